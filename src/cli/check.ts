@@ -1,0 +1,62 @@
+import { analyze } from '../model/analyze.ts';
+import { parseArgs } from './args.ts';
+import { checkFormat, checkProvider, EXIT_INVALID, EXIT_UNREADABLE, EXIT_VALID, loadTranscript, type CliIO } from './io.ts';
+
+export const CHECK_USAGE = 'check FILE [--format F] [--provider P] [--json]   validate a transcript; FILE - reads stdin';
+
+/**
+ * `check`: the verdict, each violation with its explanation and the exact error body.
+ * @returns exit code: 0 valid, 1 invalid, 2 unreadable
+ */
+export function runCheck(argv: string[], io: CliIO): number {
+  const args = parseArgs(argv, ['format', 'provider'], ['json']);
+  const file = args.positionals[0];
+  if (!file) throw new Error('check needs a FILE (or - for stdin)');
+  const format = checkFormat(args.flags.format);
+  const provider = checkProvider(args.flags.provider);
+  const parsed = loadTranscript(io, file, format);
+  if (!parsed) return EXIT_UNREADABLE;
+  const a = analyze(parsed.transcript, provider);
+  const errors = a.validation.violations.filter((v) => v.severity === 'error');
+  const toolCalls = a.pairs.filter((p) => p.call !== null && p.status !== 'duplicate_result').length;
+  if (args.flags.json) {
+    const out = {
+      format: a.transcript.format,
+      provider: a.provider,
+      messages: a.transcript.messages.length,
+      exchanges: a.grouping.exchanges.length,
+      toolCalls,
+      valid: a.validation.valid,
+      violations: a.validation.violations.map((v) => ({
+        rule: v.rule,
+        code: v.code,
+        severity: v.severity,
+        messageIndex: v.messageIndex,
+        blockIndex: v.blockIndex,
+        ids: v.ids,
+        providerPath: v.providerPath,
+        status: v.status,
+        error: v.error,
+      })),
+      firstError: errors[0]?.error ?? null,
+      notes: a.validation.notes,
+      warnings: a.transcript.warnings,
+    };
+    io.out(JSON.stringify(out, null, 2) + '\n');
+  } else {
+    const t = a.transcript;
+    io.out(`${file}: ${t.format} → ${a.provider}; ${t.messages.length} messages, ${a.grouping.exchanges.length} exchanges, ${toolCalls} tool calls\n`);
+    for (const w of t.warnings) io.out(`note: ${w}\n`);
+    if (a.validation.valid) io.out(`VALID: ${a.provider} would accept this request.\n`);
+    else io.out(`INVALID: ${a.provider} answers HTTP 400 (${errors.length} violation${errors.length === 1 ? '' : 's'}).\n`);
+    a.validation.violations.forEach((v, i) => {
+      const tag = v.severity === 'warning' ? 'warning' : i === a.validation.violations.indexOf(errors[0] ?? v) ? 'the error this request gets' : 'next, once the first is fixed';
+      io.out(`\n[${v.code}] ${v.rule} at message ${v.messageIndex}${v.blockIndex !== null ? `, block ${v.blockIndex}` : ''}${v.ids.length ? ` (ids: ${v.ids.join(', ')})` : ''} — ${tag}\n`);
+      io.out(`  ${v.title}. ${v.why}\n`);
+      if (v.error !== null) io.out(`  HTTP ${v.status} ${JSON.stringify(v.error)}\n`);
+      else io.out(`  ${v.message}\n`);
+    });
+    for (const n of a.validation.notes) io.out(`note: ${n}\n`);
+  }
+  return a.validation.valid ? EXIT_VALID : EXIT_INVALID;
+}

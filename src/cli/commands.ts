@@ -1,0 +1,40 @@
+/**
+ * The CLI's command table. A new command is a file exporting `runX(argv, io)` and one entry here.
+ */
+import { CHECK_USAGE, runCheck } from './check.ts';
+import { EXIT_UNREADABLE, type CliIO } from './io.ts';
+
+interface Command {
+  usage: string;
+  run: (argv: string[], io: CliIO) => number | Promise<number>;
+}
+
+export const COMMANDS: Record<string, Command> = {
+  check: { usage: CHECK_USAGE, run: runCheck },
+};
+
+export function usage(): string {
+  return `usage: npm run --silent cli -- <command> ...\n\n${Object.values(COMMANDS)
+    .map((c) => `  ${c.usage}`)
+    .join('\n')}\n\nExit codes: 0 valid, 1 invalid (or not repairable), 2 unreadable input or bad usage.\n`;
+}
+
+/** Run the CLI. @returns the process exit code. */
+export async function runCli(argv: string[], io: CliIO): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    io.out(usage());
+    return name ? 0 : EXIT_UNREADABLE;
+  }
+  const cmd = COMMANDS[name];
+  if (!cmd) {
+    io.err(`error: unknown command "${name}"\n${usage()}`);
+    return EXIT_UNREADABLE;
+  }
+  try {
+    return await cmd.run(rest, io);
+  } catch (e) {
+    io.err(`error: ${(e as Error).message}\n${usage()}`);
+    return EXIT_UNREADABLE;
+  }
+}

@@ -1,0 +1,46 @@
+import type { FormatId, ProviderId } from '../model/types.ts';
+import { PARSERS } from '../model/parse/registry.ts';
+import { VALIDATORS } from '../model/validate/index.ts';
+import { parseTranscript, type ParsedTranscript } from '../model/parse/index.ts';
+
+export interface CliIO {
+  read: (file: string) => { text: string; name: string };
+  out: (s: string) => void;
+  err: (s: string) => void;
+}
+
+export const EXIT_VALID = 0;
+export const EXIT_INVALID = 1;
+export const EXIT_UNREADABLE = 2;
+
+export function checkFormat(v: string | true | undefined): FormatId | undefined {
+  if (v === undefined || v === true) return undefined;
+  if (!PARSERS.some((p) => p.id === v)) throw new Error(`unknown format "${v}"; known: ${PARSERS.map((p) => p.id).join(', ')}`);
+  return v as FormatId;
+}
+
+export function checkProvider(v: string | true | undefined): ProviderId | undefined {
+  if (v === undefined || v === true) return undefined;
+  if (!VALIDATORS.some((p) => p.id === v)) throw new Error(`unknown provider "${v}"; known: ${VALIDATORS.map((p) => p.id).join(', ')}`);
+  return v as ProviderId;
+}
+
+/** Read and parse FILE; on failure print where and what was expected, and return null. */
+export function loadTranscript(io: CliIO, file: string, format: FormatId | undefined): ParsedTranscript | null {
+  let input: { text: string; name: string };
+  try {
+    input = io.read(file);
+  } catch (e) {
+    io.err(`error: cannot read ${file}: ${(e as Error).message}\n`);
+    return null;
+  }
+  const parsed = parseTranscript(input.text, { ...(format ? { format } : {}), name: input.name });
+  if (!parsed.ok) {
+    const e = parsed.error;
+    io.err(`error: ${e.message}\n`);
+    if (e.location) io.err(`  ${e.location.line} | ${e.location.lineText.slice(0, 200)}\n  ${' '.repeat(String(e.location.line).length)} | ${' '.repeat(Math.max(0, Math.min(e.location.column - 1, 200)))}^\n`);
+    if (e.tried) for (const t of e.tried) io.err(`  ${t.format}: expected ${t.expected}\n`);
+    return null;
+  }
+  return parsed.value;
+}

@@ -1,0 +1,25 @@
+/**
+ * The whole pipeline for one transcript and provider: pairing, exchanges, validation.
+ * Tokens are separate (they depend on a tokenizer that loads lazily).
+ */
+import { groupExchanges, type Grouping } from './exchanges.ts';
+import { pairToolCalls, type ToolPair } from './pairing.ts';
+import type { ProviderId, Transcript } from './types.ts';
+import { DEFAULT_PROVIDER, validateTranscript, type ValidateOptions, type Validation } from './validate/index.ts';
+
+export interface Analysis {
+  transcript: Transcript;
+  provider: ProviderId;
+  pairs: ToolPair[];
+  grouping: Grouping;
+  validation: Validation;
+}
+
+/**
+ * Analyse a parsed transcript for a provider (default: the format's own provider).
+ * @returns pairs (one per call/orphan), exchanges, and the provider's validation. O(n).
+ */
+export function analyze(t: Transcript, provider?: ProviderId, opts?: ValidateOptions): Analysis {
+  const p = provider ?? DEFAULT_PROVIDER[t.format];
+  return { transcript: t, provider: p, pairs: pairToolCalls(t.messages), grouping: groupExchanges(t.messages), validation: validateTranscript(t, p, opts) };
+}

@@ -1,0 +1,155 @@
+/**
+ * Pairing: every tool call with its result, by id, with a status per pair.
+ *
+ * This view is provider-neutral (it drives the arcs); each provider's validator applies its own
+ * adjacency rules on top. Calls without ids (legacy OpenAI `function_call`, Gemini before ids)
+ * are paired by position and name, as those APIs do.
+ */
+import type { Message, ToolResultBlock, ToolUseBlock } from './types.ts';
+
+/** A block inside the transcript: message index (ours) and block index. */
+export interface BlockRef {
+  message: number;
+  block: number;
+}
+
+/**
+ * - `answered`: the result sits in the messages right after the call (the answer run).
+ * - `answered_late`: a result exists, but not right after the call.
+ * - `unanswered`: the call has no result anywhere.
+ * - `orphan`: a result whose id matches no earlier call.
+ * - `duplicate_id`: a second call reusing an id already used by an earlier call.
+ * - `duplicate_result`: a second result for a call that was already answered.
+ */
+export type PairStatus = 'answered' | 'answered_late' | 'unanswered' | 'orphan' | 'duplicate_id' | 'duplicate_result';
+
+export interface ToolPair {
+  /** Stable key for this pair within the transcript (`p0`, `p1`, …). */
+  key: string;
+  /** The tool_use id / tool_call_id (null when the source carries none). */
+  id: string | null;
+  name: string;
+  call: BlockRef | null;
+  result: BlockRef | null;
+  status: PairStatus;
+  /** An unanswered call whose siblings (other calls of the same message) were answered. */
+  partial: boolean;
+  /** Anthropic server tool (paired inside the assistant turn). */
+  server: boolean;
+}
+
+/** True when a message carries at least one (client) tool result. */
+export function hasToolResult(m: Message): boolean {
+  return m.blocks.some((b) => b.type === 'tool_result' && !b.server);
+}
+
+/** True when a message carries at least one client tool call. */
+export function hasToolUse(m: Message): boolean {
+  return m.blocks.some((b) => b.type === 'tool_use' && !b.server);
+}
+
+/**
+ * The answer run of message `i`: the consecutive messages after it that carry tool results
+ * (role `tool`, or a user message with a `tool_result`). Returns [start, end) message indices.
+ */
+export function answerRun(messages: readonly Message[], i: number): [number, number] {
+  let j = i + 1;
+  while (j < messages.length) {
+    const m = messages[j] as Message;
+    if (m.role === 'tool' || (m.role === 'user' && hasToolResult(m))) j++;
+    else break;
+  }
+  return [i + 1, j];
+}
+
+interface CallInfo {
+  ref: BlockRef;
+  block: ToolUseBlock;
+  pair: ToolPair;
+}
+
+/**
+ * Pair every tool_use with its tool_result.
+ * @param messages the transcript's messages (any subset keeps working: indices are positions in
+ *   the given array)
+ * @returns one `ToolPair` per call, plus one per orphan or duplicate result, in source order of
+ *   their first end. O(n) in blocks.
+ */
+export function pairToolCalls(messages: readonly Message[]): ToolPair[] {
+  const pairs: ToolPair[] = [];
+  const byId = new Map<string, CallInfo>();
+  // Calls without ids, per assistant message, waiting for a result by position and name.
+  let pendingNoId: CallInfo[] = [];
+  const runEnd = new Int32Array(messages.length).fill(-1);
+  let n = 0;
+  const newPair = (p: Omit<ToolPair, 'key' | 'partial'>): ToolPair => {
+    const pair: ToolPair = { key: `p${n++}`, partial: false, ...p };
+    pairs.push(pair);
+    return pair;
+  };
+
+  messages.forEach((m, mi) => {
+    m.blocks.forEach((b, bi) => {
+      if (b.type === 'tool_use') {
+        const ref = { message: mi, block: bi };
+        const server = b.server === true;
+        if (b.id !== null && byId.has(b.id)) {
+          newPair({ id: b.id, name: b.name, call: ref, result: null, status: 'duplicate_id', server });
+          return;
+        }
+        const pair = newPair({ id: b.id, name: b.name, call: ref, result: null, status: 'unanswered', server });
+        const info = { ref, block: b, pair };
+        if (b.id !== null) byId.set(b.id, info);
+        else {
+          if (pendingNoId.length > 0 && pendingNoId[0]?.ref.message !== mi) pendingNoId = [];
+          pendingNoId.push(info);
+        }
+        if (runEnd[mi] === -1) runEnd[mi] = answerRun(messages, mi)[1];
+      } else if (b.type === 'tool_result') {
+        const ref = { message: mi, block: bi };
+        const call = findCall(b, byId, pendingNoId, mi);
+        const server = b.server !== undefined;
+        if (!call) {
+          newPair({ id: b.toolUseId, name: b.name ?? '', call: null, result: ref, status: 'orphan', server });
+          return;
+        }
+        if (call.pair.result !== null) {
+          newPair({ id: b.toolUseId, name: call.block.name, call: call.ref, result: ref, status: 'duplicate_result', server });
+          return;
+        }
+        call.pair.result = ref;
+        const cm = call.ref.message;
+        const adjacent = server ? cm === mi : mi > cm && mi < (runEnd[cm] ?? -1);
+        call.pair.status = adjacent ? 'answered' : 'answered_late';
+        if (b.toolUseId === null) pendingNoId = pendingNoId.filter((c) => c !== call);
+      }
+    });
+  });
+
+  // Partial answers: an unanswered call with an answered sibling in the same message.
+  const answeredIn = new Set<number>();
+  for (const p of pairs) if (p.call && p.result && !p.server) answeredIn.add(p.call.message);
+  for (const p of pairs) if (p.status === 'unanswered' && p.call && answeredIn.has(p.call.message)) p.partial = true;
+  return pairs;
+}
+
+function findCall(b: ToolResultBlock, byId: Map<string, CallInfo>, pendingNoId: CallInfo[], mi: number): CallInfo | undefined {
+  if (b.toolUseId !== null) {
+    const c = byId.get(b.toolUseId);
+    return c && c.ref.message <= mi ? c : undefined;
+  }
+  const open = pendingNoId.filter((c) => c.pair.result === null && c.ref.message < mi);
+  return open.find((c) => b.name !== undefined && c.block.name === b.name) ?? open[0];
+}
+
+/** Count pairs by status. */
+export function pairCounts(pairs: readonly ToolPair[]): Record<PairStatus, number> {
+  const out: Record<PairStatus, number> = { answered: 0, answered_late: 0, unanswered: 0, orphan: 0, duplicate_id: 0, duplicate_result: 0 };
+  for (const p of pairs) out[p.status]++;
+  return out;
+}
+
+/** True when a pair is broken (drawn red). */
+export function isBroken(p: ToolPair): boolean {
+  return p.status !== 'answered';
+}

@@ -1,0 +1,206 @@
+/**
+ * Anthropic Messages request body (`POST /v1/messages`), a bare `messages` array, or a response
+ * object (`{type: "message", role: "assistant", content}`).
+ * Source of the shape: ../shared/docs/formats.md §1 (anthropic-sdk-typescript `MessageParam`).
+ */
+import type { Block, Message, Result, Role, Transcript, ToolDef, UsageRecord } from '../types.ts';
+import type { FormatParser } from './registry.ts';
+import { arr, base64Bytes, isObject, str, type Json } from './util.ts';
+
+const SERVER_RESULT = /_tool_result$/;
+
+/** Map one Anthropic content block to a normalised block; unknown types become `other`. */
+export function anthropicBlock(b: unknown): Block {
+  if (typeof b === 'string') return { type: 'text', text: b };
+  if (!isObject(b)) return { type: 'other', label: typeof b, raw: b };
+  const type = str(b.type) ?? '';
+  switch (type) {
+    case 'text':
+      return typeof b.text === 'string' ? { type: 'text', text: b.text } : { type: 'other', label: 'text', raw: b };
+    case 'image':
+    case 'document': {
+      const source = isObject(b.source) ? b.source : {};
+      if (type === 'document' && source.type === 'text' && typeof source.data === 'string') {
+        return { type: 'text', text: source.data };
+      }
+      const bytes = base64Bytes(source.data);
+      const mediaType = str(source.media_type);
+      return { type, ...(mediaType ? { mediaType } : {}), ...(bytes !== undefined ? { bytes } : {}) };
+    }
+    case 'tool_use':
+    case 'server_tool_use':
+    case 'mcp_tool_use':
+      return {
+        type: 'tool_use',
+        id: str(b.id) ?? null,
+        name: str(b.name) ?? '',
+        input: b.input,
+        ...(type !== 'tool_use' ? { server: true } : {}),
+      };
+    case 'tool_result':
+      return {
+        type: 'tool_result',
+        toolUseId: str(b.tool_use_id) ?? null,
+        isError: b.is_error === true,
+        content: resultContent(b.content),
+      };
+    case 'thinking':
+      return {
+        type: 'thinking',
+        thinking: str(b.thinking) ?? '',
+        ...(typeof b.signature === 'string' ? { signature: b.signature } : {}),
+      };
+    case 'redacted_thinking':
+      return { type: 'redacted_thinking', bytes: typeof b.data === 'string' ? b.data.length : 0 };
+    default:
+      if (SERVER_RESULT.test(type)) {
+        return {
+          type: 'tool_result',
+          toolUseId: str(b.tool_use_id) ?? null,
+          isError: b.is_error === true,
+          content: resultContent(b.content),
+          server: type,
+        };
+      }
+      return { type: 'other', label: type || 'unknown', raw: b };
+  }
+}
+
+function resultContent(c: unknown): Block[] {
+  if (c === undefined || c === null) return [];
+  if (typeof c === 'string') return [{ type: 'text', text: c }];
+  const list = arr(c);
+  if (list) return list.map(anthropicBlock);
+  return [{ type: 'other', label: 'content', raw: c }];
+}
+
+const ROLES: Record<string, Role> = { user: 'user', assistant: 'assistant', system: 'system' };
+
+function parseMessages(list: unknown[], listKey: string): Message[] {
+  return list.map((m, i): Message => {
+    const path = `${listKey}.${i}`;
+    if (!isObject(m)) {
+      return { index: i, rawIndex: i, path, role: 'user', blocks: [{ type: 'other', label: 'not an object', raw: m }], raw: m };
+    }
+    const role = ROLES[str(m.role) ?? ''] ?? 'user';
+    const content = m.content;
+    let blocks: Block[];
+    let stringContent = false;
+    if (typeof content === 'string') {
+      blocks = [{ type: 'text', text: content }];
+      stringContent = true;
+    } else if (Array.isArray(content)) {
+      blocks = content.map(anthropicBlock);
+    } else {
+      blocks = content === undefined || content === null ? [] : [{ type: 'other', label: 'content', raw: content }];
+    }
+    return { index: i, rawIndex: i, path, role, blocks, raw: m, ...(stringContent ? { stringContent } : {}) };
+  });
+}
+
+function parseTools(v: unknown): ToolDef[] | null {
+  const list = arr(v);
+  if (!list) return null;
+  return list.filter(isObject).map((t) => ({
+    name: str(t.name) ?? str(t.type) ?? '',
+    ...(str(t.description) ? { description: str(t.description) as string } : {}),
+    ...(t.input_schema !== undefined ? { schema: t.input_schema } : {}),
+  }));
+}
+
+function usageOf(u: unknown, messageIndex?: number): UsageRecord[] {
+  if (!isObject(u)) return [];
+  const n = (k: string) => (typeof u[k] === 'number' ? (u[k] as number) : undefined);
+  const rec: UsageRecord = {};
+  if (messageIndex !== undefined) rec.messageIndex = messageIndex;
+  const input = n('input_tokens');
+  const output = n('output_tokens');
+  const cr = n('cache_read_input_tokens');
+  const cw = n('cache_creation_input_tokens');
+  if (input !== undefined) rec.inputTokens = input;
+  if (output !== undefined) rec.outputTokens = output;
+  if (cr !== undefined) rec.cacheReadTokens = cr;
+  if (cw !== undefined) rec.cacheWriteTokens = cw;
+  return [rec];
+}
+
+function looksLikeAnthropicMessage(m: unknown): boolean {
+  if (!isObject(m)) return false;
+  const role = str(m.role);
+  if (role !== 'user' && role !== 'assistant') return false;
+  if ('tool_calls' in m || 'tool_call_id' in m || 'function_call' in m) return false;
+  const c = m.content;
+  if (typeof c === 'string') return true;
+  if (!Array.isArray(c)) return false;
+  return c.every((b) => isObject(b) && typeof b.type === 'string' && !['input_text', 'output_text', 'image_url', 'input_image'].includes(b.type as string));
+}
+
+function isResponseObject(v: Json): boolean {
+  return v.type === 'message' && v.role === 'assistant' && Array.isArray(v.content);
+}
+
+function sniff(v: unknown): number {
+  if (Array.isArray(v)) {
+    if (v.length === 0) return 0;
+    return v.every(looksLikeAnthropicMessage) ? (v.some((m) => isObject(m) && Array.isArray(m.content)) ? 0.8 : 0.5) : 0;
+  }
+  if (!isObject(v)) return 0;
+  if (isResponseObject(v)) return 0.9;
+  const msgs = arr(v.messages);
+  if (!msgs) return 0;
+  let score = msgs.length === 0 || msgs.every(looksLikeAnthropicMessage) ? 0.6 : 0;
+  if (score === 0) return 0;
+  if ('system' in v || 'max_tokens' in v || 'thinking' in v || 'anthropic_version' in v) score += 0.3;
+  if (msgs.some((m) => isObject(m) && Array.isArray(m.content) && (m.content as unknown[]).some((b) => isObject(b) && (b.type === 'tool_use' || b.type === 'tool_result')))) score += 0.3;
+  const tools = arr(v.tools);
+  if (tools && tools.some((t) => isObject(t) && 'input_schema' in t)) score += 0.2;
+  if (tools && tools.some((t) => isObject(t) && t.type === 'function')) score -= 0.5;
+  if (str(v.model)?.startsWith('claude')) score += 0.1;
+  return Math.min(1, score);
+}
+
+function parse(v: unknown): Result<Transcript> {
+  const base = { format: 'anthropic-messages' as const, usage: [] as UsageRecord[], warnings: [] as string[], raw: v };
+  if (Array.isArray(v)) {
+    return { ok: true, value: { ...base, system: [], tools: null, settings: {}, messages: parseMessages(v, 'messages'), listKey: 'messages' } };
+  }
+  if (!isObject(v)) return { ok: false, error: { kind: 'shape', message: 'Expected an object with `messages` or an array of messages.' } };
+  if (isResponseObject(v)) {
+    const messages = parseMessages([{ role: 'assistant', content: v.content }], 'content');
+    const first = messages[0];
+    if (first) first.path = 'content';
+    return {
+      ok: true,
+      value: { ...base, system: [], tools: null, settings: { ...(str(v.model) ? { model: str(v.model) as string } : {}) }, messages, listKey: 'content', usage: usageOf(v.usage, 0), warnings: ['This is a response object: one assistant message, no request around it.'] },
+    };
+  }
+  const list = arr(v.messages) ?? [];
+  const system: Transcript['system'] = [];
+  if (typeof v.system === 'string') system.push({ text: v.system, path: 'system' });
+  else if (Array.isArray(v.system)) {
+    v.system.forEach((b, i) => {
+      if (isObject(b) && typeof b.text === 'string') system.push({ text: b.text, path: `system.${i}` });
+    });
+  }
+  const thinking = isObject(v.thinking) && (v.thinking.type === 'enabled' || v.thinking.type === 'adaptive');
+  const tc = isObject(v.tool_choice) ? str(v.tool_choice.type) : undefined;
+  const settings: Transcript['settings'] = {
+    ...(str(v.model) ? { model: str(v.model) as string } : {}),
+    thinking,
+    ...(tc === 'any' || tc === 'tool' ? { toolChoiceForced: true } : {}),
+    ...('output_format' in v || (isObject(v.output_config) && 'format' in v.output_config) ? { outputFormat: true } : {}),
+  };
+  return {
+    ok: true,
+    value: { ...base, system, tools: parseTools(v.tools), settings, messages: parseMessages(list, 'messages'), listKey: 'messages' },
+  };
+}
+
+export const anthropicMessagesParser: FormatParser = {
+  id: 'anthropic-messages',
+  label: 'Anthropic Messages',
+  provider: 'anthropic',
+  expected: 'an object with `messages` (role user/assistant, string or content blocks such as `tool_use`/`tool_result`), a bare array of such messages, or a response object with `type: "message"`',
+  sniff,
+  parse: (doc) => (doc.kind === 'json' ? parse(doc.value) : { ok: false, error: { kind: 'shape', message: 'Anthropic Messages is a JSON document, not JSON Lines.' } }),
+};

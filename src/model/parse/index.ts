@@ -1,0 +1,93 @@
+/**
+ * Entry point: text in, `Transcript` out. Cheap hints first (file name, first character, JSONL
+ * shape), then one parse, then structural sniffing by every registered parser.
+ */
+import type { FormatId, ParseError, Result, Transcript } from '../types.ts';
+import { looksLikeJsonl, parseJsonText, parseJsonlText, type SourceDoc } from './json.ts';
+import { PARSERS, parserFor, type FormatParser } from './registry.ts';
+
+export interface ParseOptions {
+  /** Force a format instead of detecting it. */
+  format?: FormatId;
+  /** File name, used as a hint (`.jsonl`). */
+  name?: string;
+}
+
+export interface ParsedTranscript {
+  transcript: Transcript;
+  /** Formats that matched, best first, with their sniff score (0..1). */
+  candidates: { format: FormatId; score: number }[];
+  /** True when two formats matched equally well and the user should pick. */
+  ambiguous: boolean;
+}
+
+/** Score of the best structural match for a value (or JSONL document), per format. */
+export function detectFormats(doc: SourceDoc): { format: FormatId; score: number }[] {
+  const scores: { format: FormatId; score: number }[] = [];
+  for (const p of PARSERS) {
+    let score = 0;
+    try {
+      if (doc.kind === 'jsonl') score = p.jsonl ? p.sniff(doc.lines.map((l) => l.value)) : 0;
+      else score = p.jsonl ? 0 : p.sniff(doc.value);
+    } catch {
+      score = 0;
+    }
+    if (score > 0) scores.push({ format: p.id, score });
+  }
+  return scores.sort((a, b) => b.score - a.score);
+}
+
+/** Read text into a source document: JSON, or JSON Lines when the text looks like a log. */
+export function readSource(text: string, name?: string): Result<SourceDoc> {
+  if (text.trim().length === 0) return { ok: false, error: { kind: 'empty', message: 'The input is empty: paste a request body, a message array or a session log.' } };
+  if (text.includes('\u0000')) return { ok: false, error: { kind: 'binary', message: 'This is not text (it contains NUL bytes). Drop a .json, .jsonl or .gz transcript.' } };
+  const jsonlHint = name !== undefined && /\.(jsonl|ndjson)$/i.test(name);
+  if (jsonlHint || looksLikeJsonl(text)) {
+    const whole = jsonlHint ? null : parseJsonText(text);
+    if (whole && whole.ok) return { ok: true, value: { kind: 'json', value: whole.value } };
+    const { lines, brokenLines } = parseJsonlText(text);
+    if (lines.length > 0) return { ok: true, value: { kind: 'jsonl', lines, brokenLines } };
+  }
+  const parsed = parseJsonText(text);
+  if (!parsed.ok) return { ok: false, error: { kind: 'json', message: parsed.error.message, location: parsed.error.location } };
+  return { ok: true, value: { kind: 'json', value: parsed.value } };
+}
+
+/**
+ * Parse a transcript from text.
+ * @param text the pasted or dropped text (JSON or JSON Lines)
+ * @param opts a forced format and/or a file name hint
+ * @returns the transcript with the candidate formats, or a `ParseError` saying where (line and
+ *   column for bad JSON) and what was expected (each format tried, for JSON of no known shape).
+ */
+export function parseTranscript(text: string, opts: ParseOptions = {}): Result<ParsedTranscript> {
+  const src = readSource(text, opts.name);
+  if (!src.ok) return src;
+  return parseDocument(src.value, opts);
+}
+
+/** The same as `parseTranscript`, for an already parsed document. */
+export function parseDocument(doc: SourceDoc, opts: ParseOptions = {}): Result<ParsedTranscript> {
+  const candidates = detectFormats(doc);
+  let parser: FormatParser | undefined;
+  if (opts.format) parser = parserFor(opts.format);
+  else if (candidates[0]) parser = parserFor(candidates[0].format);
+  if (!parser) {
+    const tried = PARSERS.map((p) => ({ format: p.id, expected: p.expected }));
+    const error: ParseError = {
+      kind: 'shape',
+      message: `This is valid JSON${doc.kind === 'jsonl' ? ' Lines' : ''}, but not a transcript format I know. Tried: ${tried.map((t) => t.format).join(', ')}.`,
+      tried,
+    };
+    return { ok: false, error };
+  }
+  const result = parser.parse(doc);
+  if (!result.ok) return result;
+  if (doc.kind === 'jsonl' && doc.brokenLines.length > 0) {
+    result.value.warnings.push(`${doc.brokenLines.length} line(s) are not valid JSON and were skipped: ${doc.brokenLines.slice(0, 20).join(', ')}${doc.brokenLines.length > 20 ? ', …' : ''}.`);
+  }
+  const top = candidates[0];
+  const second = candidates[1];
+  const ambiguous = !opts.format && top !== undefined && second !== undefined && Math.abs(top.score - second.score) < 0.05;
+  return { ok: true, value: { transcript: result.value, candidates, ambiguous } };
+}

@@ -1,0 +1,127 @@
+import { parse as parseLenient, type ParseError as JsoncError } from 'jsonc-parser';
+import type { Result, SourceLocation } from '../types.ts';
+
+/** A parsed source document: one JSON value, or the lines of a JSONL log. */
+export type SourceDoc =
+  | { kind: 'json'; value: unknown }
+  | { kind: 'jsonl'; lines: JsonlLine[]; brokenLines: number[] };
+
+export interface JsonlLine {
+  /** 1-based line number in the file. */
+  line: number;
+  value: unknown;
+}
+
+export interface JsonFailure {
+  message: string;
+  location: SourceLocation;
+}
+
+/**
+ * Convert a character offset into a 1-based line and column plus the text of that line.
+ * @param text the whole source text
+ * @param offset a UTF-16 offset into `text` (clamped to its length)
+ */
+export function locate(text: string, offset: number): SourceLocation {
+  const at = Math.max(0, Math.min(offset, text.length));
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < at; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  let lineEnd = text.indexOf('\n', lineStart);
+  if (lineEnd < 0) lineEnd = text.length;
+  return { line, column: at - lineStart + 1, lineText: text.slice(lineStart, lineEnd).replace(/\r$/, '') };
+}
+
+const JSONC_MESSAGES: Record<number, string> = {
+  1: 'a value was expected (invalid symbol)',
+  2: 'a number is malformed',
+  3: 'a property name in double quotes was expected',
+  4: 'a value was expected',
+  5: "a ':' was expected after the property name",
+  6: "a ',' was expected between items",
+  7: "a '}' was expected to close the object",
+  8: "a ']' was expected to close the array",
+  9: 'the text ended where more was expected',
+  10: 'a comment is not allowed in JSON',
+  11: 'the text ended inside a comment',
+  12: 'the text ended inside a string',
+  13: 'the text ended inside a number',
+  14: 'an escape sequence in a string is invalid',
+  15: 'a unicode escape is invalid',
+  16: 'a character in a string is invalid (raw control character)',
+};
+
+/**
+ * Parse JSON, or say exactly where and why it is not JSON.
+ *
+ * `JSON.parse` does the work (fast path). Only on failure does the jsonc-parser scanner run, to
+ * find the offset of the first error, since V8's messages do not always carry a position.
+ * @returns the value, or `{message, location}` with a 1-based line and column.
+ */
+export function parseJsonText(text: string): Result<unknown, JsonFailure> {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (e) {
+    const errors: JsoncError[] = [];
+    parseLenient(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+    const first = errors[0];
+    const offset = first ? first.offset : text.length;
+    const what = first ? (JSONC_MESSAGES[first.error] ?? 'invalid JSON') : String((e as Error).message);
+    const location = locate(text, offset);
+    return {
+      ok: false,
+      error: {
+        message: `Invalid JSON at line ${location.line}, column ${location.column}: ${what}.`,
+        location,
+      },
+    };
+  }
+}
+
+/** Cheap check: does the text look like JSON Lines (several lines that each start an object)? */
+export function looksLikeJsonl(text: string): boolean {
+  const trimmed = text.trimStart();
+  if (!trimmed.startsWith('{')) return false;
+  const firstNl = trimmed.indexOf('\n');
+  if (firstNl < 0) return false;
+  const firstLine = trimmed.slice(0, firstNl).trim();
+  if (!firstLine.endsWith('}')) return false;
+  try {
+    JSON.parse(firstLine);
+  } catch {
+    return false;
+  }
+  const rest = trimmed.slice(firstNl + 1).trimStart();
+  return rest.startsWith('{');
+}
+
+/**
+ * Parse JSON Lines. Broken lines do not stop the parse: their numbers are listed.
+ * @returns the parsed lines (1-based line numbers) and the numbers of lines that failed.
+ */
+export function parseJsonlText(text: string): { lines: JsonlLine[]; brokenLines: number[] } {
+  const lines: JsonlLine[] = [];
+  const brokenLines: number[] = [];
+  let start = 0;
+  let lineNo = 0;
+  while (start <= text.length) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    lineNo++;
+    const raw = text.slice(start, end).trim();
+    if (raw.length > 0) {
+      try {
+        lines.push({ line: lineNo, value: JSON.parse(raw) });
+      } catch {
+        brokenLines.push(lineNo);
+      }
+    }
+    start = end + 1;
+  }
+  return { lines, brokenLines };
+}

@@ -1,0 +1,189 @@
+/**
+ * OpenAI Chat Completions request body (`{messages, tools}`), a bare message array, or a
+ * `chat.completion` response. Legacy `function_call` / role `function` are read with no id.
+ * Source of the shape: ../shared/docs/formats.md §2 (openai-node `ChatCompletionMessageParam`).
+ */
+import type { Block, Message, Result, Role, Transcript, ToolDef, UsageRecord } from '../types.ts';
+import type { FormatParser } from './registry.ts';
+import { arr, base64Bytes, isObject, parseArguments, str } from './util.ts';
+
+const ROLES: Record<string, Role> = {
+  system: 'system',
+  developer: 'developer',
+  user: 'user',
+  assistant: 'assistant',
+  tool: 'tool',
+  function: 'tool',
+};
+
+function part(p: unknown): Block {
+  if (typeof p === 'string') return { type: 'text', text: p };
+  if (!isObject(p)) return { type: 'other', label: typeof p, raw: p };
+  switch (p.type) {
+    case 'text':
+      return typeof p.text === 'string' ? { type: 'text', text: p.text } : { type: 'other', label: 'text', raw: p };
+    case 'refusal':
+      return { type: 'text', text: str(p.refusal) ?? '' };
+    case 'image_url': {
+      const url = isObject(p.image_url) ? str(p.image_url.url) : undefined;
+      const bytes = url?.startsWith('data:') ? base64Bytes(url.slice(url.indexOf(',') + 1)) : undefined;
+      return { type: 'image', ...(bytes !== undefined ? { bytes } : {}) };
+    }
+    case 'input_audio':
+    case 'file':
+      return { type: 'document', mediaType: String(p.type) };
+    default:
+      return { type: 'other', label: str(p.type) ?? 'unknown', raw: p };
+  }
+}
+
+function contentBlocks(c: unknown): { blocks: Block[]; stringContent: boolean } {
+  if (typeof c === 'string') return { blocks: c.length > 0 ? [{ type: 'text', text: c }] : [{ type: 'text', text: '' }], stringContent: true };
+  if (Array.isArray(c)) return { blocks: c.map(part), stringContent: false };
+  if (c === null || c === undefined) return { blocks: [], stringContent: false };
+  return { blocks: [{ type: 'other', label: 'content', raw: c }], stringContent: false };
+}
+
+function toolCall(tc: unknown): Block {
+  if (!isObject(tc)) return { type: 'other', label: 'tool_call', raw: tc };
+  const fn = isObject(tc.function) ? tc.function : isObject(tc.custom) ? tc.custom : {};
+  return {
+    type: 'tool_use',
+    id: str(tc.id) ?? null,
+    name: str(fn.name) ?? '',
+    input: 'arguments' in fn ? parseArguments(fn.arguments) : fn.input,
+  };
+}
+
+/** Normalise one Chat Completions message. */
+export function openaiChatMessage(m: unknown, i: number, listKey: string): Message {
+  const path = `${listKey}.${i}`;
+  if (!isObject(m)) return { index: i, rawIndex: i, path, role: 'user', blocks: [{ type: 'other', label: 'not an object', raw: m }], raw: m };
+  const rawRole = str(m.role) ?? '';
+  const role = ROLES[rawRole] ?? 'user';
+  const { blocks, stringContent } = contentBlocks(m.content);
+  let out: Block[] = blocks;
+  if (role === 'assistant') {
+    out = blocks.filter((b) => !(b.type === 'text' && b.text === '' && stringContent && (Array.isArray(m.tool_calls) || isObject(m.function_call))));
+    const calls = arr(m.tool_calls);
+    if (calls) out = [...out, ...calls.map(toolCall)];
+    if (isObject(m.function_call)) {
+      out = [...out, { type: 'tool_use', id: null, name: str(m.function_call.name) ?? '', input: parseArguments(m.function_call.arguments) }];
+    }
+  } else if (role === 'tool') {
+    const isLegacy = rawRole === 'function';
+    out = [
+      {
+        type: 'tool_result',
+        toolUseId: isLegacy ? null : (str(m.tool_call_id) ?? null),
+        isError: false,
+        content: blocks,
+        ...(isLegacy && str(m.name) ? { name: str(m.name) as string } : {}),
+      },
+    ];
+  }
+  return { index: i, rawIndex: i, path, role, blocks: out, raw: m, ...(stringContent ? { stringContent } : {}) };
+}
+
+const OPENAI_KEYS = ['tool_calls', 'tool_call_id', 'function_call'];
+
+function messageScore(m: unknown): number {
+  if (!isObject(m)) return -1;
+  const role = str(m.role);
+  if (!role || !(role in ROLES)) return -1;
+  if (OPENAI_KEYS.some((k) => k in m) || role === 'tool' || role === 'function' || role === 'system' || role === 'developer') return 1;
+  const c = m.content;
+  if (Array.isArray(c)) {
+    if (c.some((p) => isObject(p) && p.type === 'image_url')) return 1;
+    if (c.some((p) => isObject(p) && typeof p.type === 'string' && !['text', 'image_url', 'refusal', 'input_audio', 'file'].includes(p.type))) return -1;
+  } else if (c !== null && c !== undefined && typeof c !== 'string') return -1;
+  return 0;
+}
+
+function sniffList(list: unknown[]): number {
+  if (list.length === 0) return 0;
+  let strong = false;
+  for (const m of list) {
+    const s = messageScore(m);
+    if (s < 0) return 0;
+    if (s > 0) strong = true;
+  }
+  return strong ? 0.9 : 0.45;
+}
+
+function sniff(v: unknown): number {
+  if (Array.isArray(v)) return sniffList(v);
+  if (!isObject(v)) return 0;
+  if (v.object === 'chat.completion' || (Array.isArray(v.choices) && isObject(v.choices[0]) && isObject(v.choices[0].message))) return 0.9;
+  const msgs = arr(v.messages);
+  if (!msgs) return 0;
+  let score = msgs.length === 0 ? 0.3 : sniffList(msgs);
+  if (score === 0) return 0;
+  const tools = arr(v.tools);
+  if (tools && tools.some((t) => isObject(t) && t.type === 'function')) score += 0.2;
+  if (/^(gpt|o\d|chatgpt|codex)/.test(str(v.model) ?? '')) score += 0.1;
+  if ('system' in v || 'anthropic_version' in v) score -= 0.2;
+  return Math.max(0, Math.min(1, score));
+}
+
+function parseTools(v: Record<string, unknown>): ToolDef[] | null {
+  const tools = arr(v.tools) ?? arr(v.functions);
+  if (!tools) return null;
+  return tools.filter(isObject).map((t) => {
+    const fn = isObject(t.function) ? t.function : isObject(t.custom) ? t.custom : t;
+    return {
+      name: str(fn.name) ?? '',
+      ...(str(fn.description) ? { description: str(fn.description) as string } : {}),
+      ...(fn.parameters !== undefined ? { schema: fn.parameters } : {}),
+    };
+  });
+}
+
+function usageOf(u: unknown, messageIndex: number): UsageRecord[] {
+  if (!isObject(u)) return [];
+  const rec: UsageRecord = { messageIndex };
+  if (typeof u.prompt_tokens === 'number') rec.inputTokens = u.prompt_tokens;
+  if (typeof u.completion_tokens === 'number') rec.outputTokens = u.completion_tokens;
+  const ptd = isObject(u.prompt_tokens_details) ? u.prompt_tokens_details : {};
+  if (typeof ptd.cached_tokens === 'number') rec.cacheReadTokens = ptd.cached_tokens;
+  const ctd = isObject(u.completion_tokens_details) ? u.completion_tokens_details : {};
+  if (typeof ctd.reasoning_tokens === 'number') rec.reasoningTokens = ctd.reasoning_tokens;
+  return [rec];
+}
+
+function parse(v: unknown): Result<Transcript> {
+  const base = { format: 'openai-chat' as const, system: [], usage: [] as UsageRecord[], warnings: [] as string[], raw: v, listKey: 'messages' };
+  if (Array.isArray(v)) {
+    return { ok: true, value: { ...base, tools: null, settings: {}, messages: v.map((m, i) => openaiChatMessage(m, i, 'messages')) } };
+  }
+  if (!isObject(v)) return { ok: false, error: { kind: 'shape', message: 'Expected an object with `messages` or an array of messages.' } };
+  const model = str(v.model);
+  if (Array.isArray(v.choices)) {
+    const choice = v.choices[0];
+    const msg = isObject(choice) ? choice.message : undefined;
+    const m = openaiChatMessage(msg, 0, 'choices');
+    m.path = 'choices.0.message';
+    return {
+      ok: true,
+      value: { ...base, listKey: 'choices', tools: null, settings: model ? { model } : {}, messages: [m], usage: usageOf(v.usage, 0), warnings: ['This is a response object: one assistant message, no request around it.'] },
+    };
+  }
+  const tc = v.tool_choice;
+  const forced = tc === 'required' || (isObject(tc) && (tc.type === 'function' || tc.type === 'custom'));
+  const settings: Transcript['settings'] = {
+    ...(model ? { model } : {}),
+    ...(forced ? { toolChoiceForced: true } : {}),
+    ...(isObject(v.response_format) && v.response_format.type === 'json_schema' ? { outputFormat: true } : {}),
+  };
+  const list = arr(v.messages) ?? [];
+  return { ok: true, value: { ...base, tools: parseTools(v), settings, messages: list.map((m, i) => openaiChatMessage(m, i, 'messages')) } };
+}
+
+export const openaiChatParser: FormatParser = {
+  id: 'openai-chat',
+  label: 'OpenAI Chat Completions',
+  provider: 'openai-chat',
+  expected: 'an object with `messages` (roles system/developer/user/assistant/tool, `tool_calls`, `tool_call_id`), a bare array of such messages, or a `chat.completion` response',
+  sniff,
+  parse: (doc) => (doc.kind === 'json' ? parse(doc.value) : { ok: false, error: { kind: 'shape', message: 'OpenAI Chat Completions is a JSON document, not JSON Lines.' } }),
+};

@@ -1,0 +1,32 @@
+/**
+ * The list of format parsers. Adding a format is one new file in this folder and one line here.
+ */
+import type { FormatId, ProviderId, Result, Transcript } from '../types.ts';
+import type { SourceDoc } from './json.ts';
+import { anthropicMessagesParser } from './anthropicMessages.ts';
+import { openaiChatParser } from './openaiChat.ts';
+
+export interface FormatParser {
+  id: FormatId;
+  /** Human label for pickers. */
+  label: string;
+  /** The provider a transcript in this format is sent to by default. */
+  provider: ProviderId;
+  /** What the parser expects, in one sentence: shown when nothing matched. */
+  expected: string;
+  /** True for line-based logs: `sniff`/`parse` receive a `jsonl` document. */
+  jsonl?: boolean;
+  /**
+   * Structural sniff: 0 = not this format, 1 = certainly this format. Must be cheap (look at the
+   * top level and a few items) and must not throw on any input.
+   */
+  sniff: (value: unknown) => number;
+  /** Normalise. Never throws: bad items become `other` blocks or warnings. */
+  parse: (doc: SourceDoc) => Result<Transcript>;
+}
+
+export const PARSERS: FormatParser[] = [anthropicMessagesParser, openaiChatParser];
+
+export function parserFor(id: FormatId): FormatParser | undefined {
+  return PARSERS.find((p) => p.id === id);
+}

@@ -1,0 +1,30 @@
+/** Small, total helpers for reading untrusted JSON. None of them throws. */
+
+export type Json = Record<string, unknown>;
+
+export function isObject(v: unknown): v is Json {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export function str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+
+export function arr(v: unknown): unknown[] | undefined {
+  return Array.isArray(v) ? v : undefined;
+}
+
+/** Bytes of a base64 payload (3 bytes per 4 chars), for media that must not be tokenised. */
+export function base64Bytes(data: unknown): number | undefined {
+  return typeof data === 'string' ? Math.floor((data.length * 3) / 4) : undefined;
+}
+
+/** Parse a JSON-encoded string argument (OpenAI `arguments`); keep the string if it is not JSON. */
+export function parseArguments(v: unknown): unknown {
+  if (typeof v !== 'string') return v;
+  try {
+    return JSON.parse(v);
+  } catch {
+    return v;
+  }
+}

@@ -1,0 +1,157 @@
+/**
+ * Token counts per block and message, and prefix sums for the eviction simulator.
+ *
+ * Which number to trust (../shared/docs/tokenizers.md §5–6): usage figures from the transcript
+ * first; exact o200k/cl100k BPE counts for OpenAI models (gpt-tokenizer); for Claude and Gemini
+ * an o200k count times a content-class factor, labelled as an estimate. Base64 media,
+ * signatures, redacted thinking and encrypted content are never tokenised as text.
+ */
+import type { Block, Message, ProviderId, Transcript } from './types.ts';
+
+/** Counts tokens in a string. `exact` is true only for a real BPE of the target model family. */
+export interface TextCounter {
+  /** `o200k_base`, `cl100k_base`, or `chars/4` for the placeholder heuristic. */
+  encoding: string;
+  count: (text: string) => number;
+}
+
+/** The placeholder heuristic (chars ÷ 4) used until a BPE vocabulary has loaded. */
+export const CHARS_PER_4: TextCounter = {
+  encoding: 'chars/4',
+  count: (text) => Math.ceil(text.length / 4),
+};
+
+/**
+ * Load an exact BPE counter (gpt-tokenizer). The vocabulary (~1 MB gzip for o200k) is a lazy
+ * chunk: it is fetched only when this is called.
+ * Special tokens such as `<|endoftext|>` in the text are counted as plain text, as the API does.
+ * @throws if the module cannot be loaded (offline build without the chunk)
+ */
+export async function loadBpeCounter(encoding: 'o200k_base' | 'cl100k_base' = 'o200k_base'): Promise<TextCounter> {
+  const mod = encoding === 'o200k_base' ? await import('gpt-tokenizer/encoding/o200k_base') : await import('gpt-tokenizer/encoding/cl100k_base');
+  const opts = { disallowedSpecial: new Set<string>() };
+  return { encoding, count: (text: string) => (text.length === 0 ? 0 : mod.countTokens(text, opts)) };
+}
+
+/** Content class of a block, for the Claude estimate factors. */
+type ContentClass = 'prose' | 'json' | 'other';
+
+/**
+ * Claude factors over o200k (tokenizers.md §6, for Claude 3 → Opus 4.6): prose 1.20, JSON 1.14,
+ * other 1.17; a further ×1.3 for Opus 4.7+ and 5.x on prose and JSON.
+ */
+export function claudeFactor(cls: ContentClass, model: string | undefined): number {
+  const base = cls === 'prose' ? 1.2 : cls === 'json' ? 1.14 : 1.17;
+  const newer = model !== undefined && /claude-(opus-4-[7-9]|opus-5|sonnet-5|\w+-5)/.test(model);
+  return newer && cls !== 'other' ? base * 1.3 : base;
+}
+
+/** Fixed estimate for an image when its dimensions are unknown (≈ a 1092×1092 image on Claude). */
+export const IMAGE_TOKENS_ESTIMATE = 1600;
+
+/** Per-message framing overhead (role markers), tokens; OpenAI documents about 3. */
+export const MESSAGE_OVERHEAD = 3;
+
+/** Text of a block that a model reads as text (never base64, signatures or encrypted data). */
+export function countableText(b: Block): { text: string; cls: ContentClass; fixed: number } {
+  switch (b.type) {
+    case 'text':
+      return { text: b.text, cls: 'prose', fixed: 0 };
+    case 'thinking':
+      return { text: b.thinking, cls: 'prose', fixed: 0 };
+    case 'tool_use':
+      return { text: b.name + (typeof b.input === 'string' ? b.input : JSON.stringify(b.input ?? {})), cls: 'json', fixed: 0 };
+    case 'tool_result': {
+      let text = '';
+      let fixed = 0;
+      for (const c of b.content) {
+        const inner = countableText(c);
+        text += inner.text;
+        fixed += inner.fixed;
+      }
+      return { text, cls: 'json', fixed };
+    }
+    case 'image':
+      return { text: '', cls: 'other', fixed: IMAGE_TOKENS_ESTIMATE };
+    case 'document':
+      return { text: '', cls: 'other', fixed: b.bytes !== undefined ? Math.ceil(b.bytes / 4) : IMAGE_TOKENS_ESTIMATE };
+    case 'redacted_thinking':
+      return { text: '', cls: 'other', fixed: 0 };
+    case 'other':
+      return { text: JSON.stringify(b.raw) ?? '', cls: 'other', fixed: 0 };
+  }
+}
+
+/** How the counts were obtained, shown next to every figure. */
+export interface TokenBasis {
+  encoding: string;
+  /** True when the counts are exact for the provider's model family (OpenAI + BPE). */
+  exact: boolean;
+  /** e.g. "exact o200k_base", "≈ Claude estimate: o200k × content factor", "≈ chars/4". */
+  label: string;
+}
+
+export interface TokenTable {
+  /** Tokens per message (ours), including MESSAGE_OVERHEAD. */
+  perMessage: Uint32Array;
+  /** prefix[i] = tokens of messages [0, i); length n + 1. */
+  prefix: Float64Array;
+  /** Tokens of the top-level system prompt. */
+  system: number;
+  /** System prompt + all messages. */
+  total: number;
+  basis: TokenBasis;
+}
+
+function providerFamily(p: ProviderId): 'openai' | 'claude' | 'gemini' {
+  if (p === 'anthropic' || p === 'bedrock') return 'claude';
+  if (p === 'gemini') return 'gemini';
+  return 'openai';
+}
+
+/**
+ * Count tokens per message for a provider.
+ * @param t the transcript
+ * @param provider decides exact vs estimate (Claude: o200k × factor; Gemini: o200k × 1.08)
+ * @param counter a text counter (`CHARS_PER_4` until a BPE has loaded)
+ * @returns per-message counts (tokens), prefix sums and the basis label. O(total text).
+ */
+export function countTokens(t: Transcript, provider: ProviderId, counter: TextCounter = CHARS_PER_4): TokenTable {
+  const family = providerFamily(provider);
+  const model = t.settings.model;
+  const scale = (n: number, cls: ContentClass) => (counter.encoding === 'chars/4' ? n : family === 'claude' ? n * claudeFactor(cls, model) : family === 'gemini' ? n * 1.08 : n);
+  const countMessage = (m: Message): number => {
+    let sum = MESSAGE_OVERHEAD;
+    for (const b of m.blocks) {
+      const { text, cls, fixed } = countableText(b);
+      sum += Math.round(scale(counter.count(text), cls)) + fixed;
+    }
+    return sum;
+  };
+  const n = t.messages.length;
+  const perMessage = new Uint32Array(n);
+  const prefix = new Float64Array(n + 1);
+  for (let i = 0; i < n; i++) {
+    perMessage[i] = countMessage(t.messages[i] as Message);
+    prefix[i + 1] = (prefix[i] as number) + (perMessage[i] as number);
+  }
+  let system = 0;
+  for (const s of t.system) system += Math.round(scale(counter.count(s.text), 'prose'));
+  const exact = family === 'openai' && counter.encoding !== 'chars/4';
+  const label =
+    counter.encoding === 'chars/4'
+      ? '≈ chars/4 (tokenizer loading)'
+      : exact
+        ? `exact ${counter.encoding} (text) + ${MESSAGE_OVERHEAD}/message framing`
+        : family === 'claude'
+          ? `≈ Claude estimate: ${counter.encoding} × content factor`
+          : `≈ Gemini estimate: ${counter.encoding} × 1.08`;
+  return { perMessage, prefix, system, total: system + (prefix[n] as number), basis: { encoding: counter.encoding, exact, label } };
+}
+
+/** Sum of `perMessage` over a list of message indices, in tokens. */
+export function sumTokens(table: TokenTable, indices: Iterable<number>): number {
+  let s = 0;
+  for (const i of indices) s += table.perMessage[i] ?? 0;
+  return s;
+}

@@ -1,0 +1,217 @@
+/**
+ * The normalised transcript: one shape for every input format.
+ *
+ * A parser turns a source (a request body, a session log, a framework message list) into a
+ * `Transcript`. Everything downstream — pairing, exchanges, validation, tokens, eviction — reads
+ * only this shape, so adding a format is a new parser file and nothing else.
+ *
+ * Indices: `Message.index` is the position in `Transcript.messages` (our order);
+ * `Message.rawIndex` is the position in the source's primary list (`messages`, `input`,
+ * `contents`, or the JSONL line number for logs) as pasted, before any provider-side merging.
+ */
+
+/** Input formats we read. One parser file each under `parse/`. */
+export type FormatId =
+  | 'anthropic-messages'
+  | 'openai-chat'
+  | 'openai-responses'
+  | 'gemini'
+  | 'bedrock-converse'
+  | 'claude-code-jsonl'
+  | 'codex-jsonl'
+  | 'langchain'
+  | 'vercel-ai';
+
+/** Providers whose validation rules we implement. One validator file each under `validate/`. */
+export type ProviderId =
+  | 'anthropic'
+  | 'openai-chat'
+  | 'openai-responses'
+  | 'gemini'
+  | 'bedrock'
+  | 'deepseek'
+  | 'mistral'
+  | 'qwen';
+
+/** Normalised roles. `tool` is OpenAI-style (one result per message); Anthropic puts results in `user`. */
+export type Role = 'system' | 'developer' | 'user' | 'assistant' | 'tool';
+
+/** A token count. Branded so it is not mixed up with pixels or indices. */
+export type Tokens = number & { readonly __unit?: 'tokens' };
+
+export interface TextBlock {
+  type: 'text';
+  text: string;
+}
+
+/** Image, document, audio or file content. Never tokenised as text (base64 is ~1.5 chars/token). */
+export interface MediaBlock {
+  type: 'image' | 'document';
+  mediaType?: string;
+  /** Size of the encoded payload in bytes, when inline. */
+  bytes?: number;
+}
+
+/** A tool call: Anthropic `tool_use`, OpenAI `tool_calls[]`, Responses `function_call`, … */
+export interface ToolUseBlock {
+  type: 'tool_use';
+  /** The call id (`toolu_…`, `call_…`); null when the source has none (legacy `function_call`). */
+  id: string | null;
+  name: string;
+  input: unknown;
+  /** Anthropic server tools (`server_tool_use`): paired inside the same assistant turn (§1.3). */
+  server?: boolean;
+  /** Responses item id (`fc_…`) when the item carries one (R3/R6). */
+  itemId?: string;
+}
+
+/** A tool result: Anthropic `tool_result`, OpenAI role `tool`, Responses `function_call_output`, … */
+export interface ToolResultBlock {
+  type: 'tool_result';
+  /** The id of the call it answers (`tool_use_id`, `tool_call_id`, `call_id`); null if missing. */
+  toolUseId: string | null;
+  isError: boolean;
+  content: Block[];
+  /** Server tool result kind (`web_search_tool_result`), for server tools only. */
+  server?: string;
+  /** Tool name, where the format carries it (Gemini `functionResponse.name`, legacy `function`). */
+  name?: string;
+}
+
+/** Visible or summarised reasoning. The signature is opaque and never counted as text. */
+export interface ThinkingBlock {
+  type: 'thinking';
+  thinking: string;
+  signature?: string;
+}
+
+/** Encrypted reasoning (`redacted_thinking`, Responses `reasoning` with `encrypted_content`). */
+export interface RedactedThinkingBlock {
+  type: 'redacted_thinking';
+  /** Opaque payload size in bytes: its token cost is unknown. */
+  bytes: number;
+  /** Responses reasoning item id (`rs_…`), when present. */
+  itemId?: string;
+}
+
+/** Anything we do not understand, kept verbatim rather than dropped. */
+export interface OtherBlock {
+  type: 'other';
+  /** The source's own type name (`search_result`, `container_upload`, …). */
+  label: string;
+  raw: unknown;
+}
+
+export type Block =
+  | TextBlock
+  | MediaBlock
+  | ToolUseBlock
+  | ToolResultBlock
+  | ThinkingBlock
+  | RedactedThinkingBlock
+  | OtherBlock;
+
+export type BlockType = Block['type'];
+
+export interface Message {
+  /** Position in `Transcript.messages`. */
+  index: number;
+  /** Position in the source's primary list as pasted (before any merging). */
+  rawIndex: number;
+  /** Where it sits in the source, e.g. `messages.3` or `line 42`. */
+  path: string;
+  role: Role;
+  /** True when the source gave `content` as a plain string (kept for faithful export). */
+  stringContent?: boolean;
+  blocks: Block[];
+  /** The source JSON of this message, for the raw view and for export. */
+  raw: unknown;
+  /** Log formats: a side thread (Claude Code sub-agent), a compaction summary, an item id. */
+  meta?: MessageMeta;
+}
+
+export interface MessageMeta {
+  sidechain?: boolean;
+  compactSummary?: boolean;
+  /** Claude Code `message.id` / Responses item id. */
+  sourceId?: string;
+  timestamp?: string;
+  /** Provider-reported output tokens for this message, when the log carries usage per reply. */
+  usageOutputTokens?: number;
+}
+
+export interface SystemPart {
+  text: string;
+  path: string;
+}
+
+export interface ToolDef {
+  name: string;
+  description?: string;
+  /** Input schema as given (JSON schema or the provider's own shape). */
+  schema?: unknown;
+}
+
+/** Request settings that change the rules. */
+export interface RequestSettings {
+  model?: string;
+  /**
+   * Anthropic extended thinking: true when `thinking.type` is `enabled`/`adaptive`, false when a
+   * full request body leaves it off, undefined when the source cannot say (a bare array).
+   */
+  thinking?: boolean;
+  /** Forced tool use (`tool_choice` any/tool); makes a trailing assistant message a 400 (A12). */
+  toolChoiceForced?: boolean;
+  /** Structured output requested (`output_format` / `response_format`). */
+  outputFormat?: boolean;
+}
+
+/** A usage record as the source reports it: one per API call, in tokens. */
+export interface UsageRecord {
+  /** Message index (ours) of the reply this usage belongs to, if known. */
+  messageIndex?: number;
+  inputTokens?: Tokens;
+  outputTokens?: Tokens;
+  cacheReadTokens?: Tokens;
+  cacheWriteTokens?: Tokens;
+  reasoningTokens?: Tokens;
+}
+
+export interface Transcript {
+  format: FormatId;
+  /** Top-level system prompt (Anthropic `system`, Gemini `systemInstruction`, …). */
+  system: SystemPart[];
+  /**
+   * Tool definitions as given. `null` when the source does not say (a bare message array, a log,
+   * or a body without a `tools` key, which is how most pasted excerpts arrive); `[]` when the body
+   * says `tools: []`. Rules A7/B7 (tool blocks without tools) are checked only for `[]`.
+   */
+  tools: ToolDef[] | null;
+  settings: RequestSettings;
+  usage: UsageRecord[];
+  messages: Message[];
+  /** Non-fatal notes: "no system prompt in this format", "3 broken JSONL lines: 4, 9, 12". */
+  warnings: string[];
+  /** Name of the primary list in the source (`messages`, `input`, `contents`). */
+  listKey: string;
+  /** The whole source value, for export. */
+  raw: unknown;
+}
+
+/** Where in the source a parse failed: 1-based line and column, plus the line's text. */
+export interface SourceLocation {
+  line: number;
+  column: number;
+  lineText: string;
+}
+
+/** A parse failure with a message a person can act on. */
+export interface ParseError {
+  kind: 'json' | 'shape' | 'empty' | 'binary';
+  message: string;
+  location?: SourceLocation;
+  /** For `shape`: each format tried and what it expected. */
+  tried?: { format: FormatId; expected: string }[];
+}
+
+export type Result<T, E = ParseError> = { ok: true; value: T } | { ok: false; error: E };

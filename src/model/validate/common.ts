@@ -1,0 +1,53 @@
+import type { Block, Message, ToolUseBlock } from '../types.ts';
+import type { RenderedMessage, RuleId, Violation } from './types.ts';
+
+/** Input for a violation: everything but the fields filled in by the provider's envelope. */
+export interface ViolationInput {
+  rule: RuleId;
+  code: string;
+  messageIndex: number;
+  blockIndex: number | null;
+  ids: string[];
+  providerPath: string | null;
+  message: string;
+  title: string;
+  why: string;
+  confidence: Violation['confidence'];
+  severity?: Violation['severity'];
+}
+
+/** Build a violation with a provider's error envelope. */
+export function violation(v: ViolationInput, envelope: (message: string, v: ViolationInput) => unknown): Violation {
+  const severity = v.severity ?? 'error';
+  return {
+    ...v,
+    severity,
+    status: severity === 'error' ? 400 : null,
+    error: severity === 'error' ? envelope(v.message, v) : null,
+  };
+}
+
+export function isClientToolUse(b: Block): b is ToolUseBlock {
+  return b.type === 'tool_use' && b.server !== true;
+}
+
+/**
+ * Render each message as its own provider message (no merging). Role `tool` stays `tool`.
+ */
+export function renderOneToOne(messages: readonly Message[]): RenderedMessage[] {
+  return messages.map((m) => ({
+    role: m.role,
+    items: m.blocks.map((block, blockIndex) => ({ block, msg: m, blockIndex })),
+    sources: [m],
+  }));
+}
+
+/** Short list of ids for messages: `a, b, c`. */
+export function idList(ids: readonly string[]): string {
+  return ids.join(', ');
+}
+
+/** Sort violations by the provider's scan order (message, then block); stable. */
+export function byScanOrder<T extends { order: number }>(list: T[]): T[] {
+  return list.map((v, i) => ({ v, i })).sort((a, b) => a.v.order - b.v.order || a.i - b.i).map((x) => x.v);
+}

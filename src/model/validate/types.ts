@@ -1,0 +1,107 @@
+import type { Block, Message, ProviderId, Transcript } from '../types.ts';
+
+/** Stable rule ids, shared by every provider (the provider's own code is in `code`). */
+export type RuleId =
+  | 'orphan_tool_result'
+  | 'unanswered_tool_use'
+  | 'partial_answer'
+  | 'trailing_tool_use'
+  | 'tool_result_not_first'
+  | 'duplicate_tool_use_id'
+  | 'duplicate_tool_result'
+  | 'tool_result_wrong_id'
+  | 'missing_tool_id'
+  | 'server_tool_unanswered'
+  | 'server_tool_orphan'
+  | 'thinking_missing'
+  | 'thinking_last'
+  | 'thinking_when_disabled'
+  | 'invalid_signature'
+  | 'reasoning_missing'
+  | 'reasoning_without_following'
+  | 'duplicate_item'
+  | 'empty_content'
+  | 'empty_text'
+  | 'role_order'
+  | 'first_message_role'
+  | 'same_role_neighbours'
+  | 'trailing_assistant'
+  | 'tools_not_defined'
+  | 'mixed_result_and_text'
+  | 'count_mismatch'
+  | 'error_result_empty';
+
+export interface Violation {
+  rule: RuleId;
+  /** The provider's own rule code from ../shared/docs/provider-rules.md (`A2`, `O1`, `G3`, …). */
+  code: string;
+  /** 'error' makes the request a 400; 'warning' is accepted by this provider but risky. */
+  severity: 'error' | 'warning';
+  /** Raw index (as pasted) of the message that holds the cause. */
+  messageIndex: number;
+  /** Block index inside that message as pasted, when the cause is one block. */
+  blockIndex: number | null;
+  /** Tool ids involved (only the missing ones for an unanswered call). */
+  ids: string[];
+  /** Where the provider says the error is (`messages.3.content.0`, `messages.[2].role`), or null. */
+  providerPath: string | null;
+  /** HTTP status the provider answers with (400), or null for a warning. */
+  status: number | null;
+  /** The provider's JSON error body, exactly as it returns it; null for a warning. */
+  error: unknown;
+  /** The provider's message text (inside `error`). */
+  message: string;
+  /** The rule in plain words. */
+  title: string;
+  /** Why the provider refuses it, in one or two sentences. */
+  why: string;
+  /** Confidence from the rules doc: V (verbatim capture), V-doc, I (inferred), ? (unconfirmed). */
+  confidence: 'V' | 'V-doc' | 'I' | '?';
+}
+
+export interface Validation {
+  provider: ProviderId;
+  /** True when no violation of severity 'error' was found. */
+  valid: boolean;
+  /** In the order the provider would meet them: the first error is the 400 the request gets. */
+  violations: Violation[];
+  /** What was not checked and why (e.g. "tools not given: A7 not checked"). */
+  notes: string[];
+}
+
+export interface ValidateOptions {
+  /** Validate this subset of the transcript's messages instead of all of them (eviction). */
+  messages?: readonly Message[];
+  /**
+   * Anthropic A12: does the model accept a trailing assistant message (prefill)?
+   * Default: decided from `settings.model` (newer models reject it).
+   */
+  prefill?: 'allowed' | 'rejected';
+}
+
+export interface ProviderValidator {
+  id: ProviderId;
+  label: string;
+  /**
+   * Validate a transcript as this provider would.
+   * @returns the violations in the order the provider meets them; never throws.
+   */
+  validate: (t: Transcript, opts?: ValidateOptions) => Validation;
+}
+
+/** A message as the provider sees it after rendering (and merging, for Anthropic). */
+export interface RenderedMessage {
+  role: string;
+  items: RenderedItem[];
+  /** Source messages (ours) that make up this provider message. */
+  sources: Message[];
+  /** True when the source gave empty string content. */
+  emptyString?: boolean;
+}
+
+export interface RenderedItem {
+  block: Block;
+  /** The source message and the block's index in it. */
+  msg: Message;
+  blockIndex: number;
+}

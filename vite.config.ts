@@ -1,0 +1,49 @@
+/// <reference types="vitest/config" />
+import { defineConfig, type Plugin } from 'vite';
+import react from '@vitejs/plugin-react';
+
+/**
+ * Transcripts hold secrets: the built page may talk to nothing but its own origin. The policy is
+ * a <meta> tag in the built index.html (so it holds on any static host). The dev server needs
+ * inline scripts and a websocket for hot reload, so it gets a looser header instead.
+ */
+export const CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "worker-src 'self' blob:",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+].join('; ');
+
+function cspMeta(): Plugin {
+  return {
+    name: 'transcript-inspector-csp',
+    apply: 'build',
+    transformIndexHtml: (html) =>
+      html.replace('<head>', `<head>\n    <meta http-equiv="Content-Security-Policy" content="${CSP}" />`),
+  };
+}
+
+export default defineConfig({
+  plugins: [react(), cspMeta()],
+  base: './',
+  worker: { format: 'es' },
+  server: {
+    headers: {
+      'Content-Security-Policy': CSP.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'").replace(
+        "connect-src 'self'",
+        "connect-src 'self' ws: wss:",
+      ),
+    },
+  },
+  build: { target: 'es2022', sourcemap: true },
+  test: {
+    include: ['src/**/*.test.ts', 'scripts/**/*.test.ts'],
+    environment: 'node',
+  },
+});
