@@ -23,6 +23,13 @@ export interface FormatParser {
   sniff: (value: unknown) => number;
   /** Normalise. Never throws: bad items become `other` blocks or warnings. */
   parse: (doc: SourceDoc) => Result<Transcript>;
+  /**
+   * Write a (possibly evicted, faulted or repaired) transcript back in this format, as text.
+   * Messages whose `raw` is set and whose blocks were not changed are written from `raw`, so an
+   * untouched message round-trips byte for byte in meaning; new or changed messages (raw
+   * `undefined`) are rendered from their blocks. Top-level fields of `t.raw` are kept.
+   */
+  write?: (t: Transcript) => string;
 }
 
 export const PARSERS: FormatParser[] = [anthropicMessagesParser, openaiChatParser];

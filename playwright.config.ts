@@ -1,0 +1,58 @@
+import { defineConfig, devices } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+/**
+ * Browsers cannot be downloaded on every machine, so use a system Chromium when there is one:
+ * $CHROMIUM_PATH (or $PLAYWRIGHT_CHROMIUM_EXECUTABLE_PATH), else `chromium` on PATH, else
+ * Playwright's own browser (a developer elsewhere needs nothing special).
+ */
+function systemChromium(): string | undefined {
+  for (const env of ['CHROMIUM_PATH', 'PLAYWRIGHT_CHROMIUM_EXECUTABLE_PATH']) {
+    const p = process.env[env];
+    if (p && existsSync(p)) return p;
+  }
+  for (const name of ['chromium', 'chromium-browser']) {
+    try {
+      const p = execFileSync('which', [name], { encoding: 'utf8' }).trim();
+      if (p) return p;
+    } catch {
+      // not on PATH
+    }
+  }
+  return undefined;
+}
+
+const executablePath = systemChromium();
+
+// A dedicated port with --strictPort: a stale server on the default port must fail loudly,
+// not silently serve an old build to the tests.
+const PORT = 4317;
+
+export default defineConfig({
+  testDir: 'e2e',
+  fullyParallel: false,
+  workers: process.env.CI ? 1 : 2,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  reporter: process.env.CI ? [['list']] : [['list']],
+  timeout: 60_000,
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}/`,
+    trace: 'retain-on-failure',
+    ...devices['Desktop Chrome'],
+    viewport: { width: 1400, height: 900 },
+    launchOptions: {
+      ...(executablePath ? { executablePath } : {}),
+      // The machine's network is closed: Chromium's background services would only fail.
+      args: ['--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    },
+  },
+  webServer: {
+    // The e2e suite runs against the production build: the CSP meta tag only exists there.
+    command: `npm run build && npx vite preview --port ${PORT} --strictPort --host 127.0.0.1`,
+    url: `http://127.0.0.1:${PORT}/`,
+    reuseExistingServer: !process.env.CI,
+    timeout: 180_000,
+  },
+});
