@@ -48,18 +48,27 @@ export function hasToolUse(m: Message): boolean {
   return m.blocks.some((b) => b.type === 'tool_use' && !b.server);
 }
 
+/** True for an assistant message that holds only tool calls (a Responses `function_call` item). */
+function isCallOnly(m: Message): boolean {
+  return m.role === 'assistant' && m.blocks.length > 0 && m.blocks.every((b) => b.type === 'tool_use' || b.type === 'redacted_thinking');
+}
+
 /**
  * The answer run of message `i`: the consecutive messages after it that carry tool results
- * (role `tool`, or a user message with a `tool_result`). Returns [start, end) message indices.
+ * (role `tool`, or a user message with a `tool_result`). Parallel calls stored as separate
+ * call-only assistant messages (Responses `function_call` items, one per call) are skipped
+ * first, so their shared answer run counts for each of them. Returns [start, end) indices.
  */
 export function answerRun(messages: readonly Message[], i: number): [number, number] {
   let j = i + 1;
+  while (j < messages.length && isCallOnly(messages[j] as Message)) j++;
+  const start = j;
   while (j < messages.length) {
     const m = messages[j] as Message;
     if (m.role === 'tool' || (m.role === 'user' && hasToolResult(m))) j++;
     else break;
   }
-  return [i + 1, j];
+  return [start, j];
 }
 
 interface CallInfo {
