@@ -6,6 +6,7 @@
 import type { Block, Message, Result, Role, Transcript, ToolDef, UsageRecord } from '../types.ts';
 import type { FormatParser } from './registry.ts';
 import { arr, base64Bytes, isObject, parseArguments, str } from './util.ts';
+import { withList } from './util.ts';
 
 const ROLES: Record<string, Role> = {
   system: 'system',
@@ -179,6 +180,43 @@ function parse(v: unknown): Result<Transcript> {
   return { ok: true, value: { ...base, tools: parseTools(v), settings, messages: list.map((m, i) => openaiChatMessage(m, i, 'messages')) } };
 }
 
+function textOf(blocks: Block[]): string {
+  return blocks.map((b) => (b.type === 'text' ? b.text : b.type === 'other' ? JSON.stringify(b.raw) : '')).join('');
+}
+
+/**
+ * Render a message as Chat Completions message(s): its raw value when untouched; otherwise from
+ * blocks. A user message carrying tool_result blocks becomes one `tool` message per result,
+ * followed by a user message with the rest (the shape Chat Completions requires).
+ */
+export function toOpenAIChatMessages(m: Message): unknown[] {
+  if (m.raw !== undefined) return [m.raw];
+  if (m.role === 'assistant') {
+    const calls = m.blocks.filter((b) => b.type === 'tool_use');
+    const text = textOf(m.blocks.filter((b) => b.type === 'text'));
+    return [{
+      role: 'assistant',
+      content: text.length > 0 ? text : null,
+      ...(calls.length > 0
+        ? { tool_calls: calls.map((c) => (c.type === 'tool_use' ? { id: c.id, type: 'function', function: { name: c.name, arguments: typeof c.input === 'string' ? c.input : JSON.stringify(c.input ?? {}) } } : null)) }
+        : {}),
+    }];
+  }
+  const out: unknown[] = [];
+  const rest: Block[] = [];
+  for (const b of m.blocks) {
+    if (b.type === 'tool_result') out.push({ role: 'tool', tool_call_id: b.toolUseId, content: textOf(b.content) });
+    else rest.push(b);
+  }
+  if (rest.length > 0 || out.length === 0) out.push({ role: m.role === 'tool' ? 'user' : m.role, content: textOf(rest) });
+  return out;
+}
+
+function write(t: Transcript): string {
+  if (t.listKey === 'choices') return JSON.stringify(t.raw, null, 2);
+  return JSON.stringify(withList(t.raw, 'messages', t.messages.flatMap(toOpenAIChatMessages)), null, 2);
+}
+
 export const openaiChatParser: FormatParser = {
   id: 'openai-chat',
   label: 'OpenAI Chat Completions',
@@ -186,4 +224,5 @@ export const openaiChatParser: FormatParser = {
   expected: 'an object with `messages` (roles system/developer/user/assistant/tool, `tool_calls`, `tool_call_id`), a bare array of such messages, or a `chat.completion` response',
   sniff,
   parse: (doc) => (doc.kind === 'json' ? parse(doc.value) : { ok: false, error: { kind: 'shape', message: 'OpenAI Chat Completions is a JSON document, not JSON Lines.' } }),
+  write,
 };

@@ -28,3 +28,12 @@ export function parseArguments(v: unknown): unknown {
     return v;
   }
 }
+
+/**
+ * Replace `listKey` in the top-level source object with a new list, keeping every other field
+ * (model, tools, system, …). A bare-array source stays a bare array.
+ */
+export function withList(raw: unknown, listKey: string, list: unknown[]): unknown {
+  if (raw !== null && typeof raw === 'object' && !Array.isArray(raw)) return { ...(raw as Record<string, unknown>), [listKey]: list };
+  return list;
+}
