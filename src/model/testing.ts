@@ -1,0 +1,142 @@
+/**
+ * Test-only builders and fast-check arbitraries for transcripts. Production code never imports
+ * this file (it is excluded from the model's tsconfig and only tests use it).
+ */
+import fc from 'fast-check';
+import type { Block, FormatId, Message, Role, Transcript } from './types.ts';
+
+/** Build a message; index/rawIndex/path are fixed up by `transcript()`. */
+export function msg(role: Role, blocks: Block[], raw?: unknown): Message {
+  return { index: 0, rawIndex: 0, path: '', role, blocks, raw };
+}
+
+export const text = (t: string): Block => ({ type: 'text', text: t });
+export const call = (id: string, name = 'tool', input: unknown = {}): Block => ({ type: 'tool_use', id, name, input });
+export const result = (id: string, content = 'ok', isError = false): Block => ({ type: 'tool_result', toolUseId: id, isError, content: [{ type: 'text', text: content }] });
+export const thinking = (t = 'Let me think.', signature = 'sig'): Block => ({ type: 'thinking', thinking: t, signature });
+
+export const user = (...blocks: (Block | string)[]): Message => msg('user', blocks.map((b) => (typeof b === 'string' ? text(b) : b)));
+export const assistant = (...blocks: (Block | string)[]): Message => msg('assistant', blocks.map((b) => (typeof b === 'string' ? text(b) : b)));
+export const system = (t: string): Message => msg('system', [text(t)]);
+/** An OpenAI-style `tool` message answering `id`. */
+export const tool = (id: string, content = 'ok'): Message => msg('tool', [result(id, content)]);
+
+/**
+ * Assemble a transcript: numbers messages (index = rawIndex = position; path `messages.N`).
+ * @param format the source format (decides the default provider)
+ */
+export function transcript(format: FormatId, messages: Message[], extra: Partial<Transcript> = {}): Transcript {
+  return {
+    format,
+    system: [],
+    tools: null,
+    settings: {},
+    usage: [],
+    warnings: [],
+    listKey: 'messages',
+    raw: undefined,
+    ...extra,
+    messages: messages.map((m, i) => ({ ...m, index: i, rawIndex: i, path: `messages.${i}` })),
+  };
+}
+
+/** Renumber a message subset as if it had been pasted on its own. */
+export function renumber(t: Transcript, messages: Message[]): Transcript {
+  return transcript(t.format, messages, { system: t.system, tools: t.tools, settings: t.settings });
+}
+
+/** Shape of one generated exchange: rounds of parallel calls, then a final answer. */
+interface ExchangeShape {
+  rounds: { calls: number; textBefore: boolean; errorAt: number }[];
+  finalText: boolean;
+}
+
+const arbExchangeShape: fc.Arbitrary<ExchangeShape> = fc.record({
+  rounds: fc.array(fc.record({ calls: fc.integer({ min: 1, max: 3 }), textBefore: fc.boolean(), errorAt: fc.integer({ min: -1, max: 2 }) }), { maxLength: 3 }),
+  finalText: fc.boolean(),
+});
+
+/**
+ * Valid transcripts for a format: exchanges of user → (assistant calling 1–3 tools in parallel
+ * → their results)* → optional final assistant text. Anthropic puts results in one user message;
+ * OpenAI Chat uses one `tool` message per result, in any order.
+ */
+export function arbValidTranscript(format: 'anthropic-messages' | 'openai-chat', opts: { maxExchanges?: number; withSystem?: boolean } = {}): fc.Arbitrary<Transcript> {
+  return fc
+    .record({
+      shapes: fc.array(arbExchangeShape, { minLength: 1, maxLength: opts.maxExchanges ?? 5 }),
+      system: fc.boolean(),
+      seed: fc.integer({ min: 0, max: 1_000_000 }),
+    })
+    .map(({ shapes, system: sys, seed }) => {
+      const out: Message[] = [];
+      if (format === 'openai-chat' && (opts.withSystem ?? sys)) out.push(system('You are a helpful agent.'));
+      let id = 0;
+      shapes.forEach((shape, x) => {
+        out.push(user(`Question ${x} (${seed}).`));
+        for (const round of shape.rounds) {
+          const ids = Array.from({ length: round.calls }, () => `${format === 'openai-chat' ? 'call' : 'toolu'}_${seed}_${id++}`);
+          out.push(assistant(...(round.textBefore ? [text('Let me check.')] : []), ...ids.map((i, k) => call(i, `tool_${k}`, { q: x }))));
+          const order = seed % 2 === 0 ? ids : [...ids].reverse();
+          if (format === 'anthropic-messages') out.push(user(...order.map((i, k) => result(i, `result ${i}`, k === round.errorAt))));
+          else for (const i of order) out.push(tool(i, `result ${i}`));
+        }
+        if (shape.finalText || shape.rounds.length === 0 || x < shapes.length - 1) out.push(assistant(`Answer ${x}.`));
+      });
+      return transcript(format, out);
+    });
+}
+
+/** A random edit that may break pairing: the faults a trim or a crashed loop produces. */
+export type Mutation =
+  | { kind: 'delete'; at: number }
+  | { kind: 'duplicate'; at: number }
+  | { kind: 'swap'; at: number }
+  | { kind: 'textFirst'; at: number }
+  | { kind: 'dropBlock'; at: number; block: number }
+  | { kind: 'truncate'; keep: number };
+
+export const arbMutation: fc.Arbitrary<Mutation> = fc.oneof(
+  fc.record({ kind: fc.constant('delete' as const), at: fc.nat(60) }),
+  fc.record({ kind: fc.constant('duplicate' as const), at: fc.nat(60) }),
+  fc.record({ kind: fc.constant('swap' as const), at: fc.nat(60) }),
+  fc.record({ kind: fc.constant('textFirst' as const), at: fc.nat(60) }),
+  fc.record({ kind: fc.constant('dropBlock' as const), at: fc.nat(60), block: fc.nat(4) }),
+  fc.record({ kind: fc.constant('truncate' as const), keep: fc.nat(60) }),
+);
+
+/** Apply mutations to a transcript (indices wrap around the message count). */
+export function mutate(t: Transcript, mutations: Mutation[]): Transcript {
+  let ms = [...t.messages];
+  for (const m of mutations) {
+    if (ms.length === 0) break;
+    const at = 'at' in m ? m.at % ms.length : 0;
+    const target = ms[at] as Message;
+    switch (m.kind) {
+      case 'delete':
+        ms.splice(at, 1);
+        break;
+      case 'duplicate':
+        ms.splice(at, 0, { ...target });
+        break;
+      case 'swap':
+        if (at + 1 < ms.length) [ms[at], ms[at + 1]] = [ms[at + 1] as Message, target];
+        break;
+      case 'textFirst':
+        ms[at] = { ...target, blocks: [text('By the way:'), ...target.blocks] };
+        break;
+      case 'dropBlock':
+        if (target.blocks.length > 1) ms[at] = { ...target, blocks: target.blocks.filter((_, i) => i !== m.block % target.blocks.length) };
+        break;
+      case 'truncate':
+        ms = ms.slice(0, Math.max(1, m.keep % (ms.length + 1)));
+        break;
+    }
+  }
+  return renumber(t, ms);
+}
+
+/** Arbitrary transcripts that are often broken: a valid one with 0–4 mutations. */
+export function arbTranscript(format: 'anthropic-messages' | 'openai-chat'): fc.Arbitrary<Transcript> {
+  return fc.tuple(arbValidTranscript(format), fc.array(arbMutation, { maxLength: 4 })).map(([t, ms]) => mutate(t, ms));
+}
