@@ -1,0 +1,257 @@
+/**
+ * Derived data, never stored (../shared/docs/style.md §4.3). Each stage is memoised by the
+ * reference of its inputs: parse → analyze (in `workers/inspect.ts`) → rows / tokens / matches /
+ * dimming / violation targets here. A parse failure is derived too: `nextView` keeps the last
+ * good analysis visible next to the error, while the text stays in the store.
+ */
+import type { Analysis } from '../model/analyze.ts';
+import { isPinned } from '../model/exchanges.ts';
+import type { ParsedTranscript } from '../model/parse/index.ts';
+import { isBroken, type ToolPair } from '../model/pairing.ts';
+import { countTokens, sumTokens, type TextCounter, type TokenTable } from '../model/tokens.ts';
+import type { Block, BlockType, Message, ParseError, ProviderId, Role, Transcript } from '../model/types.ts';
+import type { Violation } from '../model/validate/index.ts';
+import { inspect } from '../workers/inspect.ts';
+import type { InspectRequest, Inspection } from '../workers/protocol.ts';
+import type { AppState } from './store.ts';
+
+/** Memoise a one-argument function on the argument's reference (or value, for primitives). */
+function memo1<A, R>(fn: (a: A) => R): (a: A) => R {
+  let has = false;
+  let lastA: A;
+  let lastR: R;
+  return (a) => {
+    if (has && Object.is(a, lastA)) return lastR;
+    lastR = fn(a);
+    lastA = a;
+    has = true;
+    return lastR;
+  };
+}
+
+/** Memoise a function on each argument's reference. */
+function memoN<A extends unknown[], R>(fn: (...a: A) => R): (...a: A) => R {
+  let last: { args: A; r: R } | null = null;
+  return (...args) => {
+    if (last && last.args.length === args.length && last.args.every((x, i) => Object.is(x, args[i]))) return last.r;
+    const r = fn(...args);
+    last = { args, r };
+    return r;
+  };
+}
+
+let lastReq: InspectRequest | null = null;
+/** The inspect request for the store's inputs; the same object while those inputs do not change. */
+export function selectRequest(s: Pick<AppState, 'source' | 'formatOverride' | 'provider'>): InspectRequest {
+  const r = lastReq;
+  if (r && r.text === s.source.text && r.name === s.source.name && r.format === s.formatOverride && r.provider === s.provider) return r;
+  lastReq = { text: s.source.text, name: s.source.name, format: s.formatOverride, provider: s.provider };
+  return lastReq;
+}
+
+/** Synchronous inspection of the store's inputs (the worker's fallback; also used by tests). */
+export function selectInspection(s: Pick<AppState, 'source' | 'formatOverride' | 'provider'>): Inspection {
+  return inspect(selectRequest(s));
+}
+
+/** What the page shows: the latest good analysis, and the current parse error if any. */
+export interface InspectorView {
+  /** The request the view answers (compared by reference to drop stale worker answers). */
+  request: InspectRequest | null;
+  /** The last transcript that parsed; kept when newer text fails to parse. */
+  analysis: Analysis | null;
+  parsed: ParsedTranscript | null;
+  /** The parse failure of the current text, or null. */
+  error: ParseError | null;
+}
+
+export const EMPTY_VIEW: InspectorView = { request: null, analysis: null, parsed: null, error: null };
+
+/**
+ * Fold an inspection into the view: success replaces the transcript; failure keeps the previous
+ * transcript and adds the error (nothing is cleared until new text parses).
+ */
+export function nextView(prev: InspectorView, request: InspectRequest, result: Inspection): InspectorView {
+  if (result.ok) return { request, analysis: result.analysis, parsed: result.parsed, error: null };
+  return { request, analysis: prev.analysis, parsed: prev.parsed, error: result.error };
+}
+
+/** One row of the timeline: an exchange band label, or a message. */
+export type Row =
+  | { kind: 'band'; exchange: number; key: string }
+  | { kind: 'message'; message: number; /** -1 for pinned system/developer messages. */ exchange: number; key: string };
+
+export interface RowModel {
+  rows: Row[];
+  /** Row index of each message (ours). */
+  rowOfMessage: Int32Array;
+  /** Row index of each exchange's band label. */
+  rowOfExchange: Int32Array;
+}
+
+/** Timeline rows: a band label before each exchange's first message, then its messages. O(n). */
+export const selectRows = memo1((a: Analysis): RowModel => {
+  const { messages } = a.transcript;
+  const { exchanges, exchangeOf } = a.grouping;
+  const rows: Row[] = [];
+  const rowOfMessage = new Int32Array(messages.length).fill(-1);
+  const rowOfExchange = new Int32Array(exchanges.length).fill(-1);
+  messages.forEach((_, i) => {
+    const x = exchangeOf[i] ?? -1;
+    if (x >= 0 && exchanges[x]?.first === i) {
+      rowOfExchange[x] = rows.length;
+      rows.push({ kind: 'band', exchange: x, key: `x${x}` });
+    }
+    rowOfMessage[i] = rows.length;
+    rows.push({ kind: 'message', message: i, exchange: x, key: `m${i}` });
+  });
+  return { rows, rowOfMessage, rowOfExchange };
+});
+
+/** Token table for a transcript, provider and counter (recomputed when the BPE loads). */
+export const selectTokens = memoN((t: Transcript, provider: ProviderId, counter: TextCounter): TokenTable => countTokens(t, provider, counter));
+
+/** Tokens per exchange, in tokens (same order as `grouping.exchanges`). */
+export const selectExchangeTokens = memoN((a: Analysis, table: TokenTable): number[] => a.grouping.exchanges.map((x) => sumTokens(table, x.messages)));
+
+/** Searchable strings of a block: its text, tool name and ids (lower-cased by the caller). */
+export function blockStrings(b: Block): string[] {
+  switch (b.type) {
+    case 'text':
+      return [b.text];
+    case 'thinking':
+      return [b.thinking];
+    case 'tool_use':
+      return [b.name, b.id ?? '', typeof b.input === 'string' ? b.input : (JSON.stringify(b.input) ?? '')];
+    case 'tool_result':
+      return [b.toolUseId ?? '', b.name ?? '', ...b.content.flatMap(blockStrings)];
+    case 'other':
+      return [b.label];
+    default:
+      return [];
+  }
+}
+
+export interface Matches {
+  /** Messages (ours) with at least one match, in order. */
+  messages: number[];
+  /** `message:block` keys of matching blocks. */
+  blocks: Set<string>;
+}
+
+const NO_MATCHES: Matches = { messages: [], blocks: new Set() };
+
+/** Find: case-insensitive substring match over text, tool names and tool ids. O(total text). */
+export const selectMatches = memoN((a: Analysis, query: string): Matches => {
+  const q = query.trim().toLowerCase();
+  if (q.length === 0) return NO_MATCHES;
+  const out: Matches = { messages: [], blocks: new Set() };
+  a.transcript.messages.forEach((m, mi) => {
+    let hit = false;
+    m.blocks.forEach((b, bi) => {
+      if (blockStrings(b).some((s) => s.toLowerCase().includes(q))) {
+        out.blocks.add(`${mi}:${bi}`);
+        hit = true;
+      }
+    });
+    if (hit) out.messages.push(mi);
+  });
+  return out;
+});
+
+/** True when a message passes the role and block-type filters (empty filter = everything). */
+export function passesFilters(m: Message, roles: readonly Role[], types: readonly BlockType[]): boolean {
+  if (roles.length > 0 && !roles.includes(m.role)) return false;
+  if (types.length > 0 && !m.blocks.some((b) => types.includes(b.type))) return false;
+  return true;
+}
+
+/** Per message: 1 when the filters dim it. Dimmed rows and their arcs stay in place. */
+export const selectDimmed = memoN((a: Analysis, roles: readonly Role[], types: readonly BlockType[]): Uint8Array => {
+  const out = new Uint8Array(a.transcript.messages.length);
+  a.transcript.messages.forEach((m, i) => {
+    out[i] = passesFilters(m, roles, types) ? 0 : 1;
+  });
+  return out;
+});
+
+/** A violation with the message (ours) it points at. */
+export interface ViolationTarget {
+  violation: Violation;
+  /** Message index (ours) holding the cause, or -1 if the raw index is not in the transcript. */
+  message: number;
+  /** 'first' = the error this request gets; 'next' = what follows once it is fixed; 'warning'. */
+  rank: 'first' | 'next' | 'warning';
+}
+
+/**
+ * Violations mapped from raw (as pasted) message indices to ours, ranked: the first error is
+ * the 400 the request gets, later errors come next once it is fixed, warnings are accepted.
+ */
+export const selectViolationTargets = memo1((a: Analysis): ViolationTarget[] => {
+  const byRaw = new Map<number, number>();
+  for (const m of a.transcript.messages) if (!byRaw.has(m.rawIndex)) byRaw.set(m.rawIndex, m.index);
+  let seenError = false;
+  return a.validation.violations.map((v) => {
+    let rank: ViolationTarget['rank'] = 'warning';
+    if (v.severity === 'error') {
+      rank = seenError ? 'next' : 'first';
+      seenError = true;
+    }
+    return { violation: v, message: byRaw.get(v.messageIndex) ?? -1, rank };
+  });
+});
+
+/** Messages (ours) pointed at by a violation, in violation order, without repeats. */
+export const selectViolationMessages = memo1((a: Analysis): number[] => {
+  const seen = new Set<number>();
+  for (const t of selectViolationTargets(a)) if (t.message >= 0) seen.add(t.message);
+  return [...seen].sort((x, y) => x - y);
+});
+
+/** Pairs drawn as arcs: everything except server tools answered inside their own message. */
+export const selectArcPairs = memo1((a: Analysis): ToolPair[] =>
+  a.pairs.filter((p) => !(p.call && p.result && p.call.message === p.result.message)),
+);
+
+/** Per block (`message:block`), the pair keys it belongs to (a call can have several results). */
+export const selectPairsOfBlock = memo1((a: Analysis): Map<string, ToolPair[]> => {
+  const out = new Map<string, ToolPair[]>();
+  const add = (k: string, p: ToolPair) => {
+    const list = out.get(k);
+    if (list) list.push(p);
+    else out.set(k, [p]);
+  };
+  for (const p of a.pairs) {
+    if (p.call) add(`${p.call.message}:${p.call.block}`, p);
+    if (p.result) add(`${p.result.message}:${p.result.block}`, p);
+  }
+  return out;
+});
+
+/** Headline counts for the page header. */
+export interface Counts {
+  messages: number;
+  exchanges: number;
+  arcs: number;
+  broken: number;
+  errors: number;
+}
+
+export const selectCounts = memo1((a: Analysis): Counts => {
+  const arcs = selectArcPairs(a);
+  return {
+    messages: a.transcript.messages.length,
+    exchanges: a.grouping.exchanges.length,
+    arcs: arcs.length,
+    broken: arcs.filter(isBroken).length,
+    errors: a.validation.violations.filter((v) => v.severity === 'error').length,
+  };
+});
+
+/** The pinned system prompt: top-level system parts, then system/developer messages' text. */
+export const selectPinnedText = memo1((t: Transcript): string => {
+  const parts = t.system.map((s) => s.text);
+  for (const m of t.messages) if (isPinned(m)) for (const b of m.blocks) if (b.type === 'text') parts.push(b.text);
+  return parts.join('\n\n');
+});

@@ -1,0 +1,122 @@
+/**
+ * The app store: only what the user chose. Everything computed from it (parse result, analysis,
+ * pairs, exchanges, tokens, violations, find matches) is derived by the memoised selectors in
+ * `selectors.ts` and never stored (../shared/docs/style.md §4.3).
+ *
+ * Fields are flat and named for the permalink codec (`urlSync.ts`) and the eviction simulator,
+ * which plug in later: they read and write these fields and nothing else.
+ */
+import { createStore, useStore, type StoreApi } from 'zustand';
+import type { BlockType, FormatId, ProviderId, Role } from '../model/types.ts';
+
+/** Where the current text came from. `sampleId` is set for built-in samples only. */
+export interface Source {
+  text: string;
+  name: string;
+  origin: 'sample' | 'paste' | 'file' | 'link';
+  sampleId?: string;
+}
+
+/** Eviction policy ids (the simulator UI comes later; the store keeps the user's choice now). */
+export type PolicyId = string;
+
+/** What is selected: one message row, or one tool_use→tool_result pair (by `ToolPair.key`). */
+export type Selection = { kind: 'message'; index: number } | { kind: 'pair'; key: string } | null;
+
+export type ThemeOverride = 'light' | 'dark' | null;
+
+export interface AppState {
+  source: Source;
+  /** Forced input format; null = use detection. */
+  formatOverride: FormatId | null;
+  /** Provider whose rules validate the transcript; null = follow the format. */
+  provider: ProviderId | null;
+  /** Context budget in tokens for the eviction simulator; null = none chosen. */
+  budget: number | null;
+  /** The two policies compared by the simulator (default: message vs exchange). */
+  policies: [PolicyId, PolicyId];
+  /** Per-policy parameters, free-form until the simulator defines them. */
+  policyOptions: Record<string, unknown>;
+  selection: Selection;
+  /** Key of the exchange at the top of the timeline (`x3`), for permalinks; null = top. */
+  anchor: string | null;
+  /** Find box text. */
+  find: string;
+  /** Roles shown at full strength; empty = all roles. Others are dimmed, never removed. */
+  roleFilter: Role[];
+  /** Block types shown at full strength; empty = all types. */
+  blockFilter: BlockType[];
+  /** Theme forced by the user; null = follow the system setting. */
+  theme: ThemeOverride;
+}
+
+export interface AppActions {
+  /** Replace the source text (a paste, a file, a sample, a link). Keeps provider/format choices. */
+  setSource: (source: Source) => void;
+  setFormatOverride: (f: FormatId | null) => void;
+  setProvider: (p: ProviderId | null) => void;
+  setBudget: (b: number | null) => void;
+  setPolicies: (p: [PolicyId, PolicyId]) => void;
+  setPolicyOptions: (o: Record<string, unknown>) => void;
+  select: (s: Selection) => void;
+  setAnchor: (key: string | null) => void;
+  setFind: (q: string) => void;
+  setRoleFilter: (roles: Role[]) => void;
+  setBlockFilter: (types: BlockType[]) => void;
+  setTheme: (t: ThemeOverride) => void;
+}
+
+export type AppStore = AppState & AppActions;
+
+/** The id of the sample shown when the URL carries nothing. */
+export const DEFAULT_SAMPLE_ID = 'invoice';
+
+/** Defaults: an empty source (the app loads the default sample at boot), detection, no filter. */
+export function defaultState(): AppState {
+  return {
+    source: { text: '', name: '', origin: 'sample' },
+    formatOverride: null,
+    provider: null,
+    budget: null,
+    policies: ['message', 'exchange'],
+    policyOptions: {},
+    selection: null,
+    anchor: null,
+    find: '',
+    roleFilter: [],
+    blockFilter: [],
+    theme: null,
+  };
+}
+
+/**
+ * Build a store (vanilla zustand): one per app, and one per test.
+ * @param initial fields to override in the defaults (e.g. decoded from a permalink)
+ */
+export function createAppStore(initial?: Partial<AppState>): StoreApi<AppStore> {
+  return createStore<AppStore>()((set) => ({
+    ...defaultState(),
+    ...initial,
+    // A new source invalidates what pointed into the old one (selection, scroll anchor).
+    setSource: (source) => set({ source, selection: null, anchor: null }),
+    setFormatOverride: (formatOverride) => set({ formatOverride, selection: null }),
+    setProvider: (provider) => set({ provider }),
+    setBudget: (budget) => set({ budget }),
+    setPolicies: (policies) => set({ policies }),
+    setPolicyOptions: (policyOptions) => set({ policyOptions }),
+    select: (selection) => set({ selection }),
+    setAnchor: (anchor) => set({ anchor }),
+    setFind: (find) => set({ find }),
+    setRoleFilter: (roleFilter) => set({ roleFilter }),
+    setBlockFilter: (blockFilter) => set({ blockFilter }),
+    setTheme: (theme) => set({ theme }),
+  }));
+}
+
+/** The app's store instance. */
+export const appStore = createAppStore();
+
+/** React hook bound to `appStore`. Wrap selectors that return objects/arrays in `useShallow`. */
+export function useAppStore<T>(selector: (s: AppStore) => T): T {
+  return useStore(appStore, selector);
+}
