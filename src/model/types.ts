@@ -63,6 +63,8 @@ export interface ToolUseBlock {
   server?: boolean;
   /** Responses item id (`fc_…`) when the item carries one (R3/R6). */
   itemId?: string;
+  /** Gemini `thoughtSignature` on a functionCall part (G4): opaque, never counted as text. */
+  signature?: string;
 }
 
 /** A tool result: Anthropic `tool_result`, OpenAI role `tool`, Responses `function_call_output`, … */

@@ -5,6 +5,10 @@ import type { FormatId, ProviderId, Result, Transcript } from '../types.ts';
 import type { SourceDoc } from './json.ts';
 import { anthropicMessagesParser } from './anthropicMessages.ts';
 import { openaiChatParser } from './openaiChat.ts';
+import { openaiResponsesParser } from './openaiResponses.ts';
+import { geminiParser } from './gemini.ts';
+import { bedrockConverseParser } from './bedrockConverse.ts';
+import { claudeCodeJsonlParser } from './claudeCodeJsonl.ts';
 
 export interface FormatParser {
   id: FormatId;
@@ -32,7 +36,7 @@ export interface FormatParser {
   write?: (t: Transcript) => string;
 }
 
-export const PARSERS: FormatParser[] = [anthropicMessagesParser, openaiChatParser];
+export const PARSERS: FormatParser[] = [anthropicMessagesParser, openaiChatParser, claudeCodeJsonlParser, openaiResponsesParser, geminiParser, bedrockConverseParser];
 
 export function parserFor(id: FormatId): FormatParser | undefined {
   return PARSERS.find((p) => p.id === id);

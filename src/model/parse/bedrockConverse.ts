@@ -1,0 +1,232 @@
+/**
+ * AWS Bedrock Converse request (`{messages[], system[], toolConfig, modelId?}`), a bare
+ * `messages` array, or a Converse response (`{output: {message}, stopReason, usage}`).
+ * Source of the shape: ../shared/docs/formats.md §5 (`@aws-sdk/client-bedrock-runtime` models).
+ *
+ * Content blocks are tagged unions with exactly one key: `text`, `image`, `document`, `video`,
+ * `audio`, `toolUse {toolUseId, name, input}`, `toolResult {toolUseId, content[], status}`
+ * (status "error" → isError), `reasoningContent` (`reasoningText` → thinking,
+ * `redactedContent` → redacted_thinking), `cachePoint`, … One block per content block.
+ */
+import type { Block, Message, Result, Role, Transcript, ToolDef, UsageRecord } from '../types.ts';
+import type { FormatParser } from './registry.ts';
+import { arr, isObject, str, withList, type Json } from './util.ts';
+
+const ROLES: Record<string, Role> = { user: 'user', assistant: 'assistant', system: 'system' };
+/** Keys of a Converse `ContentBlock` (exactly one is present). */
+const BLOCK_KEYS = new Set(['text', 'image', 'document', 'video', 'audio', 'toolUse', 'toolResult', 'reasoningContent', 'cachePoint', 'citationsContent', 'searchResult', 'guardContent', 'toolAddition', 'toolRemoval']);
+
+function mediaBytes(src: unknown): number | undefined {
+  if (!isObject(src)) return undefined;
+  const b = src.bytes;
+  if (typeof b === 'string') return Math.floor((b.length * 3) / 4);
+  if (Array.isArray(b)) return b.length;
+  return undefined;
+}
+
+/** Map one Converse content block to a normalised block; unknown blocks become `other`. */
+export function converseBlock(b: unknown): Block {
+  if (!isObject(b)) return { type: 'other', label: typeof b, raw: b };
+  if (typeof b.text === 'string') return { type: 'text', text: b.text };
+  if (isObject(b.json)) return { type: 'text', text: JSON.stringify(b.json) };
+  if (isObject(b.image) || isObject(b.document) || isObject(b.video) || isObject(b.audio)) {
+    const kind = isObject(b.image) ? 'image' : isObject(b.document) ? 'document' : isObject(b.video) ? 'video' : 'audio';
+    const m = b[kind] as Json;
+    const format = str(m.format);
+    const bytes = mediaBytes(m.source);
+    return { type: kind === 'image' ? 'image' : 'document', ...(format ? { mediaType: `${kind}/${format}` } : {}), ...(bytes !== undefined ? { bytes } : {}) };
+  }
+  if (isObject(b.toolUse)) {
+    const u = b.toolUse;
+    return { type: 'tool_use', id: str(u.toolUseId) ?? null, name: str(u.name) ?? '', input: u.input };
+  }
+  if (isObject(b.toolResult)) {
+    const r = b.toolResult;
+    const content = (arr(r.content) ?? []).map(converseBlock);
+    return { type: 'tool_result', toolUseId: str(r.toolUseId) ?? null, isError: r.status === 'error', content };
+  }
+  if (isObject(b.reasoningContent)) {
+    const rc = b.reasoningContent;
+    if (isObject(rc.reasoningText)) {
+      const sig = str(rc.reasoningText.signature);
+      return { type: 'thinking', thinking: str(rc.reasoningText.text) ?? '', ...(sig ? { signature: sig } : {}) };
+    }
+    const red = rc.redactedContent;
+    return { type: 'redacted_thinking', bytes: typeof red === 'string' ? red.length : Array.isArray(red) ? red.length : 0 };
+  }
+  const label = Object.keys(b)[0] ?? 'block';
+  return { type: 'other', label, raw: b };
+}
+
+/**
+ * Normalise one Converse message.
+ * @param m the message as pasted
+ * @param i its index in `messages`
+ */
+export function converseMessage(m: unknown, i: number, listKey: string): Message {
+  const path = `${listKey}.${i}`;
+  if (!isObject(m)) return { index: i, rawIndex: i, path, role: 'user', blocks: [{ type: 'other', label: 'not an object', raw: m }], raw: m };
+  const role = ROLES[str(m.role) ?? ''] ?? 'user';
+  const c = m.content;
+  if (typeof c === 'string') return { index: i, rawIndex: i, path, role, blocks: [{ type: 'text', text: c }], stringContent: true, raw: m };
+  const list = arr(c);
+  const blocks = list ? list.map(converseBlock) : c === undefined || c === null ? [] : [{ type: 'other' as const, label: 'content', raw: c }];
+  return { index: i, rawIndex: i, path, role, blocks, raw: m };
+}
+
+/** A Converse content block: one known key, no `type`. */
+function isConverseBlock(b: unknown): boolean {
+  if (!isObject(b) || 'type' in b) return false;
+  const keys = Object.keys(b);
+  return keys.length >= 1 && keys.length <= 2 && keys.some((k) => BLOCK_KEYS.has(k)) && keys.every((k) => BLOCK_KEYS.has(k) || k === 'cachePoint');
+}
+
+function isConverseMessage(m: unknown): boolean {
+  if (!isObject(m)) return false;
+  const role = str(m.role);
+  if (role !== 'user' && role !== 'assistant') return false;
+  const c = arr(m.content);
+  return c !== undefined && c.every(isConverseBlock);
+}
+
+function sniffList(list: unknown[]): number {
+  if (list.length === 0) return 0;
+  if (!list.every(isConverseMessage)) return 0;
+  const strong = list.some((m) => isObject(m) && (arr(m.content) ?? []).some((b) => isObject(b) && ('toolUse' in b || 'toolResult' in b || 'reasoningContent' in b || 'image' in b || 'document' in b || 'cachePoint' in b)));
+  return strong ? 0.95 : 0.8;
+}
+
+function sniff(v: unknown): number {
+  if (Array.isArray(v)) return sniffList(v);
+  if (!isObject(v)) return 0;
+  if (isObject(v.output) && isObject(v.output.message) && 'stopReason' in v) return 0.9;
+  const msgs = arr(v.messages);
+  if (!msgs) return 0;
+  const hasToolSpec = isObject(v.toolConfig) && (arr(v.toolConfig.tools) ?? []).some((t) => isObject(t) && 'toolSpec' in t);
+  if (msgs.length === 0) return hasToolSpec || 'inferenceConfig' in v ? 0.7 : 0;
+  const s = sniffList(msgs);
+  if (s === 0) return 0;
+  return Math.min(1, s + (hasToolSpec || 'inferenceConfig' in v || 'modelId' in v ? 0.05 : 0));
+}
+
+function parseTools(v: unknown): ToolDef[] | null {
+  if (!isObject(v)) return null;
+  const list = arr(v.tools);
+  if (!list) return null;
+  return list.flatMap((t) => {
+    if (!isObject(t) || !isObject(t.toolSpec)) return [];
+    const s = t.toolSpec;
+    const schema = isObject(s.inputSchema) ? s.inputSchema.json : undefined;
+    return [{ name: str(s.name) ?? '', ...(str(s.description) ? { description: str(s.description) as string } : {}), ...(schema !== undefined ? { schema } : {}) }];
+  });
+}
+
+function usageOf(u: unknown, messageIndex: number): UsageRecord[] {
+  if (!isObject(u)) return [];
+  const rec: UsageRecord = { messageIndex };
+  if (typeof u.inputTokens === 'number') rec.inputTokens = u.inputTokens;
+  if (typeof u.outputTokens === 'number') rec.outputTokens = u.outputTokens;
+  if (typeof u.cacheReadInputTokens === 'number') rec.cacheReadTokens = u.cacheReadInputTokens;
+  if (typeof u.cacheWriteInputTokens === 'number') rec.cacheWriteTokens = u.cacheWriteInputTokens;
+  return [rec];
+}
+
+function parse(v: unknown): Result<Transcript> {
+  const base = { format: 'bedrock-converse' as const, usage: [] as UsageRecord[], warnings: [] as string[], raw: v, listKey: 'messages' };
+  if (Array.isArray(v)) {
+    return { ok: true, value: { ...base, system: [], tools: null, settings: {}, messages: v.map((m, i) => converseMessage(m, i, 'messages')) } };
+  }
+  if (!isObject(v)) return { ok: false, error: { kind: 'shape', message: 'Expected a Converse body with `messages`, an array of messages, or a response with `output.message`.' } };
+  const model = str(v.modelId);
+  if (isObject(v.output) && isObject(v.output.message)) {
+    const m = converseMessage(v.output.message, 0, 'output');
+    m.path = 'output.message';
+    return { ok: true, value: { ...base, listKey: 'output', system: [], tools: null, settings: model ? { model } : {}, messages: [m], usage: usageOf(v.usage, 0), warnings: ['This is a response object: one assistant message, no request around it.'] } };
+  }
+  const system: Transcript['system'] = [];
+  (arr(v.system) ?? []).forEach((b, i) => {
+    if (isObject(b) && typeof b.text === 'string') system.push({ text: b.text, path: `system.${i}` });
+  });
+  const extra = isObject(v.additionalModelRequestFields) ? v.additionalModelRequestFields : undefined;
+  const thinkingCfg = extra && isObject(extra.thinking) ? extra.thinking : undefined;
+  const full = 'modelId' in v || 'inferenceConfig' in v || 'toolConfig' in v || 'system' in v;
+  const thinking = thinkingCfg ? thinkingCfg.type === 'enabled' || thinkingCfg.type === 'adaptive' : full ? false : undefined;
+  const tc = isObject(v.toolConfig) && isObject(v.toolConfig.toolChoice) ? v.toolConfig.toolChoice : undefined;
+  const settings: Transcript['settings'] = {
+    ...(model ? { model } : {}),
+    ...(thinking !== undefined ? { thinking } : {}),
+    ...(tc && ('any' in tc || 'tool' in tc) ? { toolChoiceForced: true } : {}),
+  };
+  const tools = 'toolConfig' in v ? (parseTools(v.toolConfig) ?? []) : null;
+  const list = arr(v.messages) ?? [];
+  return { ok: true, value: { ...base, system, tools, settings, messages: list.map((m, i) => converseMessage(m, i, 'messages')) } };
+}
+
+/** Render a normalised block as a Converse content block (inverse of `converseBlock`, best effort). */
+function toBlock(b: Block): unknown[] {
+  switch (b.type) {
+    case 'text':
+      return [{ text: b.text }];
+    case 'image':
+    case 'document':
+      return [{ text: `[${b.type}${b.mediaType ? ` ${b.mediaType}` : ''} omitted]` }];
+    case 'tool_use':
+      return [{ toolUse: { toolUseId: b.id, name: b.name, input: b.input ?? {} } }];
+    case 'tool_result':
+      return [{ toolResult: { toolUseId: b.toolUseId, content: b.content.flatMap(toBlock), status: b.isError ? 'error' : 'success' } }];
+    case 'thinking':
+      return [{ reasoningContent: { reasoningText: { text: b.thinking, ...(b.signature ? { signature: b.signature } : {}) } } }];
+    case 'redacted_thinking':
+      return [];
+    case 'other':
+      return [b.raw];
+  }
+}
+
+/**
+ * Write a transcript as a Converse request body. Untouched messages (raw set, same format) are
+ * written from `raw`; others are rendered from blocks. For a transcript from another format,
+ * consecutive `tool` messages become one user message of toolResult blocks (as converters do)
+ * and system text goes to `system`.
+ */
+function write(t: Transcript): string {
+  const same = t.format === 'bedrock-converse';
+  const messages: unknown[] = [];
+  const sys: string[] = t.system.map((s) => s.text);
+  let lastTool: { role: string; content: unknown[] } | null = null;
+  for (const m of t.messages) {
+    if (same && m.raw !== undefined) {
+      messages.push(m.raw);
+      lastTool = null;
+      continue;
+    }
+    if (!same && (m.role === 'system' || m.role === 'developer')) {
+      sys.push(m.blocks.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n'));
+      continue;
+    }
+    const content = m.blocks.flatMap(toBlock);
+    if (m.role === 'tool' && lastTool) {
+      lastTool.content.push(...content);
+      continue;
+    }
+    const msg = { role: m.role === 'assistant' ? 'assistant' : m.role === 'system' ? 'system' : 'user', content };
+    messages.push(msg);
+    lastTool = m.role === 'tool' ? msg : null;
+  }
+  if (!same) {
+    const text = sys.filter((s) => s.length > 0);
+    return JSON.stringify({ ...(t.settings.model ? { modelId: t.settings.model } : {}), ...(text.length ? { system: text.map((s) => ({ text: s })) } : {}), messages }, null, 2);
+  }
+  if (isObject(t.raw) && isObject(t.raw.output)) return JSON.stringify({ messages }, null, 2);
+  return JSON.stringify(withList(t.raw, 'messages', messages), null, 2);
+}
+
+export const bedrockConverseParser: FormatParser = {
+  id: 'bedrock-converse',
+  label: 'AWS Bedrock Converse',
+  provider: 'bedrock',
+  expected: 'an object with `messages` whose content blocks are single-key objects (`text`, `toolUse`, `toolResult`, `reasoningContent`, …), a bare array of such messages, or a response with `output.message`',
+  sniff,
+  parse: (doc) => (doc.kind === 'json' ? parse(doc.value) : { ok: false, error: { kind: 'shape', message: 'A Converse request is a JSON document, not JSON Lines.' } }),
+  write,
+};

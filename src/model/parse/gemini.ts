@@ -1,0 +1,247 @@
+/**
+ * Google Gemini `generateContent` body (`{contents[], systemInstruction, tools}`, REST camelCase
+ * or proto snake_case, or the JS SDK form with `config`), a bare `contents` array, or a
+ * `GenerateContentResponse` (`candidates[].content`).
+ * Source of the shape: ../shared/docs/formats.md §4a (googleapis/js-genai `src/types.ts`).
+ *
+ * One normalised message per content (rawIndex = index in `contents`), one block per part, so a
+ * block index is the part index. Role `model` → assistant. `functionCall` → tool_use (id null when
+ * absent; its `thoughtSignature` kept in `signature`, never counted); `functionResponse` →
+ * tool_result (toolUseId null when absent, `name` set: pairing falls back to position and name);
+ * `thought: true` text → thinking; a part holding only a `thoughtSignature` → redacted_thinking.
+ */
+import type { Block, Message, Result, Role, Transcript, ToolDef, UsageRecord } from '../types.ts';
+import type { FormatParser } from './registry.ts';
+import { arr, base64Bytes, isObject, str, withList, type Json } from './util.ts';
+
+const ROLES: Record<string, Role> = { user: 'user', model: 'assistant', function: 'user', tool: 'user', system: 'system' };
+
+/** Read a field in camelCase or snake_case. */
+function field(o: Json, camel: string): unknown {
+  if (camel in o) return o[camel];
+  return o[camel.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)];
+}
+
+/** Map one Gemini part to a block; unknown parts become `other`. */
+export function geminiPart(p: unknown): Block {
+  if (!isObject(p)) return { type: 'other', label: typeof p, raw: p };
+  const signature = str(field(p, 'thoughtSignature'));
+  if (typeof p.text === 'string') {
+    if (p.thought === true) return { type: 'thinking', thinking: p.text, ...(signature ? { signature } : {}) };
+    return { type: 'text', text: p.text };
+  }
+  const fc = field(p, 'functionCall');
+  if (isObject(fc)) {
+    return { type: 'tool_use', id: str(fc.id) ?? null, name: str(fc.name) ?? '', input: fc.args ?? {}, ...(signature ? { signature } : {}) };
+  }
+  const fr = field(p, 'functionResponse');
+  if (isObject(fr)) {
+    const response = fr.response;
+    const content: Block[] = response === undefined ? [] : [{ type: 'text', text: typeof response === 'string' ? response : JSON.stringify(response) }];
+    for (const inner of arr(fr.parts) ?? []) content.push(geminiPart(inner));
+    const name = str(fr.name);
+    return { type: 'tool_result', toolUseId: str(fr.id) ?? null, isError: isObject(response) && 'error' in response && !('output' in response), content, ...(name !== undefined ? { name } : {}) };
+  }
+  const inline = field(p, 'inlineData');
+  const file = field(p, 'fileData');
+  const media = isObject(inline) ? inline : isObject(file) ? file : undefined;
+  if (media) {
+    const mediaType = str(field(media, 'mimeType'));
+    const bytes = base64Bytes(media.data);
+    return { type: mediaType?.startsWith('image/') ? 'image' : 'document', ...(mediaType ? { mediaType } : {}), ...(bytes !== undefined ? { bytes } : {}) };
+  }
+  if (signature !== undefined && Object.keys(p).length === 1) return { type: 'redacted_thinking', bytes: signature.length };
+  const label = Object.keys(p).find((k) => k !== 'thoughtSignature' && k !== 'thought_signature') ?? 'part';
+  return { type: 'other', label, raw: p };
+}
+
+/**
+ * Normalise one `Content`.
+ * @param c the content as pasted
+ * @param i its index in `contents`
+ * @param listKey the name of the list (`contents`)
+ */
+export function geminiContent(c: unknown, i: number, listKey: string): Message {
+  const path = `${listKey}.${i}`;
+  if (!isObject(c)) return { index: i, rawIndex: i, path, role: 'user', blocks: [{ type: 'other', label: 'not an object', raw: c }], raw: c };
+  const role = ROLES[str(c.role) ?? 'user'] ?? 'user';
+  const parts = arr(c.parts);
+  const blocks = parts ? parts.map(geminiPart) : c.parts === undefined ? [] : [{ type: 'other' as const, label: 'parts', raw: c.parts }];
+  return { index: i, rawIndex: i, path, role, blocks, raw: c };
+}
+
+function isContent(c: unknown): boolean {
+  if (!isObject(c)) return false;
+  const parts = arr(c.parts);
+  if (!parts) return false;
+  const role = c.role;
+  if (role !== undefined && (typeof role !== 'string' || !(role in ROLES))) return false;
+  // Vercel UIMessage parts carry `type`; Gemini parts never do.
+  return parts.every((p) => isObject(p) && !('type' in p));
+}
+
+function sniff(v: unknown): number {
+  if (Array.isArray(v)) {
+    if (v.length === 0) return 0;
+    return v.every(isContent) ? (v.some((c) => isObject(c) && c.role === 'model') ? 0.9 : 0.8) : 0;
+  }
+  if (!isObject(v)) return 0;
+  const cands = arr(v.candidates);
+  if (cands && cands.length > 0 && cands.every((c) => isObject(c) && (c.content === undefined || isContent(c.content)))) return 0.9;
+  const contents = arr(v.contents);
+  if (!contents) return 0;
+  if ('messages' in v || 'input' in v) return 0;
+  if (contents.length === 0) return 'systemInstruction' in v || 'system_instruction' in v ? 0.7 : 0.4;
+  return contents.every(isContent) ? 0.95 : 0;
+}
+
+function parseTools(v: unknown): ToolDef[] | null {
+  const list = arr(v);
+  if (!list) return null;
+  const out: ToolDef[] = [];
+  for (const t of list) {
+    if (!isObject(t)) continue;
+    const decls = arr(field(t, 'functionDeclarations'));
+    if (decls) {
+      for (const d of decls) {
+        if (!isObject(d)) continue;
+        const schema = d.parameters ?? field(d, 'parametersJsonSchema');
+        out.push({ name: str(d.name) ?? '', ...(str(d.description) ? { description: str(d.description) as string } : {}), ...(schema !== undefined ? { schema } : {}) });
+      }
+    } else {
+      const key = Object.keys(t)[0];
+      if (key) out.push({ name: key });
+    }
+  }
+  return out;
+}
+
+function usageOf(u: unknown, messageIndex: number): UsageRecord[] {
+  if (!isObject(u)) return [];
+  const rec: UsageRecord = { messageIndex };
+  if (typeof u.promptTokenCount === 'number') rec.inputTokens = u.promptTokenCount;
+  if (typeof u.candidatesTokenCount === 'number') rec.outputTokens = u.candidatesTokenCount;
+  if (typeof u.cachedContentTokenCount === 'number') rec.cacheReadTokens = u.cachedContentTokenCount;
+  if (typeof u.thoughtsTokenCount === 'number') rec.reasoningTokens = u.thoughtsTokenCount;
+  return [rec];
+}
+
+function parse(v: unknown): Result<Transcript> {
+  const base = { format: 'gemini' as const, usage: [] as UsageRecord[], warnings: [] as string[], raw: v, listKey: 'contents' };
+  if (Array.isArray(v)) {
+    return { ok: true, value: { ...base, system: [], tools: null, settings: {}, messages: v.map((c, i) => geminiContent(c, i, 'contents')) } };
+  }
+  if (!isObject(v)) return { ok: false, error: { kind: 'shape', message: 'Expected a Gemini body with `contents`, an array of contents, or a response with `candidates`.' } };
+  const model = str(v.model) ?? str(v.modelVersion);
+  const cands = arr(v.candidates);
+  if (cands) {
+    const first = cands[0];
+    const m = geminiContent(isObject(first) ? first.content : undefined, 0, 'candidates');
+    m.path = 'candidates.0.content';
+    return {
+      ok: true,
+      value: { ...base, listKey: 'candidates', system: [], tools: null, settings: model ? { model } : {}, messages: [m], usage: usageOf(v.usageMetadata, 0), warnings: ['This is a response object: one model message, no request around it.'] },
+    };
+  }
+  const config = isObject(v.config) ? v.config : {};
+  const sysKey = field(v, 'systemInstruction') !== undefined ? 'systemInstruction' : field(config, 'systemInstruction') !== undefined ? 'config.systemInstruction' : null;
+  const sysVal = field(v, 'systemInstruction') ?? field(config, 'systemInstruction');
+  const system: Transcript['system'] = [];
+  if (typeof sysVal === 'string') system.push({ text: sysVal, path: sysKey ?? 'systemInstruction' });
+  else if (isObject(sysVal)) {
+    (arr(sysVal.parts) ?? []).forEach((p, i) => {
+      if (isObject(p) && typeof p.text === 'string') system.push({ text: p.text, path: `${sysKey ?? 'systemInstruction'}.parts.${i}` });
+    });
+  }
+  const toolConfig = field(v, 'toolConfig') ?? field(config, 'toolConfig');
+  const fcc = isObject(toolConfig) ? field(toolConfig, 'functionCallingConfig') : undefined;
+  const forced = isObject(fcc) && (fcc.mode === 'ANY' || fcc.mode === 'any');
+  const gen = isObject(field(v, 'generationConfig')) ? (field(v, 'generationConfig') as Json) : config;
+  const outputFormat = str(field(gen, 'responseMimeType')) === 'application/json' || field(gen, 'responseSchema') !== undefined;
+  const settings: Transcript['settings'] = { ...(model ? { model } : {}), ...(forced ? { toolChoiceForced: true } : {}), ...(outputFormat ? { outputFormat: true } : {}) };
+  const contents = arr(v.contents) ?? [];
+  const warnings: string[] = [];
+  if (field(v, 'cachedContent') !== undefined) warnings.push('The request uses `cachedContent`: the cached part of the history is not in this paste.');
+  return { ok: true, value: { ...base, system, tools: parseTools(v.tools ?? config.tools), settings, messages: contents.map((c, i) => geminiContent(c, i, 'contents')), warnings } };
+}
+
+/** Render a normalised block as a Gemini part (inverse of `geminiPart`, best effort). */
+function toPart(b: Block, callNames: Map<string, string>): unknown[] {
+  switch (b.type) {
+    case 'text':
+      return [{ text: b.text }];
+    case 'thinking':
+      return [{ text: b.thinking, thought: true, ...(b.signature ? { thoughtSignature: b.signature } : {}) }];
+    case 'redacted_thinking':
+      return [];
+    case 'image':
+    case 'document':
+      return [{ text: `[${b.type}${b.mediaType ? ` ${b.mediaType}` : ''} omitted]` }];
+    case 'tool_use':
+      return [{ functionCall: { ...(b.id !== null ? { id: b.id } : {}), name: b.name, args: isObject(b.input) ? b.input : { input: b.input } }, ...(b.signature ? { thoughtSignature: b.signature } : {}) }];
+    case 'tool_result': {
+      const text = b.content.flatMap((c) => (c.type === 'text' ? [c.text] : [])).join('\n');
+      let response: unknown;
+      try {
+        response = JSON.parse(text);
+      } catch {
+        response = undefined;
+      }
+      if (!isObject(response)) response = b.isError ? { error: text } : { output: text };
+      const name = b.name ?? (b.toolUseId !== null ? callNames.get(b.toolUseId) : undefined) ?? '';
+      return [{ functionResponse: { ...(b.toolUseId !== null ? { id: b.toolUseId } : {}), name, response } }];
+    }
+    case 'other':
+      return [b.raw];
+  }
+}
+
+/**
+ * Write a transcript as a Gemini `generateContent` body. Untouched contents (raw set, same
+ * format) are written from `raw`; others are rendered from blocks. For a transcript from another
+ * format, consecutive `tool` messages become one `user` function-response content (as converters
+ * do) and system text goes to `systemInstruction`.
+ */
+function write(t: Transcript): string {
+  const same = t.format === 'gemini';
+  const callNames = new Map<string, string>();
+  for (const m of t.messages) for (const b of m.blocks) if (b.type === 'tool_use' && b.id !== null) callNames.set(b.id, b.name);
+  const contents: unknown[] = [];
+  const sys: string[] = t.system.map((s) => s.text);
+  let lastToolContent: { role: string; parts: unknown[] } | null = null;
+  for (const m of t.messages) {
+    if (same && m.raw !== undefined) {
+      contents.push(m.raw);
+      lastToolContent = null;
+      continue;
+    }
+    if (!same && (m.role === 'system' || m.role === 'developer')) {
+      sys.push(m.blocks.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n'));
+      continue;
+    }
+    const parts = m.blocks.flatMap((b) => toPart(b, callNames));
+    if (m.role === 'tool' && lastToolContent) {
+      lastToolContent.parts.push(...parts);
+      continue;
+    }
+    const c = { role: m.role === 'assistant' ? 'model' : 'user', parts };
+    contents.push(c);
+    lastToolContent = m.role === 'tool' ? c : null;
+  }
+  if (!same) {
+    const text = sys.filter((s) => s.length > 0);
+    return JSON.stringify({ ...(text.length ? { systemInstruction: { parts: text.map((s) => ({ text: s })) } } : {}), contents }, null, 2);
+  }
+  if (isObject(t.raw) && Array.isArray(t.raw.candidates)) return JSON.stringify({ contents }, null, 2);
+  return JSON.stringify(withList(t.raw, 'contents', contents), null, 2);
+}
+
+export const geminiParser: FormatParser = {
+  id: 'gemini',
+  label: 'Google Gemini',
+  provider: 'gemini',
+  expected: 'an object with `contents` (role user/model, `parts` with text, `functionCall`, `functionResponse`), a bare array of such contents, or a response with `candidates`',
+  sniff,
+  parse: (doc) => (doc.kind === 'json' ? parse(doc.value) : { ok: false, error: { kind: 'shape', message: 'A Gemini request is a JSON document, not JSON Lines.' } }),
+  write,
+};
