@@ -125,39 +125,61 @@ function usageOf(u: unknown, messageIndex?: number): UsageRecord[] {
   return [rec];
 }
 
-function looksLikeAnthropicMessage(m: unknown): boolean {
-  if (!isObject(m)) return false;
+const FOREIGN_PARTS = ['input_text', 'output_text', 'image_url', 'input_image', 'input_audio', 'function_call', 'function_call_output', 'tool-call', 'tool-result'];
+
+/** 1 = an Anthropic message, 0 = unsure (a stray item), -1 = clearly another format's message. */
+function anthropicMessageScore(m: unknown): number {
+  if (!isObject(m)) return 0;
+  if ('tool_calls' in m || 'tool_call_id' in m || 'function_call' in m || 'parts' in m || 'type' in m) return -1;
   const role = str(m.role);
-  if (role !== 'user' && role !== 'assistant') return false;
-  if ('tool_calls' in m || 'tool_call_id' in m || 'function_call' in m) return false;
+  if (role !== 'user' && role !== 'assistant' && role !== 'system') return -1;
   const c = m.content;
-  if (typeof c === 'string') return true;
-  if (!Array.isArray(c)) return false;
-  return c.every((b) => isObject(b) && typeof b.type === 'string' && !['input_text', 'output_text', 'image_url', 'input_image'].includes(b.type as string));
+  if (typeof c === 'string') return 1;
+  if (!Array.isArray(c)) return 0;
+  if (c.some((b) => isObject(b) && (FOREIGN_PARTS.includes(b.type as string) || 'toolUse' in b || 'toolResult' in b))) return -1;
+  return 1;
+}
+
+/** Share of messages that look like Anthropic messages, or 0 if any clearly belongs elsewhere. */
+function anthropicShare(list: unknown[]): number {
+  let good = 0;
+  for (const m of list) {
+    const s = anthropicMessageScore(m);
+    if (s < 0) return 0;
+    good += s;
+  }
+  return list.length === 0 ? 0 : good / list.length;
 }
 
 function isResponseObject(v: Json): boolean {
   return v.type === 'message' && v.role === 'assistant' && Array.isArray(v.content);
 }
 
+function hasBlocks(list: unknown[], types: string[]): boolean {
+  return list.some((m) => isObject(m) && Array.isArray(m.content) && (m.content as unknown[]).some((b) => isObject(b) && types.includes(b.type as string)));
+}
+
 function sniff(v: unknown): number {
   if (Array.isArray(v)) {
-    if (v.length === 0) return 0;
-    return v.every(looksLikeAnthropicMessage) ? (v.some((m) => isObject(m) && Array.isArray(m.content)) ? 0.8 : 0.5) : 0;
+    const share = anthropicShare(v);
+    if (share < 0.5) return 0;
+    return (hasBlocks(v, ['tool_use', 'tool_result', 'thinking', 'text']) ? 0.8 : 0.5) * share;
   }
   if (!isObject(v)) return 0;
   if (isResponseObject(v)) return 0.9;
   const msgs = arr(v.messages);
   if (!msgs) return 0;
-  let score = msgs.length === 0 || msgs.every(looksLikeAnthropicMessage) ? 0.6 : 0;
-  if (score === 0) return 0;
+  const share = msgs.length === 0 ? 1 : anthropicShare(msgs);
+  if (share < 0.5) return 0;
+  let score = 0.6 * share;
   if ('system' in v || 'max_tokens' in v || 'thinking' in v || 'anthropic_version' in v) score += 0.3;
-  if (msgs.some((m) => isObject(m) && Array.isArray(m.content) && (m.content as unknown[]).some((b) => isObject(b) && (b.type === 'tool_use' || b.type === 'tool_result')))) score += 0.3;
+  if (hasBlocks(msgs, ['tool_use', 'tool_result'])) score += 0.3;
   const tools = arr(v.tools);
   if (tools && tools.some((t) => isObject(t) && 'input_schema' in t)) score += 0.2;
-  if (tools && tools.some((t) => isObject(t) && t.type === 'function')) score -= 0.5;
+  if (tools && tools.some((t) => isObject(t) && (t.type === 'function' || 'toolSpec' in t))) score -= 0.5;
+  if ('toolConfig' in v || 'contents' in v || 'input' in v) score -= 0.5;
   if (str(v.model)?.startsWith('claude')) score += 0.1;
-  return Math.min(1, score);
+  return Math.max(0, Math.min(1, score));
 }
 
 function parse(v: unknown): Result<Transcript> {

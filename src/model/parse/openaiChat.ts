@@ -104,12 +104,16 @@ function messageScore(m: unknown): number {
 function sniffList(list: unknown[]): number {
   if (list.length === 0) return 0;
   let strong = false;
+  let good = 0;
   for (const m of list) {
     const s = messageScore(m);
-    if (s < 0) return 0;
+    if (s < 0 && isObject(m)) return 0;
+    if (s >= 0) good++;
     if (s > 0) strong = true;
   }
-  return strong ? 0.9 : 0.45;
+  const share = good / list.length;
+  if (share < 0.5) return 0;
+  return (strong ? 0.9 : 0.45) * share;
 }
 
 function sniff(v: unknown): number {

@@ -1,0 +1,143 @@
+import { describe, expect, it } from 'vitest';
+import { writeTranscript } from '../write.ts';
+import { locate, parseJsonText, parseJsonlText } from './json.ts';
+import { parseTranscript } from './index.ts';
+
+describe('bad input says where and what was expected', () => {
+  it('invalid JSON names line and column and keeps the line text', () => {
+    const text = '{\n  "messages": [\n    {"role": "user" "content": "hi"}\n  ]\n}';
+    const r = parseTranscript(text);
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.error.kind).toBe('json');
+    expect(r.error.location).toEqual({ line: 3, column: 21, lineText: '    {"role": "user" "content": "hi"}' });
+    expect(r.error.message).toBe("Invalid JSON at line 3, column 21: a ',' was expected between items.");
+  });
+
+  it('truncated JSON says the text ended', () => {
+    const r = parseTranscript('{"messages": [{"role": "user", "content": "hi');
+    expect(!r.ok && r.error.message).toContain('the text ended inside a string');
+  });
+
+  it('valid JSON of no known shape lists the formats tried and what each expected', () => {
+    const r = parseTranscript('{"hello": "world"}');
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.error.kind).toBe('shape');
+    expect(r.error.tried?.map((t) => t.format)).toContain('anthropic-messages');
+    expect(r.error.tried?.every((t) => t.expected.length > 10)).toBe(true);
+  });
+
+  it('empty and binary input', () => {
+    expect(parseTranscript('  \n').ok).toBe(false);
+    const bin = parseTranscript('PK\u0003\u0004\u0000\u0000');
+    expect(!bin.ok && bin.error.kind).toBe('binary');
+  });
+
+  it('unknown blocks, null ids and non-string content never crash', () => {
+    const r = parseTranscript(JSON.stringify({ messages: [{ role: 'user', content: [{ type: 'mystery', x: 1 }, 42] }, { role: 'assistant', content: [{ type: 'tool_use', name: 'x' }] }, 'junk'] }));
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    const [m0, m1, m2] = r.value.transcript.messages;
+    expect(m0?.blocks[0]).toMatchObject({ type: 'other', label: 'mystery' });
+    expect(m1?.blocks[0]).toMatchObject({ type: 'tool_use', id: null });
+    expect(m2?.blocks[0]).toMatchObject({ type: 'other' });
+  });
+
+  it('locate and JSONL with broken lines', () => {
+    expect(locate('ab\ncd', 4)).toEqual({ line: 2, column: 2, lineText: 'cd' });
+    const { lines, brokenLines } = parseJsonlText('{"a":1}\n{broken\n\n{"b":2}\n');
+    expect(lines.map((l) => l.line)).toEqual([1, 4]);
+    expect(brokenLines).toEqual([2]);
+    expect(parseJsonText('[1,2]')).toEqual({ ok: true, value: [1, 2] });
+  });
+});
+
+describe('detection and normalisation', () => {
+  it('Anthropic body with tools, thinking and blocks', () => {
+    const body = {
+      model: 'claude-sonnet-4-5',
+      system: [{ type: 'text', text: 'You are careful.' }],
+      thinking: { type: 'enabled', budget_tokens: 1024 },
+      tools: [{ name: 'search', input_schema: { type: 'object' } }],
+      messages: [
+        { role: 'user', content: 'find it' },
+        { role: 'assistant', content: [{ type: 'thinking', thinking: 'hm', signature: 'sig' }, { type: 'tool_use', id: 'toolu_1', name: 'search', input: { q: 'x' } }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: 'found' }], is_error: true }] },
+      ],
+    };
+    const r = parseTranscript(JSON.stringify(body));
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    const t = r.value.transcript;
+    expect(t.format).toBe('anthropic-messages');
+    expect(t.settings).toMatchObject({ model: 'claude-sonnet-4-5', thinking: true });
+    expect(t.system).toEqual([{ text: 'You are careful.', path: 'system.0' }]);
+    expect(t.tools?.map((x) => x.name)).toEqual(['search']);
+    expect(t.messages[2]?.blocks[0]).toEqual({ type: 'tool_result', toolUseId: 'toolu_1', isError: true, content: [{ type: 'text', text: 'found' }] });
+    expect(t.messages[1]?.path).toBe('messages.1');
+  });
+
+  it('OpenAI body: tool_calls, role tool, legacy function_call, developer', () => {
+    const body = {
+      model: 'gpt-4.1',
+      messages: [
+        { role: 'developer', content: 'be brief' },
+        { role: 'user', content: 'q' },
+        { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'f', arguments: '{"a":1}' } }] },
+        { role: 'tool', tool_call_id: 'call_1', content: 'r' },
+        { role: 'assistant', content: null, function_call: { name: 'g', arguments: 'not json' } },
+        { role: 'function', name: 'g', content: 'r2' },
+      ],
+    };
+    const r = parseTranscript(JSON.stringify(body));
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    const t = r.value.transcript;
+    expect(t.format).toBe('openai-chat');
+    expect(t.messages.map((m) => m.role)).toEqual(['developer', 'user', 'assistant', 'tool', 'assistant', 'tool']);
+    expect(t.messages[2]?.blocks).toEqual([{ type: 'tool_use', id: 'call_1', name: 'f', input: { a: 1 } }]);
+    expect(t.messages[4]?.blocks).toEqual([{ type: 'tool_use', id: null, name: 'g', input: 'not json' }]);
+    expect(t.messages[5]?.blocks[0]).toMatchObject({ type: 'tool_result', toolUseId: null, name: 'g' });
+  });
+
+  it('a bare array of plain messages is ambiguous, and an override wins', () => {
+    const text = JSON.stringify([{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello' }]);
+    const r = parseTranscript(text);
+    expect(r.ok && r.value.candidates.length).toBeGreaterThanOrEqual(2);
+    const forced = parseTranscript(text, { format: 'openai-chat' });
+    expect(forced.ok && forced.value.transcript.format).toBe('openai-chat');
+  });
+
+  it('response objects become one assistant message', () => {
+    const a = parseTranscript(JSON.stringify({ id: 'msg_1', type: 'message', role: 'assistant', content: [{ type: 'text', text: 'hi' }], usage: { input_tokens: 10, output_tokens: 2 } }));
+    expect(a.ok && a.value.transcript.format).toBe('anthropic-messages');
+    expect(a.ok && a.value.transcript.usage[0]).toMatchObject({ inputTokens: 10, outputTokens: 2 });
+    const o = parseTranscript(JSON.stringify({ object: 'chat.completion', choices: [{ message: { role: 'assistant', content: 'hi' } }], usage: { prompt_tokens: 5, completion_tokens: 1 } }));
+    expect(o.ok && o.value.transcript.format).toBe('openai-chat');
+  });
+});
+
+describe('writing back in the original format', () => {
+  it('an untouched transcript round-trips to the same JSON value', () => {
+    for (const body of [
+      { model: 'claude-x', system: 's', messages: [{ role: 'user', content: 'q' }, { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'f', input: {} }] }] },
+      { messages: [{ role: 'user', content: 'q' }, { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{}' } }] }, { role: 'tool', tool_call_id: 'c1', content: 'x' }] },
+    ]) {
+      const r = parseTranscript(JSON.stringify(body));
+      expect(r.ok).toBe(true);
+      if (!r.ok) return;
+      expect(JSON.parse(writeTranscript(r.value.transcript))).toEqual(body);
+    }
+  });
+
+  it('new messages are rendered from their blocks and re-parse to the same blocks', () => {
+    const r = parseTranscript(JSON.stringify({ messages: [{ role: 'user', content: 'q' }, { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'f', input: { a: 1 } }] }] }));
+    if (!r.ok) throw new Error('parse');
+    const t = r.value.transcript;
+    const added = { index: 2, rawIndex: 2, path: 'messages.2', role: 'user' as const, blocks: [{ type: 'tool_result' as const, toolUseId: 't1', isError: true, content: [{ type: 'text' as const, text: 'tool raised' }] }], raw: undefined };
+    const out = writeTranscript({ ...t, messages: [...t.messages, added] });
+    const again = parseTranscript(out);
+    expect(again.ok && again.value.transcript.messages[2]?.blocks).toEqual(added.blocks);
+  });
+});

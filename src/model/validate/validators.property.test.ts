@@ -1,0 +1,72 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { groupExchanges } from '../exchanges.ts';
+import { arbTranscript, arbValidTranscript, renumber } from '../testing.ts';
+import type { Message, Transcript } from '../types.ts';
+import { validateTranscript } from './index.ts';
+import { referenceAnthropic, referenceOpenAIChat, type RefViolation } from './reference.ts';
+import type { Violation } from './types.ts';
+
+/** The pairing part of a real validation, in the reference's vocabulary. */
+function pairingOf(vs: Violation[]): RefViolation[] {
+  const map: Partial<Record<Violation['rule'], RefViolation['rule']>> = {
+    orphan_tool_result: 'orphan',
+    unanswered_tool_use: 'missing',
+    partial_answer: 'missing',
+    trailing_tool_use: 'missing',
+    tool_result_not_first: 'missing',
+    duplicate_tool_use_id: 'duplicate_id',
+    tool_result_wrong_id: 'wrong_id',
+  };
+  return vs.flatMap((v) => {
+    const rule = map[v.rule];
+    if (!rule) return [];
+    if (v.severity === 'warning') return [];
+    return [{ rule, messageIndex: v.messageIndex, ids: v.ids }];
+  });
+}
+
+/** Drop whole exchanges (by a bitmask) from a transcript; pinned messages stay. */
+function dropExchanges(t: Transcript, mask: boolean[]): Transcript {
+  const { exchangeOf } = groupExchanges(t.messages);
+  const kept: Message[] = t.messages.filter((_, i) => {
+    const x = exchangeOf[i] as number;
+    return x < 0 || !mask[x % mask.length];
+  });
+  return renumber(t, kept);
+}
+
+describe('validators agree with the slow reference on generated transcripts', () => {
+  it('anthropic: same pairing violations (A1, A2, A6), same order', () => {
+    fc.assert(
+      fc.property(arbTranscript('anthropic-messages'), (t) => {
+        expect(pairingOf(validateTranscript(t, 'anthropic').violations)).toEqual(referenceAnthropic(t.messages));
+      }),
+      { numRuns: 400 },
+    );
+  });
+  it('openai-chat: same pairing violations (O1, O2, O3), same order', () => {
+    fc.assert(
+      fc.property(arbTranscript('openai-chat'), (t) => {
+        expect(pairingOf(validateTranscript(t, 'openai-chat').violations)).toEqual(referenceOpenAIChat(t.messages));
+      }),
+      { numRuns: 400 },
+    );
+  });
+});
+
+describe('exchanges are the safe unit of eviction', () => {
+  for (const format of ['anthropic-messages', 'openai-chat'] as const) {
+    it(`${format}: generated transcripts are valid, and dropping any set of whole exchanges keeps them valid`, () => {
+      fc.assert(
+        fc.property(arbValidTranscript(format), fc.array(fc.boolean(), { minLength: 1, maxLength: 6 }), (t, mask) => {
+          expect(validateTranscript(t).valid).toBe(true);
+          const cut = dropExchanges(t, mask);
+          const v = validateTranscript(cut);
+          expect(v.violations.filter((x) => x.severity === 'error')).toEqual([]);
+        }),
+        { numRuns: 300 },
+      );
+    });
+  }
+});
