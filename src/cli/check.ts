@@ -2,6 +2,8 @@ import { analyze } from '../model/analyze.ts';
 import { parseArgs } from './args.ts';
 import { checkFormat, checkProvider, EXIT_INVALID, EXIT_UNREADABLE, EXIT_VALID, loadTranscript, type CliIO } from './io.ts';
 
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
 export const CHECK_USAGE = 'check FILE [--format F] [--provider P] [--json]   validate a transcript; FILE - reads stdin';
 
 /**
@@ -45,7 +47,7 @@ export function runCheck(argv: string[], io: CliIO): number {
     io.out(JSON.stringify(out, null, 2) + '\n');
   } else {
     const t = a.transcript;
-    io.out(`${file}: ${t.format} → ${a.provider}; ${t.messages.length} messages, ${a.grouping.exchanges.length} exchanges, ${toolCalls} tool calls\n`);
+    io.out(`${file}: ${t.format} → ${a.provider}; ${plural(t.messages.length, 'message')}, ${plural(a.grouping.exchanges.length, 'exchange')}, ${plural(toolCalls, 'tool call')}\n`);
     for (const w of t.warnings) io.out(`note: ${w}\n`);
     if (a.validation.valid) io.out(`VALID: ${a.provider} would accept this request.\n`);
     else io.out(`INVALID: ${a.provider} answers HTTP 400 (${errors.length} violation${errors.length === 1 ? '' : 's'}).\n`);
