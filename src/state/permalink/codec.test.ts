@@ -1,0 +1,166 @@
+import fc from 'fast-check';
+import { deflateSync, strToU8 } from 'fflate';
+import { describe, expect, it } from 'vitest';
+import { decodeInlinePayload, decodePermalink, encodeInlinePayload, encodePermalink, inflateCapped, toBase64Url } from './codec.ts';
+import {
+  DEFAULT_PERMALINK_STATE,
+  FORMAT_IDS,
+  MAX_BUDGET_TOKENS,
+  MAX_KEEP_EXCHANGES,
+  MAX_SUMMARY_TOKENS,
+  POLICY_IDS,
+  PROVIDER_IDS,
+  PermalinkStateSchema,
+  type PermalinkPolicy,
+  type PermalinkState,
+} from './schema.ts';
+
+const policyArb: fc.Arbitrary<PermalinkPolicy> = fc.record({
+  id: fc.constantFrom(...POLICY_IDS),
+  options: fc.record({
+    pinFirst: fc.boolean(),
+    keepNewestExchanges: fc.integer({ min: 0, max: MAX_KEEP_EXCHANGES }),
+    summaryTokens: fc.option(fc.integer({ min: 1, max: MAX_SUMMARY_TOKENS }), { nil: null }),
+  }),
+});
+
+const sampleIdArb = fc
+  .tuple(fc.stringMatching(/^[A-Za-z0-9_-][A-Za-z0-9_-]{0,20}$/), fc.constantFrom('.json', '.jsonl', '.json.gz', ''))
+  .map(([a, b]) => `samples/${a}${b}`);
+
+const stateArb: fc.Arbitrary<PermalinkState> = fc.record({
+  source: fc.oneof(
+    fc.constant({ kind: 'none' as const }),
+    sampleIdArb.map((id) => ({ kind: 'sample' as const, id })),
+    fc.record({ kind: fc.constant('inline' as const), text: fc.string({ unit: 'grapheme', maxLength: 300 }), redacted: fc.boolean() }),
+    // Long, repetitive JSON: the case deflate is for.
+    fc.record({ kind: fc.constant('inline' as const), text: fc.json({ maxDepth: 4 }), redacted: fc.boolean() }),
+  ),
+  view: fc.record({
+    format: fc.option(fc.constantFrom(...FORMAT_IDS), { nil: null }),
+    provider: fc.option(fc.constantFrom(...PROVIDER_IDS), { nil: null }),
+    budget: fc.option(fc.integer({ min: 1, max: MAX_BUDGET_TOKENS }), { nil: null }),
+    policy: policyArb,
+    compare: policyArb,
+    selection: fc.option(
+      fc.oneof(
+        fc.integer({ min: 0, max: 10_000_000 }).map((index) => ({ kind: 'message' as const, index })),
+        fc.integer({ min: 0, max: 99_999_999 }).map((n) => ({ kind: 'pair' as const, key: `p${n}` })),
+      ),
+      { nil: null },
+    ),
+    anchor: fc.option(fc.integer({ min: 0, max: 99_999_999 }).map((n) => `x${n}`), { nil: null }),
+  }),
+});
+
+describe('permalink codec', () => {
+  it('round-trips every in-schema state without notices', () => {
+    fc.assert(
+      fc.property(stateArb, (s) => {
+        expect(PermalinkStateSchema.safeParse(s).success).toBe(true);
+        const { state, notices } = decodePermalink(`#${encodePermalink(s)}`);
+        expect(notices).toEqual([]);
+        expect(state).toEqual(s);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('encodes the defaults as just the version', () => {
+    expect(encodePermalink(DEFAULT_PERMALINK_STATE)).toBe('v=1');
+    expect(decodePermalink('')).toEqual({ state: DEFAULT_PERMALINK_STATE, notices: [] });
+    expect(decodePermalink('#')).toEqual({ state: DEFAULT_PERMALINK_STATE, notices: [] });
+  });
+
+  it('reads the readable form from style.md §4.3', () => {
+    const { state, notices } = decodePermalink('#v=1&src=samples%2Fswe-1.json&b=32000&p=exchange&sel=m42&at=x17');
+    expect(notices).toEqual([]);
+    expect(state.source).toEqual({ kind: 'sample', id: 'samples/swe-1.json' });
+    expect(state.view.budget).toBe(32000);
+    expect(state.view.policy.id).toBe('exchange');
+    expect(state.view.selection).toEqual({ kind: 'message', index: 42 });
+    expect(state.view.anchor).toBe('x17');
+  });
+
+  it('never throws on any string and always yields an in-schema state', () => {
+    const keys = ['v', 'src', 't', 'r', 'f', 'pr', 'b', 'p', 'pin', 'keep', 'sum', 'p2', 'pin2', 'keep2', 'sum2', 'sel', 'at', 'zz'];
+    const fragmentArb = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 200 }),
+      fc.array(fc.tuple(fc.constantFrom(...keys), fc.string({ maxLength: 30 })), { maxLength: 12 }).map((kv) => kv.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&')),
+      fc.array(fc.tuple(fc.constantFrom(...keys), fc.string({ unit: 'binary', maxLength: 30 })), { maxLength: 12 }).map((kv) => `#${kv.map(([k, v]) => `${k}=${v}`).join('&')}`),
+    );
+    fc.assert(
+      fc.property(fragmentArb, (frag) => {
+        const r = decodePermalink(frag);
+        expect(PermalinkStateSchema.safeParse(r.state).success).toBe(true);
+        for (const n of r.notices) expect(typeof n.message).toBe('string');
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('falls back per key with a notice and ignores unknown keys', () => {
+    const { state, notices } = decodePermalink('#v=1&b=-5&pr=nope&p=lru&sel=q1&at=17&unknown=1&f=gemini&keep=3');
+    expect(state.view.budget).toBeNull();
+    expect(state.view.provider).toBeNull();
+    expect(state.view.policy.id).toBe('message');
+    expect(state.view.selection).toBeNull();
+    expect(state.view.anchor).toBeNull();
+    expect(state.view.format).toBe('gemini');
+    expect(state.view.policy.options.keepNewestExchanges).toBe(3);
+    expect(notices.map((n) => n.key).sort()).toEqual(['at', 'b', 'p', 'pr', 'sel']);
+  });
+
+  it('says so when a link comes from a newer version', () => {
+    const { notices } = decodePermalink('#v=9&b=100');
+    expect(notices).toHaveLength(1);
+    expect(notices[0]?.key).toBe('v');
+  });
+
+  it('refuses an oversized fragment with a notice', () => {
+    const { state, notices } = decodePermalink(`#v=1&b=5&pad=${'a'.repeat(5000)}`, { maxFragmentChars: 4096 });
+    expect(state).toEqual(DEFAULT_PERMALINK_STATE);
+    expect(notices).toHaveLength(1);
+    expect(notices[0]?.key).toBe('#');
+  });
+
+  it('refuses a decompression bomb before expanding it, keeping the view', () => {
+    // 16 MiB of zeros deflates to ~16 KB; the cap is 1 MiB.
+    const bomb = deflateSync(new Uint8Array(16 * 1024 * 1024), { level: 9 });
+    expect(bomb.length).toBeLessThan(50_000);
+    const frag = `#v=1&t=1.d.${toBase64Url(bomb)}&b=1234`;
+    const { state, notices } = decodePermalink(frag, { maxInlineBytes: 1024 * 1024 });
+    expect(state.source).toEqual({ kind: 'none' });
+    expect(state.view.budget).toBe(1234);
+    expect(notices).toHaveLength(1);
+    expect(notices[0]?.key).toBe('t');
+    expect(notices[0]?.message).toMatch(/bomb/);
+    expect(inflateCapped(bomb, 1024 * 1024)).toBe('too-large');
+  });
+
+  it('refuses damaged, truncated and unknown-version payloads', () => {
+    const good = encodeInlinePayload(JSON.stringify({ messages: Array.from({ length: 50 }, (_, i) => ({ role: 'user', content: `hello ${i}` })) }));
+    expect(good.startsWith('1.d.')).toBe(true);
+    expect(decodeInlinePayload(good).ok).toBe(true);
+    expect(decodeInlinePayload(good.slice(0, good.length - 20)).ok).toBe(false);
+    expect(decodeInlinePayload(`2${good.slice(1)}`).ok).toBe(false);
+    expect(decodeInlinePayload('1.d.!!!').ok).toBe(false);
+    expect(decodeInlinePayload(`1.n.${toBase64Url(new Uint8Array([0xff, 0xfe]))}`).ok).toBe(false);
+    expect(decodeInlinePayload(`1.n.${toBase64Url(strToU8('x'.repeat(100)))}`, 10).ok).toBe(false);
+  });
+
+  it('prefers the inline transcript over a sample, with a notice', () => {
+    const frag = encodePermalink({ ...DEFAULT_PERMALINK_STATE, source: { kind: 'inline', text: '[]', redacted: true } });
+    const { state, notices } = decodePermalink(`${frag}&src=samples%2Fa.json`);
+    expect(state.source).toEqual({ kind: 'inline', text: '[]', redacted: true });
+    expect(notices.map((n) => n.key)).toEqual(['src']);
+  });
+
+  it('rejects sample ids that leave the samples folder', () => {
+    for (const bad of ['../secret.json', 'samples/../../x', 'https://evil.example/x.json', '/etc/passwd']) {
+      const { state, notices } = decodePermalink(`v=1&src=${encodeURIComponent(bad)}`);
+      expect(state.source).toEqual({ kind: 'none' });
+      expect(notices).toHaveLength(1);
+    }
+  });
+});

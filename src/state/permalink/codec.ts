@@ -1,0 +1,356 @@
+/**
+ * The permalink codec: `PermalinkState` ⇄ URL fragment (`v=1&src=samples%2Fswe-1.json&b=32000&…`).
+ *
+ * Short key=value pairs through `URLSearchParams`, in the spirit of speedscope's `hash-params.ts`
+ * (style.md §4.3). Every key goes through the schema; a value that fails falls back to its
+ * default with a notice; unknown keys are ignored. Decoding trusts nothing: the fragment and the
+ * inflated transcript both have a size cap, and the inflater runs in small steps so a
+ * decompression bomb is refused before it is expanded (issue 6).
+ *
+ * Keys (all optional; absent = default):
+ * | key | layer | value |
+ * | --- | --- | --- |
+ * | `v` | — | fragment syntax version (`1`) |
+ * | `src` | source | sample id (`samples/swe-1.json`) |
+ * | `t` | source | inline transcript: `<payload version>.<d = deflate-raw, n = none>.<base64url>` |
+ * | `r` | source | `1` = the inline transcript is a structure-only (redacted) copy |
+ * | `f` | view | format override (`openai-chat`) |
+ * | `pr` | view | provider (`anthropic`) |
+ * | `b` | view | budget in tokens |
+ * | `p`, `pin`, `keep`, `sum` | view | chosen policy and its options |
+ * | `p2`, `pin2`, `keep2`, `sum2` | view | compared policy and its options |
+ * | `sel` | view | selection: `m42` (message index) or `p3` (tool pair key) |
+ * | `at` | view | scroll anchor: exchange key (`x17`) |
+ *
+ * Pure: no window/location; imports only fflate, zod (via the schema) and model types.
+ */
+import { Inflate, deflateSync, strFromU8, strToU8 } from 'fflate';
+import type { z } from 'zod';
+import {
+  AnchorSchema,
+  DEFAULT_PERMALINK_STATE,
+  DEFAULT_POLICY_OPTIONS,
+  FORMAT_IDS,
+  PERMALINK_VERSION,
+  POLICY_IDS,
+  PROVIDER_IDS,
+  PolicyOptionsSchema,
+  SampleIdSchema,
+  ViewSchema,
+  defaultPermalinkState,
+  type PermalinkPolicy,
+  type PermalinkSource,
+  type PermalinkState,
+  type PermalinkView,
+} from './schema.ts';
+
+/**
+ * Largest fragment we read, in characters. Chromium refuses URLs over 2 MiB (2,097,152 chars), so
+ * nothing longer can be a link someone actually opened; reading more would only cost memory.
+ */
+export const MAX_FRAGMENT_CHARS = 2 * 1024 * 1024;
+
+/**
+ * Largest inflated inline transcript, in bytes (16 MiB). Deflate can expand ~1000×, so a 2 MiB
+ * fragment could otherwise inflate to gigabytes; 16 MiB is far above any transcript people share
+ * by link (large ones go structure-only or by file).
+ */
+export const MAX_INLINE_BYTES = 16 * 1024 * 1024;
+
+/** Version of the inline payload layout (`1.d.<base64url>`), independent of the fragment `v`. */
+export const INLINE_PAYLOAD_VERSION = 1;
+
+/** Input bytes fed to the inflater per step: one step can emit at most ~1 MiB (1032× ratio). */
+const INFLATE_STEP_BYTES = 1024;
+
+/** A non-blocking message for the reader: a value was ignored, a payload refused. */
+export interface PermalinkNotice {
+  /** The fragment key concerned (`b`, `t`, …), or `#` for the whole fragment. */
+  key: string;
+  message: string;
+}
+
+export interface DecodeResult {
+  /** Always a complete, in-schema state (defaults where the link said nothing usable). */
+  state: PermalinkState;
+  notices: PermalinkNotice[];
+}
+
+export interface DecodeOptions {
+  /** Fragment cap in characters (default `MAX_FRAGMENT_CHARS`). */
+  maxFragmentChars?: number;
+  /** Inflated inline transcript cap in bytes (default `MAX_INLINE_BYTES`). */
+  maxInlineBytes?: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// base64url and the inline payload
+
+/** Bytes → base64url without padding (RFC 4648 §5). */
+export function toBase64Url(bytes: Uint8Array): string {
+  // strFromU8(…, true) builds the latin1 string in chunks (no argument-count overflow).
+  return btoa(strFromU8(bytes, true)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** base64url (padding optional) → bytes, or null when the text is not base64url. */
+export function fromBase64Url(text: string): Uint8Array | null {
+  if (!/^[A-Za-z0-9_-]*$/.test(text) || text.length % 4 === 1) return null;
+  try {
+    return strToU8(atob(text.replace(/-/g, '+').replace(/_/g, '/')), true);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Inflate raw deflate data with an output cap, in small steps, so that a bomb is stopped after at
+ * most `cap` + ~1 MiB of output instead of being expanded whole.
+ * @returns the bytes, `'too-large'` when the output passes `cap`, `'corrupt'` when the data is
+ *   not valid deflate or is truncated
+ */
+export function inflateCapped(data: Uint8Array, cap: number): Uint8Array | 'too-large' | 'corrupt' {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  let done = false;
+  const inflater = new Inflate((chunk, final) => {
+    total += chunk.length;
+    if (total <= cap) chunks.push(chunk);
+    if (final) done = true;
+  });
+  try {
+    let off = 0;
+    do {
+      const end = Math.min(data.length, off + INFLATE_STEP_BYTES);
+      inflater.push(data.subarray(off, end), end >= data.length);
+      if (total > cap) return 'too-large';
+      off = end;
+    } while (off < data.length);
+  } catch {
+    return 'corrupt';
+  }
+  if (!done) return 'corrupt';
+  const out = new Uint8Array(total);
+  let pos = 0;
+  for (const c of chunks) {
+    out.set(c, pos);
+    pos += c.length;
+  }
+  return out;
+}
+
+/**
+ * Encode a transcript's source text as an inline payload: `1.d.<base64url of raw deflate>`, or
+ * `1.n.<base64url of UTF-8>` when deflate does not make it shorter (tiny texts).
+ * Lone UTF-16 surrogates become U+FFFD (UTF-8 cannot carry them).
+ */
+export function encodeInlinePayload(text: string): string {
+  const utf8 = strToU8(text);
+  const deflated = deflateSync(utf8, { level: 9 });
+  return deflated.length < utf8.length ? `${INLINE_PAYLOAD_VERSION}.d.${toBase64Url(deflated)}` : `${INLINE_PAYLOAD_VERSION}.n.${toBase64Url(utf8)}`;
+}
+
+/**
+ * Decode an inline payload.
+ * @returns the text, or a reason a person can read (never throws)
+ */
+export function decodeInlinePayload(payload: string, maxBytes: number = MAX_INLINE_BYTES): { ok: true; text: string } | { ok: false; reason: string } {
+  const m = /^(\d{1,4})\.([dn])\.([A-Za-z0-9_-]*)$/.exec(payload);
+  if (!m) return { ok: false, reason: 'The inline transcript is not in the expected `1.d.…` form.' };
+  const [, version, flag, body] = m;
+  if (Number(version) !== INLINE_PAYLOAD_VERSION) return { ok: false, reason: `The inline transcript uses payload version ${version ?? '?'}, which this page does not read.` };
+  const bytes = fromBase64Url(body ?? '');
+  if (!bytes) return { ok: false, reason: 'The inline transcript is not valid base64url.' };
+  let utf8: Uint8Array;
+  if (flag === 'd') {
+    const inflated = inflateCapped(bytes, maxBytes);
+    if (inflated === 'too-large') return { ok: false, reason: `The inline transcript expands beyond ${formatBytes(maxBytes)} and was refused (a decompression bomb, or too large for a link).` };
+    if (inflated === 'corrupt') return { ok: false, reason: 'The inline transcript is damaged (not valid deflate data; the link may be cut off).' };
+    utf8 = inflated;
+  } else {
+    if (bytes.length > maxBytes) return { ok: false, reason: `The inline transcript is larger than ${formatBytes(maxBytes)} and was refused.` };
+    utf8 = bytes;
+  }
+  try {
+    return { ok: true, text: new TextDecoder('utf-8', { fatal: true }).decode(utf8) };
+  } catch {
+    return { ok: false, reason: 'The inline transcript is not valid UTF-8 text.' };
+  }
+}
+
+function formatBytes(n: number): string {
+  return n >= 1024 * 1024 ? `${Math.round(n / (1024 * 1024))} MiB` : n >= 1024 ? `${Math.round(n / 1024)} KiB` : `${n} bytes`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// encode
+
+const POLICY_KEYS = {
+  policy: { id: 'p', pin: 'pin', keep: 'keep', sum: 'sum' },
+  compare: { id: 'p2', pin: 'pin2', keep: 'keep2', sum: 'sum2' },
+} as const;
+
+function encodePolicy(params: URLSearchParams, which: 'policy' | 'compare', p: PermalinkPolicy): void {
+  const keys = POLICY_KEYS[which];
+  const def = DEFAULT_PERMALINK_STATE.view[which];
+  if (p.id !== def.id) params.set(keys.id, p.id);
+  if (p.options.pinFirst !== def.options.pinFirst) params.set(keys.pin, p.options.pinFirst ? '1' : '0');
+  if (p.options.keepNewestExchanges !== def.options.keepNewestExchanges) params.set(keys.keep, String(p.options.keepNewestExchanges));
+  if (p.options.summaryTokens !== def.options.summaryTokens && p.options.summaryTokens !== null) params.set(keys.sum, String(p.options.summaryTokens));
+}
+
+/**
+ * Encode a state as a URL fragment body (no leading `#`). Fields equal to their default are
+ * left out, so a fresh page has an empty fragment apart from `v`.
+ * @param state an in-schema state (as `decode` returns or the store holds)
+ * @returns e.g. `v=1&src=samples%2Fswe-1.json&b=32000&sel=m42&at=x17`; its length is the
+ *   link's cost in characters (an inline transcript can make it long: see the share panel)
+ */
+export function encodePermalink(state: PermalinkState): string {
+  const params = new URLSearchParams();
+  params.set('v', String(PERMALINK_VERSION));
+  const { source, view } = state;
+  if (source.kind === 'sample') params.set('src', source.id);
+  else if (source.kind === 'inline') {
+    params.set('t', encodeInlinePayload(source.text));
+    if (source.redacted) params.set('r', '1');
+  }
+  if (view.format !== null) params.set('f', view.format);
+  if (view.provider !== null) params.set('pr', view.provider);
+  if (view.budget !== null) params.set('b', String(view.budget));
+  encodePolicy(params, 'policy', view.policy);
+  encodePolicy(params, 'compare', view.compare);
+  if (view.selection) params.set('sel', view.selection.kind === 'message' ? `m${view.selection.index}` : view.selection.key);
+  if (view.anchor !== null) params.set('at', view.anchor);
+  return params.toString();
+}
+
+// ---------------------------------------------------------------------------------------------
+// decode
+
+/** Parse a canonical non-negative decimal integer (no sign, no exponent, ≤ 9 digits). */
+function parseUint(s: string): number | undefined {
+  return /^\d{1,9}$/.test(s) ? Number(s) : undefined;
+}
+
+function parseBool(s: string): boolean | undefined {
+  return s === '1' || s === 'true' ? true : s === '0' || s === 'false' ? false : undefined;
+}
+
+/**
+ * Decode a URL fragment into a complete state.
+ * @param fragment `location.hash` (with or without the leading `#`), or any string
+ * @param opts size caps (tests lower them)
+ * @returns a state that always satisfies `PermalinkStateSchema`, plus one notice per ignored
+ *   value or refused payload. Never throws.
+ */
+export function decodePermalink(fragment: string, opts: DecodeOptions = {}): DecodeResult {
+  const maxFragment = opts.maxFragmentChars ?? MAX_FRAGMENT_CHARS;
+  const maxInline = opts.maxInlineBytes ?? MAX_INLINE_BYTES;
+  const state = defaultPermalinkState();
+  const notices: PermalinkNotice[] = [];
+  try {
+    const body = fragment.startsWith('#') ? fragment.slice(1) : fragment;
+    if (body.length === 0) return { state, notices };
+    if (body.length > maxFragment) {
+      notices.push({ key: '#', message: `The link is ${body.length.toLocaleString('en-US')} characters long, above the ${maxFragment.toLocaleString('en-US')} this page reads; it was ignored.` });
+      return { state, notices };
+    }
+    const params = new URLSearchParams(body);
+    const get = (k: string): string | undefined => params.get(k) ?? undefined;
+    const invalid = (key: string, what: string, value: string) =>
+      notices.push({ key, message: `Ignored ${what} “${value.length > 40 ? `${value.slice(0, 40)}…` : value}” in the link: using the default.` });
+
+    const v = get('v');
+    if (v !== undefined) {
+      const n = parseUint(v);
+      if (n === undefined || n < 1) invalid('v', 'the version', v);
+      else if (n > PERMALINK_VERSION) notices.push({ key: 'v', message: `This link was made by a newer version of the page (v${n}); settings this version does not know were ignored.` });
+    }
+
+    state.source = decodeSource(get, notices, maxInline, invalid);
+    state.view = decodeView(get, invalid);
+  } catch (e) {
+    // Defensive: nothing above should throw, but a link must never break the page.
+    notices.push({ key: '#', message: `The link could not be read (${e instanceof Error ? e.message : String(e)}); showing the defaults.` });
+    return { state: defaultPermalinkState(), notices };
+  }
+  return { state, notices };
+}
+
+type Getter = (k: string) => string | undefined;
+type Invalid = (key: string, what: string, value: string) => void;
+
+function decodeSource(get: Getter, notices: PermalinkNotice[], maxInline: number, invalid: Invalid): PermalinkSource {
+  const t = get('t');
+  const src = get('src');
+  const r = get('r');
+  if (t !== undefined) {
+    if (src !== undefined) notices.push({ key: 'src', message: 'The link names both a sample and an inline transcript; showing the inline transcript.' });
+    const decoded = decodeInlinePayload(t, maxInline);
+    if (!decoded.ok) {
+      notices.push({ key: 't', message: decoded.reason });
+      return { kind: 'none' };
+    }
+    let redacted = false;
+    if (r !== undefined) {
+      const b = parseBool(r);
+      if (b === undefined) invalid('r', 'the structure-only flag', r);
+      else redacted = b;
+    }
+    return { kind: 'inline', text: decoded.text, redacted };
+  }
+  if (src !== undefined) {
+    const parsed = SampleIdSchema.safeParse(src);
+    if (parsed.success) return { kind: 'sample', id: parsed.data };
+    invalid('src', 'the sample', src);
+  }
+  return { kind: 'none' };
+}
+
+function pick<T>(schema: z.ZodType<T>, raw: unknown, fallback: T, key: string, what: string, text: string, invalid: Invalid): T {
+  const r = schema.safeParse(raw);
+  if (r.success) return r.data;
+  invalid(key, what, text);
+  return fallback;
+}
+
+function decodeView(get: Getter, invalid: Invalid): PermalinkView {
+  const def = DEFAULT_PERMALINK_STATE.view;
+  const shape = ViewSchema.shape;
+  const view: PermalinkView = defaultPermalinkState().view;
+
+  const f = get('f');
+  if (f !== undefined) view.format = pick(shape.format, f, def.format, 'f', 'the format', f, invalid);
+  const pr = get('pr');
+  if (pr !== undefined) view.provider = pick(shape.provider, pr, def.provider, 'pr', 'the provider', pr, invalid);
+  const b = get('b');
+  if (b !== undefined) view.budget = pick(shape.budget, parseUint(b) ?? b, def.budget, 'b', 'the budget', b, invalid);
+
+  for (const which of ['policy', 'compare'] as const) {
+    const keys = POLICY_KEYS[which];
+    const d = def[which];
+    const out = view[which];
+    const id = get(keys.id);
+    if (id !== undefined) out.id = pick(shape[which].shape.id, id, d.id, keys.id, 'the policy', id, invalid);
+    const opt = PolicyOptionsSchema.shape;
+    const pin = get(keys.pin);
+    if (pin !== undefined) out.options.pinFirst = pick(opt.pinFirst, parseBool(pin) ?? pin, DEFAULT_POLICY_OPTIONS.pinFirst, keys.pin, 'the pin-first option', pin, invalid);
+    const keep = get(keys.keep);
+    if (keep !== undefined) out.options.keepNewestExchanges = pick(opt.keepNewestExchanges, parseUint(keep) ?? keep, DEFAULT_POLICY_OPTIONS.keepNewestExchanges, keys.keep, 'the keep-newest option', keep, invalid);
+    const sum = get(keys.sum);
+    if (sum !== undefined) out.options.summaryTokens = pick(opt.summaryTokens, parseUint(sum) ?? sum, DEFAULT_POLICY_OPTIONS.summaryTokens, keys.sum, 'the summary size', sum, invalid);
+  }
+
+  const sel = get('sel');
+  if (sel !== undefined) {
+    const m = /^m(\d{1,8})$/.exec(sel);
+    const candidate = m ? { kind: 'message', index: Number(m[1]) } : { kind: 'pair', key: sel };
+    view.selection = pick(shape.selection, candidate, def.selection, 'sel', 'the selection', sel, invalid);
+  }
+  const at = get('at');
+  if (at !== undefined) view.anchor = pick(AnchorSchema, at, def.anchor, 'at', 'the scroll anchor', at, invalid);
+  return view;
+}
+
+/** The ids accepted for each enumerated key, for pickers and docs. */
+export const PERMALINK_ENUMS = { formats: FORMAT_IDS, providers: PROVIDER_IDS, policies: POLICY_IDS } as const;

@@ -1,0 +1,132 @@
+/**
+ * The permalink schema: what a shared link carries, with a default for every field.
+ *
+ * Two layers, as Perfetto splits its serialised state (style.md §4.3, §4.9 item 5):
+ * - **source**: where the transcript comes from — nothing, a sample id, or the transcript inline
+ *   (deflated + base64url, carrying its own payload version and compression flag, like
+ *   excalidraw's `encode.ts`);
+ * - **view**: what the reader looks at — format override, provider, budget, the two policies
+ *   (the chosen one and the one it is compared with) and their options, the selection, and the
+ *   scroll anchor (an exchange key, never pixels).
+ *
+ * `PERMALINK_VERSION` is bumped only for breaking changes; adding a key with a default is not one.
+ * Pure: imports only zod and model types (no window/location), so it runs in tests and workers.
+ */
+import { z } from 'zod';
+import type { PolicyId } from '../../model/evict/types.ts';
+import type { FormatId, ProviderId } from '../../model/types.ts';
+
+/** Version of the fragment syntax (`#v=1&…`). */
+export const PERMALINK_VERSION = 1;
+
+export const FORMAT_IDS = [
+  'anthropic-messages',
+  'openai-chat',
+  'openai-responses',
+  'gemini',
+  'bedrock-converse',
+  'claude-code-jsonl',
+  'codex-jsonl',
+  'langchain',
+  'vercel-ai',
+] as const satisfies readonly FormatId[];
+
+export const PROVIDER_IDS = ['anthropic', 'openai-chat', 'openai-responses', 'gemini', 'bedrock', 'deepseek', 'mistral', 'qwen'] as const satisfies readonly ProviderId[];
+
+export const POLICY_IDS = ['message', 'message-keep-task', 'exchange', 'turn-pair', 'summary'] as const satisfies readonly PolicyId[];
+
+/** Largest budget a link may carry, in tokens (10 M: above every context window we know of). */
+export const MAX_BUDGET_TOKENS = 10_000_000;
+/** Largest "keep newest N exchanges" a link may carry. */
+export const MAX_KEEP_EXCHANGES = 100_000;
+/** Largest summary size a link may carry, in tokens. */
+export const MAX_SUMMARY_TOKENS = 1_000_000;
+
+/** A sample shipped with the page (`samples/swe-1.json`): a relative path, no `..`, no scheme. */
+export const SampleIdSchema = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[A-Za-z0-9_-][A-Za-z0-9_./-]*$/)
+  .refine((s) => !s.split('/').includes('..'), 'no parent segments');
+
+/** A UTF-16 surrogate without its partner: UTF-8 (and so a link) cannot carry one. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+export const SourceSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('none') }),
+  z.object({ kind: z.literal('sample'), id: SampleIdSchema }),
+  /** The transcript's source text, inline. `redacted` marks a structure-only link. */
+  z.object({ kind: z.literal('inline'), text: z.string().refine((s) => !LONE_SURROGATE.test(s), 'well-formed UTF-16'), redacted: z.boolean() }),
+]);
+export type PermalinkSource = z.infer<typeof SourceSchema>;
+
+export const PolicyOptionsSchema = z.object({
+  pinFirst: z.boolean(),
+  keepNewestExchanges: z.number().int().min(0).max(MAX_KEEP_EXCHANGES),
+  /** Tokens; null = the policy's own default. */
+  summaryTokens: z.number().int().min(1).max(MAX_SUMMARY_TOKENS).nullable(),
+});
+export type PermalinkPolicyOptions = z.infer<typeof PolicyOptionsSchema>;
+
+export const PolicyChoiceSchema = z.object({
+  id: z.enum(POLICY_IDS),
+  options: PolicyOptionsSchema,
+});
+export type PermalinkPolicy = z.infer<typeof PolicyChoiceSchema>;
+
+/** A selected message (ours, by index: `m42`) or a selected tool pair / arc (pair key: `p3`). */
+export const SelectionSchema = z
+  .discriminatedUnion('kind', [
+    z.object({ kind: z.literal('message'), index: z.number().int().min(0).max(10_000_000) }),
+    z.object({ kind: z.literal('pair'), key: z.string().regex(/^p\d{1,8}$/) }),
+  ])
+  .nullable();
+export type PermalinkSelection = z.infer<typeof SelectionSchema>;
+
+/** The scroll anchor: the key of the top visible exchange (`x17`). */
+export const AnchorSchema = z.string().regex(/^x\d{1,8}$/).nullable();
+
+export const ViewSchema = z.object({
+  /** Forced input format; null = detect. */
+  format: z.enum(FORMAT_IDS).nullable(),
+  /** Provider whose rules apply; null = the format's own provider. */
+  provider: z.enum(PROVIDER_IDS).nullable(),
+  /** Budget in tokens (system prompt included); null = no budget set. */
+  budget: z.number().int().min(1).max(MAX_BUDGET_TOKENS).nullable(),
+  /** The chosen policy. */
+  policy: PolicyChoiceSchema,
+  /** The policy it is compared with (the exchange-level alternative by default). */
+  compare: PolicyChoiceSchema,
+  selection: SelectionSchema,
+  anchor: AnchorSchema,
+});
+export type PermalinkView = z.infer<typeof ViewSchema>;
+
+export const PermalinkStateSchema = z.object({ source: SourceSchema, view: ViewSchema });
+/** Everything a link carries. Every field has a default (`DEFAULT_PERMALINK_STATE`). */
+export type PermalinkState = z.infer<typeof PermalinkStateSchema>;
+
+export const DEFAULT_POLICY_OPTIONS: PermalinkPolicyOptions = { pinFirst: false, keepNewestExchanges: 0, summaryTokens: null };
+
+export const DEFAULT_PERMALINK_STATE: PermalinkState = {
+  source: { kind: 'none' },
+  view: {
+    format: null,
+    provider: null,
+    budget: null,
+    policy: { id: 'message', options: DEFAULT_POLICY_OPTIONS },
+    compare: { id: 'exchange', options: DEFAULT_POLICY_OPTIONS },
+    selection: null,
+    anchor: null,
+  },
+};
+
+/** A fresh copy of the defaults (callers may mutate it; no object is shared with another copy). */
+export function defaultPermalinkState(): PermalinkState {
+  const v = DEFAULT_PERMALINK_STATE.view;
+  return {
+    source: { kind: 'none' },
+    view: { ...v, policy: { id: v.policy.id, options: { ...v.policy.options } }, compare: { id: v.compare.id, options: { ...v.compare.options } } },
+  };
+}
