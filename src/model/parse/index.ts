@@ -5,12 +5,18 @@
 import type { FormatId, ParseError, Result, Transcript } from '../types.ts';
 import { looksLikeJsonl, parseJsonText, parseJsonlText, type SourceDoc } from './json.ts';
 import { PARSERS, parserFor, type FormatParser } from './registry.ts';
+import { listRequests } from './multi.ts';
 
 export interface ParseOptions {
   /** Force a format instead of detecting it. */
   format?: FormatId;
   /** File name, used as a hint (`.jsonl`). */
   name?: string;
+  /**
+   * For a file holding several requests (see `listRequests`): which one to parse, 0-based.
+   * Default: the last one (in a log, the newest request, usually the one that failed).
+   */
+  requestIndex?: number;
 }
 
 export interface ParsedTranscript {
@@ -19,6 +25,10 @@ export interface ParsedTranscript {
   candidates: { format: FormatId; score: number }[];
   /** True when two formats matched equally well and the user should pick. */
   ambiguous: boolean;
+  /** Set when the file holds several requests: one label per request, in file order. */
+  requests?: { label: string }[];
+  /** With `requests`: the index of the request that was parsed. */
+  requestIndex?: number;
 }
 
 /** Score of the best structural match for a value (or JSONL document), per format. */
@@ -67,7 +77,12 @@ export function parseTranscript(text: string, opts: ParseOptions = {}): Result<P
 }
 
 /** The same as `parseTranscript`, for an already parsed document. */
-export function parseDocument(doc: SourceDoc, opts: ParseOptions = {}): Result<ParsedTranscript> {
+export function parseDocument(source: SourceDoc, opts: ParseOptions = {}): Result<ParsedTranscript> {
+  let doc = source;
+  const requests = doc.kind === 'json' ? listRequests(doc.value) : [];
+  const requestIndex = requests.length === 0 ? undefined : Math.max(0, Math.min(requests.length - 1, opts.requestIndex ?? requests.length - 1));
+  if (requestIndex !== undefined) doc = { kind: 'json', value: (requests[requestIndex] as (typeof requests)[number]).value };
+  const multi = requestIndex !== undefined ? { requests: requests.map((r) => ({ label: r.label })), requestIndex } : {};
   const candidates = detectFormats(doc);
   let parser: FormatParser | undefined;
   if (opts.format) parser = parserFor(opts.format);
@@ -89,5 +104,6 @@ export function parseDocument(doc: SourceDoc, opts: ParseOptions = {}): Result<P
   const top = candidates[0];
   const second = candidates[1];
   const ambiguous = !opts.format && top !== undefined && second !== undefined && Math.abs(top.score - second.score) < 0.05;
-  return { ok: true, value: { transcript: result.value, candidates, ambiguous } };
+  if (requestIndex !== undefined) result.value.warnings.push(`This file holds ${requests.length} requests; showing ${requests[requestIndex]?.label ?? ''}. Pick another to inspect it.`);
+  return { ok: true, value: { transcript: result.value, candidates, ambiguous, ...multi } };
 }

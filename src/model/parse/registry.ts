@@ -9,6 +9,7 @@ import { openaiResponsesParser } from './openaiResponses.ts';
 import { geminiParser } from './gemini.ts';
 import { bedrockConverseParser } from './bedrockConverse.ts';
 import { claudeCodeJsonlParser } from './claudeCodeJsonl.ts';
+import { codexJsonlParser } from './codexJsonl.ts';
 
 export interface FormatParser {
   id: FormatId;
@@ -36,7 +37,7 @@ export interface FormatParser {
   write?: (t: Transcript) => string;
 }
 
-export const PARSERS: FormatParser[] = [anthropicMessagesParser, openaiChatParser, claudeCodeJsonlParser, openaiResponsesParser, geminiParser, bedrockConverseParser];
+export const PARSERS: FormatParser[] = [anthropicMessagesParser, openaiChatParser, claudeCodeJsonlParser, codexJsonlParser, openaiResponsesParser, geminiParser, bedrockConverseParser];
 
 export function parserFor(id: FormatId): FormatParser | undefined {
   return PARSERS.find((p) => p.id === id);

@@ -1,0 +1,295 @@
+/**
+ * Claude Code session logs (`~/.claude/projects/<cwd>/<sessionId>.jsonl`).
+ * Source of the shape: ../shared/docs/formats.md §6.
+ *
+ * - Lines are put in `parentUuid` order (a line is placed after its parent even when it was
+ *   written first), otherwise file order.
+ * - The lines of one assistant reply (same `message.id`, one content block per line) become one
+ *   message, at the position of its first line; tool results written between them stay after it.
+ * - Usage is counted once per reply (the line with the largest `output_tokens`).
+ * - `toolUseResult` (the UI's copy of a tool result) is ignored: only `message.content` went to
+ *   the model.
+ * - Sidechain lines (old sub-agent layout) are marked `meta.sidechain` and listed after the main
+ *   thread, one thread after another.
+ * - `isCompactSummary` user lines get `meta.compactSummary`; `compact_boundary` and `summary`
+ *   lines become warnings.
+ */
+import type { Block, Message, Result, Transcript, UsageRecord } from '../types.ts';
+import type { JsonlLine, SourceDoc } from './json.ts';
+import { anthropicBlock, toAnthropicBlock } from './anthropicMessages.ts';
+import type { FormatParser } from './registry.ts';
+import { isObject, str, type Json } from './util.ts';
+
+const LINE_TYPES = new Set(['user', 'assistant', 'system', 'summary', 'attachment', 'progress', 'file-history-snapshot', 'queue-operation', 'ai-title', 'last-prompt', 'permission-mode', 'agent-setting', 'pr-link', 'custom-title', 'tag']);
+
+/**
+ * Sniff: most lines are objects with a known `type`, and the message lines carry `uuid` and
+ * `sessionId` (a Codex rollout has `payload` instead).
+ */
+function sniff(v: unknown): number {
+  if (!Array.isArray(v) || v.length === 0) return 0;
+  const sample = v.slice(0, 50);
+  let known = 0;
+  let msgLines = 0;
+  for (const l of sample) {
+    if (!isObject(l) || 'payload' in l) continue;
+    const type = str(l.type);
+    if (type === undefined || !LINE_TYPES.has(type)) continue;
+    known++;
+    if ((type === 'user' || type === 'assistant') && isObject(l.message) && typeof l.uuid === 'string' && typeof l.sessionId === 'string') msgLines++;
+  }
+  if (msgLines === 0) return 0;
+  return known / sample.length >= 0.6 ? 0.95 : 0.5;
+}
+
+interface Entry {
+  /** Index among parsed lines. */
+  pos: number;
+  line: number;
+  value: Json;
+}
+
+/** File order, except that a line whose parent comes later in the file is placed after it. */
+function parentOrder(entries: Entry[]): Entry[] {
+  const known = new Set<string>();
+  for (const e of entries) {
+    const u = str(e.value.uuid);
+    if (u) known.add(u);
+  }
+  const emitted = new Set<string>();
+  const pending = new Map<string, Entry[]>();
+  const out: Entry[] = [];
+  const emit = (first: Entry) => {
+    const stack = [first];
+    while (stack.length > 0) {
+      const e = stack.pop() as Entry;
+      out.push(e);
+      const u = str(e.value.uuid);
+      if (!u) continue;
+      emitted.add(u);
+      const kids = pending.get(u);
+      if (kids) {
+        pending.delete(u);
+        for (let k = kids.length - 1; k >= 0; k--) stack.push(kids[k] as Entry);
+      }
+    }
+  };
+  for (const e of entries) {
+    const p = str(e.value.parentUuid);
+    if (p && known.has(p) && !emitted.has(p) && p !== str(e.value.uuid)) {
+      const list = pending.get(p) ?? [];
+      list.push(e);
+      pending.set(p, list);
+    } else emit(e);
+  }
+  // Cycles or parents that never got emitted: keep what is left in file order.
+  const rest = [...pending.values()].flat().sort((a, b) => a.pos - b.pos);
+  for (const e of rest) if (!out.includes(e)) out.push(e);
+  return out;
+}
+
+/** Main thread first, then each sidechain thread (grouped by its root), in order of appearance. */
+function threads(ordered: Entry[]): Entry[] {
+  const parentOf = new Map<string, string>();
+  for (const e of ordered) {
+    const u = str(e.value.uuid);
+    const p = str(e.value.parentUuid);
+    if (u && p) parentOf.set(u, p);
+  }
+  const sideUuids = new Set(ordered.filter((e) => e.value.isSidechain === true).map((e) => str(e.value.uuid)).filter((u): u is string => u !== undefined));
+  const rootOf = (e: Entry): string => {
+    let u = str(e.value.uuid) ?? `#${e.pos}`;
+    for (let guard = 0; guard < 100000; guard++) {
+      const p = parentOf.get(u);
+      if (!p || !sideUuids.has(p)) break;
+      u = p;
+    }
+    return u;
+  };
+  const main: Entry[] = [];
+  const side = new Map<string, Entry[]>();
+  for (const e of ordered) {
+    if (e.value.isSidechain !== true) main.push(e);
+    else {
+      const r = rootOf(e);
+      const list = side.get(r) ?? [];
+      list.push(e);
+      side.set(r, list);
+    }
+  }
+  return [...main, ...[...side.values()].flat()];
+}
+
+function contentBlocks(c: unknown): { blocks: Block[]; stringContent: boolean } {
+  if (typeof c === 'string') return { blocks: [{ type: 'text', text: c }], stringContent: true };
+  if (Array.isArray(c)) return { blocks: c.map(anthropicBlock), stringContent: false };
+  if (c === undefined || c === null) return { blocks: [], stringContent: false };
+  return { blocks: [{ type: 'other', label: 'content', raw: c }], stringContent: false };
+}
+
+function usageOf(u: unknown): Omit<UsageRecord, 'messageIndex'> | null {
+  if (!isObject(u)) return null;
+  const n = (k: string) => (typeof u[k] === 'number' ? (u[k] as number) : undefined);
+  const rec: Omit<UsageRecord, 'messageIndex'> = {};
+  const pairs: [keyof UsageRecord, string][] = [['inputTokens', 'input_tokens'], ['outputTokens', 'output_tokens'], ['cacheReadTokens', 'cache_read_input_tokens'], ['cacheWriteTokens', 'cache_creation_input_tokens']];
+  for (const [k, src] of pairs) {
+    const v = n(src);
+    if (v !== undefined) (rec as Record<string, number>)[k] = v;
+  }
+  return Object.keys(rec).length > 0 ? rec : null;
+}
+
+function parse(doc: SourceDoc): Result<Transcript> {
+  if (doc.kind !== 'jsonl') return { ok: false, error: { kind: 'shape', message: 'A Claude Code session log is JSON Lines (one object per line), not one JSON document.' } };
+  const entries: Entry[] = doc.lines.flatMap((l: JsonlLine, pos) => (isObject(l.value) ? [{ pos, line: l.line, value: l.value }] : []));
+  const ordered = threads(parentOrder(entries));
+  const messages: Message[] = [];
+  const usageByMsg = new Map<number, Omit<UsageRecord, 'messageIndex'>>();
+  const warnings: string[] = [];
+  let model: string | undefined;
+  let synthetic = 0;
+  let sidechains = 0;
+  let lastAssistant: { id: string; msg: Message } | null = null;
+  let lastSide: boolean | null = null;
+
+  for (const e of ordered) {
+    const v = e.value;
+    const type = str(v.type);
+    const side = v.isSidechain === true;
+    if (lastSide !== side) lastAssistant = null;
+    if (type === 'summary') {
+      warnings.push(`Line ${e.line}: session summary "${str(v.summary) ?? ''}".`);
+      continue;
+    }
+    if (type === 'system' && v.subtype === 'compact_boundary') {
+      const cm = isObject(v.compactMetadata) ? v.compactMetadata : {};
+      const pre = typeof cm.preTokens === 'number' ? `, ${cm.preTokens} tokens before` : '';
+      warnings.push(`Line ${e.line}: the conversation was compacted (${str(cm.trigger) ?? 'unknown'} trigger${pre}); messages before the summary that follows were no longer in the model's context.`);
+      lastAssistant = null;
+      continue;
+    }
+    if ((type !== 'user' && type !== 'assistant') || !isObject(v.message)) continue;
+    lastSide = side;
+    const msg = v.message;
+    const { blocks, stringContent } = contentBlocks(msg.content);
+    if (type === 'assistant') {
+      const id = str(msg.id);
+      const m = str(msg.model);
+      if (m === '<synthetic>' || v.isApiErrorMessage === true) synthetic++;
+      else if (m) model = m;
+      const usage = usageOf(msg.usage);
+      if (id && lastAssistant && lastAssistant.id === id) {
+        const target = lastAssistant.msg;
+        target.blocks.push(...blocks);
+        target.raw = Array.isArray(target.raw) ? [...(target.raw as unknown[]), v] : [target.raw, v];
+        const prev = usageByMsg.get(target.index);
+        if (usage && (!prev || (usage.outputTokens ?? 0) >= (prev.outputTokens ?? 0))) usageByMsg.set(target.index, usage);
+        if (target.meta) target.meta.usageOutputTokens = usageByMsg.get(target.index)?.outputTokens ?? target.meta.usageOutputTokens;
+        continue;
+      }
+      const index = messages.length;
+      const out: Message = {
+        index, rawIndex: e.pos, path: `line ${e.line}`, role: 'assistant', blocks, raw: v,
+        meta: { ...(side ? { sidechain: true } : {}), ...(id ? { sourceId: id } : {}), ...(str(v.timestamp) ? { timestamp: str(v.timestamp) as string } : {}), ...(usage?.outputTokens !== undefined ? { usageOutputTokens: usage.outputTokens } : {}) },
+        ...(stringContent ? { stringContent } : {}),
+      };
+      messages.push(out);
+      if (usage) usageByMsg.set(index, usage);
+      lastAssistant = id ? { id, msg: out } : null;
+      if (side) sidechains++;
+      continue;
+    }
+    // A user line: a prompt, tool results, injected text, or a compaction summary.
+    const out: Message = {
+      index: messages.length, rawIndex: e.pos, path: `line ${e.line}`, role: 'user', blocks, raw: v,
+      meta: { ...(side ? { sidechain: true } : {}), ...(v.isCompactSummary === true ? { compactSummary: true } : {}), ...(str(v.uuid) ? { sourceId: str(v.uuid) as string } : {}), ...(str(v.timestamp) ? { timestamp: str(v.timestamp) as string } : {}) },
+      ...(stringContent ? { stringContent } : {}),
+    };
+    messages.push(out);
+    if (side) sidechains++;
+  }
+
+  const usage: UsageRecord[] = [...usageByMsg.entries()].sort((a, b) => a[0] - b[0]).map(([messageIndex, u]) => ({ messageIndex, ...u }));
+  warnings.unshift('Claude Code logs hold neither the system prompt nor the tool definitions: the usage figures include them, the messages do not (see the usage gap).');
+  if (sidechains > 0) warnings.push(`${sidechains} sidechain message(s) (sub-agent threads) are listed after the main thread; each thread was its own request.`);
+  if (synthetic > 0) warnings.push(`${synthetic} assistant line(s) were written by Claude Code itself (model "<synthetic>", e.g. an API error), not by the model.`);
+  return {
+    ok: true,
+    value: { format: 'claude-code-jsonl', system: [], tools: null, settings: model ? { model } : {}, usage, messages, warnings, listKey: 'lines', raw: doc.lines.map((l) => l.value) },
+  };
+}
+
+let newLine = 0;
+
+/** Render a new or changed message as one Claude Code line. */
+function renderLine(m: Message, parentUuid: string | null): Json {
+  const uuid = `inspector-${++newLine}`;
+  const role = m.role === 'assistant' ? 'assistant' : 'user';
+  const content = m.stringContent && m.blocks.length === 1 && m.blocks[0]?.type === 'text' ? m.blocks[0].text : m.blocks.map(toAnthropicBlock);
+  return {
+    type: role, uuid, parentUuid, isSidechain: m.meta?.sidechain === true,
+    ...(m.meta?.compactSummary ? { isCompactSummary: true } : {}),
+    message: role === 'assistant' ? { ...(m.meta?.sourceId ? { id: m.meta.sourceId } : {}), type: 'message', role, content } : { role, content },
+  };
+}
+
+/**
+ * Write the log back as JSON Lines. Lines of untouched messages and every non-message line
+ * (progress, attachments, snapshots) are written as they were; lines of removed messages are
+ * dropped; new or changed messages (raw undefined) become one line each, chained by `parentUuid`
+ * to the line before them.
+ */
+function write(t: Transcript): string {
+  const all = Array.isArray(t.raw) ? (t.raw as unknown[]) : [];
+  const keptLines = new Set<unknown>();
+  const messageLines = new Set<unknown>();
+  for (const v of all) if (isObject(v) && (v.type === 'user' || v.type === 'assistant') && isObject(v.message)) messageLines.add(v);
+  const linesOf = (m: Message): unknown[] => (Array.isArray(m.raw) ? (m.raw as unknown[]) : m.raw !== undefined ? [m.raw] : []);
+  for (const m of t.messages) for (const l of linesOf(m)) keptLines.add(l);
+  const pos = new Map<unknown, number>();
+  all.forEach((v, i) => pos.set(v, i));
+  const out: unknown[] = [];
+  const written = new Set<unknown>();
+  const put = (v: unknown) => {
+    if (written.has(v)) return;
+    written.add(v);
+    out.push(v);
+  };
+  let cursor = 0;
+  let lastUuid: string | null = null;
+  const flushTo = (end: number) => {
+    for (; cursor < end; cursor++) {
+      const v = all[cursor];
+      if (messageLines.has(v) && !keptLines.has(v)) continue;
+      put(v);
+      if (isObject(v) && typeof v.uuid === 'string') lastUuid = v.uuid;
+    }
+  };
+  for (const m of t.messages) {
+    const lines = linesOf(m).filter((l) => pos.has(l));
+    if (m.raw === undefined || lines.length === 0) {
+      const line = renderLine(m, lastUuid);
+      out.push(line);
+      lastUuid = line.uuid as string;
+      continue;
+    }
+    for (const l of lines) {
+      const p = pos.get(l) as number;
+      if (p >= cursor) flushTo(p + 1);
+      else put(l);
+    }
+  }
+  flushTo(all.length);
+  return out.map((v) => JSON.stringify(v)).join('\n') + '\n';
+}
+
+export const claudeCodeJsonlParser: FormatParser = {
+  id: 'claude-code-jsonl',
+  label: 'Claude Code session log',
+  provider: 'anthropic',
+  expected: 'JSON Lines with `type` user/assistant/system/summary, `uuid`, `parentUuid`, `sessionId`, and `message` holding Anthropic content blocks',
+  jsonl: true,
+  sniff,
+  parse,
+  write,
+};
