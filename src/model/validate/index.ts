@@ -4,11 +4,14 @@
 import type { FormatId, ProviderId, Transcript } from '../types.ts';
 import { anthropicValidator } from './anthropic.ts';
 import { openaiChatValidator } from './openaiChat.ts';
+import { openaiResponsesValidator } from './openaiResponses.ts';
+import { geminiValidator } from './gemini.ts';
+import { bedrockValidator } from './bedrock.ts';
 import type { ProviderValidator, ValidateOptions, Validation } from './types.ts';
 
 export type { ProviderValidator, ValidateOptions, Validation, Violation, RuleId } from './types.ts';
 
-export const VALIDATORS: ProviderValidator[] = [anthropicValidator, openaiChatValidator];
+export const VALIDATORS: ProviderValidator[] = [anthropicValidator, openaiChatValidator, openaiResponsesValidator, geminiValidator, bedrockValidator];
 
 export function validatorFor(id: ProviderId): ProviderValidator | undefined {
   return VALIDATORS.find((v) => v.id === id);

@@ -29,7 +29,8 @@ export type RuleId =
   | 'tools_not_defined'
   | 'mixed_result_and_text'
   | 'count_mismatch'
-  | 'error_result_empty';
+  | 'error_result_empty'
+  | 'thought_signature_missing';
 
 export interface Violation {
   rule: RuleId;
