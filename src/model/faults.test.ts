@@ -1,0 +1,246 @@
+import { describe, expect, it } from 'vitest';
+import { applyFault, applyFaults, DEFAULT_CANCEL_TEXT, faultTargets, type FaultSpec } from './faults.ts';
+import { pairToolCalls } from './pairing.ts';
+import { parseTranscript } from './parse/index.ts';
+import type { Message, Transcript } from './types.ts';
+import { validateTranscript } from './validate/index.ts';
+
+/** The invoice example plus a second exchange with one call (Anthropic Messages request body). */
+export const INVOICE_ANTHROPIC = {
+  model: 'claude-sonnet-4-5',
+  max_tokens: 1024,
+  system: 'You are a billing assistant.',
+  tools: [
+    { name: 'search_invoices', input_schema: { type: 'object' } },
+    { name: 'get_customer', input_schema: { type: 'object' } },
+    { name: 'send_reminder', input_schema: { type: 'object' } },
+  ],
+  messages: [
+    { role: 'user', content: 'Which invoices of ACME are overdue?' },
+    {
+      role: 'assistant',
+      content: [
+        { type: 'text', text: 'Looking up the invoices and the customer.' },
+        { type: 'tool_use', id: 'toolu_inv1', name: 'search_invoices', input: { customer: 'ACME', status: 'overdue' } },
+        { type: 'tool_use', id: 'toolu_cus1', name: 'get_customer', input: { name: 'ACME' } },
+      ],
+    },
+    {
+      role: 'user',
+      content: [
+        { type: 'tool_result', tool_use_id: 'toolu_inv1', content: '[{"id":"INV-7","due":"2026-10-01"}]' },
+        { type: 'tool_result', tool_use_id: 'toolu_cus1', content: '{"id":"C-1","email":"ap@acme.test"}' },
+      ],
+    },
+    { role: 'assistant', content: [{ type: 'text', text: 'INV-7 is overdue since 1 October.' }] },
+    { role: 'user', content: 'Send them a reminder.' },
+    { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_rem1', name: 'send_reminder', input: { invoice: 'INV-7' } }] },
+    { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_rem1', content: 'sent' }] },
+    { role: 'assistant', content: [{ type: 'text', text: 'Reminder sent to ap@acme.test.' }] },
+  ],
+};
+
+/** The same conversation as an OpenAI Chat Completions body. */
+export const INVOICE_OPENAI = {
+  model: 'gpt-4o',
+  tools: [
+    { type: 'function', function: { name: 'search_invoices', parameters: { type: 'object' } } },
+    { type: 'function', function: { name: 'get_customer', parameters: { type: 'object' } } },
+    { type: 'function', function: { name: 'send_reminder', parameters: { type: 'object' } } },
+  ],
+  messages: [
+    { role: 'system', content: 'You are a billing assistant.' },
+    { role: 'user', content: 'Which invoices of ACME are overdue?' },
+    {
+      role: 'assistant',
+      content: 'Looking up the invoices and the customer.',
+      tool_calls: [
+        { id: 'call_inv1', type: 'function', function: { name: 'search_invoices', arguments: '{"customer":"ACME","status":"overdue"}' } },
+        { id: 'call_cus1', type: 'function', function: { name: 'get_customer', arguments: '{"name":"ACME"}' } },
+      ],
+    },
+    { role: 'tool', tool_call_id: 'call_inv1', content: '[{"id":"INV-7","due":"2026-10-01"}]' },
+    { role: 'tool', tool_call_id: 'call_cus1', content: '{"id":"C-1","email":"ap@acme.test"}' },
+    { role: 'assistant', content: 'INV-7 is overdue since 1 October.' },
+    { role: 'user', content: 'Send them a reminder.' },
+    { role: 'assistant', content: null, tool_calls: [{ id: 'call_rem1', type: 'function', function: { name: 'send_reminder', arguments: '{"invoice":"INV-7"}' } }] },
+    { role: 'tool', tool_call_id: 'call_rem1', content: 'sent' },
+    { role: 'assistant', content: 'Reminder sent to ap@acme.test.' },
+  ],
+};
+
+export function load(body: unknown): Transcript {
+  const r = parseTranscript(JSON.stringify(body));
+  if (!r.ok) throw new Error(r.error.message);
+  return r.value.transcript;
+}
+
+function apply(t: Transcript, spec: FaultSpec) {
+  const r = applyFault(t, spec);
+  if (!r.ok) throw new Error(r.error);
+  return r.value;
+}
+
+function keyOf(t: Transcript, id: string): string {
+  const p = pairToolCalls(t.messages).find((q) => q.id === id && q.call !== null);
+  if (!p) throw new Error(`no pair ${id}`);
+  return p.key;
+}
+
+/** Input messages that appear (same object) in the output. */
+function kept(before: Transcript, after: Transcript): Message[] {
+  const s = new Set(after.messages);
+  return before.messages.filter((m) => s.has(m));
+}
+
+describe('faults on an Anthropic transcript', () => {
+  const t = load(INVOICE_ANTHROPIC);
+
+  it('starts valid', () => {
+    expect(validateTranscript(t, 'anthropic').valid).toBe(true);
+  });
+
+  it('tool raised: drops one result, the call is left unanswered (A2, partial)', () => {
+    const f = apply(t, { kind: 'tool_raised', pairKey: keyOf(t, 'toolu_inv1') });
+    expect(f.description).toContain('search_invoices');
+    expect(f.transcript.messages).toHaveLength(8);
+    const changed = f.transcript.messages[2] as Message;
+    expect(changed.raw).toBeUndefined();
+    expect(changed.blocks.map((b) => (b.type === 'tool_result' ? b.toolUseId : b.type))).toEqual(['toolu_cus1']);
+    expect(kept(t, f.transcript)).toHaveLength(7);
+    const v = validateTranscript(f.transcript, 'anthropic');
+    expect(v.valid).toBe(false);
+    expect(v.violations[0]).toMatchObject({ rule: 'partial_answer', code: 'A2', ids: ['toolu_inv1'] });
+    expect(v.violations[0]?.message).toBe(
+      'messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_inv1. Each `tool_use` block must have a corresponding `tool_result` block in the next message.',
+    );
+  });
+
+  it('tool raised on the only result of a turn removes the whole result message', () => {
+    const f = apply(t, { kind: 'tool_raised', pairKey: keyOf(t, 'toolu_rem1') });
+    expect(f.transcript.messages).toHaveLength(7);
+    expect(kept(t, f.transcript)).toHaveLength(7);
+    // The call turn and the final text merge into one assistant message that ends the request.
+    const v = validateTranscript(f.transcript, 'anthropic');
+    expect(v.violations[0]).toMatchObject({ rule: 'trailing_tool_use', ids: ['toolu_rem1'] });
+  });
+
+  it('timeout of one parallel call keeps the sibling result', () => {
+    const f = apply(t, { kind: 'timeout', pairKey: keyOf(t, 'toolu_cus1') });
+    expect(f.description).toMatch(/timed out; only the results of its 1 parallel sibling were appended/);
+    const v = validateTranscript(f.transcript, 'anthropic');
+    expect(v.violations[0]).toMatchObject({ rule: 'partial_answer', ids: ['toolu_cus1'] });
+  });
+
+  it('timeout needs siblings', () => {
+    const r = applyFault(t, { kind: 'timeout', pairKey: keyOf(t, 'toolu_rem1') });
+    expect(r.ok).toBe(false);
+  });
+
+  it("cancel mid-turn: the turn stays, its results and the rest of the exchange go, the user's next message follows", () => {
+    const f = apply(t, { kind: 'cancel', messageIndex: 1 });
+    expect(f.transcript.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user', 'assistant']);
+    expect(f.transcript.messages[2]).toBe(t.messages[4]);
+    expect(kept(t, f.transcript)).toHaveLength(6);
+    const v = validateTranscript(f.transcript, 'anthropic');
+    expect(v.violations[0]).toMatchObject({ rule: 'unanswered_tool_use', code: 'A2', ids: ['toolu_inv1', 'toolu_cus1'] });
+  });
+
+  it('cancel in the last exchange appends a new user message', () => {
+    const f = apply(t, { kind: 'cancel', messageIndex: 5 });
+    const last = f.transcript.messages[f.transcript.messages.length - 1] as Message;
+    expect(last.role).toBe('user');
+    expect(last.raw).toBeUndefined();
+    expect(last.index).toBe(6);
+    expect(last.blocks).toEqual([{ type: 'text', text: DEFAULT_CANCEL_TEXT }]);
+    expect(validateTranscript(f.transcript, 'anthropic').violations[0]).toMatchObject({ rule: 'unanswered_tool_use', ids: ['toolu_rem1'] });
+  });
+
+  it('retry stores the assistant message twice: duplicate tool_use ids (A6)', () => {
+    const f = apply(t, { kind: 'retry', messageIndex: 1 });
+    expect(f.transcript.messages).toHaveLength(9);
+    expect(f.transcript.messages[1]).toBe(t.messages[1]);
+    expect(f.transcript.messages[2]?.raw).toBeUndefined();
+    expect(f.transcript.messages[2]?.blocks).toEqual(t.messages[1]?.blocks);
+    const v = validateTranscript(f.transcript, 'anthropic');
+    expect(v.valid).toBe(false);
+    expect(v.violations[0]).toMatchObject({ rule: 'duplicate_tool_use_id', code: 'A6', ids: ['toolu_inv1'] });
+    expect(v.violations[0]?.message).toBe('messages.1.content.4: `tool_use` ids must be unique');
+  });
+
+  it('trailing truncation drops the last N messages', () => {
+    const f = apply(t, { kind: 'truncate', count: 2 });
+    expect(f.transcript.messages).toEqual(t.messages.slice(0, 6));
+    expect(validateTranscript(f.transcript, 'anthropic').violations[0]).toMatchObject({ rule: 'trailing_tool_use', ids: ['toolu_rem1'] });
+  });
+
+  it('rejects targets that do not fit', () => {
+    expect(applyFault(t, { kind: 'tool_raised', pairKey: 'p99' }).ok).toBe(false);
+    expect(applyFault(t, { kind: 'cancel', messageIndex: 0 }).ok).toBe(false);
+    expect(applyFault(t, { kind: 'retry', messageIndex: 2 }).ok).toBe(false);
+    expect(applyFault(t, { kind: 'truncate', count: 0 }).ok).toBe(false);
+    expect(applyFault(t, { kind: 'truncate', count: 99 }).ok).toBe(false);
+  });
+
+  it('does not change its input', () => {
+    const before = JSON.stringify(t.messages);
+    for (const s of faultTargets(t)) applyFault(t, s);
+    expect(JSON.stringify(t.messages)).toBe(before);
+  });
+
+  it('lists the faults that fit', () => {
+    const kinds = faultTargets(t).map((s) => s.kind);
+    expect(kinds.filter((k) => k === 'tool_raised')).toHaveLength(3);
+    expect(kinds.filter((k) => k === 'timeout')).toHaveLength(2);
+    expect(kinds.filter((k) => k === 'cancel')).toHaveLength(2);
+    expect(kinds.filter((k) => k === 'retry')).toHaveLength(2);
+    expect(kinds.filter((k) => k === 'truncate')).toHaveLength(3);
+  });
+
+  it('applies a stack of faults in order and stops at the first that does not fit', () => {
+    const r = applyFaults(t, [{ kind: 'truncate', count: 1 }, { kind: 'tool_raised', pairKey: keyOf(t, 'toolu_inv1') }]);
+    expect(r.error).toBeNull();
+    expect(r.descriptions).toHaveLength(2);
+    expect(r.transcript.messages).toHaveLength(7);
+    const bad = applyFaults(t, [{ kind: 'truncate', count: 1 }, { kind: 'cancel', messageIndex: 0 }, { kind: 'truncate', count: 1 }]);
+    expect(bad.error).toMatch(/not an assistant turn/);
+    expect(bad.descriptions).toHaveLength(1);
+  });
+});
+
+describe('faults on an OpenAI Chat transcript', () => {
+  const t = load(INVOICE_OPENAI);
+
+  it('starts valid', () => {
+    expect(validateTranscript(t, 'openai-chat').valid).toBe(true);
+  });
+
+  it('tool raised removes the tool message: O2 lists the missing id', () => {
+    const f = apply(t, { kind: 'tool_raised', pairKey: keyOf(t, 'call_inv1') });
+    expect(f.transcript.messages).toHaveLength(9);
+    expect(kept(t, f.transcript)).toHaveLength(9);
+    const v = validateTranscript(f.transcript, 'openai-chat');
+    expect(v.violations[0]).toMatchObject({ rule: 'partial_answer', code: 'O2', ids: ['call_inv1'] });
+    expect(v.violations[0]?.message).toBe(
+      "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: call_inv1",
+    );
+  });
+
+  it('cancel: the next user message follows the tool_calls message', () => {
+    const f = apply(t, { kind: 'cancel', messageIndex: 2 });
+    expect(f.transcript.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user', 'assistant', 'tool', 'assistant']);
+    const v = validateTranscript(f.transcript, 'openai-chat');
+    expect(v.violations[0]).toMatchObject({ rule: 'unanswered_tool_use', ids: ['call_inv1', 'call_cus1'], providerPath: 'messages.[3].role' });
+  });
+
+  it('retry: the first copy is unanswered (O2), the ids repeat (warning)', () => {
+    const f = apply(t, { kind: 'retry', messageIndex: 2 });
+    const v = validateTranscript(f.transcript, 'openai-chat');
+    expect(v.violations.map((x) => x.rule)).toEqual(['unanswered_tool_use', 'duplicate_tool_use_id', 'duplicate_tool_use_id']);
+  });
+
+  it('truncation that cuts inside a tool run leaves a partial answer', () => {
+    const f = apply(t, { kind: 'truncate', count: 6 });
+    expect(validateTranscript(f.transcript, 'openai-chat').violations[0]).toMatchObject({ rule: 'partial_answer', ids: ['call_cus1'], providerPath: 'messages' });
+  });
+});
