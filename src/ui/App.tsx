@@ -1,8 +1,311 @@
-/** Placeholder shell; the inspector page replaces it. */
+/**
+ * The inspector page: input (paste anywhere, drop anywhere, file picker, samples), format and
+ * provider pickers, the timeline with its arc gutter, the violations panel, find and filters,
+ * keyboard navigation and the help popover.
+ */
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { DEFAULT_PROVIDER, VALIDATORS } from '../model/validate/index.ts';
+import { loadSampleIndex, loadSampleText, readFileText, type SampleEntry } from '../io/files.ts';
+import type { ParseError } from '../model/types.ts';
+import {
+  selectCounts,
+  selectDimmed,
+  selectMatches,
+  selectPinnedText,
+  selectTokens,
+  selectViolationMessages,
+  selectViolationTargets,
+} from '../state/selectors.ts';
+import { appStore, DEFAULT_SAMPLE_ID, useAppStore } from '../state/store.ts';
+import { FindBar } from './FindBar.tsx';
+import { fmtInt } from './format.ts';
+import { HelpPopover } from './HelpPopover.tsx';
+import { nextInList, stepExchange, stepMessage } from './navigation.ts';
+import { ParseErrorBanner } from './ParseErrorBanner.tsx';
+import { Timeline } from './Timeline.tsx';
+import { Toolbar } from './Toolbar.tsx';
+import { useInspection, useTextCounter } from './useInspection.ts';
+import { ViolationsPanel } from './ViolationsPanel.tsx';
+import './styles.css';
+
+function isTypingTarget(t: EventTarget | null): boolean {
+  if (!(t instanceof HTMLElement)) return false;
+  return t.isContentEditable || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || (t.tagName === 'INPUT' && (t as HTMLInputElement).type !== 'checkbox');
+}
+
+function useSamples(): SampleEntry[] {
+  const [samples, setSamples] = useState<SampleEntry[]>([]);
+  useEffect(() => {
+    let live = true;
+    void loadSampleIndex().then((list) => {
+      if (live) setSamples(list);
+    });
+    return () => {
+      live = false;
+    };
+  }, []);
+  return samples;
+}
+
 export function App() {
+  const samples = useSamples();
+  const view = useInspection();
+  const { analysis, error } = view;
+  const source = useAppStore((s) => s.source);
+  const setSource = useAppStore((s) => s.setSource);
+  const selection = useAppStore((s) => s.selection);
+  const select = useAppStore((s) => s.select);
+  const find = useAppStore((s) => s.find);
+  const roleFilter = useAppStore((s) => s.roleFilter);
+  const blockFilter = useAppStore((s) => s.blockFilter);
+  const theme = useAppStore((s) => s.theme);
+  const [fileError, setFileError] = useState<ParseError | null>(null);
+  const [showText, setShowText] = useState(false);
+  const [help, setHelp] = useState(false);
+  const [expanded, setExpanded] = useState<ReadonlySet<number>>(new Set());
+  const [dragging, setDragging] = useState(false);
+  const findRef = useRef<HTMLInputElement>(null);
+  const counter = useTextCounter(analysis !== null);
+
+  // Theme: the system setting unless the user forced one.
+  useEffect(() => {
+    if (theme) document.documentElement.dataset.theme = theme;
+    else delete document.documentElement.dataset.theme;
+  }, [theme]);
+
+  // A new transcript starts with every row closed.
+  useEffect(() => setExpanded(new Set()), [analysis]);
+
+  const loadSample = useCallback(
+    async (entry: SampleEntry) => {
+      const r = await loadSampleText(entry);
+      if (!r.ok) {
+        setFileError(r.error);
+        return;
+      }
+      setFileError(null);
+      setSource({ text: r.value, name: entry.file, origin: 'sample', sampleId: entry.id });
+    },
+    [setSource],
+  );
+
+  const loadFile = useCallback(
+    async (file: File) => {
+      const r = await readFileText(file);
+      if (!r.ok) {
+        setFileError({ ...r.error, message: `${file.name}: ${r.error.message}` });
+        return;
+      }
+      setFileError(null);
+      setSource({ text: r.value, name: file.name.replace(/\.gz$/i, ''), origin: 'file' });
+    },
+    [setSource],
+  );
+
+  // Boot: with nothing in the URL (the store's text is empty), open the default sample.
+  useEffect(() => {
+    if (appStore.getState().source.text !== '' || samples.length === 0) return;
+    const entry = samples.find((s) => s.id === DEFAULT_SAMPLE_ID) ?? samples[0];
+    if (entry) void loadSample(entry);
+  }, [samples, loadSample]);
+
+  // Paste anywhere (outside text fields, which handle their own paste).
+  useEffect(() => {
+    const onPaste = (e: ClipboardEvent) => {
+      if (isTypingTarget(e.target)) return;
+      const text = e.clipboardData?.getData('text/plain') ?? '';
+      if (text.length === 0) return;
+      e.preventDefault();
+      setFileError(null);
+      setSource({ text, name: '', origin: 'paste' });
+    };
+    document.addEventListener('paste', onPaste);
+    return () => document.removeEventListener('paste', onPaste);
+  }, [setSource]);
+
+  // Drop a file (or text) anywhere.
+  useEffect(() => {
+    const onOver = (e: DragEvent) => {
+      e.preventDefault();
+      setDragging(true);
+    };
+    const onLeave = (e: DragEvent) => {
+      if (e.relatedTarget === null) setDragging(false);
+    };
+    const onDrop = (e: DragEvent) => {
+      e.preventDefault();
+      setDragging(false);
+      const file = e.dataTransfer?.files[0];
+      if (file) {
+        void loadFile(file);
+        return;
+      }
+      const text = e.dataTransfer?.getData('text/plain') ?? '';
+      if (text) setSource({ text, name: '', origin: 'paste' });
+    };
+    window.addEventListener('dragover', onOver);
+    window.addEventListener('dragleave', onLeave);
+    window.addEventListener('drop', onDrop);
+    return () => {
+      window.removeEventListener('dragover', onOver);
+      window.removeEventListener('dragleave', onLeave);
+      window.removeEventListener('drop', onDrop);
+    };
+  }, [loadFile, setSource]);
+
+  const provider = analysis?.provider ?? null;
+  const tokens = analysis ? selectTokens(analysis.transcript, analysis.provider, counter) : null;
+  const targets = analysis ? selectViolationTargets(analysis) : [];
+  const matches = analysis ? selectMatches(analysis, find) : null;
+  const dimmed = analysis ? selectDimmed(analysis, roleFilter, blockFilter) : null;
+  const counts = analysis ? selectCounts(analysis) : null;
+  const currentMessage = useMemo(() => {
+    if (!analysis || !selection) return -1;
+    if (selection.kind === 'message') return selection.index;
+    const p = analysis.pairs.find((x) => x.key === selection.key);
+    return p?.call?.message ?? p?.result?.message ?? -1;
+  }, [analysis, selection]);
+
+  const jump = useCallback((message: number) => select({ kind: 'message', index: message }), [select]);
+  const toggle = useCallback(
+    (i: number) =>
+      setExpanded((prev) => {
+        const next = new Set(prev);
+        if (next.has(i)) next.delete(i);
+        else next.add(i);
+        return next;
+      }),
+    [],
+  );
+  const stepMatch = useCallback(
+    (dir: 1 | -1) => {
+      if (!matches) return;
+      const m = nextInList(matches.messages, currentMessage, dir);
+      if (m >= 0) jump(m);
+    },
+    [matches, currentMessage, jump],
+  );
+
+  // Keyboard navigation (outside text fields).
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.ctrlKey || e.metaKey || e.altKey || isTypingTarget(e.target)) return;
+      if (e.key === '?') {
+        setHelp((h) => !h);
+        e.preventDefault();
+        return;
+      }
+      if (e.key === 'Escape') {
+        setHelp(false);
+        select(null);
+        return;
+      }
+      if (e.key === '/') {
+        findRef.current?.focus();
+        e.preventDefault();
+        return;
+      }
+      if (!analysis) return;
+      const n = analysis.transcript.messages.length;
+      let target = -2;
+      if (e.key === 'j' || (e.key === 'ArrowDown' && !e.shiftKey)) target = stepMessage(n, currentMessage, 1);
+      else if (e.key === 'k' || (e.key === 'ArrowUp' && !e.shiftKey)) target = stepMessage(n, currentMessage, -1);
+      else if (e.key === 'J' || (e.key === 'ArrowDown' && e.shiftKey)) target = stepExchange(analysis.grouping, currentMessage, 1);
+      else if (e.key === 'K' || (e.key === 'ArrowUp' && e.shiftKey)) target = stepExchange(analysis.grouping, currentMessage, -1);
+      else if (e.key === 'n') target = nextInList(selectViolationMessages(analysis), currentMessage, 1);
+      else if (e.key === 'N') target = nextInList(selectViolationMessages(analysis), currentMessage, -1);
+      else if ((e.key === 'Enter' || e.key === ' ') && currentMessage >= 0) {
+        if (e.target instanceof HTMLButtonElement) return;
+        toggle(currentMessage);
+        e.preventDefault();
+        return;
+      }
+      if (target >= 0) {
+        e.preventDefault();
+        jump(target);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [analysis, currentMessage, jump, select, toggle]);
+
+  const shownError = fileError ?? error;
+  const providerLabel = provider ? (VALIDATORS.find((v) => v.id === provider)?.label ?? provider) : '';
+  const pinned = analysis ? selectPinnedText(analysis.transcript) : '';
+  const currentMatch = matches ? matches.messages.indexOf(currentMessage) + 1 : 0;
+
   return (
-    <main>
-      <h1>Transcript Inspector</h1>
-    </main>
+    <div className={`app${dragging ? ' dragging' : ''}`} data-testid="app" data-ready={analysis && !view.pending ? 'true' : 'false'}>
+      <header className="top">
+        <h1>Transcript Inspector</h1>
+        <Toolbar
+          samples={samples}
+          onSample={(e) => void loadSample(e)}
+          onFile={(f) => void loadFile(f)}
+          detectedFormat={view.parsed?.candidates[0]?.format ?? analysis?.transcript.format ?? null}
+          defaultProvider={analysis ? DEFAULT_PROVIDER[analysis.transcript.format] : null}
+          showText={showText || error !== null}
+          onToggleText={() => setShowText((s) => !s)}
+          onHelp={() => setHelp((h) => !h)}
+        />
+        <HelpPopover open={help} onClose={() => setHelp(false)} />
+      </header>
+      {shownError && <ParseErrorBanner error={shownError} keptPrevious={analysis !== null} />}
+      {(showText || error !== null) && (
+        <textarea
+          className="source-text"
+          data-testid="source-text"
+          aria-label="Transcript text"
+          spellCheck={false}
+          placeholder="Paste a request body, a message array or a session log here"
+          value={source.text}
+          onChange={(e) => setSource({ text: e.target.value, name: '', origin: 'paste' })}
+        />
+      )}
+      {analysis && tokens && counts && matches && dimmed ? (
+        <div className="main">
+          <section className="left">
+            <div className="summary" data-testid="summary">
+              <span data-testid="format">{analysis.transcript.format}</span> → <span data-testid="provider">{analysis.provider}</span>
+              <span>
+                <b data-testid="count-messages">{counts.messages}</b> messages
+              </span>
+              <span>
+                <b data-testid="count-exchanges">{counts.exchanges}</b> exchanges
+              </span>
+              <span>
+                <b data-testid="count-arcs">{counts.arcs}</b> arcs
+              </span>
+              <span className={counts.broken > 0 ? 'bad' : ''}>
+                <b data-testid="count-broken">{counts.broken}</b> broken
+              </span>
+              <span title="How the token counts were obtained" data-testid="token-basis">
+                {fmtInt(tokens.total)} tokens, {tokens.basis.label}
+              </span>
+              {view.parsed?.ambiguous && <span className="warn">Format detection was ambiguous: check the Format picker.</span>}
+            </div>
+            {analysis.transcript.warnings.length > 0 && (
+              <ul className="warnings">
+                {analysis.transcript.warnings.map((w, i) => (
+                  <li key={i}>{w}</li>
+                ))}
+              </ul>
+            )}
+            {pinned && (
+              <details className="pinned" data-testid="pinned-system">
+                <summary>System prompt · {pinned.length > 80 ? `${pinned.slice(0, 79).replace(/\s+/g, ' ')}…` : pinned.replace(/\s+/g, ' ')}</summary>
+                <pre>{pinned}</pre>
+              </details>
+            )}
+            <FindBar matchCount={matches.messages.length} current={currentMatch} onStep={stepMatch} inputRef={findRef} />
+            <Timeline analysis={analysis} tokens={tokens} dimmed={dimmed} matches={matches} violations={targets} expanded={expanded} onToggle={toggle} />
+          </section>
+          <ViolationsPanel validation={analysis.validation} providerLabel={providerLabel} targets={targets} onJump={jump} />
+        </div>
+      ) : (
+        !shownError && <p className="loading">Loading…</p>
+      )}
+      {dragging && <div className="drop-overlay">Drop a transcript file (.json, .jsonl, .gz)</div>}
+    </div>
   );
 }

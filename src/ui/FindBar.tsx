@@ -1,0 +1,70 @@
+/** Find box (text, tool name, tool id) with match stepping, and role / block-type filters that dim. */
+import type { BlockType, Role } from '../model/types.ts';
+import { useAppStore } from '../state/store.ts';
+
+const ROLES: Role[] = ['system', 'user', 'assistant', 'tool'];
+const TYPES: BlockType[] = ['text', 'tool_use', 'tool_result', 'thinking'];
+
+export interface FindBarProps {
+  matchCount: number;
+  /** 1-based position of the selected match, or 0. */
+  current: number;
+  onStep: (dir: 1 | -1) => void;
+  inputRef: React.RefObject<HTMLInputElement | null>;
+}
+
+function toggle<T>(list: readonly T[], v: T): T[] {
+  return list.includes(v) ? list.filter((x) => x !== v) : [...list, v];
+}
+
+export function FindBar({ matchCount, current, onStep, inputRef }: FindBarProps) {
+  const find = useAppStore((s) => s.find);
+  const setFind = useAppStore((s) => s.setFind);
+  const roleFilter = useAppStore((s) => s.roleFilter);
+  const blockFilter = useAppStore((s) => s.blockFilter);
+  const setRoleFilter = useAppStore((s) => s.setRoleFilter);
+  const setBlockFilter = useAppStore((s) => s.setBlockFilter);
+  return (
+    <div className="findbar">
+      <input
+        ref={inputRef}
+        type="search"
+        placeholder="Find text, tool name or id"
+        aria-label="Find"
+        data-testid="find"
+        value={find}
+        onChange={(e) => setFind(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') {
+            e.preventDefault();
+            onStep(e.shiftKey ? -1 : 1);
+          } else if (e.key === 'Escape') (e.target as HTMLInputElement).blur();
+        }}
+      />
+      <span className="find-count" data-testid="find-count">
+        {find.trim() ? `${current > 0 ? `${current} of ` : ''}${matchCount} match${matchCount === 1 ? '' : 'es'}` : ''}
+      </span>
+      <button type="button" onClick={() => onStep(-1)} disabled={matchCount === 0} aria-label="Previous match">
+        ↑
+      </button>
+      <button type="button" onClick={() => onStep(1)} disabled={matchCount === 0} aria-label="Next match" data-testid="find-next">
+        ↓
+      </button>
+      <span className="filters" aria-label="Filters: the rest is dimmed">
+        {ROLES.map((r) => (
+          <label key={r} className="filter">
+            <input type="checkbox" checked={roleFilter.includes(r)} onChange={() => setRoleFilter(toggle(roleFilter, r))} data-testid={`filter-role-${r}`} />
+            {r}
+          </label>
+        ))}
+        <span className="sep">|</span>
+        {TYPES.map((t) => (
+          <label key={t} className="filter">
+            <input type="checkbox" checked={blockFilter.includes(t)} onChange={() => setBlockFilter(toggle(blockFilter, t))} data-testid={`filter-block-${t}`} />
+            {t}
+          </label>
+        ))}
+      </span>
+    </div>
+  );
+}

@@ -1,0 +1,35 @@
+/** A parse failure: what is wrong and where (line, column, the line with a caret). */
+import type { ParseError } from '../model/types.ts';
+
+export function ParseErrorBanner({ error, keptPrevious }: { error: ParseError; keptPrevious: boolean }) {
+  const loc = error.location;
+  return (
+    <div className="parse-error" role="alert" data-testid="parse-error" data-kind={error.kind}>
+      <strong>{error.kind === 'binary' ? 'Not a text file' : error.kind === 'json' ? 'Not valid JSON' : error.kind === 'empty' ? 'Nothing to read' : 'Unknown format'}</strong>
+      {loc && (
+        <span className="where" data-testid="parse-error-location">
+          {' '}
+          at line {loc.line}, column {loc.column}
+        </span>
+      )}
+      <p>{error.message}</p>
+      {loc && (
+        <pre className="error-line" data-testid="parse-error-line">
+          {loc.lineText}
+          {'\n'}
+          {' '.repeat(Math.max(0, loc.column - 1))}^
+        </pre>
+      )}
+      {error.tried && (
+        <ul>
+          {error.tried.map((t) => (
+            <li key={t.format}>
+              {t.format}: {t.expected}
+            </li>
+          ))}
+        </ul>
+      )}
+      {keptPrevious && <p className="kept">Still showing the last transcript that parsed. Fix the text below to replace it.</p>}
+    </div>
+  );
+}

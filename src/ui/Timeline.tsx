@@ -1,0 +1,228 @@
+/**
+ * The virtualized timeline: exchange band labels and message rows (@tanstack/react-virtual), with
+ * the arc gutter drawn inside the same sized content element. The selected message and both
+ * ends of the selected pair stay mounted (rangeExtractor) so their arcs have measured endpoints.
+ */
+import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { Analysis } from '../model/analyze.ts';
+import type { TokenTable } from '../model/tokens.ts';
+import { selectArcPairs, selectExchangeTokens, selectPairsOfBlock, selectRows, type Matches, type ViolationTarget } from '../state/selectors.ts';
+import { appStore, useAppStore } from '../state/store.ts';
+import { assignLanes, DEFAULT_ARC_OPTIONS, layoutArcs, pairSpan, type Span } from './arcs/arcLayout.ts';
+import { ArcLayer } from './arcs/ArcLayer.tsx';
+import { fmtInt } from './format.ts';
+import { MessageRow } from './MessageRow.tsx';
+
+export interface TimelineProps {
+  analysis: Analysis;
+  tokens: TokenTable;
+  dimmed: Uint8Array;
+  matches: Matches;
+  violations: ViolationTarget[];
+  expanded: ReadonlySet<number>;
+  onToggle: (index: number) => void;
+}
+
+const GUTTER = DEFAULT_ARC_OPTIONS.gutterWidth;
+const NO_MATCH = new Set<string>();
+
+export function Timeline({ analysis, tokens, dimmed, matches, violations, expanded, onToggle }: TimelineProps) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const selection = useAppStore((s) => s.selection);
+  const select = useAppStore((s) => s.select);
+  const [hovered, setHovered] = useState<string | null>(null);
+  const { rows, rowOfMessage, rowOfExchange } = selectRows(analysis);
+  const arcPairs = selectArcPairs(analysis);
+  const pairsOfBlock = selectPairsOfBlock(analysis);
+  const exchangeTokens = selectExchangeTokens(analysis, tokens);
+  const messages = analysis.transcript.messages;
+  const hasLeading = analysis.grouping.exchanges[0]?.leading === true;
+
+  const lanes = useMemo(() => assignLanes(arcPairs.map(pairSpan).filter((s): s is Span => s !== null)), [arcPairs]);
+  const maxTokens = useMemo(() => tokens.perMessage.reduce((a, b) => Math.max(a, b), 0), [tokens]);
+  const violationAt = useMemo(() => {
+    const out = new Map<number, ViolationTarget['rank']>();
+    const order = { first: 0, next: 1, warning: 2 } as const;
+    for (const v of violations) {
+      const prev = out.get(v.message);
+      if (prev === undefined || order[v.rank] < order[prev]) out.set(v.message, v.rank);
+    }
+    return out;
+  }, [violations]);
+  const matchesByMessage = useMemo(() => {
+    const out = new Map<number, Set<string>>();
+    for (const k of matches.blocks) {
+      const mi = Number(k.split(':')[0]);
+      const set = out.get(mi) ?? new Set<string>();
+      set.add(k);
+      out.set(mi, set);
+    }
+    return out;
+  }, [matches]);
+
+  const selectedPair = selection?.kind === 'pair' ? analysis.pairs.find((p) => p.key === selection.key) : undefined;
+  const pinnedRows = useMemo(() => {
+    const out: number[] = [];
+    const addMsg = (m: number | undefined) => {
+      const r = m === undefined ? -1 : (rowOfMessage[m] ?? -1);
+      if (r >= 0) out.push(r);
+    };
+    if (selection?.kind === 'message') addMsg(selection.index);
+    if (selectedPair) {
+      addMsg(selectedPair.call?.message);
+      addMsg(selectedPair.result?.message);
+    }
+    return out;
+  }, [selection, selectedPair, rowOfMessage]);
+
+  const rangeExtractor = useCallback(
+    (range: Range) => {
+      const base = defaultRangeExtractor(range);
+      if (pinnedRows.length === 0) return base;
+      const set = new Set(base);
+      for (const r of pinnedRows) if (r < range.count) set.add(r);
+      return [...set].sort((a, b) => a - b);
+    },
+    [pinnedRows],
+  );
+
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: (i) => (rows[i]?.kind === 'band' ? 30 : 44),
+    getItemKey: (i) => rows[i]?.key ?? i,
+    overscan: 6,
+    rangeExtractor,
+  });
+
+  // Scroll to the selection: a message, or the partner end of a selected pair that is off screen.
+  useEffect(() => {
+    if (!selection) return;
+    let target = -1;
+    if (selection.kind === 'message') target = rowOfMessage[selection.index] ?? -1;
+    else if (selectedPair) {
+      const el = scrollRef.current;
+      const top = el?.scrollTop ?? 0;
+      const bottom = top + (el?.clientHeight ?? 0);
+      const visible = (row: number) => {
+        const m = virtualizer.measurementsCache[row];
+        return m !== undefined && m.start >= top && m.end <= bottom;
+      };
+      const callRow = selectedPair.call ? (rowOfMessage[selectedPair.call.message] ?? -1) : -1;
+      const resultRow = selectedPair.result ? (rowOfMessage[selectedPair.result.message] ?? -1) : -1;
+      if (resultRow >= 0 && !visible(resultRow)) target = resultRow;
+      else if (callRow >= 0 && !visible(callRow)) target = callRow;
+    }
+    if (target >= 0) virtualizer.scrollToIndex(target, { align: 'auto' });
+    // Only a new selection scrolls; re-measuring must not pull the view back.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [selection, analysis]);
+
+  // Restore the scroll anchor (top exchange) once per transcript, e.g. from a permalink.
+  useEffect(() => {
+    const anchor = appStore.getState().anchor;
+    if (!anchor) return;
+    const x = analysis.grouping.exchanges.find((e) => e.key === anchor);
+    const row = x ? rowOfExchange[x.index] : undefined;
+    if (row !== undefined && row >= 0) virtualizer.scrollToIndex(row, { align: 'start' });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [analysis]);
+
+  const items = virtualizer.getVirtualItems();
+  const el = scrollRef.current;
+  const viewTop = virtualizer.scrollOffset ?? 0;
+  const viewport = { top: viewTop, bottom: viewTop + (el?.clientHeight ?? 800) };
+
+  // Keep the anchor (the exchange at the top of the view) in the store for permalinks.
+  const topRow = items.find((it) => it.end > viewTop);
+  const topRowData = topRow ? rows[topRow.index] : undefined;
+  const topExchange = topRowData && topRowData.exchange >= 0 ? analysis.grouping.exchanges[topRowData.exchange]?.key : undefined;
+  useEffect(() => {
+    if (viewTop <= 0) return;
+    if (topExchange && appStore.getState().anchor !== topExchange) appStore.getState().setAnchor(topExchange);
+  }, [topExchange, viewTop]);
+
+  const rowBox = (message: number) => {
+    const r = rowOfMessage[message] ?? 0;
+    const m = virtualizer.measurementsCache[r];
+    return m ? { top: m.start, height: m.size } : { top: 0, height: 0 };
+  };
+  const arcs = layoutArcs(arcPairs, lanes, rowBox, viewport);
+  const activePairs = useMemo(() => {
+    const s = new Set<string>();
+    if (hovered) s.add(hovered);
+    if (selection?.kind === 'pair') s.add(selection.key);
+    return s;
+  }, [hovered, selection]);
+
+  const onSelect = useCallback((index: number) => select({ kind: 'message', index }), [select]);
+  const onSelectPair = useCallback((key: string) => select({ kind: 'pair', key }), [select]);
+  const labelOf = useCallback((m: number) => `#${messages[m]?.rawIndex ?? m}`, [messages]);
+
+  return (
+    <div className="timeline-scroll" ref={scrollRef} data-testid="timeline" tabIndex={-1}>
+      <div className="timeline-content" style={{ height: virtualizer.getTotalSize() }}>
+        <ArcLayer
+          arcs={arcs}
+          width={GUTTER}
+          height={virtualizer.getTotalSize()}
+          hovered={hovered}
+          selected={selection?.kind === 'pair' ? selection.key : null}
+          labelOf={labelOf}
+          onHover={setHovered}
+          onSelect={onSelectPair}
+        />
+        {items.map((it) => {
+          const row = rows[it.index];
+          if (!row) return null;
+          const style = { transform: `translateY(${it.start}px)`, left: GUTTER };
+          if (row.kind === 'band') {
+            const x = analysis.grouping.exchanges[row.exchange];
+            if (!x) return null;
+            const label = x.leading ? 'Before the first user message' : `Exchange ${hasLeading ? x.index : x.index + 1}`;
+            return (
+              <div key={it.key} className={`row band-row band-${x.index % 2}`} style={style} data-index={it.index} data-testid="band" data-exchange={x.key} ref={virtualizer.measureElement}>
+                <span className="band-label">{label}</span>
+                <span className="band-meta">
+                  {x.messages.length} message{x.messages.length === 1 ? '' : 's'} · {tokens.basis.exact ? '' : '≈'}
+                  {fmtInt(exchangeTokens[x.index] ?? 0)} tokens
+                </span>
+              </div>
+            );
+          }
+          const m = messages[row.message];
+          if (!m) return null;
+          return (
+            <div
+              key={it.key}
+              className={`row msg-row ${row.exchange >= 0 ? `band-${row.exchange % 2}` : 'pinned'}`}
+              style={style}
+              data-index={it.index}
+              data-message-index={row.message}
+              ref={virtualizer.measureElement}
+            >
+              <MessageRow
+                message={m}
+                tokens={tokens.perMessage[row.message] ?? 0}
+                maxTokens={maxTokens}
+                approx={!tokens.basis.exact}
+                expanded={expanded.has(row.message)}
+                selected={selection?.kind === 'message' && selection.index === row.message}
+                dimmed={dimmed[row.message] === 1}
+                matches={matchesByMessage.get(row.message) ?? NO_MATCH}
+                pairsOfBlock={pairsOfBlock}
+                activePairs={activePairs}
+                violation={violationAt.get(row.message) ?? null}
+                onToggle={onToggle}
+                onSelect={onSelect}
+                onSelectPair={onSelectPair}
+                onHoverPair={setHovered}
+              />
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}

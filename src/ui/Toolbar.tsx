@@ -1,0 +1,112 @@
+/**
+ * Input and choices: samples menu, file picker, the text area toggle, format and provider pickers
+ * (built from the PARSERS and VALIDATORS registries, so new formats appear on their own).
+ */
+import { useRef } from 'react';
+import { PARSERS } from '../model/parse/registry.ts';
+import type { FormatId, ProviderId } from '../model/types.ts';
+import { VALIDATORS } from '../model/validate/index.ts';
+import type { SampleEntry } from '../io/files.ts';
+import { useAppStore } from '../state/store.ts';
+
+export interface ToolbarProps {
+  samples: SampleEntry[];
+  onSample: (entry: SampleEntry) => void;
+  onFile: (file: File) => void;
+  /** The format detected for the current text (or in use), for the picker's "auto" label. */
+  detectedFormat: FormatId | null;
+  /** The provider used when the user follows the format. */
+  defaultProvider: ProviderId | null;
+  showText: boolean;
+  onToggleText: () => void;
+  onHelp: () => void;
+}
+
+const labelOfFormat = (id: FormatId | null) => (id ? (PARSERS.find((p) => p.id === id)?.label ?? id) : '—');
+const labelOfProvider = (id: ProviderId | null) => (id ? (VALIDATORS.find((v) => v.id === id)?.label ?? id) : '—');
+
+export function Toolbar(p: ToolbarProps) {
+  const fileRef = useRef<HTMLInputElement>(null);
+  const source = useAppStore((s) => s.source);
+  const formatOverride = useAppStore((s) => s.formatOverride);
+  const provider = useAppStore((s) => s.provider);
+  const theme = useAppStore((s) => s.theme);
+  const setFormatOverride = useAppStore((s) => s.setFormatOverride);
+  const setProvider = useAppStore((s) => s.setProvider);
+  const setTheme = useAppStore((s) => s.setTheme);
+  const sampleValue = source.origin === 'sample' && source.sampleId ? source.sampleId : '';
+  return (
+    <div className="toolbar" role="toolbar" aria-label="Input">
+      <label>
+        <span className="lbl">Sample</span>
+        <select
+          data-testid="sample-select"
+          value={sampleValue}
+          onChange={(e) => {
+            const entry = p.samples.find((s) => s.id === e.target.value);
+            if (entry) p.onSample(entry);
+          }}
+        >
+          <option value="">{sampleValue ? '' : source.name ? `(${source.origin}: ${source.name})` : '(your input)'}</option>
+          {p.samples.map((s) => (
+            <option key={s.id} value={s.id} title={s.note}>
+              {s.title}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button type="button" onClick={() => fileRef.current?.click()} data-testid="open-file">
+        Open file…
+      </button>
+      <input
+        ref={fileRef}
+        type="file"
+        hidden
+        data-testid="file-input"
+        accept=".json,.jsonl,.ndjson,.gz,.txt,application/json"
+        onChange={(e) => {
+          const f = e.target.files?.[0];
+          if (f) p.onFile(f);
+          e.target.value = '';
+        }}
+      />
+      <button type="button" aria-pressed={p.showText} onClick={p.onToggleText} data-testid="toggle-text">
+        {p.showText ? 'Hide text' : 'Edit / paste text'}
+      </button>
+      <label>
+        <span className="lbl">Format</span>
+        <select data-testid="format-select" value={formatOverride ?? ''} onChange={(e) => setFormatOverride(e.target.value === '' ? null : (e.target.value as FormatId))}>
+          <option value="">Detect ({labelOfFormat(p.detectedFormat)})</option>
+          {PARSERS.map((f) => (
+            <option key={f.id} value={f.id}>
+              {f.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        <span className="lbl">Provider</span>
+        <select data-testid="provider-select" value={provider ?? ''} onChange={(e) => setProvider(e.target.value === '' ? null : (e.target.value as ProviderId))}>
+          <option value="">Follow format ({labelOfProvider(p.defaultProvider)})</option>
+          {VALIDATORS.map((v) => (
+            <option key={v.id} value={v.id}>
+              {v.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <span className="spacer" />
+      <button
+        type="button"
+        data-testid="theme-toggle"
+        title="Theme: follows the system setting unless forced"
+        onClick={() => setTheme(theme === null ? 'dark' : theme === 'dark' ? 'light' : null)}
+      >
+        Theme: {theme ?? 'system'}
+      </button>
+      <button type="button" onClick={p.onHelp} data-testid="help-button" aria-label="Keyboard shortcuts">
+        ?
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,119 @@
+/**
+ * The verdict: each violation in the order the provider meets it, with the rule in plain words,
+ * why the provider refuses it, the exact JSON error body (copyable) and a jump to the message.
+ */
+import { useState } from 'react';
+import type { Validation } from '../model/validate/index.ts';
+import type { ViolationTarget } from '../state/selectors.ts';
+import { prettyJson } from './format.ts';
+
+export interface ViolationsPanelProps {
+  validation: Validation;
+  providerLabel: string;
+  targets: ViolationTarget[];
+  onJump: (message: number) => void;
+}
+
+const RANK_TEXT: Record<ViolationTarget['rank'], string> = {
+  first: 'the error this request gets',
+  next: 'next, once fixed',
+  warning: 'warning: accepted, but risky',
+};
+
+const CONFIDENCE_TEXT: Record<string, string> = {
+  V: 'error text captured verbatim',
+  'V-doc': 'error text from the provider docs',
+  I: 'error text inferred',
+  '?': 'error text unconfirmed',
+};
+
+async function copyText(text: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function ViolationItem({ t, onJump }: { t: ViolationTarget; onJump: (m: number) => void }) {
+  const v = t.violation;
+  const [copied, setCopied] = useState<'yes' | 'no' | null>(null);
+  const body = v.error !== null ? prettyJson(v.error) : null;
+  return (
+    <li className={`violation rank-${t.rank}`} data-testid="violation" data-rule={v.rule} data-rank={t.rank}>
+      <div className="violation-head">
+        <span className="violation-rank" data-testid="violation-rank">
+          {RANK_TEXT[t.rank]}
+        </span>
+        <span className="violation-code" title={`Rule ${v.code} in provider-rules.md; ${CONFIDENCE_TEXT[v.confidence] ?? v.confidence}`}>
+          {v.code}
+        </span>
+      </div>
+      <h3 className="violation-title">{v.title}</h3>
+      <p className="violation-why">{v.why}</p>
+      {v.ids.length > 0 && (
+        <p className="violation-ids">
+          ids: <code>{v.ids.join(', ')}</code>
+        </p>
+      )}
+      {body !== null ? (
+        <div className="error-body">
+          <div className="error-body-head">
+            <span>HTTP {v.status} · {CONFIDENCE_TEXT[v.confidence] ?? v.confidence}</span>
+            <button
+              type="button"
+              data-testid="copy-error"
+              onClick={() => {
+                void copyText(JSON.stringify(v.error)).then((ok) => setCopied(ok ? 'yes' : 'no'));
+              }}
+            >
+              {copied === 'yes' ? 'Copied' : copied === 'no' ? 'Copy failed' : 'Copy JSON'}
+            </button>
+          </div>
+          <pre data-testid="error-body">{body}</pre>
+        </div>
+      ) : (
+        <p className="violation-message">{v.message}</p>
+      )}
+      {t.message >= 0 && (
+        <button type="button" className="jump" data-testid="jump" onClick={() => onJump(t.message)}>
+          Jump to message #{v.messageIndex}
+          {v.blockIndex !== null ? `, block ${v.blockIndex}` : ''}
+        </button>
+      )}
+    </li>
+  );
+}
+
+export function ViolationsPanel({ validation, providerLabel, targets, onJump }: ViolationsPanelProps) {
+  const errors = targets.filter((t) => t.rank !== 'warning').length;
+  return (
+    <aside className="violations" data-testid="violations" aria-label="Violations">
+      <h2>Verdict for {providerLabel}</h2>
+      {validation.valid ? (
+        <p className="verdict valid" data-testid="verdict" data-valid="true">
+          Valid: {providerLabel} would accept this request.
+        </p>
+      ) : (
+        <p className="verdict invalid" data-testid="verdict" data-valid="false">
+          Invalid: {providerLabel} answers HTTP 400 ({errors} violation{errors === 1 ? '' : 's'}).
+        </p>
+      )}
+      {targets.length > 0 && (
+        <ol className="violation-list">
+          {targets.map((t, i) => (
+            <ViolationItem key={`${i}:${t.violation.rule}:${t.violation.messageIndex}`} t={t} onJump={onJump} />
+          ))}
+        </ol>
+      )}
+      {validation.notes.length > 0 && (
+        <ul className="notes">
+          {validation.notes.map((n, i) => (
+            <li key={i}>{n}</li>
+          ))}
+        </ul>
+      )}
+    </aside>
+  );
+}

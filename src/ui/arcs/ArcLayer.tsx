@@ -1,0 +1,79 @@
+/**
+ * Renders the arcs computed by `layoutArcs` as SVG paths inside the virtualizer's content
+ * element, so they share the rows' coordinates and scroll natively. d3 computed the `d` strings;
+ * React owns the DOM. Each arc has a wide transparent hit path for hover and click.
+ */
+import { memo } from 'react';
+import type { ArcPath } from './arcLayout.ts';
+
+export interface ArcLayerProps {
+  arcs: ArcPath[];
+  width: number;
+  height: number;
+  hovered: string | null;
+  selected: string | null;
+  /** Label of a message for stub markers (`#12`). */
+  labelOf: (message: number) => string;
+  onHover: (key: string | null) => void;
+  onSelect: (key: string) => void;
+}
+
+const STATUS_TEXT: Record<ArcPath['status'], string> = {
+  answered: 'answered',
+  answered_late: 'answered, but not in the next message',
+  unanswered: 'no tool_result',
+  orphan: 'tool_result without its tool_use',
+  duplicate_id: 'duplicate tool_use id',
+  duplicate_result: 'second tool_result for one call',
+};
+
+export const ArcLayer = memo(function ArcLayer(p: ArcLayerProps) {
+  return (
+    <svg className="arc-layer" width={p.width} height={p.height} data-testid="arc-layer" aria-label="tool_use to tool_result arcs">
+      {p.arcs.map((a) => {
+        const cls = `arc${a.broken ? ' broken' : ''}${p.hovered === a.id ? ' hover' : ''}${p.selected === a.id ? ' selected' : ''}`;
+        const title = `${STATUS_TEXT[a.status]}${a.partial ? ' (partial answer: a sibling was answered)' : ''}`;
+        return (
+          <g
+            key={a.id}
+            className={cls}
+            data-arc-id={a.id}
+            data-status={a.status}
+            data-broken={a.broken ? 'true' : 'false'}
+            data-partial={a.partial ? 'true' : undefined}
+            onMouseEnter={() => p.onHover(a.id)}
+            onMouseLeave={() => p.onHover(null)}
+            onClick={() => p.onSelect(a.id)}
+          >
+            <title>{title}</title>
+            <path className="arc-hit" d={a.d} />
+            <path className="arc-line" d={a.d} />
+            {a.from.kind === 'nowhere' && (
+              <g className="arc-nowhere" transform={`translate(${a.x},${a.from.y})`}>
+                <circle r={4} />
+                <text y={-6} textAnchor="middle">
+                  ?
+                </text>
+              </g>
+            )}
+            {a.to.kind === 'nowhere' && (
+              <g className="arc-nowhere" transform={`translate(${a.x},${a.to.y})`}>
+                <path d="M-4,-4L4,4M4,-4L-4,4" />
+              </g>
+            )}
+            {[a.from, a.to].map((end, i) =>
+              end.kind === 'stub' && end.message !== null ? (
+                <g key={i} className="arc-stub" transform={`translate(${a.x},${end.y})`}>
+                  <path d={end.edge === 'top' ? 'M-4,6L0,0L4,6' : 'M-4,-6L0,0L4,-6'} />
+                  <text x={-6} y={end.edge === 'top' ? 12 : -4} textAnchor="end">
+                    {p.labelOf(end.message)}
+                  </text>
+                </g>
+              ) : null,
+            )}
+          </g>
+        );
+      })}
+    </svg>
+  );
+});

@@ -1,0 +1,43 @@
+/** Small display helpers for the timeline (text only, never HTML). */
+import type { Block } from '../model/types.ts';
+
+/** `1234` → `1,234`. */
+export function fmtInt(n: number): string {
+  return Math.round(n).toLocaleString('en-US');
+}
+
+/** First `max` characters of a text on one line, with an ellipsis when cut. */
+export function excerpt(text: string, max = 60): string {
+  const one = text.replace(/\s+/g, ' ').trim();
+  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
+}
+
+/** Plain text of a block for the expanded view. */
+export function blockText(b: Block): string {
+  switch (b.type) {
+    case 'text':
+      return b.text;
+    case 'thinking':
+      return b.thinking;
+    case 'tool_use':
+      return typeof b.input === 'string' ? b.input : (JSON.stringify(b.input, null, 2) ?? '');
+    case 'tool_result':
+      return b.content.map(blockText).join('\n');
+    case 'redacted_thinking':
+      return `(encrypted reasoning, ${fmtInt(b.bytes)} bytes)`;
+    case 'image':
+    case 'document':
+      return `(${b.type}${b.mediaType ? `, ${b.mediaType}` : ''}${b.bytes !== undefined ? `, ${fmtInt(b.bytes)} bytes` : ''})`;
+    case 'other':
+      return JSON.stringify(b.raw, null, 2) ?? '';
+  }
+}
+
+/** Pretty JSON for the raw view; never throws (cycles or BigInt fall back to String). */
+export function prettyJson(v: unknown): string {
+  try {
+    return JSON.stringify(v, null, 2) ?? String(v);
+  } catch {
+    return String(v);
+  }
+}
