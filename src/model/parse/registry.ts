@@ -10,6 +10,8 @@ import { geminiParser } from './gemini.ts';
 import { bedrockConverseParser } from './bedrockConverse.ts';
 import { claudeCodeJsonlParser } from './claudeCodeJsonl.ts';
 import { codexJsonlParser } from './codexJsonl.ts';
+import { langchainParser } from './langchain.ts';
+import { vercelAiParser } from './vercelAi.ts';
 
 export interface FormatParser {
   id: FormatId;
@@ -37,7 +39,7 @@ export interface FormatParser {
   write?: (t: Transcript) => string;
 }
 
-export const PARSERS: FormatParser[] = [anthropicMessagesParser, openaiChatParser, claudeCodeJsonlParser, codexJsonlParser, openaiResponsesParser, geminiParser, bedrockConverseParser];
+export const PARSERS: FormatParser[] = [anthropicMessagesParser, openaiChatParser, claudeCodeJsonlParser, codexJsonlParser, langchainParser, vercelAiParser, openaiResponsesParser, geminiParser, bedrockConverseParser];
 
 export function parserFor(id: FormatId): FormatParser | undefined {
   return PARSERS.find((p) => p.id === id);

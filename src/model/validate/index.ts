@@ -7,11 +7,14 @@ import { openaiChatValidator } from './openaiChat.ts';
 import { openaiResponsesValidator } from './openaiResponses.ts';
 import { geminiValidator } from './gemini.ts';
 import { bedrockValidator } from './bedrock.ts';
+import { deepseekValidator } from './deepseek.ts';
+import { mistralValidator } from './mistral.ts';
+import { qwenValidator } from './qwen.ts';
 import type { ProviderValidator, ValidateOptions, Validation } from './types.ts';
 
 export type { ProviderValidator, ValidateOptions, Validation, Violation, RuleId } from './types.ts';
 
-export const VALIDATORS: ProviderValidator[] = [anthropicValidator, openaiChatValidator, openaiResponsesValidator, geminiValidator, bedrockValidator];
+export const VALIDATORS: ProviderValidator[] = [anthropicValidator, openaiChatValidator, openaiResponsesValidator, geminiValidator, bedrockValidator, deepseekValidator, mistralValidator, qwenValidator];
 
 export function validatorFor(id: ProviderId): ProviderValidator | undefined {
   return VALIDATORS.find((v) => v.id === id);

@@ -43,8 +43,13 @@ export interface ChatDialect {
   provider: Transcript['format'] extends never ? never : 'openai-chat' | 'deepseek' | 'qwen' | 'mistral';
   label: string;
   orphan: (n: number) => { message: string; error: unknown; confidence: Violation['confidence'] };
-  missing: (ids: string[], param: string | null, n: number) => { message: string; error: unknown; confidence: Violation['confidence'] };
+  /** `next`: index of the message that broke the run of tool messages, or null at the end. */
+  missing: (ids: string[], param: string | null, n: number, next: number | null) => { message: string; error: unknown; confidence: Violation['confidence'] };
   wrongId: (id: string, n: number) => { message: string; error: unknown; confidence: Violation['confidence'] };
+  /** Provider-specific structural checks on the rendered messages, met before the pairing checks. */
+  structure?: (msgs: RenderedMessage[], t: Transcript) => Violation[];
+  /** False when the provider does not apply OpenAI's tool-run pairing rules (Mistral counts instead). */
+  pairing?: boolean;
 }
 
 export const OPENAI_DIALECT: ChatDialect = {
@@ -85,9 +90,10 @@ export function validateChat(t: Transcript, dialect: ChatDialect, opts: Validate
     const { error, ...rest } = v;
     found.push(violation({ ...rest, title, why, severity }, () => error));
   };
+  if (dialect.structure) found.push(...dialect.structure(msgs, t));
   const seenCallIds = new Set<string>();
   let i = 0;
-  while (i < msgs.length) {
+  while (dialect.pairing !== false && i < msgs.length) {
     const m = msgs[i] as RenderedMessage;
     if (m.role === 'tool') {
       const it = m.items[0] as RenderedItem | undefined;
@@ -133,7 +139,7 @@ export function validateChat(t: Transcript, dialect: ChatDialect, opts: Validate
       const first = calls[missingIdx[0] as number] as RenderedItem;
       const param = j >= msgs.length ? 'messages' : `messages.[${j}].role`;
       const rule: RuleId = j === i + 1 && j >= msgs.length ? 'trailing_tool_use' : answered.size > 0 ? 'partial_answer' : 'unanswered_tool_use';
-      const e = dialect.missing(missing, param, i);
+      const e = dialect.missing(missing, param, i, j >= msgs.length ? null : j);
       push({ rule, code: 'O2', messageIndex: first.msg.rawIndex, blockIndex: first.blockIndex, ids: missing, providerPath: param, message: e.message, error: e.error, confidence: e.confidence });
     }
     i = j;
