@@ -1,0 +1,182 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CHARS_PER_4 } from '../model/tokens.ts';
+import {
+  EMPTY_VIEW,
+  nextView,
+  passesFilters,
+  selectArcPairs,
+  selectCounts,
+  selectDimmed,
+  selectInspection,
+  selectMatches,
+  selectRequest,
+  selectRows,
+  selectTokens,
+  selectViolationMessages,
+  selectViolationTargets,
+} from './selectors.ts';
+import { createAppStore } from './store.ts';
+
+const repoRoot = path.resolve(import.meta.dirname, '../..');
+const casesDir = path.resolve(repoRoot, '../shared/cases');
+const sampleText = (file: string) => readFileSync(path.join(repoRoot, 'public/samples', file), 'utf8');
+
+/** Case 08 (claude-code#1956, cancel during parallel calls), rebuilt: three calls, user text next. */
+const CANCELLED = JSON.stringify({
+  system: 'You are a coding agent.',
+  messages: [
+    { role: 'user', content: 'Which test runner?' },
+    { role: 'assistant', content: [{ type: 'text', text: 'pytest.' }] },
+    { role: 'user', content: 'Run tests, linter and types.' },
+    {
+      role: 'assistant',
+      content: [
+        { type: 'tool_use', id: 'toolu_A', name: 'bash', input: { command: 'pytest' } },
+        { type: 'tool_use', id: 'toolu_B', name: 'bash', input: { command: 'ruff' } },
+        { type: 'tool_use', id: 'toolu_C', name: 'bash', input: { command: 'mypy' } },
+      ],
+    },
+    { role: 'user', content: 'Stop, only the unit tests.' },
+  ],
+});
+
+function analysisOf(text: string, name = '') {
+  const store = createAppStore({ source: { text, name, origin: 'paste' } });
+  const r = selectInspection(store.getState());
+  if (!r.ok) throw new Error(r.error.message);
+  return r.analysis;
+}
+
+describe('store', () => {
+  it('holds only user choices, with the documented defaults', () => {
+    const s = createAppStore().getState();
+    expect(s.policies).toEqual(['message', 'exchange']);
+    expect(s.provider).toBeNull();
+    expect(s.formatOverride).toBeNull();
+    expect(s.selection).toBeNull();
+  });
+
+  it('clears the selection and anchor when the source changes', () => {
+    const store = createAppStore({ selection: { kind: 'message', index: 3 }, anchor: 'x2' });
+    store.getState().setSource({ text: '[]', name: '', origin: 'paste' });
+    expect(store.getState().selection).toBeNull();
+    expect(store.getState().anchor).toBeNull();
+  });
+});
+
+describe('selectors', () => {
+  it('memoises the request by its inputs', () => {
+    const store = createAppStore({ source: { text: CANCELLED, name: '', origin: 'paste' } });
+    const a = selectRequest(store.getState());
+    store.getState().setFind('x');
+    expect(selectRequest(store.getState())).toBe(a);
+    store.getState().setProvider('openai-chat');
+    expect(selectRequest(store.getState())).not.toBe(a);
+  });
+
+  it('re-validates without re-parsing when the provider changes', () => {
+    const store = createAppStore({ source: { text: CANCELLED, name: '', origin: 'paste' } });
+    const first = selectInspection(store.getState());
+    store.getState().setProvider('openai-chat');
+    const second = selectInspection(store.getState());
+    expect(first.ok && second.ok).toBe(true);
+    if (first.ok && second.ok) {
+      expect(second.parsed).toBe(first.parsed);
+      expect(second.analysis.provider).toBe('openai-chat');
+      expect(first.analysis.provider).toBe('anthropic');
+    }
+  });
+
+  it('ranks the first error as the one the request gets (case 08: unanswered parallel calls)', () => {
+    const a = analysisOf(CANCELLED);
+    const targets = selectViolationTargets(a);
+    expect(targets[0]?.rank).toBe('first');
+    expect(targets[0]?.violation.rule).toBe('unanswered_tool_use');
+    expect(targets[0]?.violation.ids).toEqual(['toolu_A', 'toolu_B', 'toolu_C']);
+    expect(targets[0]?.message).toBe(3);
+    expect(targets.slice(1).every((t) => t.rank !== 'first')).toBe(true);
+    expect(selectViolationMessages(a)).toContain(3);
+  });
+
+  it('maps raw indices to ours (OpenAI system message first; orphan at messages.1)', () => {
+    const a = analysisOf(sampleText('broken-orphan-after-trim.json'));
+    const t = selectViolationTargets(a)[0];
+    expect(t?.violation.rule).toBe('orphan_tool_result');
+    expect(a.transcript.messages[t?.message ?? -1]?.rawIndex).toBe(t?.violation.messageIndex);
+    const arcs = selectArcPairs(a);
+    expect(arcs.filter((p) => p.status === 'orphan')).toHaveLength(1);
+    expect(selectCounts(a)).toMatchObject({ arcs: 2, broken: 1, errors: 1 });
+  });
+
+  it('puts a band row before the first message of each exchange', () => {
+    const a = analysisOf(CANCELLED);
+    const { rows, rowOfMessage, rowOfExchange } = selectRows(a);
+    expect(rows.map((r) => (r.kind === 'band' ? `x${r.exchange}` : `m${r.message}`))).toEqual(['x0', 'm0', 'm1', 'x1', 'm2', 'm3', 'x2', 'm4']);
+    expect(Array.from(rowOfMessage)).toEqual([1, 2, 4, 5, 7]);
+    expect(Array.from(rowOfExchange)).toEqual([0, 3, 6]);
+    expect(selectRows(a)).toBe(selectRows(a));
+  });
+
+  it('finds text, tool names and tool ids, case-insensitively', () => {
+    const a = analysisOf(sampleText('invoice.json'));
+    expect(selectMatches(a, 'GET_CUSTOMER').messages).toEqual([1]);
+    expect(selectMatches(a, 'toolu_01CustLookup3Zb').messages).toEqual([1, 2]);
+    expect(selectMatches(a, 'mina okafor').messages).toEqual([2, 3]);
+    expect(selectMatches(a, '   ').messages).toEqual([]);
+    expect(selectMatches(a, 'no such thing').messages).toEqual([]);
+  });
+
+  it('dims by role and block type without removing anything', () => {
+    const a = analysisOf(sampleText('invoice.json'));
+    expect(Array.from(selectDimmed(a, [], []))).toEqual([0, 0, 0, 0]);
+    expect(Array.from(selectDimmed(a, ['assistant'], []))).toEqual([1, 0, 1, 0]);
+    expect(Array.from(selectDimmed(a, [], ['tool_result']))).toEqual([1, 1, 0, 1]);
+    expect(passesFilters(a.transcript.messages[1]!, ['assistant'], ['tool_use'])).toBe(true);
+  });
+
+  it('counts tokens per message and memoises the table by reference', () => {
+    const a = analysisOf(sampleText('invoice.json'));
+    const t1 = selectTokens(a.transcript, a.provider, CHARS_PER_4);
+    expect(selectTokens(a.transcript, a.provider, CHARS_PER_4)).toBe(t1);
+    expect(t1.perMessage).toHaveLength(4);
+    expect(t1.basis.encoding).toBe('chars/4');
+  });
+
+  it('keeps the last good transcript visible when new text fails to parse', () => {
+    const store = createAppStore({ source: { text: sampleText('invoice.json'), name: '', origin: 'paste' } });
+    const good = selectInspection(store.getState());
+    const v1 = nextView(EMPTY_VIEW, selectRequest(store.getState()), good);
+    expect(v1.error).toBeNull();
+    store.getState().setSource({ text: '{"messages": [\n  {"role": "user",, }\n]}', name: '', origin: 'paste' });
+    const bad = selectInspection(store.getState());
+    const v2 = nextView(v1, selectRequest(store.getState()), bad);
+    expect(v2.analysis).toBe(v1.analysis);
+    expect(v2.error?.kind).toBe('json');
+    expect(v2.error?.location?.line).toBe(2);
+    expect(v2.error?.location?.lineText).toBe('  {"role": "user",, }');
+    expect(store.getState().source.text).toContain('"user",,');
+  });
+});
+
+const HAS_CASES = existsSync(path.join(casesDir, 'README.md'));
+if (!HAS_CASES) console.warn(`skipping shared-case tests: ${casesDir} is absent`);
+
+describe('cases from ../shared/cases', () => {
+  it.skipIf(!HAS_CASES)('first violation matches the expected verdict for Anthropic and OpenAI Chat cases', () => {
+    const files = ['08-claude-code-escape-parallel-tools.json', '01-langchain-trim-messages-last.json', '02-litellm-trim-strips-trailing-tool.json'];
+    for (const f of files) {
+      const c = JSON.parse(readFileSync(path.join(casesDir, f), 'utf8')) as { format: string; transcript: unknown; expected: { valid: boolean; violations: { kind: string; message_index: number }[] } };
+      if (c.format !== 'anthropic-messages' && c.format !== 'openai-chat') continue;
+      const a = analysisOf(JSON.stringify(c.transcript));
+      expect(a.validation.valid, f).toBe(c.expected.valid);
+      const first = selectViolationTargets(a).find((t) => t.rank === 'first');
+      const exp = c.expected.violations[0];
+      if (exp) {
+        expect(first?.violation.rule, f).toBe(exp.kind);
+        expect(first?.violation.messageIndex, f).toBe(exp.message_index);
+      }
+    }
+  });
+});
