@@ -78,6 +78,8 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
   }
 
   const seenToolUse = new Set<string>();
+  // A4: server tool calls deferred to the next assistant turn (client tools called in the same batch).
+  const deferredServer = new Set<string>();
   const lastIdx = msgs.length - 1;
   msgs.forEach((m, n) => {
     const isFinal = n === lastIdx;
@@ -115,7 +117,7 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
     if (m.role === 'user') {
       checkUserMessage(msgs, n, push);
     } else {
-      checkAssistantMessage(msgs, n, seenToolUse, push);
+      checkAssistantMessage(msgs, n, seenToolUse, push, deferredServer);
     }
   });
 
@@ -157,8 +159,15 @@ function checkUserMessage(msgs: RenderedMessage[], n: number, push: Push): void 
   });
 }
 
-/** A2/A3 (missing results in the next message), A6 (duplicate ids), server tool pairing (§1.3). */
-function checkAssistantMessage(msgs: RenderedMessage[], n: number, seen: Set<string>, push: Push): void {
+/**
+ * A2/A3 (missing results in the next message), A6 (duplicate ids), server tool pairing (§1.3)
+ * and A4 (a server call deferred because client tools were called in the same batch: its result
+ * may come in the next assistant turn, but only if the user message in between holds nothing but
+ * tool_result blocks).
+ * A5's "content after a client tool_use in the same turn" is deliberately NOT an error here:
+ * shared case 10 (ai-sdk) shows interleaved text and tool_use in one assistant turn is legal.
+ */
+function checkAssistantMessage(msgs: RenderedMessage[], n: number, seen: Set<string>, push: Push, deferred: Set<string>): void {
   const m = msgs[n] as RenderedMessage;
   const calls: RenderedItem[] = [];
   const serverCalls = new Map<string, { it: RenderedItem; answered: boolean }>();
@@ -189,6 +198,7 @@ function checkAssistantMessage(msgs: RenderedMessage[], n: number, seen: Set<str
     } else if (b.type === 'tool_result' && b.server !== undefined) {
       const call = b.toolUseId !== null ? serverCalls.get(b.toolUseId) : undefined;
       if (call) call.answered = true;
+      else if (b.toolUseId !== null && deferred.has(b.toolUseId)) deferred.delete(b.toolUseId);
       else {
         push({
           rule: 'server_tool_orphan', code: '1.3', messageIndex: it.msg.rawIndex, blockIndex: it.blockIndex, ids: b.toolUseId ? [b.toolUseId] : [], providerPath: `messages.${n}.content.${mIdx}`,
@@ -200,11 +210,17 @@ function checkAssistantMessage(msgs: RenderedMessage[], n: number, seen: Set<str
       }
     }
   });
+  const after = msgs[n + 1];
+  const onlyResultsNext = after !== undefined && after.role === 'user' && after.items.length > 0 && after.items.every((x) => x.block.type === 'tool_result' && x.block.server === undefined);
   for (const [id, { it, answered }] of serverCalls) {
     if (answered || it.block.type !== 'tool_use') continue;
+    if (calls.length > 0 && onlyResultsNext) {
+      deferred.add(id);
+      continue;
+    }
     const name = it.block.name;
     push({
-      rule: 'server_tool_unanswered', code: '1.3', messageIndex: it.msg.rawIndex, blockIndex: it.blockIndex, ids: [id], providerPath: `messages.${n}`,
+      rule: 'server_tool_unanswered', code: calls.length > 0 && after?.role === 'user' ? 'A4' : '1.3', messageIndex: it.msg.rawIndex, blockIndex: it.blockIndex, ids: [id], providerPath: `messages.${n}`,
       message: `messages.${n}: \`${name}\` tool use with id \`${id}\` was found without a corresponding \`${name}_tool_result\` block`,
       title: 'Server tool call without its result in the same turn',
       why: 'A server_tool_use must be followed by its result inside the same (merged) assistant turn.',
