@@ -29,6 +29,9 @@ export interface MessageRowProps {
   onHoverPair: (key: string | null) => void;
 }
 
+/** Width of the token bar for the largest message, px. */
+const TOKEN_BAR_PX = 56;
+
 const ROLE_LABEL: Record<Message['role'], string> = { system: 'system', developer: 'developer', user: 'user', assistant: 'assistant', tool: 'tool' };
 
 function chipLabel(b: Block): string {
@@ -72,12 +75,11 @@ function chipState(pairs: ToolPair[] | undefined): { broken: boolean; note: stri
 
 export const MessageRow = memo(function MessageRow(p: MessageRowProps) {
   const m = p.message;
-  const width = p.maxTokens > 0 ? Math.max(2, (p.tokens / p.maxTokens) * 100) : 0;
+  const width = p.maxTokens > 0 ? Math.max(2, (p.tokens / p.maxTokens) * TOKEN_BAR_PX) : 0;
   return (
     <div
       className={`msg role-${m.role}${p.selected ? ' selected' : ''}${p.dimmed ? ' dimmed' : ''}${p.violation ? ` has-violation v-${p.violation}` : ''}`}
       data-testid="message-row"
-      data-message-index={m.index}
       data-role={m.role}
       aria-selected={p.selected}
     >
@@ -133,7 +135,7 @@ export const MessageRow = memo(function MessageRow(p: MessageRowProps) {
           })}
         </span>
         <span className="tokens" title={`${p.approx ? 'about ' : ''}${fmtInt(p.tokens)} tokens`}>
-          <span className="token-bar" style={{ width: `${width}%` }} />
+          <span className="token-bar" style={{ width: `${width}px` }} />
           <span className="token-num">
             {p.approx ? '≈' : ''}
             {fmtInt(p.tokens)}

@@ -64,10 +64,8 @@ export const ArcLayer = memo(function ArcLayer(p: ArcLayerProps) {
             {[a.from, a.to].map((end, i) =>
               end.kind === 'stub' && end.message !== null ? (
                 <g key={i} className="arc-stub" transform={`translate(${a.x},${end.y})`}>
+                  <title>{`continues ${end.edge === 'top' ? 'above' : 'below'} to message ${p.labelOf(end.message)}`}</title>
                   <path d={end.edge === 'top' ? 'M-4,6L0,0L4,6' : 'M-4,-6L0,0L4,-6'} />
-                  <text x={-6} y={end.edge === 'top' ? 12 : -4} textAnchor="end">
-                    {p.labelOf(end.message)}
-                  </text>
                 </g>
               ) : null,
             )}

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ToolPair } from '../../model/pairing.ts';
 import { assignLanes, layoutArcs, pairSpan, type ArcOptions, type Span } from './arcLayout.ts';
 
-const OPTS: ArcOptions = { gutterWidth: 72, laneWidth: 9, overscan: 100, anchorY: 16, nowhere: 26 };
+const OPTS: ArcOptions = { gutterWidth: 72, laneWidth: 9, laneStep: 3, anchorY: 16, nowhere: 26 };
 /** Rows of 40 px, one per message. */
 const box = (m: number) => ({ top: m * 40, height: 40 });
 
@@ -108,11 +108,22 @@ describe('layoutArcs', () => {
     expect(up?.to.kind).toBe('stub');
   });
 
-  it('culls arcs whose span misses the viewport plus overscan', () => {
+  it('culls arcs with no part on screen', () => {
     const near = pair('near', 1, 2);
     const far = pair('far', 100, 101);
-    const arcs = layoutArcs([near, far], new Map(), box, { top: 0, bottom: 400 }, OPTS);
-    expect(arcs.map((a) => a.id)).toEqual(['near']);
+    const justBelow = pair('below', 11, 12);
+    const across = pair('across', 2, 30);
+    const arcs = layoutArcs([near, far, justBelow, across], new Map(), box, { top: 0, bottom: 400 }, OPTS);
+    expect(arcs.map((a) => a.id)).toEqual(['near', 'across']);
+  });
+
+  it('offsets the endpoints of parallel pairs by lane so they do not start at one point', () => {
+    const a = pair('a', 1, 2);
+    const b = pair('b', 1, 2);
+    const arcs = layoutArcs([a, b], new Map([['a', 0], ['b', 1]]), box, view, OPTS);
+    expect(arcs[0]?.from.y).toBe(56);
+    expect(arcs[1]?.from.y).toBe(59);
+    expect(arcs[1]?.x).toBeLessThan(arcs[0]?.x ?? 0);
   });
 
   it('shrinks lanes so that many of them still fit in the gutter', () => {

@@ -25,15 +25,15 @@ export interface ArcOptions {
   gutterWidth: number;
   /** Preferred distance between lanes in px (shrunk when many lanes must fit). */
   laneWidth: number;
-  /** Arcs whose span misses the viewport by more than this (px) are culled. */
-  overscan: number;
+  /** Extra px of endpoint offset per lane, so parallel pairs leaving one row do not start at one point. */
+  laneStep: number;
   /** Offset of an endpoint below its row's top, in px (capped at half the row height). */
   anchorY: number;
   /** Length in px of the open end of an orphan ("from nowhere") or unanswered ("to nowhere") arc. */
   nowhere: number;
 }
 
-export const DEFAULT_ARC_OPTIONS: ArcOptions = { gutterWidth: 72, laneWidth: 9, overscan: 400, anchorY: 16, nowhere: 26 };
+export const DEFAULT_ARC_OPTIONS: ArcOptions = { gutterWidth: 72, laneWidth: 9, laneStep: 3, anchorY: 14, nowhere: 26 };
 
 /**
  * How an end is drawn:
@@ -128,8 +128,8 @@ const pathOf = line<[number, number]>().curve(curveBasis).digits(1);
  * @param lanes lane per pair key (`assignLanes`), stable while scrolling
  * @param rowBox box of a message's row in content px (measured or estimated)
  * @param viewport visible range in content px
- * @returns one path per pair whose span meets the viewport ± overscan; ends off screen become
- *   stubs at the viewport edge. Pure.
+ * @returns one path per pair whose span meets the viewport; ends off screen become stubs at the
+ *   viewport edge. Pure.
  */
 export function layoutArcs(
   pairs: readonly ToolPair[],
@@ -143,9 +143,9 @@ export function layoutArcs(
   const usable = opts.gutterWidth - 10;
   const laneWidth = Math.min(opts.laneWidth, usable / (maxLane + 1));
   const xEnd = opts.gutterWidth;
-  const yOf = (message: number) => {
+  const yOf = (message: number, lane: number) => {
     const b = rowBox(message);
-    return b.top + Math.min(b.height / 2, opts.anchorY);
+    return b.top + Math.min(b.height / 2, opts.anchorY + Math.min(lane, 4) * opts.laneStep);
   };
   const out: ArcPath[] = [];
   for (const p of pairs) {
@@ -156,24 +156,25 @@ export function layoutArcs(
     let from: ArcEnd;
     let to: ArcEnd;
     if (p.call && p.result) {
-      fromY = yOf(p.call.message);
-      toY = yOf(p.result.message);
+      fromY = yOf(p.call.message, lane);
+      toY = yOf(p.result.message, lane);
       from = { kind: 'point', y: fromY, message: p.call.message };
       to = { kind: 'point', y: toY, message: p.result.message };
     } else if (p.call) {
-      fromY = yOf(p.call.message);
+      fromY = yOf(p.call.message, lane);
       toY = fromY + opts.nowhere;
       from = { kind: 'point', y: fromY, message: p.call.message };
       to = { kind: 'nowhere', y: toY, message: null };
     } else if (p.result) {
-      toY = yOf(p.result.message);
+      toY = yOf(p.result.message, lane);
       fromY = toY - opts.nowhere;
       from = { kind: 'nowhere', y: fromY, message: null };
       to = { kind: 'point', y: toY, message: p.result.message };
     } else continue;
     const lo = Math.min(fromY, toY);
     const hi = Math.max(fromY, toY);
-    if (hi < viewport.top - opts.overscan || lo > viewport.bottom + opts.overscan) continue;
+    // Nothing of the arc is on screen: cull it (its row boxes may be estimates anyway).
+    if (hi < viewport.top || lo > viewport.bottom) continue;
     from = clampEnd(from, viewport);
     to = clampEnd(to, viewport);
     const pts: [number, number][] = [];
