@@ -140,3 +140,39 @@ export function mutate(t: Transcript, mutations: Mutation[]): Transcript {
 export function arbTranscript(format: 'anthropic-messages' | 'openai-chat'): fc.Arbitrary<Transcript> {
   return fc.tuple(arbValidTranscript(format), fc.array(arbMutation, { maxLength: 4 })).map(([t, ms]) => mutate(t, ms));
 }
+
+const ID_POOL = ['t1', 't2', 't3', 't4', 't5'];
+
+/** A random block: text (sometimes empty or blank), calls and results from a small id pool, thinking, server tools. */
+export const arbBlock: fc.Arbitrary<Block> = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom('hi', 'Let me check.', 'done', '', '  ').map((s): Block => ({ type: 'text', text: s })) },
+  { weight: 4, arbitrary: fc.tuple(fc.constantFrom(...ID_POOL), fc.boolean()).map(([id, named]): Block => ({ type: 'tool_use', id: named || id !== 't5' ? id : null, name: 'tool', input: {} })) },
+  { weight: 4, arbitrary: fc.tuple(fc.constantFrom(...ID_POOL), fc.boolean(), fc.boolean()).map(([id, err, nullId]): Block => ({ type: 'tool_result', toolUseId: nullId && id === 't5' ? null : id, isError: err, content: [{ type: 'text', text: 'r' }] })) },
+  { weight: 1, arbitrary: fc.constant<Block>({ type: 'thinking', thinking: 'hmm', signature: 's' }) },
+  { weight: 1, arbitrary: fc.constant<Block>({ type: 'redacted_thinking', bytes: 10 }) },
+  { weight: 1, arbitrary: fc.constantFrom('s1', 's2').map((id): Block => ({ type: 'tool_use', id, name: 'web_search', input: {}, server: true })) },
+  { weight: 1, arbitrary: fc.constantFrom('s1', 's2').map((id): Block => ({ type: 'tool_result', toolUseId: id, isError: false, content: [], server: 'web_search_tool_result' })) },
+);
+
+/**
+ * Arbitrary transcripts with random roles (system/developer anywhere), random blocks (empty
+ * messages, blank text, duplicate ids, null ids, server tools, thinking) and random settings
+ * (thinking on/off/unknown, forced tools, `tools: []`), for testing code that must agree with
+ * the validators on any input.
+ */
+export function arbAnyTranscript(format: 'anthropic-messages' | 'openai-chat', maxMessages = 14): fc.Arbitrary<Transcript> {
+  const arbMessage = fc
+    .tuple(fc.constantFrom<Role>('user', 'user', 'assistant', 'assistant', 'tool', 'system', 'developer'), fc.array(arbBlock, { maxLength: 3 }))
+    .map(([role, blocks]) => msg(role, blocks));
+  return fc
+    .record({
+      messages: fc.array(arbMessage, { maxLength: maxMessages }),
+      thinking: fc.constantFrom<boolean | undefined>(true, false, undefined),
+      forced: fc.boolean(),
+      model: fc.constantFrom<string | undefined>(undefined, 'claude-sonnet-4', 'claude-opus-4-6'),
+      tools: fc.constantFrom<Transcript['tools']>(null, [], [{ name: 'tool' }]),
+    })
+    .map(({ messages, thinking, forced, model, tools }) =>
+      transcript(format, messages, { tools, settings: { ...(thinking !== undefined ? { thinking } : {}), ...(forced ? { toolChoiceForced: true } : {}), ...(model ? { model } : {}) } }),
+    );
+}

@@ -99,7 +99,7 @@ export function validateChat(t: Transcript, dialect: ChatDialect, opts: Validate
       const it = m.items[0] as RenderedItem | undefined;
       const id = it && it.block.type === 'tool_result' ? it.block.toolUseId : null;
       const e = dialect.orphan(i);
-      push({ rule: 'orphan_tool_result', code: 'O1', messageIndex: it?.msg.rawIndex ?? 0, blockIndex: it?.blockIndex ?? null, ids: id ? [id] : [], providerPath: `messages.[${i}].role`, message: e.message, error: e.error, confidence: e.confidence });
+      push({ rule: 'orphan_tool_result', code: 'O1', messageIndex: it?.msg.rawIndex ?? (m.sources[0] as Message | undefined)?.rawIndex ?? 0, blockIndex: it?.blockIndex ?? null, ids: id ? [id] : [], providerPath: `messages.[${i}].role`, message: e.message, error: e.error, confidence: e.confidence });
       i++;
       continue;
     }
@@ -124,7 +124,7 @@ export function validateChat(t: Transcript, dialect: ChatDialect, opts: Validate
       const id = b && b.type === 'tool_result' ? b.toolUseId : null;
       if (id === null) {
         const message = `Missing required parameter: 'messages[${j}].tool_call_id'.`;
-        push({ rule: 'missing_tool_id', code: 'schema', messageIndex: it?.msg.rawIndex ?? 0, blockIndex: it?.blockIndex ?? null, ids: [], providerPath: `messages[${j}].tool_call_id`, message, error: openaiEnvelope(message, `messages[${j}].tool_call_id`, 'missing_required_parameter'), confidence: 'I' });
+        push({ rule: 'missing_tool_id', code: 'schema', messageIndex: it?.msg.rawIndex ?? ((msgs[j] as RenderedMessage).sources[0] as Message | undefined)?.rawIndex ?? 0, blockIndex: it?.blockIndex ?? null, ids: [], providerPath: `messages[${j}].tool_call_id`, message, error: openaiEnvelope(message, `messages[${j}].tool_call_id`, 'missing_required_parameter'), confidence: 'I' });
       } else if (!ids.includes(id)) {
         const e = dialect.wrongId(id, j);
         push({ rule: 'tool_result_wrong_id', code: 'O3', messageIndex: it?.msg.rawIndex ?? 0, blockIndex: it?.blockIndex ?? null, ids: [id], providerPath: `messages.[${j}].role`, message: e.message, error: e.error, confidence: e.confidence });

@@ -1,0 +1,289 @@
+/**
+ * The five eviction policies of issue 4, as cut plans over prefix sums.
+ *
+ * Every policy keeps the pinned system/developer messages, an optional head before the cut, and
+ * everything from a cut point `k` on; it differs only in which cut points it may use and what
+ * head it keeps:
+ *
+ * | policy              | head                                  | cut points                          |
+ * |---------------------|---------------------------------------|-------------------------------------|
+ * | `message`           | — (task with `pinFirst`)              | every message                       |
+ * | `message-keep-task` | the first message (the task)          | every message after it              |
+ * | `exchange`          | — (task with `pinFirst`)              | exchange starts (`groupExchanges`)  |
+ * | `turn-pair`         | messages before the first droppable turn pair (the task) | assistant messages (`turnPairs`) |
+ * | `summary`           | the task + one user summary message of `summaryTokens` | exchange starts after the task |
+ *
+ * "What fits" is a binary search over the cut points on the prefix sums of the TokenTable, so a
+ * slider step is O(log n) plus the validation of the result (fast path in simulate.ts).
+ * The newest message / turn pair / exchange is never evicted (a request needs its current turn);
+ * `keepNewestExchanges` raises that floor. When even the largest allowed cut is over budget the
+ * result says `fits: false` and keeps what that cut keeps.
+ */
+import { groupExchanges, isPinned, turnPairs, type Grouping } from '../exchanges.ts';
+import type { TokenTable } from '../tokens.ts';
+import type { Message, ProviderId, Transcript } from '../types.ts';
+import type { ValidateOptions, Violation } from '../validate/index.ts';
+import { checkCut, isCutValid, prepareCuts, type CutContext, type CutHead } from './simulate.ts';
+import type { EvictionResult, PolicyId, PolicyOptions } from './types.ts';
+
+export const POLICIES: readonly PolicyId[] = ['message', 'message-keep-task', 'exchange', 'turn-pair', 'summary'];
+
+/** Policies for which a larger budget never evicts more. */
+export const MONOTONE_POLICIES: readonly PolicyId[] = ['message', 'message-keep-task', 'exchange', 'turn-pair'];
+
+/** Default size of the summary message, in tokens, when `summaryTokens` is not given. */
+export const DEFAULT_SUMMARY_TOKENS = 500;
+
+/** Everything the policies need, computed once per transcript, token table and provider. */
+export interface EvictionContext {
+  cuts: CutContext;
+  table: TokenTable;
+  grouping: Grouping;
+  /** Non-pinned message indices, ascending. */
+  nonPinned: Int32Array;
+  /** npPrefix[i] = tokens of non-pinned messages in [0, i); length n + 1. */
+  npPrefix: Float64Array;
+  /** Tokens of all pinned messages (always kept). */
+  pinnedTokens: number;
+  /** Assistant indices of the turn pairs, ascending. */
+  turnAssistants: Int32Array;
+}
+
+/**
+ * Prepare the policies for one transcript: grouping, turn pairs, non-pinned prefix sums and the
+ * full validation (O(n) once; memoise it per transcript, provider and tokenizer).
+ * @param t the transcript
+ * @param table its TokenTable (tokens per message, prefix sums, system prompt tokens)
+ * @param provider whose rules validate the results
+ * @param opts validation options (e.g. `prefill`)
+ */
+export function prepareEviction(t: Transcript, table: TokenTable, provider: ProviderId, opts: Omit<ValidateOptions, 'messages'> = {}): EvictionContext {
+  const n = t.messages.length;
+  const np: number[] = [];
+  const npPrefix = new Float64Array(n + 1);
+  let pinnedTokens = 0;
+  for (let i = 0; i < n; i++) {
+    const tok = table.perMessage[i] ?? 0;
+    if (isPinned(t.messages[i] as Message)) {
+      pinnedTokens += tok;
+      npPrefix[i + 1] = npPrefix[i] as number;
+    } else {
+      np.push(i);
+      npPrefix[i + 1] = (npPrefix[i] as number) + tok;
+    }
+  }
+  return {
+    cuts: prepareCuts(t, provider, opts),
+    table,
+    grouping: groupExchanges(t.messages),
+    nonPinned: Int32Array.from(np),
+    npPrefix,
+    pinnedTokens,
+    turnAssistants: Int32Array.from(turnPairs(t.messages).map((p) => p.assistant)),
+  };
+}
+
+/** A policy's plan: what it keeps before the cut, and the cut points it may use, ascending. */
+export interface CutPlan {
+  policy: PolicyId;
+  /** Non-pinned messages kept before every cut (ours, ascending). */
+  head: number[];
+  /** Allowed cut points (message indices, ours), ascending; `cuts[0]` evicts nothing. */
+  cuts: Int32Array;
+  /** Summary size in tokens, inserted right before the cut when anything was dropped; null if none. */
+  summaryTokens: number | null;
+  /** Tokens of the head messages. */
+  headTokens: number;
+}
+
+function firstAfter(list: Int32Array, x: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((list[mid] as number) > x) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/**
+ * The cut plan of a policy (independent of the budget).
+ * @param ctx from `prepareEviction`
+ * @param policy which policy
+ * @param options pinFirst (message, exchange), keepNewestExchanges, summaryTokens (default 500)
+ */
+export function cutPlan(ctx: EvictionContext, policy: PolicyId, options: PolicyOptions = {}): CutPlan {
+  const n = ctx.cuts.n;
+  const np = ctx.nonPinned;
+  const exchanges = ctx.grouping.exchanges;
+  const summaryTokens = policy === 'summary' ? Math.max(0, options.summaryTokens ?? DEFAULT_SUMMARY_TOKENS) : null;
+  if (np.length === 0) return { policy, head: [], cuts: Int32Array.of(n), summaryTokens, headTokens: 0 };
+  const task = np[0] as number;
+  const pinTask = policy === 'message-keep-task' || policy === 'summary' || policy === 'turn-pair' || options.pinFirst === true;
+  let head: number[] = pinTask ? [task] : [];
+  let candidates: number[];
+  let floor: number; // the largest cut allowed
+  const exStarts = exchanges.map((x) => x.first);
+  const newestEx = exStarts[exStarts.length - 1] ?? task;
+  const keepN = Math.max(0, Math.floor(options.keepNewestExchanges ?? 0));
+  switch (policy) {
+    case 'message':
+    case 'message-keep-task':
+      candidates = Array.from(np);
+      floor = np[np.length - 1] as number;
+      break;
+    case 'exchange':
+    case 'summary':
+      candidates = exStarts;
+      floor = newestEx;
+      break;
+    case 'turn-pair': {
+      const ta = Array.from(ctx.turnAssistants).filter((a) => a > task);
+      candidates = ta;
+      floor = ta[ta.length - 1] ?? n;
+      const firstUnit = ta[0];
+      head = firstUnit === undefined ? Array.from(np) : Array.from(np).filter((i) => i < firstUnit);
+      break;
+    }
+  }
+  if (keepN > 0 && exStarts.length > 0) floor = Math.min(floor, exStarts[Math.max(0, exStarts.length - keepN)] as number);
+  const lastHead = head[head.length - 1];
+  // The cut that evicts nothing: the first non-pinned message after the head.
+  const k0 = lastHead === undefined ? task : (np[firstAfter(np, lastHead)] ?? n);
+  const cuts = [k0];
+  for (const c of candidates) if (c > k0 && c <= floor) cuts.push(c);
+  let headTokens = 0;
+  for (const h of head) headTokens += ctx.table.perMessage[h] ?? 0;
+  return { policy, head, cuts: Int32Array.from(cuts), summaryTokens, headTokens };
+}
+
+/** Tokens kept by a plan at its j-th cut (system + pinned + head + summary + messages ≥ cut). */
+export function planCost(ctx: EvictionContext, plan: CutPlan, j: number): number {
+  const k = plan.cuts[j] as number;
+  const n = ctx.cuts.n;
+  const head = plan.headTokens;
+  const suffix = (ctx.npPrefix[n] as number) - (ctx.npPrefix[k] as number);
+  return ctx.table.system + ctx.pinnedTokens + head + suffix + (plan.summaryTokens !== null && j > 0 ? plan.summaryTokens : 0);
+}
+
+/** All cut costs of a plan at once (tokens), O(cuts). */
+export function planCosts(ctx: EvictionContext, plan: CutPlan): Float64Array {
+  const out = new Float64Array(plan.cuts.length);
+  if (plan.cuts.length === 0) return out;
+  const base = planCost(ctx, plan, 0) - ((ctx.npPrefix[ctx.cuts.n] as number) - (ctx.npPrefix[plan.cuts[0] as number] as number));
+  const n = ctx.cuts.n;
+  for (let j = 0; j < plan.cuts.length; j++) {
+    const k = plan.cuts[j] as number;
+    out[j] = base + (ctx.npPrefix[n] as number) - (ctx.npPrefix[k] as number) + (plan.summaryTokens !== null && j > 0 ? plan.summaryTokens : 0);
+  }
+  return out;
+}
+
+/**
+ * Which cut of a plan a budget selects: the first (least evicting) cut whose cost fits.
+ * @returns the cut's position in `plan.cuts` and whether it fits (else the last cut)
+ */
+export function chooseCut(ctx: EvictionContext, plan: CutPlan, budget: number): { j: number; fits: boolean } {
+  const m = plan.cuts.length;
+  if (planCost(ctx, plan, 0) <= budget) return { j: 0, fits: true };
+  if (m === 1) return { j: 0, fits: false };
+  // Costs are non-increasing from j = 1 on (j = 0 has no summary).
+  let lo = 1;
+  let hi = m;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (planCost(ctx, plan, mid) <= budget) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo < m ? { j: lo, fits: true } : { j: m - 1, fits: false };
+}
+
+/** The head (CutHead) of a plan at a cut, with the summary message when anything was dropped. */
+export function planHead(ctx: EvictionContext, plan: CutPlan, j: number): CutHead {
+  const ms = ctx.cuts.t.messages;
+  const messages = plan.head.map((i) => ms[i] as Message);
+  if (plan.summaryTokens === null || j === 0) return { messages, summary: null };
+  return { messages, summary: summaryMessage(plan.cuts[j] as number, plan.summaryTokens) };
+}
+
+/** The synthetic summary message: a plain user message with no tool blocks (rawIndex −1). */
+export function summaryMessage(before: number, tokens: number): Message {
+  return {
+    index: -1,
+    rawIndex: -1,
+    path: `summary before message ${before}`,
+    role: 'user',
+    blocks: [{ type: 'text', text: `[Summary of the earlier conversation, ${tokens} tokens]` }],
+    raw: undefined,
+  };
+}
+
+/** EvictionResult plus the cut that produced it and the exact first error. */
+export interface PolicyResult extends EvictionResult {
+  /** The cut point (message index, ours): non-pinned messages before it were evicted, except the head. */
+  cut: number;
+  /** The 400 the kept request gets (the first error), or null when valid. */
+  firstError: Violation | null;
+}
+
+/**
+ * Run one policy at one budget (one slider step for one policy).
+ * @param ctx from `prepareEviction` (memoise it; it is the O(n) part)
+ * @param policy which policy
+ * @param budget budget in tokens, system prompt included
+ * @param options pinFirst, keepNewestExchanges, summaryTokens
+ * @returns kept/evicted indices (ours), tokens before/kept (tokens), deficit, freed, overshoot
+ *   (freed ÷ deficit), fits, and the validation of the kept request (lazy getter; `firstError`
+ *   is computed eagerly). O(log n + boundary window) plus O(n) to list kept/evicted indices.
+ */
+export function simulatePolicy(ctx: EvictionContext, policy: PolicyId, budget: number, options: PolicyOptions = {}): PolicyResult {
+  const plan = cutPlan(ctx, policy, options);
+  return resultAt(ctx, plan, chooseCut(ctx, plan, budget), budget);
+}
+
+/** Build the result of a plan at cut position j. */
+export function resultAt(ctx: EvictionContext, plan: CutPlan, choice: { j: number; fits: boolean }, budget: number): PolicyResult {
+  const { j, fits } = choice;
+  const k = plan.cuts[j] as number;
+  const ms = ctx.cuts.t.messages;
+  const n = ms.length;
+  const headSet = new Set(plan.head);
+  const kept: number[] = [];
+  const evicted: number[] = [];
+  for (let i = 0; i < n; i++) {
+    if (i >= k || headSet.has(i) || isPinned(ms[i] as Message)) kept.push(i);
+    else evicted.push(i);
+  }
+  const tokensBefore = ctx.table.total;
+  const tokensKept = planCost(ctx, plan, j);
+  const deficit = Math.max(0, tokensBefore - budget);
+  const freed = tokensBefore - tokensKept;
+  const head = planHead(ctx, plan, j);
+  const verdict = checkCut(ctx.cuts, k, head);
+  const result: PolicyResult = {
+    policy: plan.policy,
+    budget,
+    tokensBefore,
+    tokensKept,
+    deficit,
+    freed,
+    overshoot: deficit > 0 ? freed / deficit : null,
+    fits,
+    kept,
+    evicted,
+    provider: ctx.cuts.provider,
+    cut: k,
+    firstError: verdict.firstError,
+    get validation() {
+      return verdict.validation();
+    },
+  };
+  if (head.summary && plan.summaryTokens !== null) result.summary = { before: k, tokens: plan.summaryTokens };
+  return result;
+}
+
+/** True when the plan's j-th cut gives a valid request (no error objects built). */
+export function planCutValid(ctx: EvictionContext, plan: CutPlan, j: number): boolean {
+  return isCutValid(ctx.cuts, plan.cuts[j] as number, planHead(ctx, plan, j));
+}

@@ -1,0 +1,103 @@
+/**
+ * The slow, obviously correct eviction: drop the oldest unit one at a time until the kept
+ * messages fit, then validate the kept array from scratch. O(n) per dropped unit and O(n) per
+ * validation. Used only to property-test the fast path (policies.ts + simulate.ts); never call it
+ * from the page.
+ */
+import { groupExchanges, isPinned, turnPairs } from '../exchanges.ts';
+import type { TokenTable } from '../tokens.ts';
+import type { Message, ProviderId, Transcript } from '../types.ts';
+import { validateTranscript, type ValidateOptions, type Validation } from '../validate/index.ts';
+import { DEFAULT_SUMMARY_TOKENS, summaryMessage } from './policies.ts';
+import type { PolicyId, PolicyOptions } from './types.ts';
+
+export interface ReferenceResult {
+  kept: number[];
+  evicted: number[];
+  tokensKept: number;
+  fits: boolean;
+  /** Whether a summary message was inserted. */
+  summarised: boolean;
+  validation: Validation;
+}
+
+/**
+ * Run a policy the slow way.
+ * @param budget tokens, system prompt included
+ * @returns kept/evicted message indices (ours), tokens kept, fits, and the validation of the kept
+ *   array (with the summary message inserted before the first kept message after the evicted ones)
+ */
+export function referencePolicy(
+  t: Transcript,
+  table: TokenTable,
+  provider: ProviderId,
+  policy: PolicyId,
+  budget: number,
+  options: PolicyOptions = {},
+  opts: Omit<ValidateOptions, 'messages'> = {},
+): ReferenceResult {
+  const ms = t.messages;
+  const n = ms.length;
+  const nonPinned = ms.filter((m) => !isPinned(m)).map((m) => m.index);
+  const task = nonPinned[0];
+  const pinTask = policy === 'message-keep-task' || policy === 'summary' || policy === 'turn-pair' || options.pinFirst === true;
+  const protectedSet = new Set<number>();
+  if (pinTask && task !== undefined) protectedSet.add(task);
+  const exchanges = groupExchanges(ms).exchanges;
+  const keepN = Math.max(1, Math.floor(options.keepNewestExchanges ?? 0));
+  const newest = exchanges.slice(Math.max(0, exchanges.length - keepN));
+  const floorStart = options.keepNewestExchanges && options.keepNewestExchanges > 0 && newest[0] ? newest[0].first : Infinity;
+
+  // Units, oldest first; the newest unit is never dropped.
+  let units: number[][];
+  if (policy === 'message' || policy === 'message-keep-task') units = nonPinned.map((i) => [i]);
+  else if (policy === 'exchange' || policy === 'summary') units = exchanges.map((x) => x.messages);
+  else units = turnPairs(ms).filter((p) => task === undefined || p.assistant > task).map((p) => [p.assistant, ...p.replies]);
+  units = units.slice(0, Math.max(0, units.length - 1));
+  units = units.map((u) => u.filter((i) => !protectedSet.has(i))).filter((u) => u.length > 0 && u.every((i) => i < floorStart));
+
+  const summaryTokens = policy === 'summary' ? Math.max(0, options.summaryTokens ?? DEFAULT_SUMMARY_TOKENS) : 0;
+  const dropped = new Set<number>();
+  const cost = () => {
+    let s = table.system;
+    for (let i = 0; i < n; i++) if (!dropped.has(i)) s += table.perMessage[i] ?? 0;
+    return s + (policy === 'summary' && dropped.size > 0 ? summaryTokens : 0);
+  };
+  let u = 0;
+  while (cost() > budget && u < units.length) {
+    for (const i of units[u] as number[]) dropped.add(i);
+    u++;
+  }
+  const kept: number[] = [];
+  const evicted: number[] = [];
+  const keptMsgs: Message[] = [];
+  let sawDrop = false;
+  let summaryPlaced = false;
+  const summarised = policy === 'summary' && dropped.size > 0;
+  for (let i = 0; i < n; i++) {
+    const m = ms[i] as Message;
+    if (dropped.has(i)) {
+      evicted.push(i);
+      sawDrop = true;
+      continue;
+    }
+    if (summarised && sawDrop && !summaryPlaced && !isPinned(m)) {
+      keptMsgs.push(summaryMessage(i, summaryTokens));
+      summaryPlaced = true;
+    }
+    kept.push(i);
+    keptMsgs.push(m);
+  }
+  if (summarised && !summaryPlaced) keptMsgs.push(summaryMessage(n, summaryTokens));
+  const tokensKept = cost();
+  return { kept, evicted, tokensKept, fits: tokensKept <= budget, summarised, validation: validateTranscript(t, provider, { ...opts, messages: keptMsgs }) };
+}
+
+/**
+ * Validate a cut the slow way: drop every non-pinned message before `k` (except `keep`) and
+ * validate what is left.
+ */
+export function referenceCut(t: Transcript, provider: ProviderId, k: number, keep: ReadonlySet<number> = new Set(), opts: Omit<ValidateOptions, 'messages'> = {}): Validation {
+  const kept = t.messages.filter((m) => m.index >= k || isPinned(m) || keep.has(m.index));
+  return validateTranscript(t, provider, { ...opts, messages: kept });
+}

@@ -1,0 +1,437 @@
+/**
+ * Fast validation of prefix cuts, the engine under the eviction policies, the cut markers and the
+ * sweep.
+ *
+ * A cut at `k` keeps: every pinned (system/developer) message, an optional head (the task
+ * message, the messages before the first droppable turn pair, a summary message), and every
+ * message from `k` on. Validating that kept array from scratch is O(n) per cut — far too slow for
+ * a slider on 100,000 messages, and quadratic for a sweep. But a prefix cut only changes validity
+ * near its boundary, so:
+ *
+ * 1. The full transcript is validated once (`prepareCuts`), and each violation is mapped to the
+ *    message (ours) that holds its cause.
+ * 2. For a cut at `k`, a *resync point* `r ≥ k` is found: the first message from which the
+ *    provider's scan sees the same messages with the same neighbours as in the full transcript
+ *    (Anthropic: an assistant message that starts a merged turn in both; OpenAI Chat: a message
+ *    that is neither `tool` nor carries tool results, so no tool run crosses it).
+ * 3. The kept head plus `[k, r]` is validated (a few messages). Its violations before `r` are
+ *    exact. The full validation's violations from `r` on are reused: duplicate-id violations
+ *    whose earlier occurrence was evicted are dropped, and provider paths are renumbered by the
+ *    constant shift of provider indices at `r` (done lazily, only for the violations shown).
+ *    Anthropic's A7 (tool blocks without tools) is recomputed from the first kept tool block.
+ * 4. Where that argument does not hold (no resync point: the cut is inside the last turn; or the
+ *    open tool loop that the thinking rules T1/T2 inspect reaches back past `r`), the kept array
+ *    is validated directly — still cheap, since it is the tail after `k`.
+ *
+ * Only providers whose validators were checked against the slow path (simulate.reference.ts,
+ * property-tested in simulate.test.ts) take the fast path; others are validated directly.
+ */
+import { isPinned } from '../exchanges.ts';
+import type { Message, ProviderId, Transcript } from '../types.ts';
+import { renderAnthropic } from '../validate/anthropic.ts';
+import { validateTranscript, type ValidateOptions, type Validation, type Violation } from '../validate/index.ts';
+import { renderOpenAIChat } from '../validate/openaiChat.ts';
+
+/** Providers whose fast path is property-tested against the reference. */
+const FAST_PROVIDERS: ReadonlySet<ProviderId> = new Set<ProviderId>(['anthropic', 'openai-chat']);
+
+/** What is kept before the cut besides pinned messages. */
+export interface CutHead {
+  /** Non-pinned messages (ours, ascending) kept although they lie before the cut. */
+  messages: readonly Message[];
+  /** A synthetic message inserted right before the cut (the `summary` policy), or null. */
+  summary: Message | null;
+}
+
+export const NO_HEAD: CutHead = { messages: [], summary: null };
+
+/** Precomputed per transcript + provider (+ validation options): O(n) once. */
+export interface CutContext {
+  t: Transcript;
+  provider: ProviderId;
+  opts: Omit<ValidateOptions, 'messages'>;
+  n: number;
+  /** Indices (ours) of pinned messages, ascending. */
+  pinned: Int32Array;
+  /** nextNonPinned[i] = first non-pinned index ≥ i, or n. Length n + 1. */
+  nextNonPinned: Int32Array;
+  /** Validation of the whole transcript. */
+  full: Validation;
+  /** False when the fast path does not apply (provider not proven, raw indices not increasing). */
+  fast: boolean;
+  /** @internal fast-path tables */
+  fx: FastTables | null;
+}
+
+interface FastTables {
+  /** Full violations except Anthropic's A7, in provider order. */
+  rest: Violation[];
+  /** Message index (ours) holding each violation in `rest`. */
+  restAt: Int32Array;
+  /** Positions in `rest` of errors (severity 'error'), ascending. */
+  errPos: Int32Array;
+  /** For duplicate-id violations (position in `rest`): the previous occurrence's message and id. */
+  dupPrev: Map<number, { prev: number; id: string }>;
+  /** The full validation's A7 violation, if any. */
+  a7: Violation | null;
+  /** First message ≥ i holding a tool_use/tool_result block, or n. Length n + 2. */
+  nextTool: Int32Array;
+  /** The same, non-pinned messages only (A7 fires only for those; it names the first of any). */
+  nextToolNP: Int32Array;
+  /** Resync candidates: syncNext[i] = first candidate ≥ i, or -1. Length n + 2. */
+  syncNext: Int32Array;
+  /** Provider index (after rendering) of the provider message starting at message i, or -1. */
+  renderedAt: Int32Array;
+  /** Anthropic with thinking on and a trailing result turn: start of the open loop's floor; else -1. */
+  loopFloor: number;
+  /** rawIndex of each message, strictly increasing. */
+  raw: Int32Array;
+}
+
+function isToolish(m: Message): boolean {
+  return m.role === 'tool' || (m.role === 'user' && m.blocks.some((b) => b.type === 'tool_result'));
+}
+
+function hasToolBlock(m: Message): boolean {
+  return m.blocks.some((b) => b.type === 'tool_use' || b.type === 'tool_result');
+}
+
+/** Tool ids that count as "already used" for the duplicate-id rules (A6 / O4). */
+function occurrenceIds(m: Message, provider: ProviderId): string[] {
+  if (m.role !== 'assistant') return [];
+  const out: string[] = [];
+  for (const b of m.blocks) {
+    if (b.type !== 'tool_use' || b.id === null) continue;
+    if (provider === 'openai-chat' && b.server === true) continue;
+    out.push(b.id);
+  }
+  return out;
+}
+
+/**
+ * Prepare the cut engine for a transcript and provider: one full validation plus O(n) tables.
+ * @param t the transcript
+ * @param provider whose rules apply
+ * @param opts validation options (e.g. `prefill`); `messages` is ignored
+ * @returns a context for `checkCut`; never throws
+ */
+export function prepareCuts(t: Transcript, provider: ProviderId, opts: Omit<ValidateOptions, 'messages'> = {}): CutContext {
+  const ms = t.messages;
+  const n = ms.length;
+  const pinnedList: number[] = [];
+  const nextNonPinned = new Int32Array(n + 1);
+  nextNonPinned[n] = n;
+  for (let i = n - 1; i >= 0; i--) nextNonPinned[i] = isPinned(ms[i] as Message) ? (nextNonPinned[i + 1] as number) : i;
+  for (let i = 0; i < n; i++) if (isPinned(ms[i] as Message)) pinnedList.push(i);
+  const full = validateTranscript(t, provider, opts);
+  let increasing = true;
+  const raw = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const ri = (ms[i] as Message).rawIndex;
+    raw[i] = ri;
+    if (i > 0 && ri <= (raw[i - 1] as number)) increasing = false;
+    if (!Number.isInteger(ri) || ri < 0 || ri > 0x7fffffff) increasing = false;
+  }
+  const ctx: CutContext = { t, provider, opts, n, pinned: Int32Array.from(pinnedList), nextNonPinned, full, fast: false, fx: null };
+  if (!FAST_PROVIDERS.has(provider) || !increasing) return ctx;
+  ctx.fx = buildFast(t, provider, full, raw);
+  ctx.fast = true;
+  return ctx;
+}
+
+/** Message index (ours) whose rawIndex is `rawIndex`; -1 when none (a synthetic summary). */
+function ourIndex(raw: Int32Array, rawIndex: number): number {
+  let lo = 0;
+  let hi = raw.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const v = raw[mid] as number;
+    if (v === rawIndex) return mid;
+    if (v < rawIndex) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+function buildFast(t: Transcript, provider: ProviderId, full: Validation, raw: Int32Array): FastTables {
+  const ms = t.messages;
+  const n = ms.length;
+  const anth = provider === 'anthropic';
+  const a7 = anth ? (full.violations.find((v) => v.rule === 'tools_not_defined') ?? null) : null;
+  const rest = anth ? full.violations.filter((v) => v.rule !== 'tools_not_defined') : full.violations;
+  const restAt = new Int32Array(rest.length);
+  rest.forEach((v, i) => (restAt[i] = ourIndex(raw, v.messageIndex)));
+  const errPos = Int32Array.from(rest.flatMap((v, i) => (v.severity === 'error' ? [i] : [])));
+
+  // Previous occurrence of each duplicated id, keyed by (message, block).
+  const dupKeys = new Map<string, number>();
+  rest.forEach((v, i) => {
+    if (v.rule === 'duplicate_tool_use_id' && v.blockIndex !== null) dupKeys.set(`${restAt[i]}:${v.blockIndex}`, i);
+  });
+  const dupPrev = new Map<number, { prev: number; id: string }>();
+  if (dupKeys.size > 0) {
+    const last = new Map<string, number>();
+    ms.forEach((m, mi) => {
+      if (isPinned(m) || m.role !== 'assistant') return;
+      m.blocks.forEach((b, bi) => {
+        if (b.type !== 'tool_use' || b.id === null) return;
+        if (provider === 'openai-chat' && b.server === true) return;
+        const pos = dupKeys.get(`${mi}:${bi}`);
+        const prev = last.get(b.id);
+        if (pos !== undefined && prev !== undefined) dupPrev.set(pos, { prev, id: b.id });
+        last.set(b.id, mi);
+      });
+    });
+  }
+
+  const nextTool = new Int32Array(n + 2).fill(n);
+  const nextToolNP = new Int32Array(n + 2).fill(n);
+  for (let i = n - 1; i >= 0; i--) {
+    const m = ms[i] as Message;
+    nextTool[i] = hasToolBlock(m) ? i : (nextTool[i + 1] as number);
+    nextToolNP[i] = hasToolBlock(m) && !isPinned(m) ? i : (nextToolNP[i + 1] as number);
+  }
+
+  const syncNext = new Int32Array(n + 2).fill(-1);
+  const renderedAt = new Int32Array(n).fill(-1);
+  let loopFloor = -1;
+  if (anth) {
+    let prevRole: string | null = null;
+    const cand = new Uint8Array(n);
+    for (let i = 0; i < n; i++) {
+      const m = ms[i] as Message;
+      if (isPinned(m)) continue;
+      if (m.role === 'assistant' && prevRole !== 'assistant') cand[i] = 1;
+      prevRole = m.role === 'assistant' ? 'assistant' : 'user';
+    }
+    for (let i = n - 1; i >= 0; i--) syncNext[i] = cand[i] ? i : (syncNext[i + 1] as number);
+    const rendered = renderAnthropic(ms);
+    rendered.forEach((g, gi) => {
+      const s = g.sources[0];
+      if (s) renderedAt[s.index] = gi;
+    });
+    if (t.settings.thinking === true) {
+      // The open tool loop of checkThinking: walk back from the last turn over assistant turns and
+      // result turns; the first user turn that is neither stops it.
+      const isResultTurn = (g: (typeof rendered)[number]) => g.role === 'user' && g.items.some((it) => it.block.type === 'tool_result' && it.block.server === undefined);
+      const lastG = rendered[rendered.length - 1];
+      if (lastG && isResultTurn(lastG)) {
+        // -2: the loop reaches the first turn, so every cut touches it.
+        loopFloor = -2;
+        for (let g = rendered.length - 2; g >= 0; g--) {
+          const gg = rendered[g] as (typeof rendered)[number];
+          if (gg.role !== 'assistant' && !isResultTurn(gg)) {
+            loopFloor = (gg.sources[0] as Message).index;
+            break;
+          }
+        }
+      }
+    }
+  } else {
+    for (let i = n - 1; i >= 0; i--) syncNext[i] = !isToolish(ms[i] as Message) ? i : (syncNext[i + 1] as number);
+    let r = 0;
+    for (let i = 0; i < n; i++) {
+      const m = ms[i] as Message;
+      renderedAt[i] = r;
+      if (m.role === 'user' && m.blocks.some((b) => b.type === 'tool_result')) {
+        let count = 0;
+        let rest = false;
+        for (const b of m.blocks) {
+          if (b.type === 'tool_result') count++;
+          else rest = true;
+        }
+        r += count + (rest ? 1 : 0);
+      } else r++;
+    }
+  }
+  return { rest, restAt, errPos, dupPrev, a7, nextTool, nextToolNP, syncNext, renderedAt, loopFloor: anth && t.settings.thinking === true ? loopFloor : -1, raw };
+}
+
+/**
+ * The kept array for a cut (the slow path's input and the reference's definition).
+ * @param k cut point: non-pinned messages before `k` are dropped, except `head.messages`
+ * @returns pinned messages before k and the head in message order, the summary, then messages ≥ k
+ */
+export function keptMessages(ctx: CutContext, k: number, head: CutHead, upTo = ctx.n - 1): Message[] {
+  const ms = ctx.t.messages;
+  const out: Message[] = [];
+  let h = 0;
+  const hm = head.messages;
+  for (let p = 0; p < ctx.pinned.length; p++) {
+    const pi = ctx.pinned[p] as number;
+    if (pi >= k) break;
+    while (h < hm.length && (hm[h] as Message).index < pi) out.push(hm[h++] as Message);
+    out.push(ms[pi] as Message);
+  }
+  while (h < hm.length) out.push(hm[h++] as Message);
+  if (head.summary) out.push(head.summary);
+  for (let i = k; i <= upTo && i < ms.length; i++) out.push(ms[i] as Message);
+  return out;
+}
+
+/** The verdict of one cut. `violations()` renumbers provider paths on first call only. */
+export interface CutVerdict {
+  /** The normalised cut (first non-pinned index ≥ the requested one, or n). */
+  k: number;
+  valid: boolean;
+  /** The 400 the request gets (the first error), exact; null when valid. */
+  firstError: Violation | null;
+  /** The whole validation of the kept request, computed lazily. */
+  validation: () => Validation;
+}
+
+interface Parts {
+  /** Direct validation (slow path), when used. */
+  direct: Validation | null;
+  a7: Violation | null;
+  /** Window violations before r (exact). */
+  win: Violation[];
+  /** First position in fx.rest that belongs to the reused suffix. */
+  aPos: number;
+  r: number;
+  /** Provider-index shift at r: full index − kept index. */
+  delta: () => number;
+  headIds: Set<string> | null;
+  k: number;
+}
+
+function lowerBoundAt(restAt: Int32Array, positions: Int32Array | null, r: number): number {
+  // positions: indexes into restAt (monotone predicate restAt[pos] >= r along them)
+  let lo = 0;
+  let hi = positions ? positions.length : restAt.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    const at = restAt[positions ? (positions[mid] as number) : mid] as number;
+    if (at >= r) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+function computeParts(ctx: CutContext, kIn: number, head: CutHead): Parts {
+  const k = kIn >= ctx.n ? ctx.n : (ctx.nextNonPinned[Math.max(0, kIn)] as number);
+  const fx = ctx.fx;
+  const direct = (): Parts => ({ direct: validateTranscript(ctx.t, ctx.provider, { ...ctx.opts, messages: keptMessages(ctx, k, head) }), a7: null, win: [], aPos: 0, r: ctx.n, delta: () => 0, headIds: null, k });
+  if (!fx) return direct();
+  const anth = ctx.provider === 'anthropic';
+  let r = k < ctx.n ? (fx.syncNext[k] as number) : -1;
+  if (anth && r === k && r >= 0) {
+    // r must start a merged turn in the kept array too: not if the head ends on an assistant.
+    const hm = head.messages;
+    const lastHead = head.summary ?? hm[hm.length - 1];
+    if (lastHead && lastHead.role === 'assistant') r = fx.syncNext[k + 1] as number;
+  }
+  if (r < 0 || (anth && fx.loopFloor !== -1 && fx.loopFloor < r)) return direct();
+  const winMsgs = keptMessages(ctx, k, head, r);
+  const vw = validateTranscript(ctx.t, ctx.provider, { ...ctx.opts, messages: winMsgs });
+  let a7: Violation | null = null;
+  const win: Violation[] = [];
+  for (const v of vw.violations) {
+    if (anth && v.rule === 'tools_not_defined') {
+      a7 = v;
+      continue;
+    }
+    const at = ourIndex(fx.raw, v.messageIndex);
+    if (at < r) win.push(v);
+  }
+  if (anth && !a7 && fx.a7 && (fx.nextToolNP[r + 1] as number) < ctx.n) {
+    // A7 fires for a non-pinned tool block past the window; it names the first kept message
+    // (pinned ones included) that holds any tool block.
+    const first = winMsgs.find(hasToolBlock) ?? (ctx.t.messages[fx.nextTool[r + 1] as number] as Message);
+    a7 = { ...fx.a7, messageIndex: first.rawIndex };
+  }
+  let headIds: Set<string> | null = null;
+  if (fx.dupPrev.size > 0) {
+    headIds = new Set();
+    for (const m of head.messages) for (const id of occurrenceIds(m, ctx.provider)) headIds.add(id);
+  }
+  const aPos = lowerBoundAt(fx.restAt, null, r);
+  let shift: number | null = null;
+  const delta = () => {
+    if (shift === null) {
+      const rendered = anth ? renderAnthropic(winMsgs) : renderOpenAIChat(winMsgs);
+      shift = (fx.renderedAt[r] as number) - (rendered.length - 1);
+    }
+    return shift;
+  };
+  return { direct: null, a7, win, aPos, r, delta, headIds, k };
+}
+
+function survives(fx: FastTables, pos: number, p: Parts): boolean {
+  const d = fx.dupPrev.get(pos);
+  if (!d) return true;
+  return d.prev >= p.k || (p.headIds !== null && p.headIds.has(d.id));
+}
+
+const INDEX_RE = /messages(\.\[|\[|\.)(\d+)/;
+
+function shiftText(s: string, delta: number): string {
+  return s.replace(INDEX_RE, (_m, sep: string, num: string) => `messages${sep}${Number(num) - delta}`);
+}
+
+/** Renumber a reused violation's provider paths for the kept array (shift by `delta`). */
+function renumber(v: Violation, delta: number): Violation {
+  if (delta === 0) return v;
+  const message = shiftText(v.message, delta);
+  const providerPath = v.providerPath === null ? null : shiftText(v.providerPath, delta);
+  const fix = (x: unknown): unknown => {
+    if (typeof x === 'string') return x === v.message ? message : x;
+    if (x === null || typeof x !== 'object' || Array.isArray(x)) return x;
+    const out: Record<string, unknown> = {};
+    for (const [key, val] of Object.entries(x as Record<string, unknown>)) out[key] = key === 'param' && typeof val === 'string' ? shiftText(val, delta) : fix(val);
+    return out;
+  };
+  return { ...v, message, providerPath, error: fix(v.error) };
+}
+
+/**
+ * Verdict for one cut, fast (see the file comment).
+ * @param ctx from `prepareCuts`
+ * @param k cut point (message index, ours, 0..n): non-pinned messages before it are dropped
+ * @param head what is kept before the cut besides pinned messages (head messages must lie before `k`)
+ * @returns validity, the exact first error, and a lazy full validation. Cost: O(window + log V).
+ */
+export function checkCut(ctx: CutContext, k: number, head: CutHead = NO_HEAD): CutVerdict {
+  const p = computeParts(ctx, k, head);
+  if (p.direct) {
+    const d = p.direct;
+    return { k: p.k, valid: d.valid, firstError: d.violations.find((v) => v.severity === 'error') ?? null, validation: () => d };
+  }
+  const fx = ctx.fx as FastTables;
+  let firstError: Violation | null = p.a7 && p.a7.severity === 'error' ? p.a7 : (p.win.find((v) => v.severity === 'error') ?? null);
+  if (!firstError) {
+    for (let e = lowerBoundAt(fx.restAt, fx.errPos, p.r); e < fx.errPos.length; e++) {
+      const pos = fx.errPos[e] as number;
+      if (survives(fx, pos, p)) {
+        firstError = renumber(fx.rest[pos] as Violation, p.delta());
+        break;
+      }
+    }
+  }
+  let memo: Validation | null = null;
+  const validation = (): Validation => {
+    if (memo) return memo;
+    const violations: Violation[] = [];
+    if (p.a7) violations.push(p.a7);
+    violations.push(...p.win);
+    const delta = p.delta();
+    for (let pos = p.aPos; pos < fx.rest.length; pos++) if (survives(fx, pos, p)) violations.push(renumber(fx.rest[pos] as Violation, delta));
+    memo = { provider: ctx.full.provider, valid: !violations.some((v) => v.severity === 'error'), violations, notes: ctx.full.notes };
+    return memo;
+  };
+  return { k: p.k, valid: firstError === null, firstError, validation };
+}
+
+/**
+ * Only whether a cut is valid, without building error objects (the sweep's inner loop).
+ * @returns true when the kept request would be accepted
+ */
+export function isCutValid(ctx: CutContext, k: number, head: CutHead = NO_HEAD): boolean {
+  const p = computeParts(ctx, k, head);
+  if (p.direct) return p.direct.valid;
+  if (p.a7 && p.a7.severity === 'error') return false;
+  if (p.win.some((v) => v.severity === 'error')) return false;
+  const fx = ctx.fx as FastTables;
+  for (let e = lowerBoundAt(fx.restAt, fx.errPos, p.r); e < fx.errPos.length; e++) if (survives(fx, fx.errPos[e] as number, p)) return false;
+  return true;
+}
