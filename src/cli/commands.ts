@@ -2,6 +2,7 @@
  * The CLI's command table. A new command is a file exporting `runX(argv, io)` and one entry here.
  */
 import { CHECK_USAGE, runCheck } from './check.ts';
+import { REPAIR_USAGE, runRepair } from './repair.ts';
 import { EXIT_UNREADABLE, type CliIO } from './io.ts';
 
 interface Command {
@@ -11,6 +12,7 @@ interface Command {
 
 export const COMMANDS: Record<string, Command> = {
   check: { usage: CHECK_USAGE, run: runCheck },
+  repair: { usage: REPAIR_USAGE, run: runRepair },
 };
 
 export function usage(): string {

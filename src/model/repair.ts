@@ -303,6 +303,12 @@ class Work {
  */
 function fixMissing(w: Work, v: Violation): boolean {
   let changed = false;
+  // The cause is read from the shape before this fix adds anything.
+  const causes = new Map<string, string>();
+  for (const id of v.ids) {
+    const c = w.callMessage(id);
+    if (c >= 0) causes.set(id, causeText(v.rule, w.msgs[w.run(c)[0]]));
+  }
   for (const id of v.ids) {
     const c = w.callMessage(id);
     if (c < 0) continue;
@@ -334,7 +340,7 @@ function fixMissing(w: Work, v: Violation): boolean {
       continue;
     }
     const call = w.msgs[c] as Message;
-    const text = causeText(v.rule, w.msgs[start]);
+    const text = causes.get(id) ?? causeText(v.rule, w.msgs[start]);
     const block: ToolResultBlock = { type: 'tool_result', toolUseId: id, isError: true, content: [{ type: 'text', text }] };
     const target = w.placeResults(c, [block]);
     w.note('error_result_added', call, target, [id], `Added an error result for ${id}: ${text.replace(/^Error: /, '')}`);

@@ -1,0 +1,72 @@
+import { writeFileSync } from 'node:fs';
+import { repairTranscript } from '../model/repair.ts';
+import { validateTranscript } from '../model/validate/index.ts';
+import { writeTranscript } from '../model/write.ts';
+import { parseArgs } from './args.ts';
+import { checkFormat, checkProvider, EXIT_INVALID, EXIT_UNREADABLE, EXIT_VALID, loadTranscript, type CliIO } from './io.ts';
+
+export const REPAIR_USAGE = 'repair FILE [--format F] [--provider P] [-o OUT] [--json]   repair a transcript, write it in its format';
+
+/** The CLI I/O plus file writing (tests pass an in-memory `write`; the default writes to disk). */
+export interface RepairIO extends CliIO {
+  write?: (file: string, text: string) => void;
+}
+
+/**
+ * `repair`: fix every violation that can be fixed for the provider (src/model/repair.ts), write
+ * the repaired transcript in its original format (stdout, or OUT with `-o`), and list each change.
+ *
+ * Human mode: the transcript goes to stdout (unless `-o`), the changes and what could not be
+ * repaired to stderr. `--json`: one object on stdout
+ * `{format, provider, validBefore, valid, changes, unrepaired, output?, file?}` — `output` is the
+ * repaired text when no `-o` was given, `file` the path written otherwise.
+ * @returns exit code: 0 the result validates, 1 something could not be repaired, 2 unreadable
+ *   input, bad usage or an unwritable OUT
+ */
+export function runRepair(argv: string[], io: RepairIO): number {
+  const args = parseArgs(argv, ['format', 'provider'], ['json']);
+  const file = args.positionals[0];
+  if (!file) throw new Error('repair needs a FILE (or - for stdin)');
+  const format = checkFormat(args.flags.format);
+  const provider = checkProvider(args.flags.provider);
+  const out = typeof args.flags.o === 'string' ? args.flags.o : undefined;
+  const parsed = loadTranscript(io, file, format);
+  if (!parsed) return EXIT_UNREADABLE;
+  const t = parsed.transcript;
+  const r = repairTranscript(t, provider);
+  const validBefore = validateTranscript(t, r.provider).valid;
+  const text = writeTranscript(r.transcript);
+  if (out !== undefined) {
+    try {
+      (io.write ?? ((f: string, s: string) => writeFileSync(f, s)))(out, text.endsWith('\n') ? text : text + '\n');
+    } catch (e) {
+      io.err(`error: cannot write ${out}: ${(e as Error).message}\n`);
+      return EXIT_UNREADABLE;
+    }
+  }
+  if (args.flags.json) {
+    const body = {
+      format: t.format,
+      provider: r.provider,
+      validBefore,
+      valid: r.validation.valid,
+      changes: r.changes,
+      unrepaired: r.unrepaired,
+      ...(out === undefined ? { output: text } : { file: out }),
+    };
+    io.out(JSON.stringify(body, null, 2) + '\n');
+  } else {
+    if (out === undefined) io.out(text.endsWith('\n') ? text : text + '\n');
+    io.err(`${file}: ${t.format} → ${r.provider}; ${r.changes.length === 0 ? 'no change needed' : `${r.changes.length} change${r.changes.length === 1 ? '' : 's'}`}\n`);
+    for (const c of r.changes) {
+      const where = c.outputIndex !== null ? `message ${c.messageIndex} → output message ${c.outputIndex}` : `message ${c.messageIndex} (removed)`;
+      io.err(`  [${c.kind}] ${where}${c.ids.length ? ` (ids: ${c.ids.join(', ')})` : ''}: ${c.note}\n`);
+    }
+    for (const u of r.unrepaired) {
+      io.err(`  NOT REPAIRED [${u.code}] ${u.rule} at message ${u.messageIndex}${u.ids.length ? ` (ids: ${u.ids.join(', ')})` : ''}: ${u.note}\n    ${r.provider} says: ${u.message}\n`);
+    }
+    if (out !== undefined) io.err(`wrote ${out}\n`);
+    io.err(r.validation.valid ? `VALID: ${r.provider} would accept the repaired request.\n` : `INVALID: ${r.unrepaired.length} error${r.unrepaired.length === 1 ? '' : 's'} could not be repaired.\n`);
+  }
+  return r.validation.valid ? EXIT_VALID : EXIT_INVALID;
+}
