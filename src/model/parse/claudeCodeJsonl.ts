@@ -222,14 +222,14 @@ function parse(doc: SourceDoc): Result<Transcript> {
 let newLine = 0;
 
 /** Render a new or changed message as one Claude Code line. */
-function renderLine(m: Message, parentUuid: string | null): Json {
+function renderLine(m: Message, parentUuid: string | null, model?: string): Json {
   const uuid = `inspector-${++newLine}`;
   const role = m.role === 'assistant' ? 'assistant' : 'user';
   const content = m.stringContent && m.blocks.length === 1 && m.blocks[0]?.type === 'text' ? m.blocks[0].text : m.blocks.map(toAnthropicBlock);
   return {
     type: role, uuid, parentUuid, isSidechain: m.meta?.sidechain === true,
     ...(m.meta?.compactSummary ? { isCompactSummary: true } : {}),
-    message: role === 'assistant' ? { ...(m.meta?.sourceId ? { id: m.meta.sourceId } : {}), type: 'message', role, content } : { role, content },
+    message: role === 'assistant' ? { ...(m.meta?.sourceId ? { id: m.meta.sourceId } : {}), type: 'message', role, ...(model ? { model } : {}), content } : { role, content },
   };
 }
 
@@ -268,7 +268,7 @@ function write(t: Transcript): string {
   for (const m of t.messages) {
     const lines = linesOf(m).filter((l) => pos.has(l));
     if (m.raw === undefined || lines.length === 0) {
-      const line = renderLine(m, lastUuid);
+      const line = renderLine(m, lastUuid, t.settings.model);
       out.push(line);
       lastUuid = line.uuid as string;
       continue;
