@@ -1,0 +1,60 @@
+/**
+ * Cut markers: for every cut point k (drop all non-pinned messages before k, pinned system and
+ * developer messages stay), whether the request is still accepted and, if not, the provider's
+ * first error. Issue 4: green markers where a cut is safe, red with the exact 400 where not.
+ */
+import type { Violation } from '../validate/index.ts';
+import { checkCut, isCutValid, type CutContext } from './simulate.ts';
+
+/** The error a cut produces, as the page shows it on hover. */
+export interface CutError {
+  rule: Violation['rule'];
+  /** Provider rule code from provider-rules.md (`A1`, `O1`, …). */
+  code: string;
+  /** Raw index of the message holding the cause. */
+  messageIndex: number;
+  providerPath: string | null;
+  /** The provider's message text, verbatim. */
+  message: string;
+  /** The provider's JSON error body. */
+  error: unknown;
+}
+
+export interface CutMarkers {
+  /** safe[k] = 1 when the cut at k (0..n) gives a valid request, else 0. Length n + 1. */
+  safe: Uint8Array;
+  /** Number of unsafe cuts among 1..n−1 (the markers between two adjacent messages). */
+  unsafeCount: number;
+  /** The first error of the cut at k (exact provider paths), or null when safe. Computed on demand. */
+  errorAt: (k: number) => CutError | null;
+}
+
+/**
+ * Classify every cut point.
+ * @param ctx from `prepareCuts` (or `prepareEviction(...).cuts`)
+ * @returns a Uint8Array over k = 0..n (0 keeps everything; n keeps only pinned messages) and a
+ *   lazy error lookup. O(n × boundary window); the error objects are built only when asked for.
+ */
+export function cutMarkers(ctx: CutContext): CutMarkers {
+  const n = ctx.n;
+  const safe = new Uint8Array(n + 1);
+  let last = -1;
+  let lastValid = false;
+  let unsafeCount = 0;
+  for (let k = 0; k <= n; k++) {
+    const norm = k >= n ? n : (ctx.nextNonPinned[k] as number);
+    if (norm !== last) {
+      lastValid = isCutValid(ctx, norm);
+      last = norm;
+    }
+    safe[k] = lastValid ? 1 : 0;
+    if (!lastValid && k > 0 && k < n) unsafeCount++;
+  }
+  const errorAt = (k: number): CutError | null => {
+    if (k < 0 || k > n || safe[k] === 1) return null;
+    const v = checkCut(ctx, k).firstError;
+    if (!v) return null;
+    return { rule: v.rule, code: v.code, messageIndex: v.messageIndex, providerPath: v.providerPath, message: v.message, error: v.error };
+  };
+  return { safe, unsafeCount, errorAt };
+}

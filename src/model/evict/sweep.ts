@@ -1,0 +1,138 @@
+/**
+ * The sweep: every budget from the smallest a policy can reach to the transcript's total, for
+ * each policy — where the result is valid or a 400, the tokens kept, the share of budgets that
+ * give a 400, and the mean overshoot (tokens freed ÷ deficit, issue 4).
+ *
+ * A policy's result only changes at its cut points, so the sweep walks the cuts (not the budgets):
+ * cut j is chosen for the integer budgets [cost_j, min_{i<j} cost_i − 1].
+ */
+import type { TokenTable } from '../tokens.ts';
+import type { ProviderId, Transcript } from '../types.ts';
+import type { ValidateOptions } from '../validate/index.ts';
+import { cutPlan, planCosts, planCutValid, POLICIES, prepareEviction, type EvictionContext } from './policies.ts';
+import type { PolicyId, PolicyOptions } from './types.ts';
+
+export interface PolicySweep {
+  policy: PolicyId;
+  /** The policy's cut points (message indices, ours), ascending; cuts[0] evicts nothing. */
+  cuts: Int32Array;
+  /** Tokens kept at each cut. */
+  costs: Float64Array;
+  /** 1 when the request kept at that cut is valid. */
+  valid: Uint8Array;
+  /** Budget range (tokens, inclusive) that selects each cut; [0, −1] when no budget selects it. */
+  budgetLo: Float64Array;
+  budgetHi: Float64Array;
+  /** Cut points that give a 400 for some budget. */
+  invalidCuts: number[];
+  /** Merged budget intervals [lo, hi] (tokens, inclusive) that give a 400. */
+  invalidBudgets: [number, number][];
+  /** Smallest budget at which this policy fits (tokens). */
+  minBudget: number;
+  /** Share of integer budgets in [minBudget, total] that give a 400 (0..1). */
+  share400: number;
+  /** Mean of freed ÷ deficit over integer budgets in [minBudget, total − 1]; null when that range is empty. */
+  meanOvershoot: number | null;
+}
+
+export interface SweepResult {
+  /** Tokens before eviction (system + all messages). */
+  total: number;
+  policies: PolicySweep[];
+}
+
+const EULER_GAMMA = 0.5772156649015329;
+
+/** H(x) = Σ_{d=1..x} 1/d, exact below 64, Euler–Maclaurin above (error < 1e-12). */
+function harmonic(x: number): number {
+  if (x <= 0) return 0;
+  if (x < 64) {
+    let s = 0;
+    for (let d = 1; d <= x; d++) s += 1 / d;
+    return s;
+  }
+  return Math.log(x) + EULER_GAMMA + 1 / (2 * x) - 1 / (12 * x * x) + 1 / (120 * x ** 4);
+}
+
+/**
+ * Sweep one policy.
+ * @param ctx from `prepareEviction`
+ * @returns per-cut costs and validity, the budgets that give a 400 and their share, the mean overshoot.
+ *   O(cuts × boundary window).
+ */
+export function sweepPolicy(ctx: EvictionContext, policy: PolicyId, options: PolicyOptions = {}): PolicySweep {
+  const plan = cutPlan(ctx, policy, options);
+  const costs = planCosts(ctx, plan);
+  const m = plan.cuts.length;
+  const total = ctx.table.total;
+  const valid = new Uint8Array(m);
+  const budgetLo = new Float64Array(m);
+  const budgetHi = new Float64Array(m);
+  const invalidCuts: number[] = [];
+  const invalidBudgets: [number, number][] = [];
+  let prevMin = Infinity;
+  let bad = 0;
+  let overshootSum = 0;
+  let minBudget = total;
+  for (let j = 0; j < m; j++) {
+    const cost = costs[j] as number;
+    const lo = cost;
+    const hi = Math.min(total, prevMin - 1);
+    prevMin = Math.min(prevMin, cost);
+    budgetLo[j] = lo;
+    budgetHi[j] = hi >= lo ? hi : -1;
+    if (hi < lo) {
+      // No budget selects this cut; its validity is still shown on the markers.
+      valid[j] = planCutValid(ctx, plan, j) ? 1 : 0;
+      continue;
+    }
+    minBudget = Math.min(minBudget, lo);
+    const ok = planCutValid(ctx, plan, j);
+    valid[j] = ok ? 1 : 0;
+    if (!ok) {
+      invalidCuts.push(plan.cuts[j] as number);
+      bad += hi - lo + 1;
+      const prev = invalidBudgets[invalidBudgets.length - 1];
+      if (prev && prev[0] === hi + 1) prev[0] = lo;
+      else invalidBudgets.push([lo, hi]);
+    }
+    // Σ over b in [lo, min(hi, total − 1)] of (total − cost) / (total − b).
+    const top = Math.min(hi, total - 1);
+    if (top >= lo) overshootSum += (total - cost) * (harmonic(total - lo) - harmonic(total - top - 1));
+  }
+  invalidBudgets.sort((a, b) => a[0] - b[0]);
+  const count = total - minBudget + 1;
+  return {
+    policy,
+    cuts: plan.cuts,
+    costs,
+    valid,
+    budgetLo,
+    budgetHi,
+    invalidCuts,
+    invalidBudgets,
+    minBudget,
+    share400: count > 0 ? bad / count : 0,
+    meanOvershoot: total - minBudget > 0 ? overshootSum / (total - minBudget) : null,
+  };
+}
+
+/**
+ * Sweep several policies over a prepared context (the page memoises the context).
+ * @returns the total tokens and one PolicySweep per policy, in the order given
+ */
+export function sweepContext(ctx: EvictionContext, policies: readonly PolicyId[] = POLICIES, options: PolicyOptions = {}): SweepResult {
+  return { total: ctx.table.total, policies: policies.map((p) => sweepPolicy(ctx, p, options)) };
+}
+
+/**
+ * Sweep every cut of every policy for a transcript.
+ * @param t the transcript
+ * @param table its TokenTable
+ * @param provider whose rules decide valid vs 400
+ * @param policies which policies (default: all five)
+ * @returns see `SweepResult`
+ */
+export function sweep(t: Transcript, table: TokenTable, provider: ProviderId, policies: readonly PolicyId[] = POLICIES, options: PolicyOptions = {}, opts: Omit<ValidateOptions, 'messages'> = {}): SweepResult {
+  return sweepContext(prepareEviction(t, table, provider, opts), policies, options);
+}
