@@ -188,7 +188,19 @@ function parse(doc: SourceDoc): Result<Transcript> {
   };
 }
 
-/** Render a new or changed message as a LangChain dict, in the serialisation the file uses. */
+/**
+ * Render a new or changed message as LangChain dict(s), in the serialisation the file uses. A
+ * user message carrying tool results (Anthropic shape) becomes one ToolMessage per result,
+ * followed by a HumanMessage with the rest, if any.
+ */
+function renderAll(m: Message, style: Unwrapped['style']): unknown[] {
+  if (m.role !== 'user' || !m.blocks.some((b) => b.type === 'tool_result')) return [render(m, style)];
+  const out = m.blocks.flatMap((b) => (b.type === 'tool_result' ? [render({ ...m, role: 'tool', blocks: [b] }, style)] : []));
+  const rest = m.blocks.filter((b) => b.type !== 'tool_result');
+  if (rest.length > 0) out.push(render({ ...m, blocks: rest }, style));
+  return out;
+}
+
 function render(m: Message, style: Unwrapped['style']): unknown {
   const text = m.blocks.filter((b) => b.type === 'text').map((b) => (b.type === 'text' ? b.text : '')).join('');
   let type: Kind;
@@ -218,7 +230,7 @@ function render(m: Message, style: Unwrapped['style']): unknown {
 function write(t: Transcript): string {
   const first = listOf(t.raw)?.map(unwrap).find((u) => u !== null);
   const style = first?.style ?? 'dict';
-  return JSON.stringify(withList(t.raw, 'messages', t.messages.map((m) => (m.raw !== undefined ? m.raw : render(m, style)))), null, 2);
+  return JSON.stringify(withList(t.raw, 'messages', t.messages.flatMap((m) => (m.raw !== undefined ? [m.raw] : renderAll(m, style)))), null, 2);
 }
 
 export const langchainParser: FormatParser = {

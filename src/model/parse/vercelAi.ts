@@ -254,7 +254,18 @@ function parse(doc: SourceDoc): Result<Transcript> {
   return { ok: true, value: { format: 'vercel-ai', system: [], tools: null, settings: {}, usage, messages, warnings, listKey: 'messages', raw: doc.value } };
 }
 
-/** Render a changed or new message as a ModelMessage. */
+/**
+ * Render a changed or new message as ModelMessage(s). A user message carrying tool results
+ * (Anthropic shape) becomes a `tool` message with the results, then a user message with the rest.
+ */
+function renderModelAll(m: Message): unknown[] {
+  if (m.role !== 'user' || !m.blocks.some((b) => b.type === 'tool_result')) return [renderModel(m)];
+  const rest = m.blocks.filter((b) => b.type !== 'tool_result');
+  const out = [renderModel({ ...m, role: 'tool', stringContent: false, blocks: m.blocks.filter((b) => b.type === 'tool_result') })];
+  if (rest.length > 0) out.push(renderModel({ ...m, stringContent: false, blocks: rest }));
+  return out;
+}
+
 function renderModel(m: Message): unknown {
   if (m.stringContent && m.blocks.length === 1 && m.blocks[0]?.type === 'text') return { role: m.role === 'developer' ? 'system' : m.role, content: m.blocks[0].text };
   const content = m.blocks.map((b) => {
@@ -308,7 +319,7 @@ function renderUi(group: Message[], base: Json): unknown {
 function write(t: Transcript): string {
   const src = listOf(t.raw) ?? [];
   const ui = src.some((m) => isObject(m) && Array.isArray(m.parts));
-  if (!ui) return JSON.stringify(withList(t.raw, 'messages', t.messages.map((m) => (m.raw !== undefined ? m.raw : renderModel(m)))), null, 2);
+  if (!ui) return JSON.stringify(withList(t.raw, 'messages', t.messages.flatMap((m) => (m.raw !== undefined ? [m.raw] : renderModelAll(m)))), null, 2);
   const out: unknown[] = [];
   let k = 0;
   while (k < t.messages.length) {
