@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { pairCounts, pairToolCalls } from '../pairing.ts';
-import type { Transcript } from '../types.ts';
+import type { Message, Transcript } from '../types.ts';
 import { bedrockConverseParser } from './bedrockConverse.ts';
 import { parseDocument, parseTranscript } from './index.ts';
 
@@ -67,7 +67,8 @@ describe('bedrock-converse parser (formats.md §5)', () => {
   it('write: untouched messages unchanged; changed ones rendered; other formats converted', () => {
     const t = parse(BODY);
     expect(JSON.parse(bedrockConverseParser.write?.(t) ?? 'null')).toEqual(BODY);
-    const cut: Transcript = { ...t, messages: [t.messages[0], { ...(t.messages[1] as Transcript['messages'][number]), raw: undefined, blocks: [{ type: 'text', text: 'Nothing to do.' }] }].filter((m) => m !== undefined) };
+    const edited: Message = { ...(t.messages[1] as Message), raw: undefined, blocks: [{ type: 'text', text: 'Nothing to do.' }] };
+    const cut: Transcript = { ...t, messages: [t.messages[0] as Message, edited] };
     const out = JSON.parse(bedrockConverseParser.write?.(cut) ?? 'null');
     expect(out.modelId).toBe(BODY.modelId);
     expect(out.messages).toEqual([BODY.messages[0], { role: 'assistant', content: [{ text: 'Nothing to do.' }] }]);
