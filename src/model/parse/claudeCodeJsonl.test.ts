@@ -184,3 +184,11 @@ describe('claude-code-jsonl: line handling', () => {
     expect(p.ok).toBe(true);
   });
 });
+
+describe('claude-code-jsonl: parent cycles', () => {
+  it('lines whose parents form a cycle are kept, in file order', () => {
+    const lines = [userLine('u1', 'a1', 'one'), asstLine('a1', 'u1', 'm1', { type: 'text', text: 'two' })];
+    const t = parseOk(jsonl(lines)).transcript;
+    expect(t.messages.map((m) => m.path)).toEqual(['line 1', 'line 2']);
+  });
+});

@@ -83,8 +83,9 @@ function parentOrder(entries: Entry[]): Entry[] {
     } else emit(e);
   }
   // Cycles or parents that never got emitted: keep what is left in file order.
+  const placed = new Set(out);
   const rest = [...pending.values()].flat().sort((a, b) => a.pos - b.pos);
-  for (const e of rest) if (!out.includes(e)) out.push(e);
+  for (const e of rest) if (!placed.has(e)) out.push(e);
   return out;
 }
 
