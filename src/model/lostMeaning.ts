@@ -1,0 +1,225 @@
+/**
+ * Lost meaning (issue 8): a well-formed request can still have lost what the model needed. After
+ * an eviction (the kept and evicted message index lists of an `EvictionResult`), mark
+ *
+ * - `repeated_call`: a kept tool_use that repeats (same tool name, same input) an earlier call
+ *   whose tool_result was evicted — the model did not have that answer any more and asked again;
+ * - `evicted_reference`: an evicted user message whose distinctive tokens (file paths, quoted or
+ *   backticked text, identifiers, ids with digits, URLs, long numbers) still occur in later kept
+ *   messages — those messages refer to an instruction the model no longer sees.
+ *
+ * A simple, explained heuristic; `LOST_MEANING_LIMITS` says what it cannot see. O(total text).
+ */
+import { pairToolCalls } from './pairing.ts';
+import type { Block, Message, Transcript } from './types.ts';
+
+export interface RepeatedCallMark {
+  kind: 'repeated_call';
+  /** The kept message holding the repeating call, and the call's block index. */
+  messageIndex: number;
+  blockIndex: number;
+  id: string | null;
+  name: string;
+  /** The earlier call it repeats (message, block), and the message that held its evicted result. */
+  earlier: { messageIndex: number; blockIndex: number; id: string | null };
+  evictedResultIndex: number;
+  note: string;
+}
+
+export interface EvictedReferenceMark {
+  kind: 'evicted_reference';
+  /** The evicted user message. */
+  messageIndex: number;
+  /** Kept messages after it that share its distinctive tokens, ascending. */
+  referencedBy: number[];
+  /** The shared tokens (at most 8), in the order the user wrote them. */
+  tokens: string[];
+  note: string;
+}
+
+export type LostMeaningMark = RepeatedCallMark | EvictedReferenceMark;
+
+export interface LostMeaning {
+  marks: LostMeaningMark[];
+  /** What the heuristic cannot see, to show next to the marks. */
+  limits: string[];
+}
+
+/** What this heuristic cannot see (shown with the marks). */
+export const LOST_MEANING_LIMITS: string[] = [
+  'References are matched on literal distinctive tokens only: file paths, `backticked` or "quoted" text, identifiers such as camelCase or snake_case, ids with digits (INV-7, #101), URLs and numbers of three or more digits. Plain words are ignored.',
+  'Paraphrase and pronouns ("do the same for the other file"), instructions that leave no shared token ("keep it short", "do not touch the tests"), images and documents are invisible to it.',
+  'A repeated call is matched on the same tool name and identical input; a call with slightly different input (another offset, a reformatted path) is not matched.',
+  'It does not know what a summary message carried over, nor what the system prompt restates (tokens that occur in the system prompt are not counted as lost).',
+];
+
+/** Canonical JSON (sorted keys) so that `{a,b}` and `{b,a}` inputs compare equal. */
+export function canonicalJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
+  if (v !== null && typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    return `{${Object.keys(o)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(v) ?? 'null';
+}
+
+const CHUNK_SPLIT = /[^\w./:#@-]+/u;
+const EDGE = /^[.:,#@-]+|[.:,@-]+$/g;
+
+/** Split text into chunks the way both sides are compared (paths and ids stay whole). */
+function chunks(text: string): string[] {
+  const out: string[] = [];
+  for (const raw of text.split(CHUNK_SPLIT)) {
+    const c = raw.startsWith('#') && /^#\d/.test(raw) ? raw.replace(/[.:,]+$/, '') : raw.replace(EDGE, '');
+    if (c.length > 0) out.push(c);
+  }
+  return out;
+}
+
+const PATH = /^(?:[\w.-]*\/)+[\w.-]+$|^[\w-]+\.[A-Za-z][A-Za-z0-9]{0,5}$/;
+const URL = /^[a-z]+:\/\//;
+const CAMEL = /^[a-z]+[A-Z]\w*$|^[A-Z][a-z0-9]+[A-Z]\w*$/;
+const SNAKE = /^[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+$/;
+const WITH_DIGIT = /^(?=.*[A-Za-z])(?=.*\d)[\w-]{2,}$/;
+const NUMBER = /^\d{3,}$/;
+const HASH_ID = /^#\d+$/;
+
+/** True for a chunk distinctive enough to count as a reference. */
+function distinctive(c: string): boolean {
+  if (c.length < 3 || c.length > 200) return c.length >= 2 && HASH_ID.test(c);
+  return URL.test(c) || PATH.test(c) || CAMEL.test(c) || SNAKE.test(c) || WITH_DIGIT.test(c) || NUMBER.test(c) || HASH_ID.test(c);
+}
+
+/**
+ * Distinctive tokens of a text: every distinctive chunk, plus a `backticked` or "quoted" single
+ * word (the user marked it as a name), in order of first appearance.
+ * @param text any text
+ * @returns unique tokens
+ */
+export function distinctiveTokens(text: string): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  const add = (c: string) => {
+    if (!seen.has(c)) {
+      seen.add(c);
+      out.push(c);
+    }
+  };
+  const quoted = new Set<string>();
+  for (const m of text.matchAll(/`([^`\n]{2,80})`|"([^"\n]{3,80})"|“([^”\n]{3,80})”/g)) {
+    // A quoted single name counts; a quoted phrase counts only through its distinctive chunks.
+    const parts = chunks(m[1] ?? m[2] ?? m[3] ?? '');
+    const only = parts[0];
+    if (parts.length === 1 && only !== undefined && only.length >= 3) quoted.add(only);
+  }
+  for (const c of chunks(text)) if (distinctive(c) || quoted.has(c)) add(c);
+  return out;
+}
+
+/** The text a model reads in a block (tool names and inputs included), for reference matching. */
+function blockText(b: Block): string {
+  switch (b.type) {
+    case 'text':
+      return b.text;
+    case 'thinking':
+      return b.thinking;
+    case 'tool_use':
+      return `${b.name} ${typeof b.input === 'string' ? b.input : canonicalJson(b.input)}`;
+    case 'tool_result':
+      return b.content.map(blockText).join('\n');
+    default:
+      return '';
+  }
+}
+
+function messageText(m: Message): string {
+  return m.blocks.map(blockText).join('\n');
+}
+
+/**
+ * Find lost meaning after an eviction.
+ * @param t the transcript before eviction
+ * @param kept message indices (positions in `t.messages`) kept by the policy
+ * @param evicted message indices evicted by the policy; indices in neither list are ignored
+ * @returns marks in message order (repeated calls by the repeating call, evicted references by
+ *   the evicted user message) and the heuristic's limits. Never throws.
+ */
+export function findLostMeaning(t: Transcript, kept: readonly number[], evicted: readonly number[]): LostMeaning {
+  const keptSet = new Set(kept);
+  const evictedSet = new Set(evicted);
+  const marks: LostMeaningMark[] = [];
+
+  // Repeated calls: same tool and input as an earlier call whose result was evicted.
+  const pairs = pairToolCalls(t.messages);
+  const evictedAnswers = new Map<string, { messageIndex: number; blockIndex: number; id: string | null; result: number }>();
+  const calls = pairs.filter((p) => p.call !== null && !p.server && p.status !== 'orphan' && p.status !== 'duplicate_result').sort((a, b) => (a.call?.message ?? 0) - (b.call?.message ?? 0) || (a.call?.block ?? 0) - (b.call?.block ?? 0));
+  for (const p of calls) {
+    const ref = p.call as { message: number; block: number };
+    const block = t.messages[ref.message]?.blocks[ref.block];
+    if (!block || block.type !== 'tool_use') continue;
+    const key = `${block.name}\u0000${canonicalJson(block.input)}`;
+    const prior = evictedAnswers.get(key);
+    if (prior && keptSet.has(ref.message)) {
+      marks.push({
+        kind: 'repeated_call',
+        messageIndex: ref.message,
+        blockIndex: ref.block,
+        id: block.id,
+        name: block.name,
+        earlier: { messageIndex: prior.messageIndex, blockIndex: prior.blockIndex, id: prior.id },
+        evictedResultIndex: prior.result,
+        note: `Repeats ${block.name} with the same input as the call in message ${prior.messageIndex}, whose result (message ${prior.result}) was evicted: the model no longer has that answer and asks again.`,
+      });
+    }
+    if (p.result && evictedSet.has(p.result.message)) evictedAnswers.set(key, { messageIndex: ref.message, blockIndex: ref.block, id: block.id, result: p.result.message });
+  }
+
+  // Evicted user messages still referred to by later kept messages.
+  const systemTokens = new Set<string>();
+  for (const s of t.system) for (const c of chunks(s.text)) systemTokens.add(c);
+  for (const i of kept) {
+    const m = t.messages[i];
+    if (m && (m.role === 'system' || m.role === 'developer')) for (const c of chunks(messageText(m))) systemTokens.add(c);
+  }
+  // Inverted index: chunk → kept messages (ascending) that contain it.
+  const index = new Map<string, number[]>();
+  for (const i of [...keptSet].sort((a, b) => a - b)) {
+    const m = t.messages[i];
+    if (!m) continue;
+    for (const c of new Set(chunks(messageText(m)))) {
+      const list = index.get(c);
+      if (list) list.push(i);
+      else index.set(c, [i]);
+    }
+  }
+  for (const i of [...evictedSet].sort((a, b) => a - b)) {
+    const m = t.messages[i];
+    if (!m || m.role !== 'user') continue;
+    const text = m.blocks.filter((b) => b.type === 'text').map(blockText).join('\n');
+    if (text.length === 0) continue;
+    const tokens: string[] = [];
+    const refs = new Set<number>();
+    for (const tok of distinctiveTokens(text)) {
+      if (systemTokens.has(tok)) continue;
+      const later = (index.get(tok) ?? []).filter((k) => k > i);
+      if (later.length === 0) continue;
+      tokens.push(tok);
+      for (const k of later) refs.add(k);
+    }
+    if (tokens.length === 0) continue;
+    const referencedBy = [...refs].sort((a, b) => a - b);
+    const shown = tokens.slice(0, 8);
+    marks.push({
+      kind: 'evicted_reference',
+      messageIndex: i,
+      referencedBy,
+      tokens: shown,
+      note: `This user message was evicted, but ${referencedBy.length} kept message${referencedBy.length === 1 ? '' : 's'} after it still mention${referencedBy.length === 1 ? 's' : ''} ${shown.map((s) => `"${s}"`).join(', ')}${tokens.length > shown.length ? ', …' : ''}: the model sees the references without the instruction that explained them.`,
+    });
+  }
+  marks.sort((a, b) => a.messageIndex - b.messageIndex || (a.kind === b.kind ? 0 : a.kind === 'evicted_reference' ? -1 : 1));
+  return { marks, limits: LOST_MEANING_LIMITS };
+}
