@@ -97,8 +97,8 @@ describe('findLostMeaning', () => {
 
 describe('distinctiveTokens', () => {
   it('keeps paths, identifiers, ids, URLs, long numbers and quoted names; drops plain words', () => {
-    expect(distinctiveTokens('Fix `render` in src/date.ts for order 1042 and INV-7 (see https://x.test/a, snake_case_name, fooBar, "Login page", "Export"). Thanks.')).toEqual([
-      'render',
+    expect(distinctiveTokens('Fix `Render` (not `render`) in src/date.ts for order 1042 and INV-7 (see https://x.test/a, snake_case_name, fooBar, "Login page", "Export"). Thanks.')).toEqual([
+      'Render',
       'src/date.ts',
       '1042',
       'INV-7',

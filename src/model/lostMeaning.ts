@@ -47,7 +47,7 @@ export interface LostMeaning {
 
 /** What this heuristic cannot see (shown with the marks). */
 export const LOST_MEANING_LIMITS: string[] = [
-  'References are matched on literal distinctive tokens only: file paths, `backticked` or "quoted" text, identifiers such as camelCase or snake_case, ids with digits (INV-7, #101), URLs and numbers of three or more digits. Plain words are ignored.',
+  'References are matched on literal distinctive tokens only: file paths, `backticked` or "quoted" text, identifiers such as camelCase or snake_case, ids with digits (INV-7, #101), URLs and numbers of four or more digits. Plain words are ignored, and so is a quoted word without a capital, digit or underscore.',
   'Paraphrase and pronouns ("do the same for the other file"), instructions that leave no shared token ("keep it short", "do not touch the tests"), images and documents are invisible to it.',
   'A repeated call is matched on the same tool name and identical input; a call with slightly different input (another offset, a reformatted path) is not matched.',
   'It does not know what a summary message carried over, nor what the system prompt restates (tokens that occur in the system prompt are not counted as lost).',
@@ -79,12 +79,12 @@ function chunks(text: string): string[] {
   return out;
 }
 
-const PATH = /^(?:[\w.-]*\/)+[\w.-]+$|^[\w-]+\.[A-Za-z][A-Za-z0-9]{0,5}$/;
+const PATH = /^\/?(?:[\w.-]+\/)+[\w.-]+$|^[\w-]+\.[A-Za-z][A-Za-z0-9]{0,5}$/;
 const URL = /^[a-z]+:\/\//;
 const CAMEL = /^[a-z]+[A-Z]\w*$|^[A-Z][a-z0-9]+[A-Z]\w*$/;
 const SNAKE = /^[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+$/;
-const WITH_DIGIT = /^(?=.*[A-Za-z])(?=.*\d)[\w-]{2,}$/;
-const NUMBER = /^\d{3,}$/;
+const WITH_DIGIT = /^[A-Za-z]+[-_]?\d+[\w-]*$/;
+const NUMBER = /^\d{4,}$/;
 const HASH_ID = /^#\d+$/;
 
 /** True for a chunk distinctive enough to count as a reference. */
@@ -113,7 +113,7 @@ export function distinctiveTokens(text: string): string[] {
     // A quoted single name counts; a quoted phrase counts only through its distinctive chunks.
     const parts = chunks(m[1] ?? m[2] ?? m[3] ?? '');
     const only = parts[0];
-    if (parts.length === 1 && only !== undefined && only.length >= 3) quoted.add(only);
+    if (parts.length === 1 && only !== undefined && only.length >= 4 && /[A-Z0-9_]/.test(only)) quoted.add(only);
   }
   for (const c of chunks(text)) if (distinctive(c) || quoted.has(c)) add(c);
   return out;
