@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { analyze } from './analyze.ts';
+import { prepareEviction, simulatePolicy } from './evict/policies.ts';
+import type { EvictionResult } from './evict/types.ts';
+import { buildIncidentSummary, exportKeptSource, keptTranscript, mdCode, mdFence } from './exportSummary.ts';
+import { CASE_FIXTURES } from './fixtures/cases.ts';
+import { parseTranscript } from './parse/index.ts';
+import { countTokens } from './tokens.ts';
+import type { Transcript } from './types.ts';
+
+function parse(v: unknown): Transcript {
+  const r = parseTranscript(JSON.stringify(v));
+  if (!r.ok) throw new Error(r.error.message);
+  return r.value.transcript;
+}
+
+function summaryOf(t: Transcript, extra: { eviction?: EvictionResult; alternative?: EvictionResult; permalink?: string } = {}) {
+  const a = analyze(t);
+  return buildIncidentSummary({ transcript: t, provider: a.provider, grouping: a.grouping, pairs: a.pairs, validation: a.validation, tokens: countTokens(t, a.provider), ...extra });
+}
+
+/** A valid Anthropic transcript of three tool exchanges. */
+function threeExchanges(): Transcript {
+  const messages: unknown[] = [];
+  for (let i = 0; i < 3; i++) {
+    messages.push({ role: 'user', content: `Task number ${i}: list the files of folder ${i} and count them.` });
+    messages.push({ role: 'assistant', content: [{ type: 'tool_use', id: `toolu_0${i}`, name: 'ls', input: { path: `/data/folder-${i}` } }] });
+    messages.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_0${i}`, content: 'a.txt b.txt c.txt d.txt e.txt f.txt g.txt h.txt' }] });
+    messages.push({ role: 'assistant', content: `Folder ${i} holds eight files.` });
+  }
+  return parse({ model: 'claude-sonnet-4-5', max_tokens: 1024, messages });
+}
+
+describe('buildIncidentSummary', () => {
+  for (const fx of CASE_FIXTURES) {
+    it(`gives the first error verbatim with where it comes from: ${fx.name}`, () => {
+      const t = parse(fx.transcript);
+      const md = summaryOf(t, { permalink: 'https://example.test/#v=1&b=100' });
+      const first = fx.expected[0];
+      if (!first) return;
+      expect(md).toContain('## First error');
+      expect(md).toContain('from the transcript as pasted');
+      expect(md).toContain(`at message ${first.messageIndex} (`);
+      // The provider's own text, character for character, inside the JSON body.
+      expect(md).toContain(JSON.stringify(first.message));
+      expect(md).toContain(`${t.messages.length} messages`);
+      expect(md).toContain('<https://example.test/#v=1&b=100>');
+    });
+  }
+
+  it('names the policy and budget that produced the error, and the exchange-level alternative', () => {
+    const t = threeExchanges();
+    const a = analyze(t);
+    expect(a.validation.valid).toBe(true);
+    const table = countTokens(t, a.provider);
+    const ctx = prepareEviction(t, table, a.provider);
+    // The largest budget at which message-level eviction leaves a broken request.
+    let found: { eviction: EvictionResult; alternative: EvictionResult } | null = null;
+    for (let b = table.total - 1; b > 0 && !found; b--) {
+      const eviction = simulatePolicy(ctx, 'message', b);
+      if (eviction.validation.violations.some((v) => v.severity === 'error')) found = { eviction, alternative: simulatePolicy(ctx, 'exchange', b) };
+    }
+    if (!found) throw new Error('message-level eviction never breaks this transcript');
+    const md = summaryOf(t, found);
+    expect(md).toContain(`the request left by policy \`message\` at a budget of ${found.eviction.budget.toLocaleString('en-US')} tokens`);
+    expect(md).toContain('- Exchange-level alternative: policy `exchange`');
+    const over = found.alternative.overshoot;
+    if (over !== null) expect(md).toContain(`overshoot ×${over.toFixed(2)}`);
+    expect(md).toMatch(/- Chosen: policy `message`.*\*\*rejected\*\*/);
+  });
+
+  it('says when nothing is wrong', () => {
+    const md = summaryOf(threeExchanges());
+    expect(md).toContain('None: the request is accepted as pasted.');
+    expect(md).toContain('- 12 messages, 3 exchanges, 3 tool pairs (0 broken)');
+  });
+
+  it('keeps transcript text inside code spans and fences', () => {
+    expect(mdCode('a`b')).toBe('``a`b``');
+    expect(mdCode('`x`')).toBe('`` `x` ``');
+    expect(mdFence('```\n<img src=x>\n```', 'json')).toBe('````json\n```\n<img src=x>\n```\n````');
+    const t = parse({ model: 'claude-`<b>`', messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_x', content: '<script>' }] }] });
+    const md = summaryOf(t);
+    expect(md).toContain('model `` claude-`<b>` ``');
+    expect(md).not.toContain('<script>');
+  });
+});
+
+describe('exportKeptSource', () => {
+  it('writes the kept request in the original format', () => {
+    const t = threeExchanges();
+    const a = analyze(t);
+    const table = countTokens(t, a.provider);
+    const r = simulatePolicy(prepareEviction(t, table, a.provider), 'exchange', Math.floor(table.total / 2));
+    expect(r.evicted.length).toBeGreaterThan(0);
+    const back = parseTranscript(exportKeptSource(t, r));
+    if (!back.ok) throw new Error(back.error.message);
+    expect(back.value.transcript.format).toBe('anthropic-messages');
+    expect(back.value.transcript.messages.length).toBe(r.kept.length);
+    expect((back.value.transcript.raw as { model?: string }).model).toBe('claude-sonnet-4-5');
+    expect(analyze(back.value.transcript).validation.valid).toBe(true);
+  });
+
+  it('inserts the summary message where the summary policy puts it', () => {
+    const t = threeExchanges();
+    const table = countTokens(t, 'anthropic');
+    const r = simulatePolicy(prepareEviction(t, table, 'anthropic'), 'summary', Math.floor(table.total * 0.7), { summaryTokens: 20 });
+    if (!r.summary) throw new Error('the summary policy evicted nothing at 70% of the tokens');
+    const kept = keptTranscript(t, r);
+    expect(kept.messages).toHaveLength(r.kept.length + 1);
+    const at = kept.messages.findIndex((m) => m.rawIndex === -1);
+    expect(kept.messages[at]?.blocks).toEqual([{ type: 'text', text: '[Summary of the earlier conversation, 20 tokens]' }]);
+    expect(kept.messages[at + 1]?.index).toBe(r.summary.before);
+  });
+});

@@ -1,0 +1,147 @@
+/**
+ * Exports for an incident report (issue 6): the Markdown incident summary, and the transcript as
+ * a policy and budget leave it, in its original format.
+ *
+ * Takes the eviction results as inputs (`EvictionResult` from `evict/types.ts`), so it does not
+ * depend on how or when the simulator runs.
+ */
+import { summaryMessage } from './evict/policies.ts';
+import type { EvictionResult } from './evict/types.ts';
+import type { Grouping } from './exchanges.ts';
+import type { ToolPair } from './pairing.ts';
+import { parserFor } from './parse/registry.ts';
+import type { TokenTable } from './tokens.ts';
+import type { Message, ProviderId, Transcript } from './types.ts';
+import type { Validation, Violation } from './validate/types.ts';
+import { writeTranscript } from './write.ts';
+
+export interface IncidentSummaryInput {
+  transcript: Transcript;
+  provider: ProviderId;
+  /** Provider label for people (`Anthropic Messages`); defaults to the id. */
+  providerLabel?: string;
+  grouping: Grouping;
+  pairs: readonly ToolPair[];
+  /** Validation of the transcript as pasted. */
+  validation: Validation;
+  tokens: TokenTable;
+  /** The chosen policy at the chosen budget, when a budget is set. */
+  eviction?: EvictionResult | null;
+  /** The exchange-level alternative at the same budget (`policy: 'exchange'`). */
+  alternative?: EvictionResult | null;
+  /** The permalink to this view (structure-only or full), when there is one. */
+  permalink?: string | null;
+  /** Heading; defaults to "Transcript incident summary". */
+  title?: string;
+}
+
+const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
+
+/** Inline code for a value that came from a transcript: a fence longer than any backtick run in it. */
+export function mdCode(s: string): string {
+  const longest = Math.max(0, ...(s.match(/`+/g) ?? []).map((r) => r.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = s.startsWith('`') || s.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${s.replace(/[\r\n]+/g, ' ')}${pad}${fence}`;
+}
+
+/** A fenced block for a body that came from a transcript (a fence longer than any inside it). */
+export function mdFence(body: string, lang = ''): string {
+  const longest = Math.max(2, ...(body.match(/`{3,}/g) ?? []).map((r) => r.length));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence}${lang}\n${body}\n${fence}`;
+}
+
+function firstError(v: Validation | undefined | null): Violation | null {
+  return v?.violations.find((x) => x.severity === 'error') ?? null;
+}
+
+function where(t: Transcript, v: Violation): string {
+  const m = t.messages.find((x) => x.rawIndex === v.messageIndex);
+  const parts = [`message ${v.messageIndex}${m ? ` (${m.role}, \`${m.path}\`)` : ''}`];
+  if (v.blockIndex !== null) parts.push(`block ${v.blockIndex}`);
+  if (v.providerPath) parts.push(`provider path ${mdCode(v.providerPath)}`);
+  return parts.join(', ');
+}
+
+function evictionLine(r: EvictionResult, label: string): string {
+  const over = r.overshoot === null ? 'no deficit' : `overshoot ×${r.overshoot.toFixed(2)} (freed ${fmt(r.freed)} tokens for a deficit of ${fmt(r.deficit)})`;
+  const first = firstError(r.validation);
+  return `- ${label}: policy ${mdCode(r.policy)} at a budget of ${fmt(r.budget)} tokens keeps ${r.kept.length} message(s), evicts ${r.evicted.length}, ${fmt(r.tokensKept)} tokens kept, ${r.fits ? 'fits' : '**does not fit**'}; ${over}; request ${first ? `**rejected** (${mdCode(first.code)} ${first.rule})` : 'accepted'}.`;
+}
+
+/**
+ * The Markdown incident summary: format and provider; message / exchange / tool pair / token
+ * counts; the first error body (verbatim, as the provider returns it) and where it comes from —
+ * the transcript as pasted, or the request the chosen policy and budget leave; that policy and
+ * budget; the exchange-level alternative and its overshoot; the permalink.
+ * Transcript content appears only inside code spans and fences (never as Markdown or HTML).
+ * @returns Markdown text (CommonMark), ending with a newline
+ */
+export function buildIncidentSummary(input: IncidentSummaryInput): string {
+  const { transcript: t, grouping, pairs, validation, tokens } = input;
+  const out: string[] = [];
+  out.push(`# ${input.title ?? 'Transcript incident summary'}`, '');
+  const formatLabel = parserFor(t.format)?.label ?? t.format;
+  out.push(`- Format: ${formatLabel} (${mdCode(t.format)})`);
+  out.push(`- Provider rules: ${input.providerLabel ?? input.provider} (${mdCode(input.provider)})${t.settings.model ? `, model ${mdCode(t.settings.model)}` : ''}`);
+  const broken = pairs.filter((p) => p.status !== 'answered').length;
+  out.push(`- ${t.messages.length} messages, ${grouping.exchanges.length} exchanges, ${pairs.length} tool pairs (${broken} broken)`);
+  out.push(`- ${fmt(tokens.total)} tokens (${fmt(tokens.system)} in the system prompt); counts: ${tokens.basis.label}`);
+  const errors = validation.violations.filter((v) => v.severity === 'error').length;
+  const warnings = validation.violations.length - errors;
+  out.push(`- As pasted: ${validation.valid ? 'accepted' : `**rejected**: ${errors} error(s)`}${warnings > 0 ? `, ${warnings} warning(s)` : ''}`);
+  out.push('');
+
+  // Which error to show: the transcript's own, else the one the chosen eviction produces.
+  const own = firstError(validation);
+  const produced = input.eviction ? firstError(input.eviction.validation) : null;
+  const err = own ?? produced;
+  out.push('## First error', '');
+  if (!err) out.push(input.eviction ? 'None: the request is accepted as pasted and after eviction.' : 'None: the request is accepted as pasted.');
+  else {
+    const origin = own
+      ? 'the transcript as pasted'
+      : `the request left by policy ${mdCode(input.eviction?.policy ?? '')} at a budget of ${fmt(input.eviction?.budget ?? 0)} tokens (the transcript as pasted is accepted)`;
+    out.push(`${mdCode(err.code)} ${err.title} — from ${origin}, at ${where(t, err)}.`, '');
+    if (err.ids.length > 0) out.push(`Tool ids: ${err.ids.map(mdCode).join(', ')}`, '');
+    out.push(`HTTP ${err.status ?? 400}; confidence ${mdCode(err.confidence)} (provider-rules.md).`, '');
+    out.push(mdFence(JSON.stringify(err.error, null, 2), 'json'), '');
+    out.push(err.why);
+  }
+  out.push('');
+
+  if (input.eviction || input.alternative) {
+    out.push('## Eviction', '');
+    if (input.eviction) out.push(evictionLine(input.eviction, 'Chosen'));
+    if (input.alternative) out.push(evictionLine(input.alternative, 'Exchange-level alternative'));
+    out.push('');
+  }
+
+  if (input.permalink) out.push('## Link', '', `<${input.permalink}>`, '');
+  return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+}
+
+/**
+ * The transcript as an eviction leaves it: kept messages in order, plus the synthetic summary
+ * message (a plain user text of the given size) for the `summary` policy.
+ * @param t the transcript the result was computed on
+ * @param r the eviction result (`kept` are message indices, ours)
+ */
+export function keptTranscript(t: Transcript, r: EvictionResult): Transcript {
+  const kept = new Set(r.kept);
+  const messages: Message[] = [];
+  t.messages.forEach((m, i) => {
+    if (r.summary && i === r.summary.before) messages.push(summaryMessage(i, r.summary.tokens));
+    if (kept.has(i)) messages.push(m);
+  });
+  return { ...t, messages };
+}
+
+/**
+ * The source text of the request an eviction leaves, in the transcript's own format
+ * (`writeTranscript`): what the request would have contained.
+ */
+export function exportKeptSource(t: Transcript, r: EvictionResult | null): string {
+  return writeTranscript(r ? keptTranscript(t, r) : t);
+}
