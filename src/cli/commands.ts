@@ -3,6 +3,8 @@
  */
 import { CHECK_USAGE, runCheck } from './check.ts';
 import { REPAIR_USAGE, runRepair } from './repair.ts';
+import { SIMULATE_USAGE, runSimulate } from './simulate.ts';
+import { SWEEP_USAGE, runSweep } from './sweep.ts';
 import { EXIT_UNREADABLE, type CliIO } from './io.ts';
 
 interface Command {
@@ -13,6 +15,8 @@ interface Command {
 export const COMMANDS: Record<string, Command> = {
   check: { usage: CHECK_USAGE, run: runCheck },
   repair: { usage: REPAIR_USAGE, run: runRepair },
+  simulate: { usage: SIMULATE_USAGE, run: runSimulate },
+  sweep: { usage: SWEEP_USAGE, run: runSweep },
 };
 
 export function usage(): string {

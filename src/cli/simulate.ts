@@ -1,0 +1,105 @@
+import { DEFAULT_PROVIDER } from '../model/validate/index.ts';
+import { POLICIES, prepareEviction, simulatePolicy } from '../model/evict/policies.ts';
+import type { PolicyId, PolicyOptions } from '../model/evict/types.ts';
+import { countTokens, loadBpeCounter } from '../model/tokens.ts';
+import type { Violation } from '../model/validate/index.ts';
+import { parseArgs } from './args.ts';
+import { checkFormat, checkProvider, EXIT_INVALID, EXIT_UNREADABLE, EXIT_VALID, loadTranscript, type CliIO } from './io.ts';
+
+export const SIMULATE_USAGE = `simulate FILE --policy P --budget N [--provider P] [--summary-tokens S] [--pin-first] [--keep-newest N] [--json]   evict to a token budget (policies: ${POLICIES.join(', ')})`;
+
+function checkPolicy(v: string | true | undefined): PolicyId {
+  if (typeof v !== 'string') throw new Error(`simulate needs --policy (one of ${POLICIES.join(', ')})`);
+  if (!(POLICIES as readonly string[]).includes(v)) throw new Error(`unknown policy "${v}"; known: ${POLICIES.join(', ')}`);
+  return v as PolicyId;
+}
+
+/** A non-negative integer flag value (tokens, counts). @throws on anything else */
+export function intFlag(name: string, v: string | true | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  if (v === true || !/^\d+$/.test(v)) throw new Error(`--${name} needs a whole number ≥ 0`);
+  return Number(v);
+}
+
+/** The violation fields the CLI prints in JSON (same shape as `check --json`). */
+export function violationJson(v: Violation) {
+  return { rule: v.rule, code: v.code, severity: v.severity, messageIndex: v.messageIndex, blockIndex: v.blockIndex, ids: v.ids, providerPath: v.providerPath, status: v.status, error: v.error };
+}
+
+/**
+ * `simulate`: run one eviction policy at one budget (tokens: exact o200k counts, Claude/Gemini
+ * estimates scaled as on the page) and validate what is kept.
+ * @returns exit code: 0 kept request valid, 1 invalid, 2 unreadable or bad usage
+ */
+export async function runSimulate(argv: string[], io: CliIO): Promise<number> {
+  const args = parseArgs(argv, ['format', 'provider', 'policy', 'budget', 'summary-tokens', 'keep-newest'], ['json', 'pin-first']);
+  const file = args.positionals[0];
+  if (!file) throw new Error('simulate needs a FILE (or - for stdin)');
+  const policy = checkPolicy(args.flags.policy);
+  const budget = intFlag('budget', args.flags.budget);
+  if (budget === undefined) throw new Error('simulate needs --budget N (tokens)');
+  const summaryTokens = intFlag('summary-tokens', args.flags['summary-tokens']);
+  const keepNewest = intFlag('keep-newest', args.flags['keep-newest']);
+  const format = checkFormat(args.flags.format);
+  const providerFlag = checkProvider(args.flags.provider);
+  const parsed = loadTranscript(io, file, format);
+  if (!parsed) return EXIT_UNREADABLE;
+  const t = parsed.transcript;
+  const provider = providerFlag ?? DEFAULT_PROVIDER[t.format];
+  const table = countTokens(t, provider, await loadBpeCounter());
+  const options: PolicyOptions = {
+    ...(summaryTokens !== undefined ? { summaryTokens } : {}),
+    ...(keepNewest !== undefined ? { keepNewestExchanges: keepNewest } : {}),
+    ...(args.flags['pin-first'] ? { pinFirst: true } : {}),
+  };
+  const r = simulatePolicy(prepareEviction(t, table, provider), policy, budget, options);
+  const raw = (i: number) => t.messages[i]?.rawIndex ?? i;
+  const v = r.validation;
+  if (args.flags.json) {
+    const out = {
+      policy: r.policy,
+      budget: r.budget,
+      tokensBefore: r.tokensBefore,
+      tokensKept: r.tokensKept,
+      deficit: r.deficit,
+      freed: r.freed,
+      overshoot: r.overshoot,
+      fits: r.fits,
+      kept: r.kept.map(raw),
+      evicted: r.evicted.map(raw),
+      ...(r.summary ? { summary: { beforeMessage: raw(r.summary.before), tokens: r.summary.tokens } } : {}),
+      provider,
+      tokenBasis: table.basis.label,
+      valid: v.valid,
+      violations: v.violations.map(violationJson),
+      firstError: r.firstError?.error ?? null,
+    };
+    io.out(JSON.stringify(out, null, 2) + '\n');
+  } else {
+    const n = t.messages.length;
+    io.out(`${file}: ${t.format} → ${provider}; ${n} messages, ${r.tokensBefore} tokens (${table.basis.label})\n`);
+    io.out(`policy ${r.policy} at budget ${r.budget}: kept ${r.kept.length} messages, ${r.tokensKept} tokens; evicted ${r.evicted.length}${r.summary ? ` (replaced by a ${r.summary.tokens}-token summary)` : ''}\n`);
+    io.out(`deficit ${r.deficit}, freed ${r.freed}${r.overshoot !== null ? `, overshoot ${r.overshoot.toFixed(2)}×` : ''}${r.fits ? '' : ' — does NOT fit: this policy cannot drop more'}\n`);
+    if (r.evicted.length > 0) io.out(`evicted raw indices: ${compactRanges(r.evicted.map(raw))}\n`);
+    if (v.valid) io.out(`VALID: ${provider} would accept the kept request.\n`);
+    else {
+      const e = r.firstError;
+      io.out(`INVALID: ${provider} answers HTTP 400.\n`);
+      if (e) io.out(`[${e.code}] ${e.rule} at message ${e.messageIndex}${e.ids.length ? ` (ids: ${e.ids.join(', ')})` : ''}\n  ${e.title}. ${e.why}\n  HTTP ${e.status} ${JSON.stringify(e.error)}\n`);
+    }
+  }
+  return v.valid ? EXIT_VALID : EXIT_INVALID;
+}
+
+/** `0-4, 7, 9-12` for an ascending list of indices. */
+export function compactRanges(xs: readonly number[]): string {
+  const parts: string[] = [];
+  let i = 0;
+  while (i < xs.length) {
+    let j = i;
+    while (j + 1 < xs.length && (xs[j + 1] as number) === (xs[j] as number) + 1) j++;
+    parts.push(j === i ? `${xs[i]}` : `${xs[i]}-${xs[j]}`);
+    i = j + 1;
+  }
+  return parts.join(', ');
+}

@@ -1,0 +1,59 @@
+import { POLICIES, prepareEviction } from '../model/evict/policies.ts';
+import { sweepContext } from '../model/evict/sweep.ts';
+import { countTokens, loadBpeCounter } from '../model/tokens.ts';
+import { DEFAULT_PROVIDER } from '../model/validate/index.ts';
+import { parseArgs } from './args.ts';
+import { checkFormat, checkProvider, EXIT_INVALID, EXIT_UNREADABLE, EXIT_VALID, loadTranscript, type CliIO } from './io.ts';
+import { compactRanges, intFlag } from './simulate.ts';
+
+export const SWEEP_USAGE = 'sweep FILE [--provider P] [--summary-tokens S] [--json]   every budget, every policy: which give a 400, and the mean overshoot (exit 1 if any budget gives a 400)';
+
+/**
+ * `sweep`: for each policy, the cut points and budgets (tokens) that give a 400, their share of all
+ * budgets the policy can reach, and the mean overshoot (freed ÷ deficit).
+ * @returns exit code: 0 when no budget of any policy gives a 400, 1 otherwise, 2 unreadable or bad usage
+ */
+export async function runSweep(argv: string[], io: CliIO): Promise<number> {
+  const args = parseArgs(argv, ['format', 'provider', 'summary-tokens'], ['json']);
+  const file = args.positionals[0];
+  if (!file) throw new Error('sweep needs a FILE (or - for stdin)');
+  const format = checkFormat(args.flags.format);
+  const providerFlag = checkProvider(args.flags.provider);
+  const summaryTokens = intFlag('summary-tokens', args.flags['summary-tokens']);
+  const parsed = loadTranscript(io, file, format);
+  if (!parsed) return EXIT_UNREADABLE;
+  const t = parsed.transcript;
+  const provider = providerFlag ?? DEFAULT_PROVIDER[t.format];
+  const table = countTokens(t, provider, await loadBpeCounter());
+  const s = sweepContext(prepareEviction(t, table, provider), POLICIES, summaryTokens !== undefined ? { summaryTokens } : {});
+  const raw = (i: number) => t.messages[i]?.rawIndex ?? i;
+  const anyBad = s.policies.some((p) => p.invalidBudgets.length > 0);
+  if (args.flags.json) {
+    const out = {
+      provider,
+      tokensBefore: s.total,
+      tokenBasis: table.basis.label,
+      policies: s.policies.map((p) => ({
+        policy: p.policy,
+        minBudget: p.minBudget,
+        share400: p.share400,
+        meanOvershoot: p.meanOvershoot,
+        invalidCuts: p.invalidCuts.map(raw),
+        invalidBudgets: p.invalidBudgets,
+      })),
+    };
+    io.out(JSON.stringify(out, null, 2) + '\n');
+  } else {
+    io.out(`${file}: ${t.format} → ${provider}; ${t.messages.length} messages, ${s.total} tokens (${table.basis.label})\n`);
+    for (const p of s.policies) {
+      const pct = (p.share400 * 100).toFixed(1);
+      io.out(`\n${p.policy}: ${pct}% of budgets ${p.minBudget}–${s.total} give a 400${p.meanOvershoot !== null ? `; mean overshoot ${p.meanOvershoot.toFixed(2)}×` : ''}\n`);
+      if (p.invalidCuts.length > 0) io.out(`  cuts before raw message: ${compactRanges(p.invalidCuts.map(raw))}\n`);
+      if (p.invalidBudgets.length > 0) {
+        const shown = p.invalidBudgets.slice(0, 20).map(([lo, hi]) => (lo === hi ? `${lo}` : `${lo}–${hi}`));
+        io.out(`  budgets: ${shown.join(', ')}${p.invalidBudgets.length > 20 ? `, … (${p.invalidBudgets.length} ranges)` : ''}\n`);
+      }
+    }
+  }
+  return anyBad ? EXIT_INVALID : EXIT_VALID;
+}
