@@ -279,7 +279,7 @@ export function App() {
               <span className={counts.broken > 0 ? 'bad' : ''}>
                 <b data-testid="count-broken">{counts.broken}</b> broken
               </span>
-              <span title="How the token counts were obtained" data-testid="token-basis">
+              <span className="basis" title="How the token counts were obtained" data-testid="token-basis">
                 {fmtInt(tokens.total)} tokens, {tokens.basis.label}
               </span>
               {view.parsed?.ambiguous && <span className="warn">Format detection was ambiguous: check the Format picker.</span>}

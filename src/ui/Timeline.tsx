@@ -90,31 +90,47 @@ export function Timeline({ analysis, tokens, dimmed, matches, violations, expand
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: (i) => (rows[i]?.kind === 'band' ? 30 : 44),
+    estimateSize: (i) => (rows[i]?.kind === 'band' ? 32 : 34),
     getItemKey: (i) => rows[i]?.key ?? i,
     overscan: 6,
     rangeExtractor,
   });
 
-  // Scroll to the selection: a message, or the partner end of a selected pair that is off screen.
+  // Scroll to the selection when it is off screen (centred): a message, or the partner end of a
+  // selected pair.
   useEffect(() => {
     if (!selection) return;
+    const el = scrollRef.current;
+    const top = el?.scrollTop ?? 0;
+    const bottom = top + (el?.clientHeight ?? 0);
+    const visible = (row: number) => {
+      const m = virtualizer.measurementsCache[row];
+      return m !== undefined && m.start >= top && m.end <= bottom;
+    };
     let target = -1;
     if (selection.kind === 'message') target = rowOfMessage[selection.index] ?? -1;
     else if (selectedPair) {
-      const el = scrollRef.current;
-      const top = el?.scrollTop ?? 0;
-      const bottom = top + (el?.clientHeight ?? 0);
-      const visible = (row: number) => {
-        const m = virtualizer.measurementsCache[row];
-        return m !== undefined && m.start >= top && m.end <= bottom;
-      };
       const callRow = selectedPair.call ? (rowOfMessage[selectedPair.call.message] ?? -1) : -1;
       const resultRow = selectedPair.result ? (rowOfMessage[selectedPair.result.message] ?? -1) : -1;
-      if (resultRow >= 0 && !visible(resultRow)) target = resultRow;
-      else if (callRow >= 0 && !visible(callRow)) target = callRow;
+      target = resultRow >= 0 && !visible(resultRow) ? resultRow : callRow;
     }
-    if (target >= 0) virtualizer.scrollToIndex(target, { align: 'auto' });
+    if (target < 0 || visible(target)) return;
+    virtualizer.scrollToIndex(target, { align: 'center' });
+    // Rows mounted on the way are measured after the jump and can shift it (estimates differ
+    // from real heights): check again on the next frames until the target is on screen.
+    let tries = 0;
+    let raf = 0;
+    const settle = () => {
+      const t = scrollRef.current?.scrollTop ?? 0;
+      const m = virtualizer.measurementsCache[target];
+      const h = scrollRef.current?.clientHeight ?? 0;
+      if (m && (m.start < t || m.end > t + h) && tries++ < 5) {
+        virtualizer.scrollToIndex(target, { align: 'center' });
+        raf = requestAnimationFrame(settle);
+      }
+    };
+    raf = requestAnimationFrame(settle);
+    return () => cancelAnimationFrame(raf);
     // Only a new selection scrolls; re-measuring must not pull the view back.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [selection, analysis]);
