@@ -6,13 +6,15 @@
  * FILE `-` reads stdin. Exit codes: 0 valid, 1 invalid, 2 unreadable input or bad usage.
  */
 import { readFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
+import { decodeBytes } from '../model/parse/bytes.ts';
 import { runCli } from './commands.ts';
 
+/** Read FILE (or stdin) as the page does: gunzip `.gz`, refuse binary, decode UTF-8. */
 function readInput(file: string): { text: string; name: string } {
   const buf = file === '-' ? readFileSync(0) : readFileSync(file);
-  const gz = buf.length > 2 && buf[0] === 0x1f && buf[1] === 0x8b;
-  return { text: (gz ? gunzipSync(buf) : buf).toString('utf8'), name: file.replace(/\.gz$/, '') };
+  const decoded = decodeBytes(new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength));
+  if (!decoded.ok) throw new Error(decoded.error.message);
+  return { text: decoded.value, name: file.replace(/\.gz$/, '') };
 }
 
 const code = await runCli(process.argv.slice(2), {

@@ -106,6 +106,13 @@ describe('anthropic validator: exact provider texts', () => {
     expect(validateTranscript(t([user('q'), assistant('{')], { settings: { model: 'claude-sonnet-4-5' } }), 'anthropic').valid).toBe(true);
   });
 
+  it('A12 is not checked on session logs: their last assistant message is history', () => {
+    const log = transcript('claude-code-jsonl', [user('q'), assistant('done')], { settings: { model: 'claude-opus-4-7' } });
+    const v = validateTranscript(log, 'anthropic');
+    expect(v.valid).toBe(true);
+    expect(v.notes.join(' ')).toContain('A12 was not checked');
+  });
+
   it('rejectsPrefill follows the model families of the errors page', () => {
     expect(rejectsPrefill('claude-opus-4-6')).toBe(true);
     expect(rejectsPrefill('claude-sonnet-4-6-20260101')).toBe(true);

@@ -16,6 +16,9 @@ export function anthropicEnvelope(message: string): unknown {
   return { type: 'error', error: { type: 'invalid_request_error', message } };
 }
 
+/** Formats that record finished sessions rather than one request body. */
+const LOG_FORMATS = new Set<Transcript['format']>(['claude-code-jsonl', 'codex-jsonl']);
+
 const DOCS_THINKING = 'https://docs.claude.com/en/docs/build-with-claude/extended-thinking';
 
 /**
@@ -268,6 +271,12 @@ function checkTrailing(t: Transcript, msgs: RenderedMessage[], opts: ValidateOpt
   const last = msgs[msgs.length - 1];
   if (!last || last.role !== 'assistant' || msgs.length < 1) return;
   if (last.items.some((it) => isClientToolUse(it.block))) return; // reported as A2 (trailing_tool_use)
+  if (LOG_FORMATS.has(t.format)) {
+    // A session log ends on the assistant's reply; the next request appends the user's next
+    // input, so the trailing assistant message is history, not a prefill.
+    notes.push('This is a session log: its last assistant message is history, not a prefill, so A12 was not checked.');
+    return;
+  }
   const src = last.sources[0] as Message;
   const base = { rule: 'trailing_assistant' as const, code: 'A12', messageIndex: src.rawIndex, blockIndex: null, ids: [], providerPath: 'messages', confidence: 'V' as const };
   if (t.settings.toolChoiceForced || t.settings.outputFormat) {
