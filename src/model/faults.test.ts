@@ -104,6 +104,14 @@ describe('faults on an Anthropic transcript', () => {
     expect(validateTranscript(f.transcript, 'anthropic').violations[0]).toMatchObject({ rule: 'trailing_tool_use', ids: ['toolu_rem1'] });
   });
 
+  it('drop removes one message, as a naive trim does: the results of its calls are orphaned (A1)', () => {
+    const f = apply(t, { kind: 'drop', messageIndex: 1 });
+    expect(f.transcript.messages).toEqual([t.messages[0], ...t.messages.slice(2)]);
+    const v = validateTranscript(f.transcript, 'anthropic');
+    expect(v.violations[0]).toMatchObject({ rule: 'orphan_tool_result', code: 'A1', ids: ['toolu_inv1'], providerPath: 'messages.0.content.1' });
+    expect(applyFault(t, { kind: 'drop', messageIndex: 8 }).ok).toBe(false);
+  });
+
   it('rejects targets that do not fit', () => {
     expect(applyFault(t, { kind: 'tool_raised', pairKey: 'p99' }).ok).toBe(false);
     expect(applyFault(t, { kind: 'cancel', messageIndex: 0 }).ok).toBe(false);

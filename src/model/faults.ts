@@ -10,6 +10,7 @@
  * - `retry`: a network error after the reply; the retry stored the assistant message twice and its
  *   results once (a replayed turn: duplicate tool_use ids, A6).
  * - `truncate`: the last N messages dropped, as a retry path that rolls back does.
+ * - `drop` (not a loop fault, for teaching): one message removed, as a naive trim does.
  *
  * Identity contract (shared with `repair.ts`): a message the fault did not touch is the same
  * object in the output (its `index`/`rawIndex`/`path` still name its place in the source, so they
@@ -21,7 +22,7 @@ import { groupExchanges } from './exchanges.ts';
 import { pairToolCalls, type ToolPair } from './pairing.ts';
 import type { Block, Message, Result, Transcript } from './types.ts';
 
-export type FaultKind = 'tool_raised' | 'timeout' | 'cancel' | 'retry' | 'truncate';
+export type FaultKind = 'tool_raised' | 'timeout' | 'cancel' | 'retry' | 'truncate' | 'drop';
 
 /** A fault and its target: a pair key (`p3`, from `pairToolCalls`), a message index, or a count. */
 export type FaultSpec =
@@ -29,7 +30,9 @@ export type FaultSpec =
   | { kind: 'timeout'; pairKey: string }
   | { kind: 'cancel'; messageIndex: number; userText?: string }
   | { kind: 'retry'; messageIndex: number }
-  | { kind: 'truncate'; count: number };
+  | { kind: 'truncate'; count: number }
+  /** Not a loop fault: one message removed, as a naive "drop the oldest message" trim does (the lesson's step two). */
+  | { kind: 'drop'; messageIndex: number };
 
 export interface FaultResult {
   transcript: Transcript;
@@ -44,6 +47,7 @@ export const FAULT_LABELS: Record<FaultKind, string> = {
   cancel: 'Cancel mid-turn',
   retry: 'Retry after a network error',
   truncate: 'Trailing truncation',
+  drop: 'Drop this message',
 };
 
 /** The user's next message appended by `cancel` when the transcript has none after the turn. */
@@ -192,6 +196,13 @@ export function applyFault(t: Transcript, spec: FaultSpec): Result<FaultResult, 
       const messages = t.messages.slice(0, t.messages.length - n);
       return { ok: true, value: { transcript: withMessages(t, messages), description: `The last ${n} message${n === 1 ? ' was' : 's were'} dropped, as a retry path that rolls back does.` } };
     }
+    case 'drop': {
+      const i = spec.messageIndex;
+      const m = t.messages[i];
+      if (!m) return fail(`There is no message ${i}.`);
+      const messages = t.messages.filter((_, k) => k !== i);
+      return { ok: true, value: { transcript: withMessages(t, messages), description: `Message ${i} (${m.role}) was dropped, as a naive "drop the oldest message" trim does.` } };
+    }
   }
 }
 
@@ -214,7 +225,8 @@ export function applyFaults(t: Transcript, specs: readonly FaultSpec[]): { trans
 }
 
 /**
- * Every fault that fits this transcript (for menus and property tests): tool_raised for each
+ * Every loop fault that fits this transcript (for menus and property tests; `drop` is not
+ * listed, it fits any message): tool_raised for each
  * answered client call, timeout for each answered call with siblings, cancel and retry for each
  * assistant turn with client calls, truncate for 1…min(3, n) messages.
  */

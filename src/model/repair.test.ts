@@ -103,6 +103,14 @@ describe('repair after each fault (Anthropic)', () => {
     expectRoundTrip(r, 'anthropic');
   });
 
+  it('a dropped call turn (the lesson\'s step two): its orphaned results are removed', () => {
+    const f = fault(t, { kind: 'drop', messageIndex: 1 });
+    const r = repairTranscript(f, 'anthropic');
+    expectRepaired(f, r, 'anthropic');
+    expect(r.changes.map((c) => c.kind)).toEqual(['orphan_removed', 'orphan_removed']);
+    expect(r.transcript.messages).toEqual([t.messages[0], ...t.messages.slice(3)]);
+  });
+
   it('leaves a valid transcript alone', () => {
     const r = repairTranscript(t, 'anthropic');
     expect(r.changes).toEqual([]);
