@@ -146,7 +146,7 @@ export const MessageRow = memo(function MessageRow(p: MessageRowProps) {
         <div className="msg-body" data-testid="message-body">
           {m.blocks.map((b, bi) => (
             <section key={bi} className={`block block-${b.type}`}>
-              <div className="block-title">{chipLabel(b)}</div>
+              <div className="block-title">{b.type === 'text' || b.type === 'thinking' ? b.type : chipLabel(b)}</div>
               <pre className="block-text">{blockText(b)}</pre>
             </section>
           ))}

@@ -212,7 +212,7 @@ export function Timeline({ analysis, tokens, dimmed, matches, violations, expand
           return (
             <div
               key={it.key}
-              className={`row msg-row ${row.exchange >= 0 ? `band-${row.exchange % 2}` : 'pinned'}`}
+              className={`row msg-row ${row.exchange >= 0 ? `band-${row.exchange % 2}` : 'pinned-row'}`}
               style={style}
               data-index={it.index}
               data-message-index={row.message}

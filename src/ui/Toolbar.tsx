@@ -71,7 +71,7 @@ export function Toolbar(p: ToolbarProps) {
         }}
       />
       <button type="button" aria-pressed={p.showText} onClick={p.onToggleText} data-testid="toggle-text">
-        {p.showText ? 'Hide text' : 'Edit / paste text'}
+        {p.showText ? 'Hide text' : 'Edit text'}
       </button>
       <label>
         <span className="lbl">Format</span>
@@ -102,7 +102,7 @@ export function Toolbar(p: ToolbarProps) {
         title="Theme: follows the system setting unless forced"
         onClick={() => setTheme(theme === null ? 'dark' : theme === 'dark' ? 'light' : null)}
       >
-        Theme: {theme ?? 'system'}
+        ◐ {theme ?? 'system'}
       </button>
       <button type="button" onClick={p.onHelp} data-testid="help-button" aria-label="Keyboard shortcuts">
         ?
