@@ -39,7 +39,7 @@ function chipLabel(b: Block): string {
     case 'text':
       return excerpt(b.text, 70) || '(empty text)';
     case 'thinking':
-      return `thinking · ${excerpt(b.thinking, 40)}`;
+      return b.thinking.trim() ? `thinking · ${excerpt(b.thinking, 40)}` : 'thinking (empty)';
     case 'redacted_thinking':
       return 'redacted thinking';
     case 'tool_use':

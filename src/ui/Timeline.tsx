@@ -154,9 +154,16 @@ export function Timeline({ analysis, tokens, dimmed, matches, violations, expand
   const topRow = items.find((it) => it.end > viewTop);
   const topRowData = topRow ? rows[topRow.index] : undefined;
   const topExchange = topRowData && topRowData.exchange >= 0 ? analysis.grouping.exchanges[topRowData.exchange]?.key : undefined;
+  const scrolledRef = useRef(false);
   useEffect(() => {
-    if (viewTop <= 0) return;
-    if (topExchange && appStore.getState().anchor !== topExchange) appStore.getState().setAnchor(topExchange);
+    const { anchor, setAnchor } = appStore.getState();
+    if (viewTop <= 0) {
+      // Back at the top after a scroll: no anchor. (Before any scroll, keep a restored anchor.)
+      if (scrolledRef.current && anchor !== null) setAnchor(null);
+      return;
+    }
+    scrolledRef.current = true;
+    if (topExchange && anchor !== topExchange) setAnchor(topExchange);
   }, [topExchange, viewTop]);
 
   const rowBox = (message: number) => {
