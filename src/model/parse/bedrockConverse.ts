@@ -186,18 +186,18 @@ function toBlock(b: Block): unknown[] {
 /**
  * Write a transcript as a Converse request body. Untouched messages (raw set, same format) are
  * written from `raw`; others are rendered from blocks. For a transcript from another format,
- * consecutive `tool` messages become one user message of toolResult blocks (as converters do)
- * and system text goes to `system`.
+ * consecutive messages of the same Converse role (tool results count as `user`) are merged, as
+ * converters do, and system text goes to `system`.
  */
 function write(t: Transcript): string {
   const same = t.format === 'bedrock-converse';
   const messages: unknown[] = [];
   const sys: string[] = t.system.map((s) => s.text);
-  let lastTool: { role: string; content: unknown[] } | null = null;
+  let lastRendered: { role: string; content: unknown[] } | null = null;
   for (const m of t.messages) {
     if (same && m.raw !== undefined) {
       messages.push(m.raw);
-      lastTool = null;
+      lastRendered = null;
       continue;
     }
     if (!same && (m.role === 'system' || m.role === 'developer')) {
@@ -205,13 +205,14 @@ function write(t: Transcript): string {
       continue;
     }
     const content = m.blocks.flatMap(toBlock);
-    if (m.role === 'tool' && lastTool) {
-      lastTool.content.push(...content);
+    const role = m.role === 'assistant' ? 'assistant' : m.role === 'system' ? 'system' : 'user';
+    if (!same && lastRendered && lastRendered.role === role) {
+      lastRendered.content.push(...content);
       continue;
     }
-    const msg = { role: m.role === 'assistant' ? 'assistant' : m.role === 'system' ? 'system' : 'user', content };
+    const msg: { role: string; content: unknown[] } = { role, content };
     messages.push(msg);
-    lastTool = m.role === 'tool' ? msg : null;
+    lastRendered = msg;
   }
   if (!same) {
     const text = sys.filter((s) => s.length > 0);

@@ -199,8 +199,8 @@ function toPart(b: Block, callNames: Map<string, string>): unknown[] {
 /**
  * Write a transcript as a Gemini `generateContent` body. Untouched contents (raw set, same
  * format) are written from `raw`; others are rendered from blocks. For a transcript from another
- * format, consecutive `tool` messages become one `user` function-response content (as converters
- * do) and system text goes to `systemInstruction`.
+ * format, consecutive messages of the same Gemini role (tool results count as `user`) are merged
+ * into one content, as converters do, and system text goes to `systemInstruction`.
  */
 function write(t: Transcript): string {
   const same = t.format === 'gemini';
@@ -208,11 +208,11 @@ function write(t: Transcript): string {
   for (const m of t.messages) for (const b of m.blocks) if (b.type === 'tool_use' && b.id !== null) callNames.set(b.id, b.name);
   const contents: unknown[] = [];
   const sys: string[] = t.system.map((s) => s.text);
-  let lastToolContent: { role: string; parts: unknown[] } | null = null;
+  let lastRendered: { role: string; parts: unknown[] } | null = null;
   for (const m of t.messages) {
     if (same && m.raw !== undefined) {
       contents.push(m.raw);
-      lastToolContent = null;
+      lastRendered = null;
       continue;
     }
     if (!same && (m.role === 'system' || m.role === 'developer')) {
@@ -220,13 +220,14 @@ function write(t: Transcript): string {
       continue;
     }
     const parts = m.blocks.flatMap((b) => toPart(b, callNames));
-    if (m.role === 'tool' && lastToolContent) {
-      lastToolContent.parts.push(...parts);
+    const role = m.role === 'assistant' ? 'model' : 'user';
+    if (!same && lastRendered && lastRendered.role === role) {
+      lastRendered.parts.push(...parts);
       continue;
     }
-    const c = { role: m.role === 'assistant' ? 'model' : 'user', parts };
+    const c: { role: string; parts: unknown[] } = { role, parts };
     contents.push(c);
-    lastToolContent = m.role === 'tool' ? c : null;
+    lastRendered = c;
   }
   if (!same) {
     const text = sys.filter((s) => s.length > 0);

@@ -8,9 +8,11 @@
  * Converse's own checks run first, then the Anthropic validator's errors are passed through with
  * the prefix `The model returned the following errors: ` (§1.4).
  *
- * A transcript from another format is first rendered into Converse messages: system/developer
- * messages leave the list (they go to `system`), consecutive `tool` messages become one user
- * message of toolResult blocks (as converters do); nothing else is merged.
+ * A transcript from another format is first rendered into Converse messages as converters such
+ * as LiteLLM do: system/developer messages leave the list (they go to `system`), tool results go
+ * to `user`, and consecutive messages of the same rendered role are merged (so parallel Responses
+ * `function_call` items form one assistant message). A transcript already in Converse format is
+ * checked as pasted: nothing is merged (B4).
  */
 import { isPinned } from '../exchanges.ts';
 import type { Message, Transcript } from '../types.ts';
@@ -32,23 +34,24 @@ export function isClaudeOnBedrock(model: string | undefined): boolean {
 }
 
 /**
- * Render normalised messages as Converse messages (no merging except runs of `tool` messages).
+ * Render normalised messages as Converse messages, see the file comment.
+ * @param messages the messages to send
+ * @param native true when they were parsed from a Converse body (no merging at all)
  * @returns one rendered message per Converse message, with its source messages
  */
-export function renderBedrock(messages: readonly Message[]): RenderedMessage[] {
+export function renderBedrock(messages: readonly Message[], native = false): RenderedMessage[] {
   const out: RenderedMessage[] = [];
-  let prevTool = false;
   for (const m of messages) {
     if (isPinned(m)) continue;
     const items: RenderedItem[] = m.blocks.map((block, blockIndex) => ({ block, msg: m, blockIndex }));
+    const role = m.role === 'assistant' ? 'assistant' : 'user';
     const last = out[out.length - 1];
-    if (m.role === 'tool' && prevTool && last) {
+    if (!native && last && last.role === role) {
       last.items.push(...items);
       last.sources.push(m);
       continue;
     }
-    out.push({ role: m.role === 'assistant' ? 'assistant' : 'user', items, sources: [m] });
-    prevTool = m.role === 'tool';
+    out.push({ role, items, sources: [m] });
   }
   return out;
 }
@@ -68,7 +71,7 @@ const TEXT: Partial<Record<RuleId, [string, string]>> = {
 
 function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
   const source = opts.messages ?? t.messages;
-  const msgs = renderBedrock(source);
+  const msgs = renderBedrock(source, t.format === 'bedrock-converse');
   const found: Violation[] = [];
   const notes: string[] = [];
   const claude = isClaudeOnBedrock(t.settings.model);
@@ -129,9 +132,11 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
         const textIdx = m.items.findIndex((it) => it.block.type === 'text');
         const it = m.items[textIdx];
         if (it) {
-          const severity = t.settings.model !== undefined && !claude ? 'error' : 'warning';
+          // An error only for a known non-Claude Bedrock model id (a model named by another format is not one).
+          const bedrockModel = t.format === 'bedrock-converse' && t.settings.model !== undefined;
+          const severity = bedrockModel && !claude ? 'error' : 'warning';
           push({ rule: 'mixed_result_and_text', code: 'B5', messageIndex: it.msg.rawIndex, blockIndex: it.blockIndex, ids: [], providerPath: `messages.${n}.content`, message: `messages.${n}.content: Conversation blocks and tool result blocks cannot be provided in the same turn.`, confidence: 'V', severity });
-          if (severity === 'warning') notes.push(`B5 (text next to tool results in messages.${n}) is reported for some model families only; ${t.settings.model === undefined ? 'the model is unknown' : 'Claude models are not reported to raise it'}, so it is a warning here.`);
+          if (severity === 'warning') notes.push(`B5 (text next to tool results in messages.${n}) is reported for some model families only; ${claude ? 'Claude models are not reported to raise it' : 'the Bedrock model is unknown'}, so it is a warning here.`);
         }
       }
       // B6: error result with empty content.

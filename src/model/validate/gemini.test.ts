@@ -98,6 +98,8 @@ describe('gemini validator: one test per rule, exact text and envelope (provider
     expect(validateTranscript(t, 'gemini').valid).toBe(true);
     const kept = t.messages.filter((_, i) => i !== 3);
     expect(errors(t, { messages: kept }).map((x) => [x.rule, x.messageIndex, x.ids])).toEqual([['partial_answer', 1, ['call_2']]]);
+    const responses = parseDocument({ kind: 'json', value: { input: [{ role: 'user', content: 'q' }, { type: 'reasoning', id: 'rs_1', summary: [] }, { type: 'function_call', call_id: 'c1', name: 'f', arguments: '{}' }, { type: 'function_call', call_id: 'c2', name: 'f', arguments: '{}' }, { type: 'function_call_output', call_id: 'c1', output: 'a' }, { type: 'function_call_output', call_id: 'c2', output: 'b' }] } });
+    expect(responses.ok && validateTranscript(responses.value.transcript, 'gemini').violations).toEqual([]);
     const anth = transcript('anthropic-messages', [user('q'), assistant(call('toolu_1')), user(result('toolu_1')), assistant('ok')]);
     expect(errors(anth, { messages: anth.messages.slice(1) }).map((x) => [x.rule, x.messageIndex])).toEqual([['role_order', 1]]);
   });

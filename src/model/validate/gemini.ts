@@ -6,9 +6,11 @@
  * part counts, not ids, and names no index in its messages: `providerPath` is null, while
  * `messageIndex` / `blockIndex` still point at the content and part that cause the error.
  *
- * A transcript from another format is first rendered into Gemini contents: system/developer
- * messages leave the list (they go to `systemInstruction`), assistant → `model`, consecutive
- * `tool` messages become one `user` function-response turn (as converters do).
+ * A transcript from another format is first rendered into Gemini contents as converters such as
+ * LiteLLM do: system/developer messages leave the list (they go to `systemInstruction`),
+ * assistant → `model`, tool results → `user`, and consecutive messages of the same rendered role
+ * are merged into one content (so parallel Responses `function_call` items form one model turn).
+ * A transcript already in Gemini format is checked as pasted: nothing is merged.
  */
 import { isPinned } from '../exchanges.ts';
 import type { Message, ToolUseBlock, Transcript } from '../types.ts';
@@ -22,22 +24,23 @@ export function geminiEnvelope(message: string): unknown {
 
 /**
  * Render normalised messages as Gemini contents (roles `user` / `model`), see the file comment.
+ * @param messages the messages to send
+ * @param native true when they were parsed from a Gemini body (no merging at all)
  * @returns one rendered content per Gemini turn, with the source messages it came from
  */
-export function renderGemini(messages: readonly Message[]): RenderedMessage[] {
+export function renderGemini(messages: readonly Message[], native = false): RenderedMessage[] {
   const out: RenderedMessage[] = [];
-  let prevTool = false;
   for (const m of messages) {
     if (isPinned(m)) continue;
     const items: RenderedItem[] = m.blocks.map((block, blockIndex) => ({ block, msg: m, blockIndex }));
+    const role = m.role === 'assistant' ? 'model' : 'user';
     const last = out[out.length - 1];
-    if (m.role === 'tool' && prevTool && last) {
+    if (!native && last && last.role === role) {
       last.items.push(...items);
       last.sources.push(m);
       continue;
     }
-    out.push({ role: m.role === 'assistant' ? 'model' : 'user', items, sources: [m] });
-    prevTool = m.role === 'tool';
+    out.push({ role, items, sources: [m] });
   }
   return out;
 }
@@ -71,7 +74,7 @@ export function needsThoughtSignatures(model: string | undefined): boolean {
 }
 
 function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
-  const contents = renderGemini(opts.messages ?? t.messages);
+  const contents = renderGemini(opts.messages ?? t.messages, t.format === 'gemini');
   const found: Violation[] = [];
   const notes: string[] = [];
   const push = (v: Omit<ViolationInput, 'title' | 'why' | 'providerPath'>) => {
