@@ -16,7 +16,7 @@ import {
   selectViolationMessages,
   selectViolationTargets,
 } from '../state/selectors.ts';
-import { appStore, DEFAULT_SAMPLE_ID, useAppStore } from '../state/store.ts';
+import { DEFAULT_SAMPLE_ID, useAppStore } from '../state/store.ts';
 import { FindBar } from './FindBar.tsx';
 import { fmtInt } from './format.ts';
 import { HelpPopover } from './HelpPopover.tsx';
@@ -102,12 +102,14 @@ export function App() {
     [setSource],
   );
 
-  // Boot: with nothing in the URL (the store's text is empty), open the default sample.
+  // Boot and sample links: while the store has a sample source without text, open the sample
+  // it names (a permalink's `src`, set by urlSync) or the default one.
+  const wantedSample = useAppStore((s) => (s.source.origin === 'sample' && s.source.text === '' ? (s.source.sampleId ?? DEFAULT_SAMPLE_ID) : null));
   useEffect(() => {
-    if (appStore.getState().source.text !== '' || samples.length === 0) return;
-    const entry = samples.find((s) => s.id === DEFAULT_SAMPLE_ID) ?? samples[0];
+    if (wantedSample === null || samples.length === 0) return;
+    const entry = samples.find((s) => s.id === wantedSample) ?? samples.find((s) => s.id === DEFAULT_SAMPLE_ID) ?? samples[0];
     if (entry) void loadSample(entry);
-  }, [samples, loadSample]);
+  }, [samples, wantedSample, loadSample]);
 
   // Paste anywhere (outside text fields, which handle their own paste).
   useEffect(() => {

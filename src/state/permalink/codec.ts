@@ -144,10 +144,16 @@ export function inflateCapped(data: Uint8Array, cap: number): Uint8Array | 'too-
  * Lone UTF-16 surrogates become U+FFFD (UTF-8 cannot carry them).
  */
 export function encodeInlinePayload(text: string): string {
+  // One-entry cache: the URL writer re-encodes on every view change while the text stays the same.
+  if (lastInline?.text === text) return lastInline.payload;
   const utf8 = strToU8(text);
   const deflated = deflateSync(utf8, { level: 9 });
-  return deflated.length < utf8.length ? `${INLINE_PAYLOAD_VERSION}.d.${toBase64Url(deflated)}` : `${INLINE_PAYLOAD_VERSION}.n.${toBase64Url(utf8)}`;
+  const payload = deflated.length < utf8.length ? `${INLINE_PAYLOAD_VERSION}.d.${toBase64Url(deflated)}` : `${INLINE_PAYLOAD_VERSION}.n.${toBase64Url(utf8)}`;
+  lastInline = { text, payload };
+  return payload;
 }
+
+let lastInline: { text: string; payload: string } | null = null;
 
 /**
  * Decode an inline payload.

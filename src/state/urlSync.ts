@@ -1,0 +1,204 @@
+/**
+ * The only module that touches `location` and `history` (style.md §4.3, issue 6).
+ *
+ * - Boot: `bootFromUrl` decodes `location.hash` into the store before the first render.
+ * - Store → URL: a vanilla `subscribe` encodes the permalink fields and writes them with
+ *   `history.replaceState`, debounced (a slider drag is one URL change, not a history entry each
+ *   tick; `location.hash = …` would add one per tick).
+ * - URL → store: `hashchange` (a pasted link, back/forward) decodes and applies the link.
+ * No React effect mirrors URL and store into each other.
+ *
+ * What the URL carries by itself: the view, and the source when it is a sample or came from a
+ * link. A pasted or dropped transcript is NOT written to the address bar automatically: it would
+ * land in the browser history (and history sync) without the user asking, and a large one would
+ * make every write slow. The share panel puts it in a link on request (`buildShareFragment`).
+ */
+import type { StoreApi } from 'zustand';
+import type { PolicyOptions } from '../model/evict/types.ts';
+import { decodePermalink, encodePermalink, type PermalinkNotice } from './permalink/codec.ts';
+import { noticeStore } from './permalink/notices.ts';
+import {
+  DEFAULT_PERMALINK_STATE,
+  PolicyChoiceSchema,
+  type PermalinkPolicy,
+  type PermalinkSource,
+  type PermalinkState,
+} from './permalink/schema.ts';
+import type { AppState, AppStore, Source } from './store.ts';
+
+/** Debounce of URL writes, in ms: long enough to coalesce a slider drag, short enough to feel live. */
+export const URL_WRITE_DEBOUNCE_MS = 250;
+
+/** `Source.name` of a transcript opened from a structure-only link (the store has no flag for it). */
+export const STRUCTURE_ONLY_NAME = 'structure-only link';
+/** `Source.name` of a transcript opened from a full link. */
+export const LINKED_NAME = 'linked transcript';
+
+function policyFromStore(id: string, options: unknown, fallback: PermalinkPolicy): PermalinkPolicy {
+  const o = (options ?? {}) as PolicyOptions;
+  const candidate = {
+    id,
+    options: {
+      pinFirst: o.pinFirst ?? false,
+      keepNewestExchanges: o.keepNewestExchanges ?? 0,
+      summaryTokens: o.summaryTokens ?? null,
+    },
+  };
+  const r = PolicyChoiceSchema.safeParse(candidate);
+  return r.success ? r.data : fallback;
+}
+
+/** True when the store's source is a transcript opened from a structure-only link. */
+export function isStructureOnly(source: Source): boolean {
+  return source.origin === 'link' && source.name === STRUCTURE_ONLY_NAME;
+}
+
+/**
+ * The permalink fields of the store.
+ * @param s the store state
+ * @param inline which source to put in the link: `auto` = a sample id, or the text when it came
+ *   from a link (the URL writer); `full` = also a pasted/dropped text (Copy link);
+ *   `{text, redacted}` = this text instead (the structure-only link)
+ * @returns an in-schema permalink state (store values outside the schema fall back to defaults)
+ */
+export function permalinkFromStore(s: AppState, inline: 'auto' | 'full' | { text: string; redacted: boolean } = 'auto'): PermalinkState {
+  const def = DEFAULT_PERMALINK_STATE.view;
+  let source: PermalinkSource = { kind: 'none' };
+  if (typeof inline === 'object') source = { kind: 'inline', text: inline.text, redacted: inline.redacted };
+  else if (s.source.origin === 'sample' && s.source.sampleId) source = { kind: 'sample', id: s.source.sampleId };
+  else if (s.source.text !== '' && (s.source.origin === 'link' || inline === 'full')) source = { kind: 'inline', text: s.source.text, redacted: isStructureOnly(s.source) };
+  const opts = s.policyOptions as Record<string, unknown>;
+  const [a, b] = s.policies;
+  const state: PermalinkState = {
+    source,
+    view: {
+      format: s.formatOverride,
+      provider: s.provider,
+      budget: s.budget,
+      policy: policyFromStore(a, opts[a], def.policy),
+      compare: policyFromStore(b, opts[b], def.compare),
+      selection: s.selection,
+      anchor: s.anchor,
+    },
+  };
+  return state;
+}
+
+/**
+ * The store fields a permalink sets. `policyOptions` is keyed by policy id
+ * (`{exchange: {keepNewestExchanges: 2}}`); a sample source leaves `text` empty for the page to
+ * load the sample by `sampleId`.
+ */
+export function storePatchFromPermalink(p: PermalinkState): Partial<AppState> {
+  const patch: Partial<AppState> = {
+    formatOverride: p.view.format,
+    provider: p.view.provider,
+    budget: p.view.budget,
+    policies: [p.view.policy.id, p.view.compare.id],
+    policyOptions: { [p.view.compare.id]: { ...p.view.compare.options }, [p.view.policy.id]: { ...p.view.policy.options } },
+    selection: p.view.selection,
+    anchor: p.view.anchor,
+  };
+  if (p.source.kind === 'sample') patch.source = { text: '', name: '', origin: 'sample', sampleId: p.source.id };
+  else if (p.source.kind === 'inline') patch.source = { text: p.source.text, name: p.source.redacted ? STRUCTURE_ONLY_NAME : LINKED_NAME, origin: 'link' };
+  return patch;
+}
+
+/**
+ * The fragment (no `#`) of a link to share: the current view plus a source.
+ * @param s the store state
+ * @param inline `full` to carry a pasted transcript, or the structure-only text
+ */
+export function buildShareFragment(s: AppState, inline: 'full' | { text: string; redacted: boolean }): string {
+  return encodePermalink(permalinkFromStore(s, inline));
+}
+
+/** The page's URL without its fragment, for building links (`https://host/path?q`). */
+export function pageUrlWithoutHash(): string {
+  return location.href.split('#')[0] ?? location.href;
+}
+
+/**
+ * Selection and anchor of a sample link, waiting for the sample's text: loading a source resets
+ * them (`setSource`), so they are put back once the named sample has arrived.
+ */
+const pendingView = new WeakMap<StoreApi<AppStore>, { sampleId: string; selection: AppState['selection']; anchor: string | null }>();
+
+function apply(store: StoreApi<AppStore>, fragment: string): PermalinkNotice[] {
+  const { state, notices } = decodePermalink(fragment);
+  const patch = storePatchFromPermalink(state);
+  const cur = store.getState().source;
+  // A link without a source, or naming what is already shown, keeps the transcript on screen
+  // (back/forward between view states of the same transcript).
+  const same =
+    state.source.kind === 'none' ||
+    (state.source.kind === 'sample' && cur.origin === 'sample' && cur.sampleId === state.source.id && cur.text !== '') ||
+    (state.source.kind === 'inline' && cur.text === state.source.text);
+  if (same) delete patch.source;
+  else if (state.source.kind === 'sample') pendingView.set(store, { sampleId: state.source.id, selection: state.view.selection, anchor: state.view.anchor });
+  store.setState(patch);
+  noticeStore.getState().show(notices);
+  return notices;
+}
+
+/** Put back a sample link's selection and anchor once its text has loaded. */
+function restorePending(store: StoreApi<AppStore>, s: AppState): void {
+  const p = pendingView.get(store);
+  if (!p || s.source.text === '') return;
+  pendingView.delete(store);
+  if (s.source.origin === 'sample' && s.source.sampleId === p.sampleId) store.setState({ selection: p.selection, anchor: p.anchor });
+}
+
+/**
+ * Boot: apply `location.hash` to the store. Call before the first render.
+ * @returns the notices (also put in `noticeStore`)
+ */
+export function bootFromUrl(store: StoreApi<AppStore>): PermalinkNotice[] {
+  if (location.hash.length <= 1) return [];
+  return apply(store, location.hash);
+}
+
+/**
+ * Start syncing: store → URL (debounced `replaceState`) and URL → store (`hashchange`).
+ * @returns a function that stops both
+ */
+export function startUrlSync(store: StoreApi<AppStore>, debounceMs: number = URL_WRITE_DEBOUNCE_MS): () => void {
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let lastWritten = location.hash.replace(/^#/, '');
+  const write = () => {
+    timer = null;
+    const fragment = encodePermalink(permalinkFromStore(store.getState()));
+    if (fragment === lastWritten) return;
+    lastWritten = fragment;
+    history.replaceState(history.state, '', `#${fragment}`);
+  };
+  const unsubscribe = store.subscribe((s, prev) => {
+    if (s.source !== prev.source) restorePending(store, s);
+    // Only the permalink fields matter; hover, find and filters do not touch the URL.
+    if (
+      s.source === prev.source &&
+      s.formatOverride === prev.formatOverride &&
+      s.provider === prev.provider &&
+      s.budget === prev.budget &&
+      s.policies === prev.policies &&
+      s.policyOptions === prev.policyOptions &&
+      s.selection === prev.selection &&
+      s.anchor === prev.anchor
+    )
+      return;
+    if (timer !== null) clearTimeout(timer);
+    timer = setTimeout(write, debounceMs);
+  });
+  const onHashChange = () => {
+    const fragment = location.hash.replace(/^#/, '');
+    if (fragment === lastWritten) return;
+    lastWritten = fragment;
+    apply(store, fragment);
+  };
+  window.addEventListener('hashchange', onHashChange);
+  return () => {
+    unsubscribe();
+    window.removeEventListener('hashchange', onHashChange);
+    if (timer !== null) clearTimeout(timer);
+  };
+}
