@@ -32,6 +32,8 @@ test.describe('shared cases: the page gives the CLI verdict', () => {
         dt.setData('text/plain', t);
         document.body.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
       }, text);
+      // The view answers this text (not the sample shown before the paste).
+      await expect(page.getByTestId('app')).toHaveAttribute('data-view-chars', String(text.length));
       await expect(page.getByTestId('format')).toHaveText(a.transcript.format);
       await expect(page.getByTestId('count-messages')).toHaveText(String(a.transcript.messages.length));
       await expect(page.getByTestId('count-exchanges')).toHaveText(String(a.grouping.exchanges.length));

@@ -26,6 +26,10 @@ import { Timeline } from './Timeline.tsx';
 import { Toolbar } from './Toolbar.tsx';
 import { useInspection, useTextCounter } from './useInspection.ts';
 import { ViolationsPanel } from './ViolationsPanel.tsx';
+import { FaultPanel } from './faults/FaultPanel.tsx';
+import { RepairPanel } from './faults/RepairPanel.tsx';
+import { LearnPanel, LearnToggle } from './learn/LearnPanel.tsx';
+import { selectFaulted } from '../state/faults.ts';
 import './styles.css';
 
 function isTypingTarget(t: EventTarget | null): boolean {
@@ -50,7 +54,12 @@ function useSamples(): SampleEntry[] {
 export function App() {
   const samples = useSamples();
   const view = useInspection();
-  const { analysis, error } = view;
+  const { error } = view;
+  // Faults the user applied are inputs; the faulted transcript and its analysis are derived.
+  const faults = useAppStore((s) => s.faults);
+  const repairView = useAppStore((s) => s.repairView);
+  const faulted = view.analysis ? selectFaulted(view.analysis, faults) : null;
+  const analysis = faulted?.analysis ?? null;
   const source = useAppStore((s) => s.source);
   const setSource = useAppStore((s) => s.setSource);
   const selection = useAppStore((s) => s.selection);
@@ -237,7 +246,7 @@ export function App() {
   const currentMatch = matches ? matches.messages.indexOf(currentMessage) + 1 : 0;
 
   return (
-    <div className={`app${dragging ? ' dragging' : ''}`} data-testid="app" data-ready={analysis && !view.pending ? 'true' : 'false'}>
+    <div className={`app${dragging ? ' dragging' : ''}`} data-testid="app" data-ready={analysis && !view.pending ? 'true' : 'false'} data-view-chars={view.request?.text.length ?? 0}>
       <header className="top">
         <h1>Transcript Inspector</h1>
         <Toolbar
@@ -250,6 +259,7 @@ export function App() {
           onToggleText={() => setShowText((s) => !s)}
           onHelp={() => setHelp((h) => !h)}
         />
+        <LearnToggle samples={samples} />
         <HelpPopover open={help} onClose={() => setHelp(false)} />
       </header>
       {shownError && <ParseErrorBanner error={shownError} keptPrevious={analysis !== null} />}
@@ -302,7 +312,12 @@ export function App() {
             <FindBar matchCount={matches.messages.length} current={currentMatch} onStep={stepMatch} inputRef={findRef} />
             <Timeline analysis={analysis} tokens={tokens} dimmed={dimmed} matches={matches} violations={targets} expanded={expanded} onToggle={toggle} />
           </section>
-          <ViolationsPanel validation={analysis.validation} providerLabel={providerLabel} targets={targets} onJump={jump} />
+          <div className="side-column">
+            <LearnPanel samples={samples} analysis={analysis} tokens={tokens} onJump={jump} />
+            {faulted && <FaultPanel view={faulted} />}
+            {faulted && repairView && <RepairPanel transcript={faulted.transcript} provider={analysis.provider} providerLabel={providerLabel} sourceName={source.name} onJump={jump} />}
+            <ViolationsPanel validation={analysis.validation} providerLabel={providerLabel} targets={targets} onJump={jump} />
+          </div>
         </div>
       ) : (
         !shownError && <p className="loading">Loading…</p>
