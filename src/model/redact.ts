@@ -58,6 +58,12 @@ const SAFE_TOP_LEVEL = new Set([
   'anthropic_version',
   'reasoning_effort',
   'parallel_tool_calls',
+  // Responses: `reasoning.effort` decides whether reasoning items are required (R3/R4).
+  'reasoning',
+  'store',
+  'include',
+  'truncation',
+
   'type',
   'role',
   'object',
@@ -272,7 +278,16 @@ class Redactor {
           input = candidates.find((c) => this.counter.count(Redactor.callText(name, c)) === target) ?? candidates[0];
           if (this.counter.count(Redactor.callText(name, input)) !== target) this.inexact++;
         }
-        return { type: 'tool_use', id: this.id(b.id), name, input, ...(b.server !== undefined ? { server: b.server } : {}), ...(b.itemId !== undefined ? { itemId: this.id(b.itemId) } : {}) };
+        return {
+          type: 'tool_use',
+          id: this.id(b.id),
+          name,
+          input,
+          ...(b.server !== undefined ? { server: b.server } : {}),
+          ...(b.itemId !== undefined ? { itemId: this.id(b.itemId) } : {}),
+          // Gemini thoughtSignature (G4): opaque, never counted; its presence is what matters.
+          ...(b.signature !== undefined ? { signature: 'x'.repeat(b.signature.length) } : {}),
+        };
       }
       case 'tool_result': {
         const content = this.resultContent(b.content);
@@ -358,6 +373,21 @@ class Redactor {
     return v;
   }
 
+  /**
+   * A settings object (Gemini `generationConfig`): numbers, booleans and enum-like strings
+   * (MIME types, modes, levels) kept; schemas reduced to `{type: 'object'}`; other strings redacted.
+   */
+  settingsOnly(v: unknown, key?: string): unknown {
+    if (typeof v === 'string') return key !== undefined && /mime|mode|type|level|effort/i.test(key) ? v : this.text(v);
+    if (Array.isArray(v)) return v.map((x) => this.settingsOnly(x, key));
+    if (v !== null && typeof v === 'object') {
+      const out: Record<string, unknown> = {};
+      for (const [k, x] of Object.entries(v as Record<string, unknown>)) out[k] = /schema/i.test(k) ? { type: 'object' } : this.settingsOnly(x, k);
+      return out;
+    }
+    return v;
+  }
+
   /** The source's top level: safe settings kept, system and tools redacted, anything else dropped. */
   top(t: Transcript, messages: Message[]): unknown {
     const raw = t.raw;
@@ -372,6 +402,7 @@ class Redactor {
       else if (SAFE_TOP_LEVEL.has(k)) out[k] = v;
       else if (SYSTEM_KEYS.has(k)) out[k] = this.json(v);
       else if (TOOL_KEYS.has(k)) out[k] = this.toolish(v);
+      else if (k === 'generationConfig' || k === 'generation_config') out[k] = this.settingsOnly(v);
       else if ((k === 'response_format' || k === 'output_format') && v !== null && typeof v === 'object') out[k] = { type: (v as Record<string, unknown>).type };
     }
     // An OpenAI `chat.completion` response is written from `raw` as a whole: rebuild its choice.
