@@ -5,7 +5,7 @@ export const SHORTCUTS: [string, string][] = [
   ['J / Shift+↓', 'next exchange'],
   ['K / Shift+↑', 'previous exchange'],
   ['Enter / Space', 'open or close the selected message'],
-  ['n', 'next violation'],
+  ['n / N', 'next / previous violation'],
   ['/', 'find'],
   ['Esc', 'clear the selection'],
   ['?', 'this help'],
