@@ -322,22 +322,31 @@ function computeParts(ctx: CutContext, kIn: number, head: CutHead): Parts {
     if (lastHead && lastHead.role === 'assistant') r = fx.syncNext[k + 1] as number;
   }
   if (r < 0 || (anth && fx.loopFloor !== -1 && fx.loopFloor < r)) return direct();
-  const winMsgs = keptMessages(ctx, k, head, r);
-  const vw = validateTranscript(ctx.t, ctx.provider, { ...ctx.opts, messages: winMsgs });
+  // Anthropic: the window stops before r (nothing before r looks at r's turn, since the message
+  // before r is a user turn). OpenAI: an assistant before r needs to see that its tool run ends, so
+  // r is stood in for by a plain user message (one provider index, no violations of its own).
+  const winMsgs = keptMessages(ctx, k, head, r - 1);
+  if (!anth) winMsgs.push(standIn(ctx.t.messages[r] as Message));
   let a7: Violation | null = null;
   const win: Violation[] = [];
-  for (const v of vw.violations) {
-    if (anth && v.rule === 'tools_not_defined') {
-      a7 = v;
-      continue;
+  if (!anth || winMsgs.some((m) => !isPinned(m))) {
+    const vw = validateTranscript(ctx.t, ctx.provider, { ...ctx.opts, messages: winMsgs });
+    for (const v of vw.violations) {
+      if (anth && v.rule === 'tools_not_defined') {
+        a7 = v;
+        continue;
+      }
+      // The window's end is not the request's end: the open-loop thinking rule is decided by the
+      // reused full validation (checked against loopFloor above).
+      if (v.rule === 'thinking_missing') continue;
+      const at = ourIndex(fx.raw, v.messageIndex);
+      if (at < r) win.push(v);
     }
-    const at = ourIndex(fx.raw, v.messageIndex);
-    if (at < r) win.push(v);
   }
-  if (anth && !a7 && fx.a7 && (fx.nextToolNP[r + 1] as number) < ctx.n) {
-    // A7 fires for a non-pinned tool block past the window; it names the first kept message
-    // (pinned ones included) that holds any tool block.
-    const first = winMsgs.find(hasToolBlock) ?? (ctx.t.messages[fx.nextTool[r + 1] as number] as Message);
+  if (anth && !a7 && fx.a7 && (fx.nextToolNP[r] as number) < ctx.n) {
+    // A7 fires for a non-pinned tool block from r on; it names the first kept message (pinned
+    // ones included) that holds any tool block.
+    const first = winMsgs.find(hasToolBlock) ?? (ctx.t.messages[fx.nextTool[r] as number] as Message);
     a7 = { ...fx.a7, messageIndex: first.rawIndex };
   }
   let headIds: Set<string> | null = null;
@@ -349,12 +358,18 @@ function computeParts(ctx: CutContext, kIn: number, head: CutHead): Parts {
   let shift: number | null = null;
   const delta = () => {
     if (shift === null) {
-      const rendered = anth ? renderAnthropic(winMsgs) : renderOpenAIChat(winMsgs);
-      shift = (fx.renderedAt[r] as number) - (rendered.length - 1);
+      // Provider index of r in the kept request: the number of provider messages before it.
+      const before = anth ? renderAnthropic(winMsgs).length : renderOpenAIChat(winMsgs).length - 1;
+      shift = (fx.renderedAt[r] as number) - before;
     }
     return shift;
   };
   return { direct: null, a7, win, aPos, r, delta, headIds, k };
+}
+
+/** A plain user message in r's place (OpenAI window): same provider index, no violations. */
+function standIn(m: Message): Message {
+  return { index: m.index, rawIndex: m.rawIndex, path: m.path, role: 'user', blocks: [{ type: 'text', text: '.' }], raw: undefined };
 }
 
 function survives(fx: FastTables, pos: number, p: Parts): boolean {

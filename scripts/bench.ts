@@ -1,0 +1,194 @@
+/**
+ * Benchmarks (issue 7): `npm run bench` prints one line per figure, `name: value unit`.
+ *
+ * - pipeline_vs_json_parse_*: parse + pair + group + validate ÷ JSON.parse of the same bytes
+ *   (for JSONL: JSON.parse of every line), for a generated 50 MB Anthropic body and a 50 MB
+ *   Claude Code log (target ≤ 2.0). Median of 3.
+ * - slider_step_ms_100k: one slider step on 100,000 messages — the `message` and `exchange`
+ *   policies at one budget, each with the full validation of what it keeps (target ≤ 16 ms);
+ *   median and worst of 200 random budgets. sweep_ms_100k: every cut of every policy (target
+ *   ≤ 250 ms). Each also as a ratio to a plain pass over the same messages (touch every block).
+ * - peak_heap_vs_file: peak V8 heap while loading the 50 MB Anthropic body ÷ its size (target
+ *   ≤ 4), measured in a fresh process, sampled after each stage and at every allocation-heavy
+ *   step; peak_rss_vs_file likewise from the process's max RSS.
+ *
+ * Generated data goes to bench-data/ (gitignored) and is reused across runs.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { cutMarkers } from '../src/model/evict/cuts.ts';
+import { POLICIES, prepareEviction, simulatePolicy } from '../src/model/evict/policies.ts';
+import { sweepContext } from '../src/model/evict/sweep.ts';
+import { analyze } from '../src/model/analyze.ts';
+import { parseTranscript } from '../src/model/parse/index.ts';
+import { parserFor } from '../src/model/parse/registry.ts';
+import { countTokens } from '../src/model/tokens.ts';
+import type { Transcript } from '../src/model/types.ts';
+import { generate, type GenFormat } from './gen.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const dataDir = path.join(root, 'bench-data');
+
+function line(name: string, value: number, unit: string, note = ''): void {
+  const v = Math.abs(value) >= 100 ? value.toFixed(0) : Math.abs(value) >= 10 ? value.toFixed(1) : value.toFixed(2);
+  process.stdout.write(`${name}: ${v} ${unit}${note ? `   # ${note}` : ''}\n`);
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] as number;
+}
+
+function time<T>(f: () => T): [number, T] {
+  const t0 = performance.now();
+  const v = f();
+  return [performance.now() - t0, v];
+}
+
+/** Generate once into bench-data/ and reuse. */
+function dataFile(name: string, format: GenFormat, opts: { messages: number; mb?: number }): string {
+  mkdirSync(dataDir, { recursive: true });
+  const file = path.join(dataDir, name);
+  if (!existsSync(file)) writeFileSync(file, generate({ format, seed: 7, ...opts }));
+  return file;
+}
+
+function pipeline(text: string, name: string): Transcript {
+  const r = parseTranscript(text, { name });
+  if (!r.ok) throw new Error(`${name}: ${r.error.message}`);
+  analyze(r.value.transcript);
+  return r.value.transcript;
+}
+
+function jsonParseSameBytes(text: string, jsonl: boolean): void {
+  if (!jsonl) {
+    JSON.parse(text);
+    return;
+  }
+  let start = 0;
+  while (start < text.length) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    if (end > start) JSON.parse(text.slice(start, end));
+    start = end + 1;
+  }
+}
+
+function benchPipeline(label: string, file: string, jsonl: boolean): void {
+  const text = readFileSync(file, 'utf8');
+  const name = path.basename(file);
+  const jp: number[] = [];
+  const pp: number[] = [];
+  let t: Transcript | null = null;
+  for (let i = 0; i < 3; i++) {
+    jp.push(time(() => jsonParseSameBytes(text, jsonl))[0]);
+    const [ms, tr] = time(() => pipeline(text, name));
+    pp.push(ms);
+    t = tr;
+  }
+  const mb = statSync(file).size / 1e6;
+  line(`json_parse_ms_${label}`, median(jp), 'ms', `${mb.toFixed(1)} MB`);
+  line(`pipeline_ms_${label}`, median(pp), 'ms', `${t?.messages.length ?? 0} messages`);
+  line(`pipeline_vs_json_parse_${label}`, median(pp) / median(jp), '×', 'target ≤ 2.0');
+}
+
+function plainPass(t: Transcript): number {
+  let s = 0;
+  for (const m of t.messages) for (const b of m.blocks) s += b.type.length;
+  return s;
+}
+
+function benchEviction(): void {
+  const file = dataFile('anthropic-100k.json', 'anthropic-messages', { messages: 100_000 });
+  const parsed = parseTranscript(readFileSync(file, 'utf8'));
+  if (!parsed.ok) throw new Error(parsed.error.message);
+  const t = parsed.value.transcript;
+  const table = countTokens(t, 'anthropic');
+  const plain = median(Array.from({ length: 9 }, () => time(() => plainPass(t))[0]));
+  line('plain_pass_ms_100k', plain, 'ms', `${t.messages.length} messages, every block touched once`);
+  const [prep, ctx] = time(() => prepareEviction(t, table, 'anthropic'));
+  line('eviction_prepare_ms_100k', prep, 'ms', 'once per transcript/provider/tokenizer: full validation + tables');
+  let seed = 12345;
+  const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  const steps: number[] = [];
+  let invalidSteps = 0;
+  for (let i = 0; i < 200; i++) {
+    const budget = Math.round(table.total * (0.05 + 0.9 * rand()));
+    const [ms, bad] = time(() => {
+      let bad = 0;
+      for (const p of ['message', 'exchange'] as const) {
+        const r = simulatePolicy(ctx, p, budget);
+        if (!r.validation.valid) bad++;
+      }
+      return bad;
+    });
+    steps.push(ms);
+    invalidSteps += bad;
+  }
+  const step = median(steps);
+  line('slider_step_ms_100k', step, 'ms', `median of 200 budgets, message + exchange with full validation; worst ${Math.max(...steps).toFixed(1)} ms; target ≤ 16`);
+  line('slider_step_vs_plain_pass_100k', step / plain, '×');
+  const sweeps: number[] = [];
+  let shares = '';
+  for (let i = 0; i < 3; i++) {
+    const [ms, s] = time(() => sweepContext(ctx, POLICIES));
+    sweeps.push(ms);
+    shares = s.policies.map((p) => `${p.policy} ${(p.share400 * 100).toFixed(1)}%`).join(', ');
+  }
+  const sw = median(sweeps);
+  line('sweep_ms_100k', sw, 'ms', `all ${POLICIES.length} policies, every cut; 400 share: ${shares}; target ≤ 250`);
+  line('sweep_vs_plain_pass_100k', sw / plain, '×');
+  const [cm] = time(() => cutMarkers(ctx.cuts));
+  line('cut_markers_ms_100k', cm, 'ms', 'every cut point, safe or not');
+  if (invalidSteps === 0) process.stdout.write('# note: no slider step produced a 400 in this sample\n');
+}
+
+/** Child mode: load a file and report peak heap / RSS relative to its size, as JSON. */
+function peakChild(file: string): void {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  const base = process.memoryUsage().heapUsed;
+  let peak = 0;
+  const sample = () => (peak = Math.max(peak, process.memoryUsage().heapUsed - base));
+  const text = readFileSync(file, 'utf8');
+  sample();
+  const r = parseTranscript(text, { name: path.basename(file) });
+  sample();
+  if (!r.ok) throw new Error(r.error.message);
+  const a = analyze(r.value.transcript);
+  sample();
+  countTokens(a.transcript, a.provider);
+  sample();
+  const size = statSync(file).size;
+  process.stdout.write(JSON.stringify({ heap: peak / size, rss: (process.resourceUsage().maxRSS * 1024) / size }));
+}
+
+function benchPeak(file: string): void {
+  const script = fileURLToPath(import.meta.url);
+  const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', script, '--peak-child', file], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 20 });
+  const { heap, rss } = JSON.parse(out) as { heap: number; rss: number };
+  line('peak_heap_vs_file', heap, '×', `${path.basename(file)}: V8 heap sampled after read, parse, analyse and token count; target ≤ 4`);
+  line('peak_rss_vs_file', rss, '×', 'max RSS of the whole process (node itself included)');
+}
+
+function main(): void {
+  const args = process.argv.slice(2);
+  const peakAt = args.indexOf('--peak-child');
+  if (peakAt >= 0) {
+    peakChild(args[peakAt + 1] as string);
+    return;
+  }
+  const cpu = (os.cpus()[0]?.model ?? 'unknown').trim();
+  process.stdout.write(`# machine: ${os.availableParallelism()} cores (nproc), ${cpu}, node ${process.version}\n`);
+  const anth = dataFile('anthropic-50mb.json', 'anthropic-messages', { messages: 1, mb: 50 });
+  benchPipeline('anthropic_50mb', anth, false);
+  if (parserFor('claude-code-jsonl')) benchPipeline('claude_code_50mb', dataFile('claude-code-50mb.jsonl', 'claude-code-jsonl', { messages: 1, mb: 50 }), true);
+  else process.stdout.write('# skipped pipeline_vs_json_parse_claude_code_50mb: no claude-code-jsonl parser registered\n');
+  benchEviction();
+  benchPeak(anth);
+}
+
+main();

@@ -1,0 +1,270 @@
+/**
+ * Generate realistic transcripts for benchmarks and large-file tests (issue 7).
+ *
+ *   npm run gen -- --messages N --format F [--out FILE] [--seed S] [--mb M] [--broken B]
+ *
+ * Formats: anthropic-messages (a request body), openai-chat (a request body), claude-code-jsonl
+ * (a session log, one JSON object per line, shaped like ../shared/docs/formats.md §6).
+ * Content: coding-agent exchanges with parallel tool calls, error results, long results (file
+ * reads, logs), thinking (Anthropic and Claude Code), and a few broken pairs (B, default one per
+ * 20,000 messages, at least one): an unanswered call, an orphan result, or text before results.
+ * Deterministic: the same options give the same bytes. `--mb M` keeps adding exchanges until the
+ * output reaches M megabytes (then N is a minimum). Writes to stdout without --out.
+ */
+import { writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+
+export type GenFormat = 'anthropic-messages' | 'openai-chat' | 'claude-code-jsonl';
+export const GEN_FORMATS: readonly GenFormat[] = ['anthropic-messages', 'openai-chat', 'claude-code-jsonl'];
+
+export interface GenOptions {
+  /** Entries in the primary list (messages, or JSONL lines), at least. */
+  messages: number;
+  format: GenFormat;
+  seed?: number;
+  /** Keep going until the output has this many megabytes (10^6 bytes). */
+  mb?: number;
+  /** Number of broken pairs to plant; default max(1, messages / 20,000). */
+  broken?: number;
+}
+
+/** mulberry32: a small seeded PRNG, uniform in [0, 1). */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const WORDS = 'the service returns a timeout when the pool is exhausted so we retry with backoff and log each attempt before the handler reads config from disk parses yaml validates schema writes metrics flushes cache and answers the request'.split(' ');
+const FILES = ['src/server.ts', 'src/db/pool.ts', 'config/app.yaml', 'tests/api.test.ts', 'README.md', 'src/handlers/checkout.ts', 'package.json', 'src/util/retry.ts'];
+const TOOLS = ['Read', 'Bash', 'Grep', 'Edit', 'Glob'];
+
+interface Call {
+  id: string;
+  name: string;
+  input: Record<string, unknown>;
+}
+interface Res {
+  id: string;
+  text: string;
+  isError: boolean;
+}
+type Turn =
+  | { kind: 'user'; text: string }
+  | { kind: 'assistant'; thinking: string | null; text: string | null; calls: Call[] }
+  | { kind: 'results'; results: Res[]; textFirst: string | null };
+
+class Writer {
+  private r: () => number;
+  private idn = 0;
+  constructor(seed: number) {
+    this.r = rng(seed);
+  }
+  int(lo: number, hi: number): number {
+    return lo + Math.floor(this.r() * (hi - lo + 1));
+  }
+  chance(p: number): boolean {
+    return this.r() < p;
+  }
+  pick<T>(xs: readonly T[]): T {
+    return xs[Math.floor(this.r() * xs.length)] as T;
+  }
+  sentence(words: number): string {
+    const out: string[] = [];
+    for (let i = 0; i < words; i++) out.push(this.pick(WORDS));
+    const s = out.join(' ');
+    return s.charAt(0).toUpperCase() + s.slice(1) + '.';
+  }
+  id(prefix: string): string {
+    return `${prefix}${(this.idn++).toString(36).padStart(6, '0')}${this.int(0, 1e6).toString(36)}`;
+  }
+  /** A tool result body: mostly short, sometimes a long file read or log dump. */
+  resultText(name: string): string {
+    const long = this.chance(0.08);
+    const lines = long ? this.int(80, 400) : this.int(1, 12);
+    const out: string[] = [];
+    for (let i = 0; i < lines; i++) out.push(name === 'Read' ? `${String(i + 1).padStart(4)}\t${this.sentence(this.int(4, 12))}` : `${this.pick(FILES)}:${this.int(1, 900)}: ${this.sentence(this.int(3, 9))}`);
+    return out.join('\n');
+  }
+}
+
+/** One exchange: a user prompt, 0–4 rounds of (parallel) calls and results, a final answer. */
+function exchange(w: Writer, callPrefix: string, thinking: boolean): Turn[] {
+  const turns: Turn[] = [{ kind: 'user', text: w.sentence(w.int(6, 30)) }];
+  const rounds = w.int(0, 4);
+  for (let r = 0; r < rounds; r++) {
+    const n = w.chance(0.3) ? w.int(2, 4) : 1;
+    const calls: Call[] = [];
+    for (let c = 0; c < n; c++) {
+      const name = w.pick(TOOLS);
+      const input = name === 'Bash' ? { command: `grep -rn "${w.pick(WORDS)}" ${w.pick(FILES)}`, description: w.sentence(4) } : { file_path: w.pick(FILES) };
+      calls.push({ id: w.id(callPrefix), name, input });
+    }
+    turns.push({ kind: 'assistant', thinking: thinking && w.chance(0.6) ? w.sentence(w.int(10, 60)) : null, text: w.chance(0.4) ? w.sentence(w.int(5, 20)) : null, calls });
+    turns.push({ kind: 'results', results: calls.map((c) => ({ id: c.id, text: w.chance(0.07) ? `Error: ${w.sentence(6)}` : w.resultText(c.name), isError: false })).map((x) => ({ ...x, isError: x.text.startsWith('Error:') })), textFirst: null });
+  }
+  turns.push({ kind: 'assistant', thinking: thinking && w.chance(0.3) ? w.sentence(w.int(10, 40)) : null, text: w.sentence(w.int(10, 80)), calls: [] });
+  return turns;
+}
+
+/** Plant a broken pair in an exchange that has calls: drop a result, orphan one, or put text first. */
+function breakExchange(w: Writer, turns: Turn[]): void {
+  const ri = turns.findIndex((t) => t.kind === 'results');
+  if (ri < 0) return;
+  const res = turns[ri] as Extract<Turn, { kind: 'results' }>;
+  const mode = w.int(0, 2);
+  if (mode === 0 && res.results.length > 1) res.results.pop();
+  else if (mode === 1) (res.results[0] as Res).id = w.id('orphan_');
+  else res.textFirst = 'Before the results: the user interrupted.';
+}
+
+function turnCount(t: Turn, format: GenFormat): number {
+  if (format === 'anthropic-messages') return 1;
+  if (format === 'openai-chat') return t.kind === 'results' ? t.results.length + (t.textFirst ? 1 : 0) : 1;
+  // claude-code-jsonl: one line per content block
+  if (t.kind === 'user') return 1;
+  if (t.kind === 'results') return t.results.length + (t.textFirst ? 1 : 0);
+  return (t.thinking ? 1 : 0) + (t.text ? 1 : 0) + t.calls.length || 1;
+}
+
+/** Generate a transcript as text (JSON or JSONL). Deterministic for the same options. */
+export function generate(opts: GenOptions): string {
+  const seed = opts.seed ?? 1;
+  const w = new Writer(seed);
+  const format = opts.format;
+  const minBytes = (opts.mb ?? 0) * 1e6;
+  const brokenTotal = opts.broken ?? Math.max(1, Math.floor(opts.messages / 20000));
+  const thinking = format !== 'openai-chat';
+  const callPrefix = format === 'openai-chat' ? 'call_' : 'toolu_';
+  const exchanges: Turn[][] = [];
+  let count = format === 'openai-chat' ? 1 : 0; // the system message
+  let bytes = 0;
+  while (count < opts.messages || bytes < minBytes) {
+    const x = exchange(w, callPrefix, thinking);
+    exchanges.push(x);
+    for (const t of x) {
+      count += turnCount(t, format);
+      if (minBytes > 0) bytes += t.kind === 'results' ? t.results.reduce((s, r) => s + r.text.length + 80, 0) : 200;
+    }
+  }
+  // Broken pairs at evenly spread exchanges that have calls.
+  const withCalls = exchanges.map((x, i) => (x.some((t) => t.kind === 'results') ? i : -1)).filter((i) => i >= 0);
+  for (let b = 0; b < brokenTotal && withCalls.length > 0; b++) breakExchange(w, exchanges[withCalls[Math.floor(((b + 0.5) * withCalls.length) / brokenTotal)] as number] as Turn[]);
+  const turns = exchanges.flat();
+  switch (format) {
+    case 'anthropic-messages':
+      return renderAnthropic(turns);
+    case 'openai-chat':
+      return renderOpenAI(turns);
+    case 'claude-code-jsonl':
+      return renderClaudeCode(turns, w);
+  }
+}
+
+function renderAnthropic(turns: Turn[]): string {
+  const messages = turns.map((t) => {
+    if (t.kind === 'user') return { role: 'user', content: t.text };
+    if (t.kind === 'results') {
+      const blocks: unknown[] = t.results.map((r) => ({ type: 'tool_result', tool_use_id: r.id, content: r.text, ...(r.isError ? { is_error: true } : {}) }));
+      if (t.textFirst) blocks.unshift({ type: 'text', text: t.textFirst });
+      return { role: 'user', content: blocks };
+    }
+    const content: unknown[] = [];
+    if (t.thinking) content.push({ type: 'thinking', thinking: t.thinking, signature: 'EqQBCkYIBRgCKkD' + 'x'.repeat(40) });
+    if (t.text) content.push({ type: 'text', text: t.text });
+    for (const c of t.calls) content.push({ type: 'tool_use', id: c.id, name: c.name, input: c.input });
+    return { role: 'assistant', content };
+  });
+  const tools = TOOLS.map((name) => ({ name, description: `The ${name} tool.`, input_schema: { type: 'object', properties: {} } }));
+  return JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 8192, system: 'You are a coding agent working in a repository.', tools, messages });
+}
+
+function renderOpenAI(turns: Turn[]): string {
+  const messages: unknown[] = [{ role: 'system', content: 'You are a coding agent working in a repository.' }];
+  for (const t of turns) {
+    if (t.kind === 'user') messages.push({ role: 'user', content: t.text });
+    else if (t.kind === 'results') {
+      if (t.textFirst) messages.push({ role: 'user', content: t.textFirst });
+      for (const r of t.results) messages.push({ role: 'tool', tool_call_id: r.id, content: r.text });
+    } else {
+      messages.push({
+        role: 'assistant',
+        content: t.text,
+        ...(t.calls.length > 0 ? { tool_calls: t.calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.input) } })) } : {}),
+      });
+    }
+  }
+  const tools = TOOLS.map((name) => ({ type: 'function', function: { name, description: `The ${name} tool.`, parameters: { type: 'object', properties: {} } } }));
+  return JSON.stringify({ model: 'gpt-4.1', tools, messages });
+}
+
+function renderClaudeCode(turns: Turn[], w: Writer): string {
+  const sessionId = '5e21a0c4-7b1d-4c55-9a51-' + (w.int(0, 0xffffff).toString(16) + '000000000000').slice(0, 12);
+  const base = { isSidechain: false, userType: 'external', cwd: '/srv/checkout', sessionId, version: '2.1.301', gitBranch: 'main' };
+  let time = Date.UTC(2026, 10, 28, 14, 0, 0);
+  let parent: string | null = null;
+  let n = 0;
+  const lines: string[] = [];
+  const emit = (o: Record<string, unknown>) => {
+    const uuid = `u${(n++).toString(16).padStart(8, '0')}-0000-4000-8000-000000000000`;
+    time += w.int(200, 4000);
+    lines.push(JSON.stringify({ ...o, uuid, parentUuid: parent, ...base, timestamp: new Date(time).toISOString() }));
+    parent = uuid;
+  };
+  for (const t of turns) {
+    if (t.kind === 'user') emit({ type: 'user', message: { role: 'user', content: t.text } });
+    else if (t.kind === 'results') {
+      if (t.textFirst) emit({ type: 'user', message: { role: 'user', content: t.textFirst } });
+      for (const r of t.results) emit({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: r.id, content: r.text, is_error: r.isError }] }, toolUseResult: { stdout: r.text.slice(0, 200), stderr: '', interrupted: false, isImage: false } });
+    } else {
+      const id = w.id('msg_');
+      const requestId = w.id('req_');
+      const blocks: unknown[] = [];
+      if (t.thinking) blocks.push({ type: 'thinking', thinking: t.thinking, signature: 'EpMCopaque' + 'x'.repeat(40) });
+      if (t.text) blocks.push({ type: 'text', text: t.text });
+      for (const c of t.calls) blocks.push({ type: 'tool_use', id: c.id, name: c.name, input: c.input });
+      const usage = { input_tokens: w.int(3, 40), cache_creation_input_tokens: w.int(0, 4000), cache_read_input_tokens: w.int(1000, 150000), output_tokens: w.int(20, 900), service_tier: 'standard' };
+      blocks.forEach((b, i) =>
+        emit({
+          type: 'assistant',
+          requestId,
+          message: { id, type: 'message', role: 'assistant', model: 'claude-opus-4-7', content: [b], stop_reason: i === blocks.length - 1 ? (t.calls.length ? 'tool_use' : 'end_turn') : null, stop_sequence: null, usage },
+        }),
+      );
+    }
+  }
+  return lines.join('\n') + '\n';
+}
+
+function main(argv: string[]): void {
+  const get = (name: string): string | undefined => {
+    const i = argv.indexOf(`--${name}`);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  const format = (get('format') ?? 'anthropic-messages') as GenFormat;
+  if (!GEN_FORMATS.includes(format)) throw new Error(`--format must be one of ${GEN_FORMATS.join(', ')}`);
+  const messages = Number(get('messages') ?? '1000');
+  if (!Number.isInteger(messages) || messages < 1) throw new Error('--messages needs a whole number ≥ 1');
+  const mb = get('mb');
+  const broken = get('broken');
+  const text = generate({ messages, format, seed: Number(get('seed') ?? '1'), ...(mb ? { mb: Number(mb) } : {}), ...(broken ? { broken: Number(broken) } : {}) });
+  const out = get('out');
+  if (out) {
+    writeFileSync(out, text);
+    process.stderr.write(`wrote ${out}: ${(text.length / 1e6).toFixed(1)} MB, ${format}\n`);
+  } else process.stdout.write(text);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  try {
+    main(process.argv.slice(2));
+  } catch (e) {
+    process.stderr.write(`error: ${(e as Error).message}\n`);
+    process.exitCode = 2;
+  }
+}
