@@ -17,7 +17,10 @@ test.describe('shared cases: the page gives the CLI verdict', () => {
 
   for (const file of files) {
     test(file, async ({ page }) => {
-      const c = JSON.parse(readFileSync(path.join(casesDir, file), 'utf8')) as { transcript: unknown; expected: { valid: boolean } };
+      const c = JSON.parse(readFileSync(path.join(casesDir, file), 'utf8')) as {
+        transcript: unknown;
+        expected: { valid: boolean };
+      };
       const text = JSON.stringify(c.transcript, null, 2);
       const parsed = parseTranscript(text);
       test.skip(!parsed.ok, `${file}: no parser for this format yet`);
@@ -30,20 +33,33 @@ test.describe('shared cases: the page gives the CLI verdict', () => {
       await page.evaluate((t) => {
         const dt = new DataTransfer();
         dt.setData('text/plain', t);
-        document.body.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
+        document.body.dispatchEvent(
+          new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }),
+        );
       }, text);
       // The view answers this text (not the sample shown before the paste).
       await expect(page.getByTestId('app')).toHaveAttribute('data-view-chars', String(text.length));
       await expect(page.getByTestId('format')).toHaveText(a.transcript.format);
-      await expect(page.getByTestId('count-messages')).toHaveText(String(a.transcript.messages.length));
-      await expect(page.getByTestId('count-exchanges')).toHaveText(String(a.grouping.exchanges.length));
-      await expect(page.getByTestId('verdict')).toHaveAttribute('data-valid', String(a.validation.valid));
-      expect(a.validation.valid, `${file}: model verdict vs the case's expected verdict`).toBe(c.expected.valid);
+      await expect(page.getByTestId('count-messages')).toHaveText(
+        String(a.transcript.messages.length),
+      );
+      await expect(page.getByTestId('count-exchanges')).toHaveText(
+        String(a.grouping.exchanges.length),
+      );
+      await expect(page.getByTestId('verdict')).toHaveAttribute(
+        'data-valid',
+        String(a.validation.valid),
+      );
+      expect(a.validation.valid, `${file}: model verdict vs the case's expected verdict`).toBe(
+        c.expected.valid,
+      );
       if (firstError) {
         const first = page.locator('[data-testid="violation"][data-rank="first"]');
         await expect(first).toHaveCount(1);
         await expect(first).toHaveAttribute('data-rule', firstError.rule);
-        await expect(first.getByTestId('error-body')).toHaveText(JSON.stringify(firstError.error, null, 2));
+        await expect(first.getByTestId('error-body')).toHaveText(
+          JSON.stringify(firstError.error, null, 2),
+        );
       }
     });
   }

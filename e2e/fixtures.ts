@@ -6,18 +6,27 @@ import { fileURLToPath } from 'node:url';
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Text of a file in public/samples. */
-export const sample = (file: string) => readFileSync(path.join(repoRoot, 'public/samples', file), 'utf8');
+export const sample = (file: string) =>
+  readFileSync(path.join(repoRoot, 'public/samples', file), 'utf8');
 
 /** The coding-agent session with the second result of a parallel pair removed (a partial answer). */
 export function partialCodingAgent(): { text: string; message: number } {
-  const body = JSON.parse(sample('coding-agent.json')) as { messages: { role: string; content: unknown }[] };
-  const at = body.messages.findIndex((m, i) => i > 10 && Array.isArray(m.content) && m.content.length === 2 && m.content.every((b: { type: string }) => b.type === 'tool_result'));
+  const body = JSON.parse(sample('coding-agent.json')) as {
+    messages: { role: string; content: unknown }[];
+  };
+  const at = body.messages.findIndex(
+    (m, i) =>
+      i > 10 &&
+      Array.isArray(m.content) &&
+      m.content.length === 2 &&
+      m.content.every((b: { type: string }) => b.type === 'tool_result'),
+  );
   const msg = body.messages[at];
-  if (!msg || !Array.isArray(msg.content)) throw new Error('sample changed: no parallel results after message 10');
+  if (!msg || !Array.isArray(msg.content))
+    throw new Error('sample changed: no parallel results after message 10');
   msg.content = msg.content.slice(0, 1);
   return { text: JSON.stringify(body, null, 2), message: at - 1 };
 }
-
 
 /**
  * A call answered 30 messages later (status `answered_late`): its result row starts off screen,
@@ -26,12 +35,31 @@ export function partialCodingAgent(): { text: string; message: number } {
 export function lateResult(): { text: string; resultMessage: number } {
   const messages: unknown[] = [
     { role: 'user', content: 'Start the nightly export and keep chatting while it runs.' },
-    { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_01LateExport', name: 'start_export', input: { table: 'orders' } }] },
+    {
+      role: 'assistant',
+      content: [
+        {
+          type: 'tool_use',
+          id: 'toolu_01LateExport',
+          name: 'start_export',
+          input: { table: 'orders' },
+        },
+      ],
+    },
   ];
   for (let i = 0; i < 15; i++) {
     messages.push({ role: 'user', content: `Question ${i + 1} while the export runs?` });
     messages.push({ role: 'assistant', content: `Answer ${i + 1}.` });
   }
-  messages.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01LateExport', content: 'export finished: 48,112 rows' }] });
+  messages.push({
+    role: 'user',
+    content: [
+      {
+        type: 'tool_result',
+        tool_use_id: 'toolu_01LateExport',
+        content: 'export finished: 48,112 rows',
+      },
+    ],
+  });
   return { text: JSON.stringify({ messages }, null, 2), resultMessage: messages.length - 1 };
 }

@@ -6,7 +6,9 @@ async function paste(page: Page, text: string) {
   await page.evaluate((t) => {
     const dt = new DataTransfer();
     dt.setData('text/plain', t);
-    document.body.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
+    document.body.dispatchEvent(
+      new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }),
+    );
   }, text);
 }
 
@@ -39,14 +41,18 @@ test.describe('inspector page', () => {
     await expect(page.getByTestId('count-broken')).toHaveText('0');
     await expect(page.locator('[data-arc-id]')).toHaveCount(2);
     await expect(page.locator('[data-arc-id][data-status="answered"]')).toHaveCount(2);
-    await expect(page.getByTestId('verdict')).toHaveText('Valid: Anthropic Messages would accept this request.');
+    await expect(page.getByTestId('verdict')).toHaveText(
+      'Valid: Anthropic Messages would accept this request.',
+    );
     await expect(page.locator('[data-message-index]')).toHaveCount(4);
     await expect(page.getByTestId('band')).toContainText('Exchange 1');
     await expect(page.getByTestId('band')).toContainText('4 messages');
     await expect(page.getByTestId('pinned-system')).toContainText('billing assistant');
   });
 
-  test('loads the coding-agent sample from the menu: exchanges, arcs, virtualized rows', async ({ page }) => {
+  test('loads the coding-agent sample from the menu: exchanges, arcs, virtualized rows', async ({
+    page,
+  }) => {
     await openDefault(page);
     await page.getByTestId('sample-select').selectOption('coding-agent');
     await expect(page.getByTestId('count-exchanges')).toHaveText('9');
@@ -67,19 +73,30 @@ test.describe('inspector page', () => {
     await expect(first.getByTestId('error-body')).toContainText(
       '"message": "messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_01CanDocs4k, toolu_01CanWheel9p. Each `tool_use` block must have a corresponding `tool_result` block in the next message."',
     );
-    await expect(page.locator('[data-arc-id][data-status="unanswered"][data-broken="true"]')).toHaveCount(2);
-    await expect(page.locator('[data-arc-id][data-broken="true"] .arc-line').first()).toHaveCSS('stroke', 'rgb(217, 45, 32)');
+    await expect(
+      page.locator('[data-arc-id][data-status="unanswered"][data-broken="true"]'),
+    ).toHaveCount(2);
+    await expect(page.locator('[data-arc-id][data-broken="true"] .arc-line').first()).toHaveCSS(
+      'stroke',
+      'rgb(217, 45, 32)',
+    );
   });
 
   test('a partial answer shows which sibling is missing', async ({ page }) => {
     await openDefault(page);
     await page.getByTestId('sample-select').selectOption('broken-partial-answer');
-    await expect(page.locator('[data-arc-id][data-status="unanswered"][data-partial="true"]')).toHaveCount(1);
+    await expect(
+      page.locator('[data-arc-id][data-status="unanswered"][data-partial="true"]'),
+    ).toHaveCount(1);
     await expect(page.locator('[data-arc-id][data-status="answered"]')).toHaveCount(1);
-    await expect(page.locator('[data-testid="chip"].broken')).toContainText('toolu_01PartCus8d — missing result (its sibling was answered)');
+    await expect(page.locator('[data-testid="chip"].broken')).toContainText(
+      'toolu_01PartCus8d — missing result (its sibling was answered)',
+    );
   });
 
-  test('drop a file: the orphan result after a trim, with the exact OpenAI text', async ({ page }) => {
+  test('drop a file: the orphan result after a trim, with the exact OpenAI text', async ({
+    page,
+  }) => {
     await openDefault(page);
     await dropFile(page, 'trimmed.json', sample('broken-orphan-after-trim.json'));
     await expect(page.getByTestId('format')).toHaveText('openai-chat');
@@ -98,16 +115,22 @@ test.describe('inspector page', () => {
     await expect(page.getByTestId('count-arcs')).toHaveText('2');
   });
 
-  test('paste invalid JSON: line, column and line text; the text stays and the last transcript too', async ({ page }) => {
+  test('paste invalid JSON: line, column and line text; the text stays and the last transcript too', async ({
+    page,
+  }) => {
     await openDefault(page);
     const bad = '{\n  "messages": [\n    {"role": "user" "content": "hi"}\n  ]\n}';
     await paste(page, bad);
     await expect(page.getByTestId('parse-error-location')).toHaveText(/line 3, column \d+/);
-    await expect(page.getByTestId('parse-error-line')).toContainText('{"role": "user" "content": "hi"}');
+    await expect(page.getByTestId('parse-error-line')).toContainText(
+      '{"role": "user" "content": "hi"}',
+    );
     await expect(page.getByTestId('source-text')).toHaveValue(bad);
     await expect(page.getByTestId('count-arcs')).toHaveText('2');
     // Fixing the text in place replaces the transcript.
-    await page.getByTestId('source-text').fill(bad.replace('"user" "content"', '"user", "content"'));
+    await page
+      .getByTestId('source-text')
+      .fill(bad.replace('"user" "content"', '"user", "content"'));
     await expect(page.getByTestId('parse-error')).toHaveCount(0);
     await expect(page.getByTestId('count-messages')).toHaveText('1');
   });
@@ -135,9 +158,13 @@ test.describe('inspector page', () => {
     await page.keyboard.press('Shift+J');
     await expect(page.locator('[data-message-index="6"] .msg')).toHaveClass(/selected/);
     await page.keyboard.press('Enter');
-    await expect(page.locator('[data-message-index="6"] [data-testid="message-body"]')).toBeVisible();
+    await expect(
+      page.locator('[data-message-index="6"] [data-testid="message-body"]'),
+    ).toBeVisible();
     await page.keyboard.press('Enter');
-    await expect(page.locator('[data-message-index="6"] [data-testid="message-body"]')).toHaveCount(0);
+    await expect(page.locator('[data-message-index="6"] [data-testid="message-body"]')).toHaveCount(
+      0,
+    );
     await page.keyboard.press('n');
     const target = page.locator(`[data-message-index="${message}"] .msg`);
     await expect(target).toHaveClass(/selected/);
@@ -159,9 +186,13 @@ test.describe('inspector page', () => {
     await expect(page.locator(`[data-message-index="${resultMessage}"]`)).not.toBeInViewport();
     await arc.locator('.arc-hit').click({ force: true });
     await expect(arc).toHaveClass(/selected/);
-    await expect(page.locator(`[data-message-index="${resultMessage}"] [data-testid="chip"].active`)).toBeInViewport();
+    await expect(
+      page.locator(`[data-message-index="${resultMessage}"] [data-testid="chip"].active`),
+    ).toBeInViewport();
     // The selected pair's call row stays mounted (rangeExtractor) although it is off screen.
-    await expect(page.locator('[data-message-index="1"] [data-testid="chip"].active')).toHaveCount(1);
+    await expect(page.locator('[data-message-index="1"] [data-testid="chip"].active')).toHaveCount(
+      1,
+    );
   });
 
   test('find steps through matches; filters dim rows but keep the arcs', async ({ page }) => {
@@ -171,7 +202,9 @@ test.describe('inspector page', () => {
     await page.getByTestId('find').press('Enter');
     await expect(page.getByTestId('find-count')).toHaveText('1 of 2 matches');
     await expect(page.locator('[data-message-index="1"] .msg')).toHaveClass(/selected/);
-    await expect(page.locator('[data-message-index="1"] [data-testid="chip"].match')).toHaveCount(1);
+    await expect(page.locator('[data-message-index="1"] [data-testid="chip"].match')).toHaveCount(
+      1,
+    );
     await page.getByTestId('filter-role-assistant').check();
     await expect(page.locator('[data-message-index="0"] .msg')).toHaveClass(/dimmed/);
     await expect(page.locator('[data-message-index="1"] .msg')).not.toHaveClass(/dimmed/);
@@ -183,7 +216,8 @@ test.describe('inspector page', () => {
     const foreign: string[] = [];
     page.on('request', (r) => {
       const u = new URL(r.url());
-      if (u.protocol !== 'data:' && u.protocol !== 'blob:' && u.origin !== origin) foreign.push(r.url());
+      if (u.protocol !== 'data:' && u.protocol !== 'blob:' && u.origin !== origin)
+        foreign.push(r.url());
     });
     await openDefault(page);
     await page.getByTestId('sample-select').selectOption('coding-agent');

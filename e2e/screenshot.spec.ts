@@ -12,7 +12,9 @@ test('screenshot of a broken transcript for the README', async ({ page }) => {
   await page.evaluate((t) => {
     const dt = new DataTransfer();
     dt.setData('text/plain', t);
-    document.body.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
+    document.body.dispatchEvent(
+      new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }),
+    );
   }, text);
   await expect(page.getByTestId('count-broken')).toHaveText('1');
   await expect(page.getByTestId('token-basis')).toContainText('o200k_base');

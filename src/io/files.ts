@@ -14,7 +14,13 @@ export async function readFileText(file: Blob): Promise<Result<string>> {
     const bytes = new Uint8Array(await file.arrayBuffer());
     return decodeBytes(bytes);
   } catch (e) {
-    return { ok: false, error: { kind: 'binary', message: `The file could not be read: ${e instanceof Error ? e.message : String(e)}` } };
+    return {
+      ok: false,
+      error: {
+        kind: 'binary',
+        message: `The file could not be read: ${e instanceof Error ? e.message : String(e)}`,
+      },
+    };
   }
 }
 
@@ -48,7 +54,13 @@ export async function loadSampleIndex(): Promise<SampleEntry[]> {
     const res = await fetch(sampleUrl('index.json'));
     if (!res.ok) return [];
     const data: unknown = await res.json();
-    return Array.isArray(data) ? data.filter(isEntry).map((e) => ({ ...e, broken: e.broken === true, note: typeof e.note === 'string' ? e.note : '' })) : [];
+    return Array.isArray(data)
+      ? data.filter(isEntry).map((e) => ({
+          ...e,
+          broken: e.broken === true,
+          note: typeof e.note === 'string' ? e.note : '',
+        }))
+      : [];
   } catch {
     return [];
   }
@@ -61,9 +73,22 @@ export async function loadSampleIndex(): Promise<SampleEntry[]> {
 export async function loadSampleText(entry: SampleEntry): Promise<Result<string>> {
   try {
     const res = await fetch(sampleUrl(entry.file));
-    if (!res.ok) return { ok: false, error: { kind: 'empty', message: `Sample ${entry.file} could not be loaded (HTTP ${res.status}).` } };
+    if (!res.ok)
+      return {
+        ok: false,
+        error: {
+          kind: 'empty',
+          message: `Sample ${entry.file} could not be loaded (HTTP ${res.status}).`,
+        },
+      };
     return decodeBytes(new Uint8Array(await res.arrayBuffer()));
   } catch (e) {
-    return { ok: false, error: { kind: 'empty', message: `Sample ${entry.file} could not be loaded: ${e instanceof Error ? e.message : String(e)}` } };
+    return {
+      ok: false,
+      error: {
+        kind: 'empty',
+        message: `Sample ${entry.file} could not be loaded: ${e instanceof Error ? e.message : String(e)}`,
+      },
+    };
   }
 }

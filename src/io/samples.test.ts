@@ -22,25 +22,38 @@ describe('public/samples', () => {
   it('has the samples the page needs, with unique ids', () => {
     const ids = index.map((e) => e.id);
     expect(new Set(ids).size).toBe(ids.length);
-    for (const id of ['invoice', 'coding-agent', 'broken-orphan-after-trim', 'broken-unanswered-after-cancel', 'broken-partial-answer', 'broken-text-before-result', 'broken-duplicate-id', 'broken-thinking-stripped']) {
+    for (const id of [
+      'invoice',
+      'coding-agent',
+      'broken-orphan-after-trim',
+      'broken-unanswered-after-cancel',
+      'broken-partial-answer',
+      'broken-text-before-result',
+      'broken-duplicate-id',
+      'broken-thinking-stripped',
+    ]) {
       expect(ids).toContain(id);
     }
   });
 
-  it.each(index.map((e) => [e.id, e] as const))('%s: detected format and verdict match the index', (_id, entry) => {
-    const a = load(entry);
-    expect(a.transcript.format).toBe(entry.format);
-    expect(a.validation.valid).toBe(!entry.broken);
-  });
+  it.each(index.map((e) => [e.id, e] as const))(
+    '%s: detected format and verdict match the index',
+    (_id, entry) => {
+      const a = load(entry);
+      expect(a.transcript.format).toBe(entry.format);
+      expect(a.validation.valid).toBe(!entry.broken);
+    },
+  );
 
   it('the invoice example is one exchange with two parallel calls answered in the next message', () => {
     const a = load(index.find((e) => e.id === 'invoice') as SampleEntry);
-    const dump = a.grouping.exchanges.map((x) => x.messages.map((i) => a.transcript.messages[i]?.role[0]).join(''));
+    const dump = a.grouping.exchanges.map((x) =>
+      x.messages.map((i) => a.transcript.messages[i]?.role[0]).join(''),
+    );
     expect(dump).toEqual(['uaua']);
-    expect(a.pairs.map((p) => `${p.name} ${p.status} ${p.call?.message}→${p.result?.message}`)).toEqual([
-      'search_invoices answered 1→2',
-      'get_customer answered 1→2',
-    ]);
+    expect(
+      a.pairs.map((p) => `${p.name} ${p.status} ${p.call?.message}→${p.result?.message}`),
+    ).toEqual(['search_invoices answered 1→2', 'get_customer answered 1→2']);
   });
 
   it('each broken sample of mine fails with the rule its title names', () => {
@@ -64,6 +77,8 @@ describe('public/samples', () => {
     const blocks = a.transcript.messages.flatMap((m) => m.blocks);
     expect(blocks.some((b) => b.type === 'tool_result' && b.isError)).toBe(true);
     expect(blocks.some((b) => b.type === 'thinking')).toBe(true);
-    expect(a.transcript.messages.some((m) => m.blocks.filter((b) => b.type === 'tool_use').length >= 2)).toBe(true);
+    expect(
+      a.transcript.messages.some((m) => m.blocks.filter((b) => b.type === 'tool_use').length >= 2),
+    ).toBe(true);
   });
 });

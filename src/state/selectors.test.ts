@@ -21,7 +21,8 @@ import { createAppStore } from './store.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const casesDir = path.resolve(repoRoot, '../shared/cases');
-const sampleText = (file: string) => readFileSync(path.join(repoRoot, 'public/samples', file), 'utf8');
+const sampleText = (file: string) =>
+  readFileSync(path.join(repoRoot, 'public/samples', file), 'utf8');
 
 /** Case 08 (claude-code#1956, cancel during parallel calls), rebuilt: three calls, user text next. */
 const CANCELLED = JSON.stringify({
@@ -113,7 +114,16 @@ describe('selectors', () => {
   it('puts a band row before the first message of each exchange', () => {
     const a = analysisOf(CANCELLED);
     const { rows, rowOfMessage, rowOfExchange } = selectRows(a);
-    expect(rows.map((r) => (r.kind === 'band' ? `x${r.exchange}` : `m${r.message}`))).toEqual(['x0', 'm0', 'm1', 'x1', 'm2', 'm3', 'x2', 'm4']);
+    expect(rows.map((r) => (r.kind === 'band' ? `x${r.exchange}` : `m${r.message}`))).toEqual([
+      'x0',
+      'm0',
+      'm1',
+      'x1',
+      'm2',
+      'm3',
+      'x2',
+      'm4',
+    ]);
     expect(Array.from(rowOfMessage)).toEqual([1, 2, 4, 5, 7]);
     expect(Array.from(rowOfExchange)).toEqual([0, 3, 6]);
     expect(selectRows(a)).toBe(selectRows(a));
@@ -145,11 +155,15 @@ describe('selectors', () => {
   });
 
   it('keeps the last good transcript visible when new text fails to parse', () => {
-    const store = createAppStore({ source: { text: sampleText('invoice.json'), name: '', origin: 'paste' } });
+    const store = createAppStore({
+      source: { text: sampleText('invoice.json'), name: '', origin: 'paste' },
+    });
     const good = selectInspection(store.getState());
     const v1 = nextView(EMPTY_VIEW, selectRequest(store.getState()), good);
     expect(v1.error).toBeNull();
-    store.getState().setSource({ text: '{"messages": [\n  {"role": "user",, }\n]}', name: '', origin: 'paste' });
+    store
+      .getState()
+      .setSource({ text: '{"messages": [\n  {"role": "user",, }\n]}', name: '', origin: 'paste' });
     const bad = selectInspection(store.getState());
     const v2 = nextView(v1, selectRequest(store.getState()), bad);
     expect(v2.analysis).toBe(v1.analysis);
@@ -164,19 +178,30 @@ const HAS_CASES = existsSync(path.join(casesDir, 'README.md'));
 if (!HAS_CASES) console.warn(`skipping shared-case tests: ${casesDir} is absent`);
 
 describe('cases from ../shared/cases', () => {
-  it.skipIf(!HAS_CASES)('first violation matches the expected verdict for Anthropic and OpenAI Chat cases', () => {
-    const files = ['08-claude-code-escape-parallel-tools.json', '01-langchain-trim-messages-last.json', '02-litellm-trim-strips-trailing-tool.json'];
-    for (const f of files) {
-      const c = JSON.parse(readFileSync(path.join(casesDir, f), 'utf8')) as { format: string; transcript: unknown; expected: { valid: boolean; violations: { kind: string; message_index: number }[] } };
-      if (c.format !== 'anthropic-messages' && c.format !== 'openai-chat') continue;
-      const a = analysisOf(JSON.stringify(c.transcript));
-      expect(a.validation.valid, f).toBe(c.expected.valid);
-      const first = selectViolationTargets(a).find((t) => t.rank === 'first');
-      const exp = c.expected.violations[0];
-      if (exp) {
-        expect(first?.violation.rule, f).toBe(exp.kind);
-        expect(first?.violation.messageIndex, f).toBe(exp.message_index);
+  it.skipIf(!HAS_CASES)(
+    'first violation matches the expected verdict for Anthropic and OpenAI Chat cases',
+    () => {
+      const files = [
+        '08-claude-code-escape-parallel-tools.json',
+        '01-langchain-trim-messages-last.json',
+        '02-litellm-trim-strips-trailing-tool.json',
+      ];
+      for (const f of files) {
+        const c = JSON.parse(readFileSync(path.join(casesDir, f), 'utf8')) as {
+          format: string;
+          transcript: unknown;
+          expected: { valid: boolean; violations: { kind: string; message_index: number }[] };
+        };
+        if (c.format !== 'anthropic-messages' && c.format !== 'openai-chat') continue;
+        const a = analysisOf(JSON.stringify(c.transcript));
+        expect(a.validation.valid, f).toBe(c.expected.valid);
+        const first = selectViolationTargets(a).find((t) => t.rank === 'first');
+        const exp = c.expected.violations[0];
+        if (exp) {
+          expect(first?.violation.rule, f).toBe(exp.kind);
+          expect(first?.violation.messageIndex, f).toBe(exp.message_index);
+        }
       }
-    }
-  });
+    },
+  );
 });

@@ -9,7 +9,15 @@ import { isPinned } from '../model/exchanges.ts';
 import type { ParsedTranscript } from '../model/parse/index.ts';
 import { isBroken, type ToolPair } from '../model/pairing.ts';
 import { countTokens, sumTokens, type TextCounter, type TokenTable } from '../model/tokens.ts';
-import type { Block, BlockType, Message, ParseError, ProviderId, Role, Transcript } from '../model/types.ts';
+import type {
+  Block,
+  BlockType,
+  Message,
+  ParseError,
+  ProviderId,
+  Role,
+  Transcript,
+} from '../model/types.ts';
 import type { Violation } from '../model/validate/index.ts';
 import { inspect } from '../workers/inspect.ts';
 import type { InspectRequest, Inspection } from '../workers/protocol.ts';
@@ -33,7 +41,12 @@ function memo1<A, R>(fn: (a: A) => R): (a: A) => R {
 function memoN<A extends unknown[], R>(fn: (...a: A) => R): (...a: A) => R {
   let last: { args: A; r: R } | null = null;
   return (...args) => {
-    if (last && last.args.length === args.length && last.args.every((x, i) => Object.is(x, args[i]))) return last.r;
+    if (
+      last &&
+      last.args.length === args.length &&
+      last.args.every((x, i) => Object.is(x, args[i]))
+    )
+      return last.r;
     const r = fn(...args);
     last = { args, r };
     return r;
@@ -42,15 +55,31 @@ function memoN<A extends unknown[], R>(fn: (...a: A) => R): (...a: A) => R {
 
 let lastReq: InspectRequest | null = null;
 /** The inspect request for the store's inputs; the same object while those inputs do not change. */
-export function selectRequest(s: Pick<AppState, 'source' | 'formatOverride' | 'provider'>): InspectRequest {
+export function selectRequest(
+  s: Pick<AppState, 'source' | 'formatOverride' | 'provider'>,
+): InspectRequest {
   const r = lastReq;
-  if (r && r.text === s.source.text && r.name === s.source.name && r.format === s.formatOverride && r.provider === s.provider) return r;
-  lastReq = { text: s.source.text, name: s.source.name, format: s.formatOverride, provider: s.provider };
+  if (
+    r &&
+    r.text === s.source.text &&
+    r.name === s.source.name &&
+    r.format === s.formatOverride &&
+    r.provider === s.provider
+  )
+    return r;
+  lastReq = {
+    text: s.source.text,
+    name: s.source.name,
+    format: s.formatOverride,
+    provider: s.provider,
+  };
   return lastReq;
 }
 
 /** Synchronous inspection of the store's inputs (the worker's fallback; also used by tests). */
-export function selectInspection(s: Pick<AppState, 'source' | 'formatOverride' | 'provider'>): Inspection {
+export function selectInspection(
+  s: Pick<AppState, 'source' | 'formatOverride' | 'provider'>,
+): Inspection {
   return inspect(selectRequest(s));
 }
 
@@ -65,13 +94,22 @@ export interface InspectorView {
   error: ParseError | null;
 }
 
-export const EMPTY_VIEW: InspectorView = { request: null, analysis: null, parsed: null, error: null };
+export const EMPTY_VIEW: InspectorView = {
+  request: null,
+  analysis: null,
+  parsed: null,
+  error: null,
+};
 
 /**
  * Fold an inspection into the view: success replaces the transcript; failure keeps the previous
  * transcript and adds the error (nothing is cleared until new text parses).
  */
-export function nextView(prev: InspectorView, request: InspectRequest, result: Inspection): InspectorView {
+export function nextView(
+  prev: InspectorView,
+  request: InspectRequest,
+  result: Inspection,
+): InspectorView {
   if (result.ok) return { request, analysis: result.analysis, parsed: result.parsed, error: null };
   return { request, analysis: prev.analysis, parsed: prev.parsed, error: result.error };
 }
@@ -79,7 +117,12 @@ export function nextView(prev: InspectorView, request: InspectRequest, result: I
 /** One row of the timeline: an exchange band label, or a message. */
 export type Row =
   | { kind: 'band'; exchange: number; key: string }
-  | { kind: 'message'; message: number; /** -1 for pinned system/developer messages. */ exchange: number; key: string };
+  | {
+      kind: 'message';
+      message: number;
+      /** -1 for pinned system/developer messages. */ exchange: number;
+      key: string;
+    };
 
 export interface RowModel {
   rows: Row[];
@@ -109,10 +152,15 @@ export const selectRows = memo1((a: Analysis): RowModel => {
 });
 
 /** Token table for a transcript, provider and counter (recomputed when the BPE loads). */
-export const selectTokens = memoN((t: Transcript, provider: ProviderId, counter: TextCounter): TokenTable => countTokens(t, provider, counter));
+export const selectTokens = memoN(
+  (t: Transcript, provider: ProviderId, counter: TextCounter): TokenTable =>
+    countTokens(t, provider, counter),
+);
 
 /** Tokens per exchange, in tokens (same order as `grouping.exchanges`). */
-export const selectExchangeTokens = memoN((a: Analysis, table: TokenTable): number[] => a.grouping.exchanges.map((x) => sumTokens(table, x.messages)));
+export const selectExchangeTokens = memoN((a: Analysis, table: TokenTable): number[] =>
+  a.grouping.exchanges.map((x) => sumTokens(table, x.messages)),
+);
 
 /** Searchable strings of a block: its text, tool name and ids (lower-cased by the caller). */
 export function blockStrings(b: Block): string[] {
@@ -122,7 +170,11 @@ export function blockStrings(b: Block): string[] {
     case 'thinking':
       return [b.thinking];
     case 'tool_use':
-      return [b.name, b.id ?? '', typeof b.input === 'string' ? b.input : (JSON.stringify(b.input) ?? '')];
+      return [
+        b.name,
+        b.id ?? '',
+        typeof b.input === 'string' ? b.input : (JSON.stringify(b.input) ?? ''),
+      ];
     case 'tool_result':
       return [b.toolUseId ?? '', b.name ?? '', ...b.content.flatMap(blockStrings)];
     case 'other':
@@ -160,20 +212,26 @@ export const selectMatches = memoN((a: Analysis, query: string): Matches => {
 });
 
 /** True when a message passes the role and block-type filters (empty filter = everything). */
-export function passesFilters(m: Message, roles: readonly Role[], types: readonly BlockType[]): boolean {
+export function passesFilters(
+  m: Message,
+  roles: readonly Role[],
+  types: readonly BlockType[],
+): boolean {
   if (roles.length > 0 && !roles.includes(m.role)) return false;
   if (types.length > 0 && !m.blocks.some((b) => types.includes(b.type))) return false;
   return true;
 }
 
 /** Per message: 1 when the filters dim it. Dimmed rows and their arcs stay in place. */
-export const selectDimmed = memoN((a: Analysis, roles: readonly Role[], types: readonly BlockType[]): Uint8Array => {
-  const out = new Uint8Array(a.transcript.messages.length);
-  a.transcript.messages.forEach((m, i) => {
-    out[i] = passesFilters(m, roles, types) ? 0 : 1;
-  });
-  return out;
-});
+export const selectDimmed = memoN(
+  (a: Analysis, roles: readonly Role[], types: readonly BlockType[]): Uint8Array => {
+    const out = new Uint8Array(a.transcript.messages.length);
+    a.transcript.messages.forEach((m, i) => {
+      out[i] = passesFilters(m, roles, types) ? 0 : 1;
+    });
+    return out;
+  },
+);
 
 /** A violation with the message (ours) it points at. */
 export interface ViolationTarget {
@@ -252,6 +310,7 @@ export const selectCounts = memo1((a: Analysis): Counts => {
 /** The pinned system prompt: top-level system parts, then system/developer messages' text. */
 export const selectPinnedText = memo1((t: Transcript): string => {
   const parts = t.system.map((s) => s.text);
-  for (const m of t.messages) if (isPinned(m)) for (const b of m.blocks) if (b.type === 'text') parts.push(b.text);
+  for (const m of t.messages)
+    if (isPinned(m)) for (const b of m.blocks) if (b.type === 'text') parts.push(b.text);
   return parts.join('\n\n');
 });

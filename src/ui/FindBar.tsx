@@ -42,25 +42,48 @@ export function FindBar({ matchCount, current, onStep, inputRef }: FindBarProps)
         }}
       />
       <span className="find-count" data-testid="find-count">
-        {find.trim() ? `${current > 0 ? `${current} of ` : ''}${matchCount} match${matchCount === 1 ? '' : 'es'}` : ''}
+        {find.trim()
+          ? `${current > 0 ? `${current} of ` : ''}${matchCount} match${matchCount === 1 ? '' : 'es'}`
+          : ''}
       </span>
-      <button type="button" onClick={() => onStep(-1)} disabled={matchCount === 0} aria-label="Previous match">
+      <button
+        type="button"
+        onClick={() => onStep(-1)}
+        disabled={matchCount === 0}
+        aria-label="Previous match"
+      >
         ↑
       </button>
-      <button type="button" onClick={() => onStep(1)} disabled={matchCount === 0} aria-label="Next match" data-testid="find-next">
+      <button
+        type="button"
+        onClick={() => onStep(1)}
+        disabled={matchCount === 0}
+        aria-label="Next match"
+        data-testid="find-next"
+      >
         ↓
       </button>
       <span className="filters" aria-label="Filters: the rest is dimmed">
         {ROLES.map((r) => (
           <label key={r} className="filter">
-            <input type="checkbox" checked={roleFilter.includes(r)} onChange={() => setRoleFilter(toggle(roleFilter, r))} data-testid={`filter-role-${r}`} />
+            <input
+              type="checkbox"
+              checked={roleFilter.includes(r)}
+              onChange={() => setRoleFilter(toggle(roleFilter, r))}
+              data-testid={`filter-role-${r}`}
+            />
             {r}
           </label>
         ))}
         <span className="sep">|</span>
         {TYPES.map((t) => (
           <label key={t} className="filter">
-            <input type="checkbox" checked={blockFilter.includes(t)} onChange={() => setBlockFilter(toggle(blockFilter, t))} data-testid={`filter-block-${t}`} />
+            <input
+              type="checkbox"
+              checked={blockFilter.includes(t)}
+              onChange={() => setBlockFilter(toggle(blockFilter, t))}
+              data-testid={`filter-block-${t}`}
+            />
             {t}
           </label>
         ))}

@@ -32,7 +32,13 @@ export interface MessageRowProps {
 /** Width of the token bar for the largest message, px. */
 const TOKEN_BAR_PX = 56;
 
-const ROLE_LABEL: Record<Message['role'], string> = { system: 'system', developer: 'developer', user: 'user', assistant: 'assistant', tool: 'tool' };
+const ROLE_LABEL: Record<Message['role'], string> = {
+  system: 'system',
+  developer: 'developer',
+  user: 'user',
+  assistant: 'assistant',
+  tool: 'tool',
+};
 
 function chipLabel(b: Block): string {
   switch (b.type) {
@@ -83,7 +89,11 @@ export const MessageRow = memo(function MessageRow(p: MessageRowProps) {
       data-role={m.role}
       aria-selected={p.selected}
     >
-      <div className="msg-head" onClick={() => p.onSelect(m.index)} onDoubleClick={() => p.onToggle(m.index)}>
+      <div
+        className="msg-head"
+        onClick={() => p.onSelect(m.index)}
+        onDoubleClick={() => p.onToggle(m.index)}
+      >
         <button
           type="button"
           className="expander"
@@ -146,7 +156,9 @@ export const MessageRow = memo(function MessageRow(p: MessageRowProps) {
         <div className="msg-body" data-testid="message-body">
           {m.blocks.map((b, bi) => (
             <section key={bi} className={`block block-${b.type}`}>
-              <div className="block-title">{b.type === 'text' || b.type === 'thinking' ? b.type : chipLabel(b)}</div>
+              <div className="block-title">
+                {b.type === 'text' || b.type === 'thinking' ? b.type : chipLabel(b)}
+              </div>
               <pre className="block-text">{blockText(b)}</pre>
             </section>
           ))}

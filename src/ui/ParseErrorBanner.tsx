@@ -1,11 +1,25 @@
 /** A parse failure: what is wrong and where (line, column, the line with a caret). */
 import type { ParseError } from '../model/types.ts';
 
-export function ParseErrorBanner({ error, keptPrevious }: { error: ParseError; keptPrevious: boolean }) {
+export function ParseErrorBanner({
+  error,
+  keptPrevious,
+}: {
+  error: ParseError;
+  keptPrevious: boolean;
+}) {
   const loc = error.location;
   return (
     <div className="parse-error" role="alert" data-testid="parse-error" data-kind={error.kind}>
-      <strong>{error.kind === 'binary' ? 'Not a text file' : error.kind === 'json' ? 'Not valid JSON' : error.kind === 'empty' ? 'Nothing to read' : 'Unknown format'}</strong>
+      <strong>
+        {error.kind === 'binary'
+          ? 'Not a text file'
+          : error.kind === 'json'
+            ? 'Not valid JSON'
+            : error.kind === 'empty'
+              ? 'Nothing to read'
+              : 'Unknown format'}
+      </strong>
       {loc && (
         <span className="where" data-testid="parse-error-location">
           {' '}
@@ -29,7 +43,11 @@ export function ParseErrorBanner({ error, keptPrevious }: { error: ParseError; k
           ))}
         </ul>
       )}
-      {keptPrevious && <p className="kept">Still showing the last transcript that parsed. Fix the text below to replace it.</p>}
+      {keptPrevious && (
+        <p className="kept">
+          Still showing the last transcript that parsed. Fix the text below to replace it.
+        </p>
+      )}
     </div>
   );
 }

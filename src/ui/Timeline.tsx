@@ -7,9 +7,22 @@ import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/rea
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Analysis } from '../model/analyze.ts';
 import type { TokenTable } from '../model/tokens.ts';
-import { selectArcPairs, selectExchangeTokens, selectPairsOfBlock, selectRows, type Matches, type ViolationTarget } from '../state/selectors.ts';
+import {
+  selectArcPairs,
+  selectExchangeTokens,
+  selectPairsOfBlock,
+  selectRows,
+  type Matches,
+  type ViolationTarget,
+} from '../state/selectors.ts';
 import { appStore, useAppStore } from '../state/store.ts';
-import { assignLanes, DEFAULT_ARC_OPTIONS, layoutArcs, pairSpan, type Span } from './arcs/arcLayout.ts';
+import {
+  assignLanes,
+  DEFAULT_ARC_OPTIONS,
+  layoutArcs,
+  pairSpan,
+  type Span,
+} from './arcs/arcLayout.ts';
 import { ArcLayer } from './arcs/ArcLayer.tsx';
 import { fmtInt } from './format.ts';
 import { MessageRow } from './MessageRow.tsx';
@@ -27,7 +40,15 @@ export interface TimelineProps {
 const GUTTER = DEFAULT_ARC_OPTIONS.gutterWidth;
 const NO_MATCH = new Set<string>();
 
-export function Timeline({ analysis, tokens, dimmed, matches, violations, expanded, onToggle }: TimelineProps) {
+export function Timeline({
+  analysis,
+  tokens,
+  dimmed,
+  matches,
+  violations,
+  expanded,
+  onToggle,
+}: TimelineProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const selection = useAppStore((s) => s.selection);
   const select = useAppStore((s) => s.select);
@@ -39,7 +60,10 @@ export function Timeline({ analysis, tokens, dimmed, matches, violations, expand
   const messages = analysis.transcript.messages;
   const hasLeading = analysis.grouping.exchanges[0]?.leading === true;
 
-  const lanes = useMemo(() => assignLanes(arcPairs.map(pairSpan).filter((s): s is Span => s !== null)), [arcPairs]);
+  const lanes = useMemo(
+    () => assignLanes(arcPairs.map(pairSpan).filter((s): s is Span => s !== null)),
+    [arcPairs],
+  );
   const maxTokens = useMemo(() => tokens.perMessage.reduce((a, b) => Math.max(a, b), 0), [tokens]);
   const violationAt = useMemo(() => {
     const out = new Map<number, ViolationTarget['rank']>();
@@ -61,7 +85,8 @@ export function Timeline({ analysis, tokens, dimmed, matches, violations, expand
     return out;
   }, [matches]);
 
-  const selectedPair = selection?.kind === 'pair' ? analysis.pairs.find((p) => p.key === selection.key) : undefined;
+  const selectedPair =
+    selection?.kind === 'pair' ? analysis.pairs.find((p) => p.key === selection.key) : undefined;
   const pinnedRows = useMemo(() => {
     const out: number[] = [];
     const addMsg = (m: number | undefined) => {
@@ -111,7 +136,9 @@ export function Timeline({ analysis, tokens, dimmed, matches, violations, expand
     if (selection.kind === 'message') target = rowOfMessage[selection.index] ?? -1;
     else if (selectedPair) {
       const callRow = selectedPair.call ? (rowOfMessage[selectedPair.call.message] ?? -1) : -1;
-      const resultRow = selectedPair.result ? (rowOfMessage[selectedPair.result.message] ?? -1) : -1;
+      const resultRow = selectedPair.result
+        ? (rowOfMessage[selectedPair.result.message] ?? -1)
+        : -1;
       target = resultRow >= 0 && !visible(resultRow) ? resultRow : callRow;
     }
     if (target < 0 || visible(target)) return;
@@ -153,7 +180,10 @@ export function Timeline({ analysis, tokens, dimmed, matches, violations, expand
   // Keep the anchor (the exchange at the top of the view) in the store for permalinks.
   const topRow = items.find((it) => it.end > viewTop);
   const topRowData = topRow ? rows[topRow.index] : undefined;
-  const topExchange = topRowData && topRowData.exchange >= 0 ? analysis.grouping.exchanges[topRowData.exchange]?.key : undefined;
+  const topExchange =
+    topRowData && topRowData.exchange >= 0
+      ? analysis.grouping.exchanges[topRowData.exchange]?.key
+      : undefined;
   const scrolledRef = useRef(false);
   useEffect(() => {
     const { anchor, setAnchor } = appStore.getState();
@@ -203,12 +233,23 @@ export function Timeline({ analysis, tokens, dimmed, matches, violations, expand
           if (row.kind === 'band') {
             const x = analysis.grouping.exchanges[row.exchange];
             if (!x) return null;
-            const label = x.leading ? 'Before the first user message' : `Exchange ${hasLeading ? x.index : x.index + 1}`;
+            const label = x.leading
+              ? 'Before the first user message'
+              : `Exchange ${hasLeading ? x.index : x.index + 1}`;
             return (
-              <div key={it.key} className={`row band-row band-${x.index % 2}`} style={style} data-index={it.index} data-testid="band" data-exchange={x.key} ref={virtualizer.measureElement}>
+              <div
+                key={it.key}
+                className={`row band-row band-${x.index % 2}`}
+                style={style}
+                data-index={it.index}
+                data-testid="band"
+                data-exchange={x.key}
+                ref={virtualizer.measureElement}
+              >
                 <span className="band-label">{label}</span>
                 <span className="band-meta">
-                  {x.messages.length} message{x.messages.length === 1 ? '' : 's'} · {tokens.basis.exact ? '' : '≈'}
+                  {x.messages.length} message{x.messages.length === 1 ? '' : 's'} ·{' '}
+                  {tokens.basis.exact ? '' : '≈'}
                   {fmtInt(exchangeTokens[x.index] ?? 0)} tokens
                 </span>
               </div>

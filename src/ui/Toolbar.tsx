@@ -22,8 +22,10 @@ export interface ToolbarProps {
   onHelp: () => void;
 }
 
-const labelOfFormat = (id: FormatId | null) => (id ? (PARSERS.find((p) => p.id === id)?.label ?? id) : '—');
-const labelOfProvider = (id: ProviderId | null) => (id ? (VALIDATORS.find((v) => v.id === id)?.label ?? id) : '—');
+const labelOfFormat = (id: FormatId | null) =>
+  id ? (PARSERS.find((p) => p.id === id)?.label ?? id) : '—';
+const labelOfProvider = (id: ProviderId | null) =>
+  id ? (VALIDATORS.find((v) => v.id === id)?.label ?? id) : '—';
 
 export function Toolbar(p: ToolbarProps) {
   const fileRef = useRef<HTMLInputElement>(null);
@@ -47,7 +49,9 @@ export function Toolbar(p: ToolbarProps) {
             if (entry) p.onSample(entry);
           }}
         >
-          <option value="">{sampleValue ? '' : source.name ? `(${source.origin}: ${source.name})` : '(your input)'}</option>
+          <option value="">
+            {sampleValue ? '' : source.name ? `(${source.origin}: ${source.name})` : '(your input)'}
+          </option>
           {p.samples.map((s) => (
             <option key={s.id} value={s.id} title={s.note}>
               {s.title}
@@ -70,12 +74,23 @@ export function Toolbar(p: ToolbarProps) {
           e.target.value = '';
         }}
       />
-      <button type="button" aria-pressed={p.showText} onClick={p.onToggleText} data-testid="toggle-text">
+      <button
+        type="button"
+        aria-pressed={p.showText}
+        onClick={p.onToggleText}
+        data-testid="toggle-text"
+      >
         {p.showText ? 'Hide text' : 'Edit text'}
       </button>
       <label>
         <span className="lbl">Format</span>
-        <select data-testid="format-select" value={formatOverride ?? ''} onChange={(e) => setFormatOverride(e.target.value === '' ? null : (e.target.value as FormatId))}>
+        <select
+          data-testid="format-select"
+          value={formatOverride ?? ''}
+          onChange={(e) =>
+            setFormatOverride(e.target.value === '' ? null : (e.target.value as FormatId))
+          }
+        >
           <option value="">Detect ({labelOfFormat(p.detectedFormat)})</option>
           {PARSERS.map((f) => (
             <option key={f.id} value={f.id}>
@@ -86,7 +101,13 @@ export function Toolbar(p: ToolbarProps) {
       </label>
       <label>
         <span className="lbl">Provider</span>
-        <select data-testid="provider-select" value={provider ?? ''} onChange={(e) => setProvider(e.target.value === '' ? null : (e.target.value as ProviderId))}>
+        <select
+          data-testid="provider-select"
+          value={provider ?? ''}
+          onChange={(e) =>
+            setProvider(e.target.value === '' ? null : (e.target.value as ProviderId))
+          }
+        >
           <option value="">Follow format ({labelOfProvider(p.defaultProvider)})</option>
           {VALIDATORS.map((v) => (
             <option key={v.id} value={v.id}>
@@ -104,7 +125,12 @@ export function Toolbar(p: ToolbarProps) {
       >
         ◐ {theme ?? 'system'}
       </button>
-      <button type="button" onClick={p.onHelp} data-testid="help-button" aria-label="Keyboard shortcuts">
+      <button
+        type="button"
+        onClick={p.onHelp}
+        data-testid="help-button"
+        aria-label="Keyboard shortcuts"
+      >
         ?
       </button>
     </div>

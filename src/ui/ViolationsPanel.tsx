@@ -41,12 +41,20 @@ function ViolationItem({ t, onJump }: { t: ViolationTarget; onJump: (m: number) 
   const [copied, setCopied] = useState<'yes' | 'no' | null>(null);
   const body = v.error !== null ? prettyJson(v.error) : null;
   return (
-    <li className={`violation rank-${t.rank}`} data-testid="violation" data-rule={v.rule} data-rank={t.rank}>
+    <li
+      className={`violation rank-${t.rank}`}
+      data-testid="violation"
+      data-rule={v.rule}
+      data-rank={t.rank}
+    >
       <div className="violation-head">
         <span className="violation-rank" data-testid="violation-rank">
           {RANK_TEXT[t.rank]}
         </span>
-        <span className="violation-code" title={`Rule ${v.code} in provider-rules.md; ${CONFIDENCE_TEXT[v.confidence] ?? v.confidence}`}>
+        <span
+          className="violation-code"
+          title={`Rule ${v.code} in provider-rules.md; ${CONFIDENCE_TEXT[v.confidence] ?? v.confidence}`}
+        >
           {v.code}
         </span>
       </div>
@@ -60,7 +68,9 @@ function ViolationItem({ t, onJump }: { t: ViolationTarget; onJump: (m: number) 
       {body !== null ? (
         <div className="error-body">
           <div className="error-body-head">
-            <span>HTTP {v.status} · {CONFIDENCE_TEXT[v.confidence] ?? v.confidence}</span>
+            <span>
+              HTTP {v.status} · {CONFIDENCE_TEXT[v.confidence] ?? v.confidence}
+            </span>
             <button
               type="button"
               data-testid="copy-error"
@@ -86,7 +96,12 @@ function ViolationItem({ t, onJump }: { t: ViolationTarget; onJump: (m: number) 
   );
 }
 
-export function ViolationsPanel({ validation, providerLabel, targets, onJump }: ViolationsPanelProps) {
+export function ViolationsPanel({
+  validation,
+  providerLabel,
+  targets,
+  onJump,
+}: ViolationsPanelProps) {
   const errors = targets.filter((t) => t.rank !== 'warning').length;
   return (
     <aside className="violations" data-testid="violations" aria-label="Violations">
@@ -103,7 +118,11 @@ export function ViolationsPanel({ validation, providerLabel, targets, onJump }: 
       {targets.length > 0 && (
         <ol className="violation-list">
           {targets.map((t, i) => (
-            <ViolationItem key={`${i}:${t.violation.rule}:${t.violation.messageIndex}`} t={t} onJump={onJump} />
+            <ViolationItem
+              key={`${i}:${t.violation.rule}:${t.violation.messageIndex}`}
+              t={t}
+              onJump={onJump}
+            />
           ))}
         </ol>
       )}

@@ -8,7 +8,9 @@ const msg = (index: number, role: Message['role'], toolResult = false): Message 
   rawIndex: index,
   path: `messages.${index}`,
   role,
-  blocks: toolResult ? [{ type: 'tool_result', toolUseId: 't', isError: false, content: [] }] : [{ type: 'text', text: 'x' }],
+  blocks: toolResult
+    ? [{ type: 'tool_result', toolUseId: 't', isError: false, content: [] }]
+    : [{ type: 'text', text: 'x' }],
   raw: null,
 });
 
@@ -23,7 +25,15 @@ describe('navigation', () => {
 
   it('steps exchanges by their first message', () => {
     // system | user assistant user(tool_result) assistant | user assistant
-    const ms = [msg(0, 'system'), msg(1, 'user'), msg(2, 'assistant'), msg(3, 'user', true), msg(4, 'assistant'), msg(5, 'user'), msg(6, 'assistant')];
+    const ms = [
+      msg(0, 'system'),
+      msg(1, 'user'),
+      msg(2, 'assistant'),
+      msg(3, 'user', true),
+      msg(4, 'assistant'),
+      msg(5, 'user'),
+      msg(6, 'assistant'),
+    ];
     const g = groupExchanges(ms);
     expect(stepExchange(g, -1, 1)).toBe(1);
     expect(stepExchange(g, 2, 1)).toBe(5);

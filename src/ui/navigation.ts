@@ -33,6 +33,7 @@ export function stepExchange(g: Grouping, current: number, dir: 1 | -1): number 
 export function nextInList(sorted: readonly number[], current: number, dir: 1 | -1 = 1): number {
   if (sorted.length === 0) return -1;
   if (dir === 1) return sorted.find((m) => m > current) ?? (sorted[0] as number);
-  for (let i = sorted.length - 1; i >= 0; i--) if ((sorted[i] as number) < current) return sorted[i] as number;
+  for (let i = sorted.length - 1; i >= 0; i--)
+    if ((sorted[i] as number) < current) return sorted[i] as number;
   return sorted[sorted.length - 1] as number;
 }

@@ -28,7 +28,10 @@ export function createSyncClient(): InspectClient {
 export function createWorkerClient(): InspectClient {
   let worker: Worker | null = null;
   try {
-    worker = new Worker(new URL('./inspect.worker.ts', import.meta.url), { type: 'module', name: 'inspect' });
+    worker = new Worker(new URL('./inspect.worker.ts', import.meta.url), {
+      type: 'module',
+      name: 'inspect',
+    });
   } catch {
     worker = null;
   }

@@ -7,7 +7,17 @@ import { analyzeStage, inspect, parseStage } from './inspect.ts';
 const TRAILING_CALL = JSON.stringify({
   messages: [
     { role: 'user', content: 'Weather in Oslo?' },
-    { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } }] },
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        {
+          id: 'call_1',
+          type: 'function',
+          function: { name: 'get_weather', arguments: '{"city":"Oslo"}' },
+        },
+      ],
+    },
   ],
 });
 
@@ -53,7 +63,12 @@ describe('inspect', () => {
 describe('client', () => {
   it('falls back to the synchronous path where there is no Worker (Node, tests)', async () => {
     const client = createWorkerClient();
-    const r = await client.inspect({ text: TRAILING_CALL, name: '', format: null, provider: 'anthropic' });
+    const r = await client.inspect({
+      text: TRAILING_CALL,
+      name: '',
+      format: null,
+      provider: 'anthropic',
+    });
     expect(r.ok && r.analysis.provider).toBe('anthropic');
     client.dispose();
   });

@@ -9,18 +9,43 @@ import { parseTranscript, type ParsedTranscript } from '../model/parse/index.ts'
 import type { FormatId, ProviderId, Result } from '../model/types.ts';
 import type { InspectRequest, Inspection } from './protocol.ts';
 
-let lastParse: { text: string; name: string; format: FormatId | null; result: Result<ParsedTranscript> } | null = null;
-let lastAnalysis: { parsed: ParsedTranscript; provider: ProviderId | null; analysis: Analysis } | null = null;
+let lastParse: {
+  text: string;
+  name: string;
+  format: FormatId | null;
+  result: Result<ParsedTranscript>;
+} | null = null;
+let lastAnalysis: {
+  parsed: ParsedTranscript;
+  provider: ProviderId | null;
+  analysis: Analysis;
+} | null = null;
 
 /** Parse stage, memoised on (text, name, format). Never throws: failures are ParseErrors. */
-export function parseStage(text: string, name: string, format: FormatId | null): Result<ParsedTranscript> {
-  if (lastParse && lastParse.text === text && lastParse.name === name && lastParse.format === format) return lastParse.result;
+export function parseStage(
+  text: string,
+  name: string,
+  format: FormatId | null,
+): Result<ParsedTranscript> {
+  if (
+    lastParse &&
+    lastParse.text === text &&
+    lastParse.name === name &&
+    lastParse.format === format
+  )
+    return lastParse.result;
   let result: Result<ParsedTranscript>;
   try {
     result = parseTranscript(text, { ...(format ? { format } : {}), ...(name ? { name } : {}) });
   } catch (e) {
     // A parser bug must not take the page down: report it as a shape error.
-    result = { ok: false, error: { kind: 'shape', message: `The parser failed on this input: ${e instanceof Error ? e.message : String(e)}` } };
+    result = {
+      ok: false,
+      error: {
+        kind: 'shape',
+        message: `The parser failed on this input: ${e instanceof Error ? e.message : String(e)}`,
+      },
+    };
   }
   lastParse = { text, name, format, result };
   return result;
@@ -28,7 +53,8 @@ export function parseStage(text: string, name: string, format: FormatId | null):
 
 /** Analysis stage, memoised on (parse result by reference, provider). */
 export function analyzeStage(parsed: ParsedTranscript, provider: ProviderId | null): Analysis {
-  if (lastAnalysis && lastAnalysis.parsed === parsed && lastAnalysis.provider === provider) return lastAnalysis.analysis;
+  if (lastAnalysis && lastAnalysis.parsed === parsed && lastAnalysis.provider === provider)
+    return lastAnalysis.analysis;
   const analysis = analyze(parsed.transcript, provider ?? undefined);
   lastAnalysis = { parsed, provider, analysis };
   return analysis;
@@ -45,6 +71,12 @@ export function inspect(req: InspectRequest): Inspection {
   try {
     return { ok: true, parsed: parsed.value, analysis: analyzeStage(parsed.value, req.provider) };
   } catch (e) {
-    return { ok: false, error: { kind: 'shape', message: `Analysis failed on this input: ${e instanceof Error ? e.message : String(e)}` } };
+    return {
+      ok: false,
+      error: {
+        kind: 'shape',
+        message: `Analysis failed on this input: ${e instanceof Error ? e.message : String(e)}`,
+      },
+    };
   }
 }

@@ -29,7 +29,13 @@ const STATUS_TEXT: Record<ArcPath['status'], string> = {
 
 export const ArcLayer = memo(function ArcLayer(p: ArcLayerProps) {
   return (
-    <svg className="arc-layer" width={p.width} height={p.height} data-testid="arc-layer" aria-label="tool_use to tool_result arcs">
+    <svg
+      className="arc-layer"
+      width={p.width}
+      height={p.height}
+      data-testid="arc-layer"
+      aria-label="tool_use to tool_result arcs"
+    >
       {p.arcs.map((a) => {
         const cls = `arc${a.broken ? ' broken' : ''}${p.hovered === a.id ? ' hover' : ''}${p.selected === a.id ? ' selected' : ''}`;
         const title = `${STATUS_TEXT[a.status]}${a.partial ? ' (partial answer: a sibling was answered)' : ''}`;

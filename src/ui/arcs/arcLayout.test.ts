@@ -7,7 +7,13 @@ const OPTS: ArcOptions = { gutterWidth: 72, laneWidth: 9, laneStep: 3, anchorY: 
 /** Rows of 40 px, one per message. */
 const box = (m: number) => ({ top: m * 40, height: 40 });
 
-function pair(key: string, call: number | null, result: number | null, status: ToolPair['status'] = 'answered', partial = false): ToolPair {
+function pair(
+  key: string,
+  call: number | null,
+  result: number | null,
+  status: ToolPair['status'] = 'answered',
+  partial = false,
+): ToolPair {
   return {
     key,
     id: key,
@@ -48,7 +54,9 @@ describe('assignLanes', () => {
   });
 
   it('never puts two overlapping spans in one lane (property)', () => {
-    const spanArb = fc.tuple(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 10 })).map(([s, len]) => ({ start: s, end: s + len }));
+    const spanArb = fc
+      .tuple(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 10 }))
+      .map(([s, len]) => ({ start: s, end: s + len }));
     fc.assert(
       fc.property(fc.array(spanArb, { maxLength: 40 }), (raw) => {
         const spans: Span[] = raw.map((s, i) => ({ key: `k${i}`, ...s }));
@@ -76,7 +84,9 @@ describe('layoutArcs', () => {
     expect(arc?.to).toEqual({ kind: 'point', y: 96, message: 2 });
     expect(arc?.x).toBe(64);
     expect(arc?.broken).toBe(false);
-    expect(arc?.d).toMatchInlineSnapshot(`"M72,56L70.7,56C69.3,56,66.7,56,65.3,56C64,56,64,56,64,62.7C64,69.3,64,82.7,64,89.3C64,96,64,96,65.3,96C66.7,96,69.3,96,70.7,96L72,96"`);
+    expect(arc?.d).toMatchInlineSnapshot(
+      `"M72,56L70.7,56C69.3,56,66.7,56,65.3,56C64,56,64,56,64,62.7C64,69.3,64,82.7,64,89.3C64,96,64,96,65.3,96C66.7,96,69.3,96,70.7,96L72,96"`,
+    );
   });
 
   it('draws an orphan result as an arc from nowhere, red', () => {
@@ -113,14 +123,29 @@ describe('layoutArcs', () => {
     const far = pair('far', 100, 101);
     const justBelow = pair('below', 11, 12);
     const across = pair('across', 2, 30);
-    const arcs = layoutArcs([near, far, justBelow, across], new Map(), box, { top: 0, bottom: 400 }, OPTS);
+    const arcs = layoutArcs(
+      [near, far, justBelow, across],
+      new Map(),
+      box,
+      { top: 0, bottom: 400 },
+      OPTS,
+    );
     expect(arcs.map((a) => a.id)).toEqual(['near', 'across']);
   });
 
   it('offsets the endpoints of parallel pairs by lane so they do not start at one point', () => {
     const a = pair('a', 1, 2);
     const b = pair('b', 1, 2);
-    const arcs = layoutArcs([a, b], new Map([['a', 0], ['b', 1]]), box, view, OPTS);
+    const arcs = layoutArcs(
+      [a, b],
+      new Map([
+        ['a', 0],
+        ['b', 1],
+      ]),
+      box,
+      view,
+      OPTS,
+    );
     expect(arcs[0]?.from.y).toBe(56);
     expect(arcs[1]?.from.y).toBe(59);
     expect(arcs[1]?.x).toBeLessThan(arcs[0]?.x ?? 0);

@@ -33,7 +33,13 @@ export interface ArcOptions {
   nowhere: number;
 }
 
-export const DEFAULT_ARC_OPTIONS: ArcOptions = { gutterWidth: 72, laneWidth: 9, laneStep: 3, anchorY: 14, nowhere: 26 };
+export const DEFAULT_ARC_OPTIONS: ArcOptions = {
+  gutterWidth: 72,
+  laneWidth: 9,
+  laneStep: 3,
+  anchorY: 14,
+  nowhere: 26,
+};
 
 /**
  * How an end is drawn:
@@ -81,7 +87,8 @@ export interface Span {
 export function pairSpan(p: ToolPair): Span | null {
   const c = p.call?.message;
   const r = p.result?.message;
-  if (c !== undefined && r !== undefined) return { key: p.key, start: Math.min(c, r), end: Math.max(c, r) };
+  if (c !== undefined && r !== undefined)
+    return { key: p.key, start: Math.min(c, r), end: Math.max(c, r) };
   if (c !== undefined) return { key: p.key, start: c, end: c + 0.5 };
   if (r !== undefined) return { key: p.key, start: r - 0.5, end: r };
   return null;
@@ -183,7 +190,17 @@ export function layoutArcs(
     else pts.push([x, from.y]);
     if (to.kind === 'point') pts.push([x, to.y], [x, to.y], [xEnd, to.y]);
     else pts.push([x, to.y]);
-    out.push({ id: p.key, status: p.status, broken: p.status !== 'answered', partial: p.partial, lane, x, from, to, d: pathOf(pts) ?? '' });
+    out.push({
+      id: p.key,
+      status: p.status,
+      broken: p.status !== 'answered',
+      partial: p.partial,
+      lane,
+      x,
+      from,
+      to,
+      d: pathOf(pts) ?? '',
+    });
   }
   return out;
 }
