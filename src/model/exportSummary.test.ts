@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { analyze } from './analyze.ts';
 import { prepareEviction, simulatePolicy } from './evict/policies.ts';
 import type { EvictionResult } from './evict/types.ts';
-import { buildIncidentSummary, exportKeptSource, keptTranscript, mdCode, mdFence } from './exportSummary.ts';
+import {
+  buildIncidentSummary,
+  exportKeptSource,
+  keptTranscript,
+  mdCode,
+  mdFence,
+} from './exportSummary.ts';
 import { CASE_FIXTURES } from './fixtures/cases.ts';
 import { parseTranscript } from './parse/index.ts';
 import { countTokens } from './tokens.ts';
@@ -14,18 +20,46 @@ function parse(v: unknown): Transcript {
   return r.value.transcript;
 }
 
-function summaryOf(t: Transcript, extra: { eviction?: EvictionResult; alternative?: EvictionResult; permalink?: string } = {}) {
+function summaryOf(
+  t: Transcript,
+  extra: { eviction?: EvictionResult; alternative?: EvictionResult; permalink?: string } = {},
+) {
   const a = analyze(t);
-  return buildIncidentSummary({ transcript: t, provider: a.provider, grouping: a.grouping, pairs: a.pairs, validation: a.validation, tokens: countTokens(t, a.provider), ...extra });
+  return buildIncidentSummary({
+    transcript: t,
+    provider: a.provider,
+    grouping: a.grouping,
+    pairs: a.pairs,
+    validation: a.validation,
+    tokens: countTokens(t, a.provider),
+    ...extra,
+  });
 }
 
 /** A valid Anthropic transcript of three tool exchanges. */
 function threeExchanges(): Transcript {
   const messages: unknown[] = [];
   for (let i = 0; i < 3; i++) {
-    messages.push({ role: 'user', content: `Task number ${i}: list the files of folder ${i} and count them.` });
-    messages.push({ role: 'assistant', content: [{ type: 'tool_use', id: `toolu_0${i}`, name: 'ls', input: { path: `/data/folder-${i}` } }] });
-    messages.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_0${i}`, content: 'a.txt b.txt c.txt d.txt e.txt f.txt g.txt h.txt' }] });
+    messages.push({
+      role: 'user',
+      content: `Task number ${i}: list the files of folder ${i} and count them.`,
+    });
+    messages.push({
+      role: 'assistant',
+      content: [
+        { type: 'tool_use', id: `toolu_0${i}`, name: 'ls', input: { path: `/data/folder-${i}` } },
+      ],
+    });
+    messages.push({
+      role: 'user',
+      content: [
+        {
+          type: 'tool_result',
+          tool_use_id: `toolu_0${i}`,
+          content: 'a.txt b.txt c.txt d.txt e.txt f.txt g.txt h.txt',
+        },
+      ],
+    });
     messages.push({ role: 'assistant', content: `Folder ${i} holds eight files.` });
   }
   return parse({ model: 'claude-sonnet-4-5', max_tokens: 1024, messages });
@@ -58,11 +92,14 @@ describe('buildIncidentSummary', () => {
     let found: { eviction: EvictionResult; alternative: EvictionResult } | null = null;
     for (let b = table.total - 1; b > 0 && !found; b--) {
       const eviction = simulatePolicy(ctx, 'message', b);
-      if (eviction.validation.violations.some((v) => v.severity === 'error')) found = { eviction, alternative: simulatePolicy(ctx, 'exchange', b) };
+      if (eviction.validation.violations.some((v) => v.severity === 'error'))
+        found = { eviction, alternative: simulatePolicy(ctx, 'exchange', b) };
     }
     if (!found) throw new Error('message-level eviction never breaks this transcript');
     const md = summaryOf(t, found);
-    expect(md).toContain(`the request left by policy \`message\` at a budget of ${found.eviction.budget.toLocaleString('en-US')} tokens`);
+    expect(md).toContain(
+      `the request left by policy \`message\` at a budget of ${found.eviction.budget.toLocaleString('en-US')} tokens`,
+    );
     expect(md).toContain('- Exchange-level alternative: policy `exchange`');
     const over = found.alternative.overshoot;
     if (over !== null) expect(md).toContain(`overshoot ×${over.toFixed(2)}`);
@@ -79,7 +116,15 @@ describe('buildIncidentSummary', () => {
     expect(mdCode('a`b')).toBe('``a`b``');
     expect(mdCode('`x`')).toBe('`` `x` ``');
     expect(mdFence('```\n<img src=x>\n```', 'json')).toBe('````json\n```\n<img src=x>\n```\n````');
-    const t = parse({ model: 'claude-`<b>`', messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_x', content: '<script>' }] }] });
+    const t = parse({
+      model: 'claude-`<b>`',
+      messages: [
+        {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: 'toolu_x', content: '<script>' }],
+        },
+      ],
+    });
     const md = summaryOf(t);
     expect(md).toContain('model `` claude-`<b>` ``');
     expect(md).not.toContain('<script>');
@@ -91,7 +136,11 @@ describe('exportKeptSource', () => {
     const t = threeExchanges();
     const a = analyze(t);
     const table = countTokens(t, a.provider);
-    const r = simulatePolicy(prepareEviction(t, table, a.provider), 'exchange', Math.floor(table.total / 2));
+    const r = simulatePolicy(
+      prepareEviction(t, table, a.provider),
+      'exchange',
+      Math.floor(table.total / 2),
+    );
     expect(r.evicted.length).toBeGreaterThan(0);
     const back = parseTranscript(exportKeptSource(t, r));
     if (!back.ok) throw new Error(back.error.message);
@@ -104,12 +153,19 @@ describe('exportKeptSource', () => {
   it('inserts the summary message where the summary policy puts it', () => {
     const t = threeExchanges();
     const table = countTokens(t, 'anthropic');
-    const r = simulatePolicy(prepareEviction(t, table, 'anthropic'), 'summary', Math.floor(table.total * 0.7), { summaryTokens: 20 });
+    const r = simulatePolicy(
+      prepareEviction(t, table, 'anthropic'),
+      'summary',
+      Math.floor(table.total * 0.7),
+      { summaryTokens: 20 },
+    );
     if (!r.summary) throw new Error('the summary policy evicted nothing at 70% of the tokens');
     const kept = keptTranscript(t, r);
     expect(kept.messages).toHaveLength(r.kept.length + 1);
     const at = kept.messages.findIndex((m) => m.rawIndex === -1);
-    expect(kept.messages[at]?.blocks).toEqual([{ type: 'text', text: '[Summary of the earlier conversation, 20 tokens]' }]);
+    expect(kept.messages[at]?.blocks).toEqual([
+      { type: 'text', text: '[Summary of the earlier conversation, 20 tokens]' },
+    ]);
     expect(kept.messages[at + 1]?.index).toBe(r.summary.before);
   });
 });

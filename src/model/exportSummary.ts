@@ -65,7 +65,10 @@ function where(t: Transcript, v: Violation): string {
 }
 
 function evictionLine(r: EvictionResult, label: string): string {
-  const over = r.overshoot === null ? 'no deficit' : `overshoot ×${r.overshoot.toFixed(2)} (freed ${fmt(r.freed)} tokens for a deficit of ${fmt(r.deficit)})`;
+  const over =
+    r.overshoot === null
+      ? 'no deficit'
+      : `overshoot ×${r.overshoot.toFixed(2)} (freed ${fmt(r.freed)} tokens for a deficit of ${fmt(r.deficit)})`;
   const first = firstError(r.validation);
   return `- ${label}: policy ${mdCode(r.policy)} at a budget of ${fmt(r.budget)} tokens keeps ${r.kept.length} message(s), evicts ${r.evicted.length}, ${fmt(r.tokensKept)} tokens kept, ${r.fits ? 'fits' : '**does not fit**'}; ${over}; request ${first ? `**rejected** (${mdCode(first.code)} ${first.rule})` : 'accepted'}.`;
 }
@@ -84,13 +87,21 @@ export function buildIncidentSummary(input: IncidentSummaryInput): string {
   out.push(`# ${input.title ?? 'Transcript incident summary'}`, '');
   const formatLabel = parserFor(t.format)?.label ?? t.format;
   out.push(`- Format: ${formatLabel} (${mdCode(t.format)})`);
-  out.push(`- Provider rules: ${input.providerLabel ?? input.provider} (${mdCode(input.provider)})${t.settings.model ? `, model ${mdCode(t.settings.model)}` : ''}`);
+  out.push(
+    `- Provider rules: ${input.providerLabel ?? input.provider} (${mdCode(input.provider)})${t.settings.model ? `, model ${mdCode(t.settings.model)}` : ''}`,
+  );
   const broken = pairs.filter((p) => p.status !== 'answered').length;
-  out.push(`- ${t.messages.length} messages, ${grouping.exchanges.length} exchanges, ${pairs.length} tool pairs (${broken} broken)`);
-  out.push(`- ${fmt(tokens.total)} tokens (${fmt(tokens.system)} in the system prompt); counts: ${tokens.basis.label}`);
+  out.push(
+    `- ${t.messages.length} messages, ${grouping.exchanges.length} exchanges, ${pairs.length} tool pairs (${broken} broken)`,
+  );
+  out.push(
+    `- ${fmt(tokens.total)} tokens (${fmt(tokens.system)} in the system prompt); counts: ${tokens.basis.label}`,
+  );
   const errors = validation.violations.filter((v) => v.severity === 'error').length;
   const warnings = validation.violations.length - errors;
-  out.push(`- As pasted: ${validation.valid ? 'accepted' : `**rejected**: ${errors} error(s)`}${warnings > 0 ? `, ${warnings} warning(s)` : ''}`);
+  out.push(
+    `- As pasted: ${validation.valid ? 'accepted' : `**rejected**: ${errors} error(s)`}${warnings > 0 ? `, ${warnings} warning(s)` : ''}`,
+  );
   out.push('');
 
   // Which error to show: the transcript's own, else the one the chosen eviction produces.
@@ -98,14 +109,22 @@ export function buildIncidentSummary(input: IncidentSummaryInput): string {
   const produced = input.eviction ? firstError(input.eviction.validation) : null;
   const err = own ?? produced;
   out.push('## First error', '');
-  if (!err) out.push(input.eviction ? 'None: the request is accepted as pasted and after eviction.' : 'None: the request is accepted as pasted.');
+  if (!err)
+    out.push(
+      input.eviction
+        ? 'None: the request is accepted as pasted and after eviction.'
+        : 'None: the request is accepted as pasted.',
+    );
   else {
     const origin = own
       ? 'the transcript as pasted'
       : `the request left by policy ${mdCode(input.eviction?.policy ?? '')} at a budget of ${fmt(input.eviction?.budget ?? 0)} tokens (the transcript as pasted is accepted)`;
     out.push(`${mdCode(err.code)} ${err.title} — from ${origin}, at ${where(t, err)}.`, '');
     if (err.ids.length > 0) out.push(`Tool ids: ${err.ids.map(mdCode).join(', ')}`, '');
-    out.push(`HTTP ${err.status ?? 400}; confidence ${mdCode(err.confidence)} (provider-rules.md).`, '');
+    out.push(
+      `HTTP ${err.status ?? 400}; confidence ${mdCode(err.confidence)} (provider-rules.md).`,
+      '',
+    );
     out.push(mdFence(JSON.stringify(err.error, null, 2), 'json'), '');
     out.push(err.why);
   }
@@ -119,7 +138,10 @@ export function buildIncidentSummary(input: IncidentSummaryInput): string {
   }
 
   if (input.permalink) out.push('## Link', '', `<${input.permalink}>`, '');
-  return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+  return `${out
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trimEnd()}\n`;
 }
 
 /**

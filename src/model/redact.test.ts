@@ -7,8 +7,23 @@ import { analyze } from './analyze.ts';
 import { CASE_FIXTURES } from './fixtures/cases.ts';
 import { parseTranscript } from './parse/index.ts';
 import { parserFor } from './parse/registry.ts';
-import { RESULT_KEYS, fitPlaceholder, placeholderText, redactTranscriptWithMaps, type Redaction } from './redact.ts';
-import { arbTranscript, assistant, call, result, text, thinking, transcript, user } from './testing.ts';
+import {
+  RESULT_KEYS,
+  fitPlaceholder,
+  placeholderText,
+  redactTranscriptWithMaps,
+  type Redaction,
+} from './redact.ts';
+import {
+  arbTranscript,
+  assistant,
+  call,
+  result,
+  text,
+  thinking,
+  transcript,
+  user,
+} from './testing.ts';
 import { CHARS_PER_4, countTokens, loadBpeCounter, type TextCounter } from './tokens.ts';
 import type { Block, Transcript } from './types.ts';
 import { writeTranscript } from './write.ts';
@@ -30,12 +45,18 @@ function parseOk(text: string, format?: Transcript['format']): Transcript {
 /** Replace every original id by its renamed form in a string (longest ids first). */
 function renameIn(s: string, ids: Map<string, string>): string {
   let out = s;
-  for (const [from, to] of [...ids].sort((a, b) => b[0].length - a[0].length)) out = out.split(from).join(to);
+  for (const [from, to] of [...ids].sort((a, b) => b[0].length - a[0].length))
+    out = out.split(from).join(to);
   return out;
 }
 
 /** What must be identical between a transcript and its structure-only copy. */
-function shape(t: Transcript, counter: TextCounter, ids: Map<string, string> | null, names: Map<string, string> | null) {
+function shape(
+  t: Transcript,
+  counter: TextCounter,
+  ids: Map<string, string> | null,
+  names: Map<string, string> | null,
+) {
   const a = analyze(t);
   const id = (x: string | null) => (x === null || ids === null ? x : (ids.get(x) ?? x));
   const name = (x: string) => (names === null ? x : (names.get(x) ?? x));
@@ -71,7 +92,8 @@ function contentWords(t: Transcript): Set<string> {
   const walk = (v: unknown): void => {
     if (typeof v === 'string') add(v);
     else if (Array.isArray(v)) v.forEach(walk);
-    else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) {
+    else if (v !== null && typeof v === 'object')
+      for (const [k, x] of Object.entries(v)) {
         add(k);
         walk(x);
       }
@@ -86,7 +108,16 @@ function contentWords(t: Transcript): Set<string> {
   for (const m of t.messages) m.blocks.forEach(block);
   for (const s of t.system) add(s.text);
   for (const d of t.tools ?? []) if (d.description) add(d.description);
-  for (const i of t.messages.flatMap((m) => m.blocks).flatMap((b) => (b.type === 'tool_use' && b.id ? [b.id] : b.type === 'tool_result' && b.toolUseId ? [b.toolUseId] : []))) add(i.replace(/^[A-Za-z]+_/, ''));
+  for (const i of t.messages
+    .flatMap((m) => m.blocks)
+    .flatMap((b) =>
+      b.type === 'tool_use' && b.id
+        ? [b.id]
+        : b.type === 'tool_result' && b.toolUseId
+          ? [b.toolUseId]
+          : [],
+    ))
+    add(i.replace(/^[A-Za-z]+_/, ''));
   return words;
 }
 
@@ -99,11 +130,29 @@ function structuralWords(written: string): Set<string> {
   };
   const walk = (v: unknown, key?: string): void => {
     if (typeof v === 'string') {
-      if (key !== undefined && ['type', 'subtype', 'role', 'model', 'name', 'object', 'stop_reason', 'media_type', 'timestamp', 'uuid', 'parentUuid'].includes(key)) add(v);
+      if (
+        key !== undefined &&
+        [
+          'type',
+          'subtype',
+          'role',
+          'model',
+          'name',
+          'object',
+          'stop_reason',
+          'media_type',
+          'timestamp',
+          'uuid',
+          'parentUuid',
+        ].includes(key)
+      )
+        add(v);
       // Renamed ids keep the provider's prefix (`toolu_r001`).
-      if (key !== undefined && ['id', 'tool_use_id', 'tool_call_id', 'call_id'].includes(key)) add(v.replace(/_/g, ' '));
+      if (key !== undefined && ['id', 'tool_use_id', 'tool_call_id', 'call_id'].includes(key))
+        add(v.replace(/_/g, ' '));
     } else if (Array.isArray(v)) v.forEach((x) => walk(x, key));
-    else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) {
+    else if (v !== null && typeof v === 'object')
+      for (const [k, x] of Object.entries(v)) {
         add(k);
         walk(x, k);
       }
@@ -114,7 +163,10 @@ function structuralWords(written: string): Set<string> {
   try {
     docs = [JSON.parse(written)];
   } catch {
-    docs = written.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as unknown);
+    docs = written
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => JSON.parse(l) as unknown);
   }
   docs.forEach((d) => walk(d));
   return words;
@@ -127,7 +179,12 @@ function leakedWords(original: Transcript, written: string): string[] {
 }
 
 /** Every check of issue 6 for one transcript under one counter. */
-function checkRedaction(t: Transcript, counter: TextCounter, toolNames: 'keep' | 'hide', label = ''): Redaction {
+function checkRedaction(
+  t: Transcript,
+  counter: TextCounter,
+  toolNames: 'keep' | 'hide',
+  label = '',
+): Redaction {
   const red = redactTranscriptWithMaps(t, { counter, toolNames });
   expect(red.inexact, `${label} ${counter.encoding} inexact placeholders`).toBe(0);
   const names = toolNames === 'hide' ? red.names : null;
@@ -137,9 +194,14 @@ function checkRedaction(t: Transcript, counter: TextCounter, toolNames: 'keep' |
   if (toolNames === 'keep') {
     // Known loss: the Responses validator names an item's type from its raw JSON
     // (`custom_tool_call`), which a redacted message no longer has; it reads `function_call`.
-    const itemType = (m: string) => (t.format === 'openai-responses' ? m.replace(/of type '\w+_call'/, "of type '…_call'") : m);
-    const before = analyze(t).validation.violations.map((v) => itemType(renameIn(v.message, red.ids)));
-    expect(analyze(red.transcript).validation.violations.map((v) => itemType(v.message))).toEqual(before);
+    const itemType = (m: string) =>
+      t.format === 'openai-responses' ? m.replace(/of type '\w+_call'/, "of type '…_call'") : m;
+    const before = analyze(t).validation.violations.map((v) =>
+      itemType(renameIn(v.message, red.ids)),
+    );
+    expect(analyze(red.transcript).validation.violations.map((v) => itemType(v.message))).toEqual(
+      before,
+    );
   }
   // The written source reparses to the same structure as the original written by the same
   // writer from its blocks (messages rendered, not copied from raw), and carries no original
@@ -147,17 +209,27 @@ function checkRedaction(t: Transcript, counter: TextCounter, toolNames: 'keep' |
   if (parserFor(t.format)?.write) {
     const written = writeTranscript(red.transcript);
     const back = parseOk(written, t.format);
-    const rendered = parseOk(writeTranscript({ ...t, messages: t.messages.map((m) => ({ ...m, raw: undefined })) }), t.format);
+    const rendered = parseOk(
+      writeTranscript({ ...t, messages: t.messages.map((m) => ({ ...m, raw: undefined })) }),
+      t.format,
+    );
     const renderedShape = shape(rendered, counter, red.ids, names);
     const got = shape(back, counter, null, null);
-    if (JSON.stringify(renderedShape) === JSON.stringify(want)) expect(got, `${label} written`).toEqual(want);
+    if (JSON.stringify(renderedShape) === JSON.stringify(want))
+      expect(got, `${label} written`).toEqual(want);
     else {
       // The format's writer itself changes token counts when it renders blocks (e.g. it wraps a
       // result text in an object): redaction must not add to that, so compare the structure.
-      const structure = (x: ReturnType<typeof shape>) => ({ roles: x.roles, exchanges: x.exchanges, pairs: x.pairs, violations: x.violations });
+      const structure = (x: ReturnType<typeof shape>) => ({
+        roles: x.roles,
+        exchanges: x.exchanges,
+        pairs: x.pairs,
+        violations: x.violations,
+      });
       expect(structure(got), `${label} written (structure)`).toEqual(structure(renderedShape));
     }
-    if (t.format === 'anthropic-messages' || t.format === 'openai-chat') expect(got, `${label} written`).toEqual(want);
+    if (t.format === 'anthropic-messages' || t.format === 'openai-chat')
+      expect(got, `${label} written`).toEqual(want);
     expect(leakedWords(t, written), label).toEqual([]);
   }
   return red;
@@ -166,7 +238,8 @@ function checkRedaction(t: Transcript, counter: TextCounter, toolNames: 'keep' |
 describe('placeholders', () => {
   it('units are one token each and additive, so any count is reachable', () => {
     for (const k of [1, 2, 7, 50, 333]) {
-      for (const len of [1, 2 * k, 3 * k, 5 * k]) expect(o200k.count(placeholderText(k, len))).toBe(k);
+      for (const len of [1, 2 * k, 3 * k, 5 * k])
+        expect(o200k.count(placeholderText(k, len))).toBe(k);
     }
     expect(placeholderText(3, 14)).toBe('xxxx xxxx xxxx');
     expect(placeholderText(3, 0)).toBe('x x x');
@@ -191,7 +264,10 @@ describe('redactTranscript', () => {
   it('renames ids consistently with the provider prefix and keeps duplicates and orphans', () => {
     const t = transcript('anthropic-messages', [
       user('Please deploy the staging cluster'),
-      assistant(thinking('Considering the deployment plan carefully', 'c2lnbmF0dXJl'), call('toolu_01AAA', 'deploy', { target: 'staging', force: true })),
+      assistant(
+        thinking('Considering the deployment plan carefully', 'c2lnbmF0dXJl'),
+        call('toolu_01AAA', 'deploy', { target: 'staging', force: true }),
+      ),
       user(result('toolu_01AAA', 'Deployment finished successfully')),
       assistant(call('toolu_01AAA', 'deploy', { target: 'production' })),
       user(result('toolu_01ZZZ', 'orphaned output')),
@@ -203,7 +279,9 @@ describe('redactTranscript', () => {
       ['toolu_01ZZZ', 'toolu_r002'],
     ]);
     const blocks = red.transcript.messages.flatMap((m) => m.blocks);
-    expect(blocks.filter((b) => b.type === 'tool_use').map((b) => b.type === 'tool_use' && b.id)).toEqual(['toolu_r001', 'toolu_r001']);
+    expect(
+      blocks.filter((b) => b.type === 'tool_use').map((b) => b.type === 'tool_use' && b.id),
+    ).toEqual(['toolu_r001', 'toolu_r001']);
     const th = blocks.find((b) => b.type === 'thinking');
     expect(th?.type === 'thinking' && th.signature).toBe('xxxxxxxxxxxx');
     // Empty text is structure (A11): it stays empty.
@@ -217,10 +295,29 @@ describe('redactTranscript', () => {
       JSON.stringify({
         model: 'gpt-4o',
         tool_choice: { type: 'function', function: { name: 'lookup_weather' } },
-        tools: [{ type: 'function', function: { name: 'lookup_weather', description: 'Weather forecast lookup', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }],
+        tools: [
+          {
+            type: 'function',
+            function: {
+              name: 'lookup_weather',
+              description: 'Weather forecast lookup',
+              parameters: { type: 'object', properties: { city: { type: 'string' } } },
+            },
+          },
+        ],
         messages: [
           { role: 'user', content: 'Weather in Lisbon tomorrow?' },
-          { role: 'assistant', content: null, tool_calls: [{ id: 'call_abc123', type: 'function', function: { name: 'lookup_weather', arguments: '{"city":"Lisbon"}' } }] },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              {
+                id: 'call_abc123',
+                type: 'function',
+                function: { name: 'lookup_weather', arguments: '{"city":"Lisbon"}' },
+              },
+            ],
+          },
           { role: 'tool', tool_call_id: 'call_abc123', content: 'Sunny, highs around 24' },
         ],
       }),
@@ -235,11 +332,23 @@ describe('redactTranscript', () => {
     expect(written).not.toContain('city');
     const back = JSON.parse(written) as { tool_choice: unknown; tools: unknown[] };
     expect(back.tool_choice).toEqual({ type: 'function', function: { name: hidden } });
-    expect(back.tools).toEqual([{ type: 'function', function: { name: hidden, description: expect.stringMatching(/^x[x ]*$/) as unknown, parameters: { type: 'object' } } }]);
+    expect(back.tools).toEqual([
+      {
+        type: 'function',
+        function: {
+          name: hidden,
+          description: expect.stringMatching(/^x[x ]*$/) as unknown,
+          parameters: { type: 'object' },
+        },
+      },
+    ]);
   });
 
   it('removing thinking is an explicit, lossy choice', () => {
-    const t = transcript('anthropic-messages', [user('Hello there friend'), assistant(thinking('Secret reasoning here'), text('Hi'))]);
+    const t = transcript('anthropic-messages', [
+      user('Hello there friend'),
+      assistant(thinking('Secret reasoning here'), text('Hi')),
+    ]);
     const red = redactTranscriptWithMaps(t, { thinking: 'remove' });
     expect(red.transcript.messages[1]?.blocks.map((b) => b.type)).toEqual(['text']);
   });
@@ -255,17 +364,23 @@ describe('redactTranscript', () => {
 
   it('keeps structure, verdicts and tokens on generated transcripts (faults included)', () => {
     fc.assert(
-      fc.property(fc.constantFrom('anthropic-messages' as const, 'openai-chat' as const).chain(arbTranscript), fc.constantFrom('keep' as const, 'hide' as const), (t, names) => {
-        // Generated transcripts have no raw: write them, then parse, as a pasted source would be.
-        const pasted = parseOk(writeTranscript(t), t.format);
-        checkRedaction(pasted, o200k, names);
-      }),
+      fc.property(
+        fc.constantFrom('anthropic-messages' as const, 'openai-chat' as const).chain(arbTranscript),
+        fc.constantFrom('keep' as const, 'hide' as const),
+        (t, names) => {
+          // Generated transcripts have no raw: write them, then parse, as a pasted source would be.
+          const pasted = parseOk(writeTranscript(t), t.format);
+          checkRedaction(pasted, o200k, names);
+        },
+      ),
       { numRuns: 60 },
     );
   });
 
   const SAMPLES = path.resolve(repoRoot, 'public/samples');
-  const samples = existsSync(SAMPLES) ? readdirSync(SAMPLES).filter((f) => /\.jsonl?$/.test(f) && f !== 'index.json') : [];
+  const samples = existsSync(SAMPLES)
+    ? readdirSync(SAMPLES).filter((f) => /\.jsonl?$/.test(f) && f !== 'index.json')
+    : [];
   it('has samples to check', () => expect(samples.length).toBeGreaterThan(0));
   for (const f of samples) {
     it(`keeps structure, verdicts and tokens on the sample ${f}`, () => {
@@ -279,17 +394,26 @@ describe('redactTranscript', () => {
 
   const realFiles = existsSync(REAL)
     ? readdirSync(REAL)
-        .flatMap((d) => (statSync(path.join(REAL, d)).isDirectory() ? readdirSync(path.join(REAL, d)).map((f) => path.join(REAL, d, f)) : []))
+        .flatMap((d) =>
+          statSync(path.join(REAL, d)).isDirectory()
+            ? readdirSync(path.join(REAL, d)).map((f) => path.join(REAL, d, f))
+            : [],
+        )
         .filter((f) => parseTranscript(readFileSync(f, 'utf8'), { name: path.basename(f) }).ok)
     : [];
   // Real logs are large (up to 1.5 MB): BPE-counting them several times takes seconds, not a timing assertion.
   for (const file of realFiles) {
-    it(`keeps structure, verdicts and tokens on a real log: ${path.relative(REAL, file)}`, { timeout: 120_000 }, () => {
-      const r = parseTranscript(readFileSync(file, 'utf8'), { name: path.basename(file) });
-      if (!r.ok) throw new Error(r.error.message);
-      checkRedaction(r.value.transcript, CHARS_PER_4, 'keep', file);
-      checkRedaction(r.value.transcript, o200k, 'hide', file);
-    });
+    it(
+      `keeps structure, verdicts and tokens on a real log: ${path.relative(REAL, file)}`,
+      { timeout: 120_000 },
+      () => {
+        const r = parseTranscript(readFileSync(file, 'utf8'), { name: path.basename(file) });
+        if (!r.ok) throw new Error(r.error.message);
+        checkRedaction(r.value.transcript, CHARS_PER_4, 'keep', file);
+        checkRedaction(r.value.transcript, o200k, 'hide', file);
+      },
+    );
   }
-  if (realFiles.length === 0) it.skip(`real logs: ${REAL} is absent (CI keeps ../shared next to the clone)`, () => {});
+  if (realFiles.length === 0)
+    it.skip(`real logs: ${REAL} is absent (CI keeps ../shared next to the clone)`, () => {});
 });

@@ -75,10 +75,27 @@ const SAFE_TOP_LEVEL = new Set([
 const SYSTEM_KEYS = new Set(['system', 'instructions', 'systemInstruction', 'system_instruction']);
 
 /** Top-level keys holding tool definitions or the tool choice (names, descriptions, schemas). */
-const TOOL_KEYS = new Set(['tools', 'functions', 'tool_choice', 'function_call', 'toolConfig', 'tool_config']);
+const TOOL_KEYS = new Set([
+  'tools',
+  'functions',
+  'tool_choice',
+  'function_call',
+  'toolConfig',
+  'tool_config',
+]);
 
 /** Keys whose string values are structure (kept) inside redacted JSON. */
-const STRUCTURAL_STRING_KEYS = new Set(['type', 'subtype', 'role', 'model', 'media_type', 'mimeType', 'uuid', 'parentUuid', 'timestamp']);
+const STRUCTURAL_STRING_KEYS = new Set([
+  'type',
+  'subtype',
+  'role',
+  'model',
+  'media_type',
+  'mimeType',
+  'uuid',
+  'parentUuid',
+  'timestamp',
+]);
 
 /**
  * Top-level keys kept when a text is a JSON object: they say whether a result is an output or an
@@ -92,7 +109,9 @@ function jsonObject(s: string): Record<string, unknown> | null {
   if (!t.startsWith('{')) return null;
   try {
     const v: unknown = JSON.parse(s);
-    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+    return v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? (v as Record<string, unknown>)
+      : null;
   } catch {
     return null;
   }
@@ -124,7 +143,12 @@ export function placeholderText(k: number, len: number): string {
  * @returns the placeholder and whether the count matched exactly (it can fail only when the fixed
  *   part of `render` alone already has more tokens than `target`)
  */
-export function fitPlaceholder(target: number, targetLen: number, counter: TextCounter, render: (p: string) => string = (p) => p): { text: string; exact: boolean } {
+export function fitPlaceholder(
+  target: number,
+  targetLen: number,
+  counter: TextCounter,
+  render: (p: string) => string = (p) => p,
+): { text: string; exact: boolean } {
   const base = render('');
   const baseCount = counter.count(base);
   const len = targetLen - base.length;
@@ -227,7 +251,10 @@ class Redactor {
       const keys = Object.keys(obj).filter((k) => RESULT_KEYS.has(k));
       const main = keys[keys.length - 1] ?? '_';
       const shell = Object.fromEntries(keys.map((k) => [k, '']));
-      out = JSON.stringify({ ...shell, [main]: this.fit(target, s.length, (p) => JSON.stringify({ ...shell, [main]: p })) });
+      out = JSON.stringify({
+        ...shell,
+        [main]: this.fit(target, s.length, (p) => JSON.stringify({ ...shell, [main]: p })),
+      });
     } else out = this.fit(target, s.length);
     this.memo.set(s, out);
     return out;
@@ -235,7 +262,8 @@ class Redactor {
 
   /** Any JSON value: strings become placeholders (structure keys kept), numbers/booleans stay. */
   json(v: unknown, key?: string): unknown {
-    if (typeof v === 'string') return key !== undefined && STRUCTURAL_STRING_KEYS.has(key) ? v : this.text(v);
+    if (typeof v === 'string')
+      return key !== undefined && STRUCTURAL_STRING_KEYS.has(key) ? v : this.text(v);
     if (Array.isArray(v)) return v.map((x) => this.json(x));
     if (v !== null && typeof v === 'object') {
       const out: Record<string, unknown> = {};
@@ -259,23 +287,47 @@ class Redactor {
         return { ...b };
       case 'thinking': {
         if (this.dropThinking) return null;
-        return { type: 'thinking', thinking: this.text(b.thinking), ...(b.signature !== undefined ? { signature: 'x'.repeat(b.signature.length) } : {}) };
+        return {
+          type: 'thinking',
+          thinking: this.text(b.thinking),
+          ...(b.signature !== undefined ? { signature: 'x'.repeat(b.signature.length) } : {}),
+        };
       }
       case 'redacted_thinking':
-        return { type: 'redacted_thinking', bytes: b.bytes, ...(b.itemId !== undefined ? { itemId: this.id(b.itemId) } : {}) };
+        return {
+          type: 'redacted_thinking',
+          bytes: b.bytes,
+          ...(b.itemId !== undefined ? { itemId: this.id(b.itemId) } : {}),
+        };
       case 'tool_use': {
         const name = this.name(b.name);
         const original = Redactor.callText(b.name, b.input);
         const target = this.counter.count(original);
         let input: unknown;
-        const empty = b.input === undefined || b.input === null || (typeof b.input === 'object' && Object.keys(b.input).length === 0);
+        const empty =
+          b.input === undefined ||
+          b.input === null ||
+          (typeof b.input === 'object' && Object.keys(b.input).length === 0);
         if (typeof b.input === 'string') input = this.fit(target, original.length, (p) => name + p);
         else {
-          const r = fitPlaceholder(target, original.length, this.counter, (p) => Redactor.callText(name, { _: p }));
+          const r = fitPlaceholder(target, original.length, this.counter, (p) =>
+            Redactor.callText(name, { _: p }),
+          );
           // An empty input stays empty when the name allows; tiny inputs beside a renamed tool
           // try a few fixed shapes before giving up.
-          const candidates: unknown[] = [...(empty ? [b.input] : []), { _: r.text }, {}, { _: 0 }, { _: '' }, { _: 10 }, { _: [] }, { _: 'x' }];
-          input = candidates.find((c) => this.counter.count(Redactor.callText(name, c)) === target) ?? candidates[0];
+          const candidates: unknown[] = [
+            ...(empty ? [b.input] : []),
+            { _: r.text },
+            {},
+            { _: 0 },
+            { _: '' },
+            { _: 10 },
+            { _: [] },
+            { _: 'x' },
+          ];
+          input =
+            candidates.find((c) => this.counter.count(Redactor.callText(name, c)) === target) ??
+            candidates[0];
           if (this.counter.count(Redactor.callText(name, input)) !== target) this.inexact++;
         }
         return {
@@ -307,13 +359,17 @@ class Redactor {
 
   /** An unknown block's raw value: its type label and one placeholder of the same token count. */
   private other(raw: unknown, label: string): unknown {
-    if (raw === null || typeof raw === 'number' || typeof raw === 'boolean' || raw === undefined) return raw;
+    if (raw === null || typeof raw === 'number' || typeof raw === 'boolean' || raw === undefined)
+      return raw;
     const original = JSON.stringify(raw) ?? '';
     const target = this.counter.count(original);
     if (typeof raw === 'object' && !Array.isArray(raw)) {
       const type = (raw as Record<string, unknown>).type;
       const shell = typeof type === 'string' ? { type } : { type: label };
-      return { ...shell, _: this.fit(target, original.length, (p) => JSON.stringify({ ...shell, _: p })) };
+      return {
+        ...shell,
+        _: this.fit(target, original.length, (p) => JSON.stringify({ ...shell, _: p })),
+      };
     }
     return this.fit(target, original.length, (p) => JSON.stringify(p));
   }
@@ -324,18 +380,37 @@ class Redactor {
    */
   private resultContent(content: Block[]): Block[] {
     const out = content.map((c) => this.block(c)).filter((c): c is Block => c !== null);
-    const textOf = (bs: Block[]) => bs.map((c) => (c.type === 'text' ? c.text : c.type === 'thinking' ? c.thinking : c.type === 'other' ? (JSON.stringify(c.raw) ?? '') : '')).join('');
+    const textOf = (bs: Block[]) =>
+      bs
+        .map((c) =>
+          c.type === 'text'
+            ? c.text
+            : c.type === 'thinking'
+              ? c.thinking
+              : c.type === 'other'
+                ? (JSON.stringify(c.raw) ?? '')
+                : '',
+        )
+        .join('');
     if (out.length < 2) return out;
     const originalText = textOf(content);
     const target = this.counter.count(originalText);
     if (this.counter.count(textOf(out)) === target) return out;
-    const last = out.map((c, i) => (c.type === 'text' && c.text.trim() !== '' ? i : -1)).filter((i) => i >= 0).pop();
+    const last = out
+      .map((c, i) => (c.type === 'text' && c.text.trim() !== '' ? i : -1))
+      .filter((i) => i >= 0)
+      .pop();
     if (last === undefined) return out;
     const before = textOf(out.slice(0, last));
     const after = textOf(out.slice(last + 1));
     const lastOriginal = content[last];
     const lastLen = lastOriginal?.type === 'text' ? lastOriginal.text.length : 0;
-    const r = fitPlaceholder(target, before.length + lastLen + after.length, this.counter, (p) => before + p + after);
+    const r = fitPlaceholder(
+      target,
+      before.length + lastLen + after.length,
+      this.counter,
+      (p) => before + p + after,
+    );
     if (!r.exact) this.inexact++;
     out[last] = { type: 'text', text: r.text };
     return out;
@@ -343,13 +418,31 @@ class Redactor {
 
   message(m: Message): Message {
     const blocks = m.blocks.map((b) => this.block(b)).filter((b): b is Block => b !== null);
-    const meta = m.meta ? { ...m.meta, ...(m.meta.sourceId !== undefined ? { sourceId: this.id(m.meta.sourceId) } : {}) } : undefined;
+    const meta = m.meta
+      ? {
+          ...m.meta,
+          ...(m.meta.sourceId !== undefined ? { sourceId: this.id(m.meta.sourceId) } : {}),
+        }
+      : undefined;
     // raw = undefined: the format's writer renders the message from its (redacted) blocks.
-    return { index: m.index, rawIndex: m.rawIndex, path: m.path, role: m.role, blocks, raw: undefined, ...(m.stringContent ? { stringContent: true } : {}), ...(meta ? { meta } : {}) };
+    return {
+      index: m.index,
+      rawIndex: m.rawIndex,
+      path: m.path,
+      role: m.role,
+      blocks,
+      raw: undefined,
+      ...(m.stringContent ? { stringContent: true } : {}),
+      ...(meta ? { meta } : {}),
+    };
   }
 
   tool(d: ToolDef): ToolDef {
-    return { name: this.name(d.name), ...(d.description !== undefined ? { description: this.text(d.description) } : {}), ...(d.schema !== undefined ? { schema: { type: 'object' } } : {}) };
+    return {
+      name: this.name(d.name),
+      ...(d.description !== undefined ? { description: this.text(d.description) } : {}),
+      ...(d.schema !== undefined ? { schema: { type: 'object' } } : {}),
+    };
   }
 
   /**
@@ -367,7 +460,8 @@ class Redactor {
     if (Array.isArray(v)) return v.map((x) => this.toolish(x, key));
     if (v !== null && typeof v === 'object') {
       const out: Record<string, unknown> = {};
-      for (const [k, x] of Object.entries(v as Record<string, unknown>)) out[k] = /schema|^parameters$/i.test(k) ? { type: 'object' } : this.toolish(x, k);
+      for (const [k, x] of Object.entries(v as Record<string, unknown>))
+        out[k] = /schema|^parameters$/i.test(k) ? { type: 'object' } : this.toolish(x, k);
       return out;
     }
     return v;
@@ -378,11 +472,13 @@ class Redactor {
    * (MIME types, modes, levels) kept; schemas reduced to `{type: 'object'}`; other strings redacted.
    */
   settingsOnly(v: unknown, key?: string): unknown {
-    if (typeof v === 'string') return key !== undefined && /mime|mode|type|level|effort/i.test(key) ? v : this.text(v);
+    if (typeof v === 'string')
+      return key !== undefined && /mime|mode|type|level|effort/i.test(key) ? v : this.text(v);
     if (Array.isArray(v)) return v.map((x) => this.settingsOnly(x, key));
     if (v !== null && typeof v === 'object') {
       const out: Record<string, unknown> = {};
-      for (const [k, x] of Object.entries(v as Record<string, unknown>)) out[k] = /schema/i.test(k) ? { type: 'object' } : this.settingsOnly(x, k);
+      for (const [k, x] of Object.entries(v as Record<string, unknown>))
+        out[k] = /schema/i.test(k) ? { type: 'object' } : this.settingsOnly(x, k);
       return out;
     }
     return v;
@@ -395,7 +491,8 @@ class Redactor {
     // no message refers to (all of them here: messages are rendered from blocks) and keep the
     // others (session metadata with the system prompt, the model, compaction markers).
     if (Array.isArray(raw)) return raw.map((line) => this.json(line));
-    if (raw === null || typeof raw !== 'object') return raw === undefined ? undefined : this.json(raw);
+    if (raw === null || typeof raw !== 'object')
+      return raw === undefined ? undefined : this.json(raw);
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
       if (k === t.listKey) out[k] = [];
@@ -403,10 +500,18 @@ class Redactor {
       else if (SYSTEM_KEYS.has(k)) out[k] = this.json(v);
       else if (TOOL_KEYS.has(k)) out[k] = this.toolish(v);
       else if (k === 'generationConfig' || k === 'generation_config') out[k] = this.settingsOnly(v);
-      else if ((k === 'response_format' || k === 'output_format') && v !== null && typeof v === 'object') out[k] = { type: (v as Record<string, unknown>).type };
+      else if (
+        (k === 'response_format' || k === 'output_format') &&
+        v !== null &&
+        typeof v === 'object'
+      )
+        out[k] = { type: (v as Record<string, unknown>).type };
     }
     // An OpenAI `chat.completion` response is written from `raw` as a whole: rebuild its choice.
-    if (t.listKey === 'choices' && messages[0]) out.choices = [{ index: 0, message: toOpenAIChatMessages(messages[0])[0], finish_reason: 'stop' }];
+    if (t.listKey === 'choices' && messages[0])
+      out.choices = [
+        { index: 0, message: toOpenAIChatMessages(messages[0])[0], finish_reason: 'stop' },
+      ];
     return out;
   }
 }
@@ -433,7 +538,10 @@ export function redactTranscriptWithMaps(t: Transcript, opts: RedactOptions = {}
     listKey: t.listKey,
     raw: r.top(t, messages),
   };
-  if (r.inexact > 0) transcript.warnings.push(`Structure-only copy: ${r.inexact} placeholder(s) could not keep their exact token count.`);
+  if (r.inexact > 0)
+    transcript.warnings.push(
+      `Structure-only copy: ${r.inexact} placeholder(s) could not keep their exact token count.`,
+    );
   return { transcript, ids: r.ids, names: r.names, inexact: r.inexact };
 }
 

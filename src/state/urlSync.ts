@@ -61,12 +61,18 @@ export function isStructureOnly(source: Source): boolean {
  *   `{text, redacted}` = this text instead (the structure-only link)
  * @returns an in-schema permalink state (store values outside the schema fall back to defaults)
  */
-export function permalinkFromStore(s: AppState, inline: 'auto' | 'full' | { text: string; redacted: boolean } = 'auto'): PermalinkState {
+export function permalinkFromStore(
+  s: AppState,
+  inline: 'auto' | 'full' | { text: string; redacted: boolean } = 'auto',
+): PermalinkState {
   const def = DEFAULT_PERMALINK_STATE.view;
   let source: PermalinkSource = { kind: 'none' };
-  if (typeof inline === 'object') source = { kind: 'inline', text: inline.text, redacted: inline.redacted };
-  else if (s.source.origin === 'sample' && s.source.sampleId) source = { kind: 'sample', id: s.source.sampleId };
-  else if (s.source.text !== '' && (s.source.origin === 'link' || inline === 'full')) source = { kind: 'inline', text: s.source.text, redacted: isStructureOnly(s.source) };
+  if (typeof inline === 'object')
+    source = { kind: 'inline', text: inline.text, redacted: inline.redacted };
+  else if (s.source.origin === 'sample' && s.source.sampleId)
+    source = { kind: 'sample', id: s.source.sampleId };
+  else if (s.source.text !== '' && (s.source.origin === 'link' || inline === 'full'))
+    source = { kind: 'inline', text: s.source.text, redacted: isStructureOnly(s.source) };
   const opts = s.policyOptions as Record<string, unknown>;
   const [a, b] = s.policies;
   const state: PermalinkState = {
@@ -95,12 +101,21 @@ export function storePatchFromPermalink(p: PermalinkState): Partial<AppState> {
     provider: p.view.provider,
     budget: p.view.budget,
     policies: [p.view.policy.id, p.view.compare.id],
-    policyOptions: { [p.view.compare.id]: { ...p.view.compare.options }, [p.view.policy.id]: { ...p.view.policy.options } },
+    policyOptions: {
+      [p.view.compare.id]: { ...p.view.compare.options },
+      [p.view.policy.id]: { ...p.view.policy.options },
+    },
     selection: p.view.selection,
     anchor: p.view.anchor,
   };
-  if (p.source.kind === 'sample') patch.source = { text: '', name: '', origin: 'sample', sampleId: p.source.id };
-  else if (p.source.kind === 'inline') patch.source = { text: p.source.text, name: p.source.redacted ? STRUCTURE_ONLY_NAME : LINKED_NAME, origin: 'link' };
+  if (p.source.kind === 'sample')
+    patch.source = { text: '', name: '', origin: 'sample', sampleId: p.source.id };
+  else if (p.source.kind === 'inline')
+    patch.source = {
+      text: p.source.text,
+      name: p.source.redacted ? STRUCTURE_ONLY_NAME : LINKED_NAME,
+      origin: 'link',
+    };
   return patch;
 }
 
@@ -109,7 +124,10 @@ export function storePatchFromPermalink(p: PermalinkState): Partial<AppState> {
  * @param s the store state
  * @param inline `full` to carry a pasted transcript, or the structure-only text
  */
-export function buildShareFragment(s: AppState, inline: 'full' | { text: string; redacted: boolean }): string {
+export function buildShareFragment(
+  s: AppState,
+  inline: 'full' | { text: string; redacted: boolean },
+): string {
   return encodePermalink(permalinkFromStore(s, inline));
 }
 
@@ -122,7 +140,10 @@ export function pageUrlWithoutHash(): string {
  * Selection and anchor of a sample link, waiting for the sample's text: loading a source resets
  * them (`setSource`), so they are put back once the named sample has arrived.
  */
-const pendingView = new WeakMap<StoreApi<AppStore>, { sampleId: string; selection: AppState['selection']; anchor: string | null }>();
+const pendingView = new WeakMap<
+  StoreApi<AppStore>,
+  { sampleId: string; selection: AppState['selection']; anchor: string | null }
+>();
 
 function apply(store: StoreApi<AppStore>, fragment: string): PermalinkNotice[] {
   const { state, notices } = decodePermalink(fragment);
@@ -132,10 +153,18 @@ function apply(store: StoreApi<AppStore>, fragment: string): PermalinkNotice[] {
   // (back/forward between view states of the same transcript).
   const same =
     state.source.kind === 'none' ||
-    (state.source.kind === 'sample' && cur.origin === 'sample' && cur.sampleId === state.source.id && cur.text !== '') ||
+    (state.source.kind === 'sample' &&
+      cur.origin === 'sample' &&
+      cur.sampleId === state.source.id &&
+      cur.text !== '') ||
     (state.source.kind === 'inline' && cur.text === state.source.text);
   if (same) delete patch.source;
-  else if (state.source.kind === 'sample') pendingView.set(store, { sampleId: state.source.id, selection: state.view.selection, anchor: state.view.anchor });
+  else if (state.source.kind === 'sample')
+    pendingView.set(store, {
+      sampleId: state.source.id,
+      selection: state.view.selection,
+      anchor: state.view.anchor,
+    });
   store.setState(patch);
   noticeStore.getState().show(notices);
   return notices;
@@ -146,7 +175,8 @@ function restorePending(store: StoreApi<AppStore>, s: AppState): void {
   const p = pendingView.get(store);
   if (!p || s.source.text === '') return;
   pendingView.delete(store);
-  if (s.source.origin === 'sample' && s.source.sampleId === p.sampleId) store.setState({ selection: p.selection, anchor: p.anchor });
+  if (s.source.origin === 'sample' && s.source.sampleId === p.sampleId)
+    store.setState({ selection: p.selection, anchor: p.anchor });
 }
 
 /**
@@ -162,7 +192,10 @@ export function bootFromUrl(store: StoreApi<AppStore>): PermalinkNotice[] {
  * Start syncing: store → URL (debounced `replaceState`) and URL → store (`hashchange`).
  * @returns a function that stops both
  */
-export function startUrlSync(store: StoreApi<AppStore>, debounceMs: number = URL_WRITE_DEBOUNCE_MS): () => void {
+export function startUrlSync(
+  store: StoreApi<AppStore>,
+  debounceMs: number = URL_WRITE_DEBOUNCE_MS,
+): () => void {
   let timer: ReturnType<typeof setTimeout> | null = null;
   let lastWritten = location.hash.replace(/^#/, '');
   const write = () => {

@@ -22,6 +22,7 @@ import { fmtInt } from './format.ts';
 import { HelpPopover } from './HelpPopover.tsx';
 import { nextInList, stepExchange, stepMessage } from './navigation.ts';
 import { ParseErrorBanner } from './ParseErrorBanner.tsx';
+import { ShareBar } from './share/ShareBar.tsx';
 import { Timeline } from './Timeline.tsx';
 import { Toolbar } from './Toolbar.tsx';
 import { useInspection, useTextCounter } from './useInspection.ts';
@@ -261,6 +262,7 @@ export function App() {
         />
         <LearnToggle samples={samples} />
         <HelpPopover open={help} onClose={() => setHelp(false)} />
+        <ShareBar analysis={analysis} counter={counter} />
       </header>
       {shownError && <ParseErrorBanner error={shownError} keptPrevious={analysis !== null} />}
       {(showText || error !== null) && (

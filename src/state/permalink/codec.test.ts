@@ -1,7 +1,14 @@
 import fc from 'fast-check';
 import { deflateSync, strToU8 } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { decodeInlinePayload, decodePermalink, encodeInlinePayload, encodePermalink, inflateCapped, toBase64Url } from './codec.ts';
+import {
+  decodeInlinePayload,
+  decodePermalink,
+  encodeInlinePayload,
+  encodePermalink,
+  inflateCapped,
+  toBase64Url,
+} from './codec.ts';
 import {
   DEFAULT_PERMALINK_STATE,
   FORMAT_IDS,
@@ -25,16 +32,27 @@ const policyArb: fc.Arbitrary<PermalinkPolicy> = fc.record({
 });
 
 const sampleIdArb = fc
-  .tuple(fc.stringMatching(/^[A-Za-z0-9_-][A-Za-z0-9_-]{0,20}$/), fc.constantFrom('.json', '.jsonl', '.json.gz', ''))
+  .tuple(
+    fc.stringMatching(/^[A-Za-z0-9_-][A-Za-z0-9_-]{0,20}$/),
+    fc.constantFrom('.json', '.jsonl', '.json.gz', ''),
+  )
   .map(([a, b]) => `samples/${a}${b}`);
 
 const stateArb: fc.Arbitrary<PermalinkState> = fc.record({
   source: fc.oneof(
     fc.constant({ kind: 'none' as const }),
     sampleIdArb.map((id) => ({ kind: 'sample' as const, id })),
-    fc.record({ kind: fc.constant('inline' as const), text: fc.string({ unit: 'grapheme', maxLength: 300 }), redacted: fc.boolean() }),
+    fc.record({
+      kind: fc.constant('inline' as const),
+      text: fc.string({ unit: 'grapheme', maxLength: 300 }),
+      redacted: fc.boolean(),
+    }),
     // Long, repetitive JSON: the case deflate is for.
-    fc.record({ kind: fc.constant('inline' as const), text: fc.json({ maxDepth: 4 }), redacted: fc.boolean() }),
+    fc.record({
+      kind: fc.constant('inline' as const),
+      text: fc.json({ maxDepth: 4 }),
+      redacted: fc.boolean(),
+    }),
   ),
   view: fc.record({
     format: fc.option(fc.constantFrom(...FORMAT_IDS), { nil: null }),
@@ -44,12 +62,19 @@ const stateArb: fc.Arbitrary<PermalinkState> = fc.record({
     compare: policyArb,
     selection: fc.option(
       fc.oneof(
-        fc.integer({ min: 0, max: 10_000_000 }).map((index) => ({ kind: 'message' as const, index })),
-        fc.integer({ min: 0, max: 99_999_999 }).map((n) => ({ kind: 'pair' as const, key: `p${n}` })),
+        fc
+          .integer({ min: 0, max: 10_000_000 })
+          .map((index) => ({ kind: 'message' as const, index })),
+        fc
+          .integer({ min: 0, max: 99_999_999 })
+          .map((n) => ({ kind: 'pair' as const, key: `p${n}` })),
       ),
       { nil: null },
     ),
-    anchor: fc.option(fc.integer({ min: 0, max: 99_999_999 }).map((n) => `x${n}`), { nil: null }),
+    anchor: fc.option(
+      fc.integer({ min: 0, max: 99_999_999 }).map((n) => `x${n}`),
+      { nil: null },
+    ),
   }),
 });
 
@@ -73,7 +98,9 @@ describe('permalink codec', () => {
   });
 
   it('reads the readable form from style.md §4.3', () => {
-    const { state, notices } = decodePermalink('#v=1&src=samples%2Fswe-1.json&b=32000&p=exchange&sel=m42&at=x17');
+    const { state, notices } = decodePermalink(
+      '#v=1&src=samples%2Fswe-1.json&b=32000&p=exchange&sel=m42&at=x17',
+    );
     expect(notices).toEqual([]);
     expect(state.source).toEqual({ kind: 'sample', id: 'samples/swe-1.json' });
     expect(state.view.budget).toBe(32000);
@@ -83,11 +110,36 @@ describe('permalink codec', () => {
   });
 
   it('never throws on any string and always yields an in-schema state', () => {
-    const keys = ['v', 'src', 't', 'r', 'f', 'pr', 'b', 'p', 'pin', 'keep', 'sum', 'p2', 'pin2', 'keep2', 'sum2', 'sel', 'at', 'zz'];
+    const keys = [
+      'v',
+      'src',
+      't',
+      'r',
+      'f',
+      'pr',
+      'b',
+      'p',
+      'pin',
+      'keep',
+      'sum',
+      'p2',
+      'pin2',
+      'keep2',
+      'sum2',
+      'sel',
+      'at',
+      'zz',
+    ];
     const fragmentArb = fc.oneof(
       fc.string({ unit: 'binary', maxLength: 200 }),
-      fc.array(fc.tuple(fc.constantFrom(...keys), fc.string({ maxLength: 30 })), { maxLength: 12 }).map((kv) => kv.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&')),
-      fc.array(fc.tuple(fc.constantFrom(...keys), fc.string({ unit: 'binary', maxLength: 30 })), { maxLength: 12 }).map((kv) => `#${kv.map(([k, v]) => `${k}=${v}`).join('&')}`),
+      fc
+        .array(fc.tuple(fc.constantFrom(...keys), fc.string({ maxLength: 30 })), { maxLength: 12 })
+        .map((kv) => kv.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&')),
+      fc
+        .array(fc.tuple(fc.constantFrom(...keys), fc.string({ unit: 'binary', maxLength: 30 })), {
+          maxLength: 12,
+        })
+        .map((kv) => `#${kv.map(([k, v]) => `${k}=${v}`).join('&')}`),
     );
     fc.assert(
       fc.property(fragmentArb, (frag) => {
@@ -100,7 +152,9 @@ describe('permalink codec', () => {
   });
 
   it('falls back per key with a notice and ignores unknown keys', () => {
-    const { state, notices } = decodePermalink('#v=1&b=-5&pr=nope&p=lru&sel=q1&at=17&unknown=1&f=gemini&keep=3');
+    const { state, notices } = decodePermalink(
+      '#v=1&b=-5&pr=nope&p=lru&sel=q1&at=17&unknown=1&f=gemini&keep=3',
+    );
     expect(state.view.budget).toBeNull();
     expect(state.view.provider).toBeNull();
     expect(state.view.policy.id).toBe('message');
@@ -118,7 +172,9 @@ describe('permalink codec', () => {
   });
 
   it('refuses an oversized fragment with a notice', () => {
-    const { state, notices } = decodePermalink(`#v=1&b=5&pad=${'a'.repeat(5000)}`, { maxFragmentChars: 4096 });
+    const { state, notices } = decodePermalink(`#v=1&b=5&pad=${'a'.repeat(5000)}`, {
+      maxFragmentChars: 4096,
+    });
     expect(state).toEqual(DEFAULT_PERMALINK_STATE);
     expect(notices).toHaveLength(1);
     expect(notices[0]?.key).toBe('#');
@@ -139,7 +195,11 @@ describe('permalink codec', () => {
   });
 
   it('refuses damaged, truncated and unknown-version payloads', () => {
-    const good = encodeInlinePayload(JSON.stringify({ messages: Array.from({ length: 50 }, (_, i) => ({ role: 'user', content: `hello ${i}` })) }));
+    const good = encodeInlinePayload(
+      JSON.stringify({
+        messages: Array.from({ length: 50 }, (_, i) => ({ role: 'user', content: `hello ${i}` })),
+      }),
+    );
     expect(good.startsWith('1.d.')).toBe(true);
     expect(decodeInlinePayload(good).ok).toBe(true);
     expect(decodeInlinePayload(good.slice(0, good.length - 20)).ok).toBe(false);
@@ -150,14 +210,22 @@ describe('permalink codec', () => {
   });
 
   it('prefers the inline transcript over a sample, with a notice', () => {
-    const frag = encodePermalink({ ...DEFAULT_PERMALINK_STATE, source: { kind: 'inline', text: '[]', redacted: true } });
+    const frag = encodePermalink({
+      ...DEFAULT_PERMALINK_STATE,
+      source: { kind: 'inline', text: '[]', redacted: true },
+    });
     const { state, notices } = decodePermalink(`${frag}&src=samples%2Fa.json`);
     expect(state.source).toEqual({ kind: 'inline', text: '[]', redacted: true });
     expect(notices.map((n) => n.key)).toEqual(['src']);
   });
 
   it('rejects sample ids that leave the samples folder', () => {
-    for (const bad of ['../secret.json', 'samples/../../x', 'https://evil.example/x.json', '/etc/passwd']) {
+    for (const bad of [
+      '../secret.json',
+      'samples/../../x',
+      'https://evil.example/x.json',
+      '/etc/passwd',
+    ]) {
       const { state, notices } = decodePermalink(`v=1&src=${encodeURIComponent(bad)}`);
       expect(state.source).toEqual({ kind: 'none' });
       expect(notices).toHaveLength(1);

@@ -148,7 +148,10 @@ export function encodeInlinePayload(text: string): string {
   if (lastInline?.text === text) return lastInline.payload;
   const utf8 = strToU8(text);
   const deflated = deflateSync(utf8, { level: 9 });
-  const payload = deflated.length < utf8.length ? `${INLINE_PAYLOAD_VERSION}.d.${toBase64Url(deflated)}` : `${INLINE_PAYLOAD_VERSION}.n.${toBase64Url(utf8)}`;
+  const payload =
+    deflated.length < utf8.length
+      ? `${INLINE_PAYLOAD_VERSION}.d.${toBase64Url(deflated)}`
+      : `${INLINE_PAYLOAD_VERSION}.n.${toBase64Url(utf8)}`;
   lastInline = { text, payload };
   return payload;
 }
@@ -159,21 +162,42 @@ let lastInline: { text: string; payload: string } | null = null;
  * Decode an inline payload.
  * @returns the text, or a reason a person can read (never throws)
  */
-export function decodeInlinePayload(payload: string, maxBytes: number = MAX_INLINE_BYTES): { ok: true; text: string } | { ok: false; reason: string } {
+export function decodeInlinePayload(
+  payload: string,
+  maxBytes: number = MAX_INLINE_BYTES,
+): { ok: true; text: string } | { ok: false; reason: string } {
   const m = /^(\d{1,4})\.([dn])\.([A-Za-z0-9_-]*)$/.exec(payload);
-  if (!m) return { ok: false, reason: 'The inline transcript is not in the expected `1.d.…` form.' };
+  if (!m)
+    return { ok: false, reason: 'The inline transcript is not in the expected `1.d.…` form.' };
   const [, version, flag, body] = m;
-  if (Number(version) !== INLINE_PAYLOAD_VERSION) return { ok: false, reason: `The inline transcript uses payload version ${version ?? '?'}, which this page does not read.` };
+  if (Number(version) !== INLINE_PAYLOAD_VERSION)
+    return {
+      ok: false,
+      reason: `The inline transcript uses payload version ${version ?? '?'}, which this page does not read.`,
+    };
   const bytes = fromBase64Url(body ?? '');
   if (!bytes) return { ok: false, reason: 'The inline transcript is not valid base64url.' };
   let utf8: Uint8Array;
   if (flag === 'd') {
     const inflated = inflateCapped(bytes, maxBytes);
-    if (inflated === 'too-large') return { ok: false, reason: `The inline transcript expands beyond ${formatBytes(maxBytes)} and was refused (a decompression bomb, or too large for a link).` };
-    if (inflated === 'corrupt') return { ok: false, reason: 'The inline transcript is damaged (not valid deflate data; the link may be cut off).' };
+    if (inflated === 'too-large')
+      return {
+        ok: false,
+        reason: `The inline transcript expands beyond ${formatBytes(maxBytes)} and was refused (a decompression bomb, or too large for a link).`,
+      };
+    if (inflated === 'corrupt')
+      return {
+        ok: false,
+        reason:
+          'The inline transcript is damaged (not valid deflate data; the link may be cut off).',
+      };
     utf8 = inflated;
   } else {
-    if (bytes.length > maxBytes) return { ok: false, reason: `The inline transcript is larger than ${formatBytes(maxBytes)} and was refused.` };
+    if (bytes.length > maxBytes)
+      return {
+        ok: false,
+        reason: `The inline transcript is larger than ${formatBytes(maxBytes)} and was refused.`,
+      };
     utf8 = bytes;
   }
   try {
@@ -184,7 +208,11 @@ export function decodeInlinePayload(payload: string, maxBytes: number = MAX_INLI
 }
 
 function formatBytes(n: number): string {
-  return n >= 1024 * 1024 ? `${Math.round(n / (1024 * 1024))} MiB` : n >= 1024 ? `${Math.round(n / 1024)} KiB` : `${n} bytes`;
+  return n >= 1024 * 1024
+    ? `${Math.round(n / (1024 * 1024))} MiB`
+    : n >= 1024
+      ? `${Math.round(n / 1024)} KiB`
+      : `${n} bytes`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -195,13 +223,20 @@ const POLICY_KEYS = {
   compare: { id: 'p2', pin: 'pin2', keep: 'keep2', sum: 'sum2' },
 } as const;
 
-function encodePolicy(params: URLSearchParams, which: 'policy' | 'compare', p: PermalinkPolicy): void {
+function encodePolicy(
+  params: URLSearchParams,
+  which: 'policy' | 'compare',
+  p: PermalinkPolicy,
+): void {
   const keys = POLICY_KEYS[which];
   const def = DEFAULT_PERMALINK_STATE.view[which];
   if (p.id !== def.id) params.set(keys.id, p.id);
-  if (p.options.pinFirst !== def.options.pinFirst) params.set(keys.pin, p.options.pinFirst ? '1' : '0');
-  if (p.options.keepNewestExchanges !== def.options.keepNewestExchanges) params.set(keys.keep, String(p.options.keepNewestExchanges));
-  if (p.options.summaryTokens !== def.options.summaryTokens && p.options.summaryTokens !== null) params.set(keys.sum, String(p.options.summaryTokens));
+  if (p.options.pinFirst !== def.options.pinFirst)
+    params.set(keys.pin, p.options.pinFirst ? '1' : '0');
+  if (p.options.keepNewestExchanges !== def.options.keepNewestExchanges)
+    params.set(keys.keep, String(p.options.keepNewestExchanges));
+  if (p.options.summaryTokens !== def.options.summaryTokens && p.options.summaryTokens !== null)
+    params.set(keys.sum, String(p.options.summaryTokens));
 }
 
 /**
@@ -225,7 +260,11 @@ export function encodePermalink(state: PermalinkState): string {
   if (view.budget !== null) params.set('b', String(view.budget));
   encodePolicy(params, 'policy', view.policy);
   encodePolicy(params, 'compare', view.compare);
-  if (view.selection) params.set('sel', view.selection.kind === 'message' ? `m${view.selection.index}` : view.selection.key);
+  if (view.selection)
+    params.set(
+      'sel',
+      view.selection.kind === 'message' ? `m${view.selection.index}` : view.selection.key,
+    );
   if (view.anchor !== null) params.set('at', view.anchor);
   return params.toString();
 }
@@ -258,26 +297,39 @@ export function decodePermalink(fragment: string, opts: DecodeOptions = {}): Dec
     const body = fragment.startsWith('#') ? fragment.slice(1) : fragment;
     if (body.length === 0) return { state, notices };
     if (body.length > maxFragment) {
-      notices.push({ key: '#', message: `The link is ${body.length.toLocaleString('en-US')} characters long, above the ${maxFragment.toLocaleString('en-US')} this page reads; it was ignored.` });
+      notices.push({
+        key: '#',
+        message: `The link is ${body.length.toLocaleString('en-US')} characters long, above the ${maxFragment.toLocaleString('en-US')} this page reads; it was ignored.`,
+      });
       return { state, notices };
     }
     const params = new URLSearchParams(body);
     const get = (k: string): string | undefined => params.get(k) ?? undefined;
     const invalid = (key: string, what: string, value: string) =>
-      notices.push({ key, message: `Ignored ${what} “${value.length > 40 ? `${value.slice(0, 40)}…` : value}” in the link: using the default.` });
+      notices.push({
+        key,
+        message: `Ignored ${what} “${value.length > 40 ? `${value.slice(0, 40)}…` : value}” in the link: using the default.`,
+      });
 
     const v = get('v');
     if (v !== undefined) {
       const n = parseUint(v);
       if (n === undefined || n < 1) invalid('v', 'the version', v);
-      else if (n > PERMALINK_VERSION) notices.push({ key: 'v', message: `This link was made by a newer version of the page (v${n}); settings this version does not know were ignored.` });
+      else if (n > PERMALINK_VERSION)
+        notices.push({
+          key: 'v',
+          message: `This link was made by a newer version of the page (v${n}); settings this version does not know were ignored.`,
+        });
     }
 
     state.source = decodeSource(get, notices, maxInline, invalid);
     state.view = decodeView(get, invalid);
   } catch (e) {
     // Defensive: nothing above should throw, but a link must never break the page.
-    notices.push({ key: '#', message: `The link could not be read (${e instanceof Error ? e.message : String(e)}); showing the defaults.` });
+    notices.push({
+      key: '#',
+      message: `The link could not be read (${e instanceof Error ? e.message : String(e)}); showing the defaults.`,
+    });
     return { state: defaultPermalinkState(), notices };
   }
   return { state, notices };
@@ -286,12 +338,22 @@ export function decodePermalink(fragment: string, opts: DecodeOptions = {}): Dec
 type Getter = (k: string) => string | undefined;
 type Invalid = (key: string, what: string, value: string) => void;
 
-function decodeSource(get: Getter, notices: PermalinkNotice[], maxInline: number, invalid: Invalid): PermalinkSource {
+function decodeSource(
+  get: Getter,
+  notices: PermalinkNotice[],
+  maxInline: number,
+  invalid: Invalid,
+): PermalinkSource {
   const t = get('t');
   const src = get('src');
   const r = get('r');
   if (t !== undefined) {
-    if (src !== undefined) notices.push({ key: 'src', message: 'The link names both a sample and an inline transcript; showing the inline transcript.' });
+    if (src !== undefined)
+      notices.push({
+        key: 'src',
+        message:
+          'The link names both a sample and an inline transcript; showing the inline transcript.',
+      });
     const decoded = decodeInlinePayload(t, maxInline);
     if (!decoded.ok) {
       notices.push({ key: 't', message: decoded.reason });
@@ -313,7 +375,15 @@ function decodeSource(get: Getter, notices: PermalinkNotice[], maxInline: number
   return { kind: 'none' };
 }
 
-function pick<T>(schema: z.ZodType<T>, raw: unknown, fallback: T, key: string, what: string, text: string, invalid: Invalid): T {
+function pick<T>(
+  schema: z.ZodType<T>,
+  raw: unknown,
+  fallback: T,
+  key: string,
+  what: string,
+  text: string,
+  invalid: Invalid,
+): T {
   const r = schema.safeParse(raw);
   if (r.success) return r.data;
   invalid(key, what, text);
@@ -326,37 +396,81 @@ function decodeView(get: Getter, invalid: Invalid): PermalinkView {
   const view: PermalinkView = defaultPermalinkState().view;
 
   const f = get('f');
-  if (f !== undefined) view.format = pick(shape.format, f, def.format, 'f', 'the format', f, invalid);
+  if (f !== undefined)
+    view.format = pick(shape.format, f, def.format, 'f', 'the format', f, invalid);
   const pr = get('pr');
-  if (pr !== undefined) view.provider = pick(shape.provider, pr, def.provider, 'pr', 'the provider', pr, invalid);
+  if (pr !== undefined)
+    view.provider = pick(shape.provider, pr, def.provider, 'pr', 'the provider', pr, invalid);
   const b = get('b');
-  if (b !== undefined) view.budget = pick(shape.budget, parseUint(b) ?? b, def.budget, 'b', 'the budget', b, invalid);
+  if (b !== undefined)
+    view.budget = pick(shape.budget, parseUint(b) ?? b, def.budget, 'b', 'the budget', b, invalid);
 
   for (const which of ['policy', 'compare'] as const) {
     const keys = POLICY_KEYS[which];
     const d = def[which];
     const out = view[which];
     const id = get(keys.id);
-    if (id !== undefined) out.id = pick(shape[which].shape.id, id, d.id, keys.id, 'the policy', id, invalid);
+    if (id !== undefined)
+      out.id = pick(shape[which].shape.id, id, d.id, keys.id, 'the policy', id, invalid);
     const opt = PolicyOptionsSchema.shape;
     const pin = get(keys.pin);
-    if (pin !== undefined) out.options.pinFirst = pick(opt.pinFirst, parseBool(pin) ?? pin, DEFAULT_POLICY_OPTIONS.pinFirst, keys.pin, 'the pin-first option', pin, invalid);
+    if (pin !== undefined)
+      out.options.pinFirst = pick(
+        opt.pinFirst,
+        parseBool(pin) ?? pin,
+        DEFAULT_POLICY_OPTIONS.pinFirst,
+        keys.pin,
+        'the pin-first option',
+        pin,
+        invalid,
+      );
     const keep = get(keys.keep);
-    if (keep !== undefined) out.options.keepNewestExchanges = pick(opt.keepNewestExchanges, parseUint(keep) ?? keep, DEFAULT_POLICY_OPTIONS.keepNewestExchanges, keys.keep, 'the keep-newest option', keep, invalid);
+    if (keep !== undefined)
+      out.options.keepNewestExchanges = pick(
+        opt.keepNewestExchanges,
+        parseUint(keep) ?? keep,
+        DEFAULT_POLICY_OPTIONS.keepNewestExchanges,
+        keys.keep,
+        'the keep-newest option',
+        keep,
+        invalid,
+      );
     const sum = get(keys.sum);
-    if (sum !== undefined) out.options.summaryTokens = pick(opt.summaryTokens, parseUint(sum) ?? sum, DEFAULT_POLICY_OPTIONS.summaryTokens, keys.sum, 'the summary size', sum, invalid);
+    if (sum !== undefined)
+      out.options.summaryTokens = pick(
+        opt.summaryTokens,
+        parseUint(sum) ?? sum,
+        DEFAULT_POLICY_OPTIONS.summaryTokens,
+        keys.sum,
+        'the summary size',
+        sum,
+        invalid,
+      );
   }
 
   const sel = get('sel');
   if (sel !== undefined) {
     const m = /^m(\d{1,8})$/.exec(sel);
     const candidate = m ? { kind: 'message', index: Number(m[1]) } : { kind: 'pair', key: sel };
-    view.selection = pick(shape.selection, candidate, def.selection, 'sel', 'the selection', sel, invalid);
+    view.selection = pick(
+      shape.selection,
+      candidate,
+      def.selection,
+      'sel',
+      'the selection',
+      sel,
+      invalid,
+    );
   }
   const at = get('at');
-  if (at !== undefined) view.anchor = pick(AnchorSchema, at, def.anchor, 'at', 'the scroll anchor', at, invalid);
+  if (at !== undefined)
+    view.anchor = pick(AnchorSchema, at, def.anchor, 'at', 'the scroll anchor', at, invalid);
   return view;
 }
 
 /** The ids accepted for each enumerated key, for pickers and docs. */
-export const PERMALINK_ENUMS = { formats: FORMAT_IDS, providers: PROVIDER_IDS, policies: POLICY_IDS } as const;
+export const PERMALINK_ENUMS = {
+  formats: FORMAT_IDS,
+  providers: PROVIDER_IDS,
+  policies: POLICY_IDS,
+} as const;

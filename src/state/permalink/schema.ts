@@ -31,9 +31,24 @@ export const FORMAT_IDS = [
   'vercel-ai',
 ] as const satisfies readonly FormatId[];
 
-export const PROVIDER_IDS = ['anthropic', 'openai-chat', 'openai-responses', 'gemini', 'bedrock', 'deepseek', 'mistral', 'qwen'] as const satisfies readonly ProviderId[];
+export const PROVIDER_IDS = [
+  'anthropic',
+  'openai-chat',
+  'openai-responses',
+  'gemini',
+  'bedrock',
+  'deepseek',
+  'mistral',
+  'qwen',
+] as const satisfies readonly ProviderId[];
 
-export const POLICY_IDS = ['message', 'message-keep-task', 'exchange', 'turn-pair', 'summary'] as const satisfies readonly PolicyId[];
+export const POLICY_IDS = [
+  'message',
+  'message-keep-task',
+  'exchange',
+  'turn-pair',
+  'summary',
+] as const satisfies readonly PolicyId[];
 
 /** Largest budget a link may carry, in tokens (10 M: above every context window we know of). */
 export const MAX_BUDGET_TOKENS = 10_000_000;
@@ -57,7 +72,11 @@ export const SourceSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('none') }),
   z.object({ kind: z.literal('sample'), id: SampleIdSchema }),
   /** The transcript's source text, inline. `redacted` marks a structure-only link. */
-  z.object({ kind: z.literal('inline'), text: z.string().refine((s) => !LONE_SURROGATE.test(s), 'well-formed UTF-16'), redacted: z.boolean() }),
+  z.object({
+    kind: z.literal('inline'),
+    text: z.string().refine((s) => !LONE_SURROGATE.test(s), 'well-formed UTF-16'),
+    redacted: z.boolean(),
+  }),
 ]);
 export type PermalinkSource = z.infer<typeof SourceSchema>;
 
@@ -85,7 +104,10 @@ export const SelectionSchema = z
 export type PermalinkSelection = z.infer<typeof SelectionSchema>;
 
 /** The scroll anchor: the key of the top visible exchange (`x17`). */
-export const AnchorSchema = z.string().regex(/^x\d{1,8}$/).nullable();
+export const AnchorSchema = z
+  .string()
+  .regex(/^x\d{1,8}$/)
+  .nullable();
 
 export const ViewSchema = z.object({
   /** Forced input format; null = detect. */
@@ -107,7 +129,11 @@ export const PermalinkStateSchema = z.object({ source: SourceSchema, view: ViewS
 /** Everything a link carries. Every field has a default (`DEFAULT_PERMALINK_STATE`). */
 export type PermalinkState = z.infer<typeof PermalinkStateSchema>;
 
-export const DEFAULT_POLICY_OPTIONS: PermalinkPolicyOptions = { pinFirst: false, keepNewestExchanges: 0, summaryTokens: null };
+export const DEFAULT_POLICY_OPTIONS: PermalinkPolicyOptions = {
+  pinFirst: false,
+  keepNewestExchanges: 0,
+  summaryTokens: null,
+};
 
 export const DEFAULT_PERMALINK_STATE: PermalinkState = {
   source: { kind: 'none' },
@@ -127,6 +153,10 @@ export function defaultPermalinkState(): PermalinkState {
   const v = DEFAULT_PERMALINK_STATE.view;
   return {
     source: { kind: 'none' },
-    view: { ...v, policy: { id: v.policy.id, options: { ...v.policy.options } }, compare: { id: v.compare.id, options: { ...v.compare.options } } },
+    view: {
+      ...v,
+      policy: { id: v.policy.id, options: { ...v.policy.options } },
+      compare: { id: v.compare.id, options: { ...v.compare.options } },
+    },
   };
 }

@@ -1,0 +1,314 @@
+/**
+ * Sharing (issue 6): permalink notices, "Copy link" with its length, the structure-only link with
+ * a preview of what is shared, and the exports (kept request, Markdown summary, timeline SVG/PNG).
+ * Everything is built in the page: nothing goes to a server.
+ */
+import { useMemo, useState } from 'react';
+import { useStore } from 'zustand';
+import { useShallow } from 'zustand/react/shallow';
+import type { Analysis } from '../../model/analyze.ts';
+import { POLICIES, prepareEviction, simulatePolicy } from '../../model/evict/policies.ts';
+import type { EvictionResult, PolicyId, PolicyOptions } from '../../model/evict/types.ts';
+import { buildIncidentSummary, exportKeptSource } from '../../model/exportSummary.ts';
+import { redactTranscriptWithMaps } from '../../model/redact.ts';
+import type { TextCounter } from '../../model/tokens.ts';
+import { VALIDATORS } from '../../model/validate/index.ts';
+import { writeTranscript } from '../../model/write.ts';
+import { noticeStore } from '../../state/permalink/notices.ts';
+import { selectTokens } from '../../state/selectors.ts';
+import { useAppStore, type AppState } from '../../state/store.ts';
+import { buildShareFragment, isStructureOnly, pageUrlWithoutHash } from '../../state/urlSync.ts';
+import { fmtInt } from '../format.ts';
+import { downloadBlob, svgToPngBlob } from './download.ts';
+import { buildTimelineSvg } from './timelineSvg.ts';
+import './share.css';
+
+/**
+ * Above this many characters a link is offered as structure-only first. Chat tools and document
+ * editors truncate or refuse long links (and many proxies cap a request line at 8 KiB), so a
+ * link past ~8 KB often arrives cut off; a file export is the way to share more.
+ */
+export const LINK_SOFT_LIMIT = 8 * 1024;
+
+/** Characters of the structure-only text shown in the preview. */
+const PREVIEW_CHARS = 3000;
+
+function Notices() {
+  const notices = useStore(noticeStore, (s) => s.notices);
+  if (notices.length === 0) return null;
+  return (
+    <div className="share-notices" role="status" data-testid="permalink-notices">
+      <ul>
+        {notices.map((n, i) => (
+          <li key={i}>{n.message}</li>
+        ))}
+      </ul>
+      <button type="button" onClick={() => noticeStore.getState().dismiss()}>
+        Dismiss
+      </button>
+    </div>
+  );
+}
+
+const selectLinkFields = (s: AppState) => ({
+  source: s.source,
+  formatOverride: s.formatOverride,
+  provider: s.provider,
+  budget: s.budget,
+  policies: s.policies,
+  policyOptions: s.policyOptions,
+  selection: s.selection,
+  anchor: s.anchor,
+});
+
+function isPolicy(id: string): id is PolicyId {
+  return (POLICIES as readonly string[]).includes(id);
+}
+
+function copy(text: string, done: (ok: boolean) => void) {
+  navigator.clipboard.writeText(text).then(
+    () => done(true),
+    () => done(false),
+  );
+}
+
+function LinkRow(p: { label: string; link: string; testId: string }) {
+  const [copied, setCopied] = useState<'idle' | 'ok' | 'failed'>('idle');
+  return (
+    <div className="share-link-row">
+      <input
+        readOnly
+        value={p.link}
+        data-testid={p.testId}
+        aria-label={p.label}
+        onFocus={(e) => e.currentTarget.select()}
+      />
+      <button
+        type="button"
+        data-testid={`${p.testId}-copy`}
+        onClick={() => copy(p.link, (ok) => setCopied(ok ? 'ok' : 'failed'))}
+      >
+        {p.label}
+      </button>
+      <span className="share-len" data-testid={`${p.testId}-length`}>
+        {fmtInt(p.link.length)} characters
+        {copied === 'ok'
+          ? ' · copied'
+          : copied === 'failed'
+            ? ' · copy failed: select and copy by hand'
+            : ''}
+      </span>
+    </div>
+  );
+}
+
+function Panel({ analysis, counter }: { analysis: Analysis; counter: TextCounter }) {
+  const fields = useAppStore(useShallow(selectLinkFields));
+  const [hideNames, setHideNames] = useState(false);
+  const state = fields as AppState;
+  const base = pageUrlWithoutHash();
+  const fullLink = `${base}#${buildShareFragment(state, 'full')}`;
+  const tooLong = fullLink.length > LINK_SOFT_LIMIT;
+
+  const redaction = useMemo(
+    () =>
+      redactTranscriptWithMaps(analysis.transcript, {
+        counter,
+        toolNames: hideNames ? 'hide' : 'keep',
+      }),
+    [analysis.transcript, counter, hideNames],
+  );
+  const redactedText = useMemo(() => writeTranscript(redaction.transcript), [redaction]);
+  const structureLink = `${base}#${buildShareFragment(state, { text: redactedText, redacted: true })}`;
+
+  const tokens = selectTokens(analysis.transcript, analysis.provider, counter);
+  const evictions = useMemo((): {
+    chosen: EvictionResult | null;
+    alternative: EvictionResult | null;
+  } => {
+    const policy = fields.policies[0];
+    if (fields.budget === null || !isPolicy(policy)) return { chosen: null, alternative: null };
+    const ctx = prepareEviction(analysis.transcript, tokens, analysis.provider);
+    const options = ((fields.policyOptions as Record<string, unknown>)[policy] ??
+      {}) as PolicyOptions;
+    return {
+      chosen: simulatePolicy(ctx, policy, fields.budget, options),
+      alternative: simulatePolicy(ctx, 'exchange', fields.budget),
+    };
+  }, [analysis, tokens, fields.budget, fields.policies, fields.policyOptions]);
+
+  const baseName = (fields.source.name || fields.source.sampleId || 'transcript')
+    .replace(/\.(jsonl?|gz)$/i, '')
+    .replace(/[^\w.-]+/g, '_');
+  const ext = analysis.transcript.listKey === 'lines' ? 'jsonl' : 'json';
+  const summary = () =>
+    buildIncidentSummary({
+      transcript: analysis.transcript,
+      provider: analysis.provider,
+      providerLabel: VALIDATORS.find((v) => v.id === analysis.provider)?.label ?? analysis.provider,
+      grouping: analysis.grouping,
+      pairs: analysis.pairs,
+      validation: analysis.validation,
+      tokens,
+      eviction: evictions.chosen,
+      alternative: evictions.alternative,
+      permalink: tooLong ? structureLink : fullLink,
+    });
+  const svg = () =>
+    buildTimelineSvg(analysis, {
+      title: `${baseName} · ${analysis.transcript.format} → ${analysis.provider}`,
+      ...(evictions.chosen ? { evicted: new Set(evictions.chosen.evicted) } : {}),
+    });
+  const [status, setStatus] = useState('');
+
+  return (
+    <div className="share-panel" data-testid="share-panel">
+      <section>
+        <h3>Link to this view</h3>
+        {isStructureOnly(fields.source) && (
+          <p className="share-note">
+            This page was opened from a structure-only link: placeholders stand in for every text.
+          </p>
+        )}
+        <LinkRow label="Copy link" link={fullLink} testId="share-link" />
+        {tooLong && (
+          <p className="share-warn" data-testid="share-too-long">
+            This link is {fmtInt(fullLink.length)} characters: chat tools and documents cut links
+            above about {fmtInt(LINK_SOFT_LIMIT)}. Share the structure-only link below, or export
+            the file.
+          </p>
+        )}
+      </section>
+      <section>
+        <h3>Structure-only link</h3>
+        <p className="share-note">
+          Every text, tool input and result is replaced by a placeholder of the same token count;
+          ids are renamed ({redaction.ids.size} ids); exchanges, arcs, violations and eviction
+          results stay the same.
+        </p>
+        <label>
+          <input
+            type="checkbox"
+            checked={hideNames}
+            onChange={(e) => setHideNames(e.target.checked)}
+            data-testid="share-hide-names"
+          />{' '}
+          Hide tool names
+        </label>
+        <LinkRow label="Copy structure-only link" link={structureLink} testId="structure-link" />
+        <details>
+          <summary>Preview what is shared</summary>
+          <pre className="share-preview" data-testid="structure-preview">
+            {redactedText.length > PREVIEW_CHARS
+              ? `${redactedText.slice(0, PREVIEW_CHARS)}\n…`
+              : redactedText}
+          </pre>
+        </details>
+      </section>
+      <section>
+        <h3>Export</h3>
+        <div className="share-exports">
+          <button
+            type="button"
+            data-testid="export-kept"
+            onClick={() =>
+              downloadBlob(
+                `${baseName}.${evictions.chosen ? `${evictions.chosen.policy}-${evictions.chosen.budget}.` : ''}${ext}`,
+                new Blob([exportKeptSource(analysis.transcript, evictions.chosen)], {
+                  type: 'application/json',
+                }),
+              )
+            }
+          >
+            {evictions.chosen
+              ? `Request after ${evictions.chosen.policy} at ${fmtInt(evictions.chosen.budget)} tokens`
+              : 'Transcript'}{' '}
+            (.{ext})
+          </button>
+          <button
+            type="button"
+            data-testid="export-kept-copy"
+            onClick={() =>
+              copy(exportKeptSource(analysis.transcript, evictions.chosen), (ok) =>
+                setStatus(ok ? 'Request copied.' : 'Copy failed.'),
+              )
+            }
+          >
+            Copy request
+          </button>
+          <button
+            type="button"
+            data-testid="export-summary"
+            onClick={() =>
+              downloadBlob(
+                `${baseName}-incident.md`,
+                new Blob([summary()], { type: 'text/markdown' }),
+              )
+            }
+          >
+            Incident summary (.md)
+          </button>
+          <button
+            type="button"
+            data-testid="export-summary-copy"
+            onClick={() =>
+              copy(summary(), (ok) => setStatus(ok ? 'Summary copied.' : 'Copy failed.'))
+            }
+          >
+            Copy summary
+          </button>
+          <button
+            type="button"
+            data-testid="export-svg"
+            onClick={() =>
+              downloadBlob(`${baseName}-timeline.svg`, new Blob([svg()], { type: 'image/svg+xml' }))
+            }
+          >
+            Timeline (.svg)
+          </button>
+          <button
+            type="button"
+            data-testid="export-png"
+            onClick={() =>
+              void svgToPngBlob(svg()).then(
+                (png) => downloadBlob(`${baseName}-timeline.png`, png),
+                (e: unknown) =>
+                  setStatus(`PNG export failed: ${e instanceof Error ? e.message : String(e)}`),
+              )
+            }
+          >
+            Timeline (.png)
+          </button>
+        </div>
+        {status && <p className="share-note">{status}</p>}
+      </section>
+    </div>
+  );
+}
+
+/** The share button with its panel, and the permalink notices. Mounted once, in the header. */
+export function ShareBar({
+  analysis,
+  counter,
+}: {
+  analysis: Analysis | null;
+  counter: TextCounter;
+}) {
+  const [open, setOpen] = useState(false);
+  return (
+    <div className="share-bar">
+      <Notices />
+      <button
+        type="button"
+        className="share-toggle"
+        data-testid="share-open"
+        aria-expanded={open}
+        disabled={!analysis}
+        onClick={() => setOpen((o) => !o)}
+      >
+        Share
+      </button>
+      {open && analysis && <Panel analysis={analysis} counter={counter} />}
+    </div>
+  );
+}

@@ -1,0 +1,140 @@
+/**
+ * The timeline with its arcs as a standalone SVG document (issue 6 export). Pure: the analysis
+ * in, SVG text out. Every row is drawn (the page virtualizes; an export must not), with the
+ * same arc geometry as the page (`layoutArcs`, `assignLanes`). Styles are inline so the file
+ * opens the same in an image viewer, a browser or a document.
+ */
+import type { Analysis } from '../../model/analyze.ts';
+import type { Block, Message } from '../../model/types.ts';
+import {
+  DEFAULT_ARC_OPTIONS,
+  assignLanes,
+  layoutArcs,
+  pairSpan,
+  type Span,
+} from '../arcs/arcLayout.ts';
+
+/** Row height in px: one line of 12 px text with room around it. */
+export const SVG_ROW_HEIGHT = 22;
+/** Width of the row area right of the arc gutter, in px. */
+export const SVG_ROWS_WIDTH = 640;
+/** Characters of text shown per row (a preview, not the transcript). */
+const PREVIEW_CHARS = 80;
+
+const COLORS = {
+  ok: '#57606a',
+  broken: '#d92d20',
+  band: '#f6f8fa',
+  bandText: '#24292f',
+  text: '#24292f',
+  dim: '#8c959f',
+  bg: '#ffffff',
+};
+
+/** Escape text for an XML text node or attribute: content is text, never markup. */
+export function xmlEscape(s: string): string {
+  // Characters XML 1.0 does not allow at all are dropped (they would make the file unreadable).
+  // eslint-disable-next-line no-control-regex -- stripping control characters is the point
+  return s
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
+    .replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function blockLabel(b: Block): string {
+  switch (b.type) {
+    case 'text':
+      return b.text;
+    case 'tool_use':
+      return `tool_use ${b.name}`;
+    case 'tool_result':
+      return `tool_result${b.isError ? ' (error)' : ''}`;
+    case 'thinking':
+      return 'thinking';
+    case 'redacted_thinking':
+      return 'redacted thinking';
+    case 'image':
+    case 'document':
+      return b.type;
+    case 'other':
+      return b.label;
+  }
+}
+
+function rowText(m: Message): string {
+  const body = m.blocks.map(blockLabel).join(' · ').replace(/\s+/g, ' ').trim();
+  const line = `${m.index} ${m.role}${body ? ` · ${body}` : ''}`;
+  return line.length > PREVIEW_CHARS ? `${line.slice(0, PREVIEW_CHARS - 1)}…` : line;
+}
+
+export interface TimelineSvgOptions {
+  /** Messages (ours) evicted by the chosen policy: drawn greyed and struck through. */
+  evicted?: ReadonlySet<number>;
+  title?: string;
+}
+
+/**
+ * Render the whole timeline (exchange bands, message rows, arcs) as SVG.
+ * @returns a standalone `<svg>` document (UTF-8 text); size in px is in its width/height
+ */
+export function buildTimelineSvg(a: Analysis, opts: TimelineSvgOptions = {}): string {
+  const { messages } = a.transcript;
+  const { exchanges, exchangeOf } = a.grouping;
+  const rows: { kind: 'band' | 'message'; index: number }[] = [];
+  const rowOfMessage = new Int32Array(messages.length).fill(-1);
+  messages.forEach((_, i) => {
+    const x = exchangeOf[i] ?? -1;
+    if (x >= 0 && exchanges[x]?.first === i) rows.push({ kind: 'band', index: x });
+    rowOfMessage[i] = rows.length;
+    rows.push({ kind: 'message', index: i });
+  });
+  const header = opts.title ? SVG_ROW_HEIGHT : 0;
+  const height = header + rows.length * SVG_ROW_HEIGHT + 4;
+  const gutter = DEFAULT_ARC_OPTIONS.gutterWidth;
+  const width = gutter + SVG_ROWS_WIDTH;
+  const rowBox = (message: number) => ({
+    top: header + (rowOfMessage[message] ?? 0) * SVG_ROW_HEIGHT,
+    height: SVG_ROW_HEIGHT,
+  });
+  const spans = a.pairs.map(pairSpan).filter((s): s is Span => s !== null);
+  const arcs = layoutArcs(a.pairs, assignLanes(spans), rowBox, { top: 0, bottom: height });
+
+  const out: string[] = [];
+  out.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="ui-monospace, SFMono-Regular, Menlo, Consolas, monospace" font-size="12">`,
+  );
+  out.push(`<rect width="100%" height="100%" fill="${COLORS.bg}"/>`);
+  if (opts.title)
+    out.push(
+      `<text x="8" y="${SVG_ROW_HEIGHT - 7}" font-weight="bold" fill="${COLORS.text}">${xmlEscape(opts.title)}</text>`,
+    );
+  rows.forEach((r, i) => {
+    const y = header + i * SVG_ROW_HEIGHT;
+    if (r.kind === 'band') {
+      const x = exchanges[r.index];
+      out.push(
+        `<rect x="${gutter}" y="${y + 1}" width="${SVG_ROWS_WIDTH}" height="${SVG_ROW_HEIGHT - 2}" fill="${COLORS.band}"/>`,
+      );
+      out.push(
+        `<text x="${gutter + 6}" y="${y + SVG_ROW_HEIGHT - 7}" fill="${COLORS.bandText}" font-weight="bold">Exchange ${r.index + 1}${x ? ` · ${x.messages.length} messages` : ''}</text>`,
+      );
+    } else {
+      const m = messages[r.index];
+      if (!m) return;
+      const gone = opts.evicted?.has(r.index) === true;
+      out.push(
+        `<text x="${gutter + 6}" y="${y + SVG_ROW_HEIGHT - 7}" fill="${gone ? COLORS.dim : COLORS.text}"${gone ? ' text-decoration="line-through"' : ''} data-message-index="${r.index}">${xmlEscape(rowText(m))}</text>`,
+      );
+    }
+  });
+  for (const arc of arcs) {
+    const color = arc.broken ? COLORS.broken : COLORS.ok;
+    out.push(
+      `<path d="${xmlEscape(arc.d)}" fill="none" stroke="${color}" stroke-width="1.5"${arc.partial ? ' stroke-dasharray="4 3"' : ''} data-arc-id="${xmlEscape(arc.id)}"/>`,
+    );
+    for (const end of [arc.from, arc.to])
+      if (end.kind === 'nowhere')
+        out.push(`<circle cx="${arc.x}" cy="${end.y}" r="3" fill="${color}"/>`);
+  }
+  out.push('</svg>');
+  return out.join('\n');
+}
