@@ -31,13 +31,13 @@ const COLORS = {
   bg: '#ffffff',
 };
 
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const XML_FORBIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g;
+
 /** Escape text for an XML text node or attribute: content is text, never markup. */
 export function xmlEscape(s: string): string {
   // Characters XML 1.0 does not allow at all are dropped (they would make the file unreadable).
-  // eslint-disable-next-line no-control-regex -- stripping control characters is the point
-  return s
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
-    .replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return s.replace(XML_FORBIDDEN, '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 function blockLabel(b: Block): string {
