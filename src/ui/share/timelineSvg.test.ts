@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { analyze } from '../../model/analyze.ts';
+import { assistant, call, result, text, transcript, user } from '../../model/testing.ts';
+import { buildTimelineSvg, xmlEscape } from './timelineSvg.ts';
+
+describe('buildTimelineSvg', () => {
+  const t = transcript('anthropic-messages', [
+    user('Run <script>alert(1)</script> & tell me'),
+    assistant(call('toolu_a', 'bash', { cmd: 'ls' }), call('toolu_b', 'bash', { cmd: 'pwd' })),
+    user(result('toolu_a', 'ok')),
+    assistant(text('done')),
+  ]);
+  const a = analyze(t);
+
+  it('draws every message and one path per tool pair, broken ones red', () => {
+    const svg = buildTimelineSvg(a, { title: 'case' });
+    expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
+    expect(svg.match(/data-message-index=/g)).toHaveLength(4);
+    expect(svg.match(/data-arc-id=/g)).toHaveLength(a.pairs.length);
+    const broken = a.pairs.find((p) => p.status !== 'answered');
+    expect(broken).toBeDefined();
+    expect(svg).toMatch(new RegExp(`stroke="#d92d20"[^>]*data-arc-id="${broken?.key ?? ''}"`));
+  });
+
+  it('writes content as text, never markup', () => {
+    const svg = buildTimelineSvg(a);
+    expect(svg).not.toContain('<script>');
+    expect(svg).toContain('&#60;script&#62;');
+    expect(xmlEscape('a\u0000b"c')).toBe('ab&#34;c');
+  });
+
+  it('greys out evicted messages', () => {
+    const svg = buildTimelineSvg(a, { evicted: new Set([0]) });
+    expect(svg).toMatch(/text-decoration="line-through" data-message-index="0"/);
+  });
+});
