@@ -171,7 +171,7 @@ test.describe('inspector page', () => {
     await expect(target).toBeInViewport();
     await expect(target).toHaveClass(/v-first/);
     await page.keyboard.press('?');
-    await expect(page.getByTestId('help')).toContainText('next violation');
+    await expect(page.getByTestId('help')).toContainText('next / previous violation');
   });
 
   test('clicking an arc selects the pair and scrolls to its partner', async ({ page }) => {
