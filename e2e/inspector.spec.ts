@@ -144,6 +144,21 @@ test.describe('inspector page', () => {
     await expect(page.getByTestId('verdict')).toContainText('Anthropic Messages');
   });
 
+  test('changing the provider keeps the scroll position', async ({ page }) => {
+    await openDefault(page);
+    await page.getByTestId('sample-select').selectOption('coding-agent');
+    await expect(page.getByTestId('count-exchanges')).toHaveText('9');
+    const timeline = page.getByTestId('timeline');
+    await timeline.evaluate((el) => el.scrollTo({ top: 700 }));
+    await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true');
+    const before = await timeline.evaluate((el) => el.scrollTop);
+    expect(before).toBeGreaterThan(600);
+    await page.getByTestId('provider-select').selectOption('openai-chat');
+    await expect(page.getByTestId('provider')).toHaveText('openai-chat');
+    await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true');
+    await expect.poll(() => timeline.evaluate((el) => el.scrollTop)).toBe(before);
+  });
+
   test('keyboard: j/k, J, Enter, and n reaches the next violation off screen', async ({ page }) => {
     await openDefault(page);
     const { text, message } = partialCodingAgent();

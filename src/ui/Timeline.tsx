@@ -162,9 +162,13 @@ export function Timeline({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [selection, analysis]);
 
-  // Restore the scroll anchor (top exchange) once per transcript, e.g. from a permalink.
+  // Restore the scroll anchor (top exchange) once per source, e.g. from a permalink. A new
+  // analysis of the same source (another provider) keeps the scroll position as it is.
+  const restoredFor = useRef<unknown>(null);
   useEffect(() => {
-    const anchor = appStore.getState().anchor;
+    const { anchor, source } = appStore.getState();
+    if (restoredFor.current === source) return;
+    restoredFor.current = source;
     if (!anchor) return;
     const x = analysis.grouping.exchanges.find((e) => e.key === anchor);
     const row = x ? rowOfExchange[x.index] : undefined;
