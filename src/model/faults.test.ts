@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyFault, applyFaults, DEFAULT_CANCEL_TEXT, faultTargets, type FaultSpec } from './faults.ts';
+import { applyFault, applyFaults, DEFAULT_CANCEL_TEXT, faultTargets, reindexForView, type FaultSpec } from './faults.ts';
 import { pairToolCalls } from './pairing.ts';
 import { INVOICE_ANTHROPIC, INVOICE_OPENAI, load } from './faults.fixtures.ts';
 import type { Message, Transcript } from './types.ts';
@@ -110,6 +110,16 @@ describe('faults on an Anthropic transcript', () => {
     const v = validateTranscript(f.transcript, 'anthropic');
     expect(v.violations[0]).toMatchObject({ rule: 'orphan_tool_result', code: 'A1', ids: ['toolu_inv1'], providerPath: 'messages.0.content.1' });
     expect(applyFault(t, { kind: 'drop', messageIndex: 8 }).ok).toBe(false);
+  });
+
+  it('reindexForView numbers rows by position without touching the model transcript', () => {
+    const f = apply(t, { kind: 'drop', messageIndex: 1 });
+    expect(f.transcript.messages[1]?.index).toBe(2); // identity kept: the source's index
+    const v = reindexForView(f.transcript);
+    expect(v.messages.map((m) => m.index)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    expect(v.messages[0]).toBe(f.transcript.messages[0]);
+    expect(v.messages[1]?.raw).toBe(f.transcript.messages[1]?.raw);
+    expect(reindexForView(t)).toBe(t);
   });
 
   it('rejects targets that do not fit', () => {

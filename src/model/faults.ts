@@ -247,3 +247,14 @@ export function faultTargets(t: Transcript): FaultSpec[] {
   for (let n = 1; n <= Math.min(3, t.messages.length); n++) out.push({ kind: 'truncate', count: n });
   return out;
 }
+
+/**
+ * A view copy for pages that use `Message.index` as the row position: messages whose `index`
+ * differs from their position are shallow-copied with the position (raw and blocks shared).
+ * Use it for display only; repair and the diff need the un-reindexed transcript (identity).
+ * @returns `t` itself when every index already matches
+ */
+export function reindexForView(t: Transcript): Transcript {
+  if (t.messages.every((m, i) => m.index === i)) return t;
+  return { ...t, messages: t.messages.map((m, i) => (m.index === i ? m : { ...m, index: i })) };
+}

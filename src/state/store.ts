@@ -7,6 +7,7 @@
  * which plug in later: they read and write these fields and nothing else.
  */
 import { createStore, useStore, type StoreApi } from 'zustand';
+import type { FaultSpec } from '../model/faults.ts';
 import type { BlockType, FormatId, ProviderId, Role } from '../model/types.ts';
 
 /** Where the current text came from. `sampleId` is set for built-in samples only. */
@@ -48,6 +49,12 @@ export interface AppState {
   blockFilter: BlockType[];
   /** Theme forced by the user; null = follow the system setting. */
   theme: ThemeOverride;
+  /** Faults the user applied, in order (model/faults.ts applyFaults); [] = the transcript as loaded. */
+  faults: FaultSpec[];
+  /** Show the "Repair all" view (the repaired transcript, its diff and export). */
+  repairView: boolean;
+  /** Learn mode: the id of the lesson step shown (model/lesson.ts); null = not in Learn mode. */
+  lesson: string | null;
 }
 
 export interface AppActions {
@@ -64,6 +71,9 @@ export interface AppActions {
   setRoleFilter: (roles: Role[]) => void;
   setBlockFilter: (types: BlockType[]) => void;
   setTheme: (t: ThemeOverride) => void;
+  setFaults: (f: FaultSpec[]) => void;
+  setRepairView: (on: boolean) => void;
+  setLesson: (id: string | null) => void;
 }
 
 export type AppStore = AppState & AppActions;
@@ -86,6 +96,9 @@ export function defaultState(): AppState {
     roleFilter: [],
     blockFilter: [],
     theme: null,
+    faults: [],
+    repairView: false,
+    lesson: null,
   };
 }
 
@@ -98,8 +111,10 @@ export function createAppStore(initial?: Partial<AppState>): StoreApi<AppStore> 
     ...defaultState(),
     ...initial,
     // A new source invalidates what pointed into the old one (selection, scroll anchor).
-    setSource: (source) => set({ source, selection: null, anchor: null }),
-    setFormatOverride: (formatOverride) => set({ formatOverride, selection: null }),
+    setSource: (source) =>
+      set({ source, selection: null, anchor: null, faults: [], repairView: false }),
+    setFormatOverride: (formatOverride) =>
+      set({ formatOverride, selection: null, faults: [], repairView: false }),
     setProvider: (provider) => set({ provider }),
     setBudget: (budget) => set({ budget }),
     setPolicies: (policies) => set({ policies }),
@@ -110,6 +125,9 @@ export function createAppStore(initial?: Partial<AppState>): StoreApi<AppStore> 
     setRoleFilter: (roleFilter) => set({ roleFilter }),
     setBlockFilter: (blockFilter) => set({ blockFilter }),
     setTheme: (theme) => set({ theme }),
+    setFaults: (faults) => set({ faults, repairView: false }),
+    setRepairView: (repairView) => set({ repairView }),
+    setLesson: (lesson) => set({ lesson }),
   }));
 }
 

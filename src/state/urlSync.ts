@@ -26,6 +26,20 @@ import {
 } from './permalink/schema.ts';
 import type { AppState, AppStore, Source } from './store.ts';
 
+/**
+ * Learn mode: the lesson step shown rides along as `learn=<step id>` (model/lesson.ts), so each
+ * step has its own link. The permalink codec ignores the key; these two helpers add and read it.
+ */
+export function lessonFromFragment(fragment: string): string | null {
+  const v = new URLSearchParams(fragment.replace(/^#/, '')).get('learn');
+  return v !== null && /^[a-z0-9-]{1,60}$/.test(v) ? v : null;
+}
+
+/** `fragment` with `learn=<lesson>` appended (unchanged when `lesson` is null). */
+export function withLesson(fragment: string, lesson: string | null): string {
+  return lesson === null ? fragment : `${fragment}${fragment ? '&' : ''}learn=${encodeURIComponent(lesson)}`;
+}
+
 /** Debounce of URL writes, in ms: long enough to coalesce a slider drag, short enough to feel live. */
 export const URL_WRITE_DEBOUNCE_MS = 250;
 
@@ -148,6 +162,7 @@ const pendingView = new WeakMap<
 function apply(store: StoreApi<AppStore>, fragment: string): PermalinkNotice[] {
   const { state, notices } = decodePermalink(fragment);
   const patch = storePatchFromPermalink(state);
+  patch.lesson = lessonFromFragment(fragment);
   const cur = store.getState().source;
   // A link without a source, or naming what is already shown, keeps the transcript on screen
   // (back/forward between view states of the same transcript).
@@ -200,7 +215,7 @@ export function startUrlSync(
   let lastWritten = location.hash.replace(/^#/, '');
   const write = () => {
     timer = null;
-    const fragment = encodePermalink(permalinkFromStore(store.getState()));
+    const fragment = withLesson(encodePermalink(permalinkFromStore(store.getState())), store.getState().lesson);
     if (fragment === lastWritten) return;
     lastWritten = fragment;
     history.replaceState(history.state, '', `#${fragment}`);
@@ -216,7 +231,8 @@ export function startUrlSync(
       s.policies === prev.policies &&
       s.policyOptions === prev.policyOptions &&
       s.selection === prev.selection &&
-      s.anchor === prev.anchor
+      s.anchor === prev.anchor &&
+      s.lesson === prev.lesson
     )
       return;
     if (timer !== null) clearTimeout(timer);

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { analyze } from '../model/analyze.ts';
+import { INVOICE_ANTHROPIC, load } from '../model/faults.fixtures.ts';
+import { CHARS_PER_4, countTokens } from '../model/tokens.ts';
+import { selectFaulted, selectPolicyPair, selectRepair, selectRepairDiff } from './faults.ts';
+import { createAppStore } from './store.ts';
+import { lessonFromFragment, withLesson } from './urlSync.ts';
+
+const loaded = analyze(load(INVOICE_ANTHROPIC), 'anthropic');
+
+describe('fault selectors', () => {
+  it('no faults: the loaded analysis itself', () => {
+    const v = selectFaulted(loaded, []);
+    expect(v.analysis).toBe(loaded);
+    expect(v.descriptions).toEqual([]);
+  });
+
+  it('a fault: a new analysis with the 400, rows numbered by position, memoised by reference', () => {
+    const faults = [{ kind: 'drop' as const, messageIndex: 1 }];
+    const v = selectFaulted(loaded, faults);
+    expect(v.analysis.validation.valid).toBe(false);
+    expect(v.analysis.transcript.messages.map((m) => m.index)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    expect(v.transcript.messages[1]?.index).toBe(2);
+    expect(selectFaulted(loaded, faults)).toBe(v);
+    expect(v.descriptions[0]).toMatch(/Message 1 \(assistant\) was dropped/);
+  });
+
+  it('a fault that does not fit is reported, the ones before it stay applied', () => {
+    const v = selectFaulted(loaded, [{ kind: 'truncate', count: 1 }, { kind: 'cancel', messageIndex: 0 }]);
+    expect(v.descriptions).toHaveLength(1);
+    expect(v.error).toMatch(/not an assistant turn/);
+  });
+
+  it('repair and its diff: touched input rows, changed/new output rows', () => {
+    const v = selectFaulted(loaded, [{ kind: 'timeout', pairKey: 'p1' }]);
+    const r = selectRepair(v.transcript, 'anthropic');
+    expect(r.validation.valid).toBe(true);
+    expect(JSON.parse(r.text).messages[2].content[1]).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_cus1', is_error: true });
+    const d = selectRepairDiff(v.transcript, r);
+    expect(d.before.map((x) => x.status)).toEqual(['same', 'same', 'changed', 'same', 'same', 'same', 'same', 'same']);
+    expect(d.after.map((x) => x.status)).toEqual(['same', 'same', 'changed', 'same', 'same', 'same', 'same', 'same']);
+    const c = selectFaulted(loaded, [{ kind: 'truncate', count: 2 }]);
+    const rc = selectRepair(c.transcript, 'anthropic');
+    expect(selectRepairDiff(c.transcript, rc).after.map((x) => x.status).slice(-1)).toEqual(['new']);
+    const o = selectFaulted(loaded, [{ kind: 'drop', messageIndex: 1 }]);
+    const ro = selectRepair(o.transcript, 'anthropic');
+    expect(selectRepairDiff(o.transcript, ro).before.map((x) => x.status)).toEqual(['same', 'removed', 'same', 'same', 'same', 'same', 'same']);
+  });
+
+  it('policy pair at a budget, with lost meaning per policy', () => {
+    const t = loaded.transcript;
+    const table = countTokens(t, 'anthropic', CHARS_PER_4);
+    const pair = selectPolicyPair(t, table, 'anthropic', ['message', 'exchange'], Math.round(table.total * 0.8));
+    expect(pair.map((p) => p.result.policy)).toEqual(['message', 'exchange']);
+    expect(pair[0]?.result.validation.valid).toBe(false);
+    expect(pair[1]?.result.validation.valid).toBe(true);
+    expect(pair[0]?.lost.limits.length).toBeGreaterThan(0);
+  });
+});
+
+describe('store: faults are a user choice, reset with the source', () => {
+  it('setFaults closes the repair view; a new source clears faults', () => {
+    const store = createAppStore();
+    store.getState().setRepairView(true);
+    store.getState().setFaults([{ kind: 'truncate', count: 1 }]);
+    expect(store.getState().repairView).toBe(false);
+    store.getState().setSource({ text: '[]', name: '', origin: 'paste' });
+    expect(store.getState().faults).toEqual([]);
+  });
+});
+
+describe('lesson links', () => {
+  it('learn=<step> is added to and read from a fragment', () => {
+    expect(withLesson('v=1&src=invoice', 'exchange-unit')).toBe('v=1&src=invoice&learn=exchange-unit');
+    expect(withLesson('v=1', null)).toBe('v=1');
+    expect(lessonFromFragment('#v=1&src=invoice&learn=exchange-unit')).toBe('exchange-unit');
+    expect(lessonFromFragment('#v=1')).toBeNull();
+    expect(lessonFromFragment('#learn=<script>')).toBeNull();
+  });
+});

@@ -1,0 +1,132 @@
+/**
+ * Derived data for faults, repair, lost meaning and the lesson (issue 8), never stored: each is
+ * memoised on the references of its inputs (the loaded analysis, the store's `faults` array,
+ * the token table), like `selectors.ts`.
+ */
+import { analyze, type Analysis } from '../model/analyze.ts';
+import { prepareEviction, simulatePolicy, type PolicyResult } from '../model/evict/policies.ts';
+import type { PolicyId } from '../model/evict/types.ts';
+import { applyFaults, faultTargets, reindexForView, type FaultSpec } from '../model/faults.ts';
+import { findLostMeaning, type LostMeaning } from '../model/lostMeaning.ts';
+import { repairTranscript, type RepairResult } from '../model/repair.ts';
+import type { TokenTable } from '../model/tokens.ts';
+import type { Message, ProviderId, Transcript } from '../model/types.ts';
+import { writeTranscript } from '../model/write.ts';
+
+function memoN<A extends unknown[], R>(fn: (...a: A) => R): (...a: A) => R {
+  let last: { args: A; r: R } | null = null;
+  return (...args) => {
+    if (last && last.args.length === args.length && last.args.every((x, i) => Object.is(x, args[i]))) return last.r;
+    const r = fn(...args);
+    last = { args, r };
+    return r;
+  };
+}
+
+export interface FaultedView {
+  /** What the page shows: the loaded analysis, or the analysis of the faulted transcript. */
+  analysis: Analysis;
+  /** The faulted transcript before display re-indexing (input of repair: message identity kept). */
+  transcript: Transcript;
+  /** One description per applied fault. */
+  descriptions: string[];
+  /** Why a fault in the list did not fit (the ones after it are not applied), or null. */
+  error: string | null;
+}
+
+/**
+ * Apply the store's faults to the loaded transcript and analyse the result for the same provider.
+ * @param loaded the analysis of the transcript as loaded
+ * @param faults the store's `faults`
+ */
+export const selectFaulted = memoN((loaded: Analysis, faults: readonly FaultSpec[]): FaultedView => {
+  if (faults.length === 0) return { analysis: loaded, transcript: loaded.transcript, descriptions: [], error: null };
+  const r = applyFaults(loaded.transcript, faults);
+  return { analysis: analyze(reindexForView(r.transcript), loaded.provider), transcript: r.transcript, descriptions: r.descriptions, error: r.error };
+});
+
+/** The faults that fit the shown transcript (for the fault menu). */
+export const selectFaultTargets = memoN((t: Transcript): FaultSpec[] => faultTargets(t));
+
+/** A repair result plus the repaired transcript written in its format. */
+export interface RepairView extends RepairResult {
+  /** The repaired transcript as text, in the transcript's format (for export). */
+  text: string;
+}
+
+/** Repair the shown (faulted) transcript for the provider. */
+export const selectRepair = memoN((t: Transcript, provider: ProviderId): RepairView => {
+  const r = repairTranscript(t, provider);
+  return { ...r, text: writeTranscript(r.transcript) };
+});
+
+export interface DiffRow {
+  index: number;
+  role: Message['role'];
+  summary: string;
+  /** Before: `same` (kept as is), `changed` (replaced by a repaired copy) or `removed`. After: `same`, `changed` or `new`. */
+  status: 'same' | 'removed' | 'changed' | 'new';
+}
+
+export interface RepairDiff {
+  before: DiffRow[];
+  after: DiffRow[];
+}
+
+/** One line of text for a message: its blocks in short form. */
+export function messageSummary(m: Message): string {
+  const parts = m.blocks.map((b) => {
+    switch (b.type) {
+      case 'text':
+        return b.text.replace(/\s+/g, ' ').slice(0, 60);
+      case 'tool_use':
+        return `tool_use ${b.name} ${b.id ?? ''}`.trim();
+      case 'tool_result':
+        return `tool_result ${b.toolUseId ?? ''}${b.isError ? ' (error)' : ''}`;
+      case 'thinking':
+        return 'thinking';
+      case 'redacted_thinking':
+        return 'redacted thinking';
+      case 'image':
+      case 'document':
+        return b.type;
+      case 'other':
+        return b.label;
+    }
+  });
+  return parts.join(' · ');
+}
+
+/**
+ * Message-level diff of a repair: each input message kept as is or touched, each output message
+ * kept, changed (a repaired copy of an input message) or new.
+ */
+export const selectRepairDiff = memoN((input: Transcript, r: RepairResult): RepairDiff => {
+  const out = new Set(r.transcript.messages);
+  const inSet = new Set(input.messages);
+  const changedOut = new Set(r.changes.filter((c) => c.outputIndex !== null && c.replaced.length > 0).map((c) => c.outputIndex as number));
+  // An input message replaced by a change that wrote a message was changed; otherwise removed.
+  const changedIn = new Set(r.changes.filter((c) => c.outputIndex !== null).flatMap((c) => c.replaced));
+  return {
+    before: input.messages.map((m, i) => ({ index: i, role: m.role, summary: messageSummary(m), status: out.has(m) ? 'same' : changedIn.has(i) ? 'changed' : 'removed' })),
+    after: r.transcript.messages.map((m, i) => ({ index: i, role: m.role, summary: messageSummary(m), status: inSet.has(m) ? 'same' : changedOut.has(i) ? 'changed' : 'new' })),
+  };
+});
+
+export interface PolicyLesson {
+  result: PolicyResult;
+  lost: LostMeaning;
+}
+
+/**
+ * Run the two compared policies at a budget on the shown transcript, with the lost meaning of
+ * each eviction (for the lesson's budget steps and any view of an eviction).
+ * @param budget tokens, system prompt included
+ */
+export const selectPolicyPair = memoN((t: Transcript, table: TokenTable, provider: ProviderId, policies: readonly [PolicyId, PolicyId], budget: number): PolicyLesson[] => {
+  const ctx = prepareEviction(t, table, provider);
+  return policies.map((p) => {
+    const result = simulatePolicy(ctx, p, budget);
+    return { result, lost: findLostMeaning(t, result.kept, result.evicted) };
+  });
+});

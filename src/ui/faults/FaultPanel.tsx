@@ -1,0 +1,118 @@
+/**
+ * The fault menu (issue 8): on a selected tool_use (a pair) or assistant turn, apply one of the
+ * faults that orphan a call — tool raised, timeout of one parallel call, cancel mid-turn, retry
+ * after a network error — or a trailing truncation; list what was applied, undo it, and open
+ * "Repair all". The applied faults are a user choice in the store (`faults`); the faulted
+ * transcript is derived (state/faults.ts).
+ */
+import { useState } from 'react';
+import { FAULT_LABELS, type FaultSpec } from '../../model/faults.ts';
+import type { ToolPair } from '../../model/pairing.ts';
+import { selectFaultTargets, type FaultedView } from '../../state/faults.ts';
+import { useAppStore, type AppState } from '../../state/store.ts';
+import './faults.css';
+
+interface MenuItem {
+  spec: FaultSpec;
+  label: string;
+}
+
+function pairName(p: ToolPair | undefined): string {
+  return p ? `${p.name || 'tool'}${p.id ? ` (${p.id})` : ''}` : '';
+}
+
+/** The fault menu items for the current selection. */
+function menuFor(view: FaultedView, selection: AppState['selection']): MenuItem[] {
+  const pairs = view.analysis.pairs;
+  const targets = selectFaultTargets(view.transcript);
+  const byKey = new Map(pairs.map((p) => [p.key, p]));
+  let message = -1;
+  let onlyPair: string | null = null;
+  if (selection?.kind === 'pair') {
+    onlyPair = selection.key;
+    message = byKey.get(selection.key)?.call?.message ?? -1;
+  } else if (selection?.kind === 'message') message = selection.index;
+  if (message < 0) return [];
+  const items: MenuItem[] = [];
+  for (const s of targets) {
+    if (s.kind === 'tool_raised' || s.kind === 'timeout') {
+      const p = byKey.get(s.pairKey);
+      if (p?.call?.message !== message || (onlyPair !== null && s.pairKey !== onlyPair)) continue;
+      items.push({ spec: s, label: `${FAULT_LABELS[s.kind]}: ${pairName(p)}` });
+    } else if ((s.kind === 'cancel' || s.kind === 'retry') && s.messageIndex === message) {
+      items.push({ spec: s, label: `${FAULT_LABELS[s.kind]} (message ${message})` });
+    }
+  }
+  if (selection?.kind === 'message') items.push({ spec: { kind: 'drop', messageIndex: message }, label: `${FAULT_LABELS.drop} (message ${message})` });
+  return items;
+}
+
+export interface FaultPanelProps {
+  view: FaultedView;
+}
+
+export function FaultPanel({ view }: FaultPanelProps) {
+  const selection = useAppStore((s) => s.selection);
+  const faults = useAppStore((s) => s.faults);
+  const setFaults = useAppStore((s) => s.setFaults);
+  const repairView = useAppStore((s) => s.repairView);
+  const setRepairView = useAppStore((s) => s.setRepairView);
+  const [truncate, setTruncate] = useState(1);
+  const items = menuFor(view, selection);
+  const n = view.transcript.messages.length;
+  const add = (spec: FaultSpec) => setFaults([...faults, spec]);
+
+  return (
+    <section className="fault-panel" data-testid="fault-panel" aria-label="Faults and repair">
+      <h2>Faults</h2>
+      {items.length > 0 ? (
+        <div className="fault-menu" data-testid="fault-menu">
+          {items.map((it) => (
+            <button
+              key={JSON.stringify(it.spec)}
+              type="button"
+              data-testid={`fault-${it.spec.kind}`}
+              data-pair={'pairKey' in it.spec ? it.spec.pairKey : undefined}
+              onClick={() => add(it.spec)}
+            >
+              {it.label}
+            </button>
+          ))}
+        </div>
+      ) : (
+        <p className="fault-hint">Select an assistant turn or a tool_use to inject a fault that leaves a call unanswered.</p>
+      )}
+      <div className="fault-truncate">
+        <label>
+          Drop the last{' '}
+          <input type="number" min={1} max={Math.max(1, n)} value={truncate} data-testid="fault-truncate-count" onChange={(e) => setTruncate(Math.max(1, Math.min(n, Number(e.target.value) || 1)))} /> message
+          {truncate === 1 ? '' : 's'}
+        </label>
+        <button type="button" data-testid="fault-truncate" disabled={n === 0} onClick={() => add({ kind: 'truncate', count: truncate })}>
+          {FAULT_LABELS.truncate}
+        </button>
+      </div>
+      {faults.length > 0 && (
+        <div className="fault-applied" data-testid="fault-applied">
+          <ol>
+            {view.descriptions.map((d, i) => (
+              <li key={i}>{d}</li>
+            ))}
+          </ol>
+          {view.error && <p className="fault-error">Not applied: {view.error}</p>}
+          <div className="fault-actions">
+            <button type="button" data-testid="fault-undo" onClick={() => setFaults(faults.slice(0, -1))}>
+              Undo last fault
+            </button>
+            <button type="button" data-testid="fault-undo-all" onClick={() => setFaults([])}>
+              Back to the original
+            </button>
+          </div>
+        </div>
+      )}
+      <button type="button" className="repair-toggle" data-testid="repair-all" aria-pressed={repairView} onClick={() => setRepairView(!repairView)}>
+        {repairView ? 'Hide the repair' : 'Repair all'}
+      </button>
+    </section>
+  );
+}

@@ -1,0 +1,196 @@
+/**
+ * Learn mode (issue 8): walks the lesson steps of model/lesson.ts. Each step sets the page
+ * (sample, provider, the two policies, budget, selection, faults, the repair view) and says in
+ * two or three sentences what to look at. The step shown is a user choice in the store
+ * (`lesson`), so it travels in the permalink.
+ */
+import { useCallback, useEffect, useRef } from 'react';
+import { loadSampleText, type SampleEntry } from '../../io/files.ts';
+import type { Analysis } from '../../model/analyze.ts';
+import { POLICIES } from '../../model/evict/policies.ts';
+import type { PolicyId } from '../../model/evict/types.ts';
+import { LESSON, lessonBudget, lessonStepIndex, type LessonStep } from '../../model/lesson.ts';
+import type { TokenTable } from '../../model/tokens.ts';
+import { selectPolicyPair } from '../../state/faults.ts';
+import { appStore, useAppStore } from '../../state/store.ts';
+import { LostMeaningList } from '../faults/LostMeaningList.tsx';
+import { fmtInt } from '../format.ts';
+import '../faults/faults.css';
+
+/**
+ * Apply a step: load its sample (unless it is already shown) and set every field the step names
+ * in one store update, so nothing resets what the step chose.
+ */
+export function useApplyStep(samples: readonly SampleEntry[]): (step: LessonStep) => Promise<void> {
+  return useCallback(
+    async (step: LessonStep) => {
+      const cur = appStore.getState().source;
+      let text = cur.origin === 'sample' && cur.sampleId === step.state.sample ? cur.text : '';
+      const entry = samples.find((s) => s.id === step.state.sample);
+      let name = cur.name;
+      if (text === '' && entry) {
+        const r = await loadSampleText(entry);
+        if (!r.ok) return;
+        text = r.value;
+        name = entry.file;
+      }
+      const s = step.state;
+      appStore.setState({
+        ...(text !== cur.text || cur.sampleId !== s.sample ? { source: { text, name, origin: 'sample' as const, sampleId: s.sample } } : {}),
+        formatOverride: null,
+        provider: s.provider,
+        policies: [s.policies[0], s.policies[1]],
+        budget: null,
+        selection: s.selection,
+        anchor: null,
+        faults: s.faults,
+        repairView: s.repair,
+        lesson: step.id,
+      });
+    },
+    [samples],
+  );
+}
+
+/** The header button that enters or leaves Learn mode. */
+export function LearnToggle({ samples }: { samples: readonly SampleEntry[] }) {
+  const lesson = useAppStore((s) => s.lesson);
+  const setLesson = useAppStore((s) => s.setLesson);
+  const apply = useApplyStep(samples);
+  const first = LESSON[0];
+  return (
+    <button
+      type="button"
+      className="learn-toggle"
+      data-testid="learn-toggle"
+      aria-pressed={lesson !== null}
+      title={lesson !== null ? 'Leave Learn mode' : 'A guided lesson, one step at a time'}
+      onClick={() => {
+        if (lesson !== null) setLesson(null);
+        else if (first) void apply(first);
+      }}
+    >
+      Learn
+    </button>
+  );
+}
+
+export interface LearnPanelProps {
+  samples: readonly SampleEntry[];
+  /** The analysis shown on the timeline. */
+  analysis: Analysis;
+  /** Its token table (the page's counter). */
+  tokens: TokenTable;
+  onJump: (message: number) => void;
+}
+
+export function LearnPanel({ samples, analysis, tokens, onJump }: LearnPanelProps) {
+  const lesson = useAppStore((s) => s.lesson);
+  const budget = useAppStore((s) => s.budget);
+  const setBudget = useAppStore((s) => s.setBudget);
+  const setLesson = useAppStore((s) => s.setLesson);
+  const sampleId = useAppStore((s) => s.source.sampleId);
+  const faults = useAppStore((s) => s.faults);
+  const policies = useAppStore((s) => s.policies);
+  const apply = useApplyStep(samples);
+  const at = lesson === null ? -1 : lessonStepIndex(lesson);
+  const step = LESSON[at];
+
+  // A link or a reload names a step: set the page as that step says, once the samples are known.
+  const applied = useRef<string | null>(null);
+  useEffect(() => {
+    if (!step || samples.length === 0 || applied.current === step.id) return;
+    applied.current = step.id;
+    const s = appStore.getState();
+    const matches = s.source.sampleId === step.state.sample && s.source.text !== '' && JSON.stringify(s.faults) === JSON.stringify(step.state.faults);
+    if (!matches) void apply(step);
+  }, [step, samples, apply]);
+
+  // The step's budget is a share of the shown transcript's tokens. It follows the token count
+  // (chars/4 first, the exact tokenizer once loaded) until the user moves the budget.
+  const onStep = step !== undefined && sampleId === step.state.sample && JSON.stringify(faults) === JSON.stringify(step.state.faults);
+  const lastSet = useRef<number | null>(null);
+  useEffect(() => {
+    if (!step || !onStep) return;
+    const b = lessonBudget(step.state, tokens.total);
+    if (b === null || b === budget || (budget !== null && budget !== lastSet.current)) return;
+    lastSet.current = b;
+    setBudget(b);
+  }, [step, onStep, budget, tokens.total, setBudget]);
+
+  if (lesson !== null && !step) {
+    return (
+      <section className="learn-panel" data-testid="learn-panel">
+        <p>Unknown lesson step “{lesson}”.</p>
+        <button type="button" onClick={() => setLesson(null)}>
+          Leave Learn mode
+        </button>
+      </section>
+    );
+  }
+  if (!step) return null;
+  const prev = LESSON[at - 1];
+  const next = LESSON[at + 1];
+  const known = (p: string): p is PolicyId => (POLICIES as readonly string[]).includes(p);
+  const [pa, pb] = policies;
+  const pair = onStep && budget !== null && step.state.budgetShare !== null && known(pa) && known(pb) ? selectPolicyPair(analysis.transcript, tokens, analysis.provider, policies as readonly [PolicyId, PolicyId], budget) : null;
+
+  return (
+    <section className="learn-panel" data-testid="learn-panel" data-step={step.id} aria-label="Lesson">
+      <h2>
+        {step.title} <span className="learn-step-count" data-testid="learn-step-count">step {at + 1} of {LESSON.length}</span>
+      </h2>
+      <p className="learn-body" data-testid="learn-body">
+        {step.body}
+      </p>
+      {pair && (
+        <div className="learn-policies" data-testid="learn-policies">
+          <p>
+            Budget {fmtInt(budget ?? 0)} of {fmtInt(tokens.total)} tokens ({Math.round((step.state.budgetShare ?? 0) * 100)} %).
+          </p>
+          <table>
+            <thead>
+              <tr>
+                <th>policy</th>
+                <th>request</th>
+                <th>evicted</th>
+                <th>overshoot</th>
+              </tr>
+            </thead>
+            <tbody>
+              {pair.map(({ result }) => (
+                <tr key={result.policy} data-testid="learn-policy" data-policy={result.policy} data-valid={result.validation.valid ? 'true' : 'false'}>
+                  <td>{result.policy}</td>
+                  <td className={result.validation.valid ? 'ok' : 'bad'} title={result.firstError?.message ?? ''}>
+                    {result.validation.valid ? 'valid' : `400 ${result.firstError?.code ?? ''}`}
+                  </td>
+                  <td>{result.evicted.length} messages</td>
+                  <td>{result.overshoot === null ? '—' : `${result.overshoot.toFixed(1)}×`}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {pair.map(({ result, lost }) => (
+            <details key={result.policy}>
+              <summary>
+                Lost meaning under {result.policy}: {lost.marks.length} mark{lost.marks.length === 1 ? '' : 's'}
+              </summary>
+              <LostMeaningList lost={lost} onJump={onJump} />
+            </details>
+          ))}
+        </div>
+      )}
+      <div className="learn-nav">
+        <button type="button" data-testid="learn-prev" disabled={!prev} onClick={() => prev && void apply(prev)}>
+          ← Previous
+        </button>
+        <button type="button" data-testid="learn-next" disabled={!next} onClick={() => next && void apply(next)}>
+          Next →
+        </button>
+        <button type="button" onClick={() => setLesson(null)}>
+          Leave
+        </button>
+      </div>
+    </section>
+  );
+}
