@@ -82,6 +82,21 @@ test.describe('inspector page', () => {
     );
   });
 
+  test('the copy button puts the exact error body on the clipboard', async ({ page, context }) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await openDefault(page);
+    await page.getByTestId('sample-select').selectOption('broken-orphan-after-trim');
+    await expect(page.getByTestId('verdict')).toHaveAttribute('data-valid', 'false');
+    await page.getByTestId('copy-error').first().click();
+    await expect(page.getByTestId('copy-error').first()).toHaveText('Copied');
+    const copied = JSON.parse(await page.evaluate(() => navigator.clipboard.readText())) as {
+      error: { message: string };
+    };
+    expect(copied.error.message).toBe(
+      "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.",
+    );
+  });
+
   test('a partial answer shows which sibling is missing', async ({ page }) => {
     await openDefault(page);
     await page.getByTestId('sample-select').selectOption('broken-partial-answer');

@@ -2,7 +2,7 @@
  * The verdict: each violation in the order the provider meets it, with the rule in plain words,
  * why the provider refuses it, the exact JSON error body (copyable) and a jump to the message.
  */
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { Validation } from '../model/validate/index.ts';
 import type { ViolationTarget } from '../state/selectors.ts';
 import { prettyJson } from './format.ts';
@@ -39,6 +39,7 @@ async function copyText(text: string): Promise<boolean> {
 function ViolationItem({ t, onJump }: { t: ViolationTarget; onJump: (m: number) => void }) {
   const v = t.violation;
   const [copied, setCopied] = useState<'yes' | 'no' | null>(null);
+  const preRef = useRef<HTMLPreElement>(null);
   const body = v.error !== null ? prettyJson(v.error) : null;
   return (
     <li
@@ -75,13 +76,24 @@ function ViolationItem({ t, onJump }: { t: ViolationTarget; onJump: (m: number) 
               type="button"
               data-testid="copy-error"
               onClick={() => {
-                void copyText(JSON.stringify(v.error)).then((ok) => setCopied(ok ? 'yes' : 'no'));
+                void copyText(JSON.stringify(v.error)).then((ok) => {
+                  setCopied(ok ? 'yes' : 'no');
+                  // No clipboard access (insecure context, denied): select the body for Ctrl+C.
+                  if (!ok && preRef.current)
+                    window.getSelection()?.selectAllChildren(preRef.current);
+                });
               }}
             >
-              {copied === 'yes' ? 'Copied' : copied === 'no' ? 'Copy failed' : 'Copy JSON'}
+              {copied === 'yes'
+                ? 'Copied'
+                : copied === 'no'
+                  ? 'Selected: press Ctrl+C'
+                  : 'Copy JSON'}
             </button>
           </div>
-          <pre data-testid="error-body">{body}</pre>
+          <pre ref={preRef} data-testid="error-body">
+            {body}
+          </pre>
         </div>
       ) : (
         <p className="violation-message">{v.message}</p>
