@@ -11,6 +11,8 @@ import {
   selectDimmed,
   selectInspection,
   selectMatches,
+  selectPairsOfBlock,
+  selectPinnedText,
   selectRequest,
   selectRows,
   selectTokens,
@@ -204,4 +206,31 @@ describe('cases from ../shared/cases', () => {
       }
     },
   );
+});
+
+describe('pinned text and block → pair index', () => {
+  it('pins the top-level system prompt and system messages', () => {
+    const a = analysisOf(
+      JSON.stringify({
+        model: 'gpt-4.1',
+        messages: [
+          { role: 'system', content: 'Be brief.' },
+          { role: 'user', content: 'Hi' },
+        ],
+      }),
+    );
+    expect(selectPinnedText(a.transcript)).toBe('Be brief.');
+    const b = analysisOf(sampleText('invoice.json'));
+    expect(selectPinnedText(b.transcript)).toContain('billing assistant for Northwind');
+  });
+
+  it('indexes each tool block to its pairs (a call and its result share one pair)', () => {
+    const a = analysisOf(sampleText('invoice.json'));
+    const idx = selectPairsOfBlock(a);
+    const call = idx.get('1:1');
+    const result = idx.get('2:0');
+    expect(call?.[0]?.name).toBe('search_invoices');
+    expect(result?.[0]).toBe(call?.[0]);
+    expect(idx.get('0:0')).toBeUndefined();
+  });
 });
