@@ -1,0 +1,146 @@
+import { expect, test, type Page } from '@playwright/test';
+import { deflateSync } from 'fflate';
+
+/** Open a URL and wait until the page shows an analysed transcript. */
+async function openReady(page: Page, url: string) {
+  await page.goto(url);
+  await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true');
+}
+
+/** Bytes → base64url without padding (what the codec writes). */
+function base64url(bytes: Uint8Array): string {
+  return Buffer.from(bytes)
+    .toString('base64')
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+}
+
+test.describe('permalink', () => {
+  test('a copied link reproduces provider, budget, policies and selection in a new page', async ({
+    page,
+    context,
+  }) => {
+    await openReady(page, '/#v=1&src=coding-agent&b=5000&p=exchange&p2=turn-pair');
+    await expect(page.getByTestId('count-exchanges')).toHaveText('9');
+    await page.getByTestId('provider-select').selectOption('openai-chat');
+    await page.locator('[data-message-index="5"]').first().click();
+    // The URL follows the store (debounced replaceState), without a new history entry per change.
+    await expect(page).toHaveURL(/pr=openai-chat/);
+    await expect(page).toHaveURL(/sel=m5/);
+
+    await page.getByTestId('share-open').click();
+    const link = await page.getByTestId('share-link').inputValue();
+    for (const part of [
+      'src=coding-agent',
+      'b=5000',
+      'p=exchange',
+      'p2=turn-pair',
+      'pr=openai-chat',
+      'sel=m5',
+    ])
+      expect(link).toContain(part);
+    await expect(page.getByTestId('share-link-length')).toContainText(`${link.length} characters`);
+
+    const other = await context.newPage();
+    await openReady(other, link);
+    await expect(other.getByTestId('sample-select')).toHaveValue('coding-agent');
+    await expect(other.getByTestId('provider-select')).toHaveValue('openai-chat');
+    await expect(other.getByTestId('count-exchanges')).toHaveText('9');
+    await expect(other.locator('[data-message-index="5"] [aria-selected="true"]')).toHaveCount(1);
+    await expect(other.locator('[aria-selected="true"]')).toHaveCount(1);
+    await expect(other).toHaveURL(/b=5000/);
+    await expect(other).toHaveURL(/p2=turn-pair/);
+    await expect(other.getByTestId('permalink-notices')).toHaveCount(0);
+  });
+
+  test('garbage in the fragment gives a notice and the page still works', async ({ page }) => {
+    await openReady(page, '/#v=1&b=lots&pr=nope&sel=%25%25&at=17&zz=1');
+    await expect(page.getByTestId('permalink-notices')).toContainText('Ignored the budget');
+    await expect(page.getByTestId('permalink-notices')).toContainText('Ignored the provider');
+    await expect(page.getByTestId('count-exchanges')).toHaveText('1');
+    await expect(page.getByTestId('provider-select')).toHaveValue('');
+  });
+
+  test('a decompression bomb is refused with a notice and the page still works', async ({
+    page,
+  }) => {
+    // 32 MiB of zeros deflate to ~32 KB; the page refuses anything that inflates past 16 MiB.
+    const bomb = base64url(deflateSync(new Uint8Array(32 * 1024 * 1024), { level: 9 }));
+    await openReady(page, `/#v=1&t=1.d.${bomb}&b=900`);
+    await expect(page.getByTestId('permalink-notices')).toContainText('decompression bomb');
+    await expect(page.getByTestId('count-exchanges')).toHaveText('1');
+    await expect(page).toHaveURL(/b=900/);
+  });
+
+  test('a structure-only link reproduces the view with no original content, and no other origin is contacted', async ({
+    page,
+    context,
+    baseURL,
+  }) => {
+    const foreign: string[] = [];
+    context.on('request', (r) => {
+      const url = r.url();
+      if (
+        !url.startsWith(baseURL ?? 'http://127.0.0.1') &&
+        !url.startsWith('blob:') &&
+        !url.startsWith('data:')
+      )
+        foreign.push(url);
+    });
+    await openReady(page, '/#v=1&src=broken-partial-answer');
+    const counts = async (p: Page) =>
+      Promise.all(
+        ['count-messages', 'count-exchanges', 'count-arcs', 'count-broken'].map((id) =>
+          p.getByTestId(id).innerText(),
+        ),
+      );
+    const before = await counts(page);
+    const verdict = await page.getByTestId('verdict').innerText();
+    const original = await page.getByTestId('summary').innerText();
+    expect(original.length).toBeGreaterThan(0);
+
+    await page.getByTestId('share-open').click();
+    await page.getByTestId('share-hide-names').check();
+    const link = await page.getByTestId('structure-link').inputValue();
+    expect(link).toContain('r=1');
+    const preview = await page.getByTestId('structure-preview').textContent();
+    expect(preview).toMatch(/x{1,4}( x{1,4})+/);
+
+    const other = await context.newPage();
+    await openReady(other, link);
+    expect(await counts(other)).toEqual(before);
+    await expect(other.getByTestId('verdict')).toHaveAttribute('data-valid', 'false');
+    expect(verdict.length).toBeGreaterThan(0);
+    // No word of five letters or more from the sample's texts survives.
+    const sampleText = await (await page.request.get('samples/broken-partial-answer.json')).text();
+    const body = JSON.parse(sampleText) as { system?: string; messages: { content: unknown }[] };
+    const words = new Set<string>();
+    const collect = (v: unknown, key?: string): void => {
+      // Tool names count as content here: the link was made with "Hide tool names".
+      if (
+        typeof v === 'string' &&
+        key !== 'type' &&
+        key !== 'role' &&
+        key !== 'id' &&
+        key !== 'tool_use_id'
+      )
+        for (const w of v.match(/[A-Za-z0-9-]{5,}/g) ?? []) words.add(w);
+      else if (Array.isArray(v)) v.forEach((x) => collect(x, key));
+      else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) collect(x, k);
+    };
+    collect(body.system);
+    collect(body.messages);
+    // Role names are the page's own labels, not content.
+    words.delete('assistant');
+    expect(words.size).toBeGreaterThan(5);
+    const shown = await other.locator('body').innerText();
+    await other.getByTestId('toggle-text').click();
+    const source = await other.getByTestId('source-text').inputValue();
+    for (const w of words) {
+      expect(shown).not.toContain(w);
+      expect(source).not.toContain(w);
+    }
+    expect(foreign).toEqual([]);
+  });
+});
