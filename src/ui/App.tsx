@@ -35,7 +35,12 @@ import './styles.css';
 
 function isTypingTarget(t: EventTarget | null): boolean {
   if (!(t instanceof HTMLElement)) return false;
-  return t.isContentEditable || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || (t.tagName === 'INPUT' && (t as HTMLInputElement).type !== 'checkbox');
+  return (
+    t.isContentEditable ||
+    t.tagName === 'TEXTAREA' ||
+    t.tagName === 'SELECT' ||
+    (t.tagName === 'INPUT' && (t as HTMLInputElement).type !== 'checkbox')
+  );
 }
 
 function useSamples(): SampleEntry[] {
@@ -84,7 +89,8 @@ export function App() {
   }, [theme]);
 
   // A new transcript starts with every row closed.
-  useEffect(() => setExpanded(new Set()), [analysis]);
+  // (Another provider or format for the same text keeps the open rows.)
+  useEffect(() => setExpanded(new Set()), [source]);
 
   const loadSample = useCallback(
     async (entry: SampleEntry) => {
@@ -114,10 +120,17 @@ export function App() {
 
   // Boot and sample links: while the store has a sample source without text, open the sample
   // it names (a permalink's `src`, set by urlSync) or the default one.
-  const wantedSample = useAppStore((s) => (s.source.origin === 'sample' && s.source.text === '' ? (s.source.sampleId ?? DEFAULT_SAMPLE_ID) : null));
+  const wantedSample = useAppStore((s) =>
+    s.source.origin === 'sample' && s.source.text === ''
+      ? (s.source.sampleId ?? DEFAULT_SAMPLE_ID)
+      : null,
+  );
   useEffect(() => {
     if (wantedSample === null || samples.length === 0) return;
-    const entry = samples.find((s) => s.id === wantedSample) ?? samples.find((s) => s.id === DEFAULT_SAMPLE_ID) ?? samples[0];
+    const entry =
+      samples.find((s) => s.id === wantedSample) ??
+      samples.find((s) => s.id === DEFAULT_SAMPLE_ID) ??
+      samples[0];
     if (entry) void loadSample(entry);
   }, [samples, wantedSample, loadSample]);
 
@@ -178,7 +191,10 @@ export function App() {
     return p?.call?.message ?? p?.result?.message ?? -1;
   }, [analysis, selection]);
 
-  const jump = useCallback((message: number) => select({ kind: 'message', index: message }), [select]);
+  const jump = useCallback(
+    (message: number) => select({ kind: 'message', index: message }),
+    [select],
+  );
   const toggle = useCallback(
     (i: number) =>
       setExpanded((prev) => {
@@ -220,12 +236,18 @@ export function App() {
       if (!analysis) return;
       const n = analysis.transcript.messages.length;
       let target = -2;
-      if (e.key === 'j' || (e.key === 'ArrowDown' && !e.shiftKey)) target = stepMessage(n, currentMessage, 1);
-      else if (e.key === 'k' || (e.key === 'ArrowUp' && !e.shiftKey)) target = stepMessage(n, currentMessage, -1);
-      else if (e.key === 'J' || (e.key === 'ArrowDown' && e.shiftKey)) target = stepExchange(analysis.grouping, currentMessage, 1);
-      else if (e.key === 'K' || (e.key === 'ArrowUp' && e.shiftKey)) target = stepExchange(analysis.grouping, currentMessage, -1);
-      else if (e.key === 'n') target = nextInList(selectViolationMessages(analysis), currentMessage, 1);
-      else if (e.key === 'N') target = nextInList(selectViolationMessages(analysis), currentMessage, -1);
+      if (e.key === 'j' || (e.key === 'ArrowDown' && !e.shiftKey))
+        target = stepMessage(n, currentMessage, 1);
+      else if (e.key === 'k' || (e.key === 'ArrowUp' && !e.shiftKey))
+        target = stepMessage(n, currentMessage, -1);
+      else if (e.key === 'J' || (e.key === 'ArrowDown' && e.shiftKey))
+        target = stepExchange(analysis.grouping, currentMessage, 1);
+      else if (e.key === 'K' || (e.key === 'ArrowUp' && e.shiftKey))
+        target = stepExchange(analysis.grouping, currentMessage, -1);
+      else if (e.key === 'n')
+        target = nextInList(selectViolationMessages(analysis), currentMessage, 1);
+      else if (e.key === 'N')
+        target = nextInList(selectViolationMessages(analysis), currentMessage, -1);
       else if ((e.key === 'Enter' || e.key === ' ') && currentMessage >= 0) {
         if (e.target instanceof HTMLButtonElement) return;
         toggle(currentMessage);
@@ -242,12 +264,19 @@ export function App() {
   }, [analysis, currentMessage, jump, select, toggle]);
 
   const shownError = fileError ?? error;
-  const providerLabel = provider ? (VALIDATORS.find((v) => v.id === provider)?.label ?? provider) : '';
+  const providerLabel = provider
+    ? (VALIDATORS.find((v) => v.id === provider)?.label ?? provider)
+    : '';
   const pinned = analysis ? selectPinnedText(analysis.transcript) : '';
   const currentMatch = matches ? matches.messages.indexOf(currentMessage) + 1 : 0;
 
   return (
-    <div className={`app${dragging ? ' dragging' : ''}`} data-testid="app" data-ready={analysis && !view.pending ? 'true' : 'false'} data-view-chars={view.request?.text.length ?? 0}>
+    <div
+      className={`app${dragging ? ' dragging' : ''}`}
+      data-testid="app"
+      data-ready={analysis && !view.pending ? 'true' : 'false'}
+      data-view-chars={view.request?.text.length ?? 0}
+    >
       <header className="top">
         <h1>Transcript Inspector</h1>
         <Toolbar
@@ -280,7 +309,8 @@ export function App() {
         <div className="main">
           <section className="left">
             <div className="summary" data-testid="summary">
-              <span data-testid="format">{analysis.transcript.format}</span> → <span data-testid="provider">{analysis.provider}</span>
+              <span data-testid="format">{analysis.transcript.format}</span> →{' '}
+              <span data-testid="provider">{analysis.provider}</span>
               <span>
                 <b data-testid="count-messages">{counts.messages}</b> messages
               </span>
@@ -293,10 +323,18 @@ export function App() {
               <span className={counts.broken > 0 ? 'bad' : ''}>
                 <b data-testid="count-broken">{counts.broken}</b> broken
               </span>
-              <span className="basis" title="How the token counts were obtained" data-testid="token-basis">
+              <span
+                className="basis"
+                title="How the token counts were obtained"
+                data-testid="token-basis"
+              >
                 {fmtInt(tokens.total)} tokens, {tokens.basis.label}
               </span>
-              {view.parsed?.ambiguous && <span className="warn">Format detection was ambiguous: check the Format picker.</span>}
+              {view.parsed?.ambiguous && (
+                <span className="warn">
+                  Format detection was ambiguous: check the Format picker.
+                </span>
+              )}
             </div>
             {analysis.transcript.warnings.length > 0 && (
               <ul className="warnings">
@@ -307,22 +345,57 @@ export function App() {
             )}
             {pinned && (
               <details className="pinned" data-testid="pinned-system">
-                <summary>System prompt · {pinned.length > 80 ? `${pinned.slice(0, 79).replace(/\s+/g, ' ')}…` : pinned.replace(/\s+/g, ' ')}</summary>
+                <summary>
+                  System prompt ·{' '}
+                  {pinned.length > 80
+                    ? `${pinned.slice(0, 79).replace(/\s+/g, ' ')}…`
+                    : pinned.replace(/\s+/g, ' ')}
+                </summary>
                 <pre>{pinned}</pre>
               </details>
             )}
-            <FindBar matchCount={matches.messages.length} current={currentMatch} onStep={stepMatch} inputRef={findRef} />
-            <Timeline analysis={analysis} tokens={tokens} dimmed={dimmed} matches={matches} violations={targets} expanded={expanded} onToggle={toggle} />
+            <FindBar
+              matchCount={matches.messages.length}
+              current={currentMatch}
+              onStep={stepMatch}
+              inputRef={findRef}
+            />
+            <Timeline
+              analysis={analysis}
+              tokens={tokens}
+              dimmed={dimmed}
+              matches={matches}
+              violations={targets}
+              expanded={expanded}
+              onToggle={toggle}
+            />
           </section>
           <div className="side-column">
             <LearnPanel samples={samples} analysis={analysis} tokens={tokens} onJump={jump} />
             {faulted && <FaultPanel view={faulted} />}
-            {faulted && repairView && <RepairPanel transcript={faulted.transcript} provider={analysis.provider} providerLabel={providerLabel} sourceName={source.name} onJump={jump} />}
-            <ViolationsPanel validation={analysis.validation} providerLabel={providerLabel} targets={targets} onJump={jump} />
+            {faulted && repairView && (
+              <RepairPanel
+                transcript={faulted.transcript}
+                provider={analysis.provider}
+                providerLabel={providerLabel}
+                sourceName={source.name}
+                onJump={jump}
+              />
+            )}
+            <ViolationsPanel
+              validation={analysis.validation}
+              providerLabel={providerLabel}
+              targets={targets}
+              onJump={jump}
+            />
           </div>
         </div>
       ) : (
-        !shownError && <p className="loading">Loading…</p>
+        !shownError && (
+          <p className="loading" data-testid="loading">
+            Loading… Paste (Ctrl/Cmd+V) or drop a transcript anywhere on the page.
+          </p>
+        )
       )}
       {dragging && <div className="drop-overlay">Drop a transcript file (.json, .jsonl, .gz)</div>}
     </div>
