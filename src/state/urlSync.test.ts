@@ -1,7 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { decodePermalink, encodePermalink } from './permalink/codec.ts';
+import { noticeStore } from './permalink/notices.ts';
 import { createAppStore } from './store.ts';
 import {
+  bootFromUrl,
+  startUrlSync,
   buildShareFragment,
   isStructureOnly,
   permalinkFromStore,
@@ -83,5 +86,88 @@ describe('store ⇄ permalink mapping', () => {
     const p = permalinkFromStore(s.getState());
     expect(p.view.policy.id).toBe('message');
     expect(decodePermalink(encodePermalink(p)).notices).toEqual([]);
+  });
+});
+
+describe('URL sync (location/history faked)', () => {
+  function fakeBrowser(hash: string) {
+    const listeners = new Map<string, () => void>();
+    const loc = { hash, href: `http://page.test/${hash}` };
+    const writes: string[] = [];
+    vi.stubGlobal('location', loc);
+    vi.stubGlobal('history', {
+      state: null,
+      replaceState: (_s: unknown, _t: string, url: string) => {
+        writes.push(url);
+        loc.hash = url;
+        loc.href = `http://page.test/${url}`;
+      },
+    });
+    vi.stubGlobal('window', {
+      addEventListener: (k: string, f: () => void) => listeners.set(k, f),
+      removeEventListener: (k: string) => listeners.delete(k),
+    });
+    return {
+      writes,
+      navigate(h: string) {
+        loc.hash = h;
+        listeners.get('hashchange')?.();
+      },
+      listening: () => listeners.has('hashchange'),
+    };
+  }
+
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.useRealTimers();
+  });
+
+  it('boots from the fragment, writes once per burst of changes, follows hashchange', () => {
+    vi.useFakeTimers();
+    const b = fakeBrowser('#v=1&src=invoice&b=777&pr=zzz');
+    const store = createAppStore();
+    const notices = bootFromUrl(store);
+    expect(store.getState().budget).toBe(777);
+    expect(store.getState().source).toEqual({
+      text: '',
+      name: '',
+      origin: 'sample',
+      sampleId: 'invoice',
+    });
+    expect(notices.map((n) => n.key)).toEqual(['pr']);
+    expect(noticeStore.getState().notices).toEqual(notices);
+
+    const stop = startUrlSync(store, 250);
+    for (let i = 1; i <= 5; i++) store.getState().setBudget(1000 * i);
+    expect(b.writes).toEqual([]);
+    vi.advanceTimersByTime(250);
+    expect(b.writes).toEqual(['#v=1&src=invoice&b=5000']);
+    // Find text and filters are not permalink fields: no write.
+    store.getState().setFind('abc');
+    vi.advanceTimersByTime(1000);
+    expect(b.writes).toHaveLength(1);
+
+    b.navigate('#v=1&src=invoice&b=42&sel=p1');
+    expect(store.getState().budget).toBe(42);
+    expect(store.getState().selection).toEqual({ kind: 'pair', key: 'p1' });
+    stop();
+    expect(b.listening()).toBe(false);
+  });
+
+  it('puts a sample link selection back once the sample text has loaded', () => {
+    fakeBrowser('#v=1&src=coding-agent&sel=m7&at=x2');
+    const store = createAppStore();
+    bootFromUrl(store);
+    const stop = startUrlSync(store);
+    // What the page does when the sample arrives: setSource resets selection and anchor.
+    store.getState().setSource({
+      text: '[]',
+      name: 'coding-agent.json',
+      origin: 'sample',
+      sampleId: 'coding-agent',
+    });
+    expect(store.getState().selection).toEqual({ kind: 'message', index: 7 });
+    expect(store.getState().anchor).toBe('x2');
+    stop();
   });
 });
