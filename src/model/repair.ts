@@ -138,6 +138,8 @@ function causeText(rule: RuleId, next: Message | undefined): string {
 class Work {
   msgs: Message[];
   readonly origin = new Map<Message, number>();
+  /** Tool ids (calls and results) of every message edited, inserted or removed in this round. */
+  readonly touchedIds = new Set<string>();
   /** A replaced message → its replacement (null when removed), to resolve change targets. */
   readonly successor = new Map<Message, Message | null>();
   readonly input: readonly Message[];
@@ -162,9 +164,20 @@ class Work {
     return m ? (this.origin.get(m) ?? 0) : 0;
   }
 
+  /** Note the tool ids of a message that is being edited, inserted or removed. */
+  touch(m: Message | undefined): void {
+    if (!m) return;
+    for (const b of m.blocks) {
+      if (b.type === 'tool_use' && b.id !== null) this.touchedIds.add(b.id);
+      else if (b.type === 'tool_result' && b.toolUseId !== null) this.touchedIds.add(b.toolUseId);
+    }
+  }
+
   /** Replace message `i` by a derived copy with new blocks (removed when left empty). */
   setBlocks(i: number, blocks: Block[]): Message | null {
     const m = this.msgs[i] as Message;
+    this.touch(m);
+    for (const b of blocks) this.touch({ ...m, blocks: [b] });
     if (blocks.length === 0) {
       this.remove(i);
       return null;
@@ -180,6 +193,7 @@ class Work {
   /** Replace message `i` by `n` (derived from it). */
   replace(i: number, n: Message): void {
     const m = this.msgs[i] as Message;
+    this.touch(m);
     if (this.inputSet.has(m)) this.pending.push(this.originOf(m));
     this.origin.set(n, this.originOf(m));
     this.successor.set(m, n);
@@ -189,6 +203,7 @@ class Work {
   remove(i: number): void {
     const [m] = this.msgs.splice(i, 1);
     if (!m) return;
+    this.touch(m);
     if (this.inputSet.has(m)) this.pending.push(this.originOf(m));
     this.successor.set(m, null);
   }
@@ -205,6 +220,7 @@ class Work {
   }
 
   insert(i: number, m: Message, from: Message): void {
+    this.touch(m);
     this.origin.set(m, this.originOf(from));
     this.msgs.splice(i, 0, m);
   }
@@ -693,15 +709,21 @@ export function repairTranscript(t: Transcript, provider?: ProviderId): RepairRe
       .filter((v) => (attempts.get(keyOf(v)) ?? 0) < 3)
       .map((v, i) => ({ v, i }))
       .sort((a, b) => priority(a.v) - priority(b.v) || a.i - b.i);
+    // Several fixes per validation round, as long as they touch different calls: a violation is
+    // left for the next round when a fix of this round touched one of its ids (its report may be
+    // stale), when it names no ids (a global fix), or when it is of a lower priority group.
     let progressed = false;
+    w.touchedIds.clear();
+    const group = candidates[0] ? priority(candidates[0].v) : 0;
     for (const { v } of candidates) {
+      if (priority(v) !== group) break;
+      if (progressed && (v.ids.length === 0 || v.ids.some((id) => w.touchedIds.has(id)))) continue;
       const k = keyOf(v);
       if (fix(w, v)) {
         attempts.set(k, (attempts.get(k) ?? 0) + 1);
         progressed = true;
-        break;
-      }
-      attempts.set(k, 3);
+        if (v.ids.length === 0) break;
+      } else if (!progressed) attempts.set(k, 3);
     }
     if (!progressed) break;
     validation = validateTranscript(w.transcript(), p);
