@@ -143,4 +143,39 @@ test.describe('permalink', () => {
     }
     expect(foreign).toEqual([]);
   });
+  test('exports: kept request, Markdown summary, timeline SVG and PNG open as their formats', async ({
+    page,
+  }) => {
+    await openReady(page, '/#v=1&src=coding-agent&b=900&p=message');
+    await page.getByTestId('share-open').click();
+    const save = async (testId: string) => {
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByTestId(testId).click(),
+      ]);
+      const path = await download.path();
+      const { readFileSync } = await import('node:fs');
+      return { name: download.suggestedFilename(), bytes: readFileSync(path) };
+    };
+    const kept = await save('export-kept');
+    expect(kept.name).toMatch(/^coding-agent\.message-900\.json$/);
+    const body = JSON.parse(kept.bytes.toString('utf8')) as { model?: string; messages: unknown[] };
+    expect(body.model).toBeTruthy();
+    expect(body.messages.length).toBeGreaterThan(0);
+    expect(body.messages.length).toBeLessThan(50);
+
+    const md = (await save('export-summary')).bytes.toString('utf8');
+    expect(md).toMatch(/^# Transcript incident summary/);
+    expect(md).toContain('- Chosen: policy `message` at a budget of 900 tokens');
+    expect(md).toContain('- Exchange-level alternative: policy `exchange`');
+    expect(md).toContain('src=coding-agent');
+
+    const svg = (await save('export-svg')).bytes.toString('utf8');
+    expect(svg).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    expect(svg.match(/data-arc-id=/g)?.length).toBe(19);
+
+    const png = (await save('export-png')).bytes;
+    expect([...png.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    expect(png.length).toBeGreaterThan(1000);
+  });
 });
