@@ -1,0 +1,276 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { runCli } from '../cli/commands.ts';
+import type { CliIO } from '../cli/io.ts';
+import { analyze } from '../model/analyze.ts';
+import { cutPlan } from '../model/evict/policies.ts';
+import { parseTranscript } from '../model/parse/index.ts';
+import { assistant, call, result, system, transcript, user } from '../model/testing.ts';
+import { CHARS_PER_4, loadBpeCounter } from '../model/tokens.ts';
+import {
+  effectiveBudget,
+  EVICTED_COMPARED,
+  EVICTED_PRIMARY,
+  messageOfRaw,
+  readPolicyOptions,
+  selectCutMarkers,
+  selectEvictedFlags,
+  selectEvictedPairs,
+  selectEviction,
+  selectEvictionContext,
+  selectPolicyChoices,
+  selectSweep,
+} from './eviction.ts';
+import { selectFaulted } from './faults.ts';
+import { selectArcPairs, selectInspection, selectTokens } from './selectors.ts';
+
+const repoRoot = path.resolve(import.meta.dirname, '../..');
+const samplePath = (f: string) => path.join(repoRoot, 'public/samples', f);
+
+async function cli(...argv: string[]) {
+  let out = '';
+  let err = '';
+  const io: CliIO = {
+    read: (f) => ({ text: readFileSync(f, 'utf8'), name: path.basename(f) }),
+    out: (s) => void (out += s),
+    err: (s) => void (err += s),
+  };
+  const code = await runCli(argv, io);
+  return { code, out, err };
+}
+
+/** What the page computes for a file, along App's path: worker inspection → faults → tokens. */
+async function pageView(file: string, budget: number, policies: [string, string]) {
+  const text = readFileSync(samplePath(file), 'utf8');
+  const insp = selectInspection({
+    source: { text, name: file, origin: 'sample' },
+    formatOverride: null,
+    provider: null,
+  });
+  if (!insp.ok) throw new Error(`${file} does not parse`);
+  const analysis = selectFaulted(insp.analysis, []).analysis;
+  // The page's counter once loaded: useTextCounter → loadBpeCounter('o200k_base').
+  const counter = await loadBpeCounter('o200k_base');
+  const table = selectTokens(analysis.transcript, analysis.provider, counter);
+  const ctx = selectEvictionContext(analysis.transcript, table, analysis.provider);
+  const choices = selectPolicyChoices(policies, {});
+  return { analysis, ctx, choices, view: selectEviction(ctx, choices, budget) };
+}
+
+// Case 01 (langchain trim_messages "last"), rebuilt in Anthropic shape: the answered pair sits in
+// the first exchange; a message-level cut between call and result orphans the result (A1).
+const TRIM = transcript('anthropic-messages', [
+  system('You are a billing assistant.'),
+  user('Look up invoice 1042.'),
+  assistant(call('toolu_1', 'get_invoice', { id: 1042 })),
+  user(result('toolu_1', 'Invoice 1042: $1,200, paid.')),
+  assistant('Invoice 1042 is paid.'),
+  user('And 1043?'),
+  assistant('Let me check.'),
+]);
+
+describe('page and CLI give the same numbers (exact o200k counter)', () => {
+  for (const [file, budgets] of [
+    ['invoice.json', [272, 240, 220, 200, 150, 100, 10]],
+    ['coding-agent.json', [1747, 1700, 1500, 1200, 900, 500, 200, 50]],
+    ['claude-code-session.jsonl', [400, 300, 150, 60]],
+  ] as const) {
+    it(`${file}: simulate --json equals the page's selector for both default policies`, async () => {
+      for (const budget of budgets) {
+        const page = await pageView(file, budget, ['message', 'exchange']);
+        for (const r of page.view.results) {
+          const out = await cli('simulate', samplePath(file), '--policy', r.policy, '--budget', String(budget), '--json');
+          expect(out.err).toBe('');
+          const json = JSON.parse(out.out) as Record<string, unknown>;
+          const raw = (i: number) => page.analysis.transcript.messages[i]?.rawIndex;
+          expect({
+            policy: json.policy,
+            budget: json.budget,
+            tokensBefore: json.tokensBefore,
+            tokensKept: json.tokensKept,
+            deficit: json.deficit,
+            freed: json.freed,
+            overshoot: json.overshoot,
+            fits: json.fits,
+            kept: json.kept,
+            evicted: json.evicted,
+            valid: json.valid,
+            firstError: json.firstError,
+          }).toEqual({
+            policy: r.policy,
+            budget,
+            tokensBefore: r.tokensBefore,
+            tokensKept: r.tokensKept,
+            deficit: r.deficit,
+            freed: r.freed,
+            overshoot: r.overshoot,
+            fits: r.fits,
+            kept: r.kept.map(raw),
+            evicted: r.evicted.map(raw),
+            valid: r.validation.valid,
+            firstError: r.firstError?.error ?? null,
+          });
+        }
+      }
+    });
+  }
+
+  it('sweep --json equals the page sweep (share of 400s, mean overshoot, invalid budgets)', async () => {
+    const page = await pageView('coding-agent.json', 1000, ['message', 'exchange']);
+    const out = await cli('sweep', samplePath('coding-agent.json'), '--json');
+    const json = JSON.parse(out.out) as {
+      tokensBefore: number;
+      policies: { policy: string; share400: number; meanOvershoot: number | null; invalidBudgets: [number, number][] }[];
+    };
+    const sweep = selectSweep(page.ctx, page.choices);
+    expect(json.tokensBefore).toBe(page.ctx.table.total);
+    expect(json.policies.map((p) => [p.policy, p.share400, p.meanOvershoot, p.invalidBudgets])).toEqual(
+      sweep.map((p) => [p.policy, p.share400, p.meanOvershoot, p.invalidBudgets]),
+    );
+  });
+});
+
+describe('eviction selectors', () => {
+  const table = selectTokens(TRIM, 'anthropic', CHARS_PER_4);
+  const ctx = selectEvictionContext(TRIM, table, 'anthropic');
+
+  it('memoise by stage: context per transcript/table/provider, results per budget', () => {
+    const again = selectEvictionContext(TRIM, table, 'anthropic');
+    expect(selectEvictionContext(TRIM, table, 'anthropic')).toBe(again);
+    expect(again.table).toBe(ctx.table);
+    const choices = selectPolicyChoices(['message', 'exchange'], {});
+    expect(selectPolicyChoices(['message', 'exchange'], {})).not.toBe(choices); // new options object
+    const opts = {};
+    const policies: [string, string] = ['message', 'exchange'];
+    const c1 = selectPolicyChoices(policies, opts);
+    expect(selectPolicyChoices(policies, opts)).toBe(c1);
+    const v1 = selectEviction(ctx, c1, 30);
+    expect(selectEviction(ctx, c1, 30)).toBe(v1);
+    expect(selectEviction(ctx, c1, 29)).not.toBe(v1);
+    expect(selectCutMarkers(ctx.cuts)).toBe(selectCutMarkers(ctx.cuts));
+  });
+
+  it('unknown policy ids fall back to message / exchange; options are read per policy', () => {
+    const c = selectPolicyChoices(['lru', 'nope'], {
+      message: { pinFirst: true },
+      exchange: { keepNewestExchanges: 2, summaryTokens: null },
+    });
+    expect(c).toEqual([
+      { id: 'message', options: { pinFirst: true } },
+      { id: 'exchange', options: { keepNewestExchanges: 2 } },
+    ]);
+    expect(readPolicyOptions({ pinFirst: 'yes', keepNewestExchanges: -1, summaryTokens: 120.7 })).toEqual({ summaryTokens: 120 });
+    expect(readPolicyOptions(null)).toEqual({});
+  });
+
+  it('no budget chosen: the total, nothing evicted, nothing greyed', () => {
+    const choices = selectPolicyChoices(['message', 'exchange'], {});
+    const v = selectEviction(ctx, choices, null);
+    expect(v.budget).toBe(table.total);
+    expect(v.active).toBe(false);
+    expect(v.results.map((r) => r.evicted)).toEqual([[], []]);
+    expect(Array.from(selectEvictedFlags(ctx, choices, v))).toEqual(new Array(TRIM.messages.length).fill(0));
+    expect(effectiveBudget(-5, 100)).toBe(0);
+    expect(effectiveBudget(500, 100)).toBe(100);
+  });
+
+  it('at the budget that drops exactly the call: message gives A1 with the result orphaned, exchange stays valid', () => {
+    const choices = selectPolicyChoices(['message', 'exchange'], {});
+    // The budget that keeps everything from the tool_result on (message 3), system pinned.
+    const keepFrom3 = table.total - (table.perMessage[1] as number) - (table.perMessage[2] as number);
+    const v = selectEviction(ctx, choices, keepFrom3);
+    const [msg, ex] = v.results;
+    expect(msg.evicted).toEqual([1, 2]);
+    expect(msg.validation.valid).toBe(false);
+    expect(msg.firstError?.code).toBe('A1');
+    expect(messageOfRaw(TRIM, msg.firstError?.messageIndex ?? -2)).toBe(3);
+    expect(ex.validation.valid).toBe(true);
+    expect(ex.evicted).toEqual([1, 2, 3, 4]);
+    expect(ex.overshoot).toBeGreaterThan(1);
+
+    const flags = selectEvictedFlags(ctx, choices, v);
+    expect(Array.from(flags)).toEqual([
+      0,
+      EVICTED_PRIMARY | EVICTED_COMPARED,
+      EVICTED_PRIMARY | EVICTED_COMPARED,
+      EVICTED_COMPARED,
+      EVICTED_COMPARED,
+      0,
+      0,
+    ]);
+    const a = analyze(TRIM, 'anthropic');
+    const pairs = selectEvictedPairs(selectArcPairs(a), flags);
+    expect(pairs.state.get('p0')).toBe('cut');
+    expect(pairs.pairs[0]?.status).toBe('orphan');
+    // The arc was answered before the eviction.
+    expect(selectArcPairs(a)[0]?.status).toBe('answered');
+  });
+
+  it('the flags are the same array while the slider stays on the same cut, a new one when it moves', () => {
+    const choices = selectPolicyChoices(['message', 'exchange'], {});
+    const f1 = selectEvictedFlags(ctx, choices, selectEviction(ctx, choices, table.total - 1));
+    const f2 = selectEvictedFlags(ctx, choices, selectEviction(ctx, choices, table.total - 2));
+    expect(f2).toBe(f1);
+    const f3 = selectEvictedFlags(ctx, choices, selectEviction(ctx, choices, 10));
+    expect(f3).not.toBe(f1);
+  });
+
+  it('both ends evicted: the pair is gone, not red; result evicted alone: unanswered', () => {
+    const a = analyze(TRIM, 'anthropic');
+    const both = new Uint8Array([0, 1, 1, 1, 0, 0, 0]);
+    expect(selectEvictedPairs(selectArcPairs(a), both).state.get('p0')).toBe('gone');
+    expect(selectEvictedPairs(selectArcPairs(a), both).pairs[0]?.status).toBe('answered');
+    const resultOnly = new Uint8Array([0, 0, 0, 1, 0, 0, 0]);
+    expect(selectEvictedPairs(selectArcPairs(a), resultOnly).pairs[0]?.status).toBe('unanswered');
+  });
+
+  it('property: flags agree with the results and pair status with the kept request', () => {
+    const a = analyze(TRIM, 'anthropic');
+    const choices = selectPolicyChoices(['message-keep-task', 'turn-pair'], {});
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: table.total }), (budget) => {
+        const v = selectEviction(ctx, choices, budget);
+        const flags = selectEvictedFlags(ctx, choices, v);
+        for (let i = 0; i < TRIM.messages.length; i++) {
+          expect(((flags[i] as number) & EVICTED_PRIMARY) !== 0).toBe(v.results[0].evicted.includes(i));
+          expect(((flags[i] as number) & EVICTED_COMPARED) !== 0).toBe(v.results[1].evicted.includes(i));
+        }
+        const pairs = selectEvictedPairs(selectArcPairs(a), flags);
+        for (const p of pairs.pairs) {
+          const keptCall = p.call !== null && !v.results[0].evicted.includes(p.call.message);
+          const keptResult = p.result !== null && !v.results[0].evicted.includes(p.result.message);
+          if (keptCall !== keptResult) expect(p.status).not.toBe('answered');
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('sweep covers all five policies, with the shown options, and exchange never gives a 400 here', () => {
+    const choices = selectPolicyChoices(['message', 'summary'], { summary: { summaryTokens: 5 } });
+    const s = selectSweep(ctx, choices);
+    expect(s.map((p) => p.policy)).toEqual(['message', 'message-keep-task', 'exchange', 'turn-pair', 'summary']);
+    expect(s.find((p) => p.policy === 'exchange')?.share400).toBe(0);
+    expect(s.find((p) => p.policy === 'message')?.invalidCuts).toContain(3);
+    expect(s[4]?.cuts).toBe(cutPlan(ctx, 'summary', { summaryTokens: 5 }).cuts);
+  });
+
+  it('cut markers: exchange boundaries are safe, the cut between call and result is not', () => {
+    const m = selectCutMarkers(ctx.cuts);
+    expect(m.safe[1]).toBe(1);
+    expect(m.safe[5]).toBe(1);
+    expect(m.safe[3]).toBe(0);
+    expect(m.errorAt(3)?.code).toBe('A1');
+    expect(m.errorAt(5)).toBeNull();
+  });
+
+  it('parses a real sample without throwing and maps raw indices', () => {
+    const p = parseTranscript(readFileSync(samplePath('invoice.json'), 'utf8'));
+    if (!p.ok) throw new Error('invoice does not parse');
+    const t = p.value.transcript;
+    expect(messageOfRaw(t, t.messages[2]?.rawIndex ?? -1)).toBe(2);
+    expect(messageOfRaw(t, -1)).toBe(-1);
+  });
+});
