@@ -4,7 +4,7 @@ import { INVOICE_ANTHROPIC, load } from '../model/faults.fixtures.ts';
 import { CHARS_PER_4, countTokens } from '../model/tokens.ts';
 import { selectFaulted, selectPolicyPair, selectRepair, selectRepairDiff } from './faults.ts';
 import { createAppStore } from './store.ts';
-import { lessonFromFragment, withLesson } from './urlSync.ts';
+import { buildShareFragment, lessonFromFragment, withLesson } from './urlSync.ts';
 
 const loaded = analyze(load(INVOICE_ANTHROPIC), 'anthropic');
 
@@ -76,5 +76,10 @@ describe('lesson links', () => {
     expect(lessonFromFragment('#v=1&src=invoice&learn=exchange-unit')).toBe('exchange-unit');
     expect(lessonFromFragment('#v=1')).toBeNull();
     expect(lessonFromFragment('#learn=<script>')).toBeNull();
+  });
+
+  it('a shared link keeps the lesson step', () => {
+    const store = createAppStore({ source: { text: '', name: 'invoice.json', origin: 'sample', sampleId: 'invoice' }, lesson: 'faults' });
+    expect(lessonFromFragment(buildShareFragment(store.getState(), 'full'))).toBe('faults');
   });
 });

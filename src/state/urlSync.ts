@@ -37,7 +37,9 @@ export function lessonFromFragment(fragment: string): string | null {
 
 /** `fragment` with `learn=<lesson>` appended (unchanged when `lesson` is null). */
 export function withLesson(fragment: string, lesson: string | null): string {
-  return lesson === null ? fragment : `${fragment}${fragment ? '&' : ''}learn=${encodeURIComponent(lesson)}`;
+  return lesson === null
+    ? fragment
+    : `${fragment}${fragment ? '&' : ''}learn=${encodeURIComponent(lesson)}`;
 }
 
 /** Debounce of URL writes, in ms: long enough to coalesce a slider drag, short enough to feel live. */
@@ -134,7 +136,8 @@ export function storePatchFromPermalink(p: PermalinkState): Partial<AppState> {
 }
 
 /**
- * The fragment (no `#`) of a link to share: the current view plus a source.
+ * The fragment (no `#`) of a link to share: the current view plus a source (and the lesson step
+ * in Learn mode).
  * @param s the store state
  * @param inline `full` to carry a pasted transcript, or the structure-only text
  */
@@ -142,7 +145,7 @@ export function buildShareFragment(
   s: AppState,
   inline: 'full' | { text: string; redacted: boolean },
 ): string {
-  return encodePermalink(permalinkFromStore(s, inline));
+  return withLesson(encodePermalink(permalinkFromStore(s, inline)), s.lesson);
 }
 
 /** The page's URL without its fragment, for building links (`https://host/path?q`). */
@@ -181,8 +184,20 @@ function apply(store: StoreApi<AppStore>, fragment: string): PermalinkNotice[] {
       anchor: state.view.anchor,
     });
   store.setState(patch);
-  noticeStore.getState().show(notices);
-  return notices;
+  // Say what the reader is looking at: placeholders could otherwise pass for a broken transcript.
+  const all =
+    state.source.kind === 'inline' && state.source.redacted
+      ? [
+          ...notices,
+          {
+            key: 'r',
+            message:
+              'Structure-only link: every text, tool input and result is a placeholder of the same token count, and ids are renamed.',
+          },
+        ]
+      : notices;
+  noticeStore.getState().show(all);
+  return all;
 }
 
 /** Put back a sample link's selection and anchor once its text has loaded. */
@@ -215,7 +230,10 @@ export function startUrlSync(
   let lastWritten = location.hash.replace(/^#/, '');
   const write = () => {
     timer = null;
-    const fragment = withLesson(encodePermalink(permalinkFromStore(store.getState())), store.getState().lesson);
+    const fragment = withLesson(
+      encodePermalink(permalinkFromStore(store.getState())),
+      store.getState().lesson,
+    );
     if (fragment === lastWritten) return;
     lastWritten = fragment;
     history.replaceState(history.state, '', `#${fragment}`);
