@@ -112,15 +112,17 @@ function exchange(w: Writer, callPrefix: string, thinking: boolean): Turn[] {
   return turns;
 }
 
-/** Plant a broken pair in an exchange that has calls: drop a result, orphan one, or put text first. */
-function breakExchange(w: Writer, turns: Turn[]): void {
+/** A copy of an exchange with a broken pair: a result dropped, an orphan, or text before the results. */
+function breakExchange(w: Writer, turns: Turn[]): Turn[] {
   const ri = turns.findIndex((t) => t.kind === 'results');
-  if (ri < 0) return;
+  if (ri < 0) return turns;
   const res = turns[ri] as Extract<Turn, { kind: 'results' }>;
+  const copy: Extract<Turn, { kind: 'results' }> = { ...res, results: res.results.map((r) => ({ ...r })) };
   const mode = w.int(0, 2);
-  if (mode === 0 && res.results.length > 1) res.results.pop();
-  else if (mode === 1) (res.results[0] as Res).id = w.id('orphan_');
-  else res.textFirst = 'Before the results: the user interrupted.';
+  if (mode === 0 && copy.results.length > 1) copy.results.pop();
+  else if (mode === 1) (copy.results[0] as Res).id = w.id('orphan_');
+  else copy.textFirst = 'Before the results: the user interrupted.';
+  return turns.map((t, i) => (i === ri ? copy : t));
 }
 
 function turnCount(t: Turn, format: GenFormat): number {
@@ -132,38 +134,65 @@ function turnCount(t: Turn, format: GenFormat): number {
   return (t.thinking ? 1 : 0) + (t.text ? 1 : 0) + t.calls.length || 1;
 }
 
+/** Rough size of a turn in bytes (calibrated against the rendered output when --mb is used). */
+function turnBytes(t: Turn): number {
+  if (t.kind === 'results') return t.results.reduce((s, r) => s + r.text.length + 100, 0);
+  if (t.kind === 'user') return t.text.length + 50;
+  return (t.thinking?.length ?? 0) + (t.text?.length ?? 0) + t.calls.length * 150 + 100;
+}
+
 /** Generate a transcript as text (JSON or JSONL). Deterministic for the same options. */
 export function generate(opts: GenOptions): string {
   const seed = opts.seed ?? 1;
   const w = new Writer(seed);
   const format = opts.format;
   const minBytes = (opts.mb ?? 0) * 1e6;
-  const brokenTotal = opts.broken ?? Math.max(1, Math.floor(opts.messages / 20000));
   const thinking = format !== 'openai-chat';
   const callPrefix = format === 'openai-chat' ? 'call_' : 'toolu_';
   const exchanges: Turn[][] = [];
   let count = format === 'openai-chat' ? 1 : 0; // the system message
-  let bytes = 0;
-  while (count < opts.messages || bytes < minBytes) {
-    const x = exchange(w, callPrefix, thinking);
-    exchanges.push(x);
-    for (const t of x) {
-      count += turnCount(t, format);
-      if (minBytes > 0) bytes += t.kind === 'results' ? t.results.reduce((s, r) => s + r.text.length + 80, 0) : 200;
+  let est = 0;
+  let factor = 1;
+  let goal = minBytes / 8; // a first, small pass calibrates the size estimate
+  const grow = () => {
+    while (count < opts.messages || est * factor < goal) {
+      const x = exchange(w, callPrefix, thinking);
+      exchanges.push(x);
+      for (const t of x) {
+        count += turnCount(t, format);
+        est += turnBytes(t);
+      }
     }
+  };
+  const render = (): string => {
+    // Broken pairs at evenly spread exchanges that have calls (a separate stream: same bytes on re-render).
+    const bw = new Writer(seed + 1);
+    const brokenTotal = opts.broken ?? Math.max(1, Math.floor(count / 20000));
+    const withCalls = exchanges.map((x, i) => (x.some((t) => t.kind === 'results') ? i : -1)).filter((i) => i >= 0);
+    const broken = new Set<number>();
+    for (let b = 0; b < brokenTotal && withCalls.length > 0; b++) broken.add(withCalls[Math.floor(((b + 0.5) * withCalls.length) / brokenTotal)] as number);
+    const turns = exchanges.flatMap((x, i) => (broken.has(i) ? breakExchange(bw, x) : x));
+    // A request body is sent after a user turn; a log simply ends.
+    if (format !== 'claude-code-jsonl') turns.push({ kind: 'user', text: 'Continue.' });
+    const rw = new Writer(seed + 2);
+    switch (format) {
+      case 'anthropic-messages':
+        return renderAnthropic(turns);
+      case 'openai-chat':
+        return renderOpenAI(turns);
+      case 'claude-code-jsonl':
+        return renderClaudeCode(turns, rw);
+    }
+  };
+  grow();
+  let text = render();
+  while (text.length < minBytes) {
+    factor = text.length / est;
+    goal = minBytes;
+    grow();
+    text = render();
   }
-  // Broken pairs at evenly spread exchanges that have calls.
-  const withCalls = exchanges.map((x, i) => (x.some((t) => t.kind === 'results') ? i : -1)).filter((i) => i >= 0);
-  for (let b = 0; b < brokenTotal && withCalls.length > 0; b++) breakExchange(w, exchanges[withCalls[Math.floor(((b + 0.5) * withCalls.length) / brokenTotal)] as number] as Turn[]);
-  const turns = exchanges.flat();
-  switch (format) {
-    case 'anthropic-messages':
-      return renderAnthropic(turns);
-    case 'openai-chat':
-      return renderOpenAI(turns);
-    case 'claude-code-jsonl':
-      return renderClaudeCode(turns, w);
-  }
+  return text;
 }
 
 function renderAnthropic(turns: Turn[]): string {
@@ -181,7 +210,7 @@ function renderAnthropic(turns: Turn[]): string {
     return { role: 'assistant', content };
   });
   const tools = TOOLS.map((name) => ({ name, description: `The ${name} tool.`, input_schema: { type: 'object', properties: {} } }));
-  return JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 8192, system: 'You are a coding agent working in a repository.', tools, messages });
+  return JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 8192, thinking: { type: 'enabled', budget_tokens: 4096 }, system: 'You are a coding agent working in a repository.', tools, messages });
 }
 
 function renderOpenAI(turns: Turn[]): string {

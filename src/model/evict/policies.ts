@@ -47,6 +47,8 @@ export interface EvictionContext {
   pinnedTokens: number;
   /** Assistant indices of the turn pairs, ascending. */
   turnAssistants: Int32Array;
+  /** Cut plans by policy and options (plans do not depend on the budget). */
+  plans: Map<string, CutPlan>;
 }
 
 /**
@@ -80,6 +82,7 @@ export function prepareEviction(t: Transcript, table: TokenTable, provider: Prov
     npPrefix,
     pinnedTokens,
     turnAssistants: Int32Array.from(turnPairs(t.messages).map((p) => p.assistant)),
+    plans: new Map(),
   };
 }
 
@@ -94,6 +97,8 @@ export interface CutPlan {
   summaryTokens: number | null;
   /** Tokens of the head messages. */
   headTokens: number;
+  /** @internal cached heads: [without summary, with summary] */
+  heads?: [CutHead, CutHead | null];
 }
 
 function firstAfter(list: Int32Array, x: number): number {
@@ -114,6 +119,16 @@ function firstAfter(list: Int32Array, x: number): number {
  * @param options pinFirst (message, exchange), keepNewestExchanges, summaryTokens (default 500)
  */
 export function cutPlan(ctx: EvictionContext, policy: PolicyId, options: PolicyOptions = {}): CutPlan {
+  const key = `${policy}|${options.pinFirst === true}|${options.keepNewestExchanges ?? 0}|${options.summaryTokens ?? ''}`;
+  let plan = ctx.plans.get(key);
+  if (!plan) {
+    plan = buildPlan(ctx, policy, options);
+    ctx.plans.set(key, plan);
+  }
+  return plan;
+}
+
+function buildPlan(ctx: EvictionContext, policy: PolicyId, options: PolicyOptions): CutPlan {
   const n = ctx.cuts.n;
   const np = ctx.nonPinned;
   const exchanges = ctx.grouping.exchanges;
@@ -199,20 +214,30 @@ export function chooseCut(ctx: EvictionContext, plan: CutPlan, budget: number): 
   return lo < m ? { j: lo, fits: true } : { j: m - 1, fits: false };
 }
 
-/** The head (CutHead) of a plan at a cut, with the summary message when anything was dropped. */
+/**
+ * The head (CutHead) of a plan at a cut, with the summary message when anything was dropped.
+ * The same object is returned for every cut of a plan (with or without the summary), so window
+ * checks can be cached per head.
+ */
 export function planHead(ctx: EvictionContext, plan: CutPlan, j: number): CutHead {
-  const ms = ctx.cuts.t.messages;
-  const messages = plan.head.map((i) => ms[i] as Message);
-  if (plan.summaryTokens === null || j === 0) return { messages, summary: null };
-  return { messages, summary: summaryMessage(plan.cuts[j] as number, plan.summaryTokens) };
+  if (!plan.heads) {
+    const ms = ctx.cuts.t.messages;
+    const messages = plan.head.map((i) => ms[i] as Message);
+    plan.heads = [{ messages, summary: null }, plan.summaryTokens === null ? null : { messages, summary: summaryMessage(null, plan.summaryTokens) }];
+  }
+  return (j > 0 && plan.heads[1]) || plan.heads[0];
 }
 
-/** The synthetic summary message: a plain user message with no tool blocks (rawIndex −1). */
-export function summaryMessage(before: number, tokens: number): Message {
+/**
+ * The synthetic summary message: a plain user message with no tool blocks (rawIndex −1).
+ * @param before the message index (ours) it is inserted before, for its path; null for a generic one
+ * @param tokens its size in tokens (stated in its text)
+ */
+export function summaryMessage(before: number | null, tokens: number): Message {
   return {
     index: -1,
     rawIndex: -1,
-    path: `summary before message ${before}`,
+    path: before === null ? 'summary' : `summary before message ${before}`,
     role: 'user',
     blocks: [{ type: 'text', text: `[Summary of the earlier conversation, ${tokens} tokens]` }],
     raw: undefined,
@@ -235,7 +260,7 @@ export interface PolicyResult extends EvictionResult {
  * @param options pinFirst, keepNewestExchanges, summaryTokens
  * @returns kept/evicted indices (ours), tokens before/kept (tokens), deficit, freed, overshoot
  *   (freed ÷ deficit), fits, and the validation of the kept request (lazy getter; `firstError`
- *   is computed eagerly). O(log n + boundary window) plus O(n) to list kept/evicted indices.
+ *   is computed eagerly; `kept`/`evicted` are listed on first access, O(n)). O(log n + boundary window).
  */
 export function simulatePolicy(ctx: EvictionContext, policy: PolicyId, budget: number, options: PolicyOptions = {}): PolicyResult {
   const plan = cutPlan(ctx, policy, options);
@@ -246,15 +271,29 @@ export function simulatePolicy(ctx: EvictionContext, policy: PolicyId, budget: n
 export function resultAt(ctx: EvictionContext, plan: CutPlan, choice: { j: number; fits: boolean }, budget: number): PolicyResult {
   const { j, fits } = choice;
   const k = plan.cuts[j] as number;
-  const ms = ctx.cuts.t.messages;
-  const n = ms.length;
-  const headSet = new Set(plan.head);
-  const kept: number[] = [];
-  const evicted: number[] = [];
-  for (let i = 0; i < n; i++) {
-    if (i >= k || headSet.has(i) || isPinned(ms[i] as Message)) kept.push(i);
-    else evicted.push(i);
-  }
+  const n = ctx.cuts.n;
+  // kept/evicted are listed on first access (a slider step does not need 100,000 indices).
+  let lists: { kept: number[]; evicted: number[] } | null = null;
+  const list = () => {
+    if (lists) return lists;
+    const pinned = ctx.cuts.pinned;
+    const head = plan.head;
+    const evicted: number[] = [];
+    const keptBefore: number[] = [];
+    let h = 0;
+    let p = 0;
+    for (let i = 0; i < k && i < n; i++) {
+      while (h < head.length && (head[h] as number) < i) h++;
+      while (p < pinned.length && (pinned[p] as number) < i) p++;
+      if (head[h] === i || pinned[p] === i) keptBefore.push(i);
+      else evicted.push(i);
+    }
+    const kept = new Array<number>(keptBefore.length + Math.max(0, n - k));
+    for (let i = 0; i < keptBefore.length; i++) kept[i] = keptBefore[i] as number;
+    for (let i = k, j = keptBefore.length; i < n; i++, j++) kept[j] = i;
+    lists = { kept, evicted };
+    return lists;
+  };
   const tokensBefore = ctx.table.total;
   const tokensKept = planCost(ctx, plan, j);
   const deficit = Math.max(0, tokensBefore - budget);
@@ -270,8 +309,12 @@ export function resultAt(ctx: EvictionContext, plan: CutPlan, choice: { j: numbe
     freed,
     overshoot: deficit > 0 ? freed / deficit : null,
     fits,
-    kept,
-    evicted,
+    get kept() {
+      return list().kept;
+    },
+    get evicted() {
+      return list().evicted;
+    },
     provider: ctx.cuts.provider,
     cut: k,
     firstError: verdict.firstError,

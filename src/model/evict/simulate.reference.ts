@@ -82,13 +82,13 @@ export function referencePolicy(
       continue;
     }
     if (summarised && sawDrop && !summaryPlaced && !isPinned(m)) {
-      keptMsgs.push(summaryMessage(i, summaryTokens));
+      keptMsgs.push(summaryMessage(null, summaryTokens));
       summaryPlaced = true;
     }
     kept.push(i);
     keptMsgs.push(m);
   }
-  if (summarised && !summaryPlaced) keptMsgs.push(summaryMessage(n, summaryTokens));
+  if (summarised && !summaryPlaced) keptMsgs.push(summaryMessage(null, summaryTokens));
   const tokensKept = cost();
   return { kept, evicted, tokensKept, fits: tokensKept <= budget, summarised, validation: validateTranscript(t, provider, { ...opts, messages: keptMsgs }) };
 }

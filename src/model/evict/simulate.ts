@@ -63,6 +63,25 @@ export interface CutContext {
   fx: FastTables | null;
 }
 
+/** Per-context caches of window validity (the sweep asks the same window many times). */
+interface WindowCache {
+  /** Without a head: 0 unknown, 1 the window at cut k has no error, 2 it has one. */
+  noHead: Uint8Array;
+  /** With a head and nothing between the cut and r: the window is the head alone. */
+  headOnly: WeakMap<CutHead, boolean>;
+  /** The transcript with `thinking` unknown: a window's end is not the request's end (T1/T2). */
+  winT: Transcript;
+  /**
+   * Per message, what a window starting there is known to give without validating it:
+   * 1 = a plain user message (text/media only, no blank text) — alone it raises nothing;
+   * 2 = it opens the window with a tool result — an orphan (A1 / O1) or a missing id, a 400;
+   * 0 = unknown, validate.
+   */
+  start: Uint8Array;
+  /** emptyBefore[i] = number of messages with no blocks in [0, i). */
+  emptyBefore: Int32Array;
+}
+
 interface FastTables {
   /** Full violations except Anthropic's A7, in provider order. */
   rest: Violation[];
@@ -86,6 +105,7 @@ interface FastTables {
   loopFloor: number;
   /** rawIndex of each message, strictly increasing. */
   raw: Int32Array;
+  cache: WindowCache;
 }
 
 function isToolish(m: Message): boolean {
@@ -244,7 +264,17 @@ function buildFast(t: Transcript, provider: ProviderId, full: Validation, raw: I
       } else r++;
     }
   }
-  return { rest, restAt, errPos, dupPrev, a7, nextTool, nextToolNP, syncNext, renderedAt, loopFloor: anth && t.settings.thinking === true ? loopFloor : -1, raw };
+  const winSettings = { ...t.settings };
+  delete winSettings.thinking;
+  const start = new Uint8Array(n);
+  const emptyBefore = new Int32Array(n + 1);
+  for (let i = 0; i < n; i++) {
+    const m = ms[i] as Message;
+    emptyBefore[i + 1] = (emptyBefore[i] as number) + (m.blocks.length === 0 ? 1 : 0);
+    start[i] = windowStartKind(m, provider);
+  }
+  const cache: WindowCache = { noHead: new Uint8Array(n + 1), headOnly: new WeakMap(), winT: { ...t, settings: winSettings }, start, emptyBefore };
+  return { rest, restAt, errPos, dupPrev, a7, nextTool, nextToolNP, syncNext, renderedAt, loopFloor: anth && t.settings.thinking === true ? loopFloor : -1, raw, cache };
 }
 
 /**
@@ -308,11 +338,32 @@ function lowerBoundAt(restAt: Int32Array, positions: Int32Array | null, r: numbe
   return lo;
 }
 
-function computeParts(ctx: CutContext, kIn: number, head: CutHead): Parts {
-  const k = kIn >= ctx.n ? ctx.n : (ctx.nextNonPinned[Math.max(0, kIn)] as number);
-  const fx = ctx.fx;
-  const direct = (): Parts => ({ direct: validateTranscript(ctx.t, ctx.provider, { ...ctx.opts, messages: keptMessages(ctx, k, head) }), a7: null, win: [], aPos: 0, r: ctx.n, delta: () => 0, headIds: null, k });
-  if (!fx) return direct();
+function normaliseCut(ctx: CutContext, kIn: number): number {
+  return kIn >= ctx.n ? ctx.n : (ctx.nextNonPinned[Math.max(0, kIn)] as number);
+}
+
+/** See `WindowCache.start`. */
+function windowStartKind(m: Message, provider: ProviderId): number {
+  if (provider === 'anthropic') {
+    if ((m.role === 'user' || m.role === 'tool') && m.blocks.some((b) => b.type === 'tool_result' && b.server === undefined)) return 2;
+  } else if (isToolish(m)) return 2;
+  if (m.role !== 'user' || m.blocks.length === 0) return 0;
+  for (const b of m.blocks) {
+    if (b.type === 'text') {
+      if (b.text.trim() === '') return 0;
+    } else if (b.type !== 'image' && b.type !== 'document') return 0;
+  }
+  return 1;
+}
+
+/** A head that cannot interact with the window: one plain user message (plus the summary). */
+function plainHead(head: CutHead, fx: FastTables): boolean {
+  const m = head.messages[0];
+  return head.messages.length === 1 && m !== undefined && fx.cache.start[m.index] === 1;
+}
+
+/** The resync point for a (normalised) cut, or -1 when the kept array must be validated directly. */
+function resyncPoint(ctx: CutContext, fx: FastTables, k: number, head: CutHead): number {
   const anth = ctx.provider === 'anthropic';
   let r = k < ctx.n ? (fx.syncNext[k] as number) : -1;
   if (anth && r === k && r >= 0) {
@@ -321,7 +372,60 @@ function computeParts(ctx: CutContext, kIn: number, head: CutHead): Parts {
     const lastHead = head.summary ?? hm[hm.length - 1];
     if (lastHead && lastHead.role === 'assistant') r = fx.syncNext[k + 1] as number;
   }
-  if (r < 0 || (anth && fx.loopFloor !== -1 && fx.loopFloor < r)) return direct();
+  if (r < 0 || (anth && fx.loopFloor !== -1 && fx.loopFloor < r)) return -1;
+  return r;
+}
+
+/** True when the window (head + [k, r)) has no error of its own (A7 in the window included). */
+function windowOk(ctx: CutContext, fx: FastTables, k: number, head: CutHead, r: number): boolean {
+  const anth = ctx.provider === 'anthropic';
+  const hasHead = head.messages.length > 0 || head.summary !== null;
+  const span = k < r; // k is non-pinned (normalised), so [k, r) holds a non-pinned message iff k < r
+  if (!hasHead && !span && anth) return true;
+  if (!hasHead) {
+    // Known without validating: a tool result first is an orphan; a lone plain user message is fine.
+    const kind = fx.cache.start[k];
+    if (kind === 2) return false;
+    if (kind === 1 && (anth ? r === k + 1 || ctx.nextNonPinned[k + 1] === r : r === k)) return true;
+    const c = fx.cache.noHead[k];
+    if (c) return c === 1;
+    const ok = validateWindow(ctx, fx, k, head, r);
+    fx.cache.noHead[k] = ok ? 1 : 2;
+    return ok;
+  }
+  // One plain user message (the task, maybe with the summary) merges with the window's first
+  // user turn but adds no tool blocks, ids or neighbours: the two are valid iff each is, unless
+  // the window holds an empty message (which the merge would hide).
+  if (span && plainHead(head, fx) && fx.cache.emptyBefore[r] === fx.cache.emptyBefore[k]) return windowOk(ctx, fx, k, head, k) && windowOk(ctx, fx, k, NO_HEAD, r);
+  if (!span) {
+    const c = fx.cache.headOnly.get(head);
+    if (c !== undefined) return c;
+    const ok = validateWindow(ctx, fx, k, head, r);
+    fx.cache.headOnly.set(head, ok);
+    return ok;
+  }
+  return validateWindow(ctx, fx, k, head, r);
+}
+
+function validateWindow(ctx: CutContext, fx: FastTables, k: number, head: CutHead, r: number): boolean {
+  const winMsgs = keptMessages(ctx, k, head, r - 1);
+  if (ctx.provider !== 'anthropic') winMsgs.push(standIn(ctx.t.messages[r] as Message));
+  const vw = validateTranscript(fx.cache.winT, ctx.provider, { ...ctx.opts, messages: winMsgs });
+  for (const v of vw.violations) {
+    if (v.severity !== 'error' || v.rule === 'thinking_missing') continue;
+    if (v.rule === 'tools_not_defined' || ourIndex(fx.raw, v.messageIndex) < r) return false;
+  }
+  return true;
+}
+
+function computeParts(ctx: CutContext, kIn: number, head: CutHead): Parts {
+  const k = normaliseCut(ctx, kIn);
+  const fx = ctx.fx;
+  const direct = (): Parts => ({ direct: validateTranscript(ctx.t, ctx.provider, { ...ctx.opts, messages: keptMessages(ctx, k, head) }), a7: null, win: [], aPos: 0, r: ctx.n, delta: () => 0, headIds: null, k });
+  if (!fx) return direct();
+  const anth = ctx.provider === 'anthropic';
+  const r = resyncPoint(ctx, fx, k, head);
+  if (r < 0) return direct();
   // Anthropic: the window stops before r (nothing before r looks at r's turn, since the message
   // before r is a user turn). OpenAI: an assistant before r needs to see that its tool run ends, so
   // r is stood in for by a plain user message (one provider index, no violations of its own).
@@ -330,7 +434,7 @@ function computeParts(ctx: CutContext, kIn: number, head: CutHead): Parts {
   let a7: Violation | null = null;
   const win: Violation[] = [];
   if (!anth || winMsgs.some((m) => !isPinned(m))) {
-    const vw = validateTranscript(ctx.t, ctx.provider, { ...ctx.opts, messages: winMsgs });
+    const vw = validateTranscript(fx.cache.winT, ctx.provider, { ...ctx.opts, messages: winMsgs });
     for (const v of vw.violations) {
       if (anth && v.rule === 'tools_not_defined') {
         a7 = v;
@@ -441,12 +545,23 @@ export function checkCut(ctx: CutContext, k: number, head: CutHead = NO_HEAD): C
  * Only whether a cut is valid, without building error objects (the sweep's inner loop).
  * @returns true when the kept request would be accepted
  */
-export function isCutValid(ctx: CutContext, k: number, head: CutHead = NO_HEAD): boolean {
-  const p = computeParts(ctx, k, head);
-  if (p.direct) return p.direct.valid;
-  if (p.a7 && p.a7.severity === 'error') return false;
-  if (p.win.some((v) => v.severity === 'error')) return false;
-  const fx = ctx.fx as FastTables;
-  for (let e = lowerBoundAt(fx.restAt, fx.errPos, p.r); e < fx.errPos.length; e++) if (survives(fx, fx.errPos[e] as number, p)) return false;
+export function isCutValid(ctx: CutContext, kIn: number, head: CutHead = NO_HEAD): boolean {
+  const fx = ctx.fx;
+  const k = normaliseCut(ctx, kIn);
+  const r = fx ? resyncPoint(ctx, fx, k, head) : -1;
+  if (!fx || r < 0) return (computeParts(ctx, k, head).direct as Validation).valid;
+  if (!windowOk(ctx, fx, k, head, r)) return false;
+  if (fx.a7 && fx.a7.severity === 'error' && (fx.nextToolNP[r] as number) < ctx.n) return false;
+  let headIds: Set<string> | null = null;
+  for (let e = lowerBoundAt(fx.restAt, fx.errPos, r); e < fx.errPos.length; e++) {
+    const pos = fx.errPos[e] as number;
+    const d = fx.dupPrev.get(pos);
+    if (!d || d.prev >= k) return false;
+    if (!headIds) {
+      headIds = new Set();
+      for (const m of head.messages) for (const id of occurrenceIds(m, ctx.provider)) headIds.add(id);
+    }
+    if (headIds.has(d.id)) return false;
+  }
   return true;
 }
