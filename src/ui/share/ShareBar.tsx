@@ -17,6 +17,7 @@ import { writeTranscript } from '../../model/write.ts';
 import { noticeStore } from '../../state/permalink/notices.ts';
 import { selectTokens } from '../../state/selectors.ts';
 import { useAppStore, type AppState } from '../../state/store.ts';
+import { MAX_FRAGMENT_CHARS } from '../../state/permalink/codec.ts';
 import { buildShareFragment, isStructureOnly, pageUrlWithoutHash } from '../../state/urlSync.ts';
 import { fmtInt } from '../format.ts';
 import { downloadBlob, svgToPngBlob } from './download.ts';
@@ -73,6 +74,7 @@ function copy(text: string, done: (ok: boolean) => void) {
 }
 
 function LinkRow(p: { label: string; link: string; testId: string }) {
+  const unopenable = p.link.length > MAX_FRAGMENT_CHARS;
   const [copied, setCopied] = useState<'idle' | 'ok' | 'failed'>('idle');
   return (
     <div className="share-link-row">
@@ -97,6 +99,7 @@ function LinkRow(p: { label: string; link: string; testId: string }) {
           : copied === 'failed'
             ? ' · copy failed: select and copy by hand'
             : ''}
+        {unopenable ? ' · too long to open (browsers stop at 2 MiB): export the file instead' : ''}
       </span>
     </div>
   );
