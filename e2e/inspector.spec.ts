@@ -200,6 +200,11 @@ test.describe('inspector page', () => {
     await expect(target).toHaveClass(/selected/);
     await expect(target).toBeInViewport();
     await expect(target).toHaveClass(/v-first/);
+    // The violations panel marks the violation of the selected message.
+    await expect(page.locator('[data-testid="violation"][aria-current="true"]')).toHaveAttribute(
+      'data-rank',
+      'first',
+    );
     await page.keyboard.press('?');
     await expect(page.getByTestId('help')).toContainText('next / previous violation');
   });

@@ -386,6 +386,7 @@ export function App() {
               validation={analysis.validation}
               providerLabel={providerLabel}
               targets={targets}
+              currentMessage={currentMessage}
               onJump={jump}
             />
           </div>

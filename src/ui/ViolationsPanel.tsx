@@ -2,7 +2,7 @@
  * The verdict: each violation in the order the provider meets it, with the rule in plain words,
  * why the provider refuses it, the exact JSON error body (copyable) and a jump to the message.
  */
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Validation } from '../model/validate/index.ts';
 import type { ViolationTarget } from '../state/selectors.ts';
 import { prettyJson } from './format.ts';
@@ -11,6 +11,8 @@ export interface ViolationsPanelProps {
   validation: Validation;
   providerLabel: string;
   targets: ViolationTarget[];
+  /** The selected message (ours), or -1: its violations are marked and scrolled into view. */
+  currentMessage: number;
   onJump: (message: number) => void;
 }
 
@@ -36,14 +38,28 @@ async function copyText(text: string): Promise<boolean> {
   }
 }
 
-function ViolationItem({ t, onJump }: { t: ViolationTarget; onJump: (m: number) => void }) {
+function ViolationItem({
+  t,
+  current,
+  onJump,
+}: {
+  t: ViolationTarget;
+  current: boolean;
+  onJump: (m: number) => void;
+}) {
   const v = t.violation;
   const [copied, setCopied] = useState<'yes' | 'no' | null>(null);
   const preRef = useRef<HTMLPreElement>(null);
+  const liRef = useRef<HTMLLIElement>(null);
+  useEffect(() => {
+    if (current) liRef.current?.scrollIntoView({ block: 'nearest' });
+  }, [current]);
   const body = v.error !== null ? prettyJson(v.error) : null;
   return (
     <li
-      className={`violation rank-${t.rank}`}
+      ref={liRef}
+      className={`violation rank-${t.rank}${current ? ' current' : ''}`}
+      aria-current={current ? 'true' : undefined}
       data-testid="violation"
       data-rule={v.rule}
       data-rank={t.rank}
@@ -112,6 +128,7 @@ export function ViolationsPanel({
   validation,
   providerLabel,
   targets,
+  currentMessage,
   onJump,
 }: ViolationsPanelProps) {
   const errors = targets.filter((t) => t.rank !== 'warning').length;
@@ -133,6 +150,7 @@ export function ViolationsPanel({
             <ViolationItem
               key={`${i}:${t.violation.rule}:${t.violation.messageIndex}`}
               t={t}
+              current={currentMessage >= 0 && t.message === currentMessage}
               onJump={onJump}
             />
           ))}
