@@ -93,7 +93,7 @@ describe('the lesson', () => {
         expect([a.policy, b.policy]).toEqual(['message', 'exchange']);
         expect(a.validation.valid).toBe(false);
         expect(b.validation.valid).toBe(true);
-      });
+      }, 30_000);
 
       it('step four: the exchange policy overshoots about twofold', async () => {
         const { b } = evict('overshoot', await get());

@@ -92,7 +92,7 @@ describe('findLostMeaning', () => {
       }),
       { numRuns: 200 },
     );
-  });
+  }, 30_000);
 });
 
 describe('distinctiveTokens', () => {

@@ -398,7 +398,7 @@ describe('repair properties', () => {
         }),
         { numRuns: 200 },
       );
-    });
+    }, 30_000);
 
     it(`two stacked faults on a valid ${format} transcript still repair to a valid one`, () => {
       fc.assert(
@@ -416,7 +416,7 @@ describe('repair properties', () => {
         }),
         { numRuns: 150 },
       );
-    });
+    }, 30_000);
 
     it(`repairing an arbitrarily broken ${format} transcript (no thinking, no prefill rules in play) gives a valid one`, () => {
       fc.assert(
@@ -432,6 +432,6 @@ describe('repair properties', () => {
         }),
         { numRuns: 200 },
       );
-    });
+    }, 30_000);
   }
 });
