@@ -112,6 +112,12 @@ function benchEviction(): void {
   line('plain_pass_ms_100k', plain, 'ms', `${t.messages.length} messages, every block touched once`);
   const [prep, ctx] = time(() => prepareEviction(t, table, 'anthropic'));
   line('eviction_prepare_ms_100k', prep, 'ms', 'once per transcript/provider/tokenizer: full validation + tables');
+  // The page builds each shown policy's plan once (memoised in the context), not per step.
+  const [plansMs] = time(() => {
+    simulatePolicy(ctx, 'message', table.total);
+    simulatePolicy(ctx, 'exchange', table.total);
+  });
+  line('eviction_plans_ms_100k', plansMs, 'ms', 'cut plans of message + exchange, built once');
   let seed = 12345;
   const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
   const steps: number[] = [];
@@ -129,6 +135,12 @@ function benchEviction(): void {
     steps.push(ms);
     invalidSteps += bad;
   }
+  const withLists: number[] = [];
+  for (let i = 0; i < 50; i++) {
+    const budget = Math.round(table.total * (0.05 + 0.9 * rand()));
+    withLists.push(time(() => ['message', 'exchange'].forEach((p) => simulatePolicy(ctx, p as 'message', budget).kept.length))[0]);
+  }
+  line('slider_step_with_index_lists_ms_100k', median(withLists), 'ms', 'the same, also listing kept/evicted indices (lazy; the timeline can grey rows from the cut instead)');
   const step = median(steps);
   line('slider_step_ms_100k', step, 'ms', `median of 200 budgets, message + exchange with full validation; worst ${Math.max(...steps).toFixed(1)} ms; target ≤ 16`);
   line('slider_step_vs_plain_pass_100k', step / plain, '×');

@@ -40,7 +40,7 @@ describe.each(CASES)('fast cut validation agrees with the reference ($provider)'
       }),
       { numRuns: 400 },
     );
-  });
+  }, 60_000);
 
   it('every policy, budget and option: same kept set, tokens, fit and validation', () => {
     fc.assert(
@@ -70,7 +70,7 @@ describe.each(CASES)('fast cut validation agrees with the reference ($provider)'
       }),
       { numRuns: 300 },
     );
-  });
+  }, 60_000);
 });
 
 describe.each(CASES)('policy properties ($provider)', ({ format, provider }) => {
@@ -88,7 +88,7 @@ describe.each(CASES)('policy properties ($provider)', ({ format, provider }) => 
       }),
       { numRuns: 300 },
     );
-  });
+  }, 60_000);
 
   it('a larger budget never evicts more (monotone policies)', () => {
     fc.assert(
@@ -105,7 +105,7 @@ describe.each(CASES)('policy properties ($provider)', ({ format, provider }) => 
       }),
       { numRuns: 200 },
     );
-  });
+  }, 60_000);
 });
 
 describe('policies on a hand-made transcript', () => {

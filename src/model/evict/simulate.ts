@@ -80,6 +80,8 @@ interface WindowCache {
   start: Uint8Array;
   /** emptyBefore[i] = number of messages with no blocks in [0, i). */
   emptyBefore: Int32Array;
+  /** Whole verdict of the cut at k without a head: 0 unknown, 1 valid, 2 a 400. */
+  cutNoHead: Uint8Array;
 }
 
 interface FastTables {
@@ -273,7 +275,7 @@ function buildFast(t: Transcript, provider: ProviderId, full: Validation, raw: I
     emptyBefore[i + 1] = (emptyBefore[i] as number) + (m.blocks.length === 0 ? 1 : 0);
     start[i] = windowStartKind(m, provider);
   }
-  const cache: WindowCache = { noHead: new Uint8Array(n + 1), headOnly: new WeakMap(), winT: { ...t, settings: winSettings }, start, emptyBefore };
+  const cache: WindowCache = { noHead: new Uint8Array(n + 1), headOnly: new WeakMap(), winT: { ...t, settings: winSettings }, start, emptyBefore, cutNoHead: new Uint8Array(n + 1) };
   return { rest, restAt, errPos, dupPrev, a7, nextTool, nextToolNP, syncNext, renderedAt, loopFloor: anth && t.settings.thinking === true ? loopFloor : -1, raw, cache };
 }
 
@@ -550,6 +552,21 @@ export function isCutValid(ctx: CutContext, kIn: number, head: CutHead = NO_HEAD
   const k = normaliseCut(ctx, kIn);
   const r = fx ? resyncPoint(ctx, fx, k, head) : -1;
   if (!fx || r < 0) return (computeParts(ctx, k, head).direct as Validation).valid;
+  const hasHead = head.messages.length > 0 || head.summary !== null;
+  if (!hasHead) {
+    const c = fx.cache.cutNoHead[k];
+    if (c) return c === 1;
+    const ok = cutValidFast(ctx, fx, k, head, r);
+    fx.cache.cutNoHead[k] = ok ? 1 : 2;
+    return ok;
+  }
+  // A plain task head adds no tool blocks, ids or neighbours (see windowOk): the cut is valid iff
+  // the head alone is and the same cut without the head is.
+  if (plainHead(head, fx) && (k >= r || fx.cache.emptyBefore[r] === fx.cache.emptyBefore[k])) return windowOk(ctx, fx, k, head, k) && isCutValid(ctx, k, NO_HEAD);
+  return cutValidFast(ctx, fx, k, head, r);
+}
+
+function cutValidFast(ctx: CutContext, fx: FastTables, k: number, head: CutHead, r: number): boolean {
   if (!windowOk(ctx, fx, k, head, r)) return false;
   if (fx.a7 && fx.a7.severity === 'error' && (fx.nextToolNP[r] as number) < ctx.n) return false;
   let headIds: Set<string> | null = null;

@@ -62,7 +62,7 @@ describe.each(CASES)('sweep and cut markers ($provider)', ({ format, provider })
       }),
       { numRuns: 200 },
     );
-  });
+  }, 60_000);
 
   it('on valid transcripts every exchange boundary is a safe cut', () => {
     fc.assert(
@@ -76,5 +76,5 @@ describe.each(CASES)('sweep and cut markers ($provider)', ({ format, provider })
       }),
       { numRuns: 200 },
     );
-  });
+  }, 60_000);
 });
