@@ -27,6 +27,8 @@ import { Timeline } from './Timeline.tsx';
 import { Toolbar } from './Toolbar.tsx';
 import { useInspection, useTextCounter } from './useInspection.ts';
 import { ViolationsPanel } from './ViolationsPanel.tsx';
+import { EvictionSimulator } from './budget/EvictionSimulator.tsx';
+import { useEviction, useTimelineEviction } from './budget/useEviction.ts';
 import { FaultPanel } from './faults/FaultPanel.tsx';
 import { RepairPanel } from './faults/RepairPanel.tsx';
 import { LearnPanel, LearnToggle } from './learn/LearnPanel.tsx';
@@ -184,6 +186,7 @@ export function App() {
   const matches = analysis ? selectMatches(analysis, find) : null;
   const dimmed = analysis ? selectDimmed(analysis, roleFilter, blockFilter) : null;
   const counts = analysis ? selectCounts(analysis) : null;
+  const sim = useEviction(analysis, tokens);
   const currentMessage = useMemo(() => {
     if (!analysis || !selection) return -1;
     if (selection.kind === 'message') return selection.index;
@@ -268,6 +271,7 @@ export function App() {
     ? (VALIDATORS.find((v) => v.id === provider)?.label ?? provider)
     : '';
   const pinned = analysis ? selectPinnedText(analysis.transcript) : '';
+  const timelineEviction = useTimelineEviction(sim, analysis?.transcript ?? null, providerLabel);
   const currentMatch = matches ? matches.messages.indexOf(currentMessage) + 1 : 0;
 
   return (
@@ -354,6 +358,15 @@ export function App() {
                 <pre>{pinned}</pre>
               </details>
             )}
+            {sim && (
+              <EvictionSimulator
+                model={sim}
+                transcript={analysis.transcript}
+                tokens={tokens}
+                providerLabel={providerLabel}
+                onJump={jump}
+              />
+            )}
             <FindBar
               matchCount={matches.messages.length}
               current={currentMatch}
@@ -368,6 +381,7 @@ export function App() {
               violations={targets}
               expanded={expanded}
               onToggle={toggle}
+              eviction={timelineEviction}
             />
           </section>
           <div className="side-column">

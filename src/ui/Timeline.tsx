@@ -24,6 +24,7 @@ import {
   type Span,
 } from './arcs/arcLayout.ts';
 import { ArcLayer } from './arcs/ArcLayer.tsx';
+import { evictionRowClass, RowEviction, type TimelineEviction } from './budget/RowEviction.tsx';
 import { fmtInt } from './format.ts';
 import { MessageRow } from './MessageRow.tsx';
 
@@ -35,6 +36,8 @@ export interface TimelineProps {
   violations: ViolationTarget[];
   expanded: ReadonlySet<number>;
   onToggle: (index: number) => void;
+  /** The eviction simulator's marks (greyed rows, policy lanes, cut markers, red arcs); null = none. */
+  eviction?: TimelineEviction | null;
 }
 
 const GUTTER = DEFAULT_ARC_OPTIONS.gutterWidth;
@@ -48,21 +51,24 @@ export function Timeline({
   violations,
   expanded,
   onToggle,
+  eviction = null,
 }: TimelineProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const selection = useAppStore((s) => s.selection);
   const select = useAppStore((s) => s.select);
   const [hovered, setHovered] = useState<string | null>(null);
   const { rows, rowOfMessage, rowOfExchange } = selectRows(analysis);
-  const arcPairs = selectArcPairs(analysis);
+  const basePairs = selectArcPairs(analysis);
+  // With a budget, arcs carry the primary policy's derived status (an evicted end turns them red).
+  const arcPairs = eviction?.pairs ?? basePairs;
   const pairsOfBlock = selectPairsOfBlock(analysis);
   const exchangeTokens = selectExchangeTokens(analysis, tokens);
   const messages = analysis.transcript.messages;
   const hasLeading = analysis.grouping.exchanges[0]?.leading === true;
 
   const lanes = useMemo(
-    () => assignLanes(arcPairs.map(pairSpan).filter((s): s is Span => s !== null)),
-    [arcPairs],
+    () => assignLanes(basePairs.map(pairSpan).filter((s): s is Span => s !== null)),
+    [basePairs],
   );
   const maxTokens = useMemo(() => tokens.perMessage.reduce((a, b) => Math.max(a, b), 0), [tokens]);
   const violationAt = useMemo(() => {
@@ -225,6 +231,7 @@ export function Timeline({
           width={GUTTER}
           height={virtualizer.getTotalSize()}
           hovered={hovered}
+          evicted={eviction?.pairState}
           selected={selection?.kind === 'pair' ? selection.key : null}
           labelOf={labelOf}
           onHover={setHovered}
@@ -264,12 +271,19 @@ export function Timeline({
           return (
             <div
               key={it.key}
-              className={`row msg-row ${row.exchange >= 0 ? `band-${row.exchange % 2}` : 'pinned-row'}`}
+              className={`row msg-row ${row.exchange >= 0 ? `band-${row.exchange % 2}` : 'pinned-row'}${evictionRowClass(eviction?.flags[row.message])}`}
               style={style}
               data-index={it.index}
               data-message-index={row.message}
               ref={virtualizer.measureElement}
             >
+              {eviction && (
+                <RowEviction
+                  message={row.message}
+                  flags={eviction.flags[row.message] ?? 0}
+                  eviction={eviction}
+                />
+              )}
               <MessageRow
                 message={m}
                 tokens={tokens.perMessage[row.message] ?? 0}

@@ -11,6 +11,8 @@ export interface ArcLayerProps {
   width: number;
   height: number;
   hovered: string | null;
+  /** Eviction state per pair key from the simulator's primary policy (`cut` = one end evicted, `gone` = both). */
+  evicted?: ReadonlyMap<string, 'kept' | 'cut' | 'gone'> | undefined;
   selected: string | null;
   /** Label of a message for stub markers (`#12`). */
   labelOf: (message: number) => string;
@@ -37,8 +39,9 @@ export const ArcLayer = memo(function ArcLayer(p: ArcLayerProps) {
       aria-label="tool_use to tool_result arcs"
     >
       {p.arcs.map((a) => {
-        const cls = `arc${a.broken ? ' broken' : ''}${p.hovered === a.id ? ' hover' : ''}${p.selected === a.id ? ' selected' : ''}`;
-        const title = `${STATUS_TEXT[a.status]}${a.partial ? ' (partial answer: a sibling was answered)' : ''}`;
+        const ev = p.evicted?.get(a.id);
+        const cls = `arc${a.broken ? ' broken' : ''}${p.hovered === a.id ? ' hover' : ''}${p.selected === a.id ? ' selected' : ''}${ev ? ` ev-${ev}` : ''}`;
+        const title = `${STATUS_TEXT[a.status]}${a.partial ? ' (partial answer: a sibling was answered)' : ''}${ev === 'cut' ? ' — after eviction' : ev === 'gone' ? ' — both ends evicted' : ''}`;
         return (
           <g
             key={a.id}
@@ -47,6 +50,7 @@ export const ArcLayer = memo(function ArcLayer(p: ArcLayerProps) {
             data-status={a.status}
             data-broken={a.broken ? 'true' : 'false'}
             data-partial={a.partial ? 'true' : undefined}
+            data-evicted={ev}
             onMouseEnter={() => p.onHover(a.id)}
             onMouseLeave={() => p.onHover(null)}
             onClick={() => p.onSelect(a.id)}

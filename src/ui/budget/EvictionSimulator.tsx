@@ -1,0 +1,190 @@
+/**
+ * The eviction simulator panel (issue 4): a budget slider in tokens (0 to the transcript's total,
+ * arrow keys step one token, PageUp/PageDown a tenth, and a typed value), the context window and
+ * the "compact at N % of the window" reading, the two compared policies side by side, and the
+ * sweep chart with the rate calculator. The timeline shows the same eviction (greyed rows, two
+ * lanes, red arcs, cut markers) from the same `SimulatorModel`.
+ */
+import { useState } from 'react';
+import type { TokenTable } from '../../model/tokens.ts';
+import type { Transcript } from '../../model/types.ts';
+import { selectSweep } from '../../state/eviction.ts';
+import { useAppStore } from '../../state/store.ts';
+import { fmtInt } from '../format.ts';
+import {
+  CONTEXT_WINDOWS,
+  CUSTOM_WINDOW,
+  defaultWindowFor,
+  fmtPercent,
+  triggerPercent,
+} from './contextWindows.ts';
+import { PolicyCard } from './PolicyCard.tsx';
+import { SweepChart } from './SweepChart.tsx';
+import type { SimulatorModel } from './useEviction.ts';
+import './budget.css';
+
+export interface EvictionSimulatorProps {
+  model: SimulatorModel;
+  transcript: Transcript;
+  tokens: TokenTable;
+  providerLabel: string;
+  onJump: (message: number) => void;
+}
+
+export function EvictionSimulator({ model, transcript, tokens, providerLabel, onJump }: EvictionSimulatorProps) {
+  const storeBudget = useAppStore((s) => s.budget);
+  const setBudget = useAppStore((s) => s.setBudget);
+  const total = tokens.total;
+  const shownBudget = storeBudget === null ? total : Math.max(0, Math.min(total, storeBudget));
+  const approx = !tokens.basis.exact;
+  const sweeps = selectSweep(model.ctx, model.choices);
+  const [a, b] = model.view.results;
+  const setClamped = (v: number) => setBudget(Math.max(0, Math.min(total, Math.round(v))));
+  return (
+    <details className="simulator" data-testid="simulator" open>
+      <summary>
+        Eviction simulator ·{' '}
+        {storeBudget === null
+          ? 'no budget: nothing evicted'
+          : `budget ${fmtInt(shownBudget)} of ${fmtInt(total)} tokens`}
+        {' · '}
+        <span className={a.validation.valid ? 'ok' : 'bad'}>
+          {a.policy} {a.validation.valid ? 'valid' : '400'}
+        </span>
+        {' / '}
+        <span className={b.validation.valid ? 'ok' : 'bad'}>
+          {b.policy} {b.validation.valid ? 'valid' : '400'}
+        </span>
+      </summary>
+      <div className="budget-row">
+        <label className="budget-label" htmlFor="budget-slider">
+          Budget
+        </label>
+        <input
+          id="budget-slider"
+          type="range"
+          className="budget-slider"
+          data-testid="budget-slider"
+          min={0}
+          max={total}
+          step={1}
+          value={shownBudget}
+          aria-valuetext={`${fmtInt(shownBudget)} tokens`}
+          onChange={(e) => setClamped(Number(e.target.value))}
+          onKeyDown={(e) => {
+            // Arrows step one token (native); PageUp/PageDown a tenth of the total.
+            if (e.key === 'PageUp' || e.key === 'PageDown') {
+              e.preventDefault();
+              const step = Math.max(1, Math.round(total / 10));
+              setClamped(shownBudget + (e.key === 'PageUp' ? step : -step));
+            }
+          }}
+        />
+        <input
+          type="number"
+          className="budget-input"
+          data-testid="budget-input"
+          aria-label="Budget in tokens"
+          min={0}
+          max={total}
+          step={1}
+          value={shownBudget}
+          onChange={(e) => {
+            if (e.target.value === '') return;
+            const v = Number(e.target.value);
+            if (Number.isFinite(v)) setClamped(v);
+          }}
+        />
+        <span className="muted">
+          / {approx ? '≈' : ''}
+          {fmtInt(total)} tokens
+        </span>
+        <button
+          type="button"
+          data-testid="budget-reset"
+          disabled={storeBudget === null}
+          onClick={() => setBudget(null)}
+          title="No budget: nothing evicted"
+        >
+          Reset
+        </button>
+        <WindowReading model={transcript.settings.model} provider={model.ctx.cuts.provider} budget={shownBudget} />
+      </div>
+      <p className="muted basis-note" data-testid="simulator-basis">
+        Tokens: {tokens.basis.label}. Rows greyed: evicted by {a.policy}; the two lanes at the right of each
+        row: {a.policy} (left) and {b.policy} (right). Dots between rows: cut there (drop everything above,
+        system pinned) — green safe, red a 400; hover or focus one for the body.
+      </p>
+      <div className="simulator-grid">
+        <PolicyCard
+          side={0}
+          choice={model.choices[0]}
+          result={a}
+          transcript={transcript}
+          providerLabel={providerLabel}
+          approx={approx}
+          onJump={onJump}
+        />
+        <PolicyCard
+          side={1}
+          choice={model.choices[1]}
+          result={b}
+          transcript={transcript}
+          providerLabel={providerLabel}
+          approx={approx}
+          onJump={onJump}
+        />
+        <SweepChart
+          sweeps={sweeps}
+          shown={[a.policy, b.policy]}
+          total={total}
+          budget={model.view.budget}
+          onBudget={setClamped}
+        />
+      </div>
+    </details>
+  );
+}
+
+/** The context window (a small per-model table or a typed value) and the budget as a share of it. */
+function WindowReading({ model, provider, budget }: { model: string | undefined; provider: string; budget: number }) {
+  const preset = defaultWindowFor(model, provider);
+  const [choice, setChoice] = useState<string | null>(null);
+  const [custom, setCustom] = useState(200_000);
+  const id = choice ?? preset.id;
+  const windowTokens = id === CUSTOM_WINDOW ? custom : (CONTEXT_WINDOWS.find((w) => w.id === id)?.tokens ?? preset.tokens);
+  const pct = triggerPercent(budget, windowTokens);
+  return (
+    <span className="window-reading">
+      <label>
+        window{' '}
+        <select
+          data-testid="window-select"
+          aria-label="Context window"
+          value={id}
+          onChange={(e) => setChoice(e.target.value)}
+        >
+          {CONTEXT_WINDOWS.map((w) => (
+            <option key={w.id} value={w.id}>
+              {w.label}
+            </option>
+          ))}
+          <option value={CUSTOM_WINDOW}>type a value…</option>
+        </select>
+      </label>
+      {id === CUSTOM_WINDOW && (
+        <input
+          type="number"
+          className="window-input"
+          aria-label="Context window in tokens"
+          min={1}
+          value={custom}
+          onChange={(e) => setCustom(Math.max(1, Math.floor(Number(e.target.value) || 1)))}
+        />
+      )}
+      <span data-testid="window-percent">
+        compact at <b>{pct === null ? '—' : fmtPercent(pct)}</b> of a {fmtInt(windowTokens)}-token window
+      </span>
+    </span>
+  );
+}

@@ -1,0 +1,189 @@
+/**
+ * One compared policy: its picker and options, the kept tokens against the budget, deficit,
+ * freed, overshoot, fits, and the verdict of the kept request — "valid" or the exact error body
+ * the provider returns, with a jump to the message that holds the cause.
+ */
+import { DEFAULT_SUMMARY_TOKENS, POLICIES, type PolicyResult } from '../../model/evict/policies.ts';
+import type { PolicyId } from '../../model/evict/types.ts';
+import type { Transcript } from '../../model/types.ts';
+import { messageOfRaw, type PolicyChoice } from '../../state/eviction.ts';
+import { useAppStore } from '../../state/store.ts';
+import { fmtInt, prettyJson } from '../format.ts';
+
+/** One line per policy, for the picker's title. */
+export const POLICY_HELP: Record<PolicyId, string> = {
+  message: 'drop the oldest message one at a time, system pinned (the naive pass)',
+  'message-keep-task': 'keep the first message (the task), drop from the next one on',
+  exchange: 'drop the oldest whole exchanges, newest kept, system pinned',
+  'turn-pair': 'keep the task; drop an assistant message with the user message after it, oldest first',
+  summary: 'replace the oldest exchanges after the task with one summary message (no tool blocks)',
+};
+
+export interface PolicyCardProps {
+  side: 0 | 1;
+  choice: PolicyChoice;
+  result: PolicyResult;
+  transcript: Transcript;
+  providerLabel: string;
+  /** True when token counts are estimates for this provider (`≈`). */
+  approx: boolean;
+  onJump: (message: number) => void;
+}
+
+export function PolicyCard({ side, choice, result: r, transcript, providerLabel, approx, onJump }: PolicyCardProps) {
+  const policies = useAppStore((s) => s.policies);
+  const setPolicies = useAppStore((s) => s.setPolicies);
+  const policyOptions = useAppStore((s) => s.policyOptions);
+  const setPolicyOptions = useAppStore((s) => s.setPolicyOptions);
+  const valid = r.validation.valid;
+  const err = r.firstError;
+  const causeMessage = err ? messageOfRaw(transcript, err.messageIndex) : -1;
+  const t = approx ? '≈' : '';
+  const setOption = (patch: Record<string, unknown>) => {
+    const cur = (policyOptions as Record<string, Record<string, unknown> | undefined>)[choice.id] ?? {};
+    setPolicyOptions({
+      ...policyOptions,
+      [choice.id]: {
+        pinFirst: choice.options.pinFirst ?? false,
+        keepNewestExchanges: choice.options.keepNewestExchanges ?? 0,
+        summaryTokens: choice.options.summaryTokens ?? null,
+        ...cur,
+        ...patch,
+      },
+    });
+  };
+  const keptPct = r.budget > 0 ? Math.min(100, (r.tokensKept / r.budget) * 100) : 100;
+  return (
+    <section
+      className={`policy-card ${valid ? 'valid' : 'invalid'}`}
+      data-testid="policy-card"
+      data-side={side}
+      data-policy={r.policy}
+      data-valid={valid ? 'true' : 'false'}
+      data-fits={r.fits ? 'true' : 'false'}
+    >
+      <header className="policy-head">
+        <span className={`policy-swatch side-${side}`} aria-hidden="true" />
+        <select
+          aria-label={side === 0 ? 'Primary policy' : 'Compared policy'}
+          data-testid="policy-select"
+          value={choice.id}
+          title={POLICY_HELP[choice.id]}
+          onChange={(e) => {
+            const next: [string, string] = [policies[0], policies[1]];
+            next[side] = e.target.value;
+            setPolicies(next);
+          }}
+        >
+          {POLICIES.map((p) => (
+            <option key={p} value={p}>
+              {p}
+            </option>
+          ))}
+        </select>
+        {side === 0 && <span className="policy-role">primary: greys rows, reddens arcs</span>}
+      </header>
+      <div className="policy-options">
+        {(choice.id === 'message' || choice.id === 'exchange') && (
+          <label>
+            <input
+              type="checkbox"
+              checked={choice.options.pinFirst === true}
+              onChange={(e) => setOption({ pinFirst: e.target.checked })}
+            />{' '}
+            pin first message
+          </label>
+        )}
+        <label>
+          keep newest{' '}
+          <input
+            type="number"
+            min={0}
+            step={1}
+            className="small-num"
+            aria-label="Keep the newest N exchanges"
+            value={choice.options.keepNewestExchanges ?? 0}
+            onChange={(e) => setOption({ keepNewestExchanges: Math.max(0, Math.floor(Number(e.target.value) || 0)) })}
+          />{' '}
+          exchanges
+        </label>
+        {choice.id === 'summary' && (
+          <label>
+            summary{' '}
+            <input
+              type="number"
+              min={0}
+              step={50}
+              className="small-num"
+              aria-label="Summary size in tokens"
+              value={choice.options.summaryTokens ?? DEFAULT_SUMMARY_TOKENS}
+              onChange={(e) => setOption({ summaryTokens: Math.max(0, Math.floor(Number(e.target.value) || 0)) })}
+            />{' '}
+            tokens
+          </label>
+        )}
+      </div>
+      <div className="kept-bar" title={`kept ${fmtInt(r.tokensKept)} of a ${fmtInt(r.budget)}-token budget`}>
+        <span className={`kept-fill${r.fits ? '' : ' over'}`} style={{ width: `${keptPct}%` }} />
+      </div>
+      <dl className="policy-figures">
+        <dt>kept</dt>
+        <dd data-testid="policy-kept">
+          {t}
+          {fmtInt(r.tokensKept)} / {fmtInt(r.budget)}
+        </dd>
+        <dt>deficit</dt>
+        <dd data-testid="policy-deficit">
+          {t}
+          {fmtInt(r.deficit)}
+        </dd>
+        <dt>freed</dt>
+        <dd data-testid="policy-freed">
+          {t}
+          {fmtInt(r.freed)}
+        </dd>
+        <dt>overshoot</dt>
+        <dd data-testid="policy-overshoot" title="tokens freed ÷ deficit (1× = exact fit)">
+          {r.overshoot === null ? '—' : `${r.overshoot.toFixed(2)}×`}
+        </dd>
+        <dt>fits</dt>
+        <dd data-testid="policy-fits" className={r.fits ? '' : 'bad'}>
+          {r.fits ? 'yes' : 'no: cannot drop more'}
+        </dd>
+        <dt>evicted</dt>
+        <dd data-testid="policy-evicted">
+          {r.evicted.length} message{r.evicted.length === 1 ? '' : 's'}
+          {r.summary ? ` → one ${fmtInt(r.summary.tokens)}-token summary` : ''}
+        </dd>
+      </dl>
+      {valid ? (
+        <p className="policy-verdict valid" data-testid="policy-verdict">
+          valid
+        </p>
+      ) : (
+        <div className="policy-error">
+          <p className="policy-verdict invalid" data-testid="policy-verdict">
+            HTTP {err?.status ?? 400} from {providerLabel}
+            {err ? ` · [${err.code}] ${err.rule}` : ''}
+          </p>
+          {err && (
+            <>
+              <pre className="policy-error-body" data-testid="policy-error-body">
+                {prettyJson(err.error)}
+              </pre>
+              <button
+                type="button"
+                className="jump"
+                data-testid="policy-jump"
+                disabled={causeMessage < 0}
+                onClick={() => onJump(causeMessage)}
+              >
+                Jump to its cause: message #{err.messageIndex}
+              </button>
+            </>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,153 @@
+/**
+ * The simulator's marks on one timeline row: two thin lanes at the row's right edge (one per
+ * compared policy, filled when that policy evicts the message) and the cut marker on the row's
+ * top edge — the cut between this message and the one above: dropping every non-pinned message
+ * above it is safe (green) or a named 400 (red). Hover or keyboard focus shows the exact body for
+ * the current provider in a tooltip; the body is computed only for the marker shown.
+ */
+import { memo, useId, useLayoutEffect, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
+import type { CutMarkers } from '../../model/evict/cuts.ts';
+import type { ToolPair } from '../../model/pairing.ts';
+import type { PairEviction } from '../../state/eviction.ts';
+import { EVICTED_COMPARED, EVICTED_PRIMARY } from '../../state/eviction.ts';
+import { prettyJson } from '../format.ts';
+
+/** What the timeline needs from the simulator (built by App from `useEviction`). */
+export interface TimelineEviction {
+  /** Per message (ours): EVICTED_PRIMARY / EVICTED_COMPARED bits. */
+  flags: Uint8Array;
+  /** Arc pairs with the primary policy's derived status (same keys as `selectArcPairs`). */
+  pairs: readonly ToolPair[];
+  /** Per pair key: `cut` (one end evicted) or `gone` (both). */
+  pairState: ReadonlyMap<string, PairEviction>;
+  markers: CutMarkers;
+  /** Names of the two compared policies, for the lane titles. */
+  policies: readonly [string, string];
+  /** Provider label for the tooltip ("Anthropic Messages"). */
+  providerLabel: string;
+  /** Label of a message (`#12`), for the tooltip. */
+  labelOf: (message: number) => string;
+}
+
+/** Extra class names of a row from its eviction flags. */
+export function evictionRowClass(flags: number | undefined): string {
+  const f = flags ?? 0;
+  if (f === 0) return '';
+  return `${f & EVICTED_PRIMARY ? ' ev-primary' : ''}${f & EVICTED_COMPARED ? ' ev-compared' : ''}`;
+}
+
+export interface RowEvictionProps {
+  message: number;
+  flags: number;
+  eviction: TimelineEviction;
+}
+
+export const RowEviction = memo(function RowEviction({ message, flags, eviction }: RowEvictionProps) {
+  const [a, b] = eviction.policies;
+  return (
+    <>
+      <span
+        className={`ev-lane ev-lane-a${flags & EVICTED_PRIMARY ? ' on' : ''}`}
+        data-testid="evict-lane"
+        data-policy={a}
+        data-evicted={flags & EVICTED_PRIMARY ? 'true' : 'false'}
+        title={flags & EVICTED_PRIMARY ? `evicted by ${a}` : `kept by ${a}`}
+      />
+      <span
+        className={`ev-lane ev-lane-b${flags & EVICTED_COMPARED ? ' on' : ''}`}
+        data-testid="evict-lane"
+        data-policy={b}
+        data-evicted={flags & EVICTED_COMPARED ? 'true' : 'false'}
+        title={flags & EVICTED_COMPARED ? `evicted by ${b}` : `kept by ${b}`}
+      />
+      {message > 0 && <CutMarker k={message} eviction={eviction} />}
+    </>
+  );
+});
+
+function CutMarker({ k, eviction }: { k: number; eviction: TimelineEviction }) {
+  const safe = eviction.markers.safe[k] === 1;
+  // The marker the tooltip is anchored to while shown (hover or focus); null = closed.
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const open = anchor !== null;
+  const id = useId();
+  const above = eviction.labelOf(k - 1);
+  const label = safe
+    ? `Cut above ${eviction.labelOf(k)}: drop everything up to ${above} (system pinned) — safe`
+    : `Cut above ${eviction.labelOf(k)}: drop everything up to ${above} (system pinned) — HTTP 400`;
+  return (
+    <>
+      <button
+        type="button"
+        className={`cut-marker ${safe ? 'safe' : 'unsafe'}`}
+        data-testid="cut-marker"
+        data-cut={k}
+        data-safe={safe ? 'true' : 'false'}
+        aria-label={label}
+        aria-describedby={open ? id : undefined}
+        onMouseEnter={(e) => setAnchor(e.currentTarget)}
+        onMouseLeave={() => setAnchor(null)}
+        onFocus={(e) => setAnchor(e.currentTarget)}
+        onBlur={() => setAnchor(null)}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') setAnchor(null);
+        }}
+        onClick={(e) => e.stopPropagation()}
+      />
+      {anchor && <CutTooltip id={id} k={k} anchor={anchor} eviction={eviction} />}
+    </>
+  );
+}
+
+function CutTooltip({
+  id,
+  k,
+  anchor,
+  eviction,
+}: {
+  id: string;
+  k: number;
+  anchor: HTMLElement;
+  eviction: TimelineEviction;
+}) {
+  const tipRef = useRef<HTMLDivElement>(null);
+  const [pos, setPos] = useState<{ left: number; top: number } | null>(null);
+  // Only the marker shown builds its error object (the markers keep a bit per cut).
+  const err = eviction.markers.errorAt(k);
+  useLayoutEffect(() => {
+    const r = anchor.getBoundingClientRect();
+    const h = tipRef.current?.offsetHeight ?? 0;
+    const w = tipRef.current?.offsetWidth ?? 0;
+    const below = r.bottom + 6;
+    const top = below + h > window.innerHeight - 4 ? Math.max(4, r.top - 6 - h) : below;
+    const left = Math.max(4, Math.min(r.left, window.innerWidth - w - 4));
+    setPos({ left, top });
+  }, [anchor, k]);
+  return createPortal(
+    <div
+      ref={tipRef}
+      id={id}
+      role="tooltip"
+      className={`cut-tooltip ${err ? 'unsafe' : 'safe'}`}
+      data-testid="cut-tooltip"
+      style={pos ? { left: pos.left, top: pos.top } : { left: -9999, top: 0 }}
+    >
+      <div className="cut-tooltip-head">
+        Drop every message above {eviction.labelOf(k)} (system pinned):
+      </div>
+      {err ? (
+        <>
+          <div>
+            <b>HTTP 400</b> from {eviction.providerLabel} · [{err.code}] {err.rule} at message #
+            {err.messageIndex}
+          </div>
+          <pre data-testid="cut-error-body">{prettyJson(err.error)}</pre>
+        </>
+      ) : (
+        <div>safe: {eviction.providerLabel} accepts the request that starts here.</div>
+      )}
+    </div>,
+    document.body,
+  );
+}

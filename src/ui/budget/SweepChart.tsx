@@ -1,0 +1,162 @@
+/**
+ * The sweep chart: across every budget from the smallest a shown policy reaches to the total,
+ * where each shown policy's result is valid or a 400 (one strip each) and the tokens it keeps (a
+ * step line). d3 computed the geometry (sweepLayout.ts); React renders the SVG. Beside it: the
+ * share of budgets that give a 400 for every policy, the mean overshoot of `exchange`, and the
+ * rate calculator.
+ */
+import { useState } from 'react';
+import type { PolicySweep } from '../../model/evict/sweep.ts';
+import { fmtInt } from '../format.ts';
+import { fmtPercent, oneIn } from './contextWindows.ts';
+import { DEFAULT_SWEEP_SIZE, layoutSweep } from './sweepLayout.ts';
+
+export interface SweepChartProps {
+  /** Sweeps of all five policies (`selectSweep`). */
+  sweeps: readonly PolicySweep[];
+  /** The two shown policies, in card order. */
+  shown: readonly [string, string];
+  total: number;
+  budget: number;
+  onBudget: (b: number) => void;
+}
+
+const KIND_TEXT = { valid: 'valid', error: 'HTTP 400', nofit: 'cannot fit' } as const;
+
+export function SweepChart({ sweeps, shown, total, budget, onBudget }: SweepChartProps) {
+  const shownSweeps = shown
+    .map((id) => sweeps.find((s) => s.policy === id))
+    .filter((s): s is PolicySweep => s !== undefined);
+  const l = layoutSweep(shownSweeps, total, budget);
+  const width = DEFAULT_SWEEP_SIZE.width;
+  const exchange = sweeps.find((s) => s.policy === 'exchange');
+  const primary = shownSweeps[0];
+  return (
+    <div className="sweep" data-testid="sweep">
+      <svg
+        className="sweep-chart"
+        width={width}
+        height={l.height}
+        role="img"
+        aria-label={`Sweep of ${shown.join(' and ')} over budgets ${fmtInt(l.domain[0])} to ${fmtInt(l.domain[1])} tokens`}
+      >
+        <path className="sweep-budget-line" d={l.budgetLine}>
+          <title>kept = budget</title>
+        </path>
+        {l.strips.map((s, i) => (
+          <g key={s.policy + i} className={`sweep-strip side-${i}`} data-testid="sweep-strip" data-policy={s.policy}>
+            <path className="sweep-kept" d={s.keptPath}>
+              <title>{`${s.policy}: tokens kept at each budget`}</title>
+            </path>
+            {s.segments.map((seg) => (
+              <rect
+                key={seg.lo}
+                className={`sweep-seg ${seg.kind}`}
+                data-kind={seg.kind}
+                data-lo={seg.lo}
+                data-hi={seg.hi}
+                x={seg.x}
+                y={s.y}
+                width={Math.max(0.5, seg.width)}
+                height={12}
+                onClick={() => onBudget(seg.hi)}
+              >
+                <title>{`${s.policy}: budgets ${fmtInt(seg.lo)}–${fmtInt(seg.hi)} → ${KIND_TEXT[seg.kind]}`}</title>
+              </rect>
+            ))}
+          </g>
+        ))}
+        {l.cursorX !== null && (
+          <line className="sweep-cursor" x1={l.cursorX} x2={l.cursorX} y1={0} y2={l.height - 14} />
+        )}
+        {l.ticks.map((t) => (
+          <text key={t.value} className="sweep-tick" x={t.x} y={l.height - 2} textAnchor="middle">
+            {fmtInt(t.value)}
+          </text>
+        ))}
+      </svg>
+      <table className="sweep-table" data-testid="sweep-table">
+        <thead>
+          <tr>
+            <th>policy</th>
+            <th title="share of the budgets from the policy's smallest to the total that give a 400">budgets → 400</th>
+            <th title="mean of tokens freed ÷ deficit over those budgets">mean overshoot</th>
+          </tr>
+        </thead>
+        <tbody>
+          {sweeps.map((s) => (
+            <tr
+              key={s.policy}
+              className={shown.includes(s.policy) ? 'shown' : ''}
+              data-testid="sweep-row"
+              data-policy={s.policy}
+              data-share400={s.share400}
+            >
+              <td>{s.policy}</td>
+              <td className={s.share400 > 0 ? 'bad' : 'ok'}>{fmtPercent(s.share400 * 100)}</td>
+              <td>{s.meanOvershoot === null ? '—' : `${s.meanOvershoot.toFixed(2)}×`}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {exchange && exchange.meanOvershoot !== null && (
+        <p className="sweep-note" data-testid="exchange-overshoot">
+          Exchange eviction frees on average <b>{exchange.meanOvershoot.toFixed(2)}×</b> the deficit on this
+          transcript: whole exchanges are the unit, so it discards more history than it must, and never breaks
+          a pair.
+        </p>
+      )}
+      {primary && <RateCalculator policy={primary.policy} breakShare={primary.share400} />}
+    </div>
+  );
+}
+
+/**
+ * share of sessions that compact × share of compactions that break = one session in N. Raising
+ * the trigger lowers the first factor only: fewer sessions break, each the same way.
+ */
+function RateCalculator({ policy, breakShare }: { policy: string; breakShare: number }) {
+  const [compactPct, setCompactPct] = useState(20);
+  const [raisedPct, setRaisedPct] = useState(5);
+  const n = oneIn(compactPct / 100, breakShare);
+  const nRaised = oneIn(raisedPct / 100, breakShare);
+  const fmtN = (x: number | null) => (x === null ? 'none' : `one session in ${fmtInt(Math.max(1, x))}`);
+  return (
+    <div className="rate-calc" data-testid="rate-calc">
+      <div>
+        <label>
+          sessions that compact{' '}
+          <input
+            type="number"
+            className="small-num"
+            min={0}
+            max={100}
+            value={compactPct}
+            aria-label="Share of sessions that reach the compaction trigger, percent"
+            onChange={(e) => setCompactPct(Math.max(0, Math.min(100, Number(e.target.value) || 0)))}
+          />{' '}
+          %
+        </label>{' '}
+        × cuts that break ({policy}) <b>{fmtPercent(breakShare * 100)}</b> ={' '}
+        <b data-testid="rate-one-in">{fmtN(n)}</b> gets a 400.
+      </div>
+      <div>
+        <label>
+          raise the trigger, so only{' '}
+          <input
+            type="number"
+            className="small-num"
+            min={0}
+            max={100}
+            value={raisedPct}
+            aria-label="Share of sessions that compact after raising the trigger, percent"
+            onChange={(e) => setRaisedPct(Math.max(0, Math.min(100, Number(e.target.value) || 0)))}
+          />{' '}
+          % compact
+        </label>
+        : <b data-testid="rate-one-in-raised">{fmtN(nRaised)}</b> — the rate changes, not the failure: each of
+        those compactions still breaks {fmtPercent(breakShare * 100)} of the time with the same 400.
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { prepareEviction } from '../../model/evict/policies.ts';
+import { sweepContext } from '../../model/evict/sweep.ts';
+import { assistant, call, result, system, transcript, user } from '../../model/testing.ts';
+import { countTokens } from '../../model/tokens.ts';
+import { defaultWindowFor, fmtPercent, oneIn, triggerPercent } from './contextWindows.ts';
+import { DEFAULT_SWEEP_SIZE, layoutSweep } from './sweepLayout.ts';
+
+// Case 01 rebuilt (see state/eviction.test.ts): a cut between call and result orphans the result.
+const T = transcript('anthropic-messages', [
+  system('You are a billing assistant.'),
+  user('Look up invoice 1042.'),
+  assistant(call('toolu_1', 'get_invoice', { id: 1042 })),
+  user(result('toolu_1', 'Invoice 1042: $1,200, paid.')),
+  assistant('Invoice 1042 is paid.'),
+  user('And 1043?'),
+  assistant('Let me check.'),
+]);
+const table = countTokens(T, 'anthropic');
+const sweep = sweepContext(prepareEviction(T, table, 'anthropic'), ['message', 'exchange']);
+
+describe('layoutSweep', () => {
+  it('message strip shows the 400 budgets of the model sweep; exchange strip has none', () => {
+    const l = layoutSweep(sweep.policies, sweep.total, 20);
+    const [msg, ex] = l.strips;
+    const errors = msg?.segments.filter((s) => s.kind === 'error').map((s) => [s.lo, s.hi]);
+    expect(errors).toEqual(sweep.policies[0]?.invalidBudgets);
+    expect(ex?.segments.some((s) => s.kind === 'error')).toBe(false);
+    // Exchange cannot get as low as message: its strip starts with "cannot fit".
+    expect(ex?.segments[0]?.kind).toBe('nofit');
+    expect(ex?.segments[0]?.lo).toBe(l.domain[0]);
+  });
+
+  it('segments tile the domain without gaps or overlaps, inside the chart', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: sweep.total }), (budget) => {
+        const l = layoutSweep(sweep.policies, sweep.total, budget);
+        for (const s of l.strips) {
+          expect(s.segments[0]?.lo).toBe(l.domain[0]);
+          expect(s.segments[s.segments.length - 1]?.hi).toBe(sweep.total);
+          for (let i = 1; i < s.segments.length; i++) {
+            const a = s.segments[i - 1];
+            const b = s.segments[i];
+            expect(b?.lo).toBe((a?.hi ?? 0) + 1);
+            expect(b?.x).toBeCloseTo((a?.x ?? 0) + (a?.width ?? 0), 6);
+          }
+          for (const seg of s.segments) {
+            expect(seg.x).toBeGreaterThanOrEqual(DEFAULT_SWEEP_SIZE.left - 1e-9);
+            expect(seg.x + seg.width).toBeLessThanOrEqual(DEFAULT_SWEEP_SIZE.width + 1e-9);
+          }
+          expect(s.keptPath.startsWith('M')).toBe(true);
+        }
+        expect(l.cursorX).not.toBeNull();
+      }),
+      { numRuns: 40 },
+    );
+  });
+});
+
+describe('context window and rate calculator', () => {
+  it('picks the window by model, else by provider', () => {
+    expect(defaultWindowFor('claude-sonnet-4-5', 'anthropic').tokens).toBe(200_000);
+    expect(defaultWindowFor('gpt-4.1-mini', 'openai-chat').tokens).toBe(1_047_576);
+    expect(defaultWindowFor(undefined, 'gemini').id).toBe('gemini');
+    expect(defaultWindowFor(undefined, 'openai-chat').id).toBe('gpt-4o');
+  });
+
+  it('reads the budget as a share of the window', () => {
+    expect(triggerPercent(160_000, 200_000)).toBe(80);
+    expect(triggerPercent(10, 0)).toBeNull();
+    expect(fmtPercent(80)).toBe('80 %');
+    expect(fmtPercent(4.25)).toBe('4.3 %');
+    expect(fmtPercent(0.136)).toBe('0.14 %');
+  });
+
+  it('one session in N: halving the sessions that compact doubles N, the break share is unchanged', () => {
+    expect(oneIn(0.2, 0.25)).toBeCloseTo(20);
+    expect(oneIn(0.1, 0.25)).toBeCloseTo(40);
+    expect(oneIn(0.2, 0)).toBeNull();
+  });
+});

@@ -1,0 +1,93 @@
+/**
+ * The simulator's derived data for the page: reads the user's choices (budget, policies, their
+ * options) from the store and runs the memoised selectors of `state/eviction.ts`. The budget is
+ * deferred (`useDeferredValue`) so the slider thumb stays responsive on long transcripts.
+ */
+import { useDeferredValue, useMemo } from 'react';
+import type { Analysis } from '../../model/analyze.ts';
+import type { CutMarkers } from '../../model/evict/cuts.ts';
+import type { EvictionContext } from '../../model/evict/policies.ts';
+import type { TokenTable } from '../../model/tokens.ts';
+import type { Transcript } from '../../model/types.ts';
+import {
+  selectCutMarkers,
+  selectEvictedFlags,
+  selectEvictedPairs,
+  selectEviction,
+  selectEvictionContext,
+  selectPolicyChoices,
+  type EvictedPairs,
+  type EvictionView,
+  type PolicyChoice,
+} from '../../state/eviction.ts';
+import { selectArcPairs } from '../../state/selectors.ts';
+import { useAppStore } from '../../state/store.ts';
+import type { TimelineEviction } from './RowEviction.tsx';
+
+export interface SimulatorModel {
+  ctx: EvictionContext;
+  choices: [PolicyChoice, PolicyChoice];
+  view: EvictionView;
+  /** Per message (ours): EVICTED_PRIMARY / EVICTED_COMPARED bits. */
+  flags: Uint8Array;
+  /** Arc pairs with the primary policy's derived status. */
+  pairs: EvictedPairs;
+  markers: CutMarkers;
+}
+
+/**
+ * Everything the simulator and the timeline need for the shown transcript.
+ * @param analysis the shown analysis (after faults), or null while loading
+ * @param tokens its token table (the counter the page currently has)
+ * @returns null until both are known
+ */
+export function useEviction(analysis: Analysis | null, tokens: TokenTable | null): SimulatorModel | null {
+  const budget = useDeferredValue(useAppStore((s) => s.budget));
+  const policies = useAppStore((s) => s.policies);
+  const policyOptions = useAppStore((s) => s.policyOptions);
+  if (!analysis || !tokens) return null;
+  const ctx = selectEvictionContext(analysis.transcript, tokens, analysis.provider);
+  const choices = selectPolicyChoices(policies, policyOptions);
+  const view = selectEviction(ctx, choices, budget);
+  const flags = selectEvictedFlags(ctx, choices, view);
+  return {
+    ctx,
+    choices,
+    view,
+    flags,
+    pairs: selectEvictedPairs(selectArcPairs(analysis), flags),
+    markers: selectCutMarkers(ctx.cuts),
+  };
+}
+
+/**
+ * The timeline's view of the simulator, stable while the eviction does not change (so memoised
+ * rows do not re-render on slider steps that keep the same cuts).
+ * @param sim from `useEviction`
+ * @param t the shown transcript (for `#raw` labels)
+ * @param providerLabel the provider's display name
+ */
+export function useTimelineEviction(
+  sim: SimulatorModel | null,
+  t: Transcript | null,
+  providerLabel: string,
+): TimelineEviction | null {
+  const flags = sim?.flags;
+  const pairs = sim?.pairs;
+  const markers = sim?.markers;
+  const a = sim?.choices[0].id;
+  const b = sim?.choices[1].id;
+  return useMemo(() => {
+    if (!flags || !pairs || !markers || !a || !b || !t) return null;
+    const ms = t.messages;
+    return {
+      flags,
+      pairs: pairs.pairs,
+      pairState: pairs.state,
+      markers,
+      policies: [a, b] as const,
+      providerLabel,
+      labelOf: (m: number) => `#${ms[m]?.rawIndex ?? m}`,
+    };
+  }, [flags, pairs, markers, a, b, t, providerLabel]);
+}
