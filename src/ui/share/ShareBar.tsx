@@ -7,13 +7,18 @@ import { useMemo, useState } from 'react';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import type { Analysis } from '../../model/analyze.ts';
-import { POLICIES, prepareEviction, simulatePolicy } from '../../model/evict/policies.ts';
-import type { EvictionResult, PolicyId, PolicyOptions } from '../../model/evict/types.ts';
+import { simulatePolicy } from '../../model/evict/policies.ts';
+import type { EvictionResult } from '../../model/evict/types.ts';
 import { buildIncidentSummary, exportKeptSource } from '../../model/exportSummary.ts';
 import { redactTranscriptWithMaps } from '../../model/redact.ts';
 import type { TextCounter } from '../../model/tokens.ts';
 import { VALIDATORS } from '../../model/validate/index.ts';
 import { writeTranscript } from '../../model/write.ts';
+import {
+  effectiveBudget,
+  selectEvictionContext,
+  selectPolicyChoices,
+} from '../../state/eviction.ts';
 import { noticeStore } from '../../state/permalink/notices.ts';
 import { selectTokens } from '../../state/selectors.ts';
 import { useAppStore, type AppState } from '../../state/store.ts';
@@ -61,10 +66,6 @@ const selectLinkFields = (s: AppState) => ({
   selection: s.selection,
   anchor: s.anchor,
 });
-
-function isPolicy(id: string): id is PolicyId {
-  return (POLICIES as readonly string[]).includes(id);
-}
 
 function copy(text: string, done: (ok: boolean) => void) {
   navigator.clipboard.writeText(text).then(
@@ -125,18 +126,20 @@ function Panel({ analysis, counter }: { analysis: Analysis; counter: TextCounter
   const structureLink = `${base}#${buildShareFragment(state, { text: redactedText, redacted: true })}`;
 
   const tokens = selectTokens(analysis.transcript, analysis.provider, counter);
+  // The same memoised context, choices and budget clamp as the simulator (state/eviction.ts), so
+  // the exports say exactly what the page shows.
   const evictions = useMemo((): {
     chosen: EvictionResult | null;
     alternative: EvictionResult | null;
   } => {
-    const policy = fields.policies[0];
-    if (fields.budget === null || !isPolicy(policy)) return { chosen: null, alternative: null };
-    const ctx = prepareEviction(analysis.transcript, tokens, analysis.provider);
-    const options = ((fields.policyOptions as Record<string, unknown>)[policy] ??
-      {}) as PolicyOptions;
+    if (fields.budget === null) return { chosen: null, alternative: null };
+    const ctx = selectEvictionContext(analysis.transcript, tokens, analysis.provider);
+    const choices = selectPolicyChoices(fields.policies, fields.policyOptions);
+    const budget = effectiveBudget(fields.budget, ctx.table.total);
+    const exchange = choices.find((c) => c.id === 'exchange')?.options ?? {};
     return {
-      chosen: simulatePolicy(ctx, policy, fields.budget, options),
-      alternative: simulatePolicy(ctx, 'exchange', fields.budget),
+      chosen: simulatePolicy(ctx, choices[0].id, budget, choices[0].options),
+      alternative: simulatePolicy(ctx, 'exchange', budget, exchange),
     };
   }, [analysis, tokens, fields.budget, fields.policies, fields.policyOptions]);
 
