@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyze } from './analyze.ts';
+import { POLICIES, prepareEviction, simulatePolicy } from './evict/policies.ts';
 import { CASE_FIXTURES } from './fixtures/cases.ts';
 import { parseTranscript } from './parse/index.ts';
 import { parserFor } from './parse/registry.ts';
@@ -81,6 +82,36 @@ function shape(
     perMessage: [...tokens.perMessage],
     system: tokens.system,
   };
+}
+
+/** Every policy at a few budgets: what it keeps, whether it fits, and the first error it leaves. */
+function evictions(t: Transcript, counter: TextCounter, ids: Map<string, string> | null) {
+  const provider = analyze(t).provider;
+  const table = countTokens(t, provider, counter);
+  const ctx = prepareEviction(t, table, provider);
+  const out: unknown[] = [];
+  for (const share of [0.3, 0.6, 0.9]) {
+    const budget = Math.floor(table.total * share);
+    for (const policy of POLICIES) {
+      const r = simulatePolicy(ctx, policy, budget);
+      const e = r.firstError;
+      out.push({
+        policy,
+        budget,
+        kept: r.kept,
+        tokensKept: r.tokensKept,
+        fits: r.fits,
+        overshoot: r.overshoot,
+        firstError: e && {
+          rule: e.rule,
+          code: e.code,
+          messageIndex: e.messageIndex,
+          ids: e.ids.map((x) => ids?.get(x) ?? x),
+        },
+      });
+    }
+  }
+  return out;
 }
 
 /** Words of five letters or more that a person wrote (texts, inputs, results, system, tools). */
@@ -188,6 +219,9 @@ function checkRedaction(
   const red = redactTranscriptWithMaps(t, { counter, toolNames });
   expect(red.inexact, `${label} ${counter.encoding} inexact placeholders`).toBe(0);
   const names = toolNames === 'hide' ? red.names : null;
+  expect(evictions(red.transcript, counter, null), `${label} evictions`).toEqual(
+    evictions(t, counter, red.ids),
+  );
   const want = shape(t, counter, red.ids, names);
   expect(shape(red.transcript, counter, null, null), label).toEqual(want);
   // With names kept, the provider's own error texts are identical once ids are renamed.
