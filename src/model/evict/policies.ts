@@ -47,6 +47,8 @@ export interface EvictionContext {
   pinnedTokens: number;
   /** Assistant indices of the turn pairs, ascending. */
   turnAssistants: Int32Array;
+  /** First message index of each exchange, ascending. */
+  exchangeStarts: Int32Array;
   /** Cut plans by policy and options (plans do not depend on the budget). */
   plans: Map<string, CutPlan>;
 }
@@ -74,10 +76,12 @@ export function prepareEviction(t: Transcript, table: TokenTable, provider: Prov
       npPrefix[i + 1] = (npPrefix[i] as number) + tok;
     }
   }
+  const grouping = groupExchanges(t.messages);
   return {
     cuts: prepareCuts(t, provider, opts),
     table,
-    grouping: groupExchanges(t.messages),
+    grouping,
+    exchangeStarts: Int32Array.from(grouping.exchanges.map((x) => x.first)),
     nonPinned: Int32Array.from(np),
     npPrefix,
     pinnedTokens,
@@ -131,21 +135,20 @@ export function cutPlan(ctx: EvictionContext, policy: PolicyId, options: PolicyO
 function buildPlan(ctx: EvictionContext, policy: PolicyId, options: PolicyOptions): CutPlan {
   const n = ctx.cuts.n;
   const np = ctx.nonPinned;
-  const exchanges = ctx.grouping.exchanges;
   const summaryTokens = policy === 'summary' ? Math.max(0, options.summaryTokens ?? DEFAULT_SUMMARY_TOKENS) : null;
   if (np.length === 0) return { policy, head: [], cuts: Int32Array.of(n), summaryTokens, headTokens: 0 };
   const task = np[0] as number;
   const pinTask = policy === 'message-keep-task' || policy === 'summary' || policy === 'turn-pair' || options.pinFirst === true;
   let head: number[] = pinTask ? [task] : [];
-  let candidates: number[];
+  let candidates: Int32Array; // ascending
   let floor: number; // the largest cut allowed
-  const exStarts = exchanges.map((x) => x.first);
+  const exStarts = ctx.exchangeStarts;
   const newestEx = exStarts[exStarts.length - 1] ?? task;
   const keepN = Math.max(0, Math.floor(options.keepNewestExchanges ?? 0));
   switch (policy) {
     case 'message':
     case 'message-keep-task':
-      candidates = Array.from(np);
+      candidates = np;
       floor = np[np.length - 1] as number;
       break;
     case 'exchange':
@@ -154,11 +157,11 @@ function buildPlan(ctx: EvictionContext, policy: PolicyId, options: PolicyOption
       floor = newestEx;
       break;
     case 'turn-pair': {
-      const ta = Array.from(ctx.turnAssistants).filter((a) => a > task);
+      const ta = ctx.turnAssistants.subarray(firstAfter(ctx.turnAssistants, task));
       candidates = ta;
       floor = ta[ta.length - 1] ?? n;
       const firstUnit = ta[0];
-      head = firstUnit === undefined ? Array.from(np) : Array.from(np).filter((i) => i < firstUnit);
+      head = Array.from(firstUnit === undefined ? np : np.subarray(0, firstAfter(np, firstUnit - 1)));
       break;
     }
   }
@@ -166,11 +169,15 @@ function buildPlan(ctx: EvictionContext, policy: PolicyId, options: PolicyOption
   const lastHead = head[head.length - 1];
   // The cut that evicts nothing: the first non-pinned message after the head.
   const k0 = lastHead === undefined ? task : (np[firstAfter(np, lastHead)] ?? n);
-  const cuts = [k0];
-  for (const c of candidates) if (c > k0 && c <= floor) cuts.push(c);
+  // The candidates in (k0, floor]: a contiguous run of an ascending list.
+  const from = firstAfter(candidates, k0);
+  const to = Math.max(from, firstAfter(candidates, floor));
+  const cuts = new Int32Array(1 + to - from);
+  cuts[0] = k0;
+  cuts.set(candidates.subarray(from, to), 1);
   let headTokens = 0;
   for (const h of head) headTokens += ctx.table.perMessage[h] ?? 0;
-  return { policy, head, cuts: Int32Array.from(cuts), summaryTokens, headTokens };
+  return { policy, head, cuts, summaryTokens, headTokens };
 }
 
 /** Tokens kept by a plan at its j-th cut (system + pinned + head + summary + messages ≥ cut). */

@@ -74,6 +74,8 @@ export function sweepPolicy(ctx: EvictionContext, policy: PolicyId, options: Pol
   let bad = 0;
   let overshootSum = 0;
   let minBudget = total;
+  let lastHArg = -1;
+  let lastH = 0;
   for (let j = 0; j < m; j++) {
     const cost = costs[j] as number;
     const lo = cost;
@@ -96,9 +98,17 @@ export function sweepPolicy(ctx: EvictionContext, policy: PolicyId, options: Pol
       if (prev && prev[0] === hi + 1) prev[0] = lo;
       else invalidBudgets.push([lo, hi]);
     }
-    // Σ over b in [lo, min(hi, total − 1)] of (total − cost) / (total − b).
+    // Σ over b in [lo, min(hi, total − 1)] of (total − cost) / (total − b). Adjacent intervals
+    // share an end, so H(total − top − 1) is usually the previous interval's H(total − lo).
     const top = Math.min(hi, total - 1);
-    if (top >= lo) overshootSum += (total - cost) * (harmonic(total - lo) - harmonic(total - top - 1));
+    if (top >= lo) {
+      const upper = harmonic(total - lo);
+      const lowerArg = total - top - 1;
+      const lower = lowerArg === lastHArg ? lastH : harmonic(lowerArg);
+      overshootSum += (total - cost) * (upper - lower);
+      lastHArg = total - lo;
+      lastH = upper;
+    }
   }
   invalidBudgets.sort((a, b) => a[0] - b[0]);
   const count = total - minBudget + 1;
