@@ -536,3 +536,40 @@ describe('repair for the other providers rules', () => {
     expect(r.transcript.messages).toHaveLength(3);
   });
 });
+
+describe('repair properties for the other providers', () => {
+  const others: ProviderId[] = ['bedrock', 'gemini', 'openai-responses', 'deepseek', 'qwen'];
+  for (const provider of others) {
+    it(`a fault injected into a transcript ${provider} accepts repairs to one it accepts`, () => {
+      fc.assert(
+        fc.property(fc.constantFrom('anthropic-messages' as const, 'openai-chat' as const).chain((f) => arbValidTranscript(f)), fc.nat(), (t, pick) => {
+          fc.pre(validateTranscript(t, provider).valid);
+          const targets = faultTargets(t);
+          fc.pre(targets.length > 0);
+          const f = applyFault(t, targets[pick % targets.length] as FaultSpec);
+          if (!f.ok) throw new Error(f.error);
+          expectRepaired(f.value.transcript, repairTranscript(f.value.transcript, provider), provider);
+        }),
+        { numRuns: 100 },
+      );
+    }, 30_000);
+  }
+
+  it('Mistral: what stays broken is only the role order the repair will not invent a message for', () => {
+    fc.assert(
+      fc.property(arbValidTranscript('openai-chat'), fc.nat(), (t, pick) => {
+        fc.pre(validateTranscript(t, 'mistral').valid);
+        const targets = faultTargets(t);
+        fc.pre(targets.length > 0);
+        const f = applyFault(t, targets[pick % targets.length] as FaultSpec);
+        if (!f.ok) throw new Error(f.error);
+        const r = repairTranscript(f.value.transcript, 'mistral');
+        for (const u of r.unrepaired) {
+          expect(['role_order', 'trailing_assistant']).toContain(u.rule);
+          expect(u.note).toBe(UNREPAIRABLE_NOTES[u.rule]);
+        }
+      }),
+      { numRuns: 100 },
+    );
+  }, 30_000);
+});

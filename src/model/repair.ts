@@ -22,7 +22,7 @@
  */
 import { groupExchanges } from './exchanges.ts';
 import { derivedMessage, withMessages } from './faults.ts';
-import { answerRun, hasToolResult } from './pairing.ts';
+import { answerRun, hasToolResult, pairToolCalls } from './pairing.ts';
 import type { Block, FormatId, Message, ProviderId, ToolResultBlock, Transcript } from './types.ts';
 import { DEFAULT_PROVIDER, validateTranscript, type RuleId, type Validation, type Violation } from './validate/index.ts';
 
@@ -97,7 +97,7 @@ export const UNREPAIRABLE_NOTES: Partial<Record<RuleId, string>> = {
   server_tool_unanswered: 'Server tool results are produced by the provider; the repair cannot create one. Drop the server_tool_use or keep its result in the same turn.',
   server_tool_orphan: 'This server tool result lost its server_tool_use; the repair does not invent provider-side calls.',
   first_message_role: 'The first message is not from the user and no later exchange starts with one; the repair does not invent a user message.',
-  role_order: 'The roles are out of the order this provider accepts and no earlier exchange can be dropped; the repair does not invent a user turn.',
+  role_order: 'The roles are out of the order this provider accepts (Mistral, for one, wants an assistant message between tool results and the next user message); the repair does not invent messages to fix the order.',
   same_role_neighbours: 'Two messages with the same role are neighbours; merging them changes what the model saw, so it is left to you.',
   count_mismatch: 'The number of results differs from the number of calls and the calls carry no ids to match them by.',
 };
@@ -366,6 +366,26 @@ function fixMissing(w: Work, v: Violation): boolean {
 }
 
 /**
+ * Calls and results differ in number (Gemini G3, Mistral): answer the calls named that have no
+ * result next to them, and treat results named that answer no call as orphans.
+ */
+function fixCountMismatch(w: Work, v: Violation): boolean {
+  const missing: string[] = [];
+  let changed = false;
+  for (const id of v.ids) {
+    const c = w.callMessage(id);
+    if (c < 0) {
+      changed = fixOrphan(w, { ...v, ids: [id] }) || changed;
+      continue;
+    }
+    const [start, end] = w.run(c);
+    if (!w.resultsFor(id).some((r) => r.message >= start && r.message < end)) missing.push(id);
+  }
+  if (missing.length > 0) changed = fixMissing(w, { ...v, ids: missing }) || changed;
+  return changed;
+}
+
+/**
  * A `tool` message that does not start with a tool_result (content around the result, or no
  * result at all): fold the stray content into the result, or make it a user message when there is
  * no result to fold it into. Keeps every word.
@@ -629,7 +649,9 @@ function fixLeadingExchange(w: Work, v: Violation): boolean {
   const x = exchanges[0];
   if (!x || !x.leading || exchanges.length < 2) return false;
   const gone = x.messages.map((i) => w.msgs[i] as Message);
-  if (v.ids.length > 0 && !gone.some((m) => m.blocks.some((b) => (b.type === 'tool_use' && b.id !== null && v.ids.includes(b.id)) || (isClientResult(b) && v.ids.includes(b.toolUseId ?? ''))))) return false;
+  // Only when the violation is about this leading group (by its ids, else by its message).
+  const named = v.ids.length > 0 ? gone.some((m) => m.blocks.some((b) => (b.type === 'tool_use' && b.id !== null && v.ids.includes(b.id)) || (isClientResult(b) && v.ids.includes(b.toolUseId ?? '')))) : gone.some((m) => m.rawIndex === v.messageIndex);
+  if (!named) return false;
   const set = new Set(gone);
   for (let i = w.msgs.length - 1; i >= 0; i--) if (set.has(w.msgs[i] as Message)) w.remove(i);
   w.note('exchange_removed', gone[0], null, v.ids, `Removed the ${gone.length} message${gone.length === 1 ? '' : 's'} of an exchange whose start was cut: the history must start with a user turn, and the exchange is the unit to drop.`);
@@ -645,8 +667,9 @@ function fix(w: Work, v: Violation): boolean {
       return fixMissing(w, v);
     case 'orphan_tool_result':
     case 'tool_result_wrong_id':
-    case 'count_mismatch':
       return fixOrphan(w, v);
+    case 'count_mismatch':
+      return fixCountMismatch(w, v);
     case 'duplicate_tool_result':
       return fixDuplicateResult(w, v);
     case 'missing_tool_id':
@@ -703,6 +726,17 @@ export function repairTranscript(t: Transcript, provider?: ProviderId): RepairRe
   const blocks = t.messages.reduce((s, m) => s + m.blocks.length, 0);
   const cap = 20 + 4 * (t.messages.length + blocks);
   let validation = validateTranscript(t, p);
+  // A replayed turn or a doubled result is a bug whichever way the provider words the error
+  // (Gemini and Mistral report it as a count mismatch): when the request is refused, remove the
+  // replay first, so the other fixes do not answer the copies.
+  if (!validation.valid) {
+    const dup = (rule: RuleId, id: string): Violation => ({ rule, code: 'pairing', severity: 'warning', messageIndex: 0, blockIndex: null, ids: [id], providerPath: null, status: null, error: null, message: '', title: '', why: '', confidence: 'I' });
+    const pairs = pairToolCalls(w.msgs);
+    let any = false;
+    for (const id of new Set(pairs.filter((q) => q.status === 'duplicate_id' && q.id !== null && !q.server).map((q) => q.id as string))) any = fixDuplicateCall(w, dup('duplicate_tool_use_id', id)) || any;
+    for (const id of new Set(pairToolCalls(w.msgs).filter((q) => q.status === 'duplicate_result' && q.id !== null && !q.server).map((q) => q.id as string))) any = fixDuplicateResult(w, dup('duplicate_tool_result', id)) || any;
+    if (any) validation = validateTranscript(w.transcript(), p);
+  }
   for (let iter = 0; iter < cap; iter++) {
     const candidates = validation.violations
       .filter((v) => v.severity === 'error' || FIX_WARNINGS.has(v.rule))
