@@ -16,6 +16,8 @@ export interface Source {
   name: string;
   origin: 'sample' | 'paste' | 'file' | 'link';
   sampleId?: string;
+  /** A large file the worker streams itself (issue 7); `text` is then ''. */
+  file?: Blob;
 }
 
 /** Eviction policy ids (the simulator UI comes later; the store keeps the user's choice now). */

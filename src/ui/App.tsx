@@ -26,6 +26,8 @@ import { ShareBar } from './share/ShareBar.tsx';
 import { Timeline } from './Timeline.tsx';
 import { Toolbar } from './Toolbar.tsx';
 import { useInspection, useTextCounter } from './useInspection.ts';
+import { LoadStatus } from './LoadStatus.tsx';
+import { STREAM_MIN_BYTES } from '../workers/limits.ts';
 import { ViolationsPanel } from './ViolationsPanel.tsx';
 import { EvictionSimulator } from './budget/EvictionSimulator.tsx';
 import { useEviction, useTimelineEviction } from './budget/useEviction.ts';
@@ -109,6 +111,12 @@ export function App() {
 
   const loadFile = useCallback(
     async (file: File) => {
+      if (file.size > STREAM_MIN_BYTES) {
+        // Large file (issue 7): the worker streams it; the page never holds its text.
+        setFileError(null);
+        setSource({ text: '', name: file.name.replace(/\.gz$/i, ''), origin: 'file', file });
+        return;
+      }
       const r = await readFileText(file);
       if (!r.ok) {
         setFileError({ ...r.error, message: `${file.name}: ${r.error.message}` });
@@ -298,6 +306,7 @@ export function App() {
         <ShareBar analysis={analysis} counter={counter} />
       </header>
       {shownError && <ParseErrorBanner error={shownError} keptPrevious={analysis !== null} />}
+      {view.load && <LoadStatus load={view.load} onCancel={view.cancelLoad} />}
       {(showText || error !== null) && (
         <textarea
           className="source-text"

@@ -1,12 +1,30 @@
 /**
  * Hooks that connect the store's inputs to the worker client and the lazy tokenizer. The results
  * are derived data held by React, never written to the store.
+ *
+ * Large files (issue 7): the store holds the File (`source.file`), the worker streams it; this
+ * hook exposes the load's progress (bytes and messages), a preview of the first rows while the
+ * rest is read, cancel, and refuses a file too large for the tab's memory before reading it.
+ * Token tables come from the worker (`primeTokens`), so a large transcript is never counted on
+ * the page's thread.
  */
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { CHARS_PER_4, loadBpeCounter, type TextCounter } from '../model/tokens.ts';
-import { EMPTY_VIEW, nextView, selectRequest, type InspectorView } from '../state/selectors.ts';
+import {
+  EMPTY_VIEW,
+  nextView,
+  primeTokens,
+  selectRequest,
+  type InspectorView,
+} from '../state/selectors.ts';
 import { useAppStore } from '../state/store.ts';
-import { createWorkerClient, type InspectClient } from '../workers/client.ts';
+import {
+  createWorkerClient,
+  isCancelled,
+  type InspectClient,
+  type LoadProgress,
+} from '../workers/client.ts';
+import { refuseReason } from '../workers/limits.ts';
 
 let client: InspectClient | null = null;
 function getClient(): InspectClient {
@@ -14,26 +32,94 @@ function getClient(): InspectClient {
   return client;
 }
 
+/** The state of a streamed file load, for the progress bar. */
+export interface LoadState {
+  /** Name of the file being loaded. */
+  name: string;
+  /** Null until the worker's first report. */
+  progress: LoadProgress | null;
+  /** True while the rows shown are the preview of the first messages. */
+  preview: boolean;
+  /** Set when the file was refused before reading (too large): the reason. */
+  refused: string | null;
+  cancelled: boolean;
+  /** True while the load runs. */
+  active: boolean;
+}
+
+export interface InspectionState extends InspectorView {
+  pending: boolean;
+  /** The current file load, or null when the source is text. */
+  load: LoadState | null;
+  /** Stop the current load (the page keeps what it showed before). */
+  cancelLoad: () => void;
+}
+
 /**
- * The current view: parse the store's text in the worker whenever text, name, format or provider
- * change; keep the last good transcript while the new text fails to parse.
+ * The current view: parse the store's text (or stream its file) in the worker whenever text,
+ * file, name, format or provider change; keep the last good transcript while the new text fails
+ * to parse.
  */
-export function useInspection(): InspectorView & { pending: boolean } {
+export function useInspection(): InspectionState {
   const request = useAppStore(selectRequest);
   const [view, setView] = useState<InspectorView>(EMPTY_VIEW);
+  const [load, setLoad] = useState<LoadState | null>(null);
+  const [, setTokensSeen] = useState(0);
   useEffect(() => {
     let live = true;
-    if (request.text.length === 0) return;
+    if (request.text.length === 0 && !request.file) return;
+    const file = request.file;
+    if (file) {
+      const refused = refuseReason(file.size);
+      const base = { name: request.name, progress: null, preview: false, cancelled: false };
+      if (refused) {
+        setLoad({ ...base, refused, active: false });
+        setView((prev) => ({ ...prev, request }));
+        return;
+      }
+      setLoad({ ...base, refused: null, active: true });
+    } else setLoad(null);
     void getClient()
-      .inspect(request)
+      .inspect(request, {
+        progress: (p) => {
+          if (live && file) setLoad((l) => (l ? { ...l, progress: p } : l));
+        },
+        preview: (r, tokens) => {
+          if (!live || !r.ok) return;
+          if (tokens) primeTokens(r.analysis.transcript, r.analysis.provider, tokens);
+          setView((prev) =>
+            prev.request === request
+              ? prev
+              : { ...nextView(prev, request, r), request: prev.request },
+          );
+          setLoad((l) => (l ? { ...l, preview: true } : l));
+        },
+        tokens: (t, provider, table) => {
+          primeTokens(t, provider, table);
+          if (live) setTokensSeen((n) => n + 1);
+        },
+      })
       .then((result) => {
-        if (live) setView((prev) => nextView(prev, request, result));
+        if (!live) return;
+        if (isCancelled(result)) {
+          setLoad((l) => (l ? { ...l, active: false, cancelled: true, preview: false } : l));
+          setView((prev) => ({ ...prev, request }));
+          return;
+        }
+        setLoad((l) => (l ? { ...l, active: false, preview: false } : l));
+        setView((prev) => nextView(prev, request, result));
       });
     return () => {
       live = false;
     };
   }, [request]);
-  return { ...view, pending: request.text.length > 0 && view.request !== request };
+  const cancelLoad = useCallback(() => getClient().cancel(), []);
+  return {
+    ...view,
+    pending: (request.text.length > 0 || request.file !== undefined) && view.request !== request,
+    load,
+    cancelLoad,
+  };
 }
 
 /**

@@ -1,24 +1,128 @@
 /**
  * The page's only door to parsing and analysis. Requests go to a module worker; when workers are
- * unavailable (tests, old browsers, a worker that failed to start) the same `inspect` runs
+ * unavailable (tests, old browsers, a worker that failed to start) the same work runs
  * synchronously on the main thread. Only the latest request's answer matters: older answers
  * resolve too, and the caller drops them by comparing requests.
+ *
+ * Large files (issue 7) are streamed by the worker: the listener hears progress, a preview of
+ * the first rows, and token tables (chars/4 with the answer, the exact BPE count later).
+ * `cancel()` stops the worker at once (it is restarted for the next request).
  */
+import type { TokenTable } from '../model/tokens.ts';
+import { CHARS_PER_4, countTokens } from '../model/tokens.ts';
+import type { Message, ProviderId, Transcript } from '../model/types.ts';
+import { parseDocument } from '../model/parse/index.ts';
+import { analyze } from '../model/analyze.ts';
 import { inspect } from './inspect.ts';
-import type { InspectRequest, Inspection, WorkerRequest, WorkerResponse } from './protocol.ts';
+import { joinTranscript, unpackMessages } from './pack.ts';
+import type {
+  InspectRequest,
+  Inspection,
+  LoadProgress,
+  WorkerRequest,
+  WorkerResponse,
+} from './protocol.ts';
+import { readBlobSource } from './stream.ts';
 
-export type { InspectRequest, Inspection } from './protocol.ts';
+export type { InspectRequest, Inspection, LoadProgress } from './protocol.ts';
+
+/** What a caller hears while a request runs (all optional). */
+export interface InspectListener {
+  progress?: (p: LoadProgress) => void;
+  /** The first messages of a streamed log, analysed on their own, with chars/4 tokens. */
+  preview?: (r: Inspection, tokens: TokenTable | null) => void;
+  /** A token table for a transcript the answer carries (chars/4 at once, the BPE's later). */
+  tokens?: (t: Transcript, provider: ProviderId, table: TokenTable) => void;
+}
 
 export interface InspectClient {
   /** Parse and analyse off the main thread. Never rejects: failures are `{ok: false}`. */
-  inspect: (req: InspectRequest) => Promise<Inspection>;
+  inspect: (req: InspectRequest, listener?: InspectListener) => Promise<Inspection>;
+  /** Stop the running request now; it resolves as cancelled (`CANCELLED`). */
+  cancel: () => void;
   /** Stop the worker. */
   dispose: () => void;
 }
 
+/** The answer of a cancelled request. */
+export const CANCELLED: Inspection = {
+  ok: false,
+  error: { kind: 'empty', message: 'Loading was cancelled.' },
+};
+
+/** True for the answer of a cancelled request. */
+export function isCancelled(r: Inspection): boolean {
+  return r === CANCELLED;
+}
+
+/** Inspect a file on the calling thread (the fallback for `req.file`). */
+async function inspectFileSync(
+  req: InspectRequest,
+  listener?: InspectListener,
+): Promise<Inspection> {
+  const file = req.file as Blob;
+  const src = await readBlobSource(file, req.name, (bytes, records) =>
+    listener?.progress?.({
+      phase: 'read',
+      bytes,
+      totalBytes: file.size,
+      messages: records,
+      totalMessages: null,
+    }),
+  );
+  if (!src.ok) return { ok: false, error: src.error };
+  try {
+    const p = parseDocument(src.value.doc, {
+      ...(req.format ? { format: req.format } : {}),
+      ...(req.name ? { name: req.name } : {}),
+    });
+    if (!p.ok) return p;
+    return {
+      ok: true,
+      parsed: p.value,
+      analysis: analyze(p.value.transcript, req.provider ?? undefined),
+    };
+  } catch (e) {
+    return {
+      ok: false,
+      error: {
+        kind: 'shape',
+        message: `Analysis failed on this input: ${e instanceof Error ? e.message : String(e)}`,
+      },
+    };
+  }
+}
+
 /** A client that runs on the calling thread (tests, fallback). */
 export function createSyncClient(): InspectClient {
-  return { inspect: (req) => Promise.resolve(inspect(req)), dispose: () => {} };
+  return {
+    inspect: (req, listener) =>
+      req.file ? inspectFileSync(req, listener) : Promise.resolve(inspect(req)),
+    cancel: () => {},
+    dispose: () => {},
+  };
+}
+
+const fileKeys = new WeakMap<Blob, number>();
+let nextFileKey = 1;
+function fileKey(b: Blob): number {
+  let k = fileKeys.get(b);
+  if (k === undefined) {
+    k = nextFileKey++;
+    fileKeys.set(b, k);
+  }
+  return k;
+}
+
+function spawn(): Worker | null {
+  try {
+    return new Worker(new URL('./inspect.worker.ts', import.meta.url), {
+      type: 'module',
+      name: 'inspect',
+    });
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -26,43 +130,110 @@ export function createSyncClient(): InspectClient {
  * be created or crashes.
  */
 export function createWorkerClient(): InspectClient {
-  let worker: Worker | null = null;
-  try {
-    worker = new Worker(new URL('./inspect.worker.ts', import.meta.url), {
-      type: 'module',
-      name: 'inspect',
-    });
-  } catch {
-    worker = null;
-  }
+  if (typeof Worker === 'undefined') return createSyncClient();
+  let worker: Worker | null = spawn();
   if (!worker) return createSyncClient();
-  const pending = new Map<number, { req: InspectRequest; resolve: (r: Inspection) => void }>();
+  const sync = createSyncClient();
+  interface Pending {
+    req: InspectRequest;
+    resolve: (r: Inspection) => void;
+    listener: InspectListener | undefined;
+    messages: Message[];
+  }
+  const pending = new Map<number, Pending>();
   let nextId = 1;
   let broken = false;
-  worker.onmessage = (ev: MessageEvent<WorkerResponse>) => {
-    const p = pending.get(ev.data.id);
+  /** The transcript of the last fresh answer, reused when the worker says the parse is the same. */
+  let held: { parseId: number; transcript: Transcript } | null = null;
+
+  const onMessage = (ev: MessageEvent<WorkerResponse>) => {
+    const msg = ev.data;
+    const p = pending.get(msg.id);
+    if (msg.kind === 'tokens') {
+      // Arrives after the answer resolved: attach it to the transcript the page holds.
+      if (held && held.parseId === msg.parseId)
+        lastListener?.tokens?.(held.transcript, msg.provider, msg.tokens);
+      return;
+    }
     if (!p) return;
-    pending.delete(ev.data.id);
-    p.resolve(ev.data.result);
+    switch (msg.kind) {
+      case 'progress':
+        p.listener?.progress?.(msg.progress);
+        return;
+      case 'preview':
+        p.listener?.preview?.(msg.result, msg.tokens);
+        return;
+      case 'messages':
+        for (const m of unpackMessages(msg.messages)) p.messages.push(m);
+        return;
+      case 'result': {
+        pending.delete(msg.id);
+        const reuse = !msg.fresh && held && held.parseId === msg.parseId ? held.transcript : null;
+        const source =
+          msg.text !== undefined
+            ? { text: msg.text, name: p.req.name, format: p.req.format }
+            : { text: p.req.text, name: p.req.name, format: p.req.format };
+        const r = joinTranscript(msg.result, p.messages, source, reuse);
+        if (r.ok) {
+          held = { parseId: msg.parseId, transcript: r.analysis.transcript };
+          if (msg.tokens)
+            p.listener?.tokens?.(r.analysis.transcript, r.analysis.provider, msg.tokens);
+        }
+        p.resolve(r);
+        return;
+      }
+    }
   };
-  worker.onerror = () => {
+  let lastListener: InspectListener | undefined;
+  const onError = () => {
     // The worker died (or its script failed to load): answer everything on the main thread.
     broken = true;
     for (const [id, p] of pending) {
       pending.delete(id);
-      p.resolve(inspect(p.req));
+      void sync.inspect(p.req, p.listener).then(p.resolve);
     }
   };
+  const attach = (w: Worker) => {
+    w.onmessage = onMessage;
+    w.onerror = onError;
+  };
+  attach(worker);
   return {
-    inspect: (req) => {
-      if (broken || !worker) return Promise.resolve(inspect(req));
+    inspect: (req, listener) => {
+      if (broken) return sync.inspect(req, listener);
+      if (!worker) {
+        worker = spawn();
+        if (!worker) {
+          broken = true;
+          return sync.inspect(req, listener);
+        }
+        attach(worker);
+        held = null;
+      }
+      const w = worker;
       const id = nextId++;
+      lastListener = listener;
       return new Promise<Inspection>((resolve) => {
-        pending.set(id, { req, resolve });
-        const msg: WorkerRequest = { id, req };
-        worker.postMessage(msg);
+        pending.set(id, { req, resolve, listener, messages: [] });
+        const msg: WorkerRequest = { id, req, ...(req.file ? { fileKey: fileKey(req.file) } : {}) };
+        w.postMessage(msg);
       });
+    },
+    cancel: () => {
+      if (!worker) return;
+      worker.terminate();
+      worker = null;
+      held = null;
+      for (const [id, p] of pending) {
+        pending.delete(id);
+        p.resolve(CANCELLED);
+      }
     },
     dispose: () => worker?.terminate(),
   };
+}
+
+/** chars/4 table for a small preview on the page (the worker sends one; this is the fallback). */
+export function previewTokens(t: Transcript, provider: ProviderId): TokenTable {
+  return countTokens(t, provider, CHARS_PER_4);
 }

@@ -1,10 +1,18 @@
 /**
  * Typed messages between the page and the inspect worker. The UI never posts to the worker
  * directly: it calls `client.ts`.
+ *
+ * Two requests: `inspect` (text the page already holds: a paste, a sample) and `load` (a file the
+ * worker streams itself, issue 7). Both are answered the same compact way (pack.ts): the
+ * transcript's messages in batches with each message's source JSON as a string (parsed again on
+ * the page only when something reads `message.raw`), then one `result` with everything else and
+ * a token table (typed arrays, transferred). A `load` also sends `progress` while it reads and a
+ * `preview` of the first messages so the first rows are drawn before the file is read.
  */
 import type { Analysis } from '../model/analyze.ts';
 import type { ParsedTranscript } from '../model/parse/index.ts';
-import type { FormatId, ParseError, ProviderId } from '../model/types.ts';
+import type { TokenTable } from '../model/tokens.ts';
+import type { FormatId, Message, ParseError, ProviderId } from '../model/types.ts';
 
 /** What to inspect: the source text and the user's format/provider choices (null = detect). */
 export interface InspectRequest {
@@ -13,6 +21,8 @@ export interface InspectRequest {
   name: string;
   format: FormatId | null;
   provider: ProviderId | null;
+  /** A file to stream in the worker instead of `text` (large files; `text` is then ''). */
+  file?: Blob;
 }
 
 /** The parse result for the text, and the analysis when it parsed. */
@@ -20,12 +30,47 @@ export type Inspection =
   | { ok: true; parsed: ParsedTranscript; analysis: Analysis }
   | { ok: false; error: ParseError };
 
+/** Loading progress of a streamed file. */
+export interface LoadProgress {
+  /** Phase: reading the file, analysing it, sending it to the page, counting tokens. */
+  phase: 'read' | 'analyze' | 'transfer' | 'tokens';
+  /** Bytes read so far and the file's size, in bytes. */
+  bytes: number;
+  totalBytes: number;
+  /** Records (JSONL lines) or messages handled so far in this phase, and the total when known. */
+  messages: number;
+  totalMessages: number | null;
+}
+
 export interface WorkerRequest {
   id: number;
   req: InspectRequest;
+  /** Count tokens with the exact BPE after the answer (default true; false in some tests). */
+  bpe?: boolean;
+  /** The page's id for `req.file` (the same Blob gets the same id), so the worker reuses its parse. */
+  fileKey?: number;
 }
 
-export interface WorkerResponse {
-  id: number;
-  result: Inspection;
-}
+/** A message as sent: `raw` replaced by its JSON text (undefined stays undefined). */
+export type PackedMessage = Omit<Message, 'raw'> & { rawJson?: string };
+
+export type WorkerResponse =
+  | { id: number; kind: 'progress'; progress: LoadProgress }
+  /** The first messages of a streamed JSONL file, analysed on their own (not the verdict). */
+  | { id: number; kind: 'preview'; result: Inspection; tokens: TokenTable | null }
+  | { id: number; kind: 'messages'; from: number; messages: PackedMessage[] }
+  | {
+      id: number;
+      kind: 'result';
+      /** With `ok`: the transcript without messages (sent before as `messages`) and raw. */
+      result: Inspection;
+      /** The parse this answer belongs to; the page reuses its messages when it has them. */
+      parseId: number;
+      /** True when the messages were sent in this answer (else the page has them already). */
+      fresh: boolean;
+      /** The source text, only for streamed files (the page never read it). */
+      text?: string;
+      tokens: TokenTable | null;
+    }
+  /** A later, better token table for the last result (the BPE finished counting). */
+  | { id: number; kind: 'tokens'; parseId: number; provider: ProviderId; tokens: TokenTable };

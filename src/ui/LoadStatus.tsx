@@ -1,0 +1,62 @@
+/**
+ * The progress bar of a streamed file load (issue 7): bytes read and messages handled, a Cancel
+ * button, the refusal of a file too large for the tab, and a note when a load was cancelled.
+ */
+import type { LoadState } from './useInspection.ts';
+import { fmtInt } from './format.ts';
+
+const PHASE: Record<string, string> = {
+  read: 'Reading',
+  analyze: 'Analysing',
+  transfer: 'Drawing',
+  tokens: 'Counting tokens',
+};
+
+const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
+
+export function LoadStatus({ load, onCancel }: { load: LoadState; onCancel: () => void }) {
+  if (load.refused)
+    return (
+      <div className="load-status refused" role="alert" data-testid="load-refused">
+        <strong>File too large</strong> {load.refused}
+      </div>
+    );
+  if (load.cancelled)
+    return (
+      <div className="load-status" role="status" data-testid="load-cancelled">
+        Loading {load.name} was cancelled.
+      </div>
+    );
+  if (!load.active) return null;
+  const p = load.progress;
+  const phase = p ? (PHASE[p.phase] ?? p.phase) : 'Reading';
+  const fraction = !p
+    ? 0
+    : p.phase === 'read'
+      ? p.bytes / Math.max(1, p.totalBytes)
+      : p.totalMessages
+        ? p.messages / Math.max(1, p.totalMessages)
+        : 1;
+  return (
+    <div className="load-status" role="status" data-testid="load-progress">
+      <progress
+        max={1}
+        value={fraction}
+        aria-label={`${phase} ${load.name}`}
+        data-testid="load-bar"
+      />
+      <span className="load-text" data-testid="load-text">
+        {phase} {load.name}
+        {p && p.phase === 'read' && ` · ${mb(p.bytes)} of ${mb(p.totalBytes)}`}
+        {p &&
+          p.messages > 0 &&
+          ` · ${fmtInt(p.messages)}${p.totalMessages ? ` of ${fmtInt(p.totalMessages)}` : ''} ${p.phase === 'read' ? 'records' : 'messages'}`}
+        {load.preview &&
+          ' · showing the first messages; the verdict comes when the whole file is read'}
+      </span>
+      <button type="button" onClick={onCancel} data-testid="load-cancel">
+        Cancel
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { generate } from '../../scripts/gen.ts';
+import { inspect } from './inspect.ts';
+import { joinTranscript, packMessages, stripTranscript, unpackMessages } from './pack.ts';
+
+const text = generate({ format: 'claude-code-jsonl', messages: 300, seed: 3 });
+
+describe('pack', () => {
+  it('a round trip through the compact form gives the same inspection', () => {
+    const r = inspect({ text, name: 'log.jsonl', format: null, provider: null });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    const msgs = r.analysis.transcript.messages;
+    // Structured clone of what the worker posts, as the page receives it.
+    const batches = [packMessages(msgs, 0, 100), packMessages(msgs, 100, 1000)].map((b) =>
+      structuredClone(b),
+    );
+    const head = structuredClone(stripTranscript(r));
+    const back = joinTranscript(
+      head,
+      batches.flatMap(unpackMessages),
+      { text, name: 'log.jsonl', format: null },
+      null,
+    );
+    expect(back.ok).toBe(true);
+    if (!back.ok) return;
+    expect(back.analysis.transcript.messages).toHaveLength(msgs.length);
+    expect(back.parsed.transcript).toBe(back.analysis.transcript);
+    expect(back.analysis.transcript.messages[5]?.raw).toEqual(msgs[5]?.raw);
+    expect(back.analysis.transcript.raw).toEqual(r.analysis.transcript.raw);
+    expect(back).toEqual(r);
+  });
+
+  it('sends each message’s source JSON as text, not as objects', () => {
+    const r = inspect({ text, name: 'log.jsonl', format: null, provider: null });
+    if (!r.ok) throw new Error('parse failed');
+    const [p] = packMessages(r.analysis.transcript.messages, 0, 1);
+    expect(typeof p?.rawJson).toBe('string');
+    expect(p && 'raw' in p).toBe(false);
+    const s = stripTranscript(r);
+    expect(s.ok && s.analysis.transcript.messages).toEqual([]);
+  });
+});

@@ -1,0 +1,117 @@
+/**
+ * The compact form of an inspection sent from the worker to the page (issue 7). A structured
+ * clone of a whole Analysis spends most of its time on each message's source JSON (`raw`: a
+ * Claude Code line carries tool output twice), and deserialising it is one long task on the
+ * page. So the worker sends:
+ * - messages in batches (`MESSAGE_BATCH` per postMessage, each a short task on the page), with
+ *   `raw` as JSON text; the page installs a lazy `raw` that parses it on first read;
+ * - then everything else (pairs, grouping, validation: index-based, small) without messages;
+ * - the transcript's own `raw` (the whole source value, only read by export) lazily re-parsed
+ *   from the text on first read.
+ * `packMessages`/`unpackMessages` and `stripTranscript`/`joinTranscript` are inverses: a
+ * round trip gives a deep-equal Inspection (tested in pack.test.ts).
+ */
+import type { Analysis } from '../model/analyze.ts';
+import { parseTranscript, type ParsedTranscript } from '../model/parse/index.ts';
+import type { FormatId, Message, Transcript } from '../model/types.ts';
+import type { Inspection, PackedMessage } from './protocol.ts';
+
+/** Messages per postMessage: ≈ 10–40 ms of deserialising on the page for Claude Code lines. */
+export const MESSAGE_BATCH = 1500;
+
+/** Messages [from, to) with `raw` as JSON text. Cost: one JSON.stringify per message (worker). */
+export function packMessages(
+  messages: readonly Message[],
+  from: number,
+  to: number,
+): PackedMessage[] {
+  const out: PackedMessage[] = [];
+  for (let i = from; i < Math.min(to, messages.length); i++) {
+    const m = messages[i] as Message;
+    const { raw, ...rest } = m;
+    const packed: PackedMessage = rest;
+    if (raw !== undefined) packed.rawJson = JSON.stringify(raw);
+    out.push(packed);
+  }
+  return out;
+}
+
+/** Turn packed messages back into messages whose `raw` parses its JSON text when first read. */
+export function unpackMessages(packed: PackedMessage[]): Message[] {
+  for (const p of packed) {
+    const json = p.rawJson;
+    delete p.rawJson;
+    lazyValue(p as Message, 'raw', () => (json === undefined ? undefined : JSON.parse(json)));
+  }
+  return packed as Message[];
+}
+
+/** Define `obj[key]` as a value computed on first read (then a plain data property). */
+function lazyValue<T extends object>(obj: T, key: keyof T & string, get: () => unknown): void {
+  Object.defineProperty(obj, key, {
+    configurable: true,
+    enumerable: true,
+    get() {
+      const v = get();
+      Object.defineProperty(obj, key, {
+        value: v,
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      });
+      return v;
+    },
+    set(v: unknown) {
+      Object.defineProperty(obj, key, {
+        value: v,
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      });
+    },
+  });
+}
+
+/** The inspection without the transcript's messages and source value (sent separately). */
+export function stripTranscript(r: Inspection): Inspection {
+  if (!r.ok) return r;
+  const t: Transcript = { ...r.parsed.transcript, messages: [], raw: undefined };
+  const parsed: ParsedTranscript = { ...r.parsed, transcript: t };
+  const analysis: Analysis = { ...r.analysis, transcript: t };
+  return { ok: true, parsed, analysis };
+}
+
+/**
+ * Put the messages back (the same array object in `parsed` and `analysis`) and make the
+ * transcript's `raw` lazy: from `raw` when the page has it, else re-parsed from `text`.
+ * @param r a stripped inspection; `messages` its messages (unpacked); `transcript` a transcript
+ *   the page already holds for this parse, reused as is
+ */
+export function joinTranscript(
+  r: Inspection,
+  messages: Message[] | null,
+  source: { text: string; name: string; format: FormatId | null } | null,
+  transcript: Transcript | null,
+): Inspection {
+  if (!r.ok) return r;
+  let t: Transcript;
+  if (transcript) t = transcript;
+  else {
+    t = { ...r.parsed.transcript, messages: messages ?? [] };
+    const src = source;
+    lazyValue(t, 'raw', () => {
+      if (!src) return undefined;
+      const again = parseTranscript(src.text, {
+        format: t.format,
+        ...(src.name ? { name: src.name } : {}),
+        ...(r.parsed.requestIndex !== undefined ? { requestIndex: r.parsed.requestIndex } : {}),
+      });
+      return again.ok ? again.value.transcript.raw : undefined;
+    });
+  }
+  return {
+    ok: true,
+    parsed: { ...r.parsed, transcript: t },
+    analysis: { ...r.analysis, transcript: t },
+  };
+}

@@ -1,0 +1,266 @@
+/**
+ * The worker's request loop, kept free of worker globals so Node tests can drive it with a fake
+ * `post`. Stages are memoised (parse per text or file, analysis per provider, token counts per
+ * block and encoding), so a provider switch re-validates and re-scales counts without
+ * re-parsing, and the page is sent the messages of a parse only once.
+ */
+import type { Analysis } from '../model/analyze.ts';
+import { parseDocument, type ParsedTranscript } from '../model/parse/index.ts';
+import type { SourceDoc } from '../model/parse/json.ts';
+import { TokenCache, TokenCounting } from '../model/tokenCache.ts';
+import { CHARS_PER_4, loadBpeCounter, type TextCounter, type TokenTable } from '../model/tokens.ts';
+import type { FormatId, ProviderId, Result, Transcript } from '../model/types.ts';
+import { analyzeStage, parseStage } from './inspect.ts';
+import { MESSAGE_BATCH, packMessages, stripTranscript } from './pack.ts';
+import type { Inspection, LoadProgress, WorkerRequest, WorkerResponse } from './protocol.ts';
+import { readBlobSource } from './stream.ts';
+
+type Post = (msg: WorkerResponse, transfer?: Transferable[]) => void;
+
+/** Messages counted per slice before yielding (lets a newer request or a cancel in). */
+const TOKEN_SLICE = 4000;
+
+let latest = 0;
+let parseSeq = 0;
+const parseIds = new WeakMap<ParsedTranscript, number>();
+let sentParse: ParsedTranscript | null = null;
+let lastFile: {
+  key: number;
+  name: string;
+  format: FormatId | null;
+  result: Result<ParsedTranscript>;
+  text: string;
+} | null = null;
+const cache = new TokenCache();
+let bpe: Promise<TextCounter | null> | null = null;
+
+const yieldNow = () => new Promise((r) => setTimeout(r, 0));
+
+function idOf(p: ParsedTranscript): number {
+  let id = parseIds.get(p);
+  if (id === undefined) {
+    id = ++parseSeq;
+    parseIds.set(p, id);
+  }
+  return id;
+}
+
+function safeParseDoc(
+  doc: SourceDoc,
+  name: string,
+  format: FormatId | null,
+): Result<ParsedTranscript> {
+  try {
+    return parseDocument(doc, { ...(format ? { format } : {}), ...(name ? { name } : {}) });
+  } catch (e) {
+    return {
+      ok: false,
+      error: {
+        kind: 'shape',
+        message: `The parser failed on this input: ${e instanceof Error ? e.message : String(e)}`,
+      },
+    };
+  }
+}
+
+function safeAnalyze(parsed: ParsedTranscript, provider: ProviderId | null): Inspection {
+  try {
+    return { ok: true, parsed, analysis: analyzeStage(parsed, provider) };
+  } catch (e) {
+    return {
+      ok: false,
+      error: {
+        kind: 'shape',
+        message: `Analysis failed on this input: ${e instanceof Error ? e.message : String(e)}`,
+      },
+    };
+  }
+}
+
+/** chars/4 table (cached per block) — cheap, sent with the result so rows have token bars. */
+function quickTokens(a: Analysis): TokenTable {
+  const c = new TokenCounting(a.transcript, a.provider, CHARS_PER_4, cache, { preferUsage: true });
+  c.countSlice(a.transcript.messages.length);
+  return c.table();
+}
+
+/**
+ * Handle one request: parse (streaming a file), analyse, send the compact answer, then count
+ * tokens with the exact BPE (loaded lazily on the first transcript) and send that table.
+ * A newer request abandons this one at its next yield. Never throws.
+ */
+export async function runRequest(msg: WorkerRequest, post: Post): Promise<void> {
+  const { id, req } = msg;
+  latest = id;
+  const stale = () => latest !== id;
+  let parsed: Result<ParsedTranscript>;
+  let text: string | undefined;
+  const progress = (p: LoadProgress) => post({ id, kind: 'progress', progress: p });
+  if (req.file) {
+    const file = req.file;
+    const key = msg.fileKey ?? -1;
+    if (
+      lastFile &&
+      lastFile.key === key &&
+      key >= 0 &&
+      lastFile.name === req.name &&
+      lastFile.format === req.format
+    ) {
+      parsed = lastFile.result;
+      text = lastFile.text;
+    } else {
+      const total = file.size;
+      let lastPost = 0;
+      const src = await readBlobSource(
+        file,
+        req.name,
+        (bytes, records) => {
+          const now = Date.now();
+          if (now - lastPost < 50 && bytes < total) return;
+          lastPost = now;
+          progress({
+            phase: 'read',
+            bytes,
+            totalBytes: total,
+            messages: records,
+            totalMessages: null,
+          });
+        },
+        (doc) => {
+          if (stale()) return;
+          const p = safeParseDoc(doc, req.name, req.format);
+          if (!p.ok) return;
+          const r = safeAnalyze(p.value, req.provider);
+          post({ id, kind: 'preview', result: r, tokens: r.ok ? quickTokens(r.analysis) : null });
+        },
+      );
+      if (stale()) return;
+      if (!src.ok) {
+        post({
+          id,
+          kind: 'result',
+          result: { ok: false, error: src.error },
+          parseId: -1,
+          fresh: false,
+          tokens: null,
+        });
+        return;
+      }
+      progress({
+        phase: 'analyze',
+        bytes: total,
+        totalBytes: total,
+        messages: 0,
+        totalMessages: null,
+      });
+      await yieldNow();
+      parsed = safeParseDoc(src.value.doc, req.name, req.format);
+      text = src.value.text;
+      lastFile = { key, name: req.name, format: req.format, result: parsed, text };
+    }
+  } else parsed = parseStage(req.text, req.name, req.format);
+  if (stale()) return;
+  if (!parsed.ok) {
+    post({
+      id,
+      kind: 'result',
+      result: { ok: false, error: parsed.error },
+      parseId: -1,
+      fresh: false,
+      tokens: null,
+    });
+    return;
+  }
+  const inspection = safeAnalyze(parsed.value, req.provider);
+  if (!inspection.ok) {
+    post({ id, kind: 'result', result: inspection, parseId: -1, fresh: false, tokens: null });
+    return;
+  }
+  const { analysis } = inspection;
+  const t = analysis.transcript;
+  const n = t.messages.length;
+  const parseId = idOf(parsed.value);
+  const fresh = sentParse !== parsed.value;
+  const totalBytes = req.file?.size ?? req.text.length;
+  if (fresh) {
+    for (let from = 0; from < n; from += MESSAGE_BATCH) {
+      if (stale()) return;
+      post({
+        id,
+        kind: 'messages',
+        from,
+        messages: packMessages(t.messages, from, from + MESSAGE_BATCH),
+      });
+      if (req.file)
+        progress({
+          phase: 'transfer',
+          bytes: totalBytes,
+          totalBytes,
+          messages: Math.min(n, from + MESSAGE_BATCH),
+          totalMessages: n,
+        });
+      await yieldNow();
+    }
+    sentParse = parsed.value;
+  }
+  if (stale()) return;
+  const quick = quickTokens(analysis);
+  post(
+    {
+      id,
+      kind: 'result',
+      result: stripTranscript(inspection),
+      parseId,
+      fresh,
+      ...(fresh && req.file && text !== undefined ? { text } : {}),
+      tokens: quick,
+    },
+    [quick.perMessage.buffer, quick.prefix.buffer],
+  );
+  if (msg.bpe === false) return;
+  await countExact(id, parseId, t, analysis.provider, post, stale);
+}
+
+async function countExact(
+  id: number,
+  parseId: number,
+  t: Transcript,
+  provider: ProviderId,
+  post: Post,
+  stale: () => boolean,
+): Promise<void> {
+  bpe ??= loadBpeCounter('o200k_base').catch(() => null);
+  const counter = await bpe;
+  if (!counter || stale()) return;
+  const c = new TokenCounting(t, provider, counter, cache, { preferUsage: true });
+  const n = t.messages.length;
+  while (!c.done) {
+    c.countSlice(TOKEN_SLICE);
+    if (n > TOKEN_SLICE)
+      post({
+        id,
+        kind: 'progress',
+        progress: {
+          phase: 'tokens',
+          bytes: 0,
+          totalBytes: 0,
+          messages: c.counted,
+          totalMessages: n,
+        },
+      });
+    await yieldNow();
+    if (stale()) return;
+  }
+  const table = c.table();
+  post({ id, kind: 'tokens', parseId, provider, tokens: table }, [
+    table.perMessage.buffer,
+    table.prefix.buffer,
+  ]);
+}
+
+/** Forget the worker's memo (tests). */
+export function resetRun(): void {
+  latest = 0;
+  sentParse = null;
+  lastFile = null;
+}

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { generate } from '../../scripts/gen.ts';
+import { readSource } from '../model/parse/index.ts';
+import { gzipSync } from 'fflate';
+import { PREVIEW_RECORDS, READ_CHUNK, readBlobSource } from './stream.ts';
+
+describe('readBlobSource', () => {
+  it('streams a JSONL log across chunk boundaries into the same document as the text path', async () => {
+    const text = generate({ format: 'claude-code-jsonl', messages: 1500, seed: 5 });
+    expect(text.length).toBeGreaterThan(READ_CHUNK); // several chunks, lines cut between them
+    const reads: number[] = [];
+    let previewRecords = 0;
+    const r = await readBlobSource(
+      new Blob([text]),
+      'log.jsonl',
+      (bytes) => reads.push(bytes),
+      (doc) => {
+        previewRecords = doc.kind === 'jsonl' ? doc.lines.length : 0;
+      },
+    );
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    const want = readSource(text, 'log.jsonl');
+    expect(r.value.doc).toEqual(want.ok && want.value);
+    expect(r.value.text).toBe(text);
+    expect(reads.length).toBeGreaterThan(1);
+    expect(reads.at(-1)).toBe(new Blob([text]).size);
+    expect(previewRecords).toBeGreaterThanOrEqual(PREVIEW_RECORDS);
+  });
+
+  it('detects JSONL without a name hint and keeps broken lines as numbers', async () => {
+    const text = '{"a":1}\n{"b":2}\n{broken\n{"c":3}\n';
+    const r = await readBlobSource(new Blob([text]), '');
+    expect(r.ok && r.value.doc).toEqual({
+      kind: 'jsonl',
+      lines: [
+        { line: 1, value: { a: 1 } },
+        { line: 2, value: { b: 2 } },
+        { line: 4, value: { c: 3 } },
+      ],
+      brokenLines: [3],
+    });
+  });
+
+  it('reads a JSON body whole, with a location for bad JSON', async () => {
+    const ok = await readBlobSource(new Blob(['{"messages": []}']), 'x.json');
+    expect(ok.ok && ok.value.doc).toEqual({ kind: 'json', value: { messages: [] } });
+    const bad = await readBlobSource(new Blob(['{"messages": [}']), 'x.json');
+    expect(!bad.ok && bad.error.kind).toBe('json');
+    expect(!bad.ok && bad.error.location?.line).toBe(1);
+  });
+
+  it('inflates gzip and refuses binary and non-UTF-8 bytes as ParseErrors', async () => {
+    const gz = await readBlobSource(
+      new Blob([gzipSync(new TextEncoder().encode('{"messages": []}')) as Uint8Array<ArrayBuffer>]),
+      'x.json.gz',
+    );
+    expect(gz.ok && gz.value.text).toBe('{"messages": []}');
+    const nul = await readBlobSource(new Blob([new Uint8Array([0x7b, 0, 0x7d])]), 'x.json');
+    expect(!nul.ok && nul.error.kind).toBe('binary');
+    const latin1 = await readBlobSource(new Blob([new Uint8Array([0x7b, 0xe9, 0x7d])]), 'x.json');
+    expect(!latin1.ok && latin1.error.kind).toBe('binary');
+  });
+});

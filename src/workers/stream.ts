@@ -1,0 +1,136 @@
+/**
+ * Reading a file in the worker as it streams in (issue 7). JSON Lines are split and parsed line
+ * by line while the bytes arrive, so parsing overlaps reading and a preview of the first records
+ * is available early; a JSON body is collected and parsed once. Runs in a Web Worker and in Node
+ * (Blob, TextDecoder); never throws: failures are ParseErrors, as in `parseTranscript`.
+ */
+import { decodeBytes } from '../model/parse/bytes.ts';
+import { looksLikeJsonl, type JsonlLine, type SourceDoc } from '../model/parse/json.ts';
+import { readSource } from '../model/parse/index.ts';
+import type { ParseError, Result } from '../model/types.ts';
+
+/** Called while reading: bytes read so far (bytes) and JSONL records parsed so far. */
+export type OnRead = (bytes: number, records: number) => void;
+/** Called once when the first `PREVIEW_RECORDS` JSONL records are parsed (a partial document). */
+export type OnPreview = (doc: SourceDoc) => void;
+
+/** JSONL records in the early preview. */
+export const PREVIEW_RECORDS = 400;
+/** Bytes per read (a Blob slice); small enough for frequent progress, big enough to be cheap. */
+export const READ_CHUNK = 1 << 20;
+
+const GZIP = [0x1f, 0x8b];
+
+export interface StreamedSource {
+  doc: SourceDoc;
+  /** The whole text (for export and the raw view of the page). */
+  text: string;
+}
+
+/**
+ * Read a Blob into a source document.
+ * @param blob the file (bytes: UTF-8, or gzip which is inflated whole by `decodeBytes`)
+ * @param name file name hint (`.jsonl` forces JSON Lines)
+ * @param onRead progress callback; `onPreview` gets the first records of a JSONL file
+ * @returns the document and its text, or a ParseError (`binary` for non-UTF-8/NUL/corrupt gzip,
+ *   `json` with a location for bad JSON, `empty`)
+ */
+export async function readBlobSource(
+  blob: Blob,
+  name: string,
+  onRead: OnRead = () => {},
+  onPreview: OnPreview = () => {},
+): Promise<Result<StreamedSource>> {
+  try {
+    const head = new Uint8Array(await blob.slice(0, 4).arrayBuffer());
+    const utf16 = (head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff);
+    if ((head[0] === GZIP[0] && head[1] === GZIP[1]) || utf16) {
+      // Compressed or not UTF-8: decode whole (the same checks as a small file).
+      const bytes = new Uint8Array(await blob.arrayBuffer());
+      onRead(blob.size, 0);
+      const text = decodeBytes(bytes);
+      if (!text.ok) return text;
+      return wholeText(text.value, name);
+    }
+    const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+    const jsonlHint = /\.(jsonl|ndjson)$/i.test(name);
+    const parts: string[] = [];
+    let mode = 'undecided' as 'undecided' | 'jsonl' | 'json';
+    let carry = '';
+    let lineNo = 0;
+    const lines: JsonlLine[] = [];
+    const brokenLines: number[] = [];
+    let previewed = false;
+    const takeLines = (text: string, final: boolean) => {
+      let s = carry + text;
+      let start = 0;
+      for (;;) {
+        const nl = s.indexOf('\n', start);
+        if (nl < 0) break;
+        pushLine(s.slice(start, nl));
+        start = nl + 1;
+      }
+      s = s.slice(start);
+      if (final) {
+        if (s.length > 0) pushLine(s);
+        carry = '';
+      } else carry = s;
+    };
+    const pushLine = (raw: string) => {
+      lineNo++;
+      const t = raw.trim();
+      if (t.length === 0) return;
+      try {
+        lines.push({ line: lineNo, value: JSON.parse(t) });
+      } catch {
+        brokenLines.push(lineNo);
+      }
+    };
+    let read = 0;
+    for (let off = 0; off < blob.size; off += READ_CHUNK) {
+      const bytes = new Uint8Array(await blob.slice(off, off + READ_CHUNK).arrayBuffer());
+      read += bytes.length;
+      const last = off + READ_CHUNK >= blob.size;
+      let chunk: string;
+      try {
+        chunk = decoder.decode(bytes, { stream: !last });
+      } catch {
+        // Report the exact offset as a small file would.
+        const whole = decodeBytes(new Uint8Array(await blob.arrayBuffer()));
+        return whole.ok ? wholeText(whole.value, name) : whole;
+      }
+      if (chunk.includes('\u0000'))
+        return decodeBytes(new Uint8Array(await blob.arrayBuffer())) as Result<never>;
+      parts.push(chunk);
+      if (mode === 'undecided') {
+        // Decided on the first chunk: a log's first line is far shorter than a chunk.
+        mode = jsonlHint || (chunk.includes('\n') && looksLikeJsonl(chunk)) ? 'jsonl' : 'json';
+        if (mode === 'jsonl') takeLines(chunk, last);
+      } else if (mode === 'jsonl') takeLines(chunk, last);
+      if (mode === 'jsonl' && !previewed && lines.length >= PREVIEW_RECORDS) {
+        previewed = true;
+        onPreview({ kind: 'jsonl', lines: lines.slice(), brokenLines: brokenLines.slice() });
+      }
+      onRead(read, lines.length);
+      // Let other messages (a cancel) in between chunks.
+      await new Promise((r) => setTimeout(r, 0));
+    }
+    if (mode === 'jsonl' && carry.length > 0) takeLines('', true);
+    const text = parts.join('');
+    if (mode === 'jsonl' && lines.length > 0)
+      return { ok: true, value: { doc: { kind: 'jsonl', lines, brokenLines }, text } };
+    return wholeText(text, name);
+  } catch (e) {
+    const error: ParseError = {
+      kind: 'binary',
+      message: `The file could not be read: ${e instanceof Error ? e.message : String(e)}`,
+    };
+    return { ok: false, error };
+  }
+}
+
+function wholeText(text: string, name: string): Result<StreamedSource> {
+  const src = readSource(text, name);
+  if (!src.ok) return src;
+  return { ok: true, value: { doc: src.value, text } };
+}
