@@ -7,9 +7,11 @@ async function openDefault(page: Page) {
   await expect(page.getByTestId('count-exchanges')).toHaveText('1');
 }
 
-/** Select a message row by clicking its head. */
+/** Select a message with the keyboard (`j` steps down; the timeline scrolls it into view). */
 async function selectMessage(page: Page, index: number) {
-  await page.locator(`[data-message-index="${index}"] .msg-head`).first().click();
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  for (let i = 0; i <= index; i++) await page.keyboard.press('j');
+  await expect(page.locator(`[data-message-index="${index}"]`).first()).toBeVisible();
 }
 
 test.describe('faults and repair', () => {
