@@ -90,23 +90,25 @@ export function pairToolCalls(messages: readonly Message[]): ToolPair[] {
   // Calls without ids, per assistant message, waiting for a result by position and name.
   let pendingNoId: CallInfo[] = [];
   const runEnd = new Int32Array(messages.length).fill(-1);
-  let n = 0;
-  const newPair = (p: Omit<ToolPair, 'key' | 'partial'>): ToolPair => {
-    const pair: ToolPair = { key: `p${n++}`, partial: false, ...p };
+  // Plain loops and object literals: this runs over every block of 100k-message transcripts.
+  const newPair = (id: string | null, name: string, call: BlockRef | null, result: BlockRef | null, status: PairStatus, server: boolean): ToolPair => {
+    const pair: ToolPair = { key: 'p' + pairs.length, id, name, call, result, status, partial: false, server };
     pairs.push(pair);
     return pair;
   };
 
-  messages.forEach((m, mi) => {
-    m.blocks.forEach((b, bi) => {
+  for (let mi = 0; mi < messages.length; mi++) {
+    const blocks = (messages[mi] as Message).blocks;
+    for (let bi = 0; bi < blocks.length; bi++) {
+      const b = blocks[bi] as Message['blocks'][number];
       if (b.type === 'tool_use') {
         const ref = { message: mi, block: bi };
         const server = b.server === true;
         if (b.id !== null && byId.has(b.id)) {
-          newPair({ id: b.id, name: b.name, call: ref, result: null, status: 'duplicate_id', server });
-          return;
+          newPair(b.id, b.name, ref, null, 'duplicate_id', server);
+          continue;
         }
-        const pair = newPair({ id: b.id, name: b.name, call: ref, result: null, status: 'unanswered', server });
+        const pair = newPair(b.id, b.name, ref, null, 'unanswered', server);
         const info = { ref, block: b, pair };
         if (b.id !== null) byId.set(b.id, info);
         else {
@@ -119,12 +121,12 @@ export function pairToolCalls(messages: readonly Message[]): ToolPair[] {
         const call = findCall(b, byId, pendingNoId, mi);
         const server = b.server !== undefined;
         if (!call) {
-          newPair({ id: b.toolUseId, name: b.name ?? '', call: null, result: ref, status: 'orphan', server });
-          return;
+          newPair(b.toolUseId, b.name ?? '', null, ref, 'orphan', server);
+          continue;
         }
         if (call.pair.result !== null) {
-          newPair({ id: b.toolUseId, name: call.block.name, call: call.ref, result: ref, status: 'duplicate_result', server });
-          return;
+          newPair(b.toolUseId, call.block.name, call.ref, ref, 'duplicate_result', server);
+          continue;
         }
         call.pair.result = ref;
         const cm = call.ref.message;
@@ -132,8 +134,8 @@ export function pairToolCalls(messages: readonly Message[]): ToolPair[] {
         call.pair.status = adjacent ? 'answered' : 'answered_late';
         if (b.toolUseId === null) pendingNoId = pendingNoId.filter((c) => c !== call);
       }
-    });
-  });
+    }
+  }
 
   // Partial answers: an unanswered call with an answered sibling in the same message.
   const answeredIn = new Set<number>();

@@ -10,6 +10,13 @@ import { withList } from './util.ts';
 
 const SERVER_RESULT = /_tool_result$/;
 
+/** True when an object has exactly `n` own keys (no allocation, unlike Object.keys). */
+function onlyKeys(o: object, n: number): boolean {
+  let k = 0;
+  for (const key in o) if (Object.prototype.hasOwnProperty.call(o, key) && ++k > n) return false;
+  return k === n;
+}
+
 /** Map one Anthropic content block to a normalised block; unknown types become `other`. */
 export function anthropicBlock(b: unknown): Block {
   if (typeof b === 'string') return { type: 'text', text: b };
@@ -17,7 +24,10 @@ export function anthropicBlock(b: unknown): Block {
   const type = str(b.type) ?? '';
   switch (type) {
     case 'text':
-      return typeof b.text === 'string' ? { type: 'text', text: b.text } : { type: 'other', label: 'text', raw: b };
+      if (typeof b.text !== 'string') return { type: 'other', label: 'text', raw: b };
+      // A plain `{type, text}` block already is a normalised TextBlock: share it rather than copy
+      // (large transcripts hold hundreds of thousands of them). Blocks are never mutated.
+      return onlyKeys(b, 2) ? (b as unknown as Block) : { type: 'text', text: b.text };
     case 'image':
     case 'document': {
       const source = isObject(b.source) ? b.source : {};
@@ -29,6 +39,8 @@ export function anthropicBlock(b: unknown): Block {
       return { type, ...(mediaType ? { mediaType } : {}), ...(bytes !== undefined ? { bytes } : {}) };
     }
     case 'tool_use':
+      if (typeof b.id === 'string' && typeof b.name === 'string' && 'input' in b && onlyKeys(b, 4)) return b as unknown as Block;
+      return { type: 'tool_use', id: str(b.id) ?? null, name: str(b.name) ?? '', input: b.input };
     case 'server_tool_use':
     case 'mcp_tool_use':
       return {
@@ -36,7 +48,7 @@ export function anthropicBlock(b: unknown): Block {
         id: str(b.id) ?? null,
         name: str(b.name) ?? '',
         input: b.input,
-        ...(type !== 'tool_use' ? { server: true } : {}),
+        server: true,
       };
     case 'tool_result':
       return {

@@ -34,11 +34,14 @@ export interface ParsedTranscript {
 /** Score of the best structural match for a value (or JSONL document), per format. */
 export function detectFormats(doc: SourceDoc): { format: FormatId; score: number }[] {
   const scores: { format: FormatId; score: number }[] = [];
+  // Sniffers look at a bounded sample: detection stays O(1) in the transcript's length.
+  const lines = doc.kind === 'jsonl' ? sampleList(doc.lines).map((l) => l.value) : [];
+  const value = doc.kind === 'json' ? sampleValue(doc.value) : undefined;
   for (const p of PARSERS) {
     let score = 0;
     try {
-      if (doc.kind === 'jsonl') score = p.jsonl ? p.sniff(doc.lines.map((l) => l.value)) : 0;
-      else score = p.jsonl ? 0 : p.sniff(doc.value);
+      if (doc.kind === 'jsonl') score = p.jsonl ? p.sniff(lines) : 0;
+      else score = p.jsonl ? 0 : p.sniff(value);
     } catch {
       score = 0;
     }
@@ -47,14 +50,36 @@ export function detectFormats(doc: SourceDoc): { format: FormatId; score: number
   return scores.sort((a, b) => b.score - a.score);
 }
 
+/** Items a sniffer sees of a long list: the first SNIFF_HEAD and the last SNIFF_TAIL. */
+const SNIFF_HEAD = 400;
+const SNIFF_TAIL = 100;
+
+function sampleList<T>(list: readonly T[]): T[] {
+  return list.length <= SNIFF_HEAD + SNIFF_TAIL ? [...list] : [...list.slice(0, SNIFF_HEAD), ...list.slice(-SNIFF_TAIL)];
+}
+
+/** A shallow copy of a JSON value whose long arrays (top level or one level down) are sampled. */
+function sampleValue(v: unknown): unknown {
+  if (Array.isArray(v)) return sampleList(v);
+  if (v === null || typeof v !== 'object') return v;
+  let out: Record<string, unknown> | null = null;
+  for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+    if (Array.isArray(x) && x.length > SNIFF_HEAD + SNIFF_TAIL) {
+      out ??= { ...(v as Record<string, unknown>) };
+      out[k] = sampleList(x);
+    }
+  }
+  return out ?? v;
+}
+
 /** Read text into a source document: JSON, or JSON Lines when the text looks like a log. */
 export function readSource(text: string, name?: string): Result<SourceDoc> {
-  if (text.trim().length === 0) return { ok: false, error: { kind: 'empty', message: 'The input is empty: paste a request body, a message array or a session log.' } };
+  if (!/\S/.test(text)) return { ok: false, error: { kind: 'empty', message: 'The input is empty: paste a request body, a message array or a session log.' } };
   if (text.includes('\u0000')) return { ok: false, error: { kind: 'binary', message: 'This is not text (it contains NUL bytes). Drop a .json, .jsonl or .gz transcript.' } };
   const jsonlHint = name !== undefined && /\.(jsonl|ndjson)$/i.test(name);
+  // A text whose first line is a whole JSON object followed by another `{` line cannot be one
+  // JSON document, so it is read as JSON Lines directly (no doomed whole-text parse of a log).
   if (jsonlHint || looksLikeJsonl(text)) {
-    const whole = jsonlHint ? null : parseJsonText(text);
-    if (whole && whole.ok) return { ok: true, value: { kind: 'json', value: whole.value } };
     const { lines, brokenLines } = parseJsonlText(text);
     if (lines.length > 0) return { ok: true, value: { kind: 'jsonl', lines, brokenLines } };
   }

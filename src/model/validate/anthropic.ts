@@ -108,7 +108,7 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
           message: `messages.${n}.content.${mIdx}.text: text content blocks must be non-empty`,
           title: 'Empty text block', why: 'Anthropic rejects text blocks with no text.', confidence: 'V',
         });
-      } else if (it.block.text.trim() === '') {
+      } else if (!/\S/.test(it.block.text)) {
         push({
           rule: 'empty_text', code: 'A11', messageIndex: it.msg.rawIndex, blockIndex: it.blockIndex, ids: [], providerPath: 'messages',
           message: 'messages: text content blocks must contain non-whitespace text',
