@@ -51,11 +51,20 @@ interface Entry {
 
 /** File order, except that a line whose parent comes later in the file is placed after it. */
 function parentOrder(entries: Entry[]): Entry[] {
-  const known = new Set<string>();
-  for (const e of entries) {
-    const u = str(e.value.uuid);
-    if (u) known.add(u);
+  // Fast path (the usual log): every parent that appears in the file appears before its child.
+  const posOf = new Map<string, number>();
+  for (let i = 0; i < entries.length; i++) {
+    const u = str((entries[i] as Entry).value.uuid);
+    if (u !== undefined && !posOf.has(u)) posOf.set(u, i);
   }
+  let inOrder = true;
+  for (let i = 0; i < entries.length && inOrder; i++) {
+    const p = str((entries[i] as Entry).value.parentUuid);
+    const at = p === undefined ? undefined : posOf.get(p);
+    if (at !== undefined && at >= i) inOrder = false;
+  }
+  if (inOrder) return entries;
+  const known = new Set<string>(posOf.keys());
   const emitted = new Set<string>();
   const pending = new Map<string, Entry[]>();
   const out: Entry[] = [];
@@ -91,6 +100,7 @@ function parentOrder(entries: Entry[]): Entry[] {
 
 /** Main thread first, then each sidechain thread (grouped by its root), in order of appearance. */
 function threads(ordered: Entry[]): Entry[] {
+  if (!ordered.some((e) => e.value.isSidechain === true)) return ordered;
   const parentOf = new Map<string, string>();
   for (const e of ordered) {
     const u = str(e.value.uuid);
@@ -98,13 +108,24 @@ function threads(ordered: Entry[]): Entry[] {
     if (u && p) parentOf.set(u, p);
   }
   const sideUuids = new Set(ordered.filter((e) => e.value.isSidechain === true).map((e) => str(e.value.uuid)).filter((u): u is string => u !== undefined));
+  // Memoised walk to the thread's root: O(n) over the whole log, not O(depth) per line.
+  const rootMemo = new Map<string, string>();
   const rootOf = (e: Entry): string => {
-    let u = str(e.value.uuid) ?? `#${e.pos}`;
+    const start = str(e.value.uuid) ?? `#${e.pos}`;
+    const path: string[] = [];
+    let u = start;
     for (let guard = 0; guard < 100000; guard++) {
+      const known = rootMemo.get(u);
+      if (known !== undefined) {
+        u = known;
+        break;
+      }
+      path.push(u);
       const p = parentOf.get(u);
       if (!p || !sideUuids.has(p)) break;
       u = p;
     }
+    for (const x of path) rootMemo.set(x, u);
     return u;
   };
   const main: Entry[] = [];

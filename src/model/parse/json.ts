@@ -113,8 +113,10 @@ export function parseJsonlText(text: string): { lines: JsonlLine[]; brokenLines:
     let end = text.indexOf('\n', start);
     if (end < 0) end = text.length;
     lineNo++;
-    const raw = text.slice(start, end).trim();
-    if (raw.length > 0) {
+    // No trim: JSON.parse accepts surrounding whitespace; only blank lines are skipped.
+    const raw = text.slice(start, end);
+    const c0 = raw.charCodeAt(0);
+    if (raw.length > 0 && (c0 === 123 || c0 === 91 || /\S/.test(raw))) {
       try {
         lines.push({ line: lineNo, value: JSON.parse(raw) });
       } catch {
