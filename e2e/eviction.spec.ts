@@ -133,6 +133,9 @@ test.describe('eviction simulator', () => {
     await readVerdicts(page, e);
     await greyedAndRed(page, e);
     await hoverRedMarker(page, e);
+    await page.mouse.move(0, 0);
+    await page.getByTestId('simulator').evaluate((el) => el.scrollIntoView());
+    await page.screenshot({ path: path.join(repoRoot, 'test-results/eviction-invoice.png') });
     // Reset: nothing evicted, no red arc.
     await page.getByTestId('budget-reset').click();
     await expect(page.locator('.msg-row.ev-primary')).toHaveCount(0);
@@ -156,8 +159,11 @@ test.describe('eviction simulator', () => {
     await expect(page.getByTestId('rate-one-in')).toContainText('one session in');
     await greyedAndRed(page, e);
     await hoverRedMarker(page, e);
-    // The picture: hover the red marker nearest the cause so its tooltip is in it.
-    const red = page.locator('[data-testid="cut-marker"][data-safe="false"]').first();
+    // The picture: hover the marker of the cut message eviction chose (a 400 there: same kept
+    // request, system pinned), next to the cause the jump scrolled to.
+    await card(page, 'message').getByTestId('policy-jump').click();
+    const red = page.locator(`[data-testid="cut-marker"][data-cut="${e.message.cut}"]`);
+    await expect(red).toHaveAttribute('data-safe', 'false');
     await red.hover();
     await expect(page.getByRole('tooltip')).toBeVisible();
     await page.screenshot({ path: path.join(repoRoot, 'test-results/eviction-simulator.png') });

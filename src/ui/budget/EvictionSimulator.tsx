@@ -110,10 +110,13 @@ export function EvictionSimulator({ model, transcript, tokens, providerLabel, on
         </button>
         <WindowReading model={transcript.settings.model} provider={model.ctx.cuts.provider} budget={shownBudget} />
       </div>
-      <p className="muted basis-note" data-testid="simulator-basis">
-        Tokens: {tokens.basis.label}. Rows greyed: evicted by {a.policy}; the two lanes at the right of each
-        row: {a.policy} (left) and {b.policy} (right). Dots between rows: cut there (drop everything above,
-        system pinned) — green safe, red a 400; hover or focus one for the body.
+      <p
+        className="muted basis-note"
+        data-testid="simulator-basis"
+        title={`Tokens: ${tokens.basis.label}. Cut marker: drop every message above it, system pinned.`}
+      >
+        Timeline: rows greyed = evicted by {a.policy}; lanes at the right = {a.policy} | {b.policy}; dots
+        between rows = cut there: green safe, red a 400 (hover or focus for the body).
       </p>
       <div className="simulator-grid">
         <PolicyCard

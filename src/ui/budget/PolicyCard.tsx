@@ -81,7 +81,11 @@ export function PolicyCard({ side, choice, result: r, transcript, providerLabel,
             </option>
           ))}
         </select>
-        {side === 0 && <span className="policy-role">primary: greys rows, reddens arcs</span>}
+        {side === 0 && (
+          <span className="policy-role" title="The primary policy greys the rows it evicts and reddens the arcs it breaks">
+            primary
+          </span>
+        )}
       </header>
       <div className="policy-options">
         {(choice.id === 'message' || choice.id === 'exchange') && (

@@ -121,7 +121,8 @@ function CutTooltip({
     const w = tipRef.current?.offsetWidth ?? 0;
     const below = r.bottom + 6;
     const top = below + h > window.innerHeight - 4 ? Math.max(4, r.top - 6 - h) : below;
-    const left = Math.max(4, Math.min(r.left, window.innerWidth - w - 4));
+    // Right of the marker, so the arc gutter stays visible.
+    const left = Math.max(4, Math.min(r.right + 16, window.innerWidth - w - 4));
     setPos({ left, top });
   }, [anchor, k]);
   return createPortal(

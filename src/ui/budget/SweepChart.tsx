@@ -40,11 +40,20 @@ export function SweepChart({ sweeps, shown, total, budget, onBudget }: SweepChar
         role="img"
         aria-label={`Sweep of ${shown.join(' and ')} over budgets ${fmtInt(l.domain[0])} to ${fmtInt(l.domain[1])} tokens`}
       >
+        <text className="sweep-label muted-label" x={2} y={12}>
+          tokens kept
+        </text>
+        <text className="sweep-label muted-label" x={2} y={24}>
+          by budget
+        </text>
         <path className="sweep-budget-line" d={l.budgetLine}>
           <title>kept = budget</title>
         </path>
         {l.strips.map((s, i) => (
           <g key={s.policy + i} className={`sweep-strip side-${i}`} data-testid="sweep-strip" data-policy={s.policy}>
+            <text className="sweep-label" x={2} y={s.y + 10}>
+              {s.policy.length > 11 ? `${s.policy.slice(0, 10)}…` : s.policy}
+            </text>
             <path className="sweep-kept" d={s.keptPath}>
               <title>{`${s.policy}: tokens kept at each budget`}</title>
             </path>

@@ -18,7 +18,7 @@ export interface SweepSize {
   left: number;
 }
 
-export const DEFAULT_SWEEP_SIZE: SweepSize = { width: 380, plotHeight: 90, stripHeight: 12, left: 4 };
+export const DEFAULT_SWEEP_SIZE: SweepSize = { width: 380, plotHeight: 72, stripHeight: 12, left: 64 };
 
 export interface SweepSegment {
   /** Budget range (tokens, inclusive). */
