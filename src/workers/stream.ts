@@ -14,10 +14,12 @@ export type OnRead = (bytes: number, records: number) => void;
 /** Called once when the first `PREVIEW_RECORDS` JSONL records are parsed (a partial document). */
 export type OnPreview = (doc: SourceDoc) => void;
 
-/** JSONL records in the early preview. */
-export const PREVIEW_RECORDS = 400;
+/** JSONL records that trigger the preview at the latest (it comes after the first read if that gave any). */
+export const PREVIEW_RECORDS = 80;
 /** Bytes per read (a Blob slice); small enough for frequent progress, big enough to be cheap. */
 export const READ_CHUNK = 1 << 20;
+/** The first read is smaller, so the preview (the first rows) comes sooner. */
+export const FIRST_CHUNK = 1 << 16;
 
 const GZIP = [0x1f, 0x8b];
 
@@ -87,10 +89,12 @@ export async function readBlobSource(
       }
     };
     let read = 0;
-    for (let off = 0; off < blob.size; off += READ_CHUNK) {
-      const bytes = new Uint8Array(await blob.slice(off, off + READ_CHUNK).arrayBuffer());
+    for (let off = 0; off < blob.size; ) {
+      const size = off === 0 ? FIRST_CHUNK : READ_CHUNK;
+      const bytes = new Uint8Array(await blob.slice(off, off + size).arrayBuffer());
+      off += size;
       read += bytes.length;
-      const last = off + READ_CHUNK >= blob.size;
+      const last = off >= blob.size;
       let chunk: string;
       try {
         chunk = decoder.decode(bytes, { stream: !last });
@@ -107,7 +111,12 @@ export async function readBlobSource(
         mode = jsonlHint || (chunk.includes('\n') && looksLikeJsonl(chunk)) ? 'jsonl' : 'json';
         if (mode === 'jsonl') takeLines(chunk, last);
       } else if (mode === 'jsonl') takeLines(chunk, last);
-      if (mode === 'jsonl' && !previewed && lines.length >= PREVIEW_RECORDS) {
+      // Preview as soon as the first small read gave complete records (enough for a screen).
+      if (
+        mode === 'jsonl' &&
+        !previewed &&
+        (lines.length >= PREVIEW_RECORDS || (read <= FIRST_CHUNK && lines.length > 0))
+      ) {
         previewed = true;
         onPreview({ kind: 'jsonl', lines: lines.slice(), brokenLines: brokenLines.slice() });
       }

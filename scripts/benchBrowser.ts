@@ -1,0 +1,325 @@
+/**
+ * Browser benchmarks (issue 7), from a real Chromium driven by Playwright. Prints one line per
+ * figure, `name: value unit`:
+ *
+ * - first_paint_vs_json_parse: a generated 20 MB Claude Code log picked in the page's file input
+ *   → the first rows of that log drawn (a requestAnimationFrame watcher in the page), ÷ the time
+ *   the same page takes to JSON.parse the same text (every line, median of 3). Target ≤ 3.
+ *   Also first_paint_ms, full_load_ms (→ the complete analysis shown) and json_parse_ms.
+ * - load_long_frame_share_100k / load_max_frame_ms_100k: frames > 50 ms while the 100,000-message
+ *   log (≈ 115 MB) loads (the page must stay responsive), and load_ms_100k.
+ * - rows_mounted_max: most timeline rows in the DOM in any frame while scrolling from the top to
+ *   the bottom of the 100,000-message log (target < 150).
+ * - scroll_long_frame_share / slider_long_frame_share: share of frames > 50 ms during that scroll
+ *   and during a mouse drag of the budget slider across its range (target 0), with the worst frame.
+ *
+ * Runs the production build (vite build into node_modules/.tmp/bench-dist) on a local preview
+ * server. Chromium: $CHROMIUM_PATH / $PLAYWRIGHT_CHROMIUM_EXECUTABLE_PATH, else `chromium` on
+ * PATH, else Playwright's own (as playwright.config.ts). Inputs are generated into bench-data/.
+ *
+ *   npx tsx scripts/benchBrowser.ts [--skip-build] [--only first-paint|large]
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { chromium, type Page } from '@playwright/test';
+import { preview } from 'vite';
+import { generate } from './gen.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const dataDir = path.join(root, 'bench-data');
+const outDir = path.join(root, 'node_modules/.tmp/bench-dist');
+
+function line(name: string, value: number, unit: string, note = ''): void {
+  const v =
+    Math.abs(value) >= 100
+      ? value.toFixed(0)
+      : Math.abs(value) >= 10
+        ? value.toFixed(1)
+        : value.toFixed(2);
+  process.stdout.write(`${name}: ${v} ${unit}${note ? `   # ${note}` : ''}\n`);
+}
+
+/** The same discovery as playwright.config.ts. */
+export function systemChromium(): string | undefined {
+  for (const env of ['CHROMIUM_PATH', 'PLAYWRIGHT_CHROMIUM_EXECUTABLE_PATH']) {
+    const p = process.env[env];
+    if (p && existsSync(p)) return p;
+  }
+  for (const name of ['chromium', 'chromium-browser']) {
+    try {
+      const p = execFileSync('which', [name], { encoding: 'utf8' }).trim();
+      if (p) return p;
+    } catch {
+      // not on PATH
+    }
+  }
+  return undefined;
+}
+
+/** A generated Claude Code log in bench-data/ (made once, reused). */
+export function claudeCodeLog(name: string, messages: number, mb?: number): string {
+  mkdirSync(dataDir, { recursive: true });
+  const file = path.join(dataDir, name);
+  if (!existsSync(file))
+    writeFileSync(
+      file,
+      generate({ format: 'claude-code-jsonl', seed: 7, messages, ...(mb ? { mb } : {}) }),
+    );
+  return file;
+}
+
+/** In-page helpers: a frame recorder and a watcher for "rows of the new file are drawn". */
+const PAGE_HELPERS = `
+window.__bench = {
+  frames: [], recording: false, t0: 0, firstRows: 0, before: '',
+  record() {
+    this.frames = []; this.recording = true;
+    let last = performance.now();
+    const tick = (t) => { if (!this.recording) return; this.frames.push(t - last); last = t; requestAnimationFrame(tick); };
+    requestAnimationFrame(tick);
+  },
+  stop() { this.recording = false; return this.frames; },
+  watchFirstRows() {
+    this.before = document.querySelector('[data-testid=count-messages]')?.textContent ?? '';
+    this.firstRows = 0; this.t0 = 0;
+    document.addEventListener('change', (e) => {
+      if (e.target && e.target.matches && e.target.matches('[data-testid=file-input]')) { this.t0 = performance.now(); this.file = e.target.files[0]; }
+    }, { capture: true, once: true });
+    const tick = () => {
+      const now = document.querySelector('[data-testid=count-messages]')?.textContent ?? '';
+      const rows = document.querySelectorAll('[data-testid=timeline] [data-message-index]').length;
+      if (this.t0 > 0 && now !== this.before && rows > 0) { this.firstRows = performance.now(); return; }
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  },
+};
+`;
+
+async function openPage(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await page.locator('[data-testid=app][data-ready=true]').waitFor({ timeout: 60_000 });
+  // Drop into an idle page: the sample's exact token count (the BPE's first load) is done.
+  await page.waitForFunction(
+    () =>
+      !/chars\/4/.test(
+        document.querySelector('[data-testid=token-basis]')?.textContent ?? 'chars/4',
+      ),
+    undefined,
+    { timeout: 60_000 },
+  );
+  await page.waitForTimeout(500);
+  await page.evaluate(PAGE_HELPERS);
+}
+
+async function waitLoaded(page: Page, timeout: number): Promise<void> {
+  await page.waitForFunction(
+    () =>
+      document.querySelector('[data-testid=app]')?.getAttribute('data-ready') === 'true' &&
+      !document.querySelector('[data-testid=load-progress]'),
+    undefined,
+    { timeout, polling: 100 },
+  );
+}
+
+const share = (frames: number[]) =>
+  frames.length ? frames.filter((f) => f > 50).length / frames.length : 0;
+const worst = (frames: number[]) => frames.reduce((a, b) => Math.max(a, b), 0);
+
+async function firstPaint(page: Page, url: string, file: string): Promise<void> {
+  await openPage(page, url);
+  await page.evaluate('window.__bench.watchFirstRows()');
+  const start = Date.now();
+  await page.locator('[data-testid=file-input]').setInputFiles(file);
+  await page.waitForFunction('window.__bench.firstRows > 0', undefined, { timeout: 120_000 });
+  const firstPaintMs = (await page.evaluate(
+    'window.__bench.firstRows - window.__bench.t0',
+  )) as number;
+  await waitLoaded(page, 300_000);
+  const fullMs = Date.now() - start;
+  const parseMs = (await page.evaluate(async () => {
+    // The input is cleared after a pick: the watcher kept the File.
+    const f = (window as unknown as { __bench: { file?: File } }).__bench.file;
+    if (!f) return -1;
+    const text = await f.text();
+    const times: number[] = [];
+    for (let k = 0; k < 3; k++) {
+      const t = performance.now();
+      let start = 0;
+      while (start < text.length) {
+        let end = text.indexOf('\n', start);
+        if (end < 0) end = text.length;
+        if (end > start) JSON.parse(text.slice(start, end));
+        start = end + 1;
+      }
+      times.push(performance.now() - t);
+    }
+    return times.sort((a, b) => a - b)[1] as number;
+  })) as number;
+  line(
+    'first_paint_ms',
+    firstPaintMs,
+    'ms',
+    `${path.basename(file)}: file picked → first rows of it drawn`,
+  );
+  line('full_load_ms', fullMs, 'ms', 'file picked → complete analysis shown (wall clock)');
+  if (parseMs > 0) {
+    line(
+      'json_parse_ms',
+      parseMs,
+      'ms',
+      'JSON.parse of every line of the same text, same page, median of 3',
+    );
+    line('first_paint_vs_json_parse', firstPaintMs / parseMs, '×', 'target ≤ 3');
+  }
+}
+
+async function large(page: Page, url: string, file: string): Promise<void> {
+  await openPage(page, url);
+  await page.evaluate('window.__bench.record()');
+  const start = Date.now();
+  await page.locator('[data-testid=file-input]').setInputFiles(file);
+  await waitLoaded(page, 600_000);
+  const loadMs = Date.now() - start;
+  const loadFrames = (await page.evaluate('window.__bench.stop()')) as number[];
+  line(
+    'load_ms_100k',
+    loadMs,
+    'ms',
+    `${path.basename(file)}: file picked → complete analysis shown`,
+  );
+  line(
+    'load_long_frame_share_100k',
+    share(loadFrames),
+    '',
+    `frames > 50 ms while loading, of ${loadFrames.length}`,
+  );
+  line('load_max_frame_ms_100k', worst(loadFrames), 'ms', 'worst frame while loading');
+  const messages = Number(await page.locator('[data-testid=count-messages]').textContent());
+
+  // Scroll from top to bottom in 600 frames (every frame shows new rows), counting mounted rows.
+  const scroll = (await page.evaluate(async () => {
+    const el = document.querySelector('[data-testid=timeline]') as HTMLElement;
+    const frame = () => new Promise<number>((r) => requestAnimationFrame(r));
+    const steps = 600;
+    const frames: number[] = [];
+    let maxRows = 0;
+    el.scrollTop = 0;
+    let last = await frame();
+    for (let i = 1; i <= steps; i++) {
+      el.scrollTop = ((el.scrollHeight - el.clientHeight) * i) / steps;
+      const t = await frame();
+      frames.push(t - last);
+      last = t;
+      maxRows = Math.max(maxRows, el.querySelectorAll('.row').length);
+    }
+    // Let the virtualizer settle at the bottom, then count once more.
+    await frame();
+    maxRows = Math.max(maxRows, el.querySelectorAll('.row').length);
+    return { frames, maxRows, bottom: el.scrollTop + el.clientHeight >= el.scrollHeight - 2 };
+  })) as { frames: number[]; maxRows: number; bottom: boolean };
+  line(
+    'rows_mounted_max',
+    scroll.maxRows,
+    'rows',
+    `${messages} messages, 600-frame scroll top → bottom${scroll.bottom ? '' : ' (did not reach the bottom!)'}; target < 150`,
+  );
+  line(
+    'scroll_long_frame_share',
+    share(scroll.frames),
+    '',
+    `frames > 50 ms of ${scroll.frames.length}; target 0`,
+  );
+  line('scroll_max_frame_ms', worst(scroll.frames), 'ms');
+
+  // Drag the budget slider across its range with the mouse.
+  const slider = page.locator('[data-testid=budget-slider]');
+  if ((await slider.count()) === 0) {
+    process.stdout.write('# slider_long_frame_share: skipped (no budget slider on the page)\n');
+    return;
+  }
+  await slider.scrollIntoViewIfNeeded();
+  const box = await slider.boundingBox();
+  if (!box) return;
+  const y = box.y + box.height / 2;
+  await page.mouse.move(box.x + box.width - 2, y);
+  await page.mouse.down();
+  await page.evaluate('window.__bench.record()');
+  const moves = 120;
+  for (let i = moves; i >= 0; i--) {
+    await page.mouse.move(box.x + 2 + ((box.width - 4) * i) / moves, y);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(r)));
+  }
+  await page.mouse.up();
+  await page.evaluate(
+    () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))),
+  );
+  const drag = (await page.evaluate('window.__bench.stop()')) as number[];
+  line(
+    'slider_long_frame_share',
+    share(drag),
+    '',
+    `frames > 50 ms of ${drag.length} during a ${moves}-step drag; target 0`,
+  );
+  line('slider_max_frame_ms', worst(drag), 'ms');
+}
+
+/** Run the browser figures. */
+export async function benchBrowser(args: string[] = []): Promise<void> {
+  const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
+  const small = claudeCodeLog('h8-cc-20mb.jsonl', 1000, 20);
+  const big = only === 'first-paint' ? '' : claudeCodeLog('h8-cc-100k.jsonl', 100_000);
+  if (!args.includes('--skip-build') || !existsSync(outDir))
+    execFileSync(
+      'npx',
+      ['vite', 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'error'],
+      {
+        cwd: root,
+        stdio: 'inherit',
+      },
+    );
+  const server = await preview({
+    root,
+    logLevel: 'error',
+    build: { outDir },
+    preview: { port: 0, host: '127.0.0.1', strictPort: false },
+  });
+  const url = server.resolvedUrls?.local[0] ?? '';
+  const executablePath = systemChromium();
+  const browser = await chromium.launch({
+    ...(executablePath ? { executablePath } : {}),
+    args: [
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--enable-precise-memory-info',
+    ],
+  });
+  // bypassCSP: the harness injects its frame recorder as a string (the page itself is unchanged).
+  process.stdout.write(
+    `# browser: ${browser.version()}; machine: ${os.cpus()[0]?.model ?? '?'} × ${os.cpus().length}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GB\n`,
+  );
+  try {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 }, bypassCSP: true });
+    if (only !== 'large') await firstPaint(page, url, small);
+    if (only !== 'first-paint')
+      await large(
+        await browser.newPage({ viewport: { width: 1400, height: 900 }, bypassCSP: true }),
+        url,
+        big,
+      );
+  } finally {
+    await browser.close();
+    await new Promise<void>((r) => server.httpServer.close(() => r()));
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  benchBrowser(process.argv.slice(2)).catch((e: unknown) => {
+    process.stderr.write(`${e instanceof Error ? e.stack : String(e)}\n`);
+    process.exit(1);
+  });
+}
