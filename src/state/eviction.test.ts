@@ -5,10 +5,11 @@ import fc from 'fast-check';
 import { runCli } from '../cli/commands.ts';
 import type { CliIO } from '../cli/io.ts';
 import { analyze } from '../model/analyze.ts';
-import { cutPlan } from '../model/evict/policies.ts';
+import { cutMarkers } from '../model/evict/cuts.ts';
+import { cutPlan, prepareEviction } from '../model/evict/policies.ts';
 import { parseTranscript } from '../model/parse/index.ts';
 import { assistant, call, result, system, transcript, user } from '../model/testing.ts';
-import { CHARS_PER_4, loadBpeCounter } from '../model/tokens.ts';
+import { CHARS_PER_4, countTokens, loadBpeCounter } from '../model/tokens.ts';
 import {
   effectiveBudget,
   EVICTED_COMPARED,
@@ -22,6 +23,7 @@ import {
   selectEvictionContext,
   selectPolicyChoices,
   selectSweep,
+  SLOW_PATH_LIMIT,
 } from './eviction.ts';
 import { selectFaulted } from './faults.ts';
 import { selectArcPairs, selectInspection, selectTokens } from './selectors.ts';
@@ -259,11 +261,31 @@ describe('eviction selectors', () => {
 
   it('cut markers: exchange boundaries are safe, the cut between call and result is not', () => {
     const m = selectCutMarkers(ctx.cuts);
-    expect(m.safe[1]).toBe(1);
-    expect(m.safe[5]).toBe(1);
-    expect(m.safe[3]).toBe(0);
+    expect(m.eager).toBe(true);
+    expect(m.isSafe(1)).toBe(true);
+    expect(m.isSafe(5)).toBe(true);
+    expect(m.isSafe(3)).toBe(false);
     expect(m.errorAt(3)?.code).toBe('A1');
     expect(m.errorAt(5)).toBeNull();
+  });
+
+  it('a provider without the fast cut path on a long transcript: markers on demand agree with cutMarkers, no page sweep', () => {
+    const ms = [];
+    for (let i = 0; i < 80; i++)
+      ms.push(user(`q${i}`), assistant(call(`t${i}`, 'f')), user(result(`t${i}`)), assistant(`a${i}`));
+    const long = transcript('anthropic-messages', ms);
+    expect(long.messages.length).toBeGreaterThan(SLOW_PATH_LIMIT);
+    const lt = countTokens(long, 'gemini');
+    const lctx = prepareEviction(long, lt, 'gemini');
+    expect(lctx.cuts.fast).toBe(false);
+    const lazy = selectCutMarkers(lctx.cuts);
+    expect(lazy.eager).toBe(false);
+    const eager = cutMarkers(lctx.cuts);
+    for (const k of [1, 2, 3, 4, 5, 100, 101, 102, 318]) {
+      expect(lazy.isSafe(k)).toBe(eager.safe[k] === 1);
+      expect(lazy.errorAt(k)).toEqual(eager.errorAt(k));
+    }
+    expect(selectSweep(lctx, selectPolicyChoices(['message', 'exchange'], {}))).toBeNull();
   });
 
   it('parses a real sample without throwing and maps raw indices', () => {

@@ -13,7 +13,7 @@
  * policy id, the shape `urlSync.ts` reads and writes).
  */
 import { isBroken, type ToolPair } from '../model/pairing.ts';
-import { cutMarkers, type CutError, type CutMarkers } from '../model/evict/cuts.ts';
+import { cutMarkers, type CutError } from '../model/evict/cuts.ts';
 import {
   cutPlan,
   POLICIES,
@@ -22,7 +22,7 @@ import {
   type EvictionContext,
   type PolicyResult,
 } from '../model/evict/policies.ts';
-import type { CutContext } from '../model/evict/simulate.ts';
+import { checkCut, isCutValid, type CutContext } from '../model/evict/simulate.ts';
 import { sweepPolicy, type PolicySweep } from '../model/evict/sweep.ts';
 import type { PolicyId, PolicyOptions } from '../model/evict/types.ts';
 import type { TokenTable } from '../model/tokens.ts';
@@ -98,8 +98,53 @@ export const selectEvictionContext = memoN(
     prepareEviction(t, table, provider),
 );
 
-/** Cut markers of a context: safe/unsafe for every cut point, errors built lazily. */
-export const selectCutMarkers = memoN((cuts: CutContext): CutMarkers => cutMarkers(cuts));
+/**
+ * Largest transcript (messages) for which the page classifies every cut, or sweeps every policy,
+ * when the provider has no fast cut path (simulate.ts `FAST_PROVIDERS`): there each cut is a
+ * validation of the kept tail, O(n), so all cuts are O(n²) — measured 1.5 s (markers) and 4.3 s
+ * (sweep) for 2,000 Gemini messages on the dev machine. Above it, markers are classified on
+ * demand (only the rows on screen) and the sweep is left to the CLI.
+ */
+export const SLOW_PATH_LIMIT = 300;
+
+/** Cut markers as the timeline reads them: one cut at a time. */
+export interface MarkerLookup {
+  /** True when dropping every non-pinned message before `k` gives a valid request (k in 0..n). */
+  isSafe: (k: number) => boolean;
+  /** The first error of the cut at `k` (exact provider paths), or null when safe. */
+  errorAt: (k: number) => CutError | null;
+  /** True when every cut was classified up front; false = on demand (slow provider, long transcript). */
+  eager: boolean;
+}
+
+/**
+ * Cut markers of a context: every cut classified at once (`cutMarkers`) on the fast path or a
+ * short transcript, else classified on demand and cached. Error bodies are always built lazily,
+ * for the marker shown.
+ */
+export const selectCutMarkers = memoN((cuts: CutContext): MarkerLookup => {
+  if (cuts.fast || cuts.n <= SLOW_PATH_LIMIT) {
+    const m = cutMarkers(cuts);
+    return { isSafe: (k) => m.safe[k] === 1, errorAt: m.errorAt, eager: true };
+  }
+  const known = new Int8Array(cuts.n + 1).fill(-1);
+  const isSafe = (k: number): boolean => {
+    if (k < 0 || k > cuts.n) return true;
+    if (known[k] === -1) known[k] = isCutValid(cuts, k) ? 1 : 0;
+    return known[k] === 1;
+  };
+  return {
+    isSafe,
+    errorAt: (k) => {
+      if (isSafe(k)) return null;
+      const v = checkCut(cuts, k).firstError;
+      return v
+        ? { rule: v.rule, code: v.code, messageIndex: v.messageIndex, providerPath: v.providerPath, message: v.message, error: v.error }
+        : null;
+    },
+    eager: false,
+  };
+});
 
 /**
  * The budget the simulator applies: the store's budget, clamped to [0, total]; the transcript's
@@ -231,13 +276,17 @@ export const selectEvictedPairs = memoN(
 /**
  * The sweep of every policy: the two shown with their options, the others with defaults.
  * O(cuts × boundary window) per policy; memoised on the context and the choices.
+ * @returns null when the provider has no fast cut path and the transcript is longer than
+ *   `SLOW_PATH_LIMIT` messages (the page would freeze; `npm run cli -- sweep` does it)
  */
 export const selectSweep = memoN(
-  (ctx: EvictionContext, choices: readonly [PolicyChoice, PolicyChoice]): PolicySweep[] =>
-    POLICIES.map((id) => {
+  (ctx: EvictionContext, choices: readonly [PolicyChoice, PolicyChoice]): PolicySweep[] | null => {
+    if (!ctx.cuts.fast && ctx.cuts.n > SLOW_PATH_LIMIT) return null;
+    return POLICIES.map((id) => {
       const chosen = choices.find((c) => c.id === id);
       return sweepPolicy(ctx, id, chosen?.options ?? {});
-    }),
+    });
+  },
 );
 
 /**

@@ -139,6 +139,8 @@ export function EvictionSimulator({ model, transcript, tokens, providerLabel, on
         />
         <SweepChart
           sweeps={sweeps}
+          messages={transcript.messages.length}
+          provider={model.ctx.cuts.provider}
           shown={[a.policy, b.policy]}
           total={total}
           budget={model.view.budget}

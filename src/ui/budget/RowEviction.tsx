@@ -7,9 +7,8 @@
  */
 import { memo, useId, useLayoutEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
-import type { CutMarkers } from '../../model/evict/cuts.ts';
 import type { ToolPair } from '../../model/pairing.ts';
-import type { PairEviction } from '../../state/eviction.ts';
+import type { MarkerLookup, PairEviction } from '../../state/eviction.ts';
 import { EVICTED_COMPARED, EVICTED_PRIMARY } from '../../state/eviction.ts';
 import { prettyJson } from '../format.ts';
 
@@ -21,7 +20,7 @@ export interface TimelineEviction {
   pairs: readonly ToolPair[];
   /** Per pair key: `cut` (one end evicted) or `gone` (both). */
   pairState: ReadonlyMap<string, PairEviction>;
-  markers: CutMarkers;
+  markers: MarkerLookup;
   /** Names of the two compared policies, for the lane titles. */
   policies: readonly [string, string];
   /** Provider label for the tooltip ("Anthropic Messages"). */
@@ -67,7 +66,7 @@ export const RowEviction = memo(function RowEviction({ message, flags, eviction 
 });
 
 function CutMarker({ k, eviction }: { k: number; eviction: TimelineEviction }) {
-  const safe = eviction.markers.safe[k] === 1;
+  const safe = eviction.markers.isSafe(k);
   // The marker the tooltip is anchored to while shown (hover or focus); null = closed.
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const open = anchor !== null;

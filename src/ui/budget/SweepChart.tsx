@@ -12,8 +12,11 @@ import { fmtPercent, oneIn } from './contextWindows.ts';
 import { DEFAULT_SWEEP_SIZE, layoutSweep } from './sweepLayout.ts';
 
 export interface SweepChartProps {
-  /** Sweeps of all five policies (`selectSweep`). */
-  sweeps: readonly PolicySweep[];
+  /** Sweeps of all five policies (`selectSweep`); null when the page does not sweep this transcript. */
+  sweeps: readonly PolicySweep[] | null;
+  /** Messages in the transcript and the provider id, for the note when there is no sweep. */
+  messages: number;
+  provider: string;
   /** The two shown policies, in card order. */
   shown: readonly [string, string];
   total: number;
@@ -23,7 +26,17 @@ export interface SweepChartProps {
 
 const KIND_TEXT = { valid: 'valid', error: 'HTTP 400', nofit: 'cannot fit' } as const;
 
-export function SweepChart({ sweeps, shown, total, budget, onBudget }: SweepChartProps) {
+export function SweepChart({ sweeps, messages, provider, shown, total, budget, onBudget }: SweepChartProps) {
+  if (!sweeps)
+    return (
+      <div className="sweep" data-testid="sweep">
+        <p className="sweep-note" data-testid="sweep-skipped">
+          No sweep on the page for {fmtInt(messages)} messages with {provider}: its cut checks validate the
+          kept tail one cut at a time, which would freeze the page. Run{' '}
+          <code>npm run --silent cli -- sweep FILE --provider {provider}</code> instead.
+        </p>
+      </div>
+    );
   const shownSweeps = shown
     .map((id) => sweeps.find((s) => s.policy === id))
     .filter((s): s is PolicySweep => s !== undefined);

@@ -5,7 +5,6 @@
  */
 import { useDeferredValue, useMemo } from 'react';
 import type { Analysis } from '../../model/analyze.ts';
-import type { CutMarkers } from '../../model/evict/cuts.ts';
 import type { EvictionContext } from '../../model/evict/policies.ts';
 import type { TokenTable } from '../../model/tokens.ts';
 import type { Transcript } from '../../model/types.ts';
@@ -18,6 +17,7 @@ import {
   selectPolicyChoices,
   type EvictedPairs,
   type EvictionView,
+  type MarkerLookup,
   type PolicyChoice,
 } from '../../state/eviction.ts';
 import { selectArcPairs } from '../../state/selectors.ts';
@@ -32,7 +32,7 @@ export interface SimulatorModel {
   flags: Uint8Array;
   /** Arc pairs with the primary policy's derived status. */
   pairs: EvictedPairs;
-  markers: CutMarkers;
+  markers: MarkerLookup;
 }
 
 /**
