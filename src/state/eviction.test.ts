@@ -127,6 +127,7 @@ describe('page and CLI give the same numbers (exact o200k counter)', () => {
       policies: { policy: string; share400: number; meanOvershoot: number | null; invalidBudgets: [number, number][] }[];
     };
     const sweep = selectSweep(page.ctx, page.choices);
+    if (!sweep) throw new Error('the page skipped the sweep of a fast-path sample');
     expect(json.tokensBefore).toBe(page.ctx.table.total);
     expect(json.policies.map((p) => [p.policy, p.share400, p.meanOvershoot, p.invalidBudgets])).toEqual(
       sweep.map((p) => [p.policy, p.share400, p.meanOvershoot, p.invalidBudgets]),
@@ -253,6 +254,7 @@ describe('eviction selectors', () => {
   it('sweep covers all five policies, with the shown options, and exchange never gives a 400 here', () => {
     const choices = selectPolicyChoices(['message', 'summary'], { summary: { summaryTokens: 5 } });
     const s = selectSweep(ctx, choices);
+    if (!s) throw new Error('the page skipped the sweep of a short transcript');
     expect(s.map((p) => p.policy)).toEqual(['message', 'message-keep-task', 'exchange', 'turn-pair', 'summary']);
     expect(s.find((p) => p.policy === 'exchange')?.share400).toBe(0);
     expect(s.find((p) => p.policy === 'message')?.invalidCuts).toContain(3);
