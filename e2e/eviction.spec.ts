@@ -142,6 +142,19 @@ test.describe('eviction simulator', () => {
     await expect(page.locator('[data-arc-id][data-broken="true"]')).toHaveCount(0);
   });
 
+  test('a permalink with a budget opens the simulator at that budget', async ({ page }) => {
+    const e = await expectedFor('invoice.json', false);
+    await page.goto(`/#v=1&src=invoice&b=${e.budget}`);
+    await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true');
+    await expect(page.getByTestId('token-basis')).toContainText('o200k_base');
+    await expect(page.getByTestId('budget-input')).toHaveValue(String(e.budget));
+    await readVerdicts(page, e);
+    // Moving the slider writes the budget back to the link (urlSync, debounced).
+    await page.getByTestId('budget-slider').focus();
+    await page.keyboard.press('ArrowLeft');
+    await expect(page).toHaveURL(new RegExp(`b=${e.budget - 1}(&|$)`));
+  });
+
   test('long session (coding-agent): typed budget, verdicts, sweep shares, red marker body, screenshot', async ({
     page,
   }) => {
