@@ -24,6 +24,8 @@ import {
   type Span,
 } from './arcs/arcLayout.ts';
 import { ArcLayer } from './arcs/ArcLayer.tsx';
+import { indexPairs, visiblePairs } from './arcs/arcIndex.ts';
+import type { ToolPair } from '../model/pairing.ts';
 import { evictionRowClass, RowEviction, type TimelineEviction } from './budget/RowEviction.tsx';
 import { fmtInt } from './format.ts';
 import { MessageRow } from './MessageRow.tsx';
@@ -211,7 +213,28 @@ export function Timeline({
     const m = virtualizer.measurementsCache[r];
     return m ? { top: m.start, height: m.size } : { top: 0, height: 0 };
   };
-  const arcs = layoutArcs(arcPairs, lanes, rowBox, viewport);
+  // Lay out only the arcs that meet the visible rows (issue 7: O(visible), not O(pairs)).
+  const pairIndex = useMemo(() => indexPairs(basePairs), [basePairs]);
+  let loMsg = Infinity;
+  let hiMsg = -Infinity;
+  for (const it of items) {
+    if (it.end < viewport.top || it.start > viewport.bottom) continue;
+    const row = rows[it.index];
+    const m =
+      row?.kind === 'message'
+        ? row.message
+        : row
+          ? (analysis.grouping.exchanges[row.exchange]?.first ?? -1)
+          : -1;
+    if (m < 0) continue;
+    loMsg = Math.min(loMsg, m);
+    hiMsg = Math.max(hiMsg, m);
+  }
+  const shownPairs =
+    loMsg > hiMsg || arcPairs.length !== basePairs.length
+      ? arcPairs
+      : visiblePairs(pairIndex, loMsg, hiMsg).map((i) => arcPairs[i] as ToolPair);
+  const arcs = layoutArcs(shownPairs, lanes, rowBox, viewport);
   const activePairs = useMemo(() => {
     const s = new Set<string>();
     if (hovered) s.add(hovered);

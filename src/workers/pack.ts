@@ -7,7 +7,7 @@
  *   `raw` as JSON text; the page installs a lazy `raw` that parses it on first read;
  * - then everything else (pairs, grouping, validation: index-based, small) without messages;
  * - the transcript's own `raw` (the whole source value, only read by export) lazily re-parsed
- *   from the text on first read.
+ *   from the text on first read (not enumerable, so spreads do not trigger it).
  * `packMessages`/`unpackMessages` and `stripTranscript`/`joinTranscript` are inverses: a
  * round trip gives a deep-equal Inspection (tested in pack.test.ts).
  */
@@ -46,11 +46,20 @@ export function unpackMessages(packed: PackedMessage[]): Message[] {
   return packed as Message[];
 }
 
-/** Define `obj[key]` as a value computed on first read (then a plain data property). */
-function lazyValue<T extends object>(obj: T, key: keyof T & string, get: () => unknown): void {
+/**
+ * Define `obj[key]` as a value computed on first read (then a plain data property).
+ * `enumerable: false` keeps object spreads (`{...t, messages}`) from computing it: they then do
+ * not carry the value.
+ */
+function lazyValue<T extends object>(
+  obj: T,
+  key: keyof T & string,
+  get: () => unknown,
+  enumerable = true,
+): void {
   Object.defineProperty(obj, key, {
     configurable: true,
-    enumerable: true,
+    enumerable,
     get() {
       const v = get();
       Object.defineProperty(obj, key, {
@@ -99,15 +108,23 @@ export function joinTranscript(
   else {
     t = { ...r.parsed.transcript, messages: messages ?? [] };
     const src = source;
-    lazyValue(t, 'raw', () => {
-      if (!src) return undefined;
-      const again = parseTranscript(src.text, {
-        format: t.format,
-        ...(src.name ? { name: src.name } : {}),
-        ...(r.parsed.requestIndex !== undefined ? { requestIndex: r.parsed.requestIndex } : {}),
-      });
-      return again.ok ? again.value.transcript.raw : undefined;
-    });
+    lazyValue(
+      t,
+      'raw',
+      () => {
+        if (!src) return undefined;
+        const again = parseTranscript(src.text, {
+          format: t.format,
+          ...(src.name ? { name: src.name } : {}),
+          ...(r.parsed.requestIndex !== undefined ? { requestIndex: r.parsed.requestIndex } : {}),
+        });
+        return again.ok ? again.value.transcript.raw : undefined;
+        // Not enumerable: a spread copy of the transcript (eviction, faults) must not re-parse the
+        // whole text on the page; such copies do not carry the source value (export of a streamed
+        // file from a faulted copy writes the messages only).
+      },
+      false,
+    );
   }
   return {
     ok: true,

@@ -127,6 +127,18 @@ export function assignLanes(spans: readonly Span[]): Map<string, number> {
   return out;
 }
 
+const maxLanes = new WeakMap<ReadonlyMap<string, number>, number>();
+/** Highest lane of a lane map, computed once per map (layoutArcs runs on every scroll frame). */
+function maxLaneOf(lanes: ReadonlyMap<string, number>): number {
+  let m = maxLanes.get(lanes);
+  if (m === undefined) {
+    m = 0;
+    for (const l of lanes.values()) m = Math.max(m, l);
+    maxLanes.set(lanes, m);
+  }
+  return m;
+}
+
 const pathOf = line<[number, number]>().curve(curveBasis).digits(1);
 
 /**
@@ -145,8 +157,7 @@ export function layoutArcs(
   viewport: Viewport,
   opts: ArcOptions = DEFAULT_ARC_OPTIONS,
 ): ArcPath[] {
-  let maxLane = 0;
-  for (const l of lanes.values()) maxLane = Math.max(maxLane, l);
+  const maxLane = maxLaneOf(lanes);
   const usable = opts.gutterWidth - 10;
   const laneWidth = Math.min(opts.laneWidth, usable / (maxLane + 1));
   const xEnd = opts.gutterWidth;
