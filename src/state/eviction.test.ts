@@ -12,6 +12,7 @@ import { assistant, call, result, system, transcript, user } from '../model/test
 import { CHARS_PER_4, countTokens, loadBpeCounter } from '../model/tokens.ts';
 import {
   effectiveBudget,
+  evictedCount,
   EVICTED_COMPARED,
   EVICTED_PRIMARY,
   messageOfRaw,
@@ -236,6 +237,8 @@ describe('eviction selectors', () => {
       fc.property(fc.integer({ min: 0, max: table.total }), (budget) => {
         const v = selectEviction(ctx, choices, budget);
         const flags = selectEvictedFlags(ctx, choices, v);
+        expect(evictedCount(ctx, choices[0], v.results[0].cut)).toBe(v.results[0].evicted.length);
+        expect(evictedCount(ctx, choices[1], v.results[1].cut)).toBe(v.results[1].evicted.length);
         for (let i = 0; i < TRIM.messages.length; i++) {
           expect(((flags[i] as number) & EVICTED_PRIMARY) !== 0).toBe(v.results[0].evicted.includes(i));
           expect(((flags[i] as number) & EVICTED_COMPARED) !== 0).toBe(v.results[1].evicted.includes(i));

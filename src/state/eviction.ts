@@ -200,8 +200,9 @@ let flagsCache: {
 } | null = null;
 
 /**
- * Which messages (ours) each policy evicts, as one Uint8Array of bit flags. Recomputed (O(n)) only
- * when a policy's cut point or plan changes, not on every slider step that keeps the same cut.
+ * Which messages (ours) each policy evicts, as one Uint8Array of bit flags. Recomputed only when a
+ * policy's cut point or plan changes, not on every slider step that keeps the same cut: O(cut)
+ * typed-array writes from the cut, the pinned list and the plan's head (no index lists built).
  * @returns flags with `EVICTED_PRIMARY` / `EVICTED_COMPARED` bits; all zero when `view.active` is false
  */
 export function selectEvictedFlags(
@@ -217,11 +218,45 @@ export function selectEvictedFlags(
   if (flagsCache && flagsCache.ctx === ctx && flagsCache.key === key) return flagsCache.flags;
   const flags = new Uint8Array(ctx.cuts.n);
   if (view.active) {
-    for (const i of a.evicted) flags[i] = (flags[i] as number) | EVICTED_PRIMARY;
-    for (const i of b.evicted) flags[i] = (flags[i] as number) | EVICTED_COMPARED;
+    markEvicted(ctx, flags, a.cut, planA.head, EVICTED_PRIMARY);
+    markEvicted(ctx, flags, b.cut, planB.head, EVICTED_COMPARED);
   }
   flagsCache = { ctx, key, flags };
   return flags;
+}
+
+/** Set `bit` on every message before `cut` except pinned ones and the plan's head (as `resultAt` lists them). */
+function markEvicted(ctx: EvictionContext, flags: Uint8Array, cut: number, head: readonly number[], bit: number): void {
+  const k = Math.min(cut, flags.length);
+  for (let i = 0; i < k; i++) flags[i] = (flags[i] as number) | bit;
+  const keep = ~bit & 0xff;
+  const pinned = ctx.cuts.pinned;
+  for (let p = 0; p < pinned.length && (pinned[p] as number) < k; p++) {
+    const i = pinned[p] as number;
+    flags[i] = (flags[i] as number) & keep;
+  }
+  for (const h of head) if (h < k) flags[h] = (flags[h] as number) & keep;
+}
+
+/**
+ * Number of messages a result evicted, without listing them: non-pinned messages before its cut
+ * minus the plan's head. O(log n + head).
+ * @param ctx the context the result came from
+ * @param choice the policy and options that produced it
+ * @param cut the result's `cut`
+ */
+export function evictedCount(ctx: EvictionContext, choice: PolicyChoice, cut: number): number {
+  const pinned = ctx.cuts.pinned;
+  let lo = 0;
+  let hi = pinned.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((pinned[mid] as number) < cut) lo = mid + 1;
+    else hi = mid;
+  }
+  let head = 0;
+  for (const h of cutPlan(ctx, choice.id, choice.options).head) if (h < cut) head++;
+  return Math.max(0, Math.min(cut, ctx.cuts.n) - lo - head);
 }
 
 const planIds = new WeakMap<object, number>();
@@ -238,12 +273,19 @@ function planKey(plan: object): number {
 /** How the primary policy's eviction affects one tool_use→tool_result pair. */
 export type PairEviction = 'kept' | 'cut' | 'gone';
 
+/** Eviction state by pair key (a Map-like lookup: `gone` pairs are answered on demand). */
+export interface PairStateLookup {
+  get: (key: string) => PairEviction | undefined;
+}
+
 export interface EvictedPairs {
   /** The arc pairs with their status as the kept request has it: one end evicted → red. */
   pairs: ToolPair[];
   /** Per pair key: `cut` = exactly one end evicted (now broken), `gone` = both evicted. */
-  state: Map<string, PairEviction>;
+  state: PairStateLookup;
 }
+
+const keyIndexOf = new WeakMap<readonly ToolPair[], Map<string, number>>();
 
 /**
  * Derived pair status for the primary policy: a pair whose call was evicted while its result
@@ -255,20 +297,41 @@ export interface EvictedPairs {
  */
 export const selectEvictedPairs = memoN(
   (pairs: readonly ToolPair[], flags: Uint8Array): EvictedPairs => {
-    const state = new Map<string, PairEviction>();
-    const out = pairs.map((p) => {
-      const callGone = p.call !== null && ((flags[p.call.message] ?? 0) & EVICTED_PRIMARY) !== 0;
-      const resultGone =
-        p.result !== null && ((flags[p.result.message] ?? 0) & EVICTED_PRIMARY) !== 0;
-      if (!callGone && !resultGone) return p;
-      if ((callGone || p.call === null) && (resultGone || p.result === null)) {
-        state.set(p.key, 'gone');
-        return p;
-      }
-      state.set(p.key, 'cut');
-      if (isBroken(p) && p.status !== 'answered_late') return p;
-      return { ...p, status: callGone ? ('orphan' as const) : ('unanswered' as const) };
-    });
+    const gone = (p: ToolPair, end: 'call' | 'result') => {
+      const ref = p[end];
+      return ref !== null && ((flags[ref.message] ?? 0) & EVICTED_PRIMARY) !== 0;
+    };
+    const stateOf = (p: ToolPair): PairEviction => {
+      const c = gone(p, 'call');
+      const r = gone(p, 'result');
+      if (!c && !r) return 'kept';
+      return (c || p.call === null) && (r || p.result === null) ? 'gone' : 'cut';
+    };
+    // Only pairs across the eviction boundary change; the rest keep their object (O(pairs) reads).
+    const out = pairs.slice();
+    const cut = new Map<string, PairEviction>();
+    for (let i = 0; i < out.length; i++) {
+      const p = out[i] as ToolPair;
+      if (stateOf(p) !== 'cut') continue;
+      cut.set(p.key, 'cut');
+      if (isBroken(p) && p.status !== 'answered_late') continue;
+      out[i] = { ...p, status: gone(p, 'call') ? 'orphan' : 'unanswered' };
+    }
+    let index = keyIndexOf.get(pairs);
+    const state: PairStateLookup = {
+      get: (key) => {
+        const c = cut.get(key);
+        if (c) return c;
+        if (!index) {
+          index = new Map(pairs.map((p, i) => [p.key, i]));
+          keyIndexOf.set(pairs, index);
+        }
+        const i = index.get(key);
+        const p = i === undefined ? undefined : pairs[i];
+        const s = p ? stateOf(p) : 'kept';
+        return s === 'kept' ? undefined : s;
+      },
+    };
     return { pairs: out, state };
   },
 );

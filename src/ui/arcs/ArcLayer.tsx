@@ -12,7 +12,7 @@ export interface ArcLayerProps {
   height: number;
   hovered: string | null;
   /** Eviction state per pair key from the simulator's primary policy (`cut` = one end evicted, `gone` = both). */
-  evicted?: ReadonlyMap<string, 'kept' | 'cut' | 'gone'> | undefined;
+  evicted?: { get: (key: string) => 'kept' | 'cut' | 'gone' | undefined } | undefined;
   selected: string | null;
   /** Label of a message for stub markers (`#12`). */
   labelOf: (message: number) => string;

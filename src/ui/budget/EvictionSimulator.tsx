@@ -123,6 +123,7 @@ export function EvictionSimulator({ model, transcript, tokens, providerLabel, on
           side={0}
           choice={model.choices[0]}
           result={a}
+          ctx={model.ctx}
           transcript={transcript}
           providerLabel={providerLabel}
           approx={approx}
@@ -132,6 +133,7 @@ export function EvictionSimulator({ model, transcript, tokens, providerLabel, on
           side={1}
           choice={model.choices[1]}
           result={b}
+          ctx={model.ctx}
           transcript={transcript}
           providerLabel={providerLabel}
           approx={approx}

@@ -6,7 +6,8 @@
 import { DEFAULT_SUMMARY_TOKENS, POLICIES, type PolicyResult } from '../../model/evict/policies.ts';
 import type { PolicyId } from '../../model/evict/types.ts';
 import type { Transcript } from '../../model/types.ts';
-import { messageOfRaw, type PolicyChoice } from '../../state/eviction.ts';
+import type { EvictionContext } from '../../model/evict/policies.ts';
+import { evictedCount, messageOfRaw, type PolicyChoice } from '../../state/eviction.ts';
 import { useAppStore } from '../../state/store.ts';
 import { fmtInt, prettyJson } from '../format.ts';
 
@@ -23,6 +24,8 @@ export interface PolicyCardProps {
   side: 0 | 1;
   choice: PolicyChoice;
   result: PolicyResult;
+  /** The context the result came from (to count evicted messages without listing them). */
+  ctx: EvictionContext;
   transcript: Transcript;
   providerLabel: string;
   /** True when token counts are estimates for this provider (`≈`). */
@@ -30,7 +33,7 @@ export interface PolicyCardProps {
   onJump: (message: number) => void;
 }
 
-export function PolicyCard({ side, choice, result: r, transcript, providerLabel, approx, onJump }: PolicyCardProps) {
+export function PolicyCard({ side, choice, result: r, ctx, transcript, providerLabel, approx, onJump }: PolicyCardProps) {
   const policies = useAppStore((s) => s.policies);
   const setPolicies = useAppStore((s) => s.setPolicies);
   const policyOptions = useAppStore((s) => s.policyOptions);
@@ -52,6 +55,7 @@ export function PolicyCard({ side, choice, result: r, transcript, providerLabel,
       },
     });
   };
+  const evicted = evictedCount(ctx, choice, r.cut);
   const keptPct = r.budget > 0 ? Math.min(100, (r.tokensKept / r.budget) * 100) : 100;
   return (
     <section
@@ -156,7 +160,7 @@ export function PolicyCard({ side, choice, result: r, transcript, providerLabel,
         </dd>
         <dt>evicted</dt>
         <dd data-testid="policy-evicted">
-          {r.evicted.length} message{r.evicted.length === 1 ? '' : 's'}
+          {evicted} message{evicted === 1 ? '' : 's'}
           {r.summary ? ` → one ${fmtInt(r.summary.tokens)}-token summary` : ''}
         </dd>
       </dl>

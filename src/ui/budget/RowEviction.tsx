@@ -8,7 +8,7 @@
 import { memo, useId, useLayoutEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import type { ToolPair } from '../../model/pairing.ts';
-import type { MarkerLookup, PairEviction } from '../../state/eviction.ts';
+import type { MarkerLookup, PairStateLookup } from '../../state/eviction.ts';
 import { EVICTED_COMPARED, EVICTED_PRIMARY } from '../../state/eviction.ts';
 import { prettyJson } from '../format.ts';
 
@@ -19,7 +19,7 @@ export interface TimelineEviction {
   /** Arc pairs with the primary policy's derived status (same keys as `selectArcPairs`). */
   pairs: readonly ToolPair[];
   /** Per pair key: `cut` (one end evicted) or `gone` (both). */
-  pairState: ReadonlyMap<string, PairEviction>;
+  pairState: PairStateLookup;
   markers: MarkerLookup;
   /** Names of the two compared policies, for the lane titles. */
   policies: readonly [string, string];
