@@ -1,7 +1,8 @@
 import { DEFAULT_PROVIDER } from '../model/validate/index.ts';
 import { POLICIES, prepareEviction, simulatePolicy } from '../model/evict/policies.ts';
 import type { PolicyId, PolicyOptions } from '../model/evict/types.ts';
-import { countTokens, loadBpeCounter } from '../model/tokens.ts';
+import { countTokensCached, TokenCache } from '../model/tokenCache.ts';
+import { loadBpeCounter } from '../model/tokens.ts';
 import type { Violation } from '../model/validate/index.ts';
 import { parseArgs } from './args.ts';
 import { checkFormat, checkProvider, EXIT_INVALID, EXIT_UNREADABLE, EXIT_VALID, loadTranscript, type CliIO } from './io.ts';
@@ -46,7 +47,8 @@ export async function runSimulate(argv: string[], io: CliIO): Promise<number> {
   if (!parsed) return EXIT_UNREADABLE;
   const t = parsed.transcript;
   const provider = providerFlag ?? DEFAULT_PROVIDER[t.format];
-  const table = countTokens(t, provider, await loadBpeCounter());
+  // Counted as the page's worker counts (workers/run.ts): o200k, a reply's usage figures when the log has them.
+  const table = countTokensCached(t, provider, await loadBpeCounter(), new TokenCache(), { preferUsage: true });
   const options: PolicyOptions = {
     ...(summaryTokens !== undefined ? { summaryTokens } : {}),
     ...(keepNewest !== undefined ? { keepNewestExchanges: keepNewest } : {}),

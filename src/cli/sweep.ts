@@ -1,6 +1,7 @@
 import { POLICIES, prepareEviction } from '../model/evict/policies.ts';
 import { sweepContext } from '../model/evict/sweep.ts';
-import { countTokens, loadBpeCounter } from '../model/tokens.ts';
+import { countTokensCached, TokenCache } from '../model/tokenCache.ts';
+import { loadBpeCounter } from '../model/tokens.ts';
 import { DEFAULT_PROVIDER } from '../model/validate/index.ts';
 import { parseArgs } from './args.ts';
 import { checkFormat, checkProvider, EXIT_INVALID, EXIT_UNREADABLE, EXIT_VALID, loadTranscript, type CliIO } from './io.ts';
@@ -24,7 +25,8 @@ export async function runSweep(argv: string[], io: CliIO): Promise<number> {
   if (!parsed) return EXIT_UNREADABLE;
   const t = parsed.transcript;
   const provider = providerFlag ?? DEFAULT_PROVIDER[t.format];
-  const table = countTokens(t, provider, await loadBpeCounter());
+  // Counted as the page's worker counts (workers/run.ts): o200k, a reply's usage figures when the log has them.
+  const table = countTokensCached(t, provider, await loadBpeCounter(), new TokenCache(), { preferUsage: true });
   const s = sweepContext(prepareEviction(t, table, provider), POLICIES, summaryTokens !== undefined ? { summaryTokens } : {});
   const raw = (i: number) => t.messages[i]?.rawIndex ?? i;
   const anyBad = s.policies.some((p) => p.invalidBudgets.length > 0);

@@ -27,7 +27,10 @@ import {
   SLOW_PATH_LIMIT,
 } from './eviction.ts';
 import { selectFaulted } from './faults.ts';
-import { selectArcPairs, selectInspection, selectTokens } from './selectors.ts';
+import { selectArcPairs, selectTokens, primeTokens } from './selectors.ts';
+import { joinTranscript, unpackMessages } from '../workers/pack.ts';
+import type { Inspection, WorkerResponse } from '../workers/protocol.ts';
+import { resetRun, runRequest } from '../workers/run.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const samplePath = (f: string) => path.join(repoRoot, 'public/samples', f);
@@ -44,19 +47,45 @@ async function cli(...argv: string[]) {
   return { code, out, err };
 }
 
+let reqId = 0;
+const workerCache = new Map<string, Inspection>();
+
+/**
+ * What the page's worker sends for a file (workers/run.ts, driven with a fake `post` as
+ * client.ts hears it): the messages, the stripped result, and the exact token table, joined and
+ * primed as useInspection does.
+ */
+async function workerInspection(file: string): Promise<Inspection> {
+  const hit = workerCache.get(file);
+  if (hit) return hit;
+  resetRun();
+  const text = readFileSync(samplePath(file), 'utf8');
+  const posts: WorkerResponse[] = [];
+  await runRequest({ id: ++reqId, req: { text, name: file, format: null, provider: null } }, (m) => {
+    posts.push(m);
+  });
+  const messages = posts.flatMap((m) => (m.kind === 'messages' ? unpackMessages(m.messages) : []));
+  const res = posts.find((m) => m.kind === 'result');
+  if (res?.kind !== 'result') throw new Error(`${file}: the worker sent no result`);
+  const insp = joinTranscript(res.result, messages, { text, name: file, format: null }, null);
+  if (!insp.ok) throw new Error(`${file} does not parse`);
+  const t = insp.analysis.transcript;
+  if (res.tokens) primeTokens(t, insp.analysis.provider, res.tokens);
+  for (const m of posts) if (m.kind === 'tokens') primeTokens(t, m.provider, m.tokens);
+  workerCache.set(file, insp);
+  return insp;
+}
+
 /** What the page computes for a file, along App's path: worker inspection → faults → tokens. */
 async function pageView(file: string, budget: number, policies: [string, string]) {
-  const text = readFileSync(samplePath(file), 'utf8');
-  const insp = selectInspection({
-    source: { text, name: file, origin: 'sample' },
-    formatOverride: null,
-    provider: null,
-  });
+  const insp = await workerInspection(file);
   if (!insp.ok) throw new Error(`${file} does not parse`);
   const analysis = selectFaulted(insp.analysis, []).analysis;
-  // The page's counter once loaded: useTextCounter → loadBpeCounter('o200k_base').
+  // The page's counter once loaded: useTextCounter → loadBpeCounter('o200k_base'); selectTokens
+  // then answers with the worker's exact table for that encoding.
   const counter = await loadBpeCounter('o200k_base');
   const table = selectTokens(analysis.transcript, analysis.provider, counter);
+  expect(table.basis.encoding).toBe('o200k_base');
   const ctx = selectEvictionContext(analysis.transcript, table, analysis.provider);
   const choices = selectPolicyChoices(policies, {});
   return { analysis, ctx, choices, view: selectEviction(ctx, choices, budget) };
@@ -78,9 +107,15 @@ describe('page and CLI give the same numbers (exact o200k counter)', () => {
   for (const [file, budgets] of [
     ['invoice.json', [272, 240, 220, 200, 150, 100, 10]],
     ['coding-agent.json', [1747, 1700, 1500, 1200, 900, 500, 200, 50]],
-    ['claude-code-session.jsonl', [400, 300, 150, 60]],
+    // A session log: some replies are counted from the log's usage figures, on the page and in the CLI.
+    ['claude-code-session.jsonl', [700, 600, 400, 300, 150, 60]],
+    ['codex-rollout.jsonl', [290, 250, 200, 120]],
   ] as const) {
     it(`${file}: simulate --json equals the page's selector for both default policies`, async () => {
+      if (file === 'claude-code-session.jsonl')
+        expect((await pageView(file, 0, ['message', 'exchange'])).ctx.table.basis.label).toContain(
+          "replies from the log's usage",
+        );
       for (const budget of budgets) {
         const page = await pageView(file, budget, ['message', 'exchange']);
         for (const r of page.view.results) {
