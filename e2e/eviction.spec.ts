@@ -4,7 +4,8 @@ import { cutMarkers } from '../src/model/evict/cuts.ts';
 import { prepareEviction, simulatePolicy, type PolicyResult } from '../src/model/evict/policies.ts';
 import { sweepContext } from '../src/model/evict/sweep.ts';
 import { parseTranscript } from '../src/model/parse/index.ts';
-import { countTokens, loadBpeCounter } from '../src/model/tokens.ts';
+import { countTokensCached, TokenCache } from '../src/model/tokenCache.ts';
+import { loadBpeCounter } from '../src/model/tokens.ts';
 import { DEFAULT_PROVIDER } from '../src/model/validate/index.ts';
 import { repoRoot, sample } from './fixtures.ts';
 
@@ -27,7 +28,8 @@ async function expectedFor(file: string, preferFit: boolean): Promise<Expected> 
   if (!parsed.ok) throw new Error(`${file} does not parse`);
   const t = parsed.value.transcript;
   const provider = DEFAULT_PROVIDER[t.format];
-  const table = countTokens(t, provider, await loadBpeCounter());
+  // As the CLI and the page's worker count: o200k, usage figures of a reply when the log has them.
+  const table = countTokensCached(t, provider, await loadBpeCounter(), new TokenCache(), { preferUsage: true });
   const ctx = prepareEviction(t, table, provider);
   const s = sweepContext(ctx, ['message', 'exchange']);
   const candidates: number[] = [];
