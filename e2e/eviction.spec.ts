@@ -157,6 +157,21 @@ test.describe('eviction simulator', () => {
     await expect(page).toHaveURL(new RegExp(`b=${e.budget - 1}(&|$)`));
   });
 
+  test('a Claude Code log (usage figures): the page shows the CLI figures for both policies', async ({ page }) => {
+    const e = await expectedFor('claude-code-session.jsonl', true);
+    await openSample(page, 'claude-code-session');
+    await page.getByTestId('budget-input').fill(String(e.budget));
+    await readVerdicts(page, e);
+    const n = (x: number) => `≈${Math.round(x).toLocaleString('en-US')}`;
+    for (const r of [e.message, e.exchange]) {
+      const c = card(page, r.policy);
+      await expect(c.getByTestId('policy-kept')).toHaveText(`${n(r.tokensKept)} / ${Math.round(r.budget).toLocaleString('en-US')}`);
+      await expect(c.getByTestId('policy-deficit')).toHaveText(n(r.deficit));
+      await expect(c.getByTestId('policy-freed')).toHaveText(n(r.freed));
+    }
+    await expect(page.getByTestId('budget-slider')).toHaveAttribute('max', String(e.total));
+  });
+
   test('long session (coding-agent): typed budget, verdicts, sweep shares, red marker body, screenshot', async ({
     page,
   }) => {
