@@ -29,17 +29,21 @@ async function expectedFor(file: string, preferFit: boolean): Promise<Expected> 
   const t = parsed.value.transcript;
   const provider = DEFAULT_PROVIDER[t.format];
   // As the CLI and the page's worker count: o200k, usage figures of a reply when the log has them.
-  const table = countTokensCached(t, provider, await loadBpeCounter(), new TokenCache(), { preferUsage: true });
+  const table = countTokensCached(t, provider, await loadBpeCounter(), new TokenCache(), {
+    preferUsage: true,
+  });
   const ctx = prepareEviction(t, table, provider);
   const s = sweepContext(ctx, ['message', 'exchange']);
   const candidates: number[] = [];
-  for (const [lo, hi] of s.policies[0]?.invalidBudgets ?? []) candidates.push(Math.round((lo + hi) / 2));
+  for (const [lo, hi] of s.policies[0]?.invalidBudgets ?? [])
+    candidates.push(Math.round((lo + hi) / 2));
   const ok = candidates.filter((b) => {
     const ex = simulatePolicy(ctx, 'exchange', b);
     return ex.validation.valid && (!preferFit || ex.fits);
   });
   const budget = ok[Math.floor(ok.length / 2)];
-  if (budget === undefined) throw new Error(`${file}: no budget where message fails and exchange passes`);
+  if (budget === undefined)
+    throw new Error(`${file}: no budget where message fails and exchange passes`);
   return {
     budget,
     message: simulatePolicy(ctx, 'message', budget),
@@ -78,10 +82,14 @@ async function readVerdicts(page: Page, e: Expected) {
   await expect(msg.getByTestId('policy-overshoot')).toHaveText(
     e.message.overshoot === null ? '—' : `${e.message.overshoot.toFixed(2)}×`,
   );
-  await expect(ex.getByTestId('policy-fits')).toHaveText(e.exchange.fits ? 'yes' : 'no: cannot drop more');
+  await expect(ex.getByTestId('policy-fits')).toHaveText(
+    e.exchange.fits ? 'yes' : 'no: cannot drop more',
+  );
   // The error text is the provider's, character for character (provider-rules.md).
   expect(e.message.firstError?.message.length).toBeGreaterThan(0);
-  await expect(msg.getByTestId('policy-error-body')).toContainText(e.message.firstError?.message ?? '');
+  await expect(msg.getByTestId('policy-error-body')).toContainText(
+    e.message.firstError?.message ?? '',
+  );
 }
 
 async function hoverRedMarker(page: Page, e: Expected) {
@@ -112,10 +120,14 @@ async function greyedAndRed(page: Page, e: Expected) {
   await card(page, 'message').getByTestId('policy-jump').click();
   const greyed = page.locator('.msg-row.ev-primary');
   await expect(greyed.first()).toBeAttached();
-  const shown = await greyed.evaluateAll((els) => els.map((el) => Number(el.getAttribute('data-message-index'))));
+  const shown = await greyed.evaluateAll((els) =>
+    els.map((el) => Number(el.getAttribute('data-message-index'))),
+  );
   expect(shown.length).toBeGreaterThan(0);
   for (const i of shown) expect(evicted.has(i)).toBe(true);
-  await expect(page.locator('[data-arc-id][data-evicted="cut"][data-broken="true"]').first()).toBeAttached();
+  await expect(
+    page.locator('[data-arc-id][data-evicted="cut"][data-broken="true"]').first(),
+  ).toBeAttached();
 }
 
 test.describe('eviction simulator', () => {
@@ -157,7 +169,9 @@ test.describe('eviction simulator', () => {
     await expect(page).toHaveURL(new RegExp(`b=${e.budget - 1}(&|$)`));
   });
 
-  test('a Claude Code log (usage figures): the page shows the CLI figures for both policies', async ({ page }) => {
+  test('a Claude Code log (usage figures): the page shows the CLI figures for both policies', async ({
+    page,
+  }) => {
     const e = await expectedFor('claude-code-session.jsonl', true);
     await openSample(page, 'claude-code-session');
     await page.getByTestId('budget-input').fill(String(e.budget));
@@ -165,7 +179,9 @@ test.describe('eviction simulator', () => {
     const n = (x: number) => `≈${Math.round(x).toLocaleString('en-US')}`;
     for (const r of [e.message, e.exchange]) {
       const c = card(page, r.policy);
-      await expect(c.getByTestId('policy-kept')).toHaveText(`${n(r.tokensKept)} / ${Math.round(r.budget).toLocaleString('en-US')}`);
+      await expect(c.getByTestId('policy-kept')).toHaveText(
+        `${n(r.tokensKept)} / ${Math.round(r.budget).toLocaleString('en-US')}`,
+      );
       await expect(c.getByTestId('policy-deficit')).toHaveText(n(r.deficit));
       await expect(c.getByTestId('policy-freed')).toHaveText(n(r.freed));
     }
@@ -181,9 +197,14 @@ test.describe('eviction simulator', () => {
     await expect(page.getByTestId('budget-slider')).toHaveValue(String(e.budget));
     await readVerdicts(page, e);
     await expect(card(page, 'exchange').getByTestId('policy-fits')).toHaveText('yes');
-    await expect(page.locator('[data-testid="sweep-row"][data-policy="exchange"]')).toHaveAttribute('data-share400', '0');
+    await expect(page.locator('[data-testid="sweep-row"][data-policy="exchange"]')).toHaveAttribute(
+      'data-share400',
+      '0',
+    );
     const msgShare = Number(
-      await page.locator('[data-testid="sweep-row"][data-policy="message"]').getAttribute('data-share400'),
+      await page
+        .locator('[data-testid="sweep-row"][data-policy="message"]')
+        .getAttribute('data-share400'),
     );
     expect(msgShare).toBeGreaterThan(0);
     await expect(page.getByTestId('rate-one-in')).toContainText('one session in');

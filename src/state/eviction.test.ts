@@ -61,9 +61,12 @@ async function workerInspection(file: string): Promise<Inspection> {
   resetRun();
   const text = readFileSync(samplePath(file), 'utf8');
   const posts: WorkerResponse[] = [];
-  await runRequest({ id: ++reqId, req: { text, name: file, format: null, provider: null } }, (m) => {
-    posts.push(m);
-  });
+  await runRequest(
+    { id: ++reqId, req: { text, name: file, format: null, provider: null } },
+    (m) => {
+      posts.push(m);
+    },
+  );
   const messages = posts.flatMap((m) => (m.kind === 'messages' ? unpackMessages(m.messages) : []));
   const res = posts.find((m) => m.kind === 'result');
   if (res?.kind !== 'result') throw new Error(`${file}: the worker sent no result`);
@@ -119,7 +122,15 @@ describe('page and CLI give the same numbers (exact o200k counter)', () => {
       for (const budget of budgets) {
         const page = await pageView(file, budget, ['message', 'exchange']);
         for (const r of page.view.results) {
-          const out = await cli('simulate', samplePath(file), '--policy', r.policy, '--budget', String(budget), '--json');
+          const out = await cli(
+            'simulate',
+            samplePath(file),
+            '--policy',
+            r.policy,
+            '--budget',
+            String(budget),
+            '--json',
+          );
           expect(out.err).toBe('');
           const json = JSON.parse(out.out) as Record<string, unknown>;
           const raw = (i: number) => page.analysis.transcript.messages[i]?.rawIndex;
@@ -160,14 +171,19 @@ describe('page and CLI give the same numbers (exact o200k counter)', () => {
     const out = await cli('sweep', samplePath('coding-agent.json'), '--json');
     const json = JSON.parse(out.out) as {
       tokensBefore: number;
-      policies: { policy: string; share400: number; meanOvershoot: number | null; invalidBudgets: [number, number][] }[];
+      policies: {
+        policy: string;
+        share400: number;
+        meanOvershoot: number | null;
+        invalidBudgets: [number, number][];
+      }[];
     };
     const sweep = selectSweep(page.ctx, page.choices);
     if (!sweep) throw new Error('the page skipped the sweep of a fast-path sample');
     expect(json.tokensBefore).toBe(page.ctx.table.total);
-    expect(json.policies.map((p) => [p.policy, p.share400, p.meanOvershoot, p.invalidBudgets])).toEqual(
-      sweep.map((p) => [p.policy, p.share400, p.meanOvershoot, p.invalidBudgets]),
-    );
+    expect(
+      json.policies.map((p) => [p.policy, p.share400, p.meanOvershoot, p.invalidBudgets]),
+    ).toEqual(sweep.map((p) => [p.policy, p.share400, p.meanOvershoot, p.invalidBudgets]));
   });
 });
 
@@ -200,7 +216,9 @@ describe('eviction selectors', () => {
       { id: 'message', options: { pinFirst: true } },
       { id: 'exchange', options: { keepNewestExchanges: 2 } },
     ]);
-    expect(readPolicyOptions({ pinFirst: 'yes', keepNewestExchanges: -1, summaryTokens: 120.7 })).toEqual({ summaryTokens: 120 });
+    expect(
+      readPolicyOptions({ pinFirst: 'yes', keepNewestExchanges: -1, summaryTokens: 120.7 }),
+    ).toEqual({ summaryTokens: 120 });
     expect(readPolicyOptions(null)).toEqual({});
   });
 
@@ -210,7 +228,9 @@ describe('eviction selectors', () => {
     expect(v.budget).toBe(table.total);
     expect(v.active).toBe(false);
     expect(v.results.map((r) => r.evicted)).toEqual([[], []]);
-    expect(Array.from(selectEvictedFlags(ctx, choices, v))).toEqual(new Array(TRIM.messages.length).fill(0));
+    expect(Array.from(selectEvictedFlags(ctx, choices, v))).toEqual(
+      new Array(TRIM.messages.length).fill(0),
+    );
     expect(effectiveBudget(-5, 100)).toBe(0);
     expect(effectiveBudget(500, 100)).toBe(100);
   });
@@ -218,7 +238,8 @@ describe('eviction selectors', () => {
   it('at the budget that drops exactly the call: message gives A1 with the result orphaned, exchange stays valid', () => {
     const choices = selectPolicyChoices(['message', 'exchange'], {});
     // The budget that keeps everything from the tool_result on (message 3), system pinned.
-    const keepFrom3 = table.total - (table.perMessage[1] as number) - (table.perMessage[2] as number);
+    const keepFrom3 =
+      table.total - (table.perMessage[1] as number) - (table.perMessage[2] as number);
     const v = selectEviction(ctx, choices, keepFrom3);
     const [msg, ex] = v.results;
     expect(msg.evicted).toEqual([1, 2]);
@@ -275,8 +296,12 @@ describe('eviction selectors', () => {
         expect(evictedCount(ctx, choices[0], v.results[0].cut)).toBe(v.results[0].evicted.length);
         expect(evictedCount(ctx, choices[1], v.results[1].cut)).toBe(v.results[1].evicted.length);
         for (let i = 0; i < TRIM.messages.length; i++) {
-          expect(((flags[i] as number) & EVICTED_PRIMARY) !== 0).toBe(v.results[0].evicted.includes(i));
-          expect(((flags[i] as number) & EVICTED_COMPARED) !== 0).toBe(v.results[1].evicted.includes(i));
+          expect(((flags[i] as number) & EVICTED_PRIMARY) !== 0).toBe(
+            v.results[0].evicted.includes(i),
+          );
+          expect(((flags[i] as number) & EVICTED_COMPARED) !== 0).toBe(
+            v.results[1].evicted.includes(i),
+          );
         }
         const pairs = selectEvictedPairs(selectArcPairs(a), flags);
         for (const p of pairs.pairs) {
@@ -293,7 +318,13 @@ describe('eviction selectors', () => {
     const choices = selectPolicyChoices(['message', 'summary'], { summary: { summaryTokens: 5 } });
     const s = selectSweep(ctx, choices);
     if (!s) throw new Error('the page skipped the sweep of a short transcript');
-    expect(s.map((p) => p.policy)).toEqual(['message', 'message-keep-task', 'exchange', 'turn-pair', 'summary']);
+    expect(s.map((p) => p.policy)).toEqual([
+      'message',
+      'message-keep-task',
+      'exchange',
+      'turn-pair',
+      'summary',
+    ]);
     expect(s.find((p) => p.policy === 'exchange')?.share400).toBe(0);
     expect(s.find((p) => p.policy === 'message')?.invalidCuts).toContain(3);
     expect(s[4]?.cuts).toBe(cutPlan(ctx, 'summary', { summaryTokens: 5 }).cuts);
@@ -312,7 +343,12 @@ describe('eviction selectors', () => {
   it('a provider without the fast cut path on a long transcript: markers on demand agree with cutMarkers, no page sweep', () => {
     const ms = [];
     for (let i = 0; i < 80; i++)
-      ms.push(user(`q${i}`), assistant(call(`t${i}`, 'f')), user(result(`t${i}`)), assistant(`a${i}`));
+      ms.push(
+        user(`q${i}`),
+        assistant(call(`t${i}`, 'f')),
+        user(result(`t${i}`)),
+        assistant(`a${i}`),
+      );
     const long = transcript('anthropic-messages', ms);
     expect(long.messages.length).toBeGreaterThan(SLOW_PATH_LIMIT);
     const lt = countTokens(long, 'gemini');

@@ -139,7 +139,14 @@ export const selectCutMarkers = memoN((cuts: CutContext): MarkerLookup => {
       if (isSafe(k)) return null;
       const v = checkCut(cuts, k).firstError;
       return v
-        ? { rule: v.rule, code: v.code, messageIndex: v.messageIndex, providerPath: v.providerPath, message: v.message, error: v.error }
+        ? {
+            rule: v.rule,
+            code: v.code,
+            messageIndex: v.messageIndex,
+            providerPath: v.providerPath,
+            message: v.message,
+            error: v.error,
+          }
         : null;
     },
     eager: false,
@@ -226,7 +233,13 @@ export function selectEvictedFlags(
 }
 
 /** Set `bit` on every message before `cut` except pinned ones and the plan's head (as `resultAt` lists them). */
-function markEvicted(ctx: EvictionContext, flags: Uint8Array, cut: number, head: readonly number[], bit: number): void {
+function markEvicted(
+  ctx: EvictionContext,
+  flags: Uint8Array,
+  cut: number,
+  head: readonly number[],
+  bit: number,
+): void {
   const k = Math.min(cut, flags.length);
   for (let i = 0; i < k; i++) flags[i] = (flags[i] as number) | bit;
   const keep = ~bit & 0xff;

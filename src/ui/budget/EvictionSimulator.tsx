@@ -31,7 +31,13 @@ export interface EvictionSimulatorProps {
   onJump: (message: number) => void;
 }
 
-export function EvictionSimulator({ model, transcript, tokens, providerLabel, onJump }: EvictionSimulatorProps) {
+export function EvictionSimulator({
+  model,
+  transcript,
+  tokens,
+  providerLabel,
+  onJump,
+}: EvictionSimulatorProps) {
   const storeBudget = useAppStore((s) => s.budget);
   const setBudget = useAppStore((s) => s.setBudget);
   const total = tokens.total;
@@ -108,15 +114,19 @@ export function EvictionSimulator({ model, transcript, tokens, providerLabel, on
         >
           Reset
         </button>
-        <WindowReading model={transcript.settings.model} provider={model.ctx.cuts.provider} budget={shownBudget} />
+        <WindowReading
+          model={transcript.settings.model}
+          provider={model.ctx.cuts.provider}
+          budget={shownBudget}
+        />
       </div>
       <p
         className="muted basis-note"
         data-testid="simulator-basis"
         title={`Tokens: ${tokens.basis.label}. Cut marker: drop every message above it, system pinned.`}
       >
-        Timeline: rows greyed = evicted by {a.policy}; lanes at the right = {a.policy} | {b.policy}; dots
-        between rows = cut there: green safe, red a 400 (hover or focus for the body).
+        Timeline: rows greyed = evicted by {a.policy}; lanes at the right = {a.policy} | {b.policy};
+        dots between rows = cut there: green safe, red a 400 (hover or focus for the body).
       </p>
       <div className="simulator-grid">
         <PolicyCard
@@ -154,12 +164,23 @@ export function EvictionSimulator({ model, transcript, tokens, providerLabel, on
 }
 
 /** The context window (a small per-model table or a typed value) and the budget as a share of it. */
-function WindowReading({ model, provider, budget }: { model: string | undefined; provider: string; budget: number }) {
+function WindowReading({
+  model,
+  provider,
+  budget,
+}: {
+  model: string | undefined;
+  provider: string;
+  budget: number;
+}) {
   const preset = defaultWindowFor(model, provider);
   const [choice, setChoice] = useState<string | null>(null);
   const [custom, setCustom] = useState(200_000);
   const id = choice ?? preset.id;
-  const windowTokens = id === CUSTOM_WINDOW ? custom : (CONTEXT_WINDOWS.find((w) => w.id === id)?.tokens ?? preset.tokens);
+  const windowTokens =
+    id === CUSTOM_WINDOW
+      ? custom
+      : (CONTEXT_WINDOWS.find((w) => w.id === id)?.tokens ?? preset.tokens);
   const pct = triggerPercent(budget, windowTokens);
   return (
     <span className="window-reading">
@@ -190,7 +211,8 @@ function WindowReading({ model, provider, budget }: { model: string | undefined;
         />
       )}
       <span data-testid="window-percent">
-        compact at <b>{pct === null ? '—' : fmtPercent(pct)}</b> of a {fmtInt(windowTokens)}-token window
+        compact at <b>{pct === null ? '—' : fmtPercent(pct)}</b> of a {fmtInt(windowTokens)}-token
+        window
       </span>
     </span>
   );

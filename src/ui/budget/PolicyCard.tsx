@@ -16,7 +16,8 @@ export const POLICY_HELP: Record<PolicyId, string> = {
   message: 'drop the oldest message one at a time, system pinned (the naive pass)',
   'message-keep-task': 'keep the first message (the task), drop from the next one on',
   exchange: 'drop the oldest whole exchanges, newest kept, system pinned',
-  'turn-pair': 'keep the task; drop an assistant message with the user message after it, oldest first',
+  'turn-pair':
+    'keep the task; drop an assistant message with the user message after it, oldest first',
   summary: 'replace the oldest exchanges after the task with one summary message (no tool blocks)',
 };
 
@@ -33,7 +34,16 @@ export interface PolicyCardProps {
   onJump: (message: number) => void;
 }
 
-export function PolicyCard({ side, choice, result: r, ctx, transcript, providerLabel, approx, onJump }: PolicyCardProps) {
+export function PolicyCard({
+  side,
+  choice,
+  result: r,
+  ctx,
+  transcript,
+  providerLabel,
+  approx,
+  onJump,
+}: PolicyCardProps) {
   const policies = useAppStore((s) => s.policies);
   const setPolicies = useAppStore((s) => s.setPolicies);
   const policyOptions = useAppStore((s) => s.policyOptions);
@@ -43,7 +53,8 @@ export function PolicyCard({ side, choice, result: r, ctx, transcript, providerL
   const causeMessage = err ? messageOfRaw(transcript, err.messageIndex) : -1;
   const t = approx ? '≈' : '';
   const setOption = (patch: Record<string, unknown>) => {
-    const cur = (policyOptions as Record<string, Record<string, unknown> | undefined>)[choice.id] ?? {};
+    const cur =
+      (policyOptions as Record<string, Record<string, unknown> | undefined>)[choice.id] ?? {};
     setPolicyOptions({
       ...policyOptions,
       [choice.id]: {
@@ -86,7 +97,10 @@ export function PolicyCard({ side, choice, result: r, ctx, transcript, providerL
           ))}
         </select>
         {side === 0 && (
-          <span className="policy-role" title="The primary policy greys the rows it evicts and reddens the arcs it breaks">
+          <span
+            className="policy-role"
+            title="The primary policy greys the rows it evicts and reddens the arcs it breaks"
+          >
             primary
           </span>
         )}
@@ -111,7 +125,11 @@ export function PolicyCard({ side, choice, result: r, ctx, transcript, providerL
             className="small-num"
             aria-label="Keep the newest N exchanges"
             value={choice.options.keepNewestExchanges ?? 0}
-            onChange={(e) => setOption({ keepNewestExchanges: Math.max(0, Math.floor(Number(e.target.value) || 0)) })}
+            onChange={(e) =>
+              setOption({
+                keepNewestExchanges: Math.max(0, Math.floor(Number(e.target.value) || 0)),
+              })
+            }
           />{' '}
           exchanges
         </label>
@@ -125,13 +143,18 @@ export function PolicyCard({ side, choice, result: r, ctx, transcript, providerL
               className="small-num"
               aria-label="Summary size in tokens"
               value={choice.options.summaryTokens ?? DEFAULT_SUMMARY_TOKENS}
-              onChange={(e) => setOption({ summaryTokens: Math.max(0, Math.floor(Number(e.target.value) || 0)) })}
+              onChange={(e) =>
+                setOption({ summaryTokens: Math.max(0, Math.floor(Number(e.target.value) || 0)) })
+              }
             />{' '}
             tokens
           </label>
         )}
       </div>
-      <div className="kept-bar" title={`kept ${fmtInt(r.tokensKept)} of a ${fmtInt(r.budget)}-token budget`}>
+      <div
+        className="kept-bar"
+        title={`kept ${fmtInt(r.tokensKept)} of a ${fmtInt(r.budget)}-token budget`}
+      >
         <span className={`kept-fill${r.fits ? '' : ' over'}`} style={{ width: `${keptPct}%` }} />
       </div>
       <dl className="policy-figures">

@@ -42,7 +42,11 @@ export interface RowEvictionProps {
   eviction: TimelineEviction;
 }
 
-export const RowEviction = memo(function RowEviction({ message, flags, eviction }: RowEvictionProps) {
+export const RowEviction = memo(function RowEviction({
+  message,
+  flags,
+  eviction,
+}: RowEvictionProps) {
   const [a, b] = eviction.policies;
   return (
     <>

@@ -26,13 +26,21 @@ export interface SweepChartProps {
 
 const KIND_TEXT = { valid: 'valid', error: 'HTTP 400', nofit: 'cannot fit' } as const;
 
-export function SweepChart({ sweeps, messages, provider, shown, total, budget, onBudget }: SweepChartProps) {
+export function SweepChart({
+  sweeps,
+  messages,
+  provider,
+  shown,
+  total,
+  budget,
+  onBudget,
+}: SweepChartProps) {
   if (!sweeps)
     return (
       <div className="sweep" data-testid="sweep">
         <p className="sweep-note" data-testid="sweep-skipped">
-          No sweep on the page for {fmtInt(messages)} messages with {provider}: its cut checks validate the
-          kept tail one cut at a time, which would freeze the page. Run{' '}
+          No sweep on the page for {fmtInt(messages)} messages with {provider}: its cut checks
+          validate the kept tail one cut at a time, which would freeze the page. Run{' '}
           <code>npm run --silent cli -- sweep FILE --provider {provider}</code> instead.
         </p>
       </div>
@@ -63,7 +71,12 @@ export function SweepChart({ sweeps, messages, provider, shown, total, budget, o
           <title>kept = budget</title>
         </path>
         {l.strips.map((s, i) => (
-          <g key={s.policy + i} className={`sweep-strip side-${i}`} data-testid="sweep-strip" data-policy={s.policy}>
+          <g
+            key={s.policy + i}
+            className={`sweep-strip side-${i}`}
+            data-testid="sweep-strip"
+            data-policy={s.policy}
+          >
             <text className="sweep-label" x={2} y={s.y + 10}>
               {s.policy.length > 11 ? `${s.policy.slice(0, 10)}…` : s.policy}
             </text>
@@ -101,7 +114,9 @@ export function SweepChart({ sweeps, messages, provider, shown, total, budget, o
         <thead>
           <tr>
             <th>policy</th>
-            <th title="share of the budgets from the policy's smallest to the total that give a 400">budgets → 400</th>
+            <th title="share of the budgets from the policy's smallest to the total that give a 400">
+              budgets → 400
+            </th>
             <th title="mean of tokens freed ÷ deficit over those budgets">mean overshoot</th>
           </tr>
         </thead>
@@ -123,9 +138,9 @@ export function SweepChart({ sweeps, messages, provider, shown, total, budget, o
       </table>
       {exchange && exchange.meanOvershoot !== null && (
         <p className="sweep-note" data-testid="exchange-overshoot">
-          Exchange eviction frees on average <b>{exchange.meanOvershoot.toFixed(2)}×</b> the deficit on this
-          transcript: whole exchanges are the unit, so it discards more history than it must, and never breaks
-          a pair.
+          Exchange eviction frees on average <b>{exchange.meanOvershoot.toFixed(2)}×</b> the deficit
+          on this transcript: whole exchanges are the unit, so it discards more history than it
+          must, and never breaks a pair.
         </p>
       )}
       {primary && <RateCalculator policy={primary.policy} breakShare={primary.share400} />}
@@ -142,7 +157,8 @@ function RateCalculator({ policy, breakShare }: { policy: string; breakShare: nu
   const [raisedPct, setRaisedPct] = useState(5);
   const n = oneIn(compactPct / 100, breakShare);
   const nRaised = oneIn(raisedPct / 100, breakShare);
-  const fmtN = (x: number | null) => (x === null ? 'none' : `one session in ${fmtInt(Math.max(1, x))}`);
+  const fmtN = (x: number | null) =>
+    x === null ? 'none' : `one session in ${fmtInt(Math.max(1, x))}`;
   return (
     <div className="rate-calc" data-testid="rate-calc">
       <div>
@@ -176,8 +192,9 @@ function RateCalculator({ policy, breakShare }: { policy: string; breakShare: nu
           />{' '}
           % compact
         </label>
-        : <b data-testid="rate-one-in-raised">{fmtN(nRaised)}</b> — the rate changes, not the failure: each of
-        those compactions still breaks {fmtPercent(breakShare * 100)} of the time with the same 400.
+        : <b data-testid="rate-one-in-raised">{fmtN(nRaised)}</b> — the rate changes, not the
+        failure: each of those compactions still breaks {fmtPercent(breakShare * 100)} of the time
+        with the same 400.
       </div>
     </div>
   );

@@ -18,7 +18,12 @@ export interface SweepSize {
   left: number;
 }
 
-export const DEFAULT_SWEEP_SIZE: SweepSize = { width: 380, plotHeight: 72, stripHeight: 12, left: 64 };
+export const DEFAULT_SWEEP_SIZE: SweepSize = {
+  width: 380,
+  plotHeight: 72,
+  stripHeight: 12,
+  left: 64,
+};
 
 export interface SweepSegment {
   /** Budget range (tokens, inclusive). */
@@ -80,7 +85,12 @@ export function layoutSweep(
       const bl = s.budgetLo[j] as number;
       const bh = s.budgetHi[j] as number;
       if (bh < bl) continue;
-      intervals.push({ lo: bl, hi: bh, kind: s.valid[j] === 1 ? 'valid' : 'error', cost: s.costs[j] as number });
+      intervals.push({
+        lo: bl,
+        hi: bh,
+        kind: s.valid[j] === 1 ? 'valid' : 'error',
+        cost: s.costs[j] as number,
+      });
     }
     intervals.sort((a, b) => a.lo - b.lo);
     // Below the smallest reachable budget the policy keeps its last cut and does not fit.
@@ -94,7 +104,14 @@ export function layoutSweep(
       if (prev && prev.kind === iv.kind && prev.hi + 1 === iv.lo) {
         prev.hi = iv.hi;
         prev.width = x(iv.hi + 1) - prev.x;
-      } else segments.push({ lo: iv.lo, hi: iv.hi, x: x(iv.lo), width: x(iv.hi + 1) - x(iv.lo), kind: iv.kind });
+      } else
+        segments.push({
+          lo: iv.lo,
+          hi: iv.hi,
+          x: x(iv.lo),
+          width: x(iv.hi + 1) - x(iv.lo),
+          kind: iv.kind,
+        });
     }
     const pts: [number, number][] = [];
     for (const iv of intervals) pts.push([x(iv.lo), y(iv.cost)], [x(iv.hi + 1), y(iv.cost)]);
@@ -105,10 +122,11 @@ export function layoutSweep(
       keptPath: pathOf(pts) ?? '',
     };
   });
-  const budgetLine = pathOf([
-    [x(lo), y(lo)],
-    [x(hi + 1), y(Math.min(total, hi + 1))],
-  ]) ?? '';
+  const budgetLine =
+    pathOf([
+      [x(lo), y(lo)],
+      [x(hi + 1), y(Math.min(total, hi + 1))],
+    ]) ?? '';
   const ticks = x
     .ticks(4)
     .filter((v) => v >= lo && v <= hi)

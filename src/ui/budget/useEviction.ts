@@ -41,7 +41,10 @@ export interface SimulatorModel {
  * @param tokens its token table (the counter the page currently has)
  * @returns null until both are known
  */
-export function useEviction(analysis: Analysis | null, tokens: TokenTable | null): SimulatorModel | null {
+export function useEviction(
+  analysis: Analysis | null,
+  tokens: TokenTable | null,
+): SimulatorModel | null {
   const budget = useDeferredValue(useAppStore((s) => s.budget));
   const policies = useAppStore((s) => s.policies);
   const policyOptions = useAppStore((s) => s.policyOptions);
