@@ -364,6 +364,27 @@ describe('eviction selectors', () => {
     expect(selectSweep(lctx, selectPolicyChoices(['message', 'exchange'], {}))).toBeNull();
   });
 
+  it('never throws on degenerate transcripts: no messages, only a system message, one user message', () => {
+    for (const t of [
+      transcript('anthropic-messages', []),
+      transcript('openai-chat', [system('Be brief.')]),
+      transcript('openai-chat', [user('Hi')]),
+    ]) {
+      const tb = countTokens(t, 'openai-chat');
+      const c = prepareEviction(t, tb, 'openai-chat');
+      const choices = selectPolicyChoices(['summary', 'turn-pair'], {});
+      for (const b of [null, 0, 1, tb.total]) {
+        const v = selectEviction(c, choices, b);
+        const flags = selectEvictedFlags(c, choices, v);
+        expect(flags.length).toBe(t.messages.length);
+        expect(evictedCount(c, choices[0], v.results[0].cut)).toBe(v.results[0].evicted.length);
+      }
+      const m = selectCutMarkers(c.cuts);
+      for (let k = 0; k <= t.messages.length; k++) expect(typeof m.isSafe(k)).toBe('boolean');
+      expect(selectSweep(c, choices)?.length).toBe(5);
+    }
+  });
+
   it('parses a real sample without throwing and maps raw indices', () => {
     const p = parseTranscript(readFileSync(samplePath('invoice.json'), 'utf8'));
     if (!p.ok) throw new Error('invoice does not parse');
