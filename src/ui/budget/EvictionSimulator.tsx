@@ -1,9 +1,9 @@
 /**
- * The eviction simulator panel (issue 4): a budget slider in tokens (0 to the transcript's total,
- * arrow keys step one token, PageUp/PageDown a tenth, and a typed value), the context window and
- * the "compact at N % of the window" reading, the two compared policies side by side, and the
- * sweep chart with the rate calculator. The timeline shows the same eviction (greyed rows, two
- * lanes, red arcs, cut markers) from the same `SimulatorModel`.
+ * The eviction simulator panel (issue 4): a budget slider in tokens (0 to the transcript's total;
+ * arrow keys step one token, Shift+arrow a hundredth, PageUp/PageDown a tenth; and a typed value),
+ * the context window and the "compact at N % of the window" reading, the two compared policies
+ * side by side, and the sweep chart with the rate calculator. The timeline shows the same
+ * eviction (greyed rows, two lanes, red arcs, cut markers) from the same `SimulatorModel`.
  */
 import { useState } from 'react';
 import type { TokenTable } from '../../model/tokens.ts';
@@ -83,6 +83,11 @@ export function EvictionSimulator({
               e.preventDefault();
               const step = Math.max(1, Math.round(total / 10));
               setClamped(shownBudget + (e.key === 'PageUp' ? step : -step));
+            } else if (e.shiftKey && (e.key === 'ArrowLeft' || e.key === 'ArrowRight')) {
+              // Shift+arrow: a hundredth of the total (one token is too fine on a long log).
+              e.preventDefault();
+              const step = Math.max(1, Math.round(total / 100));
+              setClamped(shownBudget + (e.key === 'ArrowRight' ? step : -step));
             }
           }}
         />
