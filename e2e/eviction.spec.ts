@@ -167,6 +167,14 @@ test.describe('eviction simulator', () => {
     await page.getByTestId('budget-slider').focus();
     await page.keyboard.press('ArrowLeft');
     await expect(page).toHaveURL(new RegExp(`b=${e.budget - 1}(&|$)`));
+    // Shift+arrow steps a hundredth of the total; PageUp a tenth.
+    const hundredth = Math.max(1, Math.round(e.total / 100));
+    await page.keyboard.press('Shift+ArrowLeft');
+    await expect(page.getByTestId('budget-input')).toHaveValue(String(e.budget - 1 - hundredth));
+    await page.keyboard.press('PageUp');
+    await expect(page.getByTestId('budget-input')).toHaveValue(
+      String(Math.min(e.total, e.budget - 1 - hundredth + Math.max(1, Math.round(e.total / 10)))),
+    );
   });
 
   test('a Claude Code log (usage figures): the page shows the CLI figures for both policies', async ({
