@@ -57,7 +57,7 @@ const stateArb: fc.Arbitrary<PermalinkState> = fc.record({
   view: fc.record({
     format: fc.option(fc.constantFrom(...FORMAT_IDS), { nil: null }),
     provider: fc.option(fc.constantFrom(...PROVIDER_IDS), { nil: null }),
-    budget: fc.option(fc.integer({ min: 1, max: MAX_BUDGET_TOKENS }), { nil: null }),
+    budget: fc.option(fc.integer({ min: 0, max: MAX_BUDGET_TOKENS }), { nil: null }),
     policy: policyArb,
     compare: policyArb,
     selection: fc.option(

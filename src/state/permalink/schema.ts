@@ -115,7 +115,7 @@ export const ViewSchema = z.object({
   /** Provider whose rules apply; null = the format's own provider. */
   provider: z.enum(PROVIDER_IDS).nullable(),
   /** Budget in tokens (system prompt included); null = no budget set. */
-  budget: z.number().int().min(1).max(MAX_BUDGET_TOKENS).nullable(),
+  budget: z.number().int().min(0).max(MAX_BUDGET_TOKENS).nullable(),
   /** The chosen policy. */
   policy: PolicyChoiceSchema,
   /** The policy it is compared with (the exchange-level alternative by default). */
