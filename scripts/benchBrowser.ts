@@ -71,6 +71,15 @@ export function claudeCodeLog(name: string, messages: number, mb?: number): stri
   return file;
 }
 
+/** A generated Anthropic Messages body in bench-data/ (made once, reused). */
+export function anthropicBody(name: string, messages: number): string {
+  mkdirSync(dataDir, { recursive: true });
+  const file = path.join(dataDir, name);
+  if (!existsSync(file))
+    writeFileSync(file, generate({ format: 'anthropic-messages', seed: 7, messages }));
+  return file;
+}
+
 /** In-page helpers: a frame recorder and a watcher for "rows of the new file are drawn". */
 const PAGE_HELPERS = `
 window.__bench = {
@@ -82,6 +91,30 @@ window.__bench = {
     requestAnimationFrame(tick);
   },
   stop() { this.recording = false; return this.frames; },
+  async scrollThrough(steps) {
+    const el = document.querySelector('[data-testid=timeline]');
+    const frame = () => new Promise((r) => requestAnimationFrame(r));
+    const frames = [];
+    let maxRows = 0;
+    el.scrollTop = 0;
+    let last = await frame();
+    for (let i = 1; i <= steps; i++) {
+      el.scrollTop = ((el.scrollHeight - el.clientHeight) * i) / steps;
+      const t = await frame();
+      frames.push(t - last);
+      last = t;
+      maxRows = Math.max(maxRows, el.querySelectorAll('.row').length);
+    }
+    // Measured rows change the total height: keep going until the bottom is on screen.
+    for (let k = 0; k < 60 && el.scrollTop + el.clientHeight < el.scrollHeight - 2; k++) {
+      el.scrollTop = el.scrollHeight;
+      const t = await frame();
+      frames.push(t - last);
+      last = t;
+      maxRows = Math.max(maxRows, el.querySelectorAll('.row').length);
+    }
+    return { frames, maxRows, bottom: el.scrollTop + el.clientHeight >= el.scrollHeight - 2 };
+  },
   watchFirstRows() {
     this.before = document.querySelector('[data-testid=count-messages]')?.textContent ?? '';
     this.firstRows = 0; this.t0 = 0;
@@ -177,7 +210,7 @@ async function firstPaint(page: Page, url: string, file: string): Promise<void> 
   }
 }
 
-async function large(page: Page, url: string, file: string): Promise<void> {
+async function large(page: Page, url: string, file: string, scrollFile: string): Promise<void> {
   await openPage(page, url);
   await page.evaluate('window.__bench.record()');
   const start = Date.now();
@@ -198,29 +231,31 @@ async function large(page: Page, url: string, file: string): Promise<void> {
     `frames > 50 ms while loading, of ${loadFrames.length}`,
   );
   line('load_max_frame_ms_100k', worst(loadFrames), 'ms', 'worst frame while loading');
+  line(
+    'messages_100mb_log',
+    Number(await page.locator('[data-testid=count-messages]').textContent()),
+    'messages',
+    'assistant lines of one reply merge into one message',
+  );
+  // Scroll and slider on exactly 100,000 messages (an Anthropic body of that many).
+  await page.locator('[data-testid=file-input]').setInputFiles(scrollFile);
+  await waitLoaded(page, 600_000);
+  await page.waitForFunction(
+    () =>
+      !/chars\/4/.test(
+        document.querySelector('[data-testid=token-basis]')?.textContent ?? 'chars/4',
+      ),
+    undefined,
+    { timeout: 600_000, polling: 500 },
+  );
   const messages = Number(await page.locator('[data-testid=count-messages]').textContent());
 
   // Scroll from top to bottom in 600 frames (every frame shows new rows), counting mounted rows.
-  const scroll = (await page.evaluate(async () => {
-    const el = document.querySelector('[data-testid=timeline]') as HTMLElement;
-    const frame = () => new Promise<number>((r) => requestAnimationFrame(r));
-    const steps = 600;
-    const frames: number[] = [];
-    let maxRows = 0;
-    el.scrollTop = 0;
-    let last = await frame();
-    for (let i = 1; i <= steps; i++) {
-      el.scrollTop = ((el.scrollHeight - el.clientHeight) * i) / steps;
-      const t = await frame();
-      frames.push(t - last);
-      last = t;
-      maxRows = Math.max(maxRows, el.querySelectorAll('.row').length);
-    }
-    // Let the virtualizer settle at the bottom, then count once more.
-    await frame();
-    maxRows = Math.max(maxRows, el.querySelectorAll('.row').length);
-    return { frames, maxRows, bottom: el.scrollTop + el.clientHeight >= el.scrollHeight - 2 };
-  })) as { frames: number[]; maxRows: number; bottom: boolean };
+  const scroll = (await page.evaluate('window.__bench.scrollThrough(600)')) as {
+    frames: number[];
+    maxRows: number;
+    bottom: boolean;
+  };
   line(
     'rows_mounted_max',
     scroll.maxRows,
@@ -251,7 +286,7 @@ async function large(page: Page, url: string, file: string): Promise<void> {
   const moves = 120;
   for (let i = moves; i >= 0; i--) {
     await page.mouse.move(box.x + 2 + ((box.width - 4) * i) / moves, y);
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(r)));
+    await page.evaluate('new Promise((r) => requestAnimationFrame(r))');
   }
   await page.mouse.up();
   await page.evaluate(
@@ -272,6 +307,7 @@ export async function benchBrowser(args: string[] = []): Promise<void> {
   const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
   const small = claudeCodeLog('h8-cc-20mb.jsonl', 1000, 20);
   const big = only === 'first-paint' ? '' : claudeCodeLog('h8-cc-100k.jsonl', 100_000);
+  const body = only === 'first-paint' ? '' : anthropicBody('h8-anthropic-100k.json', 100_000);
   if (!args.includes('--skip-build') || !existsSync(outDir))
     execFileSync(
       'npx',
@@ -310,6 +346,7 @@ export async function benchBrowser(args: string[] = []): Promise<void> {
         await browser.newPage({ viewport: { width: 1400, height: 900 }, bypassCSP: true }),
         url,
         big,
+        body,
       );
   } finally {
     await browser.close();

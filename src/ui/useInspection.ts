@@ -79,6 +79,8 @@ export function useInspection(): InspectionState {
       }
       setLoad({ ...base, refused: null, active: true });
     } else setLoad(null);
+    // What the page showed before a preview replaced it: restored when the load is cancelled.
+    let beforePreview: InspectorView | null = null;
     void getClient()
       .inspect(request, {
         progress: (p) => {
@@ -87,11 +89,11 @@ export function useInspection(): InspectionState {
         preview: (r, tokens) => {
           if (!live || !r.ok) return;
           if (tokens) primeTokens(r.analysis.transcript, r.analysis.provider, tokens);
-          setView((prev) =>
-            prev.request === request
-              ? prev
-              : { ...nextView(prev, request, r), request: prev.request },
-          );
+          setView((prev) => {
+            if (prev.request === request) return prev;
+            beforePreview ??= prev;
+            return { ...nextView(prev, request, r), request: prev.request };
+          });
           setLoad((l) => (l ? { ...l, preview: true } : l));
         },
         tokens: (t, provider, table) => {
@@ -103,7 +105,7 @@ export function useInspection(): InspectionState {
         if (!live) return;
         if (isCancelled(result)) {
           setLoad((l) => (l ? { ...l, active: false, cancelled: true, preview: false } : l));
-          setView((prev) => ({ ...prev, request }));
+          setView((prev) => ({ ...(beforePreview ?? prev), request }));
           return;
         }
         setLoad((l) => (l ? { ...l, active: false, preview: false } : l));

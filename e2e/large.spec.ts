@@ -1,0 +1,128 @@
+/**
+ * Large transcripts (issue 7). Assertions are on counts and states, never on time (speed is in
+ * `npm run bench`, scripts/benchBrowser.ts). Inputs are generated in the test by scripts/gen.ts.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { generate } from '../scripts/gen.ts';
+import { parseTranscript } from '../src/model/parse/index.ts';
+
+async function open(page: Page): Promise<void> {
+  await page.goto('/');
+  await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true');
+}
+
+async function waitLoaded(page: Page): Promise<void> {
+  await expect(page.getByTestId('load-progress')).toHaveCount(0, { timeout: 120_000 });
+  await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true', { timeout: 120_000 });
+}
+
+test('5,000 messages: the timeline mounts only the visible rows and arcs while scrolling through', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  const text = generate({ format: 'anthropic-messages', messages: 5000, seed: 11 });
+  const parsed = parseTranscript(text, { name: 'long.json' });
+  if (!parsed.ok) throw new Error('generated body did not parse');
+  const n = parsed.value.transcript.messages.length;
+  expect(n).toBeGreaterThanOrEqual(5000);
+  await open(page);
+  await page.getByTestId('file-input').setInputFiles({
+    name: 'long.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(text),
+  });
+  await waitLoaded(page);
+  await expect(page.getByTestId('count-messages')).toHaveText(String(n));
+
+  const counts = await page.evaluate(async () => {
+    const el = document.querySelector('[data-testid=timeline]') as HTMLElement;
+    const frame = () => new Promise((r) => requestAnimationFrame(r));
+    let rows = 0;
+    let arcs = 0;
+    const steps = 120;
+    for (let i = 0; i <= steps; i++) {
+      el.scrollTop = ((el.scrollHeight - el.clientHeight) * i) / steps;
+      await frame();
+      await frame();
+      rows = Math.max(rows, el.querySelectorAll('.row').length);
+      arcs = Math.max(arcs, el.querySelectorAll('[data-arc-id]').length);
+    }
+    for (let k = 0; k < 30 && el.scrollTop + el.clientHeight < el.scrollHeight - 2; k++) {
+      el.scrollTop = el.scrollHeight;
+      await frame();
+    }
+    const indices = Array.from(el.querySelectorAll('[data-message-index]'), (r) =>
+      Number(r.getAttribute('data-message-index')),
+    );
+    return { rows, arcs, last: Math.max(...indices) };
+  });
+  // Visible rows plus overscan: far below the 5,000 rows of the transcript.
+  expect(counts.rows).toBeGreaterThan(5);
+  expect(counts.rows).toBeLessThan(150);
+  // Arcs are laid out for the visible range only.
+  expect(counts.arcs).toBeGreaterThan(0);
+  expect(counts.arcs).toBeLessThan(150);
+  // The bottom was reached: the last message is mounted.
+  expect(counts.last).toBe(n - 1);
+});
+
+test('a 40 MB Claude Code log opens with a progress bar, answers input while loading, and can be cancelled', async ({
+  page,
+}) => {
+  test.setTimeout(300_000);
+  const text = generate({ format: 'claude-code-jsonl', messages: 1000, mb: 40, seed: 12 });
+  const file = {
+    name: 'session.jsonl',
+    mimeType: 'application/x-ndjson',
+    buffer: Buffer.from(text),
+  };
+  await open(page);
+  const before = await page.getByTestId('count-messages').textContent();
+
+  // Cancel: the page keeps what it showed before.
+  await page.getByTestId('file-input').setInputFiles(file);
+  await expect(page.getByTestId('load-progress')).toBeVisible();
+  await expect(page.getByTestId('load-bar')).toBeVisible();
+  await page.getByTestId('load-cancel').click();
+  await expect(page.getByTestId('load-cancelled')).toBeVisible();
+  await expect(page.getByTestId('load-progress')).toHaveCount(0);
+  await expect(page.getByTestId('count-messages')).toHaveText(before ?? '');
+
+  // Load again; type into the find box while it loads: the page answers.
+  await page.getByTestId('file-input').setInputFiles(file);
+  await expect(page.getByTestId('load-progress')).toBeVisible();
+  await page.getByTestId('find').fill('pool');
+  await expect(page.getByTestId('find')).toHaveValue('pool');
+  await expect(page.getByTestId('load-text')).toContainText('session.jsonl');
+  await waitLoaded(page);
+  const parsed = parseTranscript(text, { name: 'session.jsonl' });
+  if (!parsed.ok) throw new Error('generated log did not parse');
+  await expect(page.getByTestId('count-messages')).toHaveText(
+    String(parsed.value.transcript.messages.length),
+  );
+  await expect(page.getByTestId('format')).toHaveText('claude-code-jsonl');
+});
+
+test('a file larger than the tab can hold is refused before it is read, with the limit and why', async ({
+  page,
+}) => {
+  await open(page);
+  // Report a small heap limit, as a low-memory device would; the file itself is small.
+  await page.evaluate(() => {
+    Object.defineProperty(performance, 'memory', {
+      configurable: true,
+      value: { jsHeapSizeLimit: 16 * 1024 * 1024 },
+    });
+  });
+  const text = generate({ format: 'claude-code-jsonl', messages: 1000, mb: 3, seed: 13 });
+  await page.getByTestId('file-input').setInputFiles({
+    name: 'big.jsonl',
+    mimeType: 'application/x-ndjson',
+    buffer: Buffer.from(text),
+  });
+  const refused = page.getByTestId('load-refused');
+  await expect(refused).toBeVisible();
+  await expect(refused).toContainText('the limit here is 2.1 MB');
+  await expect(refused).toContainText('crash the tab');
+  await expect(page.getByTestId('load-progress')).toHaveCount(0);
+});
