@@ -43,6 +43,8 @@ export interface TimelineProps {
 }
 
 const GUTTER = DEFAULT_ARC_OPTIONS.gutterWidth;
+/** Above this many rows, rows first seen during a scroll are measured when it stops (issue 7). */
+const DEFER_MEASURE_ROWS = 2000;
 const NO_MATCH = new Set<string>();
 
 export function Timeline({
@@ -120,11 +122,15 @@ export function Timeline({
     [pinnedRows],
   );
 
+  // Stable per row model: a new getItemKey makes the virtualizer recompute every row's offset
+  // (O(rows)) on each render, i.e. on every scroll frame (issue 7).
+  const estimateSize = useCallback((i: number) => (rows[i]?.kind === 'band' ? 32 : 34), [rows]);
+  const getItemKey = useCallback((i: number) => rows[i]?.key ?? i, [rows]);
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: (i) => (rows[i]?.kind === 'band' ? 32 : 34),
-    getItemKey: (i) => rows[i]?.key ?? i,
+    estimateSize,
+    getItemKey,
     overscan: 6,
     rangeExtractor,
   });
@@ -183,6 +189,37 @@ export function Timeline({
     if (row !== undefined && row >= 0) virtualizer.scrollToIndex(row, { align: 'start' });
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [analysis]);
+
+  // Large transcripts (issue 7): measuring a newly mounted row makes the virtualizer recompute
+  // the offset of every row after it (O(rows) per frame at 100,000 messages). While the user
+  // scrolls a long timeline, rows not measured yet keep their estimated height (clipped) and are
+  // measured once scrolling stops; short timelines measure at once, as before.
+  const deferMeasure = rows.length > DEFER_MEASURE_ROWS && virtualizer.isScrolling;
+  // A new row model starts with nothing measured.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const measuredKeys = useMemo(() => new Set<string>(), [rows]);
+  const deferRef = useRef(deferMeasure);
+  deferRef.current = deferMeasure;
+  const measureRow = useCallback(
+    (el: HTMLDivElement | null) => {
+      if (!el) return;
+      const key = rows[Number(el.dataset.index)]?.key;
+      if (key === undefined) return;
+      if (deferRef.current && !measuredKeys.has(key)) return;
+      measuredKeys.add(key);
+      virtualizer.measureElement(el);
+    },
+    [rows, measuredKeys, virtualizer],
+  );
+  useEffect(() => {
+    if (deferMeasure) return;
+    scrollRef.current
+      ?.querySelectorAll<HTMLDivElement>(':scope > .timeline-content > .row[data-index]')
+      .forEach((el) => {
+        const key = rows[Number(el.dataset.index)]?.key;
+        if (key !== undefined && !measuredKeys.has(key)) measureRow(el);
+      });
+  }, [deferMeasure, rows, measuredKeys, measureRow]);
 
   const items = virtualizer.getVirtualItems();
   const el = scrollRef.current;
@@ -263,7 +300,15 @@ export function Timeline({
         {items.map((it) => {
           const row = rows[it.index];
           if (!row) return null;
-          const style = { transform: `translateY(${it.start}px)`, left: GUTTER };
+          const style =
+            deferMeasure && !measuredKeys.has(String(it.key))
+              ? {
+                  transform: `translateY(${it.start}px)`,
+                  left: GUTTER,
+                  height: it.size,
+                  overflow: 'hidden' as const,
+                }
+              : { transform: `translateY(${it.start}px)`, left: GUTTER };
           if (row.kind === 'band') {
             const x = analysis.grouping.exchanges[row.exchange];
             if (!x) return null;
@@ -278,7 +323,7 @@ export function Timeline({
                 data-index={it.index}
                 data-testid="band"
                 data-exchange={x.key}
-                ref={virtualizer.measureElement}
+                ref={measureRow}
               >
                 <span className="band-label">{label}</span>
                 <span className="band-meta">
@@ -298,7 +343,7 @@ export function Timeline({
               style={style}
               data-index={it.index}
               data-message-index={row.message}
-              ref={virtualizer.measureElement}
+              ref={measureRow}
             >
               {eviction && (
                 <RowEviction
