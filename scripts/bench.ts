@@ -210,6 +210,11 @@ function main(): void {
   else process.stdout.write('# skipped pipeline_vs_json_parse_claude_code_50mb: no claude-code-jsonl parser registered\n');
   benchEviction();
   benchPeak(anth);
+  // --- Browser figures (issue 7, scripts/benchBrowser.ts): Chromium via Playwright. ---
+  if (only !== 'node' && !args.includes('--no-browser')) {
+    process.stdout.write('# browser figures (scripts/benchBrowser.ts)\n');
+    execFileSync(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/benchBrowser.ts')], { cwd: root, stdio: 'inherit' });
+  }
 }
 
 main();
