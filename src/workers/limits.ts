@@ -2,9 +2,12 @@
  * How large a file the page accepts (issue 7). Loading a transcript costs a multiple of its size
  * in JavaScript heap: in the worker the text (≈ 1× for ASCII, 2× otherwise), the parsed JSON
  * values and the normalised transcript; on the page the transferred messages and the text again.
- * `HEAP_PER_FILE_BYTE` is that multiple with a margin, from the bench's peak_heap_vs_file and the
- * worker's own measurement (scripts/benchBrowser.ts); a tab that exceeds its heap limit is killed
- * by the browser without a word, so the file is refused before any of it is read.
+ * `HEAP_PER_FILE_BYTE` is that multiple with a margin: the bench's peak_heap_vs_file (parse +
+ * analyse + tokens, what the worker does) is 3.3× on a 50 MB body (README, Performance); the page
+ * then holds the messages again (≈ 1×, raw kept as JSON text) and the text (1×); 8 leaves room
+ * for a non-ASCII text (2 bytes a character) and the garbage collector. Each worker has its own
+ * heap of the same limit, so this is conservative for the page. A tab that exceeds its heap limit
+ * is killed by the browser without a word, so the file is refused before any of it is read.
  */
 
 /** Heap bytes one file byte needs at the peak of a load, with a margin (worker + page). */
