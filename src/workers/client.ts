@@ -171,7 +171,7 @@ export function createWorkerClient(): InspectClient {
         const reuse = !msg.fresh && held && held.parseId === msg.parseId ? held.transcript : null;
         const source =
           msg.text !== undefined
-            ? { text: msg.text, name: p.req.name, format: p.req.format }
+            ? { text: msg.text, name: p.req.name, format: p.req.format, streamed: true }
             : { text: p.req.text, name: p.req.name, format: p.req.format };
         const r = joinTranscript(msg.result, p.messages, source, reuse);
         if (r.ok) {

@@ -29,6 +29,22 @@ describe('pack', () => {
     expect(back.analysis.transcript.messages[5]?.raw).toEqual(msgs[5]?.raw);
     expect(back.analysis.transcript.raw).toEqual(r.analysis.transcript.raw);
     expect(back).toEqual(r);
+    // Text the page holds: a spread copy (as faults and eviction make) keeps the source value.
+    expect({ ...back.analysis.transcript }.raw).toEqual(r.analysis.transcript.raw);
+  });
+
+  it('a streamed file’s source value is not copied by spreads (no re-parse on the page)', () => {
+    const r = inspect({ text, name: 'log.jsonl', format: null, provider: null });
+    if (!r.ok) throw new Error('parse failed');
+    const back = joinTranscript(
+      structuredClone(stripTranscript(r)),
+      unpackMessages(structuredClone(packMessages(r.analysis.transcript.messages, 0, 1000))),
+      { text, name: 'log.jsonl', format: null, streamed: true },
+      null,
+    );
+    if (!back.ok) throw new Error('join failed');
+    expect({ ...back.analysis.transcript }.raw).toBeUndefined();
+    expect(back.analysis.transcript.raw).toEqual(r.analysis.transcript.raw);
   });
 
   it('sends each message’s source JSON as text, not as objects', () => {

@@ -7,7 +7,7 @@
  *   `raw` as JSON text; the page installs a lazy `raw` that parses it on first read;
  * - then everything else (pairs, grouping, validation: index-based, small) without messages;
  * - the transcript's own `raw` (the whole source value, only read by export) lazily re-parsed
- *   from the text on first read (not enumerable, so spreads do not trigger it).
+ *   from the text on first read (for streamed files not enumerable, so spreads do not trigger it).
  * `packMessages`/`unpackMessages` and `stripTranscript`/`joinTranscript` are inverses: a
  * round trip gives a deep-equal Inspection (tested in pack.test.ts).
  */
@@ -92,14 +92,14 @@ export function stripTranscript(r: Inspection): Inspection {
 
 /**
  * Put the messages back (the same array object in `parsed` and `analysis`) and make the
- * transcript's `raw` lazy: from `raw` when the page has it, else re-parsed from `text`.
+ * transcript's `raw` lazy: re-parsed from `text` on first read (see `streamed` below).
  * @param r a stripped inspection; `messages` its messages (unpacked); `transcript` a transcript
  *   the page already holds for this parse, reused as is
  */
 export function joinTranscript(
   r: Inspection,
   messages: Message[] | null,
-  source: { text: string; name: string; format: FormatId | null } | null,
+  source: { text: string; name: string; format: FormatId | null; streamed?: boolean } | null,
   transcript: Transcript | null,
 ): Inspection {
   if (!r.ok) return r;
@@ -119,11 +119,12 @@ export function joinTranscript(
           ...(r.parsed.requestIndex !== undefined ? { requestIndex: r.parsed.requestIndex } : {}),
         });
         return again.ok ? again.value.transcript.raw : undefined;
-        // Not enumerable: a spread copy of the transcript (eviction, faults) must not re-parse the
-        // whole text on the page; such copies do not carry the source value (export of a streamed
-        // file from a faulted copy writes the messages only).
       },
-      false,
+      // A streamed (large) file: not enumerable, so a spread copy of the transcript (eviction,
+      // faults) does not re-parse the whole file on the page; such copies do not carry the
+      // source value (an export of a faulted copy writes the messages without the top-level
+      // fields). Text the page holds (pastes, samples): enumerable, as a plain value would be.
+      !src?.streamed,
     );
   }
   return {
