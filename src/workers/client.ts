@@ -9,7 +9,6 @@
  * `cancel()` stops the worker at once (it is restarted for the next request).
  */
 import type { TokenTable } from '../model/tokens.ts';
-import { CHARS_PER_4, countTokens } from '../model/tokens.ts';
 import type { Message, ProviderId, Transcript } from '../model/types.ts';
 import { parseDocument } from '../model/parse/index.ts';
 import { analyze } from '../model/analyze.ts';
@@ -231,9 +230,4 @@ export function createWorkerClient(): InspectClient {
     },
     dispose: () => worker?.terminate(),
   };
-}
-
-/** chars/4 table for a small preview on the page (the worker sends one; this is the fallback). */
-export function previewTokens(t: Transcript, provider: ProviderId): TokenTable {
-  return countTokens(t, provider, CHARS_PER_4);
 }
