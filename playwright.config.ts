@@ -27,7 +27,7 @@ const executablePath = systemChromium();
 
 // A dedicated port with --strictPort: a stale server on the default port must fail loudly,
 // not silently serve an old build to the tests.
-const PORT = 4317;
+const PORT = Number(process.env.E2E_PORT ?? 4317);
 
 export default defineConfig({
   testDir: 'e2e',
