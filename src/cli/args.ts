@@ -30,3 +30,14 @@ export function parseArgs(argv: string[], valued: string[], booleans: string[]):
   }
   return out;
 }
+
+/**
+ * The one FILE operand of a command.
+ * @throws Error when there is none or more than one (a second file would be silently ignored)
+ */
+export function onlyFile(args: ParsedArgs, command: string): string {
+  const [file, ...extra] = args.positionals;
+  if (file === undefined) throw new Error(`${command} needs a FILE (or - for stdin)`);
+  if (extra.length > 0) throw new Error(`${command} takes one FILE; also got: ${extra.join(' ')}`);
+  return file;
+}

@@ -1,5 +1,5 @@
 import { analyze } from '../model/analyze.ts';
-import { parseArgs } from './args.ts';
+import { onlyFile, parseArgs } from './args.ts';
 import { checkFormat, checkProvider, EXIT_INVALID, EXIT_UNREADABLE, EXIT_VALID, loadTranscript, type CliIO } from './io.ts';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -12,8 +12,7 @@ export const CHECK_USAGE = 'check FILE [--format F] [--provider P] [--json]   va
  */
 export function runCheck(argv: string[], io: CliIO): number {
   const args = parseArgs(argv, ['format', 'provider'], ['json']);
-  const file = args.positionals[0];
-  if (!file) throw new Error('check needs a FILE (or - for stdin)');
+  const file = onlyFile(args, 'check');
   const format = checkFormat(args.flags.format);
   const provider = checkProvider(args.flags.provider);
   const parsed = loadTranscript(io, file, format);

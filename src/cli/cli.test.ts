@@ -60,6 +60,18 @@ describe('cli check', () => {
     expect(r.err).toContain('anthropic-messages: expected');
   });
 
+  it('--help on a command prints its usage and exits 0', async () => {
+    const r = await cli(['check', '--help'], {});
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('check FILE');
+  });
+
+  it('a second FILE is an error, not silently ignored', async () => {
+    const r = await cli(['check', 'a.json', 'b.json'], { 'a.json': '[]', 'b.json': '[]' });
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('takes one FILE; also got: b.json');
+  });
+
   it('bad usage exits 2', async () => {
     expect((await cli(['check'], {})).code).toBe(2);
     expect((await cli(['check', 'a.json', '--provider', 'nope'], { 'a.json': '[]' })).code).toBe(2);

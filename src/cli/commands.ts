@@ -37,6 +37,10 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     io.err(`error: unknown command "${name}"\n${usage()}`);
     return EXIT_UNREADABLE;
   }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.out(`usage: npm run --silent cli -- ${cmd.usage}\n`);
+    return 0;
+  }
   try {
     return await cmd.run(rest, io);
   } catch (e) {

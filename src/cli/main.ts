@@ -17,6 +17,14 @@ function readInput(file: string): { text: string; name: string } {
   return { text: decoded.value, name: file.replace(/\.gz$/, '') };
 }
 
+// A reader that stops early (`| head`) closes the pipe: stop quietly, as Unix tools do.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw e;
+  });
+}
+
 const code = await runCli(process.argv.slice(2), {
   read: readInput,
   out: (s) => process.stdout.write(s),

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { repairTranscript } from '../model/repair.ts';
 import { validateTranscript } from '../model/validate/index.ts';
 import { writeTranscript } from '../model/write.ts';
-import { parseArgs } from './args.ts';
+import { onlyFile, parseArgs } from './args.ts';
 import { checkFormat, checkProvider, EXIT_INVALID, EXIT_UNREADABLE, EXIT_VALID, loadTranscript, type CliIO } from './io.ts';
 
 export const REPAIR_USAGE = 'repair FILE [--format F] [--provider P] [-o OUT] [--json]   repair a transcript, write it in its format';
@@ -25,8 +25,7 @@ export interface RepairIO extends CliIO {
  */
 export function runRepair(argv: string[], io: RepairIO): number {
   const args = parseArgs(argv, ['format', 'provider'], ['json']);
-  const file = args.positionals[0];
-  if (!file) throw new Error('repair needs a FILE (or - for stdin)');
+  const file = onlyFile(args, 'repair');
   const format = checkFormat(args.flags.format);
   const provider = checkProvider(args.flags.provider);
   const out = typeof args.flags.o === 'string' ? args.flags.o : undefined;
@@ -57,7 +56,7 @@ export function runRepair(argv: string[], io: RepairIO): number {
     io.out(JSON.stringify(body, null, 2) + '\n');
   } else {
     if (out === undefined) io.out(text.endsWith('\n') ? text : text + '\n');
-    io.err(`${file}: ${t.format} → ${r.provider}; ${r.changes.length === 0 ? 'no change needed' : `${r.changes.length} change${r.changes.length === 1 ? '' : 's'}`}\n`);
+    io.err(`${file}: ${t.format} → ${r.provider}; ${r.changes.length === 0 ? (r.unrepaired.length === 0 ? 'no change needed' : 'nothing could be repaired') : `${r.changes.length} change${r.changes.length === 1 ? '' : 's'}`}\n`);
     for (const c of r.changes) {
       const where = c.outputIndex !== null ? `message ${c.messageIndex} → output message ${c.outputIndex}` : `message ${c.messageIndex} (removed)`;
       io.err(`  [${c.kind}] ${where}${c.ids.length ? ` (ids: ${c.ids.join(', ')})` : ''}: ${c.note}\n`);

@@ -4,7 +4,7 @@ import type { PolicyId, PolicyOptions } from '../model/evict/types.ts';
 import { countTokensCached, TokenCache } from '../model/tokenCache.ts';
 import { loadBpeCounter } from '../model/tokens.ts';
 import type { Violation } from '../model/validate/index.ts';
-import { parseArgs } from './args.ts';
+import { onlyFile, parseArgs } from './args.ts';
 import { checkFormat, checkProvider, EXIT_INVALID, EXIT_UNREADABLE, EXIT_VALID, loadTranscript, type CliIO } from './io.ts';
 
 export const SIMULATE_USAGE = `simulate FILE --policy P --budget N [--provider P] [--summary-tokens S] [--pin-first] [--keep-newest N] [--json]   evict to a token budget (policies: ${POLICIES.join(', ')})`;
@@ -34,8 +34,7 @@ export function violationJson(v: Violation) {
  */
 export async function runSimulate(argv: string[], io: CliIO): Promise<number> {
   const args = parseArgs(argv, ['format', 'provider', 'policy', 'budget', 'summary-tokens', 'keep-newest'], ['json', 'pin-first']);
-  const file = args.positionals[0];
-  if (!file) throw new Error('simulate needs a FILE (or - for stdin)');
+  const file = onlyFile(args, 'simulate');
   const policy = checkPolicy(args.flags.policy);
   const budget = intFlag('budget', args.flags.budget);
   if (budget === undefined) throw new Error('simulate needs --budget N (tokens)');

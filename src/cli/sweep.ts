@@ -3,7 +3,7 @@ import { sweepContext } from '../model/evict/sweep.ts';
 import { countTokensCached, TokenCache } from '../model/tokenCache.ts';
 import { loadBpeCounter } from '../model/tokens.ts';
 import { DEFAULT_PROVIDER } from '../model/validate/index.ts';
-import { parseArgs } from './args.ts';
+import { onlyFile, parseArgs } from './args.ts';
 import { checkFormat, checkProvider, EXIT_INVALID, EXIT_UNREADABLE, EXIT_VALID, loadTranscript, type CliIO } from './io.ts';
 import { compactRanges, intFlag } from './simulate.ts';
 
@@ -16,8 +16,7 @@ export const SWEEP_USAGE = 'sweep FILE [--provider P] [--summary-tokens S] [--js
  */
 export async function runSweep(argv: string[], io: CliIO): Promise<number> {
   const args = parseArgs(argv, ['format', 'provider', 'summary-tokens'], ['json']);
-  const file = args.positionals[0];
-  if (!file) throw new Error('sweep needs a FILE (or - for stdin)');
+  const file = onlyFile(args, 'sweep');
   const format = checkFormat(args.flags.format);
   const providerFlag = checkProvider(args.flags.provider);
   const summaryTokens = intFlag('summary-tokens', args.flags['summary-tokens']);
