@@ -7,45 +7,10 @@
  */
 import { useState } from 'react';
 import { FAULT_LABELS, type FaultSpec } from '../../model/faults.ts';
-import type { ToolPair } from '../../model/pairing.ts';
-import { selectFaultTargets, type FaultedView } from '../../state/faults.ts';
-import { useAppStore, type AppState } from '../../state/store.ts';
+import type { FaultedView } from '../../state/faults.ts';
+import { useAppStore } from '../../state/store.ts';
+import { selectFaultMenu } from './faultMenu.ts';
 import './faults.css';
-
-interface MenuItem {
-  spec: FaultSpec;
-  label: string;
-}
-
-function pairName(p: ToolPair | undefined): string {
-  return p ? `${p.name || 'tool'}${p.id ? ` (${p.id})` : ''}` : '';
-}
-
-/** The fault menu items for the current selection. */
-function menuFor(view: FaultedView, selection: AppState['selection']): MenuItem[] {
-  const pairs = view.analysis.pairs;
-  const targets = selectFaultTargets(view.transcript);
-  const byKey = new Map(pairs.map((p) => [p.key, p]));
-  let message = -1;
-  let onlyPair: string | null = null;
-  if (selection?.kind === 'pair') {
-    onlyPair = selection.key;
-    message = byKey.get(selection.key)?.call?.message ?? -1;
-  } else if (selection?.kind === 'message') message = selection.index;
-  if (message < 0) return [];
-  const items: MenuItem[] = [];
-  for (const s of targets) {
-    if (s.kind === 'tool_raised' || s.kind === 'timeout') {
-      const p = byKey.get(s.pairKey);
-      if (p?.call?.message !== message || (onlyPair !== null && s.pairKey !== onlyPair)) continue;
-      items.push({ spec: s, label: `${FAULT_LABELS[s.kind]}: ${pairName(p)}` });
-    } else if ((s.kind === 'cancel' || s.kind === 'retry') && s.messageIndex === message) {
-      items.push({ spec: s, label: `${FAULT_LABELS[s.kind]} (message ${message})` });
-    }
-  }
-  if (selection?.kind === 'message') items.push({ spec: { kind: 'drop', messageIndex: message }, label: `${FAULT_LABELS.drop} (message ${message})` });
-  return items;
-}
 
 export interface FaultPanelProps {
   view: FaultedView;
@@ -58,7 +23,7 @@ export function FaultPanel({ view }: FaultPanelProps) {
   const repairView = useAppStore((s) => s.repairView);
   const setRepairView = useAppStore((s) => s.setRepairView);
   const [truncate, setTruncate] = useState(1);
-  const items = menuFor(view, selection);
+  const items = selectFaultMenu(view, selection);
   const n = view.transcript.messages.length;
   const add = (spec: FaultSpec) => setFaults([...faults, spec]);
 

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { analyze } from '../../model/analyze.ts';
+import { INVOICE_ANTHROPIC, load } from '../../model/faults.fixtures.ts';
+import { selectFaulted } from '../../state/faults.ts';
+import { faultMenuFor, selectFaultMenu } from './faultMenu.ts';
+
+const loaded = analyze(load(INVOICE_ANTHROPIC), 'anthropic');
+
+describe('fault menu', () => {
+  it('names a message by its row label (#source position), not its position after a fault', () => {
+    // Drop the first message: every later row keeps its source number (#N) but moves up by one.
+    const view = selectFaulted(loaded, [{ kind: 'drop', messageIndex: 0 }]);
+    const at = view.analysis.transcript.messages.findIndex((m) =>
+      m.blocks.some((b) => b.type === 'tool_use'),
+    );
+    expect(at).toBeGreaterThanOrEqual(0);
+    const row = view.analysis.transcript.messages[at];
+    expect(row?.rawIndex).toBe(at + 1);
+    const items = faultMenuFor(view, { kind: 'message', index: at });
+    const drop = items.find((i) => i.spec.kind === 'drop');
+    expect(drop?.label).toBe(`Drop this message (message #${at + 1})`);
+    const cancel = items.find((i) => i.spec.kind === 'cancel');
+    expect(cancel?.label).toMatch(new RegExp(`\\(message #${at + 1}\\)$`));
+  });
+
+  it('returns the same items for the same view and selection (memoised)', () => {
+    const view = selectFaulted(loaded, []);
+    const sel = { kind: 'message' as const, index: 1 };
+    const a = selectFaultMenu(view, sel);
+    expect(a.length).toBeGreaterThan(0);
+    expect(selectFaultMenu(view, sel)).toBe(a);
+    expect(selectFaultMenu(view, { kind: 'message', index: 1 })).not.toBe(a);
+    expect(selectFaultMenu(view, { kind: 'message', index: 1 })).toEqual(a);
+  });
+});

@@ -1,0 +1,71 @@
+/**
+ * The fault menu's items for the current selection (issue 8). Messages are named as the timeline
+ * row names them: `#N`, the message's source position (`Message.rawIndex`), so after a fault
+ * removed rows the menu and the selected row show the same number.
+ */
+import { FAULT_LABELS, type FaultSpec } from '../../model/faults.ts';
+import type { ToolPair } from '../../model/pairing.ts';
+import { selectFaultTargets, type FaultedView } from '../../state/faults.ts';
+import type { AppState } from '../../state/store.ts';
+
+export interface FaultMenuItem {
+  spec: FaultSpec;
+  label: string;
+}
+
+function pairName(p: ToolPair | undefined): string {
+  return p ? `${p.name || 'tool'}${p.id ? ` (${p.id})` : ''}` : '';
+}
+
+/** The row label of a message position in the shown transcript (`#22`), as the timeline shows it. */
+export function rowLabel(view: FaultedView, message: number): string {
+  return `#${view.analysis.transcript.messages[message]?.rawIndex ?? message}`;
+}
+
+/** The fault menu items for a selection (uncached; see `selectFaultMenu`). */
+export function faultMenuFor(view: FaultedView, selection: AppState['selection']): FaultMenuItem[] {
+  const pairs = view.analysis.pairs;
+  const targets = selectFaultTargets(view.transcript);
+  const byKey = new Map(pairs.map((p) => [p.key, p]));
+  let message = -1;
+  let onlyPair: string | null = null;
+  if (selection?.kind === 'pair') {
+    onlyPair = selection.key;
+    message = byKey.get(selection.key)?.call?.message ?? -1;
+  } else if (selection?.kind === 'message') message = selection.index;
+  if (message < 0) return [];
+  const label = rowLabel(view, message);
+  const items: FaultMenuItem[] = [];
+  for (const s of targets) {
+    if (s.kind === 'tool_raised' || s.kind === 'timeout') {
+      const p = byKey.get(s.pairKey);
+      if (p?.call?.message !== message || (onlyPair !== null && s.pairKey !== onlyPair)) continue;
+      items.push({ spec: s, label: `${FAULT_LABELS[s.kind]}: ${pairName(p)}` });
+    } else if ((s.kind === 'cancel' || s.kind === 'retry') && s.messageIndex === message) {
+      items.push({ spec: s, label: `${FAULT_LABELS[s.kind]} (message ${label})` });
+    }
+  }
+  if (selection?.kind === 'message')
+    items.push({
+      spec: { kind: 'drop', messageIndex: message },
+      label: `${FAULT_LABELS.drop} (message ${label})`,
+    });
+  return items;
+}
+
+let last: { view: FaultedView; selection: AppState['selection']; items: FaultMenuItem[] } | null =
+  null;
+
+/**
+ * The fault menu items for the shown (faulted) view and the store's selection, memoised on both
+ * by reference: a re-render with the same inputs (a budget slider step) returns the same array
+ * without walking the transcript.
+ */
+export function selectFaultMenu(
+  view: FaultedView,
+  selection: AppState['selection'],
+): FaultMenuItem[] {
+  if (last && last.view === view && last.selection === selection) return last.items;
+  last = { view, selection, items: faultMenuFor(view, selection) };
+  return last.items;
+}
