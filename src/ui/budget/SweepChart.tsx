@@ -3,13 +3,20 @@
  * where each shown policy's result is valid or a 400 (one strip each) and the tokens it keeps (a
  * step line). d3 computed the geometry (sweepLayout.ts); React renders the SVG. Beside it: the
  * share of budgets that give a 400 for every policy, the mean overshoot of `exchange`, and the
- * rate calculator.
+ * rate calculator. The layout (and the SVG of the strips) is memoised on the sweep and the axis'
+ * left end; a slider step only moves the budget cursor.
  */
-import { useState } from 'react';
+import { memo, useMemo, useRef, useState } from 'react';
 import type { PolicySweep } from '../../model/evict/sweep.ts';
 import { fmtInt } from '../format.ts';
 import { fmtPercent, oneIn } from './contextWindows.ts';
-import { DEFAULT_SWEEP_SIZE, layoutSweep } from './sweepLayout.ts';
+import {
+  DEFAULT_SWEEP_SIZE,
+  layoutSweepFrom,
+  sweepCursorX,
+  sweepDomainLo,
+  type SweepLayout,
+} from './sweepLayout.ts';
 
 export interface SweepChartProps {
   /** Sweeps of all five policies (`selectSweep`); null when the page does not sweep this transcript. */
@@ -35,6 +42,21 @@ export function SweepChart({
   budget,
   onBudget,
 }: SweepChartProps) {
+  const [shownA, shownB] = shown;
+  const shownSweeps = useMemo(
+    () =>
+      sweeps
+        ? [shownA, shownB]
+            .map((id) => sweeps.find((s) => s.policy === id))
+            .filter((s): s is PolicySweep => s !== undefined)
+        : [],
+    [sweeps, shownA, shownB],
+  );
+  const lo = sweepDomainLo(shownSweeps, total, budget);
+  const l = useMemo(() => layoutSweepFrom(shownSweeps, total, lo), [shownSweeps, total, lo]);
+  // The strips' click handler reads the latest callback, so the memoised strips stay the same.
+  const onBudgetRef = useRef(onBudget);
+  onBudgetRef.current = onBudget;
   if (!sweeps)
     return (
       <div className="sweep" data-testid="sweep">
@@ -45,10 +67,7 @@ export function SweepChart({
         </p>
       </div>
     );
-  const shownSweeps = shown
-    .map((id) => sweeps.find((s) => s.policy === id))
-    .filter((s): s is PolicySweep => s !== undefined);
-  const l = layoutSweep(shownSweeps, total, budget);
+  const cursorX = sweepCursorX(l, budget);
   const width = DEFAULT_SWEEP_SIZE.width;
   const exchange = sweeps.find((s) => s.policy === 'exchange');
   const primary = shownSweeps[0];
@@ -61,54 +80,10 @@ export function SweepChart({
         role="img"
         aria-label={`Sweep of ${shown.join(' and ')} over budgets ${fmtInt(l.domain[0])} to ${fmtInt(l.domain[1])} tokens`}
       >
-        <text className="sweep-label muted-label" x={2} y={12}>
-          tokens kept
-        </text>
-        <text className="sweep-label muted-label" x={2} y={24}>
-          by budget
-        </text>
-        <path className="sweep-budget-line" d={l.budgetLine}>
-          <title>kept = budget</title>
-        </path>
-        {l.strips.map((s, i) => (
-          <g
-            key={s.policy + i}
-            className={`sweep-strip side-${i}`}
-            data-testid="sweep-strip"
-            data-policy={s.policy}
-          >
-            <text className="sweep-label" x={2} y={s.y + 10}>
-              {s.policy.length > 11 ? `${s.policy.slice(0, 10)}…` : s.policy}
-            </text>
-            <path className="sweep-kept" d={s.keptPath}>
-              <title>{`${s.policy}: tokens kept at each budget`}</title>
-            </path>
-            {s.segments.map((seg) => (
-              <rect
-                key={seg.lo}
-                className={`sweep-seg ${seg.kind}`}
-                data-kind={seg.kind}
-                data-lo={seg.lo}
-                data-hi={seg.hi}
-                x={seg.x}
-                y={s.y}
-                width={Math.max(0.5, seg.width)}
-                height={12}
-                onClick={() => onBudget(seg.hi)}
-              >
-                <title>{`${s.policy}: budgets ${fmtInt(seg.lo)}–${fmtInt(seg.hi)} → ${KIND_TEXT[seg.kind]}`}</title>
-              </rect>
-            ))}
-          </g>
-        ))}
-        {l.cursorX !== null && (
-          <line className="sweep-cursor" x1={l.cursorX} x2={l.cursorX} y1={0} y2={l.height - 14} />
+        <SweepPlot layout={l} onBudget={onBudgetRef} />
+        {cursorX !== null && (
+          <line className="sweep-cursor" x1={cursorX} x2={cursorX} y1={0} y2={l.height - 14} />
         )}
-        {l.ticks.map((t) => (
-          <text key={t.value} className="sweep-tick" x={t.x} y={l.height - 2} textAnchor="middle">
-            {fmtInt(t.value)}
-          </text>
-        ))}
       </svg>
       <table className="sweep-table" data-testid="sweep-table">
         <thead>
@@ -147,6 +122,68 @@ export function SweepChart({
     </div>
   );
 }
+
+/**
+ * The budget-independent SVG of the chart (labels, reference line, strips, kept paths, ticks):
+ * re-rendered only when its layout changes, never on a slider step.
+ */
+const SweepPlot = memo(function SweepPlot({
+  layout: l,
+  onBudget,
+}: {
+  layout: SweepLayout;
+  onBudget: { current: (b: number) => void };
+}) {
+  return (
+    <>
+      <text className="sweep-label muted-label" x={2} y={12}>
+        tokens kept
+      </text>
+      <text className="sweep-label muted-label" x={2} y={24}>
+        by budget
+      </text>
+      <path className="sweep-budget-line" d={l.budgetLine}>
+        <title>kept = budget</title>
+      </path>
+      {l.strips.map((s, i) => (
+        <g
+          key={s.policy + i}
+          className={`sweep-strip side-${i}`}
+          data-testid="sweep-strip"
+          data-policy={s.policy}
+        >
+          <text className="sweep-label" x={2} y={s.y + 10}>
+            {s.policy.length > 11 ? `${s.policy.slice(0, 10)}…` : s.policy}
+          </text>
+          <path className="sweep-kept" d={s.keptPath}>
+            <title>{`${s.policy}: tokens kept at each budget`}</title>
+          </path>
+          {s.segments.map((seg) => (
+            <rect
+              key={seg.lo}
+              className={`sweep-seg ${seg.kind}`}
+              data-kind={seg.kind}
+              data-lo={seg.lo}
+              data-hi={seg.hi}
+              x={seg.x}
+              y={s.y}
+              width={Math.max(0.5, seg.width)}
+              height={12}
+              onClick={() => onBudget.current(seg.hi)}
+            >
+              <title>{`${s.policy}: budgets ${fmtInt(seg.lo)}–${fmtInt(seg.hi)} → ${KIND_TEXT[seg.kind]}`}</title>
+            </rect>
+          ))}
+        </g>
+      ))}
+      {l.ticks.map((t) => (
+        <text key={t.value} className="sweep-tick" x={t.x} y={l.height - 2} textAnchor="middle">
+          {fmtInt(t.value)}
+        </text>
+      ))}
+    </>
+  );
+});
 
 /**
  * share of sessions that compact × share of compactions that break = one session in N. Raising

@@ -5,7 +5,13 @@ import { sweepContext } from '../../model/evict/sweep.ts';
 import { assistant, call, result, system, transcript, user } from '../../model/testing.ts';
 import { countTokens } from '../../model/tokens.ts';
 import { defaultWindowFor, fmtPercent, oneIn, triggerPercent } from './contextWindows.ts';
-import { DEFAULT_SWEEP_SIZE, layoutSweep } from './sweepLayout.ts';
+import {
+  DEFAULT_SWEEP_SIZE,
+  layoutSweep,
+  layoutSweepFrom,
+  sweepCursorX,
+  sweepDomainLo,
+} from './sweepLayout.ts';
 
 // Case 01 rebuilt (see state/eviction.test.ts): a cut between call and result orphans the result.
 const T = transcript('anthropic-messages', [
@@ -78,5 +84,47 @@ describe('context window and rate calculator', () => {
     expect(oneIn(0.2, 0.25)).toBeCloseTo(20);
     expect(oneIn(0.1, 0.25)).toBeCloseTo(40);
     expect(oneIn(0.2, 0)).toBeNull();
+  });
+});
+
+describe('layout memoised on the sweep', () => {
+  it('budgets at or above the smallest fitting budget share one layout; only the cursor moves', () => {
+    const minB = Math.min(...sweep.policies.map((p) => p.minBudget));
+    fc.assert(
+      fc.property(fc.integer({ min: minB, max: sweep.total }), (budget) => {
+        const lo = sweepDomainLo(sweep.policies, sweep.total, budget);
+        expect(lo).toBe(sweepDomainLo(sweep.policies, sweep.total, sweep.total));
+        const base = layoutSweepFrom(sweep.policies, sweep.total, lo);
+        const full = layoutSweep(sweep.policies, sweep.total, budget);
+        expect({ ...full, cursorX: null }).toEqual(base);
+        const x = sweepCursorX(base, budget);
+        expect(x).toBeCloseTo(full.cursorX ?? NaN, 9);
+        expect(x).toBeGreaterThanOrEqual(DEFAULT_SWEEP_SIZE.left);
+        expect(x).toBeLessThanOrEqual(DEFAULT_SWEEP_SIZE.width);
+      }),
+      { numRuns: 30 },
+    );
+  });
+
+  it('the kept path stays within a few points per pixel however many cuts there are', () => {
+    // 20,000 one-token steps: the unthinned path would have 40,000 points.
+    const n = 20_000;
+    const cuts = Int32Array.from({ length: n }, (_, i) => i);
+    const big = {
+      ...(sweep.policies[0] as (typeof sweep.policies)[number]),
+      cuts,
+      budgetLo: Float64Array.from({ length: n }, (_, i) => n - 1 - i),
+      budgetHi: Float64Array.from({ length: n }, (_, i) => n - 1 - i),
+      costs: Float64Array.from({ length: n }, (_, i) => n - 1 - i),
+      valid: new Uint8Array(n).fill(1),
+      minBudget: 0,
+    };
+    const l = layoutSweepFrom([big], n - 1, 0);
+    const points = (l.strips[0]?.keptPath.match(/[ML]/g) ?? []).length;
+    expect(points).toBeGreaterThan(100);
+    expect(points).toBeLessThanOrEqual(4 * 2 * DEFAULT_SWEEP_SIZE.width);
+    expect(l.strips[0]?.segments).toEqual([
+      expect.objectContaining({ lo: 0, hi: n - 1, kind: 'valid' }),
+    ]);
   });
 });

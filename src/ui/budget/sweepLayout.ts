@@ -59,6 +59,37 @@ export interface SweepLayout {
 const pathOf = line<[number, number]>().digits(1);
 
 /**
+ * Left end of the budget axis (tokens): the smallest budget any shown policy fits, or 0 when the
+ * current budget is below that (so the cursor stays on the chart). Two values at most per sweep:
+ * the chart's geometry depends on the budget only through this one, so a slider step reuses it.
+ * @param sweeps the shown policies' sweeps
+ * @param total the transcript's total tokens
+ * @param budget the current budget (tokens)
+ */
+export function sweepDomainLo(
+  sweeps: readonly PolicySweep[],
+  total: number,
+  budget: number,
+): number {
+  const minB = Math.min(total, ...sweeps.map((s) => s.minBudget));
+  return budget >= minB ? Math.max(0, minB) : 0;
+}
+
+/**
+ * x of a budget on a laid-out chart (px), null outside its domain. O(1): the only per-step work of
+ * the chart on a slider step (the layout itself is memoised on the sweep and `sweepDomainLo`).
+ */
+export function sweepCursorX(
+  l: Pick<SweepLayout, 'domain'>,
+  budget: number,
+  size: SweepSize = DEFAULT_SWEEP_SIZE,
+): number | null {
+  const [lo, hi] = l.domain;
+  if (!(budget >= lo && budget <= hi)) return null;
+  return size.left + ((budget - lo) / (hi + 1 - lo)) * (size.width - size.left);
+}
+
+/**
  * Lay out the sweep chart for a few policies.
  * @param sweeps the policies to draw (in order, one strip each)
  * @param total the transcript's total tokens
@@ -71,8 +102,23 @@ export function layoutSweep(
   budget: number,
   size: SweepSize = DEFAULT_SWEEP_SIZE,
 ): SweepLayout {
-  const minB = Math.min(total, ...sweeps.map((s) => s.minBudget));
-  const lo = Math.max(0, Math.min(minB, budget));
+  const base = layoutSweepFrom(sweeps, total, sweepDomainLo(sweeps, total, budget), size);
+  return { ...base, cursorX: sweepCursorX(base, budget, size) };
+}
+
+/**
+ * The budget-independent part of `layoutSweep` for an axis starting at `lo` (tokens): O(cuts log
+ * cuts) per shown policy, so the chart computes it once per sweep, not per slider step. The kept
+ * path is thinned to the chart's resolution (per half pixel: first, lowest, highest and last
+ * point), so its size does not grow with the number of cuts.
+ * @returns the layout with `cursorX` null (see `sweepCursorX`)
+ */
+export function layoutSweepFrom(
+  sweeps: readonly PolicySweep[],
+  total: number,
+  lo: number,
+  size: SweepSize = DEFAULT_SWEEP_SIZE,
+): SweepLayout {
   const hi = Math.max(total, lo + 1);
   // A budget b covers [b, b + 1) on the axis, so the last one is visible.
   const x = scaleLinear()
@@ -113,13 +159,16 @@ export function layoutSweep(
           kind: iv.kind,
         });
     }
-    const pts: [number, number][] = [];
-    for (const iv of intervals) pts.push([x(iv.lo), y(iv.cost)], [x(iv.hi + 1), y(iv.cost)]);
+    const pts = new Thinned();
+    for (const iv of intervals) {
+      pts.add(x(iv.lo), y(iv.cost));
+      pts.add(x(iv.hi + 1), y(iv.cost));
+    }
     return {
       policy: s.policy,
       y: size.plotHeight + 8 + si * (size.stripHeight + 6),
       segments,
-      keptPath: pathOf(pts) ?? '',
+      keptPath: pathOf(pts.done()) ?? '',
     };
   });
   const budgetLine =
@@ -135,8 +184,45 @@ export function layoutSweep(
     domain: [lo, hi],
     strips,
     budgetLine,
-    cursorX: budget >= lo && budget <= hi ? x(budget) : null,
+    cursorX: null,
     ticks,
     height: size.plotHeight + 8 + sweeps.length * (size.stripHeight + 6) + 14,
   };
+}
+
+/** Points of a polyline kept per half-pixel column: first, lowest, highest, last (in x order). */
+class Thinned {
+  private out: [number, number][] = [];
+  private col = NaN;
+  private bucket: [number, number][] = [];
+
+  add(px: number, py: number): void {
+    const c = Math.floor(px * 2);
+    if (c !== this.col) this.flush();
+    this.col = c;
+    this.bucket.push([px, py]);
+  }
+
+  private flush(): void {
+    const b = this.bucket;
+    if (b.length <= 4) for (const p of b) this.out.push(p);
+    else {
+      let lo = 1;
+      let hi = 1;
+      for (let i = 1; i < b.length - 1; i++) {
+        if ((b[i] as [number, number])[1] < (b[lo] as [number, number])[1]) lo = i;
+        if ((b[i] as [number, number])[1] > (b[hi] as [number, number])[1]) hi = i;
+      }
+      const mid = lo === hi ? [lo] : lo < hi ? [lo, hi] : [hi, lo];
+      this.out.push(b[0] as [number, number]);
+      for (const i of mid) this.out.push(b[i] as [number, number]);
+      this.out.push(b[b.length - 1] as [number, number]);
+    }
+    this.bucket = [];
+  }
+
+  done(): [number, number][] {
+    this.flush();
+    return this.out;
+  }
 }
