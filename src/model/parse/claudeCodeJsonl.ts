@@ -14,7 +14,7 @@
  * - `isCompactSummary` user lines get `meta.compactSummary`; `compact_boundary` and `summary`
  *   lines become warnings.
  */
-import type { Block, Message, Result, Transcript, UsageRecord } from '../types.ts';
+import type { Block, Message, MessageMeta, Result, Transcript, UsageRecord } from '../types.ts';
 import type { JsonlLine, SourceDoc } from './json.ts';
 import { anthropicBlock, toAnthropicBlock } from './anthropicMessages.ts';
 import type { FormatParser } from './registry.ts';
@@ -161,9 +161,23 @@ function usageOf(u: unknown): Omit<UsageRecord, 'messageIndex'> | null {
   return Object.keys(rec).length > 0 ? rec : null;
 }
 
+/** A message's meta from its log line (plain assignments: this runs once per line of big logs). */
+function lineMeta(v: Json, side: boolean, sourceId: string | undefined, usageOutputTokens: number | undefined): MessageMeta {
+  const meta: MessageMeta = {};
+  if (side) meta.sidechain = true;
+  if (sourceId) meta.sourceId = sourceId;
+  const ts = str(v.timestamp);
+  if (ts) meta.timestamp = ts;
+  if (usageOutputTokens !== undefined) meta.usageOutputTokens = usageOutputTokens;
+  return meta;
+}
+
 function parse(doc: SourceDoc): Result<Transcript> {
   if (doc.kind !== 'jsonl') return { ok: false, error: { kind: 'shape', message: 'A Claude Code session log is JSON Lines (one object per line), not one JSON document.' } };
-  const entries: Entry[] = doc.lines.flatMap((l: JsonlLine, pos) => (isObject(l.value) ? [{ pos, line: l.line, value: l.value }] : []));
+  const entries: Entry[] = [];
+  doc.lines.forEach((l: JsonlLine, pos) => {
+    if (isObject(l.value)) entries.push({ pos, line: l.line, value: l.value });
+  });
   const ordered = threads(parentOrder(entries));
   const messages: Message[] = [];
   const usageByMsg = new Map<number, Omit<UsageRecord, 'messageIndex'>>();
@@ -212,9 +226,9 @@ function parse(doc: SourceDoc): Result<Transcript> {
       const index = messages.length;
       const out: Message = {
         index, rawIndex: e.pos, path: `line ${e.line}`, role: 'assistant', blocks, raw: v,
-        meta: { ...(side ? { sidechain: true } : {}), ...(id ? { sourceId: id } : {}), ...(str(v.timestamp) ? { timestamp: str(v.timestamp) as string } : {}), ...(usage?.outputTokens !== undefined ? { usageOutputTokens: usage.outputTokens } : {}) },
-        ...(stringContent ? { stringContent } : {}),
+        meta: lineMeta(v, side, id, usage?.outputTokens),
       };
+      if (stringContent) out.stringContent = true;
       messages.push(out);
       if (usage) usageByMsg.set(index, usage);
       lastAssistant = id ? { id, msg: out } : null;
@@ -224,9 +238,10 @@ function parse(doc: SourceDoc): Result<Transcript> {
     // A user line: a prompt, tool results, injected text, or a compaction summary.
     const out: Message = {
       index: messages.length, rawIndex: e.pos, path: `line ${e.line}`, role: 'user', blocks, raw: v,
-      meta: { ...(side ? { sidechain: true } : {}), ...(v.isCompactSummary === true ? { compactSummary: true } : {}), ...(str(v.uuid) ? { sourceId: str(v.uuid) as string } : {}), ...(str(v.timestamp) ? { timestamp: str(v.timestamp) as string } : {}) },
-      ...(stringContent ? { stringContent } : {}),
+      meta: lineMeta(v, side, str(v.uuid), undefined),
     };
+    if (v.isCompactSummary === true) (out.meta as MessageMeta).compactSummary = true;
+    if (stringContent) out.stringContent = true;
     messages.push(out);
     if (side) sidechains++;
   }
