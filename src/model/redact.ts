@@ -484,9 +484,81 @@ class Redactor {
     return v;
   }
 
+  /**
+   * The top level of a request body rebuilt from the normalised fields, for a transcript that
+   * has lost its source value (a spread copy of a streamed file's transcript, a faulted or
+   * repaired copy made without it). Without it the writer emits a bare message array: the model,
+   * thinking setting, tools and system prompt are gone, the token total drops by the system
+   * prompt and T1/T2/T4 and A7 go unchecked (issue 6). Formats: Anthropic Messages and OpenAI
+   * Chat request bodies; other formats return undefined (the writer's own fallback).
+   */
+  rebuiltTop(t: Transcript, system: Transcript['system'], tools: ToolDef[] | null): unknown {
+    const s = t.settings;
+    if (t.format === 'anthropic-messages' && t.listKey === 'messages') {
+      // A bare array (settings say nothing, no system, no tools) stays a bare array.
+      if (
+        s.model === undefined &&
+        s.thinking === undefined &&
+        system.length === 0 &&
+        tools === null
+      )
+        return undefined;
+      return {
+        ...(s.model !== undefined ? { model: s.model } : {}),
+        ...(s.thinking ? { thinking: { type: 'enabled' } } : {}),
+        ...(system.length === 1 && system[0]?.path === 'system'
+          ? { system: system[0].text }
+          : system.length > 0
+            ? { system: system.map((p) => ({ type: 'text', text: p.text })) }
+            : {}),
+        ...(tools !== null
+          ? {
+              tools: tools.map((d) => ({
+                name: d.name,
+                ...(d.description !== undefined ? { description: d.description } : {}),
+                input_schema: { type: 'object' },
+              })),
+            }
+          : {}),
+        ...(s.toolChoiceForced ? { tool_choice: { type: 'any' } } : {}),
+        ...(s.outputFormat ? { output_format: { type: 'json_schema' } } : {}),
+        messages: [],
+      };
+    }
+    if (t.format === 'openai-chat' && t.listKey === 'messages') {
+      if (s.model === undefined && tools === null && !s.toolChoiceForced && !s.outputFormat)
+        return undefined;
+      return {
+        ...(s.model !== undefined ? { model: s.model } : {}),
+        ...(tools !== null
+          ? {
+              tools: tools.map((d) => ({
+                type: 'function',
+                function: {
+                  name: d.name,
+                  ...(d.description !== undefined ? { description: d.description } : {}),
+                  parameters: { type: 'object' },
+                },
+              })),
+            }
+          : {}),
+        ...(s.toolChoiceForced ? { tool_choice: 'required' } : {}),
+        ...(s.outputFormat ? { response_format: { type: 'json_schema' } } : {}),
+        messages: [],
+      };
+    }
+    return undefined;
+  }
+
   /** The source's top level: safe settings kept, system and tools redacted, anything else dropped. */
-  top(t: Transcript, messages: Message[]): unknown {
+  top(
+    t: Transcript,
+    messages: Message[],
+    system: Transcript['system'],
+    tools: ToolDef[] | null,
+  ): unknown {
     const raw = t.raw;
+    if (raw === undefined) return this.rebuiltTop(t, system, tools);
     // A log (JSON Lines): every line redacted string by string. The writers drop message lines
     // no message refers to (all of them here: messages are rendered from blocks) and keep the
     // others (session metadata with the system prompt, the model, compaction markers).
@@ -527,16 +599,18 @@ class Redactor {
 export function redactTranscriptWithMaps(t: Transcript, opts: RedactOptions = {}): Redaction {
   const r = new Redactor(opts);
   const messages = t.messages.map((m) => r.message(m));
+  const system = t.system.map((s) => ({ text: r.text(s.text), path: s.path }));
+  const tools = t.tools === null ? null : t.tools.map((d) => r.tool(d));
   const transcript: Transcript = {
     format: t.format,
-    system: t.system.map((s) => ({ text: r.text(s.text), path: s.path })),
-    tools: t.tools === null ? null : t.tools.map((d) => r.tool(d)),
+    system,
+    tools,
     settings: { ...t.settings },
     usage: t.usage.map((u) => ({ ...u })),
     messages,
     warnings: [...t.warnings],
     listKey: t.listKey,
-    raw: r.top(t, messages),
+    raw: r.top(t, messages, system, tools),
   };
   if (r.inexact > 0)
     transcript.warnings.push(
