@@ -20,7 +20,8 @@ export type FormatId =
   | 'claude-code-jsonl'
   | 'codex-jsonl'
   | 'langchain'
-  | 'vercel-ai';
+  | 'vercel-ai'
+  | 'gemini-cli';
 
 /** Providers whose validation rules we implement. One validator file each under `validate/`. */
 export type ProviderId =

@@ -1,6 +1,7 @@
 /**
  * The list of format parsers. Adding a format is one new file in this folder and one line here.
  */
+import { geminiCliParser } from './geminiCli.ts';
 import type { FormatId, ProviderId, Result, Transcript } from '../types.ts';
 import type { SourceDoc } from './json.ts';
 import { anthropicMessagesParser } from './anthropicMessages.ts';
@@ -39,7 +40,7 @@ export interface FormatParser {
   write?: (t: Transcript) => string;
 }
 
-export const PARSERS: FormatParser[] = [anthropicMessagesParser, openaiChatParser, claudeCodeJsonlParser, codexJsonlParser, langchainParser, vercelAiParser, openaiResponsesParser, geminiParser, bedrockConverseParser];
+export const PARSERS: FormatParser[] = [anthropicMessagesParser, openaiChatParser, claudeCodeJsonlParser, codexJsonlParser, langchainParser, vercelAiParser, openaiResponsesParser, geminiParser, bedrockConverseParser, geminiCliParser];
 
 export function parserFor(id: FormatId): FormatParser | undefined {
   return PARSERS.find((p) => p.id === id);

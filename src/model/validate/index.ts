@@ -31,6 +31,7 @@ export const DEFAULT_PROVIDER: Record<FormatId, ProviderId> = {
   'codex-jsonl': 'openai-responses',
   langchain: 'openai-chat',
   'vercel-ai': 'anthropic',
+  'gemini-cli': 'gemini',
 };
 
 /**

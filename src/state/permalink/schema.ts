@@ -7,7 +7,7 @@
  *   excalidraw's `encode.ts`);
  * - **view**: what the reader looks at — format override, provider, budget, the two policies
  *   (the chosen one and the one it is compared with) and their options, the selection, and the
- *   scroll anchor (an exchange key, never pixels).
+ *   scroll anchor (an exchange key, never pixels), and the faults applied to the transcript.
  *
  * `PERMALINK_VERSION` is bumped only for breaking changes; adding a key with a default is not one.
  * Pure: imports only zod and model types (no window/location), so it runs in tests and workers.
@@ -29,6 +29,7 @@ export const FORMAT_IDS = [
   'codex-jsonl',
   'langchain',
   'vercel-ai',
+  'gemini-cli',
 ] as const satisfies readonly FormatId[];
 
 export const PROVIDER_IDS = [
@@ -109,6 +110,36 @@ export const AnchorSchema = z
   .regex(/^x\d{1,8}$/)
   .nullable();
 
+/** Most faults a link may carry (the page's stack is a handful; more is not a real view). */
+export const MAX_FAULTS = 50;
+
+/** Version of the `fx` fault list layout (`1:tp3,c5`), independent of the fragment `v`. */
+export const FAULTS_VERSION = 1;
+
+const PairKeySchema = z.string().regex(/^p\d{1,8}$/);
+const MessageIndexSchema = z.number().int().min(0).max(10_000_000);
+
+/** One applied fault (model/faults.ts `FaultSpec`), as a link carries it. */
+export const FaultSpecSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('tool_raised'), pairKey: PairKeySchema }),
+  z.object({ kind: z.literal('timeout'), pairKey: PairKeySchema }),
+  z.object({
+    kind: z.literal('cancel'),
+    messageIndex: MessageIndexSchema,
+    userText: z
+      .string()
+      .max(2000)
+      .refine((s) => !LONE_SURROGATE.test(s), 'well-formed UTF-16')
+      .optional(),
+  }),
+  z.object({ kind: z.literal('retry'), messageIndex: MessageIndexSchema }),
+  z.object({ kind: z.literal('truncate'), count: z.number().int().min(1).max(10_000_000) }),
+  z.object({ kind: z.literal('drop'), messageIndex: MessageIndexSchema }),
+]);
+
+/** The applied faults, in order (each applies to the result of the previous one). */
+export const FaultsSchema = z.array(FaultSpecSchema).max(MAX_FAULTS);
+
 export const ViewSchema = z.object({
   /** Forced input format; null = detect. */
   format: z.enum(FORMAT_IDS).nullable(),
@@ -122,6 +153,8 @@ export const ViewSchema = z.object({
   compare: PolicyChoiceSchema,
   selection: SelectionSchema,
   anchor: AnchorSchema,
+  /** Faults applied to the transcript (issue 8), in order; [] = the transcript as loaded. */
+  faults: FaultsSchema,
 });
 export type PermalinkView = z.infer<typeof ViewSchema>;
 
@@ -145,6 +178,7 @@ export const DEFAULT_PERMALINK_STATE: PermalinkState = {
     compare: { id: 'exchange', options: DEFAULT_POLICY_OPTIONS },
     selection: null,
     anchor: null,
+    faults: [],
   },
 };
 
@@ -157,6 +191,7 @@ export function defaultPermalinkState(): PermalinkState {
       ...v,
       policy: { id: v.policy.id, options: { ...v.policy.options } },
       compare: { id: v.compare.id, options: { ...v.compare.options } },
+      faults: [],
     },
   };
 }
