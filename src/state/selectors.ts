@@ -56,7 +56,7 @@ function memoN<A extends unknown[], R>(fn: (...a: A) => R): (...a: A) => R {
 let lastReq: InspectRequest | null = null;
 /** The inspect request for the store's inputs; the same object while those inputs do not change. */
 export function selectRequest(
-  s: Pick<AppState, 'source' | 'formatOverride' | 'provider'>,
+  s: Pick<AppState, 'source' | 'formatOverride' | 'provider'> & Partial<Pick<AppState, 'requestIndex'>>,
 ): InspectRequest {
   const r = lastReq;
   if (
@@ -65,7 +65,8 @@ export function selectRequest(
     r.name === s.source.name &&
     r.format === s.formatOverride &&
     r.provider === s.provider &&
-    r.file === s.source.file
+    r.file === s.source.file &&
+    r.requestIndex === (s.requestIndex ?? undefined)
   )
     return r;
   lastReq = {
@@ -74,13 +75,14 @@ export function selectRequest(
     format: s.formatOverride,
     provider: s.provider,
     ...(s.source.file ? { file: s.source.file } : {}),
+    ...(s.requestIndex != null ? { requestIndex: s.requestIndex } : {}),
   };
   return lastReq;
 }
 
 /** Synchronous inspection of the store's inputs (the worker's fallback; also used by tests). */
 export function selectInspection(
-  s: Pick<AppState, 'source' | 'formatOverride' | 'provider'>,
+  s: Pick<AppState, 'source' | 'formatOverride' | 'provider'> & Partial<Pick<AppState, 'requestIndex'>>,
 ): Inspection {
   return inspect(selectRequest(s));
 }

@@ -34,6 +34,8 @@ export interface AppState {
   formatOverride: FormatId | null;
   /** Provider whose rules validate the transcript; null = follow the format. */
   provider: ProviderId | null;
+  /** For a file holding several requests: the one shown (0-based); null = the parser's default (the last). */
+  requestIndex: number | null;
   /** Context budget in tokens for the eviction simulator; null = none chosen. */
   budget: number | null;
   /** The two policies compared by the simulator (default: message vs exchange). */
@@ -64,6 +66,8 @@ export interface AppActions {
   setSource: (source: Source) => void;
   setFormatOverride: (f: FormatId | null) => void;
   setProvider: (p: ProviderId | null) => void;
+  /** Pick one request of a file holding several (clears the selection and faults, which point into the old one). */
+  setRequestIndex: (i: number | null) => void;
   setBudget: (b: number | null) => void;
   setPolicies: (p: [PolicyId, PolicyId]) => void;
   setPolicyOptions: (o: Record<string, unknown>) => void;
@@ -89,6 +93,7 @@ export function defaultState(): AppState {
     source: { text: '', name: '', origin: 'sample' },
     formatOverride: null,
     provider: null,
+    requestIndex: null,
     budget: null,
     policies: ['message', 'exchange'],
     policyOptions: {},
@@ -114,10 +119,12 @@ export function createAppStore(initial?: Partial<AppState>): StoreApi<AppStore> 
     ...initial,
     // A new source invalidates what pointed into the old one (selection, scroll anchor).
     setSource: (source) =>
-      set({ source, selection: null, anchor: null, faults: [], repairView: false }),
+      set({ source, requestIndex: null, selection: null, anchor: null, faults: [], repairView: false }),
     setFormatOverride: (formatOverride) =>
       set({ formatOverride, selection: null, faults: [], repairView: false }),
     setProvider: (provider) => set({ provider }),
+    setRequestIndex: (requestIndex) =>
+      set({ requestIndex, selection: null, anchor: null, faults: [], repairView: false }),
     setBudget: (budget) => set({ budget }),
     setPolicies: (policies) => set({ policies }),
     setPolicyOptions: (policyOptions) => set({ policyOptions }),

@@ -74,6 +74,7 @@ async function inspectFileSync(
     const p = parseDocument(src.value.doc, {
       ...(req.format ? { format: req.format } : {}),
       ...(req.name ? { name: req.name } : {}),
+      ...(req.requestIndex !== undefined ? { requestIndex: req.requestIndex } : {}),
     });
     if (!p.ok) return p;
     return {

@@ -13,6 +13,7 @@ let lastParse: {
   text: string;
   name: string;
   format: FormatId | null;
+  requestIndex: number | undefined;
   result: Result<ParsedTranscript>;
 } | null = null;
 let lastAnalysis: {
@@ -21,22 +22,28 @@ let lastAnalysis: {
   analysis: Analysis;
 } | null = null;
 
-/** Parse stage, memoised on (text, name, format). Never throws: failures are ParseErrors. */
+/** Parse stage, memoised on (text, name, format, requestIndex). Never throws: failures are ParseErrors. */
 export function parseStage(
   text: string,
   name: string,
   format: FormatId | null,
+  requestIndex?: number,
 ): Result<ParsedTranscript> {
   if (
     lastParse &&
     lastParse.text === text &&
     lastParse.name === name &&
-    lastParse.format === format
+    lastParse.format === format &&
+    lastParse.requestIndex === requestIndex
   )
     return lastParse.result;
   let result: Result<ParsedTranscript>;
   try {
-    result = parseTranscript(text, { ...(format ? { format } : {}), ...(name ? { name } : {}) });
+    result = parseTranscript(text, {
+      ...(format ? { format } : {}),
+      ...(name ? { name } : {}),
+      ...(requestIndex !== undefined ? { requestIndex } : {}),
+    });
   } catch (e) {
     // A parser bug must not take the page down: report it as a shape error.
     result = {
@@ -47,7 +54,7 @@ export function parseStage(
       },
     };
   }
-  lastParse = { text, name, format, result };
+  lastParse = { text, name, format, requestIndex, result };
   return result;
 }
 
@@ -66,7 +73,7 @@ export function analyzeStage(parsed: ParsedTranscript, provider: ProviderId | nu
  *   for bad JSON). Never throws.
  */
 export function inspect(req: InspectRequest): Inspection {
-  const parsed = parseStage(req.text, req.name, req.format);
+  const parsed = parseStage(req.text, req.name, req.format, req.requestIndex);
   if (!parsed.ok) return { ok: false, error: parsed.error };
   try {
     return { ok: true, parsed: parsed.value, analysis: analyzeStage(parsed.value, req.provider) };

@@ -23,6 +23,8 @@ export interface InspectRequest {
   provider: ProviderId | null;
   /** A file to stream in the worker instead of `text` (large files; `text` is then ''). */
   file?: Blob;
+  /** For a file holding several requests: which one to parse (0-based); absent = the last. */
+  requestIndex?: number;
 }
 
 /** The parse result for the text, and the analysis when it parsed. */

@@ -28,6 +28,7 @@ let lastFile: {
   key: number;
   name: string;
   format: FormatId | null;
+  requestIndex: number | undefined;
   result: Result<ParsedTranscript>;
   text: string;
 } | null = null;
@@ -49,9 +50,14 @@ function safeParseDoc(
   doc: SourceDoc,
   name: string,
   format: FormatId | null,
+  requestIndex?: number,
 ): Result<ParsedTranscript> {
   try {
-    return parseDocument(doc, { ...(format ? { format } : {}), ...(name ? { name } : {}) });
+    return parseDocument(doc, {
+      ...(format ? { format } : {}),
+      ...(name ? { name } : {}),
+      ...(requestIndex !== undefined ? { requestIndex } : {}),
+    });
   } catch (e) {
     return {
       ok: false,
@@ -104,7 +110,8 @@ export async function runRequest(msg: WorkerRequest, post: Post): Promise<void> 
       lastFile.key === key &&
       key >= 0 &&
       lastFile.name === req.name &&
-      lastFile.format === req.format
+      lastFile.format === req.format &&
+      lastFile.requestIndex === req.requestIndex
     ) {
       parsed = lastFile.result;
       text = lastFile.text;
@@ -128,7 +135,7 @@ export async function runRequest(msg: WorkerRequest, post: Post): Promise<void> 
         },
         (doc) => {
           if (stale()) return;
-          const p = safeParseDoc(doc, req.name, req.format);
+          const p = safeParseDoc(doc, req.name, req.format, req.requestIndex);
           if (!p.ok) return;
           const r = safeAnalyze(p.value, req.provider);
           post({ id, kind: 'preview', result: r, tokens: r.ok ? quickTokens(r.analysis) : null });
@@ -154,11 +161,12 @@ export async function runRequest(msg: WorkerRequest, post: Post): Promise<void> 
         totalMessages: null,
       });
       await yieldNow();
-      parsed = safeParseDoc(src.value.doc, req.name, req.format);
+      parsed = safeParseDoc(src.value.doc, req.name, req.format, req.requestIndex);
       text = src.value.text;
-      lastFile = { key, name: req.name, format: req.format, result: parsed, text };
+      const requestIndex = req.requestIndex;
+      lastFile = { key, name: req.name, format: req.format, requestIndex, result: parsed, text };
     }
-  } else parsed = parseStage(req.text, req.name, req.format);
+  } else parsed = parseStage(req.text, req.name, req.format, req.requestIndex);
   if (stale()) return;
   if (!parsed.ok) {
     post({
