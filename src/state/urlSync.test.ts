@@ -1,8 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { decodePermalink, encodePermalink } from './permalink/codec.ts';
 import { noticeStore } from './permalink/notices.ts';
-import { createAppStore } from './store.ts';
+import { createAppStore, type AppState } from './store.ts';
 import {
+  URL_WRITE_MAX_WAIT_FACTOR,
+  lessonFromFragment,
+  withLesson,
   bootFromUrl,
   startUrlSync,
   buildShareFragment,
@@ -75,6 +78,43 @@ describe('store ⇄ permalink mapping', () => {
       text: '[]',
       redacted: true,
     });
+  });
+
+  it('never writes a key whose value is unset: no learn=undefined (a view object without `lesson`)', () => {
+    const s = createAppStore();
+    s.setState({ source: { text: '', name: '', origin: 'sample', sampleId: 'coding-agent' } });
+    // What the share panel passed before: the link fields without `lesson`.
+    const noLesson: Partial<AppState> = { ...s.getState() };
+    delete noLesson.lesson;
+    for (const state of [noLesson as AppState, s.getState()]) {
+      for (const inline of ['full', { text: '[]', redacted: true }] as const) {
+        const frag = buildShareFragment(state, inline);
+        expect(frag).not.toMatch(/undefined|learn=/);
+        expect(lessonFromFragment(frag)).toBeNull();
+      }
+    }
+    expect(withLesson('v=1', undefined)).toBe('v=1');
+    expect(withLesson('v=1', null)).toBe('v=1');
+    expect(withLesson('v=1', 'step-two')).toBe('v=1&learn=step-two');
+  });
+
+  it('carries the applied faults; a structure-only link (faults already applied) does not', () => {
+    const a = createAppStore();
+    a.setState({
+      source: { text: '', name: '', origin: 'sample', sampleId: 'coding-agent' },
+      selection: { kind: 'pair', key: 'p0' },
+      faults: [{ kind: 'timeout', pairKey: 'p0' }],
+    });
+    const frag = buildShareFragment(a.getState(), 'full');
+    expect(frag).toContain('fx=');
+    const b = createAppStore();
+    b.setState(storePatchFromPermalink(decodePermalink(frag).state));
+    expect(b.getState().faults).toEqual([{ kind: 'timeout', pairKey: 'p0' }]);
+    const structure = buildShareFragment(a.getState(), { text: '[]', redacted: true });
+    expect(decodePermalink(structure).state.view.faults).toEqual([]);
+    // Store faults outside the link schema are left out rather than written broken.
+    a.setState({ faults: [{ kind: 'truncate', count: 0 }] });
+    expect(permalinkFromStore(a.getState()).view.faults).toEqual([]);
   });
 
   it('drops store values outside the schema instead of writing a broken link', () => {
@@ -168,6 +208,55 @@ describe('URL sync (location/history faked)', () => {
     });
     expect(store.getState().selection).toEqual({ kind: 'message', index: 7 });
     expect(store.getState().anchor).toBe('x2');
+    stop();
+  });
+
+  it("puts a sample link's faults back once the sample text has loaded (setSource clears them)", () => {
+    fakeBrowser('#v=1&src=coding-agent&sel=p0&fx=1%3Atp0');
+    const store = createAppStore();
+    bootFromUrl(store);
+    const stop = startUrlSync(store);
+    store.getState().setSource({
+      text: '[]',
+      name: 'coding-agent.json',
+      origin: 'sample',
+      sampleId: 'coding-agent',
+    });
+    expect(store.getState().faults).toEqual([{ kind: 'timeout', pairKey: 'p0' }]);
+    expect(store.getState().selection).toEqual({ kind: 'pair', key: 'p0' });
+    stop();
+  });
+
+  it('writes the latest state even while changes keep coming, and clears sel= on deselect', () => {
+    vi.useFakeTimers();
+    const b = fakeBrowser('#v=1&src=invoice');
+    const store = createAppStore();
+    bootFromUrl(store);
+    const stop = startUrlSync(store, 250);
+    // Keyboard moves every 100 ms (a held arrow key), each also moving the scroll anchor.
+    for (let i = 0; i < 20; i++) {
+      store.getState().select({ kind: 'message', index: i });
+      store.getState().setAnchor(`x${i}`);
+      vi.advanceTimersByTime(100);
+      // Never more than the max wait behind: the address shows a recent selection.
+      if (i >= 5) {
+        const last = b.writes.at(-1) ?? '';
+        const shown = Number(/sel=m(\d+)/.exec(last)?.[1] ?? -1);
+        expect(i - shown, `after move ${i}: ${last}`).toBeLessThanOrEqual(
+          Math.ceil((URL_WRITE_MAX_WAIT_FACTOR * 250) / 100),
+        );
+      }
+    }
+    vi.advanceTimersByTime(250);
+    expect(b.writes.at(-1)).toBe('#v=1&src=invoice&sel=m19&at=x19');
+    // Esc: the selection is cleared, and so is sel= in the address.
+    store.getState().select(null);
+    vi.advanceTimersByTime(250);
+    expect(b.writes.at(-1)).toBe('#v=1&src=invoice&at=x19');
+    // Faults are part of the view: applying one writes fx=.
+    store.getState().setFaults([{ kind: 'truncate', count: 1 }]);
+    vi.advanceTimersByTime(250);
+    expect(b.writes.at(-1)).toBe('#v=1&src=invoice&at=x19&fx=1%3An1');
     stop();
   });
 });

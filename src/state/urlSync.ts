@@ -17,8 +17,10 @@ import type { StoreApi } from 'zustand';
 import type { PolicyOptions } from '../model/evict/types.ts';
 import { decodePermalink, encodePermalink, type PermalinkNotice } from './permalink/codec.ts';
 import { noticeStore } from './permalink/notices.ts';
+import type { FaultSpec } from '../model/faults.ts';
 import {
   DEFAULT_PERMALINK_STATE,
+  FaultsSchema,
   PolicyChoiceSchema,
   type PermalinkPolicy,
   type PermalinkSource,
@@ -35,15 +37,25 @@ export function lessonFromFragment(fragment: string): string | null {
   return v !== null && /^[a-z0-9-]{1,60}$/.test(v) ? v : null;
 }
 
-/** `fragment` with `learn=<lesson>` appended (unchanged when `lesson` is null). */
-export function withLesson(fragment: string, lesson: string | null): string {
-  return lesson === null
+/**
+ * `fragment` with `learn=<lesson>` appended; unchanged when `lesson` is unset (null, undefined,
+ * or not a step id): a key is never written without a value (no `learn=undefined`).
+ */
+export function withLesson(fragment: string, lesson: string | null | undefined): string {
+  return typeof lesson !== 'string' || !/^[a-z0-9-]{1,60}$/.test(lesson)
     ? fragment
     : `${fragment}${fragment ? '&' : ''}learn=${encodeURIComponent(lesson)}`;
 }
 
 /** Debounce of URL writes, in ms: long enough to coalesce a slider drag, short enough to feel live. */
 export const URL_WRITE_DEBOUNCE_MS = 250;
+
+/**
+ * Longest a change waits for its URL write, in multiples of the debounce: changes that keep
+ * coming (held arrow keys, a scroll that moves the anchor every frame) would otherwise postpone
+ * the write for as long as they last, leaving the address a step or more behind the page.
+ */
+export const URL_WRITE_MAX_WAIT_FACTOR = 2;
 
 /** `Source.name` of a transcript opened from a structure-only link (the store has no flag for it). */
 export const STRUCTURE_ONLY_NAME = 'structure-only link';
@@ -64,6 +76,13 @@ function policyFromStore(id: string, options: unknown, fallback: PermalinkPolicy
   return r.success ? r.data : fallback;
 }
 
+/** The store's faults if they are in the link schema, else none (a link never carries junk). */
+function faultsFromStore(faults: readonly FaultSpec[] | undefined): FaultSpec[] {
+  if (!faults || faults.length === 0) return [];
+  const r = FaultsSchema.safeParse(faults);
+  return r.success ? (r.data as FaultSpec[]) : [];
+}
+
 /** True when the store's source is a transcript opened from a structure-only link. */
 export function isStructureOnly(source: Source): boolean {
   return source.origin === 'link' && source.name === STRUCTURE_ONLY_NAME;
@@ -74,7 +93,8 @@ export function isStructureOnly(source: Source): boolean {
  * @param s the store state
  * @param inline which source to put in the link: `auto` = a sample id, or the text when it came
  *   from a link (the URL writer); `full` = also a pasted/dropped text (Copy link);
- *   `{text, redacted}` = this text instead (the structure-only link)
+ *   `{text, redacted}` = this text instead (the structure-only link). A redacted text is written
+ *   from the view as shown (faults already applied), so that link carries no faults.
  * @returns an in-schema permalink state (store values outside the schema fall back to defaults)
  */
 export function permalinkFromStore(
@@ -101,6 +121,7 @@ export function permalinkFromStore(
       compare: policyFromStore(b, opts[b], def.compare),
       selection: s.selection,
       anchor: s.anchor,
+      faults: typeof inline === 'object' && inline.redacted ? [] : faultsFromStore(s.faults),
     },
   };
   return state;
@@ -123,6 +144,7 @@ export function storePatchFromPermalink(p: PermalinkState): Partial<AppState> {
     },
     selection: p.view.selection,
     anchor: p.view.anchor,
+    faults: p.view.faults,
   };
   if (p.source.kind === 'sample')
     patch.source = { text: '', name: '', origin: 'sample', sampleId: p.source.id };
@@ -159,7 +181,12 @@ export function pageUrlWithoutHash(): string {
  */
 const pendingView = new WeakMap<
   StoreApi<AppStore>,
-  { sampleId: string; selection: AppState['selection']; anchor: string | null }
+  {
+    sampleId: string;
+    selection: AppState['selection'];
+    anchor: string | null;
+    faults: FaultSpec[];
+  }
 >();
 
 function apply(store: StoreApi<AppStore>, fragment: string): PermalinkNotice[] {
@@ -182,6 +209,7 @@ function apply(store: StoreApi<AppStore>, fragment: string): PermalinkNotice[] {
       sampleId: state.source.id,
       selection: state.view.selection,
       anchor: state.view.anchor,
+      faults: state.view.faults,
     });
   store.setState(patch);
   // Say what the reader is looking at: placeholders could otherwise pass for a broken transcript.
@@ -200,13 +228,13 @@ function apply(store: StoreApi<AppStore>, fragment: string): PermalinkNotice[] {
   return all;
 }
 
-/** Put back a sample link's selection and anchor once its text has loaded. */
+/** Put back a sample link's selection, anchor and faults once its text has loaded. */
 function restorePending(store: StoreApi<AppStore>, s: AppState): void {
   const p = pendingView.get(store);
   if (!p || s.source.text === '') return;
   pendingView.delete(store);
   if (s.source.origin === 'sample' && s.source.sampleId === p.sampleId)
-    store.setState({ selection: p.selection, anchor: p.anchor });
+    store.setState({ selection: p.selection, anchor: p.anchor, faults: p.faults });
 }
 
 /**
@@ -220,6 +248,10 @@ export function bootFromUrl(store: StoreApi<AppStore>): PermalinkNotice[] {
 
 /**
  * Start syncing: store → URL (debounced `replaceState`) and URL → store (`hashchange`).
+ * Each write encodes the store as it is when the write runs (never a state captured when the
+ * timer was set); a write waits `debounceMs` after the last change, and at most
+ * `URL_WRITE_MAX_WAIT_FACTOR × debounceMs` after the first unwritten one.
+ * @param debounceMs quiet time before a write, in ms
  * @returns a function that stops both
  */
 export function startUrlSync(
@@ -227,9 +259,12 @@ export function startUrlSync(
   debounceMs: number = URL_WRITE_DEBOUNCE_MS,
 ): () => void {
   let timer: ReturnType<typeof setTimeout> | null = null;
+  /** When the oldest unwritten change happened (ms, `Date.now()`), or null when all are written. */
+  let pendingSince: number | null = null;
   let lastWritten = location.hash.replace(/^#/, '');
   const write = () => {
     timer = null;
+    pendingSince = null;
     const fragment = withLesson(
       encodePermalink(permalinkFromStore(store.getState())),
       store.getState().lesson,
@@ -250,11 +285,18 @@ export function startUrlSync(
       s.policyOptions === prev.policyOptions &&
       s.selection === prev.selection &&
       s.anchor === prev.anchor &&
+      s.faults === prev.faults &&
       s.lesson === prev.lesson
     )
       return;
+    const now = Date.now();
+    pendingSince ??= now;
+    const wait = Math.max(
+      0,
+      Math.min(debounceMs, pendingSince + URL_WRITE_MAX_WAIT_FACTOR * debounceMs - now),
+    );
     if (timer !== null) clearTimeout(timer);
-    timer = setTimeout(write, debounceMs);
+    timer = setTimeout(write, wait);
   });
   const onHashChange = () => {
     const fragment = location.hash.replace(/^#/, '');

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { deflateSync, strToU8 } from 'fflate';
 import { describe, expect, it } from 'vitest';
+import type { FaultSpec } from '../../model/faults.ts';
 import {
   decodeInlinePayload,
   decodePermalink,
@@ -37,6 +38,23 @@ const sampleIdArb = fc
     fc.constantFrom('.json', '.jsonl', '.json.gz', ''),
   )
   .map(([a, b]) => `samples/${a}${b}`);
+
+const pairKeyArb = fc.integer({ min: 0, max: 99_999_999 }).map((n) => `p${n}`);
+const indexArb = fc.integer({ min: 0, max: 10_000_000 });
+/** Every `FaultSpec` kind (model/faults.ts), a cancel with and without its own user text. */
+const faultArb: fc.Arbitrary<FaultSpec> = fc.oneof(
+  fc.record({ kind: fc.constant('timeout' as const), pairKey: pairKeyArb }),
+  fc.record({ kind: fc.constant('tool_raised' as const), pairKey: pairKeyArb }),
+  fc.record({ kind: fc.constant('cancel' as const), messageIndex: indexArb }),
+  fc.record({
+    kind: fc.constant('cancel' as const),
+    messageIndex: indexArb,
+    userText: fc.string({ unit: 'grapheme', maxLength: 40 }),
+  }),
+  fc.record({ kind: fc.constant('retry' as const), messageIndex: indexArb }),
+  fc.record({ kind: fc.constant('drop' as const), messageIndex: indexArb }),
+  fc.record({ kind: fc.constant('truncate' as const), count: fc.integer({ min: 1, max: 10_000 }) }),
+);
 
 const stateArb: fc.Arbitrary<PermalinkState> = fc.record({
   source: fc.oneof(
@@ -75,6 +93,7 @@ const stateArb: fc.Arbitrary<PermalinkState> = fc.record({
       fc.integer({ min: 0, max: 99_999_999 }).map((n) => `x${n}`),
       { nil: null },
     ),
+    faults: fc.array(faultArb, { maxLength: 6 }),
   }),
 });
 
@@ -128,6 +147,7 @@ describe('permalink codec', () => {
       'sum2',
       'sel',
       'at',
+      'fx',
       'zz',
     ];
     const fragmentArb = fc.oneof(
@@ -230,5 +250,33 @@ describe('permalink codec', () => {
       expect(state.source).toEqual({ kind: 'none' });
       expect(notices).toHaveLength(1);
     }
+  });
+
+  it('carries applied faults in `fx` and falls back to none with a notice on a bad list', () => {
+    const faults: FaultSpec[] = [
+      { kind: 'timeout', pairKey: 'p0' },
+      { kind: 'cancel', messageIndex: 5, userText: 'Stop & do X' },
+      { kind: 'truncate', count: 2 },
+    ];
+    const view = { ...DEFAULT_PERMALINK_STATE.view, faults };
+    const frag = encodePermalink({ source: { kind: 'sample', id: 'coding-agent' }, view });
+    expect(frag).toMatch(/&fx=1%3Atp0%2Cc5\.[A-Za-z0-9_-]+%2Cn2$/);
+    expect(decodePermalink(frag)).toEqual({
+      state: { source: { kind: 'sample', id: 'coding-agent' }, view },
+      notices: [],
+    });
+    // No faults: no key at all.
+    expect(encodePermalink(DEFAULT_PERMALINK_STATE)).not.toContain('fx');
+    for (const bad of ['tp0', '2:tp0', '1:', '1:tq0', '1:n0', '1:tp0,,n1', '1:c1.%%', '1:x1']) {
+      const r = decodePermalink(`v=1&b=10&fx=${encodeURIComponent(bad)}`);
+      expect(r.state.view.faults, bad).toEqual([]);
+      expect(r.state.view.budget).toBe(10);
+      expect(
+        r.notices.map((n) => n.key),
+        bad,
+      ).toEqual(['fx']);
+    }
+    const tooMany = `1:${Array.from({ length: 51 }, () => 'n1').join(',')}`;
+    expect(decodePermalink(`fx=${tooMany}`).notices.map((n) => n.key)).toEqual(['fx']);
   });
 });

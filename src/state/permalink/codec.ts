@@ -21,13 +21,17 @@
  * | `p2`, `pin2`, `keep2`, `sum2` | view | compared policy and its options |
  * | `sel` | view | selection: `m42` (message index) or `p3` (tool pair key) |
  * | `at` | view | scroll anchor: exchange key (`x17`) |
+ * | `fx` | view | applied faults, in order: `1:tp3,rp0,c5,c5.<base64url text>,y5,n2,d3` (see `encodeFaults`) |
  *
  * Pure: no window/location; imports only fflate, zod (via the schema) and model types.
  */
 import { Inflate, deflateSync, strFromU8, strToU8 } from 'fflate';
 import type { z } from 'zod';
+import type { FaultSpec } from '../../model/faults.ts';
 import {
   AnchorSchema,
+  FAULTS_VERSION,
+  FaultsSchema,
   DEFAULT_PERMALINK_STATE,
   DEFAULT_POLICY_OPTIONS,
   FORMAT_IDS,
@@ -240,6 +244,78 @@ function encodePolicy(
 }
 
 /**
+ * The `fx` value: a layout version, then one item per fault, comma-separated:
+ * `t<pair key>` timeout, `r<pair key>` tool raised, `c<message index>` cancel (`.<base64url of
+ * UTF-8>` appended when it carries its own user text), `y<message index>` retry,
+ * `n<count>` trailing truncation, `d<message index>` drop. Example: `1:tp3,c5`.
+ * @param faults in-schema faults (model/faults.ts `FaultSpec`)
+ * @returns the value, or null for no faults (the key is then left out)
+ */
+export function encodeFaults(faults: readonly FaultSpec[]): string | null {
+  if (faults.length === 0) return null;
+  const items = faults.map((f) => {
+    switch (f.kind) {
+      case 'timeout':
+        return `t${f.pairKey}`;
+      case 'tool_raised':
+        return `r${f.pairKey}`;
+      case 'cancel':
+        return `c${f.messageIndex}${f.userText !== undefined ? `.${toBase64Url(strToU8(f.userText))}` : ''}`;
+      case 'retry':
+        return `y${f.messageIndex}`;
+      case 'truncate':
+        return `n${f.count}`;
+      case 'drop':
+        return `d${f.messageIndex}`;
+    }
+  });
+  return `${FAULTS_VERSION}:${items.join(',')}`;
+}
+
+/**
+ * Read an `fx` value.
+ * @returns the faults (schema-checked: `FaultsSchema`), or null when the value is not a fault
+ *   list this page reads (the caller falls back to no faults with a notice). Never throws.
+ */
+export function decodeFaults(value: string): FaultSpec[] | null {
+  const m = /^(\d{1,4}):(.*)$/s.exec(value);
+  if (!m || Number(m[1]) !== FAULTS_VERSION || !m[2]) return null;
+  const out: unknown[] = [];
+  for (const item of m[2].split(',')) {
+    const pair = /^([tr])(p\d{1,8})$/.exec(item);
+    if (pair) {
+      out.push({ kind: pair[1] === 't' ? 'timeout' : 'tool_raised', pairKey: pair[2] });
+      continue;
+    }
+    const cancel = /^c(\d{1,8})(?:\.([A-Za-z0-9_-]*))?$/.exec(item);
+    if (cancel) {
+      const f: Record<string, unknown> = { kind: 'cancel', messageIndex: Number(cancel[1]) };
+      if (cancel[2] !== undefined) {
+        const bytes = fromBase64Url(cancel[2]);
+        if (!bytes) return null;
+        try {
+          f.userText = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+        } catch {
+          return null;
+        }
+      }
+      out.push(f);
+      continue;
+    }
+    const num = /^([ynd])(\d{1,8})$/.exec(item);
+    if (!num) return null;
+    const n = Number(num[2]);
+    out.push(
+      num[1] === 'n'
+        ? { kind: 'truncate', count: n }
+        : { kind: num[1] === 'y' ? 'retry' : 'drop', messageIndex: n },
+    );
+  }
+  const r = FaultsSchema.safeParse(out);
+  return r.success ? (r.data as FaultSpec[]) : null;
+}
+
+/**
  * Encode a state as a URL fragment body (no leading `#`). Fields equal to their default are
  * left out, so a fresh page has an empty fragment apart from `v`.
  * @param state an in-schema state (as `decode` returns or the store holds)
@@ -266,6 +342,8 @@ export function encodePermalink(state: PermalinkState): string {
       view.selection.kind === 'message' ? `m${view.selection.index}` : view.selection.key,
     );
   if (view.anchor !== null) params.set('at', view.anchor);
+  const fx = encodeFaults(view.faults);
+  if (fx !== null) params.set('fx', fx);
   return params.toString();
 }
 
@@ -465,6 +543,12 @@ function decodeView(get: Getter, invalid: Invalid): PermalinkView {
   const at = get('at');
   if (at !== undefined)
     view.anchor = pick(AnchorSchema, at, def.anchor, 'at', 'the scroll anchor', at, invalid);
+  const fx = get('fx');
+  if (fx !== undefined) {
+    const faults = decodeFaults(fx);
+    if (faults === null) invalid('fx', 'the applied faults', fx);
+    else view.faults = faults;
+  }
   return view;
 }
 
