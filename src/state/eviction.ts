@@ -2,7 +2,9 @@
  * Derived data of the eviction simulator (issue 4), never stored. Memoised by stage so that moving
  * the budget slider recomputes only the cheap per-budget part:
  *
- *   (transcript, token table, provider) → EvictionContext   O(n), once per transcript/counter/provider
+ *   (transcript, provider)              → eviction parts      O(n) + a full validation, once per
+ *                                         transcript/provider (in the worker for long transcripts)
+ *   (parts, token table)                → EvictionContext     O(n) typed-array prefix sums, per counter
  *   (context)                           → cut markers         O(n × boundary window), once
  *   (context, policy choices)           → sweep               O(cuts × boundary window), once per choice
  *   (context, policy choices, budget)   → two PolicyResults   O(log n + boundary window) per slider step
@@ -27,6 +29,7 @@ import { sweepPolicy, type PolicySweep } from '../model/evict/sweep.ts';
 import type { PolicyId, PolicyOptions } from '../model/evict/types.ts';
 import type { TokenTable } from '../model/tokens.ts';
 import type { ProviderId, Transcript } from '../model/types.ts';
+import { assembleEviction, type EvictionParts } from '../workers/evictionParts.ts';
 
 function memoN<A extends unknown[], R>(fn: (...a: A) => R): (...a: A) => R {
   let last: { args: A; r: R } | null = null;
@@ -89,13 +92,51 @@ export const selectPolicyChoices = memoN(
   },
 );
 
+/** Eviction parts the worker prepared, by transcript and provider (see `adoptEvictionParts`). */
+const adopted = new WeakMap<Transcript, Map<ProviderId, EvictionParts>>();
+
+/**
+ * Hand the page the token-independent eviction stage the worker prepared for a transcript it
+ * holds (workers/evictionParts.ts; client.ts calls this before resolving the answer), so
+ * `selectEvictionContext` does not validate the transcript again on the page's thread.
+ * @param t the page's transcript (the one the answer carries)
+ * @param provider the provider the parts were validated for
+ * @param parts from `unpackEvictionParts(packed, t)`
+ */
+export function adoptEvictionParts(
+  t: Transcript,
+  provider: ProviderId,
+  parts: EvictionParts,
+): void {
+  let m = adopted.get(t);
+  if (!m) adopted.set(t, (m = new Map()));
+  m.set(provider, parts);
+}
+
+let lastParts: { t: Transcript; provider: ProviderId; parts: EvictionParts } | null = null;
+
 /**
  * The EvictionContext (grouping, prefix sums, full validation, cut tables) of a transcript for a
- * token table and a provider: the O(n) stage, memoised on the three references.
+ * token table and a provider, memoised on the three references. The O(n) validation stage is
+ * token-independent: it comes from the worker when it prepared it (`adoptEvictionParts`), else it
+ * is prepared here once per transcript and provider; a new token table (the exact count arriving
+ * after the chars/4 one) only rebuilds the prefix sums (`assembleEviction`, ≈ 1 ms per 100,000
+ * messages). Equal to `prepareEviction(t, table, provider)` (evictionParts.test.ts).
  */
 export const selectEvictionContext = memoN(
-  (t: Transcript, table: TokenTable, provider: ProviderId): EvictionContext =>
-    prepareEviction(t, table, provider),
+  (t: Transcript, table: TokenTable, provider: ProviderId): EvictionContext => {
+    const parts =
+      lastParts && lastParts.t === t && lastParts.provider === provider
+        ? lastParts.parts
+        : (adopted.get(t)?.get(provider) ?? null);
+    if (parts) {
+      lastParts = { t, provider, parts };
+      return assembleEviction(parts, t, table);
+    }
+    const ctx = prepareEviction(t, table, provider);
+    lastParts = { t, provider, parts: ctx };
+    return ctx;
+  },
 );
 
 /**

@@ -6,12 +6,16 @@
  *
  * Large files (issue 7) are streamed by the worker: the listener hears progress, a preview of
  * the first rows, and token tables (chars/4 with the answer, the exact BPE count later).
- * `cancel()` stops the worker at once (it is restarted for the next request).
+ * `cancel()` stops the worker at once (it is restarted for the next request). For long
+ * transcripts the answer resolves once the worker's eviction parts arrived and were adopted
+ * (state/eviction.ts `adoptEvictionParts`), so the simulator never validates on the page.
  */
 import type { TokenTable } from '../model/tokens.ts';
 import type { Message, ProviderId, Transcript } from '../model/types.ts';
 import { parseDocument } from '../model/parse/index.ts';
 import { analyze } from '../model/analyze.ts';
+import { adoptEvictionParts } from '../state/eviction.ts';
+import { unpackEvictionParts } from './evictionParts.ts';
 import { inspect } from './inspect.ts';
 import { joinTranscript, unpackMessages } from './pack.ts';
 import type {
@@ -139,6 +143,8 @@ export function createWorkerClient(): InspectClient {
     resolve: (r: Inspection) => void;
     listener: InspectListener | undefined;
     messages: Message[];
+    /** The joined answer, held until its eviction parts arrive (`evictionFollows`). */
+    joined?: Inspection;
   }
   const pending = new Map<number, Pending>();
   let nextId = 1;
@@ -167,7 +173,6 @@ export function createWorkerClient(): InspectClient {
         for (const m of unpackMessages(msg.messages)) p.messages.push(m);
         return;
       case 'result': {
-        pending.delete(msg.id);
         const reuse = !msg.fresh && held && held.parseId === msg.parseId ? held.transcript : null;
         const source =
           msg.text !== undefined
@@ -178,7 +183,27 @@ export function createWorkerClient(): InspectClient {
           held = { parseId: msg.parseId, transcript: r.analysis.transcript };
           if (msg.tokens)
             p.listener?.tokens?.(r.analysis.transcript, r.analysis.provider, msg.tokens);
+          if (msg.evictionFollows) {
+            // The worker is preparing the simulator's O(n) stage; answer when it arrives, so the
+            // page never prepares it on its own thread (issue 7: a 1–3 s freeze at 100k messages).
+            pending.set(msg.id, { ...p, joined: r });
+            return;
+          }
         }
+        pending.delete(msg.id);
+        p.resolve(r);
+        return;
+      }
+      case 'eviction': {
+        const r = p.joined;
+        if (!r) return;
+        pending.delete(msg.id);
+        if (r.ok && msg.parts)
+          adoptEvictionParts(
+            r.analysis.transcript,
+            msg.provider,
+            unpackEvictionParts(msg.parts, r.analysis.transcript),
+          );
         p.resolve(r);
         return;
       }

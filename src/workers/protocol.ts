@@ -13,6 +13,7 @@ import type { Analysis } from '../model/analyze.ts';
 import type { ParsedTranscript } from '../model/parse/index.ts';
 import type { TokenTable } from '../model/tokens.ts';
 import type { FormatId, Message, ParseError, ProviderId } from '../model/types.ts';
+import type { PackedEvictionParts } from './evictionParts.ts';
 
 /** What to inspect: the source text and the user's format/provider choices (null = detect). */
 export interface InspectRequest {
@@ -73,6 +74,14 @@ export type WorkerResponse =
       /** The source text, only for streamed files (the page never read it). */
       text?: string;
       tokens: TokenTable | null;
+      /**
+       * True when an `eviction` message for this answer follows at once (long transcripts,
+       * `WORKER_EVICTION_MIN`): the page resolves the answer when it arrives.
+       */
+      evictionFollows?: boolean;
     }
+  /** The simulator's token-independent stage for the answer's transcript (evictionParts.ts). */
+  /** null when preparing them failed: the page prepares the context itself. */
+  | { id: number; kind: 'eviction'; provider: ProviderId; parts: PackedEvictionParts | null }
   /** A later, better token table for the last result (the BPE finished counting). */
   | { id: number; kind: 'tokens'; parseId: number; provider: ProviderId; tokens: TokenTable };

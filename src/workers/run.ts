@@ -10,6 +10,7 @@ import type { SourceDoc } from '../model/parse/json.ts';
 import { TokenCache, TokenCounting } from '../model/tokenCache.ts';
 import { CHARS_PER_4, loadBpeCounter, type TextCounter, type TokenTable } from '../model/tokens.ts';
 import type { FormatId, ProviderId, Result, Transcript } from '../model/types.ts';
+import { packEvictionParts, prepareEvictionParts, WORKER_EVICTION_MIN } from './evictionParts.ts';
 import { analyzeStage, parseStage } from './inspect.ts';
 import { MESSAGE_BATCH, packMessages, stripTranscript } from './pack.ts';
 import type { Inspection, LoadProgress, WorkerRequest, WorkerResponse } from './protocol.ts';
@@ -91,8 +92,9 @@ function quickTokens(a: Analysis): TokenTable {
 }
 
 /**
- * Handle one request: parse (streaming a file), analyse, send the compact answer, then count
- * tokens with the exact BPE (loaded lazily on the first transcript) and send that table.
+ * Handle one request: parse (streaming a file), analyse, send the compact answer (for long
+ * transcripts followed at once by the simulator's eviction parts), then count tokens with the
+ * exact BPE (loaded lazily on the first transcript) and send that table.
  * A newer request abandons this one at its next yield. Never throws.
  */
 export async function runRequest(msg: WorkerRequest, post: Post): Promise<void> {
@@ -213,6 +215,7 @@ export async function runRequest(msg: WorkerRequest, post: Post): Promise<void> 
   }
   if (stale()) return;
   const quick = quickTokens(analysis);
+  const evictionFollows = n >= WORKER_EVICTION_MIN;
   post(
     {
       id,
@@ -222,9 +225,24 @@ export async function runRequest(msg: WorkerRequest, post: Post): Promise<void> 
       fresh,
       ...(fresh && req.file && text !== undefined ? { text } : {}),
       tokens: quick,
+      ...(evictionFollows ? { evictionFollows } : {}),
     },
     [quick.perMessage.buffer, quick.prefix.buffer],
   );
+  if (evictionFollows) {
+    // No yield between the answer and this: the page waits for it (client.ts).
+    // If it fails, the page is told so (parts null) and prepares the context itself.
+    let packed: ReturnType<typeof packEvictionParts> | null = null;
+    try {
+      packed = packEvictionParts(prepareEvictionParts(t, analysis.provider));
+    } catch {
+      packed = null;
+    }
+    post(
+      { id, kind: 'eviction', provider: analysis.provider, parts: packed?.packed ?? null },
+      packed?.transfer ?? [],
+    );
+  }
   if (msg.bpe === false) return;
   await countExact(id, parseId, t, analysis.provider, post, stale);
 }

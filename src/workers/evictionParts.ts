@@ -1,0 +1,164 @@
+/**
+ * The token-independent part of an EvictionContext (policies.ts `prepareEviction`): the cut
+ * context (full validation and fast-path tables), the exchange grouping, non-pinned and turn-pair
+ * indices. It is the O(n) stage that took 0.9–2.1 s on the page's thread at 100,000 messages, so
+ * for long transcripts the worker prepares it right after sending its answer (run.ts) and posts it
+ * in a compact form (typed arrays transferred); the page adopts it for the transcript it holds
+ * (state/eviction.ts) and only adds the token-dependent prefix sums, O(n) over typed arrays, each
+ * time a token table arrives.
+ *
+ * `prepareEvictionParts` + `assembleEviction` equal `prepareEviction` (tested in
+ * evictionParts.test.ts, with a structured-clone round trip of `packEvictionParts`).
+ */
+import { groupExchanges, isPinned, turnPairs, type Grouping } from '../model/exchanges.ts';
+import type { EvictionContext } from '../model/evict/policies.ts';
+import { prepareCuts, type CutContext } from '../model/evict/simulate.ts';
+import type { TokenTable } from '../model/tokens.ts';
+import type { Message, ProviderId, Transcript } from '../model/types.ts';
+
+/** Transcripts (messages) from which the worker prepares the eviction parts for the page. */
+export const WORKER_EVICTION_MIN = 2000;
+
+/** An EvictionContext without its token table and what depends on it. */
+export type EvictionParts = Omit<EvictionContext, 'table' | 'npPrefix' | 'pinnedTokens' | 'plans'>;
+
+/**
+ * The token-independent stage of `prepareEviction` (same calls, same order). O(n) plus one full
+ * validation.
+ * @param t the transcript
+ * @param provider whose rules validate the cuts
+ */
+export function prepareEvictionParts(t: Transcript, provider: ProviderId): EvictionParts {
+  const n = t.messages.length;
+  const np: number[] = [];
+  for (let i = 0; i < n; i++) if (!isPinned(t.messages[i] as Message)) np.push(i);
+  const grouping = groupExchanges(t.messages);
+  return {
+    cuts: prepareCuts(t, provider, {}),
+    grouping,
+    exchangeStarts: Int32Array.from(grouping.exchanges.map((x) => x.first)),
+    nonPinned: Int32Array.from(np),
+    turnAssistants: Int32Array.from(turnPairs(t.messages).map((p) => p.assistant)),
+  };
+}
+
+/**
+ * The EvictionContext of `parts` for one token table: adds the non-pinned prefix sums (tokens)
+ * and the pinned tokens as `prepareEviction` computes them, and an empty plan cache. O(n) over
+ * typed arrays (≈ 1 ms at 100,000 messages), so a new token table never re-validates.
+ * @param parts from `prepareEvictionParts` (or `unpackEvictionParts`) for the same transcript
+ * @param t that transcript
+ * @param table its TokenTable
+ */
+export function assembleEviction(
+  parts: EvictionParts,
+  t: Transcript,
+  table: TokenTable,
+): EvictionContext {
+  const n = t.messages.length;
+  const npPrefix = new Float64Array(n + 1);
+  let pinnedTokens = 0;
+  for (let i = 0; i < n; i++) {
+    const tok = table.perMessage[i] ?? 0;
+    if (isPinned(t.messages[i] as Message)) {
+      pinnedTokens += tok;
+      npPrefix[i + 1] = npPrefix[i] as number;
+    } else npPrefix[i + 1] = (npPrefix[i] as number) + tok;
+  }
+  return { ...parts, table, npPrefix, pinnedTokens, plans: new Map() };
+}
+
+type FastTables = NonNullable<CutContext['fx']>;
+/** The cut context's fast tables without their transcript copy and WeakMap cache. */
+type PackedFast = Omit<FastTables, 'cache'> & {
+  cache: Omit<FastTables['cache'], 'winT' | 'headOnly'>;
+};
+
+/** Eviction parts as posted: the cut context without the transcript and its window cache's copy. */
+export interface PackedEvictionParts {
+  cuts: Omit<CutContext, 't' | 'fx'> & { fx: PackedFast | null };
+  grouping: Grouping;
+  exchangeStarts: Int32Array;
+  nonPinned: Int32Array;
+  turnAssistants: Int32Array;
+}
+
+/**
+ * Strip the transcript references (the cut context's `t`, the fast tables' window transcript and
+ * head cache) so the parts can be posted; list the typed arrays to transfer. The parts must not
+ * be used after posting with the transfer list (their buffers move to the page).
+ */
+export function packEvictionParts(parts: EvictionParts): {
+  packed: PackedEvictionParts;
+  transfer: ArrayBuffer[];
+} {
+  const c = parts.cuts;
+  const fx = c.fx;
+  // Field by field (the types make a new field a compile error here): no transcript references.
+  const packedFx: PackedFast | null = fx && {
+    ...fx,
+    cache: {
+      noHead: fx.cache.noHead,
+      start: fx.cache.start,
+      emptyBefore: fx.cache.emptyBefore,
+      cutNoHead: fx.cache.cutNoHead,
+    },
+  };
+  const cuts: Omit<CutContext, 't' | 'fx'> = {
+    provider: c.provider,
+    opts: c.opts,
+    n: c.n,
+    pinned: c.pinned,
+    nextNonPinned: c.nextNonPinned,
+    full: c.full,
+    fast: c.fast,
+  };
+  const packed: PackedEvictionParts = {
+    cuts: { ...cuts, fx: packedFx },
+    grouping: parts.grouping,
+    exchangeStarts: parts.exchangeStarts,
+    nonPinned: parts.nonPinned,
+    turnAssistants: parts.turnAssistants,
+  };
+  const buffers = new Set<ArrayBuffer>();
+  const add = (a: unknown) => {
+    if (ArrayBuffer.isView(a) && a.buffer instanceof ArrayBuffer) buffers.add(a.buffer);
+  };
+  for (const v of Object.values(packed.cuts)) add(v);
+  if (packedFx) {
+    for (const v of Object.values(packedFx)) add(v);
+    for (const v of Object.values(packedFx.cache)) add(v);
+  }
+  add(packed.grouping.exchangeOf);
+  add(packed.exchangeStarts);
+  add(packed.nonPinned);
+  add(packed.turnAssistants);
+  return { packed, transfer: [...buffers] };
+}
+
+/**
+ * The parts for the page's copy of the transcript: puts `t` back into the cut context and
+ * rebuilds the fast tables' window transcript (the transcript with `thinking` unknown, as
+ * simulate.ts builds it) and head cache.
+ * @param packed as posted by the worker for a transcript equal to `t`
+ * @param t the page's transcript (same messages, same order)
+ */
+export function unpackEvictionParts(packed: PackedEvictionParts, t: Transcript): EvictionParts {
+  const { fx, ...cuts } = packed.cuts;
+  let full: CutContext['fx'] = null;
+  if (fx) {
+    const winSettings = { ...t.settings };
+    delete winSettings.thinking;
+    full = {
+      ...fx,
+      cache: { ...fx.cache, winT: { ...t, settings: winSettings }, headOnly: new WeakMap() },
+    };
+  }
+  return {
+    cuts: { ...cuts, t, fx: full },
+    grouping: packed.grouping,
+    exchangeStarts: packed.exchangeStarts,
+    nonPinned: packed.nonPinned,
+    turnAssistants: packed.turnAssistants,
+  };
+}
