@@ -7,6 +7,11 @@ async function openReady(page: Page, url: string) {
   await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true');
 }
 
+/** Wait until the page counts with its tokenizer (not the chars/4 stand-in shown while it loads). */
+async function tokenizerReady(page: Page) {
+  await expect(page.getByTestId('token-basis')).not.toContainText('loading');
+}
+
 /** Bytes → base64url without padding (what the codec writes). */
 function base64url(bytes: Uint8Array): string {
   return Buffer.from(bytes)
@@ -177,5 +182,134 @@ test.describe('permalink', () => {
     const png = (await save('export-png')).bytes;
     expect([...png.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
     expect(png.length).toBeGreaterThan(1000);
+  });
+  test('issue 6 follow-up: a faulted view survives Copy link; no key is written unset (no learn=undefined)', async ({
+    page,
+    context,
+  }) => {
+    await openReady(page, '/#v=1&src=coding-agent');
+    await tokenizerReady(page);
+    const tokensBefore = await page.getByTestId('token-basis').innerText();
+    await page.locator('[data-arc-id="p0"]').dispatchEvent('click');
+    await page.getByTestId('fault-timeout').first().click();
+    await expect(page.getByTestId('fault-applied')).toHaveCount(1);
+    const broken = await page.getByTestId('count-broken').innerText();
+    expect(Number(broken)).toBeGreaterThan(0);
+    const counts = async (p: Page) =>
+      Promise.all(
+        ['count-messages', 'count-exchanges', 'count-arcs', 'count-broken', 'token-basis'].map(
+          (id) => p.getByTestId(id).innerText(),
+        ),
+      );
+    await tokenizerReady(page);
+    const before = await counts(page);
+    expect(before[4]).not.toEqual(tokensBefore);
+
+    await page.getByTestId('share-open').click();
+    const link = await page.getByTestId('share-link').inputValue();
+    const structure = await page.getByTestId('structure-link').inputValue();
+    for (const l of [link, structure]) {
+      expect(l).not.toContain('undefined');
+      expect(l).not.toContain('learn=');
+    }
+    expect(link).toMatch(/[#&]fx=/);
+    // The structure-only text is the view as shown (the fault already applied): no fx= on top.
+    expect(structure).not.toMatch(/[#&]fx=/);
+    // The address bar carries the faults too.
+    await expect(page).toHaveURL(/fx=/);
+
+    const other = await context.newPage();
+    await openReady(other, link);
+    await tokenizerReady(other);
+    await expect(other.getByTestId('fault-applied')).toHaveCount(1);
+    expect(await counts(other)).toEqual(before);
+    await expect(other.getByTestId('permalink-notices')).toHaveCount(0);
+    await expect(other.getByTestId('learn-panel')).toHaveCount(0);
+  });
+
+  test('issue 6 follow-up: the structure-only link of a faulted view keeps model, token counts and verdicts', async ({
+    page,
+    context,
+  }) => {
+    await openReady(page, '/#v=1&src=coding-agent');
+    await page.locator('[data-arc-id="p0"]').dispatchEvent('click');
+    await page.getByTestId('fault-timeout').first().click();
+    await expect(page.getByTestId('fault-applied')).toHaveCount(1);
+    await tokenizerReady(page);
+    const counts = async (p: Page) =>
+      Promise.all(
+        ['count-messages', 'count-exchanges', 'count-arcs', 'count-broken', 'token-basis'].map(
+          (id) => p.getByTestId(id).innerText(),
+        ),
+      );
+    const before = await counts(page);
+    const violations = await page.getByTestId('violations').innerText();
+    expect(violations).not.toContain('were not checked');
+    await page.getByTestId('share-open').click();
+    const structure = await page.getByTestId('structure-link').inputValue();
+    const preview = (await page.getByTestId('structure-preview').textContent()) ?? '';
+    expect(preview).toContain('"model"');
+
+    const other = await context.newPage();
+    await openReady(other, structure);
+    await tokenizerReady(other);
+    expect(await counts(other)).toEqual(before);
+    await expect(other.getByTestId('violations')).not.toContainText('were not checked');
+    await other.getByTestId('toggle-text').click();
+    const source = await other.getByTestId('source-text').inputValue();
+    const model = /"model":\s*"([^"]+)"/.exec(preview)?.[1];
+    expect(model).toBeTruthy();
+    expect(source).toMatch(new RegExp(`"model":\\s*"${model ?? ''}"`));
+  });
+
+  test('issue 6 follow-up: the address bar follows keyboard moves and Esc at once (latest state)', async ({
+    page,
+  }) => {
+    await openReady(page, '/#v=1&src=coding-agent');
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('j');
+    await page.keyboard.press('j');
+    await page.keyboard.press('j');
+    await expect(page.locator('[data-message-index="2"] [aria-selected="true"]')).toHaveCount(1);
+    await expect(page).toHaveURL(/sel=m2(&|$)/);
+    await page.keyboard.press('Escape');
+    await expect(page.locator('[aria-selected="true"]')).toHaveCount(0);
+    await expect(page).not.toHaveURL(/sel=/);
+  });
+
+  test('issue 6 follow-up: the Share popover closes on Esc and on a click outside, and leaves the verdict visible', async ({
+    page,
+  }) => {
+    await openReady(page, '/#v=1&src=broken-partial-answer&sel=m1');
+    await expect(page.locator('[aria-selected="true"]')).toHaveCount(1);
+    await page.getByTestId('share-open').click();
+    const panel = page.getByTestId('share-panel');
+    await expect(panel).toBeVisible();
+    const verdict = page.getByTestId('verdict').first();
+    const pb = await panel.boundingBox();
+    const vb = await verdict.boundingBox();
+    expect(pb && vb).toBeTruthy();
+    if (pb && vb) {
+      const overlap =
+        pb.x < vb.x + vb.width &&
+        vb.x < pb.x + pb.width &&
+        pb.y < vb.y + vb.height &&
+        vb.y < pb.y + pb.height;
+      expect(overlap).toBe(false);
+    }
+    await page.keyboard.press('Escape');
+    await expect(panel).toHaveCount(0);
+    await expect(page.getByTestId('share-open')).toHaveAttribute('aria-expanded', 'false');
+    // That Esc closed the popover only: the selection stays.
+    await expect(page.locator('[aria-selected="true"]')).toHaveCount(1);
+    await page.getByTestId('share-open').click();
+    await expect(panel).toBeVisible();
+    // A click outside (on the verdict, which the panel leaves uncovered) closes it.
+    await page.getByTestId('verdict').first().click();
+    await expect(panel).toHaveCount(0);
+    // A click inside the panel keeps it open.
+    await page.getByTestId('share-open').click();
+    await panel.locator('h3').first().click();
+    await expect(panel).toBeVisible();
   });
 });

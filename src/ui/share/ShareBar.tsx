@@ -3,7 +3,7 @@
  * a preview of what is shared, and the exports (kept request, Markdown summary, timeline SVG/PNG).
  * Everything is built in the page: nothing goes to a server.
  */
-import { useMemo, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import type { Analysis } from '../../model/analyze.ts';
@@ -65,6 +65,8 @@ const selectLinkFields = (s: AppState) => ({
   policyOptions: s.policyOptions,
   selection: s.selection,
   anchor: s.anchor,
+  faults: s.faults,
+  lesson: s.lesson,
 });
 
 function copy(text: string, done: (ok: boolean) => void) {
@@ -292,7 +294,34 @@ function Panel({ analysis, counter }: { analysis: Analysis; counter: TextCounter
   );
 }
 
-/** The share button with its panel, and the permalink notices. Mounted once, in the header. */
+/** Gap between the panel and what it must not cover, in px. */
+const PANEL_GAP = 12;
+
+/**
+ * Where the open panel goes: under the header, its right edge left of the verdict column
+ * (`[data-testid="violations"]`) so the verdict stays readable while sharing; the whole width
+ * when there is no such column or too little room beside it.
+ */
+function panelPlacement(bar: HTMLElement): CSSProperties {
+  const top = (bar.closest('header') ?? bar).getBoundingClientRect().bottom + 4;
+  const verdict = document.querySelector('[data-testid="violations"]');
+  const vw = document.documentElement.clientWidth;
+  const left = verdict?.getBoundingClientRect().left;
+  const right =
+    left !== undefined && left > 360 + 2 * PANEL_GAP ? vw - left + PANEL_GAP : PANEL_GAP;
+  return {
+    position: 'fixed',
+    top,
+    right,
+    width: `min(680px, ${vw - right - PANEL_GAP}px)`,
+    maxHeight: `calc(100vh - ${Math.round(top) + PANEL_GAP}px)`,
+  };
+}
+
+/**
+ * The share button with its panel (a popover: Esc or a click outside closes it; it never covers
+ * the verdict), and the permalink notices. Mounted once, in the header.
+ */
 export function ShareBar({
   analysis,
   counter,
@@ -301,20 +330,61 @@ export function ShareBar({
   counter: TextCounter;
 }) {
   const [open, setOpen] = useState(false);
+  const [place, setPlace] = useState<CSSProperties>({});
+  const barRef = useRef<HTMLDivElement>(null);
+  const toggleRef = useRef<HTMLButtonElement>(null);
+
+  useLayoutEffect(() => {
+    const bar = barRef.current;
+    if (!open || !bar) return;
+    const update = () => setPlace(panelPlacement(bar));
+    update();
+    window.addEventListener('resize', update);
+    return () => window.removeEventListener('resize', update);
+  }, [open]);
+
+  useEffect(() => {
+    if (!open) return;
+    // Capture phase, so Esc closes the panel without also reaching the page's own Esc (which
+    // clears the selection).
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      e.stopPropagation();
+      setOpen(false);
+      toggleRef.current?.focus();
+    };
+    const onPointer = (e: PointerEvent) => {
+      if (e.target instanceof Node && barRef.current?.contains(e.target)) return;
+      setOpen(false);
+    };
+    document.addEventListener('keydown', onKey, true);
+    document.addEventListener('pointerdown', onPointer, true);
+    return () => {
+      document.removeEventListener('keydown', onKey, true);
+      document.removeEventListener('pointerdown', onPointer, true);
+    };
+  }, [open]);
+
   return (
-    <div className="share-bar">
+    <div className="share-bar" ref={barRef}>
       <Notices />
       <button
         type="button"
         className="share-toggle"
         data-testid="share-open"
         aria-expanded={open}
+        aria-haspopup="dialog"
         disabled={!analysis}
+        ref={toggleRef}
         onClick={() => setOpen((o) => !o)}
       >
         Share
       </button>
-      {open && analysis && <Panel analysis={analysis} counter={counter} />}
+      {open && analysis && (
+        <div className="share-popover" role="dialog" aria-label="Share" style={place}>
+          <Panel analysis={analysis} counter={counter} />
+        </div>
+      )}
     </div>
   );
 }
