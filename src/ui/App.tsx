@@ -16,7 +16,8 @@ import {
   selectViolationMessages,
   selectViolationTargets,
 } from '../state/selectors.ts';
-import { DEFAULT_SAMPLE_ID, useAppStore } from '../state/store.ts';
+import { DEFAULT_SAMPLE_ID, useAppStore, type Source } from '../state/store.ts';
+import { AmbiguousFormat } from './AmbiguousFormat.tsx';
 import { FindBar } from './FindBar.tsx';
 import { fmtInt } from './format.ts';
 import { HelpPopover } from './HelpPopover.tsx';
@@ -36,6 +37,9 @@ import { RepairPanel } from './faults/RepairPanel.tsx';
 import { LearnPanel, LearnToggle } from './learn/LearnPanel.tsx';
 import { selectFaulted } from '../state/faults.ts';
 import './styles.css';
+
+/** Below this viewport width (px) the eviction simulator starts collapsed. */
+const SIMULATOR_OPEN_MIN_WIDTH = 1200;
 
 function isTypingTarget(t: EventTarget | null): boolean {
   if (!(t instanceof HTMLElement)) return false;
@@ -72,6 +76,7 @@ export function App() {
   const analysis = faulted?.analysis ?? null;
   const source = useAppStore((s) => s.source);
   const setSource = useAppStore((s) => s.setSource);
+  const setFormatOverride = useAppStore((s) => s.setFormatOverride);
   const selection = useAppStore((s) => s.selection);
   const select = useAppStore((s) => s.select);
   const find = useAppStore((s) => s.find);
@@ -80,11 +85,21 @@ export function App() {
   const theme = useAppStore((s) => s.theme);
   const [fileError, setFileError] = useState<ParseError | null>(null);
   const [showText, setShowText] = useState(false);
+  // The simulator panel: open on wide screens, collapsed below SIMULATOR_OPEN_MIN_WIDTH px so the
+  // timeline shows on first view; the user's toggle is kept for the page's life.
+  const [simOpen, setSimOpen] = useState(() => window.innerWidth >= SIMULATOR_OPEN_MIN_WIDTH);
   const [help, setHelp] = useState(false);
   const [expanded, setExpanded] = useState<ReadonlySet<number>>(new Set());
   const [dragging, setDragging] = useState(false);
   const findRef = useRef<HTMLInputElement>(null);
   const counter = useTextCounter(analysis !== null);
+  // The source of the transcript on screen: a text that fails to parse keeps the previous
+  // transcript, and the Sample menu must keep naming that one (not the failed file).
+  const [shown, setShown] = useState<{ analysis: unknown; source: Source | null }>({
+    analysis: null,
+    source: null,
+  });
+  if (view.analysis !== shown.analysis) setShown({ analysis: view.analysis, source });
 
   // Theme: the system setting unless the user forced one.
   useEffect(() => {
@@ -293,8 +308,11 @@ export function App() {
         <h1>Transcript Inspector</h1>
         <Toolbar
           samples={samples}
+          shown={shown.source}
           onSample={(e) => void loadSample(e)}
           onFile={(f) => void loadFile(f)}
+          requests={view.parsed?.requests}
+          requestIndex={view.parsed?.requestIndex}
           detectedFormat={view.parsed?.candidates[0]?.format ?? analysis?.transcript.format ?? null}
           defaultProvider={analysis ? DEFAULT_PROVIDER[analysis.transcript.format] : null}
           showText={showText || error !== null}
@@ -344,9 +362,11 @@ export function App() {
                 {fmtInt(tokens.total)} tokens, {tokens.basis.label}
               </span>
               {view.parsed?.ambiguous && (
-                <span className="warn">
-                  Format detection was ambiguous: check the Format picker.
-                </span>
+                <AmbiguousFormat
+                  candidates={view.parsed.candidates}
+                  current={analysis.transcript.format}
+                  onPick={setFormatOverride}
+                />
               )}
             </div>
             {analysis.transcript.warnings.length > 0 && (
@@ -374,6 +394,8 @@ export function App() {
                 tokens={tokens}
                 providerLabel={providerLabel}
                 onJump={jump}
+                open={simOpen}
+                onOpenChange={setSimOpen}
               />
             )}
             <FindBar

@@ -288,6 +288,7 @@ export function Timeline({
       <div className="timeline-content" style={{ height: virtualizer.getTotalSize() }}>
         <ArcLayer
           arcs={arcs}
+          pairs={basePairs}
           width={GUTTER}
           height={virtualizer.getTotalSize()}
           hovered={hovered}

@@ -7,14 +7,20 @@ import { PARSERS } from '../model/parse/registry.ts';
 import type { FormatId, ProviderId } from '../model/types.ts';
 import { VALIDATORS } from '../model/validate/index.ts';
 import type { SampleEntry } from '../io/files.ts';
-import { useAppStore } from '../state/store.ts';
+import { useAppStore, type Source } from '../state/store.ts';
 
 export interface ToolbarProps {
   samples: SampleEntry[];
+  /** The source of the transcript on screen (a failed load keeps the previous one); null = none yet. */
+  shown: Pick<Source, 'origin' | 'name' | 'sampleId'> | null;
   onSample: (entry: SampleEntry) => void;
   onFile: (file: File) => void;
   /** The format detected for the current text (or in use), for the picker's "auto" label. */
   detectedFormat: FormatId | null;
+  /** The requests of a file holding several (parse result's `requests`), else undefined. */
+  requests?: { label: string }[] | undefined;
+  /** With `requests`: the index of the request shown. */
+  requestIndex?: number | undefined;
   /** The provider used when the user follows the format. */
   defaultProvider: ProviderId | null;
   showText: boolean;
@@ -29,12 +35,15 @@ const labelOfProvider = (id: ProviderId | null) =>
 
 export function Toolbar(p: ToolbarProps) {
   const fileRef = useRef<HTMLInputElement>(null);
-  const source = useAppStore((s) => s.source);
+  const current = useAppStore((s) => s.source);
+  // Name what is shown: the store's source until a transcript is on screen, then that one's.
+  const source = p.shown ?? current;
   const formatOverride = useAppStore((s) => s.formatOverride);
   const provider = useAppStore((s) => s.provider);
   const theme = useAppStore((s) => s.theme);
   const setFormatOverride = useAppStore((s) => s.setFormatOverride);
   const setProvider = useAppStore((s) => s.setProvider);
+  const setRequestIndex = useAppStore((s) => s.setRequestIndex);
   const setTheme = useAppStore((s) => s.setTheme);
   const sampleValue = source.origin === 'sample' && source.sampleId ? source.sampleId : '';
   return (
@@ -82,6 +91,22 @@ export function Toolbar(p: ToolbarProps) {
       >
         {p.showText ? 'Hide text' : 'Edit text'}
       </button>
+      {p.requests && p.requests.length > 1 && (
+        <label>
+          <span className="lbl">Request</span>
+          <select
+            data-testid="request-select"
+            value={p.requestIndex ?? p.requests.length - 1}
+            onChange={(e) => setRequestIndex(Number(e.target.value))}
+          >
+            {p.requests.map((r, i) => (
+              <option key={i} value={i}>
+                {r.label}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
       <label>
         <span className="lbl">Format</span>
         <select

@@ -1,13 +1,18 @@
 /**
  * Renders the arcs computed by `layoutArcs` as SVG paths inside the virtualizer's content
  * element, so they share the rows' coordinates and scroll natively. d3 computed the `d` strings;
- * React owns the DOM. Each arc has a wide transparent hit path for hover and click.
+ * React owns the DOM. Each arc has a wide transparent hit path for hover and click; the hit path
+ * is also a keyboard button (Tab to it, Enter or Space selects the pair) named for screen readers
+ * by the pair's tool name, tool_use id and status.
  */
-import { memo } from 'react';
+import { memo, useMemo } from 'react';
+import type { ToolPair } from '../../model/pairing.ts';
 import type { ArcPath } from './arcLayout.ts';
 
 export interface ArcLayerProps {
   arcs: ArcPath[];
+  /** The pairs the arcs come from (for each arc's accessible name: tool name and tool_use id). */
+  pairs?: readonly ToolPair[];
   width: number;
   height: number;
   hovered: string | null;
@@ -29,7 +34,15 @@ const STATUS_TEXT: Record<ArcPath['status'], string> = {
   duplicate_result: 'second tool_result for one call',
 };
 
+/** The accessible name of an arc's hit path: tool name, tool_use id and status. */
+export function arcLabel(a: ArcPath, pair: ToolPair | undefined): string {
+  const name = pair?.name || 'tool';
+  const id = pair?.id ? ` ${pair.id}` : ' (no id)';
+  return `${name}${id}: ${STATUS_TEXT[a.status]}${a.partial ? ' (partial answer)' : ''}`;
+}
+
 export const ArcLayer = memo(function ArcLayer(p: ArcLayerProps) {
+  const byKey = useMemo(() => new Map((p.pairs ?? []).map((x) => [x.key, x])), [p.pairs]);
   return (
     <svg
       className="arc-layer"
@@ -56,7 +69,23 @@ export const ArcLayer = memo(function ArcLayer(p: ArcLayerProps) {
             onClick={() => p.onSelect(a.id)}
           >
             <title>{title}</title>
-            <path className="arc-hit" d={a.d} />
+            <path
+              className="arc-hit"
+              d={a.d}
+              tabIndex={0}
+              role="button"
+              aria-label={arcLabel(a, byKey.get(a.id))}
+              aria-pressed={p.selected === a.id}
+              onFocus={() => p.onHover(a.id)}
+              onBlur={() => p.onHover(null)}
+              onKeyDown={(e) => {
+                if (e.key === 'Enter' || e.key === ' ') {
+                  e.preventDefault();
+                  e.stopPropagation();
+                  p.onSelect(a.id);
+                }
+              }}
+            />
             <path className="arc-line" d={a.d} />
             {a.from.kind === 'nowhere' && (
               <g className="arc-nowhere" transform={`translate(${a.x},${a.from.y})`}>

@@ -18,7 +18,9 @@ import {
   fmtPercent,
   triggerPercent,
 } from './contextWindows.ts';
+import { BudgetInput } from './BudgetInput.tsx';
 import { PolicyCard } from './PolicyCard.tsx';
+import { SimulatorLostMeaning } from './SimulatorLostMeaning.tsx';
 import { SweepChart } from './SweepChart.tsx';
 import type { SimulatorModel } from './useEviction.ts';
 import './budget.css';
@@ -29,6 +31,9 @@ export interface EvictionSimulatorProps {
   tokens: TokenTable;
   providerLabel: string;
   onJump: (message: number) => void;
+  /** Whether the panel is open (the page keeps the choice; collapsed by default on narrow screens). */
+  open?: boolean;
+  onOpenChange?: (open: boolean) => void;
 }
 
 export function EvictionSimulator({
@@ -37,6 +42,8 @@ export function EvictionSimulator({
   tokens,
   providerLabel,
   onJump,
+  open = true,
+  onOpenChange,
 }: EvictionSimulatorProps) {
   const storeBudget = useAppStore((s) => s.budget);
   const setBudget = useAppStore((s) => s.setBudget);
@@ -47,7 +54,14 @@ export function EvictionSimulator({
   const [a, b] = model.view.results;
   const setClamped = (v: number) => setBudget(Math.max(0, Math.min(total, Math.round(v))));
   return (
-    <details className="simulator" data-testid="simulator" open>
+    <details
+      className="simulator"
+      data-testid="simulator"
+      open={open}
+      onToggle={(e) => {
+        if (e.currentTarget.open !== open) onOpenChange?.(e.currentTarget.open);
+      }}
+    >
       <summary>
         Eviction simulator ·{' '}
         {storeBudget === null
@@ -91,21 +105,7 @@ export function EvictionSimulator({
             }
           }}
         />
-        <input
-          type="number"
-          className="budget-input"
-          data-testid="budget-input"
-          aria-label="Budget in tokens"
-          min={0}
-          max={total}
-          step={1}
-          value={shownBudget}
-          onChange={(e) => {
-            if (e.target.value === '') return;
-            const v = Number(e.target.value);
-            if (Number.isFinite(v)) setClamped(v);
-          }}
-        />
+        <BudgetInput value={shownBudget} total={total} onCommit={setClamped} />
         <span className="muted">
           / {approx ? '≈' : ''}
           {fmtInt(total)} tokens
@@ -164,6 +164,14 @@ export function EvictionSimulator({
           onBudget={setClamped}
         />
       </div>
+      {storeBudget !== null && (
+        <SimulatorLostMeaning
+          transcript={transcript}
+          result={a}
+          onJump={onJump}
+          labelOf={(m) => `#${transcript.messages[m]?.rawIndex ?? m}`}
+        />
+      )}
     </details>
   );
 }

@@ -6,7 +6,14 @@
 import type { LostMeaning } from '../../model/lostMeaning.ts';
 import './faults.css';
 
-export function LostMeaningList({ lost, onJump }: { lost: LostMeaning; onJump: (message: number) => void }) {
+export interface LostMeaningListProps {
+  lost: LostMeaning;
+  onJump: (message: number) => void;
+  /** Row label of a message (`#12`, as the timeline shows it); default: its position. */
+  labelOf?: (message: number) => string;
+}
+
+export function LostMeaningList({ lost, onJump, labelOf = String }: LostMeaningListProps) {
   return (
     <div className="lost-meaning" data-testid="lost-meaning">
       {lost.marks.length === 0 ? (
@@ -16,7 +23,7 @@ export function LostMeaningList({ lost, onJump }: { lost: LostMeaning; onJump: (
           {lost.marks.map((m, i) => (
             <li key={i} data-testid="lost-mark" data-kind={m.kind} className={`lost-${m.kind}`}>
               <button type="button" className="linklike" onClick={() => onJump(m.messageIndex)}>
-                {m.kind === 'repeated_call' ? `repeated call, message ${m.messageIndex}` : `evicted instruction, message ${m.messageIndex}`}
+                {m.kind === 'repeated_call' ? `repeated call, message ${labelOf(m.messageIndex)}` : `evicted instruction, message ${labelOf(m.messageIndex)}`}
               </button>
               : {m.note}
             </li>

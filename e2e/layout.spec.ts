@@ -1,0 +1,52 @@
+import { expect, test, type Page } from '@playwright/test';
+
+// Narrow widths (newcomer report): on first view the timeline shows rows at every width, the
+// stats line is below the toolbar and above the text area, and the simulator is collapsed below
+// about 1200 px. Screenshots go to the test's output dir (look at them when changing the layout).
+
+const WIDTHS = [1440, 1024, 800, 390];
+
+async function overlaps(page: Page, a: string, b: string): Promise<boolean> {
+  const ba = await page.locator(a).first().boundingBox();
+  const bb = await page.locator(b).first().boundingBox();
+  if (!ba || !bb) throw new Error(`no box for ${ba ? b : a}`);
+  return (
+    ba.x < bb.x + bb.width &&
+    bb.x < ba.x + ba.width &&
+    ba.y < bb.y + bb.height &&
+    bb.y < ba.y + ba.height
+  );
+}
+
+for (const width of WIDTHS) {
+  test(`first view at ${width}×800: timeline rows visible, stats line clear`, async ({
+    page,
+  }, info) => {
+    await page.setViewportSize({ width, height: 800 });
+    await page.goto('/');
+    await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true');
+    await expect(page.getByTestId('token-basis')).toContainText('o200k_base');
+    await page.screenshot({ path: info.outputPath(`first-${width}.png`) });
+    const sim = page.getByTestId('simulator');
+    if (width < 1200) await expect(sim).not.toHaveAttribute('open');
+    else await expect(sim).toHaveAttribute('open');
+    const row = page.getByTestId('message-row').first();
+    await expect(row).toBeInViewport();
+    const box = await row.boundingBox();
+    expect(box && box.y + Math.min(box.height, 24)).toBeLessThanOrEqual(800);
+    expect(await overlaps(page, 'header.top', '[data-testid="summary"]')).toBe(false);
+    // The collapsed simulator opens on a click, and the choice stays while the page lives.
+    if (width < 1200) await sim.locator('summary').click();
+    await expect(sim).toHaveAttribute('open');
+    await page.screenshot({ path: info.outputPath(`simulator-open-${width}.png`) });
+    // With the text area open the stats line is neither hidden nor overlapped.
+    await page.getByTestId('toggle-text').click();
+    await expect(page.getByTestId('source-text')).toBeVisible();
+    await page.screenshot({ path: info.outputPath(`edit-text-${width}.png`) });
+    expect(await overlaps(page, '[data-testid="source-text"]', '[data-testid="summary"]')).toBe(
+      false,
+    );
+    expect(await overlaps(page, 'header.top', '[data-testid="summary"]')).toBe(false);
+    await expect(page.getByTestId('summary')).toBeInViewport();
+  });
+}

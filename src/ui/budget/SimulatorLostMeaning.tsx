@@ -1,0 +1,68 @@
+/**
+ * Lost-meaning marks (issue 8) for the simulator's primary policy at the current budget: kept
+ * calls that repeat a call whose result was evicted, and evicted user messages that later
+ * messages still refer to (model/lostMeaning.ts). Shown under the policy cards.
+ */
+import type { LostMeaning } from '../../model/lostMeaning.ts';
+import { findLostMeaning } from '../../model/lostMeaning.ts';
+import type { PolicyResult } from '../../model/evict/policies.ts';
+import type { Transcript } from '../../model/types.ts';
+import { LostMeaningList } from '../faults/LostMeaningList.tsx';
+
+let last: {
+  t: Transcript;
+  policy: string;
+  cut: number;
+  evicted: number;
+  lost: LostMeaning;
+} | null = null;
+
+/**
+ * The lost meaning of a policy's eviction, memoised on (transcript by reference, policy, cut,
+ * evicted count): slider steps that keep the same cut reuse the marks (findLostMeaning and the
+ * kept/evicted lists are O(n) messages).
+ * @returns null when nothing was evicted
+ */
+export function selectSimulatorLostMeaning(t: Transcript, r: PolicyResult): LostMeaning | null {
+  if (r.deficit === 0 || r.freed === 0) return null;
+  const evictedCount = r.evicted.length;
+  if (evictedCount === 0) return null;
+  if (
+    last &&
+    last.t === t &&
+    last.policy === r.policy &&
+    last.cut === r.cut &&
+    last.evicted === evictedCount
+  )
+    return last.lost;
+  const lost = findLostMeaning(t, r.kept, r.evicted);
+  last = { t, policy: r.policy, cut: r.cut, evicted: evictedCount, lost };
+  return lost;
+}
+
+export interface SimulatorLostMeaningProps {
+  transcript: Transcript;
+  result: PolicyResult;
+  onJump: (message: number) => void;
+  /** Row label of a message (`#12`), as the timeline shows it. */
+  labelOf: (message: number) => string;
+}
+
+export function SimulatorLostMeaning({
+  transcript,
+  result,
+  onJump,
+  labelOf,
+}: SimulatorLostMeaningProps) {
+  const lost = selectSimulatorLostMeaning(transcript, result);
+  if (!lost) return null;
+  return (
+    <section className="simulator-lost" data-testid="simulator-lost" aria-label="Lost meaning">
+      <h3>
+        Lost meaning after {result.policy} eviction ({lost.marks.length} mark
+        {lost.marks.length === 1 ? '' : 's'})
+      </h3>
+      <LostMeaningList lost={lost} onJump={onJump} labelOf={labelOf} />
+    </section>
+  );
+}
