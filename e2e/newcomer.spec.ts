@@ -1,0 +1,182 @@
+import { expect, test, type Page } from '@playwright/test';
+
+// Problems a newcomer found on the page (each failed before its fix) and two small features:
+// the request picker and the ambiguous-format buttons (issue 5), lost-meaning marks under the
+// simulator (issue 8). Transcripts are invented.
+
+async function paste(page: Page, text: string) {
+  await page.evaluate((t) => {
+    const dt = new DataTransfer();
+    dt.setData('text/plain', t);
+    document.body.dispatchEvent(
+      new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }),
+    );
+  }, text);
+}
+
+async function openInvoice(page: Page) {
+  await page.goto('/');
+  await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true');
+  await expect(page.getByTestId('token-basis')).toContainText('o200k_base');
+}
+
+test('the budget box can be cleared and retyped; Escape restores the value before the edit', async ({
+  page,
+}) => {
+  await openInvoice(page);
+  const box = page.getByTestId('budget-input');
+  const total = Number(await page.getByTestId('budget-slider').getAttribute('max'));
+  expect(total).toBeGreaterThan(150);
+  await box.click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.press('Backspace');
+  await expect(box).toHaveValue('');
+  await page.keyboard.type('150');
+  await expect(box).toHaveValue('150');
+  await expect(page.getByTestId('budget-slider')).toHaveValue('150');
+  await page.keyboard.press('Enter');
+  await expect(box).toHaveValue('150');
+  // Escape: back to the committed value from before this edit.
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.type('99');
+  await expect(page.getByTestId('budget-slider')).toHaveValue('99');
+  await page.keyboard.press('Escape');
+  await expect(box).toHaveValue('150');
+  await expect(page.getByTestId('budget-slider')).toHaveValue('150');
+  // An empty box left by blur reverts to the committed value.
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.press('Backspace');
+  await page.getByTestId('summary').click();
+  await expect(box).toHaveValue('150');
+});
+
+test('a file that fails to load does not rename the Sample menu', async ({ page }) => {
+  await openInvoice(page);
+  const select = page.getByTestId('sample-select');
+  await expect(select).toHaveValue('invoice');
+  await page.getByTestId('file-input').setInputFiles({
+    name: 'x.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from('{ "messages": [ {"role": "user", '),
+  });
+  await expect(page.getByTestId('source-text')).toBeVisible();
+  await expect(page.getByTestId('count-messages')).toHaveText('4');
+  await expect(select).toHaveValue('invoice');
+  await expect(select.locator('option:checked')).not.toContainText('x.json');
+});
+
+test('arcs are reachable by keyboard and select their pair with Enter or Space', async ({
+  page,
+}) => {
+  await openInvoice(page);
+  const hits = page.locator('[data-testid="arc-layer"] .arc-hit');
+  await expect(hits).toHaveCount(2);
+  const first = hits.first();
+  await expect(first).toHaveAttribute('tabindex', '0');
+  await expect(first).toHaveAttribute('role', 'button');
+  await expect(first).toHaveAttribute('aria-label', /^\w+ toolu_\w+: answered/);
+  // Tab from the find box reaches an arc.
+  await page.getByTestId('find').focus();
+  let onArc = false;
+  for (let i = 0; i < 40 && !onArc; i++) {
+    await page.keyboard.press('Tab');
+    onArc = await page.evaluate(
+      () => document.activeElement?.classList.contains('arc-hit') ?? false,
+    );
+  }
+  expect(onArc).toBe(true);
+  await first.focus();
+  await page.keyboard.press('Enter');
+  const id = await first.evaluate((el) => el.parentElement?.getAttribute('data-arc-id'));
+  await expect(page.locator(`.arc[data-arc-id="${id}"]`)).toHaveClass(/selected/);
+  await expect(first).toHaveAttribute('aria-pressed', 'true');
+  const second = hits.nth(1);
+  await second.focus();
+  await page.keyboard.press(' ');
+  await expect(second).toHaveAttribute('aria-pressed', 'true');
+  await expect(first).toHaveAttribute('aria-pressed', 'false');
+});
+
+test('a file holding several requests gets a request picker', async ({ page }) => {
+  await openInvoice(page);
+  const body = (n: number) => ({
+    model: 'claude-sonnet-4-5',
+    max_tokens: 64,
+    messages: Array.from({ length: n }, (_, i) => ({
+      role: i % 2 === 0 ? 'user' : 'assistant',
+      content: `line ${i}`,
+    })),
+  });
+  await paste(page, JSON.stringify({ requests: [body(1), body(3)] }));
+  const picker = page.getByTestId('request-select');
+  await expect(picker).toBeVisible();
+  await expect(picker.locator('option')).toHaveCount(2);
+  await expect(picker).toHaveValue('1');
+  await expect(page.getByTestId('count-messages')).toHaveText('3');
+  await picker.selectOption('0');
+  await expect(page.getByTestId('count-messages')).toHaveText('1');
+  await expect(picker).toHaveValue('0');
+});
+
+test('an ambiguous input lists the matching formats as buttons that set the format', async ({
+  page,
+}) => {
+  await openInvoice(page);
+  await paste(
+    page,
+    JSON.stringify([
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: 'hello' },
+    ]),
+  );
+  const picks = page.getByTestId('ambiguous-pick');
+  await expect(picks.nth(1)).toBeVisible();
+  const formats = await picks.evaluateAll((els) => els.map((e) => e.getAttribute('data-format')));
+  const other = formats.find((f) => f !== null && f !== formats[0]);
+  expect(other).toBeTruthy();
+  await page.locator(`[data-testid="ambiguous-pick"][data-format="${other}"]`).click();
+  await expect(page.getByTestId('format-select')).toHaveValue(other as string);
+  await expect(page.getByTestId('format')).toHaveText(other as string);
+});
+
+test('lost-meaning marks show under the simulator after an eviction', async ({ page }) => {
+  await openInvoice(page);
+  await paste(
+    page,
+    JSON.stringify({
+      model: 'claude-sonnet-4-5',
+      max_tokens: 100,
+      messages: [
+        {
+          role: 'user',
+          content:
+            'Rename the helper in `src/billing/invoiceTotals.ts` to computeTotals and keep INV-7 working.',
+        },
+        {
+          role: 'assistant',
+          content:
+            'Renamed it. ' +
+            'The helper now lives in the same file and every caller was updated accordingly. '.repeat(
+              8,
+            ),
+        },
+        {
+          role: 'user',
+          content: 'Now add a test for computeTotals in src/billing/invoiceTotals.ts that covers INV-7.',
+        },
+        { role: 'assistant', content: 'Added the test.' },
+      ],
+    }),
+  );
+  await expect(page.getByTestId('count-messages')).toHaveText('4');
+  await expect(page.getByTestId('simulator-lost')).toHaveCount(0);
+  const total = Number(await page.getByTestId('budget-slider').getAttribute('max'));
+  await page.getByTestId('budget-input').fill(String(Math.round(total * 0.3)));
+  await page.getByTestId('budget-input').press('Enter');
+  const lost = page.getByTestId('simulator-lost');
+  await expect(lost).toBeVisible();
+  await expect(lost.getByTestId('lost-mark')).toHaveCount(1);
+  await expect(lost.getByTestId('lost-mark')).toHaveAttribute('data-kind', 'evicted_reference');
+  await expect(lost.getByTestId('lost-mark')).toContainText('message #0');
+});
