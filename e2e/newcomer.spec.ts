@@ -179,4 +179,7 @@ test('lost-meaning marks show under the simulator after an eviction', async ({ p
   await expect(lost.getByTestId('lost-mark')).toHaveCount(1);
   await expect(lost.getByTestId('lost-mark')).toHaveAttribute('data-kind', 'evicted_reference');
   await expect(lost.getByTestId('lost-mark')).toContainText('message #0');
+  // The timeline marks the affected row.
+  await expect(page.locator('[data-message-index="0"][data-lost="evicted_reference"]')).toHaveCount(1);
+  await expect(page.locator('[data-lost]')).toHaveCount(1);
 });

@@ -32,6 +32,7 @@ import { STREAM_MIN_BYTES } from '../workers/limits.ts';
 import { ViolationsPanel } from './ViolationsPanel.tsx';
 import { EvictionSimulator } from './budget/EvictionSimulator.tsx';
 import { useEviction, useTimelineEviction } from './budget/useEviction.ts';
+import { selectSimulatorLostMeaning } from './budget/SimulatorLostMeaning.tsx';
 import { FaultPanel } from './faults/FaultPanel.tsx';
 import { RepairPanel } from './faults/RepairPanel.tsx';
 import { LearnPanel, LearnToggle } from './learn/LearnPanel.tsx';
@@ -83,6 +84,7 @@ export function App() {
   const roleFilter = useAppStore((s) => s.roleFilter);
   const blockFilter = useAppStore((s) => s.blockFilter);
   const theme = useAppStore((s) => s.theme);
+  const storeBudget = useAppStore((s) => s.budget);
   const [fileError, setFileError] = useState<ParseError | null>(null);
   const [showText, setShowText] = useState(false);
   // The simulator panel: open on wide screens, collapsed below SIMULATOR_OPEN_MIN_WIDTH px so the
@@ -295,6 +297,15 @@ export function App() {
     : '';
   const pinned = analysis ? selectPinnedText(analysis.transcript) : '';
   const timelineEviction = useTimelineEviction(sim, analysis?.transcript ?? null, providerLabel);
+  // Lost-meaning marks of the primary policy's eviction (issue 8), for the timeline's rows.
+  const lost =
+    sim && analysis && storeBudget !== null
+      ? selectSimulatorLostMeaning(analysis.transcript, sim.view.results[0])
+      : null;
+  const lostMarks = useMemo(
+    () => (lost ? new Map(lost.marks.map((m) => [m.messageIndex, m.kind])) : null),
+    [lost],
+  );
   const currentMatch = matches ? matches.messages.indexOf(currentMessage) + 1 : 0;
 
   return (
@@ -413,6 +424,7 @@ export function App() {
               expanded={expanded}
               onToggle={toggle}
               eviction={timelineEviction}
+              lostMarks={lostMarks}
             />
           </section>
           <div className="side-column">

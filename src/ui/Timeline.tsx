@@ -40,6 +40,8 @@ export interface TimelineProps {
   onToggle: (index: number) => void;
   /** The eviction simulator's marks (greyed rows, policy lanes, cut markers, red arcs); null = none. */
   eviction?: TimelineEviction | null;
+  /** Lost-meaning marks of the primary policy's eviction: message → mark kind (`data-lost` on the row). */
+  lostMarks?: ReadonlyMap<number, string> | null;
 }
 
 const GUTTER = DEFAULT_ARC_OPTIONS.gutterWidth;
@@ -56,6 +58,7 @@ export function Timeline({
   expanded,
   onToggle,
   eviction = null,
+  lostMarks = null,
 }: TimelineProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const selection = useAppStore((s) => s.selection);
@@ -344,6 +347,7 @@ export function Timeline({
               style={style}
               data-index={it.index}
               data-message-index={row.message}
+              data-lost={lostMarks?.get(row.message)}
               ref={measureRow}
             >
               {eviction && (
