@@ -140,71 +140,101 @@ function messageText(m: Message): string {
 }
 
 /**
+ * What `findLostMeaning` needs of a transcript whatever the cut: the calls with their
+ * tool+input keys, every message's chunks as an inverted index, and each user message's
+ * distinctive tokens. Built once per transcript (O(total text)) and cached by reference, so a
+ * slider step only walks the calls and the evicted user messages.
+ */
+interface LostMeaningPrep {
+  calls: { message: number; block: number; id: string | null; name: string; key: string; result: number | null }[];
+  /** chunk → messages (ascending) whose text contains it. */
+  index: Map<string, number[]>;
+  /** Per message: for user messages with text, their distinctive tokens; null otherwise. */
+  userTokens: (string[] | null)[];
+}
+
+const PREP = new WeakMap<Transcript, LostMeaningPrep>();
+
+function prepare(t: Transcript): LostMeaningPrep {
+  const cached = PREP.get(t);
+  if (cached) return cached;
+  const pairs = pairToolCalls(t.messages);
+  const calls: LostMeaningPrep['calls'] = [];
+  for (const p of pairs) {
+    if (p.call === null || p.server || p.status === 'orphan' || p.status === 'duplicate_result') continue;
+    const block = t.messages[p.call.message]?.blocks[p.call.block];
+    if (!block || block.type !== 'tool_use') continue;
+    calls.push({ message: p.call.message, block: p.call.block, id: block.id, name: block.name, key: `${block.name}\u0000${canonicalJson(block.input)}`, result: p.result ? p.result.message : null });
+  }
+  calls.sort((a, b) => a.message - b.message || a.block - b.block);
+  const index = new Map<string, number[]>();
+  const userTokens: (string[] | null)[] = [];
+  t.messages.forEach((m, i) => {
+    const own = new Set(chunks(messageText(m)));
+    for (const c of own) {
+      const list = index.get(c);
+      if (list) list.push(i);
+      else index.set(c, [i]);
+    }
+    const userText = m.role === 'user' ? m.blocks.filter((b) => b.type === 'text').map(blockText).join('\n') : '';
+    userTokens.push(userText.length > 0 ? distinctiveTokens(userText) : null);
+  });
+  const prep = { calls, index, userTokens };
+  PREP.set(t, prep);
+  return prep;
+}
+
+/**
  * Find lost meaning after an eviction.
  * @param t the transcript before eviction
  * @param kept message indices (positions in `t.messages`) kept by the policy
  * @param evicted message indices evicted by the policy; indices in neither list are ignored
  * @returns marks in message order (repeated calls by the repeating call, evicted references by
- *   the evicted user message) and the heuristic's limits. Never throws.
+ *   the evicted user message) and the heuristic's limits. Never throws. The per-transcript
+ *   work is cached, so calls for many cuts of one transcript cost O(calls + evicted messages).
  */
 export function findLostMeaning(t: Transcript, kept: readonly number[], evicted: readonly number[]): LostMeaning {
   const keptSet = new Set(kept);
   const evictedSet = new Set(evicted);
   const marks: LostMeaningMark[] = [];
+  const prep = prepare(t);
 
   // Repeated calls: same tool and input as an earlier call whose result was evicted.
-  const pairs = pairToolCalls(t.messages);
   const evictedAnswers = new Map<string, { messageIndex: number; blockIndex: number; id: string | null; result: number }>();
-  const calls = pairs.filter((p) => p.call !== null && !p.server && p.status !== 'orphan' && p.status !== 'duplicate_result').sort((a, b) => (a.call?.message ?? 0) - (b.call?.message ?? 0) || (a.call?.block ?? 0) - (b.call?.block ?? 0));
-  for (const p of calls) {
-    const ref = p.call as { message: number; block: number };
-    const block = t.messages[ref.message]?.blocks[ref.block];
-    if (!block || block.type !== 'tool_use') continue;
-    const key = `${block.name}\u0000${canonicalJson(block.input)}`;
-    const prior = evictedAnswers.get(key);
-    if (prior && keptSet.has(ref.message)) {
+  for (const c of prep.calls) {
+    const prior = evictedAnswers.get(c.key);
+    if (prior && keptSet.has(c.message)) {
       marks.push({
         kind: 'repeated_call',
-        messageIndex: ref.message,
-        blockIndex: ref.block,
-        id: block.id,
-        name: block.name,
+        messageIndex: c.message,
+        blockIndex: c.block,
+        id: c.id,
+        name: c.name,
         earlier: { messageIndex: prior.messageIndex, blockIndex: prior.blockIndex, id: prior.id },
         evictedResultIndex: prior.result,
-        note: `Repeats ${block.name} with the same input as the call in message ${prior.messageIndex}, whose result (message ${prior.result}) was evicted: the model no longer has that answer and asks again.`,
+        note: `Repeats ${c.name} with the same input as the call in message ${prior.messageIndex}, whose result (message ${prior.result}) was evicted: the model no longer has that answer and asks again.`,
       });
     }
-    if (p.result && evictedSet.has(p.result.message)) evictedAnswers.set(key, { messageIndex: ref.message, blockIndex: ref.block, id: block.id, result: p.result.message });
+    if (c.result !== null && evictedSet.has(c.result)) evictedAnswers.set(c.key, { messageIndex: c.message, blockIndex: c.block, id: c.id, result: c.result });
   }
 
-  // Evicted user messages still referred to by later kept messages.
+  // Evicted user messages still referred to by later kept messages. System text only counts as
+  // system text when it is sent: the top-level prompt, or a kept system/developer message.
   const systemTokens = new Set<string>();
   for (const s of t.system) for (const c of chunks(s.text)) systemTokens.add(c);
   for (const i of kept) {
     const m = t.messages[i];
     if (m && (m.role === 'system' || m.role === 'developer')) for (const c of chunks(messageText(m))) systemTokens.add(c);
   }
-  // Inverted index: chunk → kept messages (ascending) that contain it.
-  const index = new Map<string, number[]>();
-  for (const i of [...keptSet].sort((a, b) => a - b)) {
-    const m = t.messages[i];
-    if (!m) continue;
-    for (const c of new Set(chunks(messageText(m)))) {
-      const list = index.get(c);
-      if (list) list.push(i);
-      else index.set(c, [i]);
-    }
-  }
   for (const i of [...evictedSet].sort((a, b) => a - b)) {
     const m = t.messages[i];
-    if (!m || m.role !== 'user') continue;
-    const text = m.blocks.filter((b) => b.type === 'text').map(blockText).join('\n');
-    if (text.length === 0) continue;
+    const userToks = prep.userTokens[i];
+    if (!m || m.role !== 'user' || !userToks) continue;
     const tokens: string[] = [];
     const refs = new Set<number>();
-    for (const tok of distinctiveTokens(text)) {
+    for (const tok of userToks) {
       if (systemTokens.has(tok)) continue;
-      const later = (index.get(tok) ?? []).filter((k) => k > i);
+      const later = (prep.index.get(tok) ?? []).filter((k) => k > i && keptSet.has(k));
       if (later.length === 0) continue;
       tokens.push(tok);
       for (const k of later) refs.add(k);
