@@ -7,7 +7,21 @@ import type { LostMeaning } from '../../model/lostMeaning.ts';
 import { findLostMeaning } from '../../model/lostMeaning.ts';
 import type { PolicyResult } from '../../model/evict/policies.ts';
 import type { Transcript } from '../../model/types.ts';
+import { useState } from 'react';
 import { LostMeaningList } from '../faults/LostMeaningList.tsx';
+
+/**
+ * Above this many messages the marks are computed only on request: the first computation
+ * indexes every message's text (about 4 s at 100,000 messages on the page's thread), which
+ * would freeze a slider drag. Later cuts of the same transcript are cheap (cached index).
+ */
+export const LOST_MEANING_AUTO_MAX = 10_000;
+const requested = new WeakSet<Transcript>();
+
+/** True when the marks for this transcript wait for the user to ask for them. */
+export function lostMeaningDeferred(t: Transcript): boolean {
+  return t.messages.length > LOST_MEANING_AUTO_MAX && !requested.has(t);
+}
 
 let last: {
   t: Transcript;
@@ -25,6 +39,7 @@ let last: {
  */
 export function selectSimulatorLostMeaning(t: Transcript, r: PolicyResult): LostMeaning | null {
   if (r.deficit === 0 || r.freed === 0) return null;
+  if (lostMeaningDeferred(t)) return null;
   const evictedCount = r.evicted.length;
   if (evictedCount === 0) return null;
   if (
@@ -54,6 +69,23 @@ export function SimulatorLostMeaning({
   onJump,
   labelOf,
 }: SimulatorLostMeaningProps) {
+  const [, setAsked] = useState(0);
+  if (lostMeaningDeferred(transcript) && result.deficit > 0 && result.freed > 0) {
+    return (
+      <section className="simulator-lost" data-testid="simulator-lost" aria-label="Lost meaning">
+        <button
+          type="button"
+          data-testid="lost-meaning-compute"
+          onClick={() => {
+            requested.add(transcript);
+            setAsked((n) => n + 1);
+          }}
+        >
+          Find lost meaning ({transcript.messages.length.toLocaleString('en')} messages: indexes all text once)
+        </button>
+      </section>
+    );
+  }
   const lost = selectSimulatorLostMeaning(transcript, result);
   if (!lost) return null;
   return (
