@@ -6,13 +6,21 @@ import globals from 'globals';
 
 const MODEL_RULE = {
   patterns: [
-    { group: ['react', 'react-dom', 'react/*', 'zustand', 'zustand/*', 'd3-selection'], message: 'src/model is pure TypeScript: no React, zustand or DOM libraries.' },
-    { group: ['**/state/**', '**/ui/**', '**/workers/**', '**/cli/**', 'node:*'], message: 'src/model imports only src/model (it runs in a worker, in Node and in tests).' },
+    {
+      group: ['react', 'react-dom', 'react/*', 'zustand', 'zustand/*', 'd3-selection'],
+      message: 'src/model is pure TypeScript: no React, zustand or DOM libraries.',
+    },
+    {
+      group: ['**/state/**', '**/ui/**', '**/workers/**', '**/cli/**', 'node:*'],
+      message: 'src/model imports only src/model (it runs in a worker, in Node and in tests).',
+    },
   ],
 };
 
 export default tseslint.config(
-  { ignores: ['dist', 'node_modules', 'test-results', 'playwright-report', 'bench-data', 'public'] },
+  {
+    ignores: ['dist', 'node_modules', 'test-results', 'playwright-report', 'bench-data', 'public'],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -33,7 +41,15 @@ export default tseslint.config(
     ignores: ['src/model/**/*.test.ts', 'src/model/testing.ts'],
     rules: {
       'no-restricted-imports': ['error', MODEL_RULE],
-      'no-restricted-globals': ['error', 'window', 'document', 'location', 'history', 'localStorage', 'navigator'],
+      'no-restricted-globals': [
+        'error',
+        'window',
+        'document',
+        'location',
+        'history',
+        'localStorage',
+        'navigator',
+      ],
     },
   },
   {
@@ -42,7 +58,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/ui/**', 'react-dom'], message: 'src/state does not import UI components (ui → state → model).' }] },
+        {
+          patterns: [
+            {
+              group: ['**/ui/**', 'react-dom'],
+              message: 'src/state does not import UI components (ui → state → model).',
+            },
+          ],
+        },
       ],
     },
   },
@@ -51,7 +74,15 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['d3-selection', 'd3-transition'], message: 'd3 computes, React owns the DOM: use d3-shape/d3-scale/d3-array only.' }, { group: ['**/cli/**'], message: 'The UI does not import the CLI.' }] },
+        {
+          patterns: [
+            {
+              group: ['d3-selection', 'd3-transition'],
+              message: 'd3 computes, React owns the DOM: use d3-shape/d3-scale/d3-array only.',
+            },
+            { group: ['**/cli/**'], message: 'The UI does not import the CLI.' },
+          ],
+        },
       ],
     },
   },

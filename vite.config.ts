@@ -25,7 +25,10 @@ function cspMeta(): Plugin {
     name: 'transcript-inspector-csp',
     apply: 'build',
     transformIndexHtml: (html) =>
-      html.replace('<head>', `<head>\n    <meta http-equiv="Content-Security-Policy" content="${CSP}" />`),
+      html.replace(
+        '<head>',
+        `<head>\n    <meta http-equiv="Content-Security-Policy" content="${CSP}" />`,
+      ),
   };
 }
 
@@ -35,10 +38,10 @@ export default defineConfig({
   worker: { format: 'es' },
   server: {
     headers: {
-      'Content-Security-Policy': CSP.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'").replace(
-        "connect-src 'self'",
-        "connect-src 'self' ws: wss:",
-      ),
+      'Content-Security-Policy': CSP.replace(
+        "script-src 'self'",
+        "script-src 'self' 'unsafe-inline'",
+      ).replace("connect-src 'self'", "connect-src 'self' ws: wss:"),
     },
   },
   build: { target: 'es2022', sourcemap: true },

@@ -163,7 +163,8 @@ test('lost-meaning marks show under the simulator after an eviction', async ({ p
         },
         {
           role: 'user',
-          content: 'Now add a test for computeTotals in src/billing/invoiceTotals.ts that covers INV-7.',
+          content:
+            'Now add a test for computeTotals in src/billing/invoiceTotals.ts that covers INV-7.',
         },
         { role: 'assistant', content: 'Added the test.' },
       ],
@@ -180,6 +181,8 @@ test('lost-meaning marks show under the simulator after an eviction', async ({ p
   await expect(lost.getByTestId('lost-mark')).toHaveAttribute('data-kind', 'evicted_reference');
   await expect(lost.getByTestId('lost-mark')).toContainText('message #0');
   // The timeline marks the affected row.
-  await expect(page.locator('[data-message-index="0"][data-lost="evicted_reference"]')).toHaveCount(1);
+  await expect(page.locator('[data-message-index="0"][data-lost="evicted_reference"]')).toHaveCount(
+    1,
+  );
   await expect(page.locator('[data-lost]')).toHaveCount(1);
 });

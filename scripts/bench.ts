@@ -33,7 +33,14 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dataDir = path.join(root, 'bench-data');
 
 function line(name: string, value: number, unit: string, note = ''): void {
-  const v = Math.abs(value) >= 100 ? value.toFixed(0) : Math.abs(value) >= 10 ? value.toFixed(1) : Math.abs(value) >= 0.1 ? value.toFixed(2) : value.toPrecision(2);
+  const v =
+    Math.abs(value) >= 100
+      ? value.toFixed(0)
+      : Math.abs(value) >= 10
+        ? value.toFixed(1)
+        : Math.abs(value) >= 0.1
+          ? value.toFixed(2)
+          : value.toPrecision(2);
   process.stdout.write(`${name}: ${v} ${unit}${note ? `   # ${note}` : ''}\n`);
 }
 
@@ -49,7 +56,11 @@ function time<T>(f: () => T): [number, T] {
 }
 
 /** Generate once into bench-data/ and reuse. */
-function dataFile(name: string, format: GenFormat, opts: { messages: number; mb?: number; broken?: number }): string {
+function dataFile(
+  name: string,
+  format: GenFormat,
+  opts: { messages: number; mb?: number; broken?: number },
+): string {
   mkdirSync(dataDir, { recursive: true });
   const file = path.join(dataDir, name);
   if (!existsSync(file)) writeFileSync(file, generate({ format, seed: 7, ...opts }));
@@ -108,15 +119,28 @@ function plainPass(t: Transcript): number {
 
 function benchEviction(): void {
   // No planted broken pairs here: the 400s measured are the ones the cuts make.
-  const file = dataFile('anthropic-100k-clean.json', 'anthropic-messages', { messages: 100_000, broken: 0 });
+  const file = dataFile('anthropic-100k-clean.json', 'anthropic-messages', {
+    messages: 100_000,
+    broken: 0,
+  });
   const parsed = parseTranscript(readFileSync(file, 'utf8'));
   if (!parsed.ok) throw new Error(parsed.error.message);
   const t = parsed.value.transcript;
   const table = countTokens(t, 'anthropic');
   const plain = median(Array.from({ length: 9 }, () => time(() => plainPass(t))[0]));
-  line('plain_pass_ms_100k', plain, 'ms', `${t.messages.length} messages, every block touched once`);
+  line(
+    'plain_pass_ms_100k',
+    plain,
+    'ms',
+    `${t.messages.length} messages, every block touched once`,
+  );
   const [prep, ctx] = time(() => prepareEviction(t, table, 'anthropic'));
-  line('eviction_prepare_ms_100k', prep, 'ms', 'once per transcript/provider/tokenizer: full validation + tables');
+  line(
+    'eviction_prepare_ms_100k',
+    prep,
+    'ms',
+    'once per transcript/provider/tokenizer: full validation + tables',
+  );
   // The page builds each shown policy's plan once (memoised in the context), not per step.
   const [plansMs] = time(() => {
     simulatePolicy(ctx, 'message', table.total);
@@ -124,7 +148,7 @@ function benchEviction(): void {
   });
   line('eviction_plans_ms_100k', plansMs, 'ms', 'cut plans of message + exchange, built once');
   let seed = 12345;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  const rand = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
   const steps: number[] = [];
   let invalidSteps = 0;
   for (let i = 0; i < 200; i++) {
@@ -143,11 +167,27 @@ function benchEviction(): void {
   const withLists: number[] = [];
   for (let i = 0; i < 50; i++) {
     const budget = Math.round(table.total * (0.05 + 0.9 * rand()));
-    withLists.push(time(() => ['message', 'exchange'].forEach((p) => simulatePolicy(ctx, p as 'message', budget).kept.length))[0]);
+    withLists.push(
+      time(() =>
+        ['message', 'exchange'].forEach(
+          (p) => simulatePolicy(ctx, p as 'message', budget).kept.length,
+        ),
+      )[0],
+    );
   }
-  line('slider_step_with_index_lists_ms_100k', median(withLists), 'ms', 'the same, also listing kept/evicted indices (lazy; the timeline can grey rows from the cut instead)');
+  line(
+    'slider_step_with_index_lists_ms_100k',
+    median(withLists),
+    'ms',
+    'the same, also listing kept/evicted indices (lazy; the timeline can grey rows from the cut instead)',
+  );
   const step = median(steps);
-  line('slider_step_ms_100k', step, 'ms', `median of 200 budgets, message + exchange with full validation; worst ${Math.max(...steps).toFixed(1)} ms; target ≤ 16`);
+  line(
+    'slider_step_ms_100k',
+    step,
+    'ms',
+    `median of 200 budgets, message + exchange with full validation; worst ${Math.max(...steps).toFixed(1)} ms; target ≤ 16`,
+  );
   line('slider_step_vs_plain_pass_100k', step / plain, '×');
   const sweeps: number[] = [];
   let shares = '';
@@ -159,12 +199,18 @@ function benchEviction(): void {
     shares = s.policies.map((p) => `${p.policy} ${(p.share400 * 100).toFixed(1)}%`).join(', ');
   }
   const sw = median(sweeps);
-  line('sweep_ms_100k', sw, 'ms', `all ${POLICIES.length} policies, every cut; 400 share: ${shares}; target ≤ 250`);
+  line(
+    'sweep_ms_100k',
+    sw,
+    'ms',
+    `all ${POLICIES.length} policies, every cut; 400 share: ${shares}; target ≤ 250`,
+  );
   line('sweep_vs_plain_pass_100k', sw / plain, '×');
   const freshCuts = prepareEviction(t, table, 'anthropic').cuts;
   const [cm] = time(() => cutMarkers(freshCuts));
   line('cut_markers_ms_100k', cm, 'ms', 'every cut point, safe or not, on a fresh context');
-  if (invalidSteps === 0) process.stdout.write('# note: no slider step produced a 400 in this sample\n');
+  if (invalidSteps === 0)
+    process.stdout.write('# note: no slider step produced a 400 in this sample\n');
 }
 
 /** Child mode: load a file and report peak heap / RSS relative to its size, as JSON. */
@@ -184,14 +230,25 @@ function peakChild(file: string): void {
   countTokens(a.transcript, a.provider);
   sample();
   const size = statSync(file).size;
-  process.stdout.write(JSON.stringify({ heap: peak / size, rss: (process.resourceUsage().maxRSS * 1024) / size }));
+  process.stdout.write(
+    JSON.stringify({ heap: peak / size, rss: (process.resourceUsage().maxRSS * 1024) / size }),
+  );
 }
 
 function benchPeak(file: string): void {
   const script = fileURLToPath(import.meta.url);
-  const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', script, '--peak-child', file], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 20 });
+  const out = execFileSync(
+    process.execPath,
+    ['--expose-gc', '--import', 'tsx', script, '--peak-child', file],
+    { cwd: root, encoding: 'utf8', maxBuffer: 1 << 20 },
+  );
   const { heap, rss } = JSON.parse(out) as { heap: number; rss: number };
-  line('peak_heap_vs_file', heap, '×', `${path.basename(file)}: V8 heap sampled after read, parse, analyse and token count; target ≤ 4`);
+  line(
+    'peak_heap_vs_file',
+    heap,
+    '×',
+    `${path.basename(file)}: V8 heap sampled after read, parse, analyse and token count; target ≤ 4`,
+  );
   line('peak_rss_vs_file', rss, '×', 'max RSS of the whole process (node itself included)');
 }
 
@@ -208,17 +265,31 @@ function main(): void {
     return;
   }
   const cpu = (os.cpus()[0]?.model ?? 'unknown').trim();
-  process.stdout.write(`# machine: ${os.availableParallelism()} cores (nproc), ${cpu}, node ${process.version}\n`);
+  process.stdout.write(
+    `# machine: ${os.availableParallelism()} cores (nproc), ${cpu}, node ${process.version}\n`,
+  );
   const anth = dataFile('anthropic-50mb.json', 'anthropic-messages', { messages: 1, mb: 50 });
   benchPipeline('anthropic_50mb', anth, false);
-  if (parserFor('claude-code-jsonl')) benchPipeline('claude_code_50mb', dataFile('claude-code-50mb.jsonl', 'claude-code-jsonl', { messages: 1, mb: 50 }), true);
-  else process.stdout.write('# skipped pipeline_vs_json_parse_claude_code_50mb: no claude-code-jsonl parser registered\n');
+  if (parserFor('claude-code-jsonl'))
+    benchPipeline(
+      'claude_code_50mb',
+      dataFile('claude-code-50mb.jsonl', 'claude-code-jsonl', { messages: 1, mb: 50 }),
+      true,
+    );
+  else
+    process.stdout.write(
+      '# skipped pipeline_vs_json_parse_claude_code_50mb: no claude-code-jsonl parser registered\n',
+    );
   benchEviction();
   benchPeak(anth);
   // --- Browser figures (issue 7, scripts/benchBrowser.ts): Chromium via Playwright. ---
   if (only !== 'node' && !args.includes('--no-browser')) {
     process.stdout.write('# browser figures (scripts/benchBrowser.ts)\n');
-    execFileSync(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/benchBrowser.ts')], { cwd: root, stdio: 'inherit' });
+    execFileSync(
+      process.execPath,
+      ['--import', 'tsx', path.join(root, 'scripts/benchBrowser.ts')],
+      { cwd: root, stdio: 'inherit' },
+    );
   }
 }
 

@@ -15,7 +15,11 @@ import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
 export type GenFormat = 'anthropic-messages' | 'openai-chat' | 'claude-code-jsonl';
-export const GEN_FORMATS: readonly GenFormat[] = ['anthropic-messages', 'openai-chat', 'claude-code-jsonl'];
+export const GEN_FORMATS: readonly GenFormat[] = [
+  'anthropic-messages',
+  'openai-chat',
+  'claude-code-jsonl',
+];
 
 export interface GenOptions {
   /** Entries in the primary list (messages, or JSONL lines), at least. */
@@ -40,8 +44,20 @@ function rng(seed: number): () => number {
   };
 }
 
-const WORDS = 'the service returns a timeout when the pool is exhausted so we retry with backoff and log each attempt before the handler reads config from disk parses yaml validates schema writes metrics flushes cache and answers the request'.split(' ');
-const FILES = ['src/server.ts', 'src/db/pool.ts', 'config/app.yaml', 'tests/api.test.ts', 'README.md', 'src/handlers/checkout.ts', 'package.json', 'src/util/retry.ts'];
+const WORDS =
+  'the service returns a timeout when the pool is exhausted so we retry with backoff and log each attempt before the handler reads config from disk parses yaml validates schema writes metrics flushes cache and answers the request'.split(
+    ' ',
+  );
+const FILES = [
+  'src/server.ts',
+  'src/db/pool.ts',
+  'config/app.yaml',
+  'tests/api.test.ts',
+  'README.md',
+  'src/handlers/checkout.ts',
+  'package.json',
+  'src/util/retry.ts',
+];
 const TOOLS = ['Read', 'Bash', 'Grep', 'Edit', 'Glob'];
 
 interface Call {
@@ -88,7 +104,12 @@ class Writer {
     const long = this.chance(0.08);
     const lines = long ? this.int(80, 400) : this.int(1, 12);
     const out: string[] = [];
-    for (let i = 0; i < lines; i++) out.push(name === 'Read' ? `${String(i + 1).padStart(4)}\t${this.sentence(this.int(4, 12))}` : `${this.pick(FILES)}:${this.int(1, 900)}: ${this.sentence(this.int(3, 9))}`);
+    for (let i = 0; i < lines; i++)
+      out.push(
+        name === 'Read'
+          ? `${String(i + 1).padStart(4)}\t${this.sentence(this.int(4, 12))}`
+          : `${this.pick(FILES)}:${this.int(1, 900)}: ${this.sentence(this.int(3, 9))}`,
+      );
     return out.join('\n');
   }
 }
@@ -102,13 +123,36 @@ function exchange(w: Writer, callPrefix: string, thinking: boolean): Turn[] {
     const calls: Call[] = [];
     for (let c = 0; c < n; c++) {
       const name = w.pick(TOOLS);
-      const input = name === 'Bash' ? { command: `grep -rn "${w.pick(WORDS)}" ${w.pick(FILES)}`, description: w.sentence(4) } : { file_path: w.pick(FILES) };
+      const input =
+        name === 'Bash'
+          ? { command: `grep -rn "${w.pick(WORDS)}" ${w.pick(FILES)}`, description: w.sentence(4) }
+          : { file_path: w.pick(FILES) };
       calls.push({ id: w.id(callPrefix), name, input });
     }
-    turns.push({ kind: 'assistant', thinking: thinking && w.chance(0.6) ? w.sentence(w.int(10, 60)) : null, text: w.chance(0.4) ? w.sentence(w.int(5, 20)) : null, calls });
-    turns.push({ kind: 'results', results: calls.map((c) => ({ id: c.id, text: w.chance(0.07) ? `Error: ${w.sentence(6)}` : w.resultText(c.name), isError: false })).map((x) => ({ ...x, isError: x.text.startsWith('Error:') })), textFirst: null });
+    turns.push({
+      kind: 'assistant',
+      thinking: thinking && w.chance(0.6) ? w.sentence(w.int(10, 60)) : null,
+      text: w.chance(0.4) ? w.sentence(w.int(5, 20)) : null,
+      calls,
+    });
+    turns.push({
+      kind: 'results',
+      results: calls
+        .map((c) => ({
+          id: c.id,
+          text: w.chance(0.07) ? `Error: ${w.sentence(6)}` : w.resultText(c.name),
+          isError: false,
+        }))
+        .map((x) => ({ ...x, isError: x.text.startsWith('Error:') })),
+      textFirst: null,
+    });
   }
-  turns.push({ kind: 'assistant', thinking: thinking && w.chance(0.3) ? w.sentence(w.int(10, 40)) : null, text: w.sentence(w.int(10, 80)), calls: [] });
+  turns.push({
+    kind: 'assistant',
+    thinking: thinking && w.chance(0.3) ? w.sentence(w.int(10, 40)) : null,
+    text: w.sentence(w.int(10, 80)),
+    calls: [],
+  });
   return turns;
 }
 
@@ -117,7 +161,10 @@ function breakExchange(w: Writer, turns: Turn[]): Turn[] {
   const ri = turns.findIndex((t) => t.kind === 'results');
   if (ri < 0) return turns;
   const res = turns[ri] as Extract<Turn, { kind: 'results' }>;
-  const copy: Extract<Turn, { kind: 'results' }> = { ...res, results: res.results.map((r) => ({ ...r })) };
+  const copy: Extract<Turn, { kind: 'results' }> = {
+    ...res,
+    results: res.results.map((r) => ({ ...r })),
+  };
   const mode = w.int(0, 2);
   if (mode === 0 && copy.results.length > 1) copy.results.pop();
   else if (mode === 1) (copy.results[0] as Res).id = w.id('orphan_');
@@ -127,7 +174,8 @@ function breakExchange(w: Writer, turns: Turn[]): Turn[] {
 
 function turnCount(t: Turn, format: GenFormat): number {
   if (format === 'anthropic-messages') return 1;
-  if (format === 'openai-chat') return t.kind === 'results' ? t.results.length + (t.textFirst ? 1 : 0) : 1;
+  if (format === 'openai-chat')
+    return t.kind === 'results' ? t.results.length + (t.textFirst ? 1 : 0) : 1;
   // claude-code-jsonl: one line per content block
   if (t.kind === 'user') return 1;
   if (t.kind === 'results') return t.results.length + (t.textFirst ? 1 : 0);
@@ -168,9 +216,12 @@ export function generate(opts: GenOptions): string {
     // Broken pairs at evenly spread exchanges that have calls (a separate stream: same bytes on re-render).
     const bw = new Writer(seed + 1);
     const brokenTotal = opts.broken ?? Math.max(1, Math.floor(count / 20000));
-    const withCalls = exchanges.map((x, i) => (x.some((t) => t.kind === 'results') ? i : -1)).filter((i) => i >= 0);
+    const withCalls = exchanges
+      .map((x, i) => (x.some((t) => t.kind === 'results') ? i : -1))
+      .filter((i) => i >= 0);
     const broken = new Set<number>();
-    for (let b = 0; b < brokenTotal && withCalls.length > 0; b++) broken.add(withCalls[Math.floor(((b + 0.5) * withCalls.length) / brokenTotal)] as number);
+    for (let b = 0; b < brokenTotal && withCalls.length > 0; b++)
+      broken.add(withCalls[Math.floor(((b + 0.5) * withCalls.length) / brokenTotal)] as number);
     const turns = exchanges.flatMap((x, i) => (broken.has(i) ? breakExchange(bw, x) : x));
     // A request body is sent after a user turn; a log simply ends.
     if (format !== 'claude-code-jsonl') turns.push({ kind: 'user', text: 'Continue.' });
@@ -199,42 +250,90 @@ function renderAnthropic(turns: Turn[]): string {
   const messages = turns.map((t) => {
     if (t.kind === 'user') return { role: 'user', content: t.text };
     if (t.kind === 'results') {
-      const blocks: unknown[] = t.results.map((r) => ({ type: 'tool_result', tool_use_id: r.id, content: r.text, ...(r.isError ? { is_error: true } : {}) }));
+      const blocks: unknown[] = t.results.map((r) => ({
+        type: 'tool_result',
+        tool_use_id: r.id,
+        content: r.text,
+        ...(r.isError ? { is_error: true } : {}),
+      }));
       if (t.textFirst) blocks.unshift({ type: 'text', text: t.textFirst });
       return { role: 'user', content: blocks };
     }
     const content: unknown[] = [];
-    if (t.thinking) content.push({ type: 'thinking', thinking: t.thinking, signature: 'EqQBCkYIBRgCKkD' + 'x'.repeat(40) });
+    if (t.thinking)
+      content.push({
+        type: 'thinking',
+        thinking: t.thinking,
+        signature: 'EqQBCkYIBRgCKkD' + 'x'.repeat(40),
+      });
     if (t.text) content.push({ type: 'text', text: t.text });
-    for (const c of t.calls) content.push({ type: 'tool_use', id: c.id, name: c.name, input: c.input });
+    for (const c of t.calls)
+      content.push({ type: 'tool_use', id: c.id, name: c.name, input: c.input });
     return { role: 'assistant', content };
   });
-  const tools = TOOLS.map((name) => ({ name, description: `The ${name} tool.`, input_schema: { type: 'object', properties: {} } }));
-  return JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 8192, thinking: { type: 'enabled', budget_tokens: 4096 }, system: 'You are a coding agent working in a repository.', tools, messages });
+  const tools = TOOLS.map((name) => ({
+    name,
+    description: `The ${name} tool.`,
+    input_schema: { type: 'object', properties: {} },
+  }));
+  return JSON.stringify({
+    model: 'claude-sonnet-4-5',
+    max_tokens: 8192,
+    thinking: { type: 'enabled', budget_tokens: 4096 },
+    system: 'You are a coding agent working in a repository.',
+    tools,
+    messages,
+  });
 }
 
 function renderOpenAI(turns: Turn[]): string {
-  const messages: unknown[] = [{ role: 'system', content: 'You are a coding agent working in a repository.' }];
+  const messages: unknown[] = [
+    { role: 'system', content: 'You are a coding agent working in a repository.' },
+  ];
   for (const t of turns) {
     if (t.kind === 'user') messages.push({ role: 'user', content: t.text });
     else if (t.kind === 'results') {
       if (t.textFirst) messages.push({ role: 'user', content: t.textFirst });
-      for (const r of t.results) messages.push({ role: 'tool', tool_call_id: r.id, content: r.text });
+      for (const r of t.results)
+        messages.push({ role: 'tool', tool_call_id: r.id, content: r.text });
     } else {
       messages.push({
         role: 'assistant',
         content: t.text,
-        ...(t.calls.length > 0 ? { tool_calls: t.calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.input) } })) } : {}),
+        ...(t.calls.length > 0
+          ? {
+              tool_calls: t.calls.map((c) => ({
+                id: c.id,
+                type: 'function',
+                function: { name: c.name, arguments: JSON.stringify(c.input) },
+              })),
+            }
+          : {}),
       });
     }
   }
-  const tools = TOOLS.map((name) => ({ type: 'function', function: { name, description: `The ${name} tool.`, parameters: { type: 'object', properties: {} } } }));
+  const tools = TOOLS.map((name) => ({
+    type: 'function',
+    function: {
+      name,
+      description: `The ${name} tool.`,
+      parameters: { type: 'object', properties: {} },
+    },
+  }));
   return JSON.stringify({ model: 'gpt-4.1', tools, messages });
 }
 
 function renderClaudeCode(turns: Turn[], w: Writer): string {
-  const sessionId = '5e21a0c4-7b1d-4c55-9a51-' + (w.int(0, 0xffffff).toString(16) + '000000000000').slice(0, 12);
-  const base = { isSidechain: false, userType: 'external', cwd: '/srv/checkout', sessionId, version: '2.1.301', gitBranch: 'main' };
+  const sessionId =
+    '5e21a0c4-7b1d-4c55-9a51-' + (w.int(0, 0xffffff).toString(16) + '000000000000').slice(0, 12);
+  const base = {
+    isSidechain: false,
+    userType: 'external',
+    cwd: '/srv/checkout',
+    sessionId,
+    version: '2.1.301',
+    gitBranch: 'main',
+  };
   let time = Date.UTC(2026, 10, 28, 14, 0, 0);
   let parent: string | null = null;
   let n = 0;
@@ -242,27 +341,72 @@ function renderClaudeCode(turns: Turn[], w: Writer): string {
   const emit = (o: Record<string, unknown>) => {
     const uuid = `u${(n++).toString(16).padStart(8, '0')}-0000-4000-8000-000000000000`;
     time += w.int(200, 4000);
-    lines.push(JSON.stringify({ ...o, uuid, parentUuid: parent, ...base, timestamp: new Date(time).toISOString() }));
+    lines.push(
+      JSON.stringify({
+        ...o,
+        uuid,
+        parentUuid: parent,
+        ...base,
+        timestamp: new Date(time).toISOString(),
+      }),
+    );
     parent = uuid;
   };
   for (const t of turns) {
     if (t.kind === 'user') emit({ type: 'user', message: { role: 'user', content: t.text } });
     else if (t.kind === 'results') {
       if (t.textFirst) emit({ type: 'user', message: { role: 'user', content: t.textFirst } });
-      for (const r of t.results) emit({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: r.id, content: r.text, is_error: r.isError }] }, toolUseResult: { stdout: r.text.slice(0, 200), stderr: '', interrupted: false, isImage: false } });
+      for (const r of t.results)
+        emit({
+          type: 'user',
+          message: {
+            role: 'user',
+            content: [
+              { type: 'tool_result', tool_use_id: r.id, content: r.text, is_error: r.isError },
+            ],
+          },
+          toolUseResult: {
+            stdout: r.text.slice(0, 200),
+            stderr: '',
+            interrupted: false,
+            isImage: false,
+          },
+        });
     } else {
       const id = w.id('msg_');
       const requestId = w.id('req_');
       const blocks: unknown[] = [];
-      if (t.thinking) blocks.push({ type: 'thinking', thinking: t.thinking, signature: 'EpMCopaque' + 'x'.repeat(40) });
+      if (t.thinking)
+        blocks.push({
+          type: 'thinking',
+          thinking: t.thinking,
+          signature: 'EpMCopaque' + 'x'.repeat(40),
+        });
       if (t.text) blocks.push({ type: 'text', text: t.text });
-      for (const c of t.calls) blocks.push({ type: 'tool_use', id: c.id, name: c.name, input: c.input });
-      const usage = { input_tokens: w.int(3, 40), cache_creation_input_tokens: w.int(0, 4000), cache_read_input_tokens: w.int(1000, 150000), output_tokens: w.int(20, 900), service_tier: 'standard' };
+      for (const c of t.calls)
+        blocks.push({ type: 'tool_use', id: c.id, name: c.name, input: c.input });
+      const usage = {
+        input_tokens: w.int(3, 40),
+        cache_creation_input_tokens: w.int(0, 4000),
+        cache_read_input_tokens: w.int(1000, 150000),
+        output_tokens: w.int(20, 900),
+        service_tier: 'standard',
+      };
       blocks.forEach((b, i) =>
         emit({
           type: 'assistant',
           requestId,
-          message: { id, type: 'message', role: 'assistant', model: 'claude-opus-4-7', content: [b], stop_reason: i === blocks.length - 1 ? (t.calls.length ? 'tool_use' : 'end_turn') : null, stop_sequence: null, usage },
+          message: {
+            id,
+            type: 'message',
+            role: 'assistant',
+            model: 'claude-opus-4-7',
+            content: [b],
+            stop_reason:
+              i === blocks.length - 1 ? (t.calls.length ? 'tool_use' : 'end_turn') : null,
+            stop_sequence: null,
+            usage,
+          },
         }),
       );
     }
@@ -276,12 +420,20 @@ function main(argv: string[]): void {
     return i >= 0 ? argv[i + 1] : undefined;
   };
   const format = (get('format') ?? 'anthropic-messages') as GenFormat;
-  if (!GEN_FORMATS.includes(format)) throw new Error(`--format must be one of ${GEN_FORMATS.join(', ')}`);
+  if (!GEN_FORMATS.includes(format))
+    throw new Error(`--format must be one of ${GEN_FORMATS.join(', ')}`);
   const messages = Number(get('messages') ?? '1000');
-  if (!Number.isInteger(messages) || messages < 1) throw new Error('--messages needs a whole number ≥ 1');
+  if (!Number.isInteger(messages) || messages < 1)
+    throw new Error('--messages needs a whole number ≥ 1');
   const mb = get('mb');
   const broken = get('broken');
-  const text = generate({ messages, format, seed: Number(get('seed') ?? '1'), ...(mb ? { mb: Number(mb) } : {}), ...(broken ? { broken: Number(broken) } : {}) });
+  const text = generate({
+    messages,
+    format,
+    seed: Number(get('seed') ?? '1'),
+    ...(mb ? { mb: Number(mb) } : {}),
+    ...(broken ? { broken: Number(broken) } : {}),
+  });
   const out = get('out');
   if (out) {
     writeFileSync(out, text);

@@ -1,10 +1,19 @@
 import { analyze } from '../model/analyze.ts';
 import { onlyFile, parseArgs } from './args.ts';
-import { checkFormat, checkProvider, EXIT_INVALID, EXIT_UNREADABLE, EXIT_VALID, loadTranscript, type CliIO } from './io.ts';
+import {
+  checkFormat,
+  checkProvider,
+  EXIT_INVALID,
+  EXIT_UNREADABLE,
+  EXIT_VALID,
+  loadTranscript,
+  type CliIO,
+} from './io.ts';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-export const CHECK_USAGE = 'check FILE [--format F] [--provider P] [--json]   validate a transcript; FILE - reads stdin';
+export const CHECK_USAGE =
+  'check FILE [--format F] [--provider P] [--json]   validate a transcript; FILE - reads stdin';
 
 /**
  * `check`: the verdict, each violation with its explanation and the exact error body.
@@ -19,7 +28,9 @@ export function runCheck(argv: string[], io: CliIO): number {
   if (!parsed) return EXIT_UNREADABLE;
   const a = analyze(parsed.transcript, provider);
   const errors = a.validation.violations.filter((v) => v.severity === 'error');
-  const toolCalls = a.pairs.filter((p) => p.call !== null && p.status !== 'duplicate_result').length;
+  const toolCalls = a.pairs.filter(
+    (p) => p.call !== null && p.status !== 'duplicate_result',
+  ).length;
   if (args.flags.json) {
     const out = {
       format: a.transcript.format,
@@ -46,13 +57,25 @@ export function runCheck(argv: string[], io: CliIO): number {
     io.out(JSON.stringify(out, null, 2) + '\n');
   } else {
     const t = a.transcript;
-    io.out(`${file}: ${t.format} → ${a.provider}; ${plural(t.messages.length, 'message')}, ${plural(a.grouping.exchanges.length, 'exchange')}, ${plural(toolCalls, 'tool call')}\n`);
+    io.out(
+      `${file}: ${t.format} → ${a.provider}; ${plural(t.messages.length, 'message')}, ${plural(a.grouping.exchanges.length, 'exchange')}, ${plural(toolCalls, 'tool call')}\n`,
+    );
     for (const w of t.warnings) io.out(`note: ${w}\n`);
     if (a.validation.valid) io.out(`VALID: ${a.provider} would accept this request.\n`);
-    else io.out(`INVALID: ${a.provider} answers HTTP 400 (${errors.length} violation${errors.length === 1 ? '' : 's'}).\n`);
+    else
+      io.out(
+        `INVALID: ${a.provider} answers HTTP 400 (${errors.length} violation${errors.length === 1 ? '' : 's'}).\n`,
+      );
     a.validation.violations.forEach((v, i) => {
-      const tag = v.severity === 'warning' ? 'warning' : i === a.validation.violations.indexOf(errors[0] ?? v) ? 'the error this request gets' : 'next, once the first is fixed';
-      io.out(`\n[${v.code}] ${v.rule} at message ${v.messageIndex}${v.blockIndex !== null ? `, block ${v.blockIndex}` : ''}${v.ids.length ? ` (ids: ${v.ids.join(', ')})` : ''} — ${tag}\n`);
+      const tag =
+        v.severity === 'warning'
+          ? 'warning'
+          : i === a.validation.violations.indexOf(errors[0] ?? v)
+            ? 'the error this request gets'
+            : 'next, once the first is fixed';
+      io.out(
+        `\n[${v.code}] ${v.rule} at message ${v.messageIndex}${v.blockIndex !== null ? `, block ${v.blockIndex}` : ''}${v.ids.length ? ` (ids: ${v.ids.join(', ')})` : ''} — ${tag}\n`,
+      );
       io.out(`  ${v.title}. ${v.why}\n`);
       if (v.error !== null) io.out(`  HTTP ${v.status} ${JSON.stringify(v.error)}\n`);
       else io.out(`  ${v.message}\n`);

@@ -6,7 +6,11 @@ import { runCli } from './commands.ts';
 import type { CliIO } from './io.ts';
 
 const samplesDir = path.resolve(import.meta.dirname, '../../public/samples');
-const index = JSON.parse(readFileSync(path.join(samplesDir, 'index.json'), 'utf8')) as { file: string; format: string; broken: boolean }[];
+const index = JSON.parse(readFileSync(path.join(samplesDir, 'index.json'), 'utf8')) as {
+  file: string;
+  format: string;
+  broken: boolean;
+}[];
 
 async function check(file: string, ...flags: string[]) {
   let out = '';
@@ -42,8 +46,13 @@ describe('npm run cli -- check on every sample', () => {
 
   it('--provider picks an OpenAI-compatible variant', async () => {
     const r = await check('broken-langchain-trim.json', '--provider', 'qwen', '--json');
-    const json = JSON.parse(r.out) as { provider: string; firstError: { error: { message: string } } };
+    const json = JSON.parse(r.out) as {
+      provider: string;
+      firstError: { error: { message: string } };
+    };
     expect(json.provider).toBe('qwen');
-    expect(json.firstError.error.message).toBe('<400> InternalError.Algo.InvalidParameter: messages with role "tool" must be a response to a preceeding message with "tool_calls".');
+    expect(json.firstError.error.message).toBe(
+      '<400> InternalError.Algo.InvalidParameter: messages with role "tool" must be a response to a preceeding message with "tool_calls".',
+    );
   });
 });

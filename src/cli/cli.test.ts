@@ -21,19 +21,45 @@ async function cli(args: string[], files: Record<string, string>) {
 describe('cli check', () => {
   for (const c of CASE_FIXTURES) {
     it(`--json gives the case its rule, index and exact provider body: ${c.name}`, async () => {
-      const r = await cli(['check', 'case.json', '--json'], { 'case.json': JSON.stringify(c.transcript) });
+      const r = await cli(['check', 'case.json', '--json'], {
+        'case.json': JSON.stringify(c.transcript),
+      });
       expect(r.code).toBe(1);
       const j = JSON.parse(r.out);
       expect(j.valid).toBe(false);
       const first = c.expected[0];
-      expect(j.violations[0]).toMatchObject({ rule: first?.rule, messageIndex: first?.messageIndex, ids: first?.ids, providerPath: first?.providerPath, status: 400 });
+      expect(j.violations[0]).toMatchObject({
+        rule: first?.rule,
+        messageIndex: first?.messageIndex,
+        ids: first?.ids,
+        providerPath: first?.providerPath,
+        status: 400,
+      });
       expect(JSON.stringify(j.firstError)).toContain(JSON.stringify(first?.message).slice(1, -1));
-      expect(Object.keys(j)).toEqual(expect.arrayContaining(['format', 'provider', 'messages', 'exchanges', 'toolCalls', 'valid', 'violations', 'firstError']));
+      expect(Object.keys(j)).toEqual(
+        expect.arrayContaining([
+          'format',
+          'provider',
+          'messages',
+          'exchanges',
+          'toolCalls',
+          'valid',
+          'violations',
+          'firstError',
+        ]),
+      );
     });
   }
 
   it('a valid transcript exits 0 and says so', async () => {
-    const body = { messages: [{ role: 'user', content: 'q' }, { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'f', input: {} }] }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'r' }] }, { role: 'assistant', content: 'done' }] };
+    const body = {
+      messages: [
+        { role: 'user', content: 'q' },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'f', input: {} }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'r' }] },
+        { role: 'assistant', content: 'done' },
+      ],
+    };
     const r = await cli(['check', 'ok.json'], { 'ok.json': JSON.stringify(body) });
     expect(r.code).toBe(0);
     expect(r.out).toContain('VALID');
@@ -41,14 +67,20 @@ describe('cli check', () => {
   });
 
   it('--provider switches the rules: an Anthropic transcript checked as OpenAI Chat', async () => {
-    const r = await cli(['check', 'c.json', '--provider', 'openai-chat', '--json'], { 'c.json': JSON.stringify(CASE_FIXTURES[4]?.transcript) });
+    const r = await cli(['check', 'c.json', '--provider', 'openai-chat', '--json'], {
+      'c.json': JSON.stringify(CASE_FIXTURES[4]?.transcript),
+    });
     const j = JSON.parse(r.out);
     expect(j.provider).toBe('openai-chat');
-    expect(j.violations[0].error.error.message).toContain("An assistant message with 'tool_calls' must be followed by tool messages");
+    expect(j.violations[0].error.error.message).toContain(
+      "An assistant message with 'tool_calls' must be followed by tool messages",
+    );
   });
 
   it('unreadable input exits 2 with line and column', async () => {
-    const r = await cli(['check', 'bad.json'], { 'bad.json': '{\n "messages": [\n  {"role": "user",, "content": "x"}\n ]\n}' });
+    const r = await cli(['check', 'bad.json'], {
+      'bad.json': '{\n "messages": [\n  {"role": "user",, "content": "x"}\n ]\n}',
+    });
     expect(r.code).toBe(2);
     expect(r.err).toContain('line 3, column 19');
     expect(r.err).toContain('{"role": "user",, "content": "x"}');

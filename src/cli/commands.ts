@@ -22,7 +22,9 @@ export const COMMANDS: Record<string, Command> = {
 export function usage(): string {
   return `usage: npm run --silent cli -- <command> ...\n\n${Object.values(COMMANDS)
     .map((c) => `  ${c.usage}`)
-    .join('\n')}\n\nExit codes: 0 valid, 1 invalid (or not repairable), 2 unreadable input or bad usage.\n`;
+    .join(
+      '\n',
+    )}\n\nExit codes: 0 valid, 1 invalid (or not repairable), 2 unreadable input or bad usage.\n`;
 }
 
 /** Run the CLI. @returns the process exit code. */

@@ -15,18 +15,24 @@ export const EXIT_UNREADABLE = 2;
 
 export function checkFormat(v: string | true | undefined): FormatId | undefined {
   if (v === undefined || v === true) return undefined;
-  if (!PARSERS.some((p) => p.id === v)) throw new Error(`unknown format "${v}"; known: ${PARSERS.map((p) => p.id).join(', ')}`);
+  if (!PARSERS.some((p) => p.id === v))
+    throw new Error(`unknown format "${v}"; known: ${PARSERS.map((p) => p.id).join(', ')}`);
   return v as FormatId;
 }
 
 export function checkProvider(v: string | true | undefined): ProviderId | undefined {
   if (v === undefined || v === true) return undefined;
-  if (!VALIDATORS.some((p) => p.id === v)) throw new Error(`unknown provider "${v}"; known: ${VALIDATORS.map((p) => p.id).join(', ')}`);
+  if (!VALIDATORS.some((p) => p.id === v))
+    throw new Error(`unknown provider "${v}"; known: ${VALIDATORS.map((p) => p.id).join(', ')}`);
   return v as ProviderId;
 }
 
 /** Read and parse FILE; on failure print where and what was expected, and return null. */
-export function loadTranscript(io: CliIO, file: string, format: FormatId | undefined): ParsedTranscript | null {
+export function loadTranscript(
+  io: CliIO,
+  file: string,
+  format: FormatId | undefined,
+): ParsedTranscript | null {
   let input: { text: string; name: string };
   try {
     input = io.read(file);
@@ -38,7 +44,10 @@ export function loadTranscript(io: CliIO, file: string, format: FormatId | undef
   if (!parsed.ok) {
     const e = parsed.error;
     io.err(`error: ${e.message}\n`);
-    if (e.location) io.err(`  ${e.location.line} | ${e.location.lineText.slice(0, 200)}\n  ${' '.repeat(String(e.location.line).length)} | ${' '.repeat(Math.max(0, Math.min(e.location.column - 1, 200)))}^\n`);
+    if (e.location)
+      io.err(
+        `  ${e.location.line} | ${e.location.lineText.slice(0, 200)}\n  ${' '.repeat(String(e.location.line).length)} | ${' '.repeat(Math.max(0, Math.min(e.location.column - 1, 200)))}^\n`,
+      );
     if (e.tried) for (const t of e.tried) io.err(`  ${t.format}: expected ${t.expected}\n`);
     return null;
   }

@@ -47,7 +47,17 @@ const TRAILING_OPENAI = {
   model: 'gpt-4o',
   messages: [
     { role: 'user', content: 'Convert 10 USD to EUR.' },
-    { role: 'assistant', content: null, tool_calls: [{ id: 'call_cv1', type: 'function', function: { name: 'convert', arguments: '{"amount":10}' } }] },
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        {
+          id: 'call_cv1',
+          type: 'function',
+          function: { name: 'convert', arguments: '{"amount":10}' },
+        },
+      ],
+    },
   ],
 };
 
@@ -59,7 +69,10 @@ const THINKING_STRIPPED = {
   tools: [{ name: 'get_weather', input_schema: { type: 'object' } }],
   messages: [
     { role: 'user', content: 'Weather in Oslo?' },
-    { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_w', name: 'get_weather', input: { city: 'Oslo' } }] },
+    {
+      role: 'assistant',
+      content: [{ type: 'tool_use', id: 'toolu_w', name: 'get_weather', input: { city: 'Oslo' } }],
+    },
     { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_w', content: '4 °C' }] },
   ],
 };
@@ -71,8 +84,18 @@ describe('cli repair', () => {
     const body = JSON.parse(r.out);
     expect(body.system).toBe('You are a coding agent.');
     expect(body.messages[2].content).toEqual([
-      { type: 'tool_result', tool_use_id: 'toolu_t1', is_error: true, content: expect.stringContaining('interrupted') },
-      { type: 'tool_result', tool_use_id: 'toolu_t2', is_error: true, content: expect.stringContaining('interrupted') },
+      {
+        type: 'tool_result',
+        tool_use_id: 'toolu_t1',
+        is_error: true,
+        content: expect.stringContaining('interrupted'),
+      },
+      {
+        type: 'tool_result',
+        tool_use_id: 'toolu_t2',
+        is_error: true,
+        content: expect.stringContaining('interrupted'),
+      },
       { type: 'text', text: 'Stop, only the tests.' },
     ]);
     expect(body.messages.slice(0, 2)).toEqual(CANCELLED.messages.slice(0, 2));
@@ -83,19 +106,31 @@ describe('cli repair', () => {
   });
 
   it('--json gives one object with changes, unrepaired, valid and the output', async () => {
-    const r = await cli(['repair', 'o.json', '--json'], { 'o.json': JSON.stringify(TRAILING_OPENAI) });
+    const r = await cli(['repair', 'o.json', '--json'], {
+      'o.json': JSON.stringify(TRAILING_OPENAI),
+    });
     expect(r.code).toBe(0);
     expect(r.err).toBe('');
     const j = JSON.parse(r.out);
-    expect(j).toMatchObject({ format: 'openai-chat', provider: 'openai-chat', validBefore: false, valid: true, unrepaired: [] });
-    expect(j.changes).toMatchObject([{ kind: 'error_result_added', messageIndex: 1, outputIndex: 2, ids: ['call_cv1'] }]);
+    expect(j).toMatchObject({
+      format: 'openai-chat',
+      provider: 'openai-chat',
+      validBefore: false,
+      valid: true,
+      unrepaired: [],
+    });
+    expect(j.changes).toMatchObject([
+      { kind: 'error_result_added', messageIndex: 1, outputIndex: 2, ids: ['call_cv1'] },
+    ]);
     const out = JSON.parse(j.output);
     expect(out.model).toBe('gpt-4o');
     expect(out.messages[2]).toMatchObject({ role: 'tool', tool_call_id: 'call_cv1' });
   });
 
   it('-o writes the file instead of stdout', async () => {
-    const r = await cli(['repair', 'c.json', '-o', 'fixed.json'], { 'c.json': JSON.stringify(CANCELLED) });
+    const r = await cli(['repair', 'c.json', '-o', 'fixed.json'], {
+      'c.json': JSON.stringify(CANCELLED),
+    });
     expect(r.code).toBe(0);
     expect(r.out).toBe('');
     expect(r.err).toContain('wrote fixed.json');
@@ -103,7 +138,9 @@ describe('cli repair', () => {
   });
 
   it('--json with -o names the file and leaves the text out', async () => {
-    const r = await cli(['repair', 'c.json', '--json', '-o', 'fixed.json'], { 'c.json': JSON.stringify(CANCELLED) });
+    const r = await cli(['repair', 'c.json', '--json', '-o', 'fixed.json'], {
+      'c.json': JSON.stringify(CANCELLED),
+    });
     const j = JSON.parse(r.out);
     expect(j.file).toBe('fixed.json');
     expect(j.output).toBeUndefined();
@@ -117,20 +154,30 @@ describe('cli repair', () => {
     expect(r.err).toContain('cannot be recreated');
     expect(r.err).toContain('preceeding the lastmost set');
     expect(JSON.parse(r.out).messages).toEqual(THINKING_STRIPPED.messages);
-    const j = JSON.parse((await cli(['repair', 't.json', '--json'], { 't.json': JSON.stringify(THINKING_STRIPPED) })).out);
+    const j = JSON.parse(
+      (await cli(['repair', 't.json', '--json'], { 't.json': JSON.stringify(THINKING_STRIPPED) }))
+        .out,
+    );
     expect(j.valid).toBe(false);
     expect(j.unrepaired).toMatchObject([{ rule: 'thinking_missing', code: 'T1' }]);
   });
 
   it('--provider repairs for another provider', async () => {
-    const r = await cli(['repair', 'c.json', '--provider', 'openai-chat', '--json'], { 'c.json': JSON.stringify(CANCELLED) });
+    const r = await cli(['repair', 'c.json', '--provider', 'openai-chat', '--json'], {
+      'c.json': JSON.stringify(CANCELLED),
+    });
     const j = JSON.parse(r.out);
     expect(j.provider).toBe('openai-chat');
     expect(j.valid).toBe(true);
   });
 
   it('a valid transcript needs no change and exits 0', async () => {
-    const ok = { messages: [{ role: 'user', content: 'Hi' }, { role: 'assistant', content: 'Hello.' }] };
+    const ok = {
+      messages: [
+        { role: 'user', content: 'Hi' },
+        { role: 'assistant', content: 'Hello.' },
+      ],
+    };
     const r = await cli(['repair', 'ok.json', '--json'], { 'ok.json': JSON.stringify(ok) });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out)).toMatchObject({ validBefore: true, valid: true, changes: [] });
@@ -144,7 +191,9 @@ describe('cli repair', () => {
   });
 
   it('an unwritable -o exits 2', async () => {
-    const r = await cli(['repair', 'c.json', '-o', '/readonly/x.json'], { 'c.json': JSON.stringify(CANCELLED) });
+    const r = await cli(['repair', 'c.json', '-o', '/readonly/x.json'], {
+      'c.json': JSON.stringify(CANCELLED),
+    });
     expect(r.code).toBe(2);
     expect(r.err).toContain('cannot write /readonly/x.json');
   });

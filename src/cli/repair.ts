@@ -3,9 +3,18 @@ import { repairTranscript } from '../model/repair.ts';
 import { validateTranscript } from '../model/validate/index.ts';
 import { writeTranscript } from '../model/write.ts';
 import { onlyFile, parseArgs } from './args.ts';
-import { checkFormat, checkProvider, EXIT_INVALID, EXIT_UNREADABLE, EXIT_VALID, loadTranscript, type CliIO } from './io.ts';
+import {
+  checkFormat,
+  checkProvider,
+  EXIT_INVALID,
+  EXIT_UNREADABLE,
+  EXIT_VALID,
+  loadTranscript,
+  type CliIO,
+} from './io.ts';
 
-export const REPAIR_USAGE = 'repair FILE [--format F] [--provider P] [-o OUT] [--json]   repair a transcript, write it in its format';
+export const REPAIR_USAGE =
+  'repair FILE [--format F] [--provider P] [-o OUT] [--json]   repair a transcript, write it in its format';
 
 /** The CLI I/O plus file writing (tests pass an in-memory `write`; the default writes to disk). */
 export interface RepairIO extends CliIO {
@@ -37,7 +46,10 @@ export function runRepair(argv: string[], io: RepairIO): number {
   const text = writeTranscript(r.transcript);
   if (out !== undefined) {
     try {
-      (io.write ?? ((f: string, s: string) => writeFileSync(f, s)))(out, text.endsWith('\n') ? text : text + '\n');
+      (io.write ?? ((f: string, s: string) => writeFileSync(f, s)))(
+        out,
+        text.endsWith('\n') ? text : text + '\n',
+      );
     } catch (e) {
       io.err(`error: cannot write ${out}: ${(e as Error).message}\n`);
       return EXIT_UNREADABLE;
@@ -56,16 +68,29 @@ export function runRepair(argv: string[], io: RepairIO): number {
     io.out(JSON.stringify(body, null, 2) + '\n');
   } else {
     if (out === undefined) io.out(text.endsWith('\n') ? text : text + '\n');
-    io.err(`${file}: ${t.format} → ${r.provider}; ${r.changes.length === 0 ? (r.unrepaired.length === 0 ? 'no change needed' : 'nothing could be repaired') : `${r.changes.length} change${r.changes.length === 1 ? '' : 's'}`}\n`);
+    io.err(
+      `${file}: ${t.format} → ${r.provider}; ${r.changes.length === 0 ? (r.unrepaired.length === 0 ? 'no change needed' : 'nothing could be repaired') : `${r.changes.length} change${r.changes.length === 1 ? '' : 's'}`}\n`,
+    );
     for (const c of r.changes) {
-      const where = c.outputIndex !== null ? `message ${c.messageIndex} → output message ${c.outputIndex}` : `message ${c.messageIndex} (removed)`;
-      io.err(`  [${c.kind}] ${where}${c.ids.length ? ` (ids: ${c.ids.join(', ')})` : ''}: ${c.note}\n`);
+      const where =
+        c.outputIndex !== null
+          ? `message ${c.messageIndex} → output message ${c.outputIndex}`
+          : `message ${c.messageIndex} (removed)`;
+      io.err(
+        `  [${c.kind}] ${where}${c.ids.length ? ` (ids: ${c.ids.join(', ')})` : ''}: ${c.note}\n`,
+      );
     }
     for (const u of r.unrepaired) {
-      io.err(`  NOT REPAIRED [${u.code}] ${u.rule} at message ${u.messageIndex}${u.ids.length ? ` (ids: ${u.ids.join(', ')})` : ''}: ${u.note}\n    ${r.provider} says: ${u.message}\n`);
+      io.err(
+        `  NOT REPAIRED [${u.code}] ${u.rule} at message ${u.messageIndex}${u.ids.length ? ` (ids: ${u.ids.join(', ')})` : ''}: ${u.note}\n    ${r.provider} says: ${u.message}\n`,
+      );
     }
     if (out !== undefined) io.err(`wrote ${out}\n`);
-    io.err(r.validation.valid ? `VALID: ${r.provider} would accept the repaired request.\n` : `INVALID: ${r.unrepaired.length} error${r.unrepaired.length === 1 ? '' : 's'} could not be repaired.\n`);
+    io.err(
+      r.validation.valid
+        ? `VALID: ${r.provider} would accept the repaired request.\n`
+        : `INVALID: ${r.unrepaired.length} error${r.unrepaired.length === 1 ? '' : 's'} could not be repaired.\n`,
+    );
   }
   return r.validation.valid ? EXIT_VALID : EXIT_INVALID;
 }

@@ -13,7 +13,10 @@ async function cli(...argv: string[]) {
   let out = '';
   let err = '';
   const io: CliIO = {
-    read: (f) => ({ text: f === 'bad.json' ? '{"messages": [' : readFileSync(f, 'utf8'), name: path.basename(f) }),
+    read: (f) => ({
+      text: f === 'bad.json' ? '{"messages": [' : readFileSync(f, 'utf8'),
+      name: path.basename(f),
+    }),
     out: (s) => void (out += s),
     err: (s) => void (err += s),
   };
@@ -29,9 +32,38 @@ describe('npm run cli -- simulate / sweep', () => {
     const parsed = parseTranscript(readFileSync(sample, 'utf8'));
     if (!parsed.ok) throw new Error('sample does not parse');
     const t = parsed.value.transcript;
-    const model = simulatePolicy(prepareEviction(t, countTokens(t, 'anthropic', await loadBpeCounter()), 'anthropic'), 'message', 1500);
-    expect(Object.keys(json)).toEqual(expect.arrayContaining(['policy', 'budget', 'tokensBefore', 'tokensKept', 'deficit', 'freed', 'overshoot', 'fits', 'kept', 'evicted', 'valid', 'violations', 'firstError']));
-    expect(json).toMatchObject({ policy: 'message', budget: 1500, tokensBefore: model.tokensBefore, tokensKept: model.tokensKept, deficit: model.deficit, freed: model.freed, fits: model.fits, valid: model.validation.valid });
+    const model = simulatePolicy(
+      prepareEviction(t, countTokens(t, 'anthropic', await loadBpeCounter()), 'anthropic'),
+      'message',
+      1500,
+    );
+    expect(Object.keys(json)).toEqual(
+      expect.arrayContaining([
+        'policy',
+        'budget',
+        'tokensBefore',
+        'tokensKept',
+        'deficit',
+        'freed',
+        'overshoot',
+        'fits',
+        'kept',
+        'evicted',
+        'valid',
+        'violations',
+        'firstError',
+      ]),
+    );
+    expect(json).toMatchObject({
+      policy: 'message',
+      budget: 1500,
+      tokensBefore: model.tokensBefore,
+      tokensKept: model.tokensKept,
+      deficit: model.deficit,
+      freed: model.freed,
+      fits: model.fits,
+      valid: model.validation.valid,
+    });
     expect(json.kept).toEqual(model.kept.map((i) => t.messages[i]?.rawIndex));
     expect(json.firstError).toEqual(model.firstError?.error ?? null);
     expect(r.code).toBe(model.validation.valid ? 0 : 1);
@@ -49,20 +81,40 @@ describe('npm run cli -- simulate / sweep', () => {
   });
 
   it('summary takes --summary-tokens; bad usage and unreadable input exit 2', async () => {
-    const s = await cli('simulate', sample, '--policy', 'summary', '--budget', '900', '--summary-tokens', '50', '--json');
+    const s = await cli(
+      'simulate',
+      sample,
+      '--policy',
+      'summary',
+      '--budget',
+      '900',
+      '--summary-tokens',
+      '50',
+      '--json',
+    );
     const js = JSON.parse(s.out) as { summary?: { tokens: number }; valid: boolean };
     expect(js.summary?.tokens).toBe(50);
     expect(js.valid).toBe(true);
     expect((await cli('simulate', sample, '--policy', 'nope', '--budget', '5')).code).toBe(2);
     expect((await cli('simulate', sample, '--policy', 'message')).code).toBe(2);
     expect((await cli('simulate', sample, '--policy', 'message', '--budget', '-3')).code).toBe(2);
-    expect((await cli('simulate', 'bad.json', '--policy', 'message', '--budget', '5')).code).toBe(2);
+    expect((await cli('simulate', 'bad.json', '--policy', 'message', '--budget', '5')).code).toBe(
+      2,
+    );
   });
 
   it('sweep --json lists per policy the cuts and budgets that give a 400; exchange has none on a valid session', async () => {
     const r = await cli('sweep', sample, '--json');
     expect(r.code).toBe(1);
-    const json = JSON.parse(r.out) as { policies: { policy: string; share400: number; meanOvershoot: number | null; invalidCuts: number[]; invalidBudgets: [number, number][] }[] };
+    const json = JSON.parse(r.out) as {
+      policies: {
+        policy: string;
+        share400: number;
+        meanOvershoot: number | null;
+        invalidCuts: number[];
+        invalidBudgets: [number, number][];
+      }[];
+    };
     const byPolicy = Object.fromEntries(json.policies.map((p) => [p.policy, p]));
     expect(byPolicy.message?.share400).toBeGreaterThan(0);
     expect(byPolicy.message?.invalidCuts.length).toBeGreaterThan(0);
@@ -70,7 +122,9 @@ describe('npm run cli -- simulate / sweep', () => {
     expect(byPolicy.exchange?.meanOvershoot).toBeGreaterThan(1);
     // A budget inside a reported 400 range gives exit 1 in simulate.
     const [lo] = byPolicy.message?.invalidBudgets[0] ?? [0];
-    expect((await cli('simulate', sample, '--policy', 'message', '--budget', String(lo))).code).toBe(1);
+    expect(
+      (await cli('simulate', sample, '--policy', 'message', '--budget', String(lo))).code,
+    ).toBe(1);
     const text = await cli('sweep', sample);
     expect(text.out).toContain('exchange: 0.0% of budgets');
   });

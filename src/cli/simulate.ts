@@ -5,13 +5,23 @@ import { countTokensCached, TokenCache } from '../model/tokenCache.ts';
 import { loadBpeCounter } from '../model/tokens.ts';
 import type { Violation } from '../model/validate/index.ts';
 import { onlyFile, parseArgs } from './args.ts';
-import { checkFormat, checkProvider, EXIT_INVALID, EXIT_UNREADABLE, EXIT_VALID, loadTranscript, type CliIO } from './io.ts';
+import {
+  checkFormat,
+  checkProvider,
+  EXIT_INVALID,
+  EXIT_UNREADABLE,
+  EXIT_VALID,
+  loadTranscript,
+  type CliIO,
+} from './io.ts';
 
 export const SIMULATE_USAGE = `simulate FILE --policy P --budget N [--provider P] [--summary-tokens S] [--pin-first] [--keep-newest N] [--json]   evict to a token budget (policies: ${POLICIES.join(', ')})`;
 
 function checkPolicy(v: string | true | undefined): PolicyId {
-  if (typeof v !== 'string') throw new Error(`simulate needs --policy (one of ${POLICIES.join(', ')})`);
-  if (!(POLICIES as readonly string[]).includes(v)) throw new Error(`unknown policy "${v}"; known: ${POLICIES.join(', ')}`);
+  if (typeof v !== 'string')
+    throw new Error(`simulate needs --policy (one of ${POLICIES.join(', ')})`);
+  if (!(POLICIES as readonly string[]).includes(v))
+    throw new Error(`unknown policy "${v}"; known: ${POLICIES.join(', ')}`);
   return v as PolicyId;
 }
 
@@ -24,7 +34,17 @@ export function intFlag(name: string, v: string | true | undefined): number | un
 
 /** The violation fields the CLI prints in JSON (same shape as `check --json`). */
 export function violationJson(v: Violation) {
-  return { rule: v.rule, code: v.code, severity: v.severity, messageIndex: v.messageIndex, blockIndex: v.blockIndex, ids: v.ids, providerPath: v.providerPath, status: v.status, error: v.error };
+  return {
+    rule: v.rule,
+    code: v.code,
+    severity: v.severity,
+    messageIndex: v.messageIndex,
+    blockIndex: v.blockIndex,
+    ids: v.ids,
+    providerPath: v.providerPath,
+    status: v.status,
+    error: v.error,
+  };
 }
 
 /**
@@ -33,7 +53,11 @@ export function violationJson(v: Violation) {
  * @returns exit code: 0 kept request valid, 1 invalid, 2 unreadable or bad usage
  */
 export async function runSimulate(argv: string[], io: CliIO): Promise<number> {
-  const args = parseArgs(argv, ['format', 'provider', 'policy', 'budget', 'summary-tokens', 'keep-newest'], ['json', 'pin-first']);
+  const args = parseArgs(
+    argv,
+    ['format', 'provider', 'policy', 'budget', 'summary-tokens', 'keep-newest'],
+    ['json', 'pin-first'],
+  );
   const file = onlyFile(args, 'simulate');
   const policy = checkPolicy(args.flags.policy);
   const budget = intFlag('budget', args.flags.budget);
@@ -47,7 +71,9 @@ export async function runSimulate(argv: string[], io: CliIO): Promise<number> {
   const t = parsed.transcript;
   const provider = providerFlag ?? DEFAULT_PROVIDER[t.format];
   // Counted as the page's worker counts (workers/run.ts): o200k, a reply's usage figures when the log has them.
-  const table = countTokensCached(t, provider, await loadBpeCounter(), new TokenCache(), { preferUsage: true });
+  const table = countTokensCached(t, provider, await loadBpeCounter(), new TokenCache(), {
+    preferUsage: true,
+  });
   const options: PolicyOptions = {
     ...(summaryTokens !== undefined ? { summaryTokens } : {}),
     ...(keepNewest !== undefined ? { keepNewestExchanges: keepNewest } : {}),
@@ -68,7 +94,9 @@ export async function runSimulate(argv: string[], io: CliIO): Promise<number> {
       fits: r.fits,
       kept: r.kept.map(raw),
       evicted: r.evicted.map(raw),
-      ...(r.summary ? { summary: { beforeMessage: raw(r.summary.before), tokens: r.summary.tokens } } : {}),
+      ...(r.summary
+        ? { summary: { beforeMessage: raw(r.summary.before), tokens: r.summary.tokens } }
+        : {}),
       provider,
       tokenBasis: table.basis.label,
       valid: v.valid,
@@ -78,15 +106,24 @@ export async function runSimulate(argv: string[], io: CliIO): Promise<number> {
     io.out(JSON.stringify(out, null, 2) + '\n');
   } else {
     const n = t.messages.length;
-    io.out(`${file}: ${t.format} → ${provider}; ${n} messages, ${r.tokensBefore} tokens (${table.basis.label})\n`);
-    io.out(`policy ${r.policy} at budget ${r.budget}: kept ${r.kept.length} messages, ${r.tokensKept} tokens; evicted ${r.evicted.length}${r.summary ? ` (replaced by a ${r.summary.tokens}-token summary)` : ''}\n`);
-    io.out(`deficit ${r.deficit}, freed ${r.freed}${r.overshoot !== null ? `, overshoot ${r.overshoot.toFixed(2)}×` : ''}${r.fits ? '' : ' — does NOT fit: this policy cannot drop more'}\n`);
+    io.out(
+      `${file}: ${t.format} → ${provider}; ${n} messages, ${r.tokensBefore} tokens (${table.basis.label})\n`,
+    );
+    io.out(
+      `policy ${r.policy} at budget ${r.budget}: kept ${r.kept.length} messages, ${r.tokensKept} tokens; evicted ${r.evicted.length}${r.summary ? ` (replaced by a ${r.summary.tokens}-token summary)` : ''}\n`,
+    );
+    io.out(
+      `deficit ${r.deficit}, freed ${r.freed}${r.overshoot !== null ? `, overshoot ${r.overshoot.toFixed(2)}×` : ''}${r.fits ? '' : ' — does NOT fit: this policy cannot drop more'}\n`,
+    );
     if (r.evicted.length > 0) io.out(`evicted raw indices: ${compactRanges(r.evicted.map(raw))}\n`);
     if (v.valid) io.out(`VALID: ${provider} would accept the kept request.\n`);
     else {
       const e = r.firstError;
       io.out(`INVALID: ${provider} answers HTTP 400.\n`);
-      if (e) io.out(`[${e.code}] ${e.rule} at message ${e.messageIndex}${e.ids.length ? ` (ids: ${e.ids.join(', ')})` : ''}\n  ${e.title}. ${e.why}\n  HTTP ${e.status} ${JSON.stringify(e.error)}\n`);
+      if (e)
+        io.out(
+          `[${e.code}] ${e.rule} at message ${e.messageIndex}${e.ids.length ? ` (ids: ${e.ids.join(', ')})` : ''}\n  ${e.title}. ${e.why}\n  HTTP ${e.status} ${JSON.stringify(e.error)}\n`,
+        );
     }
   }
   return v.valid ? EXIT_VALID : EXIT_INVALID;

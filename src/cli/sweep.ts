@@ -4,10 +4,19 @@ import { countTokensCached, TokenCache } from '../model/tokenCache.ts';
 import { loadBpeCounter } from '../model/tokens.ts';
 import { DEFAULT_PROVIDER } from '../model/validate/index.ts';
 import { onlyFile, parseArgs } from './args.ts';
-import { checkFormat, checkProvider, EXIT_INVALID, EXIT_UNREADABLE, EXIT_VALID, loadTranscript, type CliIO } from './io.ts';
+import {
+  checkFormat,
+  checkProvider,
+  EXIT_INVALID,
+  EXIT_UNREADABLE,
+  EXIT_VALID,
+  loadTranscript,
+  type CliIO,
+} from './io.ts';
 import { compactRanges, intFlag } from './simulate.ts';
 
-export const SWEEP_USAGE = 'sweep FILE [--provider P] [--summary-tokens S] [--json]   every budget, every policy: which give a 400, and the mean overshoot (exit 1 if any budget gives a 400)';
+export const SWEEP_USAGE =
+  'sweep FILE [--provider P] [--summary-tokens S] [--json]   every budget, every policy: which give a 400, and the mean overshoot (exit 1 if any budget gives a 400)';
 
 /**
  * `sweep`: for each policy, the cut points and budgets (tokens) that give a 400, their share of all
@@ -25,8 +34,14 @@ export async function runSweep(argv: string[], io: CliIO): Promise<number> {
   const t = parsed.transcript;
   const provider = providerFlag ?? DEFAULT_PROVIDER[t.format];
   // Counted as the page's worker counts (workers/run.ts): o200k, a reply's usage figures when the log has them.
-  const table = countTokensCached(t, provider, await loadBpeCounter(), new TokenCache(), { preferUsage: true });
-  const s = sweepContext(prepareEviction(t, table, provider), POLICIES, summaryTokens !== undefined ? { summaryTokens } : {});
+  const table = countTokensCached(t, provider, await loadBpeCounter(), new TokenCache(), {
+    preferUsage: true,
+  });
+  const s = sweepContext(
+    prepareEviction(t, table, provider),
+    POLICIES,
+    summaryTokens !== undefined ? { summaryTokens } : {},
+  );
   const raw = (i: number) => t.messages[i]?.rawIndex ?? i;
   const anyBad = s.policies.some((p) => p.invalidBudgets.length > 0);
   if (args.flags.json) {
@@ -45,14 +60,23 @@ export async function runSweep(argv: string[], io: CliIO): Promise<number> {
     };
     io.out(JSON.stringify(out, null, 2) + '\n');
   } else {
-    io.out(`${file}: ${t.format} → ${provider}; ${t.messages.length} messages, ${s.total} tokens (${table.basis.label})\n`);
+    io.out(
+      `${file}: ${t.format} → ${provider}; ${t.messages.length} messages, ${s.total} tokens (${table.basis.label})\n`,
+    );
     for (const p of s.policies) {
       const pct = (p.share400 * 100).toFixed(1);
-      io.out(`\n${p.policy}: ${pct}% of budgets ${p.minBudget}–${s.total} give a 400${p.meanOvershoot !== null ? `; mean overshoot ${p.meanOvershoot.toFixed(2)}×` : ''}\n`);
-      if (p.invalidCuts.length > 0) io.out(`  cuts before raw message: ${compactRanges(p.invalidCuts.map(raw))}\n`);
+      io.out(
+        `\n${p.policy}: ${pct}% of budgets ${p.minBudget}–${s.total} give a 400${p.meanOvershoot !== null ? `; mean overshoot ${p.meanOvershoot.toFixed(2)}×` : ''}\n`,
+      );
+      if (p.invalidCuts.length > 0)
+        io.out(`  cuts before raw message: ${compactRanges(p.invalidCuts.map(raw))}\n`);
       if (p.invalidBudgets.length > 0) {
-        const shown = p.invalidBudgets.slice(0, 20).map(([lo, hi]) => (lo === hi ? `${lo}` : `${lo}–${hi}`));
-        io.out(`  budgets: ${shown.join(', ')}${p.invalidBudgets.length > 20 ? `, … (${p.invalidBudgets.length} ranges)` : ''}\n`);
+        const shown = p.invalidBudgets
+          .slice(0, 20)
+          .map(([lo, hi]) => (lo === hi ? `${lo}` : `${lo}–${hi}`));
+        io.out(
+          `  budgets: ${shown.join(', ')}${p.invalidBudgets.length > 20 ? `, … (${p.invalidBudgets.length} ranges)` : ''}\n`,
+        );
       }
     }
   }

@@ -5,7 +5,12 @@
 import { groupExchanges, type Grouping } from './exchanges.ts';
 import { pairToolCalls, type ToolPair } from './pairing.ts';
 import type { ProviderId, Transcript } from './types.ts';
-import { DEFAULT_PROVIDER, validateTranscript, type ValidateOptions, type Validation } from './validate/index.ts';
+import {
+  DEFAULT_PROVIDER,
+  validateTranscript,
+  type ValidateOptions,
+  type Validation,
+} from './validate/index.ts';
 
 export interface Analysis {
   transcript: Transcript;
@@ -21,5 +26,11 @@ export interface Analysis {
  */
 export function analyze(t: Transcript, provider?: ProviderId, opts?: ValidateOptions): Analysis {
   const p = provider ?? DEFAULT_PROVIDER[t.format];
-  return { transcript: t, provider: p, pairs: pairToolCalls(t.messages), grouping: groupExchanges(t.messages), validation: validateTranscript(t, p, opts) };
+  return {
+    transcript: t,
+    provider: p,
+    pairs: pairToolCalls(t.messages),
+    grouping: groupExchanges(t.messages),
+    validation: validateTranscript(t, p, opts),
+  };
 }

@@ -4,7 +4,15 @@ import { assistant, call, result, system, tool, transcript, user } from './testi
 
 describe('groupExchanges', () => {
   it('a user message that is not a tool result starts an exchange; system is pinned', () => {
-    const t = transcript('openai-chat', [system('s'), user('q1'), assistant(call('a')), tool('a'), assistant('x'), user('q2'), assistant('y')]);
+    const t = transcript('openai-chat', [
+      system('s'),
+      user('q1'),
+      assistant(call('a')),
+      tool('a'),
+      assistant('x'),
+      user('q2'),
+      assistant('y'),
+    ]);
     const g = groupExchanges(t.messages);
     expect(g.exchanges.map((x) => [x.key, x.messages, x.leading])).toEqual([
       ['x0', [1, 2, 3, 4], false],
@@ -14,7 +22,12 @@ describe('groupExchanges', () => {
   });
 
   it('Anthropic tool_result user messages stay inside the exchange', () => {
-    const t = transcript('anthropic-messages', [user('q'), assistant(call('a')), user(result('a')), assistant('done')]);
+    const t = transcript('anthropic-messages', [
+      user('q'),
+      assistant(call('a')),
+      user(result('a')),
+      assistant('done'),
+    ]);
     expect(groupExchanges(t.messages).exchanges).toHaveLength(1);
   });
 
@@ -28,7 +41,13 @@ describe('groupExchanges', () => {
   });
 
   it('turn pairs: an assistant message and the user/tool messages after it', () => {
-    const t = transcript('openai-chat', [user('q'), assistant(call('a')), tool('a'), assistant('x'), user('more')]);
+    const t = transcript('openai-chat', [
+      user('q'),
+      assistant(call('a')),
+      tool('a'),
+      assistant('x'),
+      user('more'),
+    ]);
     expect(turnPairs(t.messages)).toEqual([
       { assistant: 1, replies: [2] },
       { assistant: 3, replies: [4] },

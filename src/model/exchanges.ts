@@ -51,7 +51,14 @@ export function groupExchanges(messages: readonly Message[]): Grouping {
   messages.forEach((m, i) => {
     if (isPinned(m)) return;
     if (current === null || startsExchange(m)) {
-      current = { index: exchanges.length, key: `x${exchanges.length}`, messages: [], first: i, last: i, leading: !startsExchange(m) };
+      current = {
+        index: exchanges.length,
+        key: `x${exchanges.length}`,
+        messages: [],
+        first: i,
+        last: i,
+        leading: !startsExchange(m),
+      };
       exchanges.push(current);
     }
     current.messages.push(i);

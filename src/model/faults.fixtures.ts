@@ -22,21 +22,42 @@ export const INVOICE_ANTHROPIC = {
       role: 'assistant',
       content: [
         { type: 'text', text: 'Looking up the invoices and the customer.' },
-        { type: 'tool_use', id: 'toolu_inv1', name: 'search_invoices', input: { customer: 'ACME', status: 'overdue' } },
+        {
+          type: 'tool_use',
+          id: 'toolu_inv1',
+          name: 'search_invoices',
+          input: { customer: 'ACME', status: 'overdue' },
+        },
         { type: 'tool_use', id: 'toolu_cus1', name: 'get_customer', input: { name: 'ACME' } },
       ],
     },
     {
       role: 'user',
       content: [
-        { type: 'tool_result', tool_use_id: 'toolu_inv1', content: '[{"id":"INV-7","due":"2026-10-01"}]' },
-        { type: 'tool_result', tool_use_id: 'toolu_cus1', content: '{"id":"C-1","email":"ap@acme.test"}' },
+        {
+          type: 'tool_result',
+          tool_use_id: 'toolu_inv1',
+          content: '[{"id":"INV-7","due":"2026-10-01"}]',
+        },
+        {
+          type: 'tool_result',
+          tool_use_id: 'toolu_cus1',
+          content: '{"id":"C-1","email":"ap@acme.test"}',
+        },
       ],
     },
     { role: 'assistant', content: [{ type: 'text', text: 'INV-7 is overdue since 1 October.' }] },
     { role: 'user', content: 'Send them a reminder.' },
-    { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_rem1', name: 'send_reminder', input: { invoice: 'INV-7' } }] },
-    { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_rem1', content: 'sent' }] },
+    {
+      role: 'assistant',
+      content: [
+        { type: 'tool_use', id: 'toolu_rem1', name: 'send_reminder', input: { invoice: 'INV-7' } },
+      ],
+    },
+    {
+      role: 'user',
+      content: [{ type: 'tool_result', tool_use_id: 'toolu_rem1', content: 'sent' }],
+    },
     { role: 'assistant', content: [{ type: 'text', text: 'Reminder sent to ap@acme.test.' }] },
   ],
 };
@@ -56,15 +77,36 @@ export const INVOICE_OPENAI = {
       role: 'assistant',
       content: 'Looking up the invoices and the customer.',
       tool_calls: [
-        { id: 'call_inv1', type: 'function', function: { name: 'search_invoices', arguments: '{"customer":"ACME","status":"overdue"}' } },
-        { id: 'call_cus1', type: 'function', function: { name: 'get_customer', arguments: '{"name":"ACME"}' } },
+        {
+          id: 'call_inv1',
+          type: 'function',
+          function: {
+            name: 'search_invoices',
+            arguments: '{"customer":"ACME","status":"overdue"}',
+          },
+        },
+        {
+          id: 'call_cus1',
+          type: 'function',
+          function: { name: 'get_customer', arguments: '{"name":"ACME"}' },
+        },
       ],
     },
     { role: 'tool', tool_call_id: 'call_inv1', content: '[{"id":"INV-7","due":"2026-10-01"}]' },
     { role: 'tool', tool_call_id: 'call_cus1', content: '{"id":"C-1","email":"ap@acme.test"}' },
     { role: 'assistant', content: 'INV-7 is overdue since 1 October.' },
     { role: 'user', content: 'Send them a reminder.' },
-    { role: 'assistant', content: null, tool_calls: [{ id: 'call_rem1', type: 'function', function: { name: 'send_reminder', arguments: '{"invoice":"INV-7"}' } }] },
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        {
+          id: 'call_rem1',
+          type: 'function',
+          function: { name: 'send_reminder', arguments: '{"invoice":"INV-7"}' },
+        },
+      ],
+    },
     { role: 'tool', tool_call_id: 'call_rem1', content: 'sent' },
     { role: 'assistant', content: 'Reminder sent to ap@acme.test.' },
   ],
@@ -76,4 +118,3 @@ export function load(body: unknown): Transcript {
   if (!r.ok) throw new Error(r.error.message);
   return r.value.transcript;
 }
-

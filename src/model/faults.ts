@@ -57,7 +57,11 @@ export const DEFAULT_CANCEL_TEXT = 'Stop. Do something else instead.';
  * A new message (raw undefined) derived from `from`: its `rawIndex`/`path` name the source message
  * it comes from; `index` is fixed by `finish`.
  */
-export function derivedMessage(from: Message, patch: Partial<Pick<Message, 'role' | 'blocks' | 'stringContent'>>, isNew = false): Message {
+export function derivedMessage(
+  from: Message,
+  patch: Partial<Pick<Message, 'role' | 'blocks' | 'stringContent'>>,
+  isNew = false,
+): Message {
   const m: Message = {
     index: from.index,
     rawIndex: from.rawIndex,
@@ -76,7 +80,11 @@ export function derivedMessage(from: Message, patch: Partial<Pick<Message, 'role
  * Build the output transcript: same top-level fields, the new message list; new messages
  * (`raw === undefined` and not in `original`) get `index` = their position.
  */
-export function withMessages(t: Transcript, messages: Message[], original: readonly Message[] = t.messages): Transcript {
+export function withMessages(
+  t: Transcript,
+  messages: Message[],
+  original: readonly Message[] = t.messages,
+): Transcript {
   const old = new Set(original);
   messages.forEach((m, i) => {
     if (!old.has(m)) m.index = i;
@@ -92,7 +100,11 @@ function fail(error: string): Result<FaultResult, string> {
  * Remove the blocks `refs` and the messages `dropMessages`; a message left with no blocks is
  * dropped. Untouched messages keep their objects.
  */
-function removeBlocks(t: Transcript, refs: { message: number; block: number }[], dropMessages: ReadonlySet<number> = new Set()): Message[] {
+function removeBlocks(
+  t: Transcript,
+  refs: { message: number; block: number }[],
+  dropMessages: ReadonlySet<number> = new Set(),
+): Message[] {
   const byMsg = new Map<number, Set<number>>();
   for (const r of refs) {
     const s = byMsg.get(r.message) ?? new Set<number>();
@@ -119,7 +131,11 @@ function describeCall(p: ToolPair): string {
 
 /** Results (tool_result refs) of the calls in assistant message `i`, wherever they are. */
 function resultsOf(pairs: readonly ToolPair[], i: number): { message: number; block: number }[] {
-  return pairs.filter((p) => p.call?.message === i && p.result !== null && !p.server && p.status !== 'duplicate_id').map((p) => p.result as { message: number; block: number });
+  return pairs
+    .filter(
+      (p) => p.call?.message === i && p.result !== null && !p.server && p.status !== 'duplicate_id',
+    )
+    .map((p) => p.result as { message: number; block: number });
 }
 
 /**
@@ -138,10 +154,23 @@ export function applyFault(t: Transcript, spec: FaultSpec): Result<FaultResult, 
       const all = pairToolCalls(t.messages);
       const p = all.find((q) => q.key === spec.pairKey);
       if (!p || !p.call) return fail(`No tool call with key ${spec.pairKey}.`);
-      if (p.server) return fail('Server tools run on the provider side; the agent loop cannot drop their results.');
-      if (!p.result || p.status === 'duplicate_id' || p.status === 'orphan') return fail(`${describeCall(p)} has no result to drop.`);
-      const siblings = all.filter((q) => q !== p && q.call?.message === p.call?.message && !q.server && q.status !== 'duplicate_id');
-      if (spec.kind === 'timeout' && siblings.length === 0) return fail(`${describeCall(p)} has no parallel siblings: a timeout of one parallel call needs at least two calls in the turn (use "tool raised").`);
+      if (p.server)
+        return fail(
+          'Server tools run on the provider side; the agent loop cannot drop their results.',
+        );
+      if (!p.result || p.status === 'duplicate_id' || p.status === 'orphan')
+        return fail(`${describeCall(p)} has no result to drop.`);
+      const siblings = all.filter(
+        (q) =>
+          q !== p &&
+          q.call?.message === p.call?.message &&
+          !q.server &&
+          q.status !== 'duplicate_id',
+      );
+      if (spec.kind === 'timeout' && siblings.length === 0)
+        return fail(
+          `${describeCall(p)} has no parallel siblings: a timeout of one parallel call needs at least two calls in the turn (use "tool raised").`,
+        );
       const messages = removeBlocks(t, [p.result]);
       const description =
         spec.kind === 'tool_raised'
@@ -152,7 +181,8 @@ export function applyFault(t: Transcript, spec: FaultSpec): Result<FaultResult, 
     case 'cancel': {
       const i = spec.messageIndex;
       const m = t.messages[i];
-      if (!m || m.role !== 'assistant' || !m.blocks.some((b) => b.type === 'tool_use' && !b.server)) return fail(`Message ${i} is not an assistant turn with tool calls.`);
+      if (!m || m.role !== 'assistant' || !m.blocks.some((b) => b.type === 'tool_use' && !b.server))
+        return fail(`Message ${i} is not an assistant turn with tool calls.`);
       // The rest of the exchange (results, later turns) never happened; the next exchange stays.
       const { exchanges, exchangeOf } = groupExchanges(t.messages);
       const x = exchanges[exchangeOf[i] ?? -1];
@@ -171,7 +201,10 @@ export function applyFault(t: Transcript, spec: FaultSpec): Result<FaultResult, 
       const hasNextUser = t.messages.slice(nextStart).some((mm) => mm.role === 'user');
       if (!hasNextUser) {
         const text: Block = { type: 'text', text: spec.userText ?? DEFAULT_CANCEL_TEXT };
-        messages = [...kept, derivedMessage(m, { role: 'user', blocks: [text], stringContent: true }, true)];
+        messages = [
+          ...kept,
+          derivedMessage(m, { role: 'user', blocks: [text], stringContent: true }, true),
+        ];
         appended = true;
       }
       const calls = m.blocks.filter((b) => b.type === 'tool_use' && !b.server).length;
@@ -192,16 +225,29 @@ export function applyFault(t: Transcript, spec: FaultSpec): Result<FaultResult, 
     case 'truncate': {
       const n = Math.floor(spec.count);
       if (!(n >= 1)) return fail('Truncation needs a count of at least 1.');
-      if (n > t.messages.length) return fail(`The transcript has only ${t.messages.length} messages.`);
+      if (n > t.messages.length)
+        return fail(`The transcript has only ${t.messages.length} messages.`);
       const messages = t.messages.slice(0, t.messages.length - n);
-      return { ok: true, value: { transcript: withMessages(t, messages), description: `The last ${n} message${n === 1 ? ' was' : 's were'} dropped, as a retry path that rolls back does.` } };
+      return {
+        ok: true,
+        value: {
+          transcript: withMessages(t, messages),
+          description: `The last ${n} message${n === 1 ? ' was' : 's were'} dropped, as a retry path that rolls back does.`,
+        },
+      };
     }
     case 'drop': {
       const i = spec.messageIndex;
       const m = t.messages[i];
       if (!m) return fail(`There is no message ${i}.`);
       const messages = t.messages.filter((_, k) => k !== i);
-      return { ok: true, value: { transcript: withMessages(t, messages), description: `Message ${i} (${m.role}) was dropped, as a naive "drop the oldest message" trim does.` } };
+      return {
+        ok: true,
+        value: {
+          transcript: withMessages(t, messages),
+          description: `Message ${i} (${m.role}) was dropped, as a naive "drop the oldest message" trim does.`,
+        },
+      };
     }
   }
 }
@@ -212,7 +258,10 @@ export function applyFault(t: Transcript, spec: FaultSpec): Result<FaultResult, 
  * @returns the final transcript, the descriptions, and the error of the first fault that did not
  *   fit (the faults after it are not applied)
  */
-export function applyFaults(t: Transcript, specs: readonly FaultSpec[]): { transcript: Transcript; descriptions: string[]; error: string | null } {
+export function applyFaults(
+  t: Transcript,
+  specs: readonly FaultSpec[],
+): { transcript: Transcript; descriptions: string[]; error: string | null } {
   let cur = t;
   const descriptions: string[] = [];
   for (const s of specs) {
@@ -234,9 +283,12 @@ export function faultTargets(t: Transcript): FaultSpec[] {
   const pairs = pairToolCalls(t.messages);
   const out: FaultSpec[] = [];
   const callsIn = new Map<number, number>();
-  for (const p of pairs) if (p.call && !p.server && p.status !== 'duplicate_id') callsIn.set(p.call.message, (callsIn.get(p.call.message) ?? 0) + 1);
+  for (const p of pairs)
+    if (p.call && !p.server && p.status !== 'duplicate_id')
+      callsIn.set(p.call.message, (callsIn.get(p.call.message) ?? 0) + 1);
   for (const p of pairs) {
-    if (!p.call || !p.result || p.server || p.status === 'duplicate_id' || p.status === 'orphan') continue;
+    if (!p.call || !p.result || p.server || p.status === 'duplicate_id' || p.status === 'orphan')
+      continue;
     out.push({ kind: 'tool_raised', pairKey: p.key });
     if ((callsIn.get(p.call.message) ?? 0) > 1) out.push({ kind: 'timeout', pairKey: p.key });
   }
@@ -244,7 +296,8 @@ export function faultTargets(t: Transcript): FaultSpec[] {
     out.push({ kind: 'cancel', messageIndex: i });
     out.push({ kind: 'retry', messageIndex: i });
   }
-  for (let n = 1; n <= Math.min(3, t.messages.length); n++) out.push({ kind: 'truncate', count: n });
+  for (let n = 1; n <= Math.min(3, t.messages.length); n++)
+    out.push({ kind: 'truncate', count: n });
   return out;
 }
 

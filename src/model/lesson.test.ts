@@ -3,7 +3,13 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { prepareEviction, simulatePolicy } from './evict/policies.ts';
 import { applyFaults } from './faults.ts';
-import { LESSON, lessonBudget, lessonStepIndex, LESSON_SAMPLES, type LessonStep } from './lesson.ts';
+import {
+  LESSON,
+  lessonBudget,
+  lessonStepIndex,
+  LESSON_SAMPLES,
+  type LessonStep,
+} from './lesson.ts';
 import { pairToolCalls } from './pairing.ts';
 import { parseTranscript } from './parse/index.ts';
 import { repairTranscript } from './repair.ts';
@@ -14,10 +20,15 @@ import { validateTranscript } from './validate/index.ts';
 const SAMPLES = path.resolve(import.meta.dirname, '../../public/samples');
 
 function sample(id: string): Transcript {
-  const index = JSON.parse(readFileSync(path.join(SAMPLES, 'index.json'), 'utf8')) as { id: string; file: string }[];
+  const index = JSON.parse(readFileSync(path.join(SAMPLES, 'index.json'), 'utf8')) as {
+    id: string;
+    file: string;
+  }[];
   const entry = index.find((e) => e.id === id);
   if (!entry) throw new Error(`sample ${id} is not in public/samples/index.json`);
-  const r = parseTranscript(readFileSync(path.join(SAMPLES, entry.file), 'utf8'), { name: entry.file });
+  const r = parseTranscript(readFileSync(path.join(SAMPLES, entry.file), 'utf8'), {
+    name: entry.file,
+  });
   if (!r.ok) throw new Error(r.error.message);
   return r.value.transcript;
 }
@@ -59,7 +70,9 @@ describe('the lesson', () => {
   });
 
   it('uses the built-in invoice sample and a longer session', () => {
-    expect(new Set(LESSON.map((s) => s.state.sample))).toEqual(new Set([LESSON_SAMPLES.invoice, LESSON_SAMPLES.session]));
+    expect(new Set(LESSON.map((s) => s.state.sample))).toEqual(
+      new Set([LESSON_SAMPLES.invoice, LESSON_SAMPLES.session]),
+    );
     expect(sample(LESSON_SAMPLES.invoice).messages).toHaveLength(4);
     expect(sample(LESSON_SAMPLES.session).messages.length).toBeGreaterThan(30);
   });
@@ -68,7 +81,11 @@ describe('the lesson', () => {
     for (const s of LESSON) {
       const t = shown(s);
       const sel = s.state.selection;
-      if (sel?.kind === 'pair') expect(pairToolCalls(t.messages).some((p) => p.key === sel.key), s.id).toBe(true);
+      if (sel?.kind === 'pair')
+        expect(
+          pairToolCalls(t.messages).some((p) => p.key === sel.key),
+          s.id,
+        ).toBe(true);
       if (sel?.kind === 'message') expect(t.messages[sel.index], s.id).toBeDefined();
     }
   });
@@ -76,7 +93,11 @@ describe('the lesson', () => {
   it('step one: the invoice sample is valid and p0 is search_invoices', () => {
     const t = shown(step('one-unit'));
     expect(validateTranscript(t, 'anthropic').valid).toBe(true);
-    expect(pairToolCalls(t.messages)[0]).toMatchObject({ key: 'p0', name: 'search_invoices', status: 'answered' });
+    expect(pairToolCalls(t.messages)[0]).toMatchObject({
+      key: 'p0',
+      name: 'search_invoices',
+      status: 'answered',
+    });
   });
 
   it('step two: dropping message two gives the orphan-result 400 (A1)', () => {
@@ -86,7 +107,8 @@ describe('the lesson', () => {
 
   for (const counter of ['chars/4', 'o200k_base'] as const) {
     describe(`eviction claims under ${counter}`, () => {
-      const get = async () => (counter === 'chars/4' ? CHARS_PER_4 : await loadBpeCounter('o200k_base'));
+      const get = async () =>
+        counter === 'chars/4' ? CHARS_PER_4 : await loadBpeCounter('o200k_base');
 
       it('step three: message eviction gets a 400, exchange eviction stays valid', async () => {
         const { a, b } = evict('exchange-unit', await get());
@@ -116,7 +138,10 @@ describe('the lesson', () => {
     const t = shown(step('faults'));
     const v = validateTranscript(t, 'anthropic');
     expect(v.violations[0]).toMatchObject({ rule: 'partial_answer', code: 'A2' });
-    expect(pairToolCalls(t.messages).find((p) => p.key === 'p1')).toMatchObject({ name: 'get_customer', status: 'unanswered' });
+    expect(pairToolCalls(t.messages).find((p) => p.key === 'p1')).toMatchObject({
+      name: 'get_customer',
+      status: 'unanswered',
+    });
   });
 
   it('step seven: the cancel in the long session leaves both parallel calls unanswered', () => {

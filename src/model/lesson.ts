@@ -41,7 +41,15 @@ export interface LessonStep {
   state: LessonState;
 }
 
-const BASE: LessonState = { sample: LESSON_SAMPLES.invoice, provider: 'anthropic', policies: ['message', 'exchange'], budgetShare: null, selection: null, faults: [], repair: false };
+const BASE: LessonState = {
+  sample: LESSON_SAMPLES.invoice,
+  provider: 'anthropic',
+  policies: ['message', 'exchange'],
+  budgetShare: null,
+  selection: null,
+  faults: [],
+  repair: false,
+};
 
 /** The lesson, first to last (the order of the issue's list). */
 export const LESSON: readonly LessonStep[] = [
@@ -55,7 +63,11 @@ export const LESSON: readonly LessonStep[] = [
     id: 'drop-message-two',
     title: 'Drop message two, read the 400',
     body: 'Here message two, the assistant turn with the calls, was dropped, as a "drop the oldest message" trim does. The tool_results now answer nothing: the arcs come from nowhere, and Anthropic refuses the request with the error shown, pointing at the orphan result.',
-    state: { ...BASE, faults: [{ kind: 'drop', messageIndex: 1 }], selection: { kind: 'message', index: 1 } },
+    state: {
+      ...BASE,
+      faults: [{ kind: 'drop', messageIndex: 1 }],
+      selection: { kind: 'message', index: 1 },
+    },
   },
   {
     id: 'exchange-unit',
@@ -78,20 +90,35 @@ export const LESSON: readonly LessonStep[] = [
   {
     id: 'faults',
     title: 'Orphaned without compaction',
-    body: 'No trim here: get_customer timed out and the loop appended only its sibling\'s result, so the call is unanswered and the request gets the same 400. The fix belongs in the tool-execution path, not in the budget. Try the other faults from the menu on a tool_use: tool raised, cancel mid-turn, retry after a network error, trailing truncation.',
-    state: { ...BASE, faults: [{ kind: 'timeout', pairKey: 'p1' }], selection: { kind: 'pair', key: 'p1' } },
+    body: "No trim here: get_customer timed out and the loop appended only its sibling's result, so the call is unanswered and the request gets the same 400. The fix belongs in the tool-execution path, not in the budget. Try the other faults from the menu on a tool_use: tool raised, cancel mid-turn, retry after a network error, trailing truncation.",
+    state: {
+      ...BASE,
+      faults: [{ kind: 'timeout', pairKey: 'p1' }],
+      selection: { kind: 'pair', key: 'p1' },
+    },
   },
   {
     id: 'cancel',
     title: 'A cancel in a long session',
-    body: 'The user cancelled while the linter and the type checker ran in parallel. The assistant turn was stored, none of its results, and the user\'s next message follows it. Every later request repeats this 400 until the history is repaired.',
-    state: { ...BASE, sample: LESSON_SAMPLES.session, faults: [{ kind: 'cancel', messageIndex: 15 }], selection: { kind: 'message', index: 15 } },
+    body: "The user cancelled while the linter and the type checker ran in parallel. The assistant turn was stored, none of its results, and the user's next message follows it. Every later request repeats this 400 until the history is repaired.",
+    state: {
+      ...BASE,
+      sample: LESSON_SAMPLES.session,
+      faults: [{ kind: 'cancel', messageIndex: 15 }],
+      selection: { kind: 'message', index: 15 },
+    },
   },
   {
     id: 'repair',
     title: 'The repair',
-    body: 'Repair does what the loop should have done: an error result (is_error) for every unanswered call, first in the next message and before the user\'s text, with a short note naming the cause. Every other message stays as it was, and the repaired request validates and can be exported in its original format.',
-    state: { ...BASE, sample: LESSON_SAMPLES.session, faults: [{ kind: 'cancel', messageIndex: 15 }], selection: { kind: 'message', index: 16 }, repair: true },
+    body: "Repair does what the loop should have done: an error result (is_error) for every unanswered call, first in the next message and before the user's text, with a short note naming the cause. Every other message stays as it was, and the repaired request validates and can be exported in its original format.",
+    state: {
+      ...BASE,
+      sample: LESSON_SAMPLES.session,
+      faults: [{ kind: 'cancel', messageIndex: 15 }],
+      selection: { kind: 'message', index: 16 },
+      repair: true,
+    },
   },
 ];
 

@@ -1,7 +1,21 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, distinctiveTokens, findLostMeaning, LOST_MEANING_LIMITS } from './lostMeaning.ts';
-import { assistant, call, result, system, text, transcript, user, arbValidTranscript } from './testing.ts';
+import {
+  canonicalJson,
+  distinctiveTokens,
+  findLostMeaning,
+  LOST_MEANING_LIMITS,
+} from './lostMeaning.ts';
+import {
+  assistant,
+  call,
+  result,
+  system,
+  text,
+  transcript,
+  user,
+  arbValidTranscript,
+} from './testing.ts';
 
 /** A coding session: the task names a file and a function; later turns read the file again. */
 const session = transcript('anthropic-messages', [
@@ -20,7 +34,15 @@ describe('findLostMeaning', () => {
     const lm = findLostMeaning(session, [4, 5, 6, 7], [0, 1, 2, 3]);
     const rep = lm.marks.filter((m) => m.kind === 'repeated_call');
     expect(rep).toEqual([
-      expect.objectContaining({ kind: 'repeated_call', messageIndex: 5, blockIndex: 0, id: 'toolu_2', name: 'read_file', earlier: { messageIndex: 1, blockIndex: 0, id: 'toolu_1' }, evictedResultIndex: 2 }),
+      expect.objectContaining({
+        kind: 'repeated_call',
+        messageIndex: 5,
+        blockIndex: 0,
+        id: 'toolu_2',
+        name: 'read_file',
+        earlier: { messageIndex: 1, blockIndex: 0, id: 'toolu_1' },
+        evictedResultIndex: 2,
+      }),
     ]);
     expect(rep[0]?.note).toContain('message 2');
   });
@@ -28,8 +50,16 @@ describe('findLostMeaning', () => {
   it('marks an evicted user message whose file path, identifier and ticket id later kept messages still use', () => {
     const lm = findLostMeaning(session, [4, 5, 6, 7], [0, 1, 2, 3]);
     const ref = lm.marks.find((m) => m.kind === 'evicted_reference');
-    expect(ref).toMatchObject({ kind: 'evicted_reference', messageIndex: 0, referencedBy: [5, 6, 7] });
-    expect(ref?.kind === 'evicted_reference' && ref.tokens).toEqual(['parseDate', 'src/date.ts', '#4512']);
+    expect(ref).toMatchObject({
+      kind: 'evicted_reference',
+      messageIndex: 0,
+      referencedBy: [5, 6, 7],
+    });
+    expect(ref?.kind === 'evicted_reference' && ref.tokens).toEqual([
+      'parseDate',
+      'src/date.ts',
+      '#4512',
+    ]);
     expect(lm.limits).toBe(LOST_MEANING_LIMITS);
   });
 
@@ -48,23 +78,36 @@ describe('findLostMeaning', () => {
       assistant(call('b', 'read_file', { path: 'app.log', offset: 100 })),
       user(result('b', '…')),
     ]);
-    expect(findLostMeaning(t, [3, 4], [0, 1, 2]).marks.filter((m) => m.kind === 'repeated_call')).toEqual([]);
+    expect(
+      findLostMeaning(t, [3, 4], [0, 1, 2]).marks.filter((m) => m.kind === 'repeated_call'),
+    ).toEqual([]);
   });
 
   it('ignores plain words and tokens the system prompt restates', () => {
     const t = transcript(
       'openai-chat',
-      [system('Project conventions live in CONTRIBUTING.md.'), user('Please keep answers short and read CONTRIBUTING.md first.'), assistant('Sure, I read CONTRIBUTING.md and will keep answers short.')],
+      [
+        system('Project conventions live in CONTRIBUTING.md.'),
+        user('Please keep answers short and read CONTRIBUTING.md first.'),
+        assistant('Sure, I read CONTRIBUTING.md and will keep answers short.'),
+      ],
       { system: [] },
     );
     expect(findLostMeaning(t, [0, 2], [1]).marks).toEqual([]);
-    const noSystem = transcript('openai-chat', [user('Please keep answers short and read CONTRIBUTING.md first.'), assistant('Sure, I read CONTRIBUTING.md and will keep answers short.')]);
-    expect(findLostMeaning(noSystem, [1], [0]).marks).toMatchObject([{ kind: 'evicted_reference', tokens: ['CONTRIBUTING.md'] }]);
+    const noSystem = transcript('openai-chat', [
+      user('Please keep answers short and read CONTRIBUTING.md first.'),
+      assistant('Sure, I read CONTRIBUTING.md and will keep answers short.'),
+    ]);
+    expect(findLostMeaning(noSystem, [1], [0]).marks).toMatchObject([
+      { kind: 'evicted_reference', tokens: ['CONTRIBUTING.md'] },
+    ]);
   });
 
   it('does not treat evicted tool results as user instructions', () => {
     const lm = findLostMeaning(session, [3, 4, 5, 6, 7], [0, 1, 2]);
-    expect(lm.marks.filter((m) => m.kind === 'evicted_reference').map((m) => m.messageIndex)).toEqual([0]);
+    expect(
+      lm.marks.filter((m) => m.kind === 'evicted_reference').map((m) => m.messageIndex),
+    ).toEqual([0]);
   });
 
   it('marks point at kept calls and evicted user messages only (property)', () => {
@@ -97,7 +140,11 @@ describe('findLostMeaning', () => {
 
 describe('distinctiveTokens', () => {
   it('keeps paths, identifiers, ids, URLs, long numbers and quoted names; drops plain words', () => {
-    expect(distinctiveTokens('Fix `Render` (not `render`) in src/date.ts for order 1042 and INV-7 (see https://x.test/a, snake_case_name, fooBar, "Login page", "Export"). Thanks.')).toEqual([
+    expect(
+      distinctiveTokens(
+        'Fix `Render` (not `render`) in src/date.ts for order 1042 and INV-7 (see https://x.test/a, snake_case_name, fooBar, "Login page", "Export"). Thanks.',
+      ),
+    ).toEqual([
       'Render',
       'src/date.ts',
       '1042',
@@ -113,7 +160,9 @@ describe('distinctiveTokens', () => {
 
 describe('canonicalJson', () => {
   it('ignores key order', () => {
-    expect(canonicalJson({ b: 1, a: [{ d: 2, c: null }] })).toBe(canonicalJson({ a: [{ c: null, d: 2 }], b: 1 }));
+    expect(canonicalJson({ b: 1, a: [{ d: 2, c: null }] })).toBe(
+      canonicalJson({ a: [{ c: null, d: 2 }], b: 1 }),
+    );
     expect(canonicalJson(undefined)).toBe('null');
   });
 });

@@ -73,7 +73,8 @@ const EDGE = /^[.:,#@-]+|[.:,@-]+$/g;
 function chunks(text: string): string[] {
   const out: string[] = [];
   for (const raw of text.split(CHUNK_SPLIT)) {
-    const c = raw.startsWith('#') && /^#\d/.test(raw) ? raw.replace(/[.:,]+$/, '') : raw.replace(EDGE, '');
+    const c =
+      raw.startsWith('#') && /^#\d/.test(raw) ? raw.replace(/[.:,]+$/, '') : raw.replace(EDGE, '');
     if (c.length > 0) out.push(c);
   }
   return out;
@@ -90,7 +91,15 @@ const HASH_ID = /^#\d+$/;
 /** True for a chunk distinctive enough to count as a reference. */
 function distinctive(c: string): boolean {
   if (c.length < 3 || c.length > 200) return c.length >= 2 && HASH_ID.test(c);
-  return URL.test(c) || PATH.test(c) || CAMEL.test(c) || SNAKE.test(c) || WITH_DIGIT.test(c) || NUMBER.test(c) || HASH_ID.test(c);
+  return (
+    URL.test(c) ||
+    PATH.test(c) ||
+    CAMEL.test(c) ||
+    SNAKE.test(c) ||
+    WITH_DIGIT.test(c) ||
+    NUMBER.test(c) ||
+    HASH_ID.test(c)
+  );
 }
 
 /**
@@ -113,7 +122,8 @@ export function distinctiveTokens(text: string): string[] {
     // A quoted single name counts; a quoted phrase counts only through its distinctive chunks.
     const parts = chunks(m[1] ?? m[2] ?? m[3] ?? '');
     const only = parts[0];
-    if (parts.length === 1 && only !== undefined && only.length >= 4 && /[A-Z0-9_]/.test(only)) quoted.add(only);
+    if (parts.length === 1 && only !== undefined && only.length >= 4 && /[A-Z0-9_]/.test(only))
+      quoted.add(only);
   }
   for (const c of chunks(text)) if (distinctive(c) || quoted.has(c)) add(c);
   return out;
@@ -146,7 +156,14 @@ function messageText(m: Message): string {
  * slider step only walks the calls and the evicted user messages.
  */
 interface LostMeaningPrep {
-  calls: { message: number; block: number; id: string | null; name: string; key: string; result: number | null }[];
+  calls: {
+    message: number;
+    block: number;
+    id: string | null;
+    name: string;
+    key: string;
+    result: number | null;
+  }[];
   /** chunk → messages (ascending) whose text contains it. */
   index: Map<string, number[]>;
   /** Per message: for user messages with text, their distinctive tokens; null otherwise. */
@@ -161,10 +178,18 @@ function prepare(t: Transcript): LostMeaningPrep {
   const pairs = pairToolCalls(t.messages);
   const calls: LostMeaningPrep['calls'] = [];
   for (const p of pairs) {
-    if (p.call === null || p.server || p.status === 'orphan' || p.status === 'duplicate_result') continue;
+    if (p.call === null || p.server || p.status === 'orphan' || p.status === 'duplicate_result')
+      continue;
     const block = t.messages[p.call.message]?.blocks[p.call.block];
     if (!block || block.type !== 'tool_use') continue;
-    calls.push({ message: p.call.message, block: p.call.block, id: block.id, name: block.name, key: `${block.name}\u0000${canonicalJson(block.input)}`, result: p.result ? p.result.message : null });
+    calls.push({
+      message: p.call.message,
+      block: p.call.block,
+      id: block.id,
+      name: block.name,
+      key: `${block.name}\u0000${canonicalJson(block.input)}`,
+      result: p.result ? p.result.message : null,
+    });
   }
   calls.sort((a, b) => a.message - b.message || a.block - b.block);
   const index = new Map<string, number[]>();
@@ -176,7 +201,13 @@ function prepare(t: Transcript): LostMeaningPrep {
       if (list) list.push(i);
       else index.set(c, [i]);
     }
-    const userText = m.role === 'user' ? m.blocks.filter((b) => b.type === 'text').map(blockText).join('\n') : '';
+    const userText =
+      m.role === 'user'
+        ? m.blocks
+            .filter((b) => b.type === 'text')
+            .map(blockText)
+            .join('\n')
+        : '';
     userTokens.push(userText.length > 0 ? distinctiveTokens(userText) : null);
   });
   const prep = { calls, index, userTokens };
@@ -193,14 +224,21 @@ function prepare(t: Transcript): LostMeaningPrep {
  *   the evicted user message) and the heuristic's limits. Never throws. The per-transcript
  *   work is cached, so calls for many cuts of one transcript cost O(calls + evicted messages).
  */
-export function findLostMeaning(t: Transcript, kept: readonly number[], evicted: readonly number[]): LostMeaning {
+export function findLostMeaning(
+  t: Transcript,
+  kept: readonly number[],
+  evicted: readonly number[],
+): LostMeaning {
   const keptSet = new Set(kept);
   const evictedSet = new Set(evicted);
   const marks: LostMeaningMark[] = [];
   const prep = prepare(t);
 
   // Repeated calls: same tool and input as an earlier call whose result was evicted.
-  const evictedAnswers = new Map<string, { messageIndex: number; blockIndex: number; id: string | null; result: number }>();
+  const evictedAnswers = new Map<
+    string,
+    { messageIndex: number; blockIndex: number; id: string | null; result: number }
+  >();
   for (const c of prep.calls) {
     const prior = evictedAnswers.get(c.key);
     if (prior && keptSet.has(c.message)) {
@@ -215,7 +253,13 @@ export function findLostMeaning(t: Transcript, kept: readonly number[], evicted:
         note: `Repeats ${c.name} with the same input as the call in message ${prior.messageIndex}, whose result (message ${prior.result}) was evicted: the model no longer has that answer and asks again.`,
       });
     }
-    if (c.result !== null && evictedSet.has(c.result)) evictedAnswers.set(c.key, { messageIndex: c.message, blockIndex: c.block, id: c.id, result: c.result });
+    if (c.result !== null && evictedSet.has(c.result))
+      evictedAnswers.set(c.key, {
+        messageIndex: c.message,
+        blockIndex: c.block,
+        id: c.id,
+        result: c.result,
+      });
   }
 
   // Evicted user messages still referred to by later kept messages. System text only counts as
@@ -224,7 +268,8 @@ export function findLostMeaning(t: Transcript, kept: readonly number[], evicted:
   for (const s of t.system) for (const c of chunks(s.text)) systemTokens.add(c);
   for (const i of kept) {
     const m = t.messages[i];
-    if (m && (m.role === 'system' || m.role === 'developer')) for (const c of chunks(messageText(m))) systemTokens.add(c);
+    if (m && (m.role === 'system' || m.role === 'developer'))
+      for (const c of chunks(messageText(m))) systemTokens.add(c);
   }
   for (const i of [...evictedSet].sort((a, b) => a - b)) {
     const m = t.messages[i];
@@ -250,6 +295,10 @@ export function findLostMeaning(t: Transcript, kept: readonly number[], evicted:
       note: `This user message was evicted, but ${referencedBy.length} kept message${referencedBy.length === 1 ? '' : 's'} after it still mention${referencedBy.length === 1 ? 's' : ''} ${shown.map((s) => `"${s}"`).join(', ')}${tokens.length > shown.length ? ', …' : ''}: the model sees the references without the instruction that explained them.`,
     });
   }
-  marks.sort((a, b) => a.messageIndex - b.messageIndex || (a.kind === b.kind ? 0 : a.kind === 'evicted_reference' ? -1 : 1));
+  marks.sort(
+    (a, b) =>
+      a.messageIndex - b.messageIndex ||
+      (a.kind === b.kind ? 0 : a.kind === 'evicted_reference' ? -1 : 1),
+  );
   return { marks, limits: LOST_MEANING_LIMITS };
 }

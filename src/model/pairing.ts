@@ -21,7 +21,13 @@ export interface BlockRef {
  * - `duplicate_id`: a second call reusing an id already used by an earlier call.
  * - `duplicate_result`: a second result for a call that was already answered.
  */
-export type PairStatus = 'answered' | 'answered_late' | 'unanswered' | 'orphan' | 'duplicate_id' | 'duplicate_result';
+export type PairStatus =
+  | 'answered'
+  | 'answered_late'
+  | 'unanswered'
+  | 'orphan'
+  | 'duplicate_id'
+  | 'duplicate_result';
 
 export interface ToolPair {
   /** Stable key for this pair within the transcript (`p0`, `p1`, …). */
@@ -50,7 +56,11 @@ export function hasToolUse(m: Message): boolean {
 
 /** True for an assistant message that holds only tool calls (a Responses `function_call` item). */
 function isCallOnly(m: Message): boolean {
-  return m.role === 'assistant' && m.blocks.length > 0 && m.blocks.every((b) => b.type === 'tool_use' || b.type === 'redacted_thinking');
+  return (
+    m.role === 'assistant' &&
+    m.blocks.length > 0 &&
+    m.blocks.every((b) => b.type === 'tool_use' || b.type === 'redacted_thinking')
+  );
 }
 
 /**
@@ -91,8 +101,24 @@ export function pairToolCalls(messages: readonly Message[]): ToolPair[] {
   let pendingNoId: CallInfo[] = [];
   const runEnd = new Int32Array(messages.length).fill(-1);
   // Plain loops and object literals: this runs over every block of 100k-message transcripts.
-  const newPair = (id: string | null, name: string, call: BlockRef | null, result: BlockRef | null, status: PairStatus, server: boolean): ToolPair => {
-    const pair: ToolPair = { key: 'p' + pairs.length, id, name, call, result, status, partial: false, server };
+  const newPair = (
+    id: string | null,
+    name: string,
+    call: BlockRef | null,
+    result: BlockRef | null,
+    status: PairStatus,
+    server: boolean,
+  ): ToolPair => {
+    const pair: ToolPair = {
+      key: 'p' + pairs.length,
+      id,
+      name,
+      call,
+      result,
+      status,
+      partial: false,
+      server,
+    };
     pairs.push(pair);
     return pair;
   };
@@ -140,11 +166,17 @@ export function pairToolCalls(messages: readonly Message[]): ToolPair[] {
   // Partial answers: an unanswered call with an answered sibling in the same message.
   const answeredIn = new Set<number>();
   for (const p of pairs) if (p.call && p.result && !p.server) answeredIn.add(p.call.message);
-  for (const p of pairs) if (p.status === 'unanswered' && p.call && answeredIn.has(p.call.message)) p.partial = true;
+  for (const p of pairs)
+    if (p.status === 'unanswered' && p.call && answeredIn.has(p.call.message)) p.partial = true;
   return pairs;
 }
 
-function findCall(b: ToolResultBlock, byId: Map<string, CallInfo>, pendingNoId: CallInfo[], mi: number): CallInfo | undefined {
+function findCall(
+  b: ToolResultBlock,
+  byId: Map<string, CallInfo>,
+  pendingNoId: CallInfo[],
+  mi: number,
+): CallInfo | undefined {
   if (b.toolUseId !== null) {
     const c = byId.get(b.toolUseId);
     return c && c.ref.message <= mi ? c : undefined;
@@ -155,7 +187,14 @@ function findCall(b: ToolResultBlock, byId: Map<string, CallInfo>, pendingNoId: 
 
 /** Count pairs by status. */
 export function pairCounts(pairs: readonly ToolPair[]): Record<PairStatus, number> {
-  const out: Record<PairStatus, number> = { answered: 0, answered_late: 0, unanswered: 0, orphan: 0, duplicate_id: 0, duplicate_result: 0 };
+  const out: Record<PairStatus, number> = {
+    answered: 0,
+    answered_late: 0,
+    unanswered: 0,
+    orphan: 0,
+    duplicate_id: 0,
+    duplicate_result: 0,
+  };
   for (const p of pairs) out[p.status]++;
   return out;
 }

@@ -35,7 +35,8 @@ function expectRepaired(input: Transcript, r: RepairResult, provider: ProviderId
   const touched = new Set(r.changes.flatMap((c) => c.replaced));
   const out = new Set(r.transcript.messages);
   input.messages.forEach((m, i) => {
-    if (!touched.has(i)) expect(out.has(m), `message ${i} untouched by the repair must stay`).toBe(true);
+    if (!touched.has(i))
+      expect(out.has(m), `message ${i} untouched by the repair must stay`).toBe(true);
   });
 }
 
@@ -55,9 +56,17 @@ describe('repair after each fault (Anthropic)', () => {
     const r = repairTranscript(f, 'anthropic');
     expectRepaired(f, r, 'anthropic');
     expect(r.changes).toHaveLength(1);
-    expect(r.changes[0]).toMatchObject({ kind: 'error_result_added', messageIndex: 1, outputIndex: 2, replaced: [2], ids: ['toolu_inv1'] });
+    expect(r.changes[0]).toMatchObject({
+      kind: 'error_result_added',
+      messageIndex: 1,
+      outputIndex: 2,
+      replaced: [2],
+      ids: ['toolu_inv1'],
+    });
     const answer = r.transcript.messages[2] as Message;
-    expect(answer.blocks.map((b) => (b.type === 'tool_result' ? [b.toolUseId, b.isError] : b.type))).toEqual([
+    expect(
+      answer.blocks.map((b) => (b.type === 'tool_result' ? [b.toolUseId, b.isError] : b.type)),
+    ).toEqual([
       ['toolu_cus1', false],
       ['toolu_inv1', true],
     ]);
@@ -99,11 +108,15 @@ describe('repair after each fault (Anthropic)', () => {
     expectRepaired(f, r, 'anthropic');
     const last = r.transcript.messages[r.transcript.messages.length - 1] as Message;
     expect(last).toMatchObject({ role: 'user', raw: undefined, index: 6 });
-    expect(r.changes[0]).toMatchObject({ kind: 'error_result_added', messageIndex: 5, outputIndex: 6 });
+    expect(r.changes[0]).toMatchObject({
+      kind: 'error_result_added',
+      messageIndex: 5,
+      outputIndex: 6,
+    });
     expectRoundTrip(r, 'anthropic');
   });
 
-  it('a dropped call turn (the lesson\'s step two): its orphaned results are removed', () => {
+  it("a dropped call turn (the lesson's step two): its orphaned results are removed", () => {
     const f = fault(t, { kind: 'drop', messageIndex: 1 });
     const r = repairTranscript(f, 'anthropic');
     expectRepaired(f, r, 'anthropic');
@@ -126,7 +139,12 @@ describe('repair after each fault (OpenAI Chat)', () => {
     const f = fault(t, { kind: 'tool_raised', pairKey: keyOf(t, 'call_inv1') });
     const r = repairTranscript(f, 'openai-chat');
     expectRepaired(f, r, 'openai-chat');
-    expect(r.transcript.messages.map((m) => m.role).slice(2, 6)).toEqual(['assistant', 'tool', 'tool', 'assistant']);
+    expect(r.transcript.messages.map((m) => m.role).slice(2, 6)).toEqual([
+      'assistant',
+      'tool',
+      'tool',
+      'assistant',
+    ]);
     const text = writeTranscript(r.transcript);
     expect(text).toContain('"tool_call_id": "call_inv1"');
     expectRoundTrip(r, 'openai-chat');
@@ -136,7 +154,12 @@ describe('repair after each fault (OpenAI Chat)', () => {
     const f = fault(t, { kind: 'cancel', messageIndex: 2 });
     const r = repairTranscript(f, 'openai-chat');
     expectRepaired(f, r, 'openai-chat');
-    expect(r.transcript.messages.map((m) => m.role).slice(2, 6)).toEqual(['assistant', 'tool', 'tool', 'user']);
+    expect(r.transcript.messages.map((m) => m.role).slice(2, 6)).toEqual([
+      'assistant',
+      'tool',
+      'tool',
+      'user',
+    ]);
     expectRoundTrip(r, 'openai-chat');
   });
 
@@ -169,7 +192,15 @@ describe('repair of broken transcripts rebuilt from the shared cases', () => {
     });
     const r = repairTranscript(t, 'openai-chat');
     expectRepaired(t, r, 'openai-chat');
-    expect(r.changes).toMatchObject([{ kind: 'exchange_removed', messageIndex: 0, outputIndex: null, replaced: [0, 1], ids: ['call_w1'] }]);
+    expect(r.changes).toMatchObject([
+      {
+        kind: 'exchange_removed',
+        messageIndex: 0,
+        outputIndex: null,
+        replaced: [0, 1],
+        ids: ['call_w1'],
+      },
+    ]);
     expect(r.transcript.messages).toEqual(t.messages.slice(2));
   });
 
@@ -180,17 +211,38 @@ describe('repair of broken transcripts rebuilt from the shared cases', () => {
         { role: 'tool', tool_call_id: 'call_c1', content: '21' },
         { role: 'assistant', content: '3 times 7 is 21.' },
         { role: 'user', content: 'Divide by 3.' },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'call_c2', type: 'function', function: { name: 'calc', arguments: '{}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            { id: 'call_c2', type: 'function', function: { name: 'calc', arguments: '{}' } },
+          ],
+        },
         { role: 'tool', tool_call_id: 'call_c2', content: '7' },
       ],
     });
     const r = repairTranscript(t, 'openai-chat');
     expectRepaired(t, r, 'openai-chat');
-    expect(r.transcript.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool']);
+    expect(r.transcript.messages.map((m) => m.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'tool',
+    ]);
   });
 
   it('an orphan in the only exchange is removed on its own', () => {
-    const t = load({ messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_x', content: 'ok' }, { type: 'text', text: 'Go on.' }] }] });
+    const t = load({
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'tool_result', tool_use_id: 'toolu_x', content: 'ok' },
+            { type: 'text', text: 'Go on.' },
+          ],
+        },
+      ],
+    });
     const r = repairTranscript(t, 'anthropic');
     expectRepaired(t, r, 'anthropic');
     expect(r.changes).toMatchObject([{ kind: 'orphan_removed', ids: ['toolu_x'] }]);
@@ -204,25 +256,44 @@ describe('repair of broken transcripts rebuilt from the shared cases', () => {
         {
           role: 'assistant',
           content: [
-            { type: 'tool_use', id: 'toolu_a', name: 'fetch_url', input: { url: 'https://example.test' } },
+            {
+              type: 'tool_use',
+              id: 'toolu_a',
+              name: 'fetch_url',
+              input: { url: 'https://example.test' },
+            },
             { type: 'text', text: 'And the changelog.' },
             { type: 'tool_use', id: 'toolu_b', name: 'read_file', input: { path: 'CHANGELOG.md' } },
           ],
         },
-        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_b', content: '## 2.4.0' }] },
+        {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: 'toolu_b', content: '## 2.4.0' }],
+        },
       ],
     });
     const r = repairTranscript(t, 'anthropic');
     expectRepaired(t, r, 'anthropic');
-    expect(r.changes).toMatchObject([{ kind: 'error_result_added', ids: ['toolu_a'], messageIndex: 1, outputIndex: 2 }]);
+    expect(r.changes).toMatchObject([
+      { kind: 'error_result_added', ids: ['toolu_a'], messageIndex: 1, outputIndex: 2 },
+    ]);
   });
 
   it('text before the tool results (A3): the text is moved after them', () => {
     const t = load({
       messages: [
         { role: 'user', content: 'Read a.ts.' },
-        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_r', name: 'read', input: { path: 'a.ts' } }] },
-        { role: 'user', content: [{ type: 'text', text: 'Here you go:' }, { type: 'tool_result', tool_use_id: 'toolu_r', content: 'export {}' }] },
+        {
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: 'toolu_r', name: 'read', input: { path: 'a.ts' } }],
+        },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Here you go:' },
+            { type: 'tool_result', tool_use_id: 'toolu_r', content: 'export {}' },
+          ],
+        },
       ],
     });
     expect(validateTranscript(t, 'anthropic').violations[0]?.rule).toBe('tool_result_not_first');
@@ -243,8 +314,17 @@ describe('repair of broken transcripts rebuilt from the shared cases', () => {
             { type: 'tool_use', id: 'toolu_r', name: 'read', input: {} },
           ],
         },
-        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_s', content: 'taken' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AAAA' } }] },
-        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_r', content: 'text' }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'tool_result', tool_use_id: 'toolu_s', content: 'taken' },
+            { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AAAA' } },
+          ],
+        },
+        {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: 'toolu_r', content: 'text' }],
+        },
       ],
     });
     const before = validateTranscript(t, 'anthropic');
@@ -254,17 +334,30 @@ describe('repair of broken transcripts rebuilt from the shared cases', () => {
     expect(r.changes.map((c) => c.kind)).toEqual(['results_merged']);
     expect(r.changes[0]?.replaced).toEqual([2, 3]);
     expect(r.transcript.messages).toHaveLength(3);
-    expect(r.transcript.messages[2]?.blocks.map((b) => b.type)).toEqual(['tool_result', 'tool_result', 'image']);
+    expect(r.transcript.messages[2]?.blocks.map((b) => b.type)).toEqual([
+      'tool_result',
+      'tool_result',
+      'image',
+    ]);
   });
 
   it('a result placed after a later turn is re-attached to its call', () => {
     const t = load({
       messages: [
         { role: 'user', content: 'List files.' },
-        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_l', name: 'ls', input: {} }] },
+        {
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: 'toolu_l', name: 'ls', input: {} }],
+        },
         { role: 'user', content: 'Hurry up.' },
         { role: 'assistant', content: 'Working on it.' },
-        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_l', content: 'a.ts b.ts' }, { type: 'text', text: 'Done?' }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'tool_result', tool_use_id: 'toolu_l', content: 'a.ts b.ts' },
+            { type: 'text', text: 'Done?' },
+          ],
+        },
       ],
     });
     const r = repairTranscript(t, 'anthropic');
@@ -278,12 +371,20 @@ describe('repair of broken transcripts rebuilt from the shared cases', () => {
     const t = load({
       messages: [
         { role: 'user', content: 'Go.' },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'call_d', type: 'function', function: { name: 'f', arguments: '{}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            { id: 'call_d', type: 'function', function: { name: 'f', arguments: '{}' } },
+          ],
+        },
         { role: 'tool', tool_call_id: 'call_d', content: 'first' },
         { role: 'tool', tool_call_id: 'call_d', content: 'again' },
       ],
     });
-    expect(validateTranscript(t, 'openai-chat').violations.map((v) => v.rule)).toEqual(['duplicate_tool_result']);
+    expect(validateTranscript(t, 'openai-chat').violations.map((v) => v.rule)).toEqual([
+      'duplicate_tool_result',
+    ]);
     const r = repairTranscript(t, 'openai-chat');
     expectRepaired(t, r, 'openai-chat');
     expect(r.changes.map((c) => c.kind)).toEqual(['duplicate_result_removed']);
@@ -297,7 +398,13 @@ describe('repair of broken transcripts rebuilt from the shared cases', () => {
         { role: 'user', content: 'Go.' },
         { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_d', name: 'f', input: {} }] },
         { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_d', content: 'ok' }] },
-        { role: 'assistant', content: [{ type: 'text', text: 'Again.' }, { type: 'tool_use', id: 'toolu_d', name: 'f', input: { x: 1 } }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'text', text: 'Again.' },
+            { type: 'tool_use', id: 'toolu_d', name: 'f', input: { x: 1 } },
+          ],
+        },
         { role: 'user', content: 'Stop.' },
       ],
     });
@@ -310,7 +417,13 @@ describe('repair of broken transcripts rebuilt from the shared cases', () => {
   it('empty messages and whitespace-only text blocks are removed', () => {
     const t = load({
       messages: [
-        { role: 'user', content: [{ type: 'text', text: 'Hi' }, { type: 'text', text: '  ' }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Hi' },
+            { type: 'text', text: '  ' },
+          ],
+        },
         { role: 'assistant', content: [] },
         { role: 'user', content: 'Still there?' },
         { role: 'assistant', content: 'Yes.' },
@@ -325,16 +438,39 @@ describe('repair of broken transcripts rebuilt from the shared cases', () => {
     const t = load({
       messages: [
         { role: 'user', content: 'Go.' },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'call_s', type: 'function', function: { name: 'f', arguments: '{}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            { id: 'call_s', type: 'function', function: { name: 'f', arguments: '{}' } },
+          ],
+        },
         { role: 'tool', tool_call_id: 'call_s', content: 'done' },
       ],
     });
     const m = t.messages[2] as Message;
-    const broken: Transcript = { ...t, messages: [t.messages[0] as Message, t.messages[1] as Message, { ...m, raw: undefined, blocks: [{ type: 'text', text: 'Note:' }, ...m.blocks] }] };
+    const broken: Transcript = {
+      ...t,
+      messages: [
+        t.messages[0] as Message,
+        t.messages[1] as Message,
+        { ...m, raw: undefined, blocks: [{ type: 'text', text: 'Note:' }, ...m.blocks] },
+      ],
+    };
     expect(validateTranscript(broken, 'openai-chat').valid).toBe(false);
     const r = repairTranscript(broken, 'openai-chat');
     expectRepaired(broken, r, 'openai-chat');
-    expect(r.transcript.messages[2]?.blocks).toEqual([{ type: 'tool_result', toolUseId: 'call_s', isError: false, content: [{ type: 'text', text: 'done' }, { type: 'text', text: 'Note:' }] }]);
+    expect(r.transcript.messages[2]?.blocks).toEqual([
+      {
+        type: 'tool_result',
+        toolUseId: 'call_s',
+        isError: false,
+        content: [
+          { type: 'text', text: 'done' },
+          { type: 'text', text: 'Note:' },
+        ],
+      },
+    ]);
   });
 
   it('a stripped thinking block (case 15) is explained, not faked', () => {
@@ -345,15 +481,27 @@ describe('repair of broken transcripts rebuilt from the shared cases', () => {
       tools: [{ name: 'get_weather', input_schema: { type: 'object' } }],
       messages: [
         { role: 'user', content: 'Weather in Oslo?' },
-        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_w', name: 'get_weather', input: { city: 'Oslo' } }] },
-        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_w', content: '4 °C' }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'tool_use', id: 'toolu_w', name: 'get_weather', input: { city: 'Oslo' } },
+          ],
+        },
+        {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: 'toolu_w', content: '4 °C' }],
+        },
       ],
     });
     const r = repairTranscript(t, 'anthropic');
     expect(r.validation.valid).toBe(false);
     expect(r.changes).toEqual([]);
     expect(r.unrepaired).toHaveLength(1);
-    expect(r.unrepaired[0]).toMatchObject({ rule: 'thinking_missing', code: 'T1', note: UNREPAIRABLE_NOTES.thinking_missing });
+    expect(r.unrepaired[0]).toMatchObject({
+      rule: 'thinking_missing',
+      code: 'T1',
+      note: UNREPAIRABLE_NOTES.thinking_missing,
+    });
     expect(r.unrepaired[0]?.message).toContain('preceeding the lastmost set');
     r.transcript.messages.forEach((m, i) => expect(m).toBe(t.messages[i]));
   });
@@ -364,9 +512,20 @@ describe('repair of broken transcripts rebuilt from the shared cases', () => {
       store: true,
       input: [
         { type: 'message', role: 'user', content: 'Status of order 1042?' },
-        { type: 'function_call', id: 'fc_1', call_id: 'call_o1', name: 'get_order', arguments: '{"id":"1042"}' },
+        {
+          type: 'function_call',
+          id: 'fc_1',
+          call_id: 'call_o1',
+          name: 'get_order',
+          arguments: '{"id":"1042"}',
+        },
         { type: 'function_call_output', call_id: 'call_o1', output: '{"status":"shipped"}' },
-        { type: 'message', role: 'assistant', id: 'msg_1', content: [{ type: 'output_text', text: 'It shipped.' }] },
+        {
+          type: 'message',
+          role: 'assistant',
+          id: 'msg_1',
+          content: [{ type: 'output_text', text: 'It shipped.' }],
+        },
       ],
     });
     expect(t.format).toBe('openai-responses');
@@ -440,14 +599,39 @@ describe('repair for the other providers rules', () => {
   it('Gemini G2: a history that starts with the model call (case 12) drops that leading exchange', () => {
     const t = load({
       contents: [
-        { role: 'model', parts: [{ functionCall: { id: 'gc_2', name: 'run_shell_command', args: { command: 'npm run build' } } }] },
-        { role: 'user', parts: [{ functionResponse: { id: 'gc_2', name: 'run_shell_command', response: { output: 'ok' } } }] },
+        {
+          role: 'model',
+          parts: [
+            {
+              functionCall: {
+                id: 'gc_2',
+                name: 'run_shell_command',
+                args: { command: 'npm run build' },
+              },
+            },
+          ],
+        },
+        {
+          role: 'user',
+          parts: [
+            {
+              functionResponse: {
+                id: 'gc_2',
+                name: 'run_shell_command',
+                response: { output: 'ok' },
+              },
+            },
+          ],
+        },
         { role: 'model', parts: [{ text: 'The build passes.' }] },
         { role: 'user', parts: [{ text: 'Is the assistant stuck in a loop?' }] },
       ],
     });
     expect(t.format).toBe('gemini');
-    expect(validateTranscript(t, 'gemini').violations[0]).toMatchObject({ rule: 'role_order', code: 'G2' });
+    expect(validateTranscript(t, 'gemini').violations[0]).toMatchObject({
+      rule: 'role_order',
+      code: 'G2',
+    });
     const r = repairTranscript(t, 'gemini');
     expectRepaired(t, r, 'gemini');
     expect(r.changes).toMatchObject([{ kind: 'exchange_removed', replaced: [0, 1, 2] }]);
@@ -460,9 +644,21 @@ describe('repair for the other providers rules', () => {
       toolConfig: { tools: [{ toolSpec: { name: 'f', inputSchema: { json: {} } } }] },
       messages: [
         { role: 'user', content: [{ text: 'Check both.' }] },
-        { role: 'assistant', content: [{ toolUse: { toolUseId: 'tooluse_a', name: 'f', input: {} } }, { toolUse: { toolUseId: 'tooluse_b', name: 'f', input: {} } }] },
-        { role: 'user', content: [{ toolResult: { toolUseId: 'tooluse_a', content: [{ text: 'A' }] } }] },
-        { role: 'user', content: [{ toolResult: { toolUseId: 'tooluse_b', content: [{ text: 'B' }] } }] },
+        {
+          role: 'assistant',
+          content: [
+            { toolUse: { toolUseId: 'tooluse_a', name: 'f', input: {} } },
+            { toolUse: { toolUseId: 'tooluse_b', name: 'f', input: {} } },
+          ],
+        },
+        {
+          role: 'user',
+          content: [{ toolResult: { toolUseId: 'tooluse_a', content: [{ text: 'A' }] } }],
+        },
+        {
+          role: 'user',
+          content: [{ toolResult: { toolUseId: 'tooluse_b', content: [{ text: 'B' }] } }],
+        },
       ],
     });
     expect(t.format).toBe('bedrock-converse');
@@ -480,8 +676,14 @@ describe('repair for the other providers rules', () => {
       toolConfig: { tools: [{ toolSpec: { name: 'f', inputSchema: { json: {} } } }] },
       messages: [
         { role: 'user', content: [{ text: 'Go.' }] },
-        { role: 'assistant', content: [{ toolUse: { toolUseId: 'tooluse_e', name: 'f', input: {} } }] },
-        { role: 'user', content: [{ toolResult: { toolUseId: 'tooluse_e', content: [], status: 'error' } }] },
+        {
+          role: 'assistant',
+          content: [{ toolUse: { toolUseId: 'tooluse_e', name: 'f', input: {} } }],
+        },
+        {
+          role: 'user',
+          content: [{ toolResult: { toolUseId: 'tooluse_e', content: [], status: 'error' } }],
+        },
       ],
     });
     expect(validateTranscript(t, 'bedrock').violations[0]?.rule).toBe('error_result_empty');
@@ -491,8 +693,17 @@ describe('repair for the other providers rules', () => {
   });
 
   it('A12: a prefill that ends in whitespace is trimmed (older models accept the prefill itself)', () => {
-    const t = load({ model: 'claude-3-5-sonnet-20241022', max_tokens: 100, messages: [{ role: 'user', content: 'Name a colour.' }, { role: 'assistant', content: 'The colour is ' }] });
-    expect(validateTranscript(t, 'anthropic').violations[0]?.message).toBe('messages: final assistant content cannot end with trailing whitespace');
+    const t = load({
+      model: 'claude-3-5-sonnet-20241022',
+      max_tokens: 100,
+      messages: [
+        { role: 'user', content: 'Name a colour.' },
+        { role: 'assistant', content: 'The colour is ' },
+      ],
+    });
+    expect(validateTranscript(t, 'anthropic').violations[0]?.message).toBe(
+      'messages: final assistant content cannot end with trailing whitespace',
+    );
     const r = repairTranscript(t, 'anthropic');
     expectRepaired(t, r, 'anthropic');
     expect(r.changes.map((c) => c.kind)).toEqual(['whitespace_trimmed']);
@@ -500,9 +711,18 @@ describe('repair for the other providers rules', () => {
   });
 
   it('A12 on a model that refuses any prefill is explained, not repaired', () => {
-    const t = load({ model: 'claude-opus-4-6', max_tokens: 100, messages: [{ role: 'user', content: 'Name a colour.' }, { role: 'assistant', content: 'The colour is' }] });
+    const t = load({
+      model: 'claude-opus-4-6',
+      max_tokens: 100,
+      messages: [
+        { role: 'user', content: 'Name a colour.' },
+        { role: 'assistant', content: 'The colour is' },
+      ],
+    });
     const r = repairTranscript(t, 'anthropic');
-    expect(r.unrepaired).toMatchObject([{ rule: 'trailing_assistant', code: 'A12', note: UNREPAIRABLE_NOTES.trailing_assistant }]);
+    expect(r.unrepaired).toMatchObject([
+      { rule: 'trailing_assistant', code: 'A12', note: UNREPAIRABLE_NOTES.trailing_assistant },
+    ]);
     expect(r.changes).toEqual([]);
   });
 
@@ -514,7 +734,9 @@ describe('repair for the other providers rules', () => {
         { type: 'reasoning', id: 'rs_1', summary: [], encrypted_content: 'gAAAA' },
       ],
     });
-    expect(validateTranscript(t, 'openai-responses').violations.map((v) => v.rule)).toContain('reasoning_without_following');
+    expect(validateTranscript(t, 'openai-responses').violations.map((v) => v.rule)).toContain(
+      'reasoning_without_following',
+    );
     const r = repairTranscript(t, 'openai-responses');
     expectRepaired(t, r, 'openai-responses');
     expect(r.changes.map((c) => c.kind)).toEqual(['reasoning_removed']);
@@ -525,12 +747,26 @@ describe('repair for the other providers rules', () => {
       model: 'o3',
       input: [
         { type: 'message', role: 'user', content: 'Status of order 1042?' },
-        { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'get_order', arguments: '{}' },
-        { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'get_order', arguments: '{}' },
+        {
+          type: 'function_call',
+          id: 'fc_1',
+          call_id: 'call_1',
+          name: 'get_order',
+          arguments: '{}',
+        },
+        {
+          type: 'function_call',
+          id: 'fc_1',
+          call_id: 'call_1',
+          name: 'get_order',
+          arguments: '{}',
+        },
         { type: 'function_call_output', call_id: 'call_1', output: 'shipped' },
       ],
     });
-    expect(validateTranscript(t, 'openai-responses').violations.map((v) => v.rule)).toContain('duplicate_item');
+    expect(validateTranscript(t, 'openai-responses').violations.map((v) => v.rule)).toContain(
+      'duplicate_item',
+    );
     const r = repairTranscript(t, 'openai-responses');
     expectRepaired(t, r, 'openai-responses');
     expect(r.transcript.messages).toHaveLength(3);
@@ -542,14 +778,24 @@ describe('repair properties for the other providers', () => {
   for (const provider of others) {
     it(`a fault injected into a transcript ${provider} accepts repairs to one it accepts`, () => {
       fc.assert(
-        fc.property(fc.constantFrom('anthropic-messages' as const, 'openai-chat' as const).chain((f) => arbValidTranscript(f)), fc.nat(), (t, pick) => {
-          fc.pre(validateTranscript(t, provider).valid);
-          const targets = faultTargets(t);
-          fc.pre(targets.length > 0);
-          const f = applyFault(t, targets[pick % targets.length] as FaultSpec);
-          if (!f.ok) throw new Error(f.error);
-          expectRepaired(f.value.transcript, repairTranscript(f.value.transcript, provider), provider);
-        }),
+        fc.property(
+          fc
+            .constantFrom('anthropic-messages' as const, 'openai-chat' as const)
+            .chain((f) => arbValidTranscript(f)),
+          fc.nat(),
+          (t, pick) => {
+            fc.pre(validateTranscript(t, provider).valid);
+            const targets = faultTargets(t);
+            fc.pre(targets.length > 0);
+            const f = applyFault(t, targets[pick % targets.length] as FaultSpec);
+            if (!f.ok) throw new Error(f.error);
+            expectRepaired(
+              f.value.transcript,
+              repairTranscript(f.value.transcript, provider),
+              provider,
+            );
+          },
+        ),
         { numRuns: 100 },
       );
     }, 30_000);

@@ -24,7 +24,13 @@ import { groupExchanges } from './exchanges.ts';
 import { derivedMessage, withMessages } from './faults.ts';
 import { answerRun, hasToolResult, pairToolCalls } from './pairing.ts';
 import type { Block, FormatId, Message, ProviderId, ToolResultBlock, Transcript } from './types.ts';
-import { DEFAULT_PROVIDER, validateTranscript, type RuleId, type Validation, type Violation } from './validate/index.ts';
+import {
+  DEFAULT_PROVIDER,
+  validateTranscript,
+  type RuleId,
+  type Validation,
+  type Violation,
+} from './validate/index.ts';
 
 export type RepairKind =
   | 'error_result_added'
@@ -83,29 +89,50 @@ export interface RepairResult {
 export const UNREPAIRABLE_NOTES: Partial<Record<RuleId, string>> = {
   thinking_missing:
     'The thinking block that opened this tool loop was stripped. Its signature is opaque and cannot be recreated, so the repair does not fake one: keep the original thinking blocks, disable thinking for this request, or close the tool loop with a new user turn.',
-  thinking_last: 'The assistant message ends with a thinking block; the text or calls it led to are lost and cannot be invented. Restore the original response or drop the thinking block by hand.',
-  thinking_when_disabled: 'The final assistant message carries thinking while thinking is disabled. Enable thinking (the signed block is needed) or remove the block by hand; the repair does not decide which.',
-  invalid_signature: 'A thinking signature belongs to another model or conversation; it cannot be re-signed. Drop that turn\'s thinking blocks or send it to the model that produced them.',
-  reasoning_missing: 'The encrypted reasoning item this item depended on is lost and cannot be rebuilt. Replay the items without their ids (content only) or include the original reasoning item.',
-  reasoning_without_following: 'A reasoning item lost the item that followed it; the output it led to cannot be invented. Drop the reasoning item or restore its output item.',
-  duplicate_item: 'The same item id is sent twice (or an item already held by previous_response_id is re-sent); send each item once.',
-  thought_signature_missing: 'The thought signature of this function call was dropped; it is opaque and cannot be recreated. Keep the signatures from the original response, or start a new turn.',
-  mixed_result_and_text: 'Some Bedrock model families refuse text next to tool results in one user turn; splitting it would put two user messages in a row (B4), so it is left to you.',
-  tools_not_defined: 'The request holds tool blocks but defines no tools; the repair cannot invent tool schemas. Add the original `tools` definitions.',
+  thinking_last:
+    'The assistant message ends with a thinking block; the text or calls it led to are lost and cannot be invented. Restore the original response or drop the thinking block by hand.',
+  thinking_when_disabled:
+    'The final assistant message carries thinking while thinking is disabled. Enable thinking (the signed block is needed) or remove the block by hand; the repair does not decide which.',
+  invalid_signature:
+    "A thinking signature belongs to another model or conversation; it cannot be re-signed. Drop that turn's thinking blocks or send it to the model that produced them.",
+  reasoning_missing:
+    'The encrypted reasoning item this item depended on is lost and cannot be rebuilt. Replay the items without their ids (content only) or include the original reasoning item.',
+  reasoning_without_following:
+    'A reasoning item lost the item that followed it; the output it led to cannot be invented. Drop the reasoning item or restore its output item.',
+  duplicate_item:
+    'The same item id is sent twice (or an item already held by previous_response_id is re-sent); send each item once.',
+  thought_signature_missing:
+    'The thought signature of this function call was dropped; it is opaque and cannot be recreated. Keep the signatures from the original response, or start a new turn.',
+  mixed_result_and_text:
+    'Some Bedrock model families refuse text next to tool results in one user turn; splitting it would put two user messages in a row (B4), so it is left to you.',
+  tools_not_defined:
+    'The request holds tool blocks but defines no tools; the repair cannot invent tool schemas. Add the original `tools` definitions.',
   missing_tool_id: 'The block has no id, so the repair cannot tell which call it belongs to.',
-  trailing_assistant: 'The request ends on an assistant message, which this model refuses as a prefill. The next message must come from the user; the repair does not invent what the user said.',
-  server_tool_unanswered: 'Server tool results are produced by the provider; the repair cannot create one. Drop the server_tool_use or keep its result in the same turn.',
-  server_tool_orphan: 'This server tool result lost its server_tool_use; the repair does not invent provider-side calls.',
-  first_message_role: 'The first message is not from the user and no later exchange starts with one; the repair does not invent a user message.',
-  role_order: 'The roles are out of the order this provider accepts (Mistral, for one, wants an assistant message between tool results and the next user message); the repair does not invent messages to fix the order.',
-  same_role_neighbours: 'Two messages with the same role are neighbours; merging them changes what the model saw, so it is left to you.',
-  count_mismatch: 'The number of results differs from the number of calls and the calls carry no ids to match them by.',
+  trailing_assistant:
+    'The request ends on an assistant message, which this model refuses as a prefill. The next message must come from the user; the repair does not invent what the user said.',
+  server_tool_unanswered:
+    'Server tool results are produced by the provider; the repair cannot create one. Drop the server_tool_use or keep its result in the same turn.',
+  server_tool_orphan:
+    'This server tool result lost its server_tool_use; the repair does not invent provider-side calls.',
+  first_message_role:
+    'The first message is not from the user and no later exchange starts with one; the repair does not invent a user message.',
+  role_order:
+    'The roles are out of the order this provider accepts (Mistral, for one, wants an assistant message between tool results and the next user message); the repair does not invent messages to fix the order.',
+  same_role_neighbours:
+    'Two messages with the same role are neighbours; merging them changes what the model saw, so it is left to you.',
+  count_mismatch:
+    'The number of results differs from the number of calls and the calls carry no ids to match them by.',
 };
 
 const DEFAULT_NOTE = 'No automatic repair for this rule.';
 
 /** Formats whose transcripts carry results as one `tool` message per result. */
-const TOOL_MESSAGE_FORMATS: ReadonlySet<FormatId> = new Set<FormatId>(['openai-chat', 'openai-responses', 'codex-jsonl', 'langchain']);
+const TOOL_MESSAGE_FORMATS: ReadonlySet<FormatId> = new Set<FormatId>([
+  'openai-chat',
+  'openai-responses',
+  'codex-jsonl',
+  'langchain',
+]);
 
 interface Ref {
   message: number;
@@ -128,9 +155,12 @@ function sameBlocks(a: Message, b: Message): boolean {
 
 /** Short cause text for a synthetic error result, by the shape around the call. */
 function causeText(rule: RuleId, next: Message | undefined): string {
-  if (!next) return 'Error: no result was recorded. The loop stopped (or the history was cut) before this tool call returned.';
-  if (rule === 'partial_answer') return 'Error: no result was recorded for this call while its parallel siblings returned (it timed out or raised).';
-  if (next.role === 'user' && !next.blocks.some(isClientResult)) return "Error: the tool call was interrupted before it returned; the user's next message came first.";
+  if (!next)
+    return 'Error: no result was recorded. The loop stopped (or the history was cut) before this tool call returned.';
+  if (rule === 'partial_answer')
+    return 'Error: no result was recorded for this call while its parallel siblings returned (it timed out or raised).';
+  if (next.role === 'user' && !next.blocks.some(isClientResult))
+    return "Error: the tool call was interrupted before it returned; the user's next message came first.";
   return 'Error: the tool did not return a result (it raised, or the loop never stored its output).';
 }
 
@@ -143,7 +173,14 @@ class Work {
   /** A replaced message → its replacement (null when removed), to resolve change targets. */
   readonly successor = new Map<Message, Message | null>();
   readonly input: readonly Message[];
-  readonly changes: { kind: RepairKind; origin: number; target: Message | null; replaced: number[]; ids: string[]; note: string }[] = [];
+  readonly changes: {
+    kind: RepairKind;
+    origin: number;
+    target: Message | null;
+    replaced: number[];
+    ids: string[];
+    note: string;
+  }[] = [];
   private readonly inputSet: ReadonlySet<Message>;
   private pending: number[] = [];
   readonly style: Style;
@@ -157,7 +194,10 @@ class Work {
     this.msgs = [...t.messages];
     this.msgs.forEach((m, i) => this.origin.set(m, i));
     this.inputSet = new Set(t.messages);
-    this.style = t.messages.some((m) => m.role === 'tool') || TOOL_MESSAGE_FORMATS.has(t.format) ? 'tool' : 'user';
+    this.style =
+      t.messages.some((m) => m.role === 'tool') || TOOL_MESSAGE_FORMATS.has(t.format)
+        ? 'tool'
+        : 'user';
   }
 
   originOf(m: Message | undefined): number {
@@ -225,8 +265,21 @@ class Work {
     this.msgs.splice(i, 0, m);
   }
 
-  note(kind: RepairKind, about: Message | undefined, target: Message | null, ids: string[], note: string): void {
-    this.changes.push({ kind, origin: this.originOf(about), target, replaced: [...new Set(this.pending)].sort((a, b) => a - b), ids, note });
+  note(
+    kind: RepairKind,
+    about: Message | undefined,
+    target: Message | null,
+    ids: string[],
+    note: string,
+  ): void {
+    this.changes.push({
+      kind,
+      origin: this.originOf(about),
+      target,
+      replaced: [...new Set(this.pending)].sort((a, b) => a - b),
+      ids,
+      note,
+    });
     this.pending = [];
   }
 
@@ -261,15 +314,19 @@ class Work {
 
   /** The assistant message holding the client call `id` (the first, when duplicated). */
   callMessage(id: string): number {
-    return this.msgs.findIndex((m) => m.role === 'assistant' && m.blocks.some((b) => isClientCall(b, id)));
+    return this.msgs.findIndex(
+      (m) => m.role === 'assistant' && m.blocks.some((b) => isClientCall(b, id)),
+    );
   }
 
   /** Every client tool_result answering `id`. */
   resultsFor(id: string): Ref[] {
     const out: Ref[] = [];
-    this.msgs.forEach((m, mi) => m.blocks.forEach((b, bi) => {
-      if (isClientResult(b) && b.toolUseId === id) out.push({ message: mi, block: bi });
-    }));
+    this.msgs.forEach((m, mi) =>
+      m.blocks.forEach((b, bi) => {
+        if (isClientResult(b) && b.toolUseId === id) out.push({ message: mi, block: bi });
+      }),
+    );
     return out;
   }
 
@@ -277,7 +334,10 @@ class Work {
   takeBlock(r: Ref): Block {
     const m = this.msgs[r.message] as Message;
     const b = m.blocks[r.block] as Block;
-    this.setBlocks(r.message, m.blocks.filter((_, k) => k !== r.block));
+    this.setBlocks(
+      r.message,
+      m.blocks.filter((_, k) => k !== r.block),
+    );
     return b;
   }
 
@@ -294,7 +354,11 @@ class Work {
     if (this.style === 'user' && first && first.role === 'user') {
       const lead = first.blocks.findIndex((b) => !isClientResult(b));
       const at = lead < 0 ? first.blocks.length : lead;
-      return this.setBlocks(start, [...first.blocks.slice(0, at), ...blocks, ...first.blocks.slice(at)]) as Message;
+      return this.setBlocks(start, [
+        ...first.blocks.slice(0, at),
+        ...blocks,
+        ...first.blocks.slice(at),
+      ]) as Message;
     }
     if (this.style === 'user') {
       const m = derivedMessage(call, { role: 'user', blocks }, true);
@@ -338,28 +402,61 @@ function fixMissing(w: Work, v: Violation): boolean {
       if (lead >= 0 && inFirst.block > lead) {
         const others = firstAnswer.blocks.filter((b) => !isClientResult(b));
         const n = w.setBlocks(start, [...firstAnswer.blocks.filter(isClientResult), ...others]);
-        w.note('text_moved', firstAnswer, n, firstAnswer.blocks.filter(isClientResult).map((b) => b.toolUseId ?? ''), `Moved ${others.length} block${others.length === 1 ? '' : 's'} after the tool results: results must come first in the message that answers the calls.`);
+        w.note(
+          'text_moved',
+          firstAnswer,
+          n,
+          firstAnswer.blocks.filter(isClientResult).map((b) => b.toolUseId ?? ''),
+          `Moved ${others.length} block${others.length === 1 ? '' : 's'} after the tool results: results must come first in the message that answers the calls.`,
+        );
         changed = true;
       }
       continue;
     }
     // A real result elsewhere: move it next to its call.
-    const away = results.find((r) => r.message !== start && r.message > c) ?? results.find((r) => r.message !== start);
+    const away =
+      results.find((r) => r.message !== start && r.message > c) ??
+      results.find((r) => r.message !== start);
     if (away) {
       const from = w.msgs[away.message] as Message;
       const merged = away.message > c && away.message <= end;
       const block = w.takeBlock(away) as ToolResultBlock;
       const target = w.placeResults(w.callMessage(id), [block]);
-      if (merged) w.note('results_merged', from, target, [id], `Moved the result for ${id} into the message that answers its parallel siblings: the results of one turn belong together, first in that message.`);
-      else w.note('result_reattached', from, target, [id], `Re-attached the result for ${id} right after its call; it sat ${away.message < c ? 'before the call' : 'further down'}.`);
+      if (merged)
+        w.note(
+          'results_merged',
+          from,
+          target,
+          [id],
+          `Moved the result for ${id} into the message that answers its parallel siblings: the results of one turn belong together, first in that message.`,
+        );
+      else
+        w.note(
+          'result_reattached',
+          from,
+          target,
+          [id],
+          `Re-attached the result for ${id} right after its call; it sat ${away.message < c ? 'before the call' : 'further down'}.`,
+        );
       changed = true;
       continue;
     }
     const call = w.msgs[c] as Message;
     const text = causes.get(id) ?? causeText(v.rule, w.msgs[start]);
-    const block: ToolResultBlock = { type: 'tool_result', toolUseId: id, isError: true, content: [{ type: 'text', text }] };
+    const block: ToolResultBlock = {
+      type: 'tool_result',
+      toolUseId: id,
+      isError: true,
+      content: [{ type: 'text', text }],
+    };
     const target = w.placeResults(c, [block]);
-    w.note('error_result_added', call, target, [id], `Added an error result for ${id}: ${text.replace(/^Error: /, '')}`);
+    w.note(
+      'error_result_added',
+      call,
+      target,
+      [id],
+      `Added an error result for ${id}: ${text.replace(/^Error: /, '')}`,
+    );
     changed = true;
   }
   return changed;
@@ -399,11 +496,26 @@ function fixStrayToolContent(w: Work): boolean {
   if (!result) {
     const n = derivedMessage(m, { role: 'user' });
     w.replace(i, n);
-    w.note('text_moved', m, n, [], 'A tool message carried no tool result; its content was kept as a user message.');
+    w.note(
+      'text_moved',
+      m,
+      n,
+      [],
+      'A tool message carried no tool result; its content was kept as a user message.',
+    );
     return true;
   }
-  const n = w.setBlocks(i, [{ ...result, content: [...result.content, ...others.filter((b) => b.type !== 'tool_result')] }, ...others.filter((b) => b.type === 'tool_result')]);
-  w.note('text_moved', m, n, result.toolUseId ? [result.toolUseId] : [], 'A tool message must start with its result; the content around it was moved into the result.');
+  const n = w.setBlocks(i, [
+    { ...result, content: [...result.content, ...others.filter((b) => b.type !== 'tool_result')] },
+    ...others.filter((b) => b.type === 'tool_result'),
+  ]);
+  w.note(
+    'text_moved',
+    m,
+    n,
+    result.toolUseId ? [result.toolUseId] : [],
+    'A tool message must start with its result; the content around it was moved into the result.',
+  );
   return true;
 }
 
@@ -418,7 +530,14 @@ function fixOrphan(w: Work, v: Violation): boolean {
     const proper = results.filter((r) => r.message >= start && r.message < end);
     const improper = results.filter((r) => !(r.message >= start && r.message < end));
     if (improper.length === 0) return false;
-    if (proper.length > 0) return removeResults(w, improper, id, 'duplicate_result_removed', `Removed a second result for ${id}; the one right after the call stays.`);
+    if (proper.length > 0)
+      return removeResults(
+        w,
+        improper,
+        id,
+        'duplicate_result_removed',
+        `Removed a second result for ${id}; the one right after the call stays.`,
+      );
     return fixMissing(w, { ...v, ids: [id] });
   }
   if (results.length === 0) return false;
@@ -427,13 +546,33 @@ function fixOrphan(w: Work, v: Violation): boolean {
   const x = exchanges[exchangeOf[r0.message] ?? -1];
   if (x && x.leading && exchanges.length > 1) {
     const gone = x.messages.map((i) => w.msgs[i] as Message);
-    const ids = gone.flatMap((m) => m.blocks.flatMap((b) => (b.type === 'tool_use' && b.id ? [b.id] : isClientResult(b) && b.toolUseId ? [b.toolUseId] : [])));
+    const ids = gone.flatMap((m) =>
+      m.blocks.flatMap((b) =>
+        b.type === 'tool_use' && b.id
+          ? [b.id]
+          : isClientResult(b) && b.toolUseId
+            ? [b.toolUseId]
+            : [],
+      ),
+    );
     const set = new Set(gone);
     for (let i = w.msgs.length - 1; i >= 0; i--) if (set.has(w.msgs[i] as Message)) w.remove(i);
-    w.note('exchange_removed', gone[0], null, [...new Set(ids)], `Removed the ${gone.length} message${gone.length === 1 ? '' : 's'} left of an exchange whose start was cut: the result for ${id} answers a call that is gone, and the exchange is the unit to drop.`);
+    w.note(
+      'exchange_removed',
+      gone[0],
+      null,
+      [...new Set(ids)],
+      `Removed the ${gone.length} message${gone.length === 1 ? '' : 's'} left of an exchange whose start was cut: the result for ${id} answers a call that is gone, and the exchange is the unit to drop.`,
+    );
     return true;
   }
-  return removeResults(w, results, id, 'orphan_removed', `Removed the result for ${id}: its call is no longer in the transcript.`);
+  return removeResults(
+    w,
+    results,
+    id,
+    'orphan_removed',
+    `Removed the result for ${id}: its call is no longer in the transcript.`,
+  );
 }
 
 function removeResults(w: Work, refs: Ref[], id: string, kind: RepairKind, note: string): boolean {
@@ -459,16 +598,27 @@ function fixDuplicateResult(w: Work, v: Violation): boolean {
   let keep = results[0] as Ref;
   if (c >= 0) {
     const [start, end] = w.run(c);
-    keep = results.find((r) => r.message >= start && r.message < end) ?? results.find((r) => r.message > c) ?? keep;
+    keep =
+      results.find((r) => r.message >= start && r.message < end) ??
+      results.find((r) => r.message > c) ??
+      keep;
   }
-  return removeResults(w, results.filter((r) => r !== keep), id, 'duplicate_result_removed', `Collapsed duplicate results for ${id}: one result per call, the one right after the call stays.`);
+  return removeResults(
+    w,
+    results.filter((r) => r !== keep),
+    id,
+    'duplicate_result_removed',
+    `Collapsed duplicate results for ${id}: one result per call, the one right after the call stays.`,
+  );
 }
 
 /** Duplicate tool_use id: drop the replayed turn (or the repeated calls in it). */
 function fixDuplicateCall(w: Work, v: Violation): boolean {
   const id = v.ids[0];
   if (id === undefined) return false;
-  const occ = w.msgs.flatMap((m, i) => (m.role === 'assistant' && m.blocks.some((b) => isClientCall(b, id)) ? [i] : []));
+  const occ = w.msgs.flatMap((m, i) =>
+    m.role === 'assistant' && m.blocks.some((b) => isClientCall(b, id)) ? [i] : [],
+  );
   if (occ.length < 2) return false;
   const results = w.resultsFor(id);
   const answered = occ.filter((c) => {
@@ -479,7 +629,12 @@ function fixDuplicateCall(w: Work, v: Violation): boolean {
   const keepMsg = w.msgs[keep] as Message;
   // A full replay right before the kept copy: keep the older object (it carries `raw`).
   const prev = occ[occ.indexOf(keep) - 1];
-  if (prev !== undefined && sameBlocks(w.msgs[prev] as Message, keepMsg) && w.msgs.slice(prev + 1, keep).every((m) => m.role === 'assistant')) keep = prev;
+  if (
+    prev !== undefined &&
+    sameBlocks(w.msgs[prev] as Message, keepMsg) &&
+    w.msgs.slice(prev + 1, keep).every((m) => m.role === 'assistant')
+  )
+    keep = prev;
   const kept = w.msgs[keep] as Message;
   const drop = occ.filter((c) => c !== keep).sort((a, b) => b - a);
   for (const c of drop) {
@@ -487,10 +642,25 @@ function fixDuplicateCall(w: Work, v: Violation): boolean {
     if (sameBlocks(m, kept)) {
       w.remove(c);
       const ids = m.blocks.flatMap((b) => (b.type === 'tool_use' && b.id ? [b.id] : []));
-      w.note('replayed_turn_removed', m, null, ids, `Removed a replayed copy of an assistant turn (a retry stored it twice): tool_use ids must be unique.`);
+      w.note(
+        'replayed_turn_removed',
+        m,
+        null,
+        ids,
+        `Removed a replayed copy of an assistant turn (a retry stored it twice): tool_use ids must be unique.`,
+      );
     } else {
-      const n = w.setBlocks(c, m.blocks.filter((b) => !isClientCall(b, id)));
-      w.note('duplicate_call_removed', m, n, [id], `Removed a repeated tool_use ${id}; the copy next to its result stays.`);
+      const n = w.setBlocks(
+        c,
+        m.blocks.filter((b) => !isClientCall(b, id)),
+      );
+      w.note(
+        'duplicate_call_removed',
+        m,
+        n,
+        [id],
+        `Removed a repeated tool_use ${id}; the copy next to its result stays.`,
+      );
     }
   }
   return true;
@@ -508,7 +678,13 @@ function fixEmpty(w: Work): boolean {
     if (m.role === 'system' || m.role === 'developer') continue;
     if (!isEmpty(m) || (i === w.msgs.length - 1 && m.role === 'assistant')) continue;
     w.remove(i);
-    w.note('empty_removed', m, null, [], 'Removed an empty message: every message but a final assistant prefill needs content.');
+    w.note(
+      'empty_removed',
+      m,
+      null,
+      [],
+      'Removed an empty message: every message but a final assistant prefill needs content.',
+    );
     changed = true;
   }
   return changed;
@@ -540,8 +716,17 @@ function fixTrailingWhitespace(w: Work, v: Violation): boolean {
     const k = m.blocks.map((b) => b.type).lastIndexOf('text');
     const b = m.blocks[k];
     if (!b || b.type !== 'text' || !/\s$/.test(b.text)) return false;
-    const n = w.setBlocks(i, m.blocks.map((x, j) => (j === k && x.type === 'text' ? { ...x, text: x.text.trimEnd() } : x)));
-    w.note('whitespace_trimmed', m, n, [], 'Trimmed trailing whitespace from the final assistant text (a prefill must not end in whitespace).');
+    const n = w.setBlocks(
+      i,
+      m.blocks.map((x, j) => (j === k && x.type === 'text' ? { ...x, text: x.text.trimEnd() } : x)),
+    );
+    w.note(
+      'whitespace_trimmed',
+      m,
+      n,
+      [],
+      'Trimmed trailing whitespace from the final assistant text (a prefill must not end in whitespace).',
+    );
     return true;
   }
   return false;
@@ -551,10 +736,30 @@ function fixTrailingWhitespace(w: Work, v: Violation): boolean {
 function fixErrorResultEmpty(w: Work, v: Violation): boolean {
   let changed = false;
   w.msgs.forEach((m, i) => {
-    if (!m.blocks.some((b) => isClientResult(b) && b.isError && b.content.length === 0 && (v.ids.length === 0 || v.ids.includes(b.toolUseId ?? '')))) return;
-    const blocks = m.blocks.map((b): Block => (isClientResult(b) && b.isError && b.content.length === 0 ? { ...b, content: [{ type: 'text', text: 'Error: the tool failed without a message.' }] } : b));
+    if (
+      !m.blocks.some(
+        (b) =>
+          isClientResult(b) &&
+          b.isError &&
+          b.content.length === 0 &&
+          (v.ids.length === 0 || v.ids.includes(b.toolUseId ?? '')),
+      )
+    )
+      return;
+    const blocks = m.blocks.map(
+      (b): Block =>
+        isClientResult(b) && b.isError && b.content.length === 0
+          ? { ...b, content: [{ type: 'text', text: 'Error: the tool failed without a message.' }] }
+          : b,
+    );
     const n = w.setBlocks(i, blocks);
-    w.note('error_result_filled', m, n, v.ids, 'Gave an empty error result a short message: an error result needs content.');
+    w.note(
+      'error_result_filled',
+      m,
+      n,
+      v.ids,
+      'Gave an empty error result a short message: an error result needs content.',
+    );
     changed = true;
   });
   return changed;
@@ -566,7 +771,8 @@ function itemRefs(w: Work, itemId: string): { message: number; block: number | n
   w.msgs.forEach((m, i) => {
     if (m.meta?.sourceId === itemId) out.push({ message: i, block: null });
     m.blocks.forEach((b, k) => {
-      if ((b.type === 'tool_use' || b.type === 'redacted_thinking') && b.itemId === itemId) out.push({ message: i, block: k });
+      if ((b.type === 'tool_use' || b.type === 'redacted_thinking') && b.itemId === itemId)
+        out.push({ message: i, block: k });
     });
   });
   return out;
@@ -602,7 +808,13 @@ function fixReasoningMissing(w: Work, v: Violation): boolean {
   if (!r) return false;
   const m = w.msgs[r.message] as Message;
   const n = dropItemId(w, r.message, id);
-  w.note('item_id_dropped', m, n, [id], `The reasoning item before ${id} is lost and cannot be rebuilt; the item is replayed without its server id (content only), which the API accepts. The model no longer sees that reasoning.`);
+  w.note(
+    'item_id_dropped',
+    m,
+    n,
+    [id],
+    `The reasoning item before ${id} is lost and cannot be rebuilt; the item is replayed without its server id (content only), which the API accepts. The model no longer sees that reasoning.`,
+  );
   return true;
 }
 
@@ -610,11 +822,24 @@ function fixReasoningMissing(w: Work, v: Violation): boolean {
 function fixReasoningAlone(w: Work, v: Violation): boolean {
   const id = v.ids[0];
   if (id === undefined) return false;
-  const r = itemRefs(w, id).find((x) => x.block !== null && (w.msgs[x.message] as Message).blocks[x.block]?.type === 'redacted_thinking');
+  const r = itemRefs(w, id).find(
+    (x) =>
+      x.block !== null &&
+      (w.msgs[x.message] as Message).blocks[x.block]?.type === 'redacted_thinking',
+  );
   if (!r || r.block === null) return false;
   const m = w.msgs[r.message] as Message;
-  const n = w.setBlocks(r.message, m.blocks.filter((_, k) => k !== r.block));
-  w.note('reasoning_removed', m, n, [id], `Removed reasoning item ${id}: the output item it led to is gone, and a reasoning item cannot be sent without it.`);
+  const n = w.setBlocks(
+    r.message,
+    m.blocks.filter((_, k) => k !== r.block),
+  );
+  w.note(
+    'reasoning_removed',
+    m,
+    n,
+    [id],
+    `Removed reasoning item ${id}: the output item it led to is gone, and a reasoning item cannot be sent without it.`,
+  );
   return true;
 }
 
@@ -631,10 +856,22 @@ function fixDuplicateItem(w: Work, v: Violation): boolean {
     const m = w.msgs[r.message] as Message;
     if (sameBlocks(m, keep)) {
       w.remove(r.message);
-      w.note('replayed_turn_removed', m, null, [id], `Removed a second copy of item ${id}: item ids must be unique in a request.`);
+      w.note(
+        'replayed_turn_removed',
+        m,
+        null,
+        [id],
+        `Removed a second copy of item ${id}: item ids must be unique in a request.`,
+      );
     } else {
       const n = dropItemId(w, r.message, id);
-      w.note('item_id_dropped', m, n, [id], `Sent the later item with id ${id} without its id: item ids must be unique in a request.`);
+      w.note(
+        'item_id_dropped',
+        m,
+        n,
+        [id],
+        `Sent the later item with id ${id} without its id: item ids must be unique in a request.`,
+      );
     }
   }
   return true;
@@ -650,11 +887,26 @@ function fixLeadingExchange(w: Work, v: Violation): boolean {
   if (!x || !x.leading || exchanges.length < 2) return false;
   const gone = x.messages.map((i) => w.msgs[i] as Message);
   // Only when the violation is about this leading group (by its ids, else by its message).
-  const named = v.ids.length > 0 ? gone.some((m) => m.blocks.some((b) => (b.type === 'tool_use' && b.id !== null && v.ids.includes(b.id)) || (isClientResult(b) && v.ids.includes(b.toolUseId ?? '')))) : gone.some((m) => m.rawIndex === v.messageIndex);
+  const named =
+    v.ids.length > 0
+      ? gone.some((m) =>
+          m.blocks.some(
+            (b) =>
+              (b.type === 'tool_use' && b.id !== null && v.ids.includes(b.id)) ||
+              (isClientResult(b) && v.ids.includes(b.toolUseId ?? '')),
+          ),
+        )
+      : gone.some((m) => m.rawIndex === v.messageIndex);
   if (!named) return false;
   const set = new Set(gone);
   for (let i = w.msgs.length - 1; i >= 0; i--) if (set.has(w.msgs[i] as Message)) w.remove(i);
-  w.note('exchange_removed', gone[0], null, v.ids, `Removed the ${gone.length} message${gone.length === 1 ? '' : 's'} of an exchange whose start was cut: the history must start with a user turn, and the exchange is the unit to drop.`);
+  w.note(
+    'exchange_removed',
+    gone[0],
+    null,
+    v.ids,
+    `Removed the ${gone.length} message${gone.length === 1 ? '' : 's'} of an exchange whose start was cut: the history must start with a user turn, and the exchange is the unit to drop.`,
+  );
   return true;
 }
 
@@ -699,7 +951,10 @@ function fix(w: Work, v: Violation): boolean {
 }
 
 /** Warnings the repair fixes too: a replayed turn and a doubled result are bugs even where accepted. */
-const FIX_WARNINGS: ReadonlySet<RuleId> = new Set<RuleId>(['duplicate_tool_use_id', 'duplicate_tool_result']);
+const FIX_WARNINGS: ReadonlySet<RuleId> = new Set<RuleId>([
+  'duplicate_tool_use_id',
+  'duplicate_tool_result',
+]);
 
 function priority(v: Violation): number {
   return v.rule === 'duplicate_tool_use_id' ? 0 : v.rule === 'duplicate_tool_result' ? 1 : 2;
@@ -730,11 +985,35 @@ export function repairTranscript(t: Transcript, provider?: ProviderId): RepairRe
   // (Gemini and Mistral report it as a count mismatch): when the request is refused, remove the
   // replay first, so the other fixes do not answer the copies.
   if (!validation.valid) {
-    const dup = (rule: RuleId, id: string): Violation => ({ rule, code: 'pairing', severity: 'warning', messageIndex: 0, blockIndex: null, ids: [id], providerPath: null, status: null, error: null, message: '', title: '', why: '', confidence: 'I' });
+    const dup = (rule: RuleId, id: string): Violation => ({
+      rule,
+      code: 'pairing',
+      severity: 'warning',
+      messageIndex: 0,
+      blockIndex: null,
+      ids: [id],
+      providerPath: null,
+      status: null,
+      error: null,
+      message: '',
+      title: '',
+      why: '',
+      confidence: 'I',
+    });
     const pairs = pairToolCalls(w.msgs);
     let any = false;
-    for (const id of new Set(pairs.filter((q) => q.status === 'duplicate_id' && q.id !== null && !q.server).map((q) => q.id as string))) any = fixDuplicateCall(w, dup('duplicate_tool_use_id', id)) || any;
-    for (const id of new Set(pairToolCalls(w.msgs).filter((q) => q.status === 'duplicate_result' && q.id !== null && !q.server).map((q) => q.id as string))) any = fixDuplicateResult(w, dup('duplicate_tool_result', id)) || any;
+    for (const id of new Set(
+      pairs
+        .filter((q) => q.status === 'duplicate_id' && q.id !== null && !q.server)
+        .map((q) => q.id as string),
+    ))
+      any = fixDuplicateCall(w, dup('duplicate_tool_use_id', id)) || any;
+    for (const id of new Set(
+      pairToolCalls(w.msgs)
+        .filter((q) => q.status === 'duplicate_result' && q.id !== null && !q.server)
+        .map((q) => q.id as string),
+    ))
+      any = fixDuplicateResult(w, dup('duplicate_tool_result', id)) || any;
     if (any) validation = validateTranscript(w.transcript(), p);
   }
   for (let iter = 0; iter < cap; iter++) {
@@ -766,9 +1045,23 @@ export function repairTranscript(t: Transcript, provider?: ProviderId): RepairRe
   validation = validateTranscript(transcript, p);
   const pos = new Map<Message, number>();
   transcript.messages.forEach((m, i) => pos.set(m, i));
-  const changes: RepairChange[] = w.changes.map((c) => ({ kind: c.kind, messageIndex: c.origin, outputIndex: pos.get(w.resolve(c.target) as Message) ?? null, replaced: c.replaced, ids: c.ids, note: c.note }));
+  const changes: RepairChange[] = w.changes.map((c) => ({
+    kind: c.kind,
+    messageIndex: c.origin,
+    outputIndex: pos.get(w.resolve(c.target) as Message) ?? null,
+    replaced: c.replaced,
+    ids: c.ids,
+    note: c.note,
+  }));
   const unrepaired: Unrepaired[] = validation.violations
     .filter((v) => v.severity === 'error')
-    .map((v) => ({ rule: v.rule, code: v.code, messageIndex: v.messageIndex, ids: v.ids, message: v.message, note: UNREPAIRABLE_NOTES[v.rule] ?? DEFAULT_NOTE }));
+    .map((v) => ({
+      rule: v.rule,
+      code: v.code,
+      messageIndex: v.messageIndex,
+      ids: v.ids,
+      message: v.message,
+      note: UNREPAIRABLE_NOTES[v.rule] ?? DEFAULT_NOTE,
+    }));
   return { transcript, changes, unrepaired, validation, provider: p };
 }

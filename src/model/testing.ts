@@ -11,12 +11,34 @@ export function msg(role: Role, blocks: Block[], raw?: unknown): Message {
 }
 
 export const text = (t: string): Block => ({ type: 'text', text: t });
-export const call = (id: string, name = 'tool', input: unknown = {}): Block => ({ type: 'tool_use', id, name, input });
-export const result = (id: string, content = 'ok', isError = false): Block => ({ type: 'tool_result', toolUseId: id, isError, content: [{ type: 'text', text: content }] });
-export const thinking = (t = 'Let me think.', signature = 'sig'): Block => ({ type: 'thinking', thinking: t, signature });
+export const call = (id: string, name = 'tool', input: unknown = {}): Block => ({
+  type: 'tool_use',
+  id,
+  name,
+  input,
+});
+export const result = (id: string, content = 'ok', isError = false): Block => ({
+  type: 'tool_result',
+  toolUseId: id,
+  isError,
+  content: [{ type: 'text', text: content }],
+});
+export const thinking = (t = 'Let me think.', signature = 'sig'): Block => ({
+  type: 'thinking',
+  thinking: t,
+  signature,
+});
 
-export const user = (...blocks: (Block | string)[]): Message => msg('user', blocks.map((b) => (typeof b === 'string' ? text(b) : b)));
-export const assistant = (...blocks: (Block | string)[]): Message => msg('assistant', blocks.map((b) => (typeof b === 'string' ? text(b) : b)));
+export const user = (...blocks: (Block | string)[]): Message =>
+  msg(
+    'user',
+    blocks.map((b) => (typeof b === 'string' ? text(b) : b)),
+  );
+export const assistant = (...blocks: (Block | string)[]): Message =>
+  msg(
+    'assistant',
+    blocks.map((b) => (typeof b === 'string' ? text(b) : b)),
+  );
 export const system = (t: string): Message => msg('system', [text(t)]);
 /** An OpenAI-style `tool` message answering `id`. */
 export const tool = (id: string, content = 'ok'): Message => msg('tool', [result(id, content)]);
@@ -25,7 +47,11 @@ export const tool = (id: string, content = 'ok'): Message => msg('tool', [result
  * Assemble a transcript: numbers messages (index = rawIndex = position; path `messages.N`).
  * @param format the source format (decides the default provider)
  */
-export function transcript(format: FormatId, messages: Message[], extra: Partial<Transcript> = {}): Transcript {
+export function transcript(
+  format: FormatId,
+  messages: Message[],
+  extra: Partial<Transcript> = {},
+): Transcript {
   return {
     format,
     system: [],
@@ -52,7 +78,14 @@ interface ExchangeShape {
 }
 
 const arbExchangeShape: fc.Arbitrary<ExchangeShape> = fc.record({
-  rounds: fc.array(fc.record({ calls: fc.integer({ min: 1, max: 3 }), textBefore: fc.boolean(), errorAt: fc.integer({ min: -1, max: 2 }) }), { maxLength: 3 }),
+  rounds: fc.array(
+    fc.record({
+      calls: fc.integer({ min: 1, max: 3 }),
+      textBefore: fc.boolean(),
+      errorAt: fc.integer({ min: -1, max: 2 }),
+    }),
+    { maxLength: 3 },
+  ),
   finalText: fc.boolean(),
 });
 
@@ -61,7 +94,10 @@ const arbExchangeShape: fc.Arbitrary<ExchangeShape> = fc.record({
  * → their results)* → optional final assistant text. Anthropic puts results in one user message;
  * OpenAI Chat uses one `tool` message per result, in any order.
  */
-export function arbValidTranscript(format: 'anthropic-messages' | 'openai-chat', opts: { maxExchanges?: number; withSystem?: boolean } = {}): fc.Arbitrary<Transcript> {
+export function arbValidTranscript(
+  format: 'anthropic-messages' | 'openai-chat',
+  opts: { maxExchanges?: number; withSystem?: boolean } = {},
+): fc.Arbitrary<Transcript> {
   return fc
     .record({
       shapes: fc.array(arbExchangeShape, { minLength: 1, maxLength: opts.maxExchanges ?? 5 }),
@@ -70,18 +106,29 @@ export function arbValidTranscript(format: 'anthropic-messages' | 'openai-chat',
     })
     .map(({ shapes, system: sys, seed }) => {
       const out: Message[] = [];
-      if (format === 'openai-chat' && (opts.withSystem ?? sys)) out.push(system('You are a helpful agent.'));
+      if (format === 'openai-chat' && (opts.withSystem ?? sys))
+        out.push(system('You are a helpful agent.'));
       let id = 0;
       shapes.forEach((shape, x) => {
         out.push(user(`Question ${x} (${seed}).`));
         for (const round of shape.rounds) {
-          const ids = Array.from({ length: round.calls }, () => `${format === 'openai-chat' ? 'call' : 'toolu'}_${seed}_${id++}`);
-          out.push(assistant(...(round.textBefore ? [text('Let me check.')] : []), ...ids.map((i, k) => call(i, `tool_${k}`, { q: x }))));
+          const ids = Array.from(
+            { length: round.calls },
+            () => `${format === 'openai-chat' ? 'call' : 'toolu'}_${seed}_${id++}`,
+          );
+          out.push(
+            assistant(
+              ...(round.textBefore ? [text('Let me check.')] : []),
+              ...ids.map((i, k) => call(i, `tool_${k}`, { q: x })),
+            ),
+          );
           const order = seed % 2 === 0 ? ids : [...ids].reverse();
-          if (format === 'anthropic-messages') out.push(user(...order.map((i, k) => result(i, `result ${i}`, k === round.errorAt))));
+          if (format === 'anthropic-messages')
+            out.push(user(...order.map((i, k) => result(i, `result ${i}`, k === round.errorAt))));
           else for (const i of order) out.push(tool(i, `result ${i}`));
         }
-        if (shape.finalText || shape.rounds.length === 0 || x < shapes.length - 1) out.push(assistant(`Answer ${x}.`));
+        if (shape.finalText || shape.rounds.length === 0 || x < shapes.length - 1)
+          out.push(assistant(`Answer ${x}.`));
       });
       return transcript(format, out);
     });
@@ -126,7 +173,11 @@ export function mutate(t: Transcript, mutations: Mutation[]): Transcript {
         ms[at] = { ...target, blocks: [text('By the way:'), ...target.blocks] };
         break;
       case 'dropBlock':
-        if (target.blocks.length > 1) ms[at] = { ...target, blocks: target.blocks.filter((_, i) => i !== m.block % target.blocks.length) };
+        if (target.blocks.length > 1)
+          ms[at] = {
+            ...target,
+            blocks: target.blocks.filter((_, i) => i !== m.block % target.blocks.length),
+          };
         break;
       case 'truncate':
         ms = ms.slice(0, Math.max(1, m.keep % (ms.length + 1)));
@@ -137,21 +188,69 @@ export function mutate(t: Transcript, mutations: Mutation[]): Transcript {
 }
 
 /** Arbitrary transcripts that are often broken: a valid one with 0–4 mutations. */
-export function arbTranscript(format: 'anthropic-messages' | 'openai-chat'): fc.Arbitrary<Transcript> {
-  return fc.tuple(arbValidTranscript(format), fc.array(arbMutation, { maxLength: 4 })).map(([t, ms]) => mutate(t, ms));
+export function arbTranscript(
+  format: 'anthropic-messages' | 'openai-chat',
+): fc.Arbitrary<Transcript> {
+  return fc
+    .tuple(arbValidTranscript(format), fc.array(arbMutation, { maxLength: 4 }))
+    .map(([t, ms]) => mutate(t, ms));
 }
 
 const ID_POOL = ['t1', 't2', 't3', 't4', 't5'];
 
 /** A random block: text (sometimes empty or blank), calls and results from a small id pool, thinking, server tools. */
 export const arbBlock: fc.Arbitrary<Block> = fc.oneof(
-  { weight: 4, arbitrary: fc.constantFrom('hi', 'Let me check.', 'done', '', '  ').map((s): Block => ({ type: 'text', text: s })) },
-  { weight: 4, arbitrary: fc.tuple(fc.constantFrom(...ID_POOL), fc.boolean()).map(([id, named]): Block => ({ type: 'tool_use', id: named || id !== 't5' ? id : null, name: 'tool', input: {} })) },
-  { weight: 4, arbitrary: fc.tuple(fc.constantFrom(...ID_POOL), fc.boolean(), fc.boolean()).map(([id, err, nullId]): Block => ({ type: 'tool_result', toolUseId: nullId && id === 't5' ? null : id, isError: err, content: [{ type: 'text', text: 'r' }] })) },
-  { weight: 1, arbitrary: fc.constant<Block>({ type: 'thinking', thinking: 'hmm', signature: 's' }) },
+  {
+    weight: 4,
+    arbitrary: fc
+      .constantFrom('hi', 'Let me check.', 'done', '', '  ')
+      .map((s): Block => ({ type: 'text', text: s })),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.tuple(fc.constantFrom(...ID_POOL), fc.boolean()).map(
+      ([id, named]): Block => ({
+        type: 'tool_use',
+        id: named || id !== 't5' ? id : null,
+        name: 'tool',
+        input: {},
+      }),
+    ),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.tuple(fc.constantFrom(...ID_POOL), fc.boolean(), fc.boolean()).map(
+      ([id, err, nullId]): Block => ({
+        type: 'tool_result',
+        toolUseId: nullId && id === 't5' ? null : id,
+        isError: err,
+        content: [{ type: 'text', text: 'r' }],
+      }),
+    ),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constant<Block>({ type: 'thinking', thinking: 'hmm', signature: 's' }),
+  },
   { weight: 1, arbitrary: fc.constant<Block>({ type: 'redacted_thinking', bytes: 10 }) },
-  { weight: 1, arbitrary: fc.constantFrom('s1', 's2').map((id): Block => ({ type: 'tool_use', id, name: 'web_search', input: {}, server: true })) },
-  { weight: 1, arbitrary: fc.constantFrom('s1', 's2').map((id): Block => ({ type: 'tool_result', toolUseId: id, isError: false, content: [], server: 'web_search_tool_result' })) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .constantFrom('s1', 's2')
+      .map((id): Block => ({ type: 'tool_use', id, name: 'web_search', input: {}, server: true })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom('s1', 's2').map(
+      (id): Block => ({
+        type: 'tool_result',
+        toolUseId: id,
+        isError: false,
+        content: [],
+        server: 'web_search_tool_result',
+      }),
+    ),
+  },
 );
 
 /**
@@ -160,9 +259,23 @@ export const arbBlock: fc.Arbitrary<Block> = fc.oneof(
  * (thinking on/off/unknown, forced tools, `tools: []`), for testing code that must agree with
  * the validators on any input.
  */
-export function arbAnyTranscript(format: 'anthropic-messages' | 'openai-chat', maxMessages = 14): fc.Arbitrary<Transcript> {
+export function arbAnyTranscript(
+  format: 'anthropic-messages' | 'openai-chat',
+  maxMessages = 14,
+): fc.Arbitrary<Transcript> {
   const arbMessage = fc
-    .tuple(fc.constantFrom<Role>('user', 'user', 'assistant', 'assistant', 'tool', 'system', 'developer'), fc.array(arbBlock, { maxLength: 3 }))
+    .tuple(
+      fc.constantFrom<Role>(
+        'user',
+        'user',
+        'assistant',
+        'assistant',
+        'tool',
+        'system',
+        'developer',
+      ),
+      fc.array(arbBlock, { maxLength: 3 }),
+    )
     .map(([role, blocks]) => msg(role, blocks));
   return fc
     .record({
@@ -173,6 +286,13 @@ export function arbAnyTranscript(format: 'anthropic-messages' | 'openai-chat', m
       tools: fc.constantFrom<Transcript['tools']>(null, [], [{ name: 'tool' }]),
     })
     .map(({ messages, thinking, forced, model, tools }) =>
-      transcript(format, messages, { tools, settings: { ...(thinking !== undefined ? { thinking } : {}), ...(forced ? { toolChoiceForced: true } : {}), ...(model ? { model } : {}) } }),
+      transcript(format, messages, {
+        tools,
+        settings: {
+          ...(thinking !== undefined ? { thinking } : {}),
+          ...(forced ? { toolChoiceForced: true } : {}),
+          ...(model ? { model } : {}),
+        },
+      }),
     );
 }

@@ -27,10 +27,18 @@ export const CHARS_PER_4: TextCounter = {
  * Special tokens such as `<|endoftext|>` in the text are counted as plain text, as the API does.
  * @throws if the module cannot be loaded (offline build without the chunk)
  */
-export async function loadBpeCounter(encoding: 'o200k_base' | 'cl100k_base' = 'o200k_base'): Promise<TextCounter> {
-  const mod = encoding === 'o200k_base' ? await import('gpt-tokenizer/encoding/o200k_base') : await import('gpt-tokenizer/encoding/cl100k_base');
+export async function loadBpeCounter(
+  encoding: 'o200k_base' | 'cl100k_base' = 'o200k_base',
+): Promise<TextCounter> {
+  const mod =
+    encoding === 'o200k_base'
+      ? await import('gpt-tokenizer/encoding/o200k_base')
+      : await import('gpt-tokenizer/encoding/cl100k_base');
   const opts = { disallowedSpecial: new Set<string>() };
-  return { encoding, count: (text: string) => (text.length === 0 ? 0 : mod.countTokens(text, opts)) };
+  return {
+    encoding,
+    count: (text: string) => (text.length === 0 ? 0 : mod.countTokens(text, opts)),
+  };
 }
 
 /** Content class of a block, for the Claude estimate factors. */
@@ -60,7 +68,11 @@ export function countableText(b: Block): { text: string; cls: ContentClass; fixe
     case 'thinking':
       return { text: b.thinking, cls: 'prose', fixed: 0 };
     case 'tool_use':
-      return { text: b.name + (typeof b.input === 'string' ? b.input : JSON.stringify(b.input ?? {})), cls: 'json', fixed: 0 };
+      return {
+        text: b.name + (typeof b.input === 'string' ? b.input : JSON.stringify(b.input ?? {})),
+        cls: 'json',
+        fixed: 0,
+      };
     case 'tool_result': {
       let text = '';
       let fixed = 0;
@@ -74,7 +86,11 @@ export function countableText(b: Block): { text: string; cls: ContentClass; fixe
     case 'image':
       return { text: '', cls: 'other', fixed: IMAGE_TOKENS_ESTIMATE };
     case 'document':
-      return { text: '', cls: 'other', fixed: b.bytes !== undefined ? Math.ceil(b.bytes / 4) : IMAGE_TOKENS_ESTIMATE };
+      return {
+        text: '',
+        cls: 'other',
+        fixed: b.bytes !== undefined ? Math.ceil(b.bytes / 4) : IMAGE_TOKENS_ESTIMATE,
+      };
     case 'redacted_thinking':
       return { text: '', cls: 'other', fixed: 0 };
     case 'other':
@@ -116,10 +132,21 @@ function providerFamily(p: ProviderId): 'openai' | 'claude' | 'gemini' {
  * @param counter a text counter (`CHARS_PER_4` until a BPE has loaded)
  * @returns per-message counts (tokens), prefix sums and the basis label. O(total text).
  */
-export function countTokens(t: Transcript, provider: ProviderId, counter: TextCounter = CHARS_PER_4): TokenTable {
+export function countTokens(
+  t: Transcript,
+  provider: ProviderId,
+  counter: TextCounter = CHARS_PER_4,
+): TokenTable {
   const family = providerFamily(provider);
   const model = t.settings.model;
-  const scale = (n: number, cls: ContentClass) => (counter.encoding === 'chars/4' ? n : family === 'claude' ? n * claudeFactor(cls, model) : family === 'gemini' ? n * 1.08 : n);
+  const scale = (n: number, cls: ContentClass) =>
+    counter.encoding === 'chars/4'
+      ? n
+      : family === 'claude'
+        ? n * claudeFactor(cls, model)
+        : family === 'gemini'
+          ? n * 1.08
+          : n;
   const countMessage = (m: Message): number => {
     let sum = MESSAGE_OVERHEAD;
     for (const b of m.blocks) {
@@ -146,7 +173,13 @@ export function countTokens(t: Transcript, provider: ProviderId, counter: TextCo
         : family === 'claude'
           ? `≈ Claude estimate: ${counter.encoding} × content factor`
           : `≈ Gemini estimate: ${counter.encoding} × 1.08`;
-  return { perMessage, prefix, system, total: system + (prefix[n] as number), basis: { encoding: counter.encoding, exact, label } };
+  return {
+    perMessage,
+    prefix,
+    system,
+    total: system + (prefix[n] as number),
+    basis: { encoding: counter.encoding, exact, label },
+  };
 }
 
 /** Sum of `perMessage` over a list of message indices, in tokens. */

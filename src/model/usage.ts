@@ -30,7 +30,9 @@ export interface UsageGapRow {
  */
 export function reportedInput(u: UsageRecord, cacheIncluded = false): number | null {
   if (u.inputTokens === undefined) return null;
-  return cacheIncluded ? u.inputTokens : u.inputTokens + (u.cacheReadTokens ?? 0) + (u.cacheWriteTokens ?? 0);
+  return cacheIncluded
+    ? u.inputTokens
+    : u.inputTokens + (u.cacheReadTokens ?? 0) + (u.cacheWriteTokens ?? 0);
 }
 
 function contextStart(t: Transcript, i: number): number {
@@ -51,7 +53,10 @@ function contextStart(t: Transcript, i: number): number {
  * @returns one row per usable record, in record order
  */
 export function usageGaps(t: Transcript, table: TokenTable): UsageGapRow[] {
-  const cacheIncluded = t.format !== 'claude-code-jsonl' && t.format !== 'anthropic-messages' && t.format !== 'bedrock-converse';
+  const cacheIncluded =
+    t.format !== 'claude-code-jsonl' &&
+    t.format !== 'anthropic-messages' &&
+    t.format !== 'bedrock-converse';
   const rows: UsageGapRow[] = [];
   for (const u of t.usage) {
     const i = u.messageIndex;

@@ -15,5 +15,9 @@ export { withList } from './parse/util.ts';
 export function writeTranscript(t: Transcript): string {
   const p = parserFor(t.format);
   if (p?.write) return p.write(t);
-  return JSON.stringify(t.messages.map((m) => (m.raw !== undefined ? m.raw : { role: m.role, blocks: m.blocks })), null, 2);
+  return JSON.stringify(
+    t.messages.map((m) => (m.raw !== undefined ? m.raw : { role: m.role, blocks: m.blocks })),
+    null,
+    2,
+  );
 }

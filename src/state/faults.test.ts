@@ -26,7 +26,10 @@ describe('fault selectors', () => {
   });
 
   it('a fault that does not fit is reported, the ones before it stay applied', () => {
-    const v = selectFaulted(loaded, [{ kind: 'truncate', count: 1 }, { kind: 'cancel', messageIndex: 0 }]);
+    const v = selectFaulted(loaded, [
+      { kind: 'truncate', count: 1 },
+      { kind: 'cancel', messageIndex: 0 },
+    ]);
     expect(v.descriptions).toHaveLength(1);
     expect(v.error).toMatch(/not an assistant turn/);
   });
@@ -35,22 +38,62 @@ describe('fault selectors', () => {
     const v = selectFaulted(loaded, [{ kind: 'timeout', pairKey: 'p1' }]);
     const r = selectRepair(v.transcript, 'anthropic');
     expect(r.validation.valid).toBe(true);
-    expect(JSON.parse(r.text).messages[2].content[1]).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_cus1', is_error: true });
+    expect(JSON.parse(r.text).messages[2].content[1]).toMatchObject({
+      type: 'tool_result',
+      tool_use_id: 'toolu_cus1',
+      is_error: true,
+    });
     const d = selectRepairDiff(v.transcript, r);
-    expect(d.before.map((x) => x.status)).toEqual(['same', 'same', 'changed', 'same', 'same', 'same', 'same', 'same']);
-    expect(d.after.map((x) => x.status)).toEqual(['same', 'same', 'changed', 'same', 'same', 'same', 'same', 'same']);
+    expect(d.before.map((x) => x.status)).toEqual([
+      'same',
+      'same',
+      'changed',
+      'same',
+      'same',
+      'same',
+      'same',
+      'same',
+    ]);
+    expect(d.after.map((x) => x.status)).toEqual([
+      'same',
+      'same',
+      'changed',
+      'same',
+      'same',
+      'same',
+      'same',
+      'same',
+    ]);
     const c = selectFaulted(loaded, [{ kind: 'truncate', count: 2 }]);
     const rc = selectRepair(c.transcript, 'anthropic');
-    expect(selectRepairDiff(c.transcript, rc).after.map((x) => x.status).slice(-1)).toEqual(['new']);
+    expect(
+      selectRepairDiff(c.transcript, rc)
+        .after.map((x) => x.status)
+        .slice(-1),
+    ).toEqual(['new']);
     const o = selectFaulted(loaded, [{ kind: 'drop', messageIndex: 1 }]);
     const ro = selectRepair(o.transcript, 'anthropic');
-    expect(selectRepairDiff(o.transcript, ro).before.map((x) => x.status)).toEqual(['same', 'removed', 'same', 'same', 'same', 'same', 'same']);
+    expect(selectRepairDiff(o.transcript, ro).before.map((x) => x.status)).toEqual([
+      'same',
+      'removed',
+      'same',
+      'same',
+      'same',
+      'same',
+      'same',
+    ]);
   });
 
   it('policy pair at a budget, with lost meaning per policy', () => {
     const t = loaded.transcript;
     const table = countTokens(t, 'anthropic', CHARS_PER_4);
-    const pair = selectPolicyPair(t, table, 'anthropic', ['message', 'exchange'], Math.round(table.total * 0.8));
+    const pair = selectPolicyPair(
+      t,
+      table,
+      'anthropic',
+      ['message', 'exchange'],
+      Math.round(table.total * 0.8),
+    );
     expect(pair.map((p) => p.result.policy)).toEqual(['message', 'exchange']);
     expect(pair[0]?.result.validation.valid).toBe(false);
     expect(pair[1]?.result.validation.valid).toBe(true);
@@ -71,7 +114,9 @@ describe('store: faults are a user choice, reset with the source', () => {
 
 describe('lesson links', () => {
   it('learn=<step> is added to and read from a fragment', () => {
-    expect(withLesson('v=1&src=invoice', 'exchange-unit')).toBe('v=1&src=invoice&learn=exchange-unit');
+    expect(withLesson('v=1&src=invoice', 'exchange-unit')).toBe(
+      'v=1&src=invoice&learn=exchange-unit',
+    );
     expect(withLesson('v=1', null)).toBe('v=1');
     expect(lessonFromFragment('#v=1&src=invoice&learn=exchange-unit')).toBe('exchange-unit');
     expect(lessonFromFragment('#v=1')).toBeNull();
@@ -79,7 +124,10 @@ describe('lesson links', () => {
   });
 
   it('a shared link keeps the lesson step', () => {
-    const store = createAppStore({ source: { text: '', name: 'invoice.json', origin: 'sample', sampleId: 'invoice' }, lesson: 'faults' });
+    const store = createAppStore({
+      source: { text: '', name: 'invoice.json', origin: 'sample', sampleId: 'invoice' },
+      lesson: 'faults',
+    });
     expect(lessonFromFragment(buildShareFragment(store.getState(), 'full'))).toBe('faults');
   });
 });

@@ -16,7 +16,12 @@ import { writeTranscript } from '../model/write.ts';
 function memoN<A extends unknown[], R>(fn: (...a: A) => R): (...a: A) => R {
   let last: { args: A; r: R } | null = null;
   return (...args) => {
-    if (last && last.args.length === args.length && last.args.every((x, i) => Object.is(x, args[i]))) return last.r;
+    if (
+      last &&
+      last.args.length === args.length &&
+      last.args.every((x, i) => Object.is(x, args[i]))
+    )
+      return last.r;
     const r = fn(...args);
     last = { args, r };
     return r;
@@ -39,11 +44,19 @@ export interface FaultedView {
  * @param loaded the analysis of the transcript as loaded
  * @param faults the store's `faults`
  */
-export const selectFaulted = memoN((loaded: Analysis, faults: readonly FaultSpec[]): FaultedView => {
-  if (faults.length === 0) return { analysis: loaded, transcript: loaded.transcript, descriptions: [], error: null };
-  const r = applyFaults(loaded.transcript, faults);
-  return { analysis: analyze(reindexForView(r.transcript), loaded.provider), transcript: r.transcript, descriptions: r.descriptions, error: r.error };
-});
+export const selectFaulted = memoN(
+  (loaded: Analysis, faults: readonly FaultSpec[]): FaultedView => {
+    if (faults.length === 0)
+      return { analysis: loaded, transcript: loaded.transcript, descriptions: [], error: null };
+    const r = applyFaults(loaded.transcript, faults);
+    return {
+      analysis: analyze(reindexForView(r.transcript), loaded.provider),
+      transcript: r.transcript,
+      descriptions: r.descriptions,
+      error: r.error,
+    };
+  },
+);
 
 /** The faults that fit the shown transcript (for the fault menu). */
 export const selectFaultTargets = memoN((t: Transcript): FaultSpec[] => faultTargets(t));
@@ -104,12 +117,28 @@ export function messageSummary(m: Message): string {
 export const selectRepairDiff = memoN((input: Transcript, r: RepairResult): RepairDiff => {
   const out = new Set(r.transcript.messages);
   const inSet = new Set(input.messages);
-  const changedOut = new Set(r.changes.filter((c) => c.outputIndex !== null && c.replaced.length > 0).map((c) => c.outputIndex as number));
+  const changedOut = new Set(
+    r.changes
+      .filter((c) => c.outputIndex !== null && c.replaced.length > 0)
+      .map((c) => c.outputIndex as number),
+  );
   // An input message replaced by a change that wrote a message was changed; otherwise removed.
-  const changedIn = new Set(r.changes.filter((c) => c.outputIndex !== null).flatMap((c) => c.replaced));
+  const changedIn = new Set(
+    r.changes.filter((c) => c.outputIndex !== null).flatMap((c) => c.replaced),
+  );
   return {
-    before: input.messages.map((m, i) => ({ index: i, role: m.role, summary: messageSummary(m), status: out.has(m) ? 'same' : changedIn.has(i) ? 'changed' : 'removed' })),
-    after: r.transcript.messages.map((m, i) => ({ index: i, role: m.role, summary: messageSummary(m), status: inSet.has(m) ? 'same' : changedOut.has(i) ? 'changed' : 'new' })),
+    before: input.messages.map((m, i) => ({
+      index: i,
+      role: m.role,
+      summary: messageSummary(m),
+      status: out.has(m) ? 'same' : changedIn.has(i) ? 'changed' : 'removed',
+    })),
+    after: r.transcript.messages.map((m, i) => ({
+      index: i,
+      role: m.role,
+      summary: messageSummary(m),
+      status: inSet.has(m) ? 'same' : changedOut.has(i) ? 'changed' : 'new',
+    })),
   };
 });
 
@@ -123,10 +152,18 @@ export interface PolicyLesson {
  * each eviction (for the lesson's budget steps and any view of an eviction).
  * @param budget tokens, system prompt included
  */
-export const selectPolicyPair = memoN((t: Transcript, table: TokenTable, provider: ProviderId, policies: readonly [PolicyId, PolicyId], budget: number): PolicyLesson[] => {
-  const ctx = prepareEviction(t, table, provider);
-  return policies.map((p) => {
-    const result = simulatePolicy(ctx, p, budget);
-    return { result, lost: findLostMeaning(t, result.kept, result.evicted) };
-  });
-});
+export const selectPolicyPair = memoN(
+  (
+    t: Transcript,
+    table: TokenTable,
+    provider: ProviderId,
+    policies: readonly [PolicyId, PolicyId],
+    budget: number,
+  ): PolicyLesson[] => {
+    const ctx = prepareEviction(t, table, provider);
+    return policies.map((p) => {
+      const result = simulatePolicy(ctx, p, budget);
+      return { result, lost: findLostMeaning(t, result.kept, result.evicted) };
+    });
+  },
+);

@@ -56,7 +56,8 @@ function memoN<A extends unknown[], R>(fn: (...a: A) => R): (...a: A) => R {
 let lastReq: InspectRequest | null = null;
 /** The inspect request for the store's inputs; the same object while those inputs do not change. */
 export function selectRequest(
-  s: Pick<AppState, 'source' | 'formatOverride' | 'provider'> & Partial<Pick<AppState, 'requestIndex'>>,
+  s: Pick<AppState, 'source' | 'formatOverride' | 'provider'> &
+    Partial<Pick<AppState, 'requestIndex'>>,
 ): InspectRequest {
   const r = lastReq;
   if (
@@ -82,7 +83,8 @@ export function selectRequest(
 
 /** Synchronous inspection of the store's inputs (the worker's fallback; also used by tests). */
 export function selectInspection(
-  s: Pick<AppState, 'source' | 'formatOverride' | 'provider'> & Partial<Pick<AppState, 'requestIndex'>>,
+  s: Pick<AppState, 'source' | 'formatOverride' | 'provider'> &
+    Partial<Pick<AppState, 'requestIndex'>>,
 ): Inspection {
   return inspect(selectRequest(s));
 }

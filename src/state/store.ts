@@ -119,7 +119,14 @@ export function createAppStore(initial?: Partial<AppState>): StoreApi<AppStore> 
     ...initial,
     // A new source invalidates what pointed into the old one (selection, scroll anchor).
     setSource: (source) =>
-      set({ source, requestIndex: null, selection: null, anchor: null, faults: [], repairView: false }),
+      set({
+        source,
+        requestIndex: null,
+        selection: null,
+        anchor: null,
+        faults: [],
+        repairView: false,
+      }),
     setFormatOverride: (formatOverride) =>
       set({ formatOverride, selection: null, faults: [], repairView: false }),
     setProvider: (provider) => set({ provider }),

@@ -54,7 +54,14 @@ export function cutMarkers(ctx: CutContext): CutMarkers {
     if (k < 0 || k > n || safe[k] === 1) return null;
     const v = checkCut(ctx, k).firstError;
     if (!v) return null;
-    return { rule: v.rule, code: v.code, messageIndex: v.messageIndex, providerPath: v.providerPath, message: v.message, error: v.error };
+    return {
+      rule: v.rule,
+      code: v.code,
+      messageIndex: v.messageIndex,
+      providerPath: v.providerPath,
+      message: v.message,
+      error: v.error,
+    };
   };
   return { safe, unsafeCount, errorAt };
 }

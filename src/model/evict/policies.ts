@@ -26,10 +26,21 @@ import type { ValidateOptions, Violation } from '../validate/index.ts';
 import { checkCut, isCutValid, prepareCuts, type CutContext, type CutHead } from './simulate.ts';
 import type { EvictionResult, PolicyId, PolicyOptions } from './types.ts';
 
-export const POLICIES: readonly PolicyId[] = ['message', 'message-keep-task', 'exchange', 'turn-pair', 'summary'];
+export const POLICIES: readonly PolicyId[] = [
+  'message',
+  'message-keep-task',
+  'exchange',
+  'turn-pair',
+  'summary',
+];
 
 /** Policies for which a larger budget never evicts more. */
-export const MONOTONE_POLICIES: readonly PolicyId[] = ['message', 'message-keep-task', 'exchange', 'turn-pair'];
+export const MONOTONE_POLICIES: readonly PolicyId[] = [
+  'message',
+  'message-keep-task',
+  'exchange',
+  'turn-pair',
+];
 
 /** Default size of the summary message, in tokens, when `summaryTokens` is not given. */
 export const DEFAULT_SUMMARY_TOKENS = 500;
@@ -61,7 +72,12 @@ export interface EvictionContext {
  * @param provider whose rules validate the results
  * @param opts validation options (e.g. `prefill`)
  */
-export function prepareEviction(t: Transcript, table: TokenTable, provider: ProviderId, opts: Omit<ValidateOptions, 'messages'> = {}): EvictionContext {
+export function prepareEviction(
+  t: Transcript,
+  table: TokenTable,
+  provider: ProviderId,
+  opts: Omit<ValidateOptions, 'messages'> = {},
+): EvictionContext {
   const n = t.messages.length;
   const np: number[] = [];
   const npPrefix = new Float64Array(n + 1);
@@ -122,7 +138,11 @@ function firstAfter(list: Int32Array, x: number): number {
  * @param policy which policy
  * @param options pinFirst (message, exchange), keepNewestExchanges, summaryTokens (default 500)
  */
-export function cutPlan(ctx: EvictionContext, policy: PolicyId, options: PolicyOptions = {}): CutPlan {
+export function cutPlan(
+  ctx: EvictionContext,
+  policy: PolicyId,
+  options: PolicyOptions = {},
+): CutPlan {
   const key = `${policy}|${options.pinFirst === true}|${options.keepNewestExchanges ?? 0}|${options.summaryTokens ?? ''}`;
   let plan = ctx.plans.get(key);
   if (!plan) {
@@ -135,10 +155,16 @@ export function cutPlan(ctx: EvictionContext, policy: PolicyId, options: PolicyO
 function buildPlan(ctx: EvictionContext, policy: PolicyId, options: PolicyOptions): CutPlan {
   const n = ctx.cuts.n;
   const np = ctx.nonPinned;
-  const summaryTokens = policy === 'summary' ? Math.max(0, options.summaryTokens ?? DEFAULT_SUMMARY_TOKENS) : null;
-  if (np.length === 0) return { policy, head: [], cuts: Int32Array.of(n), summaryTokens, headTokens: 0 };
+  const summaryTokens =
+    policy === 'summary' ? Math.max(0, options.summaryTokens ?? DEFAULT_SUMMARY_TOKENS) : null;
+  if (np.length === 0)
+    return { policy, head: [], cuts: Int32Array.of(n), summaryTokens, headTokens: 0 };
   const task = np[0] as number;
-  const pinTask = policy === 'message-keep-task' || policy === 'summary' || policy === 'turn-pair' || options.pinFirst === true;
+  const pinTask =
+    policy === 'message-keep-task' ||
+    policy === 'summary' ||
+    policy === 'turn-pair' ||
+    options.pinFirst === true;
   let head: number[] = pinTask ? [task] : [];
   let candidates: Int32Array; // ascending
   let floor: number; // the largest cut allowed
@@ -161,11 +187,14 @@ function buildPlan(ctx: EvictionContext, policy: PolicyId, options: PolicyOption
       candidates = ta;
       floor = ta[ta.length - 1] ?? n;
       const firstUnit = ta[0];
-      head = Array.from(firstUnit === undefined ? np : np.subarray(0, firstAfter(np, firstUnit - 1)));
+      head = Array.from(
+        firstUnit === undefined ? np : np.subarray(0, firstAfter(np, firstUnit - 1)),
+      );
       break;
     }
   }
-  if (keepN > 0 && exStarts.length > 0) floor = Math.min(floor, exStarts[Math.max(0, exStarts.length - keepN)] as number);
+  if (keepN > 0 && exStarts.length > 0)
+    floor = Math.min(floor, exStarts[Math.max(0, exStarts.length - keepN)] as number);
   const lastHead = head[head.length - 1];
   // The cut that evicts nothing: the first non-pinned message after the head.
   const k0 = lastHead === undefined ? task : (np[firstAfter(np, lastHead)] ?? n);
@@ -186,18 +215,30 @@ export function planCost(ctx: EvictionContext, plan: CutPlan, j: number): number
   const n = ctx.cuts.n;
   const head = plan.headTokens;
   const suffix = (ctx.npPrefix[n] as number) - (ctx.npPrefix[k] as number);
-  return ctx.table.system + ctx.pinnedTokens + head + suffix + (plan.summaryTokens !== null && j > 0 ? plan.summaryTokens : 0);
+  return (
+    ctx.table.system +
+    ctx.pinnedTokens +
+    head +
+    suffix +
+    (plan.summaryTokens !== null && j > 0 ? plan.summaryTokens : 0)
+  );
 }
 
 /** All cut costs of a plan at once (tokens), O(cuts). */
 export function planCosts(ctx: EvictionContext, plan: CutPlan): Float64Array {
   const out = new Float64Array(plan.cuts.length);
   if (plan.cuts.length === 0) return out;
-  const base = planCost(ctx, plan, 0) - ((ctx.npPrefix[ctx.cuts.n] as number) - (ctx.npPrefix[plan.cuts[0] as number] as number));
+  const base =
+    planCost(ctx, plan, 0) -
+    ((ctx.npPrefix[ctx.cuts.n] as number) - (ctx.npPrefix[plan.cuts[0] as number] as number));
   const n = ctx.cuts.n;
   for (let j = 0; j < plan.cuts.length; j++) {
     const k = plan.cuts[j] as number;
-    out[j] = base + (ctx.npPrefix[n] as number) - (ctx.npPrefix[k] as number) + (plan.summaryTokens !== null && j > 0 ? plan.summaryTokens : 0);
+    out[j] =
+      base +
+      (ctx.npPrefix[n] as number) -
+      (ctx.npPrefix[k] as number) +
+      (plan.summaryTokens !== null && j > 0 ? plan.summaryTokens : 0);
   }
   return out;
 }
@@ -206,7 +247,11 @@ export function planCosts(ctx: EvictionContext, plan: CutPlan): Float64Array {
  * Which cut of a plan a budget selects: the first (least evicting) cut whose cost fits.
  * @returns the cut's position in `plan.cuts` and whether it fits (else the last cut)
  */
-export function chooseCut(ctx: EvictionContext, plan: CutPlan, budget: number): { j: number; fits: boolean } {
+export function chooseCut(
+  ctx: EvictionContext,
+  plan: CutPlan,
+  budget: number,
+): { j: number; fits: boolean } {
   const m = plan.cuts.length;
   if (planCost(ctx, plan, 0) <= budget) return { j: 0, fits: true };
   if (m === 1) return { j: 0, fits: false };
@@ -230,7 +275,12 @@ export function planHead(ctx: EvictionContext, plan: CutPlan, j: number): CutHea
   if (!plan.heads) {
     const ms = ctx.cuts.t.messages;
     const messages = plan.head.map((i) => ms[i] as Message);
-    plan.heads = [{ messages, summary: null }, plan.summaryTokens === null ? null : { messages, summary: summaryMessage(null, plan.summaryTokens) }];
+    plan.heads = [
+      { messages, summary: null },
+      plan.summaryTokens === null
+        ? null
+        : { messages, summary: summaryMessage(null, plan.summaryTokens) },
+    ];
   }
   return (j > 0 && plan.heads[1]) || plan.heads[0];
 }
@@ -269,13 +319,23 @@ export interface PolicyResult extends EvictionResult {
  *   (freed ÷ deficit), fits, and the validation of the kept request (lazy getter; `firstError`
  *   is computed eagerly; `kept`/`evicted` are listed on first access, O(n)). O(log n + boundary window).
  */
-export function simulatePolicy(ctx: EvictionContext, policy: PolicyId, budget: number, options: PolicyOptions = {}): PolicyResult {
+export function simulatePolicy(
+  ctx: EvictionContext,
+  policy: PolicyId,
+  budget: number,
+  options: PolicyOptions = {},
+): PolicyResult {
   const plan = cutPlan(ctx, policy, options);
   return resultAt(ctx, plan, chooseCut(ctx, plan, budget), budget);
 }
 
 /** Build the result of a plan at cut position j. */
-export function resultAt(ctx: EvictionContext, plan: CutPlan, choice: { j: number; fits: boolean }, budget: number): PolicyResult {
+export function resultAt(
+  ctx: EvictionContext,
+  plan: CutPlan,
+  choice: { j: number; fits: boolean },
+  budget: number,
+): PolicyResult {
   const { j, fits } = choice;
   const k = plan.cuts[j] as number;
   const n = ctx.cuts.n;
@@ -329,7 +389,8 @@ export function resultAt(ctx: EvictionContext, plan: CutPlan, choice: { j: numbe
       return verdict.validation();
     },
   };
-  if (head.summary && plan.summaryTokens !== null) result.summary = { before: k, tokens: plan.summaryTokens };
+  if (head.summary && plan.summaryTokens !== null)
+    result.summary = { before: k, tokens: plan.summaryTokens };
   return result;
 }
 

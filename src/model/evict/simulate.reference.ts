@@ -40,23 +40,36 @@ export function referencePolicy(
   const n = ms.length;
   const nonPinned = ms.filter((m) => !isPinned(m)).map((m) => m.index);
   const task = nonPinned[0];
-  const pinTask = policy === 'message-keep-task' || policy === 'summary' || policy === 'turn-pair' || options.pinFirst === true;
+  const pinTask =
+    policy === 'message-keep-task' ||
+    policy === 'summary' ||
+    policy === 'turn-pair' ||
+    options.pinFirst === true;
   const protectedSet = new Set<number>();
   if (pinTask && task !== undefined) protectedSet.add(task);
   const exchanges = groupExchanges(ms).exchanges;
   const keepN = Math.max(1, Math.floor(options.keepNewestExchanges ?? 0));
   const newest = exchanges.slice(Math.max(0, exchanges.length - keepN));
-  const floorStart = options.keepNewestExchanges && options.keepNewestExchanges > 0 && newest[0] ? newest[0].first : Infinity;
+  const floorStart =
+    options.keepNewestExchanges && options.keepNewestExchanges > 0 && newest[0]
+      ? newest[0].first
+      : Infinity;
 
   // Units, oldest first; the newest unit is never dropped.
   let units: number[][];
   if (policy === 'message' || policy === 'message-keep-task') units = nonPinned.map((i) => [i]);
   else if (policy === 'exchange' || policy === 'summary') units = exchanges.map((x) => x.messages);
-  else units = turnPairs(ms).filter((p) => task === undefined || p.assistant > task).map((p) => [p.assistant, ...p.replies]);
+  else
+    units = turnPairs(ms)
+      .filter((p) => task === undefined || p.assistant > task)
+      .map((p) => [p.assistant, ...p.replies]);
   units = units.slice(0, Math.max(0, units.length - 1));
-  units = units.map((u) => u.filter((i) => !protectedSet.has(i))).filter((u) => u.length > 0 && u.every((i) => i < floorStart));
+  units = units
+    .map((u) => u.filter((i) => !protectedSet.has(i)))
+    .filter((u) => u.length > 0 && u.every((i) => i < floorStart));
 
-  const summaryTokens = policy === 'summary' ? Math.max(0, options.summaryTokens ?? DEFAULT_SUMMARY_TOKENS) : 0;
+  const summaryTokens =
+    policy === 'summary' ? Math.max(0, options.summaryTokens ?? DEFAULT_SUMMARY_TOKENS) : 0;
   const dropped = new Set<number>();
   const cost = () => {
     let s = table.system;
@@ -90,14 +103,27 @@ export function referencePolicy(
   }
   if (summarised && !summaryPlaced) keptMsgs.push(summaryMessage(null, summaryTokens));
   const tokensKept = cost();
-  return { kept, evicted, tokensKept, fits: tokensKept <= budget, summarised, validation: validateTranscript(t, provider, { ...opts, messages: keptMsgs }) };
+  return {
+    kept,
+    evicted,
+    tokensKept,
+    fits: tokensKept <= budget,
+    summarised,
+    validation: validateTranscript(t, provider, { ...opts, messages: keptMsgs }),
+  };
 }
 
 /**
  * Validate a cut the slow way: drop every non-pinned message before `k` (except `keep`) and
  * validate what is left.
  */
-export function referenceCut(t: Transcript, provider: ProviderId, k: number, keep: ReadonlySet<number> = new Set(), opts: Omit<ValidateOptions, 'messages'> = {}): Validation {
+export function referenceCut(
+  t: Transcript,
+  provider: ProviderId,
+  k: number,
+  keep: ReadonlySet<number> = new Set(),
+  opts: Omit<ValidateOptions, 'messages'> = {},
+): Validation {
   const kept = t.messages.filter((m) => m.index >= k || isPinned(m) || keep.has(m.index));
   return validateTranscript(t, provider, { ...opts, messages: kept });
 }

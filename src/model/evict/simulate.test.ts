@@ -1,6 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { arbAnyTranscript, arbTranscript, arbValidTranscript, assistant, call, result, system, tool, transcript, user } from '../testing.ts';
+import {
+  arbAnyTranscript,
+  arbTranscript,
+  arbValidTranscript,
+  assistant,
+  call,
+  result,
+  system,
+  tool,
+  transcript,
+  user,
+} from '../testing.ts';
 import { countTokens } from '../tokens.ts';
 import type { ProviderId, Transcript } from '../types.ts';
 import { MONOTONE_POLICIES, POLICIES, prepareEviction, simulatePolicy } from './policies.ts';
@@ -19,90 +30,121 @@ const arbOptions: fc.Arbitrary<PolicyOptions> = fc.record(
 );
 
 /** Any transcript the tests use: valid, mutated, or random. */
-const arbAny = (format: 'anthropic-messages' | 'openai-chat') => fc.oneof(arbValidTranscript(format), arbTranscript(format), arbAnyTranscript(format));
+const arbAny = (format: 'anthropic-messages' | 'openai-chat') =>
+  fc.oneof(arbValidTranscript(format), arbTranscript(format), arbAnyTranscript(format));
 
 function strip(v: { violations: unknown[]; valid: boolean }) {
   return { valid: v.valid, violations: v.violations };
 }
 
-describe.each(CASES)('fast cut validation agrees with the reference ($provider)', ({ format, provider }) => {
-  it('every cut: same verdict, same violations (renumbered paths included)', () => {
-    fc.assert(
-      fc.property(arbAny(format), (t) => {
-        const ctx = prepareCuts(t, provider);
-        for (let k = 0; k <= t.messages.length; k++) {
-          const fast = checkCut(ctx, k);
-          const ref = referenceCut(t, provider, k);
-          expect(fast.valid).toBe(ref.valid);
-          expect(fast.firstError).toEqual(ref.violations.find((v) => v.severity === 'error') ?? null);
-          expect(strip(fast.validation())).toEqual(strip(ref));
-        }
-      }),
-      { numRuns: 400 },
-    );
-  }, 60_000);
+describe.each(CASES)(
+  'fast cut validation agrees with the reference ($provider)',
+  ({ format, provider }) => {
+    it('every cut: same verdict, same violations (renumbered paths included)', () => {
+      fc.assert(
+        fc.property(arbAny(format), (t) => {
+          const ctx = prepareCuts(t, provider);
+          for (let k = 0; k <= t.messages.length; k++) {
+            const fast = checkCut(ctx, k);
+            const ref = referenceCut(t, provider, k);
+            expect(fast.valid).toBe(ref.valid);
+            expect(fast.firstError).toEqual(
+              ref.violations.find((v) => v.severity === 'error') ?? null,
+            );
+            expect(strip(fast.validation())).toEqual(strip(ref));
+          }
+        }),
+        { numRuns: 400 },
+      );
+    }, 60_000);
 
-  it('every policy, budget and option: same kept set, tokens, fit and validation', () => {
-    fc.assert(
-      fc.property(arbAny(format), fc.double({ min: 0, max: 1.05, noNaN: true }), arbOptions, (t, frac, options) => {
-        const table = countTokens(t, provider);
-        const ctx = prepareEviction(t, table, provider);
-        const budget = Math.round(table.total * frac);
-        for (const policy of POLICIES) {
-          const fast = simulatePolicy(ctx, policy, budget, options);
-          const ref = referencePolicy(t, table, provider, policy, budget, options);
-          expect({ policy, kept: fast.kept, evicted: fast.evicted, tokensKept: fast.tokensKept, fits: fast.fits, summary: fast.summary !== undefined }).toEqual({
-            policy,
-            kept: ref.kept,
-            evicted: ref.evicted,
-            tokensKept: ref.tokensKept,
-            fits: ref.fits,
-            summary: ref.summarised,
-          });
-          const refFirst = ref.validation.violations.find((v) => v.severity === 'error') ?? null;
-          expect(fast.validation.valid).toBe(ref.validation.valid);
-          expect(fast.firstError?.rule).toBe(refFirst?.rule);
-          expect(fast.firstError?.messageIndex).toBe(refFirst?.messageIndex);
-          expect(fast.firstError?.message).toBe(refFirst?.message);
-          expect(fast.firstError).toEqual(refFirst);
-          expect(strip(fast.validation)).toEqual(strip(ref.validation));
-        }
-      }),
-      { numRuns: 300 },
-    );
-  }, 60_000);
-});
+    it('every policy, budget and option: same kept set, tokens, fit and validation', () => {
+      fc.assert(
+        fc.property(
+          arbAny(format),
+          fc.double({ min: 0, max: 1.05, noNaN: true }),
+          arbOptions,
+          (t, frac, options) => {
+            const table = countTokens(t, provider);
+            const ctx = prepareEviction(t, table, provider);
+            const budget = Math.round(table.total * frac);
+            for (const policy of POLICIES) {
+              const fast = simulatePolicy(ctx, policy, budget, options);
+              const ref = referencePolicy(t, table, provider, policy, budget, options);
+              expect({
+                policy,
+                kept: fast.kept,
+                evicted: fast.evicted,
+                tokensKept: fast.tokensKept,
+                fits: fast.fits,
+                summary: fast.summary !== undefined,
+              }).toEqual({
+                policy,
+                kept: ref.kept,
+                evicted: ref.evicted,
+                tokensKept: ref.tokensKept,
+                fits: ref.fits,
+                summary: ref.summarised,
+              });
+              const refFirst =
+                ref.validation.violations.find((v) => v.severity === 'error') ?? null;
+              expect(fast.validation.valid).toBe(ref.validation.valid);
+              expect(fast.firstError?.rule).toBe(refFirst?.rule);
+              expect(fast.firstError?.messageIndex).toBe(refFirst?.messageIndex);
+              expect(fast.firstError?.message).toBe(refFirst?.message);
+              expect(fast.firstError).toEqual(refFirst);
+              expect(strip(fast.validation)).toEqual(strip(ref.validation));
+            }
+          },
+        ),
+        { numRuns: 300 },
+      );
+    }, 60_000);
+  },
+);
 
 describe.each(CASES)('policy properties ($provider)', ({ format, provider }) => {
   it('exchange eviction of a valid transcript is valid and within budget, or says it cannot fit', () => {
     fc.assert(
-      fc.property(arbValidTranscript(format), fc.double({ min: 0, max: 1, noNaN: true }), (t, frac) => {
-        const table = countTokens(t, provider);
-        const ctx = prepareEviction(t, table, provider);
-        const budget = Math.round(table.total * frac);
-        const r = simulatePolicy(ctx, 'exchange', budget);
-        if (r.fits) expect(r.tokensKept).toBeLessThanOrEqual(budget);
-        else expect(r.tokensKept).toBeGreaterThan(budget);
-        expect(r.validation.valid).toBe(true);
-        expect(r.firstError).toBeNull();
-      }),
+      fc.property(
+        arbValidTranscript(format),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (t, frac) => {
+          const table = countTokens(t, provider);
+          const ctx = prepareEviction(t, table, provider);
+          const budget = Math.round(table.total * frac);
+          const r = simulatePolicy(ctx, 'exchange', budget);
+          if (r.fits) expect(r.tokensKept).toBeLessThanOrEqual(budget);
+          else expect(r.tokensKept).toBeGreaterThan(budget);
+          expect(r.validation.valid).toBe(true);
+          expect(r.firstError).toBeNull();
+        },
+      ),
       { numRuns: 300 },
     );
   }, 60_000);
 
   it('a larger budget never evicts more (monotone policies)', () => {
     fc.assert(
-      fc.property(arbAny(format), fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), arbOptions, (t, a, b, options) => {
-        const table = countTokens(t, provider);
-        const ctx = prepareEviction(t, table, provider);
-        const [lo, hi] = [Math.min(a, b), Math.max(a, b)].map((f) => Math.round(f * table.total)) as [number, number];
-        for (const policy of MONOTONE_POLICIES) {
-          const small = simulatePolicy(ctx, policy, lo, options);
-          const big = simulatePolicy(ctx, policy, hi, options);
-          expect(big.evicted.length).toBeLessThanOrEqual(small.evicted.length);
-          for (const i of big.evicted) expect(small.evicted).toContain(i);
-        }
-      }),
+      fc.property(
+        arbAny(format),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        arbOptions,
+        (t, a, b, options) => {
+          const table = countTokens(t, provider);
+          const ctx = prepareEviction(t, table, provider);
+          const [lo, hi] = [Math.min(a, b), Math.max(a, b)].map((f) =>
+            Math.round(f * table.total),
+          ) as [number, number];
+          for (const policy of MONOTONE_POLICIES) {
+            const small = simulatePolicy(ctx, policy, lo, options);
+            const big = simulatePolicy(ctx, policy, hi, options);
+            expect(big.evicted.length).toBeLessThanOrEqual(small.evicted.length);
+            for (const i of big.evicted) expect(small.evicted).toContain(i);
+          }
+        },
+      ),
       { numRuns: 200 },
     );
   }, 60_000);
@@ -155,7 +197,13 @@ describe('policies on a hand-made transcript', () => {
     expect(r.kept[0]).toBe(0);
     expect(r.summary).toEqual({ before: 4, tokens: 10 });
     expect(r.evicted).toEqual([1, 2, 3]);
-    expect(r.tokensKept).toBe(table.total - (table.perMessage[1] as number) - (table.perMessage[2] as number) - (table.perMessage[3] as number) + 10);
+    expect(r.tokensKept).toBe(
+      table.total -
+        (table.perMessage[1] as number) -
+        (table.perMessage[2] as number) -
+        (table.perMessage[3] as number) +
+        10,
+    );
     expect(r.validation.valid).toBe(true);
   });
 
@@ -174,12 +222,32 @@ describe('policies on a hand-made transcript', () => {
   });
 
   it('OpenAI: a pinned system message stays and the orphan tool message gets the O1 text', () => {
-    const o = transcript('openai-chat', [system('Be brief.'), user('Weather?'), assistant(call('call_1')), tool('call_1', '18 C'), assistant('18 C.'), user('Tomorrow?')]);
+    const o = transcript('openai-chat', [
+      system('Be brief.'),
+      user('Weather?'),
+      assistant(call('call_1')),
+      tool('call_1', '18 C'),
+      assistant('18 C.'),
+      user('Tomorrow?'),
+    ]);
     const ot = countTokens(o, 'openai-chat');
     const octx = prepareEviction(o, ot, 'openai-chat');
-    const r = simulatePolicy(octx, 'message', ot.total - (ot.perMessage[1] as number) - (ot.perMessage[2] as number));
+    const r = simulatePolicy(
+      octx,
+      'message',
+      ot.total - (ot.perMessage[1] as number) - (ot.perMessage[2] as number),
+    );
     expect(r.kept).toEqual([0, 3, 4, 5]);
-    expect(r.firstError?.message).toBe("Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.");
-    expect(r.firstError?.error).toEqual({ error: { message: r.firstError?.message, type: 'invalid_request_error', param: 'messages.[1].role', code: null } });
+    expect(r.firstError?.message).toBe(
+      "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.",
+    );
+    expect(r.firstError?.error).toEqual({
+      error: {
+        message: r.firstError?.message,
+        type: 'invalid_request_error',
+        param: 'messages.[1].role',
+        code: null,
+      },
+    });
   });
 });

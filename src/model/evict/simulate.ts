@@ -29,7 +29,12 @@
 import { isPinned } from '../exchanges.ts';
 import type { Message, ProviderId, Transcript } from '../types.ts';
 import { renderAnthropic } from '../validate/anthropic.ts';
-import { validateTranscript, type ValidateOptions, type Validation, type Violation } from '../validate/index.ts';
+import {
+  validateTranscript,
+  type ValidateOptions,
+  type Validation,
+  type Violation,
+} from '../validate/index.ts';
 import { renderOpenAIChat } from '../validate/openaiChat.ts';
 
 /** Providers whose fast path is property-tested against the reference. */
@@ -137,13 +142,18 @@ function occurrenceIds(m: Message, provider: ProviderId): string[] {
  * @param opts validation options (e.g. `prefill`); `messages` is ignored
  * @returns a context for `checkCut`; never throws
  */
-export function prepareCuts(t: Transcript, provider: ProviderId, opts: Omit<ValidateOptions, 'messages'> = {}): CutContext {
+export function prepareCuts(
+  t: Transcript,
+  provider: ProviderId,
+  opts: Omit<ValidateOptions, 'messages'> = {},
+): CutContext {
   const ms = t.messages;
   const n = ms.length;
   const pinnedList: number[] = [];
   const nextNonPinned = new Int32Array(n + 1);
   nextNonPinned[n] = n;
-  for (let i = n - 1; i >= 0; i--) nextNonPinned[i] = isPinned(ms[i] as Message) ? (nextNonPinned[i + 1] as number) : i;
+  for (let i = n - 1; i >= 0; i--)
+    nextNonPinned[i] = isPinned(ms[i] as Message) ? (nextNonPinned[i + 1] as number) : i;
   for (let i = 0; i < n; i++) if (isPinned(ms[i] as Message)) pinnedList.push(i);
   const full = validateTranscript(t, provider, opts);
   let increasing = true;
@@ -154,7 +164,17 @@ export function prepareCuts(t: Transcript, provider: ProviderId, opts: Omit<Vali
     if (i > 0 && ri <= (raw[i - 1] as number)) increasing = false;
     if (!Number.isInteger(ri) || ri < 0 || ri > 0x7fffffff) increasing = false;
   }
-  const ctx: CutContext = { t, provider, opts, n, pinned: Int32Array.from(pinnedList), nextNonPinned, full, fast: false, fx: null };
+  const ctx: CutContext = {
+    t,
+    provider,
+    opts,
+    n,
+    pinned: Int32Array.from(pinnedList),
+    nextNonPinned,
+    full,
+    fast: false,
+    fx: null,
+  };
   if (!FAST_PROVIDERS.has(provider) || !increasing) return ctx;
   ctx.fx = buildFast(t, provider, full, raw);
   ctx.fast = true;
@@ -175,12 +195,19 @@ function ourIndex(raw: Int32Array, rawIndex: number): number {
   return -1;
 }
 
-function buildFast(t: Transcript, provider: ProviderId, full: Validation, raw: Int32Array): FastTables {
+function buildFast(
+  t: Transcript,
+  provider: ProviderId,
+  full: Validation,
+  raw: Int32Array,
+): FastTables {
   const ms = t.messages;
   const n = ms.length;
   const anth = provider === 'anthropic';
   const a7 = anth ? (full.violations.find((v) => v.rule === 'tools_not_defined') ?? null) : null;
-  const rest = anth ? full.violations.filter((v) => v.rule !== 'tools_not_defined') : full.violations;
+  const rest = anth
+    ? full.violations.filter((v) => v.rule !== 'tools_not_defined')
+    : full.violations;
   const restAt = new Int32Array(rest.length);
   rest.forEach((v, i) => (restAt[i] = ourIndex(raw, v.messageIndex)));
   const errPos = Int32Array.from(rest.flatMap((v, i) => (v.severity === 'error' ? [i] : [])));
@@ -188,7 +215,8 @@ function buildFast(t: Transcript, provider: ProviderId, full: Validation, raw: I
   // Previous occurrence of each duplicated id, keyed by (message, block).
   const dupKeys = new Map<string, number>();
   rest.forEach((v, i) => {
-    if (v.rule === 'duplicate_tool_use_id' && v.blockIndex !== null) dupKeys.set(`${restAt[i]}:${v.blockIndex}`, i);
+    if (v.rule === 'duplicate_tool_use_id' && v.blockIndex !== null)
+      dupKeys.set(`${restAt[i]}:${v.blockIndex}`, i);
   });
   const dupPrev = new Map<number, { prev: number; id: string }>();
   if (dupKeys.size > 0) {
@@ -235,7 +263,9 @@ function buildFast(t: Transcript, provider: ProviderId, full: Validation, raw: I
     if (t.settings.thinking === true) {
       // The open tool loop of checkThinking: walk back from the last turn over assistant turns and
       // result turns; the first user turn that is neither stops it.
-      const isResultTurn = (g: (typeof rendered)[number]) => g.role === 'user' && g.items.some((it) => it.block.type === 'tool_result' && it.block.server === undefined);
+      const isResultTurn = (g: (typeof rendered)[number]) =>
+        g.role === 'user' &&
+        g.items.some((it) => it.block.type === 'tool_result' && it.block.server === undefined);
       const lastG = rendered[rendered.length - 1];
       if (lastG && isResultTurn(lastG)) {
         // -2: the loop reaches the first turn, so every cut touches it.
@@ -250,7 +280,8 @@ function buildFast(t: Transcript, provider: ProviderId, full: Validation, raw: I
       }
     }
   } else {
-    for (let i = n - 1; i >= 0; i--) syncNext[i] = !isToolish(ms[i] as Message) ? i : (syncNext[i + 1] as number);
+    for (let i = n - 1; i >= 0; i--)
+      syncNext[i] = !isToolish(ms[i] as Message) ? i : (syncNext[i + 1] as number);
     let r = 0;
     for (let i = 0; i < n; i++) {
       const m = ms[i] as Message;
@@ -275,8 +306,28 @@ function buildFast(t: Transcript, provider: ProviderId, full: Validation, raw: I
     emptyBefore[i + 1] = (emptyBefore[i] as number) + (m.blocks.length === 0 ? 1 : 0);
     start[i] = windowStartKind(m, provider);
   }
-  const cache: WindowCache = { noHead: new Uint8Array(n + 1), headOnly: new WeakMap(), winT: { ...t, settings: winSettings }, start, emptyBefore, cutNoHead: new Uint8Array(n + 1) };
-  return { rest, restAt, errPos, dupPrev, a7, nextTool, nextToolNP, syncNext, renderedAt, loopFloor: anth && t.settings.thinking === true ? loopFloor : -1, raw, cache };
+  const cache: WindowCache = {
+    noHead: new Uint8Array(n + 1),
+    headOnly: new WeakMap(),
+    winT: { ...t, settings: winSettings },
+    start,
+    emptyBefore,
+    cutNoHead: new Uint8Array(n + 1),
+  };
+  return {
+    rest,
+    restAt,
+    errPos,
+    dupPrev,
+    a7,
+    nextTool,
+    nextToolNP,
+    syncNext,
+    renderedAt,
+    loopFloor: anth && t.settings.thinking === true ? loopFloor : -1,
+    raw,
+    cache,
+  };
 }
 
 /**
@@ -284,7 +335,12 @@ function buildFast(t: Transcript, provider: ProviderId, full: Validation, raw: I
  * @param k cut point: non-pinned messages before `k` are dropped, except `head.messages`
  * @returns pinned messages before k and the head in message order, the summary, then messages ≥ k
  */
-export function keptMessages(ctx: CutContext, k: number, head: CutHead, upTo = ctx.n - 1): Message[] {
+export function keptMessages(
+  ctx: CutContext,
+  k: number,
+  head: CutHead,
+  upTo = ctx.n - 1,
+): Message[] {
   const ms = ctx.t.messages;
   const out: Message[] = [];
   let h = 0;
@@ -347,7 +403,11 @@ function normaliseCut(ctx: CutContext, kIn: number): number {
 /** See `WindowCache.start`. */
 function windowStartKind(m: Message, provider: ProviderId): number {
   if (provider === 'anthropic') {
-    if ((m.role === 'user' || m.role === 'tool') && m.blocks.some((b) => b.type === 'tool_result' && b.server === undefined)) return 2;
+    if (
+      (m.role === 'user' || m.role === 'tool') &&
+      m.blocks.some((b) => b.type === 'tool_result' && b.server === undefined)
+    )
+      return 2;
   } else if (isToolish(m)) return 2;
   if (m.role !== 'user' || m.blocks.length === 0) return 0;
   for (const b of m.blocks) {
@@ -398,7 +458,8 @@ function windowOk(ctx: CutContext, fx: FastTables, k: number, head: CutHead, r: 
   // One plain user message (the task, maybe with the summary) merges with the window's first
   // user turn but adds no tool blocks, ids or neighbours: the two are valid iff each is, unless
   // the window holds an empty message (which the merge would hide).
-  if (span && plainHead(head, fx) && fx.cache.emptyBefore[r] === fx.cache.emptyBefore[k]) return windowOk(ctx, fx, k, head, k) && windowOk(ctx, fx, k, NO_HEAD, r);
+  if (span && plainHead(head, fx) && fx.cache.emptyBefore[r] === fx.cache.emptyBefore[k])
+    return windowOk(ctx, fx, k, head, k) && windowOk(ctx, fx, k, NO_HEAD, r);
   if (!span) {
     const c = fx.cache.headOnly.get(head);
     if (c !== undefined) return c;
@@ -409,7 +470,13 @@ function windowOk(ctx: CutContext, fx: FastTables, k: number, head: CutHead, r: 
   return validateWindow(ctx, fx, k, head, r);
 }
 
-function validateWindow(ctx: CutContext, fx: FastTables, k: number, head: CutHead, r: number): boolean {
+function validateWindow(
+  ctx: CutContext,
+  fx: FastTables,
+  k: number,
+  head: CutHead,
+  r: number,
+): boolean {
   const winMsgs = keptMessages(ctx, k, head, r - 1);
   if (ctx.provider !== 'anthropic') winMsgs.push(standIn(ctx.t.messages[r] as Message));
   const vw = validateTranscript(fx.cache.winT, ctx.provider, { ...ctx.opts, messages: winMsgs });
@@ -423,7 +490,19 @@ function validateWindow(ctx: CutContext, fx: FastTables, k: number, head: CutHea
 function computeParts(ctx: CutContext, kIn: number, head: CutHead): Parts {
   const k = normaliseCut(ctx, kIn);
   const fx = ctx.fx;
-  const direct = (): Parts => ({ direct: validateTranscript(ctx.t, ctx.provider, { ...ctx.opts, messages: keptMessages(ctx, k, head) }), a7: null, win: [], aPos: 0, r: ctx.n, delta: () => 0, headIds: null, k });
+  const direct = (): Parts => ({
+    direct: validateTranscript(ctx.t, ctx.provider, {
+      ...ctx.opts,
+      messages: keptMessages(ctx, k, head),
+    }),
+    a7: null,
+    win: [],
+    aPos: 0,
+    r: ctx.n,
+    delta: () => 0,
+    headIds: null,
+    k,
+  });
   if (!fx) return direct();
   const anth = ctx.provider === 'anthropic';
   const r = resyncPoint(ctx, fx, k, head);
@@ -452,7 +531,8 @@ function computeParts(ctx: CutContext, kIn: number, head: CutHead): Parts {
   if (anth && !a7 && fx.a7 && (fx.nextToolNP[r] as number) < ctx.n) {
     // A7 fires for a non-pinned tool block from r on; it names the first kept message (pinned
     // ones included) that holds any tool block.
-    const first = winMsgs.find(hasToolBlock) ?? (ctx.t.messages[fx.nextTool[r] as number] as Message);
+    const first =
+      winMsgs.find(hasToolBlock) ?? (ctx.t.messages[fx.nextTool[r] as number] as Message);
     a7 = { ...fx.a7, messageIndex: first.rawIndex };
   }
   let headIds: Set<string> | null = null;
@@ -475,7 +555,14 @@ function computeParts(ctx: CutContext, kIn: number, head: CutHead): Parts {
 
 /** A plain user message in r's place (OpenAI window): same provider index, no violations. */
 function standIn(m: Message): Message {
-  return { index: m.index, rawIndex: m.rawIndex, path: m.path, role: 'user', blocks: [{ type: 'text', text: '.' }], raw: undefined };
+  return {
+    index: m.index,
+    rawIndex: m.rawIndex,
+    path: m.path,
+    role: 'user',
+    blocks: [{ type: 'text', text: '.' }],
+    raw: undefined,
+  };
 }
 
 function survives(fx: FastTables, pos: number, p: Parts): boolean {
@@ -487,7 +574,10 @@ function survives(fx: FastTables, pos: number, p: Parts): boolean {
 const INDEX_RE = /messages(\.\[|\[|\.)(\d+)/;
 
 function shiftText(s: string, delta: number): string {
-  return s.replace(INDEX_RE, (_m, sep: string, num: string) => `messages${sep}${Number(num) - delta}`);
+  return s.replace(
+    INDEX_RE,
+    (_m, sep: string, num: string) => `messages${sep}${Number(num) - delta}`,
+  );
 }
 
 /** Renumber a reused violation's provider paths for the kept array (shift by `delta`). */
@@ -499,7 +589,8 @@ function renumber(v: Violation, delta: number): Violation {
     if (typeof x === 'string') return x === v.message ? message : x;
     if (x === null || typeof x !== 'object' || Array.isArray(x)) return x;
     const out: Record<string, unknown> = {};
-    for (const [key, val] of Object.entries(x as Record<string, unknown>)) out[key] = key === 'param' && typeof val === 'string' ? shiftText(val, delta) : fix(val);
+    for (const [key, val] of Object.entries(x as Record<string, unknown>))
+      out[key] = key === 'param' && typeof val === 'string' ? shiftText(val, delta) : fix(val);
     return out;
   };
   return { ...v, message, providerPath, error: fix(v.error) };
@@ -516,10 +607,16 @@ export function checkCut(ctx: CutContext, k: number, head: CutHead = NO_HEAD): C
   const p = computeParts(ctx, k, head);
   if (p.direct) {
     const d = p.direct;
-    return { k: p.k, valid: d.valid, firstError: d.violations.find((v) => v.severity === 'error') ?? null, validation: () => d };
+    return {
+      k: p.k,
+      valid: d.valid,
+      firstError: d.violations.find((v) => v.severity === 'error') ?? null,
+      validation: () => d,
+    };
   }
   const fx = ctx.fx as FastTables;
-  let firstError: Violation | null = p.a7 && p.a7.severity === 'error' ? p.a7 : (p.win.find((v) => v.severity === 'error') ?? null);
+  let firstError: Violation | null =
+    p.a7 && p.a7.severity === 'error' ? p.a7 : (p.win.find((v) => v.severity === 'error') ?? null);
   if (!firstError) {
     for (let e = lowerBoundAt(fx.restAt, fx.errPos, p.r); e < fx.errPos.length; e++) {
       const pos = fx.errPos[e] as number;
@@ -536,8 +633,14 @@ export function checkCut(ctx: CutContext, k: number, head: CutHead = NO_HEAD): C
     if (p.a7) violations.push(p.a7);
     violations.push(...p.win);
     const delta = p.delta();
-    for (let pos = p.aPos; pos < fx.rest.length; pos++) if (survives(fx, pos, p)) violations.push(renumber(fx.rest[pos] as Violation, delta));
-    memo = { provider: ctx.full.provider, valid: !violations.some((v) => v.severity === 'error'), violations, notes: ctx.full.notes };
+    for (let pos = p.aPos; pos < fx.rest.length; pos++)
+      if (survives(fx, pos, p)) violations.push(renumber(fx.rest[pos] as Violation, delta));
+    memo = {
+      provider: ctx.full.provider,
+      valid: !violations.some((v) => v.severity === 'error'),
+      violations,
+      notes: ctx.full.notes,
+    };
     return memo;
   };
   return { k: p.k, valid: firstError === null, firstError, validation };
@@ -562,11 +665,18 @@ export function isCutValid(ctx: CutContext, kIn: number, head: CutHead = NO_HEAD
   }
   // A plain task head adds no tool blocks, ids or neighbours (see windowOk): the cut is valid iff
   // the head alone is and the same cut without the head is.
-  if (plainHead(head, fx) && (k >= r || fx.cache.emptyBefore[r] === fx.cache.emptyBefore[k])) return windowOk(ctx, fx, k, head, k) && isCutValid(ctx, k, NO_HEAD);
+  if (plainHead(head, fx) && (k >= r || fx.cache.emptyBefore[r] === fx.cache.emptyBefore[k]))
+    return windowOk(ctx, fx, k, head, k) && isCutValid(ctx, k, NO_HEAD);
   return cutValidFast(ctx, fx, k, head, r);
 }
 
-function cutValidFast(ctx: CutContext, fx: FastTables, k: number, head: CutHead, r: number): boolean {
+function cutValidFast(
+  ctx: CutContext,
+  fx: FastTables,
+  k: number,
+  head: CutHead,
+  r: number,
+): boolean {
   if (!windowOk(ctx, fx, k, head, r)) return false;
   if (fx.a7 && fx.a7.severity === 'error' && (fx.nextToolNP[r] as number) < ctx.n) return false;
   let headIds: Set<string> | null = null;
@@ -576,7 +686,8 @@ function cutValidFast(ctx: CutContext, fx: FastTables, k: number, head: CutHead,
     if (!d || d.prev >= k) return false;
     if (!headIds) {
       headIds = new Set();
-      for (const m of head.messages) for (const id of occurrenceIds(m, ctx.provider)) headIds.add(id);
+      for (const m of head.messages)
+        for (const id of occurrenceIds(m, ctx.provider)) headIds.add(id);
     }
     if (headIds.has(d.id)) return false;
   }

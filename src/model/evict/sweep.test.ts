@@ -12,7 +12,8 @@ const CASES: { format: 'anthropic-messages' | 'openai-chat'; provider: ProviderI
   { format: 'anthropic-messages', provider: 'anthropic' },
   { format: 'openai-chat', provider: 'openai-chat' },
 ];
-const arbAny = (format: 'anthropic-messages' | 'openai-chat') => fc.oneof(arbValidTranscript(format), arbTranscript(format), arbAnyTranscript(format));
+const arbAny = (format: 'anthropic-messages' | 'openai-chat') =>
+  fc.oneof(arbValidTranscript(format), arbTranscript(format), arbAnyTranscript(format));
 
 describe.each(CASES)('sweep and cut markers ($provider)', ({ format, provider }) => {
   it('the sweep says, for every budget, what simulatePolicy says (validity, tokens kept, share, mean overshoot)', () => {
@@ -37,7 +38,8 @@ describe.each(CASES)('sweep and cut markers ($provider)', ({ format, provider })
           expect(ps.share400).toBeCloseTo(bad / (table.total - ps.minBudget + 1), 9);
           if (ps.meanOvershoot === null) expect(table.total - ps.minBudget).toBe(0);
           else expect(ps.meanOvershoot).toBeCloseTo(overshoot / (table.total - ps.minBudget), 9);
-          if (ps.minBudget > 0) expect(simulatePolicy(ctx, ps.policy, ps.minBudget - 1).fits).toBe(false);
+          if (ps.minBudget > 0)
+            expect(simulatePolicy(ctx, ps.policy, ps.minBudget - 1).fits).toBe(false);
         }
         expect(s.policies.map((p) => p.policy)).toEqual(POLICIES);
       }),
@@ -57,7 +59,15 @@ describe.each(CASES)('sweep and cut markers ($provider)', ({ format, provider })
           const first = ref.violations.find((v) => v.severity === 'error');
           const e = markers.errorAt(k);
           if (!first) expect(e).toBeNull();
-          else expect(e).toEqual({ rule: first.rule, code: first.code, messageIndex: first.messageIndex, providerPath: first.providerPath, message: first.message, error: first.error });
+          else
+            expect(e).toEqual({
+              rule: first.rule,
+              code: first.code,
+              messageIndex: first.messageIndex,
+              providerPath: first.providerPath,
+              message: first.message,
+              error: first.error,
+            });
         }
       }),
       { numRuns: 200 },

@@ -9,7 +9,14 @@
 import type { TokenTable } from '../tokens.ts';
 import type { ProviderId, Transcript } from '../types.ts';
 import type { ValidateOptions } from '../validate/index.ts';
-import { cutPlan, planCosts, planCutValid, POLICIES, prepareEviction, type EvictionContext } from './policies.ts';
+import {
+  cutPlan,
+  planCosts,
+  planCutValid,
+  POLICIES,
+  prepareEviction,
+  type EvictionContext,
+} from './policies.ts';
 import type { PolicyId, PolicyOptions } from './types.ts';
 
 export interface PolicySweep {
@@ -60,7 +67,11 @@ function harmonic(x: number): number {
  * @returns per-cut costs and validity, the budgets that give a 400 and their share, the mean overshoot.
  *   O(cuts × boundary window).
  */
-export function sweepPolicy(ctx: EvictionContext, policy: PolicyId, options: PolicyOptions = {}): PolicySweep {
+export function sweepPolicy(
+  ctx: EvictionContext,
+  policy: PolicyId,
+  options: PolicyOptions = {},
+): PolicySweep {
   const plan = cutPlan(ctx, policy, options);
   const costs = planCosts(ctx, plan);
   const m = plan.cuts.length;
@@ -131,7 +142,11 @@ export function sweepPolicy(ctx: EvictionContext, policy: PolicyId, options: Pol
  * Sweep several policies over a prepared context (the page memoises the context).
  * @returns the total tokens and one PolicySweep per policy, in the order given
  */
-export function sweepContext(ctx: EvictionContext, policies: readonly PolicyId[] = POLICIES, options: PolicyOptions = {}): SweepResult {
+export function sweepContext(
+  ctx: EvictionContext,
+  policies: readonly PolicyId[] = POLICIES,
+  options: PolicyOptions = {},
+): SweepResult {
   return { total: ctx.table.total, policies: policies.map((p) => sweepPolicy(ctx, p, options)) };
 }
 
@@ -143,6 +158,13 @@ export function sweepContext(ctx: EvictionContext, policies: readonly PolicyId[]
  * @param policies which policies (default: all five)
  * @returns see `SweepResult`
  */
-export function sweep(t: Transcript, table: TokenTable, provider: ProviderId, policies: readonly PolicyId[] = POLICIES, options: PolicyOptions = {}, opts: Omit<ValidateOptions, 'messages'> = {}): SweepResult {
+export function sweep(
+  t: Transcript,
+  table: TokenTable,
+  provider: ProviderId,
+  policies: readonly PolicyId[] = POLICIES,
+  options: PolicyOptions = {},
+  opts: Omit<ValidateOptions, 'messages'> = {},
+): SweepResult {
   return sweepContext(prepareEviction(t, table, provider, opts), policies, options);
 }

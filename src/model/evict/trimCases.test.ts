@@ -23,7 +23,13 @@ function perMessageTable(t: Transcript): TokenTable {
   const n = t.messages.length;
   const prefix = new Float64Array(n + 1);
   for (let i = 0; i < n; i++) prefix[i + 1] = i + 1;
-  return { perMessage: new Uint32Array(n).fill(1), prefix, system: 0, total: n, basis: { encoding: 'len', exact: true, label: '1 per message' } };
+  return {
+    perMessage: new Uint32Array(n).fill(1),
+    prefix,
+    system: 0,
+    total: n,
+    basis: { encoding: 'len', exact: true, label: '1 per message' },
+  };
 }
 
 /** Index of a violation's message in the trimmed request (kept messages, as sent). */
@@ -37,7 +43,17 @@ describe('trims from public reports, reproduced by the `message` policy', () => 
       {
         messages: [
           { role: 'user', content: 'What does ACME trade at?' },
-          { role: 'assistant', content: null, tool_calls: [{ id: 'call_px01', type: 'function', function: { name: 'get_quote', arguments: '{"ticker":"ACME"}' } }] },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              {
+                id: 'call_px01',
+                type: 'function',
+                function: { name: 'get_quote', arguments: '{"ticker":"ACME"}' },
+              },
+            ],
+          },
           { role: 'tool', tool_call_id: 'call_px01', content: '{"price": 41.2}' },
           { role: 'assistant', content: 'ACME trades at 41.2.' },
           { role: 'user', content: 'And a week ago?' },
@@ -55,7 +71,13 @@ describe('trims from public reports, reproduced by the `message` policy', () => 
     expect(r.firstError?.ids).toEqual(['call_px01']);
     expect(trimmedIndex(t, r.kept, r.firstError?.messageIndex ?? -1)).toBe(0);
     expect(r.firstError?.error).toEqual({
-      error: { message: "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.", type: 'invalid_request_error', param: 'messages.[0].role', code: null },
+      error: {
+        message:
+          "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.",
+        type: 'invalid_request_error',
+        param: 'messages.[0].role',
+        code: null,
+      },
     });
     // The group-level trim keeps [user, assistant, user] and stays valid.
     const x = simulatePolicy(ctx, 'exchange', 5);
@@ -69,11 +91,31 @@ describe('trims from public reports, reproduced by the `message` policy', () => 
         messages: [
           { role: 'system', content: 'You do arithmetic with a calculator tool.' },
           { role: 'user', content: 'What is 6 times 7?' },
-          { role: 'assistant', content: null, tool_calls: [{ id: 'call_mul1', type: 'function', function: { name: 'calc', arguments: '{"a":6,"b":7,"op":"*"}' } }] },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              {
+                id: 'call_mul1',
+                type: 'function',
+                function: { name: 'calc', arguments: '{"a":6,"b":7,"op":"*"}' },
+              },
+            ],
+          },
           { role: 'tool', tool_call_id: 'call_mul1', content: '42' },
           { role: 'assistant', content: '6 times 7 is 42.' },
           { role: 'user', content: 'Halve it.' },
-          { role: 'assistant', content: null, tool_calls: [{ id: 'call_div1', type: 'function', function: { name: 'calc', arguments: '{"a":42,"b":2,"op":"/"}' } }] },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              {
+                id: 'call_div1',
+                type: 'function',
+                function: { name: 'calc', arguments: '{"a":42,"b":2,"op":"/"}' },
+              },
+            ],
+          },
           { role: 'tool', tool_call_id: 'call_div1', content: '21' },
         ],
       },
@@ -94,10 +136,38 @@ describe('trims from public reports, reproduced by the `message` policy', () => 
       {
         system: 'You help with a ticketing app.',
         messages: [
-          { role: 'user', content: [{ type: 'text', text: 'Context dump: ' + 'incident line. '.repeat(300) }, { type: 'text', text: 'List the open tickets.' }] },
-          { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_01TKT', name: 'list_tickets', input: { status: 'open' } }] },
-          { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01TKT', content: '[{"id": 7, "title": "Slow login"}, {"id": 9, "title": "CSV export"}]' }] },
-          { role: 'assistant', content: [{ type: 'text', text: 'Two tickets are open: #7 and #9.' }] },
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'Context dump: ' + 'incident line. '.repeat(300) },
+              { type: 'text', text: 'List the open tickets.' },
+            ],
+          },
+          {
+            role: 'assistant',
+            content: [
+              {
+                type: 'tool_use',
+                id: 'toolu_01TKT',
+                name: 'list_tickets',
+                input: { status: 'open' },
+              },
+            ],
+          },
+          {
+            role: 'user',
+            content: [
+              {
+                type: 'tool_result',
+                tool_use_id: 'toolu_01TKT',
+                content: '[{"id": 7, "title": "Slow login"}, {"id": 9, "title": "CSV export"}]',
+              },
+            ],
+          },
+          {
+            role: 'assistant',
+            content: [{ type: 'text', text: 'Two tickets are open: #7 and #9.' }],
+          },
           { role: 'user', content: [{ type: 'text', text: 'Which is older?' }] },
         ],
       },
@@ -131,41 +201,73 @@ interface SharedCase {
   transcript: unknown;
   before_trim?: unknown;
   trim?: { policy: string; keep_system?: boolean; keep?: number; drop?: number };
-  expected: { valid: boolean; violations: { kind: string; message_index: number; ids: string[]; api_path?: string }[] };
+  expected: {
+    valid: boolean;
+    violations: { kind: string; message_index: number; ids: string[]; api_path?: string }[];
+  };
 }
 
-const PROVIDER: Record<string, ProviderId> = { 'openai-chat': 'openai-chat', 'anthropic-messages': 'anthropic', 'openai-responses': 'openai-responses', gemini: 'gemini', 'bedrock-converse': 'bedrock' };
+const PROVIDER: Record<string, ProviderId> = {
+  'openai-chat': 'openai-chat',
+  'anthropic-messages': 'anthropic',
+  'openai-responses': 'openai-responses',
+  gemini: 'gemini',
+  'bedrock-converse': 'bedrock',
+};
 
 describe.skipIf(!hasShared)('shared cases with before_trim and a prefix trim', () => {
   const files = hasShared ? readdirSync(CASES_DIR).filter((f) => f.endsWith('.json')) : [];
   const cases = files
     .map((f) => ({ f, c: JSON.parse(readFileSync(path.join(CASES_DIR, f), 'utf8')) as SharedCase }))
-    .filter(({ c }) => c.before_trim && c.trim && (c.trim.policy === 'keep_last_messages' || c.trim.policy === 'drop_oldest_messages'))
-    .filter(({ c }) => PROVIDER[c.provider_api] !== undefined && validatorFor(PROVIDER[c.provider_api] as ProviderId) !== undefined);
+    .filter(
+      ({ c }) =>
+        c.before_trim &&
+        c.trim &&
+        (c.trim.policy === 'keep_last_messages' || c.trim.policy === 'drop_oldest_messages'),
+    )
+    .filter(
+      ({ c }) =>
+        PROVIDER[c.provider_api] !== undefined &&
+        validatorFor(PROVIDER[c.provider_api] as ProviderId) !== undefined,
+    );
 
   it('finds the prefix-trim cases (01, 03, 06)', () => {
-    expect(cases.map(({ f }) => f.slice(0, 2)).sort()).toEqual(expect.arrayContaining(['01', '03', '06']));
+    expect(cases.map(({ f }) => f.slice(0, 2)).sort()).toEqual(
+      expect.arrayContaining(['01', '03', '06']),
+    );
   });
 
-  it.each(cases.map(({ f, c }) => [f, c] as const))('%s: the message policy reproduces the trimmed request and its error', (_f, c) => {
-    const provider = PROVIDER[c.provider_api] as ProviderId;
-    const before = parse(c.before_trim, c.format);
-    const after = parse(c.transcript, c.format);
-    const table = perMessageTable(before);
-    const ctx = prepareEviction(before, table, provider);
-    const trim = c.trim as NonNullable<SharedCase['trim']>;
-    const pinned = before.messages.filter((m) => m.role === 'system' || m.role === 'developer').length;
-    const budget = trim.policy === 'keep_last_messages' ? (trim.keep ?? 0) + (trim.keep_system ? pinned : 0) : table.total - (trim.drop ?? 0);
-    const r = simulatePolicy(ctx, 'message', budget);
-    expect(r.kept.map((i) => before.messages[i]?.raw)).toEqual(after.messages.map((m) => m.raw));
-    const want = c.expected.violations[0];
-    expect(r.validation.valid).toBe(c.expected.valid);
-    expect(r.firstError?.rule).toBe(want?.kind);
-    expect(r.firstError?.ids).toEqual(want?.ids);
-    expect(trimmedIndex(before, r.kept, r.firstError?.messageIndex ?? -1)).toBe(want?.message_index);
-    if (want?.api_path) expect(r.firstError?.providerPath).toBe(want.api_path);
-    // The same request validated on its own gives the same first error.
-    const direct = prepareEviction(after, perMessageTable(after), provider);
-    expect(simulatePolicy(direct, 'message', after.messages.length).firstError?.message).toBe(r.firstError?.message);
-  });
+  it.each(cases.map(({ f, c }) => [f, c] as const))(
+    '%s: the message policy reproduces the trimmed request and its error',
+    (_f, c) => {
+      const provider = PROVIDER[c.provider_api] as ProviderId;
+      const before = parse(c.before_trim, c.format);
+      const after = parse(c.transcript, c.format);
+      const table = perMessageTable(before);
+      const ctx = prepareEviction(before, table, provider);
+      const trim = c.trim as NonNullable<SharedCase['trim']>;
+      const pinned = before.messages.filter(
+        (m) => m.role === 'system' || m.role === 'developer',
+      ).length;
+      const budget =
+        trim.policy === 'keep_last_messages'
+          ? (trim.keep ?? 0) + (trim.keep_system ? pinned : 0)
+          : table.total - (trim.drop ?? 0);
+      const r = simulatePolicy(ctx, 'message', budget);
+      expect(r.kept.map((i) => before.messages[i]?.raw)).toEqual(after.messages.map((m) => m.raw));
+      const want = c.expected.violations[0];
+      expect(r.validation.valid).toBe(c.expected.valid);
+      expect(r.firstError?.rule).toBe(want?.kind);
+      expect(r.firstError?.ids).toEqual(want?.ids);
+      expect(trimmedIndex(before, r.kept, r.firstError?.messageIndex ?? -1)).toBe(
+        want?.message_index,
+      );
+      if (want?.api_path) expect(r.firstError?.providerPath).toBe(want.api_path);
+      // The same request validated on its own gives the same first error.
+      const direct = prepareEviction(after, perMessageTable(after), provider);
+      expect(simulatePolicy(direct, 'message', after.messages.length).firstError?.message).toBe(
+        r.firstError?.message,
+      );
+    },
+  );
 });

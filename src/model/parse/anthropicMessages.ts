@@ -36,10 +36,15 @@ export function anthropicBlock(b: unknown): Block {
       }
       const bytes = base64Bytes(source.data);
       const mediaType = str(source.media_type);
-      return { type, ...(mediaType ? { mediaType } : {}), ...(bytes !== undefined ? { bytes } : {}) };
+      return {
+        type,
+        ...(mediaType ? { mediaType } : {}),
+        ...(bytes !== undefined ? { bytes } : {}),
+      };
     }
     case 'tool_use':
-      if (typeof b.id === 'string' && typeof b.name === 'string' && 'input' in b && onlyKeys(b, 4)) return b as unknown as Block;
+      if (typeof b.id === 'string' && typeof b.name === 'string' && 'input' in b && onlyKeys(b, 4))
+        return b as unknown as Block;
       return { type: 'tool_use', id: str(b.id) ?? null, name: str(b.name) ?? '', input: b.input };
     case 'server_tool_use':
     case 'mcp_tool_use':
@@ -93,7 +98,14 @@ function parseMessages(list: unknown[], listKey: string): Message[] {
   return list.map((m, i): Message => {
     const path = `${listKey}.${i}`;
     if (!isObject(m)) {
-      return { index: i, rawIndex: i, path, role: 'user', blocks: [{ type: 'other', label: 'not an object', raw: m }], raw: m };
+      return {
+        index: i,
+        rawIndex: i,
+        path,
+        role: 'user',
+        blocks: [{ type: 'other', label: 'not an object', raw: m }],
+        raw: m,
+      };
     }
     const role = ROLES[str(m.role) ?? ''] ?? 'user';
     const content = m.content;
@@ -105,9 +117,20 @@ function parseMessages(list: unknown[], listKey: string): Message[] {
     } else if (Array.isArray(content)) {
       blocks = content.map(anthropicBlock);
     } else {
-      blocks = content === undefined || content === null ? [] : [{ type: 'other', label: 'content', raw: content }];
+      blocks =
+        content === undefined || content === null
+          ? []
+          : [{ type: 'other', label: 'content', raw: content }];
     }
-    return { index: i, rawIndex: i, path, role, blocks, raw: m, ...(stringContent ? { stringContent } : {}) };
+    return {
+      index: i,
+      rawIndex: i,
+      path,
+      role,
+      blocks,
+      raw: m,
+      ...(stringContent ? { stringContent } : {}),
+    };
   });
 }
 
@@ -137,18 +160,42 @@ function usageOf(u: unknown, messageIndex?: number): UsageRecord[] {
   return [rec];
 }
 
-const FOREIGN_PARTS = ['input_text', 'output_text', 'image_url', 'input_image', 'input_audio', 'function_call', 'function_call_output', 'tool-call', 'tool-result'];
+const FOREIGN_PARTS = [
+  'input_text',
+  'output_text',
+  'image_url',
+  'input_image',
+  'input_audio',
+  'function_call',
+  'function_call_output',
+  'tool-call',
+  'tool-result',
+];
 
 /** 1 = an Anthropic message, 0 = unsure (a stray item), -1 = clearly another format's message. */
 function anthropicMessageScore(m: unknown): number {
   if (!isObject(m)) return 0;
-  if ('tool_calls' in m || 'tool_call_id' in m || 'function_call' in m || 'parts' in m || 'type' in m) return -1;
+  if (
+    'tool_calls' in m ||
+    'tool_call_id' in m ||
+    'function_call' in m ||
+    'parts' in m ||
+    'type' in m
+  )
+    return -1;
   const role = str(m.role);
   if (role !== 'user' && role !== 'assistant' && role !== 'system') return -1;
   const c = m.content;
   if (typeof c === 'string') return 1;
   if (!Array.isArray(c)) return 0;
-  if (c.some((b) => isObject(b) && (FOREIGN_PARTS.includes(b.type as string) || 'toolUse' in b || 'toolResult' in b))) return -1;
+  if (
+    c.some(
+      (b) =>
+        isObject(b) &&
+        (FOREIGN_PARTS.includes(b.type as string) || 'toolUse' in b || 'toolResult' in b),
+    )
+  )
+    return -1;
   return 1;
 }
 
@@ -168,7 +215,12 @@ function isResponseObject(v: Json): boolean {
 }
 
 function hasBlocks(list: unknown[], types: string[]): boolean {
-  return list.some((m) => isObject(m) && Array.isArray(m.content) && (m.content as unknown[]).some((b) => isObject(b) && types.includes(b.type as string)));
+  return list.some(
+    (m) =>
+      isObject(m) &&
+      Array.isArray(m.content) &&
+      (m.content as unknown[]).some((b) => isObject(b) && types.includes(b.type as string)),
+  );
 }
 
 function sniff(v: unknown): number {
@@ -184,29 +236,62 @@ function sniff(v: unknown): number {
   const share = msgs.length === 0 ? 1 : anthropicShare(msgs);
   if (share < 0.5) return 0;
   let score = 0.6 * share;
-  if ('system' in v || 'max_tokens' in v || 'thinking' in v || 'anthropic_version' in v) score += 0.3;
+  if ('system' in v || 'max_tokens' in v || 'thinking' in v || 'anthropic_version' in v)
+    score += 0.3;
   if (hasBlocks(msgs, ['tool_use', 'tool_result'])) score += 0.3;
   const tools = arr(v.tools);
   if (tools && tools.some((t) => isObject(t) && 'input_schema' in t)) score += 0.2;
-  if (tools && tools.some((t) => isObject(t) && (t.type === 'function' || 'toolSpec' in t))) score -= 0.5;
+  if (tools && tools.some((t) => isObject(t) && (t.type === 'function' || 'toolSpec' in t)))
+    score -= 0.5;
   if ('toolConfig' in v || 'contents' in v || 'input' in v) score -= 0.5;
   if (str(v.model)?.startsWith('claude')) score += 0.1;
   return Math.max(0, Math.min(1, score));
 }
 
 function parse(v: unknown): Result<Transcript> {
-  const base = { format: 'anthropic-messages' as const, usage: [] as UsageRecord[], warnings: [] as string[], raw: v };
+  const base = {
+    format: 'anthropic-messages' as const,
+    usage: [] as UsageRecord[],
+    warnings: [] as string[],
+    raw: v,
+  };
   if (Array.isArray(v)) {
-    return { ok: true, value: { ...base, system: [], tools: null, settings: {}, messages: parseMessages(v, 'messages'), listKey: 'messages' } };
+    return {
+      ok: true,
+      value: {
+        ...base,
+        system: [],
+        tools: null,
+        settings: {},
+        messages: parseMessages(v, 'messages'),
+        listKey: 'messages',
+      },
+    };
   }
-  if (!isObject(v)) return { ok: false, error: { kind: 'shape', message: 'Expected an object with `messages` or an array of messages.' } };
+  if (!isObject(v))
+    return {
+      ok: false,
+      error: {
+        kind: 'shape',
+        message: 'Expected an object with `messages` or an array of messages.',
+      },
+    };
   if (isResponseObject(v)) {
     const messages = parseMessages([{ role: 'assistant', content: v.content }], 'content');
     const first = messages[0];
     if (first) first.path = 'content';
     return {
       ok: true,
-      value: { ...base, system: [], tools: null, settings: { ...(str(v.model) ? { model: str(v.model) as string } : {}) }, messages, listKey: 'content', usage: usageOf(v.usage, 0), warnings: ['This is a response object: one assistant message, no request around it.'] },
+      value: {
+        ...base,
+        system: [],
+        tools: null,
+        settings: { ...(str(v.model) ? { model: str(v.model) as string } : {}) },
+        messages,
+        listKey: 'content',
+        usage: usageOf(v.usage, 0),
+        warnings: ['This is a response object: one assistant message, no request around it.'],
+      },
     };
   }
   const list = arr(v.messages) ?? [];
@@ -214,20 +299,31 @@ function parse(v: unknown): Result<Transcript> {
   if (typeof v.system === 'string') system.push({ text: v.system, path: 'system' });
   else if (Array.isArray(v.system)) {
     v.system.forEach((b, i) => {
-      if (isObject(b) && typeof b.text === 'string') system.push({ text: b.text, path: `system.${i}` });
+      if (isObject(b) && typeof b.text === 'string')
+        system.push({ text: b.text, path: `system.${i}` });
     });
   }
-  const thinking = isObject(v.thinking) && (v.thinking.type === 'enabled' || v.thinking.type === 'adaptive');
+  const thinking =
+    isObject(v.thinking) && (v.thinking.type === 'enabled' || v.thinking.type === 'adaptive');
   const tc = isObject(v.tool_choice) ? str(v.tool_choice.type) : undefined;
   const settings: Transcript['settings'] = {
     ...(str(v.model) ? { model: str(v.model) as string } : {}),
     thinking,
     ...(tc === 'any' || tc === 'tool' ? { toolChoiceForced: true } : {}),
-    ...('output_format' in v || (isObject(v.output_config) && 'format' in v.output_config) ? { outputFormat: true } : {}),
+    ...('output_format' in v || (isObject(v.output_config) && 'format' in v.output_config)
+      ? { outputFormat: true }
+      : {}),
   };
   return {
     ok: true,
-    value: { ...base, system, tools: parseTools(v.tools), settings, messages: parseMessages(list, 'messages'), listKey: 'messages' },
+    value: {
+      ...base,
+      system,
+      tools: parseTools(v.tools),
+      settings,
+      messages: parseMessages(list, 'messages'),
+      listKey: 'messages',
+    },
   };
 }
 
@@ -238,18 +334,37 @@ export function toAnthropicBlock(b: Block): unknown {
       return { type: 'text', text: b.text };
     case 'image':
     case 'document':
-      return { type: b.type, source: { type: 'base64', media_type: b.mediaType ?? (b.type === 'image' ? 'image/png' : 'application/pdf'), data: '' } };
+      return {
+        type: b.type,
+        source: {
+          type: 'base64',
+          media_type: b.mediaType ?? (b.type === 'image' ? 'image/png' : 'application/pdf'),
+          data: '',
+        },
+      };
     case 'tool_use':
-      return { type: b.server ? 'server_tool_use' : 'tool_use', id: b.id, name: b.name, input: b.input ?? {} };
+      return {
+        type: b.server ? 'server_tool_use' : 'tool_use',
+        id: b.id,
+        name: b.name,
+        input: b.input ?? {},
+      };
     case 'tool_result':
       return {
         type: b.server ?? 'tool_result',
         tool_use_id: b.toolUseId,
         ...(b.isError ? { is_error: true } : {}),
-        content: b.content.length === 1 && b.content[0]?.type === 'text' ? b.content[0].text : b.content.map(toAnthropicBlock),
+        content:
+          b.content.length === 1 && b.content[0]?.type === 'text'
+            ? b.content[0].text
+            : b.content.map(toAnthropicBlock),
       };
     case 'thinking':
-      return { type: 'thinking', thinking: b.thinking, ...(b.signature !== undefined ? { signature: b.signature } : {}) };
+      return {
+        type: 'thinking',
+        thinking: b.thinking,
+        ...(b.signature !== undefined ? { signature: b.signature } : {}),
+      };
     case 'redacted_thinking':
       return { type: 'redacted_thinking', data: '' };
     case 'other':
@@ -260,15 +375,25 @@ export function toAnthropicBlock(b: Block): unknown {
 /** Render a message for an Anthropic request: its raw value when untouched, else from blocks. */
 export function toAnthropicMessage(m: Message): unknown {
   if (m.raw !== undefined) return m.raw;
-  const role = m.role === 'assistant' ? 'assistant' : m.role === 'system' || m.role === 'developer' ? 'system' : 'user';
-  if (m.stringContent && m.blocks.length === 1 && m.blocks[0]?.type === 'text') return { role, content: m.blocks[0].text };
+  const role =
+    m.role === 'assistant'
+      ? 'assistant'
+      : m.role === 'system' || m.role === 'developer'
+        ? 'system'
+        : 'user';
+  if (m.stringContent && m.blocks.length === 1 && m.blocks[0]?.type === 'text')
+    return { role, content: m.blocks[0].text };
   return { role, content: m.blocks.map(toAnthropicBlock) };
 }
 
 function write(t: Transcript): string {
   if (t.listKey === 'content') {
     const m = t.messages[0];
-    const content = m ? (m.raw !== undefined && typeof m.raw === 'object' && m.raw !== null ? (m.raw as { content?: unknown }).content : m.blocks.map(toAnthropicBlock)) : [];
+    const content = m
+      ? m.raw !== undefined && typeof m.raw === 'object' && m.raw !== null
+        ? (m.raw as { content?: unknown }).content
+        : m.blocks.map(toAnthropicBlock)
+      : [];
     return JSON.stringify({ ...(t.raw as object), content }, null, 2);
   }
   return JSON.stringify(withList(t.raw, 'messages', t.messages.map(toAnthropicMessage)), null, 2);
@@ -278,8 +403,18 @@ export const anthropicMessagesParser: FormatParser = {
   id: 'anthropic-messages',
   label: 'Anthropic Messages',
   provider: 'anthropic',
-  expected: 'an object with `messages` (role user/assistant, string or content blocks such as `tool_use`/`tool_result`), a bare array of such messages, or a response object with `type: "message"`',
+  expected:
+    'an object with `messages` (role user/assistant, string or content blocks such as `tool_use`/`tool_result`), a bare array of such messages, or a response object with `type: "message"`',
   sniff,
-  parse: (doc) => (doc.kind === 'json' ? parse(doc.value) : { ok: false, error: { kind: 'shape', message: 'Anthropic Messages is a JSON document, not JSON Lines.' } }),
+  parse: (doc) =>
+    doc.kind === 'json'
+      ? parse(doc.value)
+      : {
+          ok: false,
+          error: {
+            kind: 'shape',
+            message: 'Anthropic Messages is a JSON document, not JSON Lines.',
+          },
+        },
   write,
 };

@@ -14,7 +14,22 @@ import { arr, isObject, str, withList, type Json } from './util.ts';
 
 const ROLES: Record<string, Role> = { user: 'user', assistant: 'assistant', system: 'system' };
 /** Keys of a Converse `ContentBlock` (exactly one is present). */
-const BLOCK_KEYS = new Set(['text', 'image', 'document', 'video', 'audio', 'toolUse', 'toolResult', 'reasoningContent', 'cachePoint', 'citationsContent', 'searchResult', 'guardContent', 'toolAddition', 'toolRemoval']);
+const BLOCK_KEYS = new Set([
+  'text',
+  'image',
+  'document',
+  'video',
+  'audio',
+  'toolUse',
+  'toolResult',
+  'reasoningContent',
+  'cachePoint',
+  'citationsContent',
+  'searchResult',
+  'guardContent',
+  'toolAddition',
+  'toolRemoval',
+]);
 
 function mediaBytes(src: unknown): number | undefined {
   if (!isObject(src)) return undefined;
@@ -30,29 +45,56 @@ export function converseBlock(b: unknown): Block {
   if (typeof b.text === 'string') return { type: 'text', text: b.text };
   if (isObject(b.json)) return { type: 'text', text: JSON.stringify(b.json) };
   if (isObject(b.image) || isObject(b.document) || isObject(b.video) || isObject(b.audio)) {
-    const kind = isObject(b.image) ? 'image' : isObject(b.document) ? 'document' : isObject(b.video) ? 'video' : 'audio';
+    const kind = isObject(b.image)
+      ? 'image'
+      : isObject(b.document)
+        ? 'document'
+        : isObject(b.video)
+          ? 'video'
+          : 'audio';
     const m = b[kind] as Json;
     const format = str(m.format);
     const bytes = mediaBytes(m.source);
-    return { type: kind === 'image' ? 'image' : 'document', ...(format ? { mediaType: `${kind}/${format}` } : {}), ...(bytes !== undefined ? { bytes } : {}) };
+    return {
+      type: kind === 'image' ? 'image' : 'document',
+      ...(format ? { mediaType: `${kind}/${format}` } : {}),
+      ...(bytes !== undefined ? { bytes } : {}),
+    };
   }
   if (isObject(b.toolUse)) {
     const u = b.toolUse;
-    return { type: 'tool_use', id: str(u.toolUseId) ?? null, name: str(u.name) ?? '', input: u.input };
+    return {
+      type: 'tool_use',
+      id: str(u.toolUseId) ?? null,
+      name: str(u.name) ?? '',
+      input: u.input,
+    };
   }
   if (isObject(b.toolResult)) {
     const r = b.toolResult;
     const content = (arr(r.content) ?? []).map(converseBlock);
-    return { type: 'tool_result', toolUseId: str(r.toolUseId) ?? null, isError: r.status === 'error', content };
+    return {
+      type: 'tool_result',
+      toolUseId: str(r.toolUseId) ?? null,
+      isError: r.status === 'error',
+      content,
+    };
   }
   if (isObject(b.reasoningContent)) {
     const rc = b.reasoningContent;
     if (isObject(rc.reasoningText)) {
       const sig = str(rc.reasoningText.signature);
-      return { type: 'thinking', thinking: str(rc.reasoningText.text) ?? '', ...(sig ? { signature: sig } : {}) };
+      return {
+        type: 'thinking',
+        thinking: str(rc.reasoningText.text) ?? '',
+        ...(sig ? { signature: sig } : {}),
+      };
     }
     const red = rc.redactedContent;
-    return { type: 'redacted_thinking', bytes: typeof red === 'string' ? red.length : Array.isArray(red) ? red.length : 0 };
+    return {
+      type: 'redacted_thinking',
+      bytes: typeof red === 'string' ? red.length : Array.isArray(red) ? red.length : 0,
+    };
   }
   const label = Object.keys(b)[0] ?? 'block';
   return { type: 'other', label, raw: b };
@@ -65,12 +107,33 @@ export function converseBlock(b: unknown): Block {
  */
 export function converseMessage(m: unknown, i: number, listKey: string): Message {
   const path = `${listKey}.${i}`;
-  if (!isObject(m)) return { index: i, rawIndex: i, path, role: 'user', blocks: [{ type: 'other', label: 'not an object', raw: m }], raw: m };
+  if (!isObject(m))
+    return {
+      index: i,
+      rawIndex: i,
+      path,
+      role: 'user',
+      blocks: [{ type: 'other', label: 'not an object', raw: m }],
+      raw: m,
+    };
   const role = ROLES[str(m.role) ?? ''] ?? 'user';
   const c = m.content;
-  if (typeof c === 'string') return { index: i, rawIndex: i, path, role, blocks: [{ type: 'text', text: c }], stringContent: true, raw: m };
+  if (typeof c === 'string')
+    return {
+      index: i,
+      rawIndex: i,
+      path,
+      role,
+      blocks: [{ type: 'text', text: c }],
+      stringContent: true,
+      raw: m,
+    };
   const list = arr(c);
-  const blocks = list ? list.map(converseBlock) : c === undefined || c === null ? [] : [{ type: 'other' as const, label: 'content', raw: c }];
+  const blocks = list
+    ? list.map(converseBlock)
+    : c === undefined || c === null
+      ? []
+      : [{ type: 'other' as const, label: 'content', raw: c }];
   return { index: i, rawIndex: i, path, role, blocks, raw: m };
 }
 
@@ -78,7 +141,12 @@ export function converseMessage(m: unknown, i: number, listKey: string): Message
 function isConverseBlock(b: unknown): boolean {
   if (!isObject(b) || 'type' in b) return false;
   const keys = Object.keys(b);
-  return keys.length >= 1 && keys.length <= 2 && keys.some((k) => BLOCK_KEYS.has(k)) && keys.every((k) => BLOCK_KEYS.has(k) || k === 'cachePoint');
+  return (
+    keys.length >= 1 &&
+    keys.length <= 2 &&
+    keys.some((k) => BLOCK_KEYS.has(k)) &&
+    keys.every((k) => BLOCK_KEYS.has(k) || k === 'cachePoint')
+  );
 }
 
 function isConverseMessage(m: unknown): boolean {
@@ -92,7 +160,20 @@ function isConverseMessage(m: unknown): boolean {
 function sniffList(list: unknown[]): number {
   if (list.length === 0) return 0;
   if (!list.every(isConverseMessage)) return 0;
-  const strong = list.some((m) => isObject(m) && (arr(m.content) ?? []).some((b) => isObject(b) && ('toolUse' in b || 'toolResult' in b || 'reasoningContent' in b || 'image' in b || 'document' in b || 'cachePoint' in b)));
+  const strong = list.some(
+    (m) =>
+      isObject(m) &&
+      (arr(m.content) ?? []).some(
+        (b) =>
+          isObject(b) &&
+          ('toolUse' in b ||
+            'toolResult' in b ||
+            'reasoningContent' in b ||
+            'image' in b ||
+            'document' in b ||
+            'cachePoint' in b),
+      ),
+  );
   return strong ? 0.95 : 0.8;
 }
 
@@ -102,7 +183,9 @@ function sniff(v: unknown): number {
   if (isObject(v.output) && isObject(v.output.message) && 'stopReason' in v) return 0.9;
   const msgs = arr(v.messages);
   if (!msgs) return 0;
-  const hasToolSpec = isObject(v.toolConfig) && (arr(v.toolConfig.tools) ?? []).some((t) => isObject(t) && 'toolSpec' in t);
+  const hasToolSpec =
+    isObject(v.toolConfig) &&
+    (arr(v.toolConfig.tools) ?? []).some((t) => isObject(t) && 'toolSpec' in t);
   if (msgs.length === 0) return hasToolSpec || 'inferenceConfig' in v ? 0.7 : 0;
   const s = sniffList(msgs);
   if (s === 0) return 0;
@@ -117,7 +200,13 @@ function parseTools(v: unknown): ToolDef[] | null {
     if (!isObject(t) || !isObject(t.toolSpec)) return [];
     const s = t.toolSpec;
     const schema = isObject(s.inputSchema) ? s.inputSchema.json : undefined;
-    return [{ name: str(s.name) ?? '', ...(str(s.description) ? { description: str(s.description) as string } : {}), ...(schema !== undefined ? { schema } : {}) }];
+    return [
+      {
+        name: str(s.name) ?? '',
+        ...(str(s.description) ? { description: str(s.description) as string } : {}),
+        ...(schema !== undefined ? { schema } : {}),
+      },
+    ];
   });
 }
 
@@ -132,26 +221,71 @@ function usageOf(u: unknown, messageIndex: number): UsageRecord[] {
 }
 
 function parse(v: unknown): Result<Transcript> {
-  const base = { format: 'bedrock-converse' as const, usage: [] as UsageRecord[], warnings: [] as string[], raw: v, listKey: 'messages' };
+  const base = {
+    format: 'bedrock-converse' as const,
+    usage: [] as UsageRecord[],
+    warnings: [] as string[],
+    raw: v,
+    listKey: 'messages',
+  };
   if (Array.isArray(v)) {
-    return { ok: true, value: { ...base, system: [], tools: null, settings: {}, messages: v.map((m, i) => converseMessage(m, i, 'messages')) } };
+    return {
+      ok: true,
+      value: {
+        ...base,
+        system: [],
+        tools: null,
+        settings: {},
+        messages: v.map((m, i) => converseMessage(m, i, 'messages')),
+      },
+    };
   }
-  if (!isObject(v)) return { ok: false, error: { kind: 'shape', message: 'Expected a Converse body with `messages`, an array of messages, or a response with `output.message`.' } };
+  if (!isObject(v))
+    return {
+      ok: false,
+      error: {
+        kind: 'shape',
+        message:
+          'Expected a Converse body with `messages`, an array of messages, or a response with `output.message`.',
+      },
+    };
   const model = str(v.modelId);
   if (isObject(v.output) && isObject(v.output.message)) {
     const m = converseMessage(v.output.message, 0, 'output');
     m.path = 'output.message';
-    return { ok: true, value: { ...base, listKey: 'output', system: [], tools: null, settings: model ? { model } : {}, messages: [m], usage: usageOf(v.usage, 0), warnings: ['This is a response object: one assistant message, no request around it.'] } };
+    return {
+      ok: true,
+      value: {
+        ...base,
+        listKey: 'output',
+        system: [],
+        tools: null,
+        settings: model ? { model } : {},
+        messages: [m],
+        usage: usageOf(v.usage, 0),
+        warnings: ['This is a response object: one assistant message, no request around it.'],
+      },
+    };
   }
   const system: Transcript['system'] = [];
   (arr(v.system) ?? []).forEach((b, i) => {
-    if (isObject(b) && typeof b.text === 'string') system.push({ text: b.text, path: `system.${i}` });
+    if (isObject(b) && typeof b.text === 'string')
+      system.push({ text: b.text, path: `system.${i}` });
   });
-  const extra = isObject(v.additionalModelRequestFields) ? v.additionalModelRequestFields : undefined;
+  const extra = isObject(v.additionalModelRequestFields)
+    ? v.additionalModelRequestFields
+    : undefined;
   const thinkingCfg = extra && isObject(extra.thinking) ? extra.thinking : undefined;
   const full = 'modelId' in v || 'inferenceConfig' in v || 'toolConfig' in v || 'system' in v;
-  const thinking = thinkingCfg ? thinkingCfg.type === 'enabled' || thinkingCfg.type === 'adaptive' : full ? false : undefined;
-  const tc = isObject(v.toolConfig) && isObject(v.toolConfig.toolChoice) ? v.toolConfig.toolChoice : undefined;
+  const thinking = thinkingCfg
+    ? thinkingCfg.type === 'enabled' || thinkingCfg.type === 'adaptive'
+    : full
+      ? false
+      : undefined;
+  const tc =
+    isObject(v.toolConfig) && isObject(v.toolConfig.toolChoice)
+      ? v.toolConfig.toolChoice
+      : undefined;
   const settings: Transcript['settings'] = {
     ...(model ? { model } : {}),
     ...(thinking !== undefined ? { thinking } : {}),
@@ -159,7 +293,16 @@ function parse(v: unknown): Result<Transcript> {
   };
   const tools = 'toolConfig' in v ? (parseTools(v.toolConfig) ?? []) : null;
   const list = arr(v.messages) ?? [];
-  return { ok: true, value: { ...base, system, tools, settings, messages: list.map((m, i) => converseMessage(m, i, 'messages')) } };
+  return {
+    ok: true,
+    value: {
+      ...base,
+      system,
+      tools,
+      settings,
+      messages: list.map((m, i) => converseMessage(m, i, 'messages')),
+    },
+  };
 }
 
 /** Render a normalised block as a Converse content block (inverse of `converseBlock`, best effort). */
@@ -173,9 +316,23 @@ function toBlock(b: Block): unknown[] {
     case 'tool_use':
       return [{ toolUse: { toolUseId: b.id, name: b.name, input: b.input ?? {} } }];
     case 'tool_result':
-      return [{ toolResult: { toolUseId: b.toolUseId, content: b.content.flatMap(toBlock), status: b.isError ? 'error' : 'success' } }];
+      return [
+        {
+          toolResult: {
+            toolUseId: b.toolUseId,
+            content: b.content.flatMap(toBlock),
+            status: b.isError ? 'error' : 'success',
+          },
+        },
+      ];
     case 'thinking':
-      return [{ reasoningContent: { reasoningText: { text: b.thinking, ...(b.signature ? { signature: b.signature } : {}) } } }];
+      return [
+        {
+          reasoningContent: {
+            reasoningText: { text: b.thinking, ...(b.signature ? { signature: b.signature } : {}) },
+          },
+        },
+      ];
     case 'redacted_thinking':
       return [];
     case 'other':
@@ -216,7 +373,15 @@ function write(t: Transcript): string {
   }
   if (!same) {
     const text = sys.filter((s) => s.length > 0);
-    return JSON.stringify({ ...(t.settings.model ? { modelId: t.settings.model } : {}), ...(text.length ? { system: text.map((s) => ({ text: s })) } : {}), messages }, null, 2);
+    return JSON.stringify(
+      {
+        ...(t.settings.model ? { modelId: t.settings.model } : {}),
+        ...(text.length ? { system: text.map((s) => ({ text: s })) } : {}),
+        messages,
+      },
+      null,
+      2,
+    );
   }
   if (isObject(t.raw) && isObject(t.raw.output)) return JSON.stringify({ messages }, null, 2);
   return JSON.stringify(withList(t.raw, 'messages', messages), null, 2);
@@ -226,8 +391,18 @@ export const bedrockConverseParser: FormatParser = {
   id: 'bedrock-converse',
   label: 'AWS Bedrock Converse',
   provider: 'bedrock',
-  expected: 'an object with `messages` whose content blocks are single-key objects (`text`, `toolUse`, `toolResult`, `reasoningContent`, …), a bare array of such messages, or a response with `output.message`',
+  expected:
+    'an object with `messages` whose content blocks are single-key objects (`text`, `toolUse`, `toolResult`, `reasoningContent`, …), a bare array of such messages, or a response with `output.message`',
   sniff,
-  parse: (doc) => (doc.kind === 'json' ? parse(doc.value) : { ok: false, error: { kind: 'shape', message: 'A Converse request is a JSON document, not JSON Lines.' } }),
+  parse: (doc) =>
+    doc.kind === 'json'
+      ? parse(doc.value)
+      : {
+          ok: false,
+          error: {
+            kind: 'shape',
+            message: 'A Converse request is a JSON document, not JSON Lines.',
+          },
+        },
   write,
 };

@@ -18,11 +18,45 @@ function parseOk(text: string, name?: string) {
   return r.value;
 }
 
-const env = { isSidechain: false, userType: 'external', cwd: '/w', sessionId: 's1', version: '2.1.0' };
-const userLine = (uuid: string, parentUuid: string | null, content: unknown, extra: object = {}) => ({ type: 'user', uuid, parentUuid, ...env, message: { role: 'user', content }, ...extra });
-const asstLine = (uuid: string, parentUuid: string | null, id: string, block: unknown, output = 10, extra: object = {}) => ({
-  type: 'assistant', uuid, parentUuid, ...env, requestId: `req_${id}`,
-  message: { id, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [block], usage: { input_tokens: 5, cache_creation_input_tokens: 100, cache_read_input_tokens: 1000, output_tokens: output } },
+const env = {
+  isSidechain: false,
+  userType: 'external',
+  cwd: '/w',
+  sessionId: 's1',
+  version: '2.1.0',
+};
+const userLine = (
+  uuid: string,
+  parentUuid: string | null,
+  content: unknown,
+  extra: object = {},
+) => ({ type: 'user', uuid, parentUuid, ...env, message: { role: 'user', content }, ...extra });
+const asstLine = (
+  uuid: string,
+  parentUuid: string | null,
+  id: string,
+  block: unknown,
+  output = 10,
+  extra: object = {},
+) => ({
+  type: 'assistant',
+  uuid,
+  parentUuid,
+  ...env,
+  requestId: `req_${id}`,
+  message: {
+    id,
+    type: 'message',
+    role: 'assistant',
+    model: 'claude-sonnet-4-5',
+    content: [block],
+    usage: {
+      input_tokens: 5,
+      cache_creation_input_tokens: 100,
+      cache_read_input_tokens: 1000,
+      output_tokens: output,
+    },
+  },
   ...extra,
 });
 
@@ -34,7 +68,9 @@ describe('claude-code-jsonl: the valid sample', () => {
     expect(t.format).toBe('claude-code-jsonl');
     expect(p.candidates[0]?.format).toBe('claude-code-jsonl');
     // 13 message lines in the file → 6 assistant replies + 7 user lines.
-    expect(t.messages.map((m) => m.role).join(' ')).toBe('user assistant user user assistant user assistant user assistant user assistant user assistant');
+    expect(t.messages.map((m) => m.role).join(' ')).toBe(
+      'user assistant user user assistant user assistant user assistant user assistant user assistant',
+    );
     const first = t.messages[1];
     expect(first?.blocks.map((b) => b.type)).toEqual(['thinking', 'text', 'tool_use', 'tool_use']);
     expect(first?.path).toBe('line 3');
@@ -46,22 +82,36 @@ describe('claude-code-jsonl: the valid sample', () => {
     const a = analyze(t);
     expect(pairCounts(a.pairs)).toMatchObject({ answered: 5, unanswered: 0, orphan: 0 });
     expect(a.grouping.exchanges).toHaveLength(2);
-    const errorResults = t.messages.flatMap((m) => m.blocks).filter((b) => b.type === 'tool_result' && b.isError);
+    const errorResults = t.messages
+      .flatMap((m) => m.blocks)
+      .filter((b) => b.type === 'tool_result' && b.isError);
     expect(errorResults).toHaveLength(1);
     expect(a.validation.valid).toBe(true);
   });
 
   it('counts usage once per reply (the largest output_tokens) and ignores toolUseResult copies', () => {
     expect(t.usage).toHaveLength(6);
-    expect(t.usage[0]).toEqual({ messageIndex: 1, inputTokens: 8, cacheWriteTokens: 2400, cacheReadTokens: 15800, outputTokens: 141 });
+    expect(t.usage[0]).toEqual({
+      messageIndex: 1,
+      inputTokens: 8,
+      cacheWriteTokens: 2400,
+      cacheReadTokens: 15800,
+      outputTokens: 141,
+    });
     expect(t.messages[1]?.meta?.usageOutputTokens).toBe(141);
     const resultText = t.messages[2]?.blocks[0];
-    expect(resultText?.type === 'tool_result' && resultText.content).toEqual([{ type: 'text', text: '<tool_use_error>File does not exist.</tool_use_error>' }]);
+    expect(resultText?.type === 'tool_result' && resultText.content).toEqual([
+      { type: 'text', text: '<tool_use_error>File does not exist.</tool_use_error>' },
+    ]);
   });
 
   it('warns that the system prompt and tools are absent and shows the summary line', () => {
     expect(t.warnings[0]).toMatch(/neither the system prompt nor the tool definitions/);
-    expect(t.warnings.some((w) => w.includes('session summary "Invoice export: disk full on /mnt/exports"'))).toBe(true);
+    expect(
+      t.warnings.some((w) =>
+        w.includes('session summary "Invoice export: disk full on /mnt/exports"'),
+      ),
+    ).toBe(true);
     expect(t.system).toEqual([]);
     expect(t.tools).toBeNull();
   });
@@ -87,7 +137,15 @@ describe('claude-code-jsonl: the valid sample', () => {
   });
 
   it('renders a new message as a line chained to the one before it', () => {
-    const added = { index: t.messages.length, rawIndex: -1, path: 'new', role: 'user' as const, blocks: [{ type: 'text' as const, text: 'and now?' }], raw: undefined, stringContent: true };
+    const added = {
+      index: t.messages.length,
+      rawIndex: -1,
+      path: 'new',
+      role: 'user' as const,
+      blocks: [{ type: 'text' as const, text: 'and now?' }],
+      raw: undefined,
+      stringContent: true,
+    };
     const text = writeTranscript({ ...t, messages: [...t.messages, added] });
     const again = parseOk(text, 'x.jsonl').transcript;
     expect(again.messages.at(-1)?.blocks).toEqual([{ type: 'text', text: 'and now?' }]);
@@ -104,7 +162,8 @@ describe('claude-code-jsonl: the broken sample', () => {
       type: 'error',
       error: {
         type: 'invalid_request_error',
-        message: 'messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_01EscTests, toolu_01EscLint. Each `tool_use` block must have a corresponding `tool_result` block in the next message.',
+        message:
+          'messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_01EscTests, toolu_01EscLint. Each `tool_use` block must have a corresponding `tool_result` block in the next message.',
       },
     });
   });
@@ -116,10 +175,28 @@ describe('claude-code-jsonl: line handling', () => {
       userLine('u1', null, 'What test runner does this project use?'),
       asstLine('a1', 'u1', 'msg_1', { type: 'text', text: 'It uses pytest.' }),
       userLine('u2', 'a1', 'Run the tests, the linter and the type checker, then fix what fails.'),
-      asstLine('a2', 'u2', 'msg_2', { type: 'text', text: 'Running all three checks in parallel.' }),
-      asstLine('a3', 'a2', 'msg_2', { type: 'tool_use', id: 'toolu_01ESA', name: 'bash', input: { command: 'pytest -q' } }),
-      asstLine('a4', 'a3', 'msg_2', { type: 'tool_use', id: 'toolu_01ESB', name: 'bash', input: { command: 'ruff check .' } }),
-      asstLine('a5', 'a4', 'msg_2', { type: 'tool_use', id: 'toolu_01ESC', name: 'bash', input: { command: 'mypy src' } }),
+      asstLine('a2', 'u2', 'msg_2', {
+        type: 'text',
+        text: 'Running all three checks in parallel.',
+      }),
+      asstLine('a3', 'a2', 'msg_2', {
+        type: 'tool_use',
+        id: 'toolu_01ESA',
+        name: 'bash',
+        input: { command: 'pytest -q' },
+      }),
+      asstLine('a4', 'a3', 'msg_2', {
+        type: 'tool_use',
+        id: 'toolu_01ESB',
+        name: 'bash',
+        input: { command: 'ruff check .' },
+      }),
+      asstLine('a5', 'a4', 'msg_2', {
+        type: 'tool_use',
+        id: 'toolu_01ESC',
+        name: 'bash',
+        input: { command: 'mypy src' },
+      }),
       userLine('u3', 'a5', 'Stop — only run the unit tests, the others take too long.'),
     ];
     const t = parseOk(jsonl(lines)).transcript;
@@ -141,7 +218,12 @@ describe('claude-code-jsonl: line handling', () => {
       asstLine('a2', 'r1', 'msg_1', { type: 'tool_use', id: 't2', name: 'x', input: {} }),
     ];
     const t = parseOk(jsonl(lines)).transcript;
-    expect(t.messages.map((m) => `${m.role}:${m.blocks.length}`)).toEqual(['user:1', 'assistant:2', 'user:1', 'user:1']);
+    expect(t.messages.map((m) => `${m.role}:${m.blocks.length}`)).toEqual([
+      'user:1',
+      'assistant:2',
+      'user:1',
+      'user:1',
+    ]);
     expect(t.messages.map((m) => m.path)).toEqual(['line 1', 'line 2', 'line 3', 'line 4']);
     const a = analyze(t);
     expect(pairCounts(a.pairs).answered).toBe(2);
@@ -152,34 +234,70 @@ describe('claude-code-jsonl: line handling', () => {
     const lines = [
       userLine('u1', null, 'main question'),
       userLine('s1', null, 'sub-agent task', { isSidechain: true }),
-      asstLine('s2', 's1', 'msg_s', { type: 'text', text: 'sub-agent answer' }, 5, { isSidechain: true }),
+      asstLine('s2', 's1', 'msg_s', { type: 'text', text: 'sub-agent answer' }, 5, {
+        isSidechain: true,
+      }),
       asstLine('a1', 'u1', 'msg_m', { type: 'text', text: 'main answer' }),
     ];
     const t = parseOk(jsonl(lines)).transcript;
-    expect(t.messages.map((m) => [m.path, m.meta?.sidechain === true])).toEqual([['line 1', false], ['line 4', false], ['line 2', true], ['line 3', true]]);
+    expect(t.messages.map((m) => [m.path, m.meta?.sidechain === true])).toEqual([
+      ['line 1', false],
+      ['line 4', false],
+      ['line 2', true],
+      ['line 3', true],
+    ]);
     expect(t.warnings.some((w) => w.includes('2 sidechain message(s)'))).toBe(true);
   });
 
   it('compaction: a boundary warning and the summary message marked compactSummary', () => {
     const lines = [
       userLine('u1', null, 'old question'),
-      { type: 'system', subtype: 'compact_boundary', uuid: 'c1', parentUuid: null, logicalParentUuid: 'u1', ...env, content: 'Conversation compacted', compactMetadata: { trigger: 'auto', preTokens: 155025 } },
-      userLine('cs', 'c1', 'This session is being continued from a previous conversation. Summary: …', { isCompactSummary: true, isVisibleInTranscriptOnly: true }),
+      {
+        type: 'system',
+        subtype: 'compact_boundary',
+        uuid: 'c1',
+        parentUuid: null,
+        logicalParentUuid: 'u1',
+        ...env,
+        content: 'Conversation compacted',
+        compactMetadata: { trigger: 'auto', preTokens: 155025 },
+      },
+      userLine(
+        'cs',
+        'c1',
+        'This session is being continued from a previous conversation. Summary: …',
+        { isCompactSummary: true, isVisibleInTranscriptOnly: true },
+      ),
     ];
     const t = parseOk(jsonl(lines)).transcript;
     expect(t.messages[1]?.meta?.compactSummary).toBe(true);
-    expect(t.warnings.some((w) => w.startsWith('Line 2: the conversation was compacted (auto trigger, 155025 tokens before)'))).toBe(true);
+    expect(
+      t.warnings.some((w) =>
+        w.startsWith('Line 2: the conversation was compacted (auto trigger, 155025 tokens before)'),
+      ),
+    ).toBe(true);
   });
 
   it('lists broken lines and parses the rest', () => {
-    const text = jsonl([userLine('u1', null, 'hi')]) + '{"type":"assistant", broken\n' + jsonl([asstLine('a1', 'u1', 'm1', { type: 'text', text: 'hello' })]);
+    const text =
+      jsonl([userLine('u1', null, 'hi')]) +
+      '{"type":"assistant", broken\n' +
+      jsonl([asstLine('a1', 'u1', 'm1', { type: 'text', text: 'hello' })]);
     const p = parseOk(text, 'session.jsonl');
     expect(p.transcript.messages).toHaveLength(2);
-    expect(p.transcript.warnings.some((w) => w.includes('not valid JSON and were skipped: 2'))).toBe(true);
+    expect(
+      p.transcript.warnings.some((w) => w.includes('not valid JSON and were skipped: 2')),
+    ).toBe(true);
   });
 
   it('junk lines never throw', () => {
-    const text = jsonl([userLine('u1', 'u1', 42), { type: 'assistant', uuid: 'z', sessionId: 's', message: { content: 'x' } }, [1, 2], null, asstLine('a', 'missing', 'm', null)]);
+    const text = jsonl([
+      userLine('u1', 'u1', 42),
+      { type: 'assistant', uuid: 'z', sessionId: 's', message: { content: 'x' } },
+      [1, 2],
+      null,
+      asstLine('a', 'missing', 'm', null),
+    ]);
     const p = parseTranscript(text, { format: 'claude-code-jsonl' });
     expect(p.ok).toBe(true);
   });
@@ -187,7 +305,10 @@ describe('claude-code-jsonl: line handling', () => {
 
 describe('claude-code-jsonl: parent cycles', () => {
   it('lines whose parents form a cycle are kept, in file order', () => {
-    const lines = [userLine('u1', 'a1', 'one'), asstLine('a1', 'u1', 'm1', { type: 'text', text: 'two' })];
+    const lines = [
+      userLine('u1', 'a1', 'one'),
+      asstLine('a1', 'u1', 'm1', { type: 'text', text: 'two' }),
+    ];
     const t = parseOk(jsonl(lines)).transcript;
     expect(t.messages.map((m) => m.path)).toEqual(['line 1', 'line 2']);
   });

@@ -20,7 +20,23 @@ import { anthropicBlock, toAnthropicBlock } from './anthropicMessages.ts';
 import type { FormatParser } from './registry.ts';
 import { isObject, str, type Json } from './util.ts';
 
-const LINE_TYPES = new Set(['user', 'assistant', 'system', 'summary', 'attachment', 'progress', 'file-history-snapshot', 'queue-operation', 'ai-title', 'last-prompt', 'permission-mode', 'agent-setting', 'pr-link', 'custom-title', 'tag']);
+const LINE_TYPES = new Set([
+  'user',
+  'assistant',
+  'system',
+  'summary',
+  'attachment',
+  'progress',
+  'file-history-snapshot',
+  'queue-operation',
+  'ai-title',
+  'last-prompt',
+  'permission-mode',
+  'agent-setting',
+  'pr-link',
+  'custom-title',
+  'tag',
+]);
 
 /**
  * Sniff: most lines are objects with a known `type`, and the message lines carry `uuid` and
@@ -36,7 +52,13 @@ function sniff(v: unknown): number {
     const type = str(l.type);
     if (type === undefined || !LINE_TYPES.has(type)) continue;
     known++;
-    if ((type === 'user' || type === 'assistant') && isObject(l.message) && typeof l.uuid === 'string' && typeof l.sessionId === 'string') msgLines++;
+    if (
+      (type === 'user' || type === 'assistant') &&
+      isObject(l.message) &&
+      typeof l.uuid === 'string' &&
+      typeof l.sessionId === 'string'
+    )
+      msgLines++;
   }
   if (msgLines === 0) return 0;
   return known / sample.length >= 0.6 ? 0.95 : 0.5;
@@ -107,7 +129,12 @@ function threads(ordered: Entry[]): Entry[] {
     const p = str(e.value.parentUuid);
     if (u && p) parentOf.set(u, p);
   }
-  const sideUuids = new Set(ordered.filter((e) => e.value.isSidechain === true).map((e) => str(e.value.uuid)).filter((u): u is string => u !== undefined));
+  const sideUuids = new Set(
+    ordered
+      .filter((e) => e.value.isSidechain === true)
+      .map((e) => str(e.value.uuid))
+      .filter((u): u is string => u !== undefined),
+  );
   // Memoised walk to the thread's root: O(n) over the whole log, not O(depth) per line.
   const rootMemo = new Map<string, string>();
   const rootOf = (e: Entry): string => {
@@ -153,7 +180,12 @@ function usageOf(u: unknown): Omit<UsageRecord, 'messageIndex'> | null {
   if (!isObject(u)) return null;
   const n = (k: string) => (typeof u[k] === 'number' ? (u[k] as number) : undefined);
   const rec: Omit<UsageRecord, 'messageIndex'> = {};
-  const pairs: [keyof UsageRecord, string][] = [['inputTokens', 'input_tokens'], ['outputTokens', 'output_tokens'], ['cacheReadTokens', 'cache_read_input_tokens'], ['cacheWriteTokens', 'cache_creation_input_tokens']];
+  const pairs: [keyof UsageRecord, string][] = [
+    ['inputTokens', 'input_tokens'],
+    ['outputTokens', 'output_tokens'],
+    ['cacheReadTokens', 'cache_read_input_tokens'],
+    ['cacheWriteTokens', 'cache_creation_input_tokens'],
+  ];
   for (const [k, src] of pairs) {
     const v = n(src);
     if (v !== undefined) (rec as Record<string, number>)[k] = v;
@@ -162,7 +194,12 @@ function usageOf(u: unknown): Omit<UsageRecord, 'messageIndex'> | null {
 }
 
 /** A message's meta from its log line (plain assignments: this runs once per line of big logs). */
-function lineMeta(v: Json, side: boolean, sourceId: string | undefined, usageOutputTokens: number | undefined): MessageMeta {
+function lineMeta(
+  v: Json,
+  side: boolean,
+  sourceId: string | undefined,
+  usageOutputTokens: number | undefined,
+): MessageMeta {
   const meta: MessageMeta = {};
   if (side) meta.sidechain = true;
   if (sourceId) meta.sourceId = sourceId;
@@ -173,7 +210,15 @@ function lineMeta(v: Json, side: boolean, sourceId: string | undefined, usageOut
 }
 
 function parse(doc: SourceDoc): Result<Transcript> {
-  if (doc.kind !== 'jsonl') return { ok: false, error: { kind: 'shape', message: 'A Claude Code session log is JSON Lines (one object per line), not one JSON document.' } };
+  if (doc.kind !== 'jsonl')
+    return {
+      ok: false,
+      error: {
+        kind: 'shape',
+        message:
+          'A Claude Code session log is JSON Lines (one object per line), not one JSON document.',
+      },
+    };
   const entries: Entry[] = [];
   doc.lines.forEach((l: JsonlLine, pos) => {
     if (isObject(l.value)) entries.push({ pos, line: l.line, value: l.value });
@@ -200,7 +245,9 @@ function parse(doc: SourceDoc): Result<Transcript> {
     if (type === 'system' && v.subtype === 'compact_boundary') {
       const cm = isObject(v.compactMetadata) ? v.compactMetadata : {};
       const pre = typeof cm.preTokens === 'number' ? `, ${cm.preTokens} tokens before` : '';
-      warnings.push(`Line ${e.line}: the conversation was compacted (${str(cm.trigger) ?? 'unknown'} trigger${pre}); messages before the summary that follows were no longer in the model's context.`);
+      warnings.push(
+        `Line ${e.line}: the conversation was compacted (${str(cm.trigger) ?? 'unknown'} trigger${pre}); messages before the summary that follows were no longer in the model's context.`,
+      );
       lastAssistant = null;
       continue;
     }
@@ -217,15 +264,25 @@ function parse(doc: SourceDoc): Result<Transcript> {
       if (id && lastAssistant && lastAssistant.id === id) {
         const target = lastAssistant.msg;
         target.blocks.push(...blocks);
-        target.raw = Array.isArray(target.raw) ? [...(target.raw as unknown[]), v] : [target.raw, v];
+        target.raw = Array.isArray(target.raw)
+          ? [...(target.raw as unknown[]), v]
+          : [target.raw, v];
         const prev = usageByMsg.get(target.index);
-        if (usage && (!prev || (usage.outputTokens ?? 0) >= (prev.outputTokens ?? 0))) usageByMsg.set(target.index, usage);
-        if (target.meta) target.meta.usageOutputTokens = usageByMsg.get(target.index)?.outputTokens ?? target.meta.usageOutputTokens;
+        if (usage && (!prev || (usage.outputTokens ?? 0) >= (prev.outputTokens ?? 0)))
+          usageByMsg.set(target.index, usage);
+        if (target.meta)
+          target.meta.usageOutputTokens =
+            usageByMsg.get(target.index)?.outputTokens ?? target.meta.usageOutputTokens;
         continue;
       }
       const index = messages.length;
       const out: Message = {
-        index, rawIndex: e.pos, path: `line ${e.line}`, role: 'assistant', blocks, raw: v,
+        index,
+        rawIndex: e.pos,
+        path: `line ${e.line}`,
+        role: 'assistant',
+        blocks,
+        raw: v,
         meta: lineMeta(v, side, id, usage?.outputTokens),
       };
       if (stringContent) out.stringContent = true;
@@ -237,7 +294,12 @@ function parse(doc: SourceDoc): Result<Transcript> {
     }
     // A user line: a prompt, tool results, injected text, or a compaction summary.
     const out: Message = {
-      index: messages.length, rawIndex: e.pos, path: `line ${e.line}`, role: 'user', blocks, raw: v,
+      index: messages.length,
+      rawIndex: e.pos,
+      path: `line ${e.line}`,
+      role: 'user',
+      blocks,
+      raw: v,
       meta: lineMeta(v, side, str(v.uuid), undefined),
     };
     if (v.isCompactSummary === true) (out.meta as MessageMeta).compactSummary = true;
@@ -246,13 +308,33 @@ function parse(doc: SourceDoc): Result<Transcript> {
     if (side) sidechains++;
   }
 
-  const usage: UsageRecord[] = [...usageByMsg.entries()].sort((a, b) => a[0] - b[0]).map(([messageIndex, u]) => ({ messageIndex, ...u }));
-  warnings.unshift('Claude Code logs hold neither the system prompt nor the tool definitions: the usage figures include them, the messages do not (see the usage gap).');
-  if (sidechains > 0) warnings.push(`${sidechains} sidechain message(s) (sub-agent threads) are listed after the main thread; each thread was its own request.`);
-  if (synthetic > 0) warnings.push(`${synthetic} assistant line(s) were written by Claude Code itself (model "<synthetic>", e.g. an API error), not by the model.`);
+  const usage: UsageRecord[] = [...usageByMsg.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([messageIndex, u]) => ({ messageIndex, ...u }));
+  warnings.unshift(
+    'Claude Code logs hold neither the system prompt nor the tool definitions: the usage figures include them, the messages do not (see the usage gap).',
+  );
+  if (sidechains > 0)
+    warnings.push(
+      `${sidechains} sidechain message(s) (sub-agent threads) are listed after the main thread; each thread was its own request.`,
+    );
+  if (synthetic > 0)
+    warnings.push(
+      `${synthetic} assistant line(s) were written by Claude Code itself (model "<synthetic>", e.g. an API error), not by the model.`,
+    );
   return {
     ok: true,
-    value: { format: 'claude-code-jsonl', system: [], tools: null, settings: model ? { model } : {}, usage, messages, warnings, listKey: 'lines', raw: doc.lines.map((l) => l.value) },
+    value: {
+      format: 'claude-code-jsonl',
+      system: [],
+      tools: null,
+      settings: model ? { model } : {},
+      usage,
+      messages,
+      warnings,
+      listKey: 'lines',
+      raw: doc.lines.map((l) => l.value),
+    },
   };
 }
 
@@ -262,11 +344,26 @@ let newLine = 0;
 function renderLine(m: Message, parentUuid: string | null, model?: string): Json {
   const uuid = `inspector-${++newLine}`;
   const role = m.role === 'assistant' ? 'assistant' : 'user';
-  const content = m.stringContent && m.blocks.length === 1 && m.blocks[0]?.type === 'text' ? m.blocks[0].text : m.blocks.map(toAnthropicBlock);
+  const content =
+    m.stringContent && m.blocks.length === 1 && m.blocks[0]?.type === 'text'
+      ? m.blocks[0].text
+      : m.blocks.map(toAnthropicBlock);
   return {
-    type: role, uuid, parentUuid, isSidechain: m.meta?.sidechain === true,
+    type: role,
+    uuid,
+    parentUuid,
+    isSidechain: m.meta?.sidechain === true,
     ...(m.meta?.compactSummary ? { isCompactSummary: true } : {}),
-    message: role === 'assistant' ? { ...(m.meta?.sourceId ? { id: m.meta.sourceId } : {}), type: 'message', role, ...(model ? { model } : {}), content } : { role, content },
+    message:
+      role === 'assistant'
+        ? {
+            ...(m.meta?.sourceId ? { id: m.meta.sourceId } : {}),
+            type: 'message',
+            role,
+            ...(model ? { model } : {}),
+            content,
+          }
+        : { role, content },
   };
 }
 
@@ -280,8 +377,11 @@ function write(t: Transcript): string {
   const all = Array.isArray(t.raw) ? (t.raw as unknown[]) : [];
   const keptLines = new Set<unknown>();
   const messageLines = new Set<unknown>();
-  for (const v of all) if (isObject(v) && (v.type === 'user' || v.type === 'assistant') && isObject(v.message)) messageLines.add(v);
-  const linesOf = (m: Message): unknown[] => (Array.isArray(m.raw) ? (m.raw as unknown[]) : m.raw !== undefined ? [m.raw] : []);
+  for (const v of all)
+    if (isObject(v) && (v.type === 'user' || v.type === 'assistant') && isObject(v.message))
+      messageLines.add(v);
+  const linesOf = (m: Message): unknown[] =>
+    Array.isArray(m.raw) ? (m.raw as unknown[]) : m.raw !== undefined ? [m.raw] : [];
   for (const m of t.messages) for (const l of linesOf(m)) keptLines.add(l);
   const pos = new Map<unknown, number>();
   all.forEach((v, i) => pos.set(v, i));
@@ -324,7 +424,8 @@ export const claudeCodeJsonlParser: FormatParser = {
   id: 'claude-code-jsonl',
   label: 'Claude Code session log',
   provider: 'anthropic',
-  expected: 'JSON Lines with `type` user/assistant/system/summary, `uuid`, `parentUuid`, `sessionId`, and `message` holding Anthropic content blocks',
+  expected:
+    'JSON Lines with `type` user/assistant/system/summary, `uuid`, `parentUuid`, `sessionId`, and `message` holding Anthropic content blocks',
   jsonl: true,
   sniff,
   parse,

@@ -9,10 +9,27 @@ import { parseTranscript } from './index.ts';
 const samples = path.resolve(import.meta.dirname, '../../../public/samples');
 const sample = (f: string) => readFileSync(path.join(samples, f), 'utf8');
 const jsonl = (lines: unknown[]) => lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
-const line = (type: string, payload: unknown) => ({ timestamp: '2026-11-28T14:08:00.000Z', type, payload });
+const line = (type: string, payload: unknown) => ({
+  timestamp: '2026-11-28T14:08:00.000Z',
+  type,
+  payload,
+});
 const item = (payload: unknown) => line('response_item', payload);
 const tokens = (input: number, cached: number, output: number, reasoning: number) =>
-  line('event_msg', { type: 'token_count', info: { total_token_usage: { input_tokens: input, cached_input_tokens: cached, output_tokens: output, reasoning_output_tokens: reasoning, total_tokens: input + output }, last_token_usage: null }, rate_limits: null });
+  line('event_msg', {
+    type: 'token_count',
+    info: {
+      total_token_usage: {
+        input_tokens: input,
+        cached_input_tokens: cached,
+        output_tokens: output,
+        reasoning_output_tokens: reasoning,
+        total_tokens: input + output,
+      },
+      last_token_usage: null,
+    },
+    rate_limits: null,
+  });
 
 function parseOk(text: string) {
   const r = parseTranscript(text);
@@ -29,14 +46,27 @@ describe('codex-jsonl: the valid sample', () => {
     expect(t.format).toBe('codex-jsonl');
     // 9 response_item lines; the event_msg user_message / agent_message copies are not messages.
     expect(t.messages).toHaveLength(9);
-    expect(t.messages.map((m) => m.role)).toEqual(['developer', 'user', 'assistant', 'assistant', 'assistant', 'tool', 'tool', 'assistant', 'assistant']);
+    expect(t.messages.map((m) => m.role)).toEqual([
+      'developer',
+      'user',
+      'assistant',
+      'assistant',
+      'assistant',
+      'tool',
+      'tool',
+      'assistant',
+      'assistant',
+    ]);
     expect(t.settings.model).toBe('gpt-5.1-codex');
     expect(t.system[0]?.text).toMatch(/^You are Codex/);
     expect(t.messages[1]?.path).toBe('line 5');
   });
 
   it('reasoning: summary as thinking, encrypted content as redacted_thinking (not text)', () => {
-    expect(t.messages[2]?.blocks).toEqual([{ type: 'thinking', thinking: '**Reading both configs**' }, { type: 'redacted_thinking', bytes: 28 }]);
+    expect(t.messages[2]?.blocks).toEqual([
+      { type: 'thinking', thinking: '**Reading both configs**' },
+      { type: 'redacted_thinking', bytes: 28 },
+    ]);
   });
 
   it('pairs the two parallel function calls by call_id; one exchange; valid for Responses', () => {
@@ -49,8 +79,20 @@ describe('codex-jsonl: the valid sample', () => {
 
   it('turns cumulative token counts into per-call deltas and skips repeats and null info', () => {
     expect(t.usage).toEqual([
-      { messageIndex: 6, inputTokens: 10480, cacheReadTokens: 9216, outputTokens: 236, reasoningTokens: 160 },
-      { messageIndex: 8, inputTokens: 10910, cacheReadTokens: 10624, outputTokens: 82, reasoningTokens: 10 },
+      {
+        messageIndex: 6,
+        inputTokens: 10480,
+        cacheReadTokens: 9216,
+        outputTokens: 236,
+        reasoningTokens: 160,
+      },
+      {
+        messageIndex: 8,
+        inputTokens: 10910,
+        cacheReadTokens: 10624,
+        outputTokens: 82,
+        reasoningTokens: 10,
+      },
     ]);
   });
 
@@ -69,54 +111,110 @@ describe('codex-jsonl: the broken sample', () => {
     const v = analyze(t).validation;
     expect(v.valid).toBe(false);
     expect(v.violations[0]?.message).toBe('No tool output found for function call call_dlqList7.');
-    expect(v.violations[0]?.error).toEqual({ error: { message: 'No tool output found for function call call_dlqList7.', type: 'invalid_request_error', param: 'input', code: null } });
+    expect(v.violations[0]?.error).toEqual({
+      error: {
+        message: 'No tool output found for function call call_dlqList7.',
+        type: 'invalid_request_error',
+        param: 'input',
+        code: null,
+      },
+    });
     expect(t.warnings.some((w) => w.includes('the turn was aborted (interrupted)'))).toBe(true);
   });
 });
 
 describe('codex-jsonl: line handling', () => {
   it('case 09 (openai/codex#394) as a rollout: the pending call is unanswered', () => {
-    const t = parseOk(jsonl([
-      line('session_meta', { id: 'x', cwd: '/w', originator: 'codex_cli_rs', cli_version: '0.1.0' }),
-      item({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'List the open pull requests.' }] }),
-      item({ type: 'function_call', call_id: 'call_sh01', name: 'shell', arguments: '{"command": ["gh", "pr", "list"]}' }),
-      item({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Approval mode changed; please try that again.' }] }),
-    ])).transcript;
+    const t = parseOk(
+      jsonl([
+        line('session_meta', {
+          id: 'x',
+          cwd: '/w',
+          originator: 'codex_cli_rs',
+          cli_version: '0.1.0',
+        }),
+        item({
+          type: 'message',
+          role: 'user',
+          content: [{ type: 'input_text', text: 'List the open pull requests.' }],
+        }),
+        item({
+          type: 'function_call',
+          call_id: 'call_sh01',
+          name: 'shell',
+          arguments: '{"command": ["gh", "pr", "list"]}',
+        }),
+        item({
+          type: 'message',
+          role: 'user',
+          content: [{ type: 'input_text', text: 'Approval mode changed; please try that again.' }],
+        }),
+      ]),
+    ).transcript;
     const a = analyze(t);
     expect(a.pairs).toHaveLength(1);
     expect(a.pairs[0]).toMatchObject({ id: 'call_sh01', status: 'unanswered' });
-    expect(a.validation.violations[0]).toMatchObject({ rule: 'unanswered_tool_use', messageIndex: 2, ids: ['call_sh01'] });
+    expect(a.validation.violations[0]).toMatchObject({
+      rule: 'unanswered_tool_use',
+      messageIndex: 2,
+      ids: ['call_sh01'],
+    });
   });
 
   it('a rollback removes the last turn from the context', () => {
-    const t = parseOk(jsonl([
-      line('session_meta', { id: 'x' }),
-      line('event_msg', { type: 'task_started', turn_id: 't1' }),
-      item({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'first try' }] }),
-      item({ type: 'function_call', call_id: 'c1', name: 'shell', arguments: '{}' }),
-      line('event_msg', { type: 'turn_aborted', reason: 'interrupted' }),
-      line('event_msg', { type: 'thread_rolled_back', num_turns: 1 }),
-      line('event_msg', { type: 'task_started', turn_id: 't2' }),
-      item({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'second try' }] }),
-    ])).transcript;
+    const t = parseOk(
+      jsonl([
+        line('session_meta', { id: 'x' }),
+        line('event_msg', { type: 'task_started', turn_id: 't1' }),
+        item({
+          type: 'message',
+          role: 'user',
+          content: [{ type: 'input_text', text: 'first try' }],
+        }),
+        item({ type: 'function_call', call_id: 'c1', name: 'shell', arguments: '{}' }),
+        line('event_msg', { type: 'turn_aborted', reason: 'interrupted' }),
+        line('event_msg', { type: 'thread_rolled_back', num_turns: 1 }),
+        line('event_msg', { type: 'task_started', turn_id: 't2' }),
+        item({
+          type: 'message',
+          role: 'user',
+          content: [{ type: 'input_text', text: 'second try' }],
+        }),
+      ]),
+    ).transcript;
     expect(t.messages.map((m) => m.blocks)).toEqual([[{ type: 'text', text: 'second try' }]]);
     expect(t.warnings.some((w) => w.includes('rolled back by 1 turn(s); 2 item(s)'))).toBe(true);
   });
 
   it('a compacted line becomes a summary message; custom tool calls pair by call_id', () => {
-    const t = parseOk(jsonl([
-      line('session_meta', { id: 'x' }),
-      item({ type: 'custom_tool_call', call_id: 'c9', name: 'apply_patch', input: '*** Begin Patch', status: 'completed' }),
-      item({ type: 'custom_tool_call_output', call_id: 'c9', output: 'Done' }),
-      line('compacted', { message: 'Summary: patched the config.' }),
-      tokens(100, 0, 10, 0),
-    ])).transcript;
+    const t = parseOk(
+      jsonl([
+        line('session_meta', { id: 'x' }),
+        item({
+          type: 'custom_tool_call',
+          call_id: 'c9',
+          name: 'apply_patch',
+          input: '*** Begin Patch',
+          status: 'completed',
+        }),
+        item({ type: 'custom_tool_call_output', call_id: 'c9', output: 'Done' }),
+        line('compacted', { message: 'Summary: patched the config.' }),
+        tokens(100, 0, 10, 0),
+      ]),
+    ).transcript;
     expect(t.messages[2]?.meta?.compactSummary).toBe(true);
     expect(pairCounts(analyze(t).pairs).answered).toBe(1);
   });
 
   it('is not detected as a Claude Code log, and junk payloads never throw', () => {
-    const p = parseTranscript(jsonl([line('session_meta', {}), item(null), item({ type: 'function_call', arguments: 5 }), line('event_msg', { type: 'token_count', info: { total_token_usage: 'x' } })]));
+    const p = parseTranscript(
+      jsonl([
+        line('session_meta', {}),
+        item(null),
+        item({ type: 'function_call', arguments: 5 }),
+        line('event_msg', { type: 'token_count', info: { total_token_usage: 'x' } }),
+      ]),
+    );
     expect(p.ok && p.value.candidates.map((c) => c.format)).toEqual(['codex-jsonl']);
   });
 });

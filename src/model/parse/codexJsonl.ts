@@ -18,7 +18,13 @@ import type { SourceDoc } from './json.ts';
 import type { FormatParser } from './registry.ts';
 import { arr, isObject, parseArguments, str, type Json } from './util.ts';
 
-const LINE_TYPES = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
+const LINE_TYPES = new Set([
+  'session_meta',
+  'response_item',
+  'event_msg',
+  'turn_context',
+  'compacted',
+]);
 
 /** Sniff: lines with `timestamp`, a known `type` and an object `payload`. */
 function sniff(v: unknown): number {
@@ -27,7 +33,13 @@ function sniff(v: unknown): number {
   let ok = 0;
   let items = 0;
   for (const l of sample) {
-    if (!isObject(l) || !isObject(l.payload) || typeof l.type !== 'string' || !LINE_TYPES.has(l.type)) continue;
+    if (
+      !isObject(l) ||
+      !isObject(l.payload) ||
+      typeof l.type !== 'string' ||
+      !LINE_TYPES.has(l.type)
+    )
+      continue;
     ok++;
     if (l.type === 'response_item' || l.type === 'session_meta') items++;
   }
@@ -35,12 +47,21 @@ function sniff(v: unknown): number {
   return ok / sample.length >= 0.6 ? 0.95 : 0.5;
 }
 
-const ROLES: Record<string, Role> = { user: 'user', assistant: 'assistant', developer: 'developer', system: 'system' };
+const ROLES: Record<string, Role> = {
+  user: 'user',
+  assistant: 'assistant',
+  developer: 'developer',
+  system: 'system',
+};
 
 function contentPart(p: unknown): Block {
   if (typeof p === 'string') return { type: 'text', text: p };
   if (!isObject(p)) return { type: 'other', label: typeof p, raw: p };
-  if ((p.type === 'input_text' || p.type === 'output_text' || p.type === 'text') && typeof p.text === 'string') return { type: 'text', text: p.text };
+  if (
+    (p.type === 'input_text' || p.type === 'output_text' || p.type === 'text') &&
+    typeof p.text === 'string'
+  )
+    return { type: 'text', text: p.text };
   if (p.type === 'input_image') return { type: 'image' };
   if (p.type === 'input_file') return { type: 'document' };
   if (p.type === 'refusal') return { type: 'text', text: str(p.refusal) ?? '' };
@@ -62,33 +83,84 @@ function itemMessage(p: Json): { role: Role; blocks: Block[]; sourceId?: string 
   switch (p.type) {
     case 'message': {
       const c = p.content;
-      const blocks = typeof c === 'string' ? [{ type: 'text' as const, text: c }] : (arr(c) ?? []).map(contentPart);
+      const blocks =
+        typeof c === 'string'
+          ? [{ type: 'text' as const, text: c }]
+          : (arr(c) ?? []).map(contentPart);
       return { role: ROLES[str(p.role) ?? ''] ?? 'user', blocks, ...withId };
     }
     case 'function_call':
     case 'custom_tool_call':
     case 'local_shell_call':
     case 'tool_search_call': {
-      const input = p.type === 'function_call' ? parseArguments(p.arguments) : p.type === 'custom_tool_call' ? p.input : (p.action ?? p.arguments);
-      const name = str(p.name) ?? (p.type === 'local_shell_call' ? 'local_shell' : p.type === 'tool_search_call' ? 'tool_search' : '');
-      return { role: 'assistant', blocks: [{ type: 'tool_use', id: str(p.call_id) ?? null, name, input, ...(id ? { itemId: id } : {}) }], ...withId };
+      const input =
+        p.type === 'function_call'
+          ? parseArguments(p.arguments)
+          : p.type === 'custom_tool_call'
+            ? p.input
+            : (p.action ?? p.arguments);
+      const name =
+        str(p.name) ??
+        (p.type === 'local_shell_call'
+          ? 'local_shell'
+          : p.type === 'tool_search_call'
+            ? 'tool_search'
+            : '');
+      return {
+        role: 'assistant',
+        blocks: [
+          {
+            type: 'tool_use',
+            id: str(p.call_id) ?? null,
+            name,
+            input,
+            ...(id ? { itemId: id } : {}),
+          },
+        ],
+        ...withId,
+      };
     }
     case 'function_call_output':
     case 'custom_tool_call_output':
     case 'local_shell_call_output':
     case 'tool_search_output':
-      return { role: 'tool', blocks: [{ type: 'tool_result', toolUseId: str(p.call_id) ?? null, isError: false, content: outputBlocks(p.output) }], ...withId };
+      return {
+        role: 'tool',
+        blocks: [
+          {
+            type: 'tool_result',
+            toolUseId: str(p.call_id) ?? null,
+            isError: false,
+            content: outputBlocks(p.output),
+          },
+        ],
+        ...withId,
+      };
     case 'reasoning': {
       const blocks: Block[] = [];
-      const summary = (arr(p.summary) ?? []).map((s) => (isObject(s) ? (str(s.text) ?? '') : '')).filter((s) => s.length > 0);
-      const content = (arr(p.content) ?? []).map((s) => (isObject(s) ? (str(s.text) ?? '') : '')).filter((s) => s.length > 0);
-      if (summary.length > 0 || content.length > 0) blocks.push({ type: 'thinking', thinking: [...summary, ...content].join('\n\n') });
-      if (typeof p.encrypted_content === 'string') blocks.push({ type: 'redacted_thinking', bytes: p.encrypted_content.length, ...(id ? { itemId: id } : {}) });
+      const summary = (arr(p.summary) ?? [])
+        .map((s) => (isObject(s) ? (str(s.text) ?? '') : ''))
+        .filter((s) => s.length > 0);
+      const content = (arr(p.content) ?? [])
+        .map((s) => (isObject(s) ? (str(s.text) ?? '') : ''))
+        .filter((s) => s.length > 0);
+      if (summary.length > 0 || content.length > 0)
+        blocks.push({ type: 'thinking', thinking: [...summary, ...content].join('\n\n') });
+      if (typeof p.encrypted_content === 'string')
+        blocks.push({
+          type: 'redacted_thinking',
+          bytes: p.encrypted_content.length,
+          ...(id ? { itemId: id } : {}),
+        });
       return { role: 'assistant', blocks, ...withId };
     }
     default:
       // web_search_call, image_generation_call, compaction, … kept verbatim.
-      return { role: 'assistant', blocks: [{ type: 'other', label: str(p.type) ?? 'item', raw: p }], ...withId };
+      return {
+        role: 'assistant',
+        blocks: [{ type: 'other', label: str(p.type) ?? 'item', raw: p }],
+        ...withId,
+      };
   }
 }
 
@@ -102,11 +174,23 @@ interface Usage4 {
 function usage4(u: unknown): Usage4 | null {
   if (!isObject(u)) return null;
   const n = (k: string) => (typeof u[k] === 'number' ? (u[k] as number) : 0);
-  return { input: n('input_tokens'), cached: n('cached_input_tokens'), output: n('output_tokens'), reasoning: n('reasoning_output_tokens') };
+  return {
+    input: n('input_tokens'),
+    cached: n('cached_input_tokens'),
+    output: n('output_tokens'),
+    reasoning: n('reasoning_output_tokens'),
+  };
 }
 
 function parse(doc: SourceDoc): Result<Transcript> {
-  if (doc.kind !== 'jsonl') return { ok: false, error: { kind: 'shape', message: 'A Codex rollout is JSON Lines (one object per line), not one JSON document.' } };
+  if (doc.kind !== 'jsonl')
+    return {
+      ok: false,
+      error: {
+        kind: 'shape',
+        message: 'A Codex rollout is JSON Lines (one object per line), not one JSON document.',
+      },
+    };
   const messages: Message[] = [];
   const usage: UsageRecord[] = [];
   const warnings: string[] = [];
@@ -133,8 +217,21 @@ function parse(doc: SourceDoc): Result<Transcript> {
         pendingTurn = false;
         return;
       case 'compacted':
-        messages.push({ index: messages.length, rawIndex: pos, path: `line ${l.line}`, role: 'user', blocks: [{ type: 'text', text: str(p.message) ?? '' }], raw: v, meta: { compactSummary: true, ...(str(v.timestamp) ? { timestamp: str(v.timestamp) as string } : {}) } });
-        warnings.push(`Line ${l.line}: the conversation was compacted; the summary replaced the earlier items in the model's context.`);
+        messages.push({
+          index: messages.length,
+          rawIndex: pos,
+          path: `line ${l.line}`,
+          role: 'user',
+          blocks: [{ type: 'text', text: str(p.message) ?? '' }],
+          raw: v,
+          meta: {
+            compactSummary: true,
+            ...(str(v.timestamp) ? { timestamp: str(v.timestamp) as string } : {}),
+          },
+        });
+        warnings.push(
+          `Line ${l.line}: the conversation was compacted; the summary replaced the earlier items in the model's context.`,
+        );
         return;
       case 'event_msg':
         if (p.type === 'task_started') {
@@ -145,29 +242,66 @@ function parse(doc: SourceDoc): Result<Transcript> {
           const last = usage4(p.info.last_token_usage);
           let delta: Usage4 | null = null;
           if (total) {
-            if (lastTotal && total.input === lastTotal.input && total.output === lastTotal.output && total.cached === lastTotal.cached) return; // repeated event
-            delta = lastTotal && total.input >= lastTotal.input ? { input: total.input - lastTotal.input, cached: total.cached - lastTotal.cached, output: total.output - lastTotal.output, reasoning: total.reasoning - lastTotal.reasoning } : (last ?? total);
+            if (
+              lastTotal &&
+              total.input === lastTotal.input &&
+              total.output === lastTotal.output &&
+              total.cached === lastTotal.cached
+            )
+              return; // repeated event
+            delta =
+              lastTotal && total.input >= lastTotal.input
+                ? {
+                    input: total.input - lastTotal.input,
+                    cached: total.cached - lastTotal.cached,
+                    output: total.output - lastTotal.output,
+                    reasoning: total.reasoning - lastTotal.reasoning,
+                  }
+                : (last ?? total);
             lastTotal = total;
           } else delta = last;
           if (!delta) return;
-          usage.push({ ...(messages.length > 0 ? { messageIndex: messages.length - 1 } : {}), inputTokens: delta.input, cacheReadTokens: delta.cached, outputTokens: delta.output, reasoningTokens: delta.reasoning });
+          usage.push({
+            ...(messages.length > 0 ? { messageIndex: messages.length - 1 } : {}),
+            inputTokens: delta.input,
+            cacheReadTokens: delta.cached,
+            outputTokens: delta.output,
+            reasoningTokens: delta.reasoning,
+          });
         } else if (p.type === 'thread_rolled_back') {
           const n = typeof p.num_turns === 'number' ? p.num_turns : 1;
           const cut = turnStarts.length >= n ? (turnStarts[turnStarts.length - n] as number) : 0;
           const dropped = messages.length - cut;
           messages.length = cut;
           turnStarts.length = Math.max(0, turnStarts.length - n);
-          for (let k = usage.length - 1; k >= 0; k--) if ((usage[k]?.messageIndex ?? -1) >= cut) usage.splice(k, 1);
-          warnings.push(`Line ${l.line}: the thread was rolled back by ${n} turn(s); ${dropped} item(s) before it left the context and are not shown.`);
+          for (let k = usage.length - 1; k >= 0; k--)
+            if ((usage[k]?.messageIndex ?? -1) >= cut) usage.splice(k, 1);
+          warnings.push(
+            `Line ${l.line}: the thread was rolled back by ${n} turn(s); ${dropped} item(s) before it left the context and are not shown.`,
+          );
         } else if (p.type === 'turn_aborted') {
-          warnings.push(`Line ${l.line}: the turn was aborted (${str(p.reason) ?? 'no reason given'}).`);
+          warnings.push(
+            `Line ${l.line}: the turn was aborted (${str(p.reason) ?? 'no reason given'}).`,
+          );
         }
         return;
       case 'response_item': {
         const { role, blocks, sourceId } = itemMessage(p);
         messages.push({
-          index: messages.length, rawIndex: pos, path: `line ${l.line}`, role, blocks, raw: v,
-          ...(sourceId || str(v.timestamp) ? { meta: { ...(sourceId ? { sourceId } : {}), ...(str(v.timestamp) ? { timestamp: str(v.timestamp) as string } : {}) } } : {}),
+          index: messages.length,
+          rawIndex: pos,
+          path: `line ${l.line}`,
+          role,
+          blocks,
+          raw: v,
+          ...(sourceId || str(v.timestamp)
+            ? {
+                meta: {
+                  ...(sourceId ? { sourceId } : {}),
+                  ...(str(v.timestamp) ? { timestamp: str(v.timestamp) as string } : {}),
+                },
+              }
+            : {}),
         });
         return;
       }
@@ -177,10 +311,26 @@ function parse(doc: SourceDoc): Result<Transcript> {
   });
   for (const u of usage) {
     const m = u.messageIndex !== undefined ? messages[u.messageIndex] : undefined;
-    if (m && u.outputTokens !== undefined) m.meta = { ...m.meta, usageOutputTokens: u.outputTokens };
+    if (m && u.outputTokens !== undefined)
+      m.meta = { ...m.meta, usageOutputTokens: u.outputTokens };
   }
-  warnings.unshift('Codex rollouts hold no tool definitions; the system prompt is shown only when `session_meta` carries `base_instructions`.');
-  return { ok: true, value: { format: 'codex-jsonl', system, tools: null, settings: model ? { model } : {}, usage, messages, warnings, listKey: 'lines', raw: doc.lines.map((x) => x.value) } };
+  warnings.unshift(
+    'Codex rollouts hold no tool definitions; the system prompt is shown only when `session_meta` carries `base_instructions`.',
+  );
+  return {
+    ok: true,
+    value: {
+      format: 'codex-jsonl',
+      system,
+      tools: null,
+      settings: model ? { model } : {},
+      usage,
+      messages,
+      warnings,
+      listKey: 'lines',
+      raw: doc.lines.map((x) => x.value),
+    },
+  };
 }
 
 /** Render a new or changed message as rollout `response_item` lines. */
@@ -190,13 +340,33 @@ function renderLines(m: Message): Json[] {
   const out: Json[] = [];
   const text: Json[] = [];
   for (const b of m.blocks) {
-    if (b.type === 'text') text.push({ type: m.role === 'assistant' ? 'output_text' : 'input_text', text: b.text });
-    else if (b.type === 'tool_use') out.push(line({ type: 'function_call', name: b.name, arguments: typeof b.input === 'string' ? b.input : JSON.stringify(b.input ?? {}), call_id: b.id }));
-    else if (b.type === 'tool_result') out.push(line({ type: 'function_call_output', call_id: b.toolUseId, output: b.content.map((c) => (c.type === 'text' ? c.text : '')).join('') }));
-    else if (b.type === 'thinking') out.push(line({ type: 'reasoning', summary: [{ type: 'summary_text', text: b.thinking }] }));
+    if (b.type === 'text')
+      text.push({ type: m.role === 'assistant' ? 'output_text' : 'input_text', text: b.text });
+    else if (b.type === 'tool_use')
+      out.push(
+        line({
+          type: 'function_call',
+          name: b.name,
+          arguments: typeof b.input === 'string' ? b.input : JSON.stringify(b.input ?? {}),
+          call_id: b.id,
+        }),
+      );
+    else if (b.type === 'tool_result')
+      out.push(
+        line({
+          type: 'function_call_output',
+          call_id: b.toolUseId,
+          output: b.content.map((c) => (c.type === 'text' ? c.text : '')).join(''),
+        }),
+      );
+    else if (b.type === 'thinking')
+      out.push(line({ type: 'reasoning', summary: [{ type: 'summary_text', text: b.thinking }] }));
     else if (b.type === 'other' && isObject(b.raw)) out.push(line(b.raw));
   }
-  if (text.length > 0) out.unshift(line({ type: 'message', role: m.role === 'tool' ? 'user' : m.role, content: text }));
+  if (text.length > 0)
+    out.unshift(
+      line({ type: 'message', role: m.role === 'tool' ? 'user' : m.role, content: text }),
+    );
   return out;
 }
 
@@ -232,7 +402,8 @@ export const codexJsonlParser: FormatParser = {
   id: 'codex-jsonl',
   label: 'Codex CLI rollout',
   provider: 'openai-responses',
-  expected: 'JSON Lines of `{timestamp, type, payload}` with `type` session_meta / response_item / event_msg / turn_context / compacted',
+  expected:
+    'JSON Lines of `{timestamp, type, payload}` with `type` session_meta / response_item / event_msg / turn_context / compacted',
   jsonl: true,
   sniff,
   parse,

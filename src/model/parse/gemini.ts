@@ -14,7 +14,13 @@ import type { Block, Message, Result, Role, Transcript, ToolDef, UsageRecord } f
 import type { FormatParser } from './registry.ts';
 import { arr, base64Bytes, isObject, str, withList, type Json } from './util.ts';
 
-const ROLES: Record<string, Role> = { user: 'user', model: 'assistant', function: 'user', tool: 'user', system: 'system' };
+const ROLES: Record<string, Role> = {
+  user: 'user',
+  model: 'assistant',
+  function: 'user',
+  tool: 'user',
+  system: 'system',
+};
 
 /** Read a field in camelCase or snake_case. */
 function field(o: Json, camel: string): unknown {
@@ -27,20 +33,41 @@ export function geminiPart(p: unknown): Block {
   if (!isObject(p)) return { type: 'other', label: typeof p, raw: p };
   const signature = str(field(p, 'thoughtSignature'));
   if (typeof p.text === 'string') {
-    if (p.thought === true) return { type: 'thinking', thinking: p.text, ...(signature ? { signature } : {}) };
+    if (p.thought === true)
+      return { type: 'thinking', thinking: p.text, ...(signature ? { signature } : {}) };
     return { type: 'text', text: p.text };
   }
   const fc = field(p, 'functionCall');
   if (isObject(fc)) {
-    return { type: 'tool_use', id: str(fc.id) ?? null, name: str(fc.name) ?? '', input: fc.args ?? {}, ...(signature ? { signature } : {}) };
+    return {
+      type: 'tool_use',
+      id: str(fc.id) ?? null,
+      name: str(fc.name) ?? '',
+      input: fc.args ?? {},
+      ...(signature ? { signature } : {}),
+    };
   }
   const fr = field(p, 'functionResponse');
   if (isObject(fr)) {
     const response = fr.response;
-    const content: Block[] = response === undefined ? [] : [{ type: 'text', text: typeof response === 'string' ? response : JSON.stringify(response) }];
+    const content: Block[] =
+      response === undefined
+        ? []
+        : [
+            {
+              type: 'text',
+              text: typeof response === 'string' ? response : JSON.stringify(response),
+            },
+          ];
     for (const inner of arr(fr.parts) ?? []) content.push(geminiPart(inner));
     const name = str(fr.name);
-    return { type: 'tool_result', toolUseId: str(fr.id) ?? null, isError: isObject(response) && 'error' in response && !('output' in response), content, ...(name !== undefined ? { name } : {}) };
+    return {
+      type: 'tool_result',
+      toolUseId: str(fr.id) ?? null,
+      isError: isObject(response) && 'error' in response && !('output' in response),
+      content,
+      ...(name !== undefined ? { name } : {}),
+    };
   }
   const inline = field(p, 'inlineData');
   const file = field(p, 'fileData');
@@ -48,10 +75,16 @@ export function geminiPart(p: unknown): Block {
   if (media) {
     const mediaType = str(field(media, 'mimeType'));
     const bytes = base64Bytes(media.data);
-    return { type: mediaType?.startsWith('image/') ? 'image' : 'document', ...(mediaType ? { mediaType } : {}), ...(bytes !== undefined ? { bytes } : {}) };
+    return {
+      type: mediaType?.startsWith('image/') ? 'image' : 'document',
+      ...(mediaType ? { mediaType } : {}),
+      ...(bytes !== undefined ? { bytes } : {}),
+    };
   }
-  if (signature !== undefined && Object.keys(p).length === 1) return { type: 'redacted_thinking', bytes: signature.length };
-  const label = Object.keys(p).find((k) => k !== 'thoughtSignature' && k !== 'thought_signature') ?? 'part';
+  if (signature !== undefined && Object.keys(p).length === 1)
+    return { type: 'redacted_thinking', bytes: signature.length };
+  const label =
+    Object.keys(p).find((k) => k !== 'thoughtSignature' && k !== 'thought_signature') ?? 'part';
   return { type: 'other', label, raw: p };
 }
 
@@ -63,10 +96,22 @@ export function geminiPart(p: unknown): Block {
  */
 export function geminiContent(c: unknown, i: number, listKey: string): Message {
   const path = `${listKey}.${i}`;
-  if (!isObject(c)) return { index: i, rawIndex: i, path, role: 'user', blocks: [{ type: 'other', label: 'not an object', raw: c }], raw: c };
+  if (!isObject(c))
+    return {
+      index: i,
+      rawIndex: i,
+      path,
+      role: 'user',
+      blocks: [{ type: 'other', label: 'not an object', raw: c }],
+      raw: c,
+    };
   const role = ROLES[str(c.role) ?? 'user'] ?? 'user';
   const parts = arr(c.parts);
-  const blocks = parts ? parts.map(geminiPart) : c.parts === undefined ? [] : [{ type: 'other' as const, label: 'parts', raw: c.parts }];
+  const blocks = parts
+    ? parts.map(geminiPart)
+    : c.parts === undefined
+      ? []
+      : [{ type: 'other' as const, label: 'parts', raw: c.parts }];
   return { index: i, rawIndex: i, path, role, blocks, raw: c };
 }
 
@@ -87,11 +132,17 @@ function sniff(v: unknown): number {
   }
   if (!isObject(v)) return 0;
   const cands = arr(v.candidates);
-  if (cands && cands.length > 0 && cands.every((c) => isObject(c) && (c.content === undefined || isContent(c.content)))) return 0.9;
+  if (
+    cands &&
+    cands.length > 0 &&
+    cands.every((c) => isObject(c) && (c.content === undefined || isContent(c.content)))
+  )
+    return 0.9;
   const contents = arr(v.contents);
   if (!contents) return 0;
   if ('messages' in v || 'input' in v) return 0;
-  if (contents.length === 0) return 'systemInstruction' in v || 'system_instruction' in v ? 0.7 : 0.4;
+  if (contents.length === 0)
+    return 'systemInstruction' in v || 'system_instruction' in v ? 0.7 : 0.4;
   return contents.every(isContent) ? 0.95 : 0;
 }
 
@@ -106,7 +157,11 @@ function parseTools(v: unknown): ToolDef[] | null {
       for (const d of decls) {
         if (!isObject(d)) continue;
         const schema = d.parameters ?? field(d, 'parametersJsonSchema');
-        out.push({ name: str(d.name) ?? '', ...(str(d.description) ? { description: str(d.description) as string } : {}), ...(schema !== undefined ? { schema } : {}) });
+        out.push({
+          name: str(d.name) ?? '',
+          ...(str(d.description) ? { description: str(d.description) as string } : {}),
+          ...(schema !== undefined ? { schema } : {}),
+        });
       }
     } else {
       const key = Object.keys(t)[0];
@@ -121,17 +176,41 @@ function usageOf(u: unknown, messageIndex: number): UsageRecord[] {
   const rec: UsageRecord = { messageIndex };
   if (typeof u.promptTokenCount === 'number') rec.inputTokens = u.promptTokenCount;
   if (typeof u.candidatesTokenCount === 'number') rec.outputTokens = u.candidatesTokenCount;
-  if (typeof u.cachedContentTokenCount === 'number') rec.cacheReadTokens = u.cachedContentTokenCount;
+  if (typeof u.cachedContentTokenCount === 'number')
+    rec.cacheReadTokens = u.cachedContentTokenCount;
   if (typeof u.thoughtsTokenCount === 'number') rec.reasoningTokens = u.thoughtsTokenCount;
   return [rec];
 }
 
 function parse(v: unknown): Result<Transcript> {
-  const base = { format: 'gemini' as const, usage: [] as UsageRecord[], warnings: [] as string[], raw: v, listKey: 'contents' };
+  const base = {
+    format: 'gemini' as const,
+    usage: [] as UsageRecord[],
+    warnings: [] as string[],
+    raw: v,
+    listKey: 'contents',
+  };
   if (Array.isArray(v)) {
-    return { ok: true, value: { ...base, system: [], tools: null, settings: {}, messages: v.map((c, i) => geminiContent(c, i, 'contents')) } };
+    return {
+      ok: true,
+      value: {
+        ...base,
+        system: [],
+        tools: null,
+        settings: {},
+        messages: v.map((c, i) => geminiContent(c, i, 'contents')),
+      },
+    };
   }
-  if (!isObject(v)) return { ok: false, error: { kind: 'shape', message: 'Expected a Gemini body with `contents`, an array of contents, or a response with `candidates`.' } };
+  if (!isObject(v))
+    return {
+      ok: false,
+      error: {
+        kind: 'shape',
+        message:
+          'Expected a Gemini body with `contents`, an array of contents, or a response with `candidates`.',
+      },
+    };
   const model = str(v.model) ?? str(v.modelVersion);
   const cands = arr(v.candidates);
   if (cands) {
@@ -140,29 +219,66 @@ function parse(v: unknown): Result<Transcript> {
     m.path = 'candidates.0.content';
     return {
       ok: true,
-      value: { ...base, listKey: 'candidates', system: [], tools: null, settings: model ? { model } : {}, messages: [m], usage: usageOf(v.usageMetadata, 0), warnings: ['This is a response object: one model message, no request around it.'] },
+      value: {
+        ...base,
+        listKey: 'candidates',
+        system: [],
+        tools: null,
+        settings: model ? { model } : {},
+        messages: [m],
+        usage: usageOf(v.usageMetadata, 0),
+        warnings: ['This is a response object: one model message, no request around it.'],
+      },
     };
   }
   const config = isObject(v.config) ? v.config : {};
-  const sysKey = field(v, 'systemInstruction') !== undefined ? 'systemInstruction' : field(config, 'systemInstruction') !== undefined ? 'config.systemInstruction' : null;
+  const sysKey =
+    field(v, 'systemInstruction') !== undefined
+      ? 'systemInstruction'
+      : field(config, 'systemInstruction') !== undefined
+        ? 'config.systemInstruction'
+        : null;
   const sysVal = field(v, 'systemInstruction') ?? field(config, 'systemInstruction');
   const system: Transcript['system'] = [];
-  if (typeof sysVal === 'string') system.push({ text: sysVal, path: sysKey ?? 'systemInstruction' });
+  if (typeof sysVal === 'string')
+    system.push({ text: sysVal, path: sysKey ?? 'systemInstruction' });
   else if (isObject(sysVal)) {
     (arr(sysVal.parts) ?? []).forEach((p, i) => {
-      if (isObject(p) && typeof p.text === 'string') system.push({ text: p.text, path: `${sysKey ?? 'systemInstruction'}.parts.${i}` });
+      if (isObject(p) && typeof p.text === 'string')
+        system.push({ text: p.text, path: `${sysKey ?? 'systemInstruction'}.parts.${i}` });
     });
   }
   const toolConfig = field(v, 'toolConfig') ?? field(config, 'toolConfig');
   const fcc = isObject(toolConfig) ? field(toolConfig, 'functionCallingConfig') : undefined;
   const forced = isObject(fcc) && (fcc.mode === 'ANY' || fcc.mode === 'any');
-  const gen = isObject(field(v, 'generationConfig')) ? (field(v, 'generationConfig') as Json) : config;
-  const outputFormat = str(field(gen, 'responseMimeType')) === 'application/json' || field(gen, 'responseSchema') !== undefined;
-  const settings: Transcript['settings'] = { ...(model ? { model } : {}), ...(forced ? { toolChoiceForced: true } : {}), ...(outputFormat ? { outputFormat: true } : {}) };
+  const gen = isObject(field(v, 'generationConfig'))
+    ? (field(v, 'generationConfig') as Json)
+    : config;
+  const outputFormat =
+    str(field(gen, 'responseMimeType')) === 'application/json' ||
+    field(gen, 'responseSchema') !== undefined;
+  const settings: Transcript['settings'] = {
+    ...(model ? { model } : {}),
+    ...(forced ? { toolChoiceForced: true } : {}),
+    ...(outputFormat ? { outputFormat: true } : {}),
+  };
   const contents = arr(v.contents) ?? [];
   const warnings: string[] = [];
-  if (field(v, 'cachedContent') !== undefined) warnings.push('The request uses `cachedContent`: the cached part of the history is not in this paste.');
-  return { ok: true, value: { ...base, system, tools: parseTools(v.tools ?? config.tools), settings, messages: contents.map((c, i) => geminiContent(c, i, 'contents')), warnings } };
+  if (field(v, 'cachedContent') !== undefined)
+    warnings.push(
+      'The request uses `cachedContent`: the cached part of the history is not in this paste.',
+    );
+  return {
+    ok: true,
+    value: {
+      ...base,
+      system,
+      tools: parseTools(v.tools ?? config.tools),
+      settings,
+      messages: contents.map((c, i) => geminiContent(c, i, 'contents')),
+      warnings,
+    },
+  };
 }
 
 /** Render a normalised block as a Gemini part (inverse of `geminiPart`, best effort). */
@@ -171,14 +287,29 @@ function toPart(b: Block, callNames: Map<string, string>): unknown[] {
     case 'text':
       return [{ text: b.text }];
     case 'thinking':
-      return [{ text: b.thinking, thought: true, ...(b.signature ? { thoughtSignature: b.signature } : {}) }];
+      return [
+        {
+          text: b.thinking,
+          thought: true,
+          ...(b.signature ? { thoughtSignature: b.signature } : {}),
+        },
+      ];
     case 'redacted_thinking':
       return [];
     case 'image':
     case 'document':
       return [{ text: `[${b.type}${b.mediaType ? ` ${b.mediaType}` : ''} omitted]` }];
     case 'tool_use':
-      return [{ functionCall: { ...(b.id !== null ? { id: b.id } : {}), name: b.name, args: isObject(b.input) ? b.input : { input: b.input } }, ...(b.signature ? { thoughtSignature: b.signature } : {}) }];
+      return [
+        {
+          functionCall: {
+            ...(b.id !== null ? { id: b.id } : {}),
+            name: b.name,
+            args: isObject(b.input) ? b.input : { input: b.input },
+          },
+          ...(b.signature ? { thoughtSignature: b.signature } : {}),
+        },
+      ];
     case 'tool_result': {
       const text = b.content.flatMap((c) => (c.type === 'text' ? [c.text] : [])).join('\n');
       let response: unknown;
@@ -189,7 +320,15 @@ function toPart(b: Block, callNames: Map<string, string>): unknown[] {
       }
       if (!isObject(response)) response = b.isError ? { error: text } : { output: text };
       const name = b.name ?? (b.toolUseId !== null ? callNames.get(b.toolUseId) : undefined) ?? '';
-      return [{ functionResponse: { ...(b.toolUseId !== null ? { id: b.toolUseId } : {}), name, response } }];
+      return [
+        {
+          functionResponse: {
+            ...(b.toolUseId !== null ? { id: b.toolUseId } : {}),
+            name,
+            response,
+          },
+        },
+      ];
     }
     case 'other':
       return [b.raw];
@@ -205,7 +344,9 @@ function toPart(b: Block, callNames: Map<string, string>): unknown[] {
 function write(t: Transcript): string {
   const same = t.format === 'gemini';
   const callNames = new Map<string, string>();
-  for (const m of t.messages) for (const b of m.blocks) if (b.type === 'tool_use' && b.id !== null) callNames.set(b.id, b.name);
+  for (const m of t.messages)
+    for (const b of m.blocks)
+      if (b.type === 'tool_use' && b.id !== null) callNames.set(b.id, b.name);
   const contents: unknown[] = [];
   const sys: string[] = t.system.map((s) => s.text);
   let lastRendered: { role: string; parts: unknown[] } | null = null;
@@ -231,9 +372,17 @@ function write(t: Transcript): string {
   }
   if (!same) {
     const text = sys.filter((s) => s.length > 0);
-    return JSON.stringify({ ...(text.length ? { systemInstruction: { parts: text.map((s) => ({ text: s })) } } : {}), contents }, null, 2);
+    return JSON.stringify(
+      {
+        ...(text.length ? { systemInstruction: { parts: text.map((s) => ({ text: s })) } } : {}),
+        contents,
+      },
+      null,
+      2,
+    );
   }
-  if (isObject(t.raw) && Array.isArray(t.raw.candidates)) return JSON.stringify({ contents }, null, 2);
+  if (isObject(t.raw) && Array.isArray(t.raw.candidates))
+    return JSON.stringify({ contents }, null, 2);
   return JSON.stringify(withList(t.raw, 'contents', contents), null, 2);
 }
 
@@ -241,8 +390,15 @@ export const geminiParser: FormatParser = {
   id: 'gemini',
   label: 'Google Gemini',
   provider: 'gemini',
-  expected: 'an object with `contents` (role user/model, `parts` with text, `functionCall`, `functionResponse`), a bare array of such contents, or a response with `candidates`',
+  expected:
+    'an object with `contents` (role user/model, `parts` with text, `functionCall`, `functionResponse`), a bare array of such contents, or a response with `candidates`',
   sniff,
-  parse: (doc) => (doc.kind === 'json' ? parse(doc.value) : { ok: false, error: { kind: 'shape', message: 'A Gemini request is a JSON document, not JSON Lines.' } }),
+  parse: (doc) =>
+    doc.kind === 'json'
+      ? parse(doc.value)
+      : {
+          ok: false,
+          error: { kind: 'shape', message: 'A Gemini request is a JSON document, not JSON Lines.' },
+        },
   write,
 };

@@ -19,11 +19,38 @@ const SESSION = {
       thoughts: [{ subject: 'Plan', description: 'Two independent reads.' }],
       tokens: { input: 900, output: 40, cached: 100, thoughts: 12 },
       toolCalls: [
-        { id: 'ls-1', name: 'list_directory', args: { path: '.' }, status: 'success', result: [{ functionResponse: { id: 'ls-1', name: 'list_directory', response: { output: 'NOTES.md\nsrc/' } } }] },
-        { id: 'rd-1', name: 'read_file', args: { path: 'NOTES.md' }, status: 'error', result: [{ functionResponse: { id: 'rd-1', name: 'read_file', response: { error: 'EACCES' } } }] },
+        {
+          id: 'ls-1',
+          name: 'list_directory',
+          args: { path: '.' },
+          status: 'success',
+          result: [
+            {
+              functionResponse: {
+                id: 'ls-1',
+                name: 'list_directory',
+                response: { output: 'NOTES.md\nsrc/' },
+              },
+            },
+          ],
+        },
+        {
+          id: 'rd-1',
+          name: 'read_file',
+          args: { path: 'NOTES.md' },
+          status: 'error',
+          result: [
+            { functionResponse: { id: 'rd-1', name: 'read_file', response: { error: 'EACCES' } } },
+          ],
+        },
       ],
     },
-    { id: 'g2', type: 'gemini', content: 'NOTES.md is not readable.', tokens: { input: 1000, output: 9 } },
+    {
+      id: 'g2',
+      type: 'gemini',
+      content: 'NOTES.md is not readable.',
+      tokens: { input: 1000, output: 9 },
+    },
     { id: 'i1', type: 'info', content: 'Request cancelled.' },
     { id: 'u2', type: 'user', content: 'Try again with sudo.' },
   ],
@@ -37,15 +64,32 @@ describe('gemini-cli sessions', () => {
     const t = r.value.transcript;
     expect(t.format).toBe('gemini-cli');
     expect(r.value.ambiguous).toBe(false);
-    expect(t.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user']);
-    expect(t.messages[1]?.blocks.map((b) => b.type)).toEqual(['thinking', 'text', 'tool_use', 'tool_use']);
+    expect(t.messages.map((m) => m.role)).toEqual([
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+      'user',
+    ]);
+    expect(t.messages[1]?.blocks.map((b) => b.type)).toEqual([
+      'thinking',
+      'text',
+      'tool_use',
+      'tool_use',
+    ]);
     expect(t.messages[2]?.blocks).toMatchObject([
       { type: 'tool_result', toolUseId: 'ls-1', isError: false },
       { type: 'tool_result', toolUseId: 'rd-1', isError: true },
     ]);
     expect(t.messages[2]?.rawIndex).toBe(1);
     expect(t.settings.model).toBe('gemini-2.5-pro');
-    expect(t.usage[0]).toMatchObject({ messageIndex: 1, inputTokens: 900, outputTokens: 40, cacheReadTokens: 100, reasoningTokens: 12 });
+    expect(t.usage[0]).toMatchObject({
+      messageIndex: 1,
+      inputTokens: 900,
+      outputTokens: 40,
+      cacheReadTokens: 100,
+      reasoningTokens: 12,
+    });
     expect(t.warnings.join(' ')).toContain('1 line(s) of other types');
     const a = analyze(t);
     expect(a.provider).toBe('gemini');
@@ -60,10 +104,15 @@ describe('gemini-cli sessions', () => {
     if (!r.ok) throw new Error(r.error.message);
     const a = analyze(r.value.transcript);
     expect(a.validation.valid).toBe(false);
-    expect(a.validation.violations[0]?.message).toBe('Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.');
+    expect(a.validation.violations[0]?.message).toBe(
+      'Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.',
+    );
   });
 
-  const REAL = path.resolve(import.meta.dirname, '../../../../shared/real/gemini-cli/agtrace-myapp-hoge.json');
+  const REAL = path.resolve(
+    import.meta.dirname,
+    '../../../../shared/real/gemini-cli/agtrace-myapp-hoge.json',
+  );
   it.skipIf(!existsSync(REAL))(`the real session in ${REAL} parses, every call answered`, () => {
     const r = parseTranscript(readFileSync(REAL, 'utf8'));
     if (!r.ok) throw new Error(r.error.message);

@@ -23,8 +23,13 @@ function sniff(v: unknown): number {
   if (!isSession(v)) return 0;
   const items = v.messages.filter(isObject);
   if (items.length === 0) return 'projectHash' in v ? 0.5 : 0;
-  const known = items.filter((m) => typeof m.type === 'string' && ['user', 'gemini', 'info', 'error', 'warning'].includes(m.type as string)).length;
-  if (known / items.length < 0.8 || !items.some((m) => m.type === 'gemini' || m.type === 'user')) return 0;
+  const known = items.filter(
+    (m) =>
+      typeof m.type === 'string' &&
+      ['user', 'gemini', 'info', 'error', 'warning'].includes(m.type as string),
+  ).length;
+  if (known / items.length < 0.8 || !items.some((m) => m.type === 'gemini' || m.type === 'user'))
+    return 0;
   if (items.some((m) => 'role' in m)) return 0;
   return 'projectHash' in v || 'sessionId' in v ? 0.95 : 0.7;
 }
@@ -44,30 +49,65 @@ function resultBlocks(call: Json): Block[] {
     const fr = isObject(r) && isObject(r.functionResponse) ? r.functionResponse : null;
     if (!fr) continue;
     const response = fr.response;
-    const text = isObject(response) && typeof response.output === 'string' ? response.output : JSON.stringify(response ?? null);
-    out.push({ type: 'tool_result', toolUseId: str(fr.id) ?? id, isError, content: [{ type: 'text', text }], ...(str(fr.name) ? { name: str(fr.name) as string } : {}) });
+    const text =
+      isObject(response) && typeof response.output === 'string'
+        ? response.output
+        : JSON.stringify(response ?? null);
+    out.push({
+      type: 'tool_result',
+      toolUseId: str(fr.id) ?? id,
+      isError,
+      content: [{ type: 'text', text }],
+      ...(str(fr.name) ? { name: str(fr.name) as string } : {}),
+    });
   }
   return out;
 }
 
 function parse(v: unknown): Result<Transcript> {
-  if (!isSession(v)) return { ok: false, error: { kind: 'shape', message: 'Expected a Gemini CLI session: an object with `messages` of `{type: "user" | "gemini", content}`.' } };
+  if (!isSession(v))
+    return {
+      ok: false,
+      error: {
+        kind: 'shape',
+        message:
+          'Expected a Gemini CLI session: an object with `messages` of `{type: "user" | "gemini", content}`.',
+      },
+    };
   const messages: Message[] = [];
   const usage: UsageRecord[] = [];
-  const warnings: string[] = ['Gemini CLI sessions hold neither the system prompt nor the tool definitions: the usage figures include them, the messages do not.'];
+  const warnings: string[] = [
+    'Gemini CLI sessions hold neither the system prompt nor the tool definitions: the usage figures include them, the messages do not.',
+  ];
   let model: string | undefined;
   let skipped = 0;
   v.messages.forEach((m, pos) => {
     const path = `messages.${pos}`;
     if (!isObject(m)) {
-      messages.push({ index: messages.length, rawIndex: pos, path, role: 'user', blocks: [{ type: 'other', label: typeof m, raw: m }], raw: m });
+      messages.push({
+        index: messages.length,
+        rawIndex: pos,
+        path,
+        role: 'user',
+        blocks: [{ type: 'other', label: typeof m, raw: m }],
+        raw: m,
+      });
       return;
     }
     const meta: MessageMeta = {};
     if (str(m.id)) meta.sourceId = str(m.id) as string;
     if (str(m.timestamp)) meta.timestamp = str(m.timestamp) as string;
     if (m.type === 'user') {
-      messages.push({ index: messages.length, rawIndex: pos, path, role: 'user', blocks: [{ type: 'text', text: textOf(m.content) }], raw: m, meta, stringContent: typeof m.content === 'string' });
+      messages.push({
+        index: messages.length,
+        rawIndex: pos,
+        path,
+        role: 'user',
+        blocks: [{ type: 'text', text: textOf(m.content) }],
+        raw: m,
+        meta,
+        stringContent: typeof m.content === 'string',
+      });
       return;
     }
     if (m.type !== 'gemini') {
@@ -77,12 +117,22 @@ function parse(v: unknown): Result<Transcript> {
     if (str(m.model)) model = str(m.model);
     const blocks: Block[] = [];
     for (const th of arr(m.thoughts) ?? []) {
-      if (isObject(th)) blocks.push({ type: 'thinking', thinking: [str(th.subject), str(th.description)].filter(Boolean).join(': ') });
+      if (isObject(th))
+        blocks.push({
+          type: 'thinking',
+          thinking: [str(th.subject), str(th.description)].filter(Boolean).join(': '),
+        });
     }
     const text = textOf(m.content);
     if (text.length > 0) blocks.push({ type: 'text', text });
     const calls = (arr(m.toolCalls) ?? []).filter(isObject);
-    for (const c of calls) blocks.push({ type: 'tool_use', id: str(c.id) ?? null, name: str(c.name) ?? '', input: c.args ?? {} });
+    for (const c of calls)
+      blocks.push({
+        type: 'tool_use',
+        id: str(c.id) ?? null,
+        name: str(c.name) ?? '',
+        input: c.args ?? {},
+      });
     const tokens = isObject(m.tokens) ? m.tokens : null;
     if (tokens) {
       const rec: UsageRecord = { messageIndex: messages.length };
@@ -93,22 +143,64 @@ function parse(v: unknown): Result<Transcript> {
       usage.push(rec);
       if (rec.outputTokens !== undefined) meta.usageOutputTokens = rec.outputTokens;
     }
-    messages.push({ index: messages.length, rawIndex: pos, path, role: 'assistant', blocks, raw: m, meta });
+    messages.push({
+      index: messages.length,
+      rawIndex: pos,
+      path,
+      role: 'assistant',
+      blocks,
+      raw: m,
+      meta,
+    });
     const results = calls.flatMap(resultBlocks);
     if (results.length > 0) {
       // Not a line of its own in the log: the results the CLI sent back right after this turn.
-      messages.push({ index: messages.length, rawIndex: pos, path: `${path}.toolCalls`, role: 'user', blocks: results, raw: undefined, meta: { ...(meta.timestamp ? { timestamp: meta.timestamp } : {}) } });
+      messages.push({
+        index: messages.length,
+        rawIndex: pos,
+        path: `${path}.toolCalls`,
+        role: 'user',
+        blocks: results,
+        raw: undefined,
+        meta: { ...(meta.timestamp ? { timestamp: meta.timestamp } : {}) },
+      });
     }
   });
-  if (skipped > 0) warnings.push(`${skipped} line(s) of other types (info, error, …) are not part of the request and were left out.`);
-  return { ok: true, value: { format: 'gemini-cli', system: [], tools: null, settings: model ? { model } : {}, usage, messages, warnings, listKey: 'messages', raw: v } };
+  if (skipped > 0)
+    warnings.push(
+      `${skipped} line(s) of other types (info, error, …) are not part of the request and were left out.`,
+    );
+  return {
+    ok: true,
+    value: {
+      format: 'gemini-cli',
+      system: [],
+      tools: null,
+      settings: model ? { model } : {},
+      usage,
+      messages,
+      warnings,
+      listKey: 'messages',
+      raw: v,
+    },
+  };
 }
 
 export const geminiCliParser: FormatParser = {
   id: 'gemini-cli',
   label: 'Gemini CLI session',
   provider: 'gemini',
-  expected: 'a Gemini CLI session: `{sessionId, projectHash, messages: [{type: "user" | "gemini", content, toolCalls?}]}`',
+  expected:
+    'a Gemini CLI session: `{sessionId, projectHash, messages: [{type: "user" | "gemini", content, toolCalls?}]}`',
   sniff,
-  parse: (doc) => (doc.kind === 'json' ? parse(doc.value) : { ok: false, error: { kind: 'shape', message: 'A Gemini CLI session is one JSON document, not JSON Lines.' } }),
+  parse: (doc) =>
+    doc.kind === 'json'
+      ? parse(doc.value)
+      : {
+          ok: false,
+          error: {
+            kind: 'shape',
+            message: 'A Gemini CLI session is one JSON document, not JSON Lines.',
+          },
+        },
 };

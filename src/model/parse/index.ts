@@ -55,7 +55,9 @@ const SNIFF_HEAD = 400;
 const SNIFF_TAIL = 100;
 
 function sampleList<T>(list: readonly T[]): T[] {
-  return list.length <= SNIFF_HEAD + SNIFF_TAIL ? [...list] : [...list.slice(0, SNIFF_HEAD), ...list.slice(-SNIFF_TAIL)];
+  return list.length <= SNIFF_HEAD + SNIFF_TAIL
+    ? [...list]
+    : [...list.slice(0, SNIFF_HEAD), ...list.slice(-SNIFF_TAIL)];
 }
 
 /** A shallow copy of a JSON value whose long arrays (top level or one level down) are sampled. */
@@ -74,8 +76,23 @@ function sampleValue(v: unknown): unknown {
 
 /** Read text into a source document: JSON, or JSON Lines when the text looks like a log. */
 export function readSource(text: string, name?: string): Result<SourceDoc> {
-  if (!/\S/.test(text)) return { ok: false, error: { kind: 'empty', message: 'The input is empty: paste a request body, a message array or a session log.' } };
-  if (text.includes('\u0000')) return { ok: false, error: { kind: 'binary', message: 'This is not text (it contains NUL bytes). Drop a .json, .jsonl or .gz transcript.' } };
+  if (!/\S/.test(text))
+    return {
+      ok: false,
+      error: {
+        kind: 'empty',
+        message: 'The input is empty: paste a request body, a message array or a session log.',
+      },
+    };
+  if (text.includes('\u0000'))
+    return {
+      ok: false,
+      error: {
+        kind: 'binary',
+        message:
+          'This is not text (it contains NUL bytes). Drop a .json, .jsonl or .gz transcript.',
+      },
+    };
   const jsonlHint = name !== undefined && /\.(jsonl|ndjson)$/i.test(name);
   // A text whose first line is a whole JSON object followed by another `{` line cannot be one
   // JSON document, so it is read as JSON Lines directly (no doomed whole-text parse of a log).
@@ -84,7 +101,11 @@ export function readSource(text: string, name?: string): Result<SourceDoc> {
     if (lines.length > 0) return { ok: true, value: { kind: 'jsonl', lines, brokenLines } };
   }
   const parsed = parseJsonText(text);
-  if (!parsed.ok) return { ok: false, error: { kind: 'json', message: parsed.error.message, location: parsed.error.location } };
+  if (!parsed.ok)
+    return {
+      ok: false,
+      error: { kind: 'json', message: parsed.error.message, location: parsed.error.location },
+    };
   return { ok: true, value: { kind: 'json', value: parsed.value } };
 }
 
@@ -102,12 +123,22 @@ export function parseTranscript(text: string, opts: ParseOptions = {}): Result<P
 }
 
 /** The same as `parseTranscript`, for an already parsed document. */
-export function parseDocument(source: SourceDoc, opts: ParseOptions = {}): Result<ParsedTranscript> {
+export function parseDocument(
+  source: SourceDoc,
+  opts: ParseOptions = {},
+): Result<ParsedTranscript> {
   let doc = source;
   const requests = doc.kind === 'json' ? listRequests(doc.value) : [];
-  const requestIndex = requests.length === 0 ? undefined : Math.max(0, Math.min(requests.length - 1, opts.requestIndex ?? requests.length - 1));
-  if (requestIndex !== undefined) doc = { kind: 'json', value: (requests[requestIndex] as (typeof requests)[number]).value };
-  const multi = requestIndex !== undefined ? { requests: requests.map((r) => ({ label: r.label })), requestIndex } : {};
+  const requestIndex =
+    requests.length === 0
+      ? undefined
+      : Math.max(0, Math.min(requests.length - 1, opts.requestIndex ?? requests.length - 1));
+  if (requestIndex !== undefined)
+    doc = { kind: 'json', value: (requests[requestIndex] as (typeof requests)[number]).value };
+  const multi =
+    requestIndex !== undefined
+      ? { requests: requests.map((r) => ({ label: r.label })), requestIndex }
+      : {};
   const candidates = detectFormats(doc);
   let parser: FormatParser | undefined;
   if (opts.format) parser = parserFor(opts.format);
@@ -124,11 +155,20 @@ export function parseDocument(source: SourceDoc, opts: ParseOptions = {}): Resul
   const result = parser.parse(doc);
   if (!result.ok) return result;
   if (doc.kind === 'jsonl' && doc.brokenLines.length > 0) {
-    result.value.warnings.push(`${doc.brokenLines.length} line(s) are not valid JSON and were skipped: ${doc.brokenLines.slice(0, 20).join(', ')}${doc.brokenLines.length > 20 ? ', …' : ''}.`);
+    result.value.warnings.push(
+      `${doc.brokenLines.length} line(s) are not valid JSON and were skipped: ${doc.brokenLines.slice(0, 20).join(', ')}${doc.brokenLines.length > 20 ? ', …' : ''}.`,
+    );
   }
   const top = candidates[0];
   const second = candidates[1];
-  const ambiguous = !opts.format && top !== undefined && second !== undefined && Math.abs(top.score - second.score) < 0.05;
-  if (requestIndex !== undefined) result.value.warnings.push(`This file holds ${requests.length} requests; showing ${requests[requestIndex]?.label ?? ''}. Pick another to inspect it.`);
+  const ambiguous =
+    !opts.format &&
+    top !== undefined &&
+    second !== undefined &&
+    Math.abs(top.score - second.score) < 0.05;
+  if (requestIndex !== undefined)
+    result.value.warnings.push(
+      `This file holds ${requests.length} requests; showing ${requests[requestIndex]?.label ?? ''}. Pick another to inspect it.`,
+    );
   return { ok: true, value: { transcript: result.value, candidates, ambiguous, ...multi } };
 }

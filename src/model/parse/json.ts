@@ -34,7 +34,11 @@ export function locate(text: string, offset: number): SourceLocation {
   }
   let lineEnd = text.indexOf('\n', lineStart);
   if (lineEnd < 0) lineEnd = text.length;
-  return { line, column: at - lineStart + 1, lineText: text.slice(lineStart, lineEnd).replace(/\r$/, '') };
+  return {
+    line,
+    column: at - lineStart + 1,
+    lineText: text.slice(lineStart, lineEnd).replace(/\r$/, ''),
+  };
 }
 
 const JSONC_MESSAGES: Record<number, string> = {
@@ -68,10 +72,16 @@ export function parseJsonText(text: string): Result<unknown, JsonFailure> {
     return { ok: true, value: JSON.parse(text) };
   } catch (e) {
     const errors: JsoncError[] = [];
-    parseLenient(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+    parseLenient(text, errors, {
+      disallowComments: true,
+      allowTrailingComma: false,
+      allowEmptyContent: false,
+    });
     const first = errors[0];
     const offset = first ? first.offset : text.length;
-    const what = first ? (JSONC_MESSAGES[first.error] ?? 'invalid JSON') : String((e as Error).message);
+    const what = first
+      ? (JSONC_MESSAGES[first.error] ?? 'invalid JSON')
+      : String((e as Error).message);
     const location = locate(text, offset);
     return {
       ok: false,

@@ -19,9 +19,24 @@ import { arr, isObject, parseArguments, str, withList, type Json } from './util.
 type Kind = 'human' | 'ai' | 'system' | 'tool' | 'function' | 'chat';
 
 const KINDS: Record<string, Kind> = {
-  human: 'human', ai: 'ai', system: 'system', tool: 'tool', function: 'function', chat: 'chat',
-  HumanMessage: 'human', AIMessage: 'ai', SystemMessage: 'system', ToolMessage: 'tool', FunctionMessage: 'function', ChatMessage: 'chat',
-  HumanMessageChunk: 'human', AIMessageChunk: 'ai', SystemMessageChunk: 'system', ToolMessageChunk: 'tool', FunctionMessageChunk: 'function', ChatMessageChunk: 'chat',
+  human: 'human',
+  ai: 'ai',
+  system: 'system',
+  tool: 'tool',
+  function: 'function',
+  chat: 'chat',
+  HumanMessage: 'human',
+  AIMessage: 'ai',
+  SystemMessage: 'system',
+  ToolMessage: 'tool',
+  FunctionMessage: 'function',
+  ChatMessage: 'chat',
+  HumanMessageChunk: 'human',
+  AIMessageChunk: 'ai',
+  SystemMessageChunk: 'system',
+  ToolMessageChunk: 'tool',
+  FunctionMessageChunk: 'function',
+  ChatMessageChunk: 'chat',
 };
 
 /** The three serialisations reduced to one: the kind and the message's fields. */
@@ -39,7 +54,8 @@ function unwrap(m: unknown): Unwrapped | null {
   }
   const kind = KINDS[str(m.type) ?? ''];
   if (!kind || kind !== str(m.type)) return null;
-  if (isObject(m.data) && !('content' in m) && 'content' in m.data) return { kind, fields: m.data, style: 'stored' };
+  if (isObject(m.data) && !('content' in m) && 'content' in m.data)
+    return { kind, fields: m.data, style: 'stored' };
   if ('content' in m) return { kind, fields: m, style: 'dict' };
   return null;
 }
@@ -78,7 +94,8 @@ function lcBlock(b: unknown): Block {
 }
 
 function contentBlocks(c: unknown): { blocks: Block[]; stringContent: boolean } {
-  if (typeof c === 'string') return { blocks: c.length > 0 ? [{ type: 'text', text: c }] : [], stringContent: true };
+  if (typeof c === 'string')
+    return { blocks: c.length > 0 ? [{ type: 'text', text: c }] : [], stringContent: true };
   if (Array.isArray(c)) return { blocks: c.map(lcBlock), stringContent: false };
   if (c === null || c === undefined) return { blocks: [], stringContent: false };
   return { blocks: [{ type: 'other', label: 'content', raw: c }], stringContent: false };
@@ -101,18 +118,52 @@ function toolCalls(f: Json, have: Set<string>): Block[] {
     const fn = isObject(tc.function) ? tc.function : {};
     const id = str(tc.id) ?? null;
     if (id !== null && have.has(id)) continue;
-    out.push({ type: 'tool_use', id, name: str(fn.name) ?? '', input: parseArguments(fn.arguments) });
+    out.push({
+      type: 'tool_use',
+      id,
+      name: str(fn.name) ?? '',
+      input: parseArguments(fn.arguments),
+    });
   }
-  if (isObject(ak.function_call)) out.push({ type: 'tool_use', id: null, name: str(ak.function_call.name) ?? '', input: parseArguments(ak.function_call.arguments) });
+  if (isObject(ak.function_call))
+    out.push({
+      type: 'tool_use',
+      id: null,
+      name: str(ak.function_call.name) ?? '',
+      input: parseArguments(ak.function_call.arguments),
+    });
   return out;
 }
 
-const CHAT_ROLES: Record<string, Role> = { user: 'user', human: 'user', assistant: 'assistant', ai: 'assistant', system: 'system', developer: 'developer', tool: 'tool' };
+const CHAT_ROLES: Record<string, Role> = {
+  user: 'user',
+  human: 'user',
+  assistant: 'assistant',
+  ai: 'assistant',
+  system: 'system',
+  developer: 'developer',
+  tool: 'tool',
+};
 
-function toMessage(m: unknown, i: number, listKey: string): { message: Message; usage: UsageRecord | null } {
+function toMessage(
+  m: unknown,
+  i: number,
+  listKey: string,
+): { message: Message; usage: UsageRecord | null } {
   const path = `${listKey}.${i}`;
   const u = unwrap(m);
-  if (!u) return { message: { index: i, rawIndex: i, path, role: 'user', blocks: [{ type: 'other', label: 'not a LangChain message', raw: m }], raw: m }, usage: null };
+  if (!u)
+    return {
+      message: {
+        index: i,
+        rawIndex: i,
+        path,
+        role: 'user',
+        blocks: [{ type: 'other', label: 'not a LangChain message', raw: m }],
+        raw: m,
+      },
+      usage: null,
+    };
   const f = u.fields;
   const { blocks, stringContent } = contentBlocks(f.content);
   let role: Role;
@@ -129,20 +180,24 @@ function toMessage(m: unknown, i: number, listKey: string): { message: Message; 
       break;
     case 'ai': {
       role = 'assistant';
-      const have = new Set(blocks.flatMap((b) => (b.type === 'tool_use' && b.id !== null ? [b.id] : [])));
+      const have = new Set(
+        blocks.flatMap((b) => (b.type === 'tool_use' && b.id !== null ? [b.id] : [])),
+      );
       out = [...blocks, ...toolCalls(f, have)];
       break;
     }
     case 'tool':
     case 'function':
       role = 'tool';
-      out = [{
-        type: 'tool_result',
-        toolUseId: u.kind === 'tool' ? (str(f.tool_call_id) ?? null) : null,
-        isError: f.status === 'error',
-        content: blocks,
-        ...(str(f.name) ? { name: str(f.name) as string } : {}),
-      }];
+      out = [
+        {
+          type: 'tool_result',
+          toolUseId: u.kind === 'tool' ? (str(f.tool_call_id) ?? null) : null,
+          isError: f.status === 'error',
+          content: blocks,
+          ...(str(f.name) ? { name: str(f.name) as string } : {}),
+        },
+      ];
       break;
   }
   let usage: UsageRecord | null = null;
@@ -158,18 +213,44 @@ function toMessage(m: unknown, i: number, listKey: string): { message: Message; 
     if (typeof otd.reasoning === 'number') usage.reasoningTokens = otd.reasoning;
   }
   const id = str(f.id);
-  const meta = { ...(id ? { sourceId: id } : {}), ...(usage?.outputTokens !== undefined ? { usageOutputTokens: usage.outputTokens } : {}) };
+  const meta = {
+    ...(id ? { sourceId: id } : {}),
+    ...(usage?.outputTokens !== undefined ? { usageOutputTokens: usage.outputTokens } : {}),
+  };
   return {
-    message: { index: i, rawIndex: i, path, role, blocks: out, raw: m, ...(stringContent ? { stringContent } : {}), ...(Object.keys(meta).length > 0 ? { meta } : {}) },
+    message: {
+      index: i,
+      rawIndex: i,
+      path,
+      role,
+      blocks: out,
+      raw: m,
+      ...(stringContent ? { stringContent } : {}),
+      ...(Object.keys(meta).length > 0 ? { meta } : {}),
+    },
     usage,
   };
 }
 
 function parse(doc: SourceDoc): Result<Transcript> {
-  if (doc.kind !== 'json') return { ok: false, error: { kind: 'shape', message: 'LangChain messages are one JSON document, not JSON Lines.' } };
+  if (doc.kind !== 'json')
+    return {
+      ok: false,
+      error: {
+        kind: 'shape',
+        message: 'LangChain messages are one JSON document, not JSON Lines.',
+      },
+    };
   const v = doc.value;
   const list = listOf(v);
-  if (!list) return { ok: false, error: { kind: 'shape', message: 'Expected an array of LangChain messages, or an object with `messages`.' } };
+  if (!list)
+    return {
+      ok: false,
+      error: {
+        kind: 'shape',
+        message: 'Expected an array of LangChain messages, or an object with `messages`.',
+      },
+    };
   const parsed = list.map((m, i) => toMessage(m, i, 'messages'));
   const usage = parsed.flatMap((p) => (p.usage ? [p.usage] : []));
   let model: string | undefined;
@@ -181,9 +262,17 @@ function parse(doc: SourceDoc): Result<Transcript> {
   return {
     ok: true,
     value: {
-      format: 'langchain', system: [], tools: null, settings: model ? { model } : {}, usage, messages: parsed.map((p) => p.message),
-      warnings: ['LangChain message lists carry no tool definitions; they are checked as the request the chat model would send (default: OpenAI Chat Completions).'],
-      listKey: 'messages', raw: v,
+      format: 'langchain',
+      system: [],
+      tools: null,
+      settings: model ? { model } : {},
+      usage,
+      messages: parsed.map((p) => p.message),
+      warnings: [
+        'LangChain message lists carry no tool definitions; they are checked as the request the chat model would send (default: OpenAI Chat Completions).',
+      ],
+      listKey: 'messages',
+      raw: v,
     },
   };
 }
@@ -194,32 +283,56 @@ function parse(doc: SourceDoc): Result<Transcript> {
  * followed by a HumanMessage with the rest, if any.
  */
 function renderAll(m: Message, style: Unwrapped['style']): unknown[] {
-  if (m.role !== 'user' || !m.blocks.some((b) => b.type === 'tool_result')) return [render(m, style)];
-  const out = m.blocks.flatMap((b) => (b.type === 'tool_result' ? [render({ ...m, role: 'tool', blocks: [b] }, style)] : []));
+  if (m.role !== 'user' || !m.blocks.some((b) => b.type === 'tool_result'))
+    return [render(m, style)];
+  const out = m.blocks.flatMap((b) =>
+    b.type === 'tool_result' ? [render({ ...m, role: 'tool', blocks: [b] }, style)] : [],
+  );
   const rest = m.blocks.filter((b) => b.type !== 'tool_result');
   if (rest.length > 0) out.push(render({ ...m, blocks: rest }, style));
   return out;
 }
 
 function render(m: Message, style: Unwrapped['style']): unknown {
-  const text = m.blocks.filter((b) => b.type === 'text').map((b) => (b.type === 'text' ? b.text : '')).join('');
+  const text = m.blocks
+    .filter((b) => b.type === 'text')
+    .map((b) => (b.type === 'text' ? b.text : ''))
+    .join('');
   let type: Kind;
   let fields: Json;
   if (m.role === 'tool') {
     const r = m.blocks.find((b) => b.type === 'tool_result');
-    const content = r && r.type === 'tool_result' ? r.content.map((c) => (c.type === 'text' ? c.text : '')).join('') : text;
+    const content =
+      r && r.type === 'tool_result'
+        ? r.content.map((c) => (c.type === 'text' ? c.text : '')).join('')
+        : text;
     type = 'tool';
-    fields = { content, tool_call_id: r && r.type === 'tool_result' ? r.toolUseId : null, ...(r && r.type === 'tool_result' && r.isError ? { status: 'error' } : {}) };
+    fields = {
+      content,
+      tool_call_id: r && r.type === 'tool_result' ? r.toolUseId : null,
+      ...(r && r.type === 'tool_result' && r.isError ? { status: 'error' } : {}),
+    };
   } else if (m.role === 'assistant') {
     type = 'ai';
-    const calls = m.blocks.flatMap((b) => (b.type === 'tool_use' ? [{ name: b.name, args: b.input ?? {}, id: b.id, type: 'tool_call' }] : []));
+    const calls = m.blocks.flatMap((b) =>
+      b.type === 'tool_use'
+        ? [{ name: b.name, args: b.input ?? {}, id: b.id, type: 'tool_call' }]
+        : [],
+    );
     fields = { content: text, ...(calls.length > 0 ? { tool_calls: calls } : {}) };
   } else {
     type = m.role === 'system' || m.role === 'developer' ? 'system' : 'human';
     fields = { content: text };
   }
   if (style === 'lc') {
-    const cls = { human: 'HumanMessage', ai: 'AIMessage', system: 'SystemMessage', tool: 'ToolMessage', function: 'FunctionMessage', chat: 'ChatMessage' }[type];
+    const cls = {
+      human: 'HumanMessage',
+      ai: 'AIMessage',
+      system: 'SystemMessage',
+      tool: 'ToolMessage',
+      function: 'FunctionMessage',
+      chat: 'ChatMessage',
+    }[type];
     return { lc: 1, type: 'constructor', id: ['langchain_core', 'messages', cls], kwargs: fields };
   }
   if (style === 'stored') return { type, data: fields };
@@ -228,16 +341,27 @@ function render(m: Message, style: Unwrapped['style']): unknown {
 
 /** Write the list back: untouched messages from raw, others rendered in the file's serialisation. */
 function write(t: Transcript): string {
-  const first = listOf(t.raw)?.map(unwrap).find((u) => u !== null);
+  const first = listOf(t.raw)
+    ?.map(unwrap)
+    .find((u) => u !== null);
   const style = first?.style ?? 'dict';
-  return JSON.stringify(withList(t.raw, 'messages', t.messages.flatMap((m) => (m.raw !== undefined ? [m.raw] : renderAll(m, style)))), null, 2);
+  return JSON.stringify(
+    withList(
+      t.raw,
+      'messages',
+      t.messages.flatMap((m) => (m.raw !== undefined ? [m.raw] : renderAll(m, style))),
+    ),
+    null,
+    2,
+  );
 }
 
 export const langchainParser: FormatParser = {
   id: 'langchain',
   label: 'LangChain messages',
   provider: 'openai-chat',
-  expected: 'an array (or `{messages}`) of LangChain messages: `{type: human|ai|system|tool, content, tool_calls, tool_call_id}`, `{type, data}`, or `{lc: 1, type: "constructor", id: [..., "AIMessage"], kwargs}`',
+  expected:
+    'an array (or `{messages}`) of LangChain messages: `{type: human|ai|system|tool, content, tool_calls, tool_call_id}`, `{type, data}`, or `{lc: 1, type: "constructor", id: [..., "AIMessage"], kwargs}`',
   sniff,
   parse,
   write,

@@ -26,7 +26,16 @@ describe('never throws', () => {
           expect(() => p.sniff(v)).not.toThrow();
           expect(() => p.sniff(ls)).not.toThrow();
           expect(() => parseDocument({ kind: 'json', value: v }, { format: id })).not.toThrow();
-          expect(() => parseDocument({ kind: 'jsonl', lines: ls.map((value, i) => ({ line: i + 1, value })), brokenLines: [] }, { format: id })).not.toThrow();
+          expect(() =>
+            parseDocument(
+              {
+                kind: 'jsonl',
+                lines: ls.map((value, i) => ({ line: i + 1, value })),
+                brokenLines: [],
+              },
+              { format: id },
+            ),
+          ).not.toThrow();
         }),
         { numRuns: 150 },
       );
@@ -38,7 +47,10 @@ function asNew(t: Transcript, format: FormatId): Transcript {
   return { ...t, format, raw: [], messages: t.messages.map((m) => ({ ...m, raw: undefined })) };
 }
 
-const ids = (t: Transcript) => pairToolCalls(t.messages).map((p) => `${p.id}:${p.status}`).sort();
+const ids = (t: Transcript) =>
+  pairToolCalls(t.messages)
+    .map((p) => `${p.id}:${p.status}`)
+    .sort();
 
 describe('write then read keeps every call and its pairing', () => {
   for (const format of MINE) {
@@ -47,7 +59,10 @@ describe('write then read keeps every call and its pairing', () => {
         fc.assert(
           fc.property(arbValidTranscript(source, { withSystem: false }), (t) => {
             const out = asNew(t, format);
-            const back = parseTranscript(writeTranscript(out), { format, name: format.endsWith('jsonl') ? 'x.jsonl' : 'x.json' });
+            const back = parseTranscript(writeTranscript(out), {
+              format,
+              name: format.endsWith('jsonl') ? 'x.jsonl' : 'x.json',
+            });
             expect(back.ok).toBe(true);
             if (!back.ok) return;
             expect(ids(back.value.transcript)).toEqual(ids(t));

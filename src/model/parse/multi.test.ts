@@ -2,17 +2,39 @@ import { describe, expect, it } from 'vitest';
 import { parseTranscript } from './index.ts';
 import { listRequests } from './multi.ts';
 
-const req = (model: string, n: number) => ({ model, max_tokens: 100, messages: Array.from({ length: n }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `m${i}` })) });
+const req = (model: string, n: number) => ({
+  model,
+  max_tokens: 100,
+  messages: Array.from({ length: n }, (_, i) => ({
+    role: i % 2 ? 'assistant' : 'user',
+    content: `m${i}`,
+  })),
+});
 
 describe('listRequests', () => {
   it('an array of request bodies', () => {
     const list = listRequests([req('claude-sonnet-4-5', 1), req('claude-sonnet-4-5', 3)]);
-    expect(list.map((r) => r.label)).toEqual(['#1 · claude-sonnet-4-5 · 1 messages', '#2 · claude-sonnet-4-5 · 3 messages']);
+    expect(list.map((r) => r.label)).toEqual([
+      '#1 · claude-sonnet-4-5 · 1 messages',
+      '#2 · claude-sonnet-4-5 · 3 messages',
+    ]);
   });
 
   it('a log export: rows wrapping the body (also as a JSON string) under a container key', () => {
-    const list = listRequests({ data: [{ id: 'r1', request: req('gpt-4.1', 2) }, { id: 'r2', model: 'gemini-2.5-pro', body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }) }] });
-    expect(list.map((r) => r.label)).toEqual(['#1 · gpt-4.1 · 2 messages', '#2 · gemini-2.5-pro · 1 contents']);
+    const list = listRequests({
+      data: [
+        { id: 'r1', request: req('gpt-4.1', 2) },
+        {
+          id: 'r2',
+          model: 'gemini-2.5-pro',
+          body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }),
+        },
+      ],
+    });
+    expect(list.map((r) => r.label)).toEqual([
+      '#1 · gpt-4.1 · 2 messages',
+      '#2 · gemini-2.5-pro · 1 contents',
+    ]);
     expect(list[1]?.value).toEqual({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] });
   });
 
@@ -26,13 +48,18 @@ describe('listRequests', () => {
 });
 
 describe('parseTranscript with several requests', () => {
-  const text = JSON.stringify({ requests: [req('claude-sonnet-4-5', 1), req('claude-sonnet-4-5', 3)] });
+  const text = JSON.stringify({
+    requests: [req('claude-sonnet-4-5', 1), req('claude-sonnet-4-5', 3)],
+  });
 
   it('parses the last request by default and lists them all', () => {
     const r = parseTranscript(text);
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    expect(r.value.requests).toEqual([{ label: '#1 · claude-sonnet-4-5 · 1 messages' }, { label: '#2 · claude-sonnet-4-5 · 3 messages' }]);
+    expect(r.value.requests).toEqual([
+      { label: '#1 · claude-sonnet-4-5 · 1 messages' },
+      { label: '#2 · claude-sonnet-4-5 · 3 messages' },
+    ]);
     expect(r.value.requestIndex).toBe(1);
     expect(r.value.transcript.format).toBe('anthropic-messages');
     expect(r.value.transcript.messages).toHaveLength(3);

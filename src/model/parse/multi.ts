@@ -16,9 +16,27 @@ export interface RequestEntry {
 /** Keys under which a body holds its primary list (Anthropic/Chat, Responses, Gemini). */
 const LIST_KEYS = ['messages', 'input', 'contents'] as const;
 /** Keys under which a log row wraps a request body. */
-const WRAP_KEYS = ['request', 'body', 'request_body', 'requestBody', 'proxy_server_request', 'parsed_body'];
+const WRAP_KEYS = [
+  'request',
+  'body',
+  'request_body',
+  'requestBody',
+  'proxy_server_request',
+  'parsed_body',
+];
 /** Keys under which an export object holds its list of rows. */
-const CONTAINER_KEYS = ['requests', 'data', 'items', 'logs', 'entries', 'rows', 'records', 'calls', 'interactions', 'results'];
+const CONTAINER_KEYS = [
+  'requests',
+  'data',
+  'items',
+  'logs',
+  'entries',
+  'rows',
+  'records',
+  'calls',
+  'interactions',
+  'results',
+];
 
 function listOf(body: Json): { key: string; list: unknown[] } | null {
   for (const k of LIST_KEYS) {
@@ -50,7 +68,9 @@ function labelOf(i: number, row: unknown, body: Json): string {
   const l = listOf(body);
   const model = str(body.model) ?? (isObject(row) ? str(row.model) : undefined);
   const noun = l?.key === 'contents' ? 'contents' : l?.key === 'input' ? 'items' : 'messages';
-  return [`#${i + 1}`, model, l ? `${l.list.length} ${noun}` : undefined].filter((x) => x !== undefined).join(' · ');
+  return [`#${i + 1}`, model, l ? `${l.list.length} ${noun}` : undefined]
+    .filter((x) => x !== undefined)
+    .join(' · ');
 }
 
 function fromRows(rows: unknown[]): RequestEntry[] {

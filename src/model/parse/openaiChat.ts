@@ -22,12 +22,16 @@ function part(p: unknown): Block {
   if (!isObject(p)) return { type: 'other', label: typeof p, raw: p };
   switch (p.type) {
     case 'text':
-      return typeof p.text === 'string' ? { type: 'text', text: p.text } : { type: 'other', label: 'text', raw: p };
+      return typeof p.text === 'string'
+        ? { type: 'text', text: p.text }
+        : { type: 'other', label: 'text', raw: p };
     case 'refusal':
       return { type: 'text', text: str(p.refusal) ?? '' };
     case 'image_url': {
       const url = isObject(p.image_url) ? str(p.image_url.url) : undefined;
-      const bytes = url?.startsWith('data:') ? base64Bytes(url.slice(url.indexOf(',') + 1)) : undefined;
+      const bytes = url?.startsWith('data:')
+        ? base64Bytes(url.slice(url.indexOf(',') + 1))
+        : undefined;
       return { type: 'image', ...(bytes !== undefined ? { bytes } : {}) };
     }
     case 'input_audio':
@@ -39,7 +43,11 @@ function part(p: unknown): Block {
 }
 
 function contentBlocks(c: unknown): { blocks: Block[]; stringContent: boolean } {
-  if (typeof c === 'string') return { blocks: c.length > 0 ? [{ type: 'text', text: c }] : [{ type: 'text', text: '' }], stringContent: true };
+  if (typeof c === 'string')
+    return {
+      blocks: c.length > 0 ? [{ type: 'text', text: c }] : [{ type: 'text', text: '' }],
+      stringContent: true,
+    };
   if (Array.isArray(c)) return { blocks: c.map(part), stringContent: false };
   if (c === null || c === undefined) return { blocks: [], stringContent: false };
   return { blocks: [{ type: 'other', label: 'content', raw: c }], stringContent: false };
@@ -59,17 +67,41 @@ function toolCall(tc: unknown): Block {
 /** Normalise one Chat Completions message. */
 export function openaiChatMessage(m: unknown, i: number, listKey: string): Message {
   const path = `${listKey}.${i}`;
-  if (!isObject(m)) return { index: i, rawIndex: i, path, role: 'user', blocks: [{ type: 'other', label: 'not an object', raw: m }], raw: m };
+  if (!isObject(m))
+    return {
+      index: i,
+      rawIndex: i,
+      path,
+      role: 'user',
+      blocks: [{ type: 'other', label: 'not an object', raw: m }],
+      raw: m,
+    };
   const rawRole = str(m.role) ?? '';
   const role = ROLES[rawRole] ?? 'user';
   const { blocks, stringContent } = contentBlocks(m.content);
   let out: Block[] = blocks;
   if (role === 'assistant') {
-    out = blocks.filter((b) => !(b.type === 'text' && b.text === '' && stringContent && (Array.isArray(m.tool_calls) || isObject(m.function_call))));
+    out = blocks.filter(
+      (b) =>
+        !(
+          b.type === 'text' &&
+          b.text === '' &&
+          stringContent &&
+          (Array.isArray(m.tool_calls) || isObject(m.function_call))
+        ),
+    );
     const calls = arr(m.tool_calls);
     if (calls) out = [...out, ...calls.map(toolCall)];
     if (isObject(m.function_call)) {
-      out = [...out, { type: 'tool_use', id: null, name: str(m.function_call.name) ?? '', input: parseArguments(m.function_call.arguments) }];
+      out = [
+        ...out,
+        {
+          type: 'tool_use',
+          id: null,
+          name: str(m.function_call.name) ?? '',
+          input: parseArguments(m.function_call.arguments),
+        },
+      ];
     }
   } else if (role === 'tool') {
     const isLegacy = rawRole === 'function';
@@ -83,7 +115,15 @@ export function openaiChatMessage(m: unknown, i: number, listKey: string): Messa
       },
     ];
   }
-  return { index: i, rawIndex: i, path, role, blocks: out, raw: m, ...(stringContent ? { stringContent } : {}) };
+  return {
+    index: i,
+    rawIndex: i,
+    path,
+    role,
+    blocks: out,
+    raw: m,
+    ...(stringContent ? { stringContent } : {}),
+  };
 }
 
 const OPENAI_KEYS = ['tool_calls', 'tool_call_id', 'function_call'];
@@ -92,11 +132,26 @@ function messageScore(m: unknown): number {
   if (!isObject(m)) return -1;
   const role = str(m.role);
   if (!role || !(role in ROLES)) return -1;
-  if (OPENAI_KEYS.some((k) => k in m) || role === 'tool' || role === 'function' || role === 'system' || role === 'developer') return 1;
+  if (
+    OPENAI_KEYS.some((k) => k in m) ||
+    role === 'tool' ||
+    role === 'function' ||
+    role === 'system' ||
+    role === 'developer'
+  )
+    return 1;
   const c = m.content;
   if (Array.isArray(c)) {
     if (c.some((p) => isObject(p) && p.type === 'image_url')) return 1;
-    if (c.some((p) => isObject(p) && typeof p.type === 'string' && !['text', 'image_url', 'refusal', 'input_audio', 'file'].includes(p.type))) return -1;
+    if (
+      c.some(
+        (p) =>
+          isObject(p) &&
+          typeof p.type === 'string' &&
+          !['text', 'image_url', 'refusal', 'input_audio', 'file'].includes(p.type),
+      )
+    )
+      return -1;
   } else if (c !== null && c !== undefined && typeof c !== 'string') return -1;
   return 0;
 }
@@ -119,7 +174,11 @@ function sniffList(list: unknown[]): number {
 function sniff(v: unknown): number {
   if (Array.isArray(v)) return sniffList(v);
   if (!isObject(v)) return 0;
-  if (v.object === 'chat.completion' || (Array.isArray(v.choices) && isObject(v.choices[0]) && isObject(v.choices[0].message))) return 0.9;
+  if (
+    v.object === 'chat.completion' ||
+    (Array.isArray(v.choices) && isObject(v.choices[0]) && isObject(v.choices[0].message))
+  )
+    return 0.9;
   const msgs = arr(v.messages);
   if (!msgs) return 0;
   let score = msgs.length === 0 ? 0.3 : sniffList(msgs);
@@ -157,11 +216,33 @@ function usageOf(u: unknown, messageIndex: number): UsageRecord[] {
 }
 
 function parse(v: unknown): Result<Transcript> {
-  const base = { format: 'openai-chat' as const, system: [], usage: [] as UsageRecord[], warnings: [] as string[], raw: v, listKey: 'messages' };
+  const base = {
+    format: 'openai-chat' as const,
+    system: [],
+    usage: [] as UsageRecord[],
+    warnings: [] as string[],
+    raw: v,
+    listKey: 'messages',
+  };
   if (Array.isArray(v)) {
-    return { ok: true, value: { ...base, tools: null, settings: {}, messages: v.map((m, i) => openaiChatMessage(m, i, 'messages')) } };
+    return {
+      ok: true,
+      value: {
+        ...base,
+        tools: null,
+        settings: {},
+        messages: v.map((m, i) => openaiChatMessage(m, i, 'messages')),
+      },
+    };
   }
-  if (!isObject(v)) return { ok: false, error: { kind: 'shape', message: 'Expected an object with `messages` or an array of messages.' } };
+  if (!isObject(v))
+    return {
+      ok: false,
+      error: {
+        kind: 'shape',
+        message: 'Expected an object with `messages` or an array of messages.',
+      },
+    };
   const model = str(v.model);
   if (Array.isArray(v.choices)) {
     const choice = v.choices[0];
@@ -170,22 +251,43 @@ function parse(v: unknown): Result<Transcript> {
     m.path = 'choices.0.message';
     return {
       ok: true,
-      value: { ...base, listKey: 'choices', tools: null, settings: model ? { model } : {}, messages: [m], usage: usageOf(v.usage, 0), warnings: ['This is a response object: one assistant message, no request around it.'] },
+      value: {
+        ...base,
+        listKey: 'choices',
+        tools: null,
+        settings: model ? { model } : {},
+        messages: [m],
+        usage: usageOf(v.usage, 0),
+        warnings: ['This is a response object: one assistant message, no request around it.'],
+      },
     };
   }
   const tc = v.tool_choice;
-  const forced = tc === 'required' || (isObject(tc) && (tc.type === 'function' || tc.type === 'custom'));
+  const forced =
+    tc === 'required' || (isObject(tc) && (tc.type === 'function' || tc.type === 'custom'));
   const settings: Transcript['settings'] = {
     ...(model ? { model } : {}),
     ...(forced ? { toolChoiceForced: true } : {}),
-    ...(isObject(v.response_format) && v.response_format.type === 'json_schema' ? { outputFormat: true } : {}),
+    ...(isObject(v.response_format) && v.response_format.type === 'json_schema'
+      ? { outputFormat: true }
+      : {}),
   };
   const list = arr(v.messages) ?? [];
-  return { ok: true, value: { ...base, tools: parseTools(v), settings, messages: list.map((m, i) => openaiChatMessage(m, i, 'messages')) } };
+  return {
+    ok: true,
+    value: {
+      ...base,
+      tools: parseTools(v),
+      settings,
+      messages: list.map((m, i) => openaiChatMessage(m, i, 'messages')),
+    },
+  };
 }
 
 function textOf(blocks: Block[]): string {
-  return blocks.map((b) => (b.type === 'text' ? b.text : b.type === 'other' ? JSON.stringify(b.raw) : '')).join('');
+  return blocks
+    .map((b) => (b.type === 'text' ? b.text : b.type === 'other' ? JSON.stringify(b.raw) : ''))
+    .join('');
 }
 
 /**
@@ -198,35 +300,67 @@ export function toOpenAIChatMessages(m: Message): unknown[] {
   if (m.role === 'assistant') {
     const calls = m.blocks.filter((b) => b.type === 'tool_use');
     const text = textOf(m.blocks.filter((b) => b.type === 'text'));
-    return [{
-      role: 'assistant',
-      content: text.length > 0 ? text : null,
-      ...(calls.length > 0
-        ? { tool_calls: calls.map((c) => (c.type === 'tool_use' ? { id: c.id, type: 'function', function: { name: c.name, arguments: typeof c.input === 'string' ? c.input : JSON.stringify(c.input ?? {}) } } : null)) }
-        : {}),
-    }];
+    return [
+      {
+        role: 'assistant',
+        content: text.length > 0 ? text : null,
+        ...(calls.length > 0
+          ? {
+              tool_calls: calls.map((c) =>
+                c.type === 'tool_use'
+                  ? {
+                      id: c.id,
+                      type: 'function',
+                      function: {
+                        name: c.name,
+                        arguments:
+                          typeof c.input === 'string' ? c.input : JSON.stringify(c.input ?? {}),
+                      },
+                    }
+                  : null,
+              ),
+            }
+          : {}),
+      },
+    ];
   }
   const out: unknown[] = [];
   const rest: Block[] = [];
   for (const b of m.blocks) {
-    if (b.type === 'tool_result') out.push({ role: 'tool', tool_call_id: b.toolUseId, content: textOf(b.content) });
+    if (b.type === 'tool_result')
+      out.push({ role: 'tool', tool_call_id: b.toolUseId, content: textOf(b.content) });
     else rest.push(b);
   }
-  if (rest.length > 0 || out.length === 0) out.push({ role: m.role === 'tool' ? 'user' : m.role, content: textOf(rest) });
+  if (rest.length > 0 || out.length === 0)
+    out.push({ role: m.role === 'tool' ? 'user' : m.role, content: textOf(rest) });
   return out;
 }
 
 function write(t: Transcript): string {
   if (t.listKey === 'choices') return JSON.stringify(t.raw, null, 2);
-  return JSON.stringify(withList(t.raw, 'messages', t.messages.flatMap(toOpenAIChatMessages)), null, 2);
+  return JSON.stringify(
+    withList(t.raw, 'messages', t.messages.flatMap(toOpenAIChatMessages)),
+    null,
+    2,
+  );
 }
 
 export const openaiChatParser: FormatParser = {
   id: 'openai-chat',
   label: 'OpenAI Chat Completions',
   provider: 'openai-chat',
-  expected: 'an object with `messages` (roles system/developer/user/assistant/tool, `tool_calls`, `tool_call_id`), a bare array of such messages, or a `chat.completion` response',
+  expected:
+    'an object with `messages` (roles system/developer/user/assistant/tool, `tool_calls`, `tool_call_id`), a bare array of such messages, or a `chat.completion` response',
   sniff,
-  parse: (doc) => (doc.kind === 'json' ? parse(doc.value) : { ok: false, error: { kind: 'shape', message: 'OpenAI Chat Completions is a JSON document, not JSON Lines.' } }),
+  parse: (doc) =>
+    doc.kind === 'json'
+      ? parse(doc.value)
+      : {
+          ok: false,
+          error: {
+            kind: 'shape',
+            message: 'OpenAI Chat Completions is a JSON document, not JSON Lines.',
+          },
+        },
   write,
 };

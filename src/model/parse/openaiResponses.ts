@@ -15,18 +15,72 @@ import type { Block, Message, Result, Role, Transcript, ToolDef, UsageRecord } f
 import type { FormatParser } from './registry.ts';
 import { arr, base64Bytes, isObject, parseArguments, str, withList, type Json } from './util.ts';
 
-const MESSAGE_ROLES: Record<string, Role> = { user: 'user', assistant: 'assistant', system: 'system', developer: 'developer' };
+const MESSAGE_ROLES: Record<string, Role> = {
+  user: 'user',
+  assistant: 'assistant',
+  system: 'system',
+  developer: 'developer',
+};
 
 /** Item types that are a client tool call answered by a `<type>_output` item with the same call_id. */
-const CALL_TYPES = new Set(['function_call', 'custom_tool_call', 'computer_call', 'local_shell_call', 'shell_call', 'apply_patch_call', 'tool_search_call']);
-const OUTPUT_TYPES = new Set(['function_call_output', 'custom_tool_call_output', 'computer_call_output', 'local_shell_call_output', 'shell_call_output', 'apply_patch_call_output', 'tool_search_output']);
+const CALL_TYPES = new Set([
+  'function_call',
+  'custom_tool_call',
+  'computer_call',
+  'local_shell_call',
+  'shell_call',
+  'apply_patch_call',
+  'tool_search_call',
+]);
+const OUTPUT_TYPES = new Set([
+  'function_call_output',
+  'custom_tool_call_output',
+  'computer_call_output',
+  'local_shell_call_output',
+  'shell_call_output',
+  'apply_patch_call_output',
+  'tool_search_output',
+]);
 /** Server-side tool items: call and result live in one item (no separate output). */
-const SERVER_ITEMS = new Set(['web_search_call', 'file_search_call', 'code_interpreter_call', 'image_generation_call', 'mcp_call', 'mcp_list_tools', 'mcp_approval_request']);
+const SERVER_ITEMS = new Set([
+  'web_search_call',
+  'file_search_call',
+  'code_interpreter_call',
+  'image_generation_call',
+  'mcp_call',
+  'mcp_list_tools',
+  'mcp_approval_request',
+]);
 /** Every item type we recognise, for the sniff. */
-const KNOWN_TYPES = new Set([...CALL_TYPES, ...OUTPUT_TYPES, ...SERVER_ITEMS, 'message', 'reasoning', 'item_reference', 'compaction', 'mcp_approval_response']);
+const KNOWN_TYPES = new Set([
+  ...CALL_TYPES,
+  ...OUTPUT_TYPES,
+  ...SERVER_ITEMS,
+  'message',
+  'reasoning',
+  'item_reference',
+  'compaction',
+  'mcp_approval_response',
+]);
 /** Types that only the Responses API uses (a strong signal in a bare array). */
-const STRONG_TYPES = new Set([...CALL_TYPES, ...OUTPUT_TYPES, ...SERVER_ITEMS, 'reasoning', 'item_reference', 'compaction']);
-const PART_TYPES = new Set(['input_text', 'output_text', 'input_image', 'input_file', 'input_audio', 'refusal', 'summary_text', 'reasoning_text']);
+const STRONG_TYPES = new Set([
+  ...CALL_TYPES,
+  ...OUTPUT_TYPES,
+  ...SERVER_ITEMS,
+  'reasoning',
+  'item_reference',
+  'compaction',
+]);
+const PART_TYPES = new Set([
+  'input_text',
+  'output_text',
+  'input_image',
+  'input_file',
+  'input_audio',
+  'refusal',
+  'summary_text',
+  'reasoning_text',
+]);
 
 /** Map one content part of a message item (or of a tool output) to a block. */
 function part(p: unknown): Block {
@@ -36,19 +90,36 @@ function part(p: unknown): Block {
     case 'input_text':
     case 'output_text':
     case 'text':
-      return typeof p.text === 'string' ? { type: 'text', text: p.text } : { type: 'other', label: String(p.type), raw: p };
+      return typeof p.text === 'string'
+        ? { type: 'text', text: p.text }
+        : { type: 'other', label: String(p.type), raw: p };
     case 'refusal':
       return { type: 'text', text: str(p.refusal) ?? '' };
     case 'input_image': {
       const url = str(p.image_url);
-      const bytes = url?.startsWith('data:') ? base64Bytes(url.slice(url.indexOf(',') + 1)) : undefined;
-      const mediaType = url?.startsWith('data:') ? url.slice(5, url.indexOf(';') > 0 ? url.indexOf(';') : undefined) : undefined;
-      return { type: 'image', ...(mediaType ? { mediaType } : {}), ...(bytes !== undefined ? { bytes } : {}) };
+      const bytes = url?.startsWith('data:')
+        ? base64Bytes(url.slice(url.indexOf(',') + 1))
+        : undefined;
+      const mediaType = url?.startsWith('data:')
+        ? url.slice(5, url.indexOf(';') > 0 ? url.indexOf(';') : undefined)
+        : undefined;
+      return {
+        type: 'image',
+        ...(mediaType ? { mediaType } : {}),
+        ...(bytes !== undefined ? { bytes } : {}),
+      };
     }
     case 'input_file': {
       const data = str(p.file_data);
-      const bytes = data !== undefined ? base64Bytes(data.includes(',') ? data.slice(data.indexOf(',') + 1) : data) : undefined;
-      return { type: 'document', ...(str(p.filename) ? { mediaType: str(p.filename) as string } : {}), ...(bytes !== undefined ? { bytes } : {}) };
+      const bytes =
+        data !== undefined
+          ? base64Bytes(data.includes(',') ? data.slice(data.indexOf(',') + 1) : data)
+          : undefined;
+      return {
+        type: 'document',
+        ...(str(p.filename) ? { mediaType: str(p.filename) as string } : {}),
+        ...(bytes !== undefined ? { bytes } : {}),
+      };
     }
     case 'input_audio':
       return { type: 'document', mediaType: 'audio' };
@@ -74,7 +145,12 @@ function contentBlocks(c: unknown): { blocks: Block[]; stringContent: boolean } 
 export function responsesItem(item: unknown, i: number, listKey: string): Message {
   const path = `${listKey}.${i}`;
   const base = { index: i, rawIndex: i, path, raw: item };
-  if (!isObject(item)) return { ...base, role: 'user', blocks: [{ type: 'other', label: 'not an object', raw: item }] };
+  if (!isObject(item))
+    return {
+      ...base,
+      role: 'user',
+      blocks: [{ type: 'other', label: 'not an object', raw: item }],
+    };
   const type = str(item.type) ?? (item.role !== undefined ? 'message' : '');
   const id = str(item.id);
   const meta = id ? { meta: { sourceId: id } } : {};
@@ -85,30 +161,63 @@ export function responsesItem(item: unknown, i: number, listKey: string): Messag
     return { ...base, role, blocks, ...(stringContent ? { stringContent } : {}), ...meta };
   }
   if (CALL_TYPES.has(type)) {
-    const input = type === 'function_call' ? parseArguments(item.arguments) : type === 'custom_tool_call' ? item.input : (item.action ?? item.arguments ?? item.input);
+    const input =
+      type === 'function_call'
+        ? parseArguments(item.arguments)
+        : type === 'custom_tool_call'
+          ? item.input
+          : (item.action ?? item.arguments ?? item.input);
     const name = str(item.name) ?? type.replace(/_call$/, '');
-    const block: Block = { type: 'tool_use', id: callId, name, input, ...(id ? { itemId: id } : {}) };
+    const block: Block = {
+      type: 'tool_use',
+      id: callId,
+      name,
+      input,
+      ...(id ? { itemId: id } : {}),
+    };
     return { ...base, role: 'assistant', blocks: [block], ...meta };
   }
   if (OUTPUT_TYPES.has(type)) {
     const out = item.output;
-    const content: Block[] = typeof out === 'string' ? [{ type: 'text', text: out }] : Array.isArray(out) ? out.map(part) : out === undefined || out === null ? [] : [{ type: 'text', text: JSON.stringify(out) }];
+    const content: Block[] =
+      typeof out === 'string'
+        ? [{ type: 'text', text: out }]
+        : Array.isArray(out)
+          ? out.map(part)
+          : out === undefined || out === null
+            ? []
+            : [{ type: 'text', text: JSON.stringify(out) }];
     const isError = item.status === 'incomplete' || (isObject(out) && 'error' in out);
-    return { ...base, role: 'tool', blocks: [{ type: 'tool_result', toolUseId: callId, isError, content }], ...meta };
+    return {
+      ...base,
+      role: 'tool',
+      blocks: [{ type: 'tool_result', toolUseId: callId, isError, content }],
+      ...meta,
+    };
   }
   if (type === 'reasoning') {
     const blocks: Block[] = [];
-    const texts = (list: unknown) => (arr(list) ?? []).flatMap((s) => (isObject(s) && typeof s.text === 'string' ? [s.text] : []));
+    const texts = (list: unknown) =>
+      (arr(list) ?? []).flatMap((s) => (isObject(s) && typeof s.text === 'string' ? [s.text] : []));
     const summary = texts(item.summary);
     if (summary.length > 0) blocks.push({ type: 'thinking', thinking: summary.join('\n\n') });
     const content = texts(item.content);
     if (content.length > 0) blocks.push({ type: 'thinking', thinking: content.join('\n\n') });
     const enc = str(item.encrypted_content);
-    blocks.push({ type: 'redacted_thinking', bytes: enc ? enc.length : 0, ...(id ? { itemId: id } : {}) });
+    blocks.push({
+      type: 'redacted_thinking',
+      bytes: enc ? enc.length : 0,
+      ...(id ? { itemId: id } : {}),
+    });
     return { ...base, role: 'assistant', blocks, ...meta };
   }
   const role: Role = SERVER_ITEMS.has(type) || type === 'compaction' ? 'assistant' : 'user';
-  return { ...base, role, blocks: [{ type: 'other', label: type || 'unknown', raw: item }], ...meta };
+  return {
+    ...base,
+    role,
+    blocks: [{ type: 'other', label: type || 'unknown', raw: item }],
+    ...meta,
+  };
 }
 
 /** Score one item of a bare array: -1 not Responses, 0 neutral (could be Chat), 1 Responses. */
@@ -116,7 +225,8 @@ function itemScore(it: unknown): number {
   if (!isObject(it)) return -1;
   const type = str(it.type);
   if (type !== undefined) {
-    if (STRONG_TYPES.has(type)) return 'call_id' in it || 'id' in it || type === 'reasoning' ? 1 : 0;
+    if (STRONG_TYPES.has(type))
+      return 'call_id' in it || 'id' in it || type === 'reasoning' ? 1 : 0;
     if (type !== 'message') return KNOWN_TYPES.has(type) ? 0 : -1;
   }
   const role = str(it.role);
@@ -124,7 +234,8 @@ function itemScore(it: unknown): number {
   if ('tool_calls' in it || 'tool_call_id' in it || 'function_call' in it) return -1;
   const c = it.content;
   if (Array.isArray(c)) {
-    if (c.some((p) => !isObject(p) || typeof p.type !== 'string' || !PART_TYPES.has(p.type))) return -1;
+    if (c.some((p) => !isObject(p) || typeof p.type !== 'string' || !PART_TYPES.has(p.type)))
+      return -1;
     return c.length > 0 ? 1 : 0;
   }
   if (typeof c !== 'string') return -1;
@@ -162,7 +273,11 @@ function parseTools(v: unknown): ToolDef[] | null {
   return list.filter(isObject).map((t) => ({
     name: str(t.name) ?? str(t.type) ?? '',
     ...(str(t.description) ? { description: str(t.description) as string } : {}),
-    ...(t.parameters !== undefined ? { schema: t.parameters } : t.format !== undefined ? { schema: t.format } : {}),
+    ...(t.parameters !== undefined
+      ? { schema: t.parameters }
+      : t.format !== undefined
+        ? { schema: t.format }
+        : {}),
   }));
 }
 
@@ -180,7 +295,8 @@ function usageOf(u: unknown, messageIndex: number | undefined): UsageRecord[] {
 }
 
 function systemOf(instructions: unknown): Transcript['system'] {
-  if (typeof instructions === 'string') return instructions.length > 0 ? [{ text: instructions, path: 'instructions' }] : [];
+  if (typeof instructions === 'string')
+    return instructions.length > 0 ? [{ text: instructions, path: 'instructions' }] : [];
   const list = arr(instructions);
   if (!list) return [];
   return list.flatMap((it, i) => {
@@ -194,37 +310,104 @@ function systemOf(instructions: unknown): Transcript['system'] {
 function settingsOf(v: Json): Transcript['settings'] {
   const model = str(v.model);
   const tc = v.tool_choice;
-  const forced = tc === 'required' || (isObject(tc) && tc.type !== 'allowed_tools' && tc.type !== undefined);
+  const forced =
+    tc === 'required' || (isObject(tc) && tc.type !== 'allowed_tools' && tc.type !== undefined);
   const fmt = isObject(v.text) && isObject(v.text.format) ? v.text.format.type : undefined;
-  return { ...(model ? { model } : {}), ...(forced ? { toolChoiceForced: true } : {}), ...(fmt === 'json_schema' ? { outputFormat: true } : {}) };
+  return {
+    ...(model ? { model } : {}),
+    ...(forced ? { toolChoiceForced: true } : {}),
+    ...(fmt === 'json_schema' ? { outputFormat: true } : {}),
+  };
 }
 
 function parse(v: unknown): Result<Transcript> {
-  const base = { format: 'openai-responses' as const, usage: [] as UsageRecord[], warnings: [] as string[], raw: v };
+  const base = {
+    format: 'openai-responses' as const,
+    usage: [] as UsageRecord[],
+    warnings: [] as string[],
+    raw: v,
+  };
   if (Array.isArray(v)) {
-    return { ok: true, value: { ...base, system: [], tools: null, settings: {}, listKey: 'input', messages: v.map((it, i) => responsesItem(it, i, 'input')) } };
+    return {
+      ok: true,
+      value: {
+        ...base,
+        system: [],
+        tools: null,
+        settings: {},
+        listKey: 'input',
+        messages: v.map((it, i) => responsesItem(it, i, 'input')),
+      },
+    };
   }
-  if (!isObject(v)) return { ok: false, error: { kind: 'shape', message: 'Expected a Responses request body with `input`, an array of input items, or a response object.' } };
+  if (!isObject(v))
+    return {
+      ok: false,
+      error: {
+        kind: 'shape',
+        message:
+          'Expected a Responses request body with `input`, an array of input items, or a response object.',
+      },
+    };
   const warnings: string[] = [];
   if (v.object === 'response') {
     const list = arr(v.output) ?? [];
     const messages = list.map((it, i) => responsesItem(it, i, 'output'));
     warnings.push('This is a response object: its output items, no request around them.');
-    return { ok: true, value: { ...base, system: systemOf(v.instructions), tools: parseTools(v.tools), settings: settingsOf(v), listKey: 'output', messages, usage: usageOf(v.usage, messages.length > 0 ? messages.length - 1 : undefined), warnings } };
+    return {
+      ok: true,
+      value: {
+        ...base,
+        system: systemOf(v.instructions),
+        tools: parseTools(v.tools),
+        settings: settingsOf(v),
+        listKey: 'output',
+        messages,
+        usage: usageOf(v.usage, messages.length > 0 ? messages.length - 1 : undefined),
+        warnings,
+      },
+    };
   }
   if (typeof v.previous_response_id === 'string' || v.conversation !== undefined) {
-    warnings.push('The request continues server-held history (`previous_response_id` / `conversation`): the earlier turns are not in this paste, so pairing and counts cover only what is visible.');
+    warnings.push(
+      'The request continues server-held history (`previous_response_id` / `conversation`): the earlier turns are not in this paste, so pairing and counts cover only what is visible.',
+    );
   }
   let messages: Message[];
   if (typeof v.input === 'string') {
-    messages = [{ index: 0, rawIndex: 0, path: 'input', role: 'user', stringContent: true, blocks: [{ type: 'text', text: v.input }], raw: { role: 'user', content: v.input } }];
+    messages = [
+      {
+        index: 0,
+        rawIndex: 0,
+        path: 'input',
+        role: 'user',
+        stringContent: true,
+        blocks: [{ type: 'text', text: v.input }],
+        raw: { role: 'user', content: v.input },
+      },
+    ];
   } else {
     messages = (arr(v.input) ?? []).map((it, i) => responsesItem(it, i, 'input'));
   }
-  if (messages.some((m) => m.blocks.some((b) => b.type === 'other' && b.label === 'item_reference'))) {
-    warnings.push('Some items are `item_reference`s: their content is stored server-side and is not in this paste.');
+  if (
+    messages.some((m) => m.blocks.some((b) => b.type === 'other' && b.label === 'item_reference'))
+  ) {
+    warnings.push(
+      'Some items are `item_reference`s: their content is stored server-side and is not in this paste.',
+    );
   }
-  return { ok: true, value: { ...base, system: systemOf(v.instructions), tools: parseTools(v.tools), settings: settingsOf(v), listKey: 'input', messages, warnings } };
+  return {
+    ok: true,
+    value: {
+      ...base,
+      system: systemOf(v.instructions),
+      tools: parseTools(v.tools),
+      settings: settingsOf(v),
+      listKey: 'input',
+      messages,
+      warnings,
+    },
+  };
 }
 
 /** Render a normalised block list as Responses items (used for new or changed messages). */
@@ -241,36 +424,63 @@ function renderBlocks(m: Message): unknown[] {
   for (const b of m.blocks) {
     switch (b.type) {
       case 'text':
-        parts.push(role === 'assistant' ? { type: textType, text: b.text, annotations: [] } : { type: textType, text: b.text });
+        parts.push(
+          role === 'assistant'
+            ? { type: textType, text: b.text, annotations: [] }
+            : { type: textType, text: b.text },
+        );
         break;
       case 'image':
       case 'document':
-        parts.push({ type: 'input_text', text: `[${b.type}${b.mediaType ? ` ${b.mediaType}` : ''} omitted]` });
+        parts.push({
+          type: 'input_text',
+          text: `[${b.type}${b.mediaType ? ` ${b.mediaType}` : ''} omitted]`,
+        });
         break;
       case 'tool_use':
         flush();
         items.push(
           typeof b.input === 'string'
-            ? { type: 'custom_tool_call', call_id: b.id, name: b.name, input: b.input, ...(b.itemId ? { id: b.itemId } : {}) }
-            : { type: 'function_call', call_id: b.id, name: b.name, arguments: JSON.stringify(b.input ?? {}), ...(b.itemId ? { id: b.itemId } : {}) },
+            ? {
+                type: 'custom_tool_call',
+                call_id: b.id,
+                name: b.name,
+                input: b.input,
+                ...(b.itemId ? { id: b.itemId } : {}),
+              }
+            : {
+                type: 'function_call',
+                call_id: b.id,
+                name: b.name,
+                arguments: JSON.stringify(b.input ?? {}),
+                ...(b.itemId ? { id: b.itemId } : {}),
+              },
         );
         break;
       case 'tool_result': {
         flush();
         const texts = b.content.flatMap((c) => (c.type === 'text' ? [c.text] : []));
-        items.push({ type: 'function_call_output', call_id: b.toolUseId, output: texts.join('\n') });
+        items.push({
+          type: 'function_call_output',
+          call_id: b.toolUseId,
+          output: texts.join('\n'),
+        });
         break;
       }
       case 'thinking':
         flush();
-        items.push({ type: 'reasoning', summary: b.thinking ? [{ type: 'summary_text', text: b.thinking }] : [] });
+        items.push({
+          type: 'reasoning',
+          summary: b.thinking ? [{ type: 'summary_text', text: b.thinking }] : [],
+        });
         break;
       case 'redacted_thinking': {
         flush();
         const prev = items[items.length - 1];
         if (isObject(prev) && prev.type === 'reasoning' && prev.id === undefined) {
           if (b.itemId) prev.id = b.itemId;
-        } else items.push({ type: 'reasoning', summary: [], ...(b.itemId ? { id: b.itemId } : {}) });
+        } else
+          items.push({ type: 'reasoning', summary: [], ...(b.itemId ? { id: b.itemId } : {}) });
         break;
       }
       case 'other':
@@ -281,7 +491,13 @@ function renderBlocks(m: Message): unknown[] {
   }
   flush();
   if (items.length === 0) items.push({ type: 'message', role, content: m.stringContent ? '' : [] });
-  if (m.stringContent && items.length === 1 && m.blocks.length === 1 && m.blocks[0]?.type === 'text') return [{ role, content: m.blocks[0].text }];
+  if (
+    m.stringContent &&
+    items.length === 1 &&
+    m.blocks.length === 1 &&
+    m.blocks[0]?.type === 'text'
+  )
+    return [{ role, content: m.blocks[0].text }];
   return items;
 }
 
@@ -296,18 +512,43 @@ function write(t: Transcript): string {
   const instructions: string[] = [];
   for (const m of t.messages) {
     if (same && m.raw !== undefined) items.push(m.raw);
-    else if (!same && (m.role === 'system' || m.role === 'developer')) instructions.push(m.blocks.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n'));
+    else if (!same && (m.role === 'system' || m.role === 'developer'))
+      instructions.push(m.blocks.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n'));
     else items.push(...renderBlocks(m));
   }
   if (!same) {
     const sys = [...t.system.map((s) => s.text), ...instructions].filter((s) => s.length > 0);
-    return JSON.stringify({ ...(t.settings.model ? { model: t.settings.model } : {}), ...(sys.length ? { instructions: sys.join('\n\n') } : {}), input: items }, null, 2);
+    return JSON.stringify(
+      {
+        ...(t.settings.model ? { model: t.settings.model } : {}),
+        ...(sys.length ? { instructions: sys.join('\n\n') } : {}),
+        input: items,
+      },
+      null,
+      2,
+    );
   }
   if (isObject(t.raw) && t.raw.object === 'response') {
     const r = t.raw;
-    return JSON.stringify({ ...(r.model !== undefined ? { model: r.model } : {}), ...(r.instructions !== undefined && r.instructions !== null ? { instructions: r.instructions } : {}), input: items }, null, 2);
+    return JSON.stringify(
+      {
+        ...(r.model !== undefined ? { model: r.model } : {}),
+        ...(r.instructions !== undefined && r.instructions !== null
+          ? { instructions: r.instructions }
+          : {}),
+        input: items,
+      },
+      null,
+      2,
+    );
   }
-  if (isObject(t.raw) && typeof t.raw.input === 'string' && t.messages.length === 1 && t.messages[0]?.raw !== undefined) return JSON.stringify(t.raw, null, 2);
+  if (
+    isObject(t.raw) &&
+    typeof t.raw.input === 'string' &&
+    t.messages.length === 1 &&
+    t.messages[0]?.raw !== undefined
+  )
+    return JSON.stringify(t.raw, null, 2);
   return JSON.stringify(withList(t.raw, 'input', items), null, 2);
 }
 
@@ -315,8 +556,18 @@ export const openaiResponsesParser: FormatParser = {
   id: 'openai-responses',
   label: 'OpenAI Responses',
   provider: 'openai-responses',
-  expected: 'an object with `input` (message items, `function_call` / `function_call_output` by `call_id`, `reasoning` items), a bare array of such items, or a response object with `object: "response"` and `output`',
+  expected:
+    'an object with `input` (message items, `function_call` / `function_call_output` by `call_id`, `reasoning` items), a bare array of such items, or a response object with `object: "response"` and `output`',
   sniff,
-  parse: (doc) => (doc.kind === 'json' ? parse(doc.value) : { ok: false, error: { kind: 'shape', message: 'A Responses request is a JSON document, not JSON Lines.' } }),
+  parse: (doc) =>
+    doc.kind === 'json'
+      ? parse(doc.value)
+      : {
+          ok: false,
+          error: {
+            kind: 'shape',
+            message: 'A Responses request is a JSON document, not JSON Lines.',
+          },
+        },
   write,
 };

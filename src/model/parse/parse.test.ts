@@ -10,8 +10,14 @@ describe('bad input says where and what was expected', () => {
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.error.kind).toBe('json');
-    expect(r.error.location).toEqual({ line: 3, column: 21, lineText: '    {"role": "user" "content": "hi"}' });
-    expect(r.error.message).toBe("Invalid JSON at line 3, column 21: a ',' was expected between items.");
+    expect(r.error.location).toEqual({
+      line: 3,
+      column: 21,
+      lineText: '    {"role": "user" "content": "hi"}',
+    });
+    expect(r.error.message).toBe(
+      "Invalid JSON at line 3, column 21: a ',' was expected between items.",
+    );
   });
 
   it('truncated JSON says the text ended', () => {
@@ -35,7 +41,15 @@ describe('bad input says where and what was expected', () => {
   });
 
   it('unknown blocks, null ids and non-string content never crash', () => {
-    const r = parseTranscript(JSON.stringify({ messages: [{ role: 'user', content: [{ type: 'mystery', x: 1 }, 42] }, { role: 'assistant', content: [{ type: 'tool_use', name: 'x' }] }, 'junk'] }));
+    const r = parseTranscript(
+      JSON.stringify({
+        messages: [
+          { role: 'user', content: [{ type: 'mystery', x: 1 }, 42] },
+          { role: 'assistant', content: [{ type: 'tool_use', name: 'x' }] },
+          'junk',
+        ],
+      }),
+    );
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     const [m0, m1, m2] = r.value.transcript.messages;
@@ -62,8 +76,24 @@ describe('detection and normalisation', () => {
       tools: [{ name: 'search', input_schema: { type: 'object' } }],
       messages: [
         { role: 'user', content: 'find it' },
-        { role: 'assistant', content: [{ type: 'thinking', thinking: 'hm', signature: 'sig' }, { type: 'tool_use', id: 'toolu_1', name: 'search', input: { q: 'x' } }] },
-        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: 'found' }], is_error: true }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'thinking', thinking: 'hm', signature: 'sig' },
+            { type: 'tool_use', id: 'toolu_1', name: 'search', input: { q: 'x' } },
+          ],
+        },
+        {
+          role: 'user',
+          content: [
+            {
+              type: 'tool_result',
+              tool_use_id: 'toolu_1',
+              content: [{ type: 'text', text: 'found' }],
+              is_error: true,
+            },
+          ],
+        },
       ],
     };
     const r = parseTranscript(JSON.stringify(body));
@@ -74,7 +104,12 @@ describe('detection and normalisation', () => {
     expect(t.settings).toMatchObject({ model: 'claude-sonnet-4-5', thinking: true });
     expect(t.system).toEqual([{ text: 'You are careful.', path: 'system.0' }]);
     expect(t.tools?.map((x) => x.name)).toEqual(['search']);
-    expect(t.messages[2]?.blocks[0]).toEqual({ type: 'tool_result', toolUseId: 'toolu_1', isError: true, content: [{ type: 'text', text: 'found' }] });
+    expect(t.messages[2]?.blocks[0]).toEqual({
+      type: 'tool_result',
+      toolUseId: 'toolu_1',
+      isError: true,
+      content: [{ type: 'text', text: 'found' }],
+    });
     expect(t.messages[1]?.path).toBe('messages.1');
   });
 
@@ -84,7 +119,13 @@ describe('detection and normalisation', () => {
       messages: [
         { role: 'developer', content: 'be brief' },
         { role: 'user', content: 'q' },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'f', arguments: '{"a":1}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            { id: 'call_1', type: 'function', function: { name: 'f', arguments: '{"a":1}' } },
+          ],
+        },
         { role: 'tool', tool_call_id: 'call_1', content: 'r' },
         { role: 'assistant', content: null, function_call: { name: 'g', arguments: 'not json' } },
         { role: 'function', name: 'g', content: 'r2' },
@@ -95,14 +136,32 @@ describe('detection and normalisation', () => {
     if (!r.ok) return;
     const t = r.value.transcript;
     expect(t.format).toBe('openai-chat');
-    expect(t.messages.map((m) => m.role)).toEqual(['developer', 'user', 'assistant', 'tool', 'assistant', 'tool']);
-    expect(t.messages[2]?.blocks).toEqual([{ type: 'tool_use', id: 'call_1', name: 'f', input: { a: 1 } }]);
-    expect(t.messages[4]?.blocks).toEqual([{ type: 'tool_use', id: null, name: 'g', input: 'not json' }]);
-    expect(t.messages[5]?.blocks[0]).toMatchObject({ type: 'tool_result', toolUseId: null, name: 'g' });
+    expect(t.messages.map((m) => m.role)).toEqual([
+      'developer',
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+      'tool',
+    ]);
+    expect(t.messages[2]?.blocks).toEqual([
+      { type: 'tool_use', id: 'call_1', name: 'f', input: { a: 1 } },
+    ]);
+    expect(t.messages[4]?.blocks).toEqual([
+      { type: 'tool_use', id: null, name: 'g', input: 'not json' },
+    ]);
+    expect(t.messages[5]?.blocks[0]).toMatchObject({
+      type: 'tool_result',
+      toolUseId: null,
+      name: 'g',
+    });
   });
 
   it('a bare array of plain messages is ambiguous, and an override wins', () => {
-    const text = JSON.stringify([{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello' }]);
+    const text = JSON.stringify([
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: 'hello' },
+    ]);
     const r = parseTranscript(text);
     expect(r.ok && r.value.candidates.length).toBeGreaterThanOrEqual(2);
     const forced = parseTranscript(text, { format: 'openai-chat' });
@@ -110,10 +169,24 @@ describe('detection and normalisation', () => {
   });
 
   it('response objects become one assistant message', () => {
-    const a = parseTranscript(JSON.stringify({ id: 'msg_1', type: 'message', role: 'assistant', content: [{ type: 'text', text: 'hi' }], usage: { input_tokens: 10, output_tokens: 2 } }));
+    const a = parseTranscript(
+      JSON.stringify({
+        id: 'msg_1',
+        type: 'message',
+        role: 'assistant',
+        content: [{ type: 'text', text: 'hi' }],
+        usage: { input_tokens: 10, output_tokens: 2 },
+      }),
+    );
     expect(a.ok && a.value.transcript.format).toBe('anthropic-messages');
     expect(a.ok && a.value.transcript.usage[0]).toMatchObject({ inputTokens: 10, outputTokens: 2 });
-    const o = parseTranscript(JSON.stringify({ object: 'chat.completion', choices: [{ message: { role: 'assistant', content: 'hi' } }], usage: { prompt_tokens: 5, completion_tokens: 1 } }));
+    const o = parseTranscript(
+      JSON.stringify({
+        object: 'chat.completion',
+        choices: [{ message: { role: 'assistant', content: 'hi' } }],
+        usage: { prompt_tokens: 5, completion_tokens: 1 },
+      }),
+    );
     expect(o.ok && o.value.transcript.format).toBe('openai-chat');
   });
 });
@@ -121,8 +194,25 @@ describe('detection and normalisation', () => {
 describe('writing back in the original format', () => {
   it('an untouched transcript round-trips to the same JSON value', () => {
     for (const body of [
-      { model: 'claude-x', system: 's', messages: [{ role: 'user', content: 'q' }, { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'f', input: {} }] }] },
-      { messages: [{ role: 'user', content: 'q' }, { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{}' } }] }, { role: 'tool', tool_call_id: 'c1', content: 'x' }] },
+      {
+        model: 'claude-x',
+        system: 's',
+        messages: [
+          { role: 'user', content: 'q' },
+          { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'f', input: {} }] },
+        ],
+      },
+      {
+        messages: [
+          { role: 'user', content: 'q' },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{}' } }],
+          },
+          { role: 'tool', tool_call_id: 'c1', content: 'x' },
+        ],
+      },
     ]) {
       const r = parseTranscript(JSON.stringify(body));
       expect(r.ok).toBe(true);
@@ -132,10 +222,34 @@ describe('writing back in the original format', () => {
   });
 
   it('new messages are rendered from their blocks and re-parse to the same blocks', () => {
-    const r = parseTranscript(JSON.stringify({ messages: [{ role: 'user', content: 'q' }, { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'f', input: { a: 1 } }] }] }));
+    const r = parseTranscript(
+      JSON.stringify({
+        messages: [
+          { role: 'user', content: 'q' },
+          {
+            role: 'assistant',
+            content: [{ type: 'tool_use', id: 't1', name: 'f', input: { a: 1 } }],
+          },
+        ],
+      }),
+    );
     if (!r.ok) throw new Error('parse');
     const t = r.value.transcript;
-    const added = { index: 2, rawIndex: 2, path: 'messages.2', role: 'user' as const, blocks: [{ type: 'tool_result' as const, toolUseId: 't1', isError: true, content: [{ type: 'text' as const, text: 'tool raised' }] }], raw: undefined };
+    const added = {
+      index: 2,
+      rawIndex: 2,
+      path: 'messages.2',
+      role: 'user' as const,
+      blocks: [
+        {
+          type: 'tool_result' as const,
+          toolUseId: 't1',
+          isError: true,
+          content: [{ type: 'text' as const, text: 'tool raised' }],
+        },
+      ],
+      raw: undefined,
+    };
     const out = writeTranscript({ ...t, messages: [...t.messages, added] });
     const again = parseTranscript(out);
     expect(again.ok && again.value.transcript.messages[2]?.blocks).toEqual(added.blocks);

@@ -40,7 +40,18 @@ export interface FormatParser {
   write?: (t: Transcript) => string;
 }
 
-export const PARSERS: FormatParser[] = [anthropicMessagesParser, openaiChatParser, claudeCodeJsonlParser, codexJsonlParser, langchainParser, vercelAiParser, openaiResponsesParser, geminiParser, bedrockConverseParser, geminiCliParser];
+export const PARSERS: FormatParser[] = [
+  anthropicMessagesParser,
+  openaiChatParser,
+  claudeCodeJsonlParser,
+  codexJsonlParser,
+  langchainParser,
+  vercelAiParser,
+  openaiResponsesParser,
+  geminiParser,
+  bedrockConverseParser,
+  geminiCliParser,
+];
 
 export function parserFor(id: FormatId): FormatParser | undefined {
   return PARSERS.find((p) => p.id === id);

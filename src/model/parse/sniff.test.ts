@@ -18,7 +18,9 @@ interface SampleEntry {
   file: string;
   format: FormatId;
 }
-const index = JSON.parse(readFileSync(path.join(samplesDir, 'index.json'), 'utf8')) as SampleEntry[];
+const index = JSON.parse(
+  readFileSync(path.join(samplesDir, 'index.json'), 'utf8'),
+) as SampleEntry[];
 
 function detect(text: string, name?: string) {
   const src = readSource(text, name);
@@ -41,17 +43,28 @@ describe('samples in public/samples', () => {
   }
 });
 
-describe.skipIf(!existsSync(casesDir))('shared cases (skipped when ../shared/cases is absent)', () => {
-  const files = existsSync(casesDir) ? readdirSync(casesDir).filter((f) => f.endsWith('.json')) : [];
-  it('there are cases to check', () => expect(files.length).toBeGreaterThan(0));
-  for (const f of files) {
-    it(`${f}: no log or framework parser claims it`, () => {
-      const c = JSON.parse(readFileSync(path.join(casesDir, f), 'utf8')) as Record<string, unknown>;
-      for (const key of ['transcript', 'before_trim', 'source_transcript']) {
-        if (c[key] === undefined) continue;
-        const found = detectFormats({ kind: 'json', value: c[key] });
-        expect(found.filter((x) => MINE.includes(x.format)), `${f} ${key}`).toEqual([]);
-      }
-    });
-  }
-});
+describe.skipIf(!existsSync(casesDir))(
+  'shared cases (skipped when ../shared/cases is absent)',
+  () => {
+    const files = existsSync(casesDir)
+      ? readdirSync(casesDir).filter((f) => f.endsWith('.json'))
+      : [];
+    it('there are cases to check', () => expect(files.length).toBeGreaterThan(0));
+    for (const f of files) {
+      it(`${f}: no log or framework parser claims it`, () => {
+        const c = JSON.parse(readFileSync(path.join(casesDir, f), 'utf8')) as Record<
+          string,
+          unknown
+        >;
+        for (const key of ['transcript', 'before_trim', 'source_transcript']) {
+          if (c[key] === undefined) continue;
+          const found = detectFormats({ kind: 'json', value: c[key] });
+          expect(
+            found.filter((x) => MINE.includes(x.format)),
+            `${f} ${key}`,
+          ).toEqual([]);
+        }
+      });
+    }
+  },
+);

@@ -34,6 +34,7 @@ export function parseArguments(v: unknown): unknown {
  * (model, tools, system, …). A bare-array source stays a bare array.
  */
 export function withList(raw: unknown, listKey: string, list: unknown[]): unknown {
-  if (raw !== null && typeof raw === 'object' && !Array.isArray(raw)) return { ...(raw as Record<string, unknown>), [listKey]: list };
+  if (raw !== null && typeof raw === 'object' && !Array.isArray(raw))
+    return { ...(raw as Record<string, unknown>), [listKey]: list };
   return list;
 }

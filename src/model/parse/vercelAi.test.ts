@@ -30,7 +30,12 @@ describe('vercel-ai: the valid sample (UIMessages)', () => {
       'assistant:text',
     ]);
     expect(t.messages.map((m) => m.rawIndex)).toEqual([0, 1, 1, 1, 1, 1]);
-    expect(t.messages[2]?.blocks[1]).toMatchObject({ type: 'tool_result', toolUseId: 'toolu_01VdBranch', isError: true, content: [{ type: 'text', text: 'GitHub API rate limit exceeded' }] });
+    expect(t.messages[2]?.blocks[1]).toMatchObject({
+      type: 'tool_result',
+      toolUseId: 'toolu_01VdBranch',
+      isError: true,
+      content: [{ type: 'text', text: 'GitHub API rate limit exceeded' }],
+    });
     expect(t.usage).toEqual([{ messageIndex: 5, inputTokens: 2210, outputTokens: 180 }]);
   });
 
@@ -44,9 +49,14 @@ describe('vercel-ai: the valid sample (UIMessages)', () => {
 
   it('writes back unchanged, and merges the pieces of a cut UIMessage back into parts', () => {
     expect(JSON.parse(writeTranscript(t))).toEqual(JSON.parse(sample('vercel-ui-messages.json')));
-    const cut = JSON.parse(writeTranscript({ ...t, messages: t.messages.slice(0, 3) })) as { parts: { type: string; state?: string }[] }[];
+    const cut = JSON.parse(writeTranscript({ ...t, messages: t.messages.slice(0, 3) })) as {
+      parts: { type: string; state?: string }[];
+    }[];
     expect(cut).toHaveLength(2);
-    expect(cut[1]?.parts.filter((x) => x.type.startsWith('tool-')).map((x) => x.state)).toEqual(['output-available', 'output-error']);
+    expect(cut[1]?.parts.filter((x) => x.type.startsWith('tool-')).map((x) => x.state)).toEqual([
+      'output-available',
+      'output-error',
+    ]);
   });
 });
 
@@ -57,44 +67,103 @@ describe('vercel-ai: the broken sample (ModelMessages)', () => {
     const v = analyze(t).validation;
     expect(v.violations[0]?.error).toEqual({
       type: 'error',
-      error: { type: 'invalid_request_error', message: 'messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_01VbNotes. Each `tool_use` block must have a corresponding `tool_result` block in the next message.' },
+      error: {
+        type: 'invalid_request_error',
+        message:
+          'messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_01VbNotes. Each `tool_use` block must have a corresponding `tool_result` block in the next message.',
+      },
     });
   });
 });
 
 describe('vercel-ai: shapes', () => {
   it('case 10 (vercel/ai#14259) as ModelMessages: partial answer at message 1', () => {
-    const t = parseOk(JSON.stringify([
-      { role: 'user', content: 'Fetch the release notes page and read CHANGELOG.md.' },
-      { role: 'assistant', content: [
-        { type: 'text', text: "I'll fetch the release notes page." },
-        { type: 'tool-call', toolCallId: 'toolu_01AEA', toolName: 'fetch_url', input: { url: 'https://example.com/releases/latest' } },
-        { type: 'text', text: 'And read the changelog.' },
-        { type: 'tool-call', toolCallId: 'toolu_01AEB', toolName: 'read_file', input: { path: 'CHANGELOG.md' } },
-      ] },
-      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'toolu_01AEB', toolName: 'read_file', output: { type: 'text', value: '## 2.4.0' } }] },
-    ])).transcript;
+    const t = parseOk(
+      JSON.stringify([
+        { role: 'user', content: 'Fetch the release notes page and read CHANGELOG.md.' },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'text', text: "I'll fetch the release notes page." },
+            {
+              type: 'tool-call',
+              toolCallId: 'toolu_01AEA',
+              toolName: 'fetch_url',
+              input: { url: 'https://example.com/releases/latest' },
+            },
+            { type: 'text', text: 'And read the changelog.' },
+            {
+              type: 'tool-call',
+              toolCallId: 'toolu_01AEB',
+              toolName: 'read_file',
+              input: { path: 'CHANGELOG.md' },
+            },
+          ],
+        },
+        {
+          role: 'tool',
+          content: [
+            {
+              type: 'tool-result',
+              toolCallId: 'toolu_01AEB',
+              toolName: 'read_file',
+              output: { type: 'text', value: '## 2.4.0' },
+            },
+          ],
+        },
+      ]),
+    ).transcript;
     const v = analyze(t).validation;
     expect(v.valid).toBe(false);
-    expect(v.violations.find((x) => x.severity === 'error')).toMatchObject({ messageIndex: 1, ids: ['toolu_01AEA'] });
+    expect(v.violations.find((x) => x.severity === 'error')).toMatchObject({
+      messageIndex: 1,
+      ids: ['toolu_01AEA'],
+    });
   });
 
   it('v4 args/result and tool-invocation parts', () => {
-    const model = parseOk(JSON.stringify([
-      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'f', args: { a: 1 } }] },
-      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'f', result: { ok: true } }] },
-    ])).transcript;
+    const model = parseOk(
+      JSON.stringify([
+        {
+          role: 'assistant',
+          content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'f', args: { a: 1 } }],
+        },
+        {
+          role: 'tool',
+          content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'f', result: { ok: true } }],
+        },
+      ]),
+    ).transcript;
     expect(model.messages[0]?.blocks[0]).toMatchObject({ input: { a: 1 } });
-    expect(model.messages[1]?.blocks[0]).toMatchObject({ content: [{ type: 'text', text: '{"ok":true}' }] });
-    const ui = parseOk(JSON.stringify([
-      { id: 'a', role: 'user', content: 'hi', parts: [{ type: 'text', text: 'hi' }] },
-      { id: 'b', role: 'assistant', content: '', parts: [{ type: 'tool-invocation', toolInvocation: { state: 'call', toolCallId: 'c2', toolName: 'g', args: {} } }] },
-    ])).transcript;
+    expect(model.messages[1]?.blocks[0]).toMatchObject({
+      content: [{ type: 'text', text: '{"ok":true}' }],
+    });
+    const ui = parseOk(
+      JSON.stringify([
+        { id: 'a', role: 'user', content: 'hi', parts: [{ type: 'text', text: 'hi' }] },
+        {
+          id: 'b',
+          role: 'assistant',
+          content: '',
+          parts: [
+            {
+              type: 'tool-invocation',
+              toolInvocation: { state: 'call', toolCallId: 'c2', toolName: 'g', args: {} },
+            },
+          ],
+        },
+      ]),
+    ).transcript;
     expect(pairCounts(analyze(ui).pairs).unanswered).toBe(1);
   });
 
   it('plain {role, content: string} lists stay OpenAI Chat', () => {
-    const p = parseOk(JSON.stringify([{ role: 'system', content: 'x' }, { role: 'user', content: 'hi' }]));
+    const p = parseOk(
+      JSON.stringify([
+        { role: 'system', content: 'x' },
+        { role: 'user', content: 'hi' },
+      ]),
+    );
     expect(p.candidates.map((c) => c.format)).not.toContain('vercel-ai');
   });
 });

@@ -14,8 +14,23 @@ import type { SourceDoc } from './json.ts';
 import type { FormatParser } from './registry.ts';
 import { arr, base64Bytes, isObject, str, withList, type Json } from './util.ts';
 
-const ROLES: Record<string, Role> = { system: 'system', user: 'user', assistant: 'assistant', tool: 'tool' };
-const MODEL_PART_TYPES = new Set(['text', 'image', 'file', 'reasoning', 'redacted-reasoning', 'tool-call', 'tool-result', 'tool-approval-request', 'tool-approval-response']);
+const ROLES: Record<string, Role> = {
+  system: 'system',
+  user: 'user',
+  assistant: 'assistant',
+  tool: 'tool',
+};
+const MODEL_PART_TYPES = new Set([
+  'text',
+  'image',
+  'file',
+  'reasoning',
+  'redacted-reasoning',
+  'tool-call',
+  'tool-result',
+  'tool-approval-request',
+  'tool-approval-response',
+]);
 
 function listOf(v: unknown): unknown[] | undefined {
   if (Array.isArray(v)) return v;
@@ -24,7 +39,17 @@ function listOf(v: unknown): unknown[] | undefined {
 }
 
 function isUiPartType(t: string): boolean {
-  return t === 'text' || t === 'reasoning' || t === 'file' || t === 'step-start' || t === 'dynamic-tool' || t === 'tool-invocation' || t.startsWith('tool-') || t.startsWith('data-') || t.startsWith('source-');
+  return (
+    t === 'text' ||
+    t === 'reasoning' ||
+    t === 'file' ||
+    t === 'step-start' ||
+    t === 'dynamic-tool' ||
+    t === 'tool-invocation' ||
+    t.startsWith('tool-') ||
+    t.startsWith('data-') ||
+    t.startsWith('source-')
+  );
 }
 
 /** 2 = UIMessage, 1 = ModelMessage, 0 = neither; `strong` when a camelCase tool part is present. */
@@ -32,14 +57,31 @@ function messageKind(m: unknown): { kind: 0 | 1 | 2; strong: boolean } {
   if (!isObject(m) || !ROLES[str(m.role) ?? '']) return { kind: 0, strong: false };
   const parts = arr(m.parts);
   if (parts && !('content' in m && typeof m.content !== 'string')) {
-    if (!parts.every((p) => isObject(p) && typeof p.type === 'string' && isUiPartType(p.type))) return { kind: 0, strong: false };
-    return { kind: 2, strong: parts.some((p) => isObject(p) && typeof p.toolCallId === 'string') || parts.some((p) => isObject(p) && (p.type === 'step-start' || p.type === 'tool-invocation')) };
+    if (!parts.every((p) => isObject(p) && typeof p.type === 'string' && isUiPartType(p.type)))
+      return { kind: 0, strong: false };
+    return {
+      kind: 2,
+      strong:
+        parts.some((p) => isObject(p) && typeof p.toolCallId === 'string') ||
+        parts.some((p) => isObject(p) && (p.type === 'step-start' || p.type === 'tool-invocation')),
+    };
   }
   const c = m.content;
   if (typeof c === 'string') return { kind: 1, strong: false };
   if (!Array.isArray(c)) return { kind: 0, strong: false };
-  if (!c.every((p) => isObject(p) && typeof p.type === 'string' && MODEL_PART_TYPES.has(p.type))) return { kind: 0, strong: false };
-  return { kind: 1, strong: c.some((p) => isObject(p) && (p.type === 'tool-call' || p.type === 'tool-result' || p.type === 'reasoning' || typeof p.toolCallId === 'string')) };
+  if (!c.every((p) => isObject(p) && typeof p.type === 'string' && MODEL_PART_TYPES.has(p.type)))
+    return { kind: 0, strong: false };
+  return {
+    kind: 1,
+    strong: c.some(
+      (p) =>
+        isObject(p) &&
+        (p.type === 'tool-call' ||
+          p.type === 'tool-result' ||
+          p.type === 'reasoning' ||
+          typeof p.toolCallId === 'string'),
+    ),
+  };
 }
 
 /**
@@ -65,7 +107,13 @@ function sniff(v: unknown): number {
 
 function outputBlocks(o: unknown, legacy: boolean): { blocks: Block[]; isError: boolean } {
   if (legacy || !isObject(o) || typeof o.type !== 'string') {
-    return { blocks: o === undefined ? [] : [{ type: 'text', text: typeof o === 'string' ? o : (JSON.stringify(o) ?? '') }], isError: false };
+    return {
+      blocks:
+        o === undefined
+          ? []
+          : [{ type: 'text', text: typeof o === 'string' ? o : (JSON.stringify(o) ?? '') }],
+      isError: false,
+    };
   }
   switch (o.type) {
     case 'text':
@@ -74,18 +122,38 @@ function outputBlocks(o: unknown, legacy: boolean): { blocks: Block[]; isError: 
       return { blocks: [{ type: 'text', text: str(o.value) ?? '' }], isError: true };
     case 'json':
     case 'error-json':
-      return { blocks: [{ type: 'text', text: JSON.stringify(o.value) ?? '' }], isError: o.type === 'error-json' };
+      return {
+        blocks: [{ type: 'text', text: JSON.stringify(o.value) ?? '' }],
+        isError: o.type === 'error-json',
+      };
     case 'execution-denied':
-      return { blocks: [{ type: 'text', text: str(o.reason) ?? 'Tool execution denied.' }], isError: true };
+      return {
+        blocks: [{ type: 'text', text: str(o.reason) ?? 'Tool execution denied.' }],
+        isError: true,
+      };
     case 'content':
       return {
         blocks: (arr(o.value) ?? []).map((c): Block => {
           if (isObject(c) && c.type === 'text') return { type: 'text', text: str(c.text) ?? '' };
-          if (isObject(c) && (c.type === 'media' || c.type === 'image-data' || c.type === 'file-data')) {
+          if (
+            isObject(c) &&
+            (c.type === 'media' || c.type === 'image-data' || c.type === 'file-data')
+          ) {
             const bytes = base64Bytes(c.data);
-            return { type: str(c.mediaType)?.startsWith('image/') || c.type === 'image-data' ? 'image' : 'document', ...(str(c.mediaType) ? { mediaType: str(c.mediaType) as string } : {}), ...(bytes !== undefined ? { bytes } : {}) };
+            return {
+              type:
+                str(c.mediaType)?.startsWith('image/') || c.type === 'image-data'
+                  ? 'image'
+                  : 'document',
+              ...(str(c.mediaType) ? { mediaType: str(c.mediaType) as string } : {}),
+              ...(bytes !== undefined ? { bytes } : {}),
+            };
           }
-          return { type: 'other', label: isObject(c) ? (str(c.type) ?? 'content') : 'content', raw: c };
+          return {
+            type: 'other',
+            label: isObject(c) ? (str(c.type) ?? 'content') : 'content',
+            raw: c,
+          };
         }),
         isError: false,
       };
@@ -103,20 +171,37 @@ function modelPart(p: unknown): Block {
     case 'image':
     case 'file': {
       const data = p.type === 'image' ? p.image : p.data;
-      const bytes = typeof data === 'string' && !/^https?:/.test(data) ? base64Bytes(data) : undefined;
+      const bytes =
+        typeof data === 'string' && !/^https?:/.test(data) ? base64Bytes(data) : undefined;
       const mediaType = str(p.mediaType) ?? str(p.mimeType);
-      return { type: p.type === 'image' || mediaType?.startsWith('image/') ? 'image' : 'document', ...(mediaType ? { mediaType } : {}), ...(bytes !== undefined ? { bytes } : {}) };
+      return {
+        type: p.type === 'image' || mediaType?.startsWith('image/') ? 'image' : 'document',
+        ...(mediaType ? { mediaType } : {}),
+        ...(bytes !== undefined ? { bytes } : {}),
+      };
     }
     case 'reasoning':
       return { type: 'thinking', thinking: str(p.text) ?? '' };
     case 'redacted-reasoning':
       return { type: 'redacted_thinking', bytes: str(p.data)?.length ?? 0 };
     case 'tool-call':
-      return { type: 'tool_use', id: str(p.toolCallId) ?? null, name: str(p.toolName) ?? '', input: 'input' in p ? p.input : p.args, ...(p.providerExecuted === true ? { server: true } : {}) };
+      return {
+        type: 'tool_use',
+        id: str(p.toolCallId) ?? null,
+        name: str(p.toolName) ?? '',
+        input: 'input' in p ? p.input : p.args,
+        ...(p.providerExecuted === true ? { server: true } : {}),
+      };
     case 'tool-result': {
       const legacy = !('output' in p) && 'result' in p;
       const { blocks, isError } = outputBlocks(legacy ? p.result : p.output, legacy);
-      return { type: 'tool_result', toolUseId: str(p.toolCallId) ?? null, isError: isError || p.isError === true, content: blocks, ...(str(p.toolName) ? { name: str(p.toolName) as string } : {}) };
+      return {
+        type: 'tool_result',
+        toolUseId: str(p.toolCallId) ?? null,
+        isError: isError || p.isError === true,
+        content: blocks,
+        ...(str(p.toolName) ? { name: str(p.toolName) as string } : {}),
+      };
     }
     default:
       return { type: 'other', label: str(p.type) ?? 'unknown', raw: p };
@@ -125,14 +210,31 @@ function modelPart(p: unknown): Block {
 
 function modelMessage(m: unknown, i: number): Message {
   const path = `messages.${i}`;
-  if (!isObject(m)) return { index: i, rawIndex: i, path, role: 'user', blocks: [{ type: 'other', label: 'not an object', raw: m }], raw: m };
+  if (!isObject(m))
+    return {
+      index: i,
+      rawIndex: i,
+      path,
+      role: 'user',
+      blocks: [{ type: 'other', label: 'not an object', raw: m }],
+      raw: m,
+    };
   const role = ROLES[str(m.role) ?? ''] ?? 'user';
   const c = m.content;
   const stringContent = typeof c === 'string';
   let blocks = stringContent ? [{ type: 'text' as const, text: c }] : (arr(c) ?? []).map(modelPart);
   // A provider-executed result inside the assistant content answers a server call (Anthropic §1.3).
-  if (role === 'assistant') blocks = blocks.map((b) => (b.type === 'tool_result' ? { ...b, server: 'tool-result' } : b));
-  return { index: i, rawIndex: i, path, role, blocks, raw: m, ...(stringContent ? { stringContent } : {}) };
+  if (role === 'assistant')
+    blocks = blocks.map((b) => (b.type === 'tool_result' ? { ...b, server: 'tool-result' } : b));
+  return {
+    index: i,
+    rawIndex: i,
+    path,
+    role,
+    blocks,
+    raw: m,
+    ...(stringContent ? { stringContent } : {}),
+  };
 }
 
 interface ToolPart {
@@ -150,12 +252,27 @@ function toolPart(p: Json): ToolPart | null {
   const t = str(p.type) ?? '';
   if (t === 'tool-invocation' && isObject(p.toolInvocation)) {
     const ti = p.toolInvocation;
-    return { id: str(ti.toolCallId) ?? null, name: str(ti.toolName) ?? '', state: ti.state === 'result' ? 'output-available' : 'input-available', input: ti.args, output: ti.result, errorText: undefined, providerExecuted: false, legacy: true };
+    return {
+      id: str(ti.toolCallId) ?? null,
+      name: str(ti.toolName) ?? '',
+      state: ti.state === 'result' ? 'output-available' : 'input-available',
+      input: ti.args,
+      output: ti.result,
+      errorText: undefined,
+      providerExecuted: false,
+      legacy: true,
+    };
   }
   if (t === 'dynamic-tool' || (t.startsWith('tool-') && t !== 'tool-invocation')) {
     return {
-      id: str(p.toolCallId) ?? null, name: t === 'dynamic-tool' ? (str(p.toolName) ?? '') : t.slice(5), state: str(p.state) ?? 'input-available',
-      input: p.input, output: p.output, errorText: str(p.errorText), providerExecuted: p.providerExecuted === true, legacy: false,
+      id: str(p.toolCallId) ?? null,
+      name: t === 'dynamic-tool' ? (str(p.toolName) ?? '') : t.slice(5),
+      state: str(p.state) ?? 'input-available',
+      input: p.input,
+      output: p.output,
+      errorText: str(p.errorText),
+      providerExecuted: p.providerExecuted === true,
+      legacy: false,
     };
   }
   return null;
@@ -164,23 +281,51 @@ function toolPart(p: Json): ToolPart | null {
 /** Split one UIMessage into model messages (steps), as `convertToModelMessages` does. */
 function uiMessages(m: unknown, i: number, start: number): Message[] {
   const path = `messages.${i}`;
-  if (!isObject(m)) return [{ index: start, rawIndex: i, path, role: 'user', blocks: [{ type: 'other', label: 'not an object', raw: m }], raw: m }];
+  if (!isObject(m))
+    return [
+      {
+        index: start,
+        rawIndex: i,
+        path,
+        role: 'user',
+        blocks: [{ type: 'other', label: 'not an object', raw: m }],
+        raw: m,
+      },
+    ];
   const role = ROLES[str(m.role) ?? ''] ?? 'user';
   const parts = arr(m.parts) ?? [];
   const id = str(m.id);
   const meta = id ? { sourceId: id } : undefined;
   const out: Message[] = [];
-  const push = (r: Role, blocks: Block[], p: string) => out.push({ index: start + out.length, rawIndex: i, path: p, role: r, blocks, raw: m, ...(meta ? { meta: { ...meta } } : {}) });
+  const push = (r: Role, blocks: Block[], p: string) =>
+    out.push({
+      index: start + out.length,
+      rawIndex: i,
+      path: p,
+      role: r,
+      blocks,
+      raw: m,
+      ...(meta ? { meta: { ...meta } } : {}),
+    });
   if (role !== 'assistant') {
     const blocks: Block[] = [];
     for (const p of parts) {
       if (!isObject(p)) continue;
       if (p.type === 'text') blocks.push({ type: 'text', text: str(p.text) ?? '' });
-      else if (p.type === 'file') blocks.push({ type: str(p.mediaType)?.startsWith('image/') ? 'image' : 'document', ...(str(p.mediaType) ? { mediaType: str(p.mediaType) as string } : {}) });
-      else if (typeof p.type === 'string' && (p.type.startsWith('data-') || p.type.startsWith('source-'))) continue;
+      else if (p.type === 'file')
+        blocks.push({
+          type: str(p.mediaType)?.startsWith('image/') ? 'image' : 'document',
+          ...(str(p.mediaType) ? { mediaType: str(p.mediaType) as string } : {}),
+        });
+      else if (
+        typeof p.type === 'string' &&
+        (p.type.startsWith('data-') || p.type.startsWith('source-'))
+      )
+        continue;
       else blocks.push({ type: 'other', label: str(p.type) ?? 'part', raw: p });
     }
-    if (blocks.length === 0 && typeof m.content === 'string') blocks.push({ type: 'text', text: m.content });
+    if (blocks.length === 0 && typeof m.content === 'string')
+      blocks.push({ type: 'text', text: m.content });
     push(role, blocks, path);
     return out;
   }
@@ -188,7 +333,8 @@ function uiMessages(m: unknown, i: number, start: number): Message[] {
   let results: Block[] = [];
   let stepIndex = 0;
   const flush = () => {
-    if (calls.length > 0) push('assistant', calls, stepIndex === 0 ? path : `${path}.parts.${stepIndex}`);
+    if (calls.length > 0)
+      push('assistant', calls, stepIndex === 0 ? path : `${path}.parts.${stepIndex}`);
     if (results.length > 0) push('tool', results, `${path}.parts.${stepIndex}`);
     calls = [];
     results = [];
@@ -201,20 +347,51 @@ function uiMessages(m: unknown, i: number, start: number): Message[] {
       return;
     }
     if (p.type === 'text') calls.push({ type: 'text', text: str(p.text) ?? '' });
-    else if (p.type === 'reasoning') calls.push({ type: 'thinking', thinking: str(p.text) ?? str(p.reasoning) ?? '' });
-    else if (p.type === 'file') calls.push({ type: str(p.mediaType)?.startsWith('image/') ? 'image' : 'document' });
+    else if (p.type === 'reasoning')
+      calls.push({ type: 'thinking', thinking: str(p.text) ?? str(p.reasoning) ?? '' });
+    else if (p.type === 'file')
+      calls.push({ type: str(p.mediaType)?.startsWith('image/') ? 'image' : 'document' });
     else {
       const t = toolPart(p);
       if (t) {
         if (t.state === 'input-streaming') return;
-        calls.push({ type: 'tool_use', id: t.id, name: t.name, input: t.input, ...(t.providerExecuted ? { server: true } : {}) });
-        if (t.state === 'output-available' || t.state === 'output-error' || t.state === 'output-denied') {
-          const { blocks, isError } = t.state === 'output-error' ? { blocks: [{ type: 'text' as const, text: t.errorText ?? '' }], isError: true } : t.state === 'output-denied' ? { blocks: [{ type: 'text' as const, text: 'Tool execution denied.' }], isError: true } : outputBlocks(t.output, true);
-          const result: Block = { type: 'tool_result', toolUseId: t.id, isError, content: blocks, name: t.name, ...(t.providerExecuted ? { server: 'tool-result' } : {}) };
+        calls.push({
+          type: 'tool_use',
+          id: t.id,
+          name: t.name,
+          input: t.input,
+          ...(t.providerExecuted ? { server: true } : {}),
+        });
+        if (
+          t.state === 'output-available' ||
+          t.state === 'output-error' ||
+          t.state === 'output-denied'
+        ) {
+          const { blocks, isError } =
+            t.state === 'output-error'
+              ? { blocks: [{ type: 'text' as const, text: t.errorText ?? '' }], isError: true }
+              : t.state === 'output-denied'
+                ? {
+                    blocks: [{ type: 'text' as const, text: 'Tool execution denied.' }],
+                    isError: true,
+                  }
+                : outputBlocks(t.output, true);
+          const result: Block = {
+            type: 'tool_result',
+            toolUseId: t.id,
+            isError,
+            content: blocks,
+            name: t.name,
+            ...(t.providerExecuted ? { server: 'tool-result' } : {}),
+          };
           if (t.providerExecuted) calls.push(result);
           else results.push(result);
         }
-      } else if (typeof p.type === 'string' && !(p.type.startsWith('data-') || p.type.startsWith('source-'))) calls.push({ type: 'other', label: p.type, raw: p });
+      } else if (
+        typeof p.type === 'string' &&
+        !(p.type.startsWith('data-') || p.type.startsWith('source-'))
+      )
+        calls.push({ type: 'other', label: p.type, raw: p });
     }
   });
   flush();
@@ -223,9 +400,21 @@ function uiMessages(m: unknown, i: number, start: number): Message[] {
 }
 
 function parse(doc: SourceDoc): Result<Transcript> {
-  if (doc.kind !== 'json') return { ok: false, error: { kind: 'shape', message: 'AI SDK messages are one JSON document, not JSON Lines.' } };
+  if (doc.kind !== 'json')
+    return {
+      ok: false,
+      error: { kind: 'shape', message: 'AI SDK messages are one JSON document, not JSON Lines.' },
+    };
   const list = listOf(doc.value);
-  if (!list) return { ok: false, error: { kind: 'shape', message: 'Expected an array of AI SDK ModelMessages or UIMessages, or an object with `messages`.' } };
+  if (!list)
+    return {
+      ok: false,
+      error: {
+        kind: 'shape',
+        message:
+          'Expected an array of AI SDK ModelMessages or UIMessages, or an object with `messages`.',
+      },
+    };
   const ui = list.some((m) => isObject(m) && Array.isArray(m.parts));
   const messages: Message[] = [];
   const usage: UsageRecord[] = [];
@@ -240,7 +429,8 @@ function parse(doc: SourceDoc): Result<Transcript> {
       if (typeof u.inputTokens === 'number') rec.inputTokens = u.inputTokens;
       if (typeof u.outputTokens === 'number') rec.outputTokens = u.outputTokens;
       const itd = isObject(u.inputTokenDetails) ? u.inputTokenDetails : {};
-      const cr = typeof itd.cacheReadTokens === 'number' ? itd.cacheReadTokens : u.cachedInputTokens;
+      const cr =
+        typeof itd.cacheReadTokens === 'number' ? itd.cacheReadTokens : u.cachedInputTokens;
       if (typeof cr === 'number') rec.cacheReadTokens = cr;
       if (typeof itd.cacheWriteTokens === 'number') rec.cacheWriteTokens = itd.cacheWriteTokens;
       const otd = isObject(u.outputTokenDetails) ? u.outputTokenDetails : {};
@@ -249,9 +439,27 @@ function parse(doc: SourceDoc): Result<Transcript> {
       usage.push(rec);
     }
   });
-  const warnings = ['AI SDK message lists carry no tool definitions; they are checked as the request the provider adapter would send (default: Anthropic).'];
-  if (ui) warnings.push('UIMessages hold a tool call and its result in one part; each step is shown as an assistant message followed by a tool message, as convertToModelMessages sends it.');
-  return { ok: true, value: { format: 'vercel-ai', system: [], tools: null, settings: {}, usage, messages, warnings, listKey: 'messages', raw: doc.value } };
+  const warnings = [
+    'AI SDK message lists carry no tool definitions; they are checked as the request the provider adapter would send (default: Anthropic).',
+  ];
+  if (ui)
+    warnings.push(
+      'UIMessages hold a tool call and its result in one part; each step is shown as an assistant message followed by a tool message, as convertToModelMessages sends it.',
+    );
+  return {
+    ok: true,
+    value: {
+      format: 'vercel-ai',
+      system: [],
+      tools: null,
+      settings: {},
+      usage,
+      messages,
+      warnings,
+      listKey: 'messages',
+      raw: doc.value,
+    },
+  };
 }
 
 /**
@@ -261,13 +469,21 @@ function parse(doc: SourceDoc): Result<Transcript> {
 function renderModelAll(m: Message): unknown[] {
   if (m.role !== 'user' || !m.blocks.some((b) => b.type === 'tool_result')) return [renderModel(m)];
   const rest = m.blocks.filter((b) => b.type !== 'tool_result');
-  const out = [renderModel({ ...m, role: 'tool', stringContent: false, blocks: m.blocks.filter((b) => b.type === 'tool_result') })];
+  const out = [
+    renderModel({
+      ...m,
+      role: 'tool',
+      stringContent: false,
+      blocks: m.blocks.filter((b) => b.type === 'tool_result'),
+    }),
+  ];
   if (rest.length > 0) out.push(renderModel({ ...m, stringContent: false, blocks: rest }));
   return out;
 }
 
 function renderModel(m: Message): unknown {
-  if (m.stringContent && m.blocks.length === 1 && m.blocks[0]?.type === 'text') return { role: m.role === 'developer' ? 'system' : m.role, content: m.blocks[0].text };
+  if (m.stringContent && m.blocks.length === 1 && m.blocks[0]?.type === 'text')
+    return { role: m.role === 'developer' ? 'system' : m.role, content: m.blocks[0].text };
   const content = m.blocks.map((b) => {
     switch (b.type) {
       case 'text':
@@ -275,10 +491,21 @@ function renderModel(m: Message): unknown {
       case 'thinking':
         return { type: 'reasoning', text: b.thinking };
       case 'tool_use':
-        return { type: 'tool-call', toolCallId: b.id, toolName: b.name, input: b.input ?? {}, ...(b.server ? { providerExecuted: true } : {}) };
+        return {
+          type: 'tool-call',
+          toolCallId: b.id,
+          toolName: b.name,
+          input: b.input ?? {},
+          ...(b.server ? { providerExecuted: true } : {}),
+        };
       case 'tool_result': {
         const text = b.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
-        return { type: 'tool-result', toolCallId: b.toolUseId, toolName: b.name ?? '', output: { type: b.isError ? 'error-text' : 'text', value: text } };
+        return {
+          type: 'tool-result',
+          toolCallId: b.toolUseId,
+          toolName: b.name ?? '',
+          output: { type: b.isError ? 'error-text' : 'text', value: text },
+        };
       }
       case 'other':
         return b.raw;
@@ -293,7 +520,9 @@ function renderModel(m: Message): unknown {
 function renderUi(group: Message[], base: Json): unknown {
   const parts: unknown[] = [];
   const results = new Map<string, Block>();
-  for (const m of group) for (const b of m.blocks) if (b.type === 'tool_result' && b.toolUseId !== null) results.set(b.toolUseId, b);
+  for (const m of group)
+    for (const b of m.blocks)
+      if (b.type === 'tool_result' && b.toolUseId !== null) results.set(b.toolUseId, b);
   group.forEach((m, k) => {
     if (m.role === 'tool') return;
     if (k > 0 || group.length > 1) parts.push({ type: 'step-start' });
@@ -302,9 +531,26 @@ function renderUi(group: Message[], base: Json): unknown {
       else if (b.type === 'thinking') parts.push({ type: 'reasoning', text: b.thinking });
       else if (b.type === 'tool_use') {
         const r = b.id !== null ? results.get(b.id) : undefined;
-        const text = r && r.type === 'tool_result' ? r.content.map((c) => (c.type === 'text' ? c.text : '')).join('') : '';
-        const state = !r ? 'input-available' : r.type === 'tool_result' && r.isError ? 'output-error' : 'output-available';
-        parts.push({ type: `tool-${b.name}`, toolCallId: b.id, state, input: b.input, ...(state === 'output-available' ? { output: text } : state === 'output-error' ? { errorText: text } : {}) });
+        const text =
+          r && r.type === 'tool_result'
+            ? r.content.map((c) => (c.type === 'text' ? c.text : '')).join('')
+            : '';
+        const state = !r
+          ? 'input-available'
+          : r.type === 'tool_result' && r.isError
+            ? 'output-error'
+            : 'output-available';
+        parts.push({
+          type: `tool-${b.name}`,
+          toolCallId: b.id,
+          state,
+          input: b.input,
+          ...(state === 'output-available'
+            ? { output: text }
+            : state === 'output-error'
+              ? { errorText: text }
+              : {}),
+        });
       } else if (b.type === 'other') parts.push(b.raw);
     }
   });
@@ -319,19 +565,45 @@ function renderUi(group: Message[], base: Json): unknown {
 function write(t: Transcript): string {
   const src = listOf(t.raw) ?? [];
   const ui = src.some((m) => isObject(m) && Array.isArray(m.parts));
-  if (!ui) return JSON.stringify(withList(t.raw, 'messages', t.messages.flatMap((m) => (m.raw !== undefined ? [m.raw] : renderModelAll(m)))), null, 2);
+  if (!ui)
+    return JSON.stringify(
+      withList(
+        t.raw,
+        'messages',
+        t.messages.flatMap((m) => (m.raw !== undefined ? [m.raw] : renderModelAll(m))),
+      ),
+      null,
+      2,
+    );
   const out: unknown[] = [];
   let k = 0;
   while (k < t.messages.length) {
     const m = t.messages[k] as Message;
     const group: Message[] = [m];
     const key = m.raw !== undefined ? m.raw : null;
-    while (key !== null && k + group.length < t.messages.length && (t.messages[k + group.length] as Message).raw === key) group.push(t.messages[k + group.length] as Message);
+    while (
+      key !== null &&
+      k + group.length < t.messages.length &&
+      (t.messages[k + group.length] as Message).raw === key
+    )
+      group.push(t.messages[k + group.length] as Message);
     k += group.length;
     const expected = key !== null ? uiMessages(key, 0, 0).length : -1;
     if (key !== null && expected === group.length) out.push(key);
-    else if (m.role === 'assistant' || m.role === 'tool') out.push(renderUi(group, isObject(key) ? { ...key } : { role: 'assistant' }));
-    else out.push({ ...(isObject(key) ? key : {}), role: m.role === 'developer' ? 'system' : m.role, parts: m.blocks.map((b) => (b.type === 'text' ? { type: 'text', text: b.text } : b.type === 'other' ? b.raw : { type: 'text', text: '' })) });
+    else if (m.role === 'assistant' || m.role === 'tool')
+      out.push(renderUi(group, isObject(key) ? { ...key } : { role: 'assistant' }));
+    else
+      out.push({
+        ...(isObject(key) ? key : {}),
+        role: m.role === 'developer' ? 'system' : m.role,
+        parts: m.blocks.map((b) =>
+          b.type === 'text'
+            ? { type: 'text', text: b.text }
+            : b.type === 'other'
+              ? b.raw
+              : { type: 'text', text: '' },
+        ),
+      });
   }
   return JSON.stringify(withList(t.raw, 'messages', out), null, 2);
 }
@@ -340,7 +612,8 @@ export const vercelAiParser: FormatParser = {
   id: 'vercel-ai',
   label: 'Vercel AI SDK messages',
   provider: 'anthropic',
-  expected: 'an array (or `{messages}`) of AI SDK ModelMessages (`tool-call` / `tool-result` parts with `toolCallId`) or UIMessages (`{id, role, parts}` with `tool-*` parts)',
+  expected:
+    'an array (or `{messages}`) of AI SDK ModelMessages (`tool-call` / `tool-result` parts with `toolCallId`) or UIMessages (`{id, role, parts}` with `tool-*` parts)',
   sniff,
   parse,
   write,

@@ -1,71 +1,167 @@
 import { describe, expect, it } from 'vitest';
-import { assistant, call, result, system, text, thinking, tool, transcript, user } from '../testing.ts';
+import {
+  assistant,
+  call,
+  result,
+  system,
+  text,
+  thinking,
+  tool,
+  transcript,
+  user,
+} from '../testing.ts';
 import type { Message, Transcript } from '../types.ts';
 import { rejectsPrefill } from './anthropic.ts';
 import { validateTranscript } from './index.ts';
 
-const t = (messages: Message[], extra: Partial<Transcript> = {}) => transcript('anthropic-messages', messages, extra);
+const t = (messages: Message[], extra: Partial<Transcript> = {}) =>
+  transcript('anthropic-messages', messages, extra);
 const first = (tr: Transcript) => validateTranscript(tr, 'anthropic').violations[0];
 
 describe('anthropic validator: exact provider texts', () => {
   it('A1: a transcript that starts with a tool_result', () => {
     const v = first(t([user(result('toolu_X')), assistant('done'), user('next')]));
-    expect(v).toMatchObject({ rule: 'orphan_tool_result', code: 'A1', messageIndex: 0, blockIndex: 0, ids: ['toolu_X'], providerPath: 'messages.0.content.0', status: 400 });
+    expect(v).toMatchObject({
+      rule: 'orphan_tool_result',
+      code: 'A1',
+      messageIndex: 0,
+      blockIndex: 0,
+      ids: ['toolu_X'],
+      providerPath: 'messages.0.content.0',
+      status: 400,
+    });
     expect(v?.error).toEqual({
       type: 'error',
       error: {
         type: 'invalid_request_error',
-        message: 'messages.0.content.0: unexpected `tool_use_id` found in `tool_result` blocks: toolu_X. Each `tool_result` block must have a corresponding `tool_use` block in the previous message.',
+        message:
+          'messages.0.content.0: unexpected `tool_use_id` found in `tool_result` blocks: toolu_X. Each `tool_result` block must have a corresponding `tool_use` block in the previous message.',
       },
     });
   });
 
   it('A1: a result whose call sits two messages back is still an orphan', () => {
-    const v = first(t([user('q'), assistant(call('toolu_A')), user(result('toolu_A')), assistant('ok'), user(result('toolu_A'))]));
-    expect(v).toMatchObject({ rule: 'orphan_tool_result', messageIndex: 4, providerPath: 'messages.4.content.0' });
+    const v = first(
+      t([
+        user('q'),
+        assistant(call('toolu_A')),
+        user(result('toolu_A')),
+        assistant('ok'),
+        user(result('toolu_A')),
+      ]),
+    );
+    expect(v).toMatchObject({
+      rule: 'orphan_tool_result',
+      messageIndex: 4,
+      providerPath: 'messages.4.content.0',
+    });
   });
 
   it('A2: unanswered parallel calls list every id, at the assistant message', () => {
-    const v = first(t([user('q'), assistant(text('Running'), call('toolu_A'), call('toolu_B')), user('stop')]));
-    expect(v).toMatchObject({ rule: 'unanswered_tool_use', code: 'A2', messageIndex: 1, blockIndex: 1, ids: ['toolu_A', 'toolu_B'], providerPath: 'messages.1' });
+    const v = first(
+      t([user('q'), assistant(text('Running'), call('toolu_A'), call('toolu_B')), user('stop')]),
+    );
+    expect(v).toMatchObject({
+      rule: 'unanswered_tool_use',
+      code: 'A2',
+      messageIndex: 1,
+      blockIndex: 1,
+      ids: ['toolu_A', 'toolu_B'],
+      providerPath: 'messages.1',
+    });
     expect(v?.message).toBe(
       'messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_A, toolu_B. Each `tool_use` block must have a corresponding `tool_result` block in the next message.',
     );
   });
 
   it('A2: a partial answer lists only the missing ids', () => {
-    const v = first(t([user('q'), assistant(call('toolu_A'), call('toolu_B')), user(result('toolu_B'))]));
-    expect(v).toMatchObject({ rule: 'partial_answer', ids: ['toolu_A'], messageIndex: 1, blockIndex: 0 });
+    const v = first(
+      t([user('q'), assistant(call('toolu_A'), call('toolu_B')), user(result('toolu_B'))]),
+    );
+    expect(v).toMatchObject({
+      rule: 'partial_answer',
+      ids: ['toolu_A'],
+      messageIndex: 1,
+      blockIndex: 0,
+    });
   });
 
   it('A2: a request that ends on tool calls is trailing_tool_use', () => {
     const v = first(t([user('q'), assistant(call('toolu_A'))]));
-    expect(v).toMatchObject({ rule: 'trailing_tool_use', code: 'A2', ids: ['toolu_A'], providerPath: 'messages.1' });
+    expect(v).toMatchObject({
+      rule: 'trailing_tool_use',
+      code: 'A2',
+      ids: ['toolu_A'],
+      providerPath: 'messages.1',
+    });
   });
 
   it('A3: text before the tool_result fails as A2, not as an ordering error', () => {
-    const v = first(t([user('q'), assistant(call('toolu_A')), user(text('here you go'), result('toolu_A'))]));
+    const v = first(
+      t([user('q'), assistant(call('toolu_A')), user(text('here you go'), result('toolu_A'))]),
+    );
     expect(v).toMatchObject({ rule: 'tool_result_not_first', code: 'A3', ids: ['toolu_A'] });
-    expect(v?.message).toContain('messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_A.');
+    expect(v?.message).toContain(
+      'messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_A.',
+    );
   });
 
   it('text after the tool_results is fine', () => {
-    expect(validateTranscript(t([user('q'), assistant(call('toolu_A')), user(result('toolu_A'), text('also this'))]), 'anthropic').valid).toBe(true);
+    expect(
+      validateTranscript(
+        t([user('q'), assistant(call('toolu_A')), user(result('toolu_A'), text('also this'))]),
+        'anthropic',
+      ).valid,
+    ).toBe(true);
   });
 
   it('§7.1: split parallel results are merged and accepted; path counts merged messages, raw index does not', () => {
-    const ok = t([user('q'), assistant(call('toolu_A'), call('toolu_B')), user(result('toolu_A')), user(result('toolu_B')), assistant('done')]);
+    const ok = t([
+      user('q'),
+      assistant(call('toolu_A'), call('toolu_B')),
+      user(result('toolu_A')),
+      user(result('toolu_B')),
+      assistant('done'),
+    ]);
     expect(validateTranscript(ok, 'anthropic').valid).toBe(true);
     // [A, image] + [B] merges into [A, image, B]: B is no longer at the start → A2 for B.
-    const bad = t([user('q'), assistant(call('toolu_A'), call('toolu_B')), user(result('toolu_A'), { type: 'image' }), user(result('toolu_B')), assistant('x'), user('y'), user(result('toolu_Z'))]);
+    const bad = t([
+      user('q'),
+      assistant(call('toolu_A'), call('toolu_B')),
+      user(result('toolu_A'), { type: 'image' }),
+      user(result('toolu_B')),
+      assistant('x'),
+      user('y'),
+      user(result('toolu_Z')),
+    ]);
     const vs = validateTranscript(bad, 'anthropic').violations;
-    expect(vs[0]).toMatchObject({ rule: 'tool_result_not_first', code: 'A3', ids: ['toolu_B'], providerPath: 'messages.1' });
+    expect(vs[0]).toMatchObject({
+      rule: 'tool_result_not_first',
+      code: 'A3',
+      ids: ['toolu_B'],
+      providerPath: 'messages.1',
+    });
     // The last user messages merge with 'y': the orphan is messages.4.content.1 but raw index 6.
-    expect(vs.find((v) => v.rule === 'orphan_tool_result')).toMatchObject({ messageIndex: 6, blockIndex: 0, providerPath: 'messages.4.content.1' });
+    expect(vs.find((v) => v.rule === 'orphan_tool_result')).toMatchObject({
+      messageIndex: 6,
+      blockIndex: 0,
+      providerPath: 'messages.4.content.1',
+    });
   });
 
   it('OpenAI-style tool messages are rendered as user tool_result messages', () => {
-    expect(validateTranscript(t([user('q'), assistant(call('toolu_A'), call('toolu_B')), tool('toolu_A'), tool('toolu_B'), assistant('ok')]), 'anthropic').valid).toBe(true);
+    expect(
+      validateTranscript(
+        t([
+          user('q'),
+          assistant(call('toolu_A'), call('toolu_B')),
+          tool('toolu_A'),
+          tool('toolu_B'),
+          assistant('ok'),
+        ]),
+        'anthropic',
+      ).valid,
+    ).toBe(true);
   });
 
   it('system messages leave the list before paths are counted', () => {
@@ -74,40 +170,81 @@ describe('anthropic validator: exact provider texts', () => {
   });
 
   it('A6: a duplicate tool_use id points at the later one', () => {
-    const v = first(t([user('q'), assistant(call('toolu_A')), user(result('toolu_A')), assistant(text('again'), call('toolu_A')), user(result('toolu_A'))]));
-    expect(v).toMatchObject({ rule: 'duplicate_tool_use_id', code: 'A6', messageIndex: 3, blockIndex: 1, providerPath: 'messages.3.content.1' });
+    const v = first(
+      t([
+        user('q'),
+        assistant(call('toolu_A')),
+        user(result('toolu_A')),
+        assistant(text('again'), call('toolu_A')),
+        user(result('toolu_A')),
+      ]),
+    );
+    expect(v).toMatchObject({
+      rule: 'duplicate_tool_use_id',
+      code: 'A6',
+      messageIndex: 3,
+      blockIndex: 1,
+      providerPath: 'messages.3.content.1',
+    });
     expect(v?.message).toBe('messages.3.content.1: `tool_use` ids must be unique');
   });
 
   it('A7: tool blocks with `tools: []` (only when tools were given)', () => {
     const msgs = [user('q'), assistant(call('toolu_A')), user(result('toolu_A'))];
-    expect(first(t(msgs, { tools: [] }))?.message).toBe('Requests which include `tool_use` or `tool_result` blocks must define tools.');
+    expect(first(t(msgs, { tools: [] }))?.message).toBe(
+      'Requests which include `tool_use` or `tool_result` blocks must define tools.',
+    );
     expect(validateTranscript(t(msgs), 'anthropic').notes.join(' ')).toContain('A7');
   });
 
   it('A10: empty content except a final assistant message', () => {
     const v = first(t([user('q'), { ...assistant(), blocks: [] }, user('again')]));
-    expect(v?.message).toBe('messages.1: all messages must have non-empty content except for the optional final assistant message');
-    expect(validateTranscript(t([user('q'), { ...assistant(), blocks: [] }]), 'anthropic').violations.filter((x) => x.rule === 'empty_content')).toEqual([]);
+    expect(v?.message).toBe(
+      'messages.1: all messages must have non-empty content except for the optional final assistant message',
+    );
+    expect(
+      validateTranscript(
+        t([user('q'), { ...assistant(), blocks: [] }]),
+        'anthropic',
+      ).violations.filter((x) => x.rule === 'empty_content'),
+    ).toEqual([]);
   });
 
   it('A11: empty and whitespace-only text blocks', () => {
-    expect(first(t([user(text(''), text('x'))]))?.message).toBe('messages.0.content.0.text: text content blocks must be non-empty');
-    expect(first(t([user(text('  '))]))?.message).toBe('messages: text content blocks must contain non-whitespace text');
+    expect(first(t([user(text(''), text('x'))]))?.message).toBe(
+      'messages.0.content.0.text: text content blocks must be non-empty',
+    );
+    expect(first(t([user(text('  '))]))?.message).toBe(
+      'messages: text content blocks must contain non-whitespace text',
+    );
   });
 
   it('A12: trailing assistant message depends on the model', () => {
     const msgs = [user('q'), assistant('The answer is ')];
-    expect(first(t(msgs, { settings: { model: 'claude-3-5-sonnet-20241022' } }))?.message).toBe('messages: final assistant content cannot end with trailing whitespace');
-    expect(first(t([user('q'), assistant('The answer is')], { settings: { model: 'claude-opus-4-6' } }))?.message).toBe('Prefilling assistant messages is not supported for this model.');
-    expect(first(t([user('q'), assistant('{')], { settings: { toolChoiceForced: true } }))?.message).toBe(
+    expect(first(t(msgs, { settings: { model: 'claude-3-5-sonnet-20241022' } }))?.message).toBe(
+      'messages: final assistant content cannot end with trailing whitespace',
+    );
+    expect(
+      first(t([user('q'), assistant('The answer is')], { settings: { model: 'claude-opus-4-6' } }))
+        ?.message,
+    ).toBe('Prefilling assistant messages is not supported for this model.');
+    expect(
+      first(t([user('q'), assistant('{')], { settings: { toolChoiceForced: true } }))?.message,
+    ).toBe(
       'Your API request included an `assistant` message in the final position, which would pre-fill the `assistant` response. When using tools, pre-filling the `assistant` response is not supported.',
     );
-    expect(validateTranscript(t([user('q'), assistant('{')], { settings: { model: 'claude-sonnet-4-5' } }), 'anthropic').valid).toBe(true);
+    expect(
+      validateTranscript(
+        t([user('q'), assistant('{')], { settings: { model: 'claude-sonnet-4-5' } }),
+        'anthropic',
+      ).valid,
+    ).toBe(true);
   });
 
   it('A12 is not checked on session logs: their last assistant message is history', () => {
-    const log = transcript('claude-code-jsonl', [user('q'), assistant('done')], { settings: { model: 'claude-opus-4-7' } });
+    const log = transcript('claude-code-jsonl', [user('q'), assistant('done')], {
+      settings: { model: 'claude-opus-4-7' },
+    });
     const v = validateTranscript(log, 'anthropic');
     expect(v.valid).toBe(true);
     expect(v.notes.join(' ')).toContain('A12 was not checked');
@@ -123,47 +260,111 @@ describe('anthropic validator: exact provider texts', () => {
   });
 
   it('T1: thinking enabled, the open tool loop starts with tool_use', () => {
-    const v = first(t([user('q'), assistant(call('toolu_T')), user(result('toolu_T'))], { settings: { thinking: true } }));
-    expect(v).toMatchObject({ rule: 'thinking_missing', code: 'T1', messageIndex: 1, ids: ['toolu_T'], providerPath: 'messages.1.content.0.type' });
+    const v = first(
+      t([user('q'), assistant(call('toolu_T')), user(result('toolu_T'))], {
+        settings: { thinking: true },
+      }),
+    );
+    expect(v).toMatchObject({
+      rule: 'thinking_missing',
+      code: 'T1',
+      messageIndex: 1,
+      ids: ['toolu_T'],
+      providerPath: 'messages.1.content.0.type',
+    });
     expect(v?.message).toBe(
       'messages.1.content.0.type: Expected `thinking` or `redacted_thinking`, but found `tool_use`. When `thinking` is enabled, a final `assistant` message must start with a thinking block (preceeding the lastmost set of `tool_use` and `tool_result` blocks). We recommend you include thinking blocks from previous turns. To avoid this requirement, disable `thinking`. Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking',
     );
   });
 
   it('T2: the same with text first; earlier turns may drop thinking', () => {
-    const v = first(t([user('q'), assistant(text('Checking'), call('toolu_T')), user(result('toolu_T'))], { settings: { thinking: true } }));
+    const v = first(
+      t([user('q'), assistant(text('Checking'), call('toolu_T')), user(result('toolu_T'))], {
+        settings: { thinking: true },
+      }),
+    );
     expect(v).toMatchObject({ code: 'T2' });
     expect(v?.message).toContain('but found `text`.');
-    const ok = t([user('q'), assistant(call('toolu_1')), user(result('toolu_1')), assistant('a'), user('q2'), assistant(thinking(), call('toolu_2')), user(result('toolu_2'))], { settings: { thinking: true } });
+    const ok = t(
+      [
+        user('q'),
+        assistant(call('toolu_1')),
+        user(result('toolu_1')),
+        assistant('a'),
+        user('q2'),
+        assistant(thinking(), call('toolu_2')),
+        user(result('toolu_2')),
+      ],
+      { settings: { thinking: true } },
+    );
     expect(validateTranscript(ok, 'anthropic').valid).toBe(true);
   });
 
   it('T1 looks at the first assistant message of the whole open loop', () => {
-    const tr = t([user('q'), assistant(call('toolu_1')), user(result('toolu_1')), assistant(thinking(), call('toolu_2')), user(result('toolu_2'))], { settings: { thinking: true } });
+    const tr = t(
+      [
+        user('q'),
+        assistant(call('toolu_1')),
+        user(result('toolu_1')),
+        assistant(thinking(), call('toolu_2')),
+        user(result('toolu_2')),
+      ],
+      { settings: { thinking: true } },
+    );
     expect(first(tr)).toMatchObject({ code: 'T1', messageIndex: 1 });
   });
 
   it('T3 and T4', () => {
-    expect(first(t([user('q'), assistant(text('a'), thinking())], { settings: { thinking: true } }))?.message).toBe('messages.1: The final block in an assistant message cannot be `thinking`.');
-    expect(first(t([user('q'), assistant(thinking(), text('a'))], { settings: { thinking: false } }))?.message).toBe(
+    expect(
+      first(t([user('q'), assistant(text('a'), thinking())], { settings: { thinking: true } }))
+        ?.message,
+    ).toBe('messages.1: The final block in an assistant message cannot be `thinking`.');
+    expect(
+      first(t([user('q'), assistant(thinking(), text('a'))], { settings: { thinking: false } }))
+        ?.message,
+    ).toBe(
       'messages.1.content.0: When thinking is disabled, an `assistant` message in the final position cannot contain `thinking`. To use thinking blocks, enable `thinking` in your request.',
     );
   });
 
   it('§1.3: a server tool pair lives inside the assistant turn', () => {
-    const srv = (id: string) => ({ type: 'tool_use' as const, id, name: 'web_search', input: {}, server: true });
-    const srvResult = (id: string) => ({ type: 'tool_result' as const, toolUseId: id, isError: false, content: [], server: 'web_search_tool_result' });
-    expect(validateTranscript(t([user('q'), assistant(srv('srvtoolu_1'), srvResult('srvtoolu_1'), text('found'))]), 'anthropic').valid).toBe(true);
-    expect(first(t([user('q'), assistant(srv('srvtoolu_1'), text('found')), user('more')]))?.message).toBe(
+    const srv = (id: string) => ({
+      type: 'tool_use' as const,
+      id,
+      name: 'web_search',
+      input: {},
+      server: true,
+    });
+    const srvResult = (id: string) => ({
+      type: 'tool_result' as const,
+      toolUseId: id,
+      isError: false,
+      content: [],
+      server: 'web_search_tool_result',
+    });
+    expect(
+      validateTranscript(
+        t([user('q'), assistant(srv('srvtoolu_1'), srvResult('srvtoolu_1'), text('found'))]),
+        'anthropic',
+      ).valid,
+    ).toBe(true);
+    expect(
+      first(t([user('q'), assistant(srv('srvtoolu_1'), text('found')), user('more')]))?.message,
+    ).toBe(
       'messages.1: `web_search` tool use with id `srvtoolu_1` was found without a corresponding `web_search_tool_result` block',
     );
-    expect(first(t([user('q'), assistant(srvResult('srvtoolu_9'), text('x')), user('y')]))?.message).toBe(
+    expect(
+      first(t([user('q'), assistant(srvResult('srvtoolu_9'), text('x')), user('y')]))?.message,
+    ).toBe(
       'messages.1.content.0: unexpected `tool_use_id` found in `web_search_tool_result` blocks: srvtoolu_9. Each `web_search_tool_result` block must have a corresponding `server_tool_use` block before it.',
     );
   });
 
   it('violations come in scan order and all are reported', () => {
-    const vs = validateTranscript(t([user(result('toolu_X')), assistant(call('toolu_A')), user('no result')]), 'anthropic').violations;
+    const vs = validateTranscript(
+      t([user(result('toolu_X')), assistant(call('toolu_A')), user('no result')]),
+      'anthropic',
+    ).violations;
     expect(vs.map((v) => v.rule)).toEqual(['orphan_tool_result', 'unanswered_tool_use']);
   });
 });

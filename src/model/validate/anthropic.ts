@@ -9,7 +9,14 @@
 import { isPinned } from '../exchanges.ts';
 import type { Message, Transcript } from '../types.ts';
 import { idList, isClientToolUse, violation, type ViolationInput } from './common.ts';
-import type { ProviderValidator, RenderedItem, RenderedMessage, ValidateOptions, Validation, Violation } from './types.ts';
+import type {
+  ProviderValidator,
+  RenderedItem,
+  RenderedMessage,
+  ValidateOptions,
+  Validation,
+  Violation,
+} from './types.ts';
 
 /** `{"type":"error","error":{"type":"invalid_request_error","message":…}}` (§1). */
 export function anthropicEnvelope(message: string): unknown {
@@ -47,14 +54,25 @@ export function renderAnthropic(messages: readonly Message[]): RenderedMessage[]
   for (const m of messages) {
     if (isPinned(m)) continue;
     const role = m.role === 'assistant' ? 'assistant' : 'user';
-    const items: RenderedItem[] = m.blocks.map((block, blockIndex) => ({ block, msg: m, blockIndex }));
+    const items: RenderedItem[] = m.blocks.map((block, blockIndex) => ({
+      block,
+      msg: m,
+      blockIndex,
+    }));
     const last = out[out.length - 1];
     if (last && last.role === role) {
       last.items.push(...items);
       last.sources.push(m);
       if (m.blocks.length > 0) last.emptyString = false;
     } else {
-      out.push({ role, items, sources: [m], emptyString: m.blocks.length === 0 || (m.stringContent === true && m.blocks.every((b) => b.type === 'text' && b.text === '')) });
+      out.push({
+        role,
+        items,
+        sources: [m],
+        emptyString:
+          m.blocks.length === 0 ||
+          (m.stringContent === true && m.blocks.every((b) => b.type === 'text' && b.text === '')),
+      });
     }
   }
   return out;
@@ -67,12 +85,24 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
   const notes: string[] = [];
   const push = (v: ViolationInput) => found.push(violation(v, anthropicEnvelope));
 
-  const anyToolBlocks = msgs.some((m) => m.items.some((it) => it.block.type === 'tool_use' || it.block.type === 'tool_result'));
-  if (t.tools === null) notes.push('Tool definitions were not given, so A7 (tool blocks without `tools`) was not checked.');
+  const anyToolBlocks = msgs.some((m) =>
+    m.items.some((it) => it.block.type === 'tool_use' || it.block.type === 'tool_result'),
+  );
+  if (t.tools === null)
+    notes.push(
+      'Tool definitions were not given, so A7 (tool blocks without `tools`) was not checked.',
+    );
   else if (t.tools.length === 0 && anyToolBlocks) {
-    const first = source.find((m) => m.blocks.some((b) => b.type === 'tool_use' || b.type === 'tool_result'));
+    const first = source.find((m) =>
+      m.blocks.some((b) => b.type === 'tool_use' || b.type === 'tool_result'),
+    );
     push({
-      rule: 'tools_not_defined', code: 'A7', messageIndex: first?.rawIndex ?? 0, blockIndex: null, ids: [], providerPath: null,
+      rule: 'tools_not_defined',
+      code: 'A7',
+      messageIndex: first?.rawIndex ?? 0,
+      blockIndex: null,
+      ids: [],
+      providerPath: null,
       message: 'Requests which include `tool_use` or `tool_result` blocks must define tools.',
       title: 'Tool blocks without tool definitions',
       why: 'The history holds tool_use or tool_result blocks but the request defines no tools, and Anthropic refuses tool blocks it cannot relate to a tool definition.',
@@ -90,7 +120,12 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
     if ((m.items.length === 0 || m.emptyString) && !(isFinal && m.role === 'assistant')) {
       const src = m.sources[0] as Message;
       push({
-        rule: 'empty_content', code: 'A10', messageIndex: src.rawIndex, blockIndex: null, ids: [], providerPath: `messages.${n}`,
+        rule: 'empty_content',
+        code: 'A10',
+        messageIndex: src.rawIndex,
+        blockIndex: null,
+        ids: [],
+        providerPath: `messages.${n}`,
         message: `messages.${n}: all messages must have non-empty content except for the optional final assistant message`,
         title: 'Empty message',
         why: 'Every message except a final assistant prefill must carry at least one content block.',
@@ -107,15 +142,29 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
       if (isFinal && m.role === 'assistant') return;
       if (it.block.text === '') {
         push({
-          rule: 'empty_text', code: 'A11', messageIndex: it.msg.rawIndex, blockIndex: it.blockIndex, ids: [], providerPath: `messages.${n}.content.${mIdx}.text`,
+          rule: 'empty_text',
+          code: 'A11',
+          messageIndex: it.msg.rawIndex,
+          blockIndex: it.blockIndex,
+          ids: [],
+          providerPath: `messages.${n}.content.${mIdx}.text`,
           message: `messages.${n}.content.${mIdx}.text: text content blocks must be non-empty`,
-          title: 'Empty text block', why: 'Anthropic rejects text blocks with no text.', confidence: 'V',
+          title: 'Empty text block',
+          why: 'Anthropic rejects text blocks with no text.',
+          confidence: 'V',
         });
       } else if (!/\S/.test(it.block.text)) {
         push({
-          rule: 'empty_text', code: 'A11', messageIndex: it.msg.rawIndex, blockIndex: it.blockIndex, ids: [], providerPath: 'messages',
+          rule: 'empty_text',
+          code: 'A11',
+          messageIndex: it.msg.rawIndex,
+          blockIndex: it.blockIndex,
+          ids: [],
+          providerPath: 'messages',
           message: 'messages: text content blocks must contain non-whitespace text',
-          title: 'Whitespace-only text block', why: 'Anthropic rejects text blocks that hold only whitespace.', confidence: 'V',
+          title: 'Whitespace-only text block',
+          why: 'Anthropic rejects text blocks that hold only whitespace.',
+          confidence: 'V',
         });
       }
     });
@@ -129,7 +178,12 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
 
   checkTrailing(t, msgs, opts, push, notes);
   checkThinking(t, msgs, push, notes);
-  return { provider: 'anthropic', valid: !found.some((v) => v.severity === 'error'), violations: found, notes };
+  return {
+    provider: 'anthropic',
+    valid: !found.some((v) => v.severity === 'error'),
+    violations: found,
+    notes,
+  };
 }
 
 type Push = (v: ViolationInput) => void;
@@ -140,22 +194,35 @@ function checkUserMessage(msgs: RenderedMessage[], n: number, push: Push): void 
   const prev = n > 0 ? msgs[n - 1] : undefined;
   const prevIds = new Set<string>();
   if (prev && prev.role === 'assistant') {
-    for (const it of prev.items) if (isClientToolUse(it.block) && it.block.id !== null) prevIds.add(it.block.id);
+    for (const it of prev.items)
+      if (isClientToolUse(it.block) && it.block.id !== null) prevIds.add(it.block.id);
   }
   m.items.forEach((it, mIdx) => {
     const b = it.block;
     if (b.type !== 'tool_result' || b.server !== undefined) return;
     if (b.toolUseId === null) {
       push({
-        rule: 'missing_tool_id', code: 'schema', messageIndex: it.msg.rawIndex, blockIndex: it.blockIndex, ids: [], providerPath: `messages.${n}.content.${mIdx}.tool_use_id`,
+        rule: 'missing_tool_id',
+        code: 'schema',
+        messageIndex: it.msg.rawIndex,
+        blockIndex: it.blockIndex,
+        ids: [],
+        providerPath: `messages.${n}.content.${mIdx}.tool_use_id`,
         message: `messages.${n}.content.${mIdx}.tool_use_id: Field required`,
-        title: 'tool_result without a tool_use_id', why: 'Every tool_result must name the tool_use it answers.', confidence: 'I',
+        title: 'tool_result without a tool_use_id',
+        why: 'Every tool_result must name the tool_use it answers.',
+        confidence: 'I',
       });
       return;
     }
     if (!prevIds.has(b.toolUseId)) {
       push({
-        rule: 'orphan_tool_result', code: 'A1', messageIndex: it.msg.rawIndex, blockIndex: it.blockIndex, ids: [b.toolUseId], providerPath: `messages.${n}.content.${mIdx}`,
+        rule: 'orphan_tool_result',
+        code: 'A1',
+        messageIndex: it.msg.rawIndex,
+        blockIndex: it.blockIndex,
+        ids: [b.toolUseId],
+        providerPath: `messages.${n}.content.${mIdx}`,
         message: `messages.${n}.content.${mIdx}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${b.toolUseId}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`,
         title: 'Tool result with no matching call in the previous message',
         why: 'Anthropic requires every tool_result to answer a tool_use in the immediately previous assistant message; a trim that dropped the call, or a result placed after a later turn, leaves it orphaned.',
@@ -173,7 +240,13 @@ function checkUserMessage(msgs: RenderedMessage[], n: number, push: Push): void 
  * A5's "content after a client tool_use in the same turn" is deliberately NOT an error here:
  * shared case 10 (ai-sdk) shows interleaved text and tool_use in one assistant turn is legal.
  */
-function checkAssistantMessage(msgs: RenderedMessage[], n: number, seen: Set<string>, push: Push, deferred: Set<string>): void {
+function checkAssistantMessage(
+  msgs: RenderedMessage[],
+  n: number,
+  seen: Set<string>,
+  push: Push,
+  deferred: Set<string>,
+): void {
   const m = msgs[n] as RenderedMessage;
   const calls: RenderedItem[] = [];
   const serverCalls = new Map<string, { it: RenderedItem; answered: boolean }>();
@@ -183,7 +256,12 @@ function checkAssistantMessage(msgs: RenderedMessage[], n: number, seen: Set<str
       if (b.id !== null) {
         if (seen.has(b.id)) {
           push({
-            rule: 'duplicate_tool_use_id', code: 'A6', messageIndex: it.msg.rawIndex, blockIndex: it.blockIndex, ids: [b.id], providerPath: `messages.${n}.content.${mIdx}`,
+            rule: 'duplicate_tool_use_id',
+            code: 'A6',
+            messageIndex: it.msg.rawIndex,
+            blockIndex: it.blockIndex,
+            ids: [b.id],
+            providerPath: `messages.${n}.content.${mIdx}`,
             message: `messages.${n}.content.${mIdx}: \`tool_use\` ids must be unique`,
             title: 'The same tool_use id used twice',
             why: 'Tool ids must be unique across the whole request; a replayed or retried assistant turn repeats them.',
@@ -193,9 +271,16 @@ function checkAssistantMessage(msgs: RenderedMessage[], n: number, seen: Set<str
         seen.add(b.id);
       } else if (!b.server) {
         push({
-          rule: 'missing_tool_id', code: 'schema', messageIndex: it.msg.rawIndex, blockIndex: it.blockIndex, ids: [], providerPath: `messages.${n}.content.${mIdx}.id`,
+          rule: 'missing_tool_id',
+          code: 'schema',
+          messageIndex: it.msg.rawIndex,
+          blockIndex: it.blockIndex,
+          ids: [],
+          providerPath: `messages.${n}.content.${mIdx}.id`,
           message: `messages.${n}.content.${mIdx}.id: Field required`,
-          title: 'tool_use without an id', why: 'Every tool_use needs an id for its result to name.', confidence: 'I',
+          title: 'tool_use without an id',
+          why: 'Every tool_use needs an id for its result to name.',
+          confidence: 'I',
         });
       }
       if (b.server) {
@@ -207,7 +292,12 @@ function checkAssistantMessage(msgs: RenderedMessage[], n: number, seen: Set<str
       else if (b.toolUseId !== null && deferred.has(b.toolUseId)) deferred.delete(b.toolUseId);
       else {
         push({
-          rule: 'server_tool_orphan', code: '1.3', messageIndex: it.msg.rawIndex, blockIndex: it.blockIndex, ids: b.toolUseId ? [b.toolUseId] : [], providerPath: `messages.${n}.content.${mIdx}`,
+          rule: 'server_tool_orphan',
+          code: '1.3',
+          messageIndex: it.msg.rawIndex,
+          blockIndex: it.blockIndex,
+          ids: b.toolUseId ? [b.toolUseId] : [],
+          providerPath: `messages.${n}.content.${mIdx}`,
           message: `messages.${n}.content.${mIdx}: unexpected \`tool_use_id\` found in \`${b.server}\` blocks: ${b.toolUseId ?? ''}. Each \`${b.server}\` block must have a corresponding \`server_tool_use\` block before it.`,
           title: 'Server tool result with no server_tool_use before it',
           why: 'Server tool results live in the assistant turn, right after their server_tool_use; this one has no call before it.',
@@ -217,7 +307,11 @@ function checkAssistantMessage(msgs: RenderedMessage[], n: number, seen: Set<str
     }
   });
   const after = msgs[n + 1];
-  const onlyResultsNext = after !== undefined && after.role === 'user' && after.items.length > 0 && after.items.every((x) => x.block.type === 'tool_result' && x.block.server === undefined);
+  const onlyResultsNext =
+    after !== undefined &&
+    after.role === 'user' &&
+    after.items.length > 0 &&
+    after.items.every((x) => x.block.type === 'tool_result' && x.block.server === undefined);
   for (const [id, { it, answered }] of serverCalls) {
     if (answered || it.block.type !== 'tool_use') continue;
     if (calls.length > 0 && onlyResultsNext) {
@@ -226,7 +320,12 @@ function checkAssistantMessage(msgs: RenderedMessage[], n: number, seen: Set<str
     }
     const name = it.block.name;
     push({
-      rule: 'server_tool_unanswered', code: calls.length > 0 && after?.role === 'user' ? 'A4' : '1.3', messageIndex: it.msg.rawIndex, blockIndex: it.blockIndex, ids: [id], providerPath: `messages.${n}`,
+      rule: 'server_tool_unanswered',
+      code: calls.length > 0 && after?.role === 'user' ? 'A4' : '1.3',
+      messageIndex: it.msg.rawIndex,
+      blockIndex: it.blockIndex,
+      ids: [id],
+      providerPath: `messages.${n}`,
       message: `messages.${n}: \`${name}\` tool use with id \`${id}\` was found without a corresponding \`${name}_tool_result\` block`,
       title: 'Server tool call without its result in the same turn',
       why: 'A server_tool_use must be followed by its result inside the same (merged) assistant turn.',
@@ -245,43 +344,94 @@ function checkAssistantMessage(msgs: RenderedMessage[], n: number, seen: Set<str
         if (b.toolUseId !== null) answered.add(b.toolUseId);
       } else {
         // A3: anything before a tool_result ends the "at the start" run.
-        if (next.items.some((x) => x.block.type === 'tool_result' && x.block.server === undefined && next.items.indexOf(x) > next.items.indexOf(it))) textFirst = true;
+        if (
+          next.items.some(
+            (x) =>
+              x.block.type === 'tool_result' &&
+              x.block.server === undefined &&
+              next.items.indexOf(x) > next.items.indexOf(it),
+          )
+        )
+          textFirst = true;
         break;
       }
     }
   }
-  const missing = calls.filter((it) => it.block.type === 'tool_use' && it.block.id !== null && !answered.has(it.block.id));
+  const missing = calls.filter(
+    (it) => it.block.type === 'tool_use' && it.block.id !== null && !answered.has(it.block.id),
+  );
   if (missing.length === 0) return;
   const ids = missing.map((it) => (it.block.type === 'tool_use' ? (it.block.id as string) : ''));
   const first = missing[0] as RenderedItem;
-  const rule = !next ? 'trailing_tool_use' : textFirst ? 'tool_result_not_first' : answered.size > 0 && missing.length < calls.length ? 'partial_answer' : 'unanswered_tool_use';
+  const rule = !next
+    ? 'trailing_tool_use'
+    : textFirst
+      ? 'tool_result_not_first'
+      : answered.size > 0 && missing.length < calls.length
+        ? 'partial_answer'
+        : 'unanswered_tool_use';
   const titles: Record<string, [string, string]> = {
-    trailing_tool_use: ['The request ends on tool calls with no results', 'The last message calls tools, and nothing after it answers them; Anthropic needs every tool_use answered in the next message.'],
-    tool_result_not_first: ['Text placed before the tool results', 'Anthropic requires the tool_result blocks to come first in the user message; content before them makes the calls count as unanswered.'],
-    partial_answer: ['Only some parallel calls were answered', 'Every tool_use in an assistant turn needs a tool_result in the very next message; the error lists only the calls left without one.'],
-    unanswered_tool_use: ['Tool calls not answered in the next message', 'The message after a tool_use turn must begin with a tool_result for each call; here the next message does not answer them.'],
+    trailing_tool_use: [
+      'The request ends on tool calls with no results',
+      'The last message calls tools, and nothing after it answers them; Anthropic needs every tool_use answered in the next message.',
+    ],
+    tool_result_not_first: [
+      'Text placed before the tool results',
+      'Anthropic requires the tool_result blocks to come first in the user message; content before them makes the calls count as unanswered.',
+    ],
+    partial_answer: [
+      'Only some parallel calls were answered',
+      'Every tool_use in an assistant turn needs a tool_result in the very next message; the error lists only the calls left without one.',
+    ],
+    unanswered_tool_use: [
+      'Tool calls not answered in the next message',
+      'The message after a tool_use turn must begin with a tool_result for each call; here the next message does not answer them.',
+    ],
   };
   const [title, why] = titles[rule] as [string, string];
   push({
-    rule, code: textFirst ? 'A3' : 'A2', messageIndex: first.msg.rawIndex, blockIndex: first.blockIndex, ids, providerPath: `messages.${n}`,
+    rule,
+    code: textFirst ? 'A3' : 'A2',
+    messageIndex: first.msg.rawIndex,
+    blockIndex: first.blockIndex,
+    ids,
+    providerPath: `messages.${n}`,
     message: `messages.${n}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${idList(ids)}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`,
-    title, why, confidence: 'V',
+    title,
+    why,
+    confidence: 'V',
   });
 }
 
 /** A12: a trailing assistant message (prefill), model-dependent. */
-function checkTrailing(t: Transcript, msgs: RenderedMessage[], opts: ValidateOptions, push: Push, notes: string[]): void {
+function checkTrailing(
+  t: Transcript,
+  msgs: RenderedMessage[],
+  opts: ValidateOptions,
+  push: Push,
+  notes: string[],
+): void {
   const last = msgs[msgs.length - 1];
   if (!last || last.role !== 'assistant' || msgs.length < 1) return;
   if (last.items.some((it) => isClientToolUse(it.block))) return; // reported as A2 (trailing_tool_use)
   if (LOG_FORMATS.has(t.format)) {
     // A session log ends on the assistant's reply; the next request appends the user's next
     // input, so the trailing assistant message is history, not a prefill.
-    notes.push('This is a session log: its last assistant message is history, not a prefill, so A12 was not checked.');
+    notes.push(
+      'This is a session log: its last assistant message is history, not a prefill, so A12 was not checked.',
+    );
     return;
   }
   const src = last.sources[0] as Message;
-  const base = { rule: 'trailing_assistant' as const, code: 'A12', messageIndex: src.rawIndex, blockIndex: null, ids: [], providerPath: 'messages', confidence: 'V' as const };
+  const base = {
+    rule: 'trailing_assistant' as const,
+    code: 'A12',
+    messageIndex: src.rawIndex,
+    blockIndex: null,
+    ids: [],
+    providerPath: 'messages',
+    confidence: 'V' as const,
+  };
   if (t.settings.toolChoiceForced || t.settings.outputFormat) {
     const what = t.settings.toolChoiceForced ? 'When using tools' : 'When using output format';
     push({
@@ -293,14 +443,28 @@ function checkTrailing(t: Transcript, msgs: RenderedMessage[], opts: ValidateOpt
     return;
   }
   const prefill = opts.prefill ?? (rejectsPrefill(t.settings.model) ? 'rejected' : 'allowed');
-  if (opts.prefill === undefined) notes.push(`A trailing assistant message is ${prefill === 'rejected' ? 'rejected' : 'accepted as prefill'} for model ${t.settings.model ?? '(unknown: older models assumed)'} (A12).`);
+  if (opts.prefill === undefined)
+    notes.push(
+      `A trailing assistant message is ${prefill === 'rejected' ? 'rejected' : 'accepted as prefill'} for model ${t.settings.model ?? '(unknown: older models assumed)'} (A12).`,
+    );
   if (prefill === 'rejected') {
-    push({ ...base, providerPath: null, message: 'Prefilling assistant messages is not supported for this model.', title: 'Trailing assistant message (prefill) on a model that rejects it', why: 'Newer Claude models refuse a request whose last message is from the assistant.' });
+    push({
+      ...base,
+      providerPath: null,
+      message: 'Prefilling assistant messages is not supported for this model.',
+      title: 'Trailing assistant message (prefill) on a model that rejects it',
+      why: 'Newer Claude models refuse a request whose last message is from the assistant.',
+    });
     return;
   }
   const lastText = [...last.items].reverse().find((it) => it.block.type === 'text');
   if (lastText && lastText.block.type === 'text' && /\s$/.test(lastText.block.text)) {
-    push({ ...base, message: 'messages: final assistant content cannot end with trailing whitespace', title: 'Prefill ends with whitespace', why: 'A prefilled assistant message must not end in whitespace.' });
+    push({
+      ...base,
+      message: 'messages: final assistant content cannot end with trailing whitespace',
+      title: 'Prefill ends with whitespace',
+      why: 'A prefilled assistant message must not end in whitespace.',
+    });
   }
 }
 
@@ -311,9 +475,16 @@ function checkThinking(t: Transcript, msgs: RenderedMessage[], push: Push, notes
     const lastItem = m.items[m.items.length - 1];
     if (lastItem && lastItem.block.type === 'thinking' && n === msgs.length - 1) {
       push({
-        rule: 'thinking_last', code: 'T3', messageIndex: lastItem.msg.rawIndex, blockIndex: lastItem.blockIndex, ids: [], providerPath: `messages.${n}`,
+        rule: 'thinking_last',
+        code: 'T3',
+        messageIndex: lastItem.msg.rawIndex,
+        blockIndex: lastItem.blockIndex,
+        ids: [],
+        providerPath: `messages.${n}`,
         message: `messages.${n}: The final block in an assistant message cannot be \`thinking\`.`,
-        title: 'Assistant message ends with a thinking block', why: 'A thinking block must be followed by the text or tool calls it led to.', confidence: 'V',
+        title: 'Assistant message ends with a thinking block',
+        why: 'A thinking block must be followed by the text or tool calls it led to.',
+        confidence: 'V',
       });
     }
   });
@@ -321,18 +492,29 @@ function checkThinking(t: Transcript, msgs: RenderedMessage[], push: Push, notes
   const last = msgs[lastN];
   if (!last) return;
   if (t.settings.thinking === undefined) {
-    notes.push('Whether thinking is enabled is unknown (no request body), so T1, T2 and T4 were not checked.');
+    notes.push(
+      'Whether thinking is enabled is unknown (no request body), so T1, T2 and T4 were not checked.',
+    );
     return;
   }
   if (t.settings.thinking === false) {
     if (last.role === 'assistant') {
-      const idx = last.items.findIndex((it) => it.block.type === 'thinking' || it.block.type === 'redacted_thinking');
+      const idx = last.items.findIndex(
+        (it) => it.block.type === 'thinking' || it.block.type === 'redacted_thinking',
+      );
       const it = last.items[idx];
       if (it) {
         push({
-          rule: 'thinking_when_disabled', code: 'T4', messageIndex: it.msg.rawIndex, blockIndex: it.blockIndex, ids: [], providerPath: `messages.${lastN}.content.${idx}`,
+          rule: 'thinking_when_disabled',
+          code: 'T4',
+          messageIndex: it.msg.rawIndex,
+          blockIndex: it.blockIndex,
+          ids: [],
+          providerPath: `messages.${lastN}.content.${idx}`,
           message: `messages.${lastN}.content.${idx}: When thinking is disabled, an \`assistant\` message in the final position cannot contain \`thinking\`. To use thinking blocks, enable \`thinking\` in your request.`,
-          title: 'Thinking block in the final assistant message while thinking is off', why: 'With thinking disabled, the final assistant message may not carry thinking blocks.', confidence: 'V',
+          title: 'Thinking block in the final assistant message while thinking is off',
+          why: 'With thinking disabled, the final assistant message may not carry thinking blocks.',
+          confidence: 'V',
         });
       }
     }
@@ -340,7 +522,9 @@ function checkThinking(t: Transcript, msgs: RenderedMessage[], push: Push, notes
   }
   // Thinking enabled: if the request continues a tool loop, the first assistant message of that
   // loop must start with thinking or redacted_thinking.
-  const isResultTurn = (m: RenderedMessage) => m.role === 'user' && m.items.some((it) => it.block.type === 'tool_result' && it.block.server === undefined);
+  const isResultTurn = (m: RenderedMessage) =>
+    m.role === 'user' &&
+    m.items.some((it) => it.block.type === 'tool_result' && it.block.server === undefined);
   if (!isResultTurn(last)) return;
   let start = -1;
   for (let k = lastN - 1; k >= 0; k--) {
@@ -352,9 +536,16 @@ function checkThinking(t: Transcript, msgs: RenderedMessage[], push: Push, notes
   if (!first) return;
   const head = first.items[0];
   if (!head || head.block.type === 'thinking' || head.block.type === 'redacted_thinking') return;
-  const ids = first.items.flatMap((it) => (isClientToolUse(it.block) && it.block.id !== null ? [it.block.id] : []));
+  const ids = first.items.flatMap((it) =>
+    isClientToolUse(it.block) && it.block.id !== null ? [it.block.id] : [],
+  );
   push({
-    rule: 'thinking_missing', code: head.block.type === 'tool_use' ? 'T1' : 'T2', messageIndex: head.msg.rawIndex, blockIndex: head.blockIndex, ids, providerPath: `messages.${start}.content.0.type`,
+    rule: 'thinking_missing',
+    code: head.block.type === 'tool_use' ? 'T1' : 'T2',
+    messageIndex: head.msg.rawIndex,
+    blockIndex: head.blockIndex,
+    ids,
+    providerPath: `messages.${start}.content.0.type`,
     message: `messages.${start}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${head.block.type === 'tool_use' ? 'tool_use' : head.block.type}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block (preceeding the lastmost set of \`tool_use\` and \`tool_result\` blocks). We recommend you include thinking blocks from previous turns. To avoid this requirement, disable \`thinking\`. Please consult our documentation at ${DOCS_THINKING}`,
     title: 'Thinking block stripped from the open tool loop',
     why: 'With thinking enabled, the assistant turn that opened the current tool loop must still start with its thinking block; a converter or trim that dropped it breaks the request.',

@@ -18,7 +18,15 @@ import { isPinned } from '../exchanges.ts';
 import type { Message, Transcript } from '../types.ts';
 import { anthropicValidator } from './anthropic.ts';
 import { idList, isClientToolUse, violation, type ViolationInput } from './common.ts';
-import type { ProviderValidator, RenderedItem, RenderedMessage, RuleId, ValidateOptions, Validation, Violation } from './types.ts';
+import type {
+  ProviderValidator,
+  RenderedItem,
+  RenderedMessage,
+  RuleId,
+  ValidateOptions,
+  Validation,
+  Violation,
+} from './types.ts';
 
 /** `{"message":"…"}`: the ValidationException body (§5). */
 export function bedrockEnvelope(message: string): unknown {
@@ -43,7 +51,11 @@ export function renderBedrock(messages: readonly Message[], native = false): Ren
   const out: RenderedMessage[] = [];
   for (const m of messages) {
     if (isPinned(m)) continue;
-    const items: RenderedItem[] = m.blocks.map((block, blockIndex) => ({ block, msg: m, blockIndex }));
+    const items: RenderedItem[] = m.blocks.map((block, blockIndex) => ({
+      block,
+      msg: m,
+      blockIndex,
+    }));
     const role = m.role === 'assistant' ? 'assistant' : 'user';
     const last = out[out.length - 1];
     if (!native && last && last.role === role) {
@@ -57,16 +69,46 @@ export function renderBedrock(messages: readonly Message[], native = false): Ren
 }
 
 const TEXT: Partial<Record<RuleId, [string, string]>> = {
-  tools_not_defined: ['Tool blocks without toolConfig', 'Converse refuses toolUse / toolResult blocks in the history when the request defines no toolConfig.'],
-  first_message_role: ['The conversation does not start with a user message', 'Converse requires the first message to be from the user; a trim that kept an assistant message first, or a leading tool call, is refused.'],
-  same_role_neighbours: ['Two messages of the same role in a row', 'Converse does not merge consecutive same-role messages (Anthropic direct does); user and assistant must alternate.'],
-  orphan_tool_result: ['Tool results with no toolUse in the previous turn', 'Converse counts the toolResult blocks of a user message against the toolUse blocks of the assistant turn right before it; these results have no call there.'],
-  count_mismatch: ['More tool results than tool calls', 'The user message holds more toolResult blocks than the previous assistant turn had toolUse blocks.'],
-  unanswered_tool_use: ['Tool calls not answered in the next message', 'Converse requires every toolUse id of an assistant turn to have a toolResult in the very next message.'],
-  partial_answer: ['Only some parallel calls answered in the next message', 'Every toolUse id needs its toolResult in the very next message; results split over two user messages are not merged, so the later ones count as missing.'],
-  trailing_tool_use: ['The conversation ends on tool calls', 'The last assistant message calls tools and nothing answers them.'],
-  mixed_result_and_text: ['Text and tool results in one user message', 'Some Bedrock model families refuse conversation blocks (text) next to toolResult blocks in the same user turn.'],
-  error_result_empty: ['Error tool result with empty content', 'A toolResult with status "error" must say what went wrong: its content may not be empty.'],
+  tools_not_defined: [
+    'Tool blocks without toolConfig',
+    'Converse refuses toolUse / toolResult blocks in the history when the request defines no toolConfig.',
+  ],
+  first_message_role: [
+    'The conversation does not start with a user message',
+    'Converse requires the first message to be from the user; a trim that kept an assistant message first, or a leading tool call, is refused.',
+  ],
+  same_role_neighbours: [
+    'Two messages of the same role in a row',
+    'Converse does not merge consecutive same-role messages (Anthropic direct does); user and assistant must alternate.',
+  ],
+  orphan_tool_result: [
+    'Tool results with no toolUse in the previous turn',
+    'Converse counts the toolResult blocks of a user message against the toolUse blocks of the assistant turn right before it; these results have no call there.',
+  ],
+  count_mismatch: [
+    'More tool results than tool calls',
+    'The user message holds more toolResult blocks than the previous assistant turn had toolUse blocks.',
+  ],
+  unanswered_tool_use: [
+    'Tool calls not answered in the next message',
+    'Converse requires every toolUse id of an assistant turn to have a toolResult in the very next message.',
+  ],
+  partial_answer: [
+    'Only some parallel calls answered in the next message',
+    'Every toolUse id needs its toolResult in the very next message; results split over two user messages are not merged, so the later ones count as missing.',
+  ],
+  trailing_tool_use: [
+    'The conversation ends on tool calls',
+    'The last assistant message calls tools and nothing answers them.',
+  ],
+  mixed_result_and_text: [
+    'Text and tool results in one user message',
+    'Some Bedrock model families refuse conversation blocks (text) next to toolResult blocks in the same user turn.',
+  ],
+  error_result_empty: [
+    'Error tool result with empty content',
+    'A toolResult with status "error" must say what went wrong: its content may not be empty.',
+  ],
 };
 
 function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
@@ -79,21 +121,52 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
     const [title, why] = TEXT[v.rule] ?? ['', ''];
     found.push(violation({ ...v, title, why }, bedrockEnvelope));
   };
-  const idOf = (it: RenderedItem) => (it.block.type === 'tool_use' ? it.block.id : it.block.type === 'tool_result' ? it.block.toolUseId : null);
-  const isResult = (it: RenderedItem) => it.block.type === 'tool_result' && it.block.server === undefined;
+  const idOf = (it: RenderedItem) =>
+    it.block.type === 'tool_use'
+      ? it.block.id
+      : it.block.type === 'tool_result'
+        ? it.block.toolUseId
+        : null;
+  const isResult = (it: RenderedItem) =>
+    it.block.type === 'tool_result' && it.block.server === undefined;
 
   // B7: tool blocks without toolConfig (only when the body says there are no tools).
-  const anyTool = msgs.some((m) => m.items.some((it) => it.block.type === 'tool_use' || it.block.type === 'tool_result'));
-  if (t.tools === null) notes.push('toolConfig was not given, so B7 (tool blocks without toolConfig) was not checked.');
+  const anyTool = msgs.some((m) =>
+    m.items.some((it) => it.block.type === 'tool_use' || it.block.type === 'tool_result'),
+  );
+  if (t.tools === null)
+    notes.push('toolConfig was not given, so B7 (tool blocks without toolConfig) was not checked.');
   else if (t.tools.length === 0 && anyTool) {
-    const first = source.find((m) => m.blocks.some((b) => b.type === 'tool_use' || b.type === 'tool_result'));
-    push({ rule: 'tools_not_defined', code: 'B7', messageIndex: first?.rawIndex ?? 0, blockIndex: null, ids: [], providerPath: 'toolConfig', message: 'The toolConfig field must be defined when using toolUse and toolResult content blocks.', confidence: 'V' });
+    const first = source.find((m) =>
+      m.blocks.some((b) => b.type === 'tool_use' || b.type === 'tool_result'),
+    );
+    push({
+      rule: 'tools_not_defined',
+      code: 'B7',
+      messageIndex: first?.rawIndex ?? 0,
+      blockIndex: null,
+      ids: [],
+      providerPath: 'toolConfig',
+      message:
+        'The toolConfig field must be defined when using toolUse and toolResult content blocks.',
+      confidence: 'V',
+    });
   }
 
   // B3: first message must be user.
   const head = msgs[0];
   if (head && head.role !== 'user') {
-    push({ rule: 'first_message_role', code: 'B3', messageIndex: (head.sources[0] as Message).rawIndex, blockIndex: null, ids: [], providerPath: 'messages.0', message: 'A conversation must start with a user message. Try again with a conversation that starts with a user message.', confidence: 'V' });
+    push({
+      rule: 'first_message_role',
+      code: 'B3',
+      messageIndex: (head.sources[0] as Message).rawIndex,
+      blockIndex: null,
+      ids: [],
+      providerPath: 'messages.0',
+      message:
+        'A conversation must start with a user message. Try again with a conversation that starts with a user message.',
+      confidence: 'V',
+    });
   }
 
   msgs.forEach((m, n) => {
@@ -101,7 +174,17 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
     const src = m.sources[0] as Message;
     // B4: no merging of same-role neighbours.
     if (prev && prev.role === m.role) {
-      push({ rule: 'same_role_neighbours', code: 'B4', messageIndex: src.rawIndex, blockIndex: null, ids: [], providerPath: `messages.${n}`, message: 'A conversation must alternate between user and assistant roles. Make sure the conversation alternates between user and assistant roles and try again.', confidence: 'V' });
+      push({
+        rule: 'same_role_neighbours',
+        code: 'B4',
+        messageIndex: src.rawIndex,
+        blockIndex: null,
+        ids: [],
+        providerPath: `messages.${n}`,
+        message:
+          'A conversation must alternate between user and assistant roles. Make sure the conversation alternates between user and assistant roles and try again.',
+        confidence: 'V',
+      });
     }
     if (m.role === 'user') {
       const results = m.items.filter(isResult);
@@ -115,17 +198,49 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
         if (results.length > calls.length) {
           const stray = results.filter((it) => !callIds.has(idOf(it)));
           const first = (stray[0] ?? results[calls.length]) as RenderedItem;
-          push({ rule: stray.length > 0 ? 'orphan_tool_result' : 'count_mismatch', code: 'B1', messageIndex: first.msg.rawIndex, blockIndex: first.blockIndex, ids: (stray.length > 0 ? stray : results).flatMap((it) => (idOf(it) !== null ? [idOf(it) as string] : [])), providerPath: `messages.${n}.content`, message: `The number of toolResult blocks at messages.${n}.content exceeds the number of toolUse blocks of previous turn.`, confidence: 'V' });
+          push({
+            rule: stray.length > 0 ? 'orphan_tool_result' : 'count_mismatch',
+            code: 'B1',
+            messageIndex: first.msg.rawIndex,
+            blockIndex: first.blockIndex,
+            ids: (stray.length > 0 ? stray : results).flatMap((it) =>
+              idOf(it) !== null ? [idOf(it) as string] : [],
+            ),
+            providerPath: `messages.${n}.content`,
+            message: `The number of toolResult blocks at messages.${n}.content exceeds the number of toolUse blocks of previous turn.`,
+            confidence: 'V',
+          });
         }
         if (missing.length > 0) {
           const ids = missing.map((it) => idOf(it) as string);
           const first = missing[0] as RenderedItem;
-          const rule: RuleId = missing.length < calls.length && results.some((it) => callIds.has(idOf(it))) ? 'partial_answer' : 'unanswered_tool_use';
-          push({ rule, code: 'B2', messageIndex: first.msg.rawIndex, blockIndex: first.blockIndex, ids, providerPath: `messages.${n}.content`, message: `Expected toolResult blocks at messages.${n}.content for the following Ids: ${idList(ids)}`, confidence: 'V' });
+          const rule: RuleId =
+            missing.length < calls.length && results.some((it) => callIds.has(idOf(it)))
+              ? 'partial_answer'
+              : 'unanswered_tool_use';
+          push({
+            rule,
+            code: 'B2',
+            messageIndex: first.msg.rawIndex,
+            blockIndex: first.blockIndex,
+            ids,
+            providerPath: `messages.${n}.content`,
+            message: `Expected toolResult blocks at messages.${n}.content for the following Ids: ${idList(ids)}`,
+            confidence: 'V',
+          });
         }
       } else if (results.length > 0) {
         const first = results[0] as RenderedItem;
-        push({ rule: 'orphan_tool_result', code: 'B1', messageIndex: first.msg.rawIndex, blockIndex: first.blockIndex, ids: results.flatMap((it) => (idOf(it) !== null ? [idOf(it) as string] : [])), providerPath: `messages.${n}.content`, message: `The number of toolResult blocks at messages.${n}.content exceeds the number of toolUse blocks of previous turn.`, confidence: 'V' });
+        push({
+          rule: 'orphan_tool_result',
+          code: 'B1',
+          messageIndex: first.msg.rawIndex,
+          blockIndex: first.blockIndex,
+          ids: results.flatMap((it) => (idOf(it) !== null ? [idOf(it) as string] : [])),
+          providerPath: `messages.${n}.content`,
+          message: `The number of toolResult blocks at messages.${n}.content exceeds the number of toolUse blocks of previous turn.`,
+          confidence: 'V',
+        });
       }
       // B5: text next to tool results (model-dependent).
       if (results.length > 0) {
@@ -135,22 +250,59 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
           // An error only for a known non-Claude Bedrock model id (a model named by another format is not one).
           const bedrockModel = t.format === 'bedrock-converse' && t.settings.model !== undefined;
           const severity = bedrockModel && !claude ? 'error' : 'warning';
-          push({ rule: 'mixed_result_and_text', code: 'B5', messageIndex: it.msg.rawIndex, blockIndex: it.blockIndex, ids: [], providerPath: `messages.${n}.content`, message: `messages.${n}.content: Conversation blocks and tool result blocks cannot be provided in the same turn.`, confidence: 'V', severity });
-          if (severity === 'warning') notes.push(`B5 (text next to tool results in messages.${n}) is reported for some model families only; ${claude ? 'Claude models are not reported to raise it' : 'the Bedrock model is unknown'}, so it is a warning here.`);
+          push({
+            rule: 'mixed_result_and_text',
+            code: 'B5',
+            messageIndex: it.msg.rawIndex,
+            blockIndex: it.blockIndex,
+            ids: [],
+            providerPath: `messages.${n}.content`,
+            message: `messages.${n}.content: Conversation blocks and tool result blocks cannot be provided in the same turn.`,
+            confidence: 'V',
+            severity,
+          });
+          if (severity === 'warning')
+            notes.push(
+              `B5 (text next to tool results in messages.${n}) is reported for some model families only; ${claude ? 'Claude models are not reported to raise it' : 'the Bedrock model is unknown'}, so it is a warning here.`,
+            );
         }
       }
       // B6: error result with empty content.
       m.items.forEach((it, mIdx) => {
         const b = it.block;
-        if (b.type === 'tool_result' && b.server === undefined && b.isError && b.content.length === 0) {
-          push({ rule: 'error_result_empty', code: 'B6', messageIndex: it.msg.rawIndex, blockIndex: it.blockIndex, ids: b.toolUseId !== null ? [b.toolUseId] : [], providerPath: `messages.${n}.content.${mIdx}.toolResult`, message: `The content field at messages.${n}.content.${mIdx}.toolResult cannot be empty when status value is error.`, confidence: 'V' });
+        if (
+          b.type === 'tool_result' &&
+          b.server === undefined &&
+          b.isError &&
+          b.content.length === 0
+        ) {
+          push({
+            rule: 'error_result_empty',
+            code: 'B6',
+            messageIndex: it.msg.rawIndex,
+            blockIndex: it.blockIndex,
+            ids: b.toolUseId !== null ? [b.toolUseId] : [],
+            providerPath: `messages.${n}.content.${mIdx}.toolResult`,
+            message: `The content field at messages.${n}.content.${mIdx}.toolResult cannot be empty when status value is error.`,
+            confidence: 'V',
+          });
         }
       });
     } else if (n === msgs.length - 1) {
       const calls = m.items.filter((it) => isClientToolUse(it.block) && it.block.id !== null);
       const first = calls[0];
       if (first && !claude) {
-        push({ rule: 'trailing_tool_use', code: 'B2', messageIndex: first.msg.rawIndex, blockIndex: first.blockIndex, ids: calls.map((it) => idOf(it) as string), providerPath: null, message: 'The conversation ends on toolUse blocks with no toolResult after them.', confidence: '?', severity: 'warning' });
+        push({
+          rule: 'trailing_tool_use',
+          code: 'B2',
+          messageIndex: first.msg.rawIndex,
+          blockIndex: first.blockIndex,
+          ids: calls.map((it) => idOf(it) as string),
+          providerPath: null,
+          message: 'The conversation ends on toolUse blocks with no toolResult after them.',
+          confidence: '?',
+          severity: 'warning',
+        });
       }
     }
   });
@@ -164,13 +316,25 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
       if (v.severity !== 'error' || seen.has(key(v))) continue;
       if (v.rule === 'tools_not_defined' && bedrockHas('tools_not_defined')) continue;
       const message = `${CLAUDE_PREFIX}${v.message}`;
-      found.push({ ...v, message, error: bedrockEnvelope(message), why: `${v.why} (Claude's own check, passed through by Bedrock.)` });
+      found.push({
+        ...v,
+        message,
+        error: bedrockEnvelope(message),
+        why: `${v.why} (Claude's own check, passed through by Bedrock.)`,
+      });
     }
     for (const note of inner.notes) notes.push(`Claude on Bedrock: ${note}`);
   } else if (t.settings.model === undefined) {
-    notes.push('The model is unknown: if it is Claude, Bedrock also runs the Anthropic checks (pick a Claude model id to see them).');
+    notes.push(
+      'The model is unknown: if it is Claude, Bedrock also runs the Anthropic checks (pick a Claude model id to see them).',
+    );
   }
-  return { provider: 'bedrock', valid: !found.some((v) => v.severity === 'error'), violations: found, notes };
+  return {
+    provider: 'bedrock',
+    valid: !found.some((v) => v.severity === 'error'),
+    violations: found,
+    notes,
+  };
 }
 
 export const bedrockValidator: ProviderValidator = {

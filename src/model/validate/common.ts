@@ -17,7 +17,10 @@ export interface ViolationInput {
 }
 
 /** Build a violation with a provider's error envelope. */
-export function violation(v: ViolationInput, envelope: (message: string, v: ViolationInput) => unknown): Violation {
+export function violation(
+  v: ViolationInput,
+  envelope: (message: string, v: ViolationInput) => unknown,
+): Violation {
   const severity = v.severity ?? 'error';
   return {
     ...v,
@@ -49,5 +52,8 @@ export function idList(ids: readonly string[]): string {
 
 /** Sort violations by the provider's scan order (message, then block); stable. */
 export function byScanOrder<T extends { order: number }>(list: T[]): T[] {
-  return list.map((v, i) => ({ v, i })).sort((a, b) => a.v.order - b.v.order || a.i - b.i).map((x) => x.v);
+  return list
+    .map((v, i) => ({ v, i }))
+    .sort((a, b) => a.v.order - b.v.order || a.i - b.i)
+    .map((x) => x.v);
 }

@@ -9,11 +9,15 @@ import type { ProviderValidator } from './types.ts';
 
 /** `{"error":{"message","type":"invalid_request_error","param":null,"code":"invalid_request_error"}}` (§6). */
 export function deepseekEnvelope(message: string): unknown {
-  return { error: { message, type: 'invalid_request_error', param: null, code: 'invalid_request_error' } };
+  return {
+    error: { message, type: 'invalid_request_error', param: null, code: 'invalid_request_error' },
+  };
 }
 
-const ORPHAN = "Messages with role 'tool' must be a response to a preceding message with 'tool_calls'";
-const MISSING = "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. (insufficient tool messages following tool_calls message)";
+const ORPHAN =
+  "Messages with role 'tool' must be a response to a preceding message with 'tool_calls'";
+const MISSING =
+  "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. (insufficient tool messages following tool_calls message)";
 
 export const DEEPSEEK_DIALECT: ChatDialect = {
   provider: 'deepseek',

@@ -11,51 +11,110 @@ function parsed(body: unknown): Transcript {
   if (!r.ok) throw new Error(r.error.message);
   return r.value.transcript;
 }
-const envelope = (message: string) => ({ error: { code: 400, message, status: 'INVALID_ARGUMENT' } });
-const errors = (t: Transcript, opts?: Parameters<typeof validateTranscript>[2]) => validateTranscript(t, 'gemini', opts).violations.filter((v) => v.severity === 'error');
+const envelope = (message: string) => ({
+  error: { code: 400, message, status: 'INVALID_ARGUMENT' },
+});
+const errors = (t: Transcript, opts?: Parameters<typeof validateTranscript>[2]) =>
+  validateTranscript(t, 'gemini', opts).violations.filter((v) => v.severity === 'error');
 
-const G1 = 'Please ensure that function response turn comes immediately after a function call turn.';
-const G2 = 'Please ensure that function call turn comes immediately after a user turn or after a function response turn.';
-const G3 = 'Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.';
+const G1 =
+  'Please ensure that function response turn comes immediately after a function call turn.';
+const G2 =
+  'Please ensure that function call turn comes immediately after a user turn or after a function response turn.';
+const G3 =
+  'Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.';
 
 const u = (text: string) => ({ role: 'user', parts: [{ text }] });
 const m = (text: string) => ({ role: 'model', parts: [{ text }] });
-const calls = (...names: string[]) => ({ role: 'model', parts: names.map((n, i) => ({ functionCall: { id: `gc_${n}`, name: n, args: { i } } })) });
-const responses = (...names: string[]) => ({ role: 'user', parts: names.map((n) => ({ functionResponse: { id: `gc_${n}`, name: n, response: { output: 'ok' } } })) });
+const calls = (...names: string[]) => ({
+  role: 'model',
+  parts: names.map((n, i) => ({ functionCall: { id: `gc_${n}`, name: n, args: { i } } })),
+});
+const responses = (...names: string[]) => ({
+  role: 'user',
+  parts: names.map((n) => ({
+    functionResponse: { id: `gc_${n}`, name: n, response: { output: 'ok' } },
+  })),
+});
 
 describe('gemini validator: one test per rule, exact text and envelope (provider-rules.md §4)', () => {
   it('G1: a function response turn not right after a call turn', () => {
     const [v] = errors(parsed({ contents: [responses('read_file'), m('ok'), u('next')] }));
-    expect(v).toMatchObject({ rule: 'orphan_tool_result', code: 'G1', messageIndex: 0, blockIndex: 0, ids: ['gc_read_file'], providerPath: null, status: 400, message: G1 });
+    expect(v).toMatchObject({
+      rule: 'orphan_tool_result',
+      code: 'G1',
+      messageIndex: 0,
+      blockIndex: 0,
+      ids: ['gc_read_file'],
+      providerPath: null,
+      status: 400,
+      message: G1,
+    });
     expect(v?.error).toEqual(envelope(G1));
     // A text message between call and response also breaks it (G3 on the call turn first).
-    expect(errors(parsed({ contents: [u('a'), calls('ls'), u('wait'), responses('ls')] })).map((x) => [x.code, x.messageIndex])).toEqual([
+    expect(
+      errors(parsed({ contents: [u('a'), calls('ls'), u('wait'), responses('ls')] })).map((x) => [
+        x.code,
+        x.messageIndex,
+      ]),
+    ).toEqual([
       ['G3', 1],
       ['G1', 3],
     ]);
   });
 
   it('G2: a call turn first, or right after another model turn', () => {
-    const [v] = errors(parsed({ contents: [calls('build'), responses('build'), m('built'), u('again?')] }));
-    expect(v).toMatchObject({ rule: 'role_order', code: 'G2', messageIndex: 0, blockIndex: 0, ids: ['gc_build'], message: G2 });
+    const [v] = errors(
+      parsed({ contents: [calls('build'), responses('build'), m('built'), u('again?')] }),
+    );
+    expect(v).toMatchObject({
+      rule: 'role_order',
+      code: 'G2',
+      messageIndex: 0,
+      blockIndex: 0,
+      ids: ['gc_build'],
+      message: G2,
+    });
     expect(v?.error).toEqual(envelope(G2));
-    const two = errors(parsed({ contents: [u('a'), m('Thinking out loud.'), calls('ls'), responses('ls')] }));
+    const two = errors(
+      parsed({ contents: [u('a'), m('Thinking out loud.'), calls('ls'), responses('ls')] }),
+    );
     expect(two.map((x) => [x.rule, x.messageIndex])).toEqual([['role_order', 2]]);
   });
 
   it('G3: part counts differ (none, fewer, more)', () => {
     const none = errors(parsed({ contents: [u('a'), calls('ls', 'cat'), u('new prompt')] }));
-    expect(none.map((x) => [x.rule, x.code, x.messageIndex, x.blockIndex, x.ids])).toEqual([['unanswered_tool_use', 'G3', 1, 0, ['gc_ls', 'gc_cat']]]);
+    expect(none.map((x) => [x.rule, x.code, x.messageIndex, x.blockIndex, x.ids])).toEqual([
+      ['unanswered_tool_use', 'G3', 1, 0, ['gc_ls', 'gc_cat']],
+    ]);
     expect(none[0]?.error).toEqual(envelope(G3));
     const fewer = errors(parsed({ contents: [u('a'), calls('ls', 'cat'), responses('cat')] }));
-    expect(fewer.map((x) => [x.rule, x.messageIndex, x.blockIndex, x.ids])).toEqual([['partial_answer', 1, 0, ['gc_ls']]]);
+    expect(fewer.map((x) => [x.rule, x.messageIndex, x.blockIndex, x.ids])).toEqual([
+      ['partial_answer', 1, 0, ['gc_ls']],
+    ]);
     const more = errors(parsed({ contents: [u('a'), calls('ls'), responses('ls', 'cat')] }));
-    expect(more.map((x) => [x.rule, x.messageIndex, x.blockIndex])).toEqual([['count_mismatch', 2, 1]]);
+    expect(more.map((x) => [x.rule, x.messageIndex, x.blockIndex])).toEqual([
+      ['count_mismatch', 2, 1],
+    ]);
   });
 
   it('G3 without ids: the unanswered calls are the last ones by position', () => {
-    const t = parsed({ contents: [u('a'), { role: 'model', parts: [{ functionCall: { name: 'ls', args: {} } }, { functionCall: { name: 'cat', args: {} } }] }, { role: 'user', parts: [{ functionResponse: { name: 'ls', response: {} } }] }] });
-    expect(errors(t).map((x) => [x.rule, x.messageIndex, x.blockIndex, x.ids])).toEqual([['partial_answer', 1, 1, []]]);
+    const t = parsed({
+      contents: [
+        u('a'),
+        {
+          role: 'model',
+          parts: [
+            { functionCall: { name: 'ls', args: {} } },
+            { functionCall: { name: 'cat', args: {} } },
+          ],
+        },
+        { role: 'user', parts: [{ functionResponse: { name: 'ls', response: {} } }] },
+      ],
+    });
+    expect(errors(t).map((x) => [x.rule, x.messageIndex, x.blockIndex, x.ids])).toEqual([
+      ['partial_answer', 1, 1, []],
+    ]);
   });
 
   it('G4: Gemini 3 needs the thought signature on the first call of each step of the current turn', () => {
@@ -67,13 +126,31 @@ describe('gemini validator: one test per rule, exact text and envelope (provider
         { role: 'user', parts: [{ functionResponse: { name: 'old', response: {} } }] },
         m('old answer'),
         u('Deploy it.'),
-        { role: 'model', parts: [{ functionCall: { name: 'shell', args: { cmd: 'make' } }, ...(sig ? { thoughtSignature: 'c2ln' } : {}) }, { functionCall: { name: 'shell', args: { cmd: 'ls' } } }] },
-        { role: 'user', parts: [{ functionResponse: { name: 'shell', response: {} } }, { functionResponse: { name: 'shell', response: {} } }] },
+        {
+          role: 'model',
+          parts: [
+            {
+              functionCall: { name: 'shell', args: { cmd: 'make' } },
+              ...(sig ? { thoughtSignature: 'c2ln' } : {}),
+            },
+            { functionCall: { name: 'shell', args: { cmd: 'ls' } } },
+          ],
+        },
+        {
+          role: 'user',
+          parts: [
+            { functionResponse: { name: 'shell', response: {} } },
+            { functionResponse: { name: 'shell', response: {} } },
+          ],
+        },
       ],
     });
     const vs = errors(parsed(body(false)));
-    const msg = 'Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. Additional data, function call `default_api:shell` , position 6. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details.';
-    expect(vs.map((x) => [x.rule, x.code, x.messageIndex, x.blockIndex, x.message])).toEqual([['thought_signature_missing', 'G4', 5, 0, msg]]);
+    const msg =
+      'Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. Additional data, function call `default_api:shell` , position 6. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details.';
+    expect(vs.map((x) => [x.rule, x.code, x.messageIndex, x.blockIndex, x.message])).toEqual([
+      ['thought_signature_missing', 'G4', 5, 0, msg],
+    ]);
     expect(vs[0]?.error).toEqual(envelope(msg));
     // With the signature on the first part (parallel siblings carry none) it is accepted; the old
     // turn without signatures is not checked.
@@ -94,14 +171,44 @@ describe('gemini validator: one test per rule, exact text and envelope (provider
   });
 
   it('works on a transcript from another format and on message subsets', () => {
-    const t = transcript('openai-chat', [user('q'), assistant(call('call_1', 'ls'), call('call_2', 'cat')), tool('call_1'), tool('call_2'), assistant('done'), user('thanks')]);
+    const t = transcript('openai-chat', [
+      user('q'),
+      assistant(call('call_1', 'ls'), call('call_2', 'cat')),
+      tool('call_1'),
+      tool('call_2'),
+      assistant('done'),
+      user('thanks'),
+    ]);
     expect(validateTranscript(t, 'gemini').valid).toBe(true);
     const kept = t.messages.filter((_, i) => i !== 3);
-    expect(errors(t, { messages: kept }).map((x) => [x.rule, x.messageIndex, x.ids])).toEqual([['partial_answer', 1, ['call_2']]]);
-    const responses = parseDocument({ kind: 'json', value: { input: [{ role: 'user', content: 'q' }, { type: 'reasoning', id: 'rs_1', summary: [] }, { type: 'function_call', call_id: 'c1', name: 'f', arguments: '{}' }, { type: 'function_call', call_id: 'c2', name: 'f', arguments: '{}' }, { type: 'function_call_output', call_id: 'c1', output: 'a' }, { type: 'function_call_output', call_id: 'c2', output: 'b' }] } });
-    expect(responses.ok && validateTranscript(responses.value.transcript, 'gemini').violations).toEqual([]);
-    const anth = transcript('anthropic-messages', [user('q'), assistant(call('toolu_1')), user(result('toolu_1')), assistant('ok')]);
-    expect(errors(anth, { messages: anth.messages.slice(1) }).map((x) => [x.rule, x.messageIndex])).toEqual([['role_order', 1]]);
+    expect(errors(t, { messages: kept }).map((x) => [x.rule, x.messageIndex, x.ids])).toEqual([
+      ['partial_answer', 1, ['call_2']],
+    ]);
+    const responses = parseDocument({
+      kind: 'json',
+      value: {
+        input: [
+          { role: 'user', content: 'q' },
+          { type: 'reasoning', id: 'rs_1', summary: [] },
+          { type: 'function_call', call_id: 'c1', name: 'f', arguments: '{}' },
+          { type: 'function_call', call_id: 'c2', name: 'f', arguments: '{}' },
+          { type: 'function_call_output', call_id: 'c1', output: 'a' },
+          { type: 'function_call_output', call_id: 'c2', output: 'b' },
+        ],
+      },
+    });
+    expect(
+      responses.ok && validateTranscript(responses.value.transcript, 'gemini').violations,
+    ).toEqual([]);
+    const anth = transcript('anthropic-messages', [
+      user('q'),
+      assistant(call('toolu_1')),
+      user(result('toolu_1')),
+      assistant('ok'),
+    ]);
+    expect(
+      errors(anth, { messages: anth.messages.slice(1) }).map((x) => [x.rule, x.messageIndex]),
+    ).toEqual([['role_order', 1]]);
   });
 });
 
@@ -110,8 +217,22 @@ describe('gemini: fixtures derived from shared case 12 (side-call slice)', () =>
   it('step 2: the slice starts with a model functionCall turn → G2 at 0', () => {
     const body = {
       contents: [
-        { role: 'model', parts: [{ functionCall: { id: 'lc_2', name: 'run_tests', args: { suite: 'unit' } } }] },
-        { role: 'user', parts: [{ functionResponse: { id: 'lc_2', name: 'run_tests', response: { output: '312 passed' } } }] },
+        {
+          role: 'model',
+          parts: [{ functionCall: { id: 'lc_2', name: 'run_tests', args: { suite: 'unit' } } }],
+        },
+        {
+          role: 'user',
+          parts: [
+            {
+              functionResponse: {
+                id: 'lc_2',
+                name: 'run_tests',
+                response: { output: '312 passed' },
+              },
+            },
+          ],
+        },
         { role: 'model', parts: [{ text: 'Unit tests pass. Next: integration tests.' }] },
         { role: 'user', parts: [{ text: 'Is the assistant repeating itself?' }] },
       ],
@@ -121,37 +242,75 @@ describe('gemini: fixtures derived from shared case 12 (side-call slice)', () =>
     if (!r.ok) return;
     const v = validateTranscript(r.value.transcript);
     expect(v.valid).toBe(false);
-    expect(v.violations.filter((x) => x.severity === 'error').map((x) => ({ rule: x.rule, messageIndex: x.messageIndex, ids: x.ids, message: x.message }))).toEqual([{ rule: 'role_order', messageIndex: 0, ids: ['lc_2'], message: G2 }]);
+    expect(
+      v.violations
+        .filter((x) => x.severity === 'error')
+        .map((x) => ({
+          rule: x.rule,
+          messageIndex: x.messageIndex,
+          ids: x.ids,
+          message: x.message,
+        })),
+    ).toEqual([{ rule: 'role_order', messageIndex: 0, ids: ['lc_2'], message: G2 }]);
   });
   it('step 1: the slice starts with a functionResponse turn → G1 at 0', () => {
     const body = {
       contents: [
-        { role: 'user', parts: [{ functionResponse: { id: 'lc_1', name: 'read_file', response: { output: '{}' } } }] },
+        {
+          role: 'user',
+          parts: [
+            { functionResponse: { id: 'lc_1', name: 'read_file', response: { output: '{}' } } },
+          ],
+        },
         { role: 'model', parts: [{ functionCall: { id: 'lc_2', name: 'run_tests', args: {} } }] },
-        { role: 'user', parts: [{ functionResponse: { id: 'lc_2', name: 'run_tests', response: { output: 'ok' } } }] },
+        {
+          role: 'user',
+          parts: [
+            { functionResponse: { id: 'lc_2', name: 'run_tests', response: { output: 'ok' } } },
+          ],
+        },
       ],
     };
     const v = validateTranscript(parsed(body));
-    expect(v.violations.filter((x) => x.severity === 'error').map((x) => [x.rule, x.messageIndex, x.ids, x.message])).toEqual([['orphan_tool_result', 0, ['lc_1'], G1]]);
+    expect(
+      v.violations
+        .filter((x) => x.severity === 'error')
+        .map((x) => [x.rule, x.messageIndex, x.ids, x.message]),
+    ).toEqual([['orphan_tool_result', 0, ['lc_1'], G1]]);
   });
 });
 
 const SHARED = path.resolve(import.meta.dirname, '../../../../shared/cases');
-const SHARED_FILES = existsSync(SHARED) ? readdirSync(SHARED).filter((f) => /^12-.*\.json$/.test(f)) : [];
+const SHARED_FILES = existsSync(SHARED)
+  ? readdirSync(SHARED).filter((f) => /^12-.*\.json$/.test(f))
+  : [];
 
-describe.skipIf(SHARED_FILES.length === 0)(`shared Gemini case 12 (${SHARED}; skipped when absent)`, () => {
-  for (const f of SHARED_FILES) {
-    it(f, () => {
-      const c = JSON.parse(readFileSync(path.join(SHARED, f), 'utf8'));
-      const t = parsed(c.transcript);
-      const v = validateTranscript(t, 'gemini');
-      expect(v.valid).toBe(c.expected.valid);
-      expect(v.violations.filter((x) => x.severity === 'error').map((x) => ({ kind: x.rule, message_index: x.messageIndex, ids: x.ids }))).toEqual(
-        c.expected.violations.map((x: { kind: string; message_index: number; ids: string[] }) => ({ kind: x.kind, message_index: x.message_index, ids: x.ids })),
-      );
-      expect(v.violations[0]?.message).toBe(c.error_seen);
-      expect(validateTranscript(parsed(c.before_trim), 'gemini').valid).toBe(true);
-    });
-  }
-});
+describe.skipIf(SHARED_FILES.length === 0)(
+  `shared Gemini case 12 (${SHARED}; skipped when absent)`,
+  () => {
+    for (const f of SHARED_FILES) {
+      it(f, () => {
+        const c = JSON.parse(readFileSync(path.join(SHARED, f), 'utf8'));
+        const t = parsed(c.transcript);
+        const v = validateTranscript(t, 'gemini');
+        expect(v.valid).toBe(c.expected.valid);
+        expect(
+          v.violations
+            .filter((x) => x.severity === 'error')
+            .map((x) => ({ kind: x.rule, message_index: x.messageIndex, ids: x.ids })),
+        ).toEqual(
+          c.expected.violations.map(
+            (x: { kind: string; message_index: number; ids: string[] }) => ({
+              kind: x.kind,
+              message_index: x.message_index,
+              ids: x.ids,
+            }),
+          ),
+        );
+        expect(v.violations[0]?.message).toBe(c.error_seen);
+        expect(validateTranscript(parsed(c.before_trim), 'gemini').valid).toBe(true);
+      });
+    }
+  },
+);
 if (SHARED_FILES.length === 0) console.warn(`skipped: ${SHARED} not found (shared Gemini case)`);

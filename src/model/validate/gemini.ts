@@ -15,7 +15,15 @@
 import { isPinned } from '../exchanges.ts';
 import type { Message, ToolUseBlock, Transcript } from '../types.ts';
 import { isClientToolUse, violation, type ViolationInput } from './common.ts';
-import type { ProviderValidator, RenderedItem, RenderedMessage, RuleId, ValidateOptions, Validation, Violation } from './types.ts';
+import type {
+  ProviderValidator,
+  RenderedItem,
+  RenderedMessage,
+  RuleId,
+  ValidateOptions,
+  Validation,
+  Violation,
+} from './types.ts';
 
 /** `{"error":{"code":400,"message":…,"status":"INVALID_ARGUMENT"}}` (§4). */
 export function geminiEnvelope(message: string): unknown {
@@ -32,7 +40,11 @@ export function renderGemini(messages: readonly Message[], native = false): Rend
   const out: RenderedMessage[] = [];
   for (const m of messages) {
     if (isPinned(m)) continue;
-    const items: RenderedItem[] = m.blocks.map((block, blockIndex) => ({ block, msg: m, blockIndex }));
+    const items: RenderedItem[] = m.blocks.map((block, blockIndex) => ({
+      block,
+      msg: m,
+      blockIndex,
+    }));
     const role = m.role === 'assistant' ? 'model' : 'user';
     const last = out[out.length - 1];
     if (!native && last && last.role === role) {
@@ -45,9 +57,12 @@ export function renderGemini(messages: readonly Message[], native = false): Rend
   return out;
 }
 
-const G1 = 'Please ensure that function response turn comes immediately after a function call turn.';
-const G2 = 'Please ensure that function call turn comes immediately after a user turn or after a function response turn.';
-const G3 = 'Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.';
+const G1 =
+  'Please ensure that function response turn comes immediately after a function call turn.';
+const G2 =
+  'Please ensure that function call turn comes immediately after a user turn or after a function response turn.';
+const G3 =
+  'Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.';
 const G6 = 'Please ensure that multiturn requests alternate between user and model.';
 const G7 = 'Please ensure that multiturn requests ends with a user role or a function response.';
 
@@ -57,15 +72,42 @@ export function g4Message(name: string, position: number): string {
 }
 
 const TEXT: Partial<Record<RuleId, [string, string]>> = {
-  orphan_tool_result: ['Function response turn without a function call turn before it', 'Gemini requires a turn of functionResponse parts to come immediately after the model turn whose functionCall parts it answers; a trim that dropped the call turn, or a message placed between them, breaks that.'],
-  role_order: ['Function call turn in the wrong place', 'Gemini requires a model turn with functionCall parts to follow a user turn or a function-response turn; a history that starts with the model call (after a trim) or has two model turns in a row is refused.'],
-  unanswered_tool_use: ['Function calls not answered in the next turn', 'Gemini counts parts: the turn after a function call turn must hold one functionResponse per functionCall; here it holds none (a new prompt was typed over the open calls, or the responses were dropped).'],
-  partial_answer: ['Only some parallel calls were answered', 'Gemini counts parts: the response turn must hold as many functionResponse parts as the call turn has functionCall parts.'],
-  count_mismatch: ['More function responses than calls', 'Gemini counts parts: the response turn holds more functionResponse parts than the call turn had functionCall parts.'],
-  thought_signature_missing: ['Function call replayed without its thought signature', 'On Gemini 3 with thinking, the first functionCall part of each model step in the current turn must carry the thoughtSignature it came with; a converter or store that dropped it breaks the request.'],
-  trailing_tool_use: ['The history ends on function calls', 'Nothing answers the last function calls; Gemini once required the history to end with a user or function-response turn (2023 capture; current behaviour unconfirmed).'],
-  trailing_assistant: ['The history ends on a model turn', 'Gemini once required the history to end with a user or function-response turn (2023 capture; current behaviour unconfirmed).'],
-  same_role_neighbours: ['Two turns of the same role in a row', 'Older Gemini models and Vertex (2024) required user and model turns to alternate; current enforcement is unconfirmed.'],
+  orphan_tool_result: [
+    'Function response turn without a function call turn before it',
+    'Gemini requires a turn of functionResponse parts to come immediately after the model turn whose functionCall parts it answers; a trim that dropped the call turn, or a message placed between them, breaks that.',
+  ],
+  role_order: [
+    'Function call turn in the wrong place',
+    'Gemini requires a model turn with functionCall parts to follow a user turn or a function-response turn; a history that starts with the model call (after a trim) or has two model turns in a row is refused.',
+  ],
+  unanswered_tool_use: [
+    'Function calls not answered in the next turn',
+    'Gemini counts parts: the turn after a function call turn must hold one functionResponse per functionCall; here it holds none (a new prompt was typed over the open calls, or the responses were dropped).',
+  ],
+  partial_answer: [
+    'Only some parallel calls were answered',
+    'Gemini counts parts: the response turn must hold as many functionResponse parts as the call turn has functionCall parts.',
+  ],
+  count_mismatch: [
+    'More function responses than calls',
+    'Gemini counts parts: the response turn holds more functionResponse parts than the call turn had functionCall parts.',
+  ],
+  thought_signature_missing: [
+    'Function call replayed without its thought signature',
+    'On Gemini 3 with thinking, the first functionCall part of each model step in the current turn must carry the thoughtSignature it came with; a converter or store that dropped it breaks the request.',
+  ],
+  trailing_tool_use: [
+    'The history ends on function calls',
+    'Nothing answers the last function calls; Gemini once required the history to end with a user or function-response turn (2023 capture; current behaviour unconfirmed).',
+  ],
+  trailing_assistant: [
+    'The history ends on a model turn',
+    'Gemini once required the history to end with a user or function-response turn (2023 capture; current behaviour unconfirmed).',
+  ],
+  same_role_neighbours: [
+    'Two turns of the same role in a row',
+    'Older Gemini models and Vertex (2024) required user and model turns to alternate; current enforcement is unconfirmed.',
+  ],
 };
 
 /** True when the model needs thought signatures on function calls (Gemini 3 family). */
@@ -82,12 +124,19 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
     found.push(violation({ ...v, title, why, providerPath: null }, geminiEnvelope));
   };
   const callsOf = (c: RenderedMessage) => c.items.filter((it) => isClientToolUse(it.block));
-  const responsesOf = (c: RenderedMessage) => c.items.filter((it) => it.block.type === 'tool_result' && it.block.server === undefined);
-  const idOf = (it: RenderedItem) => (it.block.type === 'tool_use' ? it.block.id : it.block.type === 'tool_result' ? it.block.toolUseId : null);
-  const ids = (list: RenderedItem[]) => list.flatMap((it) => {
-    const id = idOf(it);
-    return id !== null ? [id] : [];
-  });
+  const responsesOf = (c: RenderedMessage) =>
+    c.items.filter((it) => it.block.type === 'tool_result' && it.block.server === undefined);
+  const idOf = (it: RenderedItem) =>
+    it.block.type === 'tool_use'
+      ? it.block.id
+      : it.block.type === 'tool_result'
+        ? it.block.toolUseId
+        : null;
+  const ids = (list: RenderedItem[]) =>
+    list.flatMap((it) => {
+      const id = idOf(it);
+      return id !== null ? [id] : [];
+    });
 
   contents.forEach((c, n) => {
     const prev = n > 0 ? contents[n - 1] : undefined;
@@ -96,22 +145,61 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
     // G1: a function response turn not right after a function call turn.
     if (responses.length > 0 && !(prev && prev.role === 'model' && callsOf(prev).length > 0)) {
       const first = responses[0] as RenderedItem;
-      push({ rule: 'orphan_tool_result', code: 'G1', messageIndex: first.msg.rawIndex, blockIndex: first.blockIndex, ids: ids(responses), message: G1, confidence: 'V' });
+      push({
+        rule: 'orphan_tool_result',
+        code: 'G1',
+        messageIndex: first.msg.rawIndex,
+        blockIndex: first.blockIndex,
+        ids: ids(responses),
+        message: G1,
+        confidence: 'V',
+      });
     }
     // G2: a function call turn not after a user turn or a function response turn.
     if (calls.length > 0 && !(prev && prev.role === 'user')) {
       const first = calls[0] as RenderedItem;
-      push({ rule: 'role_order', code: 'G2', messageIndex: first.msg.rawIndex, blockIndex: first.blockIndex, ids: ids(calls), message: G2, confidence: 'V' });
-    } else if (prev && prev.role === c.role && responses.length === 0 && !(c.role === 'model' && callsOf(prev).length > 0)) {
+      push({
+        rule: 'role_order',
+        code: 'G2',
+        messageIndex: first.msg.rawIndex,
+        blockIndex: first.blockIndex,
+        ids: ids(calls),
+        message: G2,
+        confidence: 'V',
+      });
+    } else if (
+      prev &&
+      prev.role === c.role &&
+      responses.length === 0 &&
+      !(c.role === 'model' && callsOf(prev).length > 0)
+    ) {
       const src = c.sources[0] as Message;
-      push({ rule: 'same_role_neighbours', code: 'G6', messageIndex: src.rawIndex, blockIndex: null, ids: [], message: G6, confidence: 'V', severity: 'warning' });
+      push({
+        rule: 'same_role_neighbours',
+        code: 'G6',
+        messageIndex: src.rawIndex,
+        blockIndex: null,
+        ids: [],
+        message: G6,
+        confidence: 'V',
+        severity: 'warning',
+      });
     }
     if (calls.length === 0) return;
     // G3: the next turn must hold as many function responses as this turn has calls.
     const next = contents[n + 1];
     const first = calls[0] as RenderedItem;
     if (!next) {
-      push({ rule: 'trailing_tool_use', code: 'G7', messageIndex: first.msg.rawIndex, blockIndex: first.blockIndex, ids: ids(calls), message: G7, confidence: '?', severity: 'warning' });
+      push({
+        rule: 'trailing_tool_use',
+        code: 'G7',
+        messageIndex: first.msg.rawIndex,
+        blockIndex: first.blockIndex,
+        ids: ids(calls),
+        message: G7,
+        confidence: '?',
+        severity: 'warning',
+      });
       return;
     }
     const answers = next.role === 'user' ? responsesOf(next) : [];
@@ -123,28 +211,64 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
       });
       if (stray.length > 0) {
         const s = stray[0] as RenderedItem;
-        found.push(violation({ rule: 'tool_result_wrong_id', code: 'G3', messageIndex: s.msg.rawIndex, blockIndex: s.blockIndex, ids: ids(stray), providerPath: null, message: 'A functionResponse id matches no functionCall id of the call turn.', title: 'Function response with an id the call turn did not use', why: 'Gemini checks counts, not ids, so this is accepted, but the model may attribute the response to the wrong call.', confidence: '?', severity: 'warning' }, geminiEnvelope));
+        found.push(
+          violation(
+            {
+              rule: 'tool_result_wrong_id',
+              code: 'G3',
+              messageIndex: s.msg.rawIndex,
+              blockIndex: s.blockIndex,
+              ids: ids(stray),
+              providerPath: null,
+              message: 'A functionResponse id matches no functionCall id of the call turn.',
+              title: 'Function response with an id the call turn did not use',
+              why: 'Gemini checks counts, not ids, so this is accepted, but the model may attribute the response to the wrong call.',
+              confidence: '?',
+              severity: 'warning',
+            },
+            geminiEnvelope,
+          ),
+        );
       }
       return;
     }
     if (answers.length > calls.length) {
       const extra = answers[calls.length] as RenderedItem;
-      push({ rule: 'count_mismatch', code: 'G3', messageIndex: extra.msg.rawIndex, blockIndex: extra.blockIndex, ids: ids(answers), message: G3, confidence: 'V' });
+      push({
+        rule: 'count_mismatch',
+        code: 'G3',
+        messageIndex: extra.msg.rawIndex,
+        blockIndex: extra.blockIndex,
+        ids: ids(answers),
+        message: G3,
+        confidence: 'V',
+      });
       return;
     }
     // Which calls are unanswered: by id when both sides have ids, else by position.
     const answeredIds = new Set(ids(answers));
     const byId = calls.every((it) => idOf(it) !== null) && answers.every((it) => idOf(it) !== null);
-    const missing = byId ? calls.filter((it) => !answeredIds.has(idOf(it) as string)) : calls.slice(answers.length);
+    const missing = byId
+      ? calls.filter((it) => !answeredIds.has(idOf(it) as string))
+      : calls.slice(answers.length);
     const m0 = (missing[0] ?? first) as RenderedItem;
-    push({ rule: answers.length === 0 ? 'unanswered_tool_use' : 'partial_answer', code: 'G3', messageIndex: m0.msg.rawIndex, blockIndex: m0.blockIndex, ids: ids(missing), message: G3, confidence: 'V' });
+    push({
+      rule: answers.length === 0 ? 'unanswered_tool_use' : 'partial_answer',
+      code: 'G3',
+      messageIndex: m0.msg.rawIndex,
+      blockIndex: m0.blockIndex,
+      ids: ids(missing),
+      message: G3,
+      confidence: 'V',
+    });
   });
 
   // G4: thought signatures on the current turn's function calls (Gemini 3).
   if (needsThoughtSignatures(t.settings.model)) {
     let turnStart = 0;
     contents.forEach((c, n) => {
-      if (c.role === 'user' && c.items.some((it) => it.block.type !== 'tool_result')) turnStart = n + 1;
+      if (c.role === 'user' && c.items.some((it) => it.block.type !== 'tool_result'))
+        turnStart = n + 1;
     });
     for (let n = turnStart; n < contents.length; n++) {
       const c = contents[n] as RenderedMessage;
@@ -153,22 +277,52 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
       if (!firstCall) continue;
       const b = firstCall.block as ToolUseBlock;
       if (b.signature) continue;
-      push({ rule: 'thought_signature_missing', code: 'G4', messageIndex: firstCall.msg.rawIndex, blockIndex: firstCall.blockIndex, ids: b.id !== null ? [b.id] : [], message: g4Message(b.name, n + 1), confidence: 'V' });
+      push({
+        rule: 'thought_signature_missing',
+        code: 'G4',
+        messageIndex: firstCall.msg.rawIndex,
+        blockIndex: firstCall.blockIndex,
+        ids: b.id !== null ? [b.id] : [],
+        message: g4Message(b.name, n + 1),
+        confidence: 'V',
+      });
     }
   } else {
-    notes.push(`Thought signatures (G4) are checked only for Gemini 3 models; model ${t.settings.model ?? '(unknown)'}.`);
+    notes.push(
+      `Thought signatures (G4) are checked only for Gemini 3 models; model ${t.settings.model ?? '(unknown)'}.`,
+    );
   }
 
   const last = contents[contents.length - 1];
   if (last && last.role === 'model' && callsOf(last).length === 0) {
     const src = last.sources[0] as Message;
-    push({ rule: 'trailing_assistant', code: 'G7', messageIndex: src.rawIndex, blockIndex: null, ids: [], message: G7, confidence: '?', severity: 'warning' });
+    push({
+      rule: 'trailing_assistant',
+      code: 'G7',
+      messageIndex: src.rawIndex,
+      blockIndex: null,
+      ids: [],
+      message: G7,
+      confidence: '?',
+      severity: 'warning',
+    });
   }
   notes.push('Signatures from another model or route (G5) cannot be checked from the request.');
   // Keep the provider's order: by content position (the first error is the 400).
   const order = new Map(contents.flatMap((c, n) => c.sources.map((s) => [s.rawIndex, n] as const)));
-  const violations = found.map((v, i) => ({ v, i })).sort((a, b) => (order.get(a.v.messageIndex) ?? 0) - (order.get(b.v.messageIndex) ?? 0) || a.i - b.i).map((x) => x.v);
-  return { provider: 'gemini', valid: !violations.some((v) => v.severity === 'error'), violations, notes };
+  const violations = found
+    .map((v, i) => ({ v, i }))
+    .sort(
+      (a, b) =>
+        (order.get(a.v.messageIndex) ?? 0) - (order.get(b.v.messageIndex) ?? 0) || a.i - b.i,
+    )
+    .map((x) => x.v);
+  return {
+    provider: 'gemini',
+    valid: !violations.some((v) => v.severity === 'error'),
+    violations,
+    notes,
+  };
 }
 
 export const geminiValidator: ProviderValidator = {

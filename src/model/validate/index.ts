@@ -14,7 +14,16 @@ import type { ProviderValidator, ValidateOptions, Validation } from './types.ts'
 
 export type { ProviderValidator, ValidateOptions, Validation, Violation, RuleId } from './types.ts';
 
-export const VALIDATORS: ProviderValidator[] = [anthropicValidator, openaiChatValidator, openaiResponsesValidator, geminiValidator, bedrockValidator, deepseekValidator, mistralValidator, qwenValidator];
+export const VALIDATORS: ProviderValidator[] = [
+  anthropicValidator,
+  openaiChatValidator,
+  openaiResponsesValidator,
+  geminiValidator,
+  bedrockValidator,
+  deepseekValidator,
+  mistralValidator,
+  qwenValidator,
+];
 
 export function validatorFor(id: ProviderId): ProviderValidator | undefined {
   return VALIDATORS.find((v) => v.id === id);
@@ -41,9 +50,19 @@ export const DEFAULT_PROVIDER: Record<FormatId, ProviderId> = {
  * @param opts a message subset (for eviction) and per-model settings
  * @returns the validation; for an unknown provider id, a validation with a note and no violations
  */
-export function validateTranscript(t: Transcript, provider?: ProviderId, opts?: ValidateOptions): Validation {
+export function validateTranscript(
+  t: Transcript,
+  provider?: ProviderId,
+  opts?: ValidateOptions,
+): Validation {
   const id = provider ?? DEFAULT_PROVIDER[t.format];
   const v = validatorFor(id);
-  if (!v) return { provider: id, valid: true, violations: [], notes: [`No validator for provider ${id} yet.`] };
+  if (!v)
+    return {
+      provider: id,
+      valid: true,
+      violations: [],
+      notes: [`No validator for provider ${id} yet.`],
+    };
   return v.validate(t, opts);
 }

@@ -17,7 +17,13 @@ import type { ProviderValidator, RenderedMessage, Violation } from './types.ts';
 
 /** Mistral's error body (§6, captured for the order errors). */
 export function mistralEnvelope(message: string): unknown {
-  return { object: 'error', message, type: 'invalid_request_message_order', param: null, code: '3230' };
+  return {
+    object: 'error',
+    message,
+    type: 'invalid_request_message_order',
+    param: null,
+    code: '3230',
+  };
 }
 
 type MistralRole = 'system' | 'user' | 'assistant' | 'tool';
@@ -35,7 +41,10 @@ function roleOf(m: RenderedMessage): MistralRole {
 
 function firstSource(m: RenderedMessage): { messageIndex: number; blockIndex: number | null } {
   const it = m.items[0];
-  return { messageIndex: it?.msg.rawIndex ?? (m.sources[0] as Message | undefined)?.rawIndex ?? 0, blockIndex: it?.blockIndex ?? null };
+  return {
+    messageIndex: it?.msg.rawIndex ?? (m.sources[0] as Message | undefined)?.rawIndex ?? 0,
+    blockIndex: it?.blockIndex ?? null,
+  };
 }
 
 function hasPrefix(m: RenderedMessage): boolean {
@@ -44,7 +53,9 @@ function hasPrefix(m: RenderedMessage): boolean {
 }
 
 function callIds(m: RenderedMessage): string[] {
-  return m.items.flatMap((it) => (it.block.type === 'tool_use' && it.block.server !== true ? [it.block.id ?? ''] : []));
+  return m.items.flatMap((it) =>
+    it.block.type === 'tool_use' && it.block.server !== true ? [it.block.id ?? ''] : [],
+  );
 }
 
 /**
@@ -61,7 +72,11 @@ export function mistralStructure(msgs: RenderedMessage[]): Violation[] {
     const r = roleOf(last);
     if (r !== 'user' && r !== 'tool' && !(r === 'assistant' && hasPrefix(last))) {
       push({
-        rule: 'trailing_assistant', code: 'mistral-last-role', ...firstSource(last), ids: callIds(last), providerPath: null,
+        rule: 'trailing_assistant',
+        code: 'mistral-last-role',
+        ...firstSource(last),
+        ids: callIds(last),
+        providerPath: null,
         message: `Expected last role User or Tool (or Assistant with prefix or continue_final_message set to True) for serving but got ${r}`,
         title: 'The request does not end with a user or tool message',
         why: 'Mistral serves a completion only after a user or tool message (or an assistant message marked `prefix: true`).',
@@ -75,14 +90,21 @@ export function mistralStructure(msgs: RenderedMessage[]): Violation[] {
     if (!NEXT[prev]?.includes(cur)) {
       const m = msgs[i] as RenderedMessage;
       push({
-        rule: cur === 'tool' ? 'orphan_tool_result' : 'role_order', code: 'mistral-order', ...firstSource(m),
-        ids: m.items.flatMap((it) => (it.block.type === 'tool_result' && it.block.toolUseId !== null ? [it.block.toolUseId] : [])),
+        rule: cur === 'tool' ? 'orphan_tool_result' : 'role_order',
+        code: 'mistral-order',
+        ...firstSource(m),
+        ids: m.items.flatMap((it) =>
+          it.block.type === 'tool_result' && it.block.toolUseId !== null
+            ? [it.block.toolUseId]
+            : [],
+        ),
         providerPath: null,
         message: `Unexpected role '${cur}' after role '${prev}'`,
         title: `A ${cur} message right after a ${prev} message`,
-        why: cur === 'tool'
-          ? 'On Mistral a tool message may follow only an assistant message or another tool message.'
-          : 'After tool messages Mistral needs an assistant message before anything else; OpenAI accepts tool → user, Mistral does not.',
+        why:
+          cur === 'tool'
+            ? 'On Mistral a tool message may follow only an assistant message or another tool message.'
+            : 'After tool messages Mistral needs an assistant message before anything else; OpenAI accepts tool → user, Mistral does not.',
         confidence: 'V',
       });
     }
@@ -92,7 +114,11 @@ export function mistralStructure(msgs: RenderedMessage[]): Violation[] {
   const mismatch = (at: RenderedMessage) => {
     const src = owner ?? at;
     push({
-      rule: 'count_mismatch', code: 'mistral-count', ...firstSource(src), ids: owner ? callIds(owner) : [], providerPath: null,
+      rule: 'count_mismatch',
+      code: 'mistral-count',
+      ...firstSource(src),
+      ids: owner ? callIds(owner) : [],
+      providerPath: null,
       message: 'Not the same number of function calls and responses',
       title: 'Tool calls and tool messages do not match in number',
       why: 'Mistral counts the tool messages between an assistant message with tool_calls and the next assistant message (or the end); the count must equal the number of calls.',

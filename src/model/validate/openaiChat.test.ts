@@ -6,13 +6,23 @@ import { validateTranscript } from './index.ts';
 const t = (messages: Message[]) => transcript('openai-chat', messages);
 const all = (messages: Message[]) => validateTranscript(t(messages), 'openai-chat').violations;
 
-const O1 = "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.";
+const O1 =
+  "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.";
 
 describe('openai-chat validator: exact provider texts', () => {
   it('O1: a transcript that starts with a tool message (the real "preceeding" spelling)', () => {
     const [v] = all([tool('call_1'), assistant('It is 18 °C.'), user('thanks')]);
-    expect(v).toMatchObject({ rule: 'orphan_tool_result', code: 'O1', messageIndex: 0, ids: ['call_1'], providerPath: 'messages.[0].role', status: 400 });
-    expect(v?.error).toEqual({ error: { message: O1, type: 'invalid_request_error', param: 'messages.[0].role', code: null } });
+    expect(v).toMatchObject({
+      rule: 'orphan_tool_result',
+      code: 'O1',
+      messageIndex: 0,
+      ids: ['call_1'],
+      providerPath: 'messages.[0].role',
+      status: 400,
+    });
+    expect(v?.error).toEqual({
+      error: { message: O1, type: 'invalid_request_error', param: 'messages.[0].role', code: null },
+    });
   });
 
   it('O1: the system message counts in the index', () => {
@@ -21,16 +31,29 @@ describe('openai-chat validator: exact provider texts', () => {
   });
 
   it('O1: a tool message after a plain assistant message', () => {
-    const [v] = all([user('q'), assistant(call('call_1')), tool('call_1'), assistant('done'), tool('call_1')]);
+    const [v] = all([
+      user('q'),
+      assistant(call('call_1')),
+      tool('call_1'),
+      assistant('done'),
+      tool('call_1'),
+    ]);
     expect(v).toMatchObject({ rule: 'orphan_tool_result', messageIndex: 4 });
   });
 
   it('O2: the array ends before every call is answered → param "messages"', () => {
     const [v] = all([system('s'), user('q'), assistant(call('call_A'))]);
-    expect(v).toMatchObject({ rule: 'trailing_tool_use', code: 'O2', messageIndex: 2, ids: ['call_A'], providerPath: 'messages' });
+    expect(v).toMatchObject({
+      rule: 'trailing_tool_use',
+      code: 'O2',
+      messageIndex: 2,
+      ids: ['call_A'],
+      providerPath: 'messages',
+    });
     expect(v?.error).toEqual({
       error: {
-        message: "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: call_A",
+        message:
+          "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: call_A",
         type: 'invalid_request_error',
         param: 'messages',
         code: null,
@@ -39,36 +62,95 @@ describe('openai-chat validator: exact provider texts', () => {
   });
 
   it('O2: a user message breaks the run → param names it; only missing ids listed', () => {
-    const [v] = all([user('q'), assistant(call('call_A'), call('call_B')), tool('call_B'), user('hurry'), tool('call_A')]);
-    expect(v).toMatchObject({ rule: 'partial_answer', ids: ['call_A'], providerPath: 'messages.[3].role', messageIndex: 1 });
+    const [v] = all([
+      user('q'),
+      assistant(call('call_A'), call('call_B')),
+      tool('call_B'),
+      user('hurry'),
+      tool('call_A'),
+    ]);
+    expect(v).toMatchObject({
+      rule: 'partial_answer',
+      ids: ['call_A'],
+      providerPath: 'messages.[3].role',
+      messageIndex: 1,
+    });
     expect(v?.message).toContain('did not have response messages: call_A');
   });
 
   it('O3: a tool message answering an id the previous message did not call', () => {
     const [v] = all([user('q'), assistant(call('call_A')), tool('call_Z')]);
     expect(v).toMatchObject({ rule: 'tool_result_wrong_id', code: 'O3' });
-    expect(v?.message).toBe("Invalid parameter: 'tool_call_id' of 'call_Z' not found in 'tool_calls' of previous message.");
+    expect(v?.message).toBe(
+      "Invalid parameter: 'tool_call_id' of 'call_Z' not found in 'tool_calls' of previous message.",
+    );
   });
 
   it('§7.6: lenient points are accepted (assistant first, consecutive users, tool→user, any order in the run)', () => {
-    expect(all([assistant('hello'), user('a'), user('b'), assistant(call('call_A'), call('call_B')), tool('call_B'), tool('call_A'), user('thanks')]).filter((v) => v.severity === 'error')).toEqual([]);
+    expect(
+      all([
+        assistant('hello'),
+        user('a'),
+        user('b'),
+        assistant(call('call_A'), call('call_B')),
+        tool('call_B'),
+        tool('call_A'),
+        user('thanks'),
+      ]).filter((v) => v.severity === 'error'),
+    ).toEqual([]);
   });
 
   it('duplicate tool_call_id results are a warning, not a 400', () => {
-    const vs = all([user('q'), assistant(call('call_A')), tool('call_A'), tool('call_A'), assistant('x')]);
+    const vs = all([
+      user('q'),
+      assistant(call('call_A')),
+      tool('call_A'),
+      tool('call_A'),
+      assistant('x'),
+    ]);
     expect(vs).toHaveLength(1);
-    expect(vs[0]).toMatchObject({ rule: 'duplicate_tool_result', severity: 'warning', status: null, error: null });
-    expect(validateTranscript(t([user('q'), assistant(call('call_A')), tool('call_A'), tool('call_A')]), 'openai-chat').valid).toBe(true);
+    expect(vs[0]).toMatchObject({
+      rule: 'duplicate_tool_result',
+      severity: 'warning',
+      status: null,
+      error: null,
+    });
+    expect(
+      validateTranscript(
+        t([user('q'), assistant(call('call_A')), tool('call_A'), tool('call_A')]),
+        'openai-chat',
+      ).valid,
+    ).toBe(true);
   });
 
   it('missing tool_call_id is a schema error', () => {
-    const [v] = all([user('q'), assistant(call('call_A')), { ...tool('x'), blocks: [{ type: 'tool_result', toolUseId: null, isError: false, content: [] }] }]);
+    const [v] = all([
+      user('q'),
+      assistant(call('call_A')),
+      {
+        ...tool('x'),
+        blocks: [{ type: 'tool_result', toolUseId: null, isError: false, content: [] }],
+      },
+    ]);
     expect(v).toMatchObject({ rule: 'missing_tool_id', providerPath: 'messages[2].tool_call_id' });
   });
 
   it('Anthropic-shaped user tool_result messages are rendered as tool messages first', () => {
-    expect(validateTranscript(t([user('q'), assistant(call('call_A')), user(result('call_A'), text('and')), assistant('ok')]), 'openai-chat').valid).toBe(true);
-    const [v] = validateTranscript(t([user('q'), assistant(call('call_A')), user(text('first'), result('call_A'))]), 'openai-chat').violations;
+    expect(
+      validateTranscript(
+        t([
+          user('q'),
+          assistant(call('call_A')),
+          user(result('call_A'), text('and')),
+          assistant('ok'),
+        ]),
+        'openai-chat',
+      ).valid,
+    ).toBe(true);
+    const [v] = validateTranscript(
+      t([user('q'), assistant(call('call_A')), user(text('first'), result('call_A'))]),
+      'openai-chat',
+    ).violations;
     // Rendered as [user, assistant, tool, user]: the result still follows the calls, so it passes;
     // but a result placed after a plain user message is an orphan at its rendered index.
     expect(v).toBeUndefined();

@@ -11,70 +11,187 @@ function parsed(body: unknown): Transcript {
   if (!r.ok) throw new Error(r.error.message);
   return r.value.transcript;
 }
-const envelope = (message: string) => ({ error: { message, type: 'invalid_request_error', param: 'input', code: null } });
-const errors = (t: Transcript, opts?: Parameters<typeof validateTranscript>[2]) => validateTranscript(t, 'openai-responses', opts).violations.filter((v) => v.severity === 'error');
+const envelope = (message: string) => ({
+  error: { message, type: 'invalid_request_error', param: 'input', code: null },
+});
+const errors = (t: Transcript, opts?: Parameters<typeof validateTranscript>[2]) =>
+  validateTranscript(t, 'openai-responses', opts).violations.filter((v) => v.severity === 'error');
 
 const userItem = (text: string) => ({ type: 'message', role: 'user', content: text });
-const fc = (callId: string, id?: string) => ({ type: 'function_call', call_id: callId, name: 'search_logs', arguments: '{"q":"502"}', ...(id ? { id } : {}) });
+const fc = (callId: string, id?: string) => ({
+  type: 'function_call',
+  call_id: callId,
+  name: 'search_logs',
+  arguments: '{"q":"502"}',
+  ...(id ? { id } : {}),
+});
 const out = (callId: string) => ({ type: 'function_call_output', call_id: callId, output: 'ok' });
 
 describe('openai-responses validator: one test per rule, exact text and envelope (provider-rules.md §3)', () => {
   it('R1: an output whose call_id has no function_call anywhere', () => {
     const [v] = errors(parsed({ input: [userItem('Check the logs.'), out('call_gone')] }));
-    expect(v).toMatchObject({ rule: 'orphan_tool_result', code: 'R1', messageIndex: 1, blockIndex: 0, ids: ['call_gone'], providerPath: 'input', status: 400 });
-    expect(v?.error).toEqual(envelope('No tool call found for function call output with call_id call_gone.'));
+    expect(v).toMatchObject({
+      rule: 'orphan_tool_result',
+      code: 'R1',
+      messageIndex: 1,
+      blockIndex: 0,
+      ids: ['call_gone'],
+      providerPath: 'input',
+      status: 400,
+    });
+    expect(v?.error).toEqual(
+      envelope('No tool call found for function call output with call_id call_gone.'),
+    );
   });
 
   it('R2: a function_call with no output (unanswered, partial, trailing)', () => {
-    const unanswered = errors(parsed({ input: [userItem('a'), fc('call_a'), userItem('never mind')] }));
+    const unanswered = errors(
+      parsed({ input: [userItem('a'), fc('call_a'), userItem('never mind')] }),
+    );
     expect(unanswered).toHaveLength(1);
-    expect(unanswered[0]).toMatchObject({ rule: 'unanswered_tool_use', code: 'R2', messageIndex: 1, ids: ['call_a'] });
-    expect(unanswered[0]?.error).toEqual(envelope('No tool output found for function call call_a.'));
-    const partial = errors(parsed({ input: [userItem('a'), fc('call_a'), fc('call_b'), out('call_a'), userItem('next')] }));
-    expect(partial.map((v) => [v.rule, v.messageIndex, v.ids])).toEqual([['partial_answer', 2, ['call_b']]]);
+    expect(unanswered[0]).toMatchObject({
+      rule: 'unanswered_tool_use',
+      code: 'R2',
+      messageIndex: 1,
+      ids: ['call_a'],
+    });
+    expect(unanswered[0]?.error).toEqual(
+      envelope('No tool output found for function call call_a.'),
+    );
+    const partial = errors(
+      parsed({
+        input: [userItem('a'), fc('call_a'), fc('call_b'), out('call_a'), userItem('next')],
+      }),
+    );
+    expect(partial.map((v) => [v.rule, v.messageIndex, v.ids])).toEqual([
+      ['partial_answer', 2, ['call_b']],
+    ]);
     const trailing = errors(parsed({ input: [userItem('a'), fc('call_a')] }));
-    expect(trailing.map((v) => [v.rule, v.messageIndex, v.ids])).toEqual([['trailing_tool_use', 1, ['call_a']]]);
+    expect(trailing.map((v) => [v.rule, v.messageIndex, v.ids])).toEqual([
+      ['trailing_tool_use', 1, ['call_a']],
+    ]);
   });
 
   it('pairs by call_id, not adjacency: an output after unrelated items is accepted', () => {
-    const t = parsed({ input: [userItem('a'), fc('call_a'), { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Working on it.' }] }, userItem('ok'), out('call_a')] });
+    const t = parsed({
+      input: [
+        userItem('a'),
+        fc('call_a'),
+        {
+          type: 'message',
+          role: 'assistant',
+          content: [{ type: 'output_text', text: 'Working on it.' }],
+        },
+        userItem('ok'),
+        out('call_a'),
+      ],
+    });
     expect(errors(t)).toEqual([]);
     expect(validateTranscript(t, 'openai-responses').valid).toBe(true);
   });
 
   it('R3/R4: items with server ids replayed without their reasoning item', () => {
-    const t = parsed({ model: 'o3', reasoning: { effort: 'medium' }, input: [userItem('a'), fc('call_a', 'fc_9'), out('call_a'), { type: 'message', role: 'assistant', id: 'msg_9', content: [{ type: 'output_text', text: 'Done.' }] }] });
+    const t = parsed({
+      model: 'o3',
+      reasoning: { effort: 'medium' },
+      input: [
+        userItem('a'),
+        fc('call_a', 'fc_9'),
+        out('call_a'),
+        {
+          type: 'message',
+          role: 'assistant',
+          id: 'msg_9',
+          content: [{ type: 'output_text', text: 'Done.' }],
+        },
+      ],
+    });
     const vs = errors(t);
     expect(vs.map((v) => [v.rule, v.code, v.messageIndex, v.ids])).toEqual([
       ['reasoning_missing', 'R3', 1, ['fc_9']],
       ['reasoning_missing', 'R4', 3, ['msg_9']],
     ]);
-    expect(vs[0]?.error).toEqual(envelope("Item 'fc_9' of type 'function_call' was provided without its required 'reasoning' item: 'rs_…'."));
-    expect(vs[1]?.message).toBe("Item 'msg_9' of type 'message' was provided without its required 'reasoning' item: 'rs_…'.");
+    expect(vs[0]?.error).toEqual(
+      envelope(
+        "Item 'fc_9' of type 'function_call' was provided without its required 'reasoning' item: 'rs_…'.",
+      ),
+    );
+    expect(vs[1]?.message).toBe(
+      "Item 'msg_9' of type 'message' was provided without its required 'reasoning' item: 'rs_…'.",
+    );
   });
 
   it('R3/R4 do not apply to items without ids, nor when nothing shows a reasoning model', () => {
-    expect(errors(parsed({ model: 'o3', reasoning: { effort: 'high' }, input: [userItem('a'), fc('call_a'), out('call_a')] }))).toEqual([]);
-    const plain = validateTranscript(parsed({ model: 'gpt-4.1', input: [userItem('a'), fc('call_a', 'fc_1'), out('call_a')] }), 'openai-responses');
+    expect(
+      errors(
+        parsed({
+          model: 'o3',
+          reasoning: { effort: 'high' },
+          input: [userItem('a'), fc('call_a'), out('call_a')],
+        }),
+      ),
+    ).toEqual([]);
+    const plain = validateTranscript(
+      parsed({ model: 'gpt-4.1', input: [userItem('a'), fc('call_a', 'fc_1'), out('call_a')] }),
+      'openai-responses',
+    );
     expect(plain.valid).toBe(true);
     expect(plain.notes.join(' ')).toMatch(/R3\/R4/);
   });
 
   it('R3: parallel calls share the reasoning item that precedes the first of them', () => {
-    const t = parsed({ input: [userItem('a'), { type: 'reasoning', id: 'rs_1', summary: [] }, fc('call_a', 'fc_1'), fc('call_b', 'fc_2'), out('call_a'), out('call_b')] });
+    const t = parsed({
+      input: [
+        userItem('a'),
+        { type: 'reasoning', id: 'rs_1', summary: [] },
+        fc('call_a', 'fc_1'),
+        fc('call_b', 'fc_2'),
+        out('call_a'),
+        out('call_b'),
+      ],
+    });
     expect(errors(t)).toEqual([]);
   });
 
   it('R5: a reasoning item with an id and nothing after it', () => {
-    const vs = errors(parsed({ input: [userItem('a'), { type: 'reasoning', id: 'rs_7', summary: [], encrypted_content: 'gAAA' }] }));
-    expect(vs.map((v) => [v.rule, v.code, v.messageIndex, v.ids])).toEqual([['reasoning_without_following', 'R5', 1, ['rs_7']]]);
-    expect(vs[0]?.error).toEqual(envelope("Item 'rs_7' of type 'reasoning' was provided without its required following item."));
+    const vs = errors(
+      parsed({
+        input: [
+          userItem('a'),
+          { type: 'reasoning', id: 'rs_7', summary: [], encrypted_content: 'gAAA' },
+        ],
+      }),
+    );
+    expect(vs.map((v) => [v.rule, v.code, v.messageIndex, v.ids])).toEqual([
+      ['reasoning_without_following', 'R5', 1, ['rs_7']],
+    ]);
+    expect(vs[0]?.error).toEqual(
+      envelope("Item 'rs_7' of type 'reasoning' was provided without its required following item."),
+    );
     // The same cut before a user message.
-    expect(errors(parsed({ input: [userItem('a'), { type: 'reasoning', id: 'rs_7', summary: [] }, userItem('b')] })).map((v) => v.rule)).toEqual(['reasoning_without_following']);
+    expect(
+      errors(
+        parsed({
+          input: [userItem('a'), { type: 'reasoning', id: 'rs_7', summary: [] }, userItem('b')],
+        }),
+      ).map((v) => v.rule),
+    ).toEqual(['reasoning_without_following']);
   });
 
   it('R6: the same item id twice', () => {
-    const vs = errors(parsed({ input: [userItem('a'), { type: 'reasoning', id: 'rs_1', summary: [] }, fc('call_a', 'fc_1'), out('call_a'), { type: 'reasoning', id: 'rs_1', summary: [] }, { ...fc('call_b', 'fc_1') }, out('call_b')] }));
+    const vs = errors(
+      parsed({
+        input: [
+          userItem('a'),
+          { type: 'reasoning', id: 'rs_1', summary: [] },
+          fc('call_a', 'fc_1'),
+          out('call_a'),
+          { type: 'reasoning', id: 'rs_1', summary: [] },
+          { ...fc('call_b', 'fc_1') },
+          out('call_b'),
+        ],
+      }),
+    );
     expect(vs.map((v) => [v.rule, v.code, v.messageIndex, v.ids])).toEqual([
       ['duplicate_item', 'R6', 4, ['rs_1']],
       ['duplicate_item', 'R6', 5, ['fc_1']],
@@ -83,7 +200,12 @@ describe('openai-responses validator: one test per rule, exact text and envelope
   });
 
   it('works on a transcript from another format (rendered into items) and on message subsets', () => {
-    const t = transcript('anthropic-messages', [user('q'), assistant('Let me look.', call('toolu_1'), call('toolu_2')), user(result('toolu_1'), result('toolu_2')), assistant('done')]);
+    const t = transcript('anthropic-messages', [
+      user('q'),
+      assistant('Let me look.', call('toolu_1'), call('toolu_2')),
+      user(result('toolu_1'), result('toolu_2')),
+      assistant('done'),
+    ]);
     expect(validateTranscript(t, 'openai-responses').valid).toBe(true);
     // Eviction keeps messages 0 and 2: the results lose their calls. messageIndex stays the raw index.
     const kept = [t.messages[0], t.messages[2]].filter((m) => m !== undefined);
@@ -99,20 +221,38 @@ describe('openai-responses validator: one test per rule, exact text and envelope
  * Our fixtures derived from ../shared/cases 04, 09 and 14 (content rewritten; structure and
  * verdict kept). The expected verdict is the case's.
  */
-const FIXTURES: { name: string; body: unknown; expected: { rule: string; messageIndex: number; ids: string[]; message: string }[] }[] = [
+const FIXTURES: {
+  name: string;
+  body: unknown;
+  expected: { rule: string; messageIndex: number; ids: string[]; message: string }[];
+}[] = [
   {
     name: 'case 04: summarisation kept the outputs of a parallel fan-out but not the calls',
     body: {
       instructions: 'You audit firewall rules.',
       input: [
-        { type: 'message', role: 'user', content: 'Summary so far: the assistant started reading three rule files.' },
+        {
+          type: 'message',
+          role: 'user',
+          content: 'Summary so far: the assistant started reading three rule files.',
+        },
         { type: 'function_call_output', call_id: 'call_fw2', output: 'allow 443 from 10.0.0.0/8' },
         { type: 'function_call_output', call_id: 'call_fw3', output: 'deny all from 0.0.0.0/0' },
       ],
     },
     expected: [
-      { rule: 'orphan_tool_result', messageIndex: 1, ids: ['call_fw2'], message: 'No tool call found for function call output with call_id call_fw2.' },
-      { rule: 'orphan_tool_result', messageIndex: 2, ids: ['call_fw3'], message: 'No tool call found for function call output with call_id call_fw3.' },
+      {
+        rule: 'orphan_tool_result',
+        messageIndex: 1,
+        ids: ['call_fw2'],
+        message: 'No tool call found for function call output with call_id call_fw2.',
+      },
+      {
+        rule: 'orphan_tool_result',
+        messageIndex: 2,
+        ids: ['call_fw3'],
+        message: 'No tool call found for function call output with call_id call_fw3.',
+      },
     ],
   },
   {
@@ -121,11 +261,23 @@ const FIXTURES: { name: string; body: unknown; expected: { rule: string; message
       model: 'o4-mini',
       input: [
         { type: 'message', role: 'user', content: 'Show the failing migrations.' },
-        { type: 'function_call', call_id: 'call_mig1', name: 'shell', arguments: '{"command":["make","migrate-status"]}' },
+        {
+          type: 'function_call',
+          call_id: 'call_mig1',
+          name: 'shell',
+          arguments: '{"command":["make","migrate-status"]}',
+        },
         { type: 'message', role: 'user', content: 'Stop, run it against staging instead.' },
       ],
     },
-    expected: [{ rule: 'unanswered_tool_use', messageIndex: 1, ids: ['call_mig1'], message: 'No tool output found for function call call_mig1.' }],
+    expected: [
+      {
+        rule: 'unanswered_tool_use',
+        messageIndex: 1,
+        ids: ['call_mig1'],
+        message: 'No tool output found for function call call_mig1.',
+      },
+    ],
   },
   {
     name: 'case 14: memory replayed fc_/msg_ items without the reasoning items before them',
@@ -135,15 +287,38 @@ const FIXTURES: { name: string; body: unknown; expected: { rule: string; message
       store: true,
       input: [
         { type: 'message', role: 'user', content: 'Is invoice 77 paid?' },
-        { type: 'function_call', id: 'fc_inv1', call_id: 'call_inv1', name: 'get_invoice', arguments: '{"id":77}' },
+        {
+          type: 'function_call',
+          id: 'fc_inv1',
+          call_id: 'call_inv1',
+          name: 'get_invoice',
+          arguments: '{"id":77}',
+        },
         { type: 'function_call_output', call_id: 'call_inv1', output: '{"paid":true}' },
-        { type: 'message', role: 'assistant', id: 'msg_inv1', content: [{ type: 'output_text', text: 'Invoice 77 is paid.' }] },
+        {
+          type: 'message',
+          role: 'assistant',
+          id: 'msg_inv1',
+          content: [{ type: 'output_text', text: 'Invoice 77 is paid.' }],
+        },
         { type: 'message', role: 'user', content: 'When?' },
       ],
     },
     expected: [
-      { rule: 'reasoning_missing', messageIndex: 1, ids: ['fc_inv1'], message: "Item 'fc_inv1' of type 'function_call' was provided without its required 'reasoning' item: 'rs_…'." },
-      { rule: 'reasoning_missing', messageIndex: 3, ids: ['msg_inv1'], message: "Item 'msg_inv1' of type 'message' was provided without its required 'reasoning' item: 'rs_…'." },
+      {
+        rule: 'reasoning_missing',
+        messageIndex: 1,
+        ids: ['fc_inv1'],
+        message:
+          "Item 'fc_inv1' of type 'function_call' was provided without its required 'reasoning' item: 'rs_…'.",
+      },
+      {
+        rule: 'reasoning_missing',
+        messageIndex: 3,
+        ids: ['msg_inv1'],
+        message:
+          "Item 'msg_inv1' of type 'message' was provided without its required 'reasoning' item: 'rs_…'.",
+      },
     ],
   },
 ];
@@ -155,33 +330,58 @@ describe('openai-responses: fixtures derived from the shared cases', () => {
       expect(r.ok && r.value.transcript.format).toBe('openai-responses');
       if (!r.ok) return;
       const vs = errors(r.value.transcript);
-      expect(vs.map((v) => ({ rule: v.rule, messageIndex: v.messageIndex, ids: v.ids, message: v.message }))).toEqual(f.expected);
+      expect(
+        vs.map((v) => ({
+          rule: v.rule,
+          messageIndex: v.messageIndex,
+          ids: v.ids,
+          message: v.message,
+        })),
+      ).toEqual(f.expected);
       for (const v of vs) expect(v.error).toEqual(envelope(v.message));
     });
   }
 });
 
 const SHARED = path.resolve(import.meta.dirname, '../../../../shared/cases');
-const SHARED_FILES = existsSync(SHARED) ? readdirSync(SHARED).filter((f) => /^(04|09|14)-.*\.json$/.test(f)) : [];
+const SHARED_FILES = existsSync(SHARED)
+  ? readdirSync(SHARED).filter((f) => /^(04|09|14)-.*\.json$/.test(f))
+  : [];
 
-describe.skipIf(SHARED_FILES.length === 0)(`shared Responses cases 04, 09, 14 (${SHARED}; skipped when absent)`, () => {
-  for (const f of SHARED_FILES) {
-    it(f, () => {
-      const c = JSON.parse(readFileSync(path.join(SHARED, f), 'utf8'));
-      const r = parseDocument({ kind: 'json', value: c.transcript });
-      expect(r.ok && r.value.transcript.format).toBe('openai-responses');
-      if (!r.ok) return;
-      const v = validateTranscript(r.value.transcript, 'openai-responses');
-      expect(v.valid).toBe(c.expected.valid);
-      const got = v.violations.filter((x) => x.severity === 'error').map((x) => ({ kind: x.rule, message_index: x.messageIndex, ids: x.ids }));
-      expect(got).toEqual(c.expected.violations.map((x: { kind: string; message_index: number; ids: string[] }) => ({ kind: x.kind, message_index: x.message_index, ids: x.ids })));
-      // The valid history before the trim / conversion passes.
-      const before = c.before_trim ?? c.source_transcript;
-      if (before) {
-        const b = parseDocument({ kind: 'json', value: before });
-        expect(b.ok && validateTranscript(b.value.transcript, 'openai-responses').valid).toBe(true);
-      }
-    });
-  }
-});
-if (SHARED_FILES.length === 0) console.warn(`skipped: ${SHARED} not found (shared Responses cases)`);
+describe.skipIf(SHARED_FILES.length === 0)(
+  `shared Responses cases 04, 09, 14 (${SHARED}; skipped when absent)`,
+  () => {
+    for (const f of SHARED_FILES) {
+      it(f, () => {
+        const c = JSON.parse(readFileSync(path.join(SHARED, f), 'utf8'));
+        const r = parseDocument({ kind: 'json', value: c.transcript });
+        expect(r.ok && r.value.transcript.format).toBe('openai-responses');
+        if (!r.ok) return;
+        const v = validateTranscript(r.value.transcript, 'openai-responses');
+        expect(v.valid).toBe(c.expected.valid);
+        const got = v.violations
+          .filter((x) => x.severity === 'error')
+          .map((x) => ({ kind: x.rule, message_index: x.messageIndex, ids: x.ids }));
+        expect(got).toEqual(
+          c.expected.violations.map(
+            (x: { kind: string; message_index: number; ids: string[] }) => ({
+              kind: x.kind,
+              message_index: x.message_index,
+              ids: x.ids,
+            }),
+          ),
+        );
+        // The valid history before the trim / conversion passes.
+        const before = c.before_trim ?? c.source_transcript;
+        if (before) {
+          const b = parseDocument({ kind: 'json', value: before });
+          expect(b.ok && validateTranscript(b.value.transcript, 'openai-responses').valid).toBe(
+            true,
+          );
+        }
+      });
+    }
+  },
+);
+if (SHARED_FILES.length === 0)
+  console.warn(`skipped: ${SHARED} not found (shared Responses cases)`);

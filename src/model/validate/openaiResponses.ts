@@ -54,7 +54,12 @@ export function renderResponses(messages: readonly Message[], itemIds: boolean):
       if (pending) out.push(pending);
       pending = null;
     };
-    const rawType = typeof m.raw === 'object' && m.raw !== null && typeof (m.raw as { type?: unknown }).type === 'string' ? String((m.raw as { type: string }).type) : '';
+    const rawType =
+      typeof m.raw === 'object' &&
+      m.raw !== null &&
+      typeof (m.raw as { type?: unknown }).type === 'string'
+        ? String((m.raw as { type: string }).type)
+        : '';
     m.blocks.forEach((b, bi) => {
       switch (b.type) {
         case 'text':
@@ -62,35 +67,105 @@ export function renderResponses(messages: readonly Message[], itemIds: boolean):
         case 'document':
           if (pending?.kind !== 'message') {
             flush();
-            pending = { kind: 'message', role: m.role === 'tool' ? 'user' : m.role, msg: m, blockIndex: bi, callId: null, itemId: null, type: 'message' };
+            pending = {
+              kind: 'message',
+              role: m.role === 'tool' ? 'user' : m.role,
+              msg: m,
+              blockIndex: bi,
+              callId: null,
+              itemId: null,
+              type: 'message',
+            };
           }
           break;
         case 'thinking':
         case 'redacted_thinking':
           if (pending?.kind !== 'reasoning') {
             flush();
-            pending = { kind: 'reasoning', role: 'assistant', msg: m, blockIndex: bi, callId: null, itemId: null, type: 'reasoning' };
+            pending = {
+              kind: 'reasoning',
+              role: 'assistant',
+              msg: m,
+              blockIndex: bi,
+              callId: null,
+              itemId: null,
+              type: 'reasoning',
+            };
           }
-          if (b.type === 'redacted_thinking' && b.itemId) (pending as ResponsesItem).itemId = b.itemId;
+          if (b.type === 'redacted_thinking' && b.itemId)
+            (pending as ResponsesItem).itemId = b.itemId;
           break;
         case 'tool_use':
           flush();
-          if (b.server) out.push({ kind: 'other', role: 'assistant', msg: m, blockIndex: bi, callId: b.id, itemId: null, type: 'server_tool' });
-          else out.push({ kind: 'call', role: 'assistant', msg: m, blockIndex: bi, callId: b.id, itemId: b.itemId ?? null, type: rawType && rawType.endsWith('_call') ? rawType : 'function_call' });
+          if (b.server)
+            out.push({
+              kind: 'other',
+              role: 'assistant',
+              msg: m,
+              blockIndex: bi,
+              callId: b.id,
+              itemId: null,
+              type: 'server_tool',
+            });
+          else
+            out.push({
+              kind: 'call',
+              role: 'assistant',
+              msg: m,
+              blockIndex: bi,
+              callId: b.id,
+              itemId: b.itemId ?? null,
+              type: rawType && rawType.endsWith('_call') ? rawType : 'function_call',
+            });
           break;
         case 'tool_result':
           flush();
-          if (b.server !== undefined) out.push({ kind: 'other', role: 'assistant', msg: m, blockIndex: bi, callId: b.toolUseId, itemId: null, type: 'server_tool' });
-          else out.push({ kind: 'output', role: 'user', msg: m, blockIndex: bi, callId: b.toolUseId, itemId: null, type: rawType || 'function_call_output' });
+          if (b.server !== undefined)
+            out.push({
+              kind: 'other',
+              role: 'assistant',
+              msg: m,
+              blockIndex: bi,
+              callId: b.toolUseId,
+              itemId: null,
+              type: 'server_tool',
+            });
+          else
+            out.push({
+              kind: 'output',
+              role: 'user',
+              msg: m,
+              blockIndex: bi,
+              callId: b.toolUseId,
+              itemId: null,
+              type: rawType || 'function_call_output',
+            });
           break;
         case 'other':
           flush();
-          out.push({ kind: 'other', role: m.role, msg: m, blockIndex: bi, callId: null, itemId: null, type: b.label });
+          out.push({
+            kind: 'other',
+            role: m.role,
+            msg: m,
+            blockIndex: bi,
+            callId: null,
+            itemId: null,
+            type: b.label,
+          });
           break;
       }
     });
     flush();
-    if (out.length === start) out.push({ kind: 'message', role: m.role, msg: m, blockIndex: null, callId: null, itemId: null, type: 'message' });
+    if (out.length === start)
+      out.push({
+        kind: 'message',
+        role: m.role,
+        msg: m,
+        blockIndex: null,
+        callId: null,
+        itemId: null,
+        type: 'message',
+      });
     // A message item parsed from Responses keeps its server id in meta.sourceId.
     const only = out.length === start + 1 ? out[start] : undefined;
     if (itemIds && only && only.itemId === null && m.meta?.sourceId) only.itemId = m.meta.sourceId;
@@ -100,31 +175,74 @@ export function renderResponses(messages: readonly Message[], itemIds: boolean):
 
 /** Items that a reasoning item may be followed by: the outputs of the same response. */
 function isAssistantOutput(it: ResponsesItem): boolean {
-  return it.kind === 'call' || (it.kind === 'message' && it.role === 'assistant') || (it.kind === 'other' && it.role === 'assistant');
+  return (
+    it.kind === 'call' ||
+    (it.kind === 'message' && it.role === 'assistant') ||
+    (it.kind === 'other' && it.role === 'assistant')
+  );
 }
 
 /** True when the request shows a reasoning model, so R3/R4 can be judged. */
 function reasoningEvident(t: Transcript, items: readonly ResponsesItem[]): boolean {
   if (items.some((it) => it.kind === 'reasoning')) return true;
   const raw = t.raw as { reasoning?: { effort?: unknown } } | null | undefined;
-  if (raw && typeof raw === 'object' && !Array.isArray(raw) && raw.reasoning && typeof raw.reasoning === 'object') {
+  if (
+    raw &&
+    typeof raw === 'object' &&
+    !Array.isArray(raw) &&
+    raw.reasoning &&
+    typeof raw.reasoning === 'object'
+  ) {
     return raw.reasoning.effort !== 'none';
   }
   return /^(o\d)/.test(t.settings.model ?? '');
 }
 
 const TEXT: Partial<Record<RuleId, [string, string]>> = {
-  orphan_tool_result: ['Function call output with no matching call', 'The Responses API pairs each function_call_output with a function_call of the same call_id anywhere in input; none exists here, typically because a trim or summary removed the call.'],
-  unanswered_tool_use: ['Function call without an output', 'Every function_call in input needs a function_call_output with its call_id somewhere in input; this call has none, typically because the run was cancelled before the tool answered.'],
-  partial_answer: ['Only some parallel calls have outputs', 'Each parallel function_call needs its own function_call_output; this one lost its output while its siblings kept theirs.'],
-  trailing_tool_use: ['The input ends on a function call with no output', 'The last items are function calls with no outputs after them; the API needs an output for each call.'],
-  reasoning_missing: ['Item replayed without its reasoning item', 'A reasoning model produced this item together with a reasoning item; when the item is replayed with its server id, the reasoning item that came before it must be replayed too. Dropping the id (pairing by call_id only) also avoids the error. The id of the dropped reasoning item is not in the request, so the message shows it as rs_….'],
-  reasoning_without_following: ['Reasoning item with nothing after it', 'A reasoning item with a server id must be followed by the output item it led to (a message or a function call); the cut landed right after it.'],
-  duplicate_item: ['The same item id sent twice', 'Item ids must be unique in a request, and an item already held by previous_response_id must not be re-sent.'],
-  missing_tool_id: ['Function call item without a call_id', 'Calls and outputs are paired by call_id, which is required.'],
-  duplicate_tool_use_id: ['Two function calls with the same call_id', 'Not captured as an error, but an output can answer only one of them.'],
-  duplicate_tool_result: ['Two outputs for one call', 'Not captured as an error; the model sees both outputs.'],
-  role_order: ['Output placed before its call', 'The Responses API is not known to enforce an order between a call and its output, but an output before its call is unusual.'],
+  orphan_tool_result: [
+    'Function call output with no matching call',
+    'The Responses API pairs each function_call_output with a function_call of the same call_id anywhere in input; none exists here, typically because a trim or summary removed the call.',
+  ],
+  unanswered_tool_use: [
+    'Function call without an output',
+    'Every function_call in input needs a function_call_output with its call_id somewhere in input; this call has none, typically because the run was cancelled before the tool answered.',
+  ],
+  partial_answer: [
+    'Only some parallel calls have outputs',
+    'Each parallel function_call needs its own function_call_output; this one lost its output while its siblings kept theirs.',
+  ],
+  trailing_tool_use: [
+    'The input ends on a function call with no output',
+    'The last items are function calls with no outputs after them; the API needs an output for each call.',
+  ],
+  reasoning_missing: [
+    'Item replayed without its reasoning item',
+    'A reasoning model produced this item together with a reasoning item; when the item is replayed with its server id, the reasoning item that came before it must be replayed too. Dropping the id (pairing by call_id only) also avoids the error. The id of the dropped reasoning item is not in the request, so the message shows it as rs_….',
+  ],
+  reasoning_without_following: [
+    'Reasoning item with nothing after it',
+    'A reasoning item with a server id must be followed by the output item it led to (a message or a function call); the cut landed right after it.',
+  ],
+  duplicate_item: [
+    'The same item id sent twice',
+    'Item ids must be unique in a request, and an item already held by previous_response_id must not be re-sent.',
+  ],
+  missing_tool_id: [
+    'Function call item without a call_id',
+    'Calls and outputs are paired by call_id, which is required.',
+  ],
+  duplicate_tool_use_id: [
+    'Two function calls with the same call_id',
+    'Not captured as an error, but an output can answer only one of them.',
+  ],
+  duplicate_tool_result: [
+    'Two outputs for one call',
+    'Not captured as an error; the model sees both outputs.',
+  ],
+  role_order: [
+    'Output placed before its call',
+    'The Responses API is not known to enforce an order between a call and its output, but an output before its call is unusual.',
+  ],
 };
 
 function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
@@ -134,7 +252,13 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
   const notes: string[] = [];
   const push = (order: number, v: Omit<ViolationInput, 'title' | 'why' | 'providerPath'>) => {
     const [title, why] = TEXT[v.rule] ?? ['', ''];
-    found.push({ order, v: violation({ ...v, title, why, providerPath: v.severity === 'warning' ? null : 'input' }, responsesEnvelope) });
+    found.push({
+      order,
+      v: violation(
+        { ...v, title, why, providerPath: v.severity === 'warning' ? null : 'input' },
+        responsesEnvelope,
+      ),
+    });
   };
   const at = (it: ResponsesItem) => ({ messageIndex: it.msg.rawIndex, blockIndex: it.blockIndex });
 
@@ -142,7 +266,16 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
   const outputs = new Map<string, number>();
   items.forEach((it, k) => {
     if (it.kind === 'call' && it.callId !== null) {
-      if (calls.has(it.callId)) push(k, { rule: 'duplicate_tool_use_id', code: 'R6', ...at(it), ids: [it.callId], message: `call_id ${it.callId} is used by an earlier function call too.`, confidence: 'I', severity: 'warning' });
+      if (calls.has(it.callId))
+        push(k, {
+          rule: 'duplicate_tool_use_id',
+          code: 'R6',
+          ...at(it),
+          ids: [it.callId],
+          message: `call_id ${it.callId} is used by an earlier function call too.`,
+          confidence: 'I',
+          severity: 'warning',
+        });
       else calls.set(it.callId, k);
     }
   });
@@ -151,7 +284,15 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
   const seenItems = new Set<string>();
   items.forEach((it, k) => {
     if (it.itemId === null) return;
-    if (seenItems.has(it.itemId)) push(k, { rule: 'duplicate_item', code: 'R6', ...at(it), ids: [it.itemId], message: `Duplicate item found with id ${it.itemId}`, confidence: 'V' });
+    if (seenItems.has(it.itemId))
+      push(k, {
+        rule: 'duplicate_item',
+        code: 'R6',
+        ...at(it),
+        ids: [it.itemId],
+        message: `Duplicate item found with id ${it.itemId}`,
+        confidence: 'V',
+      });
     seenItems.add(it.itemId);
   });
 
@@ -159,22 +300,60 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
   items.forEach((it, k) => {
     if (it.kind === 'output') {
       if (it.callId === null) {
-        push(k, { rule: 'missing_tool_id', code: 'schema', ...at(it), ids: [], message: `Missing required parameter: 'input[${k}].call_id'.`, confidence: 'I' });
+        push(k, {
+          rule: 'missing_tool_id',
+          code: 'schema',
+          ...at(it),
+          ids: [],
+          message: `Missing required parameter: 'input[${k}].call_id'.`,
+          confidence: 'I',
+        });
         return;
       }
       const c = calls.get(it.callId);
       if (c === undefined) {
-        push(k, { rule: 'orphan_tool_result', code: 'R1', ...at(it), ids: [it.callId], message: `No tool call found for function call output with call_id ${it.callId}.`, confidence: 'V' });
+        push(k, {
+          rule: 'orphan_tool_result',
+          code: 'R1',
+          ...at(it),
+          ids: [it.callId],
+          message: `No tool call found for function call output with call_id ${it.callId}.`,
+          confidence: 'V',
+        });
         return;
       }
       if (outputs.has(it.callId)) {
-        push(k, { rule: 'duplicate_tool_result', code: 'R1', ...at(it), ids: [it.callId], message: `A second output answers ${it.callId}.`, confidence: 'I', severity: 'warning' });
+        push(k, {
+          rule: 'duplicate_tool_result',
+          code: 'R1',
+          ...at(it),
+          ids: [it.callId],
+          message: `A second output answers ${it.callId}.`,
+          confidence: 'I',
+          severity: 'warning',
+        });
         return;
       }
       outputs.set(it.callId, k);
-      if (c > k) push(k, { rule: 'role_order', code: 'R1', ...at(it), ids: [it.callId], message: `The output for ${it.callId} comes before its call.`, confidence: '?', severity: 'warning' });
+      if (c > k)
+        push(k, {
+          rule: 'role_order',
+          code: 'R1',
+          ...at(it),
+          ids: [it.callId],
+          message: `The output for ${it.callId} comes before its call.`,
+          confidence: '?',
+          severity: 'warning',
+        });
     } else if (it.kind === 'call' && it.callId === null) {
-      push(k, { rule: 'missing_tool_id', code: 'schema', ...at(it), ids: [], message: `Missing required parameter: 'input[${k}].call_id'.`, confidence: 'I' });
+      push(k, {
+        rule: 'missing_tool_id',
+        code: 'schema',
+        ...at(it),
+        ids: [],
+        message: `Missing required parameter: 'input[${k}].call_id'.`,
+        confidence: 'I',
+      });
     }
   });
 
@@ -188,7 +367,11 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
     }
     let end = k;
     const group: number[] = [];
-    while (end < items.length && ((items[end] as ResponsesItem).kind === 'call' || (items[end] as ResponsesItem).kind === 'reasoning')) {
+    while (
+      end < items.length &&
+      ((items[end] as ResponsesItem).kind === 'call' ||
+        (items[end] as ResponsesItem).kind === 'reasoning')
+    ) {
       if ((items[end] as ResponsesItem).kind === 'call') group.push(end);
       end++;
     }
@@ -200,17 +383,33 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
     for (const g of group) {
       const c = items[g] as ResponsesItem;
       if (c.callId === null || firstCallOf(c.callId) !== g || outputs.has(c.callId)) continue;
-      const rule: RuleId = end >= items.length ? 'trailing_tool_use' : answered.length > 0 ? 'partial_answer' : 'unanswered_tool_use';
-      push(g, { rule, code: 'R2', ...at(c), ids: [c.callId], message: `No tool output found for function call ${c.callId}.`, confidence: 'V' });
+      const rule: RuleId =
+        end >= items.length
+          ? 'trailing_tool_use'
+          : answered.length > 0
+            ? 'partial_answer'
+            : 'unanswered_tool_use';
+      push(g, {
+        rule,
+        code: 'R2',
+        ...at(c),
+        ids: [c.callId],
+        message: `No tool output found for function call ${c.callId}.`,
+        confidence: 'V',
+      });
     }
     k = end;
   }
 
   // R3/R4: items with server ids need the reasoning item of their response before them.
   if (!items.some((it) => it.itemId !== null)) {
-    notes.push('No item carries a server id (fc_…, msg_…, rs_…), so the reasoning rules R3–R5 do not apply.');
+    notes.push(
+      'No item carries a server id (fc_…, msg_…, rs_…), so the reasoning rules R3–R5 do not apply.',
+    );
   } else if (!reasoningEvident(t, items)) {
-    notes.push('No sign of a reasoning model (no reasoning items, no `reasoning` setting), so R3/R4 (items replayed without their reasoning item) were not checked.');
+    notes.push(
+      'No sign of a reasoning model (no reasoning items, no `reasoning` setting), so R3/R4 (items replayed without their reasoning item) were not checked.',
+    );
   } else {
     let reasoningInRun = false;
     items.forEach((it, k2) => {
@@ -225,7 +424,14 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
       if (reasoningInRun || it.itemId === null) return;
       const type = it.kind === 'call' ? it.type : it.kind === 'message' ? 'message' : it.type;
       if (it.kind === 'other') return;
-      push(k2, { rule: 'reasoning_missing', code: it.kind === 'call' ? 'R3' : 'R4', ...at(it), ids: [it.itemId], message: `Item '${it.itemId}' of type '${type}' was provided without its required 'reasoning' item: 'rs_…'.`, confidence: 'V' });
+      push(k2, {
+        rule: 'reasoning_missing',
+        code: it.kind === 'call' ? 'R3' : 'R4',
+        ...at(it),
+        ids: [it.itemId],
+        message: `Item '${it.itemId}' of type '${type}' was provided without its required 'reasoning' item: 'rs_…'.`,
+        confidence: 'V',
+      });
     });
   }
 
@@ -236,11 +442,23 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
     while (j < items.length && (items[j] as ResponsesItem).kind === 'reasoning') j++;
     const next = items[j];
     if (next && isAssistantOutput(next)) return;
-    push(k2, { rule: 'reasoning_without_following', code: 'R5', ...at(it), ids: [it.itemId], message: `Item '${it.itemId}' of type 'reasoning' was provided without its required following item.`, confidence: 'V' });
+    push(k2, {
+      rule: 'reasoning_without_following',
+      code: 'R5',
+      ...at(it),
+      ids: [it.itemId],
+      message: `Item '${it.itemId}' of type 'reasoning' was provided without its required following item.`,
+      confidence: 'V',
+    });
   });
 
   const violations = byScanOrder(found).map((x) => x.v);
-  return { provider: 'openai-responses', valid: !violations.some((v) => v.severity === 'error'), violations, notes };
+  return {
+    provider: 'openai-responses',
+    valid: !violations.some((v) => v.severity === 'error'),
+    violations,
+    notes,
+  };
 }
 
 export const openaiResponsesValidator: ProviderValidator = {

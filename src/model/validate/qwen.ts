@@ -12,11 +12,14 @@ const PREFIX = '<400> InternalError.Algo.InvalidParameter: ';
 
 /** `{"error":{"message","type":"invalid_request_error","param":null,"code":"invalid_parameter_error"}}`. */
 export function qwenEnvelope(message: string): unknown {
-  return { error: { message, type: 'invalid_request_error', param: null, code: 'invalid_parameter_error' } };
+  return {
+    error: { message, type: 'invalid_request_error', param: null, code: 'invalid_parameter_error' },
+  };
 }
 
 const ORPHAN = `${PREFIX}messages with role "tool" must be a response to a preceeding message with "tool_calls".`;
-const missing = (n: number) => `${PREFIX}An assistant message with "tool_calls" must be followed by tool messages responding to each "tool_call_id". The following tool_call_ids did not have response messages: message[${n}].role`;
+const missing = (n: number) =>
+  `${PREFIX}An assistant message with "tool_calls" must be followed by tool messages responding to each "tool_call_id". The following tool_call_ids did not have response messages: message[${n}].role`;
 
 export const QWEN_DIALECT: ChatDialect = {
   provider: 'qwen',

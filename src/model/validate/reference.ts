@@ -33,17 +33,22 @@ export function referenceAnthropic(messages: readonly Message[]): RefViolation[]
   turns.forEach((turn, n) => {
     if (turn.role === 'user') {
       const prev = turns[n - 1];
-      const prevIds = prev && prev.role === 'assistant' ? prev.blocks.filter((x) => isCall(x.b)).map((x) => callId(x.b)) : [];
+      const prevIds =
+        prev && prev.role === 'assistant'
+          ? prev.blocks.filter((x) => isCall(x.b)).map((x) => callId(x.b))
+          : [];
       for (const x of turn.blocks) {
         const id = resultId(x.b);
-        if (isResult(x.b) && id !== null && !prevIds.includes(id)) out.push({ rule: 'orphan', messageIndex: x.m.rawIndex, ids: [id] });
+        if (isResult(x.b) && id !== null && !prevIds.includes(id))
+          out.push({ rule: 'orphan', messageIndex: x.m.rawIndex, ids: [id] });
       }
       return;
     }
     const calls = turn.blocks.filter((x) => isCall(x.b) && callId(x.b) !== null);
     for (const x of calls) {
       const id = callId(x.b) as string;
-      if (seen.includes(id)) out.push({ rule: 'duplicate_id', messageIndex: x.m.rawIndex, ids: [id] });
+      if (seen.includes(id))
+        out.push({ rule: 'duplicate_id', messageIndex: x.m.rawIndex, ids: [id] });
       seen.push(id);
     }
     const next = turns[n + 1];
@@ -56,7 +61,12 @@ export function referenceAnthropic(messages: readonly Message[]): RefViolation[]
       }
     }
     const missing = calls.filter((x) => !leading.includes(callId(x.b) as string));
-    if (missing.length > 0) out.push({ rule: 'missing', messageIndex: (missing[0] as { m: Message }).m.rawIndex, ids: missing.map((x) => callId(x.b) as string) });
+    if (missing.length > 0)
+      out.push({
+        rule: 'missing',
+        messageIndex: (missing[0] as { m: Message }).m.rawIndex,
+        ids: missing.map((x) => callId(x.b) as string),
+      });
   });
   return out;
 }
@@ -89,14 +99,23 @@ export function referenceOpenAIChat(messages: readonly Message[]): RefViolation[
   for (const it of items) {
     if (it.role === 'tool') {
       const id = resultId(it.blocks[0] as Block);
-      if (open === null || (prevRole !== 'tool' && prevRole !== 'assistant-calls')) out.push({ rule: 'orphan', messageIndex: it.m.rawIndex, ids: id ? [id] : [] });
-      else if (id !== null && !(open as { ids: string[] }).ids.includes(id)) out.push({ rule: 'wrong_id', messageIndex: it.m.rawIndex, ids: [id] });
-      else if (id !== null && !(open as { answered: string[] }).answered.includes(id)) (open as { answered: string[] }).answered.push(id);
+      if (open === null || (prevRole !== 'tool' && prevRole !== 'assistant-calls'))
+        out.push({ rule: 'orphan', messageIndex: it.m.rawIndex, ids: id ? [id] : [] });
+      else if (id !== null && !(open as { ids: string[] }).ids.includes(id))
+        out.push({ rule: 'wrong_id', messageIndex: it.m.rawIndex, ids: [id] });
+      else if (id !== null && !(open as { answered: string[] }).answered.includes(id))
+        (open as { answered: string[] }).answered.push(id);
       prevRole = 'tool';
       continue;
     }
     close();
-    const ids = it.role === 'assistant' ? it.blocks.filter(isCall).map(callId).filter((x): x is string => x !== null) : [];
+    const ids =
+      it.role === 'assistant'
+        ? it.blocks
+            .filter(isCall)
+            .map(callId)
+            .filter((x): x is string => x !== null)
+        : [];
     if (ids.length > 0) {
       open = { ids, answered: [], m: it.m };
       prevRole = 'assistant-calls';

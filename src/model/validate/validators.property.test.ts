@@ -40,7 +40,9 @@ describe('validators agree with the slow reference on generated transcripts', ()
   it('anthropic: same pairing violations (A1, A2, A6), same order', () => {
     fc.assert(
       fc.property(arbTranscript('anthropic-messages'), (t) => {
-        expect(pairingOf(validateTranscript(t, 'anthropic').violations)).toEqual(referenceAnthropic(t.messages));
+        expect(pairingOf(validateTranscript(t, 'anthropic').violations)).toEqual(
+          referenceAnthropic(t.messages),
+        );
       }),
       { numRuns: 400 },
     );
@@ -48,7 +50,9 @@ describe('validators agree with the slow reference on generated transcripts', ()
   it('openai-chat: same pairing violations (O1, O2, O3), same order', () => {
     fc.assert(
       fc.property(arbTranscript('openai-chat'), (t) => {
-        expect(pairingOf(validateTranscript(t, 'openai-chat').violations)).toEqual(referenceOpenAIChat(t.messages));
+        expect(pairingOf(validateTranscript(t, 'openai-chat').violations)).toEqual(
+          referenceOpenAIChat(t.messages),
+        );
       }),
       { numRuns: 400 },
     );
@@ -59,12 +63,16 @@ describe('exchanges are the safe unit of eviction', () => {
   for (const format of ['anthropic-messages', 'openai-chat'] as const) {
     it(`${format}: generated transcripts are valid, and dropping any set of whole exchanges keeps them valid`, () => {
       fc.assert(
-        fc.property(arbValidTranscript(format), fc.array(fc.boolean(), { minLength: 1, maxLength: 6 }), (t, mask) => {
-          expect(validateTranscript(t).valid).toBe(true);
-          const cut = dropExchanges(t, mask);
-          const v = validateTranscript(cut);
-          expect(v.violations.filter((x) => x.severity === 'error')).toEqual([]);
-        }),
+        fc.property(
+          arbValidTranscript(format),
+          fc.array(fc.boolean(), { minLength: 1, maxLength: 6 }),
+          (t, mask) => {
+            expect(validateTranscript(t).valid).toBe(true);
+            const cut = dropExchanges(t, mask);
+            const v = validateTranscript(cut);
+            expect(v.violations.filter((x) => x.severity === 'error')).toEqual([]);
+          },
+        ),
         { numRuns: 300 },
       );
     });

@@ -81,7 +81,8 @@ export function SimulatorLostMeaning({
             setAsked((n) => n + 1);
           }}
         >
-          Find lost meaning ({transcript.messages.length.toLocaleString('en')} messages: indexes all text once)
+          Find lost meaning ({transcript.messages.length.toLocaleString('en')} messages: indexes all
+          text once)
         </button>
       </section>
     );

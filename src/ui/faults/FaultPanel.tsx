@@ -45,15 +45,30 @@ export function FaultPanel({ view }: FaultPanelProps) {
           ))}
         </div>
       ) : (
-        <p className="fault-hint">Select an assistant turn or a tool_use to inject a fault that leaves a call unanswered.</p>
+        <p className="fault-hint">
+          Select an assistant turn or a tool_use to inject a fault that leaves a call unanswered.
+        </p>
       )}
       <div className="fault-truncate">
         <label>
           Drop the last{' '}
-          <input type="number" min={1} max={Math.max(1, n)} value={truncate} data-testid="fault-truncate-count" onChange={(e) => setTruncate(Math.max(1, Math.min(n, Number(e.target.value) || 1)))} /> message
+          <input
+            type="number"
+            min={1}
+            max={Math.max(1, n)}
+            value={truncate}
+            data-testid="fault-truncate-count"
+            onChange={(e) => setTruncate(Math.max(1, Math.min(n, Number(e.target.value) || 1)))}
+          />{' '}
+          message
           {truncate === 1 ? '' : 's'}
         </label>
-        <button type="button" data-testid="fault-truncate" disabled={n === 0} onClick={() => add({ kind: 'truncate', count: truncate })}>
+        <button
+          type="button"
+          data-testid="fault-truncate"
+          disabled={n === 0}
+          onClick={() => add({ kind: 'truncate', count: truncate })}
+        >
           {FAULT_LABELS.truncate}
         </button>
       </div>
@@ -66,7 +81,11 @@ export function FaultPanel({ view }: FaultPanelProps) {
           </ol>
           {view.error && <p className="fault-error">Not applied: {view.error}</p>}
           <div className="fault-actions">
-            <button type="button" data-testid="fault-undo" onClick={() => setFaults(faults.slice(0, -1))}>
+            <button
+              type="button"
+              data-testid="fault-undo"
+              onClick={() => setFaults(faults.slice(0, -1))}
+            >
               Undo last fault
             </button>
             <button type="button" data-testid="fault-undo-all" onClick={() => setFaults([])}>
@@ -75,7 +94,13 @@ export function FaultPanel({ view }: FaultPanelProps) {
           </div>
         </div>
       )}
-      <button type="button" className="repair-toggle" data-testid="repair-all" aria-pressed={repairView} onClick={() => setRepairView(!repairView)}>
+      <button
+        type="button"
+        className="repair-toggle"
+        data-testid="repair-all"
+        aria-pressed={repairView}
+        onClick={() => setRepairView(!repairView)}
+      >
         {repairView ? 'Hide the repair' : 'Repair all'}
       </button>
     </section>

@@ -23,7 +23,9 @@ export function LostMeaningList({ lost, onJump, labelOf = String }: LostMeaningL
           {lost.marks.map((m, i) => (
             <li key={i} data-testid="lost-mark" data-kind={m.kind} className={`lost-${m.kind}`}>
               <button type="button" className="linklike" onClick={() => onJump(m.messageIndex)}>
-                {m.kind === 'repeated_call' ? `repeated call, message ${labelOf(m.messageIndex)}` : `evicted instruction, message ${labelOf(m.messageIndex)}`}
+                {m.kind === 'repeated_call'
+                  ? `repeated call, message ${labelOf(m.messageIndex)}`
+                  : `evicted instruction, message ${labelOf(m.messageIndex)}`}
               </button>
               : {m.note}
             </li>

@@ -25,14 +25,32 @@ function exportName(sourceName: string, format: string): string {
   return `${base}-repaired.${JSONL_FORMATS.has(format) ? 'jsonl' : 'json'}`;
 }
 
-function DiffColumn({ title, rows, testid, onJump }: { title: string; rows: DiffRow[]; testid: string; onJump?: (m: number) => void }) {
+function DiffColumn({
+  title,
+  rows,
+  testid,
+  onJump,
+}: {
+  title: string;
+  rows: DiffRow[];
+  testid: string;
+  onJump?: (m: number) => void;
+}) {
   return (
     <div className="diff-col" data-testid={testid}>
       <h4>{title}</h4>
       <ol start={0}>
         {rows.map((r) => (
           <li key={r.index} className={`diff-${r.status}`} data-status={r.status}>
-            <span className="diff-mark">{r.status === 'same' ? ' ' : r.status === 'removed' ? '−' : r.status === 'changed' ? '~' : '+'}</span>
+            <span className="diff-mark">
+              {r.status === 'same'
+                ? ' '
+                : r.status === 'removed'
+                  ? '−'
+                  : r.status === 'changed'
+                    ? '~'
+                    : '+'}
+            </span>
             {onJump ? (
               <button type="button" className="linklike" onClick={() => onJump(r.index)}>
                 {r.index} {r.role}
@@ -50,17 +68,30 @@ function DiffColumn({ title, rows, testid, onJump }: { title: string; rows: Diff
   );
 }
 
-export function RepairPanel({ transcript, provider, providerLabel, sourceName, onJump }: RepairPanelProps) {
+export function RepairPanel({
+  transcript,
+  provider,
+  providerLabel,
+  sourceName,
+  onJump,
+}: RepairPanelProps) {
   const r = selectRepair(transcript, provider);
   const diff = selectRepairDiff(transcript, r);
-  const href = useMemo(() => URL.createObjectURL(new Blob([r.text], { type: 'application/json' })), [r.text]);
+  const href = useMemo(
+    () => URL.createObjectURL(new Blob([r.text], { type: 'application/json' })),
+    [r.text],
+  );
   useEffect(() => () => URL.revokeObjectURL(href), [href]);
   const name = exportName(sourceName, transcript.format);
 
   return (
     <section className="repair-panel" data-testid="repair-panel" aria-label="Repair">
       <h2>Repair all</h2>
-      <p className={`verdict ${r.validation.valid ? 'valid' : 'invalid'}`} data-testid="repair-verdict" data-valid={r.validation.valid ? 'true' : 'false'}>
+      <p
+        className={`verdict ${r.validation.valid ? 'valid' : 'invalid'}`}
+        data-testid="repair-verdict"
+        data-valid={r.validation.valid ? 'true' : 'false'}
+      >
         {r.validation.valid
           ? `valid: ${providerLabel} accepts the repaired request (${r.changes.length} change${r.changes.length === 1 ? '' : 's'}).`
           : `still invalid: ${r.unrepaired.length} error${r.unrepaired.length === 1 ? '' : 's'} cannot be repaired without inventing content.`}

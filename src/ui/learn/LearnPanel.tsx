@@ -36,7 +36,9 @@ export function useApplyStep(samples: readonly SampleEntry[]): (step: LessonStep
       }
       const s = step.state;
       appStore.setState({
-        ...(text !== cur.text || cur.sampleId !== s.sample ? { source: { text, name, origin: 'sample' as const, sampleId: s.sample } } : {}),
+        ...(text !== cur.text || cur.sampleId !== s.sample
+          ? { source: { text, name, origin: 'sample' as const, sampleId: s.sample } }
+          : {}),
         formatOverride: null,
         provider: s.provider,
         policies: [s.policies[0], s.policies[1]],
@@ -102,13 +104,19 @@ export function LearnPanel({ samples, analysis, tokens, onJump }: LearnPanelProp
     if (!step || samples.length === 0 || applied.current === step.id) return;
     applied.current = step.id;
     const s = appStore.getState();
-    const matches = s.source.sampleId === step.state.sample && s.source.text !== '' && JSON.stringify(s.faults) === JSON.stringify(step.state.faults);
+    const matches =
+      s.source.sampleId === step.state.sample &&
+      s.source.text !== '' &&
+      JSON.stringify(s.faults) === JSON.stringify(step.state.faults);
     if (!matches) void apply(step);
   }, [step, samples, apply]);
 
   // The step's budget is a share of the shown transcript's tokens. It follows the token count
   // (chars/4 first, the exact tokenizer once loaded) until the user moves the budget.
-  const onStep = step !== undefined && sampleId === step.state.sample && JSON.stringify(faults) === JSON.stringify(step.state.faults);
+  const onStep =
+    step !== undefined &&
+    sampleId === step.state.sample &&
+    JSON.stringify(faults) === JSON.stringify(step.state.faults);
   const lastSet = useRef<number | null>(null);
   useEffect(() => {
     if (!step || !onStep) return;
@@ -133,12 +141,29 @@ export function LearnPanel({ samples, analysis, tokens, onJump }: LearnPanelProp
   const next = LESSON[at + 1];
   const known = (p: string): p is PolicyId => (POLICIES as readonly string[]).includes(p);
   const [pa, pb] = policies;
-  const pair = onStep && budget !== null && step.state.budgetShare !== null && known(pa) && known(pb) ? selectPolicyPair(analysis.transcript, tokens, analysis.provider, policies as readonly [PolicyId, PolicyId], budget) : null;
+  const pair =
+    onStep && budget !== null && step.state.budgetShare !== null && known(pa) && known(pb)
+      ? selectPolicyPair(
+          analysis.transcript,
+          tokens,
+          analysis.provider,
+          policies as readonly [PolicyId, PolicyId],
+          budget,
+        )
+      : null;
 
   return (
-    <section className="learn-panel" data-testid="learn-panel" data-step={step.id} aria-label="Lesson">
+    <section
+      className="learn-panel"
+      data-testid="learn-panel"
+      data-step={step.id}
+      aria-label="Lesson"
+    >
       <h2>
-        {step.title} <span className="learn-step-count" data-testid="learn-step-count">step {at + 1} of {LESSON.length}</span>
+        {step.title}{' '}
+        <span className="learn-step-count" data-testid="learn-step-count">
+          step {at + 1} of {LESSON.length}
+        </span>
       </h2>
       <p className="learn-body" data-testid="learn-body">
         {step.body}
@@ -146,7 +171,8 @@ export function LearnPanel({ samples, analysis, tokens, onJump }: LearnPanelProp
       {pair && (
         <div className="learn-policies" data-testid="learn-policies">
           <p>
-            Budget {fmtInt(budget ?? 0)} of {fmtInt(tokens.total)} tokens ({Math.round((step.state.budgetShare ?? 0) * 100)} %).
+            Budget {fmtInt(budget ?? 0)} of {fmtInt(tokens.total)} tokens (
+            {Math.round((step.state.budgetShare ?? 0) * 100)} %).
           </p>
           <table>
             <thead>
@@ -159,9 +185,17 @@ export function LearnPanel({ samples, analysis, tokens, onJump }: LearnPanelProp
             </thead>
             <tbody>
               {pair.map(({ result }) => (
-                <tr key={result.policy} data-testid="learn-policy" data-policy={result.policy} data-valid={result.validation.valid ? 'true' : 'false'}>
+                <tr
+                  key={result.policy}
+                  data-testid="learn-policy"
+                  data-policy={result.policy}
+                  data-valid={result.validation.valid ? 'true' : 'false'}
+                >
                   <td>{result.policy}</td>
-                  <td className={result.validation.valid ? 'ok' : 'bad'} title={result.firstError?.message ?? ''}>
+                  <td
+                    className={result.validation.valid ? 'ok' : 'bad'}
+                    title={result.firstError?.message ?? ''}
+                  >
                     {result.validation.valid ? 'valid' : `400 ${result.firstError?.code ?? ''}`}
                   </td>
                   <td>{result.evicted.length} messages</td>
@@ -173,7 +207,8 @@ export function LearnPanel({ samples, analysis, tokens, onJump }: LearnPanelProp
           {pair.map(({ result, lost }) => (
             <details key={result.policy}>
               <summary>
-                Lost meaning under {result.policy}: {lost.marks.length} mark{lost.marks.length === 1 ? '' : 's'}
+                Lost meaning under {result.policy}: {lost.marks.length} mark
+                {lost.marks.length === 1 ? '' : 's'}
               </summary>
               <LostMeaningList lost={lost} onJump={onJump} />
             </details>
@@ -181,10 +216,20 @@ export function LearnPanel({ samples, analysis, tokens, onJump }: LearnPanelProp
         </div>
       )}
       <div className="learn-nav">
-        <button type="button" data-testid="learn-prev" disabled={!prev} onClick={() => prev && void apply(prev)}>
+        <button
+          type="button"
+          data-testid="learn-prev"
+          disabled={!prev}
+          onClick={() => prev && void apply(prev)}
+        >
           ← Previous
         </button>
-        <button type="button" data-testid="learn-next" disabled={!next} onClick={() => next && void apply(next)}>
+        <button
+          type="button"
+          data-testid="learn-next"
+          disabled={!next}
+          onClick={() => next && void apply(next)}
+        >
           Next →
         </button>
         <button type="button" onClick={() => setLesson(null)}>

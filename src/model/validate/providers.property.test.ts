@@ -14,7 +14,10 @@ import { validateTranscript } from './index.ts';
 
 const PROVIDERS: ProviderId[] = ['openai-responses', 'gemini', 'bedrock'];
 const arbAny = fc.oneof(arbTranscript('anthropic-messages'), arbTranscript('openai-chat'));
-const arbValid = fc.oneof(arbValidTranscript('anthropic-messages'), arbValidTranscript('openai-chat'));
+const arbValid = fc.oneof(
+  arbValidTranscript('anthropic-messages'),
+  arbValidTranscript('openai-chat'),
+);
 
 /** Call ids and result ids, as multisets (sorted lists). */
 function ids(messages: readonly Message[]): { calls: string[]; results: string[] } {
@@ -33,7 +36,10 @@ describe('Responses, Gemini and Bedrock validators: invariants', () => {
   it('accept every generated valid transcript (from either format, rendered into their shape)', () => {
     fc.assert(
       fc.property(arbValid, (t) => {
-        for (const p of PROVIDERS) expect(validateTranscript(t, p).violations.filter((v) => v.severity === 'error')).toEqual([]);
+        for (const p of PROVIDERS)
+          expect(validateTranscript(t, p).violations.filter((v) => v.severity === 'error')).toEqual(
+            [],
+          );
       }),
       { numRuns: 200 },
     );
@@ -63,9 +69,17 @@ describe('Responses, Gemini and Bedrock validators: invariants', () => {
         const { calls, results } = ids(t.messages);
         const callSet = new Set(calls);
         const resultSet = new Set(results);
-        const v = validateTranscript(t, 'openai-responses').violations.filter((x) => x.severity === 'error');
-        const orphans = v.filter((x) => x.code === 'R1').flatMap((x) => x.ids).sort();
-        const unanswered = v.filter((x) => x.code === 'R2').flatMap((x) => x.ids).sort();
+        const v = validateTranscript(t, 'openai-responses').violations.filter(
+          (x) => x.severity === 'error',
+        );
+        const orphans = v
+          .filter((x) => x.code === 'R1')
+          .flatMap((x) => x.ids)
+          .sort();
+        const unanswered = v
+          .filter((x) => x.code === 'R2')
+          .flatMap((x) => x.ids)
+          .sort();
         expect(orphans).toEqual(results.filter((id) => !callSet.has(id)).sort());
         expect(unanswered).toEqual([...new Set(calls.filter((id) => !resultSet.has(id)))].sort());
       }),
@@ -88,10 +102,16 @@ describe('writers: a transcript from another format keeps its calls and results'
           const r = parseDocument({ kind: 'json', value: JSON.parse(text) }, { format: parser.id });
           expect(r.ok).toBe(true);
           if (!r.ok) return;
-          expect(ids(r.value.transcript.messages)).toEqual(ids(t.messages.filter((m) => m.role !== 'system' && m.role !== 'developer')));
+          expect(ids(r.value.transcript.messages)).toEqual(
+            ids(t.messages.filter((m) => m.role !== 'system' && m.role !== 'developer')),
+          );
           const provider = parser.provider;
-          const before = validateTranscript(t, provider).violations.filter((v) => v.severity === 'error').map((v) => [v.rule, v.ids]);
-          const after = validateTranscript(r.value.transcript, provider).violations.filter((v) => v.severity === 'error').map((v) => [v.rule, v.ids]);
+          const before = validateTranscript(t, provider)
+            .violations.filter((v) => v.severity === 'error')
+            .map((v) => [v.rule, v.ids]);
+          const after = validateTranscript(r.value.transcript, provider)
+            .violations.filter((v) => v.severity === 'error')
+            .map((v) => [v.rule, v.ids]);
           expect(after).toEqual(before);
         }),
         { numRuns: 150 },
