@@ -5,7 +5,7 @@
  */
 import type { Block, Message, Result, Role, Transcript, ToolDef, UsageRecord } from '../types.ts';
 import type { FormatParser } from './registry.ts';
-import { arr, base64Bytes, isObject, str, type Json } from './util.ts';
+import { arr, base64Bytes, isObject, type Json, shapeError, str } from './util.ts';
 import { withList } from './util.ts';
 
 const SERVER_RESULT = /_tool_result$/;
@@ -269,13 +269,7 @@ function parse(v: unknown): Result<Transcript> {
     };
   }
   if (!isObject(v))
-    return {
-      ok: false,
-      error: {
-        kind: 'shape',
-        message: 'Expected an object with `messages` or an array of messages.',
-      },
-    };
+    return shapeError('Expected an object with `messages` or an array of messages.');
   if (isResponseObject(v)) {
     const messages = parseMessages([{ role: 'assistant', content: v.content }], 'content');
     const first = messages[0];
@@ -409,12 +403,6 @@ export const anthropicMessagesParser: FormatParser = {
   parse: (doc) =>
     doc.kind === 'json'
       ? parse(doc.value)
-      : {
-          ok: false,
-          error: {
-            kind: 'shape',
-            message: 'Anthropic Messages is a JSON document, not JSON Lines.',
-          },
-        },
+      : shapeError('Anthropic Messages is a JSON document, not JSON Lines.'),
   write,
 };

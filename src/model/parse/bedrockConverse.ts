@@ -10,7 +10,7 @@
  */
 import type { Block, Message, Result, Role, Transcript, ToolDef, UsageRecord } from '../types.ts';
 import type { FormatParser } from './registry.ts';
-import { arr, isObject, str, withList, type Json } from './util.ts';
+import { arr, isObject, type Json, shapeError, str, withList } from './util.ts';
 
 const ROLES: Record<string, Role> = { user: 'user', assistant: 'assistant', system: 'system' };
 /** Keys of a Converse `ContentBlock` (exactly one is present). */
@@ -241,14 +241,9 @@ function parse(v: unknown): Result<Transcript> {
     };
   }
   if (!isObject(v))
-    return {
-      ok: false,
-      error: {
-        kind: 'shape',
-        message:
-          'Expected a Converse body with `messages`, an array of messages, or a response with `output.message`.',
-      },
-    };
+    return shapeError(
+      'Expected a Converse body with `messages`, an array of messages, or a response with `output.message`.',
+    );
   const model = str(v.modelId);
   if (isObject(v.output) && isObject(v.output.message)) {
     const m = converseMessage(v.output.message, 0, 'output');
@@ -397,12 +392,6 @@ export const bedrockConverseParser: FormatParser = {
   parse: (doc) =>
     doc.kind === 'json'
       ? parse(doc.value)
-      : {
-          ok: false,
-          error: {
-            kind: 'shape',
-            message: 'A Converse request is a JSON document, not JSON Lines.',
-          },
-        },
+      : shapeError('A Converse request is a JSON document, not JSON Lines.'),
   write,
 };

@@ -18,7 +18,7 @@ import type { Block, Message, MessageMeta, Result, Transcript, UsageRecord } fro
 import type { JsonlLine, SourceDoc } from './json.ts';
 import { anthropicBlock, toAnthropicBlock } from './anthropicMessages.ts';
 import type { FormatParser } from './registry.ts';
-import { isObject, str, type Json } from './util.ts';
+import { isObject, type Json, shapeError, str } from './util.ts';
 
 const LINE_TYPES = new Set([
   'user',
@@ -211,14 +211,9 @@ function lineMeta(
 
 function parse(doc: SourceDoc): Result<Transcript> {
   if (doc.kind !== 'jsonl')
-    return {
-      ok: false,
-      error: {
-        kind: 'shape',
-        message:
-          'A Claude Code session log is JSON Lines (one object per line), not one JSON document.',
-      },
-    };
+    return shapeError(
+      'A Claude Code session log is JSON Lines (one object per line), not one JSON document.',
+    );
   const entries: Entry[] = [];
   doc.lines.forEach((l: JsonlLine, pos) => {
     if (isObject(l.value)) entries.push({ pos, line: l.line, value: l.value });

@@ -16,7 +16,7 @@
 import type { Block, Message, Result, Role, Transcript, UsageRecord } from '../types.ts';
 import type { SourceDoc } from './json.ts';
 import type { FormatParser } from './registry.ts';
-import { arr, isObject, parseArguments, str, type Json } from './util.ts';
+import { arr, isObject, type Json, parseArguments, shapeError, str } from './util.ts';
 
 const LINE_TYPES = new Set([
   'session_meta',
@@ -184,13 +184,9 @@ function usage4(u: unknown): Usage4 | null {
 
 function parse(doc: SourceDoc): Result<Transcript> {
   if (doc.kind !== 'jsonl')
-    return {
-      ok: false,
-      error: {
-        kind: 'shape',
-        message: 'A Codex rollout is JSON Lines (one object per line), not one JSON document.',
-      },
-    };
+    return shapeError(
+      'A Codex rollout is JSON Lines (one object per line), not one JSON document.',
+    );
   const messages: Message[] = [];
   const usage: UsageRecord[] = [];
   const warnings: string[] = [];

@@ -12,7 +12,7 @@
  */
 import type { Block, Message, Result, Role, Transcript, ToolDef, UsageRecord } from '../types.ts';
 import type { FormatParser } from './registry.ts';
-import { arr, base64Bytes, isObject, str, withList, type Json } from './util.ts';
+import { arr, base64Bytes, isObject, type Json, shapeError, str, withList } from './util.ts';
 
 const ROLES: Record<string, Role> = {
   user: 'user',
@@ -203,14 +203,9 @@ function parse(v: unknown): Result<Transcript> {
     };
   }
   if (!isObject(v))
-    return {
-      ok: false,
-      error: {
-        kind: 'shape',
-        message:
-          'Expected a Gemini body with `contents`, an array of contents, or a response with `candidates`.',
-      },
-    };
+    return shapeError(
+      'Expected a Gemini body with `contents`, an array of contents, or a response with `candidates`.',
+    );
   const model = str(v.model) ?? str(v.modelVersion);
   const cands = arr(v.candidates);
   if (cands) {
@@ -396,9 +391,6 @@ export const geminiParser: FormatParser = {
   parse: (doc) =>
     doc.kind === 'json'
       ? parse(doc.value)
-      : {
-          ok: false,
-          error: { kind: 'shape', message: 'A Gemini request is a JSON document, not JSON Lines.' },
-        },
+      : shapeError('A Gemini request is a JSON document, not JSON Lines.'),
   write,
 };

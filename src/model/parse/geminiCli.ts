@@ -13,7 +13,7 @@
  */
 import type { Block, Message, MessageMeta, Result, Transcript, UsageRecord } from '../types.ts';
 import type { FormatParser } from './registry.ts';
-import { arr, isObject, str, type Json } from './util.ts';
+import { arr, isObject, type Json, shapeError, str } from './util.ts';
 
 function isSession(v: unknown): v is Json & { messages: unknown[] } {
   return isObject(v) && Array.isArray(v.messages);
@@ -66,14 +66,9 @@ function resultBlocks(call: Json): Block[] {
 
 function parse(v: unknown): Result<Transcript> {
   if (!isSession(v))
-    return {
-      ok: false,
-      error: {
-        kind: 'shape',
-        message:
-          'Expected a Gemini CLI session: an object with `messages` of `{type: "user" | "gemini", content}`.',
-      },
-    };
+    return shapeError(
+      'Expected a Gemini CLI session: an object with `messages` of `{type: "user" | "gemini", content}`.',
+    );
   const messages: Message[] = [];
   const usage: UsageRecord[] = [];
   const warnings: string[] = [
@@ -196,11 +191,5 @@ export const geminiCliParser: FormatParser = {
   parse: (doc) =>
     doc.kind === 'json'
       ? parse(doc.value)
-      : {
-          ok: false,
-          error: {
-            kind: 'shape',
-            message: 'A Gemini CLI session is one JSON document, not JSON Lines.',
-          },
-        },
+      : shapeError('A Gemini CLI session is one JSON document, not JSON Lines.'),
 };

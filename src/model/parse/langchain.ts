@@ -14,7 +14,7 @@ import type { Block, Message, Result, Role, Transcript, UsageRecord } from '../t
 import { anthropicBlock } from './anthropicMessages.ts';
 import type { SourceDoc } from './json.ts';
 import type { FormatParser } from './registry.ts';
-import { arr, isObject, parseArguments, str, withList, type Json } from './util.ts';
+import { arr, isObject, type Json, parseArguments, shapeError, str, withList } from './util.ts';
 
 type Kind = 'human' | 'ai' | 'system' | 'tool' | 'function' | 'chat';
 
@@ -234,23 +234,11 @@ function toMessage(
 
 function parse(doc: SourceDoc): Result<Transcript> {
   if (doc.kind !== 'json')
-    return {
-      ok: false,
-      error: {
-        kind: 'shape',
-        message: 'LangChain messages are one JSON document, not JSON Lines.',
-      },
-    };
+    return shapeError('LangChain messages are one JSON document, not JSON Lines.');
   const v = doc.value;
   const list = listOf(v);
   if (!list)
-    return {
-      ok: false,
-      error: {
-        kind: 'shape',
-        message: 'Expected an array of LangChain messages, or an object with `messages`.',
-      },
-    };
+    return shapeError('Expected an array of LangChain messages, or an object with `messages`.');
   const parsed = list.map((m, i) => toMessage(m, i, 'messages'));
   const usage = parsed.flatMap((p) => (p.usage ? [p.usage] : []));
   let model: string | undefined;

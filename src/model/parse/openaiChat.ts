@@ -5,7 +5,7 @@
  */
 import type { Block, Message, Result, Role, Transcript, ToolDef, UsageRecord } from '../types.ts';
 import type { FormatParser } from './registry.ts';
-import { arr, base64Bytes, isObject, parseArguments, str } from './util.ts';
+import { arr, base64Bytes, isObject, parseArguments, shapeError, str } from './util.ts';
 import { withList } from './util.ts';
 
 const ROLES: Record<string, Role> = {
@@ -236,13 +236,7 @@ function parse(v: unknown): Result<Transcript> {
     };
   }
   if (!isObject(v))
-    return {
-      ok: false,
-      error: {
-        kind: 'shape',
-        message: 'Expected an object with `messages` or an array of messages.',
-      },
-    };
+    return shapeError('Expected an object with `messages` or an array of messages.');
   const model = str(v.model);
   if (Array.isArray(v.choices)) {
     const choice = v.choices[0];
@@ -355,12 +349,6 @@ export const openaiChatParser: FormatParser = {
   parse: (doc) =>
     doc.kind === 'json'
       ? parse(doc.value)
-      : {
-          ok: false,
-          error: {
-            kind: 'shape',
-            message: 'OpenAI Chat Completions is a JSON document, not JSON Lines.',
-          },
-        },
+      : shapeError('OpenAI Chat Completions is a JSON document, not JSON Lines.'),
   write,
 };

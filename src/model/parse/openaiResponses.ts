@@ -13,7 +13,16 @@
  */
 import type { Block, Message, Result, Role, Transcript, ToolDef, UsageRecord } from '../types.ts';
 import type { FormatParser } from './registry.ts';
-import { arr, base64Bytes, isObject, parseArguments, str, withList, type Json } from './util.ts';
+import {
+  arr,
+  base64Bytes,
+  isObject,
+  type Json,
+  parseArguments,
+  shapeError,
+  str,
+  withList,
+} from './util.ts';
 
 const MESSAGE_ROLES: Record<string, Role> = {
   user: 'user',
@@ -341,14 +350,9 @@ function parse(v: unknown): Result<Transcript> {
     };
   }
   if (!isObject(v))
-    return {
-      ok: false,
-      error: {
-        kind: 'shape',
-        message:
-          'Expected a Responses request body with `input`, an array of input items, or a response object.',
-      },
-    };
+    return shapeError(
+      'Expected a Responses request body with `input`, an array of input items, or a response object.',
+    );
   const warnings: string[] = [];
   if (v.object === 'response') {
     const list = arr(v.output) ?? [];
@@ -562,12 +566,6 @@ export const openaiResponsesParser: FormatParser = {
   parse: (doc) =>
     doc.kind === 'json'
       ? parse(doc.value)
-      : {
-          ok: false,
-          error: {
-            kind: 'shape',
-            message: 'A Responses request is a JSON document, not JSON Lines.',
-          },
-        },
+      : shapeError('A Responses request is a JSON document, not JSON Lines.'),
   write,
 };

@@ -1,3 +1,5 @@
+import type { ParseError } from '../types.ts';
+
 /** Small, total helpers for reading untrusted JSON. None of them throws. */
 
 export type Json = Record<string, unknown>;
@@ -37,4 +39,9 @@ export function withList(raw: unknown, listKey: string, list: unknown[]): unknow
   if (raw !== null && typeof raw === 'object' && !Array.isArray(raw))
     return { ...(raw as Record<string, unknown>), [listKey]: list };
   return list;
+}
+
+/** A parse failure for JSON of the wrong shape, with what was expected. */
+export function shapeError(message: string): { ok: false; error: ParseError } {
+  return { ok: false, error: { kind: 'shape', message } };
 }

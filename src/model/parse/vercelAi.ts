@@ -12,7 +12,7 @@
 import type { Block, Message, Result, Role, Transcript, UsageRecord } from '../types.ts';
 import type { SourceDoc } from './json.ts';
 import type { FormatParser } from './registry.ts';
-import { arr, base64Bytes, isObject, str, withList, type Json } from './util.ts';
+import { arr, base64Bytes, isObject, type Json, shapeError, str, withList } from './util.ts';
 
 const ROLES: Record<string, Role> = {
   system: 'system',
@@ -401,20 +401,12 @@ function uiMessages(m: unknown, i: number, start: number): Message[] {
 
 function parse(doc: SourceDoc): Result<Transcript> {
   if (doc.kind !== 'json')
-    return {
-      ok: false,
-      error: { kind: 'shape', message: 'AI SDK messages are one JSON document, not JSON Lines.' },
-    };
+    return shapeError('AI SDK messages are one JSON document, not JSON Lines.');
   const list = listOf(doc.value);
   if (!list)
-    return {
-      ok: false,
-      error: {
-        kind: 'shape',
-        message:
-          'Expected an array of AI SDK ModelMessages or UIMessages, or an object with `messages`.',
-      },
-    };
+    return shapeError(
+      'Expected an array of AI SDK ModelMessages or UIMessages, or an object with `messages`.',
+    );
   const ui = list.some((m) => isObject(m) && Array.isArray(m.parts));
   const messages: Message[] = [];
   const usage: UsageRecord[] = [];
