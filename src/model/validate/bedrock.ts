@@ -14,10 +14,9 @@
  * `function_call` items form one assistant message). A transcript already in Converse format is
  * checked as pasted: nothing is merged (B4).
  */
-import { isPinned } from '../exchanges.ts';
 import type { Message, Transcript } from '../types.ts';
 import { anthropicValidator } from './anthropic.ts';
-import { idList, isClientToolUse, violation, type ViolationInput } from './common.ts';
+import { idList, isClientToolUse, renderTurns, violation, type ViolationInput } from './common.ts';
 import type {
   ProviderValidator,
   RenderedItem,
@@ -48,24 +47,7 @@ export function isClaudeOnBedrock(model: string | undefined): boolean {
  * @returns one rendered message per Converse message, with its source messages
  */
 export function renderBedrock(messages: readonly Message[], native = false): RenderedMessage[] {
-  const out: RenderedMessage[] = [];
-  for (const m of messages) {
-    if (isPinned(m)) continue;
-    const items: RenderedItem[] = m.blocks.map((block, blockIndex) => ({
-      block,
-      msg: m,
-      blockIndex,
-    }));
-    const role = m.role === 'assistant' ? 'assistant' : 'user';
-    const last = out[out.length - 1];
-    if (!native && last && last.role === role) {
-      last.items.push(...items);
-      last.sources.push(m);
-      continue;
-    }
-    out.push({ role, items, sources: [m] });
-  }
-  return out;
+  return renderTurns(messages, 'assistant', !native);
 }
 
 const TEXT: Partial<Record<RuleId, [string, string]>> = {

@@ -57,3 +57,30 @@ export function byScanOrder<T extends { order: number }>(list: T[]): T[] {
     .sort((a, b) => a.v.order - b.v.order || a.i - b.i)
     .map((x) => x.v);
 }
+
+/**
+ * Render messages as provider turns: system/developer messages leave the list, every other role
+ * but assistant becomes `user`, and (unless `merge` is false) consecutive messages of the same
+ * role become one turn, as converters do for providers that demand alternation.
+ * @param assistantRole the provider's name for the assistant role (`assistant`, `model`)
+ */
+export function renderTurns(
+  messages: readonly Message[],
+  assistantRole: string,
+  merge: boolean,
+): RenderedMessage[] {
+  const out: RenderedMessage[] = [];
+  for (const m of messages) {
+    if (m.role === 'system' || m.role === 'developer') continue;
+    const items = m.blocks.map((block, blockIndex) => ({ block, msg: m, blockIndex }));
+    const role = m.role === 'assistant' ? assistantRole : 'user';
+    const last = out[out.length - 1];
+    if (merge && last && last.role === role) {
+      last.items.push(...items);
+      last.sources.push(m);
+      continue;
+    }
+    out.push({ role, items, sources: [m] });
+  }
+  return out;
+}

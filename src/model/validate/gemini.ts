@@ -12,9 +12,8 @@
  * are merged into one content (so parallel Responses `function_call` items form one model turn).
  * A transcript already in Gemini format is checked as pasted: nothing is merged.
  */
-import { isPinned } from '../exchanges.ts';
 import type { Message, ToolUseBlock, Transcript } from '../types.ts';
-import { isClientToolUse, violation, type ViolationInput } from './common.ts';
+import { isClientToolUse, renderTurns, violation, type ViolationInput } from './common.ts';
 import type {
   ProviderValidator,
   RenderedItem,
@@ -37,24 +36,7 @@ export function geminiEnvelope(message: string): unknown {
  * @returns one rendered content per Gemini turn, with the source messages it came from
  */
 export function renderGemini(messages: readonly Message[], native = false): RenderedMessage[] {
-  const out: RenderedMessage[] = [];
-  for (const m of messages) {
-    if (isPinned(m)) continue;
-    const items: RenderedItem[] = m.blocks.map((block, blockIndex) => ({
-      block,
-      msg: m,
-      blockIndex,
-    }));
-    const role = m.role === 'assistant' ? 'model' : 'user';
-    const last = out[out.length - 1];
-    if (!native && last && last.role === role) {
-      last.items.push(...items);
-      last.sources.push(m);
-      continue;
-    }
-    out.push({ role, items, sources: [m] });
-  }
-  return out;
+  return renderTurns(messages, 'model', !native);
 }
 
 const G1 =
