@@ -314,6 +314,36 @@ describe('anthropic validator: exact provider texts', () => {
     expect(first(tr)).toMatchObject({ code: 'T1', messageIndex: 1 });
   });
 
+  it('T6 and T5: a thinking block sent back without its signature, or with an empty one', () => {
+    const noSig = { type: 'thinking' as const, thinking: 'hm' };
+    const v6 = first(
+      t([user('q'), assistant(noSig, call('toolu_S')), user(result('toolu_S'))], {
+        settings: { thinking: true },
+      }),
+    );
+    expect(v6).toMatchObject({
+      code: 'T6',
+      rule: 'invalid_signature',
+      messageIndex: 1,
+      blockIndex: 0,
+    });
+    expect(v6?.message).toBe('messages.1.content.0.thinking.signature: Field required');
+    const v5 = first(
+      t([user('q'), assistant(thinking('hm', ''), call('toolu_S')), user(result('toolu_S'))], {
+        settings: { thinking: true },
+      }),
+    );
+    expect(v5?.message).toBe('messages.1.content.0: Invalid `signature` in `thinking` block');
+    const ok = validateTranscript(
+      t([user('q'), assistant(thinking(), call('toolu_S')), user(result('toolu_S'))], {
+        settings: { thinking: true },
+      }),
+      'anthropic',
+    );
+    expect(ok.valid).toBe(true);
+    expect(ok.notes.join(' ')).toContain('(T5) cannot be detected');
+  });
+
   it('T3 and T4', () => {
     expect(
       first(t([user('q'), assistant(text('a'), thinking())], { settings: { thinking: true } }))

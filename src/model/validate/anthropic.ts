@@ -487,7 +487,50 @@ function checkThinking(t: Transcript, msgs: RenderedMessage[], push: Push, notes
         confidence: 'V',
       });
     }
+    if (t.settings.thinking !== true) return;
+    // T6/T5: every thinking block sent back must carry the signature Anthropic gave it. A missing
+    // one is a schema error; an empty one cannot be valid. A signature from another model or
+    // conversation cannot be told from the request (noted below).
+    m.items.forEach((it, mIdx) => {
+      const b = it.block;
+      if (b.type !== 'thinking') return;
+      if (b.signature === undefined) {
+        push({
+          rule: 'invalid_signature',
+          code: 'T6',
+          messageIndex: it.msg.rawIndex,
+          blockIndex: it.blockIndex,
+          ids: [],
+          providerPath: `messages.${n}.content.${mIdx}.thinking.signature`,
+          message: `messages.${n}.content.${mIdx}.thinking.signature: Field required`,
+          title: 'Thinking block without its signature',
+          why: 'Thinking blocks sent back must carry the signature the model returned with them; a converter that rebuilt the block without it breaks the request.',
+          confidence: 'V',
+        });
+      } else if (b.signature.length === 0) {
+        push({
+          rule: 'invalid_signature',
+          code: 'T5',
+          messageIndex: it.msg.rawIndex,
+          blockIndex: it.blockIndex,
+          ids: [],
+          providerPath: `messages.${n}.content.${mIdx}`,
+          message: `messages.${n}.content.${mIdx}: Invalid \`signature\` in \`thinking\` block`,
+          title: 'Thinking block with an empty signature',
+          why: 'The signature proves the thinking came from this model in this conversation; an empty one never verifies.',
+          confidence: 'V',
+        });
+      }
+    });
   });
+  if (
+    t.settings.thinking === true &&
+    msgs.some((m) => m.role === 'assistant' && m.items.some((it) => it.block.type === 'thinking'))
+  ) {
+    notes.push(
+      'A thinking signature from another model, provider or conversation (T5) cannot be detected from the request; only missing or empty signatures were checked.',
+    );
+  }
   const lastN = msgs.length - 1;
   const last = msgs[lastN];
   if (!last) return;
