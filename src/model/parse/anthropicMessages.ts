@@ -122,15 +122,9 @@ function parseMessages(list: unknown[], listKey: string): Message[] {
           ? []
           : [{ type: 'other', label: 'content', raw: content }];
     }
-    return {
-      index: i,
-      rawIndex: i,
-      path,
-      role,
-      blocks,
-      raw: m,
-      ...(stringContent ? { stringContent } : {}),
-    };
+    const out: Message = { index: i, rawIndex: i, path, role, blocks, raw: m };
+    if (stringContent) out.stringContent = true;
+    return out;
   });
 }
 

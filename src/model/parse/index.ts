@@ -84,15 +84,6 @@ export function readSource(text: string, name?: string): Result<SourceDoc> {
         message: 'The input is empty: paste a request body, a message array or a session log.',
       },
     };
-  if (text.includes('\u0000'))
-    return {
-      ok: false,
-      error: {
-        kind: 'binary',
-        message:
-          'This is not text (it contains NUL bytes). Drop a .json, .jsonl or .gz transcript.',
-      },
-    };
   const jsonlHint = name !== undefined && /\.(jsonl|ndjson)$/i.test(name);
   // A text whose first line is a whole JSON object followed by another `{` line cannot be one
   // JSON document, so it is read as JSON Lines directly (no doomed whole-text parse of a log).
@@ -101,6 +92,17 @@ export function readSource(text: string, name?: string): Result<SourceDoc> {
     if (lines.length > 0) return { ok: true, value: { kind: 'jsonl', lines, brokenLines } };
   }
   const parsed = parseJsonText(text);
+  // Raw NUL bytes cannot appear in JSON, so they are looked for only once a parse has failed
+  // (a scan of the whole text on every load otherwise).
+  if (!parsed.ok && text.includes('\u0000'))
+    return {
+      ok: false,
+      error: {
+        kind: 'binary',
+        message:
+          'This is not text (it contains NUL bytes). Drop a .json, .jsonl or .gz transcript.',
+      },
+    };
   if (!parsed.ok)
     return {
       ok: false,
