@@ -49,11 +49,6 @@ export function hasToolResult(m: Message): boolean {
   return m.blocks.some((b) => b.type === 'tool_result' && !b.server);
 }
 
-/** True when a message carries at least one client tool call. */
-export function hasToolUse(m: Message): boolean {
-  return m.blocks.some((b) => b.type === 'tool_use' && !b.server);
-}
-
 /** True for an assistant message that holds only tool calls (a Responses `function_call` item). */
 function isCallOnly(m: Message): boolean {
   return (

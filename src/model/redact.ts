@@ -19,7 +19,6 @@
 import { CHARS_PER_4, type TextCounter } from './tokens.ts';
 import type { Block, Message, ToolDef, Transcript } from './types.ts';
 import { toOpenAIChatMessages } from './parse/openaiChat.ts';
-import { writeTranscript } from './write.ts';
 
 export interface RedactOptions {
   /** `keep` (default) leaves tool names as they are; `hide` renames them `A`, `B_x`, … (a letter, padded to the original token count) */
@@ -625,12 +624,4 @@ export function redactTranscriptWithMaps(t: Transcript, opts: RedactOptions = {}
  */
 export function redactTranscript(t: Transcript, opts: RedactOptions = {}): Transcript {
   return redactTranscriptWithMaps(t, opts).transcript;
-}
-
-/**
- * The structure-only source text: the redacted transcript written back in its own format
- * (`writeTranscript`), ready to put in a link or a file.
- */
-export function redactedSourceText(t: Transcript, opts: RedactOptions = {}): string {
-  return writeTranscript(redactTranscript(t, opts));
 }

@@ -108,6 +108,8 @@ export const UNREPAIRABLE_NOTES: Partial<Record<RuleId, string>> = {
   tools_not_defined:
     'The request holds tool blocks but defines no tools; the repair cannot invent tool schemas. Add the original `tools` definitions.',
   missing_tool_id: 'The block has no id, so the repair cannot tell which call it belongs to.',
+  duplicate_tool_use_id:
+    'Two calls in the same assistant turn share one id, so a result cannot say which of them it answers; the repair does not guess. Give each call its own id (as the model did) or drop the copy by hand.',
   trailing_assistant:
     'The request ends on an assistant message, which this model refuses as a prefill. The next message must come from the user; the repair does not invent what the user said.',
   server_tool_unanswered:

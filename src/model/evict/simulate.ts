@@ -286,13 +286,15 @@ function buildFast(
     for (let i = 0; i < n; i++) {
       const m = ms[i] as Message;
       renderedAt[i] = r;
-      if (m.role === 'user' && m.blocks.some((b) => b.type === 'tool_result')) {
-        let count = 0;
-        let rest = false;
-        for (const b of m.blocks) {
-          if (b.type === 'tool_result') count++;
-          else rest = true;
-        }
+      // Mirrors renderOpenAIChat: a user message with results, or a tool message with several,
+      // becomes one tool message per result (plus one for the rest of its content).
+      let count = 0;
+      let rest = false;
+      for (const b of m.blocks) {
+        if (b.type === 'tool_result') count++;
+        else rest = true;
+      }
+      if ((m.role === 'user' && count > 0) || (m.role === 'tool' && count > 1)) {
         r += count + (rest ? 1 : 0);
       } else r++;
     }

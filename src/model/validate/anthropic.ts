@@ -136,8 +136,7 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
     // A11: empty or whitespace-only text blocks.
     m.items.forEach((it, mIdx) => {
       if (it.block.type !== 'text') return;
-      const c0 = it.block.text.charCodeAt(0);
-      if (c0 > 32 && c0 !== 160) return; // fast path: starts with a visible character
+      if (/^\S/.test(it.block.text)) return; // fast path: starts with a visible character
       if (m.emptyString && it.block.text === '') return;
       if (isFinal && m.role === 'assistant') return;
       if (it.block.text === '') {

@@ -34,17 +34,6 @@ export function isClientToolUse(b: Block): b is ToolUseBlock {
   return b.type === 'tool_use' && b.server !== true;
 }
 
-/**
- * Render each message as its own provider message (no merging). Role `tool` stays `tool`.
- */
-export function renderOneToOne(messages: readonly Message[]): RenderedMessage[] {
-  return messages.map((m) => ({
-    role: m.role,
-    items: m.blocks.map((block, blockIndex) => ({ block, msg: m, blockIndex })),
-    sources: [m],
-  }));
-}
-
 /** Short list of ids for messages: `a, b, c`. */
 export function idList(ids: readonly string[]): string {
   return ids.join(', ');

@@ -100,6 +100,13 @@ describe('openai-chat validator: exact provider texts', () => {
     ).toEqual([]);
   });
 
+  it('one tool message carrying several results (the AI SDK shape) answers every call', () => {
+    const both = { ...tool('call_A'), blocks: [result('call_A'), result('call_B')] };
+    expect(
+      all([user('q'), assistant(call('call_A'), call('call_B')), both, assistant('ok')]),
+    ).toEqual([]);
+  });
+
   it('duplicate tool_call_id results are a warning, not a 400', () => {
     const vs = all([
       user('q'),

@@ -40,7 +40,10 @@ export function renderOpenAIChat(messages: readonly Message[]): RenderedMessage[
       msg: m,
       blockIndex,
     }));
-    if (m.role === 'user' && items.some((it) => it.block.type === 'tool_result')) {
+    // A user message carrying results (Anthropic shape), or one `tool` message carrying several
+    // (the AI SDK's shape), becomes one Chat Completions `tool` message per result.
+    const results = items.filter((it) => it.block.type === 'tool_result').length;
+    if ((m.role === 'user' && results > 0) || (m.role === 'tool' && results > 1)) {
       const rest: RenderedItem[] = [];
       for (const it of items) {
         if (it.block.type === 'tool_result') out.push({ role: 'tool', items: [it], sources: [m] });
