@@ -186,7 +186,8 @@ function structuralWords(written: string): Set<string> {
     } else if (Array.isArray(v)) v.forEach((x) => walk(x, key));
     else if (v !== null && typeof v === 'object')
       for (const [k, x] of Object.entries(v)) {
-        add(k);
+        // Only schema-like keys are structure; a key that is data (a file path) must not leak.
+        if (/^[A-Za-z_$][\w$-]{0,39}$/.test(k)) add(k);
         walk(x, k);
       }
     else add(String(v)); // JSON literals and numbers (false, null, 12345) are syntax, not content
@@ -545,5 +546,53 @@ describe('structure-only copy of a transcript without its source value (a faulte
     const t = parseOk(JSON.stringify(body.messages));
     const red = redactTranscript({ ...t, raw: undefined });
     expect(Array.isArray(JSON.parse(writeTranscript(red)))).toBe(true);
+  });
+});
+
+describe('keys that are data do not leak', () => {
+  it('a Claude Code file-history-snapshot keyed by file path shares no path', () => {
+    const lines = [
+      {
+        type: 'user',
+        uuid: 'u1',
+        parentUuid: null,
+        message: { role: 'user', content: 'Fix the odds bar in the Portfolio view.' },
+      },
+      {
+        type: 'file-history-snapshot',
+        messageId: 'u1',
+        snapshot: {
+          trackedFileBackups: { 'frontend/src/components/PortfolioOddsBar.tsx': { version: 1 } },
+        },
+      },
+      {
+        type: 'assistant',
+        uuid: 'a1',
+        parentUuid: 'u1',
+        message: {
+          id: 'msg_1',
+          role: 'assistant',
+          model: 'claude-opus-4-7',
+          content: [{ type: 'text', text: 'Done.' }],
+        },
+      },
+    ];
+    const common = {
+      sessionId: 's-1',
+      version: '2.1.0',
+      cwd: '/srv/app',
+      timestamp: '2026-11-29T10:00:00Z',
+    };
+    const parsed = parseTranscript(
+      lines.map((l) => JSON.stringify({ ...common, ...l })).join('\n'),
+      {
+        name: 's.jsonl',
+      },
+    );
+    if (!parsed.ok) throw new Error(parsed.error.message);
+    const written = writeTranscript(redactTranscript(parsed.value.transcript));
+    expect(written).not.toContain('PortfolioOddsBar');
+    expect(written).not.toContain('frontend/src');
+    expect(written).toContain('trackedFileBackups');
   });
 });

@@ -183,6 +183,8 @@ class Redactor {
   private readonly hideNames: boolean;
   private readonly dropThinking: boolean;
   private readonly memo = new Map<string, string>();
+  /** Object keys that are data, not schema (file paths, ids, names), renamed consistently. */
+  private readonly keys = new Map<string, string>();
 
   constructor(opts: RedactOptions) {
     this.counter = opts.counter ?? CHARS_PER_4;
@@ -266,10 +268,25 @@ class Redactor {
     if (Array.isArray(v)) return v.map((x) => this.json(x));
     if (v !== null && typeof v === 'object') {
       const out: Record<string, unknown> = {};
-      for (const [k, x] of Object.entries(v as Record<string, unknown>)) out[k] = this.json(x, k);
+      for (const [k, x] of Object.entries(v as Record<string, unknown>))
+        out[this.key(k)] = this.json(x, k);
       return out;
     }
     return v;
+  }
+
+  /**
+   * A key as shared: schema-like keys (an identifier of at most 40 characters) stay; any other
+   * key is data — Claude Code keys file backups by path — and becomes `k1`, `k2`, … consistently.
+   */
+  private key(k: string): string {
+    if (/^[A-Za-z_$][\w$-]{0,39}$/.test(k)) return k;
+    let r = this.keys.get(k);
+    if (r === undefined) {
+      r = `k${this.keys.size + 1}`;
+      this.keys.set(k, r);
+    }
+    return r;
   }
 
   /** Counted text of a tool_use, as `countableText` in tokens.ts builds it. */
