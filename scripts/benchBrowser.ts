@@ -327,9 +327,9 @@ async function large(page: Page, url: string, file: string, scrollFile: string):
 /** Run the browser figures. */
 export async function benchBrowser(args: string[] = []): Promise<void> {
   const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
-  const small = claudeCodeLog('h8-cc-20mb.jsonl', 1000, 20);
-  const big = only === 'first-paint' ? '' : claudeCodeLog('h8-cc-100k.jsonl', 100_000);
-  const body = only === 'first-paint' ? '' : anthropicBody('h8-anthropic-100k.json', 100_000);
+  const small = claudeCodeLog('browser-claude-code-20mb.jsonl', 1000, 20);
+  const big = only === 'first-paint' ? '' : claudeCodeLog('browser-claude-code-100k.jsonl', 100_000);
+  const body = only === 'first-paint' ? '' : anthropicBody('browser-anthropic-100k.json', 100_000);
   if (!args.includes('--skip-build') || !existsSync(outDir))
     execFileSync(
       'npx',

@@ -53,6 +53,7 @@ export const PARSERS: FormatParser[] = [
   geminiCliParser,
 ];
 
+/** The parser of a format id, or undefined for an id no parser registers. */
 export function parserFor(id: FormatId): FormatParser | undefined {
   return PARSERS.find((p) => p.id === id);
 }

@@ -2,16 +2,20 @@ import type { ParseError } from '../types.ts';
 
 /** Small, total helpers for reading untrusted JSON. None of them throws. */
 
+/** A JSON object as parsed: keys to unknown values. */
 export type Json = Record<string, unknown>;
 
+/** True for a plain JSON object (not null, not an array). */
 export function isObject(v: unknown): v is Json {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** The value if it is a string, else undefined. */
 export function str(v: unknown): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
 
+/** The value if it is an array, else undefined. */
 export function arr(v: unknown): unknown[] | undefined {
   return Array.isArray(v) ? v : undefined;
 }

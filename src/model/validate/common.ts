@@ -30,6 +30,7 @@ export function violation(
   };
 }
 
+/** True for a tool_use the client runs (not an Anthropic server tool). */
 export function isClientToolUse(b: Block): b is ToolUseBlock {
   return b.type === 'tool_use' && b.server !== true;
 }

@@ -25,6 +25,7 @@ export const VALIDATORS: ProviderValidator[] = [
   qwenValidator,
 ];
 
+/** The validator of a provider id, or undefined for an id no validator registers. */
 export function validatorFor(id: ProviderId): ProviderValidator | undefined {
   return VALIDATORS.find((v) => v.id === id);
 }
