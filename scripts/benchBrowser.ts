@@ -328,7 +328,8 @@ async function large(page: Page, url: string, file: string, scrollFile: string):
 export async function benchBrowser(args: string[] = []): Promise<void> {
   const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
   const small = claudeCodeLog('browser-claude-code-20mb.jsonl', 1000, 20);
-  const big = only === 'first-paint' ? '' : claudeCodeLog('browser-claude-code-100k.jsonl', 100_000);
+  const big =
+    only === 'first-paint' ? '' : claudeCodeLog('browser-claude-code-100k.jsonl', 100_000);
   const body = only === 'first-paint' ? '' : anthropicBody('browser-anthropic-100k.json', 100_000);
   if (!args.includes('--skip-build') || !existsSync(outDir))
     execFileSync(
