@@ -58,6 +58,36 @@ describe.each(CASES)(
       );
     }, 60_000);
 
+    it('every cut agrees when raw indices are unique but out of order (a log reordered by parentUuid)', () => {
+      fc.assert(
+        fc.property(
+          arbAny(format),
+          fc.array(fc.integer(), { minLength: 64, maxLength: 64 }),
+          (t0, keys) => {
+            const n = t0.messages.length;
+            const order = t0.messages
+              .map((_, i) => i)
+              .sort((a, b) => (keys[a % 64] as number) - (keys[b % 64] as number) || a - b);
+            const rawOf = new Array<number>(n);
+            order.forEach((i, j) => (rawOf[i] = j));
+            const t = {
+              ...t0,
+              messages: t0.messages.map((m, i) => ({ ...m, rawIndex: rawOf[i] as number })),
+            };
+            const ctx = prepareCuts(t, provider);
+            expect(ctx.fast).toBe(true);
+            for (let k = 0; k <= n; k++) {
+              const fast = checkCut(ctx, k);
+              const ref = referenceCut(t, provider, k);
+              expect(fast.valid).toBe(ref.valid);
+              expect(strip(fast.validation())).toEqual(strip(ref));
+            }
+          },
+        ),
+        { numRuns: 300 },
+      );
+    }, 60_000);
+
     it('every policy, budget and option: same kept set, tokens, fit and validation', () => {
       fc.assert(
         fc.property(

@@ -62,7 +62,7 @@ export interface CutContext {
   nextNonPinned: Int32Array;
   /** Validation of the whole transcript. */
   full: Validation;
-  /** False when the fast path does not apply (provider not proven, raw indices not increasing). */
+  /** False when the fast path does not apply (provider not proven, raw indices not unique). */
   fast: boolean;
   /** @internal fast-path tables */
   fx: FastTables | null;
@@ -110,8 +110,10 @@ interface FastTables {
   renderedAt: Int32Array;
   /** Anthropic with thinking on and a trailing result turn: start of the open loop's floor; else -1. */
   loopFloor: number;
-  /** rawIndex of each message, strictly increasing. */
+  /** The messages' rawIndex values, sorted ascending (unique). */
   raw: Int32Array;
+  /** rawPos[j] = our index of the message whose rawIndex is raw[j]. */
+  rawPos: Int32Array;
   cache: WindowCache;
 }
 
@@ -156,14 +158,20 @@ export function prepareCuts(
     nextNonPinned[i] = isPinned(ms[i] as Message) ? (nextNonPinned[i + 1] as number) : i;
   for (let i = 0; i < n; i++) if (isPinned(ms[i] as Message)) pinnedList.push(i);
   const full = validateTranscript(t, provider, opts);
-  let increasing = true;
-  const raw = new Int32Array(n);
+  // The fast path maps a violation's raw index back to our message: raw indices must be unique
+  // (a log reordered by parentUuid is fine; a fault's copy or a split source message is not).
+  let unique = true;
+  const rawOf = new Int32Array(n);
   for (let i = 0; i < n; i++) {
     const ri = (ms[i] as Message).rawIndex;
-    raw[i] = ri;
-    if (i > 0 && ri <= (raw[i - 1] as number)) increasing = false;
-    if (!Number.isInteger(ri) || ri < 0 || ri > 0x7fffffff) increasing = false;
+    if (!Number.isInteger(ri) || ri < 0 || ri > 0x7fffffff) unique = false;
+    rawOf[i] = ri;
   }
+  const rawPos = Int32Array.from({ length: n }, (_, i) => i).sort(
+    (a, b) => (rawOf[a] as number) - (rawOf[b] as number),
+  );
+  const raw = Int32Array.from(rawPos, (i) => rawOf[i] as number);
+  for (let j = 1; j < n && unique; j++) if (raw[j] === raw[j - 1]) unique = false;
   const ctx: CutContext = {
     t,
     provider,
@@ -175,20 +183,20 @@ export function prepareCuts(
     fast: false,
     fx: null,
   };
-  if (!FAST_PROVIDERS.has(provider) || !increasing) return ctx;
-  ctx.fx = buildFast(t, provider, full, raw);
+  if (!FAST_PROVIDERS.has(provider) || !unique) return ctx;
+  ctx.fx = buildFast(t, provider, full, raw, rawPos);
   ctx.fast = true;
   return ctx;
 }
 
 /** Message index (ours) whose rawIndex is `rawIndex`; -1 when none (a synthetic summary). */
-function ourIndex(raw: Int32Array, rawIndex: number): number {
+function ourIndex(raw: Int32Array, rawPos: Int32Array, rawIndex: number): number {
   let lo = 0;
   let hi = raw.length - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
     const v = raw[mid] as number;
-    if (v === rawIndex) return mid;
+    if (v === rawIndex) return rawPos[mid] as number;
     if (v < rawIndex) lo = mid + 1;
     else hi = mid - 1;
   }
@@ -200,6 +208,7 @@ function buildFast(
   provider: ProviderId,
   full: Validation,
   raw: Int32Array,
+  rawPos: Int32Array,
 ): FastTables {
   const ms = t.messages;
   const n = ms.length;
@@ -209,7 +218,7 @@ function buildFast(
     ? full.violations.filter((v) => v.rule !== 'tools_not_defined')
     : full.violations;
   const restAt = new Int32Array(rest.length);
-  rest.forEach((v, i) => (restAt[i] = ourIndex(raw, v.messageIndex)));
+  rest.forEach((v, i) => (restAt[i] = ourIndex(raw, rawPos, v.messageIndex)));
   const errPos = Int32Array.from(rest.flatMap((v, i) => (v.severity === 'error' ? [i] : [])));
 
   // Previous occurrence of each duplicated id, keyed by (message, block).
@@ -328,6 +337,7 @@ function buildFast(
     renderedAt,
     loopFloor: anth && t.settings.thinking === true ? loopFloor : -1,
     raw,
+    rawPos,
     cache,
   };
 }
@@ -484,7 +494,8 @@ function validateWindow(
   const vw = validateTranscript(fx.cache.winT, ctx.provider, { ...ctx.opts, messages: winMsgs });
   for (const v of vw.violations) {
     if (v.severity !== 'error' || v.rule === 'thinking_missing') continue;
-    if (v.rule === 'tools_not_defined' || ourIndex(fx.raw, v.messageIndex) < r) return false;
+    if (v.rule === 'tools_not_defined' || ourIndex(fx.raw, fx.rawPos, v.messageIndex) < r)
+      return false;
   }
   return true;
 }
@@ -526,7 +537,7 @@ function computeParts(ctx: CutContext, kIn: number, head: CutHead): Parts {
       // The window's end is not the request's end: the open-loop thinking rule is decided by the
       // reused full validation (checked against loopFloor above).
       if (v.rule === 'thinking_missing') continue;
-      const at = ourIndex(fx.raw, v.messageIndex);
+      const at = ourIndex(fx.raw, fx.rawPos, v.messageIndex);
       if (at < r) win.push(v);
     }
   }
