@@ -1,3 +1,4 @@
+import { isPinned } from '../exchanges.ts';
 import type { Block, Message, ToolUseBlock } from '../types.ts';
 import type { RenderedMessage, RuleId, Violation } from './types.ts';
 
@@ -61,7 +62,7 @@ export function renderTurns(
 ): RenderedMessage[] {
   const out: RenderedMessage[] = [];
   for (const m of messages) {
-    if (m.role === 'system' || m.role === 'developer') continue;
+    if (isPinned(m)) continue;
     const items = m.blocks.map((block, blockIndex) => ({ block, msg: m, blockIndex }));
     const role = m.role === 'assistant' ? assistantRole : 'user';
     const last = out[out.length - 1];
