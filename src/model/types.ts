@@ -21,7 +21,11 @@ export type FormatId =
   | 'codex-jsonl'
   | 'langchain'
   | 'vercel-ai'
-  | 'gemini-cli';
+  | 'gemini-cli'
+  | 'inspect-log'
+  | 'swe-agent'
+  | 'chatgpt-export'
+  | 'claude-ai-export';
 
 /** Providers whose validation rules we implement. One validator file each under `validate/`. */
 export type ProviderId =

@@ -4,6 +4,7 @@
  * `body`, …). The user picks one; `parseTranscript` parses only that one.
  */
 import { arr, isObject, str, type Json } from './util.ts';
+import { listArchiveRequests } from './archives.ts';
 
 /** A request found in a multi-request file. */
 export interface RequestEntry {
@@ -92,6 +93,8 @@ function fromRows(rows: unknown[]): RequestEntry[] {
  *   a body (with a `messages` / `input` / `contents` list) for the value to count. Never throws.
  */
 export function listRequests(value: unknown): RequestEntry[] {
+  const archived = listArchiveRequests(value); // Inspect samples, ChatGPT/claude.ai conversations
+  if (archived.length > 0) return archived;
   if (Array.isArray(value)) return fromRows(value);
   if (!isObject(value) || listOf(value)) return [];
   for (const k of CONTAINER_KEYS) {

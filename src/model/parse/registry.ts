@@ -13,6 +13,10 @@ import { claudeCodeJsonlParser } from './claudeCodeJsonl.ts';
 import { codexJsonlParser } from './codexJsonl.ts';
 import { langchainParser } from './langchain.ts';
 import { vercelAiParser } from './vercelAi.ts';
+import { inspectLogParser } from './inspectLog.ts';
+import { sweAgentParser } from './sweAgent.ts';
+import { chatgptExportParser } from './chatgptExport.ts';
+import { claudeAiExportParser } from './claudeAiExport.ts';
 
 export interface FormatParser {
   id: FormatId;
@@ -51,6 +55,10 @@ export const PARSERS: FormatParser[] = [
   geminiParser,
   bedrockConverseParser,
   geminiCliParser,
+  inspectLogParser,
+  sweAgentParser,
+  chatgptExportParser,
+  claudeAiExportParser,
 ];
 
 /** The parser of a format id, or undefined for an id no parser registers. */

@@ -42,6 +42,10 @@ export const DEFAULT_PROVIDER: Record<FormatId, ProviderId> = {
   langchain: 'openai-chat',
   'vercel-ai': 'anthropic',
   'gemini-cli': 'gemini',
+  'inspect-log': 'openai-chat',
+  'swe-agent': 'openai-chat',
+  'chatgpt-export': 'openai-chat',
+  'claude-ai-export': 'anthropic',
 };
 
 /**

@@ -30,6 +30,10 @@ export const FORMAT_IDS = [
   'langchain',
   'vercel-ai',
   'gemini-cli',
+  'inspect-log',
+  'swe-agent',
+  'chatgpt-export',
+  'claude-ai-export',
 ] as const satisfies readonly FormatId[];
 
 export const PROVIDER_IDS = [

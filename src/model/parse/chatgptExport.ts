@@ -1,0 +1,258 @@
+/**
+ * ChatGPT data export `conversations.json`: `[{title, create_time, update_time, mapping:
+ * {<nodeId>: {id, parent, children[], message: {id, author: {role, name?}, create_time,
+ * content: {content_type, parts?, text?, …}, recipient, metadata, …} | null}}, current_node,
+ * conversation_id?, default_model_slug?}]`, or one such conversation.
+ * Source of the shape: ../shared/docs/formats.md §9d ("Follow `parent` from `current_node`. No
+ * usage."). The conversation shown is the branch that ends at `current_node`, from the root down;
+ * other branches (edited prompts, regenerated replies) are left out with a warning.
+ *
+ * Tools: an assistant message addressed to a tool (`recipient` other than `all`) is a
+ * `tool_use`; a message by author role `tool` is a `tool_result` named `author.name`. The export
+ * carries no call ids, so both have id null and pair by position and name (formats.md §0).
+ * Content types: `text`/`multimodal_text` parts (strings, image asset pointers → image blocks of
+ * `size_bytes`), `code` and `execution_output` (`text`), `thoughts` and `reasoning_recap` →
+ * thinking, `tether_quote`/`tether_browsing_display` → text, `user_editable_context` → text,
+ * `system_error` → text (an error result for a tool); anything else → an `other` block.
+ *
+ * A file with several conversations is a multi-request file: `listChatgptConversations` gives one
+ * entry per conversation. Messages have no list index in the source: `rawIndex` is the position
+ * along the branch. Default provider: OpenAI (Chat Completions rules). No writer: an export is an
+ * archive, not a request.
+ */
+import type { Block, Message, Result, Role, Transcript } from '../types.ts';
+import type { RequestEntry } from './multi.ts';
+import type { FormatParser } from './registry.ts';
+import { arr, isObject, type Json, parseArguments, shapeError, str } from './util.ts';
+
+const ROLES: Record<string, Role> = {
+  system: 'system',
+  user: 'user',
+  assistant: 'assistant',
+  tool: 'tool',
+};
+
+/** True for one exported conversation: a `mapping` object and a `current_node` key. */
+function isConversation(v: unknown): v is Json & { mapping: Json } {
+  return isObject(v) && isObject(v.mapping) && 'current_node' in v;
+}
+
+/** Sniff: a conversation, or an array whose first items (up to 5) are all conversations. */
+function sniff(v: unknown): number {
+  if (isConversation(v)) return 0.95;
+  if (!Array.isArray(v) || v.length === 0) return 0;
+  return v.slice(0, 5).every(isConversation) ? 0.95 : 0;
+}
+
+/**
+ * The node ids from the root to `current_node`, following `parent`. Stops at a missing node or a
+ * cycle (a malformed export) and says so in `broken`.
+ */
+function branch(conv: Json & { mapping: Json }): { ids: string[]; broken?: string } {
+  const ids: string[] = [];
+  const seen = new Set<string>();
+  let id = str(conv.current_node);
+  if (id === undefined) return { ids, broken: '`current_node` is missing or not a string' };
+  while (id !== undefined) {
+    if (seen.has(id)) return { ids: ids.reverse(), broken: `a cycle at node ${id}` };
+    const node = conv.mapping[id];
+    if (!isObject(node)) return { ids: ids.reverse(), broken: `node ${id} is not in \`mapping\`` };
+    seen.add(id);
+    ids.push(id);
+    id = str(node.parent);
+  }
+  return { ids: ids.reverse() };
+}
+
+/** A part of a `text`/`multimodal_text` content: a string, an image asset pointer, or other. */
+function part(p: unknown): Block {
+  if (typeof p === 'string') return { type: 'text', text: p };
+  if (!isObject(p)) return { type: 'other', label: typeof p, raw: p };
+  if (p.content_type === 'image_asset_pointer')
+    return {
+      type: 'image',
+      ...(typeof p.size_bytes === 'number' ? { bytes: p.size_bytes } : {}),
+    };
+  if (p.content_type === 'audio_transcription' && typeof p.text === 'string')
+    return { type: 'text', text: p.text };
+  if (p.content_type === 'audio_asset_pointer')
+    return {
+      type: 'document',
+      mediaType: 'audio',
+      ...(typeof p.size_bytes === 'number' ? { bytes: p.size_bytes } : {}),
+    };
+  return { type: 'other', label: str(p.content_type) ?? 'part', raw: p };
+}
+
+/** Blocks of a message `content` by its `content_type`. */
+function contentBlocks(c: unknown): Block[] {
+  if (!isObject(c))
+    return c === undefined || c === null ? [] : [{ type: 'other', label: 'content', raw: c }];
+  const parts = arr(c.parts);
+  switch (c.content_type) {
+    case 'text':
+    case 'multimodal_text':
+      return parts ? parts.map(part) : [];
+    case 'code':
+    case 'execution_output':
+    case 'system_error':
+    case 'tether_quote':
+      return typeof c.text === 'string' ? [{ type: 'text', text: c.text }] : [];
+    case 'tether_browsing_display':
+      return typeof c.result === 'string' ? [{ type: 'text', text: c.result }] : [];
+    case 'thoughts':
+      return (arr(c.thoughts) ?? []).map((t) =>
+        isObject(t) && typeof t.content === 'string'
+          ? { type: 'thinking', thinking: t.content }
+          : { type: 'other', label: 'thought', raw: t },
+      );
+    case 'reasoning_recap':
+      return typeof c.content === 'string' ? [{ type: 'thinking', thinking: c.content }] : [];
+    case 'user_editable_context': {
+      const text = [str(c.user_profile), str(c.user_instructions)]
+        .filter((x) => x !== undefined && x !== '')
+        .join('\n\n');
+      return text ? [{ type: 'text', text }] : [];
+    }
+    default:
+      return [{ type: 'other', label: str(c.content_type) ?? 'content', raw: c }];
+  }
+}
+
+function plainText(blocks: Block[]): string {
+  return blocks.map((b) => (b.type === 'text' ? b.text : '')).join('\n');
+}
+
+function isoTime(t: unknown): string | undefined {
+  if (typeof t !== 'number' || !Number.isFinite(t)) return undefined;
+  const d = new Date(t * 1000);
+  return Number.isNaN(d.getTime()) ? undefined : d.toISOString();
+}
+
+/** One node's message. `index` is the position along the branch. */
+function message(m: Json, nodeId: string, index: number): Message {
+  const author = isObject(m.author) ? m.author : {};
+  const role = ROLES[str(author.role) ?? ''] ?? 'user';
+  let blocks = contentBlocks(m.content);
+  const recipient = str(m.recipient);
+  const contentType = isObject(m.content) ? str(m.content.content_type) : undefined;
+  if (role === 'assistant' && recipient !== undefined && recipient !== 'all') {
+    const code = plainText(blocks);
+    blocks = [
+      ...blocks.filter((b) => b.type === 'thinking'),
+      { type: 'tool_use', id: null, name: recipient, input: parseArguments(code) },
+    ];
+  } else if (role === 'tool') {
+    const name = str(author.name);
+    blocks = [
+      {
+        type: 'tool_result',
+        toolUseId: null,
+        isError: contentType === 'system_error',
+        content: blocks,
+        ...(name !== undefined ? { name } : {}),
+      },
+    ];
+  }
+  const timestamp = isoTime(m.create_time);
+  return {
+    index,
+    rawIndex: index,
+    path: `mapping.${nodeId}.message`,
+    role,
+    blocks,
+    raw: m,
+    meta: { sourceId: nodeId, ...(timestamp !== undefined ? { timestamp } : {}) },
+  };
+}
+
+/**
+ * Parse a ChatGPT export: the first conversation of the value (a file of several reaches here
+ * one conversation at a time through `listChatgptConversations`).
+ * @param v the parsed `conversations.json` (an array) or one conversation object
+ * @returns the branch ending at `current_node` as a transcript (model from the last
+ *   `metadata.model_slug`, else `default_model_slug`; no tools, no usage). Nodes without a
+ *   message (the root) are skipped; a broken chain gives a warning. Never throws.
+ */
+function parse(v: unknown): Result<Transcript> {
+  const conv = Array.isArray(v) ? v[0] : v;
+  if (!isConversation(conv))
+    return shapeError(
+      'Expected a ChatGPT export: conversations with `mapping` and `current_node`.',
+    );
+  const warnings: string[] = [];
+  if (Array.isArray(v) && v.length > 1)
+    warnings.push(
+      `This export holds ${v.length} conversations; showing the first. Pick another in the request list.`,
+    );
+  const { ids, broken } = branch(conv);
+  if (broken) warnings.push(`The conversation's parent chain is broken (${broken}).`);
+  const messages: Message[] = [];
+  let model = str(conv.default_model_slug);
+  for (const id of ids) {
+    const node = conv.mapping[id] as Json;
+    if (!isObject(node.message)) continue;
+    const m = message(node.message, id, messages.length);
+    messages.push(m);
+    const meta = isObject(node.message.metadata) ? node.message.metadata : {};
+    if (m.role === 'assistant' && typeof meta.model_slug === 'string') model = meta.model_slug;
+  }
+  const nodes = Object.keys(conv.mapping).length;
+  if (nodes > ids.length)
+    warnings.push(
+      `Showing the branch that ends at current_node (${ids.length} of ${nodes} nodes); other branches (edited prompts, regenerated replies) are not shown.`,
+    );
+  if (messages.some((m) => m.blocks.some((b) => b.type === 'tool_use' || b.type === 'tool_result')))
+    warnings.push(
+      'ChatGPT exports carry no tool-call ids: calls and results are paired by position and tool name.',
+    );
+  return {
+    ok: true,
+    value: {
+      format: 'chatgpt-export',
+      system: [],
+      tools: null,
+      settings: model !== undefined ? { model } : {},
+      usage: [],
+      messages,
+      warnings,
+      listKey: 'mapping',
+      raw: v,
+    },
+  };
+}
+
+/**
+ * The conversations of a ChatGPT export, for the request picker (multi.ts `listRequests`).
+ * @param v a parsed JSON value
+ * @returns one entry per conversation (`#2 · <title> · 14 nodes`) whose value is a one-item
+ *   array; `[]` unless the value is an array of two or more conversations. Never throws.
+ */
+export function listChatgptConversations(v: unknown): RequestEntry[] {
+  if (!Array.isArray(v) || v.length < 2 || !v.slice(0, 5).every(isConversation)) return [];
+  return v.map((c, i) => {
+    const title = isObject(c) ? str(c.title) : undefined;
+    const nodes = isObject(c) && isObject(c.mapping) ? Object.keys(c.mapping).length : undefined;
+    const label = [
+      `#${i + 1}`,
+      title !== undefined && title !== '' ? title.slice(0, 60) : undefined,
+      nodes !== undefined ? `${nodes} nodes` : undefined,
+    ]
+      .filter((x) => x !== undefined)
+      .join(' · ');
+    return { label, value: [c] };
+  });
+}
+
+export const chatgptExportParser: FormatParser = {
+  id: 'chatgpt-export',
+  label: 'ChatGPT data export',
+  provider: 'openai-chat',
+  expected:
+    'a ChatGPT data export (conversations.json): conversations with `mapping` (nodes with `parent` and `message.author.role`) and `current_node`',
+  sniff,
+  parse: (doc) =>
+    doc.kind === 'json'
+      ? parse(doc.value)
+      : shapeError('A ChatGPT export is one JSON document, not JSON Lines.'),
+};

@@ -1,0 +1,291 @@
+/**
+ * Inspect AI eval logs, JSON format v2 (`.json` log files written by `inspect eval`):
+ * `{version: 2, status, eval: {task, model, …}, plan, results, stats, samples: [sample]}` where a
+ * sample is `{id, epoch, input, target, messages, output, events, attachments, …}` and
+ * `messages` are Inspect `ChatMessage`s: `{id, role: system|user|assistant|tool, content,
+ * source?, model?, tool_calls?: [{id, function: <name>, arguments: {…}, parse_error?}],
+ * tool_call_id?, function?, error?: {type, message} | null}`. `content` is a string or a list
+ * of `{type: text|reasoning|image|audio|video, …}`; a string may be `attachment://<hash>`,
+ * resolved against the sample's `attachments`.
+ * Source of the shape: ../shared/real/SOURCES.md §6 (the real log in ../shared/real/inspect-log)
+ * and ../shared/docs/formats.md §0 (what the normaliser produces). Requests go to the model of
+ * `eval.model` (`openai/gpt-4o-mini`): validated as OpenAI Chat Completions by default.
+ *
+ * A log with several samples is a multi-request file: `listInspectSamples` gives one entry per
+ * sample (a log holding that sample alone), and `parseTranscript`'s `requestIndex` picks one.
+ * Tools come from the last `model` event's `tools`; usage from each `model` event's
+ * `output.usage`. There is no writer: a log is an archive, not a request.
+ */
+import type { Block, Message, Result, Role, ToolDef, Transcript, UsageRecord } from '../types.ts';
+import type { RequestEntry } from './multi.ts';
+import type { FormatParser } from './registry.ts';
+import { arr, base64Bytes, isObject, type Json, parseArguments, shapeError, str } from './util.ts';
+
+const ROLES: Record<string, Role> = {
+  system: 'system',
+  user: 'user',
+  assistant: 'assistant',
+  tool: 'tool',
+};
+
+/** True for an Inspect eval log object: `eval` settings and a `samples` list (maybe empty). */
+function isLog(v: unknown): v is Json & { samples: unknown[]; eval: Json } {
+  return isObject(v) && isObject(v.eval) && Array.isArray(v.samples);
+}
+
+/** Sniff: an eval log (`eval` + `samples`, version 2 or unversioned). Cheap, never throws. */
+function sniff(v: unknown): number {
+  if (!isLog(v)) return 0;
+  if (v.version !== undefined && v.version !== 2) return 0.5;
+  const first = v.samples[0];
+  if (first === undefined) return 0.8;
+  return isObject(first) && Array.isArray(first.messages) ? 0.95 : 0.6;
+}
+
+/** Resolve an `attachment://<hash>` reference against the sample's attachments. */
+function resolve(s: string, attachments: Json): string {
+  if (!s.startsWith('attachment://')) return s;
+  const hit = attachments[s.slice('attachment://'.length)];
+  return typeof hit === 'string' ? hit : s;
+}
+
+function dataBytes(url: string): number | undefined {
+  return url.startsWith('data:') ? base64Bytes(url.slice(url.indexOf(',') + 1)) : undefined;
+}
+
+/** One Inspect content item (`ContentText`, `ContentReasoning`, `ContentImage`, …). */
+function contentItem(c: unknown, attachments: Json): Block {
+  if (typeof c === 'string') return { type: 'text', text: resolve(c, attachments) };
+  if (!isObject(c)) return { type: 'other', label: typeof c, raw: c };
+  switch (c.type) {
+    case 'text':
+      return typeof c.text === 'string'
+        ? { type: 'text', text: resolve(c.text, attachments) }
+        : { type: 'other', label: 'text', raw: c };
+    case 'reasoning': {
+      const reasoning = resolve(str(c.reasoning) ?? '', attachments);
+      if (c.redacted === true) return { type: 'redacted_thinking', bytes: reasoning.length };
+      const sig = str(c.signature);
+      return { type: 'thinking', thinking: reasoning, ...(sig ? { signature: sig } : {}) };
+    }
+    case 'image': {
+      const bytes = dataBytes(resolve(str(c.image) ?? '', attachments));
+      return { type: 'image', ...(bytes !== undefined ? { bytes } : {}) };
+    }
+    case 'audio':
+    case 'video':
+      return { type: 'document', mediaType: `${c.type}/${str(c.format) ?? 'unknown'}` };
+    default:
+      return { type: 'other', label: str(c.type) ?? 'unknown', raw: c };
+  }
+}
+
+function contentBlocks(c: unknown, attachments: Json): { blocks: Block[]; stringContent: boolean } {
+  if (typeof c === 'string')
+    return { blocks: [{ type: 'text', text: resolve(c, attachments) }], stringContent: true };
+  if (Array.isArray(c))
+    return { blocks: c.map((x) => contentItem(x, attachments)), stringContent: false };
+  if (c === null || c === undefined) return { blocks: [], stringContent: false };
+  return { blocks: [{ type: 'other', label: 'content', raw: c }], stringContent: false };
+}
+
+/** An Inspect `ToolCall`: `function` is the tool name; `arguments` an object (or a JSON string). */
+function toolCall(tc: unknown): Block {
+  if (!isObject(tc)) return { type: 'other', label: 'tool_call', raw: tc };
+  const fn = tc.function;
+  const name = typeof fn === 'string' ? fn : isObject(fn) ? (str(fn.name) ?? '') : '';
+  const args = isObject(fn) && 'arguments' in fn ? fn.arguments : tc.arguments;
+  return { type: 'tool_use', id: str(tc.id) ?? null, name, input: parseArguments(args) };
+}
+
+function message(m: unknown, i: number, sampleKey: string, attachments: Json): Message {
+  const path = `${sampleKey}.messages.${i}`;
+  if (!isObject(m))
+    return {
+      index: i,
+      rawIndex: i,
+      path,
+      role: 'user',
+      blocks: [{ type: 'other', label: 'not an object', raw: m }],
+      raw: m,
+    };
+  const role = ROLES[str(m.role) ?? ''];
+  const { blocks, stringContent } = contentBlocks(m.content, attachments);
+  let out: Block[] = blocks;
+  if (role === undefined) {
+    out = [{ type: 'other', label: `role ${String(m.role)}`, raw: m }];
+  } else if (role === 'assistant') {
+    const calls = arr(m.tool_calls) ?? [];
+    // An empty string beside tool calls is Inspect's "no text", not a text block.
+    if (calls.length > 0 && stringContent && blocks.every((b) => b.type === 'text' && !b.text))
+      out = [];
+    out = [...out, ...calls.map(toolCall)];
+  } else if (role === 'tool') {
+    const name = str(m.function);
+    out = [
+      {
+        type: 'tool_result',
+        toolUseId: str(m.tool_call_id) ?? null,
+        isError: isObject(m.error),
+        content: blocks,
+        ...(name !== undefined ? { name } : {}),
+      },
+    ];
+  }
+  const id = str(m.id);
+  return {
+    index: i,
+    rawIndex: i,
+    path,
+    role: role ?? 'user',
+    blocks: out,
+    raw: m,
+    ...(stringContent ? { stringContent } : {}),
+    ...(id !== undefined ? { meta: { sourceId: id } } : {}),
+  };
+}
+
+/** Tool definitions from the last `model` event that lists them (`{name, description, parameters}`). */
+function toolsOf(events: unknown[], attachments: Json): ToolDef[] | null {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i];
+    if (!isObject(e) || e.event !== 'model') continue;
+    const tools = arr(e.tools);
+    if (!tools) continue;
+    return tools.filter(isObject).map((t) => {
+      const description = str(t.description);
+      return {
+        name: str(t.name) ?? '',
+        ...(description !== undefined ? { description: resolve(description, attachments) } : {}),
+        ...(t.parameters !== undefined ? { schema: t.parameters } : {}),
+      };
+    });
+  }
+  return null;
+}
+
+/**
+ * Usage of each `model` event (`output.usage`: `input_tokens` includes cache reads, as OpenAI's
+ * `prompt_tokens` does — formats.md §10), tied to the reply message by its id when it is kept.
+ */
+function usageOf(events: unknown[], idToIndex: Map<string, number>): UsageRecord[] {
+  const out: UsageRecord[] = [];
+  for (const e of events) {
+    if (!isObject(e) || e.event !== 'model' || !isObject(e.output)) continue;
+    const u = e.output.usage;
+    if (!isObject(u)) continue;
+    const rec: UsageRecord = {};
+    const choice = arr(e.output.choices)?.[0];
+    const replyId =
+      isObject(choice) && isObject(choice.message) ? str(choice.message.id) : undefined;
+    const mi = replyId !== undefined ? idToIndex.get(replyId) : undefined;
+    if (mi !== undefined) rec.messageIndex = mi;
+    if (typeof u.input_tokens === 'number') rec.inputTokens = u.input_tokens;
+    if (typeof u.output_tokens === 'number') rec.outputTokens = u.output_tokens;
+    if (typeof u.input_tokens_cache_read === 'number')
+      rec.cacheReadTokens = u.input_tokens_cache_read;
+    if (typeof u.input_tokens_cache_write === 'number')
+      rec.cacheWriteTokens = u.input_tokens_cache_write;
+    if (typeof u.reasoning_tokens === 'number') rec.reasoningTokens = u.reasoning_tokens;
+    out.push(rec);
+  }
+  return out;
+}
+
+/** `openai/gpt-4o-mini` → `gpt-4o-mini` (Inspect prefixes the model with its provider). */
+function modelName(log: Json, messages: unknown[]): string | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (isObject(m) && m.role === 'assistant' && typeof m.model === 'string') return m.model;
+  }
+  const evalModel = isObject(log.eval) ? str(log.eval.model) : undefined;
+  return evalModel?.slice(evalModel.lastIndexOf('/') + 1);
+}
+
+/**
+ * Parse an Inspect eval log into the transcript of one sample (the first one in the value: a
+ * multi-sample log reaches here one sample at a time through `listInspectSamples`).
+ * @param v the parsed log
+ * @returns the sample's messages; bad items become `other` blocks; a log without samples (a
+ *   header-only log) gives an empty transcript with a warning. Never throws.
+ */
+function parse(v: unknown): Result<Transcript> {
+  if (!isLog(v))
+    return shapeError('Expected an Inspect eval log: an object with `eval` and `samples`.');
+  const warnings: string[] = [];
+  const sample = v.samples[0];
+  if (v.samples.length > 1)
+    warnings.push(
+      `This log holds ${v.samples.length} samples; showing the first (samples.0). Pick another in the request list.`,
+    );
+  if (sample === undefined)
+    warnings.push('This log holds no samples (a header-only log): there are no messages to show.');
+  const s: Json = isObject(sample) ? sample : {};
+  if (sample !== undefined && !isObject(sample))
+    warnings.push('samples.0 is not an object: there are no messages to show.');
+  const attachments = isObject(s.attachments) ? s.attachments : {};
+  const list = arr(s.messages) ?? [];
+  if (isObject(sample) && !Array.isArray(s.messages))
+    warnings.push('samples.0 has no `messages` list: there are no messages to show.');
+  const messages = list.map((m, i) => message(m, i, 'samples.0', attachments));
+  const idToIndex = new Map<string, number>();
+  for (const m of messages) if (m.meta?.sourceId) idToIndex.set(m.meta.sourceId, m.index);
+  const events = arr(s.events) ?? [];
+  const model = modelName(v, list);
+  if (isObject(s.error))
+    warnings.push(`The sample ended with an error: ${str(s.error.message) ?? 'no message'}.`);
+  return {
+    ok: true,
+    value: {
+      format: 'inspect-log',
+      system: [],
+      tools: toolsOf(events, attachments),
+      settings: model !== undefined ? { model } : {},
+      usage: usageOf(events, idToIndex),
+      messages,
+      warnings,
+      listKey: 'samples',
+      raw: v,
+    },
+  };
+}
+
+/**
+ * The samples of a multi-sample Inspect log, for the request picker (multi.ts `listRequests`).
+ * @param v a parsed JSON value
+ * @returns one entry per sample (`#2 · sample 7 (epoch 1) · 10 messages`), whose value is the
+ *   log with that sample alone; `[]` for anything that is not a log with two or more samples.
+ *   Never throws.
+ */
+export function listInspectSamples(v: unknown): RequestEntry[] {
+  if (!isLog(v) || v.samples.length < 2) return [];
+  return v.samples.map((s, i) => {
+    const o = isObject(s) ? s : {};
+    const id = typeof o.id === 'string' || typeof o.id === 'number' ? String(o.id) : undefined;
+    const epoch = typeof o.epoch === 'number' ? o.epoch : undefined;
+    const n = arr(o.messages)?.length;
+    const label = [
+      `#${i + 1}`,
+      id !== undefined
+        ? `sample ${id}${epoch !== undefined ? ` (epoch ${epoch})` : ''}`
+        : undefined,
+      n !== undefined ? `${n} messages` : undefined,
+    ]
+      .filter((x) => x !== undefined)
+      .join(' · ');
+    return { label, value: { ...v, samples: [s] } };
+  });
+}
+
+export const inspectLogParser: FormatParser = {
+  id: 'inspect-log',
+  label: 'Inspect AI eval log',
+  provider: 'openai-chat',
+  expected:
+    'an Inspect AI eval log (JSON format v2): an object with `eval` and `samples[]`, each sample with `messages` (OpenAI-style `tool_calls` and `tool_call_id`)',
+  sniff,
+  parse: (doc) =>
+    doc.kind === 'json'
+      ? parse(doc.value)
+      : shapeError('An Inspect eval log is one JSON document, not JSON Lines.'),
+};
