@@ -38,8 +38,9 @@ function sniff(v: unknown): number {
   const head = history.slice(0, 20);
   const framed = Array.isArray(v.trajectory) || isObject(v.info);
   if (head.length === 0) return framed ? 0.6 : 0;
-  if (!head.every((m) => isObject(m) && typeof m.role === 'string')) return 0;
-  const marked = head.filter(isSweEntry).length / head.length;
+  const roles = head.filter((m) => isObject(m) && typeof m.role === 'string').length;
+  if (roles / head.length < 0.75) return 0;
+  const marked = head.filter(isSweEntry).length / roles;
   if (marked < 0.5) return framed ? 0.5 : 0;
   return framed ? 0.95 : 0.8;
 }
