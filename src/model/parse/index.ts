@@ -6,6 +6,8 @@ import type { FormatId, ParseError, Result, Transcript } from '../types.ts';
 import { looksLikeJsonl, parseJsonText, parseJsonlText, type SourceDoc } from './json.ts';
 import { PARSERS, parserFor, type FormatParser } from './registry.ts';
 import { listRequests } from './multi.ts';
+import { chooseFormat, containerWarnings, openContainer, unwrapText } from './containers.ts';
+import type { ContainerEntry, ContainerNote } from './containers.ts';
 
 export interface ParseOptions {
   /** Force a format instead of detecting it. */
@@ -29,6 +31,8 @@ export interface ParsedTranscript {
   requests?: { label: string }[];
   /** With `requests`: the index of the request that was parsed. */
   requestIndex?: number;
+  /** Set when the text was a container (curl, SSE, HAR, LiteLLM, batch): where it came from. */
+  container?: ContainerNote;
 }
 
 /** Score of the best structural match for a value (or JSONL document), per format. */
@@ -84,6 +88,8 @@ export function readSource(text: string, name?: string): Result<SourceDoc> {
         message: 'The input is empty: paste a request body, a message array or a session log.',
       },
     };
+  const unwrapped = unwrapText(text); // curl command, SSE dump (containers.ts)
+  if (unwrapped) return unwrapped;
   const jsonlHint = name !== undefined && /\.(jsonl|ndjson)$/i.test(name);
   // A text whose first line is a whole JSON object followed by another `{` line cannot be one
   // JSON document, so it is read as JSON Lines directly (no doomed whole-text parse of a log).
@@ -130,7 +136,17 @@ export function parseDocument(
   opts: ParseOptions = {},
 ): Result<ParsedTranscript> {
   let doc = source;
-  const requests = doc.kind === 'json' ? listRequests(doc.value) : [];
+  const opened = openContainer(source); // HAR, LiteLLM, batches, curl/SSE entries
+  if (opened && !opened.ok) return opened;
+  const entries: ContainerEntry[] = opened ? opened.value : [];
+  if (entries.length === 1) doc = { kind: 'json', value: entries[0]?.value };
+  const requests = opened
+    ? entries.length > 1
+      ? entries
+      : []
+    : doc.kind === 'json'
+      ? listRequests(doc.value)
+      : [];
   const requestIndex =
     requests.length === 0
       ? undefined
@@ -142,9 +158,11 @@ export function parseDocument(
       ? { requests: requests.map((r) => ({ label: r.label })), requestIndex }
       : {};
   const candidates = detectFormats(doc);
+  const note = entries.length === 1 ? entries[0]?.note : entries[requestIndex ?? -1]?.note;
+  const chosen = chooseFormat(note, candidates);
   let parser: FormatParser | undefined;
   if (opts.format) parser = parserFor(opts.format);
-  else if (candidates[0]) parser = parserFor(candidates[0].format);
+  else if (chosen.format) parser = parserFor(chosen.format);
   if (!parser) {
     const tried = PARSERS.map((p) => ({ format: p.id, expected: p.expected }));
     const error: ParseError = {
@@ -165,6 +183,7 @@ export function parseDocument(
   const second = candidates[1];
   const ambiguous =
     !opts.format &&
+    !chosen.hinted &&
     top !== undefined &&
     second !== undefined &&
     Math.abs(top.score - second.score) < 0.05;
@@ -172,5 +191,14 @@ export function parseDocument(
     result.value.warnings.push(
       `This file holds ${requests.length} requests; showing ${requests[requestIndex]?.label ?? ''}. Pick another to inspect it.`,
     );
-  return { ok: true, value: { transcript: result.value, candidates, ambiguous, ...multi } };
+  if (note) {
+    const lines = containerWarnings(note);
+    if (chosen.warning && !opts.format) lines.push(chosen.warning);
+    result.value.warnings.unshift(...lines);
+  }
+  const container = note ? { container: note } : {};
+  return {
+    ok: true,
+    value: { transcript: result.value, candidates, ambiguous, ...multi, ...container },
+  };
 }

@@ -1,0 +1,150 @@
+/**
+ * HAR files (DevTools "Save all as HAR", mitmproxy, Charles): `log.entries[]`, one API call each.
+ * Each entry that calls an LLM API becomes one request in the request picker; its
+ * `request.postData.text` is the request body. Headers are never read (formats.md §9b asks for
+ * `authorization`, `x-api-key` and `cookie` never to be shown), and URLs are shown without their
+ * query (Gemini's `?key=`). Source: ../shared/docs/formats.md §9b.
+ */
+import { decodeBytes } from '../bytes.ts';
+import { isObject, str, type Json } from '../util.ts';
+import { splitSse, rebuildStreams } from './sse.ts';
+import type { ContainerEntry, ContainerRead } from './types.ts';
+import { displayUrl, formatOfUrl, isLlmUrl } from './urlFormat.ts';
+
+/** True for a HAR document: an object with a `log.entries` array. */
+export function isHar(v: unknown): boolean {
+  return isObject(v) && isObject(v.log) && Array.isArray(v.log.entries);
+}
+
+function parseBody(text: string): unknown {
+  const t = text.trimStart();
+  if (!t.startsWith('{') && !t.startsWith('[')) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when a parsed body holds a primary list (`messages`, `input`, `contents`). */
+function isRequestBody(v: unknown): boolean {
+  return (
+    isObject(v) &&
+    (Array.isArray(v.messages) ||
+      Array.isArray(v.contents) ||
+      Array.isArray(v.input) ||
+      typeof v.input === 'string')
+  );
+}
+
+/** The text of a HAR response body, decoded from base64 when it says so. */
+function responseText(content: Json): string | undefined {
+  const text = str(content.text);
+  if (text === undefined) return undefined;
+  if (content.encoding !== 'base64') return text;
+  const bytes = fromBase64(text);
+  if (!bytes) return undefined;
+  const decoded = decodeBytes(bytes);
+  return decoded.ok ? decoded.value : undefined;
+}
+
+const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/** Decode standard base64 (whitespace ignored); null when it holds another character. */
+export function fromBase64(text: string): Uint8Array | null {
+  const clean = text.replace(/[\s=]+/g, '');
+  const out = new Uint8Array(Math.floor((clean.length * 3) / 4));
+  let bits = 0;
+  let acc = 0;
+  let n = 0;
+  for (let i = 0; i < clean.length; i++) {
+    const v = B64.indexOf(clean[i] as string);
+    if (v < 0) return null;
+    acc = (acc << 6) | v;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out[n++] = (acc >> bits) & 0xff;
+    }
+  }
+  return out.subarray(0, n);
+}
+
+/** What the entry's response says, in one line: status, and the provider's error message. */
+function responseNote(entry: Json): string | undefined {
+  const res = isObject(entry.response) ? entry.response : null;
+  if (!res) return undefined;
+  const status = typeof res.status === 'number' ? res.status : undefined;
+  if (status === undefined || status === 0) return 'The HAR did not record a response.';
+  if (status < 400) {
+    const content = isObject(res.content) ? res.content : {};
+    const text = responseText(content);
+    if (text !== undefined && /^\s*(event|data):/.test(text)) {
+      const streams = rebuildStreams(splitSse(text).events);
+      if (streams.length > 0) return `The provider answered ${status} (a streamed response).`;
+    }
+    return `The provider answered ${status}.`;
+  }
+  const content = isObject(res.content) ? res.content : {};
+  const text = responseText(content);
+  const body = text !== undefined ? parseBody(text) : undefined;
+  const err = isObject(body) && isObject(body.error) ? body.error : null;
+  const message = err ? str(err.message) : undefined;
+  return message !== undefined
+    ? `The provider answered ${status}: ${message}`
+    : `The provider answered ${status}.`;
+}
+
+/**
+ * Read a HAR document.
+ * @param value a parsed JSON value
+ * @returns null when it is not a HAR; else one entry per LLM request in the HAR, in file order,
+ *   labelled "HAR entry 4 of 12: POST https://…/v1/messages", with the URL's format hint and
+ *   the response status (and the provider's error message for a 4xx/5xx) as a note; or a
+ *   ParseError when no entry is an LLM request with a JSON body. Never throws.
+ */
+export function readHar(value: unknown): ContainerRead {
+  if (!isHar(value)) return null;
+  const all = ((value as { log: { entries: unknown[] } }).log.entries ?? []).filter(isObject);
+  const entries: ContainerEntry[] = [];
+  let llmWithoutBody = 0;
+  all.forEach((e, i) => {
+    const req = isObject(e.request) ? e.request : {};
+    const url = str(req.url) ?? '';
+    const method = str(req.method) ?? 'POST';
+    const post = isObject(req.postData) ? req.postData : {};
+    const text = str(post.text);
+    const body = text !== undefined ? parseBody(text) : undefined;
+    const llm = isLlmUrl(url);
+    if (!llm && !isRequestBody(body)) return;
+    if (body === undefined || !isRequestBody(body)) {
+      if (llm && method !== 'GET' && method !== 'OPTIONS') llmWithoutBody++;
+      return;
+    }
+    const hint = formatOfUrl(url);
+    const note = responseNote(e);
+    const where = `HAR entry ${i + 1} of ${all.length}: ${method} ${displayUrl(url)}`;
+    entries.push({
+      label: where,
+      value: body,
+      note: {
+        kind: 'har',
+        where,
+        ...(hint ? { formatHint: hint } : {}),
+        ...(note ? { notes: [note] } : {}),
+      },
+    });
+  });
+  if (entries.length === 0)
+    return {
+      ok: false,
+      error: {
+        kind: 'shape',
+        message:
+          llmWithoutBody > 0
+            ? `This HAR file has ${llmWithoutBody} LLM API call(s), but none recorded a JSON request body (postData.text): save the HAR with content ("Save all as HAR with content").`
+            : `This HAR file has ${all.length} entries, none of them an LLM API request (/v1/messages, /chat/completions, /responses, :generateContent, /converse).`,
+      },
+    };
+  return { ok: true, value: entries };
+}

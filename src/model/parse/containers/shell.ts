@@ -1,0 +1,219 @@
+/**
+ * A small POSIX shell word splitter, enough to read a pasted `curl` command: single quotes,
+ * double quotes with backslash escapes, ANSI-C `$'…'` quotes, backslash escapes and line
+ * continuations (`\` + newline). No expansion: `$VAR` and `$(…)` stay as written.
+ * Source of the rules: POSIX Shell Command Language §2.2 (Quoting) and bash's `$'…'` quoting.
+ */
+
+/** One shell word after quote removal, with where it sits in the pasted text. */
+export interface ShellWord {
+  /** The word's value after quote removal and escape processing. */
+  value: string;
+  /** UTF-16 offset in the paste of the word's first character (a quote, if it starts with one). */
+  start: number;
+  /**
+   * For each character of `value`, the UTF-16 offset in the paste it came from (length
+   * `value.length`); an escape maps to its backslash.
+   */
+  offsets: number[];
+}
+
+/** The outcome of splitting: the words of the first command, and what stopped the split. */
+export interface ShellSplit {
+  words: ShellWord[];
+  /** Set when a quote was left open: its kind and its offset in the paste. */
+  unclosed?: { quote: string; offset: number };
+}
+
+const ANSI_SIMPLE: Record<string, string> = {
+  a: '\u0007',
+  b: '\b',
+  e: '\u001b',
+  E: '\u001b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  '?': '?',
+};
+
+const HEX = /^[0-9a-fA-F]+$/;
+
+/** Read one `$'…'` escape at `i` (the backslash); returns the text and the offset after it. */
+function ansiEscape(text: string, i: number): { out: string; next: number } {
+  const c = text[i + 1];
+  if (c === undefined) return { out: '\\', next: i + 1 };
+  const simple = ANSI_SIMPLE[c];
+  if (simple !== undefined) return { out: simple, next: i + 2 };
+  const hexRun = (from: number, max: number): string => {
+    let j = from;
+    while (j < from + max && j < text.length && HEX.test(text[j] as string)) j++;
+    return text.slice(from, j);
+  };
+  if (c === 'x' || c === 'u' || c === 'U') {
+    const digits = hexRun(i + 2, c === 'x' ? 2 : c === 'u' ? 4 : 8);
+    if (digits.length === 0) return { out: `\\${c}`, next: i + 2 };
+    const cp = parseInt(digits, 16);
+    const out = cp <= 0x10ffff ? String.fromCodePoint(cp) : '\ufffd';
+    return { out, next: i + 2 + digits.length };
+  }
+  if (c >= '0' && c <= '7') {
+    let j = i + 1;
+    while (j < i + 4 && j < text.length && (text[j] as string) >= '0' && (text[j] as string) <= '7')
+      j++;
+    return { out: String.fromCharCode(parseInt(text.slice(i + 1, j), 8) & 0xff), next: j };
+  }
+  if (c === 'c' && i + 2 < text.length) {
+    return {
+      out: String.fromCharCode((text.charCodeAt(i + 2) & 0x1f) >>> 0),
+      next: i + 3,
+    };
+  }
+  return { out: `\\${c}`, next: i + 2 };
+}
+
+/**
+ * Split the first command of a shell text into words.
+ * @param text the pasted text (may hold a prompt `$ ` before the command; the caller strips it)
+ * @param from UTF-16 offset to start at
+ * @returns the words up to the end of the first command (an unquoted newline not escaped,
+ *   `;`, `|`, `&`, or the end of the text); `unclosed` when a quote is never closed. Never throws.
+ */
+export function splitShell(text: string, from = 0): ShellSplit {
+  const words: ShellWord[] = [];
+  let i = from;
+  const n = text.length;
+  let cur: ShellWord | null = null;
+  const push = (s: string, at: number) => {
+    if (!cur) cur = { value: '', start: at, offsets: [] };
+    cur.value += s;
+    for (let k = 0; k < s.length; k++) cur.offsets.push(at);
+  };
+  const end = () => {
+    if (cur) words.push(cur);
+    cur = null;
+  };
+  while (i < n) {
+    const c = text[i] as string;
+    if (c === '\\') {
+      const next = text[i + 1];
+      if (next === '\n') {
+        i += 2; // line continuation
+        continue;
+      }
+      if (next === '\r' && text[i + 2] === '\n') {
+        i += 3;
+        continue;
+      }
+      if (next === undefined) {
+        i++;
+        continue;
+      }
+      push(next, i);
+      i += 2;
+      continue;
+    }
+    if (c === "'") {
+      if (!cur) cur = { value: '', start: i, offsets: [] };
+      const close = text.indexOf("'", i + 1);
+      if (close < 0) {
+        end();
+        return { words, unclosed: { quote: "'", offset: i } };
+      }
+      for (let k = i + 1; k < close; k++) push(text[k] as string, k);
+      i = close + 1;
+      continue;
+    }
+    if (c === '$' && text[i + 1] === "'") {
+      if (!cur) cur = { value: '', start: i, offsets: [] };
+      let j = i + 2;
+      let closed = false;
+      while (j < n) {
+        const d = text[j] as string;
+        if (d === "'") {
+          closed = true;
+          break;
+        }
+        if (d === '\\') {
+          const { out, next } = ansiEscape(text, j);
+          push(out, j);
+          j = next;
+          continue;
+        }
+        push(d, j);
+        j++;
+      }
+      if (!closed) {
+        end();
+        return { words, unclosed: { quote: "$'", offset: i } };
+      }
+      i = j + 1;
+      continue;
+    }
+    if (c === '"') {
+      if (!cur) cur = { value: '', start: i, offsets: [] };
+      let j = i + 1;
+      let closed = false;
+      while (j < n) {
+        const d = text[j] as string;
+        if (d === '"') {
+          closed = true;
+          break;
+        }
+        if (d === '\\') {
+          const e = text[j + 1];
+          if (e === '\n') {
+            j += 2;
+            continue;
+          }
+          if (e === '$' || e === '`' || e === '"' || e === '\\') {
+            push(e, j);
+            j += 2;
+            continue;
+          }
+        }
+        push(d, j);
+        j++;
+      }
+      if (!closed) {
+        end();
+        return { words, unclosed: { quote: '"', offset: i } };
+      }
+      i = j + 1;
+      continue;
+    }
+    if (c === ' ' || c === '\t' || c === '\r') {
+      end();
+      i++;
+      continue;
+    }
+    if (c === '\n' || c === ';' || c === '|' || c === '&') {
+      end();
+      break;
+    }
+    if (c === '#' && !cur) {
+      // A comment runs to the end of the line.
+      const nl = text.indexOf('\n', i);
+      i = nl < 0 ? n : nl;
+      continue;
+    }
+    push(c, i);
+    i++;
+  }
+  end();
+  return { words };
+}
+
+/**
+ * Quote a string for a POSIX shell with single quotes (`'` becomes `'\''`), as "Copy as cURL"
+ * does. The inverse of `splitShell` for one word.
+ * @param s any string
+ * @returns the quoted word
+ */
+export function quoteSingle(s: string): string {
+  return `'${s.replace(/'/g, "'\\''")}'`;
+}

@@ -1,0 +1,27 @@
+/** Shapes shared by the container readers (curl, SSE, HAR, LiteLLM, batch files). */
+import type { FormatId, ParseError, Result } from '../../types.ts';
+
+/** The containers we unwrap before the format detectors run. */
+export type ContainerKind = 'curl' | 'sse' | 'har' | 'litellm' | 'batch';
+
+/** Where an inner document came from, shown as a note on the transcript. */
+export interface ContainerNote {
+  kind: ContainerKind;
+  /** For people: "body of the curl command, line 3", "HAR entry 4 of 12: POST https://…". */
+  where: string;
+  /** The format the container's URL implies (curl URL, HAR request URL, batch `url`). */
+  formatHint?: FormatId;
+  /** Further notes for the transcript's warnings (a provider error the HAR recorded, …). */
+  notes?: string[];
+}
+
+/** One inner document: a request body or a response object, ready for the format parsers. */
+export interface ContainerEntry {
+  /** Shown in the request picker when a container holds several. */
+  label: string;
+  value: unknown;
+  note: ContainerNote;
+}
+
+/** What a container reader returns: null when the input is not this container. */
+export type ContainerRead = Result<ContainerEntry[], ParseError> | null;
