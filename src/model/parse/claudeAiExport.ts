@@ -32,15 +32,15 @@ function isConversation(v: unknown): v is Json & { chat_messages: unknown[] } {
 
 /**
  * Sniff: a conversation (or an array whose first 5 items are conversations) whose first messages
- * carry `sender`. Never throws.
+ * (three in four at least) carry `sender`. Never throws.
  */
 function sniff(v: unknown): number {
   const convs = Array.isArray(v) ? v.slice(0, 5) : [v];
   if (convs.length === 0 || !convs.every(isConversation)) return 0;
   const msgs = convs.flatMap((c) => c.chat_messages.slice(0, 5));
   if (msgs.length === 0) return convs.every((c) => 'uuid' in c) ? 0.7 : 0;
-  if (!msgs.every((m) => isObject(m) && typeof m.sender === 'string')) return 0;
-  return 0.95;
+  const senders = msgs.filter((m) => isObject(m) && typeof m.sender === 'string').length;
+  return senders / msgs.length >= 0.75 ? 0.95 : 0;
 }
 
 /** Text of a tool_result's `content`: a string or a list of text blocks. */
