@@ -77,6 +77,7 @@ const REAL: [string, FormatId][] = [
   ['openai-responses', 'openai-responses'],
   ['gemini-api', 'gemini'],
   ['bedrock-converse', 'bedrock-converse'],
+  ['inspect-log', 'inspect-log'],
 ];
 for (const [dir, format] of REAL) {
   const folder = path.join(SHARED, 'real', dir);

@@ -1,6 +1,6 @@
 /**
- * Detection across formats: the log and framework parsers (claude-code-jsonl, codex-jsonl,
- * langchain, vercel-ai) claim their own samples unaided and none of the other formats' samples
+ * Detection across formats: the log, framework and archive parsers (claude-code-jsonl, codex-jsonl,
+ * langchain, vercel-ai, inspect-log, swe-agent, chatgpt-export, claude-ai-export) claim their own samples unaided and none of the other formats' samples
  * or the shared cases.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -12,7 +12,15 @@ import { detectFormats, readSource } from './index.ts';
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 const samplesDir = path.join(repoRoot, 'public/samples');
 const casesDir = path.join(path.resolve(repoRoot, '../shared'), 'cases');
-const MINE: FormatId[] = ['claude-code-jsonl', 'codex-jsonl', 'langchain', 'vercel-ai'];
+/** Archive formats (Inspect logs, SWE-agent trajectories, ChatGPT and claude.ai exports). */
+const ARCHIVES: FormatId[] = ['inspect-log', 'swe-agent', 'chatgpt-export', 'claude-ai-export'];
+const MINE: FormatId[] = [
+  'claude-code-jsonl',
+  'codex-jsonl',
+  'langchain',
+  'vercel-ai',
+  ...ARCHIVES,
+];
 
 interface SampleEntry {
   file: string;
@@ -64,6 +72,133 @@ describe.skipIf(!existsSync(casesDir))(
             `${f} ${key}`,
           ).toEqual([]);
         }
+      });
+    }
+  },
+);
+
+/** Small archive values of our own, one per format, shaped like formats.md §9d and SOURCES.md §6. */
+const ARCHIVE_FIXTURES: [FormatId, unknown][] = [
+  [
+    'inspect-log',
+    {
+      version: 2,
+      eval: { model: 'openai/gpt-4o-mini' },
+      samples: [
+        {
+          id: 1,
+          messages: [
+            { role: 'user', content: 'Convert 26.2 mi.' },
+            {
+              role: 'assistant',
+              content: '',
+              tool_calls: [{ id: 'c1', function: 'convert', arguments: {} }],
+            },
+            { role: 'tool', tool_call_id: 'c1', function: 'convert', content: '42.16' },
+          ],
+        },
+      ],
+    },
+  ],
+  [
+    'swe-agent',
+    {
+      trajectory: [],
+      info: {},
+      history: [
+        {
+          role: 'system',
+          content: 'You are a programmer.',
+          agent: 'main',
+          message_type: 'system_prompt',
+        },
+        {
+          role: 'assistant',
+          content: 'List files.',
+          agent: 'main',
+          message_type: 'action',
+          tool_calls: [{ id: 'c1', type: 'function', function: { name: 'bash', arguments: '{}' } }],
+        },
+        {
+          role: 'tool',
+          content: 'a.py',
+          agent: 'main',
+          message_type: 'observation',
+          tool_call_ids: ['c1'],
+        },
+      ],
+    },
+  ],
+  [
+    'chatgpt-export',
+    [
+      {
+        title: 'Hi',
+        current_node: 'b',
+        mapping: {
+          a: { id: 'a', parent: null, children: ['b'], message: null },
+          b: {
+            id: 'b',
+            parent: 'a',
+            children: [],
+            message: { author: { role: 'user' }, content: { content_type: 'text', parts: ['Hi'] } },
+          },
+        },
+      },
+    ],
+  ],
+  [
+    'claude-ai-export',
+    [
+      {
+        uuid: 'c1',
+        name: 'Hi',
+        chat_messages: [
+          { uuid: 'm1', sender: 'human', text: 'Hi', content: [{ type: 'text', text: 'Hi' }] },
+          {
+            uuid: 'm2',
+            sender: 'assistant',
+            text: 'Hello',
+            content: [{ type: 'text', text: 'Hello' }],
+          },
+        ],
+      },
+    ],
+  ],
+];
+
+describe('archive formats claim their own shape and nothing else claims it', () => {
+  for (const [format, value] of ARCHIVE_FIXTURES) {
+    it(format, () => {
+      const found = detectFormats({ kind: 'json', value });
+      expect(found.map((c) => c.format)).toEqual([format]);
+    });
+  }
+});
+
+const realDir = path.join(path.resolve(repoRoot, '../shared'), 'real');
+const realFiles = existsSync(realDir)
+  ? readdirSync(realDir, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .flatMap((d) => readdirSync(path.join(realDir, d.name)).map((f) => path.join(d.name, f)))
+  : [];
+if (realFiles.length === 0)
+  console.warn(`skipped: ${realDir} not found (real files vs archive sniffers)`);
+
+describe.skipIf(realFiles.length === 0)(
+  'real files: archive parsers claim only their own (skipped when ../shared/real is absent)',
+  () => {
+    const own: Record<string, FormatId> = {
+      'inspect-log': 'inspect-log',
+      'swe-agent': 'swe-agent',
+    };
+    for (const f of realFiles) {
+      it(f, () => {
+        const found = detect(readFileSync(path.join(realDir, f), 'utf8'));
+        const dir = f.split(path.sep)[0] ?? '';
+        const archive = found.filter((c) => ARCHIVES.includes(c.format)).map((c) => c.format);
+        expect(archive).toEqual(own[dir] ? [own[dir]] : []);
+        if (own[dir]) expect(found[0]?.format).toBe(own[dir]);
       });
     }
   },
