@@ -1,0 +1,123 @@
+/**
+ * Containers must not steal existing formats: no sample in public/samples, no shared case and no
+ * real log (../shared, skipped with a message when absent) is taken for a curl command, an SSE
+ * dump, a HAR, a LiteLLM log or a batch file; and the text hook costs nothing on JSON.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { chooseFormat, containerWarnings, openContainer, unwrapText } from './containers.ts';
+import { readSource } from './index.ts';
+
+const repoRoot = path.resolve(import.meta.dirname, '../../..');
+const samplesDir = path.join(repoRoot, 'public/samples');
+const shared = path.resolve(repoRoot, '../shared');
+const casesDir = path.join(shared, 'cases');
+const realDir = path.join(shared, 'real');
+
+function notAContainer(text: string, name?: string) {
+  expect(unwrapText(text)).toBeNull();
+  const src = readSource(text, name);
+  if (!src.ok) return;
+  expect(openContainer(src.value)).toBeNull();
+}
+
+describe('existing formats are not taken for containers', () => {
+  const samples = readdirSync(samplesDir).filter(
+    (f) => /\.(json|jsonl)$/.test(f) && f !== 'index.json',
+  );
+  it('there are samples', () => expect(samples.length).toBeGreaterThan(0));
+  for (const f of samples)
+    it(`sample ${f}`, () => notAContainer(readFileSync(path.join(samplesDir, f), 'utf8'), f));
+
+  const cases = existsSync(casesDir)
+    ? readdirSync(casesDir).filter((f) => f.endsWith('.json'))
+    : [];
+  if (cases.length === 0)
+    console.warn(`skipped: ${casesDir} not found (containers vs shared cases)`);
+  describe.skipIf(cases.length === 0)('shared cases', () => {
+    for (const f of cases) {
+      it(f, () => {
+        const c = JSON.parse(readFileSync(path.join(casesDir, f), 'utf8')) as Record<
+          string,
+          unknown
+        >;
+        for (const key of ['transcript', 'before_trim', 'source_transcript']) {
+          if (c[key] === undefined) continue;
+          expect(openContainer({ kind: 'json', value: c[key] }), `${f} ${key}`).toBeNull();
+          notAContainer(JSON.stringify(c[key], null, 2));
+        }
+      });
+    }
+  });
+
+  const real = existsSync(realDir)
+    ? readdirSync(realDir, { withFileTypes: true })
+        .filter((d) => d.isDirectory())
+        .flatMap((d) => readdirSync(path.join(realDir, d.name)).map((f) => path.join(d.name, f)))
+    : [];
+  if (real.length === 0) console.warn(`skipped: ${realDir} not found (containers vs real logs)`);
+  describe.skipIf(real.length === 0)('real logs', () => {
+    for (const f of real)
+      it(f, () => notAContainer(readFileSync(path.join(realDir, f), 'utf8'), path.basename(f)));
+  });
+});
+
+describe('unwrapText', () => {
+  it('ignores JSON and prose, reads curl and SSE', () => {
+    expect(unwrapText('  {"curl": "https://api.anthropic.com/v1/messages"}')).toBeNull();
+    expect(unwrapText('[]')).toBeNull();
+    expect(unwrapText('hello world')).toBeNull();
+    expect(
+      unwrapText('curl https://api.anthropic.com/v1/messages -d \'{"messages":[]}\'')?.ok,
+    ).toBe(true);
+    expect(unwrapText('event: ping\ndata: {"type":"ping"}\n')?.ok).toBe(false);
+  });
+
+  it('the document it returns is opened again with its note', () => {
+    const r = unwrapText(
+      'curl https://api.openai.com/v1/chat/completions -d \'{"messages":[{"role":"user","content":"x"}]}\'',
+    );
+    expect(r?.ok).toBe(true);
+    if (!r?.ok) return;
+    const opened = openContainer(r.value);
+    expect(opened?.ok && opened.value[0]?.note.formatHint).toBe('openai-chat');
+    // A copy of the same JSON is not a container.
+    expect(
+      openContainer({ kind: 'json', value: (r.value as { value: unknown }).value }),
+    ).toBeNull();
+  });
+});
+
+describe('chooseFormat and containerWarnings', () => {
+  const cands = [
+    { format: 'anthropic-messages' as const, score: 0.6 },
+    { format: 'openai-chat' as const, score: 0.6 },
+  ];
+  it('the hint decides between matching formats, and is only a warning against the body', () => {
+    expect(chooseFormat({ kind: 'curl', where: 'x', formatHint: 'openai-chat' }, cands)).toEqual({
+      format: 'openai-chat',
+      hinted: true,
+    });
+    expect(chooseFormat({ kind: 'curl', where: 'x', formatHint: 'gemini' }, cands)).toEqual({
+      format: 'anthropic-messages',
+      hinted: false,
+      warning:
+        'The URL is a gemini endpoint, but the body reads as anthropic-messages; it is shown as anthropic-messages.',
+    });
+    expect(chooseFormat(undefined, cands)).toEqual({ format: 'anthropic-messages', hinted: false });
+    expect(chooseFormat({ kind: 'curl', where: 'x', formatHint: 'gemini' }, [])).toEqual({
+      format: 'gemini',
+      hinted: true,
+    });
+  });
+  it('warnings: where first, then the notes', () => {
+    expect(
+      containerWarnings({
+        kind: 'har',
+        where: 'HAR entry 1 of 1: POST /v1/messages',
+        notes: ['n'],
+      }),
+    ).toEqual(['Unwrapped from the HAR entry 1 of 1: POST /v1/messages.', 'n']);
+  });
+});
