@@ -95,12 +95,20 @@ export function openContainer(doc: SourceDoc): ContainerRead {
   try {
     if (doc.kind === 'jsonl') {
       const values = doc.lines.map((l) => l.value);
-      return (
+      const read =
         readBatch(
           values,
           doc.lines.map((l) => l.line),
-        ) ?? readLiteLlm(values)
-      );
+        ) ?? readLiteLlm(values);
+      // The inner documents replace the JSONL document, so its broken lines are said here.
+      const broken = doc.brokenLines;
+      if (read?.ok && broken.length > 0)
+        for (const e of read.value)
+          e.note.notes = [
+            ...(e.note.notes ?? []),
+            `${broken.length} line(s) are not valid JSON and were skipped: ${broken.slice(0, 20).join(', ')}${broken.length > 20 ? ', …' : ''}.`,
+          ];
+      return read;
     }
     const v = doc.value;
     return readHar(v) ?? readLiteLlm(v) ?? readBatch(v) ?? readGeminiChunks(v);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { validateTranscript } from '../../validate/index.ts';
 import { parseTranscript } from '../index.ts';
 import { readCurl } from './curl.ts';
-import { quoteSingle, splitShell } from './shell.ts';
+import { quoteAnsi, quoteDouble, quoteSingle, splitShell } from './shell.ts';
 
 /**
  * Fixture derived from ../shared/cases/08-claude-code-escape-parallel-tools.json (shortened):
@@ -143,6 +143,7 @@ describe('parseTranscript on a curl command', () => {
       `curl https://api.deepseek.com/chat/completions -d '${JSON.stringify(plain)}'`,
     );
     expect(viaChat.ok && viaChat.value.transcript.format).toBe('openai-chat');
+    expect(viaChat.ok).toBe(true);
     expect(viaChat.ok && viaChat.value.ambiguous).toBe(false);
     const viaAnthropic = parseTranscript(
       `curl https://api.anthropic.com/v1/messages -d '${JSON.stringify(plain)}'`,
@@ -165,12 +166,27 @@ describe('shell quoting round trip (property)', () => {
     );
   });
 
-  it('splitShell inverts quoteSingle for any string', () => {
-    fc.assert(
-      fc.property(fc.string({ unit: 'grapheme' }), (s) => {
-        const split = splitShell(`x ${quoteSingle(s)} y`);
-        expect(split.words.map((w) => w.value)).toEqual(['x', s, 'y']);
-      }),
-    );
+  it('splitShell inverts quoteSingle, quoteDouble and quoteAnsi for any string', () => {
+    for (const quote of [quoteSingle, quoteDouble, quoteAnsi])
+      fc.assert(
+        fc.property(fc.string({ unit: 'grapheme' }), (s) => {
+          const split = splitShell(`x ${quote(s)} y`);
+          expect(split.words.map((w) => w.value)).toEqual(['x', s, 'y']);
+        }),
+      );
+  });
+
+  it('the same JSON round trip with double quotes and $\'…\' (the quoting "Copy as cURL" uses)', () => {
+    for (const quote of [quoteDouble, quoteAnsi])
+      fc.assert(
+        fc.property(fc.jsonValue(), (value) => {
+          const json = JSON.stringify(value, null, 2);
+          const r = readCurl(
+            `curl https://api.openai.com/v1/chat/completions --data-raw ${quote(json)}`,
+          );
+          expect(r?.ok).toBe(true);
+          if (r?.ok) expect(r.value[0]?.value).toEqual(JSON.parse(json));
+        }),
+      );
   });
 });

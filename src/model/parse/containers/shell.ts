@@ -217,3 +217,32 @@ export function splitShell(text: string, from = 0): ShellSplit {
 export function quoteSingle(s: string): string {
   return `'${s.replace(/'/g, "'\\''")}'`;
 }
+
+/**
+ * Quote a string for a POSIX shell with double quotes (backslash, `"`, `$` and backquote escaped).
+ * The inverse of `splitShell` for one word.
+ * @param s any string
+ * @returns the quoted word
+ */
+export function quoteDouble(s: string): string {
+  return `"${s.replace(/[\\"$`]/g, (c) => `\\${c}`)}"`;
+}
+
+/**
+ * Quote a string as a bash ANSI-C word `$'…'` (as Chrome's "Copy as cURL" does when the body
+ * holds a quote or a control character): backslash, `'` and control characters escaped.
+ * The inverse of `splitShell` for one word.
+ * @param s any string
+ * @returns the quoted word
+ */
+export function quoteAnsi(s: string): string {
+  let body = '';
+  for (const c of s) {
+    const code = c.charCodeAt(0);
+    if (c === '\\' || c === "'") body += `\\${c}`;
+    else if (c === '\n') body += '\\n';
+    else if (code < 0x20 || code === 0x7f) body += `\\x${code.toString(16).padStart(2, '0')}`;
+    else body += c;
+  }
+  return `$'${body}'`;
+}

@@ -282,6 +282,7 @@ describe('readSse rebuilds each provider’s response', () => {
       model: 'gpt-5',
       output: [done],
     });
+    expect(whole?.ok).toBe(true);
     expect(whole?.ok && whole.value[0]?.note.notes).toEqual([]);
   });
 
