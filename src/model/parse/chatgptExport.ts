@@ -17,8 +17,11 @@
  *
  * A file with several conversations is a multi-request file: `listChatgptConversations` gives one
  * entry per conversation. Messages have no list index in the source: `rawIndex` is the position
- * along the branch. Default provider: OpenAI (Chat Completions rules). No writer: an export is an
- * archive, not a request.
+ * along the branch. Default provider: OpenAI (Chat Completions rules).
+ *
+ * Writing back (`write`): the conversation with `mapping` rebuilt as one chain (root, then one
+ * node per written message, `current_node` the last): untouched messages from their raw value,
+ * new or changed ones as text messages, tool-addressed `code` messages and `tool` messages.
  */
 import type { Block, Message, Result, Role, Transcript } from '../types.ts';
 import type { RequestEntry } from './multi.ts';
@@ -244,6 +247,79 @@ export function listChatgptConversations(v: unknown): RequestEntry[] {
   });
 }
 
+function textOfBlocks(blocks: Block[]): string {
+  return blocks
+    .map((b) => (b.type === 'text' ? b.text : b.type === 'other' ? JSON.stringify(b.raw) : ''))
+    .join('');
+}
+
+const exportMessage = (role: string, content: Json, recipient = 'all', name?: string) => ({
+  author: { role, ...(name !== undefined ? { name } : {}) },
+  content,
+  recipient,
+});
+
+/**
+ * A message as ChatGPT export messages: its raw value when untouched; otherwise its text, one
+ * tool-addressed `code` message per call and one `tool` message per result, in block order.
+ */
+function toExportMessages(m: Message): unknown[] {
+  if (m.raw !== undefined) return [m.raw];
+  const out: unknown[] = [];
+  let text: Block[] = [];
+  const flush = () => {
+    if (text.length === 0) return;
+    out.push(exportMessage(m.role, { content_type: 'text', parts: [textOfBlocks(text)] }));
+    text = [];
+  };
+  for (const b of m.blocks) {
+    if (b.type === 'tool_use') {
+      flush();
+      const code = typeof b.input === 'string' ? b.input : JSON.stringify(b.input ?? {});
+      out.push(exportMessage('assistant', { content_type: 'code', text: code }, b.name));
+    } else if (b.type === 'tool_result') {
+      flush();
+      out.push(
+        exportMessage(
+          'tool',
+          b.isError
+            ? { content_type: 'system_error', text: textOfBlocks(b.content) }
+            : { content_type: 'text', parts: [textOfBlocks(b.content)] },
+          'all',
+          b.name,
+        ),
+      );
+    } else if (b.type === 'thinking') {
+      flush();
+      out.push(
+        exportMessage(m.role, { content_type: 'thoughts', thoughts: [{ content: b.thinking }] }),
+      );
+    } else text.push(b);
+  }
+  flush();
+  if (out.length === 0) out.push(exportMessage(m.role, { content_type: 'text', parts: [''] }));
+  return out;
+}
+
+/** The conversation with its mapping rebuilt as one chain ending at `current_node`. */
+function write(t: Transcript): string {
+  const first = Array.isArray(t.raw) ? t.raw[0] : t.raw;
+  const conv: Json = isObject(first) ? first : {};
+  const written = t.messages.flatMap(toExportMessages);
+  const mapping: Record<string, unknown> = {};
+  const ids = ['root', ...written.map((_, i) => `m${i}`)];
+  ids.forEach((id, i) => {
+    mapping[id] = {
+      id,
+      parent: i === 0 ? null : ids[i - 1],
+      children: i + 1 < ids.length ? [ids[i + 1]] : [],
+      message: i === 0 ? null : written[i - 1],
+    };
+  });
+  const out = { ...conv, mapping, current_node: ids[ids.length - 1] };
+  return JSON.stringify(Array.isArray(t.raw) || !isObject(t.raw) ? [out] : out, null, 2);
+}
+
 export const chatgptExportParser: FormatParser = {
   id: 'chatgpt-export',
   label: 'ChatGPT data export',
@@ -255,4 +331,5 @@ export const chatgptExportParser: FormatParser = {
     doc.kind === 'json'
       ? parse(doc.value)
       : shapeError('A ChatGPT export is one JSON document, not JSON Lines.'),
+  write,
 };

@@ -16,7 +16,10 @@
  * become text blocks; other attachments and files become document/image blocks.
  *
  * A file with several conversations is a multi-request file: `listClaudeAiConversations` gives
- * one entry per conversation. Default provider: Anthropic. No writer: an export is an archive.
+ * one entry per conversation. Default provider: Anthropic.
+ *
+ * Writing back (`write`): the conversation with `chat_messages` replaced; untouched messages from
+ * their raw value, new or changed ones as `{sender, text, content}` with the blocks above.
  */
 import type { Block, Message, Result, Role, Transcript } from '../types.ts';
 import type { RequestEntry } from './multi.ts';
@@ -221,6 +224,48 @@ export function listClaudeAiConversations(v: unknown): RequestEntry[] {
   });
 }
 
+/** A block in the export's content shape (the inverse of `block`). */
+function toExportBlock(b: Block): unknown {
+  switch (b.type) {
+    case 'text':
+      return { type: 'text', text: b.text };
+    case 'thinking':
+      return { type: 'thinking', thinking: b.thinking };
+    case 'tool_use':
+      return { type: 'tool_use', id: b.id, name: b.name, input: b.input };
+    case 'tool_result':
+      return {
+        type: 'tool_result',
+        tool_use_id: b.toolUseId,
+        ...(b.name !== undefined ? { name: b.name } : {}),
+        content: b.content.map(toExportBlock),
+        is_error: b.isError,
+      };
+    case 'other':
+      return b.raw;
+    default:
+      return { type: b.type };
+  }
+}
+
+/** A message as a chat message: its raw value when untouched, else rebuilt from its blocks. */
+function toChatMessage(m: Message): unknown {
+  if (m.raw !== undefined) return m.raw;
+  return {
+    sender: m.role === 'assistant' ? 'assistant' : 'human',
+    text: m.blocks.map((b) => (b.type === 'text' ? b.text : '')).join(''),
+    content: m.blocks.map(toExportBlock),
+  };
+}
+
+/** The conversation with `chat_messages` rewritten, in the value's own wrapping (array or not). */
+function write(t: Transcript): string {
+  const first = Array.isArray(t.raw) ? t.raw[0] : t.raw;
+  const conv: Json = isObject(first) ? first : {};
+  const out = { ...conv, chat_messages: t.messages.map(toChatMessage) };
+  return JSON.stringify(Array.isArray(t.raw) || !isObject(t.raw) ? [out] : out, null, 2);
+}
+
 export const claudeAiExportParser: FormatParser = {
   id: 'claude-ai-export',
   label: 'claude.ai data export',
@@ -232,4 +277,5 @@ export const claudeAiExportParser: FormatParser = {
     doc.kind === 'json'
       ? parse(doc.value)
       : shapeError('A claude.ai export is one JSON document, not JSON Lines.'),
+  write,
 };

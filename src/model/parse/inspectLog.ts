@@ -14,9 +14,14 @@
  * A log with several samples is a multi-request file: `listInspectSamples` gives one entry per
  * sample (a log holding that sample alone), and `parseTranscript`'s `requestIndex` picks one.
  * Tools come from the last `model` event's `tools`; usage from each `model` event's
- * `output.usage`. There is no writer: a log is an archive, not a request.
+ * `output.usage`.
+ *
+ * Writing back (`write`): the log with its one sample's `messages` replaced; untouched messages
+ * from their raw value, new or changed ones as Inspect messages (`tool_calls[{id, function,
+ * arguments}]`, tool messages with `tool_call_id` and `function`).
  */
 import type { Block, Message, Result, Role, ToolDef, Transcript, UsageRecord } from '../types.ts';
+import { toOpenAIChatMessages } from './openaiChat.ts';
 import type { RequestEntry } from './multi.ts';
 import type { FormatParser } from './registry.ts';
 import { arr, base64Bytes, isObject, type Json, parseArguments, shapeError, str } from './util.ts';
@@ -277,6 +282,55 @@ export function listInspectSamples(v: unknown): RequestEntry[] {
   });
 }
 
+/**
+ * A message as Inspect messages: its raw value when untouched; otherwise the Chat messages it
+ * renders to, with Inspect's tool call shape and the tool name on each tool message.
+ */
+function toInspectMessages(m: Message): unknown[] {
+  if (m.raw !== undefined) return [m.raw];
+  const results = m.blocks.filter((b) => b.type === 'tool_result');
+  let k = 0;
+  return toOpenAIChatMessages(m).map((x) => {
+    const o: Json = isObject(x) ? x : {};
+    if (o.role === 'tool') {
+      const r = results[k++];
+      const name = r?.type === 'tool_result' ? r.name : undefined;
+      return { ...o, ...(name !== undefined ? { function: name } : {}) };
+    }
+    const calls = arr(o.tool_calls);
+    if (o.role !== 'assistant' || !calls) return o;
+    return {
+      ...o,
+      content: o.content ?? '',
+      tool_calls: calls.map((c) => {
+        const fn = isObject(c) && isObject(c.function) ? c.function : {};
+        return {
+          id: isObject(c) ? c.id : null,
+          function: str(fn.name) ?? '',
+          arguments: parseArguments(fn.arguments),
+        };
+      }),
+    };
+  });
+}
+
+/**
+ * The log with its (first) sample's messages rewritten. A log that lost its top level (a
+ * structure-only copy) gets `eval` back with the model, so it is read as an Inspect log again.
+ */
+function write(t: Transcript): string {
+  const log: Json = isObject(t.raw) ? t.raw : {};
+  const first = arr(log.samples)?.[0];
+  const sample: Json = isObject(first) ? first : {};
+  const messages = t.messages.flatMap(toInspectMessages);
+  const evalPart = isObject(log.eval)
+    ? log.eval
+    : t.settings.model !== undefined
+      ? { model: t.settings.model }
+      : {};
+  return JSON.stringify({ ...log, eval: evalPart, samples: [{ ...sample, messages }] }, null, 2);
+}
+
 export const inspectLogParser: FormatParser = {
   id: 'inspect-log',
   label: 'Inspect AI eval log',
@@ -288,4 +342,5 @@ export const inspectLogParser: FormatParser = {
     doc.kind === 'json'
       ? parse(doc.value)
       : shapeError('An Inspect eval log is one JSON document, not JSON Lines.'),
+  write,
 };

@@ -12,11 +12,13 @@
  *
  * A tool message with several ids becomes one `tool_result` per id; the observation's content
  * goes to the first (it is one output for all of them), the others are empty, so its tokens are
- * counted once. Validated as OpenAI Chat Completions by default. There is no writer: a
- * trajectory is an archive, not a request.
+ * counted once. Validated as OpenAI Chat Completions by default.
+ *
+ * Writing back (`write`): the trajectory with its `history` replaced; untouched entries from their
+ * raw value, new or changed ones as Chat messages with SWE-agent's markers and `tool_call_ids`.
  */
 import type { Block, Message, Result, Transcript } from '../types.ts';
-import { openaiChatMessage } from './openaiChat.ts';
+import { openaiChatMessage, toOpenAIChatMessages } from './openaiChat.ts';
 import type { FormatParser } from './registry.ts';
 import { arr, isObject, type Json, shapeError, str } from './util.ts';
 
@@ -114,6 +116,30 @@ function parse(v: unknown): Result<Transcript> {
   };
 }
 
+/**
+ * A message as SWE-agent history entries: its raw entry when untouched; otherwise the Chat
+ * messages it renders to, marked with `agent`/`message_type`, a tool message naming its call in
+ * `tool_call_ids`.
+ */
+function toSweEntries(m: Message): unknown[] {
+  if (m.raw !== undefined) return [m.raw];
+  return toOpenAIChatMessages(m).map((x) => {
+    const o: Json = isObject(x) ? x : {};
+    const messageType =
+      o.role === 'assistant' ? 'action' : o.role === 'system' ? 'system_prompt' : 'observation';
+    if (o.role !== 'tool') return { ...o, agent: 'main', message_type: messageType };
+    const { tool_call_id: id, ...rest } = o;
+    return { ...rest, agent: 'main', message_type: messageType, tool_call_ids: [id] };
+  });
+}
+
+/** The trajectory with `history` rewritten (a bare history gets an object around it). */
+function write(t: Transcript): string {
+  const history = t.messages.flatMap(toSweEntries);
+  const top: Json = isObject(t.raw) ? t.raw : {};
+  return JSON.stringify({ ...top, history }, null, 2);
+}
+
 export const sweAgentParser: FormatParser = {
   id: 'swe-agent',
   label: 'SWE-agent trajectory',
@@ -125,4 +151,5 @@ export const sweAgentParser: FormatParser = {
     doc.kind === 'json'
       ? parse(doc.value)
       : shapeError('A SWE-agent trajectory is one JSON document, not JSON Lines.'),
+  write,
 };
