@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { validateTranscript } from '../../validate/index.ts';
 import { parseTranscript } from '../index.ts';
 import { readCurl } from './curl.ts';
-import { quoteAnsi, quoteDouble, quoteSingle, splitShell } from './shell.ts';
+import { quoteAnsi, quoteCmd, quoteDouble, quoteSingle, splitCmd, splitShell } from './shell.ts';
 
 /**
  * Fixture derived from ../shared/cases/08-claude-code-escape-parallel-tools.json (shortened):
@@ -116,6 +116,45 @@ describe('readCurl', () => {
     if (!cut || cut.ok) return;
     expect(cut.error.location).toMatchObject({ line: 1, column: 47 });
     expect(cut.error.message).toMatch(/never closed/);
+  });
+});
+
+describe('Windows cmd ("Copy as cURL (cmd)")', () => {
+  it('reads carets, ^" quotes and ^ line continuations', () => {
+    const text = [
+      'curl ^"https://api.anthropic.com/v1/messages^" ^',
+      '  -H ^"content-type: application/json^" ^',
+      `  --data-raw ${quoteCmd(JSON.stringify(body))}`,
+    ].join('\r\n');
+    const r = readCurl(text);
+    expect(r?.ok).toBe(true);
+    if (!r?.ok) return;
+    expect(r.value[0]?.value).toEqual(body);
+    expect(r.value[0]?.note).toMatchObject({
+      formatHint: 'anthropic-messages',
+      where: 'body of the curl command, line 3 (https://api.anthropic.com/v1/messages)',
+    });
+  });
+
+  it('splitCmd inverts quoteCmd, and a JSON body round-trips (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: 'grapheme' }).filter((s) => !/[\r\n]/.test(s)),
+        (s) => {
+          expect(splitCmd(`x ${quoteCmd(s)} y`).words.map((w) => w.value)).toEqual(['x', s, 'y']);
+        },
+      ),
+    );
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const json = JSON.stringify(value);
+        const r = readCurl(
+          `curl ^"https://api.openai.com/v1/responses^" --data-raw ${quoteCmd(json)}`,
+        );
+        expect(r?.ok).toBe(true);
+        if (r?.ok) expect(r.value[0]?.value).toEqual(JSON.parse(json));
+      }),
+    );
   });
 });
 

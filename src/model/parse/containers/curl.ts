@@ -1,5 +1,6 @@
 /**
- * A pasted `curl` command (DevTools "Copy as cURL", a README, a bug report): the JSON body of
+ * A pasted `curl` command (DevTools "Copy as cURL" for bash or for Windows cmd, a README, a bug
+ * report): the JSON body of
  * `-d` / `--data` / `--data-raw` / `--data-binary` / `--json` and the URL, whose path decides the
  * format hint. Source: ../shared/docs/formats.md §9d and §11 step 1. Bodies read from a file or
  * stdin (`-d @body.json`, `--data @-` with a heredoc) are not in the paste: out of scope, with a
@@ -7,7 +8,7 @@
  */
 import type { ParseError } from '../../types.ts';
 import { locate, parseJsonText } from '../json.ts';
-import { splitShell, type ShellWord } from './shell.ts';
+import { splitCmd, splitShell, type ShellWord } from './shell.ts';
 import type { ContainerRead } from './types.ts';
 import { displayUrl, formatOfUrl } from './urlFormat.ts';
 
@@ -106,7 +107,11 @@ export function readCurl(text: string): ContainerRead {
   const m = START.exec(text);
   if (!m) return null;
   const cmdStart = m.index + m[0].length - (m[1] as string).length;
-  const split = splitShell(text, cmdStart);
+  // Chrome's "Copy as cURL (cmd)" escapes with carets: its first argument starts with ^" or its
+  // first line ends with ^ (a body's content never decides: it may hold carets in bash too).
+  const firstLine = /^[^\n]*/.exec(text.slice(cmdStart))?.[0] ?? '';
+  const cmd = /^curl(?:\.exe)?[ \t]+\^/.test(firstLine) || /[ \t]\^\r?$/.test(firstLine);
+  const split = cmd ? splitCmd(text, cmdStart) : splitShell(text, cmdStart);
   if (split.unclosed) {
     const error: ParseError = {
       kind: 'json',

@@ -246,3 +246,109 @@ export function quoteAnsi(s: string): string {
   }
   return `$'${body}'`;
 }
+
+/**
+ * Split a Windows `cmd.exe` command line into words, as Chrome's "Copy as cURL (cmd)" writes it:
+ * `^` escapes the next character (`^` + newline continues the line), then the argument rules of
+ * `CommandLineToArgvW`: `"` toggles quoting, `\"` is a literal quote, backslashes before a quote
+ * are halved. Source: Microsoft's "Parsing C++ command-line arguments" and cmd's caret escape.
+ * @param text the pasted text
+ * @param from UTF-16 offset of the command's first character
+ * @returns the words of the first command (up to an unescaped newline), with their offsets;
+ *   `unclosed` when a quote is still open at the end. Never throws.
+ */
+export function splitCmd(text: string, from = 0): ShellSplit {
+  // Pass 1: cmd's caret escapes; `chars` keeps each surviving character with its offset.
+  const chars: { c: string; at: number }[] = [];
+  let i = from;
+  // Inside a plain "…" cmd itself keeps carets literal; Chrome writes ^" so it never is.
+  let cmdQuoted = false;
+  while (i < text.length) {
+    const c = text[i] as string;
+    if (c === '"') cmdQuoted = !cmdQuoted;
+    if (c === '^' && !cmdQuoted) {
+      const next = text[i + 1];
+      if (next === '\n') {
+        i += 2;
+        continue;
+      }
+      if (next === '\r' && text[i + 2] === '\n') {
+        i += 3;
+        continue;
+      }
+      if (next !== undefined) chars.push({ c: next, at: i });
+      i += 2;
+      continue;
+    }
+    if (c === '\n') break;
+    if (c !== '\r') chars.push({ c, at: i });
+    i++;
+  }
+  // Pass 2: CommandLineToArgvW.
+  const words: ShellWord[] = [];
+  let cur: ShellWord | null = null;
+  let quoted = false;
+  let quoteAt = 0;
+  const push = (s: string, at: number) => {
+    cur ??= { value: '', start: at, offsets: [] };
+    cur.value += s;
+    for (let k = 0; k < s.length; k++) cur.offsets.push(at);
+  };
+  for (let k = 0; k < chars.length; k++) {
+    const { c, at } = chars[k] as { c: string; at: number };
+    if (c === '\\') {
+      let n = 0;
+      while (chars[k + n]?.c === '\\') n++;
+      if (chars[k + n]?.c === '"') {
+        push('\\'.repeat(Math.floor(n / 2)), at);
+        if (n % 2 === 1) {
+          push('"', (chars[k + n] as { at: number }).at);
+          k += n;
+        } else k += n - 1; // the quote toggles on the next turn
+      } else {
+        push('\\'.repeat(n), at);
+        k += n - 1;
+      }
+      continue;
+    }
+    if (c === '"') {
+      cur ??= { value: '', start: at, offsets: [] };
+      quoted = !quoted;
+      quoteAt = at;
+      continue;
+    }
+    if (!quoted && (c === ' ' || c === '\t')) {
+      if (cur) words.push(cur);
+      cur = null;
+      continue;
+    }
+    push(c, at);
+  }
+  if (cur) words.push(cur);
+  return quoted ? { words, unclosed: { quote: '"', offset: quoteAt } } : { words };
+}
+
+/**
+ * Quote a string the way Chrome's "Copy as cURL (cmd)" does: `^"…^"` around, `"` as `\^"`,
+ * cmd's special characters behind a caret. The inverse of `splitCmd` for one word (used by
+ * tests).
+ * @param s any string without newlines
+ * @returns the quoted word
+ */
+export function quoteCmd(s: string): string {
+  let out = '';
+  let slashes = 0;
+  for (const c of s) {
+    if (c === '\\') {
+      slashes++;
+      out += c;
+      continue;
+    }
+    if (c === '"') {
+      out += `${'\\'.repeat(slashes)}\\^"`;
+    } else if ('^&|<>()%!'.includes(c)) out += `^${c}`;
+    else out += c;
+    slashes = 0;
+  }
+  return `^"${out}${'\\'.repeat(slashes)}^"`;
+}
