@@ -5,9 +5,10 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { chooseFormat, containerWarnings, openContainer, unwrapText } from './containers.ts';
-import { readSource } from './index.ts';
+import { parseTranscript, readSource } from './index.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 const samplesDir = path.join(repoRoot, 'public/samples');
@@ -119,5 +120,62 @@ describe('chooseFormat and containerWarnings', () => {
         notes: ['n'],
       }),
     ).toEqual(['Unwrapped from the HAR entry 1 of 1: POST /v1/messages.', 'n']);
+  });
+});
+
+describe('bad input never throws (property)', () => {
+  const prefixes = [
+    'curl ',
+    'curl https://api.anthropic.com/v1/messages -d ',
+    'data: ',
+    'event: x\ndata: ',
+    'curl ^"',
+  ];
+  it('any text after a container prefix gives a result or a ParseError', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...prefixes), fc.string(), (p, rest) => {
+        const r = parseTranscript(p + rest);
+        expect(typeof r.ok).toBe('boolean');
+        if (!r.ok) expect(r.error.message.length).toBeGreaterThan(0);
+      }),
+    );
+  });
+  it('any JSON inside a HAR, LiteLLM or batch shape gives a result or a ParseError', () => {
+    const shapes = (v: unknown) => [
+      {
+        log: {
+          entries: [
+            v,
+            {
+              request: { url: 'https://x/v1/messages', postData: { text: JSON.stringify(v) } },
+              response: v,
+            },
+          ],
+        },
+      },
+      {
+        standard_logging_object: {
+          call_type: 'completion',
+          messages: v,
+          response: v,
+          response_cost: 0,
+        },
+      },
+      [{ request_id: 'r', spend: 0, messages: v, response: v, proxy_server_request: v }],
+      [
+        { custom_id: 'c', result: { type: 'succeeded', message: v } },
+        { custom_id: 'd', response: { body: v } },
+      ],
+      [{ candidates: [v] }, { candidates: v }],
+    ];
+    fc.assert(
+      fc.property(fc.jsonValue(), (v) => {
+        for (const value of shapes(v)) {
+          const opened = openContainer({ kind: 'json', value });
+          expect(opened === null || typeof opened.ok === 'boolean').toBe(true);
+          expect(typeof parseTranscript(JSON.stringify(value)).ok).toBe('boolean');
+        }
+      }),
+    );
   });
 });
