@@ -19,20 +19,25 @@
  * server. Chromium: $CHROMIUM_PATH / $PLAYWRIGHT_CHROMIUM_EXECUTABLE_PATH, else `chromium` on
  * PATH, else Playwright's own (as playwright.config.ts). Inputs are generated into bench-data/.
  *
- *   npx tsx scripts/benchBrowser.ts [--skip-build] [--only first-paint|large]
+ * `--profile DIR` (with `--only large`): an unminified build, and a Chromium CPU profile of the
+ * page's thread per phase (load, exact tokens, scroll, slider) written to DIR/<phase>.cpuprofile
+ * (open in Chromium's DevTools), with the busy stretches over 50 ms and the functions that fill
+ * them printed after the figures.
+ *
+ *   npx tsx scripts/benchBrowser.ts [--skip-build] [--only first-paint|large] [--profile DIR]
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { chromium, type Page } from '@playwright/test';
+import { chromium, type CDPSession, type Page } from '@playwright/test';
 import { preview } from 'vite';
 import { generate } from './gen.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dataDir = path.join(root, 'bench-data');
-const outDir = path.join(root, 'node_modules/.tmp/bench-dist');
+const buildDir = path.join(root, 'node_modules/.tmp/bench-dist');
 
 function line(name: string, value: number, unit: string, note = ''): void {
   const v =
@@ -212,12 +217,163 @@ async function firstPaint(page: Page, url: string, file: string): Promise<void> 
   }
 }
 
-async function large(page: Page, url: string, file: string, scrollFile: string): Promise<void> {
+/** A Chromium CPU profile (CDP `Profiler`) as written to a .cpuprofile file. */
+interface CpuProfile {
+  nodes: {
+    id: number;
+    callFrame: { functionName: string; url: string; lineNumber: number };
+    children?: number[];
+  }[];
+  /** Microseconds, on the trace clock. */
+  startTime: number;
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** The trace events `longTasks` reads. */
+interface TraceEvent {
+  name: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  ts: number;
+  dur?: number;
+  args?: { name?: string };
+}
+
+/** One task of the page's thread longer than 50 ms, with the functions that fill it. */
+export interface LongTask {
+  /** Start (ms since the profile started) and length (ms). */
+  at: number;
+  ms: number;
+  /** Inclusive sampled time per function (ms), longest first. */
+  inclusive: [string, number][];
+  /** Self sampled time per function (ms), longest first. */
+  self: [string, number][];
+}
+
+/**
+ * The page thread's tasks over 50 ms (trace `RunTask` events on `CrRendererMain`) and, from the
+ * CPU profile recorded at the same time (same clock, µs), the functions sampled inside each.
+ */
+export function longTasks(events: TraceEvent[], prof: CpuProfile, top = 12): LongTask[] {
+  const mains = new Set(
+    events
+      .filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+      .map((e) => `${e.pid}:${e.tid}`),
+  );
+  const tasks = events
+    .filter(
+      (e) =>
+        e.ph === 'X' &&
+        (e.name === 'ThreadControllerImpl::RunTask' || e.name === 'RunTask') &&
+        (e.dur ?? 0) > 50_000 &&
+        mains.has(`${e.pid}:${e.tid}`),
+    )
+    .sort((a, b) => a.ts - b.ts);
+  const byId = new Map(prof.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of prof.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const label = (id: number) => {
+    const f = byId.get(id)?.callFrame;
+    if (!f) return '?';
+    const file = f.url.split('/').pop() ?? '';
+    return `${f.functionName || '(anonymous)'} ${file}:${f.lineNumber + 1}`;
+  };
+  const times: number[] = [];
+  let t = prof.startTime;
+  for (const d of prof.timeDeltas) times.push((t += d));
+  const out: LongTask[] = [];
+  let i = 0;
+  for (const task of tasks) {
+    const end = task.ts + (task.dur ?? 0);
+    const inc = new Map<string, number>();
+    const self = new Map<string, number>();
+    while (i < times.length && (times[i] as number) < task.ts) i++;
+    for (let k = i; k < times.length && (times[k] as number) < end; k++) {
+      const dt = ((times[k + 1] ?? end) - (times[k] as number)) / 1000;
+      const leaf = prof.samples[k] as number;
+      self.set(label(leaf), (self.get(label(leaf)) ?? 0) + dt);
+      const seen = new Set<string>();
+      for (let n: number | undefined = leaf; n !== undefined; n = parent.get(n)) {
+        const l = label(n);
+        if (l.startsWith('(root)') || seen.has(l)) continue;
+        seen.add(l);
+        inc.set(l, (inc.get(l) ?? 0) + dt);
+      }
+    }
+    const sorted = (m: Map<string, number>) =>
+      [...m.entries()].sort((a, b) => b[1] - a[1]).slice(0, top);
+    out.push({
+      at: (task.ts - prof.startTime) / 1000,
+      ms: (task.dur ?? 0) / 1000,
+      inclusive: sorted(inc),
+      self: sorted(self),
+    });
+  }
+  return out;
+}
+
+/**
+ * Profiles each phase of `large` into `dir` when set (a CPU profile and a trace of the page's
+ * tasks); prints the long tasks at the end.
+ */
+class Phases {
+  private cdp: CDPSession | null = null;
+  private report: string[] = [];
+  private readonly dir: string | null;
+  constructor(dir: string | null) {
+    this.dir = dir;
+  }
+  async run<T>(page: Page, name: string, fn: () => Promise<T>): Promise<T> {
+    if (!this.dir) return fn();
+    const browser = page.context().browser();
+    if (!browser) return fn();
+    this.cdp ??= await page.context().newCDPSession(page);
+    await browser.startTracing(page, {
+      categories: ['toplevel', 'devtools.timeline', '__metadata'],
+    });
+    await this.cdp.send('Profiler.enable');
+    await this.cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+    await this.cdp.send('Profiler.start');
+    const r = await fn();
+    const { profile } = (await this.cdp.send('Profiler.stop')) as unknown as {
+      profile: CpuProfile;
+    };
+    const trace = JSON.parse((await browser.stopTracing()).toString('utf8')) as {
+      traceEvents: TraceEvent[];
+    };
+    mkdirSync(this.dir, { recursive: true });
+    writeFileSync(path.join(this.dir, `${name}.cpuprofile`), JSON.stringify(profile));
+    writeFileSync(path.join(this.dir, `${name}.trace.json`), JSON.stringify(trace));
+    for (const task of longTasks(trace.traceEvents, profile)) {
+      this.report.push(`## ${name}: task of ${task.ms.toFixed(0)} ms at ${task.at.toFixed(0)} ms`);
+      for (const [f, ms] of task.self)
+        this.report.push(`  self ${ms.toFixed(0).padStart(5)} ms  ${f}`);
+      for (const [f, ms] of task.inclusive)
+        this.report.push(`   inc ${ms.toFixed(0).padStart(5)} ms  ${f}`);
+    }
+    return r;
+  }
+  print(): void {
+    if (this.dir) process.stdout.write(`${this.report.join('\n')}\n`);
+  }
+}
+
+async function large(
+  page: Page,
+  url: string,
+  file: string,
+  scrollFile: string,
+  phases: Phases,
+): Promise<void> {
   await openPage(page, url);
   await page.evaluate('window.__bench.record()');
   const start = Date.now();
-  await page.locator('[data-testid=file-input]').setInputFiles(file);
-  await waitLoaded(page, 600_000);
+  await phases.run(page, 'load', async () => {
+    await page.locator('[data-testid=file-input]').setInputFiles(file);
+    await waitLoaded(page, 600_000);
+  });
   const loadMs = Date.now() - start;
   const loadFrames = (await page.evaluate('window.__bench.stop()')) as number[];
   line(
@@ -235,17 +391,19 @@ async function large(page: Page, url: string, file: string, scrollFile: string):
   line('load_max_frame_ms_100k', worst(loadFrames), 'ms', 'worst frame while loading');
   // After the answer: the exact token count arrives and the simulator re-derives its context.
   await page.evaluate('window.__bench.record()');
-  await page.waitForFunction(
-    () =>
-      !/chars\/4/.test(
-        document.querySelector('[data-testid=token-basis]')?.textContent ?? 'chars/4',
-      ),
-    undefined,
-    { timeout: 600_000, polling: 200 },
-  );
-  await page.evaluate(
-    () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))),
-  );
+  await phases.run(page, 'exact-tokens', async () => {
+    await page.waitForFunction(
+      () =>
+        !/chars\/4/.test(
+          document.querySelector('[data-testid=token-basis]')?.textContent ?? 'chars/4',
+        ),
+      undefined,
+      { timeout: 600_000, polling: 200 },
+    );
+    await page.evaluate(
+      () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))),
+    );
+  });
   const exactFrames = (await page.evaluate('window.__bench.stop()')) as number[];
   line(
     'exact_tokens_max_frame_ms_100k',
@@ -273,7 +431,9 @@ async function large(page: Page, url: string, file: string, scrollFile: string):
   const messages = Number(await page.locator('[data-testid=count-messages]').textContent());
 
   // Scroll from top to bottom in 600 frames (every frame shows new rows), counting mounted rows.
-  const scroll = (await page.evaluate('window.__bench.scrollThrough(600)')) as {
+  const scroll = (await phases.run(page, 'scroll', () =>
+    page.evaluate('window.__bench.scrollThrough(600)'),
+  )) as {
     frames: number[];
     maxRows: number;
     bottom: boolean;
@@ -306,14 +466,16 @@ async function large(page: Page, url: string, file: string, scrollFile: string):
   await page.mouse.down();
   await page.evaluate('window.__bench.record()');
   const moves = 120;
-  for (let i = moves; i >= 0; i--) {
-    await page.mouse.move(box.x + 2 + ((box.width - 4) * i) / moves, y);
-    await page.evaluate('new Promise((r) => requestAnimationFrame(r))');
-  }
-  await page.mouse.up();
-  await page.evaluate(
-    () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))),
-  );
+  await phases.run(page, 'slider', async () => {
+    for (let i = moves; i >= 0; i--) {
+      await page.mouse.move(box.x + 2 + ((box.width - 4) * i) / moves, y);
+      await page.evaluate('new Promise((r) => requestAnimationFrame(r))');
+    }
+    await page.mouse.up();
+    await page.evaluate(
+      () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))),
+    );
+  });
   const drag = (await page.evaluate('window.__bench.stop()')) as number[];
   line(
     'slider_long_frame_share',
@@ -327,6 +489,12 @@ async function large(page: Page, url: string, file: string, scrollFile: string):
 /** Run the browser figures. */
 export async function benchBrowser(args: string[] = []): Promise<void> {
   const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
+  const profileDir = args.includes('--profile')
+    ? path.resolve(args[args.indexOf('--profile') + 1] ?? 'bench-profile')
+    : null;
+  const phases = new Phases(profileDir);
+  // Profiles want readable names: an unminified build of its own.
+  const outDir = profileDir ? `${buildDir}-profile` : buildDir;
   const small = claudeCodeLog('browser-claude-code-20mb.jsonl', 1000, 20);
   const big =
     only === 'first-paint' ? '' : claudeCodeLog('browser-claude-code-100k.jsonl', 100_000);
@@ -334,7 +502,16 @@ export async function benchBrowser(args: string[] = []): Promise<void> {
   if (!args.includes('--skip-build') || !existsSync(outDir))
     execFileSync(
       'npx',
-      ['vite', 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'error'],
+      [
+        'vite',
+        'build',
+        '--outDir',
+        outDir,
+        '--emptyOutDir',
+        '--logLevel',
+        'error',
+        ...(profileDir ? ['--minify', 'false'] : []),
+      ],
       {
         cwd: root,
         stdio: 'inherit',
@@ -370,7 +547,9 @@ export async function benchBrowser(args: string[] = []): Promise<void> {
         url,
         big,
         body,
+        phases,
       );
+    phases.print();
   } finally {
     await browser.close();
     await new Promise<void>((r) => server.httpServer.close(() => r()));

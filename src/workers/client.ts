@@ -8,13 +8,20 @@
  * the first rows, and token tables (chars/4 with the answer, the exact BPE count later).
  * `cancel()` stops the worker at once (it is restarted for the next request). For long
  * transcripts the answer resolves once the worker's eviction parts arrived and were adopted
- * (state/eviction.ts `adoptEvictionParts`), so the simulator never validates on the page.
+ * (state/eviction.ts `adoptEvictionParts`), so the simulator never validates on the page; the
+ * worker then sweeps every policy for each token table it sent and the client hands the sweeps to
+ * `adoptSweep` (the client is the page's `SweepSource`: it asks for sweeps with other options).
  */
 import type { TokenTable } from '../model/tokens.ts';
 import type { Message, ProviderId, Transcript } from '../model/types.ts';
 import { parseDocument } from '../model/parse/index.ts';
 import { analyze } from '../model/analyze.ts';
-import { adoptEvictionParts } from '../state/eviction.ts';
+import {
+  adoptEvictionParts,
+  adoptSweep,
+  setSweepSource,
+  sweepSourceChanged,
+} from '../state/eviction.ts';
 import { unpackEvictionParts } from './evictionParts.ts';
 import { inspect } from './inspect.ts';
 import { joinTranscript, unpackMessages } from './pack.ts';
@@ -22,6 +29,7 @@ import type {
   InspectRequest,
   Inspection,
   LoadProgress,
+  SweepRequest,
   WorkerRequest,
   WorkerResponse,
 } from './protocol.ts';
@@ -151,14 +159,47 @@ export function createWorkerClient(): InspectClient {
   let broken = false;
   /** The transcript of the last fresh answer, reused when the worker says the parse is the same. */
   let held: { parseId: number; transcript: Transcript } | null = null;
+  /** Token tables the worker sent, by object: its number for them and their parse. */
+  const tableSeqs = new WeakMap<TokenTable, { seq: number; parseId: number }>();
+  const tablesBySeq = new Map<number, TokenTable>();
+  /** The parse and provider whose eviction parts the worker holds (it sweeps only for them). */
+  let sweepable: { parseId: number; provider: ProviderId } | null = null;
+  /** Sweeps asked for and not answered yet (`seq|options`), so a render asks once. */
+  const asked = new Set<string>();
+  const noteTable = (table: TokenTable, seq: number | undefined, parseId: number) => {
+    if (seq === undefined) return;
+    tableSeqs.set(table, { seq, parseId });
+    tablesBySeq.set(seq, table);
+  };
+  const forgetSweeps = () => {
+    sweepable = null;
+    tablesBySeq.clear();
+    asked.clear();
+    // A sweep the page waits for will not come: selectSweep computes it on the page instead.
+    sweepSourceChanged();
+  };
 
   const onMessage = (ev: MessageEvent<WorkerResponse>) => {
     const msg = ev.data;
+    if (msg.kind === 'sweep') {
+      const table = tablesBySeq.get(msg.tableSeq);
+      asked.delete(`${msg.tableSeq}|${JSON.stringify(msg.options)}`);
+      if (!table) return;
+      if (msg.sweeps) adoptSweep(table, msg.provider, msg.options, msg.sweeps);
+      else {
+        // The worker could not sweep: the page sweeps this table itself.
+        tableSeqs.delete(table);
+        sweepSourceChanged();
+      }
+      return;
+    }
     const p = pending.get(msg.id);
     if (msg.kind === 'tokens') {
       // Arrives after the answer resolved: attach it to the transcript the page holds.
-      if (held && held.parseId === msg.parseId)
+      if (held && held.parseId === msg.parseId) {
+        noteTable(msg.tokens, msg.tableSeq, msg.parseId);
         lastListener?.tokens?.(held.transcript, msg.provider, msg.tokens);
+      }
       return;
     }
     if (!p) return;
@@ -181,8 +222,11 @@ export function createWorkerClient(): InspectClient {
         const r = joinTranscript(msg.result, p.messages, source, reuse);
         if (r.ok) {
           held = { parseId: msg.parseId, transcript: r.analysis.transcript };
-          if (msg.tokens)
+          forgetSweeps();
+          if (msg.tokens) {
+            noteTable(msg.tokens, msg.tableSeq, msg.parseId);
             p.listener?.tokens?.(r.analysis.transcript, r.analysis.provider, msg.tokens);
+          }
           if (msg.evictionFollows) {
             // The worker is preparing the simulator's O(n) stage; answer when it arrives, so the
             // page never prepares it on its own thread (issue 7: a 1–3 s freeze at 100k messages).
@@ -198,12 +242,15 @@ export function createWorkerClient(): InspectClient {
         const r = p.joined;
         if (!r) return;
         pending.delete(msg.id);
-        if (r.ok && msg.parts)
+        if (r.ok && msg.parts) {
           adoptEvictionParts(
             r.analysis.transcript,
             msg.provider,
             unpackEvictionParts(msg.parts, r.analysis.transcript),
           );
+          if (msg.parts.cuts.fast)
+            sweepable = { parseId: held?.parseId ?? -1, provider: msg.provider };
+        }
         p.resolve(r);
         return;
       }
@@ -213,6 +260,7 @@ export function createWorkerClient(): InspectClient {
   const onError = () => {
     // The worker died (or its script failed to load): answer everything on the main thread.
     broken = true;
+    forgetSweeps();
     for (const [id, p] of pending) {
       pending.delete(id);
       void sync.inspect(p.req, p.listener).then(p.resolve);
@@ -223,6 +271,34 @@ export function createWorkerClient(): InspectClient {
     w.onerror = onError;
   };
   attach(worker);
+  setSweepSource({
+    has: (table, provider) => {
+      const s = tableSeqs.get(table);
+      return (
+        !broken &&
+        s !== undefined &&
+        sweepable !== null &&
+        sweepable.parseId === s.parseId &&
+        sweepable.provider === provider &&
+        tablesBySeq.get(s.seq) === table
+      );
+    },
+    request: (table, provider, options) => {
+      const s = tableSeqs.get(table);
+      if (!worker || !s) return;
+      const key = `${s.seq}|${JSON.stringify(options)}`;
+      if (asked.has(key)) return;
+      asked.add(key);
+      const msg: SweepRequest = {
+        kind: 'sweep',
+        parseId: s.parseId,
+        provider,
+        tableSeq: s.seq,
+        options,
+      };
+      worker.postMessage(msg);
+    },
+  });
   return {
     inspect: (req, listener) => {
       if (broken) return sync.inspect(req, listener);
@@ -234,6 +310,7 @@ export function createWorkerClient(): InspectClient {
         }
         attach(worker);
         held = null;
+        forgetSweeps();
       }
       const w = worker;
       const id = nextId++;
@@ -249,6 +326,7 @@ export function createWorkerClient(): InspectClient {
       worker.terminate();
       worker = null;
       held = null;
+      forgetSweeps();
       for (const [id, p] of pending) {
         pending.delete(id);
         p.resolve(CANCELLED);

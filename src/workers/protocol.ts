@@ -10,6 +10,8 @@
  * `preview` of the first messages so the first rows are drawn before the file is read.
  */
 import type { Analysis } from '../model/analyze.ts';
+import type { PolicySweep } from '../model/evict/sweep.ts';
+import type { PolicyOptions } from '../model/evict/types.ts';
 import type { ParsedTranscript } from '../model/parse/index.ts';
 import type { TokenTable } from '../model/tokens.ts';
 import type { FormatId, Message, ParseError, ProviderId } from '../model/types.ts';
@@ -45,7 +47,21 @@ export interface LoadProgress {
   totalMessages: number | null;
 }
 
+/**
+ * Sweep every policy (issue 4's sweep) over the eviction context of a token table the worker
+ * sent, with these per-policy options (POLICIES order). Answered by a `sweep` message; ignored when
+ * the worker no longer holds that parse, provider or table (a newer request replaced it).
+ */
+export interface SweepRequest {
+  kind: 'sweep';
+  parseId: number;
+  provider: ProviderId;
+  tableSeq: number;
+  options: PolicyOptions[];
+}
+
 export interface WorkerRequest {
+  kind?: 'inspect';
   id: number;
   req: InspectRequest;
   /** Count tokens with the exact BPE after the answer (default true; false in some tests). */
@@ -74,6 +90,8 @@ export type WorkerResponse =
       /** The source text, only for streamed files (the page never read it). */
       text?: string;
       tokens: TokenTable | null;
+      /** The worker's number for `tokens` (sweeps name their table by it). */
+      tableSeq?: number;
       /**
        * True when an `eviction` message for this answer follows at once (long transcripts,
        * `WORKER_EVICTION_MIN`): the page resolves the answer when it arrives.
@@ -84,4 +102,25 @@ export type WorkerResponse =
   /** null when preparing them failed: the page prepares the context itself. */
   | { id: number; kind: 'eviction'; provider: ProviderId; parts: PackedEvictionParts | null }
   /** A later, better token table for the last result (the BPE finished counting). */
-  | { id: number; kind: 'tokens'; parseId: number; provider: ProviderId; tokens: TokenTable };
+  | {
+      id: number;
+      kind: 'tokens';
+      parseId: number;
+      provider: ProviderId;
+      tokens: TokenTable;
+      tableSeq: number;
+    }
+  /**
+   * The sweep of every policy for one of the tables sent (`tableSeq`) with `options`: sent
+   * unasked after the eviction parts and after the exact token table (with the options last
+   * asked for, else defaults), and in answer to a `SweepRequest`. `sweeps` null: the worker
+   * could not sweep (the page sweeps itself).
+   */
+  | {
+      kind: 'sweep';
+      parseId: number;
+      provider: ProviderId;
+      tableSeq: number;
+      options: PolicyOptions[];
+      sweeps: PolicySweep[] | null;
+    };

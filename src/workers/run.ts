@@ -10,10 +10,25 @@ import type { SourceDoc } from '../model/parse/json.ts';
 import { TokenCache, TokenCounting } from '../model/tokenCache.ts';
 import { CHARS_PER_4, loadBpeCounter, type TextCounter, type TokenTable } from '../model/tokens.ts';
 import type { FormatId, ProviderId, Result, Transcript } from '../model/types.ts';
-import { packEvictionParts, prepareEvictionParts, WORKER_EVICTION_MIN } from './evictionParts.ts';
+import { POLICIES, type EvictionContext } from '../model/evict/policies.ts';
+import { sweepPolicy, type PolicySweep } from '../model/evict/sweep.ts';
+import type { PolicyOptions } from '../model/evict/types.ts';
+import {
+  assembleEviction,
+  packEvictionParts,
+  prepareEvictionParts,
+  WORKER_EVICTION_MIN,
+  type EvictionParts,
+} from './evictionParts.ts';
 import { analyzeStage, parseStage } from './inspect.ts';
 import { MESSAGE_BATCH, packMessages, stripTranscript } from './pack.ts';
-import type { Inspection, LoadProgress, WorkerRequest, WorkerResponse } from './protocol.ts';
+import type {
+  Inspection,
+  LoadProgress,
+  SweepRequest,
+  WorkerRequest,
+  WorkerResponse,
+} from './protocol.ts';
 import { readBlobSource } from './stream.ts';
 
 type Post = (msg: WorkerResponse, transfer?: Transferable[]) => void;
@@ -35,6 +50,21 @@ let lastFile: {
 } | null = null;
 const cache = new TokenCache();
 let bpe: Promise<TextCounter | null> | null = null;
+
+/**
+ * The eviction parts of the last long transcript sent, kept so the worker sweeps for the page:
+ * per table sent (by its number) a copy of the table and its context, built on first sweep.
+ */
+let held: {
+  parseId: number;
+  provider: ProviderId;
+  t: Transcript;
+  parts: EvictionParts;
+  tables: Map<number, { table: TokenTable; ctx: EvictionContext | null }>;
+  /** The options the page last asked for (POLICIES order); defaults until it asks. */
+  options: PolicyOptions[];
+} | null = null;
+let tableSeq = 0;
 
 const yieldNow = () => new Promise((r) => setTimeout(r, 0));
 
@@ -215,7 +245,10 @@ export async function runRequest(msg: WorkerRequest, post: Post): Promise<void> 
   }
   if (stale()) return;
   const quick = quickTokens(analysis);
+  const quickSeq = ++tableSeq;
   const evictionFollows = n >= WORKER_EVICTION_MIN;
+  // The worker keeps a copy of each table it sends for a long transcript (the sent one moves).
+  const quickCopy = evictionFollows ? copyTable(quick) : null;
   post(
     {
       id,
@@ -225,6 +258,7 @@ export async function runRequest(msg: WorkerRequest, post: Post): Promise<void> 
       fresh,
       ...(fresh && req.file && text !== undefined ? { text } : {}),
       tokens: quick,
+      tableSeq: quickSeq,
       ...(evictionFollows ? { evictionFollows } : {}),
     },
     [quick.perMessage.buffer, quick.prefix.buffer],
@@ -232,17 +266,33 @@ export async function runRequest(msg: WorkerRequest, post: Post): Promise<void> 
   if (evictionFollows) {
     // No yield between the answer and this: the page waits for it (client.ts).
     // If it fails, the page is told so (parts null) and prepares the context itself.
-    let packed: ReturnType<typeof packEvictionParts> | null = null;
+    // Posted without a transfer list (the buffers are copied): the worker keeps the parts to
+    // sweep for the page.
+    let parts: EvictionParts | null = null;
     try {
-      packed = packEvictionParts(prepareEvictionParts(t, analysis.provider));
+      parts = prepareEvictionParts(t, analysis.provider);
     } catch {
-      packed = null;
+      parts = null;
     }
-    post(
-      { id, kind: 'eviction', provider: analysis.provider, parts: packed?.packed ?? null },
-      packed?.transfer ?? [],
-    );
-  }
+    post({
+      id,
+      kind: 'eviction',
+      provider: analysis.provider,
+      parts: parts ? packEvictionParts(parts).packed : null,
+    });
+    held =
+      parts && quickCopy
+        ? {
+            parseId,
+            provider: analysis.provider,
+            t,
+            parts,
+            tables: new Map([[quickSeq, { table: quickCopy, ctx: null }]]),
+            options: held?.options ?? POLICIES.map(() => ({})),
+          }
+        : null;
+    if (held) postSweep(quickSeq, held.options, post);
+  } else held = null;
   if (msg.bpe === false) return;
   await countExact(id, parseId, t, analysis.provider, post, stale);
 }
@@ -278,10 +328,61 @@ async function countExact(
     if (stale()) return;
   }
   const table = c.table();
-  post({ id, kind: 'tokens', parseId, provider, tokens: table }, [
+  const seq = ++tableSeq;
+  const h = held && held.parseId === parseId && held.provider === provider ? held : null;
+  if (h) h.tables.set(seq, { table: copyTable(table), ctx: null });
+  post({ id, kind: 'tokens', parseId, provider, tokens: table, tableSeq: seq }, [
     table.perMessage.buffer,
     table.prefix.buffer,
   ]);
+  if (h) postSweep(seq, h.options, post);
+}
+
+/** A copy of a token table (its typed arrays too). */
+function copyTable(t: TokenTable): TokenTable {
+  return { ...t, perMessage: t.perMessage.slice(), prefix: t.prefix.slice() };
+}
+
+/**
+ * Sweep every policy over the held context of table `seq` with `options` (POLICIES order) and post
+ * it: the same `sweepPolicy` calls as the page's `selectSweep`, over the same context as the
+ * page's `selectEvictionContext` (`assembleEviction` of the same parts and table). Only on the
+ * fast cut path (the page does not sweep the others either). Never throws: a failure posts
+ * `sweeps: null`.
+ */
+function postSweep(seq: number | undefined, options: PolicyOptions[], post: Post): void {
+  const h = held;
+  const entry = seq === undefined ? undefined : h?.tables.get(seq);
+  if (!h || !entry || seq === undefined || !h.parts.cuts.fast) return;
+  let sweeps: PolicySweep[] | null = null;
+  try {
+    entry.ctx ??= assembleEviction(h.parts, h.t, entry.table);
+    const ctx = entry.ctx;
+    sweeps = POLICIES.map((p, i) => sweepPolicy(ctx, p, options[i] ?? {}));
+  } catch {
+    sweeps = null;
+  }
+  // `cuts` is the context's cached plan (copied); the other arrays are the sweep's own (moved).
+  const transfer: ArrayBuffer[] = [];
+  for (const s of sweeps ?? [])
+    for (const a of [s.costs, s.valid, s.budgetLo, s.budgetHi])
+      if (a.buffer instanceof ArrayBuffer) transfer.push(a.buffer);
+  post(
+    { kind: 'sweep', parseId: h.parseId, provider: h.provider, tableSeq: seq, options, sweeps },
+    transfer,
+  );
+}
+
+/**
+ * Handle a page's `SweepRequest`: sweep the held context of that table with those options (and
+ * remember them for the next table). Ignored when the worker holds another parse, provider or
+ * table. Never throws.
+ */
+export function runSweep(msg: SweepRequest, post: Post): void {
+  const h = held;
+  if (!h || h.parseId !== msg.parseId || h.provider !== msg.provider) return;
+  h.options = msg.options;
+  if (h.tables.has(msg.tableSeq)) postSweep(msg.tableSeq, msg.options, post);
 }
 
 /** Forget the worker's memo (tests). */
@@ -289,4 +390,5 @@ export function resetRun(): void {
   latest = 0;
   sentParse = null;
   lastFile = null;
+  held = null;
 }

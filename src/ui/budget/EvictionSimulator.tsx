@@ -8,7 +8,6 @@
 import { useState } from 'react';
 import type { TokenTable } from '../../model/tokens.ts';
 import type { Transcript } from '../../model/types.ts';
-import { selectSweep } from '../../state/eviction.ts';
 import { useAppStore } from '../../state/store.ts';
 import { fmtInt } from '../format.ts';
 import {
@@ -50,7 +49,7 @@ export function EvictionSimulator({
   const total = tokens.total;
   const shownBudget = storeBudget === null ? total : Math.max(0, Math.min(total, storeBudget));
   const approx = !tokens.basis.exact;
-  const sweeps = selectSweep(model.ctx, model.choices);
+  const sweeps = model.sweeps;
   const [a, b] = model.view.results;
   const setClamped = (v: number) => setBudget(Math.max(0, Math.min(total, Math.round(v))));
   return (

@@ -8,6 +8,7 @@
  */
 import { memo, useMemo, useRef, useState } from 'react';
 import type { PolicySweep } from '../../model/evict/sweep.ts';
+import { SWEEP_PENDING } from '../../state/eviction.ts';
 import { fmtInt } from '../format.ts';
 import { fmtPercent, oneIn } from './contextWindows.ts';
 import {
@@ -19,8 +20,11 @@ import {
 } from './sweepLayout.ts';
 
 export interface SweepChartProps {
-  /** Sweeps of all five policies (`selectSweep`); null when the page does not sweep this transcript. */
-  sweeps: readonly PolicySweep[] | null;
+  /**
+   * Sweeps of all five policies (`selectSweep`); `pending` while the worker computes them; null
+   * when the page does not sweep this transcript.
+   */
+  sweeps: readonly PolicySweep[] | typeof SWEEP_PENDING | null;
   /** Messages in the transcript and the provider id, for the note when there is no sweep. */
   messages: number;
   provider: string;
@@ -45,7 +49,7 @@ export function SweepChart({
   const [shownA, shownB] = shown;
   const shownSweeps = useMemo(
     () =>
-      sweeps
+      sweeps && sweeps !== SWEEP_PENDING
         ? [shownA, shownB]
             .map((id) => sweeps.find((s) => s.policy === id))
             .filter((s): s is PolicySweep => s !== undefined)
@@ -57,6 +61,14 @@ export function SweepChart({
   // The strips' click handler reads the latest callback, so the memoised strips stay the same.
   const onBudgetRef = useRef(onBudget);
   onBudgetRef.current = onBudget;
+  if (sweeps === SWEEP_PENDING)
+    return (
+      <div className="sweep" data-testid="sweep">
+        <p className="sweep-note" data-testid="sweep-pending">
+          Sweeping every budget of {fmtInt(messages)} messages…
+        </p>
+      </div>
+    );
   if (!sweeps)
     return (
       <div className="sweep" data-testid="sweep">

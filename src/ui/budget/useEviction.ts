@@ -3,9 +3,10 @@
  * options) from the store and runs the memoised selectors of `state/eviction.ts`. The budget is
  * deferred (`useDeferredValue`) so the slider thumb stays responsive on long transcripts.
  */
-import { useDeferredValue, useMemo } from 'react';
+import { useDeferredValue, useEffect, useMemo, useSyncExternalStore } from 'react';
 import type { Analysis } from '../../model/analyze.ts';
 import type { EvictionContext } from '../../model/evict/policies.ts';
+import type { PolicySweep } from '../../model/evict/sweep.ts';
 import type { TokenTable } from '../../model/tokens.ts';
 import type { Transcript } from '../../model/types.ts';
 import {
@@ -15,6 +16,11 @@ import {
   selectEviction,
   selectEvictionContext,
   selectPolicyChoices,
+  requestSweep,
+  selectSweep,
+  subscribeSweeps,
+  sweepsVersion,
+  SWEEP_PENDING,
   type EvictedPairs,
   type EvictionView,
   type MarkerLookup,
@@ -33,10 +39,14 @@ export interface SimulatorModel {
   /** Arc pairs with the primary policy's derived status. */
   pairs: EvictedPairs;
   markers: MarkerLookup;
+  /** The sweep of every policy (`selectSweep`): `SWEEP_PENDING` while the worker computes it. */
+  sweeps: PolicySweep[] | typeof SWEEP_PENDING | null;
 }
 
 /**
- * Everything the simulator and the timeline need for the shown transcript.
+ * Everything the simulator and the timeline need for the shown transcript. The sweep of a long
+ * transcript comes from the worker: asked for (by an effect) when the choices have none yet, and
+ * re-read when one arrives (`subscribeSweeps`).
  * @param analysis the shown analysis (after faults), or null while loading
  * @param tokens its token table (the counter the page currently has)
  * @returns null until both are known
@@ -48,12 +58,21 @@ export function useEviction(
   const budget = useDeferredValue(useAppStore((s) => s.budget));
   const policies = useAppStore((s) => s.policies);
   const policyOptions = useAppStore((s) => s.policyOptions);
-  if (!analysis || !tokens) return null;
-  const ctx = selectEvictionContext(analysis.transcript, tokens, analysis.provider);
+  const version = useSyncExternalStore(subscribeSweeps, sweepsVersion);
+  const ctx =
+    analysis && tokens
+      ? selectEvictionContext(analysis.transcript, tokens, analysis.provider)
+      : null;
   const choices = selectPolicyChoices(policies, policyOptions);
+  const sweeps = ctx ? selectSweep(ctx, choices, version) : null;
+  useEffect(() => {
+    if (ctx && sweeps === SWEEP_PENDING) requestSweep(ctx, choices);
+  }, [ctx, choices, sweeps]);
+  if (!analysis || !ctx) return null;
   const view = selectEviction(ctx, choices, budget);
   const flags = selectEvictedFlags(ctx, choices, view);
   return {
+    sweeps,
     ctx,
     choices,
     view,
