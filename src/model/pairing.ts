@@ -5,7 +5,7 @@
  * adjacency rules on top. Calls without ids (legacy OpenAI `function_call`, Gemini before ids)
  * are paired by position and name, as those APIs do.
  */
-import type { Message, ToolResultBlock, ToolUseBlock } from './types.ts';
+import type { Message, ToolResultBlock } from './types.ts';
 
 /** A block inside the transcript: message index (ours) and block index. */
 export interface BlockRef {
@@ -76,12 +76,6 @@ export function answerRun(messages: readonly Message[], i: number): [number, num
   return [start, j];
 }
 
-interface CallInfo {
-  ref: BlockRef;
-  block: ToolUseBlock;
-  pair: ToolPair;
-}
-
 /**
  * Pair every tool_use with its tool_result.
  * @param messages the transcript's messages (any subset keeps working: indices are positions in
@@ -91,50 +85,36 @@ interface CallInfo {
  */
 export function pairToolCalls(messages: readonly Message[]): ToolPair[] {
   const pairs: ToolPair[] = [];
-  const byId = new Map<string, CallInfo>();
+  // The open call of each id (its pair: `call` is set, `name` is the call's name).
+  const byId = new Map<string, ToolPair>();
   // Calls without ids, per assistant message, waiting for a result by position and name.
-  let pendingNoId: CallInfo[] = [];
+  let pendingNoId: ToolPair[] = [];
   const runEnd = new Int32Array(messages.length).fill(-1);
-  // Plain loops and object literals: this runs over every block of 100k-message transcripts.
-  const newPair = (
-    id: string | null,
-    name: string,
-    call: BlockRef | null,
-    result: BlockRef | null,
-    status: PairStatus,
-    server: boolean,
-  ): ToolPair => {
-    const pair: ToolPair = {
-      key: 'p' + pairs.length,
-      id,
-      name,
-      call,
-      result,
-      status,
-      partial: false,
-      server,
-    };
-    pairs.push(pair);
-    return pair;
-  };
-
+  // Plain loops and object literals, no per-call helper objects: this runs over every block of
+  // 100k-message transcripts.
   for (let mi = 0; mi < messages.length; mi++) {
     const blocks = (messages[mi] as Message).blocks;
     for (let bi = 0; bi < blocks.length; bi++) {
       const b = blocks[bi] as Message['blocks'][number];
       if (b.type === 'tool_use') {
-        const ref = { message: mi, block: bi };
         const server = b.server === true;
-        if (b.id !== null && byId.has(b.id)) {
-          newPair(b.id, b.name, ref, null, 'duplicate_id', server);
-          continue;
-        }
-        const pair = newPair(b.id, b.name, ref, null, 'unanswered', server);
-        const info = { ref, block: b, pair };
-        if (b.id !== null) byId.set(b.id, info);
+        const duplicate = b.id !== null && byId.has(b.id);
+        const pair: ToolPair = {
+          key: 'p' + pairs.length,
+          id: b.id,
+          name: b.name,
+          call: { message: mi, block: bi },
+          result: null,
+          status: duplicate ? 'duplicate_id' : 'unanswered',
+          partial: false,
+          server,
+        };
+        pairs.push(pair);
+        if (duplicate) continue;
+        if (b.id !== null) byId.set(b.id, pair);
         else {
-          if (pendingNoId.length > 0 && pendingNoId[0]?.ref.message !== mi) pendingNoId = [];
-          pendingNoId.push(info);
+          if (pendingNoId.length > 0 && pendingNoId[0]?.call?.message !== mi) pendingNoId = [];
+          pendingNoId.push(pair);
         }
         if (runEnd[mi] === -1) runEnd[mi] = answerRun(messages, mi)[1];
       } else if (b.type === 'tool_result') {
@@ -142,17 +122,27 @@ export function pairToolCalls(messages: readonly Message[]): ToolPair[] {
         const call = findCall(b, byId, pendingNoId, mi);
         const server = b.server !== undefined;
         if (!call) {
-          newPair(b.toolUseId, b.name ?? '', null, ref, 'orphan', server);
+          pairs.push(newPair(pairs.length, b.toolUseId, b.name ?? '', null, ref, 'orphan', server));
           continue;
         }
-        if (call.pair.result !== null) {
-          newPair(b.toolUseId, call.block.name, call.ref, ref, 'duplicate_result', server);
+        if (call.result !== null) {
+          pairs.push(
+            newPair(
+              pairs.length,
+              b.toolUseId,
+              call.name,
+              call.call,
+              ref,
+              'duplicate_result',
+              server,
+            ),
+          );
           continue;
         }
-        call.pair.result = ref;
-        const cm = call.ref.message;
+        call.result = ref;
+        const cm = (call.call as BlockRef).message;
         const adjacent = server ? cm === mi : mi > cm && mi < (runEnd[cm] ?? -1);
-        call.pair.status = adjacent ? 'answered' : 'answered_late';
+        call.status = adjacent ? 'answered' : 'answered_late';
         if (b.toolUseId === null) pendingNoId = pendingNoId.filter((c) => c !== call);
       }
     }
@@ -166,18 +156,30 @@ export function pairToolCalls(messages: readonly Message[]): ToolPair[] {
   return pairs;
 }
 
+function newPair(
+  n: number,
+  id: string | null,
+  name: string,
+  call: BlockRef | null,
+  result: BlockRef | null,
+  status: PairStatus,
+  server: boolean,
+): ToolPair {
+  return { key: 'p' + n, id, name, call, result, status, partial: false, server };
+}
+
 function findCall(
   b: ToolResultBlock,
-  byId: Map<string, CallInfo>,
-  pendingNoId: CallInfo[],
+  byId: Map<string, ToolPair>,
+  pendingNoId: ToolPair[],
   mi: number,
-): CallInfo | undefined {
+): ToolPair | undefined {
   if (b.toolUseId !== null) {
     const c = byId.get(b.toolUseId);
-    return c && c.ref.message <= mi ? c : undefined;
+    return c && (c.call as BlockRef).message <= mi ? c : undefined;
   }
-  const open = pendingNoId.filter((c) => c.pair.result === null && c.ref.message < mi);
-  return open.find((c) => b.name !== undefined && c.block.name === b.name) ?? open[0];
+  const open = pendingNoId.filter((c) => c.result === null && (c.call as BlockRef).message < mi);
+  return open.find((c) => b.name !== undefined && c.name === b.name) ?? open[0];
 }
 
 /** Count pairs by status. */

@@ -7,7 +7,7 @@
  * `messageIndex`/`blockIndex` still point at the message and block as pasted.
  */
 import { isPinned } from '../exchanges.ts';
-import type { Message, Transcript } from '../types.ts';
+import type { Block, Message, Transcript } from '../types.ts';
 import { idList, isClientToolUse, violation, type ViolationInput } from './common.ts';
 import type {
   ProviderValidator,
@@ -50,32 +50,45 @@ export function rejectsPrefill(model: string | undefined): boolean {
  * merged into one.
  */
 export function renderAnthropic(messages: readonly Message[]): RenderedMessage[] {
+  // Plain loops: this runs over every block of 100k-message transcripts, once per validation.
   const out: RenderedMessage[] = [];
-  for (const m of messages) {
+  let last: RenderedMessage | undefined;
+  for (let mi = 0; mi < messages.length; mi++) {
+    const m = messages[mi] as Message;
     if (isPinned(m)) continue;
     const role = m.role === 'assistant' ? 'assistant' : 'user';
-    const items: RenderedItem[] = m.blocks.map((block, blockIndex) => ({
-      block,
-      msg: m,
-      blockIndex,
-    }));
-    const last = out[out.length - 1];
-    if (last && last.role === role) {
-      last.items.push(...items);
+    const blocks = m.blocks;
+    if (last !== undefined && last.role === role) {
+      for (let bi = 0; bi < blocks.length; bi++)
+        last.items.push({ block: blocks[bi] as Block, msg: m, blockIndex: bi });
       last.sources.push(m);
-      if (m.blocks.length > 0) last.emptyString = false;
-    } else {
-      out.push({
-        role,
-        items,
-        sources: [m],
-        emptyString:
-          m.blocks.length === 0 ||
-          (m.stringContent === true && m.blocks.every((b) => b.type === 'text' && b.text === '')),
-      });
+      if (blocks.length > 0) last.emptyString = false;
+      continue;
     }
+    const items: RenderedItem[] = new Array<RenderedItem>(blocks.length);
+    for (let bi = 0; bi < blocks.length; bi++)
+      items[bi] = { block: blocks[bi] as Block, msg: m, blockIndex: bi };
+    last = {
+      role,
+      items,
+      sources: [m],
+      emptyString: blocks.length === 0 || (m.stringContent === true && allEmptyText(blocks)),
+    };
+    out.push(last);
   }
   return out;
+}
+
+function allEmptyText(blocks: readonly Block[]): boolean {
+  for (const b of blocks) if (b.type !== 'text' || b.text !== '') return false;
+  return true;
+}
+
+/** True when a text starts with a character that is not whitespace (`/^\S/`), ASCII fast path. */
+function startsVisible(text: string): boolean {
+  const c = text.charCodeAt(0);
+  if (c > 32 && c < 127) return true;
+  return /^\S/.test(text);
 }
 
 function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
@@ -85,36 +98,36 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
   const notes: string[] = [];
   const push = (v: ViolationInput) => found.push(violation(v, anthropicEnvelope));
 
-  const anyToolBlocks = msgs.some((m) =>
-    m.items.some((it) => it.block.type === 'tool_use' || it.block.type === 'tool_result'),
-  );
   if (t.tools === null)
     notes.push(
       'Tool definitions were not given, so A7 (tool blocks without `tools`) was not checked.',
     );
-  else if (t.tools.length === 0 && anyToolBlocks) {
-    const first = source.find((m) =>
-      m.blocks.some((b) => b.type === 'tool_use' || b.type === 'tool_result'),
-    );
-    push({
-      rule: 'tools_not_defined',
-      code: 'A7',
-      messageIndex: first?.rawIndex ?? 0,
-      blockIndex: null,
-      ids: [],
-      providerPath: null,
-      message: 'Requests which include `tool_use` or `tool_result` blocks must define tools.',
-      title: 'Tool blocks without tool definitions',
-      why: 'The history holds tool_use or tool_result blocks but the request defines no tools, and Anthropic refuses tool blocks it cannot relate to a tool definition.',
-      confidence: 'V',
-    });
+  else if (t.tools.length === 0) {
+    const hasToolBlock = (m: Message) =>
+      m.blocks.some((b) => b.type === 'tool_use' || b.type === 'tool_result');
+    if (source.some((m) => !isPinned(m) && hasToolBlock(m))) {
+      const first = source.find(hasToolBlock);
+      push({
+        rule: 'tools_not_defined',
+        code: 'A7',
+        messageIndex: first?.rawIndex ?? 0,
+        blockIndex: null,
+        ids: [],
+        providerPath: null,
+        message: 'Requests which include `tool_use` or `tool_result` blocks must define tools.',
+        title: 'Tool blocks without tool definitions',
+        why: 'The history holds tool_use or tool_result blocks but the request defines no tools, and Anthropic refuses tool blocks it cannot relate to a tool definition.',
+        confidence: 'V',
+      });
+    }
   }
 
   const seenToolUse = new Set<string>();
   // A4: server tool calls deferred to the next assistant turn (client tools called in the same batch).
   const deferredServer = new Set<string>();
   const lastIdx = msgs.length - 1;
-  msgs.forEach((m, n) => {
+  for (let n = 0; n < msgs.length; n++) {
+    const m = msgs[n] as RenderedMessage;
     const isFinal = n === lastIdx;
     // A10: empty content (allowed only for the optional final assistant message).
     if ((m.items.length === 0 || m.emptyString) && !(isFinal && m.role === 'assistant')) {
@@ -131,14 +144,15 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
         why: 'Every message except a final assistant prefill must carry at least one content block.',
         confidence: 'V',
       });
-      return;
+      continue;
     }
     // A11: empty or whitespace-only text blocks.
-    m.items.forEach((it, mIdx) => {
-      if (it.block.type !== 'text') return;
-      if (/^\S/.test(it.block.text)) return; // fast path: starts with a visible character
-      if (m.emptyString && it.block.text === '') return;
-      if (isFinal && m.role === 'assistant') return;
+    for (let mIdx = 0; mIdx < m.items.length; mIdx++) {
+      const it = m.items[mIdx] as RenderedItem;
+      if (it.block.type !== 'text') continue;
+      if (startsVisible(it.block.text)) continue; // fast path: starts with a visible character
+      if (m.emptyString && it.block.text === '') continue;
+      if (isFinal && m.role === 'assistant') continue;
       if (it.block.text === '') {
         push({
           rule: 'empty_text',
@@ -166,14 +180,14 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
           confidence: 'V',
         });
       }
-    });
+    }
 
     if (m.role === 'user') {
       checkUserMessage(msgs, n, push);
     } else {
       checkAssistantMessage(msgs, n, seenToolUse, push, deferredServer);
     }
-  });
+  }
 
   checkTrailing(t, msgs, opts, push, notes);
   checkThinking(t, msgs, push, notes);
@@ -190,15 +204,20 @@ type Push = (v: ViolationInput) => void;
 /** A1 (orphan result), missing ids, and server result blocks misplaced in a user message. */
 function checkUserMessage(msgs: RenderedMessage[], n: number, push: Push): void {
   const m = msgs[n] as RenderedMessage;
-  const prev = n > 0 ? msgs[n - 1] : undefined;
-  const prevIds = new Set<string>();
-  if (prev && prev.role === 'assistant') {
-    for (const it of prev.items)
-      if (isClientToolUse(it.block) && it.block.id !== null) prevIds.add(it.block.id);
-  }
-  m.items.forEach((it, mIdx) => {
+  // The ids the previous assistant message called, built on the first tool_result met.
+  let prevIds: Set<string> | null = null;
+  for (let mIdx = 0; mIdx < m.items.length; mIdx++) {
+    const it = m.items[mIdx] as RenderedItem;
     const b = it.block;
-    if (b.type !== 'tool_result' || b.server !== undefined) return;
+    if (b.type !== 'tool_result' || b.server !== undefined) continue;
+    if (prevIds === null) {
+      prevIds = new Set<string>();
+      const prev = n > 0 ? msgs[n - 1] : undefined;
+      if (prev && prev.role === 'assistant') {
+        for (const p of prev.items)
+          if (isClientToolUse(p.block) && p.block.id !== null) prevIds.add(p.block.id);
+      }
+    }
     if (b.toolUseId === null) {
       push({
         rule: 'missing_tool_id',
@@ -212,7 +231,7 @@ function checkUserMessage(msgs: RenderedMessage[], n: number, push: Push): void 
         why: 'Every tool_result must name the tool_use it answers.',
         confidence: 'I',
       });
-      return;
+      continue;
     }
     if (!prevIds.has(b.toolUseId)) {
       push({
@@ -228,7 +247,7 @@ function checkUserMessage(msgs: RenderedMessage[], n: number, push: Push): void 
         confidence: 'V',
       });
     }
-  });
+  }
 }
 
 /**
@@ -247,13 +266,17 @@ function checkAssistantMessage(
   deferred: Set<string>,
 ): void {
   const m = msgs[n] as RenderedMessage;
-  const calls: RenderedItem[] = [];
-  const serverCalls = new Map<string, { it: RenderedItem; answered: boolean }>();
-  m.items.forEach((it, mIdx) => {
+  // Allocated only when the message holds tool calls (most assistant messages hold none).
+  let calls: RenderedItem[] | null = null;
+  let serverCalls: Map<string, { it: RenderedItem; answered: boolean }> | null = null;
+  for (let mIdx = 0; mIdx < m.items.length; mIdx++) {
+    const it = m.items[mIdx] as RenderedItem;
     const b = it.block;
     if (b.type === 'tool_use') {
       if (b.id !== null) {
-        if (seen.has(b.id)) {
+        const before = seen.size;
+        seen.add(b.id);
+        if (seen.size === before) {
           push({
             rule: 'duplicate_tool_use_id',
             code: 'A6',
@@ -267,7 +290,6 @@ function checkAssistantMessage(
             confidence: 'V',
           });
         }
-        seen.add(b.id);
       } else if (!b.server) {
         push({
           rule: 'missing_tool_id',
@@ -283,10 +305,10 @@ function checkAssistantMessage(
         });
       }
       if (b.server) {
-        if (b.id !== null) serverCalls.set(b.id, { it, answered: false });
-      } else calls.push(it);
+        if (b.id !== null) (serverCalls ??= new Map()).set(b.id, { it, answered: false });
+      } else (calls ??= []).push(it);
     } else if (b.type === 'tool_result' && b.server !== undefined) {
-      const call = b.toolUseId !== null ? serverCalls.get(b.toolUseId) : undefined;
+      const call = b.toolUseId !== null ? serverCalls?.get(b.toolUseId) : undefined;
       if (call) call.answered = true;
       else if (b.toolUseId !== null && deferred.has(b.toolUseId)) deferred.delete(b.toolUseId);
       else {
@@ -304,69 +326,77 @@ function checkAssistantMessage(
         });
       }
     }
-  });
-  const after = msgs[n + 1];
-  const onlyResultsNext =
-    after !== undefined &&
-    after.role === 'user' &&
-    after.items.length > 0 &&
-    after.items.every((x) => x.block.type === 'tool_result' && x.block.server === undefined);
-  for (const [id, { it, answered }] of serverCalls) {
-    if (answered || it.block.type !== 'tool_use') continue;
-    if (calls.length > 0 && onlyResultsNext) {
-      deferred.add(id);
-      continue;
-    }
-    const name = it.block.name;
-    push({
-      rule: 'server_tool_unanswered',
-      code: calls.length > 0 && after?.role === 'user' ? 'A4' : '1.3',
-      messageIndex: it.msg.rawIndex,
-      blockIndex: it.blockIndex,
-      ids: [id],
-      providerPath: `messages.${n}`,
-      message: `messages.${n}: \`${name}\` tool use with id \`${id}\` was found without a corresponding \`${name}_tool_result\` block`,
-      title: 'Server tool call without its result in the same turn',
-      why: 'A server_tool_use must be followed by its result inside the same (merged) assistant turn.',
-      confidence: 'V',
-    });
   }
-  if (calls.length === 0) return;
+  const callCount = calls?.length ?? 0;
+  const after = msgs[n + 1];
+  if (serverCalls !== null) {
+    const onlyResultsNext =
+      after !== undefined &&
+      after.role === 'user' &&
+      after.items.length > 0 &&
+      after.items.every((x) => x.block.type === 'tool_result' && x.block.server === undefined);
+    for (const [id, { it, answered }] of serverCalls) {
+      if (answered || it.block.type !== 'tool_use') continue;
+      if (callCount > 0 && onlyResultsNext) {
+        deferred.add(id);
+        continue;
+      }
+      const name = it.block.name;
+      push({
+        rule: 'server_tool_unanswered',
+        code: callCount > 0 && after?.role === 'user' ? 'A4' : '1.3',
+        messageIndex: it.msg.rawIndex,
+        blockIndex: it.blockIndex,
+        ids: [id],
+        providerPath: `messages.${n}`,
+        message: `messages.${n}: \`${name}\` tool use with id \`${id}\` was found without a corresponding \`${name}_tool_result\` block`,
+        title: 'Server tool call without its result in the same turn',
+        why: 'A server_tool_use must be followed by its result inside the same (merged) assistant turn.',
+        confidence: 'V',
+      });
+    }
+  }
+  if (calls === null) return;
 
   const next = msgs[n + 1];
-  const answered = new Set<string>();
+  // The client tool_result blocks at the start of the next user message answer the calls; a
+  // linear scan, since a turn holds a handful of calls (no Set per message).
+  let run = 0;
+  let anyAnswer = false;
   let textFirst = false;
   if (next && next.role === 'user') {
-    for (const it of next.items) {
-      const b = it.block;
-      if (b.type === 'tool_result' && b.server === undefined) {
-        if (b.toolUseId !== null) answered.add(b.toolUseId);
-      } else {
-        // A3: anything before a tool_result ends the "at the start" run.
-        if (
-          next.items.some(
-            (x) =>
-              x.block.type === 'tool_result' &&
-              x.block.server === undefined &&
-              next.items.indexOf(x) > next.items.indexOf(it),
-          )
-        )
-          textFirst = true;
-        break;
-      }
+    const items = next.items;
+    while (run < items.length) {
+      const b = (items[run] as RenderedItem).block;
+      if (b.type !== 'tool_result' || b.server !== undefined) break;
+      if (b.toolUseId !== null) anyAnswer = true;
+      run++;
+    }
+    // A3: anything before a tool_result ends the "at the start" run.
+    for (let k = run + 1; k < items.length && !textFirst; k++) {
+      const b = (items[k] as RenderedItem).block;
+      if (b.type === 'tool_result' && b.server === undefined) textFirst = true;
     }
   }
-  const missing = calls.filter(
-    (it) => it.block.type === 'tool_use' && it.block.id !== null && !answered.has(it.block.id),
-  );
-  if (missing.length === 0) return;
+  let missing: RenderedItem[] | null = null;
+  for (const it of calls) {
+    const id = it.block.type === 'tool_use' ? it.block.id : null;
+    if (id === null) continue;
+    let found = false;
+    for (let k = 0; k < run && !found; k++) {
+      const b = (next as RenderedMessage).items[k]?.block;
+      found = b !== undefined && b.type === 'tool_result' && b.toolUseId === id;
+    }
+    if (!found) (missing ??= []).push(it);
+  }
+  if (missing === null) return;
   const ids = missing.map((it) => (it.block.type === 'tool_use' ? (it.block.id as string) : ''));
   const first = missing[0] as RenderedItem;
   const rule = !next
     ? 'trailing_tool_use'
     : textFirst
       ? 'tool_result_not_first'
-      : answered.size > 0 && missing.length < calls.length
+      : anyAnswer && missing.length < calls.length
         ? 'partial_answer'
         : 'unanswered_tool_use';
   const titles: Record<string, [string, string]> = {
