@@ -63,6 +63,12 @@ export function anthropicBlock(b: unknown): Block {
         content: resultContent(b.content),
       };
     case 'thinking':
+      // `{type, thinking, signature}` with string fields already is a ThinkingBlock: share it.
+      if (
+        typeof b.thinking === 'string' &&
+        (onlyKeys(b, 2) || (typeof b.signature === 'string' && onlyKeys(b, 3)))
+      )
+        return b as unknown as Block;
       return {
         type: 'thinking',
         thinking: str(b.thinking) ?? '',

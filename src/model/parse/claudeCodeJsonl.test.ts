@@ -1,11 +1,13 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../analyze.ts';
 import { pairCounts } from '../pairing.ts';
 import { countTokens } from '../tokens.ts';
 import { usageGap, usageGaps } from '../usage.ts';
 import { writeTranscript } from '../write.ts';
+import { inParentOrder } from './claudeCodeJsonl.ts';
 import { parseTranscript } from './index.ts';
 
 const samples = path.resolve(import.meta.dirname, '../../../public/samples');
@@ -311,5 +313,42 @@ describe('claude-code-jsonl: parent cycles', () => {
     ];
     const t = parseOk(jsonl(lines)).transcript;
     expect(t.messages.map((m) => m.path)).toEqual(['line 1', 'line 2']);
+  });
+});
+
+describe('claude-code-jsonl: parent order', () => {
+  /** The slow definition: a map of every uuid's first line, then every parent checked. */
+  function referenceInOrder(values: { uuid?: string; parentUuid?: string | null }[]): boolean {
+    const first = new Map<string, number>();
+    values.forEach((v, i) => {
+      if (typeof v.uuid === 'string' && !first.has(v.uuid)) first.set(v.uuid, i);
+    });
+    return values.every((v, i) =>
+      typeof v.parentUuid === 'string' ? (first.get(v.parentUuid) ?? -1) < i : true,
+    );
+  }
+  const arbLines = fc.array(
+    fc.record({
+      uuid: fc.option(fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f'), { nil: undefined }),
+      parentUuid: fc.option(fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'missing'), {
+        nil: null,
+      }),
+    }),
+    { maxLength: 12 },
+  );
+
+  it('the fast check (only parents other than the previous line looked up) agrees with a map of every uuid', () => {
+    fc.assert(
+      fc.property(arbLines, (values) => {
+        expect(inParentOrder(values)).toBe(referenceInOrder(values));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('a chain written in file order is in order; a child written before its parent is not', () => {
+    const chain = ['a', 'b', 'c'].map((u, i) => ({ uuid: u, parentUuid: i ? 'abc'[i - 1] : null }));
+    expect(inParentOrder(chain)).toBe(true);
+    expect(inParentOrder([chain[1], chain[0], chain[2]] as typeof chain)).toBe(false);
   });
 });

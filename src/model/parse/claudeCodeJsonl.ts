@@ -71,22 +71,44 @@ interface Entry {
   value: Json;
 }
 
+/**
+ * True when every line's parent (by `parentUuid`, at the first line with that `uuid`) comes
+ * before it in the file, or is not in the file at all: the usual log, kept in file order.
+ * Most lines name the line just before them as parent, so only the other lines' parents are
+ * looked up (a map of every uuid would cost more than the rest of the parse of a 50 MB log).
+ * @param values the parsed lines (objects), in file order. O(n), allocation O(exceptions).
+ */
+export function inParentOrder(values: readonly Json[]): boolean {
+  const exceptions: number[] = [];
+  let prev: string | undefined;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i] as Json;
+    const p = str(v.parentUuid);
+    if (p !== undefined && p !== prev) exceptions.push(i);
+    const u = str(v.uuid);
+    if (u !== undefined) prev = u;
+  }
+  if (exceptions.length === 0) return true;
+  // First position of each parent an exception names (-1: not in the file).
+  const firstPos = new Map<string, number>();
+  for (const i of exceptions) firstPos.set(str((values[i] as Json).parentUuid) as string, -1);
+  for (let i = 0; i < values.length; i++) {
+    const u = str((values[i] as Json).uuid);
+    if (u !== undefined && firstPos.get(u) === -1) firstPos.set(u, i);
+  }
+  for (const i of exceptions)
+    if ((firstPos.get(str((values[i] as Json).parentUuid) as string) ?? -1) >= i) return false;
+  return true;
+}
+
 /** File order, except that a line whose parent comes later in the file is placed after it. */
 function parentOrder(entries: Entry[]): Entry[] {
-  // Fast path (the usual log): every parent that appears in the file appears before its child.
-  const posOf = new Map<string, number>();
-  for (let i = 0; i < entries.length; i++) {
-    const u = str((entries[i] as Entry).value.uuid);
-    if (u !== undefined && !posOf.has(u)) posOf.set(u, i);
+  if (inParentOrder(entries.map((e) => e.value))) return entries;
+  const known = new Set<string>();
+  for (const e of entries) {
+    const u = str(e.value.uuid);
+    if (u !== undefined) known.add(u);
   }
-  let inOrder = true;
-  for (let i = 0; i < entries.length && inOrder; i++) {
-    const p = str((entries[i] as Entry).value.parentUuid);
-    const at = p === undefined ? undefined : posOf.get(p);
-    if (at !== undefined && at >= i) inOrder = false;
-  }
-  if (inOrder) return entries;
-  const known = new Set<string>(posOf.keys());
   const emitted = new Set<string>();
   const pending = new Map<string, Entry[]>();
   const out: Entry[] = [];
@@ -178,19 +200,16 @@ function contentBlocks(c: unknown): { blocks: Block[]; stringContent: boolean } 
 
 function usageOf(u: unknown): Omit<UsageRecord, 'messageIndex'> | null {
   if (!isObject(u)) return null;
-  const n = (k: string) => (typeof u[k] === 'number' ? (u[k] as number) : undefined);
+  // Plain assignments, no per-call tables: this runs once per assistant line of big logs.
   const rec: Omit<UsageRecord, 'messageIndex'> = {};
-  const pairs: [keyof UsageRecord, string][] = [
-    ['inputTokens', 'input_tokens'],
-    ['outputTokens', 'output_tokens'],
-    ['cacheReadTokens', 'cache_read_input_tokens'],
-    ['cacheWriteTokens', 'cache_creation_input_tokens'],
-  ];
-  for (const [k, src] of pairs) {
-    const v = n(src);
-    if (v !== undefined) (rec as Record<string, number>)[k] = v;
-  }
-  return Object.keys(rec).length > 0 ? rec : null;
+  if (typeof u.input_tokens === 'number') rec.inputTokens = u.input_tokens;
+  if (typeof u.output_tokens === 'number') rec.outputTokens = u.output_tokens;
+  if (typeof u.cache_read_input_tokens === 'number')
+    rec.cacheReadTokens = u.cache_read_input_tokens;
+  if (typeof u.cache_creation_input_tokens === 'number')
+    rec.cacheWriteTokens = u.cache_creation_input_tokens;
+  for (const _ in rec) return rec;
+  return null;
 }
 
 /** A message's meta from its log line (plain assignments: this runs once per line of big logs). */
@@ -220,7 +239,8 @@ function parse(doc: SourceDoc): Result<Transcript> {
   });
   const ordered = threads(parentOrder(entries));
   const messages: Message[] = [];
-  const usageByMsg = new Map<number, Omit<UsageRecord, 'messageIndex'>>();
+  // Per message index (an array, not a Map: a Map growing to 10^4 entries costs milliseconds).
+  const usageByMsg: (Omit<UsageRecord, 'messageIndex'> | undefined)[] = [];
   const warnings: string[] = [];
   let model: string | undefined;
   let synthetic = 0;
@@ -262,12 +282,12 @@ function parse(doc: SourceDoc): Result<Transcript> {
         target.raw = Array.isArray(target.raw)
           ? [...(target.raw as unknown[]), v]
           : [target.raw, v];
-        const prev = usageByMsg.get(target.index);
+        const prev = usageByMsg[target.index];
         if (usage && (!prev || (usage.outputTokens ?? 0) >= (prev.outputTokens ?? 0)))
-          usageByMsg.set(target.index, usage);
+          usageByMsg[target.index] = usage;
         if (target.meta)
           target.meta.usageOutputTokens =
-            usageByMsg.get(target.index)?.outputTokens ?? target.meta.usageOutputTokens;
+            usageByMsg[target.index]?.outputTokens ?? target.meta.usageOutputTokens;
         continue;
       }
       const index = messages.length;
@@ -282,7 +302,7 @@ function parse(doc: SourceDoc): Result<Transcript> {
       };
       if (stringContent) out.stringContent = true;
       messages.push(out);
-      if (usage) usageByMsg.set(index, usage);
+      if (usage) usageByMsg[index] = usage;
       lastAssistant = id ? { id, msg: out } : null;
       if (side) sidechains++;
       continue;
@@ -303,9 +323,10 @@ function parse(doc: SourceDoc): Result<Transcript> {
     if (side) sidechains++;
   }
 
-  const usage: UsageRecord[] = [...usageByMsg.entries()]
-    .sort((a, b) => a[0] - b[0])
-    .map(([messageIndex, u]) => ({ messageIndex, ...u }));
+  const usage: UsageRecord[] = [];
+  usageByMsg.forEach((u, messageIndex) => {
+    if (u) usage.push({ messageIndex, ...u });
+  });
   warnings.unshift(
     'Claude Code logs hold neither the system prompt nor the tool definitions: the usage figures include them, the messages do not (see the usage gap).',
   );
