@@ -12,10 +12,10 @@
 import type { FormatId, Result } from '../types.ts';
 import type { SourceDoc } from './json.ts';
 import { isObject } from './util.ts';
-import { readBatch } from './containers/batch.ts';
+import { isBatchRow, readBatch } from './containers/batch.ts';
 import { readCurl } from './containers/curl.ts';
 import { readHar } from './containers/har.ts';
-import { readLiteLlm } from './containers/litellm.ts';
+import { isLiteLlmRow, readLiteLlm } from './containers/litellm.ts';
 import { FAMILY_FORMAT, readSse, rebuildStreams } from './containers/sse.ts';
 import type { ContainerEntry, ContainerNote, ContainerRead } from './containers/types.ts';
 
@@ -94,6 +94,10 @@ export function openContainer(doc: SourceDoc): ContainerRead {
   if (fromText) return { ok: true, value: fromText };
   try {
     if (doc.kind === 'jsonl') {
+      // Both JSONL containers need every line to be theirs: the first line decides cheaply
+      // (no copies of a 40,000-line log's values).
+      const first = doc.lines[0]?.value;
+      if (!isBatchRow(first) && !isLiteLlmRow(first)) return null;
       const values = doc.lines.map((l) => l.value);
       const read =
         readBatch(

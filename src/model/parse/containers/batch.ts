@@ -11,7 +11,8 @@ import type { ContainerEntry, ContainerRead } from './types.ts';
 import { formatOfUrl } from './urlFormat.ts';
 
 /** A batch row: a string `custom_id` and one of `result`, `response`, `body`, `params`. */
-function isRow(v: unknown): v is Json {
+/** True for one row of a batch file (results or inputs): the container's cheap first check. */
+export function isBatchRow(v: unknown): v is Json {
   return (
     isObject(v) &&
     typeof v.custom_id === 'string' &&
@@ -83,7 +84,7 @@ export function readBatch(rows: unknown, lineOf?: number[]): ContainerRead {
   else if (isObject(rows) && Array.isArray(rows.requests) && rows.requests.length > 0)
     list = rows.requests;
   else list = [rows];
-  if (list.length === 0 || !list.every(isRow)) return null;
+  if (list.length === 0 || !list.every(isBatchRow)) return null;
   const out: ContainerEntry[] = [];
   const failed: string[] = [];
   list.forEach((r, i) => {

@@ -35,6 +35,11 @@ function isPayload(v: unknown): v is Json {
 }
 
 /** A spend-log row: `request_id` and `spend`. */
+/** True for a value LiteLLM logs: a payload, a `standard_logging_object` wrapper or a spend row. */
+export function isLiteLlmRow(v: unknown): boolean {
+  return isPayload(v) || isSpendRow(v) || (isObject(v) && isObject(v.standard_logging_object));
+}
+
 function isSpendRow(v: unknown): v is Json {
   return isObject(v) && typeof v.request_id === 'string' && 'spend' in v;
 }
