@@ -163,12 +163,48 @@ export interface MarkerLookup {
   eager: boolean;
 }
 
+/** Cut markers the worker classified (`cutMarkers(cuts).safe`), by the page's cut context. */
+const adoptedMarkers = new WeakMap<CutContext, Uint8Array>();
+
 /**
- * Cut markers of a context: every cut classified at once (`cutMarkers`) on the fast path or a
- * short transcript, else classified on demand and cached. Error bodies are always built lazily,
- * for the marker shown.
+ * Hand the page the cut markers the worker classified for a cut context it adopted (client.ts,
+ * with `adoptEvictionParts`), so `selectCutMarkers` does not classify every cut on the page.
+ * @param cuts the adopted parts' `cuts` (for the page's transcript)
+ * @param safe `cutMarkers(cuts).safe` as the worker computed it: length n + 1, 1 = safe cut
+ */
+export function adoptCutMarkers(cuts: CutContext, safe: Uint8Array): void {
+  if (safe.length === cuts.n + 1) adoptedMarkers.set(cuts, safe);
+}
+
+/** The first error of the cut at k as the marker shows it, or null (built on demand). */
+function cutErrorAt(cuts: CutContext, k: number): CutError | null {
+  const v = checkCut(cuts, k).firstError;
+  return v
+    ? {
+        rule: v.rule,
+        code: v.code,
+        messageIndex: v.messageIndex,
+        providerPath: v.providerPath,
+        message: v.message,
+        error: v.error,
+      }
+    : null;
+}
+
+/**
+ * Cut markers of a context: every cut classified at once (`cutMarkers`, or the worker's
+ * classification when it sent one: `adoptCutMarkers`) on the fast path or a short transcript,
+ * else classified on demand and cached. Error bodies are always built lazily, for the marker
+ * shown.
  */
 export const selectCutMarkers = memoN((cuts: CutContext): MarkerLookup => {
+  const safe = adoptedMarkers.get(cuts);
+  if (safe)
+    return {
+      isSafe: (k) => safe[k] === 1,
+      errorAt: (k) => (k < 0 || k > cuts.n || safe[k] === 1 ? null : cutErrorAt(cuts, k)),
+      eager: true,
+    };
   if (cuts.fast || cuts.n <= SLOW_PATH_LIMIT) {
     const m = cutMarkers(cuts);
     return { isSafe: (k) => m.safe[k] === 1, errorAt: m.errorAt, eager: true };
@@ -181,20 +217,7 @@ export const selectCutMarkers = memoN((cuts: CutContext): MarkerLookup => {
   };
   return {
     isSafe,
-    errorAt: (k) => {
-      if (isSafe(k)) return null;
-      const v = checkCut(cuts, k).firstError;
-      return v
-        ? {
-            rule: v.rule,
-            code: v.code,
-            messageIndex: v.messageIndex,
-            providerPath: v.providerPath,
-            message: v.message,
-            error: v.error,
-          }
-        : null;
-    },
+    errorAt: (k) => (isSafe(k) ? null : cutErrorAt(cuts, k)),
     eager: false,
   };
 });

@@ -3,7 +3,7 @@
  * provider pickers, the timeline with its arc gutter, the violations panel, find and filters,
  * keyboard navigation and the help popover.
  */
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { DEFAULT_PROVIDER, VALIDATORS } from '../model/validate/index.ts';
 import { loadSampleIndex, loadSampleText, readFileText, type SampleEntry } from '../io/files.ts';
 import type { ParseError } from '../model/types.ts';
@@ -68,7 +68,14 @@ function useSamples(): SampleEntry[] {
 
 export function App() {
   const samples = useSamples();
-  const view = useInspection();
+  const live = useInspection();
+  // A new transcript is shown by a deferred render (time-sliced, interruptible): the first render
+  // of a long one takes seconds of components, and input, scroll and the progress bar must stay
+  // live meanwhile (issue 7). The page is ready once the deferred render caught up.
+  const shownAnalysis = useDeferredValue(live.analysis);
+  const shownParsed = useDeferredValue(live.parsed);
+  const caughtUp = shownAnalysis === live.analysis && shownParsed === live.parsed;
+  const view = { ...live, analysis: shownAnalysis, parsed: shownParsed };
   const { error } = view;
   // Faults the user applied are inputs; the faulted transcript and its analysis are derived.
   const faults = useAppStore((s) => s.faults);
@@ -312,7 +319,7 @@ export function App() {
     <div
       className={`app${dragging ? ' dragging' : ''}`}
       data-testid="app"
-      data-ready={analysis && !view.pending ? 'true' : 'false'}
+      data-ready={analysis && !view.pending && caughtUp ? 'true' : 'false'}
       data-view-chars={view.request?.text.length ?? 0}
     >
       <header className="top">

@@ -17,6 +17,7 @@ import type { Message, ProviderId, Transcript } from '../model/types.ts';
 import { parseDocument } from '../model/parse/index.ts';
 import { analyze } from '../model/analyze.ts';
 import {
+  adoptCutMarkers,
   adoptEvictionParts,
   adoptSweep,
   setSweepSource,
@@ -243,11 +244,9 @@ export function createWorkerClient(): InspectClient {
         if (!r) return;
         pending.delete(msg.id);
         if (r.ok && msg.parts) {
-          adoptEvictionParts(
-            r.analysis.transcript,
-            msg.provider,
-            unpackEvictionParts(msg.parts, r.analysis.transcript),
-          );
+          const parts = unpackEvictionParts(msg.parts, r.analysis.transcript, r.analysis.grouping);
+          adoptEvictionParts(r.analysis.transcript, msg.provider, parts);
+          if (msg.safe) adoptCutMarkers(parts.cuts, msg.safe);
           if (msg.parts.cuts.fast)
             sweepable = { parseId: held?.parseId ?? -1, provider: msg.provider };
         }

@@ -77,7 +77,8 @@ type PackedFast = Omit<FastTables, 'cache'> & {
 /** Eviction parts as posted: the cut context without the transcript and its window cache's copy. */
 export interface PackedEvictionParts {
   cuts: Omit<CutContext, 't' | 'fx'> & { fx: PackedFast | null };
-  grouping: Grouping;
+  /** Absent when packed `withoutGrouping`: the page passes the grouping it has. */
+  grouping?: Grouping;
   exchangeStarts: Int32Array;
   nonPinned: Int32Array;
   turnAssistants: Int32Array;
@@ -87,8 +88,13 @@ export interface PackedEvictionParts {
  * Strip the transcript references (the cut context's `t`, the fast tables' window transcript and
  * head cache) so the parts can be posted; list the typed arrays to transfer. The parts must not
  * be used after posting with the transfer list (their buffers move to the page).
+ * @param withoutGrouping leave the exchange grouping out (the page has the analysis' grouping,
+ *   `groupExchanges` of the same messages: posting it again costs a long deserialisation)
  */
-export function packEvictionParts(parts: EvictionParts): {
+export function packEvictionParts(
+  parts: EvictionParts,
+  withoutGrouping = false,
+): {
   packed: PackedEvictionParts;
   transfer: ArrayBuffer[];
 } {
@@ -115,7 +121,7 @@ export function packEvictionParts(parts: EvictionParts): {
   };
   const packed: PackedEvictionParts = {
     cuts: { ...cuts, fx: packedFx },
-    grouping: parts.grouping,
+    ...(withoutGrouping ? {} : { grouping: parts.grouping }),
     exchangeStarts: parts.exchangeStarts,
     nonPinned: parts.nonPinned,
     turnAssistants: parts.turnAssistants,
@@ -129,7 +135,7 @@ export function packEvictionParts(parts: EvictionParts): {
     for (const v of Object.values(packedFx)) add(v);
     for (const v of Object.values(packedFx.cache)) add(v);
   }
-  add(packed.grouping.exchangeOf);
+  if (packed.grouping) add(packed.grouping.exchangeOf);
   add(packed.exchangeStarts);
   add(packed.nonPinned);
   add(packed.turnAssistants);
@@ -142,8 +148,14 @@ export function packEvictionParts(parts: EvictionParts): {
  * simulate.ts builds it) and head cache.
  * @param packed as posted by the worker for a transcript equal to `t`
  * @param t the page's transcript (same messages, same order)
+ * @param grouping the page's `groupExchanges(t.messages)` (the analysis' grouping), used when the
+ *   parts were packed without theirs; computed here when neither is there
  */
-export function unpackEvictionParts(packed: PackedEvictionParts, t: Transcript): EvictionParts {
+export function unpackEvictionParts(
+  packed: PackedEvictionParts,
+  t: Transcript,
+  grouping?: Grouping,
+): EvictionParts {
   const { fx, ...cuts } = packed.cuts;
   let full: CutContext['fx'] = null;
   if (fx) {
@@ -156,7 +168,7 @@ export function unpackEvictionParts(packed: PackedEvictionParts, t: Transcript):
   }
   return {
     cuts: { ...cuts, t, fx: full },
-    grouping: packed.grouping,
+    grouping: packed.grouping ?? grouping ?? groupExchanges(t.messages),
     exchangeStarts: packed.exchangeStarts,
     nonPinned: packed.nonPinned,
     turnAssistants: packed.turnAssistants,

@@ -100,7 +100,14 @@ export type WorkerResponse =
     }
   /** The simulator's token-independent stage for the answer's transcript (evictionParts.ts). */
   /** null when preparing them failed: the page prepares the context itself. */
-  | { id: number; kind: 'eviction'; provider: ProviderId; parts: PackedEvictionParts | null }
+  /** `safe`: the cut markers (`cutMarkers(parts.cuts).safe`, length n + 1), when classified. */
+  | {
+      id: number;
+      kind: 'eviction';
+      provider: ProviderId;
+      parts: PackedEvictionParts | null;
+      safe?: Uint8Array;
+    }
   /** A later, better token table for the last result (the BPE finished counting). */
   | {
       id: number;

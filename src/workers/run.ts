@@ -10,6 +10,7 @@ import type { SourceDoc } from '../model/parse/json.ts';
 import { TokenCache, TokenCounting } from '../model/tokenCache.ts';
 import { CHARS_PER_4, loadBpeCounter, type TextCounter, type TokenTable } from '../model/tokens.ts';
 import type { FormatId, ProviderId, Result, Transcript } from '../model/types.ts';
+import { cutMarkers } from '../model/evict/cuts.ts';
 import { POLICIES, type EvictionContext } from '../model/evict/policies.ts';
 import { sweepPolicy, type PolicySweep } from '../model/evict/sweep.ts';
 import type { PolicyOptions } from '../model/evict/types.ts';
@@ -269,17 +270,24 @@ export async function runRequest(msg: WorkerRequest, post: Post): Promise<void> 
     // Posted without a transfer list (the buffers are copied): the worker keeps the parts to
     // sweep for the page.
     let parts: EvictionParts | null = null;
+    let safe: Uint8Array | null = null;
     try {
       parts = prepareEvictionParts(t, analysis.provider);
+      // The markers on the fast path (the page classifies the others on demand).
+      if (parts.cuts.fast) safe = cutMarkers(parts.cuts).safe;
     } catch {
       parts = null;
     }
-    post({
-      id,
-      kind: 'eviction',
-      provider: analysis.provider,
-      parts: parts ? packEvictionParts(parts).packed : null,
-    });
+    post(
+      {
+        id,
+        kind: 'eviction',
+        provider: analysis.provider,
+        parts: parts ? packEvictionParts(parts, true).packed : null,
+        ...(parts && safe ? { safe } : {}),
+      },
+      safe ? [safe.buffer] : [],
+    );
     held =
       parts && quickCopy
         ? {

@@ -1,17 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { generate } from '../../scripts/gen.ts';
+import { cutMarkers } from '../model/evict/cuts.ts';
 import { POLICIES, prepareEviction } from '../model/evict/policies.ts';
+import { groupExchanges } from '../model/exchanges.ts';
 import { sweepContext, sweepPolicy, type PolicySweep } from '../model/evict/sweep.ts';
 import type { PolicyOptions } from '../model/evict/types.ts';
 import type { TokenTable } from '../model/tokens.ts';
 import type { Transcript } from '../model/types.ts';
 import {
+  adoptCutMarkers,
   adoptEvictionParts,
   adoptSweep,
   selectEvictionContext,
   selectPolicyChoices,
   requestSweep,
+  selectCutMarkers,
   selectSweep,
   setSweepSource,
   sweepOptions,
@@ -177,6 +181,18 @@ describe('the sweep computed in the worker', () => {
     const tokens = res.tokens as TokenTable;
     const ctx = selectEvictionContext(t, tokens, provider);
     const choices = selectPolicyChoices(['message', 'exchange'], {});
+    // The cut markers came with the parts (classified in the worker): the same as on the page.
+    if (!ev.safe) throw new Error('no cut markers with the parts');
+    expect(ev.safe).toEqual(cutMarkers(ctx.cuts).safe);
+    expect(ev.parts.grouping).toBeUndefined();
+    expect(ctx.grouping).toEqual(groupExchanges(t.messages));
+    adoptCutMarkers(ctx.cuts, ev.safe);
+    const markers = selectCutMarkers(ctx.cuts);
+    const ref = cutMarkers(prepareEviction(t, tokens, provider).cuts);
+    for (let k = 0; k <= ctx.cuts.n; k += 7) {
+      expect(markers.isSafe(k)).toBe(ref.safe[k] === 1);
+      if (k % 49 === 0) expect(markers.errorAt(k)).toEqual(ref.errorAt(k));
+    }
     const local = selectSweep(ctx, choices, -1);
     const [msg] = sweepsOf(posts, res.tableSeq as number);
     if (!msg?.sweeps) throw new Error('no sweep posted');
