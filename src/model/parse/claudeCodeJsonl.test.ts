@@ -340,7 +340,7 @@ describe('claude-code-jsonl: parent order', () => {
   it('the fast check (only parents other than the previous line looked up) agrees with a map of every uuid', () => {
     fc.assert(
       fc.property(arbLines, (values) => {
-        expect(inParentOrder(values)).toBe(referenceInOrder(values));
+        expect(inParentOrder(values.map((value) => ({ value })))).toBe(referenceInOrder(values));
       }),
       { numRuns: 2000 },
     );
@@ -348,7 +348,8 @@ describe('claude-code-jsonl: parent order', () => {
 
   it('a chain written in file order is in order; a child written before its parent is not', () => {
     const chain = ['a', 'b', 'c'].map((u, i) => ({ uuid: u, parentUuid: i ? 'abc'[i - 1] : null }));
-    expect(inParentOrder(chain)).toBe(true);
-    expect(inParentOrder([chain[1], chain[0], chain[2]] as typeof chain)).toBe(false);
+    const lines = chain.map((value) => ({ value }));
+    expect(inParentOrder(lines)).toBe(true);
+    expect(inParentOrder([lines[1], lines[0], lines[2]] as typeof lines)).toBe(false);
   });
 });

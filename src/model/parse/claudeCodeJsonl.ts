@@ -76,34 +76,38 @@ interface Entry {
  * before it in the file, or is not in the file at all: the usual log, kept in file order.
  * Most lines name the line just before them as parent, so only the other lines' parents are
  * looked up (a map of every uuid would cost more than the rest of the parse of a 50 MB log).
- * @param values the parsed lines (objects), in file order. O(n), allocation O(exceptions).
+ * @param lines the parsed lines (their `value`: objects), in file order. O(n), allocation
+ *   O(exceptions).
  */
-export function inParentOrder(values: readonly Json[]): boolean {
+export function inParentOrder(lines: readonly { value: unknown }[]): boolean {
+  const field = (i: number, key: 'uuid' | 'parentUuid'): string | undefined => {
+    const v = (lines[i] as { value: unknown }).value;
+    return isObject(v) ? str(v[key]) : undefined;
+  };
   const exceptions: number[] = [];
   let prev: string | undefined;
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i] as Json;
-    const p = str(v.parentUuid);
+  for (let i = 0; i < lines.length; i++) {
+    const p = field(i, 'parentUuid');
     if (p !== undefined && p !== prev) exceptions.push(i);
-    const u = str(v.uuid);
+    const u = field(i, 'uuid');
     if (u !== undefined) prev = u;
   }
   if (exceptions.length === 0) return true;
   // First position of each parent an exception names (-1: not in the file).
   const firstPos = new Map<string, number>();
-  for (const i of exceptions) firstPos.set(str((values[i] as Json).parentUuid) as string, -1);
-  for (let i = 0; i < values.length; i++) {
-    const u = str((values[i] as Json).uuid);
+  for (const i of exceptions) firstPos.set(field(i, 'parentUuid') as string, -1);
+  for (let i = 0; i < lines.length; i++) {
+    const u = field(i, 'uuid');
     if (u !== undefined && firstPos.get(u) === -1) firstPos.set(u, i);
   }
   for (const i of exceptions)
-    if ((firstPos.get(str((values[i] as Json).parentUuid) as string) ?? -1) >= i) return false;
+    if ((firstPos.get(field(i, 'parentUuid') as string) ?? -1) >= i) return false;
   return true;
 }
 
 /** File order, except that a line whose parent comes later in the file is placed after it. */
 function parentOrder(entries: Entry[]): Entry[] {
-  if (inParentOrder(entries.map((e) => e.value))) return entries;
+  if (inParentOrder(entries)) return entries;
   const known = new Set<string>();
   for (const e of entries) {
     const u = str(e.value.uuid);
@@ -233,11 +237,22 @@ function parse(doc: SourceDoc): Result<Transcript> {
     return shapeError(
       'A Claude Code session log is JSON Lines (one object per line), not one JSON document.',
     );
-  const entries: Entry[] = [];
-  doc.lines.forEach((l: JsonlLine, pos) => {
-    if (isObject(l.value)) entries.push({ pos, line: l.line, value: l.value });
-  });
-  const ordered = threads(parentOrder(entries));
+  // The usual log (every line an object, parents before children, no sidechains) is read in
+  // file order straight from the parsed lines; otherwise entries are reordered (parentOrder,
+  // threads). No per-line wrapper objects on the fast path: 40,000-line logs are common.
+  const lines = doc.lines;
+  const fast =
+    lines.every((l) => isObject(l.value)) &&
+    inParentOrder(lines) &&
+    !lines.some((l) => (l.value as Json).isSidechain === true);
+  let ordered: readonly (JsonlLine | Entry)[] = lines;
+  if (!fast) {
+    const entries: Entry[] = [];
+    lines.forEach((l: JsonlLine, pos) => {
+      if (isObject(l.value)) entries.push({ pos, line: l.line, value: l.value });
+    });
+    ordered = threads(parentOrder(entries));
+  }
   const messages: Message[] = [];
   // Per message index (an array, not a Map: a Map growing to 10^4 entries costs milliseconds).
   const usageByMsg: (Omit<UsageRecord, 'messageIndex'> | undefined)[] = [];
@@ -248,8 +263,11 @@ function parse(doc: SourceDoc): Result<Transcript> {
   let lastAssistant: { id: string; msg: Message } | null = null;
   let lastSide: boolean | null = null;
 
-  for (const e of ordered) {
-    const v = e.value;
+  for (let k = 0; k < ordered.length; k++) {
+    const e = ordered[k] as JsonlLine | Entry;
+    // Index among parsed lines (the raw index): the loop index on the fast path.
+    const pos = fast ? k : (e as Entry).pos;
+    const v = e.value as Json;
     const type = str(v.type);
     const side = v.isSidechain === true;
     if (lastSide !== side) lastAssistant = null;
@@ -293,7 +311,7 @@ function parse(doc: SourceDoc): Result<Transcript> {
       const index = messages.length;
       const out: Message = {
         index,
-        rawIndex: e.pos,
+        rawIndex: pos,
         path: `line ${e.line}`,
         role: 'assistant',
         blocks,
@@ -310,7 +328,7 @@ function parse(doc: SourceDoc): Result<Transcript> {
     // A user line: a prompt, tool results, injected text, or a compaction summary.
     const out: Message = {
       index: messages.length,
-      rawIndex: e.pos,
+      rawIndex: pos,
       path: `line ${e.line}`,
       role: 'user',
       blocks,
