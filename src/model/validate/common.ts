@@ -6,7 +6,10 @@ import type { RenderedMessage, RuleId, Violation } from './types.ts';
 export interface ViolationInput {
   rule: RuleId;
   code: string;
+  /** Raw index (`Message.rawIndex`) of the message holding the cause, for display. */
   messageIndex: number;
+  /** Our index (`Message.index`) of that message, for lookups; see `Violation.index`. */
+  index: number;
   blockIndex: number | null;
   ids: string[];
   providerPath: string | null;

@@ -39,10 +39,16 @@ function roleOf(m: RenderedMessage): MistralRole {
   return m.role === 'developer' ? 'system' : (m.role as MistralRole);
 }
 
-function firstSource(m: RenderedMessage): { messageIndex: number; blockIndex: number | null } {
+function firstSource(m: RenderedMessage): {
+  messageIndex: number;
+  index: number;
+  blockIndex: number | null;
+} {
   const it = m.items[0];
+  const src = it?.msg ?? (m.sources[0] as Message | undefined);
   return {
-    messageIndex: it?.msg.rawIndex ?? (m.sources[0] as Message | undefined)?.rawIndex ?? 0,
+    messageIndex: src?.rawIndex ?? 0,
+    index: src?.index ?? -1,
     blockIndex: it?.blockIndex ?? null,
   };
 }

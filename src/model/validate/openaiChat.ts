@@ -155,6 +155,7 @@ export function validateChat(
         rule: 'orphan_tool_result',
         code: 'O1',
         messageIndex: it?.msg.rawIndex ?? (m.sources[0] as Message | undefined)?.rawIndex ?? 0,
+        index: it?.msg.index ?? (m.sources[0] as Message | undefined)?.index ?? -1,
         blockIndex: it?.blockIndex ?? null,
         ids: id ? [id] : [],
         providerPath: `messages.[${i}].role`,
@@ -183,6 +184,7 @@ export function validateChat(
               rule: 'duplicate_tool_use_id',
               code: 'O4',
               messageIndex: it.msg.rawIndex,
+              index: it.msg.index,
               blockIndex: it.blockIndex,
               ids: [id],
               providerPath: null,
@@ -213,6 +215,10 @@ export function validateChat(
             it?.msg.rawIndex ??
             ((msgs[j] as RenderedMessage).sources[0] as Message | undefined)?.rawIndex ??
             0,
+          index:
+            it?.msg.index ??
+            ((msgs[j] as RenderedMessage).sources[0] as Message | undefined)?.index ??
+            -1,
           blockIndex: it?.blockIndex ?? null,
           ids: [],
           providerPath: `messages[${j}].tool_call_id`,
@@ -230,6 +236,7 @@ export function validateChat(
           rule: 'tool_result_wrong_id',
           code: 'O3',
           messageIndex: it?.msg.rawIndex ?? 0,
+          index: it?.msg.index ?? -1,
           blockIndex: it?.blockIndex ?? null,
           ids: [id],
           providerPath: `messages.[${j}].role`,
@@ -244,6 +251,7 @@ export function validateChat(
               rule: 'duplicate_tool_result',
               code: 'O4',
               messageIndex: it?.msg.rawIndex ?? 0,
+              index: it?.msg.index ?? -1,
               blockIndex: it?.blockIndex ?? null,
               ids: [id],
               providerPath: null,
@@ -275,6 +283,7 @@ export function validateChat(
         rule,
         code: 'O2',
         messageIndex: first.msg.rawIndex,
+        index: first.msg.index,
         blockIndex: first.blockIndex,
         ids: missing,
         providerPath: param,

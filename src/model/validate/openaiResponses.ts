@@ -260,7 +260,11 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
       ),
     });
   };
-  const at = (it: ResponsesItem) => ({ messageIndex: it.msg.rawIndex, blockIndex: it.blockIndex });
+  const at = (it: ResponsesItem) => ({
+    messageIndex: it.msg.rawIndex,
+    index: it.msg.index,
+    blockIndex: it.blockIndex,
+  });
 
   const calls = new Map<string, number>();
   const outputs = new Map<string, number>();

@@ -38,8 +38,21 @@ export interface Violation {
   code: string;
   /** 'error' makes the request a 400; 'warning' is accepted by this provider but risky. */
   severity: 'error' | 'warning';
-  /** Raw index (as pasted) of the message that holds the cause. */
+  /**
+   * Raw index (as pasted, `Message.rawIndex`) of the message that holds the cause: for display
+   * (`#N`, as the rows show it) and the CLI's JSON. Not unique: a retry fault's copy, a source
+   * message split into several of ours (Vercel AI, Gemini CLI) and log lines merged per reply share
+   * one raw index, so never look a message up by it — use `index`.
+   */
   messageIndex: number;
+  /**
+   * Our index of the message that holds the cause: its `Message.index`, i.e. its position in
+   * `t.messages` of the transcript as analysed. When a subset is validated (`opts.messages`,
+   * eviction), it is still the subset message's own `index` (its position in the full transcript),
+   * not its position in the subset; −1 for a message that is not in the transcript (the eviction's
+   * synthetic summary) or when no message holds the cause. Select, scroll and highlight by this.
+   */
+  index: number;
   /** Block index inside that message as pasted, when the cause is one block. */
   blockIndex: number | null;
   /** Tool ids involved (only the missing ones for an unanswered call). */
