@@ -992,6 +992,7 @@ export function repairTranscript(t: Transcript, provider?: ProviderId): RepairRe
       code: 'pairing',
       severity: 'warning',
       messageIndex: 0,
+      index: -1,
       blockIndex: null,
       ids: [id],
       providerPath: null,
