@@ -86,11 +86,12 @@ describe('chatgpt-export', () => {
       'assistant',
     ]);
     expect(t.messages[2]?.blocks).toEqual([
-      { type: 'tool_use', id: null, name: 'get_weather', input: { city: 'Springfield' } },
+      { type: 'tool_use', id: 'n2', name: 'get_weather', input: { city: 'Springfield' } },
     ]);
+    // No ids in the export: the call is named by its node id, the result right after takes it.
     expect(t.messages[3]?.blocks[0]).toMatchObject({
       type: 'tool_result',
-      toolUseId: null,
+      toolUseId: 'n2',
       name: 'get_weather',
     });
     expect(t.messages[2]?.path).toBe('mapping.n2.message');
@@ -98,6 +99,8 @@ describe('chatgpt-export', () => {
     expect(t.settings.model).toBe('gpt-4o');
     expect(analyze(t).pairs.map((x) => x.status)).toEqual(['answered']);
     expect(t.warnings.join(' ')).toMatch(/no tool-call ids/);
+    expect(validateTranscript(t).provider).toBe('openai-chat');
+    expect(validateTranscript(t).valid).toBe(true);
   });
 
   it('case 01 (orphan after a trim) keeps its orphan in an export', () => {
@@ -115,6 +118,35 @@ describe('chatgpt-export', () => {
     const v = validateTranscript(t);
     expect(v.valid).toBe(false);
     expect(v.violations.map((x) => x.messageIndex)).toContain(0);
+  });
+
+  it('pairs by position and name: parallel calls, a result for another tool, a late result', () => {
+    const t = parsed(
+      conversation(
+        'Pairs',
+        chain(
+          msg('user', text('Weather and time?')),
+          msg('assistant', { content_type: 'code', text: '{}' }, { recipient: 'get_weather' }),
+          msg('assistant', { content_type: 'code', text: '{}' }, { recipient: 'get_time' }),
+          msg('tool', text('12:00'), {}, 'get_time'),
+          msg('tool', text('18 °C'), {}, 'get_weather'),
+          msg('assistant', { content_type: 'code', text: '{}' }, { recipient: 'get_news' }),
+          msg('user', text('Never mind.')),
+          msg('tool', text('headlines'), {}, 'get_news'),
+        ),
+      ),
+    ).transcript;
+    const results = t.messages.flatMap((m) =>
+      m.blocks.flatMap((b) => (b.type === 'tool_result' ? [b.toolUseId] : [])),
+    );
+    // get_time answers n2, get_weather n1; the news result after a user turn answers nothing.
+    expect(results).toEqual(['n2', 'n1', null]);
+    expect(analyze(t).pairs.map((p) => [p.name, p.status])).toEqual([
+      ['get_weather', 'answered'],
+      ['get_time', 'answered'],
+      ['get_news', 'unanswered'],
+      ['get_news', 'orphan'],
+    ]);
   });
 
   it('follows parent from current_node: a regenerated reply on another branch is left out', () => {
@@ -166,7 +198,7 @@ describe('chatgpt-export', () => {
     ]);
     expect(t.messages[1]?.blocks).toEqual([{ type: 'thinking', thinking: 'hmm' }]);
     expect(t.messages[2]?.blocks).toEqual([
-      { type: 'tool_use', id: null, name: 'python', input: 'print(1)' },
+      { type: 'tool_use', id: 'n2', name: 'python', input: 'print(1)' },
     ]);
     expect(t.messages[3]?.blocks[0]).toMatchObject({ type: 'tool_result', isError: true });
     expect(t.messages[4]?.blocks[0]).toMatchObject({ type: 'other', label: 'brand_new' });

@@ -9,7 +9,10 @@
  *
  * Tools: an assistant message addressed to a tool (`recipient` other than `all`) is a
  * `tool_use`; a message by author role `tool` is a `tool_result` named `author.name`. The export
- * carries no call ids, so both have id null and pair by position and name (formats.md §0).
+ * carries no call ids, so calls and results are paired by position and name (formats.md §0): a
+ * call takes its node id as its id, and a tool message that follows it (after only other tool
+ * messages) with the same tool name, or none, answers that id. A tool message with no such call
+ * keeps id null (an orphan).
  * Content types: `text`/`multimodal_text` parts (strings, image asset pointers → image blocks of
  * `size_bytes`), `code` and `execution_output` (`text`), `thoughts` and `reasoning_recap` →
  * thinking, `tether_quote`/`tether_browsing_display` → text, `user_editable_context` → text,
@@ -143,7 +146,7 @@ function message(m: Json, nodeId: string, index: number): Message {
     const code = plainText(blocks);
     blocks = [
       ...blocks.filter((b) => b.type === 'thinking'),
-      { type: 'tool_use', id: null, name: recipient, input: parseArguments(code) },
+      { type: 'tool_use', id: nodeId, name: recipient, input: parseArguments(code) },
     ];
   } else if (role === 'tool') {
     const name = str(author.name);
@@ -167,6 +170,37 @@ function message(m: Json, nodeId: string, index: number): Message {
     raw: m,
     meta: { sourceId: nodeId, ...(timestamp !== undefined ? { timestamp } : {}) },
   };
+}
+
+/**
+ * Give each tool message the id of the call it answers: the nearest earlier call, before which
+ * only tool messages stand, whose name matches the result's (or any, for a result without a
+ * name) and that no earlier result took. Results with no such call keep id null.
+ */
+function pairByPosition(messages: Message[]): void {
+  const taken = new Set<string>();
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i] as Message;
+    const r = m.blocks[0];
+    if (m.role !== 'tool' || r?.type !== 'tool_result') continue;
+    let j = i - 1;
+    while (j >= 0 && (messages[j] as Message).role === 'tool') j--;
+    // Calls of one turn are consecutive assistant nodes: look back through them, newest first.
+    for (; j >= 0; j--) {
+      const c = messages[j] as Message;
+      const call = c.blocks.find((b) => b.type === 'tool_use');
+      if (c.role !== 'assistant' || call?.type !== 'tool_use') break;
+      if (
+        call.id !== null &&
+        !taken.has(call.id) &&
+        (r.name === undefined || r.name === call.name)
+      ) {
+        taken.add(call.id);
+        r.toolUseId = call.id;
+        break;
+      }
+    }
+  }
 }
 
 /**
@@ -200,6 +234,7 @@ function parse(v: unknown): Result<Transcript> {
     const meta = isObject(node.message.metadata) ? node.message.metadata : {};
     if (m.role === 'assistant' && typeof meta.model_slug === 'string') model = meta.model_slug;
   }
+  pairByPosition(messages);
   const nodes = Object.keys(conv.mapping).length;
   if (nodes > ids.length)
     warnings.push(
@@ -207,7 +242,7 @@ function parse(v: unknown): Result<Transcript> {
     );
   if (messages.some((m) => m.blocks.some((b) => b.type === 'tool_use' || b.type === 'tool_result')))
     warnings.push(
-      'ChatGPT exports carry no tool-call ids: calls and results are paired by position and tool name.',
+      'ChatGPT exports carry no tool-call ids: each call is named by its node id, and the tool message right after it with the same tool name answers it.',
     );
   return {
     ok: true,
@@ -305,9 +340,21 @@ function toExportMessages(m: Message): unknown[] {
 function write(t: Transcript): string {
   const first = Array.isArray(t.raw) ? t.raw[0] : t.raw;
   const conv: Json = isObject(first) ? first : {};
-  const written = t.messages.flatMap(toExportMessages);
+  // Untouched messages keep their node id (their calls keep their ids); the others get `m<n>`.
+  const used = new Set<string>(['root']);
+  const ids = ['root'];
+  const written: unknown[] = [];
+  for (const m of t.messages) {
+    const src = m.meta?.sourceId;
+    for (const x of toExportMessages(m)) {
+      let id = m.raw !== undefined && src !== undefined && !used.has(src) ? src : undefined;
+      for (let n = written.length; id === undefined || used.has(id); n++) id = `m${n}`;
+      used.add(id);
+      ids.push(id);
+      written.push(x);
+    }
+  }
   const mapping: Record<string, unknown> = {};
-  const ids = ['root', ...written.map((_, i) => `m${i}`)];
   ids.forEach((id, i) => {
     mapping[id] = {
       id,
