@@ -160,7 +160,7 @@ describe('claude-ai-export', () => {
     expect(t.messages[3]?.blocks[0]).toMatchObject({ type: 'other', label: 'not an object' });
   });
 
-  it('tool blocks without ids (older exports) are named in a warning', () => {
+  it('tool blocks without ids (older exports) pair by position and name within the turn', () => {
     const t = parsed({
       uuid: 'c4',
       chat_messages: [
@@ -171,7 +171,13 @@ describe('claude-ai-export', () => {
         ]),
       ],
     }).transcript;
-    expect(t.warnings.join(' ')).toMatch(/carry no id/);
+    expect(t.warnings.join(' ')).toMatch(/2 tool block\(s\) carry no id/);
+    expect(t.messages[1]?.blocks).toMatchObject([
+      { type: 'tool_use', id: 'a#0' },
+      { type: 'tool_result', toolUseId: 'a#0' },
+    ]);
+    expect(analyze(t).pairs.map((p) => p.status)).toEqual(['answered']);
+    expect(validateTranscript(t).valid).toBe(true);
   });
 
   it('sniff: 0 for Anthropic bodies, ChatGPT exports and other JSON', () => {

@@ -11,7 +11,8 @@
  * and its `tool_result` in the same assistant message. They are read as server tool blocks
  * (`server: true` / `server: 'tool_result'`), which pair inside the assistant turn (§1.3), so the
  * export is not flagged for results "missing" from the next user message. Older exports without
- * ids leave those blocks unpaired (a warning says so). A message with an empty `content` list
+ * ids: calls are named by message and position and results paired by position and name within
+ * the turn (formats.md §0), with a warning. A message with an empty `content` list
  * falls back to its `text`. Attachments with `extracted_content` are text the model read: they
  * become text blocks; other attachments and files become document/image blocks.
  *
@@ -158,6 +159,44 @@ function message(m: unknown, i: number): Message {
 }
 
 /**
+ * Older exports have no ids on tool blocks. A call without an id is named `<message uuid or
+ * path>#<block index>`; a result without one answers the nearest earlier call of the same turn
+ * with the same name (or any, for a result without a name) that no other result took.
+ * @returns how many blocks were named this way
+ */
+function pairWithoutIds(m: Message): number {
+  let named = 0;
+  const open: { id: string; name: string }[] = [];
+  const base = m.meta?.sourceId ?? m.path;
+  m.blocks.forEach((b, k) => {
+    if (b.type === 'tool_use') {
+      if (b.id === null) {
+        b.id = `${base}#${k}`;
+        named++;
+      }
+      open.push({ id: b.id, name: b.name });
+    } else if (b.type === 'tool_result' && b.toolUseId === null) {
+      named++;
+      let at = -1;
+      for (let i = open.length - 1; i >= 0; i--)
+        if (b.name === undefined || open[i]?.name === b.name) {
+          at = i;
+          break;
+        }
+      const call = open[at];
+      if (call) {
+        b.toolUseId = call.id;
+        open.splice(at, 1);
+      }
+    } else if (b.type === 'tool_result') {
+      const i = open.findIndex((c) => c.id === b.toolUseId);
+      if (i >= 0) open.splice(i, 1);
+    }
+  });
+  return named;
+}
+
+/**
  * Parse a claude.ai export: the first conversation of the value (a file of several reaches here
  * one conversation at a time through `listClaudeAiConversations`).
  * @param v the parsed `conversations.json` (an array) or one conversation object
@@ -174,16 +213,10 @@ function parse(v: unknown): Result<Transcript> {
       `This export holds ${v.length} conversations; showing the first. Pick another in the request list.`,
     );
   const messages = conv.chat_messages.map(message);
-  const noId = messages.some((m) =>
-    m.blocks.some(
-      (b) =>
-        (b.type === 'tool_use' && b.id === null) ||
-        (b.type === 'tool_result' && b.toolUseId === null),
-    ),
-  );
-  if (noId)
+  const named = messages.reduce((n, m) => n + pairWithoutIds(m), 0);
+  if (named > 0)
     warnings.push(
-      'Some tool blocks carry no id (an older export): they cannot be paired and show as unanswered or orphaned.',
+      `${named} tool block(s) carry no id (an older export): each call is named by its message and position (\`<uuid>#<block>\`), and the result after it in the same turn with the same tool name answers it.`,
     );
   const model = str(conv.model);
   return {
