@@ -13,6 +13,8 @@
  * `adoptSweep` (the client is the page's `SweepSource`: it asks for sweeps with other options).
  */
 import type { TokenTable } from '../model/tokens.ts';
+import type { Exchange } from '../model/exchanges.ts';
+import type { ToolPair } from '../model/pairing.ts';
 import type { Message, ProviderId, Transcript } from '../model/types.ts';
 import { parseDocument } from '../model/parse/index.ts';
 import { analyze } from '../model/analyze.ts';
@@ -25,7 +27,7 @@ import {
 } from '../state/eviction.ts';
 import { unpackEvictionParts } from './evictionParts.ts';
 import { inspect } from './inspect.ts';
-import { joinTranscript, unpackMessages } from './pack.ts';
+import { joinLists, joinTranscript, unpackMessages } from './pack.ts';
 import type {
   InspectRequest,
   Inspection,
@@ -152,6 +154,9 @@ export function createWorkerClient(): InspectClient {
     resolve: (r: Inspection) => void;
     listener: InspectListener | undefined;
     messages: Message[];
+    /** Pairs and exchanges posted in batches (`lists`). */
+    pairs: ToolPair[];
+    exchanges: Exchange[];
     /** The joined answer, held until its eviction parts arrive (`evictionFollows`). */
     joined?: Inspection;
   }
@@ -214,13 +219,22 @@ export function createWorkerClient(): InspectClient {
       case 'messages':
         for (const m of unpackMessages(msg.messages)) p.messages.push(m);
         return;
+      case 'lists':
+        for (const x of msg.pairs) p.pairs.push(x);
+        for (const x of msg.exchanges) p.exchanges.push(x);
+        return;
       case 'result': {
         const reuse = !msg.fresh && held && held.parseId === msg.parseId ? held.transcript : null;
         const source =
           msg.text !== undefined
             ? { text: msg.text, name: p.req.name, format: p.req.format, streamed: true }
             : { text: p.req.text, name: p.req.name, format: p.req.format };
-        const r = joinTranscript(msg.result, p.messages, source, reuse);
+        const r = joinTranscript(
+          msg.lists ? joinLists(msg.result, p.pairs, p.exchanges) : msg.result,
+          p.messages,
+          source,
+          reuse,
+        );
         if (r.ok) {
           held = { parseId: msg.parseId, transcript: r.analysis.transcript };
           forgetSweeps();
@@ -315,7 +329,7 @@ export function createWorkerClient(): InspectClient {
       const id = nextId++;
       lastListener = listener;
       return new Promise<Inspection>((resolve) => {
-        pending.set(id, { req, resolve, listener, messages: [] });
+        pending.set(id, { req, resolve, listener, messages: [], pairs: [], exchanges: [] });
         const msg: WorkerRequest = { id, req, ...(req.file ? { fileKey: fileKey(req.file) } : {}) };
         w.postMessage(msg);
       });

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { generate } from '../../scripts/gen.ts';
 import { inspect } from './inspect.ts';
-import { joinTranscript, packMessages, stripTranscript, unpackMessages } from './pack.ts';
+import {
+  joinLists,
+  joinTranscript,
+  LIST_BATCH,
+  packMessages,
+  stripLists,
+  stripTranscript,
+  unpackMessages,
+} from './pack.ts';
 
 const text = generate({ format: 'claude-code-jsonl', messages: 300, seed: 3 });
 
@@ -55,5 +63,26 @@ describe('pack', () => {
     expect(p && 'raw' in p).toBe(false);
     const s = stripTranscript(r);
     expect(s.ok && s.analysis.transcript.messages).toEqual([]);
+  });
+
+  it('pairs and exchanges posted in batches join back into the same analysis', () => {
+    const r = inspect({ text, name: 'log.jsonl', format: null, provider: null });
+    if (!r.ok) throw new Error('no analysis');
+    const { pairs, grouping } = r.analysis;
+    expect(pairs.length).toBeGreaterThan(10);
+    const head = structuredClone(stripLists(r));
+    if (!head.ok) throw new Error('no analysis');
+    expect(head.analysis.pairs).toEqual([]);
+    expect(head.analysis.grouping.exchanges).toEqual([]);
+    const size = 7;
+    const pb = [];
+    const xb = [];
+    for (let i = 0; i < Math.max(pairs.length, grouping.exchanges.length); i += size) {
+      pb.push(...structuredClone(pairs.slice(i, i + size)));
+      xb.push(...structuredClone(grouping.exchanges.slice(i, i + size)));
+    }
+    const back = joinLists(head, pb, xb);
+    expect(back).toEqual(r);
+    expect(LIST_BATCH).toBeGreaterThan(size);
   });
 });

@@ -13,6 +13,8 @@
  */
 import type { Analysis } from '../model/analyze.ts';
 import { parseTranscript, type ParsedTranscript } from '../model/parse/index.ts';
+import type { Exchange } from '../model/exchanges.ts';
+import type { ToolPair } from '../model/pairing.ts';
 import type { FormatId, Message, Transcript } from '../model/types.ts';
 import type { Inspection, PackedMessage } from './protocol.ts';
 
@@ -132,4 +134,37 @@ export function joinTranscript(
     parsed: { ...r.parsed, transcript: t },
     analysis: { ...r.analysis, transcript: t },
   };
+}
+
+/** Pairs or exchanges per postMessage: ≈ 10 ms of deserialising each on the page. */
+export const LIST_BATCH = 3000;
+
+/**
+ * The inspection without its pairs and exchanges (sent separately in batches, `LIST_BATCH` per
+ * postMessage: a 100,000-message analysis holds tens of thousands of ToolPair objects, one
+ * deserialisation of 150–250 ms on the page when posted at once). `joinLists` puts them back.
+ */
+export function stripLists(r: Inspection): Inspection {
+  if (!r.ok) return r;
+  const analysis: Analysis = {
+    ...r.analysis,
+    pairs: [],
+    grouping: { ...r.analysis.grouping, exchanges: [] },
+  };
+  return { ...r, analysis };
+}
+
+/**
+ * Put the pairs and exchanges posted in batches back into a stripped inspection (the inverse of
+ * `stripLists`).
+ * @param pairs the analysis' pairs, in order; @param exchanges its exchanges, in order
+ */
+export function joinLists(r: Inspection, pairs: ToolPair[], exchanges: Exchange[]): Inspection {
+  if (!r.ok) return r;
+  const analysis: Analysis = {
+    ...r.analysis,
+    pairs,
+    grouping: { ...r.analysis.grouping, exchanges },
+  };
+  return { ...r, analysis };
 }

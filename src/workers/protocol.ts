@@ -11,6 +11,8 @@
  */
 import type { Analysis } from '../model/analyze.ts';
 import type { PolicySweep } from '../model/evict/sweep.ts';
+import type { Exchange } from '../model/exchanges.ts';
+import type { ToolPair } from '../model/pairing.ts';
 import type { PolicyOptions } from '../model/evict/types.ts';
 import type { ParsedTranscript } from '../model/parse/index.ts';
 import type { TokenTable } from '../model/tokens.ts';
@@ -78,6 +80,8 @@ export type WorkerResponse =
   /** The first messages of a streamed JSONL file, analysed on their own (not the verdict). */
   | { id: number; kind: 'preview'; result: Inspection; tokens: TokenTable | null }
   | { id: number; kind: 'messages'; from: number; messages: PackedMessage[] }
+  /** The analysis' pairs and exchanges in batches, in order, before a `result` with `lists`. */
+  | { id: number; kind: 'lists'; pairs: ToolPair[]; exchanges: Exchange[] }
   | {
       id: number;
       kind: 'result';
@@ -90,6 +94,8 @@ export type WorkerResponse =
       /** The source text, only for streamed files (the page never read it). */
       text?: string;
       tokens: TokenTable | null;
+      /** True when the pairs and exchanges came before in `lists` messages (pack.ts `stripLists`). */
+      lists?: boolean;
       /** The worker's number for `tokens` (sweeps name their table by it). */
       tableSeq?: number;
       /**

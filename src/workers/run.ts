@@ -22,7 +22,7 @@ import {
   type EvictionParts,
 } from './evictionParts.ts';
 import { analyzeStage, parseStage } from './inspect.ts';
-import { MESSAGE_BATCH, packMessages, stripTranscript } from './pack.ts';
+import { LIST_BATCH, MESSAGE_BATCH, packMessages, stripLists, stripTranscript } from './pack.ts';
 import type {
   Inspection,
   LoadProgress,
@@ -245,6 +245,22 @@ export async function runRequest(msg: WorkerRequest, post: Post): Promise<void> 
     sentParse = parsed.value;
   }
   if (stale()) return;
+  // Long lists go in batches too (each a short task on the page), then the rest in `result`.
+  const pairs = analysis.pairs;
+  const exchanges = analysis.grouping.exchanges;
+  const lists = n >= WORKER_EVICTION_MIN;
+  if (lists)
+    for (let from = 0; from < Math.max(pairs.length, exchanges.length); from += LIST_BATCH) {
+      if (stale()) return;
+      post({
+        id,
+        kind: 'lists',
+        pairs: pairs.slice(from, from + LIST_BATCH),
+        exchanges: exchanges.slice(from, from + LIST_BATCH),
+      });
+      await yieldNow();
+    }
+  if (stale()) return;
   const quick = quickTokens(analysis);
   const quickSeq = ++tableSeq;
   const evictionFollows = n >= WORKER_EVICTION_MIN;
@@ -254,7 +270,8 @@ export async function runRequest(msg: WorkerRequest, post: Post): Promise<void> 
     {
       id,
       kind: 'result',
-      result: stripTranscript(inspection),
+      result: lists ? stripLists(stripTranscript(inspection)) : stripTranscript(inspection),
+      ...(lists ? { lists } : {}),
       parseId,
       fresh,
       ...(fresh && req.file && text !== undefined ? { text } : {}),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { generate } from '../../scripts/gen.ts';
+import { analyze } from '../model/analyze.ts';
 import { cutMarkers } from '../model/evict/cuts.ts';
 import { POLICIES, prepareEviction } from '../model/evict/policies.ts';
 import { groupExchanges } from '../model/exchanges.ts';
@@ -23,7 +24,7 @@ import {
   SWEEP_PENDING,
 } from '../state/eviction.ts';
 import { WORKER_EVICTION_MIN, unpackEvictionParts } from './evictionParts.ts';
-import { joinTranscript, unpackMessages } from './pack.ts';
+import { joinLists, joinTranscript, unpackMessages } from './pack.ts';
 import type { WorkerResponse } from './protocol.ts';
 import { resetRun, runRequest, runSweep } from './run.ts';
 
@@ -61,13 +62,20 @@ async function longAnswer(bpe: boolean) {
   if (res?.kind !== 'result' || !res.tokens || res.tableSeq === undefined)
     throw new Error('no result with a token table');
   const messages = posts.flatMap((m) => (m.kind === 'messages' ? unpackMessages(m.messages) : []));
+  // The pairs and exchanges came in batches before the answer (`lists`).
+  expect(res.lists).toBe(true);
+  const pairs = posts.flatMap((m) => (m.kind === 'lists' ? m.pairs : []));
+  const exchanges = posts.flatMap((m) => (m.kind === 'lists' ? m.exchanges : []));
   const insp = joinTranscript(
-    res.result,
+    joinLists(res.result, pairs, exchanges),
     messages,
     { text, name: 'long.json', format: null },
     null,
   );
   if (!insp.ok) throw new Error('no analysis');
+  const direct = analyze(insp.analysis.transcript, insp.analysis.provider);
+  expect(insp.analysis.pairs).toEqual(direct.pairs);
+  expect(insp.analysis.grouping).toEqual(direct.grouping);
   return { posts, post, res, t: insp.analysis.transcript, provider: insp.analysis.provider };
 }
 
