@@ -218,6 +218,14 @@ describe('inspect-log', () => {
     expect(t.messages[4]?.blocks[0]).toMatchObject({ type: 'other', label: 'role robot' });
   });
 
+  it('a log of a model served elsewhere says which provider to pick', () => {
+    const other = { ...log(wholeSample), eval: { model: 'anthropic/claude-sonnet-4-5' } };
+    expect(parsed(other).transcript.warnings).toContain(
+      'The model is anthropic/claude-sonnet-4-5: its requests went to Anthropic, not OpenAI. Pick Anthropic Messages under Provider for its rules.',
+    );
+    expect(parsed(log(wholeSample)).transcript.warnings).toEqual([]);
+  });
+
   it('a header-only log (no samples) parses to no messages with a warning', () => {
     const t = parsed(log()).transcript;
     expect(t.format).toBe('inspect-log');

@@ -197,6 +197,31 @@ function usageOf(events: unknown[], idToIndex: Map<string, number>): UsageRecord
   return out;
 }
 
+/**
+ * A warning when a model name says its requests went to another provider than OpenAI Chat
+ * Completions (the default for Inspect logs and SWE-agent trajectories): `anthropic/…`,
+ * `claude-…`, `google/…`, `gemini-…`, `bedrock/…`, `mistral…`, `deepseek…`, `qwen…`.
+ * @param model the model as the source names it, with or without a provider prefix
+ * @returns the sentence to show, or undefined for OpenAI or unknown models
+ */
+export function providerHint(model: string | undefined): string | undefined {
+  if (model === undefined) return undefined;
+  const m = model.toLowerCase();
+  // [pattern, provider, its label in the Provider menu]
+  const to: [RegExp, string, string][] = [
+    [/^bedrock\//, 'AWS Bedrock', 'AWS Bedrock Converse'],
+    [/^(anthropic\/|claude)|\/claude/, 'Anthropic', 'Anthropic Messages'],
+    [/^(google|vertex)\/|gemini/, 'Google', 'Google Gemini'],
+    [/mistral/, 'Mistral', 'Mistral'],
+    [/deepseek/, 'DeepSeek', 'DeepSeek'],
+    [/qwen/, 'Qwen', 'Qwen'],
+  ];
+  const hit = to.find(([re]) => re.test(m));
+  return hit
+    ? `The model is ${model}: its requests went to ${hit[1]}, not OpenAI. Pick ${hit[2]} under Provider for its rules.`
+    : undefined;
+}
+
 /** `openai/gpt-4o-mini` → `gpt-4o-mini` (Inspect prefixes the model with its provider). */
 function modelName(log: Json, messages: unknown[]): string | undefined {
   for (let i = messages.length - 1; i >= 0; i--) {
@@ -237,6 +262,8 @@ function parse(v: unknown): Result<Transcript> {
   for (const m of messages) if (m.meta?.sourceId) idToIndex.set(m.meta.sourceId, m.index);
   const events = arr(s.events) ?? [];
   const model = modelName(v, list);
+  const hint = providerHint(isObject(v.eval) ? str(v.eval.model) : undefined);
+  if (hint !== undefined) warnings.push(hint);
   if (isObject(s.error))
     warnings.push(`The sample ended with an error: ${str(s.error.message) ?? 'no message'}.`);
   return {

@@ -154,6 +154,12 @@ describe('swe-agent', () => {
     expect(t.messages[3]?.blocks[0]).toMatchObject({ type: 'other' });
   });
 
+  it('a trajectory of a Claude model says which provider to pick', () => {
+    const t = parsed(traj([sys, user], 'claude-3-5-sonnet-20241022')).transcript;
+    expect(t.warnings.join(' ')).toMatch(/went to Anthropic/);
+    expect(parsed(traj([sys, user], 'gpt-4o')).transcript.warnings).toEqual([]);
+  });
+
   it('a replay says so and names no model', () => {
     const t = parsed(traj([sys, user], 'replay')).transcript;
     expect(t.settings.model).toBeUndefined();

@@ -18,6 +18,7 @@
  * raw value, new or changed ones as Chat messages with SWE-agent's markers and `tool_call_ids`.
  */
 import type { Block, Message, Result, Transcript } from '../types.ts';
+import { providerHint } from './inspectLog.ts';
 import { openaiChatMessage, toOpenAIChatMessages } from './openaiChat.ts';
 import type { FormatParser } from './registry.ts';
 import { arr, isObject, type Json, shapeError, str } from './util.ts';
@@ -95,6 +96,8 @@ function parse(v: unknown): Result<Transcript> {
     warnings.push(
       'This trajectory is a replay (model "replay"): the assistant turns come from a recorded demonstration.',
     );
+  const hint = model === 'replay' ? undefined : providerHint(model);
+  if (hint !== undefined) warnings.push(hint);
   const stats = isObject(v.info) && isObject(v.info.model_stats) ? v.info.model_stats : undefined;
   if (stats && typeof stats.tokens_sent === 'number' && stats.tokens_sent > 0)
     warnings.push(
