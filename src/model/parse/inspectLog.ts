@@ -214,7 +214,7 @@ export function providerHint(model: string | undefined): string | undefined {
     [/^(google|vertex)\/|gemini/, 'Google', 'Google Gemini'],
     [/mistral/, 'Mistral', 'Mistral'],
     [/deepseek/, 'DeepSeek', 'DeepSeek'],
-    [/qwen/, 'Qwen', 'Qwen'],
+    [/qwen/, 'Qwen', 'Qwen (DashScope)'],
   ];
   const hit = to.find(([re]) => re.test(m));
   return hit
