@@ -224,6 +224,11 @@ describe('inspect-log', () => {
       'The model is anthropic/claude-sonnet-4-5: its requests went to Anthropic, not OpenAI. Pick Anthropic Messages under Provider for its rules.',
     );
     expect(parsed(log(wholeSample)).transcript.warnings).toEqual([]);
+    const routed = {
+      ...log(wholeSample),
+      eval: { model: 'openrouter/anthropic/claude-sonnet-4-5' },
+    };
+    expect(parsed(routed).transcript.warnings).toEqual([]);
   });
 
   it('a header-only log (no samples) parses to no messages with a warning', () => {

@@ -207,6 +207,8 @@ function usageOf(events: unknown[], idToIndex: Map<string, number>): UsageRecord
 export function providerHint(model: string | undefined): string | undefined {
   if (model === undefined) return undefined;
   const m = model.toLowerCase();
+  // OpenAI-compatible gateways take Chat Completions bodies whatever model they route to.
+  if (/^(openai|openrouter|together|groq|azure|vllm|ollama)\//.test(m)) return undefined;
   // [pattern, provider, its label in the Provider menu]
   const to: [RegExp, string, string][] = [
     [/^bedrock\//, 'AWS Bedrock', 'AWS Bedrock Converse'],
