@@ -62,7 +62,7 @@ export interface CutContext {
   nextNonPinned: Int32Array;
   /** Validation of the whole transcript. */
   full: Validation;
-  /** False when the fast path does not apply (provider not proven, raw indices not unique). */
+  /** False when the fast path does not apply (provider not proven, `Message.index` ≠ position). */
   fast: boolean;
   /** @internal fast-path tables */
   fx: FastTables | null;
@@ -110,10 +110,6 @@ interface FastTables {
   renderedAt: Int32Array;
   /** Anthropic with thinking on and a trailing result turn: start of the open loop's floor; else -1. */
   loopFloor: number;
-  /** The messages' rawIndex values, sorted ascending (unique). */
-  raw: Int32Array;
-  /** rawPos[j] = our index of the message whose rawIndex is raw[j]. */
-  rawPos: Int32Array;
   cache: WindowCache;
 }
 
@@ -158,20 +154,11 @@ export function prepareCuts(
     nextNonPinned[i] = isPinned(ms[i] as Message) ? (nextNonPinned[i + 1] as number) : i;
   for (let i = 0; i < n; i++) if (isPinned(ms[i] as Message)) pinnedList.push(i);
   const full = validateTranscript(t, provider, opts);
-  // The fast path maps a violation's raw index back to our message: raw indices must be unique
-  // (a log reordered by parentUuid is fine; a fault's copy or a split source message is not).
-  let unique = true;
-  const rawOf = new Int32Array(n);
-  for (let i = 0; i < n; i++) {
-    const ri = (ms[i] as Message).rawIndex;
-    if (!Number.isInteger(ri) || ri < 0 || ri > 0x7fffffff) unique = false;
-    rawOf[i] = ri;
-  }
-  const rawPos = Int32Array.from({ length: n }, (_, i) => i).sort(
-    (a, b) => (rawOf[a] as number) - (rawOf[b] as number),
-  );
-  const raw = Int32Array.from(rawPos, (i) => rawOf[i] as number);
-  for (let j = 1; j < n && unique; j++) if (raw[j] === raw[j - 1]) unique = false;
+  // The fast path places a violation by its `index` (our index, `Message.index`), so every
+  // message's index must be its position (raw indices may repeat or be in any order: a fault's
+  // copy, a split source message, a log reordered by parentUuid).
+  let indexed = true;
+  for (let i = 0; i < n && indexed; i++) if ((ms[i] as Message).index !== i) indexed = false;
   const ctx: CutContext = {
     t,
     provider,
@@ -183,33 +170,13 @@ export function prepareCuts(
     fast: false,
     fx: null,
   };
-  if (!FAST_PROVIDERS.has(provider) || !unique) return ctx;
-  ctx.fx = buildFast(t, provider, full, raw, rawPos);
+  if (!FAST_PROVIDERS.has(provider) || !indexed) return ctx;
+  ctx.fx = buildFast(t, provider, full);
   ctx.fast = true;
   return ctx;
 }
 
-/** Message index (ours) whose rawIndex is `rawIndex`; -1 when none (a synthetic summary). */
-function ourIndex(raw: Int32Array, rawPos: Int32Array, rawIndex: number): number {
-  let lo = 0;
-  let hi = raw.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const v = raw[mid] as number;
-    if (v === rawIndex) return rawPos[mid] as number;
-    if (v < rawIndex) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
-}
-
-function buildFast(
-  t: Transcript,
-  provider: ProviderId,
-  full: Validation,
-  raw: Int32Array,
-  rawPos: Int32Array,
-): FastTables {
+function buildFast(t: Transcript, provider: ProviderId, full: Validation): FastTables {
   const ms = t.messages;
   const n = ms.length;
   const anth = provider === 'anthropic';
@@ -218,7 +185,7 @@ function buildFast(
     ? full.violations.filter((v) => v.rule !== 'tools_not_defined')
     : full.violations;
   const restAt = new Int32Array(rest.length);
-  rest.forEach((v, i) => (restAt[i] = ourIndex(raw, rawPos, v.messageIndex)));
+  rest.forEach((v, i) => (restAt[i] = v.index));
   const errPos = Int32Array.from(rest.flatMap((v, i) => (v.severity === 'error' ? [i] : [])));
 
   // Previous occurrence of each duplicated id, keyed by (message, block).
@@ -336,8 +303,6 @@ function buildFast(
     syncNext,
     renderedAt,
     loopFloor: anth && t.settings.thinking === true ? loopFloor : -1,
-    raw,
-    rawPos,
     cache,
   };
 }
@@ -494,8 +459,7 @@ function validateWindow(
   const vw = validateTranscript(fx.cache.winT, ctx.provider, { ...ctx.opts, messages: winMsgs });
   for (const v of vw.violations) {
     if (v.severity !== 'error' || v.rule === 'thinking_missing') continue;
-    if (v.rule === 'tools_not_defined' || ourIndex(fx.raw, fx.rawPos, v.messageIndex) < r)
-      return false;
+    if (v.rule === 'tools_not_defined' || v.index < r) return false;
   }
   return true;
 }
@@ -537,8 +501,8 @@ function computeParts(ctx: CutContext, kIn: number, head: CutHead): Parts {
       // The window's end is not the request's end: the open-loop thinking rule is decided by the
       // reused full validation (checked against loopFloor above).
       if (v.rule === 'thinking_missing') continue;
-      const at = ourIndex(fx.raw, fx.rawPos, v.messageIndex);
-      if (at < r) win.push(v);
+      // v.index: our index of the cause (−1 for the synthetic summary, before any r).
+      if (v.index < r) win.push(v);
     }
   }
   if (anth && !a7 && fx.a7 && (fx.nextToolNP[r] as number) < ctx.n) {
@@ -546,7 +510,7 @@ function computeParts(ctx: CutContext, kIn: number, head: CutHead): Parts {
     // ones included) that holds any tool block.
     const first =
       winMsgs.find(hasToolBlock) ?? (ctx.t.messages[fx.nextTool[r] as number] as Message);
-    a7 = { ...fx.a7, messageIndex: first.rawIndex };
+    a7 = { ...fx.a7, messageIndex: first.rawIndex, index: first.index };
   }
   let headIds: Set<string> | null = null;
   if (fx.dupPrev.size > 0) {
