@@ -171,6 +171,7 @@ function structuralWords(written: string): Set<string> {
           'role',
           'model',
           'name',
+          'function', // Inspect logs name the tool of a call and of a result here (a string)
           'object',
           'stop_reason',
           'media_type',

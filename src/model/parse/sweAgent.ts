@@ -121,18 +121,17 @@ function parse(v: unknown): Result<Transcript> {
 
 /**
  * A message as SWE-agent history entries: its raw entry when untouched; otherwise the Chat
- * messages it renders to, marked with `agent`/`message_type`, a tool message naming its call in
- * `tool_call_ids`.
+ * messages it renders to, marked with `agent` (what `sniff` looks for; `message_type` is left
+ * out: its values are words a structure-only copy must not carry), a tool message naming its
+ * call in `tool_call_ids`.
  */
 function toSweEntries(m: Message): unknown[] {
   if (m.raw !== undefined) return [m.raw];
   return toOpenAIChatMessages(m).map((x) => {
     const o: Json = isObject(x) ? x : {};
-    const messageType =
-      o.role === 'assistant' ? 'action' : o.role === 'system' ? 'system_prompt' : 'observation';
-    if (o.role !== 'tool') return { ...o, agent: 'main', message_type: messageType };
+    if (o.role !== 'tool') return { ...o, agent: 'main' };
     const { tool_call_id: id, ...rest } = o;
-    return { ...rest, agent: 'main', message_type: messageType, tool_call_ids: [id] };
+    return { ...rest, agent: 'main', tool_call_ids: [id] };
   });
 }
 
