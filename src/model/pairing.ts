@@ -65,15 +65,21 @@ function isCallOnly(m: Message): boolean {
  * first, so their shared answer run counts for each of them. Returns [start, end) indices.
  */
 export function answerRun(messages: readonly Message[], i: number): [number, number] {
+  let start = i + 1;
+  while (start < messages.length && isCallOnly(messages[start] as Message)) start++;
+  return [start, answerRunEnd(messages, i)];
+}
+
+/** The end (exclusive) of `answerRun(messages, i)`, without allocating. */
+function answerRunEnd(messages: readonly Message[], i: number): number {
   let j = i + 1;
   while (j < messages.length && isCallOnly(messages[j] as Message)) j++;
-  const start = j;
   while (j < messages.length) {
     const m = messages[j] as Message;
     if (m.role === 'tool' || (m.role === 'user' && hasToolResult(m))) j++;
     else break;
   }
-  return [start, j];
+  return j;
 }
 
 /**
@@ -116,7 +122,7 @@ export function pairToolCalls(messages: readonly Message[]): ToolPair[] {
           if (pendingNoId.length > 0 && pendingNoId[0]?.call?.message !== mi) pendingNoId = [];
           pendingNoId.push(pair);
         }
-        if (runEnd[mi] === -1) runEnd[mi] = answerRun(messages, mi)[1];
+        if (runEnd[mi] === -1) runEnd[mi] = answerRunEnd(messages, mi);
       } else if (b.type === 'tool_result') {
         const ref = { message: mi, block: bi };
         const call = findCall(b, byId, pendingNoId, mi);

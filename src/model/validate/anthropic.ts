@@ -205,23 +205,25 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
 
 type Push = (v: ViolationInput) => void;
 
+/**
+ * Does `prev`, an assistant message, call this tool_use id? A linear scan: a turn holds a
+ * handful of calls, and a Set per user message costs more on 100k-message transcripts.
+ */
+function callsId(prev: RenderedMessage | undefined, id: string): boolean {
+  if (!prev || prev.role !== 'assistant') return false;
+  for (const p of prev.items) if (isClientToolUse(p.block) && p.block.id === id) return true;
+  return false;
+}
+
 /** A1 (orphan result), missing ids, and server result blocks misplaced in a user message. */
 function checkUserMessage(msgs: RenderedMessage[], n: number, push: Push): void {
   const m = msgs[n] as RenderedMessage;
   // The ids the previous assistant message called, built on the first tool_result met.
-  let prevIds: Set<string> | null = null;
+  const prev = n > 0 ? msgs[n - 1] : undefined;
   for (let mIdx = 0; mIdx < m.items.length; mIdx++) {
     const it = m.items[mIdx] as RenderedItem;
     const b = it.block;
     if (b.type !== 'tool_result' || b.server !== undefined) continue;
-    if (prevIds === null) {
-      prevIds = new Set<string>();
-      const prev = n > 0 ? msgs[n - 1] : undefined;
-      if (prev && prev.role === 'assistant') {
-        for (const p of prev.items)
-          if (isClientToolUse(p.block) && p.block.id !== null) prevIds.add(p.block.id);
-      }
-    }
     if (b.toolUseId === null) {
       push({
         rule: 'missing_tool_id',
@@ -238,7 +240,7 @@ function checkUserMessage(msgs: RenderedMessage[], n: number, push: Push): void 
       });
       continue;
     }
-    if (!prevIds.has(b.toolUseId)) {
+    if (!callsId(prev, b.toolUseId)) {
       push({
         rule: 'orphan_tool_result',
         code: 'A1',
