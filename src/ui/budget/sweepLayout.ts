@@ -126,43 +126,48 @@ export function layoutSweepFrom(
     .range([size.left, size.width]);
   const y = scaleLinear().domain([0, total]).range([size.plotHeight, 4]);
   const strips: SweepStrip[] = sweeps.map((s, si) => {
-    const intervals: { lo: number; hi: number; kind: SweepSegment['kind']; cost: number }[] = [];
-    for (let j = 0; j < s.cuts.length; j++) {
-      const bl = s.budgetLo[j] as number;
-      const bh = s.budgetHi[j] as number;
-      if (bh < bl) continue;
-      intervals.push({
-        lo: bl,
-        hi: bh,
-        kind: s.valid[j] === 1 ? 'valid' : 'error',
-        cost: s.costs[j] as number,
-      });
-    }
-    intervals.sort((a, b) => a.lo - b.lo);
+    // The budget intervals in ascending order, as cut indices into the sweep's typed arrays (no
+    // object per cut: a 100,000-message sweep has that many; issue 7). Costs fall as cuts grow,
+    // so this is usually one descending run, which the sort reverses in O(cuts).
+    const order: number[] = [];
+    for (let j = 0; j < s.cuts.length; j++)
+      if ((s.budgetHi[j] as number) >= (s.budgetLo[j] as number)) order.push(j);
+    order.sort((a, b) => (s.budgetLo[a] as number) - (s.budgetLo[b] as number));
     // Below the smallest reachable budget the policy keeps its last cut and does not fit.
-    if (s.minBudget > lo) {
-      const last = s.cuts.length - 1;
-      intervals.unshift({ lo, hi: s.minBudget - 1, kind: 'nofit', cost: s.costs[last] ?? 0 });
-    }
+    const nofit = s.minBudget > lo;
+    const count = order.length + (nofit ? 1 : 0);
+    const ivLo = (i: number) =>
+      nofit && i === 0 ? lo : (s.budgetLo[order[i - (nofit ? 1 : 0)] as number] as number);
+    const ivHi = (i: number) =>
+      nofit && i === 0
+        ? s.minBudget - 1
+        : (s.budgetHi[order[i - (nofit ? 1 : 0)] as number] as number);
+    const ivKind = (i: number): SweepSegment['kind'] =>
+      nofit && i === 0
+        ? 'nofit'
+        : s.valid[order[i - (nofit ? 1 : 0)] as number] === 1
+          ? 'valid'
+          : 'error';
+    const ivCost = (i: number) =>
+      nofit && i === 0
+        ? (s.costs[s.cuts.length - 1] ?? 0)
+        : (s.costs[order[i - (nofit ? 1 : 0)] as number] as number);
     const segments: SweepSegment[] = [];
-    for (const iv of intervals) {
-      const prev = segments[segments.length - 1];
-      if (prev && prev.kind === iv.kind && prev.hi + 1 === iv.lo) {
-        prev.hi = iv.hi;
-        prev.width = x(iv.hi + 1) - prev.x;
-      } else
-        segments.push({
-          lo: iv.lo,
-          hi: iv.hi,
-          x: x(iv.lo),
-          width: x(iv.hi + 1) - x(iv.lo),
-          kind: iv.kind,
-        });
-    }
     const pts = new Thinned();
-    for (const iv of intervals) {
-      pts.add(x(iv.lo), y(iv.cost));
-      pts.add(x(iv.hi + 1), y(iv.cost));
+    for (let i = 0; i < count; i++) {
+      const l = ivLo(i);
+      const h = ivHi(i);
+      const kind = ivKind(i);
+      const x0 = x(l);
+      const x1 = x(h + 1);
+      const prev = segments[segments.length - 1];
+      if (prev && prev.kind === kind && prev.hi + 1 === l) {
+        prev.hi = h;
+        prev.width = x1 - prev.x;
+      } else segments.push({ lo: l, hi: h, x: x0, width: x1 - x0, kind });
+      const yc = y(ivCost(i));
+      pts.add(x0, yc);
+      pts.add(x1, yc);
     }
     return {
       policy: s.policy,
@@ -194,31 +199,37 @@ export function layoutSweepFrom(
 class Thinned {
   private out: [number, number][] = [];
   private col = NaN;
-  private bucket: [number, number][] = [];
+  // The current column's points, as two reused number arrays (no array per point).
+  private xs: number[] = [];
+  private ys: number[] = [];
 
   add(px: number, py: number): void {
     const c = Math.floor(px * 2);
     if (c !== this.col) this.flush();
     this.col = c;
-    this.bucket.push([px, py]);
+    this.xs.push(px);
+    this.ys.push(py);
   }
 
   private flush(): void {
-    const b = this.bucket;
-    if (b.length <= 4) for (const p of b) this.out.push(p);
+    const { xs, ys } = this;
+    const n = xs.length;
+    const at = (i: number): [number, number] => [xs[i] as number, ys[i] as number];
+    if (n <= 4) for (let i = 0; i < n; i++) this.out.push(at(i));
     else {
       let lo = 1;
       let hi = 1;
-      for (let i = 1; i < b.length - 1; i++) {
-        if ((b[i] as [number, number])[1] < (b[lo] as [number, number])[1]) lo = i;
-        if ((b[i] as [number, number])[1] > (b[hi] as [number, number])[1]) hi = i;
+      for (let i = 1; i < n - 1; i++) {
+        if ((ys[i] as number) < (ys[lo] as number)) lo = i;
+        if ((ys[i] as number) > (ys[hi] as number)) hi = i;
       }
       const mid = lo === hi ? [lo] : lo < hi ? [lo, hi] : [hi, lo];
-      this.out.push(b[0] as [number, number]);
-      for (const i of mid) this.out.push(b[i] as [number, number]);
-      this.out.push(b[b.length - 1] as [number, number]);
+      this.out.push(at(0));
+      for (const i of mid) this.out.push(at(i));
+      this.out.push(at(n - 1));
     }
-    this.bucket = [];
+    xs.length = 0;
+    ys.length = 0;
   }
 
   done(): [number, number][] {
