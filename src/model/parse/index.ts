@@ -78,6 +78,12 @@ function sampleValue(v: unknown): unknown {
   return out ?? v;
 }
 
+/** The request opened when none was chosen: the first `preferred` entry, else the last one. */
+function defaultRequest(requests: readonly { label: string; preferred?: boolean }[]): number {
+  const i = requests.findIndex((r) => r.preferred === true);
+  return i >= 0 ? i : requests.length - 1;
+}
+
 /** Read text into a source document: JSON, or JSON Lines when the text looks like a log. */
 export function readSource(text: string, name?: string): Result<SourceDoc> {
   if (!/\S/.test(text))
@@ -150,7 +156,7 @@ export function parseDocument(
   const requestIndex =
     requests.length === 0
       ? undefined
-      : Math.max(0, Math.min(requests.length - 1, opts.requestIndex ?? requests.length - 1));
+      : Math.max(0, Math.min(requests.length - 1, opts.requestIndex ?? defaultRequest(requests)));
   if (requestIndex !== undefined)
     doc = { kind: 'json', value: (requests[requestIndex] as (typeof requests)[number]).value };
   const multi =

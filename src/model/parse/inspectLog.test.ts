@@ -160,6 +160,8 @@ describe('inspect-log', () => {
       '#2 · sample 2 (epoch 1) · 3 messages',
       '#3 · sample orphan (epoch 2) · 3 messages',
     ]);
+    // Without a choice, an eval log opens on sample 1 (a request log opens on its newest).
+    expect(parsed(value).requestIndex).toBe(0);
     const first = parsed(value, 0);
     expect(first.requests).toHaveLength(3);
     expect(first.requestIndex).toBe(0);

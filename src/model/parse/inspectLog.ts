@@ -307,7 +307,7 @@ export function listInspectSamples(v: unknown): RequestEntry[] {
     ]
       .filter((x) => x !== undefined)
       .join(' · ');
-    return { label, value: { ...v, samples: [s] } };
+    return { label, value: { ...v, samples: [s] }, ...(i === 0 ? { preferred: true } : {}) };
   });
 }
 

@@ -12,6 +12,11 @@ export interface RequestEntry {
   label: string;
   /** The request body itself, ready for the format parsers. */
   value: unknown;
+  /**
+   * Opened when the user has not chosen (the first such entry). Without it, the last request
+   * opens: in a log, the newest one, usually the one that failed. Eval logs mark sample 1.
+   */
+  preferred?: boolean;
 }
 
 /** Keys under which a body holds its primary list (Anthropic/Chat, Responses, Gemini). */
