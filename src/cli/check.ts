@@ -3,6 +3,7 @@ import { onlyFile, parseArgs } from './args.ts';
 import {
   checkFormat,
   checkProvider,
+  checkRequest,
   EXIT_INVALID,
   EXIT_UNREADABLE,
   EXIT_VALID,
@@ -13,18 +14,18 @@ import {
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 export const CHECK_USAGE =
-  'check FILE [--format F] [--provider P] [--json]   validate a transcript; FILE - reads stdin';
+  'check FILE [--format F] [--provider P] [--json] [--request N]   validate a transcript; FILE - reads stdin';
 
 /**
  * `check`: the verdict, each violation with its explanation and the exact error body.
  * @returns exit code: 0 valid, 1 invalid, 2 unreadable
  */
 export function runCheck(argv: string[], io: CliIO): number {
-  const args = parseArgs(argv, ['format', 'provider'], ['json']);
+  const args = parseArgs(argv, ['format', 'provider', 'request'], ['json']);
   const file = onlyFile(args, 'check');
   const format = checkFormat(args.flags.format);
   const provider = checkProvider(args.flags.provider);
-  const parsed = loadTranscript(io, file, format);
+  const parsed = loadTranscript(io, file, format, checkRequest(args.flags.request));
   if (!parsed) return EXIT_UNREADABLE;
   const a = analyze(parsed.transcript, provider);
   const errors = a.validation.violations.filter((v) => v.severity === 'error');

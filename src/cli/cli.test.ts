@@ -104,6 +104,38 @@ describe('cli check', () => {
     expect(r.err).toContain('takes one FILE; also got: b.json');
   });
 
+  it('--request N picks one request of a file that holds several, and a note says which was read', async () => {
+    const ok = {
+      model: 'claude-sonnet-4-5',
+      messages: [
+        { role: 'user', content: 'hi' },
+        { role: 'assistant', content: 'hello' },
+      ],
+    };
+    const orphan = {
+      model: 'claude-sonnet-4-5',
+      messages: [
+        {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: 'toolu_gone', content: 'x' }],
+        },
+      ],
+    };
+    // A batch input file: one request per line (formats.md §9d).
+    const batch = [ok, orphan]
+      .map((params, i) => JSON.stringify({ custom_id: `r${i + 1}`, params }))
+      .join('\n');
+    const files = { 'b.jsonl': batch };
+    const first = await cli(['check', 'b.jsonl', '--request', '1'], files);
+    expect(first.code).toBe(0);
+    expect(first.err).toContain('holds 2 requests; read #1');
+    const second = await cli(['check', 'b.jsonl', '--request=2', '--json'], files);
+    expect(second.code).toBe(1);
+    expect(JSON.parse(second.out).violations[0].rule).toBe('orphan_tool_result');
+    expect(second.err).toContain('read #2');
+    expect((await cli(['check', 'b.jsonl', '--request', '0'], files)).code).toBe(2);
+  });
+
   it('bad usage exits 2', async () => {
     expect((await cli(['check'], {})).code).toBe(2);
     expect((await cli(['check', 'a.json', '--provider', 'nope'], { 'a.json': '[]' })).code).toBe(2);

@@ -27,11 +27,28 @@ export function checkProvider(v: string | true | undefined): ProviderId | undefi
   return v as ProviderId;
 }
 
-/** Read and parse FILE; on failure print where and what was expected, and return null. */
+/**
+ * `--request N` (1-based, as the page's picker numbers them) → a 0-based request index.
+ * @throws Error when N is not a whole number ≥ 1
+ */
+export function checkRequest(v: string | true | undefined): number | undefined {
+  if (v === undefined || v === true) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--request needs a number from 1, got "${v}"`);
+  return n - 1;
+}
+
+/**
+ * Read and parse FILE; on failure print where and what was expected, and return null. A file
+ * holding several requests (a HAR, a batch, an eval log) opens the one `requestIndex` names
+ * (0-based; default as the page: the newest, or an eval log's first sample), and a note on
+ * stderr lists which one was read and how to choose another.
+ */
 export function loadTranscript(
   io: CliIO,
   file: string,
   format: FormatId | undefined,
+  requestIndex?: number,
 ): ParsedTranscript | null {
   let input: { text: string; name: string };
   try {
@@ -40,7 +57,11 @@ export function loadTranscript(
     io.err(`error: cannot read ${file}: ${(e as Error).message}\n`);
     return null;
   }
-  const parsed = parseTranscript(input.text, { ...(format ? { format } : {}), name: input.name });
+  const parsed = parseTranscript(input.text, {
+    ...(format ? { format } : {}),
+    ...(requestIndex !== undefined ? { requestIndex } : {}),
+    name: input.name,
+  });
   if (!parsed.ok) {
     const e = parsed.error;
     io.err(`error: ${e.message}\n`);
@@ -50,6 +71,16 @@ export function loadTranscript(
       );
     if (e.tried) for (const t of e.tried) io.err(`  ${t.format}: expected ${t.expected}\n`);
     return null;
+  }
+  const { requests, requestIndex: chosen } = parsed.value;
+  if (requests && chosen !== undefined) {
+    if (requestIndex !== undefined && requestIndex !== chosen)
+      io.err(
+        `note: ${file} holds ${requests.length} requests; --request ${requestIndex + 1} is past the end\n`,
+      );
+    io.err(
+      `note: ${file} holds ${requests.length} requests; read #${chosen + 1}: ${requests[chosen]?.label ?? ''} (choose another with --request N)\n`,
+    );
   }
   return parsed.value;
 }

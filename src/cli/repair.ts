@@ -6,6 +6,7 @@ import { onlyFile, parseArgs } from './args.ts';
 import {
   checkFormat,
   checkProvider,
+  checkRequest,
   EXIT_INVALID,
   EXIT_UNREADABLE,
   EXIT_VALID,
@@ -14,7 +15,7 @@ import {
 } from './io.ts';
 
 export const REPAIR_USAGE =
-  'repair FILE [--format F] [--provider P] [-o OUT] [--json]   repair a transcript, write it in its format';
+  'repair FILE [--format F] [--provider P] [-o OUT] [--json] [--request N]   repair a transcript, write it in its format';
 
 /** The CLI I/O plus file writing (tests pass an in-memory `write`; the default writes to disk). */
 export interface RepairIO extends CliIO {
@@ -33,12 +34,12 @@ export interface RepairIO extends CliIO {
  *   input, bad usage or an unwritable OUT
  */
 export function runRepair(argv: string[], io: RepairIO): number {
-  const args = parseArgs(argv, ['format', 'provider'], ['json']);
+  const args = parseArgs(argv, ['format', 'provider', 'request'], ['json']);
   const file = onlyFile(args, 'repair');
   const format = checkFormat(args.flags.format);
   const provider = checkProvider(args.flags.provider);
   const out = typeof args.flags.o === 'string' ? args.flags.o : undefined;
-  const parsed = loadTranscript(io, file, format);
+  const parsed = loadTranscript(io, file, format, checkRequest(args.flags.request));
   if (!parsed) return EXIT_UNREADABLE;
   const t = parsed.transcript;
   const r = repairTranscript(t, provider);

@@ -8,6 +8,7 @@ import { onlyFile, parseArgs } from './args.ts';
 import {
   checkFormat,
   checkProvider,
+  checkRequest,
   EXIT_INVALID,
   EXIT_UNREADABLE,
   EXIT_VALID,
@@ -15,7 +16,7 @@ import {
   type CliIO,
 } from './io.ts';
 
-export const SIMULATE_USAGE = `simulate FILE --policy P --budget N [--provider P] [--summary-tokens S] [--pin-first] [--keep-newest N] [--json]   evict to a token budget (policies: ${POLICIES.join(', ')})`;
+export const SIMULATE_USAGE = `simulate FILE --policy P --budget N [--provider P] [--summary-tokens S] [--pin-first] [--keep-newest N] [--json] [--request N]   evict to a token budget (policies: ${POLICIES.join(', ')})`;
 
 function checkPolicy(v: string | true | undefined): PolicyId {
   if (typeof v !== 'string')
@@ -55,7 +56,7 @@ export function violationJson(v: Violation) {
 export async function runSimulate(argv: string[], io: CliIO): Promise<number> {
   const args = parseArgs(
     argv,
-    ['format', 'provider', 'policy', 'budget', 'summary-tokens', 'keep-newest'],
+    ['format', 'provider', 'policy', 'budget', 'summary-tokens', 'keep-newest', 'request'],
     ['json', 'pin-first'],
   );
   const file = onlyFile(args, 'simulate');
@@ -66,7 +67,7 @@ export async function runSimulate(argv: string[], io: CliIO): Promise<number> {
   const keepNewest = intFlag('keep-newest', args.flags['keep-newest']);
   const format = checkFormat(args.flags.format);
   const providerFlag = checkProvider(args.flags.provider);
-  const parsed = loadTranscript(io, file, format);
+  const parsed = loadTranscript(io, file, format, checkRequest(args.flags.request));
   if (!parsed) return EXIT_UNREADABLE;
   const t = parsed.transcript;
   const provider = providerFlag ?? DEFAULT_PROVIDER[t.format];

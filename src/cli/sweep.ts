@@ -7,6 +7,7 @@ import { onlyFile, parseArgs } from './args.ts';
 import {
   checkFormat,
   checkProvider,
+  checkRequest,
   EXIT_INVALID,
   EXIT_UNREADABLE,
   EXIT_VALID,
@@ -16,7 +17,7 @@ import {
 import { compactRanges, intFlag } from './simulate.ts';
 
 export const SWEEP_USAGE =
-  'sweep FILE [--provider P] [--summary-tokens S] [--json]   every budget, every policy: which give a 400, and the mean overshoot (exit 1 if any budget gives a 400)';
+  'sweep FILE [--provider P] [--summary-tokens S] [--json] [--request N]   every budget, every policy: which give a 400, and the mean overshoot (exit 1 if any budget gives a 400)';
 
 /**
  * `sweep`: for each policy, the cut points and budgets (tokens) that give a 400, their share of all
@@ -24,12 +25,12 @@ export const SWEEP_USAGE =
  * @returns exit code: 0 when no budget of any policy gives a 400, 1 otherwise, 2 unreadable or bad usage
  */
 export async function runSweep(argv: string[], io: CliIO): Promise<number> {
-  const args = parseArgs(argv, ['format', 'provider', 'summary-tokens'], ['json']);
+  const args = parseArgs(argv, ['format', 'provider', 'summary-tokens', 'request'], ['json']);
   const file = onlyFile(args, 'sweep');
   const format = checkFormat(args.flags.format);
   const providerFlag = checkProvider(args.flags.provider);
   const summaryTokens = intFlag('summary-tokens', args.flags['summary-tokens']);
-  const parsed = loadTranscript(io, file, format);
+  const parsed = loadTranscript(io, file, format, checkRequest(args.flags.request));
   if (!parsed) return EXIT_UNREADABLE;
   const t = parsed.transcript;
   const provider = providerFlag ?? DEFAULT_PROVIDER[t.format];
