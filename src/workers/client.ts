@@ -225,10 +225,18 @@ export function createWorkerClient(): InspectClient {
         return;
       case 'result': {
         const reuse = !msg.fresh && held && held.parseId === msg.parseId ? held.transcript : null;
-        const source =
-          msg.text !== undefined
-            ? { text: msg.text, name: p.req.name, format: p.req.format, streamed: true }
-            : { text: p.req.text, name: p.req.name, format: p.req.format };
+        const bytes = msg.textBytes;
+        const source = bytes
+          ? {
+              // Decoded only when the transcript's raw is read (joinTranscript's lazy getter).
+              get text() {
+                return new TextDecoder().decode(bytes);
+              },
+              name: p.req.name,
+              format: p.req.format,
+              streamed: true,
+            }
+          : { text: p.req.text, name: p.req.name, format: p.req.format };
         const r = joinTranscript(
           msg.lists ? joinLists(msg.result, p.pairs, p.exchanges) : msg.result,
           p.messages,

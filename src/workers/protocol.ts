@@ -91,8 +91,12 @@ export type WorkerResponse =
       parseId: number;
       /** True when the messages were sent in this answer (else the page has them already). */
       fresh: boolean;
-      /** The source text, only for streamed files (the page never read it). */
-      text?: string;
+      /**
+       * The source text as UTF-8 bytes (transferred), only for streamed files (the page never
+       * read it); decoded on the page only when something reads the transcript's `raw` (export).
+       * A string of 100 MB would be one deserialisation of ≈ 100–200 ms on the page.
+       */
+      textBytes?: Uint8Array;
       tokens: TokenTable | null;
       /** True when the pairs and exchanges came before in `lists` messages (pack.ts `stripLists`). */
       lists?: boolean;

@@ -266,6 +266,8 @@ export async function runRequest(msg: WorkerRequest, post: Post): Promise<void> 
   const evictionFollows = n >= WORKER_EVICTION_MIN;
   // The worker keeps a copy of each table it sends for a long transcript (the sent one moves).
   const quickCopy = evictionFollows ? copyTable(quick) : null;
+  const textBytes =
+    fresh && req.file && text !== undefined ? new TextEncoder().encode(text) : undefined;
   post(
     {
       id,
@@ -274,12 +276,16 @@ export async function runRequest(msg: WorkerRequest, post: Post): Promise<void> 
       ...(lists ? { lists } : {}),
       parseId,
       fresh,
-      ...(fresh && req.file && text !== undefined ? { text } : {}),
+      ...(textBytes ? { textBytes } : {}),
       tokens: quick,
       tableSeq: quickSeq,
       ...(evictionFollows ? { evictionFollows } : {}),
     },
-    [quick.perMessage.buffer, quick.prefix.buffer],
+    [
+      quick.perMessage.buffer,
+      quick.prefix.buffer,
+      ...(textBytes?.buffer instanceof ArrayBuffer ? [textBytes.buffer] : []),
+    ],
   );
   if (evictionFollows) {
     // No yield between the answer and this: the page waits for it (client.ts).
