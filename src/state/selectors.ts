@@ -6,6 +6,7 @@
  */
 import type { Analysis } from '../model/analyze.ts';
 import { isPinned } from '../model/exchanges.ts';
+import { messageLabels } from '../model/messageLabels.ts';
 import type { ParsedTranscript } from '../model/parse/index.ts';
 import { isBroken, type ToolPair } from '../model/pairing.ts';
 import { countTokens, sumTokens, type TextCounter, type TokenTable } from '../model/tokens.ts';
@@ -278,19 +279,23 @@ export const selectDimmed = memoN(
 /** A violation with the message (ours) it points at. */
 export interface ViolationTarget {
   violation: Violation;
-  /** Message index (ours) holding the cause, or -1 if the raw index is not in the transcript. */
+  /** Message index (ours) holding the cause (`violation.index`), or -1 when it is not a row. */
   message: number;
+  /** The cause's row label (`#3`, `#3.2`: `messageLabels`), or null when `message` is -1. */
+  label: string | null;
   /** 'first' = the error this request gets; 'next' = what follows once it is fixed; 'warning'. */
   rank: 'first' | 'next' | 'warning';
 }
 
 /**
- * Violations mapped from raw (as pasted) message indices to ours, ranked: the first error is
- * the 400 the request gets, later errors come next once it is fixed, warnings are accepted.
+ * Violations with the message (ours) each points at — `Violation.index`, never a lookup by the raw
+ * index, which repeats for retry copies and split source messages — and its row label, ranked:
+ * the first error is the 400 the request gets, later errors come next once it is fixed, warnings
+ * are accepted.
  */
 export const selectViolationTargets = memo1((a: Analysis): ViolationTarget[] => {
-  const byRaw = new Map<number, number>();
-  for (const m of a.transcript.messages) if (!byRaw.has(m.rawIndex)) byRaw.set(m.rawIndex, m.index);
+  const ms = a.transcript.messages;
+  const labels = messageLabels(ms);
   let seenError = false;
   return a.validation.violations.map((v) => {
     let rank: ViolationTarget['rank'] = 'warning';
@@ -298,7 +303,8 @@ export const selectViolationTargets = memo1((a: Analysis): ViolationTarget[] => 
       rank = seenError ? 'next' : 'first';
       seenError = true;
     }
-    return { violation: v, message: byRaw.get(v.messageIndex) ?? -1, rank };
+    const message = v.index >= 0 && v.index < ms.length ? v.index : -1;
+    return { violation: v, message, label: message >= 0 ? labels.of(message) : null, rank };
   });
 });
 

@@ -9,6 +9,8 @@ import { blockText, excerpt, fmtInt, prettyJson } from './format.ts';
 
 export interface MessageRowProps {
   message: Message;
+  /** Row label (`#3`, or `#3.2` when several of ours share a raw index): `messageLabels`. */
+  label: string;
   tokens: number;
   /** Largest per-message token count, for the bar's scale. */
   maxTokens: number;
@@ -109,7 +111,7 @@ export const MessageRow = memo(function MessageRow(p: MessageRowProps) {
         </button>
         <span className="role">{ROLE_LABEL[m.role]}</span>
         <span className="msg-index" title={`Position in the source: ${m.path}`}>
-          #{m.rawIndex}
+          {p.label}
         </span>
         <span className="chips">
           {m.blocks.length === 0 && <span className="chip empty">(no content)</span>}

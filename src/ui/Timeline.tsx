@@ -6,6 +6,7 @@
 import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Analysis } from '../model/analyze.ts';
+import { messageLabels } from '../model/messageLabels.ts';
 import type { TokenTable } from '../model/tokens.ts';
 import {
   selectArcPairs,
@@ -284,7 +285,8 @@ export function Timeline({
 
   const onSelect = useCallback((index: number) => select({ kind: 'message', index }), [select]);
   const onSelectPair = useCallback((key: string) => select({ kind: 'pair', key }), [select]);
-  const labelOf = useCallback((m: number) => `#${messages[m]?.rawIndex ?? m}`, [messages]);
+  // Row labels (`#3`, `#3.2` when several of ours share a raw index), as the rows show them.
+  const labelOf = useMemo(() => messageLabels(messages).of, [messages]);
 
   return (
     <div className="timeline-scroll" ref={scrollRef} data-testid="timeline" tabIndex={-1}>
@@ -359,6 +361,7 @@ export function Timeline({
               )}
               <MessageRow
                 message={m}
+                label={labelOf(row.message)}
                 tokens={tokens.perMessage[row.message] ?? 0}
                 maxTokens={maxTokens}
                 approx={!tokens.basis.exact}

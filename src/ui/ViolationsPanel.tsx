@@ -63,6 +63,7 @@ function ViolationItem({
       data-testid="violation"
       data-rule={v.rule}
       data-rank={t.rank}
+      data-message-index={t.message}
     >
       <div className="violation-head">
         <span className="violation-rank" data-testid="violation-rank">
@@ -116,7 +117,7 @@ function ViolationItem({
       )}
       {t.message >= 0 && (
         <button type="button" className="jump" data-testid="jump" onClick={() => onJump(t.message)}>
-          Jump to message #{v.messageIndex}
+          Jump to message {t.label ?? `#${v.messageIndex}`}
           {v.blockIndex !== null ? `, block ${v.blockIndex}` : ''}
         </button>
       )}
@@ -148,7 +149,7 @@ export function ViolationsPanel({
         <ol className="violation-list">
           {targets.map((t, i) => (
             <ViolationItem
-              key={`${i}:${t.violation.rule}:${t.violation.messageIndex}`}
+              key={`${i}:${t.violation.rule}:${t.violation.index}`}
               t={t}
               current={currentMessage >= 0 && t.message === currentMessage}
               onJump={onJump}
