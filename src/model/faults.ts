@@ -19,6 +19,7 @@
  * it derives from. Undo is the caller keeping the original transcript.
  */
 import { groupExchanges } from './exchanges.ts';
+import { messageLabels } from './messageLabels.ts';
 import { pairToolCalls, type ToolPair } from './pairing.ts';
 import type { Block, Message, Result, Transcript } from './types.ts';
 
@@ -36,8 +37,40 @@ export type FaultSpec =
 
 export interface FaultResult {
   transcript: Transcript;
-  /** One or two sentences: what the loop did, in the field's words. */
+  /**
+   * One or two sentences: what the loop did, in the field's words. Messages are named by their
+   * row label (`#3`, `#3.2`: `messageLabels`) in the output transcript (the rows shown after the
+   * fault), or in the input for a message the fault removed.
+   */
   description: string;
+}
+
+/** Row label of a message: `(m) => '#3.2'`, or null when it is not in that list. */
+type LabelOf = (m: Message) => string | null;
+
+/** A fault applied, its description still to be worded with the labels of the rows shown. */
+interface Applied {
+  transcript: Transcript;
+  describe: (label: (m: Message) => string) => string;
+}
+
+/** Row label of `m` in `messages` (by identity), or null when it is not there. O(n). */
+function labelIn(messages: readonly Message[]): LabelOf {
+  return (m) => {
+    const i = messages.indexOf(m);
+    return i < 0 ? null : messageLabels(messages).of(i);
+  };
+}
+
+/** The first list that holds `m` names it; `#rawIndex` when none does. */
+function firstLabel(...lists: LabelOf[]): (m: Message) => string {
+  return (m) => {
+    for (const l of lists) {
+      const s = l(m);
+      if (s !== null) return s;
+    }
+    return `#${m.rawIndex}`;
+  };
 }
 
 /** Labels for menus, in the order the issue lists them. */
@@ -92,7 +125,7 @@ export function withMessages(
   return { ...t, messages };
 }
 
-function fail(error: string): Result<FaultResult, string> {
+function fail(error: string): Result<Applied, string> {
   return { ok: false, error };
 }
 
@@ -143,11 +176,21 @@ function resultsOf(pairs: readonly ToolPair[], i: number): { message: number; bl
  * @param t a transcript (usually valid; any works)
  * @param spec the fault and its target: `pairKey` is a key from `pairToolCalls(t.messages)`,
  *   `messageIndex` a position in `t.messages` (an assistant message with tool calls), `count` ≥ 1
- * @returns the faulted transcript and a description, or an error string when the target does not
- *   fit the fault (no such pair, a call without a result, a timeout on a call with no siblings,
- *   a message that is not an assistant tool turn). Never throws.
+ * @returns the faulted transcript and a description (messages named by their row labels in the
+ *   output, `#3` / `#3.2`), or an error string when the target does not fit the fault (no such
+ *   pair, a call without a result, a timeout on a call with no siblings, a message that is not
+ *   an assistant tool turn; messages named by their row labels in `t`). Never throws.
  */
 export function applyFault(t: Transcript, spec: FaultSpec): Result<FaultResult, string> {
+  const r = applyOne(t, spec);
+  if (!r.ok) return r;
+  const { transcript, describe } = r.value;
+  const description = describe(firstLabel(labelIn(transcript.messages), labelIn(t.messages)));
+  return { ok: true, value: { transcript, description } };
+}
+
+function applyOne(t: Transcript, spec: FaultSpec): Result<Applied, string> {
+  const rowOf = (i: number) => messageLabels(t.messages).of(i);
   switch (spec.kind) {
     case 'tool_raised':
     case 'timeout': {
@@ -176,13 +219,18 @@ export function applyFault(t: Transcript, spec: FaultSpec): Result<FaultResult, 
         spec.kind === 'tool_raised'
           ? `The tool ${describeCall(p)} raised and the loop never appended its tool_result; everything after was stored as usual.`
           : `${describeCall(p)} timed out; only the results of its ${siblings.length} parallel sibling${siblings.length === 1 ? '' : 's'} were appended.`;
-      return { ok: true, value: { transcript: withMessages(t, messages), description } };
+      return {
+        ok: true,
+        value: { transcript: withMessages(t, messages), describe: () => description },
+      };
     }
     case 'cancel': {
       const i = spec.messageIndex;
       const m = t.messages[i];
       if (!m || m.role !== 'assistant' || !m.blocks.some((b) => b.type === 'tool_use' && !b.server))
-        return fail(`Message ${i} is not an assistant turn with tool calls.`);
+        return fail(
+          `${m ? `Message ${rowOf(i)}` : `There is no message at position ${i}, so it`} is not an assistant turn with tool calls.`,
+        );
       // The rest of the exchange (results, later turns) never happened; the next exchange stays.
       const { exchanges, exchangeOf } = groupExchanges(t.messages);
       const x = exchanges[exchangeOf[i] ?? -1];
@@ -208,19 +256,22 @@ export function applyFault(t: Transcript, spec: FaultSpec): Result<FaultResult, 
         appended = true;
       }
       const calls = m.blocks.filter((b) => b.type === 'tool_use' && !b.server).length;
-      const description = `The user cancelled while ${calls} tool call${calls === 1 ? ' was' : 's were'} running: the assistant turn (message ${i}) was stored, none of its results, ${dropped.size} later message${dropped.size === 1 ? '' : 's'} of that exchange never happened, and ${appended ? 'a new user message was appended' : "the user's next message follows the turn"}.`;
-      return { ok: true, value: { transcript: withMessages(t, messages), description } };
+      const describe = (label: (x: Message) => string) =>
+        `The user cancelled while ${calls} tool call${calls === 1 ? ' was' : 's were'} running: the assistant turn (message ${label(m)}) was stored, none of its results, ${dropped.size} later message${dropped.size === 1 ? '' : 's'} of that exchange never happened, and ${appended ? 'a new user message was appended' : "the user's next message follows the turn"}.`;
+      return { ok: true, value: { transcript: withMessages(t, messages), describe } };
     }
     case 'retry': {
       const i = spec.messageIndex;
       const m = t.messages[i];
-      if (!m || m.role !== 'assistant') return fail(`Message ${i} is not an assistant message.`);
+      if (!m) return fail(`There is no message at position ${i} to retry.`);
+      if (m.role !== 'assistant') return fail(`Message ${rowOf(i)} is not an assistant message.`);
       const copy = derivedMessage(m, { blocks: m.blocks.map((b) => ({ ...b })) }, true);
       copy.path = `retry copy of ${m.path}`;
       const messages = [...t.messages.slice(0, i + 1), copy, ...t.messages.slice(i + 1)];
       const calls = m.blocks.filter((b) => b.type === 'tool_use' && !b.server).length;
-      const description = `A network error hit after the reply; the retry stored assistant message ${i} twice${calls > 0 ? ` (its ${calls} tool_use id${calls === 1 ? '' : 's'} now appear twice)` : ''} and its results once.`;
-      return { ok: true, value: { transcript: withMessages(t, messages), description } };
+      const describe = (label: (x: Message) => string) =>
+        `A network error hit after the reply; the retry stored assistant message ${label(m)} twice (the copy is ${label(copy)})${calls > 0 ? `, so its ${calls} tool_use id${calls === 1 ? '' : 's'} now appear${calls === 1 ? 's' : ''} twice,` : ''} and its results once.`;
+      return { ok: true, value: { transcript: withMessages(t, messages), describe } };
     }
     case 'truncate': {
       const n = Math.floor(spec.count);
@@ -228,24 +279,23 @@ export function applyFault(t: Transcript, spec: FaultSpec): Result<FaultResult, 
       if (n > t.messages.length)
         return fail(`The transcript has only ${t.messages.length} messages.`);
       const messages = t.messages.slice(0, t.messages.length - n);
+      const description = `The last ${n} message${n === 1 ? ' was' : 's were'} dropped, as a retry path that rolls back does.`;
       return {
         ok: true,
-        value: {
-          transcript: withMessages(t, messages),
-          description: `The last ${n} message${n === 1 ? ' was' : 's were'} dropped, as a retry path that rolls back does.`,
-        },
+        value: { transcript: withMessages(t, messages), describe: () => description },
       };
     }
     case 'drop': {
       const i = spec.messageIndex;
       const m = t.messages[i];
-      if (!m) return fail(`There is no message ${i}.`);
+      if (!m) return fail(`There is no message at position ${i}.`);
       const messages = t.messages.filter((_, k) => k !== i);
       return {
         ok: true,
         value: {
           transcript: withMessages(t, messages),
-          description: `Message ${i} (${m.role}) was dropped, as a naive "drop the oldest message" trim does.`,
+          describe: (label) =>
+            `Message ${label(m)} (${m.role}) was dropped, as a naive "drop the oldest message" trim does.`,
         },
       };
     }
@@ -256,21 +306,33 @@ export function applyFault(t: Transcript, spec: FaultSpec): Result<FaultResult, 
  * Apply faults in order, each to the result of the previous one (the page's stack of applied
  * faults; pair keys and message indices refer to the transcript as it is at that step).
  * @returns the final transcript, the descriptions, and the error of the first fault that did not
- *   fit (the faults after it are not applied)
+ *   fit (the faults after it are not applied). Descriptions name messages by their row labels in
+ *   the final transcript (the rows shown: a later retry turns `#3` into `#3.1`), or, for a
+ *   message a later step removed, where that step's output or input last showed it.
  */
 export function applyFaults(
   t: Transcript,
   specs: readonly FaultSpec[],
 ): { transcript: Transcript; descriptions: string[]; error: string | null } {
   let cur = t;
-  const descriptions: string[] = [];
+  const steps: { before: Transcript; applied: Applied }[] = [];
+  let error: string | null = null;
   for (const s of specs) {
-    const r = applyFault(cur, s);
-    if (!r.ok) return { transcript: cur, descriptions, error: r.error };
+    const r = applyOne(cur, s);
+    if (!r.ok) {
+      error = r.error;
+      break;
+    }
+    steps.push({ before: cur, applied: r.value });
     cur = r.value.transcript;
-    descriptions.push(r.value.description);
   }
-  return { transcript: cur, descriptions, error: null };
+  const final = labelIn(cur.messages);
+  const descriptions = steps.map(({ before, applied }) =>
+    applied.describe(
+      firstLabel(final, labelIn(applied.transcript.messages), labelIn(before.messages)),
+    ),
+  );
+  return { transcript: cur, descriptions, error };
 }
 
 /**

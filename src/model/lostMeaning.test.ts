@@ -44,7 +44,9 @@ describe('findLostMeaning', () => {
         evictedResultIndex: 2,
       }),
     ]);
-    expect(rep[0]?.note).toContain('message 2');
+    // Messages are named by their row labels (`#N`, as the timeline rows show them).
+    expect(rep[0]?.note).toContain('call in message #1, whose result (message #2) was evicted');
+    expect(rep[0]).toMatchObject({ label: '#5' });
   });
 
   it('marks an evicted user message whose file path, identifier and ticket id later kept messages still use', () => {

@@ -10,26 +10,32 @@
  *
  * A simple, explained heuristic; `LOST_MEANING_LIMITS` says what it cannot see. O(total text).
  */
+import { messageLabels } from './messageLabels.ts';
 import { pairToolCalls } from './pairing.ts';
 import type { Block, Message, Transcript } from './types.ts';
 
 export interface RepeatedCallMark {
   kind: 'repeated_call';
-  /** The kept message holding the repeating call, and the call's block index. */
+  /** The kept message (ours) holding the repeating call, and the call's block index. */
   messageIndex: number;
+  /** That message's row label (`#3`, `#3.2`: `messageLabels`), as the timeline shows it. */
+  label: string;
   blockIndex: number;
   id: string | null;
   name: string;
   /** The earlier call it repeats (message, block), and the message that held its evicted result. */
   earlier: { messageIndex: number; blockIndex: number; id: string | null };
   evictedResultIndex: number;
+  /** Names the messages by their row labels (`#3`, `#3.2`). */
   note: string;
 }
 
 export interface EvictedReferenceMark {
   kind: 'evicted_reference';
-  /** The evicted user message. */
+  /** The evicted user message (ours). */
   messageIndex: number;
+  /** Its row label (`#3`, `#3.2`: `messageLabels`), as the timeline shows it. */
+  label: string;
   /** Kept messages after it that share its distinctive tokens, ascending. */
   referencedBy: number[];
   /** The shared tokens (at most 8), in the order the user wrote them. */
@@ -221,7 +227,8 @@ function prepare(t: Transcript): LostMeaningPrep {
  * @param kept message indices (positions in `t.messages`) kept by the policy
  * @param evicted message indices evicted by the policy; indices in neither list are ignored
  * @returns marks in message order (repeated calls by the repeating call, evicted references by
- *   the evicted user message) and the heuristic's limits. Never throws. The per-transcript
+ *   the evicted user message), each with the row labels of its messages (`#3`, `#3.2`: the notes
+ *   name messages the way the timeline rows do), and the heuristic's limits. Never throws. The per-transcript
  *   work is cached, so calls for many cuts of one transcript cost O(calls + evicted messages).
  */
 export function findLostMeaning(
@@ -233,6 +240,7 @@ export function findLostMeaning(
   const evictedSet = new Set(evicted);
   const marks: LostMeaningMark[] = [];
   const prep = prepare(t);
+  const labels = messageLabels(t.messages);
 
   // Repeated calls: same tool and input as an earlier call whose result was evicted.
   const evictedAnswers = new Map<
@@ -242,15 +250,18 @@ export function findLostMeaning(
   for (const c of prep.calls) {
     const prior = evictedAnswers.get(c.key);
     if (prior && keptSet.has(c.message)) {
+      const earlier = labels.of(prior.messageIndex);
+      const resultLabel = labels.of(prior.result);
       marks.push({
         kind: 'repeated_call',
         messageIndex: c.message,
+        label: labels.of(c.message),
         blockIndex: c.block,
         id: c.id,
         name: c.name,
         earlier: { messageIndex: prior.messageIndex, blockIndex: prior.blockIndex, id: prior.id },
         evictedResultIndex: prior.result,
-        note: `Repeats ${c.name} with the same input as the call in message ${prior.messageIndex}, whose result (message ${prior.result}) was evicted: the model no longer has that answer and asks again.`,
+        note: `Repeats ${c.name} with the same input as the call in message ${earlier}, whose result (message ${resultLabel}) was evicted: the model no longer has that answer and asks again.`,
       });
     }
     if (c.result !== null && evictedSet.has(c.result))
@@ -290,6 +301,7 @@ export function findLostMeaning(
     marks.push({
       kind: 'evicted_reference',
       messageIndex: i,
+      label: labels.of(i),
       referencedBy,
       tokens: shown,
       note: `This user message was evicted, but ${referencedBy.length} kept message${referencedBy.length === 1 ? '' : 's'} after it still mention${referencedBy.length === 1 ? 's' : ''} ${shown.map((s) => `"${s}"`).join(', ')}${tokens.length > shown.length ? ', …' : ''}: the model sees the references without the instruction that explained them.`,

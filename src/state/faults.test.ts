@@ -22,7 +22,7 @@ describe('fault selectors', () => {
     expect(v.analysis.transcript.messages.map((m) => m.index)).toEqual([0, 1, 2, 3, 4, 5, 6]);
     expect(v.transcript.messages[1]?.index).toBe(2);
     expect(selectFaulted(loaded, faults)).toBe(v);
-    expect(v.descriptions[0]).toMatch(/Message 1 \(assistant\) was dropped/);
+    expect(v.descriptions[0]).toMatch(/Message #1 \(assistant\) was dropped/);
   });
 
   it('a fault that does not fit is reported, the ones before it stay applied', () => {

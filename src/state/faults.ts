@@ -8,6 +8,7 @@ import { prepareEviction, simulatePolicy, type PolicyResult } from '../model/evi
 import type { PolicyId } from '../model/evict/types.ts';
 import { applyFaults, faultTargets, reindexForView, type FaultSpec } from '../model/faults.ts';
 import { findLostMeaning, type LostMeaning } from '../model/lostMeaning.ts';
+import { messageLabels } from '../model/messageLabels.ts';
 import { repairTranscript, type RepairResult } from '../model/repair.ts';
 import type { TokenTable } from '../model/tokens.ts';
 import type { Message, ProviderId, Transcript } from '../model/types.ts';
@@ -74,7 +75,10 @@ export const selectRepair = memoN((t: Transcript, provider: ProviderId): RepairV
 });
 
 export interface DiffRow {
+  /** Position in its transcript (before: the shown one; after: the repaired one). */
   index: number;
+  /** Row label in that transcript (`#3`, `#3.2`: `messageLabels`), as the timeline names it. */
+  label: string;
   role: Message['role'];
   summary: string;
   /** Before: `same` (kept as is), `changed` (replaced by a repaired copy) or `removed`. After: `same`, `changed` or `new`. */
@@ -126,15 +130,19 @@ export const selectRepairDiff = memoN((input: Transcript, r: RepairResult): Repa
   const changedIn = new Set(
     r.changes.filter((c) => c.outputIndex !== null).flatMap((c) => c.replaced),
   );
+  const inLabels = messageLabels(input.messages);
+  const outLabels = messageLabels(r.transcript.messages);
   return {
     before: input.messages.map((m, i) => ({
       index: i,
+      label: inLabels.of(i),
       role: m.role,
       summary: messageSummary(m),
       status: out.has(m) ? 'same' : changedIn.has(i) ? 'changed' : 'removed',
     })),
     after: r.transcript.messages.map((m, i) => ({
       index: i,
+      label: outLabels.of(i),
       role: m.role,
       summary: messageSummary(m),
       status: inSet.has(m) ? 'same' : changedOut.has(i) ? 'changed' : 'new',

@@ -59,16 +59,14 @@ export interface SimulatorLostMeaningProps {
   transcript: Transcript;
   result: PolicyResult;
   onJump: (message: number) => void;
-  /** Row label of a message (`#12`), as the timeline shows it. */
-  labelOf: (message: number) => string;
+  /**
+   * Not used any more: the marks carry their row labels (`#12`, `#3.2`, model/lostMeaning.ts), so
+   * the list and the rows agree even where several messages share a raw index.
+   */
+  labelOf?: (message: number) => string;
 }
 
-export function SimulatorLostMeaning({
-  transcript,
-  result,
-  onJump,
-  labelOf,
-}: SimulatorLostMeaningProps) {
+export function SimulatorLostMeaning({ transcript, result, onJump }: SimulatorLostMeaningProps) {
   const [, setAsked] = useState(0);
   if (lostMeaningDeferred(transcript) && result.deficit > 0 && result.freed > 0) {
     return (
@@ -95,7 +93,7 @@ export function SimulatorLostMeaning({
         Lost meaning after {result.policy} eviction ({lost.marks.length} mark
         {lost.marks.length === 1 ? '' : 's'})
       </h3>
-      <LostMeaningList lost={lost} onJump={onJump} labelOf={labelOf} />
+      <LostMeaningList lost={lost} onJump={onJump} />
     </section>
   );
 }

@@ -9,11 +9,10 @@ import './faults.css';
 export interface LostMeaningListProps {
   lost: LostMeaning;
   onJump: (message: number) => void;
-  /** Row label of a message (`#12`, as the timeline shows it); default: its position. */
-  labelOf?: (message: number) => string;
 }
 
-export function LostMeaningList({ lost, onJump, labelOf = String }: LostMeaningListProps) {
+/** The marks name messages by their own row labels (`#12`, `#3.2`), as the timeline rows do. */
+export function LostMeaningList({ lost, onJump }: LostMeaningListProps) {
   return (
     <div className="lost-meaning" data-testid="lost-meaning">
       {lost.marks.length === 0 ? (
@@ -24,8 +23,8 @@ export function LostMeaningList({ lost, onJump, labelOf = String }: LostMeaningL
             <li key={i} data-testid="lost-mark" data-kind={m.kind} className={`lost-${m.kind}`}>
               <button type="button" className="linklike" onClick={() => onJump(m.messageIndex)}>
                 {m.kind === 'repeated_call'
-                  ? `repeated call, message ${labelOf(m.messageIndex)}`
-                  : `evicted instruction, message ${labelOf(m.messageIndex)}`}
+                  ? `repeated call, message ${m.label}`
+                  : `evicted instruction, message ${m.label}`}
               </button>
               : {m.note}
             </li>

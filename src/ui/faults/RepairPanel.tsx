@@ -53,11 +53,11 @@ function DiffColumn({
             </span>
             {onJump ? (
               <button type="button" className="linklike" onClick={() => onJump(r.index)}>
-                {r.index} {r.role}
+                {r.label} {r.role}
               </button>
             ) : (
               <span>
-                {r.index} {r.role}
+                {r.label} {r.role}
               </span>
             )}{' '}
             <span className="diff-summary">{r.summary}</span>

@@ -1,9 +1,10 @@
 /**
  * The fault menu's items for the current selection (issue 8). Messages are named as the timeline
- * row names them: `#N`, the message's source position (`Message.rawIndex`), so after a fault
- * removed rows the menu and the selected row show the same number.
+ * row names them: `#N`, the message's source position (`Message.rawIndex`), with a sub-position
+ * (`#N.2`) where several share it, so after a fault the menu and the selected row agree.
  */
 import { FAULT_LABELS, type FaultSpec } from '../../model/faults.ts';
+import { messageLabels } from '../../model/messageLabels.ts';
 import type { ToolPair } from '../../model/pairing.ts';
 import { selectFaultTargets, type FaultedView } from '../../state/faults.ts';
 import type { AppState } from '../../state/store.ts';
@@ -17,9 +18,12 @@ function pairName(p: ToolPair | undefined): string {
   return p ? `${p.name || 'tool'}${p.id ? ` (${p.id})` : ''}` : '';
 }
 
-/** The row label of a message position in the shown transcript (`#22`), as the timeline shows it. */
+/**
+ * The row label of a message position in the shown transcript (`#22`, or `#22.2` when several
+ * messages share that raw index: `messageLabels`), as the timeline shows it.
+ */
 export function rowLabel(view: FaultedView, message: number): string {
-  return `#${view.analysis.transcript.messages[message]?.rawIndex ?? message}`;
+  return messageLabels(view.analysis.transcript.messages).of(message);
 }
 
 /** The fault menu items for a selection (uncached; see `selectFaultMenu`). */
