@@ -170,7 +170,7 @@ const SweepPlot = memo(function SweepPlot({
           <path className="sweep-kept" d={s.keptPath}>
             <title>{`${s.policy}: tokens kept at each budget`}</title>
           </path>
-          {s.segments.map((seg) => (
+          {s.bars.map((seg) => (
             <rect
               key={seg.lo}
               className={`sweep-seg ${seg.kind}`}
@@ -183,7 +183,11 @@ const SweepPlot = memo(function SweepPlot({
               height={12}
               onClick={() => onBudget.current(seg.hi)}
             >
-              <title>{`${s.policy}: budgets ${fmtInt(seg.lo)}–${fmtInt(seg.hi)} → ${KIND_TEXT[seg.kind]}`}</title>
+              <title>
+                {seg.mixed
+                  ? `${s.policy}: budgets ${fmtInt(seg.lo)}–${fmtInt(seg.hi)} → ${seg.kind === 'error' ? 'some give HTTP 400' : 'mixed'}`
+                  : `${s.policy}: budgets ${fmtInt(seg.lo)}–${fmtInt(seg.hi)} → ${KIND_TEXT[seg.kind]}`}
+              </title>
             </rect>
           ))}
         </g>

@@ -9,6 +9,8 @@ import {
   DEFAULT_SWEEP_SIZE,
   layoutSweep,
   layoutSweepFrom,
+  pixelBars,
+  type SweepSegment,
   sweepCursorX,
   sweepDomainLo,
 } from './sweepLayout.ts';
@@ -126,5 +128,44 @@ describe('layout memoised on the sweep', () => {
     expect(l.strips[0]?.segments).toEqual([
       expect.objectContaining({ lo: 0, hi: n - 1, kind: 'valid' }),
     ]);
+  });
+});
+
+describe('pixelBars', () => {
+  it('merges sub-pixel segments into bars that tile the same budgets; a 400 inside shows', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            width: fc.double({ min: 0.01, max: 3, noNaN: true }),
+            kind: fc.constantFrom('valid' as const, 'error' as const, 'nofit' as const),
+            tokens: fc.integer({ min: 1, max: 50 }),
+          }),
+          { minLength: 1, maxLength: 300 },
+        ),
+        (raw) => {
+          let x = 64;
+          let lo = 0;
+          const segs: SweepSegment[] = raw.map((r) => {
+            const s = { lo, hi: lo + r.tokens - 1, x, width: r.width, kind: r.kind };
+            x += r.width;
+            lo += r.tokens;
+            return s;
+          });
+          const bars = pixelBars(segs);
+          expect(bars[0]?.lo).toBe(0);
+          expect(bars[bars.length - 1]?.hi).toBe(lo - 1);
+          for (let i = 1; i < bars.length; i++)
+            expect(bars[i]?.lo).toBe((bars[i - 1]?.hi as number) + 1);
+          for (const b of bars) {
+            const inside = segs.filter((s) => s.lo >= b.lo && s.hi <= b.hi);
+            expect(inside.length).toBeGreaterThan(0);
+            if (inside.length > 1) expect(b.width).toBeLessThanOrEqual(1 + 1e-9);
+            if (inside.some((s) => s.kind === 'error')) expect(b.kind).toBe('error');
+            expect(b.mixed).toBe(new Set(inside.map((s) => s.kind)).size > 1);
+          }
+        },
+      ),
+    );
   });
 });
