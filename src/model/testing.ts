@@ -3,7 +3,42 @@
  * this file (it is excluded from the model's tsconfig and only tests use it).
  */
 import fc from 'fast-check';
+import {
+  parseDocument,
+  parseTranscript,
+  type ParseOptions,
+  type ParsedTranscript,
+} from './parse/index.ts';
 import type { Block, FormatId, Message, Role, Transcript } from './types.ts';
+
+/**
+ * Parse a JSON value as the page parses a pasted document (format detection, containers, the
+ * request picker), for tests of a parser through the public entry point.
+ * @param requestIndex which request of a file holding several (an eval log's sample, an export's
+ *   conversation); the parser's default when absent
+ * @returns the parsed transcript with its candidates and request list
+ * @throws Error with the ParseError's message when the value does not parse (the test fails)
+ */
+export function parsed(value: unknown, requestIndex?: number): ParsedTranscript {
+  const r = parseDocument(
+    { kind: 'json', value },
+    requestIndex !== undefined ? { requestIndex } : {},
+  );
+  if (!r.ok) throw new Error(r.error.message);
+  return r.value;
+}
+
+/**
+ * Parse pasted or loaded text (JSON, JSON Lines, a container) as the page does.
+ * @param opts a file name hint, a format or a request index, as `parseTranscript` takes them
+ * @returns the parsed transcript with its candidates and request list
+ * @throws Error with the ParseError's message when the text does not parse (the test fails)
+ */
+export function parsedText(text: string, opts: ParseOptions = {}): ParsedTranscript {
+  const r = parseTranscript(text, opts);
+  if (!r.ok) throw new Error(r.error.message);
+  return r.value;
+}
 
 /** Build a message; index/rawIndex/path are fixed up by `transcript()`. */
 export function msg(role: Role, blocks: Block[], raw?: unknown): Message {

@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { pairCounts, pairToolCalls } from '../pairing.ts';
 import type { Message, Transcript } from '../types.ts';
 import { bedrockConverseParser } from './bedrockConverse.ts';
-import { parseDocument, parseTranscript } from './index.ts';
+import { parsed } from '../testing.ts';
+import { parseTranscript } from './index.ts';
 
 function parse(value: unknown): Transcript {
-  const r = parseDocument({ kind: 'json', value });
-  if (!r.ok) throw new Error(r.error.message);
-  expect(r.value.transcript.format).toBe('bedrock-converse');
-  return r.value.transcript;
+  const t = parsed(value).transcript;
+  expect(t.format).toBe('bedrock-converse');
+  return t;
 }
 
 const BODY = {

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../analyze.ts';
 import { validateTranscript } from '../validate/index.ts';
-import { parseDocument } from './index.ts';
+import { parsed } from '../testing.ts';
 import { chatgptExportParser, listChatgptConversations } from './chatgptExport.ts';
 
 type Node = { id: string; parent: string | null; message: unknown };
@@ -61,15 +61,6 @@ const weather = conversation(
     msg('assistant', text('It is 18 °C and cloudy.'), { metadata: { model_slug: 'gpt-4o' } }),
   ),
 );
-
-function parsed(value: unknown, requestIndex?: number) {
-  const r = parseDocument(
-    { kind: 'json', value },
-    requestIndex !== undefined ? { requestIndex } : {},
-  );
-  if (!r.ok) throw new Error(r.error.message);
-  return r.value;
-}
 
 describe('chatgpt-export', () => {
   it('is detected without a hint; a tool-addressed message is a call, a tool message its result', () => {

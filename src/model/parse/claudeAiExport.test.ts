@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../analyze.ts';
 import { validateTranscript } from '../validate/index.ts';
-import { parseDocument } from './index.ts';
+import { parsed } from '../testing.ts';
 import { claudeAiExportParser, listClaudeAiConversations } from './claudeAiExport.ts';
 
 const human = (text: string, extra: Record<string, unknown> = {}) => ({
@@ -55,15 +55,6 @@ const fetchConv = {
     ]),
   ],
 };
-
-function parsed(value: unknown, requestIndex?: number) {
-  const r = parseDocument(
-    { kind: 'json', value },
-    requestIndex !== undefined ? { requestIndex } : {},
-  );
-  if (!r.ok) throw new Error(r.error.message);
-  return r.value;
-}
 
 describe('claude-ai-export', () => {
   it('is detected without a hint; tools run inside the assistant turn pair there', () => {

@@ -8,17 +8,12 @@ import { countTokens } from '../tokens.ts';
 import { usageGap, usageGaps } from '../usage.ts';
 import { writeTranscript } from '../write.ts';
 import { inParentOrder } from './claudeCodeJsonl.ts';
+import { parsedText } from '../testing.ts';
 import { parseTranscript } from './index.ts';
 
 const samples = path.resolve(import.meta.dirname, '../../../public/samples');
 const sample = (f: string) => readFileSync(path.join(samples, f), 'utf8');
 const jsonl = (lines: unknown[]) => lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
-
-function parseOk(text: string, name?: string) {
-  const r = parseTranscript(text, name ? { name } : {});
-  if (!r.ok) throw new Error(r.error.message);
-  return r.value;
-}
 
 const env = {
   isSidechain: false,
@@ -63,7 +58,7 @@ const asstLine = (
 });
 
 describe('claude-code-jsonl: the valid sample', () => {
-  const p = parseOk(sample('claude-code-session.jsonl'));
+  const p = parsedText(sample('claude-code-session.jsonl'));
   const t = p.transcript;
 
   it('is detected without a hint and merges reply lines by message.id', () => {
@@ -134,7 +129,9 @@ describe('claude-code-jsonl: the valid sample', () => {
 
   it('writes without a removed reply and re-parses to the same messages minus it', () => {
     const kept = t.messages.filter((_, i) => i !== 11 && i !== 12);
-    const again = parseOk(writeTranscript({ ...t, messages: kept }), 'x.jsonl').transcript;
+    const again = parsedText(writeTranscript({ ...t, messages: kept }), {
+      name: 'x.jsonl',
+    }).transcript;
     expect(again.messages.map((m) => m.blocks)).toEqual(kept.map((m) => m.blocks));
   });
 
@@ -149,7 +146,7 @@ describe('claude-code-jsonl: the valid sample', () => {
       stringContent: true,
     };
     const text = writeTranscript({ ...t, messages: [...t.messages, added] });
-    const again = parseOk(text, 'x.jsonl').transcript;
+    const again = parsedText(text, { name: 'x.jsonl' }).transcript;
     expect(again.messages.at(-1)?.blocks).toEqual([{ type: 'text', text: 'and now?' }]);
     expect(again.messages).toHaveLength(t.messages.length + 1);
   });
@@ -157,7 +154,7 @@ describe('claude-code-jsonl: the valid sample', () => {
 
 describe('claude-code-jsonl: the broken sample', () => {
   it('gets Anthropic A2 for the parallel calls left without results', () => {
-    const t = parseOk(sample('broken-claude-code-escape.jsonl')).transcript;
+    const t = parsedText(sample('broken-claude-code-escape.jsonl')).transcript;
     const v = analyze(t).validation;
     expect(v.valid).toBe(false);
     expect(v.violations[0]?.error).toEqual({
@@ -201,7 +198,7 @@ describe('claude-code-jsonl: line handling', () => {
       }),
       userLine('u3', 'a5', 'Stop — only run the unit tests, the others take too long.'),
     ];
-    const t = parseOk(jsonl(lines)).transcript;
+    const t = parsedText(jsonl(lines)).transcript;
     expect(t.messages).toHaveLength(5);
     const v = analyze(t).validation.violations[0];
     expect(v?.rule).toBe('unanswered_tool_use');
@@ -219,7 +216,7 @@ describe('claude-code-jsonl: line handling', () => {
       userLine('r2', 'a2', [{ type: 'tool_result', tool_use_id: 't2', content: 'two' }]),
       asstLine('a2', 'r1', 'msg_1', { type: 'tool_use', id: 't2', name: 'x', input: {} }),
     ];
-    const t = parseOk(jsonl(lines)).transcript;
+    const t = parsedText(jsonl(lines)).transcript;
     expect(t.messages.map((m) => `${m.role}:${m.blocks.length}`)).toEqual([
       'user:1',
       'assistant:2',
@@ -241,7 +238,7 @@ describe('claude-code-jsonl: line handling', () => {
       }),
       asstLine('a1', 'u1', 'msg_m', { type: 'text', text: 'main answer' }),
     ];
-    const t = parseOk(jsonl(lines)).transcript;
+    const t = parsedText(jsonl(lines)).transcript;
     expect(t.messages.map((m) => [m.path, m.meta?.sidechain === true])).toEqual([
       ['line 1', false],
       ['line 4', false],
@@ -271,7 +268,7 @@ describe('claude-code-jsonl: line handling', () => {
         { isCompactSummary: true, isVisibleInTranscriptOnly: true },
       ),
     ];
-    const t = parseOk(jsonl(lines)).transcript;
+    const t = parsedText(jsonl(lines)).transcript;
     expect(t.messages[1]?.meta?.compactSummary).toBe(true);
     expect(
       t.warnings.some((w) =>
@@ -285,7 +282,7 @@ describe('claude-code-jsonl: line handling', () => {
       jsonl([userLine('u1', null, 'hi')]) +
       '{"type":"assistant", broken\n' +
       jsonl([asstLine('a1', 'u1', 'm1', { type: 'text', text: 'hello' })]);
-    const p = parseOk(text, 'session.jsonl');
+    const p = parsedText(text, { name: 'session.jsonl' });
     expect(p.transcript.messages).toHaveLength(2);
     expect(
       p.transcript.warnings.some((w) => w.includes('not valid JSON and were skipped: 2')),
@@ -311,7 +308,7 @@ describe('claude-code-jsonl: parent cycles', () => {
       userLine('u1', 'a1', 'one'),
       asstLine('a1', 'u1', 'm1', { type: 'text', text: 'two' }),
     ];
-    const t = parseOk(jsonl(lines)).transcript;
+    const t = parsedText(jsonl(lines)).transcript;
     expect(t.messages.map((m) => m.path)).toEqual(['line 1', 'line 2']);
   });
 });

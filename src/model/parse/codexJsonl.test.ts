@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { analyze } from '../analyze.ts';
 import { pairCounts } from '../pairing.ts';
 import { writeTranscript } from '../write.ts';
+import { parsedText } from '../testing.ts';
 import { parseTranscript } from './index.ts';
 
 const samples = path.resolve(import.meta.dirname, '../../../public/samples');
@@ -31,14 +32,8 @@ const tokens = (input: number, cached: number, output: number, reasoning: number
     rate_limits: null,
   });
 
-function parseOk(text: string) {
-  const r = parseTranscript(text);
-  if (!r.ok) throw new Error(r.error.message);
-  return r.value;
-}
-
 describe('codex-jsonl: the valid sample', () => {
-  const p = parseOk(sample('codex-rollout.jsonl'));
+  const p = parsedText(sample('codex-rollout.jsonl'));
   const t = p.transcript;
 
   it('is detected without a hint; only response_item lines become messages', () => {
@@ -99,7 +94,7 @@ describe('codex-jsonl: the valid sample', () => {
   it('writes back line for line when nothing changed, and drops a removed item', () => {
     expect(writeTranscript(t)).toBe(sample('codex-rollout.jsonl'));
     const without = writeTranscript({ ...t, messages: t.messages.filter((_, i) => i !== 8) });
-    const again = parseOk(without).transcript;
+    const again = parsedText(without).transcript;
     expect(again.messages).toHaveLength(8);
     expect(without.split('\n').length).toBe(sample('codex-rollout.jsonl').split('\n').length - 1);
   });
@@ -107,7 +102,7 @@ describe('codex-jsonl: the valid sample', () => {
 
 describe('codex-jsonl: the broken sample', () => {
   it("gets the Responses API's R2 for the interrupted call", () => {
-    const t = parseOk(sample('broken-codex-interrupt.jsonl')).transcript;
+    const t = parsedText(sample('broken-codex-interrupt.jsonl')).transcript;
     const v = analyze(t).validation;
     expect(v.valid).toBe(false);
     expect(v.violations[0]?.message).toBe('No tool output found for function call call_dlqList7.');
@@ -125,7 +120,7 @@ describe('codex-jsonl: the broken sample', () => {
 
 describe('codex-jsonl: line handling', () => {
   it('case 09 (openai/codex#394) as a rollout: the pending call is unanswered', () => {
-    const t = parseOk(
+    const t = parsedText(
       jsonl([
         line('session_meta', {
           id: 'x',
@@ -162,7 +157,7 @@ describe('codex-jsonl: line handling', () => {
   });
 
   it('a rollback removes the last turn from the context', () => {
-    const t = parseOk(
+    const t = parsedText(
       jsonl([
         line('session_meta', { id: 'x' }),
         line('event_msg', { type: 'task_started', turn_id: 't1' }),
@@ -187,7 +182,7 @@ describe('codex-jsonl: line handling', () => {
   });
 
   it('a compacted line becomes a summary message; custom tool calls pair by call_id', () => {
-    const t = parseOk(
+    const t = parsedText(
       jsonl([
         line('session_meta', { id: 'x' }),
         item({

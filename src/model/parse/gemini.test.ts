@@ -3,13 +3,13 @@ import { pairToolCalls } from '../pairing.ts';
 import { countableText } from '../tokens.ts';
 import type { Transcript } from '../types.ts';
 import { geminiParser } from './gemini.ts';
-import { parseDocument, parseTranscript } from './index.ts';
+import { parsed } from '../testing.ts';
+import { parseTranscript } from './index.ts';
 
 function parse(value: unknown): Transcript {
-  const r = parseDocument({ kind: 'json', value });
-  if (!r.ok) throw new Error(r.error.message);
-  expect(r.value.transcript.format).toBe('gemini');
-  return r.value.transcript;
+  const t = parsed(value).transcript;
+  expect(t.format).toBe('gemini');
+  return t;
 }
 
 const BODY = {

@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../analyze.ts';
 import { validateTranscript } from '../validate/index.ts';
-import { parseDocument, parseTranscript } from './index.ts';
+import { parsed } from '../testing.ts';
+import { parseTranscript } from './index.ts';
 import { inspectLogParser, listInspectSamples } from './inspectLog.ts';
 
 const call = (id: string, fn: string, args: unknown) => ({ id, function: fn, arguments: args });
@@ -80,15 +81,6 @@ const log = (...samples: unknown[]) => ({
   plan: { name: 'plan', steps: [] },
   samples,
 });
-
-function parsed(value: unknown, requestIndex?: number) {
-  const r = parseDocument(
-    { kind: 'json', value },
-    requestIndex !== undefined ? { requestIndex } : {},
-  );
-  if (!r.ok) throw new Error(r.error.message);
-  return r.value;
-}
 
 describe('inspect-log', () => {
   it('is detected without a hint and reads messages, calls, results, tools and usage', () => {

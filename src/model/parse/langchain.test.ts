@@ -5,19 +5,13 @@ import { analyze } from '../analyze.ts';
 import { pairCounts } from '../pairing.ts';
 import { validateTranscript } from '../validate/index.ts';
 import { writeTranscript } from '../write.ts';
-import { parseTranscript } from './index.ts';
+import { parsedText } from '../testing.ts';
 
 const samples = path.resolve(import.meta.dirname, '../../../public/samples');
 const sample = (f: string) => readFileSync(path.join(samples, f), 'utf8');
 
-function parseOk(text: string) {
-  const r = parseTranscript(text);
-  if (!r.ok) throw new Error(r.error.message);
-  return r.value;
-}
-
 describe('langchain: the valid sample (model_dump dicts)', () => {
-  const p = parseOk(sample('langchain-oncall.json'));
+  const p = parsedText(sample('langchain-oncall.json'));
   const t = p.transcript;
 
   it('is detected without a hint and normalised', () => {
@@ -54,7 +48,7 @@ describe('langchain: the valid sample (model_dump dicts)', () => {
 });
 
 describe('langchain: the broken sample (lc constructor form)', () => {
-  const t = parseOk(sample('broken-langchain-trim.json')).transcript;
+  const t = parsedText(sample('broken-langchain-trim.json')).transcript;
 
   it('gets OpenAI O1 at messages.[0].role', () => {
     expect(t.format).toBe('langchain');
@@ -103,7 +97,7 @@ describe('langchain: the broken sample (lc constructor form)', () => {
 
 describe('langchain: shapes', () => {
   it('case 01 (langchain-ai/langchain#33245) in dict form: orphan tool message at 0', () => {
-    const t = parseOk(
+    const t = parsedText(
       JSON.stringify([
         {
           type: 'tool',
@@ -127,7 +121,7 @@ describe('langchain: shapes', () => {
   });
 
   it('StoredMessage {type, data} under `messages`, Anthropic tool_use in content not doubled, error status', () => {
-    const t = parseOk(
+    const t = parsedText(
       JSON.stringify({
         messages: [
           { type: 'human', data: { content: 'hi' } },
@@ -152,7 +146,7 @@ describe('langchain: shapes', () => {
   });
 
   it('OpenAI-style calls in additional_kwargs', () => {
-    const t = parseOk(
+    const t = parsedText(
       JSON.stringify([
         { type: 'human', content: 'hi' },
         {
@@ -174,7 +168,7 @@ describe('langchain: shapes', () => {
 
   it('OpenAI and Anthropic message arrays are not taken for LangChain', () => {
     expect(
-      parseOk(
+      parsedText(
         JSON.stringify([
           { role: 'user', content: 'hi' },
           { role: 'assistant', content: 'yo' },

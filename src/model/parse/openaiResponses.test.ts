@@ -2,14 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { pairCounts, pairToolCalls } from '../pairing.ts';
 import { countableText } from '../tokens.ts';
 import type { Transcript } from '../types.ts';
+import { parsed } from '../testing.ts';
 import { parseDocument, parseTranscript } from './index.ts';
 import { openaiResponsesParser } from './openaiResponses.ts';
 
 function parse(value: unknown): Transcript {
-  const r = parseDocument({ kind: 'json', value });
-  if (!r.ok) throw new Error(r.error.message);
-  expect(r.value.transcript.format).toBe('openai-responses');
-  return r.value.transcript;
+  const t = parsed(value).transcript;
+  expect(t.format).toBe('openai-responses');
+  return t;
 }
 
 const BODY = {

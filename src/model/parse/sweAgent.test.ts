@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../analyze.ts';
 import { validateTranscript } from '../validate/index.ts';
-import { parseDocument } from './index.ts';
+import { parsed } from '../testing.ts';
 import { sweAgentParser } from './sweAgent.ts';
 
 const sys = {
@@ -52,12 +52,6 @@ const convert = action(
   '{"value": 26.2, "from": "mi", "to": "km"}',
   'Convert the distance.',
 );
-
-function parsed(value: unknown) {
-  const r = parseDocument({ kind: 'json', value });
-  if (!r.ok) throw new Error(r.error.message);
-  return r.value;
-}
 
 describe('swe-agent', () => {
   it('is detected without a hint; tool_call_ids (a list) answer the calls', () => {

@@ -4,19 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { analyze } from '../analyze.ts';
 import { pairCounts } from '../pairing.ts';
 import { writeTranscript } from '../write.ts';
-import { parseTranscript } from './index.ts';
+import { parsedText } from '../testing.ts';
 
 const samples = path.resolve(import.meta.dirname, '../../../public/samples');
 const sample = (f: string) => readFileSync(path.join(samples, f), 'utf8');
 
-function parseOk(text: string) {
-  const r = parseTranscript(text);
-  if (!r.ok) throw new Error(r.error.message);
-  return r.value;
-}
-
 describe('vercel-ai: the valid sample (UIMessages)', () => {
-  const p = parseOk(sample('vercel-ui-messages.json'));
+  const p = parsedText(sample('vercel-ui-messages.json'));
   const t = p.transcript;
 
   it('is detected without a hint; each step becomes an assistant message and a tool message', () => {
@@ -62,7 +56,7 @@ describe('vercel-ai: the valid sample (UIMessages)', () => {
 
 describe('vercel-ai: the broken sample (ModelMessages)', () => {
   it('gets Anthropic A2 listing only the unanswered call', () => {
-    const t = parseOk(sample('broken-vercel-dropped-result.json')).transcript;
+    const t = parsedText(sample('broken-vercel-dropped-result.json')).transcript;
     expect(t.format).toBe('vercel-ai');
     const v = analyze(t).validation;
     expect(v.violations[0]?.error).toEqual({
@@ -78,7 +72,7 @@ describe('vercel-ai: the broken sample (ModelMessages)', () => {
 
 describe('vercel-ai: shapes', () => {
   it('case 10 (vercel/ai#14259) as ModelMessages: partial answer at message 1', () => {
-    const t = parseOk(
+    const t = parsedText(
       JSON.stringify([
         { role: 'user', content: 'Fetch the release notes page and read CHANGELOG.md.' },
         {
@@ -122,7 +116,7 @@ describe('vercel-ai: shapes', () => {
   });
 
   it('v4 args/result and tool-invocation parts', () => {
-    const model = parseOk(
+    const model = parsedText(
       JSON.stringify([
         {
           role: 'assistant',
@@ -138,7 +132,7 @@ describe('vercel-ai: shapes', () => {
     expect(model.messages[1]?.blocks[0]).toMatchObject({
       content: [{ type: 'text', text: '{"ok":true}' }],
     });
-    const ui = parseOk(
+    const ui = parsedText(
       JSON.stringify([
         { id: 'a', role: 'user', content: 'hi', parts: [{ type: 'text', text: 'hi' }] },
         {
@@ -158,7 +152,7 @@ describe('vercel-ai: shapes', () => {
   });
 
   it('plain {role, content: string} lists stay OpenAI Chat', () => {
-    const p = parseOk(
+    const p = parsedText(
       JSON.stringify([
         { role: 'system', content: 'x' },
         { role: 'user', content: 'hi' },
