@@ -5,7 +5,16 @@
  */
 import type { Block, Message, Result, Role, Transcript, ToolDef, UsageRecord } from '../types.ts';
 import type { FormatParser } from './registry.ts';
-import { arr, base64Bytes, isObject, type Json, shapeError, str } from './util.ts';
+import {
+  arr,
+  base64Bytes,
+  isObject,
+  type Json,
+  shapeError,
+  str,
+  notAnObject,
+  bareListTranscript,
+} from './util.ts';
 import { withList } from './util.ts';
 
 const SERVER_RESULT = /_tool_result$/;
@@ -103,16 +112,7 @@ const ROLES: Record<string, Role> = { user: 'user', assistant: 'assistant', syst
 function parseMessages(list: unknown[], listKey: string): Message[] {
   return list.map((m, i): Message => {
     const path = `${listKey}.${i}`;
-    if (!isObject(m)) {
-      return {
-        index: i,
-        rawIndex: i,
-        path,
-        role: 'user',
-        blocks: [{ type: 'other', label: 'not an object', raw: m }],
-        raw: m,
-      };
-    }
+    if (!isObject(m)) return notAnObject(m, path, i);
     const role = ROLES[str(m.role) ?? ''] ?? 'user';
     const content = m.content;
     let blocks: Block[];
@@ -255,19 +255,8 @@ function parse(v: unknown): Result<Transcript> {
     warnings: [] as string[],
     raw: v,
   };
-  if (Array.isArray(v)) {
-    return {
-      ok: true,
-      value: {
-        ...base,
-        system: [],
-        tools: null,
-        settings: {},
-        messages: parseMessages(v, 'messages'),
-        listKey: 'messages',
-      },
-    };
-  }
+  if (Array.isArray(v))
+    return bareListTranscript('anthropic-messages', v, 'messages', parseMessages(v, 'messages'));
   if (!isObject(v))
     return shapeError('Expected an object with `messages` or an array of messages.');
   if (isResponseObject(v)) {

@@ -10,7 +10,16 @@
  */
 import type { Block, Message, Result, Role, Transcript, ToolDef, UsageRecord } from '../types.ts';
 import type { FormatParser } from './registry.ts';
-import { arr, isObject, type Json, shapeError, str, withList } from './util.ts';
+import {
+  arr,
+  isObject,
+  type Json,
+  shapeError,
+  str,
+  withList,
+  notAnObject,
+  bareListTranscript,
+} from './util.ts';
 
 const ROLES: Record<string, Role> = { user: 'user', assistant: 'assistant', system: 'system' };
 /** Keys of a Converse `ContentBlock` (exactly one is present). */
@@ -107,15 +116,7 @@ export function converseBlock(b: unknown): Block {
  */
 export function converseMessage(m: unknown, i: number, listKey: string): Message {
   const path = `${listKey}.${i}`;
-  if (!isObject(m))
-    return {
-      index: i,
-      rawIndex: i,
-      path,
-      role: 'user',
-      blocks: [{ type: 'other', label: 'not an object', raw: m }],
-      raw: m,
-    };
+  if (!isObject(m)) return notAnObject(m, path, i);
   const role = ROLES[str(m.role) ?? ''] ?? 'user';
   const c = m.content;
   if (typeof c === 'string')
@@ -228,18 +229,13 @@ function parse(v: unknown): Result<Transcript> {
     raw: v,
     listKey: 'messages',
   };
-  if (Array.isArray(v)) {
-    return {
-      ok: true,
-      value: {
-        ...base,
-        system: [],
-        tools: null,
-        settings: {},
-        messages: v.map((m, i) => converseMessage(m, i, 'messages')),
-      },
-    };
-  }
+  if (Array.isArray(v))
+    return bareListTranscript(
+      'bedrock-converse',
+      v,
+      'messages',
+      v.map((m, i) => converseMessage(m, i, 'messages')),
+    );
   if (!isObject(v))
     return shapeError(
       'Expected a Converse body with `messages`, an array of messages, or a response with `output.message`.',

@@ -25,7 +25,7 @@
 import type { Block, Message, Result, Role, Transcript } from '../types.ts';
 import type { RequestEntry } from './multi.ts';
 import type { FormatParser } from './registry.ts';
-import { arr, isObject, type Json, shapeError, str } from './util.ts';
+import { arr, isObject, type Json, shapeError, str, notAnObject } from './util.ts';
 
 const SENDERS: Record<string, Role> = { human: 'user', assistant: 'assistant' };
 
@@ -119,15 +119,7 @@ function uploads(m: Json): Block[] {
 
 function message(m: unknown, i: number): Message {
   const path = `chat_messages.${i}`;
-  if (!isObject(m))
-    return {
-      index: i,
-      rawIndex: i,
-      path,
-      role: 'user',
-      blocks: [{ type: 'other', label: 'not an object', raw: m }],
-      raw: m,
-    };
+  if (!isObject(m)) return notAnObject(m, path, i);
   const role = SENDERS[str(m.sender) ?? ''];
   const content = arr(m.content);
   let blocks: Block[] =

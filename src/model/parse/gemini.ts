@@ -12,7 +12,17 @@
  */
 import type { Block, Message, Result, Role, Transcript, ToolDef, UsageRecord } from '../types.ts';
 import type { FormatParser } from './registry.ts';
-import { arr, base64Bytes, isObject, type Json, shapeError, str, withList } from './util.ts';
+import {
+  arr,
+  base64Bytes,
+  isObject,
+  type Json,
+  shapeError,
+  str,
+  withList,
+  notAnObject,
+  bareListTranscript,
+} from './util.ts';
 
 const ROLES: Record<string, Role> = {
   user: 'user',
@@ -96,15 +106,7 @@ export function geminiPart(p: unknown): Block {
  */
 export function geminiContent(c: unknown, i: number, listKey: string): Message {
   const path = `${listKey}.${i}`;
-  if (!isObject(c))
-    return {
-      index: i,
-      rawIndex: i,
-      path,
-      role: 'user',
-      blocks: [{ type: 'other', label: 'not an object', raw: c }],
-      raw: c,
-    };
+  if (!isObject(c)) return notAnObject(c, path, i);
   const role = ROLES[str(c.role) ?? 'user'] ?? 'user';
   const parts = arr(c.parts);
   const blocks = parts
@@ -190,18 +192,13 @@ function parse(v: unknown): Result<Transcript> {
     raw: v,
     listKey: 'contents',
   };
-  if (Array.isArray(v)) {
-    return {
-      ok: true,
-      value: {
-        ...base,
-        system: [],
-        tools: null,
-        settings: {},
-        messages: v.map((c, i) => geminiContent(c, i, 'contents')),
-      },
-    };
-  }
+  if (Array.isArray(v))
+    return bareListTranscript(
+      'gemini',
+      v,
+      'contents',
+      v.map((c, i) => geminiContent(c, i, 'contents')),
+    );
   if (!isObject(v))
     return shapeError(
       'Expected a Gemini body with `contents`, an array of contents, or a response with `candidates`.',

@@ -24,7 +24,16 @@ import type { Block, Message, Result, Role, ToolDef, Transcript, UsageRecord } f
 import { toOpenAIChatMessages } from './openaiChat.ts';
 import type { RequestEntry } from './multi.ts';
 import type { FormatParser } from './registry.ts';
-import { arr, base64Bytes, isObject, type Json, parseArguments, shapeError, str } from './util.ts';
+import {
+  arr,
+  base64Bytes,
+  isObject,
+  type Json,
+  parseArguments,
+  shapeError,
+  str,
+  notAnObject,
+} from './util.ts';
 
 const ROLES: Record<string, Role> = {
   system: 'system',
@@ -105,15 +114,7 @@ function toolCall(tc: unknown): Block {
 
 function message(m: unknown, i: number, sampleKey: string, attachments: Json): Message {
   const path = `${sampleKey}.messages.${i}`;
-  if (!isObject(m))
-    return {
-      index: i,
-      rawIndex: i,
-      path,
-      role: 'user',
-      blocks: [{ type: 'other', label: 'not an object', raw: m }],
-      raw: m,
-    };
+  if (!isObject(m)) return notAnObject(m, path, i);
   const role = ROLES[str(m.role) ?? ''];
   const { blocks, stringContent } = contentBlocks(m.content, attachments);
   let out: Block[] = blocks;

@@ -14,7 +14,16 @@ import type { Block, Message, Result, Role, Transcript, UsageRecord } from '../t
 import { anthropicBlock } from './anthropicMessages.ts';
 import type { SourceDoc } from './json.ts';
 import type { FormatParser } from './registry.ts';
-import { arr, isObject, type Json, parseArguments, shapeError, str, withList } from './util.ts';
+import {
+  arr,
+  isObject,
+  type Json,
+  parseArguments,
+  shapeError,
+  str,
+  withList,
+  legacyFunctionCall,
+} from './util.ts';
 
 type Kind = 'human' | 'ai' | 'system' | 'tool' | 'function' | 'chat';
 
@@ -125,13 +134,7 @@ function toolCalls(f: Json, have: Set<string>): Block[] {
       input: parseArguments(fn.arguments),
     });
   }
-  if (isObject(ak.function_call))
-    out.push({
-      type: 'tool_use',
-      id: null,
-      name: str(ak.function_call.name) ?? '',
-      input: parseArguments(ak.function_call.arguments),
-    });
+  if (isObject(ak.function_call)) out.push(legacyFunctionCall(ak.function_call));
   return out;
 }
 

@@ -5,7 +5,17 @@
  */
 import type { Block, Message, Result, Role, Transcript, ToolDef, UsageRecord } from '../types.ts';
 import type { FormatParser } from './registry.ts';
-import { arr, base64Bytes, isObject, parseArguments, shapeError, str } from './util.ts';
+import {
+  arr,
+  base64Bytes,
+  isObject,
+  parseArguments,
+  shapeError,
+  str,
+  notAnObject,
+  bareListTranscript,
+  legacyFunctionCall,
+} from './util.ts';
 import { withList } from './util.ts';
 
 const ROLES: Record<string, Role> = {
@@ -67,15 +77,7 @@ function toolCall(tc: unknown): Block {
 /** Normalise one Chat Completions message. */
 export function openaiChatMessage(m: unknown, i: number, listKey: string): Message {
   const path = `${listKey}.${i}`;
-  if (!isObject(m))
-    return {
-      index: i,
-      rawIndex: i,
-      path,
-      role: 'user',
-      blocks: [{ type: 'other', label: 'not an object', raw: m }],
-      raw: m,
-    };
+  if (!isObject(m)) return notAnObject(m, path, i);
   const rawRole = str(m.role) ?? '';
   const role = ROLES[rawRole] ?? 'user';
   const { blocks, stringContent } = contentBlocks(m.content);
@@ -92,17 +94,7 @@ export function openaiChatMessage(m: unknown, i: number, listKey: string): Messa
     );
     const calls = arr(m.tool_calls);
     if (calls) out = [...out, ...calls.map(toolCall)];
-    if (isObject(m.function_call)) {
-      out = [
-        ...out,
-        {
-          type: 'tool_use',
-          id: null,
-          name: str(m.function_call.name) ?? '',
-          input: parseArguments(m.function_call.arguments),
-        },
-      ];
-    }
+    if (isObject(m.function_call)) out = [...out, legacyFunctionCall(m.function_call)];
   } else if (role === 'tool') {
     const isLegacy = rawRole === 'function';
     out = [
@@ -224,17 +216,13 @@ function parse(v: unknown): Result<Transcript> {
     raw: v,
     listKey: 'messages',
   };
-  if (Array.isArray(v)) {
-    return {
-      ok: true,
-      value: {
-        ...base,
-        tools: null,
-        settings: {},
-        messages: v.map((m, i) => openaiChatMessage(m, i, 'messages')),
-      },
-    };
-  }
+  if (Array.isArray(v))
+    return bareListTranscript(
+      'openai-chat',
+      v,
+      'messages',
+      v.map((m, i) => openaiChatMessage(m, i, 'messages')),
+    );
   if (!isObject(v))
     return shapeError('Expected an object with `messages` or an array of messages.');
   const model = str(v.model);

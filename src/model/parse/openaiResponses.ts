@@ -22,6 +22,8 @@ import {
   shapeError,
   str,
   withList,
+  notAnObject,
+  bareListTranscript,
 } from './util.ts';
 
 const MESSAGE_ROLES: Record<string, Role> = {
@@ -154,12 +156,7 @@ function contentBlocks(c: unknown): { blocks: Block[]; stringContent: boolean } 
 export function responsesItem(item: unknown, i: number, listKey: string): Message {
   const path = `${listKey}.${i}`;
   const base = { index: i, rawIndex: i, path, raw: item };
-  if (!isObject(item))
-    return {
-      ...base,
-      role: 'user',
-      blocks: [{ type: 'other', label: 'not an object', raw: item }],
-    };
+  if (!isObject(item)) return notAnObject(item, path, i);
   const type = str(item.type) ?? (item.role !== undefined ? 'message' : '');
   const id = str(item.id);
   const meta = id ? { meta: { sourceId: id } } : {};
@@ -336,19 +333,13 @@ function parse(v: unknown): Result<Transcript> {
     warnings: [] as string[],
     raw: v,
   };
-  if (Array.isArray(v)) {
-    return {
-      ok: true,
-      value: {
-        ...base,
-        system: [],
-        tools: null,
-        settings: {},
-        listKey: 'input',
-        messages: v.map((it, i) => responsesItem(it, i, 'input')),
-      },
-    };
-  }
+  if (Array.isArray(v))
+    return bareListTranscript(
+      'openai-responses',
+      v,
+      'input',
+      v.map((it, i) => responsesItem(it, i, 'input')),
+    );
   if (!isObject(v))
     return shapeError(
       'Expected a Responses request body with `input`, an array of input items, or a response object.',

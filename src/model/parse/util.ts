@@ -1,4 +1,4 @@
-import type { ParseError } from '../types.ts';
+import type { Block, FormatId, Message, ParseError, Transcript } from '../types.ts';
 
 /** Small, total helpers for reading untrusted JSON. None of them throws. */
 
@@ -48,4 +48,68 @@ export function withList(raw: unknown, listKey: string, list: unknown[]): unknow
 /** A parse failure for JSON of the wrong shape, with what was expected. */
 export function shapeError(message: string): { ok: false; error: ParseError } {
   return { ok: false, error: { kind: 'shape', message } };
+}
+
+/**
+ * The message for a list item that is not a JSON object (a string, number, null, a nested array):
+ * a user message holding one `other` block labelled "not an object", so bad input is shown
+ * instead of throwing.
+ * @param raw the item as pasted
+ * @param path its location in the source (`messages.3`)
+ * @param index our index (Message.index)
+ * @param rawIndex the item's position in the source list; `index` when absent
+ */
+export function notAnObject(raw: unknown, path: string, index: number, rawIndex = index): Message {
+  return {
+    index,
+    rawIndex,
+    path,
+    role: 'user',
+    blocks: [{ type: 'other', label: 'not an object', raw }],
+    raw,
+  };
+}
+
+/**
+ * A bare array of messages (the list without its request body) read as a transcript: no system
+ * prompt, no tools, no settings, no usage, no warnings.
+ * @param format the format the list was read as
+ * @param raw the array as pasted (kept as `raw`, written back as a bare array)
+ * @param listKey the list's name in a full body (`messages`, `contents`, `input`)
+ * @param messages the normalised messages
+ */
+export function bareListTranscript(
+  format: FormatId,
+  raw: unknown[],
+  listKey: string,
+  messages: Message[],
+): { ok: true; value: Transcript } {
+  return {
+    ok: true,
+    value: {
+      format,
+      system: [],
+      tools: null,
+      settings: {},
+      usage: [],
+      messages,
+      warnings: [],
+      listKey,
+      raw,
+    },
+  };
+}
+
+/**
+ * A legacy OpenAI `function_call` (`{name, arguments}`, before `tool_calls`) as a `tool_use`
+ * block without an id: it carries none, and its result (role `function`) names it instead.
+ * Source of the shape: ../shared/docs/formats.md §2.
+ */
+export function legacyFunctionCall(fc: Json): Block {
+  return {
+    type: 'tool_use',
+    id: null,
+    name: str(fc.name) ?? '',
+    input: parseArguments(fc.arguments),
+  };
 }

@@ -12,7 +12,16 @@
 import type { Block, Message, Result, Role, Transcript, UsageRecord } from '../types.ts';
 import type { SourceDoc } from './json.ts';
 import type { FormatParser } from './registry.ts';
-import { arr, base64Bytes, isObject, type Json, shapeError, str, withList } from './util.ts';
+import {
+  arr,
+  base64Bytes,
+  isObject,
+  type Json,
+  shapeError,
+  str,
+  withList,
+  notAnObject,
+} from './util.ts';
 
 const ROLES: Record<string, Role> = {
   system: 'system',
@@ -210,15 +219,7 @@ function modelPart(p: unknown): Block {
 
 function modelMessage(m: unknown, i: number): Message {
   const path = `messages.${i}`;
-  if (!isObject(m))
-    return {
-      index: i,
-      rawIndex: i,
-      path,
-      role: 'user',
-      blocks: [{ type: 'other', label: 'not an object', raw: m }],
-      raw: m,
-    };
+  if (!isObject(m)) return notAnObject(m, path, i);
   const role = ROLES[str(m.role) ?? ''] ?? 'user';
   const c = m.content;
   const stringContent = typeof c === 'string';
@@ -281,17 +282,7 @@ function toolPart(p: Json): ToolPart | null {
 /** Split one UIMessage into model messages (steps), as `convertToModelMessages` does. */
 function uiMessages(m: unknown, i: number, start: number): Message[] {
   const path = `messages.${i}`;
-  if (!isObject(m))
-    return [
-      {
-        index: start,
-        rawIndex: i,
-        path,
-        role: 'user',
-        blocks: [{ type: 'other', label: 'not an object', raw: m }],
-        raw: m,
-      },
-    ];
+  if (!isObject(m)) return [notAnObject(m, path, start, i)];
   const role = ROLES[str(m.role) ?? ''] ?? 'user';
   const parts = arr(m.parts) ?? [];
   const id = str(m.id);

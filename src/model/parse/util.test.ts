@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import type { FormatId } from '../types.ts';
+import { parseDocument } from './index.ts';
+import { bareListTranscript, legacyFunctionCall, notAnObject } from './util.ts';
+
+describe('notAnObject', () => {
+  it('is a user message holding the value in one `other` block', () => {
+    expect(notAnObject(7, 'messages.2', 2)).toEqual({
+      index: 2,
+      rawIndex: 2,
+      path: 'messages.2',
+      role: 'user',
+      blocks: [{ type: 'other', label: 'not an object', raw: 7 }],
+      raw: 7,
+    });
+    expect(notAnObject(null, 'messages.1', 4, 1)).toMatchObject({ index: 4, rawIndex: 1 });
+  });
+
+  // Each parser that reads a bare list gives a non-object item this message (not a throw).
+  const lists: [FormatId, unknown[], string][] = [
+    ['anthropic-messages', [{ role: 'user', content: 'hi' }, 'oops'], 'messages.1'],
+    ['openai-chat', [{ role: 'user', content: 'hi' }, 'oops'], 'messages.1'],
+    ['bedrock-converse', [{ role: 'user', content: [{ text: 'hi' }] }, 'oops'], 'messages.1'],
+    ['gemini', [{ role: 'user', parts: [{ text: 'hi' }] }, 'oops'], 'contents.1'],
+    ['openai-responses', [{ type: 'message', role: 'user', content: 'hi' }, 'oops'], 'input.1'],
+  ];
+  for (const [format, list, path] of lists)
+    it(`${format}: a bare list's non-object item becomes the not-an-object message`, () => {
+      const r = parseDocument({ kind: 'json', value: list }, { format });
+      expect(r.ok).toBe(true);
+      if (!r.ok) return;
+      const t = r.value.transcript;
+      expect(t.format).toBe(format);
+      expect(t.messages[1]).toEqual(notAnObject('oops', path, 1));
+      expect(t).toMatchObject({ system: [], tools: null, settings: {}, usage: [], raw: list });
+    });
+});
+
+describe('bareListTranscript', () => {
+  it('keeps the list as raw and names the list key', () => {
+    const raw = [1];
+    const r = bareListTranscript('gemini', raw, 'contents', []);
+    expect(r).toEqual({
+      ok: true,
+      value: {
+        format: 'gemini',
+        system: [],
+        tools: null,
+        settings: {},
+        usage: [],
+        messages: [],
+        warnings: [],
+        listKey: 'contents',
+        raw,
+      },
+    });
+  });
+});
+
+describe('legacyFunctionCall', () => {
+  it('is a tool_use without an id; JSON arguments are parsed, other strings kept', () => {
+    expect(legacyFunctionCall({ name: 'search', arguments: '{"q":"502"}' })).toEqual({
+      type: 'tool_use',
+      id: null,
+      name: 'search',
+      input: { q: '502' },
+    });
+    expect(legacyFunctionCall({ arguments: 'not json' })).toEqual({
+      type: 'tool_use',
+      id: null,
+      name: '',
+      input: 'not json',
+    });
+  });
+
+  it('reads the same in an OpenAI Chat message and in LangChain additional_kwargs', () => {
+    const fc = { name: 'search_logs', arguments: '{"query":"502"}' };
+    const chat = parseDocument(
+      { kind: 'json', value: [{ role: 'assistant', content: null, function_call: fc }] },
+      { format: 'openai-chat' },
+    );
+    const lc = parseDocument(
+      {
+        kind: 'json',
+        value: [{ type: 'ai', data: { content: '', additional_kwargs: { function_call: fc } } }],
+      },
+      { format: 'langchain' },
+    );
+    expect(chat.ok && chat.value.transcript.messages[0]?.blocks).toEqual([legacyFunctionCall(fc)]);
+    expect(lc.ok && lc.value.transcript.messages[0]?.blocks).toContainEqual(legacyFunctionCall(fc));
+  });
+});
