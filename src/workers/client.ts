@@ -15,7 +15,7 @@
 import type { TokenTable } from '../model/tokens.ts';
 import type { Exchange } from '../model/exchanges.ts';
 import type { ToolPair } from '../model/pairing.ts';
-import type { Message, ProviderId, Transcript } from '../model/types.ts';
+import type { Message, ProviderId, Transcript, UsageRecord } from '../model/types.ts';
 import { parseDocument } from '../model/parse/index.ts';
 import { analyze } from '../model/analyze.ts';
 import {
@@ -157,6 +157,7 @@ export function createWorkerClient(): InspectClient {
     /** Pairs and exchanges posted in batches (`lists`). */
     pairs: ToolPair[];
     exchanges: Exchange[];
+    usage: UsageRecord[];
     /** The joined answer, held until its eviction parts arrive (`evictionFollows`). */
     joined?: Inspection;
   }
@@ -222,6 +223,7 @@ export function createWorkerClient(): InspectClient {
       case 'lists':
         for (const x of msg.pairs) p.pairs.push(x);
         for (const x of msg.exchanges) p.exchanges.push(x);
+        for (const x of msg.usage) p.usage.push(x);
         return;
       case 'result': {
         const reuse = !msg.fresh && held && held.parseId === msg.parseId ? held.transcript : null;
@@ -238,7 +240,7 @@ export function createWorkerClient(): InspectClient {
             }
           : { text: p.req.text, name: p.req.name, format: p.req.format };
         const r = joinTranscript(
-          msg.lists ? joinLists(msg.result, p.pairs, p.exchanges) : msg.result,
+          msg.lists ? joinLists(msg.result, p.pairs, p.exchanges, p.usage) : msg.result,
           p.messages,
           source,
           reuse,
@@ -337,7 +339,15 @@ export function createWorkerClient(): InspectClient {
       const id = nextId++;
       lastListener = listener;
       return new Promise<Inspection>((resolve) => {
-        pending.set(id, { req, resolve, listener, messages: [], pairs: [], exchanges: [] });
+        pending.set(id, {
+          req,
+          resolve,
+          listener,
+          messages: [],
+          pairs: [],
+          exchanges: [],
+          usage: [],
+        });
         const msg: WorkerRequest = { id, req, ...(req.file ? { fileKey: fileKey(req.file) } : {}) };
         w.postMessage(msg);
       });

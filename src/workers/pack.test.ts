@@ -14,6 +14,23 @@ import {
 const text = generate({ format: 'claude-code-jsonl', messages: 300, seed: 3 });
 
 describe('pack', () => {
+  it('batches of messages stop at the character budget (at least one message each)', () => {
+    const r = inspect({ text, name: 'log.jsonl', format: null, provider: null });
+    if (!r.ok) throw new Error('no analysis');
+    const msgs = r.analysis.transcript.messages;
+    const got: number[] = [];
+    for (let from = 0; from < msgs.length; ) {
+      const b = packMessages(msgs, from, from + 1000, 5000);
+      expect(b.length).toBeGreaterThan(0);
+      const chars = b.map((m) => m.rawJson?.length ?? 0);
+      // Only the last message may take the batch past the budget.
+      expect(chars.slice(0, -1).reduce((a, c) => a + c, 0)).toBeLessThan(5000);
+      got.push(...b.map((m) => m.rawIndex));
+      from += b.length;
+    }
+    expect(got).toEqual(msgs.map((m) => m.rawIndex));
+  });
+
   it('a round trip through the compact form gives the same inspection', () => {
     const r = inspect({ text, name: 'log.jsonl', format: null, provider: null });
     expect(r.ok).toBe(true);
@@ -81,7 +98,11 @@ describe('pack', () => {
       pb.push(...structuredClone(pairs.slice(i, i + size)));
       xb.push(...structuredClone(grouping.exchanges.slice(i, i + size)));
     }
-    const back = joinLists(head, pb, xb);
+    expect(head.analysis.transcript.usage).toEqual([]);
+    expect(head.parsed.transcript).toBe(head.analysis.transcript);
+    const usage = r.analysis.transcript.usage;
+    expect(usage.length).toBeGreaterThan(0);
+    const back = joinLists(head, pb, xb, structuredClone(usage));
     expect(back).toEqual(r);
     expect(LIST_BATCH).toBeGreaterThan(size);
   });

@@ -15,24 +15,36 @@ import type { Analysis } from '../model/analyze.ts';
 import { parseTranscript, type ParsedTranscript } from '../model/parse/index.ts';
 import type { Exchange } from '../model/exchanges.ts';
 import type { ToolPair } from '../model/pairing.ts';
-import type { FormatId, Message, Transcript } from '../model/types.ts';
+import type { FormatId, Message, Transcript, UsageRecord } from '../model/types.ts';
 import type { Inspection, PackedMessage } from './protocol.ts';
 
 /** Messages per postMessage: ≈ 10–40 ms of deserialising on the page for Claude Code lines. */
 export const MESSAGE_BATCH = 1500;
 
-/** Messages [from, to) with `raw` as JSON text. Cost: one JSON.stringify per message (worker). */
+/** Characters of source JSON per postMessage (≈ 10–25 ms of deserialising on the page). */
+export const MESSAGE_BATCH_CHARS = 1_500_000;
+
+/**
+ * Messages [from, to) with `raw` as JSON text, stopping after the message that brings the JSON
+ * text to `maxChars` characters (at least one message). Cost: one JSON.stringify per message
+ * (worker).
+ */
 export function packMessages(
   messages: readonly Message[],
   from: number,
   to: number,
+  maxChars = Infinity,
 ): PackedMessage[] {
   const out: PackedMessage[] = [];
-  for (let i = from; i < Math.min(to, messages.length); i++) {
+  let chars = 0;
+  for (let i = from; i < Math.min(to, messages.length) && chars < maxChars; i++) {
     const m = messages[i] as Message;
     const { raw, ...rest } = m;
     const packed: PackedMessage = rest;
-    if (raw !== undefined) packed.rawJson = JSON.stringify(raw);
+    if (raw !== undefined) {
+      packed.rawJson = JSON.stringify(raw);
+      chars += packed.rawJson.length;
+    }
     out.push(packed);
   }
   return out;
@@ -146,25 +158,36 @@ export const LIST_BATCH = 3000;
  */
 export function stripLists(r: Inspection): Inspection {
   if (!r.ok) return r;
+  // The transcript's usage records too (one per API call: tens of thousands in a long log).
+  const t: Transcript = { ...r.parsed.transcript, usage: [] };
   const analysis: Analysis = {
     ...r.analysis,
+    transcript: t,
     pairs: [],
     grouping: { ...r.analysis.grouping, exchanges: [] },
   };
-  return { ...r, analysis };
+  return { ok: true, parsed: { ...r.parsed, transcript: t }, analysis };
 }
 
 /**
- * Put the pairs and exchanges posted in batches back into a stripped inspection (the inverse of
- * `stripLists`).
+ * Put the pairs, exchanges and usage records posted in batches back into a stripped inspection
+ * (the inverse of `stripLists`).
  * @param pairs the analysis' pairs, in order; @param exchanges its exchanges, in order
+ * @param usage the transcript's usage records, in order
  */
-export function joinLists(r: Inspection, pairs: ToolPair[], exchanges: Exchange[]): Inspection {
+export function joinLists(
+  r: Inspection,
+  pairs: ToolPair[],
+  exchanges: Exchange[],
+  usage: UsageRecord[],
+): Inspection {
   if (!r.ok) return r;
+  const t: Transcript = { ...r.parsed.transcript, usage };
   const analysis: Analysis = {
     ...r.analysis,
+    transcript: t,
     pairs,
     grouping: { ...r.analysis.grouping, exchanges },
   };
-  return { ...r, analysis };
+  return { ok: true, parsed: { ...r.parsed, transcript: t }, analysis };
 }

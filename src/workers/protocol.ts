@@ -16,7 +16,7 @@ import type { ToolPair } from '../model/pairing.ts';
 import type { PolicyOptions } from '../model/evict/types.ts';
 import type { ParsedTranscript } from '../model/parse/index.ts';
 import type { TokenTable } from '../model/tokens.ts';
-import type { FormatId, Message, ParseError, ProviderId } from '../model/types.ts';
+import type { FormatId, Message, ParseError, ProviderId, UsageRecord } from '../model/types.ts';
 import type { PackedEvictionParts } from './evictionParts.ts';
 
 /** What to inspect: the source text and the user's format/provider choices (null = detect). */
@@ -80,8 +80,11 @@ export type WorkerResponse =
   /** The first messages of a streamed JSONL file, analysed on their own (not the verdict). */
   | { id: number; kind: 'preview'; result: Inspection; tokens: TokenTable | null }
   | { id: number; kind: 'messages'; from: number; messages: PackedMessage[] }
-  /** The analysis' pairs and exchanges in batches, in order, before a `result` with `lists`. */
-  | { id: number; kind: 'lists'; pairs: ToolPair[]; exchanges: Exchange[] }
+  /**
+   * The analysis' pairs and exchanges and the transcript's usage records in batches, in order,
+   * before a `result` with `lists`.
+   */
+  | { id: number; kind: 'lists'; pairs: ToolPair[]; exchanges: Exchange[]; usage: UsageRecord[] }
   | {
       id: number;
       kind: 'result';

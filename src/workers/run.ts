@@ -22,7 +22,14 @@ import {
   type EvictionParts,
 } from './evictionParts.ts';
 import { analyzeStage, parseStage } from './inspect.ts';
-import { LIST_BATCH, MESSAGE_BATCH, packMessages, stripLists, stripTranscript } from './pack.ts';
+import {
+  LIST_BATCH,
+  MESSAGE_BATCH,
+  MESSAGE_BATCH_CHARS,
+  packMessages,
+  stripLists,
+  stripTranscript,
+} from './pack.ts';
 import type {
   Inspection,
   LoadProgress,
@@ -224,20 +231,18 @@ export async function runRequest(msg: WorkerRequest, post: Post): Promise<void> 
   const fresh = sentParse !== parsed.value;
   const totalBytes = req.file?.size ?? req.text.length;
   if (fresh) {
-    for (let from = 0; from < n; from += MESSAGE_BATCH) {
+    for (let from = 0; from < n; ) {
       if (stale()) return;
-      post({
-        id,
-        kind: 'messages',
-        from,
-        messages: packMessages(t.messages, from, from + MESSAGE_BATCH),
-      });
+      // Up to MESSAGE_BATCH messages or MESSAGE_BATCH_CHARS of source JSON, whichever comes first.
+      const messages = packMessages(t.messages, from, from + MESSAGE_BATCH, MESSAGE_BATCH_CHARS);
+      post({ id, kind: 'messages', from, messages });
+      from += messages.length;
       if (req.file)
         progress({
           phase: 'transfer',
           bytes: totalBytes,
           totalBytes,
-          messages: Math.min(n, from + MESSAGE_BATCH),
+          messages: from,
           totalMessages: n,
         });
       await yieldNow();
@@ -250,13 +255,18 @@ export async function runRequest(msg: WorkerRequest, post: Post): Promise<void> 
   const exchanges = analysis.grouping.exchanges;
   const lists = n >= WORKER_EVICTION_MIN;
   if (lists)
-    for (let from = 0; from < Math.max(pairs.length, exchanges.length); from += LIST_BATCH) {
+    for (
+      let from = 0;
+      from < Math.max(pairs.length, exchanges.length, t.usage.length);
+      from += LIST_BATCH
+    ) {
       if (stale()) return;
       post({
         id,
         kind: 'lists',
         pairs: pairs.slice(from, from + LIST_BATCH),
         exchanges: exchanges.slice(from, from + LIST_BATCH),
+        usage: t.usage.slice(from, from + LIST_BATCH),
       });
       await yieldNow();
     }

@@ -66,8 +66,9 @@ async function longAnswer(bpe: boolean) {
   expect(res.lists).toBe(true);
   const pairs = posts.flatMap((m) => (m.kind === 'lists' ? m.pairs : []));
   const exchanges = posts.flatMap((m) => (m.kind === 'lists' ? m.exchanges : []));
+  const usage = posts.flatMap((m) => (m.kind === 'lists' ? m.usage : []));
   const insp = joinTranscript(
-    joinLists(res.result, pairs, exchanges),
+    joinLists(res.result, pairs, exchanges, usage),
     messages,
     { text, name: 'long.json', format: null },
     null,
