@@ -1,19 +1,10 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { openDefault, paste } from './helpers.ts';
 
 // A newcomer pastes an Inspect AI log, a SWE-agent trajectory, a ChatGPT export and a claude.ai
 // export (our own small values in the shapes of ../shared/docs/formats.md §9d and
 // ../shared/real/SOURCES.md §6): each is detected, shown, and a file of several samples or
 // conversations gets the request picker.
-
-async function paste(page: Page, text: string) {
-  await page.evaluate((t) => {
-    const dt = new DataTransfer();
-    dt.setData('text/plain', t);
-    document.body.dispatchEvent(
-      new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }),
-    );
-  }, text);
-}
 
 const inspectSample = (id: number, n: number) => ({
   id,
@@ -67,8 +58,7 @@ const chatgpt = (title: string) => ({
 test('an Inspect log with two samples: detected, picker lists both, each one shown', async ({
   page,
 }) => {
-  await page.goto('/');
-  await expect(page.getByTestId('count-exchanges')).toHaveText('1');
+  await openDefault(page);
   const log = {
     version: 2,
     eval: { model: 'openai/gpt-4o-mini' },
@@ -89,8 +79,7 @@ test('an Inspect log with two samples: detected, picker lists both, each one sho
 });
 
 test('a SWE-agent trajectory whose last call has no observation is flagged', async ({ page }) => {
-  await page.goto('/');
-  await expect(page.getByTestId('count-exchanges')).toHaveText('1');
+  await openDefault(page);
   const traj = {
     trajectory: [],
     info: {},
@@ -116,8 +105,7 @@ test('a SWE-agent trajectory whose last call has no observation is flagged', asy
 test('ChatGPT and claude.ai exports: detected, one conversation per picker entry', async ({
   page,
 }) => {
-  await page.goto('/');
-  await expect(page.getByTestId('count-exchanges')).toHaveText('1');
+  await openDefault(page);
   await paste(page, JSON.stringify([chatgpt('First'), chatgpt('Second')]));
   await expect(page.getByTestId('format')).toHaveText('chatgpt-export');
   await expect(page.getByTestId('request-select').locator('option')).toHaveText([

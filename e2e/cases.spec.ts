@@ -4,6 +4,7 @@ import path from 'node:path';
 import { analyze } from '../src/model/analyze.ts';
 import { parseTranscript } from '../src/model/parse/index.ts';
 import { repoRoot } from './fixtures.ts';
+import { openDefault, paste } from './helpers.ts';
 
 // "A newcomer pastes one of ../shared/cases (the `transcript` field) and reads the same verdict
 // the CLI gives": the CLI's verdict is the model's (src/cli/check.ts calls `analyze`), so each
@@ -28,15 +29,8 @@ test.describe('shared cases: the page gives the CLI verdict', () => {
       const a = analyze(parsed.value.transcript);
       const firstError = a.validation.violations.find((v) => v.severity === 'error');
 
-      await page.goto('/');
-      await expect(page.getByTestId('count-exchanges')).toHaveText('1');
-      await page.evaluate((t) => {
-        const dt = new DataTransfer();
-        dt.setData('text/plain', t);
-        document.body.dispatchEvent(
-          new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }),
-        );
-      }, text);
+      await openDefault(page);
+      await paste(page, text);
       // The view answers this text (not the sample shown before the paste).
       await expect(page.getByTestId('app')).toHaveAttribute('data-view-chars', String(text.length));
       await expect(page.getByTestId('format')).toHaveText(a.transcript.format);

@@ -1,7 +1,8 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { analyze } from '../src/model/analyze.ts';
 import { parseTranscript } from '../src/model/parse/index.ts';
 import { quoteSingle } from '../src/model/parse/containers/shell.ts';
+import { openDefault, paste } from './helpers.ts';
 
 // A newcomer pastes the curl command from an incident thread (DevTools "Copy as cURL") and reads
 // the violations of the body it sends. The body is derived from
@@ -32,16 +33,6 @@ const curl = [
   `  --data-raw ${quoteSingle(JSON.stringify(body, null, 2))}`,
 ].join('\n');
 
-async function paste(page: Page, text: string) {
-  await page.evaluate((t) => {
-    const dt = new DataTransfer();
-    dt.setData('text/plain', t);
-    document.body.dispatchEvent(
-      new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }),
-    );
-  }, text);
-}
-
 test('a pasted curl command shows the violations of its body', async ({ page }) => {
   const parsed = parseTranscript(curl);
   expect(parsed.ok).toBe(true);
@@ -51,8 +42,7 @@ test('a pasted curl command shows the violations of its body', async ({ page }) 
   expect(a.validation.valid).toBe(false);
   expect(firstError?.ids).toEqual(['toolu_01ESA', 'toolu_01ESB', 'toolu_01ESC']);
 
-  await page.goto('/');
-  await expect(page.getByTestId('count-exchanges')).toHaveText('1');
+  await openDefault(page);
   await paste(page, curl);
   await expect(page.getByTestId('app')).toHaveAttribute('data-view-chars', String(curl.length));
   await expect(page.getByTestId('format')).toHaveText('anthropic-messages');
@@ -79,8 +69,7 @@ test('a curl command whose body is not JSON says where, inside the body and in t
     '    {"role": "user" "content": "hi"}',
     "  ]}'",
   ].join('\n');
-  await page.goto('/');
-  await expect(page.getByTestId('count-exchanges')).toHaveText('1');
+  await openDefault(page);
   await paste(page, broken);
   const banner = page.getByTestId('parse-error');
   await expect(banner).toHaveAttribute('data-kind', 'json');

@@ -8,6 +8,7 @@ import { countTokensCached, TokenCache } from '../src/model/tokenCache.ts';
 import { loadBpeCounter } from '../src/model/tokens.ts';
 import { DEFAULT_PROVIDER } from '../src/model/validate/index.ts';
 import { repoRoot, sample } from './fixtures.ts';
+import { openApp } from './helpers.ts';
 
 // Issue 4, "done when": on the invoice sample and on a long session, a budget where message-level
 // eviction gets the provider's exact 400 while exchange-level eviction stays valid. The expected
@@ -55,8 +56,7 @@ async function expectedFor(file: string, preferFit: boolean): Promise<Expected> 
 
 async function openSample(page: Page, id: string) {
   await page.emulateMedia({ colorScheme: 'light' });
-  await page.goto('/');
-  await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true');
+  await openApp(page);
   if (id !== 'invoice') await page.getByTestId('sample-select').selectOption(id);
   await expect(page.getByTestId('sample-select')).toHaveValue(id);
   // The page's figures use the exact counter once its lazy chunk has loaded.
@@ -158,8 +158,7 @@ test.describe('eviction simulator', () => {
 
   test('a permalink with a budget opens the simulator at that budget', async ({ page }) => {
     const e = await expectedFor('invoice.json', false);
-    await page.goto(`/#v=1&src=invoice&b=${e.budget}`);
-    await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true');
+    await openApp(page, `/#v=1&src=invoice&b=${e.budget}`);
     await expect(page.getByTestId('token-basis')).toContainText('o200k_base');
     await expect(page.getByTestId('budget-input')).toHaveValue(String(e.budget));
     await readVerdicts(page, e);

@@ -1,11 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { LESSON } from '../src/model/lesson.ts';
-
-async function openDefault(page: Page) {
-  await page.goto('/');
-  await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true');
-  await expect(page.getByTestId('count-exchanges')).toHaveText('1');
-}
+import { openDefault } from './helpers.ts';
 
 /** Select a message with the keyboard (`j` steps down; the timeline scrolls it into view). */
 async function selectMessage(page: Page, index: number) {

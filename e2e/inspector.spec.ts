@@ -1,37 +1,6 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { lateResult, partialCodingAgent, sample } from './fixtures.ts';
-
-/** Paste text as the user would with Ctrl/Cmd+V outside any text field. */
-async function paste(page: Page, text: string) {
-  await page.evaluate((t) => {
-    const dt = new DataTransfer();
-    dt.setData('text/plain', t);
-    document.body.dispatchEvent(
-      new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }),
-    );
-  }, text);
-}
-
-/** Drop a file on the page (a real DataTransfer carrying a File). */
-async function dropFile(page: Page, name: string, content: string | number[]) {
-  const dt = await page.evaluateHandle(
-    ([n, c]) => {
-      const dt = new DataTransfer();
-      const data = typeof c === 'string' ? c : new Uint8Array(c);
-      dt.items.add(new File([data], n, { type: 'application/octet-stream' }));
-      return dt;
-    },
-    [name, content] as const,
-  );
-  await page.dispatchEvent('body', 'dragover', { dataTransfer: dt });
-  await page.dispatchEvent('body', 'drop', { dataTransfer: dt });
-}
-
-async function openDefault(page: Page) {
-  await page.goto('/');
-  await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true');
-  await expect(page.getByTestId('count-exchanges')).toHaveText('1');
-}
+import { dropFile, openDefault, paste } from './helpers.ts';
 
 test.describe('inspector page', () => {
   test('opens with the invoice sample: one exchange, two arcs, valid', async ({ page }) => {

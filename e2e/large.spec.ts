@@ -5,11 +5,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { generate } from '../scripts/gen.ts';
 import { parseTranscript } from '../src/model/parse/index.ts';
-
-async function open(page: Page): Promise<void> {
-  await page.goto('/');
-  await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true');
-}
+import { openApp } from './helpers.ts';
 
 async function waitLoaded(page: Page): Promise<void> {
   await expect(page.getByTestId('load-progress')).toHaveCount(0, { timeout: 120_000 });
@@ -25,7 +21,7 @@ test('5,000 messages: the timeline mounts only the visible rows and arcs while s
   if (!parsed.ok) throw new Error('generated body did not parse');
   const n = parsed.value.transcript.messages.length;
   expect(n).toBeGreaterThanOrEqual(5000);
-  await open(page);
+  await openApp(page);
   await page.getByTestId('file-input').setInputFiles({
     name: 'long.json',
     mimeType: 'application/json',
@@ -76,7 +72,7 @@ test('a 40 MB Claude Code log opens with a progress bar, answers input while loa
     mimeType: 'application/x-ndjson',
     buffer: Buffer.from(text),
   };
-  await open(page);
+  await openApp(page);
   const before = await page.getByTestId('count-messages').textContent();
 
   // Cancel: the page keeps what it showed before.
@@ -106,7 +102,7 @@ test('a 40 MB Claude Code log opens with a progress bar, answers input while loa
 test('a file larger than the tab can hold is refused before it is read, with the limit and why', async ({
   page,
 }) => {
-  await open(page);
+  await openApp(page);
   // Report a small heap limit, as a low-memory device would; the file itself is small.
   await page.evaluate(() => {
     Object.defineProperty(performance, 'memory', {

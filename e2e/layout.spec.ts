@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { openApp } from './helpers.ts';
 
 // Narrow widths (newcomer report): on first view the timeline shows rows at every width, the
 // stats line is below the toolbar and above the text area, and the simulator is collapsed below
@@ -23,8 +24,7 @@ for (const width of WIDTHS) {
     page,
   }, info) => {
     await page.setViewportSize({ width, height: 800 });
-    await page.goto('/');
-    await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true');
+    await openApp(page);
     await expect(page.getByTestId('token-basis')).toContainText('o200k_base');
     await page.screenshot({ path: info.outputPath(`first-${width}.png`) });
     const sim = page.getByTestId('simulator');

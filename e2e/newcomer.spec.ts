@@ -1,22 +1,12 @@
 import { expect, test, type Page } from '@playwright/test';
+import { openApp, paste } from './helpers.ts';
 
 // Problems a newcomer found on the page (each failed before its fix) and two small features:
 // the request picker and the ambiguous-format buttons (issue 5), lost-meaning marks under the
 // simulator (issue 8). Transcripts are invented.
 
-async function paste(page: Page, text: string) {
-  await page.evaluate((t) => {
-    const dt = new DataTransfer();
-    dt.setData('text/plain', t);
-    document.body.dispatchEvent(
-      new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }),
-    );
-  }, text);
-}
-
 async function openInvoice(page: Page) {
-  await page.goto('/');
-  await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true');
+  await openApp(page);
   await expect(page.getByTestId('token-basis')).toContainText('o200k_base');
 }
 

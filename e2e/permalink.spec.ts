@@ -1,11 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { deflateSync } from 'fflate';
-
-/** Open a URL and wait until the page shows an analysed transcript. */
-async function openReady(page: Page, url: string) {
-  await page.goto(url);
-  await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true');
-}
+import { openApp } from './helpers.ts';
 
 /** Wait until the page counts with its tokenizer (not the chars/4 stand-in shown while it loads). */
 async function tokenizerReady(page: Page) {
@@ -26,7 +21,7 @@ test.describe('permalink', () => {
     page,
     context,
   }) => {
-    await openReady(page, '/#v=1&src=coding-agent&b=5000&p=exchange&p2=turn-pair');
+    await openApp(page, '/#v=1&src=coding-agent&b=5000&p=exchange&p2=turn-pair');
     await expect(page.getByTestId('count-exchanges')).toHaveText('9');
     await page.getByTestId('provider-select').selectOption('openai-chat');
     await page.locator('[data-message-index="5"]').first().click();
@@ -48,7 +43,7 @@ test.describe('permalink', () => {
     await expect(page.getByTestId('share-link-length')).toContainText(`${link.length} characters`);
 
     const other = await context.newPage();
-    await openReady(other, link);
+    await openApp(other, link);
     await expect(other.getByTestId('sample-select')).toHaveValue('coding-agent');
     await expect(other.getByTestId('provider-select')).toHaveValue('openai-chat');
     await expect(other.getByTestId('count-exchanges')).toHaveText('9');
@@ -60,7 +55,7 @@ test.describe('permalink', () => {
   });
 
   test('garbage in the fragment gives a notice and the page still works', async ({ page }) => {
-    await openReady(page, '/#v=1&b=lots&pr=nope&sel=%25%25&at=17&zz=1');
+    await openApp(page, '/#v=1&b=lots&pr=nope&sel=%25%25&at=17&zz=1');
     await expect(page.getByTestId('permalink-notices')).toContainText('Ignored the budget');
     await expect(page.getByTestId('permalink-notices')).toContainText('Ignored the provider');
     await expect(page.getByTestId('count-exchanges')).toHaveText('1');
@@ -72,7 +67,7 @@ test.describe('permalink', () => {
   }) => {
     // 32 MiB of zeros deflate to ~32 KB; the page refuses anything that inflates past 16 MiB.
     const bomb = base64url(deflateSync(new Uint8Array(32 * 1024 * 1024), { level: 9 }));
-    await openReady(page, `/#v=1&t=1.d.${bomb}&b=900`);
+    await openApp(page, `/#v=1&t=1.d.${bomb}&b=900`);
     await expect(page.getByTestId('permalink-notices')).toContainText('decompression bomb');
     await expect(page.getByTestId('count-exchanges')).toHaveText('1');
     await expect(page).toHaveURL(/b=900/);
@@ -93,7 +88,7 @@ test.describe('permalink', () => {
       )
         foreign.push(url);
     });
-    await openReady(page, '/#v=1&src=broken-partial-answer');
+    await openApp(page, '/#v=1&src=broken-partial-answer');
     const counts = async (p: Page) =>
       Promise.all(
         ['count-messages', 'count-exchanges', 'count-arcs', 'count-broken'].map((id) =>
@@ -113,7 +108,7 @@ test.describe('permalink', () => {
     expect(preview).toMatch(/x{1,4}( x{1,4})+/);
 
     const other = await context.newPage();
-    await openReady(other, link);
+    await openApp(other, link);
     expect(await counts(other)).toEqual(before);
     await expect(other.getByTestId('verdict')).toHaveAttribute('data-valid', 'false');
     expect(verdict.length).toBeGreaterThan(0);
@@ -151,7 +146,7 @@ test.describe('permalink', () => {
   test('exports: kept request, Markdown summary, timeline SVG and PNG open as their formats', async ({
     page,
   }) => {
-    await openReady(page, '/#v=1&src=coding-agent&b=900&p=message');
+    await openApp(page, '/#v=1&src=coding-agent&b=900&p=message');
     await page.getByTestId('share-open').click();
     const save = async (testId: string) => {
       const [download] = await Promise.all([
@@ -187,7 +182,7 @@ test.describe('permalink', () => {
     page,
     context,
   }) => {
-    await openReady(page, '/#v=1&src=coding-agent');
+    await openApp(page, '/#v=1&src=coding-agent');
     await tokenizerReady(page);
     const tokensBefore = await page.getByTestId('token-basis').innerText();
     await page.locator('[data-arc-id="p0"]').dispatchEvent('click');
@@ -219,7 +214,7 @@ test.describe('permalink', () => {
     await expect(page).toHaveURL(/fx=/);
 
     const other = await context.newPage();
-    await openReady(other, link);
+    await openApp(other, link);
     await tokenizerReady(other);
     await expect(other.getByTestId('fault-applied')).toHaveCount(1);
     expect(await counts(other)).toEqual(before);
@@ -231,7 +226,7 @@ test.describe('permalink', () => {
     page,
     context,
   }) => {
-    await openReady(page, '/#v=1&src=coding-agent');
+    await openApp(page, '/#v=1&src=coding-agent');
     await page.locator('[data-arc-id="p0"]').dispatchEvent('click');
     await page.getByTestId('fault-timeout').first().click();
     await expect(page.getByTestId('fault-applied')).toHaveCount(1);
@@ -251,7 +246,7 @@ test.describe('permalink', () => {
     expect(preview).toContain('"model"');
 
     const other = await context.newPage();
-    await openReady(other, structure);
+    await openApp(other, structure);
     await tokenizerReady(other);
     expect(await counts(other)).toEqual(before);
     await expect(other.getByTestId('violations')).not.toContainText('were not checked');
@@ -265,7 +260,7 @@ test.describe('permalink', () => {
   test('issue 6 follow-up: the address bar follows keyboard moves and Esc at once (latest state)', async ({
     page,
   }) => {
-    await openReady(page, '/#v=1&src=coding-agent');
+    await openApp(page, '/#v=1&src=coding-agent');
     await page.locator('body').click({ position: { x: 5, y: 5 } });
     await page.keyboard.press('j');
     await page.keyboard.press('j');
@@ -280,7 +275,7 @@ test.describe('permalink', () => {
   test('issue 6 follow-up: the Share popover closes on Esc and on a click outside, and leaves the verdict visible', async ({
     page,
   }) => {
-    await openReady(page, '/#v=1&src=broken-partial-answer&sel=m1');
+    await openApp(page, '/#v=1&src=broken-partial-answer&sel=m1');
     await expect(page.locator('[aria-selected="true"]')).toHaveCount(1);
     await page.getByTestId('share-open').click();
     const panel = page.getByTestId('share-panel');

@@ -1,21 +1,15 @@
 import { expect, test } from '@playwright/test';
 import path from 'node:path';
 import { partialCodingAgent, repoRoot } from './fixtures.ts';
+import { openDefault, paste } from './helpers.ts';
 
 // The README's picture: the coding-agent session with one parallel result dropped (a partial
 // answer), the broken pair selected. Volatile parts are stable: samples are fixed, no clocks.
 test('screenshot of a broken transcript for the README', async ({ page }) => {
   await page.emulateMedia({ colorScheme: 'light' });
-  await page.goto('/');
-  await expect(page.getByTestId('count-exchanges')).toHaveText('1');
+  await openDefault(page);
   const { text, message } = partialCodingAgent();
-  await page.evaluate((t) => {
-    const dt = new DataTransfer();
-    dt.setData('text/plain', t);
-    document.body.dispatchEvent(
-      new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }),
-    );
-  }, text);
+  await paste(page, text);
   await expect(page.getByTestId('count-broken')).toHaveText('1');
   await expect(page.getByTestId('token-basis')).toContainText('o200k_base');
   await page.getByTestId('jump').first().click();

@@ -1,0 +1,53 @@
+/**
+ * Shared e2e steps: open the app and wait until it shows an analysed transcript, paste or drop
+ * text as a user would. Data the specs feed in lives in ./fixtures.ts.
+ */
+import { expect, type Page } from '@playwright/test';
+
+/**
+ * Open a URL and wait until the page shows an analysed transcript (`data-ready` on the app).
+ * @param url a path with an optional hash (a permalink), relative to the baseURL
+ */
+export async function openApp(page: Page, url = '/'): Promise<void> {
+  await page.goto(url);
+  await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true');
+}
+
+/** Open the app on its default sample (the invoice session: one exchange), analysed. */
+export async function openDefault(page: Page): Promise<void> {
+  await openApp(page);
+  await expect(page.getByTestId('count-exchanges')).toHaveText('1');
+}
+
+/** Paste text as the user would with Ctrl/Cmd+V outside any text field. */
+export async function paste(page: Page, text: string): Promise<void> {
+  await page.evaluate((t) => {
+    const dt = new DataTransfer();
+    dt.setData('text/plain', t);
+    document.body.dispatchEvent(
+      new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }),
+    );
+  }, text);
+}
+
+/**
+ * Drop a file on the page (a real DataTransfer carrying a File).
+ * @param content the file's text, or its bytes as numbers 0–255
+ */
+export async function dropFile(
+  page: Page,
+  name: string,
+  content: string | number[],
+): Promise<void> {
+  const dt = await page.evaluateHandle(
+    ([n, c]) => {
+      const dt = new DataTransfer();
+      const data = typeof c === 'string' ? c : new Uint8Array(c);
+      dt.items.add(new File([data], n, { type: 'application/octet-stream' }));
+      return dt;
+    },
+    [name, content] as const,
+  );
+  await page.dispatchEvent('body', 'dragover', { dataTransfer: dt });
+  await page.dispatchEvent('body', 'drop', { dataTransfer: dt });
+}
