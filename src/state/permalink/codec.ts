@@ -43,6 +43,7 @@ import {
   ViewSchema,
   defaultPermalinkState,
   type PermalinkPolicy,
+  type PermalinkPolicyOptions,
   type PermalinkSource,
   type PermalinkState,
   type PermalinkView,
@@ -222,25 +223,76 @@ function formatBytes(n: number): string {
 // ---------------------------------------------------------------------------------------------
 // encode
 
-const POLICY_KEYS = {
-  policy: { id: 'p', pin: 'pin', keep: 'keep', sum: 'sum' },
-  compare: { id: 'p2', pin: 'pin2', keep: 'keep2', sum: 'sum2' },
-} as const;
+type PolicySlot = 'policy' | 'compare';
 
-function encodePolicy(
+/** The keys of the chosen policy end in nothing, those of the compared one in `2` (`p2`, `pin2`). */
+const SLOT_SUFFIX: Record<PolicySlot, string> = { policy: '', compare: '2' };
+
+/** How one policy option goes into the URL and back. */
+interface OptionCodec<K extends keyof PermalinkPolicyOptions> {
+  option: K;
+  /** The key without the slot's suffix. */
+  key: string;
+  /** The schema the read value must pass (a refused value falls back to the default). */
+  schema: z.ZodType<PermalinkPolicyOptions[K]>;
+  /** What the notice calls it when its value is refused. */
+  what: string;
+  /** The URL value; null leaves the key out. */
+  write(v: PermalinkPolicyOptions[K]): string | null;
+  /** The value the schema checks (undefined when unreadable: the text itself is checked). */
+  read(text: string): unknown;
+}
+
+type AnyOptionCodec = {
+  [K in keyof PermalinkPolicyOptions]: OptionCodec<K>;
+}[keyof PermalinkPolicyOptions];
+
+/** The policy options, in the order they are written and read (notices follow this order). */
+const OPTION_CODECS: readonly AnyOptionCodec[] = [
+  {
+    option: 'pinFirst',
+    schema: PolicyOptionsSchema.shape.pinFirst,
+    key: 'pin',
+    what: 'the pin-first option',
+    write: (v) => (v ? '1' : '0'),
+    read: parseBool,
+  },
+  {
+    option: 'keepNewestExchanges',
+    schema: PolicyOptionsSchema.shape.keepNewestExchanges,
+    key: 'keep',
+    what: 'the keep-newest option',
+    write: String,
+    read: parseUint,
+  },
+  {
+    option: 'summaryTokens',
+    schema: PolicyOptionsSchema.shape.summaryTokens,
+    key: 'sum',
+    what: 'the summary size',
+    write: (v) => (v === null ? null : String(v)),
+    read: parseUint,
+  },
+];
+
+function encodeOption<K extends keyof PermalinkPolicyOptions>(
   params: URLSearchParams,
-  which: 'policy' | 'compare',
-  p: PermalinkPolicy,
+  c: OptionCodec<K>,
+  suffix: string,
+  value: PermalinkPolicyOptions[K],
+  def: PermalinkPolicyOptions[K],
 ): void {
-  const keys = POLICY_KEYS[which];
+  if (value === def) return;
+  const text = c.write(value);
+  if (text !== null) params.set(c.key + suffix, text);
+}
+
+function encodePolicy(params: URLSearchParams, which: PolicySlot, p: PermalinkPolicy): void {
+  const suffix = SLOT_SUFFIX[which];
   const def = DEFAULT_PERMALINK_STATE.view[which];
-  if (p.id !== def.id) params.set(keys.id, p.id);
-  if (p.options.pinFirst !== def.options.pinFirst)
-    params.set(keys.pin, p.options.pinFirst ? '1' : '0');
-  if (p.options.keepNewestExchanges !== def.options.keepNewestExchanges)
-    params.set(keys.keep, String(p.options.keepNewestExchanges));
-  if (p.options.summaryTokens !== def.options.summaryTokens && p.options.summaryTokens !== null)
-    params.set(keys.sum, String(p.options.summaryTokens));
+  if (p.id !== def.id) params.set(`p${suffix}`, p.id);
+  for (const c of OPTION_CODECS)
+    encodeOption(params, c, suffix, p.options[c.option], def.options[c.option]);
 }
 
 /**
@@ -468,6 +520,27 @@ function pick<T>(
   return fallback;
 }
 
+function decodeOption<K extends keyof PermalinkPolicyOptions>(
+  c: OptionCodec<K>,
+  suffix: string,
+  get: Getter,
+  out: PermalinkPolicyOptions,
+  invalid: Invalid,
+): void {
+  const key = c.key + suffix;
+  const text = get(key);
+  if (text === undefined) return;
+  out[c.option] = pick(
+    c.schema,
+    c.read(text) ?? text,
+    DEFAULT_POLICY_OPTIONS[c.option],
+    key,
+    c.what,
+    text,
+    invalid,
+  );
+}
+
 function decodeView(get: Getter, invalid: Invalid): PermalinkView {
   const def = DEFAULT_PERMALINK_STATE.view;
   const shape = ViewSchema.shape;
@@ -484,46 +557,13 @@ function decodeView(get: Getter, invalid: Invalid): PermalinkView {
     view.budget = pick(shape.budget, parseUint(b) ?? b, def.budget, 'b', 'the budget', b, invalid);
 
   for (const which of ['policy', 'compare'] as const) {
-    const keys = POLICY_KEYS[which];
-    const d = def[which];
+    const suffix = SLOT_SUFFIX[which];
     const out = view[which];
-    const id = get(keys.id);
+    const idKey = `p${suffix}`;
+    const id = get(idKey);
     if (id !== undefined)
-      out.id = pick(shape[which].shape.id, id, d.id, keys.id, 'the policy', id, invalid);
-    const opt = PolicyOptionsSchema.shape;
-    const pin = get(keys.pin);
-    if (pin !== undefined)
-      out.options.pinFirst = pick(
-        opt.pinFirst,
-        parseBool(pin) ?? pin,
-        DEFAULT_POLICY_OPTIONS.pinFirst,
-        keys.pin,
-        'the pin-first option',
-        pin,
-        invalid,
-      );
-    const keep = get(keys.keep);
-    if (keep !== undefined)
-      out.options.keepNewestExchanges = pick(
-        opt.keepNewestExchanges,
-        parseUint(keep) ?? keep,
-        DEFAULT_POLICY_OPTIONS.keepNewestExchanges,
-        keys.keep,
-        'the keep-newest option',
-        keep,
-        invalid,
-      );
-    const sum = get(keys.sum);
-    if (sum !== undefined)
-      out.options.summaryTokens = pick(
-        opt.summaryTokens,
-        parseUint(sum) ?? sum,
-        DEFAULT_POLICY_OPTIONS.summaryTokens,
-        keys.sum,
-        'the summary size',
-        sum,
-        invalid,
-      );
+      out.id = pick(shape[which].shape.id, id, def[which].id, idKey, 'the policy', id, invalid);
+    for (const c of OPTION_CODECS) decodeOption(c, suffix, get, out.options, invalid);
   }
 
   const sel = get('sel');
