@@ -63,7 +63,6 @@ function ViolationItem({
       data-testid="violation"
       data-rule={v.rule}
       data-rank={t.rank}
-      data-message-index={t.message}
     >
       <div className="violation-head">
         <span className="violation-rank" data-testid="violation-rank">
