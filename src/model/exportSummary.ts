@@ -57,7 +57,8 @@ function firstError(v: Validation | undefined | null): Violation | null {
 }
 
 function where(t: Transcript, v: Violation): string {
-  const m = t.messages.find((x) => x.rawIndex === v.messageIndex);
+  // By our index: the raw index repeats for retry copies and split source messages.
+  const m = t.messages[v.index];
   const parts = [`message ${v.messageIndex}${m ? ` (${m.role}, \`${m.path}\`)` : ''}`];
   if (v.blockIndex !== null) parts.push(`block ${v.blockIndex}`);
   if (v.providerPath) parts.push(`provider path ${mdCode(v.providerPath)}`);
