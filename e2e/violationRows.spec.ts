@@ -4,23 +4,7 @@
  * row by the label the row shows (`#1.3`).
  */
 import { expect, test, type Page } from '@playwright/test';
-
-async function open(page: Page) {
-  await page.goto('/');
-  await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true');
-  await expect(page.getByTestId('count-exchanges')).toHaveText('1');
-}
-
-/** Paste text as the user would with Ctrl/Cmd+V outside any text field. */
-async function paste(page: Page, text: string) {
-  await page.evaluate((t) => {
-    const dt = new DataTransfer();
-    dt.setData('text/plain', t);
-    document.body.dispatchEvent(
-      new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }),
-    );
-  }, text);
-}
+import { openDefault, paste } from './helpers.ts';
 
 const row = (page: Page, i: number) => page.locator(`[data-message-index="${i}"] .msg`);
 
@@ -44,7 +28,7 @@ test.describe('violation rows where raw indices repeat', () => {
   test('split Vercel AI UIMessage: the jump highlights the third row from it (#1.3), not the first', async ({
     page,
   }) => {
-    await open(page);
+    await openDefault(page);
     await paste(page, JSON.stringify(VERCEL_REPLAY, null, 2));
     await expect(page.getByTestId('count-messages')).toHaveText('6');
     await expect(page.locator('[data-message-index] .msg-index')).toHaveText([
@@ -70,7 +54,7 @@ test.describe('violation rows where raw indices repeat', () => {
   test('retry fault: the A6 jump highlights the copy (#1.2); the description names the same rows', async ({
     page,
   }) => {
-    await open(page);
+    await openDefault(page);
     // The invoice sample: select the assistant turn with the two calls, retry it.
     await row(page, 1).locator('.role').click();
     await expect(row(page, 1)).toHaveClass(/selected/);
