@@ -5,17 +5,8 @@
  */
 import type { Block, Message, Result, Role, Transcript, ToolDef, UsageRecord } from '../types.ts';
 import type { FormatParser } from './registry.ts';
-import {
-  arr,
-  base64Bytes,
-  isObject,
-  type Json,
-  shapeError,
-  str,
-  notAnObject,
-  bareListTranscript,
-} from './util.ts';
-import { withList } from './util.ts';
+import { arr, base64Bytes, isObject, type Json, shapeError, str } from './util.ts';
+import { bareListTranscript, notAnObject, withList } from './util.ts';
 
 const SERVER_RESULT = /_tool_result$/;
 

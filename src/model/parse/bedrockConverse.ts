@@ -10,16 +10,8 @@
  */
 import type { Block, Message, Result, Role, Transcript, ToolDef, UsageRecord } from '../types.ts';
 import type { FormatParser } from './registry.ts';
-import {
-  arr,
-  isObject,
-  type Json,
-  shapeError,
-  str,
-  withList,
-  notAnObject,
-  bareListTranscript,
-} from './util.ts';
+import { arr, isObject, type Json, shapeError, str, withList } from './util.ts';
+import { bareListTranscript, notAnObject } from './util.ts';
 
 const ROLES: Record<string, Role> = { user: 'user', assistant: 'assistant', system: 'system' };
 /** Keys of a Converse `ContentBlock` (exactly one is present). */

@@ -29,7 +29,7 @@
 import type { Block, Message, Result, Role, Transcript } from '../types.ts';
 import type { RequestEntry } from './multi.ts';
 import type { FormatParser } from './registry.ts';
-import { arr, isObject, type Json, parseArguments, shapeError, str } from './util.ts';
+import { arr, isObject, type Json, parseArguments, requestLabel, shapeError, str } from './util.ts';
 
 const ROLES: Record<string, Role> = {
   system: 'system',
@@ -271,13 +271,11 @@ export function listChatgptConversations(v: unknown): RequestEntry[] {
   return v.map((c, i) => {
     const title = isObject(c) ? str(c.title) : undefined;
     const nodes = isObject(c) && isObject(c.mapping) ? Object.keys(c.mapping).length : undefined;
-    const label = [
-      `#${i + 1}`,
+    const label = requestLabel(
+      i,
       title !== undefined && title !== '' ? title.slice(0, 60) : undefined,
       nodes !== undefined ? `${nodes} nodes` : undefined,
-    ]
-      .filter((x) => x !== undefined)
-      .join(' · ');
+    );
     return { label, value: [c] };
   });
 }

@@ -25,7 +25,7 @@
 import type { Block, Message, Result, Role, Transcript } from '../types.ts';
 import type { RequestEntry } from './multi.ts';
 import type { FormatParser } from './registry.ts';
-import { arr, isObject, type Json, shapeError, str, notAnObject } from './util.ts';
+import { arr, isObject, type Json, notAnObject, requestLabel, shapeError, str } from './util.ts';
 
 const SENDERS: Record<string, Role> = { human: 'user', assistant: 'assistant' };
 
@@ -238,13 +238,11 @@ export function listClaudeAiConversations(v: unknown): RequestEntry[] {
   return v.map((c, i) => {
     const name = isObject(c) ? str(c.name) : undefined;
     const n = isObject(c) ? arr(c.chat_messages)?.length : undefined;
-    const label = [
-      `#${i + 1}`,
+    const label = requestLabel(
+      i,
       name !== undefined && name !== '' ? name.slice(0, 60) : undefined,
       n !== undefined ? `${n} messages` : undefined,
-    ]
-      .filter((x) => x !== undefined)
-      .join(' · ');
+    );
     return { label, value: [c] };
   });
 }

@@ -12,17 +12,8 @@
  */
 import type { Block, Message, Result, Role, Transcript, ToolDef, UsageRecord } from '../types.ts';
 import type { FormatParser } from './registry.ts';
-import {
-  arr,
-  base64Bytes,
-  isObject,
-  type Json,
-  shapeError,
-  str,
-  withList,
-  notAnObject,
-  bareListTranscript,
-} from './util.ts';
+import { arr, base64Bytes, isObject, type Json, shapeError, str, withList } from './util.ts';
+import { bareListTranscript, notAnObject } from './util.ts';
 
 const ROLES: Record<string, Role> = {
   user: 'user',

@@ -24,16 +24,8 @@ import type { Block, Message, Result, Role, ToolDef, Transcript, UsageRecord } f
 import { toOpenAIChatMessages } from './openaiChat.ts';
 import type { RequestEntry } from './multi.ts';
 import type { FormatParser } from './registry.ts';
-import {
-  arr,
-  base64Bytes,
-  isObject,
-  type Json,
-  parseArguments,
-  shapeError,
-  str,
-  notAnObject,
-} from './util.ts';
+import { arr, base64Bytes, isObject, type Json, parseArguments, shapeError, str } from './util.ts';
+import { notAnObject, requestLabel } from './util.ts';
 
 const ROLES: Record<string, Role> = {
   system: 'system',
@@ -299,15 +291,13 @@ export function listInspectSamples(v: unknown): RequestEntry[] {
     const id = typeof o.id === 'string' || typeof o.id === 'number' ? String(o.id) : undefined;
     const epoch = typeof o.epoch === 'number' ? o.epoch : undefined;
     const n = arr(o.messages)?.length;
-    const label = [
-      `#${i + 1}`,
+    const label = requestLabel(
+      i,
       id !== undefined
         ? `sample ${id}${epoch !== undefined ? ` (epoch ${epoch})` : ''}`
         : undefined,
       n !== undefined ? `${n} messages` : undefined,
-    ]
-      .filter((x) => x !== undefined)
-      .join(' · ');
+    );
     return { label, value: { ...v, samples: [s] }, ...(i === 0 ? { preferred: true } : {}) };
   });
 }

@@ -14,16 +14,8 @@ import type { Block, Message, Result, Role, Transcript, UsageRecord } from '../t
 import { anthropicBlock } from './anthropicMessages.ts';
 import type { SourceDoc } from './json.ts';
 import type { FormatParser } from './registry.ts';
-import {
-  arr,
-  isObject,
-  type Json,
-  parseArguments,
-  shapeError,
-  str,
-  withList,
-  legacyFunctionCall,
-} from './util.ts';
+import { arr, isObject, type Json, parseArguments, shapeError, str, withList } from './util.ts';
+import { legacyFunctionCall } from './util.ts';
 
 type Kind = 'human' | 'ai' | 'system' | 'tool' | 'function' | 'chat';
 

@@ -3,7 +3,7 @@
  * of them (a log export: `{requests: […]}`, `{data: […]}`, rows that wrap the body in `request` /
  * `body`, …). The user picks one; `parseTranscript` parses only that one.
  */
-import { arr, isObject, str, type Json } from './util.ts';
+import { arr, isObject, requestLabel, str, type Json } from './util.ts';
 import { listArchiveRequests } from './archives.ts';
 
 /** A request found in a multi-request file. */
@@ -74,9 +74,7 @@ function labelOf(i: number, row: unknown, body: Json): string {
   const l = listOf(body);
   const model = str(body.model) ?? (isObject(row) ? str(row.model) : undefined);
   const noun = l?.key === 'contents' ? 'contents' : l?.key === 'input' ? 'items' : 'messages';
-  return [`#${i + 1}`, model, l ? `${l.list.length} ${noun}` : undefined]
-    .filter((x) => x !== undefined)
-    .join(' · ');
+  return requestLabel(i, model, l ? `${l.list.length} ${noun}` : undefined);
 }
 
 function fromRows(rows: unknown[]): RequestEntry[] {

@@ -5,18 +5,8 @@
  */
 import type { Block, Message, Result, Role, Transcript, ToolDef, UsageRecord } from '../types.ts';
 import type { FormatParser } from './registry.ts';
-import {
-  arr,
-  base64Bytes,
-  isObject,
-  parseArguments,
-  shapeError,
-  str,
-  notAnObject,
-  bareListTranscript,
-  legacyFunctionCall,
-} from './util.ts';
-import { withList } from './util.ts';
+import { arr, base64Bytes, isObject, parseArguments, shapeError, str } from './util.ts';
+import { bareListTranscript, legacyFunctionCall, notAnObject, withList } from './util.ts';
 
 const ROLES: Record<string, Role> = {
   system: 'system',

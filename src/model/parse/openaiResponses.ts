@@ -22,9 +22,8 @@ import {
   shapeError,
   str,
   withList,
-  notAnObject,
-  bareListTranscript,
 } from './util.ts';
+import { bareListTranscript, notAnObject } from './util.ts';
 
 const MESSAGE_ROLES: Record<string, Role> = {
   user: 'user',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FormatId } from '../types.ts';
 import { parseDocument } from './index.ts';
-import { bareListTranscript, legacyFunctionCall, notAnObject } from './util.ts';
+import { bareListTranscript, legacyFunctionCall, notAnObject, requestLabel } from './util.ts';
 
 describe('notAnObject', () => {
   it('is a user message holding the value in one `other` block', () => {
@@ -88,5 +88,12 @@ describe('legacyFunctionCall', () => {
     );
     expect(chat.ok && chat.value.transcript.messages[0]?.blocks).toEqual([legacyFunctionCall(fc)]);
     expect(lc.ok && lc.value.transcript.messages[0]?.blocks).toContainEqual(legacyFunctionCall(fc));
+  });
+});
+
+describe('requestLabel', () => {
+  it('numbers from 1 and joins the parts that are present', () => {
+    expect(requestLabel(1, 'Weather', undefined, '5 nodes')).toBe('#2 · Weather · 5 nodes');
+    expect(requestLabel(0)).toBe('#1');
   });
 });

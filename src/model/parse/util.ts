@@ -113,3 +113,15 @@ export function legacyFunctionCall(fc: Json): Block {
     input: parseArguments(fc.arguments),
   };
 }
+
+/**
+ * The request picker's label for one request of a file holding several: `#<n>` (1-based), then
+ * each part that is not undefined, joined with ` · ` (`#2 · Weather · 5 nodes`).
+ * @param i the request's position, 0-based
+ * @param parts a title, a model, a count, … in display order
+ */
+export function requestLabel(i: number, ...parts: (string | undefined)[]): string {
+  let label = `#${i + 1}`;
+  for (const p of parts) if (p !== undefined) label += ` · ${p}`;
+  return label;
+}

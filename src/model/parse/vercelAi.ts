@@ -12,16 +12,8 @@
 import type { Block, Message, Result, Role, Transcript, UsageRecord } from '../types.ts';
 import type { SourceDoc } from './json.ts';
 import type { FormatParser } from './registry.ts';
-import {
-  arr,
-  base64Bytes,
-  isObject,
-  type Json,
-  shapeError,
-  str,
-  withList,
-  notAnObject,
-} from './util.ts';
+import { arr, base64Bytes, isObject, type Json, shapeError, str, withList } from './util.ts';
+import { notAnObject } from './util.ts';
 
 const ROLES: Record<string, Role> = {
   system: 'system',
