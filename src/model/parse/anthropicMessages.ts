@@ -48,13 +48,7 @@ export function anthropicBlock(b: unknown): Block {
       return { type: 'tool_use', id: str(b.id) ?? null, name: str(b.name) ?? '', input: b.input };
     case 'server_tool_use':
     case 'mcp_tool_use':
-      return {
-        type: 'tool_use',
-        id: str(b.id) ?? null,
-        name: str(b.name) ?? '',
-        input: b.input,
-        server: true,
-      };
+      return serverToolUse(b);
     case 'tool_result':
       return {
         type: 'tool_result',
@@ -88,6 +82,21 @@ export function anthropicBlock(b: unknown): Block {
       }
       return { type: 'other', label: type || 'unknown', raw: b };
   }
+}
+
+/**
+ * A call the provider runs itself (Anthropic `server_tool_use` / `mcp_tool_use`, a claude.ai
+ * export's `tool_use`): a `tool_use` block marked `server`, answered inside the same turn.
+ * Source: ../shared/docs/formats.md §1a (server_tool_use) and §9d (claude.ai exports).
+ */
+export function serverToolUse(b: Json): Block {
+  return {
+    type: 'tool_use',
+    id: str(b.id) ?? null,
+    name: str(b.name) ?? '',
+    input: b.input,
+    server: true,
+  };
 }
 
 function resultContent(c: unknown): Block[] {

@@ -25,6 +25,7 @@
 import type { Block, Message, Result, Role, Transcript } from '../types.ts';
 import type { RequestEntry } from './multi.ts';
 import type { FormatParser } from './registry.ts';
+import { serverToolUse } from './anthropicMessages.ts';
 import { arr, isObject, type Json, notAnObject, requestLabel, shapeError, str } from './util.ts';
 
 const SENDERS: Record<string, Role> = { human: 'user', assistant: 'assistant' };
@@ -73,13 +74,7 @@ function block(b: unknown): Block {
     case 'thinking':
       return { type: 'thinking', thinking: str(b.thinking) ?? '' };
     case 'tool_use':
-      return {
-        type: 'tool_use',
-        id: str(b.id) ?? null,
-        name: str(b.name) ?? '',
-        input: b.input,
-        server: true,
-      };
+      return serverToolUse(b);
     case 'tool_result': {
       const name = str(b.name);
       return {
