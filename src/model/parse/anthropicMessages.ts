@@ -6,7 +6,7 @@
 import type { Block, Message, Result, Role, Transcript, ToolDef, UsageRecord } from '../types.ts';
 import type { FormatParser } from './registry.ts';
 import { arr, base64Bytes, isObject, type Json, shapeError, str } from './util.ts';
-import { bareListTranscript, notAnObject, withList } from './util.ts';
+import { bareListTranscript, notAnObject, responseTranscript, withList } from './util.ts';
 
 const SERVER_RESULT = /_tool_result$/;
 
@@ -263,19 +263,14 @@ function parse(v: unknown): Result<Transcript> {
     const messages = parseMessages([{ role: 'assistant', content: v.content }], 'content');
     const first = messages[0];
     if (first) first.path = 'content';
-    return {
-      ok: true,
-      value: {
-        ...base,
-        system: [],
-        tools: null,
-        settings: { ...(str(v.model) ? { model: str(v.model) as string } : {}) },
-        messages,
-        listKey: 'content',
-        usage: usageOf(v.usage, 0),
-        warnings: ['This is a response object: one assistant message, no request around it.'],
-      },
-    };
+    return responseTranscript(
+      'anthropic-messages',
+      v,
+      'content',
+      messages,
+      str(v.model),
+      usageOf(v.usage, 0),
+    );
   }
   const list = arr(v.messages) ?? [];
   const system: Transcript['system'] = [];

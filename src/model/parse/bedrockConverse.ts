@@ -11,7 +11,7 @@
 import type { Block, Message, Result, Role, Transcript, ToolDef, UsageRecord } from '../types.ts';
 import type { FormatParser } from './registry.ts';
 import { arr, isObject, type Json, shapeError, str, withList } from './util.ts';
-import { bareListTranscript, notAnObject } from './util.ts';
+import { bareListTranscript, notAnObject, responseTranscript } from './util.ts';
 
 const ROLES: Record<string, Role> = { user: 'user', assistant: 'assistant', system: 'system' };
 /** Keys of a Converse `ContentBlock` (exactly one is present). */
@@ -236,19 +236,7 @@ function parse(v: unknown): Result<Transcript> {
   if (isObject(v.output) && isObject(v.output.message)) {
     const m = converseMessage(v.output.message, 0, 'output');
     m.path = 'output.message';
-    return {
-      ok: true,
-      value: {
-        ...base,
-        listKey: 'output',
-        system: [],
-        tools: null,
-        settings: model ? { model } : {},
-        messages: [m],
-        usage: usageOf(v.usage, 0),
-        warnings: ['This is a response object: one assistant message, no request around it.'],
-      },
-    };
+    return responseTranscript('bedrock-converse', v, 'output', [m], model, usageOf(v.usage, 0));
   }
   const system: Transcript['system'] = [];
   (arr(v.system) ?? []).forEach((b, i) => {

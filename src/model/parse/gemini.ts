@@ -13,7 +13,7 @@
 import type { Block, Message, Result, Role, Transcript, ToolDef, UsageRecord } from '../types.ts';
 import type { FormatParser } from './registry.ts';
 import { arr, base64Bytes, isObject, type Json, shapeError, str, withList } from './util.ts';
-import { bareListTranscript, notAnObject } from './util.ts';
+import { bareListTranscript, notAnObject, responseTranscript } from './util.ts';
 
 const ROLES: Record<string, Role> = {
   user: 'user',
@@ -200,19 +200,15 @@ function parse(v: unknown): Result<Transcript> {
     const first = cands[0];
     const m = geminiContent(isObject(first) ? first.content : undefined, 0, 'candidates');
     m.path = 'candidates.0.content';
-    return {
-      ok: true,
-      value: {
-        ...base,
-        listKey: 'candidates',
-        system: [],
-        tools: null,
-        settings: model ? { model } : {},
-        messages: [m],
-        usage: usageOf(v.usageMetadata, 0),
-        warnings: ['This is a response object: one model message, no request around it.'],
-      },
-    };
+    return responseTranscript(
+      'gemini',
+      v,
+      'candidates',
+      [m],
+      model,
+      usageOf(v.usageMetadata, 0),
+      'model',
+    );
   }
   const config = isObject(v.config) ? v.config : {};
   const sysKey =

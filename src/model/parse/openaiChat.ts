@@ -7,6 +7,7 @@ import type { Block, Message, Result, Role, Transcript, ToolDef, UsageRecord } f
 import type { FormatParser } from './registry.ts';
 import { arr, base64Bytes, isObject, parseArguments, shapeError, str } from './util.ts';
 import { bareListTranscript, legacyFunctionCall, notAnObject, withList } from './util.ts';
+import { responseTranscript } from './util.ts';
 
 const ROLES: Record<string, Role> = {
   system: 'system',
@@ -221,18 +222,7 @@ function parse(v: unknown): Result<Transcript> {
     const msg = isObject(choice) ? choice.message : undefined;
     const m = openaiChatMessage(msg, 0, 'choices');
     m.path = 'choices.0.message';
-    return {
-      ok: true,
-      value: {
-        ...base,
-        listKey: 'choices',
-        tools: null,
-        settings: model ? { model } : {},
-        messages: [m],
-        usage: usageOf(v.usage, 0),
-        warnings: ['This is a response object: one assistant message, no request around it.'],
-      },
-    };
+    return responseTranscript('openai-chat', v, 'choices', [m], model, usageOf(v.usage, 0));
   }
   const tc = v.tool_choice;
   const forced =

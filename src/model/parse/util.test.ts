@@ -97,3 +97,72 @@ describe('requestLabel', () => {
     expect(requestLabel(0)).toBe('#1');
   });
 });
+
+describe('responseTranscript', () => {
+  // One response object per format that reads them: one message, the model, the usage, a warning.
+  const responses: [FormatId, unknown, string, string, string][] = [
+    [
+      'anthropic-messages',
+      {
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-sonnet-4-5',
+        content: [{ type: 'text', text: 'Done.' }],
+        usage: { input_tokens: 10, output_tokens: 2 },
+      },
+      'content',
+      'content',
+      'assistant',
+    ],
+    [
+      'openai-chat',
+      {
+        object: 'chat.completion',
+        model: 'gpt-4o',
+        choices: [{ message: { role: 'assistant', content: 'Done.' } }],
+        usage: { prompt_tokens: 10, completion_tokens: 2 },
+      },
+      'choices',
+      'choices.0.message',
+      'assistant',
+    ],
+    [
+      'bedrock-converse',
+      {
+        modelId: 'amazon.nova-pro-v1:0',
+        output: { message: { role: 'assistant', content: [{ text: 'Done.' }] } },
+        usage: { inputTokens: 10, outputTokens: 2 },
+      },
+      'output',
+      'output.message',
+      'assistant',
+    ],
+    [
+      'gemini',
+      {
+        modelVersion: 'gemini-2.5-pro',
+        candidates: [{ content: { role: 'model', parts: [{ text: 'Done.' }] } }],
+        usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 2 },
+      },
+      'candidates',
+      'candidates.0.content',
+      'model',
+    ],
+  ];
+  for (const [format, value, listKey, path, speaker] of responses)
+    it(`${format}: a response object is one message with a warning`, () => {
+      const r = parseDocument({ kind: 'json', value }, { format });
+      expect(r.ok).toBe(true);
+      if (!r.ok) return;
+      const t = r.value.transcript;
+      expect(t.messages).toHaveLength(1);
+      expect(t.messages[0]?.path).toBe(path);
+      expect(t.messages[0]?.role).toBe('assistant');
+      expect(t).toMatchObject({ format, listKey, system: [], tools: null, raw: value });
+      expect(t.settings.model).toBeDefined();
+      expect(t.usage).toEqual([expect.objectContaining({ messageIndex: 0, inputTokens: 10 })]);
+      expect(t.warnings).toEqual([
+        `This is a response object: one ${speaker} message, no request around it.`,
+      ]);
+    });
+});

@@ -1,4 +1,4 @@
-import type { Block, FormatId, Message, ParseError, Transcript } from '../types.ts';
+import type { Block, FormatId, Message, ParseError, Transcript, UsageRecord } from '../types.ts';
 
 /** Small, total helpers for reading untrusted JSON. None of them throws. */
 
@@ -124,4 +124,40 @@ export function requestLabel(i: number, ...parts: (string | undefined)[]): strin
   let label = `#${i + 1}`;
   for (const p of parts) if (p !== undefined) label += ` · ${p}`;
   return label;
+}
+
+/**
+ * A response object (the provider's answer: one message, no request around it) read as a
+ * transcript, with a warning that says so: no system prompt, no tools.
+ * @param format the format the response was read as
+ * @param raw the response as pasted
+ * @param listKey where the message sits in it (`content`, `choices`, `output`, `candidates`)
+ * @param messages the normalised message(s), their paths already set
+ * @param model the model the response names
+ * @param usage the response's usage records
+ * @param speaker how the warning names the message's author (Gemini: `model`)
+ */
+export function responseTranscript(
+  format: FormatId,
+  raw: unknown,
+  listKey: string,
+  messages: Message[],
+  model: string | undefined,
+  usage: UsageRecord[],
+  speaker: 'assistant' | 'model' = 'assistant',
+): { ok: true; value: Transcript } {
+  return {
+    ok: true,
+    value: {
+      format,
+      system: [],
+      tools: null,
+      settings: model ? { model } : {},
+      usage,
+      messages,
+      warnings: [`This is a response object: one ${speaker} message, no request around it.`],
+      listKey,
+      raw,
+    },
+  };
 }
