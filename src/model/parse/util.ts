@@ -70,6 +70,22 @@ export function notAnObject(raw: unknown, path: string, index: number, rawIndex 
   };
 }
 
+/** A transcript of messages with no request around them: no system prompt, no tools. */
+function requestless(
+  format: FormatId,
+  raw: unknown,
+  listKey: string,
+  messages: Message[],
+  settings: Transcript['settings'],
+  usage: UsageRecord[],
+  warnings: string[],
+): { ok: true; value: Transcript } {
+  return {
+    ok: true,
+    value: { format, system: [], tools: null, settings, usage, messages, warnings, listKey, raw },
+  };
+}
+
 /**
  * A bare array of messages (the list without its request body) read as a transcript: no system
  * prompt, no tools, no settings, no usage, no warnings.
@@ -84,20 +100,7 @@ export function bareListTranscript(
   listKey: string,
   messages: Message[],
 ): { ok: true; value: Transcript } {
-  return {
-    ok: true,
-    value: {
-      format,
-      system: [],
-      tools: null,
-      settings: {},
-      usage: [],
-      messages,
-      warnings: [],
-      listKey,
-      raw,
-    },
-  };
+  return requestless(format, raw, listKey, messages, {}, [], []);
 }
 
 /**
@@ -146,18 +149,7 @@ export function responseTranscript(
   usage: UsageRecord[],
   speaker: 'assistant' | 'model' = 'assistant',
 ): { ok: true; value: Transcript } {
-  return {
-    ok: true,
-    value: {
-      format,
-      system: [],
-      tools: null,
-      settings: model ? { model } : {},
-      usage,
-      messages,
-      warnings: [`This is a response object: one ${speaker} message, no request around it.`],
-      listKey,
-      raw,
-    },
-  };
+  return requestless(format, raw, listKey, messages, model ? { model } : {}, usage, [
+    `This is a response object: one ${speaker} message, no request around it.`,
+  ]);
 }
