@@ -361,13 +361,15 @@ export function App() {
               <span data-testid="format">{analysis.transcript.format}</span> →{' '}
               <span data-testid="provider">{analysis.provider}</span>
               <span>
-                <b data-testid="count-messages">{counts.messages}</b> messages
+                <b data-testid="count-messages">{counts.messages}</b>{' '}
+                {counts.messages === 1 ? 'message' : 'messages'}
               </span>
               <span>
-                <b data-testid="count-exchanges">{counts.exchanges}</b> exchanges
+                <b data-testid="count-exchanges">{counts.exchanges}</b>{' '}
+                {counts.exchanges === 1 ? 'exchange' : 'exchanges'}
               </span>
               <span>
-                <b data-testid="count-arcs">{counts.arcs}</b> arcs
+                <b data-testid="count-arcs">{counts.arcs}</b> {counts.arcs === 1 ? 'arc' : 'arcs'}
               </span>
               <span className={counts.broken > 0 ? 'bad' : ''}>
                 <b data-testid="count-broken">{counts.broken}</b> broken
