@@ -3,7 +3,8 @@
  *
  * - pipeline_vs_json_parse_*: parse + pair + group + validate ÷ JSON.parse of the same bytes
  *   (for JSONL: JSON.parse of every line), for a generated 50 MB Anthropic body and a 50 MB
- *   Claude Code log (target ≤ 2.0). Median of 3.
+ *   Claude Code log (target ≤ 2.0). Median of 5 runs, each a JSON.parse then a pipeline back to
+ *   back (so both see the same load on a shared machine).
  * - slider_step_ms_100k: one slider step on 100,000 messages — the `message` and `exchange`
  *   policies at one budget, each with the full validation of what it keeps (target ≤ 16 ms);
  *   median and worst of 200 random budgets. sweep_ms_100k: every cut of every policy (target
@@ -99,7 +100,7 @@ function benchPipeline(label: string, file: string, jsonl: boolean): void {
   const jp: number[] = [];
   const pp: number[] = [];
   let t: Transcript | null = null;
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < 5; i++) {
     jp.push(time(() => jsonParseSameBytes(text, jsonl))[0]);
     const [ms, tr] = time(() => pipeline(text, name));
     pp.push(ms);
