@@ -2,7 +2,15 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseDocument } from '../parse/index.ts';
-import { assistant, call, result, tool, transcript, user } from '../testing.ts';
+import {
+  assistant,
+  call,
+  parsed as parsedAny,
+  result,
+  tool,
+  transcript,
+  user,
+} from '../testing.ts';
 import type { Transcript } from '../types.ts';
 import { validateTranscript } from './index.ts';
 
@@ -314,3 +322,62 @@ describe.skipIf(SHARED_FILES.length === 0)(
   },
 );
 if (SHARED_FILES.length === 0) console.warn(`skipped: ${SHARED} not found (shared Gemini case)`);
+
+describe('Gemini order where raw indices repeat', () => {
+  /** Our own Gemini CLI session on Gemini 3: turn g1 becomes two of ours (the call, the stored results). */
+  const session = {
+    sessionId: 's-h7',
+    projectHash: 'p',
+    messages: [
+      { id: 'u1', type: 'user', content: 'List the files.' },
+      {
+        id: 'g1',
+        type: 'gemini',
+        model: 'gemini-3-pro-preview',
+        content: 'Listing.',
+        toolCalls: [
+          {
+            id: 'ls-1',
+            name: 'list_directory',
+            args: { path: '.' },
+            status: 'success',
+            result: [
+              {
+                functionResponse: {
+                  id: 'ls-9',
+                  name: 'list_directory',
+                  response: { output: 'NOTES.md' },
+                },
+              },
+            ],
+          },
+        ],
+      },
+      { id: 'g2', type: 'gemini', content: 'One file: NOTES.md.' },
+    ],
+  };
+
+  it('sorts by our index: the call turn (G4) before its stored results (G3 id warning)', () => {
+    const t = parsedAny(session).transcript;
+    expect(t.format).toBe('gemini-cli');
+    expect(t.messages.map((m) => [m.rawIndex, m.role])).toEqual([
+      [0, 'user'],
+      [1, 'assistant'],
+      [1, 'user'],
+      [2, 'assistant'],
+    ]);
+    const vs = validateTranscript(t, 'gemini').violations;
+    // Contents: user, model (call), user (results), model. By content position: G4 on content 1,
+    // the id warning on content 2, the trailing model turn on content 3.
+    expect(vs.map((v) => [v.code, v.rule, v.index])).toEqual([
+      ['G4', 'thought_signature_missing', 1],
+      ['G3', 'tool_result_wrong_id', 2],
+      ['G7', 'trailing_assistant', 3],
+    ]);
+    // The same order as with distinct raw indices.
+    const distinct = { ...t, messages: t.messages.map((m, i) => ({ ...m, rawIndex: i })) };
+    expect(validateTranscript(distinct, 'gemini').violations.map((v) => v.code)).toEqual(
+      vs.map((v) => v.code),
+    );
+  });
+});

@@ -299,14 +299,12 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
     });
   }
   notes.push('Signatures from another model or route (G5) cannot be checked from the request.');
-  // Keep the provider's order: by content position (the first error is the 400).
-  const order = new Map(contents.flatMap((c, n) => c.sources.map((s) => [s.rawIndex, n] as const)));
+  // Keep the provider's order: by content position (the first error is the 400). Keyed by our
+  // index: raw indices repeat (a retry copy, a Gemini CLI turn and its stored results).
+  const order = new Map(contents.flatMap((c, n) => c.sources.map((s) => [s.index, n] as const)));
   const violations = found
     .map((v, i) => ({ v, i }))
-    .sort(
-      (a, b) =>
-        (order.get(a.v.messageIndex) ?? 0) - (order.get(b.v.messageIndex) ?? 0) || a.i - b.i,
-    )
+    .sort((a, b) => (order.get(a.v.index) ?? 0) - (order.get(b.v.index) ?? 0) || a.i - b.i)
     .map((x) => x.v);
   return {
     provider: 'gemini',
