@@ -256,3 +256,32 @@ describe('bedrock validator: one test per rule, exact text and ValidationExcepti
     expect(validateTranscript(anth, 'bedrock').valid).toBe(true);
   });
 });
+
+describe('Claude pass-through where raw indices repeat', () => {
+  it("keeps Claude's error on a message that shares its raw index with one Bedrock flagged", () => {
+    // Two user turns carry orphan results; the second shares raw index 2 with the first (as two
+    // of ours split from one source item do). Bedrock flags each turn once (B1, all its stray
+    // ids); Claude flags each orphan block (A1), passed through unless Bedrock flagged the same
+    // rule, ids and message.
+    const distinct = transcript(
+      'anthropic-messages',
+      [
+        user('Hi.'),
+        assistant('Hello.'),
+        user(result('t5'), result('t2')),
+        assistant('Noted.'),
+        user(result('t5')),
+      ],
+      { settings: { model: CLAUDE } },
+    );
+    const repeated: Transcript = {
+      ...distinct,
+      messages: distinct.messages.map((m, i) => (i === 4 ? { ...m, rawIndex: 2 } : m)),
+    };
+    const shape = (t: Transcript) =>
+      validateTranscript(t, 'bedrock').violations.map((v) => [v.code, v.index, v.ids]);
+    const vs = shape(repeated);
+    expect(vs).toContainEqual(['A1', 2, ['t5']]);
+    expect(vs).toEqual(shape(distinct));
+  });
+});

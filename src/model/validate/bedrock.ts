@@ -300,7 +300,8 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
 
   if (claude) {
     const inner = anthropicValidator.validate(t, opts);
-    const key = (v: Violation) => `${v.rule}|${v.messageIndex}|${v.ids.join(',')}`;
+    // Same rule, same message (ours: raw indices repeat for retry copies and split messages).
+    const key = (v: Violation) => `${v.rule}|${v.index}|${v.ids.join(',')}`;
     const seen = new Set(found.map(key));
     const bedrockHas = (rule: RuleId) => found.some((v) => v.rule === rule);
     for (const v of inner.violations) {
