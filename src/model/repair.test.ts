@@ -5,7 +5,15 @@ import { applyFault, faultTargets, type FaultSpec } from './faults.ts';
 import { parseTranscript } from './parse/index.ts';
 import { pairToolCalls } from './pairing.ts';
 import { repairTranscript, UNREPAIRABLE_NOTES, type RepairResult } from './repair.ts';
-import { arbTranscript, arbValidTranscript } from './testing.ts';
+import {
+  arbTranscript,
+  arbValidTranscript,
+  assistant,
+  call,
+  result,
+  transcript,
+  user,
+} from './testing.ts';
 import type { Message, ProviderId, Transcript } from './types.ts';
 import { validateTranscript } from './validate/index.ts';
 import { writeTranscript } from './write.ts';
@@ -818,4 +826,33 @@ describe('repair properties for the other providers', () => {
       { numRuns: 100 },
     );
   }, 30_000);
+});
+
+describe('repair where raw indices repeat', () => {
+  it("Mistral tool → user: the leading exchange stays when the cause is a later message sharing a group member's raw index", () => {
+    // A history cut mid-exchange: call, result, then the user's next question. The result and the
+    // question share raw index 1 (as two of ours split from one source item do). Mistral refuses
+    // `user` after `tool` at the question, which is not in the leading group.
+    const distinct = transcript('anthropic-messages', [
+      assistant(call('c1')),
+      user(result('c1')),
+      user('Next question.'),
+      assistant('Answer.'),
+      user('More.'),
+    ]);
+    const repeated: Transcript = {
+      ...distinct,
+      messages: distinct.messages.map((m, i) => (i === 2 ? { ...m, rawIndex: 1 } : m)),
+    };
+    const v = validateTranscript(repeated, 'mistral').violations[0];
+    expect(v).toMatchObject({ rule: 'role_order', index: 2, messageIndex: 1, ids: [] });
+    const r = repairTranscript(repeated, 'mistral');
+    expect(r.changes).toEqual([]);
+    expect(r.transcript.messages).toEqual(repeated.messages);
+    expect(r.unrepaired.map((u) => u.rule)).toEqual(['role_order']);
+    // As with distinct raw indices.
+    const d = repairTranscript(distinct, 'mistral');
+    expect(d.changes).toEqual([]);
+    expect(d.unrepaired.map((u) => u.rule)).toEqual(['role_order']);
+  });
 });

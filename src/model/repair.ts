@@ -21,7 +21,7 @@
  * `faults.ts`); new or changed messages have `raw: undefined`.
  */
 import { groupExchanges } from './exchanges.ts';
-import { derivedMessage, withMessages } from './faults.ts';
+import { derivedMessage, reindexForView, withMessages } from './faults.ts';
 import { answerRun, hasToolResult, pairToolCalls } from './pairing.ts';
 import type { Block, FormatId, Message, ProviderId, ToolResultBlock, Transcript } from './types.ts';
 import {
@@ -287,6 +287,30 @@ class Work {
 
   transcript(): Transcript {
     return withMessages(this.t, this.msgs, this.input);
+  }
+
+  /** The working messages as of the last `check()`: a violation's `index` is a position here. */
+  private checked: readonly Message[] = [];
+
+  /**
+   * Validate the working messages for the provider. The validated view numbers each message by
+   * its position (`reindexForView`), so a violation's `index` names one working message even
+   * where indices repeat (an un-reindexed retry copy or inserted result) or raw indices repeat
+   * (retry copies, split Vercel AI / Gemini CLI messages). Messages are not copied in `msgs`.
+   * @returns the provider's validation of the working transcript
+   */
+  check(): Validation {
+    const t = this.transcript();
+    this.checked = [...this.msgs];
+    return validateTranscript(reindexForView(t), this.provider);
+  }
+
+  /**
+   * The working message that held a violation's cause (`Violation.index`) at the last `check()`
+   * (it may have been removed since), or undefined for index −1.
+   */
+  causeOf(v: Violation): Message | undefined {
+    return this.checked[v.index];
   }
 
   /**
@@ -898,7 +922,7 @@ function fixLeadingExchange(w: Work, v: Violation): boolean {
               (isClientResult(b) && v.ids.includes(b.toolUseId ?? '')),
           ),
         )
-      : gone.some((m) => m.rawIndex === v.messageIndex);
+      : gone.some((m) => m === w.causeOf(v));
   if (!named) return false;
   const set = new Set(gone);
   for (let i = w.msgs.length - 1; i >= 0; i--) if (set.has(w.msgs[i] as Message)) w.remove(i);
@@ -982,7 +1006,7 @@ export function repairTranscript(t: Transcript, provider?: ProviderId): RepairRe
   const attempts = new Map<string, number>();
   const blocks = t.messages.reduce((s, m) => s + m.blocks.length, 0);
   const cap = 20 + 4 * (t.messages.length + blocks);
-  let validation = validateTranscript(t, p);
+  let validation = w.check();
   // A replayed turn or a doubled result is a bug whichever way the provider words the error
   // (Gemini and Mistral report it as a count mismatch): when the request is refused, remove the
   // replay first, so the other fixes do not answer the copies.
@@ -1017,7 +1041,7 @@ export function repairTranscript(t: Transcript, provider?: ProviderId): RepairRe
         .map((q) => q.id as string),
     ))
       any = fixDuplicateResult(w, dup('duplicate_tool_result', id)) || any;
-    if (any) validation = validateTranscript(w.transcript(), p);
+    if (any) validation = w.check();
   }
   for (let iter = 0; iter < cap; iter++) {
     const candidates = validation.violations
@@ -1042,7 +1066,7 @@ export function repairTranscript(t: Transcript, provider?: ProviderId): RepairRe
       } else if (!progressed) attempts.set(k, 3);
     }
     if (!progressed) break;
-    validation = validateTranscript(w.transcript(), p);
+    validation = w.check();
   }
   const transcript = w.transcript();
   validation = validateTranscript(transcript, p);
