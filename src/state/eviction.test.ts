@@ -6,11 +6,14 @@ import { runCli } from '../cli/commands.ts';
 import type { CliIO } from '../cli/io.ts';
 import { analyze } from '../model/analyze.ts';
 import { cutMarkers } from '../model/evict/cuts.ts';
+import { applyFault, reindexForView } from '../model/faults.ts';
+import { INVOICE_ANTHROPIC, load } from '../model/faults.fixtures.ts';
 import { cutPlan, prepareEviction } from '../model/evict/policies.ts';
 import { parseTranscript } from '../model/parse/index.ts';
 import { assistant, call, result, system, transcript, user } from '../model/testing.ts';
 import { CHARS_PER_4, countTokens, loadBpeCounter } from '../model/tokens.ts';
 import {
+  adoptCutMarkers,
   effectiveBudget,
   evictedCount,
   EVICTED_COMPARED,
@@ -394,5 +397,21 @@ describe('eviction selectors', () => {
     const t = p.value.transcript;
     expect(messageOfRaw(t, t.messages[2]?.rawIndex ?? -1)).toBe(2);
     expect(messageOfRaw(t, -1)).toBe(-1);
+  });
+});
+
+describe('cut marker errors name the cause by our index', () => {
+  it('after a retry fault, eager and adopted (worker) markers give the copy (#6), not raw index 5', () => {
+    const r = applyFault(load(INVOICE_ANTHROPIC), { kind: 'retry', messageIndex: 5 });
+    if (!r.ok) throw new Error(r.error);
+    const t = reindexForView(r.value.transcript);
+    const fresh = () => prepareEviction(t, countTokens(t, 'anthropic'), 'anthropic').cuts;
+    const eager = selectCutMarkers(fresh());
+    const adoptedCuts = fresh();
+    adoptCutMarkers(adoptedCuts, cutMarkers(adoptedCuts).safe);
+    const adopted = selectCutMarkers(adoptedCuts);
+    for (const m of [eager, adopted]) {
+      expect(m.errorAt(0)).toMatchObject({ code: 'A6', messageIndex: 5, index: 6 });
+    }
   });
 });

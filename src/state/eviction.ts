@@ -184,6 +184,7 @@ function cutErrorAt(cuts: CutContext, k: number): CutError | null {
         rule: v.rule,
         code: v.code,
         messageIndex: v.messageIndex,
+        index: v.index,
         providerPath: v.providerPath,
         message: v.message,
         error: v.error,

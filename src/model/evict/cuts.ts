@@ -11,8 +11,16 @@ export interface CutError {
   rule: Violation['rule'];
   /** Provider rule code from provider-rules.md (`A1`, `O1`, …). */
   code: string;
-  /** Raw index of the message holding the cause. */
+  /**
+   * Raw index (`Message.rawIndex`) of the message holding the cause, for display only: it repeats
+   * for retry copies and split messages. Name the row with `messageLabels(ms).of(index)`.
+   */
   messageIndex: number;
+  /**
+   * Our index (`Message.index`, the position in the transcript's `messages`) of the message
+   * holding the cause (`Violation.index`); −1 when no message holds it. Find the row by this.
+   */
+  index: number;
   providerPath: string | null;
   /** The provider's message text, verbatim. */
   message: string;
@@ -58,6 +66,7 @@ export function cutMarkers(ctx: CutContext): CutMarkers {
       rule: v.rule,
       code: v.code,
       messageIndex: v.messageIndex,
+      index: v.index,
       providerPath: v.providerPath,
       message: v.message,
       error: v.error,

@@ -64,6 +64,7 @@ describe.each(CASES)('sweep and cut markers ($provider)', ({ format, provider })
               rule: first.rule,
               code: first.code,
               messageIndex: first.messageIndex,
+              index: first.index,
               providerPath: first.providerPath,
               message: first.message,
               error: first.error,
