@@ -164,12 +164,7 @@ export function EvictionSimulator({
         />
       </div>
       {storeBudget !== null && (
-        <SimulatorLostMeaning
-          transcript={transcript}
-          result={a}
-          onJump={onJump}
-          labelOf={(m) => `#${transcript.messages[m]?.rawIndex ?? m}`}
-        />
+        <SimulatorLostMeaning transcript={transcript} result={a} onJump={onJump} />
       )}
     </details>
   );

@@ -7,7 +7,8 @@ import { DEFAULT_SUMMARY_TOKENS, POLICIES, type PolicyResult } from '../../model
 import type { PolicyId } from '../../model/evict/types.ts';
 import type { Transcript } from '../../model/types.ts';
 import type { EvictionContext } from '../../model/evict/policies.ts';
-import { evictedCount, messageOfRaw, type PolicyChoice } from '../../state/eviction.ts';
+import { messageLabels } from '../../model/messageLabels.ts';
+import { evictedCount, type PolicyChoice } from '../../state/eviction.ts';
 import { useAppStore } from '../../state/store.ts';
 import { fmtInt, prettyJson } from '../format.ts';
 
@@ -50,7 +51,12 @@ export function PolicyCard({
   const setPolicyOptions = useAppStore((s) => s.setPolicyOptions);
   const valid = r.validation.valid;
   const err = r.firstError;
-  const causeMessage = err ? messageOfRaw(transcript, err.messageIndex) : -1;
+  // Our index (a retry copy or split message shares its raw index); −1 for the summary message.
+  const causeMessage = err ? err.index : -1;
+  const causeLabel =
+    err && causeMessage >= 0
+      ? messageLabels(transcript.messages).of(causeMessage)
+      : `#${err?.messageIndex ?? ''}`;
   const t = approx ? '≈' : '';
   const setOption = (patch: Record<string, unknown>) => {
     const cur =
@@ -209,7 +215,7 @@ export function PolicyCard({
                 disabled={causeMessage < 0}
                 onClick={() => onJump(causeMessage)}
               >
-                Jump to its cause: message #{err.messageIndex}
+                Jump to its cause: message {causeLabel}
               </button>
             </>
           )}

@@ -25,7 +25,7 @@ export interface TimelineEviction {
   policies: readonly [string, string];
   /** Provider label for the tooltip ("Anthropic Messages"). */
   providerLabel: string;
-  /** Label of a message (`#12`), for the tooltip. */
+  /** Row label of a message (`#12`, or `#3.2` where raw indices repeat), for the tooltip. */
   labelOf: (message: number) => string;
 }
 
@@ -143,8 +143,8 @@ function CutTooltip({
       {err ? (
         <>
           <div>
-            <b>HTTP 400</b> from {eviction.providerLabel} · [{err.code}] {err.rule} at message #
-            {err.messageIndex}
+            <b>HTTP 400</b> from {eviction.providerLabel} · [{err.code}] {err.rule} at message{' '}
+            {err.index >= 0 ? eviction.labelOf(err.index) : `#${err.messageIndex}`}
           </div>
           <pre data-testid="cut-error-body">{prettyJson(err.error)}</pre>
         </>

@@ -9,6 +9,7 @@ import type { EvictionContext } from '../../model/evict/policies.ts';
 import type { PolicySweep } from '../../model/evict/sweep.ts';
 import type { TokenTable } from '../../model/tokens.ts';
 import type { Transcript } from '../../model/types.ts';
+import { messageLabels } from '../../model/messageLabels.ts';
 import {
   selectCutMarkers,
   selectEvictedFlags,
@@ -109,7 +110,7 @@ export function useTimelineEviction(
       markers,
       policies: [a, b] as const,
       providerLabel,
-      labelOf: (m: number) => `#${ms[m]?.rawIndex ?? m}`,
+      labelOf: messageLabels(ms).of,
     };
   }, [flags, pairs, markers, a, b, t, providerLabel]);
 }
