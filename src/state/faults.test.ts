@@ -1,8 +1,17 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { faultTargets } from '../model/faults.ts';
+import { arbTranscript } from '../model/testing.ts';
 import { analyze } from '../model/analyze.ts';
 import { INVOICE_ANTHROPIC, load } from '../model/faults.fixtures.ts';
 import { CHARS_PER_4, countTokens } from '../model/tokens.ts';
-import { selectFaulted, selectPolicyPair, selectRepair, selectRepairDiff } from './faults.ts';
+import {
+  selectFaulted,
+  selectFaultTargets,
+  selectPolicyPair,
+  selectRepair,
+  selectRepairDiff,
+} from './faults.ts';
 import { createAppStore } from './store.ts';
 import { buildShareFragment, lessonFromFragment, withLesson } from './urlSync.ts';
 
@@ -129,5 +138,28 @@ describe('lesson links', () => {
       lesson: 'faults',
     });
     expect(lessonFromFragment(buildShareFragment(store.getState(), 'full'))).toBe('faults');
+  });
+});
+
+describe('fault targets from the analysis pairs (issue 7)', () => {
+  it('equal pairing the shown transcript again, before and after faults (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(arbTranscript('anthropic-messages'), arbTranscript('openai-chat')),
+        fc.nat(),
+        (t, pick) => {
+          const a = analyze(t);
+          const none = selectFaulted(a, []);
+          expect(selectFaultTargets(none)).toEqual(faultTargets(none.transcript));
+          const targets = faultTargets(t);
+          const spec = targets[pick % Math.max(1, targets.length)];
+          if (!spec) return;
+          const view = selectFaulted(a, [spec]);
+          expect(selectFaultTargets(view)).toEqual(faultTargets(view.transcript));
+          expect(selectFaultTargets(view)).toBe(selectFaultTargets(view));
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 });

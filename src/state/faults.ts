@@ -59,8 +59,23 @@ export const selectFaulted = memoN(
   },
 );
 
-/** The faults that fit the shown transcript (for the fault menu). */
-export const selectFaultTargets = memoN((t: Transcript): FaultSpec[] => faultTargets(t));
+const faultTargetsCache = new WeakMap<Analysis, FaultSpec[]>();
+
+/**
+ * The faults that fit the shown (faulted) transcript, for the fault menu: from the shown
+ * analysis' pairs (the worker's, for a loaded file; the analysis of `view.transcript` after
+ * re-indexing, same positions), never pairing the transcript again (issue 7). Memoised per
+ * analysis object.
+ */
+export function selectFaultTargets(view: FaultedView): FaultSpec[] {
+  const a = view.analysis;
+  let out = faultTargetsCache.get(a);
+  if (!out) {
+    out = faultTargets(view.transcript, a.pairs);
+    faultTargetsCache.set(a, out);
+  }
+  return out;
+}
 
 /** A repair result plus the repaired transcript written in its format. */
 export interface RepairView extends RepairResult {

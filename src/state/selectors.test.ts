@@ -1,6 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { analyze } from '../model/analyze.ts';
+import type { ToolPair } from '../model/pairing.ts';
+import { arbTranscript } from '../model/testing.ts';
 import { CHARS_PER_4 } from '../model/tokens.ts';
 import {
   EMPTY_VIEW,
@@ -227,10 +231,72 @@ describe('pinned text and block → pair index', () => {
   it('indexes each tool block to its pairs (a call and its result share one pair)', () => {
     const a = analysisOf(sampleText('invoice.json'));
     const idx = selectPairsOfBlock(a);
-    const call = idx.get('1:1');
-    const result = idx.get('2:0');
+    const call = idx.of(1, 1);
+    const result = idx.of(2, 0);
     expect(call?.[0]?.name).toBe('search_invoices');
     expect(result?.[0]).toBe(call?.[0]);
-    expect(idx.get('0:0')).toBeUndefined();
+    expect(idx.of(0, 0)).toBeUndefined();
+  });
+});
+
+/** The `message:block` Map the timeline used before the typed tables (the reference). */
+function pairsOfBlockMap(pairs: readonly ToolPair[]): Map<string, ToolPair[]> {
+  const out = new Map<string, ToolPair[]>();
+  const add = (k: string, p: ToolPair) => {
+    const list = out.get(k);
+    if (list) list.push(p);
+    else out.set(k, [p]);
+  };
+  for (const p of pairs) {
+    if (p.call) add(`${p.call.message}:${p.call.block}`, p);
+    if (p.result) add(`${p.result.message}:${p.result.block}`, p);
+  }
+  return out;
+}
+
+describe('per-analysis tables (issue 7)', () => {
+  for (const format of ['anthropic-messages', 'openai-chat'] as const)
+    it(`pairs per block equal the old message:block Map on generated ${format} transcripts (property)`, () => {
+      fc.assert(
+        fc.property(arbTranscript(format), (t) => {
+          const a = analyze(t);
+          const want = pairsOfBlockMap(a.pairs);
+          const got = selectPairsOfBlock(a);
+          let listed = 0;
+          t.messages.forEach((m, mi) =>
+            m.blocks.forEach((_, bi) => {
+              const w = want.get(`${mi}:${bi}`);
+              expect(got.of(mi, bi)).toEqual(w);
+              if (w) listed++;
+            }),
+          );
+          // Every key of the old Map names a block of the transcript.
+          expect(listed).toBe(want.size);
+          expect(got.of(t.messages.length, 0)).toBeUndefined();
+          expect(got.of(0, 1e6)).toBeUndefined();
+        }),
+      );
+    });
+
+  it('keeps each analysis\' tables while another is shown (no one-slot eviction)', () => {
+    const a = analysisOf(sampleText('invoice.json'));
+    const b = analysisOf(CANCELLED);
+    const rowsA = selectRows(a);
+    const pobA = selectPairsOfBlock(a);
+    const arcsA = selectArcPairs(a);
+    selectRows(b);
+    selectPairsOfBlock(b);
+    selectArcPairs(b);
+    expect(selectRows(a)).toBe(rowsA);
+    expect(selectPairsOfBlock(a)).toBe(pobA);
+    expect(selectArcPairs(a)).toBe(arcsA);
+  });
+
+  it('no filter dims nothing, with one table per analysis', () => {
+    const a = analysisOf(CANCELLED);
+    const d = selectDimmed(a, [], []);
+    expect(Array.from(d)).toEqual(a.transcript.messages.map(() => 0));
+    selectDimmed(a, ['user'], []);
+    expect(selectDimmed(a, [], [])).toBe(d);
   });
 });

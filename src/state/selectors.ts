@@ -24,17 +24,18 @@ import { inspect } from '../workers/inspect.ts';
 import type { InspectRequest, Inspection } from '../workers/protocol.ts';
 import type { AppState } from './store.ts';
 
-/** Memoise a one-argument function on the argument's reference (or value, for primitives). */
-function memo1<A, R>(fn: (a: A) => R): (a: A) => R {
-  let has = false;
-  let lastA: A;
-  let lastR: R;
+/**
+ * Memoise a one-argument function per object (a WeakMap, not one slot): the tables of the
+ * transcript being shown survive a render of another one (the simulator re-rendering the old
+ * transcript mid-load evicted one-slot caches, issue 7), and are freed with their object.
+ */
+function memoWeak<A extends object, R>(fn: (a: A) => R): (a: A) => R {
+  const cache = new WeakMap<A, R>();
   return (a) => {
-    if (has && Object.is(a, lastA)) return lastR;
-    lastR = fn(a);
-    lastA = a;
-    has = true;
-    return lastR;
+    if (cache.has(a)) return cache.get(a) as R;
+    const r = fn(a);
+    cache.set(a, r);
+    return r;
   };
 }
 
@@ -140,7 +141,7 @@ export interface RowModel {
 }
 
 /** Timeline rows: a band label before each exchange's first message, then its messages. O(n). */
-export const selectRows = memo1((a: Analysis): RowModel => {
+export const selectRows = memoWeak((a: Analysis): RowModel => {
   const { messages } = a.transcript;
   const { exchanges, exchangeOf } = a.grouping;
   const rows: Row[] = [];
@@ -265,9 +266,12 @@ export function passesFilters(
   return true;
 }
 
+const dimmedNone = memoWeak((a: Analysis): Uint8Array => new Uint8Array(a.transcript.messages.length));
 /** Per message: 1 when the filters dim it. Dimmed rows and their arcs stay in place. */
 export const selectDimmed = memoN(
   (a: Analysis, roles: readonly Role[], types: readonly BlockType[]): Uint8Array => {
+    // No filter dims nothing: one zeroed table per analysis, no walk over the messages.
+    if (roles.length === 0 && types.length === 0) return dimmedNone(a);
     const out = new Uint8Array(a.transcript.messages.length);
     a.transcript.messages.forEach((m, i) => {
       out[i] = passesFilters(m, roles, types) ? 0 : 1;
@@ -293,7 +297,7 @@ export interface ViolationTarget {
  * the first error is the 400 the request gets, later errors come next once it is fixed, warnings
  * are accepted.
  */
-export const selectViolationTargets = memo1((a: Analysis): ViolationTarget[] => {
+export const selectViolationTargets = memoWeak((a: Analysis): ViolationTarget[] => {
   const ms = a.transcript.messages;
   const labels = messageLabels(ms);
   let seenError = false;
@@ -309,31 +313,83 @@ export const selectViolationTargets = memo1((a: Analysis): ViolationTarget[] => 
 });
 
 /** Messages (ours) pointed at by a violation, in violation order, without repeats. */
-export const selectViolationMessages = memo1((a: Analysis): number[] => {
+export const selectViolationMessages = memoWeak((a: Analysis): number[] => {
   const seen = new Set<number>();
   for (const t of selectViolationTargets(a)) if (t.message >= 0) seen.add(t.message);
   return [...seen].sort((x, y) => x - y);
 });
 
 /** Pairs drawn as arcs: everything except server tools answered inside their own message. */
-export const selectArcPairs = memo1((a: Analysis): ToolPair[] =>
+export const selectArcPairs = memoWeak((a: Analysis): ToolPair[] =>
   a.pairs.filter((p) => !(p.call && p.result && p.call.message === p.result.message)),
 );
 
-/** Per block (`message:block`), the pair keys it belongs to (a call can have several results). */
-export const selectPairsOfBlock = memo1((a: Analysis): Map<string, ToolPair[]> => {
-  const out = new Map<string, ToolPair[]>();
-  const add = (k: string, p: ToolPair) => {
-    const list = out.get(k);
-    if (list) list.push(p);
-    else out.set(k, [p]);
+/**
+ * The pairs each block belongs to (a call can have several results: duplicates), as compact
+ * tables built once per analysis: `blockStart` (per message, its first block's number; length
+ * messages + 1), then per block number the range `[pairStart[b], pairStart[b + 1])` of `pairIdx`
+ * (positions in `analysis.pairs`, in pair order). O(messages + blocks + pairs) typed arrays, no
+ * string keys (issue 7: the `message:block` Map took 100–150 ms at 67,000 messages).
+ */
+export interface PairsOfBlock {
+  /** The pairs holding block `block` of message `message` (ours), in pair order; undefined = none. */
+  of(message: number, block: number): readonly ToolPair[] | undefined;
+}
+
+/** Build the pairs-per-block tables of `pairs` over `messages` (see `PairsOfBlock`). */
+export function pairsOfBlockTable(
+  messages: readonly Message[],
+  pairs: readonly ToolPair[],
+): PairsOfBlock {
+  const n = messages.length;
+  const blockStart = new Int32Array(n + 1);
+  for (let i = 0; i < n; i++)
+    blockStart[i + 1] = (blockStart[i] as number) + (messages[i] as Message).blocks.length;
+  const blocks = blockStart[n] as number;
+  const numberOf = (r: { message: number; block: number } | null): number => {
+    if (!r || r.message < 0 || r.message >= n || r.block < 0) return -1;
+    const b = (blockStart[r.message] as number) + r.block;
+    return b < (blockStart[r.message + 1] as number) ? b : -1;
   };
-  for (const p of a.pairs) {
-    if (p.call) add(`${p.call.message}:${p.call.block}`, p);
-    if (p.result) add(`${p.result.message}:${p.result.block}`, p);
+  const pairStart = new Int32Array(blocks + 1);
+  const ends = new Int32Array(pairs.length * 2).fill(-1);
+  pairs.forEach((p, i) => {
+    const c = numberOf(p.call);
+    const r = numberOf(p.result);
+    ends[2 * i] = c;
+    ends[2 * i + 1] = r;
+  });
+  for (const b of ends) if (b >= 0) pairStart[b + 1] = (pairStart[b + 1] as number) + 1;
+  for (let b = 0; b < blocks; b++)
+    pairStart[b + 1] = (pairStart[b + 1] as number) + (pairStart[b] as number);
+  const fill = pairStart.slice(0, blocks);
+  const pairIdx = new Int32Array(pairStart[blocks] as number);
+  for (let k = 0; k < ends.length; k++) {
+    const b = ends[k] as number;
+    if (b < 0) continue;
+    const at = fill[b] as number;
+    pairIdx[at] = k >> 1;
+    fill[b] = at + 1;
   }
-  return out;
-});
+  return {
+    of(message, block) {
+      if (message < 0 || message >= n || block < 0) return undefined;
+      const b = (blockStart[message] as number) + block;
+      if (b >= (blockStart[message + 1] as number)) return undefined;
+      const lo = pairStart[b] as number;
+      const hi = pairStart[b + 1] as number;
+      if (lo === hi) return undefined;
+      const out: ToolPair[] = [];
+      for (let k = lo; k < hi; k++) out.push(pairs[pairIdx[k] as number] as ToolPair);
+      return out;
+    },
+  };
+}
+
+/** Per block, the pairs it belongs to (`PairsOfBlock`), once per analysis. */
+export const selectPairsOfBlock = memoWeak(
+  (a: Analysis): PairsOfBlock => pairsOfBlockTable(a.transcript.messages, a.pairs),
+);
 
 /** Headline counts for the page header. */
 export interface Counts {
@@ -344,7 +400,7 @@ export interface Counts {
   errors: number;
 }
 
-export const selectCounts = memo1((a: Analysis): Counts => {
+export const selectCounts = memoWeak((a: Analysis): Counts => {
   const arcs = selectArcPairs(a);
   return {
     messages: a.transcript.messages.length,
@@ -356,7 +412,7 @@ export const selectCounts = memo1((a: Analysis): Counts => {
 });
 
 /** The pinned system prompt: top-level system parts, then system/developer messages' text. */
-export const selectPinnedText = memo1((t: Transcript): string => {
+export const selectPinnedText = memoWeak((t: Transcript): string => {
   const parts = t.system.map((s) => s.text);
   for (const m of t.messages)
     if (isPinned(m)) for (const b of m.blocks) if (b.type === 'text') parts.push(b.text);

@@ -4,6 +4,7 @@
  */
 import { memo } from 'react';
 import type { ToolPair } from '../model/pairing.ts';
+import type { PairsOfBlock } from '../state/selectors.ts';
 import type { Block, Message } from '../model/types.ts';
 import { blockText, excerpt, fmtInt, prettyJson } from './format.ts';
 
@@ -20,7 +21,8 @@ export interface MessageRowProps {
   dimmed: boolean;
   /** `message:block` keys that match the find query. */
   matches: ReadonlySet<string>;
-  pairsOfBlock: ReadonlyMap<string, ToolPair[]>;
+  /** The pairs of each block (`selectPairsOfBlock`). */
+  pairsOfBlock: PairsOfBlock;
   /** Pair keys highlighted (hovered or selected). */
   activePairs: ReadonlySet<string>;
   /** Rank of the worst violation pointing here, if any. */
@@ -62,7 +64,7 @@ function chipLabel(b: Block): string {
   }
 }
 
-function chipState(pairs: ToolPair[] | undefined): { broken: boolean; note: string | null } {
+function chipState(pairs: readonly ToolPair[] | undefined): { broken: boolean; note: string | null } {
   if (!pairs || pairs.length === 0) return { broken: false, note: null };
   const bad = pairs.find((p) => p.status !== 'answered');
   if (!bad) return { broken: false, note: null };
@@ -117,7 +119,7 @@ export const MessageRow = memo(function MessageRow(p: MessageRowProps) {
           {m.blocks.length === 0 && <span className="chip empty">(no content)</span>}
           {m.blocks.map((b, bi) => {
             const k = `${m.index}:${bi}`;
-            const pairs = p.pairsOfBlock.get(k);
+            const pairs = p.pairsOfBlock.of(m.index, bi);
             const st = chipState(pairs);
             const active = pairs?.some((x) => p.activePairs.has(x.key)) ?? false;
             const pairKey = pairs?.[0]?.key;

@@ -17,15 +17,9 @@ import {
   type ViolationTarget,
 } from '../state/selectors.ts';
 import { appStore, useAppStore } from '../state/store.ts';
-import {
-  assignLanes,
-  DEFAULT_ARC_OPTIONS,
-  layoutArcs,
-  pairSpan,
-  type Span,
-} from './arcs/arcLayout.ts';
+import { DEFAULT_ARC_OPTIONS, layoutArcs } from './arcs/arcLayout.ts';
 import { ArcLayer } from './arcs/ArcLayer.tsx';
-import { indexPairs, visiblePairs } from './arcs/arcIndex.ts';
+import { arcTables, laneMap, visiblePairs } from './arcs/arcIndex.ts';
 import type { ToolPair } from '../model/pairing.ts';
 import { evictionRowClass, RowEviction, type TimelineEviction } from './budget/RowEviction.tsx';
 import { fmtInt } from './format.ts';
@@ -74,10 +68,8 @@ export function Timeline({
   const messages = analysis.transcript.messages;
   const hasLeading = analysis.grouping.exchanges[0]?.leading === true;
 
-  const lanes = useMemo(
-    () => assignLanes(basePairs.map(pairSpan).filter((s): s is Span => s !== null)),
-    [basePairs],
-  );
+  // Lanes and the visible-range index: typed tables built once per arc pair list (issue 7).
+  const { lanes: laneT, index: pairIndex } = arcTables(basePairs);
   const maxTokens = useMemo(() => tokens.perMessage.reduce((a, b) => Math.max(a, b), 0), [tokens]);
   const violationAt = useMemo(() => {
     const out = new Map<number, ViolationTarget['rank']>();
@@ -255,7 +247,6 @@ export function Timeline({
     return m ? { top: m.start, height: m.size } : { top: 0, height: 0 };
   };
   // Lay out only the arcs that meet the visible rows (issue 7: O(visible), not O(pairs)).
-  const pairIndex = useMemo(() => indexPairs(basePairs), [basePairs]);
   let loMsg = Infinity;
   let hiMsg = -Infinity;
   for (const it of items) {
@@ -271,11 +262,27 @@ export function Timeline({
     loMsg = Math.min(loMsg, m);
     hiMsg = Math.max(hiMsg, m);
   }
-  const shownPairs =
-    loMsg > hiMsg || arcPairs.length !== basePairs.length
-      ? arcPairs
-      : visiblePairs(pairIndex, loMsg, hiMsg).map((i) => arcPairs[i] as ToolPair);
-  const arcs = layoutArcs(shownPairs, lanes, rowBox, viewport);
+  let shownPairs: readonly ToolPair[];
+  let shownLanes: ReadonlyMap<string, number>;
+  if (loMsg > hiMsg || arcPairs.length !== basePairs.length) {
+    shownPairs = arcPairs;
+    shownLanes = laneMap(basePairs);
+  } else {
+    // Only the pairs near the visible rows, with their lanes: O(visible), no per-pair Map.
+    const positions = visiblePairs(pairIndex, loMsg, hiMsg);
+    shownPairs = positions.map((i) => arcPairs[i] as ToolPair);
+    shownLanes = new Map(
+      positions.map((i) => [(arcPairs[i] as ToolPair).key, Math.max(0, laneT.lane[i] ?? 0)]),
+    );
+  }
+  const arcs = layoutArcs(
+    shownPairs,
+    shownLanes,
+    rowBox,
+    viewport,
+    DEFAULT_ARC_OPTIONS,
+    laneT.maxLane,
+  );
   const activePairs = useMemo(() => {
     const s = new Set<string>();
     if (hovered) s.add(hovered);

@@ -10,7 +10,7 @@
  */
 import { bisector } from 'd3-array';
 import type { ToolPair } from '../../model/pairing.ts';
-import { pairSpan } from './arcLayout.ts';
+import { laneTable, pairSpan, type LaneTable } from './arcLayout.ts';
 
 /** Longest span (messages) kept in the sorted list; longer ones go to the checked list. */
 export const SHORT_SPAN = 64;
@@ -31,23 +31,51 @@ export interface PairIndex {
  * @param pairs the pairs (their positions are what `visiblePairs` returns)
  */
 export function indexPairs(pairs: readonly ToolPair[]): PairIndex {
-  const starts: { pos: number; start: number }[] = [];
+  const shortPos: number[] = [];
+  const startOf = new Float64Array(pairs.length);
   const long: PairIndex['long'] = [];
   const end = new Float64Array(pairs.length).fill(NaN);
   pairs.forEach((p, pos) => {
     const s = pairSpan(p);
     if (!s) return;
     end[pos] = s.end;
-    if (s.end - s.start <= SHORT_SPAN) starts.push({ pos, start: s.start });
+    startOf[pos] = s.start;
+    if (s.end - s.start <= SHORT_SPAN) shortPos.push(pos);
     else long.push({ pos, start: s.start, end: s.end });
   });
-  starts.sort((a, b) => a.start - b.start);
+  // Typed arrays, sorted by start then position (the stable order of the object sort before).
+  const short = Int32Array.from(shortPos).sort(
+    (a, b) => (startOf[a] as number) - (startOf[b] as number) || a - b,
+  );
   return {
-    short: Int32Array.from(starts, (s) => s.pos),
-    shortStart: Float64Array.from(starts, (s) => s.start),
+    short,
+    shortStart: Float64Array.from(short, (pos) => startOf[pos] as number),
     long,
     end,
   };
+}
+
+/** The arc tables of a pair list, built once per list (the timeline's `selectArcPairs`). */
+export interface ArcTables {
+  /** Lanes by position in the list (`laneTable`). */
+  lanes: LaneTable;
+  /** Which pairs meet a message range (`indexPairs`). */
+  index: PairIndex;
+}
+
+const arcTablesCache = new WeakMap<readonly ToolPair[], ArcTables>();
+
+/**
+ * Lanes and the visible-range index of a pair list, memoised per list object (a WeakMap: the
+ * tables of the transcript shown survive renders of another one, issue 7).
+ */
+export function arcTables(pairs: readonly ToolPair[]): ArcTables {
+  let t = arcTablesCache.get(pairs);
+  if (!t) {
+    t = { lanes: laneTable(pairs), index: indexPairs(pairs) };
+    arcTablesCache.set(pairs, t);
+  }
+  return t;
 }
 
 const left = bisector((x: number) => x).left;
@@ -67,4 +95,21 @@ export function visiblePairs(index: PairIndex, lo: number, hi: number): number[]
   }
   for (const l of index.long) if (l.start <= hi && l.end >= lo) out.push(l.pos);
   return out.sort((x, y) => x - y);
+}
+
+const laneMaps = new WeakMap<readonly ToolPair[], Map<string, number>>();
+
+/** Lane per pair key of a list (`arcTables` lanes as a Map, for `layoutArcs`), once per list. */
+export function laneMap(pairs: readonly ToolPair[]): ReadonlyMap<string, number> {
+  let m = laneMaps.get(pairs);
+  if (!m) {
+    const { lane } = arcTables(pairs).lanes;
+    m = new Map();
+    pairs.forEach((p, i) => {
+      const l = lane[i] ?? -1;
+      if (l >= 0) m?.set(p.key, l);
+    });
+    laneMaps.set(pairs, m);
+  }
+  return m;
 }

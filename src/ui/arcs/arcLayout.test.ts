@@ -1,7 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ToolPair } from '../../model/pairing.ts';
-import { assignLanes, layoutArcs, pairSpan, type ArcOptions, type Span } from './arcLayout.ts';
+import {
+  assignLanes,
+  laneTable,
+  layoutArcs,
+  pairSpan,
+  type ArcOptions,
+  type Span,
+} from './arcLayout.ts';
 
 const OPTS: ArcOptions = { gutterWidth: 72, laneWidth: 9, laneStep: 3, anchorY: 16, nowhere: 26 };
 /** Rows of 40 px, one per message. */
@@ -159,5 +166,23 @@ describe('layoutArcs', () => {
       expect(a.x).toBeGreaterThanOrEqual(0);
       expect(a.x).toBeLessThan(OPTS.gutterWidth);
     }
+  });
+});
+
+describe('laneTable', () => {
+  it('gives every pair the lane assignLanes gives its span (property, open ends and ties included)', () => {
+    const arbPair = fc.tuple(
+      fc.option(fc.integer({ min: 0, max: 60 }), { nil: null }),
+      fc.option(fc.integer({ min: 0, max: 60 }), { nil: null }),
+    );
+    fc.assert(
+      fc.property(fc.array(arbPair, { maxLength: 80 }), (spec) => {
+        const pairs = spec.map(([c, r], k) => pair(`p${k}`, c, r));
+        const want = assignLanes(pairs.map(pairSpan).filter((s): s is Span => s !== null));
+        const got = laneTable(pairs);
+        pairs.forEach((p, i) => expect(got.lane[i]).toBe(want.get(p.key) ?? -1));
+        expect(got.maxLane).toBe(Math.max(0, ...want.values()));
+      }),
+    );
   });
 });

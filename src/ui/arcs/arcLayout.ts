@@ -127,6 +127,75 @@ export function assignLanes(spans: readonly Span[]): Map<string, number> {
   return out;
 }
 
+/** Lanes per pair position (`laneTable`): -1 for a pair without a span; `maxLane` the highest. */
+export interface LaneTable {
+  lane: Int32Array;
+  maxLane: number;
+}
+
+/**
+ * `assignLanes` over `pairs.map(pairSpan)` as a typed array by pair position, with the same
+ * lanes (same order: shorter spans first, then by start, then by position; first lane without a
+ * clash). Per lane, parallel number arrays of starts and ends instead of span objects and a Map
+ * by key (issue 7: 50,000 pairs took 150+ ms the object way). O(n log n + n·lanes·log n).
+ */
+export function laneTable(pairs: readonly ToolPair[]): LaneTable {
+  const n = pairs.length;
+  const start = new Float64Array(n);
+  const end = new Float64Array(n);
+  const lane = new Int32Array(n).fill(-1);
+  const withSpan: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const s = pairSpan(pairs[i] as ToolPair);
+    if (!s) continue;
+    start[i] = s.start;
+    end[i] = s.end;
+    withSpan.push(i);
+  }
+  const order = Int32Array.from(withSpan).sort(
+    (a, b) =>
+      (end[a] as number) -
+        (start[a] as number) -
+        ((end[b] as number) - (start[b] as number)) ||
+      (start[a] as number) - (start[b] as number) ||
+      a - b,
+  );
+  const laneStarts: number[][] = [];
+  const laneEnds: number[][] = [];
+  let maxLane = 0;
+  for (const i of order) {
+    const s = start[i] as number;
+    const e = end[i] as number;
+    let l = 0;
+    let at = 0;
+    for (; l < laneStarts.length; l++) {
+      const starts = laneStarts[l] as number[];
+      // First position whose start is ≥ s (bisect left).
+      let lo = 0;
+      let hi = starts.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if ((starts[mid] as number) < s) lo = mid + 1;
+        else hi = mid;
+      }
+      at = lo;
+      const clashPrev = lo > 0 && ((laneEnds[l] as number[])[lo - 1] as number) >= s;
+      const clashNext = lo < starts.length && (starts[lo] as number) <= e;
+      if (!clashPrev && !clashNext) break;
+    }
+    if (l === laneStarts.length) {
+      laneStarts.push([]);
+      laneEnds.push([]);
+      at = 0;
+    }
+    (laneStarts[l] as number[]).splice(at, 0, s);
+    (laneEnds[l] as number[]).splice(at, 0, e);
+    lane[i] = l;
+    if (l > maxLane) maxLane = l;
+  }
+  return { lane, maxLane };
+}
+
 const maxLanes = new WeakMap<ReadonlyMap<string, number>, number>();
 /** Highest lane of a lane map, computed once per map (layoutArcs runs on every scroll frame). */
 function maxLaneOf(lanes: ReadonlyMap<string, number>): number {
@@ -147,6 +216,8 @@ const pathOf = line<[number, number]>().curve(curveBasis).digits(1);
  * @param lanes lane per pair key (`assignLanes`), stable while scrolling
  * @param rowBox box of a message's row in content px (measured or estimated)
  * @param viewport visible range in content px
+ * @param maxLane the highest lane of the whole layout (sets the lane width); default: the
+ *   highest in `lanes` (pass it when `lanes` holds only the pairs drawn)
  * @returns one path per pair whose span meets the viewport; ends off screen become stubs at the
  *   viewport edge. Pure.
  */
@@ -156,8 +227,8 @@ export function layoutArcs(
   rowBox: (message: number) => RowBox,
   viewport: Viewport,
   opts: ArcOptions = DEFAULT_ARC_OPTIONS,
+  maxLane: number = maxLaneOf(lanes),
 ): ArcPath[] {
-  const maxLane = maxLaneOf(lanes);
   const usable = opts.gutterWidth - 10;
   const laneWidth = Math.min(opts.laneWidth, usable / (maxLane + 1));
   const xEnd = opts.gutterWidth;

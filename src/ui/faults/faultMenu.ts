@@ -28,16 +28,18 @@ export function rowLabel(view: FaultedView, message: number): string {
 
 /** The fault menu items for a selection (uncached; see `selectFaultMenu`). */
 export function faultMenuFor(view: FaultedView, selection: AppState['selection']): FaultMenuItem[] {
+  // Nothing selected (as while a file loads): no menu, and nothing walked (issue 7).
+  if (selection?.kind !== 'pair' && selection?.kind !== 'message') return [];
   const pairs = view.analysis.pairs;
-  const targets = selectFaultTargets(view.transcript);
   const byKey = new Map(pairs.map((p) => [p.key, p]));
   let message = -1;
   let onlyPair: string | null = null;
-  if (selection?.kind === 'pair') {
+  if (selection.kind === 'pair') {
     onlyPair = selection.key;
     message = byKey.get(selection.key)?.call?.message ?? -1;
-  } else if (selection?.kind === 'message') message = selection.index;
+  } else message = selection.index;
   if (message < 0) return [];
+  const targets = selectFaultTargets(view);
   const label = rowLabel(view, message);
   const items: FaultMenuItem[] = [];
   for (const s of targets) {
@@ -49,7 +51,7 @@ export function faultMenuFor(view: FaultedView, selection: AppState['selection']
       items.push({ spec: s, label: `${FAULT_LABELS[s.kind]} (message ${label})` });
     }
   }
-  if (selection?.kind === 'message')
+  if (selection.kind === 'message')
     items.push({
       spec: { kind: 'drop', messageIndex: message },
       label: `${FAULT_LABELS.drop} (message ${label})`,
