@@ -29,7 +29,8 @@
 import type { Block, Message, Result, Role, Transcript } from '../types.ts';
 import type { RequestEntry } from './multi.ts';
 import type { FormatParser } from './registry.ts';
-import { arr, isObject, type Json, parseArguments, requestLabel, shapeError, str } from './util.ts';
+import { arr, isObject, type Json, parseArguments, shapeError, str } from './util.ts';
+import { argumentsText, requestLabel } from './util.ts';
 
 const ROLES: Record<string, Role> = {
   system: 'system',
@@ -308,7 +309,7 @@ function toExportMessages(m: Message): unknown[] {
   for (const b of m.blocks) {
     if (b.type === 'tool_use') {
       flush();
-      const code = typeof b.input === 'string' ? b.input : JSON.stringify(b.input ?? {});
+      const code = argumentsText(b.input);
       out.push(exportMessage('assistant', { content_type: 'code', text: code }, b.name));
     } else if (b.type === 'tool_result') {
       flush();

@@ -17,6 +17,7 @@ import type { Block, Message, Result, Role, Transcript, UsageRecord } from '../t
 import type { SourceDoc } from './json.ts';
 import type { FormatParser } from './registry.ts';
 import { arr, isObject, type Json, parseArguments, shapeError, str } from './util.ts';
+import { argumentsText } from './util.ts';
 
 const LINE_TYPES = new Set([
   'session_meta',
@@ -343,7 +344,7 @@ function renderLines(m: Message): Json[] {
         line({
           type: 'function_call',
           name: b.name,
-          arguments: typeof b.input === 'string' ? b.input : JSON.stringify(b.input ?? {}),
+          arguments: argumentsText(b.input),
           call_id: b.id,
         }),
       );

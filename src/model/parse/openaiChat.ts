@@ -7,7 +7,7 @@ import type { Block, Message, Result, Role, Transcript, ToolDef, UsageRecord } f
 import type { FormatParser } from './registry.ts';
 import { arr, base64Bytes, isObject, parseArguments, shapeError, str } from './util.ts';
 import { bareListTranscript, legacyFunctionCall, notAnObject, withList } from './util.ts';
-import { responseTranscript } from './util.ts';
+import { argumentsText, responseTranscript } from './util.ts';
 
 const ROLES: Record<string, Role> = {
   system: 'system',
@@ -275,8 +275,7 @@ export function toOpenAIChatMessages(m: Message): unknown[] {
                       type: 'function',
                       function: {
                         name: c.name,
-                        arguments:
-                          typeof c.input === 'string' ? c.input : JSON.stringify(c.input ?? {}),
+                        arguments: argumentsText(c.input),
                       },
                     }
                   : null,

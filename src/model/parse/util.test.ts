@@ -1,7 +1,15 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { FormatId } from '../types.ts';
 import { parseDocument } from './index.ts';
-import { bareListTranscript, legacyFunctionCall, notAnObject, requestLabel } from './util.ts';
+import {
+  argumentsText,
+  bareListTranscript,
+  legacyFunctionCall,
+  notAnObject,
+  parseArguments,
+  requestLabel,
+} from './util.ts';
 
 describe('notAnObject', () => {
   it('is a user message holding the value in one `other` block', () => {
@@ -165,4 +173,21 @@ describe('responseTranscript', () => {
         `This is a response object: one ${speaker} message, no request around it.`,
       ]);
     });
+});
+
+describe('argumentsText', () => {
+  it('keeps a string, writes anything else as JSON, {} for none', () => {
+    expect(argumentsText('{"q":1}')).toBe('{"q":1}');
+    expect(argumentsText({ q: 1 })).toBe('{"q":1}');
+    expect(argumentsText(undefined)).toBe('{}');
+    expect(argumentsText(null)).toBe('{}');
+  });
+
+  it('parseArguments reads back what it writes for JSON objects', () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.jsonValue()), (input) => {
+        expect(parseArguments(argumentsText(input))).toEqual(JSON.parse(JSON.stringify(input)));
+      }),
+    );
+  });
 });

@@ -36,6 +36,14 @@ export function parseArguments(v: unknown): unknown {
 }
 
 /**
+ * The inverse of `parseArguments` for writing a call back: a string input as it is, anything
+ * else as JSON (`{}` for none), the way OpenAI-style `arguments` carry it.
+ */
+export function argumentsText(input: unknown): string {
+  return typeof input === 'string' ? input : JSON.stringify(input ?? {});
+}
+
+/**
  * Replace `listKey` in the top-level source object with a new list, keeping every other field
  * (model, tools, system, …). A bare-array source stays a bare array.
  */
