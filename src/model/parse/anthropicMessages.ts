@@ -7,6 +7,7 @@ import type { Block, Message, Result, Role, Transcript, ToolDef, UsageRecord } f
 import type { FormatParser } from './registry.ts';
 import { arr, base64Bytes, isObject, type Json, shapeError, str } from './util.ts';
 import { bareListTranscript, notAnObject, responseTranscript, withList } from './util.ts';
+import { jsonDocumentOnly } from './util.ts';
 
 const SERVER_RESULT = /_tool_result$/;
 
@@ -384,9 +385,6 @@ export const anthropicMessagesParser: FormatParser = {
   expected:
     'an object with `messages` (role user/assistant, string or content blocks such as `tool_use`/`tool_result`), a bare array of such messages, or a response object with `type: "message"`',
   sniff,
-  parse: (doc) =>
-    doc.kind === 'json'
-      ? parse(doc.value)
-      : shapeError('Anthropic Messages is a JSON document, not JSON Lines.'),
+  parse: jsonDocumentOnly(parse, 'Anthropic Messages is a JSON document, not JSON Lines.'),
   write,
 };

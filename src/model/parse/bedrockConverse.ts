@@ -11,7 +11,7 @@
 import type { Block, Message, Result, Role, Transcript, ToolDef, UsageRecord } from '../types.ts';
 import type { FormatParser } from './registry.ts';
 import { arr, isObject, type Json, shapeError, str, withList } from './util.ts';
-import { bareListTranscript, notAnObject, responseTranscript } from './util.ts';
+import { bareListTranscript, jsonDocumentOnly, notAnObject, responseTranscript } from './util.ts';
 
 const ROLES: Record<string, Role> = { user: 'user', assistant: 'assistant', system: 'system' };
 /** Keys of a Converse `ContentBlock` (exactly one is present). */
@@ -365,9 +365,6 @@ export const bedrockConverseParser: FormatParser = {
   expected:
     'an object with `messages` whose content blocks are single-key objects (`text`, `toolUse`, `toolResult`, `reasoningContent`, …), a bare array of such messages, or a response with `output.message`',
   sniff,
-  parse: (doc) =>
-    doc.kind === 'json'
-      ? parse(doc.value)
-      : shapeError('A Converse request is a JSON document, not JSON Lines.'),
+  parse: jsonDocumentOnly(parse, 'A Converse request is a JSON document, not JSON Lines.'),
   write,
 };

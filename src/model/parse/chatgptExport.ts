@@ -30,7 +30,7 @@ import type { Block, Message, Result, Role, Transcript } from '../types.ts';
 import type { RequestEntry } from './multi.ts';
 import type { FormatParser } from './registry.ts';
 import { arr, isObject, type Json, parseArguments, shapeError, str } from './util.ts';
-import { argumentsText, requestLabel } from './util.ts';
+import { argumentsText, jsonDocumentOnly, requestLabel } from './util.ts';
 
 const ROLES: Record<string, Role> = {
   system: 'system',
@@ -373,9 +373,6 @@ export const chatgptExportParser: FormatParser = {
   expected:
     'a ChatGPT data export (conversations.json): conversations with `mapping` (nodes with `parent` and `message.author.role`) and `current_node`',
   sniff,
-  parse: (doc) =>
-    doc.kind === 'json'
-      ? parse(doc.value)
-      : shapeError('A ChatGPT export is one JSON document, not JSON Lines.'),
+  parse: jsonDocumentOnly(parse, 'A ChatGPT export is one JSON document, not JSON Lines.'),
   write,
 };

@@ -27,6 +27,7 @@ import type { RequestEntry } from './multi.ts';
 import type { FormatParser } from './registry.ts';
 import { serverToolUse } from './anthropicMessages.ts';
 import { arr, isObject, type Json, notAnObject, requestLabel, shapeError, str } from './util.ts';
+import { jsonDocumentOnly } from './util.ts';
 
 const SENDERS: Record<string, Role> = { human: 'user', assistant: 'assistant' };
 
@@ -291,9 +292,6 @@ export const claudeAiExportParser: FormatParser = {
   expected:
     'a claude.ai data export (conversations.json): conversations with `chat_messages` (sender human/assistant, `text`, `content` blocks)',
   sniff,
-  parse: (doc) =>
-    doc.kind === 'json'
-      ? parse(doc.value)
-      : shapeError('A claude.ai export is one JSON document, not JSON Lines.'),
+  parse: jsonDocumentOnly(parse, 'A claude.ai export is one JSON document, not JSON Lines.'),
   write,
 };

@@ -13,7 +13,7 @@
 import type { Block, Message, Result, Role, Transcript, ToolDef, UsageRecord } from '../types.ts';
 import type { FormatParser } from './registry.ts';
 import { arr, base64Bytes, isObject, type Json, shapeError, str, withList } from './util.ts';
-import { bareListTranscript, notAnObject, responseTranscript } from './util.ts';
+import { bareListTranscript, jsonDocumentOnly, notAnObject, responseTranscript } from './util.ts';
 
 const ROLES: Record<string, Role> = {
   user: 'user',
@@ -372,9 +372,6 @@ export const geminiParser: FormatParser = {
   expected:
     'an object with `contents` (role user/model, `parts` with text, `functionCall`, `functionResponse`), a bare array of such contents, or a response with `candidates`',
   sniff,
-  parse: (doc) =>
-    doc.kind === 'json'
-      ? parse(doc.value)
-      : shapeError('A Gemini request is a JSON document, not JSON Lines.'),
+  parse: jsonDocumentOnly(parse, 'A Gemini request is a JSON document, not JSON Lines.'),
   write,
 };

@@ -13,7 +13,7 @@
  */
 import type { Block, Message, MessageMeta, Result, Transcript, UsageRecord } from '../types.ts';
 import type { FormatParser } from './registry.ts';
-import { arr, isObject, type Json, shapeError, str } from './util.ts';
+import { arr, isObject, type Json, jsonDocumentOnly, shapeError, str } from './util.ts';
 
 function isSession(v: unknown): v is Json & { messages: unknown[] } {
   return isObject(v) && Array.isArray(v.messages);
@@ -188,8 +188,5 @@ export const geminiCliParser: FormatParser = {
   expected:
     'a Gemini CLI session: `{sessionId, projectHash, messages: [{type: "user" | "gemini", content, toolCalls?}]}`',
   sniff,
-  parse: (doc) =>
-    doc.kind === 'json'
-      ? parse(doc.value)
-      : shapeError('A Gemini CLI session is one JSON document, not JSON Lines.'),
+  parse: jsonDocumentOnly(parse, 'A Gemini CLI session is one JSON document, not JSON Lines.'),
 };

@@ -25,7 +25,7 @@ import { toOpenAIChatMessages } from './openaiChat.ts';
 import type { RequestEntry } from './multi.ts';
 import type { FormatParser } from './registry.ts';
 import { arr, base64Bytes, isObject, type Json, parseArguments, shapeError, str } from './util.ts';
-import { notAnObject, requestLabel } from './util.ts';
+import { jsonDocumentOnly, notAnObject, requestLabel } from './util.ts';
 
 const ROLES: Record<string, Role> = {
   system: 'system',
@@ -358,9 +358,6 @@ export const inspectLogParser: FormatParser = {
   expected:
     'an Inspect AI eval log (JSON format v2): an object with `eval` and `samples[]`, each sample with `messages` (OpenAI-style `tool_calls` and `tool_call_id`)',
   sniff,
-  parse: (doc) =>
-    doc.kind === 'json'
-      ? parse(doc.value)
-      : shapeError('An Inspect eval log is one JSON document, not JSON Lines.'),
+  parse: jsonDocumentOnly(parse, 'An Inspect eval log is one JSON document, not JSON Lines.'),
   write,
 };

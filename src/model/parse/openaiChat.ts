@@ -7,7 +7,7 @@ import type { Block, Message, Result, Role, Transcript, ToolDef, UsageRecord } f
 import type { FormatParser } from './registry.ts';
 import { arr, base64Bytes, isObject, parseArguments, shapeError, str } from './util.ts';
 import { bareListTranscript, legacyFunctionCall, notAnObject, withList } from './util.ts';
-import { argumentsText, responseTranscript } from './util.ts';
+import { argumentsText, jsonDocumentOnly, responseTranscript } from './util.ts';
 
 const ROLES: Record<string, Role> = {
   system: 'system',
@@ -313,9 +313,6 @@ export const openaiChatParser: FormatParser = {
   expected:
     'an object with `messages` (roles system/developer/user/assistant/tool, `tool_calls`, `tool_call_id`), a bare array of such messages, or a `chat.completion` response',
   sniff,
-  parse: (doc) =>
-    doc.kind === 'json'
-      ? parse(doc.value)
-      : shapeError('OpenAI Chat Completions is a JSON document, not JSON Lines.'),
+  parse: jsonDocumentOnly(parse, 'OpenAI Chat Completions is a JSON document, not JSON Lines.'),
   write,
 };

@@ -23,7 +23,7 @@ import {
   str,
   withList,
 } from './util.ts';
-import { bareListTranscript, notAnObject } from './util.ts';
+import { bareListTranscript, jsonDocumentOnly, notAnObject } from './util.ts';
 
 const MESSAGE_ROLES: Record<string, Role> = {
   user: 'user',
@@ -553,9 +553,6 @@ export const openaiResponsesParser: FormatParser = {
   expected:
     'an object with `input` (message items, `function_call` / `function_call_output` by `call_id`, `reasoning` items), a bare array of such items, or a response object with `object: "response"` and `output`',
   sniff,
-  parse: (doc) =>
-    doc.kind === 'json'
-      ? parse(doc.value)
-      : shapeError('A Responses request is a JSON document, not JSON Lines.'),
+  parse: jsonDocumentOnly(parse, 'A Responses request is a JSON document, not JSON Lines.'),
   write,
 };

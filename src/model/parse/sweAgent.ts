@@ -21,7 +21,7 @@ import type { Block, Message, Result, Transcript } from '../types.ts';
 import { providerHint } from './inspectLog.ts';
 import { openaiChatMessage, toOpenAIChatMessages } from './openaiChat.ts';
 import type { FormatParser } from './registry.ts';
-import { arr, isObject, type Json, shapeError, str } from './util.ts';
+import { arr, isObject, type Json, jsonDocumentOnly, shapeError, str } from './util.ts';
 
 const SWE_KEYS = ['agent', 'message_type', 'thought', 'action', 'tool_call_ids', 'is_demo'];
 
@@ -149,9 +149,6 @@ export const sweAgentParser: FormatParser = {
   expected:
     'a SWE-agent trajectory (.traj): an object with `history` (OpenAI-style messages with `agent`/`message_type`, tool messages with `tool_call_ids`) and `trajectory`/`info`',
   sniff,
-  parse: (doc) =>
-    doc.kind === 'json'
-      ? parse(doc.value)
-      : shapeError('A SWE-agent trajectory is one JSON document, not JSON Lines.'),
+  parse: jsonDocumentOnly(parse, 'A SWE-agent trajectory is one JSON document, not JSON Lines.'),
   write,
 };

@@ -2,9 +2,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { FormatId } from '../types.ts';
 import { parseDocument } from './index.ts';
+import { PARSERS } from './registry.ts';
 import {
   argumentsText,
   bareListTranscript,
+  jsonDocumentOnly,
   legacyFunctionCall,
   notAnObject,
   parseArguments,
@@ -190,4 +192,39 @@ describe('argumentsText', () => {
       }),
     );
   });
+});
+
+describe('jsonDocumentOnly', () => {
+  it('hands a JSON value to the parser and refuses JSON Lines with the given text', () => {
+    const read = jsonDocumentOnly(
+      (v) => bareListTranscript('openai-chat', [v], 'messages', []),
+      'X is a JSON document, not JSON Lines.',
+    );
+    expect(read({ kind: 'json', value: 1 })).toMatchObject({ ok: true, value: { raw: [1] } });
+    expect(read({ kind: 'jsonl', lines: [{ line: 1, value: {} }], brokenLines: [] })).toEqual({
+      ok: false,
+      error: { kind: 'shape', message: 'X is a JSON document, not JSON Lines.' },
+    });
+  });
+
+  // The one-document parsers keep their own texts for a JSON Lines source.
+  const texts: [FormatId, string][] = [
+    ['anthropic-messages', 'Anthropic Messages is a JSON document, not JSON Lines.'],
+    ['openai-chat', 'OpenAI Chat Completions is a JSON document, not JSON Lines.'],
+    ['openai-responses', 'A Responses request is a JSON document, not JSON Lines.'],
+    ['bedrock-converse', 'A Converse request is a JSON document, not JSON Lines.'],
+    ['gemini', 'A Gemini request is a JSON document, not JSON Lines.'],
+    ['gemini-cli', 'A Gemini CLI session is one JSON document, not JSON Lines.'],
+    ['inspect-log', 'An Inspect eval log is one JSON document, not JSON Lines.'],
+    ['swe-agent', 'A SWE-agent trajectory is one JSON document, not JSON Lines.'],
+    ['chatgpt-export', 'A ChatGPT export is one JSON document, not JSON Lines.'],
+    ['claude-ai-export', 'A claude.ai export is one JSON document, not JSON Lines.'],
+  ];
+  for (const [id, message] of texts)
+    it(`${id}: JSON Lines are refused`, () => {
+      const parser = PARSERS.find((p) => p.id === id);
+      expect(parser).toBeDefined();
+      const r = parser?.parse({ kind: 'jsonl', lines: [{ line: 1, value: {} }], brokenLines: [] });
+      expect(r).toEqual({ ok: false, error: { kind: 'shape', message } });
+    });
 });

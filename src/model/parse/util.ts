@@ -1,4 +1,13 @@
-import type { Block, FormatId, Message, ParseError, Transcript, UsageRecord } from '../types.ts';
+import type {
+  Block,
+  FormatId,
+  Message,
+  ParseError,
+  Result,
+  Transcript,
+  UsageRecord,
+} from '../types.ts';
+import type { SourceDoc } from './json.ts';
 
 /** Small, total helpers for reading untrusted JSON. None of them throws. */
 
@@ -51,6 +60,19 @@ export function withList(raw: unknown, listKey: string, list: unknown[]): unknow
   if (raw !== null && typeof raw === 'object' && !Array.isArray(raw))
     return { ...(raw as Record<string, unknown>), [listKey]: list };
   return list;
+}
+
+/**
+ * A FormatParser's `parse` for a format that is one JSON document: the value goes to `parse`,
+ * JSON Lines get a shape error.
+ * @param parse reads the parsed JSON value
+ * @param notJsonLines the error's text for JSON Lines input, naming the format
+ */
+export function jsonDocumentOnly(
+  parse: (v: unknown) => Result<Transcript>,
+  notJsonLines: string,
+): (doc: SourceDoc) => Result<Transcript> {
+  return (doc) => (doc.kind === 'json' ? parse(doc.value) : shapeError(notJsonLines));
 }
 
 /** A parse failure for JSON of the wrong shape, with what was expected. */
