@@ -318,10 +318,12 @@ export function longTasks(events: TraceEvent[], prof: CpuProfile, top = 12): Lon
 
 /**
  * The longest thread time (ms) of a task on the page's thread (`RunTask` on `CrRendererMain`,
- * its `tdur`), among the tasks that began after tracing started. Thread time does not count the
+ * its `tdur`), among the tasks that began after tracing started (and after `notBefore`, µs on
+ * the trace clock: with `--profile`, the profile's start, so the task in which the page starts its
+ * CPU profiler, 0.2–0.5 s, is not counted as the app's). Thread time does not count the
  * time the thread waited for a core, so it is steadier than frame lengths on a busy machine.
  */
-export function maxTaskCpu(events: TraceEvent[]): number {
+export function maxTaskCpu(events: TraceEvent[], notBefore = -Infinity): number {
   const mains = new Set(
     events
       .filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
@@ -330,6 +332,7 @@ export function maxTaskCpu(events: TraceEvent[]): number {
   let start = Infinity;
   for (const e of events)
     if (e.ph !== 'X' && e.ph !== 'M' && e.ts > 0) start = Math.min(start, e.ts);
+  start = Math.max(start, notBefore);
   let worst = 0;
   for (const e of events)
     if (
@@ -374,7 +377,7 @@ class Phases {
     const trace = JSON.parse((await browser.stopTracing()).toString('utf8')) as {
       traceEvents: TraceEvent[];
     };
-    this.lastMaxTaskCpu = maxTaskCpu(trace.traceEvents);
+    this.lastMaxTaskCpu = maxTaskCpu(trace.traceEvents, profile?.startTime);
     if (!this.dir || !profile) return r;
     mkdirSync(this.dir, { recursive: true });
     writeFileSync(path.join(this.dir, `${name}.cpuprofile`), JSON.stringify(profile));

@@ -9,6 +9,16 @@ import { isPinned } from '../model/exchanges.ts';
 import { messageLabels } from '../model/messageLabels.ts';
 import type { ParsedTranscript } from '../model/parse/index.ts';
 import { isBroken, type ToolPair } from '../model/pairing.ts';
+import {
+  blockPairTable,
+  indexPairs,
+  isArcPair,
+  laneTable,
+  type BlockPairTable,
+  type LaneTable,
+  type PairIndex,
+  type PairTables,
+} from '../model/pairTables.ts';
 import { countTokens, sumTokens, type TextCounter, type TokenTable } from '../model/tokens.ts';
 import type {
   Block,
@@ -320,9 +330,7 @@ export const selectViolationMessages = memoWeak((a: Analysis): number[] => {
 });
 
 /** Pairs drawn as arcs: everything except server tools answered inside their own message. */
-export const selectArcPairs = memoWeak((a: Analysis): ToolPair[] =>
-  a.pairs.filter((p) => !(p.call && p.result && p.call.message === p.result.message)),
-);
+export const selectArcPairs = memoWeak((a: Analysis): ToolPair[] => a.pairs.filter(isArcPair));
 
 /**
  * The pairs each block belongs to (a call can have several results: duplicates), as compact
@@ -336,41 +344,10 @@ export interface PairsOfBlock {
   of(message: number, block: number): readonly ToolPair[] | undefined;
 }
 
-/** Build the pairs-per-block tables of `pairs` over `messages` (see `PairsOfBlock`). */
-export function pairsOfBlockTable(
-  messages: readonly Message[],
-  pairs: readonly ToolPair[],
-): PairsOfBlock {
-  const n = messages.length;
-  const blockStart = new Int32Array(n + 1);
-  for (let i = 0; i < n; i++)
-    blockStart[i + 1] = (blockStart[i] as number) + (messages[i] as Message).blocks.length;
-  const blocks = blockStart[n] as number;
-  const numberOf = (r: { message: number; block: number } | null): number => {
-    if (!r || r.message < 0 || r.message >= n || r.block < 0) return -1;
-    const b = (blockStart[r.message] as number) + r.block;
-    return b < (blockStart[r.message + 1] as number) ? b : -1;
-  };
-  const pairStart = new Int32Array(blocks + 1);
-  const ends = new Int32Array(pairs.length * 2).fill(-1);
-  pairs.forEach((p, i) => {
-    const c = numberOf(p.call);
-    const r = numberOf(p.result);
-    ends[2 * i] = c;
-    ends[2 * i + 1] = r;
-  });
-  for (const b of ends) if (b >= 0) pairStart[b + 1] = (pairStart[b + 1] as number) + 1;
-  for (let b = 0; b < blocks; b++)
-    pairStart[b + 1] = (pairStart[b + 1] as number) + (pairStart[b] as number);
-  const fill = pairStart.slice(0, blocks);
-  const pairIdx = new Int32Array(pairStart[blocks] as number);
-  for (let k = 0; k < ends.length; k++) {
-    const b = ends[k] as number;
-    if (b < 0) continue;
-    const at = fill[b] as number;
-    pairIdx[at] = k >> 1;
-    fill[b] = at + 1;
-  }
+/** A `PairsOfBlock` over a block table of `pairs` (`blockPairTable`). */
+export function pairsOfBlockFrom(t: BlockPairTable, pairs: readonly ToolPair[]): PairsOfBlock {
+  const { blockStart, pairStart, pairIdx } = t;
+  const n = blockStart.length - 1;
   return {
     of(message, block) {
       if (message < 0 || message >= n || block < 0) return undefined;
@@ -386,10 +363,40 @@ export function pairsOfBlockTable(
   };
 }
 
-/** Per block, the pairs it belongs to (`PairsOfBlock`), once per analysis. */
+/** Tables the worker built for an analysis it sent (`adoptPairTables`). */
+const workerPairTables = new WeakMap<Analysis, PairTables>();
+
+/**
+ * Record the pair tables the worker built for an analysis it sent (`pairTables` over its
+ * transcript's messages and pairs); `selectPairsOfBlock` and `selectArcTables` then answer from
+ * them instead of building them on the page (issue 7).
+ */
+export function adoptPairTables(a: Analysis, tables: PairTables): void {
+  workerPairTables.set(a, tables);
+}
+
+/** Per block, the pairs it belongs to (`PairsOfBlock`), once per analysis (the worker's table when sent). */
 export const selectPairsOfBlock = memoWeak(
-  (a: Analysis): PairsOfBlock => pairsOfBlockTable(a.transcript.messages, a.pairs),
+  (a: Analysis): PairsOfBlock =>
+    pairsOfBlockFrom(
+      workerPairTables.get(a)?.blocks ?? blockPairTable(a.transcript.messages, a.pairs),
+      a.pairs,
+    ),
 );
+
+/** Arc lanes and the visible-range index, by position in `selectArcPairs(a)`. */
+export interface ArcTables {
+  lanes: LaneTable;
+  index: PairIndex;
+}
+
+/** The arc tables of an analysis, once per analysis (the worker's when it sent them). */
+export const selectArcTables = memoWeak((a: Analysis): ArcTables => {
+  const w = workerPairTables.get(a);
+  if (w) return { lanes: w.arcLanes, index: w.arcIndex };
+  const arcs = selectArcPairs(a);
+  return { lanes: laneTable(arcs), index: indexPairs(arcs) };
+});
 
 /** Headline counts for the page header. */
 export interface Counts {

@@ -10,6 +10,7 @@ import { messageLabels } from '../model/messageLabels.ts';
 import type { TokenTable } from '../model/tokens.ts';
 import {
   selectArcPairs,
+  selectArcTables,
   selectExchangeTokens,
   selectPairsOfBlock,
   selectRows,
@@ -19,7 +20,7 @@ import {
 import { appStore, useAppStore } from '../state/store.ts';
 import { DEFAULT_ARC_OPTIONS, layoutArcs } from './arcs/arcLayout.ts';
 import { ArcLayer } from './arcs/ArcLayer.tsx';
-import { arcTables, laneMap, visiblePairs } from './arcs/arcIndex.ts';
+import { laneMap, visiblePairs } from './arcs/arcIndex.ts';
 import type { ToolPair } from '../model/pairing.ts';
 import { evictionRowClass, RowEviction, type TimelineEviction } from './budget/RowEviction.tsx';
 import { fmtInt } from './format.ts';
@@ -68,8 +69,9 @@ export function Timeline({
   const messages = analysis.transcript.messages;
   const hasLeading = analysis.grouping.exchanges[0]?.leading === true;
 
-  // Lanes and the visible-range index: typed tables built once per arc pair list (issue 7).
-  const { lanes: laneT, index: pairIndex } = arcTables(basePairs);
+  // Lanes and the visible-range index: typed tables once per analysis, from the worker for long
+  // transcripts (issue 7).
+  const { lanes: laneT, index: pairIndex } = selectArcTables(analysis);
   const maxTokens = useMemo(() => tokens.perMessage.reduce((a, b) => Math.max(a, b), 0), [tokens]);
   const violationAt = useMemo(() => {
     const out = new Map<number, ViolationTarget['rank']>();
@@ -266,7 +268,7 @@ export function Timeline({
   let shownLanes: ReadonlyMap<string, number>;
   if (loMsg > hiMsg || arcPairs.length !== basePairs.length) {
     shownPairs = arcPairs;
-    shownLanes = laneMap(basePairs);
+    shownLanes = laneMap(basePairs, laneT);
   } else {
     // Only the pairs near the visible rows, with their lanes: O(visible), no per-pair Map.
     const positions = visiblePairs(pairIndex, loMsg, hiMsg);

@@ -25,6 +25,7 @@ import {
   setSweepSource,
   sweepSourceChanged,
 } from '../state/eviction.ts';
+import { adoptPairTables } from '../state/selectors.ts';
 import { unpackEvictionParts } from './evictionParts.ts';
 import { inspect } from './inspect.ts';
 import { joinLists, joinTranscript, unpackMessages } from './pack.ts';
@@ -246,6 +247,7 @@ export function createWorkerClient(): InspectClient {
           reuse,
         );
         if (r.ok) {
+          if (msg.pairTables) adoptPairTables(r.analysis, msg.pairTables);
           held = { parseId: msg.parseId, transcript: r.analysis.transcript };
           forgetSweeps();
           if (msg.tokens) {

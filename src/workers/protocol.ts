@@ -13,6 +13,7 @@ import type { Analysis } from '../model/analyze.ts';
 import type { PolicySweep } from '../model/evict/sweep.ts';
 import type { Exchange } from '../model/exchanges.ts';
 import type { ToolPair } from '../model/pairing.ts';
+import type { PairTables } from '../model/pairTables.ts';
 import type { PolicyOptions } from '../model/evict/types.ts';
 import type { ParsedTranscript } from '../model/parse/index.ts';
 import type { TokenTable } from '../model/tokens.ts';
@@ -103,6 +104,8 @@ export type WorkerResponse =
       tokens: TokenTable | null;
       /** True when the pairs and exchanges came before in `lists` messages (pack.ts `stripLists`). */
       lists?: boolean;
+      /** The timeline's pair tables (`pairTables`, transferred), for long transcripts. */
+      pairTables?: PairTables;
       /** The worker's number for `tokens` (sweeps name their table by it). */
       tableSeq?: number;
       /**

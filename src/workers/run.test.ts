@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { generate } from '../../scripts/gen.ts';
+import { pairTables } from '../model/pairTables.ts';
 import { parseTranscript } from '../model/parse/index.ts';
-import { joinTranscript, unpackMessages } from './pack.ts';
+import {
+  adoptPairTables,
+  pairsOfBlockFrom,
+  selectArcTables,
+  selectPairsOfBlock,
+} from '../state/selectors.ts';
+import { WORKER_EVICTION_MIN } from './evictionParts.ts';
+import { joinLists, joinTranscript, unpackMessages } from './pack.ts';
 import type { WorkerResponse } from './protocol.ts';
 import { resetRun, runRequest } from './run.ts';
 
@@ -47,4 +55,52 @@ describe('a streamed file through the worker loop', () => {
     expect(r.analysis.transcript.raw).toEqual(direct.value.transcript.raw);
     expect(r.analysis.transcript.messages).toHaveLength(direct.value.transcript.messages.length);
   });
+});
+
+describe('pair tables from the worker (issue 7)', () => {
+  it('a long transcript’s answer carries the timeline tables the page would build', async () => {
+    resetRun();
+    const text = generate({
+      format: 'claude-code-jsonl',
+      seed: 5,
+      messages: WORKER_EVICTION_MIN * 2, // log lines; a reply's lines merge into one message
+    });
+    const posts: WorkerResponse[] = [];
+    await runRequest(
+      {
+        id: 1,
+        req: { text: '', name: 'log.jsonl', format: null, provider: null, file: new Blob([text]) },
+        bpe: false,
+        fileKey: 1,
+      },
+      (m, tr = []) => {
+        posts.push(structuredClone(m, { transfer: tr }));
+      },
+    );
+    const res = posts.find((m) => m.kind === 'result');
+    if (res?.kind !== 'result' || !res.pairTables) throw new Error('no tables with the answer');
+    const messages = posts.flatMap((m) =>
+      m.kind === 'messages' ? unpackMessages(m.messages) : [],
+    );
+    const lists = posts.flatMap((m) => (m.kind === 'lists' ? [m] : []));
+    const joined = joinLists(
+      res.result,
+      lists.flatMap((l) => l.pairs),
+      lists.flatMap((l) => l.exchanges),
+      lists.flatMap((l) => l.usage),
+    );
+    const r = joinTranscript(joined, messages, { text, name: 'log.jsonl', format: null }, null);
+    if (!r.ok) throw new Error('no analysis');
+    const a = r.analysis;
+    expect(a.transcript.messages.length).toBeGreaterThanOrEqual(WORKER_EVICTION_MIN);
+    // Built on the page from the joined analysis: the same tables.
+    expect(res.pairTables).toEqual(pairTables(a.transcript.messages, a.pairs));
+    adoptPairTables(a, res.pairTables);
+    expect(selectArcTables(a).lanes).toBe(res.pairTables.arcLanes);
+    const pob = selectPairsOfBlock(a);
+    const page = pairsOfBlockFrom(pairTables(a.transcript.messages, a.pairs).blocks, a.pairs);
+    a.transcript.messages.forEach((m, mi) =>
+      m.blocks.forEach((_, bi) => expect(pob.of(mi, bi)).toEqual(page.of(mi, bi))),
+    );
+  }, 60_000);
 });

@@ -6,6 +6,7 @@
  */
 import type { Analysis } from '../model/analyze.ts';
 import { parseDocument, type ParsedTranscript } from '../model/parse/index.ts';
+import { pairTableBuffers, pairTables } from '../model/pairTables.ts';
 import type { SourceDoc } from '../model/parse/json.ts';
 import { TokenCache, TokenCounting } from '../model/tokenCache.ts';
 import { CHARS_PER_4, loadBpeCounter, type TextCounter, type TokenTable } from '../model/tokens.ts';
@@ -278,12 +279,15 @@ export async function runRequest(msg: WorkerRequest, post: Post): Promise<void> 
   const quickCopy = evictionFollows ? copyTable(quick) : null;
   const textBytes =
     fresh && req.file && text !== undefined ? new TextEncoder().encode(text) : undefined;
+  // The timeline's per-block pairs and arc lanes, so the page's first render does not build them.
+  const tables = lists ? pairTables(t.messages, pairs) : null;
   post(
     {
       id,
       kind: 'result',
       result: lists ? stripLists(stripTranscript(inspection)) : stripTranscript(inspection),
       ...(lists ? { lists } : {}),
+      ...(tables ? { pairTables: tables } : {}),
       parseId,
       fresh,
       ...(textBytes ? { textBytes } : {}),
@@ -295,6 +299,7 @@ export async function runRequest(msg: WorkerRequest, post: Post): Promise<void> 
       quick.perMessage.buffer,
       quick.prefix.buffer,
       ...(textBytes?.buffer instanceof ArrayBuffer ? [textBytes.buffer] : []),
+      ...(tables ? pairTableBuffers(tables) : []),
     ],
   );
   if (evictionFollows) {

@@ -10,73 +10,9 @@
  */
 import { bisector } from 'd3-array';
 import type { ToolPair } from '../../model/pairing.ts';
-import { laneTable, pairSpan, type LaneTable } from './arcLayout.ts';
+import { SHORT_SPAN, type LaneTable, type PairIndex } from '../../model/pairTables.ts';
 
-/** Longest span (messages) kept in the sorted list; longer ones go to the checked list. */
-export const SHORT_SPAN = 64;
-
-export interface PairIndex {
-  /** Positions (in the indexed array) of short pairs, sorted by span start. */
-  short: Int32Array;
-  /** Span starts of `short`, same order. */
-  shortStart: Float64Array;
-  /** Positions of long pairs with their spans. */
-  long: { pos: number; start: number; end: number }[];
-  /** Span ends by position (NaN for pairs without a span). */
-  end: Float64Array;
-}
-
-/**
- * Index pairs by their span (message indices). O(n log n), once per pair list.
- * @param pairs the pairs (their positions are what `visiblePairs` returns)
- */
-export function indexPairs(pairs: readonly ToolPair[]): PairIndex {
-  const shortPos: number[] = [];
-  const startOf = new Float64Array(pairs.length);
-  const long: PairIndex['long'] = [];
-  const end = new Float64Array(pairs.length).fill(NaN);
-  pairs.forEach((p, pos) => {
-    const s = pairSpan(p);
-    if (!s) return;
-    end[pos] = s.end;
-    startOf[pos] = s.start;
-    if (s.end - s.start <= SHORT_SPAN) shortPos.push(pos);
-    else long.push({ pos, start: s.start, end: s.end });
-  });
-  // Typed arrays, sorted by start then position (the stable order of the object sort before).
-  const short = Int32Array.from(shortPos).sort(
-    (a, b) => (startOf[a] as number) - (startOf[b] as number) || a - b,
-  );
-  return {
-    short,
-    shortStart: Float64Array.from(short, (pos) => startOf[pos] as number),
-    long,
-    end,
-  };
-}
-
-/** The arc tables of a pair list, built once per list (the timeline's `selectArcPairs`). */
-export interface ArcTables {
-  /** Lanes by position in the list (`laneTable`). */
-  lanes: LaneTable;
-  /** Which pairs meet a message range (`indexPairs`). */
-  index: PairIndex;
-}
-
-const arcTablesCache = new WeakMap<readonly ToolPair[], ArcTables>();
-
-/**
- * Lanes and the visible-range index of a pair list, memoised per list object (a WeakMap: the
- * tables of the transcript shown survive renders of another one, issue 7).
- */
-export function arcTables(pairs: readonly ToolPair[]): ArcTables {
-  let t = arcTablesCache.get(pairs);
-  if (!t) {
-    t = { lanes: laneTable(pairs), index: indexPairs(pairs) };
-    arcTablesCache.set(pairs, t);
-  }
-  return t;
-}
+export { indexPairs, SHORT_SPAN, type PairIndex } from '../../model/pairTables.ts';
 
 const left = bisector((x: number) => x).left;
 const right = bisector((x: number) => x).right;
@@ -97,19 +33,21 @@ export function visiblePairs(index: PairIndex, lo: number, hi: number): number[]
   return out.sort((x, y) => x - y);
 }
 
-const laneMaps = new WeakMap<readonly ToolPair[], Map<string, number>>();
+const laneMaps = new WeakMap<LaneTable, Map<string, number>>();
 
-/** Lane per pair key of a list (`arcTables` lanes as a Map, for `layoutArcs`), once per list. */
-export function laneMap(pairs: readonly ToolPair[]): ReadonlyMap<string, number> {
-  let m = laneMaps.get(pairs);
+/**
+ * Lane per pair key (for `layoutArcs`) of `pairs` with their lane table (by position), once per
+ * table: used only when every pair is laid out.
+ */
+export function laneMap(pairs: readonly ToolPair[], lanes: LaneTable): ReadonlyMap<string, number> {
+  let m = laneMaps.get(lanes);
   if (!m) {
-    const { lane } = arcTables(pairs).lanes;
     m = new Map();
     pairs.forEach((p, i) => {
-      const l = lane[i] ?? -1;
+      const l = lanes.lane[i] ?? -1;
       if (l >= 0) m?.set(p.key, l);
     });
-    laneMaps.set(pairs, m);
+    laneMaps.set(lanes, m);
   }
   return m;
 }

@@ -7,6 +7,7 @@
 import { bisector } from 'd3-array';
 import { curveBasis, line } from 'd3-shape';
 import type { PairStatus, ToolPair } from '../../model/pairing.ts';
+import type { Span } from '../../model/pairTables.ts';
 
 /** A row's vertical box in content pixels (measured, or the virtualizer's estimate). */
 export interface RowBox {
@@ -76,23 +77,7 @@ export interface ArcPath {
   d: string;
 }
 
-/** A pair's vertical extent in message units: from its first end to its last. */
-export interface Span {
-  key: string;
-  start: number;
-  end: number;
-}
-
-/** Spans in message indices; an open end reaches half a message out, so it gets a lane too. */
-export function pairSpan(p: ToolPair): Span | null {
-  const c = p.call?.message;
-  const r = p.result?.message;
-  if (c !== undefined && r !== undefined)
-    return { key: p.key, start: Math.min(c, r), end: Math.max(c, r) };
-  if (c !== undefined) return { key: p.key, start: c, end: c + 0.5 };
-  if (r !== undefined) return { key: p.key, start: r - 0.5, end: r };
-  return null;
-}
+export { laneTable, pairSpan, type LaneTable, type Span } from '../../model/pairTables.ts';
 
 const byStart = bisector((s: Span) => s.start).left;
 
@@ -125,75 +110,6 @@ export function assignLanes(spans: readonly Span[]): Map<string, number> {
     out.set(s.key, lane);
   }
   return out;
-}
-
-/** Lanes per pair position (`laneTable`): -1 for a pair without a span; `maxLane` the highest. */
-export interface LaneTable {
-  lane: Int32Array;
-  maxLane: number;
-}
-
-/**
- * `assignLanes` over `pairs.map(pairSpan)` as a typed array by pair position, with the same
- * lanes (same order: shorter spans first, then by start, then by position; first lane without a
- * clash). Per lane, parallel number arrays of starts and ends instead of span objects and a Map
- * by key (issue 7: 50,000 pairs took 150+ ms the object way). O(n log n + n·lanes·log n).
- */
-export function laneTable(pairs: readonly ToolPair[]): LaneTable {
-  const n = pairs.length;
-  const start = new Float64Array(n);
-  const end = new Float64Array(n);
-  const lane = new Int32Array(n).fill(-1);
-  const withSpan: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const s = pairSpan(pairs[i] as ToolPair);
-    if (!s) continue;
-    start[i] = s.start;
-    end[i] = s.end;
-    withSpan.push(i);
-  }
-  const order = Int32Array.from(withSpan).sort(
-    (a, b) =>
-      (end[a] as number) -
-        (start[a] as number) -
-        ((end[b] as number) - (start[b] as number)) ||
-      (start[a] as number) - (start[b] as number) ||
-      a - b,
-  );
-  const laneStarts: number[][] = [];
-  const laneEnds: number[][] = [];
-  let maxLane = 0;
-  for (const i of order) {
-    const s = start[i] as number;
-    const e = end[i] as number;
-    let l = 0;
-    let at = 0;
-    for (; l < laneStarts.length; l++) {
-      const starts = laneStarts[l] as number[];
-      // First position whose start is ≥ s (bisect left).
-      let lo = 0;
-      let hi = starts.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if ((starts[mid] as number) < s) lo = mid + 1;
-        else hi = mid;
-      }
-      at = lo;
-      const clashPrev = lo > 0 && ((laneEnds[l] as number[])[lo - 1] as number) >= s;
-      const clashNext = lo < starts.length && (starts[lo] as number) <= e;
-      if (!clashPrev && !clashNext) break;
-    }
-    if (l === laneStarts.length) {
-      laneStarts.push([]);
-      laneEnds.push([]);
-      at = 0;
-    }
-    (laneStarts[l] as number[]).splice(at, 0, s);
-    (laneEnds[l] as number[]).splice(at, 0, e);
-    lane[i] = l;
-    if (l > maxLane) maxLane = l;
-  }
-  return { lane, maxLane };
 }
 
 const maxLanes = new WeakMap<ReadonlyMap<string, number>, number>();

@@ -1,0 +1,89 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { analyze } from './analyze.ts';
+import type { ToolPair } from './pairing.ts';
+import {
+  blockPairTable,
+  indexPairs,
+  isArcPair,
+  laneTable,
+  pairTableBuffers,
+  pairTables,
+} from './pairTables.ts';
+import { arbTranscript } from './testing.ts';
+
+/** The `message:block` → pairs Map the timeline built before the typed table (the reference). */
+function referenceMap(pairs: readonly ToolPair[]): Map<string, ToolPair[]> {
+  const out = new Map<string, ToolPair[]>();
+  const add = (k: string, p: ToolPair) => {
+    const list = out.get(k);
+    if (list) list.push(p);
+    else out.set(k, [p]);
+  };
+  for (const p of pairs) {
+    if (p.call) add(`${p.call.message}:${p.call.block}`, p);
+    if (p.result) add(`${p.result.message}:${p.result.block}`, p);
+  }
+  return out;
+}
+
+const arbAny = fc.oneof(arbTranscript('anthropic-messages'), arbTranscript('openai-chat'));
+
+describe('pair tables (issue 7)', () => {
+  it('list each block’s pairs as the old message:block Map did (property)', () => {
+    fc.assert(
+      fc.property(arbAny, (t) => {
+        const { pairs } = analyze(t);
+        const want = referenceMap(pairs);
+        const { blockStart, pairStart, pairIdx } = blockPairTable(t.messages, pairs);
+        let listed = 0;
+        t.messages.forEach((m, mi) =>
+          m.blocks.forEach((_, bi) => {
+            const b = (blockStart[mi] as number) + bi;
+            const got = Array.from(
+              pairIdx.subarray(pairStart[b], pairStart[b + 1]),
+              (k) => pairs[k],
+            );
+            const w = want.get(`${mi}:${bi}`) ?? [];
+            expect(got).toEqual(w);
+            if (w.length > 0) listed++;
+          }),
+        );
+        expect(listed).toBe(want.size);
+      }),
+    );
+  });
+
+  it('build the arc tables over the drawn pairs and survive a transfer (property)', () => {
+    fc.assert(
+      fc.property(arbAny, (t) => {
+        const { pairs } = analyze(t);
+        const arcs = pairs.filter(isArcPair);
+        const tables = pairTables(t.messages, pairs);
+        const buffers = pairTableBuffers(tables);
+        expect(new Set(buffers).size).toBe(buffers.length);
+        const want = { lanes: laneTable(arcs), index: indexPairs(arcs) };
+        const moved = structuredClone(tables, { transfer: buffers });
+        expect(moved.arcLanes).toEqual(want.lanes);
+        expect(moved.arcIndex).toEqual(want.index);
+        expect(moved.blocks).toEqual(blockPairTable(t.messages, pairs));
+      }),
+    );
+  });
+
+  it('an end naming no block is left out, never thrown', () => {
+    const p: ToolPair = {
+      key: 'p0',
+      id: 'x',
+      name: 'f',
+      call: { message: 5, block: 0 },
+      result: { message: 0, block: 9 },
+      status: 'answered',
+      partial: false,
+      server: false,
+    };
+    const t = blockPairTable([], [p]);
+    expect(Array.from(t.blockStart)).toEqual([0]);
+    expect(t.pairIdx).toHaveLength(0);
+  });
+});

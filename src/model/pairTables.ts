@@ -1,0 +1,231 @@
+/**
+ * Compact per-transcript tables over the analysis' pairs, for the timeline (issue 7): which
+ * pairs each block belongs to, the arc lane of each drawn pair, and an index of the drawn pairs
+ * by message span. Typed arrays only (they cross from the worker to the page by transfer), built
+ * once per analysis in O(messages + blocks + pairs log pairs). Pure.
+ */
+import type { ToolPair } from './pairing.ts';
+import type { Message } from './types.ts';
+
+/** Pairs drawn as arcs: everything except server tools answered inside their own message. */
+export function isArcPair(p: ToolPair): boolean {
+  return !(p.call && p.result && p.call.message === p.result.message);
+}
+
+/** A pair's vertical extent in message units: from its first end to its last. */
+export interface Span {
+  key: string;
+  start: number;
+  end: number;
+}
+
+/** Spans in message indices; an open end reaches half a message out, so it gets a lane too. */
+export function pairSpan(p: ToolPair): Span | null {
+  const c = p.call?.message;
+  const r = p.result?.message;
+  if (c !== undefined && r !== undefined)
+    return { key: p.key, start: Math.min(c, r), end: Math.max(c, r) };
+  if (c !== undefined) return { key: p.key, start: c, end: c + 0.5 };
+  if (r !== undefined) return { key: p.key, start: r - 0.5, end: r };
+  return null;
+}
+
+/**
+ * Pairs per block, CSR style: block number `b` of message `m` is `blockStart[m] + block`
+ * (`blockStart` has messages + 1 entries); its pairs are `pairIdx[pairStart[b] .. pairStart[b+1])`,
+ * positions in the pair list, in pair order (a call can have several results).
+ */
+export interface BlockPairTable {
+  blockStart: Int32Array;
+  pairStart: Int32Array;
+  pairIdx: Int32Array;
+}
+
+/**
+ * Build the pairs-per-block table of `pairs` over `messages`. An end that names no block of
+ * `messages` is left out. O(messages + pairs).
+ */
+export function blockPairTable(
+  messages: readonly Message[],
+  pairs: readonly ToolPair[],
+): BlockPairTable {
+  const n = messages.length;
+  const blockStart = new Int32Array(n + 1);
+  for (let i = 0; i < n; i++)
+    blockStart[i + 1] = (blockStart[i] as number) + (messages[i] as Message).blocks.length;
+  const blocks = blockStart[n] as number;
+  const numberOf = (r: { message: number; block: number } | null): number => {
+    if (!r || r.message < 0 || r.message >= n || r.block < 0) return -1;
+    const b = (blockStart[r.message] as number) + r.block;
+    return b < (blockStart[r.message + 1] as number) ? b : -1;
+  };
+  const ends = new Int32Array(pairs.length * 2);
+  pairs.forEach((p, i) => {
+    ends[2 * i] = numberOf(p.call);
+    ends[2 * i + 1] = numberOf(p.result);
+  });
+  const pairStart = new Int32Array(blocks + 1);
+  for (const b of ends) if (b >= 0) pairStart[b + 1] = (pairStart[b + 1] as number) + 1;
+  for (let b = 0; b < blocks; b++)
+    pairStart[b + 1] = (pairStart[b + 1] as number) + (pairStart[b] as number);
+  const fill = pairStart.slice(0, blocks);
+  const pairIdx = new Int32Array(pairStart[blocks] as number);
+  for (let k = 0; k < ends.length; k++) {
+    const b = ends[k] as number;
+    if (b < 0) continue;
+    const at = fill[b] as number;
+    pairIdx[at] = k >> 1;
+    fill[b] = at + 1;
+  }
+  return { blockStart, pairStart, pairIdx };
+}
+
+/** Lanes per pair position (`laneTable`): -1 for a pair without a span; `maxLane` the highest. */
+export interface LaneTable {
+  lane: Int32Array;
+  maxLane: number;
+}
+
+/**
+ * Assign arc lanes so that overlapping spans (`pairSpan`) never share one: shorter spans first
+ * (a nested pair gets a lane closer to the rows than the pair around it, lines do not cross),
+ * ties by start then position; each takes the first lane without a clash. Spans that only touch
+ * at a message overlap. Same lanes as the timeline's `assignLanes`, as a typed array by position
+ * with per-lane number arrays instead of span objects and a Map by key (issue 7: 50,000 pairs took
+ * 150+ ms the object way). O(n log n + n·lanes·log n).
+ */
+export function laneTable(pairs: readonly ToolPair[]): LaneTable {
+  const n = pairs.length;
+  const start = new Float64Array(n);
+  const end = new Float64Array(n);
+  const lane = new Int32Array(n).fill(-1);
+  const withSpan: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const s = pairSpan(pairs[i] as ToolPair);
+    if (!s) continue;
+    start[i] = s.start;
+    end[i] = s.end;
+    withSpan.push(i);
+  }
+  const order = Int32Array.from(withSpan).sort(
+    (a, b) =>
+      (end[a] as number) -
+        (start[a] as number) -
+        ((end[b] as number) - (start[b] as number)) ||
+      (start[a] as number) - (start[b] as number) ||
+      a - b,
+  );
+  const laneStarts: number[][] = [];
+  const laneEnds: number[][] = [];
+  let maxLane = 0;
+  for (const i of order) {
+    const s = start[i] as number;
+    const e = end[i] as number;
+    let l = 0;
+    let at = 0;
+    for (; l < laneStarts.length; l++) {
+      const starts = laneStarts[l] as number[];
+      // First position whose start is ≥ s (bisect left).
+      let lo = 0;
+      let hi = starts.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if ((starts[mid] as number) < s) lo = mid + 1;
+        else hi = mid;
+      }
+      at = lo;
+      const clashPrev = lo > 0 && ((laneEnds[l] as number[])[lo - 1] as number) >= s;
+      const clashNext = lo < starts.length && (starts[lo] as number) <= e;
+      if (!clashPrev && !clashNext) break;
+    }
+    if (l === laneStarts.length) {
+      laneStarts.push([]);
+      laneEnds.push([]);
+      at = 0;
+    }
+    (laneStarts[l] as number[]).splice(at, 0, s);
+    (laneEnds[l] as number[]).splice(at, 0, e);
+    lane[i] = l;
+    if (l > maxLane) maxLane = l;
+  }
+  return { lane, maxLane };
+}
+
+/** Longest span (messages) kept in the sorted list of a `PairIndex`; longer ones are checked one by one. */
+export const SHORT_SPAN = 64;
+
+/**
+ * Pairs by span, to find the ones meeting a message range without looking at every pair: short
+ * spans (≤ SHORT_SPAN, nearly all) sorted by start; long ones (late answers, open ends) listed.
+ */
+export interface PairIndex {
+  /** Positions (in the indexed list) of short pairs, sorted by span start, then position. */
+  short: Int32Array;
+  /** Span starts of `short`, same order. */
+  shortStart: Float64Array;
+  /** Positions of long pairs with their spans. */
+  long: { pos: number; start: number; end: number }[];
+  /** Span ends by position (NaN for pairs without a span). */
+  end: Float64Array;
+}
+
+/** Index pairs by their span (message indices). O(n log n), once per pair list. */
+export function indexPairs(pairs: readonly ToolPair[]): PairIndex {
+  const shortPos: number[] = [];
+  const startOf = new Float64Array(pairs.length);
+  const long: PairIndex['long'] = [];
+  const end = new Float64Array(pairs.length).fill(NaN);
+  pairs.forEach((p, pos) => {
+    const s = pairSpan(p);
+    if (!s) return;
+    end[pos] = s.end;
+    startOf[pos] = s.start;
+    if (s.end - s.start <= SHORT_SPAN) shortPos.push(pos);
+    else long.push({ pos, start: s.start, end: s.end });
+  });
+  const short = Int32Array.from(shortPos).sort(
+    (a, b) => (startOf[a] as number) - (startOf[b] as number) || a - b,
+  );
+  return {
+    short,
+    shortStart: Float64Array.from(short, (pos) => startOf[pos] as number),
+    long,
+    end,
+  };
+}
+
+/** The timeline's tables of one analysis; the arc ones are over `pairs.filter(isArcPair)`. */
+export interface PairTables {
+  blocks: BlockPairTable;
+  arcLanes: LaneTable;
+  arcIndex: PairIndex;
+}
+
+/**
+ * All tables of an analysis (computed in the worker for long transcripts).
+ * @param messages the transcript's messages; @param pairs the analysis' pairs
+ */
+export function pairTables(messages: readonly Message[], pairs: readonly ToolPair[]): PairTables {
+  const arcs = pairs.filter(isArcPair);
+  return {
+    blocks: blockPairTable(messages, pairs),
+    arcLanes: laneTable(arcs),
+    arcIndex: indexPairs(arcs),
+  };
+}
+
+/** The typed arrays of `t` (a transfer list for postMessage). */
+export function pairTableBuffers(t: PairTables): ArrayBuffer[] {
+  const out: ArrayBuffer[] = [];
+  for (const a of [
+    t.blocks.blockStart,
+    t.blocks.pairStart,
+    t.blocks.pairIdx,
+    t.arcLanes.lane,
+    t.arcIndex.short,
+    t.arcIndex.shortStart,
+    t.arcIndex.end,
+  ])
+    if (a.buffer instanceof ArrayBuffer) out.push(a.buffer);
+  return out;
+}
