@@ -1,0 +1,78 @@
+/**
+ * The eviction simulator finds and names the message that holds a cause by our index, also where
+ * several rows share one raw index (a retry fault's copy): the policy card's jump selects the copy
+ * (#1.2), not the first row with raw index 1, and the cut tooltip names the row by its label.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { cutMarkers } from '../src/model/evict/cuts.ts';
+import { prepareEviction } from '../src/model/evict/policies.ts';
+import { applyFault, reindexForView } from '../src/model/faults.ts';
+import { messageLabels } from '../src/model/messageLabels.ts';
+import { parseTranscript } from '../src/model/parse/index.ts';
+import { countTokens } from '../src/model/tokens.ts';
+import { DEFAULT_PROVIDER, validateTranscript } from '../src/model/validate/index.ts';
+import { sample } from './fixtures.ts';
+import { openDefault } from './helpers.ts';
+
+const row = (page: Page, i: number) => page.locator(`[data-message-index="${i}"] .msg`);
+const card = (page: Page, policy: string) =>
+  page.locator(`[data-testid="policy-card"][data-policy="${policy}"]`);
+
+/** The invoice sample after a retry of message 1, as the page shows it (model run in Node). */
+function retriedInvoice() {
+  const parsed = parseTranscript(sample('invoice.json'), { name: 'invoice.json' });
+  if (!parsed.ok) throw new Error('invoice.json does not parse');
+  const r = applyFault(parsed.value.transcript, { kind: 'retry', messageIndex: 1 });
+  if (!r.ok) throw new Error(r.error);
+  const t = reindexForView(r.value.transcript);
+  const provider = DEFAULT_PROVIDER[t.format];
+  const first = validateTranscript(t, provider).violations.find((v) => v.severity === 'error');
+  const markers = cutMarkers(prepareEviction(t, countTokens(t, provider), provider).cuts);
+  return { t, first, markers, labels: messageLabels(t.messages) };
+}
+
+test.describe('eviction simulator where raw indices repeat', () => {
+  test('retry fault: the policy jump selects the copy (#1.2) and the cut tooltip names rows by label', async ({
+    page,
+  }) => {
+    const e = retriedInvoice();
+    // The scenario: keeping everything is refused at the copy, which shares raw index 1.
+    expect(e.first).toMatchObject({ code: 'A6', index: 2, messageIndex: 1 });
+
+    await openDefault(page);
+    await row(page, 1).locator('.role').click();
+    await page.getByTestId('fault-retry').click();
+    await expect(page.getByTestId('count-messages')).toHaveText('5');
+    await expect(row(page, 2).locator('.msg-index')).toHaveText('#1.2');
+
+    // Budget = the whole transcript: nothing is evicted, the kept request is the faulted one.
+    const slider = page.getByTestId('budget-slider');
+    await slider.focus();
+    await page.keyboard.press('End');
+    const msg = card(page, 'message');
+    await expect(msg).toHaveAttribute('data-valid', 'false');
+    await expect(msg.getByTestId('policy-verdict')).toContainText('[A6]');
+    const jump = msg.getByTestId('policy-jump');
+    await expect(jump).toHaveText('Jump to its cause: message #1.2');
+    await jump.click();
+    await expect(row(page, 2)).toHaveClass(/selected/);
+    await expect(row(page, 1)).not.toHaveClass(/selected/);
+
+    // A red cut marker whose error is held by a row sharing its raw index: the tooltip names it
+    // by the row label.
+    let k = -1;
+    for (let c = 1; c < e.t.messages.length && k < 0; c++) {
+      const err = e.markers.errorAt(c);
+      if (err && err.index >= 0 && e.labels.of(err.index).includes('.')) k = c;
+    }
+    expect(k).toBeGreaterThan(0);
+    const err = e.markers.errorAt(k);
+    const marker = page.locator(`[data-testid="cut-marker"][data-cut="${k}"]`);
+    await expect(marker).toHaveAttribute('data-safe', 'false');
+    await marker.hover();
+    const tip = page.getByRole('tooltip');
+    await expect(tip).toContainText(
+      `[${err?.code}] ${err?.rule} at message ${e.labels.of(err?.index ?? -1)}`,
+    );
+  });
+});
