@@ -119,8 +119,10 @@ describe('selectors', () => {
 
   it('puts a band row before the first message of each exchange', () => {
     const a = analysisOf(CANCELLED);
-    const { rows, rowOfMessage, rowOfExchange } = selectRows(a);
-    expect(rows.map((r) => (r.kind === 'band' ? `x${r.exchange}` : `m${r.message}`))).toEqual([
+    const model = selectRows(a);
+    const { rowOfMessage, rowOfExchange } = model;
+    const rows = Array.from({ length: model.count }, (_, i) => model.row(i));
+    expect(rows.map((r) => r?.key)).toEqual([
       'x0',
       'm0',
       'm1',
@@ -132,6 +134,14 @@ describe('selectors', () => {
     ]);
     expect(Array.from(rowOfMessage)).toEqual([1, 2, 4, 5, 7]);
     expect(Array.from(rowOfExchange)).toEqual([0, 3, 6]);
+    expect(rows.map((r) => (r?.kind === 'band' ? `x${r.exchange}` : `m${r?.message}`))).toEqual(
+      rows.map((r) => r?.key),
+    );
+    // Virtualiser keys: the message index, or -(exchange + 1) for a band; all distinct.
+    expect(Array.from({ length: model.count }, (_, i) => model.rowKey(i))).toEqual([
+      -1, 0, 1, -2, 2, 3, -3, 4,
+    ]);
+    expect(model.row(model.count)).toBeUndefined();
     expect(selectRows(a)).toBe(selectRows(a));
   });
 
@@ -274,6 +284,36 @@ describe('per-analysis tables (issue 7)', () => {
           expect(listed).toBe(want.size);
           expect(got.of(t.messages.length, 0)).toBeUndefined();
           expect(got.of(0, 1e6)).toBeUndefined();
+        }),
+      );
+    });
+
+  for (const format of ['anthropic-messages', 'openai-chat'] as const)
+    it(`rows equal the old row objects on generated ${format} transcripts (property)`, () => {
+      fc.assert(
+        fc.property(arbTranscript(format), (t) => {
+          const a = analyze(t);
+          // The old selectRows: one object per row.
+          const { exchanges, exchangeOf } = a.grouping;
+          const want: { key: string; exchange: number; message?: number }[] = [];
+          t.messages.forEach((_, i) => {
+            const x = exchangeOf[i] ?? -1;
+            if (x >= 0 && exchanges[x]?.first === i) want.push({ key: `x${x}`, exchange: x });
+            want.push({ key: `m${i}`, exchange: x, message: i });
+          });
+          const model = selectRows(a);
+          expect(model.count).toBe(want.length);
+          want.forEach((w, i) => {
+            const r = model.row(i);
+            expect(r?.key).toBe(w.key);
+            expect(r?.exchange).toBe(w.exchange);
+            if (w.message !== undefined) {
+              expect(r).toMatchObject({ kind: 'message', message: w.message });
+              expect(model.rowOfMessage[w.message]).toBe(i);
+            } else expect(model.rowOfExchange[w.exchange]).toBe(i);
+          });
+          const keys = Array.from({ length: model.count }, (_, i) => model.rowKey(i));
+          expect(new Set(keys).size).toBe(keys.length);
         }),
       );
     });

@@ -143,30 +143,69 @@ export type Row =
     };
 
 export interface RowModel {
-  rows: Row[];
+  /** Number of rows. */
+  count: number;
+  /** Per row: its message (ours), or -1 for a band label. */
+  rowMessage: Int32Array;
+  /** Per row: its exchange (-1 for pinned system/developer messages). */
+  rowExchange: Int32Array;
   /** Row index of each message (ours). */
   rowOfMessage: Int32Array;
   /** Row index of each exchange's band label. */
   rowOfExchange: Int32Array;
+  /** Row `i` as an object (made on demand, for the rows drawn), or undefined outside the model. */
+  row(i: number): Row | undefined;
+  /**
+   * A number naming row `i` for the virtualiser (stable per message/exchange, like `Row.key`):
+   * the message index for a message row, -(exchange + 1) for a band.
+   */
+  rowKey(i: number): number;
 }
 
-/** Timeline rows: a band label before each exchange's first message, then its messages. O(n). */
+/**
+ * Timeline rows: a band label before each exchange's first message, then its messages. O(n)
+ * typed arrays, once per analysis; row objects only for the rows asked for (issue 7: 100,000
+ * row objects with string keys were a fifth of the first render).
+ */
 export const selectRows = memoWeak((a: Analysis): RowModel => {
   const { messages } = a.transcript;
   const { exchanges, exchangeOf } = a.grouping;
-  const rows: Row[] = [];
-  const rowOfMessage = new Int32Array(messages.length).fill(-1);
+  const n = messages.length;
+  const rowOfMessage = new Int32Array(n).fill(-1);
   const rowOfExchange = new Int32Array(exchanges.length).fill(-1);
-  messages.forEach((_, i) => {
+  const rowMessage = new Int32Array(n + exchanges.length);
+  const rowExchange = new Int32Array(n + exchanges.length);
+  let count = 0;
+  for (let i = 0; i < n; i++) {
     const x = exchangeOf[i] ?? -1;
     if (x >= 0 && exchanges[x]?.first === i) {
-      rowOfExchange[x] = rows.length;
-      rows.push({ kind: 'band', exchange: x, key: `x${x}` });
+      rowOfExchange[x] = count;
+      rowMessage[count] = -1;
+      rowExchange[count++] = x;
     }
-    rowOfMessage[i] = rows.length;
-    rows.push({ kind: 'message', message: i, exchange: x, key: `m${i}` });
-  });
-  return { rows, rowOfMessage, rowOfExchange };
+    rowOfMessage[i] = count;
+    rowMessage[count] = i;
+    rowExchange[count++] = x;
+  }
+  return {
+    count,
+    rowMessage: rowMessage.subarray(0, count),
+    rowExchange: rowExchange.subarray(0, count),
+    rowOfMessage,
+    rowOfExchange,
+    row(i) {
+      if (!(i >= 0 && i < count)) return undefined;
+      const m = rowMessage[i] as number;
+      const x = rowExchange[i] as number;
+      return m < 0
+        ? { kind: 'band', exchange: x, key: `x${x}` }
+        : { kind: 'message', message: m, exchange: x, key: `m${m}` };
+    },
+    rowKey(i) {
+      const m = rowMessage[i] ?? -1;
+      return m >= 0 ? m : -((rowExchange[i] ?? 0) + 1);
+    },
+  };
 });
 
 /** Token table for a transcript, provider and counter (recomputed when the BPE loads). */

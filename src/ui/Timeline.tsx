@@ -60,7 +60,8 @@ export function Timeline({
   const selection = useAppStore((s) => s.selection);
   const select = useAppStore((s) => s.select);
   const [hovered, setHovered] = useState<string | null>(null);
-  const { rows, rowOfMessage, rowOfExchange } = selectRows(analysis);
+  const rowModel = selectRows(analysis);
+  const { rowOfMessage, rowOfExchange, rowMessage } = rowModel;
   const basePairs = selectArcPairs(analysis);
   // With a budget, arcs carry the primary policy's derived status (an evicted end turns them red).
   const arcPairs = eviction?.pairs ?? basePairs;
@@ -122,10 +123,15 @@ export function Timeline({
 
   // Stable per row model: a new getItemKey makes the virtualizer recompute every row's offset
   // (O(rows)) on each render, i.e. on every scroll frame (issue 7).
-  const estimateSize = useCallback((i: number) => (rows[i]?.kind === 'band' ? 32 : 34), [rows]);
-  const getItemKey = useCallback((i: number) => rows[i]?.key ?? i, [rows]);
+  // Typed-array reads and number keys: the virtualiser calls these once per row (100,000 times)
+  // when it first measures a row model.
+  const estimateSize = useCallback(
+    (i: number) => ((rowMessage[i] ?? 0) < 0 ? 32 : 34),
+    [rowMessage],
+  );
+  const getItemKey = useCallback((i: number) => rowModel.rowKey(i), [rowModel]);
   const virtualizer = useVirtualizer({
-    count: rows.length,
+    count: rowModel.count,
     getScrollElement: () => scrollRef.current,
     estimateSize,
     getItemKey,
@@ -192,32 +198,33 @@ export function Timeline({
   // the offset of every row after it (O(rows) per frame at 100,000 messages). While the user
   // scrolls a long timeline, rows not measured yet keep their estimated height (clipped) and are
   // measured once scrolling stops; short timelines measure at once, as before.
-  const deferMeasure = rows.length > DEFER_MEASURE_ROWS && virtualizer.isScrolling;
+  const deferMeasure = rowModel.count > DEFER_MEASURE_ROWS && virtualizer.isScrolling;
   // A new row model starts with nothing measured.
   // eslint-disable-next-line react-hooks/exhaustive-deps
-  const measuredKeys = useMemo(() => new Set<string>(), [rows]);
+  const measuredKeys = useMemo(() => new Set<number>(), [rowModel]);
   const deferRef = useRef(deferMeasure);
   deferRef.current = deferMeasure;
   const measureRow = useCallback(
     (el: HTMLDivElement | null) => {
       if (!el) return;
-      const key = rows[Number(el.dataset.index)]?.key;
-      if (key === undefined) return;
+      const i = Number(el.dataset.index);
+      if (!(i >= 0 && i < rowModel.count)) return;
+      const key = rowModel.rowKey(i);
       if (deferRef.current && !measuredKeys.has(key)) return;
       measuredKeys.add(key);
       virtualizer.measureElement(el);
     },
-    [rows, measuredKeys, virtualizer],
+    [rowModel, measuredKeys, virtualizer],
   );
   useEffect(() => {
     if (deferMeasure) return;
     scrollRef.current
       ?.querySelectorAll<HTMLDivElement>(':scope > .timeline-content > .row[data-index]')
       .forEach((el) => {
-        const key = rows[Number(el.dataset.index)]?.key;
-        if (key !== undefined && !measuredKeys.has(key)) measureRow(el);
+        const i = Number(el.dataset.index);
+        if (i >= 0 && i < rowModel.count && !measuredKeys.has(rowModel.rowKey(i))) measureRow(el);
       });
-  }, [deferMeasure, rows, measuredKeys, measureRow]);
+  }, [deferMeasure, rowModel, measuredKeys, measureRow]);
 
   const items = virtualizer.getVirtualItems();
   const el = scrollRef.current;
@@ -226,7 +233,7 @@ export function Timeline({
 
   // Keep the anchor (the exchange at the top of the view) in the store for permalinks.
   const topRow = items.find((it) => it.end > viewTop);
-  const topRowData = topRow ? rows[topRow.index] : undefined;
+  const topRowData = topRow ? rowModel.row(topRow.index) : undefined;
   const topExchange =
     topRowData && topRowData.exchange >= 0
       ? analysis.grouping.exchanges[topRowData.exchange]?.key
@@ -253,7 +260,7 @@ export function Timeline({
   let hiMsg = -Infinity;
   for (const it of items) {
     if (it.end < viewport.top || it.start > viewport.bottom) continue;
-    const row = rows[it.index];
+    const row = rowModel.row(it.index);
     const m =
       row?.kind === 'message'
         ? row.message
@@ -302,7 +309,7 @@ export function Timeline({
       <div className="timeline-content" style={{ height: virtualizer.getTotalSize() }}>
         <ArcLayer
           arcs={arcs}
-          pairs={basePairs}
+          pairs={shownPairs}
           width={GUTTER}
           height={virtualizer.getTotalSize()}
           hovered={hovered}
@@ -313,10 +320,10 @@ export function Timeline({
           onSelect={onSelectPair}
         />
         {items.map((it) => {
-          const row = rows[it.index];
+          const row = rowModel.row(it.index);
           if (!row) return null;
           const style =
-            deferMeasure && !measuredKeys.has(String(it.key))
+            deferMeasure && !measuredKeys.has(Number(it.key))
               ? {
                   transform: `translateY(${it.start}px)`,
                   left: GUTTER,

@@ -11,7 +11,10 @@ import type { ArcPath } from './arcLayout.ts';
 
 export interface ArcLayerProps {
   arcs: ArcPath[];
-  /** The pairs the arcs come from (for each arc's accessible name: tool name and tool_use id). */
+  /**
+   * The pairs the arcs come from (for each arc's accessible name: tool name and tool_use id); only
+   * the pairs laid out (issue 7: a Map of every pair was 70 ms at 67,000 messages).
+   */
   pairs?: readonly ToolPair[];
   width: number;
   height: number;
