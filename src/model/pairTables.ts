@@ -109,9 +109,7 @@ export function laneTable(pairs: readonly ToolPair[]): LaneTable {
   }
   const order = Int32Array.from(withSpan).sort(
     (a, b) =>
-      (end[a] as number) -
-        (start[a] as number) -
-        ((end[b] as number) - (start[b] as number)) ||
+      (end[a] as number) - (start[a] as number) - ((end[b] as number) - (start[b] as number)) ||
       (start[a] as number) - (start[b] as number) ||
       a - b,
   );

@@ -122,16 +122,7 @@ describe('selectors', () => {
     const model = selectRows(a);
     const { rowOfMessage, rowOfExchange } = model;
     const rows = Array.from({ length: model.count }, (_, i) => model.row(i));
-    expect(rows.map((r) => r?.key)).toEqual([
-      'x0',
-      'm0',
-      'm1',
-      'x1',
-      'm2',
-      'm3',
-      'x2',
-      'm4',
-    ]);
+    expect(rows.map((r) => r?.key)).toEqual(['x0', 'm0', 'm1', 'x1', 'm2', 'm3', 'x2', 'm4']);
     expect(Array.from(rowOfMessage)).toEqual([1, 2, 4, 5, 7]);
     expect(Array.from(rowOfExchange)).toEqual([0, 3, 6]);
     expect(rows.map((r) => (r?.kind === 'band' ? `x${r.exchange}` : `m${r?.message}`))).toEqual(
@@ -318,7 +309,7 @@ describe('per-analysis tables (issue 7)', () => {
       );
     });
 
-  it('keeps each analysis\' tables while another is shown (no one-slot eviction)', () => {
+  it("keeps each analysis' tables while another is shown (no one-slot eviction)", () => {
     const a = analysisOf(sampleText('invoice.json'));
     const b = analysisOf(CANCELLED);
     const rowsA = selectRows(a);

@@ -315,7 +315,9 @@ export function passesFilters(
   return true;
 }
 
-const dimmedNone = memoWeak((a: Analysis): Uint8Array => new Uint8Array(a.transcript.messages.length));
+const dimmedNone = memoWeak(
+  (a: Analysis): Uint8Array => new Uint8Array(a.transcript.messages.length),
+);
 /** Per message: 1 when the filters dim it. Dimmed rows and their arcs stay in place. */
 export const selectDimmed = memoN(
   (a: Analysis, roles: readonly Role[], types: readonly BlockType[]): Uint8Array => {

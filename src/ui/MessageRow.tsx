@@ -64,7 +64,10 @@ function chipLabel(b: Block): string {
   }
 }
 
-function chipState(pairs: readonly ToolPair[] | undefined): { broken: boolean; note: string | null } {
+function chipState(pairs: readonly ToolPair[] | undefined): {
+  broken: boolean;
+  note: string | null;
+} {
   if (!pairs || pairs.length === 0) return { broken: false, note: null };
   const bad = pairs.find((p) => p.status !== 'answered');
   if (!bad) return { broken: false, note: null };
