@@ -128,12 +128,23 @@ describe('cli check', () => {
     const files = { 'b.jsonl': batch };
     const first = await cli(['check', 'b.jsonl', '--request', '1'], files);
     expect(first.code).toBe(0);
-    expect(first.err).toContain('holds 2 requests; read #1');
     const second = await cli(['check', 'b.jsonl', '--request=2', '--json'], files);
     expect(second.code).toBe(1);
     expect(JSON.parse(second.out).violations[0].rule).toBe('orphan_tool_result');
-    expect(second.err).toContain('read #2');
+    // Without --request: the newest, and a note on stderr says which and how to choose.
+    const unchosen = await cli(['check', 'b.jsonl', '--json'], files);
+    expect(unchosen.code).toBe(1);
+    expect(unchosen.err).toContain('holds 2 requests; read #2 (choose another with --request N)');
+    // A request that does not exist is bad usage, not a silent fallback.
     expect((await cli(['check', 'b.jsonl', '--request', '0'], files)).code).toBe(2);
+    const past = await cli(['check', 'b.jsonl', '--request', '3'], files);
+    expect(past.code).toBe(2);
+    expect(past.err).toContain('--request 3: b.jsonl holds 2 requests');
+    const single = await cli(['check', 'one.json', '--request', '2'], {
+      'one.json': JSON.stringify(ok),
+    });
+    expect(single.code).toBe(2);
+    expect(single.err).toContain('holds one request');
   });
 
   it('bad usage exits 2', async () => {

@@ -41,8 +41,9 @@ export function checkRequest(v: string | true | undefined): number | undefined {
 /**
  * Read and parse FILE; on failure print where and what was expected, and return null. A file
  * holding several requests (a HAR, a batch, an eval log) opens the one `requestIndex` names
- * (0-based; default as the page: the newest, or an eval log's first sample), and a note on
- * stderr lists which one was read and how to choose another.
+ * (0-based; default as the page: the newest, or an eval log's first sample); without a choice a
+ * note on stderr says which one was read and how to choose another. A request index past the
+ * end prints an error and returns null (bad usage, exit 2).
  */
 export function loadTranscript(
   io: CliIO,
@@ -73,14 +74,19 @@ export function loadTranscript(
     return null;
   }
   const { requests, requestIndex: chosen } = parsed.value;
-  if (requests && chosen !== undefined) {
-    if (requestIndex !== undefined && requestIndex !== chosen)
-      io.err(
-        `note: ${file} holds ${requests.length} requests; --request ${requestIndex + 1} is past the end\n`,
-      );
+  if (requests && requestIndex !== undefined && requestIndex !== chosen) {
     io.err(
-      `note: ${file} holds ${requests.length} requests; read #${chosen + 1}: ${requests[chosen]?.label ?? ''} (choose another with --request N)\n`,
+      `error: --request ${requestIndex + 1}: ${file} holds ${requests.length} request${requests.length === 1 ? '' : 's'}\n`,
     );
+    return null;
   }
+  if (!requests && requestIndex !== undefined && requestIndex > 0) {
+    io.err(`error: --request ${requestIndex + 1}: ${file} holds one request\n`);
+    return null;
+  }
+  if (requests && requestIndex === undefined)
+    io.err(
+      `note: ${file} holds ${requests.length} requests; read #${(chosen ?? 0) + 1} (choose another with --request N)\n`,
+    );
   return parsed.value;
 }

@@ -195,7 +195,7 @@ export function parseDocument(
     Math.abs(top.score - second.score) < 0.05;
   if (requestIndex !== undefined)
     result.value.warnings.push(
-      `This file holds ${requests.length} requests; showing ${requests[requestIndex]?.label ?? ''}. Pick another to inspect it.`,
+      `This file holds ${requests.length} requests; showing ${requests[requestIndex]?.label ?? ''}.`,
     );
   if (note) {
     const lines = containerWarnings(note);
