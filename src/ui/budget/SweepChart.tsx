@@ -6,7 +6,7 @@
  * rate calculator. The layout (and the SVG of the strips) is memoised on the sweep and the axis'
  * left end; a slider step only moves the budget cursor.
  */
-import { memo, useMemo, useRef, useState } from 'react';
+import { memo, useMemo, useState } from 'react';
 import type { PolicySweep } from '../../model/evict/sweep.ts';
 import { SWEEP_PENDING } from '../../state/eviction.ts';
 import { fmtInt } from '../format.ts';
@@ -15,7 +15,9 @@ import {
   DEFAULT_SWEEP_SIZE,
   layoutSweepFrom,
   sweepCursorX,
+  sweepBudgetAt,
   sweepDomainLo,
+  sweepKeyBudget,
   type SweepLayout,
 } from './sweepLayout.ts';
 
@@ -58,9 +60,6 @@ export function SweepChart({
   );
   const lo = sweepDomainLo(shownSweeps, total, budget);
   const l = useMemo(() => layoutSweepFrom(shownSweeps, total, lo), [shownSweeps, total, lo]);
-  // The strips' click handler reads the latest callback, so the memoised strips stay the same.
-  const onBudgetRef = useRef(onBudget);
-  onBudgetRef.current = onBudget;
   if (sweeps === SWEEP_PENDING)
     return (
       <div className="sweep" data-testid="sweep">
@@ -85,14 +84,35 @@ export function SweepChart({
   const primary = shownSweeps[0];
   return (
     <div className="sweep" data-testid="sweep">
+      {/* A click sets the budget at that x (the x scale's inverse); focused, the arrow keys move
+          it a pixel's worth of tokens (Shift: ten), PageUp/PageDown a tenth of the axis,
+          Home/End to its ends. The slider and the cards follow the store's budget. */}
       <svg
         className="sweep-chart"
+        data-testid="sweep-chart"
         width={width}
         height={l.height}
-        role="img"
-        aria-label={`Sweep of ${shown.join(' and ')} over budgets ${fmtInt(l.domain[0])} to ${fmtInt(l.domain[1])} tokens`}
+        cursor="crosshair"
+        tabIndex={0}
+        role="slider"
+        aria-label={`Sweep of ${shown.join(' and ')} over budgets ${fmtInt(l.domain[0])} to ${fmtInt(l.domain[1])} tokens: click or use the arrow keys to set the budget`}
+        aria-valuemin={l.domain[0]}
+        aria-valuemax={l.domain[1]}
+        aria-valuenow={Math.max(l.domain[0], Math.min(l.domain[1], budget))}
+        aria-valuetext={`budget ${fmtInt(budget)} tokens`}
+        onClick={(e) => {
+          const r = e.currentTarget.getBoundingClientRect();
+          if (r.width <= 0) return;
+          onBudget(sweepBudgetAt(l, ((e.clientX - r.left) * width) / r.width));
+        }}
+        onKeyDown={(e) => {
+          const next = sweepKeyBudget(l, budget, e.key, e.shiftKey);
+          if (next === null) return;
+          e.preventDefault();
+          if (next !== budget) onBudget(next);
+        }}
       >
-        <SweepPlot layout={l} onBudget={onBudgetRef} />
+        <SweepPlot layout={l} />
         {cursorX !== null && (
           <line className="sweep-cursor" x1={cursorX} x2={cursorX} y1={0} y2={l.height - 14} />
         )}
@@ -139,13 +159,7 @@ export function SweepChart({
  * The budget-independent SVG of the chart (labels, reference line, strips, kept paths, ticks):
  * re-rendered only when its layout changes, never on a slider step.
  */
-const SweepPlot = memo(function SweepPlot({
-  layout: l,
-  onBudget,
-}: {
-  layout: SweepLayout;
-  onBudget: { current: (b: number) => void };
-}) {
+const SweepPlot = memo(function SweepPlot({ layout: l }: { layout: SweepLayout }) {
   return (
     <>
       <text className="sweep-label muted-label" x={2} y={12}>
@@ -181,7 +195,6 @@ const SweepPlot = memo(function SweepPlot({
               y={s.y}
               width={Math.max(0.5, seg.width)}
               height={12}
-              onClick={() => onBudget.current(seg.hi)}
             >
               <title>
                 {seg.mixed
@@ -194,7 +207,7 @@ const SweepPlot = memo(function SweepPlot({
       ))}
       {l.ticks.map((t) => (
         <text key={t.value} className="sweep-tick" x={t.x} y={l.height - 2} textAnchor="middle">
-          {fmtInt(t.value)}
+          {t.label}
         </text>
       ))}
     </>

@@ -10,9 +10,11 @@ import {
   layoutSweep,
   layoutSweepFrom,
   pixelBars,
+  sweepBudgetAt,
   type SweepSegment,
   sweepCursorX,
   sweepDomainLo,
+  sweepKeyBudget,
 } from './sweepLayout.ts';
 
 // Case 01 rebuilt (see state/eviction.test.ts): a cut between call and result orphans the result.
@@ -167,5 +169,83 @@ describe('pixelBars', () => {
         },
       ),
     );
+  });
+});
+
+describe('sweep axis ticks', () => {
+  // Newcomer report: a one-message 3 MB file read "750.003 750.004 750.004" under the chart.
+  it('a one-message 3 MB transcript: distinct integer ticks, labelled like the header (1,234)', () => {
+    const one = transcript('anthropic-messages', [user('x'.repeat(3_000_012))]);
+    const t1 = countTokens(one, 'anthropic');
+    const s1 = sweepContext(prepareEviction(one, t1, 'anthropic'), ['message', 'exchange']);
+    const l = layoutSweep(s1.policies, s1.total, s1.total);
+    expect(l.domain[1] - l.domain[0]).toBeLessThanOrEqual(2);
+    const labels = l.ticks.map((t) => t.label);
+    expect(labels.length).toBeGreaterThan(0);
+    expect(new Set(labels).size).toBe(labels.length);
+    for (const t of l.ticks) {
+      expect(Number.isInteger(t.value)).toBe(true);
+      expect(t.label).toMatch(/^\d{1,3}(,\d{3})+$/);
+      expect(t.label).toBe(t.value.toLocaleString('en-US'));
+    }
+  });
+
+  it('any domain: ticks are distinct integers inside it, in order, formatted with ","', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 5_000_000 }),
+        fc.integer({ min: 1, max: 3_000_000 }),
+        (lo, span) => {
+          const l = layoutSweepFrom([], lo + span, lo);
+          const [dlo, dhi] = l.domain;
+          expect(l.ticks.length).toBeGreaterThan(0);
+          for (let i = 0; i < l.ticks.length; i++) {
+            const t = l.ticks[i] as { value: number; x: number; label: string };
+            expect(Number.isInteger(t.value)).toBe(true);
+            expect(t.value).toBeGreaterThanOrEqual(dlo);
+            expect(t.value).toBeLessThanOrEqual(dhi);
+            expect(t.label).toBe(t.value.toLocaleString('en-US'));
+            if (i > 0) expect(t.value).toBeGreaterThan(l.ticks[i - 1]?.value as number);
+          }
+          expect(new Set(l.ticks.map((t) => t.label)).size).toBe(l.ticks.length);
+        },
+      ),
+    );
+  });
+});
+
+describe('sweepBudgetAt (a click on the chart)', () => {
+  it('inverts the x scale: the budget at a cursor x comes back', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: sweep.total }), (budget) => {
+        const l = layoutSweep(sweep.policies, sweep.total, budget);
+        const x = sweepCursorX(l, budget);
+        if (x === null) return;
+        // The cursor sits at the left edge of the budget's [b, b + 1) column.
+        expect(sweepBudgetAt(l, x + 1e-6)).toBe(budget);
+      }),
+    );
+  });
+
+  it('clamps to the domain outside the plot', () => {
+    const l = layoutSweep(sweep.policies, sweep.total, sweep.total);
+    expect(sweepBudgetAt(l, -50)).toBe(l.domain[0]);
+    expect(sweepBudgetAt(l, DEFAULT_SWEEP_SIZE.width + 50)).toBe(l.domain[1]);
+  });
+});
+
+describe('sweepKeyBudget (the focused chart)', () => {
+  it('arrows step by a pixel of tokens, Home/End reach the ends, other keys are ignored', () => {
+    const l = { domain: [1000, 32_000] as [number, number] };
+    const px = Math.round(31_001 / (DEFAULT_SWEEP_SIZE.width - DEFAULT_SWEEP_SIZE.left));
+    expect(sweepKeyBudget(l, 5000, 'ArrowRight')).toBe(5000 + px);
+    expect(sweepKeyBudget(l, 5000, 'ArrowLeft')).toBe(5000 - px);
+    expect(sweepKeyBudget(l, 5000, 'ArrowLeft', true)).toBe(5000 - 10 * px);
+    expect(sweepKeyBudget(l, 5000, 'Home')).toBe(1000);
+    expect(sweepKeyBudget(l, 5000, 'End')).toBe(32_000);
+    expect(sweepKeyBudget(l, 1000, 'PageDown')).toBe(1000);
+    expect(sweepKeyBudget(l, 5000, 'a')).toBeNull();
+    // A budget left of the axis moves from its left end.
+    expect(sweepKeyBudget(l, 10, 'ArrowRight')).toBe(1000 + px);
   });
 });

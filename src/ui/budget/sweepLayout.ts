@@ -4,9 +4,11 @@
  * shown policy gets a strip of segments (valid / 400 / cannot fit) and a step line of the tokens
  * it keeps. Units: tokens in, pixels out.
  */
+import { ticks } from 'd3-array';
 import { scaleLinear } from 'd3-scale';
 import { line } from 'd3-shape';
 import type { PolicySweep } from '../../model/evict/sweep.ts';
+import { fmtInt } from '../format.ts';
 
 export interface SweepSize {
   width: number;
@@ -95,8 +97,8 @@ export interface SweepLayout {
   budgetLine: string;
   /** x of the current budget, px (null when outside the domain). */
   cursorX: number | null;
-  /** Tick positions: budget (tokens) and x (px). */
-  ticks: { value: number; x: number }[];
+  /** Tick positions: budget (tokens, distinct integers), x (px) and label (`fmtInt`, `1,234`). */
+  ticks: { value: number; x: number; label: string }[];
   height: number;
 }
 
@@ -226,10 +228,10 @@ export function layoutSweepFrom(
       [x(lo), y(lo)],
       [x(hi + 1), y(Math.min(total, hi + 1))],
     ]) ?? '';
-  const ticks = x
-    .ticks(4)
-    .filter((v) => v >= lo && v <= hi)
-    .map((v) => ({ value: v, x: x(v) }));
+  // Budgets are whole tokens: on a narrow domain (a one-message file: [750,003, 750,004]) d3
+  // proposes half-token ticks, which rounded to the page's integer format repeat a label. Keep
+  // integer ticks only, each once; an axis left with none shows its two ends.
+  const ticks = sweepTicks(lo, hi).map((v) => ({ value: v, x: x(v), label: fmtInt(v) }));
   return {
     domain: [lo, hi],
     strips,
@@ -238,6 +240,87 @@ export function layoutSweepFrom(
     ticks,
     height: size.plotHeight + 8 + sweeps.length * (size.stripHeight + 6) + 14,
   };
+}
+
+/**
+ * Tick values of the budget axis: distinct integers (tokens) inside [lo, hi], about `count` of
+ * them, at d3's nice steps (`d3-array` ticks), never a fractional budget.
+ * @param lo left end of the axis, tokens
+ * @param hi right end of the axis, tokens
+ */
+export function sweepTicks(lo: number, hi: number, count = 4): number[] {
+  const out = [...new Set(ticks(lo, hi, count).filter((v) => Number.isInteger(v)))].filter(
+    (v) => v >= lo && v <= hi,
+  );
+  if (out.length > 0) return out;
+  return [...new Set([Math.ceil(lo), Math.floor(hi)])].filter((v) => v >= lo && v <= hi);
+}
+
+/**
+ * Budget (tokens) at a pixel x of a laid-out chart: the inverse of its x scale, floored to a
+ * whole token and clamped to the domain. Used for a click on the chart.
+ * @param l the layout (its domain)
+ * @param px x in the chart's SVG, px
+ */
+export function sweepBudgetAt(
+  l: Pick<SweepLayout, 'domain'>,
+  px: number,
+  size: SweepSize = DEFAULT_SWEEP_SIZE,
+): number {
+  const [lo, hi] = l.domain;
+  const x = scaleLinear()
+    .domain([lo, hi + 1])
+    .range([size.left, size.width]);
+  const b = Math.floor(x.invert(px));
+  return Math.max(lo, Math.min(hi, Number.isFinite(b) ? b : lo));
+}
+
+/**
+ * The budget a key moves the chart's budget to (keyboard use of the focused chart), or null for a
+ * key the chart does not handle. ArrowLeft/ArrowRight (and Down/Up): one pixel's worth of tokens
+ * (at least 1), ten with Shift; PageDown/PageUp: a tenth of the axis; Home/End: its ends. The
+ * result is a whole token inside the domain.
+ * @param l the layout (its domain)
+ * @param budget the current budget, tokens
+ */
+export function sweepKeyBudget(
+  l: Pick<SweepLayout, 'domain'>,
+  budget: number,
+  key: string,
+  shift = false,
+  size: SweepSize = DEFAULT_SWEEP_SIZE,
+): number | null {
+  const [lo, hi] = l.domain;
+  const px = Math.max(1, Math.round((hi + 1 - lo) / Math.max(1, size.width - size.left)));
+  const step = shift ? px * 10 : px;
+  const page = Math.max(1, Math.round((hi - lo) / 10));
+  const b = Math.max(lo, Math.min(hi, Math.round(budget)));
+  let next: number;
+  switch (key) {
+    case 'ArrowLeft':
+    case 'ArrowDown':
+      next = b - step;
+      break;
+    case 'ArrowRight':
+    case 'ArrowUp':
+      next = b + step;
+      break;
+    case 'PageDown':
+      next = b - page;
+      break;
+    case 'PageUp':
+      next = b + page;
+      break;
+    case 'Home':
+      next = lo;
+      break;
+    case 'End':
+      next = hi;
+      break;
+    default:
+      return null;
+  }
+  return Math.max(lo, Math.min(hi, next));
 }
 
 /** Points of a polyline kept per half-pixel column: first, lowest, highest, last (in x order). */
