@@ -85,7 +85,10 @@ function defaultRequest(requests: readonly { label: string; preferred?: boolean 
 }
 
 /** Read text into a source document: JSON, or JSON Lines when the text looks like a log. */
-export function readSource(text: string, name?: string): Result<SourceDoc> {
+export function readSource(input: string, name?: string): Result<SourceDoc> {
+  // A byte order mark (pasted from an editor that saved one) is not part of the JSON; files get
+  // it stripped when their bytes are decoded, pasted text here.
+  const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
   if (!/\S/.test(text))
     return {
       ok: false,

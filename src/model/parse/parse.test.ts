@@ -20,6 +20,17 @@ describe('bad input says where and what was expected', () => {
     );
   });
 
+  it('pasted text that starts with a byte order mark reads as the same JSON; error columns ignore the mark', () => {
+    const body = '{"messages": [{"role": "user", "content": "hi"}]}';
+    const plain = parseTranscript(body);
+    const bom = parseTranscript('\uFEFF' + body);
+    expect(bom.ok && plain.ok && bom.value.transcript.messages).toEqual(
+      plain.ok && plain.value.transcript.messages,
+    );
+    const bad = parseTranscript('\uFEFF{"messages": [1 2]}');
+    expect(!bad.ok && bad.error.location).toMatchObject({ line: 1, column: 17 });
+  });
+
   it('truncated JSON says the text ended', () => {
     const r = parseTranscript('{"messages": [{"role": "user", "content": "hi');
     expect(!r.ok && r.error.message).toContain('the text ended inside a string');
