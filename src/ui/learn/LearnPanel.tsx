@@ -2,7 +2,8 @@
  * Learn mode (issue 8): walks the lesson steps of model/lesson.ts. Each step sets the page
  * (sample, provider, the two policies, budget, selection, faults, the repair view) and says in
  * two or three sentences what to look at. The step shown is a user choice in the store
- * (`lesson`), so it travels in the permalink.
+ * (`lesson`), so it travels in the permalink. Leaving (the Learn button or Leave) restores the
+ * view the user had before entering (state/lesson.ts), so no lesson fault stays applied.
  */
 import { useCallback, useEffect, useRef } from 'react';
 import { loadSampleText, type SampleEntry } from '../../io/files.ts';
@@ -12,6 +13,7 @@ import type { PolicyId } from '../../model/evict/types.ts';
 import { LESSON, lessonBudget, lessonStepIndex, type LessonStep } from '../../model/lesson.ts';
 import type { TokenTable } from '../../model/tokens.ts';
 import { selectPolicyPair } from '../../state/faults.ts';
+import { leaveLesson, rememberBeforeLesson } from '../../state/lesson.ts';
 import { appStore, useAppStore } from '../../state/store.ts';
 import { LostMeaningList } from '../faults/LostMeaningList.tsx';
 import { fmtInt } from '../format.ts';
@@ -57,7 +59,6 @@ export function useApplyStep(samples: readonly SampleEntry[]): (step: LessonStep
 /** The header button that enters or leaves Learn mode. */
 export function LearnToggle({ samples }: { samples: readonly SampleEntry[] }) {
   const lesson = useAppStore((s) => s.lesson);
-  const setLesson = useAppStore((s) => s.setLesson);
   const apply = useApplyStep(samples);
   const first = LESSON[0];
   return (
@@ -68,8 +69,11 @@ export function LearnToggle({ samples }: { samples: readonly SampleEntry[] }) {
       aria-pressed={lesson !== null}
       title={lesson !== null ? 'Leave Learn mode' : 'A guided lesson, one step at a time'}
       onClick={() => {
-        if (lesson !== null) setLesson(null);
-        else if (first) void apply(first);
+        if (lesson !== null) leaveLesson(appStore);
+        else if (first) {
+          rememberBeforeLesson(appStore);
+          void apply(first);
+        }
       }}
     >
       Learn
@@ -90,7 +94,6 @@ export function LearnPanel({ samples, analysis, tokens, onJump }: LearnPanelProp
   const lesson = useAppStore((s) => s.lesson);
   const budget = useAppStore((s) => s.budget);
   const setBudget = useAppStore((s) => s.setBudget);
-  const setLesson = useAppStore((s) => s.setLesson);
   const sampleId = useAppStore((s) => s.source.sampleId);
   const faults = useAppStore((s) => s.faults);
   const policies = useAppStore((s) => s.policies);
@@ -130,7 +133,7 @@ export function LearnPanel({ samples, analysis, tokens, onJump }: LearnPanelProp
     return (
       <section className="learn-panel" data-testid="learn-panel">
         <p>Unknown lesson step “{lesson}”.</p>
-        <button type="button" onClick={() => setLesson(null)}>
+        <button type="button" data-testid="learn-leave" onClick={() => leaveLesson(appStore)}>
           Leave Learn mode
         </button>
       </section>
@@ -232,7 +235,7 @@ export function LearnPanel({ samples, analysis, tokens, onJump }: LearnPanelProp
         >
           Next →
         </button>
-        <button type="button" onClick={() => setLesson(null)}>
+        <button type="button" data-testid="learn-leave" onClick={() => leaveLesson(appStore)}>
           Leave
         </button>
       </div>
