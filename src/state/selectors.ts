@@ -8,7 +8,7 @@ import type { Analysis } from '../model/analyze.ts';
 import { isPinned } from '../model/exchanges.ts';
 import { messageLabels } from '../model/messageLabels.ts';
 import type { ParsedTranscript } from '../model/parse/index.ts';
-import { isBroken, type ToolPair } from '../model/pairing.ts';
+import type { ToolPair } from '../model/pairing.ts';
 import {
   blockPairTable,
   indexPairs,
@@ -29,7 +29,7 @@ import type {
   Role,
   Transcript,
 } from '../model/types.ts';
-import type { Violation } from '../model/validate/index.ts';
+import { validatorFor, type Violation } from '../model/validate/index.ts';
 import { inspect } from '../workers/inspect.ts';
 import type { InspectRequest, Inspection } from '../workers/protocol.ts';
 import type { AppState } from './store.ts';
@@ -439,11 +439,100 @@ export const selectArcTables = memoWeak((a: Analysis): ArcTables => {
   return { lanes: laneTable(arcs), index: indexPairs(arcs) };
 });
 
+/**
+ * Which pairs are drawn red and counted broken for the chosen provider: pairing's own status
+ * (provider-neutral: anything but `answered`), and also a pair an error violation of the current
+ * validation names — `violation.ids` holds the pair's id and `violation.index` (our message index)
+ * is the call's or the result's message (e.g. Bedrock B2 on results split over two user messages,
+ * Anthropic A3 on text before the tool_result, where pairing says `answered`). A violation without
+ * ids marks no pair; warnings mark none. Positions are those of `analysis.pairs`.
+ */
+export interface BrokenPairs {
+  /** Per pair position: 1 when the pair is broken (red), else 0. */
+  broken: Uint8Array;
+  /**
+   * Per pair position: position in `analysis.validation.violations` of the first error violation
+   * naming the pair (as above), or -1. Set for `answered` pairs too when a violation names them.
+   */
+  violationOf: Int32Array;
+  /** Broken pairs among the arc pairs (`selectArcPairs`): the header's "broken" count. */
+  arcCount: number;
+  /** The provider's label (`AWS Bedrock Converse`), or its id when no validator registers it. */
+  providerLabel: string;
+  /** Position of a pair key (`p3`) in `analysis.pairs`, or -1. O(1). */
+  positionOf(key: string): number;
+  /** True when the pair with this key is broken. */
+  isBroken(key: string): boolean;
+  /** The first error violation naming the pair with this key, or undefined. */
+  violation(key: string): Violation | undefined;
+}
+
+/**
+ * The broken pairs of an analysis (`BrokenPairs`), once per analysis. O(violations + pairs):
+ * one pass collects the ids error violations name (with their message), one pass over the pairs
+ * looks their id up; no per-render work.
+ */
+export const selectBrokenPairs = memoWeak((a: Analysis): BrokenPairs => {
+  const { pairs } = a;
+  const violations = a.validation.violations;
+  const n = pairs.length;
+  const broken = new Uint8Array(n);
+  const violationOf = new Int32Array(n).fill(-1);
+  // id -> [message index (ours), violation position] of each error violation naming it.
+  let named: Map<string, number[]> | null = null;
+  for (let vi = 0; vi < violations.length; vi++) {
+    const v = violations[vi] as Violation;
+    if (v.severity !== 'error' || v.index < 0 || v.ids.length === 0) continue;
+    named ??= new Map();
+    for (const id of v.ids) {
+      let list = named.get(id);
+      if (!list) named.set(id, (list = []));
+      list.push(v.index, vi);
+    }
+  }
+  let arcCount = 0;
+  for (let i = 0; i < n; i++) {
+    const p = pairs[i] as ToolPair;
+    let bad = p.status !== 'answered';
+    const list = named && p.id !== null ? named.get(p.id) : undefined;
+    if (list)
+      for (let k = 0; k < list.length; k += 2) {
+        const m = list[k] as number;
+        if (m === p.call?.message || m === p.result?.message) {
+          violationOf[i] = list[k + 1] as number;
+          bad = true;
+          break;
+        }
+      }
+    if (bad) {
+      broken[i] = 1;
+      if (isArcPair(p)) arcCount++;
+    }
+  }
+  let byKey: Map<string, number> | null = null;
+  const positionOf = (key: string): number => {
+    const i = key.startsWith('p') ? Number(key.slice(1)) : -1;
+    if (Number.isInteger(i) && pairs[i]?.key === key) return i;
+    byKey ??= new Map(pairs.map((p, j) => [p.key, j]));
+    return byKey.get(key) ?? -1;
+  };
+  return {
+    broken,
+    violationOf,
+    arcCount,
+    providerLabel: validatorFor(a.provider)?.label ?? a.provider,
+    positionOf,
+    isBroken: (key) => broken[positionOf(key)] === 1,
+    violation: (key) => violations[violationOf[positionOf(key)] ?? -1],
+  };
+});
+
 /** Headline counts for the page header. */
 export interface Counts {
   messages: number;
   exchanges: number;
   arcs: number;
+  /** Arc pairs drawn red: pairing status, or named by an error violation (`selectBrokenPairs`). */
   broken: number;
   errors: number;
 }
@@ -454,7 +543,7 @@ export const selectCounts = memoWeak((a: Analysis): Counts => {
     messages: a.transcript.messages.length,
     exchanges: a.grouping.exchanges.length,
     arcs: arcs.length,
-    broken: arcs.filter(isBroken).length,
+    broken: selectBrokenPairs(a).arcCount,
     errors: a.validation.violations.filter((v) => v.severity === 'error').length,
   };
 });

@@ -4,7 +4,8 @@
  */
 import { memo } from 'react';
 import type { ToolPair } from '../model/pairing.ts';
-import type { PairsOfBlock } from '../state/selectors.ts';
+import type { BrokenPairs, PairsOfBlock } from '../state/selectors.ts';
+import { answeredButRefused } from './arcs/verdictLabel.ts';
 import type { Block, Message } from '../model/types.ts';
 import { blockText, excerpt, fmtInt, prettyJson } from './format.ts';
 
@@ -23,6 +24,11 @@ export interface MessageRowProps {
   matches: ReadonlySet<string>;
   /** The pairs of each block (`selectPairsOfBlock`). */
   pairsOfBlock: PairsOfBlock;
+  /**
+   * The analysis's broken pairs (`selectBrokenPairs`): a chip whose pair an error violation of the
+   * chosen provider names is marked broken with the rule, even when pairing says `answered`.
+   */
+  broken?: BrokenPairs | undefined;
   /** Pair keys highlighted (hovered or selected). */
   activePairs: ReadonlySet<string>;
   /** Rank of the worst violation pointing here, if any. */
@@ -64,13 +70,24 @@ function chipLabel(b: Block): string {
   }
 }
 
-function chipState(pairs: readonly ToolPair[] | undefined): {
+function chipState(
+  pairs: readonly ToolPair[] | undefined,
+  verdicts: BrokenPairs | undefined,
+): {
   broken: boolean;
   note: string | null;
 } {
   if (!pairs || pairs.length === 0) return { broken: false, note: null };
   const bad = pairs.find((p) => p.status !== 'answered');
-  if (!bad) return { broken: false, note: null };
+  if (!bad) {
+    // Answered by pairing, but the provider's verdict names it (Bedrock B2, Anthropic A3, …).
+    if (verdicts)
+      for (const p of pairs) {
+        const v = verdicts.violation(p.key);
+        if (v) return { broken: true, note: answeredButRefused(verdicts.providerLabel, v) };
+      }
+    return { broken: false, note: null };
+  }
   const note =
     bad.status === 'unanswered'
       ? bad.partial
@@ -123,7 +140,7 @@ export const MessageRow = memo(function MessageRow(p: MessageRowProps) {
           {m.blocks.map((b, bi) => {
             const k = `${m.index}:${bi}`;
             const pairs = p.pairsOfBlock.of(m.index, bi);
-            const st = chipState(pairs);
+            const st = chipState(pairs, p.broken);
             const active = pairs?.some((x) => p.activePairs.has(x.key)) ?? false;
             const pairKey = pairs?.[0]?.key;
             const err = b.type === 'tool_result' && b.isError;

@@ -11,6 +11,7 @@ import type { TokenTable } from '../model/tokens.ts';
 import {
   selectArcPairs,
   selectArcTables,
+  selectBrokenPairs,
   selectExchangeTokens,
   selectPairsOfBlock,
   selectRows,
@@ -310,6 +311,7 @@ export function Timeline({
         <ArcLayer
           arcs={arcs}
           pairs={shownPairs}
+          broken={selectBrokenPairs(analysis)}
           width={GUTTER}
           height={virtualizer.getTotalSize()}
           hovered={hovered}
@@ -386,6 +388,7 @@ export function Timeline({
                 dimmed={dimmed[row.message] === 1}
                 matches={matchesByMessage.get(row.message) ?? NO_MATCH}
                 pairsOfBlock={pairsOfBlock}
+                broken={selectBrokenPairs(analysis)}
                 activePairs={activePairs}
                 violation={violationAt.get(row.message) ?? null}
                 onToggle={onToggle}

@@ -7,7 +7,9 @@
  */
 import { memo, useMemo } from 'react';
 import type { ToolPair } from '../../model/pairing.ts';
+import type { BrokenPairs } from '../../state/selectors.ts';
 import type { ArcPath } from './arcLayout.ts';
+import { pairStateText, STATUS_TEXT } from './verdictLabel.ts';
 
 export interface ArcLayerProps {
   arcs: ArcPath[];
@@ -19,6 +21,11 @@ export interface ArcLayerProps {
   width: number;
   height: number;
   hovered: string | null;
+  /**
+   * The analysis's broken pairs (`selectBrokenPairs`): an arc an error violation of the chosen
+   * provider names is drawn red and labelled with the rule even when pairing says `answered`.
+   */
+  broken?: BrokenPairs | undefined;
   /** Eviction state per pair key from the simulator's primary policy (`cut` = one end evicted, `gone` = both). */
   evicted?: { get: (key: string) => 'kept' | 'cut' | 'gone' | undefined } | undefined;
   selected: string | null;
@@ -28,20 +35,21 @@ export interface ArcLayerProps {
   onSelect: (key: string) => void;
 }
 
-const STATUS_TEXT: Record<ArcPath['status'], string> = {
-  answered: 'answered',
-  answered_late: 'answered, but not in the next message',
-  unanswered: 'no tool_result',
-  orphan: 'tool_result without its tool_use',
-  duplicate_id: 'duplicate tool_use id',
-  duplicate_result: 'second tool_result for one call',
-};
-
-/** The accessible name of an arc's hit path: tool name, tool_use id and status. */
-export function arcLabel(a: ArcPath, pair: ToolPair | undefined): string {
+/**
+ * The accessible name of an arc's hit path: tool name, tool_use id and status (with the
+ * provider's rule when an error violation names an `answered` pair: `pairStateText`).
+ * @param broken the analysis's broken pairs (`selectBrokenPairs`); absent = pairing only
+ */
+export function arcLabel(a: ArcPath, pair: ToolPair | undefined, broken?: BrokenPairs): string {
   const name = pair?.name || 'tool';
   const id = pair?.id ? ` ${pair.id}` : ' (no id)';
-  return `${name}${id}: ${STATUS_TEXT[a.status]}${a.partial ? ' (partial answer)' : ''}`;
+  return `${name}${id}: ${arcStateText(a, broken)}${a.partial ? ' (partial answer)' : ''}`;
+}
+
+function arcStateText(a: ArcPath, broken: BrokenPairs | undefined): string {
+  return broken
+    ? pairStateText(a.status, broken.violation(a.id), broken.providerLabel)
+    : STATUS_TEXT[a.status];
 }
 
 export const ArcLayer = memo(function ArcLayer(p: ArcLayerProps) {
@@ -56,15 +64,18 @@ export const ArcLayer = memo(function ArcLayer(p: ArcLayerProps) {
     >
       {p.arcs.map((a) => {
         const ev = p.evicted?.get(a.id);
-        const cls = `arc${a.broken ? ' broken' : ''}${p.hovered === a.id ? ' hover' : ''}${p.selected === a.id ? ' selected' : ''}${ev ? ` ev-${ev}` : ''}`;
-        const title = `${STATUS_TEXT[a.status]}${a.partial ? ' (partial answer: a sibling was answered)' : ''}${ev === 'cut' ? ' — after eviction' : ev === 'gone' ? ' — both ends evicted' : ''}`;
+        // Red: pairing's status (or an evicted end), or the provider's verdict names the pair
+        // (not once both ends are evicted: the pair is gone from the request).
+        const broken = a.broken || (ev !== 'gone' && p.broken?.isBroken(a.id) === true);
+        const cls = `arc${broken ? ' broken' : ''}${p.hovered === a.id ? ' hover' : ''}${p.selected === a.id ? ' selected' : ''}${ev ? ` ev-${ev}` : ''}`;
+        const title = `${arcStateText(a, p.broken)}${a.partial ? ' (partial answer: a sibling was answered)' : ''}${ev === 'cut' ? ' — after eviction' : ev === 'gone' ? ' — both ends evicted' : ''}`;
         return (
           <g
             key={a.id}
             className={cls}
             data-arc-id={a.id}
             data-status={a.status}
-            data-broken={a.broken ? 'true' : 'false'}
+            data-broken={broken ? 'true' : 'false'}
             data-partial={a.partial ? 'true' : undefined}
             data-evicted={ev}
             onMouseEnter={() => p.onHover(a.id)}
@@ -77,7 +88,7 @@ export const ArcLayer = memo(function ArcLayer(p: ArcLayerProps) {
               d={a.d}
               tabIndex={0}
               role="button"
-              aria-label={arcLabel(a, byKey.get(a.id))}
+              aria-label={arcLabel(a, byKey.get(a.id), p.broken)}
               aria-pressed={p.selected === a.id}
               onFocus={() => p.onHover(a.id)}
               onBlur={() => p.onHover(null)}
