@@ -2,8 +2,15 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { generate } from '../../scripts/gen.ts';
 import { parseTranscript } from './parse/index.ts';
-import { countTokensCached, TokenCache, TokenCounting } from './tokenCache.ts';
-import { CHARS_PER_4, countTokens, type TextCounter } from './tokens.ts';
+import { countTokensCached, SLICE_CHARS, TokenCache, TokenCounting } from './tokenCache.ts';
+import { assistant, transcript, user } from './testing.ts';
+import {
+  CHARS_PER_4,
+  countingPieces,
+  countTokens,
+  loadBpeCounter,
+  type TextCounter,
+} from './tokens.ts';
 import type { ProviderId } from './types.ts';
 
 const parsed = parseTranscript(generate({ format: 'claude-code-jsonl', messages: 400, seed: 9 }), {
@@ -72,5 +79,64 @@ describe('TokenCounting', () => {
     });
     expect(table.perMessage[m.index]).toBe(3 + (m.meta?.usageOutputTokens ?? 0));
     expect(table.basis.label).toMatch(/replies from the log's usage/);
+  });
+
+  it('a huge message spans several slices under a char budget, same table (property)', () => {
+    // A piecewise counter (like the BPE): count(text) = sum over countingPieces(text, 50).
+    const piecewise: TextCounter & { calls: number } = {
+      encoding: 'nonspace',
+      pieceChars: 50,
+      calls: 0,
+      count: (s) => {
+        piecewise.calls++;
+        return countingPieces(s, 50).reduce((n, p) => n + p.replace(/\s/g, '').length, 0);
+      },
+    };
+    const big = transcript('anthropic-messages', [
+      user('short question'),
+      assistant('a'.repeat(3000) + ' word'.repeat(200)),
+      user('y'.repeat(2500)),
+    ]);
+    const whole = countTokens(big, 'openai-chat', piecewise);
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 800 }), (m, chars) => {
+        const c = new TokenCounting(big, 'openai-chat', piecewise, new TokenCache());
+        let slices = 0;
+        while (!c.done) {
+          c.countSlice(m, chars);
+          slices++;
+        }
+        expect(c.table().perMessage).toEqual(whole.perMessage);
+        // 7,000+ chars cannot go in fewer slices than the budget allows
+        expect(slices).toBeGreaterThanOrEqual(Math.min(3, Math.floor(7000 / (chars + 50))));
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('the BPE counts a 400 KB one-character message in more than one slice (the worker can yield)', async () => {
+    const bpe = await loadBpeCounter('o200k_base');
+    const t400 = transcript('anthropic-messages', [user('y'.repeat(400_000))]);
+    const cache = new TokenCache();
+    const c = new TokenCounting(t400, 'openai-chat', bpe, cache);
+    expect(c.countSlice(4000)).toBe(0); // budget spent inside the message
+    expect(c.done).toBe(false);
+    let slices = 1;
+    while (!c.done) {
+      c.countSlice(4000);
+      slices++;
+    }
+    expect(slices).toBe(Math.ceil(400_000 / SLICE_CHARS));
+    expect(c.table().perMessage[0]).toBe(100_000 + 3);
+    expect(c.table().perMessage).toEqual(countTokens(t400, 'openai-chat', bpe).perMessage);
+    // the block's count is cached once complete
+    const again = new TokenCounting(t400, 'openai-chat', bpe, cache);
+    expect(again.countSlice(1)).toBe(1);
+  });
+
+  it('chars/4 counts everything in one slice (no default budget for the placeholder)', () => {
+    const c = new TokenCounting(t, 'anthropic', CHARS_PER_4, new TokenCache());
+    c.countSlice(t.messages.length);
+    expect(c.done).toBe(true);
   });
 });
