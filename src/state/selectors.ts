@@ -416,13 +416,15 @@ export function adoptPairTables(a: Analysis, tables: PairTables): void {
   workerPairTables.set(a, tables);
 }
 
+/** The block table of an analysis (`blockPairTable`), once per analysis (the worker's when sent). */
+const blockTableOf = memoWeak(
+  (a: Analysis): BlockPairTable =>
+    workerPairTables.get(a)?.blocks ?? blockPairTable(a.transcript.messages, a.pairs),
+);
+
 /** Per block, the pairs it belongs to (`PairsOfBlock`), once per analysis (the worker's table when sent). */
 export const selectPairsOfBlock = memoWeak(
-  (a: Analysis): PairsOfBlock =>
-    pairsOfBlockFrom(
-      workerPairTables.get(a)?.blocks ?? blockPairTable(a.transcript.messages, a.pairs),
-      a.pairs,
-    ),
+  (a: Analysis): PairsOfBlock => pairsOfBlockFrom(blockTableOf(a), a.pairs),
 );
 
 /** Arc lanes and the visible-range index, by position in `selectArcPairs(a)`. */
@@ -468,46 +470,48 @@ export interface BrokenPairs {
 }
 
 /**
- * The broken pairs of an analysis (`BrokenPairs`), once per analysis. O(violations + pairs):
- * one pass collects the ids error violations name (with their message), one pass over the pairs
- * looks their id up; no per-render work.
+ * The broken pairs of an analysis (`BrokenPairs`), once per analysis, no per-render work.
+ * O(pairs) for pairing's statuses (a field compare each, no lookups) + O(blocks of the messages
+ * error violations point at) through the per-block pair table (`selectPairsOfBlock`'s, the
+ * worker's when it sent one; built only when an error violation carries ids).
  */
 export const selectBrokenPairs = memoWeak((a: Analysis): BrokenPairs => {
   const { pairs } = a;
   const violations = a.validation.violations;
+  const messages = a.transcript.messages;
   const n = pairs.length;
   const broken = new Uint8Array(n);
   const violationOf = new Int32Array(n).fill(-1);
-  // id -> [message index (ours), violation position] of each error violation naming it.
-  let named: Map<string, number[]> | null = null;
-  for (let vi = 0; vi < violations.length; vi++) {
-    const v = violations[vi] as Violation;
-    if (v.severity !== 'error' || v.index < 0 || v.ids.length === 0) continue;
-    named ??= new Map();
-    for (const id of v.ids) {
-      let list = named.get(id);
-      if (!list) named.set(id, (list = []));
-      list.push(v.index, vi);
-    }
-  }
   let arcCount = 0;
+  // Pairing's own statuses: one cheap pass, no lookups.
   for (let i = 0; i < n; i++) {
     const p = pairs[i] as ToolPair;
-    let bad = p.status !== 'answered';
-    const list = named && p.id !== null ? named.get(p.id) : undefined;
-    if (list)
-      for (let k = 0; k < list.length; k += 2) {
-        const m = list[k] as number;
-        if (m === p.call?.message || m === p.result?.message) {
-          violationOf[i] = list[k + 1] as number;
-          bad = true;
-          break;
-        }
-      }
-    if (bad) {
+    if (p.status !== 'answered') {
       broken[i] = 1;
       if (isArcPair(p)) arcCount++;
     }
+  }
+  // Error violations with ids: the pairs of the blocks of their message (the block table, built
+  // once per analysis and shared with `selectPairsOfBlock`), in violation order so the first
+  // violation naming a pair is kept. O(violations × blocks of their message).
+  for (let vi = 0; vi < violations.length; vi++) {
+    const v = violations[vi] as Violation;
+    if (v.severity !== 'error' || v.ids.length === 0) continue;
+    const m = v.index;
+    if (!(m >= 0 && m < messages.length)) continue;
+    const { blockStart, pairStart, pairIdx } = blockTableOf(a);
+    const bEnd = blockStart[m + 1] as number;
+    for (let b = blockStart[m] as number; b < bEnd; b++)
+      for (let k = pairStart[b] as number; k < (pairStart[b + 1] as number); k++) {
+        const i = pairIdx[k] as number;
+        const p = pairs[i] as ToolPair;
+        if (violationOf[i] !== -1 || p.id === null || !v.ids.includes(p.id)) continue;
+        violationOf[i] = vi;
+        if (broken[i] === 0) {
+          broken[i] = 1;
+          if (isArcPair(p)) arcCount++;
+        }
+      }
   }
   let byKey: Map<string, number> | null = null;
   const positionOf = (key: string): number => {
