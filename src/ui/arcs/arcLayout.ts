@@ -64,7 +64,10 @@ export interface ArcPath {
   /** The pair key (`p3`). */
   id: string;
   status: PairStatus;
-  /** True for anything but `answered`: drawn red. */
+  /**
+   * True for anything but `answered` (pairing only). ArcLayer also draws red a pair the
+   * provider's verdict names (`selectBrokenPairs`).
+   */
   broken: boolean;
   /** An unanswered call whose siblings were answered (partial answer). */
   partial: boolean;
