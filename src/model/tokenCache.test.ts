@@ -129,9 +129,12 @@ describe('TokenCounting', () => {
     expect(slices).toBe(Math.ceil(400_000 / SLICE_CHARS));
     expect(c.table().perMessage[0]).toBe(100_000 + 3);
     expect(c.table().perMessage).toEqual(countTokens(t400, 'openai-chat', bpe).perMessage);
-    // the block's count is cached once complete
+    expect(c.table().basis).toEqual(countTokens(t400, 'openai-chat', bpe).basis); // hard cuts named
+    expect(c.table().basis.label).toContain('199 hard cuts');
+    // the block's count (and its hard cuts) are cached once complete
     const again = new TokenCounting(t400, 'openai-chat', bpe, cache);
     expect(again.countSlice(1)).toBe(1);
+    expect(again.table().basis.label).toContain('199 hard cuts');
   });
 
   it('chars/4 counts everything in one slice (no default budget for the placeholder)', () => {

@@ -20,6 +20,8 @@ import {
   claudeFactor,
   countableText,
   countingPieces,
+  hardCutCount,
+  hardCutNote,
   MESSAGE_OVERHEAD,
   type TextCounter,
   type TokenTable,
@@ -29,6 +31,23 @@ import type { Block, Message, ProviderId, Transcript } from './types.ts';
 /** Raw (unscaled) counts per block, one map per encoding. Blocks are the parse's own objects. */
 export class TokenCache {
   private readonly byEncoding = new Map<string, WeakMap<Block, number>>();
+  /** Hard cuts per block and piece length (`hardCutCount`), for the basis label. */
+  private readonly cuts = new Map<number, WeakMap<Block, number>>();
+
+  /** Hard cuts `countingPieces(text, pieceChars)` makes in a block's text (cached). */
+  hardCuts(pieceChars: number, b: Block, text: string): number {
+    let m = this.cuts.get(pieceChars);
+    if (!m) {
+      m = new WeakMap();
+      this.cuts.set(pieceChars, m);
+    }
+    let n = m.get(b);
+    if (n === undefined) {
+      n = hardCutCount(text, pieceChars);
+      m.set(b, n);
+    }
+    return n;
+  }
 
   /** Raw count of a block's countable text with `counter` (tokens, before any factor). */
   raw(counter: TextCounter, b: Block, text: string): number {
@@ -104,6 +123,8 @@ export class TokenCounting {
   private partial: PartialBlock | null = null;
   /** Messages whose count came from the transcript's usage figures. */
   fromUsage = 0;
+  /** Hard cuts (`hardCutCount`) in the blocks counted so far. */
+  hardCuts = 0;
   private readonly scale: (n: number, cls: 'prose' | 'json' | 'other') => number;
 
   private readonly t: Transcript;
@@ -185,6 +206,7 @@ export class TokenCounting {
       return { sum: MESSAGE_OVERHEAD + usage, chars: 0 };
     }
     const p = this.partial?.message === i ? this.partial : null;
+    const piece = this.counter.pieceChars;
     let sum = p ? p.sum : MESSAGE_OVERHEAD;
     let chars = 0;
     for (let k = p ? p.block : 0; k < m.blocks.length; k++) {
@@ -192,7 +214,6 @@ export class TokenCounting {
       const { text, cls, fixed } = countableText(b);
       let raw = this.cache.get(this.counter, b);
       if (raw === undefined) {
-        const piece = this.counter.pieceChars;
         if (piece === undefined || text.length <= piece) {
           raw = this.cache.raw(this.counter, b, text);
           chars += text.length;
@@ -215,6 +236,8 @@ export class TokenCounting {
         }
       }
       this.partial = null;
+      if (piece !== undefined && text.length > piece)
+        this.hardCuts += this.cache.hardCuts(piece, b, text);
       sum += Math.round(this.scale(raw, cls)) + fixed;
     }
     this.partial = null;
@@ -222,7 +245,8 @@ export class TokenCounting {
   }
 
   /**
-   * The token table (same shape and labels as `countTokens`; messages not counted yet are 0).
+   * The token table (same shape and labels as `countTokens`, hard cuts included; messages not
+   * counted yet are 0).
    * O(n) for the prefix sums.
    */
   table(): TokenTable {
@@ -231,19 +255,23 @@ export class TokenCounting {
     for (let i = 0; i < n; i++)
       prefix[i + 1] = (prefix[i] as number) + (this.perMessage[i] as number);
     let system = 0;
-    for (const s of this.t.system)
+    let hard = this.hardCuts;
+    const piece = this.counter.pieceChars;
+    for (const s of this.t.system) {
+      if (piece !== undefined) hard += hardCutCount(s.text, piece);
       system += Math.round(this.scale(this.counter.count(s.text), 'prose'));
+    }
     const fam = family(this.provider);
     const enc = this.counter.encoding;
-    const exact = fam === 'openai' && enc !== 'chars/4';
+    const exact = fam === 'openai' && enc !== 'chars/4' && hard === 0;
     let label =
-      enc === 'chars/4'
+      (enc === 'chars/4'
         ? '≈ chars/4 (tokenizer loading)'
-        : exact
-          ? `exact ${enc} (text) + ${MESSAGE_OVERHEAD}/message framing`
+        : fam === 'openai'
+          ? `${exact ? 'exact' : '≈'} ${enc} (text) + ${MESSAGE_OVERHEAD}/message framing`
           : fam === 'claude'
             ? `≈ Claude estimate: ${enc} × content factor`
-            : `≈ Gemini estimate: ${enc} × 1.08`;
+            : `≈ Gemini estimate: ${enc} × 1.08`) + hardCutNote(hard);
     if (this.fromUsage > 0) label += `; ${this.fromUsage} replies from the log's usage`;
     return {
       perMessage: this.perMessage.slice(),

@@ -6,6 +6,7 @@ import {
   COUNT_PIECE_CHARS,
   countingPieces,
   countTokens,
+  hardCutCount,
   countableText,
   loadBpeCounter,
   MESSAGE_OVERHEAD,
@@ -144,6 +145,10 @@ describe('counting long texts in pieces', () => {
     const long = 'Call read_file on src/app.ts, then (maybe) 42 more; done! '.repeat(400);
     expect(countingPieces(long).length).toBeGreaterThan(5);
     expect(bpe.count(long)).toBe(raw.countTokens(long, opts));
+    expect(hardCutCount(long)).toBe(0);
+    const table = countTokens(transcript('openai-chat', [user(long)]), 'openai-chat', bpe);
+    expect(table.basis.exact).toBe(true);
+    expect(table.basis.label).toBe('exact o200k_base (text) + 3/message framing');
   });
 
   it('400 KB of one character is counted: exactly chars/4 for `y`, like the unsplit count', async () => {
@@ -154,6 +159,13 @@ describe('counting long texts in pieces', () => {
     const pieces = countingPieces(text);
     expect(pieces.length).toBe(400_000 / COUNT_PIECE_CHARS); // all hard cuts
     expect(bpe.count(text)).toBe(CHARS_PER_4.count(text)); // 100,000
+    expect(hardCutCount(text)).toBe(pieces.length - 1);
+    const table = countTokens(transcript('openai-chat', [user(text)]), 'openai-chat', bpe);
+    expect(table.perMessage[0]).toBe(100_000 + MESSAGE_OVERHEAD);
+    expect(table.basis.exact).toBe(false); // hard cuts: no longer claimed exact
+    expect(table.basis.label).toBe(
+      '≈ o200k_base (text) + 3/message framing; 199 hard cuts in long runs without spaces (±2 tokens each)',
+    );
     // Unsplit on a size the BPE still does quickly: the hard cuts cost nothing here.
     const mid = 'y'.repeat(4 * COUNT_PIECE_CHARS);
     expect(bpe.count(mid)).toBe(raw.countTokens(mid, opts));

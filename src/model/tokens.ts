@@ -89,6 +89,31 @@ export const CHARS_PER_4: TextCounter = {
 };
 
 /**
+ * Number of hard cuts `countingPieces(text, limit)` makes (cuts not before a space that follows
+ * non-whitespace). Each can move a BPE count by at most 2 tokens (measured, see countingPieces).
+ * @returns 0 for a text of at most `limit` code units or one cut only at spaces
+ */
+export function hardCutCount(text: string, limit: number = COUNT_PIECE_CHARS): number {
+  if (text.length <= limit) return 0;
+  const pieces = countingPieces(text, limit);
+  let hard = 0;
+  for (let i = 1; i < pieces.length; i++) {
+    const prev = pieces[i - 1] as string;
+    const soft =
+      (pieces[i] as string).charCodeAt(0) === 32 && !isWhite(prev.charCodeAt(prev.length - 1));
+    if (!soft) hard++;
+  }
+  return hard;
+}
+
+/** Label suffix for counts that include hard cuts (empty for none). */
+export function hardCutNote(hard: number): string {
+  return hard > 0
+    ? `; ${hard} hard cut${hard === 1 ? '' : 's'} in long runs without spaces (±2 tokens each)`
+    : '';
+}
+
+/**
  * Load an exact BPE counter (gpt-tokenizer). The vocabulary (~1 MB gzip for o200k) is a lazy
  * chunk: it is fetched only when this is called.
  * Special tokens such as `<|endoftext|>` in the text are counted as plain text, as the API does.
@@ -208,7 +233,9 @@ function providerFamily(p: ProviderId): 'openai' | 'claude' | 'gemini' {
  * @param t the transcript
  * @param provider decides exact vs estimate (Claude: o200k × factor; Gemini: o200k × 1.08)
  * @param counter a text counter (`CHARS_PER_4` until a BPE has loaded)
- * @returns per-message counts (tokens), prefix sums and the basis label. O(total text).
+ * @returns per-message counts (tokens), prefix sums and the basis label. O(total text). With a
+ *   piecewise counter, hard cuts in long runs (`hardCutCount`) are named in the label and make an
+ *   OpenAI count not exact (`≈`, ±2 tokens per hard cut).
  */
 export function countTokens(
   t: Transcript,
@@ -225,10 +252,13 @@ export function countTokens(
         : family === 'gemini'
           ? n * 1.08
           : n;
+  const piece = counter.pieceChars;
+  let hard = 0;
   const countMessage = (m: Message): number => {
     let sum = MESSAGE_OVERHEAD;
     for (const b of m.blocks) {
       const { text, cls, fixed } = countableText(b);
+      if (piece !== undefined) hard += hardCutCount(text, piece);
       sum += Math.round(scale(counter.count(text), cls)) + fixed;
     }
     return sum;
@@ -241,16 +271,19 @@ export function countTokens(
     prefix[i + 1] = (prefix[i] as number) + (perMessage[i] as number);
   }
   let system = 0;
-  for (const s of t.system) system += Math.round(scale(counter.count(s.text), 'prose'));
-  const exact = family === 'openai' && counter.encoding !== 'chars/4';
+  for (const s of t.system) {
+    if (piece !== undefined) hard += hardCutCount(s.text, piece);
+    system += Math.round(scale(counter.count(s.text), 'prose'));
+  }
+  const exact = family === 'openai' && counter.encoding !== 'chars/4' && hard === 0;
   const label =
-    counter.encoding === 'chars/4'
+    (counter.encoding === 'chars/4'
       ? '≈ chars/4 (tokenizer loading)'
-      : exact
-        ? `exact ${counter.encoding} (text) + ${MESSAGE_OVERHEAD}/message framing`
+      : family === 'openai'
+        ? `${exact ? 'exact' : '≈'} ${counter.encoding} (text) + ${MESSAGE_OVERHEAD}/message framing`
         : family === 'claude'
           ? `≈ Claude estimate: ${counter.encoding} × content factor`
-          : `≈ Gemini estimate: ${counter.encoding} × 1.08`;
+          : `≈ Gemini estimate: ${counter.encoding} × 1.08`) + hardCutNote(hard);
   return {
     perMessage,
     prefix,
