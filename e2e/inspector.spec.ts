@@ -99,6 +99,23 @@ test.describe('inspector page', () => {
     await expect(page.getByTestId('count-arcs')).toHaveText('2');
   });
 
+  test('an empty file or a cleared text box says there is nothing to read and keeps the transcript', async ({
+    page,
+  }) => {
+    await openDefault(page);
+    await dropFile(page, 'empty.json', '');
+    await expect(page.getByTestId('parse-error')).toContainText('Nothing to read');
+    await expect(page.getByTestId('parse-error')).toContainText('empty.json: the file is empty');
+    await expect(page.getByTestId('count-arcs')).toHaveText('2');
+    await paste(page, '{"messages": [{"role": "user", "content": "hi"}]}');
+    await expect(page.getByTestId('parse-error')).toHaveCount(0);
+    await expect(page.getByTestId('count-arcs')).toHaveText('0');
+    await page.getByRole('button', { name: 'Edit text' }).click();
+    await page.getByTestId('source-text').fill('');
+    await expect(page.getByTestId('parse-error')).toContainText('The text box is empty');
+    await expect(page.getByTestId('count-messages')).toHaveText('1');
+  });
+
   test('paste invalid JSON: line, column and line text; the text stays and the last transcript too', async ({
     page,
   }) => {

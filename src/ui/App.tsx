@@ -142,6 +142,14 @@ export function App() {
         return;
       }
       const r = await readFileText(file);
+      if (r.ok && !/\S/.test(r.value)) {
+        // An empty file: say so, and keep what is shown (as for any input that does not parse).
+        setFileError({
+          kind: 'empty',
+          message: `${file.name}: the file is empty. Open a request body, a message array or a session log.`,
+        });
+        return;
+      }
       if (!r.ok) {
         setFileError({ ...r.error, message: `${file.name}: ${r.error.message}` });
         return;
@@ -351,7 +359,20 @@ export function App() {
           spellCheck={false}
           placeholder="Paste a request body, a message array or a session log here"
           value={source.text}
-          onChange={(e) => setSource({ text: e.target.value, name: '', origin: 'paste' })}
+          onChange={(e) => {
+            const text = e.target.value;
+            // A cleared box keeps the last transcript shown, with a note saying why.
+            setFileError(
+              /\S/.test(text)
+                ? null
+                : {
+                    kind: 'empty',
+                    message:
+                      'The text box is empty: paste a request body, a message array or a session log. The last transcript stays shown.',
+                  },
+            );
+            setSource({ text, name: '', origin: 'paste' });
+          }}
         />
       )}
       {analysis && tokens && counts && matches && dimmed ? (
