@@ -20,19 +20,31 @@ import { fmtInt } from '../format.ts';
 import '../faults/faults.css';
 
 /**
+ * The step being applied while its sample loads (null when none): Next/Previous count from it, so
+ * quick clicks during a load advance one step each, and a later click supersedes an earlier load.
+ */
+let pendingStep: string | null = null;
+
+/**
  * Apply a step: load its sample (unless it is already shown) and set every field the step names
- * in one store update, so nothing resets what the step chose.
+ * in one store update, so nothing resets what the step chose. A step superseded by a later one
+ * while its sample loads is dropped.
  */
 export function useApplyStep(samples: readonly SampleEntry[]): (step: LessonStep) => Promise<void> {
   return useCallback(
     async (step: LessonStep) => {
+      pendingStep = step.id;
       const cur = appStore.getState().source;
       let text = cur.origin === 'sample' && cur.sampleId === step.state.sample ? cur.text : '';
       const entry = samples.find((s) => s.id === step.state.sample);
       let name = cur.name;
       if (text === '' && entry) {
         const r = await loadSampleText(entry);
-        if (!r.ok) return;
+        if (pendingStep !== step.id) return;
+        if (!r.ok) {
+          pendingStep = null;
+          return;
+        }
         text = r.value;
         name = entry.file;
       }
@@ -51,9 +63,16 @@ export function useApplyStep(samples: readonly SampleEntry[]): (step: LessonStep
         repairView: s.repair,
         lesson: step.id,
       });
+      if (pendingStep === step.id) pendingStep = null;
     },
     [samples],
   );
+}
+
+/** Leave Learn mode: cancel a step still loading, restore the user's view (state/lesson.ts). */
+function leave(): void {
+  pendingStep = null;
+  leaveLesson(appStore);
 }
 
 /** The header button that enters or leaves Learn mode. */
@@ -69,7 +88,7 @@ export function LearnToggle({ samples }: { samples: readonly SampleEntry[] }) {
       aria-pressed={lesson !== null}
       title={lesson !== null ? 'Leave Learn mode' : 'A guided lesson, one step at a time'}
       onClick={() => {
-        if (lesson !== null) leaveLesson(appStore);
+        if (lesson !== null) leave();
         else if (first) {
           rememberBeforeLesson(appStore);
           void apply(first);
@@ -133,7 +152,7 @@ export function LearnPanel({ samples, analysis, tokens, onJump }: LearnPanelProp
     return (
       <section className="learn-panel" data-testid="learn-panel">
         <p>Unknown lesson step “{lesson}”.</p>
-        <button type="button" data-testid="learn-leave" onClick={() => leaveLesson(appStore)}>
+        <button type="button" data-testid="learn-leave" onClick={leave}>
           Leave Learn mode
         </button>
       </section>
@@ -142,6 +161,11 @@ export function LearnPanel({ samples, analysis, tokens, onJump }: LearnPanelProp
   if (!step) return null;
   const prev = LESSON[at - 1];
   const next = LESSON[at + 1];
+  // Count from a step still loading, so two quick clicks move two steps.
+  const from = () => {
+    const i = pendingStep === null ? -1 : lessonStepIndex(pendingStep);
+    return i >= 0 ? i : at;
+  };
   const known = (p: string): p is PolicyId => (POLICIES as readonly string[]).includes(p);
   const [pa, pb] = policies;
   const pair =
@@ -223,7 +247,10 @@ export function LearnPanel({ samples, analysis, tokens, onJump }: LearnPanelProp
           type="button"
           data-testid="learn-prev"
           disabled={!prev}
-          onClick={() => prev && void apply(prev)}
+          onClick={() => {
+            const p = LESSON[from() - 1];
+            if (p) void apply(p);
+          }}
         >
           ← Previous
         </button>
@@ -231,11 +258,14 @@ export function LearnPanel({ samples, analysis, tokens, onJump }: LearnPanelProp
           type="button"
           data-testid="learn-next"
           disabled={!next}
-          onClick={() => next && void apply(next)}
+          onClick={() => {
+            const n = LESSON[from() + 1];
+            if (n) void apply(n);
+          }}
         >
           Next →
         </button>
-        <button type="button" data-testid="learn-leave" onClick={() => leaveLesson(appStore)}>
+        <button type="button" data-testid="learn-leave" onClick={leave}>
           Leave
         </button>
       </div>
