@@ -16,7 +16,7 @@
  * policy id, the shape `urlSync.ts` reads and writes).
  */
 import { isBroken, type ToolPair } from '../model/pairing.ts';
-import { cutMarkers, type CutError } from '../model/evict/cuts.ts';
+import { cutErrorAt, cutMarkers, type CutError } from '../model/evict/cuts.ts';
 import {
   cutPlan,
   POLICIES,
@@ -25,7 +25,7 @@ import {
   type EvictionContext,
   type PolicyResult,
 } from '../model/evict/policies.ts';
-import { checkCut, isCutValid, type CutContext } from '../model/evict/simulate.ts';
+import { isCutValid, type CutContext } from '../model/evict/simulate.ts';
 import { sweepPolicy, type PolicySweep } from '../model/evict/sweep.ts';
 import type { PolicyId, PolicyOptions } from '../model/evict/types.ts';
 import type { TokenTable } from '../model/tokens.ts';
@@ -174,22 +174,6 @@ const adoptedMarkers = new WeakMap<CutContext, Uint8Array>();
  */
 export function adoptCutMarkers(cuts: CutContext, safe: Uint8Array): void {
   if (safe.length === cuts.n + 1) adoptedMarkers.set(cuts, safe);
-}
-
-/** The first error of the cut at k as the marker shows it, or null (built on demand). */
-function cutErrorAt(cuts: CutContext, k: number): CutError | null {
-  const v = checkCut(cuts, k).firstError;
-  return v
-    ? {
-        rule: v.rule,
-        code: v.code,
-        messageIndex: v.messageIndex,
-        index: v.index,
-        providerPath: v.providerPath,
-        message: v.message,
-        error: v.error,
-      }
-    : null;
 }
 
 /**

@@ -58,19 +58,27 @@ export function cutMarkers(ctx: CutContext): CutMarkers {
     safe[k] = lastValid ? 1 : 0;
     if (!lastValid && k > 0 && k < n) unsafeCount++;
   }
-  const errorAt = (k: number): CutError | null => {
-    if (k < 0 || k > n || safe[k] === 1) return null;
-    const v = checkCut(ctx, k).firstError;
-    if (!v) return null;
-    return {
-      rule: v.rule,
-      code: v.code,
-      messageIndex: v.messageIndex,
-      index: v.index,
-      providerPath: v.providerPath,
-      message: v.message,
-      error: v.error,
-    };
-  };
+  const errorAt = (k: number): CutError | null =>
+    k < 0 || k > n || safe[k] === 1 ? null : cutErrorAt(ctx, k);
   return { safe, unsafeCount, errorAt };
+}
+
+/**
+ * The first error of the request a cut leaves, as a marker shows it.
+ * @param ctx the cut context; @param k the cut (0 … n: messages before k evicted)
+ * @returns the provider's first error there, or null when that request is valid
+ */
+export function cutErrorAt(ctx: CutContext, k: number): CutError | null {
+  const v = checkCut(ctx, k).firstError;
+  return v
+    ? {
+        rule: v.rule,
+        code: v.code,
+        messageIndex: v.messageIndex,
+        index: v.index,
+        providerPath: v.providerPath,
+        message: v.message,
+        error: v.error,
+      }
+    : null;
 }
