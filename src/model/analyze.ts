@@ -26,11 +26,14 @@ export interface Analysis {
  */
 export function analyze(t: Transcript, provider?: ProviderId, opts?: ValidateOptions): Analysis {
   const p = provider ?? DEFAULT_PROVIDER[t.format];
+  const pairs = pairToolCalls(t.messages);
+  // Pairing has checked every tool_use id already; the validator need not check them again.
+  const unique = opts?.messages === undefined && !pairs.some((x) => x.status === 'duplicate_id');
   return {
     transcript: t,
     provider: p,
-    pairs: pairToolCalls(t.messages),
+    pairs,
     grouping: groupExchanges(t.messages),
-    validation: validateTranscript(t, p, opts),
+    validation: validateTranscript(t, p, unique ? { ...opts, uniqueToolUseIds: true } : opts),
   };
 }

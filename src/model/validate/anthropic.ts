@@ -123,7 +123,8 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
     }
   }
 
-  const seenToolUse = new Set<string>();
+  // A6's id set; null when the caller already knows the ids are unique.
+  const seenToolUse = opts.uniqueToolUseIds === true ? null : new Set<string>();
   // A4: server tool calls deferred to the next assistant turn (client tools called in the same batch).
   const deferredServer = new Set<string>();
   const lastIdx = msgs.length - 1;
@@ -269,7 +270,7 @@ function checkUserMessage(msgs: RenderedMessage[], n: number, push: Push): void 
 function checkAssistantMessage(
   msgs: RenderedMessage[],
   n: number,
-  seen: Set<string>,
+  seen: Set<string> | null,
   push: Push,
   deferred: Set<string>,
 ): void {
@@ -282,9 +283,9 @@ function checkAssistantMessage(
     const b = it.block;
     if (b.type === 'tool_use') {
       if (b.id !== null) {
-        const before = seen.size;
-        seen.add(b.id);
-        if (seen.size === before) {
+        const before = seen?.size ?? 0;
+        seen?.add(b.id);
+        if (seen !== null && seen.size === before) {
           push({
             rule: 'duplicate_tool_use_id',
             code: 'A6',

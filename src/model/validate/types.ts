@@ -91,6 +91,12 @@ export interface ValidateOptions {
    * Default: decided from `settings.model` (newer models reject it).
    */
   prefill?: 'allowed' | 'rejected';
+  /**
+   * The caller knows every tool_use id in these messages is unique (pairing found no
+   * `duplicate_id`), so the duplicate-id rule (Anthropic A6) need not build its own id set: on a
+   * 100k-message transcript that set is a fifth of the validation. Leave unset when unsure.
+   */
+  uniqueToolUseIds?: boolean;
 }
 
 export interface ProviderValidator {

@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { groupExchanges } from '../exchanges.ts';
-import { arbTranscript, arbValidTranscript, renumber } from '../testing.ts';
+import { analyze } from '../analyze.ts';
+import { arbAnyTranscript, arbTranscript, arbValidTranscript, renumber } from '../testing.ts';
 import type { Message, Transcript } from '../types.ts';
-import { validateTranscript } from './index.ts';
+import { VALIDATORS, validateTranscript } from './index.ts';
 import { referenceAnthropic, referenceOpenAIChat, type RefViolation } from './reference.ts';
 import type { Violation } from './types.ts';
 
@@ -73,6 +74,20 @@ describe('exchanges are the safe unit of eviction', () => {
             expect(v.violations.filter((x) => x.severity === 'error')).toEqual([]);
           },
         ),
+        { numRuns: 300 },
+      );
+    });
+  }
+});
+
+describe('the unique-ids hint (pairing found no duplicate_id) changes nothing', () => {
+  for (const format of ['anthropic-messages', 'openai-chat'] as const) {
+    it(`${format}: analyze's validation equals a validation without the hint, for every provider`, () => {
+      fc.assert(
+        fc.property(arbAnyTranscript(format), (t) => {
+          for (const v of VALIDATORS)
+            expect(analyze(t, v.id).validation).toEqual(validateTranscript(t, v.id));
+        }),
         { numRuns: 300 },
       );
     });
