@@ -4,7 +4,8 @@
  * - pipeline_vs_json_parse_*: parse + pair + group + validate ÷ JSON.parse of the same bytes
  *   (for JSONL: JSON.parse of every line), for a generated 50 MB Anthropic body and a 50 MB
  *   Claude Code log (target ≤ 2.0). Median of 5 runs, each a JSON.parse then a pipeline back to
- *   back (so both see the same load on a shared machine).
+ *   back (so both see the same load on a shared machine), in a child process that collects the
+ *   heap before each timed section.
  * - slider_step_ms_100k: one slider step on 100,000 messages — the `message` and `exchange`
  *   policies at one budget, each with the full validation of what it keeps (target ≤ 16 ms);
  *   median and worst of 200 random budgets. sweep_ms_100k: every cut of every policy (target
@@ -94,14 +95,23 @@ function jsonParseSameBytes(text: string, jsonl: boolean): unknown {
   return values;
 }
 
-function benchPipeline(label: string, file: string, jsonl: boolean): void {
+/**
+ * Runs in a child process started with --expose-gc: the heap is collected before each timed
+ * section, so neither the baseline nor the pipeline pays for the garbage of the run before it
+ * (a 50 MB transcript's worth, an artifact of timing back to back in one process; a real load
+ * starts in a fresh worker).
+ */
+function pipelineChild(label: string, file: string, jsonl: boolean): void {
+  const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
   const text = readFileSync(file, 'utf8');
   const name = path.basename(file);
   const jp: number[] = [];
   const pp: number[] = [];
   let t: Transcript | null = null;
   for (let i = 0; i < 5; i++) {
+    gc();
     jp.push(time(() => jsonParseSameBytes(text, jsonl))[0]);
+    gc();
     const [ms, tr] = time(() => pipeline(text, name));
     pp.push(ms);
     t = tr;
@@ -236,6 +246,16 @@ function peakChild(file: string): void {
   );
 }
 
+function benchPipeline(label: string, file: string, jsonl: boolean): void {
+  const script = fileURLToPath(import.meta.url);
+  const out = execFileSync(
+    process.execPath,
+    ['--expose-gc', '--import', 'tsx', script, '--pipeline-child', label, file, String(jsonl)],
+    { cwd: root, encoding: 'utf8', maxBuffer: 1 << 20 },
+  );
+  process.stdout.write(out);
+}
+
 function benchPeak(file: string): void {
   const script = fileURLToPath(import.meta.url);
   const out = execFileSync(
@@ -255,6 +275,12 @@ function benchPeak(file: string): void {
 
 function main(): void {
   const args = process.argv.slice(2);
+  const pipeAt = args.indexOf('--pipeline-child');
+  if (pipeAt >= 0) {
+    const [label, file, jsonl] = args.slice(pipeAt + 1, pipeAt + 4) as [string, string, string];
+    pipelineChild(label, file, jsonl === 'true');
+    return;
+  }
   const peakAt = args.indexOf('--peak-child');
   if (peakAt >= 0) {
     peakChild(args[peakAt + 1] as string);
