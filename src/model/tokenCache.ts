@@ -272,7 +272,8 @@ export class TokenCounting {
           : fam === 'claude'
             ? `≈ Claude estimate: ${enc} × content factor`
             : `≈ Gemini estimate: ${enc} × 1.08`) + hardCutNote(hard);
-    if (this.fromUsage > 0) label += `; ${this.fromUsage} replies from the log's usage`;
+    if (this.fromUsage > 0)
+      label += `; ${this.fromUsage} ${this.fromUsage === 1 ? 'reply' : 'replies'} from the log's usage`;
     return {
       perMessage: this.perMessage.slice(),
       prefix,

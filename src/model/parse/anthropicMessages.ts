@@ -246,6 +246,8 @@ function sniff(v: unknown): number {
     score -= 0.5;
   if ('toolConfig' in v || 'contents' in v || 'input' in v) score -= 0.5;
   if (str(v.model)?.startsWith('claude')) score += 0.1;
+  // An OpenAI model name on a body both shapes could read (plain string contents): OpenAI's.
+  if (/^(gpt|o\d|chatgpt|codex)/.test(str(v.model) ?? '')) score -= 0.4;
   return Math.max(0, Math.min(1, score));
 }
 

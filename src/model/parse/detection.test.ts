@@ -104,3 +104,19 @@ for (const [dir, format] of REAL) {
     },
   );
 }
+
+describe('a body both Anthropic and OpenAI Chat could read', () => {
+  // Plain string contents and `max_tokens` fit both shapes; the model name decides.
+  const body = (model: string) =>
+    JSON.stringify({ model, max_tokens: 64, messages: [{ role: 'user', content: 'hello' }] });
+  it('an OpenAI model name reads as OpenAI Chat, a Claude model name as Anthropic', () => {
+    for (const [model, format] of [
+      ['gpt-4o', 'openai-chat'],
+      ['o3-mini', 'openai-chat'],
+      ['claude-sonnet-4-5', 'anthropic-messages'],
+    ] as const) {
+      const r = parseTranscript(body(model));
+      expect(r.ok && r.value.transcript.format).toBe(format);
+    }
+  });
+});
