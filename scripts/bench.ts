@@ -3,7 +3,7 @@
  *
  * - pipeline_vs_json_parse_*: parse + pair + group + validate ÷ JSON.parse of the same bytes
  *   (for JSONL: JSON.parse of every line), for a generated 50 MB Anthropic body and a 50 MB
- *   Claude Code log (target ≤ 2.0). Median of 5 runs, each a JSON.parse then a pipeline back to
+ *   Claude Code log (target ≤ 2.0). Median of 9 runs, each a JSON.parse then a pipeline back to
  *   back (so both see the same load on a shared machine), in a child process that collects the
  *   heap before each timed section.
  * - slider_step_ms_100k: one slider step on 100,000 messages — the `message` and `exchange`
@@ -108,7 +108,7 @@ function pipelineChild(label: string, file: string, jsonl: boolean): void {
   const jp: number[] = [];
   const pp: number[] = [];
   let t: Transcript | null = null;
-  for (let i = 0; i < 5; i++) {
+  for (let i = 0; i < 9; i++) {
     gc();
     jp.push(time(() => jsonParseSameBytes(text, jsonl))[0]);
     gc();

@@ -100,6 +100,24 @@ export function serverToolUse(b: Json): Block {
   };
 }
 
+/**
+ * The normalised blocks of a content array. When every block already is a normalised block
+ * (plain text, tool_use and thinking blocks are shared, see `anthropicBlock`), the array itself
+ * is shared too: no copy per assistant message of a 100k-message transcript. Blocks and block
+ * arrays are never mutated in place.
+ */
+function blocksOf(content: unknown[]): Block[] {
+  for (let i = 0; i < content.length; i++) {
+    const b = anthropicBlock(content[i]);
+    if (b === content[i]) continue;
+    const out = content.slice(0, i) as Block[];
+    out.push(b);
+    for (let j = i + 1; j < content.length; j++) out.push(anthropicBlock(content[j]));
+    return out;
+  }
+  return content as Block[];
+}
+
 function resultContent(c: unknown): Block[] {
   if (c === undefined || c === null) return [];
   if (typeof c === 'string') return [{ type: 'text', text: c }];
@@ -122,7 +140,7 @@ function parseMessages(list: unknown[], listKey: string): Message[] {
       blocks = [{ type: 'text', text: content }];
       stringContent = true;
     } else if (Array.isArray(content)) {
-      blocks = content.map(anthropicBlock);
+      blocks = blocksOf(content);
     } else {
       blocks =
         content === undefined || content === null
