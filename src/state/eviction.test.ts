@@ -18,7 +18,6 @@ import {
   evictedCount,
   EVICTED_COMPARED,
   EVICTED_PRIMARY,
-  messageOfRaw,
   readPolicyOptions,
   selectCutMarkers,
   selectEvictedFlags,
@@ -250,7 +249,7 @@ describe('eviction selectors', () => {
     expect(msg.evicted).toEqual([1, 2]);
     expect(msg.validation.valid).toBe(false);
     expect(msg.firstError?.code).toBe('A1');
-    expect(messageOfRaw(TRIM, msg.firstError?.messageIndex ?? -2)).toBe(3);
+    expect(msg.firstError?.index).toBe(3);
     expect(ex.validation.valid).toBe(true);
     expect(ex.evicted).toEqual([1, 2, 3, 4]);
     expect(ex.overshoot).toBeGreaterThan(1);
@@ -391,12 +390,11 @@ describe('eviction selectors', () => {
     }
   });
 
-  it('parses a real sample without throwing and maps raw indices', () => {
+  it('parses a real sample without throwing; our index is the position of each message (Violation.index finds rows by it)', () => {
     const p = parseTranscript(readFileSync(samplePath('invoice.json'), 'utf8'));
     if (!p.ok) throw new Error('invoice does not parse');
     const t = p.value.transcript;
-    expect(messageOfRaw(t, t.messages[2]?.rawIndex ?? -1)).toBe(2);
-    expect(messageOfRaw(t, -1)).toBe(-1);
+    expect(t.messages.map((m) => m.index)).toEqual(t.messages.map((_, i) => i));
   });
 });
 

@@ -531,23 +531,4 @@ export function requestSweep(
   if (sweepSource?.has(ctx.table, provider)) sweepSource.request(ctx.table, provider, options);
 }
 
-/**
- * Message index (ours) holding a violation or cut error, from its raw index; -1 when none (the
- * synthetic summary message).
- */
-export function messageOfRaw(t: Transcript, rawIndex: number): number {
-  const ms = t.messages;
-  let lo = 0;
-  let hi = ms.length - 1;
-  // Raw indices are increasing in every parser; fall back to a scan when they are not.
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const r = ms[mid]?.rawIndex ?? 0;
-    if (r === rawIndex) return mid;
-    if (r < rawIndex) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return ms.findIndex((m) => m.rawIndex === rawIndex);
-}
-
 export type { CutError };
