@@ -65,15 +65,20 @@ function isCallOnly(m: Message): boolean {
  * first, so their shared answer run counts for each of them. Returns [start, end) indices.
  */
 export function answerRun(messages: readonly Message[], i: number): [number, number] {
-  let start = i + 1;
-  while (start < messages.length && isCallOnly(messages[start] as Message)) start++;
-  return [start, answerRunEnd(messages, i)];
+  const start = answerRunStart(messages, i);
+  return [start, answerRunEnd(messages, start)];
 }
 
-/** The end (exclusive) of `answerRun(messages, i)`, without allocating. */
-function answerRunEnd(messages: readonly Message[], i: number): number {
+/** The start of `answerRun(messages, i)`: past the call-only messages after `i`. */
+function answerRunStart(messages: readonly Message[], i: number): number {
   let j = i + 1;
   while (j < messages.length && isCallOnly(messages[j] as Message)) j++;
+  return j;
+}
+
+/** The end (exclusive) of the answer run that starts at `start`, without allocating. */
+function answerRunEnd(messages: readonly Message[], start: number): number {
+  let j = start;
   while (j < messages.length) {
     const m = messages[j] as Message;
     if (m.role === 'tool' || (m.role === 'user' && hasToolResult(m))) j++;
@@ -122,7 +127,7 @@ export function pairToolCalls(messages: readonly Message[]): ToolPair[] {
           if (pendingNoId.length > 0 && pendingNoId[0]?.call?.message !== mi) pendingNoId = [];
           pendingNoId.push(pair);
         }
-        if (runEnd[mi] === -1) runEnd[mi] = answerRunEnd(messages, mi);
+        if (runEnd[mi] === -1) runEnd[mi] = answerRunEnd(messages, answerRunStart(messages, mi));
       } else if (b.type === 'tool_result') {
         const ref = { message: mi, block: bi };
         const call = findCall(b, byId, pendingNoId, mi);
