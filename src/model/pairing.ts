@@ -92,12 +92,24 @@ function answerRunEnd(messages: readonly Message[], start: number): number {
  * @param messages the transcript's messages (any subset keeps working: indices are positions in
  *   the given array)
  * @returns one `ToolPair` per call, plus one per orphan or duplicate result, in source order of
- *   their first end. O(n) in blocks.
+ *   their first end. O(n) in blocks; one Set insertion per call with an id.
+ *
+ * A result is first looked for among the calls of the latest batch (the calls made since the
+ * last result before them), by a short scan; only a result answering an older call (a late
+ * answer, or an orphan) builds the id → call Map, once. With tens of thousands of ids, each Map
+ * operation on a string key costs a hash and a compare of strings scattered over the heap;
+ * pairing.reference.ts is the plain one-Map version this one is property-tested against.
  */
 export function pairToolCalls(messages: readonly Message[]): ToolPair[] {
   const pairs: ToolPair[] = [];
-  // The open call of each id (its pair: `call` is set, `name` is the call's name).
-  const byId = new Map<string, ToolPair>();
+  // Every tool_use id seen so far (a second call with one of them is `duplicate_id`).
+  const seenIds = new Set<string>();
+  // The open call of each id, built the first time a result is not found in `batch`.
+  let byId: Map<string, ToolPair> | null = null;
+  // The calls with ids of the latest batch (duplicates excluded: a result answers the first call).
+  const batch: ToolPair[] = [];
+  let lastResultMessage = -1;
+  let lastCallMessage = -1;
   // Calls without ids, per assistant message, waiting for a result by position and name.
   let pendingNoId: ToolPair[] = [];
   const runEnd = new Int32Array(messages.length).fill(-1);
@@ -109,10 +121,15 @@ export function pairToolCalls(messages: readonly Message[]): ToolPair[] {
       const b = blocks[bi] as Message['blocks'][number];
       if (b.type === 'tool_use') {
         const server = b.server === true;
-        const duplicate = b.id !== null && byId.has(b.id);
+        const id = b.id;
+        let duplicate = false;
+        if (id !== null) {
+          const before = seenIds.size;
+          duplicate = seenIds.add(id).size === before;
+        }
         const pair: ToolPair = {
           key: 'p' + pairs.length,
-          id: b.id,
+          id,
           name: b.name,
           call: { message: mi, block: bi },
           result: null,
@@ -122,31 +139,38 @@ export function pairToolCalls(messages: readonly Message[]): ToolPair[] {
         };
         pairs.push(pair);
         if (duplicate) continue;
-        if (b.id !== null) byId.set(b.id, pair);
-        else {
+        if (id !== null) {
+          // A call after a result starts a new batch; a huge batch falls back to the Map.
+          if (lastResultMessage > lastCallMessage || batch.length >= MAX_BATCH) batch.length = 0;
+          batch.push(pair);
+          lastCallMessage = mi;
+          if (byId !== null) byId.set(id, pair);
+        } else {
           if (pendingNoId.length > 0 && pendingNoId[0]?.call?.message !== mi) pendingNoId = [];
           pendingNoId.push(pair);
         }
         if (runEnd[mi] === -1) runEnd[mi] = answerRunEnd(messages, answerRunStart(messages, mi));
       } else if (b.type === 'tool_result') {
+        lastResultMessage = mi;
         const ref = { message: mi, block: bi };
-        const call = findCall(b, byId, pendingNoId, mi);
         const server = b.server !== undefined;
+        const id = b.toolUseId;
+        let call: ToolPair | undefined;
+        if (id !== null) {
+          for (let k = 0; k < batch.length; k++)
+            if ((batch[k] as ToolPair).id === id) {
+              call = batch[k];
+              break;
+            }
+          if (call === undefined && seenIds.has(id)) call = (byId ??= openCalls(pairs)).get(id);
+        } else call = findCallWithoutId(b, pendingNoId, mi);
         if (!call) {
-          pairs.push(newPair(pairs.length, b.toolUseId, b.name ?? '', null, ref, 'orphan', server));
+          pairs.push(newPair(pairs.length, id, b.name ?? '', null, ref, 'orphan', server));
           continue;
         }
         if (call.result !== null) {
           pairs.push(
-            newPair(
-              pairs.length,
-              b.toolUseId,
-              call.name,
-              call.call,
-              ref,
-              'duplicate_result',
-              server,
-            ),
+            newPair(pairs.length, id, call.name, call.call, ref, 'duplicate_result', server),
           );
           continue;
         }
@@ -154,17 +178,28 @@ export function pairToolCalls(messages: readonly Message[]): ToolPair[] {
         const cm = (call.call as BlockRef).message;
         const adjacent = server ? cm === mi : mi > cm && mi < (runEnd[cm] ?? -1);
         call.status = adjacent ? 'answered' : 'answered_late';
-        if (b.toolUseId === null) pendingNoId = pendingNoId.filter((c) => c !== call);
+        if (id === null) pendingNoId = pendingNoId.filter((c) => c !== call);
       }
     }
   }
 
   // Partial answers: an unanswered call with an answered sibling in the same message.
-  const answeredIn = new Set<number>();
-  for (const p of pairs) if (p.call && p.result && !p.server) answeredIn.add(p.call.message);
+  const answeredIn = new Uint8Array(messages.length);
+  for (const p of pairs) if (p.call && p.result && !p.server) answeredIn[p.call.message] = 1;
   for (const p of pairs)
-    if (p.status === 'unanswered' && p.call && answeredIn.has(p.call.message)) p.partial = true;
+    if (p.status === 'unanswered' && p.call && answeredIn[p.call.message] === 1) p.partial = true;
   return pairs;
+}
+
+/** Calls per batch scanned before a result falls back to the id → call Map. */
+const MAX_BATCH = 64;
+
+/** The id → call Map of the calls so far (the first call of each id; duplicates are skipped). */
+function openCalls(pairs: readonly ToolPair[]): Map<string, ToolPair> {
+  const byId = new Map<string, ToolPair>();
+  for (const p of pairs)
+    if (p.call !== null && p.id !== null && p.status !== 'duplicate_id') byId.set(p.id, p);
+  return byId;
 }
 
 function newPair(
@@ -179,16 +214,12 @@ function newPair(
   return { key: 'p' + n, id, name, call, result, status, partial: false, server };
 }
 
-function findCall(
+/** A result without an id answers the first open id-less call of its name, else the first. */
+function findCallWithoutId(
   b: ToolResultBlock,
-  byId: Map<string, ToolPair>,
   pendingNoId: ToolPair[],
   mi: number,
 ): ToolPair | undefined {
-  if (b.toolUseId !== null) {
-    const c = byId.get(b.toolUseId);
-    return c && (c.call as BlockRef).message <= mi ? c : undefined;
-  }
   const open = pendingNoId.filter((c) => c.result === null && (c.call as BlockRef).message < mi);
   return open.find((c) => b.name !== undefined && c.name === b.name) ?? open[0];
 }
