@@ -91,9 +91,85 @@ function startsVisible(text: string): boolean {
   return /^\S/.test(text);
 }
 
+/**
+ * The merged turns of a request as ranges of its messages: turn `n` is
+ * `msgs[start[n]] … msgs[start[n + 1] - 1]`, its content the blocks of those messages in order.
+ * The same merging as `renderAnthropic`, without an object per block: the validator runs over
+ * every block of 100k-message transcripts, and an item object per block was a tenth of the whole
+ * load's allocation. Items are built only for the few turns a check looks at in depth.
+ */
+interface Turns {
+  /** The request's messages without the pinned (system/developer) ones. */
+  msgs: readonly Message[];
+  /** First message of each turn; `start[count]` is `msgs.length`. */
+  start: Int32Array;
+  count: number;
+}
+
+function anthropicTurns(source: readonly Message[]): Turns {
+  let msgs = source;
+  for (let i = 0; i < source.length; i++)
+    if (isPinned(source[i] as Message)) {
+      msgs = source.filter((m) => !isPinned(m));
+      break;
+    }
+  const start = new Int32Array(msgs.length + 1);
+  let count = 0;
+  let lastRole = '';
+  for (let i = 0; i < msgs.length; i++) {
+    const role = turnRoleOf(msgs[i] as Message);
+    if (role !== lastRole) start[count++] = i;
+    lastRole = role;
+  }
+  start[count] = msgs.length;
+  return { msgs, start, count };
+}
+
+function turnRoleOf(m: Message): 'user' | 'assistant' {
+  return m.role === 'assistant' ? 'assistant' : 'user';
+}
+
+function turnRole(T: Turns, n: number): 'user' | 'assistant' {
+  return turnRoleOf(T.msgs[T.start[n] as number] as Message);
+}
+
+/** The first message of turn `n` (the one its A10/A12 findings point at). */
+function turnHead(T: Turns, n: number): Message {
+  return T.msgs[T.start[n] as number] as Message;
+}
+
+/** Number of content blocks in turn `n`. */
+function turnSize(T: Turns, n: number): number {
+  let size = 0;
+  for (let s = T.start[n] as number; s < (T.start[n + 1] as number); s++)
+    size += (T.msgs[s] as Message).blocks.length;
+  return size;
+}
+
+/**
+ * True when turn `n` is an empty string as the API sees it: its first message gave no blocks or
+ * `content: ""` (an empty text block from a string), and no later message of the turn adds any.
+ */
+function turnEmptyString(T: Turns, n: number, size: number): boolean {
+  const head = turnHead(T, n);
+  if (size !== head.blocks.length) return false;
+  return size === 0 || (head.stringContent === true && allEmptyText(head.blocks));
+}
+
+/** The items of turn `n` ({block, msg, blockIndex} per block), for checks of a single turn. */
+function turnItems(T: Turns, n: number): RenderedItem[] {
+  const items: RenderedItem[] = [];
+  for (let s = T.start[n] as number; s < (T.start[n + 1] as number); s++) {
+    const msg = T.msgs[s] as Message;
+    for (let bi = 0; bi < msg.blocks.length; bi++)
+      items.push({ block: msg.blocks[bi] as Block, msg, blockIndex: bi });
+  }
+  return items;
+}
+
 function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
   const source = opts.messages ?? t.messages;
-  const msgs = renderAnthropic(source);
+  const T = anthropicTurns(source);
   const found: Violation[] = [];
   const notes: string[] = [];
   const push = (v: ViolationInput) => found.push(violation(v, anthropicEnvelope));
@@ -127,13 +203,17 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
   const seenToolUse = opts.uniqueToolUseIds === true ? null : new Set<string>();
   // A4: server tool calls deferred to the next assistant turn (client tools called in the same batch).
   const deferredServer = new Set<string>();
-  const lastIdx = msgs.length - 1;
-  for (let n = 0; n < msgs.length; n++) {
-    const m = msgs[n] as RenderedMessage;
+  // The ids answered at the start of the next user turn (reused from turn to turn).
+  const answerIds: (string | null)[] = [];
+  const lastIdx = T.count - 1;
+  for (let n = 0; n < T.count; n++) {
+    const role = turnRole(T, n);
     const isFinal = n === lastIdx;
+    const size = turnSize(T, n);
+    const emptyString = turnEmptyString(T, n, size);
     // A10: empty content (allowed only for the optional final assistant message).
-    if ((m.items.length === 0 || m.emptyString) && !(isFinal && m.role === 'assistant')) {
-      const src = m.sources[0] as Message;
+    if ((size === 0 || emptyString) && !(isFinal && role === 'assistant')) {
+      const src = turnHead(T, n);
       push({
         rule: 'empty_content',
         code: 'A10',
@@ -150,52 +230,56 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
       continue;
     }
     // A11: empty or whitespace-only text blocks.
-    for (let mIdx = 0; mIdx < m.items.length; mIdx++) {
-      const it = m.items[mIdx] as RenderedItem;
-      if (it.block.type !== 'text') continue;
-      if (startsVisible(it.block.text)) continue; // fast path: starts with a visible character
-      if (m.emptyString && it.block.text === '') continue;
-      if (isFinal && m.role === 'assistant') continue;
-      if (it.block.text === '') {
-        push({
-          rule: 'empty_text',
-          code: 'A11',
-          messageIndex: it.msg.rawIndex,
-          index: it.msg.index,
-          blockIndex: it.blockIndex,
-          ids: [],
-          providerPath: `messages.${n}.content.${mIdx}.text`,
-          message: `messages.${n}.content.${mIdx}.text: text content blocks must be non-empty`,
-          title: 'Empty text block',
-          why: 'Anthropic rejects text blocks with no text.',
-          confidence: 'V',
-        });
-      } else if (!/\S/.test(it.block.text)) {
-        push({
-          rule: 'empty_text',
-          code: 'A11',
-          messageIndex: it.msg.rawIndex,
-          index: it.msg.index,
-          blockIndex: it.blockIndex,
-          ids: [],
-          providerPath: 'messages',
-          message: 'messages: text content blocks must contain non-whitespace text',
-          title: 'Whitespace-only text block',
-          why: 'Anthropic rejects text blocks that hold only whitespace.',
-          confidence: 'V',
-        });
+    let mIdx = 0;
+    for (let s = T.start[n] as number; s < (T.start[n + 1] as number); s++) {
+      const msg = T.msgs[s] as Message;
+      for (let bi = 0; bi < msg.blocks.length; bi++, mIdx++) {
+        const b = msg.blocks[bi] as Block;
+        if (b.type !== 'text') continue;
+        if (startsVisible(b.text)) continue; // fast path: starts with a visible character
+        if (emptyString && b.text === '') continue;
+        if (isFinal && role === 'assistant') continue;
+        if (b.text === '') {
+          push({
+            rule: 'empty_text',
+            code: 'A11',
+            messageIndex: msg.rawIndex,
+            index: msg.index,
+            blockIndex: bi,
+            ids: [],
+            providerPath: `messages.${n}.content.${mIdx}.text`,
+            message: `messages.${n}.content.${mIdx}.text: text content blocks must be non-empty`,
+            title: 'Empty text block',
+            why: 'Anthropic rejects text blocks with no text.',
+            confidence: 'V',
+          });
+        } else if (!/\S/.test(b.text)) {
+          push({
+            rule: 'empty_text',
+            code: 'A11',
+            messageIndex: msg.rawIndex,
+            index: msg.index,
+            blockIndex: bi,
+            ids: [],
+            providerPath: 'messages',
+            message: 'messages: text content blocks must contain non-whitespace text',
+            title: 'Whitespace-only text block',
+            why: 'Anthropic rejects text blocks that hold only whitespace.',
+            confidence: 'V',
+          });
+        }
       }
     }
 
-    if (m.role === 'user') {
-      checkUserMessage(msgs, n, push);
+    if (role === 'user') {
+      checkUserTurn(T, n, push);
     } else {
-      checkAssistantMessage(msgs, n, seenToolUse, push, deferredServer);
+      checkAssistantTurn(T, n, seenToolUse, push, deferredServer, answerIds);
     }
   }
 
-  checkTrailing(t, msgs, opts, push, notes);
-  checkThinking(t, msgs, push, notes);
+  checkTrailing(t, T, opts, push, notes);
+  checkThinking(t, T, push, notes);
   return {
     provider: 'anthropic',
     valid: !found.some((v) => v.severity === 'error'),
@@ -207,56 +291,67 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
 type Push = (v: ViolationInput) => void;
 
 /**
- * Does `prev`, an assistant message, call this tool_use id? A linear scan: a turn holds a
- * handful of calls, and a Set per user message costs more on 100k-message transcripts.
+ * Does turn `n`, an assistant turn, call this tool_use id? A linear scan: a turn holds a handful
+ * of calls, and a Set per user turn costs more on 100k-message transcripts.
  */
-function callsId(prev: RenderedMessage | undefined, id: string): boolean {
-  if (!prev || prev.role !== 'assistant') return false;
-  for (const p of prev.items) if (isClientToolUse(p.block) && p.block.id === id) return true;
+function callsId(T: Turns, n: number, id: string): boolean {
+  if (n < 0 || turnRole(T, n) !== 'assistant') return false;
+  for (let s = T.start[n] as number; s < (T.start[n + 1] as number); s++) {
+    const blocks = (T.msgs[s] as Message).blocks;
+    for (let bi = 0; bi < blocks.length; bi++) {
+      const b = blocks[bi] as Block;
+      if (isClientToolUse(b) && b.id === id) return true;
+    }
+  }
   return false;
 }
 
 /** A1 (orphan result), missing ids, and server result blocks misplaced in a user message. */
-function checkUserMessage(msgs: RenderedMessage[], n: number, push: Push): void {
-  const m = msgs[n] as RenderedMessage;
-  // The ids the previous assistant message called, built on the first tool_result met.
-  const prev = n > 0 ? msgs[n - 1] : undefined;
-  for (let mIdx = 0; mIdx < m.items.length; mIdx++) {
-    const it = m.items[mIdx] as RenderedItem;
-    const b = it.block;
-    if (b.type !== 'tool_result' || b.server !== undefined) continue;
-    if (b.toolUseId === null) {
-      push({
-        rule: 'missing_tool_id',
-        code: 'schema',
-        messageIndex: it.msg.rawIndex,
-        index: it.msg.index,
-        blockIndex: it.blockIndex,
-        ids: [],
-        providerPath: `messages.${n}.content.${mIdx}.tool_use_id`,
-        message: `messages.${n}.content.${mIdx}.tool_use_id: Field required`,
-        title: 'tool_result without a tool_use_id',
-        why: 'Every tool_result must name the tool_use it answers.',
-        confidence: 'I',
-      });
-      continue;
-    }
-    if (!callsId(prev, b.toolUseId)) {
-      push({
-        rule: 'orphan_tool_result',
-        code: 'A1',
-        messageIndex: it.msg.rawIndex,
-        index: it.msg.index,
-        blockIndex: it.blockIndex,
-        ids: [b.toolUseId],
-        providerPath: `messages.${n}.content.${mIdx}`,
-        message: `messages.${n}.content.${mIdx}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${b.toolUseId}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`,
-        title: 'Tool result with no matching call in the previous message',
-        why: 'Anthropic requires every tool_result to answer a tool_use in the immediately previous assistant message; a trim that dropped the call, or a result placed after a later turn, leaves it orphaned.',
-        confidence: 'V',
-      });
+function checkUserTurn(T: Turns, n: number, push: Push): void {
+  let mIdx = 0;
+  for (let s = T.start[n] as number; s < (T.start[n + 1] as number); s++) {
+    const msg = T.msgs[s] as Message;
+    for (let bi = 0; bi < msg.blocks.length; bi++, mIdx++) {
+      const b = msg.blocks[bi] as Block;
+      if (b.type !== 'tool_result' || b.server !== undefined) continue;
+      if (b.toolUseId === null) {
+        push({
+          rule: 'missing_tool_id',
+          code: 'schema',
+          messageIndex: msg.rawIndex,
+          index: msg.index,
+          blockIndex: bi,
+          ids: [],
+          providerPath: `messages.${n}.content.${mIdx}.tool_use_id`,
+          message: `messages.${n}.content.${mIdx}.tool_use_id: Field required`,
+          title: 'tool_result without a tool_use_id',
+          why: 'Every tool_result must name the tool_use it answers.',
+          confidence: 'I',
+        });
+        continue;
+      }
+      if (!callsId(T, n - 1, b.toolUseId)) {
+        push({
+          rule: 'orphan_tool_result',
+          code: 'A1',
+          messageIndex: msg.rawIndex,
+          index: msg.index,
+          blockIndex: bi,
+          ids: [b.toolUseId],
+          providerPath: `messages.${n}.content.${mIdx}`,
+          message: `messages.${n}.content.${mIdx}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${b.toolUseId}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`,
+          title: 'Tool result with no matching call in the previous message',
+          why: 'Anthropic requires every tool_result to answer a tool_use in the immediately previous assistant message; a trim that dropped the call, or a result placed after a later turn, leaves it orphaned.',
+          confidence: 'V',
+        });
+      }
     }
   }
+}
+
+/** True for a result block of a client tool (not an Anthropic server tool's result). */
+function isClientResult(b: Block): boolean {
+  return b.type === 'tool_result' && b.server === undefined;
 }
 
 /**
@@ -266,87 +361,97 @@ function checkUserMessage(msgs: RenderedMessage[], n: number, push: Push): void 
  * tool_result blocks).
  * A5's "content after a client tool_use in the same turn" is deliberately NOT an error here:
  * shared case 10 (ai-sdk) shows interleaved text and tool_use in one assistant turn is legal.
+ * @param answerIds scratch list for the ids answered by the next turn (overwritten)
  */
-function checkAssistantMessage(
-  msgs: RenderedMessage[],
+function checkAssistantTurn(
+  T: Turns,
   n: number,
   seen: Set<string> | null,
   push: Push,
   deferred: Set<string>,
+  answerIds: (string | null)[],
 ): void {
-  const m = msgs[n] as RenderedMessage;
-  // Allocated only when the message holds tool calls (most assistant messages hold none).
-  let calls: RenderedItem[] | null = null;
+  // Allocated only when the turn holds server tool calls (most turns hold none).
   let serverCalls: Map<string, { it: RenderedItem; answered: boolean }> | null = null;
-  for (let mIdx = 0; mIdx < m.items.length; mIdx++) {
-    const it = m.items[mIdx] as RenderedItem;
-    const b = it.block;
-    if (b.type === 'tool_use') {
-      if (b.id !== null) {
-        const before = seen?.size ?? 0;
-        seen?.add(b.id);
-        if (seen !== null && seen.size === before) {
+  let callCount = 0;
+  let mIdx = 0;
+  for (let s = T.start[n] as number; s < (T.start[n + 1] as number); s++) {
+    const msg = T.msgs[s] as Message;
+    for (let bi = 0; bi < msg.blocks.length; bi++, mIdx++) {
+      const b = msg.blocks[bi] as Block;
+      if (b.type === 'tool_use') {
+        if (b.id !== null) {
+          const before = seen?.size ?? 0;
+          seen?.add(b.id);
+          if (seen !== null && seen.size === before) {
+            push({
+              rule: 'duplicate_tool_use_id',
+              code: 'A6',
+              messageIndex: msg.rawIndex,
+              index: msg.index,
+              blockIndex: bi,
+              ids: [b.id],
+              providerPath: `messages.${n}.content.${mIdx}`,
+              message: `messages.${n}.content.${mIdx}: \`tool_use\` ids must be unique`,
+              title: 'The same tool_use id used twice',
+              why: 'Tool ids must be unique across the whole request; a replayed or retried assistant turn repeats them.',
+              confidence: 'V',
+            });
+          }
+        } else if (!b.server) {
           push({
-            rule: 'duplicate_tool_use_id',
-            code: 'A6',
-            messageIndex: it.msg.rawIndex,
-            index: it.msg.index,
-            blockIndex: it.blockIndex,
-            ids: [b.id],
+            rule: 'missing_tool_id',
+            code: 'schema',
+            messageIndex: msg.rawIndex,
+            index: msg.index,
+            blockIndex: bi,
+            ids: [],
+            providerPath: `messages.${n}.content.${mIdx}.id`,
+            message: `messages.${n}.content.${mIdx}.id: Field required`,
+            title: 'tool_use without an id',
+            why: 'Every tool_use needs an id for its result to name.',
+            confidence: 'I',
+          });
+        }
+        if (b.server) {
+          if (b.id !== null)
+            (serverCalls ??= new Map()).set(b.id, {
+              it: { block: b, msg, blockIndex: bi },
+              answered: false,
+            });
+        } else callCount++;
+      } else if (b.type === 'tool_result' && b.server !== undefined) {
+        const call = b.toolUseId !== null ? serverCalls?.get(b.toolUseId) : undefined;
+        if (call) call.answered = true;
+        else if (b.toolUseId !== null && deferred.has(b.toolUseId)) deferred.delete(b.toolUseId);
+        else {
+          push({
+            rule: 'server_tool_orphan',
+            code: '1.3',
+            messageIndex: msg.rawIndex,
+            index: msg.index,
+            blockIndex: bi,
+            ids: b.toolUseId ? [b.toolUseId] : [],
             providerPath: `messages.${n}.content.${mIdx}`,
-            message: `messages.${n}.content.${mIdx}: \`tool_use\` ids must be unique`,
-            title: 'The same tool_use id used twice',
-            why: 'Tool ids must be unique across the whole request; a replayed or retried assistant turn repeats them.',
+            message: `messages.${n}.content.${mIdx}: unexpected \`tool_use_id\` found in \`${b.server}\` blocks: ${b.toolUseId ?? ''}. Each \`${b.server}\` block must have a corresponding \`server_tool_use\` block before it.`,
+            title: 'Server tool result with no server_tool_use before it',
+            why: 'Server tool results live in the assistant turn, right after their server_tool_use; this one has no call before it.',
             confidence: 'V',
           });
         }
-      } else if (!b.server) {
-        push({
-          rule: 'missing_tool_id',
-          code: 'schema',
-          messageIndex: it.msg.rawIndex,
-          index: it.msg.index,
-          blockIndex: it.blockIndex,
-          ids: [],
-          providerPath: `messages.${n}.content.${mIdx}.id`,
-          message: `messages.${n}.content.${mIdx}.id: Field required`,
-          title: 'tool_use without an id',
-          why: 'Every tool_use needs an id for its result to name.',
-          confidence: 'I',
-        });
-      }
-      if (b.server) {
-        if (b.id !== null) (serverCalls ??= new Map()).set(b.id, { it, answered: false });
-      } else (calls ??= []).push(it);
-    } else if (b.type === 'tool_result' && b.server !== undefined) {
-      const call = b.toolUseId !== null ? serverCalls?.get(b.toolUseId) : undefined;
-      if (call) call.answered = true;
-      else if (b.toolUseId !== null && deferred.has(b.toolUseId)) deferred.delete(b.toolUseId);
-      else {
-        push({
-          rule: 'server_tool_orphan',
-          code: '1.3',
-          messageIndex: it.msg.rawIndex,
-          index: it.msg.index,
-          blockIndex: it.blockIndex,
-          ids: b.toolUseId ? [b.toolUseId] : [],
-          providerPath: `messages.${n}.content.${mIdx}`,
-          message: `messages.${n}.content.${mIdx}: unexpected \`tool_use_id\` found in \`${b.server}\` blocks: ${b.toolUseId ?? ''}. Each \`${b.server}\` block must have a corresponding \`server_tool_use\` block before it.`,
-          title: 'Server tool result with no server_tool_use before it',
-          why: 'Server tool results live in the assistant turn, right after their server_tool_use; this one has no call before it.',
-          confidence: 'V',
-        });
       }
     }
   }
-  const callCount = calls?.length ?? 0;
-  const after = msgs[n + 1];
+  const hasNext = n + 1 < T.count;
+  const nextIsUser = hasNext && turnRole(T, n + 1) === 'user';
   if (serverCalls !== null) {
-    const onlyResultsNext =
-      after !== undefined &&
-      after.role === 'user' &&
-      after.items.length > 0 &&
-      after.items.every((x) => x.block.type === 'tool_result' && x.block.server === undefined);
+    let onlyResultsNext = nextIsUser && turnSize(T, n + 1) > 0;
+    for (let s = T.start[n + 1] as number; onlyResultsNext && s < (T.start[n + 2] as number); s++)
+      for (const b of (T.msgs[s] as Message).blocks)
+        if (!isClientResult(b)) {
+          onlyResultsNext = false;
+          break;
+        }
     for (const [id, { it, answered }] of serverCalls) {
       if (answered || it.block.type !== 'tool_use') continue;
       if (callCount > 0 && onlyResultsNext) {
@@ -356,7 +461,7 @@ function checkAssistantMessage(
       const name = it.block.name;
       push({
         rule: 'server_tool_unanswered',
-        code: callCount > 0 && after?.role === 'user' ? 'A4' : '1.3',
+        code: callCount > 0 && nextIsUser ? 'A4' : '1.3',
         messageIndex: it.msg.rawIndex,
         index: it.msg.index,
         blockIndex: it.blockIndex,
@@ -369,47 +474,52 @@ function checkAssistantMessage(
       });
     }
   }
-  if (calls === null) return;
+  if (callCount === 0) return;
 
-  const next = msgs[n + 1];
-  // The client tool_result blocks at the start of the next user message answer the calls; a
-  // linear scan, since a turn holds a handful of calls (no Set per message).
-  let run = 0;
+  // The client tool_result blocks at the start of the next user turn answer the calls; a linear
+  // scan, since a turn holds a handful of calls (no Set per turn).
+  answerIds.length = 0;
   let anyAnswer = false;
   let textFirst = false;
-  if (next && next.role === 'user') {
-    const items = next.items;
-    while (run < items.length) {
-      const b = (items[run] as RenderedItem).block;
-      if (b.type !== 'tool_result' || b.server !== undefined) break;
-      if (b.toolUseId !== null) anyAnswer = true;
-      run++;
-    }
-    // A3: anything before a tool_result ends the "at the start" run.
-    for (let k = run + 1; k < items.length && !textFirst; k++) {
-      const b = (items[k] as RenderedItem).block;
-      if (b.type === 'tool_result' && b.server === undefined) textFirst = true;
+  if (nextIsUser) {
+    let inRun = true;
+    for (let s = T.start[n + 1] as number; s < (T.start[n + 2] as number) && !textFirst; s++) {
+      const blocks = (T.msgs[s] as Message).blocks;
+      for (let bi = 0; bi < blocks.length; bi++) {
+        const b = blocks[bi] as Block;
+        if (inRun) {
+          if (b.type === 'tool_result' && b.server === undefined) {
+            answerIds.push(b.toolUseId);
+            if (b.toolUseId !== null) anyAnswer = true;
+            continue;
+          }
+          inRun = false;
+          continue; // A3: anything before a tool_result ends the "at the start" run.
+        }
+        if (isClientResult(b)) {
+          textFirst = true;
+          break;
+        }
+      }
     }
   }
   let missing: RenderedItem[] | null = null;
-  for (const it of calls) {
-    const id = it.block.type === 'tool_use' ? it.block.id : null;
-    if (id === null) continue;
-    let found = false;
-    for (let k = 0; k < run && !found; k++) {
-      const b = (next as RenderedMessage).items[k]?.block;
-      found = b !== undefined && b.type === 'tool_result' && b.toolUseId === id;
+  for (let s = T.start[n] as number; s < (T.start[n + 1] as number); s++) {
+    const msg = T.msgs[s] as Message;
+    for (let bi = 0; bi < msg.blocks.length; bi++) {
+      const b = msg.blocks[bi] as Block;
+      if (!isClientToolUse(b) || b.id === null) continue;
+      if (!answerIds.includes(b.id)) (missing ??= []).push({ block: b, msg, blockIndex: bi });
     }
-    if (!found) (missing ??= []).push(it);
   }
   if (missing === null) return;
   const ids = missing.map((it) => (it.block.type === 'tool_use' ? (it.block.id as string) : ''));
   const first = missing[0] as RenderedItem;
-  const rule = !next
+  const rule = !hasNext
     ? 'trailing_tool_use'
     : textFirst
       ? 'tool_result_not_first'
-      : anyAnswer && missing.length < calls.length
+      : anyAnswer && missing.length < callCount
         ? 'partial_answer'
         : 'unanswered_tool_use';
   const titles: Record<string, [string, string]> = {
@@ -449,14 +559,15 @@ function checkAssistantMessage(
 /** A12: a trailing assistant message (prefill), model-dependent. */
 function checkTrailing(
   t: Transcript,
-  msgs: RenderedMessage[],
+  T: Turns,
   opts: ValidateOptions,
   push: Push,
   notes: string[],
 ): void {
-  const last = msgs[msgs.length - 1];
-  if (!last || last.role !== 'assistant' || msgs.length < 1) return;
-  if (last.items.some((it) => isClientToolUse(it.block))) return; // reported as A2 (trailing_tool_use)
+  const lastN = T.count - 1;
+  if (lastN < 0 || turnRole(T, lastN) !== 'assistant') return;
+  const lastItems = turnItems(T, lastN);
+  if (lastItems.some((it) => isClientToolUse(it.block))) return; // reported as A2 (trailing_tool_use)
   if (LOG_FORMATS.has(t.format)) {
     // A session log ends on the assistant's reply; the next request appends the user's next
     // input, so the trailing assistant message is history, not a prefill.
@@ -465,7 +576,7 @@ function checkTrailing(
     );
     return;
   }
-  const src = last.sources[0] as Message;
+  const src = turnHead(T, lastN);
   const base = {
     rule: 'trailing_assistant' as const,
     code: 'A12',
@@ -501,7 +612,7 @@ function checkTrailing(
     });
     return;
   }
-  const lastText = [...last.items].reverse().find((it) => it.block.type === 'text');
+  const lastText = [...lastItems].reverse().find((it) => it.block.type === 'text');
   if (lastText && lastText.block.type === 'text' && /\s$/.test(lastText.block.text)) {
     push({
       ...base,
@@ -513,11 +624,13 @@ function checkTrailing(
 }
 
 /** T1–T4: extended thinking rules for the final assistant turn (§1.2). */
-function checkThinking(t: Transcript, msgs: RenderedMessage[], push: Push, notes: string[]): void {
-  msgs.forEach((m, n) => {
-    if (m.role !== 'assistant') return;
-    const lastItem = m.items[m.items.length - 1];
-    if (lastItem && lastItem.block.type === 'thinking' && n === msgs.length - 1) {
+function checkThinking(t: Transcript, T: Turns, push: Push, notes: string[]): void {
+  const lastN = T.count - 1;
+  let anyThinking = false;
+  for (let n = 0; n < T.count; n++) {
+    if (turnRole(T, n) !== 'assistant') continue;
+    const lastItem = n === lastN ? turnItems(T, n).at(-1) : undefined;
+    if (lastItem && lastItem.block.type === 'thinking') {
       push({
         rule: 'thinking_last',
         code: 'T3',
@@ -532,55 +645,55 @@ function checkThinking(t: Transcript, msgs: RenderedMessage[], push: Push, notes
         confidence: 'V',
       });
     }
-    if (t.settings.thinking !== true) return;
+    if (t.settings.thinking !== true) continue;
     // T6/T5: every thinking block sent back must carry the signature Anthropic gave it. A missing
     // one is a schema error; an empty one cannot be valid. A signature from another model or
     // conversation cannot be told from the request (noted below).
-    m.items.forEach((it, mIdx) => {
-      const b = it.block;
-      if (b.type !== 'thinking') return;
-      if (b.signature === undefined) {
-        push({
-          rule: 'invalid_signature',
-          code: 'T6',
-          messageIndex: it.msg.rawIndex,
-          index: it.msg.index,
-          blockIndex: it.blockIndex,
-          ids: [],
-          providerPath: `messages.${n}.content.${mIdx}.thinking.signature`,
-          message: `messages.${n}.content.${mIdx}.thinking.signature: Field required`,
-          title: 'Thinking block without its signature',
-          why: 'Thinking blocks sent back must carry the signature the model returned with them; a converter that rebuilt the block without it breaks the request.',
-          confidence: 'V',
-        });
-      } else if (b.signature.length === 0) {
-        push({
-          rule: 'invalid_signature',
-          code: 'T5',
-          messageIndex: it.msg.rawIndex,
-          index: it.msg.index,
-          blockIndex: it.blockIndex,
-          ids: [],
-          providerPath: `messages.${n}.content.${mIdx}`,
-          message: `messages.${n}.content.${mIdx}: Invalid \`signature\` in \`thinking\` block`,
-          title: 'Thinking block with an empty signature',
-          why: 'The signature proves the thinking came from this model in this conversation; an empty one never verifies.',
-          confidence: 'V',
-        });
+    let mIdx = 0;
+    for (let s = T.start[n] as number; s < (T.start[n + 1] as number); s++) {
+      const msg = T.msgs[s] as Message;
+      for (let bi = 0; bi < msg.blocks.length; bi++, mIdx++) {
+        const b = msg.blocks[bi] as Block;
+        if (b.type !== 'thinking') continue;
+        anyThinking = true;
+        if (b.signature === undefined) {
+          push({
+            rule: 'invalid_signature',
+            code: 'T6',
+            messageIndex: msg.rawIndex,
+            index: msg.index,
+            blockIndex: bi,
+            ids: [],
+            providerPath: `messages.${n}.content.${mIdx}.thinking.signature`,
+            message: `messages.${n}.content.${mIdx}.thinking.signature: Field required`,
+            title: 'Thinking block without its signature',
+            why: 'Thinking blocks sent back must carry the signature the model returned with them; a converter that rebuilt the block without it breaks the request.',
+            confidence: 'V',
+          });
+        } else if (b.signature.length === 0) {
+          push({
+            rule: 'invalid_signature',
+            code: 'T5',
+            messageIndex: msg.rawIndex,
+            index: msg.index,
+            blockIndex: bi,
+            ids: [],
+            providerPath: `messages.${n}.content.${mIdx}`,
+            message: `messages.${n}.content.${mIdx}: Invalid \`signature\` in \`thinking\` block`,
+            title: 'Thinking block with an empty signature',
+            why: 'The signature proves the thinking came from this model in this conversation; an empty one never verifies.',
+            confidence: 'V',
+          });
+        }
       }
-    });
-  });
-  if (
-    t.settings.thinking === true &&
-    msgs.some((m) => m.role === 'assistant' && m.items.some((it) => it.block.type === 'thinking'))
-  ) {
+    }
+  }
+  if (t.settings.thinking === true && anyThinking) {
     notes.push(
       'A thinking signature from another model, provider or conversation (T5) cannot be detected from the request; only missing or empty signatures were checked.',
     );
   }
-  const lastN = msgs.length - 1;
-  const last = msgs[lastN];
-  if (!last) return;
+  if (lastN < 0) return;
   if (t.settings.thinking === undefined) {
     notes.push(
       'Whether thinking is enabled is unknown (no request body), so T1, T2 and T4 were not checked.',
@@ -588,11 +701,12 @@ function checkThinking(t: Transcript, msgs: RenderedMessage[], push: Push, notes
     return;
   }
   if (t.settings.thinking === false) {
-    if (last.role === 'assistant') {
-      const idx = last.items.findIndex(
+    if (turnRole(T, lastN) === 'assistant') {
+      const lastItems = turnItems(T, lastN);
+      const idx = lastItems.findIndex(
         (it) => it.block.type === 'thinking' || it.block.type === 'redacted_thinking',
       );
-      const it = last.items[idx];
+      const it = lastItems[idx];
       if (it) {
         push({
           rule: 'thinking_when_disabled',
@@ -613,21 +727,19 @@ function checkThinking(t: Transcript, msgs: RenderedMessage[], push: Push, notes
   }
   // Thinking enabled: if the request continues a tool loop, the first assistant message of that
   // loop must start with thinking or redacted_thinking.
-  const isResultTurn = (m: RenderedMessage) =>
-    m.role === 'user' &&
-    m.items.some((it) => it.block.type === 'tool_result' && it.block.server === undefined);
-  if (!isResultTurn(last)) return;
+  const isResultTurn = (n: number) =>
+    turnRole(T, n) === 'user' && turnItems(T, n).some((it) => isClientResult(it.block));
+  if (!isResultTurn(lastN)) return;
   let start = -1;
   for (let k = lastN - 1; k >= 0; k--) {
-    const m = msgs[k] as RenderedMessage;
-    if (m.role === 'assistant') start = k;
-    else if (!isResultTurn(m)) break;
+    if (turnRole(T, k) === 'assistant') start = k;
+    else if (!isResultTurn(k)) break;
   }
-  const first = start >= 0 ? msgs[start] : undefined;
-  if (!first) return;
-  const head = first.items[0];
+  if (start < 0) return;
+  const firstItems = turnItems(T, start);
+  const head = firstItems[0];
   if (!head || head.block.type === 'thinking' || head.block.type === 'redacted_thinking') return;
-  const ids = first.items.flatMap((it) =>
+  const ids = firstItems.flatMap((it) =>
     isClientToolUse(it.block) && it.block.id !== null ? [it.block.id] : [],
   );
   push({
