@@ -84,6 +84,9 @@ function defaultRequest(requests: readonly { label: string; preferred?: boolean 
   return i >= 0 ? i : requests.length - 1;
 }
 
+/** How far (UTF-16 code units) `readSource` looks for the end of a JSON Lines first line. */
+const FIRST_LINE_LOOKUP = 1 << 20;
+
 /** Read text into a source document: JSON, or JSON Lines when the text looks like a log. */
 export function readSource(input: string, name?: string): Result<SourceDoc> {
   // A byte order mark (pasted from an editor that saved one) is not part of the JSON; files get
@@ -102,11 +105,21 @@ export function readSource(input: string, name?: string): Result<SourceDoc> {
   const jsonlHint = name !== undefined && /\.(jsonl|ndjson)$/i.test(name);
   // A text whose first line is a whole JSON object followed by another `{` line cannot be one
   // JSON document, so it is read as JSON Lines directly (no doomed whole-text parse of a log).
-  if (jsonlHint || looksLikeJsonl(text)) {
+  // The first line is looked for in the first MiB only; a log with a longer first line is found
+  // after the whole-text parse fails.
+  const asJsonl = (): Result<SourceDoc> | null => {
     const { lines, brokenLines } = parseJsonlText(text);
-    if (lines.length > 0) return { ok: true, value: { kind: 'jsonl', lines, brokenLines } };
+    return lines.length > 0 ? { ok: true, value: { kind: 'jsonl', lines, brokenLines } } : null;
+  };
+  if (jsonlHint || looksLikeJsonl(text, FIRST_LINE_LOOKUP)) {
+    const jsonl = asJsonl();
+    if (jsonl) return jsonl;
   }
   const parsed = parseJsonText(text);
+  if (!parsed.ok && !jsonlHint && looksLikeJsonl(text)) {
+    const jsonl = asJsonl();
+    if (jsonl) return jsonl;
+  }
   // Raw NUL bytes cannot appear in JSON, so they are looked for only once a parse has failed
   // (a scan of the whole text on every load otherwise).
   if (!parsed.ok && text.includes('\u0000'))

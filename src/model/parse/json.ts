@@ -93,11 +93,19 @@ export function parseJsonText(text: string): Result<unknown, JsonFailure> {
   }
 }
 
-/** Cheap check: does the text look like JSON Lines (several lines that each start an object)? */
-export function looksLikeJsonl(text: string): boolean {
+/**
+ * Cheap check: does the text look like JSON Lines (several lines that each start an object)?
+ * @param maxFirstLine look for the end of the first line only this far (UTF-16 code units): a
+ *   minified 50 MB JSON document has no newline at all, and scanning it for one costs ~3 ms.
+ *   A log whose first line is longer is found by the caller's fallback (see `readSource`).
+ */
+export function looksLikeJsonl(text: string, maxFirstLine = Infinity): boolean {
   const trimmed = text.trimStart();
   if (!trimmed.startsWith('{')) return false;
-  const firstNl = trimmed.indexOf('\n');
+  const firstNl =
+    maxFirstLine === Infinity
+      ? trimmed.indexOf('\n')
+      : trimmed.slice(0, maxFirstLine + 1).indexOf('\n');
   if (firstNl < 0) return false;
   const firstLine = trimmed.slice(0, firstNl).trim();
   if (!firstLine.endsWith('}')) return false;

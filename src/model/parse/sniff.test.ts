@@ -203,3 +203,30 @@ describe.skipIf(realFiles.length === 0)(
     }
   },
 );
+
+describe('JSON Lines told from one JSON document', () => {
+  const line = (o: unknown) => JSON.stringify(o);
+  const user = (text: string) => ({ type: 'user', message: { role: 'user', content: text } });
+
+  it('a pasted log whose first line is longer than the first-line lookup is still JSON Lines', () => {
+    // 1.2 million characters on line 1: past the 1 MiB window readSource looks in first.
+    const text = [line(user('x'.repeat(1_200_000))), line(user('next'))].join('\n');
+    const src = readSource(text);
+    expect(src.ok && src.value.kind).toBe('jsonl');
+    expect(src.ok && src.value.kind === 'jsonl' && src.value.lines.map((l) => l.line)).toEqual([
+      1, 2,
+    ]);
+  });
+
+  it('a minified document with no newline is one JSON document', () => {
+    const src = readSource(line({ messages: [{ role: 'user', content: 'hi' }] }));
+    expect(src.ok && src.value.kind).toBe('json');
+  });
+
+  it('a pretty-printed document is one JSON document', () => {
+    const src = readSource(
+      JSON.stringify({ messages: [{ role: 'user', content: 'hi' }] }, null, 2),
+    );
+    expect(src.ok && src.value.kind).toBe('json');
+  });
+});
