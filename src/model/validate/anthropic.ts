@@ -7,7 +7,7 @@
  * `messageIndex`/`blockIndex` still point at the message and block as pasted.
  */
 import { isPinned } from '../exchanges.ts';
-import type { Block, Message, Transcript } from '../types.ts';
+import type { Block, Message, ThinkingBlock, Transcript } from '../types.ts';
 import { idList, isClientToolUse, violation, type ViolationInput } from './common.ts';
 import type {
   ProviderValidator,
@@ -205,6 +205,12 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
   const deferredServer = new Set<string>();
   // The ids answered at the start of the next user turn (reused from turn to turn).
   const answerIds: (string | null)[] = [];
+  const sig: Signatures = {
+    on: t.settings.thinking === true,
+    any: false,
+    found: [],
+    foundTurn: [],
+  };
   const lastIdx = T.count - 1;
   for (let n = 0; n < T.count; n++) {
     const role = turnRole(T, n);
@@ -274,12 +280,12 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
     if (role === 'user') {
       checkUserTurn(T, n, push);
     } else {
-      checkAssistantTurn(T, n, seenToolUse, push, deferredServer, answerIds);
+      checkAssistantTurn(T, n, seenToolUse, push, deferredServer, answerIds, sig);
     }
   }
 
   checkTrailing(t, T, opts, push, notes);
-  checkThinking(t, T, push, notes);
+  checkThinking(t, T, sig, push, notes);
   return {
     provider: 'anthropic',
     valid: !found.some((v) => v.severity === 'error'),
@@ -361,7 +367,9 @@ function isClientResult(b: Block): boolean {
  * tool_result blocks).
  * A5's "content after a client tool_use in the same turn" is deliberately NOT an error here:
  * shared case 10 (ai-sdk) shows interleaved text and tool_use in one assistant turn is legal.
- * @param answerIds scratch list for the ids answered by the next turn (overwritten)
+ * @param sig where the T6/T5 findings of thinking blocks go (see `checkThinking`)
+ * @param answerIds scratch list for the ids answered by the next turn (its first entries are
+ *   overwritten; a plain loop over them, not `includes`, which costs a builtin call per call)
  */
 function checkAssistantTurn(
   T: Turns,
@@ -370,6 +378,7 @@ function checkAssistantTurn(
   push: Push,
   deferred: Set<string>,
   answerIds: (string | null)[],
+  sig: Signatures,
 ): void {
   // Allocated only when the turn holds server tool calls (most turns hold none).
   let serverCalls: Map<string, { it: RenderedItem; answered: boolean }> | null = null;
@@ -379,7 +388,9 @@ function checkAssistantTurn(
     const msg = T.msgs[s] as Message;
     for (let bi = 0; bi < msg.blocks.length; bi++, mIdx++) {
       const b = msg.blocks[bi] as Block;
-      if (b.type === 'tool_use') {
+      if (b.type === 'thinking') {
+        if (sig.on) checkSignature(b, msg, bi, n, mIdx, sig);
+      } else if (b.type === 'tool_use') {
         if (b.id !== null) {
           const before = seen?.size ?? 0;
           seen?.add(b.id);
@@ -478,7 +489,7 @@ function checkAssistantTurn(
 
   // The client tool_result blocks at the start of the next user turn answer the calls; a linear
   // scan, since a turn holds a handful of calls (no Set per turn).
-  answerIds.length = 0;
+  let answers = 0;
   let anyAnswer = false;
   let textFirst = false;
   if (nextIsUser) {
@@ -489,7 +500,7 @@ function checkAssistantTurn(
         const b = blocks[bi] as Block;
         if (inRun) {
           if (b.type === 'tool_result' && b.server === undefined) {
-            answerIds.push(b.toolUseId);
+            answerIds[answers++] = b.toolUseId;
             if (b.toolUseId !== null) anyAnswer = true;
             continue;
           }
@@ -509,7 +520,9 @@ function checkAssistantTurn(
     for (let bi = 0; bi < msg.blocks.length; bi++) {
       const b = msg.blocks[bi] as Block;
       if (!isClientToolUse(b) || b.id === null) continue;
-      if (!answerIds.includes(b.id)) (missing ??= []).push({ block: b, msg, blockIndex: bi });
+      let k = 0;
+      while (k < answers && answerIds[k] !== b.id) k++;
+      if (k === answers) (missing ??= []).push({ block: b, msg, blockIndex: bi });
     }
   }
   if (missing === null) return;
@@ -623,72 +636,100 @@ function checkTrailing(
   }
 }
 
-/** T1–T4: extended thinking rules for the final assistant turn (§1.2). */
-function checkThinking(t: Transcript, T: Turns, push: Push, notes: string[]): void {
-  const lastN = T.count - 1;
-  let anyThinking = false;
-  for (let n = 0; n < T.count; n++) {
-    if (turnRole(T, n) !== 'assistant') continue;
-    const lastItem = n === lastN ? turnItems(T, n).at(-1) : undefined;
-    if (lastItem && lastItem.block.type === 'thinking') {
-      push({
-        rule: 'thinking_last',
-        code: 'T3',
-        messageIndex: lastItem.msg.rawIndex,
-        index: lastItem.msg.index,
-        blockIndex: lastItem.blockIndex,
-        ids: [],
-        providerPath: `messages.${n}`,
-        message: `messages.${n}: The final block in an assistant message cannot be \`thinking\`.`,
-        title: 'Assistant message ends with a thinking block',
-        why: 'A thinking block must be followed by the text or tool calls it led to.',
-        confidence: 'V',
-      });
-    }
-    if (t.settings.thinking !== true) continue;
-    // T6/T5: every thinking block sent back must carry the signature Anthropic gave it. A missing
-    // one is a schema error; an empty one cannot be valid. A signature from another model or
-    // conversation cannot be told from the request (noted below).
-    let mIdx = 0;
-    for (let s = T.start[n] as number; s < (T.start[n + 1] as number); s++) {
-      const msg = T.msgs[s] as Message;
-      for (let bi = 0; bi < msg.blocks.length; bi++, mIdx++) {
-        const b = msg.blocks[bi] as Block;
-        if (b.type !== 'thinking') continue;
-        anyThinking = true;
-        if (b.signature === undefined) {
-          push({
-            rule: 'invalid_signature',
-            code: 'T6',
-            messageIndex: msg.rawIndex,
-            index: msg.index,
-            blockIndex: bi,
-            ids: [],
-            providerPath: `messages.${n}.content.${mIdx}.thinking.signature`,
-            message: `messages.${n}.content.${mIdx}.thinking.signature: Field required`,
-            title: 'Thinking block without its signature',
-            why: 'Thinking blocks sent back must carry the signature the model returned with them; a converter that rebuilt the block without it breaks the request.',
-            confidence: 'V',
-          });
-        } else if (b.signature.length === 0) {
-          push({
-            rule: 'invalid_signature',
-            code: 'T5',
-            messageIndex: msg.rawIndex,
-            index: msg.index,
-            blockIndex: bi,
-            ids: [],
-            providerPath: `messages.${n}.content.${mIdx}`,
-            message: `messages.${n}.content.${mIdx}: Invalid \`signature\` in \`thinking\` block`,
-            title: 'Thinking block with an empty signature',
-            why: 'The signature proves the thinking came from this model in this conversation; an empty one never verifies.',
-            confidence: 'V',
-          });
-        }
-      }
-    }
+/**
+ * T6/T5 findings, gathered while the assistant turns are scanned (one pass over the blocks) and
+ * pushed by `checkThinking` in the order of a turn-by-turn scan.
+ */
+interface Signatures {
+  /** Thinking is enabled: the signatures are checked. */
+  on: boolean;
+  /** Some assistant turn holds a thinking block. */
+  any: boolean;
+  found: ViolationInput[];
+  /** The turn of each finding. */
+  foundTurn: number[];
+}
+
+/**
+ * T6/T5: every thinking block sent back must carry the signature Anthropic gave it. A missing one
+ * is a schema error; an empty one cannot be valid. A signature from another model or
+ * conversation cannot be told from the request (noted in `checkThinking`).
+ */
+function checkSignature(
+  b: ThinkingBlock,
+  msg: Message,
+  bi: number,
+  n: number,
+  mIdx: number,
+  sig: Signatures,
+): void {
+  sig.any = true;
+  if (b.signature === undefined) {
+    sig.foundTurn.push(n);
+    sig.found.push({
+      rule: 'invalid_signature',
+      code: 'T6',
+      messageIndex: msg.rawIndex,
+      index: msg.index,
+      blockIndex: bi,
+      ids: [],
+      providerPath: `messages.${n}.content.${mIdx}.thinking.signature`,
+      message: `messages.${n}.content.${mIdx}.thinking.signature: Field required`,
+      title: 'Thinking block without its signature',
+      why: 'Thinking blocks sent back must carry the signature the model returned with them; a converter that rebuilt the block without it breaks the request.',
+      confidence: 'V',
+    });
+  } else if (b.signature.length === 0) {
+    sig.foundTurn.push(n);
+    sig.found.push({
+      rule: 'invalid_signature',
+      code: 'T5',
+      messageIndex: msg.rawIndex,
+      index: msg.index,
+      blockIndex: bi,
+      ids: [],
+      providerPath: `messages.${n}.content.${mIdx}`,
+      message: `messages.${n}.content.${mIdx}: Invalid \`signature\` in \`thinking\` block`,
+      title: 'Thinking block with an empty signature',
+      why: 'The signature proves the thinking came from this model in this conversation; an empty one never verifies.',
+      confidence: 'V',
+    });
   }
-  if (t.settings.thinking === true && anyThinking) {
+}
+
+/** T1–T4: extended thinking rules for the final assistant turn (§1.2). */
+function checkThinking(
+  t: Transcript,
+  T: Turns,
+  sig: Signatures,
+  push: Push,
+  notes: string[],
+): void {
+  const lastN = T.count - 1;
+  // The order of a scan turn by turn: the signature findings of the turns before the last, then
+  // T3 on the last turn, then the last turn's signature findings.
+  let i = 0;
+  while (i < sig.found.length && (sig.foundTurn[i] as number) < lastN)
+    push(sig.found[i++] as ViolationInput);
+  const lastItem =
+    lastN >= 0 && turnRole(T, lastN) === 'assistant' ? turnItems(T, lastN).at(-1) : undefined;
+  if (lastItem && lastItem.block.type === 'thinking') {
+    push({
+      rule: 'thinking_last',
+      code: 'T3',
+      messageIndex: lastItem.msg.rawIndex,
+      index: lastItem.msg.index,
+      blockIndex: lastItem.blockIndex,
+      ids: [],
+      providerPath: `messages.${lastN}`,
+      message: `messages.${lastN}: The final block in an assistant message cannot be \`thinking\`.`,
+      title: 'Assistant message ends with a thinking block',
+      why: 'A thinking block must be followed by the text or tool calls it led to.',
+      confidence: 'V',
+    });
+  }
+  while (i < sig.found.length) push(sig.found[i++] as ViolationInput);
+  if (sig.on && sig.any) {
     notes.push(
       'A thinking signature from another model, provider or conversation (T5) cannot be detected from the request; only missing or empty signatures were checked.',
     );
