@@ -110,9 +110,9 @@ function blocksOf(content: unknown[]): Block[] {
   for (let i = 0; i < content.length; i++) {
     const b = anthropicBlock(content[i]);
     if (b === content[i]) continue;
-    const out = content.slice(0, i) as Block[];
-    out.push(b);
-    for (let j = i + 1; j < content.length; j++) out.push(anthropicBlock(content[j]));
+    const out = content.slice() as Block[]; // one packed array of the final length
+    out[i] = b;
+    for (let j = i + 1; j < content.length; j++) out[j] = anthropicBlock(content[j]);
     return out;
   }
   return content as Block[];
@@ -126,13 +126,16 @@ function resultContent(c: unknown): Block[] {
   return [{ type: 'other', label: 'content', raw: c }];
 }
 
-const ROLES: Record<string, Role> = { user: 'user', assistant: 'assistant', system: 'system' };
+/** `assistant` and `system` as given; any other role (or none) is read as `user`. */
+function roleOf(r: unknown): Role {
+  return r === 'assistant' ? 'assistant' : r === 'system' ? 'system' : 'user';
+}
 
 function parseMessages(list: unknown[], listKey: string): Message[] {
   return list.map((m, i): Message => {
     const path = `${listKey}.${i}`;
     if (!isObject(m)) return notAnObject(m, path, i);
-    const role = ROLES[str(m.role) ?? ''] ?? 'user';
+    const role = roleOf(m.role);
     const content = m.content;
     let blocks: Block[];
     let stringContent = false;
