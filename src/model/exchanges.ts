@@ -48,23 +48,25 @@ export function groupExchanges(messages: readonly Message[]): Grouping {
   const exchanges: Exchange[] = [];
   const exchangeOf = new Int32Array(messages.length).fill(-1);
   let current: Exchange | null = null;
-  messages.forEach((m, i) => {
-    if (isPinned(m)) return;
-    if (current === null || startsExchange(m)) {
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i] as Message;
+    if (isPinned(m)) continue;
+    const starts = startsExchange(m);
+    if (current === null || starts) {
       current = {
         index: exchanges.length,
         key: `x${exchanges.length}`,
         messages: [],
         first: i,
         last: i,
-        leading: !startsExchange(m),
+        leading: !starts,
       };
       exchanges.push(current);
     }
     current.messages.push(i);
     current.last = i;
     exchangeOf[i] = current.index;
-  });
+  }
   return { exchanges, exchangeOf };
 }
 

@@ -46,16 +46,21 @@ export interface ToolPair {
 
 /** True when a message carries at least one (client) tool result. */
 export function hasToolResult(m: Message): boolean {
-  return m.blocks.some((b) => b.type === 'tool_result' && !b.server);
+  // A plain loop: this runs for every user message of every transcript, twice per load.
+  const blocks = m.blocks;
+  for (let i = 0; i < blocks.length; i++) {
+    const b = blocks[i] as Message['blocks'][number];
+    if (b.type === 'tool_result' && !b.server) return true;
+  }
+  return false;
 }
 
 /** True for an assistant message that holds only tool calls (a Responses `function_call` item). */
 function isCallOnly(m: Message): boolean {
-  return (
-    m.role === 'assistant' &&
-    m.blocks.length > 0 &&
-    m.blocks.every((b) => b.type === 'tool_use' || b.type === 'redacted_thinking')
-  );
+  if (m.role !== 'assistant' || m.blocks.length === 0) return false;
+  for (const b of m.blocks)
+    if (b.type !== 'tool_use' && b.type !== 'redacted_thinking') return false;
+  return true;
 }
 
 /**
