@@ -47,34 +47,20 @@ export function rejectsPrefill(model: string | undefined): boolean {
 /**
  * Render normalised messages as the Anthropic API sees them: system/developer messages leave the
  * list (they go to `system`), role `tool` becomes `user`, and consecutive same-role messages are
- * merged into one.
+ * merged into one (§7.1). An item object per block: for the eviction model's per-turn lookups;
+ * the validator itself walks the same turns without them (`anthropicTurns`).
  */
 export function renderAnthropic(messages: readonly Message[]): RenderedMessage[] {
-  // Plain loops: this runs over every block of 100k-message transcripts, once per validation.
-  const out: RenderedMessage[] = [];
-  let last: RenderedMessage | undefined;
-  for (let mi = 0; mi < messages.length; mi++) {
-    const m = messages[mi] as Message;
-    if (isPinned(m)) continue;
-    const role = m.role === 'assistant' ? 'assistant' : 'user';
-    const blocks = m.blocks;
-    if (last !== undefined && last.role === role) {
-      for (let bi = 0; bi < blocks.length; bi++)
-        last.items.push({ block: blocks[bi] as Block, msg: m, blockIndex: bi });
-      last.sources.push(m);
-      if (blocks.length > 0) last.emptyString = false;
-      continue;
-    }
-    const items: RenderedItem[] = new Array<RenderedItem>(blocks.length);
-    for (let bi = 0; bi < blocks.length; bi++)
-      items[bi] = { block: blocks[bi] as Block, msg: m, blockIndex: bi };
-    last = {
-      role,
+  const T = anthropicTurns(messages);
+  const out: RenderedMessage[] = new Array<RenderedMessage>(T.count);
+  for (let n = 0; n < T.count; n++) {
+    const items = turnItems(T, n);
+    out[n] = {
+      role: turnRole(T, n),
       items,
-      sources: [m],
-      emptyString: blocks.length === 0 || (m.stringContent === true && allEmptyText(blocks)),
+      sources: T.msgs.slice(T.start[n], T.start[n + 1]),
+      emptyString: turnEmptyString(T, n, items.length),
     };
-    out.push(last);
   }
   return out;
 }
