@@ -20,8 +20,6 @@ export function referencePairToolCalls(messages: readonly Message[]): ToolPair[]
   // Calls without ids, per assistant message, waiting for a result by position and name.
   let pendingNoId: ToolPair[] = [];
   const runEnd = new Int32Array(messages.length).fill(-1);
-  // Plain loops and object literals, no per-call helper objects: this runs over every block of
-  // 100k-message transcripts.
   for (let mi = 0; mi < messages.length; mi++) {
     const blocks = (messages[mi] as Message).blocks;
     for (let bi = 0; bi < blocks.length; bi++) {

@@ -231,35 +231,26 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
         if (startsVisible(b.text)) continue; // fast path: starts with a visible character
         if (emptyString && b.text === '') continue;
         if (isFinal && role === 'assistant') continue;
-        if (b.text === '') {
-          push({
-            rule: 'empty_text',
-            code: 'A11',
-            messageIndex: msg.rawIndex,
-            index: msg.index,
-            blockIndex: bi,
-            ids: [],
-            providerPath: `messages.${n}.content.${mIdx}.text`,
-            message: `messages.${n}.content.${mIdx}.text: text content blocks must be non-empty`,
-            title: 'Empty text block',
-            why: 'Anthropic rejects text blocks with no text.',
-            confidence: 'V',
-          });
-        } else if (!/\S/.test(b.text)) {
-          push({
-            rule: 'empty_text',
-            code: 'A11',
-            messageIndex: msg.rawIndex,
-            index: msg.index,
-            blockIndex: bi,
-            ids: [],
-            providerPath: 'messages',
-            message: 'messages: text content blocks must contain non-whitespace text',
-            title: 'Whitespace-only text block',
-            why: 'Anthropic rejects text blocks that hold only whitespace.',
-            confidence: 'V',
-          });
-        }
+        const empty = b.text === '';
+        if (!empty && /\S/.test(b.text)) continue;
+        const path = `messages.${n}.content.${mIdx}.text`;
+        push({
+          rule: 'empty_text',
+          code: 'A11',
+          messageIndex: msg.rawIndex,
+          index: msg.index,
+          blockIndex: bi,
+          ids: [],
+          providerPath: empty ? path : 'messages',
+          message: empty
+            ? `${path}: text content blocks must be non-empty`
+            : 'messages: text content blocks must contain non-whitespace text',
+          title: empty ? 'Empty text block' : 'Whitespace-only text block',
+          why: empty
+            ? 'Anthropic rejects text blocks with no text.'
+            : 'Anthropic rejects text blocks that hold only whitespace.',
+          confidence: 'V',
+        });
       }
     }
 
@@ -298,6 +289,28 @@ function callsId(T: Turns, n: number, id: string): boolean {
   return false;
 }
 
+/** A tool_use without `id` or a tool_result without `tool_use_id`: the API's schema error. */
+function missingId(
+  msg: Message,
+  bi: number,
+  path: string,
+  [title, why]: [string, string],
+): ViolationInput {
+  return {
+    rule: 'missing_tool_id',
+    code: 'schema',
+    messageIndex: msg.rawIndex,
+    index: msg.index,
+    blockIndex: bi,
+    ids: [],
+    providerPath: path,
+    message: `${path}: Field required`,
+    title,
+    why,
+    confidence: 'I',
+  };
+}
+
 /** A1 (orphan result), missing ids, and server result blocks misplaced in a user message. */
 function checkUserTurn(T: Turns, n: number, push: Push): void {
   let mIdx = 0;
@@ -307,19 +320,12 @@ function checkUserTurn(T: Turns, n: number, push: Push): void {
       const b = msg.blocks[bi] as Block;
       if (b.type !== 'tool_result' || b.server !== undefined) continue;
       if (b.toolUseId === null) {
-        push({
-          rule: 'missing_tool_id',
-          code: 'schema',
-          messageIndex: msg.rawIndex,
-          index: msg.index,
-          blockIndex: bi,
-          ids: [],
-          providerPath: `messages.${n}.content.${mIdx}.tool_use_id`,
-          message: `messages.${n}.content.${mIdx}.tool_use_id: Field required`,
-          title: 'tool_result without a tool_use_id',
-          why: 'Every tool_result must name the tool_use it answers.',
-          confidence: 'I',
-        });
+        push(
+          missingId(msg, bi, `messages.${n}.content.${mIdx}.tool_use_id`, [
+            'tool_result without a tool_use_id',
+            'Every tool_result must name the tool_use it answers.',
+          ]),
+        );
         continue;
       }
       if (!callsId(T, n - 1, b.toolUseId)) {
@@ -396,19 +402,12 @@ function checkAssistantTurn(
             });
           }
         } else if (!b.server) {
-          push({
-            rule: 'missing_tool_id',
-            code: 'schema',
-            messageIndex: msg.rawIndex,
-            index: msg.index,
-            blockIndex: bi,
-            ids: [],
-            providerPath: `messages.${n}.content.${mIdx}.id`,
-            message: `messages.${n}.content.${mIdx}.id: Field required`,
-            title: 'tool_use without an id',
-            why: 'Every tool_use needs an id for its result to name.',
-            confidence: 'I',
-          });
+          push(
+            missingId(msg, bi, `messages.${n}.content.${mIdx}.id`, [
+              'tool_use without an id',
+              'Every tool_use needs an id for its result to name.',
+            ]),
+          );
         }
         if (b.server) {
           if (b.id !== null)
