@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { prepareEviction } from '../../model/evict/policies.ts';
-import { sweepContext } from '../../model/evict/sweep.ts';
+import { sweepContext, type PolicySweep } from '../../model/evict/sweep.ts';
 import { assistant, call, result, system, transcript, user } from '../../model/testing.ts';
 import { countTokens } from '../../model/tokens.ts';
 import { defaultWindowFor, fmtPercent, oneIn, triggerPercent } from './contextWindows.ts';
@@ -15,6 +15,7 @@ import {
   sweepCursorX,
   sweepDomainLo,
   sweepKeyBudget,
+  sweepSegments,
 } from './sweepLayout.ts';
 
 // Case 01 rebuilt (see state/eviction.test.ts): a cut between call and result orphans the result.
@@ -33,32 +34,41 @@ const sweep = sweepContext(prepareEviction(T, table, 'anthropic'), ['message', '
 describe('layoutSweep', () => {
   it('message strip shows the 400 budgets of the model sweep; exchange strip has none', () => {
     const l = layoutSweep(sweep.policies, sweep.total, 20);
-    const [msg, ex] = l.strips;
-    const errors = msg?.segments.filter((s) => s.kind === 'error').map((s) => [s.lo, s.hi]);
+    const [msg, ex] = sweep.policies.map((p) => sweepSegments(p, sweep.total, l.domain[0]));
+    const errors = msg?.filter((s) => s.kind === 'error').map((s) => [s.lo, s.hi]);
     expect(errors).toEqual(sweep.policies[0]?.invalidBudgets);
-    expect(ex?.segments.some((s) => s.kind === 'error')).toBe(false);
+    expect(ex?.some((s) => s.kind === 'error')).toBe(false);
     // Exchange cannot get as low as message: its strip starts with "cannot fit".
-    expect(ex?.segments[0]?.kind).toBe('nofit');
-    expect(ex?.segments[0]?.lo).toBe(l.domain[0]);
+    expect(ex?.[0]?.kind).toBe('nofit');
+    expect(ex?.[0]?.lo).toBe(l.domain[0]);
+    // The strips draw those segments merged to pixels.
+    expect(l.strips.map((s) => s.bars)).toEqual([msg, ex].map((g) => pixelBars(g ?? [])));
   });
 
   it('segments tile the domain without gaps or overlaps, inside the chart', () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: sweep.total }), (budget) => {
         const l = layoutSweep(sweep.policies, sweep.total, budget);
-        for (const s of l.strips) {
-          expect(s.segments[0]?.lo).toBe(l.domain[0]);
-          expect(s.segments[s.segments.length - 1]?.hi).toBe(sweep.total);
-          for (let i = 1; i < s.segments.length; i++) {
-            const a = s.segments[i - 1];
-            const b = s.segments[i];
+        for (const [k, s] of l.strips.entries()) {
+          const segments = sweepSegments(
+            sweep.policies[k] as PolicySweep,
+            sweep.total,
+            l.domain[0],
+          );
+          expect(segments[0]?.lo).toBe(l.domain[0]);
+          expect(segments[segments.length - 1]?.hi).toBe(sweep.total);
+          for (let i = 1; i < segments.length; i++) {
+            const a = segments[i - 1];
+            const b = segments[i];
             expect(b?.lo).toBe((a?.hi ?? 0) + 1);
+            expect(b?.kind).not.toBe(a?.kind); // runs of one kind are merged
             expect(b?.x).toBeCloseTo((a?.x ?? 0) + (a?.width ?? 0), 6);
           }
-          for (const seg of s.segments) {
+          for (const seg of segments) {
             expect(seg.x).toBeGreaterThanOrEqual(DEFAULT_SWEEP_SIZE.left - 1e-9);
             expect(seg.x + seg.width).toBeLessThanOrEqual(DEFAULT_SWEEP_SIZE.width + 1e-9);
           }
+          expect(s.bars).toEqual(pixelBars(segments));
           expect(s.keptPath.startsWith('M')).toBe(true);
         }
         expect(l.cursorX).not.toBeNull();
@@ -127,9 +137,50 @@ describe('layout memoised on the sweep', () => {
     const points = (l.strips[0]?.keptPath.match(/[ML]/g) ?? []).length;
     expect(points).toBeGreaterThan(100);
     expect(points).toBeLessThanOrEqual(4 * 2 * DEFAULT_SWEEP_SIZE.width);
-    expect(l.strips[0]?.segments).toEqual([
+    expect(sweepSegments(big, n - 1, 0)).toEqual([
       expect.objectContaining({ lo: 0, hi: n - 1, kind: 'valid' }),
     ]);
+  });
+});
+
+describe('strip segments in budget order, whatever the order of the cuts', () => {
+  it('a sweep with its cuts shuffled lays out the same segments, bars and kept path', () => {
+    const base = sweep.policies[0] as PolicySweep;
+    const n = base.cuts.length;
+    fc.assert(
+      fc.property(
+        // The last cut stays last: below the smallest budget the policy keeps its last cut.
+        fc.shuffledSubarray(
+          Array.from({ length: n - 1 }, (_, i) => i),
+          { minLength: n - 1, maxLength: n - 1 },
+        ),
+        (head) => {
+          const perm = [...head, n - 1];
+          const pick = <A extends Float64Array | Int32Array | Uint8Array>(a: A): A => {
+            const out = a.slice() as A;
+            perm.forEach((from, to) => (out[to] = a[from] as number));
+            return out;
+          };
+          const shuffled: PolicySweep = {
+            ...base,
+            cuts: pick(base.cuts),
+            costs: pick(base.costs),
+            valid: pick(base.valid),
+            budgetLo: pick(base.budgetLo),
+            budgetHi: pick(base.budgetHi),
+          };
+          const lo = sweepDomainLo([base], sweep.total, 0);
+          expect(sweepSegments(shuffled, sweep.total, lo)).toEqual(
+            sweepSegments(base, sweep.total, lo),
+          );
+          const a = layoutSweepFrom([shuffled], sweep.total, lo).strips[0];
+          const b = layoutSweepFrom([base], sweep.total, lo).strips[0];
+          expect(a?.bars).toEqual(b?.bars);
+          expect(a?.keptPath).toEqual(b?.keptPath);
+        },
+      ),
+      { numRuns: 50 },
+    );
   });
 });
 

@@ -5,7 +5,7 @@
  * it keeps. Units: tokens in, pixels out.
  */
 import { ticks } from 'd3-array';
-import { scaleLinear } from 'd3-scale';
+import { scaleLinear, type ScaleLinear } from 'd3-scale';
 import { line } from 'd3-shape';
 import type { PolicySweep } from '../../model/evict/sweep.ts';
 import { fmtInt } from '../format.ts';
@@ -40,8 +40,11 @@ export interface SweepSegment {
 export interface SweepStrip {
   policy: string;
   y: number;
-  segments: SweepSegment[];
-  /** The segments as drawn: runs narrower than a pixel merged (`pixelBars`). */
+  /**
+   * The strip's segments as drawn: runs narrower than a pixel merged (`pixelBars` of
+   * `sweepSegments`, built in the same pass without an object per segment: a message-level
+   * policy at 100,000 messages has ~66,000 of them).
+   */
   bars: SweepBar[];
   /** Kept tokens against the budget: SVG path in the plot area. */
   keptPath: string;
@@ -64,29 +67,46 @@ export interface SweepBar extends SweepSegment {
  * @param segments a strip's segments, in budget order
  */
 export function pixelBars(segments: readonly SweepSegment[], px = 1): SweepBar[] {
-  const out: SweepBar[] = [];
-  let cur: SweepBar | null = null;
-  for (const s of segments) {
-    if (s.width >= px) {
-      if (cur) out.push(cur);
-      cur = null;
-      out.push({ ...s, mixed: false });
-      continue;
+  const bars = new BarBuilder(px);
+  for (const g of segments) bars.add(g.lo, g.hi, g.x, g.width, g.kind);
+  return bars.done();
+}
+
+/** `pixelBars` fed one segment at a time (its fields, no object per segment). */
+class BarBuilder {
+  private out: SweepBar[] = [];
+  private cur: SweepBar | null = null;
+  private readonly px: number;
+  constructor(px: number) {
+    this.px = px;
+  }
+
+  add(lo: number, hi: number, x: number, width: number, kind: SweepSegment['kind']): void {
+    const cur = this.cur;
+    if (width >= this.px) {
+      if (cur) this.out.push(cur);
+      this.cur = null;
+      this.out.push({ lo, hi, x, width, kind, mixed: false });
+      return;
     }
-    if (cur && s.x + s.width - cur.x <= px) {
-      cur.hi = s.hi;
-      cur.width = s.x + s.width - cur.x;
-      if (s.kind !== cur.kind) {
+    if (cur && x + width - cur.x <= this.px) {
+      cur.hi = hi;
+      cur.width = x + width - cur.x;
+      if (kind !== cur.kind) {
         cur.mixed = true;
-        if (s.kind === 'error') cur.kind = 'error';
+        if (kind === 'error') cur.kind = 'error';
       }
     } else {
-      if (cur) out.push(cur);
-      cur = { ...s, mixed: false };
+      if (cur) this.out.push(cur);
+      this.cur = { lo, hi, x, width, kind, mixed: false };
     }
   }
-  if (cur) out.push(cur);
-  return out;
+
+  done(): SweepBar[] {
+    if (this.cur) this.out.push(this.cur);
+    this.cur = null;
+    return this.out;
+  }
 }
 
 export interface SweepLayout {
@@ -140,7 +160,7 @@ export function sweepCursorX(
  * @param sweeps the policies to draw (in order, one strip each)
  * @param total the transcript's total tokens
  * @param budget the current budget (tokens), for the cursor
- * @returns segments per strip (merged runs of the same kind), step paths of kept tokens, ticks
+ * @returns bars per strip (runs of one kind, merged to pixels), step paths of kept tokens, ticks
  */
 export function layoutSweep(
   sweeps: readonly PolicySweep[],
@@ -150,6 +170,129 @@ export function layoutSweep(
 ): SweepLayout {
   const base = layoutSweepFrom(sweeps, total, sweepDomainLo(sweeps, total, budget), size);
   return { ...base, cursorX: sweepCursorX(base, budget, size) };
+}
+
+/**
+ * A d3 linear scale as a plain function of the same arithmetic (d3-scale's bimap: normalise,
+ * then interpolate), for the per-interval loop of a strip: the scale's own call costs several
+ * generic calls, ~100,000 times per strip at 100,000 messages. d3 still defines the scale.
+ */
+function linearOf(scale: ScaleLinear<number, number>): (v: number) => number {
+  const [d0, d1] = scale.domain() as [number, number];
+  const [r0, r1] = scale.range() as [number, number];
+  const span = d1 - d0;
+  return (v) => {
+    const t = (v - d0) / span;
+    return r0 * (1 - t) + r1 * t;
+  };
+}
+
+/**
+ * Walk a policy's budget intervals from `lo` (tokens) up, in budget order: each segment (a run of
+ * adjacent intervals of one kind: valid, 400, cannot fit) goes to `segment` once complete, and
+ * each interval's two ends (x px, kept tokens) to `point`. O(cuts log cuts); no object per cut or
+ * per segment.
+ */
+function walkStrip(
+  s: PolicySweep,
+  lo: number,
+  xAt: (v: number) => number,
+  segment: (lo: number, hi: number, x: number, width: number, kind: SweepSegment['kind']) => void,
+  point: (x: number, kept: number) => void,
+): void {
+  // The budget intervals in ascending order, as cut indices into the sweep's typed arrays. Costs
+  // fall as cuts grow, so this is usually one descending run: reversed without a sort.
+  const order: number[] = [];
+  let ascending = true;
+  let descending = true;
+  for (let j = 0; j < s.cuts.length; j++) {
+    const b = s.budgetLo[j] as number;
+    if ((s.budgetHi[j] as number) < b) continue;
+    if (order.length > 0) {
+      const prev = s.budgetLo[order[order.length - 1] as number] as number;
+      if (b < prev) ascending = false;
+      // Strictly: reversing equal budgets would not keep the stable sort's order.
+      if (b >= prev) descending = false;
+    }
+    order.push(j);
+  }
+  if (descending) order.reverse();
+  else if (!ascending) order.sort((a, b) => (s.budgetLo[a] as number) - (s.budgetLo[b] as number));
+  // Below the smallest reachable budget the policy keeps its last cut and does not fit.
+  const nofit = s.minBudget > lo;
+  const count = order.length + (nofit ? 1 : 0);
+  // The segment being built (its kind is null before the first interval).
+  let gLo = 0;
+  let gHi = 0;
+  let gX = 0;
+  let gW = 0;
+  let gKind: SweepSegment['kind'] | null = null;
+  for (let i = 0; i < count; i++) {
+    let l: number, h: number, kind: SweepSegment['kind'], cost: number;
+    if (nofit && i === 0) {
+      l = lo;
+      h = s.minBudget - 1;
+      kind = 'nofit';
+      cost = s.costs[s.cuts.length - 1] ?? 0;
+    } else {
+      const j = order[i - (nofit ? 1 : 0)] as number;
+      l = s.budgetLo[j] as number;
+      h = s.budgetHi[j] as number;
+      kind = s.valid[j] === 1 ? 'valid' : 'error';
+      cost = s.costs[j] as number;
+    }
+    const x0 = xAt(l);
+    const x1 = xAt(h + 1);
+    if (gKind === kind && gHi + 1 === l) {
+      gHi = h;
+      gW = x1 - gX;
+    } else {
+      if (gKind !== null) segment(gLo, gHi, gX, gW, gKind);
+      gLo = l;
+      gHi = h;
+      gX = x0;
+      gW = x1 - x0;
+      gKind = kind;
+    }
+    point(x0, cost);
+    point(x1, cost);
+  }
+  if (gKind !== null) segment(gLo, gHi, gX, gW, gKind);
+}
+
+/**
+ * A strip's segments: runs of adjacent budgets of one kind (valid, 400, cannot fit), in budget
+ * order, tiling [lo, total]. The chart draws them merged to pixels (`SweepStrip.bars`); this
+ * exact list is for tests and readers that need every boundary.
+ * @param s a policy's sweep
+ * @param total the transcript's total tokens
+ * @param lo left end of the axis (tokens, see `sweepDomainLo`)
+ */
+export function sweepSegments(
+  s: PolicySweep,
+  total: number,
+  lo: number,
+  size: SweepSize = DEFAULT_SWEEP_SIZE,
+): SweepSegment[] {
+  const out: SweepSegment[] = [];
+  const xAt = linearOf(budgetScale(total, lo, size));
+  walkStrip(
+    s,
+    lo,
+    xAt,
+    (l, h, x, width, kind) => out.push({ lo: l, hi: h, x, width, kind }),
+    () => {},
+  );
+  return out;
+}
+
+/** The budget axis: [lo, max(total, lo + 1) + 1) tokens onto the chart's width (px). */
+function budgetScale(total: number, lo: number, size: SweepSize): ScaleLinear<number, number> {
+  const hi = Math.max(total, lo + 1);
+  // A budget b covers [b, b + 1) on the axis, so the last one is visible.
+  return scaleLinear()
+    .domain([lo, hi + 1])
+    .range([size.left, size.width]);
 }
 
 /**
@@ -166,60 +309,26 @@ export function layoutSweepFrom(
   size: SweepSize = DEFAULT_SWEEP_SIZE,
 ): SweepLayout {
   const hi = Math.max(total, lo + 1);
-  // A budget b covers [b, b + 1) on the axis, so the last one is visible.
-  const x = scaleLinear()
-    .domain([lo, hi + 1])
-    .range([size.left, size.width]);
+  const x = budgetScale(total, lo, size);
   const y = scaleLinear().domain([0, total]).range([size.plotHeight, 4]);
+  const xAt = linearOf(x);
+  const yAt = linearOf(y);
   const strips: SweepStrip[] = sweeps.map((s, si) => {
-    // The budget intervals in ascending order, as cut indices into the sweep's typed arrays (no
-    // object per cut: a 100,000-message sweep has that many; issue 7). Costs fall as cuts grow,
-    // so this is usually one descending run, which the sort reverses in O(cuts).
-    const order: number[] = [];
-    for (let j = 0; j < s.cuts.length; j++)
-      if ((s.budgetHi[j] as number) >= (s.budgetLo[j] as number)) order.push(j);
-    order.sort((a, b) => (s.budgetLo[a] as number) - (s.budgetLo[b] as number));
-    // Below the smallest reachable budget the policy keeps its last cut and does not fit.
-    const nofit = s.minBudget > lo;
-    const count = order.length + (nofit ? 1 : 0);
-    const ivLo = (i: number) =>
-      nofit && i === 0 ? lo : (s.budgetLo[order[i - (nofit ? 1 : 0)] as number] as number);
-    const ivHi = (i: number) =>
-      nofit && i === 0
-        ? s.minBudget - 1
-        : (s.budgetHi[order[i - (nofit ? 1 : 0)] as number] as number);
-    const ivKind = (i: number): SweepSegment['kind'] =>
-      nofit && i === 0
-        ? 'nofit'
-        : s.valid[order[i - (nofit ? 1 : 0)] as number] === 1
-          ? 'valid'
-          : 'error';
-    const ivCost = (i: number) =>
-      nofit && i === 0
-        ? (s.costs[s.cuts.length - 1] ?? 0)
-        : (s.costs[order[i - (nofit ? 1 : 0)] as number] as number);
-    const segments: SweepSegment[] = [];
+    const bars = new BarBuilder(1);
     const pts = new Thinned();
-    for (let i = 0; i < count; i++) {
-      const l = ivLo(i);
-      const h = ivHi(i);
-      const kind = ivKind(i);
-      const x0 = x(l);
-      const x1 = x(h + 1);
-      const prev = segments[segments.length - 1];
-      if (prev && prev.kind === kind && prev.hi + 1 === l) {
-        prev.hi = h;
-        prev.width = x1 - prev.x;
-      } else segments.push({ lo: l, hi: h, x: x0, width: x1 - x0, kind });
-      const yc = y(ivCost(i));
-      pts.add(x0, yc);
-      pts.add(x1, yc);
-    }
+    walkStrip(
+      s,
+      lo,
+      xAt,
+      (l, h, x0, w, kind) => bars.add(l, h, x0, w, kind),
+      (px, py) => {
+        pts.add(px, yAt(py));
+      },
+    );
     return {
       policy: s.policy,
       y: size.plotHeight + 8 + si * (size.stripHeight + 6),
-      segments,
-      bars: pixelBars(segments),
+      bars: bars.done(),
       keptPath: pathOf(pts.done()) ?? '',
     };
   });
