@@ -104,3 +104,72 @@ describe('pair tables from the worker (issue 7)', () => {
     );
   }, 60_000);
 });
+
+describe('the exact count of the answer shown survives a later failing request', () => {
+  const good = generate({ format: 'anthropic-messages', seed: 7, messages: 12 });
+  const collect = (posts: WorkerResponse[]) => (m: WorkerResponse, tr: Transferable[] = []) => {
+    posts.push(structuredClone(m, { transfer: tr }));
+  };
+  const text = (t: string) => ({ text: t, name: 'body.json', format: null, provider: null });
+
+  it('broken JSON sent before the BPE count of the last answer finished: that count still comes', async () => {
+    resetRun();
+    const posts: WorkerResponse[] = [];
+    const record = collect(posts);
+    // The broken paste arrives as soon as the first answer is out (while its count waits for
+    // the BPE's lazy load), as a message would in the worker.
+    let second: Promise<void> | undefined;
+    const post = (m: WorkerResponse, tr?: Transferable[]) => {
+      record(m, tr);
+      if (m.kind === 'result' && m.id === 1)
+        second = runRequest({ id: 2, req: text('{"messages": [') }, post);
+    };
+    await runRequest({ id: 1, req: text(good) }, post);
+    await second;
+    const answer = posts.find((m) => m.kind === 'result' && m.id === 1);
+    const failure = posts.find((m) => m.kind === 'result' && m.id === 2);
+    if (answer?.kind !== 'result' || failure?.kind !== 'result') throw new Error('no answers');
+    expect(answer.result.ok).toBe(true);
+    expect(failure.result.ok).toBe(false);
+    const exact = posts.filter((m) => m.kind === 'tokens');
+    expect(exact).toHaveLength(1);
+    const [tokens] = exact;
+    if (tokens?.kind !== 'tokens') throw new Error('no exact table');
+    expect(tokens.parseId).toBe(answer.parseId);
+    expect(tokens.tokens.basis.encoding).toBe('o200k_base');
+    expect(tokens.tokens.perMessage).toHaveLength(answer.tokens?.perMessage.length ?? -1);
+  }, 60_000);
+
+  it('a failing request after the exact table was sent does not send it again', async () => {
+    resetRun();
+    const posts: WorkerResponse[] = [];
+    const post = collect(posts);
+    await runRequest({ id: 1, req: text(good) }, post);
+    expect(posts.filter((m) => m.kind === 'tokens')).toHaveLength(1);
+    await runRequest({ id: 2, req: text('not json') }, post);
+    await runRequest({ id: 3, req: text('{') }, post);
+    expect(posts.filter((m) => m.kind === 'tokens')).toHaveLength(1);
+  }, 60_000);
+
+  it('two failures in a row: the last one counts the answer shown (once)', async () => {
+    resetRun();
+    const posts: WorkerResponse[] = [];
+    const record = collect(posts);
+    const runs: Promise<void>[] = [];
+    const post = (m: WorkerResponse, tr?: Transferable[]) => {
+      record(m, tr);
+      if (m.kind === 'result' && m.id === 1)
+        runs.push(runRequest({ id: 2, req: text('{"messages": [') }, post));
+      if (m.kind === 'result' && m.id === 2)
+        runs.push(runRequest({ id: 3, req: text('[') }, post));
+    };
+    await runRequest({ id: 1, req: text(good) }, post);
+    await Promise.all(runs);
+    const answer = posts.find((m) => m.kind === 'result' && m.id === 1);
+    const exact = posts.filter((m) => m.kind === 'tokens');
+    expect(exact).toHaveLength(1);
+    expect(exact[0]?.id).toBe(3);
+    if (answer?.kind !== 'result' || exact[0]?.kind !== 'tokens') throw new Error('no tables');
+    expect(exact[0].parseId).toBe(answer.parseId);
+  }, 60_000);
+});

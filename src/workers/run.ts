@@ -74,6 +74,13 @@ let held: {
   options: PolicyOptions[];
 } | null = null;
 let tableSeq = 0;
+/**
+ * The transcript of the last answer sent (the one the page shows while later requests fail):
+ * `exact` once its exact BPE table was sent. A request that fails counts it when it was not, so
+ * an exact count dropped because that request made it stale is not lost.
+ */
+let shown: { parseId: number; t: Transcript; provider: ProviderId; exact: boolean } | null =
+  null;
 
 const yieldNow = () => new Promise((r) => setTimeout(r, 0));
 
@@ -192,6 +199,7 @@ export async function runRequest(msg: WorkerRequest, post: Post): Promise<void> 
           fresh: false,
           tokens: null,
         });
+        await countShown(msg, post, stale);
         return;
       }
       progress({
@@ -218,11 +226,13 @@ export async function runRequest(msg: WorkerRequest, post: Post): Promise<void> 
       fresh: false,
       tokens: null,
     });
+    await countShown(msg, post, stale);
     return;
   }
   const inspection = safeAnalyze(parsed.value, req.provider);
   if (!inspection.ok) {
     post({ id, kind: 'result', result: inspection, parseId: -1, fresh: false, tokens: null });
+    await countShown(msg, post, stale);
     return;
   }
   const { analysis } = inspection;
@@ -281,6 +291,7 @@ export async function runRequest(msg: WorkerRequest, post: Post): Promise<void> 
     fresh && req.file && text !== undefined ? new TextEncoder().encode(text) : undefined;
   // The timeline's per-block pairs and arc lanes, so the page's first render does not build them.
   const tables = lists ? pairTables(t.messages, pairs) : null;
+  shown = { parseId, t, provider: analysis.provider, exact: false };
   post(
     {
       id,
@@ -343,6 +354,18 @@ export async function runRequest(msg: WorkerRequest, post: Post): Promise<void> 
   await countExact(id, parseId, t, analysis.provider, post, stale);
 }
 
+/**
+ * After request `msg` failed (its answer, an error, is sent): count the transcript of the last
+ * answer with the exact BPE if its table was not sent yet. The page keeps showing that transcript
+ * next to the error, and its own count stopped when this request made it stale. The table goes
+ * out as a `tokens` message under `msg.id` with that transcript's parseId.
+ */
+async function countShown(msg: WorkerRequest, post: Post, stale: () => boolean): Promise<void> {
+  const s = shown;
+  if (msg.bpe === false || !s || s.exact) return;
+  await countExact(msg.id, s.parseId, s.t, s.provider, post, stale);
+}
+
 async function countExact(
   id: number,
   parseId: number,
@@ -374,6 +397,7 @@ async function countExact(
     if (stale()) return;
   }
   const table = c.table();
+  if (shown && shown.parseId === parseId && shown.provider === provider) shown.exact = true;
   const seq = ++tableSeq;
   const h = held && held.parseId === parseId && held.provider === provider ? held : null;
   if (h) h.tables.set(seq, { table: copyTable(table), ctx: null });
@@ -437,4 +461,5 @@ export function resetRun(): void {
   sentParse = null;
   lastFile = null;
   held = null;
+  shown = null;
 }
