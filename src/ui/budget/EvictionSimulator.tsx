@@ -14,8 +14,7 @@ import {
   CONTEXT_WINDOWS,
   CUSTOM_WINDOW,
   defaultWindowFor,
-  fmtPercent,
-  triggerPercent,
+  windowReadingText,
 } from './contextWindows.ts';
 import { BudgetInput } from './BudgetInput.tsx';
 import { PolicyCard } from './PolicyCard.tsx';
@@ -188,7 +187,6 @@ function WindowReading({
     id === CUSTOM_WINDOW
       ? custom
       : (CONTEXT_WINDOWS.find((w) => w.id === id)?.tokens ?? preset.tokens);
-  const pct = triggerPercent(budget, windowTokens);
   return (
     <span className="window-reading">
       <label>
@@ -217,10 +215,7 @@ function WindowReading({
           onChange={(e) => setCustom(Math.max(1, Math.floor(Number(e.target.value) || 1)))}
         />
       )}
-      <span data-testid="window-percent">
-        compact at <b>{pct === null ? '—' : fmtPercent(pct)}</b> of a {fmtInt(windowTokens)}-token
-        window
-      </span>
+      <span data-testid="window-percent">{windowReadingText(budget, windowTokens)}</span>
     </span>
   );
 }

@@ -10,7 +10,7 @@ import { memo, useMemo, useState } from 'react';
 import type { PolicySweep } from '../../model/evict/sweep.ts';
 import { SWEEP_PENDING } from '../../state/eviction.ts';
 import { fmtInt } from '../format.ts';
-import { fmtPercent, oneIn } from './contextWindows.ts';
+import { fmtPercent, oneIn, overshootSentence } from './contextWindows.ts';
 import {
   DEFAULT_SWEEP_SIZE,
   layoutSweepFrom,
@@ -145,9 +145,7 @@ export function SweepChart({
       </table>
       {exchange && exchange.meanOvershoot !== null && (
         <p className="sweep-note" data-testid="exchange-overshoot">
-          Exchange eviction frees on average <b>{exchange.meanOvershoot.toFixed(2)}×</b> the deficit
-          on this transcript: whole exchanges are the unit, so it discards more history than it
-          must, and never breaks a pair.
+          {overshootSentence(exchange.meanOvershoot)}
         </p>
       )}
       {primary && <RateCalculator policy={primary.policy} breakShare={primary.share400} />}
@@ -206,7 +204,14 @@ const SweepPlot = memo(function SweepPlot({ layout: l }: { layout: SweepLayout }
         </g>
       ))}
       {l.ticks.map((t) => (
-        <text key={t.value} className="sweep-tick" x={t.x} y={l.height - 2} textAnchor="middle">
+        <text
+          key={t.value}
+          className="sweep-tick"
+          data-testid="sweep-tick"
+          x={t.x}
+          y={l.height - 2}
+          textAnchor={t.anchor}
+        >
           {t.label}
         </text>
       ))}

@@ -4,13 +4,22 @@ import { prepareEviction } from '../../model/evict/policies.ts';
 import { sweepContext, type PolicySweep } from '../../model/evict/sweep.ts';
 import { assistant, call, result, system, transcript, user } from '../../model/testing.ts';
 import { countTokens } from '../../model/tokens.ts';
-import { defaultWindowFor, fmtPercent, oneIn, triggerPercent } from './contextWindows.ts';
+import {
+  defaultWindowFor,
+  fmtPercent,
+  oneIn,
+  overshootSentence,
+  triggerPercent,
+  windowReadingText,
+} from './contextWindows.ts';
 import {
   DEFAULT_SWEEP_SIZE,
   layoutSweep,
   layoutSweepFrom,
   pixelBars,
   sweepBudgetAt,
+  tickExtent,
+  TICK_GAP_PX,
   type SweepSegment,
   sweepCursorX,
   sweepDomainLo,
@@ -262,6 +271,83 @@ describe('sweep axis ticks', () => {
         },
       ),
     );
+  });
+});
+
+describe('sweep axis labels never overlap', () => {
+  const apart = (l: ReturnType<typeof layoutSweepFrom>) => {
+    for (let i = 0; i < l.ticks.length; i++) {
+      const [left, right] = tickExtent(l.ticks[i] as Parameters<typeof tickExtent>[0]);
+      expect(left).toBeGreaterThanOrEqual(0);
+      expect(right).toBeLessThanOrEqual(DEFAULT_SWEEP_SIZE.width);
+      if (i > 0) {
+        const prev = tickExtent(l.ticks[i - 1] as Parameters<typeof tickExtent>[0]);
+        expect(prev[1] + TICK_GAP_PX).toBeLessThanOrEqual(left);
+      }
+    }
+  };
+
+  // Newcomer report: "5,000,00010,000,000…" under the 100k-message log, "2,000,0004,000,000…"
+  // under the 50 MB body.
+  it('the reported axes: 0 to 12,600,000 and 0 to 13,900,000 tokens', () => {
+    for (const total of [12_600_000, 13_900_000, 27_000_000]) {
+      const l = layoutSweepFrom([], total, 0);
+      expect(l.ticks.length).toBeGreaterThanOrEqual(2);
+      apart(l);
+    }
+  });
+
+  it('any domain, up to ten-digit budgets: labels at the chart font keep their gap and stay on the chart', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 2_000_000_000 }),
+        fc.integer({ min: 1, max: 2_000_000_000 }),
+        (lo, span) => {
+          const l = layoutSweepFrom([], lo + span, lo);
+          expect(l.ticks.length).toBeGreaterThan(0);
+          apart(l);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('a small axis keeps several labels', () => {
+    const l = layoutSweepFrom([], 32_000, 0);
+    expect(l.ticks.length).toBeGreaterThanOrEqual(3);
+    apart(l);
+  });
+});
+
+describe('budget and overshoot wording', () => {
+  it('percentages of ten and more use the shared thousands separator', () => {
+    expect(fmtPercent(13_887.2)).toBe('13,887 %');
+    expect(fmtPercent(100)).toBe('100 %');
+  });
+
+  it('the window reading: a share up to the window, a multiple past it', () => {
+    expect(windowReadingText(160_000, 200_000)).toBe('compact at 80 % of a 200,000-token window');
+    expect(windowReadingText(200_000, 200_000)).toBe('compact at 100 % of a 200,000-token window');
+    expect(windowReadingText(27_774_000, 200_000)).toBe(
+      'budget 139× a 200,000-token window (13,887 %): no trigger of this window reaches it',
+    );
+    expect(windowReadingText(300_000, 200_000)).toBe(
+      'budget 1.5× a 200,000-token window (150 %): no trigger of this window reaches it',
+    );
+    expect(windowReadingText(10, 0)).toBe('compact at — of a 0-token window');
+  });
+
+  it('the overshoot sentence says "discards more" only when the shown ratio is above 1.00', () => {
+    for (const m of [1, 1.0001, 1.0049]) {
+      const s = overshootSentence(m);
+      expect(s).toContain('1.00×');
+      expect(s).not.toMatch(/more history than it must/);
+      expect(s).toContain('about as much history as it must');
+    }
+    expect(overshootSentence(1.37)).toContain('1.37× the deficit');
+    expect(overshootSentence(1.37)).toContain('discards 37 % more history than it must');
+    expect(overshootSentence(1.006)).toContain('discards 1.0 % more history');
+    expect(overshootSentence(3.5)).toContain('discards 3.50× the history it must');
   });
 });
 
