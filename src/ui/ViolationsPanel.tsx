@@ -5,7 +5,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Validation } from '../model/validate/index.ts';
 import type { ViolationTarget } from '../state/selectors.ts';
-import { prettyJson } from './format.ts';
+import { fmtInt, prettyJson } from './format.ts';
 
 export interface ViolationsPanelProps {
   validation: Validation;
@@ -141,7 +141,7 @@ export function ViolationsPanel({
         </p>
       ) : (
         <p className="verdict invalid" data-testid="verdict" data-valid="false">
-          Invalid: {providerLabel} answers HTTP 400 ({errors} violation{errors === 1 ? '' : 's'}).
+          Invalid: {providerLabel} answers HTTP 400 ({fmtInt(errors)} violation{errors === 1 ? '' : 's'}).
         </p>
       )}
       {targets.length > 0 && (

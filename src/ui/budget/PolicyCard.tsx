@@ -189,7 +189,7 @@ export function PolicyCard({
         </dd>
         <dt>evicted</dt>
         <dd data-testid="policy-evicted">
-          {evicted} message{evicted === 1 ? '' : 's'}
+          {fmtInt(evicted)} message{evicted === 1 ? '' : 's'}
           {r.summary ? ` → one ${fmtInt(r.summary.tokens)}-token summary` : ''}
         </dd>
       </dl>

@@ -9,6 +9,7 @@ import type { PolicyResult } from '../../model/evict/policies.ts';
 import type { Transcript } from '../../model/types.ts';
 import { useState } from 'react';
 import { LostMeaningList } from '../faults/LostMeaningList.tsx';
+import { fmtInt } from '../format.ts';
 
 /**
  * Above this many messages the marks are computed only on request: the first computation
@@ -90,7 +91,7 @@ export function SimulatorLostMeaning({ transcript, result, onJump }: SimulatorLo
   return (
     <section className="simulator-lost" data-testid="simulator-lost" aria-label="Lost meaning">
       <h3>
-        Lost meaning after {result.policy} eviction ({lost.marks.length} mark
+        Lost meaning after {result.policy} eviction ({fmtInt(lost.marks.length)} mark
         {lost.marks.length === 1 ? '' : 's'})
       </h3>
       <LostMeaningList lost={lost} onJump={onJump} />
