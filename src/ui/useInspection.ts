@@ -9,7 +9,14 @@
  * the page's thread.
  */
 import { useCallback, useEffect, useState } from 'react';
-import { CHARS_PER_4, loadBpeCounter, type TextCounter } from '../model/tokens.ts';
+import type { Analysis } from '../model/analyze.ts';
+import {
+  CHARS_PER_4,
+  loadBpeCounter,
+  type TextCounter,
+  type TokenTable,
+} from '../model/tokens.ts';
+import type { ProviderId, Transcript } from '../model/types.ts';
 import {
   EMPTY_VIEW,
   nextView,
@@ -22,6 +29,7 @@ import {
   createWorkerClient,
   isCancelled,
   type InspectClient,
+  type InspectRequest,
   type LoadProgress,
 } from '../workers/client.ts';
 import { refuseReason } from '../workers/limits.ts';
@@ -30,6 +38,41 @@ let client: InspectClient | null = null;
 function getClient(): InspectClient {
   client ??= createWorkerClient();
   return client;
+}
+
+/** The request whose answer each analysis shown is (to count it again, `recountShown`). */
+const answerOf = new WeakMap<Analysis, InspectRequest>();
+/** Providers for which an exact (not chars/4) token table of a transcript arrived. */
+const exactFor = new WeakMap<Transcript, Set<ProviderId>>();
+
+/** `primeTokens`, noting which transcripts have their exact table. */
+function prime(t: Transcript, provider: ProviderId, table: TokenTable): void {
+  primeTokens(t, provider, table);
+  if (table.basis.encoding === CHARS_PER_4.encoding) return;
+  let s = exactFor.get(t);
+  if (!s) {
+    s = new Set();
+    exactFor.set(t, s);
+  }
+  s.add(provider);
+}
+
+/**
+ * The request to count again so that `view`'s transcript gets its exact token table, or null when
+ * none is needed: the view is settled on `request`, shows an analysis that answered an older
+ * request (the current one failed, was refused or cancelled) and that analysis has no exact table.
+ * The exact count of that older answer may have been dropped by the newer request.
+ */
+export function recountShown(
+  view: InspectorView,
+  request: InspectRequest,
+  hasExact: (a: Analysis) => boolean,
+  answered: (a: Analysis) => InspectRequest | undefined,
+): InspectRequest | null {
+  const a = view.analysis;
+  if (!a || view.request !== request || hasExact(a)) return null;
+  const req = answered(a);
+  return req && req !== request ? req : null;
 }
 
 /** The state of a streamed file load, for the progress bar. */
@@ -88,7 +131,7 @@ export function useInspection(): InspectionState {
         },
         preview: (r, tokens) => {
           if (!live || !r.ok) return;
-          if (tokens) primeTokens(r.analysis.transcript, r.analysis.provider, tokens);
+          if (tokens) prime(r.analysis.transcript, r.analysis.provider, tokens);
           setView((prev) => {
             if (prev.request === request) return prev;
             beforePreview ??= prev;
@@ -97,7 +140,7 @@ export function useInspection(): InspectionState {
           setLoad((l) => (l ? { ...l, preview: true } : l));
         },
         tokens: (t, provider, table) => {
-          primeTokens(t, provider, table);
+          prime(t, provider, table);
           if (live) setTokensSeen((n) => n + 1);
         },
       })
@@ -109,12 +152,32 @@ export function useInspection(): InspectionState {
           return;
         }
         setLoad((l) => (l ? { ...l, active: false, preview: false } : l));
-        setView((prev) => nextView(prev, request, result));
+        if (result.ok) answerOf.set(result.analysis, request);
+        // A failed load shows what the page showed before its preview, next to the error.
+        setView((prev) => nextView(beforePreview ?? prev, request, result));
       });
     return () => {
       live = false;
     };
   }, [request]);
+  // The transcript shown after a failed, refused or cancelled request keeps the older answer: make
+  // sure its exact token count comes (the newer request dropped it, or a cancel stopped the worker).
+  useEffect(() => {
+    const again = recountShown(
+      view,
+      request,
+      (a) => exactFor.get(a.transcript)?.has(a.provider) === true,
+      (a) => answerOf.get(a),
+    );
+    if (!again || !view.analysis) return;
+    const { transcript, provider } = view.analysis;
+    getClient().recount(again, transcript, provider, {
+      tokens: (t, p, table) => {
+        prime(t, p, table);
+        setTokensSeen((n) => n + 1);
+      },
+    });
+  }, [view, request]);
   const cancelLoad = useCallback(() => getClient().cancel(), []);
   return {
     ...view,

@@ -55,6 +55,22 @@ export interface InspectClient {
   inspect: (req: InspectRequest, listener?: InspectListener) => Promise<Inspection>;
   /** Stop the running request now; it resolves as cancelled (`CANCELLED`). */
   cancel: () => void;
+  /**
+   * Make sure the exact token table of `t`, a transcript the page shows, comes: after a request
+   * failed or was cancelled, the count that was running for `t` may have been dropped (a newer
+   * request made it stale; a cancel stopped the worker). `req` is the request whose answer `t`
+   * is (same provider). When the worker still holds `t` as its last answer it counts it on its
+   * own after a failure (run.ts); otherwise `req` is parsed again in the worker, only for its
+   * counts, and the exact table reaches `listener.tokens` with `t`. Nothing is resolved; a newer
+   * request supersedes it. A no-op on the synchronous client (the page counts there).
+   * `provider` is the provider of the page's analysis of `t` (the one `req` resolved to).
+   */
+  recount: (
+    req: InspectRequest,
+    t: Transcript,
+    provider: ProviderId,
+    listener: InspectListener,
+  ) => void;
   /** Stop the worker. */
   dispose: () => void;
 }
@@ -115,6 +131,7 @@ export function createSyncClient(): InspectClient {
     inspect: (req, listener) =>
       req.file ? inspectFileSync(req, listener) : Promise.resolve(inspect(req)),
     cancel: () => {},
+    recount: () => {},
     dispose: () => {},
   };
 }
@@ -161,12 +178,14 @@ export function createWorkerClient(): InspectClient {
     usage: UsageRecord[];
     /** The joined answer, held until its eviction parts arrive (`evictionFollows`). */
     joined?: Inspection;
+    /** Set for `recount`: the page's transcript for this parse (the messages sent are dropped). */
+    recount?: Transcript;
   }
   const pending = new Map<number, Pending>();
   let nextId = 1;
   let broken = false;
   /** The transcript of the last fresh answer, reused when the worker says the parse is the same. */
-  let held: { parseId: number; transcript: Transcript } | null = null;
+  let held: { parseId: number; transcript: Transcript; provider: ProviderId } | null = null;
   /** Token tables the worker sent, by object: its number for them and their parse. */
   const tableSeqs = new WeakMap<TokenTable, { seq: number; parseId: number }>();
   const tablesBySeq = new Map<number, TokenTable>();
@@ -219,14 +238,30 @@ export function createWorkerClient(): InspectClient {
         p.listener?.preview?.(msg.result, msg.tokens);
         return;
       case 'messages':
+        if (p.recount) return;
         for (const m of unpackMessages(msg.messages)) p.messages.push(m);
         return;
       case 'lists':
+        if (p.recount) return;
         for (const x of msg.pairs) p.pairs.push(x);
         for (const x of msg.exchanges) p.exchanges.push(x);
         for (const x of msg.usage) p.usage.push(x);
         return;
       case 'result': {
+        if (p.recount) {
+          // The page keeps its transcript: the worker's tables for this parse are for it.
+          pending.delete(msg.id);
+          if (msg.result.ok) {
+            held = {
+              parseId: msg.parseId,
+              transcript: p.recount,
+              provider: msg.result.analysis.provider,
+            };
+            forgetSweeps();
+          }
+          p.resolve(msg.result);
+          return;
+        }
         const reuse = !msg.fresh && held && held.parseId === msg.parseId ? held.transcript : null;
         const bytes = msg.textBytes;
         const source = bytes
@@ -248,7 +283,11 @@ export function createWorkerClient(): InspectClient {
         );
         if (r.ok) {
           if (msg.pairTables) adoptPairTables(r.analysis, msg.pairTables);
-          held = { parseId: msg.parseId, transcript: r.analysis.transcript };
+          held = {
+            parseId: msg.parseId,
+            transcript: r.analysis.transcript,
+            provider: r.analysis.provider,
+          };
           forgetSweeps();
           if (msg.tokens) {
             noteTable(msg.tokens, msg.tableSeq, msg.parseId);
@@ -324,35 +363,53 @@ export function createWorkerClient(): InspectClient {
       worker.postMessage(msg);
     },
   });
+  /** The worker, started again after a cancel; null when it cannot start (then `broken`). */
+  const live = (): Worker | null => {
+    if (!worker) {
+      worker = spawn();
+      if (!worker) {
+        broken = true;
+        return null;
+      }
+      attach(worker);
+      held = null;
+      forgetSweeps();
+    }
+    return worker;
+  };
+  const send = (
+    w: Worker,
+    req: InspectRequest,
+    listener: InspectListener | undefined,
+    resolve: (r: Inspection) => void,
+    recount?: Transcript,
+  ) => {
+    const id = nextId++;
+    lastListener = listener;
+    pending.set(id, {
+      req,
+      resolve,
+      listener,
+      messages: [],
+      pairs: [],
+      exchanges: [],
+      usage: [],
+      ...(recount ? { recount } : {}),
+    });
+    const msg: WorkerRequest = { id, req, ...(req.file ? { fileKey: fileKey(req.file) } : {}) };
+    w.postMessage(msg);
+  };
   return {
     inspect: (req, listener) => {
-      if (broken) return sync.inspect(req, listener);
-      if (!worker) {
-        worker = spawn();
-        if (!worker) {
-          broken = true;
-          return sync.inspect(req, listener);
-        }
-        attach(worker);
-        held = null;
-        forgetSweeps();
-      }
-      const w = worker;
-      const id = nextId++;
-      lastListener = listener;
-      return new Promise<Inspection>((resolve) => {
-        pending.set(id, {
-          req,
-          resolve,
-          listener,
-          messages: [],
-          pairs: [],
-          exchanges: [],
-          usage: [],
-        });
-        const msg: WorkerRequest = { id, req, ...(req.file ? { fileKey: fileKey(req.file) } : {}) };
-        w.postMessage(msg);
-      });
+      const w = broken ? null : live();
+      if (!w) return sync.inspect(req, listener);
+      return new Promise<Inspection>((resolve) => send(w, req, listener, resolve));
+    },
+    recount: (req, t, provider, listener) => {
+      // The worker counts its last answer's transcript after a failed request (run.ts).
+      if (broken || (worker && held?.transcript === t && held.provider === provider)) return;
+      const w = live();
+      if (w) send(w, req, listener, () => {}, t);
     },
     cancel: () => {
       if (!worker) return;
