@@ -28,7 +28,7 @@ test('5,000 messages: the timeline mounts only the visible rows and arcs while s
     buffer: Buffer.from(text),
   });
   await waitLoaded(page);
-  await expect(page.getByTestId('count-messages')).toHaveText(String(n));
+  await expect(page.getByTestId('count-messages')).toHaveText(n.toLocaleString('en-US'));
 
   const counts = await page.evaluate(async () => {
     const el = document.querySelector('[data-testid=timeline]') as HTMLElement;
@@ -94,7 +94,7 @@ test('a 40 MB Claude Code log opens with a progress bar, answers input while loa
   const parsed = parseTranscript(text, { name: 'session.jsonl' });
   if (!parsed.ok) throw new Error('generated log did not parse');
   await expect(page.getByTestId('count-messages')).toHaveText(
-    String(parsed.value.transcript.messages.length),
+    parsed.value.transcript.messages.length.toLocaleString('en-US'),
   );
   await expect(page.getByTestId('format')).toHaveText('claude-code-jsonl');
 });

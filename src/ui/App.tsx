@@ -19,7 +19,7 @@ import {
 import { DEFAULT_SAMPLE_ID, useAppStore, type Source } from '../state/store.ts';
 import { AmbiguousFormat } from './AmbiguousFormat.tsx';
 import { FindBar } from './FindBar.tsx';
-import { fmtInt } from './format.ts';
+import { describeSource, fmtInt } from './format.ts';
 import { HelpPopover } from './HelpPopover.tsx';
 import { nextInList, stepExchange, stepMessage } from './navigation.ts';
 import { ParseErrorBanner } from './ParseErrorBanner.tsx';
@@ -27,7 +27,7 @@ import { ShareBar } from './share/ShareBar.tsx';
 import { Timeline } from './Timeline.tsx';
 import { Toolbar } from './Toolbar.tsx';
 import { useInspection, useTextCounter } from './useInspection.ts';
-import { LoadStatus } from './LoadStatus.tsx';
+import { LoadStatus, partialLoadName } from './LoadStatus.tsx';
 import { STREAM_MIN_BYTES } from '../workers/limits.ts';
 import { ViolationsPanel } from './ViolationsPanel.tsx';
 import { EvictionSimulator } from './budget/EvictionSimulator.tsx';
@@ -92,7 +92,8 @@ export function App() {
   const blockFilter = useAppStore((s) => s.blockFilter);
   const theme = useAppStore((s) => s.theme);
   const storeBudget = useAppStore((s) => s.budget);
-  const [fileError, setFileError] = useState<ParseError | null>(null);
+  // `file`: the file that could not be read (empty, binary), named by the banner's note.
+  const [fileError, setFileError] = useState<(ParseError & { file?: string }) | null>(null);
   const [showText, setShowText] = useState(false);
   // The simulator panel: open on wide screens, collapsed below SIMULATOR_OPEN_MIN_WIDTH px so the
   // timeline shows on first view; the user's toggle is kept for the page's life.
@@ -103,12 +104,23 @@ export function App() {
   const findRef = useRef<HTMLInputElement>(null);
   const counter = useTextCounter(analysis !== null);
   // The source of the transcript on screen: a text that fails to parse keeps the previous
-  // transcript, and the Sample menu must keep naming that one (not the failed file).
-  const [shown, setShown] = useState<{ analysis: unknown; source: Source | null }>({
+  // transcript, and the Sample menu must keep naming that one (not the failed file). A cancelled
+  // load brings back the transcript shown before its preview: that one's source with it.
+  type Shown = { analysis: unknown; source: Source | null };
+  const [shown, setShown] = useState<Shown & { before: Shown | null }>({
     analysis: null,
     source: null,
+    before: null,
   });
-  if (view.analysis !== shown.analysis) setShown({ analysis: view.analysis, source });
+  if (view.analysis !== shown.analysis)
+    setShown({
+      analysis: view.analysis,
+      source:
+        shown.before !== null && view.analysis === shown.before.analysis
+          ? shown.before.source
+          : source,
+      before: { analysis: shown.analysis, source: shown.source },
+    });
 
   // Theme: the system setting unless the user forced one.
   useEffect(() => {
@@ -147,11 +159,12 @@ export function App() {
         setFileError({
           kind: 'empty',
           message: `${file.name}: the file is empty. Open a request body, a message array or a session log.`,
+          file: file.name,
         });
         return;
       }
       if (!r.ok) {
-        setFileError({ ...r.error, message: `${file.name}: ${r.error.message}` });
+        setFileError({ ...r.error, message: `${file.name}: ${r.error.message}`, file: file.name });
         return;
       }
       setFileError(null);
@@ -349,7 +362,14 @@ export function App() {
         <HelpPopover open={help} onClose={() => setHelp(false)} />
         <ShareBar analysis={analysis} counter={counter} />
       </header>
-      {shownError && <ParseErrorBanner error={shownError} keptPrevious={analysis !== null} />}
+      {shownError && (
+        <ParseErrorBanner
+          error={shownError}
+          keptPrevious={analysis !== null}
+          unreadFile={fileError?.file}
+          shown={describeSource(shown.source)}
+        />
+      )}
       {view.load && <LoadStatus load={view.load} onCancel={view.cancelLoad} />}
       {(showText || error !== null) && (
         <textarea
@@ -382,18 +402,19 @@ export function App() {
               <span data-testid="format">{analysis.transcript.format}</span> →{' '}
               <span data-testid="provider">{analysis.provider}</span>
               <span>
-                <b data-testid="count-messages">{counts.messages}</b>{' '}
+                <b data-testid="count-messages">{fmtInt(counts.messages)}</b>{' '}
                 {counts.messages === 1 ? 'message' : 'messages'}
               </span>
               <span>
-                <b data-testid="count-exchanges">{counts.exchanges}</b>{' '}
+                <b data-testid="count-exchanges">{fmtInt(counts.exchanges)}</b>{' '}
                 {counts.exchanges === 1 ? 'exchange' : 'exchanges'}
               </span>
               <span>
-                <b data-testid="count-arcs">{counts.arcs}</b> {counts.arcs === 1 ? 'arc' : 'arcs'}
+                <b data-testid="count-arcs">{fmtInt(counts.arcs)}</b>{' '}
+                {counts.arcs === 1 ? 'arc' : 'arcs'}
               </span>
               <span className={counts.broken > 0 ? 'bad' : ''}>
-                <b data-testid="count-broken">{counts.broken}</b> broken
+                <b data-testid="count-broken">{fmtInt(counts.broken)}</b> broken
               </span>
               <span
                 className="basis"
@@ -437,6 +458,7 @@ export function App() {
                 onJump={jump}
                 open={simOpen}
                 onOpenChange={setSimOpen}
+                provisional={partialLoadName(view.load, caughtUp)}
               />
             )}
             <FindBar
@@ -475,6 +497,7 @@ export function App() {
               targets={targets}
               currentMessage={currentMessage}
               onJump={jump}
+              provisional={partialLoadName(view.load, caughtUp)}
             />
           </div>
         </div>

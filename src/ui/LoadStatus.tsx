@@ -14,6 +14,20 @@ const PHASE: Record<string, string> = {
 
 const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
 
+/**
+ * The file whose load is partial, if any: its preview of the first messages is on screen (or may
+ * still be, while the page catches up with the finished load). A verdict on those rows is an
+ * artefact of the cut-off read (a trailing tool_use without its tool_result, A2), so the verdict
+ * and the policy verdicts wait for the whole file.
+ * @param load the load state (`useInspection`), null for a text source
+ * @param caughtUp false while the page still draws an earlier view (React's deferred value)
+ * @returns the file name, or null when the transcript shown is complete
+ */
+export function partialLoadName(load: LoadState | null, caughtUp: boolean): string | null {
+  if (!load || load.cancelled || load.refused) return null;
+  return load.preview || !caughtUp ? load.name : null;
+}
+
 export function LoadStatus({ load, onCancel }: { load: LoadState; onCancel: () => void }) {
   if (load.refused)
     return (

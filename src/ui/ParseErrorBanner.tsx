@@ -4,9 +4,15 @@ import type { ParseError } from '../model/types.ts';
 export function ParseErrorBanner({
   error,
   keptPrevious,
+  unreadFile,
+  shown,
 }: {
   error: ParseError;
   keptPrevious: boolean;
+  /** The file that could not be read (empty, binary): the note names it, not the text box. */
+  unreadFile?: string | undefined;
+  /** What is on screen instead, in words (`describeSource`). */
+  shown?: string | undefined;
 }) {
   const loc = error.location;
   return (
@@ -43,7 +49,13 @@ export function ParseErrorBanner({
           ))}
         </ul>
       )}
-      {keptPrevious && (
+      {keptPrevious && unreadFile !== undefined && (
+        <p className="kept" data-testid="parse-error-kept">
+          {unreadFile} could not be read; still showing {shown ?? 'the last transcript that parsed'}
+          .
+        </p>
+      )}
+      {keptPrevious && unreadFile === undefined && (
         <p className="kept">
           Still showing the last transcript that parsed. Fix the text below to replace it.
         </p>

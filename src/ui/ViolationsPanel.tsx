@@ -14,6 +14,11 @@ export interface ViolationsPanelProps {
   /** The selected message (ours), or -1: its violations are marked and scrolled into view. */
   currentMessage: number;
   onJump: (message: number) => void;
+  /**
+   * The file still being read when the rows shown are its first messages (`partialLoadName`):
+   * the verdict waits (no violations, no error body to copy); null/undefined = complete.
+   */
+  provisional?: string | null | undefined;
 }
 
 const RANK_TEXT: Record<ViolationTarget['rank'], string> = {
@@ -130,8 +135,20 @@ export function ViolationsPanel({
   targets,
   currentMessage,
   onJump,
+  provisional,
 }: ViolationsPanelProps) {
   const errors = targets.filter((t) => t.rank !== 'warning').length;
+  if (provisional)
+    return (
+      <aside className="violations" data-testid="violations" aria-label="Violations">
+        <h2>Verdict for {providerLabel}</h2>
+        <p className="verdict provisional" data-testid="verdict" data-provisional="true">
+          Provisional: waiting for the whole of {provisional}. The rows shown are its first messages
+          only; a verdict on them would judge a request cut off mid-read (a tool_use whose
+          tool_result is not read yet), not the request in the file.
+        </p>
+      </aside>
+    );
   return (
     <aside className="violations" data-testid="violations" aria-label="Violations">
       <h2>Verdict for {providerLabel}</h2>
@@ -141,7 +158,8 @@ export function ViolationsPanel({
         </p>
       ) : (
         <p className="verdict invalid" data-testid="verdict" data-valid="false">
-          Invalid: {providerLabel} answers HTTP 400 ({fmtInt(errors)} violation{errors === 1 ? '' : 's'}).
+          Invalid: {providerLabel} answers HTTP 400 ({fmtInt(errors)} violation
+          {errors === 1 ? '' : 's'}).
         </p>
       )}
       {targets.length > 0 && (

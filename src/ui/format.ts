@@ -1,5 +1,6 @@
 /** Small display helpers for the timeline (text only, never HTML). */
 import type { Block } from '../model/types.ts';
+import type { Source } from '../state/store.ts';
 
 const INT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 
@@ -41,5 +42,24 @@ export function prettyJson(v: unknown): string {
     return JSON.stringify(v, null, 2) ?? String(v);
   } catch {
     return String(v);
+  }
+}
+
+/**
+ * What a source is, in words, for notes that name the transcript on screen: "the sample
+ * invoice.json", "the file run.jsonl", "the text pasted earlier", "the linked transcript".
+ * @param s the source shown (null: none known)
+ */
+export function describeSource(s: Pick<Source, 'origin' | 'name'> | null): string {
+  if (!s) return 'the last transcript that parsed';
+  switch (s.origin) {
+    case 'sample':
+      return s.name ? `the sample ${s.name}` : 'the sample';
+    case 'file':
+      return s.name ? `the file ${s.name}` : 'the file opened earlier';
+    case 'paste':
+      return 'the text pasted earlier';
+    case 'link':
+      return 'the linked transcript';
   }
 }

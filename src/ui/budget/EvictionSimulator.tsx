@@ -32,6 +32,11 @@ export interface EvictionSimulatorProps {
   /** Whether the panel is open (the page keeps the choice; collapsed by default on narrow screens). */
   open?: boolean;
   onOpenChange?: (open: boolean) => void;
+  /**
+   * The file still being read when the rows shown are its first messages (`partialLoadName`):
+   * the policy verdicts wait for the whole file; null/undefined = complete.
+   */
+  provisional?: string | null | undefined;
 }
 
 export function EvictionSimulator({
@@ -42,6 +47,7 @@ export function EvictionSimulator({
   onJump,
   open = true,
   onOpenChange,
+  provisional,
 }: EvictionSimulatorProps) {
   const storeBudget = useAppStore((s) => s.budget);
   const setBudget = useAppStore((s) => s.setBudget);
@@ -51,6 +57,24 @@ export function EvictionSimulator({
   const sweeps = model.sweeps;
   const [a, b] = model.view.results;
   const setClamped = (v: number) => setBudget(Math.max(0, Math.min(total, Math.round(v))));
+  if (provisional)
+    return (
+      <details
+        className="simulator"
+        data-testid="simulator"
+        data-provisional="true"
+        open={open}
+        onToggle={(e) => {
+          if (e.currentTarget.open !== open) onOpenChange?.(e.currentTarget.open);
+        }}
+      >
+        <summary>Eviction simulator · provisional: waiting for the whole file</summary>
+        <p className="muted basis-note" data-testid="simulator-provisional">
+          The policies are compared once {provisional} is read to its end: cuts of its first
+          messages would give verdicts the whole request does not get.
+        </p>
+      </details>
+    );
   return (
     <details
       className="simulator"

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { describeSource, fmtInt } from './format.ts';
+
+describe('fmtInt', () => {
+  it('groups thousands with ","', () => {
+    expect(fmtInt(67139)).toBe('67,139');
+    expect(fmtInt(100012)).toBe('100,012');
+    expect(fmtInt(999)).toBe('999');
+  });
+});
+
+describe('describeSource (names the transcript on screen)', () => {
+  it('names a sample or a file, and never points at the text box', () => {
+    expect(describeSource({ origin: 'sample', name: 'invoice.json' })).toBe(
+      'the sample invoice.json',
+    );
+    expect(describeSource({ origin: 'file', name: 'run.jsonl' })).toBe('the file run.jsonl');
+    expect(describeSource({ origin: 'paste', name: '' })).toBe('the text pasted earlier');
+    expect(describeSource({ origin: 'link', name: '' })).toBe('the linked transcript');
+    expect(describeSource(null)).toBe('the last transcript that parsed');
+    for (const o of ['sample', 'file', 'paste', 'link'] as const)
+      expect(describeSource({ origin: o, name: 'x' })).not.toMatch(/box|below/);
+  });
+});
