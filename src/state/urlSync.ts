@@ -15,13 +15,20 @@
  */
 import type { StoreApi } from 'zustand';
 import type { PolicyOptions } from '../model/evict/types.ts';
-import { decodePermalink, encodePermalink, type PermalinkNotice } from './permalink/codec.ts';
+import {
+  decodePermalink,
+  encodePermalink,
+  encodePermalinkChecked,
+  type CheckedFragment,
+  type PermalinkNotice,
+} from './permalink/codec.ts';
 import { noticeStore } from './permalink/notices.ts';
 import type { FaultSpec } from '../model/faults.ts';
 import {
   DEFAULT_PERMALINK_STATE,
   FaultsSchema,
   PolicyChoiceSchema,
+  SourceNameSchema,
   type PermalinkPolicy,
   type PermalinkSource,
   type PermalinkState,
@@ -62,6 +69,26 @@ export const STRUCTURE_ONLY_NAME = 'structure-only link';
 /** `Source.name` of a transcript opened from a full link. */
 export const LINKED_NAME = 'linked transcript';
 
+/**
+ * `PermalinkNotice.key` of the notice shown when a link holds a view but no transcript (a view-only
+ * link, or one whose transcript was refused): the share bar offers a sample next to it.
+ */
+export const VIEW_ONLY_NOTICE_KEY = 'view-only';
+
+/**
+ * True when the store's source is the stand-in for a link that holds no transcript: nothing is
+ * shown, `name` is the transcript the link was made for ('' when it does not say).
+ */
+export function isAwaitingTranscript(source: Source): boolean {
+  return source.origin === 'link' && source.text === '' && !source.file;
+}
+
+/** A name a link may carry (`n=`), or undefined (no name, or one the schema refuses). */
+function linkName(name: string): string | undefined {
+  const r = SourceNameSchema.safeParse(name);
+  return r.success ? r.data : undefined;
+}
+
 function policyFromStore(id: string, options: unknown, fallback: PermalinkPolicy): PermalinkPolicy {
   const o = (options ?? {}) as PolicyOptions;
   const candidate = {
@@ -85,7 +112,7 @@ function faultsFromStore(faults: readonly FaultSpec[] | undefined): FaultSpec[] 
 
 /** True when the store's source is a transcript opened from a structure-only link. */
 export function isStructureOnly(source: Source): boolean {
-  return source.origin === 'link' && source.name === STRUCTURE_ONLY_NAME;
+  return source.origin === 'link' && source.text !== '' && source.name === STRUCTURE_ONLY_NAME;
 }
 
 /**
@@ -95,6 +122,8 @@ export function isStructureOnly(source: Source): boolean {
  *   from a link (the URL writer); `full` = also a pasted/dropped text (Copy link);
  *   `{text, redacted}` = this text instead (the structure-only link). A redacted text is written
  *   from the view as shown (faults already applied), so that link carries no faults.
+ *   A source not put in the link is a view-only link; it names the file it was made for (`n=`)
+ *   when the source is a file (or the stand-in of a view-only link that named one).
  * @returns an in-schema permalink state (store values outside the schema fall back to defaults)
  */
 export function permalinkFromStore(
@@ -109,6 +138,10 @@ export function permalinkFromStore(
     source = { kind: 'sample', id: s.source.sampleId };
   else if (s.source.text !== '' && (s.source.origin === 'link' || inline === 'full'))
     source = { kind: 'inline', text: s.source.text, redacted: isStructureOnly(s.source) };
+  else if (s.source.origin === 'file' || isAwaitingTranscript(s.source)) {
+    const name = linkName(s.source.name);
+    if (name !== undefined) source = { kind: 'none', name };
+  }
   const opts = s.policyOptions as Record<string, unknown>;
   const [a, b] = s.policies;
   const state: PermalinkState = {
@@ -157,6 +190,48 @@ export function storePatchFromPermalink(p: PermalinkState): Partial<AppState> {
   return patch;
 }
 
+/** True when a view carries anything beyond the defaults (a link worth keeping as it is). */
+function hasView(p: PermalinkState): boolean {
+  const v = p.view;
+  const d = DEFAULT_PERMALINK_STATE.view;
+  return (
+    v.format !== d.format ||
+    v.provider !== d.provider ||
+    v.budget !== d.budget ||
+    JSON.stringify([v.policy, v.compare]) !== JSON.stringify([d.policy, d.compare]) ||
+    v.selection !== null ||
+    v.anchor !== null ||
+    v.faults.length > 0
+  );
+}
+
+/** "budget 5,000,000 tokens, message vs exchange": what a view-only link will show, in short. */
+function describeView(p: PermalinkState): string {
+  const v = p.view;
+  const parts: string[] = [];
+  if (v.budget !== null) parts.push(`budget ${v.budget.toLocaleString('en-US')} tokens`);
+  parts.push(`policy ${v.policy.id} compared with ${v.compare.id}`);
+  if (v.provider !== null) parts.push(`${v.provider} rules`);
+  if (v.faults.length > 0) parts.push(`${v.faults.length} applied fault(s)`);
+  return parts.join(', ');
+}
+
+/**
+ * The notice for a link that holds a view but no transcript.
+ * @param p the decoded link
+ * @param refused true when the link had a transcript that was refused (its own notice says why)
+ */
+export function viewOnlyNotice(p: PermalinkState, refused: boolean): PermalinkNotice {
+  const name = p.source.kind === 'none' ? p.source.name : undefined;
+  const view = describeView(p);
+  const message = refused
+    ? `No transcript is shown: the one in this link was refused (see above). The link's view (${view}) is kept in the address; open the transcript as a file to see it.`
+    : name !== undefined
+      ? `This link holds a view only (${view}), not the transcript. It was made for the file “${name}”: open that file to see the shared view. No transcript is shown until then.`
+      : `This link holds a view only (${view}), not the transcript, and does not say which transcript it was made for: open the one you were sent with it to see the shared view. No transcript is shown until then.`;
+  return { key: VIEW_ONLY_NOTICE_KEY, message };
+}
+
 /**
  * The fragment (no `#`) of a link to share: the current view plus a source (and the lesson step
  * in Learn mode).
@@ -168,6 +243,34 @@ export function buildShareFragment(
   inline: 'full' | { text: string; redacted: boolean },
 ): string {
   return withLesson(encodePermalink(permalinkFromStore(s, inline)), s.lesson);
+}
+
+/**
+ * `buildShareFragment`, checked against the decoder's limits (`encodePermalinkChecked`): a link
+ * it returns opens in full on this page.
+ * @param s the store state
+ * @param inline `full` to carry a pasted transcript, or the structure-only text
+ * @returns the fragment (no `#`, with the lesson step), or why it is refused (size and limit)
+ */
+export function buildShareLink(
+  s: AppState,
+  inline: 'full' | { text: string; redacted: boolean },
+): CheckedFragment {
+  const r = encodePermalinkChecked(permalinkFromStore(s, inline));
+  return r.ok ? { ok: true, fragment: withLesson(r.fragment, s.lesson) } : r;
+}
+
+/**
+ * A view-only link's fragment for the store: the view, and the name of the file it was made for
+ * when the source is a file (never the transcript itself).
+ */
+export function buildViewOnlyFragment(s: AppState): string {
+  const state = permalinkFromStore(s);
+  if (state.source.kind !== 'none') {
+    const name = s.source.origin === 'file' ? linkName(s.source.name) : undefined;
+    state.source = name === undefined ? { kind: 'none' } : { kind: 'none', name };
+  }
+  return withLesson(encodePermalink(state), s.lesson);
 }
 
 /** The page's URL without its fragment, for building links (`https://host/path?q`). */
@@ -189,11 +292,44 @@ const pendingView = new WeakMap<
   }
 >();
 
+/**
+ * Selection, anchor and faults of a view-only link, waiting for the file it names: opening a file
+ * resets them (`setSource`), so they are put back when a file of that name is opened.
+ */
+const pendingFileView = new WeakMap<
+  StoreApi<AppStore>,
+  { name: string; selection: AppState['selection']; anchor: string | null; faults: FaultSpec[] }
+>();
+
 function apply(store: StoreApi<AppStore>, fragment: string): PermalinkNotice[] {
   const { state, notices } = decodePermalink(fragment);
   const patch = storePatchFromPermalink(state);
   patch.lesson = lessonFromFragment(fragment);
   const cur = store.getState().source;
+  const nothingShown = cur.text === '' && !cur.file;
+  const refused = notices.some((n) => n.key === 't');
+  // A link without a transcript, opened on a page that shows none (boot): keep the link as it is
+  // and say what it holds, instead of loading the default sample under the link's view (which
+  // would then be written back as `src=<sample>`, and show a budget clamped to the sample).
+  const viewOnly =
+    state.source.kind === 'none' &&
+    nothingShown &&
+    patch.lesson === null &&
+    (refused || state.source.name !== undefined || hasView(state));
+  if (viewOnly) {
+    const name = state.source.kind === 'none' ? state.source.name : undefined;
+    store.setState({ ...patch, source: { text: '', name: name ?? '', origin: 'link' } });
+    if (name !== undefined)
+      pendingFileView.set(store, {
+        name,
+        selection: state.view.selection,
+        anchor: state.view.anchor,
+        faults: state.view.faults,
+      });
+    const all = [...notices, viewOnlyNotice(state, refused)];
+    noticeStore.getState().show(all);
+    return all;
+  }
   // A link without a source, or naming what is already shown, keeps the transcript on screen
   // (back/forward between view states of the same transcript).
   const same =
@@ -230,6 +366,14 @@ function apply(store: StoreApi<AppStore>, fragment: string): PermalinkNotice[] {
 
 /** Put back a sample link's selection, anchor and faults once its text has loaded. */
 function restorePending(store: StoreApi<AppStore>, s: AppState): void {
+  const f = pendingFileView.get(store);
+  if (f && !isAwaitingTranscript(s.source)) {
+    // The first transcript opened after a view-only link: its view is the link's if it is the
+    // file the link names (never put a selection into another transcript).
+    pendingFileView.delete(store);
+    if (s.source.origin === 'file' && s.source.name === f.name)
+      store.setState({ selection: f.selection, anchor: f.anchor, faults: f.faults });
+  }
   const p = pendingView.get(store);
   if (!p || s.source.text === '') return;
   pendingView.delete(store);

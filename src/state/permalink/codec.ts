@@ -14,6 +14,7 @@
  * | `src` | source | sample id (`samples/swe-1.json`) |
  * | `t` | source | inline transcript: `<payload version>.<d = deflate-raw, n = none>.<base64url>` |
  * | `r` | source | `1` = the inline transcript is a structure-only (redacted) copy |
+ * | `n` | source | view-only link: name of the transcript it was made for (`session.jsonl`) |
  * | `f` | view | format override (`openai-chat`) |
  * | `pr` | view | provider (`anthropic`) |
  * | `b` | view | budget in tokens |
@@ -40,6 +41,7 @@ import {
   PROVIDER_IDS,
   PolicyOptionsSchema,
   SampleIdSchema,
+  SourceNameSchema,
   ViewSchema,
   defaultPermalinkState,
   type PermalinkPolicy,
@@ -56,11 +58,15 @@ import {
 export const MAX_FRAGMENT_CHARS = 2 * 1024 * 1024;
 
 /**
- * Largest inflated inline transcript, in bytes (16 MiB). Deflate can expand ~1000×, so a 2 MiB
- * fragment could otherwise inflate to gigabytes; 16 MiB is far above any transcript people share
- * by link (large ones go structure-only or by file).
+ * Largest inline transcript, in UTF-8 bytes (2 MiB): the one limit both sides apply. The decoder
+ * refuses a payload that inflates past it (deflate can expand ~1000×, so a 2 MiB fragment could
+ * otherwise inflate to gigabytes); the encoder (`encodePermalinkChecked`) refuses to write a link
+ * whose transcript is larger, so the page never offers a link it would refuse. 2 MiB is also the
+ * size above which the page streams a file instead of holding its text (workers/limits.ts), and
+ * building a link from up to 2 MiB takes a fraction of a second; anything larger is shared as a
+ * file plus a view-only link.
  */
-export const MAX_INLINE_BYTES = 16 * 1024 * 1024;
+export const MAX_INLINE_BYTES = 2 * 1024 * 1024;
 
 /** Version of the inline payload layout (`1.d.<base64url>`), independent of the fragment `v`. */
 export const INLINE_PAYLOAD_VERSION = 1;
@@ -149,19 +155,86 @@ export function inflateCapped(data: Uint8Array, cap: number): Uint8Array | 'too-
  * Lone UTF-16 surrogates become U+FFFD (UTF-8 cannot carry them).
  */
 export function encodeInlinePayload(text: string): string {
-  // One-entry cache: the URL writer re-encodes on every view change while the text stays the same.
-  if (lastInline?.text === text) return lastInline.payload;
+  // A small cache: the URL writer and the share panel re-encode on every view change while the
+  // texts stay the same (the panel encodes two: the full text and the structure-only one).
+  const hit = inlineCache.find((e) => e.text === text);
+  if (hit) return hit.payload;
   const utf8 = strToU8(text);
   const deflated = deflateSync(utf8, { level: 9 });
   const payload =
     deflated.length < utf8.length
       ? `${INLINE_PAYLOAD_VERSION}.d.${toBase64Url(deflated)}`
       : `${INLINE_PAYLOAD_VERSION}.n.${toBase64Url(utf8)}`;
-  lastInline = { text, payload };
+  inlineCache.unshift({ text, payload });
+  inlineCache.length = Math.min(inlineCache.length, INLINE_CACHE_ENTRIES);
   return payload;
 }
 
-let lastInline: { text: string; payload: string } | null = null;
+/** Texts whose payload is kept (each at most `MAX_INLINE_BYTES` when it came through a checked link). */
+const INLINE_CACHE_ENTRIES = 3;
+const inlineCache: { text: string; payload: string }[] = [];
+
+/**
+ * The cheap check before building an inline link: a transcript whose size is known to be above
+ * `maxBytes` cannot go in a link, so nothing is built (redacting and deflating a large transcript
+ * would freeze the page for seconds).
+ * @param bytes the transcript's size in bytes, or a lower bound of it (a string's UTF-16 length:
+ *   its UTF-8 form is never shorter); a file's `size`
+ * @param maxBytes the limit (default `MAX_INLINE_BYTES`, the decoder's)
+ * @returns null when it may fit (the exact check is `encodePermalinkChecked`), else the reason,
+ *   naming the size and the limit
+ */
+export function inlineSizeRefusal(
+  bytes: number,
+  maxBytes: number = MAX_INLINE_BYTES,
+): string | null {
+  if (bytes <= maxBytes) return null;
+  return `The transcript is ${formatBytes(bytes)}; a link carries at most ${formatBytes(maxBytes)} of transcript.`;
+}
+
+/** `encodePermalinkChecked`'s answer. */
+export type CheckedFragment =
+  | { ok: true; fragment: string }
+  | {
+      ok: false;
+      /** Why no link was written: the size found and the limit, for people. */
+      reason: string;
+      /** Which limit: the inline transcript's bytes, or the fragment's characters. */
+      limit: 'inline-bytes' | 'fragment-chars';
+    };
+
+/**
+ * Encode a state as `encodePermalink` does, checking the decoder's own limits first, so that a
+ * link it returns is one `decodePermalink` reads back in full (with the same `opts`).
+ * The inline transcript's UTF-8 size is checked before deflating (a text over the cap costs no
+ * compression); the fragment's length after.
+ * @param state an in-schema state
+ * @param opts the decoder's caps (default `MAX_INLINE_BYTES`, `MAX_FRAGMENT_CHARS`)
+ * @returns the fragment (no `#`), or the reason it is refused. Never throws.
+ */
+export function encodePermalinkChecked(
+  state: PermalinkState,
+  opts: DecodeOptions = {},
+): CheckedFragment {
+  const maxInline = opts.maxInlineBytes ?? MAX_INLINE_BYTES;
+  const maxFragment = opts.maxFragmentChars ?? MAX_FRAGMENT_CHARS;
+  if (state.source.kind === 'inline') {
+    const text = state.source.text;
+    const quick = inlineSizeRefusal(text.length, maxInline);
+    if (quick !== null) return { ok: false, reason: quick, limit: 'inline-bytes' };
+    const bytes = strToU8(text).length;
+    const exact = inlineSizeRefusal(bytes, maxInline);
+    if (exact !== null) return { ok: false, reason: exact, limit: 'inline-bytes' };
+  }
+  const fragment = encodePermalink(state);
+  if (fragment.length > maxFragment)
+    return {
+      ok: false,
+      reason: `The link would be ${fragment.length.toLocaleString('en-US')} characters; a link this page opens holds at most ${maxFragment.toLocaleString('en-US')}.`,
+      limit: 'fragment-chars',
+    };
+  return { ok: true, fragment };
+}
 
 /**
  * Decode an inline payload.
@@ -212,7 +285,8 @@ export function decodeInlinePayload(
   }
 }
 
-function formatBytes(n: number): string {
+/** A size for people: `2 MiB`, `340 KiB`, `12 bytes` (binary units, rounded). */
+export function formatBytes(n: number): string {
   return n >= 1024 * 1024
     ? `${Math.round(n / (1024 * 1024))} MiB`
     : n >= 1024
@@ -382,7 +456,7 @@ export function encodePermalink(state: PermalinkState): string {
   else if (source.kind === 'inline') {
     params.set('t', encodeInlinePayload(source.text));
     if (source.redacted) params.set('r', '1');
-  }
+  } else if (source.name !== undefined) params.set('n', source.name);
   if (view.format !== null) params.set('f', view.format);
   if (view.provider !== null) params.set('pr', view.provider);
   if (view.budget !== null) params.set('b', String(view.budget));
@@ -477,6 +551,7 @@ function decodeSource(
   const t = get('t');
   const src = get('src');
   const r = get('r');
+  const n = get('n');
   if (t !== undefined) {
     if (src !== undefined)
       notices.push({
@@ -501,6 +576,11 @@ function decodeSource(
     const parsed = SampleIdSchema.safeParse(src);
     if (parsed.success) return { kind: 'sample', id: parsed.data };
     invalid('src', 'the sample', src);
+  }
+  if (n !== undefined) {
+    const parsed = SourceNameSchema.safeParse(n);
+    if (parsed.success) return { kind: 'none', name: parsed.data };
+    invalid('n', 'the transcript name', n);
   }
   return { kind: 'none' };
 }

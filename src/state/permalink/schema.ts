@@ -73,8 +73,29 @@ export const SampleIdSchema = z
 /** A UTF-16 surrogate without its partner: UTF-8 (and so a link) cannot carry one. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+/** Longest transcript name a view-only link may carry (`n=`), in characters. */
+export const MAX_SOURCE_NAME_CHARS = 200;
+
+/**
+ * The name of the transcript a view-only link was made for (a file name: `session.jsonl`): shown
+ * to the reader so they know what to open. No path separators or control characters.
+ */
+export const SourceNameSchema = z
+  .string()
+  .min(1)
+  .max(MAX_SOURCE_NAME_CHARS)
+  .refine(
+    (s) => ![...s].some((c) => c === '/' || c === '\\' || c.charCodeAt(0) < 0x20 || c === '\x7f'),
+    'no path separators or control characters',
+  )
+  .refine((s) => !LONE_SURROGATE.test(s), 'well-formed UTF-16');
+
 export const SourceSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('none') }),
+  /**
+   * No transcript in the link (a view-only link); `name` = the transcript it was made for, when
+   * known.
+   */
+  z.object({ kind: z.literal('none'), name: SourceNameSchema.optional() }),
   z.object({ kind: z.literal('sample'), id: SampleIdSchema }),
   /** The transcript's source text, inline. `redacted` marks a structure-only link. */
   z.object({

@@ -7,6 +7,7 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperti
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import type { Analysis } from '../../model/analyze.ts';
+import type { Transcript } from '../../model/types.ts';
 import { simulatePolicy } from '../../model/evict/policies.ts';
 import type { EvictionResult } from '../../model/evict/types.ts';
 import { buildIncidentSummary, exportKeptSource } from '../../model/exportSummary.ts';
@@ -21,9 +22,16 @@ import {
 } from '../../state/eviction.ts';
 import { noticeStore } from '../../state/permalink/notices.ts';
 import { selectTokens } from '../../state/selectors.ts';
-import { useAppStore, type AppState } from '../../state/store.ts';
-import { MAX_FRAGMENT_CHARS } from '../../state/permalink/codec.ts';
-import { buildShareFragment, isStructureOnly, pageUrlWithoutHash } from '../../state/urlSync.ts';
+import { appStore, useAppStore, type AppState, type Source } from '../../state/store.ts';
+import { MAX_INLINE_BYTES, formatBytes, inlineSizeRefusal } from '../../state/permalink/codec.ts';
+import {
+  VIEW_ONLY_NOTICE_KEY,
+  buildShareLink,
+  buildViewOnlyFragment,
+  isAwaitingTranscript,
+  isStructureOnly,
+  pageUrlWithoutHash,
+} from '../../state/urlSync.ts';
 import { fmtInt } from '../format.ts';
 import { downloadBlob, svgToPngBlob } from './download.ts';
 import { buildTimelineSvg } from './timelineSvg.ts';
@@ -41,14 +49,31 @@ const PREVIEW_CHARS = 3000;
 
 function Notices() {
   const notices = useStore(noticeStore, (s) => s.notices);
+  const awaiting = useAppStore((s) => isAwaitingTranscript(s.source));
   if (notices.length === 0) return null;
   return (
     <div className="share-notices" role="status" data-testid="permalink-notices">
       <ul>
         {notices.map((n, i) => (
-          <li key={i}>{n.message}</li>
+          <li key={i} data-notice={n.key}>
+            {n.message}
+          </li>
         ))}
       </ul>
+      {awaiting && notices.some((n) => n.key === VIEW_ONLY_NOTICE_KEY) && (
+        <button
+          type="button"
+          data-testid="permalink-show-sample"
+          onClick={() => {
+            // The default sample, by the page's own boot path (App loads it); the link's view
+            // stays applied. From here the address follows the page again.
+            appStore.getState().setSource({ text: '', name: '', origin: 'sample' });
+            noticeStore.getState().dismiss();
+          }}
+        >
+          Show a sample instead
+        </button>
+      )}
       <button type="button" onClick={() => noticeStore.getState().dismiss()}>
         Dismiss
       </button>
@@ -77,7 +102,6 @@ function copy(text: string, done: (ok: boolean) => void) {
 }
 
 function LinkRow(p: { label: string; link: string; testId: string }) {
-  const unopenable = p.link.length > MAX_FRAGMENT_CHARS;
   const [copied, setCopied] = useState<'idle' | 'ok' | 'failed'>('idle');
   return (
     <div className="share-link-row">
@@ -102,10 +126,61 @@ function LinkRow(p: { label: string; link: string; testId: string }) {
           : copied === 'failed'
             ? ' · copy failed: select and copy by hand'
             : ''}
-        {unopenable ? ' · too long to open (browsers stop at 2 MiB): export the file instead' : ''}
       </span>
     </div>
   );
+}
+
+/**
+ * The source's size in bytes as far as it is known without reading it: a file's size, else its
+ * text's UTF-16 length (a lower bound of its UTF-8 size). The cheap estimate that decides whether
+ * an inline link is built at all.
+ */
+function sourceBytes(source: Source): number {
+  return source.file ? source.file.size : source.text.length;
+}
+
+/** "the file “a.jsonl”" / "the same transcript": what a view-only link's reader must open. */
+function whatToOpen(source: Source): string {
+  return source.origin === 'file' || (isAwaitingTranscript(source) && source.name !== '')
+    ? `the same file (“${source.name}”)`
+    : 'the same transcript';
+}
+
+/** The "Link to this view": with the transcript when it fits, else the view only and why. */
+function viewLink(
+  state: AppState,
+  base: string,
+): { link: string; carriesTranscript: boolean; why: string | null } {
+  const s = state.source;
+  const viewOnly = () => `${base}#${buildViewOnlyFragment(state)}`;
+  if (s.origin === 'sample' && s.sampleId)
+    return { link: viewOnly(), carriesTranscript: true, why: null };
+  if (isAwaitingTranscript(s))
+    return {
+      link: viewOnly(),
+      carriesTranscript: false,
+      why: 'This page was opened from a view-only link.',
+    };
+  if (s.text === '') {
+    const size = inlineSizeRefusal(sourceBytes(s));
+    return { link: viewOnly(), carriesTranscript: false, why: size };
+  }
+  const quick = inlineSizeRefusal(sourceBytes(s));
+  if (quick !== null) return { link: viewOnly(), carriesTranscript: false, why: quick };
+  const r = buildShareLink(state, 'full');
+  return r.ok
+    ? { link: `${base}#${r.fragment}`, carriesTranscript: true, why: null }
+    : { link: viewOnly(), carriesTranscript: false, why: r.reason };
+}
+
+/** A structure-only text, with what it was built from (a result for other inputs is stale). */
+interface BuiltRedaction {
+  transcript: Transcript;
+  counter: TextCounter;
+  hideNames: boolean;
+  text: string;
+  ids: number;
 }
 
 function Panel({ analysis, counter }: { analysis: Analysis; counter: TextCounter }) {
@@ -113,19 +188,46 @@ function Panel({ analysis, counter }: { analysis: Analysis; counter: TextCounter
   const [hideNames, setHideNames] = useState(false);
   const state = fields as AppState;
   const base = pageUrlWithoutHash();
-  const fullLink = `${base}#${buildShareFragment(state, 'full')}`;
+  const view = viewLink(state, base);
+  const fullLink = view.link;
   const tooLong = fullLink.length > LINK_SOFT_LIMIT;
 
-  const redaction = useMemo(
-    () =>
-      redactTranscriptWithMaps(analysis.transcript, {
+  // The structure-only link: decided from the cheap estimate first (a transcript above the
+  // decoder's limit is never redacted, deflated or offered), then built after the panel has
+  // painted, so opening the panel never waits for it.
+  const structureRefusal = inlineSizeRefusal(sourceBytes(fields.source));
+  const [built, setBuilt] = useState<BuiltRedaction | null>(null);
+  useEffect(() => {
+    if (structureRefusal !== null) return;
+    const timer = setTimeout(() => {
+      const r = redactTranscriptWithMaps(analysis.transcript, {
         counter,
         toolNames: hideNames ? 'hide' : 'keep',
-      }),
-    [analysis.transcript, counter, hideNames],
-  );
-  const redactedText = useMemo(() => writeTranscript(redaction.transcript), [redaction]);
-  const structureLink = `${base}#${buildShareFragment(state, { text: redactedText, redacted: true })}`;
+      });
+      setBuilt({
+        transcript: analysis.transcript,
+        counter,
+        hideNames,
+        text: writeTranscript(r.transcript),
+        ids: r.ids.size,
+      });
+    }, 0);
+    return () => clearTimeout(timer);
+  }, [analysis.transcript, counter, hideNames, structureRefusal]);
+  const redaction =
+    built &&
+    structureRefusal === null &&
+    built.transcript === analysis.transcript &&
+    built.counter === counter &&
+    built.hideNames === hideNames
+      ? built
+      : null;
+  const structure = redaction
+    ? buildShareLink(state, { text: redaction.text, redacted: true })
+    : null;
+  const structureLink = structure?.ok ? `${base}#${structure.fragment}` : null;
+  const structureTooLarge =
+    structureRefusal ?? (structure && !structure.ok ? structure.reason : null);
 
   const tokens = selectTokens(analysis.transcript, analysis.provider, counter);
   // The same memoised context, choices and budget clamp as the simulator (state/eviction.ts), so
@@ -160,7 +262,7 @@ function Panel({ analysis, counter }: { analysis: Analysis; counter: TextCounter
       tokens,
       eviction: evictions.chosen,
       alternative: evictions.alternative,
-      permalink: tooLong ? structureLink : fullLink,
+      permalink: tooLong && structureLink !== null ? structureLink : fullLink,
     });
   const svg = () =>
     buildTimelineSvg(analysis, {
@@ -179,6 +281,13 @@ function Panel({ analysis, counter }: { analysis: Analysis; counter: TextCounter
           </p>
         )}
         <LinkRow label="Copy link" link={fullLink} testId="share-link" />
+        {!view.carriesTranscript && (
+          <p className="share-warn" data-testid="share-view-only">
+            This link holds the view only, not the transcript
+            {view.why ? ` (${view.why.replace(/\.$/, '')})` : ''}. Whoever opens it must open{' '}
+            {whatToOpen(fields.source)} to see it: send the file along with the link.
+          </p>
+        )}
         {tooLong && (
           <p className="share-warn" data-testid="share-too-long">
             This link is {fmtInt(fullLink.length)} characters: chat tools and documents cut links
@@ -191,8 +300,8 @@ function Panel({ analysis, counter }: { analysis: Analysis; counter: TextCounter
         <h3>Structure-only link</h3>
         <p className="share-note">
           Every text, tool input and result is replaced by a placeholder of the same token count;
-          ids are renamed ({redaction.ids.size} ids); exchanges, arcs, violations and eviction
-          results stay the same.
+          ids are renamed{redaction ? ` (${redaction.ids} ids)` : ''}; exchanges, arcs, violations
+          and eviction results stay the same.
         </p>
         <label>
           <input
@@ -203,15 +312,33 @@ function Panel({ analysis, counter }: { analysis: Analysis; counter: TextCounter
           />{' '}
           Hide tool names
         </label>
-        <LinkRow label="Copy structure-only link" link={structureLink} testId="structure-link" />
-        <details>
-          <summary>Preview what is shared</summary>
-          <pre className="share-preview" data-testid="structure-preview">
-            {redactedText.length > PREVIEW_CHARS
-              ? `${redactedText.slice(0, PREVIEW_CHARS)}\n…`
-              : redactedText}
-          </pre>
-        </details>
+        {structureTooLarge !== null ? (
+          <p className="share-warn" data-testid="structure-too-large">
+            Too large for a link: {structureTooLarge} (links this page opens carry at most{' '}
+            {formatBytes(MAX_INLINE_BYTES)} of transcript). Share the file itself (or export it
+            below) together with the view link above.
+          </p>
+        ) : structureLink !== null && redaction ? (
+          <>
+            <LinkRow
+              label="Copy structure-only link"
+              link={structureLink}
+              testId="structure-link"
+            />
+            <details>
+              <summary>Preview what is shared</summary>
+              <pre className="share-preview" data-testid="structure-preview">
+                {redaction.text.length > PREVIEW_CHARS
+                  ? `${redaction.text.slice(0, PREVIEW_CHARS)}\n…`
+                  : redaction.text}
+              </pre>
+            </details>
+          </>
+        ) : (
+          <p className="share-note" data-testid="structure-building">
+            Building the structure-only link…
+          </p>
+        )}
       </section>
       <section>
         <h3>Export</h3>
