@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { decodePermalink, encodePermalink } from './permalink/codec.ts';
+import { deflateSync } from 'fflate';
+import {
+  MAX_INLINE_BYTES,
+  decodePermalink,
+  encodePermalink,
+  toBase64Url,
+} from './permalink/codec.ts';
 import { noticeStore } from './permalink/notices.ts';
 import { createAppStore, type AppState } from './store.ts';
 import {
@@ -9,7 +15,11 @@ import {
   bootFromUrl,
   startUrlSync,
   buildShareFragment,
+  buildShareLink,
+  buildViewOnlyFragment,
+  isAwaitingTranscript,
   isStructureOnly,
+  VIEW_ONLY_NOTICE_KEY,
   permalinkFromStore,
   storePatchFromPermalink,
 } from './urlSync.ts';
@@ -258,5 +268,151 @@ describe('URL sync (location/history faked)', () => {
     vi.advanceTimersByTime(250);
     expect(b.writes.at(-1)).toBe('#v=1&src=invoice&at=x19&fx=1%3An1');
     stop();
+  });
+
+  describe('links without a transcript (view-only, or a refused one)', () => {
+    it('keeps a view-only link as it is, shows no stand-in sample and names the file it expects', () => {
+      vi.useFakeTimers();
+      const b = fakeBrowser('#v=1&n=cc100k.jsonl&b=5000000&sel=m3');
+      const store = createAppStore();
+      const notices = bootFromUrl(store);
+      // Not the default sample (origin 'sample' without text would make the page load it).
+      expect(store.getState().source).toEqual({ text: '', name: 'cc100k.jsonl', origin: 'link' });
+      expect(isAwaitingTranscript(store.getState().source)).toBe(true);
+      expect(store.getState().budget).toBe(5_000_000);
+      expect(notices.map((n) => n.key)).toEqual([VIEW_ONLY_NOTICE_KEY]);
+      expect(notices[0]?.message).toBe(
+        'This link holds a view only (budget 5,000,000 tokens, policy message compared with exchange), not the transcript. It was made for the file “cc100k.jsonl”: open that file to see the shared view. No transcript is shown until then.',
+      );
+      const stop = startUrlSync(store, 250);
+      vi.advanceTimersByTime(1000);
+      expect(b.writes).toEqual([]);
+      // A change of view is written without inventing a source.
+      store.getState().setProvider('anthropic');
+      vi.advanceTimersByTime(250);
+      expect(b.writes).toEqual(['#v=1&n=cc100k.jsonl&pr=anthropic&b=5000000&sel=m3']);
+      // Opening the named file: the link's selection comes back (setSource cleared it).
+      const file = new Blob(['x']);
+      store.getState().setSource({ text: '', name: 'cc100k.jsonl', origin: 'file', file });
+      expect(store.getState().selection).toEqual({ kind: 'message', index: 3 });
+      vi.advanceTimersByTime(250);
+      expect(b.writes.at(-1)).toBe('#v=1&n=cc100k.jsonl&pr=anthropic&b=5000000&sel=m3');
+      stop();
+    });
+
+    it('opening another file after a view-only link does not carry its selection over', () => {
+      fakeBrowser('#v=1&n=a.jsonl&b=900&sel=m3');
+      const store = createAppStore();
+      bootFromUrl(store);
+      const stop = startUrlSync(store);
+      store.getState().setSource({ text: '[]', name: 'b.json', origin: 'file' });
+      expect(store.getState().selection).toBeNull();
+      expect(store.getState().budget).toBe(900);
+      stop();
+    });
+
+    it('says so when a view-only link does not name its transcript (links made before n=)', () => {
+      fakeBrowser('#v=1&b=5000000');
+      const store = createAppStore();
+      const notices = bootFromUrl(store);
+      expect(store.getState().source).toEqual({ text: '', name: '', origin: 'link' });
+      expect(notices[0]?.message).toMatch(
+        /^This link holds a view only \(budget 5,000,000 tokens.*\), not the transcript, and does not say which transcript it was made for/,
+      );
+    });
+
+    it('a refused inline link: no sample, and the budget in the store is the one in the address', () => {
+      vi.useFakeTimers();
+      // Inflates past the decoder's limit (what the old encoder wrote for a 100k-message log).
+      const big = deflateSync(new Uint8Array(MAX_INLINE_BYTES + 1024).fill(120), { level: 9 });
+      const b = fakeBrowser(`#v=1&t=1.d.${toBase64Url(big)}&r=1&b=5000000`);
+      const store = createAppStore();
+      const notices = bootFromUrl(store);
+      expect(notices.map((n) => n.key)).toEqual(['t', VIEW_ONLY_NOTICE_KEY]);
+      expect(notices[0]?.message).toBe(
+        'The inline transcript expands beyond 2 MiB and was refused (a decompression bomb, or too large for a link).',
+      );
+      expect(notices[1]?.message).toMatch(
+        /^No transcript is shown: the one in this link was refused/,
+      );
+      expect(store.getState().source.origin).toBe('link');
+      expect(store.getState().budget).toBe(5_000_000);
+      const stop = startUrlSync(store, 250);
+      store.getState().setProvider('anthropic');
+      vi.advanceTimersByTime(250);
+      const written = b.writes.at(-1) ?? '';
+      expect(written).toBe('#v=1&pr=anthropic&b=5000000');
+      expect(decodePermalink(written).state.view.budget).toBe(store.getState().budget);
+      stop();
+    });
+
+    it('a link with no view and no transcript, or a lesson link, still opens the default sample', () => {
+      for (const hash of ['#v=1', '#v=1&b=lots&pr=nope', '#learn=pairs']) {
+        fakeBrowser(hash);
+        const store = createAppStore();
+        const notices = bootFromUrl(store);
+        expect(store.getState().source.origin, hash).toBe('sample');
+        expect(notices.map((n) => n.key)).not.toContain(VIEW_ONLY_NOTICE_KEY);
+      }
+    });
+
+    it('a view-only link pasted while a transcript is shown keeps that transcript (back/forward)', () => {
+      const b = fakeBrowser('#v=1&src=invoice');
+      const store = createAppStore();
+      bootFromUrl(store);
+      const stop = startUrlSync(store);
+      const shown = {
+        text: '[]',
+        name: 'invoice.json',
+        origin: 'sample' as const,
+        sampleId: 'invoice',
+      };
+      store.getState().setSource(shown);
+      b.navigate('#v=1&b=321');
+      expect(store.getState().source).toEqual(shown);
+      expect(store.getState().budget).toBe(321);
+      stop();
+    });
+  });
+});
+
+describe('share links', () => {
+  it('the view link of an opened file names the file; its transcript goes inline only when it fits', () => {
+    const s = createAppStore();
+    s.setState({ budget: 5_000_000 });
+    s.getState().setSource({
+      text: '',
+      name: 'cc100k.jsonl',
+      origin: 'file',
+      file: new Blob(['x']),
+    });
+    expect(permalinkFromStore(s.getState()).source).toEqual({ kind: 'none', name: 'cc100k.jsonl' });
+    expect(buildViewOnlyFragment(s.getState())).toBe('v=1&n=cc100k.jsonl&b=5000000');
+
+    // A small file: the full link carries it inline, and the view-only link still names it.
+    s.getState().setSource({ text: '[]', name: 'small.json', origin: 'file' });
+    const full = buildShareLink(s.getState(), 'full');
+    expect(full.ok).toBe(true);
+    if (full.ok) expect(decodePermalink(full.fragment).state.source).toMatchObject({ text: '[]' });
+    expect(buildViewOnlyFragment(s.getState())).toBe('v=1&n=small.json&b=5000000');
+
+    // Text past the decoder's limit: refused with the limit, nothing deflated.
+    s.getState().setSource({ text: 'x'.repeat(MAX_INLINE_BYTES + 1), name: '', origin: 'paste' });
+    const big = buildShareLink(s.getState(), 'full');
+    expect(big.ok).toBe(false);
+    if (!big.ok) expect(big.reason).toMatch(/at most 2 MiB/);
+    // A pasted text has no name: the view link says nothing about it.
+    expect(buildViewOnlyFragment(s.getState())).toBe('v=1&b=5000000');
+  });
+
+  it('a file name a link cannot carry is left out (the link stays view-only and valid)', () => {
+    const s = createAppStore();
+    s.getState().setSource({
+      text: '',
+      name: 'a/b\u0001.jsonl',
+      origin: 'file',
+      file: new Blob([]),
+    });
+    expect(permalinkFromStore(s.getState()).source).toEqual({ kind: 'none' });
   });
 });

@@ -7,7 +7,11 @@ import {
   decodePermalink,
   encodeInlinePayload,
   encodePermalink,
+  encodePermalinkChecked,
   inflateCapped,
+  inlineSizeRefusal,
+  MAX_FRAGMENT_CHARS,
+  MAX_INLINE_BYTES,
   toBase64Url,
 } from './codec.ts';
 import {
@@ -278,5 +282,107 @@ describe('permalink codec', () => {
     }
     const tooMany = `1:${Array.from({ length: 51 }, () => 'n1').join(',')}`;
     expect(decodePermalink(`fx=${tooMany}`).notices.map((n) => n.key)).toEqual(['fx']);
+  });
+
+  describe('the encoder checks the decoder limits (one constant each)', () => {
+    const inlineState = (text: string): PermalinkState => ({
+      ...DEFAULT_PERMALINK_STATE,
+      source: { kind: 'inline', text, redacted: true },
+      view: { ...DEFAULT_PERMALINK_STATE.view, budget: 5_000_000 },
+    });
+
+    it('refuses, before deflating, a transcript above MAX_INLINE_BYTES, naming the limit', () => {
+      // Highly compressible: the old encoder wrote a short link the decoder then refused as a bomb.
+      const big = 'x'.repeat(MAX_INLINE_BYTES + 1);
+      const r = encodePermalinkChecked(inlineState(big));
+      expect(r).toEqual({
+        ok: false,
+        limit: 'inline-bytes',
+        reason: 'The transcript is 2 MiB; a link carries at most 2 MiB of transcript.',
+      });
+      // What the old encoder produced is indeed refused by the decoder.
+      const refused = decodePermalink(encodePermalink(inlineState(big)));
+      expect(refused.state.source).toEqual({ kind: 'none' });
+      expect(refused.notices.map((n) => n.key)).toEqual(['t']);
+      // Exactly at the limit: written, and read back whole.
+      const atLimit = 'x'.repeat(MAX_INLINE_BYTES);
+      const ok = encodePermalinkChecked(inlineState(atLimit));
+      expect(ok.ok).toBe(true);
+      if (ok.ok) expect(decodePermalink(ok.fragment).state.source).toMatchObject({ text: atLimit });
+    });
+
+    it('counts UTF-8 bytes, not characters (a text of 3-byte characters)', () => {
+      const text = '€'.repeat(Math.floor(MAX_INLINE_BYTES / 3) + 1); // < cap chars, > cap bytes
+      expect(text.length).toBeLessThan(MAX_INLINE_BYTES);
+      const r = encodePermalinkChecked(inlineState(text));
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect(r.limit).toBe('inline-bytes');
+    });
+
+    it('refuses a link longer than the fragment cap', () => {
+      const state = inlineState('ab');
+      const r = encodePermalinkChecked(state, { maxFragmentChars: 20 });
+      expect(encodePermalink(state).length).toBeGreaterThan(20);
+      expect(r).toEqual({
+        ok: false,
+        limit: 'fragment-chars',
+        reason: `The link would be ${encodePermalink(state).length} characters; a link this page opens holds at most 20.`,
+      });
+      expect(MAX_FRAGMENT_CHARS).toBe(2 * 1024 * 1024);
+    });
+
+    it('property: a link the encoder writes, the decoder reads back whole; one it refuses, the decoder would refuse', () => {
+      fc.assert(
+        fc.property(
+          fc.string({ unit: 'grapheme', maxLength: 300 }),
+          fc.integer({ min: 0, max: 400 }),
+          fc.integer({ min: 20, max: 500 }),
+          (text, maxInlineBytes, maxFragmentChars) => {
+            const opts = { maxInlineBytes, maxFragmentChars };
+            const state = inlineState(text);
+            const r = encodePermalinkChecked(state, opts);
+            const back = decodePermalink(encodePermalink(state), opts);
+            if (r.ok) {
+              expect(r.fragment).toBe(encodePermalink(state));
+              expect(back.state).toEqual(state);
+              expect(back.notices).toEqual([]);
+            } else expect(back.state.source.kind).toBe('none');
+          },
+        ),
+        { numRuns: 300 },
+      );
+    });
+
+    it('the cheap estimate refuses only above the limit', () => {
+      expect(inlineSizeRefusal(MAX_INLINE_BYTES)).toBeNull();
+      expect(inlineSizeRefusal(5_694_714)).toBe(
+        'The transcript is 5 MiB; a link carries at most 2 MiB of transcript.',
+      );
+      expect(inlineSizeRefusal(2000, 1024)).toBe(
+        'The transcript is 2 KiB; a link carries at most 1 KiB of transcript.',
+      );
+    });
+  });
+
+  it('a view-only link names the transcript it was made for (n=), and refuses a bad name', () => {
+    const state: PermalinkState = {
+      ...DEFAULT_PERMALINK_STATE,
+      source: { kind: 'none', name: 'cc 100k.jsonl' },
+      view: { ...DEFAULT_PERMALINK_STATE.view, budget: 5_000_000 },
+    };
+    const frag = encodePermalink(state);
+    expect(frag).toBe('v=1&n=cc+100k.jsonl&b=5000000');
+    expect(decodePermalink(frag)).toEqual({ state, notices: [] });
+    for (const bad of ['../etc/passwd', 'a\\b', 'x'.repeat(201), '\u0001a']) {
+      const r = decodePermalink(`v=1&b=7&n=${encodeURIComponent(bad)}`);
+      expect(r.state.source, bad).toEqual({ kind: 'none' });
+      expect(r.state.view.budget).toBe(7);
+      expect(r.notices.map((n) => n.key)).toEqual(['n']);
+    }
+    // A name is only for a link without a transcript: a sample wins, silently.
+    expect(decodePermalink('v=1&src=invoice&n=a.jsonl').state.source).toEqual({
+      kind: 'sample',
+      id: 'invoice',
+    });
   });
 });
