@@ -10,12 +10,7 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import type { Analysis } from '../model/analyze.ts';
-import {
-  CHARS_PER_4,
-  loadBpeCounter,
-  type TextCounter,
-  type TokenTable,
-} from '../model/tokens.ts';
+import { CHARS_PER_4, loadBpeCounter, type TextCounter, type TokenTable } from '../model/tokens.ts';
 import type { ProviderId, Transcript } from '../model/types.ts';
 import {
   EMPTY_VIEW,

@@ -107,9 +107,11 @@ describe('pair tables from the worker (issue 7)', () => {
 
 describe('the exact count of the answer shown survives a later failing request', () => {
   const good = generate({ format: 'anthropic-messages', seed: 7, messages: 12 });
-  const collect = (posts: WorkerResponse[]) => (m: WorkerResponse, tr: Transferable[] = []) => {
-    posts.push(structuredClone(m, { transfer: tr }));
-  };
+  const collect =
+    (posts: WorkerResponse[]) =>
+    (m: WorkerResponse, tr: Transferable[] = []) => {
+      posts.push(structuredClone(m, { transfer: tr }));
+    };
   const text = (t: string) => ({ text: t, name: 'body.json', format: null, provider: null });
 
   it('broken JSON sent before the BPE count of the last answer finished: that count still comes', async () => {
@@ -160,8 +162,7 @@ describe('the exact count of the answer shown survives a later failing request',
       record(m, tr);
       if (m.kind === 'result' && m.id === 1)
         runs.push(runRequest({ id: 2, req: text('{"messages": [') }, post));
-      if (m.kind === 'result' && m.id === 2)
-        runs.push(runRequest({ id: 3, req: text('[') }, post));
+      if (m.kind === 'result' && m.id === 2) runs.push(runRequest({ id: 3, req: text('[') }, post));
     };
     await runRequest({ id: 1, req: text(good) }, post);
     await Promise.all(runs);

@@ -79,8 +79,7 @@ let tableSeq = 0;
  * `exact` once its exact BPE table was sent. A request that fails counts it when it was not, so
  * an exact count dropped because that request made it stale is not lost.
  */
-let shown: { parseId: number; t: Transcript; provider: ProviderId; exact: boolean } | null =
-  null;
+let shown: { parseId: number; t: Transcript; provider: ProviderId; exact: boolean } | null = null;
 
 const yieldNow = () => new Promise((r) => setTimeout(r, 0));
 
