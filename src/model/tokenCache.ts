@@ -273,7 +273,7 @@ export class TokenCounting {
             ? `≈ Claude estimate: ${enc} × content factor`
             : `≈ Gemini estimate: ${enc} × 1.08`) + hardCutNote(hard);
     if (this.fromUsage > 0)
-      label += `; ${this.fromUsage} ${this.fromUsage === 1 ? 'reply' : 'replies'} from the log's usage`;
+      label += `; ${this.fromUsage.toLocaleString('en-US')} ${this.fromUsage === 1 ? 'reply' : 'replies'} from the log's usage`;
     return {
       perMessage: this.perMessage.slice(),
       prefix,
