@@ -65,12 +65,17 @@ test.describe('permalink', () => {
   test('a decompression bomb is refused with a notice and the page still works', async ({
     page,
   }) => {
-    // 32 MiB of zeros deflate to ~32 KB; the page refuses anything that inflates past 16 MiB.
+    // 32 MiB of zeros deflate to ~32 KB; the page refuses anything that inflates past 2 MiB.
     const bomb = base64url(deflateSync(new Uint8Array(32 * 1024 * 1024), { level: 9 }));
-    await openApp(page, `/#v=1&t=1.d.${bomb}&b=900`);
+    await page.goto(`/#v=1&t=1.d.${bomb}&b=900`);
     await expect(page.getByTestId('permalink-notices')).toContainText('decompression bomb');
-    await expect(page.getByTestId('count-exchanges')).toHaveText('1');
+    // No sample passes for the refused transcript; the link's view stays in the address.
+    await expect(page.getByTestId('permalink-notices')).toContainText('No transcript is shown');
     await expect(page).toHaveURL(/b=900/);
+    await expect(page).not.toHaveURL(/src=/);
+    // The page still works: a sample opens on request.
+    await page.getByTestId('permalink-show-sample').click();
+    await expect(page.getByTestId('count-exchanges')).toHaveText('1');
   });
 
   test('a structure-only link reproduces the view with no original content, and no other origin is contacted', async ({

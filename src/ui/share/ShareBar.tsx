@@ -154,8 +154,13 @@ function viewLink(
 ): { link: string; carriesTranscript: boolean; why: string | null } {
   const s = state.source;
   const viewOnly = () => `${base}#${buildViewOnlyFragment(state)}`;
-  if (s.origin === 'sample' && s.sampleId)
-    return { link: viewOnly(), carriesTranscript: true, why: null };
+  if (s.origin === 'sample' && s.sampleId) {
+    // The sample goes by name (`src=`): no inline text, nothing to check but the fragment.
+    const r = buildShareLink(state, 'full');
+    return r.ok
+      ? { link: `${base}#${r.fragment}`, carriesTranscript: true, why: null }
+      : { link: viewOnly(), carriesTranscript: false, why: r.reason };
+  }
   if (isAwaitingTranscript(s))
     return {
       link: viewOnly(),
