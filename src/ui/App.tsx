@@ -112,6 +112,13 @@ export function App() {
     source: null,
     before: null,
   });
+  // The analysis of a streamed file's preview (its first rows): verdicts wait while it is drawn.
+  const [previewAnalysis, setPreviewAnalysis] = useState<unknown>(null);
+  if (live.load?.preview && live.analysis !== previewAnalysis) setPreviewAnalysis(live.analysis);
+  const partial = partialLoadName(
+    view.load,
+    view.analysis !== null && view.analysis === previewAnalysis,
+  );
   if (view.analysis !== shown.analysis)
     setShown({
       analysis: view.analysis,
@@ -458,7 +465,7 @@ export function App() {
                 onJump={jump}
                 open={simOpen}
                 onOpenChange={setSimOpen}
-                provisional={partialLoadName(view.load, caughtUp)}
+                provisional={partial}
               />
             )}
             <FindBar
@@ -497,7 +504,7 @@ export function App() {
               targets={targets}
               currentMessage={currentMessage}
               onJump={jump}
-              provisional={partialLoadName(view.load, caughtUp)}
+              provisional={partial}
             />
           </div>
         </div>

@@ -16,18 +16,18 @@ describe('partialLoadName (the verdict waits for the whole file)', () => {
     expect(partialLoadName({ ...base, preview: true }, true)).toBe('cc.jsonl');
   });
 
-  it('a finished load the page has not yet drawn is still partial', () => {
-    expect(partialLoadName({ ...base, active: false }, false)).toBe('cc.jsonl');
+  it('a finished load whose preview is still drawn (deferred render) is still partial', () => {
+    expect(partialLoadName({ ...base, active: false }, true)).toBe('cc.jsonl');
   });
 
   it('complete: a finished load drawn, a text source, a cancelled or refused load', () => {
-    expect(partialLoadName({ ...base, active: false }, true)).toBeNull();
-    expect(partialLoadName(null, false)).toBeNull();
-    expect(partialLoadName({ ...base, active: false, cancelled: true }, false)).toBeNull();
-    expect(partialLoadName({ ...base, active: false, refused: 'too large' }, false)).toBeNull();
+    expect(partialLoadName({ ...base, active: false }, false)).toBeNull();
+    expect(partialLoadName(null, true)).toBeNull();
+    expect(partialLoadName({ ...base, active: false, cancelled: true }, true)).toBeNull();
+    expect(partialLoadName({ ...base, active: false, refused: 'too large' }, true)).toBeNull();
   });
 
   it('a load still reading with no preview yet shows the previous transcript: not partial', () => {
-    expect(partialLoadName(base, true)).toBeNull();
+    expect(partialLoadName(base, false)).toBeNull();
   });
 });

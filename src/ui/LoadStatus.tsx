@@ -16,16 +16,16 @@ const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
 
 /**
  * The file whose load is partial, if any: its preview of the first messages is on screen (or may
- * still be, while the page catches up with the finished load). A verdict on those rows is an
- * artefact of the cut-off read (a trailing tool_use without its tool_result, A2), so the verdict
- * and the policy verdicts wait for the whole file.
+ * still be, while the page's deferred render catches up with the finished load). A verdict on
+ * those rows is an artefact of the cut-off read (a trailing tool_use without its tool_result,
+ * A2), so the verdict and the policy verdicts wait for the whole file.
  * @param load the load state (`useInspection`), null for a text source
- * @param caughtUp false while the page still draws an earlier view (React's deferred value)
+ * @param showingPreview true while the analysis drawn is the preview's (the page keeps it)
  * @returns the file name, or null when the transcript shown is complete
  */
-export function partialLoadName(load: LoadState | null, caughtUp: boolean): string | null {
+export function partialLoadName(load: LoadState | null, showingPreview: boolean): string | null {
   if (!load || load.cancelled || load.refused) return null;
-  return load.preview || !caughtUp ? load.name : null;
+  return load.preview || showingPreview ? load.name : null;
 }
 
 export function LoadStatus({ load, onCancel }: { load: LoadState; onCancel: () => void }) {
