@@ -45,11 +45,11 @@ test.describe('sharing a large transcript', () => {
     await page.getByTestId('share-open').click();
     const tooLarge = page.getByTestId('structure-too-large');
     await expect(tooLarge).toContainText('Too large for a link');
-    await expect(tooLarge).toContainText('at most 2 MiB of transcript');
+    await expect(tooLarge).toContainText('a link carries at most 2 MiB of transcript.');
     await expect(tooLarge).toContainText('Share the file itself');
     await expect(page.getByTestId('structure-link')).toHaveCount(0);
     await expect(page.getByTestId('share-view-only')).toContainText(
-      `This link holds the view only, not the transcript`,
+      'This link holds the view only, not the transcript. The transcript is 2.8 MiB;',
     );
     await expect(page.getByTestId('share-view-only')).toContainText(
       `open the same file (“${LOG_NAME}”)`,

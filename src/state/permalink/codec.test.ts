@@ -298,7 +298,7 @@ describe('permalink codec', () => {
       expect(r).toEqual({
         ok: false,
         limit: 'inline-bytes',
-        reason: 'The transcript is 2 MiB; a link carries at most 2 MiB of transcript.',
+        reason: 'The transcript is 2.1 MiB; a link carries at most 2 MiB of transcript.',
       });
       // What the old encoder produced is indeed refused by the decoder.
       const refused = decodePermalink(encodePermalink(inlineState(big)));
@@ -356,11 +356,16 @@ describe('permalink codec', () => {
     it('the cheap estimate refuses only above the limit', () => {
       expect(inlineSizeRefusal(MAX_INLINE_BYTES)).toBeNull();
       expect(inlineSizeRefusal(5_694_714)).toBe(
-        'The transcript is 5 MiB; a link carries at most 2 MiB of transcript.',
+        'The transcript is 5.5 MiB; a link carries at most 2 MiB of transcript.',
       );
       expect(inlineSizeRefusal(2000, 1024)).toBe(
-        'The transcript is 2 KiB; a link carries at most 1 KiB of transcript.',
+        'The transcript is 2.0 KiB; a link carries at most 1 KiB of transcript.',
       );
+      // Just above the limit never reads as the limit itself.
+      expect(inlineSizeRefusal(1025, 1024)).toBe(
+        'The transcript is 1.1 KiB; a link carries at most 1 KiB of transcript.',
+      );
+      expect(inlineSizeRefusal(120 * 1024 * 1024 + 1)).toMatch(/^The transcript is 121 MiB;/);
     });
   });
 

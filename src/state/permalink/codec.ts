@@ -285,12 +285,17 @@ export function decodeInlinePayload(
   }
 }
 
-/** A size for people: `2 MiB`, `340 KiB`, `12 bytes` (binary units, rounded). */
+/**
+ * A size for people, in binary units: `2 MiB`, `5.5 MiB`, `340 KiB`, `12 bytes`. Below 10 units a
+ * fraction is shown to one decimal, rounded up, so a size above a limit never reads as the limit.
+ */
 export function formatBytes(n: number): string {
+  const unit = (v: number, name: string) =>
+    `${v >= 10 || Number.isInteger(v) ? Math.ceil(v) : (Math.ceil(v * 10) / 10).toFixed(1)} ${name}`;
   return n >= 1024 * 1024
-    ? `${Math.round(n / (1024 * 1024))} MiB`
+    ? unit(n / (1024 * 1024), 'MiB')
     : n >= 1024
-      ? `${Math.round(n / 1024)} KiB`
+      ? unit(n / 1024, 'KiB')
       : `${n} bytes`;
 }
 

@@ -23,7 +23,7 @@ import {
 import { noticeStore } from '../../state/permalink/notices.ts';
 import { selectTokens } from '../../state/selectors.ts';
 import { appStore, useAppStore, type AppState, type Source } from '../../state/store.ts';
-import { MAX_INLINE_BYTES, formatBytes, inlineSizeRefusal } from '../../state/permalink/codec.ts';
+import { inlineSizeRefusal } from '../../state/permalink/codec.ts';
 import {
   VIEW_ONLY_NOTICE_KEY,
   buildShareLink,
@@ -288,9 +288,9 @@ function Panel({ analysis, counter }: { analysis: Analysis; counter: TextCounter
         <LinkRow label="Copy link" link={fullLink} testId="share-link" />
         {!view.carriesTranscript && (
           <p className="share-warn" data-testid="share-view-only">
-            This link holds the view only, not the transcript
-            {view.why ? ` (${view.why.replace(/\.$/, '')})` : ''}. Whoever opens it must open{' '}
-            {whatToOpen(fields.source)} to see it: send the file along with the link.
+            This link holds the view only, not the transcript.{view.why ? ` ${view.why}` : ''}{' '}
+            Whoever opens it must open {whatToOpen(fields.source)} to see it: send the file along
+            with the link.
           </p>
         )}
         {tooLong && (
@@ -319,9 +319,8 @@ function Panel({ analysis, counter }: { analysis: Analysis; counter: TextCounter
         </label>
         {structureTooLarge !== null ? (
           <p className="share-warn" data-testid="structure-too-large">
-            Too large for a link: {structureTooLarge} (links this page opens carry at most{' '}
-            {formatBytes(MAX_INLINE_BYTES)} of transcript). Share the file itself (or export it
-            below) together with the view link above.
+            Too large for a link. {structureTooLarge} Share the file itself (or export it below)
+            together with the view link above.
           </p>
         ) : structureLink !== null && redaction ? (
           <>
