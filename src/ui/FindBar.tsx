@@ -1,4 +1,5 @@
 /** Find box (text, tool name, tool id) with match stepping, and role / block-type filters that dim. */
+import { fmtInt } from './format.ts';
 import type { BlockType, Role } from '../model/types.ts';
 import { useAppStore } from '../state/store.ts';
 
@@ -43,7 +44,7 @@ export function FindBar({ matchCount, current, onStep, inputRef }: FindBarProps)
       />
       <span className="find-count" data-testid="find-count">
         {find.trim()
-          ? `${current > 0 ? `${current} of ` : ''}${matchCount} match${matchCount === 1 ? '' : 'es'}`
+          ? `${current > 0 ? `${fmtInt(current)} of ` : ''}${fmtInt(matchCount)} match${matchCount === 1 ? '' : 'es'}`
           : ''}
       </span>
       <button

@@ -351,7 +351,7 @@ export function Timeline({
               >
                 <span className="band-label">{label}</span>
                 <span className="band-meta">
-                  {x.messages.length} message{x.messages.length === 1 ? '' : 's'} ·{' '}
+                  {fmtInt(x.messages.length)} message{x.messages.length === 1 ? '' : 's'} ·{' '}
                   {tokens.basis.exact ? '' : '≈'}
                   {fmtInt(exchangeTokens[x.index] ?? 0)} tokens
                 </span>

@@ -3,6 +3,7 @@
  * repaired and why, a message-level diff against the shown transcript, and export in the
  * original format (a local download; no network).
  */
+import { fmtInt } from '../format.ts';
 import { useEffect, useMemo } from 'react';
 import type { ProviderId, Transcript } from '../../model/types.ts';
 import { selectRepair, selectRepairDiff, type DiffRow } from '../../state/faults.ts';
@@ -93,8 +94,8 @@ export function RepairPanel({
         data-valid={r.validation.valid ? 'true' : 'false'}
       >
         {r.validation.valid
-          ? `valid: ${providerLabel} accepts the repaired request (${r.changes.length} change${r.changes.length === 1 ? '' : 's'}).`
-          : `still invalid: ${r.unrepaired.length} error${r.unrepaired.length === 1 ? '' : 's'} cannot be repaired without inventing content.`}
+          ? `valid: ${providerLabel} accepts the repaired request (${fmtInt(r.changes.length)} change${r.changes.length === 1 ? '' : 's'}).`
+          : `still invalid: ${fmtInt(r.unrepaired.length)} error${r.unrepaired.length === 1 ? '' : 's'} cannot be repaired without inventing content.`}
       </p>
       {r.changes.length > 0 && (
         <ol className="repair-changes" data-testid="repair-changes">

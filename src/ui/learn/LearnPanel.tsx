@@ -225,7 +225,7 @@ export function LearnPanel({ samples, analysis, tokens, onJump }: LearnPanelProp
                   >
                     {result.validation.valid ? 'valid' : `400 ${result.firstError?.code ?? ''}`}
                   </td>
-                  <td>{result.evicted.length} messages</td>
+                  <td>{fmtInt(result.evicted.length)} messages</td>
                   <td>{result.overshoot === null ? '—' : `${result.overshoot.toFixed(1)}×`}</td>
                 </tr>
               ))}
@@ -234,7 +234,7 @@ export function LearnPanel({ samples, analysis, tokens, onJump }: LearnPanelProp
           {pair.map(({ result, lost }) => (
             <details key={result.policy}>
               <summary>
-                Lost meaning under {result.policy}: {lost.marks.length} mark
+                Lost meaning under {result.policy}: {fmtInt(lost.marks.length)} mark
                 {lost.marks.length === 1 ? '' : 's'}
               </summary>
               <LostMeaningList lost={lost} onJump={onJump} />
