@@ -167,12 +167,11 @@ function viewLink(
       carriesTranscript: false,
       why: 'This page was opened from a view-only link.',
     };
-  if (s.text === '') {
-    const size = inlineSizeRefusal(sourceBytes(s));
-    return { link: viewOnly(), carriesTranscript: false, why: size };
-  }
+  // A streamed file (no text held) or a text above the decoder's limit: decided from the size
+  // alone, before anything is encoded.
   const quick = inlineSizeRefusal(sourceBytes(s));
-  if (quick !== null) return { link: viewOnly(), carriesTranscript: false, why: quick };
+  if (s.text === '' || quick !== null)
+    return { link: viewOnly(), carriesTranscript: false, why: quick };
   const r = buildShareLink(state, 'full');
   return r.ok
     ? { link: `${base}#${r.fragment}`, carriesTranscript: true, why: null }
