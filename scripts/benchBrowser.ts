@@ -171,6 +171,9 @@ async function waitLoaded(page: Page, timeout: number): Promise<void> {
   );
 }
 
+/** A count as the page prints it (`67,302`) as a number. */
+const shownCount = (text: string | null) => Number((text ?? '').replace(/,/g, '')) || NaN;
+
 /** Frames longer than 50 ms. */
 const longFrames = (frames: number[]) => frames.filter((f) => f > 50).length;
 const share = (frames: number[]) => (frames.length ? longFrames(frames) / frames.length : 0);
@@ -473,7 +476,7 @@ async function large(
   );
   line(
     'messages_100mb_log',
-    Number(await page.locator('[data-testid=count-messages]').textContent()),
+    shownCount(await page.locator('[data-testid=count-messages]').textContent()),
     'messages',
     'assistant lines of one reply merge into one message',
   );
@@ -488,7 +491,7 @@ async function large(
     undefined,
     { timeout: 600_000, polling: 500 },
   );
-  const messages = Number(await page.locator('[data-testid=count-messages]').textContent());
+  const messages = shownCount(await page.locator('[data-testid=count-messages]').textContent());
 
   // Scroll from top to bottom in 600 frames (every frame shows new rows), counting mounted rows.
   const scroll = (await phases.run(page, 'scroll', () =>
