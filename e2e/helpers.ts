@@ -51,3 +51,12 @@ export async function dropFile(
   await page.dispatchEvent('body', 'dragover', { dataTransfer: dt });
   await page.dispatchEvent('body', 'drop', { dataTransfer: dt });
 }
+
+/** Bytes → base64url without padding (what the permalink codec writes). */
+export function base64url(bytes: Uint8Array): string {
+  return Buffer.from(bytes)
+    .toString('base64')
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+}

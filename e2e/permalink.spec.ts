@@ -1,19 +1,10 @@
 import { expect, test, type Page } from '@playwright/test';
 import { deflateSync } from 'fflate';
-import { openApp } from './helpers.ts';
+import { base64url, openApp } from './helpers.ts';
 
 /** Wait until the page counts with its tokenizer (not the chars/4 stand-in shown while it loads). */
 async function tokenizerReady(page: Page) {
   await expect(page.getByTestId('token-basis')).not.toContainText('loading');
-}
-
-/** Bytes → base64url without padding (what the codec writes). */
-function base64url(bytes: Uint8Array): string {
-  return Buffer.from(bytes)
-    .toString('base64')
-    .replace(/\+/g, '-')
-    .replace(/\//g, '_')
-    .replace(/=+$/, '');
 }
 
 test.describe('permalink', () => {

@@ -6,16 +6,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { deflateSync } from 'fflate';
 import { generate } from '../scripts/gen.ts';
-import { openApp } from './helpers.ts';
-
-/** Bytes → base64url without padding (what the codec writes). */
-function base64url(bytes: Uint8Array): string {
-  return Buffer.from(bytes)
-    .toString('base64')
-    .replace(/\+/g, '-')
-    .replace(/\//g, '_')
-    .replace(/=+$/, '');
-}
+import { base64url, openApp } from './helpers.ts';
 
 /** A Claude Code log of a few MB: above the 2 MiB a link carries, small enough to load fast. */
 const LOG_NAME = 'session-large.jsonl';

@@ -30,21 +30,10 @@ import { parserFor } from '../src/model/parse/registry.ts';
 import { countTokens } from '../src/model/tokens.ts';
 import type { Transcript } from '../src/model/types.ts';
 import { generate, type GenFormat } from './gen.ts';
+import { line } from './benchLine.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dataDir = path.join(root, 'bench-data');
-
-function line(name: string, value: number, unit: string, note = ''): void {
-  const v =
-    Math.abs(value) >= 100
-      ? value.toFixed(0)
-      : Math.abs(value) >= 10
-        ? value.toFixed(1)
-        : Math.abs(value) >= 0.1
-          ? value.toFixed(2)
-          : value.toPrecision(2);
-  process.stdout.write(`${name}: ${v} ${unit}${note ? `   # ${note}` : ''}\n`);
-}
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);

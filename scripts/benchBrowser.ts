@@ -34,26 +34,11 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium, type CDPSession, type Page } from '@playwright/test';
 import { preview } from 'vite';
 import { generate } from './gen.ts';
+import { line } from './benchLine.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dataDir = path.join(root, 'bench-data');
 const buildDir = path.join(root, 'node_modules/.tmp/bench-dist');
-
-function line(name: string, value: number, unit: string, note = ''): void {
-  // Small values keep two significant digits: one long frame in 600 is 0.0017, not "0.00" (a
-  // target of 0 must not be met by rounding).
-  const v =
-    value === 0
-      ? '0'
-      : Math.abs(value) >= 100
-        ? value.toFixed(0)
-        : Math.abs(value) >= 10
-          ? value.toFixed(1)
-          : Math.abs(value) >= 0.1
-            ? value.toFixed(2)
-            : value.toPrecision(2);
-  process.stdout.write(`${name}: ${v} ${unit}${note ? `   # ${note}` : ''}\n`);
-}
 
 /** The same discovery as playwright.config.ts. */
 export function systemChromium(): string | undefined {
