@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LESSON } from '../model/lesson.ts';
-import { leaveLesson, leaveLessonPatch, rememberBeforeLesson } from './lesson.ts';
+import { leaveLesson, leaveLessonPatch, lessonStepPatch, rememberBeforeLesson } from './lesson.ts';
 import { createAppStore, defaultState } from './store.ts';
 
 const last = LESSON[LESSON.length - 1];
@@ -11,15 +11,7 @@ function applyStepState(step: NonNullable<typeof last>) {
   const s = step.state;
   return {
     source: { text: '[]', name: `${s.sample}.json`, origin: 'sample' as const, sampleId: s.sample },
-    formatOverride: null,
-    provider: s.provider,
-    policies: [s.policies[0], s.policies[1]] as [string, string],
-    budget: null,
-    selection: s.selection,
-    anchor: null,
-    faults: s.faults,
-    repairView: s.repair,
-    lesson: step.id,
+    ...lessonStepPatch(step),
   };
 }
 

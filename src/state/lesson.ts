@@ -7,7 +7,7 @@
  * page's state and never travels in a permalink.
  */
 import type { StoreApi } from 'zustand';
-import { LESSON } from '../model/lesson.ts';
+import { LESSON, type LessonStep } from '../model/lesson.ts';
 import type { AppState, AppStore } from './store.ts';
 
 /** The fields a lesson step sets (see ui/learn useApplyStep), as the user had them. */
@@ -24,6 +24,28 @@ export type BeforeLesson = Pick<
   | 'faults'
   | 'repairView'
 >;
+
+/**
+ * The view a lesson step sets, apart from the source (its sample's text is loaded by the page):
+ * provider, policies, selection, faults and repair view as the step says; format detected, no
+ * budget, no scroll anchor.
+ */
+export function lessonStepPatch(step: LessonStep): Omit<BeforeLesson, 'source' | 'requestIndex'> & {
+  lesson: string;
+} {
+  const s = step.state;
+  return {
+    formatOverride: null,
+    provider: s.provider,
+    policies: [s.policies[0], s.policies[1]],
+    budget: null,
+    selection: s.selection,
+    anchor: null,
+    faults: s.faults,
+    repairView: s.repair,
+    lesson: step.id,
+  };
+}
 
 const remembered = new WeakMap<StoreApi<AppStore>, BeforeLesson>();
 

@@ -13,7 +13,7 @@ import type { PolicyId } from '../../model/evict/types.ts';
 import { LESSON, lessonBudget, lessonStepIndex, type LessonStep } from '../../model/lesson.ts';
 import type { TokenTable } from '../../model/tokens.ts';
 import { selectPolicyPair } from '../../state/faults.ts';
-import { leaveLesson, rememberBeforeLesson } from '../../state/lesson.ts';
+import { leaveLesson, lessonStepPatch, rememberBeforeLesson } from '../../state/lesson.ts';
 import { appStore, useAppStore } from '../../state/store.ts';
 import { LostMeaningList } from '../faults/LostMeaningList.tsx';
 import { fmtInt } from '../format.ts';
@@ -53,15 +53,7 @@ export function useApplyStep(samples: readonly SampleEntry[]): (step: LessonStep
         ...(text !== cur.text || cur.sampleId !== s.sample
           ? { source: { text, name, origin: 'sample' as const, sampleId: s.sample } }
           : {}),
-        formatOverride: null,
-        provider: s.provider,
-        policies: [s.policies[0], s.policies[1]],
-        budget: null,
-        selection: s.selection,
-        anchor: null,
-        faults: s.faults,
-        repairView: s.repair,
-        lesson: step.id,
+        ...lessonStepPatch(step),
       });
       if (pendingStep === step.id) pendingStep = null;
     },
