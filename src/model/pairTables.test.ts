@@ -10,22 +10,7 @@ import {
   pairTableBuffers,
   pairTables,
 } from './pairTables.ts';
-import { arbTranscript } from './testing.ts';
-
-/** The `message:block` → pairs Map the timeline built before the typed table (the reference). */
-function referenceMap(pairs: readonly ToolPair[]): Map<string, ToolPair[]> {
-  const out = new Map<string, ToolPair[]>();
-  const add = (k: string, p: ToolPair) => {
-    const list = out.get(k);
-    if (list) list.push(p);
-    else out.set(k, [p]);
-  };
-  for (const p of pairs) {
-    if (p.call) add(`${p.call.message}:${p.call.block}`, p);
-    if (p.result) add(`${p.result.message}:${p.result.block}`, p);
-  }
-  return out;
-}
+import { arbTranscript, pairsByBlockReference } from './testing.ts';
 
 const arbAny = fc.oneof(arbTranscript('anthropic-messages'), arbTranscript('openai-chat'));
 
@@ -34,7 +19,7 @@ describe('pair tables (issue 7)', () => {
     fc.assert(
       fc.property(arbAny, (t) => {
         const { pairs } = analyze(t);
-        const want = referenceMap(pairs);
+        const want = pairsByBlockReference(pairs);
         const { blockStart, pairStart, pairIdx } = blockPairTable(t.messages, pairs);
         let listed = 0;
         t.messages.forEach((m, mi) =>

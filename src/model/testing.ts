@@ -10,6 +10,7 @@ import {
   type ParsedTranscript,
 } from './parse/index.ts';
 import type { Block, FormatId, Message, Role, Transcript } from './types.ts';
+import type { ToolPair } from './pairing.ts';
 
 /**
  * Parse a JSON value as the page parses a pasted document (format detection, containers, the
@@ -330,4 +331,22 @@ export function arbAnyTranscript(
         },
       }),
     );
+}
+
+/**
+ * The `message:block` → pairs Map the timeline built before its typed tables (model/pairTables.ts):
+ * the plain reference those tables are tested against. Keys `${message}:${block}` (our indices).
+ */
+export function pairsByBlockReference(pairs: readonly ToolPair[]): Map<string, ToolPair[]> {
+  const out = new Map<string, ToolPair[]>();
+  const add = (k: string, p: ToolPair) => {
+    const list = out.get(k);
+    if (list) list.push(p);
+    else out.set(k, [p]);
+  };
+  for (const p of pairs) {
+    if (p.call) add(`${p.call.message}:${p.call.block}`, p);
+    if (p.result) add(`${p.result.message}:${p.result.block}`, p);
+  }
+  return out;
 }

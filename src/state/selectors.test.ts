@@ -3,8 +3,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../model/analyze.ts';
-import type { ToolPair } from '../model/pairing.ts';
-import { arbTranscript } from '../model/testing.ts';
+import { arbTranscript, pairsByBlockReference } from '../model/testing.ts';
 import { CHARS_PER_4 } from '../model/tokens.ts';
 import {
   EMPTY_VIEW,
@@ -240,28 +239,13 @@ describe('pinned text and block → pair index', () => {
   });
 });
 
-/** The `message:block` Map the timeline used before the typed tables (the reference). */
-function pairsOfBlockMap(pairs: readonly ToolPair[]): Map<string, ToolPair[]> {
-  const out = new Map<string, ToolPair[]>();
-  const add = (k: string, p: ToolPair) => {
-    const list = out.get(k);
-    if (list) list.push(p);
-    else out.set(k, [p]);
-  };
-  for (const p of pairs) {
-    if (p.call) add(`${p.call.message}:${p.call.block}`, p);
-    if (p.result) add(`${p.result.message}:${p.result.block}`, p);
-  }
-  return out;
-}
-
 describe('per-analysis tables (issue 7)', () => {
   for (const format of ['anthropic-messages', 'openai-chat'] as const)
     it(`pairs per block equal the old message:block Map on generated ${format} transcripts (property)`, () => {
       fc.assert(
         fc.property(arbTranscript(format), (t) => {
           const a = analyze(t);
-          const want = pairsOfBlockMap(a.pairs);
+          const want = pairsByBlockReference(a.pairs);
           const got = selectPairsOfBlock(a);
           let listed = 0;
           t.messages.forEach((m, mi) =>
