@@ -13,6 +13,28 @@ import { joinLists, joinTranscript, unpackMessages } from './pack.ts';
 import type { WorkerResponse } from './protocol.ts';
 import { resetRun, runRequest } from './run.ts';
 
+/** A poster that keeps what the worker loop posts, as the page receives it (cloned, transferred). */
+const collect =
+  (posts: WorkerResponse[]) =>
+  (m: WorkerResponse, tr: Transferable[] = []) => {
+    posts.push(structuredClone(m, { transfer: tr }));
+  };
+
+/** Stream a log text as a file through the worker loop (request 1); everything it posts. */
+async function streamLog(text: string): Promise<WorkerResponse[]> {
+  const posts: WorkerResponse[] = [];
+  await runRequest(
+    {
+      id: 1,
+      req: { text: '', name: 'log.jsonl', format: null, provider: null, file: new Blob([text]) },
+      bpe: false,
+      fileKey: 1,
+    },
+    collect(posts),
+  );
+  return posts;
+}
+
 describe('a streamed file through the worker loop', () => {
   it('sends the source as UTF-8 bytes (transferred); decoded on the page, raw is the same', async () => {
     resetRun();
@@ -21,18 +43,7 @@ describe('a streamed file through the worker loop', () => {
       /"text":"/,
       '"text":"héllo → ',
     );
-    const posts: WorkerResponse[] = [];
-    await runRequest(
-      {
-        id: 1,
-        req: { text: '', name: 'log.jsonl', format: null, provider: null, file: new Blob([text]) },
-        bpe: false,
-        fileKey: 1,
-      },
-      (m, tr = []) => {
-        posts.push(structuredClone(m, { transfer: tr }));
-      },
-    );
+    const posts = await streamLog(text);
     const res = posts.find((m) => m.kind === 'result');
     if (res?.kind !== 'result' || !res.textBytes) throw new Error('no bytes with the answer');
     const bytes = res.textBytes;
@@ -65,18 +76,7 @@ describe('pair tables from the worker (issue 7)', () => {
       seed: 5,
       messages: WORKER_EVICTION_MIN * 2, // log lines; a reply's lines merge into one message
     });
-    const posts: WorkerResponse[] = [];
-    await runRequest(
-      {
-        id: 1,
-        req: { text: '', name: 'log.jsonl', format: null, provider: null, file: new Blob([text]) },
-        bpe: false,
-        fileKey: 1,
-      },
-      (m, tr = []) => {
-        posts.push(structuredClone(m, { transfer: tr }));
-      },
-    );
+    const posts = await streamLog(text);
     const res = posts.find((m) => m.kind === 'result');
     if (res?.kind !== 'result' || !res.pairTables) throw new Error('no tables with the answer');
     const messages = posts.flatMap((m) =>
@@ -107,11 +107,6 @@ describe('pair tables from the worker (issue 7)', () => {
 
 describe('the exact count of the answer shown survives a later failing request', () => {
   const good = generate({ format: 'anthropic-messages', seed: 7, messages: 12 });
-  const collect =
-    (posts: WorkerResponse[]) =>
-    (m: WorkerResponse, tr: Transferable[] = []) => {
-      posts.push(structuredClone(m, { transfer: tr }));
-    };
   const text = (t: string) => ({ text: t, name: 'body.json', format: null, provider: null });
 
   it('broken JSON sent before the BPE count of the last answer finished: that count still comes', async () => {
