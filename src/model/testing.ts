@@ -350,3 +350,44 @@ export function pairsByBlockReference(pairs: readonly ToolPair[]): Map<string, T
   }
   return out;
 }
+
+/**
+ * A Gemini CLI session (our own fixture) whose stored functionResponse names another id (`ls-9`)
+ * than its call (`ls-1`): turn g1 becomes two messages of ours (the call, the stored results).
+ * @param opts.model the model of turn g1 (Gemini 3 adds the G4 rule); none by default
+ * @param opts.thanks end with a user turn after the answer
+ */
+export function geminiCliWrongIdSession(opts: { model?: string; thanks?: boolean } = {}): unknown {
+  return {
+    sessionId: 's-wrong-id',
+    projectHash: 'p',
+    messages: [
+      { id: 'u1', type: 'user', content: 'List the files.' },
+      {
+        id: 'g1',
+        type: 'gemini',
+        ...(opts.model ? { model: opts.model } : {}),
+        content: 'Listing.',
+        toolCalls: [
+          {
+            id: 'ls-1',
+            name: 'list_directory',
+            args: { path: '.' },
+            status: 'success',
+            result: [
+              {
+                functionResponse: {
+                  id: 'ls-9',
+                  name: 'list_directory',
+                  response: { output: 'NOTES.md' },
+                },
+              },
+            ],
+          },
+        ],
+      },
+      { id: 'g2', type: 'gemini', content: 'One file: NOTES.md.' },
+      ...(opts.thanks ? [{ id: 'u2', type: 'user', content: 'Thanks.' }] : []),
+    ],
+  };
+}

@@ -5,6 +5,7 @@ import { parseDocument } from '../parse/index.ts';
 import {
   assistant,
   call,
+  geminiCliWrongIdSession,
   parsed as parsedAny,
   result,
   tool,
@@ -325,37 +326,7 @@ if (SHARED_FILES.length === 0) console.warn(`skipped: ${SHARED} not found (share
 
 describe('Gemini order where raw indices repeat', () => {
   /** Our own Gemini CLI session on Gemini 3: turn g1 becomes two of ours (the call, the stored results). */
-  const session = {
-    sessionId: 's-h7',
-    projectHash: 'p',
-    messages: [
-      { id: 'u1', type: 'user', content: 'List the files.' },
-      {
-        id: 'g1',
-        type: 'gemini',
-        model: 'gemini-3-pro-preview',
-        content: 'Listing.',
-        toolCalls: [
-          {
-            id: 'ls-1',
-            name: 'list_directory',
-            args: { path: '.' },
-            status: 'success',
-            result: [
-              {
-                functionResponse: {
-                  id: 'ls-9',
-                  name: 'list_directory',
-                  response: { output: 'NOTES.md' },
-                },
-              },
-            ],
-          },
-        ],
-      },
-      { id: 'g2', type: 'gemini', content: 'One file: NOTES.md.' },
-    ],
-  };
+  const session = geminiCliWrongIdSession({ model: 'gemini-3-pro-preview' });
 
   it('sorts by our index: the call turn (G4) before its stored results (G3 id warning)', () => {
     const t = parsedAny(session).transcript;

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { applyFault, reindexForView } from '../faults.ts';
 import { INVOICE_ANTHROPIC, load } from '../faults.fixtures.ts';
 import { parseTranscript } from '../parse/index.ts';
-import { arbAnyTranscript, arbTranscript } from '../testing.ts';
+import { arbAnyTranscript, arbTranscript, geminiCliWrongIdSession } from '../testing.ts';
 import type { ProviderId, Transcript } from '../types.ts';
 import { validateTranscript, VALIDATORS } from './index.ts';
 import type { Violation } from './types.ts';
@@ -43,37 +43,7 @@ function vercelSplit(step2: unknown[]): Transcript {
 }
 
 /** Our own Gemini CLI session: the stored functionResponse names another id than its call. */
-const GEMINI_CLI_WRONG_ID = {
-  sessionId: 's-2',
-  projectHash: 'p',
-  messages: [
-    { id: 'u1', type: 'user', content: 'List the files.' },
-    {
-      id: 'g1',
-      type: 'gemini',
-      content: 'Listing.',
-      toolCalls: [
-        {
-          id: 'ls-1',
-          name: 'list_directory',
-          args: { path: '.' },
-          status: 'success',
-          result: [
-            {
-              functionResponse: {
-                id: 'ls-9',
-                name: 'list_directory',
-                response: { output: 'NOTES.md' },
-              },
-            },
-          ],
-        },
-      ],
-    },
-    { id: 'g2', type: 'gemini', content: 'One file: NOTES.md.' },
-    { id: 'u2', type: 'user', content: 'Thanks.' },
-  ],
-};
+const GEMINI_CLI_WRONG_ID = geminiCliWrongIdSession({ thanks: true });
 
 function only(vs: Violation[], rule: Violation['rule']): Violation {
   const found = vs.filter((v) => v.rule === rule);
