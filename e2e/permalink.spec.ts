@@ -56,7 +56,7 @@ test.describe('permalink', () => {
   test('a decompression bomb is refused with a notice and the page still works', async ({
     page,
   }) => {
-    // 32 MiB of zeros deflate to ~32 KB; the page refuses anything that inflates past 2 MiB.
+    // 32 MiB of zeros deflate to ~32 KB; the page refuses anything that inflates past 16 MiB.
     const bomb = base64url(deflateSync(new Uint8Array(32 * 1024 * 1024), { level: 9 }));
     await page.goto(`/#v=1&t=1.d.${bomb}&b=900`);
     await expect(page.getByTestId('permalink-notices')).toContainText('decompression bomb');

@@ -72,18 +72,18 @@ test.describe('sharing a large transcript', () => {
   test('a link whose transcript is refused shows no sample; its budget and the address agree', async ({
     page,
   }) => {
-    // What the old share dialog wrote: a structure-only text past the decoder's limit.
+    // What the old share dialog could write: a structure-only text past the decoder's 16 MiB.
     const text = JSON.stringify({
-      messages: Array.from({ length: 60_000 }, (_, i) => ({
+      messages: Array.from({ length: 420_000 }, (_, i) => ({
         role: i % 2 ? 'assistant' : 'user',
         content: 'xxxx xxx xx',
       })),
     });
-    expect(text.length).toBeGreaterThan(2 * 1024 * 1024);
+    expect(text.length).toBeGreaterThan(16 * 1024 * 1024);
     const payload = base64url(deflateSync(Buffer.from(text), { level: 9 }));
     await page.goto(`/#v=1&t=1.d.${payload}&r=1&b=5000000`);
     const notices = page.getByTestId('permalink-notices');
-    await expect(notices).toContainText('expands beyond 2 MiB and was refused');
+    await expect(notices).toContainText('expands beyond 16 MiB and was refused');
     await expect(notices.locator('[data-notice=view-only]')).toContainText(
       'No transcript is shown: the one in this link was refused',
     );

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { deflateSync } from 'fflate';
 import {
   MAX_INLINE_BYTES,
+  MAX_LINK_TRANSCRIPT_BYTES,
   decodePermalink,
   encodePermalink,
   toBase64Url,
@@ -330,7 +331,7 @@ describe('URL sync (location/history faked)', () => {
       const notices = bootFromUrl(store);
       expect(notices.map((n) => n.key)).toEqual(['t', VIEW_ONLY_NOTICE_KEY]);
       expect(notices[0]?.message).toBe(
-        'The inline transcript expands beyond 2 MiB and was refused (a decompression bomb, or too large for a link).',
+        'The inline transcript expands beyond 16 MiB and was refused (a decompression bomb, or too large for a link).',
       );
       expect(notices[1]?.message).toMatch(
         /^No transcript is shown: the one in this link was refused/,
@@ -397,7 +398,11 @@ describe('share links', () => {
     expect(buildViewOnlyFragment(s.getState())).toBe('v=1&n=small.json&b=5000000');
 
     // Text past the decoder's limit: refused with the limit, nothing deflated.
-    s.getState().setSource({ text: 'x'.repeat(MAX_INLINE_BYTES + 1), name: '', origin: 'paste' });
+    s.getState().setSource({
+      text: 'x'.repeat(MAX_LINK_TRANSCRIPT_BYTES + 1),
+      name: '',
+      origin: 'paste',
+    });
     const big = buildShareLink(s.getState(), 'full');
     expect(big.ok).toBe(false);
     if (!big.ok) expect(big.reason).toMatch(/at most 2 MiB/);

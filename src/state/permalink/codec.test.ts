@@ -12,6 +12,7 @@ import {
   inlineSizeRefusal,
   MAX_FRAGMENT_CHARS,
   MAX_INLINE_BYTES,
+  MAX_LINK_TRANSCRIPT_BYTES,
   toBase64Url,
 } from './codec.ts';
 import {
@@ -291,29 +292,34 @@ describe('permalink codec', () => {
       view: { ...DEFAULT_PERMALINK_STATE.view, budget: 5_000_000 },
     });
 
-    it('refuses, before deflating, a transcript above MAX_INLINE_BYTES, naming the limit', () => {
-      // Highly compressible: the old encoder wrote a short link the decoder then refused as a bomb.
-      const big = 'x'.repeat(MAX_INLINE_BYTES + 1);
+    it('refuses, before deflating, a transcript above MAX_LINK_TRANSCRIPT_BYTES, naming the limit', () => {
+      const big = 'x'.repeat(MAX_LINK_TRANSCRIPT_BYTES + 1);
       const r = encodePermalinkChecked(inlineState(big));
       expect(r).toEqual({
         ok: false,
         limit: 'inline-bytes',
         reason: 'The transcript is 2.1 MiB; a link carries at most 2 MiB of transcript.',
       });
-      // What the old encoder produced is indeed refused by the decoder.
-      const refused = decodePermalink(encodePermalink(inlineState(big)));
+      // A link written before this limit still opens, up to the decoder's own (old links keep working).
+      expect(MAX_LINK_TRANSCRIPT_BYTES).toBeLessThanOrEqual(MAX_INLINE_BYTES);
+      const old = decodePermalink(encodePermalink(inlineState(big)));
+      expect(old.state.source).toMatchObject({ kind: 'inline', text: big });
+      expect(old.notices).toEqual([]);
+      // Past the decoder's limit, the old encoder's link is refused.
+      const huge = 'x'.repeat(MAX_INLINE_BYTES + 1);
+      const refused = decodePermalink(encodePermalink(inlineState(huge)));
       expect(refused.state.source).toEqual({ kind: 'none' });
       expect(refused.notices.map((n) => n.key)).toEqual(['t']);
       // Exactly at the limit: written, and read back whole.
-      const atLimit = 'x'.repeat(MAX_INLINE_BYTES);
+      const atLimit = 'x'.repeat(MAX_LINK_TRANSCRIPT_BYTES);
       const ok = encodePermalinkChecked(inlineState(atLimit));
       expect(ok.ok).toBe(true);
       if (ok.ok) expect(decodePermalink(ok.fragment).state.source).toMatchObject({ text: atLimit });
     });
 
     it('counts UTF-8 bytes, not characters (a text of 3-byte characters)', () => {
-      const text = '€'.repeat(Math.floor(MAX_INLINE_BYTES / 3) + 1); // < cap chars, > cap bytes
-      expect(text.length).toBeLessThan(MAX_INLINE_BYTES);
+      const text = '€'.repeat(Math.floor(MAX_LINK_TRANSCRIPT_BYTES / 3) + 1); // < cap chars, > cap bytes
+      expect(text.length).toBeLessThan(MAX_LINK_TRANSCRIPT_BYTES);
       const r = encodePermalinkChecked(inlineState(text));
       expect(r.ok).toBe(false);
       if (!r.ok) expect(r.limit).toBe('inline-bytes');
@@ -354,7 +360,7 @@ describe('permalink codec', () => {
     });
 
     it('the cheap estimate refuses only above the limit', () => {
-      expect(inlineSizeRefusal(MAX_INLINE_BYTES)).toBeNull();
+      expect(inlineSizeRefusal(MAX_LINK_TRANSCRIPT_BYTES)).toBeNull();
       expect(inlineSizeRefusal(5_694_714)).toBe(
         'The transcript is 5.5 MiB; a link carries at most 2 MiB of transcript.',
       );

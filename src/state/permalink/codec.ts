@@ -58,15 +58,20 @@ import {
 export const MAX_FRAGMENT_CHARS = 2 * 1024 * 1024;
 
 /**
- * Largest inline transcript, in UTF-8 bytes (2 MiB): the one limit both sides apply. The decoder
- * refuses a payload that inflates past it (deflate can expand ~1000×, so a 2 MiB fragment could
- * otherwise inflate to gigabytes); the encoder (`encodePermalinkChecked`) refuses to write a link
- * whose transcript is larger, so the page never offers a link it would refuse. 2 MiB is also the
- * size above which the page streams a file instead of holding its text (workers/limits.ts), and
+ * Largest inflated inline transcript the decoder reads, in bytes (16 MiB). Deflate can expand
+ * ~1000×, so a 2 MiB fragment could otherwise inflate to gigabytes. Links written before the
+ * encoder's own, lower limit (`MAX_LINK_TRANSCRIPT_BYTES`) keep opening up to this size.
+ */
+export const MAX_INLINE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Largest transcript the encoder puts in a link, in UTF-8 bytes (2 MiB; at most the decoder's
+ * `MAX_INLINE_BYTES`, so the page never offers a link it would refuse). 2 MiB is also the size
+ * above which the page streams a file instead of holding its text (workers/limits.ts), and
  * building a link from up to 2 MiB takes a fraction of a second; anything larger is shared as a
  * file plus a view-only link.
  */
-export const MAX_INLINE_BYTES = 2 * 1024 * 1024;
+export const MAX_LINK_TRANSCRIPT_BYTES = 2 * 1024 * 1024;
 
 /** Version of the inline payload layout (`1.d.<base64url>`), independent of the fragment `v`. */
 export const INLINE_PAYLOAD_VERSION = 1;
@@ -170,7 +175,7 @@ export function encodeInlinePayload(text: string): string {
   return payload;
 }
 
-/** Texts whose payload is kept (each at most `MAX_INLINE_BYTES` when it came through a checked link). */
+/** Texts whose payload is kept (each at most `MAX_LINK_TRANSCRIPT_BYTES` when it came through a checked link). */
 const INLINE_CACHE_ENTRIES = 3;
 const inlineCache: { text: string; payload: string }[] = [];
 
@@ -180,13 +185,13 @@ const inlineCache: { text: string; payload: string }[] = [];
  * would freeze the page for seconds).
  * @param bytes the transcript's size in bytes, or a lower bound of it (a string's UTF-16 length:
  *   its UTF-8 form is never shorter); a file's `size`
- * @param maxBytes the limit (default `MAX_INLINE_BYTES`, the decoder's)
+ * @param maxBytes the limit (default `MAX_LINK_TRANSCRIPT_BYTES`, the encoder's)
  * @returns null when it may fit (the exact check is `encodePermalinkChecked`), else the reason,
  *   naming the size and the limit
  */
 export function inlineSizeRefusal(
   bytes: number,
-  maxBytes: number = MAX_INLINE_BYTES,
+  maxBytes: number = MAX_LINK_TRANSCRIPT_BYTES,
 ): string | null {
   if (bytes <= maxBytes) return null;
   return `The transcript is ${formatBytes(bytes)}; a link carries at most ${formatBytes(maxBytes)} of transcript.`;
@@ -205,7 +210,8 @@ export type CheckedFragment =
 
 /**
  * Encode a state as `encodePermalink` does, checking the decoder's own limits first, so that a
- * link it returns is one `decodePermalink` reads back in full (with the same `opts`).
+ * link it returns is one `decodePermalink` reads back in full (with the same `opts`); an inline
+ * transcript is also kept to `MAX_LINK_TRANSCRIPT_BYTES`.
  * The inline transcript's UTF-8 size is checked before deflating (a text over the cap costs no
  * compression); the fragment's length after.
  * @param state an in-schema state
@@ -216,7 +222,7 @@ export function encodePermalinkChecked(
   state: PermalinkState,
   opts: DecodeOptions = {},
 ): CheckedFragment {
-  const maxInline = opts.maxInlineBytes ?? MAX_INLINE_BYTES;
+  const maxInline = Math.min(opts.maxInlineBytes ?? MAX_INLINE_BYTES, MAX_LINK_TRANSCRIPT_BYTES);
   const maxFragment = opts.maxFragmentChars ?? MAX_FRAGMENT_CHARS;
   if (state.source.kind === 'inline') {
     const text = state.source.text;
