@@ -59,6 +59,10 @@ test.describe('sharing a large transcript', () => {
     await expect(notice).toContainText('This link holds a view only (budget 5,000 tokens');
     await expect(notice).toContainText(`It was made for the file “${LOG_NAME}”`);
     await expect(other.getByTestId('count-exchanges')).toHaveCount(0);
+    // The empty page says what to do, not "Loading…".
+    await expect(other.getByTestId('loading')).toHaveText(
+      `No transcript yet: open “${LOG_NAME}” (Open file…, or drop it anywhere on the page) to see the shared view.`,
+    );
     await expect(other).toHaveURL(link);
 
     // Opening the named file shows the shared view, and the address still says the same.

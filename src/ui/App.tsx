@@ -37,6 +37,7 @@ import { FaultPanel } from './faults/FaultPanel.tsx';
 import { RepairPanel } from './faults/RepairPanel.tsx';
 import { LearnPanel, LearnToggle } from './learn/LearnPanel.tsx';
 import { selectFaulted } from '../state/faults.ts';
+import { isAwaitingTranscript } from '../state/urlSync.ts';
 import './styles.css';
 
 /** Below this viewport width (px) the eviction simulator starts collapsed. */
@@ -511,7 +512,9 @@ export function App() {
       ) : (
         !shownError && (
           <p className="loading" data-testid="loading">
-            Loading… Paste (Ctrl/Cmd+V) or drop a transcript anywhere on the page.
+            {isAwaitingTranscript(source)
+              ? `No transcript yet: open ${source.name ? `“${source.name}”` : 'the transcript this link was made for'} (Open file…, or drop it anywhere on the page) to see the shared view.`
+              : 'Loading… Paste (Ctrl/Cmd+V) or drop a transcript anywhere on the page.'}
           </p>
         )
       )}
