@@ -30,6 +30,7 @@ import { isPinned } from '../exchanges.ts';
 import type { Message, ProviderId, Transcript } from '../types.ts';
 import { renderAnthropic } from '../validate/anthropic.ts';
 import {
+  sentMessages,
   validateTranscript,
   type ValidateOptions,
   type Validation,
@@ -176,7 +177,10 @@ export function prepareCuts(
   const requestWide = full.violations.some(
     (v) => v.rule === 'duplicate_tool_result' && provider !== 'anthropic',
   );
-  if (!FAST_PROVIDERS.has(provider) || !indexed || requestWide) return ctx;
+  // A client library's input that its client changes before sending (the AI SDK drops empty tool
+  // messages, moves tool calls last) has other provider indices than the tables below assume.
+  const rewritten = sentMessages(t, ms) !== ms;
+  if (!FAST_PROVIDERS.has(provider) || !indexed || requestWide || rewritten) return ctx;
   ctx.fx = buildFast(t, provider, full);
   ctx.fast = true;
   return ctx;
