@@ -871,5 +871,6 @@ function checkThinking(
 export const anthropicValidator: ProviderValidator = {
   id: 'anthropic',
   label: 'Anthropic Messages',
+  cuts: { kind: 'merged-turns', render: renderAnthropic },
   validate,
 };
