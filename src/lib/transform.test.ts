@@ -124,3 +124,29 @@ describe('groupExchanges and turnPairs', () => {
     );
   });
 });
+
+describe('the README example', () => {
+  /** The README's unit test, with two compactions: the newest N messages, or whole exchanges. */
+  function firstErrors(compact: (messages: unknown[], keep: number) => unknown[]) {
+    const session = JSON.parse(sampleText('coding-agent.json')) as Body;
+    const errors: unknown[] = [];
+    for (let keep = 1; keep < session.messages.length; keep++) {
+      const body = { ...session, messages: compact(session.messages, keep) };
+      errors.push(check(body, { provider: 'anthropic' }).firstError);
+    }
+    return errors;
+  }
+
+  it('fails on a compaction that keeps the newest N messages, passes on one that cuts at exchanges', () => {
+    const newest = firstErrors((messages, keep) => messages.slice(-keep));
+    expect(newest.filter((e) => e !== null).length).toBeGreaterThan(0);
+    expect(JSON.stringify(newest.find((e) => e !== null))).toMatch(/tool_use_id/);
+    const session = JSON.parse(sampleText('coding-agent.json')) as Body;
+    const starts = groupExchanges(session).exchanges.map((x) => x.first);
+    const byExchange = firstErrors((messages, keep) => {
+      const cut = starts.find((s) => messages.length - s <= keep) ?? messages.length - 1;
+      return messages.slice(cut);
+    });
+    expect(byExchange.every((e) => e === null)).toBe(true);
+  });
+});
