@@ -92,6 +92,7 @@ describe('the transcript-inspector package', () => {
     const script = `
       import { check, createCheckedFetch, evict, repair, groupExchanges, turnPairs, transcriptCheckMiddleware } from 'transcript-inspector';
       const orphan = { model: 'claude-opus-4-6', max_tokens: 10, messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'ok' }] }] };
+      const unanswered = { model: 'claude-opus-4-6', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_2', name: 'f', input: {} }] }, { role: 'user', content: 'go on' }] };
       let sent = 0;
       const f = createCheckedFetch({ mode: 'throw', fetch: async () => { sent++; return new Response('{}'); } });
       const err = await f('https://api.anthropic.com/v1/messages', { method: 'POST', body: JSON.stringify(orphan) }).catch((e) => e);
@@ -99,7 +100,7 @@ describe('the transcript-inspector package', () => {
       console.log(JSON.stringify({
         name: err.name, text: err.providerError.error.message, sent,
         valid: check({ model: 'gpt-4.1', messages: [{ role: 'user', content: 'hi' }] }).valid,
-        evicted: good.valid, repaired: repair(orphan).valid,
+        evicted: good.valid, repaired: repair(unanswered).valid,
         fns: [groupExchanges, turnPairs, transcriptCheckMiddleware].map((x) => typeof x),
       }));`;
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
