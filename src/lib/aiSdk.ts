@@ -45,9 +45,12 @@ export function providerOfModel(model: LanguageModelLike): ProviderId | undefine
  * A language-model middleware that checks the prompt of every `generateText` / `streamText`
  * call (the AI SDK's own message list, read as the `vercel-ai` format) with the rules of the
  * model's provider. In throw mode the call rejects with `MalformedTranscriptError` before the
- * provider is called; the request is never changed. Message indices in the error count the
- * prompt's messages (system included); for the provider's byte-exact paths give the provider
- * `createCheckedFetch` as its `fetch` instead.
+ * provider is called; the request is never changed. The provider's text and path are computed
+ * on the prompt as that provider lays it out (for Anthropic: the system prompt outside
+ * `messages`, a tool message merged into the user turn), while `messageIndex` counts the
+ * prompt's own messages. The AI SDK itself refuses unanswered tool calls
+ * (`MissingToolResultsError`) before any middleware runs. For the body exactly as the provider
+ * package writes it, give that provider `createCheckedFetch` as its `fetch`.
  * @example
  * import { wrapLanguageModel, generateText } from 'ai';
  * import { anthropic } from '@ai-sdk/anthropic';
