@@ -36,7 +36,7 @@ const PROVIDER_NAMES: readonly { name: RegExp; provider: ProviderId }[] = [
   { name: /qwen|alibaba|dashscope/, provider: 'qwen' },
 ];
 
-/** The rules for an AI SDK model: the override, else its provider name, else none (unchecked). */
+/** Whose rules an AI SDK model is sent under, from its provider name; undefined when unknown (unchecked). */
 export function providerOfModel(model: LanguageModelLike): ProviderId | undefined {
   return PROVIDER_NAMES.find((p) => p.name.test(model.provider))?.provider;
 }
