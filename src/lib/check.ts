@@ -73,10 +73,7 @@ export function checkParsed(parsed: ParsedTranscript, opts: CheckOptions = {}): 
   const t = withModel(parsed.transcript, opts.model);
   const p = provider ?? DEFAULT_PROVIDER[t.format];
   const v = validateTranscript(t, p);
-  const held = continuesServerHistory(t);
-  const violations = held
-    ? v.violations.filter((x) => x.rule !== 'orphan_tool_result')
-    : v.violations;
+  const violations = v.violations;
   const first = violations.find((x) => x.severity === 'error') ?? null;
   return {
     valid: first === null,
@@ -85,22 +82,9 @@ export function checkParsed(parsed: ParsedTranscript, opts: CheckOptions = {}): 
     firstViolation: first,
     format: t.format,
     provider: v.provider,
-    notes: held && violations.length < v.violations.length ? [...v.notes, HELD_NOTE] : v.notes,
+    notes: v.notes,
     warnings: t.warnings,
   };
-}
-
-const HELD_NOTE =
-  'Orphan results (R1) were not judged: the request continues server-held history (`previous_response_id` / `conversation`), where their calls are.';
-
-/**
- * A Responses request that continues server-held history answers calls the body does not hold,
- * so an "orphan" result there is the normal case, not a 400.
- */
-function continuesServerHistory(t: Transcript): boolean {
-  if (t.format !== 'openai-responses' || t.raw === null || typeof t.raw !== 'object') return false;
-  const raw = t.raw as Record<string, unknown>;
-  return typeof raw.previous_response_id === 'string' || (raw.conversation ?? null) !== null;
 }
 
 /** The transcript with `settings.model` set to the model the caller names. */
