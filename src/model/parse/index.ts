@@ -108,7 +108,12 @@ export function readSource(input: string, name?: string): Result<SourceDoc> {
   // The first line is looked for in the first MiB only; a log with a longer first line is found
   // after the whole-text parse fails.
   const asJsonl = (): Result<SourceDoc> | null => {
-    const { lines, brokenLines } = parseJsonlText(text);
+    const { lines, brokenLines, deep } = parseJsonlText(text);
+    if (deep)
+      return {
+        ok: false,
+        error: { kind: 'limit', message: deep.message, location: deep.location },
+      };
     return lines.length > 0 ? { ok: true, value: { kind: 'jsonl', lines, brokenLines } } : null;
   };
   if (jsonlHint || looksLikeJsonl(text, FIRST_LINE_LOOKUP)) {
@@ -120,6 +125,13 @@ export function readSource(input: string, name?: string): Result<SourceDoc> {
     const jsonl = asJsonl();
     if (jsonl) return jsonl;
   }
+  // Too deep as one document (and not a log whose lines are each shallow enough): refused
+  // before any value is built (model/limits.ts MAX_JSON_DEPTH).
+  if (!parsed.ok && parsed.error.tooDeep)
+    return {
+      ok: false,
+      error: { kind: 'limit', message: parsed.error.message, location: parsed.error.location },
+    };
   // Raw NUL bytes cannot appear in JSON, so they are looked for only once a parse has failed
   // (a scan of the whole text on every load otherwise).
   if (!parsed.ok && text.includes('\u0000'))
