@@ -62,13 +62,16 @@ export function gunzipLimited(gz: Uint8Array, max = MAX_UNPACKED_BYTES): Result<
   try {
     for (let off = 0; off < gz.length; off += INFLATE_STEP) {
       const end = Math.min(gz.length, off + INFLATE_STEP);
-      inflater.push(gz.subarray(off, end), end === gz.length);
+      // Never `final` with data: fflate reads the members after the first only on a non-final
+      // push (0.8.2), so the end is an empty final push below.
+      inflater.push(gz.subarray(off, end), false);
       if (total > max) return limitError(tooLargeMessage(total, max, gz.length));
       if (total >= RATIO_FLOOR_BYTES && total > end * MAX_INFLATE_RATIO)
         return limitError(
           `This .gz file unpacks more than ${MAX_INFLATE_RATIO}× (${formatBytes(end)} of it gave ${formatBytes(total)}; the whole file is ${formatBytes(gz.length)}, the limit ${formatBytes(max)} of text): it looks like a decompression bomb, not a log. Unpack it yourself (gunzip -c) to check what it holds.`,
         );
     }
+    inflater.push(new Uint8Array(0), true);
   } catch (e) {
     return {
       ok: false,
