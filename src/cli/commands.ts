@@ -6,6 +6,8 @@ import { REPAIR_USAGE, runRepair } from './repair.ts';
 import { SIMULATE_USAGE, runSimulate } from './simulate.ts';
 import { SWEEP_USAGE, runSweep } from './sweep.ts';
 import { EXIT_UNREADABLE, type CliIO } from './io.ts';
+import { UsageError } from './args.ts';
+import { clip } from '../model/limits.ts';
 
 interface Command {
   usage: string;
@@ -27,7 +29,12 @@ export function usage(): string {
     )}\n\nExit codes: 0 valid, 1 invalid (or not repairable), 2 unreadable input or bad usage.\n`;
 }
 
-/** Run the CLI. @returns the process exit code. */
+/**
+ * Run the CLI. A usage error (UsageError) prints the message and the usage text; any other
+ * failure is the program's, not the user's: one line saying what it was doing, no usage text
+ * (issue 14). Both exit 2.
+ * @returns the process exit code (0 valid, 1 invalid, 2 unreadable, bad usage or a failure)
+ */
 export async function runCli(argv: string[], io: CliIO): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
@@ -46,7 +53,12 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   try {
     return await cmd.run(rest, io);
   } catch (e) {
-    io.err(`error: ${(e as Error).message}\n${usage()}`);
+    const message = clip(e instanceof Error ? e.message : String(e), 300);
+    if (e instanceof UsageError) io.err(`error: ${message}\n${usage()}`);
+    else
+      io.err(
+        `error: ${name} failed while ${io.doing ?? 'starting'}: ${message}\n(This is a fault of the program, not of the command line; the input was not changed.)\n`,
+      );
     return EXIT_UNREADABLE;
   }
 }

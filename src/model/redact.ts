@@ -19,6 +19,7 @@
 import { CHARS_PER_4, type TextCounter } from './tokens.ts';
 import type { Block, Message, ToolDef, Transcript } from './types.ts';
 import { toOpenAIChatMessages } from './parse/openaiChat.ts';
+import { parseJsonBounded } from './parse/json.ts';
 
 export interface RedactOptions {
   /** `keep` (default) leaves tool names as they are; `hide` renames them `A`, `B_x`, … (a letter, padded to the original token count) */
@@ -107,7 +108,7 @@ function jsonObject(s: string): Record<string, unknown> | null {
   const t = s.trimStart();
   if (!t.startsWith('{')) return null;
   try {
-    const v: unknown = JSON.parse(s);
+    const v: unknown = parseJsonBounded(s); // a deep text stays text (model/limits.ts)
     return v !== null && typeof v === 'object' && !Array.isArray(v)
       ? (v as Record<string, unknown>)
       : null;

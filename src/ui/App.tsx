@@ -130,6 +130,24 @@ export function App() {
       before: { analysis: shown.analysis, source: shown.source },
     });
 
+  // A streamed file that failed (bad JSON, too deep, a .gz bomb), or any file refused for a limit
+  // (nothing in it to fix in the text box): nothing of it is shown, so the store's source goes
+  // back to the transcript on screen (the address, the Sample menu and Share name that one, not
+  // the failed file) and the banner says the file could not be read, as for a small file that
+  // fails to decode (issue 14).
+  const failed =
+    error && !view.pending && source.origin === 'file' && view.request?.file === source.file
+      ? view.request
+      : undefined;
+  const revert = failed != null && (failed.file !== undefined || error?.kind === 'limit');
+  useEffect(() => {
+    const back = shown.source;
+    if (!revert || !error || !back || back === source) return;
+    const name = source.name;
+    setFileError({ ...error, message: `${name}: ${error.message}`, file: name });
+    setSource(back);
+  }, [revert, error, source, shown.source, setSource]);
+
   // Theme: the system setting unless the user forced one.
   useEffect(() => {
     if (theme) document.documentElement.dataset.theme = theme;

@@ -8,6 +8,7 @@ import { PARSERS, parserFor, type FormatParser } from './registry.ts';
 import { listRequests } from './multi.ts';
 import { chooseFormat, containerWarnings, openContainer, unwrapText } from './containers.ts';
 import type { ContainerEntry, ContainerNote } from './containers.ts';
+import { clip } from '../limits.ts';
 
 export interface ParseOptions {
   /** Force a format instead of detecting it. */
@@ -108,7 +109,12 @@ export function readSource(input: string, name?: string): Result<SourceDoc> {
   // The first line is looked for in the first MiB only; a log with a longer first line is found
   // after the whole-text parse fails.
   const asJsonl = (): Result<SourceDoc> | null => {
-    const { lines, brokenLines } = parseJsonlText(text);
+    const { lines, brokenLines, deep } = parseJsonlText(text);
+    if (deep)
+      return {
+        ok: false,
+        error: { kind: 'limit', message: deep.message, location: deep.location },
+      };
     return lines.length > 0 ? { ok: true, value: { kind: 'jsonl', lines, brokenLines } } : null;
   };
   if (jsonlHint || looksLikeJsonl(text, FIRST_LINE_LOOKUP)) {
@@ -120,6 +126,13 @@ export function readSource(input: string, name?: string): Result<SourceDoc> {
     const jsonl = asJsonl();
     if (jsonl) return jsonl;
   }
+  // Too deep as one document (and not a log whose lines are each shallow enough): refused
+  // before any value is built (model/limits.ts MAX_JSON_DEPTH).
+  if (!parsed.ok && parsed.error.tooDeep)
+    return {
+      ok: false,
+      error: { kind: 'limit', message: parsed.error.message, location: parsed.error.location },
+    };
   // Raw NUL bytes cannot appear in JSON, so they are looked for only once a parse has failed
   // (a scan of the whole text on every load otherwise).
   if (!parsed.ok && text.includes('\u0000'))
@@ -148,8 +161,22 @@ export function readSource(input: string, name?: string): Result<SourceDoc> {
  */
 export function parseTranscript(text: string, opts: ParseOptions = {}): Result<ParsedTranscript> {
   const src = readSource(text, opts.name);
-  if (!src.ok) return src;
+  if (!src.ok) return bounded(src);
   return parseDocument(src.value, opts);
+}
+
+/**
+ * A result whose messages quote at most `MAX_MESSAGE_CHARS` of input (a parser's message may
+ * quote a key, an id or a role from the input: issue 14).
+ */
+function bounded<T extends { transcript: Transcript }>(r: Result<T>): Result<T> {
+  if (!r.ok) {
+    const m = clip(r.error.message);
+    return m === r.error.message ? r : { ok: false, error: { ...r.error, message: m } };
+  }
+  const w = r.value.transcript.warnings;
+  for (let i = 0; i < w.length; i++) w[i] = clip(w[i] as string);
+  return r;
 }
 
 /** The same as `parseTranscript`, for an already parsed document. */
@@ -157,6 +184,10 @@ export function parseDocument(
   source: SourceDoc,
   opts: ParseOptions = {},
 ): Result<ParsedTranscript> {
+  return bounded(parseDocumentUnbounded(source, opts));
+}
+
+function parseDocumentUnbounded(source: SourceDoc, opts: ParseOptions): Result<ParsedTranscript> {
   let doc = source;
   const opened = openContainer(source); // HAR, LiteLLM, batches, curl/SSE entries
   if (opened && !opened.ok) return opened;
