@@ -13,7 +13,7 @@
  */
 import type { Block, Message, MessageMeta, Result, Transcript, UsageRecord } from '../types.ts';
 import type { FormatParser } from './registry.ts';
-import { arr, isObject, type Json, jsonDocumentOnly, shapeError, str } from './util.ts';
+import { arr, isObject, type Json, jsonDocumentOnly, shapeError, str, withList } from './util.ts';
 
 function isSession(v: unknown): v is Json & { messages: unknown[] } {
   return isObject(v) && Array.isArray(v.messages);
@@ -181,6 +181,109 @@ function parse(v: unknown): Result<Transcript> {
   };
 }
 
+/** A rendered result as the CLI stores it inside its call (`result[].functionResponse`). */
+function storedResult(b: Extract<Block, { type: 'tool_result' }>, name: string): Json {
+  const text = b.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+  let response: unknown = { output: text };
+  // A result the parser read from a non-`output` response (an error object) is its JSON text.
+  try {
+    const v: unknown = JSON.parse(text);
+    if (isObject(v) && typeof v.output !== 'string') response = v;
+  } catch {
+    // plain text: `{output}`
+  }
+  return { functionResponse: { id: b.toolUseId, name: b.name ?? name, response } };
+}
+
+/** One session line from a message (new or changed: rendered from its blocks and meta). */
+function renderItem(m: Message, results: Message | undefined, model: string | undefined): Json {
+  const meta = {
+    ...(m.meta?.sourceId !== undefined ? { id: m.meta.sourceId } : {}),
+    ...(m.meta?.timestamp !== undefined ? { timestamp: m.meta.timestamp } : {}),
+  };
+  const text = m.blocks.map((b) => (b.type === 'text' ? b.text : '')).join('');
+  if (m.role !== 'assistant') return { ...meta, type: 'user', content: text };
+  const answers = (results?.blocks ?? []).filter((b) => b.type === 'tool_result');
+  const thoughts = m.blocks.flatMap((b) =>
+    b.type === 'thinking' ? [{ subject: '', description: b.thinking }] : [],
+  );
+  const toolCalls = m.blocks.flatMap((b) => {
+    if (b.type !== 'tool_use') return [];
+    const mine = answers.filter((r) => r.toolUseId === b.id);
+    return [
+      {
+        id: b.id,
+        name: b.name,
+        args: b.input,
+        status: mine.some((r) => r.isError) ? 'error' : 'success',
+        result: mine.map((r) => storedResult(r, b.name)),
+      },
+    ];
+  });
+  return {
+    ...meta,
+    type: 'gemini',
+    content: text,
+    ...(thoughts.length > 0 ? { thoughts } : {}),
+    ...(toolCalls.length > 0 ? { toolCalls } : {}),
+    ...(model !== undefined ? { model } : {}),
+  };
+}
+
+/** A kept line whose calls carry only the results still in the transcript. */
+function keptItem(raw: Json, results: Message | undefined): Json {
+  const calls = arr(raw.toolCalls);
+  if (!calls) return raw;
+  const ids = new Set(
+    (results?.blocks ?? []).flatMap((b) => (b.type === 'tool_result' ? [b.toolUseId] : [])),
+  );
+  return {
+    ...raw,
+    toolCalls: calls.map((c) =>
+      isObject(c)
+        ? {
+            ...c,
+            result: (arr(c.result) ?? []).filter(
+              (r) =>
+                isObject(r) &&
+                isObject(r.functionResponse) &&
+                ids.has(str(r.functionResponse.id) ?? str(c.id) ?? null),
+            ),
+          }
+        : c,
+    ),
+  };
+}
+
+/**
+ * Write the session back: `user` and `gemini` lines from the messages (kept ones as they were,
+ * new or changed ones rendered), each call carrying the results of the user turn after it;
+ * lines of other types (info, error) stay in place. A result whose call is gone has no place in
+ * this format (the CLI stores results inside their call) and is left out.
+ */
+function write(t: Transcript): string {
+  const src = isObject(t.raw) && Array.isArray(t.raw.messages) ? t.raw.messages : [];
+  const out: unknown[] = [];
+  let cursor = 0;
+  const flushTo = (end: number) => {
+    for (; cursor < end; cursor++) {
+      const v = src[cursor];
+      if (!(isObject(v) && (v.type === 'user' || v.type === 'gemini'))) out.push(v);
+    }
+  };
+  t.messages.forEach((m, i) => {
+    if (m.role === 'user' && m.blocks.every((b) => b.type === 'tool_result')) return;
+    const next = t.messages[i + 1];
+    const results =
+      next?.role === 'user' && next.blocks.some((b) => b.type === 'tool_result') ? next : undefined;
+    if (m.rawIndex >= cursor && m.rawIndex < src.length) flushTo(m.rawIndex + 1);
+    out.push(isObject(m.raw) ? keptItem(m.raw, results) : renderItem(m, results, t.settings.model));
+  });
+  flushTo(src.length);
+  const top = isObject(t.raw) ? t.raw : { messages: [] };
+  return JSON.stringify(withList(top, 'messages', out), null, 2);
+}
+
 export const geminiCliParser: FormatParser = {
   id: 'gemini-cli',
   label: 'Gemini CLI session',
@@ -189,4 +292,5 @@ export const geminiCliParser: FormatParser = {
     'a Gemini CLI session: `{sessionId, projectHash, messages: [{type: "user" | "gemini", content, toolCalls?}]}`',
   sniff,
   parse: jsonDocumentOnly(parse, 'A Gemini CLI session is one JSON document, not JSON Lines.'),
+  write,
 };
