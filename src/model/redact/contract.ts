@@ -26,7 +26,16 @@ export function transcriptShape(t: Transcript, opts: ShapeOptions, mapped = fals
   const tokens = countTokens(t, a.provider, opts.counter);
   return {
     format: t.format,
-    messages: t.messages.map((m) => `${m.role}:${m.blocks.map((b) => b.type).join(',')}`),
+    // A turn of results only is the same whether the format puts it in `user` (Anthropic) or
+    // `tool` messages (OpenAI-style formats write a repair's user turn of results that way).
+    messages: t.messages.map((m) => {
+      const results =
+        m.role === 'tool' ||
+        (m.role === 'user' &&
+          m.blocks.length > 0 &&
+          m.blocks.every((b) => b.type === 'tool_result'));
+      return `${results ? 'results' : m.role}:${m.blocks.map((b) => b.type).join(',')}`;
+    }),
     exchanges: a.grouping.exchanges.map((x) => x.messages.join(',')),
     pairs: a.pairs.map((p) =>
       [
@@ -97,9 +106,12 @@ function allowedWords(copy: unknown, toolNames: ReadonlySet<string>): Set<string
   toolNames.forEach(add);
   const walk = (v: unknown, key?: string): void => {
     if (typeof v === 'string') {
-      if (key !== undefined && SCHEMA_VALUE_KEYS.has(key)) add(v);
-      // UI message parts name their tool in the type (`tool-deploy`), kept or hidden with it.
-    } else if (Array.isArray(v)) v.forEach((x) => walk(x, key));
+      // Schema values, a public model name, a date-time of the relative clock.
+      if ((key !== undefined && (SCHEMA_VALUE_KEYS.has(key) || key === 'model')) || isTimestamp(v))
+        add(v);
+    } else if (v !== null && typeof v !== 'object')
+      add(String(v)); // numbers, booleans: not text
+    else if (Array.isArray(v)) v.forEach((x) => walk(x, key));
     else if (v !== null && typeof v === 'object')
       for (const [k, x] of Object.entries(v)) {
         if (/^[A-Za-z_$][\w$-]{0,39}$/.test(k)) add(k);
