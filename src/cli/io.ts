@@ -2,6 +2,7 @@ import type { FormatId, ProviderId } from '../model/types.ts';
 import { PARSERS } from '../model/parse/registry.ts';
 import { VALIDATORS } from '../model/validate/index.ts';
 import { parseTranscript, type ParsedTranscript } from '../model/parse/index.ts';
+import { linkFragment, readLink } from './link.ts';
 
 export interface CliIO {
   read: (file: string) => { text: string; name: string };
@@ -39,7 +40,7 @@ export function checkRequest(v: string | true | undefined): number | undefined {
 }
 
 /**
- * Read and parse FILE; on failure print where and what was expected, and return null. A file
+ * Read and parse FILE (or a link: `link.ts`); on failure print where and what was expected, and return null. A file
  * holding several requests (a HAR, a batch, an eval log) opens the one `requestIndex` names
  * (0-based; default as the page: the newest, or an eval log's first sample); without a choice a
  * note on stderr says which one was read and how to choose another. A request index past the
@@ -53,7 +54,8 @@ export function loadTranscript(
 ): ParsedTranscript | null {
   let input: { text: string; name: string };
   try {
-    input = io.read(file);
+    const fragment = linkFragment(file);
+    input = fragment !== null ? readLink(fragment) : io.read(file);
   } catch (e) {
     io.err(`error: cannot read ${file}: ${(e as Error).message}\n`);
     return null;
