@@ -2,10 +2,10 @@
  * Sharing without leaking (issue 15), as a user clicks it: the structure-only link of a Claude
  * Code log reopens as a Claude Code log with the same counts and verdict; the incident summary
  * is of the structure-only copy unless the transcript is ticked in; a link that cannot be
- * honoured says so; a file name with a right-to-left override is shown as it is.
+ * honoured says so; a name with a right-to-left override is shown as it is.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { dropFile, openApp } from './helpers.ts';
+import { openApp } from './helpers.ts';
 import { sample } from './fixtures.ts';
 
 const counts = async (p: Page) =>
@@ -80,8 +80,7 @@ test('a link that cannot be honoured says so instead of showing something else s
   await expect(page.getByTestId('learn-panel')).toHaveCount(0);
 });
 
-test('a file name with a right-to-left override is shown as it is', async ({ page }) => {
-  await openApp(page, '/');
-  await dropFile(page, 'invoice\u202Enosj.exe', sample('invoice.json'));
-  await expect(page.locator('body')).toContainText('invoice[U+202E]nosj.exe');
+test('a name from a link with a right-to-left override is shown as it is', async ({ page }) => {
+  await page.goto(`/#v=1&n=${encodeURIComponent('invoice\u202Enosj.exe')}&b=100`);
+  await expect(page.getByTestId('permalink-notices')).toContainText('invoice[U+202E]nosj.exe');
 });
