@@ -4,6 +4,7 @@
 import { CHECK_USAGE, runCheck } from './check.ts';
 import { REPAIR_USAGE, runRepair } from './repair.ts';
 import { SIMULATE_USAGE, runSimulate } from './simulate.ts';
+import { SHARE_USAGE, runShare } from './share.ts';
 import { SWEEP_USAGE, runSweep } from './sweep.ts';
 import { EXIT_UNREADABLE, type CliIO } from './io.ts';
 import { UsageError } from './args.ts';
@@ -19,6 +20,7 @@ export const COMMANDS: Record<string, Command> = {
   repair: { usage: REPAIR_USAGE, run: runRepair },
   simulate: { usage: SIMULATE_USAGE, run: runSimulate },
   sweep: { usage: SWEEP_USAGE, run: runSweep },
+  share: { usage: SHARE_USAGE, run: runShare },
 };
 
 export function usage(): string {

@@ -4,6 +4,7 @@ import { VALIDATORS } from '../model/validate/index.ts';
 import { parseTranscript, type ParsedTranscript } from '../model/parse/index.ts';
 import { windowAround } from '../model/limits.ts';
 import { clipArg, intFlag, UsageError } from './args.ts';
+import { linkFragment, readLink } from './link.ts';
 
 export interface CliIO {
   /**
@@ -53,7 +54,7 @@ export function checkRequest(v: string | true | undefined): number | undefined {
 }
 
 /**
- * Read and parse FILE; on failure print where and what was expected, and return null. A file
+ * Read and parse FILE (or a link: `link.ts`); on failure print where and what was expected, and return null. A file
  * holding several requests (a HAR, a batch, an eval log) opens the one `requestIndex` names
  * (0-based; default as the page: the newest, or an eval log's first sample); without a choice a
  * note on stderr says which one was read and how to choose another. A request index past the
@@ -68,7 +69,8 @@ export function loadTranscript(
   let input: { text: string; name: string };
   io.doing = `reading ${file}`;
   try {
-    input = io.read(file);
+    const fragment = linkFragment(file);
+    input = fragment !== null ? readLink(fragment) : io.read(file);
   } catch (e) {
     io.err(`error: cannot read ${file}: ${(e as Error).message}\n`);
     return null;

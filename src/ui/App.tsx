@@ -7,6 +7,8 @@ import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } f
 import { DEFAULT_PROVIDER, VALIDATORS } from '../model/validate/index.ts';
 import { loadSampleIndex, loadSampleText, readFileText, type SampleEntry } from '../io/files.ts';
 import type { ParseError } from '../model/types.ts';
+import { displayName } from '../model/displayName.ts';
+import { noticeStore } from '../state/permalink/notices.ts';
 import {
   selectCounts,
   selectDimmed,
@@ -176,7 +178,12 @@ export function App() {
       if (file.size > STREAM_MIN_BYTES) {
         // Large file (issue 7): the worker streams it; the page never holds its text.
         setFileError(null);
-        setSource({ text: '', name: file.name.replace(/\.gz$/i, ''), origin: 'file', file });
+        setSource({
+          text: '',
+          name: displayName(file.name.replace(/\.gz$/i, '')),
+          origin: 'file',
+          file,
+        });
         return;
       }
       const r = await readFileText(file);
@@ -194,7 +201,11 @@ export function App() {
         return;
       }
       setFileError(null);
-      setSource({ text: r.value, name: file.name.replace(/\.gz$/i, ''), origin: 'file' });
+      setSource({
+        text: r.value,
+        name: displayName(file.name.replace(/\.gz$/i, '')),
+        origin: 'file',
+      });
     },
     [setSource],
   );
@@ -208,10 +219,17 @@ export function App() {
   );
   useEffect(() => {
     if (wantedSample === null || samples.length === 0) return;
-    const entry =
-      samples.find((s) => s.id === wantedSample) ??
-      samples.find((s) => s.id === DEFAULT_SAMPLE_ID) ??
-      samples[0];
+    const named = samples.find((s) => s.id === wantedSample);
+    // A link naming a sample this page does not have says so (issue 15), then shows the default.
+    if (!named)
+      noticeStore.getState().show([
+        ...noticeStore.getState().notices,
+        {
+          key: 'src',
+          message: `This page has no sample “${displayName(wantedSample)}”: showing the default sample instead.`,
+        },
+      ]);
+    const entry = named ?? samples.find((s) => s.id === DEFAULT_SAMPLE_ID) ?? samples[0];
     if (entry) void loadSample(entry);
   }, [samples, wantedSample, loadSample]);
 

@@ -79,6 +79,13 @@ function sampleValue(v: unknown): unknown {
   return out ?? v;
 }
 
+/** A JSON object as the one line of a JSON Lines document, or null for anything else. */
+function oneLineLog(doc: SourceDoc): SourceDoc | null {
+  if (doc.kind !== 'json' || doc.value === null || typeof doc.value !== 'object') return null;
+  if (Array.isArray(doc.value)) return null;
+  return { kind: 'jsonl', lines: [{ line: 1, value: doc.value }], brokenLines: [] };
+}
+
 /** The request opened when none was chosen: the first `preferred` entry, else the last one. */
 function defaultRequest(requests: readonly { label: string; preferred?: boolean }[]): number {
   const i = requests.findIndex((r) => r.preferred === true);
@@ -210,7 +217,14 @@ function parseDocumentUnbounded(source: SourceDoc, opts: ParseOptions): Result<P
     requestIndex !== undefined
       ? { requests: requests.map((r) => ({ label: r.label })), requestIndex }
       : {};
-  const candidates = detectFormats(doc);
+  let candidates = detectFormats(doc);
+  // A log of one line (an export cut to one message) is one JSON object: read it as JSON Lines
+  // when no document format knows it and a log format does.
+  const forcedLog = opts.format !== undefined && parserFor(opts.format)?.jsonl === true;
+  if (((candidates.length === 0 && !opts.format) || forcedLog) && !opened && oneLineLog(doc)) {
+    doc = oneLineLog(doc) as SourceDoc;
+    candidates = detectFormats(doc);
+  }
   const note = entries.length === 1 ? entries[0]?.note : entries[requestIndex ?? -1]?.note;
   const chosen = chooseFormat(note, candidates);
   let parser: FormatParser | undefined;

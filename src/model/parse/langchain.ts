@@ -299,6 +299,7 @@ function render(m: Message, style: Unwrapped['style']): unknown {
     fields = {
       content,
       tool_call_id: r && r.type === 'tool_result' ? r.toolUseId : null,
+      ...(r && r.type === 'tool_result' && r.name !== undefined ? { name: r.name } : {}),
       ...(r && r.type === 'tool_result' && r.isError ? { status: 'error' } : {}),
     };
   } else if (m.role === 'assistant') {
