@@ -46,6 +46,7 @@ export const DEFAULT_PROVIDER: Record<FormatId, ProviderId> = {
   'swe-agent': 'openai-chat',
   'chatgpt-export': 'openai-chat',
   'claude-ai-export': 'anthropic',
+  'gemini-interactions': 'gemini',
 };
 
 /**
