@@ -263,6 +263,19 @@ describe('providers', () => {
     expect(a.validation.violations[0]?.ids).toEqual(['c_b']);
   });
 
+  it('mistral_ai: an OpenAI Chat body, and the note names the Mistral rules', () => {
+    const p = open(
+      oneSpan({
+        'gen_ai.provider.name': 'mistral_ai',
+        'gen_ai.input.messages': JSON.stringify(lostResult.slice(0, 1)),
+      }),
+    );
+    expect(p.transcript.format).toBe('openai-chat');
+    expect(p.transcript.warnings).toContain(
+      'mistral_ai takes OpenAI Chat Completions bodies with its own rules: pick Mistral under Provider (--provider mistral).',
+    );
+  });
+
   it('no provider: the model decides, and the note says so', () => {
     const p = open(
       oneSpan({

@@ -24,6 +24,13 @@ const PROVIDER_LABEL: Record<BodyFormat, string> = {
   'bedrock-converse': 'Bedrock Converse',
 };
 
+/** OpenAI-compatible providers with a validator of their own: [name pattern, label, id]. */
+const COMPATIBLE: [RegExp, string, string][] = [
+  [/^deepseek/, 'DeepSeek', 'deepseek'],
+  [/^mistral/, 'Mistral', 'mistral'],
+  [/^(qwen|dashscope|alibaba)/, 'Qwen (DashScope)', 'qwen'],
+];
+
 /** True for a span that is one model call. */
 function isLlmCall(s: Span): boolean {
   const op = str(s.attrs['gen_ai.operation.name']) ?? str(s.attrs['llm.request.type']);
@@ -136,6 +143,11 @@ function entryOf(
   const notes = [
     `Read from ${ctx.shape} and rebuilt as the ${PROVIDER_LABEL[format]} request ${providerName !== undefined ? `${providerName} received (gen_ai.provider.name)` : `of model ${model ?? '(unnamed)'}: the span names no provider (gen_ai.provider.name)`}.`,
   ];
+  const compatible = COMPATIBLE.find(([re]) => re.test((providerName ?? '').toLowerCase()));
+  if (compatible)
+    notes.push(
+      `${providerName ?? ''} takes OpenAI Chat Completions bodies with its own rules: pick ${compatible[1]} under Provider (--provider ${compatible[2]}).`,
+    );
   if (withOutput) notes.push("The span's output (gen_ai.output.messages) is the last turn.");
   else if (outputCalls.length > 0)
     notes.push(
