@@ -6,6 +6,8 @@
  * the result of the one that timed out, so the third call's input has a tool_call without its
  * tool_call_response and Anthropic answers 400.
  */
+import type { Transcript } from '../../types.ts';
+import { parseTranscript, type ParsedTranscript } from '../index.ts';
 import type { Json } from '../util.ts';
 
 /** A span as the fixtures describe it: plain attributes, times in seconds after 14:05:00 UTC. */
@@ -91,128 +93,132 @@ const anthropic = (model: string): Json => ({
   'gen_ai.system_instructions': JSON.stringify(SYSTEM),
 });
 
-/** The trace's spans: one agent span, four LLM calls, three tool executions. */
+const m = 'claude-opus-4-7';
+
+/** The trace's spans (data): one agent span, four LLM calls, three tool executions. */
+const ONCALL: FixtureSpan[] = [
+  {
+    name: 'invoke_agent oncall',
+    spanId: 'a000000000000001',
+    start: 0,
+    end: 30,
+    attrs: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'oncall' },
+  },
+  {
+    name: 'chat gpt-4.1-mini',
+    spanId: 'c000000000000001',
+    parentId: 'a000000000000001',
+    start: 0.2,
+    end: 0.9,
+    attrs: {
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': 'openai',
+      'gen_ai.request.model': 'gpt-4.1-mini',
+      'gen_ai.input.messages': JSON.stringify([
+        {
+          role: 'system',
+          parts: [{ type: 'text', content: 'Classify the page: incident or noise.' }],
+        },
+        user,
+      ]),
+      'gen_ai.output.messages': JSON.stringify([
+        {
+          role: 'assistant',
+          parts: [{ type: 'text', content: 'incident' }],
+          finish_reason: 'stop',
+        },
+      ]),
+      'gen_ai.usage.input_tokens': 31,
+      'gen_ai.usage.output_tokens': 2,
+    },
+  },
+  {
+    name: `chat ${m}`,
+    spanId: 'c000000000000002',
+    parentId: 'a000000000000001',
+    start: 1,
+    end: 3,
+    attrs: {
+      ...anthropic(m),
+      'gen_ai.input.messages': JSON.stringify([user]),
+      'gen_ai.output.messages': JSON.stringify([{ ...call1, finish_reason: 'tool_use' }]),
+      'gen_ai.usage.input_tokens': 2052,
+      'gen_ai.usage.cache_read.input_tokens': 1840,
+      'gen_ai.usage.output_tokens': 96,
+    },
+  },
+  {
+    name: 'execute_tool search_logs',
+    spanId: 't000000000000001',
+    parentId: 'a000000000000001',
+    start: 3.1,
+    end: 4,
+    attrs: {
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': 'search_logs',
+      'gen_ai.tool.call.id': 'toolu_01Logs',
+    },
+  },
+  {
+    name: `chat ${m}`,
+    spanId: 'c000000000000003',
+    parentId: 'a000000000000001',
+    start: 4.1,
+    end: 7,
+    attrs: {
+      ...anthropic(m),
+      'gen_ai.input.messages': JSON.stringify([user, call1, result1]),
+      'gen_ai.output.messages': JSON.stringify([{ ...call2, finish_reason: 'tool_use' }]),
+      'gen_ai.usage.input_tokens': 2260,
+      'gen_ai.usage.cache_read.input_tokens': 2052,
+      'gen_ai.usage.output_tokens': 141,
+    },
+  },
+  {
+    name: 'execute_tool list_deploys',
+    spanId: 't000000000000002',
+    parentId: 'a000000000000001',
+    start: 7.1,
+    end: 7.6,
+    attrs: {
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': 'list_deploys',
+      'gen_ai.tool.call.id': 'toolu_02Deploys',
+    },
+  },
+  {
+    name: 'execute_tool pool_status',
+    spanId: 't000000000000003',
+    parentId: 'a000000000000001',
+    start: 7.1,
+    end: 17.1,
+    error: 'tool timed out after 10 s',
+    attrs: {
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': 'pool_status',
+      'gen_ai.tool.call.id': 'toolu_03Pool',
+      'error.type': 'TimeoutError',
+    },
+  },
+  {
+    name: `chat ${m}`,
+    spanId: 'c000000000000004',
+    parentId: 'a000000000000001',
+    start: 17.2,
+    end: 17.5,
+    error:
+      'messages.3: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_03Pool',
+    attrs: {
+      ...anthropic(m),
+      'gen_ai.input.messages': JSON.stringify([user, call1, result1, call2, result2]),
+      'error.type': '400',
+    },
+  },
+];
+
+/** A fresh copy of the on-call trace's spans (tests may change them). */
 export function oncallSpans(): FixtureSpan[] {
-  const m = 'claude-opus-4-7';
-  return [
-    {
-      name: 'invoke_agent oncall',
-      spanId: 'a000000000000001',
-      start: 0,
-      end: 30,
-      attrs: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'oncall' },
-    },
-    {
-      name: 'chat gpt-4.1-mini',
-      spanId: 'c000000000000001',
-      parentId: 'a000000000000001',
-      start: 0.2,
-      end: 0.9,
-      attrs: {
-        'gen_ai.operation.name': 'chat',
-        'gen_ai.provider.name': 'openai',
-        'gen_ai.request.model': 'gpt-4.1-mini',
-        'gen_ai.input.messages': JSON.stringify([
-          {
-            role: 'system',
-            parts: [{ type: 'text', content: 'Classify the page: incident or noise.' }],
-          },
-          user,
-        ]),
-        'gen_ai.output.messages': JSON.stringify([
-          {
-            role: 'assistant',
-            parts: [{ type: 'text', content: 'incident' }],
-            finish_reason: 'stop',
-          },
-        ]),
-        'gen_ai.usage.input_tokens': 31,
-        'gen_ai.usage.output_tokens': 2,
-      },
-    },
-    {
-      name: `chat ${m}`,
-      spanId: 'c000000000000002',
-      parentId: 'a000000000000001',
-      start: 1,
-      end: 3,
-      attrs: {
-        ...anthropic(m),
-        'gen_ai.input.messages': JSON.stringify([user]),
-        'gen_ai.output.messages': JSON.stringify([{ ...call1, finish_reason: 'tool_use' }]),
-        'gen_ai.usage.input_tokens': 2052,
-        'gen_ai.usage.cache_read.input_tokens': 1840,
-        'gen_ai.usage.output_tokens': 96,
-      },
-    },
-    {
-      name: 'execute_tool search_logs',
-      spanId: 't000000000000001',
-      parentId: 'a000000000000001',
-      start: 3.1,
-      end: 4,
-      attrs: {
-        'gen_ai.operation.name': 'execute_tool',
-        'gen_ai.tool.name': 'search_logs',
-        'gen_ai.tool.call.id': 'toolu_01Logs',
-      },
-    },
-    {
-      name: `chat ${m}`,
-      spanId: 'c000000000000003',
-      parentId: 'a000000000000001',
-      start: 4.1,
-      end: 7,
-      attrs: {
-        ...anthropic(m),
-        'gen_ai.input.messages': JSON.stringify([user, call1, result1]),
-        'gen_ai.output.messages': JSON.stringify([{ ...call2, finish_reason: 'tool_use' }]),
-        'gen_ai.usage.input_tokens': 2260,
-        'gen_ai.usage.cache_read.input_tokens': 2052,
-        'gen_ai.usage.output_tokens': 141,
-      },
-    },
-    {
-      name: 'execute_tool list_deploys',
-      spanId: 't000000000000002',
-      parentId: 'a000000000000001',
-      start: 7.1,
-      end: 7.6,
-      attrs: {
-        'gen_ai.operation.name': 'execute_tool',
-        'gen_ai.tool.name': 'list_deploys',
-        'gen_ai.tool.call.id': 'toolu_02Deploys',
-      },
-    },
-    {
-      name: 'execute_tool pool_status',
-      spanId: 't000000000000003',
-      parentId: 'a000000000000001',
-      start: 7.1,
-      end: 17.1,
-      error: 'tool timed out after 10 s',
-      attrs: {
-        'gen_ai.operation.name': 'execute_tool',
-        'gen_ai.tool.name': 'pool_status',
-        'gen_ai.tool.call.id': 'toolu_03Pool',
-        'error.type': 'TimeoutError',
-      },
-    },
-    {
-      name: `chat ${m}`,
-      spanId: 'c000000000000004',
-      parentId: 'a000000000000001',
-      start: 17.2,
-      end: 17.5,
-      error:
-        'messages.3: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_03Pool',
-      attrs: {
-        ...anthropic(m),
-        'gen_ai.input.messages': JSON.stringify([user, call1, result1, call2, result2]),
-        'error.type': '400',
-      },
-    },
-  ];
+  return JSON.parse(JSON.stringify(ONCALL)) as FixtureSpan[];
 }
 
 /** Seconds after T0 as OTLP nanoseconds (a decimal string). */
@@ -323,3 +329,58 @@ export function toFlat(spans: FixtureSpan[]): Json[] {
     ...(s.error !== undefined ? { status_code: 'ERROR', status_message: s.error } : {}),
   }));
 }
+
+/** Parse a trace (a value or its text) and fail loudly when it does not parse. */
+export function openTrace(doc: unknown, requestIndex?: number, name?: string): ParsedTranscript {
+  const r = parseTranscript(typeof doc === 'string' ? doc : JSON.stringify(doc), {
+    ...(requestIndex !== undefined ? { requestIndex } : {}),
+    ...(name !== undefined ? { name } : {}),
+  });
+  if (!r.ok) throw new Error(r.error.message);
+  return r.value;
+}
+
+/** One line per message: role and its blocks (`tool_use toolu_1`, `tool_result toolu_1`, …). */
+export function dump(t: Transcript): string[] {
+  return t.messages.map(
+    (m) =>
+      `${m.role}: ${m.blocks
+        .map((b) =>
+          b.type === 'tool_use'
+            ? `tool_use ${b.id ?? '-'} ${b.name}`
+            : b.type === 'tool_result'
+              ? `tool_result ${b.toolUseId ?? '-'}`
+              : b.type === 'other'
+                ? `other ${b.label}`
+                : b.type,
+        )
+        .join(', ')}`,
+  );
+}
+
+/** A trace of one chat span with these attributes (and events). */
+export function oneSpan(attrs: Json, events?: FixtureSpan['events']): Json {
+  return toOtlp([
+    {
+      name: 'chat',
+      spanId: 'c1',
+      start: 0,
+      end: 1,
+      attrs: { 'gen_ai.operation.name': 'chat', ...attrs },
+      ...(events ? { events } : {}),
+    },
+  ]);
+}
+
+/** A user question, two parallel calls, and the result of the first only. */
+export const lostResult = [
+  { role: 'user', parts: [{ type: 'text', content: 'Is payments-db up?' }] },
+  {
+    role: 'assistant',
+    parts: [
+      { type: 'tool_call', id: 'c_a', name: 'ping', arguments: '{"host":"payments-db"}' },
+      { type: 'tool_call', id: 'c_b', name: 'pool_status', arguments: { pool: 'pgbouncer' } },
+    ],
+  },
+  { role: 'tool', parts: [{ type: 'tool_call_response', id: 'c_a', response: 'pong 3 ms' }] },
+];
