@@ -107,7 +107,7 @@ describe('openai-chat validator: exact provider texts', () => {
     ).toEqual([]);
   });
 
-  it('duplicate tool_call_id results are a warning, not a 400', () => {
+  it('O6: two tool messages with one tool_call_id are a 400, with both positions', () => {
     const vs = all([
       user('q'),
       assistant(call('call_A')),
@@ -118,16 +118,28 @@ describe('openai-chat validator: exact provider texts', () => {
     expect(vs).toHaveLength(1);
     expect(vs[0]).toMatchObject({
       rule: 'duplicate_tool_result',
-      severity: 'warning',
-      status: null,
-      error: null,
+      code: 'O6',
+      severity: 'error',
+      status: 400,
+      messageIndex: 3,
+      ids: ['call_A'],
+      providerPath: 'messages.[3].tool_call_id',
+    });
+    expect(vs[0]?.error).toEqual({
+      error: {
+        message:
+          "Invalid parameter: Duplicate value for 'tool_call_id' of 'call_A', in messages[2] and messages[3].",
+        type: 'invalid_request_error',
+        param: 'messages.[3].tool_call_id',
+        code: null,
+      },
     });
     expect(
       validateTranscript(
         t([user('q'), assistant(call('call_A')), tool('call_A'), tool('call_A')]),
         'openai-chat',
       ).valid,
-    ).toBe(true);
+    ).toBe(false);
   });
 
   it('missing tool_call_id is a schema error', () => {
