@@ -170,7 +170,13 @@ export function prepareCuts(
     fast: false,
     fx: null,
   };
-  if (!FAST_PROVIDERS.has(provider) || !indexed) return ctx;
+  // A rule that compares two messages anywhere in the request (O6: a second tool message for an
+  // id) cannot be reused across a cut from the full validation: such rare transcripts take the
+  // direct path.
+  const requestWide = full.violations.some(
+    (v) => v.rule === 'duplicate_tool_result' && provider !== 'anthropic',
+  );
+  if (!FAST_PROVIDERS.has(provider) || !indexed || requestWide) return ctx;
   ctx.fx = buildFast(t, provider, full);
   ctx.fast = true;
   return ctx;
@@ -458,7 +464,8 @@ function validateWindow(
   if (ctx.provider !== 'anthropic') winMsgs.push(standIn(ctx.t.messages[r] as Message));
   const vw = validateTranscript(fx.cache.winT, ctx.provider, { ...ctx.opts, messages: winMsgs });
   for (const v of vw.violations) {
-    if (v.severity !== 'error' || v.rule === 'thinking_missing') continue;
+    if (v.severity !== 'error' || v.rule === 'thinking_missing' || v.rule === 'empty_request')
+      continue;
     if (v.rule === 'tools_not_defined' || v.index < r) return false;
   }
   return true;
@@ -494,6 +501,8 @@ function computeParts(ctx: CutContext, kIn: number, head: CutHead): Parts {
   if (!anth || winMsgs.some((m) => !isPinned(m))) {
     const vw = validateTranscript(fx.cache.winT, ctx.provider, { ...ctx.opts, messages: winMsgs });
     for (const v of vw.violations) {
+      // A window is not a whole request: the request is empty only when nothing from r on is kept.
+      if (v.rule === 'empty_request') continue;
       if (anth && v.rule === 'tools_not_defined') {
         a7 = v;
         continue;

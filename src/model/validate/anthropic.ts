@@ -7,7 +7,7 @@
  */
 import { isPinned } from '../exchanges.ts';
 import type { Block, Message, ThinkingBlock, Transcript } from '../types.ts';
-import { anthropicEnvelope, ruleText } from './catalogue/index.ts';
+import { anthropicEnvelope, ruleSpec, ruleText } from './catalogue/index.ts';
 import { isClientToolUse, violation, type ViolationInput } from './common.ts';
 import { emptyRequest } from './shared.ts';
 import type {
@@ -304,7 +304,7 @@ function missingId(
     blockIndex: bi,
     ids: [],
     providerPath: path,
-    message: `${path}: Field required`,
+    message: ruleText('A17', { path }),
     title,
     why,
     confidence: 'I',
@@ -503,7 +503,7 @@ function checkAssistantTurn(
         message: `messages.${n}: \`${name}\` tool use with id \`${id}\` was found without a corresponding \`${name}_tool_result\` block`,
         title: 'Server tool call without its result in the same turn',
         why: 'A server_tool_use must be followed by its result inside the same (merged) assistant turn.',
-        confidence: 'V',
+        confidence: ruleSpec(callCount > 0 && nextIsUser ? 'A4' : 'A15').confidence,
       });
     }
   }

@@ -346,7 +346,7 @@ function checkRun(
         'missing_required_parameter',
       );
     } else if (checkDuplicate(scan, m, j, id)) {
-      // reported as O6
+      answered.add(id); // reported as O6; it still answers its call (no O2 on top)
     } else if (!ids.includes(id)) {
       const code = scan.dialect.codes.wrongId;
       report(

@@ -122,9 +122,10 @@ export function referenceOpenAIChat(messages: readonly Message[]): RefViolation[
       const id = resultId(it.blocks[0] as Block);
       if (open === null || (prevRole !== 'tool' && prevRole !== 'assistant-calls'))
         out.push({ rule: 'orphan', messageIndex: it.m.rawIndex, ids: id ? [id] : [] });
-      else if (id !== null && answeredAnywhere.includes(id))
+      else if (id !== null && answeredAnywhere.includes(id)) {
         out.push({ rule: 'duplicate_result', messageIndex: it.m.rawIndex, ids: [id] });
-      else if (id !== null && !(open as { ids: string[] }).ids.includes(id))
+        (open as { answered: string[] }).answered.push(id); // a second answer still answers
+      } else if (id !== null && !(open as { ids: string[] }).ids.includes(id))
         out.push({ rule: 'wrong_id', messageIndex: it.m.rawIndex, ids: [id] });
       else if (id !== null && !(open as { answered: string[] }).answered.includes(id)) {
         (open as { answered: string[] }).answered.push(id);

@@ -73,7 +73,7 @@ export const ANTHROPIC_RULES: readonly RuleSpec[] = [
   },
   {
     code: 'A5',
-    rules: ['unanswered_tool_use', 'partial_answer'],
+    rules: ['content_after_tool_use', 'unanswered_tool_use', 'partial_answer'],
     providers: CLAUDE,
     severity: 'error',
     confidence: 'I',
@@ -222,7 +222,7 @@ export const ANTHROPIC_RULES: readonly RuleSpec[] = [
     severity: 'error',
     confidence: 'I',
     condition: 'A `tool_use` without `id` or a `tool_result` without `tool_use_id` (schema error).',
-    text: (p) => `${String(p.n ?? 'messages.N.content.M.id')}: Field required`,
+    text: (p) => `${p.path ?? 'messages.N.content.M.id'}: Field required`,
     path: 'messages.N.content.M.id / .tool_use_id',
     index: 'The block missing its id.',
     source: 'the API\u2019s schema error shape, as in T6 (anomalyco/opencode#25005)',
@@ -235,7 +235,7 @@ export const ANTHROPIC_RULES: readonly RuleSpec[] = [
     confidence: 'V',
     condition:
       'Thinking enabled, the request continues a tool loop, and the assistant message that opened it no longer starts with `thinking`/`redacted_thinking` (T1: it starts with `tool_use`; T2: with text).',
-    text: T1_TEXT,
+    text: (p) => T1_TEXT({ ...p, found: 'tool_use' }),
     path: 'messages.N.content.0.type',
     index: 'N = the assistant message that opened the open tool loop.',
     source:
@@ -248,7 +248,7 @@ export const ANTHROPIC_RULES: readonly RuleSpec[] = [
     severity: 'error',
     confidence: 'V',
     condition: 'As T1, when the message starts with text.',
-    text: (p) => T1_TEXT({ ...p, found: p.found ?? 'text' }),
+    text: (p) => T1_TEXT({ ...p, found: 'text' }),
     path: 'messages.N.content.0.type',
     index: 'As T1.',
     source: 'n8n-io/n8n#22550',

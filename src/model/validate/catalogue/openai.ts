@@ -61,7 +61,8 @@ export const OPENAI_CHAT_RULES: readonly RuleSpec[] = [
     text: (p) =>
       `Invalid parameter: Duplicate value for 'tool_call_id' of '${p.id ?? '<id>'}', in messages[${p.n ?? 'N'}] and messages[${p.m ?? 'M'}].`,
     path: 'messages.[M].tool_call_id',
-    index: 'N = the first tool message with the id, M = the second (as sent: one per result).',
+    index:
+      'N = the first tool message with the id, M = the second (as sent: one per result). Request-wide (the text names two positions); the second still answers its call.',
     source: 'agno-agi/agno#5116; fatwang2/search2ai#30 (Azure); anomalyco/opencode#1211',
   },
   {

@@ -16,6 +16,8 @@ export interface TextParams {
   found?: string;
   prev?: string;
   position?: number | string;
+  /** A provider path the text starts with (A17's schema error). */
+  path?: string;
   /** A rule's variant, for codes with more than one text (A11, A12). */
   variant?: string;
 }
