@@ -3,6 +3,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../analyze.ts';
+import { repairTranscript } from '../repair.ts';
+import { writeTranscript } from '../write.ts';
 import type { Transcript } from '../types.ts';
 import { detectFormats, parseTranscript } from './index.ts';
 
@@ -156,5 +158,30 @@ describe('Gemini Interactions', () => {
     expect(r.error.message).toBe(
       'Expected a Gemini Interaction: an object with `steps` (or a create body with `input`) listing typed steps.',
     );
+  });
+
+  it('repair writes the lost call an error result as a function_result step, and the body is valid', () => {
+    const t = sample('broken-gemini-interactions-lost-result.json');
+    const r = repairTranscript(t);
+    const text = writeTranscript(r.transcript);
+    const body = JSON.parse(text) as { model: string; input: { type: string; call_id?: string }[] };
+    expect(body.model).toBe('gemini-3-flash');
+    expect(body.input.map((s) => `${s.type}${s.call_id ? ` ${s.call_id}` : ''}`)).toEqual([
+      'user_input',
+      'thought',
+      'function_call',
+      'function_call',
+      'function_result call_logs1',
+      'function_result call_deps1',
+      'user_input',
+    ]);
+    expect(body.input[5]).toMatchObject({ is_error: true });
+    const again = parseTranscript(text);
+    expect(again.ok && analyze(again.value.transcript).validation.valid).toBe(true);
+  });
+
+  it('an untouched Interaction writes back step for step', () => {
+    const text = readFileSync(path.join(SAMPLES, 'gemini-interactions-oncall.json'), 'utf8');
+    expect(JSON.parse(writeTranscript(read(text)))).toEqual(JSON.parse(text));
   });
 });

@@ -294,6 +294,61 @@ function parse(v: unknown): Result<Transcript> {
   };
 }
 
+/** A block of a new or changed message as an Interactions step (or content item). */
+function stepOf(b: Block, role: Role): Json {
+  const text = (blocks: Block[]) =>
+    blocks.map((x) => (x.type === 'text' ? x.text : JSON.stringify(x))).join('\n');
+  switch (b.type) {
+    case 'tool_use':
+      return b.server
+        ? { type: `${b.name}_call`, id: b.id, arguments: b.input }
+        : { type: 'function_call', id: b.id, name: b.name, arguments: b.input };
+    case 'tool_result':
+      if (b.server !== undefined)
+        return { type: b.server, call_id: b.toolUseId, result: text(b.content) };
+      return {
+        type: 'function_result',
+        call_id: b.toolUseId,
+        ...(b.name !== undefined ? { name: b.name } : {}),
+        result: text(b.content),
+        ...(b.isError ? { is_error: true } : {}),
+      };
+    case 'thinking':
+      return {
+        type: 'thought',
+        summary: [{ type: 'text', text: b.thinking }],
+        ...(b.signature !== undefined ? { signature: b.signature } : {}),
+      };
+    case 'text':
+      return {
+        type: role === 'assistant' ? 'model_output' : 'user_input',
+        content: [{ type: 'text', text: b.text }],
+      };
+    case 'other':
+      return isObject(b.raw) ? b.raw : { type: b.label };
+    default:
+      return { type: role === 'assistant' ? 'model_output' : 'user_input', content: [] };
+  }
+}
+
+/**
+ * Write the steps back (export, repair): an untouched message as its step(s), a new one (repair's
+ * error result for a lost call) rendered from its blocks, one step per block. Other top-level
+ * fields (`model`, `system_instruction`, …) are kept.
+ */
+function write(t: Transcript): string {
+  const steps = t.messages.flatMap((m) => {
+    if (m.raw !== undefined) return Array.isArray(m.raw) ? m.raw : [m.raw];
+    return m.blocks.map((b) => stepOf(b, m.role));
+  });
+  const raw = t.raw;
+  if (Array.isArray(raw)) return JSON.stringify(steps, null, 2);
+  const body: Json = isObject(raw) ? { ...raw } : {};
+  if (typeof body.input === 'string') delete body.input;
+  body[t.listKey] = steps;
+  return JSON.stringify(body, null, 2);
+}
+
 export const geminiInteractionsParser: FormatParser = {
   id: 'gemini-interactions',
   label: 'Gemini Interactions',
@@ -302,4 +357,5 @@ export const geminiInteractionsParser: FormatParser = {
     'an Interaction with `steps` (or a create body with `input`): typed steps `user_input`, `model_output`, `thought`, `function_call`, `function_result` (by `call_id`), `google_search_call` / `_result`, …',
   sniff,
   parse: jsonDocumentOnly(parse, 'A Gemini Interaction is a JSON document, not JSON Lines.'),
+  write,
 };
