@@ -69,4 +69,23 @@ describe('cli check trace.json', () => {
     expect(r.code).toBe(2);
     expect(r.err).toContain('--request 5: trace.json holds 4 requests');
   });
+
+  it('repair --request 4 writes that call as the Anthropic body it should have been', async () => {
+    const r = await cli(['repair', 'trace.json', '--request', '4']);
+    expect(r.code).toBe(0);
+    const body = JSON.parse(r.out) as {
+      model: string;
+      messages: {
+        role: string;
+        content: { type: string; tool_use_id?: string; is_error?: boolean }[];
+      }[];
+    };
+    expect(body.model).toBe('claude-opus-4-7');
+    const last = body.messages[body.messages.length - 1];
+    expect(last?.content.map((b) => [b.type, b.tool_use_id, b.is_error === true])).toEqual([
+      ['tool_result', 'toolu_02Deploys', false],
+      ['tool_result', 'toolu_03Pool', true],
+    ]);
+    expect(r.err).toContain('toolu_03Pool');
+  });
 });
