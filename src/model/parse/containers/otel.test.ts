@@ -111,6 +111,30 @@ describe('an OTLP/JSON export with several LLM spans', () => {
 describe('the same trace from other exports reads the same', () => {
   const reference = LABELS.map((_, i) => dump(openTrace(toOtlp(oncallSpans()), i).transcript));
 
+  it('Logfire records as NDJSON (attributes as JSON text, otel_status_*), located by line', () => {
+    const text = toFlat(oncallSpans())
+      .map((row) => {
+        const { attributes, status_code, status_message, ...rest } = row;
+        return JSON.stringify({
+          ...rest,
+          attributes: JSON.stringify(attributes),
+          ...(status_code !== undefined
+            ? { otel_status_code: status_code, otel_status_message: status_message }
+            : {}),
+        });
+      })
+      .join('\n');
+    const p = openTrace(text);
+    expect(p.requests?.map((r) => r.label)).toEqual(LABELS);
+    expect(LABELS.map((_, i) => dump(openTrace(text, i).transcript))).toEqual(reference);
+    expect(p.transcript.warnings[0]).toBe(
+      'Unwrapped from the OpenTelemetry trace, LLM call 4 of 4: span chat claude-opus-4-7 (c000000000000004) at line 8.',
+    );
+    expect(p.transcript.warnings).toContain(
+      'The span ended with an error: messages.3: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_03Pool',
+    );
+  });
+
   it.each([
     ['Jaeger JSON (data[].spans[], tags, microseconds)', toJaeger(oncallSpans())],
     ['a flat span array with an attribute map (Logfire-style rows)', toFlat(oncallSpans())],

@@ -11,7 +11,7 @@
 import { requestLabel, str, type Json } from '../util.ts';
 import { bodyFormatOf, buildBody, type BodyFormat } from './otelBody.ts';
 import { callContext, type CallContext } from './otelContext.ts';
-import { flatSpans, isOtlp, otlpSpans, type Span } from './otelSpans.ts';
+import { flatSpans, isOtlp, isSpanRow, otlpSpans, type Span } from './otelSpans.ts';
 import type { ContainerEntry, ContainerRead } from './types.ts';
 
 /** `gen_ai.operation.name` values of a model call (semconv), and OpenLLMetry's request types. */
@@ -177,12 +177,15 @@ function spansOf(v: unknown, lineOf?: number[]): Span[] | null {
       v,
       v.map((_, i) => (lineOf ? `line ${lineOf[i] ?? i + 1}: ` : `${i}.`)),
     );
-  return flatSpans(v);
+  const flat = flatSpans(v);
+  // A JSON Lines export (one span per line): say where each span is by its line.
+  if (flat && lineOf) for (const s of flat) s.path = `line ${lineOf[Number(s.path)] ?? s.path}`;
+  return flat;
 }
 
 /** True for a value that starts a trace export (cheap; for a JSON Lines file's first line). */
 export function isTraceRow(v: unknown): boolean {
-  return isOtlp(v);
+  return isOtlp(v) || isSpanRow(v);
 }
 
 /**

@@ -24,8 +24,6 @@ export interface Span {
   traceId?: string;
   /** Start time in milliseconds since the epoch, when the export gives it. */
   startMs?: number;
-  /** Duration in milliseconds, when the export gives it. */
-  durationMs?: number;
   /** True when the span's status is an error. */
   error?: string;
   attrs: Json;
@@ -60,9 +58,18 @@ function keyValues(list: unknown): Json {
   return out;
 }
 
-/** Attributes given as an OTLP list, a Jaeger tag list, or a plain map. */
+/** Attributes given as an OTLP list, a Jaeger tag list, a plain map, or a map as JSON text. */
 function attrsOf(v: unknown): Json {
   if (Array.isArray(v)) return keyValues(v);
+  if (typeof v === 'string' && v.trimStart().startsWith('{')) {
+    // Logfire's `records` rows hold `attributes` as JSON when exported through its query API.
+    try {
+      const parsed = JSON.parse(v) as unknown;
+      return isObject(parsed) ? parsed : {};
+    } catch {
+      return {};
+    }
+  }
   return isObject(v) ? v : {};
 }
 
@@ -87,23 +94,17 @@ function timeMs(span: Json): number | undefined {
   return undefined;
 }
 
-function durationOf(span: Json, start: number | undefined): number | undefined {
-  const end = nanosToMs(span.endTimeUnixNano);
-  if (end !== undefined && start !== undefined) return end - start;
-  if (typeof span.duration === 'number') return span.duration / 1000; // Jaeger: microseconds
-  return undefined;
-}
-
 /** The span's error, from an OTLP status, Jaeger's `error` tag or an export's status column. */
 function errorOf(span: Json, attrs: Json): string | undefined {
   const st = isObject(span.status) ? span.status : {};
-  const code = st.code ?? span.status_code ?? span.statusCode;
+  const code = st.code ?? span.status_code ?? span.statusCode ?? span.otel_status_code;
   const failed =
     code === 2 || code === 'STATUS_CODE_ERROR' || code === 'ERROR' || attrs.error === true;
   if (!failed) return undefined;
   return (
     str(st.message) ??
     str(span.status_message) ??
+    str(span.otel_status_message) ??
     str(attrs['otel.status_description']) ??
     str(attrs['error.type']) ??
     'error'
@@ -147,13 +148,11 @@ function readSpan(s: Json, path: string): Span {
     str(s.parentId) ??
     (isObject(parentRef) ? str(parentRef.spanID) : undefined);
   const traceId = str(s.traceId) ?? str(s.traceID) ?? str(s.trace_id);
-  const durationMs = durationOf(s, startMs);
   const error = errorOf(s, attrs);
   if (spanId) span.spanId = spanId;
   if (parentId) span.parentId = parentId;
   if (traceId) span.traceId = traceId;
   if (startMs !== undefined) span.startMs = startMs;
-  if (durationMs !== undefined) span.durationMs = durationMs;
   if (error !== undefined) span.error = error;
   return span;
 }
@@ -217,6 +216,7 @@ function flatList(v: unknown): { list: unknown[]; prefix: (i: number) => string 
   if (Array.isArray(v)) return { list: v, prefix: (i) => String(i) };
   if (!isObject(v)) return null;
   if (Array.isArray(v.spans)) return { list: v.spans, prefix: (i) => `spans.${i}` };
+  if (Array.isArray(v.rows)) return { list: v.rows, prefix: (i) => `rows.${i}` };
   const data = arr(v.data);
   if (data && data.every((t) => isObject(t) && Array.isArray(t.spans))) {
     const list: unknown[] = [];
@@ -231,6 +231,19 @@ function flatList(v: unknown): { list: unknown[]; prefix: (i: number) => string 
   }
   if (data) return { list: data, prefix: (i) => `data.${i}` };
   return null;
+}
+
+/**
+ * True for one span row of a JSON Lines export (Logfire NDJSON, one span per line): a named
+ * object with a span id and attributes. Cheap; for the first line of a JSON Lines file.
+ */
+export function isSpanRow(v: unknown): boolean {
+  if (!isObject(v)) return false;
+  const named = ['name', 'operationName', 'span_name', 'spanName'].some(
+    (k) => typeof v[k] === 'string',
+  );
+  const id = ['spanId', 'spanID', 'span_id'].some((k) => typeof v[k] === 'string');
+  return named && id && (v.attributes !== undefined || Array.isArray(v.tags));
 }
 
 /** True when an object looks like a span with GenAI attributes (cheap: a few keys). */
