@@ -145,12 +145,13 @@ function toolCallIdOf(m: RenderedMessage): string | null {
   return b && b.type === 'tool_result' ? b.toolUseId : null;
 }
 
-/** A legacy `role: "function"` message (O7): no id, a name. */
+/** A legacy `role: "function"` message as sent (O7): no id, a name. */
 function isLegacyResult(m: RenderedMessage): boolean {
-  const b = m.items[0]?.block;
-  return (
-    b !== undefined && b.type === 'tool_result' && b.toolUseId === null && b.name !== undefined
-  );
+  const it = m.items[0];
+  const b = it?.block;
+  if (b === undefined || b.type !== 'tool_result' || b.toolUseId !== null) return false;
+  const raw = it?.msg.raw;
+  return typeof raw === 'object' && raw !== null && (raw as { role?: unknown }).role === 'function';
 }
 
 /** A legacy assistant `function_call` (O7): a client call without an id. */

@@ -248,11 +248,9 @@ const FIXTURES: Record<string, Fixture> = {
   O7: {
     provider: 'openai-chat',
     t: () =>
-      chat([
-        user('q'),
-        msg('tool', [
-          { type: 'tool_result', toolUseId: null, isError: false, content: [], name: 'f' },
-        ]),
+      body([
+        { role: 'user', content: 'q' },
+        { role: 'function', name: 'f', content: '{}' },
       ]),
     path: null,
   },
