@@ -161,7 +161,7 @@ function stepMessage(s: Json, turnSignature: string | undefined): { role: Role; 
         {
           type: 'tool_use',
           id: str(s.id) ?? null,
-          name: server,
+          name: str(s.name) ?? server,
           input: s.arguments ?? {},
           server: true,
         },
@@ -294,14 +294,24 @@ function parse(v: unknown): Result<Transcript> {
   };
 }
 
-/** A block of a new or changed message as an Interactions step (or content item). */
-function stepOf(b: Block, role: Role): Json {
+/**
+ * A block of a new or changed message as an Interactions step.
+ * @param callType for a server tool_use, its step type as its result says it
+ *   (`google_search_result` → `google_search_call`): a redacted name no longer does
+ */
+function stepOf(b: Block, role: Role, callType?: string): Json {
   const text = (blocks: Block[]) =>
     blocks.map((x) => (x.type === 'text' ? x.text : JSON.stringify(x))).join('\n');
   switch (b.type) {
     case 'tool_use':
       return b.server
-        ? { type: `${b.name}_call`, id: b.id, arguments: b.input }
+        ? {
+            type: callType ?? `${b.name}_call`,
+            id: b.id,
+            // A name the type does not say (hidden by redaction) is kept beside it.
+            ...(callType !== undefined && callType !== `${b.name}_call` ? { name: b.name } : {}),
+            arguments: b.input,
+          }
         : { type: 'function_call', id: b.id, name: b.name, arguments: b.input };
     case 'tool_result':
       if (b.server !== undefined)
@@ -339,7 +349,10 @@ function stepOf(b: Block, role: Role): Json {
 function write(t: Transcript): string {
   const steps = t.messages.flatMap((m) => {
     if (m.raw !== undefined) return Array.isArray(m.raw) ? m.raw : [m.raw];
-    return m.blocks.map((b) => stepOf(b, m.role));
+    const result = m.blocks.find((b) => b.type === 'tool_result' && b.server !== undefined);
+    const callType =
+      result?.type === 'tool_result' ? result.server?.replace(/_result$/, '_call') : undefined;
+    return m.blocks.map((b) => stepOf(b, m.role, callType));
   });
   const raw = t.raw;
   if (Array.isArray(raw)) return JSON.stringify(steps, null, 2);
