@@ -123,7 +123,7 @@ export function buildIncidentSummary(input: IncidentSummaryInput): string {
     out.push(`${mdCode(err.code)} ${err.title} — from ${origin}, at ${where(t, err)}.`, '');
     if (err.ids.length > 0) out.push(`Tool ids: ${err.ids.map(mdCode).join(', ')}`, '');
     out.push(
-      `HTTP ${err.status ?? 400}; confidence ${mdCode(err.confidence)} (provider-rules.md).`,
+      `HTTP ${err.status ?? 400}; confidence ${mdCode(err.confidence)} (rule catalogue, docs/rules.md).`,
       '',
     );
     out.push(mdFence(JSON.stringify(err.error, null, 2), 'json'), '');

@@ -27,7 +27,7 @@ const fc = (callId: string, id?: string) => ({
 });
 const out = (callId: string) => ({ type: 'function_call_output', call_id: callId, output: 'ok' });
 
-describe('openai-responses validator: one test per rule, exact text and envelope (provider-rules.md §3)', () => {
+describe('openai-responses validator: one test per rule, exact text and envelope (R1–R7)', () => {
   it('R1: an output whose call_id has no function_call anywhere', () => {
     const [v] = errors(parsed({ input: [userItem('Check the logs.'), out('call_gone')] }));
     expect(v).toMatchObject({
