@@ -25,7 +25,8 @@ export type FormatId =
   | 'inspect-log'
   | 'swe-agent'
   | 'chatgpt-export'
-  | 'claude-ai-export';
+  | 'claude-ai-export'
+  | 'gemini-interactions';
 
 /** Providers whose validation rules we implement. One validator file each under `validate/`. */
 export type ProviderId =

@@ -1,6 +1,7 @@
 /**
  * Containers: what wraps a transcript when people paste it during an incident review — a curl
- * command, a raw SSE dump of a streamed response, a HAR file, a LiteLLM log, a batch file. A
+ * command, a raw SSE dump of a streamed response, a HAR file, a LiteLLM log, a batch file, an
+ * OpenTelemetry trace (one request per LLM call span). A
  * container is unwrapped before the format detectors run, into the inner document(s) plus a note
  * of where each came from. Source: ../shared/docs/formats.md §9b–9d and §11 ("Container formats
  * first").
@@ -17,6 +18,7 @@ import { readCurl } from './containers/curl.ts';
 import { readHar } from './containers/har.ts';
 import { isLiteLlmRow, readLiteLlm } from './containers/litellm.ts';
 import { FAMILY_FORMAT, readSse, rebuildStreams } from './containers/sse.ts';
+import { isTraceRow, readOtel } from './containers/otel.ts';
 import type { ContainerEntry, ContainerNote, ContainerRead } from './containers/types.ts';
 
 export type { ContainerEntry, ContainerKind, ContainerNote } from './containers/types.ts';
@@ -97,13 +99,10 @@ export function openContainer(doc: SourceDoc): ContainerRead {
       // Both JSONL containers need every line to be theirs: the first line decides cheaply
       // (no copies of a 40,000-line log's values).
       const first = doc.lines[0]?.value;
-      if (!isBatchRow(first) && !isLiteLlmRow(first)) return null;
+      if (!isBatchRow(first) && !isLiteLlmRow(first) && !isTraceRow(first)) return null;
       const values = doc.lines.map((l) => l.value);
-      const read =
-        readBatch(
-          values,
-          doc.lines.map((l) => l.line),
-        ) ?? readLiteLlm(values);
+      const lineOf = doc.lines.map((l) => l.line);
+      const read = readBatch(values, lineOf) ?? readLiteLlm(values) ?? readOtel(values, lineOf);
       // The inner documents replace the JSONL document, so its broken lines are said here.
       const broken = doc.brokenLines;
       if (read?.ok && broken.length > 0)
@@ -115,7 +114,7 @@ export function openContainer(doc: SourceDoc): ContainerRead {
       return read;
     }
     const v = doc.value;
-    return readHar(v) ?? readLiteLlm(v) ?? readBatch(v) ?? readGeminiChunks(v);
+    return readHar(v) ?? readLiteLlm(v) ?? readBatch(v) ?? readGeminiChunks(v) ?? readOtel(v);
   } catch (e) {
     return {
       ok: false,

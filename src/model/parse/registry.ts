@@ -17,6 +17,7 @@ import { inspectLogParser } from './inspectLog.ts';
 import { sweAgentParser } from './sweAgent.ts';
 import { chatgptExportParser } from './chatgptExport.ts';
 import { claudeAiExportParser } from './claudeAiExport.ts';
+import { geminiInteractionsParser } from './geminiInteractions.ts';
 
 export interface FormatParser {
   id: FormatId;
@@ -65,6 +66,7 @@ export const PARSERS: FormatParser[] = [
   sweAgentParser,
   chatgptExportParser,
   claudeAiExportParser,
+  geminiInteractionsParser,
 ];
 
 /** The parser of a format id, or undefined for an id no parser registers. */

@@ -34,6 +34,7 @@ export const FORMAT_IDS = [
   'swe-agent',
   'chatgpt-export',
   'claude-ai-export',
+  'gemini-interactions',
 ] as const satisfies readonly FormatId[];
 
 export const PROVIDER_IDS = [

@@ -2,7 +2,7 @@
 import type { FormatId, ParseError, Result } from '../../types.ts';
 
 /** The containers we unwrap before the format detectors run. */
-export type ContainerKind = 'curl' | 'sse' | 'har' | 'litellm' | 'batch';
+export type ContainerKind = 'curl' | 'sse' | 'har' | 'litellm' | 'batch' | 'otel';
 
 /** Where an inner document came from, shown as a note on the transcript. */
 export interface ContainerNote {
