@@ -29,9 +29,14 @@ async function expectNoSeriousIssues(page: Page, state: string): Promise<void> {
 async function openBroken(page: Page): Promise<void> {
   await openDefault(page);
   await paste(page, partialCodingAgent().text);
+  // A busy machine can take a while to parse and render the 9 exchanges.
+  await expect(page.getByTestId('count-exchanges')).toHaveText('9', { timeout: 30_000 });
   await expect(page.getByTestId('count-broken')).toHaveText('1');
   await expect(page.getByTestId('error-body').first()).toBeVisible();
 }
+
+// axe walks every node of a long page: on a busy machine one run takes tens of seconds.
+test.describe.configure({ timeout: 180_000 });
 
 for (const theme of ['light', 'dark'] as const)
   test.describe(`axe, ${theme} theme`, () => {
@@ -92,6 +97,7 @@ for (const width of [800, 320])
     await openApp(page);
     await expectNoSeriousIssues(page, `${width} px first screen`);
     await paste(page, partialCodingAgent().text);
+    await expect(page.getByTestId('count-exchanges')).toHaveText('9', { timeout: 30_000 });
     await expect(page.getByTestId('count-broken')).toHaveText('1');
     await expectNoSeriousIssues(page, `${width} px broken`);
   });

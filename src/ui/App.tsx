@@ -359,10 +359,12 @@ export function App() {
       data-view-chars={view.request?.text.length ?? 0}
     >
       <header className="top">
-        <h1>Transcript Inspector</h1>
-        <p className="tagline" data-testid="tagline">
-          Why did the LLM request with tool calls get an HTTP 400, and what does trimming cut?
-        </p>
+        <div className="brand">
+          <h1>Transcript Inspector</h1>
+          <p className="tagline" data-testid="tagline">
+            Why did the LLM request with tool calls get an HTTP 400, and what does trimming cut?
+          </p>
+        </div>
         <Toolbar
           samples={samples}
           shown={shown.source}

@@ -301,12 +301,15 @@ export function Timeline({
     DEFAULT_ARC_OPTIONS,
     laneT.maxLane,
   );
+  // Keyed on the selected pair only: moving between messages (j/k/J/K) must not hand every
+  // mounted row a new set (each would re-render; issue 16: J on a 67,000-message log).
+  const selectedPairKey = selection?.kind === 'pair' ? selection.key : null;
   const activePairs = useMemo(() => {
     const s = new Set<string>();
     if (hovered) s.add(hovered);
-    if (selection?.kind === 'pair') s.add(selection.key);
+    if (selectedPairKey) s.add(selectedPairKey);
     return s;
-  }, [hovered, selection]);
+  }, [hovered, selectedPairKey]);
 
   const onSelect = useCallback((index: number) => select({ kind: 'message', index }), [select]);
   const onSelectPair = useCallback((key: string) => select({ kind: 'pair', key }), [select]);
