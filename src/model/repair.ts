@@ -1,16 +1,17 @@
 /**
  * Repair: for each violation of the chosen provider, the fix that keeps the most history, done
- * the way the agent loop should have done it (issue 8; rules from ../shared/docs/provider-rules.md):
+ * the way the agent loop should have done it (rule codes from the rule catalogue, docs/rules.md):
  *
  * - an unanswered call (A2, O2) gets an error result (`is_error: true`; a `tool` message for the
  *   OpenAI family) with a short message naming the cause, at the start of the next user message
  *   or in a new message right after the call — unless its real result exists elsewhere, which is
  *   then moved there (re-attached; split parallel results are merged the same way, B2);
- * - text placed before the tool results (A3) is moved after them;
+ * - text placed before the tool results (A3) is moved after them; content after a tool_use in its
+ *   assistant turn (A5) is moved in front of the calls;
  * - an orphan result (A1, O1, O3) is re-attached where its call is still present; when the call
  *   is gone it is removed — with its whole exchange when it sits in a leading partial exchange
  *   (a trim cut the exchange's head) and a later exchange exists;
- * - duplicate results are collapsed to the one next to the call;
+ * - duplicate results (A6b, O6) are collapsed to the one next to the call;
  * - a replayed turn (duplicate tool_use ids, A6) is removed, or the repeated calls in it;
  * - empty messages and empty or whitespace-only text blocks (A10, A11) are removed; a prefill's
  *   trailing whitespace (A12) is trimmed;
@@ -124,6 +125,8 @@ export const UNREPAIRABLE_NOTES: Partial<Record<RuleId, string>> = {
     'Two messages with the same role are neighbours; merging them changes what the model saw, so it is left to you.',
   count_mismatch:
     'The number of results differs from the number of calls and the calls carry no ids to match them by.',
+  empty_request:
+    'The request holds no message (a trim or converter left nothing); the repair does not invent one. Keep at least the last exchange.',
 };
 
 const DEFAULT_NOTE = 'No automatic repair for this rule.';
@@ -614,6 +617,39 @@ function removeResults(w: Work, refs: Ref[], id: string, kind: RepairKind, note:
   return sorted.length > 0;
 }
 
+/**
+ * A5: content after a client tool_use in one (merged) assistant turn. The content that follows
+ * the first call, in this message and in the assistant messages merged with it, moves in front of
+ * that call (order kept), so the calls end the turn and their results follow immediately.
+ */
+function fixContentAfterCall(w: Work, v: Violation): boolean {
+  const c = w.msgs.indexOf(w.causeOf(v) as Message);
+  if (c < 0) return false;
+  let end = c + 1;
+  while (end < w.msgs.length && (w.msgs[end] as Message).role === 'assistant') end++;
+  const head = w.msgs[c] as Message;
+  const at = head.blocks.findIndex((b) => isClientCall(b));
+  if (at < 0) return false;
+  const calls: Block[] = [];
+  const moved: Block[] = [];
+  for (let i = c; i < end; i++)
+    for (const [bi, b] of (w.msgs[i] as Message).blocks.entries())
+      if (i === c && bi < at) continue;
+      else if (isClientCall(b)) calls.push(b);
+      else moved.push(b);
+  if (moved.length === 0) return false;
+  for (let i = end - 1; i > c; i--) w.remove(i);
+  const n = w.setBlocks(c, [...head.blocks.slice(0, at), ...moved, ...calls]);
+  w.note(
+    'text_moved',
+    head,
+    n,
+    v.ids,
+    `Moved ${moved.length} block(s) that followed a tool_use in front of the calls: a tool_use must end its assistant message so that its tool_result follows immediately.`,
+  );
+  return true;
+}
+
 /** The same result twice: keep the one next to the call. */
 function fixDuplicateResult(w: Work, v: Violation): boolean {
   const id = v.ids[0];
@@ -948,6 +984,8 @@ function fix(w: Work, v: Violation): boolean {
       return fixOrphan(w, v);
     case 'count_mismatch':
       return fixCountMismatch(w, v);
+    case 'content_after_tool_use':
+      return fixContentAfterCall(w, v);
     case 'duplicate_tool_result':
       return fixDuplicateResult(w, v);
     case 'missing_tool_id':

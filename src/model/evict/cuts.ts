@@ -9,7 +9,7 @@ import { checkCut, isCutValid, type CutContext } from './simulate.ts';
 /** The error a cut produces, as the page shows it on hover. */
 export interface CutError {
   rule: Violation['rule'];
-  /** Provider rule code from provider-rules.md (`A1`, `O1`, …). */
+  /** The rule code in the rule catalogue (`A1`, `O1`, …; docs/rules.md). */
   code: string;
   /**
    * Raw index (`Message.rawIndex`) of the message holding the cause, for display only: it repeats

@@ -30,6 +30,7 @@ import { isPinned } from '../exchanges.ts';
 import type { Message, ProviderId, Transcript } from '../types.ts';
 import { renderAnthropic } from '../validate/anthropic.ts';
 import {
+  sentMessages,
   validateTranscript,
   type ValidateOptions,
   type Validation,
@@ -170,7 +171,16 @@ export function prepareCuts(
     fast: false,
     fx: null,
   };
-  if (!FAST_PROVIDERS.has(provider) || !indexed) return ctx;
+  // A rule that compares two messages anywhere in the request (O6: a second tool message for an
+  // id) cannot be reused across a cut from the full validation: such rare transcripts take the
+  // direct path.
+  const requestWide = full.violations.some(
+    (v) => v.rule === 'duplicate_tool_result' && provider !== 'anthropic',
+  );
+  // A client library's input that its client changes before sending (the AI SDK drops empty tool
+  // messages, moves tool calls last) has other provider indices than the tables below assume.
+  const rewritten = sentMessages(t, ms) !== ms;
+  if (!FAST_PROVIDERS.has(provider) || !indexed || requestWide || rewritten) return ctx;
   ctx.fx = buildFast(t, provider, full);
   ctx.fast = true;
   return ctx;
@@ -458,7 +468,8 @@ function validateWindow(
   if (ctx.provider !== 'anthropic') winMsgs.push(standIn(ctx.t.messages[r] as Message));
   const vw = validateTranscript(fx.cache.winT, ctx.provider, { ...ctx.opts, messages: winMsgs });
   for (const v of vw.violations) {
-    if (v.severity !== 'error' || v.rule === 'thinking_missing') continue;
+    if (v.severity !== 'error' || v.rule === 'thinking_missing' || v.rule === 'empty_request')
+      continue;
     if (v.rule === 'tools_not_defined' || v.index < r) return false;
   }
   return true;
@@ -494,6 +505,8 @@ function computeParts(ctx: CutContext, kIn: number, head: CutHead): Parts {
   if (!anth || winMsgs.some((m) => !isPinned(m))) {
     const vw = validateTranscript(fx.cache.winT, ctx.provider, { ...ctx.opts, messages: winMsgs });
     for (const v of vw.violations) {
+      // A window is not a whole request: the request is empty only when nothing from r on is kept.
+      if (v.rule === 'empty_request') continue;
       if (anth && v.rule === 'tools_not_defined') {
         a7 = v;
         continue;

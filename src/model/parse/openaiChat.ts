@@ -139,8 +139,19 @@ function messageScore(m: unknown): number {
   return 0;
 }
 
+/**
+ * An empty list (what LangChain `trimMessages` and the AI SDK's `pruneMessages` return when
+ * nothing fits) matches every list format equally: it is read as Chat Completions messages, the
+ * lowest score, so any format that claims it wins.
+ */
+const EMPTY_LIST_SCORE = 0.05;
+
+/** The note a bare empty list gets: what it is and what a provider answers to it. */
+export const EMPTY_LIST_NOTE =
+  'An empty message list (what a trim returns when nothing fits), read as OpenAI Chat Completions messages. Sent as it is, the request is itself a 400 (O8; Anthropic A14, Gemini G8): pick the provider it was meant for.';
+
 function sniffList(list: unknown[]): number {
-  if (list.length === 0) return 0;
+  if (list.length === 0) return EMPTY_LIST_SCORE;
   let strong = false;
   let good = 0;
   for (const m of list) {
@@ -207,13 +218,16 @@ function parse(v: unknown): Result<Transcript> {
     raw: v,
     listKey: 'messages',
   };
-  if (Array.isArray(v))
-    return bareListTranscript(
+  if (Array.isArray(v)) {
+    const bare = bareListTranscript(
       'openai-chat',
       v,
       'messages',
       v.map((m, i) => openaiChatMessage(m, i, 'messages')),
     );
+    if (v.length === 0) bare.value.warnings.push(EMPTY_LIST_NOTE);
+    return bare;
+  }
   if (!isObject(v))
     return shapeError('Expected an object with `messages` or an array of messages.');
   const model = str(v.model);

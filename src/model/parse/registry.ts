@@ -2,7 +2,7 @@
  * The list of format parsers. Adding a format is one new file in this folder and one line here.
  */
 import { geminiCliParser } from './geminiCli.ts';
-import type { FormatId, ProviderId, Result, Transcript } from '../types.ts';
+import type { FormatId, Message, ProviderId, Result, Transcript } from '../types.ts';
 import type { SourceDoc } from './json.ts';
 import { anthropicMessagesParser } from './anthropicMessages.ts';
 import { openaiChatParser } from './openaiChat.ts';
@@ -42,6 +42,12 @@ export interface FormatParser {
    * `undefined`) are rendered from their blocks. Top-level fields of `t.raw` are kept.
    */
   write?: (t: Transcript) => string;
+  /**
+   * For a format that is a client library's input: the messages that client actually sends
+   * (validators judge these). The same list when the client sends it unchanged; messages keep
+   * their indices. Absent: sent as parsed.
+   */
+  asSent?: (messages: readonly Message[]) => readonly Message[];
 }
 
 export const PARSERS: FormatParser[] = [

@@ -14,6 +14,7 @@ import type { SourceDoc } from './json.ts';
 import type { FormatParser } from './registry.ts';
 import { arr, base64Bytes, isObject, type Json, shapeError, str, withList } from './util.ts';
 import { notAnObject } from './util.ts';
+import { aiSdkAsSent } from './aiSdkAsSent.ts';
 
 const ROLES: Record<string, Role> = {
   system: 'system',
@@ -584,6 +585,7 @@ function write(t: Transcript): string {
 }
 
 export const vercelAiParser: FormatParser = {
+  asSent: aiSdkAsSent,
   id: 'vercel-ai',
   label: 'Vercel AI SDK messages',
   provider: 'anthropic',

@@ -1,14 +1,15 @@
 /**
  * Anthropic Messages API validator.
  *
- * Rules and verbatim error texts: ../shared/docs/provider-rules.md §1 (A1–A12, T1–T4, server
- * tools §1.3) and §7. The API merges consecutive same-role messages before it checks pairing
+ * Rules A1–A17 and T1–T6 of the rule catalogue (docs/rules.md). The API merges consecutive same-role messages before it checks pairing
  * (§7.1), so provider paths (`messages.N.content.M`) are computed after merging, while
  * `messageIndex`/`blockIndex` still point at the message and block as pasted.
  */
 import { isPinned } from '../exchanges.ts';
 import type { Block, Message, ThinkingBlock, Transcript } from '../types.ts';
-import { idList, isClientToolUse, violation, type ViolationInput } from './common.ts';
+import { anthropicEnvelope, ruleSpec, ruleText } from './catalogue/index.ts';
+import { isClientToolUse, violation, type ViolationInput } from './common.ts';
+import { emptyRequest } from './shared.ts';
 import type {
   ProviderValidator,
   RenderedItem,
@@ -18,10 +19,7 @@ import type {
   Violation,
 } from './types.ts';
 
-/** `{"type":"error","error":{"type":"invalid_request_error","message":…}}` (§1). */
-export function anthropicEnvelope(message: string): unknown {
-  return { type: 'error', error: { type: 'invalid_request_error', message } };
-}
+export { anthropicEnvelope };
 
 /** Formats that record finished sessions rather than one request body. */
 const LOG_FORMATS = new Set<Transcript['format']>(['claude-code-jsonl', 'codex-jsonl']);
@@ -47,7 +45,7 @@ export function rejectsPrefill(model: string | undefined): boolean {
 /**
  * Render normalised messages as the Anthropic API sees them: system/developer messages leave the
  * list (they go to `system`), role `tool` becomes `user`, and consecutive same-role messages are
- * merged into one (§7.1). An item object per block: for the eviction model's per-turn lookups;
+ * merged into one (A9). An item object per block: for the eviction model's per-turn lookups;
  * the validator itself walks the same turns without them (`anthropicTurns`).
  */
 export function renderAnthropic(messages: readonly Message[]): RenderedMessage[] {
@@ -159,6 +157,8 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
   const found: Violation[] = [];
   const notes: string[] = [];
   const push = (v: ViolationInput) => found.push(violation(v, anthropicEnvelope));
+  const empty = emptyRequest(source, 'A14', 'beside', anthropicEnvelope);
+  if (empty) found.push(empty);
 
   if (t.tools === null)
     notes.push(
@@ -298,22 +298,32 @@ function missingId(
 ): ViolationInput {
   return {
     rule: 'missing_tool_id',
-    code: 'schema',
+    code: 'A17',
     messageIndex: msg.rawIndex,
     index: msg.index,
     blockIndex: bi,
     ids: [],
     providerPath: path,
-    message: `${path}: Field required`,
+    message: ruleText('A17', { path }),
     title,
     why,
     confidence: 'I',
   };
 }
 
-/** A1 (orphan result), missing ids, and server result blocks misplaced in a user message. */
+/** Scratch lists of `checkUserTurn` (ids answered in the turn, their content index). */
+const ANSWERED: string[] = [];
+const ANSWERED_AT: number[] = [];
+
+/**
+ * A1 (orphan result), missing ids, and A6b (two results for one call: only the first such id is
+ * named, at its first result block).
+ */
 function checkUserTurn(T: Turns, n: number, push: Push): void {
   let mIdx = 0;
+  // A6b: the ids answered so far in this turn (module scratch: no allocation per user turn).
+  let answeredCount = 0;
+  let duplicateFound = false;
   for (let s = T.start[n] as number; s < (T.start[n + 1] as number); s++) {
     const msg = T.msgs[s] as Message;
     for (let bi = 0; bi < msg.blocks.length; bi++, mIdx++) {
@@ -342,7 +352,32 @@ function checkUserTurn(T: Turns, n: number, push: Push): void {
           why: 'Anthropic requires every tool_result to answer a tool_use in the immediately previous assistant message; a trim that dropped the call, or a result placed after a later turn, leaves it orphaned.',
           confidence: 'V',
         });
+        continue;
       }
+      if (duplicateFound) continue;
+      let k = 0;
+      while (k < answeredCount && ANSWERED[k] !== b.toolUseId) k++;
+      if (k === answeredCount) {
+        ANSWERED[answeredCount] = b.toolUseId;
+        ANSWERED_AT[answeredCount++] = mIdx;
+        continue;
+      }
+      duplicateFound = true;
+      const first = ANSWERED_AT[k] as number;
+      const id = b.toolUseId;
+      push({
+        rule: 'duplicate_tool_result',
+        code: 'A6b',
+        messageIndex: msg.rawIndex,
+        index: msg.index,
+        blockIndex: bi,
+        ids: [id],
+        providerPath: `messages.${n}.content.${first}`,
+        message: ruleText('A6b', { n, m: first, id }),
+        title: 'Two results for one call',
+        why: 'Each tool_use must be answered by exactly one tool_result; a retry or compaction that appended the results again sends two.',
+        confidence: 'V',
+      });
     }
   }
 }
@@ -357,8 +392,8 @@ function isClientResult(b: Block): boolean {
  * and A4 (a server call deferred because client tools were called in the same batch: its result
  * may come in the next assistant turn, but only if the user message in between holds nothing but
  * tool_result blocks).
- * A5's "content after a client tool_use in the same turn" is deliberately NOT an error here:
- * shared case 10 (ai-sdk) shows interleaved text and tool_use in one assistant turn is legal.
+ * A5 (content after a client tool_use in the same turn) is an error: see `reportUnanswered` and
+ * the catalogue entry for the evidence. Text before a tool_use, and parallel calls, are fine.
  * @param sig where the T6/T5 findings of thinking blocks go (see `checkThinking`)
  * @param answerIds scratch list for the ids answered by the next turn (its first entries are
  *   overwritten; a plain loop over them, not `includes`, which costs a builtin call per call)
@@ -375,11 +410,13 @@ function checkAssistantTurn(
   // Allocated only when the turn holds server tool calls (most turns hold none).
   let serverCalls: Map<string, { it: RenderedItem; answered: boolean }> | null = null;
   let callCount = 0;
+  let lastOther = -1;
   let mIdx = 0;
   for (let s = T.start[n] as number; s < (T.start[n + 1] as number); s++) {
     const msg = T.msgs[s] as Message;
     for (let bi = 0; bi < msg.blocks.length; bi++, mIdx++) {
       const b = msg.blocks[bi] as Block;
+      if (b.type !== 'tool_use' || b.server === true) lastOther = mIdx;
       if (b.type === 'thinking') {
         if (sig.on) checkSignature(b, msg, bi, n, mIdx, sig);
       } else if (b.type === 'tool_use') {
@@ -423,7 +460,7 @@ function checkAssistantTurn(
         else {
           push({
             rule: 'server_tool_orphan',
-            code: '1.3',
+            code: 'A16',
             messageIndex: msg.rawIndex,
             index: msg.index,
             blockIndex: bi,
@@ -457,7 +494,7 @@ function checkAssistantTurn(
       const name = it.block.name;
       push({
         rule: 'server_tool_unanswered',
-        code: callCount > 0 && nextIsUser ? 'A4' : '1.3',
+        code: callCount > 0 && nextIsUser ? 'A4' : 'A15',
         messageIndex: it.msg.rawIndex,
         index: it.msg.index,
         blockIndex: it.blockIndex,
@@ -466,7 +503,7 @@ function checkAssistantTurn(
         message: `messages.${n}: \`${name}\` tool use with id \`${id}\` was found without a corresponding \`${name}_tool_result\` block`,
         title: 'Server tool call without its result in the same turn',
         why: 'A server_tool_use must be followed by its result inside the same (merged) assistant turn.',
-        confidence: 'V',
+        confidence: ruleSpec(callCount > 0 && nextIsUser ? 'A4' : 'A15').confidence,
       });
     }
   }
@@ -499,58 +536,106 @@ function checkAssistantTurn(
       }
     }
   }
+  reportUnanswered(
+    T,
+    n,
+    { answers, anyAnswer, textFirst, hasNext, callCount, lastOther },
+    answerIds,
+    push,
+  );
+}
+
+/** What `checkAssistantTurn` learnt of a turn's calls and the next turn's answers. */
+interface AnswerScan {
+  /** Number of tool_result ids at the start of the next turn (in `answerIds`). */
+  answers: number;
+  anyAnswer: boolean;
+  /** A3: a tool_result came after other content in the next turn. */
+  textFirst: boolean;
+  hasNext: boolean;
+  callCount: number;
+  /** Content index of the turn's last block that is not a client tool_use (A5), or −1. */
+  lastOther: number;
+}
+
+const UNANSWERED_TEXT: Record<string, [string, string]> = {
+  trailing_tool_use: [
+    'The request ends on tool calls with no results',
+    'The last message calls tools, and nothing after it answers them; Anthropic needs every tool_use answered in the next message.',
+  ],
+  tool_result_not_first: [
+    'Text placed before the tool results',
+    'Anthropic requires the tool_result blocks to come first in the user message; content before them makes the calls count as unanswered.',
+  ],
+  partial_answer: [
+    'Only some parallel calls were answered',
+    'Every tool_use in an assistant turn needs a tool_result in the very next message; the error lists only the calls left without one.',
+  ],
+  unanswered_tool_use: [
+    'Tool calls not answered in the next message',
+    'The message after a tool_use turn must begin with a tool_result for each call; here the next message does not answer them.',
+  ],
+  content_after_tool_use: [
+    'Content after a tool_use in the same assistant message',
+    'A tool_use must be the last thing in its assistant message, so that its tool_result follows it immediately; text, thinking or a server tool block after it (often an interrupted turn, or two assistant messages merged) makes Anthropic count the call as unanswered even though the next message answers it.',
+  ],
+};
+
+/**
+ * A2/A3/A5: the calls of assistant turn `n` that are not answered at the start of the next turn,
+ * or that other content follows inside the turn (A5: the result cannot come "immediately after").
+ */
+function reportUnanswered(
+  T: Turns,
+  n: number,
+  scan: AnswerScan,
+  answerIds: readonly (string | null)[],
+  push: Push,
+): void {
   let missing: RenderedItem[] | null = null;
+  let unanswered = 0;
+  let followedOnly = 0;
+  let pos = 0;
   for (let s = T.start[n] as number; s < (T.start[n + 1] as number); s++) {
     const msg = T.msgs[s] as Message;
-    for (let bi = 0; bi < msg.blocks.length; bi++) {
+    for (let bi = 0; bi < msg.blocks.length; bi++, pos++) {
       const b = msg.blocks[bi] as Block;
       if (!isClientToolUse(b) || b.id === null) continue;
       let k = 0;
-      while (k < answers && answerIds[k] !== b.id) k++;
-      if (k === answers) (missing ??= []).push({ block: b, msg, blockIndex: bi });
+      while (k < scan.answers && answerIds[k] !== b.id) k++;
+      const open = k === scan.answers;
+      const followed = pos < scan.lastOther;
+      if (!open && !followed) continue;
+      (missing ??= []).push({ block: b, msg, blockIndex: bi });
+      if (open) unanswered++;
+      else followedOnly++;
     }
   }
   if (missing === null) return;
   const ids = missing.map((it) => (it.block.type === 'tool_use' ? (it.block.id as string) : ''));
   const first = missing[0] as RenderedItem;
-  const rule = !hasNext
+  const rule = !scan.hasNext
     ? 'trailing_tool_use'
-    : textFirst
-      ? 'tool_result_not_first'
-      : anyAnswer && missing.length < callCount
-        ? 'partial_answer'
-        : 'unanswered_tool_use';
-  const titles: Record<string, [string, string]> = {
-    trailing_tool_use: [
-      'The request ends on tool calls with no results',
-      'The last message calls tools, and nothing after it answers them; Anthropic needs every tool_use answered in the next message.',
-    ],
-    tool_result_not_first: [
-      'Text placed before the tool results',
-      'Anthropic requires the tool_result blocks to come first in the user message; content before them makes the calls count as unanswered.',
-    ],
-    partial_answer: [
-      'Only some parallel calls were answered',
-      'Every tool_use in an assistant turn needs a tool_result in the very next message; the error lists only the calls left without one.',
-    ],
-    unanswered_tool_use: [
-      'Tool calls not answered in the next message',
-      'The message after a tool_use turn must begin with a tool_result for each call; here the next message does not answer them.',
-    ],
-  };
-  const [title, why] = titles[rule] as [string, string];
+    : unanswered === 0
+      ? 'content_after_tool_use'
+      : scan.textFirst
+        ? 'tool_result_not_first'
+        : scan.anyAnswer && unanswered < scan.callCount
+          ? 'partial_answer'
+          : 'unanswered_tool_use';
+  const [title, why] = UNANSWERED_TEXT[rule] as [string, string];
   push({
     rule,
-    code: textFirst ? 'A3' : 'A2',
+    code: followedOnly > 0 ? 'A5' : scan.textFirst ? 'A3' : 'A2',
     messageIndex: first.msg.rawIndex,
     index: first.msg.index,
     blockIndex: first.blockIndex,
     ids,
     providerPath: `messages.${n}`,
-    message: `messages.${n}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${idList(ids)}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`,
+    message: ruleText('A2', { n, ids }),
     title,
     why,
-    confidence: 'V',
+    confidence: followedOnly > 0 ? 'I' : 'V',
   });
 }
 

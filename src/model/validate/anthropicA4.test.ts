@@ -61,6 +61,6 @@ describe('anthropic A4: a server tool call deferred behind client tool calls (pr
       user('and?'),
     ]);
     const [e] = validateTranscript(t, 'anthropic').violations;
-    expect(e).toMatchObject({ rule: 'server_tool_unanswered', code: '1.3' });
+    expect(e).toMatchObject({ rule: 'server_tool_unanswered', code: 'A15' });
   });
 });

@@ -1,12 +1,12 @@
 /**
  * AWS Bedrock Converse validator.
  *
- * Rules and verbatim texts: ../shared/docs/provider-rules.md §5 (B1–B7), §1.4 and §7.1. Converse
+ * Rules B1–B7 of the rule catalogue (docs/rules.md). Converse
  * answers HTTP 400 `ValidationException` with the body `{"message":"…"}`. Unlike Anthropic direct
  * it does NOT merge same-role neighbours (B4), so parallel results split over two user messages
  * fail (B2). When the model is Claude (`settings.model` contains "anthropic" or "claude"),
  * Converse's own checks run first, then the Anthropic validator's errors are passed through with
- * the prefix `The model returned the following errors: ` (§1.4).
+ * the prefix `The model returned the following errors: ` (n8n-io/n8n#16987).
  *
  * A transcript from another format is first rendered into Converse messages as converters such
  * as LiteLLM do: system/developer messages leave the list (they go to `system`), tool results go
@@ -16,6 +16,7 @@
  */
 import type { Message, Transcript } from '../types.ts';
 import { anthropicValidator } from './anthropic.ts';
+import { bedrockEnvelope } from './catalogue/index.ts';
 import { idList, isClientToolUse, renderTurns, violation, type ViolationInput } from './common.ts';
 import type {
   ProviderValidator,
@@ -27,10 +28,7 @@ import type {
   Violation,
 } from './types.ts';
 
-/** `{"message":"…"}`: the ValidationException body (§5). */
-export function bedrockEnvelope(message: string): unknown {
-  return { message };
-}
+export { bedrockEnvelope };
 
 /** Prefix of Claude validator errors passed through by Bedrock (§1.4). */
 export const CLAUDE_PREFIX = 'The model returned the following errors: ';
@@ -284,7 +282,7 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
       if (first && !claude) {
         push({
           rule: 'trailing_tool_use',
-          code: 'B2',
+          code: 'BW1',
           messageIndex: first.msg.rawIndex,
           index: first.msg.index,
           blockIndex: first.blockIndex,

@@ -328,7 +328,7 @@ describe('Gemini order where raw indices repeat', () => {
   /** Our own Gemini CLI session on Gemini 3: turn g1 becomes two of ours (the call, the stored results). */
   const session = geminiCliWrongIdSession({ model: 'gemini-3-pro-preview' });
 
-  it('sorts by our index: the call turn (G4) before its stored results (G3 id warning)', () => {
+  it('sorts by our index: the call turn (G4) before its stored results (GW1 id warning)', () => {
     const t = parsedAny(session).transcript;
     expect(t.format).toBe('gemini-cli');
     expect(t.messages.map((m) => [m.rawIndex, m.role])).toEqual([
@@ -342,7 +342,7 @@ describe('Gemini order where raw indices repeat', () => {
     // the id warning on content 2, the trailing model turn on content 3.
     expect(vs.map((v) => [v.code, v.rule, v.index])).toEqual([
       ['G4', 'thought_signature_missing', 1],
-      ['G3', 'tool_result_wrong_id', 2],
+      ['GW1', 'tool_result_wrong_id', 2],
       ['G7', 'trailing_assistant', 3],
     ]);
     // The same order as with distinct raw indices.

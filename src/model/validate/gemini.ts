@@ -1,8 +1,8 @@
 /**
  * Google Gemini (generativelanguage / Vertex AI) validator.
  *
- * Rules and verbatim texts: ../shared/docs/provider-rules.md §4 (G1–G4 as errors; G5–G7 only as
- * warnings or notes: they are historic or unconfirmed) and §7.11. Gemini checks turn order and
+ * Rules G1–G9 of the rule catalogue (docs/rules.md): G6 and G7 only as warnings (historic or
+ * unconfirmed), G5 only as a note. Gemini checks turn order and
  * part counts, not ids, and names no index in its messages: `providerPath` is null, while
  * `messageIndex` / `blockIndex` still point at the content and part that cause the error.
  *
@@ -13,7 +13,9 @@
  * A transcript already in Gemini format is checked as pasted: nothing is merged.
  */
 import type { Message, ToolUseBlock, Transcript } from '../types.ts';
+import { geminiEnvelope, ruleText } from './catalogue/index.ts';
 import { isClientToolUse, renderTurns, violation, type ViolationInput } from './common.ts';
+import { emptyRequest } from './shared.ts';
 import type {
   ProviderValidator,
   RenderedItem,
@@ -24,10 +26,7 @@ import type {
   Violation,
 } from './types.ts';
 
-/** `{"error":{"code":400,"message":…,"status":"INVALID_ARGUMENT"}}` (§4). */
-export function geminiEnvelope(message: string): unknown {
-  return { error: { code: 400, message, status: 'INVALID_ARGUMENT' } };
-}
+export { geminiEnvelope };
 
 /**
  * Render normalised messages as Gemini contents (roles `user` / `model`), see the file comment.
@@ -98,8 +97,11 @@ export function needsThoughtSignatures(model: string | undefined): boolean {
 }
 
 function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
-  const contents = renderGemini(opts.messages ?? t.messages, t.format === 'gemini');
+  const source = opts.messages ?? t.messages;
+  const contents = renderGemini(source, t.format === 'gemini');
   const found: Violation[] = [];
+  const empty = emptyRequest(source, 'G8', 'beside', geminiEnvelope);
+  if (empty) found.push(empty);
   const notes: string[] = [];
   const push = (v: Omit<ViolationInput, 'title' | 'why' | 'providerPath'>) => {
     const [title, why] = TEXT[v.rule] ?? ['', ''];
@@ -122,6 +124,27 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
 
   contents.forEach((c, n) => {
     const prev = n > 0 ? contents[n - 1] : undefined;
+    if (c.items.length === 0) {
+      const src = c.sources[0] as Message;
+      found.push(
+        violation(
+          {
+            rule: 'empty_content',
+            code: 'G9',
+            messageIndex: src.rawIndex,
+            index: src.index,
+            blockIndex: null,
+            ids: [],
+            providerPath: `contents[${n}].parts`,
+            message: ruleText('G9', { n }),
+            title: 'Content with no parts',
+            why: 'Every content Gemini receives must hold at least one part; an empty message (a dropped tool result, an empty reply) is refused.',
+            confidence: 'V',
+          },
+          geminiEnvelope,
+        ),
+      );
+    }
     const responses = responsesOf(c);
     const calls = c.role === 'model' ? callsOf(c) : [];
     // G1: a function response turn not right after a function call turn.
@@ -201,7 +224,7 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
           violation(
             {
               rule: 'tool_result_wrong_id',
-              code: 'G3',
+              code: 'GW1',
               messageIndex: s.msg.rawIndex,
               index: s.msg.index,
               blockIndex: s.blockIndex,

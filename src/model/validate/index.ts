@@ -1,7 +1,8 @@
 /**
  * Validator registry: one file per provider. Adding a provider is a new file and one line here.
  */
-import type { FormatId, ProviderId, Transcript } from '../types.ts';
+import type { FormatId, Message, ProviderId, Transcript } from '../types.ts';
+import { PARSERS } from '../parse/registry.ts';
 import { anthropicValidator } from './anthropic.ts';
 import { openaiChatValidator } from './openaiChat.ts';
 import { openaiResponsesValidator } from './openaiResponses.ts';
@@ -30,23 +31,21 @@ export function validatorFor(id: ProviderId): ProviderValidator | undefined {
   return VALIDATORS.find((v) => v.id === id);
 }
 
-/** The provider a format is sent to by default (framework formats: the most common target). */
-export const DEFAULT_PROVIDER: Record<FormatId, ProviderId> = {
-  'anthropic-messages': 'anthropic',
-  'openai-chat': 'openai-chat',
-  'openai-responses': 'openai-responses',
-  gemini: 'gemini',
-  'bedrock-converse': 'bedrock',
-  'claude-code-jsonl': 'anthropic',
-  'codex-jsonl': 'openai-responses',
-  langchain: 'openai-chat',
-  'vercel-ai': 'anthropic',
-  'gemini-cli': 'gemini',
-  'inspect-log': 'openai-chat',
-  'swe-agent': 'openai-chat',
-  'chatgpt-export': 'openai-chat',
-  'claude-ai-export': 'anthropic',
-};
+/** The provider a format is sent to by default: each parser's `provider` (parse/registry.ts). */
+export const DEFAULT_PROVIDER = Object.fromEntries(
+  PARSERS.map((p) => [p.id, p.provider]),
+) as Record<FormatId, ProviderId>;
+
+const AS_SENT = new Map(PARSERS.flatMap((p) => (p.asSent ? [[p.id, p.asSent] as const] : [])));
+
+/**
+ * The messages a request of this format really carries: a client library's input (the AI SDK's
+ * messages) is judged as that client sends it (`FormatParser.asSent`).
+ */
+export function sentMessages(t: Transcript, messages: readonly Message[]): readonly Message[] {
+  const f = AS_SENT.get(t.format);
+  return f ? f(messages) : messages;
+}
 
 /**
  * Validate a transcript for a provider.
@@ -69,5 +68,7 @@ export function validateTranscript(
       violations: [],
       notes: [`No validator for provider ${id} yet.`],
     };
-  return v.validate(t, opts);
+  const source = opts?.messages ?? t.messages;
+  const sent = sentMessages(t, source);
+  return v.validate(t, sent === source ? opts : { ...opts, messages: sent });
 }

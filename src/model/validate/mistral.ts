@@ -1,8 +1,7 @@
 /**
  * Mistral (La Plateforme chat completions). Mistral does not apply OpenAI's tool-run rules; it
- * validates role order and counts, as mistral-common's validator does
- * (mistralai/mistral-common `protocol/instruct/validator.py`, cited in
- * ../shared/docs/provider-rules.md §6 and §7.6):
+ * validates role order and counts (M1–M3 of the rule catalogue), as mistral-common's validator
+ * does (mistralai/mistral-common `protocol/instruct/validator.py`):
  * - the last message must be user or tool (or an assistant with `prefix: true`);
  * - after user → assistant/system/user; after assistant → assistant/user/tool; after tool →
  *   assistant/tool; after system → user/assistant/system;
@@ -11,20 +10,12 @@
  * Envelope: `{"object":"error","message","type":"invalid_request_message_order","param":null,"code":"3230"}`.
  */
 import type { Message, Transcript } from '../types.ts';
+import { mistralEnvelope } from './catalogue/index.ts';
 import { violation, type ViolationInput } from './common.ts';
 import { validateChat, type ChatDialect } from './openaiChat.ts';
 import type { ProviderValidator, RenderedMessage, Violation } from './types.ts';
 
-/** Mistral's error body (§6, captured for the order errors). */
-export function mistralEnvelope(message: string): unknown {
-  return {
-    object: 'error',
-    message,
-    type: 'invalid_request_message_order',
-    param: null,
-    code: '3230',
-  };
-}
+export { mistralEnvelope };
 
 type MistralRole = 'system' | 'user' | 'assistant' | 'tool';
 
@@ -79,7 +70,7 @@ export function mistralStructure(msgs: RenderedMessage[]): Violation[] {
     if (r !== 'user' && r !== 'tool' && !(r === 'assistant' && hasPrefix(last))) {
       push({
         rule: 'trailing_assistant',
-        code: 'mistral-last-role',
+        code: 'M1',
         ...firstSource(last),
         ids: callIds(last),
         providerPath: null,
@@ -97,7 +88,7 @@ export function mistralStructure(msgs: RenderedMessage[]): Violation[] {
       const m = msgs[i] as RenderedMessage;
       push({
         rule: cur === 'tool' ? 'orphan_tool_result' : 'role_order',
-        code: 'mistral-order',
+        code: 'M2',
         ...firstSource(m),
         ids: m.items.flatMap((it) =>
           it.block.type === 'tool_result' && it.block.toolUseId !== null
@@ -121,7 +112,7 @@ export function mistralStructure(msgs: RenderedMessage[]): Violation[] {
     const src = owner ?? at;
     push({
       rule: 'count_mismatch',
-      code: 'mistral-count',
+      code: 'M3',
       ...firstSource(src),
       ids: owner ? callIds(owner) : [],
       providerPath: null,
@@ -148,10 +139,10 @@ export function mistralStructure(msgs: RenderedMessage[]): Violation[] {
 export const MISTRAL_DIALECT: ChatDialect = {
   provider: 'mistral',
   label: 'Mistral',
-  // Mistral reports pairing faults as order or count errors (structure); these are not used.
-  orphan: () => ({ message: '', error: null, confidence: '?' }),
-  missing: () => ({ message: '', error: null, confidence: '?' }),
-  wrongId: () => ({ message: '', error: null, confidence: '?' }),
+  // Mistral reports pairing faults as order or count errors (structure, M1–M3); the pairing
+  // codes are not used.
+  codes: { orphan: 'M2', missing: 'M3', wrongId: 'M3', duplicateResult: 'M3' },
+  envelope: (message) => mistralEnvelope(message),
   structure: (msgs: RenderedMessage[], _t: Transcript) => mistralStructure(msgs),
   pairing: false,
 };

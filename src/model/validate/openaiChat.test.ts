@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { assistant, call, result, system, text, tool, transcript, user } from '../testing.ts';
+import {
+  assistant,
+  call,
+  parsed,
+  result,
+  system,
+  text,
+  tool,
+  transcript,
+  user,
+} from '../testing.ts';
 import type { Message } from '../types.ts';
 import { validateTranscript } from './index.ts';
 
@@ -107,7 +117,7 @@ describe('openai-chat validator: exact provider texts', () => {
     ).toEqual([]);
   });
 
-  it('duplicate tool_call_id results are a warning, not a 400', () => {
+  it('O6: two tool messages with one tool_call_id are a 400, with both positions', () => {
     const vs = all([
       user('q'),
       assistant(call('call_A')),
@@ -118,16 +128,28 @@ describe('openai-chat validator: exact provider texts', () => {
     expect(vs).toHaveLength(1);
     expect(vs[0]).toMatchObject({
       rule: 'duplicate_tool_result',
-      severity: 'warning',
-      status: null,
-      error: null,
+      code: 'O6',
+      severity: 'error',
+      status: 400,
+      messageIndex: 3,
+      ids: ['call_A'],
+      providerPath: 'messages.[3].tool_call_id',
+    });
+    expect(vs[0]?.error).toEqual({
+      error: {
+        message:
+          "Invalid parameter: Duplicate value for 'tool_call_id' of 'call_A', in messages[2] and messages[3].",
+        type: 'invalid_request_error',
+        param: 'messages.[3].tool_call_id',
+        code: null,
+      },
     });
     expect(
       validateTranscript(
         t([user('q'), assistant(call('call_A')), tool('call_A'), tool('call_A')]),
         'openai-chat',
       ).valid,
-    ).toBe(true);
+    ).toBe(false);
   });
 
   it('missing tool_call_id is a schema error', () => {
@@ -161,5 +183,73 @@ describe('openai-chat validator: exact provider texts', () => {
     // Rendered as [user, assistant, tool, user]: the result still follows the calls, so it passes;
     // but a result placed after a plain user message is an orphan at its rendered index.
     expect(v).toBeUndefined();
+  });
+});
+
+describe('openai-chat: what a client sends that is not a pairing fault', () => {
+  it('O7: a 2023 legacy `functions` transcript pairs role `function` by position (no false O1)', () => {
+    const p = parsed({
+      model: 'gpt-3.5-turbo-0613',
+      functions: [{ name: 'get_weather', parameters: { type: 'object', properties: {} } }],
+      messages: [
+        { role: 'user', content: 'Weather in Paris?' },
+        {
+          role: 'assistant',
+          content: null,
+          function_call: { name: 'get_weather', arguments: '{}' },
+        },
+        { role: 'function', name: 'get_weather', content: '{"temp":18}' },
+        { role: 'assistant', content: '18 degrees.' },
+        { role: 'user', content: 'And London?' },
+        {
+          role: 'assistant',
+          content: null,
+          function_call: { name: 'get_weather', arguments: '{}' },
+        },
+        { role: 'function', name: 'get_weather', content: '{"temp":12}' },
+      ],
+    });
+    expect(p.transcript.format).toBe('openai-chat');
+    const v = validateTranscript(p.transcript, 'openai-chat');
+    expect(v.violations).toEqual([]);
+    expect(v.valid).toBe(true);
+  });
+
+  it('O7: a function message with no function_call before it is only a warning', () => {
+    const p = parsed([
+      { role: 'user', content: 'q' },
+      { role: 'function', name: 'get_weather', content: '{}' },
+    ]);
+    const v = validateTranscript(p.transcript, 'openai-chat');
+    expect(v.valid).toBe(true);
+    expect(v.violations.map((x) => [x.code, x.severity, x.messageIndex])).toEqual([
+      ['O7', 'warning', 1],
+    ]);
+  });
+
+  it('O8: `[]` (a trim that kept nothing) reads as an empty Chat request and is a 400', () => {
+    const p = parsed([]);
+    expect(p.transcript.messages).toEqual([]);
+    expect(p.transcript.warnings.join(' ')).toMatch(/empty message list/);
+    const [v] = validateTranscript(p.transcript, 'openai-chat').violations;
+    expect(v).toMatchObject({ code: 'O8', rule: 'empty_request', index: -1, status: 400 });
+    expect(v?.error).toEqual({
+      error: {
+        message:
+          "Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.",
+        type: 'invalid_request_error',
+        param: 'messages',
+        code: 'empty_array',
+      },
+    });
+    // The same list judged for Anthropic and Gemini: their empty-request rules.
+    expect(validateTranscript(p.transcript, 'anthropic').violations[0]?.code).toBe('A14');
+    expect(validateTranscript(p.transcript, 'gemini').violations[0]?.code).toBe('G8');
+  });
+
+  it('a system prompt alone is a request for OpenAI (it is a message), not for Anthropic', () => {
+    const only = t([system('s')]);
+    expect(validateTranscript(only, 'openai-chat').valid).toBe(true);
+    expect(validateTranscript(only, 'anthropic').violations.map((v) => v.code)).toEqual(['A14']);
   });
 });

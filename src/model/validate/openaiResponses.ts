@@ -1,7 +1,7 @@
 /**
  * OpenAI Responses API validator.
  *
- * Rules and verbatim texts: ../shared/docs/provider-rules.md §3 (R1–R6) and §7.9. The Responses
+ * Rules R1–R7 of the rule catalogue (docs/rules.md). The Responses
  * API pairs `function_call_output` to `function_call` by `call_id` anywhere in `input`; no
  * adjacency is demanded (leookun/cursor-byok#307, confidence I). Reasoning rules R3–R5 apply only
  * to items that carry server ids (`fc_…`, `msg_…`, `rs_…`): content replayed without ids avoids
@@ -13,13 +13,10 @@
  */
 import type { Message, Transcript } from '../types.ts';
 import { byScanOrder, violation, type ViolationInput } from './common.ts';
-import { openaiEnvelope } from './openaiChat.ts';
+import { responsesEnvelope } from './catalogue/index.ts';
 import type { ProviderValidator, RuleId, ValidateOptions, Validation, Violation } from './types.ts';
 
-/** `{"error":{"message","type":"invalid_request_error","param":"input","code":null}}` (§3). */
-export function responsesEnvelope(message: string): unknown {
-  return openaiEnvelope(message, 'input');
-}
+export { responsesEnvelope };
 
 /** One Responses input item as the API sees it. */
 export interface ResponsesItem {
@@ -273,7 +270,7 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
       if (calls.has(it.callId))
         push(k, {
           rule: 'duplicate_tool_use_id',
-          code: 'R6',
+          code: 'RW1',
           ...at(it),
           ids: [it.callId],
           message: `call_id ${it.callId} is used by an earlier function call too.`,
@@ -306,7 +303,7 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
       if (it.callId === null) {
         push(k, {
           rule: 'missing_tool_id',
-          code: 'schema',
+          code: 'R7',
           ...at(it),
           ids: [],
           message: `Missing required parameter: 'input[${k}].call_id'.`,
@@ -329,7 +326,7 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
       if (outputs.has(it.callId)) {
         push(k, {
           rule: 'duplicate_tool_result',
-          code: 'R1',
+          code: 'RW2',
           ...at(it),
           ids: [it.callId],
           message: `A second output answers ${it.callId}.`,
@@ -342,7 +339,7 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
       if (c > k)
         push(k, {
           rule: 'role_order',
-          code: 'R1',
+          code: 'RW3',
           ...at(it),
           ids: [it.callId],
           message: `The output for ${it.callId} comes before its call.`,
@@ -352,7 +349,7 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
     } else if (it.kind === 'call' && it.callId === null) {
       push(k, {
         rule: 'missing_tool_id',
-        code: 'schema',
+        code: 'R7',
         ...at(it),
         ids: [],
         message: `Missing required parameter: 'input[${k}].call_id'.`,
@@ -415,22 +412,24 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
       'No sign of a reasoning model (no reasoning items, no `reasoning` setting), so R3/R4 (items replayed without their reasoning item) were not checked.',
     );
   } else {
-    let reasoningInRun = false;
+    // The reasoning before the current run of outputs: none, replayed without its id (R3b: the
+    // API cannot link it to the outputs' ids), or with it.
+    let reasoning: 'none' | 'no-id' | 'id' = 'none';
     items.forEach((it, k2) => {
       if (it.kind === 'reasoning') {
-        reasoningInRun = true;
+        if (reasoning !== 'id') reasoning = it.itemId !== null ? 'id' : 'no-id';
         return;
       }
       if (!isAssistantOutput(it)) {
-        reasoningInRun = false;
+        reasoning = 'none';
         return;
       }
-      if (reasoningInRun || it.itemId === null) return;
+      if (reasoning === 'id' || it.itemId === null) return;
       const type = it.kind === 'call' ? it.type : it.kind === 'message' ? 'message' : it.type;
       if (it.kind === 'other') return;
       push(k2, {
         rule: 'reasoning_missing',
-        code: it.kind === 'call' ? 'R3' : 'R4',
+        code: it.kind === 'call' ? (reasoning === 'no-id' ? 'R3b' : 'R3') : 'R4',
         ...at(it),
         ids: [it.itemId],
         message: `Item '${it.itemId}' of type '${type}' was provided without its required 'reasoning' item: 'rs_…'.`,

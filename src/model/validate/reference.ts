@@ -1,12 +1,12 @@
 /**
  * Slow, obviously correct reference validators for the pairing rules, written straight from the
- * rule text (provider-rules.md A1/A2/A6 and O1/O2/O3) with no shared code with the real ones.
+ * rule catalogue (A1, A2, A5, A6, A6b and O1, O2, O3, O6) with no shared code with the real ones.
  * Used only by property tests: the real validators must report the same pairing violations.
  */
 import type { Block, Message } from '../types.ts';
 
 export interface RefViolation {
-  rule: 'orphan' | 'missing' | 'duplicate_id' | 'wrong_id';
+  rule: 'orphan' | 'missing' | 'duplicate_id' | 'duplicate_result' | 'wrong_id';
   messageIndex: number;
   ids: string[];
 }
@@ -37,10 +37,21 @@ export function referenceAnthropic(messages: readonly Message[]): RefViolation[]
         prev && prev.role === 'assistant'
           ? prev.blocks.filter((x) => isCall(x.b)).map((x) => callId(x.b))
           : [];
+      const answered: string[] = [];
+      let duplicate = false;
       for (const x of turn.blocks) {
         const id = resultId(x.b);
-        if (isResult(x.b) && id !== null && !prevIds.includes(id))
+        if (!isResult(x.b) || id === null) continue;
+        if (!prevIds.includes(id)) {
           out.push({ rule: 'orphan', messageIndex: x.m.rawIndex, ids: [id] });
+          continue;
+        }
+        // A6b: the first id answered twice in the turn, reported once.
+        if (!duplicate && answered.includes(id)) {
+          duplicate = true;
+          out.push({ rule: 'duplicate_result', messageIndex: x.m.rawIndex, ids: [id] });
+        }
+        answered.push(id);
       }
       return;
     }
@@ -60,7 +71,15 @@ export function referenceAnthropic(messages: readonly Message[]): RefViolation[]
         if (id !== null) leading.push(id);
       }
     }
-    const missing = calls.filter((x) => !leading.includes(callId(x.b) as string));
+    // A5: a call with anything but another client call after it in the turn is not followed
+    // "immediately" by its result, answered or not.
+    const followed = (x: { b: Block }) =>
+      turn.blocks
+        .slice(turn.blocks.indexOf(x as { b: Block; m: Message }) + 1)
+        .some((y) => !isCall(y.b));
+    const missing = calls.filter(
+      (x) => !leading.includes(callId(x.b) as string) || (next !== undefined && followed(x)),
+    );
     if (missing.length > 0)
       out.push({
         rule: 'missing',
@@ -96,15 +115,22 @@ export function referenceOpenAIChat(messages: readonly Message[]): RefViolation[
     open = null;
   };
   let prevRole = '';
+  // O6: ids answered by a tool message in a run, anywhere before.
+  const answeredAnywhere: string[] = [];
   for (const it of items) {
     if (it.role === 'tool') {
       const id = resultId(it.blocks[0] as Block);
       if (open === null || (prevRole !== 'tool' && prevRole !== 'assistant-calls'))
         out.push({ rule: 'orphan', messageIndex: it.m.rawIndex, ids: id ? [id] : [] });
-      else if (id !== null && !(open as { ids: string[] }).ids.includes(id))
+      else if (id !== null && answeredAnywhere.includes(id)) {
+        out.push({ rule: 'duplicate_result', messageIndex: it.m.rawIndex, ids: [id] });
+        (open as { answered: string[] }).answered.push(id); // a second answer still answers
+      } else if (id !== null && !(open as { ids: string[] }).ids.includes(id))
         out.push({ rule: 'wrong_id', messageIndex: it.m.rawIndex, ids: [id] });
-      else if (id !== null && !(open as { answered: string[] }).answered.includes(id))
+      else if (id !== null && !(open as { answered: string[] }).answered.includes(id)) {
         (open as { answered: string[] }).answered.push(id);
+        answeredAnywhere.push(id);
+      }
       prevRole = 'tool';
       continue;
     }

@@ -30,11 +30,13 @@ export type RuleId =
   | 'mixed_result_and_text'
   | 'count_mismatch'
   | 'error_result_empty'
-  | 'thought_signature_missing';
+  | 'thought_signature_missing'
+  | 'empty_request'
+  | 'content_after_tool_use';
 
 export interface Violation {
   rule: RuleId;
-  /** The provider's own rule code from ../shared/docs/provider-rules.md (`A2`, `O1`, `G3`, …). */
+  /** The rule's code in the rule catalogue (`catalogue/`, docs/rules.md): `A2`, `O1`, `G3`, … */
   code: string;
   /** 'error' makes the request a 400; 'warning' is accepted by this provider but risky. */
   severity: 'error' | 'warning';
@@ -69,7 +71,7 @@ export interface Violation {
   title: string;
   /** Why the provider refuses it, in one or two sentences. */
   why: string;
-  /** Confidence from the rules doc: V (verbatim capture), V-doc, I (inferred), ? (unconfirmed). */
+  /** Confidence from the catalogue: V (verbatim capture), V-doc, I (inferred), ? (unconfirmed). */
   confidence: 'V' | 'V-doc' | 'I' | '?';
 }
 

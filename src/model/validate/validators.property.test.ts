@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { groupExchanges } from '../exchanges.ts';
+import { groupExchanges, isPinned } from '../exchanges.ts';
 import { analyze } from '../analyze.ts';
 import { arbAnyTranscript, arbTranscript, arbValidTranscript, renumber } from '../testing.ts';
 import type { Message, Transcript } from '../types.ts';
@@ -16,7 +16,9 @@ function pairingOf(vs: Violation[]): RefViolation[] {
     partial_answer: 'missing',
     trailing_tool_use: 'missing',
     tool_result_not_first: 'missing',
+    content_after_tool_use: 'missing',
     duplicate_tool_use_id: 'duplicate_id',
+    duplicate_tool_result: 'duplicate_result',
     tool_result_wrong_id: 'wrong_id',
   };
   return vs.flatMap((v) => {
@@ -38,7 +40,7 @@ function dropExchanges(t: Transcript, mask: boolean[]): Transcript {
 }
 
 describe('validators agree with the slow reference on generated transcripts', () => {
-  it('anthropic: same pairing violations (A1, A2, A6), same order', () => {
+  it('anthropic: same pairing violations (A1, A2, A5, A6, A6b), same order', () => {
     fc.assert(
       fc.property(arbTranscript('anthropic-messages'), (t) => {
         expect(pairingOf(validateTranscript(t, 'anthropic').violations)).toEqual(
@@ -48,7 +50,7 @@ describe('validators agree with the slow reference on generated transcripts', ()
       { numRuns: 400 },
     );
   });
-  it('openai-chat: same pairing violations (O1, O2, O3), same order', () => {
+  it('openai-chat: same pairing violations (O1, O2, O3, O6), same order', () => {
     fc.assert(
       fc.property(arbTranscript('openai-chat'), (t) => {
         expect(pairingOf(validateTranscript(t, 'openai-chat').violations)).toEqual(
@@ -62,7 +64,7 @@ describe('validators agree with the slow reference on generated transcripts', ()
 
 describe('exchanges are the safe unit of eviction', () => {
   for (const format of ['anthropic-messages', 'openai-chat'] as const) {
-    it(`${format}: generated transcripts are valid, and dropping any set of whole exchanges keeps them valid`, () => {
+    it(`${format}: generated transcripts are valid, and dropping any set of whole exchanges keeps them valid (or empty: a 400 of its own)`, () => {
       fc.assert(
         fc.property(
           arbValidTranscript(format),
@@ -70,8 +72,11 @@ describe('exchanges are the safe unit of eviction', () => {
           (t, mask) => {
             expect(validateTranscript(t).valid).toBe(true);
             const cut = dropExchanges(t, mask);
-            const v = validateTranscript(cut);
-            expect(v.violations.filter((x) => x.severity === 'error')).toEqual([]);
+            const errors = validateTranscript(cut).violations.filter((x) => x.severity === 'error');
+            // Dropping every exchange leaves an empty request: a 400 of its own (A14, O8).
+            const sent = cut.messages.filter((m) => format === 'openai-chat' || !isPinned(m));
+            if (sent.length === 0) expect(errors.map((x) => x.rule)).toEqual(['empty_request']);
+            else expect(errors).toEqual([]);
           },
         ),
         { numRuns: 300 },

@@ -1,0 +1,117 @@
+/**
+ * AWS Bedrock Converse rules (B*): Converse checks the model-neutral structure itself and does not
+ * merge same-role neighbours; for Claude models the Anthropic A and T rules follow, their texts prefixed with
+ * `The model returned the following errors: ` (n8n-io/n8n#16987).
+ */
+import { idList, type RuleSpec } from './types.ts';
+
+export const BEDROCK_RULES: readonly RuleSpec[] = [
+  {
+    code: 'B1',
+    rules: ['orphan_tool_result', 'count_mismatch'],
+    providers: ['bedrock'],
+    severity: 'error',
+    confidence: 'V',
+    condition:
+      'A user turn holds more `toolResult` blocks than the assistant turn before it had `toolUse` blocks (orphans after a trim, results after a text-only turn).',
+    text: (p) =>
+      `The number of toolResult blocks at messages.${p.n ?? 'N'}.content exceeds the number of toolUse blocks of previous turn.`,
+    path: 'messages.N.content',
+    index: 'N = the user message with the results.',
+    source: 'Just-Curieous/Curie#16; strands-agents/harness-sdk#1435; pydantic/pydantic-ai#2327',
+  },
+  {
+    code: 'B2',
+    rules: ['unanswered_tool_use', 'partial_answer'],
+    providers: ['bedrock'],
+    severity: 'error',
+    confidence: 'V',
+    condition:
+      'Some `toolUse` ids of an assistant turn are missing from the very next message (parallel results split over two user messages count).',
+    text: (p) =>
+      `Expected toolResult blocks at messages.${p.n ?? 'N'}.content for the following Ids: ${idList(p.ids)}`,
+    path: 'messages.N.content',
+    index: 'N = the message right after the assistant turn.',
+    source: 'genkit-ai/aws-bedrock-js-plugin#664; amaiya/patchpal#9',
+  },
+  {
+    code: 'B3',
+    rules: ['first_message_role'],
+    providers: ['bedrock'],
+    severity: 'error',
+    confidence: 'V',
+    condition: 'The first message is not from the user.',
+    text: () =>
+      'A conversation must start with a user message. Try again with a conversation that starts with a user message.',
+    path: 'messages.0',
+    index: 'No index in the text.',
+    source: 'live errors quoted in several projects; anthropics/anthropic-sdk-typescript#622',
+  },
+  {
+    code: 'B4',
+    rules: ['same_role_neighbours'],
+    providers: ['bedrock'],
+    severity: 'error',
+    confidence: 'V',
+    condition: 'Two consecutive messages of the same role (Converse does not merge them).',
+    text: () =>
+      'A conversation must alternate between user and assistant roles. Make sure the conversation alternates between user and assistant roles and try again.',
+    path: 'messages.N',
+    index: 'No index in the text.',
+    source: 'live errors quoted in several projects; LiteLLM',
+  },
+  {
+    code: 'B5',
+    rules: ['mixed_result_and_text'],
+    providers: ['bedrock'],
+    severity: 'error',
+    confidence: 'V',
+    condition:
+      'Text next to `toolResult` blocks in one user message, for model families that raise it (a warning for Claude and unknown models).',
+    text: (p) =>
+      `messages.${p.n ?? 'N'}.content: Conversation blocks and tool result blocks cannot be provided in the same turn.`,
+    path: 'messages.N.content',
+    index: 'N = the user message.',
+    source: 'langchain-ai/langchain-aws#141; strands-agents/harness-sdk#1223',
+    note: 'Which model families raise it is not known; Claude is not reported to.',
+  },
+  {
+    code: 'B6',
+    rules: ['error_result_empty'],
+    providers: ['bedrock'],
+    severity: 'error',
+    confidence: 'V',
+    condition: 'A `toolResult` with `status: "error"` and empty content.',
+    text: (p) =>
+      `The content field at messages.${p.n ?? 'N'}.content.${p.m ?? 'M'}.toolResult cannot be empty when status value is error.`,
+    path: 'messages.N.content.M.toolResult',
+    index: 'N, M = the result block.',
+    source: 'aws-samples/sample-multi-agent-orchestration-chat-on-agentcore#15',
+  },
+  {
+    code: 'B7',
+    rules: ['tools_not_defined'],
+    providers: ['bedrock'],
+    severity: 'error',
+    confidence: 'V',
+    condition: 'toolUse/toolResult blocks in the history but no `toolConfig`.',
+    text: () =>
+      'The toolConfig field must be defined when using toolUse and toolResult content blocks.',
+    path: 'toolConfig',
+    index: 'No index.',
+    source: 'vxcontrol/pentagi#160',
+  },
+  {
+    code: 'BW1',
+    rules: ['trailing_tool_use'],
+    providers: ['bedrock'],
+    severity: 'warning',
+    confidence: '?',
+    condition: 'The conversation ends on toolUse blocks (non-Claude models).',
+    text: null,
+    path: '',
+    index: 'The last assistant message.',
+    source: 'no capture',
+    note: 'What Converse answers is not captured; for Claude models A2 applies.',
+  },
+];

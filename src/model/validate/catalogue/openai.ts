@@ -1,0 +1,227 @@
+/** OpenAI Chat Completions (O*) and the OpenAI-compatible providers (D*, Q*, M*). */
+import { idList, type RuleSpec } from './types.ts';
+
+const COMPAT_DUP_NOTE =
+  'No capture of this provider\u2019s answer: a warning until one is found (OpenAI itself rejects it, O6).';
+
+export const OPENAI_CHAT_RULES: readonly RuleSpec[] = [
+  {
+    code: 'O1',
+    rules: ['orphan_tool_result'],
+    providers: ['openai-chat'],
+    severity: 'error',
+    confidence: 'V',
+    condition:
+      'A `tool` message with no assistant `tool_calls` message before its run: the first message after a trim, or a tool message after a user or plain assistant message.',
+    text: () =>
+      "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.",
+    path: 'messages.[N].role',
+    index: 'N = the orphan tool message.',
+    source:
+      'miurla/morphic#136; smarter-sh/smarter#264; KeyserDSoze/Rystem.OpenAi#85; sdcb/chats#132',
+    note: 'The misspelling "preceeding" is OpenAI\u2019s; some Azure deployments spell it correctly.',
+  },
+  {
+    code: 'O2',
+    rules: ['unanswered_tool_use', 'partial_answer', 'trailing_tool_use'],
+    providers: ['openai-chat'],
+    severity: 'error',
+    confidence: 'V',
+    condition:
+      'An assistant message with `tool_calls` not followed by a contiguous run of `tool` messages covering every id (another message comes first, or the array ends).',
+    text: (p) =>
+      `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${idList(p.ids)}`,
+    path: 'messages (the array ends) / messages.[N].role (N = the message that broke the run)',
+    index:
+      'The param\u2019s N is inferred: the first message after the run that is not a tool message.',
+    source: 'camel-ai/camel#3359; sdcb/chats#132; aliasrobotics/cai#111',
+  },
+  {
+    code: 'O3',
+    rules: ['tool_result_wrong_id'],
+    providers: ['openai-chat'],
+    severity: 'error',
+    confidence: 'V',
+    condition:
+      'A `tool` message right after an assistant `tool_calls` message (or in its run) whose `tool_call_id` is not one of its ids.',
+    text: (p) =>
+      `Invalid parameter: 'tool_call_id' of '${p.id ?? '<id>'}' not found in 'tool_calls' of previous message.`,
+    path: 'messages.[N].role',
+    index: 'N = the tool message (param inferred).',
+    source: 'dapr/dapr-agents#145',
+  },
+  {
+    code: 'O6',
+    rules: ['duplicate_tool_result'],
+    providers: ['openai-chat'],
+    severity: 'error',
+    confidence: 'V',
+    condition:
+      'Two `tool` messages with the same `tool_call_id` (an aborted placeholder and the real result, a timeout\u2019s error and the late result, a replayed turn).',
+    text: (p) =>
+      `Invalid parameter: Duplicate value for 'tool_call_id' of '${p.id ?? '<id>'}', in messages[${p.n ?? 'N'}] and messages[${p.m ?? 'M'}].`,
+    path: 'messages.[M].tool_call_id',
+    index:
+      'N = the first tool message with the id, M = the second (as sent: one per result). Request-wide (the text names two positions); the second still answers its call.',
+    source: 'agno-agi/agno#5116; fatwang2/search2ai#30 (Azure); anomalyco/opencode#1211',
+  },
+  {
+    code: 'O8',
+    rules: ['empty_request'],
+    providers: ['openai-chat'],
+    severity: 'error',
+    confidence: 'V',
+    condition: 'An empty `messages` array (a trim or converter left nothing).',
+    text: () =>
+      "Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.",
+    path: 'messages (code empty_array)',
+    index: 'No index.',
+    source: 'CopilotKit/CopilotKit#529',
+  },
+  {
+    code: 'O9',
+    rules: ['missing_tool_id'],
+    providers: ['openai-chat', 'deepseek', 'qwen'],
+    severity: 'error',
+    confidence: 'I',
+    condition: 'A `tool` message without `tool_call_id`.',
+    text: (p) => `Missing required parameter: 'messages[${p.n ?? 'N'}].tool_call_id'.`,
+    path: 'messages[N].tool_call_id',
+    index: 'N = the tool message as sent.',
+    source:
+      'OpenAI\u2019s missing-parameter error shape; Groq\u2019s schema error (hackclub/ai#22)',
+  },
+  {
+    code: 'OW1',
+    rules: ['duplicate_tool_use_id'],
+    providers: ['openai-chat', 'deepseek', 'qwen'],
+    severity: 'warning',
+    confidence: 'I',
+    condition: 'The same `tool_call` id in two assistant messages.',
+    text: null,
+    path: '',
+    index: 'The later call.',
+    source: 'no capture of a rejection',
+    note: 'A replayed turn is usually a retry bug; Anthropic (A6) and Responses (R6) reject it.',
+  },
+  {
+    code: 'OW2',
+    rules: ['duplicate_tool_result'],
+    providers: ['deepseek', 'qwen'],
+    severity: 'warning',
+    confidence: '?',
+    condition: 'Two tool messages answer one call.',
+    text: null,
+    path: '',
+    index: 'The second tool message.',
+    source: 'no capture for these providers',
+    note: COMPAT_DUP_NOTE,
+  },
+  {
+    code: 'O7',
+    rules: ['orphan_tool_result'],
+    providers: ['openai-chat'],
+    severity: 'warning',
+    confidence: 'I',
+    condition:
+      'Legacy function calling (2023): a `role: "function"` message (no id) that does not follow an assistant `function_call`. One that does is valid and pairs by position and name.',
+    text: null,
+    path: '',
+    index: 'The function message.',
+    source: 'OpenAI API reference (role `function`, deprecated); 2023-era transcripts',
+    note: 'Deprecated but accepted; no capture of what the API says to a stray function message.',
+  },
+  {
+    code: 'D1',
+    rules: ['orphan_tool_result'],
+    providers: ['deepseek'],
+    severity: 'error',
+    confidence: 'V',
+    condition: 'As O1.',
+    text: () =>
+      "Messages with role 'tool' must be a response to a preceding message with 'tool_calls'",
+    path: '',
+    index: 'No index (`param` null).',
+    source: 'FoundationAgents/OpenManus#23; qwersyk/Newelle#425',
+  },
+  {
+    code: 'D2',
+    rules: ['unanswered_tool_use', 'partial_answer', 'trailing_tool_use', 'tool_result_wrong_id'],
+    providers: ['deepseek'],
+    severity: 'error',
+    confidence: 'V',
+    condition:
+      'As O2 (no id list). A wrong `tool_call_id` leaves its call unanswered (unconfirmed).',
+    text: () =>
+      "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. (insufficient tool messages following tool_calls message)",
+    path: '',
+    index: 'No index.',
+    source: 'TurixAI/TuriX-CUA#15; gptme/gptme#3421; langgenius/dify#32222',
+  },
+  {
+    code: 'Q1',
+    rules: ['orphan_tool_result'],
+    providers: ['qwen'],
+    severity: 'error',
+    confidence: 'V',
+    condition: 'As O1.',
+    text: () =>
+      '<400> InternalError.Algo.InvalidParameter: messages with role "tool" must be a response to a preceeding message with "tool_calls".',
+    path: '',
+    index: 'No index.',
+    source: 'philschmid/mcp-openai-gemini-llama-example#5',
+  },
+  {
+    code: 'Q2',
+    rules: ['unanswered_tool_use', 'partial_answer', 'trailing_tool_use', 'tool_result_wrong_id'],
+    providers: ['qwen'],
+    severity: 'error',
+    confidence: 'V',
+    condition: 'As O2; the "id list" is `message[N].role`.',
+    text: (p) =>
+      `<400> InternalError.Algo.InvalidParameter: An assistant message with "tool_calls" must be followed by tool messages responding to each "tool_call_id". The following tool_call_ids did not have response messages: message[${p.n ?? 'N'}].role`,
+    path: '',
+    index:
+      'N = the message that broke the run, or the assistant message when the array ends (inferred).',
+    source: 'QwenLM/qwen-code#315',
+  },
+  {
+    code: 'M1',
+    rules: ['trailing_assistant'],
+    providers: ['mistral'],
+    severity: 'error',
+    confidence: 'V',
+    condition: 'The last message is not user or tool (or an assistant with `prefix: true`).',
+    text: (p) =>
+      `Expected last role User or Tool (or Assistant with prefix or continue_final_message set to True) for serving but got ${p.found ?? '<role>'}`,
+    path: '',
+    index: 'No index.',
+    source: 'mistralai/mistral-common protocol/instruct/validator.py',
+  },
+  {
+    code: 'M2',
+    rules: ['role_order', 'orphan_tool_result'],
+    providers: ['mistral'],
+    severity: 'error',
+    confidence: 'V',
+    condition:
+      'A role that may not follow the previous one (after tool only assistant or tool; a tool message only after assistant or tool).',
+    text: (p) => `Unexpected role '${p.found ?? '<role>'}' after role '${p.prev ?? '<role>'}'`,
+    path: '',
+    index: 'No index.',
+    source: 'BerriAI/litellm#17761; avante-corp/avante.nvim#2562; charmbracelet/crush#279',
+  },
+  {
+    code: 'M3',
+    rules: ['count_mismatch'],
+    providers: ['mistral'],
+    severity: 'error',
+    confidence: 'V',
+    condition:
+      'The tool messages between an assistant `tool_calls` message and the next assistant message (or the end) are not as many as its calls.',
+    text: () => 'Not the same number of function calls and responses',
+    path: '',
+    index: 'No index.',
+    source: 'mistral-common validator; captures quoted in several projects',
+  },
+];

@@ -1,0 +1,51 @@
+/**
+ * Rule functions shared by several providers. Each takes the request as the provider receives it
+ * and the provider's rule code; the text, path and confidence come from the rule catalogue, so a
+ * class of 400 is written once and every provider that has it reports it in its own words.
+ */
+import { isPinned } from '../exchanges.ts';
+import type { Message } from '../types.ts';
+import { ruleSpec, ruleText } from './catalogue/index.ts';
+import { violation } from './common.ts';
+import type { Violation } from './types.ts';
+
+/** Where a provider puts system/developer messages: in the list, or beside it. */
+export type SystemPlacement = 'in-list' | 'beside';
+
+/**
+ * Empty request (A14, O8, G8): the list the provider receives holds no message.
+ * @param messages the request's messages (normalised)
+ * @param code the provider's catalogue code for the rule
+ * @param system 'beside' when system/developer messages leave the list (Anthropic, Gemini)
+ * @param envelope the provider's 400 body around the text
+ * @returns the violation (message index 0, our index −1: no message holds the cause), or null
+ */
+export function emptyRequest(
+  messages: readonly Message[],
+  code: string,
+  system: SystemPlacement,
+  envelope: (message: string) => unknown,
+): Violation | null {
+  for (const m of messages) if (system === 'in-list' || !isPinned(m)) return null;
+  const spec = ruleSpec(code);
+  return violation(
+    {
+      rule: 'empty_request',
+      code,
+      messageIndex: 0,
+      index: -1,
+      blockIndex: null,
+      ids: [],
+      providerPath: spec.path.split(' ')[0] ?? null,
+      message: ruleText(code, {}),
+      title: 'The request holds no message',
+      why:
+        system === 'beside'
+          ? 'The message list is empty (a system prompt alone does not count): a trim or converter left nothing to send.'
+          : 'The message list is empty: a trim or converter left nothing to send.',
+      confidence: spec.confidence,
+      severity: spec.severity,
+    },
+    envelope,
+  );
+}
