@@ -69,9 +69,7 @@ export function withViewExtras(
   s: Pick<AppState, 'lesson' | 'simulator'>,
 ): string {
   const f = withLesson(fragment, s.lesson);
-  return typeof s.simulator !== 'boolean'
-    ? f
-    : `${f}${f ? '&' : ''}sim=${s.simulator ? '1' : '0'}`;
+  return typeof s.simulator !== 'boolean' ? f : `${f}${f ? '&' : ''}sim=${s.simulator ? '1' : '0'}`;
 }
 
 /** Debounce of URL writes, in ms: long enough to coalesce a slider drag, short enough to feel live. */
