@@ -17,9 +17,30 @@ const MODEL_RULE = {
   ],
 };
 
+const LIB_RULE = {
+  patterns: [
+    {
+      group: ['react', 'react-dom', 'react/*', 'zustand', 'zustand/*', 'd3-*', 'node:*'],
+      message: 'src/lib is the published package: the model and web-standard APIs only.',
+    },
+    {
+      group: ['**/state/**', '**/ui/**', '**/workers/**', '**/cli/**', '**/io/**'],
+      message: 'src/lib imports only src/model (library → model).',
+    },
+  ],
+};
+
 export default tseslint.config(
   {
-    ignores: ['dist', 'node_modules', 'test-results', 'playwright-report', 'bench-data', 'public'],
+    ignores: [
+      'dist',
+      'packages/*/dist',
+      'node_modules',
+      'test-results',
+      'playwright-report',
+      'bench-data',
+      'public',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -41,6 +62,22 @@ export default tseslint.config(
     ignores: ['src/model/**/*.test.ts', 'src/model/testing.ts'],
     rules: {
       'no-restricted-imports': ['error', MODEL_RULE],
+      'no-restricted-globals': [
+        'error',
+        'window',
+        'document',
+        'location',
+        'history',
+        'localStorage',
+        'navigator',
+      ],
+    },
+  },
+  {
+    files: ['src/lib/**/*.ts'],
+    ignores: ['src/lib/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', LIB_RULE],
       'no-restricted-globals': [
         'error',
         'window',

@@ -4,8 +4,10 @@ import react from '@vitejs/plugin-react';
 
 /**
  * Transcripts hold secrets: the built page may talk to nothing but its own origin. The policy is
- * a <meta> tag in the built index.html (so it holds on any static host). The dev server needs
- * inline scripts and a websocket for hot reload, so it gets a looser header instead.
+ * a <meta> tag in the built index.html (so it holds on any static host); the worker inherits it
+ * (it starts from a blob: URL, workers/client.ts). `vite preview` (`npm start`, the e2e suite)
+ * serves the built page with the same policy as a header. The dev server needs inline scripts
+ * and a websocket for hot reload, so it gets a looser header instead.
  */
 export const CSP = [
   "default-src 'self'",
@@ -44,6 +46,8 @@ export default defineConfig({
       ).replace("connect-src 'self'", "connect-src 'self' ws: wss:"),
     },
   },
+  // Without its own `headers`, preview would serve the dev server's loose policy above.
+  preview: { headers: { 'Content-Security-Policy': CSP } },
   build: { target: 'es2022', sourcemap: true },
   test: {
     include: ['src/**/*.test.ts', 'scripts/**/*.test.ts'],

@@ -85,7 +85,7 @@ async function readVerdicts(page: Page, e: Expected) {
   await expect(ex.getByTestId('policy-fits')).toHaveText(
     e.exchange.fits ? 'yes' : 'no: cannot drop more',
   );
-  // The error text is the provider's, character for character (provider-rules.md).
+  // The error text is the provider's, character for character (docs/rules.md).
   expect(e.message.firstError?.message.length).toBeGreaterThan(0);
   await expect(msg.getByTestId('policy-error-body')).toContainText(
     e.message.firstError?.message ?? '',

@@ -164,7 +164,15 @@ test.describe('permalink', () => {
     expect(md).toMatch(/^# Transcript incident summary/);
     expect(md).toContain('- Chosen: policy `message` at a budget of 900 tokens');
     expect(md).toContain('- Exchange-level alternative: policy `exchange`');
-    expect(md).toContain('src=coding-agent');
+    // Issue 15: by default the summary is of the structure-only copy, with its link and a
+    // sentence saying what the link holds; the transcript goes in only when ticked in.
+    expect(md).toContain('This link opens a structure-only copy');
+    expect(md).not.toContain('src=coding-agent');
+    await expect(page.getByTestId('summary-link-note')).toContainText('structure-only copy');
+    await page.getByTestId('summary-include-transcript').check();
+    await expect(page.getByTestId('summary-link-note')).toContainText('whole transcript');
+    const full = (await save('export-summary')).bytes.toString('utf8');
+    expect(full).toContain('src=coding-agent');
 
     const svg = (await save('export-svg')).bytes.toString('utf8');
     expect(svg).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);

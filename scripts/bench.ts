@@ -13,6 +13,9 @@
  * - peak_heap_vs_file: peak V8 heap while loading the 50 MB Anthropic body ÷ its size (target
  *   ≤ 4), measured in a fresh process, sampled after each stage and at every allocation-heavy
  *   step; peak_rss_vs_file likewise from the process's max RSS.
+ * - check_vs_stringify_* / checked_fetch_vs_stringify_*: the library in the request path, per
+ *   request at 10, 100 and 1,000 messages ÷ JSON.stringify of the same body (scripts/benchCheck.ts;
+ *   `--only check` runs just these).
  *
  * Generated data goes to bench-data/ (gitignored) and is reused across runs.
  */
@@ -31,6 +34,7 @@ import { countTokens } from '../src/model/tokens.ts';
 import type { Transcript } from '../src/model/types.ts';
 import { generate, type GenFormat } from './gen.ts';
 import { line } from './benchLine.ts';
+import { benchCheck } from './benchCheck.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dataDir = path.join(root, 'bench-data');
@@ -262,7 +266,7 @@ function benchPeak(file: string): void {
   line('peak_rss_vs_file', rss, '×', 'max RSS of the whole process (node itself included)');
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const pipeAt = args.indexOf('--pipeline-child');
   if (pipeAt >= 0) {
@@ -278,6 +282,10 @@ function main(): void {
   const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
   if (only === 'eviction') {
     benchEviction();
+    return;
+  }
+  if (only === 'check') {
+    await benchCheck();
     return;
   }
   const cpu = (os.cpus()[0]?.model ?? 'unknown').trim();
@@ -297,6 +305,7 @@ function main(): void {
       '# skipped pipeline_vs_json_parse_claude_code_50mb: no claude-code-jsonl parser registered\n',
     );
   benchEviction();
+  await benchCheck();
   benchPeak(anth);
   // --- Browser figures (issue 7, scripts/benchBrowser.ts): Chromium via Playwright. ---
   if (only !== 'node' && !args.includes('--no-browser')) {
@@ -309,4 +318,4 @@ function main(): void {
   }
 }
 
-main();
+await main();

@@ -4,8 +4,11 @@
 import { CHECK_USAGE, runCheck } from './check.ts';
 import { REPAIR_USAGE, runRepair } from './repair.ts';
 import { SIMULATE_USAGE, runSimulate } from './simulate.ts';
+import { SHARE_USAGE, runShare } from './share.ts';
 import { SWEEP_USAGE, runSweep } from './sweep.ts';
 import { EXIT_UNREADABLE, type CliIO } from './io.ts';
+import { UsageError } from './args.ts';
+import { clip } from '../model/limits.ts';
 
 interface Command {
   usage: string;
@@ -17,6 +20,7 @@ export const COMMANDS: Record<string, Command> = {
   repair: { usage: REPAIR_USAGE, run: runRepair },
   simulate: { usage: SIMULATE_USAGE, run: runSimulate },
   sweep: { usage: SWEEP_USAGE, run: runSweep },
+  share: { usage: SHARE_USAGE, run: runShare },
 };
 
 export function usage(): string {
@@ -27,7 +31,12 @@ export function usage(): string {
     )}\n\nExit codes: 0 valid, 1 invalid (or not repairable), 2 unreadable input or bad usage.\n`;
 }
 
-/** Run the CLI. @returns the process exit code. */
+/**
+ * Run the CLI. A usage error (UsageError) prints the message and the usage text; any other
+ * failure is the program's, not the user's: one line saying what it was doing, no usage text
+ * (issue 14). Both exit 2.
+ * @returns the process exit code (0 valid, 1 invalid, 2 unreadable, bad usage or a failure)
+ */
 export async function runCli(argv: string[], io: CliIO): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
@@ -46,7 +55,12 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   try {
     return await cmd.run(rest, io);
   } catch (e) {
-    io.err(`error: ${(e as Error).message}\n${usage()}`);
+    const message = clip(e instanceof Error ? e.message : String(e), 300);
+    if (e instanceof UsageError) io.err(`error: ${message}\n${usage()}`);
+    else
+      io.err(
+        `error: ${name} failed while ${io.doing ?? 'starting'}: ${message}\n(This is a fault of the program, not of the command line; the input was not changed.)\n`,
+      );
     return EXIT_UNREADABLE;
   }
 }

@@ -2,11 +2,23 @@ import type { FormatId, ProviderId } from '../model/types.ts';
 import { PARSERS } from '../model/parse/registry.ts';
 import { VALIDATORS } from '../model/validate/index.ts';
 import { parseTranscript, type ParsedTranscript } from '../model/parse/index.ts';
+import { windowAround } from '../model/limits.ts';
+import { clipArg, intFlag, UsageError } from './args.ts';
+import { linkFragment, readLink } from './link.ts';
 
 export interface CliIO {
+  /**
+   * FILE's text (`-`: stdin). @throws Error with a message for the user when it cannot be read
+   * or is refused (binary, over the limit: main.ts `readInput`)
+   */
   read: (file: string) => { text: string; name: string };
   out: (s: string) => void;
   err: (s: string) => void;
+  /**
+   * What the command is doing now, in words (`parsing t.json`), set as it goes: an internal
+   * failure is reported as "error while <doing>" (commands.ts).
+   */
+  doing?: string;
 }
 
 export const EXIT_VALID = 0;
@@ -16,30 +28,33 @@ export const EXIT_UNREADABLE = 2;
 export function checkFormat(v: string | true | undefined): FormatId | undefined {
   if (v === undefined || v === true) return undefined;
   if (!PARSERS.some((p) => p.id === v))
-    throw new Error(`unknown format "${v}"; known: ${PARSERS.map((p) => p.id).join(', ')}`);
+    throw new UsageError(
+      `unknown format "${clipArg(v)}"; known: ${PARSERS.map((p) => p.id).join(', ')}`,
+    );
   return v as FormatId;
 }
 
 export function checkProvider(v: string | true | undefined): ProviderId | undefined {
   if (v === undefined || v === true) return undefined;
   if (!VALIDATORS.some((p) => p.id === v))
-    throw new Error(`unknown provider "${v}"; known: ${VALIDATORS.map((p) => p.id).join(', ')}`);
+    throw new UsageError(
+      `unknown provider "${clipArg(v)}"; known: ${VALIDATORS.map((p) => p.id).join(', ')}`,
+    );
   return v as ProviderId;
 }
 
 /**
  * `--request N` (1-based, as the page's picker numbers them) → a 0-based request index.
- * @throws Error when N is not a whole number ≥ 1
+ * @throws UsageError when N is not a whole number from 1 to `MAX_INT_FLAG`
  */
 export function checkRequest(v: string | true | undefined): number | undefined {
   if (v === undefined || v === true) return undefined;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`--request needs a number from 1, got "${v}"`);
-  return n - 1;
+  const n = intFlag('request', v, 1);
+  return n === undefined ? undefined : n - 1;
 }
 
 /**
- * Read and parse FILE; on failure print where and what was expected, and return null. A file
+ * Read and parse FILE (or a link: `link.ts`); on failure print where and what was expected, and return null. A file
  * holding several requests (a HAR, a batch, an eval log) opens the one `requestIndex` names
  * (0-based; default as the page: the newest, or an eval log's first sample); without a choice a
  * note on stderr says which one was read and how to choose another. A request index past the
@@ -52,12 +67,15 @@ export function loadTranscript(
   requestIndex?: number,
 ): ParsedTranscript | null {
   let input: { text: string; name: string };
+  io.doing = `reading ${file}`;
   try {
-    input = io.read(file);
+    const fragment = linkFragment(file);
+    input = fragment !== null ? readLink(fragment) : io.read(file);
   } catch (e) {
     io.err(`error: cannot read ${file}: ${(e as Error).message}\n`);
     return null;
   }
+  io.doing = `parsing ${file}`;
   const parsed = parseTranscript(input.text, {
     ...(format ? { format } : {}),
     ...(requestIndex !== undefined ? { requestIndex } : {}),
@@ -66,10 +84,16 @@ export function loadTranscript(
   if (!parsed.ok) {
     const e = parsed.error;
     io.err(`error: ${e.message}\n`);
-    if (e.location)
-      io.err(
-        `  ${e.location.line} | ${e.location.lineText.slice(0, 200)}\n  ${' '.repeat(String(e.location.line).length)} | ${' '.repeat(Math.max(0, Math.min(e.location.column - 1, 200)))}^\n`,
-      );
+    const loc = e.location;
+    if (loc) {
+      // The model quotes a window of a long line already (SourceLocation.caret); else cut here.
+      const w =
+        loc.caret !== undefined
+          ? { text: loc.lineText, caret: loc.caret }
+          : windowAround(loc.lineText, loc.column);
+      const gutter = ' '.repeat(String(loc.line).length);
+      io.err(`  ${loc.line} | ${w.text}\n  ${gutter} | ${' '.repeat(w.caret)}^\n`);
+    }
     if (e.tried) for (const t of e.tried) io.err(`  ${t.format}: expected ${t.expected}\n`);
     return null;
   }
@@ -88,5 +112,6 @@ export function loadTranscript(
     io.err(
       `note: ${file} holds ${requests.length} requests; read #${(chosen ?? 0) + 1} (choose another with --request N)\n`,
     );
+  io.doing = `analysing ${file}`;
   return parsed.value;
 }

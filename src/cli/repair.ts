@@ -42,8 +42,10 @@ export function runRepair(argv: string[], io: RepairIO): number {
   const parsed = loadTranscript(io, file, format, checkRequest(args.flags.request));
   if (!parsed) return EXIT_UNREADABLE;
   const t = parsed.transcript;
+  io.doing = `repairing ${file}`;
   const r = repairTranscript(t, provider);
   const validBefore = validateTranscript(t, r.provider).valid;
+  io.doing = `writing the repaired ${file}`;
   const text = writeTranscript(r.transcript);
   if (out !== undefined) {
     try {

@@ -4,7 +4,7 @@ import type { PolicyId, PolicyOptions } from '../model/evict/types.ts';
 import { countTokensCached, TokenCache } from '../model/tokenCache.ts';
 import { loadBpeCounter } from '../model/tokens.ts';
 import type { Violation } from '../model/validate/index.ts';
-import { onlyFile, parseArgs } from './args.ts';
+import { intFlag, onlyFile, parseArgs, UsageError } from './args.ts';
 import {
   checkFormat,
   checkProvider,
@@ -20,17 +20,10 @@ export const SIMULATE_USAGE = `simulate FILE --policy P --budget N [--provider P
 
 function checkPolicy(v: string | true | undefined): PolicyId {
   if (typeof v !== 'string')
-    throw new Error(`simulate needs --policy (one of ${POLICIES.join(', ')})`);
+    throw new UsageError(`simulate needs --policy (one of ${POLICIES.join(', ')})`);
   if (!(POLICIES as readonly string[]).includes(v))
-    throw new Error(`unknown policy "${v}"; known: ${POLICIES.join(', ')}`);
+    throw new UsageError(`unknown policy "${v}"; known: ${POLICIES.join(', ')}`);
   return v as PolicyId;
-}
-
-/** A non-negative integer flag value (tokens, counts). @throws on anything else */
-export function intFlag(name: string, v: string | true | undefined): number | undefined {
-  if (v === undefined) return undefined;
-  if (v === true || !/^\d+$/.test(v)) throw new Error(`--${name} needs a whole number ≥ 0`);
-  return Number(v);
 }
 
 /** The violation fields the CLI prints in JSON (same shape as `check --json`). */
@@ -62,7 +55,7 @@ export async function runSimulate(argv: string[], io: CliIO): Promise<number> {
   const file = onlyFile(args, 'simulate');
   const policy = checkPolicy(args.flags.policy);
   const budget = intFlag('budget', args.flags.budget);
-  if (budget === undefined) throw new Error('simulate needs --budget N (tokens)');
+  if (budget === undefined) throw new UsageError('simulate needs --budget N (tokens)');
   const summaryTokens = intFlag('summary-tokens', args.flags['summary-tokens']);
   const keepNewest = intFlag('keep-newest', args.flags['keep-newest']);
   const format = checkFormat(args.flags.format);
@@ -72,6 +65,7 @@ export async function runSimulate(argv: string[], io: CliIO): Promise<number> {
   const t = parsed.transcript;
   const provider = providerFlag ?? DEFAULT_PROVIDER[t.format];
   // Counted as the page's worker counts (workers/run.ts): o200k, a reply's usage figures when the log has them.
+  io.doing = `counting the tokens of ${file}`;
   const table = countTokensCached(t, provider, await loadBpeCounter(), new TokenCache(), {
     preferUsage: true,
   });
@@ -80,7 +74,9 @@ export async function runSimulate(argv: string[], io: CliIO): Promise<number> {
     ...(keepNewest !== undefined ? { keepNewestExchanges: keepNewest } : {}),
     ...(args.flags['pin-first'] ? { pinFirst: true } : {}),
   };
+  io.doing = `simulating ${policy} at ${budget} tokens on ${file}`;
   const r = simulatePolicy(prepareEviction(t, table, provider), policy, budget, options);
+  io.doing = `writing the result for ${file}`;
   const raw = (i: number) => t.messages[i]?.rawIndex ?? i;
   const v = r.validation;
   if (args.flags.json) {

@@ -3,7 +3,7 @@ import { sweepContext } from '../model/evict/sweep.ts';
 import { countTokensCached, TokenCache } from '../model/tokenCache.ts';
 import { loadBpeCounter } from '../model/tokens.ts';
 import { DEFAULT_PROVIDER } from '../model/validate/index.ts';
-import { onlyFile, parseArgs } from './args.ts';
+import { intFlag, onlyFile, parseArgs } from './args.ts';
 import {
   checkFormat,
   checkProvider,
@@ -14,7 +14,7 @@ import {
   loadTranscript,
   type CliIO,
 } from './io.ts';
-import { compactRanges, intFlag } from './simulate.ts';
+import { compactRanges } from './simulate.ts';
 
 export const SWEEP_USAGE =
   'sweep FILE [--provider P] [--summary-tokens S] [--json] [--request N]   every budget, every policy: which give a 400, and the mean overshoot (exit 1 if any budget gives a 400)';
@@ -35,9 +35,11 @@ export async function runSweep(argv: string[], io: CliIO): Promise<number> {
   const t = parsed.transcript;
   const provider = providerFlag ?? DEFAULT_PROVIDER[t.format];
   // Counted as the page's worker counts (workers/run.ts): o200k, a reply's usage figures when the log has them.
+  io.doing = `counting the tokens of ${file}`;
   const table = countTokensCached(t, provider, await loadBpeCounter(), new TokenCache(), {
     preferUsage: true,
   });
+  io.doing = `sweeping every policy over ${file}`;
   const s = sweepContext(
     prepareEviction(t, table, provider),
     POLICIES,

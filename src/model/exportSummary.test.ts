@@ -3,7 +3,10 @@ import { analyze } from './analyze.ts';
 import { prepareEviction, simulatePolicy } from './evict/policies.ts';
 import type { EvictionResult } from './evict/types.ts';
 import {
+  LINK_SENTENCE,
   buildIncidentSummary,
+  buildSharedIncidentSummary,
+  type SummaryLink,
   exportKeptSource,
   keptTranscript,
   mdCode,
@@ -22,7 +25,11 @@ function parse(v: unknown): Transcript {
 
 function summaryOf(
   t: Transcript,
-  extra: { eviction?: EvictionResult; alternative?: EvictionResult; permalink?: string } = {},
+  extra: {
+    eviction?: EvictionResult;
+    alternative?: EvictionResult;
+    permalink?: SummaryLink;
+  } = {},
 ) {
   const a = analyze(t);
   return buildIncidentSummary({
@@ -69,7 +76,9 @@ describe('buildIncidentSummary', () => {
   for (const fx of CASE_FIXTURES) {
     it(`gives the first error verbatim with where it comes from: ${fx.name}`, () => {
       const t = parse(fx.transcript);
-      const md = summaryOf(t, { permalink: 'https://example.test/#v=1&b=100' });
+      const md = summaryOf(t, {
+        permalink: { url: 'https://example.test/#v=1&b=100', contains: 'view' },
+      });
       const first = fx.expected[0];
       if (!first) return;
       expect(md).toContain('## First error');
@@ -167,5 +176,103 @@ describe('exportKeptSource', () => {
       { type: 'text', text: '[Summary of the earlier conversation, 20 tokens]' },
     ]);
     expect(kept.messages[at + 1]?.index).toBe(r.summary.before);
+  });
+});
+
+/** A HAR of one Anthropic request holding secrets in headers, cookies, texts, inputs and results. */
+function harWithSecrets(): string {
+  const body = {
+    model: 'ft:claude-sonnet-4-5:acme-corp:triage:7f3k',
+    max_tokens: 1024,
+    system: 'Internal triage bot for Acme payroll.',
+    messages: [
+      {
+        role: 'user',
+        content:
+          'Reset the account of maria.gonzalez@acme-payroll.example, password Hunter2Secret!',
+      },
+      {
+        role: 'assistant',
+        content: [
+          {
+            type: 'tool_use',
+            id: 'alicesmith_call_77',
+            name: 'reset_password',
+            input: { email: 'maria.gonzalez@acme-payroll.example', newPassword: 'Hunter2Secret!' },
+          },
+        ],
+      },
+      { role: 'user', content: 'Did it work? Session token sk-ant-api03-SECRETSECRET' },
+    ],
+  };
+  return JSON.stringify({
+    log: {
+      version: '1.2',
+      creator: { name: 'test', version: '1' },
+      entries: [
+        {
+          startedDateTime: '2026-11-30T10:00:00.000Z',
+          request: {
+            method: 'POST',
+            url: 'https://api.anthropic.com/v1/messages',
+            headers: [
+              { name: 'x-api-key', value: 'sk-ant-api03-SECRETSECRET' },
+              { name: 'cookie', value: 'session=SESSIONCOOKIEVALUE' },
+            ],
+            postData: { mimeType: 'application/json', text: JSON.stringify(body) },
+          },
+          response: { status: 400, content: { mimeType: 'application/json', text: '{}' } },
+        },
+      ],
+    },
+  });
+}
+
+describe('buildSharedIncidentSummary (issue 15)', () => {
+  const SECRETS = [
+    'sk-ant-api03',
+    'SESSIONCOOKIEVALUE',
+    'maria',
+    'gonzalez',
+    'Hunter2Secret',
+    'payroll',
+    'alicesmith',
+    'acme-corp',
+    'triage',
+  ];
+  const r = parseTranscript(harWithSecrets());
+  if (!r.ok) throw new Error(r.error.message);
+  const t = r.value.transcript;
+  const a = analyze(t);
+  const input = {
+    transcript: t,
+    provider: a.provider,
+    grouping: a.grouping,
+    pairs: a.pairs,
+    validation: a.validation,
+    tokens: countTokens(t, a.provider),
+  };
+
+  it('by default holds no text, id or custom model name of the transcript', () => {
+    expect(a.validation.valid).toBe(false); // the unanswered call: there is an error to report
+    const link: SummaryLink = { url: 'https://example.test/#v=1&s=1&t=x', contains: 'structure' };
+    const md = buildSharedIncidentSummary({ ...input, permalink: link });
+    for (const s of SECRETS) expect(md).not.toContain(s);
+    expect(md).toContain(LINK_SENTENCE.structure);
+    expect(md).toContain('structure-only copy');
+    // The same counts and the same error as the transcript's own summary.
+    expect(md).toContain(`${t.messages.length} messages`);
+    expect(md).toContain(a.validation.violations[0]?.code ?? '?');
+    expect(md).toContain('model `claude-sonnet-4-5`');
+  });
+
+  it('carries the transcript only when the user includes it, and says so', () => {
+    const link: SummaryLink = { url: 'https://example.test/#v=1&t=x', contains: 'transcript' };
+    const md = buildSharedIncidentSummary(
+      { ...input, permalink: link },
+      { includeTranscript: true },
+    );
+    expect(md).toContain('alicesmith_call_77');
+    expect(md).toContain(LINK_SENTENCE.transcript);
   });
 });

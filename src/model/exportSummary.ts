@@ -12,6 +12,9 @@ import type { ToolPair } from './pairing.ts';
 import { parserFor } from './parse/registry.ts';
 import type { TokenTable } from './tokens.ts';
 import type { Message, ProviderId, Transcript } from './types.ts';
+import { analyze } from './analyze.ts';
+import { redactTranscriptWithMaps } from './redact.ts';
+import type { TextCounter } from './tokens.ts';
 import type { Validation, Violation } from './validate/types.ts';
 import { writeTranscript } from './write.ts';
 
@@ -29,11 +32,30 @@ export interface IncidentSummaryInput {
   eviction?: EvictionResult | null;
   /** The exchange-level alternative at the same budget (`policy: 'exchange'`). */
   alternative?: EvictionResult | null;
-  /** The permalink to this view (structure-only or full), when there is one. */
-  permalink?: string | null;
+  /** The link to this view and what it carries, when there is one. */
+  permalink?: SummaryLink | null;
+  /** True when `transcript` is the structure-only copy (a line says so under the heading). */
+  structureOnly?: boolean;
   /** Heading; defaults to "Transcript incident summary". */
   title?: string;
 }
+
+/** What a link in a summary carries: a structure-only copy, the whole transcript, or the view. */
+export type LinkContents = 'structure' | 'transcript' | 'view';
+
+export interface SummaryLink {
+  url: string;
+  contains: LinkContents;
+}
+
+/** The sentence under `## Link`: what whoever opens the link gets. */
+export const LINK_SENTENCE: Record<LinkContents, string> = {
+  structure:
+    'This link opens a structure-only copy: every text, tool input and result is a placeholder of the same token count, ids are renamed and times are relative; it carries no transcript content.',
+  transcript:
+    'This link carries the whole transcript (compressed in the address): whoever opens it can read every message, tool input and result. Share it only where the transcript itself may go.',
+  view: 'This link holds the view only (budget, policy, selection), not the transcript: whoever opens it must open the same file.',
+};
 
 const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
 
@@ -86,6 +108,11 @@ export function buildIncidentSummary(input: IncidentSummaryInput): string {
   const { transcript: t, grouping, pairs, validation, tokens } = input;
   const out: string[] = [];
   out.push(`# ${input.title ?? 'Transcript incident summary'}`, '');
+  if (input.structureOnly)
+    out.push(
+      'Made from the structure-only copy: texts are placeholders, ids are renamed (`r001`, …) and the model is its public base; counts, pairs and verdicts are those of the transcript.',
+      '',
+    );
   const formatLabel = parserFor(t.format)?.label ?? t.format;
   out.push(`- Format: ${formatLabel} (${mdCode(t.format)})`);
   out.push(
@@ -123,7 +150,7 @@ export function buildIncidentSummary(input: IncidentSummaryInput): string {
     out.push(`${mdCode(err.code)} ${err.title} — from ${origin}, at ${where(t, err)}.`, '');
     if (err.ids.length > 0) out.push(`Tool ids: ${err.ids.map(mdCode).join(', ')}`, '');
     out.push(
-      `HTTP ${err.status ?? 400}; confidence ${mdCode(err.confidence)} (provider-rules.md).`,
+      `HTTP ${err.status ?? 400}; confidence ${mdCode(err.confidence)} (rule catalogue, docs/rules.md).`,
       '',
     );
     out.push(mdFence(JSON.stringify(err.error, null, 2), 'json'), '');
@@ -138,11 +165,58 @@ export function buildIncidentSummary(input: IncidentSummaryInput): string {
     out.push('');
   }
 
-  if (input.permalink) out.push('## Link', '', `<${input.permalink}>`, '');
+  if (input.permalink)
+    out.push(
+      '## Link',
+      '',
+      LINK_SENTENCE[input.permalink.contains],
+      '',
+      `<${input.permalink.url}>`,
+      '',
+    );
   return `${out
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')
     .trimEnd()}\n`;
+}
+
+/**
+ * The incident summary as shared (issue 15): of the structure-only copy — no text, id, time or
+ * custom model name of the transcript — unless the user chose to include the transcript.
+ * Counts, pairs, verdicts and eviction lines are the same either way (the copy keeps them).
+ * @param input the summary of the transcript as loaded (its `permalink` is the link to print)
+ * @param opts `includeTranscript` (default false); `counter`: the page's counter, so placeholders
+ *   keep its token counts
+ * @returns Markdown text, ending with a newline
+ */
+export function buildSharedIncidentSummary(
+  input: IncidentSummaryInput,
+  opts: { includeTranscript?: boolean; counter?: TextCounter } = {},
+): string {
+  if (opts.includeTranscript) return buildIncidentSummary(input);
+  const red = redactTranscriptWithMaps(
+    input.transcript,
+    opts.counter ? { counter: opts.counter } : {},
+  );
+  const a = analyze(red.transcript, input.provider);
+  // The eviction's own error names the original ids: rename them as the copy does.
+  const ids = [...red.ids].sort((x, y) => y[0].length - x[0].length);
+  const rename = (r: EvictionResult | null | undefined): EvictionResult | null => {
+    if (!r) return null;
+    let json = JSON.stringify(r.validation.violations);
+    for (const [from, to] of ids) json = json.split(JSON.stringify(from).slice(1, -1)).join(to);
+    return { ...r, validation: { ...r.validation, violations: JSON.parse(json) as Violation[] } };
+  };
+  return buildIncidentSummary({
+    ...input,
+    transcript: red.transcript,
+    grouping: a.grouping,
+    pairs: a.pairs,
+    validation: a.validation,
+    eviction: rename(input.eviction),
+    alternative: rename(input.alternative),
+    structureOnly: true,
+  });
 }
 
 /**

@@ -205,16 +205,22 @@ export interface Transcript {
   raw: unknown;
 }
 
-/** Where in the source a parse failed: 1-based line and column, plus the line's text. */
+/**
+ * Where in the source a parse failed: 1-based line and column, plus the line's text — of a long
+ * line only a window around the column (model/limits.ts `QUOTE_CHARS`), `…` marking the cuts.
+ */
 export interface SourceLocation {
   line: number;
   column: number;
   lineText: string;
+  /** Set when `lineText` is a window: the index in `lineText` (0-based) of `column`'s character. */
+  caret?: number;
 }
 
 /** A parse failure with a message a person can act on. */
 export interface ParseError {
-  kind: 'json' | 'shape' | 'empty' | 'binary';
+  /** `limit`: refused before any work, too large or too deeply nested (model/limits.ts). */
+  kind: 'json' | 'shape' | 'empty' | 'binary' | 'limit';
   message: string;
   location?: SourceLocation;
   /** For `shape`: each format tried and what it expected. */

@@ -24,6 +24,7 @@ import {
 } from './permalink/codec.ts';
 import { noticeStore } from './permalink/notices.ts';
 import type { FaultSpec } from '../model/faults.ts';
+import { lessonStepIndex } from '../model/lesson.ts';
 import {
   DEFAULT_PERMALINK_STATE,
   FaultsSchema,
@@ -324,6 +325,14 @@ function apply(store: StoreApi<AppStore>, fragment: string): PermalinkNotice[] {
   const patch = storePatchFromPermalink(state);
   patch.lesson = lessonFromFragment(fragment);
   patch.simulator = simulatorFromFragment(fragment);
+  // A lesson step this page does not have is said, not replaced by another step (issue 15).
+  if (patch.lesson !== null && lessonStepIndex(patch.lesson) < 0) {
+    notices.push({
+      key: 'learn',
+      message: `This page has no lesson step “${patch.lesson}”: Learn mode was not opened.`,
+    });
+    patch.lesson = null;
+  }
   const cur = store.getState().source;
   const nothingShown = cur.text === '' && !cur.file;
   const refused = notices.some((n) => n.key === 't');

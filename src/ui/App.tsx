@@ -7,6 +7,8 @@ import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } f
 import { DEFAULT_PROVIDER, VALIDATORS } from '../model/validate/index.ts';
 import { loadSampleIndex, loadSampleText, readFileText, type SampleEntry } from '../io/files.ts';
 import type { ParseError } from '../model/types.ts';
+import { displayName } from '../model/displayName.ts';
+import { noticeStore } from '../state/permalink/notices.ts';
 import {
   selectCounts,
   selectDimmed,
@@ -136,6 +138,24 @@ export function App() {
       before: { analysis: shown.analysis, source: shown.source },
     });
 
+  // A streamed file that failed (bad JSON, too deep, a .gz bomb), or any file refused for a limit
+  // (nothing in it to fix in the text box): nothing of it is shown, so the store's source goes
+  // back to the transcript on screen (the address, the Sample menu and Share name that one, not
+  // the failed file) and the banner says the file could not be read, as for a small file that
+  // fails to decode (issue 14).
+  const failed =
+    error && !view.pending && source.origin === 'file' && view.request?.file === source.file
+      ? view.request
+      : undefined;
+  const revert = failed != null && (failed.file !== undefined || error?.kind === 'limit');
+  useEffect(() => {
+    const back = shown.source;
+    if (!revert || !error || !back || back === source) return;
+    const name = source.name;
+    setFileError({ ...error, message: `${name}: ${error.message}`, file: name });
+    setSource(back);
+  }, [revert, error, source, shown.source, setSource]);
+
   // Theme: the system setting unless the user forced one.
   useEffect(() => {
     if (theme) document.documentElement.dataset.theme = theme;
@@ -164,7 +184,12 @@ export function App() {
       if (file.size > STREAM_MIN_BYTES) {
         // Large file (issue 7): the worker streams it; the page never holds its text.
         setFileError(null);
-        setSource({ text: '', name: file.name.replace(/\.gz$/i, ''), origin: 'file', file });
+        setSource({
+          text: '',
+          name: displayName(file.name.replace(/\.gz$/i, '')),
+          origin: 'file',
+          file,
+        });
         return;
       }
       const r = await readFileText(file);
@@ -182,7 +207,11 @@ export function App() {
         return;
       }
       setFileError(null);
-      setSource({ text: r.value, name: file.name.replace(/\.gz$/i, ''), origin: 'file' });
+      setSource({
+        text: r.value,
+        name: displayName(file.name.replace(/\.gz$/i, '')),
+        origin: 'file',
+      });
     },
     [setSource],
   );
@@ -196,10 +225,17 @@ export function App() {
   );
   useEffect(() => {
     if (wantedSample === null || samples.length === 0) return;
-    const entry =
-      samples.find((s) => s.id === wantedSample) ??
-      samples.find((s) => s.id === DEFAULT_SAMPLE_ID) ??
-      samples[0];
+    const named = samples.find((s) => s.id === wantedSample);
+    // A link naming a sample this page does not have says so (issue 15), then shows the default.
+    if (!named)
+      noticeStore.getState().show([
+        ...noticeStore.getState().notices,
+        {
+          key: 'src',
+          message: `This page has no sample “${displayName(wantedSample)}”: showing the default sample instead.`,
+        },
+      ]);
+    const entry = named ?? samples.find((s) => s.id === DEFAULT_SAMPLE_ID) ?? samples[0];
     if (entry) void loadSample(entry);
   }, [samples, wantedSample, loadSample]);
 

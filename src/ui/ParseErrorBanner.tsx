@@ -1,4 +1,9 @@
-/** A parse failure: what is wrong and where (line, column, the line with a caret). */
+/**
+ * A parse failure: what is wrong and where (line, column, the line with a caret). Everything it
+ * quotes is bounded (issue 14): the line is a window around the column (`SourceLocation`), the
+ * message is clipped, so a 6.7 MB one-line file gives a banner of a few lines.
+ */
+import { clip, QUOTE_CHARS, windowAround } from '../model/limits.ts';
 import type { ParseError } from '../model/types.ts';
 
 export function ParseErrorBanner({
@@ -15,6 +20,12 @@ export function ParseErrorBanner({
   shown?: string | undefined;
 }) {
   const loc = error.location;
+  // The model windows long lines already; an error built elsewhere is windowed here.
+  const shownLine = loc
+    ? loc.caret !== undefined
+      ? { text: loc.lineText, caret: loc.caret }
+      : windowAround(loc.lineText, loc.column, QUOTE_CHARS)
+    : null;
   return (
     <div className="parse-error" role="alert" data-testid="parse-error" data-kind={error.kind}>
       <strong>
@@ -24,7 +35,9 @@ export function ParseErrorBanner({
             ? 'Not valid JSON'
             : error.kind === 'empty'
               ? 'Nothing to read'
-              : 'Unknown format'}
+              : error.kind === 'limit'
+                ? 'Refused: beyond a limit'
+                : 'Unknown format'}
       </strong>
       {loc && (
         <span className="where" data-testid="parse-error-location">
@@ -32,12 +45,12 @@ export function ParseErrorBanner({
           at line {loc.line}, column {loc.column}
         </span>
       )}
-      <p>{error.message}</p>
-      {loc && (
+      <p>{clip(error.message)}</p>
+      {shownLine && (
         <pre className="error-line" data-testid="parse-error-line">
-          {loc.lineText}
+          {shownLine.text}
           {'\n'}
-          {' '.repeat(Math.max(0, loc.column - 1))}^
+          {' '.repeat(Math.max(0, shownLine.caret))}^
         </pre>
       )}
       {error.tried && (

@@ -75,7 +75,7 @@ function ViolationItem({
         </span>
         <span
           className="violation-code"
-          title={`Rule ${v.code} in provider-rules.md; ${CONFIDENCE_TEXT[v.confidence] ?? v.confidence}`}
+          title={`Rule ${v.code} in the rule catalogue (docs/rules.md); ${CONFIDENCE_TEXT[v.confidence] ?? v.confidence}`}
         >
           {v.code}
         </span>

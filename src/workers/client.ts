@@ -1,3 +1,4 @@
+/// <reference types="vite/client" />
 /**
  * The page's only door to parsing and analysis. Requests go to a module worker; when workers are
  * unavailable (tests, old browsers, a worker that failed to start) the same work runs
@@ -38,6 +39,7 @@ import type {
   WorkerResponse,
 } from './protocol.ts';
 import { readBlobSource } from './stream.ts';
+import workerUrl from './inspect.worker.ts?worker&url';
 
 export type { InspectRequest, Inspection, LoadProgress } from './protocol.ts';
 
@@ -147,12 +149,24 @@ function fileKey(b: Blob): number {
   return k;
 }
 
+/**
+ * Start the worker from a `blob:` URL whose one line imports the built worker script. A worker
+ * loaded from its own URL is governed by that response's headers, and a plain static host sends
+ * no Content-Security-Policy; a worker from a local-scheme (`blob:`) URL inherits the policy of
+ * the document that creates it (CSP 3, "Initialize a Worker's policy container"), the `<meta>`
+ * policy included. So the code that parses untrusted text runs under the page's policy on any
+ * host (issue 14). The import is same-origin, which `script-src 'self'` allows.
+ */
 function spawn(): Worker | null {
   try {
-    return new Worker(new URL('./inspect.worker.ts', import.meta.url), {
-      type: 'module',
-      name: 'inspect',
-    });
+    const base = typeof location === 'undefined' ? import.meta.url : location.href;
+    const script = new URL(workerUrl, base).href;
+    const blob = new Blob([`import ${JSON.stringify(script)};\n`], { type: 'text/javascript' });
+    const url = URL.createObjectURL(blob);
+    const w = new Worker(url, { type: 'module', name: 'inspect' });
+    // The script is fetched asynchronously once the worker starts: revoke the URL well after.
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    return w;
   } catch {
     return null;
   }
@@ -330,9 +344,28 @@ export function createWorkerClient(): InspectClient {
       void sync.inspect(p.req, p.listener).then(p.resolve);
     }
   };
+  /**
+   * An answer the page could not deserialise (structured clone failed on this side): the request
+   * it belonged to cannot complete, so every pending request is answered with an error (the page
+   * keeps what it shows) instead of waiting forever (issue 14).
+   */
+  const onMessageError = () => {
+    for (const [id, p] of pending) {
+      pending.delete(id);
+      p.resolve({
+        ok: false,
+        error: {
+          kind: 'shape',
+          message:
+            'The worker’s answer could not be received by the page (it could not be copied across threads). Nothing of this input was loaded.',
+        },
+      });
+    }
+  };
   const attach = (w: Worker) => {
     w.onmessage = onMessage;
     w.onerror = onError;
+    w.onmessageerror = onMessageError;
   };
   attach(worker);
   setSweepSource({

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { MAX_UNPACKED_BYTES } from '../model/limits.ts';
 import {
   FIXED_MAX_FILE_BYTES,
   heapLimitBytes,
@@ -11,15 +12,24 @@ describe('file size limit', () => {
   it('derives the limit from the reported heap limit, else a fixed cap', () => {
     expect(heapLimitBytes({ memory: { jsHeapSizeLimit: 4_294_705_152 } })).toBe(4_294_705_152);
     expect(heapLimitBytes({})).toBeNull();
-    expect(maxFileBytes(4_000_000_000)).toBe(4_000_000_000 / HEAP_PER_FILE_BYTE);
+    expect(maxFileBytes(1_000_000_000)).toBe(1_000_000_000 / HEAP_PER_FILE_BYTE);
     expect(maxFileBytes(null)).toBe(FIXED_MAX_FILE_BYTES);
   });
 
+  it('never accepts more than the unpacked-bytes limit of the model (shared with the CLI)', () => {
+    expect(maxFileBytes(4_000_000_000)).toBe(MAX_UNPACKED_BYTES);
+    expect(maxFileBytes(null)).toBeLessThanOrEqual(MAX_UNPACKED_BYTES);
+    const why = refuseReason(300e6, 4e9);
+    expect(why).toContain('300 MB');
+    expect(why).toContain('268 MB');
+    expect(why).toContain('the CLI has the same limit');
+  });
+
   it('refuses above the limit with the limit and the reason', () => {
-    expect(refuseReason(100e6, 4e9)).toBeNull();
-    const why = refuseReason(900e6, 4e9);
-    expect(why).toContain('900 MB');
-    expect(why).toContain('500 MB');
+    expect(refuseReason(100e6, 1e9)).toBeNull();
+    const why = refuseReason(200e6, 1e9);
+    expect(why).toContain('200 MB');
+    expect(why).toContain('125 MB');
     expect(why).toContain(`${HEAP_PER_FILE_BYTE}×`);
     expect(refuseReason(300 * 1024 * 1024, null)).toContain('does not report its memory limit');
   });

@@ -8,12 +8,15 @@
  * for a non-ASCII text (2 bytes a character) and the garbage collector. Each worker has its own
  * heap of the same limit, so this is conservative for the page. A tab that exceeds its heap limit
  * is killed by the browser without a word, so the file is refused before any of it is read.
+ * Whatever the heap, no file holds more than the model's `MAX_UNPACKED_BYTES` of text (the CLI's
+ * limit too; a .gz is held to it while it is inflated: model/parse/bytes.ts).
  */
+import { MAX_UNPACKED_BYTES } from '../model/limits.ts';
 
 /** Heap bytes one file byte needs at the peak of a load, with a margin (worker + page). */
 export const HEAP_PER_FILE_BYTE = 8;
 
-/** Used when the browser does not report its heap limit (non-Chromium): 256 MB of file. */
+/** Used when the browser does not report its heap limit (non-Chromium): 256 MiB of file. */
 export const FIXED_MAX_FILE_BYTES = 256 * 1024 * 1024;
 
 /** Files above this size are streamed by the worker instead of being read as text by the page. */
@@ -27,11 +30,13 @@ export function heapLimitBytes(perf: unknown = globalThis.performance): number |
 }
 
 /**
- * The largest file accepted, in bytes: the heap limit ÷ HEAP_PER_FILE_BYTE when the browser
- * reports one, else FIXED_MAX_FILE_BYTES.
+ * The largest file (or unpacked .gz) accepted, in bytes: the heap limit ÷ HEAP_PER_FILE_BYTE when
+ * the browser reports one, else FIXED_MAX_FILE_BYTES; never more than `MAX_UNPACKED_BYTES`.
  */
 export function maxFileBytes(heapLimit: number | null = heapLimitBytes()): number {
-  return heapLimit === null ? FIXED_MAX_FILE_BYTES : Math.floor(heapLimit / HEAP_PER_FILE_BYTE);
+  const byHeap =
+    heapLimit === null ? FIXED_MAX_FILE_BYTES : Math.floor(heapLimit / HEAP_PER_FILE_BYTE);
+  return Math.min(byHeap, MAX_UNPACKED_BYTES);
 }
 
 const MB = (n: number) => `${(n / 1e6).toFixed(n >= 1e8 ? 0 : 1)} MB`;
@@ -49,6 +54,8 @@ export function refuseReason(
   const why =
     heapLimit === null
       ? `this browser does not report its memory limit, so the page caps files at ${MB(max)}`
-      : `this tab may use about ${MB(heapLimit)} of memory and loading needs about ${HEAP_PER_FILE_BYTE}× the file's size`;
+      : max === MAX_UNPACKED_BYTES
+        ? `no transcript is read beyond ${MB(max)} of text (the CLI has the same limit)`
+        : `this tab may use about ${MB(heapLimit)} of memory and loading needs about ${HEAP_PER_FILE_BYTE}× the file's size`;
   return `This file is ${MB(size)}; the limit here is ${MB(max)}: ${why}. Loading it would crash the tab. Split the log (e.g. keep the last lines: tail -n 50000 file.jsonl) or use the CLI (npm run cli -- check FILE).`;
 }

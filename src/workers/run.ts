@@ -11,6 +11,7 @@ import type { SourceDoc } from '../model/parse/json.ts';
 import { TokenCache, TokenCounting } from '../model/tokenCache.ts';
 import { CHARS_PER_4, loadBpeCounter, type TextCounter, type TokenTable } from '../model/tokens.ts';
 import type { FormatId, ProviderId, Result, Transcript } from '../model/types.ts';
+import { clip } from '../model/limits.ts';
 import { cutMarkers } from '../model/evict/cuts.ts';
 import { POLICIES, type EvictionContext } from '../model/evict/policies.ts';
 import { sweepPolicy, type PolicySweep } from '../model/evict/sweep.ts';
@@ -140,9 +141,42 @@ function quickTokens(a: Analysis): TokenTable {
  * Handle one request: parse (streaming a file), analyse, send the compact answer (for long
  * transcripts followed at once by the simulator's eviction parts), then count tokens with the
  * exact BPE (loaded lazily on the first transcript) and send that table.
- * A newer request abandons this one at its next yield. Never throws.
+ * A newer request abandons this one at its next yield. Never throws: a failure anywhere (a
+ * postMessage that cannot clone, a bug) is answered with an error `result`, so the page never
+ * waits forever (issue 14) and keeps what it shows.
  */
 export async function runRequest(msg: WorkerRequest, post: Post): Promise<void> {
+  const step = { doing: 'reading the input' };
+  try {
+    await runRequestSteps(msg, post, step);
+  } catch (e) {
+    if (latest !== msg.id) return;
+    try {
+      post({
+        id: msg.id,
+        kind: 'result',
+        result: {
+          ok: false,
+          error: {
+            kind: 'shape',
+            message: `The worker failed while ${step.doing}: ${clip(e instanceof Error ? e.message : String(e), 300)}. Nothing of this input was loaded.`,
+          },
+        },
+        parseId: -1,
+        fresh: false,
+        tokens: null,
+      });
+    } catch {
+      // Nothing more can be sent; the page's worker error handler takes over.
+    }
+  }
+}
+
+async function runRequestSteps(
+  msg: WorkerRequest,
+  post: Post,
+  step: { doing: string },
+): Promise<void> {
   const { id, req } = msg;
   latest = id;
   const stale = () => latest !== id;
@@ -214,7 +248,10 @@ export async function runRequest(msg: WorkerRequest, post: Post): Promise<void> 
       const requestIndex = req.requestIndex;
       lastFile = { key, name: req.name, format: req.format, requestIndex, result: parsed, text };
     }
-  } else parsed = parseStage(req.text, req.name, req.format, req.requestIndex);
+  } else {
+    step.doing = 'parsing the input';
+    parsed = parseStage(req.text, req.name, req.format, req.requestIndex);
+  }
   if (stale()) return;
   if (!parsed.ok) {
     post({
@@ -228,6 +265,7 @@ export async function runRequest(msg: WorkerRequest, post: Post): Promise<void> 
     await countShown(msg, post, stale);
     return;
   }
+  step.doing = 'analysing the transcript';
   const inspection = safeAnalyze(parsed.value, req.provider);
   if (!inspection.ok) {
     post({ id, kind: 'result', result: inspection, parseId: -1, fresh: false, tokens: null });
@@ -240,6 +278,7 @@ export async function runRequest(msg: WorkerRequest, post: Post): Promise<void> 
   const parseId = idOf(parsed.value);
   const fresh = sentParse !== parsed.value;
   const totalBytes = req.file?.size ?? req.text.length;
+  step.doing = 'sending the transcript to the page';
   if (fresh) {
     for (let from = 0; from < n; ) {
       if (stale()) return;
@@ -350,6 +389,7 @@ export async function runRequest(msg: WorkerRequest, post: Post): Promise<void> 
     if (held) postSweep(quickSeq, held.options, post);
   } else held = null;
   if (msg.bpe === false) return;
+  step.doing = 'counting tokens';
   await countExact(id, parseId, t, analysis.provider, post, stale);
 }
 

@@ -5,9 +5,16 @@
  * (Blob, TextDecoder); never throws: failures are ParseErrors, as in `parseTranscript`.
  */
 import { decodeBytes } from '../model/parse/bytes.ts';
-import { looksLikeJsonl, type JsonlLine, type SourceDoc } from '../model/parse/json.ts';
+import {
+  looksLikeJsonl,
+  tooDeepLine,
+  type JsonFailure,
+  type JsonlLine,
+  type SourceDoc,
+} from '../model/parse/json.ts';
 import { readSource } from '../model/parse/index.ts';
 import type { ParseError, Result } from '../model/types.ts';
+import { maxFileBytes } from './limits.ts';
 
 /** Called while reading: bytes read so far (bytes) and JSONL records parsed so far. */
 export type OnRead = (bytes: number, records: number) => void;
@@ -31,11 +38,13 @@ export interface StreamedSource {
 
 /**
  * Read a Blob into a source document.
- * @param blob the file (bytes: UTF-8, or gzip which is inflated whole by `decodeBytes`)
+ * @param blob the file (bytes: UTF-8, or gzip which is inflated by `decodeBytes`, stopping at
+ *   the page's limit on unpacked bytes, `maxFileBytes`)
  * @param name file name hint (`.jsonl` forces JSON Lines)
  * @param onRead progress callback; `onPreview` gets the first records of a JSONL file
  * @returns the document and its text, or a ParseError (`binary` for non-UTF-8/NUL/corrupt gzip,
- *   `json` with a location for bad JSON, `empty`)
+ *   `json` with a location for bad JSON, `limit` for a .gz over the limit or a line nested too
+ *   deep, `empty`)
  */
 export async function readBlobSource(
   blob: Blob,
@@ -50,7 +59,7 @@ export async function readBlobSource(
       // Compressed or not UTF-8: decode whole (the same checks as a small file).
       const bytes = new Uint8Array(await blob.arrayBuffer());
       onRead(blob.size, 0);
-      const text = decodeBytes(bytes);
+      const text = decodeBytes(bytes, maxFileBytes());
       if (!text.ok) return text;
       return wholeText(text.value, name);
     }
@@ -62,13 +71,15 @@ export async function readBlobSource(
     let lineNo = 0;
     const lines: JsonlLine[] = [];
     const brokenLines: number[] = [];
+    // A line nested deeper than MAX_JSON_DEPTH: the read stops and the file is refused.
+    let deep: JsonFailure | null = null;
     let previewed = false;
     const takeLines = (text: string, final: boolean) => {
       let s = carry + text;
       let start = 0;
       for (;;) {
         const nl = s.indexOf('\n', start);
-        if (nl < 0) break;
+        if (nl < 0 || deep) break;
         pushLine(s.slice(start, nl));
         start = nl + 1;
       }
@@ -81,7 +92,9 @@ export async function readBlobSource(
     const pushLine = (raw: string) => {
       lineNo++;
       const t = raw.trim();
-      if (t.length === 0) return;
+      if (t.length === 0 || deep) return;
+      deep = tooDeepLine(raw, lineNo);
+      if (deep) return;
       try {
         lines.push({ line: lineNo, value: JSON.parse(t) });
       } catch {
@@ -111,6 +124,10 @@ export async function readBlobSource(
         mode = jsonlHint || (chunk.includes('\n') && looksLikeJsonl(chunk)) ? 'jsonl' : 'json';
         if (mode === 'jsonl') takeLines(chunk, last);
       } else if (mode === 'jsonl') takeLines(chunk, last);
+      if (deep !== null) {
+        const d: JsonFailure = deep;
+        return { ok: false, error: { kind: 'limit', message: d.message, location: d.location } };
+      }
       // Preview as soon as the first small read gave complete records (enough for a screen).
       if (
         mode === 'jsonl' &&
@@ -125,6 +142,10 @@ export async function readBlobSource(
       await new Promise((r) => setTimeout(r, 0));
     }
     if (mode === 'jsonl' && carry.length > 0) takeLines('', true);
+    if (deep !== null) {
+      const d: JsonFailure = deep;
+      return { ok: false, error: { kind: 'limit', message: d.message, location: d.location } };
+    }
     const text = parts.join('');
     if (mode === 'jsonl' && lines.length > 0)
       return { ok: true, value: { doc: { kind: 'jsonl', lines, brokenLines }, text } };

@@ -23,23 +23,32 @@
  *    open tool loop that the thinking rules T1/T2 inspect reaches back past `r`), the kept array
  *    is validated directly — still cheap, since it is the tail after `k`.
  *
- * Only providers whose validators were checked against the slow path (simulate.reference.ts,
- * property-tested in simulate.test.ts) take the fast path; others are validated directly.
+ * Only providers whose registry entry gives a cut model (`ProviderValidator.cuts`: their fast path
+ * is property-tested against simulate.reference.ts in simulate.test.ts) take the fast path;
+ * others are validated directly. This file names no provider: it reads the cut model.
  */
 import { isPinned } from '../exchanges.ts';
 import type { Message, ProviderId, Transcript } from '../types.ts';
-import { renderAnthropic } from '../validate/anthropic.ts';
+import type { RenderedMessage } from '../validate/types.ts';
 import {
   sentMessages,
   validateTranscript,
+  validatorFor,
+  type CutModel,
   type ValidateOptions,
   type Validation,
   type Violation,
 } from '../validate/index.ts';
-import { renderOpenAIChat } from '../validate/openaiChat.ts';
 
-/** Providers whose fast path is property-tested against the reference. */
-const FAST_PROVIDERS: ReadonlySet<ProviderId> = new Set<ProviderId>(['anthropic', 'openai-chat']);
+/** The provider's cut model (validate/types.ts), or undefined: its cuts are validated directly. */
+function cutModel(provider: ProviderId): CutModel | undefined {
+  return validatorFor(provider)?.cuts;
+}
+
+/** True for a provider whose turns merge (its windows end before a turn, not at a stand-in). */
+function merges(provider: ProviderId): boolean {
+  return cutModel(provider)?.kind === 'merged-turns';
+}
 
 /** What is kept before the cut besides pinned messages. */
 export interface CutHead {
@@ -122,13 +131,17 @@ function hasToolBlock(m: Message): boolean {
   return m.blocks.some((b) => b.type === 'tool_use' || b.type === 'tool_result');
 }
 
-/** Tool ids that count as "already used" for the duplicate-id rules (A6 / O4). */
+/**
+ * Tool ids that count as "already used" for the duplicate-id rules (A6 / OW1): server calls too
+ * where turns merge (Anthropic counts every tool_use id), client calls only otherwise.
+ */
 function occurrenceIds(m: Message, provider: ProviderId): string[] {
   if (m.role !== 'assistant') return [];
   const out: string[] = [];
+  const merged = merges(provider);
   for (const b of m.blocks) {
     if (b.type !== 'tool_use' || b.id === null) continue;
-    if (provider === 'openai-chat' && b.server === true) continue;
+    if (!merged && b.server === true) continue;
     out.push(b.id);
   }
   return out;
@@ -175,12 +188,12 @@ export function prepareCuts(
   // id) cannot be reused across a cut from the full validation: such rare transcripts take the
   // direct path.
   const requestWide = full.violations.some(
-    (v) => v.rule === 'duplicate_tool_result' && provider !== 'anthropic',
+    (v) => v.rule === 'duplicate_tool_result' && !merges(provider),
   );
   // A client library's input that its client changes before sending (the AI SDK drops empty tool
   // messages, moves tool calls last) has other provider indices than the tables below assume.
   const rewritten = sentMessages(t, ms) !== ms;
-  if (!FAST_PROVIDERS.has(provider) || !indexed || requestWide || rewritten) return ctx;
+  if (cutModel(provider) === undefined || !indexed || requestWide || rewritten) return ctx;
   ctx.fx = buildFast(t, provider, full);
   ctx.fast = true;
   return ctx;
@@ -189,7 +202,7 @@ export function prepareCuts(
 function buildFast(t: Transcript, provider: ProviderId, full: Validation): FastTables {
   const ms = t.messages;
   const n = ms.length;
-  const anth = provider === 'anthropic';
+  const anth = merges(provider);
   const a7 = anth ? (full.violations.find((v) => v.rule === 'tools_not_defined') ?? null) : null;
   const rest = anth
     ? full.violations.filter((v) => v.rule !== 'tools_not_defined')
@@ -211,7 +224,7 @@ function buildFast(t: Transcript, provider: ProviderId, full: Validation): FastT
       if (isPinned(m) || m.role !== 'assistant') return;
       m.blocks.forEach((b, bi) => {
         if (b.type !== 'tool_use' || b.id === null) return;
-        if (provider === 'openai-chat' && b.server === true) return;
+        if (!anth && b.server === true) return;
         const pos = dupKeys.get(`${mi}:${bi}`);
         const prev = last.get(b.id);
         if (pos !== undefined && prev !== undefined) dupPrev.set(pos, { prev, id: b.id });
@@ -241,7 +254,7 @@ function buildFast(t: Transcript, provider: ProviderId, full: Validation): FastT
       prevRole = m.role === 'assistant' ? 'assistant' : 'user';
     }
     for (let i = n - 1; i >= 0; i--) syncNext[i] = cand[i] ? i : (syncNext[i + 1] as number);
-    const rendered = renderAnthropic(ms);
+    const rendered = (cutModel(provider) as CutModel).render(ms) as RenderedMessage[];
     rendered.forEach((g, gi) => {
       const s = g.sources[0];
       if (s) renderedAt[s.index] = gi;
@@ -389,7 +402,7 @@ function normaliseCut(ctx: CutContext, kIn: number): number {
 
 /** See `WindowCache.start`. */
 function windowStartKind(m: Message, provider: ProviderId): number {
-  if (provider === 'anthropic') {
+  if (merges(provider)) {
     if (
       (m.role === 'user' || m.role === 'tool') &&
       m.blocks.some((b) => b.type === 'tool_result' && b.server === undefined)
@@ -413,7 +426,7 @@ function plainHead(head: CutHead, fx: FastTables): boolean {
 
 /** The resync point for a (normalised) cut, or -1 when the kept array must be validated directly. */
 function resyncPoint(ctx: CutContext, fx: FastTables, k: number, head: CutHead): number {
-  const anth = ctx.provider === 'anthropic';
+  const anth = merges(ctx.provider);
   let r = k < ctx.n ? (fx.syncNext[k] as number) : -1;
   if (anth && r === k && r >= 0) {
     // r must start a merged turn in the kept array too: not if the head ends on an assistant.
@@ -427,7 +440,7 @@ function resyncPoint(ctx: CutContext, fx: FastTables, k: number, head: CutHead):
 
 /** True when the window (head + [k, r)) has no error of its own (A7 in the window included). */
 function windowOk(ctx: CutContext, fx: FastTables, k: number, head: CutHead, r: number): boolean {
-  const anth = ctx.provider === 'anthropic';
+  const anth = merges(ctx.provider);
   const hasHead = head.messages.length > 0 || head.summary !== null;
   const span = k < r; // k is non-pinned (normalised), so [k, r) holds a non-pinned message iff k < r
   if (!hasHead && !span && anth) return true;
@@ -465,7 +478,7 @@ function validateWindow(
   r: number,
 ): boolean {
   const winMsgs = keptMessages(ctx, k, head, r - 1);
-  if (ctx.provider !== 'anthropic') winMsgs.push(standIn(ctx.t.messages[r] as Message));
+  if (!merges(ctx.provider)) winMsgs.push(standIn(ctx.t.messages[r] as Message));
   const vw = validateTranscript(fx.cache.winT, ctx.provider, { ...ctx.opts, messages: winMsgs });
   for (const v of vw.violations) {
     if (v.severity !== 'error' || v.rule === 'thinking_missing' || v.rule === 'empty_request')
@@ -492,7 +505,7 @@ function computeParts(ctx: CutContext, kIn: number, head: CutHead): Parts {
     k,
   });
   if (!fx) return direct();
-  const anth = ctx.provider === 'anthropic';
+  const anth = merges(ctx.provider);
   const r = resyncPoint(ctx, fx, k, head);
   if (r < 0) return direct();
   // Anthropic: the window stops before r (nothing before r looks at r's turn, since the message
@@ -535,7 +548,9 @@ function computeParts(ctx: CutContext, kIn: number, head: CutHead): Parts {
   const delta = () => {
     if (shift === null) {
       // Provider index of r in the kept request: the number of provider messages before it.
-      const before = anth ? renderAnthropic(winMsgs).length : renderOpenAIChat(winMsgs).length - 1;
+      // The OpenAI window ends on a stand-in for r, which is not before r.
+      const rendered = (cutModel(ctx.provider) as CutModel).render(winMsgs).length;
+      const before = anth ? rendered : rendered - 1;
       shift = (fx.renderedAt[r] as number) - before;
     }
     return shift;

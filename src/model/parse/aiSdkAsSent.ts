@@ -1,8 +1,8 @@
 /**
  * What the Vercel AI SDK actually sends for a `ModelMessage[]` (or a `UIMessage[]` after
  * `convertToModelMessages`): the request is judged as sent, not as stored. Observed with `ai`
- * 6.0 and `@ai-sdk/anthropic` / `@ai-sdk/openai` through a stub fetch (`convertToLanguageModelPrompt`
- * and the providers' prompt converters):
+ * 6.0.326, `@ai-sdk/anthropic` 3.0.140 and `@ai-sdk/openai` 3.0.141 through a stub fetch
+ * (`convertToLanguageModelPrompt` and the providers' prompt converters):
  *
  * - empty text parts are removed from user and assistant messages;
  * - a `tool` message left with no part (`pruneMessages({emptyMessages: 'keep'})`) is dropped;

@@ -1,7 +1,8 @@
 import { gzipSync, strToU8 } from 'fflate';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeBytes, isGzip } from './bytes.ts';
+import { MAX_INFLATE_RATIO, MAX_UNPACKED_BYTES, RATIO_FLOOR_BYTES } from '../limits.ts';
+import { decodeBytes, gunzipLimited, isGzip } from './bytes.ts';
 
 describe('decodeBytes', () => {
   it('decodes UTF-8 and drops a BOM', () => {
@@ -65,5 +66,48 @@ describe('decodeBytes', () => {
         expect(typeof r.ok).toBe('boolean');
       }),
     );
+  });
+
+  it('refuses a .gz bomb while inflating, by its ratio, saying both sizes and the limit', () => {
+    // Members of 1 MiB of spaces each (`cat`-ed .gz files), cheap to build: 4 × the floor.
+    const member = gzipSync(new Uint8Array(1 << 20).fill(32), { level: 9 });
+    const members = (RATIO_FLOOR_BYTES * 4) >> 20;
+    const bomb = new Uint8Array(member.length * members);
+    for (let i = 0; i < members; i++) bomb.set(member, i * member.length);
+    expect((members << 20) / bomb.length).toBeGreaterThan(MAX_INFLATE_RATIO);
+    const r = decodeBytes(bomb);
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.error.kind).toBe('limit');
+    expect(r.error.message).toContain('decompression bomb');
+    expect(r.error.message).toContain(`the whole file is ${(bomb.length / 1e3).toFixed(1)} kB`);
+    expect(r.error.message).toContain(`${(MAX_UNPACKED_BYTES / 1e6).toFixed(0)} MB`);
+  }, 30_000);
+
+  it('refuses text over the limit while inflating or from its length (both sizes, the limit)', () => {
+    const text = strToU8(
+      JSON.stringify({ messages: [{ role: 'user', content: 'x'.repeat(5000) }] }),
+    );
+    const gz = gzipSync(text);
+    const r = decodeBytes(gz, 4096);
+    expect(!r.ok && r.error.kind).toBe('limit');
+    expect(!r.ok && r.error.message).toMatch(
+      /^This \.gz file is \d+ bytes but unpacks to more than [\d.]+ kB; the limit is 4\.1 kB of text\./,
+    );
+    const plain = decodeBytes(text, 4096);
+    expect(!plain.ok && plain.error.message).toMatch(/^This text is 5\.0 kB; the limit is 4\.1 kB/);
+    expect(decodeBytes(gz, text.length)).toEqual({
+      ok: true,
+      value: new TextDecoder().decode(text),
+    });
+  });
+
+  it('inflates every member of a multi-member .gz (cat a.gz b.gz)', () => {
+    const a = gzipSync(strToU8('{"a":'));
+    const b = gzipSync(strToU8('1}'));
+    const both = new Uint8Array([...a, ...b]);
+    expect(decodeBytes(both)).toEqual({ ok: true, value: '{"a":1}' });
+    const cut = gunzipLimited(both.slice(0, a.length + 12));
+    expect(!cut.ok && cut.error.kind).toBe('binary');
   });
 });

@@ -1,9 +1,17 @@
 /**
  * Bytes in, text out: what a dropped file goes through before `parseTranscript`.
- * Gzip (`.gz`, magic 1f 8b) is inflated with fflate; binary input is refused with a message a
- * person can act on; everything else is decoded as UTF-8 (a leading BOM is dropped).
+ * Gzip (`.gz`, magic 1f 8b) is inflated with fflate's streaming Gunzip, a slice at a time, so a
+ * decompression bomb is stopped at the unpacked-bytes limit (or earlier, by its ratio) instead of
+ * filling the heap; binary input is refused with a message a person can act on; everything else
+ * is decoded as UTF-8 (a leading BOM is dropped).
  */
-import { gunzipSync } from 'fflate';
+import { Gunzip } from 'fflate';
+import {
+  formatBytes,
+  MAX_INFLATE_RATIO,
+  MAX_UNPACKED_BYTES,
+  RATIO_FLOOR_BYTES,
+} from '../limits.ts';
 import type { Result } from '../types.ts';
 
 /**
@@ -20,28 +28,85 @@ export function isGzip(bytes: Uint8Array): boolean {
   return bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
 }
 
+/** Compressed bytes pushed into the inflater at a time: at most ≈ 66 MB out (deflate's 1,032×). */
+const INFLATE_STEP = 64 * 1024;
+
+/** The message for text over the limit: the sizes in words and what to do instead. */
+export function tooLargeMessage(unpacked: number, max: number, compressed?: number): string {
+  const what =
+    compressed === undefined
+      ? `This text is ${formatBytes(unpacked)}`
+      : `This .gz file is ${formatBytes(compressed)} but unpacks to more than ${formatBytes(unpacked)}`;
+  return `${what}; the limit is ${formatBytes(max)} of text. Split the log (e.g. keep its last lines: tail -n 50000 file.jsonl) and open a part.`;
+}
+
+const limitError = (message: string): Result<never> => ({
+  ok: false,
+  error: { kind: 'limit', message },
+});
+
+/**
+ * Inflate a gzip stream (every member), stopping as soon as the output passes `max` bytes or,
+ * past `RATIO_FLOOR_BYTES`, grows faster than `MAX_INFLATE_RATIO` × the compressed bytes read.
+ * @param gz the compressed bytes; @param max the largest output accepted, in bytes
+ * @returns the inflated bytes; or a ParseError: `limit` (a bomb or too large: both sizes and the
+ *   limit in the message), `binary` (corrupt or truncated). Never throws.
+ */
+export function gunzipLimited(gz: Uint8Array, max = MAX_UNPACKED_BYTES): Result<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const inflater = new Gunzip((chunk) => {
+    total += chunk.length;
+    if (total <= max) chunks.push(chunk);
+  });
+  try {
+    for (let off = 0; off < gz.length; off += INFLATE_STEP) {
+      const end = Math.min(gz.length, off + INFLATE_STEP);
+      // Never `final` with data: fflate reads the members after the first only on a non-final
+      // push (0.8.2), so the end is an empty final push below.
+      inflater.push(gz.subarray(off, end), false);
+      if (total > max) return limitError(tooLargeMessage(total, max, gz.length));
+      if (total >= RATIO_FLOOR_BYTES && total > end * MAX_INFLATE_RATIO)
+        return limitError(
+          `This .gz file unpacks more than ${MAX_INFLATE_RATIO}× (${formatBytes(end)} of it gave ${formatBytes(total)}; the whole file is ${formatBytes(gz.length)}, the limit ${formatBytes(max)} of text): it looks like a decompression bomb, not a log. Unpack it yourself (gunzip -c) to check what it holds.`,
+        );
+    }
+    inflater.push(new Uint8Array(0), true);
+  } catch (e) {
+    return {
+      ok: false,
+      error: {
+        kind: 'binary',
+        message: `This looks like a .gz file, but it does not decompress (${(e as Error).message}). Is it truncated?`,
+      },
+    };
+  }
+  if (chunks.length === 1) return { ok: true, value: chunks[0] as Uint8Array };
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return { ok: true, value: out };
+}
+
 /**
  * Decode a dropped or read file into text.
  * @param bytes the file's bytes (gzip or UTF-8)
- * @returns the text; or a `ParseError` of kind `binary` when the gzip stream is corrupt, when the
+ * @param max the most bytes of text accepted (after inflating), default `MAX_UNPACKED_BYTES`
+ * @returns the text; or a `ParseError`: `limit` when the text (inflated or not) is over `max` or
+ *   the .gz is a bomb (gunzipLimited); `binary` when the gzip stream is corrupt, when the
  *   (inflated) bytes contain a NUL byte, or when they are not valid UTF-8 (with the byte offset of
  *   the first bad sequence). Never throws.
  */
-export function decodeBytes(bytes: Uint8Array): Result<string> {
+export function decodeBytes(bytes: Uint8Array, max = MAX_UNPACKED_BYTES): Result<string> {
   let data = bytes;
   if (isGzip(bytes)) {
-    try {
-      data = gunzipSync(bytes);
-    } catch (e) {
-      return {
-        ok: false,
-        error: {
-          kind: 'binary',
-          message: `This looks like a .gz file, but it does not decompress (${(e as Error).message}). Is it truncated?`,
-        },
-      };
-    }
-  }
+    const inflated = gunzipLimited(bytes, max);
+    if (!inflated.ok) return inflated;
+    data = inflated.value;
+  } else if (bytes.length > max) return limitError(tooLargeMessage(bytes.length, max));
   const nul = data.indexOf(0);
   if (nul >= 0) {
     return {

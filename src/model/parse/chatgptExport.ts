@@ -339,15 +339,19 @@ function toExportMessages(m: Message): unknown[] {
 function write(t: Transcript): string {
   const first = Array.isArray(t.raw) ? t.raw[0] : t.raw;
   const conv: Json = isObject(first) ? first : {};
-  // Untouched messages keep their node id (their calls keep their ids); the others get `m<n>`.
+  // A message keeps its node id (a call's id is its node's id), also when it is rendered from
+  // its blocks (a redacted copy renames both alike); new messages get `m<n>`.
+  // Every source id is reserved first, so a new message never takes the id of a later one.
   const used = new Set<string>(['root']);
+  const reserved = new Set(t.messages.flatMap((m) => (m.meta?.sourceId ? [m.meta.sourceId] : [])));
   const ids = ['root'];
   const written: unknown[] = [];
   for (const m of t.messages) {
     const src = m.meta?.sourceId;
     for (const x of toExportMessages(m)) {
-      let id = m.raw !== undefined && src !== undefined && !used.has(src) ? src : undefined;
-      for (let n = written.length; id === undefined || used.has(id); n++) id = `m${n}`;
+      let id = src !== undefined && !used.has(src) ? src : undefined;
+      for (let n = written.length; id === undefined || used.has(id); n++)
+        if (!reserved.has(`m${n}`)) id = `m${n}`;
       used.add(id);
       ids.push(id);
       written.push(x);

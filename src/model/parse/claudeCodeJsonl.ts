@@ -16,7 +16,8 @@
  */
 import type { Block, Message, MessageMeta, Result, Transcript, UsageRecord } from '../types.ts';
 import type { JsonlLine, SourceDoc } from './json.ts';
-import { anthropicBlock, toAnthropicBlock } from './anthropicMessages.ts';
+import { anthropicBlock } from './anthropicMessages.ts';
+import { writeClaudeCode } from './claudeCodeWrite.ts';
 import type { FormatParser } from './registry.ts';
 import { isObject, type Json, shapeError, str } from './util.ts';
 
@@ -372,88 +373,6 @@ function parse(doc: SourceDoc): Result<Transcript> {
   };
 }
 
-let newLine = 0;
-
-/** Render a new or changed message as one Claude Code line. */
-function renderLine(m: Message, parentUuid: string | null, model?: string): Json {
-  const uuid = `inspector-${++newLine}`;
-  const role = m.role === 'assistant' ? 'assistant' : 'user';
-  const content =
-    m.stringContent && m.blocks.length === 1 && m.blocks[0]?.type === 'text'
-      ? m.blocks[0].text
-      : m.blocks.map(toAnthropicBlock);
-  return {
-    type: role,
-    uuid,
-    parentUuid,
-    isSidechain: m.meta?.sidechain === true,
-    ...(m.meta?.compactSummary ? { isCompactSummary: true } : {}),
-    message:
-      role === 'assistant'
-        ? {
-            ...(m.meta?.sourceId ? { id: m.meta.sourceId } : {}),
-            type: 'message',
-            role,
-            ...(model ? { model } : {}),
-            content,
-          }
-        : { role, content },
-  };
-}
-
-/**
- * Write the log back as JSON Lines. Lines of untouched messages and every non-message line
- * (progress, attachments, snapshots) are written as they were; lines of removed messages are
- * dropped; new or changed messages (raw undefined) become one line each, chained by `parentUuid`
- * to the line before them.
- */
-function write(t: Transcript): string {
-  const all = Array.isArray(t.raw) ? (t.raw as unknown[]) : [];
-  const keptLines = new Set<unknown>();
-  const messageLines = new Set<unknown>();
-  for (const v of all)
-    if (isObject(v) && (v.type === 'user' || v.type === 'assistant') && isObject(v.message))
-      messageLines.add(v);
-  const linesOf = (m: Message): unknown[] =>
-    Array.isArray(m.raw) ? (m.raw as unknown[]) : m.raw !== undefined ? [m.raw] : [];
-  for (const m of t.messages) for (const l of linesOf(m)) keptLines.add(l);
-  const pos = new Map<unknown, number>();
-  all.forEach((v, i) => pos.set(v, i));
-  const out: unknown[] = [];
-  const written = new Set<unknown>();
-  const put = (v: unknown) => {
-    if (written.has(v)) return;
-    written.add(v);
-    out.push(v);
-  };
-  let cursor = 0;
-  let lastUuid: string | null = null;
-  const flushTo = (end: number) => {
-    for (; cursor < end; cursor++) {
-      const v = all[cursor];
-      if (messageLines.has(v) && !keptLines.has(v)) continue;
-      put(v);
-      if (isObject(v) && typeof v.uuid === 'string') lastUuid = v.uuid;
-    }
-  };
-  for (const m of t.messages) {
-    const lines = linesOf(m).filter((l) => pos.has(l));
-    if (m.raw === undefined || lines.length === 0) {
-      const line = renderLine(m, lastUuid, t.settings.model);
-      out.push(line);
-      lastUuid = line.uuid as string;
-      continue;
-    }
-    for (const l of lines) {
-      const p = pos.get(l) as number;
-      if (p >= cursor) flushTo(p + 1);
-      else put(l);
-    }
-  }
-  flushTo(all.length);
-  return out.map((v) => JSON.stringify(v)).join('\n') + '\n';
-}
-
 export const claudeCodeJsonlParser: FormatParser = {
   id: 'claude-code-jsonl',
   label: 'Claude Code session log',
@@ -463,5 +382,5 @@ export const claudeCodeJsonlParser: FormatParser = {
   jsonl: true,
   sniff,
   parse,
-  write,
+  write: writeClaudeCode,
 };

@@ -17,7 +17,7 @@ import type { Block, Message, Result, Role, Transcript, UsageRecord } from '../t
 import type { SourceDoc } from './json.ts';
 import type { FormatParser } from './registry.ts';
 import { arr, isObject, type Json, parseArguments, shapeError, str } from './util.ts';
-import { argumentsText } from './util.ts';
+import { writeCodex } from './codexWrite.ts';
 
 const LINE_TYPES = new Set([
   'session_meta',
@@ -330,71 +330,6 @@ function parse(doc: SourceDoc): Result<Transcript> {
   };
 }
 
-/** Render a new or changed message as rollout `response_item` lines. */
-function renderLines(m: Message): Json[] {
-  const timestamp = m.meta?.timestamp ?? new Date(0).toISOString();
-  const line = (payload: Json): Json => ({ timestamp, type: 'response_item', payload });
-  const out: Json[] = [];
-  const text: Json[] = [];
-  for (const b of m.blocks) {
-    if (b.type === 'text')
-      text.push({ type: m.role === 'assistant' ? 'output_text' : 'input_text', text: b.text });
-    else if (b.type === 'tool_use')
-      out.push(
-        line({
-          type: 'function_call',
-          name: b.name,
-          arguments: argumentsText(b.input),
-          call_id: b.id,
-        }),
-      );
-    else if (b.type === 'tool_result')
-      out.push(
-        line({
-          type: 'function_call_output',
-          call_id: b.toolUseId,
-          output: b.content.map((c) => (c.type === 'text' ? c.text : '')).join(''),
-        }),
-      );
-    else if (b.type === 'thinking')
-      out.push(line({ type: 'reasoning', summary: [{ type: 'summary_text', text: b.thinking }] }));
-    else if (b.type === 'other' && isObject(b.raw)) out.push(line(b.raw));
-  }
-  if (text.length > 0)
-    out.unshift(
-      line({ type: 'message', role: m.role === 'tool' ? 'user' : m.role, content: text }),
-    );
-  return out;
-}
-
-/**
- * Write the rollout back as JSON Lines: every non-item line as it was, the lines of kept items
- * as they were, removed items dropped, new or changed items rendered as `response_item` lines.
- */
-function write(t: Transcript): string {
-  const all = Array.isArray(t.raw) ? (t.raw as unknown[]) : [];
-  const items = new Set<unknown>(all.filter((v) => isObject(v) && v.type === 'response_item'));
-  const kept = new Set<unknown>(t.messages.map((m) => m.raw).filter((r) => r !== undefined));
-  const pos = new Map<unknown, number>();
-  all.forEach((v, i) => pos.set(v, i));
-  const out: unknown[] = [];
-  let cursor = 0;
-  const flushTo = (end: number) => {
-    for (; cursor < end; cursor++) {
-      const v = all[cursor];
-      if (items.has(v) && !kept.has(v)) continue;
-      out.push(v);
-    }
-  };
-  for (const m of t.messages) {
-    const p = m.raw !== undefined ? pos.get(m.raw) : undefined;
-    if (p === undefined) out.push(...renderLines(m));
-    else if (p >= cursor) flushTo(p + 1);
-  }
-  flushTo(all.length);
-  return out.map((v) => JSON.stringify(v)).join('\n') + '\n';
-}
-
 export const codexJsonlParser: FormatParser = {
   id: 'codex-jsonl',
   label: 'Codex CLI rollout',
@@ -404,5 +339,5 @@ export const codexJsonlParser: FormatParser = {
   jsonl: true,
   sniff,
   parse,
-  write,
+  write: writeCodex,
 };

@@ -10,6 +10,7 @@
  * tool_result (toolUseId null when absent, `name` set: pairing falls back to position and name);
  * `thought: true` text → thinking; a part holding only a `thoughtSignature` → redacted_thinking.
  */
+import { parseJsonBounded } from './json.ts';
 import type { Block, Message, Result, Role, Transcript, ToolDef, UsageRecord } from '../types.ts';
 import type { FormatParser } from './registry.ts';
 import { arr, base64Bytes, isObject, type Json, shapeError, str, withList } from './util.ts';
@@ -293,7 +294,7 @@ function toPart(b: Block, callNames: Map<string, string>): unknown[] {
       const text = b.content.flatMap((c) => (c.type === 'text' ? [c.text] : [])).join('\n');
       let response: unknown;
       try {
-        response = JSON.parse(text);
+        response = parseJsonBounded(text);
       } catch {
         response = undefined;
       }

@@ -8,6 +8,7 @@ import { PARSERS, parserFor, type FormatParser } from './registry.ts';
 import { listRequests } from './multi.ts';
 import { chooseFormat, containerWarnings, openContainer, unwrapText } from './containers.ts';
 import type { ContainerEntry, ContainerNote } from './containers.ts';
+import { clip } from '../limits.ts';
 
 export interface ParseOptions {
   /** Force a format instead of detecting it. */
@@ -78,6 +79,13 @@ function sampleValue(v: unknown): unknown {
   return out ?? v;
 }
 
+/** A JSON object as the one line of a JSON Lines document, or null for anything else. */
+function oneLineLog(doc: SourceDoc): SourceDoc | null {
+  if (doc.kind !== 'json' || doc.value === null || typeof doc.value !== 'object') return null;
+  if (Array.isArray(doc.value)) return null;
+  return { kind: 'jsonl', lines: [{ line: 1, value: doc.value }], brokenLines: [] };
+}
+
 /** The request opened when none was chosen: the first `preferred` entry, else the last one. */
 function defaultRequest(requests: readonly { label: string; preferred?: boolean }[]): number {
   const i = requests.findIndex((r) => r.preferred === true);
@@ -108,7 +116,12 @@ export function readSource(input: string, name?: string): Result<SourceDoc> {
   // The first line is looked for in the first MiB only; a log with a longer first line is found
   // after the whole-text parse fails.
   const asJsonl = (): Result<SourceDoc> | null => {
-    const { lines, brokenLines } = parseJsonlText(text);
+    const { lines, brokenLines, deep } = parseJsonlText(text);
+    if (deep)
+      return {
+        ok: false,
+        error: { kind: 'limit', message: deep.message, location: deep.location },
+      };
     return lines.length > 0 ? { ok: true, value: { kind: 'jsonl', lines, brokenLines } } : null;
   };
   if (jsonlHint || looksLikeJsonl(text, FIRST_LINE_LOOKUP)) {
@@ -120,6 +133,13 @@ export function readSource(input: string, name?: string): Result<SourceDoc> {
     const jsonl = asJsonl();
     if (jsonl) return jsonl;
   }
+  // Too deep as one document (and not a log whose lines are each shallow enough): refused
+  // before any value is built (model/limits.ts MAX_JSON_DEPTH).
+  if (!parsed.ok && parsed.error.tooDeep)
+    return {
+      ok: false,
+      error: { kind: 'limit', message: parsed.error.message, location: parsed.error.location },
+    };
   // Raw NUL bytes cannot appear in JSON, so they are looked for only once a parse has failed
   // (a scan of the whole text on every load otherwise).
   if (!parsed.ok && text.includes('\u0000'))
@@ -148,8 +168,22 @@ export function readSource(input: string, name?: string): Result<SourceDoc> {
  */
 export function parseTranscript(text: string, opts: ParseOptions = {}): Result<ParsedTranscript> {
   const src = readSource(text, opts.name);
-  if (!src.ok) return src;
+  if (!src.ok) return bounded(src);
   return parseDocument(src.value, opts);
+}
+
+/**
+ * A result whose messages quote at most `MAX_MESSAGE_CHARS` of input (a parser's message may
+ * quote a key, an id or a role from the input: issue 14).
+ */
+function bounded<T extends { transcript: Transcript }>(r: Result<T>): Result<T> {
+  if (!r.ok) {
+    const m = clip(r.error.message);
+    return m === r.error.message ? r : { ok: false, error: { ...r.error, message: m } };
+  }
+  const w = r.value.transcript.warnings;
+  for (let i = 0; i < w.length; i++) w[i] = clip(w[i] as string);
+  return r;
 }
 
 /** The same as `parseTranscript`, for an already parsed document. */
@@ -157,6 +191,10 @@ export function parseDocument(
   source: SourceDoc,
   opts: ParseOptions = {},
 ): Result<ParsedTranscript> {
+  return bounded(parseDocumentUnbounded(source, opts));
+}
+
+function parseDocumentUnbounded(source: SourceDoc, opts: ParseOptions): Result<ParsedTranscript> {
   let doc = source;
   const opened = openContainer(source); // HAR, LiteLLM, batches, curl/SSE entries
   if (opened && !opened.ok) return opened;
@@ -179,7 +217,14 @@ export function parseDocument(
     requestIndex !== undefined
       ? { requests: requests.map((r) => ({ label: r.label })), requestIndex }
       : {};
-  const candidates = detectFormats(doc);
+  let candidates = detectFormats(doc);
+  // A log of one line (an export cut to one message) is one JSON object: read it as JSON Lines
+  // when no document format knows it and a log format does.
+  const forcedLog = opts.format !== undefined && parserFor(opts.format)?.jsonl === true;
+  if (((candidates.length === 0 && !opts.format) || forcedLog) && !opened && oneLineLog(doc)) {
+    doc = oneLineLog(doc) as SourceDoc;
+    candidates = detectFormats(doc);
+  }
   const note = entries.length === 1 ? entries[0]?.note : entries[requestIndex ?? -1]?.note;
   const chosen = chooseFormat(note, candidates);
   let parser: FormatParser | undefined;

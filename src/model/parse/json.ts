@@ -1,4 +1,5 @@
 import { parse as parseLenient, type ParseError as JsoncError } from 'jsonc-parser';
+import { clip, MAX_JSON_DEPTH, windowAround } from '../limits.ts';
 import type { Result, SourceLocation } from '../types.ts';
 
 /** A parsed source document: one JSON value, or the lines of a JSONL log. */
@@ -15,10 +16,70 @@ export interface JsonlLine {
 export interface JsonFailure {
   message: string;
   location: SourceLocation;
+  /** True when the text was refused for its depth (`MAX_JSON_DEPTH`), not for its syntax. */
+  tooDeep?: boolean;
 }
 
 /**
- * Convert a character offset into a 1-based line and column plus the text of that line.
+ * Where JSON text first nests deeper than `max` arrays and objects, without parsing it: one pass,
+ * no recursion, strings skipped with `indexOf` (most of a transcript's bytes are inside strings).
+ * Not a validator: on malformed text it still answers and never throws.
+ * @param text JSON text; @param max the deepest nesting allowed
+ * @returns the UTF-16 offset of the bracket that opens level `max + 1`, or -1
+ */
+export function tooDeepAt(text: string, max = MAX_JSON_DEPTH): number {
+  let depth = 0;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34) {
+      // Skip the string: the next quote not preceded by an odd run of backslashes.
+      let q = i;
+      for (;;) {
+        q = text.indexOf('"', q + 1);
+        if (q < 0) return -1;
+        let k = q - 1;
+        while (text.charCodeAt(k) === 92) k--;
+        if ((q - 1 - k) % 2 === 0) break;
+      }
+      i = q;
+    } else if (c === 123 || c === 91) {
+      if (++depth > max) return i;
+    } else if (c === 125 || c === 93) depth--;
+  }
+  return -1;
+}
+
+/** Thrown by `parseJsonBounded` for text nested deeper than `MAX_JSON_DEPTH`. */
+export class JsonTooDeepError extends Error {
+  /** UTF-16 offset in the text where the nesting passes the limit. */
+  readonly offset: number;
+  constructor(offset: number) {
+    super(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
+    this.name = 'JsonTooDeepError';
+    this.offset = offset;
+  }
+}
+
+/**
+ * `JSON.parse` for JSON found inside a value (tool arguments, a logged body, an SSE event): the
+ * same depth limit as a document, so nothing downstream (structured clone, stringify) overflows.
+ * @throws SyntaxError as `JSON.parse`, or JsonTooDeepError; callers already catch a failed parse
+ */
+export function parseJsonBounded(text: string): unknown {
+  const deep = tooDeepAt(text);
+  if (deep >= 0) throw new JsonTooDeepError(deep);
+  return JSON.parse(text) as unknown;
+}
+
+/** The message for text refused for its depth, naming where (`where`: "line 3, column 9"). */
+export function tooDeepMessage(where: string): string {
+  return `The JSON nests deeper than ${MAX_JSON_DEPTH} levels of arrays and objects at ${where}; no transcript is that deep, and reading it would overflow the stack. Nothing was loaded from it.`;
+}
+
+/**
+ * Convert a character offset into a 1-based line and column plus the text of that line (of a
+ * long line, a window of `QUOTE_CHARS` around the column: see `SourceLocation`).
  * @param text the whole source text
  * @param offset a UTF-16 offset into `text` (clamped to its length)
  */
@@ -34,11 +95,12 @@ export function locate(text: string, offset: number): SourceLocation {
   }
   let lineEnd = text.indexOf('\n', lineStart);
   if (lineEnd < 0) lineEnd = text.length;
-  return {
-    line,
-    column: at - lineStart + 1,
-    lineText: text.slice(lineStart, lineEnd).replace(/\r$/, ''),
-  };
+  const column = at - lineStart + 1;
+  const line1 = text.slice(lineStart, lineEnd).replace(/\r$/, '');
+  const w = windowAround(line1, column);
+  return w.from === 1 && w.text === line1
+    ? { line, column, lineText: line1 }
+    : { line, column, lineText: w.text, caret: w.caret };
 }
 
 const JSONC_MESSAGES: Record<number, string> = {
@@ -68,6 +130,18 @@ const JSONC_MESSAGES: Record<number, string> = {
  * @returns the value, or `{message, location}` with a 1-based line and column.
  */
 export function parseJsonText(text: string): Result<unknown, JsonFailure> {
+  const deep = tooDeepAt(text);
+  if (deep >= 0) {
+    const location = locate(text, deep);
+    return {
+      ok: false,
+      error: {
+        message: tooDeepMessage(`line ${location.line}, column ${location.column}`),
+        location,
+        tooDeep: true,
+      },
+    };
+  }
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch (e) {
@@ -81,7 +155,7 @@ export function parseJsonText(text: string): Result<unknown, JsonFailure> {
     const offset = first ? first.offset : text.length;
     const what = first
       ? (JSONC_MESSAGES[first.error] ?? 'invalid JSON')
-      : String((e as Error).message);
+      : clip(String((e as Error).message), 200);
     const location = locate(text, offset);
     return {
       ok: false,
@@ -119,10 +193,15 @@ export function looksLikeJsonl(text: string, maxFirstLine = Infinity): boolean {
 }
 
 /**
- * Parse JSON Lines. Broken lines do not stop the parse: their numbers are listed.
+ * Parse JSON Lines. Broken lines do not stop the parse: their numbers are listed. A line nested
+ * deeper than `MAX_JSON_DEPTH` stops it: `deep` then says where, and the caller refuses the text.
  * @returns the parsed lines (1-based line numbers) and the numbers of lines that failed.
  */
-export function parseJsonlText(text: string): { lines: JsonlLine[]; brokenLines: number[] } {
+export function parseJsonlText(text: string): {
+  lines: JsonlLine[];
+  brokenLines: number[];
+  deep?: JsonFailure;
+} {
   const lines: JsonlLine[] = [];
   const brokenLines: number[] = [];
   let start = 0;
@@ -135,6 +214,8 @@ export function parseJsonlText(text: string): { lines: JsonlLine[]; brokenLines:
     const raw = text.slice(start, end);
     const c0 = raw.charCodeAt(0);
     if (raw.length > 0 && (c0 === 123 || c0 === 91 || /\S/.test(raw))) {
+      const deep = tooDeepLine(raw, lineNo);
+      if (deep) return { lines, brokenLines, deep };
       try {
         lines.push({ line: lineNo, value: JSON.parse(raw) });
       } catch {
@@ -144,4 +225,25 @@ export function parseJsonlText(text: string): { lines: JsonlLine[]; brokenLines:
     start = end + 1;
   }
   return { lines, brokenLines };
+}
+
+/**
+ * The refusal for one JSON Lines line nested deeper than `MAX_JSON_DEPTH`, or null.
+ * @param raw the line's text; @param lineNo its 1-based number in the file
+ */
+export function tooDeepLine(raw: string, lineNo: number): JsonFailure | null {
+  const at = tooDeepAt(raw);
+  if (at < 0) return null;
+  const column = at + 1;
+  const w = windowAround(raw.replace(/\r$/, ''), column);
+  return {
+    message: tooDeepMessage(`line ${lineNo}, column ${column}`),
+    location: {
+      line: lineNo,
+      column,
+      lineText: w.text,
+      ...(w.from === 1 ? {} : { caret: w.caret }),
+    },
+    tooDeep: true,
+  };
 }

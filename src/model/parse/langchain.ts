@@ -9,6 +9,12 @@
  * Content arrays may hold provider blocks (Anthropic `tool_use`, OpenAI `image_url`) or LangChain
  * standard blocks (`tool_call`, `reasoning`). A tool call present both in `content` and in
  * `tool_calls` (Claude through LangChain) is kept once. `artifact` is not sent to the model.
+ *
+ * As sent: LangChain JS (`@langchain/core` 1.4, `ChatAnthropic` 1.5, `ChatOpenAI` 1.5, observed
+ * through a stub fetch) sends the list one message to one message: nothing is dropped, merged or
+ * reordered (an orphan `ToolMessage` goes out as a `tool` message or a user `tool_result`, an
+ * empty `AIMessage` as `content: ""`, and `[]` as `messages: []`), so this format needs no
+ * `asSent` and its verdicts are those of the parsed list (langchainAsSent.test.ts).
  */
 import type { Block, Message, Result, Role, Transcript, UsageRecord } from '../types.ts';
 import { anthropicBlock } from './anthropicMessages.ts';
@@ -293,6 +299,7 @@ function render(m: Message, style: Unwrapped['style']): unknown {
     fields = {
       content,
       tool_call_id: r && r.type === 'tool_result' ? r.toolUseId : null,
+      ...(r && r.type === 'tool_result' && r.name !== undefined ? { name: r.name } : {}),
       ...(r && r.type === 'tool_result' && r.isError ? { status: 'error' } : {}),
     };
   } else if (m.role === 'assistant') {

@@ -3,6 +3,7 @@
  * of them (a log export: `{requests: […]}`, `{data: […]}`, rows that wrap the body in `request` /
  * `body`, …). The user picks one; `parseTranscript` parses only that one.
  */
+import { parseJsonBounded } from './json.ts';
 import { arr, isObject, requestLabel, str, type Json } from './util.ts';
 import { listArchiveRequests } from './archives.ts';
 
@@ -60,7 +61,7 @@ function bodyOf(row: unknown): Json | null {
     let inner = row[k];
     if (typeof inner === 'string' && inner.trimStart().startsWith('{')) {
       try {
-        inner = JSON.parse(inner);
+        inner = parseJsonBounded(inner);
       } catch {
         inner = undefined;
       }

@@ -219,8 +219,10 @@ describe('openai-responses parser (formats.md §3)', () => {
     const out = JSON.parse(openaiResponsesParser.write?.(edited) ?? 'null');
     expect(out.model).toBe('gpt-5');
     expect(out.input).toHaveLength(BODY.input.length - 1);
+    // The edited message keeps its item id: R3 reads which items carry one.
     expect(out.input[7]).toEqual({
       type: 'message',
+      id: 'msg_1',
       role: 'assistant',
       content: [{ type: 'output_text', text: 'Lag: 40s.', annotations: [] }],
     });

@@ -409,9 +409,12 @@ function renderBlocks(m: Message): unknown[] {
   const items: unknown[] = [];
   let parts: unknown[] = [];
   const role = m.role === 'tool' ? 'user' : m.role;
+  // A message that was one `message` item keeps its item id (R3 reads which items carry one).
+  const onlyText = m.blocks.every((b) => b.type === 'text');
   const flush = () => {
     if (parts.length === 0) return;
-    items.push({ type: 'message', role, content: parts });
+    const id = onlyText && m.meta?.sourceId !== undefined ? { id: m.meta.sourceId } : {};
+    items.push({ type: 'message', ...id, role, content: parts });
     parts = [];
   };
   const textType = role === 'assistant' ? 'output_text' : 'input_text';

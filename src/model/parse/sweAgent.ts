@@ -17,6 +17,7 @@
  * Writing back (`write`): the trajectory with its `history` replaced; untouched entries from their
  * raw value, new or changed ones as Chat messages with SWE-agent's markers and `tool_call_ids`.
  */
+import { parseJsonBounded } from './json.ts';
 import type { Block, Message, Result, Transcript } from '../types.ts';
 import { providerHint } from './inspectLog.ts';
 import { openaiChatMessage, toOpenAIChatMessages } from './openaiChat.ts';
@@ -53,7 +54,7 @@ function modelOf(v: Json): string | undefined {
   let rc: unknown = v.replay_config;
   if (typeof rc === 'string') {
     try {
-      rc = JSON.parse(rc);
+      rc = parseJsonBounded(rc);
     } catch {
       rc = undefined;
     }

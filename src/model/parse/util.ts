@@ -7,7 +7,7 @@ import type {
   Transcript,
   UsageRecord,
 } from '../types.ts';
-import type { SourceDoc } from './json.ts';
+import { parseJsonBounded, type SourceDoc } from './json.ts';
 
 /** Small, total helpers for reading untrusted JSON. None of them throws. */
 
@@ -34,11 +34,14 @@ export function base64Bytes(data: unknown): number | undefined {
   return typeof data === 'string' ? Math.floor((data.length * 3) / 4) : undefined;
 }
 
-/** Parse a JSON-encoded string argument (OpenAI `arguments`); keep the string if it is not JSON. */
+/**
+ * Parse a JSON-encoded string argument (OpenAI `arguments`); keep the string if it is not JSON or
+ * nests deeper than `MAX_JSON_DEPTH` (then it stays text, as the provider received it).
+ */
 export function parseArguments(v: unknown): unknown {
   if (typeof v !== 'string') return v;
   try {
-    return JSON.parse(v);
+    return parseJsonBounded(v);
   } catch {
     return v;
   }

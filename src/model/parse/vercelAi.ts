@@ -557,11 +557,16 @@ function write(t: Transcript): string {
     const m = t.messages[k] as Message;
     const group: Message[] = [m];
     const key = m.raw !== undefined ? m.raw : null;
-    while (
-      key !== null &&
-      k + group.length < t.messages.length &&
-      (t.messages[k + group.length] as Message).raw === key
-    )
+    // The steps of one UIMessage: the same raw, or (rendered copies, raw undefined) the same
+    // source position, so a redacted assistant turn keeps its results inside its tool parts.
+    const sameUi = (n: Message): boolean =>
+      key !== null
+        ? n.raw === key
+        : n.raw === undefined &&
+          n.rawIndex === m.rawIndex &&
+          (m.role === 'assistant' || m.role === 'tool') &&
+          (n.role === 'assistant' || n.role === 'tool');
+    while (k + group.length < t.messages.length && sameUi(t.messages[k + group.length] as Message))
       group.push(t.messages[k + group.length] as Message);
     k += group.length;
     const expected = key !== null ? uiMessages(key, 0, 0).length : -1;

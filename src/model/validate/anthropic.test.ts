@@ -115,7 +115,7 @@ describe('anthropic validator: exact provider texts', () => {
     ).toBe(true);
   });
 
-  it('§7.1: split parallel results are merged and accepted; path counts merged messages, raw index does not', () => {
+  it('merging: split parallel results are merged and accepted; path counts merged messages, raw index does not', () => {
     const ok = t([
       user('q'),
       assistant(call('toolu_A'), call('toolu_B')),
@@ -357,7 +357,7 @@ describe('anthropic validator: exact provider texts', () => {
     );
   });
 
-  it('§1.3: a server tool pair lives inside the assistant turn', () => {
+  it('A15: a server tool pair lives inside the assistant turn', () => {
     const srv = (id: string) => ({
       type: 'tool_use' as const,
       id,

@@ -2,7 +2,7 @@
  * Anthropic Messages API validator.
  *
  * Rules A1–A17 and T1–T6 of the rule catalogue (docs/rules.md). The API merges consecutive same-role messages before it checks pairing
- * (§7.1), so provider paths (`messages.N.content.M`) are computed after merging, while
+ * (see docs/rules.md, Anthropic), so provider paths (`messages.N.content.M`) are computed after merging, while
  * `messageIndex`/`blockIndex` still point at the message and block as pasted.
  */
 import { isPinned } from '../exchanges.ts';
@@ -388,7 +388,7 @@ function isClientResult(b: Block): boolean {
 }
 
 /**
- * A2/A3 (missing results in the next message), A6 (duplicate ids), server tool pairing (§1.3)
+ * A2/A3 (missing results in the next message), A6 (duplicate ids), server tool pairing (A15, A16)
  * and A4 (a server call deferred because client tools were called in the same batch: its result
  * may come in the next assistant turn, but only if the user message in between holds nothing but
  * tool_result blocks).
@@ -767,7 +767,7 @@ function checkSignature(
   }
 }
 
-/** T1–T4: extended thinking rules for the final assistant turn (§1.2). */
+/** T1–T4: extended thinking rules for the final assistant turn (T1–T4). */
 function checkThinking(
   t: Transcript,
   T: Turns,
@@ -871,5 +871,6 @@ function checkThinking(
 export const anthropicValidator: ProviderValidator = {
   id: 'anthropic',
   label: 'Anthropic Messages',
+  cuts: { kind: 'merged-turns', render: renderAnthropic },
   validate,
 };

@@ -3,7 +3,7 @@ import { assistant, call, result, text, transcript, user } from '../testing.ts';
 import type { Block } from '../types.ts';
 import { validateTranscript } from './index.ts';
 
-/** A server tool call (`server_tool_use`) and its result block, Anthropic §1.3. */
+/** A server tool call (`server_tool_use`) and its result block, Anthropic A15/A16. */
 const serverCall = (id: string): Block => ({
   type: 'tool_use',
   id,
@@ -19,7 +19,7 @@ const serverResult = (id: string): Block => ({
   server: 'web_search_tool_result',
 });
 
-describe('anthropic A4: a server tool call deferred behind client tool calls (provider-rules.md §1.1 A4)', () => {
+describe('anthropic A4: a server tool call deferred behind client tool calls (A4)', () => {
   it('is accepted when the next user message holds only tool_result blocks and the result comes in the next assistant turn', () => {
     const t = transcript('anthropic-messages', [
       user('Why did checkout fail?'),
@@ -54,7 +54,7 @@ describe('anthropic A4: a server tool call deferred behind client tool calls (pr
     );
   });
 
-  it('a server call with no client calls beside it still needs its result in the same turn (§1.3)', () => {
+  it('a server call with no client calls beside it still needs its result in the same turn (A15)', () => {
     const t = transcript('anthropic-messages', [
       user('q'),
       assistant(serverCall('srvtoolu_2'), text('Searching.')),

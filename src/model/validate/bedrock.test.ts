@@ -31,7 +31,7 @@ const results = (...ids: string[]) => ({
 });
 const body = (messages: unknown[], modelId = NOVA) => ({ modelId, toolConfig: tools, messages });
 
-describe('bedrock validator: one test per rule, exact text and ValidationException body (provider-rules.md §5)', () => {
+describe('bedrock validator: one test per rule, exact text and ValidationException body (B1–B7)', () => {
   it('B1: more toolResult blocks than the previous turn had toolUse blocks', () => {
     const [v] = errors(parsed(body([u('a'), a('plain answer'), results('tooluse_x')])));
     const message =

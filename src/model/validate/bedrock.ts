@@ -30,7 +30,7 @@ import type {
 
 export { bedrockEnvelope };
 
-/** Prefix of Claude validator errors passed through by Bedrock (§1.4). */
+/** Prefix of Claude validator errors passed through by Bedrock (n8n-io/n8n#16987). */
 export const CLAUDE_PREFIX = 'The model returned the following errors: ';
 
 /** True when a Bedrock model id names a Claude model. */

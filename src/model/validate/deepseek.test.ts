@@ -10,7 +10,7 @@ const ORPHAN =
 const MISSING =
   "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. (insufficient tool messages following tool_calls message)";
 
-describe('deepseek (provider-rules.md §6)', () => {
+describe('deepseek (D1, D2)', () => {
   it('orphan tool message: "preceding", capital M, no period, param null', () => {
     const v = validateTranscript(
       transcript('openai-chat', [tool('call_1'), user('hi')]),

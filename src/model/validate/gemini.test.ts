@@ -46,7 +46,7 @@ const responses = (...names: string[]) => ({
   })),
 });
 
-describe('gemini validator: one test per rule, exact text and envelope (provider-rules.md §4)', () => {
+describe('gemini validator: one test per rule, exact text and envelope (G1–G9)', () => {
   it('G1: a function response turn not right after a call turn', () => {
     const [v] = errors(parsed({ contents: [responses('read_file'), m('ok'), u('next')] }));
     expect(v).toMatchObject({

@@ -13,7 +13,14 @@ import { mistralValidator } from './mistral.ts';
 import { qwenValidator } from './qwen.ts';
 import type { ProviderValidator, ValidateOptions, Validation } from './types.ts';
 
-export type { ProviderValidator, ValidateOptions, Validation, Violation, RuleId } from './types.ts';
+export type {
+  CutModel,
+  ProviderValidator,
+  ValidateOptions,
+  Validation,
+  Violation,
+  RuleId,
+} from './types.ts';
 
 export const VALIDATORS: ProviderValidator[] = [
   anthropicValidator,

@@ -12,7 +12,7 @@ const envelope = (message: string) => ({
 const check = (...messages: Parameters<typeof transcript>[1]) =>
   validateTranscript(transcript('openai-chat', messages), 'mistral');
 
-describe('mistral (mistral-common message order, provider-rules.md §6)', () => {
+describe('mistral (mistral-common message order, M1–M3)', () => {
   it('user right after tool is rejected (OpenAI accepts it)', () => {
     const t = transcript('openai-chat', [
       user('q'),

@@ -96,7 +96,7 @@ describe('openai-chat validator: exact provider texts', () => {
     );
   });
 
-  it('§7.6: lenient points are accepted (assistant first, consecutive users, tool→user, any order in the run)', () => {
+  it('O5: lenient points are accepted (assistant first, consecutive users, tool→user, any order in the run)', () => {
     expect(
       all([
         assistant('hello'),

@@ -401,5 +401,6 @@ function checkRun(
 export const openaiChatValidator: ProviderValidator = {
   id: 'openai-chat',
   label: 'OpenAI Chat Completions',
+  cuts: { kind: 'tool-runs', render: renderOpenAIChat },
   validate: (t, opts) => validateChat(t, OPENAI_DIALECT, opts),
 };

@@ -27,7 +27,7 @@ const fc = (callId: string, id?: string) => ({
 });
 const out = (callId: string) => ({ type: 'function_call_output', call_id: callId, output: 'ok' });
 
-describe('openai-responses validator: one test per rule, exact text and envelope (provider-rules.md §3)', () => {
+describe('openai-responses validator: one test per rule, exact text and envelope (R1–R7)', () => {
   it('R1: an output whose call_id has no function_call anywhere', () => {
     const [v] = errors(parsed({ input: [userItem('Check the logs.'), out('call_gone')] }));
     expect(v).toMatchObject({
@@ -385,3 +385,20 @@ describe.skipIf(SHARED_FILES.length === 0)(
 );
 if (SHARED_FILES.length === 0)
   console.warn(`skipped: ${SHARED} not found (shared Responses cases)`);
+
+describe('openai-responses: a request that continues server-held history', () => {
+  it('does not call an output without its call an orphan (R1) when previous_response_id is set', () => {
+    const body = {
+      model: 'o3',
+      previous_response_id: 'resp_1',
+      input: [{ type: 'function_call_output', call_id: 'call_1', output: 'ok' }],
+    };
+    const t = parsed(body);
+    const v = validateTranscript(t, 'openai-responses');
+    expect(v.violations).toEqual([]);
+    expect(v.notes.join(' ')).toMatch(/server-held history/);
+    // Without the chain the same output is an orphan.
+    const alone = parsed({ model: 'o3', input: body.input });
+    expect(validateTranscript(alone, 'openai-responses').violations[0]?.code).toBe('R1');
+  });
+});

@@ -242,6 +242,13 @@ const TEXT: Partial<Record<RuleId, [string, string]>> = {
   ],
 };
 
+/** True when the body continues server-held history (`previous_response_id`, `conversation`). */
+function continuesServerHistory(t: Transcript): boolean {
+  if (t.raw === null || typeof t.raw !== 'object' || Array.isArray(t.raw)) return false;
+  const raw = t.raw as Record<string, unknown>;
+  return typeof raw.previous_response_id === 'string' || (raw.conversation ?? null) !== null;
+}
+
 function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
   const source = opts.messages ?? t.messages;
   const items = renderResponses(source, ITEM_ID_FORMATS.has(t.format));
@@ -265,6 +272,13 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
 
   const calls = new Map<string, number>();
   const outputs = new Map<string, number>();
+  // A request that continues server-held history (`previous_response_id`, `conversation`)
+  // answers calls the body does not hold: an output without its call is the normal case (R1).
+  const chained = continuesServerHistory(t);
+  if (chained)
+    notes.push(
+      'The request continues server-held history (`previous_response_id` / `conversation`), where the calls of its outputs are: R1 (an output without its call) was not judged.',
+    );
   items.forEach((it, k) => {
     if (it.kind === 'call' && it.callId !== null) {
       if (calls.has(it.callId))
@@ -312,6 +326,7 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
         return;
       }
       const c = calls.get(it.callId);
+      if (c === undefined && chained) return; // its call is in the server-held history
       if (c === undefined) {
         push(k, {
           rule: 'orphan_tool_result',

@@ -10,7 +10,7 @@ const ORPHAN =
 const missing = (n: number) =>
   `<400> InternalError.Algo.InvalidParameter: An assistant message with "tool_calls" must be followed by tool messages responding to each "tool_call_id". The following tool_call_ids did not have response messages: message[${n}].role`;
 
-describe('qwen / DashScope (provider-rules.md §6)', () => {
+describe('qwen / DashScope (Q1, Q2)', () => {
   it('orphan tool message: double quotes and the "preceeding" misspelling', () => {
     const v = validateTranscript(transcript('openai-chat', [user('hi'), tool('call_1')]), 'qwen');
     expect(v.violations[0]).toMatchObject({

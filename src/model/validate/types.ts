@@ -101,9 +101,22 @@ export interface ValidateOptions {
   uniqueToolUseIds?: boolean;
 }
 
+/**
+ * How the fast cut engine (evict/simulate.ts) reads a provider's request. `merged-turns`: messages
+ * of one role merge into a turn, and a turn's calls are answered at the start of the next turn
+ * (Anthropic). `tool-runs`: a run of tool messages follows the assistant message whose calls it
+ * answers (OpenAI Chat). `render` gives the provider messages, to count provider indices.
+ */
+export interface CutModel {
+  kind: 'merged-turns' | 'tool-runs';
+  render: (messages: readonly Message[]) => readonly unknown[];
+}
+
 export interface ProviderValidator {
   id: ProviderId;
   label: string;
+  /** Set for providers whose fast cut path is property-tested against the reference. */
+  cuts?: CutModel;
   /**
    * Validate a transcript as this provider would.
    * @returns the violations in the order the provider meets them; never throws.

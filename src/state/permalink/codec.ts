@@ -28,6 +28,7 @@
  */
 import { Inflate, deflateSync, strFromU8, strToU8 } from 'fflate';
 import type { z } from 'zod';
+import { displayName } from '../../model/displayName.ts';
 import type { FaultSpec } from '../../model/faults.ts';
 import {
   AnchorSchema,
@@ -590,7 +591,8 @@ function decodeSource(
   }
   if (n !== undefined) {
     const parsed = SourceNameSchema.safeParse(n);
-    if (parsed.success) return { kind: 'none', name: parsed.data };
+    // Shown in the page: bidi controls as code points (a file's name is shown the same way).
+    if (parsed.success) return { kind: 'none', name: displayName(parsed.data) };
     invalid('n', 'the transcript name', n);
   }
   return { kind: 'none' };

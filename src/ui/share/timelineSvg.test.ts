@@ -33,4 +33,16 @@ describe('buildTimelineSvg', () => {
     const svg = buildTimelineSvg(a, { evicted: new Set([0]) });
     expect(svg).toMatch(/text-decoration="line-through" data-message-index="0"/);
   });
+
+  it('numbers rows as the page does: by source position (#N)', () => {
+    // A log whose messages sit at source lines 4, 5 and 7 (other lines in between).
+    const log = {
+      ...t,
+      messages: t.messages.slice(0, 3).map((m, i) => ({ ...m, rawIndex: [4, 5, 7][i] as number })),
+    };
+    const svg = buildTimelineSvg(analyze(log));
+    expect(svg).toMatch(/data-message-index="0">#4 user/);
+    expect(svg).toMatch(/data-message-index="1">#5 assistant/);
+    expect(svg).toMatch(/data-message-index="2">#7 user/);
+  });
 });

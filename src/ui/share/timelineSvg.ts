@@ -5,6 +5,7 @@
  * opens the same in an image viewer, a browser or a document.
  */
 import type { Analysis } from '../../model/analyze.ts';
+import { messageLabels } from '../../model/messageLabels.ts';
 import type { Block, Message } from '../../model/types.ts';
 import {
   DEFAULT_ARC_OPTIONS,
@@ -60,9 +61,10 @@ function blockLabel(b: Block): string {
   }
 }
 
-function rowText(m: Message): string {
+/** A row as the page labels it: its source position (`#5`, `#5.2`), role and blocks. */
+function rowText(m: Message, label: string): string {
   const body = m.blocks.map(blockLabel).join(' · ').replace(/\s+/g, ' ').trim();
-  const line = `${m.index} ${m.role}${body ? ` · ${body}` : ''}`;
+  const line = `${label} ${m.role}${body ? ` · ${body}` : ''}`;
   return line.length > PREVIEW_CHARS ? `${line.slice(0, PREVIEW_CHARS - 1)}…` : line;
 }
 
@@ -78,6 +80,7 @@ export interface TimelineSvgOptions {
  */
 export function buildTimelineSvg(a: Analysis, opts: TimelineSvgOptions = {}): string {
   const { messages } = a.transcript;
+  const labels = messageLabels(messages);
   const { exchanges, exchangeOf } = a.grouping;
   const rows: { kind: 'band' | 'message'; index: number }[] = [];
   const rowOfMessage = new Int32Array(messages.length).fill(-1);
@@ -122,7 +125,7 @@ export function buildTimelineSvg(a: Analysis, opts: TimelineSvgOptions = {}): st
       if (!m) return;
       const gone = opts.evicted?.has(r.index) === true;
       out.push(
-        `<text x="${gutter + 6}" y="${y + SVG_ROW_HEIGHT - 7}" fill="${gone ? COLORS.dim : COLORS.text}"${gone ? ' text-decoration="line-through"' : ''} data-message-index="${r.index}">${xmlEscape(rowText(m))}</text>`,
+        `<text x="${gutter + 6}" y="${y + SVG_ROW_HEIGHT - 7}" fill="${gone ? COLORS.dim : COLORS.text}"${gone ? ' text-decoration="line-through"' : ''} data-message-index="${r.index}">${xmlEscape(rowText(m, labels.of(r.index)))}</text>`,
       );
     }
   });

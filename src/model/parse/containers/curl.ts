@@ -174,6 +174,15 @@ export function readCurl(text: string): ContainerRead {
   const bodyStart = first.word.offsets[first.valueStart] ?? first.word.start;
   const startLine = locate(text, bodyStart);
   const parsed = parseJsonText(body);
+  if (!parsed.ok && parsed.error.tooDeep)
+    return {
+      ok: false,
+      error: {
+        kind: 'limit',
+        message: `In the body of the curl command (it starts at line ${startLine.line} of the paste): ${parsed.error.message}`,
+        location: parsed.error.location,
+      },
+    };
   if (!parsed.ok) {
     const inner = parsed.error.location;
     const error: ParseError = {

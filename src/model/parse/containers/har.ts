@@ -5,6 +5,7 @@
  * `authorization`, `x-api-key` and `cookie` never to be shown), and URLs are shown without their
  * query (Gemini's `?key=`). Source: ../shared/docs/formats.md §9b.
  */
+import { parseJsonBounded } from '../json.ts';
 import { decodeBytes } from '../bytes.ts';
 import { isObject, str, type Json } from '../util.ts';
 import { splitSse, rebuildStreams } from './sse.ts';
@@ -20,7 +21,7 @@ function parseBody(text: string): unknown {
   const t = text.trimStart();
   if (!t.startsWith('{') && !t.startsWith('[')) return undefined;
   try {
-    return JSON.parse(text);
+    return parseJsonBounded(text);
   } catch {
     return undefined;
   }

@@ -5,6 +5,7 @@
  * shaped, or Anthropic-shaped for `/v1/messages` pass-through) plus the `response` become one
  * request body for the existing detectors. Source: ../shared/docs/formats.md §9c.
  */
+import { parseJsonBounded } from '../json.ts';
 import { isObject, str, type Json } from '../util.ts';
 import { appendResponse } from './append.ts';
 import type { ContainerEntry, ContainerRead } from './types.ts';
@@ -15,7 +16,7 @@ function jsonish(v: unknown): unknown {
   const t = v.trimStart();
   if (!t.startsWith('{') && !t.startsWith('[')) return v;
   try {
-    return JSON.parse(v);
+    return parseJsonBounded(v);
   } catch {
     return v;
   }

@@ -7,6 +7,7 @@
  * Source: ../shared/docs/formats.md §9d and §9b ("split on blank lines, parse `data:` lines, and
  * rebuild"); event shapes from the providers' streaming docs as summarised there.
  */
+import { parseJsonBounded } from '../json.ts';
 import type { FormatId } from '../../types.ts';
 import { isObject, str, type Json } from '../util.ts';
 import type { ContainerEntry, ContainerRead } from './types.ts';
@@ -83,7 +84,7 @@ export function splitSse(text: string): { events: SseEvent[]; badLines: number[]
     if (buf.length > 0) {
       const joined = buf.join('\n');
       try {
-        events.push({ ...(event ? { event } : {}), data: JSON.parse(joined), line: bufLine });
+        events.push({ ...(event ? { event } : {}), data: parseJsonBounded(joined), line: bufLine });
       } catch {
         badLines.push(bufLine);
       }
@@ -112,7 +113,11 @@ export function splitSse(text: string): { events: SseEvent[]; badLines: number[]
         const t = value.trimStart();
         if (t.startsWith('{') || t.startsWith('[')) {
           try {
-            events.push({ ...(event ? { event } : {}), data: JSON.parse(value), line: i + 1 });
+            events.push({
+              ...(event ? { event } : {}),
+              data: parseJsonBounded(value),
+              line: i + 1,
+            });
             continue;
           } catch {
             // Not whole: wait for more data lines.
@@ -147,7 +152,7 @@ function familyOf(ev: SseEvent): StreamFamily | undefined {
 function finishJson(text: string, what: string, notes: string[]): unknown {
   if (text.trim() === '') return {};
   try {
-    return JSON.parse(text);
+    return parseJsonBounded(text);
   } catch {
     notes.push(
       `The arguments of ${what} are not complete JSON (the stream was cut off?): kept as text.`,

@@ -11,7 +11,8 @@ export const RESPONSES_RULES: readonly RuleSpec[] = [
     providers: ['openai-responses'],
     severity: 'error',
     confidence: 'V',
-    condition: 'A `function_call_output` whose `call_id` has no `function_call` in `input`.',
+    condition:
+      'A `function_call_output` whose `call_id` has no `function_call` in `input` (not judged when the request continues server-held history with `previous_response_id` or `conversation`).',
     text: (p) => `No tool call found for function call output with call_id ${p.id ?? '<id>'}.`,
     path: 'input',
     index: 'No index (`param` is always `input`).',

@@ -1,0 +1,86 @@
+/**
+ * Sharing without leaking (issue 15), as a user clicks it: the structure-only link of a Claude
+ * Code log reopens as a Claude Code log with the same counts and verdict; the incident summary
+ * is of the structure-only copy unless the transcript is ticked in; a link that cannot be
+ * honoured says so; a name with a right-to-left override is shown as it is.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { openApp } from './helpers.ts';
+import { sample } from './fixtures.ts';
+
+const counts = async (p: Page) =>
+  Promise.all(
+    ['format', 'count-messages', 'count-exchanges', 'count-arcs', 'count-broken'].map((id) =>
+      p.getByTestId(id).innerText(),
+    ),
+  );
+
+test('the structure-only link of a Claude Code log reopens as that log, with nothing of it', async ({
+  page,
+  context,
+}) => {
+  await openApp(page, '/#v=1&src=claude-code-session');
+  const before = await counts(page);
+  expect(before[0]).toBe('claude-code-jsonl');
+  await page.getByTestId('share-open').click();
+  await expect(page.getByTestId('structure-keeps')).toContainText('tool names');
+  const link = await page.getByTestId('structure-link').inputValue();
+  const preview = (await page.getByTestId('structure-preview').textContent()) ?? '';
+  expect(preview).toContain('"sessionId"');
+  expect(preview).not.toContain('Invoice export');
+
+  const other = await context.newPage();
+  await openApp(other, link);
+  expect(await counts(other)).toEqual(before);
+  await expect(other.getByTestId('verdict')).toHaveAttribute(
+    'data-valid',
+    (await page.getByTestId('verdict').getAttribute('data-valid')) ?? '',
+  );
+  await expect(other.locator('body')).not.toContainText('Invoice export');
+});
+
+test('the incident summary holds no transcript unless ticked in, and says what its link holds', async ({
+  page,
+}) => {
+  await openApp(page, '/#v=1&src=claude-code-session');
+  await page.getByTestId('share-open').click();
+  await expect(page.getByTestId('structure-link')).toBeVisible();
+  const save = async () => {
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('export-summary').click(),
+    ]);
+    const { readFileSync } = await import('node:fs');
+    return readFileSync(await download.path(), 'utf8');
+  };
+  const md = await save();
+  expect(md).toContain('This link opens a structure-only copy');
+  expect(md).not.toContain('src=claude-code-session');
+  const text = sample('claude-code-session.jsonl');
+  const ids = [...text.matchAll(/"(toolu_[A-Za-z0-9]+)"/g)].map((m) => m[1] ?? '');
+  expect(ids.length).toBeGreaterThan(0);
+  for (const id of ids) expect(md).not.toContain(id);
+
+  await page.getByTestId('summary-include-transcript').check();
+  const full = await save();
+  expect(full).toContain('whole transcript');
+  expect(full).toContain('src=claude-code-session');
+});
+
+test('a link that cannot be honoured says so instead of showing something else silently', async ({
+  page,
+}) => {
+  await openApp(page, '/#v=1&src=no-such-sample');
+  await expect(page.getByTestId('permalink-notices')).toContainText('no sample “no-such-sample”');
+
+  await openApp(page, '/#v=1&src=invoice&learn=no-such-step');
+  await expect(page.getByTestId('permalink-notices')).toContainText(
+    'no lesson step “no-such-step”',
+  );
+  await expect(page.getByTestId('learn-panel')).toHaveCount(0);
+});
+
+test('a name from a link with a right-to-left override is shown as it is', async ({ page }) => {
+  await page.goto(`/#v=1&n=${encodeURIComponent('invoice\u202Enosj.exe')}&b=100`);
+  await expect(page.getByTestId('permalink-notices')).toContainText('invoice[U+202E]nosj.exe');
+});

@@ -1,0 +1,144 @@
+/**
+ * Issue 14 in the CLI: hostile input is refused with a message and exit 2 by every command;
+ * a usage error prints the usage, an internal failure one line without it; numeric flags are
+ * range checked; files are read under the unpacked-bytes limit.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync, strToU8 } from 'fflate';
+import { describe, expect, it } from 'vitest';
+import { runCli, usage } from './commands.ts';
+import { readInput } from './read.ts';
+
+const OK = JSON.stringify({
+  model: 'claude-sonnet-4-5',
+  messages: [
+    { role: 'user', content: 'hi' },
+    { role: 'assistant', content: 'hello' },
+  ],
+});
+
+/** Run the CLI in-process over a virtual file system; `failOut` makes stdout writes throw. */
+async function cli(args: string[], files: Record<string, string>, failOut = false) {
+  let out = '';
+  let err = '';
+  const code = await runCli(args, {
+    read: (f) => {
+      const text = files[f];
+      if (text === undefined) throw new Error('ENOENT: no such file');
+      return { text, name: f };
+    },
+    out: (s) => {
+      if (failOut) throw new Error('simulated write failure');
+      out += s;
+    },
+    err: (s) => (err += s),
+  });
+  return { code, out, err };
+}
+
+const COMMANDS: string[][] = [
+  ['check'],
+  ['repair'],
+  ['simulate', '--policy', 'message', '--budget', '10'],
+  ['sweep'],
+];
+
+describe('hostile input in every command', () => {
+  const deep = `{"messages":[{"role":"user","content":${'['.repeat(50_000)}${']'.repeat(50_000)}}]}`;
+  const deepInvalid = `{"messages":${'['.repeat(50_000)}`;
+  for (const cmd of COMMANDS) {
+    it(`${cmd[0]}: 50,000-deep JSON (valid or not) is refused where it gets deep, exit 2, no usage`, async () => {
+      for (const text of [deep, deepInvalid]) {
+        const [name, ...flags] = cmd as [string, ...string[]];
+        const r = await cli([name, 'deep.json', ...flags], { 'deep.json': text });
+        expect(r.code).toBe(2);
+        expect(r.err).toMatch(
+          /^error: The JSON nests deeper than 256 levels .* at line 1, column \d+/,
+        );
+        expect(r.err).not.toContain('usage:');
+        expect(r.err).not.toContain('Maximum call stack');
+        expect(r.err.length).toBeLessThan(1000);
+      }
+    }, 60_000);
+  }
+
+  it('a 6.7 MB one-line file with an error at its end: a short message and a short quote', async () => {
+    const text = `{"messages":[{"role":"user","content":"${'x'.repeat(6_700_000)}"}], oops}`;
+    const r = await cli(['check', 'long.json'], { 'long.json': text });
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`column ${text.indexOf('oops') + 1}`);
+    expect(r.err.length).toBeLessThan(800);
+  });
+});
+
+describe('usage errors and internal failures', () => {
+  it('numeric flags are range checked; a boolean flag takes no value', async () => {
+    const files = { 'ok.json': OK };
+    for (const args of [
+      ['simulate', 'ok.json', '--policy', 'message', '--budget', '99999999999999999999999'],
+      ['simulate', 'ok.json', '--policy', 'message', '--budget', '-1'],
+      ['simulate', 'ok.json', '--policy', 'message', '--budget', '1e3'],
+      ['sweep', 'ok.json', '--summary-tokens', '1000000001'],
+      ['check', 'ok.json', '--request', '0'],
+      ['check', 'ok.json', '--request', '99999999999999999999'],
+      ['check', 'ok.json', '--json=1'],
+      ['check', 'ok.json', '--json='],
+    ]) {
+      const r = await cli(args, files);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.err).toMatch(/^error: --(budget|summary-tokens|request|json) /);
+      expect(r.err).toContain(usage());
+      expect(r.out).toBe('');
+    }
+    const fine = await cli(
+      ['simulate', 'ok.json', '--policy', 'message', '--budget=1000000000'],
+      files,
+    );
+    expect(fine.code).toBe(0);
+  });
+
+  it('an internal failure says what was being done, without the usage text', async () => {
+    const r = await cli(['check', 'ok.json'], { 'ok.json': OK }, true);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(
+      'error: check failed while analysing ok.json: simulated write failure\n(This is a fault of the program, not of the command line; the input was not changed.)\n',
+    );
+  });
+});
+
+describe('reading files under the limit', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ti-hostile-'));
+  it('refuses a plain file from its size, a .gz while inflating, with sizes and the limit', () => {
+    const plain = join(dir, 'big.json');
+    writeFileSync(plain, OK);
+    expect(() => readInput(plain, 64)).toThrow(
+      /^This text is \d+ bytes; the limit is 64 bytes of text/,
+    );
+    expect(readInput(plain, OK.length)).toEqual({ text: OK, name: plain });
+    const gz = join(dir, 'big.json.gz');
+    writeFileSync(gz, gzipSync(strToU8(OK.repeat(20))));
+    expect(() => readInput(gz, 1000)).toThrow(
+      /^This \.gz file is \d+ bytes but unpacks to more than [\d.]+ kB; the limit is 1\.0 kB of text/,
+    );
+    expect(readInput(gz).name).toBe(plain);
+  });
+
+  it('a .gz bomb on disk: refused quickly, through the command', async () => {
+    const bomb = join(dir, 'bomb.json.gz');
+    const member = gzipSync(new Uint8Array(1 << 20).fill(32), { level: 9 });
+    const bytes = new Uint8Array(member.length * 300);
+    for (let i = 0; i < 300; i++) bytes.set(member, i * member.length);
+    writeFileSync(bomb, bytes);
+    let err = '';
+    const code = await runCli(['check', bomb], {
+      read: (f) => readInput(f),
+      out: () => {},
+      err: (s) => (err += s),
+    });
+    expect(code).toBe(2);
+    expect(err).toContain('decompression bomb');
+    expect(err).not.toContain('usage:');
+  }, 30_000);
+});

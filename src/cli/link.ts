@@ -1,0 +1,45 @@
+/**
+ * A link where a FILE goes (issue 15): every command accepts the page's link — a URL or its
+ * fragment (`#v=1&t=…`, `v=1&src=invoice`) — and reads the transcript it carries, or the sample
+ * it names. The permalink codec is the page's own (state/permalink/codec.ts: pure TypeScript,
+ * fflate and zod), so a link means the same to both.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { decodePermalink } from '../state/permalink/codec.ts';
+
+/** The fragment of `arg` when it is a link (URL with a `#v=` fragment, or a fragment), else null. */
+export function linkFragment(arg: string): string | null {
+  if (/^https?:\/\//i.test(arg)) {
+    const at = arg.indexOf('#');
+    return at >= 0 ? arg.slice(at + 1) : '';
+  }
+  if (/^#?v=\d/.test(arg)) return arg.replace(/^#/, '');
+  return null;
+}
+
+const SAMPLES = path.resolve(import.meta.dirname, '../../public/samples');
+
+/**
+ * The transcript a link carries, as text with a name for format hints.
+ * @throws Error saying why a link cannot be honoured: a refused or corrupt payload, a view-only
+ *   link (it holds no transcript: open the file itself), an unknown sample
+ */
+export function readLink(fragment: string): { text: string; name: string } {
+  const { state, notices } = decodePermalink(fragment);
+  const refused = notices.find((n) => n.key === 't' || n.key === '#' || n.key === 'src');
+  if (refused) throw new Error(`the link cannot be read: ${refused.message}`);
+  const s = state.source;
+  if (s.kind === 'inline')
+    return { text: s.text, name: s.redacted ? 'structure-only link' : 'link' };
+  if (s.kind === 'sample') {
+    for (const ext of ['.json', '.jsonl']) {
+      const file = path.join(SAMPLES, s.id + ext);
+      if (existsSync(file)) return { text: readFileSync(file, 'utf8'), name: s.id + ext };
+    }
+    throw new Error(`the link names the sample "${s.id}", which is not in ${SAMPLES}`);
+  }
+  throw new Error(
+    `the link holds the view only, not the transcript${s.name ? ` (it was made for “${s.name}”)` : ''}: run the command on that file`,
+  );
+}

@@ -1,0 +1,71 @@
+/**
+ * Reading FILE (or stdin) for the CLI as the page reads a dropped file: gunzip `.gz`, refuse
+ * binary, decode UTF-8 — and never hold more than the model's limit on unpacked bytes (issue 14):
+ * a plain file over the limit is refused from its size before it is read, stdin stops being read
+ * at the limit, and a `.gz` is inflated under the limit and ratio check (model/parse/bytes.ts).
+ * A refused file thus costs at most about twice the limit in memory.
+ */
+import { closeSync, openSync, readSync, fstatSync } from 'node:fs';
+import { decodeBytes, isGzip, tooLargeMessage } from '../model/parse/bytes.ts';
+import { formatBytes, MAX_UNPACKED_BYTES } from '../model/limits.ts';
+
+/** Bytes per read from a file descriptor. */
+const READ_CHUNK = 1 << 20;
+
+/**
+ * Read at most `max` + 1 bytes from a file descriptor (one more tells "over the limit").
+ * @returns the bytes read (a fresh buffer)
+ */
+function readUpTo(fd: number, max: number): Buffer {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for (;;) {
+    const want = Math.min(READ_CHUNK, max + 1 - total);
+    if (want <= 0) break;
+    const buf = Buffer.allocUnsafe(want);
+    let n: number;
+    try {
+      n = readSync(fd, buf, 0, want, null);
+    } catch (e) {
+      // A non-blocking stdin with nothing yet: wait and retry (pipes from slow producers).
+      if ((e as NodeJS.ErrnoException).code === 'EAGAIN') {
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+        continue;
+      }
+      if ((e as NodeJS.ErrnoException).code === 'EOF') break;
+      throw e;
+    }
+    if (n === 0) break;
+    chunks.push(n === want ? buf : buf.subarray(0, n));
+    total += n;
+  }
+  return Buffer.concat(chunks, total);
+}
+
+/**
+ * FILE's text (`-` reads stdin) and its name for format hints (`.gz` dropped).
+ * @param max the most bytes of text accepted (tests pass a small one)
+ * @throws Error whose message says why the input is refused (over the limit with both sizes and
+ *   the limit, not UTF-8, binary, a corrupt .gz) or cannot be read (the system's message)
+ */
+export function readInput(file: string, max = MAX_UNPACKED_BYTES): { text: string; name: string } {
+  const fd = file === '-' ? 0 : openSync(file, 'r');
+  let buf: Buffer;
+  try {
+    const st = fstatSync(fd);
+    // A regular file's size is known: refuse it before reading when even compressed it is over.
+    if (st.isFile() && st.size > max) throw new Error(tooLargeMessage(st.size, max));
+    buf = readUpTo(fd, max);
+  } finally {
+    if (fd !== 0) closeSync(fd);
+  }
+  const bytes = new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+  // Only stdin gets here over the limit (a file was refused from its size): it was not read on.
+  if (bytes.length > max)
+    throw new Error(
+      `The input is more than ${formatBytes(max)}${isGzip(bytes) ? ' compressed' : ''}; the limit is ${formatBytes(max)} of text. Split the log (e.g. keep its last lines: tail -n 50000 file.jsonl) and read a part.`,
+    );
+  const decoded = decodeBytes(bytes, max);
+  if (!decoded.ok) throw new Error(decoded.error.message);
+  return { text: decoded.value, name: file.replace(/\.gz$/, '') };
+}

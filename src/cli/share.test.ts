@@ -1,0 +1,104 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from './commands.ts';
+
+const SAMPLES = path.resolve(import.meta.dirname, '../../public/samples');
+const sample = (f: string) => readFileSync(path.join(SAMPLES, f), 'utf8');
+
+/** Run the CLI in-process with a virtual file system (reads and writes). */
+async function cli(args: string[], files: Record<string, string>) {
+  let out = '';
+  let err = '';
+  const code = await runCli(args, {
+    read: (f) => {
+      const text = files[f];
+      if (text === undefined) throw new Error('ENOENT: no such file');
+      return { text, name: f };
+    },
+    write: (f: string, s: string) => {
+      files[f] = s;
+    },
+    out: (s) => (out += s),
+    err: (s) => (err += s),
+  } as Parameters<typeof runCli>[1]);
+  return { code, out, err };
+}
+
+/** The `check --json` summary of a FILE or link: what must survive sharing. */
+async function verdict(arg: string, files: Record<string, string>) {
+  const r = await cli(['check', arg, '--json'], files);
+  const j = JSON.parse(r.out) as Record<string, unknown>;
+  return {
+    code: r.code,
+    format: j.format,
+    counts: [j.messages, j.exchanges, j.toolCalls],
+    valid: j.valid,
+    rules: (j.violations as { rule: string; messageIndex: number }[]).map(
+      (v) => `${v.rule}@${v.messageIndex}`,
+    ),
+  };
+}
+
+describe('cli share (issue 15)', () => {
+  for (const f of [
+    'claude-code-session.jsonl',
+    'codex-rollout.jsonl',
+    'broken-partial-answer.json',
+  ]) {
+    it(`the structure-only link of ${f} reopens in every command with the same verdict`, async () => {
+      const files = { [f]: sample(f) };
+      const r = await cli(['share', f, '--structure-only', '--base', 'https://ti.example/'], files);
+      expect(r.err).toBe('');
+      const link = r.out.trim();
+      expect(link).toMatch(/^https:\/\/ti\.example\/#v=1&t=.+&r=1$/);
+      const want = await verdict(f, files);
+      expect(await verdict(link, files)).toEqual(want);
+      // The fragment alone is a link too.
+      expect(await verdict(link.slice(link.indexOf('#')), files)).toEqual(want);
+      expect(r.code).toBe(want.code);
+    });
+  }
+
+  it('--json prints {link, file}; -o writes the transcript the link carries, in its format', async () => {
+    const files: Record<string, string> = { s: sample('claude-code-session.jsonl') };
+    const r = await cli(
+      ['share', 's', '--structure-only', '--hide-tool-names', '-o', 'copy.jsonl', '--json'],
+      files,
+    );
+    const j = JSON.parse(r.out) as { link: string; file: string };
+    expect(j.file).toBe('copy.jsonl');
+    expect(j.link.startsWith('http://localhost:4173/#v=1&t=')).toBe(true);
+    const copy = files['copy.jsonl'] ?? '';
+    expect(copy).toContain('"sessionId"');
+    expect(copy).not.toContain('Invoice export');
+    expect(await verdict('copy.jsonl', files)).toEqual(await verdict('s', files));
+  });
+
+  it('a full link carries the transcript and reopens the same', async () => {
+    const files = { 'a.json': sample('coding-agent.json') };
+    const r = await cli(['share', 'a.json'], files);
+    expect(r.code).toBe(0);
+    expect(r.out).not.toContain('r=1');
+    expect(await verdict(r.out.trim(), files)).toEqual(await verdict('a.json', files));
+  });
+
+  it('a link that cannot be honoured says why (exit 2)', async () => {
+    const viewOnly = await cli(['check', 'v=1&n=session.jsonl'], {});
+    expect(viewOnly.code).toBe(2);
+    expect(viewOnly.err).toContain('holds the view only');
+    expect(viewOnly.err).toContain('session.jsonl');
+    const empty = await cli(['check', '#v=1&t='], {});
+    expect(empty.code).toBe(2);
+    const unknown = await cli(['check', 'https://x.example/#v=1&src=no-such-sample'], {});
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toContain('no-such-sample');
+    const names = await cli(['share', 'x', '--hide-tool-names'], { x: '[]' });
+    expect(names.code).toBe(2);
+    expect(names.err).toContain('--structure-only');
+  });
+
+  it('a sample link reads the sample', async () => {
+    expect((await verdict('#v=1&src=invoice', {})).format).toBe('anthropic-messages');
+  });
+});

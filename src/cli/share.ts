@@ -1,0 +1,104 @@
+import { writeFileSync } from 'node:fs';
+import { validateTranscript } from '../model/validate/index.ts';
+import { redactTranscriptWithMaps } from '../model/redact.ts';
+import { leakedStrings, shapeDifferences } from '../model/redact/contract.ts';
+import { readBack } from '../model/redact/roundTrip.ts';
+import { loadBpeCounter } from '../model/tokens.ts';
+import { writeTranscript } from '../model/write.ts';
+import { encodePermalinkChecked } from '../state/permalink/codec.ts';
+import { defaultPermalinkState } from '../state/permalink/schema.ts';
+import { onlyFile, parseArgs } from './args.ts';
+import {
+  EXIT_INVALID,
+  EXIT_UNREADABLE,
+  EXIT_VALID,
+  checkFormat,
+  checkRequest,
+  loadTranscript,
+  type CliIO,
+} from './io.ts';
+
+export const SHARE_USAGE =
+  'share FILE [--structure-only] [--hide-tool-names] [-o OUT] [--base URL] [--json] [--format F] [--request N]   print a link to the transcript';
+
+/** Where `npm start` serves the page: the default base of a link. */
+export const DEFAULT_BASE = 'http://localhost:4173/';
+
+export interface ShareIO extends CliIO {
+  write?: (file: string, text: string) => void;
+}
+
+/**
+ * `share`: the page's "Copy link" from the command line. The link carries the transcript (or,
+ * with `--structure-only`, its structure-only copy: `model/redact.ts`, placeholders counted with
+ * o200k as the page counts once its tokenizer has loaded), so whoever opens it sees the same
+ * exchanges, pairs and verdict. A structure-only copy is checked before it is printed: it must
+ * read back the same (`shapeDifferences`) and hold nothing of the original (`leakedStrings`).
+ * `-o OUT` writes the transcript the link carries, in its format. `--json` prints
+ * `{link, file?}`. Exit codes as `check`: 0 valid, 1 invalid, 2 unreadable input, bad usage or a
+ * transcript too large for a link.
+ */
+export async function runShare(argv: string[], io: ShareIO): Promise<number> {
+  const args = parseArgs(
+    argv,
+    ['format', 'request', 'base'],
+    ['json', 'structure-only', 'hide-tool-names'],
+  );
+  const file = onlyFile(args, 'share');
+  const structureOnly = args.flags['structure-only'] === true;
+  if (args.flags['hide-tool-names'] === true && !structureOnly)
+    throw new Error('--hide-tool-names needs --structure-only');
+  const base = typeof args.flags.base === 'string' ? args.flags.base : DEFAULT_BASE;
+  const parsed = loadTranscript(
+    io,
+    file,
+    checkFormat(args.flags.format),
+    checkRequest(args.flags.request),
+  );
+  if (!parsed) return EXIT_UNREADABLE;
+  const t = parsed.transcript;
+  let text = writeTranscript(t);
+  if (structureOnly) {
+    const counter = await loadBpeCounter();
+    const toolNames = args.flags['hide-tool-names'] === true ? 'hide' : 'keep';
+    const red = redactTranscriptWithMaps(t, { counter, toolNames });
+    text = writeTranscript(red.transcript);
+    const back = readBack(t, text);
+    const names = toolNames === 'hide' ? { names: red.names } : {};
+    const problems = back.ok
+      ? shapeDifferences(t, back.value, { counter, ids: red.ids, ...names })
+      : [`it does not read back: ${back.error.message}`];
+    const kept = toolNames === 'keep' ? new Set(red.names.keys()) : new Set<string>();
+    const leaks = leakedStrings(t, text, kept);
+    if (leaks.length > 0) problems.push(`it would still hold: ${leaks.slice(0, 5).join(', ')}`);
+    if (problems.length > 0) {
+      io.err(`error: the structure-only copy is not safe to share:\n  ${problems.join('\n  ')}\n`);
+      return EXIT_UNREADABLE;
+    }
+  }
+  const state = defaultPermalinkState();
+  state.source = { kind: 'inline', text, redacted: structureOnly };
+  if (args.flags.format !== undefined) state.view.format = t.format;
+  const encoded = encodePermalinkChecked(state);
+  if (!encoded.ok) {
+    io.err(`error: too large for a link. ${encoded.reason} Share the file itself.\n`);
+    return EXIT_UNREADABLE;
+  }
+  const link = `${base.replace(/#.*$/, '')}#${encoded.fragment}`;
+  const out = typeof args.flags.o === 'string' ? args.flags.o : undefined;
+  if (out !== undefined) {
+    try {
+      (io.write ?? ((f: string, s: string) => writeFileSync(f, s)))(
+        out,
+        text.endsWith('\n') ? text : `${text}\n`,
+      );
+    } catch (e) {
+      io.err(`error: cannot write ${out}: ${(e as Error).message}\n`);
+      return EXIT_UNREADABLE;
+    }
+  }
+  io.out(
+    args.flags.json ? `${JSON.stringify({ link, ...(out ? { file: out } : {}) })}\n` : `${link}\n`,
+  );
+  return validateTranscript(t).valid ? EXIT_VALID : EXIT_INVALID;
+}

@@ -1,0 +1,164 @@
+/** `check`: the CLI's verdict, paths and exact bodies, for every sample, case and provider. */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../cli/commands.ts';
+import type { CliIO } from '../cli/io.ts';
+import { CASE_FIXTURES } from '../model/fixtures/cases.ts';
+import { check, PROVIDERS, UnreadableTranscriptError } from './index.ts';
+import { gzipSync } from 'fflate';
+
+const samplesDir = path.resolve(import.meta.dirname, '../../public/samples');
+const samples = (
+  JSON.parse(readFileSync(path.join(samplesDir, 'index.json'), 'utf8')) as { file: string }[]
+).map((s) => s.file);
+
+/** `npm run cli -- check FILE --json [flags]` on text, parsed. */
+async function cliJson(text: string, name: string, ...flags: string[]) {
+  let out = '';
+  const io: CliIO = {
+    read: () => ({ text, name }),
+    out: (s) => void (out += s),
+    err: () => undefined,
+  };
+  await runCli(['check', name, '--json', ...flags], io);
+  return JSON.parse(out) as Record<string, unknown>;
+}
+
+/** The fields `check --json` prints, from a library result. */
+function asCli(r: ReturnType<typeof check>) {
+  return {
+    format: r.format,
+    provider: r.provider,
+    valid: r.valid,
+    violations: r.violations.map((v) => ({
+      rule: v.rule,
+      code: v.code,
+      severity: v.severity,
+      messageIndex: v.messageIndex,
+      blockIndex: v.blockIndex,
+      ids: v.ids,
+      providerPath: v.providerPath,
+      status: v.status,
+      error: v.error,
+    })),
+    firstError: r.firstError,
+    notes: r.notes,
+    warnings: r.warnings,
+  };
+}
+
+const pick = (j: Record<string, unknown>) => ({
+  format: j.format,
+  provider: j.provider,
+  valid: j.valid,
+  violations: j.violations,
+  firstError: j.firstError,
+  notes: j.notes,
+  warnings: j.warnings,
+});
+
+describe('check() gives the CLI verdict', () => {
+  for (const file of samples) {
+    it(`${file}: every provider, as text and (JSON) as a parsed body`, async () => {
+      const text = readFileSync(path.join(samplesDir, file), 'utf8');
+      for (const provider of [undefined, ...PROVIDERS]) {
+        const flags = provider ? ['--provider', provider] : [];
+        const cli = pick(await cliJson(text, file, ...flags));
+        const opts = provider ? { provider, name: file } : { name: file };
+        expect(asCli(check(text, opts))).toEqual(cli);
+        if (!file.endsWith('.jsonl'))
+          expect(asCli(check(JSON.parse(text) as unknown, opts))).toEqual(cli);
+      }
+    });
+  }
+
+  it('every case fixture: the provider text and path, as the CLI prints them', async () => {
+    for (const c of CASE_FIXTURES) {
+      const r = check(c.transcript);
+      expect(asCli(r)).toEqual(pick(await cliJson(JSON.stringify(c.transcript), 'case.json')));
+      const errors = r.violations.filter((v) => v.severity === 'error');
+      expect(
+        errors.map((v) => v.message),
+        c.name,
+      ).toEqual(c.expected.map((e) => e.message));
+    }
+  });
+
+  it('reads bytes and gzip as the CLI reads a .gz file', () => {
+    const text = readFileSync(path.join(samplesDir, 'broken-orphan-after-trim.json'), 'utf8');
+    const fromText = check(text);
+    expect(fromText.valid).toBe(false);
+    expect(check(new TextEncoder().encode(text))).toEqual(fromText);
+    expect(check(gzipSync(new TextEncoder().encode(text)))).toEqual(fromText);
+  });
+});
+
+const ORPHAN_ANTHROPIC = {
+  model: 'claude-sonnet-4-5',
+  max_tokens: 1024,
+  messages: [
+    { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'ok' }] },
+  ],
+};
+
+describe('check() results', () => {
+  it('an orphan tool_result: invalid, A1, the exact Anthropic body', () => {
+    const r = check(ORPHAN_ANTHROPIC);
+    expect(r.valid).toBe(false);
+    expect(r.firstViolation?.code).toBe('A1');
+    expect(r.firstError).toEqual({
+      type: 'error',
+      error: {
+        type: 'invalid_request_error',
+        message:
+          'messages.0.content.0: unexpected `tool_use_id` found in `tool_result` blocks: toolu_1. Each `tool_result` block must have a corresponding `tool_use` block in the previous message.',
+      },
+    });
+  });
+
+  it('a valid body: valid, no error body', () => {
+    const r = check({ model: 'gpt-4.1', messages: [{ role: 'user', content: 'hi' }] });
+    expect(r).toMatchObject({ valid: true, firstError: null, firstViolation: null });
+    expect(r.format).toBe('openai-chat');
+  });
+
+  it('`model` decides model-dependent rules (Anthropic A12 prefill)', () => {
+    const body = {
+      max_tokens: 10,
+      messages: [
+        { role: 'user', content: 'Say hi' },
+        { role: 'assistant', content: 'Hi' },
+      ],
+    };
+    const older = check(body, { model: 'claude-3-5-sonnet-20241022' });
+    const newer = check(body, { model: 'claude-opus-4-6' });
+    expect(older.notes.join(' ')).toMatch(/accepted as prefill/);
+    expect(newer.notes.join(' ')).toMatch(/is rejected for model claude-opus-4-6/);
+  });
+
+  it('a Responses request continuing server-held history: its results answer calls held there', () => {
+    const r = check({
+      model: 'gpt-5',
+      previous_response_id: 'resp_1',
+      input: [{ type: 'function_call_output', call_id: 'call_1', output: 'ok' }],
+    });
+    expect(r.valid).toBe(true);
+    expect(r.notes.join(' ')).toMatch(/previous_response_id/);
+  });
+
+  it('an unreadable body throws with where and what was expected', () => {
+    expect(() => check('{"messages": [')).toThrow(UnreadableTranscriptError);
+    try {
+      check('{"messages": [');
+    } catch (e) {
+      expect((e as UnreadableTranscriptError).parseError.location?.line).toBe(1);
+    }
+    expect(() => check({ hello: 'world' })).toThrow(/not a transcript format I know/);
+  });
+
+  it('unknown provider and format ids are refused, not ignored', () => {
+    expect(() => check(ORPHAN_ANTHROPIC, { provider: 'antropic' as never })).toThrow(RangeError);
+    expect(() => check(ORPHAN_ANTHROPIC, { format: 'anthropic' as never })).toThrow(RangeError);
+  });
+});

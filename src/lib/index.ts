@@ -1,0 +1,53 @@
+/**
+ * transcript-inspector as a library: the validator in the request path.
+ *
+ * - `check(body, { provider?, format?, model? })`: the provider's verdict and exact 400 body.
+ * - `createCheckedFetch({ mode })`: a `fetch` for the official SDKs that stops a malformed request
+ *   before it is sent; `transcriptCheckMiddleware({ mode })` does the same for the AI SDK.
+ * - `evict`, `repair`, `groupExchanges`, `turnPairs`: the model's eviction, repair and structure,
+ *   in the body's own format.
+ *
+ * Pure ESM, no DOM, no Node built-ins: runs in Node ≥ 20, browsers, workers and edge runtimes.
+ */
+export { check, type CheckOptions, type CheckResult } from './check.ts';
+export {
+  createCheckedFetch,
+  findMalformed,
+  MalformedTranscriptError,
+  type CheckMode,
+  type CheckedFetchOptions,
+  type FetchLike,
+  type ViolationReport,
+} from './fetch.ts';
+export { recogniseEndpoint, type Endpoint } from './endpoints.ts';
+export {
+  transcriptCheckMiddleware,
+  providerOfModel,
+  type CheckMiddlewareOptions,
+  type LanguageModelLike,
+} from './aiSdk.ts';
+export {
+  evict,
+  repair,
+  groupExchanges,
+  turnPairs,
+  type EvictOptions,
+  type EvictResult,
+  type RepairOptions,
+  type RepairResult,
+  type MessageRef,
+  type Exchange,
+  type TurnPair,
+  type PolicyId,
+  type RepairChange,
+  type Unrepaired,
+} from './transform.ts';
+export {
+  FORMATS,
+  PROVIDERS,
+  UnreadableTranscriptError,
+  type Body,
+  type ReadOptions,
+} from './read.ts';
+export type { FormatId, ProviderId, ParseError } from '../model/types.ts';
+export type { Violation, RuleId } from '../model/validate/index.ts';

@@ -1,0 +1,90 @@
+/**
+ * Reading a request body (object, JSON text, JSON Lines log, bytes, gzip) into the model's
+ * `Transcript`, through the model's public parse entry points, exactly as the CLI reads a file.
+ */
+import { decodeBytes } from '../model/parse/bytes.ts';
+import { parseDocument, parseTranscript, type ParsedTranscript } from '../model/parse/index.ts';
+import { PARSERS } from '../model/parse/registry.ts';
+import type { FormatId, ParseError, ProviderId, Result } from '../model/types.ts';
+import { VALIDATORS } from '../model/validate/index.ts';
+
+/** A request body as the library accepts it: a parsed value, its text, or its bytes. */
+export type Body = unknown;
+
+/** Options every entry point shares: how to read the body. */
+export interface ReadOptions {
+  /** Force an input format instead of detecting it (`anthropic-messages`, `openai-chat`, …). */
+  format?: FormatId;
+  /**
+   * For a body that holds several requests (a HAR, a batch file, an eval log): which one,
+   * 0-based. Default as the CLI: the newest request (an eval log: its first sample).
+   */
+  request?: number;
+  /** A file name, used only as a hint (`.jsonl` reads JSON Lines). */
+  name?: string;
+}
+
+/**
+ * Thrown by `check`, `evict`, `repair`, `groupExchanges` and `turnPairs` when the body is not a
+ * transcript any format reads. `parseError` says where (line and column for bad JSON) and what
+ * was expected (each format tried).
+ */
+export class UnreadableTranscriptError extends Error {
+  readonly parseError: ParseError;
+  constructor(parseError: ParseError) {
+    super(parseError.message);
+    this.name = 'UnreadableTranscriptError';
+    this.parseError = parseError;
+  }
+}
+
+/** Every input format id the library reads (the CLI's `--format` values). */
+export const FORMATS: readonly FormatId[] = PARSERS.map((p) => p.id);
+
+/** Every provider id with a validator (the CLI's `--provider` values). */
+export const PROVIDERS: readonly ProviderId[] = VALIDATORS.map((v) => v.id);
+
+/**
+ * Read a body without throwing. Strings are read as the CLI reads a file's text (JSON, JSON
+ * Lines, curl, SSE, HAR …); bytes are gunzipped when gzip and decoded as UTF-8; any other value
+ * is taken as the parsed JSON of a request body or message list.
+ * @returns the parsed transcript, or the `ParseError` the CLI would print
+ */
+export function tryRead(body: Body, opts: ReadOptions = {}): Result<ParsedTranscript> {
+  if (opts.format !== undefined && !FORMATS.includes(opts.format))
+    throw new RangeError(`unknown format "${opts.format}"; known: ${FORMATS.join(', ')}`);
+  const parseOpts = {
+    ...(opts.format !== undefined ? { format: opts.format } : {}),
+    ...(opts.request !== undefined ? { requestIndex: opts.request } : {}),
+    ...(opts.name !== undefined ? { name: opts.name } : {}),
+  };
+  if (typeof body === 'string') return parseTranscript(body, parseOpts);
+  const bytes = asBytes(body);
+  if (bytes) {
+    const text = decodeBytes(bytes);
+    return text.ok ? parseTranscript(text.value, parseOpts) : text;
+  }
+  return parseDocument({ kind: 'json', value: body }, parseOpts);
+}
+
+/** `tryRead`, throwing `UnreadableTranscriptError` when the body is not a transcript. */
+export function read(body: Body, opts: ReadOptions = {}): ParsedTranscript {
+  const r = tryRead(body, opts);
+  if (!r.ok) throw new UnreadableTranscriptError(r.error);
+  return r.value;
+}
+
+function asBytes(body: unknown): Uint8Array | null {
+  if (body instanceof Uint8Array) return body;
+  if (body instanceof ArrayBuffer) return new Uint8Array(body);
+  if (ArrayBuffer.isView(body))
+    return new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
+  return null;
+}
+
+/** Reject a provider id no validator registers (a typo would otherwise pass every request). */
+export function knownProvider(p: ProviderId | undefined): ProviderId | undefined {
+  if (p !== undefined && !PROVIDERS.includes(p))
+    throw new RangeError(`unknown provider "${p}"; known: ${PROVIDERS.join(', ')}`);
+  return p;
+}

@@ -1,0 +1,157 @@
+/**
+ * Issue 14: what the model accepts at most, and that everything below the limits goes through
+ * the whole pipeline without overflowing the stack (parse, analyse, tokens, hashing, writers,
+ * redaction, repair, a structured clone as postMessage makes).
+ */
+import { describe, expect, it } from 'vitest';
+import { analyze } from './analyze.ts';
+import { canonicalJson, findLostMeaning } from './lostMeaning.ts';
+import { clip, MAX_JSON_DEPTH, QUOTE_CHARS, windowAround } from './limits.ts';
+import { parseTranscript } from './parse/index.ts';
+import { parseJsonBounded, tooDeepAt } from './parse/json.ts';
+import { redactTranscript } from './redact.ts';
+import { repairTranscript } from './repair.ts';
+import { countTokens } from './tokens.ts';
+import type { Transcript } from './types.ts';
+import { writeTranscript } from './write.ts';
+
+const nest = (depth: number, inner = '1') => '['.repeat(depth) + inner + ']'.repeat(depth);
+
+/** An Anthropic body whose tool_use input holds `inner` (JSON text) at its deepest. */
+function anthropicWithInput(inner: string, argsAsString = false): string {
+  const input = argsAsString ? JSON.stringify(inner) : inner;
+  return `{"model":"claude-sonnet-4-5","messages":[{"role":"user","content":"go"},{"role":"assistant","content":[{"type":"tool_use","id":"toolu_1","name":"t","input":{"a":${input}}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"ok"}]}]}`;
+}
+
+/** Every stage that walks values, as the page, the worker and the CLI run them. */
+function wholePipeline(t: Transcript): void {
+  const a = analyze(t);
+  countTokens(t, a.provider);
+  writeTranscript(t);
+  redactTranscript(t);
+  const r = repairTranscript(t, a.provider);
+  writeTranscript(r.transcript);
+  for (const m of t.messages)
+    for (const b of m.blocks) if (b.type === 'tool_use') canonicalJson(b.input);
+  findLostMeaning(t, [0], [1, 2]);
+  structuredClone({ a, raw: t.raw, messages: t.messages.map((m) => m.raw) });
+}
+
+describe('depth limit', () => {
+  it('tooDeepAt finds the bracket that opens level MAX + 1, skipping strings and escapes', () => {
+    expect(tooDeepAt(nest(MAX_JSON_DEPTH))).toBe(-1);
+    expect(tooDeepAt(nest(MAX_JSON_DEPTH + 1))).toBe(MAX_JSON_DEPTH);
+    expect(tooDeepAt(`["${'['.repeat(1000)}"]`)).toBe(-1);
+    expect(tooDeepAt(`["\\"${'['.repeat(1000)}"]`)).toBe(-1);
+    expect(tooDeepAt(`["\\\\", ${nest(300)}]`, 256)).toBeGreaterThan(0);
+    expect(tooDeepAt('{"a":"unterminated')).toBe(-1);
+    expect(tooDeepAt(']]]]')).toBe(-1);
+  });
+
+  it('a body at the limit goes through every stage, one level more is refused saying where', () => {
+    // Body, messages, message, content, block, input: 6 levels above `a`.
+    const at = parseTranscript(anthropicWithInput(nest(MAX_JSON_DEPTH - 6)));
+    expect(at.ok).toBe(true);
+    if (at.ok) wholePipeline(at.value.transcript);
+    const deep = parseTranscript(anthropicWithInput(nest(50_000)));
+    expect(deep.ok).toBe(false);
+    if (deep.ok) return;
+    expect(deep.error.kind).toBe('limit');
+    expect(deep.error.message).toMatch(/deeper than 256 levels .* at line 1, column \d+/);
+    expect(deep.error.location?.lineText.length).toBeLessThanOrEqual(QUOTE_CHARS + 2);
+  });
+
+  it('deep invalid JSON is refused for its depth (the error locator never recurses on it)', () => {
+    const r = parseTranscript(`{"messages":${'['.repeat(50_000)}`);
+    expect(!r.ok && r.error.kind).toBe('limit');
+  });
+
+  it('a JSON Lines log with one deep line is refused naming that line', () => {
+    const line = (i: number) =>
+      JSON.stringify({ type: 'user', uuid: `u${i}`, message: { role: 'user', content: 'hi' } });
+    const text = [line(1), line(2), `{"type":"user","x":${nest(1000)}}`, line(4)].join('\n');
+    const r = parseTranscript(text, { name: 'log.jsonl' });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.error.kind).toBe('limit');
+    expect(r.error.message).toContain('line 3, column');
+    expect(r.error.location?.line).toBe(3);
+  });
+
+  it('JSON inside strings (tool arguments) deeper than the limit stays text; the pipeline completes', () => {
+    expect(() => parseJsonBounded(nest(MAX_JSON_DEPTH + 1))).toThrow(/deeper than 256/);
+    const body = JSON.stringify({
+      model: 'gpt-4o',
+      messages: [
+        { role: 'user', content: 'go' },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            { id: 'c1', type: 'function', function: { name: 't', arguments: nest(50_000) } },
+          ],
+        },
+        { role: 'tool', tool_call_id: 'c1', content: 'ok' },
+      ],
+    });
+    const r = parseTranscript(body);
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    const call = r.value.transcript.messages[1]?.blocks[0];
+    expect(call?.type === 'tool_use' && typeof call.input).toBe('string');
+    wholePipeline(r.value.transcript);
+  });
+
+  it('nested JSON at the limit in every string layer still clones and stringifies', () => {
+    // A logged body (a string) holding arguments (a string) each at the limit: the deepest value
+    // the model can build, well under what structured clone survives (≈ 2,000 in Node).
+    const args = nest(MAX_JSON_DEPTH - 1);
+    const inner = JSON.stringify({
+      model: 'gpt-4o',
+      messages: [
+        { role: 'user', content: 'go' },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'c1', type: 'function', function: { name: 't', arguments: args } }],
+        },
+        { role: 'tool', tool_call_id: 'c1', content: 'ok' },
+      ],
+    });
+    const r = parseTranscript(JSON.stringify({ requests: [{ body: inner }, { body: inner }] }));
+    expect(r.ok).toBe(true);
+    if (r.ok) wholePipeline(r.value.transcript);
+  });
+});
+
+describe('quoting input', () => {
+  it('windowAround keeps the caret on the column, cuts with …', () => {
+    const line = 'a'.repeat(1000) + 'X' + 'b'.repeat(1000);
+    const w = windowAround(line, 1001, 40);
+    expect(w.text.length).toBeLessThanOrEqual(42);
+    expect(w.text[w.caret]).toBe('X');
+    expect(w.text.startsWith('…') && w.text.endsWith('…')).toBe(true);
+    expect(windowAround('short', 3)).toEqual({ text: 'short', from: 1, caret: 2 });
+    const end = windowAround(line, line.length, 40);
+    expect(end.text[end.caret]).toBe('b');
+    expect(end.text.endsWith('…')).toBe(false);
+  });
+
+  it('a 6.7 MB one-line file with an error at its end: a bounded location and message', () => {
+    const text = `{"messages":[{"role":"user","content":"${'x'.repeat(6_700_000)}"}], oops}`;
+    const r = parseTranscript(text);
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.error.message.length).toBeLessThan(200);
+    const loc = r.error.location;
+    expect(loc?.column).toBe(text.indexOf('oops') + 1);
+    expect(loc?.lineText.length).toBeLessThanOrEqual(QUOTE_CHARS + 2);
+    expect(loc?.lineText[loc.caret ?? -1]).toBe('o');
+  });
+
+  it('clip keeps both ends of a long message', () => {
+    const s = clip('start' + 'x'.repeat(5000) + 'end', 100);
+    expect(s.length).toBe(100);
+    expect(s.startsWith('start') && s.endsWith('end') && s.includes('…')).toBe(true);
+  });
+});

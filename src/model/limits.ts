@@ -1,0 +1,81 @@
+/**
+ * What the model accepts at most (issue 14: hostile input). One place for the page, the worker and
+ * the CLI, so a file refused in one is refused in the other with the same words.
+ *
+ * - Unpacked bytes: a file's text (a `.gz` after inflating) is at most `MAX_UNPACKED_BYTES`. V8
+ *   strings stop at 2^29 − 24 UTF-16 units (≈ 512 Mi), and a load costs a multiple of the text in
+ *   heap (workers/limits.ts): 256 MiB keeps both far off. Inflating stops as soon as the limit is
+ *   passed, or earlier when the ratio of unpacked to compressed bytes says the file is a bomb.
+ * - Depth: nothing deeper than `MAX_JSON_DEPTH` arrays and objects is parsed. `JSON.parse` is not
+ *   recursive in V8, but structured clone (postMessage to and from the worker) overflows the
+ *   stack at ≈ 2,000 levels in Node and `JSON.stringify` at ≈ 5,000 (measured, Node 20), and the
+ *   writers, hashing and token counting stringify. JSON held in strings (tool arguments, a logged
+ *   body) is parsed with the same limit, so a value is at most a few times this deep: 256 leaves
+ *   a wide margin (serde_json refuses beyond 128 by default; real transcripts stay under 30).
+ * - Quotes of input: a message quoting the input shows at most `QUOTE_CHARS` characters around
+ *   the position (a 6.7 MB one-line file otherwise puts the whole line in the error banner).
+ */
+
+/** The largest text accepted, in bytes of UTF-8 (after inflating a `.gz`): 256 MiB. */
+export const MAX_UNPACKED_BYTES = 256 * 1024 * 1024;
+
+/**
+ * Unpacked ÷ compressed bytes above which a `.gz` is refused as a decompression bomb, once
+ * `RATIO_FLOOR_BYTES` are unpacked. JSON compresses 5–20× (deflate's window is 32 KiB, so a log's
+ * repeated requests do not compress beyond that); only padding reaches deflate's maximum of
+ * ≈ 1,032×.
+ */
+export const MAX_INFLATE_RATIO = 100;
+
+/** Unpacked bytes below which the ratio is not checked (a small file may compress very well). */
+export const RATIO_FLOOR_BYTES = 16 * 1024 * 1024;
+
+/** The deepest nesting of JSON arrays and objects parsed (a document, a line, a nested string). */
+export const MAX_JSON_DEPTH = 256;
+
+/** Characters of input a message quotes at most (the window around a position). */
+export const QUOTE_CHARS = 160;
+
+/** Characters of any message built from input (parse errors, warnings) at most. */
+export const MAX_MESSAGE_CHARS = 2000;
+
+/** `12.3 MB` (decimal, as file managers show sizes). */
+export function formatBytes(n: number): string {
+  if (n < 1000) return `${n} bytes`;
+  if (n < 1e6) return `${(n / 1e3).toFixed(1)} kB`;
+  return `${(n / 1e6).toFixed(n >= 1e8 ? 0 : 1)} MB`;
+}
+
+/**
+ * A window of at most `max` characters of `line` around 1-based `column`, with `…` where it was
+ * cut, and where `column` falls in it.
+ * @returns `text` (the window), `from` (the 1-based column of `line` the window starts at, not
+ *   counting the `…`), and `caret` (the 0-based index of `column` in `text`)
+ */
+export function windowAround(
+  line: string,
+  column: number,
+  max = QUOTE_CHARS,
+): { text: string; from: number; caret: number } {
+  const at = Math.max(0, Math.min(column - 1, line.length));
+  if (line.length <= max) return { text: line, from: 1, caret: at };
+  const start = Math.max(0, Math.min(at - Math.floor(max / 2), line.length - max));
+  const end = Math.min(line.length, start + max);
+  const head = start > 0 ? '…' : '';
+  return {
+    text: head + line.slice(start, end) + (end < line.length ? '…' : ''),
+    from: start + 1,
+    caret: at - start + head.length,
+  };
+}
+
+/**
+ * `s` cut to at most `max` characters: its start and end with `…` between (a message quoting a
+ * long key or id keeps both ends readable).
+ */
+export function clip(s: string, max = MAX_MESSAGE_CHARS): string {
+  if (s.length <= max) return s;
+  const keep = max - 1;
+  const head = Math.ceil(keep * 0.7);
+  return `${s.slice(0, head)}…${s.slice(s.length - (keep - head))}`;
+}

@@ -1,0 +1,187 @@
+/**
+ * The sharing contract (issue 15) as a check: a copy of a transcript — a structure-only copy, an
+ * export read back — is "the same" when it has the same format, messages (role and block types),
+ * exchanges, tool pairs (status, ids through the rename map), token count per message and
+ * violations (rule and message index). Used by the tests of every format and by `cli share`.
+ */
+import { analyze } from '../analyze.ts';
+import { countTokens, type TextCounter } from '../tokens.ts';
+import type { Block, Transcript } from '../types.ts';
+import { isIdKey, isTimestamp, publicModel } from './renames.ts';
+
+export interface ShapeOptions {
+  /** Counter for the per-message token counts (the page's, or `CHARS_PER_4`). */
+  counter: TextCounter;
+  /** Original id → id in the copy (a redaction's map); ids not in it compare as they are. */
+  ids?: ReadonlyMap<string, string>;
+  /** Original tool name → name in the copy (hidden names). */
+  names?: ReadonlyMap<string, string>;
+}
+
+/** What must be identical between a transcript and its copy, as plain comparable values. */
+export function transcriptShape(t: Transcript, opts: ShapeOptions, mapped = false) {
+  const a = analyze(t);
+  const id = (x: string | null) => (x === null || !mapped ? x : (opts.ids?.get(x) ?? x));
+  const name = (x: string) => (!mapped ? x : (opts.names?.get(x) ?? x));
+  const tokens = countTokens(t, a.provider, opts.counter);
+  return {
+    format: t.format,
+    // A turn of results only is the same whether the format puts it in `user` (Anthropic) or
+    // `tool` messages (OpenAI-style formats write a repair's user turn of results that way).
+    messages: t.messages.map((m) => {
+      const results =
+        m.role === 'tool' ||
+        (m.role === 'user' &&
+          m.blocks.length > 0 &&
+          m.blocks.every((b) => b.type === 'tool_result'));
+      return `${results ? 'results' : m.role}:${m.blocks.map((b) => b.type).join(',')}`;
+    }),
+    exchanges: a.grouping.exchanges.map((x) => x.messages.join(',')),
+    pairs: a.pairs.map((p) =>
+      [
+        p.status,
+        id(p.id),
+        name(p.name),
+        p.call ? `${p.call.message}.${p.call.block}` : '-',
+        p.result ? `${p.result.message}.${p.result.block}` : '-',
+      ].join(' '),
+    ),
+    tokens: [...tokens.perMessage].join(','),
+    systemTokens: tokens.system,
+    violations: a.validation.violations.map(
+      (v) => `${v.rule}@${v.index}${v.ids.length ? ` ${v.ids.map((x) => id(x)).join(',')}` : ''}`,
+    ),
+  };
+}
+
+/**
+ * Where a copy differs from the original: one line per field that differs (format, messages,
+ * exchanges, pairs, tokens, system tokens, violations), with the first differing item.
+ * @returns an empty list when the copy keeps the contract
+ */
+export function shapeDifferences(
+  original: Transcript,
+  copy: Transcript,
+  opts: ShapeOptions,
+): string[] {
+  const want = transcriptShape(original, opts, true);
+  const got = transcriptShape(copy, opts);
+  const out: string[] = [];
+  for (const key of Object.keys(want) as (keyof typeof want)[]) {
+    const a = want[key];
+    const b = got[key];
+    if (Array.isArray(a) && Array.isArray(b)) {
+      if (a.length !== b.length)
+        out.push(`${key}: ${a.length} in the original, ${b.length} in the copy`);
+      else {
+        const i = a.findIndex((x, k) => x !== b[k]);
+        if (i >= 0)
+          out.push(`${key}[${i}]: ${String(a[i])} in the original, ${String(b[i])} in the copy`);
+      }
+    } else if (a !== b) out.push(`${key}: ${String(a)} in the original, ${String(b)} in the copy`);
+  }
+  return out;
+}
+
+/** Words of five letters or digits or more (shorter ones say too little to count as a leak). */
+const WORD = /[\p{L}\p{N}]{5,}/gu;
+
+/** Values under these keys are schema words in every format we write (not a person's text). */
+const SCHEMA_VALUE_KEYS = new Set([
+  'type',
+  'subtype',
+  'role',
+  'media_type',
+  'mimeType',
+  'object',
+  'stop_reason',
+]);
+
+/** Words a copy may hold: JSON keys that look like schema, schema values, tool names it keeps. */
+function allowedWords(copy: unknown, toolNames: ReadonlySet<string>): Set<string> {
+  const words = new Set<string>();
+  const add = (s: string) => {
+    for (const w of s.match(WORD) ?? []) words.add(w);
+  };
+  toolNames.forEach(add);
+  const walk = (v: unknown, key?: string): void => {
+    if (typeof v === 'string') {
+      // Schema values, a public model name, a date-time of the relative clock.
+      if ((key !== undefined && (SCHEMA_VALUE_KEYS.has(key) || key === 'model')) || isTimestamp(v))
+        add(v);
+    } else if (v !== null && typeof v !== 'object')
+      add(String(v)); // numbers, booleans: not text
+    else if (Array.isArray(v)) v.forEach((x) => walk(x, key));
+    else if (v !== null && typeof v === 'object')
+      for (const [k, x] of Object.entries(v)) {
+        if (/^[A-Za-z_$][\w$-]{0,39}$/.test(k)) add(k);
+        walk(x, k);
+      }
+  };
+  walk(copy);
+  return words;
+}
+
+/** Every string of the original that is not structure: texts, inputs, results, ids, times. */
+function originalStrings(t: Transcript): { words: Set<string>; exact: Set<string> } {
+  const words = new Set<string>();
+  const exact = new Set<string>();
+  const add = (s: string) => {
+    for (const w of s.match(WORD) ?? []) words.add(w);
+  };
+  const walkRaw = (v: unknown, key?: string): void => {
+    if (typeof v === 'string') {
+      if (key !== undefined && (isIdKey(key) || isTimestamp(v)) && v.length >= 8) exact.add(v);
+      if (key === 'model' && publicModel(v) !== v) exact.add(v);
+    } else if (Array.isArray(v)) v.forEach((x) => walkRaw(x, key));
+    else if (v !== null && typeof v === 'object')
+      for (const [k, x] of Object.entries(v)) walkRaw(x, k);
+  };
+  const block = (b: Block): void => {
+    if (b.type === 'text') add(b.text);
+    else if (b.type === 'thinking') add(b.thinking);
+    else if (b.type === 'tool_use') {
+      add(JSON.stringify(b.input ?? null));
+      if (b.id !== null && b.id.length >= 8) exact.add(b.id);
+    } else if (b.type === 'tool_result') {
+      b.content.forEach(block);
+      if (b.toolUseId !== null && b.toolUseId.length >= 8) exact.add(b.toolUseId);
+    } else if (b.type === 'other') add(JSON.stringify(b.raw ?? null));
+  };
+  for (const m of t.messages) m.blocks.forEach(block);
+  for (const s of t.system) add(s.text);
+  for (const d of t.tools ?? []) if (d.description) add(d.description);
+  walkRaw(t.raw);
+  return { words, exact };
+}
+
+/**
+ * What a structure-only copy still holds of the original: words of its texts, inputs, results,
+ * system prompt and tool descriptions (five letters or more, not a schema word or a kept tool
+ * name), and its ids, uuids, session ids, date-times and custom model names verbatim.
+ * @param original the transcript as parsed
+ * @param copyText the copy as written (JSON or JSON Lines)
+ * @param keptNames the tool names the copy keeps (empty when hidden)
+ * @returns the leaked strings, sorted; empty when nothing leaks
+ */
+export function leakedStrings(
+  original: Transcript,
+  copyText: string,
+  keptNames: ReadonlySet<string>,
+): string[] {
+  let docs: unknown[];
+  try {
+    docs = [JSON.parse(copyText)];
+  } catch {
+    docs = copyText
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => JSON.parse(l) as unknown);
+  }
+  const allowed = allowedWords(docs, keptNames);
+  const present = new Set(copyText.match(WORD) ?? []);
+  const { words, exact } = originalStrings(original);
+  const leaks = [...words].filter((w) => present.has(w) && !allowed.has(w) && !keptNames.has(w));
+  for (const s of exact) if (copyText.includes(s)) leaks.push(s);
+  return [...new Set(leaks)].sort();
+}

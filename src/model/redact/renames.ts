@@ -1,0 +1,107 @@
+/**
+ * What a structure-only copy renames instead of hiding: ids (consistently, no prefix kept),
+ * timestamps (to a relative clock) and model names (to their public base).
+ */
+
+/** Keys whose string value is an identifier: tool call ids, item ids, uuids, session ids. */
+export function isIdKey(key: string): boolean {
+  return /^(id|uuid)$|(_id|Id|ID|_uuid|Uuid|UUID)$/.test(key);
+}
+
+/** An ISO 8601 date-time (`2025-12-09T19:51:29.418Z`, with or without zone or fraction). */
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
+
+/** Keys whose number value is a point in time (epoch seconds or milliseconds). */
+const TIME_NUMBER_KEY =
+  /^(created|created_at|create_time|update_time|timestamp|started_at|completed_at|startTime|endTime)$/;
+
+/** True for a string that is a date-time a relative clock replaces. */
+export function isTimestamp(s: string): boolean {
+  return ISO_TIME.test(s) && Number.isFinite(Date.parse(s));
+}
+
+/** True for a number under a key that holds a point in time. */
+export function isTimeNumberKey(key: string): boolean {
+  return TIME_NUMBER_KEY.test(key);
+}
+
+/** Where the relative clock starts (ms since the epoch): a round date no log was written on. */
+const CLOCK_ZERO = Date.UTC(2000, 0, 1);
+
+/** Renamed ids and a relative clock, shared by every part of one redaction. */
+export class Renames {
+  readonly ids = new Map<string, string>();
+  /** Object keys that are data, not schema (file paths, ids, names). */
+  private readonly keys = new Map<string, string>();
+  private t0: number | null = null;
+  private n0: number | null = null;
+
+  /**
+   * A renamed id: `r001`, `r002`, … in order of first appearance, the same for every occurrence.
+   * Nothing of the original is kept, not even a prefix (`alice_call_7` says who made it).
+   */
+  id(id: string): string;
+  id(id: string | null): string | null;
+  id(id: string | null): string | null {
+    if (id === null || id === '') return id;
+    let r = this.ids.get(id);
+    if (r === undefined) {
+      r = `r${String(this.ids.size + 1).padStart(3, '0')}`;
+      this.ids.set(id, r);
+    }
+    return r;
+  }
+
+  /**
+   * A date-time on a relative clock: the first one seen becomes 2000-01-01T00:00:00.000Z, the
+   * others keep their distance from it (order and durations stay, the date does not).
+   */
+  clock(s: string): string {
+    const t = Date.parse(s);
+    if (!Number.isFinite(t)) return s;
+    this.t0 ??= t;
+    return new Date(CLOCK_ZERO + t - this.t0).toISOString();
+  }
+
+  /** A numeric point in time on a relative clock (same unit as given; the first one is 0). */
+  clockNumber(n: number): number {
+    this.n0 ??= n;
+    return n - this.n0;
+  }
+
+  /**
+   * A key as shared: schema-like keys (an identifier of at most 40 characters) stay; any other
+   * key is data — Claude Code keys file backups by path — and becomes `k1`, `k2`, … consistently.
+   */
+  key(k: string): string {
+    if (/^[A-Za-z_$][\w$-]{0,39}$/.test(k)) return k;
+    let r = this.keys.get(k);
+    if (r === undefined) {
+      r = `k${this.keys.size + 1}`;
+      this.keys.set(k, r);
+    }
+    return r;
+  }
+}
+
+/** Model families whose names are public (OpenAI, Anthropic, Google, Mistral, Meta, …). */
+const FAMILY =
+  '(?:claude|gpt|o[1-9]|chatgpt|gemini|gemma|mistral|mixtral|codestral|magistral|ministral|pixtral|devstral|deepseek|qwen\\d*|qwq|llama|grok|command|nova|titan|phi|kimi|glm|text-embedding)';
+/** Name parts that belong to public model ids: versions and the providers' own size/tier words. */
+const PART =
+  '(?:\\d[a-z0-9]*|v\\d[a-z0-9]*|[a-z]?\\d+[a-z]?|mini|nano|turbo|preview|pro|flash|lite|opus|sonnet|haiku|fable|mythos|instruct|chat|latest|exp|experimental|thinking|large|small|medium|tiny|coder|reasoner|vision|max|plus|audio|realtime|search|codex|high|low|it|r|a|e|reasoning|embedding|sonar|image|live|native)';
+const PUBLIC_MODEL = new RegExp(`(?<![a-z0-9])${FAMILY}(?:[-.]${PART}(?![a-z0-9]))*`, 'i');
+
+/**
+ * The public base of a model name, so a shared copy names no fine-tune, organisation or
+ * deployment: `ft:gpt-4o-mini-2024-07-18:acme:triage:9x` → `gpt-4o-mini-2024-07-18`, a Bedrock
+ * inference profile ARN → its `claude-…` id, `anthropic/claude-sonnet-4-5` → `claude-sonnet-4-5`.
+ * Rules that read the model (A12 prefill, G4 thought signatures, Bedrock's Claude rules, the
+ * Claude token factors) see the same family and version. A name with no public family becomes
+ * `custom-model`; Claude Code's `<synthetic>` marker stays (it says the line is not the model's).
+ */
+export function publicModel(name: string): string {
+  if (/^<\w+>$/.test(name)) return name;
+  const m = PUBLIC_MODEL.exec(name);
+  return m ? m[0] : 'custom-model';
+}

@@ -1,0 +1,202 @@
+/**
+ * The top level of a structure-only copy: the source value around the messages (request
+ * settings, system prompt, tool definitions, a log's other lines), redacted or rebuilt.
+ */
+import { toOpenAIChatMessages } from '../parse/openaiChat.ts';
+import type { Message, ToolDef, Transcript } from '../types.ts';
+import type { Redactor } from './redactor.ts';
+import { publicModel } from './renames.ts';
+
+/** Top-level request fields copied as they are: settings, never content. */
+const SAFE_TOP_LEVEL = new Set([
+  'max_tokens',
+  'max_completion_tokens',
+  'max_output_tokens',
+  'temperature',
+  'top_p',
+  'top_k',
+  'stream',
+  'thinking',
+  'anthropic_version',
+  'reasoning_effort',
+  'parallel_tool_calls',
+  // Responses: `reasoning.effort` decides whether reasoning items are required (R3/R4).
+  'reasoning',
+  'store',
+  'include',
+  'truncation',
+
+  'type',
+  'role',
+  'object',
+  'stop_reason',
+  'usage',
+]);
+
+/** Top-level keys that hold the system prompt in the formats we read (Anthropic, Responses, Gemini). */
+const SYSTEM_KEYS = new Set(['system', 'instructions', 'systemInstruction', 'system_instruction']);
+
+/** Top-level keys holding tool definitions or the tool choice (names, descriptions, schemas). */
+const TOOL_KEYS = new Set([
+  'tools',
+  'functions',
+  'tool_choice',
+  'function_call',
+  'toolConfig',
+  'tool_config',
+]);
+
+/**
+ * Tool definitions and tool choice as the source wrote them (Anthropic `tools`, OpenAI
+ * `tools[].function`, Gemini `functionDeclarations` / `allowedFunctionNames`, Bedrock
+ * `toolConfig.tools[].toolSpec`): names mapped, descriptions redacted, schemas reduced to
+ * `{type: 'object'}`, other strings redacted, modes and types kept.
+ */
+function toolish(r: Redactor, v: unknown, key?: string): unknown {
+  if (typeof v === 'string') {
+    if (key === 'name' || (key !== undefined && /names$/i.test(key))) return r.name(v);
+    if (key === undefined || key === 'type' || key === 'mode') return v;
+    return r.text(v);
+  }
+  if (Array.isArray(v)) return v.map((x) => toolish(r, x, key));
+  if (v !== null && typeof v === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v as Record<string, unknown>))
+      out[k] = /schema|^parameters$/i.test(k) ? { type: 'object' } : toolish(r, x, k);
+    return out;
+  }
+  return v;
+}
+
+/**
+ * A settings object (Gemini `generationConfig`): numbers, booleans and enum-like strings
+ * (MIME types, modes, levels) kept; schemas reduced to `{type: 'object'}`; other strings redacted.
+ */
+function settingsOnly(r: Redactor, v: unknown, key?: string): unknown {
+  if (typeof v === 'string')
+    return key !== undefined && /mime|mode|type|level|effort/i.test(key) ? v : r.text(v);
+  if (Array.isArray(v)) return v.map((x) => settingsOnly(r, x, key));
+  if (v !== null && typeof v === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v as Record<string, unknown>))
+      out[k] = /schema/i.test(k) ? { type: 'object' } : settingsOnly(r, x, k);
+    return out;
+  }
+  return v;
+}
+
+function anthropicTop(t: Transcript, system: Transcript['system'], tools: ToolDef[] | null) {
+  const s = t.settings;
+  // A bare array (settings say nothing, no system, no tools) stays a bare array.
+  if (s.model === undefined && s.thinking === undefined && system.length === 0 && tools === null)
+    return undefined;
+  return {
+    ...(s.model !== undefined ? { model: s.model } : {}),
+    ...(s.thinking ? { thinking: { type: 'enabled' } } : {}),
+    ...(system.length === 1 && system[0]?.path === 'system'
+      ? { system: system[0].text }
+      : system.length > 0
+        ? { system: system.map((p) => ({ type: 'text', text: p.text })) }
+        : {}),
+    ...(tools !== null
+      ? {
+          tools: tools.map((d) => ({
+            name: d.name,
+            ...(d.description !== undefined ? { description: d.description } : {}),
+            input_schema: { type: 'object' },
+          })),
+        }
+      : {}),
+    ...(s.toolChoiceForced ? { tool_choice: { type: 'any' } } : {}),
+    ...(s.outputFormat ? { output_format: { type: 'json_schema' } } : {}),
+    messages: [],
+  };
+}
+
+function openaiChatTop(t: Transcript, tools: ToolDef[] | null) {
+  const s = t.settings;
+  if (s.model === undefined && tools === null && !s.toolChoiceForced && !s.outputFormat)
+    return undefined;
+  return {
+    ...(s.model !== undefined ? { model: s.model } : {}),
+    ...(tools !== null
+      ? {
+          tools: tools.map((d) => ({
+            type: 'function',
+            function: {
+              name: d.name,
+              ...(d.description !== undefined ? { description: d.description } : {}),
+              parameters: { type: 'object' },
+            },
+          })),
+        }
+      : {}),
+    ...(s.toolChoiceForced ? { tool_choice: 'required' } : {}),
+    ...(s.outputFormat ? { response_format: { type: 'json_schema' } } : {}),
+    messages: [],
+  };
+}
+
+/**
+ * The top level of a request body rebuilt from the normalised fields (already redacted), for a
+ * transcript that has lost its source value (a spread copy of a streamed file's transcript, a
+ * faulted or repaired copy made without it). Without it the writer emits a bare message array:
+ * the model, thinking setting, tools and system prompt are gone, the token total drops by the
+ * system prompt and T1/T2/T4 and A7 go unchecked (issue 6). Formats: Anthropic Messages and
+ * OpenAI Chat request bodies; other formats return undefined (the writer's own fallback).
+ */
+function rebuiltTop(t: Transcript, system: Transcript['system'], tools: ToolDef[] | null): unknown {
+  if (t.format === 'anthropic-messages' && t.listKey === 'messages')
+    return anthropicTop(t, system, tools);
+  if (t.format === 'openai-chat' && t.listKey === 'messages') return openaiChatTop(t, tools);
+  return undefined;
+}
+
+/**
+ * The source's top level, redacted. A log (JSON Lines): every line redacted string by string
+ * (`Redactor.json`: ids renamed, times relative, content placeholders); the writers render the
+ * messages from their blocks over the line at their position, so a line keeps its session id,
+ * uuid chain and flags. A document: safe settings kept (the model as its public base), system
+ * and tools redacted, anything else dropped.
+ * @param t the original transcript (`t.settings` not yet redacted)
+ * @param messages the redacted messages
+ */
+export function redactTop(
+  r: Redactor,
+  t: Transcript,
+  messages: Message[],
+  system: Transcript['system'],
+  tools: ToolDef[] | null,
+): unknown {
+  const raw = t.raw;
+  if (raw === undefined)
+    return rebuiltTop({ ...t, settings: { ...t.settings, ...modelOf(t) } }, system, tools);
+  if (Array.isArray(raw)) return raw.map((line) => r.json(line));
+  if (raw === null || typeof raw !== 'object') return r.json(raw);
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
+    if (k === t.listKey) out[k] = [];
+    else if (k === 'model' && typeof v === 'string') out[k] = publicModel(v);
+    else if (SAFE_TOP_LEVEL.has(k)) out[k] = v;
+    else if (SYSTEM_KEYS.has(k)) out[k] = r.json(v);
+    else if (TOOL_KEYS.has(k)) out[k] = toolish(r, v);
+    else if (k === 'generationConfig' || k === 'generation_config') out[k] = settingsOnly(r, v);
+    else if (
+      (k === 'response_format' || k === 'output_format') &&
+      v !== null &&
+      typeof v === 'object'
+    )
+      out[k] = { type: (v as Record<string, unknown>).type };
+  }
+  // An OpenAI `chat.completion` response is written from `raw` as a whole: rebuild its choice.
+  if (t.listKey === 'choices' && messages[0])
+    out.choices = [
+      { index: 0, message: toOpenAIChatMessages(messages[0])[0], finish_reason: 'stop' },
+    ];
+  return out;
+}
+
+/** `{model}` as shared (its public base), or nothing. */
+export function modelOf(t: Transcript): { model?: string } {
+  return t.settings.model !== undefined ? { model: publicModel(t.settings.model) } : {};
+}

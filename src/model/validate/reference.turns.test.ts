@@ -1,0 +1,33 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { arbTranscript } from '../testing.ts';
+import { validateTranscript } from './index.ts';
+import { referenceBedrock, referenceGemini } from './reference.turns.ts';
+
+const arbAny = fc.oneof(arbTranscript('anthropic-messages'), arbTranscript('openai-chat'));
+
+describe('Bedrock and Gemini validators agree with the slow references on generated transcripts', () => {
+  it('bedrock: the same B1–B4 findings, at the same messages, in the same order', () => {
+    fc.assert(
+      fc.property(arbAny, (t) => {
+        const real = validateTranscript(t, 'bedrock')
+          .violations.filter((v) => ['B1', 'B2', 'B3', 'B4'].includes(v.code))
+          .map((v) => ({ code: v.code, messageIndex: v.messageIndex }));
+        expect(real).toEqual(referenceBedrock(t.messages, false));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('gemini: the same G1–G3 findings in the same order (G1/G2 at the same messages)', () => {
+    fc.assert(
+      fc.property(arbAny, (t) => {
+        const real = validateTranscript(t, 'gemini')
+          .violations.filter((v) => ['G1', 'G2', 'G3'].includes(v.code) && v.severity === 'error')
+          .map((v) => ({ code: v.code, messageIndex: v.code === 'G3' ? -1 : v.messageIndex }));
+        expect(real).toEqual(referenceGemini(t.messages, false));
+      }),
+      { numRuns: 400 },
+    );
+  });
+});
