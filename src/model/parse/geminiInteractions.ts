@@ -358,7 +358,9 @@ function write(t: Transcript): string {
   if (Array.isArray(raw)) return JSON.stringify(steps, null, 2);
   const body: Json = isObject(raw) ? { ...raw } : {};
   if (typeof body.input === 'string') delete body.input;
-  body[t.listKey] = steps;
+  // An Interaction lists `steps` (a create body `input`); a transcript from another format
+  // carries its own list key (`messages`), which this format does not read.
+  body[t.listKey === 'input' ? 'input' : 'steps'] = steps;
   return JSON.stringify(body, null, 2);
 }
 
