@@ -46,20 +46,14 @@ function pasted(t: Transcript, format: FormatId): Transcript | null | undefined 
  *   and the results a cut leaves are paired again by position when read back;
  * - a Gemini `functionResponse.response` is an object, so a result a repair created as plain
  *   text is written as `{error: text}` and counted with that wrapper;
- * - SWE-agent and Inspect histories answer each call with a tool message of its own, so a
- *   repair's user turn of several results reads back as that many messages;
  * - a Gemini CLI session stores each result inside its call, so the results of a turn read back
  *   in the order of the calls, whatever order a repair added them in.
- * The last three are the repair creating a turn in a shape the format does not have (reported
- * for `repair.ts`: it should build the turn as the format holds it).
+ * The last two are the repair creating a turn in a shape the format does not have (reported
+ * for `repair.ts`: it should build the turn as the format holds it). ChatGPT, SWE-agent and
+ * Inspect histories answer each call with a tool message, and the repair now writes them so.
  */
 function known(format: FormatId, label: string, diffs: string[]): string[] {
-  const repairShape =
-    label === 'repaired' &&
-    (format === 'swe-agent' ||
-      format === 'inspect-log' ||
-      format === 'gemini-cli' ||
-      format === 'gemini');
+  const repairShape = label === 'repaired' && (format === 'gemini-cli' || format === 'gemini');
   return diffs.filter(
     (d) =>
       !(

@@ -137,6 +137,9 @@ const TOOL_MESSAGE_FORMATS: ReadonlySet<FormatId> = new Set<FormatId>([
   'openai-responses',
   'codex-jsonl',
   'langchain',
+  'chatgpt-export',
+  'swe-agent',
+  'inspect-log',
 ]);
 
 interface Ref {
