@@ -55,24 +55,6 @@ export function withLesson(fragment: string, lesson: string | null | undefined):
     : `${fragment}${fragment ? '&' : ''}learn=${encodeURIComponent(lesson)}`;
 }
 
-/**
- * The simulator panel open (`sim=1`) or collapsed (`sim=0`), as the user left it (issue 16);
- * absent = by the window's width. Rides along like `learn=`, outside the permalink codec.
- */
-export function simulatorFromFragment(fragment: string): boolean | null {
-  const v = new URLSearchParams(fragment.replace(/^#/, '')).get('sim');
-  return v === '1' ? true : v === '0' ? false : null;
-}
-
-/** `fragment` with the lesson step (`withLesson`) and the simulator panel's state (`sim=`). */
-export function withViewExtras(
-  fragment: string,
-  s: Pick<AppState, 'lesson' | 'simulator'>,
-): string {
-  const f = withLesson(fragment, s.lesson);
-  return typeof s.simulator !== 'boolean' ? f : `${f}${f ? '&' : ''}sim=${s.simulator ? '1' : '0'}`;
-}
-
 /** Debounce of URL writes, in ms: long enough to coalesce a slider drag, short enough to feel live. */
 export const URL_WRITE_DEBOUNCE_MS = 250;
 
@@ -261,7 +243,7 @@ export function buildShareFragment(
   s: AppState,
   inline: 'full' | { text: string; redacted: boolean },
 ): string {
-  return withViewExtras(encodePermalink(permalinkFromStore(s, inline)), s);
+  return withLesson(encodePermalink(permalinkFromStore(s, inline)), s.lesson);
 }
 
 /**
@@ -276,7 +258,7 @@ export function buildShareLink(
   inline: 'full' | { text: string; redacted: boolean },
 ): CheckedFragment {
   const r = encodePermalinkChecked(permalinkFromStore(s, inline));
-  return r.ok ? { ok: true, fragment: withViewExtras(r.fragment, s) } : r;
+  return r.ok ? { ok: true, fragment: withLesson(r.fragment, s.lesson) } : r;
 }
 
 /**
@@ -289,7 +271,7 @@ export function buildViewOnlyFragment(s: AppState): string {
     const name = s.source.origin === 'file' ? linkName(s.source.name) : undefined;
     state.source = name === undefined ? { kind: 'none' } : { kind: 'none', name };
   }
-  return withViewExtras(encodePermalink(state), s);
+  return withLesson(encodePermalink(state), s.lesson);
 }
 
 /** The page's URL without its fragment, for building links (`https://host/path?q`). */
@@ -324,7 +306,6 @@ function apply(store: StoreApi<AppStore>, fragment: string): PermalinkNotice[] {
   const { state, notices } = decodePermalink(fragment);
   const patch = storePatchFromPermalink(state);
   patch.lesson = lessonFromFragment(fragment);
-  patch.simulator = simulatorFromFragment(fragment);
   // A lesson step this page does not have is said, not replaced by another step (issue 15).
   if (patch.lesson !== null && lessonStepIndex(patch.lesson) < 0) {
     notices.push({
@@ -437,9 +418,9 @@ export function startUrlSync(
   const write = () => {
     timer = null;
     pendingSince = null;
-    const fragment = withViewExtras(
+    const fragment = withLesson(
       encodePermalink(permalinkFromStore(store.getState())),
-      store.getState(),
+      store.getState().lesson,
     );
     if (fragment === lastWritten) return;
     lastWritten = fragment;
@@ -458,8 +439,7 @@ export function startUrlSync(
       s.selection === prev.selection &&
       s.anchor === prev.anchor &&
       s.faults === prev.faults &&
-      s.lesson === prev.lesson &&
-      s.simulator === prev.simulator
+      s.lesson === prev.lesson
     )
       return;
     const now = Date.now();
