@@ -1,22 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CASE_FIXTURES } from '../model/fixtures/cases.ts';
-import { runCli } from './commands.ts';
-
-/** Run the CLI in-process with a virtual file system. */
-async function cli(args: string[], files: Record<string, string>) {
-  let out = '';
-  let err = '';
-  const code = await runCli(args, {
-    read: (f) => {
-      const text = files[f];
-      if (text === undefined) throw new Error('ENOENT: no such file');
-      return { text, name: f };
-    },
-    out: (s) => (out += s),
-    err: (s) => (err += s),
-  });
-  return { code, out, err };
-}
+import { cli } from './testing.ts';
 
 describe('cli check', () => {
   for (const c of CASE_FIXTURES) {

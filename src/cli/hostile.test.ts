@@ -10,6 +10,7 @@ import { gzipSync, strToU8 } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { runCli, usage } from './commands.ts';
 import { readInput } from './read.ts';
+import { cli } from './testing.ts';
 
 const OK = JSON.stringify({
   model: 'claude-sonnet-4-5',
@@ -18,25 +19,6 @@ const OK = JSON.stringify({
     { role: 'assistant', content: 'hello' },
   ],
 });
-
-/** Run the CLI in-process over a virtual file system; `failOut` makes stdout writes throw. */
-async function cli(args: string[], files: Record<string, string>, failOut = false) {
-  let out = '';
-  let err = '';
-  const code = await runCli(args, {
-    read: (f) => {
-      const text = files[f];
-      if (text === undefined) throw new Error('ENOENT: no such file');
-      return { text, name: f };
-    },
-    out: (s) => {
-      if (failOut) throw new Error('simulated write failure');
-      out += s;
-    },
-    err: (s) => (err += s),
-  });
-  return { code, out, err };
-}
 
 const COMMANDS: string[][] = [
   ['check'],

@@ -1,29 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from './commands.ts';
+import { cli } from './testing.ts';
 
 const SAMPLES = path.resolve(import.meta.dirname, '../../public/samples');
 const sample = (f: string) => readFileSync(path.join(SAMPLES, f), 'utf8');
-
-/** Run the CLI in-process with a virtual file system (reads and writes). */
-async function cli(args: string[], files: Record<string, string>) {
-  let out = '';
-  let err = '';
-  const code = await runCli(args, {
-    read: (f) => {
-      const text = files[f];
-      if (text === undefined) throw new Error('ENOENT: no such file');
-      return { text, name: f };
-    },
-    write: (f: string, s: string) => {
-      files[f] = s;
-    },
-    out: (s) => (out += s),
-    err: (s) => (err += s),
-  } as Parameters<typeof runCli>[1]);
-  return { code, out, err };
-}
 
 /** The `check --json` summary of a FILE or link: what must survive sharing. */
 async function verdict(arg: string, files: Record<string, string>) {
