@@ -20,12 +20,11 @@ import { referenceCut } from './simulate.reference.ts';
 
 /**
  * A transcript whose full validation holds a request-wide rule (O6: a second tool message for an
- * id) takes the direct path by design (see prepareCuts); every other one stays on the fast path.
+ * id) or A5 takes the direct path by design (see prepareCuts); every other one stays fast.
  */
 function requestWide(ctx: CutContext): boolean {
-  return (
-    ctx.provider !== 'anthropic' &&
-    ctx.full.violations.some((v) => v.rule === 'duplicate_tool_result')
+  return ctx.full.violations.some(
+    (v) => (ctx.provider !== 'anthropic' && v.rule === 'duplicate_tool_result') || v.code === 'A5',
   );
 }
 
