@@ -16,8 +16,25 @@
  */
 import type { Message, Transcript } from '../types.ts';
 import { anthropicValidator } from './anthropic.ts';
-import { bedrockEnvelope } from './catalogue/index.ts';
-import { idList, isClientToolUse, renderTurns, violation, type ViolationInput } from './common.ts';
+import { bedrockEnvelope, ruleSpec, ruleText } from './catalogue/index.ts';
+import { violation, type ViolationInput } from './common.ts';
+import {
+  callTurnStats,
+  idsOf,
+  isClientResult,
+  pairCallTurn,
+  pairResultTurn,
+  type PairFinding,
+  type PairingSpec,
+} from './rules/pairing.ts';
+import {
+  buildTurns,
+  renderTurnList,
+  turnHead,
+  turnItems,
+  turnRole,
+  type Turns,
+} from './rules/turns.ts';
 import type {
   ProviderValidator,
   RenderedItem,
@@ -45,7 +62,7 @@ export function isClaudeOnBedrock(model: string | undefined): boolean {
  * @returns one rendered message per Converse message, with its source messages
  */
 export function renderBedrock(messages: readonly Message[], native = false): RenderedMessage[] {
-  return renderTurns(messages, 'assistant', !native);
+  return renderTurnList(buildTurns(messages, !native), 'assistant');
 }
 
 const TEXT: Partial<Record<RuleId, [string, string]>> = {
@@ -91,210 +108,163 @@ const TEXT: Partial<Record<RuleId, [string, string]>> = {
   ],
 };
 
+/** Bedrock's pairing (B1, B2): results anywhere in the next message, counted against ids. */
+const PAIRING: PairingSpec = {
+  answers: 'anywhere',
+  match: 'id',
+  orphans: 'excess',
+  duplicateResults: false,
+  callsLast: false,
+};
+
+type Push = (v: Omit<ViolationInput, 'title' | 'why' | 'confidence'>) => void;
+
+/** A violation at one block of the request. */
+function at(it: RenderedItem): Pick<ViolationInput, 'messageIndex' | 'index' | 'blockIndex'> {
+  return { messageIndex: it.msg.rawIndex, index: it.msg.index, blockIndex: it.blockIndex };
+}
+
+/** The pairing findings of the shared rule functions, in Bedrock's words (B1, B2, BW1). */
+function pairingFinding(f: PairFinding, push: Push, claude: boolean): void {
+  if (f.kind === 'orphan') {
+    push({
+      rule: f.excess ? 'count_mismatch' : 'orphan_tool_result',
+      code: 'B1',
+      ...at(f.at),
+      ids: idsOf(f.results),
+      providerPath: `messages.${f.n}.content`,
+      message: ruleText('B1', { n: f.n }),
+    });
+  } else if (f.kind === 'open' && f.rule === 'trailing_tool_use') {
+    if (claude) return; // Claude's own check (A2) reports it
+    push({
+      rule: 'trailing_tool_use',
+      code: 'BW1',
+      ...at(f.at),
+      ids: idsOf(f.calls),
+      providerPath: null,
+      message: 'The conversation ends on toolUse blocks with no toolResult after them.',
+      severity: 'warning',
+    });
+  } else if (f.kind === 'open') {
+    const ids = idsOf(f.calls);
+    push({
+      rule: f.rule === 'partial_answer' ? 'partial_answer' : 'unanswered_tool_use',
+      code: 'B2',
+      ...at(f.at),
+      ids,
+      providerPath: `messages.${f.n + 1}.content`,
+      message: ruleText('B2', { n: f.n + 1, ids }),
+    });
+  }
+}
+
+/** B5 (text next to tool results, model-dependent) and B6 (empty error result) of user turn n. */
+function checkResultContent(t: Transcript, T: Turns, n: number, push: Push, notes: string[]): void {
+  const items = turnItems(T, n);
+  if (!items.some((it) => isClientResult(it.block))) return;
+  const text = items.find((it) => it.block.type === 'text');
+  if (text) {
+    const claude = isClaudeOnBedrock(t.settings.model);
+    // An error only for a known non-Claude Bedrock model id (a model named by another format is not one).
+    const bedrockModel = t.format === 'bedrock-converse' && t.settings.model !== undefined;
+    const severity = bedrockModel && !claude ? 'error' : 'warning';
+    push({
+      rule: 'mixed_result_and_text',
+      code: 'B5',
+      ...at(text),
+      ids: [],
+      providerPath: `messages.${n}.content`,
+      message: ruleText('B5', { n }),
+      severity,
+    });
+    if (severity === 'warning')
+      notes.push(
+        `B5 (text next to tool results in messages.${n}) is reported for some model families only; ${claude ? 'Claude models are not reported to raise it' : 'the Bedrock model is unknown'}, so it is a warning here.`,
+      );
+  }
+  items.forEach((it, m) => {
+    const b = it.block;
+    if (b.type !== 'tool_result' || b.server !== undefined || !b.isError) return;
+    if (b.content.length > 0) return;
+    push({
+      rule: 'error_result_empty',
+      code: 'B6',
+      ...at(it),
+      ids: b.toolUseId !== null ? [b.toolUseId] : [],
+      providerPath: `messages.${n}.content.${m}.toolResult`,
+      message: ruleText('B6', { n, m }),
+    });
+  });
+}
+
+/** B7: tool blocks in the history while the body defines no toolConfig. */
+function checkToolConfig(t: Transcript, T: Turns, push: Push, notes: string[]): void {
+  if (t.tools === null) {
+    notes.push('toolConfig was not given, so B7 (tool blocks without toolConfig) was not checked.');
+    return;
+  }
+  const isTool = (m: Message) =>
+    m.blocks.some((b) => b.type === 'tool_use' || b.type === 'tool_result');
+  const first = T.msgs.find(isTool);
+  if (t.tools.length > 0 || !first) return;
+  push({
+    rule: 'tools_not_defined',
+    code: 'B7',
+    messageIndex: first.rawIndex,
+    index: first.index,
+    blockIndex: null,
+    ids: [],
+    providerPath: 'toolConfig',
+    message: ruleText('B7', {}),
+  });
+}
+
+/** B3/B4: the first message is from the user, and roles alternate (nothing is merged). */
+function checkRoles(T: Turns, n: number, push: Push): void {
+  const head = turnHead(T, n);
+  const base = { ...{ messageIndex: head.rawIndex, index: head.index }, blockIndex: null, ids: [] };
+  if (n === 0 && turnRole(T, 0) !== 'user')
+    push({
+      ...base,
+      rule: 'first_message_role',
+      code: 'B3',
+      providerPath: 'messages.0',
+      message: ruleText('B3', {}),
+    });
+  if (n > 0 && turnRole(T, n - 1) === turnRole(T, n))
+    push({
+      ...base,
+      rule: 'same_role_neighbours',
+      code: 'B4',
+      providerPath: `messages.${n}`,
+      message: ruleText('B4', {}),
+    });
+}
+
 function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
   const source = opts.messages ?? t.messages;
-  const msgs = renderBedrock(source, t.format === 'bedrock-converse');
+  const T = buildTurns(source, t.format !== 'bedrock-converse');
   const found: Violation[] = [];
   const notes: string[] = [];
   const claude = isClaudeOnBedrock(t.settings.model);
-  const push = (v: Omit<ViolationInput, 'title' | 'why'>) => {
+  const push: Push = (v) => {
     const [title, why] = TEXT[v.rule] ?? ['', ''];
-    found.push(violation({ ...v, title, why }, bedrockEnvelope));
+    const { confidence } = ruleSpec(v.code);
+    found.push(violation({ ...v, title, why, confidence }, bedrockEnvelope));
   };
-  const idOf = (it: RenderedItem) =>
-    it.block.type === 'tool_use'
-      ? it.block.id
-      : it.block.type === 'tool_result'
-        ? it.block.toolUseId
-        : null;
-  const isResult = (it: RenderedItem) =>
-    it.block.type === 'tool_result' && it.block.server === undefined;
-
-  // B7: tool blocks without toolConfig (only when the body says there are no tools).
-  const anyTool = msgs.some((m) =>
-    m.items.some((it) => it.block.type === 'tool_use' || it.block.type === 'tool_result'),
-  );
-  if (t.tools === null)
-    notes.push('toolConfig was not given, so B7 (tool blocks without toolConfig) was not checked.');
-  else if (t.tools.length === 0 && anyTool) {
-    const first = source.find((m) =>
-      m.blocks.some((b) => b.type === 'tool_use' || b.type === 'tool_result'),
-    );
-    push({
-      rule: 'tools_not_defined',
-      code: 'B7',
-      messageIndex: first?.rawIndex ?? 0,
-      index: first?.index ?? -1,
-      blockIndex: null,
-      ids: [],
-      providerPath: 'toolConfig',
-      message:
-        'The toolConfig field must be defined when using toolUse and toolResult content blocks.',
-      confidence: 'V',
-    });
-  }
-
-  // B3: first message must be user.
-  const head = msgs[0];
-  if (head && head.role !== 'user') {
-    push({
-      rule: 'first_message_role',
-      code: 'B3',
-      messageIndex: (head.sources[0] as Message).rawIndex,
-      index: (head.sources[0] as Message).index,
-      blockIndex: null,
-      ids: [],
-      providerPath: 'messages.0',
-      message:
-        'A conversation must start with a user message. Try again with a conversation that starts with a user message.',
-      confidence: 'V',
-    });
-  }
-
-  msgs.forEach((m, n) => {
-    const prev = n > 0 ? msgs[n - 1] : undefined;
-    const src = m.sources[0] as Message;
-    // B4: no merging of same-role neighbours.
-    if (prev && prev.role === m.role) {
-      push({
-        rule: 'same_role_neighbours',
-        code: 'B4',
-        messageIndex: src.rawIndex,
-        index: src.index,
-        blockIndex: null,
-        ids: [],
-        providerPath: `messages.${n}`,
-        message:
-          'A conversation must alternate between user and assistant roles. Make sure the conversation alternates between user and assistant roles and try again.',
-        confidence: 'V',
-      });
-    }
-    if (m.role === 'user') {
-      const results = m.items.filter(isResult);
+  const emit = (f: PairFinding) => pairingFinding(f, push, claude);
+  checkToolConfig(t, T, push, notes);
+  for (let n = 0; n < T.count; n++) {
+    checkRoles(T, n, push);
+    if (turnRole(T, n) === 'user') {
+      pairResultTurn(T, n, PAIRING, emit);
       // B2 is reported against this message for the previous assistant turn's calls.
-      if (prev && prev.role === 'assistant') {
-        const calls = prev.items.filter((it) => isClientToolUse(it.block) && it.block.id !== null);
-        const answered = new Set(results.map(idOf));
-        const missing = calls.filter((it) => !answered.has(idOf(it)));
-        const callIds = new Set(calls.map(idOf));
-        // B1: more results than the previous turn had calls.
-        if (results.length > calls.length) {
-          const stray = results.filter((it) => !callIds.has(idOf(it)));
-          const first = (stray[0] ?? results[calls.length]) as RenderedItem;
-          push({
-            rule: stray.length > 0 ? 'orphan_tool_result' : 'count_mismatch',
-            code: 'B1',
-            messageIndex: first.msg.rawIndex,
-            index: first.msg.index,
-            blockIndex: first.blockIndex,
-            ids: (stray.length > 0 ? stray : results).flatMap((it) =>
-              idOf(it) !== null ? [idOf(it) as string] : [],
-            ),
-            providerPath: `messages.${n}.content`,
-            message: `The number of toolResult blocks at messages.${n}.content exceeds the number of toolUse blocks of previous turn.`,
-            confidence: 'V',
-          });
-        }
-        if (missing.length > 0) {
-          const ids = missing.map((it) => idOf(it) as string);
-          const first = missing[0] as RenderedItem;
-          const rule: RuleId =
-            missing.length < calls.length && results.some((it) => callIds.has(idOf(it)))
-              ? 'partial_answer'
-              : 'unanswered_tool_use';
-          push({
-            rule,
-            code: 'B2',
-            messageIndex: first.msg.rawIndex,
-            index: first.msg.index,
-            blockIndex: first.blockIndex,
-            ids,
-            providerPath: `messages.${n}.content`,
-            message: `Expected toolResult blocks at messages.${n}.content for the following Ids: ${idList(ids)}`,
-            confidence: 'V',
-          });
-        }
-      } else if (results.length > 0) {
-        const first = results[0] as RenderedItem;
-        push({
-          rule: 'orphan_tool_result',
-          code: 'B1',
-          messageIndex: first.msg.rawIndex,
-          index: first.msg.index,
-          blockIndex: first.blockIndex,
-          ids: results.flatMap((it) => (idOf(it) !== null ? [idOf(it) as string] : [])),
-          providerPath: `messages.${n}.content`,
-          message: `The number of toolResult blocks at messages.${n}.content exceeds the number of toolUse blocks of previous turn.`,
-          confidence: 'V',
-        });
-      }
-      // B5: text next to tool results (model-dependent).
-      if (results.length > 0) {
-        const textIdx = m.items.findIndex((it) => it.block.type === 'text');
-        const it = m.items[textIdx];
-        if (it) {
-          // An error only for a known non-Claude Bedrock model id (a model named by another format is not one).
-          const bedrockModel = t.format === 'bedrock-converse' && t.settings.model !== undefined;
-          const severity = bedrockModel && !claude ? 'error' : 'warning';
-          push({
-            rule: 'mixed_result_and_text',
-            code: 'B5',
-            messageIndex: it.msg.rawIndex,
-            index: it.msg.index,
-            blockIndex: it.blockIndex,
-            ids: [],
-            providerPath: `messages.${n}.content`,
-            message: `messages.${n}.content: Conversation blocks and tool result blocks cannot be provided in the same turn.`,
-            confidence: 'V',
-            severity,
-          });
-          if (severity === 'warning')
-            notes.push(
-              `B5 (text next to tool results in messages.${n}) is reported for some model families only; ${claude ? 'Claude models are not reported to raise it' : 'the Bedrock model is unknown'}, so it is a warning here.`,
-            );
-        }
-      }
-      // B6: error result with empty content.
-      m.items.forEach((it, mIdx) => {
-        const b = it.block;
-        if (
-          b.type === 'tool_result' &&
-          b.server === undefined &&
-          b.isError &&
-          b.content.length === 0
-        ) {
-          push({
-            rule: 'error_result_empty',
-            code: 'B6',
-            messageIndex: it.msg.rawIndex,
-            index: it.msg.index,
-            blockIndex: it.blockIndex,
-            ids: b.toolUseId !== null ? [b.toolUseId] : [],
-            providerPath: `messages.${n}.content.${mIdx}.toolResult`,
-            message: `The content field at messages.${n}.content.${mIdx}.toolResult cannot be empty when status value is error.`,
-            confidence: 'V',
-          });
-        }
-      });
-    } else if (n === msgs.length - 1) {
-      const calls = m.items.filter((it) => isClientToolUse(it.block) && it.block.id !== null);
-      const first = calls[0];
-      if (first && !claude) {
-        push({
-          rule: 'trailing_tool_use',
-          code: 'BW1',
-          messageIndex: first.msg.rawIndex,
-          index: first.msg.index,
-          blockIndex: first.blockIndex,
-          ids: calls.map((it) => idOf(it) as string),
-          providerPath: null,
-          message: 'The conversation ends on toolUse blocks with no toolResult after them.',
-          confidence: '?',
-          severity: 'warning',
-        });
-      }
-    }
-  });
+      if (n > 0 && turnRole(T, n - 1) === 'assistant')
+        pairCallTurn(T, n - 1, PAIRING, callTurnStats(T, n - 1, true), emit);
+      checkResultContent(t, T, n, push, notes);
+    } else if (n === T.count - 1) pairCallTurn(T, n, PAIRING, callTurnStats(T, n, true), emit);
+  }
 
   if (claude) {
     const inner = anthropicValidator.validate(t, opts);

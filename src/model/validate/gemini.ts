@@ -13,8 +13,28 @@
  * A transcript already in Gemini format is checked as pasted: nothing is merged.
  */
 import type { Message, ToolUseBlock, Transcript } from '../types.ts';
-import { geminiEnvelope, ruleText } from './catalogue/index.ts';
-import { isClientToolUse, renderTurns, violation, type ViolationInput } from './common.ts';
+import { geminiEnvelope, ruleSpec, ruleText } from './catalogue/index.ts';
+import { violation, type ViolationInput } from './common.ts';
+import {
+  blocksOf,
+  callTurnStats,
+  idsOf,
+  isClientCall,
+  isClientResult,
+  pairCallTurn,
+  pairResultTurn,
+  type PairFinding,
+  type PairingSpec,
+  type TurnBlock,
+} from './rules/pairing.ts';
+import {
+  buildTurns,
+  renderTurnList,
+  turnHead,
+  turnRole,
+  turnSize,
+  type Turns,
+} from './rules/turns.ts';
 import { emptyRequest } from './shared.ts';
 import type {
   ProviderValidator,
@@ -35,7 +55,7 @@ export { geminiEnvelope };
  * @returns one rendered content per Gemini turn, with the source messages it came from
  */
 export function renderGemini(messages: readonly Message[], native = false): RenderedMessage[] {
-  return renderTurns(messages, 'model', !native);
+  return renderTurnList(buildTurns(messages, !native), 'model');
 }
 
 const G1 =
@@ -96,219 +116,149 @@ export function needsThoughtSignatures(model: string | undefined): boolean {
   return model !== undefined && /gemini-3/.test(model);
 }
 
+/** Gemini's pairing (G1, G3): turn order and part counts, not ids. */
+const PAIRING: PairingSpec = {
+  answers: 'anywhere',
+  match: 'count',
+  orphans: 'no-call-turn',
+  duplicateResults: false,
+  callsLast: false,
+};
+
+type Push = (v: Omit<ViolationInput, 'title' | 'why' | 'providerPath' | 'confidence'>) => void;
+
+/** A violation at one block of the request. */
+function at(it: RenderedItem): Pick<ViolationInput, 'messageIndex' | 'index' | 'blockIndex'> {
+  return { messageIndex: it.msg.rawIndex, index: it.msg.index, blockIndex: it.blockIndex };
+}
+
+/** The pairing findings of the shared rule functions, in Gemini's words (G1, G3, G7, GW1). */
+function pairingFinding(f: PairFinding, push: Push): void {
+  if (f.kind === 'orphan') {
+    push({
+      rule: 'orphan_tool_result',
+      code: 'G1',
+      ...at(f.at),
+      ids: idsOf(f.results),
+      message: G1,
+    });
+  } else if (f.kind === 'excess') {
+    push({ rule: 'count_mismatch', code: 'G3', ...at(f.at), ids: idsOf(f.results), message: G3 });
+  } else if (f.kind === 'open' && f.rule === 'trailing_tool_use') {
+    push({
+      rule: 'trailing_tool_use',
+      code: 'G7',
+      ...at(f.at),
+      ids: idsOf(f.calls),
+      message: G7,
+      severity: 'warning',
+    });
+  } else if (f.kind === 'open') {
+    push({ rule: f.rule, code: 'G3', ...at(f.at), ids: idsOf(f.calls), message: G3 });
+  } else if (f.kind === 'stray_id') {
+    push({
+      rule: 'tool_result_wrong_id',
+      code: 'GW1',
+      ...at(f.at),
+      ids: idsOf(f.results),
+      message: 'A functionResponse id matches no functionCall id of the call turn.',
+      severity: 'warning',
+    });
+  }
+}
+
+/** G9 (a content with no parts), G2 (a call turn in the wrong place), G6 (same-role turns). */
+function checkTurnOrder(T: Turns, n: number, push: Push, found: Violation[]): void {
+  const head = turnHead(T, n);
+  const where = { messageIndex: head.rawIndex, index: head.index, blockIndex: null, ids: [] };
+  if (turnSize(T, n) === 0)
+    found.push(
+      violation(
+        {
+          ...where,
+          rule: 'empty_content',
+          code: 'G9',
+          providerPath: `contents[${n}].parts`,
+          message: ruleText('G9', { n }),
+          title: 'Content with no parts',
+          why: 'Every content Gemini receives must hold at least one part; an empty message (a dropped tool result, an empty reply) is refused.',
+          confidence: 'V',
+        },
+        geminiEnvelope,
+      ),
+    );
+  const role = turnRole(T, n);
+  const prevRole = n > 0 ? turnRole(T, n - 1) : null;
+  const calls = role === 'assistant' ? blocksOf(T, n, isClientCall) : [];
+  if (calls.length > 0 && prevRole !== 'user') {
+    push({
+      rule: 'role_order',
+      code: 'G2',
+      ...at(calls[0] as TurnBlock),
+      ids: idsOf(calls),
+      message: G2,
+    });
+    return;
+  }
+  if (prevRole !== role || blocksOf(T, n, isClientResult).length > 0) return;
+  if (role === 'assistant' && blocksOf(T, n - 1, isClientCall).length > 0) return;
+  push({ ...where, rule: 'same_role_neighbours', code: 'G6', message: G6, severity: 'warning' });
+}
+
+/** G4: the first call of each model step of the current turn carries its thought signature. */
+function checkSignatures(t: Transcript, T: Turns, push: Push, notes: string[]): void {
+  if (!needsThoughtSignatures(t.settings.model)) {
+    notes.push(
+      `Thought signatures (G4) are checked only for Gemini 3 models; model ${t.settings.model ?? '(unknown)'}.`,
+    );
+    return;
+  }
+  let turnStart = 0;
+  for (let n = 0; n < T.count; n++)
+    if (turnRole(T, n) === 'user' && blocksOf(T, n, (b) => b.type !== 'tool_result').length > 0)
+      turnStart = n + 1;
+  for (let n = turnStart; n < T.count; n++) {
+    if (turnRole(T, n) !== 'assistant') continue;
+    const first = blocksOf(T, n, isClientCall)[0];
+    if (!first) continue;
+    const b = first.block as ToolUseBlock;
+    if (b.signature) continue;
+    push({
+      rule: 'thought_signature_missing',
+      code: 'G4',
+      ...at(first),
+      ids: b.id !== null ? [b.id] : [],
+      message: g4Message(b.name, n + 1),
+    });
+  }
+}
+
 function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
   const source = opts.messages ?? t.messages;
-  const contents = renderGemini(source, t.format === 'gemini');
+  const T = buildTurns(source, t.format !== 'gemini');
   const found: Violation[] = [];
   const empty = emptyRequest(source, 'G8', 'beside', geminiEnvelope);
   if (empty) found.push(empty);
   const notes: string[] = [];
-  const push = (v: Omit<ViolationInput, 'title' | 'why' | 'providerPath'>) => {
+  const push: Push = (v) => {
     const [title, why] = TEXT[v.rule] ?? ['', ''];
-    found.push(violation({ ...v, title, why, providerPath: null }, geminiEnvelope));
+    const { confidence } = ruleSpec(v.code);
+    found.push(violation({ ...v, title, why, providerPath: null, confidence }, geminiEnvelope));
   };
-  const callsOf = (c: RenderedMessage) => c.items.filter((it) => isClientToolUse(it.block));
-  const responsesOf = (c: RenderedMessage) =>
-    c.items.filter((it) => it.block.type === 'tool_result' && it.block.server === undefined);
-  const idOf = (it: RenderedItem) =>
-    it.block.type === 'tool_use'
-      ? it.block.id
-      : it.block.type === 'tool_result'
-        ? it.block.toolUseId
-        : null;
-  const ids = (list: RenderedItem[]) =>
-    list.flatMap((it) => {
-      const id = idOf(it);
-      return id !== null ? [id] : [];
-    });
-
-  contents.forEach((c, n) => {
-    const prev = n > 0 ? contents[n - 1] : undefined;
-    if (c.items.length === 0) {
-      const src = c.sources[0] as Message;
-      found.push(
-        violation(
-          {
-            rule: 'empty_content',
-            code: 'G9',
-            messageIndex: src.rawIndex,
-            index: src.index,
-            blockIndex: null,
-            ids: [],
-            providerPath: `contents[${n}].parts`,
-            message: ruleText('G9', { n }),
-            title: 'Content with no parts',
-            why: 'Every content Gemini receives must hold at least one part; an empty message (a dropped tool result, an empty reply) is refused.',
-            confidence: 'V',
-          },
-          geminiEnvelope,
-        ),
-      );
-    }
-    const responses = responsesOf(c);
-    const calls = c.role === 'model' ? callsOf(c) : [];
-    // G1: a function response turn not right after a function call turn.
-    if (responses.length > 0 && !(prev && prev.role === 'model' && callsOf(prev).length > 0)) {
-      const first = responses[0] as RenderedItem;
-      push({
-        rule: 'orphan_tool_result',
-        code: 'G1',
-        messageIndex: first.msg.rawIndex,
-        index: first.msg.index,
-        blockIndex: first.blockIndex,
-        ids: ids(responses),
-        message: G1,
-        confidence: 'V',
-      });
-    }
-    // G2: a function call turn not after a user turn or a function response turn.
-    if (calls.length > 0 && !(prev && prev.role === 'user')) {
-      const first = calls[0] as RenderedItem;
-      push({
-        rule: 'role_order',
-        code: 'G2',
-        messageIndex: first.msg.rawIndex,
-        index: first.msg.index,
-        blockIndex: first.blockIndex,
-        ids: ids(calls),
-        message: G2,
-        confidence: 'V',
-      });
-    } else if (
-      prev &&
-      prev.role === c.role &&
-      responses.length === 0 &&
-      !(c.role === 'model' && callsOf(prev).length > 0)
-    ) {
-      const src = c.sources[0] as Message;
-      push({
-        rule: 'same_role_neighbours',
-        code: 'G6',
-        messageIndex: src.rawIndex,
-        index: src.index,
-        blockIndex: null,
-        ids: [],
-        message: G6,
-        confidence: 'V',
-        severity: 'warning',
-      });
-    }
-    if (calls.length === 0) return;
-    // G3: the next turn must hold as many function responses as this turn has calls.
-    const next = contents[n + 1];
-    const first = calls[0] as RenderedItem;
-    if (!next) {
-      push({
-        rule: 'trailing_tool_use',
-        code: 'G7',
-        messageIndex: first.msg.rawIndex,
-        index: first.msg.index,
-        blockIndex: first.blockIndex,
-        ids: ids(calls),
-        message: G7,
-        confidence: '?',
-        severity: 'warning',
-      });
-      return;
-    }
-    const answers = next.role === 'user' ? responsesOf(next) : [];
-    if (answers.length === calls.length) {
-      const callIds = new Set(ids(calls));
-      const stray = answers.filter((a) => {
-        const id = idOf(a);
-        return id !== null && callIds.size > 0 && !callIds.has(id);
-      });
-      if (stray.length > 0) {
-        const s = stray[0] as RenderedItem;
-        found.push(
-          violation(
-            {
-              rule: 'tool_result_wrong_id',
-              code: 'GW1',
-              messageIndex: s.msg.rawIndex,
-              index: s.msg.index,
-              blockIndex: s.blockIndex,
-              ids: ids(stray),
-              providerPath: null,
-              message: 'A functionResponse id matches no functionCall id of the call turn.',
-              title: 'Function response with an id the call turn did not use',
-              why: 'Gemini checks counts, not ids, so this is accepted, but the model may attribute the response to the wrong call.',
-              confidence: '?',
-              severity: 'warning',
-            },
-            geminiEnvelope,
-          ),
-        );
-      }
-      return;
-    }
-    if (answers.length > calls.length) {
-      const extra = answers[calls.length] as RenderedItem;
-      push({
-        rule: 'count_mismatch',
-        code: 'G3',
-        messageIndex: extra.msg.rawIndex,
-        index: extra.msg.index,
-        blockIndex: extra.blockIndex,
-        ids: ids(answers),
-        message: G3,
-        confidence: 'V',
-      });
-      return;
-    }
-    // Which calls are unanswered: by id when both sides have ids, else by position.
-    const answeredIds = new Set(ids(answers));
-    const byId = calls.every((it) => idOf(it) !== null) && answers.every((it) => idOf(it) !== null);
-    const missing = byId
-      ? calls.filter((it) => !answeredIds.has(idOf(it) as string))
-      : calls.slice(answers.length);
-    const m0 = (missing[0] ?? first) as RenderedItem;
-    push({
-      rule: answers.length === 0 ? 'unanswered_tool_use' : 'partial_answer',
-      code: 'G3',
-      messageIndex: m0.msg.rawIndex,
-      index: m0.msg.index,
-      blockIndex: m0.blockIndex,
-      ids: ids(missing),
-      message: G3,
-      confidence: 'V',
-    });
-  });
-
-  // G4: thought signatures on the current turn's function calls (Gemini 3).
-  if (needsThoughtSignatures(t.settings.model)) {
-    let turnStart = 0;
-    contents.forEach((c, n) => {
-      if (c.role === 'user' && c.items.some((it) => it.block.type !== 'tool_result'))
-        turnStart = n + 1;
-    });
-    for (let n = turnStart; n < contents.length; n++) {
-      const c = contents[n] as RenderedMessage;
-      if (c.role !== 'model') continue;
-      const firstCall = c.items.find((it) => isClientToolUse(it.block));
-      if (!firstCall) continue;
-      const b = firstCall.block as ToolUseBlock;
-      if (b.signature) continue;
-      push({
-        rule: 'thought_signature_missing',
-        code: 'G4',
-        messageIndex: firstCall.msg.rawIndex,
-        index: firstCall.msg.index,
-        blockIndex: firstCall.blockIndex,
-        ids: b.id !== null ? [b.id] : [],
-        message: g4Message(b.name, n + 1),
-        confidence: 'V',
-      });
-    }
-  } else {
-    notes.push(
-      `Thought signatures (G4) are checked only for Gemini 3 models; model ${t.settings.model ?? '(unknown)'}.`,
-    );
+  const emit = (f: PairFinding) => pairingFinding(f, push);
+  for (let n = 0; n < T.count; n++) {
+    checkTurnOrder(T, n, push, found);
+    if (turnRole(T, n) === 'user') pairResultTurn(T, n, PAIRING, emit);
+    else pairCallTurn(T, n, PAIRING, callTurnStats(T, n), emit);
   }
-
-  const last = contents[contents.length - 1];
-  if (last && last.role === 'model' && callsOf(last).length === 0) {
-    const src = last.sources[0] as Message;
+  checkSignatures(t, T, push, notes);
+  const last = T.count - 1;
+  if (
+    last >= 0 &&
+    turnRole(T, last) === 'assistant' &&
+    blocksOf(T, last, isClientCall).length === 0
+  ) {
+    const src = turnHead(T, last);
     push({
       rule: 'trailing_assistant',
       code: 'G7',
@@ -317,14 +267,16 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
       blockIndex: null,
       ids: [],
       message: G7,
-      confidence: '?',
       severity: 'warning',
     });
   }
   notes.push('Signatures from another model or route (G5) cannot be checked from the request.');
   // Keep the provider's order: by content position (the first error is the 400). Keyed by our
   // index: raw indices repeat (a retry copy, a Gemini CLI turn and its stored results).
-  const order = new Map(contents.flatMap((c, n) => c.sources.map((s) => [s.index, n] as const)));
+  const order = new Map<number, number>();
+  for (let n = 0; n < T.count; n++)
+    for (let s = T.start[n] as number; s < (T.start[n + 1] as number); s++)
+      order.set((T.msgs[s] as Message).index, n);
   const violations = found
     .map((v, i) => ({ v, i }))
     .sort((a, b) => (order.get(a.v.index) ?? 0) - (order.get(b.v.index) ?? 0) || a.i - b.i)
