@@ -18,6 +18,7 @@ import type { Message, Transcript } from '../types.ts';
 import { anthropicValidator } from './anthropic.ts';
 import { bedrockEnvelope, ruleSpec, ruleText } from './catalogue/index.ts';
 import { violation, type ViolationInput } from './common.ts';
+import { toolsNotDefined } from './shared.ts';
 import {
   callTurnStats,
   idsOf,
@@ -199,15 +200,16 @@ function checkResultContent(t: Transcript, T: Turns, n: number, push: Push, note
 }
 
 /** B7: tool blocks in the history while the body defines no toolConfig. */
-function checkToolConfig(t: Transcript, T: Turns, push: Push, notes: string[]): void {
-  if (t.tools === null) {
+function checkToolConfig(
+  t: Transcript,
+  source: readonly Message[],
+  push: Push,
+  notes: string[],
+): void {
+  const first = toolsNotDefined(t, source);
+  if (first === 'unknown')
     notes.push('toolConfig was not given, so B7 (tool blocks without toolConfig) was not checked.');
-    return;
-  }
-  const isTool = (m: Message) =>
-    m.blocks.some((b) => b.type === 'tool_use' || b.type === 'tool_result');
-  const first = T.msgs.find(isTool);
-  if (t.tools.length > 0 || !first) return;
+  if (first === null || first === 'unknown') return;
   push({
     rule: 'tools_not_defined',
     code: 'B7',
@@ -254,7 +256,7 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
     found.push(violation({ ...v, title, why, confidence }, bedrockEnvelope));
   };
   const emit = (f: PairFinding) => pairingFinding(f, push, claude);
-  checkToolConfig(t, T, push, notes);
+  checkToolConfig(t, source, push, notes);
   for (let n = 0; n < T.count; n++) {
     checkRoles(T, n, push);
     if (turnRole(T, n) === 'user') {

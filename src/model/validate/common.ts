@@ -1,6 +1,4 @@
-import { isPinned } from '../exchanges.ts';
-import type { Block, Message, ToolUseBlock } from '../types.ts';
-import type { RenderedMessage, RuleId, Violation } from './types.ts';
+import type { RuleId, Violation } from './types.ts';
 
 /** Input for a violation: everything but the fields filled in by the provider's envelope. */
 export interface ViolationInput {
@@ -34,16 +32,6 @@ export function violation(
   };
 }
 
-/** True for a tool_use the client runs (not an Anthropic server tool). */
-export function isClientToolUse(b: Block): b is ToolUseBlock {
-  return b.type === 'tool_use' && b.server !== true;
-}
-
-/** Short list of ids for messages: `a, b, c`. */
-export function idList(ids: readonly string[]): string {
-  return ids.join(', ');
-}
-
 /** Sort violations by the provider's scan order (message, then block); stable. */
 export function byScanOrder<T extends { order: number }>(list: T[]): T[] {
   return list
@@ -52,29 +40,5 @@ export function byScanOrder<T extends { order: number }>(list: T[]): T[] {
     .map((x) => x.v);
 }
 
-/**
- * Render messages as provider turns: system/developer messages leave the list, every other role
- * but assistant becomes `user`, and (unless `merge` is false) consecutive messages of the same
- * role become one turn, as converters do for providers that demand alternation.
- * @param assistantRole the provider's name for the assistant role (`assistant`, `model`)
- */
-export function renderTurns(
-  messages: readonly Message[],
-  assistantRole: string,
-  merge: boolean,
-): RenderedMessage[] {
-  const out: RenderedMessage[] = [];
-  for (const m of messages) {
-    if (isPinned(m)) continue;
-    const items = m.blocks.map((block, blockIndex) => ({ block, msg: m, blockIndex }));
-    const role = m.role === 'assistant' ? assistantRole : 'user';
-    const last = out[out.length - 1];
-    if (merge && last && last.role === role) {
-      last.items.push(...items);
-      last.sources.push(m);
-      continue;
-    }
-    out.push({ role, items, sources: [m] });
-  }
-  return out;
-}
+/** Where a validator's findings go, in the order the provider meets them. */
+export type Push = (v: ViolationInput) => void;

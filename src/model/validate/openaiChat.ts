@@ -8,7 +8,8 @@
  */
 import type { Message, ToolUseBlock, Transcript } from '../types.ts';
 import { openaiEnvelope, ruleSpec, ruleText } from './catalogue/index.ts';
-import { isClientToolUse, violation, type ViolationInput } from './common.ts';
+import { violation, type ViolationInput } from './common.ts';
+import { isClientCall } from './rules/pairing.ts';
 import { emptyRequest } from './shared.ts';
 import type {
   ProviderValidator,
@@ -157,8 +158,7 @@ function isLegacyResult(m: RenderedMessage): boolean {
 /** A legacy assistant `function_call` (O7): a client call without an id. */
 function hasLegacyCall(m: RenderedMessage): boolean {
   return (
-    m.role === 'assistant' &&
-    m.items.some((it) => isClientToolUse(it.block) && it.block.id === null)
+    m.role === 'assistant' && m.items.some((it) => isClientCall(it.block) && it.block.id === null)
   );
 }
 
@@ -244,7 +244,7 @@ export function validateChat(
     }
     const calls =
       m.role === 'assistant'
-        ? m.items.filter((it) => isClientToolUse(it.block) && it.block.id !== null)
+        ? m.items.filter((it) => isClientCall(it.block) && it.block.id !== null)
         : [];
     if (calls.length === 0) {
       i++;

@@ -4,7 +4,7 @@
  * class of 400 is written once and every provider that has it reports it in its own words.
  */
 import { isPinned } from '../exchanges.ts';
-import type { Message } from '../types.ts';
+import type { Message, Transcript } from '../types.ts';
 import { ruleSpec, ruleText } from './catalogue/index.ts';
 import { violation } from './common.ts';
 import type { Violation } from './types.ts';
@@ -48,4 +48,24 @@ export function emptyRequest(
     },
     envelope,
   );
+}
+
+/**
+ * Tool blocks without tool definitions (A7, B7): the request defines no tools, yet a message it
+ * sends in the list holds tool calls or results.
+ * @param source the request's messages (normalised, pinned ones included)
+ * @returns the first message of `source` with a tool block (the one the finding names, even
+ *   when pinned: eviction's fast path names the same), null when the rule holds, or 'unknown'
+ *   when the tool definitions were not given (a log, a bare message list)
+ */
+export function toolsNotDefined(
+  t: Transcript,
+  source: readonly Message[],
+): Message | null | 'unknown' {
+  if (t.tools === null) return 'unknown';
+  if (t.tools.length > 0) return null;
+  const hasToolBlock = (m: Message) =>
+    m.blocks.some((b) => b.type === 'tool_use' || b.type === 'tool_result');
+  if (!source.some((m) => !isPinned(m) && hasToolBlock(m))) return null;
+  return source.find(hasToolBlock) ?? null;
 }
