@@ -1,0 +1,74 @@
+/**
+ * Slow, obviously correct reference for Mistral's structural rules (M1–M3), written straight from
+ * the rule catalogue (mistral-common's validator) with no shared code with the real validator.
+ * Used only by property tests (reference.chat.test.ts), on Chat Completions transcripts.
+ */
+import type { Message } from '../types.ts';
+
+export interface ChatFinding {
+  code: string;
+  /** Raw index of the message holding the cause. */
+  messageIndex: number;
+}
+
+type Role = 'system' | 'user' | 'assistant' | 'tool';
+
+const ALLOWED_AFTER: Record<Role, readonly Role[]> = {
+  system: ['user', 'assistant', 'system'],
+  user: ['assistant', 'system', 'user'],
+  assistant: ['assistant', 'user', 'tool'],
+  tool: ['assistant', 'tool'],
+};
+
+function role(m: Message): Role {
+  if (m.role === 'developer') return 'system';
+  return m.role as Role;
+}
+
+function calls(m: Message): number {
+  return m.blocks.filter((b) => b.type === 'tool_use' && b.server !== true).length;
+}
+
+function prefixed(m: Message): boolean {
+  const raw = m.raw as { prefix?: unknown } | null;
+  return typeof raw === 'object' && raw !== null && raw.prefix === true;
+}
+
+/**
+ * Mistral: M1 (the last message is not user or tool, nor a `prefix` assistant), M2 (a role that
+ * may not follow the one before it), M3 (the tool messages after an assistant message with calls,
+ * up to the next assistant message or the end, are not as many as its calls; named at that
+ * assistant message). In the order mistral-common meets them: M1, then M2s, then M3s.
+ */
+export function referenceMistral(messages: readonly Message[]): ChatFinding[] {
+  const out: ChatFinding[] = [];
+  const last = messages[messages.length - 1];
+  if (
+    last &&
+    !['user', 'tool'].includes(role(last)) &&
+    !(role(last) === 'assistant' && prefixed(last))
+  )
+    out.push({ code: 'M1', messageIndex: last.rawIndex });
+  for (let i = 1; i < messages.length; i++) {
+    const prev = role(messages[i - 1] as Message);
+    const cur = messages[i] as Message;
+    if (!ALLOWED_AFTER[prev].includes(role(cur)))
+      out.push({ code: 'M2', messageIndex: cur.rawIndex });
+  }
+  // Split at assistant messages: each segment is an assistant message and the messages after it.
+  let owner: Message | null = null;
+  let tools = 0;
+  const close = (at: Message) => {
+    const expected = owner ? calls(owner) : 0;
+    if (tools !== expected) out.push({ code: 'M3', messageIndex: (owner ?? at).rawIndex });
+  };
+  for (const m of messages) {
+    if (role(m) === 'assistant') {
+      if (owner !== null || tools !== 0) close(m);
+      owner = calls(m) > 0 ? m : null;
+      tools = 0;
+    } else if (role(m) === 'tool') tools++;
+  }
+  if (last && (owner !== null || tools !== 0)) close(last);
+  return out;
+}
