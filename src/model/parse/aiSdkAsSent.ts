@@ -12,9 +12,9 @@
  *   thinking blocks (`moveToolUseBlocksToEnd` in `@ai-sdk/anthropic`), so text after a tool call
  *   does not raise A5.
  *
- * Not modelled here: the SDK refuses to send a prompt with an unanswered tool call
- * (`AI_MissingToolResultsError`) or with no message (`AI_InvalidPromptError`); the verdict then
- * shows the provider's rule for the same fault.
+ * What the SDK refuses to send at all (an unanswered tool call, no message, a system message in
+ * `messages`) is in aiSdkRefusals.ts: a note on the validation, beside the provider's rule for
+ * the same fault.
  */
 import type { Block, Message } from '../types.ts';
 

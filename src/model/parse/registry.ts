@@ -49,6 +49,11 @@ export interface FormatParser {
    * their indices. Absent: sent as parsed.
    */
   asSent?: (messages: readonly Message[]) => readonly Message[];
+  /**
+   * For a format that is a client library's input: what that client refuses to send at all (it
+   * throws before any request), as notes for the validation. Absent: it refuses nothing.
+   */
+  refusals?: (messages: readonly Message[]) => string[];
 }
 
 export const PARSERS: FormatParser[] = [

@@ -15,6 +15,7 @@ import type { FormatParser } from './registry.ts';
 import { arr, base64Bytes, isObject, type Json, shapeError, str, withList } from './util.ts';
 import { notAnObject } from './util.ts';
 import { aiSdkAsSent } from './aiSdkAsSent.ts';
+import { aiSdkRefusals } from './aiSdkRefusals.ts';
 
 const ROLES: Record<string, Role> = {
   system: 'system',
@@ -591,6 +592,7 @@ function write(t: Transcript): string {
 
 export const vercelAiParser: FormatParser = {
   asSent: aiSdkAsSent,
+  refusals: aiSdkRefusals,
   id: 'vercel-ai',
   label: 'Vercel AI SDK messages',
   provider: 'anthropic',

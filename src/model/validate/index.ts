@@ -44,6 +44,7 @@ export const DEFAULT_PROVIDER = Object.fromEntries(
 ) as Record<FormatId, ProviderId>;
 
 const AS_SENT = new Map(PARSERS.flatMap((p) => (p.asSent ? [[p.id, p.asSent] as const] : [])));
+const REFUSALS = new Map(PARSERS.flatMap((p) => (p.refusals ? [[p.id, p.refusals] as const] : [])));
 
 /**
  * The messages a request of this format really carries: a client library's input (the AI SDK's
@@ -77,5 +78,7 @@ export function validateTranscript(
     };
   const source = opts?.messages ?? t.messages;
   const sent = sentMessages(t, source);
-  return v.validate(t, sent === source ? opts : { ...opts, messages: sent });
+  const validation = v.validate(t, sent === source ? opts : { ...opts, messages: sent });
+  const refused = REFUSALS.get(t.format)?.(source);
+  return refused?.length ? { ...validation, notes: [...refused, ...validation.notes] } : validation;
 }
