@@ -84,6 +84,25 @@ describe('Gemini Interactions', () => {
     expect(t.messages[2]?.blocks[0]).not.toHaveProperty('signature');
   });
 
+  it('an empty thought signature before a call is a warning (GW2: a June 2026 400, accepted since)', () => {
+    const steps = (signature: string) => ({
+      model: 'gemini-2.5-flash',
+      input: [
+        { type: 'user_input', content: [{ type: 'text', text: 'Ping payments-db.' }] },
+        { type: 'thought', summary: [{ type: 'text', text: 'Use ping.' }], signature },
+        { type: 'function_call', id: 'c1', name: 'ping', arguments: {} },
+        { type: 'function_result', call_id: 'c1', result: 'pong' },
+      ],
+    });
+    const unsigned = analyze(read(steps(''))).validation;
+    expect(unsigned.valid).toBe(true);
+    expect(unsigned.violations.map((v) => [v.code, v.severity, v.ids])).toEqual([
+      ['GW2', 'warning', ['c1']],
+    ]);
+    const signed = analyze(read(steps('EqQBCkYsig'))).validation;
+    expect(signed.violations).toEqual([]);
+  });
+
   it('a create body whose parallel call lost its result gets the Gemini 400', () => {
     const t = sample('broken-gemini-interactions-lost-result.json');
     expect(t.system).toEqual([

@@ -93,6 +93,10 @@ const TEXT: Partial<Record<RuleId, [string, string]>> = {
     'More function responses than calls',
     'Gemini counts parts: the response turn holds more functionResponse parts than the call turn had functionCall parts.',
   ],
+  invalid_signature: [
+    'Thought step with an empty signature',
+    'The Interactions API once refused a tool continuation whose thought step had an empty signature (June 2026); it has accepted it since, but the reasoning of that step cannot be restored.',
+  ],
   thought_signature_missing: [
     'Function call replayed without its thought signature',
     'On Gemini 3 with thinking, the first functionCall part of each model step in the current turn must carry the thoughtSignature it came with; a converter or store that dropped it breaks the request.',
@@ -233,6 +237,27 @@ function checkSignatures(t: Transcript, T: Turns, push: Push, notes: string[]): 
   }
 }
 
+/**
+ * GW2 (Interactions API): an unsigned `thought` step in the model turn of a function call; see
+ * the catalogue entry for why it is only a warning now.
+ */
+function checkUnsignedThoughts(t: Transcript, T: Turns, push: Push): void {
+  if (t.format !== 'gemini-interactions') return;
+  for (let n = 0; n < T.count; n++) {
+    if (turnRole(T, n) !== 'assistant' || blocksOf(T, n, isClientCall).length === 0) continue;
+    const unsigned = blocksOf(T, n, (b) => b.type === 'thinking' && b.signature === '')[0];
+    if (!unsigned) continue;
+    push({
+      rule: 'invalid_signature',
+      code: 'GW2',
+      ...at(unsigned),
+      ids: idsOf(blocksOf(T, n, isClientCall)),
+      message: 'A thought step with an empty signature before function calls.',
+      severity: 'warning',
+    });
+  }
+}
+
 function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
   const source = opts.messages ?? t.messages;
   const T = buildTurns(source, t.format !== 'gemini');
@@ -252,6 +277,7 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
     else pairCallTurn(T, n, PAIRING, callTurnStats(T, n), emit);
   }
   checkSignatures(t, T, push, notes);
+  checkUnsignedThoughts(t, T, push);
   const last = T.count - 1;
   if (
     last >= 0 &&

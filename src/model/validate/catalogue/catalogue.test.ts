@@ -454,6 +454,20 @@ const FIXTURES: Record<string, Fixture> = {
     t: () => body({ contents: [gUser, gCall('a'), gResp('b')] }),
     path: null,
   },
+  GW2: {
+    provider: 'gemini',
+    t: () =>
+      body({
+        model: 'gemini-2.5-flash',
+        input: [
+          { type: 'user_input', content: [{ type: 'text', text: 'Ping the database.' }] },
+          { type: 'thought', summary: [{ type: 'text', text: 'Use ping.' }], signature: '' },
+          { type: 'function_call', id: 'c1', name: 'ping', arguments: {} },
+          { type: 'function_result', call_id: 'c1', result: 'pong' },
+        ],
+      }),
+    path: null,
+  },
   B1: {
     provider: 'bedrock',
     t: () =>

@@ -127,4 +127,18 @@ export const GEMINI_RULES: readonly RuleSpec[] = [
     source: 'no capture',
     note: 'Gemini checks counts, not ids; the model may attribute the response to the wrong call.',
   },
+  {
+    code: 'GW2',
+    rules: ['invalid_signature'],
+    providers: ['gemini'],
+    severity: 'warning',
+    confidence: 'V',
+    condition:
+      'Interactions API: a `thought` step with an empty `signature` in the model turn of a `function_call` that the request continues.',
+    text: null,
+    path: '',
+    index: 'The thought step.',
+    source: 'googleapis/js-genai#1735',
+    note: 'Captured as 400 INVALID_ARGUMENT in June 2026 (thought summaries on, the unsigned thought replayed before the call); Google could not reproduce it on 2026-06-30 and the reporter confirmed it works on 2026-07-04, so it is a warning: a deployment or proxy of that time may still refuse it.',
+  },
 ];
