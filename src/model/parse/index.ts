@@ -168,6 +168,10 @@ export function readSource(input: string, name?: string): Result<SourceDoc> {
  */
 export function parseTranscript(text: string, opts: ParseOptions = {}): Result<ParsedTranscript> {
   const src = readSource(text, opts.name);
+  // An empty file named as a session log is a log with no line yet (what an export of a log
+  // with nothing left writes): read as that format, which says it holds no message.
+  if (!src.ok && src.error.kind === 'empty' && opts.format && parserFor(opts.format)?.jsonl)
+    return parseDocument({ kind: 'jsonl', lines: [], brokenLines: [] }, opts);
   if (!src.ok) return bounded(src);
   return parseDocument(src.value, opts);
 }

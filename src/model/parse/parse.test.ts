@@ -51,6 +51,17 @@ describe('bad input says where and what was expected', () => {
     expect(!bin.ok && bin.error.kind).toBe('binary');
   });
 
+  it('an empty file named as a session log is that log with no message (a repaired log with nothing left reads back)', () => {
+    for (const format of ['claude-code-jsonl', 'codex-jsonl'] as const) {
+      const r = parseTranscript('\n', { format });
+      expect(r.ok && r.value.transcript.format).toBe(format);
+      expect(r.ok && r.value.transcript.messages).toEqual([]);
+    }
+    // Named as a request body, or not named at all, empty input is still an error.
+    expect(parseTranscript('', { format: 'anthropic-messages' }).ok).toBe(false);
+    expect(parseTranscript('').ok).toBe(false);
+  });
+
   it('unknown blocks, null ids and non-string content never crash', () => {
     const r = parseTranscript(
       JSON.stringify({
