@@ -405,6 +405,7 @@ export const anthropicMessagesParser: FormatParser = {
   id: 'anthropic-messages',
   label: 'Anthropic Messages',
   provider: 'anthropic',
+  category: 'request',
   expected:
     'an object with `messages` (role user/assistant, string or content blocks such as `tool_use`/`tool_result`), a bare array of such messages, or a response object with `type: "message"`',
   sniff,

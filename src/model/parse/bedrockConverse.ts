@@ -362,6 +362,7 @@ export const bedrockConverseParser: FormatParser = {
   id: 'bedrock-converse',
   label: 'AWS Bedrock Converse',
   provider: 'bedrock',
+  category: 'request',
   expected:
     'an object with `messages` whose content blocks are single-key objects (`text`, `toolUse`, `toolResult`, `reasoningContent`, …), a bare array of such messages, or a response with `output.message`',
   sniff,

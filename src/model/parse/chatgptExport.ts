@@ -374,6 +374,7 @@ export const chatgptExportParser: FormatParser = {
   id: 'chatgpt-export',
   label: 'ChatGPT data export',
   provider: 'openai-chat',
+  category: 'archive',
   expected:
     'a ChatGPT data export (conversations.json): conversations with `mapping` (nodes with `parent` and `message.author.role`) and `current_node`',
   sniff,

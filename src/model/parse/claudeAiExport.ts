@@ -289,6 +289,7 @@ export const claudeAiExportParser: FormatParser = {
   id: 'claude-ai-export',
   label: 'claude.ai data export',
   provider: 'anthropic',
+  category: 'archive',
   expected:
     'a claude.ai data export (conversations.json): conversations with `chat_messages` (sender human/assistant, `text`, `content` blocks)',
   sniff,

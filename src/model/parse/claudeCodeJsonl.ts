@@ -377,6 +377,7 @@ export const claudeCodeJsonlParser: FormatParser = {
   id: 'claude-code-jsonl',
   label: 'Claude Code session log',
   provider: 'anthropic',
+  category: 'log',
   expected:
     'JSON Lines with `type` user/assistant/system/summary, `uuid`, `parentUuid`, `sessionId`, and `message` holding Anthropic content blocks',
   jsonl: true,

@@ -334,6 +334,7 @@ export const codexJsonlParser: FormatParser = {
   id: 'codex-jsonl',
   label: 'Codex CLI rollout',
   provider: 'openai-responses',
+  category: 'log',
   expected:
     'JSON Lines of `{timestamp, type, payload}` with `type` session_meta / response_item / event_msg / turn_context / compacted',
   jsonl: true,

@@ -370,6 +370,7 @@ export const geminiParser: FormatParser = {
   id: 'gemini',
   label: 'Google Gemini',
   provider: 'gemini',
+  category: 'request',
   expected:
     'an object with `contents` (role user/model, `parts` with text, `functionCall`, `functionResponse`), a bare array of such contents, or a response with `candidates`',
   sniff,

@@ -368,6 +368,7 @@ export const geminiInteractionsParser: FormatParser = {
   id: 'gemini-interactions',
   label: 'Gemini Interactions',
   provider: 'gemini',
+  category: 'request',
   expected:
     'an Interaction with `steps` (or a create body with `input`): typed steps `user_input`, `model_output`, `thought`, `function_call`, `function_result` (by `call_id`), `google_search_call` / `_result`, …',
   sniff,

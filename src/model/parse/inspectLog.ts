@@ -355,6 +355,7 @@ export const inspectLogParser: FormatParser = {
   id: 'inspect-log',
   label: 'Inspect AI eval log',
   provider: 'openai-chat',
+  category: 'archive',
   expected:
     'an Inspect AI eval log (JSON format v2): an object with `eval` and `samples[]`, each sample with `messages` (OpenAI-style `tool_calls` and `tool_call_id`)',
   sniff,

@@ -350,6 +350,7 @@ export const langchainParser: FormatParser = {
   id: 'langchain',
   label: 'LangChain messages',
   provider: 'openai-chat',
+  category: 'framework',
   expected:
     'an array (or `{messages}`) of LangChain messages: `{type: human|ai|system|tool, content, tool_calls, tool_call_id}`, `{type, data}`, or `{lc: 1, type: "constructor", id: [..., "AIMessage"], kwargs}`',
   sniff,

@@ -324,6 +324,7 @@ export const openaiChatParser: FormatParser = {
   id: 'openai-chat',
   label: 'OpenAI Chat Completions',
   provider: 'openai-chat',
+  category: 'request',
   expected:
     'an object with `messages` (roles system/developer/user/assistant/tool, `tool_calls`, `tool_call_id`), a bare array of such messages, or a `chat.completion` response',
   sniff,

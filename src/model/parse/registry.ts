@@ -19,12 +19,21 @@ import { chatgptExportParser } from './chatgptExport.ts';
 import { claudeAiExportParser } from './claudeAiExport.ts';
 import { geminiInteractionsParser } from './geminiInteractions.ts';
 
+/** The kinds of document a format can be (`FormatParser.category`). */
+export type FormatCategory = 'request' | 'log' | 'framework' | 'archive';
+
 export interface FormatParser {
   id: FormatId;
   /** Human label for pickers. */
   label: string;
   /** The provider a transcript in this format is sent to by default. */
   provider: ProviderId;
+  /**
+   * What kind of document: a provider's request or response body (`request`), an agent's session
+   * log (`log`), a framework's message list (`framework`), or an archive of finished runs or
+   * conversations (`archive`).
+   */
+  category: FormatCategory;
   /** What the parser expects, in one sentence: shown when nothing matched. */
   expected: string;
   /** True for line-based logs: `sniff`/`parse` receive a `jsonl` document. */
@@ -68,6 +77,11 @@ export const PARSERS: FormatParser[] = [
   claudeAiExportParser,
   geminiInteractionsParser,
 ];
+
+/** The format ids of one category, in registry order. */
+export function formatsOf(category: FormatCategory): FormatId[] {
+  return PARSERS.filter((p) => p.category === category).map((p) => p.id);
+}
 
 /** The parser of a format id, or undefined for an id no parser registers. */
 export function parserFor(id: FormatId): FormatParser | undefined {

@@ -147,6 +147,7 @@ export const sweAgentParser: FormatParser = {
   id: 'swe-agent',
   label: 'SWE-agent trajectory',
   provider: 'openai-chat',
+  category: 'archive',
   expected:
     'a SWE-agent trajectory (.traj): an object with `history` (OpenAI-style messages with `agent`/`message_type`, tool messages with `tool_call_ids`) and `trajectory`/`info`',
   sniff,

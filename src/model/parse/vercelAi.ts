@@ -594,6 +594,7 @@ export const vercelAiParser: FormatParser = {
   id: 'vercel-ai',
   label: 'Vercel AI SDK messages',
   provider: 'anthropic',
+  category: 'framework',
   expected:
     'an array (or `{messages}`) of AI SDK ModelMessages (`tool-call` / `tool-result` parts with `toolCallId`) or UIMessages (`{id, role, parts}` with `tool-*` parts)',
   sniff,
