@@ -1,5 +1,5 @@
 /**
- * Corpus suite (issue 15): every real log in ../shared/real, shared and exported. The
+ * Corpus suite (issue 15): every real log of the corpus (`real/`), shared and exported. The
  * structure-only copy and every export (the request a policy leaves at a budget, the repaired
  * transcript, the transcript as loaded) read back as the same format with the same messages,
  * exchanges, pairs, token counts and violations, and the copy leaks nothing of the original.

@@ -9,7 +9,7 @@
  * - counting can be done in slices (`countSlice`) between other work in a Web Worker, with
  *   progress, and resumed;
  * - the transcript's own usage figures replace the estimate for a reply where the log carries
- *   them (`MessageMeta.usageOutputTokens`, ../shared/docs/formats.md §6: the provider's output
+ *   them (`MessageMeta.usageOutputTokens`, docs/formats.md#usage: the provider's output
  *   tokens of that reply), when `preferUsage` is on.
  *
  * Pure TypeScript (runs in the worker, Node and tests). Results are the same `TokenTable` shape

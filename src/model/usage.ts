@@ -4,7 +4,7 @@
  * Log formats (Claude Code, Codex) record the provider's usage per API call but not the whole
  * request: the system prompt, tool definitions and memory injections are missing. The real input
  * of a call is `input + cache read + cache write` (Anthropic's buckets are disjoint, see
- * ../shared/docs/formats.md §6 and §10); what the transcript accounts for is the tokens of the
+ * docs/formats.md#usage); what the transcript accounts for is the tokens of the
  * messages before the reply, from the start of the current context window (the last compaction
  * summary). The difference is the hidden overhead.
  */
@@ -26,7 +26,7 @@ export interface UsageGapRow {
 /**
  * Input tokens a usage record reports, or null when it has none.
  * @param u a usage record. For OpenAI-style records (`inputTokens` includes cached tokens, see
- *   formats.md §10) pass `cacheIncluded: true` so the cache read is not added twice.
+ *   docs/formats.md#usage) pass `cacheIncluded: true` so the cache read is not added twice.
  */
 export function reportedInput(u: UsageRecord, cacheIncluded = false): number | null {
   if (u.inputTokens === undefined) return null;

@@ -1,5 +1,5 @@
 /**
- * Derived data, never stored (../shared/docs/style.md §4.3). Each stage is memoised by the
+ * Derived data, never stored (docs/architecture.md#state). Each stage is memoised by the
  * reference of its inputs: parse → analyze (in `workers/inspect.ts`) → rows / tokens / matches /
  * dimming / violation targets here. A parse failure is derived too: `nextView` keeps the last
  * good analysis visible next to the error, while the text stays in the store.

@@ -1,7 +1,7 @@
 /**
  * The app store: only what the user chose. Everything computed from it (parse result, analysis,
  * pairs, exchanges, tokens, violations, find matches) is derived by the memoised selectors in
- * `selectors.ts` and never stored (../shared/docs/style.md §4.3).
+ * `selectors.ts` and never stored (docs/architecture.md#state).
  *
  * Fields are flat and named for the permalink codec (`urlSync.ts`) and the eviction simulator,
  * which plug in later: they read and write these fields and nothing else.

@@ -1,6 +1,6 @@
 /**
  * Claude Code session logs (`~/.claude/projects/<cwd>/<sessionId>.jsonl`).
- * Source of the shape: ../shared/docs/formats.md §6.
+ * Source of the shape: what Claude Code writes (no published schema; docs/formats.md#claude-code-jsonl).
  *
  * - Lines are put in `parentUuid` order (a line is placed after its parent even when it was
  *   written first), otherwise file order.

@@ -4,8 +4,7 @@
  * `{id, timestamp, type: 'user' | 'gemini' | 'info' | 'error' | …, content, thoughts?, toolCalls?,
  * tokens?, model?}` and a tool call carries its own result:
  * `{id, name, args, status, result: [{functionResponse: {id, name, response}}]}`.
- * Source: the shape of the real session in ../shared/real/gemini-cli (formats.md §9d lists such
- * CLI logs as lower priority).
+ * Source: the shape of a real saved session (the corpus suite reads one; docs/formats.md#gemini-cli).
  *
  * A `gemini` line becomes an assistant message (text, thoughts as thinking, one tool_use per
  * call); the results it carries become the user turn right after it, as the CLI sends them to

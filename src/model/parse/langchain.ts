@@ -1,5 +1,6 @@
 /**
- * LangChain / LangGraph message lists. Source of the shape: ../shared/docs/formats.md §8a.
+ * LangChain / LangGraph message lists. Source of the shape: langchain-core's message
+ * serialisations (docs/formats.md#langchain).
  *
  * Three serialisations, in a bare array or under `messages` (graph state):
  * - dicts (`model_dump()`): `{type: human|ai|system|tool|function|chat, content, tool_calls,

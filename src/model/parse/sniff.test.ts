@@ -54,7 +54,7 @@ describe('case fixtures: no log, framework or archive parser claims them', () =>
     });
 });
 
-/** Small archive values of our own, one per format, shaped like formats.md §9d and SOURCES.md §6. */
+/** Small archive values of our own, one per format, shaped as docs/formats.md#archives describes. */
 const ARCHIVE_FIXTURES: [FormatId, unknown][] = [
   [
     'inspect-log',

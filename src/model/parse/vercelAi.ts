@@ -1,5 +1,6 @@
 /**
- * Vercel AI SDK message arrays. Source of the shape: ../shared/docs/formats.md §8b.
+ * Vercel AI SDK message arrays. Source of the shape: the `ai` package's `ModelMessage` and
+ * `UIMessage` (docs/formats.md#vercel-ai).
  *
  * - `ModelMessage[]` (v5+; v4 `CoreMessage` with `args` / `result`): roles system / user /
  *   assistant / tool, `tool-call` and `tool-result` parts paired by `toolCallId`.
