@@ -24,7 +24,8 @@
 import { groupExchanges } from './exchanges.ts';
 import { derivedMessage, reindexForView, withMessages } from './faults.ts';
 import { answerRun, hasToolResult, pairToolCalls } from './pairing.ts';
-import type { Block, FormatId, Message, ProviderId, ToolResultBlock, Transcript } from './types.ts';
+import { parserFor } from './parse/registry.ts';
+import type { Block, Message, ProviderId, ToolResultBlock, Transcript } from './types.ts';
 import {
   DEFAULT_PROVIDER,
   validateTranscript,
@@ -131,17 +132,6 @@ export const UNREPAIRABLE_NOTES: Partial<Record<RuleId, string>> = {
 
 const DEFAULT_NOTE = 'No automatic repair for this rule.';
 
-/** Formats whose transcripts carry results as one `tool` message per result. */
-const TOOL_MESSAGE_FORMATS: ReadonlySet<FormatId> = new Set<FormatId>([
-  'openai-chat',
-  'openai-responses',
-  'codex-jsonl',
-  'langchain',
-  'chatgpt-export',
-  'swe-agent',
-  'inspect-log',
-]);
-
 interface Ref {
   message: number;
   block: number;
@@ -203,7 +193,7 @@ class Work {
     this.msgs.forEach((m, i) => this.origin.set(m, i));
     this.inputSet = new Set(t.messages);
     this.style =
-      t.messages.some((m) => m.role === 'tool') || TOOL_MESSAGE_FORMATS.has(t.format)
+      t.messages.some((m) => m.role === 'tool') || parserFor(t.format)?.resultStyle === 'tool'
         ? 'tool'
         : 'user';
   }

@@ -23,6 +23,7 @@ import {
   hardCutCount,
   hardCutNote,
   MESSAGE_OVERHEAD,
+  tokenizerFamily,
   type TextCounter,
   type TokenTable,
 } from './tokens.ts';
@@ -97,12 +98,6 @@ interface PartialBlock {
   sum: number;
 }
 
-function family(p: ProviderId): 'openai' | 'claude' | 'gemini' {
-  if (p === 'anthropic' || p === 'bedrock') return 'claude';
-  if (p === 'gemini') return 'gemini';
-  return 'openai';
-}
-
 /** Options of `TokenCounting`. */
 export interface CountingOptions {
   /**
@@ -146,7 +141,7 @@ export class TokenCounting {
     this.cache = cache;
     this.opts = opts;
     this.perMessage = new Uint32Array(t.messages.length);
-    const fam = family(provider);
+    const fam = tokenizerFamily(provider);
     const model = t.settings.model;
     this.scale = (n, cls) =>
       counter.encoding === 'chars/4'
@@ -261,7 +256,7 @@ export class TokenCounting {
       if (piece !== undefined) hard += hardCutCount(s.text, piece);
       system += Math.round(this.scale(this.counter.count(s.text), 'prose'));
     }
-    const fam = family(this.provider);
+    const fam = tokenizerFamily(this.provider);
     const enc = this.counter.encoding;
     const exact = fam === 'openai' && enc !== 'chars/4' && hard === 0;
     let label =

@@ -225,7 +225,15 @@ export interface TokenTable {
   basis: TokenBasis;
 }
 
-function providerFamily(p: ProviderId): 'openai' | 'claude' | 'gemini' {
+/** The model families whose tokenizers the counts follow (exact BPE for `openai` only). */
+export type TokenizerFamily = 'openai' | 'claude' | 'gemini';
+
+/**
+ * The tokenizer family of a provider's models: Claude for Anthropic and Bedrock, Gemini for
+ * Gemini, OpenAI's BPE for the OpenAI APIs and the OpenAI-compatible providers. The one place that
+ * says so (`countTokens` and `TokenCounting` both read it).
+ */
+export function tokenizerFamily(p: ProviderId): TokenizerFamily {
   if (p === 'anthropic' || p === 'bedrock') return 'claude';
   if (p === 'gemini') return 'gemini';
   return 'openai';
@@ -245,7 +253,7 @@ export function countTokens(
   provider: ProviderId,
   counter: TextCounter = CHARS_PER_4,
 ): TokenTable {
-  const family = providerFamily(provider);
+  const family = tokenizerFamily(provider);
   const model = t.settings.model;
   const scale = (n: number, cls: ContentClass) =>
     counter.encoding === 'chars/4'

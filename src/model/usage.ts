@@ -8,6 +8,7 @@
  * messages before the reply, from the start of the current context window (the last compaction
  * summary). The difference is the hidden overhead.
  */
+import { parserFor } from './parse/registry.ts';
 import type { TokenTable } from './tokens.ts';
 import type { Transcript, UsageRecord } from './types.ts';
 
@@ -53,10 +54,7 @@ function contextStart(t: Transcript, i: number): number {
  * @returns one row per usable record, in record order
  */
 export function usageGaps(t: Transcript, table: TokenTable): UsageGapRow[] {
-  const cacheIncluded =
-    t.format !== 'claude-code-jsonl' &&
-    t.format !== 'anthropic-messages' &&
-    t.format !== 'bedrock-converse';
+  const cacheIncluded = parserFor(t.format)?.usageCacheApart !== true;
   const rows: UsageGapRow[] = [];
   for (const u of t.usage) {
     const i = u.messageIndex;

@@ -406,6 +406,8 @@ export const anthropicMessagesParser: FormatParser = {
   label: 'Anthropic Messages',
   provider: 'anthropic',
   category: 'request',
+  resultStyle: 'user',
+  usageCacheApart: true,
   expected:
     'an object with `messages` (role user/assistant, string or content blocks such as `tool_use`/`tool_result`), a bare array of such messages, or a response object with `type: "message"`',
   sniff,

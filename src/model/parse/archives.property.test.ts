@@ -8,10 +8,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { FormatId, Transcript } from '../types.ts';
-import { listArchiveRequests } from './archives.ts';
 import { parseDocument } from './index.ts';
 import { listRequests } from './multi.ts';
-import { formatsOf, parserFor } from './registry.ts';
+import { formatsOf, listArchiveRequests, parserFor } from './registry.ts';
 
 const ARCHIVES = formatsOf('archive');
 

@@ -363,6 +363,8 @@ export const bedrockConverseParser: FormatParser = {
   label: 'AWS Bedrock Converse',
   provider: 'bedrock',
   category: 'request',
+  resultStyle: 'user',
+  usageCacheApart: true,
   expected:
     'an object with `messages` whose content blocks are single-key objects (`text`, `toolUse`, `toolResult`, `reasoningContent`, …), a bare array of such messages, or a response with `output.message`',
   sniff,

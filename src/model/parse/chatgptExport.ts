@@ -375,6 +375,8 @@ export const chatgptExportParser: FormatParser = {
   label: 'ChatGPT data export',
   provider: 'openai-chat',
   category: 'archive',
+  resultStyle: 'tool',
+  listRequests: listChatgptConversations,
   expected:
     'a ChatGPT data export (conversations.json): conversations with `mapping` (nodes with `parent` and `message.author.role`) and `current_node`',
   sniff,

@@ -290,6 +290,8 @@ export const claudeAiExportParser: FormatParser = {
   label: 'claude.ai data export',
   provider: 'anthropic',
   category: 'archive',
+  resultStyle: 'user',
+  listRequests: listClaudeAiConversations,
   expected:
     'a claude.ai data export (conversations.json): conversations with `chat_messages` (sender human/assistant, `text`, `content` blocks)',
   sniff,

@@ -378,6 +378,8 @@ export const claudeCodeJsonlParser: FormatParser = {
   label: 'Claude Code session log',
   provider: 'anthropic',
   category: 'log',
+  resultStyle: 'user',
+  usageCacheApart: true,
   expected:
     'JSON Lines with `type` user/assistant/system/summary, `uuid`, `parentUuid`, `sessionId`, and `message` holding Anthropic content blocks',
   jsonl: true,

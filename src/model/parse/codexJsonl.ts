@@ -335,6 +335,8 @@ export const codexJsonlParser: FormatParser = {
   label: 'Codex CLI rollout',
   provider: 'openai-responses',
   category: 'log',
+  resultStyle: 'tool',
+  itemIds: true,
   expected:
     'JSON Lines of `{timestamp, type, payload}` with `type` session_meta / response_item / event_msg / turn_context / compacted',
   jsonl: true,

@@ -371,6 +371,7 @@ export const geminiParser: FormatParser = {
   label: 'Google Gemini',
   provider: 'gemini',
   category: 'request',
+  resultStyle: 'user',
   expected:
     'an object with `contents` (role user/model, `parts` with text, `functionCall`, `functionResponse`), a bare array of such contents, or a response with `candidates`',
   sniff,

@@ -356,6 +356,8 @@ export const inspectLogParser: FormatParser = {
   label: 'Inspect AI eval log',
   provider: 'openai-chat',
   category: 'archive',
+  resultStyle: 'tool',
+  listRequests: listInspectSamples,
   expected:
     'an Inspect AI eval log (JSON format v2): an object with `eval` and `samples[]`, each sample with `messages` (OpenAI-style `tool_calls` and `tool_call_id`)',
   sniff,

@@ -352,6 +352,7 @@ export const langchainParser: FormatParser = {
   label: 'LangChain messages',
   provider: 'openai-chat',
   category: 'framework',
+  resultStyle: 'tool',
   expected:
     'an array (or `{messages}`) of LangChain messages: `{type: human|ai|system|tool, content, tool_calls, tool_call_id}`, `{type, data}`, or `{lc: 1, type: "constructor", id: [..., "AIMessage"], kwargs}`',
   sniff,

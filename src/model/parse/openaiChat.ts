@@ -325,6 +325,7 @@ export const openaiChatParser: FormatParser = {
   label: 'OpenAI Chat Completions',
   provider: 'openai-chat',
   category: 'request',
+  resultStyle: 'tool',
   expected:
     'an object with `messages` (roles system/developer/user/assistant/tool, `tool_calls`, `tool_call_id`), a bare array of such messages, or a `chat.completion` response',
   sniff,

@@ -554,6 +554,8 @@ export const openaiResponsesParser: FormatParser = {
   label: 'OpenAI Responses',
   provider: 'openai-responses',
   category: 'request',
+  resultStyle: 'tool',
+  itemIds: true,
   expected:
     'an object with `input` (message items, `function_call` / `function_call_output` by `call_id`, `reasoning` items), a bare array of such items, or a response object with `object: "response"` and `output`',
   sniff,

@@ -149,6 +149,7 @@ export const sweAgentParser: FormatParser = {
   label: 'SWE-agent trajectory',
   provider: 'openai-chat',
   category: 'archive',
+  resultStyle: 'tool',
   expected:
     'a SWE-agent trajectory (.traj): an object with `history` (OpenAI-style messages with `agent`/`message_type`, tool messages with `tool_call_ids`) and `trajectory`/`info`',
   sniff,

@@ -596,6 +596,7 @@ export const vercelAiParser: FormatParser = {
   label: 'Vercel AI SDK messages',
   provider: 'anthropic',
   category: 'framework',
+  resultStyle: 'user',
   expected:
     'an array (or `{messages}`) of AI SDK ModelMessages (`tool-call` / `tool-result` parts with `toolCallId`) or UIMessages (`{id, role, parts}` with `tool-*` parts)',
   sniff,
