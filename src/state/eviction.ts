@@ -27,6 +27,7 @@ import {
 } from '../model/evict/policies.ts';
 import { isCutValid, type CutContext } from '../model/evict/simulate.ts';
 import { sweepPolicy, type PolicySweep } from '../model/evict/sweep.ts';
+import { isPolicyId } from '../model/evict/registry.ts';
 import type { PolicyId, PolicyOptions } from '../model/evict/types.ts';
 import type { TokenTable } from '../model/tokens.ts';
 import type { ProviderId, Transcript } from '../model/types.ts';
@@ -49,11 +50,6 @@ function memoN<A extends unknown[], R>(fn: (...a: A) => R): (...a: A) => R {
     last = { args, r };
     return r;
   };
-}
-
-/** True for one of the five policy ids of issue 4. */
-export function isPolicyId(id: unknown): id is PolicyId {
-  return typeof id === 'string' && (POLICIES as readonly string[]).includes(id);
 }
 
 /** A policy the simulator shows, with its options. */

@@ -1,5 +1,6 @@
 /**
- * The five eviction policies of issue 4, as cut plans over prefix sums.
+ * The eviction policies (one file each in `policy/`, listed in `registry.ts`), run as cut plans
+ * over prefix sums.
  *
  * Every policy keeps the pinned system/developer messages, an optional head before the cut, and
  * everything from a cut point `k` on; it differs only in which cut points it may use and what
@@ -23,24 +24,12 @@ import { groupExchanges, isPinned, turnPairs, type Grouping } from '../exchanges
 import type { TokenTable } from '../tokens.ts';
 import type { Message, ProviderId, Transcript } from '../types.ts';
 import type { ValidateOptions, Violation } from '../validate/index.ts';
+import { firstAfter } from './bisect.ts';
+import { POLICY_REGISTRY } from './registry.ts';
 import { checkCut, isCutValid, prepareCuts, type CutContext, type CutHead } from './simulate.ts';
 import type { EvictionResult, PolicyId, PolicyOptions } from './types.ts';
 
-export const POLICIES: readonly PolicyId[] = [
-  'message',
-  'message-keep-task',
-  'exchange',
-  'turn-pair',
-  'summary',
-];
-
-/** Policies for which a larger budget never evicts more. */
-export const MONOTONE_POLICIES: readonly PolicyId[] = [
-  'message',
-  'message-keep-task',
-  'exchange',
-  'turn-pair',
-];
+export { MONOTONE_POLICIES, POLICIES } from './registry.ts';
 
 /** Default size of the summary message, in tokens, when `summaryTokens` is not given. */
 export const DEFAULT_SUMMARY_TOKENS = 500;
@@ -121,17 +110,6 @@ export interface CutPlan {
   heads?: [CutHead, CutHead | null];
 }
 
-function firstAfter(list: Int32Array, x: number): number {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if ((list[mid] as number) > x) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
-}
-
 /**
  * The cut plan of a policy (independent of the budget).
  * @param ctx from `prepareEviction`
@@ -155,44 +133,19 @@ export function cutPlan(
 function buildPlan(ctx: EvictionContext, policy: PolicyId, options: PolicyOptions): CutPlan {
   const n = ctx.cuts.n;
   const np = ctx.nonPinned;
-  const summaryTokens =
-    policy === 'summary' ? Math.max(0, options.summaryTokens ?? DEFAULT_SUMMARY_TOKENS) : null;
+  const def = POLICY_REGISTRY[policy];
+  const summaryTokens = def.summarises
+    ? Math.max(0, options.summaryTokens ?? DEFAULT_SUMMARY_TOKENS)
+    : null;
   if (np.length === 0)
     return { policy, head: [], cuts: Int32Array.of(n), summaryTokens, headTokens: 0 };
   const task = np[0] as number;
-  const pinTask =
-    policy === 'message-keep-task' ||
-    policy === 'summary' ||
-    policy === 'turn-pair' ||
-    options.pinFirst === true;
-  let head: number[] = pinTask ? [task] : [];
-  let candidates: Int32Array; // ascending
-  let floor: number; // the largest cut allowed
+  const pinTask = def.keepsTask || options.pinFirst === true;
   const exStarts = ctx.exchangeStarts;
-  const newestEx = exStarts[exStarts.length - 1] ?? task;
   const keepN = Math.max(0, Math.floor(options.keepNewestExchanges ?? 0));
-  switch (policy) {
-    case 'message':
-    case 'message-keep-task':
-      candidates = np;
-      floor = np[np.length - 1] as number;
-      break;
-    case 'exchange':
-    case 'summary':
-      candidates = exStarts;
-      floor = newestEx;
-      break;
-    case 'turn-pair': {
-      const ta = ctx.turnAssistants.subarray(firstAfter(ctx.turnAssistants, task));
-      candidates = ta;
-      floor = ta[ta.length - 1] ?? n;
-      const firstUnit = ta[0];
-      head = Array.from(
-        firstUnit === undefined ? np : np.subarray(0, firstAfter(np, firstUnit - 1)),
-      );
-      break;
-    }
-  }
+  const { candidates, floor: policyFloor, head: policyHead } = def.cuts(ctx, task);
+  const head: number[] = policyHead ?? (pinTask ? [task] : []);
+  let floor = policyFloor; // the largest cut allowed
   if (keepN > 0 && exStarts.length > 0)
     floor = Math.min(floor, exStarts[Math.max(0, exStarts.length - keepN)] as number);
   const lastHead = head[head.length - 1];
