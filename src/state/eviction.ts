@@ -36,21 +36,7 @@ import {
   WORKER_EVICTION_MIN,
   type EvictionParts,
 } from '../workers/evictionParts.ts';
-
-function memoN<A extends unknown[], R>(fn: (...a: A) => R): (...a: A) => R {
-  let last: { args: A; r: R } | null = null;
-  return (...args) => {
-    if (
-      last &&
-      last.args.length === args.length &&
-      last.args.every((x, i) => Object.is(x, args[i]))
-    )
-      return last.r;
-    const r = fn(...args);
-    last = { args, r };
-    return r;
-  };
-}
+import { memoN } from './memo.ts';
 
 /** A policy the simulator shows, with its options. */
 export interface PolicyChoice {
