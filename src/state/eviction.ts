@@ -31,11 +31,8 @@ import { isPolicyId } from '../model/evict/registry.ts';
 import type { PolicyId, PolicyOptions } from '../model/evict/types.ts';
 import type { TokenTable } from '../model/tokens.ts';
 import type { ProviderId, Transcript } from '../model/types.ts';
-import {
-  assembleEviction,
-  WORKER_EVICTION_MIN,
-  type EvictionParts,
-} from '../workers/evictionParts.ts';
+import { assembleEviction, type EvictionParts } from '../model/evict/prepare.ts';
+import { WORKER_EVICTION_MIN } from '../workers/evictionParts.ts';
 import { memoN } from './memo.ts';
 
 /** A policy the simulator shows, with its options. */

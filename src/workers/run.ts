@@ -18,11 +18,10 @@ import { sweepPolicy, type PolicySweep } from '../model/evict/sweep.ts';
 import type { PolicyOptions } from '../model/evict/types.ts';
 import {
   assembleEviction,
-  packEvictionParts,
   prepareEvictionParts,
-  WORKER_EVICTION_MIN,
   type EvictionParts,
-} from './evictionParts.ts';
+} from '../model/evict/prepare.ts';
+import { packEvictionParts, WORKER_EVICTION_MIN } from './evictionParts.ts';
 import { analyzeStage, parseStage } from './inspect.ts';
 import {
   LIST_BATCH,

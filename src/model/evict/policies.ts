@@ -20,15 +20,16 @@
  * `keepNewestExchanges` raises that floor. When even the largest allowed cut is over budget the
  * result says `fits: false` and keeps what that cut keeps.
  */
-import { groupExchanges, isPinned, turnPairs, type Grouping } from '../exchanges.ts';
+import type { Grouping } from '../exchanges.ts';
 import type { TokenTable } from '../tokens.ts';
-import type { Message, ProviderId, Transcript } from '../types.ts';
-import type { ValidateOptions, Violation } from '../validate/index.ts';
+import type { Message } from '../types.ts';
+import type { Violation } from '../validate/index.ts';
 import { firstAfter } from './bisect.ts';
 import { POLICY_REGISTRY } from './registry.ts';
-import { checkCut, isCutValid, prepareCuts, type CutContext, type CutHead } from './simulate.ts';
+import { checkCut, isCutValid, type CutContext, type CutHead } from './simulate.ts';
 import type { EvictionResult, PolicyId, PolicyOptions } from './types.ts';
 
+export { prepareEviction } from './prepare.ts';
 export { MONOTONE_POLICIES, POLICIES } from './registry.ts';
 
 /** Default size of the summary message, in tokens, when `summaryTokens` is not given. */
@@ -51,48 +52,6 @@ export interface EvictionContext {
   exchangeStarts: Int32Array;
   /** Cut plans by policy and options (plans do not depend on the budget). */
   plans: Map<string, CutPlan>;
-}
-
-/**
- * Prepare the policies for one transcript: grouping, turn pairs, non-pinned prefix sums and the
- * full validation (O(n) once; memoise it per transcript, provider and tokenizer).
- * @param t the transcript
- * @param table its TokenTable (tokens per message, prefix sums, system prompt tokens)
- * @param provider whose rules validate the results
- * @param opts validation options (e.g. `prefill`)
- */
-export function prepareEviction(
-  t: Transcript,
-  table: TokenTable,
-  provider: ProviderId,
-  opts: Omit<ValidateOptions, 'messages'> = {},
-): EvictionContext {
-  const n = t.messages.length;
-  const np: number[] = [];
-  const npPrefix = new Float64Array(n + 1);
-  let pinnedTokens = 0;
-  for (let i = 0; i < n; i++) {
-    const tok = table.perMessage[i] ?? 0;
-    if (isPinned(t.messages[i] as Message)) {
-      pinnedTokens += tok;
-      npPrefix[i + 1] = npPrefix[i] as number;
-    } else {
-      np.push(i);
-      npPrefix[i + 1] = (npPrefix[i] as number) + tok;
-    }
-  }
-  const grouping = groupExchanges(t.messages);
-  return {
-    cuts: prepareCuts(t, provider, opts),
-    table,
-    grouping,
-    exchangeStarts: Int32Array.from(grouping.exchanges.map((x) => x.first)),
-    nonPinned: Int32Array.from(np),
-    npPrefix,
-    pinnedTokens,
-    turnAssistants: Int32Array.from(turnPairs(t.messages).map((p) => p.assistant)),
-    plans: new Map(),
-  };
 }
 
 /** A policy's plan: what it keeps before the cut, and the cut points it may use, ascending. */
