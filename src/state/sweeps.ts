@@ -9,6 +9,7 @@ import type { PolicyOptions } from '../model/evict/types.ts';
 import type { TokenTable } from '../model/tokens.ts';
 import type { ProviderId } from '../model/types.ts';
 import { WORKER_EVICTION_MIN } from '../workers/evictionParts.ts';
+import type { SweepSource } from '../workers/sink.ts';
 import { SLOW_PATH_LIMIT } from './cutMarkers.ts';
 import type { PolicyChoice } from './eviction.ts';
 import { memoN } from './memo.ts';
@@ -32,18 +33,8 @@ export function sweepKey(options: readonly PolicyOptions[]): string {
   );
 }
 
-/**
- * Who computes sweeps off the page's thread (workers/client.ts registers itself): `has` says
- * whether it holds the context of a token table (a table it sent), `request` asks for the sweep of
- * that table with per-policy options; the answer comes back through `adoptSweep`.
- */
-export interface SweepSource {
-  has: (table: TokenTable, provider: ProviderId) => boolean;
-  request: (table: TokenTable, provider: ProviderId, options: PolicyOptions[]) => void;
-}
-
 let sweepSource: SweepSource | null = null;
-/** Register (or clear, with null) the off-thread sweep source. */
+/** Register (or clear, with null) the off-thread sweep source (the worker client, state/engine.ts). */
 export function setSweepSource(src: SweepSource | null): void {
   sweepSource = src;
 }
