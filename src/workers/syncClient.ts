@@ -2,10 +2,8 @@
  * The client that runs on the calling thread: the fallback when workers are unavailable (tests,
  * old browsers, a worker that failed to start or died).
  */
-import { analyze } from '../model/analyze.ts';
-import { parseDocument } from '../model/parse/index.ts';
 import type { InspectClient, InspectListener } from './clientApi.ts';
-import { inspect } from './inspect.ts';
+import { inspect, safeAnalyze, safeParseDoc } from './inspect.ts';
 import type { InspectRequest, Inspection } from './protocol.ts';
 import { readBlobSource } from './stream.ts';
 
@@ -25,27 +23,9 @@ async function inspectFileSync(
     }),
   );
   if (!src.ok) return { ok: false, error: src.error };
-  try {
-    const p = parseDocument(src.value.doc, {
-      ...(req.format ? { format: req.format } : {}),
-      ...(req.name ? { name: req.name } : {}),
-      ...(req.requestIndex !== undefined ? { requestIndex: req.requestIndex } : {}),
-    });
-    if (!p.ok) return p;
-    return {
-      ok: true,
-      parsed: p.value,
-      analysis: analyze(p.value.transcript, req.provider ?? undefined),
-    };
-  } catch (e) {
-    return {
-      ok: false,
-      error: {
-        kind: 'shape',
-        message: `Analysis failed on this input: ${e instanceof Error ? e.message : String(e)}`,
-      },
-    };
-  }
+  const p = safeParseDoc(src.value.doc, req.name, req.format, req.requestIndex);
+  if (!p.ok) return p;
+  return safeAnalyze(p.value, req.provider);
 }
 
 /** A client that runs on the calling thread (tests, fallback). */
