@@ -162,6 +162,14 @@ export class Work {
     this.pending = [];
   }
 
+  /** Remove the messages of a (leading, partial) exchange and note it as one change. */
+  removeExchange(gone: readonly Message[], ids: string[], note: string): void {
+    const set = new Set(gone);
+    for (let i = this.msgs.length - 1; i >= 0; i--)
+      if (set.has(this.msgs[i] as Message)) this.remove(i);
+    this.note('exchange_removed', gone[0], null, ids, note);
+  }
+
   /** The working messages as a transcript (untouched messages are the input's objects). */
   transcript(): Transcript {
     return withMessages(this.t, this.msgs, this.input);

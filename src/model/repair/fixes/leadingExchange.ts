@@ -27,12 +27,8 @@ export function fixLeadingExchange(w: Work, v: Violation): boolean {
         )
       : gone.some((m) => m === w.causeOf(v));
   if (!named) return false;
-  const set = new Set(gone);
-  for (let i = w.msgs.length - 1; i >= 0; i--) if (set.has(w.msgs[i] as Message)) w.remove(i);
-  w.note(
-    'exchange_removed',
-    gone[0],
-    null,
+  w.removeExchange(
+    gone,
     v.ids,
     `Removed the ${gone.length} message${gone.length === 1 ? '' : 's'} of an exchange whose start was cut: the history must start with a user turn, and the exchange is the unit to drop.`,
   );

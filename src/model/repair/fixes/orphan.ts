@@ -45,12 +45,8 @@ export function fixOrphan(w: Work, v: Violation): boolean {
             : [],
       ),
     );
-    const set = new Set(gone);
-    for (let i = w.msgs.length - 1; i >= 0; i--) if (set.has(w.msgs[i] as Message)) w.remove(i);
-    w.note(
-      'exchange_removed',
-      gone[0],
-      null,
+    w.removeExchange(
+      gone,
       [...new Set(ids)],
       `Removed the ${gone.length} message${gone.length === 1 ? '' : 's'} left of an exchange whose start was cut: the result for ${id} answers a call that is gone, and the exchange is the unit to drop.`,
     );
