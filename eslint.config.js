@@ -1,8 +1,17 @@
-// Flat config: typed rules, React hooks, and the dependency direction ui → state → model.
+// Flat config: typed rules, React hooks, and the dependency direction
+// ui → state → engine (src/workers) → model; cli, lib and io → model (docs/architecture.md).
+// In flat config a later block *replaces* a rule's options, so each folder's block lists its
+// full set of restrictions.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+
+/** Production code never imports test support (the model's builders, the corpus finder). */
+const NO_TESTING = {
+  group: ['**/testing.ts', '**/testing/**'],
+  message: 'Test support (model/testing.ts, src/testing/) is for tests only.',
+};
 
 const MODEL_RULE = {
   patterns: [
@@ -14,6 +23,18 @@ const MODEL_RULE = {
       group: ['**/state/**', '**/ui/**', '**/workers/**', '**/cli/**', 'node:*'],
       message: 'src/model imports only src/model (it runs in a worker, in Node and in tests).',
     },
+    NO_TESTING,
+  ],
+};
+
+const ENGINE_RULE = {
+  patterns: [
+    {
+      group: ['**/state/**', '**/ui/**', '**/cli/**', 'react', 'react-dom', 'zustand'],
+      message:
+        'src/workers is the engine: it imports the model, never the state or the UI (ui → state → engine → model). Hand results to the AnswerSink (workers/sink.ts); state/engine.ts adopts them.',
+    },
+    NO_TESTING,
   ],
 };
 
@@ -27,6 +48,7 @@ const LIB_RULE = {
       group: ['**/state/**', '**/ui/**', '**/workers/**', '**/cli/**', '**/io/**'],
       message: 'src/lib imports only src/model (library → model).',
     },
+    NO_TESTING,
   ],
 };
 
@@ -90,6 +112,11 @@ export default tseslint.config(
     },
   },
   {
+    files: ['src/workers/**/*.ts'],
+    ignores: ['src/workers/**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', ENGINE_RULE] },
+  },
+  {
     files: ['src/state/**/*.ts'],
     ignores: ['src/state/**/*.test.ts'],
     rules: {
@@ -99,8 +126,10 @@ export default tseslint.config(
           patterns: [
             {
               group: ['**/ui/**', 'react-dom'],
-              message: 'src/state does not import UI components (ui → state → model).',
+              message: 'src/state does not import UI components (ui → state → engine → model).',
             },
+            { group: ['**/cli/**'], message: 'src/state does not import the CLI.' },
+            NO_TESTING,
           ],
         },
       ],
@@ -108,6 +137,7 @@ export default tseslint.config(
   },
   {
     files: ['src/ui/**/*.ts', 'src/ui/**/*.tsx'],
+    ignores: ['src/ui/**/*.test.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -118,6 +148,30 @@ export default tseslint.config(
               message: 'd3 computes, React owns the DOM: use d3-shape/d3-scale/d3-array only.',
             },
             { group: ['**/cli/**'], message: 'The UI does not import the CLI.' },
+            {
+              group: ['**/workers/**', '!**/workers/client.ts', '!**/workers/limits.ts'],
+              message:
+                'The UI reaches the engine through the state (state/engine.ts, the selectors); only workers/client.ts (the client API) and workers/limits.ts (size limits) are its door.',
+            },
+            NO_TESTING,
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/io/**/*.ts'],
+    ignores: ['src/io/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/state/**', '**/ui/**', '**/workers/**', '**/cli/**', 'react', 'zustand'],
+              message: 'src/io reads files into the model: it imports the model only.',
+            },
+            NO_TESTING,
           ],
         },
       ],

@@ -49,8 +49,11 @@ export default defineConfig({
   // Without its own `headers`, preview would serve the dev server's loose policy above.
   preview: { headers: { 'Content-Security-Policy': CSP } },
   build: { target: 'es2022', sourcemap: true },
+  // The unit suite: the project's own fixtures only. The `*.corpus.test.ts` files read the
+  // shared corpus (../shared) and run in their own suite, vitest.corpus.config.ts.
   test: {
     include: ['src/**/*.test.ts', 'scripts/**/*.test.ts'],
+    exclude: ['**/node_modules/**', '**/*.corpus.test.ts'],
     environment: 'node',
   },
 });

@@ -2,8 +2,8 @@ import { expect, test } from '@playwright/test';
 import { openDefault, paste } from './helpers.ts';
 
 // A newcomer pastes an Inspect AI log, a SWE-agent trajectory, a ChatGPT export and a claude.ai
-// export (our own small values in the shapes of ../shared/docs/formats.md §9d and
-// ../shared/real/SOURCES.md §6): each is detected, shown, and a file of several samples or
+// export (our own small values in the shapes docs/formats.md#archives describes): each is
+// detected, shown, and a file of several samples or
 // conversations gets the request picker.
 
 const inspectSample = (id: number, n: number) => ({

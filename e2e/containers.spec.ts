@@ -5,9 +5,9 @@ import { quoteSingle } from '../src/model/parse/containers/shell.ts';
 import { openDefault, paste } from './helpers.ts';
 
 // A newcomer pastes the curl command from an incident thread (DevTools "Copy as cURL") and reads
-// the violations of the body it sends. The body is derived from
-// ../shared/cases/08-claude-code-escape-parallel-tools.json (expected: invalid, three unanswered
-// parallel tool_use ids); the page's verdict is compared with the model run in Node.
+// the violations of the body it sends. The body has the shape of the reported case 08
+// (anthropics/claude-code#1956; expected: invalid, three unanswered parallel tool_use ids); the
+// page's verdict is compared with the model run in Node.
 const body = {
   model: 'claude-sonnet-4-5',
   max_tokens: 1024,

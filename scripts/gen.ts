@@ -4,7 +4,7 @@
  *   npm run gen -- --messages N --format F [--out FILE] [--seed S] [--mb M] [--broken B]
  *
  * Formats: anthropic-messages (a request body), openai-chat (a request body), claude-code-jsonl
- * (a session log, one JSON object per line, shaped like ../shared/docs/formats.md §6).
+ * (a session log, one JSON object per line, shaped as docs/formats.md#claude-code-jsonl says).
  * Content: coding-agent exchanges with parallel tool calls, error results, long results (file
  * reads, logs), thinking (Anthropic and Claude Code), and a few broken pairs (B, default one per
  * 20,000 messages, at least one): an unanswered call, an orphan result, or text before results.

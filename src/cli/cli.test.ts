@@ -105,7 +105,7 @@ describe('cli check', () => {
         },
       ],
     };
-    // A batch input file: one request per line (formats.md §9d).
+    // A batch input file: one request per line (docs/formats.md#batch).
     const batch = [ok, orphan]
       .map((params, i) => JSON.stringify({ custom_id: `r${i + 1}`, params }))
       .join('\n');

@@ -61,14 +61,11 @@ const CHAT_HOSTS: readonly { host: RegExp; provider: ProviderId }[] = [
   { host: /(^|\.)(dashscope[\w-]*\.aliyuncs\.com|dashscope\.aliyun\.com)$/, provider: 'qwen' },
 ];
 
-/** The request formats a body is recognised as when its URL is not a known API path. */
-const REQUEST_FORMATS: readonly FormatId[] = [
-  'anthropic-messages',
-  'openai-chat',
-  'openai-responses',
-  'gemini',
-  'bedrock-converse',
-];
+/**
+ * The request formats a body is recognised as when its URL is not a known API path: those of the
+ * routes above.
+ */
+const REQUEST_FORMATS: readonly FormatId[] = [...new Set(ROUTES.map((r) => r.format))];
 
 /** A body sniff this sure is taken as the format when the URL names no known API. */
 const BODY_ONLY_SCORE = 0.9;

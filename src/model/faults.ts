@@ -6,7 +6,7 @@
  * - `timeout`: one of several parallel calls timed out; only its siblings' results were appended.
  * - `cancel`: the user cancelled mid-turn; the assistant turn was stored, none of its results,
  *   the rest of that exchange never happened, and the user's next message follows the turn
- *   (anthropics/claude-code#1956, openai/codex#394 in ../shared/cases 08 and 09).
+ *   (anthropics/claude-code#1956, openai/codex#394; reported cases 08 and 09).
  * - `retry`: a network error after the reply; the retry stored the assistant message twice and its
  *   results once (a replayed turn: duplicate tool_use ids, A6).
  * - `truncate`: the last N messages dropped, as a retry path that rolls back does.

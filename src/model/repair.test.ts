@@ -196,7 +196,7 @@ describe('repair after each fault (OpenAI Chat)', () => {
   });
 });
 
-describe('repair of broken transcripts rebuilt from the shared cases', () => {
+describe('repair of broken transcripts rebuilt from the reported cases', () => {
   it('orphan result after a trim (cases 01, 06): the leading partial exchange is dropped as a unit', () => {
     const t = load({
       messages: [

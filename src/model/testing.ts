@@ -3,14 +3,17 @@
  * this file (it is excluded from the model's tsconfig and only tests use it).
  */
 import fc from 'fast-check';
+import { openContainer, unwrapText } from './parse/containers.ts';
 import {
   parseDocument,
   parseTranscript,
+  readSource,
   type ParseOptions,
   type ParsedTranscript,
 } from './parse/index.ts';
 import type { Block, FormatId, Message, Role, Transcript } from './types.ts';
 import type { ToolPair } from './pairing.ts';
+import type { TokenTable } from './tokens.ts';
 
 /**
  * Parse a JSON value as the page parses a pasted document (format detection, containers, the
@@ -390,4 +393,36 @@ export function geminiCliWrongIdSession(opts: { model?: string; thanks?: boolean
       ...(opts.thanks ? [{ id: 'u2', type: 'user', content: 'Thanks.' }] : []),
     ],
   };
+}
+
+/**
+ * One token per message: the `token_counter=len` budgets of the trims public reports describe
+ * (LangChain `trim_messages`, AutoGen's history limiter), so a budget of N keeps N messages.
+ */
+export function perMessageTable(t: Transcript): TokenTable {
+  const n = t.messages.length;
+  const prefix = new Float64Array(n + 1);
+  for (let i = 0; i < n; i++) prefix[i + 1] = i + 1;
+  return {
+    perMessage: new Uint32Array(n).fill(1),
+    prefix,
+    system: 0,
+    total: n,
+    basis: { encoding: 'len', exact: true, label: '1 per message' },
+  };
+}
+
+/** Index of a violation's message in the trimmed request (kept messages, as sent); -1 if none. */
+export function trimmedIndex(t: Transcript, kept: readonly number[], rawIndex: number): number {
+  return kept.findIndex((i) => t.messages[i]?.rawIndex === rawIndex);
+}
+
+/**
+ * True when a text is taken for a container (a curl command, an SSE dump, a HAR, a LiteLLM log, a
+ * batch file) rather than read as itself. Text that is not JSON at all is not a container either.
+ */
+export function takenForContainer(text: string, name?: string): boolean {
+  if (unwrapText(text) !== null) return true;
+  const src = readSource(text, name);
+  return src.ok && openContainer(src.value) !== null;
 }

@@ -9,7 +9,7 @@
  * - counting can be done in slices (`countSlice`) between other work in a Web Worker, with
  *   progress, and resumed;
  * - the transcript's own usage figures replace the estimate for a reply where the log carries
- *   them (`MessageMeta.usageOutputTokens`, ../shared/docs/formats.md §6: the provider's output
+ *   them (`MessageMeta.usageOutputTokens`, docs/formats.md#usage: the provider's output
  *   tokens of that reply), when `preferUsage` is on.
  *
  * Pure TypeScript (runs in the worker, Node and tests). Results are the same `TokenTable` shape
@@ -23,6 +23,7 @@ import {
   hardCutCount,
   hardCutNote,
   MESSAGE_OVERHEAD,
+  tokenizerFamily,
   type TextCounter,
   type TokenTable,
 } from './tokens.ts';
@@ -97,12 +98,6 @@ interface PartialBlock {
   sum: number;
 }
 
-function family(p: ProviderId): 'openai' | 'claude' | 'gemini' {
-  if (p === 'anthropic' || p === 'bedrock') return 'claude';
-  if (p === 'gemini') return 'gemini';
-  return 'openai';
-}
-
 /** Options of `TokenCounting`. */
 export interface CountingOptions {
   /**
@@ -146,7 +141,7 @@ export class TokenCounting {
     this.cache = cache;
     this.opts = opts;
     this.perMessage = new Uint32Array(t.messages.length);
-    const fam = family(provider);
+    const fam = tokenizerFamily(provider);
     const model = t.settings.model;
     this.scale = (n, cls) =>
       counter.encoding === 'chars/4'
@@ -261,7 +256,7 @@ export class TokenCounting {
       if (piece !== undefined) hard += hardCutCount(s.text, piece);
       system += Math.round(this.scale(this.counter.count(s.text), 'prose'));
     }
-    const fam = family(this.provider);
+    const fam = tokenizerFamily(this.provider);
     const enc = this.counter.encoding;
     const exact = fam === 'openai' && enc !== 'chars/4' && hard === 0;
     let label =

@@ -1,7 +1,7 @@
 /**
  * Token counts per block and message, and prefix sums for the eviction simulator.
  *
- * Which number to trust (../shared/docs/tokenizers.md §5–6): usage figures from the transcript
+ * Which number to trust (docs/formats.md#token-counts): usage figures from the transcript
  * first; exact o200k/cl100k BPE counts for OpenAI models (gpt-tokenizer); for Claude and Gemini
  * an o200k count times a content-class factor, labelled as an estimate. Base64 media,
  * signatures, redacted thinking and encrypted content are never tokenised as text.
@@ -151,7 +151,7 @@ export async function loadBpeCounter(
 type ContentClass = 'prose' | 'json' | 'other';
 
 /**
- * Claude factors over o200k (tokenizers.md §6, for Claude 3 → Opus 4.6): prose 1.20, JSON 1.14,
+ * Claude factors over o200k (measured against Anthropic's count_tokens, Claude 3 → Opus 4.6): prose 1.20, JSON 1.14,
  * other 1.17; a further ×1.3 for Opus 4.7+ and 5.x on prose and JSON.
  */
 export function claudeFactor(cls: ContentClass, model: string | undefined): number {
@@ -225,7 +225,15 @@ export interface TokenTable {
   basis: TokenBasis;
 }
 
-function providerFamily(p: ProviderId): 'openai' | 'claude' | 'gemini' {
+/** The model families whose tokenizers the counts follow (exact BPE for `openai` only). */
+export type TokenizerFamily = 'openai' | 'claude' | 'gemini';
+
+/**
+ * The tokenizer family of a provider's models: Claude for Anthropic and Bedrock, Gemini for
+ * Gemini, OpenAI's BPE for the OpenAI APIs and the OpenAI-compatible providers. The one place that
+ * says so (`countTokens` and `TokenCounting` both read it).
+ */
+export function tokenizerFamily(p: ProviderId): TokenizerFamily {
   if (p === 'anthropic' || p === 'bedrock') return 'claude';
   if (p === 'gemini') return 'gemini';
   return 'openai';
@@ -245,7 +253,7 @@ export function countTokens(
   provider: ProviderId,
   counter: TextCounter = CHARS_PER_4,
 ): TokenTable {
-  const family = providerFamily(provider);
+  const family = tokenizerFamily(provider);
   const model = t.settings.model;
   const scale = (n: number, cls: ContentClass) =>
     counter.encoding === 'chars/4'

@@ -4,10 +4,11 @@
  * Log formats (Claude Code, Codex) record the provider's usage per API call but not the whole
  * request: the system prompt, tool definitions and memory injections are missing. The real input
  * of a call is `input + cache read + cache write` (Anthropic's buckets are disjoint, see
- * ../shared/docs/formats.md §6 and §10); what the transcript accounts for is the tokens of the
+ * docs/formats.md#usage); what the transcript accounts for is the tokens of the
  * messages before the reply, from the start of the current context window (the last compaction
  * summary). The difference is the hidden overhead.
  */
+import { parserFor } from './parse/registry.ts';
 import type { TokenTable } from './tokens.ts';
 import type { Transcript, UsageRecord } from './types.ts';
 
@@ -26,7 +27,7 @@ export interface UsageGapRow {
 /**
  * Input tokens a usage record reports, or null when it has none.
  * @param u a usage record. For OpenAI-style records (`inputTokens` includes cached tokens, see
- *   formats.md §10) pass `cacheIncluded: true` so the cache read is not added twice.
+ *   docs/formats.md#usage) pass `cacheIncluded: true` so the cache read is not added twice.
  */
 export function reportedInput(u: UsageRecord, cacheIncluded = false): number | null {
   if (u.inputTokens === undefined) return null;
@@ -53,10 +54,7 @@ function contextStart(t: Transcript, i: number): number {
  * @returns one row per usable record, in record order
  */
 export function usageGaps(t: Transcript, table: TokenTable): UsageGapRow[] {
-  const cacheIncluded =
-    t.format !== 'claude-code-jsonl' &&
-    t.format !== 'anthropic-messages' &&
-    t.format !== 'bedrock-converse';
+  const cacheIncluded = parserFor(t.format)?.usageCacheApart !== true;
   const rows: UsageGapRow[] = [];
   for (const u of t.usage) {
     const i = u.messageIndex;

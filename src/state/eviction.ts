@@ -15,46 +15,39 @@
  * The store holds only what the user chose: `budget`, `policies` and `policyOptions` (keyed by
  * policy id, the shape `urlSync.ts` reads and writes).
  */
-import { isBroken, type ToolPair } from '../model/pairing.ts';
-import { cutErrorAt, cutMarkers, type CutError } from '../model/evict/cuts.ts';
+import {
+  effectiveBudget,
+  EVICTED_COMPARED,
+  EVICTED_PRIMARY,
+  markEvicted,
+  pairAfterEviction,
+  pairEviction,
+  type PairEviction,
+} from '../model/evict/evicted.ts';
 import {
   cutPlan,
-  POLICIES,
   prepareEviction,
   simulatePolicy,
   type EvictionContext,
   type PolicyResult,
 } from '../model/evict/policies.ts';
-import { isCutValid, type CutContext } from '../model/evict/simulate.ts';
-import { sweepPolicy, type PolicySweep } from '../model/evict/sweep.ts';
+import { assembleEviction, type EvictionParts } from '../model/evict/prepare.ts';
+import { isPolicyId } from '../model/evict/registry.ts';
 import type { PolicyId, PolicyOptions } from '../model/evict/types.ts';
+import type { ToolPair } from '../model/pairing.ts';
 import type { TokenTable } from '../model/tokens.ts';
 import type { ProviderId, Transcript } from '../model/types.ts';
-import {
-  assembleEviction,
-  WORKER_EVICTION_MIN,
-  type EvictionParts,
-} from '../workers/evictionParts.ts';
+import { memoN } from './memo.ts';
 
-function memoN<A extends unknown[], R>(fn: (...a: A) => R): (...a: A) => R {
-  let last: { args: A; r: R } | null = null;
-  return (...args) => {
-    if (
-      last &&
-      last.args.length === args.length &&
-      last.args.every((x, i) => Object.is(x, args[i]))
-    )
-      return last.r;
-    const r = fn(...args);
-    last = { args, r };
-    return r;
-  };
-}
-
-/** True for one of the five policy ids of issue 4. */
-export function isPolicyId(id: unknown): id is PolicyId {
-  return typeof id === 'string' && (POLICIES as readonly string[]).includes(id);
-}
+export * from './cutMarkers.ts';
+export * from './sweeps.ts';
+export {
+  effectiveBudget,
+  evictedCount,
+  EVICTED_COMPARED,
+  EVICTED_PRIMARY,
+  type PairEviction,
+} from '../model/evict/evicted.ts';
 
 /** A policy the simulator shows, with its options. */
 export interface PolicyChoice {
@@ -144,78 +137,6 @@ export const selectEvictionContext = memoN(
   },
 );
 
-/**
- * Largest transcript (messages) for which the page classifies every cut, or sweeps every policy,
- * when the provider has no fast cut path (simulate.ts `FAST_PROVIDERS`): there each cut is a
- * validation of the kept tail, O(n), so all cuts are O(n²) — measured 1.5 s (markers) and 4.3 s
- * (sweep) for 2,000 Gemini messages on the dev machine. Above it, markers are classified on
- * demand (only the rows on screen) and the sweep is left to the CLI.
- */
-export const SLOW_PATH_LIMIT = 300;
-
-/** Cut markers as the timeline reads them: one cut at a time. */
-export interface MarkerLookup {
-  /** True when dropping every non-pinned message before `k` gives a valid request (k in 0..n). */
-  isSafe: (k: number) => boolean;
-  /** The first error of the cut at `k` (exact provider paths), or null when safe. */
-  errorAt: (k: number) => CutError | null;
-  /** True when every cut was classified up front; false = on demand (slow provider, long transcript). */
-  eager: boolean;
-}
-
-/** Cut markers the worker classified (`cutMarkers(cuts).safe`), by the page's cut context. */
-const adoptedMarkers = new WeakMap<CutContext, Uint8Array>();
-
-/**
- * Hand the page the cut markers the worker classified for a cut context it adopted (client.ts,
- * with `adoptEvictionParts`), so `selectCutMarkers` does not classify every cut on the page.
- * @param cuts the adopted parts' `cuts` (for the page's transcript)
- * @param safe `cutMarkers(cuts).safe` as the worker computed it: length n + 1, 1 = safe cut
- */
-export function adoptCutMarkers(cuts: CutContext, safe: Uint8Array): void {
-  if (safe.length === cuts.n + 1) adoptedMarkers.set(cuts, safe);
-}
-
-/**
- * Cut markers of a context: every cut classified at once (`cutMarkers`, or the worker's
- * classification when it sent one: `adoptCutMarkers`) on the fast path or a short transcript,
- * else classified on demand and cached. Error bodies are always built lazily, for the marker
- * shown.
- */
-export const selectCutMarkers = memoN((cuts: CutContext): MarkerLookup => {
-  const safe = adoptedMarkers.get(cuts);
-  if (safe)
-    return {
-      isSafe: (k) => safe[k] === 1,
-      errorAt: (k) => (k < 0 || k > cuts.n || safe[k] === 1 ? null : cutErrorAt(cuts, k)),
-      eager: true,
-    };
-  if (cuts.fast || cuts.n <= SLOW_PATH_LIMIT) {
-    const m = cutMarkers(cuts);
-    return { isSafe: (k) => m.safe[k] === 1, errorAt: m.errorAt, eager: true };
-  }
-  const known = new Int8Array(cuts.n + 1).fill(-1);
-  const isSafe = (k: number): boolean => {
-    if (k < 0 || k > cuts.n) return true;
-    if (known[k] === -1) known[k] = isCutValid(cuts, k) ? 1 : 0;
-    return known[k] === 1;
-  };
-  return {
-    isSafe,
-    errorAt: (k) => (isSafe(k) ? null : cutErrorAt(cuts, k)),
-    eager: false,
-  };
-});
-
-/**
- * The budget the simulator applies: the store's budget, clamped to [0, total]; the transcript's
- * total (nothing evicted) while none is chosen. Tokens.
- */
-export function effectiveBudget(budget: number | null, total: number): number {
-  if (budget === null || !Number.isFinite(budget)) return total;
-  return Math.max(0, Math.min(total, Math.round(budget)));
-}
-
 /** The two policies' results at one budget. */
 export interface EvictionView {
   /** Budget in tokens actually applied (see `effectiveBudget`). */
@@ -250,10 +171,6 @@ export const selectEviction = memoN(
   },
 );
 
-/** Per-message eviction flags: bit 1 = evicted by the primary policy, bit 2 = by the compared one. */
-export const EVICTED_PRIMARY = 1;
-export const EVICTED_COMPARED = 2;
-
 let flagsCache: {
   ctx: EvictionContext;
   key: string;
@@ -286,46 +203,6 @@ export function selectEvictedFlags(
   return flags;
 }
 
-/** Set `bit` on every message before `cut` except pinned ones and the plan's head (as `resultAt` lists them). */
-function markEvicted(
-  ctx: EvictionContext,
-  flags: Uint8Array,
-  cut: number,
-  head: readonly number[],
-  bit: number,
-): void {
-  const k = Math.min(cut, flags.length);
-  for (let i = 0; i < k; i++) flags[i] = (flags[i] as number) | bit;
-  const keep = ~bit & 0xff;
-  const pinned = ctx.cuts.pinned;
-  for (let p = 0; p < pinned.length && (pinned[p] as number) < k; p++) {
-    const i = pinned[p] as number;
-    flags[i] = (flags[i] as number) & keep;
-  }
-  for (const h of head) if (h < k) flags[h] = (flags[h] as number) & keep;
-}
-
-/**
- * Number of messages a result evicted, without listing them: non-pinned messages before its cut
- * minus the plan's head. O(log n + head).
- * @param ctx the context the result came from
- * @param choice the policy and options that produced it
- * @param cut the result's `cut`
- */
-export function evictedCount(ctx: EvictionContext, choice: PolicyChoice, cut: number): number {
-  const pinned = ctx.cuts.pinned;
-  let lo = 0;
-  let hi = pinned.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if ((pinned[mid] as number) < cut) lo = mid + 1;
-    else hi = mid;
-  }
-  let head = 0;
-  for (const h of cutPlan(ctx, choice.id, choice.options).head) if (h < cut) head++;
-  return Math.max(0, Math.min(cut, ctx.cuts.n) - lo - head);
-}
-
 const planIds = new WeakMap<object, number>();
 let nextPlanId = 0;
 function planKey(plan: object): number {
@@ -336,9 +213,6 @@ function planKey(plan: object): number {
   }
   return id;
 }
-
-/** How the primary policy's eviction affects one tool_use→tool_result pair. */
-export type PairEviction = 'kept' | 'cut' | 'gone';
 
 /** Eviction state by pair key (a Map-like lookup: `gone` pairs are answered on demand). */
 export interface PairStateLookup {
@@ -364,16 +238,7 @@ const keyIndexOf = new WeakMap<readonly ToolPair[], Map<string, number>>();
  */
 export const selectEvictedPairs = memoN(
   (pairs: readonly ToolPair[], flags: Uint8Array): EvictedPairs => {
-    const gone = (p: ToolPair, end: 'call' | 'result') => {
-      const ref = p[end];
-      return ref !== null && ((flags[ref.message] ?? 0) & EVICTED_PRIMARY) !== 0;
-    };
-    const stateOf = (p: ToolPair): PairEviction => {
-      const c = gone(p, 'call');
-      const r = gone(p, 'result');
-      if (!c && !r) return 'kept';
-      return (c || p.call === null) && (r || p.result === null) ? 'gone' : 'cut';
-    };
+    const stateOf = (p: ToolPair) => pairEviction(p, flags, EVICTED_PRIMARY);
     // Only pairs across the eviction boundary change; the rest keep their object (O(pairs) reads).
     const out = pairs.slice();
     const cut = new Map<string, PairEviction>();
@@ -381,8 +246,7 @@ export const selectEvictedPairs = memoN(
       const p = out[i] as ToolPair;
       if (stateOf(p) !== 'cut') continue;
       cut.set(p.key, 'cut');
-      if (isBroken(p) && p.status !== 'answered_late') continue;
-      out[i] = { ...p, status: gone(p, 'call') ? 'orphan' : 'unanswered' };
+      out[i] = pairAfterEviction(p, flags, EVICTED_PRIMARY);
     }
     let index = keyIndexOf.get(pairs);
     const state: PairStateLookup = {
@@ -402,133 +266,3 @@ export const selectEvictedPairs = memoN(
     return { pairs: out, state };
   },
 );
-
-/**
- * The options each of the five policies is swept with (POLICIES order): the two shown with their
- * options, the others with defaults (as `selectSweep` sweeps them).
- */
-export function sweepOptions(choices: readonly [PolicyChoice, PolicyChoice]): PolicyOptions[] {
-  return POLICIES.map((id) => choices.find((c) => c.id === id)?.options ?? {});
-}
-
-/** A key naming the sweep options (`sweepOptions`): equal options, equal key. */
-export function sweepKey(options: readonly PolicyOptions[]): string {
-  return JSON.stringify(
-    options.map((o) => [
-      o.pinFirst ?? null,
-      o.keepNewestExchanges ?? null,
-      o.summaryTokens ?? null,
-    ]),
-  );
-}
-
-/**
- * Who computes sweeps off the page's thread (workers/client.ts registers itself): `has` says
- * whether it holds the context of a token table (a table it sent), `request` asks for the sweep of
- * that table with per-policy options; the answer comes back through `adoptSweep`.
- */
-export interface SweepSource {
-  has: (table: TokenTable, provider: ProviderId) => boolean;
-  request: (table: TokenTable, provider: ProviderId, options: PolicyOptions[]) => void;
-}
-
-let sweepSource: SweepSource | null = null;
-/** Register (or clear, with null) the off-thread sweep source. */
-export function setSweepSource(src: SweepSource | null): void {
-  sweepSource = src;
-}
-
-/** Sweeps the worker computed, by token table, then `provider|sweepKey`. */
-const workerSweeps = new WeakMap<TokenTable, Map<string, PolicySweep[]>>();
-let sweepVersion = 0;
-const sweepListeners = new Set<() => void>();
-
-/**
- * Hand the page a sweep of every policy the worker computed (`sweepContext` over the same context
- * as `selectEvictionContext` builds on the page, tested in workers/sweep.test.ts) for a token table
- * the page holds; `selectSweep` answers from it. Notifies `subscribeSweeps` listeners.
- * @param table the page's token table (the object the worker sent)
- * @param provider the provider the sweep validated cuts for
- * @param options the per-policy options swept (POLICIES order, `sweepOptions`)
- * @param sweeps one PolicySweep per policy, POLICIES order
- */
-export function adoptSweep(
-  table: TokenTable,
-  provider: ProviderId,
-  options: readonly PolicyOptions[],
-  sweeps: PolicySweep[],
-): void {
-  let m = workerSweeps.get(table);
-  if (!m) workerSweeps.set(table, (m = new Map()));
-  m.set(`${provider}|${sweepKey(options)}`, sweeps);
-  sweepSourceChanged();
-}
-
-/**
- * Tell `selectSweep` that what the sweep source can compute changed (the worker failed, was
- * cancelled or cannot sweep a table): a sweep it waited for is then computed on the page.
- */
-export function sweepSourceChanged(): void {
-  sweepVersion++;
-  for (const l of sweepListeners) l();
-}
-
-/** Subscribe to sweeps arriving from the worker (for `useSyncExternalStore`); returns unsubscribe. */
-export function subscribeSweeps(listener: () => void): () => void {
-  sweepListeners.add(listener);
-  return () => sweepListeners.delete(listener);
-}
-
-/** Changes each time a worker sweep arrives (the snapshot for `subscribeSweeps`). */
-export function sweepsVersion(): number {
-  return sweepVersion;
-}
-
-/** The sweep is being computed off the page's thread (see `selectSweep`). */
-export const SWEEP_PENDING = 'pending';
-
-/**
- * The sweep of every policy: the two shown with their options, the others with defaults.
- * O(cuts × boundary window) per policy; memoised on the context, the choices and the version of
- * the worker's sweeps. For transcripts of `WORKER_EVICTION_MIN` messages or more whose token table
- * came from the worker, the worker sweeps (`adoptSweep`; issue 7: 0.2–0.5 s on the page at 100,000
- * messages) and this answers `SWEEP_PENDING` until it arrives (`requestSweep` asks for it).
- * @param version `sweepsVersion()` (so an arriving sweep is seen); omitted = 0
- * @returns one PolicySweep per policy (POLICIES order); `SWEEP_PENDING`; or null when the provider
- *   has no fast cut path and the transcript is longer than `SLOW_PATH_LIMIT` messages (the page
- *   would freeze; `npm run cli -- sweep` does it)
- */
-export const selectSweep = memoN(
-  (
-    ctx: EvictionContext,
-    choices: readonly [PolicyChoice, PolicyChoice],
-    // Read only as a memo key: a new version re-reads the worker's sweeps.
-    version = 0,
-  ): PolicySweep[] | typeof SWEEP_PENDING | null => {
-    void version;
-    if (!ctx.cuts.fast && ctx.cuts.n > SLOW_PATH_LIMIT) return null;
-    const options = sweepOptions(choices);
-    const provider = ctx.cuts.provider;
-    const fromWorker = workerSweeps.get(ctx.table)?.get(`${provider}|${sweepKey(options)}`);
-    if (fromWorker) return fromWorker;
-    if (ctx.cuts.n >= WORKER_EVICTION_MIN && sweepSource?.has(ctx.table, provider))
-      return SWEEP_PENDING;
-    return POLICIES.map((id, i) => sweepPolicy(ctx, id, options[i] ?? {}));
-  },
-);
-
-/**
- * Ask the worker for the sweep `selectSweep` answered `SWEEP_PENDING` for (a no-op when it is
- * there or nothing can compute it off the page). Called from an effect, never while rendering.
- */
-export function requestSweep(
-  ctx: EvictionContext,
-  choices: readonly [PolicyChoice, PolicyChoice],
-): void {
-  const options = sweepOptions(choices);
-  const provider = ctx.cuts.provider;
-  if (workerSweeps.get(ctx.table)?.has(`${provider}|${sweepKey(options)}`)) return;
-  if (sweepSource?.has(ctx.table, provider)) sweepSource.request(ctx.table, provider, options);
-}
-
-export type { CutError };

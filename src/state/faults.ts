@@ -13,21 +13,7 @@ import { repairTranscript, type RepairResult } from '../model/repair.ts';
 import type { TokenTable } from '../model/tokens.ts';
 import type { Message, ProviderId, Transcript } from '../model/types.ts';
 import { writeTranscript } from '../model/write.ts';
-
-function memoN<A extends unknown[], R>(fn: (...a: A) => R): (...a: A) => R {
-  let last: { args: A; r: R } | null = null;
-  return (...args) => {
-    if (
-      last &&
-      last.args.length === args.length &&
-      last.args.every((x, i) => Object.is(x, args[i]))
-    )
-      return last.r;
-    const r = fn(...args);
-    last = { args, r };
-    return r;
-  };
-}
+import { memoN } from './memo.ts';
 
 export interface FaultedView {
   /** What the page shows: the loaded analysis, or the analysis of the faulted transcript. */

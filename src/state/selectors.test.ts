@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -25,7 +25,6 @@ import {
 import { createAppStore } from './store.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
-const casesDir = path.resolve(repoRoot, '../shared/cases');
 const sampleText = (file: string) =>
   readFileSync(path.join(repoRoot, 'public/samples', file), 'utf8');
 
@@ -178,38 +177,6 @@ describe('selectors', () => {
     expect(v2.error?.location?.lineText).toBe('  {"role": "user",, }');
     expect(store.getState().source.text).toContain('"user",,');
   });
-});
-
-const HAS_CASES = existsSync(path.join(casesDir, 'README.md'));
-if (!HAS_CASES) console.warn(`skipping shared-case tests: ${casesDir} is absent`);
-
-describe('cases from ../shared/cases', () => {
-  it.skipIf(!HAS_CASES)(
-    'first violation matches the expected verdict for Anthropic and OpenAI Chat cases',
-    () => {
-      const files = [
-        '08-claude-code-escape-parallel-tools.json',
-        '01-langchain-trim-messages-last.json',
-        '02-litellm-trim-strips-trailing-tool.json',
-      ];
-      for (const f of files) {
-        const c = JSON.parse(readFileSync(path.join(casesDir, f), 'utf8')) as {
-          format: string;
-          transcript: unknown;
-          expected: { valid: boolean; violations: { kind: string; message_index: number }[] };
-        };
-        if (c.format !== 'anthropic-messages' && c.format !== 'openai-chat') continue;
-        const a = analysisOf(JSON.stringify(c.transcript));
-        expect(a.validation.valid, f).toBe(c.expected.valid);
-        const first = selectViolationTargets(a).find((t) => t.rank === 'first');
-        const exp = c.expected.violations[0];
-        if (exp) {
-          expect(first?.violation.rule, f).toBe(exp.kind);
-          expect(first?.violation.messageIndex, f).toBe(exp.message_index);
-        }
-      }
-    },
-  );
 });
 
 describe('pinned text and block → pair index', () => {

@@ -1,10 +1,10 @@
 /**
  * The app store: only what the user chose. Everything computed from it (parse result, analysis,
  * pairs, exchanges, tokens, violations, find matches) is derived by the memoised selectors in
- * `selectors.ts` and never stored (../shared/docs/style.md §4.3).
+ * `selectors.ts` and never stored (docs/architecture.md#state).
  *
- * Fields are flat and named for the permalink codec (`urlSync.ts`) and the eviction simulator,
- * which plug in later: they read and write these fields and nothing else.
+ * Fields are flat and named for the permalink codec (`urlSync.ts`) and the eviction simulator:
+ * they read and write these fields and nothing else.
  */
 import { createStore, useStore, type StoreApi } from 'zustand';
 import type { FaultSpec } from '../model/faults.ts';
@@ -19,9 +19,6 @@ export interface Source {
   /** A large file the worker streams itself (issue 7); `text` is then ''. */
   file?: Blob;
 }
-
-/** Eviction policy ids (the simulator UI comes later; the store keeps the user's choice now). */
-export type PolicyId = string;
 
 /** What is selected: one message row, or one tool_use→tool_result pair (by `ToolPair.key`). */
 export type Selection = { kind: 'message'; index: number } | { kind: 'pair'; key: string } | null;
@@ -38,8 +35,11 @@ export interface AppState {
   requestIndex: number | null;
   /** Context budget in tokens for the eviction simulator; null = none chosen. */
   budget: number | null;
-  /** The two policies compared by the simulator (default: message vs exchange). */
-  policies: [PolicyId, PolicyId];
+  /**
+   * The ids of the two policies compared by the simulator (default: message vs exchange), as
+   * chosen: the eviction selectors read them through `isPolicyId` and fall back on anything else.
+   */
+  policies: [string, string];
   /** Per-policy parameters, free-form until the simulator defines them. */
   policyOptions: Record<string, unknown>;
   selection: Selection;
@@ -69,7 +69,7 @@ export interface AppActions {
   /** Pick one request of a file holding several (clears the selection and faults, which point into the old one). */
   setRequestIndex: (i: number | null) => void;
   setBudget: (b: number | null) => void;
-  setPolicies: (p: [PolicyId, PolicyId]) => void;
+  setPolicies: (p: [string, string]) => void;
   setPolicyOptions: (o: Record<string, unknown>) => void;
   select: (s: Selection) => void;
   setAnchor: (key: string | null) => void;

@@ -5,8 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../model/analyze.ts';
 import { INVOICE_ANTHROPIC, load } from '../model/faults.fixtures.ts';
+import { CASE_FIXTURES } from '../model/fixtures/cases.ts';
 import { messageLabel } from '../model/messageLabels.ts';
-import { parseTranscript } from '../model/parse/index.ts';
+import { parseDocument, parseTranscript } from '../model/parse/index.ts';
 import { selectFaulted } from './faults.ts';
 import { selectViolationMessages, selectViolationTargets } from './selectors.ts';
 
@@ -85,4 +86,17 @@ describe('selectViolationTargets', () => {
       expect.objectContaining({ message: -1, label: null, rank: 'first' }),
     ]);
   });
+});
+
+describe('case fixtures: the first target is the first error of the verdict', () => {
+  for (const c of CASE_FIXTURES)
+    it(c.name, () => {
+      const r = parseDocument({ kind: 'json', value: c.transcript });
+      if (!r.ok) throw new Error(r.error.message);
+      const first = selectViolationTargets(analyze(r.value.transcript)).find(
+        (t) => t.rank === 'first',
+      );
+      expect(first?.violation.rule).toBe(c.expected[0]?.rule);
+      expect(first?.violation.messageIndex).toBe(c.expected[0]?.messageIndex);
+    });
 });

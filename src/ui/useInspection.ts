@@ -20,8 +20,8 @@ import {
   type InspectorView,
 } from '../state/selectors.ts';
 import { useAppStore } from '../state/store.ts';
+import { createEngineClient } from '../state/engine.ts';
 import {
-  createWorkerClient,
   isCancelled,
   type InspectClient,
   type InspectRequest,
@@ -31,7 +31,7 @@ import { refuseReason } from '../workers/limits.ts';
 
 let client: InspectClient | null = null;
 function getClient(): InspectClient {
-  client ??= createWorkerClient();
+  client ??= createEngineClient();
   return client;
 }
 

@@ -13,13 +13,8 @@ import { adoptEvictionParts, selectEvictionContext } from '../state/eviction.ts'
 import { joinTranscript, unpackMessages } from './pack.ts';
 import type { WorkerResponse } from './protocol.ts';
 import { resetRun, runRequest } from './run.ts';
-import {
-  WORKER_EVICTION_MIN,
-  assembleEviction,
-  packEvictionParts,
-  prepareEvictionParts,
-  unpackEvictionParts,
-} from './evictionParts.ts';
+import { assembleEviction, prepareEvictionParts } from '../model/evict/prepare.ts';
+import { WORKER_EVICTION_MIN, packEvictionParts, unpackEvictionParts } from './evictionParts.ts';
 
 /** The parts as the page receives them: packed, structured-cloned with the transfer list, unpacked. */
 function viaPost(t: Transcript, provider: Parameters<typeof prepareEvictionParts>[1]) {

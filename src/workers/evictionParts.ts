@@ -1,78 +1,18 @@
 /**
- * The token-independent part of an EvictionContext (policies.ts `prepareEviction`): the cut
- * context (full validation and fast-path tables), the exchange grouping, non-pinned and turn-pair
- * indices. It is the O(n) stage that took 0.9–2.1 s on the page's thread at 100,000 messages, so
- * for long transcripts the worker prepares it right after sending its answer (run.ts) and posts it
- * in a compact form (typed arrays transferred); the page adopts it for the transcript it holds
- * (state/eviction.ts) and only adds the token-dependent prefix sums, O(n) over typed arrays, each
- * time a token table arrives.
- *
- * `prepareEvictionParts` + `assembleEviction` equal `prepareEviction` (tested in
- * evictionParts.test.ts, with a structured-clone round trip of `packEvictionParts`).
+ * The token-independent part of an EvictionContext (model/evict/prepare.ts `EvictionParts`), as
+ * it travels: for long transcripts the worker prepares it right after sending its answer (run.ts)
+ * and posts it in a compact form (typed arrays transferred); the page adopts it for the
+ * transcript it holds (state/eviction.ts) and only adds the token-dependent prefix sums
+ * (`assembleEviction`) each time a token table arrives. Tested in evictionParts.test.ts, with a
+ * structured-clone round trip of `packEvictionParts`.
  */
-import { groupExchanges, isPinned, turnPairs, type Grouping } from '../model/exchanges.ts';
-import type { EvictionContext } from '../model/evict/policies.ts';
-import { prepareCuts, type CutContext } from '../model/evict/simulate.ts';
-import type { TokenTable } from '../model/tokens.ts';
-import type { Message, ProviderId, Transcript } from '../model/types.ts';
+import { groupExchanges, type Grouping } from '../model/exchanges.ts';
+import type { EvictionParts } from '../model/evict/prepare.ts';
+import type { CutContext } from '../model/evict/simulate.ts';
+import type { Transcript } from '../model/types.ts';
 
 /** Transcripts (messages) from which the worker prepares the eviction parts for the page. */
 export const WORKER_EVICTION_MIN = 2000;
-
-/** An EvictionContext without its token table and what depends on it. */
-export type EvictionParts = Omit<EvictionContext, 'table' | 'npPrefix' | 'pinnedTokens' | 'plans'>;
-
-/**
- * The token-independent stage of `prepareEviction` (same calls, same order). O(n) plus one full
- * validation.
- * @param t the transcript
- * @param provider whose rules validate the cuts
- */
-export function prepareEvictionParts(t: Transcript, provider: ProviderId): EvictionParts {
-  const n = t.messages.length;
-  const np: number[] = [];
-  for (let i = 0; i < n; i++) if (!isPinned(t.messages[i] as Message)) np.push(i);
-  const grouping = groupExchanges(t.messages);
-  return {
-    cuts: prepareCuts(t, provider, {}),
-    grouping,
-    exchangeStarts: Int32Array.from(grouping.exchanges.map((x) => x.first)),
-    nonPinned: Int32Array.from(np),
-    turnAssistants: Int32Array.from(turnPairs(t.messages).map((p) => p.assistant)),
-  };
-}
-
-/**
- * The EvictionContext of `parts` for one token table: adds the non-pinned prefix sums (tokens)
- * and the pinned tokens as `prepareEviction` computes them, and an empty plan cache. O(n) over
- * typed arrays (≈ 1 ms at 100,000 messages), so a new token table never re-validates.
- * @param parts from `prepareEvictionParts` (or `unpackEvictionParts`) for the same transcript
- * @param t that transcript
- * @param table its TokenTable
- */
-export function assembleEviction(
-  parts: EvictionParts,
-  t: Transcript,
-  table: TokenTable,
-): EvictionContext {
-  const n = t.messages.length;
-  const npPrefix = new Float64Array(n + 1);
-  let pinnedTokens = 0;
-  // Pinned messages from the cut context's sorted index list (`isPinned`, as prepareCuts lists
-  // them): typed arrays only, no message object read (≈ 3× faster at 100,000 messages).
-  const pinned = parts.cuts.pinned;
-  let p = 0;
-  const per = table.perMessage;
-  for (let i = 0; i < n; i++) {
-    const tok = per[i] ?? 0;
-    if (p < pinned.length && pinned[p] === i) {
-      p++;
-      pinnedTokens += tok;
-      npPrefix[i + 1] = npPrefix[i] as number;
-    } else npPrefix[i + 1] = (npPrefix[i] as number) + tok;
-  }
-  return { ...parts, table, npPrefix, pinnedTokens, plans: new Map() };
-}
 
 type FastTables = NonNullable<CutContext['fx']>;
 /** The cut context's fast tables without their transcript copy and WeakMap cache. */

@@ -5,9 +5,63 @@
  * synchronous fallback, on the main thread and in tests.
  */
 import { analyze, type Analysis } from '../model/analyze.ts';
-import { parseTranscript, type ParsedTranscript } from '../model/parse/index.ts';
-import type { FormatId, ProviderId, Result } from '../model/types.ts';
+import {
+  parseDocument,
+  parseTranscript,
+  type ParseOptions,
+  type ParsedTranscript,
+} from '../model/parse/index.ts';
+import type { SourceDoc } from '../model/parse/json.ts';
+import type { FormatId, ParseError, ProviderId, Result } from '../model/types.ts';
 import type { InspectRequest, Inspection } from './protocol.ts';
+
+/**
+ * The ParseError for a stage that threw: a parser or analysis bug must not take the page down, so
+ * it is reported as a shape error naming the stage.
+ */
+export function thrownError(stage: 'parser' | 'analysis', e: unknown): ParseError {
+  const what = stage === 'parser' ? 'The parser failed' : 'Analysis failed';
+  return {
+    kind: 'shape',
+    message: `${what} on this input: ${e instanceof Error ? e.message : String(e)}`,
+  };
+}
+
+/** The parse options of a request's choices (format, file name, which request of a file). */
+export function parseOptionsOf(
+  name: string,
+  format: FormatId | null,
+  requestIndex?: number,
+): ParseOptions {
+  return {
+    ...(format ? { format } : {}),
+    ...(name ? { name } : {}),
+    ...(requestIndex !== undefined ? { requestIndex } : {}),
+  };
+}
+
+/** Parse a document already read (a streamed file). Never throws. */
+export function safeParseDoc(
+  doc: SourceDoc,
+  name: string,
+  format: FormatId | null,
+  requestIndex?: number,
+): Result<ParsedTranscript> {
+  try {
+    return parseDocument(doc, parseOptionsOf(name, format, requestIndex));
+  } catch (e) {
+    return { ok: false, error: thrownError('parser', e) };
+  }
+}
+
+/** Analyse a parse for a provider (memoised, `analyzeStage`). Never throws. */
+export function safeAnalyze(parsed: ParsedTranscript, provider: ProviderId | null): Inspection {
+  try {
+    return { ok: true, parsed, analysis: analyzeStage(parsed, provider) };
+  } catch (e) {
+    return { ok: false, error: thrownError('analysis', e) };
+  }
+}
 
 let lastParse: {
   text: string;
@@ -39,20 +93,9 @@ export function parseStage(
     return lastParse.result;
   let result: Result<ParsedTranscript>;
   try {
-    result = parseTranscript(text, {
-      ...(format ? { format } : {}),
-      ...(name ? { name } : {}),
-      ...(requestIndex !== undefined ? { requestIndex } : {}),
-    });
+    result = parseTranscript(text, parseOptionsOf(name, format, requestIndex));
   } catch (e) {
-    // A parser bug must not take the page down: report it as a shape error.
-    result = {
-      ok: false,
-      error: {
-        kind: 'shape',
-        message: `The parser failed on this input: ${e instanceof Error ? e.message : String(e)}`,
-      },
-    };
+    result = { ok: false, error: thrownError('parser', e) };
   }
   lastParse = { text, name, format, requestIndex, result };
   return result;
@@ -75,15 +118,5 @@ export function analyzeStage(parsed: ParsedTranscript, provider: ProviderId | nu
 export function inspect(req: InspectRequest): Inspection {
   const parsed = parseStage(req.text, req.name, req.format, req.requestIndex);
   if (!parsed.ok) return { ok: false, error: parsed.error };
-  try {
-    return { ok: true, parsed: parsed.value, analysis: analyzeStage(parsed.value, req.provider) };
-  } catch (e) {
-    return {
-      ok: false,
-      error: {
-        kind: 'shape',
-        message: `Analysis failed on this input: ${e instanceof Error ? e.message : String(e)}`,
-      },
-    };
-  }
+  return safeAnalyze(parsed.value, req.provider);
 }

@@ -1,5 +1,6 @@
 /**
- * The five eviction policies of issue 4, as cut plans over prefix sums.
+ * The eviction policies (one file each in `policy/`, listed in `registry.ts`), run as cut plans
+ * over prefix sums.
  *
  * Every policy keeps the pinned system/developer messages, an optional head before the cut, and
  * everything from a cut point `k` on; it differs only in which cut points it may use and what
@@ -19,28 +20,17 @@
  * `keepNewestExchanges` raises that floor. When even the largest allowed cut is over budget the
  * result says `fits: false` and keeps what that cut keeps.
  */
-import { groupExchanges, isPinned, turnPairs, type Grouping } from '../exchanges.ts';
+import type { Grouping } from '../exchanges.ts';
 import type { TokenTable } from '../tokens.ts';
-import type { Message, ProviderId, Transcript } from '../types.ts';
-import type { ValidateOptions, Violation } from '../validate/index.ts';
-import { checkCut, isCutValid, prepareCuts, type CutContext, type CutHead } from './simulate.ts';
+import type { Message } from '../types.ts';
+import type { Violation } from '../validate/index.ts';
+import { firstAfter } from './bisect.ts';
+import { POLICY_REGISTRY } from './registry.ts';
+import { checkCut, isCutValid, type CutContext, type CutHead } from './simulate.ts';
 import type { EvictionResult, PolicyId, PolicyOptions } from './types.ts';
 
-export const POLICIES: readonly PolicyId[] = [
-  'message',
-  'message-keep-task',
-  'exchange',
-  'turn-pair',
-  'summary',
-];
-
-/** Policies for which a larger budget never evicts more. */
-export const MONOTONE_POLICIES: readonly PolicyId[] = [
-  'message',
-  'message-keep-task',
-  'exchange',
-  'turn-pair',
-];
+export { prepareEviction } from './prepare.ts';
+export { MONOTONE_POLICIES, POLICIES } from './registry.ts';
 
 /** Default size of the summary message, in tokens, when `summaryTokens` is not given. */
 export const DEFAULT_SUMMARY_TOKENS = 500;
@@ -64,48 +54,6 @@ export interface EvictionContext {
   plans: Map<string, CutPlan>;
 }
 
-/**
- * Prepare the policies for one transcript: grouping, turn pairs, non-pinned prefix sums and the
- * full validation (O(n) once; memoise it per transcript, provider and tokenizer).
- * @param t the transcript
- * @param table its TokenTable (tokens per message, prefix sums, system prompt tokens)
- * @param provider whose rules validate the results
- * @param opts validation options (e.g. `prefill`)
- */
-export function prepareEviction(
-  t: Transcript,
-  table: TokenTable,
-  provider: ProviderId,
-  opts: Omit<ValidateOptions, 'messages'> = {},
-): EvictionContext {
-  const n = t.messages.length;
-  const np: number[] = [];
-  const npPrefix = new Float64Array(n + 1);
-  let pinnedTokens = 0;
-  for (let i = 0; i < n; i++) {
-    const tok = table.perMessage[i] ?? 0;
-    if (isPinned(t.messages[i] as Message)) {
-      pinnedTokens += tok;
-      npPrefix[i + 1] = npPrefix[i] as number;
-    } else {
-      np.push(i);
-      npPrefix[i + 1] = (npPrefix[i] as number) + tok;
-    }
-  }
-  const grouping = groupExchanges(t.messages);
-  return {
-    cuts: prepareCuts(t, provider, opts),
-    table,
-    grouping,
-    exchangeStarts: Int32Array.from(grouping.exchanges.map((x) => x.first)),
-    nonPinned: Int32Array.from(np),
-    npPrefix,
-    pinnedTokens,
-    turnAssistants: Int32Array.from(turnPairs(t.messages).map((p) => p.assistant)),
-    plans: new Map(),
-  };
-}
-
 /** A policy's plan: what it keeps before the cut, and the cut points it may use, ascending. */
 export interface CutPlan {
   policy: PolicyId;
@@ -119,17 +67,6 @@ export interface CutPlan {
   headTokens: number;
   /** @internal cached heads: [without summary, with summary] */
   heads?: [CutHead, CutHead | null];
-}
-
-function firstAfter(list: Int32Array, x: number): number {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if ((list[mid] as number) > x) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
 }
 
 /**
@@ -155,44 +92,19 @@ export function cutPlan(
 function buildPlan(ctx: EvictionContext, policy: PolicyId, options: PolicyOptions): CutPlan {
   const n = ctx.cuts.n;
   const np = ctx.nonPinned;
-  const summaryTokens =
-    policy === 'summary' ? Math.max(0, options.summaryTokens ?? DEFAULT_SUMMARY_TOKENS) : null;
+  const def = POLICY_REGISTRY[policy];
+  const summaryTokens = def.summarises
+    ? Math.max(0, options.summaryTokens ?? DEFAULT_SUMMARY_TOKENS)
+    : null;
   if (np.length === 0)
     return { policy, head: [], cuts: Int32Array.of(n), summaryTokens, headTokens: 0 };
   const task = np[0] as number;
-  const pinTask =
-    policy === 'message-keep-task' ||
-    policy === 'summary' ||
-    policy === 'turn-pair' ||
-    options.pinFirst === true;
-  let head: number[] = pinTask ? [task] : [];
-  let candidates: Int32Array; // ascending
-  let floor: number; // the largest cut allowed
+  const pinTask = def.keepsTask || options.pinFirst === true;
   const exStarts = ctx.exchangeStarts;
-  const newestEx = exStarts[exStarts.length - 1] ?? task;
   const keepN = Math.max(0, Math.floor(options.keepNewestExchanges ?? 0));
-  switch (policy) {
-    case 'message':
-    case 'message-keep-task':
-      candidates = np;
-      floor = np[np.length - 1] as number;
-      break;
-    case 'exchange':
-    case 'summary':
-      candidates = exStarts;
-      floor = newestEx;
-      break;
-    case 'turn-pair': {
-      const ta = ctx.turnAssistants.subarray(firstAfter(ctx.turnAssistants, task));
-      candidates = ta;
-      floor = ta[ta.length - 1] ?? n;
-      const firstUnit = ta[0];
-      head = Array.from(
-        firstUnit === undefined ? np : np.subarray(0, firstAfter(np, firstUnit - 1)),
-      );
-      break;
-    }
-  }
+  const { candidates, floor: policyFloor, head: policyHead } = def.cuts(ctx, task);
+  const head: number[] = policyHead ?? (pinTask ? [task] : []);
+  let floor = policyFloor; // the largest cut allowed
   if (keepN > 0 && exStarts.length > 0)
     floor = Math.min(floor, exStarts[Math.max(0, exStarts.length - keepN)] as number);
   const lastHead = head[head.length - 1];

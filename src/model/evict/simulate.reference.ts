@@ -4,11 +4,12 @@
  * validation. Used only to property-test the fast path (policies.ts + simulate.ts); never call it
  * from the page.
  */
-import { groupExchanges, isPinned, turnPairs } from '../exchanges.ts';
+import { groupExchanges, isPinned } from '../exchanges.ts';
 import type { TokenTable } from '../tokens.ts';
 import type { Message, ProviderId, Transcript } from '../types.ts';
 import { validateTranscript, type ValidateOptions, type Validation } from '../validate/index.ts';
 import { DEFAULT_SUMMARY_TOKENS, summaryMessage } from './policies.ts';
+import { POLICY_REGISTRY } from './registry.ts';
 import type { PolicyId, PolicyOptions } from './types.ts';
 
 export interface ReferenceResult {
@@ -40,11 +41,8 @@ export function referencePolicy(
   const n = ms.length;
   const nonPinned = ms.filter((m) => !isPinned(m)).map((m) => m.index);
   const task = nonPinned[0];
-  const pinTask =
-    policy === 'message-keep-task' ||
-    policy === 'summary' ||
-    policy === 'turn-pair' ||
-    options.pinFirst === true;
+  const def = POLICY_REGISTRY[policy];
+  const pinTask = def.keepsTask || options.pinFirst === true;
   const protectedSet = new Set<number>();
   if (pinTask && task !== undefined) protectedSet.add(task);
   const exchanges = groupExchanges(ms).exchanges;
@@ -56,25 +54,20 @@ export function referencePolicy(
       : Infinity;
 
   // Units, oldest first; the newest unit is never dropped.
-  let units: number[][];
-  if (policy === 'message' || policy === 'message-keep-task') units = nonPinned.map((i) => [i]);
-  else if (policy === 'exchange' || policy === 'summary') units = exchanges.map((x) => x.messages);
-  else
-    units = turnPairs(ms)
-      .filter((p) => task === undefined || p.assistant > task)
-      .map((p) => [p.assistant, ...p.replies]);
+  let units = def.units(ms, exchanges, task);
   units = units.slice(0, Math.max(0, units.length - 1));
   units = units
     .map((u) => u.filter((i) => !protectedSet.has(i)))
     .filter((u) => u.length > 0 && u.every((i) => i < floorStart));
 
-  const summaryTokens =
-    policy === 'summary' ? Math.max(0, options.summaryTokens ?? DEFAULT_SUMMARY_TOKENS) : 0;
+  const summaryTokens = def.summarises
+    ? Math.max(0, options.summaryTokens ?? DEFAULT_SUMMARY_TOKENS)
+    : 0;
   const dropped = new Set<number>();
   const cost = () => {
     let s = table.system;
     for (let i = 0; i < n; i++) if (!dropped.has(i)) s += table.perMessage[i] ?? 0;
-    return s + (policy === 'summary' && dropped.size > 0 ? summaryTokens : 0);
+    return s + (def.summarises && dropped.size > 0 ? summaryTokens : 0);
   };
   let u = 0;
   while (cost() > budget && u < units.length) {
@@ -86,7 +79,7 @@ export function referencePolicy(
   const keptMsgs: Message[] = [];
   let sawDrop = false;
   let summaryPlaced = false;
-  const summarised = policy === 'summary' && dropped.size > 0;
+  const summarised = def.summarises && dropped.size > 0;
   for (let i = 0; i < n; i++) {
     const m = ms[i] as Message;
     if (dropped.has(i)) {

@@ -23,341 +23,32 @@
  *    open tool loop that the thinking rules T1/T2 inspect reaches back past `r`), the kept array
  *    is validated directly — still cheap, since it is the tail after `k`.
  *
+ * The tables are prepared once per transcript and provider in cutTables.ts (`prepareCuts`).
  * Only providers whose registry entry gives a cut model (`ProviderValidator.cuts`: their fast path
  * is property-tested against simulate.reference.ts in simulate.test.ts) take the fast path;
  * others are validated directly. This file names no provider: it reads the cut model.
  */
 import { isPinned } from '../exchanges.ts';
-import type { Message, ProviderId, Transcript } from '../types.ts';
-import type { RenderedMessage } from '../validate/types.ts';
+import type { Message } from '../types.ts';
 import {
-  sentMessages,
   validateTranscript,
-  validatorFor,
   type CutModel,
-  type ValidateOptions,
   type Validation,
   type Violation,
 } from '../validate/index.ts';
+import {
+  cutModel,
+  hasToolBlock,
+  merges,
+  NO_HEAD,
+  occurrenceIds,
+  type CutContext,
+  type CutHead,
+  keptMessages,
+  type FastTables,
+} from './cutTables.ts';
 
-/** The provider's cut model (validate/types.ts), or undefined: its cuts are validated directly. */
-function cutModel(provider: ProviderId): CutModel | undefined {
-  return validatorFor(provider)?.cuts;
-}
-
-/** True for a provider whose turns merge (its windows end before a turn, not at a stand-in). */
-function merges(provider: ProviderId): boolean {
-  return cutModel(provider)?.kind === 'merged-turns';
-}
-
-/** What is kept before the cut besides pinned messages. */
-export interface CutHead {
-  /** Non-pinned messages (ours, ascending) kept although they lie before the cut. */
-  messages: readonly Message[];
-  /** A synthetic message inserted right before the cut (the `summary` policy), or null. */
-  summary: Message | null;
-}
-
-export const NO_HEAD: CutHead = { messages: [], summary: null };
-
-/** Precomputed per transcript + provider (+ validation options): O(n) once. */
-export interface CutContext {
-  t: Transcript;
-  provider: ProviderId;
-  opts: Omit<ValidateOptions, 'messages'>;
-  n: number;
-  /** Indices (ours) of pinned messages, ascending. */
-  pinned: Int32Array;
-  /** nextNonPinned[i] = first non-pinned index ≥ i, or n. Length n + 1. */
-  nextNonPinned: Int32Array;
-  /** Validation of the whole transcript. */
-  full: Validation;
-  /** False when the fast path does not apply (provider not proven, `Message.index` ≠ position). */
-  fast: boolean;
-  /** @internal fast-path tables */
-  fx: FastTables | null;
-}
-
-/** Per-context caches of window validity (the sweep asks the same window many times). */
-interface WindowCache {
-  /** Without a head: 0 unknown, 1 the window at cut k has no error, 2 it has one. */
-  noHead: Uint8Array;
-  /** With a head and nothing between the cut and r: the window is the head alone. */
-  headOnly: WeakMap<CutHead, boolean>;
-  /** The transcript with `thinking` unknown: a window's end is not the request's end (T1/T2). */
-  winT: Transcript;
-  /**
-   * Per message, what a window starting there is known to give without validating it:
-   * 1 = a plain user message (text/media only, no blank text) — alone it raises nothing;
-   * 2 = it opens the window with a tool result — an orphan (A1 / O1) or a missing id, a 400;
-   * 0 = unknown, validate.
-   */
-  start: Uint8Array;
-  /** emptyBefore[i] = number of messages with no blocks in [0, i). */
-  emptyBefore: Int32Array;
-  /** Whole verdict of the cut at k without a head: 0 unknown, 1 valid, 2 a 400. */
-  cutNoHead: Uint8Array;
-}
-
-interface FastTables {
-  /** Full violations except Anthropic's A7, in provider order. */
-  rest: Violation[];
-  /** Message index (ours) holding each violation in `rest`. */
-  restAt: Int32Array;
-  /** Positions in `rest` of errors (severity 'error'), ascending. */
-  errPos: Int32Array;
-  /** For duplicate-id violations (position in `rest`): the previous occurrence's message and id. */
-  dupPrev: Map<number, { prev: number; id: string }>;
-  /** The full validation's A7 violation, if any. */
-  a7: Violation | null;
-  /** First message ≥ i holding a tool_use/tool_result block, or n. Length n + 2. */
-  nextTool: Int32Array;
-  /** The same, non-pinned messages only (A7 fires only for those; it names the first of any). */
-  nextToolNP: Int32Array;
-  /** Resync candidates: syncNext[i] = first candidate ≥ i, or -1. Length n + 2. */
-  syncNext: Int32Array;
-  /** Provider index (after rendering) of the provider message starting at message i, or -1. */
-  renderedAt: Int32Array;
-  /** Anthropic with thinking on and a trailing result turn: start of the open loop's floor; else -1. */
-  loopFloor: number;
-  cache: WindowCache;
-}
-
-function isToolish(m: Message): boolean {
-  return m.role === 'tool' || (m.role === 'user' && m.blocks.some((b) => b.type === 'tool_result'));
-}
-
-function hasToolBlock(m: Message): boolean {
-  return m.blocks.some((b) => b.type === 'tool_use' || b.type === 'tool_result');
-}
-
-/**
- * Tool ids that count as "already used" for the duplicate-id rules (A6 / OW1): server calls too
- * where turns merge (Anthropic counts every tool_use id), client calls only otherwise.
- */
-function occurrenceIds(m: Message, provider: ProviderId): string[] {
-  if (m.role !== 'assistant') return [];
-  const out: string[] = [];
-  const merged = merges(provider);
-  for (const b of m.blocks) {
-    if (b.type !== 'tool_use' || b.id === null) continue;
-    if (!merged && b.server === true) continue;
-    out.push(b.id);
-  }
-  return out;
-}
-
-/**
- * Prepare the cut engine for a transcript and provider: one full validation plus O(n) tables.
- * @param t the transcript
- * @param provider whose rules apply
- * @param opts validation options (e.g. `prefill`); `messages` is ignored
- * @returns a context for `checkCut`; never throws
- */
-export function prepareCuts(
-  t: Transcript,
-  provider: ProviderId,
-  opts: Omit<ValidateOptions, 'messages'> = {},
-): CutContext {
-  const ms = t.messages;
-  const n = ms.length;
-  const pinnedList: number[] = [];
-  const nextNonPinned = new Int32Array(n + 1);
-  nextNonPinned[n] = n;
-  for (let i = n - 1; i >= 0; i--)
-    nextNonPinned[i] = isPinned(ms[i] as Message) ? (nextNonPinned[i + 1] as number) : i;
-  for (let i = 0; i < n; i++) if (isPinned(ms[i] as Message)) pinnedList.push(i);
-  const full = validateTranscript(t, provider, opts);
-  // The fast path places a violation by its `index` (our index, `Message.index`), so every
-  // message's index must be its position (raw indices may repeat or be in any order: a fault's
-  // copy, a split source message, a log reordered by parentUuid).
-  let indexed = true;
-  for (let i = 0; i < n && indexed; i++) if ((ms[i] as Message).index !== i) indexed = false;
-  const ctx: CutContext = {
-    t,
-    provider,
-    opts,
-    n,
-    pinned: Int32Array.from(pinnedList),
-    nextNonPinned,
-    full,
-    fast: false,
-    fx: null,
-  };
-  // A rule that compares two messages anywhere in the request (O6: a second tool message for an
-  // id) cannot be reused across a cut from the full validation: such rare transcripts take the
-  // direct path.
-  // A5 (content after a tool_use inside a merged turn) depends on how a cut or a kept head
-  // merges the turn; those rare transcripts take the direct path too.
-  const requestWide = full.violations.some(
-    (v) => (v.rule === 'duplicate_tool_result' && !merges(provider)) || v.code === 'A5',
-  );
-  // A client library's input that its client changes before sending (the AI SDK drops empty tool
-  // messages, moves tool calls last) has other provider indices than the tables below assume.
-  const rewritten = sentMessages(t, ms) !== ms;
-  if (cutModel(provider) === undefined || !indexed || requestWide || rewritten) return ctx;
-  ctx.fx = buildFast(t, provider, full);
-  ctx.fast = true;
-  return ctx;
-}
-
-function buildFast(t: Transcript, provider: ProviderId, full: Validation): FastTables {
-  const ms = t.messages;
-  const n = ms.length;
-  const anth = merges(provider);
-  const a7 = anth ? (full.violations.find((v) => v.rule === 'tools_not_defined') ?? null) : null;
-  const rest = anth
-    ? full.violations.filter((v) => v.rule !== 'tools_not_defined')
-    : full.violations;
-  const restAt = new Int32Array(rest.length);
-  rest.forEach((v, i) => (restAt[i] = v.index));
-  const errPos = Int32Array.from(rest.flatMap((v, i) => (v.severity === 'error' ? [i] : [])));
-
-  // Previous occurrence of each duplicated id, keyed by (message, block).
-  const dupKeys = new Map<string, number>();
-  rest.forEach((v, i) => {
-    if (v.rule === 'duplicate_tool_use_id' && v.blockIndex !== null)
-      dupKeys.set(`${restAt[i]}:${v.blockIndex}`, i);
-  });
-  const dupPrev = new Map<number, { prev: number; id: string }>();
-  if (dupKeys.size > 0) {
-    const last = new Map<string, number>();
-    ms.forEach((m, mi) => {
-      if (isPinned(m) || m.role !== 'assistant') return;
-      m.blocks.forEach((b, bi) => {
-        if (b.type !== 'tool_use' || b.id === null) return;
-        if (!anth && b.server === true) return;
-        const pos = dupKeys.get(`${mi}:${bi}`);
-        const prev = last.get(b.id);
-        if (pos !== undefined && prev !== undefined) dupPrev.set(pos, { prev, id: b.id });
-        last.set(b.id, mi);
-      });
-    });
-  }
-
-  const nextTool = new Int32Array(n + 2).fill(n);
-  const nextToolNP = new Int32Array(n + 2).fill(n);
-  for (let i = n - 1; i >= 0; i--) {
-    const m = ms[i] as Message;
-    nextTool[i] = hasToolBlock(m) ? i : (nextTool[i + 1] as number);
-    nextToolNP[i] = hasToolBlock(m) && !isPinned(m) ? i : (nextToolNP[i + 1] as number);
-  }
-
-  const syncNext = new Int32Array(n + 2).fill(-1);
-  const renderedAt = new Int32Array(n).fill(-1);
-  let loopFloor = -1;
-  if (anth) {
-    let prevRole: string | null = null;
-    const cand = new Uint8Array(n);
-    for (let i = 0; i < n; i++) {
-      const m = ms[i] as Message;
-      if (isPinned(m)) continue;
-      if (m.role === 'assistant' && prevRole !== 'assistant') cand[i] = 1;
-      prevRole = m.role === 'assistant' ? 'assistant' : 'user';
-    }
-    for (let i = n - 1; i >= 0; i--) syncNext[i] = cand[i] ? i : (syncNext[i + 1] as number);
-    const rendered = (cutModel(provider) as CutModel).render(ms) as RenderedMessage[];
-    rendered.forEach((g, gi) => {
-      const s = g.sources[0];
-      if (s) renderedAt[s.index] = gi;
-    });
-    if (t.settings.thinking === true) {
-      // The open tool loop of checkThinking: walk back from the last turn over assistant turns and
-      // result turns; the first user turn that is neither stops it.
-      const isResultTurn = (g: (typeof rendered)[number]) =>
-        g.role === 'user' &&
-        g.items.some((it) => it.block.type === 'tool_result' && it.block.server === undefined);
-      const lastG = rendered[rendered.length - 1];
-      if (lastG && isResultTurn(lastG)) {
-        // -2: the loop reaches the first turn, so every cut touches it.
-        loopFloor = -2;
-        for (let g = rendered.length - 2; g >= 0; g--) {
-          const gg = rendered[g] as (typeof rendered)[number];
-          if (gg.role !== 'assistant' && !isResultTurn(gg)) {
-            loopFloor = (gg.sources[0] as Message).index;
-            break;
-          }
-        }
-      }
-    }
-  } else {
-    for (let i = n - 1; i >= 0; i--)
-      syncNext[i] = !isToolish(ms[i] as Message) ? i : (syncNext[i + 1] as number);
-    let r = 0;
-    for (let i = 0; i < n; i++) {
-      const m = ms[i] as Message;
-      renderedAt[i] = r;
-      // Mirrors renderOpenAIChat: a user message with results, or a tool message with several,
-      // becomes one tool message per result (plus one for the rest of its content).
-      let count = 0;
-      let rest = false;
-      for (const b of m.blocks) {
-        if (b.type === 'tool_result') count++;
-        else rest = true;
-      }
-      if ((m.role === 'user' && count > 0) || (m.role === 'tool' && count > 1)) {
-        r += count + (rest ? 1 : 0);
-      } else r++;
-    }
-  }
-  const winSettings = { ...t.settings };
-  delete winSettings.thinking;
-  const start = new Uint8Array(n);
-  const emptyBefore = new Int32Array(n + 1);
-  for (let i = 0; i < n; i++) {
-    const m = ms[i] as Message;
-    emptyBefore[i + 1] = (emptyBefore[i] as number) + (m.blocks.length === 0 ? 1 : 0);
-    start[i] = windowStartKind(m, provider);
-  }
-  const cache: WindowCache = {
-    noHead: new Uint8Array(n + 1),
-    headOnly: new WeakMap(),
-    winT: { ...t, settings: winSettings },
-    start,
-    emptyBefore,
-    cutNoHead: new Uint8Array(n + 1),
-  };
-  return {
-    rest,
-    restAt,
-    errPos,
-    dupPrev,
-    a7,
-    nextTool,
-    nextToolNP,
-    syncNext,
-    renderedAt,
-    loopFloor: anth && t.settings.thinking === true ? loopFloor : -1,
-    cache,
-  };
-}
-
-/**
- * The kept array for a cut (the slow path's input and the reference's definition).
- * @param k cut point: non-pinned messages before `k` are dropped, except `head.messages`
- * @returns pinned messages before k and the head in message order, the summary, then messages ≥ k
- */
-export function keptMessages(
-  ctx: CutContext,
-  k: number,
-  head: CutHead,
-  upTo = ctx.n - 1,
-): Message[] {
-  const ms = ctx.t.messages;
-  const out: Message[] = [];
-  let h = 0;
-  const hm = head.messages;
-  for (let p = 0; p < ctx.pinned.length; p++) {
-    const pi = ctx.pinned[p] as number;
-    if (pi >= k) break;
-    while (h < hm.length && (hm[h] as Message).index < pi) out.push(hm[h++] as Message);
-    out.push(ms[pi] as Message);
-  }
-  while (h < hm.length) out.push(hm[h++] as Message);
-  if (head.summary) out.push(head.summary);
-  for (let i = k; i <= upTo && i < ms.length; i++) out.push(ms[i] as Message);
-  return out;
-}
+export { keptMessages, NO_HEAD, prepareCuts, type CutContext, type CutHead } from './cutTables.ts';
 
 /** The verdict of one cut. `violations()` renumbers provider paths on first call only. */
 export interface CutVerdict {
@@ -400,24 +91,6 @@ function lowerBoundAt(restAt: Int32Array, positions: Int32Array | null, r: numbe
 
 function normaliseCut(ctx: CutContext, kIn: number): number {
   return kIn >= ctx.n ? ctx.n : (ctx.nextNonPinned[Math.max(0, kIn)] as number);
-}
-
-/** See `WindowCache.start`. */
-function windowStartKind(m: Message, provider: ProviderId): number {
-  if (merges(provider)) {
-    if (
-      (m.role === 'user' || m.role === 'tool') &&
-      m.blocks.some((b) => b.type === 'tool_result' && b.server === undefined)
-    )
-      return 2;
-  } else if (isToolish(m)) return 2;
-  if (m.role !== 'user' || m.blocks.length === 0) return 0;
-  for (const b of m.blocks) {
-    if (b.type === 'text') {
-      if (b.text.trim() === '') return 0;
-    } else if (b.type !== 'image' && b.type !== 'document') return 0;
-  }
-  return 1;
 }
 
 /** A head that cannot interact with the window: one plain user message (plus the summary). */

@@ -1,40 +1,16 @@
 /**
- * The trims reported in ../shared/cases, reproduced by the matching policy: our own fixtures
- * (shape and verdict of cases 01, 03 and 06, content rewritten), plus a check of the shared
- * cases themselves that skips when ../shared is absent.
+ * The trims public reports describe, reproduced by the matching policy: our own fixtures (shape
+ * and verdict of the reported cases 01, 03 and 06, content rewritten). The reported cases
+ * themselves are checked by trimCases.corpus.test.ts (the corpus suite).
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseTranscript } from '../parse/index.ts';
-import { countTokens, type TokenTable } from '../tokens.ts';
-import type { FormatId, ProviderId, Transcript } from '../types.ts';
-import { validatorFor } from '../validate/index.ts';
+import { parsedText, perMessageTable, trimmedIndex } from '../testing.ts';
+import { countTokens } from '../tokens.ts';
+import type { FormatId, Transcript } from '../types.ts';
 import { prepareEviction, simulatePolicy } from './policies.ts';
 
 function parse(body: unknown, format: FormatId): Transcript {
-  const r = parseTranscript(JSON.stringify(body), { format });
-  if (!r.ok) throw new Error(r.error.message);
-  return r.value.transcript;
-}
-
-/** One token per message: the `token_counter=len` budgets the reports used. */
-function perMessageTable(t: Transcript): TokenTable {
-  const n = t.messages.length;
-  const prefix = new Float64Array(n + 1);
-  for (let i = 0; i < n; i++) prefix[i + 1] = i + 1;
-  return {
-    perMessage: new Uint32Array(n).fill(1),
-    prefix,
-    system: 0,
-    total: n,
-    basis: { encoding: 'len', exact: true, label: '1 per message' },
-  };
-}
-
-/** Index of a violation's message in the trimmed request (kept messages, as sent). */
-function trimmedIndex(t: Transcript, kept: number[], rawIndex: number): number {
-  return kept.findIndex((i) => t.messages[i]?.rawIndex === rawIndex);
+  return parsedText(JSON.stringify(body), { format }).transcript;
 }
 
 describe('trims from public reports, reproduced by the `message` policy', () => {
@@ -188,86 +164,4 @@ describe('trims from public reports, reproduced by the `message` policy', () => 
     expect(x.validation.valid).toBe(true);
     expect(x.overshoot).toBeGreaterThan(1);
   });
-});
-
-const SHARED = path.resolve(import.meta.dirname, '../../../../shared');
-const CASES_DIR = path.join(SHARED, 'cases');
-const hasShared = existsSync(CASES_DIR);
-if (!hasShared) console.warn(`skipping shared trim cases: ${CASES_DIR} not found`);
-
-interface SharedCase {
-  format: FormatId;
-  provider_api: string;
-  transcript: unknown;
-  before_trim?: unknown;
-  trim?: { policy: string; keep_system?: boolean; keep?: number; drop?: number };
-  expected: {
-    valid: boolean;
-    violations: { kind: string; message_index: number; ids: string[]; api_path?: string }[];
-  };
-}
-
-const PROVIDER: Record<string, ProviderId> = {
-  'openai-chat': 'openai-chat',
-  'anthropic-messages': 'anthropic',
-  'openai-responses': 'openai-responses',
-  gemini: 'gemini',
-  'bedrock-converse': 'bedrock',
-};
-
-describe.skipIf(!hasShared)('shared cases with before_trim and a prefix trim', () => {
-  const files = hasShared ? readdirSync(CASES_DIR).filter((f) => f.endsWith('.json')) : [];
-  const cases = files
-    .map((f) => ({ f, c: JSON.parse(readFileSync(path.join(CASES_DIR, f), 'utf8')) as SharedCase }))
-    .filter(
-      ({ c }) =>
-        c.before_trim &&
-        c.trim &&
-        (c.trim.policy === 'keep_last_messages' || c.trim.policy === 'drop_oldest_messages'),
-    )
-    .filter(
-      ({ c }) =>
-        PROVIDER[c.provider_api] !== undefined &&
-        validatorFor(PROVIDER[c.provider_api] as ProviderId) !== undefined,
-    );
-
-  it('finds the prefix-trim cases (01, 03, 06)', () => {
-    expect(cases.map(({ f }) => f.slice(0, 2)).sort()).toEqual(
-      expect.arrayContaining(['01', '03', '06']),
-    );
-  });
-
-  it.each(cases.map(({ f, c }) => [f, c] as const))(
-    '%s: the message policy reproduces the trimmed request and its error',
-    (_f, c) => {
-      const provider = PROVIDER[c.provider_api] as ProviderId;
-      const before = parse(c.before_trim, c.format);
-      const after = parse(c.transcript, c.format);
-      const table = perMessageTable(before);
-      const ctx = prepareEviction(before, table, provider);
-      const trim = c.trim as NonNullable<SharedCase['trim']>;
-      const pinned = before.messages.filter(
-        (m) => m.role === 'system' || m.role === 'developer',
-      ).length;
-      const budget =
-        trim.policy === 'keep_last_messages'
-          ? (trim.keep ?? 0) + (trim.keep_system ? pinned : 0)
-          : table.total - (trim.drop ?? 0);
-      const r = simulatePolicy(ctx, 'message', budget);
-      expect(r.kept.map((i) => before.messages[i]?.raw)).toEqual(after.messages.map((m) => m.raw));
-      const want = c.expected.violations[0];
-      expect(r.validation.valid).toBe(c.expected.valid);
-      expect(r.firstError?.rule).toBe(want?.kind);
-      expect(r.firstError?.ids).toEqual(want?.ids);
-      expect(trimmedIndex(before, r.kept, r.firstError?.messageIndex ?? -1)).toBe(
-        want?.message_index,
-      );
-      if (want?.api_path) expect(r.firstError?.providerPath).toBe(want.api_path);
-      // The same request validated on its own gives the same first error.
-      const direct = prepareEviction(after, perMessageTable(after), provider);
-      expect(simulatePolicy(direct, 'message', after.messages.length).firstError?.message).toBe(
-        r.firstError?.message,
-      );
-    },
-  );
 });

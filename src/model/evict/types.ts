@@ -1,11 +1,60 @@
 /**
- * Contract of the eviction policies (implemented in `policies.ts`). A policy takes a transcript,
- * its token table and a budget, and says which messages it keeps.
+ * Contract of the eviction policies. A policy takes a transcript, its token table and a budget,
+ * and says which messages it keeps. Each policy is one file in `policy/` (an `EvictionPolicy`)
+ * and one entry in `registry.ts`; `policies.ts` runs them.
  */
-import type { ProviderId } from '../types.ts';
+import type { Exchange } from '../exchanges.ts';
+import type { Message, ProviderId } from '../types.ts';
 import type { Validation } from '../validate/types.ts';
+import type { EvictionContext } from './policies.ts';
 
-export type PolicyId = 'message' | 'message-keep-task' | 'exchange' | 'turn-pair' | 'summary';
+export type { PolicyId } from './registry.ts';
+import type { PolicyId } from './registry.ts';
+
+/** What a policy may cut, from the prepared context: the fast plan's inputs. */
+export interface PolicyCuts {
+  /** Cut points it may use (message indices, ours), ascending. */
+  candidates: Int32Array;
+  /** The largest cut allowed (the newest unit is never evicted). */
+  floor: number;
+  /** Non-pinned messages kept before every cut, when the policy decides them itself. */
+  head?: number[];
+}
+
+/**
+ * One eviction policy: what it keeps, where it may cut, and the same rule the slow way for the
+ * reference simulator (simulate.reference.ts) that the property tests compare against.
+ */
+export interface EvictionPolicy {
+  /** One line for the picker's title. */
+  help: string;
+  /**
+   * The options the simulator offers for it beside `keepNewestExchanges` (which every policy
+   * takes).
+   */
+  options: readonly ('pinFirst' | 'summaryTokens')[];
+  /** Keeps the first non-pinned message (the task) whatever `pinFirst` says. */
+  keepsTask: boolean;
+  /** Replaces what it evicts with one summary message of `summaryTokens`. */
+  summarises: boolean;
+  /** A larger budget never evicts more. */
+  monotone: boolean;
+  /**
+   * Fast: the cut points and the floor, from the context `prepareEviction` built.
+   * @param task the first non-pinned message (ours)
+   */
+  cuts(ctx: EvictionContext, task: number): PolicyCuts;
+  /**
+   * Slow: the units it drops, oldest first, each a list of message indices (ours), before the
+   * newest unit is set aside and protected messages are taken out.
+   * @param task the first non-pinned message, if any
+   */
+  units(
+    messages: readonly Message[],
+    exchanges: readonly Exchange[],
+    task: number | undefined,
+  ): number[][];
+}
 
 export interface PolicyOptions {
   /** Keep message 0 (the task) whatever happens. */

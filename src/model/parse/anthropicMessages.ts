@@ -1,7 +1,7 @@
 /**
  * Anthropic Messages request body (`POST /v1/messages`), a bare `messages` array, or a response
  * object (`{type: "message", role: "assistant", content}`).
- * Source of the shape: ../shared/docs/formats.md §1 (anthropic-sdk-typescript `MessageParam`).
+ * Source of the shape: anthropic-sdk-typescript `MessageParam` (docs/formats.md#anthropic-messages).
  */
 import type { Block, Message, Result, Role, Transcript, ToolDef, UsageRecord } from '../types.ts';
 import type { FormatParser } from './registry.ts';
@@ -88,7 +88,7 @@ export function anthropicBlock(b: unknown): Block {
 /**
  * A call the provider runs itself (Anthropic `server_tool_use` / `mcp_tool_use`, a claude.ai
  * export's `tool_use`): a `tool_use` block marked `server`, answered inside the same turn.
- * Source: ../shared/docs/formats.md §1a (server_tool_use) and §9d (claude.ai exports).
+ * See docs/formats.md#anthropic-messages (server tools) and #claude-ai-export.
  */
 export function serverToolUse(b: Json): Block {
   return {
@@ -405,6 +405,9 @@ export const anthropicMessagesParser: FormatParser = {
   id: 'anthropic-messages',
   label: 'Anthropic Messages',
   provider: 'anthropic',
+  category: 'request',
+  resultStyle: 'user',
+  usageCacheApart: true,
   expected:
     'an object with `messages` (role user/assistant, string or content blocks such as `tool_use`/`tool_result`), a bare array of such messages, or a response object with `type: "message"`',
   sniff,

@@ -8,12 +8,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { FormatId, Transcript } from '../types.ts';
-import { listArchiveRequests } from './archives.ts';
 import { parseDocument } from './index.ts';
 import { listRequests } from './multi.ts';
-import { parserFor } from './registry.ts';
+import { formatsOf, listArchiveRequests, parserFor } from './registry.ts';
 
-const ARCHIVES: FormatId[] = ['inspect-log', 'swe-agent', 'chatgpt-export', 'claude-ai-export'];
+const ARCHIVES = formatsOf('archive');
 
 /** Index invariants every downstream step relies on (simulate.ts needs unique raw indices). */
 function wellIndexed(t: Transcript): boolean {

@@ -3,7 +3,7 @@
  * an untouched transcript reads back with the same messages; a structure-only copy (every message
  * rebuilt from its blocks, the top level reduced by redact.ts) reads back in the same format with
  * the same roles, tool calls and pairing; a message removed by a cut stays removed. Our own small
- * fixtures, each with a call and its result (shared case 02 before its trim) plus a text reply.
+ * fixtures, each with a call and its result (reported case 02 before its trim) plus a text reply.
  */
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../analyze.ts';

@@ -58,7 +58,7 @@ const BODY = {
   ],
 };
 
-describe('bedrock-converse parser (formats.md §5)', () => {
+describe('bedrock-converse parser (docs/formats.md#bedrock-converse)', () => {
   it('one message per message, one block per content block', () => {
     const t = parse(BODY);
     expect(t.system).toEqual([{ text: 'You watch queues.', path: 'system.0' }]);

@@ -1,7 +1,7 @@
 /**
  * AWS Bedrock Converse request (`{messages[], system[], toolConfig, modelId?}`), a bare
  * `messages` array, or a Converse response (`{output: {message}, stopReason, usage}`).
- * Source of the shape: ../shared/docs/formats.md §5 (`@aws-sdk/client-bedrock-runtime` models).
+ * Source of the shape: `@aws-sdk/client-bedrock-runtime` models (docs/formats.md#bedrock-converse).
  *
  * Content blocks are tagged unions with exactly one key: `text`, `image`, `document`, `video`,
  * `audio`, `toolUse {toolUseId, name, input}`, `toolResult {toolUseId, content[], status}`
@@ -362,6 +362,9 @@ export const bedrockConverseParser: FormatParser = {
   id: 'bedrock-converse',
   label: 'AWS Bedrock Converse',
   provider: 'bedrock',
+  category: 'request',
+  resultStyle: 'user',
+  usageCacheApart: true,
   expected:
     'an object with `messages` whose content blocks are single-key objects (`text`, `toolUse`, `toolResult`, `reasoningContent`, …), a bare array of such messages, or a response with `output.message`',
   sniff,

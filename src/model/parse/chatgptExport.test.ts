@@ -1,6 +1,6 @@
 /**
- * ChatGPT data exports: our own small `conversations.json` values in the shape of formats.md §9d
- * (`mapping` nodes with `parent`/`children`, `current_node`), carrying shared case 01 (orphan
+ * ChatGPT data exports: our own small `conversations.json` values in the shape of docs/formats.md#chatgpt-export
+ * (`mapping` nodes with `parent`/`children`, `current_node`), carrying reported case 01 (orphan
  * after a trim, its expected verdict kept) and a regenerated branch.
  */
 import { describe, expect, it } from 'vitest';

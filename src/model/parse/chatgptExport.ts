@@ -3,13 +3,13 @@
  * {<nodeId>: {id, parent, children[], message: {id, author: {role, name?}, create_time,
  * content: {content_type, parts?, text?, …}, recipient, metadata, …} | null}}, current_node,
  * conversation_id?, default_model_slug?}]`, or one such conversation.
- * Source of the shape: ../shared/docs/formats.md §9d ("Follow `parent` from `current_node`. No
- * usage."). The conversation shown is the branch that ends at `current_node`, from the root down;
+ * Source of the shape: docs/formats.md#chatgpt-export (follow `parent` from `current_node`; no
+ * usage). The conversation shown is the branch that ends at `current_node`, from the root down;
  * other branches (edited prompts, regenerated replies) are left out with a warning.
  *
  * Tools: an assistant message addressed to a tool (`recipient` other than `all`) is a
  * `tool_use`; a message by author role `tool` is a `tool_result` named `author.name`. The export
- * carries no call ids, so calls and results are paired by position and name (formats.md §0): a
+ * carries no call ids, so calls and results are paired by position and name (docs/formats.md#pairing): a
  * call takes its node id as its id, and a tool message that follows it (after only other tool
  * messages) with the same tool name, or none, answers that id. A tool message with no such call
  * keeps id null (an orphan).
@@ -374,6 +374,9 @@ export const chatgptExportParser: FormatParser = {
   id: 'chatgpt-export',
   label: 'ChatGPT data export',
   provider: 'openai-chat',
+  category: 'archive',
+  resultStyle: 'tool',
+  listRequests: listChatgptConversations,
   expected:
     'a ChatGPT data export (conversations.json): conversations with `mapping` (nodes with `parent` and `message.author.role`) and `current_node`',
   sniff,

@@ -3,8 +3,8 @@
  * chat_messages: [{uuid, sender: 'human' | 'assistant', text, content: [block], attachments:
  * [{file_name, file_type, file_size, extracted_content}], files: [{file_name, file_kind?}],
  * created_at}]}]`, or one such conversation.
- * Source of the shape: ../shared/docs/formats.md §9d ("`chat_messages` with sender
- * human/assistant. No usage."). Content blocks follow the Messages API (formats.md §1a): `text`,
+ * Source of the shape: docs/formats.md#claude-ai-export (`chat_messages` with sender
+ * human/assistant, no usage). Content blocks follow the Messages API: `text`,
  * `thinking`, `tool_use {id, name, input}`, `tool_result {tool_use_id, name, content, is_error}`.
  *
  * claude.ai runs its tools itself, inside the assistant turn: the export keeps each `tool_use`
@@ -12,7 +12,7 @@
  * (`server: true` / `server: 'tool_result'`), which pair inside the assistant turn (§1.3), so the
  * export is not flagged for results "missing" from the next user message. Older exports without
  * ids: calls are named by message and position and results paired by position and name within
- * the turn (formats.md §0), with a warning. A message with an empty `content` list
+ * the turn (docs/formats.md#pairing), with a warning. A message with an empty `content` list
  * falls back to its `text`. Attachments with `extracted_content` are text the model read: they
  * become text blocks; other attachments and files become document/image blocks.
  *
@@ -289,6 +289,9 @@ export const claudeAiExportParser: FormatParser = {
   id: 'claude-ai-export',
   label: 'claude.ai data export',
   provider: 'anthropic',
+  category: 'archive',
+  resultStyle: 'user',
+  listRequests: listClaudeAiConversations,
   expected:
     'a claude.ai data export (conversations.json): conversations with `chat_messages` (sender human/assistant, `text`, `content` blocks)',
   sniff,

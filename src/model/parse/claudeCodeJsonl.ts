@@ -1,6 +1,6 @@
 /**
  * Claude Code session logs (`~/.claude/projects/<cwd>/<sessionId>.jsonl`).
- * Source of the shape: ../shared/docs/formats.md §6.
+ * Source of the shape: what Claude Code writes (no published schema; docs/formats.md#claude-code-jsonl).
  *
  * - Lines are put in `parentUuid` order (a line is placed after its parent even when it was
  *   written first), otherwise file order.
@@ -377,6 +377,9 @@ export const claudeCodeJsonlParser: FormatParser = {
   id: 'claude-code-jsonl',
   label: 'Claude Code session log',
   provider: 'anthropic',
+  category: 'log',
+  resultStyle: 'user',
+  usageCacheApart: true,
   expected:
     'JSON Lines with `type` user/assistant/system/summary, `uuid`, `parentUuid`, `sessionId`, and `message` holding Anthropic content blocks',
   jsonl: true,

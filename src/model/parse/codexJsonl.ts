@@ -1,6 +1,6 @@
 /**
  * OpenAI Codex CLI rollouts (`~/.codex/sessions/…/rollout-*.jsonl`).
- * Source of the shape: ../shared/docs/formats.md §7.
+ * Source of the shape: what the Codex CLI's rollout recorder writes (docs/formats.md#codex-jsonl).
  *
  * - Only `response_item` lines become messages (`event_msg` `user_message` / `agent_message`
  *   repeat them). Each item is one message, as in a Responses `input` array: `function_call`
@@ -334,6 +334,9 @@ export const codexJsonlParser: FormatParser = {
   id: 'codex-jsonl',
   label: 'Codex CLI rollout',
   provider: 'openai-responses',
+  category: 'log',
+  resultStyle: 'tool',
+  itemIds: true,
   expected:
     'JSON Lines of `{timestamp, type, payload}` with `type` session_meta / response_item / event_msg / turn_context / compacted',
   jsonl: true,

@@ -1,27 +1,20 @@
 /**
- * Containers must not steal existing formats: no sample in public/samples, no shared case and no
- * real log (../shared, skipped with a message when absent) is taken for a curl command, an SSE
- * dump, a HAR, a LiteLLM log or a batch file; and the text hook costs nothing on JSON.
+ * Containers must not steal existing formats: no sample in public/samples and no case fixture is
+ * taken for a curl command, an SSE dump, a HAR, a LiteLLM log or a batch file; and the text hook
+ * costs nothing on JSON. The reported cases and real logs are checked the same way by
+ * containers.corpus.test.ts (the corpus suite).
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { CASE_FIXTURES } from '../fixtures/cases.ts';
+import { takenForContainer } from '../testing.ts';
 import { chooseFormat, containerWarnings, openContainer, unwrapText } from './containers.ts';
-import { parseTranscript, readSource } from './index.ts';
+import { parseTranscript } from './index.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 const samplesDir = path.join(repoRoot, 'public/samples');
-const shared = path.resolve(repoRoot, '../shared');
-const casesDir = path.join(shared, 'cases');
-const realDir = path.join(shared, 'real');
-
-function notAContainer(text: string, name?: string) {
-  expect(unwrapText(text)).toBeNull();
-  const src = readSource(text, name);
-  if (!src.ok) return;
-  expect(openContainer(src.value)).toBeNull();
-}
 
 describe('existing formats are not taken for containers', () => {
   const samples = readdirSync(samplesDir).filter(
@@ -29,39 +22,14 @@ describe('existing formats are not taken for containers', () => {
   );
   it('there are samples', () => expect(samples.length).toBeGreaterThan(0));
   for (const f of samples)
-    it(`sample ${f}`, () => notAContainer(readFileSync(path.join(samplesDir, f), 'utf8'), f));
+    it(`sample ${f}`, () =>
+      expect(takenForContainer(readFileSync(path.join(samplesDir, f), 'utf8'), f)).toBe(false));
 
-  const cases = existsSync(casesDir)
-    ? readdirSync(casesDir).filter((f) => f.endsWith('.json'))
-    : [];
-  if (cases.length === 0)
-    console.warn(`skipped: ${casesDir} not found (containers vs shared cases)`);
-  describe.skipIf(cases.length === 0)('shared cases', () => {
-    for (const f of cases) {
-      it(f, () => {
-        const c = JSON.parse(readFileSync(path.join(casesDir, f), 'utf8')) as Record<
-          string,
-          unknown
-        >;
-        for (const key of ['transcript', 'before_trim', 'source_transcript']) {
-          if (c[key] === undefined) continue;
-          expect(openContainer({ kind: 'json', value: c[key] }), `${f} ${key}`).toBeNull();
-          notAContainer(JSON.stringify(c[key], null, 2));
-        }
-      });
-    }
-  });
-
-  const real = existsSync(realDir)
-    ? readdirSync(realDir, { withFileTypes: true })
-        .filter((d) => d.isDirectory())
-        .flatMap((d) => readdirSync(path.join(realDir, d.name)).map((f) => path.join(d.name, f)))
-    : [];
-  if (real.length === 0) console.warn(`skipped: ${realDir} not found (containers vs real logs)`);
-  describe.skipIf(real.length === 0)('real logs', () => {
-    for (const f of real)
-      it(f, () => notAContainer(readFileSync(path.join(realDir, f), 'utf8'), path.basename(f)));
-  });
+  for (const c of CASE_FIXTURES)
+    it(`case fixture: ${c.name}`, () => {
+      expect(openContainer({ kind: 'json', value: c.transcript })).toBeNull();
+      expect(takenForContainer(JSON.stringify(c.transcript, null, 2))).toBe(false);
+    });
 });
 
 describe('unwrapText', () => {

@@ -3,8 +3,7 @@
  * command, a raw SSE dump of a streamed response, a HAR file, a LiteLLM log, a batch file, an
  * OpenTelemetry trace (one request per LLM call span). A
  * container is unwrapped before the format detectors run, into the inner document(s) plus a note
- * of where each came from. Source: ../shared/docs/formats.md §9b–9d and §11 ("Container formats
- * first").
+ * of where each came from: containers first, then formats (docs/formats.md#containers).
  *
  * Two hooks in `index.ts`: `unwrapText` in `readSource` (text containers: curl, SSE) and
  * `openContainer` in `parseDocument` (JSON containers: HAR, LiteLLM, batches, Gemini stream

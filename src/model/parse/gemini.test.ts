@@ -48,7 +48,7 @@ const BODY = {
   ],
 };
 
-describe('gemini parser (formats.md §4a)', () => {
+describe('gemini parser (docs/formats.md#gemini)', () => {
   it('one message per content, one block per part', () => {
     const t = parse(BODY);
     expect(t.listKey).toBe('contents');

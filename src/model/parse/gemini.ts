@@ -2,7 +2,7 @@
  * Google Gemini `generateContent` body (`{contents[], systemInstruction, tools}`, REST camelCase
  * or proto snake_case, or the JS SDK form with `config`), a bare `contents` array, or a
  * `GenerateContentResponse` (`candidates[].content`).
- * Source of the shape: ../shared/docs/formats.md §4a (googleapis/js-genai `src/types.ts`).
+ * Source of the shape: googleapis/js-genai `src/types.ts` (docs/formats.md#gemini).
  *
  * One normalised message per content (rawIndex = index in `contents`), one block per part, so a
  * block index is the part index. Role `model` → assistant. `functionCall` → tool_use (id null when
@@ -370,6 +370,8 @@ export const geminiParser: FormatParser = {
   id: 'gemini',
   label: 'Google Gemini',
   provider: 'gemini',
+  category: 'request',
+  resultStyle: 'user',
   expected:
     'an object with `contents` (role user/model, `parts` with text, `functionCall`, `functionResponse`), a bare array of such contents, or a response with `candidates`',
   sniff,

@@ -1,5 +1,3 @@
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../analyze.ts';
 import { pairCounts } from '../pairing.ts';
@@ -107,18 +105,5 @@ describe('gemini-cli sessions', () => {
     expect(a.validation.violations[0]?.message).toBe(
       'Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.',
     );
-  });
-
-  const REAL = path.resolve(
-    import.meta.dirname,
-    '../../../../shared/real/gemini-cli/agtrace-myapp-hoge.json',
-  );
-  it.skipIf(!existsSync(REAL))(`the real session in ${REAL} parses, every call answered`, () => {
-    const r = parseTranscript(readFileSync(REAL, 'utf8'));
-    if (!r.ok) throw new Error(r.error.message);
-    const a = analyze(r.value.transcript);
-    expect(a.transcript.format).toBe('gemini-cli');
-    expect(a.pairs.every((p) => p.status === 'answered')).toBe(true);
-    expect(a.validation.valid).toBe(true);
   });
 });

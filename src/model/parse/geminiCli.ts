@@ -4,8 +4,7 @@
  * `{id, timestamp, type: 'user' | 'gemini' | 'info' | 'error' | …, content, thoughts?, toolCalls?,
  * tokens?, model?}` and a tool call carries its own result:
  * `{id, name, args, status, result: [{functionResponse: {id, name, response}}]}`.
- * Source: the shape of the real session in ../shared/real/gemini-cli (formats.md §9d lists such
- * CLI logs as lower priority).
+ * Source: the shape of a real saved session (the corpus suite reads one; docs/formats.md#gemini-cli).
  *
  * A `gemini` line becomes an assistant message (text, thoughts as thinking, one tool_use per
  * call); the results it carries become the user turn right after it, as the CLI sends them to
@@ -358,6 +357,8 @@ export const geminiCliParser: FormatParser = {
   id: 'gemini-cli',
   label: 'Gemini CLI session',
   provider: 'gemini',
+  category: 'log',
+  resultStyle: 'user',
   expected:
     'a Gemini CLI session: `{sessionId, projectHash, messages: [{type: "user" | "gemini", content, toolCalls?}]}`',
   sniff,

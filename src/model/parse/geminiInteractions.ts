@@ -1,8 +1,8 @@
 /**
  * Gemini Interactions API: an `Interaction` (`{id, status, model, steps[], usage}`), a create
  * body (`{model, input: Step[], system_instruction?, tools?, previous_interaction_id?}`), or a
- * bare step array. Source of the shape: ../shared/docs/formats.md §4b (js-genai
- * `interactions` types and samples).
+ * bare step array. Source of the shape: js-genai `interactions` types and samples
+ * (docs/formats.md#gemini-interactions).
  *
  * One normalised message per step (rawIndex = step index, path `steps.N` / `input.N`), as the
  * Responses parser does per item: `user_input` → user; `model_output` → assistant text;
@@ -368,6 +368,8 @@ export const geminiInteractionsParser: FormatParser = {
   id: 'gemini-interactions',
   label: 'Gemini Interactions',
   provider: 'gemini',
+  category: 'request',
+  resultStyle: 'user',
   expected:
     'an Interaction with `steps` (or a create body with `input`): typed steps `user_input`, `model_output`, `thought`, `function_call`, `function_result` (by `call_id`), `google_search_call` / `_result`, …',
   sniff,

@@ -1,6 +1,6 @@
 /**
- * Inspect AI eval logs: our own small logs, shaped like the real one (../shared/real/inspect-log)
- * and filled with the shared cases 01 (orphan after a trim) and 02 (trailing tool call), whose
+ * Inspect AI eval logs: our own small logs, shaped like a real one (realArchives.corpus.test.ts)
+ * and filled with the reported cases 01 (orphan after a trim) and 02 (trailing tool call), whose
  * expected verdicts are the expectations here.
  */
 import { describe, expect, it } from 'vitest';

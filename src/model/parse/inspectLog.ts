@@ -7,8 +7,8 @@
  * tool_call_id?, function?, error?: {type, message} | null}`. `content` is a string or a list
  * of `{type: text|reasoning|image|audio|video, …}`; a string may be `attachment://<hash>`,
  * resolved against the sample's `attachments`.
- * Source of the shape: ../shared/real/SOURCES.md §6 (the real log in ../shared/real/inspect-log)
- * and ../shared/docs/formats.md §0 (what the normaliser produces). Requests go to the model of
+ * Source of the shape: inspect_ai's `EvalLog` as a real log writes it (the corpus suite reads one)
+ * and docs/formats.md#inspect-log. Requests go to the model of
  * `eval.model` (`openai/gpt-4o-mini`): validated as OpenAI Chat Completions by default.
  *
  * A log with several samples is a multi-request file: `listInspectSamples` gives one entry per
@@ -164,7 +164,7 @@ function toolsOf(events: unknown[], attachments: Json): ToolDef[] | null {
 
 /**
  * Usage of each `model` event (`output.usage`: `input_tokens` includes cache reads, as OpenAI's
- * `prompt_tokens` does — formats.md §10), tied to the reply message by its id when it is kept.
+ * `prompt_tokens` does — docs/formats.md#usage), tied to the reply message by its id when it is kept.
  */
 function usageOf(events: unknown[], idToIndex: Map<string, number>): UsageRecord[] {
   const out: UsageRecord[] = [];
@@ -355,6 +355,9 @@ export const inspectLogParser: FormatParser = {
   id: 'inspect-log',
   label: 'Inspect AI eval log',
   provider: 'openai-chat',
+  category: 'archive',
+  resultStyle: 'tool',
+  listRequests: listInspectSamples,
   expected:
     'an Inspect AI eval log (JSON format v2): an object with `eval` and `samples[]`, each sample with `messages` (OpenAI-style `tool_calls` and `tool_call_id`)',
   sniff,

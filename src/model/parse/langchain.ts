@@ -1,5 +1,6 @@
 /**
- * LangChain / LangGraph message lists. Source of the shape: ../shared/docs/formats.md §8a.
+ * LangChain / LangGraph message lists. Source of the shape: langchain-core's message
+ * serialisations (docs/formats.md#langchain).
  *
  * Three serialisations, in a bare array or under `messages` (graph state):
  * - dicts (`model_dump()`): `{type: human|ai|system|tool|function|chat, content, tool_calls,
@@ -350,6 +351,8 @@ export const langchainParser: FormatParser = {
   id: 'langchain',
   label: 'LangChain messages',
   provider: 'openai-chat',
+  category: 'framework',
+  resultStyle: 'tool',
   expected:
     'an array (or `{messages}`) of LangChain messages: `{type: human|ai|system|tool, content, tool_calls, tool_call_id}`, `{type, data}`, or `{lc: 1, type: "constructor", id: [..., "AIMessage"], kwargs}`',
   sniff,

@@ -5,7 +5,7 @@
  */
 import { parseJsonBounded } from './json.ts';
 import { arr, isObject, requestLabel, str, type Json } from './util.ts';
-import { listArchiveRequests } from './archives.ts';
+import { listArchiveRequests } from './registry.ts';
 
 /** A request found in a multi-request file. */
 export interface RequestEntry {

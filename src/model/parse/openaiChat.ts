@@ -1,7 +1,7 @@
 /**
  * OpenAI Chat Completions request body (`{messages, tools}`), a bare message array, or a
  * `chat.completion` response. Legacy `function_call` / role `function` are read with no id.
- * Source of the shape: ../shared/docs/formats.md §2 (openai-node `ChatCompletionMessageParam`).
+ * Source of the shape: openai-node `ChatCompletionMessageParam` (docs/formats.md#openai-chat).
  */
 import type { Block, Message, Result, Role, Transcript, ToolDef, UsageRecord } from '../types.ts';
 import type { FormatParser } from './registry.ts';
@@ -324,6 +324,8 @@ export const openaiChatParser: FormatParser = {
   id: 'openai-chat',
   label: 'OpenAI Chat Completions',
   provider: 'openai-chat',
+  category: 'request',
+  resultStyle: 'tool',
   expected:
     'an object with `messages` (roles system/developer/user/assistant/tool, `tool_calls`, `tool_call_id`), a bare array of such messages, or a `chat.completion` response',
   sniff,

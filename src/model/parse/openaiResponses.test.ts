@@ -74,7 +74,7 @@ const BODY = {
   ],
 };
 
-describe('openai-responses parser (formats.md §3)', () => {
+describe('openai-responses parser (docs/formats.md#openai-responses)', () => {
   it('one message per item, ids kept, call_id as the tool id', () => {
     const t = parse(BODY);
     expect(t.listKey).toBe('input');

@@ -1,7 +1,7 @@
 /**
  * OpenAI Responses API: a request body (`{input, instructions, tools, …}`), a bare `input` item
  * array, or a response object (`{object: "response", output: […]}`).
- * Source of the shape: ../shared/docs/formats.md §3 (openai-node `ResponseInputItem`).
+ * Source of the shape: openai-node `ResponseInputItem` (docs/formats.md#openai-responses).
  *
  * One normalised message per item (rawIndex = item index, path `input.N`): message items keep
  * their role; `function_call` / `custom_tool_call` (and the built-in `*_call` items that carry a
@@ -553,6 +553,9 @@ export const openaiResponsesParser: FormatParser = {
   id: 'openai-responses',
   label: 'OpenAI Responses',
   provider: 'openai-responses',
+  category: 'request',
+  resultStyle: 'tool',
+  itemIds: true,
   expected:
     'an object with `input` (message items, `function_call` / `function_call_output` by `call_id`, `reasoning` items), a bare array of such items, or a response object with `object: "response"` and `output`',
   sniff,

@@ -1,9 +1,12 @@
 /**
- * The list of format parsers. Adding a format is one new file in this folder and one line here.
+ * The format registry: one `FormatParser` per format. Adding a format is one new file in this
+ * folder and one line in `PARSERS`; every per-format list elsewhere (default providers, result
+ * style, JSON Lines, request listing, permalink ids) is derived from these entries.
  */
 import { geminiCliParser } from './geminiCli.ts';
 import type { FormatId, Message, ProviderId, Result, Transcript } from '../types.ts';
 import type { SourceDoc } from './json.ts';
+import type { RequestEntry } from './multi.ts';
 import { anthropicMessagesParser } from './anthropicMessages.ts';
 import { openaiChatParser } from './openaiChat.ts';
 import { openaiResponsesParser } from './openaiResponses.ts';
@@ -19,16 +22,44 @@ import { chatgptExportParser } from './chatgptExport.ts';
 import { claudeAiExportParser } from './claudeAiExport.ts';
 import { geminiInteractionsParser } from './geminiInteractions.ts';
 
+/** The kinds of document a format can be (`FormatParser.category`). */
+export type FormatCategory = 'request' | 'log' | 'framework' | 'archive';
+
 export interface FormatParser {
   id: FormatId;
   /** Human label for pickers. */
   label: string;
   /** The provider a transcript in this format is sent to by default. */
   provider: ProviderId;
+  /**
+   * What kind of document: a provider's request or response body (`request`), an agent's session
+   * log (`log`), a framework's message list (`framework`), or an archive of finished runs or
+   * conversations (`archive`).
+   */
+  category: FormatCategory;
   /** What the parser expects, in one sentence: shown when nothing matched. */
   expected: string;
   /** True for line-based logs: `sniff`/`parse` receive a `jsonl` document. */
   jsonl?: boolean;
+  /**
+   * Where this format keeps a tool_result: in a `tool` message of its own (`tool`), or in the
+   * user turn after the call (`user`). A repair writes a new error result this way when the
+   * transcript holds no `tool` message to follow.
+   */
+  resultStyle: 'tool' | 'user';
+  /**
+   * For an archive that can hold several samples or conversations: one entry per item (each
+   * value the archive narrowed to that item), for the request picker; `[]` when the value is no
+   * such archive. Cheap and never throws.
+   */
+  listRequests?: (value: unknown) => RequestEntry[];
+  /** True when a message's `meta.sourceId` is a Responses item id (`fc_…`, `rs_…`, `msg_…`). */
+  itemIds?: boolean;
+  /**
+   * True when the format's usage records count cache reads and writes apart from `inputTokens`
+   * (Anthropic's and Bedrock's buckets); absent, `inputTokens` includes them (docs/formats.md#usage).
+   */
+  usageCacheApart?: boolean;
   /**
    * Structural sniff: 0 = not this format, 1 = certainly this format. Must be cheap (look at the
    * top level and a few items) and must not throw on any input.
@@ -73,6 +104,29 @@ export const PARSERS: FormatParser[] = [
   claudeAiExportParser,
   geminiInteractionsParser,
 ];
+
+/** Every format id, in registry order (the permalink's `format` values). */
+export const FORMAT_IDS: readonly FormatId[] = PARSERS.map((p) => p.id);
+
+/**
+ * The samples or conversations of an archive file (the formats with `listRequests`).
+ * @param value a parsed JSON value
+ * @returns the first non-empty listing (each entry's value is the archive narrowed to one item,
+ *   which the format's own parser reads); `[]` when the value is no multi-item archive. Cheap
+ *   (looks at the top level and the first few items before listing) and never throws.
+ */
+export function listArchiveRequests(value: unknown): RequestEntry[] {
+  for (const p of PARSERS) {
+    const found = p.listRequests?.(value) ?? [];
+    if (found.length > 0) return found;
+  }
+  return [];
+}
+
+/** The format ids of one category, in registry order. */
+export function formatsOf(category: FormatCategory): FormatId[] {
+  return PARSERS.filter((p) => p.category === category).map((p) => p.id);
+}
 
 /** The parser of a format id, or undefined for an id no parser registers. */
 export function parserFor(id: FormatId): FormatParser | undefined {

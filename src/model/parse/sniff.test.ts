@@ -1,26 +1,21 @@
 /**
- * Detection across formats: the log, framework and archive parsers (claude-code-jsonl, codex-jsonl,
- * langchain, vercel-ai, inspect-log, swe-agent, chatgpt-export, claude-ai-export) claim their own samples unaided and none of the other formats' samples
- * or the shared cases.
+ * Detection across formats: the log, framework and archive parsers (every category but `request`
+ * in the registry) claim their own samples unaided and none of the other formats' samples or our
+ * case fixtures. The reported cases and real logs are checked by sniff.corpus.test.ts.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CASE_FIXTURES } from '../fixtures/cases.ts';
 import type { FormatId } from '../types.ts';
 import { detectFormats, readSource } from './index.ts';
+import { formatsOf } from './registry.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 const samplesDir = path.join(repoRoot, 'public/samples');
-const casesDir = path.join(path.resolve(repoRoot, '../shared'), 'cases');
 /** Archive formats (Inspect logs, SWE-agent trajectories, ChatGPT and claude.ai exports). */
-const ARCHIVES: FormatId[] = ['inspect-log', 'swe-agent', 'chatgpt-export', 'claude-ai-export'];
-const MINE: FormatId[] = [
-  'claude-code-jsonl',
-  'codex-jsonl',
-  'langchain',
-  'vercel-ai',
-  ...ARCHIVES,
-];
+const ARCHIVES = formatsOf('archive');
+const MINE = [...formatsOf('log'), ...formatsOf('framework'), ...ARCHIVES];
 
 interface SampleEntry {
   file: string;
@@ -51,33 +46,15 @@ describe('samples in public/samples', () => {
   }
 });
 
-describe.skipIf(!existsSync(casesDir))(
-  'shared cases (skipped when ../shared/cases is absent)',
-  () => {
-    const files = existsSync(casesDir)
-      ? readdirSync(casesDir).filter((f) => f.endsWith('.json'))
-      : [];
-    it('there are cases to check', () => expect(files.length).toBeGreaterThan(0));
-    for (const f of files) {
-      it(`${f}: no log or framework parser claims it`, () => {
-        const c = JSON.parse(readFileSync(path.join(casesDir, f), 'utf8')) as Record<
-          string,
-          unknown
-        >;
-        for (const key of ['transcript', 'before_trim', 'source_transcript']) {
-          if (c[key] === undefined) continue;
-          const found = detectFormats({ kind: 'json', value: c[key] });
-          expect(
-            found.filter((x) => MINE.includes(x.format)),
-            `${f} ${key}`,
-          ).toEqual([]);
-        }
-      });
-    }
-  },
-);
+describe('case fixtures: no log, framework or archive parser claims them', () => {
+  for (const c of CASE_FIXTURES)
+    it(c.name, () => {
+      const found = detectFormats({ kind: 'json', value: c.transcript });
+      expect(found.filter((x) => MINE.includes(x.format))).toEqual([]);
+    });
+});
 
-/** Small archive values of our own, one per format, shaped like formats.md §9d and SOURCES.md §6. */
+/** Small archive values of our own, one per format, shaped as docs/formats.md#archives describes. */
 const ARCHIVE_FIXTURES: [FormatId, unknown][] = [
   [
     'inspect-log',
@@ -175,34 +152,6 @@ describe('archive formats claim their own shape and nothing else claims it', () 
     });
   }
 });
-
-const realDir = path.join(path.resolve(repoRoot, '../shared'), 'real');
-const realFiles = existsSync(realDir)
-  ? readdirSync(realDir, { withFileTypes: true })
-      .filter((d) => d.isDirectory())
-      .flatMap((d) => readdirSync(path.join(realDir, d.name)).map((f) => path.join(d.name, f)))
-  : [];
-if (realFiles.length === 0)
-  console.warn(`skipped: ${realDir} not found (real files vs archive sniffers)`);
-
-describe.skipIf(realFiles.length === 0)(
-  'real files: archive parsers claim only their own (skipped when ../shared/real is absent)',
-  () => {
-    const own: Record<string, FormatId> = {
-      'inspect-log': 'inspect-log',
-      'swe-agent': 'swe-agent',
-    };
-    for (const f of realFiles) {
-      it(f, () => {
-        const found = detect(readFileSync(path.join(realDir, f), 'utf8'));
-        const dir = f.split(path.sep)[0] ?? '';
-        const archive = found.filter((c) => ARCHIVES.includes(c.format)).map((c) => c.format);
-        expect(archive).toEqual(own[dir] ? [own[dir]] : []);
-        if (own[dir]) expect(found[0]?.format).toBe(own[dir]);
-      });
-    }
-  },
-);
 
 describe('JSON Lines told from one JSON document', () => {
   const line = (o: unknown) => JSON.stringify(o);

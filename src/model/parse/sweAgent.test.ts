@@ -1,7 +1,8 @@
 /**
- * SWE-agent trajectories: our own small `.traj` values, shaped like the real one
- * (../shared/real/swe-agent) and filled with the shared cases 01 (orphan after a trim) and 02
- * (trailing tool call), whose expected verdicts are the expectations here.
+ * SWE-agent trajectories: our own small `.traj` values, shaped like a real one (the corpus suite
+ * reads a real trajectory in realArchives.corpus.test.ts) and filled with the reported cases 01
+ * (orphan after a trim) and 02 (trailing tool call), whose expected verdicts are the
+ * expectations here.
  */
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../analyze.ts';
@@ -82,6 +83,20 @@ describe('swe-agent', () => {
     ]);
     expect(analyze(t).pairs.map((x) => x.status)).toEqual(['answered']);
     expect(validateTranscript(t).valid).toBe(true);
+  });
+
+  it('a replay that reuses call ids: each reuse is a duplicate call with a duplicate result, none orphaned', () => {
+    const again = (id: string) => observation([id], '42.16');
+    const t = parsed(
+      traj([sys, user, convert, again('call_cv01'), convert, again('call_cv01')]),
+    ).transcript;
+    const pairs = analyze(t).pairs;
+    expect(pairs.filter((p) => p.status === 'orphan' || p.status === 'unanswered')).toEqual([]);
+    const count = (s: string) => pairs.filter((p) => p.status === s).length;
+    expect([count('answered'), count('duplicate_id'), count('duplicate_result')]).toEqual([
+      1, 1, 1,
+    ]);
+    expect(t.messages.flatMap((m) => m.blocks.filter((b) => b.type === 'other'))).toEqual([]);
   });
 
   it('case 02 (trailing tool call) keeps its verdict in a trajectory', () => {

@@ -6,8 +6,9 @@
  * SWE-agent's own fields on each entry (`agent`, `message_type`: system_prompt / observation /
  * action / thought, `thought`, `action`, `is_demo`). A tool message names the calls it answers
  * in `tool_call_ids` (a LIST), not `tool_call_id`.
- * Source of the shape: ../shared/real/SOURCES.md §6 (the real trajectory in
- * ../shared/real/swe-agent) and ../shared/docs/formats.md §2 for the Chat message fields.
+ * Source of the shape: SWE-agent's trajectories as a real run writes them (the corpus suite reads
+ * one) and openai-node `ChatCompletionMessageParam` for the Chat message fields
+ * (docs/formats.md#swe-agent).
  * Older trajectories (thought/action text, no `tool_calls`) read as plain text messages.
  *
  * A tool message with several ids becomes one `tool_result` per id; the observation's content
@@ -147,6 +148,8 @@ export const sweAgentParser: FormatParser = {
   id: 'swe-agent',
   label: 'SWE-agent trajectory',
   provider: 'openai-chat',
+  category: 'archive',
+  resultStyle: 'tool',
   expected:
     'a SWE-agent trajectory (.traj): an object with `history` (OpenAI-style messages with `agent`/`message_type`, tool messages with `tool_call_ids`) and `trajectory`/`info`',
   sniff,

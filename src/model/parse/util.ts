@@ -139,7 +139,7 @@ export function bareListTranscript(
 /**
  * A legacy OpenAI `function_call` (`{name, arguments}`, before `tool_calls`) as a `tool_use`
  * block without an id: it carries none, and its result (role `function`) names it instead.
- * Source of the shape: ../shared/docs/formats.md §2.
+ * Source of the shape: openai-node's deprecated `function_call` (docs/formats.md#openai-chat).
  */
 export function legacyFunctionCall(fc: Json): Block {
   return {

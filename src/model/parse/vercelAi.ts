@@ -1,5 +1,6 @@
 /**
- * Vercel AI SDK message arrays. Source of the shape: ../shared/docs/formats.md §8b.
+ * Vercel AI SDK message arrays. Source of the shape: the `ai` package's `ModelMessage` and
+ * `UIMessage` (docs/formats.md#vercel-ai).
  *
  * - `ModelMessage[]` (v5+; v4 `CoreMessage` with `args` / `result`): roles system / user /
  *   assistant / tool, `tool-call` and `tool-result` parts paired by `toolCallId`.
@@ -596,6 +597,8 @@ export const vercelAiParser: FormatParser = {
   id: 'vercel-ai',
   label: 'Vercel AI SDK messages',
   provider: 'anthropic',
+  category: 'framework',
+  resultStyle: 'user',
   expected:
     'an array (or `{messages}`) of AI SDK ModelMessages (`tool-call` / `tool-result` parts with `toolCallId`) or UIMessages (`{id, role, parts}` with `tool-*` parts)',
   sniff,

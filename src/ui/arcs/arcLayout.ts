@@ -1,5 +1,5 @@
 /**
- * Arc geometry for the gutter beside the timeline (../shared/docs/style.md §4.4). Pure: pairs,
+ * Arc geometry for the gutter beside the timeline (docs/architecture.md#arcs). Pure: pairs,
  * row boxes and a viewport in, SVG path strings out. d3-shape computes the paths; React renders
  * them (ArcLayer.tsx). Units: pixels in the timeline's content coordinates (the same space as
  * the virtualizer's `start`/`size`), lanes as integers counted outward from the rows.

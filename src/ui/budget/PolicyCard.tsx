@@ -4,23 +4,13 @@
  * the provider returns, with a jump to the message that holds the cause.
  */
 import { DEFAULT_SUMMARY_TOKENS, POLICIES, type PolicyResult } from '../../model/evict/policies.ts';
-import type { PolicyId } from '../../model/evict/types.ts';
+import { POLICY_REGISTRY } from '../../model/evict/registry.ts';
 import type { Transcript } from '../../model/types.ts';
 import type { EvictionContext } from '../../model/evict/policies.ts';
 import { messageLabels } from '../../model/messageLabels.ts';
 import { evictedCount, type PolicyChoice } from '../../state/eviction.ts';
 import { useAppStore } from '../../state/store.ts';
 import { fmtInt, prettyJson } from '../format.ts';
-
-/** One line per policy, for the picker's title. */
-export const POLICY_HELP: Record<PolicyId, string> = {
-  message: 'drop the oldest message one at a time, system pinned (the naive pass)',
-  'message-keep-task': 'keep the first message (the task), drop from the next one on',
-  exchange: 'drop the oldest whole exchanges, newest kept, system pinned',
-  'turn-pair':
-    'keep the task; drop an assistant message with the user message after it, oldest first',
-  summary: 'replace the oldest exchanges after the task with one summary message (no tool blocks)',
-};
 
 export interface PolicyCardProps {
   side: 0 | 1;
@@ -49,6 +39,7 @@ export function PolicyCard({
   const setPolicies = useAppStore((s) => s.setPolicies);
   const policyOptions = useAppStore((s) => s.policyOptions);
   const setPolicyOptions = useAppStore((s) => s.setPolicyOptions);
+  const offers = POLICY_REGISTRY[choice.id].options;
   const valid = r.validation.valid;
   const err = r.firstError;
   // Our index (a retry copy or split message shares its raw index); −1 for the summary message.
@@ -89,7 +80,7 @@ export function PolicyCard({
           aria-label={side === 0 ? 'Primary policy' : 'Compared policy'}
           data-testid="policy-select"
           value={choice.id}
-          title={POLICY_HELP[choice.id]}
+          title={POLICY_REGISTRY[choice.id].help}
           onChange={(e) => {
             const next: [string, string] = [policies[0], policies[1]];
             next[side] = e.target.value;
@@ -112,7 +103,7 @@ export function PolicyCard({
         )}
       </header>
       <div className="policy-options">
-        {(choice.id === 'message' || choice.id === 'exchange') && (
+        {offers.includes('pinFirst') && (
           <label>
             <input
               type="checkbox"
@@ -139,7 +130,7 @@ export function PolicyCard({
           />{' '}
           exchanges
         </label>
-        {choice.id === 'summary' && (
+        {offers.includes('summaryTokens') && (
           <label>
             summary{' '}
             <input

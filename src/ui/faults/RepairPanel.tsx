@@ -5,7 +5,8 @@
  */
 import { fmtInt } from '../format.ts';
 import { useEffect, useMemo } from 'react';
-import type { ProviderId, Transcript } from '../../model/types.ts';
+import { parserFor } from '../../model/parse/registry.ts';
+import type { FormatId, ProviderId, Transcript } from '../../model/types.ts';
 import { selectRepair, selectRepairDiff, type DiffRow } from '../../state/faults.ts';
 import './faults.css';
 
@@ -19,11 +20,9 @@ export interface RepairPanelProps {
   onJump: (message: number) => void;
 }
 
-const JSONL_FORMATS = new Set(['claude-code-jsonl', 'codex-jsonl']);
-
-function exportName(sourceName: string, format: string): string {
+function exportName(sourceName: string, format: FormatId): string {
   const base = (sourceName || 'transcript').replace(/\.(jsonl?|ndjson)$/i, '');
-  return `${base}-repaired.${JSONL_FORMATS.has(format) ? 'jsonl' : 'json'}`;
+  return `${base}-repaired.${parserFor(format)?.jsonl ? 'jsonl' : 'json'}`;
 }
 
 function DiffColumn({

@@ -8,8 +8,7 @@
 import { useCallback, useEffect, useRef } from 'react';
 import { loadSampleText, type SampleEntry } from '../../io/files.ts';
 import type { Analysis } from '../../model/analyze.ts';
-import { POLICIES } from '../../model/evict/policies.ts';
-import type { PolicyId } from '../../model/evict/types.ts';
+import { isPolicyId, type PolicyId } from '../../model/evict/registry.ts';
 import { LESSON, lessonBudget, lessonStepIndex, type LessonStep } from '../../model/lesson.ts';
 import type { TokenTable } from '../../model/tokens.ts';
 import { selectPolicyPair } from '../../state/faults.ts';
@@ -158,14 +157,14 @@ export function LearnPanel({ samples, analysis, tokens, onJump }: LearnPanelProp
     const i = pendingStep === null ? -1 : lessonStepIndex(pendingStep);
     return i >= 0 ? i : at;
   };
-  const known = (p: string): p is PolicyId => (POLICIES as readonly string[]).includes(p);
   const [pa, pb] = policies;
   const pair =
-    onStep && budget !== null && step.state.budgetShare !== null && known(pa) && known(pb)
+    onStep && budget !== null && step.state.budgetShare !== null && isPolicyId(pa) && isPolicyId(pb)
       ? selectPolicyPair(
           analysis.transcript,
           tokens,
           analysis.provider,
+          // Narrowed just above; the store's tuple itself is passed so the selector's memo holds.
           policies as readonly [PolicyId, PolicyId],
           budget,
         )

@@ -1,7 +1,7 @@
 /**
  * Put a response after the request that produced it, in the request's own format, so a HAR
- * entry or a LiteLLM log reads as one transcript (formats.md §9b: "the transcript is the last
- * request plus its response"; §9c: `messages` + `response`).
+ * entry or a LiteLLM log reads as one transcript: the last request plus its response
+ * (docs/formats.md#har, #litellm: `messages` + `response`).
  */
 import { isObject, type Json } from '../util.ts';
 

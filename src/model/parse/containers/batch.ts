@@ -3,7 +3,7 @@
  * message}}` per line) and create bodies (`{requests:[{custom_id, params}]}`), OpenAI Batch
  * output (`{id, custom_id, response:{status_code, body}}` per line) and input
  * (`{custom_id, method, url, body}` per line). Each row becomes one entry of the request picker.
- * Source: ../shared/docs/formats.md §9d.
+ * See docs/formats.md#batch.
  */
 import type { FormatId } from '../../types.ts';
 import { isObject, str, type Json } from '../util.ts';

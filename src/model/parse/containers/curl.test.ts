@@ -6,7 +6,7 @@ import { readCurl } from './curl.ts';
 import { quoteAnsi, quoteCmd, quoteDouble, quoteSingle, splitCmd, splitShell } from './shell.ts';
 
 /**
- * Fixture derived from ../shared/cases/08-claude-code-escape-parallel-tools.json (shortened):
+ * Fixture with the shape of the reported case 08 (anthropics/claude-code#1956, shortened):
  * three parallel `tool_use` blocks and a plain user message after them. Expected verdict there:
  * invalid, unanswered tool_use at message 1 with the three ids.
  */

@@ -2,7 +2,7 @@
  * A pasted `curl` command (DevTools "Copy as cURL" for bash or for Windows cmd, a README, a bug
  * report): the JSON body of
  * `-d` / `--data` / `--data-raw` / `--data-binary` / `--json` and the URL, whose path decides the
- * format hint. Source: ../shared/docs/formats.md §9d and §11 step 1. Bodies read from a file or
+ * format hint (docs/formats.md#curl); containers are read first. Bodies read from a file or
  * stdin (`-d @body.json`, `--data @-` with a heredoc) are not in the paste: out of scope, with a
  * message that says so.
  */

@@ -1,9 +1,9 @@
 /**
  * HAR files (DevTools "Save all as HAR", mitmproxy, Charles): `log.entries[]`, one API call each.
  * Each entry that calls an LLM API becomes one request in the request picker; its
- * `request.postData.text` is the request body. Headers are never read (formats.md §9b asks for
- * `authorization`, `x-api-key` and `cookie` never to be shown), and URLs are shown without their
- * query (Gemini's `?key=`). Source: ../shared/docs/formats.md §9b.
+ * `request.postData.text` is the request body. Headers are never read (`authorization`,
+ * `x-api-key` and `cookie` must never be shown), and URLs are shown without their query
+ * (Gemini's `?key=`). See docs/formats.md#har.
  */
 import { parseJsonBounded } from '../json.ts';
 import { decodeBytes } from '../bytes.ts';

@@ -3,7 +3,7 @@
  * `standard_logging_object`, and what the S3/GCS/Datadog/Langfuse integrations write) and proxy
  * spend-log rows (`LiteLLM_SpendLogs`, the `/spend/logs` API). The input `messages` (OpenAI-chat
  * shaped, or Anthropic-shaped for `/v1/messages` pass-through) plus the `response` become one
- * request body for the existing detectors. Source: ../shared/docs/formats.md §9c.
+ * request body for the existing detectors. See docs/formats.md#litellm.
  */
 import { parseJsonBounded } from '../json.ts';
 import { isObject, str, type Json } from '../util.ts';

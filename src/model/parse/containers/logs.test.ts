@@ -1,8 +1,7 @@
 /**
  * HAR files, LiteLLM logs and batch files, with small fixtures written by hand from the shapes
- * in ../shared/docs/formats.md §9b–9d. The broken request is derived from
- * ../shared/cases/08-claude-code-escape-parallel-tools.json (expected: invalid, unanswered
- * tool_use).
+ * in docs/formats.md#containers. The broken request has the shape of the reported case 08
+ * (anthropics/claude-code#1956; expected: invalid, unanswered tool_use).
  */
 import { describe, expect, it } from 'vitest';
 import { validateTranscript } from '../../validate/index.ts';

@@ -1,5 +1,5 @@
 /**
- * Our own OpenTelemetry GenAI traces, written from the semantic conventions (formats.md §9a) and
+ * Our own OpenTelemetry GenAI traces, written from the semantic conventions (docs/formats.md#otel) and
  * the shape of public OTLP/JSON, Jaeger and OpenLLMetry exports: an on-call agent looks into
  * 502s on checkout-api. A classifier call to OpenAI, then three calls to Anthropic; between the
  * second and the third, two parallel tools run (`execute_tool` spans) and the agent loop loses

@@ -6,7 +6,7 @@
  * and span name, in time order (the newest opens by default). Its context is rebuilt as the
  * request body its provider (`gen_ai.provider.name`, older `gen_ai.system`) received, so that
  * provider's rules judge it; `execute_tool` spans are linked to the calls by
- * `gen_ai.tool.call.id` and said in the notes. Source: ../shared/docs/formats.md §9a.
+ * `gen_ai.tool.call.id` and said in the notes. See docs/formats.md#otel.
  */
 import { requestLabel, str, type Json } from '../util.ts';
 import { bodyFormatOf, buildBody, type BodyFormat } from './otelBody.ts';

@@ -1,7 +1,7 @@
 /**
  * A call's semconv context rebuilt as the request body its provider received: Anthropic
  * Messages, OpenAI Chat Completions, Gemini `generateContent` or Bedrock Converse, so the
- * provider's own parser and rules judge it (formats.md §9a: `tool_call_response.id` →
+ * provider's own parser and rules judge it (GenAI semconv: `tool_call_response.id` →
  * `tool_call.id`; role `tool` is how instrumentations record results for every provider).
  *
  * What a trace does not keep is not invented: reasoning parts carry no signature in any

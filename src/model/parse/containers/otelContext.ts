@@ -7,7 +7,7 @@
  * - the deprecated events `gen_ai.{system,user,assistant,tool}.message` and `gen_ai.choice`
  *   (body `{content, tool_calls, id}`), on the span or as log records linked to it;
  * - OpenLLMetry's flattened `gen_ai.prompt.{i}.*` / `gen_ai.completion.{i}.*`.
- * Source: ../shared/docs/formats.md §9a (semconv `gen-ai-input-messages.json`).
+ * Source: the GenAI semantic conventions (`gen-ai-input-messages.json`; docs/formats.md#otel).
  */
 import { arr, isObject, parseArguments, str, type Json } from '../util.ts';
 import type { Span } from './otelSpans.ts';

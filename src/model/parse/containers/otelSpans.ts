@@ -4,7 +4,7 @@
  * `resourceLogs` holding the log-based GenAI events), a collector file export (one OTLP request
  * per JSON Lines line), Jaeger's JSON (`data[].spans[]` with `tags` and `logs`), and flat span
  * arrays whose `attributes` is a plain map (Logfire, Phoenix, Langfuse-style exports). Source:
- * ../shared/docs/formats.md §9a; the OTLP/JSON encoding of `AnyValue` (opentelemetry-proto).
+ * docs/formats.md#otel; the OTLP/JSON encoding of `AnyValue` (opentelemetry-proto).
  */
 import { arr, isObject, str, type Json } from '../util.ts';
 

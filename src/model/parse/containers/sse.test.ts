@@ -11,7 +11,7 @@ const sse = (events: [string | null, unknown][]) =>
     )
     .join('\n');
 
-// Hand-written from the Anthropic streaming event shapes (formats.md §9d): text, then a
+// Hand-written from the Anthropic streaming event shapes (docs/formats.md#sse): text, then a
 // tool_use whose input arrives as three partial_json pieces.
 const anthropicDump = sse([
   [

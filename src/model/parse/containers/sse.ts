@@ -4,8 +4,8 @@
  * (chunks with `candidates`). Each stream is rebuilt into the provider's non-streamed response
  * object (a `Message`, a `chat.completion`, a `response`, a `GenerateContentResponse`), with the
  * partial JSON arguments of its tool calls accumulated, so the existing parsers read it.
- * Source: ../shared/docs/formats.md §9d and §9b ("split on blank lines, parse `data:` lines, and
- * rebuild"); event shapes from the providers' streaming docs as summarised there.
+ * Split on blank lines, parse the `data:` lines, rebuild (docs/formats.md#sse); event shapes
+ * from the providers' streaming docs.
  */
 import { parseJsonBounded } from '../json.ts';
 import type { FormatId } from '../../types.ts';

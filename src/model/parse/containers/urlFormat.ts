@@ -1,6 +1,6 @@
 /**
- * Which transcript format an LLM API URL implies. Source: ../shared/docs/formats.md §9b (the
- * URL paths a HAR entry is picked by) and §9d (curl commands).
+ * Which transcript format an LLM API URL implies: the URL paths a HAR entry is picked by and a curl
+ * command's URL hints (docs/formats.md#containers).
  */
 import type { FormatId } from '../../types.ts';
 
@@ -31,7 +31,7 @@ export function formatOfUrl(url: string): FormatId | undefined {
 }
 
 /**
- * True when the URL looks like a call to an LLM API (the HAR entry filter of formats.md §9b):
+ * True when the URL looks like a call to an LLM API (the HAR entry filter, docs/formats.md#har):
  * every path `formatOfUrl` knows, plus Bedrock `/invoke(-with-response-stream)` and Ollama
  * `/api/chat`.
  */
@@ -43,7 +43,7 @@ export function isLlmUrl(url: string): boolean {
 
 /**
  * A URL safe to show: without user info and query string (Gemini passes the API key as
- * `?key=…`; formats.md §9b asks for credentials never to be displayed).
+ * `?key=…`; credentials are never displayed).
  * @param url any URL text
  * @returns the URL cut before `?` / `#`, with `user:password@` removed
  */

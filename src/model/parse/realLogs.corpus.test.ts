@@ -1,20 +1,13 @@
 /**
- * The real Claude Code and Codex logs in ../shared/real parse without error, are detected without
- * a hint, and give message counts that match what the files hold. Test input only: nothing from
- * these files is copied into the repository.
+ * Corpus suite: the real Claude Code and Codex logs parse without error, are detected without a
+ * hint, and give message counts that match what the files hold. Test input only: nothing from
+ * these files is copied into the repository. Our own logs of the same shapes are in
+ * claudeCodeJsonl.test.ts and codexJsonl.test.ts.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readReal, realFiles } from '../../testing/corpus.ts';
 import { analyze } from '../analyze.ts';
 import { parseTranscript } from './index.ts';
-
-const repoRoot = path.resolve(import.meta.dirname, '../../..');
-const realDir = path.join(path.resolve(repoRoot, '../shared'), 'real');
-const present =
-  existsSync(path.join(realDir, 'claude-code-jsonl')) &&
-  existsSync(path.join(realDir, 'codex-rollout'));
-if (!present) console.warn(`real logs not found at ${realDir}: skipping the real-log tests`);
 
 const lines = (text: string) =>
   text
@@ -22,12 +15,12 @@ const lines = (text: string) =>
     .filter((l) => l.trim().length > 0)
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 
-describe.skipIf(!present)('real Claude Code logs (skipped when ../shared/real is absent)', () => {
-  const dir = path.join(realDir, 'claude-code-jsonl');
-  const files = present ? readdirSync(dir).filter((f) => f.endsWith('.jsonl')) : [];
+describe('real Claude Code logs', () => {
+  const files = realFiles('claude-code-jsonl').filter((f) => f.endsWith('.jsonl'));
+  it('there are logs', () => expect(files.length).toBeGreaterThan(0));
   for (const f of files) {
     it(f, () => {
-      const text = readFileSync(path.join(dir, f), 'utf8');
+      const text = readReal(f);
       const r = parseTranscript(text);
       expect(r.ok).toBe(true);
       if (!r.ok) return;
@@ -59,15 +52,14 @@ describe.skipIf(!present)('real Claude Code logs (skipped when ../shared/real is
   }
 });
 
-describe.skipIf(!present)('real Codex rollouts (skipped when ../shared/real is absent)', () => {
-  const dir = path.join(realDir, 'codex-rollout');
+describe('real Codex rollouts', () => {
   it('raze.jsonl: 38 calls all answered; token_count repeats collapsed', () => {
-    const r = parseTranscript(readFileSync(path.join(dir, 'raze.jsonl'), 'utf8'));
+    const r = parseTranscript(readReal('codex-rollout/raze.jsonl'));
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     const t = r.value.transcript;
     expect(t.format).toBe('codex-jsonl');
-    const src = lines(readFileSync(path.join(dir, 'raze.jsonl'), 'utf8'));
+    const src = lines(readReal('codex-rollout/raze.jsonl'));
     expect(t.messages).toHaveLength(src.filter((l) => l.type === 'response_item').length);
     const a = analyze(t);
     expect(a.pairs.filter((p) => p.status === 'answered')).toHaveLength(38);
@@ -82,13 +74,13 @@ describe.skipIf(!present)('real Codex rollouts (skipped when ../shared/real is a
   });
 
   it('solsmile-aborted-turn.jsonl: the rolled-back turn leaves the context; the last call is unanswered', () => {
-    const r = parseTranscript(readFileSync(path.join(dir, 'solsmile-aborted-turn.jsonl'), 'utf8'));
+    const r = parseTranscript(readReal('codex-rollout/solsmile-aborted-turn.jsonl'));
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     const t = r.value.transcript;
     expect(t.warnings.some((w) => w.includes('rolled back by 1 turn(s)'))).toBe(true);
     // The file's last function_call never gets an output.
-    const src = lines(readFileSync(path.join(dir, 'solsmile-aborted-turn.jsonl'), 'utf8'));
+    const src = lines(readReal('codex-rollout/solsmile-aborted-turn.jsonl'));
     const lastCall = src
       .filter(
         (l) =>

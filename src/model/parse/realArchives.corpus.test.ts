@@ -1,23 +1,18 @@
 /**
- * The real Inspect AI log and SWE-agent trajectory in ../shared/real parse, are detected without
- * a hint, and give the counts ../shared/real/SOURCES.md §6 states. Test input only: nothing from
- * these files is copied into the repository. Skipped, with a message, when ../shared/real is
- * absent.
+ * Corpus suite: the real Inspect AI log and SWE-agent trajectory parse, are detected without a
+ * hint, and give the counts the corpus's SOURCES.md (§6) states. Test input only: nothing from
+ * these files is copied into the repository. Our own archives of the same shapes are in
+ * inspectLog.test.ts and sweAgent.test.ts.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readReal } from '../../testing/corpus.ts';
 import { analyze } from '../analyze.ts';
 import type { Transcript } from '../types.ts';
 import { validateTranscript } from '../validate/index.ts';
 import { parseTranscript } from './index.ts';
 
-const repoRoot = path.resolve(import.meta.dirname, '../../..');
-const realDir = path.join(path.resolve(repoRoot, '../shared'), 'real');
-const inspectFile = path.join(realDir, 'inspect-log/browser-gpt-4o-mini.json');
-const sweFile = path.join(realDir, 'swe-agent/marshmallow-1867-function-calling.traj');
-const present = existsSync(inspectFile) && existsSync(sweFile);
-if (!present) console.warn(`real archives not found in ${realDir}: skipping their tests`);
+const inspectFile = 'inspect-log/browser-gpt-4o-mini.json';
+const sweFile = 'swe-agent/marshmallow-1867-function-calling.traj';
 
 function roles(t: Transcript): Record<string, number> {
   const out: Record<string, number> = {};
@@ -29,9 +24,9 @@ function blocksOf(t: Transcript, type: 'tool_use' | 'tool_result') {
   return t.messages.flatMap((m) => m.blocks.filter((b) => b.type === type));
 }
 
-describe.skipIf(!present)('real archives (skipped when ../shared/real is absent)', () => {
+describe('real archives', () => {
   it('Inspect log: 1 sample, 10 messages (1 user / 5 assistant / 4 tool), 4 calls all answered', () => {
-    const r = parseTranscript(readFileSync(inspectFile, 'utf8'));
+    const r = parseTranscript(readReal(inspectFile));
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.value.ambiguous).toBe(false);
@@ -61,7 +56,7 @@ describe.skipIf(!present)('real archives (skipped when ../shared/real is absent)
   });
 
   it('SWE-agent trajectory: history 28 (1 system / 1 user / 13 assistant / 13 tool), 13 calls and 13 results', () => {
-    const r = parseTranscript(readFileSync(sweFile, 'utf8'));
+    const r = parseTranscript(readReal(sweFile));
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.value.ambiguous).toBe(false);

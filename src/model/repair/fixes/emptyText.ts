@@ -1,0 +1,21 @@
+/**
+ * Empty or whitespace-only text blocks (A11): removed.
+ */
+import type { Message } from '../../types.ts';
+import type { Work } from '../work.ts';
+
+/** Empty or whitespace-only text blocks (A11). */
+export function fixEmptyText(w: Work): boolean {
+  let changed = false;
+  for (let i = w.msgs.length - 1; i >= 0; i--) {
+    const m = w.msgs[i] as Message;
+    if (m.role === 'system' || m.role === 'developer') continue;
+    if (m.stringContent && m.blocks.length === 1) continue; // empty string content is A10, handled there
+    const blocks = m.blocks.filter((b) => !(b.type === 'text' && b.text.trim() === ''));
+    if (blocks.length === m.blocks.length) continue;
+    const n = w.setBlocks(i, blocks);
+    w.note('empty_removed', m, n, [], 'Removed empty or whitespace-only text blocks.');
+    changed = true;
+  }
+  return changed;
+}

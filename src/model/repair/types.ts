@@ -1,0 +1,60 @@
+/**
+ * What a repair reports: each change made (in order), what is still wrong and why, and the
+ * repaired transcript with its validation.
+ */
+import type { ProviderId, Transcript } from '../types.ts';
+import type { RuleId, Validation } from '../validate/index.ts';
+
+/** The kinds of change a repair makes (one per fix, some fixes make two). */
+export type RepairKind =
+  | 'error_result_added'
+  | 'result_reattached'
+  | 'results_merged'
+  | 'text_moved'
+  | 'orphan_removed'
+  | 'exchange_removed'
+  | 'duplicate_result_removed'
+  | 'replayed_turn_removed'
+  | 'duplicate_call_removed'
+  | 'empty_removed'
+  | 'whitespace_trimmed'
+  | 'error_result_filled'
+  | 'item_id_dropped'
+  | 'reasoning_removed';
+
+export interface RepairChange {
+  kind: RepairKind;
+  /** Position in the input transcript of the message the change is about (the call's message for an added result, the removed or edited message). */
+  messageIndex: number;
+  /** Position in the repaired transcript of the message written (new or changed), or null for a pure removal. */
+  outputIndex: number | null;
+  /** Input positions of the input messages this change replaced (by an edited copy) or removed; every other input message is kept as the same object. */
+  replaced: number[];
+  /** Tool ids involved. */
+  ids: string[];
+  /** One sentence: what was done and why. */
+  note: string;
+}
+
+export interface Unrepaired {
+  rule: RuleId;
+  /** Provider rule code (`T1`, `R3`, …). */
+  code: string;
+  /** Raw index of the message (as the validator reports it). */
+  messageIndex: number;
+  ids: string[];
+  /** The provider's error text, verbatim. */
+  message: string;
+  /** Why the repair did not fix it, and what would. */
+  note: string;
+}
+
+export interface RepairResult {
+  transcript: Transcript;
+  changes: RepairChange[];
+  /** Errors still present after repair, each explained. Empty when `validation.valid`. */
+  unrepaired: Unrepaired[];
+  /** Validation of the repaired transcript for the provider. */
+  validation: Validation;
+  provider: ProviderId;
+}

@@ -1,0 +1,145 @@
+/**
+ * Pairs, violations and counts as the page shows them, once per analysis: the violation targets
+ * (the row each violation points at), the arc pairs and their tables, the pairs of each block,
+ * the broken pairs (red arcs) and the header counts. The worker may send the tables it built
+ * (`adoptPairTables`); the page then does not build them again.
+ */
+import type { Analysis } from '../model/analyze.ts';
+import { brokenPairs, type BrokenPairs } from '../model/brokenPairs.ts';
+import { isPinned } from '../model/exchanges.ts';
+import { messageLabels } from '../model/messageLabels.ts';
+import type { ToolPair } from '../model/pairing.ts';
+import {
+  blockPairTable,
+  indexPairs,
+  isArcPair,
+  laneTable,
+  type BlockPairTable,
+  type LaneTable,
+  pairsOfBlockFrom,
+  type PairIndex,
+  type PairsOfBlock,
+  type PairTables,
+} from '../model/pairTables.ts';
+import type { Transcript } from '../model/types.ts';
+import type { Violation } from '../model/validate/index.ts';
+import { memoWeak } from './memo.ts';
+
+export type { BrokenPairs } from '../model/brokenPairs.ts';
+export { pairsOfBlockFrom, type PairsOfBlock } from '../model/pairTables.ts';
+
+/** A violation with the message (ours) it points at. */
+export interface ViolationTarget {
+  violation: Violation;
+  /** Message index (ours) holding the cause (`violation.index`), or -1 when it is not a row. */
+  message: number;
+  /** The cause's row label (`#3`, `#3.2`: `messageLabels`), or null when `message` is -1. */
+  label: string | null;
+  /** 'first' = the error this request gets; 'next' = what follows once it is fixed; 'warning'. */
+  rank: 'first' | 'next' | 'warning';
+}
+
+/**
+ * Violations with the message (ours) each points at — `Violation.index`, never a lookup by the raw
+ * index, which repeats for retry copies and split source messages — and its row label, ranked:
+ * the first error is the 400 the request gets, later errors come next once it is fixed, warnings
+ * are accepted.
+ */
+export const selectViolationTargets = memoWeak((a: Analysis): ViolationTarget[] => {
+  const ms = a.transcript.messages;
+  const labels = messageLabels(ms);
+  let seenError = false;
+  return a.validation.violations.map((v) => {
+    let rank: ViolationTarget['rank'] = 'warning';
+    if (v.severity === 'error') {
+      rank = seenError ? 'next' : 'first';
+      seenError = true;
+    }
+    const message = v.index >= 0 && v.index < ms.length ? v.index : -1;
+    return { violation: v, message, label: message >= 0 ? labels.of(message) : null, rank };
+  });
+});
+
+/** Messages (ours) pointed at by a violation, in violation order, without repeats. */
+export const selectViolationMessages = memoWeak((a: Analysis): number[] => {
+  const seen = new Set<number>();
+  for (const t of selectViolationTargets(a)) if (t.message >= 0) seen.add(t.message);
+  return [...seen].sort((x, y) => x - y);
+});
+
+/** Pairs drawn as arcs: everything except server tools answered inside their own message. */
+export const selectArcPairs = memoWeak((a: Analysis): ToolPair[] => a.pairs.filter(isArcPair));
+
+/** Tables the worker built for an analysis it sent (`adoptPairTables`). */
+const workerPairTables = new WeakMap<Analysis, PairTables>();
+
+/**
+ * Record the pair tables the worker built for an analysis it sent (`pairTables` over its
+ * transcript's messages and pairs); `selectPairsOfBlock` and `selectArcTables` then answer from
+ * them instead of building them on the page (issue 7).
+ */
+export function adoptPairTables(a: Analysis, tables: PairTables): void {
+  workerPairTables.set(a, tables);
+}
+
+/** The block table of an analysis (`blockPairTable`), once per analysis (the worker's when sent). */
+const blockTableOf = memoWeak(
+  (a: Analysis): BlockPairTable =>
+    workerPairTables.get(a)?.blocks ?? blockPairTable(a.transcript.messages, a.pairs),
+);
+
+/** Per block, the pairs it belongs to (`PairsOfBlock`), once per analysis (the worker's table when sent). */
+export const selectPairsOfBlock = memoWeak(
+  (a: Analysis): PairsOfBlock => pairsOfBlockFrom(blockTableOf(a), a.pairs),
+);
+
+/** Arc lanes and the visible-range index, by position in `selectArcPairs(a)`. */
+export interface ArcTables {
+  lanes: LaneTable;
+  index: PairIndex;
+}
+
+/** The arc tables of an analysis, once per analysis (the worker's when it sent them). */
+export const selectArcTables = memoWeak((a: Analysis): ArcTables => {
+  const w = workerPairTables.get(a);
+  if (w) return { lanes: w.arcLanes, index: w.arcIndex };
+  const arcs = selectArcPairs(a);
+  return { lanes: laneTable(arcs), index: indexPairs(arcs) };
+});
+
+/**
+ * The broken pairs of an analysis (`brokenPairs`), once per analysis, no per-render work; the
+ * block table is `selectPairsOfBlock`'s (the worker's when it sent one).
+ */
+export const selectBrokenPairs = memoWeak(
+  (a: Analysis): BrokenPairs => brokenPairs(a, () => blockTableOf(a)),
+);
+
+/** Headline counts for the page header. */
+export interface Counts {
+  messages: number;
+  exchanges: number;
+  arcs: number;
+  /** Arc pairs drawn red: pairing status, or named by an error violation (`selectBrokenPairs`). */
+  broken: number;
+  errors: number;
+}
+
+export const selectCounts = memoWeak((a: Analysis): Counts => {
+  const arcs = selectArcPairs(a);
+  return {
+    messages: a.transcript.messages.length,
+    exchanges: a.grouping.exchanges.length,
+    arcs: arcs.length,
+    broken: selectBrokenPairs(a).arcCount,
+    errors: a.validation.violations.filter((v) => v.severity === 'error').length,
+  };
+});
+
+/** The pinned system prompt: top-level system parts, then system/developer messages' text. */
+export const selectPinnedText = memoWeak((t: Transcript): string => {
+  const parts = t.system.map((s) => s.text);
+  for (const m of t.messages)
+    if (isPinned(m)) for (const b of m.blocks) if (b.type === 'text') parts.push(b.text);
+  return parts.join('\n\n');
+});

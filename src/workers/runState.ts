@@ -1,0 +1,70 @@
+/**
+ * What the worker remembers between requests: the latest request (older ones abandon at their
+ * next yield), the parse ids, the parse whose messages the page has, the last file read, the
+ * token cache and the BPE counter, the eviction parts it sweeps for, the transcript shown.
+ */
+import type { EvictionContext } from '../model/evict/policies.ts';
+import type { EvictionParts } from '../model/evict/prepare.ts';
+import type { PolicyOptions } from '../model/evict/types.ts';
+import type { ParsedTranscript } from '../model/parse/index.ts';
+import { TokenCache } from '../model/tokenCache.ts';
+import type { TextCounter, TokenTable } from '../model/tokens.ts';
+import type { FormatId, ProviderId, Result, Transcript } from '../model/types.ts';
+import type { WorkerResponse } from './protocol.ts';
+
+/** How the worker posts (a fake in Node tests). */
+export type Post = (msg: WorkerResponse, transfer?: Transferable[]) => void;
+
+/**
+ * The eviction parts of the last long transcript sent, kept so the worker sweeps for the page:
+ * per table sent (by its number) a copy of the table and its context, built on first sweep.
+ */
+export interface Held {
+  parseId: number;
+  provider: ProviderId;
+  t: Transcript;
+  parts: EvictionParts;
+  tables: Map<number, { table: TokenTable; ctx: EvictionContext | null }>;
+  /** The options the page last asked for (POLICIES order); defaults until it asks. */
+  options: PolicyOptions[];
+}
+
+/** The worker's memory (one per worker; `resetRun` clears it for tests). */
+export const run = {
+  latest: 0,
+  parseSeq: 0,
+  sentParse: null as ParsedTranscript | null,
+  lastFile: null as {
+    key: number;
+    name: string;
+    format: FormatId | null;
+    requestIndex: number | undefined;
+    result: Result<ParsedTranscript>;
+    text: string;
+  } | null,
+  cache: new TokenCache(),
+  bpe: null as Promise<TextCounter | null> | null,
+  held: null as Held | null,
+  tableSeq: 0,
+  /**
+   * The transcript of the last answer sent (the one the page shows while later requests fail):
+   * `exact` once its exact BPE table was sent. A request that fails counts it when it was not,
+   * so an exact count dropped because that request made it stale is not lost.
+   */
+  shown: null as { parseId: number; t: Transcript; provider: ProviderId; exact: boolean } | null,
+};
+
+const parseIds = new WeakMap<ParsedTranscript, number>();
+
+/** The worker's number for a parse result (the page reuses the messages of the same parse). */
+export function idOf(p: ParsedTranscript): number {
+  let id = parseIds.get(p);
+  if (id === undefined) {
+    id = ++run.parseSeq;
+    parseIds.set(p, id);
+  }
+  return id;
+}
+
+/** Let a newer request or a cancel in. */
+export const yieldNow = () => new Promise((r) => setTimeout(r, 0));
