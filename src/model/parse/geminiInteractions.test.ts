@@ -179,6 +179,23 @@ describe('Gemini Interactions', () => {
     );
   });
 
+  it('a repaired call answered by nothing but a new prompt reads back as the same steps (results are steps of their own)', () => {
+    const t = read({
+      model: 'gemini-2.5-flash',
+      input: [
+        { type: 'user_input', content: [{ type: 'text', text: 'Ping payments-db.' }] },
+        { type: 'function_call', id: 'c1', name: 'ping', arguments: {} },
+        { type: 'user_input', content: [{ type: 'text', text: 'Never mind.' }] },
+      ],
+    });
+    const repaired = repairTranscript(t).transcript;
+    const back = read(JSON.parse(writeTranscript(repaired)));
+    expect(back.messages.map((m) => [m.role, m.blocks.map((b) => b.type)])).toEqual(
+      repaired.messages.map((m) => [m.role, m.blocks.map((b) => b.type)]),
+    );
+    expect(analyze(back).validation.valid).toBe(true);
+  });
+
   it('repair writes the lost call an error result as a function_result step, and the body is valid', () => {
     const t = sample('broken-gemini-interactions-lost-result.json');
     const r = repairTranscript(t);

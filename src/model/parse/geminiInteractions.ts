@@ -369,7 +369,7 @@ export const geminiInteractionsParser: FormatParser = {
   label: 'Gemini Interactions',
   provider: 'gemini',
   category: 'request',
-  resultStyle: 'user',
+  resultStyle: 'tool',
   expected:
     'an Interaction with `steps` (or a create body with `input`): typed steps `user_input`, `model_output`, `thought`, `function_call`, `function_result` (by `call_id`), `google_search_call` / `_result`, …',
   sniff,
