@@ -1,12 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { deflateSync } from 'fflate';
+import { decodePermalink, encodePermalink } from '../model/permalink/codec.ts';
 import {
   MAX_INLINE_BYTES,
   MAX_LINK_TRANSCRIPT_BYTES,
-  decodePermalink,
-  encodePermalink,
   toBase64Url,
-} from './permalink/codec.ts';
+} from '../model/permalink/inline.ts';
 import { noticeStore } from './permalink/notices.ts';
 import { createAppStore, type AppState } from './store.ts';
 import {

@@ -21,7 +21,7 @@ import {
   encodePermalinkChecked,
   type CheckedFragment,
   type PermalinkNotice,
-} from './permalink/codec.ts';
+} from '../model/permalink/codec.ts';
 import { noticeStore } from './permalink/notices.ts';
 import type { FaultSpec } from '../model/faults.ts';
 import { lessonStepIndex } from '../model/lesson.ts';
@@ -33,7 +33,7 @@ import {
   type PermalinkPolicy,
   type PermalinkSource,
   type PermalinkState,
-} from './permalink/schema.ts';
+} from '../model/permalink/schema.ts';
 import type { AppState, AppStore, Source } from './store.ts';
 
 /**

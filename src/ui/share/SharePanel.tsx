@@ -26,7 +26,7 @@ import {
 } from '../../state/eviction.ts';
 import { selectTokens } from '../../state/selectors.ts';
 import { useAppStore, type AppState, type Source } from '../../state/store.ts';
-import { inlineSizeRefusal } from '../../state/permalink/codec.ts';
+import { inlineSizeRefusal } from '../../model/permalink/inline.ts';
 import {
   buildShareLink,
   buildViewOnlyFragment,

@@ -1,20 +1,22 @@
 import fc from 'fast-check';
 import { deflateSync, strToU8 } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import type { FaultSpec } from '../../model/faults.ts';
+import type { FaultSpec } from '../faults.ts';
 import {
-  decodeInlinePayload,
   decodePermalink,
-  encodeInlinePayload,
   encodePermalink,
   encodePermalinkChecked,
+  MAX_FRAGMENT_CHARS,
+} from './codec.ts';
+import {
+  decodeInlinePayload,
+  encodeInlinePayload,
   inflateCapped,
   inlineSizeRefusal,
-  MAX_FRAGMENT_CHARS,
   MAX_INLINE_BYTES,
   MAX_LINK_TRANSCRIPT_BYTES,
   toBase64Url,
-} from './codec.ts';
+} from './inline.ts';
 import {
   DEFAULT_PERMALINK_STATE,
   FORMAT_IDS,
