@@ -39,7 +39,7 @@ import { FaultPanel } from './faults/FaultPanel.tsx';
 import { RepairPanel } from './faults/RepairPanel.tsx';
 import { LearnPanel, LearnToggle } from './learn/LearnPanel.tsx';
 import { selectFaulted } from '../state/faults.ts';
-import { isAwaitingTranscript } from '../state/urlSync.ts';
+import { isAwaitingTranscript } from '../state/permalink/storeLink.ts';
 import './styles.css';
 
 /** Below this viewport width (px) the eviction simulator starts collapsed. */

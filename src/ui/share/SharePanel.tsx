@@ -32,8 +32,8 @@ import {
   buildViewOnlyFragment,
   isAwaitingTranscript,
   isStructureOnly,
-  pageUrlWithoutHash,
-} from '../../state/urlSync.ts';
+} from '../../state/permalink/storeLink.ts';
+import { pageUrlWithoutHash } from '../../state/urlSync.ts';
 import { fmtInt } from '../format.ts';
 import { downloadBlob, svgToPngBlob } from './download.ts';
 import { buildTimelineSvg } from './timelineSvg.ts';

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useStore } from 'zustand';
 import { noticeStore } from '../../state/permalink/notices.ts';
 import { appStore, useAppStore } from '../../state/store.ts';
-import { VIEW_ONLY_NOTICE_KEY, isAwaitingTranscript } from '../../state/urlSync.ts';
+import { VIEW_ONLY_NOTICE_KEY, isAwaitingTranscript } from '../../state/permalink/storeLink.ts';
 import { fmtInt } from '../format.ts';
 
 /** The permalink notices (a link that could not be honoured says so here). */
