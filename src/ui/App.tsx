@@ -149,6 +149,15 @@ export function App() {
     setFileError({ ...error, message: `${name}: ${error.message}`, file: name });
     setSource(back);
   }, [revert, error, source, shown.source, setSource]);
+  // A cancelled load leaves the transcript shown before it: the store's source goes back to that
+  // one too, so the address, Copy link, Back and a reload name what is on screen (issue 15).
+  const cancelled =
+    view.load?.cancelled === true &&
+    source.file !== undefined &&
+    view.request?.file === source.file;
+  useEffect(() => {
+    if (cancelled && shown.source && shown.source !== source) setSource(shown.source);
+  }, [cancelled, source, shown.source, setSource]);
 
   // Theme: the system setting unless the user forced one.
   useEffect(() => {
@@ -404,7 +413,7 @@ export function App() {
         />
         <LearnToggle samples={samples} />
         <HelpPopover open={help} onClose={() => setHelp(false)} />
-        <ShareBar analysis={analysis} counter={counter} />
+        <ShareBar analysis={analysis} counter={counter} shown={shown.source} />
       </header>
       {shownError && (
         <ParseErrorBanner
