@@ -7,6 +7,7 @@ import {
   encodePermalink,
   encodePermalinkChecked,
   MAX_FRAGMENT_CHARS,
+  PERMALINK_KEYS,
 } from './codec.ts';
 import {
   decodeInlinePayload,
@@ -244,6 +245,23 @@ describe('permalink codec', () => {
     const { state, notices } = decodePermalink(`${frag}&src=samples%2Fa.json`);
     expect(state.source).toEqual({ kind: 'inline', text: '[]', redacted: true });
     expect(notices.map((n) => n.key)).toEqual(['src']);
+  });
+
+  it('says that an empty inline transcript (t=) is empty', () => {
+    expect(decodeInlinePayload('')).toEqual({
+      ok: false,
+      reason: 'The link’s transcript (t=) is empty: the link was cut off or damaged on its way.',
+    });
+  });
+
+  it('lists every key it writes in PERMALINK_KEYS (the page tells a link it cannot read by them)', () => {
+    fc.assert(
+      fc.property(stateArb, (state) => {
+        for (const key of new URLSearchParams(encodePermalink(state)).keys())
+          expect(PERMALINK_KEYS).toContain(key);
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('rejects sample ids that leave the samples folder', () => {

@@ -233,7 +233,11 @@ function decodeSource(
   if (src !== undefined) {
     const parsed = SampleIdSchema.safeParse(src);
     if (parsed.success) return { kind: 'sample', id: parsed.data };
-    invalid('src', 'the sample', src);
+    // Not "using the default": the page shows no sample in place of the one a link names.
+    notices.push({
+      key: 'src',
+      message: `The link names the sample “${displayName(src.length > 40 ? `${src.slice(0, 40)}…` : src)}”, which is not a sample name this page reads (the link may be cut off or damaged).`,
+    });
   }
   if (n !== undefined) {
     const parsed = SourceNameSchema.safeParse(n);
@@ -243,6 +247,29 @@ function decodeSource(
   }
   return { kind: 'none' };
 }
+
+/** Every key the codec reads (the page also reads `learn`, its Learn mode step). */
+export const PERMALINK_KEYS = [
+  'v',
+  'src',
+  't',
+  'r',
+  'n',
+  'f',
+  'pr',
+  'b',
+  'p',
+  'pin',
+  'keep',
+  'sum',
+  'p2',
+  'pin2',
+  'keep2',
+  'sum2',
+  'sel',
+  'at',
+  'fx',
+] as const;
 
 /** The ids accepted for each enumerated key, for pickers and docs. */
 export const PERMALINK_ENUMS = {

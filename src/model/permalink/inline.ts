@@ -137,6 +137,11 @@ export function decodeInlinePayload(
   payload: string,
   maxBytes: number = MAX_INLINE_BYTES,
 ): { ok: true; text: string } | { ok: false; reason: string } {
+  if (payload === '')
+    return {
+      ok: false,
+      reason: 'The link’s transcript (t=) is empty: the link was cut off or damaged on its way.',
+    };
   const m = /^(\d{1,4})\.([dn])\.([A-Za-z0-9_-]*)$/.exec(payload);
   if (!m)
     return { ok: false, reason: 'The inline transcript is not in the expected `1.d.…` form.' };

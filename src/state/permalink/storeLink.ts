@@ -11,6 +11,7 @@ import {
   type CheckedFragment,
   type PermalinkNotice,
 } from '../../model/permalink/codec.ts';
+import { displayName } from '../../model/displayName.ts';
 import type { FaultSpec } from '../../model/faults.ts';
 import {
   DEFAULT_PERMALINK_STATE,
@@ -184,7 +185,7 @@ export function hasView(p: PermalinkState): boolean {
 }
 
 /** "budget 5,000,000 tokens, message vs exchange": what a view-only link will show, in short. */
-function describeView(p: PermalinkState): string {
+export function describeView(p: PermalinkState): string {
   const v = p.view;
   const parts: string[] = [];
   if (v.budget !== null) parts.push(`budget ${v.budget.toLocaleString('en-US')} tokens`);
@@ -208,6 +209,18 @@ export function viewOnlyNotice(p: PermalinkState, refused: boolean): PermalinkNo
       ? `This link holds a view only (${view}), not the transcript. It was made for the file “${name}”: open that file to see the shared view. No transcript is shown until then.`
       : `This link holds a view only (${view}), not the transcript, and does not say which transcript it was made for: open the one you were sent with it to see the shared view. No transcript is shown until then.`;
   return { key: VIEW_ONLY_NOTICE_KEY, message };
+}
+
+/**
+ * The notice for a link naming a sample this page does not have: nothing is shown in its place
+ * (the link's view is not put on another transcript), and the share bar offers a sample.
+ * @param id the sample id the link names (shown with bidi controls as code points)
+ */
+export function unknownSampleNotice(id: string): PermalinkNotice {
+  return {
+    key: VIEW_ONLY_NOTICE_KEY,
+    message: `This page has no sample “${displayName(id)}” (the link may be mistyped, or made by another version of the page): no transcript is shown. Pick one from the Sample menu, or paste or drop a transcript.`,
+  };
 }
 
 /**
