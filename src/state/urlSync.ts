@@ -1,37 +1,29 @@
 /**
- * The only module that touches `location` and `history` (style.md §4.3, issue 6).
+ * The only module that touches `location` and `history` (style.md §4.3, issues 6 and 15).
  *
  * - Boot: `bootFromUrl` decodes `location.hash` into the store before the first render.
  * - Store → URL: a vanilla `subscribe` encodes the permalink fields and writes them with
  *   `history.replaceState`, debounced (a slider drag is one URL change, not a history entry each
  *   tick; `location.hash = …` would add one per tick).
- * - URL → store: `hashchange` (a pasted link, back/forward) decodes and applies the link.
+ * - URL → store: `hashchange` (a link opened in the tab, back/forward) decodes and applies the
+ *   link (`permalink/applyLink.ts`).
  * No React effect mirrors URL and store into each other.
  *
  * What the URL carries by itself: the view, and the source when it is a sample or came from a
  * link. A pasted or dropped transcript is NOT written to the address bar automatically: it would
  * land in the browser history (and history sync) without the user asking, and a large one would
  * make every write slow. The share panel puts it in a link on request (`buildShareFragment`).
+ * Instead, the history entry names it by a key in `history.state` (`{transcript: key}`), and the
+ * tab keeps it under that key (`tabMemory.ts`: memory, and the tab's session storage): Back and
+ * Forward show each entry's own transcript with its own view, and a reload shows it again. A
+ * paste too large to keep makes the page ask before it is left (`beforeunload`).
  */
 import type { StoreApi } from 'zustand';
-import {
-  decodePermalink,
-  encodePermalink,
-  type PermalinkNotice,
-} from '../model/permalink/codec.ts';
-import type { FaultSpec } from '../model/faults.ts';
-import { lessonStepIndex } from '../model/lesson.ts';
-import { noticeStore } from './permalink/notices.ts';
-import {
-  hasView,
-  isAwaitingTranscript,
-  lessonFromFragment,
-  permalinkFromStore,
-  storePatchFromPermalink,
-  viewOnlyNotice,
-  withLesson,
-} from './permalink/storeLink.ts';
-import type { AppState, AppStore } from './store.ts';
+import { encodePermalink, type PermalinkNotice } from '../model/permalink/codec.ts';
+import { applyLink, restorePending } from './permalink/applyLink.ts';
+import { isAwaitingTranscript, permalinkFromStore, withLesson } from './permalink/storeLink.ts';
+import type { AppStore, Source } from './store.ts';
+import { needsKeeping, tabMemory, type Recalled, type TabMemory } from './tabMemory.ts';
 
 /** Debounce of URL writes, in ms: long enough to coalesce a slider drag, short enough to feel live. */
 export const URL_WRITE_DEBOUNCE_MS = 250;
@@ -48,145 +40,116 @@ export function pageUrlWithoutHash(): string {
   return location.href.split('#')[0] ?? location.href;
 }
 
-/**
- * Selection and anchor of a sample link, waiting for the sample's text: loading a source resets
- * them (`setSource`), so they are put back once the named sample has arrived.
- */
-const pendingView = new WeakMap<
-  StoreApi<AppStore>,
-  {
-    sampleId: string;
-    selection: AppState['selection'];
-    anchor: string | null;
-    faults: FaultSpec[];
-  }
->();
+/** The key of `history.state` that names the entry's kept transcript. */
+const ENTRY_KEY = 'transcript';
 
-/**
- * Selection, anchor and faults of a view-only link, waiting for the file it names: opening a file
- * resets them (`setSource`), so they are put back when a file of that name is opened.
- */
-const pendingFileView = new WeakMap<
-  StoreApi<AppStore>,
-  { name: string; selection: AppState['selection']; anchor: string | null; faults: FaultSpec[] }
->();
-
-function apply(store: StoreApi<AppStore>, fragment: string): PermalinkNotice[] {
-  const { state, notices } = decodePermalink(fragment);
-  const patch = storePatchFromPermalink(state);
-  patch.lesson = lessonFromFragment(fragment);
-  // A lesson step this page does not have is said, not replaced by another step (issue 15).
-  if (patch.lesson !== null && lessonStepIndex(patch.lesson) < 0) {
-    notices.push({
-      key: 'learn',
-      message: `This page has no lesson step “${patch.lesson}”: Learn mode was not opened.`,
-    });
-    patch.lesson = null;
-  }
-  const cur = store.getState().source;
-  const nothingShown = cur.text === '' && !cur.file;
-  const refused = notices.some((n) => n.key === 't');
-  // A link without a transcript, opened on a page that shows none (boot): keep the link as it is
-  // and say what it holds, instead of loading the default sample under the link's view (which
-  // would then be written back as `src=<sample>`, and show a budget clamped to the sample).
-  const viewOnly =
-    state.source.kind === 'none' &&
-    nothingShown &&
-    patch.lesson === null &&
-    (refused || state.source.name !== undefined || hasView(state));
-  if (viewOnly) {
-    const name = state.source.kind === 'none' ? state.source.name : undefined;
-    store.setState({ ...patch, source: { text: '', name: name ?? '', origin: 'link' } });
-    if (name !== undefined)
-      pendingFileView.set(store, {
-        name,
-        selection: state.view.selection,
-        anchor: state.view.anchor,
-        faults: state.view.faults,
-      });
-    const all = [...notices, viewOnlyNotice(state, refused)];
-    noticeStore.getState().show(all);
-    return all;
-  }
-  // A link without a source, or naming what is already shown, keeps the transcript on screen
-  // (back/forward between view states of the same transcript).
-  const same =
-    state.source.kind === 'none' ||
-    (state.source.kind === 'sample' &&
-      cur.origin === 'sample' &&
-      cur.sampleId === state.source.id &&
-      cur.text !== '') ||
-    (state.source.kind === 'inline' && cur.text === state.source.text);
-  if (same) delete patch.source;
-  else if (state.source.kind === 'sample')
-    pendingView.set(store, {
-      sampleId: state.source.id,
-      selection: state.view.selection,
-      anchor: state.view.anchor,
-      faults: state.view.faults,
-    });
-  store.setState(patch);
-  // Say what the reader is looking at: placeholders could otherwise pass for a broken transcript.
-  const all =
-    state.source.kind === 'inline' && state.source.redacted
-      ? [
-          ...notices,
-          {
-            key: 'r',
-            message:
-              'Structure-only link: every text, tool input and result is a placeholder of the same token count, and ids are renamed.',
-          },
-        ]
-      : notices;
-  noticeStore.getState().show(all);
-  return all;
+/** The kept-transcript key of the current history entry, or null. */
+function entryKey(): string | null {
+  const state: unknown = history.state;
+  if (state === null || typeof state !== 'object') return null;
+  const key = (state as Record<string, unknown>)[ENTRY_KEY];
+  return typeof key === 'string' ? key : null;
 }
 
-/** Put back a sample link's selection, anchor and faults once its text has loaded. */
-function restorePending(store: StoreApi<AppStore>, s: AppState): void {
-  const f = pendingFileView.get(store);
-  if (f && !isAwaitingTranscript(s.source)) {
-    // The first transcript opened after a view-only link: its view is the link's if it is the
-    // file the link names (never put a selection into another transcript).
-    pendingFileView.delete(store);
-    if (s.source.origin === 'file' && s.source.name === f.name)
-      store.setState({ selection: f.selection, anchor: f.anchor, faults: f.faults });
-  }
-  const p = pendingView.get(store);
-  if (!p || s.source.text === '') return;
-  pendingView.delete(store);
-  if (s.source.origin === 'sample' && s.source.sampleId === p.sampleId)
-    store.setState({ selection: p.selection, anchor: p.anchor, faults: p.faults });
+/** Name (or, with null, stop naming) the current entry's kept transcript; the URL stays. */
+function setEntryKey(key: string | null): void {
+  const state: Record<string, unknown> =
+    history.state !== null && typeof history.state === 'object'
+      ? { ...(history.state as Record<string, unknown>) }
+      : {};
+  if (key === null) delete state[ENTRY_KEY];
+  else state[ENTRY_KEY] = key;
+  // The URL argument is the address as it is (left out when it has no fragment: same address).
+  if (location.hash.length > 1) history.replaceState(state, '', location.hash);
+  else history.replaceState(state, '');
+}
+
+let keyCount = 0;
+/** A key no other entry of this tab has, even across reloads (session storage outlives them). */
+function newKey(): string {
+  keyCount += 1;
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}-${keyCount}`;
 }
 
 /**
- * Boot: apply `location.hash` to the store. Call before the first render.
+ * Keep the transcript shown as the current history entry's own, when no URL can bring it back
+ * (a paste, a file): named in `history.state` at once (a link opened right after must find it),
+ * written to session storage with the next URL write.
+ */
+function keepShown(memory: TabMemory, source: Source): void {
+  const key = entryKey();
+  if (!needsKeeping(source)) {
+    // The stand-in for a transcript this entry lost (too large for a reload) keeps its key, so
+    // that the page says so again after another reload.
+    if (key !== null && !isAwaitingTranscript(source)) setEntryKey(null);
+    return;
+  }
+  const k = key ?? newKey();
+  memory.keep(k, source);
+  if (k !== key) setEntryKey(k);
+}
+
+/** What the tab kept for the current history entry, or null when it names none. */
+function recallEntry(memory: TabMemory): Recalled | null {
+  const key = entryKey();
+  return key === null ? null : memory.recall(key);
+}
+
+/**
+ * Boot: apply `location.hash` (and the transcript this tab kept for the entry, after a reload) to
+ * the store. Call before the first render.
+ * @param memory the tab's kept transcripts (tests pass their own)
  * @returns the notices (also put in `noticeStore`)
  */
-export function bootFromUrl(store: StoreApi<AppStore>): PermalinkNotice[] {
-  if (location.hash.length <= 1) return [];
-  return apply(store, location.hash);
+export function bootFromUrl(
+  store: StoreApi<AppStore>,
+  memory: TabMemory = tabMemory,
+): PermalinkNotice[] {
+  const recalled = recallEntry(memory);
+  if (location.hash.length <= 1 && recalled === null) return [];
+  return applyLink(store, location.hash, recalled);
+}
+
+/** True when only fields outside the link changed (hover, find, filters: no URL write). */
+function sameLinkFields(s: AppStore, prev: AppStore): boolean {
+  return (
+    s.source === prev.source &&
+    s.formatOverride === prev.formatOverride &&
+    s.provider === prev.provider &&
+    s.budget === prev.budget &&
+    s.policies === prev.policies &&
+    s.policyOptions === prev.policyOptions &&
+    s.selection === prev.selection &&
+    s.anchor === prev.anchor &&
+    s.faults === prev.faults &&
+    s.lesson === prev.lesson
+  );
 }
 
 /**
- * Start syncing: store → URL (debounced `replaceState`) and URL → store (`hashchange`).
+ * Start syncing: store → URL (debounced `replaceState`) and URL → store (`hashchange`), and ask
+ * before the page is left with a paste a reload would lose.
  * Each write encodes the store as it is when the write runs (never a state captured when the
  * timer was set); a write waits `debounceMs` after the last change, and at most
  * `URL_WRITE_MAX_WAIT_FACTOR × debounceMs` after the first unwritten one.
  * @param debounceMs quiet time before a write, in ms
- * @returns a function that stops both
+ * @param memory the tab's kept transcripts (tests pass their own)
+ * @returns a function that stops all of it
  */
 export function startUrlSync(
   store: StoreApi<AppStore>,
   debounceMs: number = URL_WRITE_DEBOUNCE_MS,
+  memory: TabMemory = tabMemory,
 ): () => void {
   let timer: ReturnType<typeof setTimeout> | null = null;
   /** When the oldest unwritten change happened (ms, `Date.now()`), or null when all are written. */
   let pendingSince: number | null = null;
   let lastWritten = location.hash.replace(/^#/, '');
   const write = () => {
+    if (timer !== null) clearTimeout(timer);
     timer = null;
     pendingSince = null;
+    memory.flush();
     const fragment = withLesson(
       encodePermalink(permalinkFromStore(store.getState())),
       store.getState().lesson,
@@ -195,22 +158,13 @@ export function startUrlSync(
     lastWritten = fragment;
     history.replaceState(history.state, '', `#${fragment}`);
   };
+  keepShown(memory, store.getState().source);
   const unsubscribe = store.subscribe((s, prev) => {
-    if (s.source !== prev.source) restorePending(store, s);
-    // Only the permalink fields matter; hover, find and filters do not touch the URL.
-    if (
-      s.source === prev.source &&
-      s.formatOverride === prev.formatOverride &&
-      s.provider === prev.provider &&
-      s.budget === prev.budget &&
-      s.policies === prev.policies &&
-      s.policyOptions === prev.policyOptions &&
-      s.selection === prev.selection &&
-      s.anchor === prev.anchor &&
-      s.faults === prev.faults &&
-      s.lesson === prev.lesson
-    )
-      return;
+    if (s.source !== prev.source) {
+      restorePending(store, s);
+      keepShown(memory, store.getState().source);
+    }
+    if (sameLinkFields(s, prev)) return;
     const now = Date.now();
     pendingSince ??= now;
     const wait = Math.max(
@@ -224,12 +178,26 @@ export function startUrlSync(
     const fragment = location.hash.replace(/^#/, '');
     if (fragment === lastWritten) return;
     lastWritten = fragment;
-    apply(store, fragment);
+    applyLink(store, fragment, recallEntry(memory));
+    // A link without a transcript kept the one shown: this entry keeps it too (for a reload).
+    keepShown(memory, store.getState().source);
+  };
+  const onBeforeUnload = (e: BeforeUnloadEvent) => {
+    // Leaving (a reload, another page): the kept transcript must be in session storage. The
+    // address is not written here: Chromium reloads the entry as it was before a `replaceState`
+    // made during `beforeunload` (the history state and fragment were both lost in a trial).
+    memory.flush();
+    const key = entryKey();
+    if (key === null || memory.survivesReload(key)) return;
+    e.preventDefault();
+    e.returnValue = true; // Chromium before 119, Safari
   };
   window.addEventListener('hashchange', onHashChange);
+  window.addEventListener('beforeunload', onBeforeUnload);
   return () => {
     unsubscribe();
     window.removeEventListener('hashchange', onHashChange);
+    window.removeEventListener('beforeunload', onBeforeUnload);
     if (timer !== null) clearTimeout(timer);
   };
 }
