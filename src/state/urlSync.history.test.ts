@@ -1,7 +1,8 @@
 /**
  * Back/Forward and reload with the transcript shown (issue 15), on a fake session history that
  * keeps one state per entry, as a browser does: a link opened in the tab is a new entry (state
- * null), Back and Forward move between entries and fire `hashchange`, a reload boots a new store
+ * null), Back and Forward move between entries and fire `popstate` (and `hashchange` when the
+ * fragment differs), a reload boots a new store
  * on the same entry and the same session storage.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -46,9 +47,13 @@ function fakeTab(hash: string) {
     setItem: (k, v) => void items.set(k, v),
     removeItem: (k) => void items.delete(k),
   };
+  // As Chromium does: `popstate` on every move between entries (a link opened in the tab too),
+  // then `hashchange` when the fragment differs.
   const move = (to: number) => {
+    const before = cur().hash;
     at = to;
-    listeners.get('hashchange')?.();
+    listeners.get('popstate')?.();
+    if (cur().hash !== before) listeners.get('hashchange')?.();
   };
   return {
     storage,
@@ -113,6 +118,24 @@ describe('history entries keep their own transcript', () => {
     expect(store.getState().source).toMatchObject({ origin: 'sample', sampleId: 'coding-agent' });
     expect(store.getState().budget).toBe(5000);
     expect(store.getState().selection).toBeNull();
+    stop();
+  });
+
+  it('two entries with pastes under the same view (the same fragment) each show their own', () => {
+    vi.useFakeTimers();
+    const tab = fakeTab('#v=1');
+    const { store, stop } = openPage(tab);
+    store.getState().setSource(pasted);
+    vi.advanceTimersByTime(250);
+    tab.open('#v=1&src=invoice');
+    const second: Source = { text: '[]', name: '', origin: 'paste' };
+    store.getState().setSource(second);
+    vi.advanceTimersByTime(250);
+    expect(tab.hash()).toBe('#v=1');
+    tab.back();
+    expect(store.getState().source).toBe(pasted);
+    tab.forward();
+    expect(store.getState().source).toBe(second);
     stop();
   });
 

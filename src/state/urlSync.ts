@@ -5,8 +5,8 @@
  * - Store → URL: a vanilla `subscribe` encodes the permalink fields and writes them with
  *   `history.replaceState`, debounced (a slider drag is one URL change, not a history entry each
  *   tick; `location.hash = …` would add one per tick).
- * - URL → store: `hashchange` (a link opened in the tab, back/forward) decodes and applies the
- *   link (`permalink/applyLink.ts`).
+ * - URL → store: `hashchange` and `popstate` (a link opened in the tab, back/forward) decode and
+ *   apply the link (`permalink/applyLink.ts`).
  * No React effect mirrors URL and store into each other.
  *
  * What the URL carries by itself: the view, and the source when it is a sample or came from a
@@ -75,18 +75,21 @@ function newKey(): string {
  * Keep the transcript shown as the current history entry's own, when no URL can bring it back
  * (a paste, a file): named in `history.state` at once (a link opened right after must find it),
  * written to session storage with the next URL write.
+ * @returns the entry's key afterwards (null when it names no kept transcript)
  */
-function keepShown(memory: TabMemory, source: Source): void {
+function keepShown(memory: TabMemory, source: Source): string | null {
   const key = entryKey();
   if (!needsKeeping(source)) {
     // The stand-in for a transcript this entry lost (too large for a reload) keeps its key, so
     // that the page says so again after another reload.
-    if (key !== null && !isAwaitingTranscript(source)) setEntryKey(null);
-    return;
+    if (key === null || isAwaitingTranscript(source)) return key;
+    setEntryKey(null);
+    return null;
   }
   const k = key ?? newKey();
   memory.keep(k, source);
   if (k !== key) setEntryKey(k);
+  return k;
 }
 
 /** What the tab kept for the current history entry, or null when it names none. */
@@ -158,11 +161,12 @@ export function startUrlSync(
     lastWritten = fragment;
     history.replaceState(history.state, '', `#${fragment}`);
   };
-  keepShown(memory, store.getState().source);
+  /** The kept-transcript key of the entry the store shows (`lastWritten` is its fragment). */
+  let lastKey = keepShown(memory, store.getState().source);
   const unsubscribe = store.subscribe((s, prev) => {
     if (s.source !== prev.source) {
       restorePending(store, s);
-      keepShown(memory, store.getState().source);
+      lastKey = keepShown(memory, store.getState().source);
     }
     if (sameLinkFields(s, prev)) return;
     const now = Date.now();
@@ -174,13 +178,16 @@ export function startUrlSync(
     if (timer !== null) clearTimeout(timer);
     timer = setTimeout(write, wait);
   });
-  const onHashChange = () => {
+  // Back/Forward fire `popstate` (and `hashchange` only when the fragment differs: two entries
+  // with pastes under the same view differ by their key alone); a link opened in the tab fires
+  // both. Each entry is applied once.
+  const onNavigate = () => {
     const fragment = location.hash.replace(/^#/, '');
-    if (fragment === lastWritten) return;
+    if (fragment === lastWritten && entryKey() === lastKey) return;
     lastWritten = fragment;
     applyLink(store, fragment, recallEntry(memory));
     // A link without a transcript kept the one shown: this entry keeps it too (for a reload).
-    keepShown(memory, store.getState().source);
+    lastKey = keepShown(memory, store.getState().source);
   };
   const onBeforeUnload = (e: BeforeUnloadEvent) => {
     // Leaving (a reload, another page): the kept transcript must be in session storage. The
@@ -192,11 +199,13 @@ export function startUrlSync(
     e.preventDefault();
     e.returnValue = true; // Chromium before 119, Safari
   };
-  window.addEventListener('hashchange', onHashChange);
+  window.addEventListener('hashchange', onNavigate);
+  window.addEventListener('popstate', onNavigate);
   window.addEventListener('beforeunload', onBeforeUnload);
   return () => {
     unsubscribe();
-    window.removeEventListener('hashchange', onHashChange);
+    window.removeEventListener('hashchange', onNavigate);
+    window.removeEventListener('popstate', onNavigate);
     window.removeEventListener('beforeunload', onBeforeUnload);
     if (timer !== null) clearTimeout(timer);
   };
