@@ -144,10 +144,18 @@ export function createTabMemory(
   };
 }
 
-function readIndex(storage: KeptStorage): string[] {
+/** One kept entry in the index: its key and the characters its text takes (0 for a note). */
+type IndexEntry = [key: string, chars: number];
+
+/** The kept entries, oldest first (sizes kept here, so a save never reads the other texts). */
+function readIndex(storage: KeptStorage): IndexEntry[] {
   try {
     const v: unknown = JSON.parse(storage.getItem(INDEX) ?? '[]');
-    return Array.isArray(v) ? v.filter((k): k is string => typeof k === 'string') : [];
+    if (!Array.isArray(v)) return [];
+    return v.filter(
+      (e): e is IndexEntry =>
+        Array.isArray(e) && typeof e[0] === 'string' && typeof e[1] === 'number',
+    );
   } catch {
     return [];
   }
@@ -178,19 +186,19 @@ function save(
   maxChars: number,
   maxTotal: number,
 ): boolean {
-  const others = readIndex(storage).filter((k) => k !== key);
+  const others = readIndex(storage).filter(([k]) => k !== key);
   const write = (v: Stored) => storage.setItem(PREFIX + key, JSON.stringify(v));
-  const writeIndex = (withKey: boolean) =>
-    storage.setItem(INDEX, JSON.stringify(withKey ? [...others, key] : others));
+  const writeIndex = (chars: number | null) =>
+    storage.setItem(INDEX, JSON.stringify(chars === null ? others : [...others, [key, chars]]));
   const lost = () => {
     write({ name: source.name, origin: source.origin, chars: source.text.length, lost: true });
-    writeIndex(true);
+    writeIndex(0);
     return false;
   };
   try {
     storage.removeItem(PREFIX + key);
     if (source.text === '') {
-      writeIndex(false);
+      writeIndex(null);
       return true;
     }
     if (source.text.length > maxChars) return lost();
@@ -203,10 +211,10 @@ function save(
         // Storage is full (other tabs of the page, other keys): make room, oldest first.
         const oldest = others.shift();
         if (oldest === undefined) return lost();
-        storage.removeItem(PREFIX + oldest);
+        storage.removeItem(PREFIX + oldest[0]);
       }
     }
-    writeIndex(true);
+    writeIndex(source.text.length);
     return true;
   } catch {
     try {
@@ -218,16 +226,15 @@ function save(
 }
 
 /**
- * Remove the oldest entries of `keys` (oldest first; the array is shortened) until the texts of
- * the others fit in `room` characters.
+ * Remove the oldest entries (oldest first; the array is shortened) until the texts of the
+ * others fit in `room` characters.
  */
-function dropOldest(storage: KeptStorage, keys: string[], room: number): void {
+function dropOldest(storage: KeptStorage, entries: IndexEntry[], room: number): void {
   let total = 0;
-  for (let i = keys.length - 1; i >= 0; i--) {
-    const s = readStored(storage, keys[i] ?? '');
-    total += s && !('lost' in s) ? s.text.length : 0;
+  for (let i = entries.length - 1; i >= 0; i--) {
+    total += entries[i]?.[1] ?? 0;
     if (total > room) {
-      for (const k of keys.splice(0, i + 1)) storage.removeItem(PREFIX + k);
+      for (const [k] of entries.splice(0, i + 1)) storage.removeItem(PREFIX + k);
       return;
     }
   }
