@@ -121,10 +121,16 @@ describe('tab memory', () => {
     const storage = fakeStorage();
     storage.setItem('transcript-inspector.kept.k1', '{not json');
     storage.setItem('transcript-inspector.kept.k2', JSON.stringify({ name: 1 }));
+    storage.setItem(
+      'transcript-inspector.kept.k4',
+      JSON.stringify({ name: 'x', origin: 'sample', text: '[]' }),
+    );
     storage.setItem('transcript-inspector.kept.index', '"nope"');
     const m = createTabMemory(storage);
     expect(m.recall('k1')).toEqual({ kind: 'none' });
     expect(m.recall('k2')).toEqual({ kind: 'none' });
+    // Only a paste or a file is ever kept: anything else was not written by this page.
+    expect(m.recall('k4')).toEqual({ kind: 'none' });
     m.keep('k3', paste('[]'));
     expect(m.survivesReload('k3')).toBe(true);
   });

@@ -120,10 +120,12 @@ export function createTabMemory(
 
   return {
     keep(key, source) {
+      const same = memory.get(key) === source;
       memory.delete(key);
       memory.set(key, source);
       trimMemory();
-      pending.set(key, source);
+      // The same source again (an entry applied twice, a reload's boot): already on its way.
+      if (!same) pending.set(key, source);
     },
     recall(key) {
       const held = memory.get(key);
@@ -165,6 +167,7 @@ function readStored(storage: KeptStorage, key: string): Stored | null {
   try {
     const v = JSON.parse(storage.getItem(PREFIX + key) ?? 'null') as Stored | null;
     if (!v || typeof v !== 'object' || typeof v.name !== 'string') return null;
+    if (v.origin !== 'paste' && v.origin !== 'file') return null;
     if ('lost' in v ? typeof v.chars !== 'number' : typeof v.text !== 'string') return null;
     return v;
   } catch {
