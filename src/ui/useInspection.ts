@@ -8,7 +8,14 @@
  * Token tables come from the worker (`primeTokens`), so a large transcript is never counted on
  * the page's thread.
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useRef,
+  useState,
+  type Dispatch,
+  type SetStateAction,
+} from 'react';
 import type { Analysis } from '../model/analyze.ts';
 import { CHARS_PER_4, loadBpeCounter, type TextCounter, type TokenTable } from '../model/tokens.ts';
 import type { ProviderId, Transcript } from '../model/types.ts';
@@ -106,6 +113,34 @@ export interface InspectionState extends InspectorView {
 }
 
 /**
+ * The transcript shown after a failed, refused or cancelled request keeps the older answer: make
+ * sure its exact token count comes (the newer request dropped it, or a cancel stopped the worker).
+ * @param setTokensSeen the caller's counter of tables arrived (bumped to re-render)
+ */
+function useRecountShown(
+  view: InspectorView,
+  request: InspectRequest,
+  setTokensSeen: Dispatch<SetStateAction<number>>,
+) {
+  useEffect(() => {
+    const again = recountShown(
+      view,
+      request,
+      (a) => exactFor.get(a.transcript)?.has(a.provider) === true,
+      (a) => answerOf.get(a),
+    );
+    if (!again || !view.analysis) return;
+    const { transcript, provider } = view.analysis;
+    getClient().recount(again, transcript, provider, {
+      tokens: (t, p, table) => {
+        prime(t, p, table);
+        setTokensSeen((n) => n + 1);
+      },
+    });
+  }, [view, request, setTokensSeen]);
+}
+
+/**
  * The current view: parse the store's text (or stream its file) in the worker whenever text,
  * file, name, format or provider change; keep the last good transcript while the new text fails
  * to parse.
@@ -181,24 +216,7 @@ export function useInspection(): InspectionState {
       live = false;
     };
   }, [request]);
-  // The transcript shown after a failed, refused or cancelled request keeps the older answer: make
-  // sure its exact token count comes (the newer request dropped it, or a cancel stopped the worker).
-  useEffect(() => {
-    const again = recountShown(
-      view,
-      request,
-      (a) => exactFor.get(a.transcript)?.has(a.provider) === true,
-      (a) => answerOf.get(a),
-    );
-    if (!again || !view.analysis) return;
-    const { transcript, provider } = view.analysis;
-    getClient().recount(again, transcript, provider, {
-      tokens: (t, p, table) => {
-        prime(t, p, table);
-        setTokensSeen((n) => n + 1);
-      },
-    });
-  }, [view, request]);
+  useRecountShown(view, request, setTokensSeen);
   const cancelLoad = useCallback(() => getClient().cancel(), []);
   return {
     ...view,
