@@ -52,6 +52,27 @@ const LIB_RULE = {
   ],
 };
 
+/**
+ * The CLI depends on the model only (plus Node's own modules, its own files and pure packages
+ * such as fflate). Not src/io: that is the page's IO (a dropped Blob, samples fetched next to the
+ * page); the CLI reads files with node:fs (src/cli/io.ts), and the decoding both share (gzip,
+ * UTF-8, limits) already lives in the model (model/parse/bytes.ts). Not src/state either: what the
+ * page and the CLI share, such as the permalink codec, belongs in the model (model/permalink).
+ */
+const CLI_RULE = {
+  patterns: [
+    {
+      group: ['react', 'react-dom', 'react/*', 'zustand', 'zustand/*', 'd3-*'],
+      message: 'src/cli is headless: no React, zustand or d3.',
+    },
+    {
+      group: ['**/state/**', '**/ui/**', '**/workers/**', '**/io/**', '**/lib/**'],
+      message:
+        'src/cli imports only src/model, node:* and its own files: move what the page and the CLI share into src/model.',
+    },
+  ],
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -115,6 +136,23 @@ export default tseslint.config(
     files: ['src/workers/**/*.ts'],
     ignores: ['src/workers/**/*.test.ts'],
     rules: { 'no-restricted-imports': ['error', ENGINE_RULE] },
+  },
+  {
+    files: ['src/cli/**/*.ts'],
+    ignores: ['src/cli/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', CLI_RULE],
+      'no-restricted-globals': [
+        'error',
+        'window',
+        'document',
+        'location',
+        'history',
+        'localStorage',
+        'sessionStorage',
+        'navigator',
+      ],
+    },
   },
   {
     files: ['src/state/**/*.ts'],

@@ -70,8 +70,10 @@ test('the incident summary holds no transcript unless ticked in, and says what i
 test('a link that cannot be honoured says so instead of showing something else silently', async ({
   page,
 }) => {
-  await openApp(page, '/#v=1&src=no-such-sample');
+  // No transcript is shown in place of the unknown sample (not even the default one).
+  await page.goto('/#v=1&src=no-such-sample');
   await expect(page.getByTestId('permalink-notices')).toContainText('no sample “no-such-sample”');
+  await expect(page.getByTestId('count-messages')).toHaveCount(0);
 
   await openApp(page, '/#v=1&src=invoice&learn=no-such-step');
   await expect(page.getByTestId('permalink-notices')).toContainText(

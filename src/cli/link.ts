@@ -1,12 +1,12 @@
 /**
  * A link where a FILE goes (issue 15): every command accepts the page's link — a URL or its
  * fragment (`#v=1&t=…`, `v=1&src=invoice`) — and reads the transcript it carries, or the sample
- * it names. The permalink codec is the page's own (state/permalink/codec.ts: pure TypeScript,
+ * it names. The permalink codec is the page's own (model/permalink/codec.ts: pure TypeScript,
  * fflate and zod), so a link means the same to both.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { decodePermalink } from '../state/permalink/codec.ts';
+import { decodePermalink } from '../model/permalink/codec.ts';
 
 /** The fragment of `arg` when it is a link (URL with a `#v=` fragment, or a fragment), else null. */
 export function linkFragment(arg: string): string | null {

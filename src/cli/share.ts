@@ -5,8 +5,8 @@ import { leakedStrings, shapeDifferences } from '../model/redact/contract.ts';
 import { readBack } from '../model/redact/roundTrip.ts';
 import { loadBpeCounter } from '../model/tokens.ts';
 import { writeTranscript } from '../model/write.ts';
-import { encodePermalinkChecked } from '../state/permalink/codec.ts';
-import { defaultPermalinkState } from '../state/permalink/schema.ts';
+import { encodePermalinkChecked } from '../model/permalink/codec.ts';
+import { defaultPermalinkState } from '../model/permalink/schema.ts';
 import { onlyFile, parseArgs } from './args.ts';
 import {
   EXIT_INVALID,

@@ -13,7 +13,7 @@ import {
   selectRepairDiff,
 } from './faults.ts';
 import { createAppStore } from './store.ts';
-import { buildShareFragment, lessonFromFragment, withLesson } from './urlSync.ts';
+import { buildShareFragment, lessonFromFragment, withLesson } from './permalink/storeLink.ts';
 
 const loaded = analyze(load(INVOICE_ANTHROPIC), 'anthropic');
 

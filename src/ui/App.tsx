@@ -39,7 +39,7 @@ import { FaultPanel } from './faults/FaultPanel.tsx';
 import { RepairPanel } from './faults/RepairPanel.tsx';
 import { LearnPanel, LearnToggle } from './learn/LearnPanel.tsx';
 import { selectFaulted } from '../state/faults.ts';
-import { isAwaitingTranscript } from '../state/urlSync.ts';
+import { isAwaitingTranscript, unknownSampleNotice } from '../state/permalink/storeLink.ts';
 import './styles.css';
 
 /** Below this viewport width (px) the eviction simulator starts collapsed. */
@@ -149,6 +149,15 @@ export function App() {
     setFileError({ ...error, message: `${name}: ${error.message}`, file: name });
     setSource(back);
   }, [revert, error, source, shown.source, setSource]);
+  // A cancelled load leaves the transcript shown before it: the store's source goes back to that
+  // one too, so the address, Copy link, Back and a reload name what is on screen (issue 15).
+  const cancelled =
+    view.load?.cancelled === true &&
+    source.file !== undefined &&
+    view.request?.file === source.file;
+  useEffect(() => {
+    if (cancelled && shown.source && shown.source !== source) setSource(shown.source);
+  }, [cancelled, source, shown.source, setSource]);
 
   // Theme: the system setting unless the user forced one.
   useEffect(() => {
@@ -217,21 +226,25 @@ export function App() {
       ? (s.source.sampleId ?? DEFAULT_SAMPLE_ID)
       : null,
   );
+  const missingSample =
+    wantedSample !== null &&
+    wantedSample !== DEFAULT_SAMPLE_ID &&
+    samples.length > 0 &&
+    !samples.some((s) => s.id === wantedSample);
   useEffect(() => {
     if (wantedSample === null || samples.length === 0) return;
-    const named = samples.find((s) => s.id === wantedSample);
-    // A link naming a sample this page does not have says so (issue 15), then shows the default.
-    if (!named)
-      noticeStore.getState().show([
-        ...noticeStore.getState().notices,
-        {
-          key: 'src',
-          message: `This page has no sample “${displayName(wantedSample)}”: showing the default sample instead.`,
-        },
-      ]);
-    const entry = named ?? samples.find((s) => s.id === DEFAULT_SAMPLE_ID) ?? samples[0];
+    // A link naming a sample this page does not have says so, and shows no other in its place
+    // (its view would land on another transcript); the address keeps the link (issue 15).
+    if (missingSample) {
+      const notices = noticeStore.getState().notices;
+      const notice = unknownSampleNotice(wantedSample);
+      if (!notices.some((n) => n.message === notice.message))
+        noticeStore.getState().show([...notices, notice]);
+      return;
+    }
+    const entry = samples.find((s) => s.id === wantedSample) ?? samples[0];
     if (entry) void loadSample(entry);
-  }, [samples, wantedSample, loadSample]);
+  }, [samples, wantedSample, missingSample, loadSample]);
 
   // Paste anywhere (outside text fields, which handle their own paste).
   useEffect(() => {
@@ -404,7 +417,7 @@ export function App() {
         />
         <LearnToggle samples={samples} />
         <HelpPopover open={help} onClose={() => setHelp(false)} />
-        <ShareBar analysis={analysis} counter={counter} />
+        <ShareBar analysis={analysis} counter={counter} shown={shown.source} />
       </header>
       {shownError && (
         <ParseErrorBanner
@@ -548,9 +561,11 @@ export function App() {
       ) : (
         !shownError && (
           <p className="loading" data-testid="loading">
-            {isAwaitingTranscript(source)
-              ? `No transcript yet: open ${source.name ? `“${source.name}”` : 'the transcript this link was made for'} (Open file…, or drop it anywhere on the page) to see the shared view.`
-              : 'Loading… Paste (Ctrl/Cmd+V) or drop a transcript anywhere on the page.'}
+            {missingSample
+              ? 'No transcript: the link names a sample this page does not have (see the note above).'
+              : isAwaitingTranscript(source)
+                ? `No transcript yet: open ${source.name ? `“${source.name}”` : 'the transcript this link was made for'} (Open file…, or drop it anywhere on the page) to see the shared view.`
+                : 'Loading… Paste (Ctrl/Cmd+V) or drop a transcript anywhere on the page.'}
           </p>
         )
       )}

@@ -8,7 +8,14 @@
  * Token tables come from the worker (`primeTokens`), so a large transcript is never counted on
  * the page's thread.
  */
-import { useCallback, useEffect, useState } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useRef,
+  useState,
+  type Dispatch,
+  type SetStateAction,
+} from 'react';
 import type { Analysis } from '../model/analyze.ts';
 import { CHARS_PER_4, loadBpeCounter, type TextCounter, type TokenTable } from '../model/tokens.ts';
 import type { ProviderId, Transcript } from '../model/types.ts';
@@ -70,6 +77,18 @@ export function recountShown(
   return req && req !== request ? req : null;
 }
 
+/** True when two requests ask for the same inspection (same text or file, name and choices). */
+export function sameRequest(a: InspectRequest, b: InspectRequest): boolean {
+  return (
+    a.text === b.text &&
+    a.name === b.name &&
+    a.format === b.format &&
+    a.provider === b.provider &&
+    a.file === b.file &&
+    a.requestIndex === b.requestIndex
+  );
+}
+
 /** The state of a streamed file load, for the progress bar. */
 export interface LoadState {
   /** Name of the file being loaded. */
@@ -94,6 +113,34 @@ export interface InspectionState extends InspectorView {
 }
 
 /**
+ * The transcript shown after a failed, refused or cancelled request keeps the older answer: make
+ * sure its exact token count comes (the newer request dropped it, or a cancel stopped the worker).
+ * @param setTokensSeen the caller's counter of tables arrived (bumped to re-render)
+ */
+function useRecountShown(
+  view: InspectorView,
+  request: InspectRequest,
+  setTokensSeen: Dispatch<SetStateAction<number>>,
+) {
+  useEffect(() => {
+    const again = recountShown(
+      view,
+      request,
+      (a) => exactFor.get(a.transcript)?.has(a.provider) === true,
+      (a) => answerOf.get(a),
+    );
+    if (!again || !view.analysis) return;
+    const { transcript, provider } = view.analysis;
+    getClient().recount(again, transcript, provider, {
+      tokens: (t, p, table) => {
+        prime(t, p, table);
+        setTokensSeen((n) => n + 1);
+      },
+    });
+  }, [view, request, setTokensSeen]);
+}
+
+/**
  * The current view: parse the store's text (or stream its file) in the worker whenever text,
  * file, name, format or provider change; keep the last good transcript while the new text fails
  * to parse.
@@ -103,9 +150,20 @@ export function useInspection(): InspectionState {
   const [view, setView] = useState<InspectorView>(EMPTY_VIEW);
   const [load, setLoad] = useState<LoadState | null>(null);
   const [, setTokensSeen] = useState(0);
+  /** The request whose whole answer is on screen (a failed, refused or cancelled one leaves it). */
+  const answered = useRef<InspectRequest | null>(null);
   useEffect(() => {
     let live = true;
     if (request.text.length === 0 && !request.file) return;
+    const shown = answered.current;
+    if (shown && sameRequest(shown, request)) {
+      // The source on screen again (a cancelled or failed load gave it back to the store): its
+      // answer is already shown, so nothing is parsed or streamed again, and a note about the
+      // cancelled load stays.
+      setView((prev) => ({ ...prev, request, error: null }));
+      setLoad((l) => (l?.cancelled ? l : null));
+      return;
+    }
     const file = request.file;
     if (file) {
       const refused = refuseReason(file.size);
@@ -147,7 +205,10 @@ export function useInspection(): InspectionState {
           return;
         }
         setLoad((l) => (l ? { ...l, active: false, preview: false } : l));
-        if (result.ok) answerOf.set(result.analysis, request);
+        if (result.ok) {
+          answerOf.set(result.analysis, request);
+          answered.current = request;
+        }
         // A failed load shows what the page showed before its preview, next to the error.
         setView((prev) => nextView(beforePreview ?? prev, request, result));
       });
@@ -155,24 +216,7 @@ export function useInspection(): InspectionState {
       live = false;
     };
   }, [request]);
-  // The transcript shown after a failed, refused or cancelled request keeps the older answer: make
-  // sure its exact token count comes (the newer request dropped it, or a cancel stopped the worker).
-  useEffect(() => {
-    const again = recountShown(
-      view,
-      request,
-      (a) => exactFor.get(a.transcript)?.has(a.provider) === true,
-      (a) => answerOf.get(a),
-    );
-    if (!again || !view.analysis) return;
-    const { transcript, provider } = view.analysis;
-    getClient().recount(again, transcript, provider, {
-      tokens: (t, p, table) => {
-        prime(t, p, table);
-        setTokensSeen((n) => n + 1);
-      },
-    });
-  }, [view, request]);
+  useRecountShown(view, request, setTokensSeen);
   const cancelLoad = useCallback(() => getClient().cancel(), []);
   return {
     ...view,

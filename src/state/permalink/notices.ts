@@ -4,7 +4,7 @@
  * (the app store holds only what the user chose, style.md §4.3).
  */
 import { createStore, type StoreApi } from 'zustand';
-import type { PermalinkNotice } from './codec.ts';
+import type { PermalinkNotice } from '../../model/permalink/codec.ts';
 
 export interface NoticeState {
   notices: PermalinkNotice[];

@@ -6,6 +6,7 @@
 import { useEffect, useLayoutEffect, useRef, useState, type CSSProperties } from 'react';
 import type { Analysis } from '../../model/analyze.ts';
 import type { TextCounter } from '../../model/tokens.ts';
+import type { Source } from '../../state/store.ts';
 import { Notices } from './ShareParts.tsx';
 import { Panel } from './SharePanel.tsx';
 import './share.css';
@@ -39,13 +40,17 @@ function panelPlacement(bar: HTMLElement): CSSProperties {
 /**
  * The share button with its panel (a popover: Esc or a click outside closes it; it never covers
  * the verdict), and the permalink notices. Mounted once, in the header.
+ * @param shown the source of the transcript on screen (after a text that does not parse, or a
+ *   cancelled load, that is not the store's latest source): what the links share
  */
 export function ShareBar({
   analysis,
   counter,
+  shown,
 }: {
   analysis: Analysis | null;
   counter: TextCounter;
+  shown: Source | null;
 }) {
   const [open, setOpen] = useState(false);
   const [place, setPlace] = useState<CSSProperties>({});
@@ -100,7 +105,7 @@ export function ShareBar({
       </button>
       {open && analysis && (
         <div className="share-popover" role="dialog" aria-label="Share" style={place}>
-          <Panel analysis={analysis} counter={counter} />
+          <Panel analysis={analysis} counter={counter} shown={shown} />
         </div>
       )}
     </div>

@@ -26,14 +26,14 @@ import {
 } from '../../state/eviction.ts';
 import { selectTokens } from '../../state/selectors.ts';
 import { useAppStore, type AppState, type Source } from '../../state/store.ts';
-import { inlineSizeRefusal } from '../../state/permalink/codec.ts';
+import { inlineSizeRefusal } from '../../model/permalink/inline.ts';
 import {
   buildShareLink,
   buildViewOnlyFragment,
   isAwaitingTranscript,
   isStructureOnly,
-  pageUrlWithoutHash,
-} from '../../state/urlSync.ts';
+} from '../../state/permalink/storeLink.ts';
+import { pageUrlWithoutHash } from '../../state/urlSync.ts';
 import { fmtInt } from '../format.ts';
 import { downloadBlob, svgToPngBlob } from './download.ts';
 import { buildTimelineSvg } from './timelineSvg.ts';
@@ -115,11 +115,25 @@ interface BuiltRedaction {
   ids: number;
 }
 
-export function Panel({ analysis, counter }: { analysis: Analysis; counter: TextCounter }) {
+/**
+ * The share panel's content.
+ * @param shown the source of the transcript on screen: the links carry it, not a newer text that
+ *   failed to parse (issue 15); null = the store's
+ */
+export function Panel({
+  analysis,
+  counter,
+  shown,
+}: {
+  analysis: Analysis;
+  counter: TextCounter;
+  shown: Source | null;
+}) {
   const fields = useAppStore(useShallow(selectLinkFields));
   const [hideNames, setHideNames] = useState(false);
   const [includeTranscript, setIncludeTranscript] = useState(false);
-  const state = fields as AppState;
+  const source = shown ?? fields.source;
+  const state = { ...fields, source } as AppState;
   const base = pageUrlWithoutHash();
   const view = viewLink(state, base);
   const fullLink = view.link;
@@ -128,7 +142,7 @@ export function Panel({ analysis, counter }: { analysis: Analysis; counter: Text
   // The structure-only link: decided from the cheap estimate first (a transcript above the
   // decoder's limit is never redacted, deflated or offered), then built after the panel has
   // painted, so opening the panel never waits for it.
-  const structureRefusal = inlineSizeRefusal(sourceBytes(fields.source));
+  const structureRefusal = inlineSizeRefusal(sourceBytes(source));
   const [built, setBuilt] = useState<BuiltRedaction | null>(null);
   useEffect(() => {
     if (structureRefusal !== null) return;
@@ -180,7 +194,7 @@ export function Panel({ analysis, counter }: { analysis: Analysis; counter: Text
     };
   }, [analysis, tokens, fields.budget, fields.policies, fields.policyOptions]);
 
-  const baseName = (fields.source.name || fields.source.sampleId || 'transcript')
+  const baseName = (source.name || source.sampleId || 'transcript')
     .replace(/\.(jsonl?|gz)$/i, '')
     .replace(/[^\w.-]+/g, '_');
   const ext = analysis.transcript.listKey === 'lines' ? 'jsonl' : 'json';
@@ -219,7 +233,7 @@ export function Panel({ analysis, counter }: { analysis: Analysis; counter: Text
     <div className="share-panel" data-testid="share-panel">
       <section>
         <h3>Link to this view</h3>
-        {isStructureOnly(fields.source) && (
+        {isStructureOnly(source) && (
           <p className="share-note">
             This page was opened from a structure-only link: placeholders stand in for every text.
           </p>
@@ -228,8 +242,8 @@ export function Panel({ analysis, counter }: { analysis: Analysis; counter: Text
         {!view.carriesTranscript && (
           <p className="share-warn" data-testid="share-view-only">
             This link holds the view only, not the transcript.{view.why ? ` ${view.why}` : ''}{' '}
-            Whoever opens it must open {whatToOpen(fields.source)} to see it: send the file along
-            with the link.
+            Whoever opens it must open {whatToOpen(source)} to see it: send the file along with the
+            link.
           </p>
         )}
         {tooLong && (

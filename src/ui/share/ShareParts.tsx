@@ -5,13 +5,14 @@ import { useState } from 'react';
 import { useStore } from 'zustand';
 import { noticeStore } from '../../state/permalink/notices.ts';
 import { appStore, useAppStore } from '../../state/store.ts';
-import { VIEW_ONLY_NOTICE_KEY, isAwaitingTranscript } from '../../state/urlSync.ts';
+import { VIEW_ONLY_NOTICE_KEY } from '../../state/permalink/storeLink.ts';
 import { fmtInt } from '../format.ts';
 
 /** The permalink notices (a link that could not be honoured says so here). */
 export function Notices() {
   const notices = useStore(noticeStore, (s) => s.notices);
-  const awaiting = useAppStore((s) => isAwaitingTranscript(s.source));
+  // No transcript on screen: a link without one, or naming a sample this page does not have.
+  const awaiting = useAppStore((s) => s.source.text === '' && !s.source.file);
   if (notices.length === 0) return null;
   return (
     <div className="share-notices" role="status" data-testid="permalink-notices">

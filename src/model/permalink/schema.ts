@@ -13,8 +13,8 @@
  * Pure: imports only zod and model types (no window/location), so it runs in tests and workers.
  */
 import { z } from 'zod';
-import type { PolicyId } from '../../model/evict/types.ts';
-import type { FormatId, ProviderId } from '../../model/types.ts';
+import type { PolicyId } from '../evict/types.ts';
+import type { FormatId, ProviderId } from '../types.ts';
 
 /** Version of the fragment syntax (`#v=1&…`). */
 export const PERMALINK_VERSION = 1;

@@ -1,0 +1,196 @@
+/**
+ * No lost work (issue 15), as a user clicks it: Copy link shares the transcript on screen (after
+ * a paste that does not parse, after Cancel on a large load); Back and Forward show each entry's
+ * own transcript with its own view; a pasted transcript survives a reload of the tab, or the page
+ * asks before a too-large one is lost; a link that cannot be honoured says so, with nothing shown
+ * in its place.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { generate } from '../scripts/gen.ts';
+import { partialCodingAgent } from './fixtures.ts';
+import { openApp, openDefault, paste } from './helpers.ts';
+
+/** The machine may be shared: parsing and reloads are waited for this long. */
+const SLOW = { timeout: 30_000 };
+
+/** The partial coding-agent session (50 messages, one broken pair), pasted and analysed. */
+async function pasteWork(page: Page): Promise<void> {
+  await paste(page, partialCodingAgent().text);
+  await expect(page.getByTestId('count-messages')).toHaveText('50', SLOW);
+  await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true', SLOW);
+  await expect(page.getByTestId('count-broken')).not.toHaveText('0');
+}
+
+/** Select message 5 by clicking its row; the address follows. */
+async function selectFive(page: Page): Promise<void> {
+  await page.locator('[data-message-index="5"]').first().click();
+  await expect(page).toHaveURL(/sel=m5/);
+}
+
+const selectedFive = (page: Page) =>
+  expect(page.locator('[data-message-index="5"] [aria-selected="true"]')).toHaveCount(1);
+
+async function shareLink(page: Page): Promise<string> {
+  await page.getByTestId('share-open').click();
+  const link = await page.getByTestId('share-link').inputValue();
+  await page.keyboard.press('Escape');
+  return link;
+}
+
+test('after a paste that does not parse, Copy link shares the transcript still on screen', async ({
+  page,
+  context,
+}) => {
+  await openDefault(page);
+  await pasteWork(page);
+  await paste(page, '{"messages": [ {"role": "user", "content": ');
+  await expect(page.getByTestId('parse-error')).toBeVisible();
+  await expect(page.getByTestId('count-messages')).toHaveText('50');
+
+  const link = await shareLink(page);
+  const other = await context.newPage();
+  await openApp(other, link);
+  await expect(other.getByTestId('count-messages')).toHaveText('50');
+  await expect(other.getByTestId('count-broken')).toHaveText(
+    (await page.getByTestId('count-broken').textContent()) ?? '',
+  );
+  await expect(other.getByTestId('parse-error')).toHaveCount(0);
+});
+
+test('after Cancel on a large load, the transcript still shown is the one shared and in the address', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  // Over the streaming threshold (2 MiB), so the worker streams it and Cancel is offered.
+  const text = generate({ format: 'claude-code-jsonl', messages: 400, mb: 12, seed: 21 });
+  await openApp(page, '/#v=1&src=coding-agent');
+  await page.getByTestId('file-input').setInputFiles({
+    name: 'session.jsonl',
+    mimeType: 'application/x-ndjson',
+    buffer: Buffer.from(text),
+  });
+  await expect(page.getByTestId('load-progress')).toBeVisible();
+  await page.getByTestId('load-cancel').click();
+  await expect(page.getByTestId('load-cancelled')).toContainText('session.jsonl was cancelled');
+  await expect(page.getByTestId('count-messages')).toHaveText('50');
+  await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true', SLOW);
+  await expect(page).toHaveURL(/src=coding-agent/);
+  await expect(page).not.toHaveURL(/n=session/);
+
+  await page.getByTestId('share-open').click();
+  await expect(page.getByTestId('share-link')).toHaveValue(/src=coding-agent/);
+  await expect(page.getByTestId('share-view-only')).toHaveCount(0);
+});
+
+test('paste → open a link in the tab → Back shows the paste with its view → Forward the link', async ({
+  page,
+}) => {
+  await openDefault(page);
+  await pasteWork(page);
+  await selectFive(page);
+  const broken = await page.getByTestId('count-broken').textContent();
+
+  await page.goto('/#v=1&src=invoice&b=900');
+  await expect(page.getByTestId('count-exchanges')).toHaveText('1', SLOW);
+  await expect(page.locator('[aria-selected="true"]')).toHaveCount(0);
+
+  await page.goBack();
+  await expect(page.getByTestId('count-messages')).toHaveText('50', SLOW);
+  await expect(page.getByTestId('count-broken')).toHaveText(broken ?? '');
+  await selectedFive(page);
+  await expect(page).toHaveURL(/sel=m5/);
+  await expect(page).not.toHaveURL(/b=900/);
+
+  await page.goForward();
+  await expect(page.getByTestId('count-exchanges')).toHaveText('1', SLOW);
+  await expect(page).toHaveURL(/src=invoice&b=900/);
+  await expect(page.locator('[aria-selected="true"]')).toHaveCount(0);
+});
+
+test('a pasted transcript survives a reload of the tab, with its view', async ({ page }) => {
+  await openDefault(page);
+  await pasteWork(page);
+  await selectFive(page);
+  await page.reload();
+  await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true', SLOW);
+  await expect(page.getByTestId('count-messages')).toHaveText('50');
+  await selectedFive(page);
+  await expect(page.getByTestId('permalink-notices')).toHaveCount(0);
+  // Kept in this tab only: the address carries the view, never the transcript.
+  await expect(page).not.toHaveURL(/[?&#]t=/);
+});
+
+test('a paste too large to keep: the page asks before a reload, then says what is missing', async ({
+  page,
+}) => {
+  await openDefault(page);
+  const big = JSON.stringify({
+    messages: [
+      { role: 'user', content: 'x'.repeat(2_300_000) },
+      { role: 'assistant', content: 'ok' },
+    ],
+  });
+  await paste(page, big);
+  await expect(page.getByTestId('count-messages')).toHaveText('2', SLOW);
+  // A click: browsers ask before leaving only a page the user has interacted with.
+  await page.locator('[data-message-index="1"]').first().click();
+  await expect(page).toHaveURL(/sel=m1/);
+  const asked: string[] = [];
+  page.on('dialog', (d) => {
+    asked.push(d.type());
+    void d.accept();
+  });
+  await page.reload();
+  expect(asked).toEqual(['beforeunload']);
+  await expect(page.getByTestId('permalink-notices')).toContainText(
+    'too large to keep over a reload',
+    SLOW,
+  );
+  // Its view is not put on another transcript: nothing is shown until it is pasted again.
+  await expect(page.getByTestId('count-messages')).toHaveCount(0);
+  await expect(page.getByTestId('loading')).toBeVisible();
+  await page.getByTestId('permalink-show-sample').click();
+  await expect(page.getByTestId('count-exchanges')).toHaveText('1', SLOW);
+});
+
+test.describe('links that cannot be honoured say so, and nothing stands in for them', () => {
+  test('an unknown sample id', async ({ page }) => {
+    await page.goto('/#v=1&src=no-such-sample&b=900');
+    await expect(page.getByTestId('permalink-notices')).toContainText('no sample “no-such-sample”');
+    await expect(page.getByTestId('loading')).toContainText(
+      'names a sample this page does not have',
+    );
+    await expect(page.getByTestId('count-messages')).toHaveCount(0);
+    await expect(page).toHaveURL(/src=no-such-sample/);
+    await page.getByTestId('permalink-show-sample').click();
+    await expect(page.getByTestId('count-exchanges')).toHaveText('1', SLOW);
+  });
+
+  test('an empty transcript (t=)', async ({ page }) => {
+    await page.goto('/#v=1&t=&b=900');
+    await expect(page.getByTestId('permalink-notices')).toContainText('transcript (t=) is empty');
+    await expect(page.getByTestId('permalink-notices')).toContainText('No transcript is shown');
+    await expect(page.getByTestId('count-messages')).toHaveCount(0);
+    await expect(page).toHaveURL(/b=900/);
+  });
+
+  test('an unknown lesson step', async ({ page }) => {
+    await openApp(page, '/#v=1&src=invoice&learn=no-such-step');
+    await expect(page.getByTestId('permalink-notices')).toContainText(
+      'no lesson step “no-such-step”',
+    );
+    await expect(page.getByTestId('learn-panel')).toHaveCount(0);
+  });
+
+  test('a damaged or unreadable address', async ({ page, context }) => {
+    await page.goto('/#v=1&t=1.d.AAAA&b=900');
+    await expect(page.getByTestId('permalink-notices')).toContainText('damaged');
+    await expect(page.getByTestId('count-messages')).toHaveCount(0);
+
+    const other = await context.newPage();
+    await other.goto('/#%%%cut-off');
+    await expect(other.getByTestId('permalink-notices')).toContainText(
+      'holds nothing this page reads',
+    );
+  });
+});
