@@ -14,8 +14,9 @@
  *   ≤ 4), measured in a fresh process, sampled after each stage and at every allocation-heavy
  *   step; peak_rss_vs_file likewise from the process's max RSS.
  * - check_vs_stringify_* / checked_fetch_vs_stringify_*: the library in the request path, per
- *   request at 10, 100 and 1,000 messages ÷ JSON.stringify of the same body (scripts/benchCheck.ts;
- *   `--only check` runs just these).
+ *   request at 10, 100 and 1,000 messages of each API the checked fetch knows ÷ JSON.stringify of
+ *   the same body, in CPU time (target ≤ 1; scripts/benchCheck.ts, in a fresh process; `--only
+ *   check` runs just these).
  *
  * Generated data goes to bench-data/ (gitignored) and is reused across runs.
  */
@@ -249,6 +250,15 @@ function benchPipeline(label: string, file: string, jsonl: boolean): void {
   process.stdout.write(out);
 }
 
+/** The request-path figures in a fresh process: not next to the eviction section's heap. */
+function benchCheckChild(): void {
+  const script = fileURLToPath(import.meta.url);
+  execFileSync(process.execPath, ['--import', 'tsx', script, '--check-child'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+}
+
 function benchPeak(file: string): void {
   const script = fileURLToPath(import.meta.url);
   const out = execFileSync(
@@ -272,6 +282,10 @@ async function main(): Promise<void> {
   if (pipeAt >= 0) {
     const [label, file, jsonl] = args.slice(pipeAt + 1, pipeAt + 4) as [string, string, string];
     pipelineChild(label, file, jsonl === 'true');
+    return;
+  }
+  if (args.includes('--check-child')) {
+    await benchCheck();
     return;
   }
   const peakAt = args.indexOf('--peak-child');
@@ -305,7 +319,7 @@ async function main(): Promise<void> {
       '# skipped pipeline_vs_json_parse_claude_code_50mb: no claude-code-jsonl parser registered\n',
     );
   benchEviction();
-  await benchCheck();
+  benchCheckChild();
   benchPeak(anth);
   // --- Browser figures (issue 7, scripts/benchBrowser.ts): Chromium via Playwright. ---
   if (only !== 'node' && !args.includes('--no-browser')) {
