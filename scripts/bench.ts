@@ -17,6 +17,9 @@
  *   request at 10, 100 and 1,000 messages of each API the checked fetch knows ÷ JSON.stringify of
  *   the same body, in CPU time (target ≤ 1; scripts/benchCheck.ts, in a fresh process; `--only
  *   check` runs just these).
+ * - cli_check_vs_node_json_parse_100mb: `node dist-cli/cli.js check` of a 100 MB Anthropic body ÷
+ *   `node -e` JSON.parse of it, both whole processes (target ≤ 1.5; scripts/benchCli.ts, `--only
+ *   cli`).
  *
  * Generated data goes to bench-data/ (gitignored) and is reused across runs.
  */
@@ -36,6 +39,7 @@ import type { Transcript } from '../src/model/types.ts';
 import { generate, type GenFormat } from './gen.ts';
 import { line } from './benchLine.ts';
 import { benchCheck } from './benchCheck.ts';
+import { benchCli } from './benchCli.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dataDir = path.join(root, 'bench-data');
@@ -302,6 +306,12 @@ async function main(): Promise<void> {
     await benchCheck();
     return;
   }
+  const anth100 = () =>
+    dataFile('anthropic-100mb.json', 'anthropic-messages', { messages: 1, mb: 100 });
+  if (only === 'cli') {
+    benchCli(root, anth100());
+    return;
+  }
   const cpu = (os.cpus()[0]?.model ?? 'unknown').trim();
   process.stdout.write(
     `# machine: ${os.availableParallelism()} cores (nproc), ${cpu}, node ${process.version}\n`,
@@ -320,6 +330,7 @@ async function main(): Promise<void> {
     );
   benchEviction();
   benchCheckChild();
+  benchCli(root, anth100());
   benchPeak(anth);
   // --- Browser figures (issue 7, scripts/benchBrowser.ts): Chromium via Playwright. ---
   if (only !== 'node' && !args.includes('--no-browser')) {
