@@ -77,6 +77,7 @@ export default tseslint.config(
   {
     ignores: [
       'dist',
+      'dist-cli',
       'packages/*/dist',
       'node_modules',
       'test-results',

@@ -14,8 +14,12 @@
  *   ≤ 4), measured in a fresh process, sampled after each stage and at every allocation-heavy
  *   step; peak_rss_vs_file likewise from the process's max RSS.
  * - check_vs_stringify_* / checked_fetch_vs_stringify_*: the library in the request path, per
- *   request at 10, 100 and 1,000 messages ÷ JSON.stringify of the same body (scripts/benchCheck.ts;
- *   `--only check` runs just these).
+ *   request at 10, 100 and 1,000 messages of each API the checked fetch knows ÷ JSON.stringify of
+ *   the same body, in CPU time (target ≤ 1; scripts/benchCheck.ts, in a fresh process; `--only
+ *   check` runs just these).
+ * - cli_check_vs_node_json_parse_100mb: `node dist-cli/cli.js check` of a 100 MB Anthropic body ÷
+ *   `node -e` JSON.parse of it, both whole processes (target ≤ 1.5; scripts/benchCli.ts, `--only
+ *   cli`).
  *
  * Generated data goes to bench-data/ (gitignored) and is reused across runs.
  */
@@ -35,6 +39,7 @@ import type { Transcript } from '../src/model/types.ts';
 import { generate, type GenFormat } from './gen.ts';
 import { line } from './benchLine.ts';
 import { benchCheck } from './benchCheck.ts';
+import { benchCli } from './benchCli.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dataDir = path.join(root, 'bench-data');
@@ -249,6 +254,15 @@ function benchPipeline(label: string, file: string, jsonl: boolean): void {
   process.stdout.write(out);
 }
 
+/** The request-path figures in a fresh process: not next to the eviction section's heap. */
+function benchCheckChild(): void {
+  const script = fileURLToPath(import.meta.url);
+  execFileSync(process.execPath, ['--import', 'tsx', script, '--check-child'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+}
+
 function benchPeak(file: string): void {
   const script = fileURLToPath(import.meta.url);
   const out = execFileSync(
@@ -274,6 +288,10 @@ async function main(): Promise<void> {
     pipelineChild(label, file, jsonl === 'true');
     return;
   }
+  if (args.includes('--check-child')) {
+    await benchCheck();
+    return;
+  }
   const peakAt = args.indexOf('--peak-child');
   if (peakAt >= 0) {
     peakChild(args[peakAt + 1] as string);
@@ -286,6 +304,12 @@ async function main(): Promise<void> {
   }
   if (only === 'check') {
     await benchCheck();
+    return;
+  }
+  const anth100 = () =>
+    dataFile('anthropic-100mb.json', 'anthropic-messages', { messages: 1, mb: 100 });
+  if (only === 'cli') {
+    benchCli(root, anth100());
     return;
   }
   const cpu = (os.cpus()[0]?.model ?? 'unknown').trim();
@@ -305,7 +329,8 @@ async function main(): Promise<void> {
       '# skipped pipeline_vs_json_parse_claude_code_50mb: no claude-code-jsonl parser registered\n',
     );
   benchEviction();
-  await benchCheck();
+  benchCheckChild();
+  benchCli(root, anth100());
   benchPeak(anth);
   // --- Browser figures (issue 7, scripts/benchBrowser.ts): Chromium via Playwright. ---
   if (only !== 'node' && !args.includes('--no-browser')) {

@@ -10,6 +10,7 @@ import {
   loadTranscript,
   type CliIO,
 } from './io.ts';
+import { idsText } from '../model/limits.ts';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -75,7 +76,7 @@ export function runCheck(argv: string[], io: CliIO): number {
             ? 'the error this request gets'
             : 'next, once the first is fixed';
       io.out(
-        `\n[${v.code}] ${v.rule} ${v.index < 0 && v.rule === 'empty_request' ? 'in the request (no message)' : `at message ${v.messageIndex}`}${v.blockIndex !== null ? `, block ${v.blockIndex}` : ''}${v.ids.length ? ` (ids: ${v.ids.join(', ')})` : ''} — ${tag}\n`,
+        `\n[${v.code}] ${v.rule} ${v.index < 0 && v.rule === 'empty_request' ? 'in the request (no message)' : `at message ${v.messageIndex}`}${v.blockIndex !== null ? `, block ${v.blockIndex}` : ''}${v.ids.length ? ` (ids: ${idsText(v.ids)})` : ''} — ${tag}\n`,
       );
       io.out(`  ${v.title}. ${v.why}\n`);
       if (v.error !== null) io.out(`  HTTP ${v.status} ${JSON.stringify(v.error)}\n`);

@@ -43,6 +43,23 @@ function readUpTo(fd: number, max: number): Buffer {
 }
 
 /**
+ * A regular file's bytes read into one buffer of its size: no chunks to join, which on a 100 MB
+ * file cost a copy of it (issue 20). A file that grew since it was measured is read on in chunks.
+ * @returns the bytes read (at most `max` + 1, as `readUpTo`)
+ */
+function readWhole(fd: number, size: number, max: number): Buffer {
+  const buf = Buffer.allocUnsafe(size + 1);
+  let total = 0;
+  while (total < buf.length) {
+    const n = readSync(fd, buf, total, buf.length - total, null);
+    if (n === 0) break;
+    total += n;
+  }
+  if (total < buf.length) return buf.subarray(0, total);
+  return Buffer.concat([buf, readUpTo(fd, Math.max(0, max - total))]);
+}
+
+/**
  * FILE's text (`-` reads stdin) and its name for format hints (`.gz` dropped).
  * @param max the most bytes of text accepted (tests pass a small one)
  * @throws Error whose message says why the input is refused (over the limit with both sizes and
@@ -55,7 +72,7 @@ export function readInput(file: string, max = MAX_UNPACKED_BYTES): { text: strin
     const st = fstatSync(fd);
     // A regular file's size is known: refuse it before reading when even compressed it is over.
     if (st.isFile() && st.size > max) throw new Error(tooLargeMessage(st.size, max));
-    buf = readUpTo(fd, max);
+    buf = st.isFile() ? readWhole(fd, st.size, max) : readUpTo(fd, max);
   } finally {
     if (fd !== 0) closeSync(fd);
   }

@@ -13,6 +13,7 @@ import {
   loadTranscript,
   type CliIO,
 } from './io.ts';
+import { idsText } from '../model/limits.ts';
 
 export const REPAIR_USAGE =
   'repair FILE [--format F] [--provider P] [-o OUT] [--json] [--request N]   repair a transcript, write it in its format';
@@ -80,12 +81,12 @@ export function runRepair(argv: string[], io: RepairIO): number {
           ? `message ${c.messageIndex} → output message ${c.outputIndex}`
           : `message ${c.messageIndex} (removed)`;
       io.err(
-        `  [${c.kind}] ${where}${c.ids.length ? ` (ids: ${c.ids.join(', ')})` : ''}: ${c.note}\n`,
+        `  [${c.kind}] ${where}${c.ids.length ? ` (ids: ${idsText(c.ids)})` : ''}: ${c.note}\n`,
       );
     }
     for (const u of r.unrepaired) {
       io.err(
-        `  NOT REPAIRED [${u.code}] ${u.rule} at message ${u.messageIndex}${u.ids.length ? ` (ids: ${u.ids.join(', ')})` : ''}: ${u.note}\n    ${r.provider} says: ${u.message}\n`,
+        `  NOT REPAIRED [${u.code}] ${u.rule} at message ${u.messageIndex}${u.ids.length ? ` (ids: ${idsText(u.ids)})` : ''}: ${u.note}\n    ${r.provider} says: ${u.message}\n`,
       );
     }
     if (out !== undefined) io.err(`wrote ${out}\n`);

@@ -15,6 +15,7 @@ import {
   loadTranscript,
   type CliIO,
 } from './io.ts';
+import { idsText } from '../model/limits.ts';
 
 export const SIMULATE_USAGE = `simulate FILE --policy P --budget N [--provider P] [--summary-tokens S] [--pin-first] [--keep-newest N] [--json] [--request N]   evict to a token budget (policies: ${POLICIES.join(', ')})`;
 
@@ -119,7 +120,7 @@ export async function runSimulate(argv: string[], io: CliIO): Promise<number> {
       io.out(`INVALID: ${provider} answers HTTP 400.\n`);
       if (e)
         io.out(
-          `[${e.code}] ${e.rule} at message ${e.messageIndex}${e.ids.length ? ` (ids: ${e.ids.join(', ')})` : ''}\n  ${e.title}. ${e.why}\n  HTTP ${e.status} ${JSON.stringify(e.error)}\n`,
+          `[${e.code}] ${e.rule} at message ${e.messageIndex}${e.ids.length ? ` (ids: ${idsText(e.ids)})` : ''}\n  ${e.title}. ${e.why}\n  HTTP ${e.status} ${JSON.stringify(e.error)}\n`,
         );
     }
   }

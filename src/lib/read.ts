@@ -3,7 +3,8 @@
  * `Transcript`, through the model's public parse entry points, exactly as the CLI reads a file.
  */
 import { decodeBytes } from '../model/parse/bytes.ts';
-import { parseDocument, parseTranscript, type ParsedTranscript } from '../model/parse/index.ts';
+import { parseDocument, parseTranscript } from '../model/parse/index.ts';
+import type { ParseOptions, ParsedTranscript } from '../model/parse/index.ts';
 import { PARSERS } from '../model/parse/registry.ts';
 import type { FormatId, ParseError, ProviderId, Result } from '../model/types.ts';
 import { VALIDATORS } from '../model/validate/index.ts';
@@ -53,11 +54,10 @@ export const PROVIDERS: readonly ProviderId[] = VALIDATORS.map((v) => v.id);
 export function tryRead(body: Body, opts: ReadOptions = {}): Result<ParsedTranscript> {
   if (opts.format !== undefined && !FORMATS.includes(opts.format))
     throw new RangeError(`unknown format "${opts.format}"; known: ${FORMATS.join(', ')}`);
-  const parseOpts = {
-    ...(opts.format !== undefined ? { format: opts.format } : {}),
-    ...(opts.request !== undefined ? { requestIndex: opts.request } : {}),
-    ...(opts.name !== undefined ? { name: opts.name } : {}),
-  };
+  const parseOpts: ParseOptions = {};
+  if (opts.format !== undefined) parseOpts.format = opts.format;
+  if (opts.request !== undefined) parseOpts.requestIndex = opts.request;
+  if (opts.name !== undefined) parseOpts.name = opts.name;
   if (typeof body === 'string') return parseTranscript(body, parseOpts);
   const bytes = asBytes(body);
   if (bytes) {

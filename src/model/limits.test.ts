@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { analyze } from './analyze.ts';
 import { canonicalJson, findLostMeaning } from './lostMeaning.ts';
-import { clip, MAX_JSON_DEPTH, QUOTE_CHARS, windowAround } from './limits.ts';
+import { clip, idsText, MAX_JSON_DEPTH, MAX_MESSAGE_CHARS, QUOTE_CHARS } from './limits.ts';
+import { quoteIds, windowAround } from './limits.ts';
 import { parseTranscript } from './parse/index.ts';
 import { parseJsonBounded, tooDeepAt } from './parse/json.ts';
 import { redactTranscript } from './redact.ts';
@@ -153,5 +154,37 @@ describe('quoting input', () => {
     const s = clip('start' + 'x'.repeat(5000) + 'end', 100);
     expect(s.length).toBe(100);
     expect(s.startsWith('start') && s.endsWith('end') && s.includes('…')).toBe(true);
+  });
+
+  it('quoteIds cuts a huge quoted id to its ends and leaves short ones (and their message) alone', () => {
+    const id = 'toolu_' + 'x'.repeat(10_000_000) + '_end';
+    const m = quoteIds(`unexpected \`tool_use_id\` found: ${id}; see ${id}`, [id]);
+    expect(m.length).toBeLessThan(2 * QUOTE_CHARS + 60);
+    expect(m).toContain('toolu_xxx');
+    expect(m.split('_end;').length).toBe(2);
+    const short = `unexpected id toolu_01`;
+    expect(quoteIds(short, ['toolu_01'])).toBe(short);
+    expect(quoteIds('y'.repeat(10_000), [])).toHaveLength(MAX_MESSAGE_CHARS);
+    expect(idsText([id, 'b']).length).toBeLessThan(QUOTE_CHARS + 10);
+  });
+
+  it('a validator quoting a 10 MB id: message and error body bounded, the id itself kept', () => {
+    const id = 'call_' + 'y'.repeat(10_000_000);
+    const bodies = [
+      // Anthropic: an orphan tool_result (A1); OpenAI Chat: a call left unanswered (O2).
+      `{"model":"claude-sonnet-4-5","messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"${id}","content":"ok"}]}]}`,
+      `{"model":"gpt-4o","messages":[{"role":"user","content":"go"},{"role":"assistant","content":null,"tool_calls":[{"id":"${id}","type":"function","function":{"name":"t","arguments":"{}"}}]},{"role":"user","content":"next"}]}`,
+    ];
+    for (const text of bodies) {
+      const r = parseTranscript(text);
+      if (!r.ok) throw new Error(r.error.message);
+      const v = analyze(r.value.transcript).validation.violations.find((x) => x.ids.includes(id));
+      expect(v).toBeDefined();
+      if (!v) continue;
+      expect(v.message.length).toBeLessThanOrEqual(MAX_MESSAGE_CHARS);
+      expect(v.message).toContain(id.slice(0, 40));
+      expect(JSON.stringify(v.error).length).toBeLessThan(MAX_MESSAGE_CHARS + 500);
+      expect(v.ids).toContain(id);
+    }
   });
 });

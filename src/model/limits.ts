@@ -13,7 +13,9 @@
  *   body) is parsed with the same limit, so a value is at most a few times this deep: 256 leaves
  *   a wide margin (serde_json refuses beyond 128 by default; real transcripts stay under 30).
  * - Quotes of input: a message quoting the input shows at most `QUOTE_CHARS` characters around
- *   the position (a 6.7 MB one-line file otherwise puts the whole line in the error banner).
+ *   the position (a 6.7 MB one-line file otherwise puts the whole line in the error banner), and
+ *   an id it quotes at most `QUOTE_CHARS` characters of its two ends (`quoteIds`): a 10 MB
+ *   `tool_use_id` would otherwise land whole in the validator's message and its error body.
  */
 
 /** The largest text accepted, in bytes of UTF-8 (after inflating a `.gz`): 256 MiB. */
@@ -78,4 +80,23 @@ export function clip(s: string, max = MAX_MESSAGE_CHARS): string {
   const keep = max - 1;
   const head = Math.ceil(keep * 0.7);
   return `${s.slice(0, head)}…${s.slice(s.length - (keep - head))}`;
+}
+
+/**
+ * A message built from input, bounded: every id of `quoted` longer than `QUOTE_CHARS` is cut to
+ * its two ends wherever the message quotes it, then the message to `MAX_MESSAGE_CHARS` (`clip`).
+ * Real ids are under 100 characters: for them this returns `message` itself, without a copy.
+ * @example quoteIds(`unexpected tool_use_id found: ${id}`, [id]) // a 10 MB id → ≈ 190 characters
+ */
+export function quoteIds(message: string, quoted: readonly string[]): string {
+  let out = message;
+  for (const id of quoted)
+    if (id.length > QUOTE_CHARS && out.includes(id))
+      out = out.split(id).join(clip(id, QUOTE_CHARS));
+  return clip(out);
+}
+
+/** Ids for display (`a, b, c`), each cut as `quoteIds` cuts it, the whole list to `MAX_MESSAGE_CHARS`. */
+export function idsText(ids: readonly string[]): string {
+  return clip(ids.map((id) => clip(id, QUOTE_CHARS)).join(', '));
 }

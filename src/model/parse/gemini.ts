@@ -24,10 +24,18 @@ const ROLES: Record<string, Role> = {
   system: 'system',
 };
 
+/** snake_case of the camelCase field names `field` reads, made once per name. */
+const SNAKE = new Map<string, string>();
+
 /** Read a field in camelCase or snake_case. */
 function field(o: Json, camel: string): unknown {
   if (camel in o) return o[camel];
-  return o[camel.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)];
+  let snake = SNAKE.get(camel);
+  if (snake === undefined) {
+    snake = camel.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+    SNAKE.set(camel, snake);
+  }
+  return o[snake];
 }
 
 /** Map one Gemini part to a block; unknown parts become `other`. */
@@ -177,13 +185,6 @@ function usageOf(u: unknown, messageIndex: number): UsageRecord[] {
 }
 
 function parse(v: unknown): Result<Transcript> {
-  const base = {
-    format: 'gemini' as const,
-    usage: [] as UsageRecord[],
-    warnings: [] as string[],
-    raw: v,
-    listKey: 'contents',
-  };
   if (Array.isArray(v))
     return bareListTranscript(
       'gemini',
@@ -237,11 +238,12 @@ function parse(v: unknown): Result<Transcript> {
   const outputFormat =
     str(field(gen, 'responseMimeType')) === 'application/json' ||
     field(gen, 'responseSchema') !== undefined;
-  const settings: Transcript['settings'] = {
-    ...(model ? { model } : {}),
-    ...(forced ? { toolChoiceForced: true } : {}),
-    ...(outputFormat ? { outputFormat: true } : {}),
-  };
+  // Built field by field, not with spreads: in Node 20's V8 an object literal that adds fields
+  // after a spread costs microseconds (a fresh map per call): issue 17, `check` per request.
+  const settings: Transcript['settings'] = {};
+  if (model) settings.model = model;
+  if (forced) settings.toolChoiceForced = true;
+  if (outputFormat) settings.outputFormat = true;
   const contents = arr(v.contents) ?? [];
   const warnings: string[] = [];
   if (field(v, 'cachedContent') !== undefined)
@@ -251,12 +253,15 @@ function parse(v: unknown): Result<Transcript> {
   return {
     ok: true,
     value: {
-      ...base,
+      format: 'gemini',
+      usage: [],
+      warnings,
+      raw: v,
+      listKey: 'contents',
       system,
       tools: parseTools(v.tools ?? config.tools),
       settings,
       messages: contents.map((c, i) => geminiContent(c, i, 'contents')),
-      warnings,
     },
   };
 }

@@ -69,10 +69,14 @@ function sampleList<T>(list: readonly T[]): T[] {
 function sampleValue(v: unknown): unknown {
   if (Array.isArray(v)) return sampleList(v);
   if (v === null || typeof v !== 'object') return v;
+  const o = v as Record<string, unknown>;
   let out: Record<string, unknown> | null = null;
-  for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+  // for…in, not Object.entries: no array per key on every check of a request (issue 17).
+  for (const k in o) {
+    if (!Object.prototype.hasOwnProperty.call(o, k)) continue;
+    const x = o[k];
     if (Array.isArray(x) && x.length > SNIFF_HEAD + SNIFF_TAIL) {
-      out ??= { ...(v as Record<string, unknown>) };
+      out ??= { ...o };
       out[k] = sampleList(x);
     }
   }
@@ -217,10 +221,6 @@ function parseDocumentUnbounded(source: SourceDoc, opts: ParseOptions): Result<P
       : Math.max(0, Math.min(requests.length - 1, opts.requestIndex ?? defaultRequest(requests)));
   if (requestIndex !== undefined)
     doc = { kind: 'json', value: (requests[requestIndex] as (typeof requests)[number]).value };
-  const multi =
-    requestIndex !== undefined
-      ? { requests: requests.map((r) => ({ label: r.label })), requestIndex }
-      : {};
   let candidates = detectFormats(doc);
   // A log of one line (an export cut to one message) is one JSON object: read it as JSON Lines
   // when no document format knows it and a log format does.
@@ -267,9 +267,12 @@ function parseDocumentUnbounded(source: SourceDoc, opts: ParseOptions): Result<P
     if (chosen.warning && !opts.format) lines.push(chosen.warning);
     result.value.warnings.unshift(...lines);
   }
-  const container = note ? { container: note } : {};
-  return {
-    ok: true,
-    value: { transcript: result.value, candidates, ambiguous, ...multi, ...container },
-  };
+  // Fields added one by one, not spread: cheaper in V8 on the `check` path (issue 17).
+  const value: ParsedTranscript = { transcript: result.value, candidates, ambiguous };
+  if (requestIndex !== undefined) {
+    value.requests = requests.map((r) => ({ label: r.label }));
+    value.requestIndex = requestIndex;
+  }
+  if (note) value.container = note;
+  return { ok: true, value };
 }

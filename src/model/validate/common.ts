@@ -1,3 +1,4 @@
+import { quoteIds } from '../limits.ts';
 import type { RuleId, Violation } from './types.ts';
 
 /** Input for a violation: everything but the fields filled in by the provider's envelope. */
@@ -18,17 +19,22 @@ export interface ViolationInput {
   severity?: Violation['severity'];
 }
 
-/** Build a violation with a provider's error envelope. */
+/**
+ * Build a violation with a provider's error envelope. Its message (and so its error body) quotes
+ * a huge id by its two ends only, and is at most `MAX_MESSAGE_CHARS` long (limits.ts `quoteIds`).
+ */
 export function violation(
   v: ViolationInput,
   envelope: (message: string, v: ViolationInput) => unknown,
 ): Violation {
   const severity = v.severity ?? 'error';
+  const message = quoteIds(v.message, v.ids);
   return {
     ...v,
+    message,
     severity,
     status: severity === 'error' ? 400 : null,
-    error: severity === 'error' ? envelope(v.message, v) : null,
+    error: severity === 'error' ? envelope(message, v) : null,
   };
 }
 

@@ -1,0 +1,90 @@
+/**
+ * Build the CLI (issue 20): src/cli/main.ts and everything it imports bundled by esbuild into one
+ * ES module, dist-cli/cli.js, that plain `node` runs: no TypeScript loader at run time, one file
+ * to read and compile instead of some two hundred modules transpiled on every start.
+ *
+ * Plain JavaScript, not TypeScript, so that `npm run cli` (scripts/cli.js) can rebuild a stale
+ * bundle without a loader. Usage: `npm run build:cli`.
+ *
+ * - gpt-tokenizer stays outside (imported from node_modules when a command counts tokens): its
+ *   vocabularies are megabytes that `check` never loads.
+ * - `import.meta.dirname` in the sources means src/cli (the one user, cli/link.ts, finds the
+ *   page's samples from it); in the bundle it would be dist-cli, so it is defined as src/cli.
+ * - The inputs are listed in dist-cli/cli.meta.json, so `isStale` can tell when a source changed.
+ */
+import { statSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** The built CLI. */
+export const CLI_FILE = path.join(root, 'dist-cli', 'cli.js');
+const META_FILE = path.join(root, 'dist-cli', 'cli.meta.json');
+
+const BANNER = [
+  '#!/usr/bin/env node',
+  '// Built by scripts/buildCli.js from src/cli/main.ts: edit the sources, not this file.',
+  "import { fileURLToPath as __tiFileURLToPath } from 'node:url';",
+  "const __tiCliSourceDir = __tiFileURLToPath(new URL('../src/cli', import.meta.url));",
+].join('\n');
+
+/**
+ * Bundle the CLI into dist-cli/cli.js and list its inputs in dist-cli/cli.meta.json.
+ * @returns the bundle's size in bytes and the number of source files in it
+ */
+export async function buildCli() {
+  const { build } = await import('esbuild');
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints: ['src/cli/main.ts'],
+    outfile: CLI_FILE,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    // jsonc-parser's `main` is a UMD build that esbuild cannot follow; its `module` is ESM.
+    mainFields: ['module', 'main'],
+    external: ['gpt-tokenizer', 'gpt-tokenizer/*'],
+    define: { 'import.meta.dirname': '__tiCliSourceDir' },
+    banner: { js: BANNER },
+    metafile: true,
+    logLevel: 'warning',
+  });
+  const inputs = Object.keys(result.metafile.inputs);
+  await writeFile(META_FILE, JSON.stringify({ inputs }, null, 2) + '\n');
+  const out = Object.values(result.metafile.outputs)[0];
+  return { bytes: out?.bytes ?? 0, inputs: inputs.length };
+}
+
+/**
+ * True when dist-cli/cli.js is missing or older than one of its sources (or than this script).
+ * Costs one `stat` per source file: a few milliseconds.
+ */
+export async function isStale() {
+  let built;
+  let inputs;
+  try {
+    built = statSync(CLI_FILE).mtimeMs;
+    inputs = JSON.parse(await readFile(META_FILE, 'utf8')).inputs;
+  } catch {
+    return true;
+  }
+  if (!Array.isArray(inputs)) return true;
+  const sources = [...inputs, path.relative(root, fileURLToPath(import.meta.url))];
+  for (const f of sources) {
+    try {
+      if (statSync(path.join(root, f)).mtimeMs > built) return true;
+    } catch {
+      return true; // a source moved or was deleted
+    }
+  }
+  return false;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const r = await buildCli();
+  console.log(
+    `built ${path.relative(root, CLI_FILE)}: ${(r.bytes / 1024).toFixed(0)} KiB from ${r.inputs} files`,
+  );
+}

@@ -1,0 +1,72 @@
+/**
+ * The built CLI (issue 20): `npm run build:cli` bundles src/cli/main.ts into dist-cli/cli.js,
+ * which plain `node` runs with no TypeScript loader. Run as a whole process, it answers exactly
+ * as the CLI run in-process over the same files (the harness every other CLI test uses).
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { cli } from './testing.ts';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const bundle = path.join(root, 'dist-cli', 'cli.js');
+const sample = (name: string) => path.join(root, 'public', 'samples', name);
+
+/** The built CLI as a process: exit code, stdout, stderr. */
+function run(args: string[], input?: string): { code: number; out: string; err: string } {
+  const r = spawnSync(process.execPath, [bundle, ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    ...(input !== undefined ? { input } : {}),
+  });
+  return { code: r.status ?? -1, out: r.stdout, err: r.stderr };
+}
+
+beforeAll(() => {
+  execFileSync(process.execPath, [path.join(root, 'scripts', 'buildCli.js')], { cwd: root });
+}, 120_000);
+
+// Whole processes on a shared machine: seconds each under load, not a measure of speed.
+describe('the built CLI (dist-cli/cli.js)', { timeout: 60_000 }, () => {
+  it('is an ES module plain node runs: no TypeScript loader, the tokenizer left outside', () => {
+    const text = readFileSync(bundle, 'utf8');
+    expect(text.startsWith('#!/usr/bin/env node\n')).toBe(true);
+    expect(text).not.toMatch(/from ["']tsx/);
+    // Loaded from node_modules only by the commands that count tokens.
+    expect(text).toMatch(/import\(["']gpt-tokenizer\/encoding\/o200k_base["']\)/);
+  });
+
+  it.each([
+    ['check', 'broken-duplicate-id.json', ['--json']],
+    ['check', 'claude-code-session.jsonl', []],
+    ['repair', 'broken-orphan-after-trim.json', []],
+    ['simulate', 'coding-agent.json', ['--policy', 'exchange', '--budget', '2000']],
+  ])('%s %s answers as the CLI in-process', async (command, name, flags) => {
+    const file = sample(name);
+    const built = run([command, file, ...flags]);
+    const inProcess = await cli([command, file, ...flags], { [file]: readFileSync(file, 'utf8') });
+    expect(built).toEqual(inProcess);
+  });
+
+  it('reads stdin and finds the page samples a link names', async () => {
+    const text = readFileSync(sample('invoice.json'), 'utf8');
+    expect(run(['check', '-'], text)).toEqual(await cli(['check', '-'], { '-': text }));
+    const link = run(['check', 'v=1&src=invoice']);
+    expect(link.code).toBe(0);
+    expect(link.out).toContain('VALID');
+  });
+
+  it('is not stale right after a build', () => {
+    const out = execFileSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        "const m = await import('./scripts/buildCli.js'); console.log(await m.isStale());",
+      ],
+      { cwd: root, encoding: 'utf8' },
+    );
+    expect(out.trim()).toBe('false');
+  });
+});
