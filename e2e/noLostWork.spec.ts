@@ -8,10 +8,22 @@
 import { expect, test, type Page } from '@playwright/test';
 import { generate } from '../scripts/gen.ts';
 import { partialCodingAgent } from './fixtures.ts';
-import { openApp, openDefault, paste } from './helpers.ts';
+import { paste } from './helpers.ts';
 
 /** The machine may be shared: parsing and reloads are waited for this long. */
 const SLOW = { timeout: 30_000 };
+
+/** Open a URL and wait until the page shows an analysed transcript (`openApp`, patient). */
+async function openApp(page: Page, url = '/'): Promise<void> {
+  await page.goto(url);
+  await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true', SLOW);
+}
+
+/** Open the app on its default sample (the invoice session: one exchange), analysed. */
+async function openDefault(page: Page): Promise<void> {
+  await openApp(page);
+  await expect(page.getByTestId('count-exchanges')).toHaveText('1');
+}
 
 /** The partial coding-agent session (50 messages, one broken pair), pasted and analysed. */
 async function pasteWork(page: Page): Promise<void> {
