@@ -3,26 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { arbTranscript } from '../testing.ts';
 import { validateTranscript } from './index.ts';
 import { referenceMistral } from './reference.chat.ts';
-import { referenceOpenAIChat, type RefViolation } from './reference.ts';
-import type { Violation } from './types.ts';
-
-/** The pairing classes of a validation, in the reference's vocabulary (errors only). */
-function pairingOf(vs: Violation[]): RefViolation[] {
-  const map: Partial<Record<Violation['rule'], RefViolation['rule']>> = {
-    orphan_tool_result: 'orphan',
-    unanswered_tool_use: 'missing',
-    partial_answer: 'missing',
-    trailing_tool_use: 'missing',
-    duplicate_tool_result: 'duplicate_result',
-    tool_result_wrong_id: 'wrong_id',
-  };
-  return vs.flatMap((v) => {
-    const rule = map[v.rule];
-    return rule && v.severity === 'error'
-      ? [{ rule, messageIndex: v.messageIndex, ids: v.ids }]
-      : [];
-  });
-}
+import { pairingOf, referenceOpenAIChat } from './reference.ts';
 
 describe('OpenAI-compatible dialects agree with the slow references on generated transcripts', () => {
   // DeepSeek and Qwen answer OpenAI's pairing faults in their own words (D1/D2, Q1/Q2); a second

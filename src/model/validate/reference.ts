@@ -4,6 +4,7 @@
  * Used only by property tests: the real validators must report the same pairing violations.
  */
 import type { Block, Message } from '../types.ts';
+import type { Violation } from './types.ts';
 
 export interface RefViolation {
   rule: 'orphan' | 'missing' | 'duplicate_id' | 'duplicate_result' | 'wrong_id';
@@ -149,4 +150,25 @@ export function referenceOpenAIChat(messages: readonly Message[]): RefViolation[
   }
   close();
   return out;
+}
+
+/** The pairing part of a real validation (errors only), in the reference's vocabulary. */
+export function pairingOf(vs: Violation[]): RefViolation[] {
+  const map: Partial<Record<Violation['rule'], RefViolation['rule']>> = {
+    orphan_tool_result: 'orphan',
+    unanswered_tool_use: 'missing',
+    partial_answer: 'missing',
+    trailing_tool_use: 'missing',
+    tool_result_not_first: 'missing',
+    content_after_tool_use: 'missing',
+    duplicate_tool_use_id: 'duplicate_id',
+    duplicate_tool_result: 'duplicate_result',
+    tool_result_wrong_id: 'wrong_id',
+  };
+  return vs.flatMap((v) => {
+    const rule = map[v.rule];
+    if (!rule) return [];
+    if (v.severity === 'warning') return [];
+    return [{ rule, messageIndex: v.messageIndex, ids: v.ids }];
+  });
 }

@@ -5,29 +5,7 @@ import { analyze } from '../analyze.ts';
 import { arbAnyTranscript, arbTranscript, arbValidTranscript, renumber } from '../testing.ts';
 import type { Message, Transcript } from '../types.ts';
 import { VALIDATORS, validateTranscript } from './index.ts';
-import { referenceAnthropic, referenceOpenAIChat, type RefViolation } from './reference.ts';
-import type { Violation } from './types.ts';
-
-/** The pairing part of a real validation, in the reference's vocabulary. */
-function pairingOf(vs: Violation[]): RefViolation[] {
-  const map: Partial<Record<Violation['rule'], RefViolation['rule']>> = {
-    orphan_tool_result: 'orphan',
-    unanswered_tool_use: 'missing',
-    partial_answer: 'missing',
-    trailing_tool_use: 'missing',
-    tool_result_not_first: 'missing',
-    content_after_tool_use: 'missing',
-    duplicate_tool_use_id: 'duplicate_id',
-    duplicate_tool_result: 'duplicate_result',
-    tool_result_wrong_id: 'wrong_id',
-  };
-  return vs.flatMap((v) => {
-    const rule = map[v.rule];
-    if (!rule) return [];
-    if (v.severity === 'warning') return [];
-    return [{ rule, messageIndex: v.messageIndex, ids: v.ids }];
-  });
-}
+import { pairingOf, referenceAnthropic, referenceOpenAIChat } from './reference.ts';
 
 /** Drop whole exchanges (by a bitmask) from a transcript; pinned messages stay. */
 function dropExchanges(t: Transcript, mask: boolean[]): Transcript {
