@@ -49,6 +49,7 @@ describe('the format registry', () => {
     expect(ids((p) => p.resultStyle === 'tool')).toEqual([
       'chatgpt-export',
       'codex-jsonl',
+      'gemini-interactions',
       'inspect-log',
       'langchain',
       'openai-chat',
