@@ -7,9 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { analyze } from './analyze.ts';
 import { canonicalJson, findLostMeaning } from './lostMeaning.ts';
 import { clip, idsText, MAX_JSON_DEPTH, MAX_MESSAGE_CHARS, QUOTE_CHARS } from './limits.ts';
-import { quoteIds, windowAround } from './limits.ts';
+import { CONTAINER_BYTES, MAX_STRUCTURE_BYTES, quoteIds, VALUE_BYTES } from './limits.ts';
+import { windowAround } from './limits.ts';
 import { parseTranscript } from './parse/index.ts';
-import { parseJsonBounded, tooDeepAt } from './parse/json.ts';
+import { parseJsonBounded, parseJsonlText, scanJson, tooDeepAt } from './parse/json.ts';
 import { redactTranscript } from './redact.ts';
 import { repairTranscript } from './repair.ts';
 import { countTokens } from './tokens.ts';
@@ -186,5 +187,37 @@ describe('quoting input', () => {
       expect(JSON.stringify(v.error).length).toBeLessThan(MAX_MESSAGE_CHARS + 500);
       expect(v.ids).toContain(id);
     }
+  });
+});
+
+describe('structure limit (values a parse would build)', () => {
+  it('scanJson counts objects and arrays, strings and commas, skipping what strings hold', () => {
+    const scan = scanJson('{"a":[1,2],"b":"x,[{"}');
+    expect(scan.structure).toBe(2 * CONTAINER_BYTES + 5 * VALUE_BYTES);
+    expect(scan).toMatchObject({ deepAt: -1, heavyAt: -1 });
+    expect(scanJson('[0,0,0,0]', MAX_JSON_DEPTH, 10).heavyAt).toBe(9);
+  });
+
+  it('JSON of millions of tiny values is refused before parsing, saying where and why', () => {
+    const n = Math.ceil(MAX_STRUCTURE_BYTES / (CONTAINER_BYTES + VALUE_BYTES)) + 70_000;
+    const text = '[' + '{},'.repeat(n) + '{}]';
+    const r = parseTranscript(text);
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.error.kind).toBe('limit');
+    expect(r.error.message).toMatch(/too many values/);
+    expect(r.error.location?.line).toBe(1);
+    expect(r.error.location?.column).toBeLessThan(text.length);
+  });
+
+  it('the lines of a log share one budget: refused at the line that passes it', () => {
+    const line = '{"type":"user","message":{"role":"user","content":"hi"}}';
+    const text = (line + '\n').repeat(50);
+    const one = scanJson(line).structure + CONTAINER_BYTES;
+    const r = parseJsonlText(text, one * 20.5);
+    expect(r.lines).toHaveLength(20);
+    expect(r.deep?.location.line).toBe(21);
+    expect(r.deep?.message).toMatch(/too many values/);
+    expect(parseJsonlText(text, one * 50).deep).toBeUndefined();
   });
 });

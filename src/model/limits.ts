@@ -35,6 +35,28 @@ export const RATIO_FLOOR_BYTES = 16 * 1024 * 1024;
 /** The deepest nesting of JSON arrays and objects parsed (a document, a line, a nested string). */
 export const MAX_JSON_DEPTH = 256;
 
+/**
+ * The most memory the values of one JSON text (a document, or all the lines of a log together)
+ * may take once parsed, estimated before parsing from what the text holds: `CONTAINER_BYTES` per
+ * object or array and `VALUE_BYTES` per string and per comma (about one per other value). Bounded
+ * text alone does not bound memory: 256 MiB of `[{},{},…]` are 89 million objects, over 6 GB of
+ * heap once parsed, and `[0,0,…]` took 3.7 GB of RSS before the CLI refused it as no transcript.
+ * Transcripts are mostly text inside strings: real logs estimate at 0.2–1.2× their size (small
+ * request bodies up to 2.5×), so 384 MiB (1.5× the largest text) refuses no log of the largest
+ * size shaped like the real ones. Measured with the CLI (Node 20): such dense files of 255 MiB are
+ * refused before parsing at 0.58 GB of RSS (a JSON Lines log at 0.75 GB: its lines up to the limit
+ * are parsed first); a file just under the limit that is no transcript is parsed, then refused, at
+ * what `JSON.parse` of it costs (0.5–0.7 GB; 1.06 GB for the worst mix found, a 190 MB string
+ * beside 24 million numbers, which `node -e` JSON.parse alone takes to 1.04 GB).
+ */
+export const MAX_STRUCTURE_BYTES = 384 * 1024 * 1024;
+
+/** Estimated heap bytes of one parsed object or array (measured 43–67 for small ones, Node 20). */
+export const CONTAINER_BYTES = 64;
+
+/** Estimated heap bytes of one string, number or literal (measured 10–19, Node 20). */
+export const VALUE_BYTES = 16;
+
 /** Characters of input a message quotes at most (the window around a position). */
 export const QUOTE_CHARS = 160;
 

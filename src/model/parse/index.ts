@@ -133,13 +133,15 @@ export function readSource(input: string, name?: string): Result<SourceDoc> {
     if (jsonl) return jsonl;
   }
   const parsed = parseJsonText(text);
-  if (!parsed.ok && !jsonlHint && looksLikeJsonl(text)) {
+  // Too many values as one document are as many as the lines of a log: no second try.
+  if (!parsed.ok && !parsed.error.tooHeavy && !jsonlHint && looksLikeJsonl(text)) {
     const jsonl = asJsonl();
     if (jsonl) return jsonl;
   }
-  // Too deep as one document (and not a log whose lines are each shallow enough): refused
-  // before any value is built (model/limits.ts MAX_JSON_DEPTH).
-  if (!parsed.ok && parsed.error.tooDeep)
+  // Too deep as one document (and not a log whose lines are each shallow enough), or holding too
+  // many values: refused before any value is built (model/limits.ts MAX_JSON_DEPTH,
+  // MAX_STRUCTURE_BYTES).
+  if (!parsed.ok && (parsed.error.tooDeep || parsed.error.tooHeavy))
     return {
       ok: false,
       error: { kind: 'limit', message: parsed.error.message, location: parsed.error.location },

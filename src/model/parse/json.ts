@@ -1,5 +1,6 @@
 import { parse as parseLenient, type ParseError as JsoncError } from 'jsonc-parser';
-import { clip, MAX_JSON_DEPTH, windowAround } from '../limits.ts';
+import { clip, CONTAINER_BYTES, formatBytes, MAX_JSON_DEPTH } from '../limits.ts';
+import { MAX_STRUCTURE_BYTES, VALUE_BYTES, windowAround } from '../limits.ts';
 import type { Result, SourceLocation } from '../types.ts';
 
 /** A parsed source document: one JSON value, or the lines of a JSONL log. */
@@ -18,18 +19,35 @@ export interface JsonFailure {
   location: SourceLocation;
   /** True when the text was refused for its depth (`MAX_JSON_DEPTH`), not for its syntax. */
   tooDeep?: boolean;
+  /** True when it was refused for the memory its values would take (`MAX_STRUCTURE_BYTES`). */
+  tooHeavy?: boolean;
+}
+
+/** What one pass over JSON text found before parsing it (`scanJson`). */
+export interface JsonScan {
+  /** The UTF-16 offset of the bracket that opens level `MAX_JSON_DEPTH` + 1, or -1. */
+  deepAt: number;
+  /** Estimated heap bytes of its values once parsed (limits.ts `MAX_STRUCTURE_BYTES`). */
+  structure: number;
+  /** The offset where `structure` passed the budget given to `scanJson`, or -1. */
+  heavyAt: number;
 }
 
 /**
- * Where JSON text first nests deeper than `max` arrays and objects, without parsing it: one pass,
- * no recursion, strings skipped with `indexOf` (most of a transcript's bytes are inside strings).
- * Not a validator: on malformed text it still answers and never throws.
+ * One pass over JSON text without parsing it: where it first nests deeper than `max` arrays and
+ * objects, and what its values would cost in memory, counted as limits.ts says (`CONTAINER_BYTES`
+ * per object or array, `VALUE_BYTES` per string and per comma). No recursion; strings are
+ * skipped with `indexOf` (most of a transcript's bytes are inside strings). Not a validator: on
+ * malformed text it still answers and never throws. Stops at the first of the two limits.
  * @param text JSON text; @param max the deepest nesting allowed
- * @returns the UTF-16 offset of the bracket that opens level `max + 1`, or -1
+ * @param budget the structure allowed (what earlier lines of a log left of the limit)
  */
-export function tooDeepAt(text: string, max = MAX_JSON_DEPTH): number {
+export function scanJson(text: string, max = MAX_JSON_DEPTH, budget = Infinity): JsonScan {
   let depth = 0;
+  let containers = 0;
+  let values = 0;
   const n = text.length;
+  const cost = () => containers * CONTAINER_BYTES + values * VALUE_BYTES;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
     if (c === 34) {
@@ -37,17 +55,38 @@ export function tooDeepAt(text: string, max = MAX_JSON_DEPTH): number {
       let q = i;
       for (;;) {
         q = text.indexOf('"', q + 1);
-        if (q < 0) return -1;
+        if (q < 0) return { deepAt: -1, structure: cost(), heavyAt: -1 };
         let k = q - 1;
         while (text.charCodeAt(k) === 92) k--;
         if ((q - 1 - k) % 2 === 0) break;
       }
       i = q;
+      values++;
     } else if (c === 123 || c === 91) {
-      if (++depth > max) return i;
+      containers++;
+      if (++depth > max) return { deepAt: i, structure: cost(), heavyAt: -1 };
     } else if (c === 125 || c === 93) depth--;
+    else if (c === 44) values++;
+    else continue;
+    // Checked every 64 Ki counts only: the multiply is not free on every character.
+    if (((containers + values) & 0xffff) === 0 && cost() > budget)
+      return { deepAt: -1, structure: cost(), heavyAt: i };
   }
-  return -1;
+  const structure = cost();
+  return { deepAt: -1, structure, heavyAt: structure > budget ? n : -1 };
+}
+
+/**
+ * Where JSON text first nests deeper than `max` arrays and objects (`scanJson`).
+ * @returns the UTF-16 offset of the bracket that opens level `max + 1`, or -1
+ */
+export function tooDeepAt(text: string, max = MAX_JSON_DEPTH): number {
+  return scanJson(text, max).deepAt;
+}
+
+/** The message for JSON refused for the memory its values would take, naming where. */
+export function tooHeavyMessage(structure: number, where: string): string {
+  return `This JSON holds too many values for a transcript: parsed, they would take more than ${formatBytes(MAX_STRUCTURE_BYTES)} of memory (about ${formatBytes(structure)} by ${where}; a transcript is mostly text inside strings). Nothing was loaded from it.`;
 }
 
 /** Thrown by `parseJsonBounded` for text nested deeper than `MAX_JSON_DEPTH`. */
@@ -130,9 +169,9 @@ const JSONC_MESSAGES: Record<number, string> = {
  * @returns the value, or `{message, location}` with a 1-based line and column.
  */
 export function parseJsonText(text: string): Result<unknown, JsonFailure> {
-  const deep = tooDeepAt(text);
-  if (deep >= 0) {
-    const location = locate(text, deep);
+  const scan = scanJson(text, MAX_JSON_DEPTH, MAX_STRUCTURE_BYTES);
+  if (scan.deepAt >= 0) {
+    const location = locate(text, scan.deepAt);
     return {
       ok: false,
       error: {
@@ -140,6 +179,14 @@ export function parseJsonText(text: string): Result<unknown, JsonFailure> {
         location,
         tooDeep: true,
       },
+    };
+  }
+  if (scan.heavyAt >= 0) {
+    const location = locate(text, scan.heavyAt);
+    const where = `line ${location.line}, column ${location.column}`;
+    return {
+      ok: false,
+      error: { message: tooHeavyMessage(scan.structure, where), location, tooHeavy: true },
     };
   }
   try {
@@ -194,10 +241,15 @@ export function looksLikeJsonl(text: string, maxFirstLine = Infinity): boolean {
 
 /**
  * Parse JSON Lines. Broken lines do not stop the parse: their numbers are listed. A line nested
- * deeper than `MAX_JSON_DEPTH` stops it: `deep` then says where, and the caller refuses the text.
+ * deeper than `MAX_JSON_DEPTH`, or the line at which the values of the log pass
+ * `MAX_STRUCTURE_BYTES`, stops it: `deep` then says where, and the caller refuses the text.
+ * @param budget the structure the whole log may hold (tests pass a small one)
  * @returns the parsed lines (1-based line numbers) and the numbers of lines that failed.
  */
-export function parseJsonlText(text: string): {
+export function parseJsonlText(
+  text: string,
+  budget = MAX_STRUCTURE_BYTES,
+): {
   lines: JsonlLine[];
   brokenLines: number[];
   deep?: JsonFailure;
@@ -206,6 +258,7 @@ export function parseJsonlText(text: string): {
   const brokenLines: number[] = [];
   let start = 0;
   let lineNo = 0;
+  let structure = 0;
   while (start <= text.length) {
     let end = text.indexOf('\n', start);
     if (end < 0) end = text.length;
@@ -214,8 +267,11 @@ export function parseJsonlText(text: string): {
     const raw = text.slice(start, end);
     const c0 = raw.charCodeAt(0);
     if (raw.length > 0 && (c0 === 123 || c0 === 91 || /\S/.test(raw))) {
-      const deep = tooDeepLine(raw, lineNo);
+      // The lines of a log share one structure budget: refused at the line that passes it.
+      const scan = scanJson(raw, MAX_JSON_DEPTH, budget - structure);
+      const deep = lineFailure(raw, lineNo, scan, structure);
       if (deep) return { lines, brokenLines, deep };
+      structure += scan.structure + CONTAINER_BYTES; // and the line's own record
       try {
         lines.push({ line: lineNo, value: JSON.parse(raw) });
       } catch {
@@ -232,18 +288,22 @@ export function parseJsonlText(text: string): {
  * @param raw the line's text; @param lineNo its 1-based number in the file
  */
 export function tooDeepLine(raw: string, lineNo: number): JsonFailure | null {
-  const at = tooDeepAt(raw);
+  return lineFailure(raw, lineNo, scanJson(raw));
+}
+
+/**
+ * The refusal a scan of one JSON Lines line found: too deep, or past the structure budget
+ * (`earlier`: the structure of the lines before it, for the message).
+ */
+function lineFailure(raw: string, lineNo: number, scan: JsonScan, earlier = 0): JsonFailure | null {
+  const at = scan.deepAt >= 0 ? scan.deepAt : scan.heavyAt;
   if (at < 0) return null;
-  const column = at + 1;
+  const column = Math.min(at, raw.length - 1) + 1;
+  const where = `line ${lineNo}, column ${column}`;
   const w = windowAround(raw.replace(/\r$/, ''), column);
-  return {
-    message: tooDeepMessage(`line ${lineNo}, column ${column}`),
-    location: {
-      line: lineNo,
-      column,
-      lineText: w.text,
-      ...(w.from === 1 ? {} : { caret: w.caret }),
-    },
-    tooDeep: true,
-  };
+  const location: SourceLocation = { line: lineNo, column, lineText: w.text };
+  if (w.from !== 1) location.caret = w.caret;
+  return scan.deepAt >= 0
+    ? { message: tooDeepMessage(where), location, tooDeep: true }
+    : { message: tooHeavyMessage(earlier + scan.structure, where), location, tooHeavy: true };
 }

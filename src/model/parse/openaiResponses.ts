@@ -147,6 +147,23 @@ function contentBlocks(c: unknown): { blocks: Block[]; stringContent: boolean } 
 }
 
 /**
+ * The message of one item: built field by field, not spread (an object literal that adds fields
+ * after a spread costs microseconds per item in Node 20's V8: issue 17, `check` per request).
+ */
+function itemMessage(
+  item: unknown,
+  i: number,
+  path: string,
+  id: string | undefined,
+  role: Role,
+  blocks: Block[],
+): Message {
+  const m: Message = { index: i, rawIndex: i, path, raw: item, role, blocks };
+  if (id) m.meta = { sourceId: id };
+  return m;
+}
+
+/**
  * Normalise one Responses item.
  * @param item the item as pasted
  * @param i its index in `input` / `output`
@@ -158,18 +175,11 @@ export function responsesItem(item: unknown, i: number, listKey: string): Messag
   if (!isObject(item)) return notAnObject(item, path, i);
   const type = str(item.type) ?? (item.role !== undefined ? 'message' : '');
   const id = str(item.id);
-  // Built field by field, not spread: an object literal that adds fields after a spread costs
-  // microseconds per item in Node 20's V8 (issue 17: `check` in the request path).
-  const message = (role: Role, blocks: Block[]): Message => {
-    const m: Message = { index: i, rawIndex: i, path, raw: item, role, blocks };
-    if (id) m.meta = { sourceId: id };
-    return m;
-  };
   const callId = str(item.call_id) ?? null;
   if (type === 'message') {
     const role = MESSAGE_ROLES[str(item.role) ?? ''] ?? 'user';
     const { blocks, stringContent } = contentBlocks(item.content);
-    const m = message(role, blocks);
+    const m = itemMessage(item, i, path, id, role, blocks);
     if (stringContent) m.stringContent = stringContent;
     return m;
   }
@@ -183,7 +193,7 @@ export function responsesItem(item: unknown, i: number, listKey: string): Messag
           : (item.action ?? item.arguments ?? item.input);
     const block: ToolUseBlock = { type: 'tool_use', id: callId, name, input };
     if (id) block.itemId = id;
-    return message('assistant', [block]);
+    return itemMessage(item, i, path, id, 'assistant', [block]);
   }
   if (OUTPUT_TYPES.has(type)) {
     const out = item.output;
@@ -196,7 +206,9 @@ export function responsesItem(item: unknown, i: number, listKey: string): Messag
             ? []
             : [{ type: 'text', text: JSON.stringify(out) }];
     const isError = item.status === 'incomplete' || (isObject(out) && 'error' in out);
-    return message('tool', [{ type: 'tool_result', toolUseId: callId, isError, content }]);
+    return itemMessage(item, i, path, id, 'tool', [
+      { type: 'tool_result', toolUseId: callId, isError, content },
+    ]);
   }
   if (type === 'reasoning') {
     const blocks: Block[] = [];
@@ -210,10 +222,12 @@ export function responsesItem(item: unknown, i: number, listKey: string): Messag
     const redacted: Block = { type: 'redacted_thinking', bytes: enc ? enc.length : 0 };
     if (id) redacted.itemId = id;
     blocks.push(redacted);
-    return message('assistant', blocks);
+    return itemMessage(item, i, path, id, 'assistant', blocks);
   }
   const role: Role = SERVER_ITEMS.has(type) || type === 'compaction' ? 'assistant' : 'user';
-  return message(role, [{ type: 'other', label: type || 'unknown', raw: item }]);
+  return itemMessage(item, i, path, id, role, [
+    { type: 'other', label: type || 'unknown', raw: item },
+  ]);
 }
 
 /** Score one item of a bare array: -1 not Responses, 0 neutral (could be Chat), 1 Responses. */
