@@ -55,6 +55,24 @@ export function withLesson(fragment: string, lesson: string | null | undefined):
     : `${fragment}${fragment ? '&' : ''}learn=${encodeURIComponent(lesson)}`;
 }
 
+/**
+ * The simulator panel open (`sim=1`) or collapsed (`sim=0`), as the user left it (issue 16);
+ * absent = by the window's width. Rides along like `learn=`, outside the permalink codec.
+ */
+export function simulatorFromFragment(fragment: string): boolean | null {
+  const v = new URLSearchParams(fragment.replace(/^#/, '')).get('sim');
+  return v === '1' ? true : v === '0' ? false : null;
+}
+
+/** `fragment` with the lesson step (`withLesson`) and the simulator panel's state (`sim=`). */
+export function withViewExtras(
+  fragment: string,
+  s: Pick<AppState, 'lesson' | 'simulator'>,
+): string {
+  const f = withLesson(fragment, s.lesson);
+  return typeof s.simulator !== 'boolean' ? f : `${f}${f ? '&' : ''}sim=${s.simulator ? '1' : '0'}`;
+}
+
 /** Debounce of URL writes, in ms: long enough to coalesce a slider drag, short enough to feel live. */
 export const URL_WRITE_DEBOUNCE_MS = 250;
 
@@ -243,7 +261,7 @@ export function buildShareFragment(
   s: AppState,
   inline: 'full' | { text: string; redacted: boolean },
 ): string {
-  return withLesson(encodePermalink(permalinkFromStore(s, inline)), s.lesson);
+  return withViewExtras(encodePermalink(permalinkFromStore(s, inline)), s);
 }
 
 /**
@@ -258,7 +276,7 @@ export function buildShareLink(
   inline: 'full' | { text: string; redacted: boolean },
 ): CheckedFragment {
   const r = encodePermalinkChecked(permalinkFromStore(s, inline));
-  return r.ok ? { ok: true, fragment: withLesson(r.fragment, s.lesson) } : r;
+  return r.ok ? { ok: true, fragment: withViewExtras(r.fragment, s) } : r;
 }
 
 /**
@@ -271,7 +289,7 @@ export function buildViewOnlyFragment(s: AppState): string {
     const name = s.source.origin === 'file' ? linkName(s.source.name) : undefined;
     state.source = name === undefined ? { kind: 'none' } : { kind: 'none', name };
   }
-  return withLesson(encodePermalink(state), s.lesson);
+  return withViewExtras(encodePermalink(state), s);
 }
 
 /** The page's URL without its fragment, for building links (`https://host/path?q`). */
@@ -306,6 +324,7 @@ function apply(store: StoreApi<AppStore>, fragment: string): PermalinkNotice[] {
   const { state, notices } = decodePermalink(fragment);
   const patch = storePatchFromPermalink(state);
   patch.lesson = lessonFromFragment(fragment);
+  patch.simulator = simulatorFromFragment(fragment);
   // A lesson step this page does not have is said, not replaced by another step (issue 15).
   if (patch.lesson !== null && lessonStepIndex(patch.lesson) < 0) {
     notices.push({
@@ -418,9 +437,9 @@ export function startUrlSync(
   const write = () => {
     timer = null;
     pendingSince = null;
-    const fragment = withLesson(
+    const fragment = withViewExtras(
       encodePermalink(permalinkFromStore(store.getState())),
-      store.getState().lesson,
+      store.getState(),
     );
     if (fragment === lastWritten) return;
     lastWritten = fragment;
@@ -439,7 +458,8 @@ export function startUrlSync(
       s.selection === prev.selection &&
       s.anchor === prev.anchor &&
       s.faults === prev.faults &&
-      s.lesson === prev.lesson
+      s.lesson === prev.lesson &&
+      s.simulator === prev.simulator
     )
       return;
     const now = Date.now();
