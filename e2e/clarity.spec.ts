@@ -168,6 +168,9 @@ test('Learn keeps its text and Next in view at every step; Leave brings back you
   await page.keyboard.press('j');
   await page.keyboard.press('j');
   await expect(page.locator('[data-message-index="1"]')).toHaveAttribute('aria-selected', 'true');
+  // The address follows the store debounced (urlSync.ts): wait for it to name the selection
+  // before taking it as the view to come back to.
+  await expect(page).toHaveURL(/sel=m1(&|$)/);
   const before = new URL(page.url()).hash;
   await page.getByTestId('learn-toggle').click();
   const steps = Number(
@@ -186,5 +189,5 @@ test('Learn keeps its text and Next in view at every step; Leave brings back you
   await expect(page.getByTestId('learn-panel')).toHaveCount(0);
   await expect(page.getByTestId('count-exchanges')).toHaveText('9', { timeout: 30_000 });
   await expect(page.locator('[data-message-index="1"]')).toHaveAttribute('aria-selected', 'true');
-  expect(new URL(page.url()).hash).toBe(before);
+  await expect.poll(() => new URL(page.url()).hash).toBe(before);
 });
