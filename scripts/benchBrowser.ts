@@ -344,7 +344,7 @@ export function maxTaskCpu(events: TraceEvent[], notBefore = -Infinity): number 
  * Profiles each phase of `large` into `dir` when set (a CPU profile and a trace of the page's
  * tasks); prints the long tasks at the end.
  */
-class Phases {
+export class Phases {
   private cdp: CDPSession | null = null;
   private report: string[] = [];
   private readonly dir: string | null;
