@@ -8,12 +8,16 @@
  *   Claude Code log (≈ 67,000 messages once an assistant reply's lines merge); target 0. Also the
  *   worst frame, the long animation frames Chromium reports (PerformanceObserver
  *   `long-animation-frame`, ≥ 50 ms) and the longest page-thread task in thread time.
+ *   Also the page thread's time per press, steadier than frame lengths on a busy machine.
  * - keys_k30_*: the same for K (previous exchange) back up, and keys_j30_row_*: j (next message).
  *
  * Reuses the production build of scripts/benchBrowser.ts (node_modules/.tmp/bench-dist) and its
  * generated input in bench-data/.
  *
- *   npx tsx scripts/benchKeys.ts [--skip-build] [--profile DIR] [--messages N]
+ * `--rounds R` repeats the three runs R times on the same page and prints medians (the load of the
+ * log takes minutes; the runs seconds).
+ *
+ *   npx tsx scripts/benchKeys.ts [--skip-build] [--profile DIR] [--messages N] [--rounds R]
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -60,14 +64,24 @@ async function waitIdle(page: Page, timeout: number): Promise<void> {
   );
 }
 
-/** Press `key` `times` times, one press per frame; print the frame figures as `name_*`. */
+interface PressFigures {
+  long: number;
+  frames: number;
+  maxFrame: number;
+  loaf: number;
+  worstLoaf: number;
+  maxTaskCpu: number;
+  cpuPerPress: number;
+}
+
+/** Press `key` `times` times, one press per frame, recording frames and the page's thread time. */
 async function pressRun(
   page: Page,
   phases: Phases,
   name: string,
   key: string,
   times: number,
-): Promise<void> {
+): Promise<PressFigures> {
   const rec = await phases.run(page, name, async () => {
     await page.evaluate('window.__keys.start()');
     for (let i = 0; i < times; i++) {
@@ -77,26 +91,55 @@ async function pressRun(
     await page.evaluate(`${nextFrame}.then(() => ${nextFrame})`);
     return (await page.evaluate('window.__keys.stop()')) as { frames: number[]; loaf: number[] };
   });
-  const long = rec.frames.filter((f) => f > 50).length;
-  const at = await page.evaluate(
-    () =>
-      document.querySelector('[aria-selected=true]')?.closest<HTMLElement>('[data-message-index]')
-        ?.dataset.messageIndex,
-  );
+  return {
+    long: rec.frames.filter((f) => f > 50).length,
+    frames: rec.frames.length,
+    maxFrame: Math.max(0, ...rec.frames),
+    loaf: rec.loaf.length,
+    worstLoaf: Math.max(0, ...rec.loaf),
+    maxTaskCpu: phases.lastMaxTaskCpu,
+    cpuPerPress: phases.lastTotalTaskCpu / times,
+  };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+
+/** Print the figures of `runs` (one per round) as `name_*`: medians, every round in the note. */
+function report(name: string, what: string, runs: PressFigures[]): void {
+  const all = (f: (r: PressFigures) => number, digits = 0) =>
+    runs.length > 1 ? ` (rounds: ${runs.map((r) => f(r).toFixed(digits)).join(', ')})` : '';
+  const share = (r: PressFigures) => (r.frames ? r.long / r.frames : 0);
+  const first = runs[0];
   line(
     `${name}_long_frame_share`,
-    rec.frames.length ? long / rec.frames.length : 0,
+    median(runs.map(share)),
     '',
-    `${long} frames > 50 ms of ${rec.frames.length} while ${key} is pressed ${times}× (then at message ${at ?? '?'}); target 0`,
+    `frames > 50 ms while ${what}${first ? `: ${first.long} of ${first.frames}` : ''}${all(share, 3)}; target 0`,
   );
-  line(`${name}_max_frame_ms`, Math.max(0, ...rec.frames), 'ms');
+  line(
+    `${name}_max_frame_ms`,
+    median(runs.map((r) => r.maxFrame)),
+    'ms',
+    all((r) => r.maxFrame),
+  );
   line(
     `${name}_loaf_count`,
-    rec.loaf.length,
+    median(runs.map((r) => r.loaf)),
     'frames',
-    `long animation frames (≥ 50 ms) reported by Chromium; worst ${Math.max(0, ...rec.loaf).toFixed(0)} ms`,
+    `long animation frames (≥ 50 ms) reported by Chromium${all((r) => r.loaf)}`,
   );
-  line(`${name}_max_task_cpu_ms`, phases.lastMaxTaskCpu, 'ms', 'thread time');
+  line(
+    `${name}_max_task_cpu_ms`,
+    median(runs.map((r) => r.maxTaskCpu)),
+    'ms',
+    `longest page-thread task, thread time${all((r) => r.maxTaskCpu, 1)}`,
+  );
+  line(
+    `${name}_cpu_per_press_ms`,
+    median(runs.map((r) => r.cpuPerPress)),
+    'ms',
+    `page-thread time of the run ÷ presses (other jobs' share excluded)${all((r) => r.cpuPerPress, 1)}`,
+  );
 }
 
 export async function benchKeys(args: string[] = []): Promise<void> {
@@ -106,6 +149,7 @@ export async function benchKeys(args: string[] = []): Promise<void> {
   const messages = args.includes('--messages')
     ? Number(args[args.indexOf('--messages') + 1])
     : 100_000;
+  const rounds = args.includes('--rounds') ? Number(args[args.indexOf('--rounds') + 1]) : 1;
   const outDir = profileDir ? `${buildDir}-profile` : buildDir;
   const file = claudeCodeLog(
     messages === 100_000 ? 'browser-claude-code-100k.jsonl' : `keys-claude-code-${messages}.jsonl`,
@@ -158,9 +202,17 @@ export async function benchKeys(args: string[] = []): Promise<void> {
     await page.keyboard.press('j');
     await page.evaluate(`${nextFrame}.then(() => ${nextFrame})`);
     const phases = new Phases(profileDir);
-    await pressRun(page, phases, 'keys_j30', 'J', 30);
-    await pressRun(page, phases, 'keys_k30', 'K', 30);
-    await pressRun(page, phases, 'keys_j30_row', 'j', 30);
+    const runs: Record<'J' | 'K' | 'j', PressFigures[]> = { J: [], K: [], j: [] };
+    for (let r = 0; r < rounds; r++) {
+      runs.J.push(await pressRun(page, phases, 'keys_j30', 'J', 30));
+      runs.K.push(await pressRun(page, phases, 'keys_k30', 'K', 30));
+      runs.j.push(await pressRun(page, phases, 'keys_j30_row', 'j', 30));
+      // Back to the first message for the next round (not recorded).
+      for (let i = 0; i < 30; i++) await page.keyboard.press('k');
+    }
+    report('keys_j30', 'J (next exchange) is pressed 30× from the first message', runs.J);
+    report('keys_k30', 'K (previous exchange) is pressed 30× back', runs.K);
+    report('keys_j30_row', 'j (next message) is pressed 30×', runs.j);
     phases.print();
   } finally {
     await browser.close();
