@@ -26,6 +26,7 @@ import type { ToolPair } from '../model/pairing.ts';
 import { evictionRowClass, RowEviction, type TimelineEviction } from './budget/RowEviction.tsx';
 import { fmtInt } from './format.ts';
 import { MessageRow } from './MessageRow.tsx';
+import { useRowMeasurement, useScrollAnchor, useScrollToSelection } from './useTimelineScroll.ts';
 
 export interface TimelineProps {
   analysis: Analysis;
@@ -44,8 +45,6 @@ export interface TimelineProps {
 }
 
 const GUTTER = DEFAULT_ARC_OPTIONS.gutterWidth;
-/** Above this many rows, rows first seen during a scroll are measured when it stops (issue 7). */
-const DEFER_MEASURE_ROWS = 2000;
 const NO_MATCH = new Set<string>();
 
 export function Timeline({
@@ -146,94 +145,7 @@ export function Timeline({
     rangeExtractor,
   });
 
-  // Scroll to the selection when it is off screen (centred): a message, or the partner end of a
-  // selected pair.
-  useEffect(() => {
-    if (!selection) return;
-    const el = scrollRef.current;
-    const top = el?.scrollTop ?? 0;
-    const bottom = top + (el?.clientHeight ?? 0);
-    const visible = (row: number) => {
-      const m = virtualizer.measurementsCache[row];
-      return m !== undefined && m.start >= top && m.end <= bottom;
-    };
-    let target = -1;
-    if (selection.kind === 'message') target = rowOfMessage[selection.index] ?? -1;
-    else if (selectedPair) {
-      const callRow = selectedPair.call ? (rowOfMessage[selectedPair.call.message] ?? -1) : -1;
-      const resultRow = selectedPair.result
-        ? (rowOfMessage[selectedPair.result.message] ?? -1)
-        : -1;
-      target = resultRow >= 0 && !visible(resultRow) ? resultRow : callRow;
-    }
-    if (target < 0 || visible(target)) return;
-    virtualizer.scrollToIndex(target, { align: 'center' });
-    // Rows mounted on the way are measured after the jump and can shift it (estimates differ
-    // from real heights): check again on the next frames until the target is on screen.
-    let tries = 0;
-    let raf = 0;
-    const settle = () => {
-      const t = scrollRef.current?.scrollTop ?? 0;
-      const m = virtualizer.measurementsCache[target];
-      const h = scrollRef.current?.clientHeight ?? 0;
-      if (m && (m.start < t || m.end > t + h) && tries++ < 5) {
-        virtualizer.scrollToIndex(target, { align: 'center' });
-        raf = requestAnimationFrame(settle);
-      }
-    };
-    raf = requestAnimationFrame(settle);
-    return () => cancelAnimationFrame(raf);
-    // Only a new selection scrolls; re-measuring must not pull the view back.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [selection, analysis]);
-
-  // Restore the scroll anchor (top exchange) once per source, e.g. from a permalink. A new
-  // analysis of the same source (another provider) keeps the scroll position as it is.
-  const restoredFor = useRef<unknown>(null);
-  useEffect(() => {
-    const { anchor, source } = appStore.getState();
-    if (restoredFor.current === source) return;
-    restoredFor.current = source;
-    if (!anchor) return;
-    const x = analysis.grouping.exchanges.find((e) => e.key === anchor);
-    const row = x ? rowOfExchange[x.index] : undefined;
-    if (row !== undefined && row >= 0) virtualizer.scrollToIndex(row, { align: 'start' });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [analysis]);
-
-  // Large transcripts (issue 7): measuring a newly mounted row makes the virtualizer recompute
-  // the offset of every row after it (O(rows) per frame at 100,000 messages). While the user
-  // scrolls a long timeline, rows not measured yet keep their estimated height (clipped) and are
-  // measured once scrolling stops; short timelines measure at once, as before.
-  const deferMeasure = rowModel.count > DEFER_MEASURE_ROWS && virtualizer.isScrolling;
-  // A new row model starts with nothing measured.
-  // eslint-disable-next-line react-hooks/exhaustive-deps
-  const measuredKeys = useMemo(() => new Set<number>(), [rowModel]);
-  const deferRef = useRef(deferMeasure);
-  deferRef.current = deferMeasure;
-  const measureRow = useCallback(
-    (el: HTMLDivElement | null) => {
-      if (!el) return;
-      const i = Number(el.dataset.index);
-      if (!(i >= 0 && i < rowModel.count)) return;
-      const key = rowModel.rowKey(i);
-      if (deferRef.current && !measuredKeys.has(key)) return;
-      measuredKeys.add(key);
-      virtualizer.measureElement(el);
-    },
-    [rowModel, measuredKeys, virtualizer],
-  );
-  useEffect(() => {
-    if (deferMeasure) return;
-    scrollRef.current
-      ?.querySelectorAll<HTMLDivElement>(
-        ':scope > .timeline-content > .timeline-grid > .row[data-index]',
-      )
-      .forEach((el) => {
-        const i = Number(el.dataset.index);
-        if (i >= 0 && i < rowModel.count && !measuredKeys.has(rowModel.rowKey(i))) measureRow(el);
-      });
-  }, [deferMeasure, rowModel, measuredKeys, measureRow]);
+  useScrollToSelection(virtualizer, scrollRef, analysis, selection, selectedPair, rowOfMessage);
 
   const items = virtualizer.getVirtualItems();
   const el = scrollRef.current;
@@ -247,17 +159,12 @@ export function Timeline({
     topRowData && topRowData.exchange >= 0
       ? analysis.grouping.exchanges[topRowData.exchange]?.key
       : undefined;
-  const scrolledRef = useRef(false);
-  useEffect(() => {
-    const { anchor, setAnchor } = appStore.getState();
-    if (viewTop <= 0) {
-      // Back at the top after a scroll: no anchor. (Before any scroll, keep a restored anchor.)
-      if (scrolledRef.current && anchor !== null) setAnchor(null);
-      return;
-    }
-    scrolledRef.current = true;
-    if (topExchange && anchor !== topExchange) setAnchor(topExchange);
-  }, [topExchange, viewTop]);
+  useScrollAnchor(virtualizer, analysis, rowOfExchange, topExchange, viewTop);
+  const { deferMeasure, measuredKeys, measureRow } = useRowMeasurement(
+    virtualizer,
+    scrollRef,
+    rowModel,
+  );
 
   const rowBox = (message: number) => {
     const r = rowOfMessage[message] ?? 0;

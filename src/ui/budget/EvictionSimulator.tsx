@@ -23,6 +23,7 @@ import { SimulatorLostMeaning } from './SimulatorLostMeaning.tsx';
 import { SweepChart } from './SweepChart.tsx';
 import type { SimulatorModel } from './useEviction.ts';
 import './budget.css';
+import './rowMarks.css';
 
 export interface EvictionSimulatorProps {
   model: SimulatorModel;
