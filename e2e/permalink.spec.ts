@@ -38,7 +38,7 @@ test.describe('permalink', () => {
     await expect(other.getByTestId('sample-select')).toHaveValue('coding-agent');
     await expect(other.getByTestId('provider-select')).toHaveValue('openai-chat');
     await expect(other.getByTestId('count-exchanges')).toHaveText('9');
-    await expect(other.locator('[data-message-index="5"] [aria-selected="true"]')).toHaveCount(1);
+    await expect(other.locator('[data-message-index="5"][aria-selected="true"]')).toHaveCount(1);
     await expect(other.locator('[aria-selected="true"]')).toHaveCount(1);
     await expect(other).toHaveURL(/b=5000/);
     await expect(other).toHaveURL(/p2=turn-pair/);
@@ -269,7 +269,7 @@ test.describe('permalink', () => {
     await page.keyboard.press('j');
     await page.keyboard.press('j');
     await page.keyboard.press('j');
-    await expect(page.locator('[data-message-index="2"] [aria-selected="true"]')).toHaveCount(1);
+    await expect(page.locator('[data-message-index="2"][aria-selected="true"]')).toHaveCount(1);
     await expect(page).toHaveURL(/sel=m2(&|$)/);
     await page.keyboard.press('Escape');
     await expect(page.locator('[aria-selected="true"]')).toHaveCount(0);

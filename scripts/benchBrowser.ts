@@ -319,6 +319,14 @@ export function longTasks(events: TraceEvent[], prof: CpuProfile, top = 12): Lon
  * time the thread waited for a core, so it is steadier than frame lengths on a busy machine.
  */
 export function maxTaskCpu(events: TraceEvent[], notBefore = -Infinity): number {
+  return taskCpu(events, notBefore).max;
+}
+
+/** `maxTaskCpu`, and the thread time of all those tasks together (ms). */
+export function taskCpu(
+  events: TraceEvent[],
+  notBefore = -Infinity,
+): { max: number; total: number } {
   const mains = new Set(
     events
       .filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
@@ -328,23 +336,27 @@ export function maxTaskCpu(events: TraceEvent[], notBefore = -Infinity): number 
   for (const e of events)
     if (e.ph !== 'X' && e.ph !== 'M' && e.ts > 0) start = Math.min(start, e.ts);
   start = Math.max(start, notBefore);
-  let worst = 0;
+  let max = 0;
+  let total = 0;
   for (const e of events)
     if (
       e.ph === 'X' &&
       (e.name === 'ThreadControllerImpl::RunTask' || e.name === 'RunTask') &&
       e.ts >= start &&
       mains.has(`${e.pid}:${e.tid}`)
-    )
-      worst = Math.max(worst, (e.tdur ?? e.dur ?? 0) / 1000);
-  return worst;
+    ) {
+      const ms = (e.tdur ?? e.dur ?? 0) / 1000;
+      max = Math.max(max, ms);
+      total += ms;
+    }
+  return { max, total };
 }
 
 /**
  * Profiles each phase of `large` into `dir` when set (a CPU profile and a trace of the page's
  * tasks); prints the long tasks at the end.
  */
-class Phases {
+export class Phases {
   private cdp: CDPSession | null = null;
   private report: string[] = [];
   private readonly dir: string | null;
@@ -353,8 +365,11 @@ class Phases {
   }
   /** Worst page-thread task of the last phase run: thread CPU time (ms), -1 when not traced. */
   lastMaxTaskCpu = -1;
+  /** Thread time of all the page-thread tasks of the last phase run (ms), -1 when not traced. */
+  lastTotalTaskCpu = -1;
   async run<T>(page: Page, name: string, fn: () => Promise<T>): Promise<T> {
     this.lastMaxTaskCpu = -1;
+    this.lastTotalTaskCpu = -1;
     const browser = page.context().browser();
     if (!browser) return fn();
     // Always traced (the tasks' thread time); profiled only with a directory.
@@ -372,7 +387,9 @@ class Phases {
     const trace = JSON.parse((await browser.stopTracing()).toString('utf8')) as {
       traceEvents: TraceEvent[];
     };
-    this.lastMaxTaskCpu = maxTaskCpu(trace.traceEvents, profile?.startTime);
+    const cpu = taskCpu(trace.traceEvents, profile?.startTime);
+    this.lastMaxTaskCpu = cpu.max;
+    this.lastTotalTaskCpu = cpu.total;
     if (!this.dir || !profile) return r;
     mkdirSync(this.dir, { recursive: true });
     writeFileSync(path.join(this.dir, `${name}.cpuprofile`), JSON.stringify(profile));

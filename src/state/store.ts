@@ -59,6 +59,8 @@ export interface AppState {
   repairView: boolean;
   /** Learn mode: the id of the lesson step shown (model/lesson.ts); null = not in Learn mode. */
   lesson: string | null;
+  /** The simulator panel open (true) or collapsed (false) by the user; null = by the window's width. */
+  simulator: boolean | null;
 }
 
 export interface AppActions {
@@ -80,6 +82,7 @@ export interface AppActions {
   setFaults: (f: FaultSpec[]) => void;
   setRepairView: (on: boolean) => void;
   setLesson: (id: string | null) => void;
+  setSimulator: (open: boolean | null) => void;
 }
 
 export type AppStore = AppState & AppActions;
@@ -106,6 +109,7 @@ export function defaultState(): AppState {
     faults: [],
     repairView: false,
     lesson: null,
+    simulator: null,
   };
 }
 
@@ -144,6 +148,7 @@ export function createAppStore(initial?: Partial<AppState>): StoreApi<AppStore> 
     setFaults: (faults) => set({ faults, repairView: false }),
     setRepairView: (repairView) => set({ repairView }),
     setLesson: (lesson) => set({ lesson }),
+    setSimulator: (simulator) => set({ simulator }),
   }));
 }
 

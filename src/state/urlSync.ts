@@ -21,7 +21,7 @@
 import type { StoreApi } from 'zustand';
 import { encodePermalink, type PermalinkNotice } from '../model/permalink/codec.ts';
 import { applyLink, restorePending } from './permalink/applyLink.ts';
-import { isAwaitingTranscript, permalinkFromStore, withLesson } from './permalink/storeLink.ts';
+import { isAwaitingTranscript, permalinkFromStore, withViewExtras } from './permalink/storeLink.ts';
 import type { AppStore, Source } from './store.ts';
 import { needsKeeping, tabMemory, type Recalled, type TabMemory } from './tabMemory.ts';
 
@@ -125,7 +125,8 @@ function sameLinkFields(s: AppStore, prev: AppStore): boolean {
     s.selection === prev.selection &&
     s.anchor === prev.anchor &&
     s.faults === prev.faults &&
-    s.lesson === prev.lesson
+    s.lesson === prev.lesson &&
+    s.simulator === prev.simulator
   );
 }
 
@@ -153,9 +154,9 @@ export function startUrlSync(
     timer = null;
     pendingSince = null;
     memory.flush();
-    const fragment = withLesson(
+    const fragment = withViewExtras(
       encodePermalink(permalinkFromStore(store.getState())),
-      store.getState().lesson,
+      store.getState(),
     );
     if (fragment === lastWritten) return;
     lastWritten = fragment;

@@ -20,9 +20,11 @@ import {
 } from '../state/selectors.ts';
 import { DEFAULT_SAMPLE_ID, useAppStore, type Source } from '../state/store.ts';
 import { AmbiguousFormat } from './AmbiguousFormat.tsx';
+import { selectPairSignals } from './arcs/pairSignals.ts';
 import { FindBar } from './FindBar.tsx';
 import { describeSource, fmtInt } from './format.ts';
 import { HelpPopover } from './HelpPopover.tsx';
+import { InputHint } from './InputHint.tsx';
 import { nextInList, stepExchange, stepMessage } from './navigation.ts';
 import { ParseErrorBanner } from './ParseErrorBanner.tsx';
 import { ShareBar } from './share/ShareBar.tsx';
@@ -94,13 +96,17 @@ export function App() {
   const roleFilter = useAppStore((s) => s.roleFilter);
   const blockFilter = useAppStore((s) => s.blockFilter);
   const theme = useAppStore((s) => s.theme);
+  const lesson = useAppStore((s) => s.lesson);
   const storeBudget = useAppStore((s) => s.budget);
   // `file`: the file that could not be read (empty, binary), named by the banner's note.
   const [fileError, setFileError] = useState<(ParseError & { file?: string }) | null>(null);
   const [showText, setShowText] = useState(false);
   // The simulator panel: open on wide screens, collapsed below SIMULATOR_OPEN_MIN_WIDTH px so the
-  // timeline shows on first view; the user's toggle is kept for the page's life.
-  const [simOpen, setSimOpen] = useState(() => window.innerWidth >= SIMULATOR_OPEN_MIN_WIDTH);
+  // timeline shows on first view; the user's toggle is a view choice (store, and `sim=` in links).
+  const simChoice = useAppStore((s) => s.simulator);
+  const setSimOpen = useAppStore((s) => s.setSimulator);
+  const [wide] = useState(() => window.innerWidth >= SIMULATOR_OPEN_MIN_WIDTH);
+  const simOpen = simChoice ?? wide;
   const [help, setHelp] = useState(false);
   const [expanded, setExpanded] = useState<ReadonlySet<number>>(new Set());
   const [dragging, setDragging] = useState(false);
@@ -296,6 +302,7 @@ export function App() {
   const matches = analysis ? selectMatches(analysis, find) : null;
   const dimmed = analysis ? selectDimmed(analysis, roleFilter, blockFilter) : null;
   const counts = analysis ? selectCounts(analysis) : null;
+  const signals = analysis ? selectPairSignals(analysis) : null;
   const sim = useEviction(analysis, tokens);
   const currentMessage = useMemo(() => {
     if (!analysis || !selection) return -1;
@@ -401,7 +408,12 @@ export function App() {
       data-view-chars={view.request?.text.length ?? 0}
     >
       <header className="top">
-        <h1>Transcript Inspector</h1>
+        <div className="brand">
+          <h1>Transcript Inspector</h1>
+          <p className="tagline" data-testid="tagline">
+            Why did the LLM request with tool calls get an HTTP 400, and what does trimming cut?
+          </p>
+        </div>
         <Toolbar
           samples={samples}
           shown={shown.source}
@@ -419,42 +431,53 @@ export function App() {
         <HelpPopover open={help} onClose={() => setHelp(false)} />
         <ShareBar analysis={analysis} counter={counter} shown={shown.source} />
       </header>
-      {shownError && (
-        <ParseErrorBanner
-          error={shownError}
-          keptPrevious={analysis !== null}
-          unreadFile={fileError?.file}
-          shown={describeSource(shown.source)}
-        />
-      )}
-      {view.load && <LoadStatus load={view.load} onCancel={view.cancelLoad} />}
-      {(showText || error !== null) && (
-        <textarea
-          className="source-text"
-          data-testid="source-text"
-          aria-label="Transcript text"
-          spellCheck={false}
-          placeholder="Paste a request body, a message array or a session log here"
-          value={source.text}
-          onChange={(e) => {
-            const text = e.target.value;
-            // A cleared box keeps the last transcript shown, with a note saying why.
-            setFileError(
-              /\S/.test(text)
-                ? null
-                : {
-                    kind: 'empty',
-                    message:
-                      'The text box is empty: paste a request body, a message array or a session log. The last transcript stays shown.',
-                  },
-            );
-            setSource({ text, name: '', origin: 'paste' });
-          }}
-        />
-      )}
+      <section className="input-area" aria-label="Your transcript">
+        {shown.source?.origin === 'sample' && lesson === null && (
+          <InputHint
+            sample={
+              samples.find((x) => x.id === shown.source?.sampleId)?.title ?? shown.source.name
+            }
+            onFile={(f) => void loadFile(f)}
+            onPasteBox={() => setShowText(true)}
+          />
+        )}
+        {shownError && (
+          <ParseErrorBanner
+            error={shownError}
+            keptPrevious={analysis !== null}
+            unreadFile={fileError?.file}
+            shown={describeSource(shown.source)}
+          />
+        )}
+        {view.load && <LoadStatus load={view.load} onCancel={view.cancelLoad} />}
+        {(showText || error !== null) && (
+          <textarea
+            className="source-text"
+            data-testid="source-text"
+            aria-label="Transcript text"
+            spellCheck={false}
+            placeholder="Paste a request body, a message array or a session log here"
+            value={source.text}
+            onChange={(e) => {
+              const text = e.target.value;
+              // A cleared box keeps the last transcript shown, with a note saying why.
+              setFileError(
+                /\S/.test(text)
+                  ? null
+                  : {
+                      kind: 'empty',
+                      message:
+                        'The text box is empty: paste a request body, a message array or a session log. The last transcript stays shown.',
+                    },
+              );
+              setSource({ text, name: '', origin: 'paste' });
+            }}
+          />
+        )}
+      </section>
       {analysis && tokens && counts && matches && dimmed ? (
-        <div className="main">
-          <section className="left">
+        <main className={`main${simOpen ? ' sim-open' : ''}`}>
+          <section className="left" aria-label="Transcript timeline">
             <div className="summary" data-testid="summary">
               <span data-testid="format">{analysis.transcript.format}</span> →{' '}
               <span data-testid="provider">{analysis.provider}</span>
@@ -466,13 +489,29 @@ export function App() {
                 <b data-testid="count-exchanges">{fmtInt(counts.exchanges)}</b>{' '}
                 {counts.exchanges === 1 ? 'exchange' : 'exchanges'}
               </span>
-              <span>
+              <span title="Arcs join each tool_use to its tool_result (blue: answered in the next message)">
+                <span className="swatch sw-arc" aria-hidden="true" />
                 <b data-testid="count-arcs">{fmtInt(counts.arcs)}</b>{' '}
                 {counts.arcs === 1 ? 'arc' : 'arcs'}
               </span>
-              <span className={counts.broken > 0 ? 'bad' : ''}>
-                <b data-testid="count-broken">{fmtInt(counts.broken)}</b> broken
+              <span
+                className={signals && signals.errorArcs > 0 ? 'bad' : ''}
+                title={`Pairs the ${providerLabel} verdict holds against the request (red arcs)`}
+              >
+                <span className="swatch sw-arc-bad" aria-hidden="true" />
+                <b data-testid="count-broken">{fmtInt(signals?.errorArcs ?? 0)}</b> broken
               </span>
+              {signals && signals.warningArcs > 0 && (
+                <span
+                  className="warn"
+                  data-testid="count-warnings"
+                  title={`Pairs pairing finds odd (a reused id, a late or second result) that no ${providerLabel} error names (amber arcs)`}
+                >
+                  <span className="swatch sw-arc-warn" aria-hidden="true" />
+                  <b>{fmtInt(signals.warningArcs)}</b> warning
+                  {signals.warningArcs === 1 ? '' : 's'}
+                </span>
+              )}
               <span
                 className="basis"
                 title="How the token counts were obtained"
@@ -534,30 +573,34 @@ export function App() {
               onToggle={toggle}
               eviction={timelineEviction}
               lostMarks={lostMarks}
+              query={find}
             />
           </section>
           <div className="side-column">
+            {/* The lesson stays in view (its own box) while the verdict below scrolls. */}
             <LearnPanel samples={samples} analysis={analysis} tokens={tokens} onJump={jump} />
-            {faulted && <FaultPanel view={faulted} />}
-            {faulted && repairView && (
-              <RepairPanel
-                transcript={faulted.transcript}
-                provider={analysis.provider}
+            <div className="side-scroll" tabIndex={-1}>
+              {faulted && <FaultPanel view={faulted} />}
+              {faulted && repairView && (
+                <RepairPanel
+                  transcript={faulted.transcript}
+                  provider={analysis.provider}
+                  providerLabel={providerLabel}
+                  sourceName={source.name}
+                  onJump={jump}
+                />
+              )}
+              <ViolationsPanel
+                validation={analysis.validation}
                 providerLabel={providerLabel}
-                sourceName={source.name}
+                targets={targets}
+                currentMessage={currentMessage}
                 onJump={jump}
+                provisional={partial}
               />
-            )}
-            <ViolationsPanel
-              validation={analysis.validation}
-              providerLabel={providerLabel}
-              targets={targets}
-              currentMessage={currentMessage}
-              onJump={jump}
-              provisional={partial}
-            />
+            </div>
           </div>
-        </div>
+        </main>
       ) : (
         !shownError && (
           <p className="loading" data-testid="loading">

@@ -2,12 +2,13 @@
  * One message in the timeline: role, block chips, token bar; expanded, the full content and the
  * raw JSON. All transcript content is rendered as React text (never HTML).
  */
-import { memo } from 'react';
+import { memo, type ReactNode } from 'react';
 import type { ToolPair } from '../model/pairing.ts';
-import type { BrokenPairs, PairsOfBlock } from '../state/selectors.ts';
+import type { PairsOfBlock } from '../state/selectors.ts';
+import { PAIR_ERROR, PAIR_WARNING, pairWarningText, type PairSignals } from './arcs/pairSignals.ts';
 import { answeredButRefused } from './arcs/verdictLabel.ts';
 import type { Block, Message } from '../model/types.ts';
-import { blockText, excerpt, fmtInt, prettyJson } from './format.ts';
+import { blockText, excerpt, findRanges, fmtInt, prettyJson } from './format.ts';
 
 export interface MessageRowProps {
   message: Message;
@@ -22,13 +23,18 @@ export interface MessageRowProps {
   dimmed: boolean;
   /** `message:block` keys that match the find query. */
   matches: ReadonlySet<string>;
+  /** The find query, marked inside the opened row's blocks ('' when the row has no match). */
+  query: string;
   /** The pairs of each block (`selectPairsOfBlock`). */
   pairsOfBlock: PairsOfBlock;
   /**
-   * The analysis's broken pairs (`selectBrokenPairs`): a chip whose pair an error violation of the
-   * chosen provider names is marked broken with the rule, even when pairing says `answered`.
+   * The analysis's pair signals (`selectPairSignals`): a chip whose pair the verdict holds
+   * against the request is red with the reason (the provider's rule when pairing says
+   * `answered`); a pair pairing finds odd but no error names is a warning, with why.
    */
-  broken?: BrokenPairs | undefined;
+  signals?: PairSignals | undefined;
+  /** Whether the verdict accepts the request (for the warning's words). */
+  valid?: boolean;
   /** Pair keys highlighted (hovered or selected). */
   activePairs: ReadonlySet<string>;
   /** Rank of the worst violation pointing here, if any. */
@@ -70,37 +76,73 @@ function chipLabel(b: Block): string {
   }
 }
 
+/**
+ * What a chip shows: `error` (red), `warning` (amber) or neither; `note` follows the chip's text,
+ * `why` is its title (the full reason).
+ */
+type ChipState = { level: 'error' | 'warning' | null; note: string | null; why?: string };
+
+const STATUS_NOTE: Record<ToolPair['status'], string> = {
+  answered: 'answered',
+  unanswered: 'no result',
+  orphan: 'no matching call',
+  answered_late: 'answered late',
+  duplicate_id: 'duplicate id',
+  duplicate_result: 'second result',
+};
+
 function chipState(
   pairs: readonly ToolPair[] | undefined,
-  verdicts: BrokenPairs | undefined,
-): {
-  broken: boolean;
-  note: string | null;
-} {
-  if (!pairs || pairs.length === 0) return { broken: false, note: null };
-  const bad = pairs.find((p) => p.status !== 'answered');
-  if (!bad) {
-    // Answered by pairing, but the provider's verdict names it (Bedrock B2, Anthropic A3, …).
-    if (verdicts)
-      for (const p of pairs) {
-        const v = verdicts.violation(p.key);
-        if (v) return { broken: true, note: answeredButRefused(verdicts.providerLabel, v) };
+  signals: PairSignals | undefined,
+  valid: boolean,
+): ChipState {
+  if (!pairs || pairs.length === 0) return { level: null, note: null };
+  let warn: ToolPair | null = null;
+  for (const p of pairs) {
+    const lvl = signals ? signals.levelOf(p.key) : p.status === 'answered' ? 0 : PAIR_ERROR;
+    if (lvl === PAIR_ERROR) {
+      if (p.status !== 'answered') {
+        const note =
+          p.status === 'unanswered' && p.partial
+            ? 'missing result (its sibling was answered)'
+            : STATUS_NOTE[p.status];
+        return { level: 'error', note };
       }
-    return { broken: false, note: null };
+      // Answered by pairing, but the provider's verdict names it (Bedrock B2, Anthropic A3, …).
+      const v = signals?.broken.violation(p.key);
+      return {
+        level: 'error',
+        note: v ? answeredButRefused(signals?.broken.providerLabel ?? '', v) : null,
+      };
+    }
+    if (lvl === PAIR_WARNING) warn ??= p;
   }
-  const note =
-    bad.status === 'unanswered'
-      ? bad.partial
-        ? 'missing result (its sibling was answered)'
-        : 'no result'
-      : bad.status === 'orphan'
-        ? 'no matching call'
-        : bad.status === 'answered_late'
-          ? 'answered late'
-          : bad.status === 'duplicate_id'
-            ? 'duplicate id'
-            : 'second result';
-  return { broken: true, note };
+  if (warn && signals)
+    return {
+      level: 'warning',
+      note: `${STATUS_NOTE[warn.status]} (warning)`,
+      why: pairWarningText(warn.status, signals.broken.providerLabel, valid),
+    };
+  return { level: null, note: null };
+}
+
+/** A text with the find query's occurrences in `<mark>` (React text nodes, never HTML). */
+function Highlighted({ text, query }: { text: string; query: string }) {
+  const ranges = query ? findRanges(text, query) : [];
+  if (ranges.length === 0) return <>{text}</>;
+  const out: ReactNode[] = [];
+  let at = 0;
+  for (const [a, b] of ranges) {
+    if (a > at) out.push(text.slice(at, a));
+    out.push(
+      <mark key={a} className="find-mark" data-testid="find-mark">
+        {text.slice(a, b)}
+      </mark>,
+    );
+    at = b;
+  }
+  if (at < text.length) out.push(text.slice(at));
+  return <>{out}</>;
 }
 
 export const MessageRow = memo(function MessageRow(p: MessageRowProps) {
@@ -111,46 +153,48 @@ export const MessageRow = memo(function MessageRow(p: MessageRowProps) {
       className={`msg role-${m.role}${p.selected ? ' selected' : ''}${p.dimmed ? ' dimmed' : ''}${p.violation ? ` has-violation v-${p.violation}` : ''}`}
       data-testid="message-row"
       data-role={m.role}
-      aria-selected={p.selected}
     >
+      {/* Cells of the timeline's treegrid row (Timeline.tsx owns the row and its focus). */}
       <div
         className="msg-head"
         onClick={() => p.onSelect(m.index)}
         onDoubleClick={() => p.onToggle(m.index)}
       >
-        <button
-          type="button"
-          className="expander"
-          aria-expanded={p.expanded}
-          aria-label={p.expanded ? 'Collapse message' : 'Expand message'}
-          data-testid="expand"
-          onClick={(e) => {
-            e.stopPropagation();
-            p.onToggle(m.index);
-          }}
-        >
-          {p.expanded ? '▾' : '▸'}
-        </button>
-        <span className="role">{ROLE_LABEL[m.role]}</span>
-        <span className="msg-index" title={`Position in the source: ${m.path}`}>
-          {p.label}
+        <span className="msg-lead" role="gridcell">
+          <button
+            type="button"
+            className="expander"
+            aria-expanded={p.expanded}
+            aria-label={p.expanded ? 'Collapse message' : 'Expand message'}
+            data-testid="expand"
+            onClick={(e) => {
+              e.stopPropagation();
+              p.onToggle(m.index);
+            }}
+          >
+            {p.expanded ? '▾' : '▸'}
+          </button>
+          <span className="role">{ROLE_LABEL[m.role]}</span>
+          <span className="msg-index" title={`Position in the source: ${m.path}`}>
+            {p.label}
+          </span>
         </span>
-        <span className="chips">
+        <span className="chips" role="gridcell">
           {m.blocks.length === 0 && <span className="chip empty">(no content)</span>}
           {m.blocks.map((b, bi) => {
             const k = `${m.index}:${bi}`;
             const pairs = p.pairsOfBlock.of(m.index, bi);
-            const st = chipState(pairs, p.broken);
+            const st = chipState(pairs, p.signals, p.valid ?? false);
             const active = pairs?.some((x) => p.activePairs.has(x.key)) ?? false;
             const pairKey = pairs?.[0]?.key;
             const err = b.type === 'tool_result' && b.isError;
             return (
               <span
                 key={bi}
-                className={`chip chip-${b.type}${st.broken ? ' broken' : ''}${err ? ' is-error' : ''}${active ? ' active' : ''}${p.matches.has(k) ? ' match' : ''}`}
+                className={`chip chip-${b.type}${st.level === 'error' ? ' broken' : st.level === 'warning' ? ' warned' : ''}${err ? ' is-error' : ''}${active ? ' active' : ''}${p.matches.has(k) ? ' match' : ''}`}
                 data-testid="chip"
                 data-block-type={b.type}
-                title={st.note ?? undefined}
+                title={st.why ?? st.note ?? undefined}
                 onClick={
                   pairKey
                     ? (e) => {
@@ -168,7 +212,11 @@ export const MessageRow = memo(function MessageRow(p: MessageRowProps) {
             );
           })}
         </span>
-        <span className="tokens" title={`${p.approx ? 'about ' : ''}${fmtInt(p.tokens)} tokens`}>
+        <span
+          className="tokens"
+          role="gridcell"
+          title={`${p.approx ? 'about ' : ''}${fmtInt(p.tokens)} tokens`}
+        >
           <span className="token-bar" style={{ width: `${width}px` }} />
           <span className="token-num">
             {p.approx ? '≈' : ''}
@@ -177,18 +225,25 @@ export const MessageRow = memo(function MessageRow(p: MessageRowProps) {
         </span>
       </div>
       {p.expanded && (
-        <div className="msg-body" data-testid="message-body">
+        <div className="msg-body" role="gridcell" data-testid="message-body">
           {m.blocks.map((b, bi) => (
             <section key={bi} className={`block block-${b.type}`}>
               <div className="block-title">
                 {b.type === 'text' || b.type === 'thinking' ? b.type : chipLabel(b)}
               </div>
-              <pre className="block-text">{blockText(b)}</pre>
+              <pre className="block-text" tabIndex={0}>
+                <Highlighted
+                  text={blockText(b)}
+                  query={p.matches.has(`${m.index}:${bi}`) ? p.query : ''}
+                />
+              </pre>
             </section>
           ))}
           <details className="raw">
             <summary>Raw JSON ({m.path})</summary>
-            <pre data-testid="raw-json">{prettyJson(m.raw)}</pre>
+            <pre data-testid="raw-json" tabIndex={0}>
+              {prettyJson(m.raw)}
+            </pre>
           </details>
         </div>
       )}

@@ -11,7 +11,6 @@ import type { TokenTable } from '../model/tokens.ts';
 import {
   selectArcPairs,
   selectArcTables,
-  selectBrokenPairs,
   selectExchangeTokens,
   selectPairsOfBlock,
   selectRows,
@@ -22,10 +21,12 @@ import { appStore, useAppStore } from '../state/store.ts';
 import { DEFAULT_ARC_OPTIONS, layoutArcs } from './arcs/arcLayout.ts';
 import { ArcLayer } from './arcs/ArcLayer.tsx';
 import { laneMap, visiblePairs } from './arcs/arcIndex.ts';
+import { selectPairSignals } from './arcs/pairSignals.ts';
 import type { ToolPair } from '../model/pairing.ts';
 import { evictionRowClass, RowEviction, type TimelineEviction } from './budget/RowEviction.tsx';
 import { fmtInt } from './format.ts';
 import { MessageRow } from './MessageRow.tsx';
+import { useRowMeasurement, useScrollAnchor, useScrollToSelection } from './useTimelineScroll.ts';
 
 export interface TimelineProps {
   analysis: Analysis;
@@ -39,11 +40,11 @@ export interface TimelineProps {
   eviction?: TimelineEviction | null;
   /** Lost-meaning marks of the primary policy's eviction: message → mark kind (`data-lost` on the row). */
   lostMarks?: ReadonlyMap<number, string> | null;
+  /** The find query (marked inside opened rows). */
+  query?: string;
 }
 
 const GUTTER = DEFAULT_ARC_OPTIONS.gutterWidth;
-/** Above this many rows, rows first seen during a scroll are measured when it stops (issue 7). */
-const DEFER_MEASURE_ROWS = 2000;
 const NO_MATCH = new Set<string>();
 
 export function Timeline({
@@ -56,8 +57,12 @@ export function Timeline({
   onToggle,
   eviction = null,
   lostMarks = null,
+  query = '',
 }: TimelineProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
+  const gridRef = useRef<HTMLDivElement>(null);
+  const signals = selectPairSignals(analysis);
+  const valid = analysis.validation.valid;
   const selection = useAppStore((s) => s.selection);
   const select = useAppStore((s) => s.select);
   const [hovered, setHovered] = useState<string | null>(null);
@@ -140,92 +145,7 @@ export function Timeline({
     rangeExtractor,
   });
 
-  // Scroll to the selection when it is off screen (centred): a message, or the partner end of a
-  // selected pair.
-  useEffect(() => {
-    if (!selection) return;
-    const el = scrollRef.current;
-    const top = el?.scrollTop ?? 0;
-    const bottom = top + (el?.clientHeight ?? 0);
-    const visible = (row: number) => {
-      const m = virtualizer.measurementsCache[row];
-      return m !== undefined && m.start >= top && m.end <= bottom;
-    };
-    let target = -1;
-    if (selection.kind === 'message') target = rowOfMessage[selection.index] ?? -1;
-    else if (selectedPair) {
-      const callRow = selectedPair.call ? (rowOfMessage[selectedPair.call.message] ?? -1) : -1;
-      const resultRow = selectedPair.result
-        ? (rowOfMessage[selectedPair.result.message] ?? -1)
-        : -1;
-      target = resultRow >= 0 && !visible(resultRow) ? resultRow : callRow;
-    }
-    if (target < 0 || visible(target)) return;
-    virtualizer.scrollToIndex(target, { align: 'center' });
-    // Rows mounted on the way are measured after the jump and can shift it (estimates differ
-    // from real heights): check again on the next frames until the target is on screen.
-    let tries = 0;
-    let raf = 0;
-    const settle = () => {
-      const t = scrollRef.current?.scrollTop ?? 0;
-      const m = virtualizer.measurementsCache[target];
-      const h = scrollRef.current?.clientHeight ?? 0;
-      if (m && (m.start < t || m.end > t + h) && tries++ < 5) {
-        virtualizer.scrollToIndex(target, { align: 'center' });
-        raf = requestAnimationFrame(settle);
-      }
-    };
-    raf = requestAnimationFrame(settle);
-    return () => cancelAnimationFrame(raf);
-    // Only a new selection scrolls; re-measuring must not pull the view back.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [selection, analysis]);
-
-  // Restore the scroll anchor (top exchange) once per source, e.g. from a permalink. A new
-  // analysis of the same source (another provider) keeps the scroll position as it is.
-  const restoredFor = useRef<unknown>(null);
-  useEffect(() => {
-    const { anchor, source } = appStore.getState();
-    if (restoredFor.current === source) return;
-    restoredFor.current = source;
-    if (!anchor) return;
-    const x = analysis.grouping.exchanges.find((e) => e.key === anchor);
-    const row = x ? rowOfExchange[x.index] : undefined;
-    if (row !== undefined && row >= 0) virtualizer.scrollToIndex(row, { align: 'start' });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [analysis]);
-
-  // Large transcripts (issue 7): measuring a newly mounted row makes the virtualizer recompute
-  // the offset of every row after it (O(rows) per frame at 100,000 messages). While the user
-  // scrolls a long timeline, rows not measured yet keep their estimated height (clipped) and are
-  // measured once scrolling stops; short timelines measure at once, as before.
-  const deferMeasure = rowModel.count > DEFER_MEASURE_ROWS && virtualizer.isScrolling;
-  // A new row model starts with nothing measured.
-  // eslint-disable-next-line react-hooks/exhaustive-deps
-  const measuredKeys = useMemo(() => new Set<number>(), [rowModel]);
-  const deferRef = useRef(deferMeasure);
-  deferRef.current = deferMeasure;
-  const measureRow = useCallback(
-    (el: HTMLDivElement | null) => {
-      if (!el) return;
-      const i = Number(el.dataset.index);
-      if (!(i >= 0 && i < rowModel.count)) return;
-      const key = rowModel.rowKey(i);
-      if (deferRef.current && !measuredKeys.has(key)) return;
-      measuredKeys.add(key);
-      virtualizer.measureElement(el);
-    },
-    [rowModel, measuredKeys, virtualizer],
-  );
-  useEffect(() => {
-    if (deferMeasure) return;
-    scrollRef.current
-      ?.querySelectorAll<HTMLDivElement>(':scope > .timeline-content > .row[data-index]')
-      .forEach((el) => {
-        const i = Number(el.dataset.index);
-        if (i >= 0 && i < rowModel.count && !measuredKeys.has(rowModel.rowKey(i))) measureRow(el);
-      });
-  }, [deferMeasure, rowModel, measuredKeys, measureRow]);
+  useScrollToSelection(virtualizer, scrollRef, analysis, selection, selectedPair, rowOfMessage);
 
   const items = virtualizer.getVirtualItems();
   const el = scrollRef.current;
@@ -239,17 +159,12 @@ export function Timeline({
     topRowData && topRowData.exchange >= 0
       ? analysis.grouping.exchanges[topRowData.exchange]?.key
       : undefined;
-  const scrolledRef = useRef(false);
-  useEffect(() => {
-    const { anchor, setAnchor } = appStore.getState();
-    if (viewTop <= 0) {
-      // Back at the top after a scroll: no anchor. (Before any scroll, keep a restored anchor.)
-      if (scrolledRef.current && anchor !== null) setAnchor(null);
-      return;
-    }
-    scrolledRef.current = true;
-    if (topExchange && anchor !== topExchange) setAnchor(topExchange);
-  }, [topExchange, viewTop]);
+  useScrollAnchor(virtualizer, analysis, rowOfExchange, topExchange, viewTop);
+  const { deferMeasure, measuredKeys, measureRow } = useRowMeasurement(
+    virtualizer,
+    scrollRef,
+    rowModel,
+  );
 
   const rowBox = (message: number) => {
     const r = rowOfMessage[message] ?? 0;
@@ -293,17 +208,39 @@ export function Timeline({
     DEFAULT_ARC_OPTIONS,
     laneT.maxLane,
   );
+  // Keyed on the selected pair only: moving between messages (j/k/J/K) must not hand every
+  // mounted row a new set (each would re-render; issue 16: J on a 67,000-message log).
+  const selectedPairKey = selection?.kind === 'pair' ? selection.key : null;
   const activePairs = useMemo(() => {
     const s = new Set<string>();
     if (hovered) s.add(hovered);
-    if (selection?.kind === 'pair') s.add(selection.key);
+    if (selectedPairKey) s.add(selectedPairKey);
     return s;
-  }, [hovered, selection]);
+  }, [hovered, selectedPairKey]);
 
   const onSelect = useCallback((index: number) => select({ kind: 'message', index }), [select]);
   const onSelectPair = useCallback((key: string) => select({ kind: 'pair', key }), [select]);
   // Row labels (`#3`, `#3.2` when several of ours share a raw index), as the rows show them.
   const labelOf = useMemo(() => messageLabels(messages).of, [messages]);
+
+  // Roving tabindex (WAI-ARIA treegrid, row focus): one row is in the tab order — the current
+  // message's (a selected message, or the call of a selected pair; kept mounted by
+  // rangeExtractor), else the first message row in view. j/k/J/K and the arrows move the
+  // selection (App.tsx); while a row has focus, focus follows the selection.
+  const currentMsg =
+    selection?.kind === 'message'
+      ? selection.index
+      : (selectedPair?.call?.message ?? selectedPair?.result?.message ?? -1);
+  let tabRow = currentMsg >= 0 ? (rowOfMessage[currentMsg] ?? -1) : -1;
+  if (tabRow < 0 || !items.some((it) => it.index === tabRow))
+    tabRow = items.find((it) => it.end > viewTop && (rowMessage[it.index] ?? -1) >= 0)?.index ?? -1;
+  useEffect(() => {
+    const grid = gridRef.current;
+    if (!grid || currentMsg < 0 || !grid.contains(document.activeElement)) return;
+    const el = grid.querySelector<HTMLElement>(`:scope > [data-message-index="${currentMsg}"]`);
+    if (el && el !== document.activeElement && !el.contains(document.activeElement))
+      el.focus({ preventScroll: true });
+  }, [currentMsg]);
 
   return (
     <div className="timeline-scroll" ref={scrollRef} data-testid="timeline" tabIndex={-1}>
@@ -311,7 +248,8 @@ export function Timeline({
         <ArcLayer
           arcs={arcs}
           pairs={shownPairs}
-          broken={selectBrokenPairs(analysis)}
+          signals={signals}
+          valid={valid}
           width={GUTTER}
           height={virtualizer.getTotalSize()}
           hovered={hovered}
@@ -321,84 +259,116 @@ export function Timeline({
           onHover={setHovered}
           onSelect={onSelectPair}
         />
-        {items.map((it) => {
-          const row = rowModel.row(it.index);
-          if (!row) return null;
-          const style =
-            deferMeasure && !measuredKeys.has(Number(it.key))
-              ? {
-                  transform: `translateY(${it.start}px)`,
-                  left: GUTTER,
-                  height: it.size,
-                  overflow: 'hidden' as const,
-                }
-              : { transform: `translateY(${it.start}px)`, left: GUTTER };
-          if (row.kind === 'band') {
-            const x = analysis.grouping.exchanges[row.exchange];
-            if (!x) return null;
-            const label = x.leading
-              ? 'Before the first user message'
-              : `Exchange ${hasLeading ? x.index : x.index + 1}`;
+        <div
+          className="timeline-grid"
+          ref={gridRef}
+          role="treegrid"
+          aria-label="Timeline: exchanges and their messages (j/k or arrows move, Enter opens)"
+          aria-rowcount={rowModel.count}
+          aria-readonly="true"
+          data-testid="timeline-grid"
+        >
+          {items.map((it) => {
+            const row = rowModel.row(it.index);
+            if (!row) return null;
+            const style =
+              deferMeasure && !measuredKeys.has(Number(it.key))
+                ? {
+                    transform: `translateY(${it.start}px)`,
+                    left: GUTTER,
+                    height: it.size,
+                    overflow: 'hidden' as const,
+                  }
+                : { transform: `translateY(${it.start}px)`, left: GUTTER };
+            if (row.kind === 'band') {
+              const x = analysis.grouping.exchanges[row.exchange];
+              if (!x) return null;
+              const label = x.leading
+                ? 'Before the first user message'
+                : `Exchange ${hasLeading ? x.index : x.index + 1}`;
+              return (
+                <div
+                  key={it.key}
+                  className={`row band-row band-${x.index % 2}`}
+                  style={style}
+                  role="row"
+                  aria-rowindex={it.index + 1}
+                  aria-level={1}
+                  tabIndex={-1}
+                  data-index={it.index}
+                  data-testid="band"
+                  data-exchange={x.key}
+                  ref={measureRow}
+                >
+                  <span className="band-label" role="rowheader">
+                    {label}
+                  </span>
+                  <span className="band-meta" role="gridcell">
+                    {fmtInt(x.messages.length)} message{x.messages.length === 1 ? '' : 's'} ·{' '}
+                    {tokens.basis.exact ? '' : '≈'}
+                    {fmtInt(exchangeTokens[x.index] ?? 0)} tokens
+                  </span>
+                </div>
+              );
+            }
+            const m = messages[row.message];
+            if (!m) return null;
+            const selected = selection?.kind === 'message' && selection.index === row.message;
             return (
               <div
                 key={it.key}
-                className={`row band-row band-${x.index % 2}`}
+                className={`row msg-row ${row.exchange >= 0 ? `band-${row.exchange % 2}` : 'pinned-row'}${evictionRowClass(eviction?.flags[row.message])}`}
                 style={style}
+                role="row"
+                aria-rowindex={it.index + 1}
+                aria-level={row.exchange >= 0 ? 2 : 1}
+                aria-selected={selected}
+                tabIndex={it.index === tabRow ? 0 : -1}
                 data-index={it.index}
-                data-testid="band"
-                data-exchange={x.key}
+                data-message-index={row.message}
+                data-lost={lostMarks?.get(row.message)}
                 ref={measureRow}
+                onFocus={(e) => {
+                  // Tabbing into the timeline with nothing chosen selects the row it lands on,
+                  // so the keys move on from there.
+                  if (e.target === e.currentTarget && appStore.getState().selection === null)
+                    onSelect(row.message);
+                }}
               >
-                <span className="band-label">{label}</span>
-                <span className="band-meta">
-                  {fmtInt(x.messages.length)} message{x.messages.length === 1 ? '' : 's'} ·{' '}
-                  {tokens.basis.exact ? '' : '≈'}
-                  {fmtInt(exchangeTokens[x.index] ?? 0)} tokens
-                </span>
+                {eviction && (
+                  <span className="ev-cell" role="gridcell">
+                    <RowEviction
+                      message={row.message}
+                      flags={eviction.flags[row.message] ?? 0}
+                      eviction={eviction}
+                    />
+                  </span>
+                )}
+                <MessageRow
+                  message={m}
+                  label={labelOf(row.message)}
+                  tokens={tokens.perMessage[row.message] ?? 0}
+                  maxTokens={maxTokens}
+                  approx={!tokens.basis.exact}
+                  expanded={expanded.has(row.message)}
+                  selected={selected}
+                  dimmed={dimmed[row.message] === 1}
+                  matches={matchesByMessage.get(row.message) ?? NO_MATCH}
+                  query={matchesByMessage.has(row.message) ? query : ''}
+                  pairsOfBlock={pairsOfBlock}
+                  signals={signals}
+                  valid={valid}
+                  activePairs={activePairs}
+                  violation={violationAt.get(row.message) ?? null}
+                  onToggle={onToggle}
+                  onSelect={onSelect}
+                  onSelectPair={onSelectPair}
+                  onHoverPair={setHovered}
+                />
               </div>
             );
-          }
-          const m = messages[row.message];
-          if (!m) return null;
-          return (
-            <div
-              key={it.key}
-              className={`row msg-row ${row.exchange >= 0 ? `band-${row.exchange % 2}` : 'pinned-row'}${evictionRowClass(eviction?.flags[row.message])}`}
-              style={style}
-              data-index={it.index}
-              data-message-index={row.message}
-              data-lost={lostMarks?.get(row.message)}
-              ref={measureRow}
-            >
-              {eviction && (
-                <RowEviction
-                  message={row.message}
-                  flags={eviction.flags[row.message] ?? 0}
-                  eviction={eviction}
-                />
-              )}
-              <MessageRow
-                message={m}
-                label={labelOf(row.message)}
-                tokens={tokens.perMessage[row.message] ?? 0}
-                maxTokens={maxTokens}
-                approx={!tokens.basis.exact}
-                expanded={expanded.has(row.message)}
-                selected={selection?.kind === 'message' && selection.index === row.message}
-                dimmed={dimmed[row.message] === 1}
-                matches={matchesByMessage.get(row.message) ?? NO_MATCH}
-                pairsOfBlock={pairsOfBlock}
-                broken={selectBrokenPairs(analysis)}
-                activePairs={activePairs}
-                violation={violationAt.get(row.message) ?? null}
-                onToggle={onToggle}
-                onSelect={onSelect}
-                onSelectPair={onSelectPair}
-                onHoverPair={setHovered}
-              />
-            </div>
-          );
-        })}
+          })}
+        </div>
       </div>
     </div>
   );

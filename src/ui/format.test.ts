@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeSource, fmtInt } from './format.ts';
+import { describeSource, findRanges, fmtInt } from './format.ts';
 
 describe('fmtInt', () => {
   it('groups thousands with ","', () => {
@@ -20,5 +20,25 @@ describe('describeSource (names the transcript on screen)', () => {
     expect(describeSource(null)).toBe('the last transcript that parsed');
     for (const o of ['sample', 'file', 'paste', 'link'] as const)
       expect(describeSource({ origin: o, name: 'x' })).not.toMatch(/box|below/);
+  });
+});
+
+describe('findRanges (find marks inside an opened row)', () => {
+  it('finds every case-insensitive occurrence, trimmed, regex characters taken literally', () => {
+    expect(findRanges('Read the README', ' read ')).toEqual([
+      [0, 4],
+      [9, 13],
+    ]);
+    expect(findRanges('a.b a+b a.b', 'a.b')).toEqual([
+      [0, 3],
+      [8, 11],
+    ]);
+    expect(findRanges('toolu_01 and TOOLU_01', 'toolu_01')).toHaveLength(2);
+    expect(findRanges('anything', '   ')).toEqual([]);
+    expect(findRanges('no match here', 'xyz')).toEqual([]);
+  });
+
+  it('stops at the cap', () => {
+    expect(findRanges('a'.repeat(2000), 'a', 500)).toHaveLength(500);
   });
 });

@@ -63,3 +63,24 @@ export function describeSource(s: Pick<Source, 'origin' | 'name'> | null): strin
       return 'the linked transcript';
   }
 }
+
+/** Most marks drawn in one block: a one-letter query in a 1 MB text would mount a million nodes. */
+const MAX_MARKS = 500;
+
+/**
+ * Where the find query occurs in a text (case-insensitive, as `selectMatches` matches): sorted,
+ * non-overlapping [start, end) character ranges, at most `max` of them. The query is trimmed; an
+ * empty one gives none.
+ * @example findRanges('Read the README', 'read') // [[0, 4], [9, 13]]
+ */
+export function findRanges(text: string, query: string, max = MAX_MARKS): [number, number][] {
+  const q = query.trim();
+  if (q.length === 0) return [];
+  const re = new RegExp(q.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'giu');
+  const out: [number, number][] = [];
+  for (const m of text.matchAll(re)) {
+    if (out.length >= max) break;
+    out.push([m.index, m.index + m[0].length]);
+  }
+  return out;
+}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { groupExchanges } from '../model/exchanges.ts';
+import fc from 'fast-check';
+import { groupExchanges, type Grouping } from '../model/exchanges.ts';
 import type { Message } from '../model/types.ts';
 import { nextInList, stepExchange, stepMessage } from './navigation.ts';
 
@@ -50,5 +51,27 @@ describe('navigation', () => {
     expect(nextInList([2, 5, 9], 2, -1)).toBe(9);
     expect(nextInList([2, 5, 9], 6, -1)).toBe(5);
     expect(nextInList([], 3)).toBe(-1);
+  });
+});
+
+describe('stepExchange (binary search) equals a walk over the exchanges', () => {
+  it('for any exchange starts, current message and direction (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.integer({ min: 0, max: 60 }), { maxLength: 12 }),
+        fc.integer({ min: -1, max: 70 }),
+        fc.constantFrom<1 | -1>(1, -1),
+        (starts, current, dir) => {
+          const firsts = [...starts].sort((a, b) => a - b);
+          const g = { exchanges: firsts.map((first) => ({ first })) } as unknown as Grouping;
+          let want: number;
+          if (firsts.length === 0) want = current;
+          else if (current < 0) want = (dir === 1 ? firsts[0] : firsts[firsts.length - 1]) ?? -1;
+          else if (dir === 1) want = firsts.find((f) => f > current) ?? current;
+          else want = [...firsts].reverse().find((f) => f < current) ?? current;
+          expect(stepExchange(g, current, dir)).toBe(want);
+        },
+      ),
+    );
   });
 });

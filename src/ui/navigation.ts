@@ -20,13 +20,20 @@ export function stepExchange(g: Grouping, current: number, dir: 1 | -1): number 
   const xs = g.exchanges;
   if (xs.length === 0) return current;
   if (current < 0) return (dir === 1 ? xs[0] : xs[xs.length - 1])?.first ?? -1;
-  if (dir === 1) {
-    const next = xs.find((x) => x.first > current);
-    return next ? next.first : current;
+  // Exchanges are in order of their first message: binary search for the first exchange that
+  // starts after `current` (J/K on a 67,000-message log must not walk every exchange).
+  let lo = 0;
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((xs[mid]?.first ?? 0) > current) hi = mid;
+    else lo = mid + 1;
   }
-  let prev = -1;
-  for (const x of xs) if (x.first < current) prev = x.first;
-  return prev >= 0 ? prev : current;
+  if (dir === 1) return lo < xs.length ? (xs[lo]?.first ?? current) : current;
+  // The last exchange starting before `current`: the one before `lo`, unless it starts at it.
+  let i = lo - 1;
+  while (i >= 0 && (xs[i]?.first ?? 0) >= current) i--;
+  return i >= 0 ? (xs[i]?.first ?? current) : current;
 }
 
 /** The next item of a sorted list after `current`, wrapping around; -1 for an empty list. */

@@ -25,6 +25,7 @@ import {
   hasView,
   isAwaitingTranscript,
   lessonFromFragment,
+  simulatorFromFragment,
   storePatchFromPermalink,
   viewOnlyNotice,
 } from './storeLink.ts';
@@ -68,6 +69,7 @@ function decode(fragment: string): Decoded {
   const { state, notices } = decodePermalink(fragment);
   const patch = storePatchFromPermalink(state);
   patch.lesson = lessonFromFragment(fragment);
+  patch.simulator = simulatorFromFragment(fragment);
   // A lesson step this page does not have is said, not replaced by another step (issue 15).
   if (patch.lesson !== null && lessonStepIndex(patch.lesson) < 0) {
     notices.push({

@@ -43,6 +43,24 @@ export function withLesson(fragment: string, lesson: string | null | undefined):
     : `${fragment}${fragment ? '&' : ''}learn=${encodeURIComponent(lesson)}`;
 }
 
+/**
+ * The simulator panel open (`sim=1`) or collapsed (`sim=0`), as the user left it (issue 16);
+ * absent = by the window's width. Rides along like `learn=`, outside the permalink codec.
+ */
+export function simulatorFromFragment(fragment: string): boolean | null {
+  const v = new URLSearchParams(fragment.replace(/^#/, '')).get('sim');
+  return v === '1' ? true : v === '0' ? false : null;
+}
+
+/** `fragment` with the lesson step (`withLesson`) and the simulator panel's state (`sim=`). */
+export function withViewExtras(
+  fragment: string,
+  s: Pick<AppState, 'lesson' | 'simulator'>,
+): string {
+  const f = withLesson(fragment, s.lesson);
+  return typeof s.simulator !== 'boolean' ? f : `${f}${f ? '&' : ''}sim=${s.simulator ? '1' : '0'}`;
+}
+
 /** `Source.name` of a transcript opened from a structure-only link (the store has no flag for it). */
 export const STRUCTURE_ONLY_NAME = 'structure-only link';
 /** `Source.name` of a transcript opened from a full link. */
@@ -233,7 +251,7 @@ export function buildShareFragment(
   s: AppState,
   inline: 'full' | { text: string; redacted: boolean },
 ): string {
-  return withLesson(encodePermalink(permalinkFromStore(s, inline)), s.lesson);
+  return withViewExtras(encodePermalink(permalinkFromStore(s, inline)), s);
 }
 
 /**
@@ -248,7 +266,7 @@ export function buildShareLink(
   inline: 'full' | { text: string; redacted: boolean },
 ): CheckedFragment {
   const r = encodePermalinkChecked(permalinkFromStore(s, inline));
-  return r.ok ? { ok: true, fragment: withLesson(r.fragment, s.lesson) } : r;
+  return r.ok ? { ok: true, fragment: withViewExtras(r.fragment, s) } : r;
 }
 
 /**
@@ -261,5 +279,5 @@ export function buildViewOnlyFragment(s: AppState): string {
     const name = s.source.origin === 'file' ? linkName(s.source.name) : undefined;
     state.source = name === undefined ? { kind: 'none' } : { kind: 'none', name };
   }
-  return withLesson(encodePermalink(state), s.lesson);
+  return withViewExtras(encodePermalink(state), s);
 }

@@ -9,6 +9,7 @@ import { memo, useMemo } from 'react';
 import type { ToolPair } from '../../model/pairing.ts';
 import type { BrokenPairs } from '../../state/selectors.ts';
 import type { ArcPath } from './arcLayout.ts';
+import { PAIR_ERROR, PAIR_WARNING, pairWarningText, type PairSignals } from './pairSignals.ts';
 import { pairStateText, STATUS_TEXT } from './verdictLabel.ts';
 
 export interface ArcLayerProps {
@@ -22,10 +23,13 @@ export interface ArcLayerProps {
   height: number;
   hovered: string | null;
   /**
-   * The analysis's broken pairs (`selectBrokenPairs`): an arc an error violation of the chosen
-   * provider names is drawn red and labelled with the rule even when pairing says `answered`.
+   * The analysis's pair signals (`selectPairSignals`): red for a pair the verdict holds against
+   * the request (labelled with the rule even when pairing says `answered`), amber for one pairing
+   * finds odd but no error names.
    */
-  broken?: BrokenPairs | undefined;
+  signals?: PairSignals | undefined;
+  /** Whether the verdict accepts the request (for a warning's words). */
+  valid?: boolean;
   /** Eviction state per pair key from the simulator's primary policy (`cut` = one end evicted, `gone` = both). */
   evicted?: { get: (key: string) => 'kept' | 'cut' | 'gone' | undefined } | undefined;
   selected: string | null;
@@ -64,11 +68,21 @@ export const ArcLayer = memo(function ArcLayer(p: ArcLayerProps) {
     >
       {p.arcs.map((a) => {
         const ev = p.evicted?.get(a.id);
-        // Red: pairing's status (or an evicted end), or the provider's verdict names the pair
-        // (not once both ends are evicted: the pair is gone from the request).
-        const broken = a.broken || (ev !== 'gone' && p.broken?.isBroken(a.id) === true);
-        const cls = `arc${broken ? ' broken' : ''}${p.hovered === a.id ? ' hover' : ''}${p.selected === a.id ? ' selected' : ''}${ev ? ` ev-${ev}` : ''}`;
-        const title = `${arcStateText(a, p.broken)}${a.partial ? ' (partial answer: a sibling was answered)' : ''}${ev === 'cut' ? ' — after eviction' : ev === 'gone' ? ' — both ends evicted' : ''}`;
+        // Red: the verdict holds the pair against the request, or the simulator's eviction cut
+        // one of its ends. Amber: pairing finds it odd but no error names it. Neither once both
+        // ends are evicted (the pair is gone from the request).
+        const level = p.signals
+          ? p.signals.levelOf(a.id)
+          : a.status === 'answered'
+            ? 0
+            : PAIR_ERROR;
+        const broken = ev === 'cut' || (ev !== 'gone' && level === PAIR_ERROR);
+        const warned = !broken && ev !== 'gone' && level === PAIR_WARNING;
+        const cls = `arc${broken ? ' broken' : ''}${warned ? ' warned' : ''}${p.hovered === a.id ? ' hover' : ''}${p.selected === a.id ? ' selected' : ''}${ev ? ` ev-${ev}` : ''}`;
+        const state = warned
+          ? pairWarningText(a.status, p.signals?.broken.providerLabel ?? '', p.valid ?? false)
+          : arcStateText(a, p.signals?.broken);
+        const title = `${state}${a.partial ? ' (partial answer: a sibling was answered)' : ''}${ev === 'cut' ? ' — after eviction' : ev === 'gone' ? ' — both ends evicted' : ''}`;
         return (
           <g
             key={a.id}
@@ -76,6 +90,7 @@ export const ArcLayer = memo(function ArcLayer(p: ArcLayerProps) {
             data-arc-id={a.id}
             data-status={a.status}
             data-broken={broken ? 'true' : 'false'}
+            data-warning={warned ? 'true' : undefined}
             data-partial={a.partial ? 'true' : undefined}
             data-evicted={ev}
             onMouseEnter={() => p.onHover(a.id)}
@@ -88,7 +103,11 @@ export const ArcLayer = memo(function ArcLayer(p: ArcLayerProps) {
               d={a.d}
               tabIndex={0}
               role="button"
-              aria-label={arcLabel(a, byKey.get(a.id), p.broken)}
+              aria-label={
+                warned
+                  ? `${byKey.get(a.id)?.name || 'tool'} ${byKey.get(a.id)?.id ?? '(no id)'}: ${state}`
+                  : arcLabel(a, byKey.get(a.id), p.signals?.broken)
+              }
               aria-pressed={p.selected === a.id}
               onFocus={() => p.onHover(a.id)}
               onBlur={() => p.onHover(null)}

@@ -18,10 +18,12 @@ import {
 } from './contextWindows.ts';
 import { BudgetInput } from './BudgetInput.tsx';
 import { PolicyCard } from './PolicyCard.tsx';
+import { policyVerdict, verdictClass } from './policyVerdict.ts';
 import { SimulatorLostMeaning } from './SimulatorLostMeaning.tsx';
 import { SweepChart } from './SweepChart.tsx';
 import type { SimulatorModel } from './useEviction.ts';
 import './budget.css';
+import './rowMarks.css';
 
 export interface EvictionSimulatorProps {
   model: SimulatorModel;
@@ -56,6 +58,8 @@ export function EvictionSimulator({
   const approx = !tokens.basis.exact;
   const sweeps = model.sweeps;
   const [a, b] = model.view.results;
+  const va = policyVerdict(a, approx);
+  const vb = policyVerdict(b, approx);
   const setClamped = (v: number) => setBudget(Math.max(0, Math.min(total, Math.round(v))));
   if (provisional)
     return (
@@ -90,12 +94,12 @@ export function EvictionSimulator({
           ? 'no budget: nothing evicted'
           : `budget ${fmtInt(shownBudget)} of ${fmtInt(total)} tokens`}
         {' · '}
-        <span className={a.validation.valid ? 'ok' : 'bad'}>
-          {a.policy} {a.validation.valid ? 'valid' : '400'}
+        <span className={verdictClass(va.kind)} data-testid="simulator-summary-a">
+          {a.policy} {va.short}
         </span>
         {' / '}
-        <span className={b.validation.valid ? 'ok' : 'bad'}>
-          {b.policy} {b.validation.valid ? 'valid' : '400'}
+        <span className={verdictClass(vb.kind)} data-testid="simulator-summary-b">
+          {b.policy} {vb.short}
         </span>
       </summary>
       <div className="budget-row">
@@ -147,14 +151,28 @@ export function EvictionSimulator({
           budget={shownBudget}
         />
       </div>
-      <p
-        className="muted basis-note"
+      <ul
+        className="legend basis-note"
         data-testid="simulator-basis"
+        aria-label="Timeline marks"
         title={`Tokens: ${tokens.basis.label}. Cut marker: drop every message above it, system pinned.`}
       >
-        Timeline: rows greyed = evicted by {a.policy}; lanes at the right = {a.policy} | {b.policy};
-        dots between rows = cut there: green safe, red a 400 (hover or focus for the body).
-      </p>
+        <li>Timeline:</li>
+        <li>
+          <span className="swatch sw-evicted" aria-hidden="true" />
+          rows greyed = evicted by {a.policy}
+        </li>
+        <li>
+          <span className="swatch sw-lane-a" aria-hidden="true" />
+          <span className="swatch sw-lane-b" aria-hidden="true" />
+          lanes at the right = {a.policy} | {b.policy}
+        </li>
+        <li>
+          <span className="swatch sw-cut-safe" aria-hidden="true" />
+          <span className="swatch sw-cut-unsafe" aria-hidden="true" />
+          dots between rows = cut there: green safe, red a 400 (hover or focus for the body)
+        </li>
+      </ul>
       <div className="simulator-grid">
         <PolicyCard
           side={0}

@@ -3,6 +3,7 @@
  * freed, overshoot, fits, and the verdict of the kept request — "valid" or the exact error body
  * the provider returns, with a jump to the message that holds the cause.
  */
+import { useState } from 'react';
 import { DEFAULT_SUMMARY_TOKENS, POLICIES, type PolicyResult } from '../../model/evict/policies.ts';
 import { POLICY_REGISTRY } from '../../model/evict/registry.ts';
 import type { Transcript } from '../../model/types.ts';
@@ -11,6 +12,7 @@ import { messageLabels } from '../../model/messageLabels.ts';
 import { evictedCount, type PolicyChoice } from '../../state/eviction.ts';
 import { useAppStore } from '../../state/store.ts';
 import { fmtInt, prettyJson } from '../format.ts';
+import { policyVerdict } from './policyVerdict.ts';
 
 export interface PolicyCardProps {
   side: 0 | 1;
@@ -35,6 +37,7 @@ export function PolicyCard({
   approx,
   onJump,
 }: PolicyCardProps) {
+  const [full, setFull] = useState(false);
   const policies = useAppStore((s) => s.policies);
   const setPolicies = useAppStore((s) => s.setPolicies);
   const policyOptions = useAppStore((s) => s.policyOptions);
@@ -64,6 +67,7 @@ export function PolicyCard({
     });
   };
   const evicted = evictedCount(ctx, choice, r.cut);
+  const verdict = policyVerdict(r, approx);
   const keptPct = r.budget > 0 ? Math.min(100, (r.tokensKept / r.budget) * 100) : 100;
   return (
     <section
@@ -175,7 +179,7 @@ export function PolicyCard({
           {r.overshoot === null ? '—' : `${r.overshoot.toFixed(2)}×`}
         </dd>
         <dt>fits</dt>
-        <dd data-testid="policy-fits" className={r.fits ? '' : 'bad'}>
+        <dd data-testid="policy-fits" className={r.fits ? '' : valid ? 'warn' : 'bad'}>
           {r.fits ? 'yes' : 'no: cannot drop more'}
         </dd>
         <dt>evicted</dt>
@@ -185,8 +189,11 @@ export function PolicyCard({
         </dd>
       </dl>
       {valid ? (
-        <p className="policy-verdict valid" data-testid="policy-verdict">
-          valid
+        <p
+          className={`policy-verdict ${verdict.kind === 'ok' ? 'valid' : 'over'}`}
+          data-testid="policy-verdict"
+        >
+          {verdict.long}
         </p>
       ) : (
         <div className="policy-error">
@@ -196,9 +203,25 @@ export function PolicyCard({
           </p>
           {err && (
             <>
-              <pre className="policy-error-body" data-testid="policy-error-body">
+              {/* Four lines by default (the timeline keeps its height); the whole body on
+                  demand. Focusable, so its scroll works from the keyboard. */}
+              <pre
+                className={`policy-error-body${full ? ' full' : ''}`}
+                data-testid="policy-error-body"
+                tabIndex={0}
+                aria-label={`HTTP ${err.status} body from ${providerLabel}`}
+              >
                 {prettyJson(err.error)}
               </pre>
+              <button
+                type="button"
+                className="body-toggle"
+                data-testid="policy-body-toggle"
+                aria-expanded={full}
+                onClick={() => setFull((f) => !f)}
+              >
+                {full ? 'Show less' : 'Show the whole body'}
+              </button>
               <button
                 type="button"
                 className="jump"

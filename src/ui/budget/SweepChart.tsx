@@ -92,6 +92,7 @@ export function SweepChart({
         data-testid="sweep-chart"
         width={width}
         height={l.height}
+        viewBox={`0 0 ${width} ${l.height}`}
         cursor="crosshair"
         tabIndex={0}
         role="slider"
@@ -117,6 +118,30 @@ export function SweepChart({
           <line className="sweep-cursor" x1={cursorX} x2={cursorX} y1={0} y2={l.height - 14} />
         )}
       </svg>
+      <ul
+        className="legend sweep-legend"
+        data-testid="sweep-legend"
+        aria-label="Sweep chart legend"
+      >
+        <li>
+          <span className="swatch sw-valid" aria-hidden="true" />
+          valid
+        </li>
+        <li>
+          <span className="swatch sw-error" aria-hidden="true" />
+          HTTP 400
+        </li>
+        <li title="Even after dropping all it may drop, the policy keeps more than the budget">
+          <span className="swatch sw-nofit" aria-hidden="true" />
+          cannot fit the budget
+        </li>
+        {shownSweeps.map((s, i) => (
+          <li key={s.policy}>
+            <span className={`swatch sw-line side-${i}`} aria-hidden="true" />
+            tokens kept by {s.policy}
+          </li>
+        ))}
+      </ul>
       <table className="sweep-table" data-testid="sweep-table">
         <thead>
           <tr>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../model/analyze.ts';
 import { INVOICE_ANTHROPIC, load } from '../../model/faults.fixtures.ts';
-import { selectFaulted } from '../../state/faults.ts';
+import { selectFaultTargets, selectFaulted } from '../../state/faults.ts';
 import { faultMenuFor, selectFaultMenu } from './faultMenu.ts';
 
 const loaded = analyze(load(INVOICE_ANTHROPIC), 'anthropic');
@@ -31,5 +31,30 @@ describe('fault menu', () => {
     expect(selectFaultMenu(view, sel)).toBe(a);
     expect(selectFaultMenu(view, { kind: 'message', index: 1 })).not.toBe(a);
     expect(selectFaultMenu(view, { kind: 'message', index: 1 })).toEqual(a);
+  });
+
+  it('lists, for every message and every pair, the targets that act on it, in target order', () => {
+    // The menu reads a per-view index; this is the walk over every target it replaced.
+    const view = selectFaulted(loaded, []);
+    const targets = selectFaultTargets(view);
+    const callOf = (key: string) => view.analysis.pairs.find((p) => p.key === key)?.call?.message;
+    const kinds = (sel: Parameters<typeof faultMenuFor>[1]) =>
+      faultMenuFor(view, sel).map((i) => i.spec);
+    const onMessage = (m: number, pair: string | null) =>
+      targets.filter((s) =>
+        s.kind === 'tool_raised' || s.kind === 'timeout'
+          ? callOf(s.pairKey) === m && (pair === null || s.pairKey === pair)
+          : (s.kind === 'cancel' || s.kind === 'retry') && s.messageIndex === m,
+      );
+    view.analysis.transcript.messages.forEach((_, m) => {
+      expect(kinds({ kind: 'message', index: m })).toEqual([
+        ...onMessage(m, null),
+        { kind: 'drop', messageIndex: m },
+      ]);
+    });
+    // A selected tool_use: its own call's faults (not a sibling's), and its turn's cancel/retry.
+    expect(view.analysis.pairs.length).toBeGreaterThan(1);
+    for (const p of view.analysis.pairs)
+      expect(kinds({ kind: 'pair', key: p.key })).toEqual(onMessage(p.call?.message ?? -1, p.key));
   });
 });

@@ -186,6 +186,33 @@ export function LearnPanel({ samples, analysis, tokens, onJump }: LearnPanelProp
       <p className="learn-body" data-testid="learn-body">
         {step.body}
       </p>
+      <div className="learn-nav">
+        <button
+          type="button"
+          data-testid="learn-prev"
+          disabled={!prev}
+          onClick={() => {
+            const p = LESSON[from() - 1];
+            if (p) void apply(p);
+          }}
+        >
+          ← Previous
+        </button>
+        <button
+          type="button"
+          data-testid="learn-next"
+          disabled={!next}
+          onClick={() => {
+            const n = LESSON[from() + 1];
+            if (n) void apply(n);
+          }}
+        >
+          Next →
+        </button>
+        <button type="button" data-testid="learn-leave" onClick={leave}>
+          Leave
+        </button>
+      </div>
       {pair && (
         <div className="learn-policies" data-testid="learn-policies">
           <p>
@@ -233,33 +260,6 @@ export function LearnPanel({ samples, analysis, tokens, onJump }: LearnPanelProp
           ))}
         </div>
       )}
-      <div className="learn-nav">
-        <button
-          type="button"
-          data-testid="learn-prev"
-          disabled={!prev}
-          onClick={() => {
-            const p = LESSON[from() - 1];
-            if (p) void apply(p);
-          }}
-        >
-          ← Previous
-        </button>
-        <button
-          type="button"
-          data-testid="learn-next"
-          disabled={!next}
-          onClick={() => {
-            const n = LESSON[from() + 1];
-            if (n) void apply(n);
-          }}
-        >
-          Next →
-        </button>
-        <button type="button" data-testid="learn-leave" onClick={leave}>
-          Leave
-        </button>
-      </div>
     </section>
   );
 }
