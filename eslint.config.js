@@ -1,5 +1,5 @@
 // Flat config: typed rules, React hooks, and the dependency direction
-// ui → state → engine (src/workers) → model; cli, lib and io → model (docs/architecture.md).
+// ui → state → engine (src/engine) → model; cli, lib and io → model (docs/architecture.md).
 // In flat config a later block *replaces* a rule's options, so each folder's block lists its
 // full set of restrictions.
 import js from '@eslint/js';
@@ -20,7 +20,7 @@ const MODEL_RULE = {
       message: 'src/model is pure TypeScript: no React, zustand or DOM libraries.',
     },
     {
-      group: ['**/state/**', '**/ui/**', '**/workers/**', '**/cli/**', 'node:*'],
+      group: ['**/state/**', '**/ui/**', '**/engine/**', '**/cli/**', 'node:*'],
       message: 'src/model imports only src/model (it runs in a worker, in Node and in tests).',
     },
     NO_TESTING,
@@ -32,7 +32,7 @@ const ENGINE_RULE = {
     {
       group: ['**/state/**', '**/ui/**', '**/cli/**', 'react', 'react-dom', 'zustand'],
       message:
-        'src/workers is the engine: it imports the model, never the state or the UI (ui → state → engine → model). Hand results to the AnswerSink (workers/sink.ts); state/engine.ts adopts them.',
+        'src/engine imports the model, never the state or the UI (ui → state → engine → model). Hand results to the AnswerSink (engine/sink.ts); state/engine.ts adopts them.',
     },
     NO_TESTING,
   ],
@@ -45,7 +45,7 @@ const LIB_RULE = {
       message: 'src/lib is the published package: the model and web-standard APIs only.',
     },
     {
-      group: ['**/state/**', '**/ui/**', '**/workers/**', '**/cli/**', '**/io/**'],
+      group: ['**/state/**', '**/ui/**', '**/engine/**', '**/cli/**', '**/io/**'],
       message: 'src/lib imports only src/model (library → model).',
     },
     NO_TESTING,
@@ -66,7 +66,7 @@ const CLI_RULE = {
       message: 'src/cli is headless: no React, zustand or d3.',
     },
     {
-      group: ['**/state/**', '**/ui/**', '**/workers/**', '**/io/**', '**/lib/**'],
+      group: ['**/state/**', '**/ui/**', '**/engine/**', '**/io/**', '**/lib/**'],
       message:
         'src/cli imports only src/model, node:* and its own files: move what the page and the CLI share into src/model.',
     },
@@ -134,8 +134,8 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/workers/**/*.ts'],
-    ignores: ['src/workers/**/*.test.ts'],
+    files: ['src/engine/**/*.ts'],
+    ignores: ['src/engine/**/*.test.ts'],
     rules: { 'no-restricted-imports': ['error', ENGINE_RULE] },
   },
   {
@@ -188,9 +188,9 @@ export default tseslint.config(
             },
             { group: ['**/cli/**'], message: 'The UI does not import the CLI.' },
             {
-              group: ['**/workers/**', '!**/workers/client.ts', '!**/workers/limits.ts'],
+              group: ['**/engine/**', '!**/engine/client.ts', '!**/engine/limits.ts'],
               message:
-                'The UI reaches the engine through the state (state/engine.ts, the selectors); only workers/client.ts (the client API) and workers/limits.ts (size limits) are its door.',
+                'The UI reaches the engine through the state (state/engine.ts, the selectors); only engine/client.ts (the client API) and engine/limits.ts (size limits) are its door.',
             },
             NO_TESTING,
           ],
@@ -207,7 +207,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['**/state/**', '**/ui/**', '**/workers/**', '**/cli/**', 'react', 'zustand'],
+              group: ['**/state/**', '**/ui/**', '**/engine/**', '**/cli/**', 'react', 'zustand'],
               message: 'src/io reads files into the model: it imports the model only.',
             },
             NO_TESTING,

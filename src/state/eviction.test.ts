@@ -31,9 +31,9 @@ import {
 } from './eviction.ts';
 import { selectFaulted } from './faults.ts';
 import { selectArcPairs, selectTokens, primeTokens } from './selectors.ts';
-import { joinTranscript, unpackMessages } from '../workers/pack.ts';
-import type { Inspection, WorkerResponse } from '../workers/protocol.ts';
-import { resetRun, runRequest } from '../workers/run.ts';
+import { joinTranscript, unpackMessages } from '../engine/pack.ts';
+import type { Inspection, WorkerResponse } from '../engine/protocol.ts';
+import { resetRun, runRequest } from '../engine/run.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const samplePath = (f: string) => path.join(repoRoot, 'public/samples', f);
@@ -54,7 +54,7 @@ let reqId = 0;
 const workerCache = new Map<string, Inspection>();
 
 /**
- * What the page's worker sends for a file (workers/run.ts, driven with a fake `post` as
+ * What the page's worker sends for a file (engine/run.ts, driven with a fake `post` as
  * client.ts hears it): the messages, the stripped result, and the exact token table, joined and
  * primed as useInspection does.
  */

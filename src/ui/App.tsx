@@ -32,7 +32,7 @@ import { Timeline } from './Timeline.tsx';
 import { Toolbar } from './Toolbar.tsx';
 import { useInspection, useTextCounter } from './useInspection.ts';
 import { LoadStatus, partialLoadName } from './LoadStatus.tsx';
-import { STREAM_MIN_BYTES } from '../workers/limits.ts';
+import { STREAM_MIN_BYTES } from '../engine/limits.ts';
 import { ViolationsPanel } from './ViolationsPanel.tsx';
 import { EvictionSimulator } from './budget/EvictionSimulator.tsx';
 import { useEviction, useTimelineEviction } from './budget/useEviction.ts';
