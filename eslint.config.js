@@ -6,6 +6,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { builtinRules } from 'eslint/use-at-your-own-risk';
 
 /** Production code never imports test support (the model's builders, the corpus finder). */
 const NO_TESTING = {
@@ -71,6 +72,34 @@ const CLI_RULE = {
         'src/cli imports only src/model, node:* and its own files: move what the page and the CLI share into src/model.',
     },
   ],
+};
+
+/**
+ * Files under 400 lines, functions under 80 (CONTRIBUTING.md), counted plainly: blank lines and
+ * comments count too. A file or function that reads better whole says why in an
+ * `eslint-disable… -- <why>` comment.
+ */
+const SIZE_LIMITS = { 'max-lines': ['error', 400], 'max-lines-per-function': ['error', 80] };
+
+/**
+ * In tests a `describe` callback is a group of tests, not a function: what it holds is bounded by
+ * the file limit, and each test inside (`it`/`test` callbacks, helpers) still counts. So tests use
+ * the core rule with `describe(…)`, `describe.each(…)(…)` and `test.describe(…)` callbacks left out.
+ */
+const coreFunctionLimit = builtinRules.get('max-lines-per-function');
+const TEST_GROUP = /^(test\.)?describe\b/;
+const testFunctionLimit = {
+  meta: coreFunctionLimit.meta,
+  create(context) {
+    const isGroup = (node) =>
+      node.parent?.type === 'CallExpression' &&
+      node.parent.arguments.includes(node) &&
+      TEST_GROUP.test(context.sourceCode.getText(node.parent.callee));
+    const filtered = Object.create(context, {
+      report: { value: (d) => (isGroup(d.node) ? undefined : context.report(d)) },
+    });
+    return coreFunctionLimit.create(filtered);
+  },
 };
 
 export default tseslint.config(
@@ -214,6 +243,77 @@ export default tseslint.config(
           ],
         },
       ],
+    },
+  },
+  {
+    files: ['src/**/*.{ts,tsx}', 'scripts/**/*.{ts,js}', 'e2e/**/*.ts'],
+    rules: SIZE_LIMITS,
+  },
+  {
+    files: ['src/**/*.test.ts', 'scripts/**/*.test.ts', 'e2e/**/*.spec.ts'],
+    plugins: { limits: { rules: { 'max-lines-per-function': testFunctionLimit } } },
+    rules: {
+      'max-lines-per-function': 'off',
+      'limits/max-lines-per-function': SIZE_LIMITS['max-lines-per-function'],
+    },
+  },
+  {
+    // Temporary (issue 13: lead splits these): the validators being rewritten now, and the
+    // bench scripts other branches are editing. Remove each entry once its file is split.
+    files: [
+      'src/model/validate/openaiChat.ts',
+      'src/model/validate/openaiResponses.ts',
+      'src/model/validate/anthropic.ts',
+      'src/model/validate/anthropic.thinking.ts',
+      'scripts/benchBrowser.ts',
+    ],
+    rules: { 'max-lines': 'off', 'max-lines-per-function': 'off' },
+  },
+  {
+    // Not yet split (issue 18, in progress): each entry goes when its file or functions are.
+    files: [
+      'e2e/largeDisplay.spec.ts',
+      'scripts/bench.ts',
+      'scripts/gen.ts',
+      'src/engine/stream.ts',
+      'src/model/faults.ts',
+      'src/model/lostMeaning.ts',
+      'src/model/pairing.ts',
+      'src/model/parse/anthropicMessages.ts',
+      'src/model/parse/claudeCodeJsonl.ts',
+      'src/model/parse/codexJsonl.ts',
+      'src/model/parse/containers/curl.ts',
+      'src/model/parse/containers/shell.ts',
+      'src/model/parse/containers/sse.test.ts',
+      'src/model/parse/containers/sse.ts',
+      'src/model/parse/gemini.ts',
+      'src/model/parse/geminiCli.ts',
+      'src/model/parse/langchain.ts',
+      'src/model/parse/openaiResponses.ts',
+      'src/model/parse/vercelAi.ts',
+      'src/model/redact.test.ts',
+      'src/model/repair.test.ts',
+      'src/model/testing.ts',
+      'src/model/validate/catalogue/catalogue.test.ts',
+      'src/state/eviction.test.ts',
+      'src/ui/App.tsx',
+      'src/ui/MessageRow.tsx',
+      'src/ui/Timeline.tsx',
+      'src/ui/Toolbar.tsx',
+      'src/ui/ViolationsPanel.tsx',
+      'src/ui/arcs/ArcLayer.tsx',
+      'src/ui/budget/EvictionSimulator.tsx',
+      'src/ui/budget/PolicyCard.tsx',
+      'src/ui/budget/SweepChart.tsx',
+      'src/ui/budget/sweepLayout.ts',
+      'src/ui/faults/FaultPanel.tsx',
+      'src/ui/learn/LearnPanel.tsx',
+      'src/ui/share/SharePanel.tsx',
+    ],
+    rules: {
+      'max-lines': 'off',
+      'max-lines-per-function': 'off',
+      'limits/max-lines-per-function': 'off',
     },
   },
 );
