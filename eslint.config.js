@@ -132,7 +132,7 @@ export default tseslint.config(
   },
   {
     files: ['src/model/**/*.ts'],
-    ignores: ['src/model/**/*.test.ts', 'src/model/testing.ts'],
+    ignores: ['src/model/**/*.test.ts', 'src/model/**/testing.ts'],
     rules: {
       'no-restricted-imports': ['error', MODEL_RULE],
       'no-restricted-globals': [
@@ -292,7 +292,6 @@ export default tseslint.config(
       'src/model/parse/openaiResponses.ts',
       'src/model/parse/vercelAi.ts',
       'src/model/redact.test.ts',
-      'src/model/repair.test.ts',
       'src/model/testing.ts',
       'src/model/validate/catalogue/catalogue.test.ts',
       'src/state/eviction.test.ts',
