@@ -293,7 +293,6 @@ export default tseslint.config(
       'src/model/parse/vercelAi.ts',
       'src/model/redact.test.ts',
       'src/model/testing.ts',
-      'src/model/validate/catalogue/catalogue.test.ts',
       'src/state/eviction.test.ts',
       'src/ui/App.tsx',
       'src/ui/MessageRow.tsx',
