@@ -291,7 +291,6 @@ export default tseslint.config(
       'src/model/parse/langchain.ts',
       'src/model/parse/openaiResponses.ts',
       'src/model/parse/vercelAi.ts',
-      'src/model/redact.test.ts',
       'src/model/testing.ts',
       'src/state/eviction.test.ts',
       'src/ui/App.tsx',
