@@ -292,7 +292,6 @@ export default tseslint.config(
       'src/model/parse/openaiResponses.ts',
       'src/model/parse/vercelAi.ts',
       'src/model/testing.ts',
-      'src/state/eviction.test.ts',
       'src/ui/App.tsx',
       'src/ui/MessageRow.tsx',
       'src/ui/Timeline.tsx',
