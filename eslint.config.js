@@ -132,7 +132,7 @@ export default tseslint.config(
   },
   {
     files: ['src/model/**/*.ts'],
-    ignores: ['src/model/**/*.test.ts', 'src/model/**/testing.ts'],
+    ignores: ['src/model/**/*.test.ts', 'src/model/**/testing.ts', 'src/model/testing/**'],
     rules: {
       'no-restricted-imports': ['error', MODEL_RULE],
       'no-restricted-globals': [
@@ -291,7 +291,6 @@ export default tseslint.config(
       'src/model/parse/langchain.ts',
       'src/model/parse/openaiResponses.ts',
       'src/model/parse/vercelAi.ts',
-      'src/model/testing.ts',
       'src/ui/App.tsx',
       'src/ui/MessageRow.tsx',
       'src/ui/Timeline.tsx',
