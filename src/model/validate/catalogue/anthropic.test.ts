@@ -1,4 +1,7 @@
-/** The catalogue's Anthropic Messages rules, one fixture each (see ./testing.ts for what is checked). */
+/**
+ * The catalogue's Anthropic Messages rules, one fixture each (./testing.ts says what is
+ * checked).
+ */
 import {
   assistant,
   call,

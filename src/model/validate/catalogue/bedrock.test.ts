@@ -1,4 +1,7 @@
-/** The catalogue's Bedrock Converse rules, one fixture each (see ./testing.ts for what is checked). */
+/**
+ * The catalogue's Bedrock Converse rules, one fixture each (./testing.ts says what is
+ * checked).
+ */
 import { BEDROCK_RULES } from './bedrock.ts';
 import { body, expectFixtures, type Fixture } from './testing.ts';
 

@@ -1,4 +1,6 @@
-/** The catalogue's Gemini rules, one fixture each (see ./testing.ts for what is checked). */
+/**
+ * The catalogue's Gemini rules, one fixture each (./testing.ts says what is checked).
+ */
 import { GEMINI_RULES } from './gemini.ts';
 import { body, expectFixtures, type Fixture } from './testing.ts';
 

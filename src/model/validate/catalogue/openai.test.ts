@@ -1,4 +1,7 @@
-/** The catalogue's OpenAI Chat and its dialects (DeepSeek, Qwen, Mistral) rules, one fixture each (see ./testing.ts for what is checked). */
+/**
+ * The catalogue's rules for OpenAI Chat and its dialects (DeepSeek, Qwen, Mistral), one fixture
+ * each (./testing.ts says what is checked).
+ */
 import { assistant, call, msg, tool, transcript, user } from '../../testing.ts';
 import type { Message } from '../../types.ts';
 import { OPENAI_CHAT_RULES } from './openai.ts';

@@ -1,4 +1,7 @@
-/** The catalogue's OpenAI Responses rules, one fixture each (see ./testing.ts for what is checked). */
+/**
+ * The catalogue's OpenAI Responses rules, one fixture each (./testing.ts says what is
+ * checked).
+ */
 import { RESPONSES_RULES } from './responses.ts';
 import { body, expectFixtures, type Fixture } from './testing.ts';
 
