@@ -299,7 +299,6 @@ export default tseslint.config(
       'src/ui/budget/EvictionSimulator.tsx',
       'src/ui/budget/PolicyCard.tsx',
       'src/ui/budget/SweepChart.tsx',
-      'src/ui/budget/sweepLayout.ts',
       'src/ui/faults/FaultPanel.tsx',
       'src/ui/learn/LearnPanel.tsx',
       'src/ui/share/SharePanel.tsx',
