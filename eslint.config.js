@@ -290,7 +290,6 @@ export default tseslint.config(
       'src/model/parse/geminiCli.ts',
       'src/model/parse/langchain.ts',
       'src/model/parse/openaiResponses.ts',
-      'src/model/parse/vercelAi.ts',
       'src/ui/MessageRow.tsx',
       'src/ui/Timeline.tsx',
       'src/ui/Toolbar.tsx',
