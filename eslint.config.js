@@ -285,7 +285,6 @@ export default tseslint.config(
       'src/model/parse/containers/curl.ts',
       'src/model/parse/containers/shell.ts',
       'src/model/parse/containers/sse.test.ts',
-      'src/model/parse/containers/sse.ts',
       'src/model/parse/gemini.ts',
       'src/model/parse/geminiCli.ts',
       'src/model/parse/langchain.ts',
