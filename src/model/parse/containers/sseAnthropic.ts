@@ -39,7 +39,9 @@ function applyDelta(
   }
 }
 
-/** One `Message` per `message_start`; an `error` event becomes a note (or a response of its own). */
+/**
+ * One `Message` per `message_start`; an `error` event becomes a note (or a response of its own).
+ */
 export function rebuildAnthropic(events: Json[]): RebuiltStream[] {
   const out: RebuiltStream[] = [];
   let msg: Json | null = null;
