@@ -279,7 +279,6 @@ export default tseslint.config(
       'src/model/faults.ts',
       'src/model/lostMeaning.ts',
       'src/model/pairing.ts',
-      'src/model/parse/anthropicMessages.ts',
       'src/model/parse/claudeCodeJsonl.ts',
       'src/model/parse/codexJsonl.ts',
       'src/model/parse/containers/curl.ts',
