@@ -274,7 +274,6 @@ export default tseslint.config(
     files: [
       'e2e/largeDisplay.spec.ts',
       'scripts/bench.ts',
-      'scripts/gen.ts',
       'src/engine/stream.ts',
       'src/model/faults.ts',
       'src/model/lostMeaning.ts',
