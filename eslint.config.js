@@ -281,7 +281,6 @@ export default tseslint.config(
       'src/model/parse/claudeCodeJsonl.ts',
       'src/model/parse/codexJsonl.ts',
       'src/model/parse/containers/curl.ts',
-      'src/model/parse/containers/shell.ts',
       'src/model/parse/containers/sse.test.ts',
       'src/model/parse/gemini.ts',
       'src/model/parse/geminiCli.ts',
