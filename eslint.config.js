@@ -275,7 +275,6 @@ export default tseslint.config(
       'e2e/largeDisplay.spec.ts',
       'scripts/bench.ts',
       'src/engine/stream.ts',
-      'src/model/faults.ts',
       'src/model/lostMeaning.ts',
       'src/model/pairing.ts',
       'src/model/parse/claudeCodeJsonl.ts',
