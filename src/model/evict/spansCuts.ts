@@ -23,23 +23,25 @@ export function spansCuts(full: Validation, merged: boolean, ms: readonly Messag
 }
 
 /**
- * True when a server tool result stands in another assistant turn than its server call (the call
- * deferred to an earlier turn, A4, or missing, A16): such a pair spans the user turn between them.
- * A turn here is a run of assistant messages (a log may write a call and its result as two lines).
+ * True when a server tool result answers a server call of an earlier assistant turn (the A4
+ * deferral): the pair spans the user turn between them, and a cut there orphans the result (A16).
+ * A turn here is a run of assistant messages (a log may write a call and its result as two
+ * lines). A result with no call anywhere is already A16 in the full validation: no pair to cut.
  */
 export function hasDetachedServerResult(ms: readonly Message[]): boolean {
-  let turnCalls: Set<string> | null = null;
+  const earlier = new Set<string>();
+  let turn: string[] = [];
   for (const m of ms) {
     if (isPinned(m)) continue;
     if (m.role !== 'assistant') {
-      turnCalls = null;
+      for (const id of turn) earlier.add(id);
+      turn = [];
       continue;
     }
     for (const b of m.blocks) {
-      if (b.type === 'tool_use' && b.server === true && b.id !== null)
-        (turnCalls ??= new Set()).add(b.id);
-      else if (b.type === 'tool_result' && b.server !== undefined)
-        if (b.toolUseId === null || !turnCalls?.has(b.toolUseId)) return true;
+      if (b.type === 'tool_use' && b.server === true && b.id !== null) turn.push(b.id);
+      else if (b.type === 'tool_result' && b.server !== undefined && b.toolUseId !== null)
+        if (earlier.has(b.toolUseId) && !turn.includes(b.toolUseId)) return true;
     }
   }
   return false;
