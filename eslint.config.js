@@ -294,6 +294,7 @@ export default tseslint.config(
       'src/ui/budget/SweepChart.tsx',
       'src/ui/faults/FaultPanel.tsx',
       'src/ui/learn/LearnPanel.tsx',
+      'src/ui/share/ShareBar.tsx',
       'src/ui/share/SharePanel.tsx',
     ],
     rules: {
