@@ -43,7 +43,7 @@ describe('pack', () => {
     const head = structuredClone(stripTranscript(r));
     const back = joinTranscript(
       head,
-      batches.flatMap(unpackMessages),
+      batches.flatMap((b) => unpackMessages(b)),
       { text, name: 'log.jsonl', format: null },
       null,
     );

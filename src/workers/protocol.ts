@@ -73,8 +73,16 @@ export interface WorkerRequest {
   fileKey?: number;
 }
 
-/** A message as sent: `raw` replaced by its JSON text (undefined stays undefined). */
-export type PackedMessage = Omit<Message, 'raw'> & { rawJson?: string };
+/**
+ * A message as sent: `raw` replaced by its JSON text (undefined stays undefined), or by the byte
+ * spans [start, end, …] of the records it is in the file's bytes (`textBytes`, sent with the
+ * answer); `rawMany`: raw is the list of those records' values, not one value.
+ */
+export type PackedMessage = Omit<Message, 'raw'> & {
+  rawJson?: string;
+  rawSpans?: number[];
+  rawMany?: true;
+};
 
 export type WorkerResponse =
   | { id: number; kind: 'progress'; progress: LoadProgress }

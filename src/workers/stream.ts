@@ -30,10 +30,37 @@ export const FIRST_CHUNK = 1 << 16;
 
 const GZIP = [0x1f, 0x8b];
 
+/**
+ * Resolve in a new task, after the messages already queued: a MessageChannel message, not
+ * `setTimeout(0)`, which browsers clamp to 4 ms once nested (hundreds of yields in a large load).
+ */
+export function yieldTask(): Promise<void> {
+  if (typeof MessageChannel === 'undefined') return new Promise((r) => setTimeout(r, 0));
+  return new Promise((resolve) => {
+    const ch = new MessageChannel();
+    ch.port1.onmessage = () => {
+      ch.port1.close();
+      resolve();
+    };
+    ch.port2.postMessage(null);
+  });
+}
+
 export interface StreamedSource {
   doc: SourceDoc;
-  /** The whole text (for export and the raw view of the page). */
-  text: string;
+  /**
+   * The whole text (for export and the raw view of the page). For a file read as plain UTF-8 it
+   * is decoded from `bytes` on first read: a JSON Lines load never needs it in the worker, and
+   * holding it would cost the file's size again (twice for non-ASCII text).
+   */
+  readonly text: string;
+  /** The file's bytes as read (plain UTF-8 files; null when the file was gzip or UTF-16). */
+  bytes: Uint8Array | null;
+  /**
+   * Where line `n` (1-based) of a plain UTF-8 file lies in `bytes`: [start, end) without its
+   * newline; null for other files.
+   */
+  lineSpan: ((line: number) => [number, number]) | null;
 }
 
 /**
@@ -65,6 +92,10 @@ export async function readBlobSource(
     }
     const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
     const jsonlHint = /\.(jsonl|ndjson)$/i.test(name);
+    // The bytes in one buffer (the page gets them for export and raw views: no re-encoding), and
+    // every newline's offset in them (a newline byte is a newline character in UTF-8).
+    const all = new Uint8Array(blob.size);
+    const newlines: number[] = [];
     const parts: string[] = [];
     let mode = 'undecided' as 'undecided' | 'jsonl' | 'json';
     let carry = '';
@@ -105,6 +136,8 @@ export async function readBlobSource(
     for (let off = 0; off < blob.size; ) {
       const size = off === 0 ? FIRST_CHUNK : READ_CHUNK;
       const bytes = new Uint8Array(await blob.slice(off, off + size).arrayBuffer());
+      all.set(bytes, off);
+      for (let k = bytes.indexOf(10); k >= 0; k = bytes.indexOf(10, k + 1)) newlines.push(off + k);
       off += size;
       read += bytes.length;
       const last = off >= blob.size;
@@ -118,12 +151,12 @@ export async function readBlobSource(
       }
       if (chunk.includes('\u0000'))
         return decodeBytes(new Uint8Array(await blob.arrayBuffer())) as Result<never>;
-      parts.push(chunk);
-      if (mode === 'undecided') {
+      if (mode === 'undecided')
         // Decided on the first chunk: a log's first line is far shorter than a chunk.
         mode = jsonlHint || (chunk.includes('\n') && looksLikeJsonl(chunk)) ? 'jsonl' : 'json';
-        if (mode === 'jsonl') takeLines(chunk, last);
-      } else if (mode === 'jsonl') takeLines(chunk, last);
+      // JSON Lines are parsed as they come (their text is not kept); a JSON body whole at the end.
+      if (mode === 'jsonl') takeLines(chunk, last);
+      else parts.push(chunk);
       if (deep !== null) {
         const d: JsonFailure = deep;
         return { ok: false, error: { kind: 'limit', message: d.message, location: d.location } };
@@ -138,18 +171,37 @@ export async function readBlobSource(
         onPreview({ kind: 'jsonl', lines: lines.slice(), brokenLines: brokenLines.slice() });
       }
       onRead(read, lines.length);
-      // Let other messages (a cancel) in between chunks.
-      await new Promise((r) => setTimeout(r, 0));
+      // Let other messages (a newer request) in between chunks.
+      await yieldTask();
     }
     if (mode === 'jsonl' && carry.length > 0) takeLines('', true);
     if (deep !== null) {
       const d: JsonFailure = deep;
       return { ok: false, error: { kind: 'limit', message: d.message, location: d.location } };
     }
-    const text = parts.join('');
-    if (mode === 'jsonl' && lines.length > 0)
-      return { ok: true, value: { doc: { kind: 'jsonl', lines, brokenLines }, text } };
-    return wholeText(text, name);
+    const lineSpan = (n: number): [number, number] => [
+      n <= 1 ? 0 : (newlines[n - 2] as number) + 1,
+      newlines[n - 1] ?? all.length,
+    ];
+    if (mode === 'jsonl' && lines.length > 0) {
+      let text: string | null = null;
+      const doc: SourceDoc = { kind: 'jsonl', lines, brokenLines };
+      return {
+        ok: true,
+        value: {
+          doc,
+          get text() {
+            return (text ??= new TextDecoder().decode(all));
+          },
+          bytes: all,
+          lineSpan,
+        },
+      };
+    }
+    // A JSON body (or a log with no JSON line): the text whole, as a small file is read.
+    const text = mode === 'jsonl' ? new TextDecoder().decode(all) : parts.join('');
+    const whole = wholeText(text, name);
+    return whole.ok ? { ok: true, value: { ...whole.value, bytes: all, lineSpan } } : whole;
   } catch (e) {
     const error: ParseError = {
       kind: 'binary',
@@ -159,8 +211,9 @@ export async function readBlobSource(
   }
 }
 
+/** A text read whole (gzip, UTF-16, a JSON body): no bytes of the file's own kept. */
 function wholeText(text: string, name: string): Result<StreamedSource> {
   const src = readSource(text, name);
   if (!src.ok) return src;
-  return { ok: true, value: { doc: src.value, text } };
+  return { ok: true, value: { doc: src.value, text, bytes: null, lineSpan: null } };
 }
