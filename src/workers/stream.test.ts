@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { generate } from '../../scripts/gen.ts';
 import { readSource } from '../model/parse/index.ts';
 import { gzipSync } from 'fflate';
-import { PREVIEW_RECORDS, READ_CHUNK, readBlobSource } from './stream.ts';
+import { PREVIEW_RECORDS, readBlobSource } from './stream.ts';
 
 describe('readBlobSource', () => {
   it('streams a JSONL log across chunk boundaries into the same document as the text path', async () => {
@@ -11,7 +11,8 @@ describe('readBlobSource', () => {
       /"text":"/g,
       '"text":"ünïcode → ',
     );
-    expect(text.length).toBeGreaterThan(READ_CHUNK); // several chunks, lines cut between them
+    const chunk = 1 << 18;
+    expect(text.length).toBeGreaterThan(4 * chunk); // several chunks, lines cut between them
     const reads: number[] = [];
     let previewRecords = 0;
     const r = await readBlobSource(
@@ -21,6 +22,7 @@ describe('readBlobSource', () => {
       (doc) => {
         previewRecords = doc.kind === 'jsonl' ? doc.lines.length : 0;
       },
+      chunk,
     );
     expect(r.ok).toBe(true);
     if (!r.ok) return;

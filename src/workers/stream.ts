@@ -23,8 +23,11 @@ export type OnPreview = (doc: SourceDoc) => void;
 
 /** JSONL records that trigger the preview at the latest (it comes after the first read if that gave any). */
 export const PREVIEW_RECORDS = 80;
-/** Bytes per read (a Blob slice); small enough for frequent progress, big enough to be cheap. */
-export const READ_CHUNK = 1 << 20;
+/**
+ * Bytes per read (a Blob slice): each read is a round trip to the browser's blob store, so few
+ * and large (a 100 MB file in 25), yet frequent enough for progress.
+ */
+export const READ_CHUNK = 1 << 22;
 /** The first read is smaller, so the preview (the first rows) comes sooner. */
 export const FIRST_CHUNK = 1 << 16;
 
@@ -69,6 +72,7 @@ export interface StreamedSource {
  *   the page's limit on unpacked bytes, `maxFileBytes`)
  * @param name file name hint (`.jsonl` forces JSON Lines)
  * @param onRead progress callback; `onPreview` gets the first records of a JSONL file
+ * @param chunkBytes bytes per read after the first (`READ_CHUNK`; smaller in tests)
  * @returns the document and its text, or a ParseError (`binary` for non-UTF-8/NUL/corrupt gzip,
  *   `json` with a location for bad JSON, `limit` for a .gz over the limit or a line nested too
  *   deep, `empty`)
@@ -78,6 +82,7 @@ export async function readBlobSource(
   name: string,
   onRead: OnRead = () => {},
   onPreview: OnPreview = () => {},
+  chunkBytes = READ_CHUNK,
 ): Promise<Result<StreamedSource>> {
   try {
     const head = new Uint8Array(await blob.slice(0, 4).arrayBuffer());
@@ -133,9 +138,17 @@ export async function readBlobSource(
       }
     };
     let read = 0;
+    // The next read is in flight while this chunk is parsed (the worker would wait for it).
+    const readAt = (at: number, size: number) => {
+      const p = blob.slice(at, at + size).arrayBuffer();
+      p.catch(() => undefined); // awaited below; an early return must not leave it unhandled
+      return p;
+    };
+    let next = readAt(0, FIRST_CHUNK);
     for (let off = 0; off < blob.size; ) {
-      const size = off === 0 ? FIRST_CHUNK : READ_CHUNK;
-      const bytes = new Uint8Array(await blob.slice(off, off + size).arrayBuffer());
+      const size = off === 0 ? FIRST_CHUNK : chunkBytes;
+      const bytes = new Uint8Array(await next);
+      if (off + size < blob.size) next = readAt(off + size, chunkBytes);
       all.set(bytes, off);
       for (let k = bytes.indexOf(10); k >= 0; k = bytes.indexOf(10, k + 1)) newlines.push(off + k);
       off += size;
