@@ -34,8 +34,10 @@ import {
   turnHead,
   turnItems,
   turnRole,
+  type TurnRole,
   type Turns,
 } from './rules/turns.ts';
+import { roleOrderAt, type RoleOrderSpec } from './rules/roleOrder.ts';
 import type {
   ProviderValidator,
   RenderedItem,
@@ -223,10 +225,17 @@ function checkToolConfig(
 }
 
 /** B3/B4: the first message is from the user, and roles alternate (nothing is merged). */
+const ROLE_ORDER: RoleOrderSpec<TurnRole> = {
+  first: ['user'],
+  next: { user: ['assistant'], assistant: ['user'] },
+};
+
 function checkRoles(T: Turns, n: number, push: Push): void {
+  const f = roleOrderAt(n, (i) => turnRole(T, i), ROLE_ORDER);
+  if (f === null) return;
   const head = turnHead(T, n);
-  const base = { ...{ messageIndex: head.rawIndex, index: head.index }, blockIndex: null, ids: [] };
-  if (n === 0 && turnRole(T, 0) !== 'user')
+  const base = { messageIndex: head.rawIndex, index: head.index, blockIndex: null, ids: [] };
+  if (f.kind === 'first')
     push({
       ...base,
       rule: 'first_message_role',
@@ -234,7 +243,7 @@ function checkRoles(T: Turns, n: number, push: Push): void {
       providerPath: 'messages.0',
       message: ruleText('B3', {}),
     });
-  if (n > 0 && turnRole(T, n - 1) === turnRole(T, n))
+  else
     push({
       ...base,
       rule: 'same_role_neighbours',
