@@ -29,7 +29,7 @@ export type RawSpans = ReadonlyMap<unknown, [number, number]>;
 
 /**
  * Messages [from, to) with `raw` as JSON text, stopping after the message that brings the JSON
- * text to `maxChars` characters (at least one message). Cost: one JSON.stringify per message
+ * text (or its source's bytes, sent as spans) to `maxChars` characters (at least one message). Cost: one JSON.stringify per message
  * (worker). With `spans` (a streamed JSON Lines file whose bytes the page gets), a `raw` that is
  * a record's value, or a list of records' values, goes as their byte spans instead: nothing to
  * stringify, copy or keep twice; the page parses the span when `raw` is read.
@@ -51,6 +51,9 @@ export function packMessages(
     if (at) {
       packed.rawSpans = at.spans;
       if (at.many) packed.rawMany = true;
+      // The source's length still bounds the batch: the message's own text is as long to clone.
+      for (let k = 0; k < at.spans.length; k += 2)
+        chars += (at.spans[k + 1] as number) - (at.spans[k] as number);
     } else if (raw !== undefined) {
       packed.rawJson = JSON.stringify(raw);
       chars += packed.rawJson.length;
