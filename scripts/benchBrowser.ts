@@ -148,7 +148,19 @@ async function large(
     'ms',
     "longest page-thread task while loading, in thread time (the CPU it used; other jobs' share excluded)",
   );
-  // After the answer: the exact token count arrives and the simulator re-derives its context.
+  await exactTokens(page, phases);
+  line(
+    'messages_100mb_log',
+    shownCount(await page.locator('[data-testid=count-messages]').textContent()),
+    'messages',
+    'assistant lines of one reply merge into one message',
+  );
+  await navFigures(page, phases);
+  if (!opts.onlyLoad) await scrollAndSlider(page, scrollFile, phases);
+}
+
+/** After the answer: the exact token count arrives and the simulator re-derives its context. */
+async function exactTokens(page: Page, phases: Phases): Promise<void> {
   let exactFrames: number[] = [];
   await phases.run(page, 'exact-tokens', async () => {
     await page.evaluate('window.__bench.record()');
@@ -177,15 +189,10 @@ async function large(
     'ms',
     'longest page-thread task meanwhile, thread time',
   );
-  line(
-    'messages_100mb_log',
-    shownCount(await page.locator('[data-testid=count-messages]').textContent()),
-    'messages',
-    'assistant lines of one reply merge into one message',
-  );
-  await navFigures(page, phases);
-  if (opts.onlyLoad) return;
-  // Scroll and slider on exactly 100,000 messages (an Anthropic body of that many).
+}
+
+/** Scroll and slider on exactly 100,000 messages (an Anthropic body of that many). */
+async function scrollAndSlider(page: Page, scrollFile: string, phases: Phases): Promise<void> {
   await page.locator('[data-testid=file-input]').setInputFiles(scrollFile);
   await waitLoaded(page, 600_000);
   await page.waitForFunction(

@@ -4,7 +4,9 @@
  * Claude Code line carries tool output twice), and deserialising it is one long task on the
  * page. So the worker sends:
  * - messages in batches (`MESSAGE_BATCH` per postMessage, each a short task on the page), with
- *   `raw` as JSON text; the page installs a lazy `raw` that parses it on first read;
+ *   `raw` as JSON text, or for a streamed JSON Lines file as byte spans of the file's bytes
+ *   (transferred with the answer: nothing stringified or copied twice); the page installs a lazy
+ *   `raw` that parses it on first read;
  * - then everything else (pairs, grouping, validation: index-based, small) without messages;
  * - the transcript's own `raw` (the whole source value, only read by export) lazily re-parsed
  *   from the text on first read (for streamed files not enumerable, so spreads do not trigger it).
