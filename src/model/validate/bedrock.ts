@@ -22,6 +22,7 @@ import { toolsNotDefined } from './shared.ts';
 import {
   callTurnStats,
   idsOf,
+  isClientCall,
   isClientResult,
   pairCallTurn,
   pairResultTurn,
@@ -37,6 +38,7 @@ import {
   type TurnRole,
   type Turns,
 } from './rules/turns.ts';
+import { repeatedIdsIn } from './rules/duplicateIds.ts';
 import { roleOrderAt, type RoleOrderSpec } from './rules/roleOrder.ts';
 import type {
   ProviderValidator,
@@ -104,6 +106,14 @@ const TEXT: Partial<Record<RuleId, [string, string]>> = {
   mixed_result_and_text: [
     'Text and tool results in one user message',
     'Some Bedrock model families refuse conversation blocks (text) next to toolResult blocks in the same user turn.',
+  ],
+  duplicate_tool_use_id: [
+    'The same toolUseId twice in one message',
+    'Every toolUse block of a message needs its own id; a model that names its calls after the tool, or a retry that reuses the id, repeats one.',
+  ],
+  duplicate_tool_result: [
+    'Two toolResult blocks for one call',
+    'A user message may answer each toolUseId once; merging two tool messages for one call (a retry, a blocked call answered twice) repeats it.',
   ],
   error_result_empty: [
     'Error tool result with empty content',
@@ -253,6 +263,22 @@ function checkRoles(T: Turns, n: number, push: Push): void {
     });
 }
 
+/** B8/B9: an id repeated among one message's toolUse or toolResult blocks. */
+function checkRepeatedIds(T: Turns, n: number, push: Push): void {
+  const user = turnRole(T, n) === 'user';
+  const r = repeatedIdsIn(T, n, user ? isClientResult : isClientCall);
+  if (r === null) return;
+  const code = user ? 'B9' : 'B8';
+  push({
+    rule: user ? 'duplicate_tool_result' : 'duplicate_tool_use_id',
+    code,
+    ...at(r.at),
+    ids: r.ids,
+    providerPath: `messages.${n}.content`,
+    message: ruleText(code, { n, ids: r.ids }),
+  });
+}
+
 function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
   const source = opts.messages ?? t.messages;
   const T = buildTurns(source, t.format !== 'bedrock-converse');
@@ -268,6 +294,7 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
   checkToolConfig(t, source, push, notes);
   for (let n = 0; n < T.count; n++) {
     checkRoles(T, n, push);
+    checkRepeatedIds(T, n, push);
     if (turnRole(T, n) === 'user') {
       pairResultTurn(T, n, PAIRING, emit);
       // B2 is reported against this message for the previous assistant turn's calls.
