@@ -115,31 +115,12 @@ export function checkThinking(
     );
     return;
   }
-  if (t.settings.thinking === false) {
-    if (turnRole(T, lastN) === 'assistant') {
-      const lastItems = turnItems(T, lastN);
-      const idx = lastItems.findIndex(
-        (it) => it.block.type === 'thinking' || it.block.type === 'redacted_thinking',
-      );
-      const it = lastItems[idx];
-      if (it) {
-        push({
-          rule: 'thinking_when_disabled',
-          code: 'T4',
-          messageIndex: it.msg.rawIndex,
-          index: it.msg.index,
-          blockIndex: it.blockIndex,
-          ids: [],
-          providerPath: `messages.${lastN}.content.${idx}`,
-          message: `messages.${lastN}.content.${idx}: When thinking is disabled, an \`assistant\` message in the final position cannot contain \`thinking\`. To use thinking blocks, enable \`thinking\` in your request.`,
-          title: 'Thinking block in the final assistant message while thinking is off',
-          why: 'With thinking disabled, the final assistant message may not carry thinking blocks.',
-          confidence: 'V',
-        });
-      }
-    }
-    return;
-  }
+  if (t.settings.thinking === false) return checkDisabled(T, lastN, push);
+  checkOpenLoop(T, lastN, push);
+}
+
+/** T1/T2: with thinking on, the assistant turn that opened the open tool loop starts with thinking. */
+function checkOpenLoop(T: Turns, lastN: number, push: Push): void {
   // Thinking enabled: if the request continues a tool loop, the first assistant message of that
   // loop must start with thinking or redacted_thinking.
   const isResultTurn = (n: number) =>
@@ -170,4 +151,30 @@ export function checkThinking(
     why: 'With thinking enabled, the assistant turn that opened the current tool loop must still start with its thinking block; a converter or trim that dropped it breaks the request.',
     confidence: 'V',
   });
+}
+
+/** T4: thinking in the final assistant turn while thinking is off. */
+function checkDisabled(T: Turns, lastN: number, push: Push): void {
+  if (turnRole(T, lastN) === 'assistant') {
+    const lastItems = turnItems(T, lastN);
+    const idx = lastItems.findIndex(
+      (it) => it.block.type === 'thinking' || it.block.type === 'redacted_thinking',
+    );
+    const it = lastItems[idx];
+    if (it) {
+      push({
+        rule: 'thinking_when_disabled',
+        code: 'T4',
+        messageIndex: it.msg.rawIndex,
+        index: it.msg.index,
+        blockIndex: it.blockIndex,
+        ids: [],
+        providerPath: `messages.${lastN}.content.${idx}`,
+        message: `messages.${lastN}.content.${idx}: When thinking is disabled, an \`assistant\` message in the final position cannot contain \`thinking\`. To use thinking blocks, enable \`thinking\` in your request.`,
+        title: 'Thinking block in the final assistant message while thinking is off',
+        why: 'With thinking disabled, the final assistant message may not carry thinking blocks.',
+        confidence: 'V',
+      });
+    }
+  }
 }

@@ -212,21 +212,7 @@ function checkAssistantTurn(
         if (b.id !== null) {
           const before = seen?.size ?? 0;
           seen?.add(b.id);
-          if (seen !== null && seen.size === before) {
-            push({
-              rule: 'duplicate_tool_use_id',
-              code: 'A6',
-              messageIndex: msg.rawIndex,
-              index: msg.index,
-              blockIndex: bi,
-              ids: [b.id],
-              providerPath: `messages.${n}.content.${mIdx}`,
-              message: `messages.${n}.content.${mIdx}: \`tool_use\` ids must be unique`,
-              title: 'The same tool_use id used twice',
-              why: 'Tool ids must be unique across the whole request; a replayed or retried assistant turn repeats them.',
-              confidence: 'V',
-            });
-          }
+          if (seen !== null && seen.size === before) push(duplicateToolUse(msg, bi, b.id, n, mIdx));
         } else if (!b.server) {
           push(
             missingId(msg, bi, `messages.${n}.content.${mIdx}.id`, [
@@ -274,29 +260,69 @@ function checkAssistantTurn(
           onlyResultsNext = false;
           break;
         }
-    for (const [id, { it, answered }] of serverCalls) {
-      if (answered || it.block.type !== 'tool_use') continue;
-      if (callCount > 0 && onlyResultsNext) {
-        deferred.add(id);
-        continue;
-      }
-      const name = it.block.name;
-      push({
-        rule: 'server_tool_unanswered',
-        code: callCount > 0 && nextIsUser ? 'A4' : 'A15',
-        messageIndex: it.msg.rawIndex,
-        index: it.msg.index,
-        blockIndex: it.blockIndex,
-        ids: [id],
-        providerPath: `messages.${n}`,
-        message: `messages.${n}: \`${name}\` tool use with id \`${id}\` was found without a corresponding \`${name}_tool_result\` block`,
-        title: 'Server tool call without its result in the same turn',
-        why: 'A server_tool_use must be followed by its result inside the same (merged) assistant turn.',
-        confidence: ruleSpec(callCount > 0 && nextIsUser ? 'A4' : 'A15').confidence,
-      });
-    }
+    reportServerCalls(n, serverCalls, callCount > 0, nextIsUser, onlyResultsNext, deferred, push);
   }
   pairCallTurn(T, n, PAIRING, { callCount, lastOther }, (f) => pairingFinding(f, push));
+}
+
+/** A6: a tool_use id used before in the request (the later one is named). */
+function duplicateToolUse(
+  msg: Message,
+  bi: number,
+  id: string,
+  n: number,
+  mIdx: number,
+): ViolationInput {
+  return {
+    rule: 'duplicate_tool_use_id',
+    code: 'A6',
+    messageIndex: msg.rawIndex,
+    index: msg.index,
+    blockIndex: bi,
+    ids: [id],
+    providerPath: `messages.${n}.content.${mIdx}`,
+    message: `messages.${n}.content.${mIdx}: \`tool_use\` ids must be unique`,
+    title: 'The same tool_use id used twice',
+    why: 'Tool ids must be unique across the whole request; a replayed or retried assistant turn repeats them.',
+    confidence: 'V',
+  };
+}
+
+/**
+ * A4/A15: server tool calls of turn `n` without their result in the turn. Deferred to the next
+ * assistant turn (recorded in `deferred`) when the turn also calls client tools and the user turn
+ * between holds only their results.
+ */
+function reportServerCalls(
+  n: number,
+  serverCalls: Map<string, { it: RenderedItem; answered: boolean }>,
+  clientCalls: boolean,
+  nextIsUser: boolean,
+  onlyResultsNext: boolean,
+  deferred: Set<string>,
+  push: Push,
+): void {
+  for (const [id, { it, answered }] of serverCalls) {
+    if (answered || it.block.type !== 'tool_use') continue;
+    if (clientCalls && onlyResultsNext) {
+      deferred.add(id);
+      continue;
+    }
+    const name = it.block.name;
+    push({
+      rule: 'server_tool_unanswered',
+      code: clientCalls && nextIsUser ? 'A4' : 'A15',
+      messageIndex: it.msg.rawIndex,
+      index: it.msg.index,
+      blockIndex: it.blockIndex,
+      ids: [id],
+      providerPath: `messages.${n}`,
+      message: `messages.${n}: \`${name}\` tool use with id \`${id}\` was found without a corresponding \`${name}_tool_result\` block`,
+      title: 'Server tool call without its result in the same turn',
+      why: 'A server_tool_use must be followed by its result inside the same (merged) assistant turn.',
+      confidence: ruleSpec(clientCalls && nextIsUser ? 'A4' : 'A15').confidence,
+    });
+  }
 }
 
 export const anthropicValidator: ProviderValidator = {
