@@ -224,9 +224,13 @@ function checkToolConfig(
 
 /** B3/B4: the first message is from the user, and roles alternate (nothing is merged). */
 function checkRoles(T: Turns, n: number, push: Push): void {
+  const first = n === 0 && turnRole(T, 0) !== 'user';
+  const same = n > 0 && turnRole(T, n - 1) === turnRole(T, n);
+  if (!first && !same) return;
+  // The finding's fields are built only for a finding: this runs once per turn of every check.
   const head = turnHead(T, n);
-  const base = { ...{ messageIndex: head.rawIndex, index: head.index }, blockIndex: null, ids: [] };
-  if (n === 0 && turnRole(T, 0) !== 'user')
+  const base = { messageIndex: head.rawIndex, index: head.index, blockIndex: null, ids: [] };
+  if (first)
     push({
       ...base,
       rule: 'first_message_role',
@@ -234,7 +238,7 @@ function checkRoles(T: Turns, n: number, push: Push): void {
       providerPath: 'messages.0',
       message: ruleText('B3', {}),
     });
-  if (n > 0 && turnRole(T, n - 1) === turnRole(T, n))
+  if (same)
     push({
       ...base,
       rule: 'same_role_neighbours',
