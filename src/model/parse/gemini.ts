@@ -13,7 +13,16 @@
 import { parseJsonBounded } from './json.ts';
 import type { Block, Message, Result, Role, Transcript, ToolDef, UsageRecord } from '../types.ts';
 import type { FormatParser } from './registry.ts';
-import { arr, base64Bytes, isObject, type Json, shapeError, str, withList } from './util.ts';
+import {
+  arr,
+  base64Bytes,
+  isObject,
+  type Json,
+  jsonText,
+  shapeError,
+  str,
+  withList,
+} from './util.ts';
 import { bareListTranscript, jsonDocumentOnly, notAnObject, responseTranscript } from './util.ts';
 
 const ROLES: Record<string, Role> = {
@@ -63,12 +72,7 @@ export function geminiPart(p: unknown): Block {
     const content: Block[] =
       response === undefined
         ? []
-        : [
-            {
-              type: 'text',
-              text: typeof response === 'string' ? response : JSON.stringify(response),
-            },
-          ];
+        : [typeof response === 'string' ? { type: 'text', text: response } : jsonText(response)];
     for (const inner of arr(fr.parts) ?? []) content.push(geminiPart(inner));
     const name = str(fr.name);
     return {

@@ -34,6 +34,53 @@ export function base64Bytes(data: unknown): number | undefined {
   return typeof data === 'string' ? Math.floor((data.length * 3) / 4) : undefined;
 }
 
+/** Where a `jsonText` block keeps its value until its `text` is first read. */
+const PENDING = Symbol('value of a JSON text block');
+
+type PendingText = { [PENDING]?: unknown };
+
+/** Replace the accessor `text` of a `jsonText` block by a plain data property. */
+function settleText(block: PendingText, text: string): void {
+  block[PENDING] = undefined;
+  Object.defineProperty(block, 'text', {
+    value: text,
+    writable: true,
+    enumerable: true,
+    configurable: true,
+  });
+}
+
+/**
+ * One accessor pair for every `jsonText` block: V8 then gives them all one hidden class (a
+ * closure per block would give each its own).
+ */
+const JSON_TEXT: PropertyDescriptor = {
+  get(this: PendingText): string {
+    const text = JSON.stringify(this[PENDING]) ?? '';
+    settleText(this, text);
+    return text;
+  },
+  set(this: PendingText, text: string): void {
+    settleText(this, text);
+  },
+  enumerable: true,
+  configurable: true,
+};
+
+/**
+ * A text block whose text is `JSON.stringify(value)` (a tool's structured response shown as
+ * text), computed when `text` is first read: `check` never reads a result's text, and the
+ * stringify cost as much as the rest of a Gemini body's check (issue 17). `text` is an own
+ * enumerable property, so spreads, structured clone (postMessage) and JSON read it like a field.
+ * @param value a parsed JSON value (not mutated afterwards, as every parsed input)
+ */
+export function jsonText(value: unknown): Block {
+  const block = { type: 'text' } as Block & PendingText;
+  Object.defineProperty(block, PENDING, { value, writable: true, configurable: true });
+  Object.defineProperty(block, 'text', JSON_TEXT);
+  return block;
+}
+
 /**
  * Parse a JSON-encoded string argument (OpenAI `arguments`); keep the string if it is not JSON or
  * nests deeper than `MAX_JSON_DEPTH` (then it stays text, as the provider received it).
