@@ -44,26 +44,24 @@ const ITEM_ID_FORMATS = new Set<Transcript['format']>(['openai-responses', 'code
  */
 export function renderResponses(messages: readonly Message[], itemIds: boolean): ResponsesItem[] {
   const out: ResponsesItem[] = [];
+  // Plain loops, no closure per message: this runs on every check of a request (issue 17).
   for (const m of messages) {
     const start = out.length;
     let pending: ResponsesItem | null = null;
-    const flush = () => {
-      if (pending) out.push(pending);
-      pending = null;
-    };
     const rawType =
       typeof m.raw === 'object' &&
       m.raw !== null &&
       typeof (m.raw as { type?: unknown }).type === 'string'
         ? String((m.raw as { type: string }).type)
         : '';
-    m.blocks.forEach((b, bi) => {
+    for (let bi = 0; bi < m.blocks.length; bi++) {
+      const b = m.blocks[bi] as Message['blocks'][number];
       switch (b.type) {
         case 'text':
         case 'image':
         case 'document':
           if (pending?.kind !== 'message') {
-            flush();
+            if (pending) out.push(pending);
             pending = {
               kind: 'message',
               role: m.role === 'tool' ? 'user' : m.role,
@@ -78,7 +76,7 @@ export function renderResponses(messages: readonly Message[], itemIds: boolean):
         case 'thinking':
         case 'redacted_thinking':
           if (pending?.kind !== 'reasoning') {
-            flush();
+            if (pending) out.push(pending);
             pending = {
               kind: 'reasoning',
               role: 'assistant',
@@ -93,7 +91,8 @@ export function renderResponses(messages: readonly Message[], itemIds: boolean):
             (pending as ResponsesItem).itemId = b.itemId;
           break;
         case 'tool_use':
-          flush();
+          if (pending) out.push(pending);
+          pending = null;
           if (b.server)
             out.push({
               kind: 'other',
@@ -116,7 +115,8 @@ export function renderResponses(messages: readonly Message[], itemIds: boolean):
             });
           break;
         case 'tool_result':
-          flush();
+          if (pending) out.push(pending);
+          pending = null;
           if (b.server !== undefined)
             out.push({
               kind: 'other',
@@ -139,7 +139,8 @@ export function renderResponses(messages: readonly Message[], itemIds: boolean):
             });
           break;
         case 'other':
-          flush();
+          if (pending) out.push(pending);
+          pending = null;
           out.push({
             kind: 'other',
             role: m.role,
@@ -151,8 +152,8 @@ export function renderResponses(messages: readonly Message[], itemIds: boolean):
           });
           break;
       }
-    });
-    flush();
+    }
+    if (pending) out.push(pending);
     if (out.length === start)
       out.push({
         kind: 'message',
@@ -391,18 +392,20 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
       if ((items[end] as ResponsesItem).kind === 'call') group.push(end);
       end++;
     }
-    const firstCallOf = (id: string) => calls.get(id);
-    const answered = group.filter((g) => {
-      const c = items[g] as ResponsesItem;
-      return c.callId !== null && firstCallOf(c.callId) === g && outputs.has(c.callId);
-    });
+    // Whether any call of the group (first with its call_id) has an output: a loop, not a
+    // filtered array per group (this runs on every check).
+    let answered = false;
     for (const g of group) {
       const c = items[g] as ResponsesItem;
-      if (c.callId === null || firstCallOf(c.callId) !== g || outputs.has(c.callId)) continue;
+      if (c.callId !== null && calls.get(c.callId) === g && outputs.has(c.callId)) answered = true;
+    }
+    for (const g of group) {
+      const c = items[g] as ResponsesItem;
+      if (c.callId === null || calls.get(c.callId) !== g || outputs.has(c.callId)) continue;
       const rule: RuleId =
         end >= items.length
           ? 'trailing_tool_use'
-          : answered.length > 0
+          : answered
             ? 'partial_answer'
             : 'unanswered_tool_use';
       push(g, {
