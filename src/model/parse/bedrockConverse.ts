@@ -133,13 +133,16 @@ export function converseMessage(m: unknown, i: number, listKey: string): Message
 /** A Converse content block: one known key, no `type`. */
 function isConverseBlock(b: unknown): boolean {
   if (!isObject(b) || 'type' in b) return false;
-  const keys = Object.keys(b);
-  return (
-    keys.length >= 1 &&
-    keys.length <= 2 &&
-    keys.some((k) => BLOCK_KEYS.has(k)) &&
-    keys.every((k) => BLOCK_KEYS.has(k) || k === 'cachePoint')
-  );
+  // for…in, not Object.keys with closures: every sniff of a `messages` body runs this per block.
+  let keys = 0;
+  let known = false;
+  for (const k in b) {
+    if (!Object.prototype.hasOwnProperty.call(b, k)) continue;
+    if (++keys > 2) return false;
+    if (BLOCK_KEYS.has(k)) known = true;
+    else if (k !== 'cachePoint') return false;
+  }
+  return known;
 }
 
 function isConverseMessage(m: unknown): boolean {
@@ -147,27 +150,33 @@ function isConverseMessage(m: unknown): boolean {
   const role = str(m.role);
   if (role !== 'user' && role !== 'assistant') return false;
   const c = arr(m.content);
-  return c !== undefined && c.every(isConverseBlock);
+  if (c === undefined) return false;
+  for (const b of c) if (!isConverseBlock(b)) return false;
+  return true;
+}
+
+/** Keys of a block only Converse has (a strong sign of the format). */
+const STRONG_KEYS = [
+  'toolUse',
+  'toolResult',
+  'reasoningContent',
+  'image',
+  'document',
+  'cachePoint',
+];
+
+function isStrongBlock(b: unknown): boolean {
+  if (!isObject(b)) return false;
+  for (const k of STRONG_KEYS) if (k in b) return true;
+  return false;
 }
 
 function sniffList(list: unknown[]): number {
   if (list.length === 0) return 0;
-  if (!list.every(isConverseMessage)) return 0;
-  const strong = list.some(
-    (m) =>
-      isObject(m) &&
-      (arr(m.content) ?? []).some(
-        (b) =>
-          isObject(b) &&
-          ('toolUse' in b ||
-            'toolResult' in b ||
-            'reasoningContent' in b ||
-            'image' in b ||
-            'document' in b ||
-            'cachePoint' in b),
-      ),
-  );
-  return strong ? 0.95 : 0.8;
+  for (const m of list) if (!isConverseMessage(m)) return 0;
+  for (const m of list)
+    for (const b of (m as Json).content as unknown[]) if (isStrongBlock(b)) return 0.95;
+  return 0.8;
 }
 
 function sniff(v: unknown): number {
