@@ -171,14 +171,18 @@ function sniff(v: unknown): number {
 function parseTools(v: Record<string, unknown>): ToolDef[] | null {
   const tools = arr(v.tools) ?? arr(v.functions);
   if (!tools) return null;
-  return tools.filter(isObject).map((t) => {
+  // A loop with fields set one by one, no spreads: read on every check of a request.
+  const out: ToolDef[] = [];
+  for (const t of tools) {
+    if (!isObject(t)) continue;
     const fn = isObject(t.function) ? t.function : isObject(t.custom) ? t.custom : t;
-    return {
-      name: str(fn.name) ?? '',
-      ...(str(fn.description) ? { description: str(fn.description) as string } : {}),
-      ...(fn.parameters !== undefined ? { schema: fn.parameters } : {}),
-    };
-  });
+    const def: ToolDef = { name: str(fn.name) ?? '' };
+    const description = str(fn.description);
+    if (description) def.description = description;
+    if (fn.parameters !== undefined) def.schema = fn.parameters;
+    out.push(def);
+  }
+  return out;
 }
 
 function usageOf(u: unknown, messageIndex: number): UsageRecord[] {

@@ -31,14 +31,16 @@ export { openaiEnvelope };
 export function renderOpenAIChat(messages: readonly Message[]): RenderedMessage[] {
   const out: RenderedMessage[] = [];
   for (const m of messages) {
-    const items: RenderedItem[] = m.blocks.map((block, blockIndex) => ({
-      block,
-      msg: m,
-      blockIndex,
-    }));
+    // Loops, no closures or filtered arrays per message: this runs on every check (issue 17).
+    const items: RenderedItem[] = [];
+    let results = 0;
+    for (let blockIndex = 0; blockIndex < m.blocks.length; blockIndex++) {
+      const block = m.blocks[blockIndex] as Message['blocks'][number];
+      if (block.type === 'tool_result') results++;
+      items.push({ block, msg: m, blockIndex });
+    }
     // A user message carrying results (Anthropic shape), or one `tool` message carrying several
     // (the AI SDK's shape), becomes one Chat Completions `tool` message per result.
-    const results = items.filter((it) => it.block.type === 'tool_result').length;
     if ((m.role === 'user' && results > 0) || (m.role === 'tool' && results > 1)) {
       const rest: RenderedItem[] = [];
       for (const it of items) {
@@ -242,10 +244,7 @@ export function validateChat(
       i++;
       continue;
     }
-    const calls =
-      m.role === 'assistant'
-        ? m.items.filter((it) => isClientCall(it.block) && it.block.id !== null)
-        : [];
+    const calls = m.role === 'assistant' ? callsOf(m) : NO_CALLS;
     if (calls.length === 0) {
       i++;
       continue;
@@ -277,6 +276,16 @@ export function validateChat(
     violations: scan.found,
     notes,
   };
+}
+
+const NO_CALLS: readonly RenderedItem[] = [];
+
+/** The client tool calls with an id of an assistant message (a loop: it runs per message). */
+function callsOf(m: RenderedMessage): readonly RenderedItem[] {
+  let calls: RenderedItem[] | null = null;
+  for (const it of m.items)
+    if (isClientCall(it.block) && it.block.id !== null) (calls ??= []).push(it);
+  return calls ?? NO_CALLS;
 }
 
 /** O1 (a tool message outside any run) or O7 (a legacy function message), then O6. */
@@ -326,7 +335,8 @@ function checkRun(
   i: number,
   calls: readonly RenderedItem[],
 ): number {
-  const ids = calls.map((it) => (it.block as ToolUseBlock).id as string);
+  const ids: string[] = [];
+  for (const it of calls) ids.push((it.block as ToolUseBlock).id as string);
   const answered = new Set<string>();
   let j = i + 1;
   for (; j < msgs.length && (msgs[j] as RenderedMessage).role === 'tool'; j++) {
@@ -367,6 +377,7 @@ function checkRun(
       scan.toolAt.set(id, j);
     }
   }
+  if (answered.size === ids.length && ids.every((id) => answered.has(id))) return j;
   const missingIdx = ids.map((id, k) => (answered.has(id) ? -1 : k)).filter((k) => k >= 0);
   if (missingIdx.length === 0) return j;
   const missing = missingIdx.map((k) => ids[k] as string);
