@@ -38,7 +38,8 @@ const SNAKE = new Map<string, string>();
 
 /** Read a field in camelCase or snake_case. */
 function field(o: Json, camel: string): unknown {
-  if (camel in o) return o[camel];
+  const v = o[camel];
+  if (v !== undefined || camel in o) return v;
   let snake = SNAKE.get(camel);
   if (snake === undefined) {
     snake = camel.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -50,12 +51,11 @@ function field(o: Json, camel: string): unknown {
 /** Map one Gemini part to a block; unknown parts become `other`. */
 export function geminiPart(p: unknown): Block {
   if (!isObject(p)) return { type: 'other', label: typeof p, raw: p };
+  // The signature is read only where it is used: a plain text part (most parts) needs no lookup.
+  if (typeof p.text === 'string' && p.thought !== true) return { type: 'text', text: p.text };
   const signature = str(field(p, 'thoughtSignature'));
-  if (typeof p.text === 'string') {
-    if (p.thought === true)
-      return { type: 'thinking', thinking: p.text, ...(signature ? { signature } : {}) };
-    return { type: 'text', text: p.text };
-  }
+  if (typeof p.text === 'string')
+    return { type: 'thinking', thinking: p.text, ...(signature ? { signature } : {}) };
   const fc = field(p, 'functionCall');
   if (isObject(fc)) {
     return {

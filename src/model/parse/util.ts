@@ -34,14 +34,8 @@ export function base64Bytes(data: unknown): number | undefined {
   return typeof data === 'string' ? Math.floor((data.length * 3) / 4) : undefined;
 }
 
-/** Where a `jsonText` block keeps its value until its `text` is first read. */
-const PENDING = Symbol('value of a JSON text block');
-
-type PendingText = { [PENDING]?: unknown };
-
 /** Replace the accessor `text` of a `jsonText` block by a plain data property. */
-function settleText(block: PendingText, text: string): void {
-  block[PENDING] = undefined;
+function settleText(block: object, text: string): void {
   Object.defineProperty(block, 'text', {
     value: text,
     writable: true,
@@ -51,21 +45,32 @@ function settleText(block: PendingText, text: string): void {
 }
 
 /**
- * One accessor pair for every `jsonText` block: V8 then gives them all one hidden class (a
- * closure per block would give each its own).
+ * A `jsonText` block. The value waits in a private field (no property: spreads, keys, structured
+ * clone and JSON never see it), and `text` is an own enumerable accessor until first read. One
+ * accessor pair serves every block, so V8 gives them one hidden class; a class is used because a
+ * private field is the cheapest place to keep the value (a symbol property would cost a second
+ * `defineProperty` per block: as much as the stringify it saves on a short result).
  */
-const JSON_TEXT: PropertyDescriptor = {
-  get(this: PendingText): string {
-    const text = JSON.stringify(this[PENDING]) ?? '';
-    settleText(this, text);
-    return text;
-  },
-  set(this: PendingText, text: string): void {
-    settleText(this, text);
-  },
-  enumerable: true,
-  configurable: true,
-};
+class JsonTextBlock {
+  readonly type = 'text';
+  readonly #value: unknown;
+  constructor(value: unknown) {
+    this.#value = value;
+    Object.defineProperty(this, 'text', JsonTextBlock.TEXT);
+  }
+  static readonly TEXT: PropertyDescriptor = {
+    get(this: JsonTextBlock): string {
+      const text = JSON.stringify(this.#value) ?? '';
+      settleText(this, text);
+      return text;
+    },
+    set(this: JsonTextBlock, text: string): void {
+      settleText(this, text);
+    },
+    enumerable: true,
+    configurable: true,
+  };
+}
 
 /**
  * A text block whose text is `JSON.stringify(value)` (a tool's structured response shown as
@@ -75,10 +80,7 @@ const JSON_TEXT: PropertyDescriptor = {
  * @param value a parsed JSON value (not mutated afterwards, as every parsed input)
  */
 export function jsonText(value: unknown): Block {
-  const block = { type: 'text' } as Block & PendingText;
-  Object.defineProperty(block, PENDING, { value, writable: true, configurable: true });
-  Object.defineProperty(block, 'text', JSON_TEXT);
-  return block;
+  return new JsonTextBlock(value) as unknown as Block;
 }
 
 /**
