@@ -7,7 +7,7 @@ import type { Block, Message, Result, Role, Transcript, ToolDef, UsageRecord } f
 import type { FormatParser } from './registry.ts';
 import { arr, base64Bytes, isObject, type Json, shapeError, str } from './util.ts';
 import { bareListTranscript, notAnObject, responseTranscript, withList } from './util.ts';
-import { jsonDocumentOnly } from './util.ts';
+import { jsonDocumentOnly, toolDef } from './util.ts';
 
 const SERVER_RESULT = /_tool_result$/;
 
@@ -159,11 +159,11 @@ function parseMessages(list: unknown[], listKey: string): Message[] {
 function parseTools(v: unknown): ToolDef[] | null {
   const list = arr(v);
   if (!list) return null;
-  return list.filter(isObject).map((t) => ({
-    name: str(t.name) ?? str(t.type) ?? '',
-    ...(str(t.description) ? { description: str(t.description) as string } : {}),
-    ...(t.input_schema !== undefined ? { schema: t.input_schema } : {}),
-  }));
+  const out: ToolDef[] = [];
+  for (const t of list)
+    if (isObject(t))
+      out.push(toolDef(str(t.name) ?? str(t.type) ?? '', t.description, t.input_schema));
+  return out;
 }
 
 function usageOf(u: unknown, messageIndex?: number): UsageRecord[] {

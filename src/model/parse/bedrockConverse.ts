@@ -12,6 +12,7 @@ import type { Block, Message, Result, Role, Transcript, ToolDef, UsageRecord } f
 import type { FormatParser } from './registry.ts';
 import { arr, isObject, type Json, shapeError, str, withList } from './util.ts';
 import { bareListTranscript, jsonDocumentOnly, notAnObject, responseTranscript } from './util.ts';
+import { toolDef } from './util.ts';
 
 const ROLES: Record<string, Role> = { user: 'user', assistant: 'assistant', system: 'system' };
 /** Keys of a Converse `ContentBlock` (exactly one is present). */
@@ -85,11 +86,9 @@ export function converseBlock(b: unknown): Block {
     const rc = b.reasoningContent;
     if (isObject(rc.reasoningText)) {
       const sig = str(rc.reasoningText.signature);
-      return {
-        type: 'thinking',
-        thinking: str(rc.reasoningText.text) ?? '',
-        ...(sig ? { signature: sig } : {}),
-      };
+      const block: Block = { type: 'thinking', thinking: str(rc.reasoningText.text) ?? '' };
+      if (sig) block.signature = sig; // assigned, not spread: per block of every check
+      return block;
     }
     const red = rc.redactedContent;
     return {
@@ -198,18 +197,14 @@ function parseTools(v: unknown): ToolDef[] | null {
   if (!isObject(v)) return null;
   const list = arr(v.tools);
   if (!list) return null;
-  return list.flatMap((t) => {
-    if (!isObject(t) || !isObject(t.toolSpec)) return [];
+  const out: ToolDef[] = [];
+  for (const t of list) {
+    if (!isObject(t) || !isObject(t.toolSpec)) continue;
     const s = t.toolSpec;
     const schema = isObject(s.inputSchema) ? s.inputSchema.json : undefined;
-    return [
-      {
-        name: str(s.name) ?? '',
-        ...(str(s.description) ? { description: str(s.description) as string } : {}),
-        ...(schema !== undefined ? { schema } : {}),
-      },
-    ];
-  });
+    out.push(toolDef(str(s.name) ?? '', s.description, schema));
+  }
+  return out;
 }
 
 function usageOf(u: unknown, messageIndex: number): UsageRecord[] {

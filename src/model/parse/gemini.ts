@@ -24,6 +24,7 @@ import {
   withList,
 } from './util.ts';
 import { bareListTranscript, jsonDocumentOnly, notAnObject, responseTranscript } from './util.ts';
+import { toolDef } from './util.ts';
 
 const ROLES: Record<string, Role> = {
   user: 'user',
@@ -54,17 +55,22 @@ export function geminiPart(p: unknown): Block {
   // The signature is read only where it is used: a plain text part (most parts) needs no lookup.
   if (typeof p.text === 'string' && p.thought !== true) return { type: 'text', text: p.text };
   const signature = str(field(p, 'thoughtSignature'));
-  if (typeof p.text === 'string')
-    return { type: 'thinking', thinking: p.text, ...(signature ? { signature } : {}) };
+  // Optional fields are assigned, not spread: this runs per part of every check (issue 17).
+  if (typeof p.text === 'string') {
+    const block: Block = { type: 'thinking', thinking: p.text };
+    if (signature) block.signature = signature;
+    return block;
+  }
   const fc = field(p, 'functionCall');
   if (isObject(fc)) {
-    return {
+    const block: Block = {
       type: 'tool_use',
       id: str(fc.id) ?? null,
       name: str(fc.name) ?? '',
       input: fc.args ?? {},
-      ...(signature ? { signature } : {}),
     };
+    if (signature) block.signature = signature;
+    return block;
   }
   const fr = field(p, 'functionResponse');
   if (isObject(fr)) {
@@ -75,13 +81,14 @@ export function geminiPart(p: unknown): Block {
         : [typeof response === 'string' ? { type: 'text', text: response } : jsonText(response)];
     for (const inner of arr(fr.parts) ?? []) content.push(geminiPart(inner));
     const name = str(fr.name);
-    return {
+    const block: Block = {
       type: 'tool_result',
       toolUseId: str(fr.id) ?? null,
       isError: isObject(response) && 'error' in response && !('output' in response),
       content,
-      ...(name !== undefined ? { name } : {}),
     };
+    if (name !== undefined) block.name = name;
+    return block;
   }
   const inline = field(p, 'inlineData');
   const file = field(p, 'fileData');
@@ -163,11 +170,7 @@ function parseTools(v: unknown): ToolDef[] | null {
       for (const d of decls) {
         if (!isObject(d)) continue;
         const schema = d.parameters ?? field(d, 'parametersJsonSchema');
-        out.push({
-          name: str(d.name) ?? '',
-          ...(str(d.description) ? { description: str(d.description) as string } : {}),
-          ...(schema !== undefined ? { schema } : {}),
-        });
+        out.push(toolDef(str(d.name) ?? '', d.description, schema));
       }
     } else {
       const key = Object.keys(t)[0];

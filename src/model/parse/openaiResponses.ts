@@ -24,7 +24,7 @@ import {
   str,
   withList,
 } from './util.ts';
-import { bareListTranscript, jsonDocumentOnly, notAnObject } from './util.ts';
+import { bareListTranscript, jsonDocumentOnly, notAnObject, toolDef } from './util.ts';
 
 const MESSAGE_ROLES: Record<string, Role> = {
   user: 'user',
@@ -298,15 +298,17 @@ function sniff(v: unknown): number {
 function parseTools(v: unknown): ToolDef[] | null {
   const list = arr(v);
   if (!list) return null;
-  return list.filter(isObject).map((t) => ({
-    name: str(t.name) ?? str(t.type) ?? '',
-    ...(str(t.description) ? { description: str(t.description) as string } : {}),
-    ...(t.parameters !== undefined
-      ? { schema: t.parameters }
-      : t.format !== undefined
-        ? { schema: t.format }
-        : {}),
-  }));
+  const out: ToolDef[] = [];
+  for (const t of list)
+    if (isObject(t))
+      out.push(
+        toolDef(
+          str(t.name) ?? str(t.type) ?? '',
+          t.description,
+          t.parameters !== undefined ? t.parameters : t.format,
+        ),
+      );
+  return out;
 }
 
 function usageOf(u: unknown, messageIndex: number | undefined): UsageRecord[] {

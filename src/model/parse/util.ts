@@ -4,6 +4,7 @@ import type {
   Message,
   ParseError,
   Result,
+  ToolDef,
   Transcript,
   UsageRecord,
 } from '../types.ts';
@@ -32,6 +33,18 @@ export function arr(v: unknown): unknown[] | undefined {
 /** Bytes of a base64 payload (3 bytes per 4 chars), for media that must not be tokenised. */
 export function base64Bytes(data: unknown): number | undefined {
   return typeof data === 'string' ? Math.floor((data.length * 3) / 4) : undefined;
+}
+
+/**
+ * A tool definition with its optional fields set only when given. Fields are assigned, not
+ * spread: in Node 20's V8 an object literal with conditional spreads costs a fresh hidden class
+ * per call, and every check of a request reads its tools (issue 17).
+ */
+export function toolDef(name: string, description: unknown, schema: unknown): ToolDef {
+  const def: ToolDef = { name };
+  if (typeof description === 'string' && description) def.description = description;
+  if (schema !== undefined) def.schema = schema;
+  return def;
 }
 
 /** Replace the accessor `text` of a `jsonText` block by a plain data property. */
