@@ -154,20 +154,17 @@ function isConverseMessage(m: unknown): boolean {
   return true;
 }
 
-/** Keys of a block only Converse has (a strong sign of the format). */
-const STRONG_KEYS = [
-  'toolUse',
-  'toolResult',
-  'reasoningContent',
-  'image',
-  'document',
-  'cachePoint',
-];
-
+/** A block with a key only Converse has (a strong sign of the format). */
 function isStrongBlock(b: unknown): boolean {
-  if (!isObject(b)) return false;
-  for (const k of STRONG_KEYS) if (k in b) return true;
-  return false;
+  return (
+    isObject(b) &&
+    ('toolUse' in b ||
+      'toolResult' in b ||
+      'reasoningContent' in b ||
+      'image' in b ||
+      'document' in b ||
+      'cachePoint' in b)
+  );
 }
 
 function sniffList(list: unknown[]): number {
