@@ -20,6 +20,7 @@ export default defineConfig({
     include: corpusPresent() ? ['src/**/*.corpus.test.ts'] : [],
     passWithNoTests: !corpusPresent(),
     environment: 'node',
+    testTimeout: 30_000, // as the unit suite (vite.config.ts)
     reporters: ['default', './src/testing/corpusReporter.ts'],
   },
 });

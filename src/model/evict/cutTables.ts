@@ -6,6 +6,7 @@
 import { isPinned } from '../exchanges.ts';
 import type { Message, ProviderId, Transcript } from '../types.ts';
 import type { RenderedMessage } from '../validate/types.ts';
+import { spansCuts } from './spansCuts.ts';
 import {
   sentMessages,
   validateTranscript,
@@ -180,14 +181,7 @@ export function prepareCuts(
     fast: false,
     fx: null,
   };
-  // A rule that compares two messages anywhere in the request (O6: a second tool message for an
-  // id) cannot be reused across a cut from the full validation: such rare transcripts take the
-  // direct path.
-  // A5 (content after a tool_use inside a merged turn) depends on how a cut or a kept head
-  // merges the turn; those rare transcripts take the direct path too.
-  const requestWide = full.violations.some(
-    (v) => (v.rule === 'duplicate_tool_result' && !merges(provider)) || v.code === 'A5',
-  );
+  const requestWide = spansCuts(full, merges(provider), ms);
   // A client library's input that its client changes before sending (the AI SDK drops empty tool
   // messages, moves tool calls last) has other provider indices than the tables below assume.
   const rewritten = sentMessages(t, ms) !== ms;

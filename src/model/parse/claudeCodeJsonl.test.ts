@@ -341,7 +341,7 @@ describe('claude-code-jsonl: parent order', () => {
       }),
       { numRuns: 2000 },
     );
-  });
+  }, 30_000); // 2,000 runs: over vitest's 5 s default on a loaded 2-core machine
 
   it('a chain written in file order is in order; a child written before its parent is not', () => {
     const chain = ['a', 'b', 'c'].map((u, i) => ({ uuid: u, parentUuid: i ? 'abc'[i - 1] : null }));

@@ -22,6 +22,7 @@ import { toolsNotDefined } from './shared.ts';
 import {
   callTurnStats,
   idsOf,
+  isClientCall,
   isClientResult,
   pairCallTurn,
   pairResultTurn,
@@ -34,8 +35,11 @@ import {
   turnHead,
   turnItems,
   turnRole,
+  type TurnRole,
   type Turns,
 } from './rules/turns.ts';
+import { repeatedIdsIn } from './rules/duplicateIds.ts';
+import { roleOrderAt, type RoleOrderSpec } from './rules/roleOrder.ts';
 import type {
   ProviderValidator,
   RenderedItem,
@@ -102,6 +106,14 @@ const TEXT: Partial<Record<RuleId, [string, string]>> = {
   mixed_result_and_text: [
     'Text and tool results in one user message',
     'Some Bedrock model families refuse conversation blocks (text) next to toolResult blocks in the same user turn.',
+  ],
+  duplicate_tool_use_id: [
+    'The same toolUseId twice in one message',
+    'Every toolUse block of a message needs its own id; a model that names its calls after the tool, or a retry that reuses the id, repeats one.',
+  ],
+  duplicate_tool_result: [
+    'Two toolResult blocks for one call',
+    'A user message may answer each toolUseId once; merging two tool messages for one call (a retry, a blocked call answered twice) repeats it.',
   ],
   error_result_empty: [
     'Error tool result with empty content',
@@ -237,14 +249,17 @@ function checkToolConfig(
 }
 
 /** B3/B4: the first message is from the user, and roles alternate (nothing is merged). */
+const ROLE_ORDER: RoleOrderSpec<TurnRole> = {
+  first: ['user'],
+  next: { user: ['assistant'], assistant: ['user'] },
+};
+
 function checkRoles(T: Turns, n: number, push: Push): void {
-  const first = n === 0 && turnRole(T, 0) !== 'user';
-  const same = n > 0 && turnRole(T, n - 1) === turnRole(T, n);
-  if (!first && !same) return;
-  // The finding's fields are built only for a finding: this runs once per turn of every check.
+  const f = roleOrderAt(n, (i) => turnRole(T, i), ROLE_ORDER);
+  if (f === null) return;
   const head = turnHead(T, n);
   const base = { messageIndex: head.rawIndex, index: head.index, blockIndex: null, ids: [] };
-  if (first)
+  if (f.kind === 'first')
     push({
       ...base,
       rule: 'first_message_role',
@@ -252,7 +267,7 @@ function checkRoles(T: Turns, n: number, push: Push): void {
       providerPath: 'messages.0',
       message: ruleText('B3', {}),
     });
-  if (same)
+  else
     push({
       ...base,
       rule: 'same_role_neighbours',
@@ -260,6 +275,22 @@ function checkRoles(T: Turns, n: number, push: Push): void {
       providerPath: `messages.${n}`,
       message: ruleText('B4', {}),
     });
+}
+
+/** B8/B9: an id repeated among one message's toolUse or toolResult blocks. */
+function checkRepeatedIds(T: Turns, n: number, push: Push): void {
+  const user = turnRole(T, n) === 'user';
+  const r = repeatedIdsIn(T, n, user ? isClientResult : isClientCall);
+  if (r === null) return;
+  const code = user ? 'B9' : 'B8';
+  push({
+    rule: user ? 'duplicate_tool_result' : 'duplicate_tool_use_id',
+    code,
+    ...at(r.at),
+    ids: r.ids,
+    providerPath: `messages.${n}.content`,
+    message: ruleText(code, { n, ids: r.ids }),
+  });
 }
 
 function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
@@ -277,6 +308,7 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
   checkToolConfig(t, source, push, notes);
   for (let n = 0; n < T.count; n++) {
     checkRoles(T, n, push);
+    checkRepeatedIds(T, n, push);
     if (turnRole(T, n) === 'user') {
       pairResultTurn(T, n, PAIRING, emit);
       // B2 is reported against this message for the previous assistant turn's calls.

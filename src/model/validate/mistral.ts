@@ -13,17 +13,21 @@ import type { Message, Transcript } from '../types.ts';
 import { mistralEnvelope } from './catalogue/index.ts';
 import { violation, type ViolationInput } from './common.ts';
 import { validateChat, type ChatDialect } from './openaiChat.ts';
+import { roleOrderAt, type RoleOrderSpec } from './rules/roleOrder.ts';
 import type { ProviderValidator, RenderedMessage, Violation } from './types.ts';
 
 export { mistralEnvelope };
 
 type MistralRole = 'system' | 'user' | 'assistant' | 'tool';
 
-const NEXT: Record<MistralRole, MistralRole[]> = {
-  system: ['user', 'assistant', 'system'],
-  user: ['assistant', 'system', 'user'],
-  assistant: ['assistant', 'user', 'tool'],
-  tool: ['assistant', 'tool'],
+/** Which role may follow which (mistral-common's validator); any role may open the request. */
+const ROLE_ORDER: RoleOrderSpec<MistralRole> = {
+  next: {
+    system: ['user', 'assistant', 'system'],
+    user: ['assistant', 'system', 'user'],
+    assistant: ['assistant', 'user', 'tool'],
+    tool: ['assistant', 'tool'],
+  },
 };
 
 function roleOf(m: RenderedMessage): MistralRole {
@@ -81,10 +85,11 @@ export function mistralStructure(msgs: RenderedMessage[]): Violation[] {
       });
     }
   }
+  const roleAt = (i: number) => roleOf(msgs[i] as RenderedMessage);
   for (let i = 1; i < msgs.length; i++) {
-    const prev = roleOf(msgs[i - 1] as RenderedMessage);
-    const cur = roleOf(msgs[i] as RenderedMessage);
-    if (!NEXT[prev]?.includes(cur)) {
+    const f = roleOrderAt(i, roleAt, ROLE_ORDER);
+    if (f?.kind === 'after') {
+      const { prev, role: cur } = f;
       const m = msgs[i] as RenderedMessage;
       push({
         rule: cur === 'tool' ? 'orphan_tool_result' : 'role_order',

@@ -4,12 +4,13 @@
  * Rules O1–O9 of the rule catalogue (docs/rules.md). OpenAI is
  * lenient (assistant-first, consecutive user messages, tool→user are accepted; the order of tool
  * messages inside a run is free), but the run of `tool` messages must follow the assistant's
- * `tool_calls` contiguously and answer every id.
+ * `tool_calls` contiguously and answer every id: the tool-run scan (rules/toolRuns.ts), which
+ * this file words for each dialect of the family.
  */
-import type { Message, ToolUseBlock, Transcript } from '../types.ts';
+import type { Message, Transcript } from '../types.ts';
 import { openaiEnvelope, ruleSpec, ruleText } from './catalogue/index.ts';
 import { violation, type ViolationInput } from './common.ts';
-import { isClientCall } from './rules/pairing.ts';
+import { scanToolRuns, type RunFinding } from './rules/toolRuns.ts';
 import { emptyRequest } from './shared.ts';
 import type {
   ProviderValidator,
@@ -142,36 +143,6 @@ function sourceOf(
   };
 }
 
-/** The tool_call_id a rendered `tool` message answers, or null. */
-function toolCallIdOf(m: RenderedMessage): string | null {
-  const b = m.items[0]?.block;
-  return b && b.type === 'tool_result' ? b.toolUseId : null;
-}
-
-/** A legacy `role: "function"` message as sent (O7): no id, a name. */
-function isLegacyResult(m: RenderedMessage): boolean {
-  const it = m.items[0];
-  const b = it?.block;
-  if (b === undefined || b.type !== 'tool_result' || b.toolUseId !== null) return false;
-  const raw = it?.msg.raw;
-  return typeof raw === 'object' && raw !== null && (raw as { role?: unknown }).role === 'function';
-}
-
-/** A legacy assistant `function_call` (O7): a client call without an id. */
-function hasLegacyCall(m: RenderedMessage): boolean {
-  return (
-    m.role === 'assistant' && m.items.some((it) => isClientCall(it.block) && it.block.id === null)
-  );
-}
-
-/** The scan's state: where violations go and the tool messages seen so far (O6). */
-interface ChatScan {
-  dialect: ChatDialect;
-  found: Violation[];
-  /** Rendered index of the first tool message answering each id. */
-  toolAt: Map<string, number>;
-}
-
 /** Push a violation whose text comes from the catalogue entry of `code`. */
 function report(
   scan: ChatScan,
@@ -189,13 +160,95 @@ function report(
   );
 }
 
-/**
- * O6: a tool message answering an id that an earlier tool message already answered (request-wide;
- * only answers to a call of their run count as the first). True when it was reported.
- */
-function checkDuplicate(scan: ChatScan, m: RenderedMessage, j: number, id: string): boolean {
-  const first = scan.toolAt.get(id);
-  if (first === undefined) return false;
+/** The scan's state: the rendered request and where violations go. */
+interface ChatScan {
+  dialect: ChatDialect;
+  msgs: readonly RenderedMessage[];
+  found: Violation[];
+}
+
+/** A finding of the tool-run scan as the dialect words it (codes, paths, texts). */
+function reportRun(scan: ChatScan, f: RunFinding): void {
+  const { codes } = scan.dialect;
+  const src = (k: number) => sourceOf(scan.msgs[k] as RenderedMessage);
+  switch (f.kind) {
+    case 'orphan':
+      return report(
+        scan,
+        {
+          rule: 'orphan_tool_result',
+          code: codes.orphan,
+          ...src(f.at),
+          ids: f.id ? [f.id] : [],
+          providerPath: `messages.[${f.at}].role`,
+          message: ruleText(codes.orphan, { n: f.at }),
+        },
+        `messages.[${f.at}].role`,
+      );
+    case 'legacy_orphan':
+      return report(
+        scan,
+        {
+          rule: 'orphan_tool_result',
+          code: 'O7',
+          ...src(f.at),
+          ids: [],
+          providerPath: null,
+          message: 'A legacy function message with no function_call right before it.',
+        },
+        null,
+      );
+    case 'result_without_id':
+      return report(
+        scan,
+        {
+          rule: 'missing_tool_id',
+          code: 'O9',
+          ...src(f.at),
+          ids: [],
+          providerPath: `messages[${f.at}].tool_call_id`,
+          message: ruleText('O9', { n: f.at }),
+        },
+        `messages[${f.at}].tool_call_id`,
+        'missing_required_parameter',
+      );
+    case 'duplicate_result':
+      return reportDuplicate(scan, f.at, f.id, f.first);
+    case 'wrong_id':
+      return report(
+        scan,
+        {
+          rule: 'tool_result_wrong_id',
+          code: codes.wrongId,
+          ...src(f.at),
+          ids: [f.id],
+          providerPath: `messages.[${f.at}].role`,
+          message: ruleText(codes.wrongId, { id: f.id, n: f.at }),
+        },
+        `messages.[${f.at}].role`,
+      );
+    case 'duplicate_call':
+      return report(
+        scan,
+        {
+          rule: 'duplicate_tool_use_id',
+          code: 'OW1',
+          messageIndex: f.item.msg.rawIndex,
+          index: f.item.msg.index,
+          blockIndex: f.item.blockIndex,
+          ids: [f.id],
+          providerPath: null,
+          message: `tool_call id ${f.id} is used by an earlier assistant message too.`,
+        },
+        null,
+      );
+    case 'open':
+      return reportOpen(scan, f);
+  }
+}
+
+/** O6: a second tool message for one id (an error or a warning by the dialect's evidence). */
+function reportDuplicate(scan: ChatScan, j: number, id: string, first: number): void {
   const code = scan.dialect.codes.duplicateResult;
   const spec = ruleSpec(code);
   report(
@@ -203,7 +256,7 @@ function checkDuplicate(scan: ChatScan, m: RenderedMessage, j: number, id: strin
     {
       rule: 'duplicate_tool_result',
       code,
-      ...sourceOf(m),
+      ...sourceOf(scan.msgs[j] as RenderedMessage),
       ids: [id],
       providerPath: spec.severity === 'error' ? `messages.[${j}].tool_call_id` : null,
       message: spec.text
@@ -212,11 +265,35 @@ function checkDuplicate(scan: ChatScan, m: RenderedMessage, j: number, id: strin
     },
     `messages.[${j}].tool_call_id`,
   );
-  return true;
+}
+
+/** O2: calls left without a tool message, at the message that broke the run (or the end). */
+function reportOpen(scan: ChatScan, f: Extract<RunFinding, { kind: 'open' }>): void {
+  const ended = f.end >= scan.msgs.length;
+  const param = ended ? 'messages' : `messages.[${f.end}].role`;
+  const code = scan.dialect.codes.missing;
+  const n = scan.dialect.textIndex
+    ? scan.dialect.textIndex(f.call, ended ? null : f.end, f.end)
+    : f.call;
+  report(
+    scan,
+    {
+      rule: f.rule,
+      code,
+      messageIndex: f.first.msg.rawIndex,
+      index: f.first.msg.index,
+      blockIndex: f.first.blockIndex,
+      ids: f.ids,
+      providerPath: param,
+      message: ruleText(code, { ids: f.ids, n }),
+    },
+    param,
+  );
 }
 
 /**
- * Validate with a dialect of the Chat Completions rules.
+ * Validate with a dialect of the Chat Completions rules: the empty request, the dialect's own
+ * structure checks, then the tool-run scan (rules/toolRuns.ts).
  * @returns violations in array order (the first is the 400 the request gets).
  */
 export function validateChat(
@@ -226,8 +303,7 @@ export function validateChat(
 ): Validation {
   const source = opts.messages ?? t.messages;
   const msgs = renderOpenAIChat(source);
-  const scan: ChatScan = { dialect, found: [], toolAt: new Map() };
-  const notes: string[] = [];
+  const scan: ChatScan = { dialect, msgs, found: [] };
   const empty = dialect.codes.empty
     ? emptyRequest(source, dialect.codes.empty, 'in-list', (message) =>
         dialect.envelope(message, 'messages', 'empty_array'),
@@ -235,178 +311,13 @@ export function validateChat(
     : null;
   if (empty) scan.found.push(empty);
   if (dialect.structure) scan.found.push(...dialect.structure(msgs, t));
-  const seenCallIds = new Set<string>();
-  let i = 0;
-  while (dialect.pairing !== false && i < msgs.length) {
-    const m = msgs[i] as RenderedMessage;
-    if (m.role === 'tool') {
-      checkOrphan(scan, msgs, i);
-      i++;
-      continue;
-    }
-    const calls = m.role === 'assistant' ? callsOf(m) : NO_CALLS;
-    if (calls.length === 0) {
-      i++;
-      continue;
-    }
-    for (const it of calls) {
-      const id = (it.block as ToolUseBlock).id as string;
-      if (seenCallIds.has(id))
-        report(
-          scan,
-          {
-            rule: 'duplicate_tool_use_id',
-            code: 'OW1',
-            messageIndex: it.msg.rawIndex,
-            index: it.msg.index,
-            blockIndex: it.blockIndex,
-            ids: [id],
-            providerPath: null,
-            message: `tool_call id ${id} is used by an earlier assistant message too.`,
-          },
-          null,
-        );
-      seenCallIds.add(id);
-    }
-    i = checkRun(scan, msgs, i, calls);
-  }
+  if (dialect.pairing !== false) scanToolRuns(msgs, (f) => reportRun(scan, f));
   return {
     provider: dialect.provider,
     valid: !scan.found.some((v) => v.severity === 'error'),
     violations: scan.found,
-    notes,
+    notes: [],
   };
-}
-
-const NO_CALLS: readonly RenderedItem[] = [];
-
-/** The client tool calls with an id of an assistant message (a loop: it runs per message). */
-function callsOf(m: RenderedMessage): readonly RenderedItem[] {
-  let calls: RenderedItem[] | null = null;
-  for (const it of m.items)
-    if (isClientCall(it.block) && it.block.id !== null) (calls ??= []).push(it);
-  return calls ?? NO_CALLS;
-}
-
-/** O1 (a tool message outside any run) or O7 (a legacy function message), then O6. */
-function checkOrphan(scan: ChatScan, msgs: readonly RenderedMessage[], i: number): void {
-  const m = msgs[i] as RenderedMessage;
-  if (isLegacyResult(m)) {
-    const prev = msgs[i - 1];
-    if (prev !== undefined && hasLegacyCall(prev)) return; // O7: answers the function_call
-    report(
-      scan,
-      {
-        rule: 'orphan_tool_result',
-        code: 'O7',
-        ...sourceOf(m),
-        ids: [],
-        providerPath: null,
-        message: 'A legacy function message with no function_call right before it.',
-      },
-      null,
-    );
-    return;
-  }
-  const id = toolCallIdOf(m);
-  const code = scan.dialect.codes.orphan;
-  report(
-    scan,
-    {
-      rule: 'orphan_tool_result',
-      code,
-      ...sourceOf(m),
-      ids: id ? [id] : [],
-      providerPath: `messages.[${i}].role`,
-      message: ruleText(code, { n: i }),
-    },
-    `messages.[${i}].role`,
-  );
-}
-
-/**
- * The run of tool messages after assistant message `i` with `calls`: missing ids (O9), wrong ids
- * (O3), duplicates (O6), then the calls left without a tool message (O2).
- * @returns the index of the first message after the run
- */
-function checkRun(
-  scan: ChatScan,
-  msgs: readonly RenderedMessage[],
-  i: number,
-  calls: readonly RenderedItem[],
-): number {
-  const ids: string[] = [];
-  for (const it of calls) ids.push((it.block as ToolUseBlock).id as string);
-  const answered = new Set<string>();
-  let j = i + 1;
-  for (; j < msgs.length && (msgs[j] as RenderedMessage).role === 'tool'; j++) {
-    const m = msgs[j] as RenderedMessage;
-    const id = toolCallIdOf(m);
-    if (id === null) {
-      report(
-        scan,
-        {
-          rule: 'missing_tool_id',
-          code: 'O9',
-          ...sourceOf(m),
-          ids: [],
-          providerPath: `messages[${j}].tool_call_id`,
-          message: ruleText('O9', { n: j }),
-        },
-        `messages[${j}].tool_call_id`,
-        'missing_required_parameter',
-      );
-    } else if (checkDuplicate(scan, m, j, id)) {
-      answered.add(id); // reported as O6; it still answers its call (no O2 on top)
-    } else if (!ids.includes(id)) {
-      const code = scan.dialect.codes.wrongId;
-      report(
-        scan,
-        {
-          rule: 'tool_result_wrong_id',
-          code,
-          ...sourceOf(m),
-          ids: [id],
-          providerPath: `messages.[${j}].role`,
-          message: ruleText(code, { id, n: j }),
-        },
-        `messages.[${j}].role`,
-      );
-    } else {
-      answered.add(id);
-      scan.toolAt.set(id, j);
-    }
-  }
-  if (answered.size === ids.length && ids.every((id) => answered.has(id))) return j;
-  const missingIdx = ids.map((id, k) => (answered.has(id) ? -1 : k)).filter((k) => k >= 0);
-  if (missingIdx.length === 0) return j;
-  const missing = missingIdx.map((k) => ids[k] as string);
-  const first = calls[missingIdx[0] as number] as RenderedItem;
-  const ended = j >= msgs.length;
-  const param = ended ? 'messages' : `messages.[${j}].role`;
-  const rule: RuleId =
-    j === i + 1 && ended
-      ? 'trailing_tool_use'
-      : answered.size > 0
-        ? 'partial_answer'
-        : 'unanswered_tool_use';
-  const code = scan.dialect.codes.missing;
-  const n = scan.dialect.textIndex ? scan.dialect.textIndex(i, ended ? null : j, j) : i;
-  report(
-    scan,
-    {
-      rule,
-      code,
-      messageIndex: first.msg.rawIndex,
-      index: first.msg.index,
-      blockIndex: first.blockIndex,
-      ids: missing,
-      providerPath: param,
-      message: ruleText(code, { ids: missing, n }),
-    },
-    param,
-  );
-  return j;
 }
 
 export const openaiChatValidator: ProviderValidator = {

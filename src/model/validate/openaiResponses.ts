@@ -7,169 +7,18 @@
  * to items that carry server ids (`fc_…`, `msg_…`, `rs_…`): content replayed without ids avoids
  * them. The error names no index: `param` is always `input`.
  *
- * A transcript from another format is first rendered into Responses items: each tool_use becomes a
- * `function_call` item, each tool_result a `function_call_output` item, each run of text a
- * message item, each run of thinking blocks a reasoning item.
+ * A transcript from another format is first rendered into Responses items
+ * (openaiResponses.render.ts); calls and outputs are paired by the by-id scan (rules/byId.ts).
  */
-import type { Message, Transcript } from '../types.ts';
+import { parserFor } from '../parse/registry.ts';
+import type { Transcript } from '../types.ts';
 import { byScanOrder, violation, type ViolationInput } from './common.ts';
 import { responsesEnvelope } from './catalogue/index.ts';
+import { renderResponses, type ResponsesItem } from './openaiResponses.render.ts';
+import { scanCallIds, scanOpenCalls, scanResults, type IdFinding } from './rules/byId.ts';
 import type { ProviderValidator, RuleId, ValidateOptions, Validation, Violation } from './types.ts';
 
-export { responsesEnvelope };
-
-/** One Responses input item as the API sees it. */
-export interface ResponsesItem {
-  kind: 'message' | 'call' | 'output' | 'reasoning' | 'other';
-  /** Message role for `message` items; `assistant` for calls, reasoning and server items. */
-  role: string;
-  /** The source message and the block that makes this item (null for a whole message). */
-  msg: Message;
-  blockIndex: number | null;
-  callId: string | null;
-  /** Server item id (`fc_…`, `msg_…`, `rs_…`), when the item carries one. */
-  itemId: string | null;
-  /** Responses item type for messages (`function_call`, `custom_tool_call`, …). */
-  type: string;
-}
-
-/** Formats whose message `meta.sourceId` is a Responses item id. */
-const ITEM_ID_FORMATS = new Set<Transcript['format']>(['openai-responses', 'codex-jsonl']);
-
-/**
- * Render normalised messages as Responses input items (see the file comment). A message parsed
- * from a Responses item gives exactly one item.
- * @param messages the messages to send (any subset)
- * @param itemIds whether `meta.sourceId` holds Responses item ids (true for Responses and Codex)
- */
-export function renderResponses(messages: readonly Message[], itemIds: boolean): ResponsesItem[] {
-  const out: ResponsesItem[] = [];
-  // Plain loops, no closure per message: this runs on every check of a request (issue 17).
-  for (const m of messages) {
-    const start = out.length;
-    let pending: ResponsesItem | null = null;
-    const rawType =
-      typeof m.raw === 'object' &&
-      m.raw !== null &&
-      typeof (m.raw as { type?: unknown }).type === 'string'
-        ? String((m.raw as { type: string }).type)
-        : '';
-    for (let bi = 0; bi < m.blocks.length; bi++) {
-      const b = m.blocks[bi] as Message['blocks'][number];
-      switch (b.type) {
-        case 'text':
-        case 'image':
-        case 'document':
-          if (pending?.kind !== 'message') {
-            if (pending) out.push(pending);
-            pending = {
-              kind: 'message',
-              role: m.role === 'tool' ? 'user' : m.role,
-              msg: m,
-              blockIndex: bi,
-              callId: null,
-              itemId: null,
-              type: 'message',
-            };
-          }
-          break;
-        case 'thinking':
-        case 'redacted_thinking':
-          if (pending?.kind !== 'reasoning') {
-            if (pending) out.push(pending);
-            pending = {
-              kind: 'reasoning',
-              role: 'assistant',
-              msg: m,
-              blockIndex: bi,
-              callId: null,
-              itemId: null,
-              type: 'reasoning',
-            };
-          }
-          if (b.type === 'redacted_thinking' && b.itemId)
-            (pending as ResponsesItem).itemId = b.itemId;
-          break;
-        case 'tool_use':
-          if (pending) out.push(pending);
-          pending = null;
-          if (b.server)
-            out.push({
-              kind: 'other',
-              role: 'assistant',
-              msg: m,
-              blockIndex: bi,
-              callId: b.id,
-              itemId: null,
-              type: 'server_tool',
-            });
-          else
-            out.push({
-              kind: 'call',
-              role: 'assistant',
-              msg: m,
-              blockIndex: bi,
-              callId: b.id,
-              itemId: b.itemId ?? null,
-              type: rawType && rawType.endsWith('_call') ? rawType : 'function_call',
-            });
-          break;
-        case 'tool_result':
-          if (pending) out.push(pending);
-          pending = null;
-          if (b.server !== undefined)
-            out.push({
-              kind: 'other',
-              role: 'assistant',
-              msg: m,
-              blockIndex: bi,
-              callId: b.toolUseId,
-              itemId: null,
-              type: 'server_tool',
-            });
-          else
-            out.push({
-              kind: 'output',
-              role: 'user',
-              msg: m,
-              blockIndex: bi,
-              callId: b.toolUseId,
-              itemId: null,
-              type: rawType || 'function_call_output',
-            });
-          break;
-        case 'other':
-          if (pending) out.push(pending);
-          pending = null;
-          out.push({
-            kind: 'other',
-            role: m.role,
-            msg: m,
-            blockIndex: bi,
-            callId: null,
-            itemId: null,
-            type: b.label,
-          });
-          break;
-      }
-    }
-    if (pending) out.push(pending);
-    if (out.length === start)
-      out.push({
-        kind: 'message',
-        role: m.role,
-        msg: m,
-        blockIndex: null,
-        callId: null,
-        itemId: null,
-        type: 'message',
-      });
-    // A message item parsed from Responses keeps its server id in meta.sourceId.
-    const only = out.length === start + 1 ? out[start] : undefined;
-    if (itemIds && only && only.itemId === null && m.meta?.sourceId) only.itemId = m.meta.sourceId;
-  }
-  return out;
-}
+export { responsesEnvelope, renderResponses, type ResponsesItem };
 
 /** Items that a reasoning item may be followed by: the outputs of the same response. */
 function isAssistantOutput(it: ResponsesItem): boolean {
@@ -250,176 +99,95 @@ function continuesServerHistory(t: Transcript): boolean {
   return typeof raw.previous_response_id === 'string' || (raw.conversation ?? null) !== null;
 }
 
-function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
-  const source = opts.messages ?? t.messages;
-  const items = renderResponses(source, ITEM_ID_FORMATS.has(t.format));
-  const found: { v: Violation; order: number }[] = [];
-  const notes: string[] = [];
-  const push = (order: number, v: Omit<ViolationInput, 'title' | 'why' | 'providerPath'>) => {
-    const [title, why] = TEXT[v.rule] ?? ['', ''];
-    found.push({
-      order,
-      v: violation(
-        { ...v, title, why, providerPath: v.severity === 'warning' ? null : 'input' },
-        responsesEnvelope,
-      ),
-    });
-  };
-  const at = (it: ResponsesItem) => ({
-    messageIndex: it.msg.rawIndex,
-    index: it.msg.index,
-    blockIndex: it.blockIndex,
-  });
+/** A finding without its place (filled in from the item that holds it). */
+type Finding = Omit<
+  ViolationInput,
+  'title' | 'why' | 'providerPath' | 'messageIndex' | 'index' | 'blockIndex'
+>;
 
-  const calls = new Map<string, number>();
-  const outputs = new Map<string, number>();
-  // A request that continues server-held history (`previous_response_id`, `conversation`)
-  // answers calls the body does not hold: an output without its call is the normal case (R1).
-  const chained = continuesServerHistory(t);
-  if (chained)
-    notes.push(
-      'The request continues server-held history (`previous_response_id` / `conversation`), where the calls of its outputs are: R1 (an output without its call) was not judged.',
-    );
-  items.forEach((it, k) => {
-    if (it.kind === 'call' && it.callId !== null) {
-      if (calls.has(it.callId))
-        push(k, {
-          rule: 'duplicate_tool_use_id',
-          code: 'RW1',
-          ...at(it),
-          ids: [it.callId],
-          message: `call_id ${it.callId} is used by an earlier function call too.`,
-          confidence: 'I',
-          severity: 'warning',
-        });
-      else calls.set(it.callId, k);
-    }
-  });
+/** A finding of the by-id pairing scan (rules/byId.ts) in the Responses API's words. */
+function pairingViolation(f: IdFinding): Finding {
+  switch (f.kind) {
+    case 'duplicate_call':
+      return {
+        rule: 'duplicate_tool_use_id',
+        code: 'RW1',
+        ids: [f.id],
+        message: `call_id ${f.id} is used by an earlier function call too.`,
+        confidence: 'I',
+        severity: 'warning',
+      };
+    case 'call_without_id':
+    case 'result_without_id':
+      return {
+        rule: 'missing_tool_id',
+        code: 'R7',
+        ids: [],
+        message: `Missing required parameter: 'input[${f.at}].call_id'.`,
+        confidence: 'I',
+      };
+    case 'orphan':
+      return {
+        rule: 'orphan_tool_result',
+        code: 'R1',
+        ids: [f.id],
+        message: `No tool call found for function call output with call_id ${f.id}.`,
+        confidence: 'V',
+      };
+    case 'duplicate_result':
+      return {
+        rule: 'duplicate_tool_result',
+        code: 'RW2',
+        ids: [f.id],
+        message: `A second output answers ${f.id}.`,
+        confidence: 'I',
+        severity: 'warning',
+      };
+    case 'result_before_call':
+      return {
+        rule: 'role_order',
+        code: 'RW3',
+        ids: [f.id],
+        message: `The output for ${f.id} comes before its call.`,
+        confidence: '?',
+        severity: 'warning',
+      };
+    case 'open':
+      return {
+        rule: f.rule,
+        code: 'R2',
+        ids: [f.id],
+        message: `No tool output found for function call ${f.id}.`,
+        confidence: 'V',
+      };
+  }
+}
 
-  // R6: duplicate item ids.
-  const seenItems = new Set<string>();
-  items.forEach((it, k) => {
-    if (it.itemId === null) return;
-    if (seenItems.has(it.itemId))
+/** R6: an item id sent twice. */
+function checkItemIds(items: readonly ResponsesItem[], push: (k: number, v: Finding) => void) {
+  const seen = new Set<string>();
+  for (let k = 0; k < items.length; k++) {
+    const id = (items[k] as ResponsesItem).itemId;
+    if (id === null) continue;
+    if (seen.has(id))
       push(k, {
         rule: 'duplicate_item',
         code: 'R6',
-        ...at(it),
-        ids: [it.itemId],
-        message: `Duplicate item found with id ${it.itemId}`,
+        ids: [id],
+        message: `Duplicate item found with id ${id}`,
         confidence: 'V',
       });
-    seenItems.add(it.itemId);
-  });
-
-  // R1 (and missing call_id): outputs.
-  items.forEach((it, k) => {
-    if (it.kind === 'output') {
-      if (it.callId === null) {
-        push(k, {
-          rule: 'missing_tool_id',
-          code: 'R7',
-          ...at(it),
-          ids: [],
-          message: `Missing required parameter: 'input[${k}].call_id'.`,
-          confidence: 'I',
-        });
-        return;
-      }
-      const c = calls.get(it.callId);
-      if (c === undefined && chained) return; // its call is in the server-held history
-      if (c === undefined) {
-        push(k, {
-          rule: 'orphan_tool_result',
-          code: 'R1',
-          ...at(it),
-          ids: [it.callId],
-          message: `No tool call found for function call output with call_id ${it.callId}.`,
-          confidence: 'V',
-        });
-        return;
-      }
-      if (outputs.has(it.callId)) {
-        push(k, {
-          rule: 'duplicate_tool_result',
-          code: 'RW2',
-          ...at(it),
-          ids: [it.callId],
-          message: `A second output answers ${it.callId}.`,
-          confidence: 'I',
-          severity: 'warning',
-        });
-        return;
-      }
-      outputs.set(it.callId, k);
-      if (c > k)
-        push(k, {
-          rule: 'role_order',
-          code: 'RW3',
-          ...at(it),
-          ids: [it.callId],
-          message: `The output for ${it.callId} comes before its call.`,
-          confidence: '?',
-          severity: 'warning',
-        });
-    } else if (it.kind === 'call' && it.callId === null) {
-      push(k, {
-        rule: 'missing_tool_id',
-        code: 'R7',
-        ...at(it),
-        ids: [],
-        message: `Missing required parameter: 'input[${k}].call_id'.`,
-        confidence: 'I',
-      });
-    }
-  });
-
-  // R2: calls with no output anywhere. A group is a run of call (and reasoning) items.
-  let k = 0;
-  while (k < items.length) {
-    const it = items[k] as ResponsesItem;
-    if (it.kind !== 'call') {
-      k++;
-      continue;
-    }
-    let end = k;
-    const group: number[] = [];
-    while (
-      end < items.length &&
-      ((items[end] as ResponsesItem).kind === 'call' ||
-        (items[end] as ResponsesItem).kind === 'reasoning')
-    ) {
-      if ((items[end] as ResponsesItem).kind === 'call') group.push(end);
-      end++;
-    }
-    // Whether any call of the group (first with its call_id) has an output: a loop, not a
-    // filtered array per group (this runs on every check).
-    let answered = false;
-    for (const g of group) {
-      const c = items[g] as ResponsesItem;
-      if (c.callId !== null && calls.get(c.callId) === g && outputs.has(c.callId)) answered = true;
-    }
-    for (const g of group) {
-      const c = items[g] as ResponsesItem;
-      if (c.callId === null || calls.get(c.callId) !== g || outputs.has(c.callId)) continue;
-      const rule: RuleId =
-        end >= items.length
-          ? 'trailing_tool_use'
-          : answered
-            ? 'partial_answer'
-            : 'unanswered_tool_use';
-      push(g, {
-        rule,
-        code: 'R2',
-        ...at(c),
-        ids: [c.callId],
-        message: `No tool output found for function call ${c.callId}.`,
-        confidence: 'V',
-      });
-    }
-    k = end;
+    seen.add(id);
   }
+}
 
+/** R3/R3b/R4 (items with server ids need their reasoning item before them) and R5. */
+function checkReasoning(
+  t: Transcript,
+  items: readonly ResponsesItem[],
+  push: (k: number, v: Finding) => void,
+  notes: string[],
+): void {
   // R3/R4: items with server ids need the reasoning item of their response before them.
   if (!items.some((it) => it.itemId !== null)) {
     notes.push(
@@ -448,7 +216,6 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
       push(k2, {
         rule: 'reasoning_missing',
         code: it.kind === 'call' ? (reasoning === 'no-id' ? 'R3b' : 'R3') : 'R4',
-        ...at(it),
         ids: [it.itemId],
         message: `Item '${it.itemId}' of type '${type}' was provided without its required 'reasoning' item: 'rs_…'.`,
         confidence: 'V',
@@ -466,12 +233,51 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
     push(k2, {
       rule: 'reasoning_without_following',
       code: 'R5',
-      ...at(it),
       ids: [it.itemId],
       message: `Item '${it.itemId}' of type 'reasoning' was provided without its required following item.`,
       confidence: 'V',
     });
   });
+}
+
+function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
+  const source = opts.messages ?? t.messages;
+  const items = renderResponses(source, parserFor(t.format)?.itemIds === true);
+  const found: { v: Violation; order: number }[] = [];
+  const notes: string[] = [];
+  const push = (order: number, v: Omit<ViolationInput, 'title' | 'why' | 'providerPath'>) => {
+    const [title, why] = TEXT[v.rule] ?? ['', ''];
+    found.push({
+      order,
+      v: violation(
+        { ...v, title, why, providerPath: v.severity === 'warning' ? null : 'input' },
+        responsesEnvelope,
+      ),
+    });
+  };
+  const at = (it: ResponsesItem) => ({
+    messageIndex: it.msg.rawIndex,
+    index: it.msg.index,
+    blockIndex: it.blockIndex,
+  });
+
+  // A request that continues server-held history (`previous_response_id`, `conversation`)
+  // answers calls the body does not hold: an output without its call is the normal case (R1).
+  const chained = continuesServerHistory(t);
+  if (chained)
+    notes.push(
+      'The request continues server-held history (`previous_response_id` / `conversation`), where the calls of its outputs are: R1 (an output without its call) was not judged.',
+    );
+  const pair = (f: IdFinding) => {
+    const v = pairingViolation(f);
+    push(f.at, { ...v, ...at(items[f.at] as ResponsesItem) });
+  };
+  const calls = scanCallIds(items, pair);
+  checkItemIds(items, (k, v) => push(k, { ...v, ...at(items[k] as ResponsesItem) }));
+  const outputs = scanResults(items, calls, chained ? 'skip' : 'report', pair);
+  scanOpenCalls(items, calls, outputs, 'reasoning', pair);
+
+  checkReasoning(t, items, (k, v) => push(k, { ...v, ...at(items[k] as ResponsesItem) }), notes);
 
   const violations = byScanOrder(found).map((x) => x.v);
   return {

@@ -7,11 +7,11 @@ import { referenceBedrock, referenceGemini } from './reference.turns.ts';
 const arbAny = fc.oneof(arbTranscript('anthropic-messages'), arbTranscript('openai-chat'));
 
 describe('Bedrock and Gemini validators agree with the slow references on generated transcripts', () => {
-  it('bedrock: the same B1–B4 findings, at the same messages, in the same order', () => {
+  it('bedrock: the same B1–B4, B8 and B9 findings, at the same messages, in the same order', () => {
     fc.assert(
       fc.property(arbAny, (t) => {
         const real = validateTranscript(t, 'bedrock')
-          .violations.filter((v) => ['B1', 'B2', 'B3', 'B4'].includes(v.code))
+          .violations.filter((v) => ['B1', 'B2', 'B3', 'B4', 'B8', 'B9'].includes(v.code))
           .map((v) => ({ code: v.code, messageIndex: v.messageIndex }));
         expect(real).toEqual(referenceBedrock(t.messages, false));
       }),

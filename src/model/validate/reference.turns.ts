@@ -1,5 +1,5 @@
 /**
- * Slow, obviously correct references for Bedrock Converse (B1–B4) and Gemini (G1–G3), written
+ * Slow, obviously correct references for Bedrock Converse (B1–B4, B8, B9) and Gemini (G1–G3), written
  * straight from the rule catalogue with no shared code with the real validators. Used only by
  * property tests (reference.turns.test.ts).
  */
@@ -36,7 +36,16 @@ const isResult = (b: Block) => b.type === 'tool_result' && b.server === undefine
 const idOf = (b: Block) =>
   b.type === 'tool_use' ? b.id : b.type === 'tool_result' ? b.toolUseId : null;
 
-/** Bedrock: B3 (first not user), B4 (same role twice), B1 (more results than calls), B2 (missing). */
+/** The block of a turn's calls (or results) that first repeats an id, or undefined. */
+function firstRepeat(turn: Turn, pick: (b: Block) => boolean): { m: Message } | undefined {
+  const list = turn.blocks.filter((x) => pick(x.b) && idOf(x.b) !== null);
+  return list.find((x, i) => list.slice(0, i).some((y) => idOf(y.b) === idOf(x.b)));
+}
+
+/**
+ * Bedrock: B3 (first not user), B4 (same role twice), B8/B9 (an id twice among a message's calls
+ * or results), B1 (more results than calls), B2 (missing).
+ */
 export function referenceBedrock(messages: readonly Message[], native: boolean): TurnFinding[] {
   const ts = turns(messages, !native);
   const out: TurnFinding[] = [];
@@ -45,6 +54,9 @@ export function referenceBedrock(messages: readonly Message[], native: boolean):
     const prev = ts[n - 1];
     if (prev && prev.role === turn.role)
       out.push({ code: 'B4', messageIndex: turn.first.rawIndex });
+    const repeat = firstRepeat(turn, turn.role === 'user' ? isResult : isCall);
+    if (repeat)
+      out.push({ code: turn.role === 'user' ? 'B9' : 'B8', messageIndex: repeat.m.rawIndex });
     if (turn.role !== 'user') return;
     const results = turn.blocks.filter((x) => isResult(x.b));
     const calls =

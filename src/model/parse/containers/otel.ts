@@ -11,7 +11,15 @@
 import { requestLabel, str, type Json } from '../util.ts';
 import { bodyFormatOf, buildBody, type BodyFormat } from './otelBody.ts';
 import { callContext, type CallContext } from './otelContext.ts';
-import { flatSpans, isOtlp, isSpanRow, otlpSpans, type Span } from './otelSpans.ts';
+import {
+  flatSpans,
+  isOtlp,
+  isSemconvMessageList,
+  isSpanRow,
+  otlpSpans,
+  pastedMessagesSpan,
+  type Span,
+} from './otelSpans.ts';
 import type { ContainerEntry, ContainerRead } from './types.ts';
 
 /** `gen_ai.operation.name` values of a model call (semconv), and OpenLLMetry's request types. */
@@ -141,7 +149,9 @@ function entryOf(
   };
   const value = buildBody(ctx, format, settings, withOutput);
   const notes = [
-    `Read from ${ctx.shape} and rebuilt as the ${PROVIDER_LABEL[format]} request ${providerName !== undefined ? `${providerName} received (gen_ai.provider.name)` : `of model ${model ?? '(unnamed)'}: the span names no provider (gen_ai.provider.name)`}.`,
+    span.pasted
+      ? `Read as GenAI semantic-convention messages and rebuilt as the ${PROVIDER_LABEL[format]} request: a bare message list names no provider, so pick the one that received it under Provider (--provider).`
+      : `Read from ${ctx.shape} and rebuilt as the ${PROVIDER_LABEL[format]} request ${providerName !== undefined ? `${providerName} received (gen_ai.provider.name)` : `of model ${model ?? '(unnamed)'}: the span names no provider (gen_ai.provider.name)`}.`,
   ];
   const compatible = COMPATIBLE.find(([re]) => re.test((providerName ?? '').toLowerCase()));
   if (compatible)
@@ -161,7 +171,9 @@ function entryOf(
       'Traces do not record reasoning signatures: reasoning is shown as recorded, and the signature rules are not judged.',
     );
   notes.push(...toolNotes(ctx, tools));
-  const where = `OpenTelemetry trace, LLM call ${i + 1} of ${total}: span ${span.name || '(unnamed)'}${span.spanId ? ` (${span.spanId})` : ''} at ${span.path}`;
+  const where = span.pasted
+    ? 'gen_ai.input.messages list (OpenTelemetry GenAI semantic conventions) pasted on its own'
+    : `OpenTelemetry trace, LLM call ${i + 1} of ${total}: span ${span.name || '(unnamed)'}${span.spanId ? ` (${span.spanId})` : ''} at ${span.path}`;
   return {
     label: requestLabel(i, clock(span.startMs), model, span.name || undefined),
     value,
@@ -172,6 +184,7 @@ function entryOf(
 /** The spans of any supported trace export, or null when the value is not one. */
 function spansOf(v: unknown, lineOf?: number[]): Span[] | null {
   if (isOtlp(v)) return otlpSpans([v], ['']);
+  if (lineOf === undefined && isSemconvMessageList(v)) return [pastedMessagesSpan(v as unknown[])];
   if (Array.isArray(v) && v.length > 0 && v.every(isOtlp))
     return otlpSpans(
       v,

@@ -30,6 +30,8 @@ export interface Span {
   events: SpanEvent[];
   /** Where the span sits in the file (`resourceSpans.0.scopeSpans.1.spans.4`). */
   path: string;
+  /** True for the stand-in span of a pasted `gen_ai.input.messages` list. */
+  pasted?: true;
 }
 
 /** An OTLP `AnyValue` unwrapped: strings, numbers (intValue is a string), lists, maps. */
@@ -274,4 +276,38 @@ export function flatSpans(v: unknown): Span[] | null {
   if (!list.every(isObject)) return null;
   if (!list.some(isGenAiSpan)) return null;
   return list.map((s, i) => readSpan(s as Json, prefix(i)));
+}
+
+/** Part types only the GenAI semconv message format uses (Gemini parts and AI SDK parts differ). */
+const SEMCONV_ONLY_PARTS = new Set(['tool_call', 'tool_call_response', 'server_tool_call']);
+
+/**
+ * True for a bare list of GenAI semconv messages, as copied from a span's
+ * `gen_ai.input.messages` attribute: `[{role, parts: [{type, …}]}]`, every part typed, text parts
+ * holding `content` (not `text`, as AI SDK UI messages do), and no message `id`.
+ */
+export function isSemconvMessageList(v: unknown): boolean {
+  if (!Array.isArray(v) || v.length === 0) return false;
+  let semconv = false;
+  for (const m of v) {
+    if (!isObject(m) || typeof m.role !== 'string' || !Array.isArray(m.parts) || 'id' in m)
+      return false;
+    for (const p of m.parts) {
+      if (!isObject(p) || typeof p.type !== 'string') return false;
+      if (p.type === 'text' && typeof p.content !== 'string') return false;
+      if (SEMCONV_ONLY_PARTS.has(p.type) || p.type === 'text') semconv = true;
+    }
+  }
+  return semconv;
+}
+
+/** A stand-in span for a pasted `gen_ai.input.messages` list (no provider, model or time). */
+export function pastedMessagesSpan(list: unknown[]): Span {
+  return {
+    name: 'pasted gen_ai.input.messages',
+    attrs: { 'gen_ai.operation.name': 'chat', 'gen_ai.input.messages': list },
+    events: [],
+    path: '',
+    pasted: true,
+  };
 }

@@ -102,6 +102,37 @@ export const BEDROCK_RULES: readonly RuleSpec[] = [
     source: 'vxcontrol/pentagi#160',
   },
   {
+    code: 'B8',
+    rules: ['duplicate_tool_use_id'],
+    providers: ['bedrock'],
+    severity: 'error',
+    confidence: 'V',
+    condition:
+      'Two `toolUse` blocks with one `toolUseId` in one assistant message (a model that names its calls by the tool, a retry that reuses the id).',
+    text: (p) =>
+      `The toolUse blocks at messages.${p.n ?? 'N'}.content contain duplicate Ids: ${idList(p.ids)}`,
+    path: 'messages.N.content',
+    index: 'N = the assistant message.',
+    source:
+      'double16/Cyber-AutoAgent-ng#27 (ConverseStream, `messages.2.content`); BerriAI/litellm#20049',
+    note: 'How several repeated ids are listed is inferred from B2 (comma-separated).',
+  },
+  {
+    code: 'B9',
+    rules: ['duplicate_tool_result'],
+    providers: ['bedrock'],
+    severity: 'error',
+    confidence: 'V',
+    condition:
+      'Two `toolResult` blocks naming one `toolUseId` in one user message (a converter merged two tool messages for one call, a hook that blocked one call twice).',
+    text: (p) =>
+      `The toolResult blocks at messages.${p.n ?? 'N'}.content contain duplicate Ids: ${idList(p.ids)}`,
+    path: 'messages.N.content',
+    index: 'N = the user message with the results.',
+    source: 'BerriAI/litellm#20047; kirodotdev/Kiro#9355',
+    note: 'How several repeated ids are listed is inferred from B2 (comma-separated).',
+  },
+  {
     code: 'BW1',
     rules: ['trailing_tool_use'],
     providers: ['bedrock'],

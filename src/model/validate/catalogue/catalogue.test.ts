@@ -554,6 +554,43 @@ const FIXTURES: Record<string, Fixture> = {
     params: {},
     path: 'toolConfig',
   },
+  B8: {
+    provider: 'bedrock',
+    t: () =>
+      body({
+        messages: [
+          bUser,
+          {
+            role: 'assistant',
+            content: [
+              { toolUse: { toolUseId: 'http_request', name: 'http_request', input: {} } },
+              { toolUse: { toolUseId: 'http_request', name: 'http_request', input: {} } },
+            ],
+          },
+        ],
+      }),
+    params: { n: 1, ids: ['http_request'] },
+    path: 'messages.1.content',
+  },
+  B9: {
+    provider: 'bedrock',
+    t: () =>
+      body({
+        messages: [
+          bUser,
+          bCall,
+          {
+            role: 'user',
+            content: [
+              { toolResult: { toolUseId: 't1', content: [{ text: 'blocked' }] } },
+              { toolResult: { toolUseId: 't1', content: [{ text: 'blocked' }] } },
+            ],
+          },
+        ],
+      }),
+    params: { n: 2, ids: ['t1'] },
+    path: 'messages.2.content',
+  },
   BW1: {
     provider: 'bedrock',
     t: () => body({ modelId: 'amazon.nova-pro-v1:0', messages: [bUser, bCall] }),
