@@ -1,11 +1,12 @@
 // Flat config: typed rules, React hooks, and the dependency direction
-// ui → state → engine (src/workers) → model; cli, lib and io → model (docs/architecture.md).
+// ui → state → engine (src/engine) → model; cli, lib and io → model (docs/architecture.md).
 // In flat config a later block *replaces* a rule's options, so each folder's block lists its
 // full set of restrictions.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { builtinRules } from 'eslint/use-at-your-own-risk';
 
 /** Production code never imports test support (the model's builders, the corpus finder). */
 const NO_TESTING = {
@@ -20,7 +21,7 @@ const MODEL_RULE = {
       message: 'src/model is pure TypeScript: no React, zustand or DOM libraries.',
     },
     {
-      group: ['**/state/**', '**/ui/**', '**/workers/**', '**/cli/**', 'node:*'],
+      group: ['**/state/**', '**/ui/**', '**/engine/**', '**/cli/**', 'node:*'],
       message: 'src/model imports only src/model (it runs in a worker, in Node and in tests).',
     },
     NO_TESTING,
@@ -32,7 +33,7 @@ const ENGINE_RULE = {
     {
       group: ['**/state/**', '**/ui/**', '**/cli/**', 'react', 'react-dom', 'zustand'],
       message:
-        'src/workers is the engine: it imports the model, never the state or the UI (ui → state → engine → model). Hand results to the AnswerSink (workers/sink.ts); state/engine.ts adopts them.',
+        'src/engine imports the model, never the state or the UI (ui → state → engine → model). Hand results to the AnswerSink (engine/sink.ts); state/engine.ts adopts them.',
     },
     NO_TESTING,
   ],
@@ -45,7 +46,7 @@ const LIB_RULE = {
       message: 'src/lib is the published package: the model and web-standard APIs only.',
     },
     {
-      group: ['**/state/**', '**/ui/**', '**/workers/**', '**/cli/**', '**/io/**'],
+      group: ['**/state/**', '**/ui/**', '**/engine/**', '**/cli/**', '**/io/**'],
       message: 'src/lib imports only src/model (library → model).',
     },
     NO_TESTING,
@@ -66,11 +67,39 @@ const CLI_RULE = {
       message: 'src/cli is headless: no React, zustand or d3.',
     },
     {
-      group: ['**/state/**', '**/ui/**', '**/workers/**', '**/io/**', '**/lib/**'],
+      group: ['**/state/**', '**/ui/**', '**/engine/**', '**/io/**', '**/lib/**'],
       message:
         'src/cli imports only src/model, node:* and its own files: move what the page and the CLI share into src/model.',
     },
   ],
+};
+
+/**
+ * Files under 400 lines, functions under 80 (CONTRIBUTING.md), counted plainly: blank lines and
+ * comments count too. A file or function that reads better whole says why in an
+ * `eslint-disable… -- <why>` comment.
+ */
+const SIZE_LIMITS = { 'max-lines': ['error', 400], 'max-lines-per-function': ['error', 80] };
+
+/**
+ * In tests a `describe` callback is a group of tests, not a function: what it holds is bounded by
+ * the file limit, and each test inside (`it`/`test` callbacks, helpers) still counts. So tests use
+ * the core rule with `describe(…)`, `describe.each(…)(…)` and `test.describe(…)` callbacks left out.
+ */
+const coreFunctionLimit = builtinRules.get('max-lines-per-function');
+const TEST_GROUP = /^(test\.)?describe\b/;
+const testFunctionLimit = {
+  meta: coreFunctionLimit.meta,
+  create(context) {
+    const isGroup = (node) =>
+      node.parent?.type === 'CallExpression' &&
+      node.parent.arguments.includes(node) &&
+      TEST_GROUP.test(context.sourceCode.getText(node.parent.callee));
+    const filtered = Object.create(context, {
+      report: { value: (d) => (isGroup(d.node) ? undefined : context.report(d)) },
+    });
+    return coreFunctionLimit.create(filtered);
+  },
 };
 
 export default tseslint.config(
@@ -103,7 +132,7 @@ export default tseslint.config(
   },
   {
     files: ['src/model/**/*.ts'],
-    ignores: ['src/model/**/*.test.ts', 'src/model/testing.ts'],
+    ignores: ['src/model/**/*.test.ts', 'src/model/**/testing.ts', 'src/model/testing/**'],
     rules: {
       'no-restricted-imports': ['error', MODEL_RULE],
       'no-restricted-globals': [
@@ -134,8 +163,8 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/workers/**/*.ts'],
-    ignores: ['src/workers/**/*.test.ts'],
+    files: ['src/engine/**/*.ts'],
+    ignores: ['src/engine/**/*.test.ts'],
     rules: { 'no-restricted-imports': ['error', ENGINE_RULE] },
   },
   {
@@ -188,9 +217,9 @@ export default tseslint.config(
             },
             { group: ['**/cli/**'], message: 'The UI does not import the CLI.' },
             {
-              group: ['**/workers/**', '!**/workers/client.ts', '!**/workers/limits.ts'],
+              group: ['**/engine/**', '!**/engine/client.ts', '!**/engine/limits.ts'],
               message:
-                'The UI reaches the engine through the state (state/engine.ts, the selectors); only workers/client.ts (the client API) and workers/limits.ts (size limits) are its door.',
+                'The UI reaches the engine through the state (state/engine.ts, the selectors); only engine/client.ts (the client API) and engine/limits.ts (size limits) are its door.',
             },
             NO_TESTING,
           ],
@@ -207,13 +236,71 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['**/state/**', '**/ui/**', '**/workers/**', '**/cli/**', 'react', 'zustand'],
+              group: ['**/state/**', '**/ui/**', '**/engine/**', '**/cli/**', 'react', 'zustand'],
               message: 'src/io reads files into the model: it imports the model only.',
             },
             NO_TESTING,
           ],
         },
       ],
+    },
+  },
+  {
+    files: ['src/**/*.{ts,tsx}', 'scripts/**/*.{ts,js}', 'e2e/**/*.ts'],
+    rules: SIZE_LIMITS,
+  },
+  {
+    files: ['src/**/*.test.ts', 'scripts/**/*.test.ts', 'e2e/**/*.spec.ts'],
+    plugins: { limits: { rules: { 'max-lines-per-function': testFunctionLimit } } },
+    rules: {
+      'max-lines-per-function': 'off',
+      'limits/max-lines-per-function': SIZE_LIMITS['max-lines-per-function'],
+    },
+  },
+  {
+    // Temporary (issue 13: lead splits these): the validators being rewritten now, and the
+    // bench scripts other branches are editing. Remove each entry once its file is split.
+    files: [
+      'src/model/validate/openaiResponses.render.ts',
+      'src/model/validate/anthropic.ts',
+      'src/model/validate/anthropic.thinking.ts',
+      'scripts/benchBrowser.ts',
+    ],
+    rules: { 'max-lines': 'off', 'max-lines-per-function': 'off' },
+  },
+  {
+    // Not yet split (issue 18, in progress): each entry goes when its file or functions are.
+    files: [
+      'e2e/largeDisplay.spec.ts',
+      'scripts/bench.ts',
+      'src/engine/stream.ts',
+      'src/model/lostMeaning.ts',
+      'src/model/pairing.ts',
+      'src/model/parse/claudeCodeJsonl.ts',
+      'src/model/parse/codexJsonl.ts',
+      'src/model/parse/containers/curl.ts',
+      'src/model/parse/containers/sse.test.ts',
+      'src/model/parse/gemini.ts',
+      'src/model/parse/geminiCli.ts',
+      'src/model/parse/langchain.ts',
+      'src/model/parse/openaiResponses.ts',
+      'src/ui/MessageRow.tsx',
+      'src/ui/Timeline.tsx',
+      'src/ui/Toolbar.tsx',
+      'src/ui/ViolationsPanel.tsx',
+      'src/ui/arcs/ArcLayer.tsx',
+      'src/ui/budget/EvictionSimulator.tsx',
+      'src/ui/budget/PolicyCard.tsx',
+      'src/ui/budget/SweepChart.tsx',
+      'src/ui/faults/FaultPanel.tsx',
+      'src/ui/learn/LearnPanel.tsx',
+      'src/ui/share/ShareBar.tsx',
+      'src/ui/share/SharePanel.tsx',
+    ],
+    rules: {
+      'max-lines': 'off',
+      'max-lines-per-function': 'off',
+      'limits/max-lines-per-function': 'off',
     },
   },
 );

@@ -5,7 +5,7 @@ import react from '@vitejs/plugin-react';
 /**
  * Transcripts hold secrets: the built page may talk to nothing but its own origin. The policy is
  * a <meta> tag in the built index.html (so it holds on any static host); the worker inherits it
- * (it starts from a blob: URL, workers/client.ts). `vite preview` (`npm start`, the e2e suite)
+ * (it starts from a blob: URL, engine/client.ts). `vite preview` (`npm start`, the e2e suite)
  * serves the built page with the same policy as a header. The dev server needs inline scripts
  * and a websocket for hot reload, so it gets a looser header instead.
  */

@@ -13,8 +13,8 @@ import { openApp } from './helpers.ts';
 // Issue 4, "done when": on the invoice sample and on a long session, a budget where message-level
 // eviction gets the provider's exact 400 while exchange-level eviction stays valid. The expected
 // figures come from the model run in Node with the exact o200k counter (the CLI's code path, see
-// src/state/eviction.test.ts for the CLI ⇄ page selector comparison); the page must show them once
-// its own o200k counter has loaded.
+// src/state/eviction.pageCli.test.ts for the CLI ⇄ page selector comparison); the page must show
+// them once its own o200k counter has loaded.
 
 interface Expected {
   budget: number;

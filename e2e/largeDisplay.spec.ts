@@ -8,7 +8,7 @@ import { generate } from '../scripts/gen.ts';
 import { parseTranscript } from '../src/model/parse/index.ts';
 import { dropFile, openApp, paste } from './helpers.ts';
 
-/** Upper bound of a monospace glyph's advance (em) assumed by sweepLayout.ts's tick spacing. */
+/** Upper bound of a monospace glyph's advance (em) assumed by sweepTicks.ts's tick spacing. */
 const TICK_CHAR_EM = 0.62;
 const TICK_FONT_PX = 10;
 

@@ -25,14 +25,15 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium, type Page } from '@playwright/test';
 import { preview } from 'vite';
-import { claudeCodeLog, Phases, systemChromium } from './benchBrowser.ts';
+import { claudeCodeLog, systemChromium } from './benchPage.ts';
+import { Phases } from './benchTrace.ts';
 import { line } from './benchLine.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const buildDir = path.join(root, 'node_modules/.tmp/bench-dist');
 
 /** In-page recorder: rAF deltas and long animation frames between start() and stop(). */
-const RECORDER = `
+export const RECORDER = `
 window.__keys = {
   frames: [], loaf: [], on: false, obs: null,
   start() {
@@ -64,7 +65,7 @@ async function waitIdle(page: Page, timeout: number): Promise<void> {
   );
 }
 
-interface PressFigures {
+export interface PressFigures {
   long: number;
   frames: number;
   maxFrame: number;
@@ -75,7 +76,7 @@ interface PressFigures {
 }
 
 /** Press `key` `times` times, one press per frame, recording frames and the page's thread time. */
-async function pressRun(
+export async function pressRun(
   page: Page,
   phases: Phases,
   name: string,

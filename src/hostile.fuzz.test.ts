@@ -17,8 +17,8 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from './cli/commands.ts';
 import { CASE_FIXTURES } from './model/fixtures/cases.ts';
 import { decodeBytes } from './model/parse/bytes.ts';
-import type { WorkerResponse } from './workers/protocol.ts';
-import { resetRun, runRequest } from './workers/run.ts';
+import type { WorkerResponse } from './engine/protocol.ts';
+import { resetRun, runRequest } from './engine/run.ts';
 
 const SAMPLES = join(import.meta.dirname, '..', 'public', 'samples');
 

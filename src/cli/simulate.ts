@@ -65,7 +65,7 @@ export async function runSimulate(argv: string[], io: CliIO): Promise<number> {
   if (!parsed) return EXIT_UNREADABLE;
   const t = parsed.transcript;
   const provider = providerFlag ?? DEFAULT_PROVIDER[t.format];
-  // Counted as the page's worker counts (workers/run.ts): o200k, a reply's usage figures when the log has them.
+  // Counted as the page's worker counts (engine/run.ts): o200k, a reply's usage figures when the log has them.
   io.doing = `counting the tokens of ${file}`;
   const table = countTokensCached(t, provider, await loadBpeCounter(), new TokenCache(), {
     preferUsage: true,

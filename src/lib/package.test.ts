@@ -53,7 +53,7 @@ describe('the transcript-inspector package', () => {
     expect(names).toContain('README.md');
     for (const n of names)
       expect(n).toMatch(/^(dist\/(lib|model)\/.+\.(js|d\.ts)|README\.md|package\.json)$/);
-    for (const n of names) expect(n).not.toMatch(/\.test\.|\/ui\/|\/state\/|\/workers\/|\/cli\//);
+    for (const n of names) expect(n).not.toMatch(/\.test\.|\/ui\/|\/state\/|\/engine\/|\/cli\//);
   }, 60_000);
 
   it('its exports map points at built files, and every import it makes is a dependency', () => {

@@ -1,7 +1,7 @@
 /**
- * Test data for faults.test.ts and repair.test.ts: the invoice example (user question → two
- * parallel calls → both results → answer) plus a second exchange with one call, in Anthropic
- * Messages and OpenAI Chat shape. Content invented. Only tests import this file.
+ * Test data for faults.test.ts and the repair tests (repair/*.test.ts): the invoice example
+ * (user question → two parallel calls → both results → answer) plus a second exchange with one
+ * call, in Anthropic Messages and OpenAI Chat shape. Content invented. Only tests import this file.
  */
 import { parseTranscript } from './parse/index.ts';
 import type { Transcript } from './types.ts';

@@ -4,7 +4,7 @@
  *
  * - Unpacked bytes: a file's text (a `.gz` after inflating) is at most `MAX_UNPACKED_BYTES`. V8
  *   strings stop at 2^29 − 24 UTF-16 units (≈ 512 Mi), and a load costs a multiple of the text in
- *   heap (workers/limits.ts): 256 MiB keeps both far off. Inflating stops as soon as the limit is
+ *   heap (engine/limits.ts): 256 MiB keeps both far off. Inflating stops as soon as the limit is
  *   passed, or earlier when the ratio of unpacked to compressed bytes says the file is a bomb.
  * - Depth: nothing deeper than `MAX_JSON_DEPTH` arrays and objects is parsed. `JSON.parse` is not
  *   recursive in V8, but structured clone (postMessage to and from the worker) overflows the

@@ -1,12 +1,12 @@
 /**
- * The one state module that owns the engine's answers. The worker client (workers/client.ts)
+ * The one state module that owns the engine's answers. The worker client (engine/client.ts)
  * hands what comes with an answer — the pair tables it built, the eviction parts and cut markers
  * it prepared, the sweeps it made — to the sink here, which gives each to the selectors that
  * answer from it, so the page does not compute them again on its own thread. The engine imports
  * nothing from the state; the state imports the engine (ui → state → engine → model).
  */
-import { createWorkerClient, type InspectClient } from '../workers/client.ts';
-import type { AnswerSink } from '../workers/sink.ts';
+import { createWorkerClient, type InspectClient } from '../engine/client.ts';
+import type { AnswerSink } from '../engine/sink.ts';
 import { adoptCutMarkers } from './cutMarkers.ts';
 import { adoptEvictionParts } from './eviction.ts';
 import { adoptPairTables } from './pairs.ts';

@@ -1,6 +1,6 @@
 /**
  * Derived data, never stored (docs/architecture.md#state). Each stage is memoised by the
- * reference of its inputs: parse → analyze (in `workers/inspect.ts`) → rows here, tokens in
+ * reference of its inputs: parse → analyze (in `engine/inspect.ts`) → rows here, tokens in
  * `tokens.ts`, find and filters in `find.ts`, violation targets, arcs, broken pairs and counts in
  * `pairs.ts` (re-exported here: this module is the state's selector API). A parse failure is derived too: `nextView` keeps the last
  * good analysis visible next to the error, while the text stays in the store.
@@ -8,8 +8,8 @@
 import type { Analysis } from '../model/analyze.ts';
 import type { ParsedTranscript } from '../model/parse/index.ts';
 import type { ParseError } from '../model/types.ts';
-import { inspect } from '../workers/inspect.ts';
-import type { InspectRequest, Inspection } from '../workers/protocol.ts';
+import { inspect } from '../engine/inspect.ts';
+import type { InspectRequest, Inspection } from '../engine/protocol.ts';
 import { memoWeak } from './memo.ts';
 import type { AppState } from './store.ts';
 

@@ -8,8 +8,8 @@ import { sweepPolicy, type PolicySweep } from '../model/evict/sweep.ts';
 import type { PolicyOptions } from '../model/evict/types.ts';
 import type { TokenTable } from '../model/tokens.ts';
 import type { ProviderId } from '../model/types.ts';
-import { WORKER_EVICTION_MIN } from '../workers/evictionParts.ts';
-import type { SweepSource } from '../workers/sink.ts';
+import { WORKER_EVICTION_MIN } from '../engine/evictionParts.ts';
+import type { SweepSource } from '../engine/sink.ts';
 import { SLOW_PATH_LIMIT } from './cutMarkers.ts';
 import type { PolicyChoice } from './eviction.ts';
 import { memoN } from './memo.ts';
@@ -46,7 +46,7 @@ const sweepListeners = new Set<() => void>();
 
 /**
  * Hand the page a sweep of every policy the worker computed (`sweepContext` over the same context
- * as `selectEvictionContext` builds on the page, tested in workers/sweep.test.ts) for a token table
+ * as `selectEvictionContext` builds on the page, tested in engine/sweep.test.ts) for a token table
  * the page holds; `selectSweep` answers from it. Notifies `subscribeSweeps` listeners.
  * @param table the page's token table (the object the worker sent)
  * @param provider the provider the sweep validated cuts for

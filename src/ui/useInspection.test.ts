@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Analysis } from '../model/analyze.ts';
 import { EMPTY_VIEW, type InspectorView } from '../state/selectors.ts';
-import { inspect } from '../workers/inspect.ts';
-import type { InspectRequest } from '../workers/client.ts';
+import { inspect } from '../engine/inspect.ts';
+import type { InspectRequest } from '../engine/client.ts';
 import { recountShown } from './useInspection.ts';
 
 const req = (text: string): InspectRequest => ({ text, name: '', format: null, provider: null });

@@ -33,8 +33,8 @@ import {
   type InspectClient,
   type InspectRequest,
   type LoadProgress,
-} from '../workers/client.ts';
-import { refuseReason } from '../workers/limits.ts';
+} from '../engine/client.ts';
+import { refuseReason } from '../engine/limits.ts';
 
 let client: InspectClient | null = null;
 function getClient(): InspectClient {

@@ -3,7 +3,7 @@
  * token-independent one (`prepareEvictionParts`: the cut context with its full validation and
  * fast-path tables, the exchange grouping, non-pinned and turn-pair indices) is the O(n) stage
  * that took 0.9–2.1 s on the page's thread at 100,000 messages, so for long transcripts the
- * worker runs it and posts it (workers/evictionParts.ts packs it). The token-dependent one
+ * worker runs it and posts it (engine/evictionParts.ts packs it). The token-dependent one
  * (`assembleEviction`: the non-pinned prefix sums and the pinned tokens) is O(n) over typed
  * arrays and runs again each time a token table arrives. `prepareEviction` is the two in a row:
  * the page, the worker, the CLI and the library all prepare through here.

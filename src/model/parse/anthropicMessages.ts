@@ -6,8 +6,9 @@
 import type { Block, Message, Result, Role, Transcript, ToolDef, UsageRecord } from '../types.ts';
 import type { FormatParser } from './registry.ts';
 import { arr, base64Bytes, isObject, type Json, shapeError, str } from './util.ts';
-import { bareListTranscript, notAnObject, responseTranscript, withList } from './util.ts';
+import { bareListTranscript, notAnObject, responseTranscript } from './util.ts';
 import { jsonDocumentOnly, toolDef } from './util.ts';
+import { write } from './anthropicWrite.ts';
 
 const SERVER_RESULT = /_tool_result$/;
 
@@ -329,78 +330,6 @@ function settingsOf(v: Json): Transcript['settings'] {
   if ('output_format' in v || (isObject(v.output_config) && 'format' in v.output_config))
     settings.outputFormat = true;
   return settings;
-}
-
-/** Render a normalised block as an Anthropic content block (inverse of `anthropicBlock`). */
-export function toAnthropicBlock(b: Block): unknown {
-  switch (b.type) {
-    case 'text':
-      return { type: 'text', text: b.text };
-    case 'image':
-    case 'document':
-      return {
-        type: b.type,
-        source: {
-          type: 'base64',
-          media_type: b.mediaType ?? (b.type === 'image' ? 'image/png' : 'application/pdf'),
-          data: '',
-        },
-      };
-    case 'tool_use':
-      return {
-        type: b.server ? 'server_tool_use' : 'tool_use',
-        id: b.id,
-        name: b.name,
-        input: b.input ?? {},
-      };
-    case 'tool_result':
-      return {
-        type: b.server ?? 'tool_result',
-        tool_use_id: b.toolUseId,
-        ...(b.isError ? { is_error: true } : {}),
-        content:
-          b.content.length === 1 && b.content[0]?.type === 'text'
-            ? b.content[0].text
-            : b.content.map(toAnthropicBlock),
-      };
-    case 'thinking':
-      return {
-        type: 'thinking',
-        thinking: b.thinking,
-        ...(b.signature !== undefined ? { signature: b.signature } : {}),
-      };
-    case 'redacted_thinking':
-      return { type: 'redacted_thinking', data: '' };
-    case 'other':
-      return b.raw;
-  }
-}
-
-/** Render a message for an Anthropic request: its raw value when untouched, else from blocks. */
-export function toAnthropicMessage(m: Message): unknown {
-  if (m.raw !== undefined) return m.raw;
-  const role =
-    m.role === 'assistant'
-      ? 'assistant'
-      : m.role === 'system' || m.role === 'developer'
-        ? 'system'
-        : 'user';
-  if (m.stringContent && m.blocks.length === 1 && m.blocks[0]?.type === 'text')
-    return { role, content: m.blocks[0].text };
-  return { role, content: m.blocks.map(toAnthropicBlock) };
-}
-
-function write(t: Transcript): string {
-  if (t.listKey === 'content') {
-    const m = t.messages[0];
-    const content = m
-      ? m.raw !== undefined && typeof m.raw === 'object' && m.raw !== null
-        ? (m.raw as { content?: unknown }).content
-        : m.blocks.map(toAnthropicBlock)
-      : [];
-    return JSON.stringify({ ...(t.raw as object), content }, null, 2);
-  }
-  return JSON.stringify(withList(t.raw, 'messages', t.messages.map(toAnthropicMessage)), null, 2);
 }
 
 export const anthropicMessagesParser: FormatParser = {

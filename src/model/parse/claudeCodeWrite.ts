@@ -3,7 +3,7 @@
  * `writeClaudeCode`. Reading is in claudeCodeJsonl.ts.
  */
 import type { Message, Transcript } from '../types.ts';
-import { toAnthropicBlock } from './anthropicMessages.ts';
+import { toAnthropicBlock } from './anthropicWrite.ts';
 import { isObject, type Json, str } from './util.ts';
 
 let newLine = 0;

@@ -19,7 +19,7 @@ export const MAX_INLINE_BYTES = 16 * 1024 * 1024;
 /**
  * Largest transcript the encoder puts in a link, in UTF-8 bytes (2 MiB; at most the decoder's
  * `MAX_INLINE_BYTES`, so the page never offers a link it would refuse). 2 MiB is also the size
- * above which the page streams a file instead of holding its text (workers/limits.ts), and
+ * above which the page streams a file instead of holding its text (engine/limits.ts), and
  * building a link from up to 2 MiB takes a fraction of a second; anything larger is shared as a
  * file plus a view-only link.
  */

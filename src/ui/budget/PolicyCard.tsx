@@ -106,6 +106,20 @@ export function PolicyCard({
           </span>
         )}
       </header>
+      {/* The card's answer first: a capped simulator panel must not hide it below the figures. */}
+      {valid ? (
+        <p
+          className={`policy-verdict ${verdict.kind === 'ok' ? 'valid' : 'over'}`}
+          data-testid="policy-verdict"
+        >
+          {verdict.long}
+        </p>
+      ) : (
+        <p className="policy-verdict invalid" data-testid="policy-verdict">
+          HTTP {err?.status ?? 400} from {providerLabel}
+          {err ? ` · [${err.code}] ${err.rule}` : ''}
+        </p>
+      )}
       <div className="policy-options">
         {offers.includes('pinFirst') && (
           <label>
@@ -159,80 +173,77 @@ export function PolicyCard({
         <span className={`kept-fill${r.fits ? '' : ' over'}`} style={{ width: `${keptPct}%` }} />
       </div>
       <dl className="policy-figures">
-        <dt>kept</dt>
-        <dd data-testid="policy-kept">
-          {t}
-          {fmtInt(r.tokensKept)} / {fmtInt(r.budget)}
-        </dd>
-        <dt>deficit</dt>
-        <dd data-testid="policy-deficit">
-          {t}
-          {fmtInt(r.deficit)}
-        </dd>
-        <dt>freed</dt>
-        <dd data-testid="policy-freed">
-          {t}
-          {fmtInt(r.freed)}
-        </dd>
-        <dt>overshoot</dt>
-        <dd data-testid="policy-overshoot" title="tokens freed ÷ deficit (1× = exact fit)">
-          {r.overshoot === null ? '—' : `${r.overshoot.toFixed(2)}×`}
-        </dd>
-        <dt>fits</dt>
-        <dd data-testid="policy-fits" className={r.fits ? '' : valid ? 'warn' : 'bad'}>
-          {r.fits ? 'yes' : 'no: cannot drop more'}
-        </dd>
-        <dt>evicted</dt>
-        <dd data-testid="policy-evicted">
-          {fmtInt(evicted)} message{evicted === 1 ? '' : 's'}
-          {r.summary ? ` → one ${fmtInt(r.summary.tokens)}-token summary` : ''}
-        </dd>
+        <div>
+          <dt>kept</dt>
+          <dd data-testid="policy-kept">
+            {t}
+            {fmtInt(r.tokensKept)} / {fmtInt(r.budget)}
+          </dd>
+        </div>
+        <div>
+          <dt>deficit</dt>
+          <dd data-testid="policy-deficit">
+            {t}
+            {fmtInt(r.deficit)}
+          </dd>
+        </div>
+        <div>
+          <dt>freed</dt>
+          <dd data-testid="policy-freed">
+            {t}
+            {fmtInt(r.freed)}
+          </dd>
+        </div>
+        <div>
+          <dt>overshoot</dt>
+          <dd data-testid="policy-overshoot" title="tokens freed ÷ deficit (1× = exact fit)">
+            {r.overshoot === null ? '—' : `${r.overshoot.toFixed(2)}×`}
+          </dd>
+        </div>
+        <div>
+          <dt>fits</dt>
+          <dd data-testid="policy-fits" className={r.fits ? '' : valid ? 'warn' : 'bad'}>
+            {r.fits ? 'yes' : 'no: cannot drop more'}
+          </dd>
+        </div>
+        <div>
+          <dt>evicted</dt>
+          <dd data-testid="policy-evicted">
+            {fmtInt(evicted)} message{evicted === 1 ? '' : 's'}
+            {r.summary ? ` → one ${fmtInt(r.summary.tokens)}-token summary` : ''}
+          </dd>
+        </div>
       </dl>
-      {valid ? (
-        <p
-          className={`policy-verdict ${verdict.kind === 'ok' ? 'valid' : 'over'}`}
-          data-testid="policy-verdict"
-        >
-          {verdict.long}
-        </p>
-      ) : (
+      {!valid && err && (
         <div className="policy-error">
-          <p className="policy-verdict invalid" data-testid="policy-verdict">
-            HTTP {err?.status ?? 400} from {providerLabel}
-            {err ? ` · [${err.code}] ${err.rule}` : ''}
-          </p>
-          {err && (
-            <>
-              {/* Four lines by default (the timeline keeps its height); the whole body on
-                  demand. Focusable, so its scroll works from the keyboard. */}
-              <pre
-                className={`policy-error-body${full ? ' full' : ''}`}
-                data-testid="policy-error-body"
-                tabIndex={0}
-                aria-label={`HTTP ${err.status} body from ${providerLabel}`}
-              >
-                {prettyJson(err.error)}
-              </pre>
-              <button
-                type="button"
-                className="body-toggle"
-                data-testid="policy-body-toggle"
-                aria-expanded={full}
-                onClick={() => setFull((f) => !f)}
-              >
-                {full ? 'Show less' : 'Show the whole body'}
-              </button>
-              <button
-                type="button"
-                className="jump"
-                data-testid="policy-jump"
-                disabled={causeMessage < 0}
-                onClick={() => onJump(causeMessage)}
-              >
-                Jump to its cause: message {causeLabel}
-              </button>
-            </>
-          )}
+          <button
+            type="button"
+            className="jump"
+            data-testid="policy-jump"
+            disabled={causeMessage < 0}
+            onClick={() => onJump(causeMessage)}
+          >
+            Jump to its cause: message {causeLabel}
+          </button>
+          {/* Four lines by default (the timeline keeps its height); the whole body on demand.
+              Focusable, so its scroll works from the keyboard. */}
+          <pre
+            className={`policy-error-body${full ? ' full' : ''}`}
+            data-testid="policy-error-body"
+            tabIndex={0}
+            aria-label={`HTTP ${err.status} body from ${providerLabel}`}
+          >
+            {prettyJson(err.error)}
+          </pre>
+          <button
+            type="button"
+            className="body-toggle"
+            data-testid="policy-body-toggle"
+            aria-expanded={full}
+            onClick={() => setFull((f) => !f)}
+          >
+            {full ? 'Show less' : 'Show the whole body'}
+          </button>
         </div>
       )}
     </section>

@@ -15,11 +15,10 @@ import {
   DEFAULT_SWEEP_SIZE,
   layoutSweepFrom,
   sweepCursorX,
-  sweepBudgetAt,
   sweepDomainLo,
-  sweepKeyBudget,
   type SweepLayout,
 } from './sweepLayout.ts';
+import { sweepBudgetAt, sweepKeyBudget } from './sweepBudget.ts';
 
 export interface SweepChartProps {
   /**

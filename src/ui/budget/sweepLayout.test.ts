@@ -12,20 +12,18 @@ import {
   triggerPercent,
   windowReadingText,
 } from './contextWindows.ts';
+import { sweepBudgetAt, sweepKeyBudget } from './sweepBudget.ts';
 import {
   DEFAULT_SWEEP_SIZE,
   layoutSweep,
   layoutSweepFrom,
   pixelBars,
-  sweepBudgetAt,
-  tickExtent,
-  TICK_GAP_PX,
   type SweepSegment,
   sweepCursorX,
   sweepDomainLo,
-  sweepKeyBudget,
   sweepSegments,
 } from './sweepLayout.ts';
+import { tickExtent, TICK_GAP_PX } from './sweepTicks.ts';
 
 // Case 01 rebuilt (see state/eviction.test.ts): a cut between call and result orphans the result.
 const T = transcript('anthropic-messages', [

@@ -4,11 +4,11 @@
  * shown policy gets a strip of segments (valid / 400 / cannot fit) and a step line of the tokens
  * it keeps. Units: tokens in, pixels out.
  */
-import { ticks } from 'd3-array';
 import { scaleLinear, type ScaleLinear } from 'd3-scale';
 import { line } from 'd3-shape';
 import type { PolicySweep } from '../../model/evict/sweep.ts';
-import { fmtInt } from '../format.ts';
+import { fitTicks, type SweepTick } from './sweepTicks.ts';
+import { Thinned } from './thinLine.ts';
 
 export interface SweepSize {
   width: number;
@@ -107,14 +107,6 @@ class BarBuilder {
     this.cur = null;
     return this.out;
   }
-}
-
-/** One label of the budget axis (see `SweepLayout.ticks`). */
-export interface SweepTick {
-  value: number;
-  x: number;
-  label: string;
-  anchor: 'start' | 'middle' | 'end';
 }
 
 export interface SweepLayout {
@@ -362,210 +354,4 @@ export function layoutSweepFrom(
     ticks,
     height: size.plotHeight + 8 + sweeps.length * (size.stripHeight + 6) + 14,
   };
-}
-
-/** Font size of the axis labels, px: `.sweep-tick` in budget.css (a monospace font). */
-export const TICK_FONT_PX = 10;
-/**
- * Upper bound of one character's advance in the axis font, em: monospace fonts advance 0.55-0.61
- * em (DejaVu Sans Mono 0.602, Liberation Mono 0.600, Menlo 0.602, Consolas 0.550).
- */
-const TICK_CHAR_EM = 0.62;
-/** Least free space between two axis labels, px. */
-export const TICK_GAP_PX = 6;
-
-/**
- * Width of an axis label at the chart's font (an upper bound), px.
- * @param label the label text (`1,234`)
- */
-export function tickLabelWidth(label: string): number {
-  return label.length * TICK_CHAR_EM * TICK_FONT_PX;
-}
-
-/**
- * Horizontal extent [left, right] of an axis label, px (from its x, anchor and width).
- */
-export function tickExtent(t: Pick<SweepTick, 'x' | 'label' | 'anchor'>): [number, number] {
-  const w = tickLabelWidth(t.label);
-  return t.anchor === 'start'
-    ? [t.x, t.x + w]
-    : t.anchor === 'end'
-      ? [t.x - w, t.x]
-      : [t.x - w / 2, t.x + w / 2];
-}
-
-/** Place labels: centred on their tick, or anchored at the edge they would cross. */
-function placeTicks(
-  values: readonly number[],
-  x: (v: number) => number,
-  width: number,
-): SweepTick[] {
-  return values.map((v) => {
-    const px = x(v);
-    const label = fmtInt(v);
-    const half = tickLabelWidth(label) / 2;
-    const anchor = px - half < 0 ? 'start' : px + half > width ? 'end' : 'middle';
-    return { value: v, x: px, label, anchor };
-  });
-}
-
-function overlapFree(ts: readonly SweepTick[]): boolean {
-  for (let i = 1; i < ts.length; i++) {
-    const a = tickExtent(ts[i - 1] as SweepTick);
-    const b = tickExtent(ts[i] as SweepTick);
-    if (a[1] + TICK_GAP_PX > b[0]) return false;
-  }
-  return true;
-}
-
-/**
- * The budget axis' labels: the most of d3's nice steps (about 4 down to 1 tick, `sweepTicks`)
- * whose labels, at the chart's font (`tickLabelWidth`), keep `TICK_GAP_PX` apart; when even the
- * sparsest set collides, every other label is dropped until they fit (one label always does).
- * @param lo left end of the axis, tokens
- * @param hi right end of the axis, tokens
- * @param x the budget → px scale
- * @param width the chart's width, px (labels stay inside [0, width])
- */
-export function fitTicks(
-  lo: number,
-  hi: number,
-  x: (v: number) => number,
-  width: number,
-): SweepTick[] {
-  for (let count = 4; count >= 1; count--) {
-    const ts = placeTicks(sweepTicks(lo, hi, count), x, width);
-    if (overlapFree(ts)) return ts;
-  }
-  let values = sweepTicks(lo, hi, 1);
-  while (values.length > 1) {
-    values = values.filter((_, i) => i % 2 === 0);
-    const ts = placeTicks(values, x, width);
-    if (overlapFree(ts)) return ts;
-  }
-  return placeTicks(values, x, width);
-}
-
-/**
- * Tick values of the budget axis: distinct integers (tokens) inside [lo, hi], about `count` of
- * them, at d3's nice steps (`d3-array` ticks), never a fractional budget.
- * @param lo left end of the axis, tokens
- * @param hi right end of the axis, tokens
- */
-export function sweepTicks(lo: number, hi: number, count = 4): number[] {
-  const out = [...new Set(ticks(lo, hi, count).filter((v) => Number.isInteger(v)))].filter(
-    (v) => v >= lo && v <= hi,
-  );
-  if (out.length > 0) return out;
-  return [...new Set([Math.ceil(lo), Math.floor(hi)])].filter((v) => v >= lo && v <= hi);
-}
-
-/**
- * Budget (tokens) at a pixel x of a laid-out chart: the inverse of its x scale, floored to a
- * whole token and clamped to the domain. Used for a click on the chart.
- * @param l the layout (its domain)
- * @param px x in the chart's SVG, px
- */
-export function sweepBudgetAt(
-  l: Pick<SweepLayout, 'domain'>,
-  px: number,
-  size: SweepSize = DEFAULT_SWEEP_SIZE,
-): number {
-  const [lo, hi] = l.domain;
-  const x = scaleLinear()
-    .domain([lo, hi + 1])
-    .range([size.left, size.width]);
-  const b = Math.floor(x.invert(px));
-  return Math.max(lo, Math.min(hi, Number.isFinite(b) ? b : lo));
-}
-
-/**
- * The budget a key moves the chart's budget to (keyboard use of the focused chart), or null for a
- * key the chart does not handle. ArrowLeft/ArrowRight (and Down/Up): one pixel's worth of tokens
- * (at least 1), ten with Shift; PageDown/PageUp: a tenth of the axis; Home/End: its ends. The
- * result is a whole token inside the domain.
- * @param l the layout (its domain)
- * @param budget the current budget, tokens
- */
-export function sweepKeyBudget(
-  l: Pick<SweepLayout, 'domain'>,
-  budget: number,
-  key: string,
-  shift = false,
-  size: SweepSize = DEFAULT_SWEEP_SIZE,
-): number | null {
-  const [lo, hi] = l.domain;
-  const px = Math.max(1, Math.round((hi + 1 - lo) / Math.max(1, size.width - size.left)));
-  const step = shift ? px * 10 : px;
-  const page = Math.max(1, Math.round((hi - lo) / 10));
-  const b = Math.max(lo, Math.min(hi, Math.round(budget)));
-  let next: number;
-  switch (key) {
-    case 'ArrowLeft':
-    case 'ArrowDown':
-      next = b - step;
-      break;
-    case 'ArrowRight':
-    case 'ArrowUp':
-      next = b + step;
-      break;
-    case 'PageDown':
-      next = b - page;
-      break;
-    case 'PageUp':
-      next = b + page;
-      break;
-    case 'Home':
-      next = lo;
-      break;
-    case 'End':
-      next = hi;
-      break;
-    default:
-      return null;
-  }
-  return Math.max(lo, Math.min(hi, next));
-}
-
-/** Points of a polyline kept per half-pixel column: first, lowest, highest, last (in x order). */
-class Thinned {
-  private out: [number, number][] = [];
-  private col = NaN;
-  // The current column's points, as two reused number arrays (no array per point).
-  private xs: number[] = [];
-  private ys: number[] = [];
-
-  add(px: number, py: number): void {
-    const c = Math.floor(px * 2);
-    if (c !== this.col) this.flush();
-    this.col = c;
-    this.xs.push(px);
-    this.ys.push(py);
-  }
-
-  private flush(): void {
-    const { xs, ys } = this;
-    const n = xs.length;
-    const at = (i: number): [number, number] => [xs[i] as number, ys[i] as number];
-    if (n <= 4) for (let i = 0; i < n; i++) this.out.push(at(i));
-    else {
-      let lo = 1;
-      let hi = 1;
-      for (let i = 1; i < n - 1; i++) {
-        if ((ys[i] as number) < (ys[lo] as number)) lo = i;
-        if ((ys[i] as number) > (ys[hi] as number)) hi = i;
-      }
-      const mid = lo === hi ? [lo] : lo < hi ? [lo, hi] : [hi, lo];
-      this.out.push(at(0));
-      for (const i of mid) this.out.push(at(i));
-      this.out.push(at(n - 1));
-    }
-    xs.length = 0;
-    ys.length = 0;
-  }
-
-  done(): [number, number][] {
-    this.flush();
-    return this.out;
-  }
 }

@@ -38,8 +38,9 @@ function panelPlacement(bar: HTMLElement): CSSProperties {
 }
 
 /**
- * The share button with its panel (a popover: Esc or a click outside closes it; it never covers
- * the verdict), and the permalink notices. Mounted once, in the header.
+ * The share button with its panel (a popover that takes the focus: Esc, a click outside or Tab
+ * past its last control closes it; it never covers the verdict), and the permalink notices.
+ * Mounted once, in the header.
  * @param shown the source of the transcript on screen (after a text that does not parse, or a
  *   cancelled load, that is not the store's latest source): what the links share
  */
@@ -56,6 +57,7 @@ export function ShareBar({
   const [place, setPlace] = useState<CSSProperties>({});
   const barRef = useRef<HTMLDivElement>(null);
   const toggleRef = useRef<HTMLButtonElement>(null);
+  const popoverRef = useRef<HTMLDivElement>(null);
 
   useLayoutEffect(() => {
     const bar = barRef.current;
@@ -80,11 +82,21 @@ export function ShareBar({
       if (e.target instanceof Node && barRef.current?.contains(e.target)) return;
       setOpen(false);
     };
+    // Focus moves into the panel, and leaving it by keyboard closes it (as a click outside
+    // does): Tab must not walk on into controls the panel covers (WCAG 2.4.11).
+    const onFocusOut = (e: FocusEvent) => {
+      const to = e.relatedTarget;
+      if (to instanceof Node && !barRef.current?.contains(to)) setOpen(false);
+    };
+    const bar = barRef.current;
+    popoverRef.current?.focus();
     document.addEventListener('keydown', onKey, true);
     document.addEventListener('pointerdown', onPointer, true);
+    bar?.addEventListener('focusout', onFocusOut);
     return () => {
       document.removeEventListener('keydown', onKey, true);
       document.removeEventListener('pointerdown', onPointer, true);
+      bar?.removeEventListener('focusout', onFocusOut);
     };
   }, [open]);
 
@@ -104,7 +116,14 @@ export function ShareBar({
         Share
       </button>
       {open && analysis && (
-        <div className="share-popover" role="dialog" aria-label="Share" style={place}>
+        <div
+          className="share-popover"
+          role="dialog"
+          aria-label="Share"
+          style={place}
+          ref={popoverRef}
+          tabIndex={-1}
+        >
           <Panel analysis={analysis} counter={counter} shown={shown} />
         </div>
       )}

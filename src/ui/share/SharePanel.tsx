@@ -30,7 +30,6 @@ import { inlineSizeRefusal } from '../../model/permalink/inline.ts';
 import {
   buildShareLink,
   buildViewOnlyFragment,
-  isAwaitingTranscript,
   isStructureOnly,
 } from '../../state/permalink/storeLink.ts';
 import { pageUrlWithoutHash } from '../../state/urlSync.ts';
@@ -38,6 +37,7 @@ import { fmtInt } from '../format.ts';
 import { downloadBlob, svgToPngBlob } from './download.ts';
 import { buildTimelineSvg } from './timelineSvg.ts';
 import { LinkRow, copy } from './ShareParts.tsx';
+import { sourceBytes, viewLink, whatToOpen } from './shareLinks.ts';
 
 /**
  * Above this many characters a link is offered as structure-only first. Chat tools and document
@@ -57,54 +57,8 @@ const selectLinkFields = (s: AppState) => ({
   anchor: s.anchor,
   faults: s.faults,
   lesson: s.lesson,
+  simulator: s.simulator,
 });
-
-/**
- * The source's size in bytes as far as it is known without reading it: a file's size, else its
- * text's UTF-16 length (a lower bound of its UTF-8 size). The cheap estimate that decides whether
- * an inline link is built at all.
- */
-function sourceBytes(source: Source): number {
-  return source.file ? source.file.size : source.text.length;
-}
-
-/** "the file “a.jsonl”" / "the same transcript": what a view-only link's reader must open. */
-function whatToOpen(source: Source): string {
-  return source.origin === 'file' || (isAwaitingTranscript(source) && source.name !== '')
-    ? `the same file (“${source.name}”)`
-    : 'the same transcript';
-}
-
-/** The "Link to this view": with the transcript when it fits, else the view only and why. */
-function viewLink(
-  state: AppState,
-  base: string,
-): { link: string; carriesTranscript: boolean; why: string | null } {
-  const s = state.source;
-  const viewOnly = () => `${base}#${buildViewOnlyFragment(state)}`;
-  if (s.origin === 'sample' && s.sampleId) {
-    // The sample goes by name (`src=`): no inline text, nothing to check but the fragment.
-    const r = buildShareLink(state, 'full');
-    return r.ok
-      ? { link: `${base}#${r.fragment}`, carriesTranscript: true, why: null }
-      : { link: viewOnly(), carriesTranscript: false, why: r.reason };
-  }
-  if (isAwaitingTranscript(s))
-    return {
-      link: viewOnly(),
-      carriesTranscript: false,
-      why: 'This page was opened from a view-only link.',
-    };
-  // A streamed file (no text held) or a text above the decoder's limit: decided from the size
-  // alone, before anything is encoded.
-  const quick = inlineSizeRefusal(sourceBytes(s));
-  if (s.text === '' || quick !== null)
-    return { link: viewOnly(), carriesTranscript: false, why: quick };
-  const r = buildShareLink(state, 'full');
-  return r.ok
-    ? { link: `${base}#${r.fragment}`, carriesTranscript: true, why: null }
-    : { link: viewOnly(), carriesTranscript: false, why: r.reason };
-}
 
 /** A structure-only text, with what it was built from (a result for other inputs is stale). */
 interface BuiltRedaction {
@@ -239,6 +193,13 @@ export function Panel({
           </p>
         )}
         <LinkRow label="Copy link" link={fullLink} testId="share-link" />
+        {view.carriesTranscript && source.origin !== 'sample' && !isStructureOnly(source) && (
+          <p className="share-note" data-testid="share-holds-text">
+            This link holds the whole transcript, every text included (in the part after #, which
+            browsers do not send to any server): whoever has the link can read it. To share without
+            the texts, use the structure-only link below.
+          </p>
+        )}
         {!view.carriesTranscript && (
           <p className="share-warn" data-testid="share-view-only">
             This link holds the view only, not the transcript.{view.why ? ` ${view.why}` : ''}{' '}
@@ -257,8 +218,8 @@ export function Panel({
       <section>
         <h3>Structure-only link</h3>
         <p className="share-note">
-          Every text, tool input and result, the system prompt and tool descriptions become
-          placeholders of the same token count; ids, uuids and session ids are renamed
+          In this link every text, tool input and result, the system prompt and tool descriptions
+          become placeholders of the same token count; ids, uuids and session ids are renamed
           {redaction ? ` (${fmtInt(redaction.ids)} ids)` : ''}; times become a relative clock; a
           fine-tuned or custom model name becomes its public base.
         </p>

@@ -76,6 +76,59 @@ function ansiEscape(text: string, i: number): { out: string; next: number } {
   return { out: `\\${c}`, next: i + 2 };
 }
 
+/** Appends characters of a word, each with its offset in the text. */
+type Push = (s: string, at: number) => void;
+
+/**
+ * Read an ANSI-C quoted string (`$'…'`) from just after its opening quote: backslash escapes are
+ * decoded (`ansiEscape`).
+ * @returns the offset of the closing `'`, or -1 when the quote is never closed
+ */
+function readAnsiC(text: string, from: number, push: Push): number {
+  let j = from;
+  while (j < text.length) {
+    const d = text[j] as string;
+    if (d === "'") return j;
+    if (d === '\\') {
+      const { out, next } = ansiEscape(text, j);
+      push(out, j);
+      j = next;
+      continue;
+    }
+    push(d, j);
+    j++;
+  }
+  return -1;
+}
+
+/**
+ * Read a double-quoted string from just after its opening `"`: a backslash escapes only `$`,
+ * `` ` ``, `"`, `\\` and a newline (a line continuation); any other backslash stays.
+ * @returns the offset of the closing `"`, or -1 when the quote is never closed
+ */
+function readDoubleQuoted(text: string, from: number, push: Push): number {
+  let j = from;
+  while (j < text.length) {
+    const d = text[j] as string;
+    if (d === '"') return j;
+    if (d === '\\') {
+      const e = text[j + 1];
+      if (e === '\n') {
+        j += 2;
+        continue;
+      }
+      if (e === '$' || e === '`' || e === '"' || e === '\\') {
+        push(e, j);
+        j += 2;
+        continue;
+      }
+    }
+    push(d, j);
+    j++;
+  }
+  return -1;
+}
+
 /**
  * Split the first command of a shell text into words.
  * @param text the pasted text (may hold a prompt `$ ` before the command; the caller strips it)
@@ -128,62 +181,14 @@ export function splitShell(text: string, from = 0): ShellSplit {
       i = close + 1;
       continue;
     }
-    if (c === '$' && text[i + 1] === "'") {
+    if (c === '"' || (c === '$' && text[i + 1] === "'")) {
       if (!cur) cur = { value: '', start: i, offsets: [] };
-      let j = i + 2;
-      let closed = false;
-      while (j < n) {
-        const d = text[j] as string;
-        if (d === "'") {
-          closed = true;
-          break;
-        }
-        if (d === '\\') {
-          const { out, next } = ansiEscape(text, j);
-          push(out, j);
-          j = next;
-          continue;
-        }
-        push(d, j);
-        j++;
-      }
-      if (!closed) {
+      const close = c === '"' ? readDoubleQuoted(text, i + 1, push) : readAnsiC(text, i + 2, push);
+      if (close < 0) {
         end();
-        return { words, unclosed: { quote: "$'", offset: i } };
+        return { words, unclosed: { quote: c === '"' ? '"' : "$'", offset: i } };
       }
-      i = j + 1;
-      continue;
-    }
-    if (c === '"') {
-      if (!cur) cur = { value: '', start: i, offsets: [] };
-      let j = i + 1;
-      let closed = false;
-      while (j < n) {
-        const d = text[j] as string;
-        if (d === '"') {
-          closed = true;
-          break;
-        }
-        if (d === '\\') {
-          const e = text[j + 1];
-          if (e === '\n') {
-            j += 2;
-            continue;
-          }
-          if (e === '$' || e === '`' || e === '"' || e === '\\') {
-            push(e, j);
-            j += 2;
-            continue;
-          }
-        }
-        push(d, j);
-        j++;
-      }
-      if (!closed) {
-        end();
-        return { words, unclosed: { quote: '"', offset: i } };
-      }
-      i = j + 1;
+      i = close + 1;
       continue;
     }
     if (c === ' ' || c === '\t' || c === '\r') {

@@ -1,7 +1,8 @@
 /**
  * The rule catalogue: every provider rule the validators report, as data. Validators take their
  * texts from here (`ruleSpec(code).text`), `docs/rules.md` is generated from it
- * (`npm run rules`), and `catalogue.test.ts` runs a fixture for every entry.
+ * (`npm run rules`), and each family's test (`anthropic.test.ts`, …) runs a fixture for every
+ * entry.
  */
 import { ANTHROPIC_RULES } from './anthropic.ts';
 import { BEDROCK_RULES } from './bedrock.ts';

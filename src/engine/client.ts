@@ -20,7 +20,7 @@ import type { Message, ProviderId, Transcript, UsageRecord } from '../model/type
 import { CANCELLED, type InspectClient, type InspectListener } from './clientApi.ts';
 import { ClientSweeps } from './clientSweeps.ts';
 import { unpackEvictionParts } from './evictionParts.ts';
-import { joinLists, joinTranscript, unpackMessages } from './pack.ts';
+import { joinLists, joinTranscript, unpackMessages, type SourceBytes } from './pack.ts';
 import type { InspectRequest, Inspection, WorkerRequest, WorkerResponse } from './protocol.ts';
 import { NO_SINK, type AnswerSink } from './sink.ts';
 import { createSyncClient } from './syncClient.ts';
@@ -70,6 +70,8 @@ interface Pending {
   resolve: (r: Inspection) => void;
   listener: InspectListener | undefined;
   messages: Message[];
+  /** The file's bytes once the answer brings them (messages may name their raw by spans). */
+  source: SourceBytes;
   /** Pairs and exchanges posted in batches (`lists`). */
   pairs: ToolPair[];
   exchanges: Exchange[];
@@ -135,7 +137,7 @@ class WorkerClient implements InspectClient {
         return;
       case 'messages':
         if (p.recount) return;
-        for (const m of unpackMessages(msg.messages)) p.messages.push(m);
+        for (const m of unpackMessages(msg.messages, p.source)) p.messages.push(m);
         return;
       case 'lists':
         if (p.recount) return;
@@ -165,6 +167,7 @@ class WorkerClient implements InspectClient {
     const held = this.held;
     const reuse = !msg.fresh && held && held.parseId === msg.parseId ? held.transcript : null;
     const bytes = msg.textBytes;
+    p.source.bytes = bytes ?? null;
     const source = bytes
       ? {
           // Decoded only when the transcript's raw is read (joinTranscript's lazy getter).
@@ -276,6 +279,7 @@ class WorkerClient implements InspectClient {
       resolve,
       listener,
       messages: [],
+      source: { bytes: null },
       pairs: [],
       exchanges: [],
       usage: [],

@@ -31,6 +31,22 @@ describe('pack', () => {
     expect(got).toEqual(msgs.map((m) => m.rawIndex));
   });
 
+  it('raws sent as byte spans count their bytes against the same budget', () => {
+    const r = inspect({ text, name: 'log.jsonl', format: null, provider: null });
+    if (!r.ok) throw new Error('no analysis');
+    const msgs = r.analysis.transcript.messages;
+    const spans = new Map<unknown, [number, number]>();
+    for (const m of msgs) if (!Array.isArray(m.raw)) spans.set(m.raw, [0, 1000]);
+    const b = packMessages(msgs, 0, 1000, 5000, spans);
+    expect(b.length).toBeGreaterThan(0);
+    expect(b.length).toBeLessThan(msgs.length);
+    const bytes = b.map((m) =>
+      m.rawSpans ? (m.rawSpans.length / 2) * 1000 : (m.rawJson?.length ?? 0),
+    );
+    expect(bytes.slice(0, -1).reduce((a, c) => a + c, 0)).toBeLessThan(5000);
+    expect(b.some((m) => m.rawSpans)).toBe(true);
+  });
+
   it('a round trip through the compact form gives the same inspection', () => {
     const r = inspect({ text, name: 'log.jsonl', format: null, provider: null });
     expect(r.ok).toBe(true);
@@ -43,7 +59,7 @@ describe('pack', () => {
     const head = structuredClone(stripTranscript(r));
     const back = joinTranscript(
       head,
-      batches.flatMap(unpackMessages),
+      batches.flatMap((b) => unpackMessages(b)),
       { text, name: 'log.jsonl', format: null },
       null,
     );

@@ -2,12 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { generate } from '../../scripts/gen.ts';
 import { readSource } from '../model/parse/index.ts';
 import { gzipSync } from 'fflate';
-import { PREVIEW_RECORDS, READ_CHUNK, readBlobSource } from './stream.ts';
+import { PREVIEW_RECORDS, readBlobSource } from './stream.ts';
 
 describe('readBlobSource', () => {
   it('streams a JSONL log across chunk boundaries into the same document as the text path', async () => {
-    const text = generate({ format: 'claude-code-jsonl', messages: 1500, seed: 5 });
-    expect(text.length).toBeGreaterThan(READ_CHUNK); // several chunks, lines cut between them
+    // Non-ASCII too: line spans are in bytes, not characters.
+    const text = generate({ format: 'claude-code-jsonl', messages: 1500, seed: 5 }).replace(
+      /"text":"/g,
+      '"text":"ünïcode → ',
+    );
+    const chunk = 1 << 18;
+    expect(text.length).toBeGreaterThan(4 * chunk); // several chunks, lines cut between them
     const reads: number[] = [];
     let previewRecords = 0;
     const r = await readBlobSource(
@@ -17,12 +22,22 @@ describe('readBlobSource', () => {
       (doc) => {
         previewRecords = doc.kind === 'jsonl' ? doc.lines.length : 0;
       },
+      chunk,
     );
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     const want = readSource(text, 'log.jsonl');
     expect(r.value.doc).toEqual(want.ok && want.value);
     expect(r.value.text).toBe(text);
+    // The bytes as read, and each line's span in them (what the page parses a raw from).
+    expect(r.value.bytes?.length).toBe(new TextEncoder().encode(text).length);
+    expect(new TextDecoder().decode(r.value.bytes ?? new Uint8Array())).toBe(text);
+    const lines = text.split('\n');
+    const span = r.value.lineSpan;
+    for (const n of [1, 2, 500, lines.length]) {
+      const [a, b] = span ? span(n) : [0, 0];
+      expect(new TextDecoder().decode(r.value.bytes?.subarray(a, b))).toBe(lines[n - 1]);
+    }
     expect(reads.length).toBeGreaterThan(1);
     expect(reads.at(-1)).toBe(new Blob([text]).size);
     expect(previewRecords).toBeGreaterThan(0);

@@ -11,6 +11,7 @@ import { TokenCache } from '../model/tokenCache.ts';
 import type { TextCounter, TokenTable } from '../model/tokens.ts';
 import type { FormatId, ProviderId, Result, Transcript } from '../model/types.ts';
 import type { WorkerResponse } from './protocol.ts';
+import { yieldTask, type StreamedSource } from './stream.ts';
 
 /** How the worker posts (a fake in Node tests). */
 export type Post = (msg: WorkerResponse, transfer?: Transferable[]) => void;
@@ -40,7 +41,7 @@ export const run = {
     format: FormatId | null;
     requestIndex: number | undefined;
     result: Result<ParsedTranscript>;
-    text: string;
+    source: StreamedSource;
   } | null,
   cache: new TokenCache(),
   bpe: null as Promise<TextCounter | null> | null,
@@ -67,4 +68,4 @@ export function idOf(p: ParsedTranscript): number {
 }
 
 /** Let a newer request or a cancel in. */
-export const yieldNow = () => new Promise((r) => setTimeout(r, 0));
+export const yieldNow = yieldTask;

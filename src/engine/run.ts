@@ -21,13 +21,14 @@ import {
   MESSAGE_BATCH,
   MESSAGE_BATCH_CHARS,
   packMessages,
+  type RawSpans,
   stripLists,
   stripTranscript,
 } from './pack.ts';
 import type { Inspection, LoadProgress, WorkerRequest } from './protocol.ts';
 import { idOf, run, yieldNow, type Post } from './runState.ts';
 import { copyTable, countExact, countShown, postSweep, quickTokens } from './runTokens.ts';
-import { readBlobSource } from './stream.ts';
+import { readBlobSource, type StreamedSource } from './stream.ts';
 
 export { runSweep } from './runTokens.ts';
 
@@ -92,17 +93,22 @@ async function runRequestSteps(
   };
   const read = msg.req.file ? await readFile(r) : readText(r);
   if (!read || r.stale()) return;
-  const { parsed, text } = read;
+  const { parsed, source } = read;
   if (!parsed.ok) return fail(r, { ok: false, error: parsed.error });
   step.doing = 'analysing the transcript';
   const inspection = safeAnalyze(parsed.value, msg.req.provider);
   if (!inspection.ok) return fail(r, inspection);
   step.doing = 'sending the transcript to the page';
   const fresh = run.sentParse !== parsed.value;
-  if (fresh && !(await sendMessages(r, inspection.analysis))) return;
+  // A fresh streamed file's bytes go to the page with the answer; its messages then carry
+  // where their source lines are in them instead of their source JSON (pack.ts).
+  const bytes = fresh && source ? await sourceBytes(r, source) : undefined;
+  if (r.stale()) return;
+  const spans = bytes && source ? rawSpans(source) : null;
+  if (fresh && !(await sendMessages(r, inspection.analysis, spans))) return;
   if (fresh) run.sentParse = parsed.value;
   if (r.stale() || !(await sendLists(r, inspection.analysis)) || r.stale()) return;
-  const sent = sendAnswer(r, parsed.value, inspection, fresh, text);
+  const sent = sendAnswer(r, parsed.value, inspection, fresh, bytes);
   if (sent.evictionFollows) sendEviction(r, inspection.analysis, sent);
   else run.held = null;
   if (msg.bpe === false) return;
@@ -117,11 +123,45 @@ async function fail(r: Running, result: Inspection): Promise<void> {
   await countShown(r.msg, r.post, r.stale);
 }
 
+/** A parse, and the streamed file it came from (null for text the page sent). */
+interface Read {
+  parsed: Result<ParsedTranscript>;
+  source: StreamedSource | null;
+}
+
 /** Parse the request's text (memoised). */
-function readText(r: Running): { parsed: Result<ParsedTranscript>; text: string | undefined } {
+function readText(r: Running): Read {
   const { req } = r.msg;
   r.step.doing = 'parsing the input';
-  return { parsed: parseStage(req.text, req.name, req.format, req.requestIndex), text: undefined };
+  return { parsed: parseStage(req.text, req.name, req.format, req.requestIndex), source: null };
+}
+
+/**
+ * The bytes of a streamed file's text for the page (transferred, so taken from the source once;
+ * read from the file again, or encoded, when a later answer needs them again).
+ */
+async function sourceBytes(r: Running, source: StreamedSource): Promise<Uint8Array> {
+  const b = source.bytes;
+  if (b && b.byteLength > 0) {
+    source.bytes = null;
+    return b;
+  }
+  const file = r.msg.req.file;
+  if (source.lineSpan && file) return new Uint8Array(await file.arrayBuffer());
+  return new TextEncoder().encode(source.text);
+}
+
+/**
+ * For a JSON Lines file read as plain UTF-8: the byte span of each parsed line's value (by
+ * identity), so a message whose raw is a line's value (or a list of them) is sent as spans.
+ */
+function rawSpans(source: StreamedSource): RawSpans | null {
+  const { doc, lineSpan } = source;
+  if (doc.kind !== 'jsonl' || !lineSpan) return null;
+  const spans = new Map<unknown, [number, number]>();
+  for (const l of doc.lines)
+    if (typeof l.value === 'object' && l.value !== null) spans.set(l.value, lineSpan(l.line));
+  return spans;
 }
 
 /**
@@ -129,9 +169,7 @@ function readText(r: Running): { parsed: Result<ParsedTranscript>; text: string 
  * choices), posting progress and a preview of the first messages.
  * @returns the parse and the file's text; null when the request went stale or was answered
  */
-async function readFile(
-  r: Running,
-): Promise<{ parsed: Result<ParsedTranscript>; text: string | undefined } | null> {
+async function readFile(r: Running): Promise<Read | null> {
   const { req } = r.msg;
   const file = req.file as Blob;
   const key = r.msg.fileKey ?? -1;
@@ -144,7 +182,7 @@ async function readFile(
     last.format === req.format &&
     last.requestIndex === req.requestIndex
   )
-    return { parsed: last.result, text: last.text };
+    return { parsed: last.result, source: last.source };
   const total = file.size;
   let lastPost = 0;
   const src = await readBlobSource(
@@ -189,24 +227,28 @@ async function readFile(
   });
   await yieldNow();
   const parsed = safeParseDoc(src.value.doc, req.name, req.format, req.requestIndex);
-  const text = src.value.text;
+  const source = src.value;
   const requestIndex = req.requestIndex;
-  run.lastFile = { key, name: req.name, format: req.format, requestIndex, result: parsed, text };
-  return { parsed, text };
+  run.lastFile = { key, name: req.name, format: req.format, requestIndex, result: parsed, source };
+  return { parsed, source };
 }
 
 /**
  * Post a fresh parse's messages in batches: up to MESSAGE_BATCH messages or MESSAGE_BATCH_CHARS
  * of source JSON, whichever comes first. @returns false when the request went stale
  */
-async function sendMessages(r: Running, analysis: Analysis): Promise<boolean> {
+async function sendMessages(
+  r: Running,
+  analysis: Analysis,
+  spans: RawSpans | null,
+): Promise<boolean> {
   const { req, id } = r.msg;
   const ms = analysis.transcript.messages;
   const n = ms.length;
   const totalBytes = req.file?.size ?? req.text.length;
   for (let from = 0; from < n; ) {
     if (r.stale()) return false;
-    const messages = packMessages(ms, from, from + MESSAGE_BATCH, MESSAGE_BATCH_CHARS);
+    const messages = packMessages(ms, from, from + MESSAGE_BATCH, MESSAGE_BATCH_CHARS, spans);
     r.post({ id, kind: 'messages', from, messages });
     from += messages.length;
     if (req.file)
@@ -261,9 +303,9 @@ function sendAnswer(
   parsed: ParsedTranscript,
   inspection: Extract<Inspection, { ok: true }>,
   fresh: boolean,
-  text: string | undefined,
+  textBytes: Uint8Array | undefined,
 ): Sent {
-  const { req, id } = r.msg;
+  const { id } = r.msg;
   const { analysis } = inspection;
   const t = analysis.transcript;
   const parseId = idOf(parsed);
@@ -273,8 +315,6 @@ function sendAnswer(
   const evictionFollows = lists;
   // The worker keeps a copy of each table it sends for a long transcript (the sent one moves).
   const quickCopy = evictionFollows ? copyTable(quick) : null;
-  const textBytes =
-    fresh && req.file && text !== undefined ? new TextEncoder().encode(text) : undefined;
   // The timeline's per-block pairs and arc lanes, so the page's first render does not build them.
   const tables = lists ? pairTables(t.messages, analysis.pairs) : null;
   run.shown = { parseId, t, provider: analysis.provider, exact: false };

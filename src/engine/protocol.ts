@@ -4,8 +4,9 @@
  *
  * Two requests: `inspect` (text the page already holds: a paste, a sample) and `load` (a file the
  * worker streams itself, issue 7). Both are answered the same compact way (pack.ts): the
- * transcript's messages in batches with each message's source JSON as a string (parsed again on
- * the page only when something reads `message.raw`), then one `result` with everything else and
+ * transcript's messages in batches with each message's source JSON as a string, or for a streamed
+ * log the byte spans of its lines in the file's bytes that come with the answer (parsed on the
+ * page only when something reads `message.raw`), then one `result` with everything else and
  * a token table (typed arrays, transferred). A `load` also sends `progress` while it reads and a
  * `preview` of the first messages so the first rows are drawn before the file is read.
  */
@@ -73,8 +74,16 @@ export interface WorkerRequest {
   fileKey?: number;
 }
 
-/** A message as sent: `raw` replaced by its JSON text (undefined stays undefined). */
-export type PackedMessage = Omit<Message, 'raw'> & { rawJson?: string };
+/**
+ * A message as sent: `raw` replaced by its JSON text (undefined stays undefined), or by the byte
+ * spans [start, end, …] of the records it is in the file's bytes (`textBytes`, sent with the
+ * answer); `rawMany`: raw is the list of those records' values, not one value.
+ */
+export type PackedMessage = Omit<Message, 'raw'> & {
+  rawJson?: string;
+  rawSpans?: number[];
+  rawMany?: true;
+};
 
 export type WorkerResponse =
   | { id: number; kind: 'progress'; progress: LoadProgress }

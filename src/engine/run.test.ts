@@ -48,9 +48,15 @@ describe('a streamed file through the worker loop', () => {
     if (res?.kind !== 'result' || !res.textBytes) throw new Error('no bytes with the answer');
     const bytes = res.textBytes;
     expect(new TextDecoder().decode(bytes)).toBe(text);
+    // Each message names its source lines in those bytes, not a copy of their JSON (issue 20).
+    const packed = posts.flatMap((m) => (m.kind === 'messages' ? m.messages : []));
+    expect(packed.every((m) => m.rawJson === undefined && m.rawSpans !== undefined)).toBe(true);
+    expect(packed.some((m) => m.rawMany)).toBe(true); // a reply's lines merged into one message
+    const held = { bytes: null as Uint8Array | null };
     const messages = posts.flatMap((m) =>
-      m.kind === 'messages' ? unpackMessages(m.messages) : [],
+      m.kind === 'messages' ? unpackMessages(m.messages, held) : [],
     );
+    held.bytes = bytes;
     const source = {
       get text() {
         return new TextDecoder().decode(bytes);
@@ -65,6 +71,35 @@ describe('a streamed file through the worker loop', () => {
     if (!direct.ok) throw new Error('does not parse');
     expect(r.analysis.transcript.raw).toEqual(direct.value.transcript.raw);
     expect(r.analysis.transcript.messages).toHaveLength(direct.value.transcript.messages.length);
+    expect(r.analysis.transcript.messages.map((m) => m.raw)).toEqual(
+      direct.value.transcript.messages.map((m) => m.raw),
+    );
+  });
+
+  it('sends the bytes again when the same file is answered fresh after another input', async () => {
+    resetRun();
+    const text = generate({ format: 'claude-code-jsonl', seed: 6, messages: 40 });
+    const file = new Blob([text]);
+    const req = { text: '', name: 'log.jsonl', format: null, provider: null, file };
+    const first: WorkerResponse[] = [];
+    await runRequest({ id: 1, req, bpe: false, fileKey: 9 }, collect(first));
+    await runRequest(
+      { id: 2, req: { text: '[]', name: '', format: null, provider: null }, bpe: false },
+      collect([]),
+    );
+    const again: WorkerResponse[] = [];
+    await runRequest({ id: 3, req, bpe: false, fileKey: 9 }, collect(again));
+    const res = again.find((m) => m.kind === 'result');
+    if (res?.kind !== 'result' || !res.textBytes) throw new Error('no bytes with the answer');
+    expect(res.fresh).toBe(true);
+    expect(new TextDecoder().decode(res.textBytes)).toBe(text);
+    const held = { bytes: res.textBytes };
+    const raws = again.flatMap((m) =>
+      m.kind === 'messages' ? unpackMessages(m.messages, held).map((x) => x.raw) : [],
+    );
+    const direct = parseTranscript(text, { name: 'log.jsonl' });
+    if (!direct.ok) throw new Error('does not parse');
+    expect(raws).toEqual(direct.value.transcript.messages.map((m) => m.raw));
   });
 });
 

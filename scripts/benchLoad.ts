@@ -1,0 +1,285 @@
+/**
+ * The figures of a full load of the 100,000-line generated Claude Code log (≈ 115 MB, 67,302
+ * messages; issue 20), printed by scripts/benchBrowser.ts:
+ *
+ * - full_load_vs_json_parse_100mb: file picked (the input's `change` event, in the page) → the
+ *   complete analysis shown (the app ready, no progress bar: the first frame that shows it), ÷
+ *   the time a fresh page of the same browser takes to `JSON.parse` every line of the same text,
+ *   keeping the values as a loader must (median of 3). Target ≤ 2.0.
+ * - load_heap_vs_file_100mb: the most V8 heap the tab used while loading (page + worker, used
+ *   heap plus ArrayBuffer backing stores, sampled every 100 ms over CDP) ÷ the file's size.
+ *   Target ≤ 2.5. The note gives the heap once the load settled.
+ * - nav_long_frame_share_100k: frames over 50 ms while moving through the loaded log with the
+ *   keyboard: J×30, K×30, j×30, one press a frame (scripts/benchKeys.ts' method), all presses
+ *   together. Target ≤ 0.01.
+ *
+ * With `--profile DIR` the worker's thread is CPU-profiled over the load too
+ * (DIR/load-worker.cpuprofile), and the functions that fill it are printed.
+ */
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, CDPSession, Page } from '@playwright/test';
+import { pressRun, RECORDER, type PressFigures } from './benchKeys.ts';
+import { line } from './benchLine.ts';
+import type { CpuProfile, Phases } from './benchTrace.ts';
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+
+/**
+ * `JSON.parse` of every line of `file` in a fresh blank page of `browser`, keeping the values
+ * (ms; each of 3 rounds, the heap collected before each when the page can).
+ */
+export async function pageJsonParse(browser: Browser, file: string): Promise<number[]> {
+  const page = await browser.newPage();
+  try {
+    await page.setContent('<input type="file" id="f">');
+    await page.locator('#f').setInputFiles(file);
+    return (await page.evaluate(async () => {
+      const f = (document.getElementById('f') as HTMLInputElement).files?.[0];
+      if (!f) return [];
+      const text = await f.text();
+      const times: number[] = [];
+      for (let k = 0; k < 3; k++) {
+        const values: unknown[] = [];
+        const t = performance.now();
+        let start = 0;
+        while (start < text.length) {
+          let end = text.indexOf('\n', start);
+          if (end < 0) end = text.length;
+          if (end > start) values.push(JSON.parse(text.slice(start, end)));
+          start = end + 1;
+        }
+        times.push(performance.now() - t);
+        // Read after the clock stops: the values live through the whole parse.
+        if (values.length === 0) return [];
+        await new Promise((r) => setTimeout(r, 300));
+      }
+      return times;
+    })) as number[];
+  } finally {
+    await page.close();
+  }
+}
+
+/**
+ * The page's CDP session with its dedicated workers attached (the older, unflattened protocol:
+ * Playwright's CDPSession routes no child sessions), to read their heaps and profile them.
+ */
+export class TabSession {
+  private workers: string[] = [];
+  private nextId = 1;
+  private readonly waiting = new Map<number, (v: unknown) => void>();
+  readonly cdp: CDPSession;
+  private constructor(cdp: CDPSession) {
+    this.cdp = cdp;
+  }
+  static async open(page: Page): Promise<TabSession> {
+    const s = new TabSession(await page.context().newCDPSession(page));
+    s.cdp.on('Target.attachedToTarget', (e) => {
+      if (e.targetInfo.type === 'worker') s.workers.push(e.sessionId);
+    });
+    s.cdp.on('Target.detachedFromTarget', (e) => {
+      s.workers = s.workers.filter((w) => w !== e.sessionId);
+    });
+    s.cdp.on('Target.receivedMessageFromTarget', (e) => {
+      const m = JSON.parse(e.message) as { id?: number; result?: unknown };
+      const w = m.id === undefined ? undefined : s.waiting.get(m.id);
+      if (m.id !== undefined && w) {
+        s.waiting.delete(m.id);
+        w(m.result);
+      }
+    });
+    await s.cdp.send('Target.setAutoAttach', {
+      autoAttach: true,
+      waitForDebuggerOnStart: false,
+      flatten: false,
+    });
+    return s;
+  }
+  /** Send a CDP command to the first worker (the inspect worker); null when there is none. */
+  async worker<T>(method: string, params: object = {}): Promise<T | null> {
+    const session = this.workers[0];
+    if (!session) return null;
+    const id = this.nextId++;
+    const answer = new Promise<unknown>((r) => this.waiting.set(id, r));
+    await this.cdp.send('Target.sendMessageToTarget', {
+      sessionId: session,
+      message: JSON.stringify({ id, method, params }),
+    });
+    return (await answer) as T;
+  }
+  /** Bytes of V8 heap in use by the page and by its worker now (used heap + backing stores). */
+  async heap(): Promise<{ page: number; worker: number }> {
+    type Usage = { usedSize: number; backingStorageSize?: number };
+    const size = (u: Usage | null) => (u ? u.usedSize + (u.backingStorageSize ?? 0) : 0);
+    const page = (await this.cdp.send('Runtime.getHeapUsage')) as Usage;
+    return { page: size(page), worker: size(await this.worker<Usage>('Runtime.getHeapUsage')) };
+  }
+}
+
+/** Peaks of the tab's heap (bytes): of page + worker together, and of each alone. */
+export interface HeapPeaks {
+  total: number;
+  page: number;
+  worker: number;
+}
+
+/** Samples `TabSession.heap` every `ms` until stopped; @returns the peaks. */
+export function sampleHeap(tab: TabSession, ms = 100): () => Promise<HeapPeaks> {
+  const peak: HeapPeaks = { total: 0, page: 0, worker: 0 };
+  let on = true;
+  const loop = (async () => {
+    while (on) {
+      try {
+        const h = await tab.heap();
+        peak.total = Math.max(peak.total, h.page + h.worker);
+        peak.page = Math.max(peak.page, h.page);
+        peak.worker = Math.max(peak.worker, h.worker);
+      } catch {
+        // a worker restarting between the two calls: the next sample counts
+      }
+      await new Promise((r) => setTimeout(r, ms));
+    }
+  })();
+  return async () => {
+    on = false;
+    await loop;
+    return peak;
+  };
+}
+
+/** In-page: the `change` of the file input → the first frame showing the complete analysis. */
+const LOAD_WATCH = `
+window.__load = { t0: 0, t1: 0 };
+document.addEventListener('change', (e) => {
+  if (!e.target?.matches?.('[data-testid=file-input]')) return;
+  window.__load.t0 = performance.now();
+  const tick = () => {
+    const ready = document.querySelector('[data-testid=app]')?.getAttribute('data-ready') === 'true';
+    if (ready && !document.querySelector('[data-testid=load-progress]')) window.__load.t1 = performance.now();
+    else requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+}, { capture: true, once: true });
+`;
+
+/** A timed load: ms, the heap's peaks, and the heap (bytes) a second after. */
+export interface LoadFigures {
+  ms: number;
+  peak: HeapPeaks;
+  settled: { page: number; worker: number };
+}
+
+/**
+ * Pick `file` in the page (its `change` → the analysis shown, in-page clock) while sampling the
+ * tab's heap; with `profileDir`, profile the worker meanwhile. `pick` sets the file and waits.
+ * @returns the load's time (ms) and the heap's peak and settled size (bytes)
+ */
+export async function timedLoad(
+  page: Page,
+  pick: () => Promise<void>,
+  profileDir: string | null,
+): Promise<LoadFigures> {
+  const tab = await TabSession.open(page);
+  await page.evaluate(LOAD_WATCH);
+  if (profileDir) {
+    await tab.worker('Profiler.enable');
+    await tab.worker('Profiler.setSamplingInterval', { interval: 500 });
+    await tab.worker('Profiler.start');
+  }
+  const stop = sampleHeap(tab);
+  await pick();
+  await page.waitForFunction('window.__load.t1 > 0', undefined, { timeout: 600_000 });
+  const peak = await stop();
+  const ms = (await page.evaluate('window.__load.t1 - window.__load.t0')) as number;
+  if (profileDir) {
+    const r = await tab.worker<{ profile: CpuProfile }>('Profiler.stop');
+    if (r) {
+      mkdirSync(profileDir, { recursive: true });
+      writeFileSync(path.join(profileDir, 'load-worker.cpuprofile'), JSON.stringify(r.profile));
+      process.stdout.write(`${profileTable('load (worker thread)', r.profile).join('\n')}\n`);
+    }
+  }
+  await page.waitForTimeout(1000);
+  const settled = await tab.heap();
+  await tab.cdp.detach();
+  return { ms, peak, settled };
+}
+
+/** The `top` functions of a CPU profile by inclusive and by self time (ms), as lines. */
+export function profileTable(title: string, prof: CpuProfile, top = 30): string[] {
+  const byId = new Map(prof.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of prof.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const label = (id: number) => {
+    const f = byId.get(id)?.callFrame;
+    if (!f) return '?';
+    return `${f.functionName || '(anonymous)'} ${f.url.split('/').pop() ?? ''}:${f.lineNumber + 1}`;
+  };
+  const inc = new Map<string, number>();
+  const self = new Map<string, number>();
+  prof.samples.forEach((leaf, k) => {
+    const dt = (prof.timeDeltas[k + 1] ?? 0) / 1000;
+    self.set(label(leaf), (self.get(label(leaf)) ?? 0) + dt);
+    const seen = new Set<string>();
+    for (let n: number | undefined = leaf; n !== undefined; n = parent.get(n)) {
+      const l = label(n);
+      if (seen.has(l)) continue;
+      seen.add(l);
+      inc.set(l, (inc.get(l) ?? 0) + dt);
+    }
+  });
+  const rows = (m: Map<string, number>, kind: string) =>
+    [...m.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([f, ms]) => `  ${kind} ${ms.toFixed(0).padStart(6)} ms  ${f}`);
+  return [`## ${title}`, ...rows(inc, ' inc'), ...rows(self, 'self')];
+}
+
+/** Print the two load figures (`ms`, heap) against the baseline `parse` (ms, each round). */
+export function reportLoad(file: string, load: LoadFigures, parse: number[]): void {
+  const size = statSync(file).size;
+  const base = median(parse);
+  line(
+    'full_load_vs_json_parse_100mb',
+    load.ms / base,
+    '×',
+    `${path.basename(file)} (${(size / 1e6).toFixed(0)} MB): file picked → complete analysis shown ${load.ms.toFixed(0)} ms ÷ JSON.parse of every line (kept) in a fresh page ${base.toFixed(0)} ms (rounds ${parse.map((p) => p.toFixed(0)).join(', ')}); target ≤ 2.0`,
+  );
+  const mib = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;
+  line(
+    'load_heap_vs_file_100mb',
+    load.peak.total / size,
+    '×',
+    `peak V8 heap (used + array buffers) of page + worker together while loading ${mib(load.peak.total)}, sampled every 100 ms (peaks alone: page ${mib(load.peak.page)} = ${(load.peak.page / size).toFixed(2)} ×, worker ${mib(load.peak.worker)}); a second after: page ${mib(load.settled.page)}, worker ${mib(load.settled.worker)}; target ≤ 2.5`,
+  );
+}
+
+/**
+ * J×30, K×30 and j×30 (one press a frame) on the loaded page, from its first message:
+ * `nav_long_frame_share_100k` over all presses.
+ */
+export async function navFigures(page: Page, phases: Phases): Promise<void> {
+  await page.evaluate(RECORDER);
+  await page.locator('[data-testid=timeline]').focus();
+  await page.keyboard.press('j');
+  await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
+  const runs: [string, PressFigures][] = [];
+  for (const key of ['J', 'K', 'j'])
+    runs.push([key, await pressRun(page, phases, `nav_${key}`, key, 30)]);
+  const long = runs.reduce((s, [, r]) => s + r.long, 0);
+  const frames = runs.reduce((s, [, r]) => s + r.frames, 0);
+  const each = runs
+    .map(
+      ([k, r]) =>
+        `${k} ${r.long}/${r.frames} (worst ${r.maxFrame.toFixed(0)} ms, task ${r.maxTaskCpu.toFixed(0)} ms)`,
+    )
+    .join(', ');
+  line(
+    'nav_long_frame_share_100k',
+    frames ? long / frames : 0,
+    '',
+    `frames > 50 ms while J×30, K×30, j×30 are pressed, one a frame: ${each}; target ≤ 0.01`,
+  );
+}

@@ -1,0 +1,253 @@
+/**
+ * Reading a file in the worker as it streams in (issue 7). JSON Lines are split and parsed line
+ * by line while the bytes arrive, so parsing overlaps reading and a preview of the first records
+ * is available early; a JSON body is collected and parsed once. Runs in a Web Worker and in Node
+ * (Blob, TextDecoder); never throws: failures are ParseErrors, as in `parseTranscript`.
+ */
+import { decodeBytes } from '../model/parse/bytes.ts';
+import {
+  looksLikeJsonl,
+  tooDeepLine,
+  type JsonFailure,
+  type JsonlLine,
+  type SourceDoc,
+} from '../model/parse/json.ts';
+import { readSource } from '../model/parse/index.ts';
+import type { ParseError, Result } from '../model/types.ts';
+import { maxFileBytes } from './limits.ts';
+
+/** Called while reading: bytes read so far (bytes) and JSONL records parsed so far. */
+export type OnRead = (bytes: number, records: number) => void;
+/** Called once when the first `PREVIEW_RECORDS` JSONL records are parsed (a partial document). */
+export type OnPreview = (doc: SourceDoc) => void;
+
+/** JSONL records that trigger the preview at the latest (it comes after the first read if that gave any). */
+export const PREVIEW_RECORDS = 80;
+/**
+ * Bytes per read (a Blob slice): each read is a round trip to the browser's blob store, so few
+ * and large (a 100 MB file in 25), yet frequent enough for progress.
+ */
+export const READ_CHUNK = 1 << 22;
+/** The first read is smaller, so the preview (the first rows) comes sooner. */
+export const FIRST_CHUNK = 1 << 16;
+
+const GZIP = [0x1f, 0x8b];
+
+/**
+ * Resolve in a new task, after the messages already queued: a MessageChannel message, not
+ * `setTimeout(0)`, which browsers clamp to 4 ms once nested (hundreds of yields in a large load).
+ */
+export function yieldTask(): Promise<void> {
+  if (typeof MessageChannel === 'undefined') return new Promise((r) => setTimeout(r, 0));
+  return new Promise((resolve) => {
+    const ch = new MessageChannel();
+    ch.port1.onmessage = () => {
+      ch.port1.close();
+      resolve();
+    };
+    ch.port2.postMessage(null);
+  });
+}
+
+export interface StreamedSource {
+  doc: SourceDoc;
+  /**
+   * The whole text (for export and the raw view of the page). For a file read as plain UTF-8 it
+   * is decoded from `bytes` on first read: a JSON Lines load never needs it in the worker, and
+   * holding it would cost the file's size again (twice for non-ASCII text).
+   */
+  readonly text: string;
+  /** The file's bytes as read (plain UTF-8 files; null when the file was gzip or UTF-16). */
+  bytes: Uint8Array | null;
+  /**
+   * Where line `n` (1-based) of a plain UTF-8 file lies in `bytes`: [start, end) without its
+   * newline; null for other files.
+   */
+  lineSpan: ((line: number) => [number, number]) | null;
+}
+
+/**
+ * Read a Blob into a source document.
+ * @param blob the file (bytes: UTF-8, or gzip which is inflated by `decodeBytes`, stopping at
+ *   the page's limit on unpacked bytes, `maxFileBytes`)
+ * @param name file name hint (`.jsonl` forces JSON Lines)
+ * @param onRead progress callback; `onPreview` gets the first records of a JSONL file
+ * @param chunkBytes bytes per read after the first (`READ_CHUNK`; smaller in tests)
+ * @returns the document and its text, or a ParseError (`binary` for non-UTF-8/NUL/corrupt gzip,
+ *   `json` with a location for bad JSON, `limit` for a .gz over the limit or a line nested too
+ *   deep, `empty`)
+ */
+export async function readBlobSource(
+  blob: Blob,
+  name: string,
+  onRead: OnRead = () => {},
+  onPreview: OnPreview = () => {},
+  chunkBytes = READ_CHUNK,
+): Promise<Result<StreamedSource>> {
+  try {
+    const head = new Uint8Array(await blob.slice(0, 4).arrayBuffer());
+    const utf16 = (head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff);
+    if ((head[0] === GZIP[0] && head[1] === GZIP[1]) || utf16) {
+      // Compressed or not UTF-8: decode whole (the same checks as a small file).
+      const bytes = new Uint8Array(await blob.arrayBuffer());
+      onRead(blob.size, 0);
+      const text = decodeBytes(bytes, maxFileBytes());
+      if (!text.ok) return text;
+      return wholeText(text.value, name);
+    }
+    return await streamUtf8(blob, name, onRead, onPreview, chunkBytes);
+  } catch (e) {
+    const error: ParseError = {
+      kind: 'binary',
+      message: `The file could not be read: ${e instanceof Error ? e.message : String(e)}`,
+    };
+    return { ok: false, error };
+  }
+}
+
+/** JSON Lines split and parsed as decoded text comes in, stopping at a line nested too deep. */
+class LineParser {
+  readonly lines: JsonlLine[] = [];
+  readonly brokenLines: number[] = [];
+  /** A line nested deeper than MAX_JSON_DEPTH: the read stops and the file is refused. */
+  deep: JsonFailure | null = null;
+  private carry = '';
+  private lineNo = 0;
+  /** Parse the complete lines of `text` after what was carried; `final`: the last piece too. */
+  take(text: string, final: boolean): void {
+    let s = this.carry + text;
+    let start = 0;
+    for (;;) {
+      const nl = s.indexOf('\n', start);
+      if (nl < 0 || this.deep) break;
+      this.push(s.slice(start, nl));
+      start = nl + 1;
+    }
+    s = s.slice(start);
+    if (final && s.length > 0) this.push(s);
+    this.carry = final ? '' : s;
+  }
+  private push(raw: string): void {
+    const lineNo = ++this.lineNo;
+    const t = raw.trim();
+    if (t.length === 0 || this.deep) return;
+    this.deep = tooDeepLine(raw, lineNo);
+    if (this.deep) return;
+    try {
+      this.lines.push({ line: lineNo, value: JSON.parse(t) });
+    } catch {
+      this.brokenLines.push(lineNo);
+    }
+  }
+  /** The refusal of a line nested too deep, or null. */
+  refusal(): Result<never> | null {
+    const d = this.deep;
+    return d
+      ? { ok: false, error: { kind: 'limit', message: d.message, location: d.location } }
+      : null;
+  }
+}
+
+/** A Blob read in slices, the next one in flight while the last is handled. */
+function slices(blob: Blob, first: number, size: number): () => Promise<Uint8Array> {
+  const readAt = (at: number, n: number) => {
+    const p = blob.slice(at, at + n).arrayBuffer();
+    p.catch(() => undefined); // awaited by the next call; an early return must not leave it unhandled
+    return p;
+  };
+  let next = readAt(0, first);
+  let off = first;
+  return async () => {
+    const bytes = new Uint8Array(await next);
+    if (off < blob.size) next = readAt(off, size);
+    off += size;
+    return bytes;
+  };
+}
+
+/** `readBlobSource` for a UTF-8 file: JSON Lines parsed as they stream in, a JSON body whole. */
+async function streamUtf8(
+  blob: Blob,
+  name: string,
+  onRead: OnRead,
+  onPreview: OnPreview,
+  chunkBytes: number,
+): Promise<Result<StreamedSource>> {
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+  const jsonlHint = /\.(jsonl|ndjson)$/i.test(name);
+  // The bytes in one buffer (the page gets them for export and raw views: no re-encoding), and
+  // every newline's offset in them (a newline byte is a newline character in UTF-8).
+  const all = new Uint8Array(blob.size);
+  const newlines: number[] = [];
+  const parts: string[] = [];
+  const parser = new LineParser();
+  let mode = 'undecided' as 'undecided' | 'jsonl' | 'json';
+  let previewed = false;
+  const nextSlice = slices(blob, FIRST_CHUNK, chunkBytes);
+  for (let read = 0; read < blob.size; ) {
+    const bytes = await nextSlice();
+    all.set(bytes, read);
+    for (let k = bytes.indexOf(10); k >= 0; k = bytes.indexOf(10, k + 1)) newlines.push(read + k);
+    read += bytes.length;
+    const last = read >= blob.size;
+    let chunk: string;
+    try {
+      chunk = decoder.decode(bytes, { stream: !last });
+    } catch {
+      // Report the exact offset as a small file would.
+      const whole = decodeBytes(new Uint8Array(await blob.arrayBuffer()));
+      return whole.ok ? wholeText(whole.value, name) : whole;
+    }
+    if (chunk.includes('\u0000'))
+      return decodeBytes(new Uint8Array(await blob.arrayBuffer())) as Result<never>;
+    if (mode === 'undecided')
+      // Decided on the first chunk: a log's first line is far shorter than a chunk.
+      mode = jsonlHint || (chunk.includes('\n') && looksLikeJsonl(chunk)) ? 'jsonl' : 'json';
+    // JSON Lines are parsed as they come (their text is not kept); a JSON body whole at the end.
+    if (mode === 'jsonl') parser.take(chunk, last);
+    else parts.push(chunk);
+    const refused = parser.refusal();
+    if (refused) return refused;
+    const { lines, brokenLines } = parser;
+    // Preview as soon as the first small read gave complete records (enough for a screen).
+    if (
+      mode === 'jsonl' &&
+      !previewed &&
+      (lines.length >= PREVIEW_RECORDS || (read <= FIRST_CHUNK && lines.length > 0))
+    ) {
+      previewed = true;
+      onPreview({ kind: 'jsonl', lines: lines.slice(), brokenLines: brokenLines.slice() });
+    }
+    onRead(read, lines.length);
+    // Let other messages (a newer request) in between chunks.
+    await yieldTask();
+  }
+  const lineSpan = (n: number): [number, number] => [
+    n <= 1 ? 0 : (newlines[n - 2] as number) + 1,
+    newlines[n - 1] ?? all.length,
+  ];
+  if (mode === 'jsonl' && parser.lines.length > 0) {
+    let text: string | null = null;
+    const doc: SourceDoc = { kind: 'jsonl', lines: parser.lines, brokenLines: parser.brokenLines };
+    const value: StreamedSource = {
+      doc,
+      get text() {
+        return (text ??= new TextDecoder().decode(all));
+      },
+      bytes: all,
+      lineSpan,
+    };
+    return { ok: true, value };
+  }
+  // A JSON body (or a log with no JSON line): the text whole, as a small file is read.
+  const text = mode === 'jsonl' ? new TextDecoder().decode(all) : parts.join('');
+  const whole = wholeText(text, name);
+  return whole.ok ? { ok: true, value: { ...whole.value, bytes: all, lineSpan } } : whole;
+}
+
+/** A text read whole (gzip, UTF-16, a JSON body): no bytes of the file's own kept. */
+function wholeText(text: string, name: string): Result<StreamedSource> {
+  const src = readSource(text, name);
+  if (!src.ok) return src;
+  return { ok: true, value: { doc: src.value, text, bytes: null, lineSpan: null } };
+}

@@ -1,0 +1,214 @@
+import { describe, expect, it } from 'vitest';
+import { load } from '../faults.fixtures.ts';
+import { repairTranscript, UNREPAIRABLE_NOTES } from '../repair.ts';
+import { assistant, call, result, transcript, user } from '../testing.ts';
+import type { Transcript } from '../types.ts';
+import { validateTranscript } from '../validate/index.ts';
+import { expectRepaired, expectRoundTrip } from './testing.ts';
+
+describe('repair for the other providers rules', () => {
+  it('Gemini G2: a history that starts with the model call (case 12) drops that leading exchange', () => {
+    const t = load({
+      contents: [
+        {
+          role: 'model',
+          parts: [
+            {
+              functionCall: {
+                id: 'gc_2',
+                name: 'run_shell_command',
+                args: { command: 'npm run build' },
+              },
+            },
+          ],
+        },
+        {
+          role: 'user',
+          parts: [
+            {
+              functionResponse: {
+                id: 'gc_2',
+                name: 'run_shell_command',
+                response: { output: 'ok' },
+              },
+            },
+          ],
+        },
+        { role: 'model', parts: [{ text: 'The build passes.' }] },
+        { role: 'user', parts: [{ text: 'Is the assistant stuck in a loop?' }] },
+      ],
+    });
+    expect(t.format).toBe('gemini');
+    expect(validateTranscript(t, 'gemini').violations[0]).toMatchObject({
+      rule: 'role_order',
+      code: 'G2',
+    });
+    const r = repairTranscript(t, 'gemini');
+    expectRepaired(t, r, 'gemini');
+    expect(r.changes).toMatchObject([{ kind: 'exchange_removed', replaced: [0, 1, 2] }]);
+    expect(r.transcript.messages).toEqual([t.messages[3]]);
+  });
+
+  it('Bedrock B2: parallel results split over two user messages are merged into one', () => {
+    const t = load({
+      modelId: 'anthropic.claude-3-5-sonnet',
+      toolConfig: { tools: [{ toolSpec: { name: 'f', inputSchema: { json: {} } } }] },
+      messages: [
+        { role: 'user', content: [{ text: 'Check both.' }] },
+        {
+          role: 'assistant',
+          content: [
+            { toolUse: { toolUseId: 'tooluse_a', name: 'f', input: {} } },
+            { toolUse: { toolUseId: 'tooluse_b', name: 'f', input: {} } },
+          ],
+        },
+        {
+          role: 'user',
+          content: [{ toolResult: { toolUseId: 'tooluse_a', content: [{ text: 'A' }] } }],
+        },
+        {
+          role: 'user',
+          content: [{ toolResult: { toolUseId: 'tooluse_b', content: [{ text: 'B' }] } }],
+        },
+      ],
+    });
+    expect(t.format).toBe('bedrock-converse');
+    expect(validateTranscript(t, 'bedrock').valid).toBe(false);
+    const r = repairTranscript(t, 'bedrock');
+    expectRepaired(t, r, 'bedrock');
+    expect(r.changes.map((c) => c.kind)).toEqual(['results_merged']);
+    expect(r.transcript.messages).toHaveLength(3);
+    expectRoundTrip(r, 'bedrock');
+  });
+
+  it('Bedrock B6: an error result with no content gets a short message', () => {
+    const t = load({
+      modelId: 'anthropic.claude-3-5-sonnet',
+      toolConfig: { tools: [{ toolSpec: { name: 'f', inputSchema: { json: {} } } }] },
+      messages: [
+        { role: 'user', content: [{ text: 'Go.' }] },
+        {
+          role: 'assistant',
+          content: [{ toolUse: { toolUseId: 'tooluse_e', name: 'f', input: {} } }],
+        },
+        {
+          role: 'user',
+          content: [{ toolResult: { toolUseId: 'tooluse_e', content: [], status: 'error' } }],
+        },
+      ],
+    });
+    expect(validateTranscript(t, 'bedrock').violations[0]?.rule).toBe('error_result_empty');
+    const r = repairTranscript(t, 'bedrock');
+    expectRepaired(t, r, 'bedrock');
+    expect(r.changes.map((c) => c.kind)).toEqual(['error_result_filled']);
+  });
+
+  it('A12: a prefill that ends in whitespace is trimmed (older models accept the prefill itself)', () => {
+    const t = load({
+      model: 'claude-3-5-sonnet-20241022',
+      max_tokens: 100,
+      messages: [
+        { role: 'user', content: 'Name a colour.' },
+        { role: 'assistant', content: 'The colour is ' },
+      ],
+    });
+    expect(validateTranscript(t, 'anthropic').violations[0]?.message).toBe(
+      'messages: final assistant content cannot end with trailing whitespace',
+    );
+    const r = repairTranscript(t, 'anthropic');
+    expectRepaired(t, r, 'anthropic');
+    expect(r.changes.map((c) => c.kind)).toEqual(['whitespace_trimmed']);
+    expect(r.transcript.messages[1]?.blocks).toEqual([{ type: 'text', text: 'The colour is' }]);
+  });
+
+  it('A12 on a model that refuses any prefill is explained, not repaired', () => {
+    const t = load({
+      model: 'claude-opus-4-6',
+      max_tokens: 100,
+      messages: [
+        { role: 'user', content: 'Name a colour.' },
+        { role: 'assistant', content: 'The colour is' },
+      ],
+    });
+    const r = repairTranscript(t, 'anthropic');
+    expect(r.unrepaired).toMatchObject([
+      { rule: 'trailing_assistant', code: 'A12', note: UNREPAIRABLE_NOTES.trailing_assistant },
+    ]);
+    expect(r.changes).toEqual([]);
+  });
+
+  it('R5: a reasoning item whose output item is gone is removed', () => {
+    const t = load({
+      model: 'o3',
+      input: [
+        { type: 'message', role: 'user', content: 'Status of order 1042?' },
+        { type: 'reasoning', id: 'rs_1', summary: [], encrypted_content: 'gAAAA' },
+      ],
+    });
+    expect(validateTranscript(t, 'openai-responses').violations.map((v) => v.rule)).toContain(
+      'reasoning_without_following',
+    );
+    const r = repairTranscript(t, 'openai-responses');
+    expectRepaired(t, r, 'openai-responses');
+    expect(r.changes.map((c) => c.kind)).toEqual(['reasoning_removed']);
+  });
+
+  it('R6: an item sent twice loses its second copy', () => {
+    const t = load({
+      model: 'o3',
+      input: [
+        { type: 'message', role: 'user', content: 'Status of order 1042?' },
+        {
+          type: 'function_call',
+          id: 'fc_1',
+          call_id: 'call_1',
+          name: 'get_order',
+          arguments: '{}',
+        },
+        {
+          type: 'function_call',
+          id: 'fc_1',
+          call_id: 'call_1',
+          name: 'get_order',
+          arguments: '{}',
+        },
+        { type: 'function_call_output', call_id: 'call_1', output: 'shipped' },
+      ],
+    });
+    expect(validateTranscript(t, 'openai-responses').violations.map((v) => v.rule)).toContain(
+      'duplicate_item',
+    );
+    const r = repairTranscript(t, 'openai-responses');
+    expectRepaired(t, r, 'openai-responses');
+    expect(r.transcript.messages).toHaveLength(3);
+  });
+});
+
+describe('repair where raw indices repeat', () => {
+  it("Mistral tool → user: the leading exchange stays when the cause is a later message sharing a group member's raw index", () => {
+    // A history cut mid-exchange: call, result, then the user's next question. The result and the
+    // question share raw index 1 (as two of ours split from one source item do). Mistral refuses
+    // `user` after `tool` at the question, which is not in the leading group.
+    const distinct = transcript('anthropic-messages', [
+      assistant(call('c1')),
+      user(result('c1')),
+      user('Next question.'),
+      assistant('Answer.'),
+      user('More.'),
+    ]);
+    const repeated: Transcript = {
+      ...distinct,
+      messages: distinct.messages.map((m, i) => (i === 2 ? { ...m, rawIndex: 1 } : m)),
+    };
+    const v = validateTranscript(repeated, 'mistral').violations[0];
+    expect(v).toMatchObject({ rule: 'role_order', index: 2, messageIndex: 1, ids: [] });
+    const r = repairTranscript(repeated, 'mistral');
+    expect(r.changes).toEqual([]);
+    expect(r.transcript.messages).toEqual(repeated.messages);
+    expect(r.unrepaired.map((u) => u.rule)).toEqual(['role_order']);
+    // As with distinct raw indices.
+    const d = repairTranscript(distinct, 'mistral');
+    expect(d.changes).toEqual([]);
+    expect(d.unrepaired.map((u) => u.rule)).toEqual(['role_order']);
+  });
+});

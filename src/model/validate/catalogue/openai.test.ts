@@ -1,0 +1,117 @@
+/**
+ * The catalogue's rules for OpenAI Chat and its dialects (DeepSeek, Qwen, Mistral), one fixture
+ * each (./testing.ts says what is checked).
+ */
+import { assistant, call, msg, tool, transcript, user } from '../../testing.ts';
+import type { Message } from '../../types.ts';
+import { OPENAI_CHAT_RULES } from './openai.ts';
+import { body, expectFixtures, type Fixture } from './testing.ts';
+
+const chat = (messages: Message[]) => transcript('openai-chat', messages);
+
+const FIXTURES: Record<string, Fixture> = {
+  O1: {
+    provider: 'openai-chat',
+    t: () => chat([user('q'), tool('c1')]),
+    params: { n: 1 },
+    path: 'messages.[1].role',
+  },
+  O2: {
+    provider: 'openai-chat',
+    t: () => chat([user('q'), assistant(call('c1'))]),
+    params: { ids: ['c1'] },
+    path: 'messages',
+  },
+  O3: {
+    provider: 'openai-chat',
+    t: () => chat([user('q'), assistant(call('c1')), tool('c2'), tool('c1')]),
+    params: { id: 'c2' },
+    path: 'messages.[2].role',
+  },
+  O6: {
+    provider: 'openai-chat',
+    t: () => chat([user('q'), assistant(call('c1')), tool('c1'), tool('c1')]),
+    params: { id: 'c1', n: 2, m: 3 },
+    path: 'messages.[3].tool_call_id',
+  },
+  O7: {
+    provider: 'openai-chat',
+    t: () =>
+      body([
+        { role: 'user', content: 'q' },
+        { role: 'function', name: 'f', content: '{}' },
+      ]),
+    path: null,
+  },
+  O8: { provider: 'openai-chat', t: () => chat([]), params: {}, path: 'messages' },
+  O9: {
+    provider: 'openai-chat',
+    t: () =>
+      chat([
+        user('q'),
+        assistant(call('c1')),
+        msg('tool', [{ type: 'tool_result', toolUseId: null, isError: false, content: [] }]),
+      ]),
+    params: { n: 2 },
+    path: 'messages[2].tool_call_id',
+  },
+  OW1: {
+    provider: 'openai-chat',
+    t: () => chat([user('q'), assistant(call('c1')), tool('c1'), assistant(call('c1'))]),
+    path: null,
+  },
+  OW2: {
+    provider: 'deepseek',
+    t: () => chat([user('q'), assistant(call('c1')), tool('c1'), tool('c1')]),
+    path: null,
+  },
+  D1: {
+    provider: 'deepseek',
+    t: () => chat([user('q'), tool('c1')]),
+    params: {},
+    path: 'messages.[1].role',
+  },
+  D2: {
+    provider: 'deepseek',
+    t: () => chat([user('q'), assistant(call('c1')), user('x')]),
+    params: {},
+    path: 'messages.[2].role',
+  },
+  Q1: {
+    provider: 'qwen',
+    t: () => chat([user('q'), tool('c1')]),
+    params: {},
+    path: 'messages.[1].role',
+  },
+  Q2: {
+    provider: 'qwen',
+    t: () => chat([user('q'), assistant(call('c1')), user('x')]),
+    params: { n: 2 },
+    path: 'messages.[2].role',
+  },
+  M1: {
+    provider: 'mistral',
+    t: () => chat([user('q'), assistant('a')]),
+    params: { found: 'assistant' },
+    path: null,
+  },
+  M2: {
+    provider: 'mistral',
+    t: () => chat([user('q'), assistant(call('c1')), tool('c1'), user('x')]),
+    params: { found: 'user', prev: 'tool' },
+    path: null,
+  },
+  M3: {
+    provider: 'mistral',
+    t: () =>
+      chat([user('q'), assistant(call('c1'), call('c2')), tool('c1'), assistant('x'), user('y')]),
+    params: {},
+    path: null,
+  },
+};
+
+expectFixtures(
+  'OpenAI Chat and its dialects (DeepSeek, Qwen, Mistral)',
+  OPENAI_CHAT_RULES,
+  FIXTURES,
+);

@@ -1,0 +1,113 @@
+/**
+ * The catalogue's OpenAI Responses rules, one fixture each (./testing.ts says what is
+ * checked).
+ */
+import { RESPONSES_RULES } from './responses.ts';
+import { body, expectFixtures, type Fixture } from './testing.ts';
+
+const fc = (id: string, callId: string) => ({
+  type: 'function_call',
+  id,
+  call_id: callId,
+  name: 'f',
+  arguments: '{}',
+});
+const out = (callId: string) => ({ type: 'function_call_output', call_id: callId, output: 'ok' });
+const ask = { role: 'user', content: 'q' };
+
+const FIXTURES: Record<string, Fixture> = {
+  R1: {
+    provider: 'openai-responses',
+    t: () => body({ input: [ask, out('c1')] }),
+    params: { id: 'c1' },
+    path: 'input',
+  },
+  R2: {
+    provider: 'openai-responses',
+    t: () => body({ input: [ask, fc('fc_1', 'c1')] }),
+    params: { id: 'c1' },
+    path: 'input',
+  },
+  R3: {
+    provider: 'openai-responses',
+    t: () => body({ model: 'o3', input: [ask, fc('fc_1', 'c1'), out('c1')] }),
+    params: { id: 'fc_1' },
+    path: 'input',
+  },
+  R3b: {
+    provider: 'openai-responses',
+    t: () =>
+      body({
+        model: 'o3',
+        input: [ask, { type: 'reasoning', summary: [] }, fc('fc_1', 'c1'), out('c1')],
+      }),
+    params: { id: 'fc_1' },
+    path: 'input',
+  },
+  R4: {
+    provider: 'openai-responses',
+    t: () =>
+      body({
+        model: 'o3',
+        input: [
+          ask,
+          {
+            type: 'message',
+            id: 'msg_1',
+            role: 'assistant',
+            content: [{ type: 'output_text', text: 'a' }],
+          },
+          ask,
+        ],
+      }),
+    params: { id: 'msg_1' },
+    path: 'input',
+  },
+  R5: {
+    provider: 'openai-responses',
+    t: () =>
+      body({ model: 'o3', input: [ask, { type: 'reasoning', id: 'rs_1', summary: [] }, ask] }),
+    params: { id: 'rs_1' },
+    path: 'input',
+  },
+  R6: {
+    provider: 'openai-responses',
+    t: () =>
+      body({
+        model: 'o3',
+        input: [
+          ask,
+          { type: 'reasoning', id: 'rs_1', summary: [] },
+          fc('fc_1', 'c1'),
+          out('c1'),
+          fc('fc_1', 'c2'),
+          out('c2'),
+        ],
+      }),
+    params: { id: 'fc_1' },
+    path: 'input',
+  },
+  R7: {
+    provider: 'openai-responses',
+    t: () => body({ input: [ask, { type: 'function_call_output', output: 'x' }] }),
+    params: { n: 1 },
+    path: 'input',
+  },
+  RW1: {
+    provider: 'openai-responses',
+    t: () => body({ input: [ask, fc('fc_1', 'c1'), out('c1'), fc('fc_2', 'c1')] }),
+    path: null,
+  },
+  RW2: {
+    provider: 'openai-responses',
+    t: () => body({ input: [ask, fc('fc_1', 'c1'), out('c1'), out('c1')] }),
+    path: null,
+  },
+  RW3: {
+    provider: 'openai-responses',
+    t: () => body({ input: [ask, out('c1'), fc('fc_1', 'c1')] }),
+    path: null,
+  },
+};
+
+expectFixtures('OpenAI Responses', RESPONSES_RULES, FIXTURES);

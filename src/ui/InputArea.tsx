@@ -1,0 +1,61 @@
+/**
+ * The input area under the header: the hint for a first-time reader of a sample, the banner for
+ * input that could not be taken, the load status of a streamed file, and the text box.
+ */
+import type { SampleEntry } from '../io/files.ts';
+import type { ParseError } from '../model/types.ts';
+import { useAppStore, type Source } from '../state/store.ts';
+import { describeSource } from './format.ts';
+import type { FileError, SetFileError } from './input/fileError.ts';
+import { InputHint } from './InputHint.tsx';
+import { LoadStatus } from './LoadStatus.tsx';
+import { ParseErrorBanner } from './ParseErrorBanner.tsx';
+import { SourceTextBox } from './SourceTextBox.tsx';
+import type { LoadState } from './useInspection.ts';
+
+export interface InputAreaProps {
+  samples: SampleEntry[];
+  /** The source of the transcript on screen. */
+  shown: Source | null;
+  /** The error the banner shows (a file error first, else the parse error). */
+  error: ParseError | null;
+  fileError: FileError | null;
+  /** Whether a transcript is on screen (the banner says it stays). */
+  keptPrevious: boolean;
+  load: LoadState | null;
+  onCancelLoad: () => void;
+  showText: boolean;
+  onShowText: () => void;
+  onFile: (f: File) => void;
+  setFileError: SetFileError;
+}
+
+export function InputArea(p: InputAreaProps) {
+  const { shown } = p;
+  const lesson = useAppStore((s) => s.lesson);
+  const text = useAppStore((s) => s.source.text);
+  const setSource = useAppStore((s) => s.setSource);
+  return (
+    <section className="input-area" aria-label="Your transcript">
+      {shown?.origin === 'sample' && lesson === null && (
+        <InputHint
+          sample={p.samples.find((x) => x.id === shown.sampleId)?.title ?? shown.name}
+          onFile={p.onFile}
+          onPasteBox={p.onShowText}
+        />
+      )}
+      {p.error && (
+        <ParseErrorBanner
+          error={p.error}
+          keptPrevious={p.keptPrevious}
+          unreadFile={p.fileError?.file}
+          shown={describeSource(shown)}
+        />
+      )}
+      {p.load && <LoadStatus load={p.load} onCancel={p.onCancelLoad} />}
+      {p.showText && (
+        <SourceTextBox text={text} setSource={setSource} setFileError={p.setFileError} />
+      )}
+    </section>
+  );
+}

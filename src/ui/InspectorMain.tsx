@@ -1,0 +1,161 @@
+/**
+ * The page's main area once a transcript is shown: the timeline column (stats line, warnings,
+ * the pinned system prompt, the eviction simulator, find, the timeline) and the verdict column.
+ */
+import { useCallback, useMemo, type RefObject } from 'react';
+import type { SampleEntry } from '../io/files.ts';
+import type { Analysis } from '../model/analyze.ts';
+import type { TextCounter } from '../model/tokens.ts';
+import type { Transcript } from '../model/types.ts';
+import { VALIDATORS } from '../model/validate/index.ts';
+import type { FaultedView } from '../state/faults.ts';
+import {
+  selectCounts,
+  selectDimmed,
+  selectMatches,
+  selectPinnedText,
+  selectTokens,
+  selectViolationTargets,
+} from '../state/selectors.ts';
+import { useAppStore } from '../state/store.ts';
+import { selectPairSignals } from './arcs/pairSignals.ts';
+import { EvictionSimulator } from './budget/EvictionSimulator.tsx';
+import { selectSimulatorLostMeaning } from './budget/SimulatorLostMeaning.tsx';
+import { useEviction, useTimelineEviction } from './budget/useEviction.ts';
+import { FindBar } from './FindBar.tsx';
+import { nextInList } from './navigation.ts';
+import { PinnedSystem } from './PinnedSystem.tsx';
+import { SummaryLine } from './SummaryLine.tsx';
+import { Timeline } from './Timeline.tsx';
+import type { InspectionState } from './useInspection.ts';
+import { VerdictColumn } from './VerdictColumn.tsx';
+
+export interface InspectorMainProps {
+  analysis: Analysis;
+  faulted: FaultedView | null;
+  parsed: InspectionState['parsed'];
+  samples: SampleEntry[];
+  counter: TextCounter;
+  simOpen: boolean;
+  setSimOpen: (open: boolean) => void;
+  /** The streamed file whose preview is drawn: verdicts are provisional. */
+  partial: string | null;
+  expanded: ReadonlySet<number>;
+  toggle: (message: number) => void;
+  /** The selected message (-1: none). */
+  currentMessage: number;
+  jump: (message: number) => void;
+  findRef: RefObject<HTMLInputElement | null>;
+}
+
+/** The provider's label as the validators name it (the id when none does). */
+export function providerLabelOf(provider: string): string {
+  return VALIDATORS.find((v) => v.id === provider)?.label ?? provider;
+}
+
+/**
+ * Lost-meaning marks of the primary policy's eviction (issue 8), for the timeline's rows: message
+ * index → kind; null while no budget is set.
+ */
+function useLostMarks(sim: ReturnType<typeof useEviction>, transcript: Transcript) {
+  const storeBudget = useAppStore((s) => s.budget);
+  const lost =
+    sim && storeBudget !== null
+      ? selectSimulatorLostMeaning(transcript, sim.view.results[0])
+      : null;
+  return useMemo(
+    () => (lost ? new Map(lost.marks.map((m) => [m.messageIndex, m.kind])) : null),
+    [lost],
+  );
+}
+
+/** The parser's non-fatal notes (broken JSONL lines, no system prompt), one per line. */
+function TranscriptWarnings({ warnings }: { warnings: readonly string[] }) {
+  if (warnings.length === 0) return null;
+  return (
+    <ul className="warnings">
+      {warnings.map((w, i) => (
+        <li key={i}>{w}</li>
+      ))}
+    </ul>
+  );
+}
+
+export function InspectorMain(p: InspectorMainProps) {
+  const { analysis, currentMessage, jump, partial } = p;
+  const find = useAppStore((s) => s.find);
+  const roleFilter = useAppStore((s) => s.roleFilter);
+  const blockFilter = useAppStore((s) => s.blockFilter);
+  const tokens = selectTokens(analysis.transcript, analysis.provider, p.counter);
+  const targets = selectViolationTargets(analysis);
+  const matches = selectMatches(analysis, find);
+  const sim = useEviction(analysis, tokens);
+  const stepMatch = useCallback(
+    (dir: 1 | -1) => {
+      const m = nextInList(matches.messages, currentMessage, dir);
+      if (m >= 0) jump(m);
+    },
+    [matches, currentMessage, jump],
+  );
+  const providerLabel = providerLabelOf(analysis.provider);
+  const pinned = selectPinnedText(analysis.transcript);
+  const timelineEviction = useTimelineEviction(sim, analysis.transcript, providerLabel);
+  const lostMarks = useLostMarks(sim, analysis.transcript);
+  return (
+    <main className={`main${p.simOpen ? ' sim-open' : ''}`}>
+      <section className="left" aria-label="Transcript timeline">
+        <SummaryLine
+          analysis={analysis}
+          counts={selectCounts(analysis)}
+          signals={selectPairSignals(analysis)}
+          tokens={tokens}
+          providerLabel={providerLabel}
+          parsed={p.parsed}
+        />
+        <TranscriptWarnings warnings={analysis.transcript.warnings} />
+        {pinned && <PinnedSystem text={pinned} />}
+        {sim && (
+          <EvictionSimulator
+            model={sim}
+            transcript={analysis.transcript}
+            tokens={tokens}
+            providerLabel={providerLabel}
+            onJump={jump}
+            open={p.simOpen}
+            onOpenChange={p.setSimOpen}
+            provisional={partial}
+          />
+        )}
+        <FindBar
+          matchCount={matches.messages.length}
+          current={matches.messages.indexOf(currentMessage) + 1}
+          onStep={stepMatch}
+          inputRef={p.findRef}
+        />
+        <Timeline
+          analysis={analysis}
+          tokens={tokens}
+          dimmed={selectDimmed(analysis, roleFilter, blockFilter)}
+          matches={matches}
+          violations={targets}
+          expanded={p.expanded}
+          onToggle={p.toggle}
+          eviction={timelineEviction}
+          lostMarks={lostMarks}
+          query={find}
+        />
+      </section>
+      <VerdictColumn
+        samples={p.samples}
+        analysis={analysis}
+        faulted={p.faulted}
+        tokens={tokens}
+        providerLabel={providerLabel}
+        targets={targets}
+        currentMessage={currentMessage}
+        onJump={jump}
+        provisional={partial}
+      />
+    </main>
+  );
+}

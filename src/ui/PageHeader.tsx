@@ -1,0 +1,57 @@
+/** The page's header: the title, the toolbar, the lesson toggle, the help popover and sharing. */
+import type { Dispatch, SetStateAction } from 'react';
+import type { SampleEntry } from '../io/files.ts';
+import type { Analysis } from '../model/analyze.ts';
+import type { TextCounter } from '../model/tokens.ts';
+import { DEFAULT_PROVIDER } from '../model/validate/index.ts';
+import type { Source } from '../state/store.ts';
+import { HelpPopover } from './HelpPopover.tsx';
+import { LearnToggle } from './learn/LearnPanel.tsx';
+import { ShareBar } from './share/ShareBar.tsx';
+import { Toolbar } from './Toolbar.tsx';
+import type { InspectionState } from './useInspection.ts';
+
+export interface PageHeaderProps {
+  samples: SampleEntry[];
+  /** The source of the transcript on screen (null before the first). */
+  shown: Source | null;
+  onSample: (entry: SampleEntry) => void;
+  onFile: (file: File) => void;
+  parsed: InspectionState['parsed'];
+  analysis: Analysis | null;
+  counter: TextCounter;
+  showText: boolean;
+  onToggleText: () => void;
+  help: boolean;
+  setHelp: Dispatch<SetStateAction<boolean>>;
+}
+
+export function PageHeader(p: PageHeaderProps) {
+  const { analysis, parsed, setHelp } = p;
+  return (
+    <header className="top">
+      <div className="brand">
+        <h1>Transcript Inspector</h1>
+        <p className="tagline" data-testid="tagline">
+          Why did the LLM request with tool calls get an HTTP 400, and what does trimming cut?
+        </p>
+      </div>
+      <Toolbar
+        samples={p.samples}
+        shown={p.shown}
+        onSample={p.onSample}
+        onFile={p.onFile}
+        requests={parsed?.requests}
+        requestIndex={parsed?.requestIndex}
+        detectedFormat={parsed?.candidates[0]?.format ?? analysis?.transcript.format ?? null}
+        defaultProvider={analysis ? DEFAULT_PROVIDER[analysis.transcript.format] : null}
+        showText={p.showText}
+        onToggleText={p.onToggleText}
+        onHelp={() => setHelp((h) => !h)}
+      />
+      <LearnToggle samples={p.samples} />
+      <HelpPopover open={p.help} onClose={() => setHelp(false)} />
+      <ShareBar analysis={analysis} counter={p.counter} shown={p.shown} />
+    </header>
+  );
+}

@@ -1,0 +1,79 @@
+/**
+ * The stats line over the timeline: format → provider, the counts of messages, exchanges, arcs,
+ * broken and odd pairs, the token total and how it was counted, and the format picker when the
+ * text reads as more than one format.
+ */
+import type { Analysis } from '../model/analyze.ts';
+import type { TokenTable } from '../model/tokens.ts';
+import type { Counts } from '../state/pairs.ts';
+import { useAppStore } from '../state/store.ts';
+import { AmbiguousFormat } from './AmbiguousFormat.tsx';
+import type { PairSignals } from './arcs/pairSignals.ts';
+import { fmtInt } from './format.ts';
+import type { InspectionState } from './useInspection.ts';
+
+export interface SummaryLineProps {
+  analysis: Analysis;
+  counts: Counts;
+  signals: PairSignals | null;
+  tokens: TokenTable;
+  providerLabel: string;
+  parsed: InspectionState['parsed'];
+}
+
+export function SummaryLine({
+  analysis,
+  counts,
+  signals,
+  tokens,
+  providerLabel,
+  parsed,
+}: SummaryLineProps) {
+  const setFormatOverride = useAppStore((s) => s.setFormatOverride);
+  return (
+    <div className="summary" data-testid="summary">
+      <span data-testid="format">{analysis.transcript.format}</span> →{' '}
+      <span data-testid="provider">{analysis.provider}</span>
+      <span>
+        <b data-testid="count-messages">{fmtInt(counts.messages)}</b>{' '}
+        {counts.messages === 1 ? 'message' : 'messages'}
+      </span>
+      <span>
+        <b data-testid="count-exchanges">{fmtInt(counts.exchanges)}</b>{' '}
+        {counts.exchanges === 1 ? 'exchange' : 'exchanges'}
+      </span>
+      <span title="Arcs join each tool_use to its tool_result (blue: answered in the next message)">
+        <span className="swatch sw-arc" aria-hidden="true" />
+        <b data-testid="count-arcs">{fmtInt(counts.arcs)}</b> {counts.arcs === 1 ? 'arc' : 'arcs'}
+      </span>
+      <span
+        className={signals && signals.errorArcs > 0 ? 'bad' : ''}
+        title={`Pairs the ${providerLabel} verdict holds against the request (red arcs)`}
+      >
+        <span className="swatch sw-arc-bad" aria-hidden="true" />
+        <b data-testid="count-broken">{fmtInt(signals?.errorArcs ?? 0)}</b> broken
+      </span>
+      {signals && signals.warningArcs > 0 && (
+        <span
+          className="warn"
+          data-testid="count-warnings"
+          title={`Pairs pairing finds odd (a reused id, a late or second result) that no ${providerLabel} error names (amber arcs)`}
+        >
+          <span className="swatch sw-arc-warn" aria-hidden="true" />
+          <b>{fmtInt(signals.warningArcs)}</b> warning
+          {signals.warningArcs === 1 ? '' : 's'}
+        </span>
+      )}
+      <span className="basis" title="How the token counts were obtained" data-testid="token-basis">
+        {fmtInt(tokens.total)} tokens, {tokens.basis.label}
+      </span>
+      {parsed?.ambiguous && (
+        <AmbiguousFormat
+          candidates={parsed.candidates}
+          current={analysis.transcript.format}
+          onPick={setFormatOverride}
+        />
+      )}
+    </div>
+  );
+}

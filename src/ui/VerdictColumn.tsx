@@ -1,0 +1,59 @@
+/**
+ * The side column: the lesson (it stays in view, its own box) over the verdict, which scrolls:
+ * the faults applied, the repair, and the provider's violations.
+ */
+import type { SampleEntry } from '../io/files.ts';
+import type { Analysis } from '../model/analyze.ts';
+import type { TokenTable } from '../model/tokens.ts';
+import type { FaultedView } from '../state/faults.ts';
+import type { ViolationTarget } from '../state/selectors.ts';
+import { useAppStore } from '../state/store.ts';
+import { FaultPanel } from './faults/FaultPanel.tsx';
+import { RepairPanel } from './faults/RepairPanel.tsx';
+import { LearnPanel } from './learn/LearnPanel.tsx';
+import { ViolationsPanel } from './ViolationsPanel.tsx';
+
+export interface VerdictColumnProps {
+  samples: SampleEntry[];
+  analysis: Analysis;
+  faulted: FaultedView | null;
+  tokens: TokenTable;
+  providerLabel: string;
+  targets: ViolationTarget[];
+  currentMessage: number;
+  onJump: (message: number) => void;
+  /** The streamed file whose preview is drawn: the verdict is provisional. */
+  provisional: string | null;
+}
+
+export function VerdictColumn(p: VerdictColumnProps) {
+  const { analysis, faulted, providerLabel, onJump } = p;
+  const repairView = useAppStore((s) => s.repairView);
+  const sourceName = useAppStore((s) => s.source.name);
+  return (
+    <div className="side-column">
+      {/* The lesson stays in view (its own box) while the verdict below scrolls. */}
+      <LearnPanel samples={p.samples} analysis={analysis} tokens={p.tokens} onJump={onJump} />
+      <div className="side-scroll" tabIndex={-1}>
+        {faulted && <FaultPanel view={faulted} />}
+        {faulted && repairView && (
+          <RepairPanel
+            transcript={faulted.transcript}
+            provider={analysis.provider}
+            providerLabel={providerLabel}
+            sourceName={sourceName}
+            onJump={onJump}
+          />
+        )}
+        <ViolationsPanel
+          validation={analysis.validation}
+          providerLabel={providerLabel}
+          targets={p.targets}
+          currentMessage={p.currentMessage}
+          onJump={onJump}
+          provisional={p.provisional}
+        />
+      </div>
+    </div>
+  );
+}

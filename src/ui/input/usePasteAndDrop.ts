@@ -1,0 +1,61 @@
+/** The paste and drop input paths: paste anywhere, drop a file or text anywhere on the page. */
+import { useEffect, useState } from 'react';
+import type { Source } from '../../state/store.ts';
+import type { SetFileError } from './fileError.ts';
+import { isTypingTarget } from './typingTarget.ts';
+
+/** Paste anywhere (outside text fields, which handle their own paste). */
+export function usePasteAnywhere(setSource: (s: Source) => void, setFileError: SetFileError): void {
+  useEffect(() => {
+    const onPaste = (e: ClipboardEvent) => {
+      if (isTypingTarget(e.target)) return;
+      const text = e.clipboardData?.getData('text/plain') ?? '';
+      if (text.length === 0) return;
+      e.preventDefault();
+      setFileError(null);
+      setSource({ text, name: '', origin: 'paste' });
+    };
+    document.addEventListener('paste', onPaste);
+    return () => document.removeEventListener('paste', onPaste);
+  }, [setSource, setFileError]);
+}
+
+/**
+ * Drop a file (or text) anywhere. Returns whether something is being dragged over the page (the
+ * drop overlay shows meanwhile).
+ */
+export function useDropAnywhere(
+  loadFile: (f: File) => Promise<void>,
+  setSource: (s: Source) => void,
+): boolean {
+  const [dragging, setDragging] = useState(false);
+  useEffect(() => {
+    const onOver = (e: DragEvent) => {
+      e.preventDefault();
+      setDragging(true);
+    };
+    const onLeave = (e: DragEvent) => {
+      if (e.relatedTarget === null) setDragging(false);
+    };
+    const onDrop = (e: DragEvent) => {
+      e.preventDefault();
+      setDragging(false);
+      const file = e.dataTransfer?.files[0];
+      if (file) {
+        void loadFile(file);
+        return;
+      }
+      const text = e.dataTransfer?.getData('text/plain') ?? '';
+      if (text) setSource({ text, name: '', origin: 'paste' });
+    };
+    window.addEventListener('dragover', onOver);
+    window.addEventListener('dragleave', onLeave);
+    window.addEventListener('drop', onDrop);
+    return () => {
+      window.removeEventListener('dragover', onOver);
+      window.removeEventListener('dragleave', onLeave);
+      window.removeEventListener('drop', onDrop);
+    };
+  }, [loadFile, setSource]);
+  return dragging;
+}

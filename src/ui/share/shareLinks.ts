@@ -1,0 +1,59 @@
+/**
+ * The links of the share panel, decided before anything is rendered: the "Link to this view"
+ * (with the transcript when it fits, else the view only and why) and what a reader of a view-only
+ * link must open.
+ */
+import { inlineSizeRefusal } from '../../model/permalink/inline.ts';
+import {
+  buildShareLink,
+  buildViewOnlyFragment,
+  isAwaitingTranscript,
+} from '../../state/permalink/storeLink.ts';
+import type { AppState, Source } from '../../state/store.ts';
+
+/**
+ * The source's size in bytes as far as it is known without reading it: a file's size, else its
+ * text's UTF-16 length (a lower bound of its UTF-8 size). The cheap estimate that decides whether
+ * an inline link is built at all.
+ */
+export function sourceBytes(source: Source): number {
+  return source.file ? source.file.size : source.text.length;
+}
+
+/** "the file “a.jsonl”" / "the same transcript": what a view-only link's reader must open. */
+export function whatToOpen(source: Source): string {
+  return source.origin === 'file' || (isAwaitingTranscript(source) && source.name !== '')
+    ? `the same file (“${source.name}”)`
+    : 'the same transcript';
+}
+
+/** The "Link to this view": with the transcript when it fits, else the view only and why. */
+export function viewLink(
+  state: AppState,
+  base: string,
+): { link: string; carriesTranscript: boolean; why: string | null } {
+  const s = state.source;
+  const viewOnly = () => `${base}#${buildViewOnlyFragment(state)}`;
+  if (s.origin === 'sample' && s.sampleId) {
+    // The sample goes by name (`src=`): no inline text, nothing to check but the fragment.
+    const r = buildShareLink(state, 'full');
+    return r.ok
+      ? { link: `${base}#${r.fragment}`, carriesTranscript: true, why: null }
+      : { link: viewOnly(), carriesTranscript: false, why: r.reason };
+  }
+  if (isAwaitingTranscript(s))
+    return {
+      link: viewOnly(),
+      carriesTranscript: false,
+      why: 'This page was opened from a view-only link.',
+    };
+  // A streamed file (no text held) or a text above the decoder's limit: decided from the size
+  // alone, before anything is encoded.
+  const quick = inlineSizeRefusal(sourceBytes(s));
+  if (s.text === '' || quick !== null)
+    return { link: viewOnly(), carriesTranscript: false, why: quick };
+  const r = buildShareLink(state, 'full');
+  return r.ok
+    ? { link: `${base}#${r.fragment}`, carriesTranscript: true, why: null }
+    : { link: viewOnly(), carriesTranscript: false, why: r.reason };
+}

@@ -1,0 +1,74 @@
+/**
+ * Keyboard navigation outside text fields: `?` help, Escape, `/` find, j/k (↓/↑) messages,
+ * J/K (Shift+↓/↑) exchanges, n/N violations, Enter or Space opens the current row.
+ */
+import { useEffect, type Dispatch, type RefObject, type SetStateAction } from 'react';
+import type { Analysis } from '../model/analyze.ts';
+import { selectViolationMessages } from '../state/selectors.ts';
+import { useAppStore } from '../state/store.ts';
+import { isTypingTarget } from './input/typingTarget.ts';
+import { nextInList, stepExchange, stepMessage } from './navigation.ts';
+
+export interface KeyboardTargets {
+  analysis: Analysis | null;
+  /** The selected message (-1: none). */
+  currentMessage: number;
+  jump: (message: number) => void;
+  toggle: (message: number) => void;
+  setHelp: Dispatch<SetStateAction<boolean>>;
+  findRef: RefObject<HTMLInputElement | null>;
+}
+
+/** The message a navigation key moves to (-2: not a navigation key; -1: nowhere to go). */
+function navigationTarget(e: KeyboardEvent, analysis: Analysis, current: number): number {
+  const n = analysis.transcript.messages.length;
+  if (e.key === 'j' || (e.key === 'ArrowDown' && !e.shiftKey)) return stepMessage(n, current, 1);
+  if (e.key === 'k' || (e.key === 'ArrowUp' && !e.shiftKey)) return stepMessage(n, current, -1);
+  if (e.key === 'J' || (e.key === 'ArrowDown' && e.shiftKey))
+    return stepExchange(analysis.grouping, current, 1);
+  if (e.key === 'K' || (e.key === 'ArrowUp' && e.shiftKey))
+    return stepExchange(analysis.grouping, current, -1);
+  if (e.key === 'n') return nextInList(selectViolationMessages(analysis), current, 1);
+  if (e.key === 'N') return nextInList(selectViolationMessages(analysis), current, -1);
+  return -2;
+}
+
+/** Listen for the page's keys on the window while mounted. */
+export function useKeyboardNavigation(k: KeyboardTargets): void {
+  const { analysis, currentMessage, jump, toggle, setHelp, findRef } = k;
+  const select = useAppStore((s) => s.select);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.ctrlKey || e.metaKey || e.altKey || isTypingTarget(e.target)) return;
+      if (e.key === '?') {
+        setHelp((h) => !h);
+        e.preventDefault();
+        return;
+      }
+      if (e.key === 'Escape') {
+        setHelp(false);
+        select(null);
+        return;
+      }
+      if (e.key === '/') {
+        findRef.current?.focus();
+        e.preventDefault();
+        return;
+      }
+      if (!analysis) return;
+      const target = navigationTarget(e, analysis, currentMessage);
+      if (target === -2 && (e.key === 'Enter' || e.key === ' ') && currentMessage >= 0) {
+        if (e.target instanceof HTMLButtonElement) return;
+        toggle(currentMessage);
+        e.preventDefault();
+        return;
+      }
+      if (target >= 0) {
+        e.preventDefault();
+        jump(target);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [analysis, currentMessage, jump, select, toggle, setHelp, findRef]);
+}

@@ -1,0 +1,79 @@
+/**
+ * Which transcript is on screen, and where it came from. A text that fails to parse keeps the
+ * previous transcript, and the Sample menu, the address and Share must keep naming that one (not
+ * the failed file); a cancelled load brings back the transcript shown before its preview, and
+ * that one's source with it.
+ */
+import { useEffect, useState } from 'react';
+import { useAppStore, type Source } from '../state/store.ts';
+import type { SetFileError } from './input/fileError.ts';
+import { partialLoadName } from './LoadStatus.tsx';
+import type { InspectionState } from './useInspection.ts';
+
+type Shown = { analysis: unknown; source: Source | null };
+
+/**
+ * @param live what the engine answered last
+ * @param view what is drawn (the deferred render of `live`)
+ * @returns `shown`: the source of the transcript on screen (null before the first); `partial`:
+ *   the name of a streamed file while only its preview is drawn (verdicts are provisional)
+ */
+export function useShownSource(
+  live: InspectionState,
+  view: InspectionState,
+  setFileError: SetFileError,
+): { shown: Source | null; partial: string | null } {
+  const source = useAppStore((s) => s.source);
+  const setSource = useAppStore((s) => s.setSource);
+  const { error } = view;
+  const [shown, setShown] = useState<Shown & { before: Shown | null }>({
+    analysis: null,
+    source: null,
+    before: null,
+  });
+  // The analysis of a streamed file's preview (its first rows): verdicts wait while it is drawn.
+  const [previewAnalysis, setPreviewAnalysis] = useState<unknown>(null);
+  if (live.load?.preview && live.analysis !== previewAnalysis) setPreviewAnalysis(live.analysis);
+  const partial = partialLoadName(
+    view.load,
+    view.analysis !== null && view.analysis === previewAnalysis,
+  );
+  if (view.analysis !== shown.analysis)
+    setShown({
+      analysis: view.analysis,
+      source:
+        shown.before !== null && view.analysis === shown.before.analysis
+          ? shown.before.source
+          : source,
+      before: { analysis: shown.analysis, source: shown.source },
+    });
+
+  // A streamed file that failed (bad JSON, too deep, a .gz bomb), or any file refused for a limit
+  // (nothing in it to fix in the text box): nothing of it is shown, so the store's source goes
+  // back to the transcript on screen (the address, the Sample menu and Share name that one, not
+  // the failed file) and the banner says the file could not be read, as for a small file that
+  // fails to decode (issue 14).
+  const failed =
+    error && !view.pending && source.origin === 'file' && view.request?.file === source.file
+      ? view.request
+      : undefined;
+  const revert = failed != null && (failed.file !== undefined || error?.kind === 'limit');
+  useEffect(() => {
+    const back = shown.source;
+    if (!revert || !error || !back || back === source) return;
+    const name = source.name;
+    setFileError({ ...error, message: `${name}: ${error.message}`, file: name });
+    setSource(back);
+  }, [revert, error, source, shown.source, setSource, setFileError]);
+  // A cancelled load leaves the transcript shown before it: the store's source goes back to that
+  // one too, so the address, Copy link, Back and a reload name what is on screen (issue 15).
+  const cancelled =
+    view.load?.cancelled === true &&
+    source.file !== undefined &&
+    view.request?.file === source.file;
+  useEffect(() => {
+    if (cancelled && shown.source && shown.source !== source) setSource(shown.source);
+  }, [cancelled, source, shown.source, setSource]);
+
+  return { shown: shown.source, partial };
+}
