@@ -7,7 +7,7 @@ import type { Block, Message, Result, Role, Transcript, ToolDef, UsageRecord } f
 import type { FormatParser } from './registry.ts';
 import { arr, base64Bytes, isObject, type Json, shapeError, str } from './util.ts';
 import { bareListTranscript, notAnObject, responseTranscript } from './util.ts';
-import { jsonDocumentOnly } from './util.ts';
+import { jsonDocumentOnly, toolDef } from './util.ts';
 import { write } from './anthropicWrite.ts';
 
 const SERVER_RESULT = /_tool_result$/;
@@ -160,11 +160,11 @@ function parseMessages(list: unknown[], listKey: string): Message[] {
 function parseTools(v: unknown): ToolDef[] | null {
   const list = arr(v);
   if (!list) return null;
-  return list.filter(isObject).map((t) => ({
-    name: str(t.name) ?? str(t.type) ?? '',
-    ...(str(t.description) ? { description: str(t.description) as string } : {}),
-    ...(t.input_schema !== undefined ? { schema: t.input_schema } : {}),
-  }));
+  const out: ToolDef[] = [];
+  for (const t of list)
+    if (isObject(t))
+      out.push(toolDef(str(t.name) ?? str(t.type) ?? '', t.description, t.input_schema));
+  return out;
 }
 
 function usageOf(u: unknown, messageIndex?: number): UsageRecord[] {
@@ -183,7 +183,7 @@ function usageOf(u: unknown, messageIndex?: number): UsageRecord[] {
   return [rec];
 }
 
-const FOREIGN_PARTS = [
+const FOREIGN_PARTS = new Set([
   'input_text',
   'output_text',
   'image_url',
@@ -193,7 +193,7 @@ const FOREIGN_PARTS = [
   'function_call_output',
   'tool-call',
   'tool-result',
-];
+]);
 
 /** 1 = an Anthropic message, 0 = unsure (a stray item), -1 = clearly another format's message. */
 function anthropicMessageScore(m: unknown): number {
@@ -211,14 +211,10 @@ function anthropicMessageScore(m: unknown): number {
   const c = m.content;
   if (typeof c === 'string') return 1;
   if (!Array.isArray(c)) return 0;
-  if (
-    c.some(
-      (b) =>
-        isObject(b) &&
-        (FOREIGN_PARTS.includes(b.type as string) || 'toolUse' in b || 'toolResult' in b),
-    )
-  )
-    return -1;
+  // A loop, not `some` with a closure: every check of a `messages` body runs this per message.
+  for (const b of c as unknown[])
+    if (isObject(b) && (FOREIGN_PARTS.has(b.type as string) || 'toolUse' in b || 'toolResult' in b))
+      return -1;
   return 1;
 }
 
@@ -237,20 +233,23 @@ function isResponseObject(v: Json): boolean {
   return v.type === 'message' && v.role === 'assistant' && Array.isArray(v.content);
 }
 
-function hasBlocks(list: unknown[], types: string[]): boolean {
-  return list.some(
-    (m) =>
-      isObject(m) &&
-      Array.isArray(m.content) &&
-      (m.content as unknown[]).some((b) => isObject(b) && types.includes(b.type as string)),
-  );
+function hasBlocks(list: unknown[], types: readonly string[]): boolean {
+  for (const m of list) {
+    if (!isObject(m) || !Array.isArray(m.content)) continue;
+    for (const b of m.content as unknown[])
+      if (isObject(b) && types.includes(b.type as string)) return true;
+  }
+  return false;
 }
+
+const SOME_BLOCKS = ['tool_use', 'tool_result', 'thinking', 'text'];
+const TOOL_BLOCKS = ['tool_use', 'tool_result'];
 
 function sniff(v: unknown): number {
   if (Array.isArray(v)) {
     const share = anthropicShare(v);
     if (share < 0.5) return 0;
-    return (hasBlocks(v, ['tool_use', 'tool_result', 'thinking', 'text']) ? 0.8 : 0.5) * share;
+    return (hasBlocks(v, SOME_BLOCKS) ? 0.8 : 0.5) * share;
   }
   if (!isObject(v)) return 0;
   if (isResponseObject(v)) return 0.9;
@@ -261,7 +260,7 @@ function sniff(v: unknown): number {
   let score = 0.6 * share;
   if ('system' in v || 'max_tokens' in v || 'thinking' in v || 'anthropic_version' in v)
     score += 0.3;
-  if (hasBlocks(msgs, ['tool_use', 'tool_result'])) score += 0.3;
+  if (hasBlocks(msgs, TOOL_BLOCKS)) score += 0.3;
   const tools = arr(v.tools);
   if (tools && tools.some((t) => isObject(t) && 'input_schema' in t)) score += 0.2;
   if (tools && tools.some((t) => isObject(t) && (t.type === 'function' || 'toolSpec' in t)))

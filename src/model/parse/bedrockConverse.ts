@@ -12,6 +12,7 @@ import type { Block, Message, Result, Role, Transcript, ToolDef, UsageRecord } f
 import type { FormatParser } from './registry.ts';
 import { arr, isObject, type Json, shapeError, str, withList } from './util.ts';
 import { bareListTranscript, jsonDocumentOnly, notAnObject, responseTranscript } from './util.ts';
+import { toolDef } from './util.ts';
 
 const ROLES: Record<string, Role> = { user: 'user', assistant: 'assistant', system: 'system' };
 /** Keys of a Converse `ContentBlock` (exactly one is present). */
@@ -85,11 +86,9 @@ export function converseBlock(b: unknown): Block {
     const rc = b.reasoningContent;
     if (isObject(rc.reasoningText)) {
       const sig = str(rc.reasoningText.signature);
-      return {
-        type: 'thinking',
-        thinking: str(rc.reasoningText.text) ?? '',
-        ...(sig ? { signature: sig } : {}),
-      };
+      const block: Block = { type: 'thinking', thinking: str(rc.reasoningText.text) ?? '' };
+      if (sig) block.signature = sig; // assigned, not spread: per block of every check
+      return block;
     }
     const red = rc.redactedContent;
     return {
@@ -133,13 +132,16 @@ export function converseMessage(m: unknown, i: number, listKey: string): Message
 /** A Converse content block: one known key, no `type`. */
 function isConverseBlock(b: unknown): boolean {
   if (!isObject(b) || 'type' in b) return false;
-  const keys = Object.keys(b);
-  return (
-    keys.length >= 1 &&
-    keys.length <= 2 &&
-    keys.some((k) => BLOCK_KEYS.has(k)) &&
-    keys.every((k) => BLOCK_KEYS.has(k) || k === 'cachePoint')
-  );
+  // for…in, not Object.keys with closures: every sniff of a `messages` body runs this per block.
+  let keys = 0;
+  let known = false;
+  for (const k in b) {
+    if (!Object.prototype.hasOwnProperty.call(b, k)) continue;
+    if (++keys > 2) return false;
+    if (BLOCK_KEYS.has(k)) known = true;
+    else if (k !== 'cachePoint') return false;
+  }
+  return known;
 }
 
 function isConverseMessage(m: unknown): boolean {
@@ -147,27 +149,30 @@ function isConverseMessage(m: unknown): boolean {
   const role = str(m.role);
   if (role !== 'user' && role !== 'assistant') return false;
   const c = arr(m.content);
-  return c !== undefined && c.every(isConverseBlock);
+  if (c === undefined) return false;
+  for (const b of c) if (!isConverseBlock(b)) return false;
+  return true;
+}
+
+/** A block with a key only Converse has (a strong sign of the format). */
+function isStrongBlock(b: unknown): boolean {
+  return (
+    isObject(b) &&
+    ('toolUse' in b ||
+      'toolResult' in b ||
+      'reasoningContent' in b ||
+      'image' in b ||
+      'document' in b ||
+      'cachePoint' in b)
+  );
 }
 
 function sniffList(list: unknown[]): number {
   if (list.length === 0) return 0;
-  if (!list.every(isConverseMessage)) return 0;
-  const strong = list.some(
-    (m) =>
-      isObject(m) &&
-      (arr(m.content) ?? []).some(
-        (b) =>
-          isObject(b) &&
-          ('toolUse' in b ||
-            'toolResult' in b ||
-            'reasoningContent' in b ||
-            'image' in b ||
-            'document' in b ||
-            'cachePoint' in b),
-      ),
-  );
-  return strong ? 0.95 : 0.8;
+  for (const m of list) if (!isConverseMessage(m)) return 0;
+  for (const m of list)
+    for (const b of (m as Json).content as unknown[]) if (isStrongBlock(b)) return 0.95;
+  return 0.8;
 }
 
 function sniff(v: unknown): number {
@@ -189,18 +194,14 @@ function parseTools(v: unknown): ToolDef[] | null {
   if (!isObject(v)) return null;
   const list = arr(v.tools);
   if (!list) return null;
-  return list.flatMap((t) => {
-    if (!isObject(t) || !isObject(t.toolSpec)) return [];
+  const out: ToolDef[] = [];
+  for (const t of list) {
+    if (!isObject(t) || !isObject(t.toolSpec)) continue;
     const s = t.toolSpec;
     const schema = isObject(s.inputSchema) ? s.inputSchema.json : undefined;
-    return [
-      {
-        name: str(s.name) ?? '',
-        ...(str(s.description) ? { description: str(s.description) as string } : {}),
-        ...(schema !== undefined ? { schema } : {}),
-      },
-    ];
-  });
+    out.push(toolDef(str(s.name) ?? '', s.description, schema));
+  }
+  return out;
 }
 
 function usageOf(u: unknown, messageIndex: number): UsageRecord[] {

@@ -13,8 +13,18 @@
 import { parseJsonBounded } from './json.ts';
 import type { Block, Message, Result, Role, Transcript, ToolDef, UsageRecord } from '../types.ts';
 import type { FormatParser } from './registry.ts';
-import { arr, base64Bytes, isObject, type Json, shapeError, str, withList } from './util.ts';
+import {
+  arr,
+  base64Bytes,
+  isObject,
+  type Json,
+  jsonText,
+  shapeError,
+  str,
+  withList,
+} from './util.ts';
 import { bareListTranscript, jsonDocumentOnly, notAnObject, responseTranscript } from './util.ts';
+import { toolDef } from './util.ts';
 
 const ROLES: Record<string, Role> = {
   user: 'user',
@@ -29,7 +39,8 @@ const SNAKE = new Map<string, string>();
 
 /** Read a field in camelCase or snake_case. */
 function field(o: Json, camel: string): unknown {
-  if (camel in o) return o[camel];
+  const v = o[camel];
+  if (v !== undefined || camel in o) return v;
   let snake = SNAKE.get(camel);
   if (snake === undefined) {
     snake = camel.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -41,21 +52,25 @@ function field(o: Json, camel: string): unknown {
 /** Map one Gemini part to a block; unknown parts become `other`. */
 export function geminiPart(p: unknown): Block {
   if (!isObject(p)) return { type: 'other', label: typeof p, raw: p };
+  // The signature is read only where it is used: a plain text part (most parts) needs no lookup.
+  if (typeof p.text === 'string' && p.thought !== true) return { type: 'text', text: p.text };
   const signature = str(field(p, 'thoughtSignature'));
+  // Optional fields are assigned, not spread: this runs per part of every check (issue 17).
   if (typeof p.text === 'string') {
-    if (p.thought === true)
-      return { type: 'thinking', thinking: p.text, ...(signature ? { signature } : {}) };
-    return { type: 'text', text: p.text };
+    const block: Block = { type: 'thinking', thinking: p.text };
+    if (signature) block.signature = signature;
+    return block;
   }
   const fc = field(p, 'functionCall');
   if (isObject(fc)) {
-    return {
+    const block: Block = {
       type: 'tool_use',
       id: str(fc.id) ?? null,
       name: str(fc.name) ?? '',
       input: fc.args ?? {},
-      ...(signature ? { signature } : {}),
     };
+    if (signature) block.signature = signature;
+    return block;
   }
   const fr = field(p, 'functionResponse');
   if (isObject(fr)) {
@@ -63,21 +78,17 @@ export function geminiPart(p: unknown): Block {
     const content: Block[] =
       response === undefined
         ? []
-        : [
-            {
-              type: 'text',
-              text: typeof response === 'string' ? response : JSON.stringify(response),
-            },
-          ];
+        : [typeof response === 'string' ? { type: 'text', text: response } : jsonText(response)];
     for (const inner of arr(fr.parts) ?? []) content.push(geminiPart(inner));
     const name = str(fr.name);
-    return {
+    const block: Block = {
       type: 'tool_result',
       toolUseId: str(fr.id) ?? null,
       isError: isObject(response) && 'error' in response && !('output' in response),
       content,
-      ...(name !== undefined ? { name } : {}),
     };
+    if (name !== undefined) block.name = name;
+    return block;
   }
   const inline = field(p, 'inlineData');
   const file = field(p, 'fileData');
@@ -159,11 +170,7 @@ function parseTools(v: unknown): ToolDef[] | null {
       for (const d of decls) {
         if (!isObject(d)) continue;
         const schema = d.parameters ?? field(d, 'parametersJsonSchema');
-        out.push({
-          name: str(d.name) ?? '',
-          ...(str(d.description) ? { description: str(d.description) as string } : {}),
-          ...(schema !== undefined ? { schema } : {}),
-        });
+        out.push(toolDef(str(d.name) ?? '', d.description, schema));
       }
     } else {
       const key = Object.keys(t)[0];

@@ -59,12 +59,16 @@ function sniff(v: unknown): number {
     (isObject(v) && !Array.isArray(v.input) && !Array.isArray(v.steps))
   )
     return 0;
-  const types = found.list.map((s) => (isObject(s) ? str(s.type) : undefined));
-  if (!types.some((t) => t !== undefined && (OWN_STEPS.has(t) || SERVER_RESULTS.has(t)))) return 0;
-  // OpenAI Responses items never appear in Interactions steps.
-  if (types.some((t) => t === 'message' || t === 'function_call_output' || t === 'reasoning'))
-    return 0;
-  return found.key === 'steps' ? 0.95 : 0.9;
+  // One pass, no array of types: this sniffer runs on every Responses body a check reads.
+  let own = false;
+  for (const s of found.list) {
+    const t = isObject(s) ? str(s.type) : undefined;
+    if (t === undefined) continue;
+    // OpenAI Responses items never appear in Interactions steps.
+    if (t === 'message' || t === 'function_call_output' || t === 'reasoning') return 0;
+    if (OWN_STEPS.has(t) || SERVER_RESULTS.has(t)) own = true;
+  }
+  return !own ? 0 : found.key === 'steps' ? 0.95 : 0.9;
 }
 
 /** A content item (`text`, `image`, `audio`, `video`, `document`) as a block. */

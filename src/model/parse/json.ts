@@ -106,7 +106,9 @@ export class JsonTooDeepError extends Error {
  * @throws SyntaxError as `JSON.parse`, or JsonTooDeepError; callers already catch a failed parse
  */
 export function parseJsonBounded(text: string): unknown {
-  const deep = tooDeepAt(text);
+  // Text no longer than the limit cannot open more brackets than it: most tool arguments skip
+  // the scan (it runs per call on every `check` of a Chat or Responses request).
+  const deep = text.length <= MAX_JSON_DEPTH ? -1 : tooDeepAt(text);
   if (deep >= 0) throw new JsonTooDeepError(deep);
   return JSON.parse(text) as unknown;
 }

@@ -73,44 +73,41 @@ export function openaiChatMessage(m: unknown, i: number, listKey: string): Messa
   const role = ROLES[rawRole] ?? 'user';
   const { blocks, stringContent } = contentBlocks(m.content);
   let out: Block[] = blocks;
+  // Pushes into the fresh block list, no filter closure or spreads: this runs per message.
   if (role === 'assistant') {
-    out = blocks.filter(
-      (b) =>
-        !(
-          b.type === 'text' &&
-          b.text === '' &&
-          stringContent &&
-          (Array.isArray(m.tool_calls) || isObject(m.function_call))
-        ),
-    );
     const calls = arr(m.tool_calls);
-    if (calls) out = [...out, ...calls.map(toolCall)];
-    if (isObject(m.function_call)) out = [...out, legacyFunctionCall(m.function_call)];
+    // An empty string content beside calls is no text block (what SDKs send with tool_calls).
+    if (stringContent && m.content === '' && (calls !== undefined || isObject(m.function_call)))
+      out = [];
+    if (calls) for (const tc of calls) out.push(toolCall(tc));
+    if (isObject(m.function_call)) out.push(legacyFunctionCall(m.function_call));
   } else if (role === 'tool') {
     const isLegacy = rawRole === 'function';
-    out = [
-      {
-        type: 'tool_result',
-        toolUseId: isLegacy ? null : (str(m.tool_call_id) ?? null),
-        isError: false,
-        content: blocks,
-        ...(isLegacy && str(m.name) ? { name: str(m.name) as string } : {}),
-      },
-    ];
+    const result: Block = {
+      type: 'tool_result',
+      toolUseId: isLegacy ? null : (str(m.tool_call_id) ?? null),
+      isError: false,
+      content: blocks,
+    };
+    if (isLegacy && str(m.name)) result.name = str(m.name) as string;
+    out = [result];
   }
   const message: Message = { index: i, rawIndex: i, path, role, blocks: out, raw: m };
   if (stringContent) message.stringContent = stringContent;
   return message;
 }
 
-const OPENAI_KEYS = ['tool_calls', 'tool_call_id', 'function_call'];
+const CHAT_PARTS = new Set(['text', 'image_url', 'refusal', 'input_audio', 'file']);
 
+/** 1 = a Chat message, 0 = unsure, -1 = clearly not. Loops, no closures: runs per message. */
 function messageScore(m: unknown): number {
   if (!isObject(m)) return -1;
   const role = str(m.role);
   if (!role || !(role in ROLES)) return -1;
   if (
-    OPENAI_KEYS.some((k) => k in m) ||
+    'tool_calls' in m ||
+    'tool_call_id' in m ||
+    'function_call' in m ||
     role === 'tool' ||
     role === 'function' ||
     role === 'system' ||
@@ -119,16 +116,9 @@ function messageScore(m: unknown): number {
     return 1;
   const c = m.content;
   if (Array.isArray(c)) {
-    if (c.some((p) => isObject(p) && p.type === 'image_url')) return 1;
-    if (
-      c.some(
-        (p) =>
-          isObject(p) &&
-          typeof p.type === 'string' &&
-          !['text', 'image_url', 'refusal', 'input_audio', 'file'].includes(p.type),
-      )
-    )
-      return -1;
+    for (const p of c as unknown[]) if (isObject(p) && p.type === 'image_url') return 1;
+    for (const p of c as unknown[])
+      if (isObject(p) && typeof p.type === 'string' && !CHAT_PARTS.has(p.type)) return -1;
   } else if (c !== null && c !== undefined && typeof c !== 'string') return -1;
   return 0;
 }
@@ -181,14 +171,18 @@ function sniff(v: unknown): number {
 function parseTools(v: Record<string, unknown>): ToolDef[] | null {
   const tools = arr(v.tools) ?? arr(v.functions);
   if (!tools) return null;
-  return tools.filter(isObject).map((t) => {
+  // A loop with fields set one by one, no spreads: read on every check of a request.
+  const out: ToolDef[] = [];
+  for (const t of tools) {
+    if (!isObject(t)) continue;
     const fn = isObject(t.function) ? t.function : isObject(t.custom) ? t.custom : t;
-    return {
-      name: str(fn.name) ?? '',
-      ...(str(fn.description) ? { description: str(fn.description) as string } : {}),
-      ...(fn.parameters !== undefined ? { schema: fn.parameters } : {}),
-    };
-  });
+    const def: ToolDef = { name: str(fn.name) ?? '' };
+    const description = str(fn.description);
+    if (description) def.description = description;
+    if (fn.parameters !== undefined) def.schema = fn.parameters;
+    out.push(def);
+  }
+  return out;
 }
 
 function usageOf(u: unknown, messageIndex: number): UsageRecord[] {

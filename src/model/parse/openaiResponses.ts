@@ -24,7 +24,7 @@ import {
   str,
   withList,
 } from './util.ts';
-import { bareListTranscript, jsonDocumentOnly, notAnObject } from './util.ts';
+import { bareListTranscript, jsonDocumentOnly, notAnObject, toolDef } from './util.ts';
 
 const MESSAGE_ROLES: Record<string, Role> = {
   user: 'user',
@@ -164,6 +164,26 @@ function itemMessage(
 }
 
 /**
+ * The `text` of each part of a reasoning item's `summary` or `content`, joined by blank lines;
+ * null when there is none. Loops, not `flatMap`: it runs per reasoning item on every check.
+ */
+function joinedTexts(list: unknown): string | null {
+  if (!Array.isArray(list)) return null;
+  let out: string | null = null;
+  for (const s of list as unknown[])
+    if (isObject(s) && typeof s.text === 'string')
+      out = out === null ? s.text : `${out}\n\n${s.text}`;
+  return out;
+}
+
+/** True when an item is an `item_reference` (read as an `other` block of that label). */
+function hasItemReference(messages: readonly Message[]): boolean {
+  for (const m of messages)
+    for (const b of m.blocks) if (b.type === 'other' && b.label === 'item_reference') return true;
+  return false;
+}
+
+/**
  * Normalise one Responses item.
  * @param item the item as pasted
  * @param i its index in `input` / `output`
@@ -212,12 +232,10 @@ export function responsesItem(item: unknown, i: number, listKey: string): Messag
   }
   if (type === 'reasoning') {
     const blocks: Block[] = [];
-    const texts = (list: unknown) =>
-      (arr(list) ?? []).flatMap((s) => (isObject(s) && typeof s.text === 'string' ? [s.text] : []));
-    const summary = texts(item.summary);
-    if (summary.length > 0) blocks.push({ type: 'thinking', thinking: summary.join('\n\n') });
-    const content = texts(item.content);
-    if (content.length > 0) blocks.push({ type: 'thinking', thinking: content.join('\n\n') });
+    const summary = joinedTexts(item.summary);
+    if (summary !== null) blocks.push({ type: 'thinking', thinking: summary });
+    const content = joinedTexts(item.content);
+    if (content !== null) blocks.push({ type: 'thinking', thinking: content });
     const enc = str(item.encrypted_content);
     const redacted: Block = { type: 'redacted_thinking', bytes: enc ? enc.length : 0 };
     if (id) redacted.itemId = id;
@@ -280,15 +298,17 @@ function sniff(v: unknown): number {
 function parseTools(v: unknown): ToolDef[] | null {
   const list = arr(v);
   if (!list) return null;
-  return list.filter(isObject).map((t) => ({
-    name: str(t.name) ?? str(t.type) ?? '',
-    ...(str(t.description) ? { description: str(t.description) as string } : {}),
-    ...(t.parameters !== undefined
-      ? { schema: t.parameters }
-      : t.format !== undefined
-        ? { schema: t.format }
-        : {}),
-  }));
+  const out: ToolDef[] = [];
+  for (const t of list)
+    if (isObject(t))
+      out.push(
+        toolDef(
+          str(t.name) ?? str(t.type) ?? '',
+          t.description,
+          t.parameters !== undefined ? t.parameters : t.format,
+        ),
+      );
+  return out;
 }
 
 function usageOf(u: unknown, messageIndex: number | undefined): UsageRecord[] {
@@ -383,9 +403,7 @@ function parse(v: unknown): Result<Transcript> {
   } else {
     messages = (arr(v.input) ?? []).map((it, i) => responsesItem(it, i, 'input'));
   }
-  if (
-    messages.some((m) => m.blocks.some((b) => b.type === 'other' && b.label === 'item_reference'))
-  ) {
+  if (hasItemReference(messages)) {
     warnings.push(
       'Some items are `item_reference`s: their content is stored server-side and is not in this paste.',
     );

@@ -117,7 +117,8 @@ export const FORMAT_IDS: readonly FormatId[] = PARSERS.map((p) => p.id);
  */
 export function listArchiveRequests(value: unknown): RequestEntry[] {
   for (const p of PARSERS) {
-    const found = p.listRequests?.(value) ?? [];
+    if (!p.listRequests) continue;
+    const found = p.listRequests(value);
     if (found.length > 0) return found;
   }
   return [];
@@ -128,7 +129,9 @@ export function formatsOf(category: FormatCategory): FormatId[] {
   return PARSERS.filter((p) => p.category === category).map((p) => p.id);
 }
 
+const BY_ID = new Map(PARSERS.map((p) => [p.id, p]));
+
 /** The parser of a format id, or undefined for an id no parser registers. */
 export function parserFor(id: FormatId): FormatParser | undefined {
-  return PARSERS.find((p) => p.id === id);
+  return BY_ID.get(id);
 }

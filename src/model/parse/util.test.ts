@@ -7,6 +7,7 @@ import {
   argumentsText,
   bareListTranscript,
   jsonDocumentOnly,
+  jsonText,
   legacyFunctionCall,
   notAnObject,
   parseArguments,
@@ -227,4 +228,29 @@ describe('jsonDocumentOnly', () => {
       const r = parser?.parse({ kind: 'jsonl', lines: [{ line: 1, value: {} }], brokenLines: [] });
       expect(r).toEqual({ ok: false, error: { kind: 'shape', message } });
     });
+});
+
+describe('jsonText', () => {
+  const value = { output: 'ok\n', n: [1, 2] };
+  it('reads as the plain text block of the value stringified, through every way a block is copied', () => {
+    const plain = { type: 'text', text: JSON.stringify(value) };
+    expect(jsonText(value)).toEqual(plain);
+    expect({ ...jsonText(value) }).toEqual(plain);
+    expect(structuredClone(jsonText(value))).toEqual(plain);
+    expect(JSON.parse(JSON.stringify(jsonText(value)))).toEqual(plain);
+    expect(Object.keys(jsonText(value))).toEqual(['type', 'text']);
+  });
+  it('keeps the text once read, and takes a new one when assigned', () => {
+    const b = jsonText(value) as { type: 'text'; text: string };
+    expect(b.text).toBe('{"output":"ok\\n","n":[1,2]}');
+    expect(Object.getOwnPropertyDescriptor(b, 'text')).toMatchObject({ writable: true });
+    b.text = 'edited';
+    expect(b.text).toBe('edited');
+    const c = jsonText(value) as { type: 'text'; text: string };
+    c.text = 'set before read';
+    expect(c).toEqual({ type: 'text', text: 'set before read' });
+  });
+  it('gives the empty string for a value JSON cannot write (a text is never missing)', () => {
+    expect(jsonText(undefined)).toEqual({ type: 'text', text: '' });
+  });
 });

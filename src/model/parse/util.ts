@@ -4,6 +4,7 @@ import type {
   Message,
   ParseError,
   Result,
+  ToolDef,
   Transcript,
   UsageRecord,
 } from '../types.ts';
@@ -32,6 +33,67 @@ export function arr(v: unknown): unknown[] | undefined {
 /** Bytes of a base64 payload (3 bytes per 4 chars), for media that must not be tokenised. */
 export function base64Bytes(data: unknown): number | undefined {
   return typeof data === 'string' ? Math.floor((data.length * 3) / 4) : undefined;
+}
+
+/**
+ * A tool definition with its optional fields set only when given. Fields are assigned, not
+ * spread: in Node 20's V8 an object literal with conditional spreads costs a fresh hidden class
+ * per call, and every check of a request reads its tools (issue 17).
+ */
+export function toolDef(name: string, description: unknown, schema: unknown): ToolDef {
+  const def: ToolDef = { name };
+  if (typeof description === 'string' && description) def.description = description;
+  if (schema !== undefined) def.schema = schema;
+  return def;
+}
+
+/** Replace the accessor `text` of a `jsonText` block by a plain data property. */
+function settleText(block: object, text: string): void {
+  Object.defineProperty(block, 'text', {
+    value: text,
+    writable: true,
+    enumerable: true,
+    configurable: true,
+  });
+}
+
+/**
+ * A `jsonText` block. The value waits in a private field (no property: spreads, keys, structured
+ * clone and JSON never see it), and `text` is an own enumerable accessor until first read. One
+ * accessor pair serves every block, so V8 gives them one hidden class; a class is used because a
+ * private field is the cheapest place to keep the value (a symbol property would cost a second
+ * `defineProperty` per block: as much as the stringify it saves on a short result).
+ */
+class JsonTextBlock {
+  readonly type = 'text';
+  readonly #value: unknown;
+  constructor(value: unknown) {
+    this.#value = value;
+    Object.defineProperty(this, 'text', JsonTextBlock.TEXT);
+  }
+  static readonly TEXT: PropertyDescriptor = {
+    get(this: JsonTextBlock): string {
+      const text = JSON.stringify(this.#value) ?? '';
+      settleText(this, text);
+      return text;
+    },
+    set(this: JsonTextBlock, text: string): void {
+      settleText(this, text);
+    },
+    enumerable: true,
+    configurable: true,
+  };
+}
+
+/**
+ * A text block whose text is `JSON.stringify(value)` (a tool's structured response shown as
+ * text), computed when `text` is first read: `check` never reads a result's text, and the
+ * stringify cost as much as the rest of a Gemini body's check (issue 17). `text` is an own
+ * enumerable property, so spreads, structured clone (postMessage) and JSON read it like a field.
+ * @param value a parsed JSON value (not mutated afterwards, as every parsed input)
+ */
+export function jsonText(value: unknown): Block {
+  return new JsonTextBlock(value) as unknown as Block;
 }
 
 /**

@@ -46,36 +46,47 @@ function isUiPartType(t: string): boolean {
   );
 }
 
+type Kind = { kind: 0 | 1 | 2; strong: boolean };
+
+/** The four answers of `messageKind`, made once: it runs per message of every body sniffed. */
+const NEITHER: Kind = { kind: 0, strong: false };
+const MODEL: Kind = { kind: 1, strong: false };
+const MODEL_STRONG: Kind = { kind: 1, strong: true };
+const UI: Kind = { kind: 2, strong: false };
+const UI_STRONG: Kind = { kind: 2, strong: true };
+
 /** 2 = UIMessage, 1 = ModelMessage, 0 = neither; `strong` when a camelCase tool part is present. */
-function messageKind(m: unknown): { kind: 0 | 1 | 2; strong: boolean } {
-  if (!isObject(m) || !ROLES[str(m.role) ?? '']) return { kind: 0, strong: false };
+function messageKind(m: unknown): Kind {
+  if (!isObject(m) || !ROLES[str(m.role) ?? '']) return NEITHER;
   const parts = arr(m.parts);
   if (parts && !('content' in m && typeof m.content !== 'string')) {
-    if (!parts.every((p) => isObject(p) && typeof p.type === 'string' && isUiPartType(p.type)))
-      return { kind: 0, strong: false };
-    return {
-      kind: 2,
-      strong:
-        parts.some((p) => isObject(p) && typeof p.toolCallId === 'string') ||
-        parts.some((p) => isObject(p) && (p.type === 'step-start' || p.type === 'tool-invocation')),
-    };
+    let strong = false;
+    for (const p of parts) {
+      if (!isObject(p) || typeof p.type !== 'string' || !isUiPartType(p.type)) return NEITHER;
+      if (
+        typeof p.toolCallId === 'string' ||
+        p.type === 'step-start' ||
+        p.type === 'tool-invocation'
+      )
+        strong = true;
+    }
+    return strong ? UI_STRONG : UI;
   }
   const c = m.content;
-  if (typeof c === 'string') return { kind: 1, strong: false };
-  if (!Array.isArray(c)) return { kind: 0, strong: false };
-  if (!c.every((p) => isObject(p) && typeof p.type === 'string' && MODEL_PART_TYPES.has(p.type)))
-    return { kind: 0, strong: false };
-  return {
-    kind: 1,
-    strong: c.some(
-      (p) =>
-        isObject(p) &&
-        (p.type === 'tool-call' ||
-          p.type === 'tool-result' ||
-          p.type === 'reasoning' ||
-          typeof p.toolCallId === 'string'),
-    ),
-  };
+  if (typeof c === 'string') return MODEL;
+  if (!Array.isArray(c)) return NEITHER;
+  let strong = false;
+  for (const p of c as unknown[]) {
+    if (!isObject(p) || typeof p.type !== 'string' || !MODEL_PART_TYPES.has(p.type)) return NEITHER;
+    if (
+      p.type === 'tool-call' ||
+      p.type === 'tool-result' ||
+      p.type === 'reasoning' ||
+      typeof p.toolCallId === 'string'
+    )
+      strong = true;
+  }
+  return strong ? MODEL_STRONG : MODEL;
 }
 
 /**

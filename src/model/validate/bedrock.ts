@@ -174,9 +174,22 @@ function pairingFinding(f: PairFinding, push: Push, claude: boolean): void {
 
 /** B5 (text next to tool results, model-dependent) and B6 (empty error result) of user turn n. */
 function checkResultContent(t: Transcript, T: Turns, n: number, push: Push, notes: string[]): void {
-  const items = turnItems(T, n);
-  if (!items.some((it) => isClientResult(it.block))) return;
-  const text = items.find((it) => it.block.type === 'text');
+  // The turn's blocks read in place first (no item per block, no closures: this runs per user
+  // turn of every check); the items are built only for a finding.
+  let results = false;
+  let text: RenderedItem | null = null;
+  let emptyError = false;
+  for (let s = T.start[n] as number; s < (T.start[n + 1] as number); s++) {
+    const msg = T.msgs[s] as Message;
+    for (let bi = 0; bi < msg.blocks.length; bi++) {
+      const b = msg.blocks[bi] as Message['blocks'][number];
+      if (isClientResult(b)) {
+        results = true;
+        if (b.type === 'tool_result' && b.isError && b.content.length === 0) emptyError = true;
+      } else if (text === null && b.type === 'text') text = { block: b, msg, blockIndex: bi };
+    }
+  }
+  if (!results) return;
   if (text) {
     const claude = isClaudeOnBedrock(t.settings.model);
     // An error only for a known non-Claude Bedrock model id (a model named by another format is not one).
@@ -196,7 +209,8 @@ function checkResultContent(t: Transcript, T: Turns, n: number, push: Push, note
         `B5 (text next to tool results in messages.${n}) is reported for some model families only; ${claude ? 'Claude models are not reported to raise it' : 'the Bedrock model is unknown'}, so it is a warning here.`,
       );
   }
-  items.forEach((it, m) => {
+  if (!emptyError) return;
+  turnItems(T, n).forEach((it, m) => {
     const b = it.block;
     if (b.type !== 'tool_result' || b.server !== undefined || !b.isError) return;
     if (b.content.length > 0) return;

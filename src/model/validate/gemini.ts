@@ -12,7 +12,7 @@
  * are merged into one content (so parallel Responses `function_call` items form one model turn).
  * A transcript already in Gemini format is checked as pasted: nothing is merged.
  */
-import type { Message, ToolUseBlock, Transcript } from '../types.ts';
+import type { Block, Message, ToolUseBlock, Transcript } from '../types.ts';
 import { geminiEnvelope, ruleSpec, ruleText } from './catalogue/index.ts';
 import { violation, type ViolationInput } from './common.ts';
 import {
@@ -171,15 +171,30 @@ function pairingFinding(f: PairFinding, push: Push): void {
   }
 }
 
+/**
+ * True when turn `n` holds a block that passes `keep`: `blocksOf` without the list, for the
+ * checks every turn of every request goes through (the list is built only for a finding).
+ */
+function hasBlock(T: Turns, n: number, keep: (b: Block) => boolean): boolean {
+  if (n < 0 || n >= T.count) return false;
+  for (let s = T.start[n] as number; s < (T.start[n + 1] as number); s++)
+    for (const b of (T.msgs[s] as Message).blocks) if (keep(b)) return true;
+  return false;
+}
+
+/** The fields of a finding about a whole turn (its first message). */
+function turnWhere(T: Turns, n: number) {
+  const head = turnHead(T, n);
+  return { messageIndex: head.rawIndex, index: head.index, blockIndex: null, ids: [] };
+}
+
 /** G9 (a content with no parts), G2 (a call turn in the wrong place), G6 (same-role turns). */
 function checkTurnOrder(T: Turns, n: number, push: Push, found: Violation[]): void {
-  const head = turnHead(T, n);
-  const where = { messageIndex: head.rawIndex, index: head.index, blockIndex: null, ids: [] };
   if (turnSize(T, n) === 0)
     found.push(
       violation(
         {
-          ...where,
+          ...turnWhere(T, n),
           rule: 'empty_content',
           code: 'G9',
           providerPath: `contents[${n}].parts`,
@@ -193,8 +208,8 @@ function checkTurnOrder(T: Turns, n: number, push: Push, found: Violation[]): vo
     );
   const role = turnRole(T, n);
   const prevRole = n > 0 ? turnRole(T, n - 1) : null;
-  const calls = role === 'assistant' ? blocksOf(T, n, isClientCall) : [];
-  if (calls.length > 0 && prevRole !== 'user') {
+  if (role === 'assistant' && prevRole !== 'user' && hasBlock(T, n, isClientCall)) {
+    const calls = blocksOf(T, n, isClientCall);
     push({
       rule: 'role_order',
       code: 'G2',
@@ -204,9 +219,15 @@ function checkTurnOrder(T: Turns, n: number, push: Push, found: Violation[]): vo
     });
     return;
   }
-  if (prevRole !== role || blocksOf(T, n, isClientResult).length > 0) return;
-  if (role === 'assistant' && blocksOf(T, n - 1, isClientCall).length > 0) return;
-  push({ ...where, rule: 'same_role_neighbours', code: 'G6', message: G6, severity: 'warning' });
+  if (prevRole !== role || hasBlock(T, n, isClientResult)) return;
+  if (role === 'assistant' && hasBlock(T, n - 1, isClientCall)) return;
+  push({
+    ...turnWhere(T, n),
+    rule: 'same_role_neighbours',
+    code: 'G6',
+    message: G6,
+    severity: 'warning',
+  });
 }
 
 /** G4: the first call of each model step of the current turn carries its thought signature. */
@@ -279,11 +300,7 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
   checkSignatures(t, T, push, notes);
   checkUnsignedThoughts(t, T, push);
   const last = T.count - 1;
-  if (
-    last >= 0 &&
-    turnRole(T, last) === 'assistant' &&
-    blocksOf(T, last, isClientCall).length === 0
-  ) {
+  if (last >= 0 && turnRole(T, last) === 'assistant' && !hasBlock(T, last, isClientCall)) {
     const src = turnHead(T, last);
     push({
       rule: 'trailing_assistant',
@@ -297,22 +314,29 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
     });
   }
   notes.push('Signatures from another model or route (G5) cannot be checked from the request.');
-  // Keep the provider's order: by content position (the first error is the 400). Keyed by our
-  // index: raw indices repeat (a retry copy, a Gemini CLI turn and its stored results).
-  const order = new Map<number, number>();
-  for (let n = 0; n < T.count; n++)
-    for (let s = T.start[n] as number; s < (T.start[n + 1] as number); s++)
-      order.set((T.msgs[s] as Message).index, n);
-  const violations = found
-    .map((v, i) => ({ v, i }))
-    .sort((a, b) => (order.get(a.v.index) ?? 0) - (order.get(b.v.index) ?? 0) || a.i - b.i)
-    .map((x) => x.v);
+  const violations = found.length < 2 ? found : byContent(T, found);
   return {
     provider: 'gemini',
     valid: !violations.some((v) => v.severity === 'error'),
     violations,
     notes,
   };
+}
+
+/**
+ * The findings in the provider's order: by content position (the first error is the 400).
+ * Keyed by our index: raw indices repeat (a retry copy, a Gemini CLI turn and its stored
+ * results). Only for two findings or more: the map costs a set per message of the request.
+ */
+function byContent(T: Turns, found: Violation[]): Violation[] {
+  const order = new Map<number, number>();
+  for (let n = 0; n < T.count; n++)
+    for (let s = T.start[n] as number; s < (T.start[n + 1] as number); s++)
+      order.set((T.msgs[s] as Message).index, n);
+  return found
+    .map((v, i) => ({ v, i }))
+    .sort((a, b) => (order.get(a.v.index) ?? 0) - (order.get(b.v.index) ?? 0) || a.i - b.i)
+    .map((x) => x.v);
 }
 
 export const geminiValidator: ProviderValidator = {

@@ -33,9 +33,11 @@ export const VALIDATORS: ProviderValidator[] = [
   qwenValidator,
 ];
 
+const BY_ID = new Map(VALIDATORS.map((v) => [v.id, v]));
+
 /** The validator of a provider id, or undefined for an id no validator registers. */
 export function validatorFor(id: ProviderId): ProviderValidator | undefined {
-  return VALIDATORS.find((v) => v.id === id);
+  return BY_ID.get(id);
 }
 
 /** The provider a format is sent to by default: each parser's `provider` (parse/registry.ts). */

@@ -32,14 +32,16 @@ export { openaiEnvelope };
 export function renderOpenAIChat(messages: readonly Message[]): RenderedMessage[] {
   const out: RenderedMessage[] = [];
   for (const m of messages) {
-    const items: RenderedItem[] = m.blocks.map((block, blockIndex) => ({
-      block,
-      msg: m,
-      blockIndex,
-    }));
+    // Loops, no closures or filtered arrays per message: this runs on every check (issue 17).
+    const items: RenderedItem[] = [];
+    let results = 0;
+    for (let blockIndex = 0; blockIndex < m.blocks.length; blockIndex++) {
+      const block = m.blocks[blockIndex] as Message['blocks'][number];
+      if (block.type === 'tool_result') results++;
+      items.push({ block, msg: m, blockIndex });
+    }
     // A user message carrying results (Anthropic shape), or one `tool` message carrying several
     // (the AI SDK's shape), becomes one Chat Completions `tool` message per result.
-    const results = items.filter((it) => it.block.type === 'tool_result').length;
     if ((m.role === 'user' && results > 0) || (m.role === 'tool' && results > 1)) {
       const rest: RenderedItem[] = [];
       for (const it of items) {

@@ -32,23 +32,21 @@ export function renderResponses(messages: readonly Message[], itemIds: boolean):
   for (const m of messages) {
     const start = out.length;
     let pending: ResponsesItem | null = null;
-    const flush = () => {
-      if (pending) out.push(pending);
-      pending = null;
-    };
     const rawType =
       typeof m.raw === 'object' &&
       m.raw !== null &&
       typeof (m.raw as { type?: unknown }).type === 'string'
         ? String((m.raw as { type: string }).type)
         : '';
-    m.blocks.forEach((b, bi) => {
+    // Plain loops, no closures per message: this runs on every check of a request (issue 17).
+    for (let bi = 0; bi < m.blocks.length; bi++) {
+      const b = m.blocks[bi] as Message['blocks'][number];
       switch (b.type) {
         case 'text':
         case 'image':
         case 'document':
           if (pending?.kind !== 'message') {
-            flush();
+            if (pending) out.push(pending);
             pending = {
               kind: 'message',
               role: m.role === 'tool' ? 'user' : m.role,
@@ -63,7 +61,7 @@ export function renderResponses(messages: readonly Message[], itemIds: boolean):
         case 'thinking':
         case 'redacted_thinking':
           if (pending?.kind !== 'reasoning') {
-            flush();
+            if (pending) out.push(pending);
             pending = {
               kind: 'reasoning',
               role: 'assistant',
@@ -78,7 +76,8 @@ export function renderResponses(messages: readonly Message[], itemIds: boolean):
             (pending as ResponsesItem).itemId = b.itemId;
           break;
         case 'tool_use':
-          flush();
+          if (pending) out.push(pending);
+          pending = null;
           if (b.server)
             out.push({
               kind: 'other',
@@ -101,7 +100,8 @@ export function renderResponses(messages: readonly Message[], itemIds: boolean):
             });
           break;
         case 'tool_result':
-          flush();
+          if (pending) out.push(pending);
+          pending = null;
           if (b.server !== undefined)
             out.push({
               kind: 'other',
@@ -124,7 +124,8 @@ export function renderResponses(messages: readonly Message[], itemIds: boolean):
             });
           break;
         case 'other':
-          flush();
+          if (pending) out.push(pending);
+          pending = null;
           out.push({
             kind: 'other',
             role: m.role,
@@ -136,8 +137,8 @@ export function renderResponses(messages: readonly Message[], itemIds: boolean):
           });
           break;
       }
-    });
-    flush();
+    }
+    if (pending) out.push(pending);
     if (out.length === start)
       out.push({
         kind: 'message',
