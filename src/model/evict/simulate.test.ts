@@ -15,18 +15,15 @@ import {
 import { countTokens } from '../tokens.ts';
 import type { ProviderId, Transcript } from '../types.ts';
 import { MONOTONE_POLICIES, POLICIES, prepareEviction, simulatePolicy } from './policies.ts';
+import { merges } from './cutTables.ts';
 import { checkCut, prepareCuts, type CutContext } from './simulate.ts';
+import { spansCuts } from './spansCuts.ts';
 import { referenceCut, referencePolicy } from './simulate.reference.ts';
 import type { PolicyOptions } from './types.ts';
 
-/**
- * A transcript whose full validation holds a request-wide rule (O6: a second tool message for an
- * id) or A5 takes the direct path by design (see prepareCuts); every other one stays fast.
- */
+/** Transcripts whose cuts take the direct path by design (spansCuts.ts); every other stays fast. */
 function requestWide(ctx: CutContext): boolean {
-  return ctx.full.violations.some(
-    (v) => (ctx.provider !== 'anthropic' && v.rule === 'duplicate_tool_result') || v.code === 'A5',
-  );
+  return spansCuts(ctx.full, merges(ctx.provider), ctx.t.messages);
 }
 
 const CASES: { format: 'anthropic-messages' | 'openai-chat'; provider: ProviderId }[] = [

@@ -12,14 +12,15 @@ import type { Validation } from '../validate/index.ts';
  * - O6 (a second tool message for an id, request-wide: not for merging providers, whose A6b is
  *   per turn);
  * - A5 (content after a tool_use in a merged turn: depends on how a cut or a kept head merges it);
- * - a server tool result in another turn than its call (`hasDetachedServerResult`).
+ * - for merging providers (Anthropic A4/A16), a server tool result in a later turn than its call
+ *   (`hasDetachedServerResult`).
  * @param full the validation of the whole transcript
  * @param merged true for a provider whose turns merge (cut model `merged-turns`)
  */
 export function spansCuts(full: Validation, merged: boolean, ms: readonly Message[]): boolean {
   for (const v of full.violations)
     if ((v.rule === 'duplicate_tool_result' && !merged) || v.code === 'A5') return true;
-  return hasDetachedServerResult(ms);
+  return merged && hasDetachedServerResult(ms);
 }
 
 /**

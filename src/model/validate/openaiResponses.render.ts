@@ -21,6 +21,25 @@ export interface ResponsesItem {
   type: string;
 }
 
+/** One item (a plain function, no closure: this runs on every check of a request, issue 17). */
+function item(
+  kind: ResponsesItem['kind'],
+  role: string,
+  msg: Message,
+  blockIndex: number | null,
+  callId: string | null,
+  itemId: string | null,
+  type: string,
+): ResponsesItem {
+  return { kind, role, msg, blockIndex, callId, itemId, type };
+}
+
+/** The Responses item type a message parsed from Responses had (`''` for other formats). */
+function rawTypeOf(m: Message): string {
+  const raw = m.raw as { type?: unknown } | null;
+  return typeof raw === 'object' && raw !== null && typeof raw.type === 'string' ? raw.type : '';
+}
+
 /**
  * Render normalised messages as Responses input items (see the file comment). A message parsed
  * from a Responses item gives exactly one item.
@@ -31,127 +50,53 @@ export function renderResponses(messages: readonly Message[], itemIds: boolean):
   const out: ResponsesItem[] = [];
   for (const m of messages) {
     const start = out.length;
-    let pending: ResponsesItem | null = null;
-    const rawType =
-      typeof m.raw === 'object' &&
-      m.raw !== null &&
-      typeof (m.raw as { type?: unknown }).type === 'string'
-        ? String((m.raw as { type: string }).type)
-        : '';
-    // Plain loops, no closures per message: this runs on every check of a request (issue 17).
-    for (let bi = 0; bi < m.blocks.length; bi++) {
-      const b = m.blocks[bi] as Message['blocks'][number];
-      switch (b.type) {
-        case 'text':
-        case 'image':
-        case 'document':
-          if (pending?.kind !== 'message') {
-            if (pending) out.push(pending);
-            pending = {
-              kind: 'message',
-              role: m.role === 'tool' ? 'user' : m.role,
-              msg: m,
-              blockIndex: bi,
-              callId: null,
-              itemId: null,
-              type: 'message',
-            };
-          }
-          break;
-        case 'thinking':
-        case 'redacted_thinking':
-          if (pending?.kind !== 'reasoning') {
-            if (pending) out.push(pending);
-            pending = {
-              kind: 'reasoning',
-              role: 'assistant',
-              msg: m,
-              blockIndex: bi,
-              callId: null,
-              itemId: null,
-              type: 'reasoning',
-            };
-          }
-          if (b.type === 'redacted_thinking' && b.itemId)
-            (pending as ResponsesItem).itemId = b.itemId;
-          break;
-        case 'tool_use':
-          if (pending) out.push(pending);
-          pending = null;
-          if (b.server)
-            out.push({
-              kind: 'other',
-              role: 'assistant',
-              msg: m,
-              blockIndex: bi,
-              callId: b.id,
-              itemId: null,
-              type: 'server_tool',
-            });
-          else
-            out.push({
-              kind: 'call',
-              role: 'assistant',
-              msg: m,
-              blockIndex: bi,
-              callId: b.id,
-              itemId: b.itemId ?? null,
-              type: rawType && rawType.endsWith('_call') ? rawType : 'function_call',
-            });
-          break;
-        case 'tool_result':
-          if (pending) out.push(pending);
-          pending = null;
-          if (b.server !== undefined)
-            out.push({
-              kind: 'other',
-              role: 'assistant',
-              msg: m,
-              blockIndex: bi,
-              callId: b.toolUseId,
-              itemId: null,
-              type: 'server_tool',
-            });
-          else
-            out.push({
-              kind: 'output',
-              role: 'user',
-              msg: m,
-              blockIndex: bi,
-              callId: b.toolUseId,
-              itemId: null,
-              type: rawType || 'function_call_output',
-            });
-          break;
-        case 'other':
-          if (pending) out.push(pending);
-          pending = null;
-          out.push({
-            kind: 'other',
-            role: m.role,
-            msg: m,
-            blockIndex: bi,
-            callId: null,
-            itemId: null,
-            type: b.label,
-          });
-          break;
-      }
-    }
-    if (pending) out.push(pending);
-    if (out.length === start)
-      out.push({
-        kind: 'message',
-        role: m.role,
-        msg: m,
-        blockIndex: null,
-        callId: null,
-        itemId: null,
-        type: 'message',
-      });
+    renderMessage(m, out);
+    if (out.length === start) out.push(item('message', m.role, m, null, null, null, 'message'));
     // A message item parsed from Responses keeps its server id in meta.sourceId.
     const only = out.length === start + 1 ? out[start] : undefined;
     if (itemIds && only && only.itemId === null && m.meta?.sourceId) only.itemId = m.meta.sourceId;
   }
   return out;
+}
+
+/** The items of one message: runs of text and of thinking merge into one item each. */
+function renderMessage(m: Message, out: ResponsesItem[]): void {
+  const rawType = rawTypeOf(m);
+  let pending: ResponsesItem | null = null;
+  // Plain loops, no closures per message: this runs on every check of a request (issue 17).
+  for (let bi = 0; bi < m.blocks.length; bi++) {
+    const b = m.blocks[bi] as Message['blocks'][number];
+    if (b.type === 'text' || b.type === 'image' || b.type === 'document') {
+      if (pending?.kind === 'message') continue;
+      if (pending) out.push(pending);
+      const role = m.role === 'tool' ? 'user' : m.role;
+      pending = item('message', role, m, bi, null, null, 'message');
+      continue;
+    }
+    if (b.type === 'thinking' || b.type === 'redacted_thinking') {
+      if (pending?.kind !== 'reasoning') {
+        if (pending) out.push(pending);
+        pending = item('reasoning', 'assistant', m, bi, null, null, 'reasoning');
+      }
+      if (b.type === 'redacted_thinking' && b.itemId) pending.itemId = b.itemId;
+      continue;
+    }
+    if (pending) out.push(pending);
+    pending = null;
+    if (b.type === 'tool_use') {
+      const callType = rawType.endsWith('_call') ? rawType : 'function_call';
+      out.push(
+        b.server
+          ? item('other', 'assistant', m, bi, b.id, null, 'server_tool')
+          : item('call', 'assistant', m, bi, b.id, b.itemId ?? null, callType),
+      );
+    } else if (b.type === 'tool_result') {
+      out.push(
+        b.server !== undefined
+          ? item('other', 'assistant', m, bi, b.toolUseId, null, 'server_tool')
+          : item('output', 'user', m, bi, b.toolUseId, null, rawType || 'function_call_output'),
+      );
+    } else if (b.type === 'other') out.push(item('other', m.role, m, bi, null, null, b.label));
+  }
+  if (pending) out.push(pending);
 }
