@@ -9,6 +9,7 @@ import { loadBpeCounter } from '../src/model/tokens.ts';
 import { DEFAULT_PROVIDER } from '../src/model/validate/index.ts';
 import { repoRoot, sample } from './fixtures.ts';
 import { openApp } from './helpers.ts';
+import { policyVerdict } from '../src/ui/budget/policyVerdict.ts';
 
 // Issue 4, "done when": on the invoice sample and on a long session, a budget where message-level
 // eviction gets the provider's exact 400 while exchange-level eviction stays valid. The expected
@@ -75,7 +76,10 @@ async function readVerdicts(page: Page, e: Expected) {
   );
   await expect(msg.getByTestId('policy-verdict')).toContainText(`[${e.message.firstError?.code}]`);
   await expect(ex).toHaveAttribute('data-valid', 'true');
-  await expect(ex.getByTestId('policy-verdict')).toHaveText('valid');
+  // Valid, and within the budget or not: the card reads as policyVerdict says (issue 16).
+  const approx = ((await page.getByTestId('token-basis').textContent()) ?? '').includes('≈');
+  await expect(ex).toHaveAttribute('data-fits', String(e.exchange.fits));
+  await expect(ex.getByTestId('policy-verdict')).toHaveText(policyVerdict(e.exchange, approx).long);
   await expect(ex.getByTestId('policy-overshoot')).toHaveText(
     e.exchange.overshoot === null ? '—' : `${e.exchange.overshoot.toFixed(2)}×`,
   );

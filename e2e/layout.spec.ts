@@ -20,7 +20,7 @@ async function overlaps(page: Page, a: string, b: string): Promise<boolean> {
 }
 
 for (const width of WIDTHS) {
-  test(`first view at ${width}×800: timeline rows visible, stats line clear`, async ({
+  test(`first view at ${width}×800: timeline rows (below the verdict when narrow), stats line clear`, async ({
     page,
   }, info) => {
     await page.setViewportSize({ width, height: 800 });
@@ -31,6 +31,15 @@ for (const width of WIDTHS) {
     if (width < 1200) await expect(sim).not.toHaveAttribute('open');
     else await expect(sim).toHaveAttribute('open');
     const row = page.getByTestId('message-row').first();
+    if (width < 900) {
+      // Narrow screens put the verdict first (issue 16): it is on the first screen, and the
+      // timeline's rows follow it on the page.
+      await expect(page.getByTestId('violations')).toBeInViewport();
+      const verdict = await page.getByTestId('violations').boundingBox();
+      const first = await row.boundingBox();
+      expect(verdict && first && first.y > verdict.y).toBe(true);
+      await row.scrollIntoViewIfNeeded();
+    }
     await expect(row).toBeInViewport();
     const box = await row.boundingBox();
     expect(box && box.y + Math.min(box.height, 24)).toBeLessThanOrEqual(800);
