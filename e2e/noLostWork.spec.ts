@@ -74,8 +74,9 @@ test('after Cancel on a large load, the transcript still shown is the one shared
   page,
 }) => {
   test.setTimeout(180_000);
-  // Over the streaming threshold (2 MiB), so the worker streams it and Cancel is offered.
-  const text = generate({ format: 'claude-code-jsonl', messages: 400, mb: 12, seed: 21 });
+  // Over the streaming threshold (2 MiB), so the worker streams it and Cancel is offered; 40 MB
+  // so the load is still running when Cancel is clicked (12 MB could finish first).
+  const text = generate({ format: 'claude-code-jsonl', messages: 400, mb: 40, seed: 21 });
   await openApp(page, '/#v=1&src=coding-agent');
   await page.getByTestId('file-input').setInputFiles({
     name: 'session.jsonl',
