@@ -19,18 +19,12 @@
  *
  *   npx tsx scripts/benchKeys.ts [--skip-build] [--profile DIR] [--messages N] [--rounds R]
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { chromium, type Page } from '@playwright/test';
-import { preview } from 'vite';
-import { claudeCodeLog, systemChromium } from './benchPage.ts';
+import { pathToFileURL } from 'node:url';
+import type { Page } from '@playwright/test';
+import { claudeCodeLog, closeServer, launchChromium, serveBuild } from './benchPage.ts';
 import { Phases } from './benchTrace.ts';
 import { line } from './benchLine.ts';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const buildDir = path.join(root, 'node_modules/.tmp/bench-dist');
 
 /** In-page recorder: rAF deltas and long animation frames between start() and stop(). */
 export const RECORDER = `
@@ -151,37 +145,12 @@ export async function benchKeys(args: string[] = []): Promise<void> {
     ? Number(args[args.indexOf('--messages') + 1])
     : 100_000;
   const rounds = args.includes('--rounds') ? Number(args[args.indexOf('--rounds') + 1]) : 1;
-  const outDir = profileDir ? `${buildDir}-profile` : buildDir;
   const file = claudeCodeLog(
     messages === 100_000 ? 'browser-claude-code-100k.jsonl' : `keys-claude-code-${messages}.jsonl`,
     messages,
   );
-  if (!args.includes('--skip-build') || !existsSync(outDir))
-    execFileSync(
-      'npx',
-      [
-        'vite',
-        'build',
-        '--outDir',
-        outDir,
-        '--emptyOutDir',
-        '--logLevel',
-        'error',
-        ...(profileDir ? ['--minify', 'false'] : []),
-      ],
-      { cwd: root, stdio: 'inherit' },
-    );
-  const server = await preview({
-    root,
-    logLevel: 'error',
-    build: { outDir },
-    preview: { port: 0, host: '127.0.0.1', strictPort: false },
-  });
-  const executablePath = systemChromium();
-  const browser = await chromium.launch({
-    ...(executablePath ? { executablePath } : {}),
-    args: ['--disable-background-networking', '--disable-component-update', '--no-first-run'],
-  });
+  const server = await serveBuild(profileDir !== null, args.includes('--skip-build'));
+  const browser = await launchChromium();
   try {
     // bypassCSP: the recorder is injected as a string (the page itself is unchanged).
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 }, bypassCSP: true });
@@ -217,7 +186,7 @@ export async function benchKeys(args: string[] = []): Promise<void> {
     phases.print();
   } finally {
     await browser.close();
-    await new Promise<void>((r) => server.httpServer.close(() => r()));
+    await closeServer(server);
   }
 }
 

@@ -4,6 +4,7 @@
  * Chromium, and the in-page helpers (a frame recorder, a first-rows watcher) with the waits
  * on the page's state.
  */
+import { systemChromium } from './chromium.ts';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -15,23 +16,6 @@ import { generate } from './gen.ts';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dataDir = path.join(root, 'bench-data');
 export const buildDir = path.join(root, 'node_modules/.tmp/bench-dist');
-
-/** The same discovery as playwright.config.ts. */
-export function systemChromium(): string | undefined {
-  for (const env of ['CHROMIUM_PATH', 'PLAYWRIGHT_CHROMIUM_EXECUTABLE_PATH']) {
-    const p = process.env[env];
-    if (p && existsSync(p)) return p;
-  }
-  for (const name of ['chromium', 'chromium-browser']) {
-    try {
-      const p = execFileSync('which', [name], { encoding: 'utf8' }).trim();
-      if (p) return p;
-    } catch {
-      // not on PATH
-    }
-  }
-  return undefined;
-}
 
 /** A generated Claude Code log in bench-data/ (made once, reused). */
 export function claudeCodeLog(name: string, messages: number, mb?: number): string {
