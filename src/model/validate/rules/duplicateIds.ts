@@ -3,8 +3,8 @@
  * assistant turn, two results naming one call in a user turn (Bedrock B8/B9; Anthropic's
  * request-wide A6 and per-turn A6b keep their own scans, which also place the repeat).
  */
-import type { Block } from '../../types.ts';
-import { blocksOf, idOf, type TurnBlock } from './pairing.ts';
+import type { Block, Message } from '../../types.ts';
+import { idOf, type TurnBlock } from './pairing.ts';
 import type { Turns } from './turns.ts';
 
 /** The ids that stand more than once among turn `n`'s blocks that pass `keep`. */
@@ -16,7 +16,8 @@ export interface RepeatedIds {
 }
 
 /**
- * Find repeated ids in one turn.
+ * Find repeated ids in one turn. Allocates nothing for a turn with fewer than two such blocks
+ * (most turns): this runs on every turn of every Bedrock check.
  * @param keep which blocks count (client calls, or client results)
  * @returns null when every id stands once (blocks without an id are ignored)
  */
@@ -25,19 +26,28 @@ export function repeatedIdsIn(
   n: number,
   keep: (b: Block) => boolean,
 ): RepeatedIds | null {
-  const list = blocksOf(T, n, keep);
-  if (list.length < 2) return null;
-  const seen = new Set<string>();
-  const ids: string[] = [];
+  let seen: Set<string> | null = null;
+  let first: string | null = null;
+  let ids: string[] | null = null;
   let at: TurnBlock | null = null;
-  for (const it of list) {
-    const id = idOf(it.block);
-    if (id === null) continue;
-    if (!seen.has(id)) seen.add(id);
-    else if (!ids.includes(id)) {
-      ids.push(id);
-      at ??= it;
+  let pos = 0;
+  for (let s = T.start[n] as number; s < (T.start[n + 1] as number); s++) {
+    const msg = T.msgs[s] as Message;
+    for (let bi = 0; bi < msg.blocks.length; bi++, pos++) {
+      const block = msg.blocks[bi] as Block;
+      const id = keep(block) ? idOf(block) : null;
+      if (id === null) continue;
+      if (first === null) {
+        first = id;
+        continue;
+      }
+      seen ??= new Set([first]);
+      if (!seen.has(id)) seen.add(id);
+      else if (!(ids ??= []).includes(id)) {
+        ids.push(id);
+        at ??= { block, msg, blockIndex: bi, pos };
+      }
     }
   }
-  return at === null ? null : { ids, at };
+  return at === null || ids === null ? null : { ids, at };
 }
