@@ -272,7 +272,6 @@ export default tseslint.config(
       'src/model/parse/gemini.ts',
       'src/model/parse/geminiCli.ts',
       'src/model/parse/langchain.ts',
-      'src/model/parse/openaiResponses.ts',
       'src/ui/MessageRow.tsx',
       'src/ui/Timeline.tsx',
       'src/ui/Toolbar.tsx',
