@@ -273,8 +273,9 @@ function itemScore(it: unknown): number {
 function sniffItems(list: unknown[], min: number): number {
   if (list.length === 0) return 0;
   let strong = false;
-  for (const it of list.slice(0, 200)) {
-    const s = itemScore(it);
+  const n = Math.min(list.length, 200);
+  for (let k = 0; k < n; k++) {
+    const s = itemScore(list[k]);
     if (s < 0) return 0;
     if (s > 0) strong = true;
   }
@@ -350,14 +351,16 @@ function settingsOf(v: Json): Transcript['settings'] {
   return settings;
 }
 
+/** The messages of an item list (a loop, no closure: it runs on every check, issue 17). */
+function itemMessages(list: readonly unknown[], listKey: string): Message[] {
+  const out: Message[] = new Array<Message>(list.length);
+  for (let i = 0; i < list.length; i++) out[i] = responsesItem(list[i], i, listKey);
+  return out;
+}
+
 function parse(v: unknown): Result<Transcript> {
   if (Array.isArray(v))
-    return bareListTranscript(
-      'openai-responses',
-      v,
-      'input',
-      v.map((it, i) => responsesItem(it, i, 'input')),
-    );
+    return bareListTranscript('openai-responses', v, 'input', itemMessages(v, 'input'));
   if (!isObject(v))
     return shapeError(
       'Expected a Responses request body with `input`, an array of input items, or a response object.',
@@ -365,7 +368,7 @@ function parse(v: unknown): Result<Transcript> {
   const warnings: string[] = [];
   if (v.object === 'response') {
     const list = arr(v.output) ?? [];
-    const messages = list.map((it, i) => responsesItem(it, i, 'output'));
+    const messages = itemMessages(list, 'output');
     warnings.push('This is a response object: its output items, no request around them.');
     return {
       ok: true,
@@ -401,7 +404,7 @@ function parse(v: unknown): Result<Transcript> {
       },
     ];
   } else {
-    messages = (arr(v.input) ?? []).map((it, i) => responsesItem(it, i, 'input'));
+    messages = itemMessages(arr(v.input) ?? [], 'input');
   }
   if (hasItemReference(messages)) {
     warnings.push(
