@@ -36,6 +36,7 @@ export interface EvictionSimulatorProps {
   provisional?: string | null | undefined;
 }
 
+/** The simulator panel (a `<details>`); while the file is still read, only the provisional note. */
 export function EvictionSimulator({
   model,
   transcript,

@@ -27,6 +27,7 @@ export interface PolicyCardProps {
   onJump: (message: number) => void;
 }
 
+/** One policy's card: head, verdict, options, figures and, for a 400, the error body. */
 export function PolicyCard({
   side,
   choice,

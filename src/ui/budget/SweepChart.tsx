@@ -62,6 +62,7 @@ function useSweepLayout(
   return { shownSweeps, layout };
 }
 
+/** The sweep chart with its legend, table and rate calculator; a note while pending or skipped. */
 export function SweepChart({
   sweeps,
   messages,

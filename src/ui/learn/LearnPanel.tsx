@@ -97,6 +97,7 @@ export interface LearnPanelProps {
   onJump: (message: number) => void;
 }
 
+/** The lesson step shown: its title and text, the navigation and the policy comparison. */
 export function LearnPanel({ samples, analysis, tokens, onJump }: LearnPanelProps) {
   const lesson = useAppStore((s) => s.lesson);
   const sampleId = useAppStore((s) => s.source.sampleId);
