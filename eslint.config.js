@@ -265,13 +265,7 @@ export default tseslint.config(
       'src/ui/Toolbar.tsx',
       'src/ui/ViolationsPanel.tsx',
       'src/ui/arcs/ArcLayer.tsx',
-      'src/ui/budget/EvictionSimulator.tsx',
-      'src/ui/budget/PolicyCard.tsx',
-      'src/ui/budget/SweepChart.tsx',
       'src/ui/faults/FaultPanel.tsx',
-      'src/ui/learn/LearnPanel.tsx',
-      'src/ui/share/ShareBar.tsx',
-      'src/ui/share/SharePanel.tsx',
     ],
     rules: {
       'max-lines': 'off',

@@ -12,7 +12,7 @@
  */
 import { parserFor } from '../parse/registry.ts';
 import type { Transcript } from '../types.ts';
-import { byScanOrder, violation, type ViolationInput } from './common.ts';
+import { byScanOrder, hasError, violation, type ViolationInput } from './common.ts';
 import { responsesEnvelope } from './catalogue/index.ts';
 import { renderResponses, type ResponsesItem } from './openaiResponses.render.ts';
 import { scanCallIds, scanOpenCalls, scanResults, type IdFinding } from './rules/byId.ts';
@@ -161,12 +161,6 @@ function pairingViolation(f: IdFinding): Finding {
         confidence: 'V',
       };
   }
-}
-
-/** True when some violation is an error (a loop: no closure per check). */
-function hasError(violations: readonly Violation[]): boolean {
-  for (const v of violations) if (v.severity === 'error') return true;
-  return false;
 }
 
 /** A finding and the index of the item that holds it (the provider's scan order). */
