@@ -276,7 +276,6 @@ export default tseslint.config(
       'src/ui/MessageRow.tsx',
       'src/ui/Timeline.tsx',
       'src/ui/Toolbar.tsx',
-      'src/ui/ViolationsPanel.tsx',
       'src/ui/arcs/ArcLayer.tsx',
       'src/ui/budget/EvictionSimulator.tsx',
       'src/ui/budget/PolicyCard.tsx',
