@@ -280,7 +280,6 @@ export default tseslint.config(
       'src/ui/budget/EvictionSimulator.tsx',
       'src/ui/budget/PolicyCard.tsx',
       'src/ui/budget/SweepChart.tsx',
-      'src/ui/faults/FaultPanel.tsx',
       'src/ui/learn/LearnPanel.tsx',
       'src/ui/share/ShareBar.tsx',
       'src/ui/share/SharePanel.tsx',
