@@ -275,7 +275,6 @@ export default tseslint.config(
       'src/model/parse/openaiResponses.ts',
       'src/ui/MessageRow.tsx',
       'src/ui/Timeline.tsx',
-      'src/ui/arcs/ArcLayer.tsx',
       'src/ui/budget/EvictionSimulator.tsx',
       'src/ui/budget/PolicyCard.tsx',
       'src/ui/budget/SweepChart.tsx',
