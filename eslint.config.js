@@ -273,7 +273,6 @@ export default tseslint.config(
       'src/model/parse/geminiCli.ts',
       'src/model/parse/langchain.ts',
       'src/model/parse/openaiResponses.ts',
-      'src/ui/Timeline.tsx',
       'src/ui/budget/EvictionSimulator.tsx',
       'src/ui/budget/PolicyCard.tsx',
       'src/ui/budget/SweepChart.tsx',
