@@ -257,33 +257,4 @@ export default tseslint.config(
       'limits/max-lines-per-function': SIZE_LIMITS['max-lines-per-function'],
     },
   },
-  {
-    // Not yet split (issue 18, in progress): each entry goes when its file or functions are.
-    files: [
-      'e2e/largeDisplay.spec.ts',
-      'scripts/bench.ts',
-      'src/engine/stream.ts',
-      'src/model/lostMeaning.ts',
-      'src/model/pairing.ts',
-      'src/model/parse/claudeCodeJsonl.ts',
-      'src/model/parse/codexJsonl.ts',
-      'src/model/parse/containers/curl.ts',
-      'src/model/parse/containers/sse.test.ts',
-      'src/model/parse/gemini.ts',
-      'src/model/parse/geminiCli.ts',
-      'src/model/parse/langchain.ts',
-      'src/model/parse/openaiResponses.ts',
-      'src/ui/budget/EvictionSimulator.tsx',
-      'src/ui/budget/PolicyCard.tsx',
-      'src/ui/budget/SweepChart.tsx',
-      'src/ui/learn/LearnPanel.tsx',
-      'src/ui/share/ShareBar.tsx',
-      'src/ui/share/SharePanel.tsx',
-    ],
-    rules: {
-      'max-lines': 'off',
-      'max-lines-per-function': 'off',
-      'limits/max-lines-per-function': 'off',
-    },
-  },
 );

@@ -25,6 +25,68 @@ async function waitLoaded(page: Page): Promise<void> {
   await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true', { timeout: 120_000 });
 }
 
+/**
+ * Row labels: each fits its column (nothing hidden) and ends before the chips, at the page's
+ * font size and at a larger one, at the top and at the bottom of the timeline.
+ */
+async function expectRowLabelsFit(page: Page): Promise<void> {
+  const labelsFit = () =>
+    page.evaluate(() => {
+      const bad: string[] = [];
+      for (const el of Array.from(document.querySelectorAll<HTMLElement>('.msg-index'))) {
+        const chips = el.parentElement?.querySelector('.chips');
+        const r = el.getBoundingClientRect();
+        const range = document.createRange();
+        range.selectNodeContents(el);
+        const text = range.getBoundingClientRect();
+        if (text.right > r.right + 0.5 || el.scrollWidth > el.clientWidth + 0.5)
+          bad.push(`${el.textContent} overflows its column`);
+        if (chips && text.right > chips.getBoundingClientRect().left + 0.5)
+          bad.push(`${el.textContent} runs under the chips`);
+      }
+      return { rows: document.querySelectorAll('.msg-index').length, bad };
+    });
+  const timeline = page.getByTestId('timeline');
+  for (const fontSize of [null, '20px']) {
+    if (fontSize) await page.addStyleTag({ content: `.msg-index { font-size: ${fontSize}; }` });
+    for (const end of ['top', 'bottom'] as const) {
+      await timeline.evaluate((el, e) => {
+        el.scrollTop = e === 'top' ? 0 : el.scrollHeight;
+      }, end);
+      await expect(page.locator('.msg-index').first()).toBeVisible();
+      const r = await labelsFit();
+      expect(r.rows).toBeGreaterThan(3);
+      expect(r.bad).toEqual([]);
+    }
+  }
+}
+
+/**
+ * Sweep axis labels: formatted like the header, inside the chart, never overlapping, and no wider
+ * than the width the layout assumes for them.
+ */
+async function expectSweepTicksApart(page: Page): Promise<void> {
+  const ticks = page.getByTestId('sweep-tick');
+  await expect(ticks.first()).toBeVisible({ timeout: 60_000 });
+  const boxes = await ticks.evaluateAll((els) =>
+    els.map((el) => {
+      const b = (el as SVGTextElement).getBBox();
+      const svg = (el as SVGTextElement).ownerSVGElement as SVGSVGElement;
+      return { label: el.textContent ?? '', x: b.x, w: b.width, svgW: svg.width.baseVal.value };
+    }),
+  );
+  expect(boxes.length).toBeGreaterThan(1);
+  for (let i = 0; i < boxes.length; i++) {
+    const b = boxes[i] as (typeof boxes)[number];
+    expect(b.label).toMatch(/^\d{1,3}(,\d{3})*$/);
+    expect(b.x).toBeGreaterThanOrEqual(0);
+    expect(b.x + b.w).toBeLessThanOrEqual(b.svgW + 0.5);
+    expect(b.w).toBeLessThanOrEqual(b.label.length * TICK_CHAR_EM * TICK_FONT_PX + 0.5);
+    const prev = boxes[i - 1];
+    if (prev) expect(prev.x + prev.w).toBeLessThan(b.x);
+  }
+}
+
 test('a large log: counts with separators, row labels not clipped at any font size, sweep labels apart', async ({
   page,
 }) => {
@@ -64,61 +126,13 @@ test('a large log: counts with separators, row labels not clipped at any font si
     else expect(s).toMatch(/discards [\d.,]+ (%|×)/);
   }
 
-  // 1. Row labels: each fits its column (nothing hidden) and ends before the chips, at the page's
-  // font size and at a larger one, at the top and at the bottom of the timeline.
-  const labelsFit = () =>
-    page.evaluate(() => {
-      const bad: string[] = [];
-      for (const el of Array.from(document.querySelectorAll<HTMLElement>('.msg-index'))) {
-        const chips = el.parentElement?.querySelector('.chips');
-        const r = el.getBoundingClientRect();
-        const range = document.createRange();
-        range.selectNodeContents(el);
-        const text = range.getBoundingClientRect();
-        if (text.right > r.right + 0.5 || el.scrollWidth > el.clientWidth + 0.5)
-          bad.push(`${el.textContent} overflows its column`);
-        if (chips && text.right > chips.getBoundingClientRect().left + 0.5)
-          bad.push(`${el.textContent} runs under the chips`);
-      }
-      return { rows: document.querySelectorAll('.msg-index').length, bad };
-    });
-  const timeline = page.getByTestId('timeline');
-  for (const fontSize of [null, '20px']) {
-    if (fontSize) await page.addStyleTag({ content: `.msg-index { font-size: ${fontSize}; }` });
-    for (const end of ['top', 'bottom'] as const) {
-      await timeline.evaluate((el, e) => {
-        el.scrollTop = e === 'top' ? 0 : el.scrollHeight;
-      }, end);
-      await expect(page.locator('.msg-index').first()).toBeVisible();
-      const r = await labelsFit();
-      expect(r.rows).toBeGreaterThan(3);
-      expect(r.bad).toEqual([]);
-    }
-  }
+  // 1. Row labels fit their column, at two font sizes, at both ends of the timeline.
+  await expectRowLabelsFit(page);
   // The last rows carry labels of four digits or more (#2,4xx is printed as a position: #2419).
   await expect(page.locator('.msg-index').last()).toHaveText(/^#\d{4,}/);
 
-  // 2. Sweep axis labels: formatted like the header, inside the chart, never overlapping, and no
-  // wider than the width the layout assumes for them.
-  const ticks = page.getByTestId('sweep-tick');
-  await expect(ticks.first()).toBeVisible({ timeout: 60_000 });
-  const boxes = await ticks.evaluateAll((els) =>
-    els.map((el) => {
-      const b = (el as SVGTextElement).getBBox();
-      const svg = (el as SVGTextElement).ownerSVGElement as SVGSVGElement;
-      return { label: el.textContent ?? '', x: b.x, w: b.width, svgW: svg.width.baseVal.value };
-    }),
-  );
-  expect(boxes.length).toBeGreaterThan(1);
-  for (let i = 0; i < boxes.length; i++) {
-    const b = boxes[i] as (typeof boxes)[number];
-    expect(b.label).toMatch(/^\d{1,3}(,\d{3})*$/);
-    expect(b.x).toBeGreaterThanOrEqual(0);
-    expect(b.x + b.w).toBeLessThanOrEqual(b.svgW + 0.5);
-    expect(b.w).toBeLessThanOrEqual(b.label.length * TICK_CHAR_EM * TICK_FONT_PX + 0.5);
-    const prev = boxes[i - 1];
-    if (prev) expect(prev.x + prev.w).toBeLessThan(b.x);
-  }
+  // 2. Sweep axis labels: formatted, inside the chart, apart.
+  await expectSweepTicksApart(page);
 });
 
 test('while a large file streams its verdicts are provisional; Cancel gives the Sample menu back', async ({

@@ -29,12 +29,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cutMarkers } from '../src/model/evict/cuts.ts';
-import { POLICIES, prepareEviction, simulatePolicy } from '../src/model/evict/policies.ts';
+import {
+  type EvictionContext,
+  POLICIES,
+  prepareEviction,
+  simulatePolicy,
+} from '../src/model/evict/policies.ts';
 import { sweepContext } from '../src/model/evict/sweep.ts';
 import { analyze } from '../src/model/analyze.ts';
 import { parseTranscript } from '../src/model/parse/index.ts';
 import { parserFor } from '../src/model/parse/registry.ts';
-import { countTokens } from '../src/model/tokens.ts';
+import { countTokens, type TokenTable } from '../src/model/tokens.ts';
 import type { Transcript } from '../src/model/types.ts';
 import { generate, type GenFormat } from './gen.ts';
 import { line } from './benchLine.ts';
@@ -126,6 +131,81 @@ function plainPass(t: Transcript): number {
   return s;
 }
 
+/**
+ * Slider steps on the 100k transcript: 200 random budgets, message + exchange policies with full
+ * validation, then 50 that also list the kept indices. Returns how many steps produced a 400.
+ */
+function benchSliderSteps(ctx: EvictionContext, total: number, plain: number): number {
+  let seed = 12345;
+  const rand = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
+  const steps: number[] = [];
+  let invalidSteps = 0;
+  for (let i = 0; i < 200; i++) {
+    const budget = Math.round(total * (0.05 + 0.9 * rand()));
+    const [ms, bad] = time(() => {
+      let bad = 0;
+      for (const p of ['message', 'exchange'] as const) {
+        const r = simulatePolicy(ctx, p, budget);
+        if (!r.validation.valid) bad++;
+      }
+      return bad;
+    });
+    steps.push(ms);
+    invalidSteps += bad;
+  }
+  const withLists: number[] = [];
+  for (let i = 0; i < 50; i++) {
+    const budget = Math.round(total * (0.05 + 0.9 * rand()));
+    withLists.push(
+      time(() =>
+        ['message', 'exchange'].forEach(
+          (p) => simulatePolicy(ctx, p as 'message', budget).kept.length,
+        ),
+      )[0],
+    );
+  }
+  line(
+    'slider_step_with_index_lists_ms_100k',
+    median(withLists),
+    'ms',
+    'the same, also listing kept/evicted indices (lazy; the timeline can grey rows from the cut instead)',
+  );
+  const step = median(steps);
+  line(
+    'slider_step_ms_100k',
+    step,
+    'ms',
+    `median of 200 budgets, message + exchange with full validation; worst ${Math.max(...steps).toFixed(1)} ms; target ≤ 16`,
+  );
+  line('slider_step_vs_plain_pass_100k', step / plain, '×');
+  return invalidSteps;
+}
+
+/** The sweep of every policy over every cut, each on a fresh context (as after a load). */
+function benchSweep(t: Transcript, table: TokenTable, plain: number): void {
+  const sweeps: number[] = [];
+  let shares = '';
+  for (let i = 0; i < 3; i++) {
+    // A fresh context each time: the first sweep after loading is the one a user waits for.
+    const fresh = prepareEviction(t, table, 'anthropic');
+    const [ms, s] = time(() => sweepContext(fresh, POLICIES));
+    sweeps.push(ms);
+    shares = s.policies.map((p) => `${p.policy} ${(p.share400 * 100).toFixed(1)}%`).join(', ');
+  }
+  const sw = median(sweeps);
+  line(
+    'sweep_ms_100k',
+    sw,
+    'ms',
+    `all ${POLICIES.length} policies, every cut; 400 share: ${shares}; target ≤ 250`,
+  );
+  line('sweep_vs_plain_pass_100k', sw / plain, '×');
+}
+
+/**
+ * Eviction on a generated 100k-message Anthropic transcript: prepare, plans, slider steps, the
+ * sweep and cut markers, each against a plain pass over every block.
+ */
 function benchEviction(): void {
   // No planted broken pairs here: the 400s measured are the ones the cuts make.
   const file = dataFile('anthropic-100k-clean.json', 'anthropic-messages', {
@@ -156,65 +236,8 @@ function benchEviction(): void {
     simulatePolicy(ctx, 'exchange', table.total);
   });
   line('eviction_plans_ms_100k', plansMs, 'ms', 'cut plans of message + exchange, built once');
-  let seed = 12345;
-  const rand = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
-  const steps: number[] = [];
-  let invalidSteps = 0;
-  for (let i = 0; i < 200; i++) {
-    const budget = Math.round(table.total * (0.05 + 0.9 * rand()));
-    const [ms, bad] = time(() => {
-      let bad = 0;
-      for (const p of ['message', 'exchange'] as const) {
-        const r = simulatePolicy(ctx, p, budget);
-        if (!r.validation.valid) bad++;
-      }
-      return bad;
-    });
-    steps.push(ms);
-    invalidSteps += bad;
-  }
-  const withLists: number[] = [];
-  for (let i = 0; i < 50; i++) {
-    const budget = Math.round(table.total * (0.05 + 0.9 * rand()));
-    withLists.push(
-      time(() =>
-        ['message', 'exchange'].forEach(
-          (p) => simulatePolicy(ctx, p as 'message', budget).kept.length,
-        ),
-      )[0],
-    );
-  }
-  line(
-    'slider_step_with_index_lists_ms_100k',
-    median(withLists),
-    'ms',
-    'the same, also listing kept/evicted indices (lazy; the timeline can grey rows from the cut instead)',
-  );
-  const step = median(steps);
-  line(
-    'slider_step_ms_100k',
-    step,
-    'ms',
-    `median of 200 budgets, message + exchange with full validation; worst ${Math.max(...steps).toFixed(1)} ms; target ≤ 16`,
-  );
-  line('slider_step_vs_plain_pass_100k', step / plain, '×');
-  const sweeps: number[] = [];
-  let shares = '';
-  for (let i = 0; i < 3; i++) {
-    // A fresh context each time: the first sweep after loading is the one a user waits for.
-    const fresh = prepareEviction(t, table, 'anthropic');
-    const [ms, s] = time(() => sweepContext(fresh, POLICIES));
-    sweeps.push(ms);
-    shares = s.policies.map((p) => `${p.policy} ${(p.share400 * 100).toFixed(1)}%`).join(', ');
-  }
-  const sw = median(sweeps);
-  line(
-    'sweep_ms_100k',
-    sw,
-    'ms',
-    `all ${POLICIES.length} policies, every cut; 400 share: ${shares}; target ≤ 250`,
-  );
-  line('sweep_vs_plain_pass_100k', sw / plain, '×');
+  const invalidSteps = benchSliderSteps(ctx, table.total, plain);
+  benchSweep(t, table, plain);
   const freshCuts = prepareEviction(t, table, 'anthropic').cuts;
   const [cm] = time(() => cutMarkers(freshCuts));
   line('cut_markers_ms_100k', cm, 'ms', 'every cut point, safe or not, on a fresh context');

@@ -10,7 +10,7 @@
  *
  * A simple, explained heuristic; `LOST_MEANING_LIMITS` says what it cannot see. O(total text).
  */
-import { messageLabels } from './messageLabels.ts';
+import { type MessageLabels, messageLabels } from './messageLabels.ts';
 import { pairToolCalls } from './pairing.ts';
 import type { Block, Message, Transcript } from './types.ts';
 
@@ -241,8 +241,27 @@ export function findLostMeaning(
   const marks: LostMeaningMark[] = [];
   const prep = prepare(t);
   const labels = messageLabels(t.messages);
+  repeatedCalls(prep, keptSet, evictedSet, labels, marks);
+  evictedReferences(t, prep, kept, keptSet, evictedSet, labels, marks);
+  marks.sort(
+    (a, b) =>
+      a.messageIndex - b.messageIndex ||
+      (a.kind === b.kind ? 0 : a.kind === 'evicted_reference' ? -1 : 1),
+  );
+  return { marks, limits: LOST_MEANING_LIMITS };
+}
 
-  // Repeated calls: same tool and input as an earlier call whose result was evicted.
+/**
+ * Repeated calls: a kept call with the same tool and input as an earlier call whose result was
+ * evicted (the model no longer has the answer and asks again).
+ */
+function repeatedCalls(
+  prep: LostMeaningPrep,
+  keptSet: ReadonlySet<number>,
+  evictedSet: ReadonlySet<number>,
+  labels: MessageLabels,
+  marks: LostMeaningMark[],
+): void {
   const evictedAnswers = new Map<
     string,
     { messageIndex: number; blockIndex: number; id: string | null; result: number }
@@ -272,9 +291,21 @@ export function findLostMeaning(
         result: c.result,
       });
   }
+}
 
-  // Evicted user messages still referred to by later kept messages. System text only counts as
-  // system text when it is sent: the top-level prompt, or a kept system/developer message.
+/**
+ * Evicted user messages still referred to by later kept messages. System text only counts as
+ * system text when it is sent: the top-level prompt, or a kept system/developer message.
+ */
+function evictedReferences(
+  t: Transcript,
+  prep: LostMeaningPrep,
+  kept: readonly number[],
+  keptSet: ReadonlySet<number>,
+  evictedSet: ReadonlySet<number>,
+  labels: MessageLabels,
+  marks: LostMeaningMark[],
+): void {
   const systemTokens = new Set<string>();
   for (const s of t.system) for (const c of chunks(s.text)) systemTokens.add(c);
   for (const i of kept) {
@@ -307,10 +338,4 @@ export function findLostMeaning(
       note: `This user message was evicted, but ${referencedBy.length} kept message${referencedBy.length === 1 ? '' : 's'} after it still mention${referencedBy.length === 1 ? 's' : ''} ${shown.map((s) => `"${s}"`).join(', ')}${tokens.length > shown.length ? ', …' : ''}: the model sees the references without the instruction that explained them.`,
     });
   }
-  marks.sort(
-    (a, b) =>
-      a.messageIndex - b.messageIndex ||
-      (a.kind === b.kind ? 0 : a.kind === 'evicted_reference' ? -1 : 1),
-  );
-  return { marks, limits: LOST_MEANING_LIMITS };
 }

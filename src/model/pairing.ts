@@ -5,7 +5,7 @@
  * adjacency rules on top. Calls without ids (legacy OpenAI `function_call`, Gemini before ids)
  * are paired by position and name, as those APIs do.
  */
-import type { Message, ToolResultBlock } from './types.ts';
+import type { Message, ToolResultBlock, ToolUseBlock } from './types.ts';
 
 /** A block inside the transcript: message index (ours) and block index. */
 export interface BlockRef {
@@ -106,94 +106,123 @@ function answerRunEnd(messages: readonly Message[], start: number): number {
  * pairing.reference.ts is the plain one-Map version this one is property-tested against.
  */
 export function pairToolCalls(messages: readonly Message[]): ToolPair[] {
-  const pairs: ToolPair[] = [];
-  // Every tool_use id seen so far (a second call with one of them is `duplicate_id`).
-  const seenIds = new Set<string>();
-  // The open call of each id, built the first time a result is not found in `batch`.
-  let byId: Map<string, ToolPair> | null = null;
-  // The calls with ids of the latest batch (duplicates excluded: a result answers the first call).
-  const batch: ToolPair[] = [];
-  let lastResultMessage = -1;
-  let lastCallMessage = -1;
-  // Calls without ids, per assistant message, waiting for a result by position and name.
-  let pendingNoId: ToolPair[] = [];
-  const runEnd = new Int32Array(messages.length).fill(-1);
+  const s: PairingState = {
+    messages,
+    pairs: [],
+    seenIds: new Set<string>(),
+    byId: null,
+    batch: [],
+    lastResultMessage: -1,
+    lastCallMessage: -1,
+    pendingNoId: [],
+    runEnd: new Int32Array(messages.length).fill(-1),
+  };
   // Plain loops and object literals, no per-call helper objects: this runs over every block of
   // 100k-message transcripts.
   for (let mi = 0; mi < messages.length; mi++) {
     const blocks = (messages[mi] as Message).blocks;
     for (let bi = 0; bi < blocks.length; bi++) {
       const b = blocks[bi] as Message['blocks'][number];
-      if (b.type === 'tool_use') {
-        const server = b.server === true;
-        const id = b.id;
-        let duplicate = false;
-        if (id !== null) {
-          const before = seenIds.size;
-          duplicate = seenIds.add(id).size === before;
-        }
-        const pair: ToolPair = {
-          key: 'p' + pairs.length,
-          id,
-          name: b.name,
-          call: { message: mi, block: bi },
-          result: null,
-          status: duplicate ? 'duplicate_id' : 'unanswered',
-          partial: false,
-          server,
-        };
-        pairs.push(pair);
-        if (duplicate) continue;
-        if (id !== null) {
-          // A call after a result starts a new batch; a huge batch falls back to the Map.
-          if (lastResultMessage > lastCallMessage || batch.length >= MAX_BATCH) batch.length = 0;
-          batch.push(pair);
-          lastCallMessage = mi;
-          if (byId !== null) byId.set(id, pair);
-        } else {
-          if (pendingNoId.length > 0 && pendingNoId[0]?.call?.message !== mi) pendingNoId = [];
-          pendingNoId.push(pair);
-        }
-        if (runEnd[mi] === -1) runEnd[mi] = answerRunEnd(messages, answerRunStart(messages, mi));
-      } else if (b.type === 'tool_result') {
-        lastResultMessage = mi;
-        const ref = { message: mi, block: bi };
-        const server = b.server !== undefined;
-        const id = b.toolUseId;
-        let call: ToolPair | undefined;
-        if (id !== null) {
-          for (let k = 0; k < batch.length; k++)
-            if ((batch[k] as ToolPair).id === id) {
-              call = batch[k];
-              break;
-            }
-          if (call === undefined && seenIds.has(id)) call = (byId ??= openCalls(pairs)).get(id);
-        } else call = findCallWithoutId(b, pendingNoId, mi);
-        if (!call) {
-          pairs.push(newPair(pairs.length, id, b.name ?? '', null, ref, 'orphan', server));
-          continue;
-        }
-        if (call.result !== null) {
-          pairs.push(
-            newPair(pairs.length, id, call.name, call.call, ref, 'duplicate_result', server),
-          );
-          continue;
-        }
-        call.result = ref;
-        const cm = (call.call as BlockRef).message;
-        const adjacent = server ? cm === mi : mi > cm && mi < (runEnd[cm] ?? -1);
-        call.status = adjacent ? 'answered' : 'answered_late';
-        if (id === null) pendingNoId = pendingNoId.filter((c) => c !== call);
-      }
+      if (b.type === 'tool_use') addCall(s, b, mi, bi);
+      else if (b.type === 'tool_result') addResult(s, b, mi, bi);
     }
   }
+  markPartial(s.pairs, messages.length);
+  return s.pairs;
+}
 
-  // Partial answers: an unanswered call with an answered sibling in the same message.
-  const answeredIn = new Uint8Array(messages.length);
+/** What pairToolCalls carries from block to block (one object per call of pairToolCalls). */
+interface PairingState {
+  messages: readonly Message[];
+  pairs: ToolPair[];
+  /** Every tool_use id seen so far (a second call with one of them is `duplicate_id`). */
+  seenIds: Set<string>;
+  /** The open call of each id, built the first time a result is not found in `batch`. */
+  byId: Map<string, ToolPair> | null;
+  /** The calls with ids of the latest batch (duplicates excluded: a result answers the first call). */
+  batch: ToolPair[];
+  lastResultMessage: number;
+  lastCallMessage: number;
+  /** Calls without ids, per assistant message, waiting for a result by position and name. */
+  pendingNoId: ToolPair[];
+  /** Per message with calls: the end (exclusive) of its answer run, -1 until needed. */
+  runEnd: Int32Array;
+}
+
+/** A tool_use: a new pair, unanswered (or `duplicate_id`), open for the results that follow. */
+function addCall(s: PairingState, b: ToolUseBlock, mi: number, bi: number): void {
+  const { pairs, batch } = s;
+  const id = b.id;
+  let duplicate = false;
+  if (id !== null) {
+    const before = s.seenIds.size;
+    duplicate = s.seenIds.add(id).size === before;
+  }
+  const pair: ToolPair = {
+    key: 'p' + pairs.length,
+    id,
+    name: b.name,
+    call: { message: mi, block: bi },
+    result: null,
+    status: duplicate ? 'duplicate_id' : 'unanswered',
+    partial: false,
+    server: b.server === true,
+  };
+  pairs.push(pair);
+  if (duplicate) return;
+  if (id !== null) {
+    // A call after a result starts a new batch; a huge batch falls back to the Map.
+    if (s.lastResultMessage > s.lastCallMessage || batch.length >= MAX_BATCH) batch.length = 0;
+    batch.push(pair);
+    s.lastCallMessage = mi;
+    if (s.byId !== null) s.byId.set(id, pair);
+  } else {
+    if (s.pendingNoId.length > 0 && s.pendingNoId[0]?.call?.message !== mi) s.pendingNoId = [];
+    s.pendingNoId.push(pair);
+  }
+  if (s.runEnd[mi] === -1) s.runEnd[mi] = answerRunEnd(s.messages, answerRunStart(s.messages, mi));
+}
+
+/**
+ * A tool_result: answers its call (`answered` inside the call's answer run, else
+ * `answered_late`), or adds an `orphan` or `duplicate_result` pair.
+ */
+function addResult(s: PairingState, b: ToolResultBlock, mi: number, bi: number): void {
+  const { pairs, batch } = s;
+  s.lastResultMessage = mi;
+  const ref = { message: mi, block: bi };
+  const server = b.server !== undefined;
+  const id = b.toolUseId;
+  let call: ToolPair | undefined;
+  if (id !== null) {
+    for (let k = 0; k < batch.length; k++)
+      if ((batch[k] as ToolPair).id === id) {
+        call = batch[k];
+        break;
+      }
+    if (call === undefined && s.seenIds.has(id)) call = (s.byId ??= openCalls(pairs)).get(id);
+  } else call = findCallWithoutId(b, s.pendingNoId, mi);
+  if (!call) {
+    pairs.push(newPair(pairs.length, id, b.name ?? '', null, ref, 'orphan', server));
+    return;
+  }
+  if (call.result !== null) {
+    pairs.push(newPair(pairs.length, id, call.name, call.call, ref, 'duplicate_result', server));
+    return;
+  }
+  call.result = ref;
+  const cm = (call.call as BlockRef).message;
+  const adjacent = server ? cm === mi : mi > cm && mi < (s.runEnd[cm] ?? -1);
+  call.status = adjacent ? 'answered' : 'answered_late';
+  if (id === null) s.pendingNoId = s.pendingNoId.filter((c) => c !== call);
+}
+
+/** Partial answers: an unanswered call with an answered sibling in the same message. */
+function markPartial(pairs: readonly ToolPair[], messageCount: number): void {
+  const answeredIn = new Uint8Array(messageCount);
   for (const p of pairs) if (p.call && p.result && !p.server) answeredIn[p.call.message] = 1;
   for (const p of pairs)
     if (p.status === 'unanswered' && p.call && answeredIn[p.call.message] === 1) p.partial = true;
-  return pairs;
 }
 
 /** Calls per batch scanned before a result falls back to the id → call Map. */

@@ -7,7 +7,7 @@ import { pairCounts } from '../pairing.ts';
 import { countTokens } from '../tokens.ts';
 import { usageGap, usageGaps } from '../usage.ts';
 import { writeTranscript } from '../write.ts';
-import { inParentOrder } from './claudeCodeJsonl.ts';
+import { inParentOrder } from './claudeCodeOrder.ts';
 import { parsedText } from '../testing.ts';
 import { parseTranscript } from './index.ts';
 

@@ -17,6 +17,7 @@
 import type { Block, Message, MessageMeta, Result, Transcript, UsageRecord } from '../types.ts';
 import type { JsonlLine, SourceDoc } from './json.ts';
 import { anthropicBlock } from './anthropicMessages.ts';
+import { type Entry, inParentOrder, parentOrder, threads } from './claudeCodeOrder.ts';
 import { writeClaudeCode } from './claudeCodeWrite.ts';
 import type { FormatParser } from './registry.ts';
 import { isObject, type Json, shapeError, str } from './util.ts';
@@ -65,137 +66,6 @@ function sniff(v: unknown): number {
   return known / sample.length >= 0.6 ? 0.95 : 0.5;
 }
 
-interface Entry {
-  /** Index among parsed lines. */
-  pos: number;
-  line: number;
-  value: Json;
-}
-
-/**
- * True when every line's parent (by `parentUuid`, at the first line with that `uuid`) comes
- * before it in the file, or is not in the file at all: the usual log, kept in file order.
- * Most lines name the line just before them as parent, so only the other lines' parents are
- * looked up (a map of every uuid would cost more than the rest of the parse of a 50 MB log).
- * @param lines the parsed lines (their `value`: objects), in file order. O(n), allocation
- *   O(exceptions).
- */
-export function inParentOrder(lines: readonly { value: unknown }[]): boolean {
-  const field = (i: number, key: 'uuid' | 'parentUuid'): string | undefined => {
-    const v = (lines[i] as { value: unknown }).value;
-    return isObject(v) ? str(v[key]) : undefined;
-  };
-  const exceptions: number[] = [];
-  let prev: string | undefined;
-  for (let i = 0; i < lines.length; i++) {
-    const p = field(i, 'parentUuid');
-    if (p !== undefined && p !== prev) exceptions.push(i);
-    const u = field(i, 'uuid');
-    if (u !== undefined) prev = u;
-  }
-  if (exceptions.length === 0) return true;
-  // First position of each parent an exception names (-1: not in the file).
-  const firstPos = new Map<string, number>();
-  for (const i of exceptions) firstPos.set(field(i, 'parentUuid') as string, -1);
-  for (let i = 0; i < lines.length; i++) {
-    const u = field(i, 'uuid');
-    if (u !== undefined && firstPos.get(u) === -1) firstPos.set(u, i);
-  }
-  for (const i of exceptions)
-    if ((firstPos.get(field(i, 'parentUuid') as string) ?? -1) >= i) return false;
-  return true;
-}
-
-/** File order, except that a line whose parent comes later in the file is placed after it. */
-function parentOrder(entries: Entry[]): Entry[] {
-  if (inParentOrder(entries)) return entries;
-  const known = new Set<string>();
-  for (const e of entries) {
-    const u = str(e.value.uuid);
-    if (u !== undefined) known.add(u);
-  }
-  const emitted = new Set<string>();
-  const pending = new Map<string, Entry[]>();
-  const out: Entry[] = [];
-  const emit = (first: Entry) => {
-    const stack = [first];
-    while (stack.length > 0) {
-      const e = stack.pop() as Entry;
-      out.push(e);
-      const u = str(e.value.uuid);
-      if (!u) continue;
-      emitted.add(u);
-      const kids = pending.get(u);
-      if (kids) {
-        pending.delete(u);
-        for (let k = kids.length - 1; k >= 0; k--) stack.push(kids[k] as Entry);
-      }
-    }
-  };
-  for (const e of entries) {
-    const p = str(e.value.parentUuid);
-    if (p && known.has(p) && !emitted.has(p) && p !== str(e.value.uuid)) {
-      const list = pending.get(p) ?? [];
-      list.push(e);
-      pending.set(p, list);
-    } else emit(e);
-  }
-  // Cycles or parents that never got emitted: keep what is left in file order.
-  const placed = new Set(out);
-  const rest = [...pending.values()].flat().sort((a, b) => a.pos - b.pos);
-  for (const e of rest) if (!placed.has(e)) out.push(e);
-  return out;
-}
-
-/** Main thread first, then each sidechain thread (grouped by its root), in order of appearance. */
-function threads(ordered: Entry[]): Entry[] {
-  if (!ordered.some((e) => e.value.isSidechain === true)) return ordered;
-  const parentOf = new Map<string, string>();
-  for (const e of ordered) {
-    const u = str(e.value.uuid);
-    const p = str(e.value.parentUuid);
-    if (u && p) parentOf.set(u, p);
-  }
-  const sideUuids = new Set(
-    ordered
-      .filter((e) => e.value.isSidechain === true)
-      .map((e) => str(e.value.uuid))
-      .filter((u): u is string => u !== undefined),
-  );
-  // Memoised walk to the thread's root: O(n) over the whole log, not O(depth) per line.
-  const rootMemo = new Map<string, string>();
-  const rootOf = (e: Entry): string => {
-    const start = str(e.value.uuid) ?? `#${e.pos}`;
-    const path: string[] = [];
-    let u = start;
-    for (let guard = 0; guard < 100000; guard++) {
-      const known = rootMemo.get(u);
-      if (known !== undefined) {
-        u = known;
-        break;
-      }
-      path.push(u);
-      const p = parentOf.get(u);
-      if (!p || !sideUuids.has(p)) break;
-      u = p;
-    }
-    for (const x of path) rootMemo.set(x, u);
-    return u;
-  };
-  const main: Entry[] = [];
-  const side = new Map<string, Entry[]>();
-  for (const e of ordered) {
-    if (e.value.isSidechain !== true) main.push(e);
-    else {
-      const r = rootOf(e);
-      const list = side.get(r) ?? [];
-      list.push(e);
-      side.set(r, list);
-    }
-  }
-  return [...main, ...[...side.values()].flat()];
-}
-
 function contentBlocks(c: unknown): { blocks: Block[]; stringContent: boolean } {
   if (typeof c === 'string') return { blocks: [{ type: 'text', text: c }], stringContent: true };
   if (Array.isArray(c)) return { blocks: c.map(anthropicBlock), stringContent: false };
@@ -233,37 +103,177 @@ function lineMeta(
   return meta;
 }
 
+type Usage = Omit<UsageRecord, 'messageIndex'>;
+
+/** What the parse loop carries from line to line (one object per parse). */
+interface ReadState {
+  messages: Message[];
+  /** Per message index (an array, not a Map: a Map growing to 10^4 entries costs milliseconds). */
+  usageByMsg: (Usage | undefined)[];
+  warnings: string[];
+  model: string | undefined;
+  synthetic: number;
+  sidechains: number;
+  /** The open assistant reply (its `message.id` and message): later lines with that id join it. */
+  replyId: string | undefined;
+  reply: Message | null;
+  lastSide: boolean | null;
+}
+
+/**
+ * The parsed lines in reading order. The usual log (every line an object, parents before
+ * children, no sidechains) is read in file order straight from the parsed lines (`fast`);
+ * otherwise entries are reordered (parentOrder, threads). No per-line wrapper objects on the fast
+ * path: 40,000-line logs are common.
+ */
+function readingOrder(lines: JsonlLine[]): {
+  ordered: readonly (JsonlLine | Entry)[];
+  fast: boolean;
+} {
+  const fast =
+    lines.every((l) => isObject(l.value)) &&
+    inParentOrder(lines) &&
+    !lines.some((l) => (l.value as Json).isSidechain === true);
+  if (fast) return { ordered: lines, fast };
+  const entries: Entry[] = [];
+  lines.forEach((l: JsonlLine, pos) => {
+    if (isObject(l.value)) entries.push({ pos, line: l.line, value: l.value });
+  });
+  return { ordered: threads(parentOrder(entries)), fast };
+}
+
+/**
+ * A `summary` or `compact_boundary` line becomes a warning (a compaction also closes the open
+ * reply). True when the line was one of them.
+ */
+function markerLine(s: ReadState, v: Json, type: string | undefined, line: number): boolean {
+  if (type === 'summary') {
+    s.warnings.push(`Line ${line}: session summary "${str(v.summary) ?? ''}".`);
+    return true;
+  }
+  if (type === 'system' && v.subtype === 'compact_boundary') {
+    const cm = isObject(v.compactMetadata) ? v.compactMetadata : {};
+    const pre = typeof cm.preTokens === 'number' ? `, ${cm.preTokens} tokens before` : '';
+    s.warnings.push(
+      `Line ${line}: the conversation was compacted (${str(cm.trigger) ?? 'unknown'} trigger${pre}); messages before the summary that follows were no longer in the model's context.`,
+    );
+    s.reply = null;
+    return true;
+  }
+  return false;
+}
+
+/**
+ * Another line of the open reply: its blocks and raw line join the reply's message, and its usage
+ * replaces the reply's when it counts at least as many output tokens.
+ */
+function joinReply(s: ReadState, target: Message, blocks: Block[], v: Json, usage: Usage | null) {
+  target.blocks.push(...blocks);
+  target.raw = Array.isArray(target.raw) ? [...(target.raw as unknown[]), v] : [target.raw, v];
+  const prev = s.usageByMsg[target.index];
+  if (usage && (!prev || (usage.outputTokens ?? 0) >= (prev.outputTokens ?? 0)))
+    s.usageByMsg[target.index] = usage;
+  if (target.meta)
+    target.meta.usageOutputTokens =
+      s.usageByMsg[target.index]?.outputTokens ?? target.meta.usageOutputTokens;
+}
+
+/** An assistant line: a new message, or one more content block of the open reply. */
+function assistantLine(s: ReadState, v: Json, msg: Json, pos: number, line: number, side: boolean) {
+  const { blocks, stringContent } = contentBlocks(msg.content);
+  const id = str(msg.id);
+  const m = str(msg.model);
+  if (m === '<synthetic>' || v.isApiErrorMessage === true) s.synthetic++;
+  else if (m) s.model = m;
+  const usage = usageOf(msg.usage);
+  if (id && s.reply && s.replyId === id) {
+    joinReply(s, s.reply, blocks, v, usage);
+    return;
+  }
+  const index = s.messages.length;
+  const out: Message = {
+    index,
+    rawIndex: pos,
+    path: `line ${line}`,
+    role: 'assistant',
+    blocks,
+    raw: v,
+    meta: lineMeta(v, side, id, usage?.outputTokens),
+  };
+  if (stringContent) out.stringContent = true;
+  s.messages.push(out);
+  if (usage) s.usageByMsg[index] = usage;
+  s.replyId = id;
+  s.reply = id ? out : null;
+  if (side) s.sidechains++;
+}
+
+/** A user line: a prompt, tool results, injected text, or a compaction summary. */
+function userLine(s: ReadState, v: Json, msg: Json, pos: number, line: number, side: boolean) {
+  const { blocks, stringContent } = contentBlocks(msg.content);
+  const out: Message = {
+    index: s.messages.length,
+    rawIndex: pos,
+    path: `line ${line}`,
+    role: 'user',
+    blocks,
+    raw: v,
+    meta: lineMeta(v, side, str(v.uuid), undefined),
+  };
+  if (v.isCompactSummary === true) (out.meta as MessageMeta).compactSummary = true;
+  if (stringContent) out.stringContent = true;
+  s.messages.push(out);
+  if (side) s.sidechains++;
+}
+
+/** The transcript from the loop's state: usage records, and the log-wide warnings around the others. */
+function transcriptOf(s: ReadState, doc: { lines: JsonlLine[] }): Transcript {
+  const usage: UsageRecord[] = [];
+  s.usageByMsg.forEach((u, messageIndex) => {
+    if (u) usage.push({ messageIndex, ...u });
+  });
+  const warnings = s.warnings;
+  warnings.unshift(
+    'Claude Code logs hold neither the system prompt nor the tool definitions: the usage figures include them, the messages do not (see the usage gap).',
+  );
+  if (s.sidechains > 0)
+    warnings.push(
+      `${s.sidechains} sidechain message(s) (sub-agent threads) are listed after the main thread; each thread was its own request.`,
+    );
+  if (s.synthetic > 0)
+    warnings.push(
+      `${s.synthetic} assistant line(s) were written by Claude Code itself (model "<synthetic>", e.g. an API error), not by the model.`,
+    );
+  return {
+    format: 'claude-code-jsonl',
+    system: [],
+    tools: null,
+    settings: s.model ? { model: s.model } : {},
+    usage,
+    messages: s.messages,
+    warnings,
+    listKey: 'lines',
+    raw: doc.lines.map((l) => l.value),
+  };
+}
+
 function parse(doc: SourceDoc): Result<Transcript> {
   if (doc.kind !== 'jsonl')
     return shapeError(
       'A Claude Code session log is JSON Lines (one object per line), not one JSON document.',
     );
-  // The usual log (every line an object, parents before children, no sidechains) is read in
-  // file order straight from the parsed lines; otherwise entries are reordered (parentOrder,
-  // threads). No per-line wrapper objects on the fast path: 40,000-line logs are common.
-  const lines = doc.lines;
-  const fast =
-    lines.every((l) => isObject(l.value)) &&
-    inParentOrder(lines) &&
-    !lines.some((l) => (l.value as Json).isSidechain === true);
-  let ordered: readonly (JsonlLine | Entry)[] = lines;
-  if (!fast) {
-    const entries: Entry[] = [];
-    lines.forEach((l: JsonlLine, pos) => {
-      if (isObject(l.value)) entries.push({ pos, line: l.line, value: l.value });
-    });
-    ordered = threads(parentOrder(entries));
-  }
-  const messages: Message[] = [];
-  // Per message index (an array, not a Map: a Map growing to 10^4 entries costs milliseconds).
-  const usageByMsg: (Omit<UsageRecord, 'messageIndex'> | undefined)[] = [];
-  const warnings: string[] = [];
-  let model: string | undefined;
-  let synthetic = 0;
-  let sidechains = 0;
-  let lastAssistant: { id: string; msg: Message } | null = null;
-  let lastSide: boolean | null = null;
-
+  const { ordered, fast } = readingOrder(doc.lines);
+  const s: ReadState = {
+    messages: [],
+    usageByMsg: [],
+    warnings: [],
+    model: undefined,
+    synthetic: 0,
+    sidechains: 0,
+    replyId: undefined,
+    reply: null,
+    lastSide: null,
+  };
   for (let k = 0; k < ordered.length; k++) {
     const e = ordered[k] as JsonlLine | Entry;
     // Index among parsed lines (the raw index): the loop index on the fast path.
@@ -271,106 +281,14 @@ function parse(doc: SourceDoc): Result<Transcript> {
     const v = e.value as Json;
     const type = str(v.type);
     const side = v.isSidechain === true;
-    if (lastSide !== side) lastAssistant = null;
-    if (type === 'summary') {
-      warnings.push(`Line ${e.line}: session summary "${str(v.summary) ?? ''}".`);
-      continue;
-    }
-    if (type === 'system' && v.subtype === 'compact_boundary') {
-      const cm = isObject(v.compactMetadata) ? v.compactMetadata : {};
-      const pre = typeof cm.preTokens === 'number' ? `, ${cm.preTokens} tokens before` : '';
-      warnings.push(
-        `Line ${e.line}: the conversation was compacted (${str(cm.trigger) ?? 'unknown'} trigger${pre}); messages before the summary that follows were no longer in the model's context.`,
-      );
-      lastAssistant = null;
-      continue;
-    }
+    if (s.lastSide !== side) s.reply = null;
+    if (markerLine(s, v, type, e.line)) continue;
     if ((type !== 'user' && type !== 'assistant') || !isObject(v.message)) continue;
-    lastSide = side;
-    const msg = v.message;
-    const { blocks, stringContent } = contentBlocks(msg.content);
-    if (type === 'assistant') {
-      const id = str(msg.id);
-      const m = str(msg.model);
-      if (m === '<synthetic>' || v.isApiErrorMessage === true) synthetic++;
-      else if (m) model = m;
-      const usage = usageOf(msg.usage);
-      if (id && lastAssistant && lastAssistant.id === id) {
-        const target = lastAssistant.msg;
-        target.blocks.push(...blocks);
-        target.raw = Array.isArray(target.raw)
-          ? [...(target.raw as unknown[]), v]
-          : [target.raw, v];
-        const prev = usageByMsg[target.index];
-        if (usage && (!prev || (usage.outputTokens ?? 0) >= (prev.outputTokens ?? 0)))
-          usageByMsg[target.index] = usage;
-        if (target.meta)
-          target.meta.usageOutputTokens =
-            usageByMsg[target.index]?.outputTokens ?? target.meta.usageOutputTokens;
-        continue;
-      }
-      const index = messages.length;
-      const out: Message = {
-        index,
-        rawIndex: pos,
-        path: `line ${e.line}`,
-        role: 'assistant',
-        blocks,
-        raw: v,
-        meta: lineMeta(v, side, id, usage?.outputTokens),
-      };
-      if (stringContent) out.stringContent = true;
-      messages.push(out);
-      if (usage) usageByMsg[index] = usage;
-      lastAssistant = id ? { id, msg: out } : null;
-      if (side) sidechains++;
-      continue;
-    }
-    // A user line: a prompt, tool results, injected text, or a compaction summary.
-    const out: Message = {
-      index: messages.length,
-      rawIndex: pos,
-      path: `line ${e.line}`,
-      role: 'user',
-      blocks,
-      raw: v,
-      meta: lineMeta(v, side, str(v.uuid), undefined),
-    };
-    if (v.isCompactSummary === true) (out.meta as MessageMeta).compactSummary = true;
-    if (stringContent) out.stringContent = true;
-    messages.push(out);
-    if (side) sidechains++;
+    s.lastSide = side;
+    if (type === 'assistant') assistantLine(s, v, v.message, pos, e.line, side);
+    else userLine(s, v, v.message, pos, e.line, side);
   }
-
-  const usage: UsageRecord[] = [];
-  usageByMsg.forEach((u, messageIndex) => {
-    if (u) usage.push({ messageIndex, ...u });
-  });
-  warnings.unshift(
-    'Claude Code logs hold neither the system prompt nor the tool definitions: the usage figures include them, the messages do not (see the usage gap).',
-  );
-  if (sidechains > 0)
-    warnings.push(
-      `${sidechains} sidechain message(s) (sub-agent threads) are listed after the main thread; each thread was its own request.`,
-    );
-  if (synthetic > 0)
-    warnings.push(
-      `${synthetic} assistant line(s) were written by Claude Code itself (model "<synthetic>", e.g. an API error), not by the model.`,
-    );
-  return {
-    ok: true,
-    value: {
-      format: 'claude-code-jsonl',
-      system: [],
-      tools: null,
-      settings: model ? { model } : {},
-      usage,
-      messages,
-      warnings,
-      listKey: 'lines',
-      raw: doc.lines.map((l) => l.value),
-    },
-  };
+  return { ok: true, value: transcriptOf(s, doc) };
 }
 
 export const claudeCodeJsonlParser: FormatParser = {

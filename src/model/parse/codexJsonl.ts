@@ -13,11 +13,12 @@
  *   context, as Codex does; `compacted` becomes a user message with `meta.compactSummary`.
  * - `session_meta.base_instructions.text` is the system prompt; the model is in `turn_context`.
  */
-import type { Block, Message, Result, Role, Transcript, UsageRecord } from '../types.ts';
-import type { SourceDoc } from './json.ts';
+import type { Message, Result, Transcript, UsageRecord } from '../types.ts';
+import type { JsonlLine, SourceDoc } from './json.ts';
 import type { FormatParser } from './registry.ts';
-import { arr, isObject, type Json, parseArguments, shapeError, str } from './util.ts';
+import { isObject, type Json, shapeError, str } from './util.ts';
 import { writeCodex } from './codexWrite.ts';
+import { itemMessage } from './codexItems.ts';
 
 const LINE_TYPES = new Set([
   'session_meta',
@@ -48,123 +49,6 @@ function sniff(v: unknown): number {
   return ok / sample.length >= 0.6 ? 0.95 : 0.5;
 }
 
-const ROLES: Record<string, Role> = {
-  user: 'user',
-  assistant: 'assistant',
-  developer: 'developer',
-  system: 'system',
-};
-
-function contentPart(p: unknown): Block {
-  if (typeof p === 'string') return { type: 'text', text: p };
-  if (!isObject(p)) return { type: 'other', label: typeof p, raw: p };
-  if (
-    (p.type === 'input_text' || p.type === 'output_text' || p.type === 'text') &&
-    typeof p.text === 'string'
-  )
-    return { type: 'text', text: p.text };
-  if (p.type === 'input_image') return { type: 'image' };
-  if (p.type === 'input_file') return { type: 'document' };
-  if (p.type === 'refusal') return { type: 'text', text: str(p.refusal) ?? '' };
-  return { type: 'other', label: str(p.type) ?? 'unknown', raw: p };
-}
-
-function outputBlocks(o: unknown): Block[] {
-  if (typeof o === 'string') return [{ type: 'text', text: o }];
-  const list = arr(o);
-  if (list) return list.map(contentPart);
-  if (o === undefined || o === null) return [];
-  return [{ type: 'other', label: 'output', raw: o }];
-}
-
-/** Normalise one Responses-shaped item (a rollout `response_item` payload). */
-function itemMessage(p: Json): { role: Role; blocks: Block[]; sourceId?: string } {
-  const id = str(p.id);
-  const withId = id ? { sourceId: id } : {};
-  switch (p.type) {
-    case 'message': {
-      const c = p.content;
-      const blocks =
-        typeof c === 'string'
-          ? [{ type: 'text' as const, text: c }]
-          : (arr(c) ?? []).map(contentPart);
-      return { role: ROLES[str(p.role) ?? ''] ?? 'user', blocks, ...withId };
-    }
-    case 'function_call':
-    case 'custom_tool_call':
-    case 'local_shell_call':
-    case 'tool_search_call': {
-      const input =
-        p.type === 'function_call'
-          ? parseArguments(p.arguments)
-          : p.type === 'custom_tool_call'
-            ? p.input
-            : (p.action ?? p.arguments);
-      const name =
-        str(p.name) ??
-        (p.type === 'local_shell_call'
-          ? 'local_shell'
-          : p.type === 'tool_search_call'
-            ? 'tool_search'
-            : '');
-      return {
-        role: 'assistant',
-        blocks: [
-          {
-            type: 'tool_use',
-            id: str(p.call_id) ?? null,
-            name,
-            input,
-            ...(id ? { itemId: id } : {}),
-          },
-        ],
-        ...withId,
-      };
-    }
-    case 'function_call_output':
-    case 'custom_tool_call_output':
-    case 'local_shell_call_output':
-    case 'tool_search_output':
-      return {
-        role: 'tool',
-        blocks: [
-          {
-            type: 'tool_result',
-            toolUseId: str(p.call_id) ?? null,
-            isError: false,
-            content: outputBlocks(p.output),
-          },
-        ],
-        ...withId,
-      };
-    case 'reasoning': {
-      const blocks: Block[] = [];
-      const summary = (arr(p.summary) ?? [])
-        .map((s) => (isObject(s) ? (str(s.text) ?? '') : ''))
-        .filter((s) => s.length > 0);
-      const content = (arr(p.content) ?? [])
-        .map((s) => (isObject(s) ? (str(s.text) ?? '') : ''))
-        .filter((s) => s.length > 0);
-      if (summary.length > 0 || content.length > 0)
-        blocks.push({ type: 'thinking', thinking: [...summary, ...content].join('\n\n') });
-      if (typeof p.encrypted_content === 'string')
-        blocks.push({
-          type: 'redacted_thinking',
-          bytes: p.encrypted_content.length,
-          ...(id ? { itemId: id } : {}),
-        });
-      return { role: 'assistant', blocks, ...withId };
-    }
-    default:
-      // web_search_call, image_generation_call, compaction, … kept verbatim.
-      return {
-        role: 'assistant',
-        blocks: [{ type: 'other', label: str(p.type) ?? 'item', raw: p }],
-        ...withId,
-      };
-  }
-}
-
 interface Usage4 {
   input: number;
   cached: number;
@@ -183,129 +67,170 @@ function usage4(u: unknown): Usage4 | null {
   };
 }
 
+/** What the parse carries from line to line (one object per parse). */
+interface RolloutState {
+  messages: Message[];
+  usage: UsageRecord[];
+  warnings: string[];
+  system: Transcript['system'];
+  /** Message count at the start of each turn (for rollbacks). */
+  turnStarts: number[];
+  model: string | undefined;
+  /** The last cumulative `token_count` total. */
+  lastTotal: Usage4 | null;
+  /** A `task_started` opened the turn; its `turn_context` does not open another. */
+  pendingTurn: boolean;
+}
+
+/**
+ * A `token_count` event: one usage record per change of the cumulative total, holding the delta
+ * (or the event's `last_token_usage` when the total went down or is missing), tied to the last
+ * message so far.
+ */
+function tokenCount(s: RolloutState, info: Json) {
+  const total = usage4(info.total_token_usage);
+  const last = usage4(info.last_token_usage);
+  const lastTotal = s.lastTotal;
+  let delta: Usage4 | null = null;
+  if (total) {
+    if (
+      lastTotal &&
+      total.input === lastTotal.input &&
+      total.output === lastTotal.output &&
+      total.cached === lastTotal.cached
+    )
+      return; // repeated event
+    delta =
+      lastTotal && total.input >= lastTotal.input
+        ? {
+            input: total.input - lastTotal.input,
+            cached: total.cached - lastTotal.cached,
+            output: total.output - lastTotal.output,
+            reasoning: total.reasoning - lastTotal.reasoning,
+          }
+        : (last ?? total);
+    s.lastTotal = total;
+  } else delta = last;
+  if (!delta) return;
+  s.usage.push({
+    ...(s.messages.length > 0 ? { messageIndex: s.messages.length - 1 } : {}),
+    inputTokens: delta.input,
+    cacheReadTokens: delta.cached,
+    outputTokens: delta.output,
+    reasoningTokens: delta.reasoning,
+  });
+}
+
+/** `thread_rolled_back`: the last `num_turns` turns (default 1) and their usage leave the context. */
+function rolledBack(s: RolloutState, p: Json, line: number) {
+  const { messages, turnStarts, usage } = s;
+  const n = typeof p.num_turns === 'number' ? p.num_turns : 1;
+  const cut = turnStarts.length >= n ? (turnStarts[turnStarts.length - n] as number) : 0;
+  const dropped = messages.length - cut;
+  messages.length = cut;
+  turnStarts.length = Math.max(0, turnStarts.length - n);
+  for (let k = usage.length - 1; k >= 0; k--)
+    if ((usage[k]?.messageIndex ?? -1) >= cut) usage.splice(k, 1);
+  s.warnings.push(
+    `Line ${line}: the thread was rolled back by ${n} turn(s); ${dropped} item(s) before it left the context and are not shown.`,
+  );
+}
+
+/** An `event_msg` line: turn starts, token counts, rollbacks and aborted turns. */
+function eventMsg(s: RolloutState, p: Json, line: number) {
+  if (p.type === 'task_started') {
+    s.turnStarts.push(s.messages.length);
+    s.pendingTurn = true;
+  } else if (p.type === 'token_count' && isObject(p.info)) tokenCount(s, p.info);
+  else if (p.type === 'thread_rolled_back') rolledBack(s, p, line);
+  else if (p.type === 'turn_aborted')
+    s.warnings.push(`Line ${line}: the turn was aborted (${str(p.reason) ?? 'no reason given'}).`);
+}
+
+/** A `compacted` line: the summary as a user message with `meta.compactSummary`, and a warning. */
+function compacted(s: RolloutState, v: Json, p: Json, line: number, pos: number) {
+  s.messages.push({
+    index: s.messages.length,
+    rawIndex: pos,
+    path: `line ${line}`,
+    role: 'user',
+    blocks: [{ type: 'text', text: str(p.message) ?? '' }],
+    raw: v,
+    meta: {
+      compactSummary: true,
+      ...(str(v.timestamp) ? { timestamp: str(v.timestamp) as string } : {}),
+    },
+  });
+  s.warnings.push(
+    `Line ${line}: the conversation was compacted; the summary replaced the earlier items in the model's context.`,
+  );
+}
+
+/** A `response_item` line: one message, as in a Responses `input` array. */
+function responseItem(s: RolloutState, v: Json, p: Json, line: number, pos: number) {
+  const { role, blocks, sourceId } = itemMessage(p);
+  s.messages.push({
+    index: s.messages.length,
+    rawIndex: pos,
+    path: `line ${line}`,
+    role,
+    blocks,
+    raw: v,
+    ...(sourceId || str(v.timestamp)
+      ? {
+          meta: {
+            ...(sourceId ? { sourceId } : {}),
+            ...(str(v.timestamp) ? { timestamp: str(v.timestamp) as string } : {}),
+          },
+        }
+      : {}),
+  });
+}
+
+/** One rollout line, by its `type`. */
+function readLine(s: RolloutState, v: Json, p: Json, line: number, pos: number) {
+  switch (v.type) {
+    case 'session_meta': {
+      const bi = isObject(p.base_instructions) ? str(p.base_instructions.text) : undefined;
+      if (bi) s.system.push({ text: bi, path: `line ${line} payload.base_instructions.text` });
+      return;
+    }
+    case 'turn_context':
+      if (str(p.model)) s.model = str(p.model);
+      if (!s.pendingTurn) s.turnStarts.push(s.messages.length);
+      s.pendingTurn = false;
+      return;
+    case 'compacted':
+      return compacted(s, v, p, line, pos);
+    case 'event_msg':
+      return eventMsg(s, p, line);
+    case 'response_item':
+      return responseItem(s, v, p, line, pos);
+  }
+}
+
 function parse(doc: SourceDoc): Result<Transcript> {
   if (doc.kind !== 'jsonl')
     return shapeError(
       'A Codex rollout is JSON Lines (one object per line), not one JSON document.',
     );
-  const messages: Message[] = [];
-  const usage: UsageRecord[] = [];
-  const warnings: string[] = [];
-  const system: Transcript['system'] = [];
-  /** Message count at the start of each turn (for rollbacks). */
-  const turnStarts: number[] = [];
-  let model: string | undefined;
-  let lastTotal: Usage4 | null = null;
-  let pendingTurn = false;
-
-  doc.lines.forEach((l, pos) => {
+  const s: RolloutState = {
+    messages: [],
+    usage: [],
+    warnings: [],
+    system: [],
+    turnStarts: [],
+    model: undefined,
+    lastTotal: null,
+    pendingTurn: false,
+  };
+  const lines = doc.lines;
+  for (let pos = 0; pos < lines.length; pos++) {
+    const l = lines[pos] as JsonlLine;
     const v = l.value;
-    if (!isObject(v) || !isObject(v.payload)) return;
-    const p = v.payload;
-    switch (v.type) {
-      case 'session_meta': {
-        const bi = isObject(p.base_instructions) ? str(p.base_instructions.text) : undefined;
-        if (bi) system.push({ text: bi, path: `line ${l.line} payload.base_instructions.text` });
-        return;
-      }
-      case 'turn_context':
-        if (str(p.model)) model = str(p.model);
-        if (!pendingTurn) turnStarts.push(messages.length);
-        pendingTurn = false;
-        return;
-      case 'compacted':
-        messages.push({
-          index: messages.length,
-          rawIndex: pos,
-          path: `line ${l.line}`,
-          role: 'user',
-          blocks: [{ type: 'text', text: str(p.message) ?? '' }],
-          raw: v,
-          meta: {
-            compactSummary: true,
-            ...(str(v.timestamp) ? { timestamp: str(v.timestamp) as string } : {}),
-          },
-        });
-        warnings.push(
-          `Line ${l.line}: the conversation was compacted; the summary replaced the earlier items in the model's context.`,
-        );
-        return;
-      case 'event_msg':
-        if (p.type === 'task_started') {
-          turnStarts.push(messages.length);
-          pendingTurn = true;
-        } else if (p.type === 'token_count' && isObject(p.info)) {
-          const total = usage4(p.info.total_token_usage);
-          const last = usage4(p.info.last_token_usage);
-          let delta: Usage4 | null = null;
-          if (total) {
-            if (
-              lastTotal &&
-              total.input === lastTotal.input &&
-              total.output === lastTotal.output &&
-              total.cached === lastTotal.cached
-            )
-              return; // repeated event
-            delta =
-              lastTotal && total.input >= lastTotal.input
-                ? {
-                    input: total.input - lastTotal.input,
-                    cached: total.cached - lastTotal.cached,
-                    output: total.output - lastTotal.output,
-                    reasoning: total.reasoning - lastTotal.reasoning,
-                  }
-                : (last ?? total);
-            lastTotal = total;
-          } else delta = last;
-          if (!delta) return;
-          usage.push({
-            ...(messages.length > 0 ? { messageIndex: messages.length - 1 } : {}),
-            inputTokens: delta.input,
-            cacheReadTokens: delta.cached,
-            outputTokens: delta.output,
-            reasoningTokens: delta.reasoning,
-          });
-        } else if (p.type === 'thread_rolled_back') {
-          const n = typeof p.num_turns === 'number' ? p.num_turns : 1;
-          const cut = turnStarts.length >= n ? (turnStarts[turnStarts.length - n] as number) : 0;
-          const dropped = messages.length - cut;
-          messages.length = cut;
-          turnStarts.length = Math.max(0, turnStarts.length - n);
-          for (let k = usage.length - 1; k >= 0; k--)
-            if ((usage[k]?.messageIndex ?? -1) >= cut) usage.splice(k, 1);
-          warnings.push(
-            `Line ${l.line}: the thread was rolled back by ${n} turn(s); ${dropped} item(s) before it left the context and are not shown.`,
-          );
-        } else if (p.type === 'turn_aborted') {
-          warnings.push(
-            `Line ${l.line}: the turn was aborted (${str(p.reason) ?? 'no reason given'}).`,
-          );
-        }
-        return;
-      case 'response_item': {
-        const { role, blocks, sourceId } = itemMessage(p);
-        messages.push({
-          index: messages.length,
-          rawIndex: pos,
-          path: `line ${l.line}`,
-          role,
-          blocks,
-          raw: v,
-          ...(sourceId || str(v.timestamp)
-            ? {
-                meta: {
-                  ...(sourceId ? { sourceId } : {}),
-                  ...(str(v.timestamp) ? { timestamp: str(v.timestamp) as string } : {}),
-                },
-              }
-            : {}),
-        });
-        return;
-      }
-      default:
-        return;
-    }
-  });
+    if (isObject(v) && isObject(v.payload)) readLine(s, v, v.payload, l.line, pos);
+  }
+  const { messages, usage, warnings } = s;
   for (const u of usage) {
     const m = u.messageIndex !== undefined ? messages[u.messageIndex] : undefined;
     if (m && u.outputTokens !== undefined)
@@ -318,14 +243,14 @@ function parse(doc: SourceDoc): Result<Transcript> {
     ok: true,
     value: {
       format: 'codex-jsonl',
-      system,
+      system: s.system,
       tools: null,
-      settings: model ? { model } : {},
+      settings: s.model ? { model: s.model } : {},
       usage,
       messages,
       warnings,
       listKey: 'lines',
-      raw: doc.lines.map((x) => x.value),
+      raw: lines.map((x) => x.value),
     },
   };
 }

@@ -10,19 +10,10 @@
  * tool_result (toolUseId null when absent, `name` set: pairing falls back to position and name);
  * `thought: true` text → thinking; a part holding only a `thoughtSignature` → redacted_thinking.
  */
-import { parseJsonBounded } from './json.ts';
 import type { Block, Message, Result, Role, Transcript, ToolDef, UsageRecord } from '../types.ts';
 import type { FormatParser } from './registry.ts';
-import {
-  arr,
-  base64Bytes,
-  isObject,
-  type Json,
-  jsonText,
-  shapeError,
-  str,
-  withList,
-} from './util.ts';
+import { writeGemini } from './geminiWrite.ts';
+import { arr, base64Bytes, isObject, type Json, jsonText, shapeError, str } from './util.ts';
 import { bareListTranscript, jsonDocumentOnly, notAnObject, responseTranscript } from './util.ts';
 import { toolDef } from './util.ts';
 
@@ -191,6 +182,30 @@ function usageOf(u: unknown, messageIndex: number): UsageRecord[] {
   return [rec];
 }
 
+/**
+ * A request's system instruction (`systemInstruction`, at the top or under the SDK's `config`):
+ * a string, or the text parts of a content, each with its path.
+ */
+function systemOf(v: Json, config: Json): Transcript['system'] {
+  const sysKey =
+    field(v, 'systemInstruction') !== undefined
+      ? 'systemInstruction'
+      : field(config, 'systemInstruction') !== undefined
+        ? 'config.systemInstruction'
+        : null;
+  const sysVal = field(v, 'systemInstruction') ?? field(config, 'systemInstruction');
+  const system: Transcript['system'] = [];
+  if (typeof sysVal === 'string')
+    system.push({ text: sysVal, path: sysKey ?? 'systemInstruction' });
+  else if (isObject(sysVal)) {
+    (arr(sysVal.parts) ?? []).forEach((p, i) => {
+      if (isObject(p) && typeof p.text === 'string')
+        system.push({ text: p.text, path: `${sysKey ?? 'systemInstruction'}.parts.${i}` });
+    });
+  }
+  return system;
+}
+
 function parse(v: unknown): Result<Transcript> {
   if (Array.isArray(v))
     return bareListTranscript(
@@ -220,22 +235,7 @@ function parse(v: unknown): Result<Transcript> {
     );
   }
   const config = isObject(v.config) ? v.config : {};
-  const sysKey =
-    field(v, 'systemInstruction') !== undefined
-      ? 'systemInstruction'
-      : field(config, 'systemInstruction') !== undefined
-        ? 'config.systemInstruction'
-        : null;
-  const sysVal = field(v, 'systemInstruction') ?? field(config, 'systemInstruction');
-  const system: Transcript['system'] = [];
-  if (typeof sysVal === 'string')
-    system.push({ text: sysVal, path: sysKey ?? 'systemInstruction' });
-  else if (isObject(sysVal)) {
-    (arr(sysVal.parts) ?? []).forEach((p, i) => {
-      if (isObject(p) && typeof p.text === 'string')
-        system.push({ text: p.text, path: `${sysKey ?? 'systemInstruction'}.parts.${i}` });
-    });
-  }
+  const system = systemOf(v, config);
   const toolConfig = field(v, 'toolConfig') ?? field(config, 'toolConfig');
   const fcc = isObject(toolConfig) ? field(toolConfig, 'functionCallingConfig') : undefined;
   const forced = isObject(fcc) && (fcc.mode === 'ANY' || fcc.mode === 'any');
@@ -273,111 +273,6 @@ function parse(v: unknown): Result<Transcript> {
   };
 }
 
-/** Render a normalised block as a Gemini part (inverse of `geminiPart`, best effort). */
-function toPart(b: Block, callNames: Map<string, string>): unknown[] {
-  switch (b.type) {
-    case 'text':
-      return [{ text: b.text }];
-    case 'thinking':
-      return [
-        {
-          text: b.thinking,
-          thought: true,
-          ...(b.signature ? { thoughtSignature: b.signature } : {}),
-        },
-      ];
-    case 'redacted_thinking':
-      return [];
-    case 'image':
-    case 'document':
-      return [{ text: `[${b.type}${b.mediaType ? ` ${b.mediaType}` : ''} omitted]` }];
-    case 'tool_use':
-      return [
-        {
-          functionCall: {
-            ...(b.id !== null ? { id: b.id } : {}),
-            name: b.name,
-            args: isObject(b.input) ? b.input : { input: b.input },
-          },
-          ...(b.signature ? { thoughtSignature: b.signature } : {}),
-        },
-      ];
-    case 'tool_result': {
-      const text = b.content.flatMap((c) => (c.type === 'text' ? [c.text] : [])).join('\n');
-      let response: unknown;
-      try {
-        response = parseJsonBounded(text);
-      } catch {
-        response = undefined;
-      }
-      if (!isObject(response)) response = b.isError ? { error: text } : { output: text };
-      const name = b.name ?? (b.toolUseId !== null ? callNames.get(b.toolUseId) : undefined) ?? '';
-      return [
-        {
-          functionResponse: {
-            ...(b.toolUseId !== null ? { id: b.toolUseId } : {}),
-            name,
-            response,
-          },
-        },
-      ];
-    }
-    case 'other':
-      return [b.raw];
-  }
-}
-
-/**
- * Write a transcript as a Gemini `generateContent` body. Untouched contents (raw set, same
- * format) are written from `raw`; others are rendered from blocks. For a transcript from another
- * format, consecutive messages of the same Gemini role (tool results count as `user`) are merged
- * into one content, as converters do, and system text goes to `systemInstruction`.
- */
-function write(t: Transcript): string {
-  const same = t.format === 'gemini';
-  const callNames = new Map<string, string>();
-  for (const m of t.messages)
-    for (const b of m.blocks)
-      if (b.type === 'tool_use' && b.id !== null) callNames.set(b.id, b.name);
-  const contents: unknown[] = [];
-  const sys: string[] = t.system.map((s) => s.text);
-  let lastRendered: { role: string; parts: unknown[] } | null = null;
-  for (const m of t.messages) {
-    if (same && m.raw !== undefined) {
-      contents.push(m.raw);
-      lastRendered = null;
-      continue;
-    }
-    if (!same && (m.role === 'system' || m.role === 'developer')) {
-      sys.push(m.blocks.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n'));
-      continue;
-    }
-    const parts = m.blocks.flatMap((b) => toPart(b, callNames));
-    const role = m.role === 'assistant' ? 'model' : 'user';
-    if (!same && lastRendered && lastRendered.role === role) {
-      lastRendered.parts.push(...parts);
-      continue;
-    }
-    const c: { role: string; parts: unknown[] } = { role, parts };
-    contents.push(c);
-    lastRendered = c;
-  }
-  if (!same) {
-    const text = sys.filter((s) => s.length > 0);
-    return JSON.stringify(
-      {
-        ...(text.length ? { systemInstruction: { parts: text.map((s) => ({ text: s })) } } : {}),
-        contents,
-      },
-      null,
-      2,
-    );
-  }
-  if (isObject(t.raw) && Array.isArray(t.raw.candidates))
-    return JSON.stringify({ contents }, null, 2);
-  return JSON.stringify(withList(t.raw, 'contents', contents), null, 2);
-}
-
 export const geminiParser: FormatParser = {
   id: 'gemini',
   label: 'Google Gemini',
@@ -388,5 +283,5 @@ export const geminiParser: FormatParser = {
     'an object with `contents` (role user/model, `parts` with text, `functionCall`, `functionResponse`), a bare array of such contents, or a response with `candidates`',
   sniff,
   parse: jsonDocumentOnly(parse, 'A Gemini request is a JSON document, not JSON Lines.'),
-  write,
+  write: writeGemini,
 };

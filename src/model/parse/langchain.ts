@@ -147,6 +147,60 @@ const CHAT_ROLES: Record<string, Role> = {
   tool: 'tool',
 };
 
+/** The role of a message of kind `kind` (a `chat` message names its own; user when unknown). */
+function roleOf(kind: Kind, f: Json): Role {
+  switch (kind) {
+    case 'human':
+      return 'user';
+    case 'system':
+      return 'system';
+    case 'chat':
+      return CHAT_ROLES[str(f.role) ?? ''] ?? 'user';
+    case 'ai':
+      return 'assistant';
+    case 'tool':
+    case 'function':
+      return 'tool';
+  }
+}
+
+/**
+ * A message's blocks from its content blocks: an AI message adds its `tool_calls` (each call
+ * once), a tool or function message is one tool_result holding the content.
+ */
+function kindBlocks(kind: Kind, f: Json, blocks: Block[]): Block[] {
+  if (kind === 'ai') {
+    const have = new Set(
+      blocks.flatMap((b) => (b.type === 'tool_use' && b.id !== null ? [b.id] : [])),
+    );
+    return [...blocks, ...toolCalls(f, have)];
+  }
+  if (kind === 'tool' || kind === 'function')
+    return [
+      {
+        type: 'tool_result',
+        toolUseId: kind === 'tool' ? (str(f.tool_call_id) ?? null) : null,
+        isError: f.status === 'error',
+        content: blocks,
+        ...(str(f.name) ? { name: str(f.name) as string } : {}),
+      },
+    ];
+  return blocks;
+}
+
+/** An AI message's `usage_metadata` as the usage record of message `messageIndex`. */
+function aiUsage(um: Json, messageIndex: number): UsageRecord {
+  const usage: UsageRecord = { messageIndex };
+  if (typeof um.input_tokens === 'number') usage.inputTokens = um.input_tokens;
+  if (typeof um.output_tokens === 'number') usage.outputTokens = um.output_tokens;
+  const itd = isObject(um.input_token_details) ? um.input_token_details : {};
+  if (typeof itd.cache_read === 'number') usage.cacheReadTokens = itd.cache_read;
+  if (typeof itd.cache_creation === 'number') usage.cacheWriteTokens = itd.cache_creation;
+  const otd = isObject(um.output_token_details) ? um.output_token_details : {};
+  if (typeof otd.reasoning === 'number') usage.reasoningTokens = otd.reasoning;
+  return usage;
+}
+
 function toMessage(
   m: unknown,
   i: number,
@@ -168,52 +222,8 @@ function toMessage(
     };
   const f = u.fields;
   const { blocks, stringContent } = contentBlocks(f.content);
-  let role: Role;
-  let out = blocks;
-  switch (u.kind) {
-    case 'human':
-      role = 'user';
-      break;
-    case 'system':
-      role = 'system';
-      break;
-    case 'chat':
-      role = CHAT_ROLES[str(f.role) ?? ''] ?? 'user';
-      break;
-    case 'ai': {
-      role = 'assistant';
-      const have = new Set(
-        blocks.flatMap((b) => (b.type === 'tool_use' && b.id !== null ? [b.id] : [])),
-      );
-      out = [...blocks, ...toolCalls(f, have)];
-      break;
-    }
-    case 'tool':
-    case 'function':
-      role = 'tool';
-      out = [
-        {
-          type: 'tool_result',
-          toolUseId: u.kind === 'tool' ? (str(f.tool_call_id) ?? null) : null,
-          isError: f.status === 'error',
-          content: blocks,
-          ...(str(f.name) ? { name: str(f.name) as string } : {}),
-        },
-      ];
-      break;
-  }
-  let usage: UsageRecord | null = null;
   const um = f.usage_metadata;
-  if (u.kind === 'ai' && isObject(um)) {
-    usage = { messageIndex: i };
-    if (typeof um.input_tokens === 'number') usage.inputTokens = um.input_tokens;
-    if (typeof um.output_tokens === 'number') usage.outputTokens = um.output_tokens;
-    const itd = isObject(um.input_token_details) ? um.input_token_details : {};
-    if (typeof itd.cache_read === 'number') usage.cacheReadTokens = itd.cache_read;
-    if (typeof itd.cache_creation === 'number') usage.cacheWriteTokens = itd.cache_creation;
-    const otd = isObject(um.output_token_details) ? um.output_token_details : {};
-    if (typeof otd.reasoning === 'number') usage.reasoningTokens = otd.reasoning;
-  }
+  const usage = u.kind === 'ai' && isObject(um) ? aiUsage(um, i) : null;
   const id = str(f.id);
   const meta = {
     ...(id ? { sourceId: id } : {}),
@@ -224,8 +234,8 @@ function toMessage(
       index: i,
       rawIndex: i,
       path,
-      role,
-      blocks: out,
+      role: roleOf(u.kind, f),
+      blocks: kindBlocks(u.kind, f, blocks),
       raw: m,
       ...(stringContent ? { stringContent } : {}),
       ...(Object.keys(meta).length > 0 ? { meta } : {}),

@@ -14,84 +14,18 @@
 import type { Block, Message, Result, Role, Transcript, ToolDef } from '../types.ts';
 import type { ToolUseBlock, UsageRecord } from '../types.ts';
 import type { FormatParser } from './registry.ts';
-import {
-  arr,
-  base64Bytes,
-  isObject,
-  type Json,
-  parseArguments,
-  shapeError,
-  str,
-  withList,
-} from './util.ts';
+import { arr, base64Bytes, isObject, type Json, parseArguments, shapeError, str } from './util.ts';
 import { bareListTranscript, jsonDocumentOnly, notAnObject, toolDef } from './util.ts';
-
-const MESSAGE_ROLES: Record<string, Role> = {
-  user: 'user',
-  assistant: 'assistant',
-  system: 'system',
-  developer: 'developer',
-};
-
-/** Item types that are a client tool call answered by a `<type>_output` item with the same call_id. */
-const CALL_TYPES = new Set([
-  'function_call',
-  'custom_tool_call',
-  'computer_call',
-  'local_shell_call',
-  'shell_call',
-  'apply_patch_call',
-  'tool_search_call',
-]);
-const OUTPUT_TYPES = new Set([
-  'function_call_output',
-  'custom_tool_call_output',
-  'computer_call_output',
-  'local_shell_call_output',
-  'shell_call_output',
-  'apply_patch_call_output',
-  'tool_search_output',
-]);
-/** Server-side tool items: call and result live in one item (no separate output). */
-const SERVER_ITEMS = new Set([
-  'web_search_call',
-  'file_search_call',
-  'code_interpreter_call',
-  'image_generation_call',
-  'mcp_call',
-  'mcp_list_tools',
-  'mcp_approval_request',
-]);
-/** Every item type we recognise, for the sniff. */
-const KNOWN_TYPES = new Set([
-  ...CALL_TYPES,
-  ...OUTPUT_TYPES,
-  ...SERVER_ITEMS,
-  'message',
-  'reasoning',
-  'item_reference',
-  'compaction',
-  'mcp_approval_response',
-]);
-/** Types that only the Responses API uses (a strong signal in a bare array). */
-const STRONG_TYPES = new Set([
-  ...CALL_TYPES,
-  ...OUTPUT_TYPES,
-  ...SERVER_ITEMS,
-  'reasoning',
-  'item_reference',
-  'compaction',
-]);
-const PART_TYPES = new Set([
-  'input_text',
-  'output_text',
-  'input_image',
-  'input_file',
-  'input_audio',
-  'refusal',
-  'summary_text',
-  'reasoning_text',
-]);
+import { writeResponses } from './openaiResponsesWrite.ts';
+import {
+  CALL_TYPES,
+  KNOWN_TYPES,
+  MESSAGE_ROLES,
+  OUTPUT_TYPES,
+  PART_TYPES,
+  SERVER_ITEMS,
+  STRONG_TYPES,
+} from './openaiResponsesItems.ts';
 
 /** Map one content part of a message item (or of a tool output) to a block. */
 function part(p: unknown): Block {
@@ -273,8 +207,9 @@ function itemScore(it: unknown): number {
 function sniffItems(list: unknown[], min: number): number {
   if (list.length === 0) return 0;
   let strong = false;
-  for (const it of list.slice(0, 200)) {
-    const s = itemScore(it);
+  const n = Math.min(list.length, 200);
+  for (let k = 0; k < n; k++) {
+    const s = itemScore(list[k]);
     if (s < 0) return 0;
     if (s > 0) strong = true;
   }
@@ -350,14 +285,16 @@ function settingsOf(v: Json): Transcript['settings'] {
   return settings;
 }
 
+/** The messages of an item list (a loop, no closure: it runs on every check, issue 17). */
+function itemMessages(list: readonly unknown[], listKey: string): Message[] {
+  const out: Message[] = new Array<Message>(list.length);
+  for (let i = 0; i < list.length; i++) out[i] = responsesItem(list[i], i, listKey);
+  return out;
+}
+
 function parse(v: unknown): Result<Transcript> {
   if (Array.isArray(v))
-    return bareListTranscript(
-      'openai-responses',
-      v,
-      'input',
-      v.map((it, i) => responsesItem(it, i, 'input')),
-    );
+    return bareListTranscript('openai-responses', v, 'input', itemMessages(v, 'input'));
   if (!isObject(v))
     return shapeError(
       'Expected a Responses request body with `input`, an array of input items, or a response object.',
@@ -365,7 +302,7 @@ function parse(v: unknown): Result<Transcript> {
   const warnings: string[] = [];
   if (v.object === 'response') {
     const list = arr(v.output) ?? [];
-    const messages = list.map((it, i) => responsesItem(it, i, 'output'));
+    const messages = itemMessages(list, 'output');
     warnings.push('This is a response object: its output items, no request around them.');
     return {
       ok: true,
@@ -401,7 +338,7 @@ function parse(v: unknown): Result<Transcript> {
       },
     ];
   } else {
-    messages = (arr(v.input) ?? []).map((it, i) => responsesItem(it, i, 'input'));
+    messages = itemMessages(arr(v.input) ?? [], 'input');
   }
   if (hasItemReference(messages)) {
     warnings.push(
@@ -424,151 +361,6 @@ function parse(v: unknown): Result<Transcript> {
   };
 }
 
-/** Render a normalised block list as Responses items (used for new or changed messages). */
-function renderBlocks(m: Message): unknown[] {
-  const items: unknown[] = [];
-  let parts: unknown[] = [];
-  const role = m.role === 'tool' ? 'user' : m.role;
-  // A message that was one `message` item keeps its item id (R3 reads which items carry one).
-  const onlyText = m.blocks.every((b) => b.type === 'text');
-  const flush = () => {
-    if (parts.length === 0) return;
-    const id = onlyText && m.meta?.sourceId !== undefined ? { id: m.meta.sourceId } : {};
-    items.push({ type: 'message', ...id, role, content: parts });
-    parts = [];
-  };
-  const textType = role === 'assistant' ? 'output_text' : 'input_text';
-  for (const b of m.blocks) {
-    switch (b.type) {
-      case 'text':
-        parts.push(
-          role === 'assistant'
-            ? { type: textType, text: b.text, annotations: [] }
-            : { type: textType, text: b.text },
-        );
-        break;
-      case 'image':
-      case 'document':
-        parts.push({
-          type: 'input_text',
-          text: `[${b.type}${b.mediaType ? ` ${b.mediaType}` : ''} omitted]`,
-        });
-        break;
-      case 'tool_use':
-        flush();
-        items.push(
-          typeof b.input === 'string'
-            ? {
-                type: 'custom_tool_call',
-                call_id: b.id,
-                name: b.name,
-                input: b.input,
-                ...(b.itemId ? { id: b.itemId } : {}),
-              }
-            : {
-                type: 'function_call',
-                call_id: b.id,
-                name: b.name,
-                arguments: JSON.stringify(b.input ?? {}),
-                ...(b.itemId ? { id: b.itemId } : {}),
-              },
-        );
-        break;
-      case 'tool_result': {
-        flush();
-        const texts = b.content.flatMap((c) => (c.type === 'text' ? [c.text] : []));
-        items.push({
-          type: 'function_call_output',
-          call_id: b.toolUseId,
-          output: texts.join('\n'),
-        });
-        break;
-      }
-      case 'thinking':
-        flush();
-        items.push({
-          type: 'reasoning',
-          summary: b.thinking ? [{ type: 'summary_text', text: b.thinking }] : [],
-        });
-        break;
-      case 'redacted_thinking': {
-        flush();
-        const prev = items[items.length - 1];
-        if (isObject(prev) && prev.type === 'reasoning' && prev.id === undefined) {
-          if (b.itemId) prev.id = b.itemId;
-        } else
-          items.push({ type: 'reasoning', summary: [], ...(b.itemId ? { id: b.itemId } : {}) });
-        break;
-      }
-      case 'other':
-        flush();
-        items.push(b.raw);
-        break;
-    }
-  }
-  flush();
-  if (items.length === 0) items.push({ type: 'message', role, content: m.stringContent ? '' : [] });
-  if (
-    m.stringContent &&
-    items.length === 1 &&
-    m.blocks.length === 1 &&
-    m.blocks[0]?.type === 'text'
-  )
-    return [{ role, content: m.blocks[0].text }];
-  return items;
-}
-
-/**
- * Write a transcript as a Responses request body. Untouched items (raw set, same format) are
- * written from `raw`; new or changed messages, and every message of a transcript from another
- * format, are rendered from their blocks (`system`/`developer` text goes to `instructions` then).
- */
-function write(t: Transcript): string {
-  const same = t.format === 'openai-responses';
-  const items: unknown[] = [];
-  const instructions: string[] = [];
-  for (const m of t.messages) {
-    if (same && m.raw !== undefined) items.push(m.raw);
-    else if (!same && (m.role === 'system' || m.role === 'developer'))
-      instructions.push(m.blocks.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n'));
-    else items.push(...renderBlocks(m));
-  }
-  if (!same) {
-    const sys = [...t.system.map((s) => s.text), ...instructions].filter((s) => s.length > 0);
-    return JSON.stringify(
-      {
-        ...(t.settings.model ? { model: t.settings.model } : {}),
-        ...(sys.length ? { instructions: sys.join('\n\n') } : {}),
-        input: items,
-      },
-      null,
-      2,
-    );
-  }
-  if (isObject(t.raw) && t.raw.object === 'response') {
-    const r = t.raw;
-    return JSON.stringify(
-      {
-        ...(r.model !== undefined ? { model: r.model } : {}),
-        ...(r.instructions !== undefined && r.instructions !== null
-          ? { instructions: r.instructions }
-          : {}),
-        input: items,
-      },
-      null,
-      2,
-    );
-  }
-  if (
-    isObject(t.raw) &&
-    typeof t.raw.input === 'string' &&
-    t.messages.length === 1 &&
-    t.messages[0]?.raw !== undefined
-  )
-    return JSON.stringify(t.raw, null, 2);
-  return JSON.stringify(withList(t.raw, 'input', items), null, 2);
-}
-
 export const openaiResponsesParser: FormatParser = {
   id: 'openai-responses',
   label: 'OpenAI Responses',
@@ -580,5 +372,5 @@ export const openaiResponsesParser: FormatParser = {
     'an object with `input` (message items, `function_call` / `function_call_output` by `call_id`, `reasoning` items), a bare array of such items, or a response object with `object: "response"` and `output`',
   sniff,
   parse: jsonDocumentOnly(parse, 'A Responses request is a JSON document, not JSON Lines.'),
-  write,
+  write: writeResponses,
 };

@@ -6,7 +6,7 @@
 import type { Message } from '../types.ts';
 import { ruleText } from './catalogue/index.ts';
 import type { Push, ViolationInput } from './common.ts';
-import { idOf, idsOf, type PairFinding } from './rules/pairing.ts';
+import { idOf, idsOf, type PairFinding, type PairFindings } from './rules/pairing.ts';
 
 /** A tool_use without `id` or a tool_result without `tool_use_id`: the API's schema error. */
 export function missingId(
@@ -35,6 +35,21 @@ export function missingId(
  * (orphan result), A6b (two results for one call: only the first such id, at its first result),
  * and A2/A3/A5 for the calls a turn leaves open.
  */
+/**
+ * Scratch for the findings of one call of a rules/pairing.ts function; `wordPairs` words them
+ * and empties it (an array, not a callback: no closure per turn on every check, issue 17).
+ */
+export const PAIRS: PairFindings = [];
+
+/** Word the findings in `PAIRS` as Anthropic does, then empty it. */
+export function wordPairs(push: Push): void {
+  try {
+    for (const f of PAIRS) pairingFinding(f, push);
+  } finally {
+    PAIRS.length = 0;
+  }
+}
+
 export function pairingFinding(f: PairFinding, push: Push): void {
   if (f.kind === 'result_without_id') {
     const { msg, blockIndex, pos } = f.at;

@@ -7,10 +7,10 @@
  */
 import type { Block, Message, Transcript } from '../types.ts';
 import { checkTrailing, rejectsPrefill } from './anthropic.prefill.ts';
-import { missingId, pairingFinding } from './anthropic.pairing.ts';
+import { missingId, PAIRS, wordPairs } from './anthropic.pairing.ts';
 import { checkSignature, checkThinking, type Signatures } from './anthropic.thinking.ts';
 import { anthropicEnvelope, ruleSpec, ruleText } from './catalogue/index.ts';
-import { violation, type Push, type ViolationInput } from './common.ts';
+import { hasError, violation, type Push, type ViolationInput } from './common.ts';
 import { isClientResult, pairCallTurn, pairResultTurn, type PairingSpec } from './rules/pairing.ts';
 import {
   buildTurns,
@@ -63,6 +63,7 @@ const PAIRING: PairingSpec = {
 function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
   const source = opts.messages ?? t.messages;
   const T = buildTurns(source, true);
+  PAIRS.length = 0;
   const found: Violation[] = [];
   const notes: string[] = [];
   const push = (v: ViolationInput) => found.push(violation(v, anthropicEnvelope));
@@ -102,15 +103,17 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
   const lastIdx = T.count - 1;
   for (let n = 0; n < T.count; n++) {
     if (!checkContent(T, n, n === lastIdx, push)) continue;
-    if (turnRole(T, n) === 'user') pairResultTurn(T, n, PAIRING, (f) => pairingFinding(f, push));
-    else checkAssistantTurn(T, n, seenToolUse, push, deferredServer, sig);
+    if (turnRole(T, n) === 'user') {
+      pairResultTurn(T, n, PAIRING, PAIRS);
+      wordPairs(push);
+    } else checkAssistantTurn(T, n, seenToolUse, push, deferredServer, sig);
   }
 
   checkTrailing(t, T, opts, push, notes);
   checkThinking(t, T, sig, push, notes);
   return {
     provider: 'anthropic',
-    valid: !found.some((v) => v.severity === 'error'),
+    valid: !hasError(found),
     violations: found,
     notes,
   };
@@ -262,7 +265,8 @@ function checkAssistantTurn(
         }
     reportServerCalls(n, serverCalls, callCount > 0, nextIsUser, onlyResultsNext, deferred, push);
   }
-  pairCallTurn(T, n, PAIRING, { callCount, lastOther }, (f) => pairingFinding(f, push));
+  pairCallTurn(T, n, PAIRING, { callCount, lastOther }, PAIRS);
+  wordPairs(push);
 }
 
 /** A6: a tool_use id used before in the request (the later one is named). */

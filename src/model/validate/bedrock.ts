@@ -17,7 +17,7 @@
 import type { Message, Transcript } from '../types.ts';
 import { anthropicValidator } from './anthropic.ts';
 import { bedrockEnvelope, ruleSpec, ruleText } from './catalogue/index.ts';
-import { violation, type ViolationInput } from './common.ts';
+import { hasError, violation, type ViolationInput } from './common.ts';
 import { toolsNotDefined } from './shared.ts';
 import {
   callTurnStats,
@@ -135,6 +135,23 @@ type Push = (v: Omit<ViolationInput, 'title' | 'why' | 'confidence'>) => void;
 /** A violation at one block of the request. */
 function at(it: RenderedItem): Pick<ViolationInput, 'messageIndex' | 'index' | 'blockIndex'> {
   return { messageIndex: it.msg.rawIndex, index: it.msg.index, blockIndex: it.blockIndex };
+}
+
+/** Word the findings in `pairs` (B1, B2, BW1), then empty it. */
+function wordPairs(pairs: PairFinding[], push: Push, claude: boolean): void {
+  for (const f of pairs) pairingFinding(f, push, claude);
+  pairs.length = 0;
+}
+
+/** One violation of Bedrock's and one of Claude's own check are the same: rule, message, ids. */
+function violationKey(v: Violation): string {
+  return `${v.rule}|${v.index}|${v.ids.join(',')}`;
+}
+
+/** True when `found` holds a violation of `rule`. */
+function hasRule(found: readonly Violation[], rule: RuleId): boolean {
+  for (const v of found) if (v.rule === rule) return true;
+  return false;
 }
 
 /** The pairing findings of the shared rule functions, in Bedrock's words (B1, B2, BW1). */
@@ -255,7 +272,7 @@ const ROLE_ORDER: RoleOrderSpec<TurnRole> = {
 };
 
 function checkRoles(T: Turns, n: number, push: Push): void {
-  const f = roleOrderAt(n, (i) => turnRole(T, i), ROLE_ORDER);
+  const f = roleOrderAt(n, turnRole(T, n), n > 0 ? turnRole(T, n - 1) : 'user', ROLE_ORDER);
   if (f === null) return;
   const head = turnHead(T, n);
   const base = { messageIndex: head.rawIndex, index: head.index, blockIndex: null, ids: [] };
@@ -304,29 +321,33 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
     const { confidence } = ruleSpec(v.code);
     found.push(violation({ ...v, title, why, confidence }, bedrockEnvelope));
   };
-  const emit = (f: PairFinding) => pairingFinding(f, push, claude);
+  // The pairing functions' findings of one call (an array, not a callback: issue 17).
+  const pairs: PairFinding[] = [];
   checkToolConfig(t, source, push, notes);
   for (let n = 0; n < T.count; n++) {
     checkRoles(T, n, push);
     checkRepeatedIds(T, n, push);
     if (turnRole(T, n) === 'user') {
-      pairResultTurn(T, n, PAIRING, emit);
+      pairResultTurn(T, n, PAIRING, pairs);
       // B2 is reported against this message for the previous assistant turn's calls.
       if (n > 0 && turnRole(T, n - 1) === 'assistant')
-        pairCallTurn(T, n - 1, PAIRING, callTurnStats(T, n - 1, true), emit);
+        pairCallTurn(T, n - 1, PAIRING, callTurnStats(T, n - 1, true), pairs);
+      wordPairs(pairs, push, claude);
       checkResultContent(t, T, n, push, notes);
-    } else if (n === T.count - 1) pairCallTurn(T, n, PAIRING, callTurnStats(T, n, true), emit);
+    } else if (n === T.count - 1) {
+      pairCallTurn(T, n, PAIRING, callTurnStats(T, n, true), pairs);
+      wordPairs(pairs, push, claude);
+    }
   }
 
   if (claude) {
     const inner = anthropicValidator.validate(t, opts);
-    // Same rule, same message (ours: raw indices repeat for retry copies and split messages).
-    const key = (v: Violation) => `${v.rule}|${v.index}|${v.ids.join(',')}`;
-    const seen = new Set(found.map(key));
-    const bedrockHas = (rule: RuleId) => found.some((v) => v.rule === rule);
+    // Same rule, same message (ours: raw indices repeat for retry copies and split messages): violationKey.
+    const seen = new Set<string>();
+    for (const v of found) seen.add(violationKey(v));
     for (const v of inner.violations) {
-      if (v.severity !== 'error' || seen.has(key(v))) continue;
-      if (v.rule === 'tools_not_defined' && bedrockHas('tools_not_defined')) continue;
+      if (v.severity !== 'error' || seen.has(violationKey(v))) continue;
+      if (v.rule === 'tools_not_defined' && hasRule(found, 'tools_not_defined')) continue;
       const message = `${CLAUDE_PREFIX}${v.message}`;
       found.push({
         ...v,
@@ -343,7 +364,7 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
   }
   return {
     provider: 'bedrock',
-    valid: !found.some((v) => v.severity === 'error'),
+    valid: !hasError(found),
     violations: found,
     notes,
   };

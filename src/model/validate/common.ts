@@ -38,6 +38,12 @@ export function violation(
   };
 }
 
+/** True when some violation is an error (a loop, not `some`: no closure per check, issue 17). */
+export function hasError(violations: readonly Violation[]): boolean {
+  for (const v of violations) if (v.severity === 'error') return true;
+  return false;
+}
+
 /** Sort violations by the provider's scan order (message, then block); stable. */
 export function byScanOrder<T extends { order: number }>(list: T[]): T[] {
   return list

@@ -14,7 +14,7 @@
  */
 import type { Block, Message, ToolUseBlock, Transcript } from '../types.ts';
 import { geminiEnvelope, ruleSpec, ruleText } from './catalogue/index.ts';
-import { violation, type ViolationInput } from './common.ts';
+import { hasError, violation, type ViolationInput } from './common.ts';
 import {
   blocksOf,
   callTurnStats,
@@ -291,11 +291,14 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
     const { confidence } = ruleSpec(v.code);
     found.push(violation({ ...v, title, why, providerPath: null, confidence }, geminiEnvelope));
   };
-  const emit = (f: PairFinding) => pairingFinding(f, push);
+  // The pairing functions' findings of one turn (an array, not a callback: issue 17).
+  const pairs: PairFinding[] = [];
   for (let n = 0; n < T.count; n++) {
     checkTurnOrder(T, n, push, found);
-    if (turnRole(T, n) === 'user') pairResultTurn(T, n, PAIRING, emit);
-    else pairCallTurn(T, n, PAIRING, callTurnStats(T, n), emit);
+    if (turnRole(T, n) === 'user') pairResultTurn(T, n, PAIRING, pairs);
+    else pairCallTurn(T, n, PAIRING, callTurnStats(T, n), pairs);
+    for (const f of pairs) pairingFinding(f, push);
+    pairs.length = 0;
   }
   checkSignatures(t, T, push, notes);
   checkUnsignedThoughts(t, T, push);
@@ -317,7 +320,7 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
   const violations = found.length < 2 ? found : byContent(T, found);
   return {
     provider: 'gemini',
-    valid: !violations.some((v) => v.severity === 'error'),
+    valid: !hasError(violations),
     violations,
     notes,
   };

@@ -87,7 +87,7 @@ export function mistralStructure(msgs: RenderedMessage[]): Violation[] {
   }
   const roleAt = (i: number) => roleOf(msgs[i] as RenderedMessage);
   for (let i = 1; i < msgs.length; i++) {
-    const f = roleOrderAt(i, roleAt, ROLE_ORDER);
+    const f = roleOrderAt(i, roleAt(i), roleAt(i - 1), ROLE_ORDER);
     if (f?.kind === 'after') {
       const { prev, role: cur } = f;
       const m = msgs[i] as RenderedMessage;

@@ -9,7 +9,7 @@
  */
 import type { Message, Transcript } from '../types.ts';
 import { openaiEnvelope, ruleSpec, ruleText } from './catalogue/index.ts';
-import { violation, type ViolationInput } from './common.ts';
+import { hasError, violation, type ViolationInput } from './common.ts';
 import { scanToolRuns, type RunFinding } from './rules/toolRuns.ts';
 import { emptyRequest } from './shared.ts';
 import type {
@@ -314,7 +314,7 @@ export function validateChat(
   if (dialect.pairing !== false) scanToolRuns(msgs, (f) => reportRun(scan, f));
   return {
     provider: dialect.provider,
-    valid: !scan.found.some((v) => v.severity === 'error'),
+    valid: !hasError(scan.found),
     violations: scan.found,
     notes: [],
   };

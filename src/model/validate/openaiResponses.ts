@@ -12,7 +12,7 @@
  */
 import { parserFor } from '../parse/registry.ts';
 import type { Transcript } from '../types.ts';
-import { byScanOrder, violation, type ViolationInput } from './common.ts';
+import { byScanOrder, hasError, violation, type ViolationInput } from './common.ts';
 import { responsesEnvelope } from './catalogue/index.ts';
 import { renderResponses, type ResponsesItem } from './openaiResponses.render.ts';
 import { scanCallIds, scanOpenCalls, scanResults, type IdFinding } from './rules/byId.ts';
@@ -31,7 +31,7 @@ function isAssistantOutput(it: ResponsesItem): boolean {
 
 /** True when the request shows a reasoning model, so R3/R4 can be judged. */
 function reasoningEvident(t: Transcript, items: readonly ResponsesItem[]): boolean {
-  if (items.some((it) => it.kind === 'reasoning')) return true;
+  for (const it of items) if (it.kind === 'reasoning') return true;
   const raw = t.raw as { reasoning?: { effort?: unknown } } | null | undefined;
   if (
     raw &&
@@ -163,104 +163,146 @@ function pairingViolation(f: IdFinding): Finding {
   }
 }
 
+/** A finding and the index of the item that holds it (the provider's scan order). */
+interface Placed {
+  at: number;
+  finding: Finding;
+}
+
 /** R6: an item id sent twice. */
-function checkItemIds(items: readonly ResponsesItem[], push: (k: number, v: Finding) => void) {
+function checkItemIds(items: readonly ResponsesItem[], found: Placed[]): void {
   const seen = new Set<string>();
   for (let k = 0; k < items.length; k++) {
     const id = (items[k] as ResponsesItem).itemId;
     if (id === null) continue;
     if (seen.has(id))
-      push(k, {
-        rule: 'duplicate_item',
-        code: 'R6',
-        ids: [id],
-        message: `Duplicate item found with id ${id}`,
-        confidence: 'V',
+      found.push({
+        at: k,
+        finding: {
+          rule: 'duplicate_item',
+          code: 'R6',
+          ids: [id],
+          message: `Duplicate item found with id ${id}`,
+          confidence: 'V',
+        },
       });
     seen.add(id);
   }
 }
 
-/** R3/R3b/R4 (items with server ids need their reasoning item before them) and R5. */
-function checkReasoning(
-  t: Transcript,
-  items: readonly ResponsesItem[],
-  push: (k: number, v: Finding) => void,
-  notes: string[],
-): void {
-  // R3/R4: items with server ids need the reasoning item of their response before them.
-  if (!items.some((it) => it.itemId !== null)) {
-    notes.push(
-      'No item carries a server id (fc_…, msg_…, rs_…), so the reasoning rules R3–R5 do not apply.',
-    );
-  } else if (!reasoningEvident(t, items)) {
-    notes.push(
-      'No sign of a reasoning model (no reasoning items, no `reasoning` setting), so R3/R4 (items replayed without their reasoning item) were not checked.',
-    );
-  } else {
-    // The reasoning before the current run of outputs: none, replayed without its id (R3b: the
-    // API cannot link it to the outputs' ids), or with it.
-    let reasoning: 'none' | 'no-id' | 'id' = 'none';
-    items.forEach((it, k2) => {
-      if (it.kind === 'reasoning') {
-        if (reasoning !== 'id') reasoning = it.itemId !== null ? 'id' : 'no-id';
-        return;
-      }
-      if (!isAssistantOutput(it)) {
-        reasoning = 'none';
-        return;
-      }
-      if (reasoning === 'id' || it.itemId === null) return;
-      const type = it.kind === 'call' ? it.type : it.kind === 'message' ? 'message' : it.type;
-      if (it.kind === 'other') return;
-      push(k2, {
+/** True when some item carries a server id. */
+function anyItemId(items: readonly ResponsesItem[]): boolean {
+  for (const it of items) if (it.itemId !== null) return true;
+  return false;
+}
+
+/** R3/R3b/R4: items with server ids need the reasoning item of their response before them. */
+function checkReasoningBefore(items: readonly ResponsesItem[], found: Placed[]): void {
+  // The reasoning before the current run of outputs: none, replayed without its id (R3b: the
+  // API cannot link it to the outputs' ids), or with it.
+  let reasoning: 'none' | 'no-id' | 'id' = 'none';
+  for (let k = 0; k < items.length; k++) {
+    const it = items[k] as ResponsesItem;
+    if (it.kind === 'reasoning') {
+      if (reasoning !== 'id') reasoning = it.itemId !== null ? 'id' : 'no-id';
+      continue;
+    }
+    if (!isAssistantOutput(it)) {
+      reasoning = 'none';
+      continue;
+    }
+    if (reasoning === 'id' || it.itemId === null || it.kind === 'other') continue;
+    const type = it.kind === 'call' ? it.type : 'message';
+    found.push({
+      at: k,
+      finding: {
         rule: 'reasoning_missing',
         code: it.kind === 'call' ? (reasoning === 'no-id' ? 'R3b' : 'R3') : 'R4',
         ids: [it.itemId],
         message: `Item '${it.itemId}' of type '${type}' was provided without its required 'reasoning' item: 'rs_…'.`,
         confidence: 'V',
-      });
+      },
     });
   }
-
-  // R5: a reasoning item with an id and no output item after it.
-  items.forEach((it, k2) => {
-    if (it.kind !== 'reasoning' || it.itemId === null) return;
-    let j = k2 + 1;
-    while (j < items.length && (items[j] as ResponsesItem).kind === 'reasoning') j++;
-    const next = items[j];
-    if (next && isAssistantOutput(next)) return;
-    push(k2, {
-      rule: 'reasoning_without_following',
-      code: 'R5',
-      ids: [it.itemId],
-      message: `Item '${it.itemId}' of type 'reasoning' was provided without its required following item.`,
-      confidence: 'V',
-    });
-  });
 }
 
+/** R5: a reasoning item with an id and no output item after it. */
+function checkReasoningAfter(items: readonly ResponsesItem[], found: Placed[]): void {
+  for (let k = 0; k < items.length; k++) {
+    const it = items[k] as ResponsesItem;
+    if (it.kind !== 'reasoning' || it.itemId === null) continue;
+    let j = k + 1;
+    while (j < items.length && (items[j] as ResponsesItem).kind === 'reasoning') j++;
+    const next = items[j];
+    if (next && isAssistantOutput(next)) continue;
+    found.push({
+      at: k,
+      finding: {
+        rule: 'reasoning_without_following',
+        code: 'R5',
+        ids: [it.itemId],
+        message: `Item '${it.itemId}' of type 'reasoning' was provided without its required following item.`,
+        confidence: 'V',
+      },
+    });
+  }
+}
+
+/** R3/R3b/R4 (when the request shows a reasoning model and server ids) and R5. */
+function checkReasoning(
+  t: Transcript,
+  items: readonly ResponsesItem[],
+  found: Placed[],
+  notes: string[],
+): void {
+  if (!anyItemId(items))
+    notes.push(
+      'No item carries a server id (fc_…, msg_…, rs_…), so the reasoning rules R3–R5 do not apply.',
+    );
+  else if (!reasoningEvident(t, items))
+    notes.push(
+      'No sign of a reasoning model (no reasoning items, no `reasoning` setting), so R3/R4 (items replayed without their reasoning item) were not checked.',
+    );
+  else checkReasoningBefore(items, found);
+  checkReasoningAfter(items, found);
+}
+
+/** Move the by-id scan's findings into `found`, worded as the Responses API words them. */
+function placePairing(list: IdFinding[], found: Placed[]): void {
+  for (const f of list) found.push({ at: f.at, finding: pairingViolation(f) });
+  list.length = 0;
+}
+
+/** The violations of `found`, each at the message and block of its item, in scan order. */
+function toViolations(items: readonly ResponsesItem[], found: readonly Placed[]): Violation[] {
+  const placed: { order: number; v: Violation }[] = [];
+  for (const { at, finding } of found) {
+    const it = items[at] as ResponsesItem;
+    const [title, why] = TEXT[finding.rule] ?? ['', ''];
+    const input: ViolationInput = {
+      ...finding,
+      messageIndex: it.msg.rawIndex,
+      index: it.msg.index,
+      blockIndex: it.blockIndex,
+      title,
+      why,
+      providerPath: finding.severity === 'warning' ? null : 'input',
+    };
+    placed.push({ order: at, v: violation(input, responsesEnvelope) });
+  }
+  return byScanOrder(placed).map((x) => x.v);
+}
+
+/**
+ * The Responses verdict: render the messages as items, pair calls and outputs by call_id (R1,
+ * R2, R7, RW1–RW3), item ids (R6), reasoning items (R3–R5). Plain loops and arrays, no closures:
+ * this runs on every check of a request (issue 17).
+ */
 function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
   const source = opts.messages ?? t.messages;
   const items = renderResponses(source, parserFor(t.format)?.itemIds === true);
-  const found: { v: Violation; order: number }[] = [];
+  const found: Placed[] = [];
   const notes: string[] = [];
-  const push = (order: number, v: Omit<ViolationInput, 'title' | 'why' | 'providerPath'>) => {
-    const [title, why] = TEXT[v.rule] ?? ['', ''];
-    found.push({
-      order,
-      v: violation(
-        { ...v, title, why, providerPath: v.severity === 'warning' ? null : 'input' },
-        responsesEnvelope,
-      ),
-    });
-  };
-  const at = (it: ResponsesItem) => ({
-    messageIndex: it.msg.rawIndex,
-    index: it.msg.index,
-    blockIndex: it.blockIndex,
-  });
-
   // A request that continues server-held history (`previous_response_id`, `conversation`)
   // answers calls the body does not hold: an output without its call is the normal case (R1).
   const chained = continuesServerHistory(t);
@@ -268,21 +310,18 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
     notes.push(
       'The request continues server-held history (`previous_response_id` / `conversation`), where the calls of its outputs are: R1 (an output without its call) was not judged.',
     );
-  const pair = (f: IdFinding) => {
-    const v = pairingViolation(f);
-    push(f.at, { ...v, ...at(items[f.at] as ResponsesItem) });
-  };
-  const calls = scanCallIds(items, pair);
-  checkItemIds(items, (k, v) => push(k, { ...v, ...at(items[k] as ResponsesItem) }));
-  const outputs = scanResults(items, calls, chained ? 'skip' : 'report', pair);
-  scanOpenCalls(items, calls, outputs, 'reasoning', pair);
-
-  checkReasoning(t, items, (k, v) => push(k, { ...v, ...at(items[k] as ResponsesItem) }), notes);
-
-  const violations = byScanOrder(found).map((x) => x.v);
+  const pairing: IdFinding[] = [];
+  const calls = scanCallIds(items, pairing);
+  placePairing(pairing, found);
+  checkItemIds(items, found);
+  const outputs = scanResults(items, calls, chained ? 'skip' : 'report', pairing);
+  scanOpenCalls(items, calls, outputs, 'reasoning', pairing);
+  placePairing(pairing, found);
+  checkReasoning(t, items, found, notes);
+  const violations = found.length === 0 ? [] : toViolations(items, found);
   return {
     provider: 'openai-responses',
-    valid: !violations.some((v) => v.severity === 'error'),
+    valid: !hasError(violations),
     violations,
     notes,
   };

@@ -5,18 +5,13 @@
  * side by side, and the sweep chart with the rate calculator. The timeline shows the same
  * eviction (greyed rows, two lanes, red arcs, cut markers) from the same `SimulatorModel`.
  */
-import { useState } from 'react';
+import type { SyntheticEvent } from 'react';
+import type { PolicyResult } from '../../model/evict/policies.ts';
 import type { TokenTable } from '../../model/tokens.ts';
 import type { Transcript } from '../../model/types.ts';
 import { useAppStore } from '../../state/store.ts';
 import { fmtInt } from '../format.ts';
-import {
-  CONTEXT_WINDOWS,
-  CUSTOM_WINDOW,
-  defaultWindowFor,
-  windowReadingText,
-} from './contextWindows.ts';
-import { BudgetInput } from './BudgetInput.tsx';
+import { BudgetRow } from './BudgetRow.tsx';
 import { PolicyCard } from './PolicyCard.tsx';
 import { policyVerdict, verdictClass } from './policyVerdict.ts';
 import { SimulatorLostMeaning } from './SimulatorLostMeaning.tsx';
@@ -41,6 +36,7 @@ export interface EvictionSimulatorProps {
   provisional?: string | null | undefined;
 }
 
+/** The simulator panel (a `<details>`); while the file is still read, only the provisional note. */
 export function EvictionSimulator({
   model,
   transcript,
@@ -56,146 +52,51 @@ export function EvictionSimulator({
   const total = tokens.total;
   const shownBudget = storeBudget === null ? total : Math.max(0, Math.min(total, storeBudget));
   const approx = !tokens.basis.exact;
-  const sweeps = model.sweeps;
   const [a, b] = model.view.results;
-  const va = policyVerdict(a, approx);
-  const vb = policyVerdict(b, approx);
   const setClamped = (v: number) => setBudget(Math.max(0, Math.min(total, Math.round(v))));
+  const onToggle = (e: SyntheticEvent<HTMLDetailsElement>) => {
+    if (e.currentTarget.open !== open) onOpenChange?.(e.currentTarget.open);
+  };
   if (provisional)
-    return (
-      <details
-        className="simulator"
-        data-testid="simulator"
-        data-provisional="true"
-        open={open}
-        onToggle={(e) => {
-          if (e.currentTarget.open !== open) onOpenChange?.(e.currentTarget.open);
-        }}
-      >
-        <summary>Eviction simulator · provisional: waiting for the whole file</summary>
-        <p className="muted basis-note" data-testid="simulator-provisional">
-          The policies are compared once {provisional} is read to its end: cuts of its first
-          messages would give verdicts the whole request does not get.
-        </p>
-      </details>
-    );
+    return <ProvisionalSimulator name={provisional} open={open} onToggle={onToggle} />;
+  const card = (side: 0 | 1, result: PolicyResult) => (
+    <PolicyCard
+      side={side}
+      choice={model.choices[side]}
+      result={result}
+      ctx={model.ctx}
+      transcript={transcript}
+      providerLabel={providerLabel}
+      approx={approx}
+      onJump={onJump}
+    />
+  );
   return (
-    <details
-      className="simulator"
-      data-testid="simulator"
-      open={open}
-      onToggle={(e) => {
-        if (e.currentTarget.open !== open) onOpenChange?.(e.currentTarget.open);
-      }}
-    >
-      <summary>
-        Eviction simulator ·{' '}
-        {storeBudget === null
-          ? 'no budget: nothing evicted'
-          : `budget ${fmtInt(shownBudget)} of ${fmtInt(total)} tokens`}
-        {' · '}
-        <span className={verdictClass(va.kind)} data-testid="simulator-summary-a">
-          {a.policy} {va.short}
-        </span>
-        {' / '}
-        <span className={verdictClass(vb.kind)} data-testid="simulator-summary-b">
-          {b.policy} {vb.short}
-        </span>
-      </summary>
-      <div className="budget-row">
-        <label className="budget-label" htmlFor="budget-slider">
-          Budget
-        </label>
-        <input
-          id="budget-slider"
-          type="range"
-          className="budget-slider"
-          data-testid="budget-slider"
-          min={0}
-          max={total}
-          step={1}
-          value={shownBudget}
-          aria-valuetext={`${fmtInt(shownBudget)} tokens`}
-          onChange={(e) => setClamped(Number(e.target.value))}
-          onKeyDown={(e) => {
-            // Arrows step one token (native); PageUp/PageDown a tenth of the total.
-            if (e.key === 'PageUp' || e.key === 'PageDown') {
-              e.preventDefault();
-              const step = Math.max(1, Math.round(total / 10));
-              setClamped(shownBudget + (e.key === 'PageUp' ? step : -step));
-            } else if (e.shiftKey && (e.key === 'ArrowLeft' || e.key === 'ArrowRight')) {
-              // Shift+arrow: a hundredth of the total (one token is too fine on a long log).
-              e.preventDefault();
-              const step = Math.max(1, Math.round(total / 100));
-              setClamped(shownBudget + (e.key === 'ArrowRight' ? step : -step));
-            }
-          }}
-        />
-        <BudgetInput value={shownBudget} total={total} onCommit={setClamped} />
-        <span className="muted">
-          / {approx ? '≈' : ''}
-          {fmtInt(total)} tokens
-        </span>
-        <button
-          type="button"
-          data-testid="budget-reset"
-          disabled={storeBudget === null}
-          onClick={() => setBudget(null)}
-          title="No budget: nothing evicted"
-        >
-          Reset
-        </button>
-        <WindowReading
-          model={transcript.settings.model}
-          provider={model.ctx.cuts.provider}
-          budget={shownBudget}
-        />
-      </div>
-      <ul
-        className="legend basis-note"
-        data-testid="simulator-basis"
-        aria-label="Timeline marks"
-        title={`Tokens: ${tokens.basis.label}. Cut marker: drop every message above it, system pinned.`}
-      >
-        <li>Timeline:</li>
-        <li>
-          <span className="swatch sw-evicted" aria-hidden="true" />
-          rows greyed = evicted by {a.policy}
-        </li>
-        <li>
-          <span className="swatch sw-lane-a" aria-hidden="true" />
-          <span className="swatch sw-lane-b" aria-hidden="true" />
-          lanes at the right = {a.policy} | {b.policy}
-        </li>
-        <li>
-          <span className="swatch sw-cut-safe" aria-hidden="true" />
-          <span className="swatch sw-cut-unsafe" aria-hidden="true" />
-          dots between rows = cut there: green safe, red a 400 (hover or focus for the body)
-        </li>
-      </ul>
+    <details className="simulator" data-testid="simulator" open={open} onToggle={onToggle}>
+      <SimulatorSummary
+        storeBudget={storeBudget}
+        shownBudget={shownBudget}
+        total={total}
+        a={a}
+        b={b}
+        approx={approx}
+      />
+      <BudgetRow
+        storeBudget={storeBudget}
+        shownBudget={shownBudget}
+        total={total}
+        approx={approx}
+        setClamped={setClamped}
+        onReset={() => setBudget(null)}
+        model={transcript.settings.model}
+        provider={model.ctx.cuts.provider}
+      />
+      <TimelineLegend a={a.policy} b={b.policy} basisLabel={tokens.basis.label} />
       <div className="simulator-grid">
-        <PolicyCard
-          side={0}
-          choice={model.choices[0]}
-          result={a}
-          ctx={model.ctx}
-          transcript={transcript}
-          providerLabel={providerLabel}
-          approx={approx}
-          onJump={onJump}
-        />
-        <PolicyCard
-          side={1}
-          choice={model.choices[1]}
-          result={b}
-          ctx={model.ctx}
-          transcript={transcript}
-          providerLabel={providerLabel}
-          approx={approx}
-          onJump={onJump}
-        />
+        {card(0, a)}
+        {card(1, b)}
         <SweepChart
-          sweeps={sweeps}
+          sweeps={model.sweeps}
           messages={transcript.messages.length}
           provider={model.ctx.cuts.provider}
           shown={[a.policy, b.policy]}
@@ -211,53 +112,93 @@ export function EvictionSimulator({
   );
 }
 
-/** The context window (a small per-model table or a typed value) and the budget as a share of it. */
-function WindowReading({
-  model,
-  provider,
-  budget,
+/** The collapsed panel while the file is still being read: the verdicts wait for its end. */
+function ProvisionalSimulator({
+  name,
+  open,
+  onToggle,
 }: {
-  model: string | undefined;
-  provider: string;
-  budget: number;
+  name: string;
+  open: boolean;
+  onToggle: (e: SyntheticEvent<HTMLDetailsElement>) => void;
 }) {
-  const preset = defaultWindowFor(model, provider);
-  const [choice, setChoice] = useState<string | null>(null);
-  const [custom, setCustom] = useState(200_000);
-  const id = choice ?? preset.id;
-  const windowTokens =
-    id === CUSTOM_WINDOW
-      ? custom
-      : (CONTEXT_WINDOWS.find((w) => w.id === id)?.tokens ?? preset.tokens);
   return (
-    <span className="window-reading">
-      <label>
-        window{' '}
-        <select
-          data-testid="window-select"
-          aria-label="Context window"
-          value={id}
-          onChange={(e) => setChoice(e.target.value)}
-        >
-          {CONTEXT_WINDOWS.map((w) => (
-            <option key={w.id} value={w.id}>
-              {w.label}
-            </option>
-          ))}
-          <option value={CUSTOM_WINDOW}>type a value…</option>
-        </select>
-      </label>
-      {id === CUSTOM_WINDOW && (
-        <input
-          type="number"
-          className="window-input"
-          aria-label="Context window in tokens"
-          min={1}
-          value={custom}
-          onChange={(e) => setCustom(Math.max(1, Math.floor(Number(e.target.value) || 1)))}
-        />
-      )}
-      <span data-testid="window-percent">{windowReadingText(budget, windowTokens)}</span>
-    </span>
+    <details
+      className="simulator"
+      data-testid="simulator"
+      data-provisional="true"
+      open={open}
+      onToggle={onToggle}
+    >
+      <summary>Eviction simulator · provisional: waiting for the whole file</summary>
+      <p className="muted basis-note" data-testid="simulator-provisional">
+        The policies are compared once {name} is read to its end: cuts of its first messages would
+        give verdicts the whole request does not get.
+      </p>
+    </details>
+  );
+}
+
+/** The panel's summary line: the budget and each policy's verdict (policyVerdict.ts). */
+function SimulatorSummary({
+  storeBudget,
+  shownBudget,
+  total,
+  a,
+  b,
+  approx,
+}: {
+  storeBudget: number | null;
+  shownBudget: number;
+  total: number;
+  a: PolicyResult;
+  b: PolicyResult;
+  approx: boolean;
+}) {
+  const va = policyVerdict(a, approx);
+  const vb = policyVerdict(b, approx);
+  return (
+    <summary>
+      Eviction simulator ·{' '}
+      {storeBudget === null
+        ? 'no budget: nothing evicted'
+        : `budget ${fmtInt(shownBudget)} of ${fmtInt(total)} tokens`}
+      {' · '}
+      <span className={verdictClass(va.kind)} data-testid="simulator-summary-a">
+        {a.policy} {va.short}
+      </span>
+      {' / '}
+      <span className={verdictClass(vb.kind)} data-testid="simulator-summary-b">
+        {b.policy} {vb.short}
+      </span>
+    </summary>
+  );
+}
+
+/** What the timeline's marks mean (greyed rows, the two lanes, the cut markers). */
+function TimelineLegend({ a, b, basisLabel }: { a: string; b: string; basisLabel: string }) {
+  return (
+    <ul
+      className="legend basis-note"
+      data-testid="simulator-basis"
+      aria-label="Timeline marks"
+      title={`Tokens: ${basisLabel}. Cut marker: drop every message above it, system pinned.`}
+    >
+      <li>Timeline:</li>
+      <li>
+        <span className="swatch sw-evicted" aria-hidden="true" />
+        rows greyed = evicted by {a}
+      </li>
+      <li>
+        <span className="swatch sw-lane-a" aria-hidden="true" />
+        <span className="swatch sw-lane-b" aria-hidden="true" />
+        lanes at the right = {a} | {b}
+      </li>
+      <li>
+        <span className="swatch sw-cut-safe" aria-hidden="true" />
+        <span className="swatch sw-cut-unsafe" aria-hidden="true" />
+        dots between rows = cut there: green safe, red a 400 (hover or focus for the body)
+      </li>
+    </ul>
   );
 }

@@ -8,14 +8,11 @@
 import { useCallback, useEffect, useRef } from 'react';
 import { loadSampleText, type SampleEntry } from '../../io/files.ts';
 import type { Analysis } from '../../model/analyze.ts';
-import { isPolicyId, type PolicyId } from '../../model/evict/registry.ts';
 import { LESSON, lessonBudget, lessonStepIndex, type LessonStep } from '../../model/lesson.ts';
 import type { TokenTable } from '../../model/tokens.ts';
-import { selectPolicyPair } from '../../state/faults.ts';
 import { leaveLesson, lessonStepPatch, rememberBeforeLesson } from '../../state/lesson.ts';
 import { appStore, useAppStore } from '../../state/store.ts';
-import { LostMeaningList } from '../faults/LostMeaningList.tsx';
-import { fmtInt } from '../format.ts';
+import { LearnPolicies } from './LearnPolicies.tsx';
 import '../faults/faults.css';
 
 /**
@@ -100,44 +97,21 @@ export interface LearnPanelProps {
   onJump: (message: number) => void;
 }
 
+/** The lesson step shown: its title and text, the navigation and the policy comparison. */
 export function LearnPanel({ samples, analysis, tokens, onJump }: LearnPanelProps) {
   const lesson = useAppStore((s) => s.lesson);
-  const budget = useAppStore((s) => s.budget);
-  const setBudget = useAppStore((s) => s.setBudget);
   const sampleId = useAppStore((s) => s.source.sampleId);
   const faults = useAppStore((s) => s.faults);
-  const policies = useAppStore((s) => s.policies);
   const apply = useApplyStep(samples);
   const at = lesson === null ? -1 : lessonStepIndex(lesson);
   const step = LESSON[at];
-
-  // A link or a reload names a step: set the page as that step says, once the samples are known.
-  const applied = useRef<string | null>(null);
-  useEffect(() => {
-    if (!step || samples.length === 0 || applied.current === step.id) return;
-    applied.current = step.id;
-    const s = appStore.getState();
-    const matches =
-      s.source.sampleId === step.state.sample &&
-      s.source.text !== '' &&
-      JSON.stringify(s.faults) === JSON.stringify(step.state.faults);
-    if (!matches) void apply(step);
-  }, [step, samples, apply]);
-
-  // The step's budget is a share of the shown transcript's tokens. It follows the token count
-  // (chars/4 first, the exact tokenizer once loaded) until the user moves the budget.
+  useStepFromLink(step, samples, apply);
+  // Whether the page shows the step's sample and faults (not a view the user moved on to).
   const onStep =
     step !== undefined &&
     sampleId === step.state.sample &&
     JSON.stringify(faults) === JSON.stringify(step.state.faults);
-  const lastSet = useRef<number | null>(null);
-  useEffect(() => {
-    if (!step || !onStep) return;
-    const b = lessonBudget(step.state, tokens.total);
-    if (b === null || b === budget || (budget !== null && budget !== lastSet.current)) return;
-    lastSet.current = b;
-    setBudget(b);
-  }, [step, onStep, budget, tokens.total, setBudget]);
+  useLessonBudget(step, onStep, tokens.total);
 
   if (lesson !== null && !step) {
     return (
@@ -150,26 +124,6 @@ export function LearnPanel({ samples, analysis, tokens, onJump }: LearnPanelProp
     );
   }
   if (!step) return null;
-  const prev = LESSON[at - 1];
-  const next = LESSON[at + 1];
-  // Count from a step still loading, so two quick clicks move two steps.
-  const from = () => {
-    const i = pendingStep === null ? -1 : lessonStepIndex(pendingStep);
-    return i >= 0 ? i : at;
-  };
-  const [pa, pb] = policies;
-  const pair =
-    onStep && budget !== null && step.state.budgetShare !== null && isPolicyId(pa) && isPolicyId(pb)
-      ? selectPolicyPair(
-          analysis.transcript,
-          tokens,
-          analysis.provider,
-          // Narrowed just above; the store's tuple itself is passed so the selector's memo holds.
-          policies as readonly [PolicyId, PolicyId],
-          budget,
-        )
-      : null;
-
   return (
     <section
       className="learn-panel"
@@ -186,80 +140,85 @@ export function LearnPanel({ samples, analysis, tokens, onJump }: LearnPanelProp
       <p className="learn-body" data-testid="learn-body">
         {step.body}
       </p>
-      <div className="learn-nav">
-        <button
-          type="button"
-          data-testid="learn-prev"
-          disabled={!prev}
-          onClick={() => {
-            const p = LESSON[from() - 1];
-            if (p) void apply(p);
-          }}
-        >
-          ← Previous
-        </button>
-        <button
-          type="button"
-          data-testid="learn-next"
-          disabled={!next}
-          onClick={() => {
-            const n = LESSON[from() + 1];
-            if (n) void apply(n);
-          }}
-        >
-          Next →
-        </button>
-        <button type="button" data-testid="learn-leave" onClick={leave}>
-          Leave
-        </button>
-      </div>
-      {pair && (
-        <div className="learn-policies" data-testid="learn-policies">
-          <p>
-            Budget {fmtInt(budget ?? 0)} of {fmtInt(tokens.total)} tokens (
-            {Math.round((step.state.budgetShare ?? 0) * 100)} %).
-          </p>
-          <table>
-            <thead>
-              <tr>
-                <th>policy</th>
-                <th>request</th>
-                <th>evicted</th>
-                <th>overshoot</th>
-              </tr>
-            </thead>
-            <tbody>
-              {pair.map(({ result }) => (
-                <tr
-                  key={result.policy}
-                  data-testid="learn-policy"
-                  data-policy={result.policy}
-                  data-valid={result.validation.valid ? 'true' : 'false'}
-                >
-                  <td>{result.policy}</td>
-                  <td
-                    className={result.validation.valid ? 'ok' : 'bad'}
-                    title={result.firstError?.message ?? ''}
-                  >
-                    {result.validation.valid ? 'valid' : `400 ${result.firstError?.code ?? ''}`}
-                  </td>
-                  <td>{fmtInt(result.evicted.length)} messages</td>
-                  <td>{result.overshoot === null ? '—' : `${result.overshoot.toFixed(1)}×`}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {pair.map(({ result, lost }) => (
-            <details key={result.policy}>
-              <summary>
-                Lost meaning under {result.policy}: {fmtInt(lost.marks.length)} mark
-                {lost.marks.length === 1 ? '' : 's'}
-              </summary>
-              <LostMeaningList lost={lost} onJump={onJump} />
-            </details>
-          ))}
-        </div>
-      )}
+      <LessonNav at={at} apply={apply} />
+      <LearnPolicies
+        step={step}
+        onStep={onStep}
+        analysis={analysis}
+        tokens={tokens}
+        onJump={onJump}
+      />
     </section>
+  );
+}
+
+/** A link or a reload names a step: set the page as that step says, once the samples are known. */
+function useStepFromLink(
+  step: LessonStep | undefined,
+  samples: readonly SampleEntry[],
+  apply: (step: LessonStep) => Promise<void>,
+): void {
+  const applied = useRef<string | null>(null);
+  useEffect(() => {
+    if (!step || samples.length === 0 || applied.current === step.id) return;
+    applied.current = step.id;
+    const s = appStore.getState();
+    const matches =
+      s.source.sampleId === step.state.sample &&
+      s.source.text !== '' &&
+      JSON.stringify(s.faults) === JSON.stringify(step.state.faults);
+    if (!matches) void apply(step);
+  }, [step, samples, apply]);
+}
+
+/**
+ * The step's budget is a share of the shown transcript's tokens. It follows the token count
+ * (chars/4 first, the exact tokenizer once loaded) until the user moves the budget.
+ */
+function useLessonBudget(step: LessonStep | undefined, onStep: boolean, total: number): void {
+  const budget = useAppStore((s) => s.budget);
+  const setBudget = useAppStore((s) => s.setBudget);
+  const lastSet = useRef<number | null>(null);
+  useEffect(() => {
+    if (!step || !onStep) return;
+    const b = lessonBudget(step.state, total);
+    if (b === null || b === budget || (budget !== null && budget !== lastSet.current)) return;
+    lastSet.current = b;
+    setBudget(b);
+  }, [step, onStep, budget, total, setBudget]);
+}
+
+/** Previous / Next / Leave. They count from a step still loading, so two quick clicks move two. */
+function LessonNav({ at, apply }: { at: number; apply: (step: LessonStep) => Promise<void> }) {
+  const from = () => {
+    const i = pendingStep === null ? -1 : lessonStepIndex(pendingStep);
+    return i >= 0 ? i : at;
+  };
+  const go = (delta: number) => {
+    const s = LESSON[from() + delta];
+    if (s) void apply(s);
+  };
+  return (
+    <div className="learn-nav">
+      <button
+        type="button"
+        data-testid="learn-prev"
+        disabled={!LESSON[at - 1]}
+        onClick={() => go(-1)}
+      >
+        ← Previous
+      </button>
+      <button
+        type="button"
+        data-testid="learn-next"
+        disabled={!LESSON[at + 1]}
+        onClick={() => go(1)}
+      >
+        Next →
+      </button>
+      <button type="button" data-testid="learn-leave" onClick={leave}>
+        Leave
+      </button>
+    </div>
   );
 }

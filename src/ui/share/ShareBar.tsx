@@ -3,7 +3,14 @@
  * a preview of what is shared, and the exports (kept request, Markdown summary, timeline SVG/PNG).
  * Everything is built in the page: nothing goes to a server.
  */
-import { useEffect, useLayoutEffect, useRef, useState, type CSSProperties } from 'react';
+import {
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type CSSProperties,
+  type RefObject,
+} from 'react';
 import type { Analysis } from '../../model/analyze.ts';
 import type { TextCounter } from '../../model/tokens.ts';
 import type { Source } from '../../state/store.ts';
@@ -11,7 +18,7 @@ import { Notices } from './ShareParts.tsx';
 import { Panel } from './SharePanel.tsx';
 import './share.css';
 
-export { LINK_SOFT_LIMIT } from './SharePanel.tsx';
+export { LINK_SOFT_LIMIT } from './shareLinks.ts';
 
 /** Gap between the panel and what it must not cover, in px. */
 const PANEL_GAP = 12;
@@ -37,28 +44,9 @@ function panelPlacement(bar: HTMLElement): CSSProperties {
   };
 }
 
-/**
- * The share button with its panel (a popover that takes the focus: Esc, a click outside or Tab
- * past its last control closes it; it never covers the verdict), and the permalink notices.
- * Mounted once, in the header.
- * @param shown the source of the transcript on screen (after a text that does not parse, or a
- *   cancelled load, that is not the store's latest source): what the links share
- */
-export function ShareBar({
-  analysis,
-  counter,
-  shown,
-}: {
-  analysis: Analysis | null;
-  counter: TextCounter;
-  shown: Source | null;
-}) {
-  const [open, setOpen] = useState(false);
+/** The open panel's placement (`panelPlacement`), kept up to date as the window resizes. */
+function usePanelPlacement(open: boolean, barRef: RefObject<HTMLDivElement | null>): CSSProperties {
   const [place, setPlace] = useState<CSSProperties>({});
-  const barRef = useRef<HTMLDivElement>(null);
-  const toggleRef = useRef<HTMLButtonElement>(null);
-  const popoverRef = useRef<HTMLDivElement>(null);
-
   useLayoutEffect(() => {
     const bar = barRef.current;
     if (!open || !bar) return;
@@ -66,8 +54,21 @@ export function ShareBar({
     update();
     window.addEventListener('resize', update);
     return () => window.removeEventListener('resize', update);
-  }, [open]);
+  }, [open, barRef]);
+  return place;
+}
 
+/**
+ * While the panel is open it holds the focus; Esc (focus back to the toggle), a pointer down
+ * outside the bar, or the focus leaving the bar closes it.
+ */
+function usePopoverClose(
+  open: boolean,
+  setOpen: (open: boolean) => void,
+  barRef: RefObject<HTMLDivElement | null>,
+  toggleRef: RefObject<HTMLButtonElement | null>,
+  popoverRef: RefObject<HTMLDivElement | null>,
+): void {
   useEffect(() => {
     if (!open) return;
     // Capture phase, so Esc closes the panel without also reaching the page's own Esc (which
@@ -98,7 +99,32 @@ export function ShareBar({
       document.removeEventListener('pointerdown', onPointer, true);
       bar?.removeEventListener('focusout', onFocusOut);
     };
-  }, [open]);
+  }, [open, setOpen, barRef, toggleRef, popoverRef]);
+}
+
+/**
+ * The share button with its panel (a popover that takes the focus: Esc, a click outside or Tab
+ * past its last control closes it; it never covers the verdict), and the permalink notices.
+ * Mounted once, in the header.
+ * @param shown the source of the transcript on screen (after a text that does not parse, or a
+ *   cancelled load, that is not the store's latest source): what the links share
+ */
+export function ShareBar({
+  analysis,
+  counter,
+  shown,
+}: {
+  analysis: Analysis | null;
+  counter: TextCounter;
+  shown: Source | null;
+}) {
+  const [open, setOpen] = useState(false);
+  const barRef = useRef<HTMLDivElement>(null);
+  const toggleRef = useRef<HTMLButtonElement>(null);
+  const popoverRef = useRef<HTMLDivElement>(null);
+
+  const place = usePanelPlacement(open, barRef);
+  usePopoverClose(open, setOpen, barRef, toggleRef, popoverRef);
 
   return (
     <div className="share-bar" ref={barRef}>

@@ -1,7 +1,7 @@
 /**
  * The links of the share panel, decided before anything is rendered: the "Link to this view"
- * (with the transcript when it fits, else the view only and why) and what a reader of a view-only
- * link must open.
+ * (with the transcript when it fits, else the view only and why), what a reader of a view-only
+ * link must open, the length above which a link is too long to share, and the exports' file name.
  */
 import { inlineSizeRefusal } from '../../model/permalink/inline.ts';
 import {
@@ -10,6 +10,20 @@ import {
   isAwaitingTranscript,
 } from '../../state/permalink/storeLink.ts';
 import type { AppState, Source } from '../../state/store.ts';
+
+/**
+ * Above this many characters a link is offered as structure-only first. Chat tools and document
+ * editors truncate or refuse long links (and many proxies cap a request line at 8 KiB), so a
+ * link past ~8 KB often arrives cut off; a file export is the way to share more.
+ */
+export const LINK_SOFT_LIMIT = 8 * 1024;
+
+/** The exports' file name stem: the source's name without .json/.jsonl/.gz, safe characters only. */
+export function exportBaseName(source: Source): string {
+  return (source.name || source.sampleId || 'transcript')
+    .replace(/\.(jsonl?|gz)$/i, '')
+    .replace(/[^\w.-]+/g, '_');
+}
 
 /**
  * The source's size in bytes as far as it is known without reading it: a file's size, else its
@@ -27,11 +41,16 @@ export function whatToOpen(source: Source): string {
     : 'the same transcript';
 }
 
+/** The "Link to this view" and what it holds. */
+export interface ViewLink {
+  link: string;
+  /** False for a view-only link (the reader must open the transcript), with `why`. */
+  carriesTranscript: boolean;
+  why: string | null;
+}
+
 /** The "Link to this view": with the transcript when it fits, else the view only and why. */
-export function viewLink(
-  state: AppState,
-  base: string,
-): { link: string; carriesTranscript: boolean; why: string | null } {
+export function viewLink(state: AppState, base: string): ViewLink {
   const s = state.source;
   const viewOnly = () => `${base}#${buildViewOnlyFragment(state)}`;
   if (s.origin === 'sample' && s.sampleId) {

@@ -74,6 +74,60 @@ const anthropicDump = sse([
   ['message_stop', { type: 'message_stop' }],
 ]);
 
+/** One OpenAI Chat stream chunk of choice 0. */
+const chatChunk = (delta: unknown, finish: string | null = null, extra = {}) => ({
+  id: 'chatcmpl-1',
+  object: 'chat.completion.chunk',
+  created: 1764400000,
+  model: 'gpt-4.1',
+  choices: [{ index: 0, delta, finish_reason: finish }],
+  ...extra,
+});
+
+// Hand-written from the OpenAI Chat chunk shapes: two parallel tool calls whose arguments arrive
+// in pieces (call_A's interleaved with call_B's), then a usage-only chunk and [DONE].
+const openaiChatDump = sse([
+  [null, chatChunk({ role: 'assistant', content: null })],
+  [
+    null,
+    chatChunk({
+      tool_calls: [
+        {
+          index: 0,
+          id: 'call_A',
+          type: 'function',
+          function: { name: 'search_logs', arguments: '' },
+        },
+      ],
+    }),
+  ],
+  [null, chatChunk({ tool_calls: [{ index: 0, function: { arguments: '{"service":' } }] })],
+  [
+    null,
+    chatChunk({
+      tool_calls: [
+        {
+          index: 1,
+          id: 'call_B',
+          type: 'function',
+          function: { name: 'get_deploys', arguments: '{}' },
+        },
+      ],
+    }),
+  ],
+  [null, chatChunk({ tool_calls: [{ index: 0, function: { arguments: '"checkout-api"}' } }] })],
+  [null, chatChunk({}, 'tool_calls')],
+  [
+    null,
+    {
+      ...chatChunk({}),
+      choices: [],
+      usage: { prompt_tokens: 90, completion_tokens: 30, total_tokens: 120 },
+    },
+  ],
+  [null, '[DONE]'],
+]);
+
 describe('splitSse / looksLikeSse', () => {
   it('recognises dumps by their first field, not JSON or prose', () => {
     expect(looksLikeSse(anthropicDump)).toBe(true);
@@ -130,55 +184,7 @@ describe('readSse rebuilds each provider’s response', () => {
   });
 
   it('OpenAI Chat: content and tool_calls arguments accumulated per index', () => {
-    const chunk = (delta: unknown, finish: string | null = null, extra = {}) => ({
-      id: 'chatcmpl-1',
-      object: 'chat.completion.chunk',
-      created: 1764400000,
-      model: 'gpt-4.1',
-      choices: [{ index: 0, delta, finish_reason: finish }],
-      ...extra,
-    });
-    const text = sse([
-      [null, chunk({ role: 'assistant', content: null })],
-      [
-        null,
-        chunk({
-          tool_calls: [
-            {
-              index: 0,
-              id: 'call_A',
-              type: 'function',
-              function: { name: 'search_logs', arguments: '' },
-            },
-          ],
-        }),
-      ],
-      [null, chunk({ tool_calls: [{ index: 0, function: { arguments: '{"service":' } }] })],
-      [
-        null,
-        chunk({
-          tool_calls: [
-            {
-              index: 1,
-              id: 'call_B',
-              type: 'function',
-              function: { name: 'get_deploys', arguments: '{}' },
-            },
-          ],
-        }),
-      ],
-      [null, chunk({ tool_calls: [{ index: 0, function: { arguments: '"checkout-api"}' } }] })],
-      [null, chunk({}, 'tool_calls')],
-      [
-        null,
-        {
-          ...chunk({}),
-          choices: [],
-          usage: { prompt_tokens: 90, completion_tokens: 30, total_tokens: 120 },
-        },
-      ],
-      [null, '[DONE]'],
-    ]);
+    const text = openaiChatDump;
     const r = readSse(text);
     expect(r?.ok).toBe(true);
     if (!r?.ok) return;

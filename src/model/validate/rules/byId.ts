@@ -31,18 +31,17 @@ export type IdFinding =
    */
   | { kind: 'open'; at: number; id: string; rule: RuleId };
 
-export type IdEmit = (f: IdFinding) => void;
-
 /**
  * Step 1: the first call of each id; later calls with a used id are `duplicate_call`.
+ * Findings are appended to `found` (an array, not a callback: no closure per check, issue 17).
  * @returns id → index of its first call
  */
-export function scanCallIds(items: readonly IdItem[], emit: IdEmit): Map<string, number> {
+export function scanCallIds(items: readonly IdItem[], found: IdFinding[]): Map<string, number> {
   const calls = new Map<string, number>();
   for (let k = 0; k < items.length; k++) {
     const it = items[k] as IdItem;
     if (it.kind !== 'call' || it.callId === null) continue;
-    if (calls.has(it.callId)) emit({ kind: 'duplicate_call', at: k, id: it.callId });
+    if (calls.has(it.callId)) found.push({ kind: 'duplicate_call', at: k, id: it.callId });
     else calls.set(it.callId, k);
   }
   return calls;
@@ -58,26 +57,26 @@ export function scanResults(
   items: readonly IdItem[],
   calls: ReadonlyMap<string, number>,
   orphans: 'report' | 'skip',
-  emit: IdEmit,
+  found: IdFinding[],
 ): Map<string, number> {
   const outputs = new Map<string, number>();
   for (let k = 0; k < items.length; k++) {
     const it = items[k] as IdItem;
-    if (it.kind === 'call' && it.callId === null) emit({ kind: 'call_without_id', at: k });
+    if (it.kind === 'call' && it.callId === null) found.push({ kind: 'call_without_id', at: k });
     if (it.kind !== 'output') continue;
     const id = it.callId;
     if (id === null) {
-      emit({ kind: 'result_without_id', at: k });
+      found.push({ kind: 'result_without_id', at: k });
       continue;
     }
     const c = calls.get(id);
     const first = outputs.get(id);
     if (c === undefined) {
-      if (orphans === 'report') emit({ kind: 'orphan', at: k, id });
-    } else if (first !== undefined) emit({ kind: 'duplicate_result', at: k, id, first });
+      if (orphans === 'report') found.push({ kind: 'orphan', at: k, id });
+    } else if (first !== undefined) found.push({ kind: 'duplicate_result', at: k, id, first });
     else {
       outputs.set(id, k);
-      if (c > k) emit({ kind: 'result_before_call', at: k, id, call: c });
+      if (c > k) found.push({ kind: 'result_before_call', at: k, id, call: c });
     }
   }
   return outputs;
@@ -93,37 +92,45 @@ export function scanOpenCalls(
   calls: ReadonlyMap<string, number>,
   outputs: ReadonlyMap<string, number>,
   glue: string,
-  emit: IdEmit,
+  found: IdFinding[],
 ): void {
-  const answers = (g: number) => {
-    const id = (items[g] as IdItem).callId;
-    return id !== null && calls.get(id) === g && outputs.has(id);
-  };
   let k = 0;
   while (k < items.length) {
     if ((items[k] as IdItem).kind !== 'call') {
       k++;
       continue;
     }
-    const group: number[] = [];
+    // The group is items k … end-1; a first pass finds whether any call of it was answered.
     let end = k;
+    let anyAnswered = false;
     for (; end < items.length; end++) {
-      const kind = (items[end] as IdItem).kind;
-      if (kind === 'call') group.push(end);
-      else if (kind !== glue) break;
+      const it = items[end] as IdItem;
+      if (it.kind === 'call') anyAnswered ||= firstCallAnswered(it, end, calls, outputs);
+      else if (it.kind !== glue) break;
     }
-    const anyAnswered = group.some(answers);
-    for (const g of group) {
-      const id = (items[g] as IdItem).callId;
-      if (id === null || calls.get(id) !== g || outputs.has(id)) continue;
+    for (let g = k; g < end; g++) {
+      const it = items[g] as IdItem;
+      const id = it.callId;
+      if (it.kind !== 'call' || id === null || calls.get(id) !== g || outputs.has(id)) continue;
       const rule: RuleId =
         end >= items.length
           ? 'trailing_tool_use'
           : anyAnswered
             ? 'partial_answer'
             : 'unanswered_tool_use';
-      emit({ kind: 'open', at: g, id, rule });
+      found.push({ kind: 'open', at: g, id, rule });
     }
     k = end;
   }
+}
+
+/** True when the call at `g` is the first of its id and some result answers it. */
+function firstCallAnswered(
+  it: IdItem,
+  g: number,
+  calls: ReadonlyMap<string, number>,
+  outputs: ReadonlyMap<string, number>,
+): boolean {
+  const id = it.callId;
+  return id !== null && calls.get(id) === g && outputs.has(id);
 }

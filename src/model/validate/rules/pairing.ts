@@ -63,11 +63,20 @@ export type PairFinding =
   /** Counts agree but a result names an id the call turn did not use (`count` match). */
   | { kind: 'stray_id'; n: number; at: TurnBlock; results: TurnBlock[] };
 
-export type Emit = (f: PairFinding) => void;
+/**
+ * Where the pairing functions put their findings: an array the provider drains after each call
+ * (not a callback, so a check creates no closure per turn: issue 17).
+ */
+export type PairFindings = PairFinding[];
 
 /** True for a tool_use the client runs (not an Anthropic server tool). */
 export function isClientCall(b: Block): b is ToolUseBlock {
   return b.type === 'tool_use' && b.server !== true;
+}
+
+/** True for a client tool_use that carries an id. */
+function isClientCallWithId(b: Block): boolean {
+  return isClientCall(b) && b.id !== null;
 }
 
 /** True for a result of a client tool (not an Anthropic server tool's result). */
@@ -128,10 +137,10 @@ const ANSWERED_AT: number[] = [];
 /**
  * The results of turn `n` (a user turn) against the calls of the turn before it: results without
  * an id, orphans (by the spec's `orphans`) and, with `duplicateResults`, the first id answered
- * twice. Emits in content order.
+ * twice. Findings go to `found` in content order.
  */
-export function pairResultTurn(T: Turns, n: number, spec: PairingSpec, emit: Emit): void {
-  if (spec.orphans !== 'each') return pairResultTurnByCount(T, n, spec, emit);
+export function pairResultTurn(T: Turns, n: number, spec: PairingSpec, found: PairFindings): void {
+  if (spec.orphans !== 'each') return pairResultTurnByCount(T, n, spec, found);
   let answered = 0;
   let duplicateFound = false;
   let pos = 0;
@@ -142,12 +151,12 @@ export function pairResultTurn(T: Turns, n: number, spec: PairingSpec, emit: Emi
       if (b.type !== 'tool_result' || b.server !== undefined) continue;
       const id = b.toolUseId;
       if (id === null) {
-        emit({ kind: 'result_without_id', n, at: { block: b, msg, blockIndex: bi, pos } });
+        found.push({ kind: 'result_without_id', n, at: { block: b, msg, blockIndex: bi, pos } });
         continue;
       }
       if (!callsId(T, n - 1, id)) {
         const at = { block: b, msg, blockIndex: bi, pos };
-        emit({ kind: 'orphan', n, at, results: [at], excess: false });
+        found.push({ kind: 'orphan', n, at, results: [at], excess: false });
         continue;
       }
       if (!spec.duplicateResults || duplicateFound) continue;
@@ -160,29 +169,29 @@ export function pairResultTurn(T: Turns, n: number, spec: PairingSpec, emit: Emi
       }
       duplicateFound = true;
       const at = { block: b, msg, blockIndex: bi, pos };
-      emit({ kind: 'duplicate_result', n, at, id, first: ANSWERED_AT[k] as number });
+      found.push({ kind: 'duplicate_result', n, at, id, first: ANSWERED_AT[k] as number });
     }
   }
 }
 
 /** `excess` and `no-call-turn` orphans: once per turn, decided by counts and turn order. */
-function pairResultTurnByCount(T: Turns, n: number, spec: PairingSpec, emit: Emit): void {
+function pairResultTurnByCount(T: Turns, n: number, spec: PairingSpec, found: PairFindings): void {
   const results = blocksOf(T, n, isClientResult);
   if (results.length === 0) return;
   const prevCalls =
     n > 0 && turnRole(T, n - 1) === 'assistant'
-      ? blocksOf(T, n - 1, (b) => isClientCall(b) && (spec.match === 'count' || b.id !== null))
+      ? blocksOf(T, n - 1, spec.match === 'count' ? isClientCall : isClientCallWithId)
       : [];
   if (spec.orphans === 'no-call-turn') {
     if (prevCalls.length === 0)
-      emit({ kind: 'orphan', n, at: results[0] as TurnBlock, results, excess: false });
+      found.push({ kind: 'orphan', n, at: results[0] as TurnBlock, results, excess: false });
     return;
   }
   if (results.length <= prevCalls.length) return;
   const called = new Set(idsOf(prevCalls));
   const stray = results.filter((r) => !called.has(idOf(r.block) as string));
   const at = (stray[0] ?? results[prevCalls.length]) as TurnBlock;
-  emit({
+  found.push({
     kind: 'orphan',
     n,
     at,
@@ -231,7 +240,7 @@ export function pairCallTurn(
   n: number,
   spec: PairingSpec,
   stats: CallTurnStats,
-  emit: Emit,
+  found: PairFindings,
 ): void {
   if (stats.callCount === 0) return;
   const hasNext = n + 1 < T.count;
@@ -257,7 +266,7 @@ export function pairCallTurn(
       }
     }
   }
-  if (spec.match === 'count') return pairByCount(T, n, hasNext, answers, emit);
+  if (spec.match === 'count') return pairByCount(T, n, hasNext, answers, found);
   let open: TurnBlock[] | null = null;
   let unanswered = 0;
   let followedOnly = 0;
@@ -288,15 +297,21 @@ export function pairCallTurn(
           ? 'partial_answer'
           : 'unanswered_tool_use';
   const at = open[0] as TurnBlock;
-  emit({ kind: 'open', n, rule, at, calls: open, followedOnly: followedOnly > 0 });
+  found.push({ kind: 'open', n, rule, at, calls: open, followedOnly: followedOnly > 0 });
 }
 
 /** `count` match (Gemini): the next turn must hold exactly one result per call. */
-function pairByCount(T: Turns, n: number, hasNext: boolean, answers: number, emit: Emit): void {
+function pairByCount(
+  T: Turns,
+  n: number,
+  hasNext: boolean,
+  answers: number,
+  found: PairFindings,
+): void {
   const calls = blocksOf(T, n, isClientCall);
   if (!hasNext) {
     const at = calls[0] as TurnBlock;
-    emit({ kind: 'open', n, rule: 'trailing_tool_use', at, calls, followedOnly: false });
+    found.push({ kind: 'open', n, rule: 'trailing_tool_use', at, calls, followedOnly: false });
     return;
   }
   const results = answers > 0 ? blocksOf(T, n + 1, isClientResult) : [];
@@ -306,11 +321,12 @@ function pairByCount(T: Turns, n: number, hasNext: boolean, answers: number, emi
       const id = idOf(r.block);
       return id !== null && called.size > 0 && !called.has(id);
     });
-    if (stray.length > 0) emit({ kind: 'stray_id', n, at: stray[0] as TurnBlock, results: stray });
+    if (stray.length > 0)
+      found.push({ kind: 'stray_id', n, at: stray[0] as TurnBlock, results: stray });
     return;
   }
   if (results.length > calls.length) {
-    emit({ kind: 'excess', n, at: results[calls.length] as TurnBlock, results });
+    found.push({ kind: 'excess', n, at: results[calls.length] as TurnBlock, results });
     return;
   }
   const answered = new Set(idsOf(results));
@@ -321,5 +337,5 @@ function pairByCount(T: Turns, n: number, hasNext: boolean, answers: number, emi
     : calls.slice(results.length);
   const rule = results.length === 0 ? 'unanswered_tool_use' : 'partial_answer';
   const at = (open[0] ?? calls[0]) as TurnBlock;
-  emit({ kind: 'open', n, rule, at, calls: open, followedOnly: false });
+  found.push({ kind: 'open', n, rule, at, calls: open, followedOnly: false });
 }

@@ -19,18 +19,19 @@ export type RoleFinding<R extends string> =
   | { kind: 'after'; at: number; prev: R; role: R };
 
 /**
- * The role order at position `n` of a request.
- * @param roleAt the role at a position (a turn's, or a rendered message's)
+ * The role order at position `n` of a request (roles passed in, not looked up through a callback:
+ * this runs per turn on every check, issue 17).
+ * @param role the role at `n` (a turn's, or a rendered message's)
+ * @param prev the role at `n - 1` (ignored at `n = 0`)
  * @returns the finding at `n`, or null when its role may stand there
  */
 export function roleOrderAt<R extends string>(
   n: number,
-  roleAt: (i: number) => R,
+  role: R,
+  prev: R,
   spec: RoleOrderSpec<R>,
 ): RoleFinding<R> | null {
-  const role = roleAt(n);
   if (n === 0)
     return spec.first && !spec.first.includes(role) ? { kind: 'first', at: 0, role } : null;
-  const prev = roleAt(n - 1);
   return spec.next[prev]?.includes(role) ? null : { kind: 'after', at: n, prev, role };
 }

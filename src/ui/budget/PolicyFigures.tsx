@@ -1,0 +1,148 @@
+/**
+ * The figures of one policy card (kept tokens against the budget, deficit, freed, overshoot,
+ * fits, evicted) and, for a request the provider rejects, its error body with a jump to the
+ * message that holds the cause.
+ */
+import type { ReactNode } from 'react';
+import type { PolicyResult } from '../../model/evict/policies.ts';
+import type { Violation } from '../../model/validate/index.ts';
+import { fmtInt, prettyJson } from '../format.ts';
+
+/**
+ * The kept bar and the figures list.
+ * @param evicted messages the policy evicts (a count, the list is never built here)
+ * @param approx true when token counts are estimates (`≈`)
+ */
+export function PolicyFigures({
+  result: r,
+  evicted,
+  approx,
+}: {
+  result: PolicyResult;
+  evicted: number;
+  approx: boolean;
+}) {
+  const valid = r.validation.valid;
+  const t = approx ? '≈' : '';
+  const keptPct = r.budget > 0 ? Math.min(100, (r.tokensKept / r.budget) * 100) : 100;
+  return (
+    <>
+      <div
+        className="kept-bar"
+        title={`kept ${fmtInt(r.tokensKept)} of a ${fmtInt(r.budget)}-token budget`}
+      >
+        <span className={`kept-fill${r.fits ? '' : ' over'}`} style={{ width: `${keptPct}%` }} />
+      </div>
+      <dl className="policy-figures">
+        <Figure name="kept" testId="policy-kept">
+          {t}
+          {fmtInt(r.tokensKept)} / {fmtInt(r.budget)}
+        </Figure>
+        <Figure name="deficit" testId="policy-deficit">
+          {t}
+          {fmtInt(r.deficit)}
+        </Figure>
+        <Figure name="freed" testId="policy-freed">
+          {t}
+          {fmtInt(r.freed)}
+        </Figure>
+        <Figure
+          name="overshoot"
+          testId="policy-overshoot"
+          title="tokens freed ÷ deficit (1× = exact fit)"
+        >
+          {r.overshoot === null ? '—' : `${r.overshoot.toFixed(2)}×`}
+        </Figure>
+        <Figure name="fits" testId="policy-fits" className={r.fits ? '' : valid ? 'warn' : 'bad'}>
+          {r.fits ? 'yes' : 'no: cannot drop more'}
+        </Figure>
+        <Figure name="evicted" testId="policy-evicted">
+          {fmtInt(evicted)} message{evicted === 1 ? '' : 's'}
+          {r.summary ? ` → one ${fmtInt(r.summary.tokens)}-token summary` : ''}
+        </Figure>
+      </dl>
+    </>
+  );
+}
+
+/** One term and its value in the figures list. */
+function Figure({
+  name,
+  testId,
+  title,
+  className,
+  children,
+}: {
+  name: string;
+  testId: string;
+  title?: string;
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <div>
+      <dt>{name}</dt>
+      <dd data-testid={testId} title={title} className={className}>
+        {children}
+      </dd>
+    </div>
+  );
+}
+
+/**
+ * The provider's error body (four lines by default, the whole body on demand) and the jump to
+ * its cause.
+ * @param causeMessage our message index of the cause; −1 for the summary message (no jump)
+ * @param causeLabel the cause's label as the timeline shows it
+ * @param full whether the whole body shows (the card keeps it, so it outlives a valid step)
+ */
+export function PolicyError({
+  err,
+  causeMessage,
+  causeLabel,
+  providerLabel,
+  onJump,
+  full,
+  setFull,
+}: {
+  err: Violation;
+  causeMessage: number;
+  causeLabel: string;
+  providerLabel: string;
+  onJump: (message: number) => void;
+  full: boolean;
+  setFull: (update: (full: boolean) => boolean) => void;
+}) {
+  return (
+    <div className="policy-error">
+      <button
+        type="button"
+        className="jump"
+        data-testid="policy-jump"
+        disabled={causeMessage < 0}
+        onClick={() => onJump(causeMessage)}
+      >
+        Jump to its cause: message {causeLabel}
+      </button>
+      {/* Four lines by default (the timeline keeps its height); the whole body on demand.
+          Focusable, so its scroll works from the keyboard. */}
+      <pre
+        className={`policy-error-body${full ? ' full' : ''}`}
+        data-testid="policy-error-body"
+        tabIndex={0}
+        aria-label={`HTTP ${err.status} body from ${providerLabel}`}
+      >
+        {prettyJson(err.error)}
+      </pre>
+      <button
+        type="button"
+        className="body-toggle"
+        data-testid="policy-body-toggle"
+        aria-expanded={full}
+        onClick={() => setFull((f) => !f)}
+      >
+        {full ? 'Show less' : 'Show the whole body'}
+      </button>
+    </div>
+  );
+}

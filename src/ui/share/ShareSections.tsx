@@ -1,0 +1,116 @@
+/**
+ * The share panel's two link sections: "Link to this view" (with the transcript when it fits, or
+ * the view only and why) and the structure-only link with what it keeps and a preview.
+ */
+import { isStructureOnly } from '../../state/permalink/storeLink.ts';
+import type { Source } from '../../state/store.ts';
+import { fmtInt } from '../format.ts';
+import { LinkRow } from './ShareParts.tsx';
+import { LINK_SOFT_LIMIT, whatToOpen, type ViewLink } from './shareLinks.ts';
+import type { StructureRedaction } from './useShareData.ts';
+
+/**
+ * The link to this view, with what it holds: the whole transcript (every text), or the view only
+ * (and what its reader must open), and a warning when it is too long for chat tools.
+ */
+export function ViewLinkSection({ source, view }: { source: Source; view: ViewLink }) {
+  const fullLink = view.link;
+  const tooLong = fullLink.length > LINK_SOFT_LIMIT;
+  return (
+    <section>
+      <h3>Link to this view</h3>
+      {isStructureOnly(source) && (
+        <p className="share-note">
+          This page was opened from a structure-only link: placeholders stand in for every text.
+        </p>
+      )}
+      <LinkRow label="Copy link" link={fullLink} testId="share-link" />
+      {view.carriesTranscript && source.origin !== 'sample' && !isStructureOnly(source) && (
+        <p className="share-note" data-testid="share-holds-text">
+          This link holds the whole transcript, every text included (in the part after #, which
+          browsers do not send to any server): whoever has the link can read it. To share without
+          the texts, use the structure-only link below.
+        </p>
+      )}
+      {!view.carriesTranscript && (
+        <p className="share-warn" data-testid="share-view-only">
+          This link holds the view only, not the transcript.{view.why ? ` ${view.why}` : ''} Whoever
+          opens it must open {whatToOpen(source)} to see it: send the file along with the link.
+        </p>
+      )}
+      {tooLong && (
+        <p className="share-warn" data-testid="share-too-long">
+          This link is {fmtInt(fullLink.length)} characters: chat tools and documents cut links
+          above about {fmtInt(LINK_SOFT_LIMIT)}. Share the structure-only link below, or export the
+          file.
+        </p>
+      )}
+    </section>
+  );
+}
+
+/**
+ * The structure-only link: what it replaces and keeps, the "Hide tool names" choice, then the
+ * link and its preview, or why it is too large, or that it is still being built.
+ * @param tooLarge why no structure-only link is offered (null when one is or will be)
+ */
+export function StructureSection({
+  hideNames,
+  setHideNames,
+  redaction,
+  link,
+  tooLarge,
+}: {
+  hideNames: boolean;
+  setHideNames: (hide: boolean) => void;
+  redaction: StructureRedaction | null;
+  link: string | null;
+  tooLarge: string | null;
+}) {
+  return (
+    <section>
+      <h3>Structure-only link</h3>
+      <p className="share-note">
+        In this link every text, tool input and result, the system prompt and tool descriptions
+        become placeholders of the same token count; ids, uuids and session ids are renamed
+        {redaction ? ` (${fmtInt(redaction.ids)} ids)` : ''}; times become a relative clock; a
+        fine-tuned or custom model name becomes its public base.
+      </p>
+      <p className="share-note" data-testid="structure-keeps">
+        What stays: the format, roles, block types and order, message positions, token counts,
+        settings (thinking, tool choice, limits), usage figures and tool names (unless hidden: they
+        name the tools, rarely a secret, and keep the provider&apos;s error texts readable) — so
+        exchanges, arcs, violations and eviction results are the same.
+      </p>
+      <label>
+        <input
+          type="checkbox"
+          checked={hideNames}
+          onChange={(e) => setHideNames(e.target.checked)}
+          data-testid="share-hide-names"
+        />{' '}
+        Hide tool names
+      </label>
+      {tooLarge !== null ? (
+        <p className="share-warn" data-testid="structure-too-large">
+          Too large for a link. {tooLarge} Share the file itself (or export it below) together with
+          the view link above.
+        </p>
+      ) : link !== null && redaction ? (
+        <>
+          <LinkRow label="Copy structure-only link" link={link} testId="structure-link" />
+          <details>
+            <summary>Preview what is shared</summary>
+            <pre className="share-preview" data-testid="structure-preview">
+              {redaction.text}
+            </pre>
+          </details>
+        </>
+      ) : (
+        <p className="share-note" data-testid="structure-building">
+          Building the structure-only link…
+        </p>
+      )}
+    </section>
+  );
+}

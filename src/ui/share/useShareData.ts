@@ -1,0 +1,106 @@
+/**
+ * What the share panel builds from the transcript on screen, as hooks: the structure-only copy
+ * (built after the panel has painted, so opening it never waits) and the evictions the exports
+ * describe (the simulator's own memoised context, choices and budget clamp).
+ */
+import { useEffect, useMemo, useState } from 'react';
+import type { Analysis } from '../../model/analyze.ts';
+import { simulatePolicy } from '../../model/evict/policies.ts';
+import type { EvictionResult } from '../../model/evict/types.ts';
+import { inlineSizeRefusal } from '../../model/permalink/inline.ts';
+import { redactTranscriptWithMaps } from '../../model/redact.ts';
+import type { TextCounter, TokenTable } from '../../model/tokens.ts';
+import type { Transcript } from '../../model/types.ts';
+import { writeTranscript } from '../../model/write.ts';
+import {
+  effectiveBudget,
+  selectEvictionContext,
+  selectPolicyChoices,
+} from '../../state/eviction.ts';
+import type { AppState, Source } from '../../state/store.ts';
+import { sourceBytes } from './shareLinks.ts';
+
+/** A structure-only text, with what it was built from (a result for other inputs is stale). */
+interface BuiltRedaction {
+  transcript: Transcript;
+  counter: TextCounter;
+  hideNames: boolean;
+  text: string;
+  ids: number;
+}
+
+/** The structure-only copy of the transcript: its text and how many ids it renamed. */
+export interface StructureRedaction {
+  text: string;
+  ids: number;
+}
+
+/**
+ * The structure-only copy: decided from the cheap size estimate first (a transcript above the
+ * decoder's limit is never redacted, deflated or offered), then built in a timeout after paint.
+ * @returns `redaction` (null while building, or when refused) and `refusal`, why the source is
+ *   too large for an inline link (null when it is not)
+ */
+export function useStructureRedaction(
+  transcript: Transcript,
+  counter: TextCounter,
+  hideNames: boolean,
+  source: Source,
+): { redaction: StructureRedaction | null; refusal: string | null } {
+  const refusal = inlineSizeRefusal(sourceBytes(source));
+  const [built, setBuilt] = useState<BuiltRedaction | null>(null);
+  useEffect(() => {
+    if (refusal !== null) return;
+    const timer = setTimeout(() => {
+      const r = redactTranscriptWithMaps(transcript, {
+        counter,
+        toolNames: hideNames ? 'hide' : 'keep',
+      });
+      setBuilt({
+        transcript,
+        counter,
+        hideNames,
+        text: writeTranscript(r.transcript),
+        ids: r.ids.size,
+      });
+    }, 0);
+    return () => clearTimeout(timer);
+  }, [transcript, counter, hideNames, refusal]);
+  const redaction =
+    built &&
+    refusal === null &&
+    built.transcript === transcript &&
+    built.counter === counter &&
+    built.hideNames === hideNames
+      ? built
+      : null;
+  return { redaction, refusal };
+}
+
+/** The primary policy's eviction and `exchange`'s at the same budget (null without a budget). */
+export interface ShareEvictions {
+  chosen: EvictionResult | null;
+  alternative: EvictionResult | null;
+}
+
+/**
+ * The evictions the exports describe, from the same memoised context, choices and budget clamp
+ * as the simulator (state/eviction.ts), so the exports say exactly what the page shows.
+ */
+export function useShareEvictions(
+  analysis: Analysis,
+  tokens: TokenTable,
+  { budget, policies, policyOptions }: Pick<AppState, 'budget' | 'policies' | 'policyOptions'>,
+): ShareEvictions {
+  return useMemo((): ShareEvictions => {
+    if (budget === null) return { chosen: null, alternative: null };
+    const ctx = selectEvictionContext(analysis.transcript, tokens, analysis.provider);
+    const choices = selectPolicyChoices(policies, policyOptions);
+    const b = effectiveBudget(budget, ctx.table.total);
+    const exchange = choices.find((c) => c.id === 'exchange')?.options ?? {};
+    return {
+      chosen: simulatePolicy(ctx, choices[0].id, b, choices[0].options),
+      alternative: simulatePolicy(ctx, 'exchange', b, exchange),
+    };
+  }, [analysis, tokens, budget, policies, policyOptions]);
+}
