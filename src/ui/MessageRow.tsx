@@ -5,10 +5,10 @@
 import { memo, type ReactNode } from 'react';
 import type { ToolPair } from '../model/pairing.ts';
 import type { PairsOfBlock } from '../state/selectors.ts';
-import { PAIR_ERROR, PAIR_WARNING, pairWarningText, type PairSignals } from './arcs/pairSignals.ts';
-import { answeredButRefused } from './arcs/verdictLabel.ts';
+import type { PairSignals } from './arcs/pairSignals.ts';
 import type { Block, Message } from '../model/types.ts';
-import { blockText, excerpt, findRanges, fmtInt, prettyJson } from './format.ts';
+import { blockText, findRanges, fmtInt, prettyJson } from './format.ts';
+import { chipLabel, chipState } from './messageChips.ts';
 
 export interface MessageRowProps {
   message: Message;
@@ -56,76 +56,6 @@ const ROLE_LABEL: Record<Message['role'], string> = {
   tool: 'tool',
 };
 
-function chipLabel(b: Block): string {
-  switch (b.type) {
-    case 'text':
-      return excerpt(b.text, 70) || '(empty text)';
-    case 'thinking':
-      return b.thinking.trim() ? `thinking · ${excerpt(b.thinking, 40)}` : 'thinking (empty)';
-    case 'redacted_thinking':
-      return 'redacted thinking';
-    case 'tool_use':
-      return `${b.server ? 'server ' : ''}tool_use ${b.name} · ${b.id ?? '(no id)'}`;
-    case 'tool_result':
-      return `tool_result${b.isError ? ' (error)' : ''} · ${b.toolUseId ?? '(no id)'}`;
-    case 'image':
-    case 'document':
-      return b.type;
-    case 'other':
-      return b.label;
-  }
-}
-
-/**
- * What a chip shows: `error` (red), `warning` (amber) or neither; `note` follows the chip's text,
- * `why` is its title (the full reason).
- */
-type ChipState = { level: 'error' | 'warning' | null; note: string | null; why?: string };
-
-const STATUS_NOTE: Record<ToolPair['status'], string> = {
-  answered: 'answered',
-  unanswered: 'no result',
-  orphan: 'no matching call',
-  answered_late: 'answered late',
-  duplicate_id: 'duplicate id',
-  duplicate_result: 'second result',
-};
-
-function chipState(
-  pairs: readonly ToolPair[] | undefined,
-  signals: PairSignals | undefined,
-  valid: boolean,
-): ChipState {
-  if (!pairs || pairs.length === 0) return { level: null, note: null };
-  let warn: ToolPair | null = null;
-  for (const p of pairs) {
-    const lvl = signals ? signals.levelOf(p.key) : p.status === 'answered' ? 0 : PAIR_ERROR;
-    if (lvl === PAIR_ERROR) {
-      if (p.status !== 'answered') {
-        const note =
-          p.status === 'unanswered' && p.partial
-            ? 'missing result (its sibling was answered)'
-            : STATUS_NOTE[p.status];
-        return { level: 'error', note };
-      }
-      // Answered by pairing, but the provider's verdict names it (Bedrock B2, Anthropic A3, …).
-      const v = signals?.broken.violation(p.key);
-      return {
-        level: 'error',
-        note: v ? answeredButRefused(signals?.broken.providerLabel ?? '', v) : null,
-      };
-    }
-    if (lvl === PAIR_WARNING) warn ??= p;
-  }
-  if (warn && signals)
-    return {
-      level: 'warning',
-      note: `${STATUS_NOTE[warn.status]} (warning)`,
-      why: pairWarningText(warn.status, signals.broken.providerLabel, valid),
-    };
-  return { level: null, note: null };
-}
-
 /** A text with the find query's occurrences in `<mark>` (React text nodes, never HTML). */
 function Highlighted({ text, query }: { text: string; query: string }) {
   const ranges = query ? findRanges(text, query) : [];
@@ -145,9 +75,125 @@ function Highlighted({ text, query }: { text: string; query: string }) {
   return <>{out}</>;
 }
 
+/**
+ * One block's chip: its label, red or amber with a note when its pair is, and its pair selected
+ * on click and highlighted on hover.
+ */
+function BlockChip({
+  block: b,
+  pairs,
+  signals,
+  valid,
+  activePairs,
+  matched,
+  onSelectPair,
+  onHoverPair,
+}: {
+  block: Block;
+  /** The block's pairs (`PairsOfBlock.of`), if any. */
+  pairs: readonly ToolPair[] | undefined;
+  signals: PairSignals | undefined;
+  valid: boolean;
+  activePairs: ReadonlySet<string>;
+  /** Whether the block matches the find query. */
+  matched: boolean;
+  onSelectPair: (key: string) => void;
+  onHoverPair: (key: string | null) => void;
+}) {
+  const st = chipState(pairs, signals, valid);
+  const active = pairs?.some((x) => activePairs.has(x.key)) ?? false;
+  const pairKey = pairs?.[0]?.key;
+  const err = b.type === 'tool_result' && b.isError;
+  return (
+    <span
+      className={`chip chip-${b.type}${st.level === 'error' ? ' broken' : st.level === 'warning' ? ' warned' : ''}${err ? ' is-error' : ''}${active ? ' active' : ''}${matched ? ' match' : ''}`}
+      data-testid="chip"
+      data-block-type={b.type}
+      title={st.why ?? st.note ?? undefined}
+      onClick={
+        pairKey
+          ? (e) => {
+              e.stopPropagation();
+              onSelectPair(pairKey);
+            }
+          : undefined
+      }
+      onMouseEnter={pairKey ? () => onHoverPair(pairKey) : undefined}
+      onMouseLeave={pairKey ? () => onHoverPair(null) : undefined}
+    >
+      {chipLabel(b)}
+      {st.note && <span className="chip-note"> — {st.note}</span>}
+    </span>
+  );
+}
+
+/** The token cell: a bar scaled to the largest message, and the count (≈ when estimated). */
+function TokenCell({
+  tokens,
+  maxTokens,
+  approx,
+}: {
+  tokens: number;
+  maxTokens: number;
+  approx: boolean;
+}) {
+  const width = maxTokens > 0 ? Math.max(2, (tokens / maxTokens) * TOKEN_BAR_PX) : 0;
+  return (
+    <span
+      className="tokens"
+      role="gridcell"
+      title={`${approx ? 'about ' : ''}${fmtInt(tokens)} tokens`}
+    >
+      <span className="token-bar" style={{ width: `${width}px` }} />
+      <span className="token-num">
+        {approx ? '≈' : ''}
+        {fmtInt(tokens)}
+      </span>
+    </span>
+  );
+}
+
+/**
+ * An opened row's body: each block's full text (the find query marked where the block matches)
+ * and the message's raw JSON.
+ */
+function MessageBody({
+  message: m,
+  matches,
+  query,
+}: {
+  message: Message;
+  matches: ReadonlySet<string>;
+  query: string;
+}) {
+  return (
+    <div className="msg-body" role="gridcell" data-testid="message-body">
+      {m.blocks.map((b, bi) => (
+        <section key={bi} className={`block block-${b.type}`}>
+          <div className="block-title">
+            {b.type === 'text' || b.type === 'thinking' ? b.type : chipLabel(b)}
+          </div>
+          <pre className="block-text" tabIndex={0}>
+            <Highlighted text={blockText(b)} query={matches.has(`${m.index}:${bi}`) ? query : ''} />
+          </pre>
+        </section>
+      ))}
+      <details className="raw">
+        <summary>Raw JSON ({m.path})</summary>
+        <pre data-testid="raw-json" tabIndex={0}>
+          {prettyJson(m.raw)}
+        </pre>
+      </details>
+    </div>
+  );
+}
+
+/**
+ * One message row's cells (memoised: the timeline re-renders its rows on every scroll frame and
+ * key press; a row whose props are the same is skipped).
+ */
 export const MessageRow = memo(function MessageRow(p: MessageRowProps) {
   const m = p.message;
-  const width = p.maxTokens > 0 ? Math.max(2, (p.tokens / p.maxTokens) * TOKEN_BAR_PX) : 0;
   return (
     <div
       className={`msg role-${m.role}${p.selected ? ' selected' : ''}${p.dimmed ? ' dimmed' : ''}${p.violation ? ` has-violation v-${p.violation}` : ''}`}
@@ -181,72 +227,23 @@ export const MessageRow = memo(function MessageRow(p: MessageRowProps) {
         </span>
         <span className="chips" role="gridcell">
           {m.blocks.length === 0 && <span className="chip empty">(no content)</span>}
-          {m.blocks.map((b, bi) => {
-            const k = `${m.index}:${bi}`;
-            const pairs = p.pairsOfBlock.of(m.index, bi);
-            const st = chipState(pairs, p.signals, p.valid ?? false);
-            const active = pairs?.some((x) => p.activePairs.has(x.key)) ?? false;
-            const pairKey = pairs?.[0]?.key;
-            const err = b.type === 'tool_result' && b.isError;
-            return (
-              <span
-                key={bi}
-                className={`chip chip-${b.type}${st.level === 'error' ? ' broken' : st.level === 'warning' ? ' warned' : ''}${err ? ' is-error' : ''}${active ? ' active' : ''}${p.matches.has(k) ? ' match' : ''}`}
-                data-testid="chip"
-                data-block-type={b.type}
-                title={st.why ?? st.note ?? undefined}
-                onClick={
-                  pairKey
-                    ? (e) => {
-                        e.stopPropagation();
-                        p.onSelectPair(pairKey);
-                      }
-                    : undefined
-                }
-                onMouseEnter={pairKey ? () => p.onHoverPair(pairKey) : undefined}
-                onMouseLeave={pairKey ? () => p.onHoverPair(null) : undefined}
-              >
-                {chipLabel(b)}
-                {st.note && <span className="chip-note"> — {st.note}</span>}
-              </span>
-            );
-          })}
-        </span>
-        <span
-          className="tokens"
-          role="gridcell"
-          title={`${p.approx ? 'about ' : ''}${fmtInt(p.tokens)} tokens`}
-        >
-          <span className="token-bar" style={{ width: `${width}px` }} />
-          <span className="token-num">
-            {p.approx ? '≈' : ''}
-            {fmtInt(p.tokens)}
-          </span>
-        </span>
-      </div>
-      {p.expanded && (
-        <div className="msg-body" role="gridcell" data-testid="message-body">
           {m.blocks.map((b, bi) => (
-            <section key={bi} className={`block block-${b.type}`}>
-              <div className="block-title">
-                {b.type === 'text' || b.type === 'thinking' ? b.type : chipLabel(b)}
-              </div>
-              <pre className="block-text" tabIndex={0}>
-                <Highlighted
-                  text={blockText(b)}
-                  query={p.matches.has(`${m.index}:${bi}`) ? p.query : ''}
-                />
-              </pre>
-            </section>
+            <BlockChip
+              key={bi}
+              block={b}
+              pairs={p.pairsOfBlock.of(m.index, bi)}
+              signals={p.signals}
+              valid={p.valid ?? false}
+              activePairs={p.activePairs}
+              matched={p.matches.has(`${m.index}:${bi}`)}
+              onSelectPair={p.onSelectPair}
+              onHoverPair={p.onHoverPair}
+            />
           ))}
-          <details className="raw">
-            <summary>Raw JSON ({m.path})</summary>
-            <pre data-testid="raw-json" tabIndex={0}>
-              {prettyJson(m.raw)}
-            </pre>
-          </details>
-        </div>
-      )}
+        </span>
+        <TokenCell tokens={p.tokens} maxTokens={p.maxTokens} approx={p.approx} />
+      </div>
+      {p.expanded && <MessageBody message={m} matches={p.matches} query={p.query} />}
     </div>
   );
 });

@@ -33,41 +33,52 @@ const labelOfFormat = (id: FormatId | null) =>
 const labelOfProvider = (id: ProviderId | null) =>
   id ? (VALIDATORS.find((v) => v.id === id)?.label ?? id) : '—';
 
-export function Toolbar(p: ToolbarProps) {
-  const fileRef = useRef<HTMLInputElement>(null);
-  const current = useAppStore((s) => s.source);
-  // Name what is shown: the store's source until a transcript is on screen, then that one's.
-  const source = p.shown ?? current;
-  const formatOverride = useAppStore((s) => s.formatOverride);
-  const provider = useAppStore((s) => s.provider);
-  const theme = useAppStore((s) => s.theme);
-  const setFormatOverride = useAppStore((s) => s.setFormatOverride);
-  const setProvider = useAppStore((s) => s.setProvider);
-  const setRequestIndex = useAppStore((s) => s.setRequestIndex);
-  const setTheme = useAppStore((s) => s.setTheme);
+/**
+ * The samples menu; its empty option names what is shown when that is not a sample.
+ * @param source the source shown (or, before any transcript, the store's)
+ */
+function SamplePicker({
+  samples,
+  source,
+  onSample,
+}: {
+  samples: SampleEntry[];
+  source: Pick<Source, 'origin' | 'name' | 'sampleId'>;
+  onSample: (entry: SampleEntry) => void;
+}) {
   const sampleValue = source.origin === 'sample' && source.sampleId ? source.sampleId : '';
   return (
-    <div className="toolbar" role="toolbar" aria-label="Input">
-      <label>
-        <span className="lbl">Sample</span>
-        <select
-          data-testid="sample-select"
-          value={sampleValue}
-          onChange={(e) => {
-            const entry = p.samples.find((s) => s.id === e.target.value);
-            if (entry) p.onSample(entry);
-          }}
-        >
-          <option value="">
-            {sampleValue ? '' : source.name ? `(${source.origin}: ${source.name})` : '(your input)'}
+    <label>
+      <span className="lbl">Sample</span>
+      <select
+        data-testid="sample-select"
+        value={sampleValue}
+        onChange={(e) => {
+          const entry = samples.find((s) => s.id === e.target.value);
+          if (entry) onSample(entry);
+        }}
+      >
+        <option value="">
+          {sampleValue ? '' : source.name ? `(${source.origin}: ${source.name})` : '(your input)'}
+        </option>
+        {samples.map((s) => (
+          <option key={s.id} value={s.id} title={s.note}>
+            {s.title}
           </option>
-          {p.samples.map((s) => (
-            <option key={s.id} value={s.id} title={s.note}>
-              {s.title}
-            </option>
-          ))}
-        </select>
-      </label>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/**
+ * "Open file…" and the hidden file input it clicks (cleared after each pick, so picking the same
+ * file again loads it again).
+ */
+function OpenFile({ onFile }: { onFile: (file: File) => void }) {
+  const fileRef = useRef<HTMLInputElement>(null);
+  return (
+    <>
       <button type="button" onClick={() => fileRef.current?.click()} data-testid="open-file">
         Open file…
       </button>
@@ -79,34 +90,58 @@ export function Toolbar(p: ToolbarProps) {
         accept=".json,.jsonl,.ndjson,.gz,.txt,application/json"
         onChange={(e) => {
           const f = e.target.files?.[0];
-          if (f) p.onFile(f);
+          if (f) onFile(f);
           e.target.value = '';
         }}
       />
-      <button
-        type="button"
-        aria-pressed={p.showText}
-        onClick={p.onToggleText}
-        data-testid="toggle-text"
+    </>
+  );
+}
+
+/** Which request of a file holding several is shown (the last by default). */
+function RequestPicker({
+  requests,
+  requestIndex,
+}: {
+  requests: { label: string }[];
+  requestIndex: number | undefined;
+}) {
+  const setRequestIndex = useAppStore((s) => s.setRequestIndex);
+  return (
+    <label>
+      <span className="lbl">Request</span>
+      <select
+        data-testid="request-select"
+        value={requestIndex ?? requests.length - 1}
+        onChange={(e) => setRequestIndex(Number(e.target.value))}
       >
-        {p.showText ? 'Hide text' : 'Edit text'}
-      </button>
-      {p.requests && p.requests.length > 1 && (
-        <label>
-          <span className="lbl">Request</span>
-          <select
-            data-testid="request-select"
-            value={p.requestIndex ?? p.requests.length - 1}
-            onChange={(e) => setRequestIndex(Number(e.target.value))}
-          >
-            {p.requests.map((r, i) => (
-              <option key={i} value={i}>
-                {r.label}
-              </option>
-            ))}
-          </select>
-        </label>
-      )}
+        {requests.map((r, i) => (
+          <option key={i} value={i}>
+            {r.label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/**
+ * The format and provider pickers, from the PARSERS and VALIDATORS registries; the empty choice
+ * follows detection (format) or the format (provider).
+ */
+function FormatAndProvider({
+  detectedFormat,
+  defaultProvider,
+}: {
+  detectedFormat: FormatId | null;
+  defaultProvider: ProviderId | null;
+}) {
+  const formatOverride = useAppStore((s) => s.formatOverride);
+  const provider = useAppStore((s) => s.provider);
+  const setFormatOverride = useAppStore((s) => s.setFormatOverride);
+  const setProvider = useAppStore((s) => s.setProvider);
+  return (
+    <>
       <label>
         <span className="lbl">Format</span>
         <select
@@ -116,7 +151,7 @@ export function Toolbar(p: ToolbarProps) {
             setFormatOverride(e.target.value === '' ? null : (e.target.value as FormatId))
           }
         >
-          <option value="">Detect ({labelOfFormat(p.detectedFormat)})</option>
+          <option value="">Detect ({labelOfFormat(detectedFormat)})</option>
           {PARSERS.map((f) => (
             <option key={f.id} value={f.id}>
               {f.label}
@@ -133,7 +168,7 @@ export function Toolbar(p: ToolbarProps) {
             setProvider(e.target.value === '' ? null : (e.target.value as ProviderId))
           }
         >
-          <option value="">Follow format ({labelOfProvider(p.defaultProvider)})</option>
+          <option value="">Follow format ({labelOfProvider(defaultProvider)})</option>
           {VALIDATORS.map((v) => (
             <option key={v.id} value={v.id}>
               {v.label}
@@ -141,6 +176,33 @@ export function Toolbar(p: ToolbarProps) {
           ))}
         </select>
       </label>
+    </>
+  );
+}
+
+/** The input toolbar: sample, file, text toggle, request, format, provider, theme and help. */
+export function Toolbar(p: ToolbarProps) {
+  const current = useAppStore((s) => s.source);
+  // Name what is shown: the store's source until a transcript is on screen, then that one's.
+  const source = p.shown ?? current;
+  const theme = useAppStore((s) => s.theme);
+  const setTheme = useAppStore((s) => s.setTheme);
+  return (
+    <div className="toolbar" role="toolbar" aria-label="Input">
+      <SamplePicker samples={p.samples} source={source} onSample={p.onSample} />
+      <OpenFile onFile={p.onFile} />
+      <button
+        type="button"
+        aria-pressed={p.showText}
+        onClick={p.onToggleText}
+        data-testid="toggle-text"
+      >
+        {p.showText ? 'Hide text' : 'Edit text'}
+      </button>
+      {p.requests && p.requests.length > 1 && (
+        <RequestPicker requests={p.requests} requestIndex={p.requestIndex} />
+      )}
+      <FormatAndProvider detectedFormat={p.detectedFormat} defaultProvider={p.defaultProvider} />
       <span className="spacer" />
       <button
         type="button"

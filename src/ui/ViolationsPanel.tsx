@@ -3,7 +3,7 @@
  * why the provider refuses it, the exact JSON error body (copyable) and a jump to the message.
  */
 import { useEffect, useRef, useState } from 'react';
-import type { Validation } from '../model/validate/index.ts';
+import type { Validation, Violation } from '../model/validate/index.ts';
 import type { ViolationTarget } from '../state/selectors.ts';
 import { fmtInt, prettyJson } from './format.ts';
 
@@ -43,6 +43,41 @@ async function copyText(text: string): Promise<boolean> {
   }
 }
 
+/**
+ * A violation's exact JSON error body with its status line and a Copy button; without clipboard
+ * access the button selects the body for Ctrl+C instead.
+ */
+function ErrorBody({ v, body }: { v: Violation; body: string }) {
+  const [copied, setCopied] = useState<'yes' | 'no' | null>(null);
+  const preRef = useRef<HTMLPreElement>(null);
+  return (
+    <div className="error-body">
+      <div className="error-body-head">
+        <span>
+          HTTP {v.status} · {CONFIDENCE_TEXT[v.confidence] ?? v.confidence}
+        </span>
+        <button
+          type="button"
+          data-testid="copy-error"
+          onClick={() => {
+            void copyText(JSON.stringify(v.error)).then((ok) => {
+              setCopied(ok ? 'yes' : 'no');
+              // No clipboard access (insecure context, denied): select the body for Ctrl+C.
+              if (!ok && preRef.current) window.getSelection()?.selectAllChildren(preRef.current);
+            });
+          }}
+        >
+          {copied === 'yes' ? 'Copied' : copied === 'no' ? 'Selected: press Ctrl+C' : 'Copy JSON'}
+        </button>
+      </div>
+      <pre ref={preRef} data-testid="error-body">
+        {body}
+      </pre>
+    </div>
+  );
+}
+
+/** One violation: rank, rule code, title, why, ids, error body or message, and a jump. */
 function ViolationItem({
   t,
   current,
@@ -53,8 +88,6 @@ function ViolationItem({
   onJump: (m: number) => void;
 }) {
   const v = t.violation;
-  const [copied, setCopied] = useState<'yes' | 'no' | null>(null);
-  const preRef = useRef<HTMLPreElement>(null);
   const liRef = useRef<HTMLLIElement>(null);
   useEffect(() => {
     if (current) liRef.current?.scrollIntoView({ block: 'nearest' });
@@ -88,34 +121,7 @@ function ViolationItem({
         </p>
       )}
       {body !== null ? (
-        <div className="error-body">
-          <div className="error-body-head">
-            <span>
-              HTTP {v.status} · {CONFIDENCE_TEXT[v.confidence] ?? v.confidence}
-            </span>
-            <button
-              type="button"
-              data-testid="copy-error"
-              onClick={() => {
-                void copyText(JSON.stringify(v.error)).then((ok) => {
-                  setCopied(ok ? 'yes' : 'no');
-                  // No clipboard access (insecure context, denied): select the body for Ctrl+C.
-                  if (!ok && preRef.current)
-                    window.getSelection()?.selectAllChildren(preRef.current);
-                });
-              }}
-            >
-              {copied === 'yes'
-                ? 'Copied'
-                : copied === 'no'
-                  ? 'Selected: press Ctrl+C'
-                  : 'Copy JSON'}
-            </button>
-          </div>
-          <pre ref={preRef} data-testid="error-body">
-            {body}
-          </pre>
-        </div>
+        <ErrorBody v={v} body={body} />
       ) : (
         <p className="violation-message">{v.message}</p>
       )}

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { analyze } from '../../model/analyze.ts';
 import { parsedText } from '../../model/testing.ts';
 import { selectBrokenPairs } from '../../state/selectors.ts';
-import { arcLabel } from './ArcLayer.tsx';
+import { arcLabel } from './arcLook.ts';
 import type { ArcPath } from './arcLayout.ts';
 import { pairStateText } from './verdictLabel.ts';
 

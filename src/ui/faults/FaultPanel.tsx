@@ -16,13 +16,81 @@ export interface FaultPanelProps {
   view: FaultedView;
 }
 
+/**
+ * "Drop the last N messages": the count (1…n, clamped as typed) and the button that applies the
+ * truncate fault.
+ * @param n messages in the (faulted) transcript
+ */
+function TruncateFault({ n, add }: { n: number; add: (spec: FaultSpec) => void }) {
+  const [truncate, setTruncate] = useState(1);
+  return (
+    <div className="fault-truncate">
+      <label>
+        Drop the last{' '}
+        <input
+          type="number"
+          min={1}
+          max={Math.max(1, n)}
+          value={truncate}
+          data-testid="fault-truncate-count"
+          onChange={(e) => setTruncate(Math.max(1, Math.min(n, Number(e.target.value) || 1)))}
+        />{' '}
+        message
+        {truncate === 1 ? '' : 's'}
+      </label>
+      <button
+        type="button"
+        data-testid="fault-truncate"
+        disabled={n === 0}
+        onClick={() => add({ kind: 'truncate', count: truncate })}
+      >
+        {FAULT_LABELS.truncate}
+      </button>
+    </div>
+  );
+}
+
+/** The faults applied so far (as described), why the last one failed if it did, and the undos. */
+function AppliedFaults({
+  view,
+  faults,
+  setFaults,
+}: {
+  view: FaultedView;
+  faults: readonly FaultSpec[];
+  setFaults: (faults: FaultSpec[]) => void;
+}) {
+  return (
+    <div className="fault-applied" data-testid="fault-applied">
+      <ol>
+        {view.descriptions.map((d, i) => (
+          <li key={i}>{d}</li>
+        ))}
+      </ol>
+      {view.error && <p className="fault-error">Not applied: {view.error}</p>}
+      <div className="fault-actions">
+        <button
+          type="button"
+          data-testid="fault-undo"
+          onClick={() => setFaults(faults.slice(0, -1))}
+        >
+          Undo last fault
+        </button>
+        <button type="button" data-testid="fault-undo-all" onClick={() => setFaults([])}>
+          Back to the original
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** The fault panel: the menu for the selection, the truncate fault, what is applied, Repair all. */
 export function FaultPanel({ view }: FaultPanelProps) {
   const selection = useAppStore((s) => s.selection);
   const faults = useAppStore((s) => s.faults);
   const setFaults = useAppStore((s) => s.setFaults);
   const repairView = useAppStore((s) => s.repairView);
   const setRepairView = useAppStore((s) => s.setRepairView);
-  const [truncate, setTruncate] = useState(1);
   const items = selectFaultMenu(view, selection);
   const n = view.transcript.messages.length;
   const add = (spec: FaultSpec) => setFaults([...faults, spec]);
@@ -49,51 +117,8 @@ export function FaultPanel({ view }: FaultPanelProps) {
           Select an assistant turn or a tool_use to inject a fault that leaves a call unanswered.
         </p>
       )}
-      <div className="fault-truncate">
-        <label>
-          Drop the last{' '}
-          <input
-            type="number"
-            min={1}
-            max={Math.max(1, n)}
-            value={truncate}
-            data-testid="fault-truncate-count"
-            onChange={(e) => setTruncate(Math.max(1, Math.min(n, Number(e.target.value) || 1)))}
-          />{' '}
-          message
-          {truncate === 1 ? '' : 's'}
-        </label>
-        <button
-          type="button"
-          data-testid="fault-truncate"
-          disabled={n === 0}
-          onClick={() => add({ kind: 'truncate', count: truncate })}
-        >
-          {FAULT_LABELS.truncate}
-        </button>
-      </div>
-      {faults.length > 0 && (
-        <div className="fault-applied" data-testid="fault-applied">
-          <ol>
-            {view.descriptions.map((d, i) => (
-              <li key={i}>{d}</li>
-            ))}
-          </ol>
-          {view.error && <p className="fault-error">Not applied: {view.error}</p>}
-          <div className="fault-actions">
-            <button
-              type="button"
-              data-testid="fault-undo"
-              onClick={() => setFaults(faults.slice(0, -1))}
-            >
-              Undo last fault
-            </button>
-            <button type="button" data-testid="fault-undo-all" onClick={() => setFaults([])}>
-              Back to the original
-            </button>
-          </div>
-        </div>
-      )}
+      <TruncateFault n={n} add={add} />
+      {faults.length > 0 && <AppliedFaults view={view} faults={faults} setFaults={setFaults} />}
       <button
         type="button"
         className="repair-toggle"
