@@ -3,14 +3,11 @@
  * as messages: one handler per item kind. Split from codexJsonl.ts, which reads the lines.
  */
 import type { Block, Role } from '../types.ts';
+import { MESSAGE_ROLES } from './openaiResponsesItems.ts';
 import { arr, isObject, type Json, parseArguments, str } from './util.ts';
 
-const ROLES: Record<string, Role> = {
-  user: 'user',
-  assistant: 'assistant',
-  developer: 'developer',
-  system: 'system',
-};
+/** Message roles: a rollout's message items are Responses message items. */
+const ROLES = MESSAGE_ROLES;
 
 function contentPart(p: unknown): Block {
   if (typeof p === 'string') return { type: 'text', text: p };

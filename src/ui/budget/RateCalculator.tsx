@@ -6,6 +6,22 @@ import { useState } from 'react';
 import { fmtInt } from '../format.ts';
 import { fmtPercent, oneIn } from './contextWindows.ts';
 
+/** A percentage field (0–100; anything else typed is clamped, a non-number reads as 0). */
+function PercentInput(props: { value: number; label: string; onChange: (pct: number) => void }) {
+  const { value, label, onChange } = props;
+  return (
+    <input
+      type="number"
+      className="small-num"
+      min={0}
+      max={100}
+      value={value}
+      aria-label={label}
+      onChange={(e) => onChange(Math.max(0, Math.min(100, Number(e.target.value) || 0)))}
+    />
+  );
+}
+
 /**
  * share of sessions that compact × share of compactions that break = one session in N. Raising
  * the trigger lowers the first factor only: fewer sessions break, each the same way.
@@ -22,14 +38,10 @@ export function RateCalculator({ policy, breakShare }: { policy: string; breakSh
       <div>
         <label>
           sessions that compact{' '}
-          <input
-            type="number"
-            className="small-num"
-            min={0}
-            max={100}
+          <PercentInput
             value={compactPct}
-            aria-label="Share of sessions that reach the compaction trigger, percent"
-            onChange={(e) => setCompactPct(Math.max(0, Math.min(100, Number(e.target.value) || 0)))}
+            label="Share of sessions that reach the compaction trigger, percent"
+            onChange={setCompactPct}
           />{' '}
           %
         </label>{' '}
@@ -39,14 +51,10 @@ export function RateCalculator({ policy, breakShare }: { policy: string; breakSh
       <div>
         <label>
           raise the trigger, so only{' '}
-          <input
-            type="number"
-            className="small-num"
-            min={0}
-            max={100}
+          <PercentInput
             value={raisedPct}
-            aria-label="Share of sessions that compact after raising the trigger, percent"
-            onChange={(e) => setRaisedPct(Math.max(0, Math.min(100, Number(e.target.value) || 0)))}
+            label="Share of sessions that compact after raising the trigger, percent"
+            onChange={setRaisedPct}
           />{' '}
           % compact
         </label>
