@@ -10,51 +10,31 @@
  *   scroll anchor (an exchange key, never pixels), and the faults applied to the transcript.
  *
  * `PERMALINK_VERSION` is bumped only for breaking changes; adding a key with a default is not one.
- * Pure: imports only zod and model types (no window/location), so it runs in tests and workers.
+ * Its enums are the registries' ids (formats, providers, policies), never a list of their own.
+ * Pure: imports only zod and the model (no window/location), so it runs in tests and workers.
  */
 import { z } from 'zod';
-import type { PolicyId } from '../evict/types.ts';
-import type { FormatId, ProviderId } from '../types.ts';
+import { POLICIES } from '../evict/registry.ts';
+import { PARSERS } from '../parse/registry.ts';
+import { VALIDATORS } from '../validate/index.ts';
 
 /** Version of the fragment syntax (`#v=1&…`). */
 export const PERMALINK_VERSION = 1;
 
-export const FORMAT_IDS = [
-  'anthropic-messages',
-  'openai-chat',
-  'openai-responses',
-  'gemini',
-  'bedrock-converse',
-  'claude-code-jsonl',
-  'codex-jsonl',
-  'langchain',
-  'vercel-ai',
-  'gemini-cli',
-  'inspect-log',
-  'swe-agent',
-  'chatgpt-export',
-  'claude-ai-export',
-  'gemini-interactions',
-] as const satisfies readonly FormatId[];
+/** A registry's ids as the non-empty tuple `z.enum` takes (every registry has entries). */
+function registered<T extends string>(ids: readonly T[]): readonly [T, ...T[]] {
+  if (ids.length === 0) throw new Error('a permalink enum over an empty registry');
+  return ids as readonly [T, ...T[]];
+}
 
-export const PROVIDER_IDS = [
-  'anthropic',
-  'openai-chat',
-  'openai-responses',
-  'gemini',
-  'bedrock',
-  'deepseek',
-  'mistral',
-  'qwen',
-] as const satisfies readonly ProviderId[];
+/** The `format` values a link may carry: every registered format (parse/registry.ts). */
+export const FORMAT_IDS = registered(PARSERS.map((p) => p.id));
 
-export const POLICY_IDS = [
-  'message',
-  'message-keep-task',
-  'exchange',
-  'turn-pair',
-  'summary',
-] as const satisfies readonly PolicyId[];
+/** The `provider` values: every provider with a validator (validate/index.ts). */
+export const PROVIDER_IDS = registered(VALIDATORS.map((v) => v.id));
+
+/** The policy ids of `p` / `p2`: every registered eviction policy (evict/registry.ts). */
+export const POLICY_IDS = registered(POLICIES);
 
 /** Largest budget a link may carry, in tokens (10 M: above every context window we know of). */
 export const MAX_BUDGET_TOKENS = 10_000_000;

@@ -2,14 +2,13 @@
  * Anthropic A12: a trailing assistant message is a prefill, which newer models reject, forced tool
  * use and structured output never allow, and which may not end in whitespace.
  */
+import { parserFor } from '../parse/registry.ts';
 import type { Transcript } from '../types.ts';
 import type { Push } from './common.ts';
 import { isClientCall } from './rules/pairing.ts';
 import { turnHead, turnItems, turnRole, type Turns } from './rules/turns.ts';
 import type { ValidateOptions } from './types.ts';
 
-/** Formats that record finished sessions rather than one request body. */
-const LOG_FORMATS = new Set<Transcript['format']>(['claude-code-jsonl', 'codex-jsonl']);
 
 /**
  * Models that reject any trailing assistant message (A12, Anthropic errors page): Opus 4.6 and
@@ -39,7 +38,7 @@ export function checkTrailing(
   if (lastN < 0 || turnRole(T, lastN) !== 'assistant') return;
   const lastItems = turnItems(T, lastN);
   if (lastItems.some((it) => isClientCall(it.block))) return; // reported as A2 (trailing_tool_use)
-  if (LOG_FORMATS.has(t.format)) {
+  if (parserFor(t.format)?.category === 'log') {
     // A session log ends on the assistant's reply; the next request appends the user's next
     // input, so the trailing assistant message is history, not a prefill.
     notes.push(

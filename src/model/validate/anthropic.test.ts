@@ -11,7 +11,6 @@ import {
   user,
 } from '../testing.ts';
 import type { Message, Transcript } from '../types.ts';
-import { rejectsPrefill } from './anthropic.ts';
 import { validateTranscript } from './index.ts';
 
 const t = (messages: Message[], extra: Partial<Transcript> = {}) =>
@@ -217,46 +216,6 @@ describe('anthropic validator: exact provider texts', () => {
     expect(first(t([user(text('  '))]))?.message).toBe(
       'messages: text content blocks must contain non-whitespace text',
     );
-  });
-
-  it('A12: trailing assistant message depends on the model', () => {
-    const msgs = [user('q'), assistant('The answer is ')];
-    expect(first(t(msgs, { settings: { model: 'claude-3-5-sonnet-20241022' } }))?.message).toBe(
-      'messages: final assistant content cannot end with trailing whitespace',
-    );
-    expect(
-      first(t([user('q'), assistant('The answer is')], { settings: { model: 'claude-opus-4-6' } }))
-        ?.message,
-    ).toBe('Prefilling assistant messages is not supported for this model.');
-    expect(
-      first(t([user('q'), assistant('{')], { settings: { toolChoiceForced: true } }))?.message,
-    ).toBe(
-      'Your API request included an `assistant` message in the final position, which would pre-fill the `assistant` response. When using tools, pre-filling the `assistant` response is not supported.',
-    );
-    expect(
-      validateTranscript(
-        t([user('q'), assistant('{')], { settings: { model: 'claude-sonnet-4-5' } }),
-        'anthropic',
-      ).valid,
-    ).toBe(true);
-  });
-
-  it('A12 is not checked on session logs: their last assistant message is history', () => {
-    const log = transcript('claude-code-jsonl', [user('q'), assistant('done')], {
-      settings: { model: 'claude-opus-4-7' },
-    });
-    const v = validateTranscript(log, 'anthropic');
-    expect(v.valid).toBe(true);
-    expect(v.notes.join(' ')).toContain('A12 was not checked');
-  });
-
-  it('rejectsPrefill follows the model families of the errors page', () => {
-    expect(rejectsPrefill('claude-opus-4-6')).toBe(true);
-    expect(rejectsPrefill('claude-sonnet-4-6-20260101')).toBe(true);
-    expect(rejectsPrefill('claude-opus-5')).toBe(true);
-    expect(rejectsPrefill('claude-sonnet-4-5-20250929')).toBe(false);
-    expect(rejectsPrefill('claude-3-7-sonnet-20250219')).toBe(false);
-    expect(rejectsPrefill(undefined)).toBe(false);
   });
 
   it('T1: thinking enabled, the open tool loop starts with tool_use', () => {
