@@ -9,7 +9,6 @@ import { isClientCall } from './rules/pairing.ts';
 import { turnHead, turnItems, turnRole, type Turns } from './rules/turns.ts';
 import type { ValidateOptions } from './types.ts';
 
-
 /**
  * Models that reject any trailing assistant message (A12, Anthropic errors page): Opus 4.6 and
  * later, Sonnet 4.6 and later, and the 5.x families.
