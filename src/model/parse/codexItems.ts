@@ -6,9 +6,6 @@ import type { Block, Role } from '../types.ts';
 import { MESSAGE_ROLES } from './openaiResponsesItems.ts';
 import { arr, isObject, type Json, parseArguments, str } from './util.ts';
 
-/** Message roles: a rollout's message items are Responses message items. */
-const ROLES = MESSAGE_ROLES;
-
 function contentPart(p: unknown): Block {
   if (typeof p === 'string') return { type: 'text', text: p };
   if (!isObject(p)) return { type: 'other', label: typeof p, raw: p };
@@ -39,7 +36,7 @@ function messageItem(p: Json, withId: { sourceId?: string }): ItemMessage {
   const c = p.content;
   const blocks =
     typeof c === 'string' ? [{ type: 'text' as const, text: c }] : (arr(c) ?? []).map(contentPart);
-  return { role: ROLES[str(p.role) ?? ''] ?? 'user', blocks, ...withId };
+  return { role: MESSAGE_ROLES[str(p.role) ?? ''] ?? 'user', blocks, ...withId };
 }
 
 /** A call item (`function_call`, `custom_tool_call`, …): one tool_use block keyed by `call_id`. */

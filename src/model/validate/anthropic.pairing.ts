@@ -36,18 +36,12 @@ export function missingId(
  * and A2/A3/A5 for the calls a turn leaves open.
  */
 /**
- * Scratch for the findings of one call of a rules/pairing.ts function; `wordPairs` words them
- * and empties it (an array, not a callback: no closure per turn on every check, issue 17).
+ * Word the findings a rules/pairing.ts function appended to `pairs` as Anthropic does, then empty
+ * it (an array, not a callback: no closure per turn on every check, issue 17).
  */
-export const PAIRS: PairFindings = [];
-
-/** Word the findings in `PAIRS` as Anthropic does, then empty it. */
-export function wordPairs(push: Push): void {
-  try {
-    for (const f of PAIRS) pairingFinding(f, push);
-  } finally {
-    PAIRS.length = 0;
-  }
+export function wordPairs(pairs: PairFindings, push: Push): void {
+  for (const f of pairs) pairingFinding(f, push);
+  pairs.length = 0;
 }
 
 export function pairingFinding(f: PairFinding, push: Push): void {

@@ -7,11 +7,18 @@
  */
 import type { Block, Message, Transcript } from '../types.ts';
 import { checkTrailing, rejectsPrefill } from './anthropic.prefill.ts';
-import { missingId, PAIRS, wordPairs } from './anthropic.pairing.ts';
+import { missingId, wordPairs } from './anthropic.pairing.ts';
 import { checkSignature, checkThinking, type Signatures } from './anthropic.thinking.ts';
 import { anthropicEnvelope, ruleSpec, ruleText } from './catalogue/index.ts';
 import { hasError, violation, type Push, type ViolationInput } from './common.ts';
-import { isClientResult, pairCallTurn, pairResultTurn, type PairingSpec } from './rules/pairing.ts';
+import {
+  isClientResult,
+  pairCallTurn,
+  pairResultTurn,
+  type CallTurnStats,
+  type PairFinding,
+  type PairingSpec,
+} from './rules/pairing.ts';
 import {
   buildTurns,
   renderTurnList,
@@ -63,7 +70,6 @@ const PAIRING: PairingSpec = {
 function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
   const source = opts.messages ?? t.messages;
   const T = buildTurns(source, true);
-  PAIRS.length = 0;
   const found: Violation[] = [];
   const notes: string[] = [];
   const push = (v: ViolationInput) => found.push(violation(v, anthropicEnvelope));
@@ -101,12 +107,18 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
     foundTurn: [],
   };
   const lastIdx = T.count - 1;
+  // The pairing functions' findings of one call (an array, not a callback: issue 17).
+  const pairs: PairFinding[] = [];
   for (let n = 0; n < T.count; n++) {
     if (!checkContent(T, n, n === lastIdx, push)) continue;
     if (turnRole(T, n) === 'user') {
-      pairResultTurn(T, n, PAIRING, PAIRS);
-      wordPairs(push);
-    } else checkAssistantTurn(T, n, seenToolUse, push, deferredServer, sig);
+      pairResultTurn(T, n, PAIRING, pairs);
+      wordPairs(pairs, push);
+    } else {
+      const stats = checkAssistantTurn(T, n, seenToolUse, push, deferredServer, sig);
+      pairCallTurn(T, n, PAIRING, stats, pairs);
+      wordPairs(pairs, push);
+    }
   }
 
   checkTrailing(t, T, opts, push, notes);
@@ -190,6 +202,7 @@ function checkContent(T: Turns, n: number, isFinal: boolean, push: Push): boolea
  * A5 (content after a client tool_use in the same turn) is an error: see `reportUnanswered` and
  * the catalogue entry for the evidence. Text before a tool_use, and parallel calls, are fine.
  * @param sig where the T6/T5 findings of thinking blocks go (see `checkThinking`)
+ * @returns the turn's client calls and last other block, for its pairing with the next turn
  */
 function checkAssistantTurn(
   T: Turns,
@@ -198,7 +211,7 @@ function checkAssistantTurn(
   push: Push,
   deferred: Set<string>,
   sig: Signatures,
-): void {
+): CallTurnStats {
   // Allocated only when the turn holds server tool calls (most turns hold none).
   let serverCalls: Map<string, { it: RenderedItem; answered: boolean }> | null = null;
   let callCount = 0;
@@ -265,8 +278,7 @@ function checkAssistantTurn(
         }
     reportServerCalls(n, serverCalls, callCount > 0, nextIsUser, onlyResultsNext, deferred, push);
   }
-  pairCallTurn(T, n, PAIRING, { callCount, lastOther }, PAIRS);
-  wordPairs(push);
+  return { callCount, lastOther };
 }
 
 /** A6: a tool_use id used before in the request (the later one is named). */
