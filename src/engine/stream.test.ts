@@ -77,4 +77,46 @@ describe('readBlobSource', () => {
     const latin1 = await readBlobSource(new Blob([new Uint8Array([0x7b, 0xe9, 0x7d])]), 'x.json');
     expect(!latin1.ok && latin1.error.kind).toBe('binary');
   });
+
+  it('reads through a default (non-byte) stream the same, and refuses a file that ends early', async () => {
+    const text = generate({ format: 'claude-code-jsonl', messages: 300, seed: 9 });
+    // A Blob whose stream has no BYOB reader (as some engines give): pieces are copied.
+    class PlainBlob extends Blob {
+      constructor(
+        parts: BlobPart[],
+        private readonly cut = Infinity,
+      ) {
+        super(parts);
+      }
+      override stream(): ReadableStream<Uint8Array<ArrayBuffer>> {
+        const r = super.stream().getReader();
+        let sent = 0;
+        const cut = this.cut;
+        return new ReadableStream({
+          async pull(c) {
+            const { done, value } = await r.read();
+            if (done || sent >= cut) return c.close();
+            const piece = value.subarray(0, cut - sent);
+            sent += piece.length;
+            c.enqueue(piece);
+          },
+        });
+      }
+    }
+    const plain = await readBlobSource(
+      new PlainBlob([text]),
+      'log.jsonl',
+      undefined,
+      undefined,
+      1 << 12,
+    );
+    const want = await readBlobSource(new Blob([text]), 'log.jsonl');
+    expect(plain.ok && want.ok).toBe(true);
+    if (!plain.ok || !want.ok) return;
+    expect(plain.value.doc).toEqual(want.value.doc);
+    expect(plain.value.bytes).toEqual(want.value.bytes);
+    const short = await readBlobSource(new PlainBlob([text], 1000), 'log.jsonl');
+    expect(!short.ok && short.error).toMatchObject({ kind: 'binary' });
+    expect(!short.ok && short.error.message).toMatch(/ended after 1000 of \d+ bytes/);
+  });
 });
