@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { generate, type GenFormat } from '../../scripts/gen.ts';
 import { analyze } from '../model/analyze.ts';
+import { VALIDATORS } from '../model/validate/index.ts';
 import { cutMarkers } from '../model/evict/cuts.ts';
 import { POLICIES, prepareEviction, simulatePolicy } from '../model/evict/policies.ts';
 import { sweepPolicy } from '../model/evict/sweep.ts';
@@ -164,5 +165,25 @@ describe('worker → page', () => {
     const res = posts.find((m) => m.kind === 'result');
     expect(res?.kind === 'result' && res.evictionFollows).toBeFalsy();
     expect(posts.some((m) => m.kind === 'eviction')).toBe(false);
+  });
+
+  it("reusing the analysis' validation and grouping gives the parts a fresh validation gives", () => {
+    // The worker passes its analysis (validated with `uniqueToolUseIds` when pairing found no
+    // duplicate id) instead of validating again: it must be the same validation.
+    const formats = ['anthropic-messages', 'openai-chat'] as const;
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...formats).chain((f) => arbTranscript(f)),
+        fc.constantFrom(...VALIDATORS.map((v) => v.id)),
+        (t, provider) => {
+          const a = analyze(t, provider);
+          const known = { validation: a.validation, grouping: a.grouping };
+          expect(prepareEvictionParts(t, provider, {}, known)).toEqual(
+            prepareEvictionParts(t, provider),
+          );
+        },
+      ),
+      { numRuns: 150 },
+    );
   });
 });

@@ -3,18 +3,14 @@
  * `post`. Stages are memoised (parse per text or file, analysis per provider, token counts per
  * block and encoding), so a provider switch re-validates and re-scales counts without
  * re-parsing, and the page is sent the messages of a parse only once. The worker's memory is
- * runState.ts; its token counts and sweeps are runTokens.ts.
+ * runState.ts; its token counts and sweeps are runTokens.ts; its eviction step runEviction.ts.
  */
 import type { Analysis } from '../model/analyze.ts';
-import { cutMarkers } from '../model/evict/cuts.ts';
-import { prepareEvictionParts, type EvictionParts } from '../model/evict/prepare.ts';
-import { POLICIES } from '../model/evict/registry.ts';
 import { clip } from '../model/limits.ts';
 import type { ParsedTranscript } from '../model/parse/index.ts';
 import { pairTableBuffers, pairTables } from '../model/pairTables.ts';
-import type { TokenTable } from '../model/tokens.ts';
 import type { Result } from '../model/types.ts';
-import { packEvictionParts, WORKER_EVICTION_MIN } from './evictionParts.ts';
+import { WORKER_EVICTION_MIN } from './evictionParts.ts';
 import { parseStage, safeAnalyze, safeParseDoc } from './inspect.ts';
 import {
   LIST_BATCH,
@@ -25,22 +21,13 @@ import {
   stripLists,
   stripTranscript,
 } from './pack.ts';
-import type { Inspection, LoadProgress, WorkerRequest } from './protocol.ts';
-import { idOf, run, yieldNow, type Post } from './runState.ts';
-import { copyTable, countExact, countShown, postSweep, quickTokens } from './runTokens.ts';
+import type { Inspection, WorkerRequest } from './protocol.ts';
+import { idOf, run, yieldNow, type Post, type Running } from './runState.ts';
+import { sendEviction, type Sent } from './runEviction.ts';
+import { copyTable, countExact, countShown, quickTokens } from './runTokens.ts';
 import { readBlobSource, type StreamedSource } from './stream.ts';
 
 export { runSweep } from './runTokens.ts';
-
-/** One request as it runs: its id, how to post, whether a newer one replaced it. */
-interface Running {
-  msg: WorkerRequest;
-  post: Post;
-  stale: () => boolean;
-  progress: (p: LoadProgress) => void;
-  /** What the worker is doing, for the error a failure is answered with. */
-  step: { doing: string };
-}
 
 /**
  * Handle one request: parse (streaming a file), analyse, send the compact answer (for long
@@ -288,15 +275,6 @@ async function sendLists(r: Running, analysis: Analysis): Promise<boolean> {
   return true;
 }
 
-/** What `sendAnswer` sent, for the eviction parts that follow it. */
-interface Sent {
-  parseId: number;
-  quickSeq: number;
-  /** The worker's copy of the quick table (the sent one moves), for long transcripts. */
-  quickCopy: TokenTable | null;
-  evictionFollows: boolean;
-}
-
 /** Post the answer: the transcript without its messages, the quick token table, the pair tables. */
 function sendAnswer(
   r: Running,
@@ -340,47 +318,6 @@ function sendAnswer(
     ],
   );
   return { parseId, quickSeq, quickCopy, evictionFollows };
-}
-
-/**
- * Right after the answer (no yield between: the page waits for it, client.ts), prepare and post
- * the simulator's eviction parts and the fast path's cut markers, keep them to sweep for the page,
- * and post the first sweep. If preparing fails, the page is told so (parts null) and prepares the
- * context itself. Posted without a transfer list (the buffers are copied): the worker keeps them.
- */
-function sendEviction(r: Running, analysis: Analysis, sent: Sent): void {
-  const t = analysis.transcript;
-  let parts: EvictionParts | null = null;
-  let safe: Uint8Array | null = null;
-  try {
-    parts = prepareEvictionParts(t, analysis.provider);
-    // The markers on the fast path (the page classifies the others on demand).
-    if (parts.cuts.fast) safe = cutMarkers(parts.cuts).safe;
-  } catch {
-    parts = null;
-  }
-  r.post(
-    {
-      id: r.msg.id,
-      kind: 'eviction',
-      provider: analysis.provider,
-      parts: parts ? packEvictionParts(parts, true).packed : null,
-      ...(parts && safe ? { safe } : {}),
-    },
-    safe ? [safe.buffer] : [],
-  );
-  run.held =
-    parts && sent.quickCopy
-      ? {
-          parseId: sent.parseId,
-          provider: analysis.provider,
-          t,
-          parts,
-          tables: new Map([[sent.quickSeq, { table: sent.quickCopy, ctx: null }]]),
-          options: run.held?.options ?? POLICIES.map(() => ({})),
-        }
-      : null;
-  if (run.held) postSweep(sent.quickSeq, run.held.options, r.post);
 }
 
 /** Forget the worker's memo (tests). */

@@ -10,11 +10,21 @@ import type { ParsedTranscript } from '../model/parse/index.ts';
 import { TokenCache } from '../model/tokenCache.ts';
 import type { TextCounter, TokenTable } from '../model/tokens.ts';
 import type { FormatId, ProviderId, Result, Transcript } from '../model/types.ts';
-import type { WorkerResponse } from './protocol.ts';
+import type { LoadProgress, WorkerRequest, WorkerResponse } from './protocol.ts';
 import { yieldTask, type StreamedSource } from './stream.ts';
 
 /** How the worker posts (a fake in Node tests). */
 export type Post = (msg: WorkerResponse, transfer?: Transferable[]) => void;
+
+/** One request as it runs: its id, how to post, whether a newer one replaced it. */
+export interface Running {
+  msg: WorkerRequest;
+  post: Post;
+  stale: () => boolean;
+  progress: (p: LoadProgress) => void;
+  /** What the worker is doing, for the error a failure is answered with. */
+  step: { doing: string };
+}
 
 /**
  * The eviction parts of the last long transcript sent, kept so the worker sweeps for the page:

@@ -82,11 +82,10 @@ describe('readBlobSource', () => {
     const text = generate({ format: 'claude-code-jsonl', messages: 300, seed: 9 });
     // A Blob whose stream has no BYOB reader (as some engines give): pieces are copied.
     class PlainBlob extends Blob {
-      constructor(
-        parts: BlobPart[],
-        private readonly cut = Infinity,
-      ) {
+      private readonly cut: number;
+      constructor(parts: BlobPart[], cut = Infinity) {
         super(parts);
+        this.cut = cut;
       }
       override stream(): ReadableStream<Uint8Array<ArrayBuffer>> {
         const r = super.stream().getReader();

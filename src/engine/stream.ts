@@ -161,10 +161,9 @@ class BlobBytes {
   private read = 0;
   private readonly byob: ReadableStreamBYOBReader | null;
   private readonly plain: ReadableStreamDefaultReader<Uint8Array> | null;
-  constructor(
-    blob: Blob,
-    private readonly max: number,
-  ) {
+  private readonly max: number;
+  constructor(blob: Blob, max: number) {
+    this.max = max;
     this.all = new Uint8Array(blob.size);
     const stream = blob.stream();
     let byob: ReadableStreamBYOBReader | null = null;

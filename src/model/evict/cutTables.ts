@@ -149,12 +149,15 @@ function windowStartKind(m: Message, provider: ProviderId): number {
  * @param t the transcript
  * @param provider whose rules apply
  * @param opts validation options (e.g. `prefill`); `messages` is ignored
+ * @param known `validateTranscript(t, provider, opts)`, when the caller has it (an analysis):
+ *   used instead of validating again
  * @returns a context for `checkCut`; never throws
  */
 export function prepareCuts(
   t: Transcript,
   provider: ProviderId,
   opts: Omit<ValidateOptions, 'messages'> = {},
+  known?: Validation,
 ): CutContext {
   const ms = t.messages;
   const n = ms.length;
@@ -164,7 +167,7 @@ export function prepareCuts(
   for (let i = n - 1; i >= 0; i--)
     nextNonPinned[i] = isPinned(ms[i] as Message) ? (nextNonPinned[i + 1] as number) : i;
   for (let i = 0; i < n; i++) if (isPinned(ms[i] as Message)) pinnedList.push(i);
-  const full = validateTranscript(t, provider, opts);
+  const full = known ?? validateTranscript(t, provider, opts);
   // The fast path places a violation by its `index` (our index, `Message.index`), so every
   // message's index must be its position (raw indices may repeat or be in any order: a fault's
   // copy, a split source message, a log reordered by parentUuid).

@@ -8,10 +8,10 @@
  * arrays and runs again each time a token table arrives. `prepareEviction` is the two in a row:
  * the page, the worker, the CLI and the library all prepare through here.
  */
-import { groupExchanges, isPinned, turnPairs } from '../exchanges.ts';
+import { groupExchanges, isPinned, turnPairs, type Grouping } from '../exchanges.ts';
 import type { TokenTable } from '../tokens.ts';
 import type { Message, ProviderId, Transcript } from '../types.ts';
-import type { ValidateOptions } from '../validate/index.ts';
+import type { ValidateOptions, Validation } from '../validate/index.ts';
 import type { EvictionContext } from './policies.ts';
 import { prepareCuts } from './simulate.ts';
 
@@ -19,22 +19,36 @@ import { prepareCuts } from './simulate.ts';
 export type EvictionParts = Omit<EvictionContext, 'table' | 'npPrefix' | 'pinnedTokens' | 'plans'>;
 
 /**
- * The token-independent stage of `prepareEviction`. O(n) plus one full validation.
+ * What an analysis of the same transcript already holds (analyze.ts): reused instead of
+ * computed again (issue 20: the full validation is most of this stage at 100,000 messages).
+ */
+export interface KnownParts {
+  /** `validateTranscript(t, provider, opts)` of the same transcript, provider and options. */
+  validation?: Validation;
+  /** `groupExchanges(t.messages)`. */
+  grouping?: Grouping;
+}
+
+/**
+ * The token-independent stage of `prepareEviction`. O(n) plus one full validation (none when
+ * `known` has it).
  * @param t the transcript
  * @param provider whose rules validate the cuts
  * @param opts validation options (e.g. `prefill`)
+ * @param known results of an analysis of `t` for `provider` and `opts`, reused as they are
  */
 export function prepareEvictionParts(
   t: Transcript,
   provider: ProviderId,
   opts: Omit<ValidateOptions, 'messages'> = {},
+  known: KnownParts = {},
 ): EvictionParts {
   const n = t.messages.length;
   const np: number[] = [];
   for (let i = 0; i < n; i++) if (!isPinned(t.messages[i] as Message)) np.push(i);
-  const grouping = groupExchanges(t.messages);
+  const grouping = known.grouping ?? groupExchanges(t.messages);
   return {
-    cuts: prepareCuts(t, provider, opts),
+    cuts: prepareCuts(t, provider, opts, known.validation),
     grouping,
     exchangeStarts: Int32Array.from(grouping.exchanges.map((x) => x.first)),
     nonPinned: Int32Array.from(np),
