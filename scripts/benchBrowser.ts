@@ -34,7 +34,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from '@playwright/test';
 import { line } from './benchLine.ts';
-import { navFigures, pageJsonParse, reportLoad, timedLoad } from './benchLoad.ts';
+import { navFigures, pageBaselines, reportLoad, timedLoad, type Baselines } from './benchLoad.ts';
 import {
   anthropicBody,
   claudeCodeLog,
@@ -106,7 +106,7 @@ async function large(
   file: string,
   scrollFile: string,
   phases: Phases,
-  opts: { parse: number[]; profileDir: string | null; onlyLoad: boolean },
+  opts: { parse: Baselines; profileDir: string | null; onlyLoad: boolean },
 ): Promise<void> {
   await openPage(page, url);
   let start = Date.now();
@@ -296,7 +296,7 @@ export async function benchBrowser(args: string[] = []): Promise<void> {
     if (only !== 'large' && only !== 'load') await firstPaint(await newPage(), url, small);
     if (only !== 'first-paint') {
       // The baseline first, in a fresh page: no heap of the app's beside it.
-      const parse = await pageJsonParse(browser, big);
+      const parse = await pageBaselines(browser, big);
       await large(await newPage(), url, big, body, phases, {
         parse,
         profileDir,

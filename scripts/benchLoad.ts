@@ -25,16 +25,49 @@ import type { CpuProfile, Phases } from './benchTrace.ts';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
+/** The two baselines of a load, each round in ms. */
+export interface Baselines {
+  /** `JSON.parse` of every line of the text already in memory (the issue's denominator). */
+  parse: number[];
+  /**
+   * The least a loader of the file does in a worker: stream it, decode it and `JSON.parse`
+   * every line (kept), nothing else.
+   */
+  floor: number[];
+}
+
+/** In a worker: the file (posted) streamed, decoded and parsed line by line; posts [ms, lines]. */
+const FLOOR_WORKER = `onmessage = async (e) => {
+  const t = performance.now();
+  const reader = e.data.stream().getReader();
+  const decoder = new TextDecoder();
+  const values = [];
+  let carry = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    const s = carry + (done ? decoder.decode() : decoder.decode(value, { stream: true }));
+    let a = 0;
+    for (let b = s.indexOf('\\n'); b >= 0; b = s.indexOf('\\n', a)) {
+      if (b > a) values.push(JSON.parse(s.slice(a, b)));
+      a = b + 1;
+    }
+    carry = s.slice(a);
+    if (done) break;
+  }
+  if (carry.trim()) values.push(JSON.parse(carry));
+  postMessage([performance.now() - t, values.length]);
+};`;
+
 /**
- * `JSON.parse` of every line of `file` in a fresh blank page of `browser`, keeping the values
- * (ms; each of 3 rounds, the heap collected before each when the page can).
+ * The baselines of `file` in a fresh blank page of `browser` (3 rounds each, the heap collected
+ * before each when the page can): `JSON.parse` of every line of its text, and the floor.
  */
-export async function pageJsonParse(browser: Browser, file: string): Promise<number[]> {
+export async function pageBaselines(browser: Browser, file: string): Promise<Baselines> {
   const page = await browser.newPage();
   try {
     await page.setContent('<input type="file" id="f">');
     await page.locator('#f').setInputFiles(file);
-    return (await page.evaluate(async () => {
+    const parse = (await page.evaluate(async () => {
       const f = (document.getElementById('f') as HTMLInputElement).files?.[0];
       if (!f) return [];
       const text = await f.text();
@@ -56,6 +89,24 @@ export async function pageJsonParse(browser: Browser, file: string): Promise<num
       }
       return times;
     })) as number[];
+    const floor = (await page.evaluate(async (src: string) => {
+      const f = (document.getElementById('f') as HTMLInputElement).files?.[0];
+      if (!f) return [];
+      const url = URL.createObjectURL(new Blob([src], { type: 'text/javascript' }));
+      const times: number[] = [];
+      for (let k = 0; k < 3; k++) {
+        const w = new Worker(url);
+        const [ms] = await new Promise<[number, number]>((r) => {
+          w.onmessage = (e: MessageEvent<[number, number]>) => r(e.data);
+          w.postMessage(f);
+        });
+        w.terminate();
+        times.push(ms);
+        await new Promise((r) => setTimeout(r, 300));
+      }
+      return times;
+    }, FLOOR_WORKER)) as number[];
+    return { parse, floor };
   } finally {
     await page.close();
   }
@@ -168,6 +219,36 @@ export interface LoadFigures {
   ms: number;
   peak: HeapPeaks;
   settled: { page: number; worker: number };
+  /** Where the time went: each worker stage's ms, in order, then the page's after the last. */
+  stages: [string, number][];
+}
+
+/** In-page and in-worker: the load's clock readings as epoch ms (the two clocks differ). */
+const PAGE_CLOCK = `[performance.timeOrigin + window.__load.t0, performance.timeOrigin + window.__load.t1]`;
+const WORKER_MARKS = `JSON.stringify(performance.getEntriesByType('mark')
+  .filter((m) => m.name.startsWith('load:'))
+  .map((m) => [m.name.slice(5), performance.timeOrigin + m.startTime]))`;
+
+/**
+ * The stages of the load (engine/runState.ts `stage` marks): file picked → the worker's start,
+ * each stage's ms, and the page's own work after the last stage before the analysis was shown.
+ */
+async function loadStages(page: Page, tab: TabSession): Promise<[string, number][]> {
+  const [t0, t1] = (await page.evaluate(PAGE_CLOCK)) as [number, number];
+  const r = await tab.worker<{ result: { value?: string } }>('Runtime.evaluate', {
+    expression: WORKER_MARKS,
+    returnByValue: true,
+  });
+  const marks = JSON.parse(r?.result.value ?? '[]') as [string, number][];
+  const out: [string, number][] = [];
+  let last = t0;
+  for (const [name, at] of marks) {
+    if (at > t1) break;
+    out.push([name === 'start' ? 'to the worker' : name, at - last]);
+    last = at;
+  }
+  out.push(['page', t1 - last]);
+  return out;
 }
 
 /**
@@ -202,8 +283,9 @@ export async function timedLoad(
   }
   await page.waitForTimeout(1000);
   const settled = await tab.heap();
+  const stages = await loadStages(page, tab);
   await tab.cdp.detach();
-  return { ms, peak, settled };
+  return { ms, peak, settled, stages };
 }
 
 /** The `top` functions of a CPU profile by inclusive and by self time (ms), as lines. */
@@ -237,15 +319,29 @@ export function profileTable(title: string, prof: CpuProfile, top = 30): string[
   return [`## ${title}`, ...rows(inc, ' inc'), ...rows(self, 'self')];
 }
 
-/** Print the two load figures (`ms`, heap) against the baseline `parse` (ms, each round). */
-export function reportLoad(file: string, load: LoadFigures, parse: number[]): void {
+/** Print the load figures (`ms`, heap, stages) against the baselines (ms, each round). */
+export function reportLoad(file: string, load: LoadFigures, baselines: Baselines): void {
   const size = statSync(file).size;
+  const parse = baselines.parse;
   const base = median(parse);
   line(
     'full_load_vs_json_parse_100mb',
     load.ms / base,
     '×',
     `${path.basename(file)} (${(size / 1e6).toFixed(0)} MB): file picked → complete analysis shown ${load.ms.toFixed(0)} ms ÷ JSON.parse of every line (kept) in a fresh page ${base.toFixed(0)} ms (rounds ${parse.map((p) => p.toFixed(0)).join(', ')}); target ≤ 2.0`,
+  );
+  const floor = median(baselines.floor);
+  line(
+    'load_floor_vs_json_parse_100mb',
+    floor / base,
+    '×',
+    `a bare worker streaming the file, decoding it and JSON.parse-ing every line (kept), nothing else: ${floor.toFixed(0)} ms (rounds ${baselines.floor.map((p) => p.toFixed(0)).join(', ')}) ÷ the same JSON.parse; the least any single-threaded load of this file costs here`,
+  );
+  line(
+    'load_stages_100k',
+    load.ms,
+    'ms',
+    `where the load's time went (worker stages, then the page's own work): ${load.stages.map(([n, ms]) => `${n} ${ms.toFixed(0)}`).join(' · ')}`,
   );
   const mib = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;
   line(

@@ -22,7 +22,7 @@ import {
   stripTranscript,
 } from './pack.ts';
 import type { Inspection, WorkerRequest } from './protocol.ts';
-import { idOf, run, yieldNow, type Post, type Running } from './runState.ts';
+import { idOf, run, stage, yieldNow, type Post, type Running } from './runState.ts';
 import { sendEviction, type Sent } from './runEviction.ts';
 import { copyTable, countExact, countShown, quickTokens } from './runTokens.ts';
 import { readBlobSource, type StreamedSource } from './stream.ts';
@@ -71,6 +71,7 @@ async function runRequestSteps(
 ): Promise<void> {
   const { id } = msg;
   run.latest = id;
+  stage('start', true);
   const r: Running = {
     msg,
     post,
@@ -84,6 +85,7 @@ async function runRequestSteps(
   if (!parsed.ok) return fail(r, { ok: false, error: parsed.error });
   step.doing = 'analysing the transcript';
   const inspection = safeAnalyze(parsed.value, msg.req.provider);
+  stage('analyse');
   if (!inspection.ok) return fail(r, inspection);
   step.doing = 'sending the transcript to the page';
   const fresh = run.sentParse !== parsed.value;
@@ -94,14 +96,19 @@ async function runRequestSteps(
   const spans = bytes && source ? rawSpans(source) : null;
   if (fresh && !(await sendMessages(r, inspection.analysis, spans))) return;
   if (fresh) run.sentParse = parsed.value;
+  stage('messages');
   if (r.stale() || !(await sendLists(r, inspection.analysis)) || r.stale()) return;
+  stage('lists');
   const sent = sendAnswer(r, parsed.value, inspection, fresh, bytes);
+  stage('answer');
   if (sent.evictionFollows) sendEviction(r, inspection.analysis, sent);
   else run.held = null;
+  stage('eviction');
   if (msg.bpe === false) return;
   step.doing = 'counting tokens';
   const a = inspection.analysis;
   await countExact(id, sent.parseId, a.transcript, a.provider, post, r.stale);
+  stage('tokens');
 }
 
 /** Answer with a failure, then count the transcript the page keeps showing (`countShown`). */
@@ -212,8 +219,10 @@ async function readFile(r: Running): Promise<Read | null> {
     messages: 0,
     totalMessages: null,
   });
+  stage('read');
   await yieldNow();
   const parsed = safeParseDoc(src.value.doc, req.name, req.format, req.requestIndex);
+  stage('normalise');
   const source = src.value;
   const requestIndex = req.requestIndex;
   run.lastFile = { key, name: req.name, format: req.format, requestIndex, result: parsed, source };

@@ -79,3 +79,13 @@ export function idOf(p: ParsedTranscript): number {
 
 /** Let a newer request or a cancel in. */
 export const yieldNow = yieldTask;
+
+/**
+ * Mark the end of a load stage on the worker's timeline (`performance` mark `load:<name>`), for
+ * `npm run bench`'s stage breakdown (scripts/benchLoad.ts). `clear`: a new request starts.
+ */
+export function stage(name: string, clear = false): void {
+  if (typeof performance === 'undefined' || !performance.mark) return;
+  if (clear) performance.clearMarks();
+  performance.mark(`load:${name}`);
+}
