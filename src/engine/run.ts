@@ -101,9 +101,10 @@ async function runRequestSteps(
   stage('lists');
   const sent = sendAnswer(r, parsed.value, inspection, fresh, bytes);
   stage('answer');
-  if (sent.evictionFollows) sendEviction(r, inspection.analysis, sent);
-  else run.held = null;
-  stage('eviction');
+  if (sent.evictionFollows) {
+    sendEviction(r, inspection.analysis, sent);
+    stage('sweep');
+  } else run.held = null;
   if (msg.bpe === false) return;
   step.doing = 'counting tokens';
   const a = inspection.analysis;

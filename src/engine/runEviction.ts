@@ -8,7 +8,7 @@ import { prepareEvictionParts, type EvictionParts } from '../model/evict/prepare
 import { POLICIES } from '../model/evict/registry.ts';
 import type { TokenTable } from '../model/tokens.ts';
 import { packEvictionParts } from './evictionParts.ts';
-import { run, type Running } from './runState.ts';
+import { run, stage, type Running } from './runState.ts';
 import { postSweep } from './runTokens.ts';
 
 /** What `sendAnswer` sent, for the eviction parts that follow it. */
@@ -67,5 +67,6 @@ export function sendEviction(r: Running, analysis: Analysis, sent: Sent): void {
           options: run.held?.options ?? POLICIES.map(() => ({})),
         }
       : null;
+  stage('eviction');
   if (run.held) postSweep(sent.quickSeq, run.held.options, r.post);
 }
