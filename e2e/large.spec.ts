@@ -5,7 +5,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { generate } from '../scripts/gen.ts';
 import { parseTranscript } from '../src/model/parse/index.ts';
-import { openApp } from './helpers.ts';
+import { openApp, openDefault, paste } from './helpers.ts';
 
 async function waitLoaded(page: Page): Promise<void> {
   await expect(page.getByTestId('load-progress')).toHaveCount(0, { timeout: 120_000 });
@@ -121,4 +121,28 @@ test('a file larger than the tab can hold is refused before it is read, with the
   await expect(refused).toContainText('the limit here is 2.1 MB');
   await expect(refused).toContainText('crash the tab');
   await expect(page.getByTestId('load-progress')).toHaveCount(0);
+});
+
+test('a large paste says it is being analysed at once, and the transcript shown stays until the answer', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  const text = generate({ format: 'anthropic-messages', messages: 20000, seed: 14 });
+  const n = (() => {
+    const p = parseTranscript(text, { name: '' });
+    if (!p.ok) throw new Error('generated body did not parse');
+    return p.value.transcript.messages.length;
+  })();
+  await openDefault(page);
+  const working = page.getByTestId('working');
+  await expect(working).toHaveCount(0);
+  await paste(page, text);
+  // Seconds of work for the worker: the status is there (visible after its 0.2 s delay), the
+  // sample's rows stay on screen meanwhile.
+  await expect(working).toBeVisible();
+  await expect(working).toHaveText('Analysing the transcript…');
+  await expect(page.getByTestId('count-exchanges')).toHaveText('1');
+  await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true', { timeout: 120_000 });
+  await expect(working).toHaveCount(0);
+  await expect(page.getByTestId('count-messages')).toHaveText(n.toLocaleString('en-US'));
 });

@@ -141,6 +141,7 @@ export function App() {
         fileError={fileError}
         keptPrevious={analysis !== null}
         load={view.load}
+        working={view.pending}
         onCancelLoad={view.cancelLoad}
         showText={showText || view.error !== null}
         onShowText={() => setShowText(true)}

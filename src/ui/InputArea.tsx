@@ -1,6 +1,7 @@
 /**
  * The input area under the header: the hint for a first-time reader of a sample, the banner for
- * input that could not be taken, the load status of a streamed file, and the text box.
+ * input that could not be taken, the load status of a streamed file (or a status while text is
+ * analysed), and the text box.
  */
 import type { SampleEntry } from '../io/files.ts';
 import type { ParseError } from '../model/types.ts';
@@ -23,6 +24,8 @@ export interface InputAreaProps {
   /** Whether a transcript is on screen (the banner says it stays). */
   keptPrevious: boolean;
   load: LoadState | null;
+  /** An answer is awaited for text (a paste, a sample, a new provider): a status says so. */
+  working: boolean;
   onCancelLoad: () => void;
   showText: boolean;
   onShowText: () => void;
@@ -53,6 +56,12 @@ export function InputArea(p: InputAreaProps) {
         />
       )}
       {p.load && <LoadStatus load={p.load} onCancel={p.onCancelLoad} />}
+      {p.working && !p.load && (
+        // Shown after a short delay (CSS), so a quick answer does not flash it.
+        <div className="load-status working" role="status" data-testid="working">
+          Analysing the transcript…
+        </div>
+      )}
       {p.showText && (
         <SourceTextBox text={text} setSource={setSource} setFileError={p.setFileError} />
       )}
