@@ -17,6 +17,21 @@ test.describe('inspector page', () => {
     await expect(page.getByTestId('band')).toContainText('Exchange 1');
     await expect(page.getByTestId('band')).toContainText('4 messages');
     await expect(page.getByTestId('pinned-system')).toContainText('billing assistant');
+    // The header's selects are narrower than their longer labels: the whole choice on hover.
+    await expect(page.getByTestId('sample-select')).toHaveAttribute(
+      'title',
+      'Invoice lookup (parallel calls)',
+    );
+    await expect(page.getByTestId('format-select')).toHaveAttribute(
+      'title',
+      'Detect (Anthropic Messages)',
+    );
+    await expect(page.getByTestId('provider-select')).toHaveAttribute(
+      'title',
+      /^Follow format \(Anthropic/,
+    );
+    await page.getByTestId('provider-select').selectOption('openai-chat');
+    await expect(page.getByTestId('provider-select')).toHaveAttribute('title', /OpenAI/);
   });
 
   test('loads the coding-agent sample from the menu: exchanges, arcs, virtualized rows', async ({

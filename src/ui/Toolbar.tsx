@@ -47,20 +47,21 @@ function SamplePicker({
   onSample: (entry: SampleEntry) => void;
 }) {
   const sampleValue = source.origin === 'sample' && source.sampleId ? source.sampleId : '';
+  const none = source.name ? `(${source.origin}: ${source.name})` : '(your input)';
   return (
     <label>
       <span className="lbl">Sample</span>
       <select
         data-testid="sample-select"
         value={sampleValue}
+        // The select is narrower than long titles: the whole choice on hover.
+        title={samples.find((s) => s.id === sampleValue)?.title ?? none}
         onChange={(e) => {
           const entry = samples.find((s) => s.id === e.target.value);
           if (entry) onSample(entry);
         }}
       >
-        <option value="">
-          {sampleValue ? '' : source.name ? `(${source.origin}: ${source.name})` : '(your input)'}
-        </option>
+        <option value="">{sampleValue ? '' : none}</option>
         {samples.map((s) => (
           <option key={s.id} value={s.id} title={s.note}>
             {s.title}
@@ -140,6 +141,8 @@ function FormatAndProvider({
   const provider = useAppStore((s) => s.provider);
   const setFormatOverride = useAppStore((s) => s.setFormatOverride);
   const setProvider = useAppStore((s) => s.setProvider);
+  const detect = `Detect (${labelOfFormat(detectedFormat)})`;
+  const follow = `Follow format (${labelOfProvider(defaultProvider)})`;
   return (
     <>
       <label>
@@ -147,11 +150,13 @@ function FormatAndProvider({
         <select
           data-testid="format-select"
           value={formatOverride ?? ''}
+          // Narrower than the longer labels: the whole choice on hover.
+          title={formatOverride ? labelOfFormat(formatOverride) : detect}
           onChange={(e) =>
             setFormatOverride(e.target.value === '' ? null : (e.target.value as FormatId))
           }
         >
-          <option value="">Detect ({labelOfFormat(detectedFormat)})</option>
+          <option value="">{detect}</option>
           {PARSERS.map((f) => (
             <option key={f.id} value={f.id}>
               {f.label}
@@ -164,11 +169,12 @@ function FormatAndProvider({
         <select
           data-testid="provider-select"
           value={provider ?? ''}
+          title={provider ? labelOfProvider(provider) : follow}
           onChange={(e) =>
             setProvider(e.target.value === '' ? null : (e.target.value as ProviderId))
           }
         >
-          <option value="">Follow format ({labelOfProvider(defaultProvider)})</option>
+          <option value="">{follow}</option>
           {VALIDATORS.map((v) => (
             <option key={v.id} value={v.id}>
               {v.label}
