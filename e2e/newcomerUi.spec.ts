@@ -3,9 +3,19 @@ import { LESSON } from '../src/model/lesson.ts';
 import { openApp, openDefault, paste } from './helpers.ts';
 
 // Four findings of a newcomer test (each failed before its fix): leaving Learn kept the lesson's
-// cancel fault; a click on the sweep chart did nothing; (unit-tested: sweep axis ticks); the
+// cancel fault (and closed the rows the user had opened); a click on the sweep chart did nothing; (unit-tested: sweep axis ticks); the
 // header wrapped its `?` button at 1400 px and cut the ambiguous-format warning. Screenshots go
 // to the test's output dir: look at them when changing the header.
+
+/** The address's hash once it stopped changing (the view is written to it asynchronously). */
+async function settledHash(page: Page): Promise<string> {
+  for (let last = new URL(page.url()).hash; ; ) {
+    await page.waitForTimeout(300);
+    const now = new URL(page.url()).hash;
+    if (now === last) return now;
+    last = now;
+  }
+}
 
 async function budgetValue(page: Page): Promise<number> {
   return Number(await page.getByTestId('budget-input').inputValue());
@@ -23,7 +33,10 @@ test.describe('leaving Learn mode', () => {
     await page.getByTestId('budget-input').press('Enter');
     await expect(page.getByTestId('budget-slider')).toHaveValue(String(mine));
     await expect(page).toHaveURL(new RegExp(`[#&]b=${mine}(&|$)`));
-    const before = new URL(page.url()).hash;
+    // A row the user opened reopens when Leave brings the transcript back.
+    await page.getByTestId('expand').nth(1).click();
+    await expect(page.getByTestId('expand').nth(1)).toHaveAttribute('aria-expanded', 'true');
+    const before = await settledHash(page);
     expect(before).not.toMatch(/fx=/);
 
     await page.getByTestId('learn-toggle').click();
@@ -46,6 +59,8 @@ test.describe('leaving Learn mode', () => {
     await expect(page.getByTestId('budget-slider')).toHaveValue(String(mine));
     await expect(page).not.toHaveURL(/fx=|learn=/);
     expect(new URL(page.url()).hash).toBe(before);
+    await expect(page.getByTestId('expand').nth(1)).toHaveAttribute('aria-expanded', 'true');
+    await expect(page.getByTestId('expand').nth(0)).toHaveAttribute('aria-expanded', 'false');
   });
 
   test('Learn mode opened from a link: Leave drops the lesson faults', async ({ page }) => {

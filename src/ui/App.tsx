@@ -29,22 +29,28 @@ function useTheme(): void {
   }, [theme]);
 }
 
+/** The rows the user opened, per source (by identity), so a source shown again reopens them. */
+const openRowsOf = new WeakMap<Source, ReadonlySet<number>>();
+const NO_ROWS: ReadonlySet<number> = new Set();
+
 /**
  * The open rows of the timeline. A new transcript starts with every row closed (another
- * provider or format for the same text keeps the open rows).
+ * provider or format for the same text keeps the open rows); a source shown again (Leave Learn
+ * mode restores the one before) reopens the rows it had open.
  */
 function useOpenRows(source: Source): [ReadonlySet<number>, (message: number) => void] {
-  const [expanded, setExpanded] = useState<ReadonlySet<number>>(new Set());
-  useEffect(() => setExpanded(new Set()), [source]);
+  const [expanded, setExpanded] = useState<ReadonlySet<number>>(NO_ROWS);
+  useEffect(() => setExpanded(openRowsOf.get(source) ?? NO_ROWS), [source]);
   const toggle = useCallback(
     (i: number) =>
       setExpanded((prev) => {
         const next = new Set(prev);
         if (next.has(i)) next.delete(i);
         else next.add(i);
+        openRowsOf.set(source, next);
         return next;
       }),
-    [],
+    [source],
   );
   return [expanded, toggle];
 }
