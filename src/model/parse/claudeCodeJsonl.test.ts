@@ -287,6 +287,22 @@ describe('claude-code-jsonl: line handling', () => {
     expect(
       p.transcript.warnings.some((w) => w.includes('not valid JSON and were skipped: 2')),
     ).toBe(true);
+    // A broken line before others that parse: not a cut file.
+    expect(p.transcript.warnings.some((w) => w.includes('cut off'))).toBe(false);
+  });
+
+  it('a last line that does not parse (a log cut mid-line) says the file looks cut off', () => {
+    const whole = jsonl([
+      userLine('u1', null, 'hi'),
+      asstLine('a1', 'u1', 'm1', { type: 'text', text: 'hello' }),
+    ]);
+    // Cut in the middle of the last record, no newline after it (a copy stopped short).
+    const text = whole.slice(0, whole.lastIndexOf('"text"'));
+    const p = parsedText(text, { name: 'session.jsonl' });
+    expect(p.transcript.messages).toHaveLength(1);
+    expect(p.transcript.warnings).toContain(
+      "1 line(s) are not valid JSON and were skipped: 2. Line 2 is the file's last and does not parse: the file looks cut off (a log still being written, or a truncated copy), so its end is missing and calls answered after the cut show as unanswered.",
+    );
   });
 
   it('junk lines never throw', () => {

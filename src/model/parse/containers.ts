@@ -10,7 +10,7 @@
  * arrays; and the entries `unwrapText` found). Several inner documents go to the request picker.
  */
 import type { FormatId, Result } from '../types.ts';
-import type { SourceDoc } from './json.ts';
+import { brokenLinesNote, type SourceDoc } from './json.ts';
 import { isObject } from './util.ts';
 import { isBatchRow, readBatch } from './containers/batch.ts';
 import { readCurl } from './containers/curl.ts';
@@ -103,13 +103,9 @@ export function openContainer(doc: SourceDoc): ContainerRead {
       const lineOf = doc.lines.map((l) => l.line);
       const read = readBatch(values, lineOf) ?? readLiteLlm(values) ?? readOtel(values, lineOf);
       // The inner documents replace the JSONL document, so its broken lines are said here.
-      const broken = doc.brokenLines;
-      if (read?.ok && broken.length > 0)
-        for (const e of read.value)
-          e.note.notes = [
-            ...(e.note.notes ?? []),
-            `${broken.length} line(s) are not valid JSON and were skipped: ${broken.slice(0, 20).join(', ')}${broken.length > 20 ? ', …' : ''}.`,
-          ];
+      const broken = brokenLinesNote(doc.lines, doc.brokenLines);
+      if (read?.ok && broken)
+        for (const e of read.value) e.note.notes = [...(e.note.notes ?? []), broken];
       return read;
     }
     const v = doc.value;

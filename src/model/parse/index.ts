@@ -3,7 +3,13 @@
  * shape), then one parse, then structural sniffing by every registered parser.
  */
 import type { FormatId, ParseError, Result, Transcript } from '../types.ts';
-import { looksLikeJsonl, parseJsonText, parseJsonlText, type SourceDoc } from './json.ts';
+import {
+  brokenLinesNote,
+  looksLikeJsonl,
+  parseJsonText,
+  parseJsonlText,
+  type SourceDoc,
+} from './json.ts';
 import { PARSERS, parserFor, type FormatParser } from './registry.ts';
 import { listRequests } from './multi.ts';
 import { chooseFormat, containerWarnings, openContainer, unwrapText } from './containers.ts';
@@ -247,11 +253,8 @@ function parseDocumentUnbounded(source: SourceDoc, opts: ParseOptions): Result<P
   }
   const result = parser.parse(doc);
   if (!result.ok) return result;
-  if (doc.kind === 'jsonl' && doc.brokenLines.length > 0) {
-    result.value.warnings.push(
-      `${doc.brokenLines.length} line(s) are not valid JSON and were skipped: ${doc.brokenLines.slice(0, 20).join(', ')}${doc.brokenLines.length > 20 ? ', …' : ''}.`,
-    );
-  }
+  const broken = doc.kind === 'jsonl' ? brokenLinesNote(doc.lines, doc.brokenLines) : null;
+  if (broken) result.value.warnings.push(broken);
   const top = candidates[0];
   const second = candidates[1];
   const ambiguous =

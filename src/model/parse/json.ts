@@ -286,6 +286,24 @@ export function parseJsonlText(
 }
 
 /**
+ * The note for a JSON Lines document's broken lines (null when none): which lines were skipped,
+ * and, when the last one comes after every line that parsed, that the file looks cut off (a log
+ * still being written, or a truncated copy: the session's end is missing, so calls whose results
+ * were after the cut show as unanswered).
+ */
+export function brokenLinesNote(
+  lines: readonly JsonlLine[],
+  broken: readonly number[],
+): string | null {
+  if (broken.length === 0) return null;
+  const list = `${broken.slice(0, 20).join(', ')}${broken.length > 20 ? ', …' : ''}`;
+  const note = `${broken.length} line(s) are not valid JSON and were skipped: ${list}.`;
+  const last = broken[broken.length - 1] as number;
+  if (last < (lines[lines.length - 1]?.line ?? 0)) return note;
+  return `${note} Line ${last} is the file's last and does not parse: the file looks cut off (a log still being written, or a truncated copy), so its end is missing and calls answered after the cut show as unanswered.`;
+}
+
+/**
  * The refusal for one JSON Lines line nested deeper than `MAX_JSON_DEPTH`, or null.
  * @param raw the line's text; @param lineNo its 1-based number in the file
  */
