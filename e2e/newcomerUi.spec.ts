@@ -3,9 +3,10 @@ import { LESSON } from '../src/model/lesson.ts';
 import { openApp, openDefault, paste } from './helpers.ts';
 
 // Four findings of a newcomer test (each failed before its fix): leaving Learn kept the lesson's
-// cancel fault (and closed the rows the user had opened); a click on the sweep chart did nothing; (unit-tested: sweep axis ticks); the
-// header wrapped its `?` button at 1400 px and cut the ambiguous-format warning. Screenshots go
-// to the test's output dir: look at them when changing the header.
+// cancel fault (and closed the rows the user had opened); a click on the sweep chart did nothing;
+// (unit-tested: sweep axis ticks); the header wrapped its `?` button at 1400 px and cut the
+// ambiguous-format warning. Screenshots go to the test's output dir: look at them when changing
+// the header.
 
 /** The address's hash once it stopped changing (the view is written to it asynchronously). */
 async function settledHash(page: Page): Promise<string> {

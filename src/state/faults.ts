@@ -4,7 +4,7 @@
  * the token table), like `selectors.ts`.
  */
 import { analyze, type Analysis } from '../model/analyze.ts';
-import { prepareEviction, simulatePolicy, type PolicyResult } from '../model/evict/policies.ts';
+import { simulatePolicy, type PolicyResult } from '../model/evict/policies.ts';
 import type { PolicyId } from '../model/evict/types.ts';
 import { applyFaults, faultTargets, reindexForView, type FaultSpec } from '../model/faults.ts';
 import { findLostMeaning, type LostMeaning } from '../model/lostMeaning.ts';
@@ -13,6 +13,7 @@ import { repairTranscript, type RepairResult } from '../model/repair.ts';
 import type { TokenTable } from '../model/tokens.ts';
 import type { Message, ProviderId, Transcript } from '../model/types.ts';
 import { writeTranscript } from '../model/write.ts';
+import { selectEvictionContext } from './eviction.ts';
 import { memoN } from './memo.ts';
 
 export interface FaultedView {
@@ -169,7 +170,9 @@ export const selectPolicyPair = memoN(
     policies: readonly [PolicyId, PolicyId],
     budget: number,
   ): PolicyLesson[] => {
-    const ctx = prepareEviction(t, table, provider);
+    // The simulator's context (memoised; the worker's parts when it prepared them): one
+    // validation per transcript and provider, not one per budget step.
+    const ctx = selectEvictionContext(t, table, provider);
     return policies.map((p) => {
       const result = simulatePolicy(ctx, p, budget);
       return { result, lost: findLostMeaning(t, result.kept, result.evicted) };

@@ -88,7 +88,10 @@ export function useScrollAnchor(
     restoredFor.current = source;
     // A source shown anew starts at its top (the timeline element stays: its old offset would
     // otherwise carry over, and be written to the address as an anchor).
-    if (!anchor) return virtualizer.scrollToOffset(0);
+    if (!anchor) {
+      virtualizer.scrollToOffset(0);
+      return;
+    }
     const x = analysis.grouping.exchanges.find((e) => e.key === anchor);
     const row = x ? rowOfExchange[x.index] : undefined;
     if (row !== undefined && row >= 0) virtualizer.scrollToIndex(row, { align: 'start' });
