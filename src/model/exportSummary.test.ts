@@ -83,7 +83,10 @@ describe('buildIncidentSummary', () => {
       if (!first) return;
       expect(md).toContain('## First error');
       expect(md).toContain('from the transcript as pasted');
-      expect(md).toContain(`at message ${first.messageIndex} (`);
+      // Named as its row is (`#N`), with the provider's request index mapped to that row.
+      expect(md).toContain(`at message #${first.messageIndex} (`);
+      if (first.providerPath && /^messages\.\[?\d/.test(first.providerPath))
+        expect(md).toMatch(/\(request message \d+ = row #\d+\)/);
       // The provider's own text, character for character, inside the JSON body.
       expect(md).toContain(JSON.stringify(first.message));
       expect(md).toContain(`${t.messages.length} messages`);

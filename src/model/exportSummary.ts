@@ -13,6 +13,7 @@ import { parserFor } from './parse/registry.ts';
 import type { TokenTable } from './tokens.ts';
 import type { Message, ProviderId, Transcript } from './types.ts';
 import { analyze } from './analyze.ts';
+import { causeLabel, messageLabels, requestIndexNote } from './messageLabels.ts';
 import { redactTranscriptWithMaps } from './redact.ts';
 import type { TextCounter } from './tokens.ts';
 import type { Validation, Violation } from './validate/types.ts';
@@ -81,9 +82,13 @@ function firstError(v: Validation | undefined | null): Violation | null {
 function where(t: Transcript, v: Violation): string {
   // By our index: the raw index repeats for retry copies and split source messages.
   const m = t.messages[v.index];
-  const parts = [`message ${v.messageIndex}${m ? ` (${m.role}, \`${m.path}\`)` : ''}`];
+  const label = causeLabel(messageLabels(t.messages), v);
+  const parts = [`message ${label}${m ? ` (${m.role}, \`${m.path}\`)` : ''}`];
   if (v.blockIndex !== null) parts.push(`block ${v.blockIndex}`);
-  if (v.providerPath) parts.push(`provider path ${mdCode(v.providerPath)}`);
+  if (v.providerPath) {
+    const note = requestIndexNote(v.providerPath, m ? label : null);
+    parts.push(`provider path ${mdCode(v.providerPath)}${note ? ` (${note})` : ''}`);
+  }
   return parts.join(', ');
 }
 

@@ -103,6 +103,7 @@ export function derivedMessage(
     blocks: patch.blocks ?? from.blocks,
     raw: undefined,
   };
+  if (from.rawLine !== undefined) m.rawLine = from.rawLine;
   const sc = 'stringContent' in patch ? patch.stringContent : from.stringContent;
   if (sc && m.blocks.length === 1 && m.blocks[0]?.type === 'text') m.stringContent = true;
   if (from.meta) m.meta = from.meta;

@@ -2,10 +2,18 @@
  * Row labels: how the page names a message to the user. Rows, violations, fault descriptions and
  * lost-meaning notes all use these, so a text and the row it talks about always agree.
  *
- * A message is named by its source position, `#rawIndex` (as pasted). Several of our messages can
- * share one raw index — a retry fault's copy, a Vercel AI UIMessage or a Gemini CLI turn split into
- * several of ours, log lines merged per reply — and then each gets a sub-position: `#3.1`, `#3.2`
- * (1-based, in our order among the messages with that raw index). A raw index used once stays `#3`.
+ * One scheme: a row number `#N` is a message number, counted from 0 — the message's raw index
+ * (`Message.rawIndex`): its position in the source's message list as pasted (`messages[N]`), or
+ * in a log, which has lines rather than a message list, its position among the messages read
+ * from it. File lines are never row numbers: they are named as lines (`line 4`, `lines 4–5`,
+ * counted from 1, as an editor does) wherever a row shows its source. A provider counts the
+ * messages of the request it receives (`messages.N` in its error text), after the format's
+ * conversion (consecutive same-role records merged); `requestIndexNote` maps that to the row.
+ *
+ * Several of our messages can share one raw index — a retry fault's copy, a Vercel AI UIMessage
+ * or a Gemini CLI turn split into several of ours — and then each gets a sub-position: `#3.1`,
+ * `#3.2` (1-based, in our order among the messages with that raw index). A raw index used once
+ * stays `#3`.
  */
 import type { Message } from './types.ts';
 
@@ -68,4 +76,71 @@ export function messageLabels(messages: readonly Message[]): MessageLabels {
  */
 export function messageLabel(messages: readonly Message[], i: number): string {
   return messageLabels(messages).of(i);
+}
+
+/**
+ * How a message's file lines are named (1-based, as an editor numbers them): `line 4`,
+ * `lines 4–5`, `lines 4–5, 8` (runs of consecutive lines joined).
+ * @param lines the lines, ascending
+ */
+export function sourceLines(lines: readonly number[]): string {
+  const runs: string[] = [];
+  for (let i = 0; i < lines.length; ) {
+    let j = i;
+    while (j + 1 < lines.length && (lines[j + 1] as number) === (lines[j] as number) + 1) j++;
+    runs.push(j > i ? `${lines[i]}–${lines[j]}` : `${lines[i]}`);
+    i = j + 1;
+  }
+  return `${lines.length === 1 ? 'line' : 'lines'} ${runs.join(', ')}`;
+}
+
+/**
+ * What a row number means, for the row's tooltip: the message number and its base, and where the
+ * message sits in the source (a list path, or a log's file lines).
+ * @param m the message; @param label its row label (`messageLabels(ms).of(i)`)
+ */
+export function rowNumberTitle(m: Message, label: string): string {
+  const shared = label.includes('.') ? ', one of several rows made from it' : '';
+  return m.rawLine !== undefined
+    ? `Row ${label}: message ${m.rawIndex} of the log, counting from 0 (a reply written over several lines is one message)${shared}; in the file: ${m.path}`
+    : `Row ${label}: message ${m.rawIndex} of the source, counting from 0${shared}; in the source: ${m.path}`;
+}
+
+/** `messages.3…`, `messages.[3]…`, `contents[3]…`, `input[3]…`: the request's list and index. */
+const REQUEST_INDEX_RE = /^(?:messages|contents|input)(?:\.\[|\[|\.)(\d+)/;
+
+/**
+ * The index a provider's error path names in the request it received (`messages.9969.content.0`
+ * → 9969), or null when the path names none (`messages`, `toolConfig`, null).
+ */
+export function requestIndexOf(providerPath: string | null): number | null {
+  const m = providerPath === null ? null : REQUEST_INDEX_RE.exec(providerPath);
+  return m ? Number(m[1]) : null;
+}
+
+/**
+ * The mapping shown next to a provider's error text, so its request index is not taken for a row
+ * number: `request message 9969 = row #17755`. Null when the path names no index or no row holds
+ * the cause.
+ * @param providerPath `Violation.providerPath`; @param rowLabel the cause's row label, or null
+ */
+export function requestIndexNote(
+  providerPath: string | null,
+  rowLabel: string | null,
+): string | null {
+  const n = requestIndexOf(providerPath);
+  return n === null || rowLabel === null ? null : `request message ${n} = row ${rowLabel}`;
+}
+
+/**
+ * The row label of a violation's cause: by our index (`Violation.index`) when a row holds it,
+ * else `#messageIndex` (a message outside the rows), or `the summary` (an eviction's summary,
+ * raw index −1).
+ */
+export function causeLabel(
+  labels: MessageLabels,
+  v: { index: number; messageIndex: number },
+): string {
+  if (v.index >= 0) return labels.of(v.index);
+  return v.messageIndex >= 0 ? `#${v.messageIndex}` : 'the summary';
 }

@@ -5,9 +5,12 @@
  * `Transcript`. Everything downstream — pairing, exchanges, validation, tokens, eviction — reads
  * only this shape, so adding a format is a new parser file and nothing else.
  *
- * Indices: `Message.index` is the position in `Transcript.messages` (our order);
- * `Message.rawIndex` is the position in the source's primary list (`messages`, `input`,
- * `contents`, or the JSONL line number for logs) as pasted, before any provider-side merging.
+ * Indices (all 0-based): `Message.index` is the position in `Transcript.messages` (our order);
+ * `Message.rawIndex` is the message's number in the source as pasted, before any provider-side
+ * merging — its position in the source's primary list (`messages`, `input`, `contents`), or for a
+ * log (JSON Lines: records, not a message list) its position among the messages read from it.
+ * A log's file lines (1-based) are named in `Message.path` (`line 4`, `lines 4–5`) and its
+ * records' position in `Message.rawLine`. The row label `#N` is the raw index (`messageLabels.ts`).
  */
 
 /** Input formats we read. One parser file each under `parse/`. */
@@ -124,9 +127,17 @@ export type BlockType = Block['type'];
 export interface Message {
   /** Position in `Transcript.messages`. */
   index: number;
-  /** Position in the source's primary list as pasted (before any merging). */
+  /**
+   * Its number in the source as pasted (before any merging), 0-based: the position in the
+   * source's primary list, or for a log the position among the messages read from it.
+   */
   rawIndex: number;
-  /** Where it sits in the source, e.g. `messages.3` or `line 42`. */
+  /**
+   * Logs (JSON Lines) only: the position of its first record among the log's parsed lines
+   * (`Transcript.raw`), where a writer puts a new or changed message.
+   */
+  rawLine?: number;
+  /** Where it sits in the source, e.g. `messages.3`, or a log's file lines: `line 42`, `lines 4–5`. */
   path: string;
   role: Role;
   /** True when the source gave `content` as a plain string (kept for faithful export). */

@@ -4,6 +4,7 @@
  */
 import { memo, type ReactNode } from 'react';
 import type { ToolPair } from '../model/pairing.ts';
+import { rowNumberTitle } from '../model/messageLabels.ts';
 import type { PairsOfBlock } from '../state/selectors.ts';
 import type { PairSignals } from './arcs/pairSignals.ts';
 import type { Block, Message } from '../model/types.ts';
@@ -221,7 +222,7 @@ export const MessageRow = memo(function MessageRow(p: MessageRowProps) {
             {p.expanded ? '▾' : '▸'}
           </button>
           <span className="role">{ROLE_LABEL[m.role]}</span>
-          <span className="msg-index" title={`Position in the source: ${m.path}`}>
+          <span className="msg-index" title={rowNumberTitle(m, p.label)}>
             {p.label}
           </span>
         </span>

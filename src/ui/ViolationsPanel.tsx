@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { Validation, Violation } from '../model/validate/index.ts';
 import type { ViolationTarget } from '../state/selectors.ts';
 import { fmtInt, prettyJson } from './format.ts';
+import { RequestIndexNote } from './RequestIndexNote.tsx';
 
 export interface ViolationsPanelProps {
   validation: Validation;
@@ -125,9 +126,10 @@ function ViolationItem({
       ) : (
         <p className="violation-message">{v.message}</p>
       )}
-      {t.message >= 0 && (
+      <RequestIndexNote providerPath={v.providerPath} rowLabel={t.label} />
+      {t.label !== null && (
         <button type="button" className="jump" data-testid="jump" onClick={() => onJump(t.message)}>
-          Jump to message {t.label ?? `#${v.messageIndex}`}
+          Jump to message {t.label}
           {v.blockIndex !== null ? `, block ${v.blockIndex}` : ''}
         </button>
       )}

@@ -70,8 +70,12 @@ describe('claude-code-jsonl: the valid sample', () => {
     );
     const first = t.messages[1];
     expect(first?.blocks.map((b) => b.type)).toEqual(['thinking', 'text', 'tool_use', 'tool_use']);
-    expect(first?.path).toBe('line 3');
-    expect(first?.rawIndex).toBe(2);
+    // Its four lines are named as lines (1-based); its row number is its message number (from 0);
+    // `rawLine` is its first record's position among the parsed lines (for the writer).
+    expect(first?.path).toBe('lines 3–6');
+    expect(first?.rawIndex).toBe(1);
+    expect(first?.rawLine).toBe(2);
+    expect(t.messages.map((m) => m.rawIndex)).toEqual(t.messages.map((_, i) => i));
     expect(Array.isArray(first?.raw) && first.raw.length).toBe(4);
   });
 
@@ -223,7 +227,8 @@ describe('claude-code-jsonl: line handling', () => {
       'user:1',
       'user:1',
     ]);
-    expect(t.messages.map((m) => m.path)).toEqual(['line 1', 'line 2', 'line 3', 'line 4']);
+    // The reply's two lines are both named (the result written between them is not).
+    expect(t.messages.map((m) => m.path)).toEqual(['line 1', 'lines 2, 5', 'line 3', 'line 4']);
     const a = analyze(t);
     expect(pairCounts(a.pairs).answered).toBe(2);
     expect(a.validation.valid).toBe(true);

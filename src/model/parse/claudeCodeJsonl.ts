@@ -6,6 +6,8 @@
  *   written first), otherwise file order.
  * - The lines of one assistant reply (same `message.id`, one content block per line) become one
  *   message, at the position of its first line; tool results written between them stay after it.
+ *   Its `path` names every line it came from (`lines 4–5`); its raw index is its number among the
+ *   messages read (the row `#N`), its first line's record position is `rawLine` (the writer's).
  * - Usage is counted once per reply (the line with the largest `output_tokens`).
  * - `toolUseResult` (the UI's copy of a tool result) is ignored: only `message.content` went to
  *   the model.
@@ -18,6 +20,7 @@ import type { Block, Message, MessageMeta, Result, Transcript, UsageRecord } fro
 import type { JsonlLine, SourceDoc } from './json.ts';
 import { anthropicBlock } from './anthropicMessages.ts';
 import { type Entry, inParentOrder, parentOrder, threads } from './claudeCodeOrder.ts';
+import { sourceLines } from '../messageLabels.ts';
 import { writeClaudeCode } from './claudeCodeWrite.ts';
 import type { FormatParser } from './registry.ts';
 import { isObject, type Json, shapeError, str } from './util.ts';
@@ -117,6 +120,8 @@ interface ReadState {
   /** The open assistant reply (its `message.id` and message): later lines with that id join it. */
   replyId: string | undefined;
   reply: Message | null;
+  /** The open reply's file lines (1-based), named in its `path`. */
+  replyLines: number[];
   lastSide: boolean | null;
 }
 
@@ -167,8 +172,17 @@ function markerLine(s: ReadState, v: Json, type: string | undefined, line: numbe
  * Another line of the open reply: its blocks and raw line join the reply's message, and its usage
  * replaces the reply's when it counts at least as many output tokens.
  */
-function joinReply(s: ReadState, target: Message, blocks: Block[], v: Json, usage: Usage | null) {
+function joinReply(
+  s: ReadState,
+  target: Message,
+  blocks: Block[],
+  v: Json,
+  usage: Usage | null,
+  line: number,
+) {
   target.blocks.push(...blocks);
+  s.replyLines.push(line);
+  target.path = sourceLines(s.replyLines);
   target.raw = Array.isArray(target.raw) ? [...(target.raw as unknown[]), v] : [target.raw, v];
   const prev = s.usageByMsg[target.index];
   if (usage && (!prev || (usage.outputTokens ?? 0) >= (prev.outputTokens ?? 0)))
@@ -187,14 +201,15 @@ function assistantLine(s: ReadState, v: Json, msg: Json, pos: number, line: numb
   else if (m) s.model = m;
   const usage = usageOf(msg.usage);
   if (id && s.reply && s.replyId === id) {
-    joinReply(s, s.reply, blocks, v, usage);
+    joinReply(s, s.reply, blocks, v, usage, line);
     return;
   }
   const index = s.messages.length;
   const out: Message = {
     index,
-    rawIndex: pos,
-    path: `line ${line}`,
+    rawIndex: index,
+    rawLine: pos,
+    path: sourceLines([line]),
     role: 'assistant',
     blocks,
     raw: v,
@@ -205,6 +220,7 @@ function assistantLine(s: ReadState, v: Json, msg: Json, pos: number, line: numb
   if (usage) s.usageByMsg[index] = usage;
   s.replyId = id;
   s.reply = id ? out : null;
+  s.replyLines = [line];
   if (side) s.sidechains++;
 }
 
@@ -213,8 +229,9 @@ function userLine(s: ReadState, v: Json, msg: Json, pos: number, line: number, s
   const { blocks, stringContent } = contentBlocks(msg.content);
   const out: Message = {
     index: s.messages.length,
-    rawIndex: pos,
-    path: `line ${line}`,
+    rawIndex: s.messages.length,
+    rawLine: pos,
+    path: sourceLines([line]),
     role: 'user',
     blocks,
     raw: v,
@@ -272,6 +289,7 @@ function parse(doc: SourceDoc): Result<Transcript> {
     sidechains: 0,
     replyId: undefined,
     reply: null,
+    replyLines: [],
     lastSide: null,
   };
   for (let k = 0; k < ordered.length; k++) {

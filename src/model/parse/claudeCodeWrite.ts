@@ -4,7 +4,7 @@
  */
 import type { Message, Transcript } from '../types.ts';
 import { toAnthropicBlock } from './anthropicWrite.ts';
-import { isObject, type Json, str } from './util.ts';
+import { isObject, type Json, lineOf, str } from './util.ts';
 
 let newLine = 0;
 
@@ -121,18 +121,18 @@ export function writeClaudeCode(t: Transcript): string {
   const sessionId = isObject(session) ? (session.sessionId as string) : 'inspector-session';
   const usedTemplates = new Set<unknown>();
   const templateFor = (m: Message): { line: Json; usage: unknown } | null => {
-    const at = all[m.rawIndex];
+    const at = all[lineOf(m)];
     const role = m.role === 'assistant' ? 'assistant' : 'user';
     if (!isMessageLine(at) || at.type !== role || usedTemplates.has(at) || keptLines.has(at))
       return null;
     usedTemplates.add(at);
-    return { line: at, usage: role === 'assistant' ? replyUsage(all, m.rawIndex) : undefined };
+    return { line: at, usage: role === 'assistant' ? replyUsage(all, lineOf(m)) : undefined };
   };
   for (const m of t.messages) {
     const lines = linesOf(m).filter((l) => pos.has(l));
     if (m.raw === undefined || lines.length === 0) {
       const template = templateFor(m);
-      if (template && m.rawIndex >= cursor) flushTo(m.rawIndex + 1);
+      if (template && lineOf(m) >= cursor) flushTo(lineOf(m) + 1);
       const line = renderLine(m, lastUuid, t.settings.model, template, sessionId);
       out.push(line);
       if (typeof line.uuid === 'string') lastUuid = line.uuid;

@@ -149,11 +149,13 @@ describe('codex-jsonl: line handling', () => {
     const a = analyze(t);
     expect(a.pairs).toHaveLength(1);
     expect(a.pairs[0]).toMatchObject({ id: 'call_sh01', status: 'unanswered' });
+    // Message 1 of the rollout as read (the row #1), on line 3 of the file.
     expect(a.validation.violations[0]).toMatchObject({
       rule: 'unanswered_tool_use',
-      messageIndex: 2,
+      messageIndex: 1,
       ids: ['call_sh01'],
     });
+    expect(t.messages[1]?.path).toBe('line 3');
   });
 
   it('a rollback removes the last turn from the context', () => {

@@ -13,6 +13,7 @@
  *   context, as Codex does; `compacted` becomes a user message with `meta.compactSummary`.
  * - `session_meta.base_instructions.text` is the system prompt; the model is in `turn_context`.
  */
+import { sourceLines } from '../messageLabels.ts';
 import type { Message, Result, Transcript, UsageRecord } from '../types.ts';
 import type { JsonlLine, SourceDoc } from './json.ts';
 import type { FormatParser } from './registry.ts';
@@ -151,8 +152,9 @@ function eventMsg(s: RolloutState, p: Json, line: number) {
 function compacted(s: RolloutState, v: Json, p: Json, line: number, pos: number) {
   s.messages.push({
     index: s.messages.length,
-    rawIndex: pos,
-    path: `line ${line}`,
+    rawIndex: s.messages.length,
+    rawLine: pos,
+    path: sourceLines([line]),
     role: 'user',
     blocks: [{ type: 'text', text: str(p.message) ?? '' }],
     raw: v,
@@ -171,8 +173,9 @@ function responseItem(s: RolloutState, v: Json, p: Json, line: number, pos: numb
   const { role, blocks, sourceId } = itemMessage(p);
   s.messages.push({
     index: s.messages.length,
-    rawIndex: pos,
-    path: `line ${line}`,
+    rawIndex: s.messages.length,
+    rawLine: pos,
+    path: sourceLines([line]),
     role,
     blocks,
     raw: v,

@@ -3,7 +3,7 @@
  * is in codexJsonl.ts.
  */
 import type { Message, Transcript } from '../types.ts';
-import { argumentsText, isObject, type Json, str } from './util.ts';
+import { argumentsText, isObject, type Json, lineOf, str } from './util.ts';
 
 /** The `reasoning` item of a message's thinking and encrypted reasoning blocks, or null. */
 function reasoningPayload(m: Message): Json | null {
@@ -88,9 +88,9 @@ export function writeCodex(t: Transcript): string {
   for (const m of t.messages) {
     const p = m.raw !== undefined ? pos.get(m.raw) : undefined;
     if (p === undefined) {
-      const at = all[m.rawIndex];
+      const at = all[lineOf(m)];
       const source = items.has(at) && !kept.has(at) && isObject(at) ? at : null;
-      if (source && m.rawIndex >= cursor) flushTo(m.rawIndex + 1);
+      if (source && lineOf(m) >= cursor) flushTo(lineOf(m) + 1);
       out.push(...renderLines(m, source ? str(source.timestamp) : undefined));
     } else if (p >= cursor) flushTo(p + 1);
   }

@@ -165,6 +165,14 @@ export function notAnObject(raw: unknown, path: string, index: number, rawIndex 
   };
 }
 
+/**
+ * The record position (in `Transcript.raw`) a message came from: `rawLine`, set by the log's
+ * parser and kept by faults and copies; a message built without it (tests) uses its raw index.
+ */
+export function lineOf(m: Message): number {
+  return m.rawLine ?? m.rawIndex;
+}
+
 /** A transcript of messages with no request around them: no system prompt, no tools. */
 function requestless(
   format: FormatId,

@@ -326,6 +326,7 @@ export class Redactor {
     return {
       index: m.index,
       rawIndex: m.rawIndex,
+      ...(m.rawLine !== undefined ? { rawLine: m.rawLine } : {}),
       path: m.path,
       role: m.role,
       blocks,

@@ -8,7 +8,7 @@ import { DEFAULT_SUMMARY_TOKENS, POLICIES, type PolicyResult } from '../../model
 import { POLICY_REGISTRY, type PolicyId } from '../../model/evict/registry.ts';
 import type { Transcript } from '../../model/types.ts';
 import type { EvictionContext } from '../../model/evict/policies.ts';
-import { messageLabels } from '../../model/messageLabels.ts';
+import { causeLabel, messageLabels } from '../../model/messageLabels.ts';
 import { evictedCount, type PolicyChoice } from '../../state/eviction.ts';
 import { useAppStore } from '../../state/store.ts';
 import { PolicyError, PolicyFigures } from './PolicyFigures.tsx';
@@ -43,10 +43,7 @@ export function PolicyCard({
   const err = r.firstError;
   // Our index (a retry copy or split message shares its raw index); −1 for the summary message.
   const causeMessage = err ? err.index : -1;
-  const causeLabel =
-    err && causeMessage >= 0
-      ? messageLabels(transcript.messages).of(causeMessage)
-      : `#${err?.messageIndex ?? ''}`;
+  const cause = err ? causeLabel(messageLabels(transcript.messages), err) : '';
   const evicted = evictedCount(ctx, choice, r.cut);
   return (
     <section
@@ -66,7 +63,7 @@ export function PolicyCard({
         <PolicyError
           err={err}
           causeMessage={causeMessage}
-          causeLabel={causeLabel}
+          causeLabel={cause}
           providerLabel={providerLabel}
           onJump={onJump}
           full={full}

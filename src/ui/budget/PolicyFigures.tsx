@@ -7,6 +7,7 @@ import type { ReactNode } from 'react';
 import type { PolicyResult } from '../../model/evict/policies.ts';
 import type { Violation } from '../../model/validate/index.ts';
 import { fmtInt, prettyJson } from '../format.ts';
+import { RequestIndexNote } from '../RequestIndexNote.tsx';
 
 /**
  * The kept bar and the figures list.
@@ -124,6 +125,10 @@ export function PolicyError({
       >
         Jump to its cause: message {causeLabel}
       </button>
+      <RequestIndexNote
+        providerPath={err.providerPath}
+        rowLabel={causeMessage >= 0 ? causeLabel : null}
+      />
       {/* Four lines by default (the timeline keeps its height); the whole body on demand.
           Focusable, so its scroll works from the keyboard. */}
       <pre

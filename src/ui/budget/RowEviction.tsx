@@ -11,6 +11,8 @@ import type { ToolPair } from '../../model/pairing.ts';
 import type { MarkerLookup, PairStateLookup } from '../../state/eviction.ts';
 import { EVICTED_COMPARED, EVICTED_PRIMARY } from '../../state/eviction.ts';
 import { prettyJson } from '../format.ts';
+import { causeLabel } from '../../model/messageLabels.ts';
+import { RequestIndexNote } from '../RequestIndexNote.tsx';
 
 /** What the timeline needs from the simulator (built by App from `useEviction`). */
 export interface TimelineEviction {
@@ -144,9 +146,13 @@ function CutTooltip({
         <>
           <div>
             <b>HTTP 400</b> from {eviction.providerLabel} · [{err.code}] {err.rule} at message{' '}
-            {err.index >= 0 ? eviction.labelOf(err.index) : `#${err.messageIndex}`}
+            {causeLabel({ of: eviction.labelOf }, err)}
           </div>
           <pre data-testid="cut-error-body">{prettyJson(err.error)}</pre>
+          <RequestIndexNote
+            providerPath={err.providerPath}
+            rowLabel={err.index >= 0 ? eviction.labelOf(err.index) : null}
+          />
         </>
       ) : (
         <div>safe: {eviction.providerLabel} accepts the request that starts here.</div>
