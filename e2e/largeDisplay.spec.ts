@@ -156,6 +156,11 @@ test('while a large file streams its verdicts are provisional; Cancel gives the 
         copyButtons: number;
         simulator: string | null;
         policyVerdicts: number;
+        summary: string | null;
+        brokenCounts: number;
+        brokenPending: string;
+        cutMarkers: number;
+        violationRows: number;
       }>((resolve) => {
         const look = () => {
           const verdict = document.querySelector('[data-testid=verdict]');
@@ -173,6 +178,14 @@ test('while a large file streams its verdicts are provisional; Cancel gives the 
                   .querySelector('[data-testid=simulator]')
                   ?.getAttribute('data-provisional') ?? null,
               policyVerdicts: document.querySelectorAll('[data-testid=policy-verdict]').length,
+              summary:
+                document.querySelector('[data-testid=summary]')?.getAttribute('data-provisional') ??
+                null,
+              brokenCounts: document.querySelectorAll('[data-testid=count-broken]').length,
+              brokenPending:
+                document.querySelector('[data-testid=count-broken-pending]')?.textContent ?? '',
+              cutMarkers: document.querySelectorAll('[data-testid=cut-marker]').length,
+              violationRows: document.querySelectorAll('.msg.has-violation').length,
             };
             cancel.click();
             resolve(out);
@@ -197,6 +210,13 @@ test('while a large file streams its verdicts are provisional; Cancel gives the 
   expect(preview.copyButtons).toBe(0);
   expect(preview.simulator).toBe('true');
   expect(preview.policyVerdicts).toBe(0);
+  // The stats line's counts read as provisional, and no pair is counted broken (a call near the
+  // preview's end may be answered further on); no row or cut is marked from the preview's verdict.
+  expect(preview.summary).toBe('true');
+  expect(preview.brokenCounts).toBe(0);
+  expect(preview.brokenPending).toContain('broken: after the whole file');
+  expect(preview.cutMarkers).toBe(0);
+  expect(preview.violationRows).toBe(0);
 
   // 7. Cancelled: the previous transcript comes back, and the Sample menu names it again.
   await expect(page.getByTestId('load-cancelled')).toContainText(

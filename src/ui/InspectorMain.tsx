@@ -16,6 +16,7 @@ import {
   selectPinnedText,
   selectTokens,
   selectViolationTargets,
+  type ViolationTarget,
 } from '../state/selectors.ts';
 import { useAppStore } from '../state/store.ts';
 import { selectPairSignals } from './arcs/pairSignals.ts';
@@ -29,6 +30,9 @@ import { SummaryLine } from './SummaryLine.tsx';
 import { Timeline } from './Timeline.tsx';
 import type { InspectionState } from './useInspection.ts';
 import { VerdictColumn } from './VerdictColumn.tsx';
+
+/** No violation rows (a preview's, whose verdict waits for the whole file). */
+const NO_TARGETS: ViolationTarget[] = [];
 
 export interface InspectorMainProps {
   analysis: Analysis;
@@ -111,6 +115,7 @@ export function InspectorMain(p: InspectorMainProps) {
           tokens={tokens}
           providerLabel={providerLabel}
           parsed={p.parsed}
+          provisional={partial}
         />
         <TranscriptWarnings warnings={analysis.transcript.warnings} />
         {pinned && <PinnedSystem text={pinned} />}
@@ -137,11 +142,12 @@ export function InspectorMain(p: InspectorMainProps) {
           tokens={tokens}
           dimmed={selectDimmed(analysis, roleFilter, blockFilter)}
           matches={matches}
-          violations={targets}
+          // A preview's verdicts and cuts judge a request cut off mid-read: none is marked.
+          violations={partial ? NO_TARGETS : targets}
           expanded={p.expanded}
           onToggle={p.toggle}
-          eviction={timelineEviction}
-          lostMarks={lostMarks}
+          eviction={partial ? null : timelineEviction}
+          lostMarks={partial ? null : lostMarks}
           query={find}
         />
       </section>

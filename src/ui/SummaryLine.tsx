@@ -19,6 +19,12 @@ export interface SummaryLineProps {
   tokens: TokenTable;
   providerLabel: string;
   parsed: InspectionState['parsed'];
+  /**
+   * The streamed file still being read while its preview (first rows) is drawn
+   * (`partialLoadName`): the counts are of those rows only and no pair is called broken yet (its
+   * tool_result may simply not be read yet); null/undefined = complete.
+   */
+  provisional?: string | null | undefined;
 }
 
 export function SummaryLine({
@@ -28,12 +34,26 @@ export function SummaryLine({
   tokens,
   providerLabel,
   parsed,
+  provisional,
 }: SummaryLineProps) {
   const setFormatOverride = useAppStore((s) => s.setFormatOverride);
   return (
-    <div className="summary" data-testid="summary">
+    <div
+      className="summary"
+      data-testid="summary"
+      data-provisional={provisional ? 'true' : undefined}
+    >
       <span data-testid="format">{analysis.transcript.format}</span> →{' '}
       <span data-testid="provider">{analysis.provider}</span>
+      {provisional && (
+        <span
+          className="provisional-tag"
+          data-testid="summary-provisional"
+          title={`${provisional} is still being read: these counts are of its first rows`}
+        >
+          first rows only:
+        </span>
+      )}
       <span>
         <b data-testid="count-messages">{fmtInt(counts.messages)}</b>{' '}
         {counts.messages === 1 ? 'message' : 'messages'}
@@ -46,6 +66,41 @@ export function SummaryLine({
         <span className="swatch sw-arc" aria-hidden="true" />
         <b data-testid="count-arcs">{fmtInt(counts.arcs)}</b> {counts.arcs === 1 ? 'arc' : 'arcs'}
       </span>
+      {provisional ? (
+        <span
+          data-testid="count-broken-pending"
+          title="Counted once the whole file is read: a tool_use near the end of the rows read so far may have its tool_result further on"
+        >
+          <span className="swatch sw-arc-bad" aria-hidden="true" />
+          broken: after the whole file
+        </span>
+      ) : (
+        <PairCounts signals={signals} providerLabel={providerLabel} />
+      )}
+      <span className="basis" title="How the token counts were obtained" data-testid="token-basis">
+        {fmtInt(tokens.total)} tokens, {tokens.basis.label}
+      </span>
+      {parsed?.ambiguous && (
+        <AmbiguousFormat
+          candidates={parsed.candidates}
+          current={analysis.transcript.format}
+          onPick={setFormatOverride}
+        />
+      )}
+    </div>
+  );
+}
+
+/** The broken and warning pair counts of a complete analysis (red and amber arcs). */
+function PairCounts({
+  signals,
+  providerLabel,
+}: {
+  signals: PairSignals | null;
+  providerLabel: string;
+}) {
+  return (
+    <>
       <span
         className={signals && signals.errorArcs > 0 ? 'bad' : ''}
         title={`Pairs the ${providerLabel} verdict holds against the request (red arcs)`}
@@ -64,16 +119,6 @@ export function SummaryLine({
           {signals.warningArcs === 1 ? '' : 's'}
         </span>
       )}
-      <span className="basis" title="How the token counts were obtained" data-testid="token-basis">
-        {fmtInt(tokens.total)} tokens, {tokens.basis.label}
-      </span>
-      {parsed?.ambiguous && (
-        <AmbiguousFormat
-          candidates={parsed.candidates}
-          current={analysis.transcript.format}
-          onPick={setFormatOverride}
-        />
-      )}
-    </div>
+    </>
   );
 }
