@@ -18,6 +18,11 @@ export interface Source {
   sampleId?: string;
   /** A large file the worker streams itself (issue 7); `text` is then ''. */
   file?: Blob;
+  /**
+   * A small opened file's own bytes (the File picked or dropped), for the "Original file" export
+   * only: the engine reads `text`, never this. Not kept over a reload.
+   */
+  original?: Blob;
 }
 
 /** What is selected: one message row, or one tool_use→tool_result pair (by `ToolPair.key`). */

@@ -47,6 +47,8 @@ export function useLoadFile(
         text: r.value,
         name: displayName(file.name.replace(/\.gz$/i, '')),
         origin: 'file',
+        // The bytes as picked (a .gz stays packed), for the "Original file" export.
+        original: file,
       });
     },
     [setSource, setFileError],

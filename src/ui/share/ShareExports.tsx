@@ -1,7 +1,9 @@
 /**
- * The share panel's exports: the kept request (after the primary policy at the budget, else the
- * transcript), the incident summary in Markdown, and the timeline as SVG or PNG, each as a file or
- * copied. The summary carries no transcript content unless the user ticks it in.
+ * The share panel's exports: the original file or paste (the bytes as opened, while unmodified),
+ * the kept request (after the primary policy at the budget, else the transcript as the page read
+ * it, written back in its format), the incident summary in Markdown, and the timeline as SVG or
+ * PNG, each as a file or copied. The summary carries no transcript content unless the user ticks
+ * it in.
  */
 import { useState } from 'react';
 import type { Analysis } from '../../model/analyze.ts';
@@ -15,6 +17,8 @@ import type { TextCounter, TokenTable } from '../../model/tokens.ts';
 import { VALIDATORS } from '../../model/validate/index.ts';
 import { fmtInt } from '../format.ts';
 import { downloadBlob, svgToPngBlob } from './download.ts';
+import type { OriginalExport } from './originalExport.ts';
+import { exportExt } from './shareLinks.ts';
 import { copy } from './ShareParts.tsx';
 import { buildTimelineSvg } from './timelineSvg.ts';
 import type { ShareEvictions } from './useShareData.ts';
@@ -30,6 +34,18 @@ export interface SummaryLinks {
 }
 
 /**
+ * The summary's link: by default the structure-only one (else the view only), and the summary is
+ * made from the structure-only copy; ticked in, the link to this view and the transcript itself.
+ */
+function summaryLinkOf(links: SummaryLinks, includeTranscript: boolean): SummaryLink {
+  if (includeTranscript)
+    return { url: links.full, contains: links.carriesTranscript ? 'transcript' : 'view' };
+  return links.structure !== null
+    ? { url: links.structure, contains: 'structure' }
+    : { url: links.viewOnly(), contains: 'view' };
+}
+
+/**
  * The export section.
  * @param baseName the files' name stem (`exportBaseName`)
  */
@@ -40,6 +56,7 @@ export function ExportSection({
   evictions,
   links,
   baseName,
+  source: { original, modified },
 }: {
   analysis: Analysis;
   counter: TextCounter;
@@ -47,16 +64,15 @@ export function ExportSection({
   evictions: ShareEvictions;
   links: SummaryLinks;
   baseName: string;
+  /**
+   * `original`: the original file or paste (`originalExport`), or null when not offered;
+   * `modified`: faults are applied (the transcript is the page's changed copy).
+   */
+  source: { original: OriginalExport | null; modified: boolean };
 }) {
   const [includeTranscript, setIncludeTranscript] = useState(false);
   const [status, setStatus] = useState('');
-  // By default the summary's link is the structure-only one (else the view only) and it is made
-  // from the structure-only copy; ticked in, the link to this view and the transcript itself.
-  const summaryLink: SummaryLink = includeTranscript
-    ? { url: links.full, contains: links.carriesTranscript ? 'transcript' : 'view' }
-    : links.structure !== null
-      ? { url: links.structure, contains: 'structure' }
-      : { url: links.viewOnly(), contains: 'view' };
+  const summaryLink = summaryLinkOf(links, includeTranscript);
   const summary = () =>
     buildSharedIncidentSummary(
       {
@@ -89,7 +105,10 @@ export function ExportSection({
         summary={summary}
         svg={svg}
         setStatus={setStatus}
+        original={original}
+        modified={modified}
       />
+      <ExportNote original={original} evicted={evictions.chosen !== null} modified={modified} />
       <label className="share-note">
         <input
           type="checkbox"
@@ -107,7 +126,90 @@ export function ExportSection({
   );
 }
 
-/** The six export buttons; `summary` and `svg` build their text only when clicked. */
+/**
+ * Which export is which: the original (the bytes as opened or pasted) and the transcript or kept
+ * request (the page's reading, written back in the format: not the file byte for byte).
+ */
+function ExportNote({
+  original,
+  evicted,
+  modified,
+}: {
+  original: OriginalExport | null;
+  evicted: boolean;
+  modified: boolean;
+}) {
+  const what = evicted
+    ? 'Request after …: the messages the policy keeps'
+    : modified
+      ? 'Transcript with the faults: the messages as read, with the faults applied'
+      : 'Transcript as read: the messages as this page read them';
+  return (
+    <p className="share-note" data-testid="export-note">
+      {original && `${original.label}: ${original.note}. `}
+      {what}, written back in the source&apos;s format by the page — not the file byte for byte (a
+      Claude Code reply&apos;s lines may come back as one record).
+    </p>
+  );
+}
+
+/**
+ * The source exports: the original (when offered), the transcript or kept request as a file,
+ * and copied.
+ */
+function SourceButtons({
+  analysis,
+  chosen,
+  baseName,
+  original,
+  modified,
+  setStatus,
+}: {
+  analysis: Analysis;
+  chosen: ShareEvictions['chosen'];
+  baseName: string;
+  original: OriginalExport | null;
+  modified: boolean;
+  setStatus: (status: string) => void;
+}) {
+  const ext = exportExt(analysis.transcript);
+  const kept = () => exportKeptSource(analysis.transcript, chosen);
+  const name = `${baseName}.${chosen ? `${chosen.policy}-${chosen.budget}.` : ''}${ext}`;
+  return (
+    <>
+      {original && (
+        <button
+          type="button"
+          data-testid="export-original"
+          onClick={() => downloadBlob(original.name, original.blob())}
+        >
+          {original.label}
+        </button>
+      )}
+      <button
+        type="button"
+        data-testid="export-kept"
+        onClick={() => downloadBlob(name, new Blob([kept()], { type: 'application/json' }))}
+      >
+        {chosen
+          ? `Request after ${chosen.policy} at ${fmtInt(chosen.budget)} tokens`
+          : modified
+            ? 'Transcript with the faults'
+            : 'Transcript as read'}{' '}
+        (.{ext})
+      </button>
+      <button
+        type="button"
+        data-testid="export-kept-copy"
+        onClick={() => copy(kept(), (ok) => setStatus(ok ? 'Request copied.' : 'Copy failed.'))}
+      >
+        Copy request
+      </button>
+    </>
+  );
+}
+
+/** The export buttons; `summary` and `svg` build their text only when clicked. */
 function ExportButtons({
   analysis,
   chosen,
@@ -115,6 +217,8 @@ function ExportButtons({
   summary,
   svg,
   setStatus,
+  original,
+  modified,
 }: {
   analysis: Analysis;
   chosen: ShareEvictions['chosen'];
@@ -122,9 +226,9 @@ function ExportButtons({
   summary: () => string;
   svg: () => string;
   setStatus: (status: string) => void;
+  original: OriginalExport | null;
+  modified: boolean;
 }) {
-  const ext = analysis.transcript.listKey === 'lines' ? 'jsonl' : 'json';
-  const kept = () => exportKeptSource(analysis.transcript, chosen);
   const copied = (what: string) => (ok: boolean) =>
     setStatus(ok ? `${what} copied.` : 'Copy failed.');
   const download = (name: string, text: string, type: string) =>
@@ -136,29 +240,14 @@ function ExportButtons({
     );
   return (
     <div className="share-exports">
-      <button
-        type="button"
-        data-testid="export-kept"
-        onClick={() =>
-          download(
-            `${baseName}.${chosen ? `${chosen.policy}-${chosen.budget}.` : ''}${ext}`,
-            kept(),
-            'application/json',
-          )
-        }
-      >
-        {chosen
-          ? `Request after ${chosen.policy} at ${fmtInt(chosen.budget)} tokens`
-          : 'Transcript'}{' '}
-        (.{ext})
-      </button>
-      <button
-        type="button"
-        data-testid="export-kept-copy"
-        onClick={() => copy(kept(), copied('Request'))}
-      >
-        Copy request
-      </button>
+      <SourceButtons
+        analysis={analysis}
+        chosen={chosen}
+        baseName={baseName}
+        original={original}
+        modified={modified}
+        setStatus={setStatus}
+      />
       <button
         type="button"
         data-testid="export-summary"

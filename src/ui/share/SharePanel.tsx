@@ -13,7 +13,8 @@ import { buildShareLink, buildViewOnlyFragment } from '../../state/permalink/sto
 import { pageUrlWithoutHash } from '../../state/urlSync.ts';
 import { ExportSection } from './ShareExports.tsx';
 import { StructureSection, ViewLinkSection } from './ShareSections.tsx';
-import { exportBaseName, viewLink } from './shareLinks.ts';
+import { originalExport } from './originalExport.ts';
+import { exportBaseName, exportExt, viewLink } from './shareLinks.ts';
 import { useShareEvictions, useStructureRedaction } from './useShareData.ts';
 
 export { LINK_SOFT_LIMIT } from './shareLinks.ts';
@@ -67,6 +68,8 @@ export function Panel({
 
   const tokens = selectTokens(analysis.transcript, analysis.provider, counter);
   const evictions = useShareEvictions(analysis, tokens, fields);
+  const baseName = exportBaseName(source);
+  const modified = fields.faults.length > 0;
 
   return (
     <div className="share-panel" data-testid="share-panel">
@@ -89,7 +92,11 @@ export function Panel({
           structure: structureLink,
           viewOnly: () => `${base}#${buildViewOnlyFragment(state)}`,
         }}
-        baseName={exportBaseName(source)}
+        baseName={baseName}
+        source={{
+          original: originalExport(source, modified, baseName, exportExt(analysis.transcript)),
+          modified,
+        }}
       />
     </div>
   );

@@ -9,6 +9,7 @@ import {
   buildViewOnlyFragment,
   isAwaitingTranscript,
 } from '../../state/permalink/storeLink.ts';
+import type { Transcript } from '../../model/types.ts';
 import type { AppState, Source } from '../../state/store.ts';
 
 /**
@@ -23,6 +24,11 @@ export function exportBaseName(source: Source): string {
   return (source.name || source.sampleId || 'transcript')
     .replace(/\.(jsonl?|gz)$/i, '')
     .replace(/[^\w.-]+/g, '_');
+}
+
+/** The exports' extension for a transcript: `jsonl` for a log's lines, else `json`. */
+export function exportExt(t: Transcript): 'json' | 'jsonl' {
+  return t.listKey === 'lines' ? 'jsonl' : 'json';
 }
 
 /**

@@ -1,0 +1,112 @@
+/**
+ * The export menu says which download is which (newcomer finding): "Original file" is exactly
+ * the bytes opened (or the text pasted), offered while the transcript is unmodified; "Transcript
+ * as read" is the page's reading written back in the format, which need not be the file byte for
+ * byte (a Claude Code reply's lines come back as one record).
+ */
+import { readFileSync } from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+import { generate } from '../scripts/gen.ts';
+import { openDefault, paste } from './helpers.ts';
+
+const line = (o: object) => JSON.stringify({ sessionId: 's1', ...o }, null, 0);
+/** A prompt and one reply written over two lines, with spacing no writer would reproduce. */
+const LOG =
+  [
+    line({ type: 'user', uuid: 'u1', parentUuid: null, message: { role: 'user', content: 'go' } }),
+    line({
+      type: 'assistant',
+      uuid: 'a1',
+      parentUuid: 'u1',
+      message: { id: 'm1', role: 'assistant', content: [{ type: 'text', text: 'Looking.' }] },
+    }),
+    line({
+      type: 'assistant',
+      uuid: 'a2',
+      parentUuid: 'a1',
+      message: { id: 'm1', role: 'assistant', content: [{ type: 'text', text: 'Done.' }] },
+    }).replace('{', '{ '),
+  ].join('\r\n') + '\r\n';
+
+async function save(page: Page, testId: string): Promise<{ name: string; bytes: Buffer }> {
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByTestId(testId).click(),
+  ]);
+  return { name: download.suggestedFilename(), bytes: readFileSync(await download.path()) };
+}
+
+test('an opened log: Original file is the bytes opened; Transcript as read is the page’s writing', async ({
+  page,
+}) => {
+  await openDefault(page);
+  await page.getByTestId('file-input').setInputFiles({
+    name: 'session.jsonl',
+    mimeType: 'application/x-ndjson',
+    buffer: Buffer.from(LOG),
+  });
+  await expect(page.getByTestId('count-messages')).toHaveText('2');
+  await page.getByTestId('share-open').click();
+  await expect(page.getByTestId('export-original')).toHaveText('Original file (session.jsonl)');
+  await expect(page.getByTestId('export-kept')).toHaveText('Transcript as read (.jsonl)');
+  await expect(page.getByTestId('export-note')).toContainText(
+    'Original file (session.jsonl): the bytes you opened, unchanged.',
+  );
+  await expect(page.getByTestId('export-note')).toContainText('not the file byte for byte');
+  const original = await save(page, 'export-original');
+  expect(original.name).toBe('session.jsonl');
+  expect(original.bytes.equals(Buffer.from(LOG))).toBe(true);
+  const asRead = await save(page, 'export-kept');
+  expect(asRead.bytes.equals(Buffer.from(LOG))).toBe(false);
+  expect(asRead.bytes.toString('utf8')).toContain('Looking.');
+
+  // A fault makes the transcript the page's changed copy: no original offered, the label says so.
+  await page.keyboard.press('Escape');
+  await page.getByTestId('fault-truncate').click();
+  await expect(page.getByTestId('fault-applied')).toBeVisible();
+  if (!(await page.getByTestId('export-kept').isVisible()))
+    await page.getByTestId('share-open').click();
+  await expect(page.getByTestId('export-kept')).toHaveText('Transcript with the faults (.jsonl)');
+  await expect(page.getByTestId('export-original')).toHaveCount(0);
+});
+
+test('a streamed (large) file: Original file is the File itself, byte for byte', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const text = generate({ format: 'claude-code-jsonl', messages: 800, mb: 3, seed: 7 });
+  await openDefault(page);
+  await page.getByTestId('file-input').setInputFiles({
+    name: 'big.jsonl',
+    mimeType: 'application/x-ndjson',
+    buffer: Buffer.from(text),
+  });
+  await expect(page.getByTestId('load-progress')).toHaveCount(0, { timeout: 60_000 });
+  await expect(page.getByTestId('summary')).not.toHaveAttribute('data-provisional', 'true');
+  await page.getByTestId('share-open').click();
+  await expect(page.getByTestId('export-original')).toHaveText('Original file (big.jsonl)');
+  const original = await save(page, 'export-original');
+  expect(original.bytes.equals(Buffer.from(text))).toBe(true);
+});
+
+test('a paste: Pasted text is the text as pasted', async ({ page }) => {
+  await openDefault(page);
+  const text = JSON.stringify(
+    { model: 'claude-sonnet-4-5', max_tokens: 64, messages: [{ role: 'user', content: 'hi' }] },
+    null,
+    4,
+  );
+  await paste(page, text);
+  await expect(page.getByTestId('count-messages')).toHaveText('1');
+  await page.getByTestId('share-open').click();
+  await expect(page.getByTestId('export-original')).toHaveText('Pasted text (.json)');
+  const pasted = await save(page, 'export-original');
+  expect(pasted.bytes.toString('utf8')).toBe(text);
+});
+
+test('a sample: no original offered, the transcript export says what it is', async ({ page }) => {
+  await openDefault(page);
+  await page.getByTestId('share-open').click();
+  await expect(page.getByTestId('export-kept')).toHaveText('Transcript as read (.json)');
+  await expect(page.getByTestId('export-original')).toHaveCount(0);
+});

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import type { Source } from '../../state/store.ts';
+import { originalExport } from './originalExport.ts';
+
+const file = new File(['{"type":"user"}\n'], 'session.jsonl.gz');
+
+describe('originalExport: the bytes as opened, next to the transcript as read', () => {
+  it('a streamed file: the picked File itself (nothing decoded or copied), under its own name', () => {
+    const source: Source = { text: '', name: 'session.jsonl', origin: 'file', file };
+    const o = originalExport(source, false, 'session', 'jsonl');
+    expect(o?.name).toBe('session.jsonl.gz');
+    expect(o?.label).toBe('Original file (session.jsonl.gz)');
+    expect(o?.blob()).toBe(file);
+  });
+
+  it('a small file read as text: its File is kept for the export, not the decoded text', () => {
+    const source: Source = {
+      text: 'decoded',
+      name: 'session.jsonl',
+      origin: 'file',
+      original: file,
+    };
+    expect(originalExport(source, false, 'session', 'jsonl')?.blob()).toBe(file);
+  });
+
+  it('a file whose bytes are gone (a reload kept its text): the text, labelled as the text read', async () => {
+    const source: Source = { text: 'a\nb\n', name: 'session.jsonl', origin: 'file' };
+    const o = originalExport(source, false, 'session', 'jsonl');
+    expect(o?.label).toBe("Original file's text (.jsonl)");
+    expect(await o?.blob().text()).toBe('a\nb\n');
+  });
+
+  it('a paste: the text as pasted', async () => {
+    const text = '{ "messages": [] }\r\n';
+    const o = originalExport({ text, name: '', origin: 'paste' }, false, 'transcript', 'json');
+    expect(o?.label).toBe('Pasted text (.json)');
+    expect(o?.name).toBe('transcript.json');
+    expect(await o?.blob().text()).toBe(text);
+  });
+
+  it('not offered for a modified transcript, a sample or a link', () => {
+    const source: Source = { text: '', name: 'session.jsonl', origin: 'file', file };
+    expect(originalExport(source, true, 'session', 'jsonl')).toBeNull();
+    expect(
+      originalExport({ text: '[]', name: 'invoice', origin: 'sample' }, false, 'x', 'json'),
+    ).toBeNull();
+    expect(originalExport({ text: '[]', name: '', origin: 'link' }, false, 'x', 'json')).toBeNull();
+  });
+});

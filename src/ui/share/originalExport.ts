@@ -1,0 +1,63 @@
+/**
+ * The "original" export: exactly what the user opened or pasted, next to the transcript as the
+ * page read it (written back by the format's writer, which is not byte for byte the file: a
+ * Claude Code reply's lines may come back as one record). Offered for an opened file or a paste
+ * while the transcript is unmodified (no fault applied).
+ *
+ * A file's bytes are never decoded or copied for it: the File the user picked is the download
+ * (a streamed file's `Source.file`, a small file's `Source.original`), so a 100 MB log costs no
+ * memory; only a file whose Blob is gone (after a reload, the tab kept its text) is re-encoded
+ * from that text, once, and says so.
+ */
+import type { Source } from '../../state/store.ts';
+
+/** What the Original button downloads and how it is labelled. */
+export interface OriginalExport {
+  /** The file name offered. */
+  name: string;
+  /** The button's text. */
+  label: string;
+  /** What the download holds, for the note under the buttons. */
+  note: string;
+  /** The bytes: the picked File itself, or the pasted text (built when clicked). */
+  blob: () => Blob;
+}
+
+/**
+ * The original export of a source, or null: not a file or paste, or the transcript shown is
+ * modified (faults applied).
+ * @param baseName the exports' name stem (`exportBaseName`); @param ext `json` or `jsonl`
+ */
+export function originalExport(
+  source: Source,
+  modified: boolean,
+  baseName: string,
+  ext: string,
+): OriginalExport | null {
+  if (modified) return null;
+  const picked = source.file ?? source.original;
+  if (source.origin === 'file' && picked) {
+    const name = picked instanceof File && picked.name ? picked.name : `${baseName}.${ext}`;
+    return {
+      name,
+      label: `Original file (${name})`,
+      note: 'the bytes you opened, unchanged',
+      blob: () => picked,
+    };
+  }
+  if (source.origin === 'file' && source.text !== '')
+    return {
+      name: `${baseName}.${ext}`,
+      label: `Original file's text (.${ext})`,
+      note: "the file's text as it was read (kept by this tab; a .gz comes back inflated)",
+      blob: () => new Blob([source.text], { type: 'text/plain' }),
+    };
+  if (source.origin === 'paste' && source.text !== '')
+    return {
+      name: `${baseName}.${ext}`,
+      label: `Pasted text (.${ext})`,
+      note: 'the text as you pasted it, unchanged',
+      blob: () => new Blob([source.text], { type: 'text/plain' }),
+    };
+  return null;
+}
