@@ -108,7 +108,7 @@ export function ExportSection({
         original={original}
         modified={modified}
       />
-      <ExportNote original={original} evicted={evictions.chosen !== null} modified={modified} />
+      <ExportNote original={original} chosen={evictions.chosen} modified={modified} />
       <label className="share-note">
         <input
           type="checkbox"
@@ -126,29 +126,35 @@ export function ExportSection({
   );
 }
 
+/** The transcript export's name: the request a policy leaves, or the transcript as read or faulted. */
+function keptLabel(chosen: ShareEvictions['chosen'], modified: boolean): string {
+  if (chosen) return `Request after ${chosen.policy} at ${fmtInt(chosen.budget)} tokens`;
+  return modified ? 'Transcript with the faults' : 'Transcript as read';
+}
+
 /**
  * Which export is which: the original (the bytes as opened or pasted) and the transcript or kept
  * request (the page's reading, written back in the format: not the file byte for byte).
  */
 function ExportNote({
   original,
-  evicted,
+  chosen,
   modified,
 }: {
   original: OriginalExport | null;
-  evicted: boolean;
+  chosen: ShareEvictions['chosen'];
   modified: boolean;
 }) {
-  const what = evicted
-    ? 'Request after …: the messages the policy keeps'
+  const what = chosen
+    ? 'the messages the policy keeps'
     : modified
-      ? 'Transcript with the faults: the messages as read, with the faults applied'
-      : 'Transcript as read: the messages as this page read them';
+      ? 'the messages as read, with the faults applied'
+      : 'the messages as this page read them';
   return (
     <p className="share-note" data-testid="export-note">
       {original && `${original.label}: ${original.note}. `}
-      {what}, written back in the source&apos;s format by the page — not the file byte for byte (a
-      Claude Code reply&apos;s lines may come back as one record).
+      {keptLabel(chosen, modified)}: {what}, written back in the source&apos;s format by the page —
+      not the file byte for byte (a Claude Code reply&apos;s lines may come back as one record).
     </p>
   );
 }
@@ -191,12 +197,7 @@ function SourceButtons({
         data-testid="export-kept"
         onClick={() => downloadBlob(name, new Blob([kept()], { type: 'application/json' }))}
       >
-        {chosen
-          ? `Request after ${chosen.policy} at ${fmtInt(chosen.budget)} tokens`
-          : modified
-            ? 'Transcript with the faults'
-            : 'Transcript as read'}{' '}
-        (.{ext})
+        {keptLabel(chosen, modified)} (.{ext})
       </button>
       <button
         type="button"
