@@ -161,6 +161,8 @@ test('while a large file streams its verdicts are provisional; Cancel gives the 
         brokenPending: string;
         cutMarkers: number;
         violationRows: number;
+        brokenArcs: number;
+        errorChips: number;
       }>((resolve) => {
         const look = () => {
           const verdict = document.querySelector('[data-testid=verdict]');
@@ -186,6 +188,8 @@ test('while a large file streams its verdicts are provisional; Cancel gives the 
                 document.querySelector('[data-testid=count-broken-pending]')?.textContent ?? '',
               cutMarkers: document.querySelectorAll('[data-testid=cut-marker]').length,
               violationRows: document.querySelectorAll('.msg.has-violation').length,
+              brokenArcs: document.querySelectorAll('[data-testid=arc-layer] .arc.broken').length,
+              errorChips: document.querySelectorAll('.chip.broken').length,
             };
             cancel.click();
             resolve(out);
@@ -217,6 +221,8 @@ test('while a large file streams its verdicts are provisional; Cancel gives the 
   expect(preview.brokenPending).toContain('broken: after the whole file');
   expect(preview.cutMarkers).toBe(0);
   expect(preview.violationRows).toBe(0);
+  expect(preview.brokenArcs).toBe(0);
+  expect(preview.errorChips).toBe(0);
 
   // 7. Cancelled: the previous transcript comes back, and the Sample menu names it again.
   await expect(page.getByTestId('load-cancelled')).toContainText(

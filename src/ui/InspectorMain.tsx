@@ -31,7 +31,10 @@ import { Timeline } from './Timeline.tsx';
 import type { InspectionState } from './useInspection.ts';
 import { VerdictColumn } from './VerdictColumn.tsx';
 
-/** No violation rows (a preview's, whose verdict waits for the whole file). */
+/**
+ * No violation rows: a preview's verdicts, cuts and pairs judge a request cut off mid-read, so
+ * none is marked on the timeline until the whole file is read.
+ */
 const NO_TARGETS: ViolationTarget[] = [];
 
 export interface InspectorMainProps {
@@ -142,12 +145,12 @@ export function InspectorMain(p: InspectorMainProps) {
           tokens={tokens}
           dimmed={selectDimmed(analysis, roleFilter, blockFilter)}
           matches={matches}
-          // A preview's verdicts and cuts judge a request cut off mid-read: none is marked.
           violations={partial ? NO_TARGETS : targets}
           expanded={p.expanded}
           onToggle={p.toggle}
           eviction={partial ? null : timelineEviction}
           lostMarks={partial ? null : lostMarks}
+          provisional={partial !== null}
           query={find}
         />
       </section>

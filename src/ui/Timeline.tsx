@@ -21,7 +21,7 @@ import {
 } from '../state/selectors.ts';
 import { DEFAULT_ARC_OPTIONS, type Viewport } from './arcs/arcLayout.ts';
 import { ArcLayer } from './arcs/ArcLayer.tsx';
-import { selectPairSignals } from './arcs/pairSignals.ts';
+import { type PairSignals, pendingSignals, selectPairSignals } from './arcs/pairSignals.ts';
 import type { TimelineEviction } from './budget/RowEviction.tsx';
 import { TimelineGrid, type MessageRowsShared } from './TimelineGrid.tsx';
 import { pinnedRowsOf, tabRowOf, topExchangeKey, visibleArcs } from './timelineView.ts';
@@ -49,12 +49,20 @@ export interface TimelineProps {
   lostMarks?: ReadonlyMap<number, string> | null;
   /** The find query (marked inside opened rows). */
   query?: string;
+  /**
+   * True while a large file's preview (first rows) is drawn: no pair is drawn broken yet, its
+   * tool_result may be further on (`pendingSignals`).
+   */
+  provisional?: boolean;
 }
 
 const GUTTER = DEFAULT_ARC_OPTIONS.gutterWidth;
 
 interface TimelineArcsProps {
   analysis: Analysis;
+  /** `selectPairSignals`, or a preview's `pendingSignals`. */
+  signals: PairSignals;
+  provisional: boolean;
   eviction: TimelineEviction | null;
   /** The rows drawn, their boxes (`virtualizer.measurementsCache`) and the view, content px. */
   items: readonly VirtualItem[];
@@ -91,7 +99,8 @@ function TimelineArcs(p: TimelineArcsProps) {
     <ArcLayer
       arcs={shown.arcs}
       pairs={shown.pairs}
-      signals={selectPairSignals(analysis)}
+      signals={p.signals}
+      pending={p.provisional}
       valid={analysis.validation.valid}
       width={GUTTER}
       height={p.height}
@@ -103,6 +112,11 @@ function TimelineArcs(p: TimelineArcsProps) {
       onSelect={p.onSelect}
     />
   );
+}
+
+/** The pair signals the rows and arcs show: a preview's are pending (`pendingSignals`). */
+function signalsOf(props: TimelineProps): PairSignals {
+  return props.provisional ? pendingSignals(props.analysis) : selectPairSignals(props.analysis);
 }
 
 /** What every message row of this render shares (`MessageRowsShared`). */
@@ -123,7 +137,7 @@ function sharedOfRows(
     dimmed: props.dimmed,
     query: props.query ?? '',
     pairsOfBlock: selectPairsOfBlock(analysis),
-    signals: selectPairSignals(analysis),
+    signals: signalsOf(props),
     valid: analysis.validation.valid,
     activePairs: sel.activePairs,
     selectedMessage: selection?.kind === 'message' ? selection.index : -1,
@@ -176,6 +190,8 @@ export function Timeline(props: TimelineProps) {
       <div className="timeline-content" style={{ height }}>
         <TimelineArcs
           analysis={analysis}
+          signals={signalsOf(props)}
+          provisional={props.provisional === true}
           eviction={eviction}
           items={items}
           viewport={viewport}

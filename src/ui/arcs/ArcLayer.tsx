@@ -29,6 +29,8 @@ export interface ArcLayerProps {
   signals?: PairSignals | undefined;
   /** Whether the verdict accepts the request (for a warning's words). */
   valid?: boolean;
+  /** A preview's arcs (`pendingSignals`): an open end is drawn muted, not red. */
+  pending?: boolean;
   /** Eviction state per pair key from the simulator's primary policy (`cut` = one end evicted, `gone` = both). */
   evicted?: { get: (key: string) => ArcEviction | undefined } | undefined;
   selected: string | null;
@@ -145,7 +147,7 @@ export const ArcLayer = memo(function ArcLayer(p: ArcLayerProps) {
   const byKey = useMemo(() => new Map((p.pairs ?? []).map((x) => [x.key, x])), [p.pairs]);
   return (
     <svg
-      className="arc-layer"
+      className={`arc-layer${p.pending ? ' pending' : ''}`}
       width={p.width}
       height={p.height}
       data-testid="arc-layer"

@@ -90,6 +90,27 @@ export function selectPairSignals(a: Analysis): PairSignals {
   return out;
 }
 
+const pendingCache = new WeakMap<Analysis, PairSignals>();
+
+/**
+ * The signals of a preview (a large file's first rows, drawn while the rest is read): every pair
+ * fine, none counted broken — a tool_use near the preview's end may be answered further on, and
+ * the verdict the levels come from waits for the whole file. Memoised per analysis.
+ */
+export function pendingSignals(a: Analysis): PairSignals {
+  const hit = pendingCache.get(a);
+  if (hit) return hit;
+  const out: PairSignals = {
+    level: new Uint8Array(a.pairs.length),
+    errorArcs: 0,
+    warningArcs: 0,
+    broken: selectBrokenPairs(a),
+    levelOf: () => PAIR_FINE,
+  };
+  pendingCache.set(a, out);
+  return out;
+}
+
 /**
  * Why a pair is a warning and not an error, for its chip and arc: "duplicate tool_use id — no
  * Anthropic Messages error names it (accepted)".
