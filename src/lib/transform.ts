@@ -25,9 +25,12 @@ export type { Exchange, TurnPair, PolicyId, RepairChange, Unrepaired };
 export interface MessageRef {
   /** Our index (what `Exchange.messages` and `TurnPair` hold). */
   index: number;
-  /** Position in the body's list (`messages`, `input`, `contents`, or a log's line). */
+  /**
+   * Its number in the body, from 0: the position in the body's list (`messages`, `input`,
+   * `contents`), or for a log its position among the messages read from it.
+   */
   rawIndex: number;
-  /** Where it sits in the body, e.g. `messages.3`. */
+  /** Where it sits in the body, e.g. `messages.3`, or a log's file lines (`lines 4–5`). */
   path: string;
   role: Message['role'];
 }
