@@ -3,7 +3,7 @@
  * (`messages.9969`): that index counts the request the provider received, after the format's
  * conversion, so it is not a row number; this says which row it is (`messageLabels.ts`).
  */
-import { requestIndexNote } from '../model/messageLabels.ts';
+import { requestIndexNote, requestIndexOf } from '../model/messageLabels.ts';
 
 export function RequestIndexNote({
   providerPath,
@@ -16,10 +16,13 @@ export function RequestIndexNote({
 }) {
   const note = requestIndexNote(providerPath, rowLabel);
   if (note === null) return null;
+  const same = rowLabel === `#${requestIndexOf(providerPath) ?? ''}`;
   return (
     <p className="request-index" data-testid="request-index">
-      <b>{note}</b> (the provider numbers the messages of the request it receives, from 0, with
-      consecutive same-role records as one message; a row number counts the messages as read)
+      <b>{note}</b>{' '}
+      {same
+        ? '(the provider counts the messages of the request it received, from 0, as the rows do)'
+        : '(the provider counts the messages of the request it received, from 0, where consecutive same-role rows are one message; a row number counts the messages as read)'}
     </p>
   );
 }
