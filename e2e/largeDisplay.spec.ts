@@ -135,20 +135,13 @@ test('a large log: counts with separators, row labels not clipped at any font si
   await expectSweepTicksApart(page);
 });
 
-test('while a large file streams its verdicts are provisional; Cancel gives the Sample menu back', async ({
-  page,
-}) => {
-  test.setTimeout(180_000);
-  // Larger than the first test's log, so the preview of the first rows is on screen well before
-  // the whole file is read.
-  const text = generate({ format: 'claude-code-jsonl', messages: 3000, mb: 24, seed: 4 });
-  await openApp(page);
-  const select = page.getByTestId('sample-select');
-  await expect(select).toHaveValue('invoice');
-  await expect(page.getByTestId('verdict')).toHaveAttribute('data-valid', 'true');
-  // Watch the page from inside: the first frame that shows the preview (its rows replaced the
-  // sample's) while the load still runs is recorded, and Cancel is clicked in that same frame.
-  const seen = page.evaluate(
+/**
+ * Watch the page from inside: the first frame that shows a streamed file's preview (its rows
+ * replaced the sample's) while the load still runs is recorded — what the verdict, simulator,
+ * stats line and timeline show — and Cancel is clicked in that same frame.
+ */
+function watchPreviewThenCancel(page: Page) {
+  return page.evaluate(
     () =>
       new Promise<{
         verdict: string;
@@ -200,6 +193,20 @@ test('while a large file streams its verdicts are provisional; Cancel gives the 
         requestAnimationFrame(look);
       }),
   );
+}
+
+test('while a large file streams its verdicts are provisional; Cancel gives the Sample menu back', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  // Larger than the first test's log, so the preview of the first rows is on screen well before
+  // the whole file is read.
+  const text = generate({ format: 'claude-code-jsonl', messages: 3000, mb: 24, seed: 4 });
+  await openApp(page);
+  const select = page.getByTestId('sample-select');
+  await expect(select).toHaveValue('invoice');
+  await expect(page.getByTestId('verdict')).toHaveAttribute('data-valid', 'true');
+  const seen = watchPreviewThenCancel(page);
   await page.getByTestId('file-input').setInputFiles({
     name: 'cc24.jsonl',
     mimeType: 'application/x-ndjson',
