@@ -195,6 +195,22 @@ describe('redactTranscript', () => {
     checkRedaction(t, CHARS_PER_4, 'keep');
   });
 
+  it('a renamed id that reads like a number in the text is not a leak; a word of the text is', () => {
+    const id = '00000000-0000-4000-8000-000000000007';
+    const t = transcript('anthropic-messages', [
+      user('The fee is 0.000000000001 units, keep it secret'),
+      assistant(call(id)),
+      user(result(id, 'done')),
+    ]);
+    const written = writeTranscript(
+      redactTranscriptWithMaps(t, { counter: CHARS_PER_4 }).transcript,
+    );
+    expect(written).toContain('000000000001');
+    expect(leakedStrings(t, written, new Set())).toEqual([]);
+    const withWord = JSON.stringify({ ...(JSON.parse(written) as object), note: 'secret' });
+    expect(leakedStrings(t, withWord, new Set())).toEqual(['secret']);
+  });
+
   it('renames an id with too few letters and digits for its serial without a collision', () => {
     const r = new Renames();
     const ids = Array.from({ length: 40 }, (_, i) => r.id(i % 2 ? `a${i}` : `${i}:x`));

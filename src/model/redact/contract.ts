@@ -93,6 +93,14 @@ export function shapeDifferences(
 /** Words of five letters or digits or more (shorter ones say too little to count as a leak). */
 const WORD = /[\p{L}\p{N}]{5,}/gu;
 
+/**
+ * A word a renamed id is made of (renames.ts `shapedId`): `r`, zeros and a base-36 serial. It
+ * carries nothing of the original (zeros and at most four characters of serial), even when the
+ * original's text has the same word (`0.000000000001` in a code listing, and a uuid's last group
+ * renamed to `000000000001`).
+ */
+const RENAMED_ID_WORD = /^r?0+[0-9a-z]{0,4}$/;
+
 /** Values under these keys are schema words in every format we write (not a person's text). */
 const SCHEMA_VALUE_KEYS = new Set([
   'type',
@@ -188,7 +196,9 @@ export function leakedStrings(
   const allowed = allowedWords(docs, keptNames);
   const present = new Set(copyText.match(WORD) ?? []);
   const { words, exact } = originalStrings(original);
-  const leaks = [...words].filter((w) => present.has(w) && !allowed.has(w) && !keptNames.has(w));
+  const leaks = [...words].filter(
+    (w) => present.has(w) && !allowed.has(w) && !keptNames.has(w) && !RENAMED_ID_WORD.test(w),
+  );
   for (const s of exact) if (copyText.includes(s)) leaks.push(s);
   return [...new Set(leaks)].sort();
 }
