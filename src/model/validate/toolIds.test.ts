@@ -4,9 +4,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkCut } from '../evict/simulate.ts';
 import { prepareCuts } from '../evict/cutTables.ts';
-import { referenceCut } from '../evict/simulate.reference.ts';
+import { expectCutAgrees } from '../evict/testing.ts';
 import { repairTranscript } from '../repair.ts';
 import {
   arbValidTranscript,
@@ -137,14 +136,7 @@ describe('the fast cut engine and the repair', () => {
                   : id;
             });
             const ctx = prepareCuts(t, provider);
-            for (let k = 0; k <= t.messages.length; k++) {
-              const fast = checkCut(ctx, k);
-              const ref = referenceCut(t, provider, k);
-              expect(fast.valid).toBe(ref.valid);
-              expect(fast.firstError).toEqual(
-                ref.violations.find((v) => v.severity === 'error') ?? null,
-              );
-            }
+            for (let k = 0; k <= t.messages.length; k++) expectCutAgrees(ctx, t, provider, k);
           },
         ),
         { numRuns: 150 },
