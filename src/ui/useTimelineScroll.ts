@@ -16,8 +16,74 @@ type RowVirtualizer = Virtualizer<HTMLDivElement, Element>;
 const DEFER_MEASURE_ROWS = 2000;
 
 /**
+ * A request to bring the selected row into view on the page too, not only in the timeline's own
+ * scroll: at narrow widths the columns stack and the timeline may sit below the screen (a jump
+ * from the verdict, the simulator or a key). Each request is a new object; `focus` also moves the
+ * focus to the row (a jump from a panel, as an in-page link does).
+ */
+export interface RevealRequest {
+  message: number;
+  focus: boolean;
+}
+
+/**
+ * Frames a scroll to the selection may take to settle: rows mounted on the way are measured
+ * after the jump (on a long timeline only once the scroll stops, issue 7) and shift it.
+ */
+const SETTLE_FRAMES = 90;
+
+/** The rendered row at a virtual index, if mounted. */
+function rowElement(scroller: HTMLElement, row: number): HTMLElement | null {
+  return scroller.querySelector<HTMLElement>(
+    `:scope > .timeline-content > .timeline-grid > .row[data-index="${row}"]`,
+  );
+}
+
+/** Whether the row is inside the timeline's visible box (its top, when it is taller than it). */
+function rowInBox(scroller: HTMLElement, row: HTMLElement | null): boolean {
+  if (!row) return false;
+  const b = scroller.getBoundingClientRect();
+  const r = row.getBoundingClientRect();
+  return r.top >= b.top - 1 && (r.bottom <= b.bottom + 1 || r.height > b.height);
+}
+
+/**
+ * Bring the row, already inside the timeline's box, onto the screen: scroll the page by as
+ * little as shows the whole timeline box (or, when the box is taller than the screen, centre the
+ * row); then focus the row if asked. A page that does not scroll (wide layouts) does not move.
+ */
+function revealOnPage(scroller: HTMLElement, row: HTMLElement | null, focus: boolean): void {
+  if (!row) return;
+  const vh = document.documentElement.clientHeight;
+  const box = scroller.getBoundingClientRect();
+  const r = row.getBoundingClientRect();
+  let dy = 0;
+  if (r.top < 0 || r.bottom > vh) {
+    if (box.height <= vh) dy = box.top < 0 ? box.top : Math.max(0, box.bottom - vh);
+    else dy = r.top + r.height / 2 - vh / 2;
+  }
+  if (dy !== 0) window.scrollBy({ top: dy, behavior: 'instant' });
+  if (focus) row.focus({ preventScroll: true });
+}
+
+/** The row to scroll to: the message's, or the partner end of a selected pair; -1 = none. */
+function targetRowOf(
+  selection: NonNullable<AppState['selection']>,
+  selectedPair: ToolPair | undefined,
+  rowOfMessage: RowModel['rowOfMessage'],
+  visible: (row: number) => boolean,
+): number {
+  if (selection.kind === 'message') return rowOfMessage[selection.index] ?? -1;
+  if (!selectedPair) return -1;
+  const callRow = selectedPair.call ? (rowOfMessage[selectedPair.call.message] ?? -1) : -1;
+  const resultRow = selectedPair.result ? (rowOfMessage[selectedPair.result.message] ?? -1) : -1;
+  return resultRow >= 0 && !visible(resultRow) ? resultRow : callRow;
+}
+
+/**
  * Scroll to the selection when it is off screen (centred): a message, or the partner end of a
- * selected pair.
+ * selected pair. With a new `reveal` request, also bring the row onto the page once the
+ * timeline's scroll has settled (`revealOnPage`), and focus it if asked.
  */
 export function useScrollToSelection(
   virtualizer: RowVirtualizer,
@@ -26,45 +92,48 @@ export function useScrollToSelection(
   selection: AppState['selection'],
   selectedPair: ToolPair | undefined,
   rowOfMessage: RowModel['rowOfMessage'],
+  reveal: RevealRequest | null,
 ): void {
+  const handled = useRef<RevealRequest | null>(null);
   useEffect(() => {
-    if (!selection) return;
+    const request = reveal !== handled.current ? reveal : null;
+    handled.current = reveal;
     const el = scrollRef.current;
-    const top = el?.scrollTop ?? 0;
-    const bottom = top + (el?.clientHeight ?? 0);
+    if (!selection || !el) return;
+    const top = el.scrollTop;
+    const bottom = top + el.clientHeight;
     const visible = (row: number) => {
       const m = virtualizer.measurementsCache[row];
       return m !== undefined && m.start >= top && m.end <= bottom;
     };
-    let target = -1;
-    if (selection.kind === 'message') target = rowOfMessage[selection.index] ?? -1;
-    else if (selectedPair) {
-      const callRow = selectedPair.call ? (rowOfMessage[selectedPair.call.message] ?? -1) : -1;
-      const resultRow = selectedPair.result
-        ? (rowOfMessage[selectedPair.result.message] ?? -1)
-        : -1;
-      target = resultRow >= 0 && !visible(resultRow) ? resultRow : callRow;
-    }
-    if (target < 0 || visible(target)) return;
-    virtualizer.scrollToIndex(target, { align: 'center' });
-    // Rows mounted on the way are measured after the jump and can shift it (estimates differ
-    // from real heights): check again on the next frames until the target is on screen.
-    let tries = 0;
+    const target = targetRowOf(selection, selectedPair, rowOfMessage, visible);
+    if (target < 0) return;
+    if (!request && rowInBox(el, rowElement(el, target))) return;
+    if (!rowInBox(el, rowElement(el, target)))
+      virtualizer.scrollToIndex(target, { align: 'center' });
+    // Settle on what is drawn (the row's box), not on the estimates: the row must be in view on
+    // two frames running, with no scroll (and so no deferred measuring) under way.
+    let frames = 0;
+    let steady = 0;
     let raf = 0;
     const settle = () => {
-      const t = scrollRef.current?.scrollTop ?? 0;
-      const m = virtualizer.measurementsCache[target];
-      const h = scrollRef.current?.clientHeight ?? 0;
-      if (m && (m.start < t || m.end > t + h) && tries++ < 5) {
+      const row = rowElement(el, target);
+      if (rowInBox(el, row)) steady++;
+      else {
+        steady = 0;
         virtualizer.scrollToIndex(target, { align: 'center' });
-        raf = requestAnimationFrame(settle);
       }
+      if ((steady >= 2 && !virtualizer.isScrolling) || frames++ >= SETTLE_FRAMES) {
+        if (request) revealOnPage(el, row, request.focus);
+        return;
+      }
+      raf = requestAnimationFrame(settle);
     };
     raf = requestAnimationFrame(settle);
     return () => cancelAnimationFrame(raf);
-    // Only a new selection scrolls; re-measuring must not pull the view back.
+    // Only a new selection (or request) scrolls; re-measuring must not pull the view back.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [selection, analysis]);
+  }, [selection, analysis, reveal]);
 }
 
 /**
