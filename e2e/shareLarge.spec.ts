@@ -72,7 +72,7 @@ test.describe('sharing a large transcript', () => {
     // Opening the named file shows the shared view, and the address still says the same.
     await openLog(other);
     await expect(other.getByTestId('count-messages')).toHaveText(messages);
-    await expect(other.getByTestId('budget-input')).toHaveValue('5000');
+    await expect(other.getByTestId('budget-input')).toHaveValue('5,000');
     await expect(other).toHaveURL(new RegExp(`n=${LOG_NAME.replace(/\./g, '\\.')}.*b=5000`));
     await expect(other).not.toHaveURL(/src=/);
   });

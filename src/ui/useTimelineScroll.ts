@@ -30,7 +30,10 @@ export interface RevealRequest {
  * Frames a scroll to the selection may take to settle: rows mounted on the way are measured
  * after the jump (on a long timeline only once the scroll stops, issue 7) and shift it.
  */
-const SETTLE_FRAMES = 90;
+const SETTLE_FRAMES = 120;
+/** Frames the row must stay put before it is revealed on the page, and watched after. */
+const STEADY_FRAMES = 3;
+const WATCH_FRAMES = 12;
 
 /** The rendered row at a virtual index, if mounted. */
 function rowElement(scroller: HTMLElement, row: number): HTMLElement | null {
@@ -96,8 +99,15 @@ export function useScrollToSelection(
 ): void {
   const handled = useRef<RevealRequest | null>(null);
   useEffect(() => {
-    const request = reveal !== handled.current ? reveal : null;
-    handled.current = reveal;
+    // A request stays pending until the row is revealed: a re-run meanwhile (a new analysis
+    // when the tokenizer loads) carries it on. One for another message than the selection's is
+    // dropped.
+    const pending = reveal !== handled.current ? reveal : null;
+    const request =
+      pending && selection?.kind === 'message' && selection.index === pending.message
+        ? pending
+        : null;
+    if (pending && !request) handled.current = pending;
     const el = scrollRef.current;
     if (!selection || !el) return;
     const top = el.scrollTop;
@@ -111,23 +121,31 @@ export function useScrollToSelection(
     if (!request && rowInBox(el, rowElement(el, target))) return;
     if (!rowInBox(el, rowElement(el, target)))
       virtualizer.scrollToIndex(target, { align: 'center' });
-    // Settle on what is drawn (the row's box), not on the estimates: the row must be in view on
-    // two frames running, with no scroll (and so no deferred measuring) under way.
+    // Settle on what is drawn (the row's box), not on the estimates: the row must stay put in
+    // view for a few frames with no scroll under way, since a long timeline measures the rows it
+    // passed once the scroll stops and that shifts them. Then reveal it on the page, and keep
+    // watching a little: a late shift scrolls back to it (and reveals it again).
     let frames = 0;
     let steady = 0;
+    let lastTop = NaN;
+    let revealed = false;
     let raf = 0;
     const settle = () => {
       const row = rowElement(el, target);
-      if (rowInBox(el, row)) steady++;
-      else {
+      const top = row ? row.getBoundingClientRect().top - el.getBoundingClientRect().top : NaN;
+      if (!rowInBox(el, row)) {
         steady = 0;
         virtualizer.scrollToIndex(target, { align: 'center' });
+      } else if (!virtualizer.isScrolling && top === lastTop) steady++;
+      else steady = 0;
+      lastTop = top;
+      const last = frames++ >= SETTLE_FRAMES;
+      if (request && (steady === STEADY_FRAMES || (last && !revealed))) {
+        revealed = true;
+        handled.current = request;
+        revealOnPage(el, row, request.focus);
       }
-      if ((steady >= 2 && !virtualizer.isScrolling) || frames++ >= SETTLE_FRAMES) {
-        if (request) revealOnPage(el, row, request.focus);
-        return;
-      }
-      raf = requestAnimationFrame(settle);
+      if (steady < WATCH_FRAMES && !last) raf = requestAnimationFrame(settle);
     };
     raf = requestAnimationFrame(settle);
     return () => cancelAnimationFrame(raf);
