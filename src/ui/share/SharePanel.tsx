@@ -77,6 +77,7 @@ export function Panel({
         redaction={redaction}
         link={structureLink}
         tooLarge={structureTooLarge}
+        saidAbove={!view.carriesTranscript && structureTooLarge === view.why}
       />
       <ExportSection
         analysis={analysis}
