@@ -144,9 +144,9 @@ test.describe('eviction simulator', () => {
     await expect(slider).toHaveAttribute('max', String(e.total));
     await slider.focus();
     await page.keyboard.press('End');
-    await expect(page.getByTestId('budget-input')).toHaveValue(String(e.total));
+    await expect(page.getByTestId('budget-input')).toHaveValue(e.total.toLocaleString('en-US'));
     for (let i = e.total; i > e.budget; i--) await page.keyboard.press('ArrowLeft');
-    await expect(page.getByTestId('budget-input')).toHaveValue(String(e.budget));
+    await expect(page.getByTestId('budget-input')).toHaveValue(e.budget.toLocaleString('en-US'));
     // Before any budget, nothing was red; now the arcs and rows follow the slider.
     await readVerdicts(page, e);
     await greyedAndRed(page, e);
@@ -164,7 +164,7 @@ test.describe('eviction simulator', () => {
     const e = await expectedFor('invoice.json', false);
     await openApp(page, `/#v=1&src=invoice&b=${e.budget}`);
     await expect(page.getByTestId('token-basis')).toContainText('o200k_base');
-    await expect(page.getByTestId('budget-input')).toHaveValue(String(e.budget));
+    await expect(page.getByTestId('budget-input')).toHaveValue(e.budget.toLocaleString('en-US'));
     await readVerdicts(page, e);
     // Moving the slider writes the budget back to the link (urlSync, debounced).
     await page.getByTestId('budget-slider').focus();
@@ -173,10 +173,15 @@ test.describe('eviction simulator', () => {
     // Shift+arrow steps a hundredth of the total; PageUp a tenth.
     const hundredth = Math.max(1, Math.round(e.total / 100));
     await page.keyboard.press('Shift+ArrowLeft');
-    await expect(page.getByTestId('budget-input')).toHaveValue(String(e.budget - 1 - hundredth));
+    await expect(page.getByTestId('budget-input')).toHaveValue(
+      (e.budget - 1 - hundredth).toLocaleString('en-US'),
+    );
     await page.keyboard.press('PageUp');
     await expect(page.getByTestId('budget-input')).toHaveValue(
-      String(Math.min(e.total, e.budget - 1 - hundredth + Math.max(1, Math.round(e.total / 10)))),
+      Math.min(
+        e.total,
+        e.budget - 1 - hundredth + Math.max(1, Math.round(e.total / 10)),
+      ).toLocaleString('en-US'),
     );
   });
 

@@ -19,7 +19,8 @@ async function settledHash(page: Page): Promise<string> {
 }
 
 async function budgetValue(page: Page): Promise<number> {
-  return Number(await page.getByTestId('budget-input').inputValue());
+  // The box shows thousands separators (1,234).
+  return Number((await page.getByTestId('budget-input').inputValue()).replace(/,/g, ''));
 }
 
 test.describe('leaving Learn mode', () => {

@@ -115,7 +115,7 @@ export function buildIncidentSummary(input: IncidentSummaryInput): string {
   out.push(`# ${input.title ?? 'Transcript incident summary'}`, '');
   if (input.structureOnly)
     out.push(
-      'Made from the structure-only copy: texts are placeholders, ids are renamed (`r001`, …) and the model is its public base; counts, pairs and verdicts are those of the transcript.',
+      'Made from the structure-only copy: texts are placeholders, ids are renamed (`r0000_00001`: the length and punctuation kept, the letters and digits not) and the model is its public base; counts, pairs and verdicts are those of the transcript.',
       '',
     );
   const formatLabel = parserFor(t.format)?.label ?? t.format;

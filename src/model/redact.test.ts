@@ -22,11 +22,14 @@ import {
   result,
   text,
   thinking,
+  tool,
   transcript,
   user,
 } from './testing.ts';
 import { CHARS_PER_4, countTokens, loadBpeCounter, type TextCounter } from './tokens.ts';
-import type { Transcript } from './types.ts';
+import type { ProviderId, Transcript } from './types.ts';
+import { validateTranscript } from './validate/index.ts';
+import { Renames } from './redact/renames.ts';
 import { writeTranscript } from './write.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -150,21 +153,71 @@ describe('redactTranscript', () => {
       assistant(text('')),
     ]);
     const red = redactTranscriptWithMaps(t, { counter: CHARS_PER_4 });
-    // No prefix kept: `alicesmith_call_77` would say whose call it was.
+    // No prefix kept: `alicesmith_call_77` would say whose call it was. Length and punctuation
+    // stay (providers judge ids by them: A18, M4, O10).
     expect([...red.ids]).toEqual([
-      ['toolu_01AAA', 'r001'],
-      ['toolu_01ZZZ', 'r002'],
+      ['toolu_01AAA', 'r0000_00001'],
+      ['toolu_01ZZZ', 'r0000_00002'],
     ]);
     const blocks = red.transcript.messages.flatMap((m) => m.blocks);
     expect(
       blocks.filter((b) => b.type === 'tool_use').map((b) => b.type === 'tool_use' && b.id),
-    ).toEqual(['r001', 'r001']);
+    ).toEqual(['r0000_00001', 'r0000_00001']);
     const th = blocks.find((b) => b.type === 'thinking');
     expect(th?.type === 'thinking' && th.signature).toBe('xxxxxxxxxxxx');
     // Empty text is structure (A11): it stays empty.
     expect(red.transcript.messages[5]?.blocks).toEqual([{ type: 'text', text: '' }]);
     checkRedaction(t, CHARS_PER_4, 'keep');
     checkRedaction(t, o200k, 'hide');
+  });
+
+  it('keeps what providers judge ids by: a refused id stays refused, an accepted one accepted', () => {
+    const long = 'fc_0f0e50a1476a6c35006912c58dc9f8819192c25864eb16f07f';
+    const t = transcript('openai-chat', [
+      user('Run the tools please'),
+      assistant(call('functions.Bash:0'), call(long), call('ssAbar4Dr'), call('call_0fypS1hVX')),
+      tool('functions.Bash:0', 'listing of files'),
+      tool(long, 'search results here'),
+      tool('ssAbar4Dr', 'weather is fine'),
+      tool('call_0fypS1hVX', 'done and dusted'),
+    ]);
+    const codes = (x: Transcript, p: ProviderId) =>
+      validateTranscript(x, p).violations.map((v) => `${v.code}@${v.index}`);
+    const red = redactTranscriptWithMaps(t, { counter: CHARS_PER_4 });
+    for (const p of ['anthropic', 'openai-chat', 'openai-responses', 'bedrock', 'mistral'] as const)
+      expect(codes(red.transcript, p), p).toEqual(codes(t, p));
+    // The originals' verdicts, so the check above is not vacuous.
+    expect(codes(t, 'anthropic')).toContain('A18@1');
+    expect(codes(t, 'openai-chat')).toContain('O10@1');
+    expect(codes(t, 'mistral').filter((c) => c.startsWith('M4'))).toHaveLength(6);
+    expect(red.ids.get('functions.Bash:0')).toBe('r00000000.0000:1');
+    expect(red.ids.get('ssAbar4Dr')).toMatch(/^[a-z0-9]{9}$/);
+    checkRedaction(t, CHARS_PER_4, 'keep');
+  });
+
+  it('a renamed id that reads like a number in the text is not a leak; a word of the text is', () => {
+    const id = '00000000-0000-4000-8000-000000000007';
+    const t = transcript('anthropic-messages', [
+      user('The fee is 0.000000000001 units, keep it secret'),
+      assistant(call(id)),
+      user(result(id, 'done')),
+    ]);
+    const written = writeTranscript(
+      redactTranscriptWithMaps(t, { counter: CHARS_PER_4 }).transcript,
+    );
+    expect(written).toContain('000000000001');
+    expect(leakedStrings(t, written, new Set())).toEqual([]);
+    const withWord = JSON.stringify({ ...(JSON.parse(written) as object), note: 'secret' });
+    expect(leakedStrings(t, withWord, new Set())).toEqual(['secret']);
+  });
+
+  it('renames an id with too few letters and digits for its serial without a collision', () => {
+    const r = new Renames();
+    const ids = Array.from({ length: 40 }, (_, i) => r.id(i % 2 ? `a${i}` : `${i}:x`));
+    expect(new Set(ids).size).toBe(40);
+    // The same id again: the same rename.
+    expect(r.id('a1')).toBe(ids[1]);
+    for (const x of ids) expect(x).toMatch(/^r/);
   });
 
   it('hides tool names consistently, in calls, tool definitions and tool_choice', () => {

@@ -10,8 +10,9 @@
  * - Every text, tool input, tool result, system prompt, tool description and thinking text is a
  *   placeholder with the same token count under the same `TextCounter` (and, where the alphabet
  *   allows, the same length, so the `chars/4` heuristic agrees too): `redact/placeholders.ts`.
- * - Ids, uuids and session ids are renamed `r001`, `r002`, … consistently (no prefix kept), so
- *   pairing, duplicates, orphans and a log's uuid chain survive; date-times move to a relative
+ * - Ids, uuids and session ids are renamed consistently (`toolu_01AAA` → `r0000_00001`: letters
+ *   and digits replaced, no prefix kept, length and punctuation kept, which providers judge ids
+ *   by), so pairing, duplicates, orphans, refused ids and a log's uuid chain survive; date-times move to a relative
  *   clock; a fine-tuned or custom model name becomes its public base: `redact/renames.ts`.
  * - Tool names are kept by default (they name the tools, rarely a secret, and keep the provider's
  *   error texts readable) or hidden by option.

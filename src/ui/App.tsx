@@ -15,6 +15,7 @@ import { PageHeader } from './PageHeader.tsx';
 import { useInspection, useTextCounter } from './useInspection.ts';
 import { useKeyboardNavigation } from './useKeyboardNavigation.ts';
 import { useShownSource } from './useShownSource.ts';
+import type { RevealRequest } from './useTimelineScroll.ts';
 import './styles.css';
 
 /** Below this viewport width (px) the eviction simulator starts collapsed. */
@@ -85,7 +86,8 @@ function useDrawnView() {
 
 /**
  * The selected message (a selected pair: its call's message, else its result's; -1: none), and
- * `jump` to select a message.
+ * `jump` to select a message and ask the timeline to bring its row onto the page (`reveal`, a new
+ * request per jump; `focus`: and move the focus to it).
  */
 function useSelectedMessage(analysis: Analysis | null) {
   const selection = useAppStore((s) => s.selection);
@@ -96,11 +98,15 @@ function useSelectedMessage(analysis: Analysis | null) {
     const p = analysis.pairs.find((x) => x.key === selection.key);
     return p?.call?.message ?? p?.result?.message ?? -1;
   }, [analysis, selection]);
+  const [reveal, setReveal] = useState<RevealRequest | null>(null);
   const jump = useCallback(
-    (message: number) => select({ kind: 'message', index: message }),
+    (message: number, focus = false) => {
+      select({ kind: 'message', index: message });
+      setReveal({ message, focus });
+    },
     [select],
   );
-  return { currentMessage, jump };
+  return { currentMessage, jump, reveal };
 }
 
 export function App() {
@@ -116,7 +122,7 @@ export function App() {
   const counter = useTextCounter(analysis !== null);
   const { shown, partial } = useShownSource(live, view, setFileError);
   useTheme();
-  const { currentMessage, jump } = useSelectedMessage(analysis);
+  const { currentMessage, jump, reveal } = useSelectedMessage(analysis);
   useKeyboardNavigation({ analysis, currentMessage, jump, toggle, setHelp, findRef });
   const shownError = fileError ?? view.error;
 
@@ -168,6 +174,7 @@ export function App() {
           toggle={toggle}
           currentMessage={currentMessage}
           jump={jump}
+          reveal={reveal}
           findRef={findRef}
         />
       ) : (

@@ -29,6 +29,7 @@ import { PinnedSystem } from './PinnedSystem.tsx';
 import { SummaryLine } from './SummaryLine.tsx';
 import { Timeline } from './Timeline.tsx';
 import type { InspectionState } from './useInspection.ts';
+import type { RevealRequest } from './useTimelineScroll.ts';
 import { VerdictColumn } from './VerdictColumn.tsx';
 
 /**
@@ -51,7 +52,10 @@ export interface InspectorMainProps {
   toggle: (message: number) => void;
   /** The selected message (-1: none). */
   currentMessage: number;
-  jump: (message: number) => void;
+  /** Select a message and bring its row into view; `focus`: and focus it (a panel's jump). */
+  jump: (message: number, focus?: boolean) => void;
+  /** The latest request to bring the selected row onto the page (`jump`'s), for the timeline. */
+  reveal: RevealRequest | null;
   findRef: RefObject<HTMLInputElement | null>;
 }
 
@@ -76,6 +80,26 @@ function useLostMarks(sim: ReturnType<typeof useEviction>, transcript: Transcrip
   );
 }
 
+/**
+ * The find bar's step to the next (or previous) match, and a panel's "Jump to message", which is
+ * an in-page link: the row comes into view and takes the focus.
+ */
+function useJumps(
+  matches: ReturnType<typeof selectMatches>,
+  currentMessage: number,
+  jump: InspectorMainProps['jump'],
+) {
+  const stepMatch = useCallback(
+    (dir: 1 | -1) => {
+      const m = nextInList(matches.messages, currentMessage, dir);
+      if (m >= 0) jump(m);
+    },
+    [matches, currentMessage, jump],
+  );
+  const jumpTo = useCallback((m: number) => jump(m, true), [jump]);
+  return { stepMatch, jumpTo };
+}
+
 /** The parser's non-fatal notes (broken JSONL lines, no system prompt), one per line. */
 function TranscriptWarnings({ warnings }: { warnings: readonly string[] }) {
   if (warnings.length === 0) return null;
@@ -97,13 +121,7 @@ export function InspectorMain(p: InspectorMainProps) {
   const targets = selectViolationTargets(analysis);
   const matches = selectMatches(analysis, find);
   const sim = useEviction(analysis, tokens);
-  const stepMatch = useCallback(
-    (dir: 1 | -1) => {
-      const m = nextInList(matches.messages, currentMessage, dir);
-      if (m >= 0) jump(m);
-    },
-    [matches, currentMessage, jump],
-  );
+  const { stepMatch, jumpTo } = useJumps(matches, currentMessage, jump);
   const providerLabel = providerLabelOf(analysis.provider);
   const pinned = selectPinnedText(analysis.transcript);
   const timelineEviction = useTimelineEviction(sim, analysis.transcript, providerLabel);
@@ -128,7 +146,7 @@ export function InspectorMain(p: InspectorMainProps) {
             transcript={analysis.transcript}
             tokens={tokens}
             providerLabel={providerLabel}
-            onJump={jump}
+            onJump={jumpTo}
             open={p.simOpen}
             onOpenChange={p.setSimOpen}
             provisional={partial}
@@ -152,6 +170,7 @@ export function InspectorMain(p: InspectorMainProps) {
           lostMarks={partial ? null : lostMarks}
           provisional={partial !== null}
           query={find}
+          reveal={p.reveal}
         />
       </section>
       <VerdictColumn
@@ -162,7 +181,7 @@ export function InspectorMain(p: InspectorMainProps) {
         providerLabel={providerLabel}
         targets={targets}
         currentMessage={currentMessage}
-        onJump={jump}
+        onJump={jumpTo}
         provisional={partial}
       />
     </main>

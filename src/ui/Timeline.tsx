@@ -33,7 +33,12 @@ import {
   type RowLookups,
   type TimelineSelection,
 } from './useTimelineGrid.ts';
-import { useRowMeasurement, useScrollAnchor, useScrollToSelection } from './useTimelineScroll.ts';
+import {
+  useRowMeasurement,
+  useScrollAnchor,
+  useScrollToSelection,
+  type RevealRequest,
+} from './useTimelineScroll.ts';
 
 export interface TimelineProps {
   analysis: Analysis;
@@ -54,6 +59,8 @@ export interface TimelineProps {
    * tool_result may be further on (`pendingSignals`).
    */
   provisional?: boolean;
+  /** The latest request to bring the selected row onto the page (and focus it); null = none. */
+  reveal?: RevealRequest | null;
 }
 
 const GUTTER = DEFAULT_ARC_OPTIONS.gutterWidth;
@@ -168,7 +175,15 @@ export function Timeline(props: TimelineProps) {
     [selection, selectedPair, rowOfMessage],
   );
   const virtualizer = useTimelineVirtualizer(scrollRef, rowModel, pinnedRows);
-  useScrollToSelection(virtualizer, scrollRef, analysis, selection, selectedPair, rowOfMessage);
+  useScrollToSelection(
+    virtualizer,
+    scrollRef,
+    analysis,
+    selection,
+    selectedPair,
+    rowOfMessage,
+    props.reveal ?? null,
+  );
 
   const items = virtualizer.getVirtualItems();
   const viewTop = virtualizer.scrollOffset ?? 0;

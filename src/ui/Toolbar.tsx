@@ -2,7 +2,7 @@
  * Input and choices: samples menu, file picker, the text area toggle, format and provider pickers
  * (built from the PARSERS and VALIDATORS registries, so new formats appear on their own).
  */
-import { useRef } from 'react';
+import { useRef, useState } from 'react';
 import { PARSERS } from '../model/parse/registry.ts';
 import type { FormatId, ProviderId } from '../model/types.ts';
 import { VALIDATORS } from '../model/validate/index.ts';
@@ -49,7 +49,7 @@ function SamplePicker({
   const sampleValue = source.origin === 'sample' && source.sampleId ? source.sampleId : '';
   const none = source.name ? `(${source.origin}: ${source.name})` : '(your input)';
   return (
-    <label>
+    <label className="sample-picker">
       <span className="lbl">Sample</span>
       <select
         data-testid="sample-select"
@@ -145,7 +145,7 @@ function FormatAndProvider({
   const follow = `Follow format (${labelOfProvider(defaultProvider)})`;
   return (
     <>
-      <label>
+      <label id="toolbar-format" className="narrow-more">
         <span className="lbl">Format</span>
         <select
           data-testid="format-select"
@@ -164,7 +164,7 @@ function FormatAndProvider({
           ))}
         </select>
       </label>
-      <label>
+      <label id="toolbar-provider" className="narrow-more">
         <span className="lbl">Provider</span>
         <select
           data-testid="provider-select"
@@ -186,15 +186,30 @@ function FormatAndProvider({
   );
 }
 
-/** The input toolbar: sample, file, text toggle, request, format, provider, theme and help. */
+/** Ids of what the toolbar's "More" button shows and hides on a narrow screen. */
+const MORE_IDS = ['toolbar-format', 'toolbar-provider', 'toolbar-theme', 'toolbar-help'];
+
+/**
+ * The input toolbar: sample, file, text toggle, request, format, provider, theme and help. On a
+ * narrow screen (styles.css, 600 px) format, provider, theme and help fold behind "More" (a
+ * disclosure button; its title says what is chosen), so the header stays a few rows tall.
+ */
 export function Toolbar(p: ToolbarProps) {
   const current = useAppStore((s) => s.source);
   // Name what is shown: the store's source until a transcript is on screen, then that one's.
   const source = p.shown ?? current;
   const theme = useAppStore((s) => s.theme);
   const setTheme = useAppStore((s) => s.setTheme);
+  const formatOverride = useAppStore((s) => s.formatOverride);
+  const provider = useAppStore((s) => s.provider);
+  const [more, setMore] = useState(false);
+  const chosen = [
+    `Format: ${formatOverride ? labelOfFormat(formatOverride) : `detect (${labelOfFormat(p.detectedFormat)})`}`,
+    `provider: ${labelOfProvider(provider ?? p.defaultProvider)}`,
+    `theme: ${theme ?? 'system'}`,
+  ].join(' · ');
   return (
-    <div className="toolbar" role="toolbar" aria-label="Input">
+    <div className={`toolbar${more ? ' more-open' : ''}`} role="toolbar" aria-label="Input">
       <SamplePicker samples={p.samples} source={source} onSample={p.onSample} />
       <OpenFile onFile={p.onFile} />
       <button
@@ -205,6 +220,17 @@ export function Toolbar(p: ToolbarProps) {
       >
         {p.showText ? 'Hide text' : 'Edit text'}
       </button>
+      <button
+        type="button"
+        className="toolbar-more"
+        data-testid="toolbar-more"
+        aria-expanded={more}
+        aria-controls={MORE_IDS.join(' ')}
+        title={chosen}
+        onClick={() => setMore((m) => !m)}
+      >
+        More <span aria-hidden="true">{more ? '▴' : '▾'}</span>
+      </button>
       {p.requests && p.requests.length > 1 && (
         <RequestPicker requests={p.requests} requestIndex={p.requestIndex} />
       )}
@@ -212,6 +238,8 @@ export function Toolbar(p: ToolbarProps) {
       <span className="spacer" />
       <button
         type="button"
+        id="toolbar-theme"
+        className="narrow-more"
         data-testid="theme-toggle"
         title="Theme: follows the system setting unless forced"
         onClick={() => setTheme(theme === null ? 'dark' : theme === 'dark' ? 'light' : null)}
@@ -220,6 +248,8 @@ export function Toolbar(p: ToolbarProps) {
       </button>
       <button
         type="button"
+        id="toolbar-help"
+        className="narrow-more"
         onClick={p.onHelp}
         data-testid="help-button"
         aria-label="Keyboard shortcuts"

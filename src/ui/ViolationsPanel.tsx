@@ -78,6 +78,20 @@ function ErrorBody({ v, body }: { v: Violation; body: string }) {
   );
 }
 
+/**
+ * Scroll the side column's own box (`.side-scroll`) so the element shows, and nothing else: on a
+ * narrow screen the column is part of the page, and selecting a row in the timeline (a jump, `n`)
+ * must not pull the page back up to its violation (`scrollIntoView` scrolls every ancestor).
+ */
+function scrollIntoColumn(el: HTMLElement): void {
+  const box = el.closest<HTMLElement>('.side-scroll');
+  if (!box || getComputedStyle(box).overflowY === 'visible') return;
+  const b = box.getBoundingClientRect();
+  const r = el.getBoundingClientRect();
+  if (r.top < b.top) box.scrollTop += r.top - b.top;
+  else if (r.bottom > b.bottom) box.scrollTop += Math.min(r.bottom - b.bottom, r.top - b.top);
+}
+
 /** One violation: rank, rule code, title, why, ids, error body or message, and a jump. */
 function ViolationItem({
   t,
@@ -91,7 +105,7 @@ function ViolationItem({
   const v = t.violation;
   const liRef = useRef<HTMLLIElement>(null);
   useEffect(() => {
-    if (current) liRef.current?.scrollIntoView({ block: 'nearest' });
+    if (current && liRef.current) scrollIntoColumn(liRef.current);
   }, [current]);
   const body = v.error !== null ? prettyJson(v.error) : null;
   return (

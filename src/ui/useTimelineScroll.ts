@@ -16,8 +16,77 @@ type RowVirtualizer = Virtualizer<HTMLDivElement, Element>;
 const DEFER_MEASURE_ROWS = 2000;
 
 /**
+ * A request to bring the selected row into view on the page too, not only in the timeline's own
+ * scroll: at narrow widths the columns stack and the timeline may sit below the screen (a jump
+ * from the verdict, the simulator or a key). Each request is a new object; `focus` also moves the
+ * focus to the row (a jump from a panel, as an in-page link does).
+ */
+export interface RevealRequest {
+  message: number;
+  focus: boolean;
+}
+
+/**
+ * Frames a scroll to the selection may take to settle: rows mounted on the way are measured
+ * after the jump (on a long timeline only once the scroll stops, issue 7) and shift it.
+ */
+const SETTLE_FRAMES = 120;
+/** Frames the row must stay put before it is revealed on the page, and watched after. */
+const STEADY_FRAMES = 3;
+const WATCH_FRAMES = 12;
+
+/** The rendered row at a virtual index, if mounted. */
+function rowElement(scroller: HTMLElement, row: number): HTMLElement | null {
+  return scroller.querySelector<HTMLElement>(
+    `:scope > .timeline-content > .timeline-grid > .row[data-index="${row}"]`,
+  );
+}
+
+/** Whether the row is inside the timeline's visible box (its top, when it is taller than it). */
+function rowInBox(scroller: HTMLElement, row: HTMLElement | null): boolean {
+  if (!row) return false;
+  const b = scroller.getBoundingClientRect();
+  const r = row.getBoundingClientRect();
+  return r.top >= b.top - 1 && (r.bottom <= b.bottom + 1 || r.height > b.height);
+}
+
+/**
+ * Bring the row, already inside the timeline's box, onto the screen: scroll the page by as
+ * little as shows the whole timeline box (or, when the box is taller than the screen, centre the
+ * row); then focus the row if asked. A page that does not scroll (wide layouts) does not move.
+ */
+function revealOnPage(scroller: HTMLElement, row: HTMLElement | null, focus: boolean): void {
+  if (!row) return;
+  const vh = document.documentElement.clientHeight;
+  const box = scroller.getBoundingClientRect();
+  const r = row.getBoundingClientRect();
+  let dy = 0;
+  if (r.top < 0 || r.bottom > vh) {
+    if (box.height <= vh) dy = box.top < 0 ? box.top : Math.max(0, box.bottom - vh);
+    else dy = r.top + r.height / 2 - vh / 2;
+  }
+  if (dy !== 0) window.scrollBy({ top: dy, behavior: 'instant' });
+  if (focus) row.focus({ preventScroll: true });
+}
+
+/** The row to scroll to: the message's, or the partner end of a selected pair; -1 = none. */
+function targetRowOf(
+  selection: NonNullable<AppState['selection']>,
+  selectedPair: ToolPair | undefined,
+  rowOfMessage: RowModel['rowOfMessage'],
+  visible: (row: number) => boolean,
+): number {
+  if (selection.kind === 'message') return rowOfMessage[selection.index] ?? -1;
+  if (!selectedPair) return -1;
+  const callRow = selectedPair.call ? (rowOfMessage[selectedPair.call.message] ?? -1) : -1;
+  const resultRow = selectedPair.result ? (rowOfMessage[selectedPair.result.message] ?? -1) : -1;
+  return resultRow >= 0 && !visible(resultRow) ? resultRow : callRow;
+}
+
+/**
  * Scroll to the selection when it is off screen (centred): a message, or the partner end of a
- * selected pair.
+ * selected pair. With a new `reveal` request, also bring the row onto the page once the
+ * timeline's scroll has settled (`revealOnPage`), and focus it if asked.
  */
 export function useScrollToSelection(
   virtualizer: RowVirtualizer,
@@ -26,45 +95,63 @@ export function useScrollToSelection(
   selection: AppState['selection'],
   selectedPair: ToolPair | undefined,
   rowOfMessage: RowModel['rowOfMessage'],
+  reveal: RevealRequest | null,
 ): void {
+  const handled = useRef<RevealRequest | null>(null);
   useEffect(() => {
-    if (!selection) return;
+    // A request stays pending until the row is revealed: a re-run meanwhile (a new analysis
+    // when the tokenizer loads) carries it on. One for another message than the selection's is
+    // dropped.
+    const pending = reveal !== handled.current ? reveal : null;
+    const request =
+      pending && selection?.kind === 'message' && selection.index === pending.message
+        ? pending
+        : null;
+    if (pending && !request) handled.current = pending;
     const el = scrollRef.current;
-    const top = el?.scrollTop ?? 0;
-    const bottom = top + (el?.clientHeight ?? 0);
+    if (!selection || !el) return;
+    const top = el.scrollTop;
+    const bottom = top + el.clientHeight;
     const visible = (row: number) => {
       const m = virtualizer.measurementsCache[row];
       return m !== undefined && m.start >= top && m.end <= bottom;
     };
-    let target = -1;
-    if (selection.kind === 'message') target = rowOfMessage[selection.index] ?? -1;
-    else if (selectedPair) {
-      const callRow = selectedPair.call ? (rowOfMessage[selectedPair.call.message] ?? -1) : -1;
-      const resultRow = selectedPair.result
-        ? (rowOfMessage[selectedPair.result.message] ?? -1)
-        : -1;
-      target = resultRow >= 0 && !visible(resultRow) ? resultRow : callRow;
-    }
-    if (target < 0 || visible(target)) return;
-    virtualizer.scrollToIndex(target, { align: 'center' });
-    // Rows mounted on the way are measured after the jump and can shift it (estimates differ
-    // from real heights): check again on the next frames until the target is on screen.
-    let tries = 0;
+    const target = targetRowOf(selection, selectedPair, rowOfMessage, visible);
+    if (target < 0) return;
+    if (!request && rowInBox(el, rowElement(el, target))) return;
+    if (!rowInBox(el, rowElement(el, target)))
+      virtualizer.scrollToIndex(target, { align: 'center' });
+    // Settle on what is drawn (the row's box), not on the estimates: the row must stay put in
+    // view for a few frames with no scroll under way, since a long timeline measures the rows it
+    // passed once the scroll stops and that shifts them. Then reveal it on the page, and keep
+    // watching a little: a late shift scrolls back to it (and reveals it again).
+    let frames = 0;
+    let steady = 0;
+    let lastTop = NaN;
+    let revealed = false;
     let raf = 0;
     const settle = () => {
-      const t = scrollRef.current?.scrollTop ?? 0;
-      const m = virtualizer.measurementsCache[target];
-      const h = scrollRef.current?.clientHeight ?? 0;
-      if (m && (m.start < t || m.end > t + h) && tries++ < 5) {
+      const row = rowElement(el, target);
+      const top = row ? row.getBoundingClientRect().top - el.getBoundingClientRect().top : NaN;
+      if (!rowInBox(el, row)) {
+        steady = 0;
         virtualizer.scrollToIndex(target, { align: 'center' });
-        raf = requestAnimationFrame(settle);
+      } else if (!virtualizer.isScrolling && top === lastTop) steady++;
+      else steady = 0;
+      lastTop = top;
+      const last = frames++ >= SETTLE_FRAMES;
+      if (request && (steady === STEADY_FRAMES || (last && !revealed))) {
+        revealed = true;
+        handled.current = request;
+        revealOnPage(el, row, request.focus);
       }
+      if (steady < WATCH_FRAMES && !last) raf = requestAnimationFrame(settle);
     };
     raf = requestAnimationFrame(settle);
     return () => cancelAnimationFrame(raf);
-    // Only a new selection scrolls; re-measuring must not pull the view back.
+    // Only a new selection (or request) scrolls; re-measuring must not pull the view back.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [selection, analysis]);
+  }, [selection, analysis, reveal]);
 }
 
 /**

@@ -8,6 +8,7 @@ import type { Message, ProviderId, Transcript } from '../types.ts';
 import type { RenderedMessage } from '../validate/types.ts';
 import { spansCuts } from './spansCuts.ts';
 import {
+  positionOrder,
   sentMessages,
   validateTranscript,
   validatorFor,
@@ -343,9 +344,10 @@ function buildFast(t: Transcript, provider: ProviderId, full: Validation): FastT
   const ms = t.messages;
   const anth = merges(provider);
   const a7 = anth ? (full.violations.find((v) => v.rule === 'tools_not_defined') ?? null) : null;
-  const rest = anth
-    ? full.violations.filter((v) => v.rule !== 'tools_not_defined')
-    : full.violations;
+  // In message order (`restAt` is searched by bisection): the schema errors a validation lists
+  // first go back to their messages; `checkCut` puts them first again.
+  const listed = positionOrder(full.violations);
+  const rest = anth ? listed.filter((v) => v.rule !== 'tools_not_defined') : listed;
   const restAt = new Int32Array(rest.length);
   rest.forEach((v, i) => (restAt[i] = v.index));
   const errPos = Int32Array.from(rest.flatMap((v, i) => (v.severity === 'error' ? [i] : [])));

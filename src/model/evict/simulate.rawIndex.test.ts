@@ -16,9 +16,9 @@ import {
 } from '../testing.ts';
 import type { ProviderId, Transcript } from '../types.ts';
 import { merges } from './cutTables.ts';
-import { checkCut, prepareCuts, type CutContext } from './simulate.ts';
+import { prepareCuts, type CutContext } from './simulate.ts';
 import { spansCuts } from './spansCuts.ts';
-import { referenceCut } from './simulate.reference.ts';
+import { expectCutAgrees } from './testing.ts';
 
 /** Transcripts whose cuts take the direct path by design (spansCuts.ts); every other stays fast. */
 function requestWide(ctx: CutContext): boolean {
@@ -58,13 +58,7 @@ describe.each(CASES)(
             const ctx = prepareCuts(t, provider);
             expect(ctx.fast).toBe(!requestWide(ctx));
             for (let k = 0; k <= t.messages.length; k++) {
-              const fast = checkCut(ctx, k);
-              const ref = referenceCut(t, provider, k);
-              expect(fast.valid).toBe(ref.valid);
-              expect(fast.firstError).toEqual(
-                ref.violations.find((v) => v.severity === 'error') ?? null,
-              );
-              expect(fast.validation().violations).toEqual(ref.violations);
+              const ref = expectCutAgrees(ctx, t, provider, k);
               for (const v of ref.violations) {
                 if (v.index < 0) continue;
                 expect(t.messages[v.index]?.rawIndex).toBe(v.messageIndex);

@@ -31,6 +31,7 @@
 import { isPinned } from '../exchanges.ts';
 import type { Message } from '../types.ts';
 import {
+  schemaFirst,
   validateTranscript,
   type CutModel,
   type Validation,
@@ -276,6 +277,17 @@ function renumber(v: Violation, delta: number): Violation {
   return { ...v, message, providerPath, error: fix(v.error) };
 }
 
+/** The first schema error (a refused tool id) the cut keeps: met before any other error. */
+function schemaErrorOf(fx: FastTables, p: Parts): Violation | null {
+  for (const v of p.win) if (v.rule === 'malformed_tool_id' && v.severity === 'error') return v;
+  for (let e = lowerBoundAt(fx.restAt, fx.errPos, p.r); e < fx.errPos.length; e++) {
+    const pos = fx.errPos[e] as number;
+    const v = fx.rest[pos] as Violation;
+    if (v.rule === 'malformed_tool_id' && survives(fx, pos, p)) return renumber(v, p.delta());
+  }
+  return null;
+}
+
 /**
  * Verdict for one cut, fast (see the file comment).
  * @param ctx from `prepareCuts`
@@ -296,7 +308,10 @@ export function checkCut(ctx: CutContext, k: number, head: CutHead = NO_HEAD): C
   }
   const fx = ctx.fx as FastTables;
   let firstError: Violation | null =
-    p.a7 && p.a7.severity === 'error' ? p.a7 : (p.win.find((v) => v.severity === 'error') ?? null);
+    schemaErrorOf(fx, p) ??
+    (p.a7 && p.a7.severity === 'error'
+      ? p.a7
+      : (p.win.find((v) => v.severity === 'error') ?? null));
   if (!firstError) {
     for (let e = lowerBoundAt(fx.restAt, fx.errPos, p.r); e < fx.errPos.length; e++) {
       const pos = fx.errPos[e] as number;
@@ -318,7 +333,7 @@ export function checkCut(ctx: CutContext, k: number, head: CutHead = NO_HEAD): C
     memo = {
       provider: ctx.full.provider,
       valid: !violations.some((v) => v.severity === 'error'),
-      violations,
+      violations: schemaFirst(violations),
       notes: ctx.full.notes,
     };
     return memo;

@@ -2,11 +2,13 @@
  * The sharing contract (issue 15) as a check: a copy of a transcript — a structure-only copy, an
  * export read back — is "the same" when it has the same format, messages (role and block types),
  * exchanges, tool pairs (status, ids through the rename map), token count per message and
- * violations (rule and message index). Used by the tests of every format and by `cli share`.
+ * violations (rule and message index) under its own provider and every other one. Used by the
+ * tests of every format and by `cli share`.
  */
 import { analyze } from '../analyze.ts';
 import { countTokens, type TextCounter } from '../tokens.ts';
 import type { Block, Transcript } from '../types.ts';
+import { VALIDATORS, validateTranscript, type Violation } from '../validate/index.ts';
 import { isIdKey, isTimestamp, publicModel } from './renames.ts';
 
 export interface ShapeOptions {
@@ -24,6 +26,8 @@ export function transcriptShape(t: Transcript, opts: ShapeOptions, mapped = fals
   const id = (x: string | null) => (x === null || !mapped ? x : (opts.ids?.get(x) ?? x));
   const name = (x: string) => (!mapped ? x : (opts.names?.get(x) ?? x));
   const tokens = countTokens(t, a.provider, opts.counter);
+  const verdict = (v: Violation) =>
+    `${v.rule}@${v.index}${v.ids.length ? ` ${v.ids.map((x) => id(x)).join(',')}` : ''}`;
   return {
     format: t.format,
     // A turn of results only is the same whether the format puts it in `user` (Anthropic) or
@@ -48,15 +52,18 @@ export function transcriptShape(t: Transcript, opts: ShapeOptions, mapped = fals
     ),
     tokens: [...tokens.perMessage].join(','),
     systemTokens: tokens.system,
-    violations: a.validation.violations.map(
-      (v) => `${v.rule}@${v.index}${v.ids.length ? ` ${v.ids.map((x) => id(x)).join(',')}` : ''}`,
+    violations: a.validation.violations.map(verdict),
+    // Every other provider's verdict too: ids keep their length and punctuation (A18, M4, O10…).
+    providers: VALIDATORS.filter((p) => p.id !== a.provider).map(
+      (p) => `${p.id}: ${validateTranscript(t, p.id).violations.map(verdict).join('; ')}`,
     ),
   };
 }
 
 /**
  * Where a copy differs from the original: one line per field that differs (format, messages,
- * exchanges, pairs, tokens, system tokens, violations), with the first differing item.
+ * exchanges, pairs, tokens, system tokens, violations, other providers' violations), with the
+ * first differing item.
  * @returns an empty list when the copy keeps the contract
  */
 export function shapeDifferences(
@@ -85,6 +92,14 @@ export function shapeDifferences(
 
 /** Words of five letters or digits or more (shorter ones say too little to count as a leak). */
 const WORD = /[\p{L}\p{N}]{5,}/gu;
+
+/**
+ * A word a renamed id is made of (renames.ts `shapedId`): `r`, zeros and a base-36 serial. It
+ * carries nothing of the original (zeros and at most four characters of serial), even when the
+ * original's text has the same word (`0.000000000001` in a code listing, and a uuid's last group
+ * renamed to `000000000001`).
+ */
+const RENAMED_ID_WORD = /^r?0+[0-9a-z]{0,4}$/;
 
 /** Values under these keys are schema words in every format we write (not a person's text). */
 const SCHEMA_VALUE_KEYS = new Set([
@@ -181,7 +196,9 @@ export function leakedStrings(
   const allowed = allowedWords(docs, keptNames);
   const present = new Set(copyText.match(WORD) ?? []);
   const { words, exact } = originalStrings(original);
-  const leaks = [...words].filter((w) => present.has(w) && !allowed.has(w) && !keptNames.has(w));
+  const leaks = [...words].filter(
+    (w) => present.has(w) && !allowed.has(w) && !keptNames.has(w) && !RENAMED_ID_WORD.test(w),
+  );
   for (const s of exact) if (copyText.includes(s)) leaks.push(s);
   return [...new Set(leaks)].sort();
 }

@@ -28,6 +28,22 @@ export function isTimeNumberKey(key: string): boolean {
 /** Where the relative clock starts (ms since the epoch): a round date no log was written on. */
 const CLOCK_ZERO = Date.UTC(2000, 0, 1);
 
+/**
+ * An id of the same shape as `id` naming serial `n`: letters and digits replaced by `r`, zeros
+ * and `n` in base 36, other characters kept in place. Two ids of one shape get different serials,
+ * and ids of different shapes differ in shape, so renames never collide. An id with too few
+ * letters and digits for the serial (a few characters long) is `r` + serial + its other
+ * characters: longer, but still far below every length limit and with the same punctuation.
+ */
+export function shapedId(id: string, n: number): string {
+  const serial = n.toString(36);
+  const slots = id.replace(/[^a-zA-Z0-9]/g, '').length;
+  if (slots < serial.length + 1) return `r${serial}${id.replace(/[a-zA-Z0-9]/g, '')}`;
+  const fill = `r${serial.padStart(slots - 1, '0')}`;
+  let k = 0;
+  return id.replace(/[a-zA-Z0-9]/g, () => fill[k++] as string);
+}
+
 /** Renamed ids and a relative clock, shared by every part of one redaction. */
 export class Renames {
   readonly ids = new Map<string, string>();
@@ -37,8 +53,11 @@ export class Renames {
   private n0: number | null = null;
 
   /**
-   * A renamed id: `r001`, `r002`, … in order of first appearance, the same for every occurrence.
-   * Nothing of the original is kept, not even a prefix (`alice_call_7` says who made it).
+   * A renamed id, the same for every occurrence: its letters and digits become `r`, zeros and
+   * the id's serial number in base 36 (order of first appearance), every other character stays
+   * where it is. Nothing of the original's letters or digits is kept, not even a prefix
+   * (`alice_call_7` says who made it); its length and punctuation are, because providers judge
+   * ids by them (A18, B10, M4, O10, R8): `functions.Bash:0` → `r00000000.0000:1`.
    */
   id(id: string): string;
   id(id: string | null): string | null;
@@ -46,7 +65,7 @@ export class Renames {
     if (id === null || id === '') return id;
     let r = this.ids.get(id);
     if (r === undefined) {
-      r = `r${String(this.ids.size + 1).padStart(3, '0')}`;
+      r = shapedId(id, this.ids.size + 1);
       this.ids.set(id, r);
     }
     return r;

@@ -189,9 +189,10 @@ describe('repair where raw indices repeat', () => {
     // A history cut mid-exchange: call, result, then the user's next question. The result and the
     // question share raw index 1 (as two of ours split from one source item do). Mistral refuses
     // `user` after `tool` at the question, which is not in the leading group.
+    // Ids of nine letters and digits, as Mistral takes them (M4).
     const distinct = transcript('anthropic-messages', [
-      assistant(call('c1')),
-      user(result('c1')),
+      assistant(call('callAAAA1')),
+      user(result('callAAAA1')),
       user('Next question.'),
       assistant('Answer.'),
       user('More.'),

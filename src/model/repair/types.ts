@@ -20,7 +20,8 @@ export type RepairKind =
   | 'whitespace_trimmed'
   | 'error_result_filled'
   | 'item_id_dropped'
-  | 'reasoning_removed';
+  | 'reasoning_removed'
+  | 'tool_id_renamed';
 
 export interface RepairChange {
   kind: RepairKind;

@@ -42,8 +42,13 @@ const arbExchangeShape: fc.Arbitrary<ExchangeShape> = fc.record({
  */
 export function arbValidTranscript(
   format: 'anthropic-messages' | 'openai-chat',
-  opts: { maxExchanges?: number; withSystem?: boolean } = {},
+  opts: { maxExchanges?: number; withSystem?: boolean; ids?: 'provider' | 'nine' } = {},
 ): fc.Arbitrary<Transcript> {
+  // Ids as the format's provider makes them, or nine letters and digits (what Mistral takes, M4).
+  const idOf = (seed: number, n: number) =>
+    opts.ids === 'nine'
+      ? `m${(seed * 1000 + n).toString(36).padStart(8, '0')}`
+      : `${format === 'openai-chat' ? 'call' : 'toolu'}_${seed}_${n}`;
   return fc
     .record({
       shapes: fc.array(arbExchangeShape, { minLength: 1, maxLength: opts.maxExchanges ?? 5 }),
@@ -58,10 +63,7 @@ export function arbValidTranscript(
       shapes.forEach((shape, x) => {
         out.push(user(`Question ${x} (${seed}).`));
         for (const round of shape.rounds) {
-          const ids = Array.from(
-            { length: round.calls },
-            () => `${format === 'openai-chat' ? 'call' : 'toolu'}_${seed}_${id++}`,
-          );
+          const ids = Array.from({ length: round.calls }, () => idOf(seed, id++));
           out.push(
             assistant(
               ...(round.textBefore ? [text('Let me check.')] : []),

@@ -28,6 +28,7 @@ import {
   turnSize,
   type Turns,
 } from './rules/turns.ts';
+import { badIdsInTurn, idShapeOf } from './rules/toolIds.ts';
 import { emptyRequest, toolsNotDefined } from './shared.ts';
 import type {
   ProviderValidator,
@@ -73,6 +74,9 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
   const found: Violation[] = [];
   const notes: string[] = [];
   const push = (v: ViolationInput) => found.push(violation(v, anthropicEnvelope));
+  // A18 is a schema error: met before every other check, so its findings go first.
+  const ids: Violation[] = [];
+  const pushId = (v: ViolationInput) => ids.push(violation(v, anthropicEnvelope));
   const empty = emptyRequest(source, 'A14', 'beside', anthropicEnvelope);
   if (empty) found.push(empty);
 
@@ -111,6 +115,7 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
   const pairs: PairFinding[] = [];
   for (let n = 0; n < T.count; n++) {
     if (!checkContent(T, n, n === lastIdx, push)) continue;
+    checkIds(T, n, pushId);
     if (turnRole(T, n) === 'user') {
       pairResultTurn(T, n, PAIRING, pairs);
       wordPairs(pairs, push);
@@ -123,10 +128,11 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
 
   checkTrailing(t, T, opts, push, notes);
   checkThinking(t, T, sig, push, notes);
+  const violations = ids.length > 0 ? [...ids, ...found] : found;
   return {
     provider: 'anthropic',
-    valid: !hasError(found),
-    violations: found,
+    valid: !hasError(violations),
+    violations,
     notes,
   };
 }
@@ -192,6 +198,32 @@ function checkContent(T: Turns, n: number, isFinal: boolean, push: Push): boolea
   }
 
   return true;
+}
+
+const ID_SHAPE = idShapeOf('anthropic');
+
+/** A18: ids of turn `n` outside the schema's pattern (`functions.Bash:0`), in block order. */
+function checkIds(T: Turns, n: number, push: Push): void {
+  const bad = badIdsInTurn(T, n, ID_SHAPE);
+  for (const b of bad ?? []) {
+    const variant = b.kind === 'call' ? 'tool_use.id' : 'tool_result.tool_use_id';
+    push({
+      rule: 'malformed_tool_id',
+      code: 'A18',
+      messageIndex: b.msg.rawIndex,
+      index: b.msg.index,
+      blockIndex: b.blockIndex,
+      ids: [b.id],
+      providerPath: `messages.${n}.content.${b.pos}.${variant}`,
+      message: ruleText('A18', { n, m: b.pos, variant }),
+      title:
+        b.kind === 'call'
+          ? 'A tool_use id Anthropic refuses'
+          : 'A tool_result id Anthropic refuses',
+      why: 'Anthropic accepts tool ids made of letters, digits, _ and - only; an id made by another provider (dots, colons, spaces) is refused before anything else is checked. Renaming it in the call and its result together keeps the pair.',
+      confidence: 'V',
+    });
+  }
 }
 
 /**

@@ -19,6 +19,7 @@ import { anthropicValidator } from './anthropic.ts';
 import { bedrockEnvelope, ruleSpec, ruleText } from './catalogue/index.ts';
 import { hasError, violation, type ViolationInput } from './common.ts';
 import { toolsNotDefined } from './shared.ts';
+import { checkIds } from './bedrock.ids.ts';
 import {
   callTurnStats,
   idsOf,
@@ -71,6 +72,10 @@ export function renderBedrock(messages: readonly Message[], native = false): Ren
 }
 
 const TEXT: Partial<Record<RuleId, [string, string]>> = {
+  malformed_tool_id: [
+    'A toolUseId Converse refuses',
+    'Converse takes tool ids of 1 to 64 letters, digits, _ and -; an id made by another provider (dots, colons) or a long generated one is refused before anything else. Renaming it in the call and its result together keeps the pair.',
+  ],
   tools_not_defined: [
     'Tool blocks without toolConfig',
     'Converse refuses toolUse / toolResult blocks in the history when the request defines no toolConfig.',
@@ -321,12 +326,19 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
     const { confidence } = ruleSpec(v.code);
     found.push(violation({ ...v, title, why, confidence }, bedrockEnvelope));
   };
+  // B10 is a schema error: met before every other check, so its findings go first.
+  const ids: Violation[] = [];
+  const pushId: Push = (v) => {
+    const [title, why] = TEXT[v.rule] ?? ['', ''];
+    ids.push(violation({ ...v, title, why, confidence: 'V-doc' }, bedrockEnvelope));
+  };
   // The pairing functions' findings of one call (an array, not a callback: issue 17).
   const pairs: PairFinding[] = [];
   checkToolConfig(t, source, push, notes);
   for (let n = 0; n < T.count; n++) {
     checkRoles(T, n, push);
     checkRepeatedIds(T, n, push);
+    checkIds(T, n, pushId);
     if (turnRole(T, n) === 'user') {
       pairResultTurn(T, n, PAIRING, pairs);
       // B2 is reported against this message for the previous assistant turn's calls.
@@ -340,6 +352,7 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
     }
   }
 
+  if (ids.length > 0) found.unshift(...ids);
   if (claude) {
     const inner = anthropicValidator.validate(t, opts);
     // Same rule, same message (ours: raw indices repeat for retry copies and split messages): violationKey.

@@ -54,3 +54,38 @@ export function byScanOrder<T extends { order: number }>(list: T[]): T[] {
 
 /** Where a validator's findings go, in the order the provider meets them. */
 export type Push = (v: ViolationInput) => void;
+
+/**
+ * Schema errors (a refused tool id: A18, B10, O10, R8) are met before every other check, so a
+ * validation lists them first; this puts them first in a list assembled from parts (the fast cut
+ * engine), keeping the order within each group. Mistral's M4, met after its order checks, is not
+ * one (Mistral takes no fast cut path).
+ */
+export function schemaFirst(violations: Violation[]): Violation[] {
+  let any = false;
+  for (const v of violations) if (v.rule === 'malformed_tool_id') any = true;
+  if (!any) return violations;
+  return [
+    ...violations.filter((v) => v.rule === 'malformed_tool_id'),
+    ...violations.filter((v) => v.rule !== 'malformed_tool_id'),
+  ];
+}
+
+/**
+ * A validation's violations with its schema errors (refused tool ids, listed first) merged back
+ * into message order: each before the first other violation of a later message.
+ */
+export function positionOrder(list: Violation[]): Violation[] {
+  const ids = list.filter((v) => v.rule === 'malformed_tool_id');
+  if (ids.length === 0) return list;
+  const out: Violation[] = [];
+  let i = 0;
+  for (const v of list) {
+    if (v.rule === 'malformed_tool_id') continue;
+    while (i < ids.length && (ids[i] as Violation).index <= v.index)
+      out.push(ids[i++] as Violation);
+    out.push(v);
+  }
+  while (i < ids.length) out.push(ids[i++] as Violation);
+  return out;
+}

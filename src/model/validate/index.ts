@@ -13,6 +13,8 @@ import { mistralValidator } from './mistral.ts';
 import { qwenValidator } from './qwen.ts';
 import type { ProviderValidator, ValidateOptions, Validation } from './types.ts';
 
+export { positionOrder, schemaFirst } from './common.ts';
+
 export type {
   CutModel,
   ProviderValidator,

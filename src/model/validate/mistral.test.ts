@@ -12,12 +12,13 @@ const envelope = (message: string) => ({
 const check = (...messages: Parameters<typeof transcript>[1]) =>
   validateTranscript(transcript('openai-chat', messages), 'mistral');
 
+// Mistral takes tool call ids of nine letters and digits (M4): the order tests use such ids.
 describe('mistral (mistral-common message order, M1–M3)', () => {
   it('user right after tool is rejected (OpenAI accepts it)', () => {
     const t = transcript('openai-chat', [
       user('q'),
-      assistant(call('c1')),
-      tool('c1'),
+      assistant(call('callAAAA1')),
+      tool('callAAAA1'),
       user('and?'),
     ]);
     expect(validateTranscript(t, 'openai-chat').valid).toBe(true);
@@ -33,7 +34,7 @@ describe('mistral (mistral-common message order, M1–M3)', () => {
   });
 
   it('tool right after user', () => {
-    const v = check(user('q'), tool('c1'));
+    const v = check(user('q'), tool('callAAAA1'));
     expect(v.violations.map((x) => x.message)).toEqual([
       "Unexpected role 'tool' after role 'user'",
       'Not the same number of function calls and responses',
@@ -57,8 +58,8 @@ describe('mistral (mistral-common message order, M1–M3)', () => {
   it('counts: fewer tool messages than calls before the next assistant message', () => {
     const v = check(
       user('q'),
-      assistant(call('a'), call('b')),
-      tool('a'),
+      assistant(call('callAAAAa'), call('callAAAAb')),
+      tool('callAAAAa'),
       assistant('half done'),
       user('ok'),
     );
@@ -66,7 +67,7 @@ describe('mistral (mistral-common message order, M1–M3)', () => {
     expect(v.violations[0]).toMatchObject({
       rule: 'count_mismatch',
       messageIndex: 1,
-      ids: ['a', 'b'],
+      ids: ['callAAAAa', 'callAAAAb'],
       message: 'Not the same number of function calls and responses',
     });
   });
@@ -78,12 +79,59 @@ describe('mistral (mistral-common message order, M1–M3)', () => {
         user('a'),
         user('b'),
         assistant('x'),
-        assistant(call('c1'), call('c2')),
-        tool('c1'),
-        tool('c2'),
+        assistant(call('callAAAA1'), call('callAAAA2')),
+        tool('callAAAA1'),
+        tool('callAAAA2'),
         assistant('done'),
         user('thanks'),
       ).valid,
     ).toBe(true);
+  });
+});
+
+describe('mistral M4: tool call ids of nine letters and digits', () => {
+  it('refuses an OpenAI call_ id in the call and in the tool message, after the order checks', () => {
+    const v = check(
+      user('q'),
+      assistant(call('call_0fypS1hVX')),
+      tool('call_0fypS1hVX'),
+      user('x'),
+    );
+    expect(v.violations.map((x) => x.code)).toEqual(['M2', 'M4', 'M4']);
+    expect(v.violations[1]).toMatchObject({
+      rule: 'malformed_tool_id',
+      messageIndex: 1,
+      blockIndex: 0,
+      ids: ['call_0fypS1hVX'],
+      providerPath: null,
+      message: 'Tool call id was call_0fypS1hVX but must be a-z, A-Z, 0-9, with a length of 9.',
+      error: {
+        object: 'error',
+        message: 'Tool call id was call_0fypS1hVX but must be a-z, A-Z, 0-9, with a length of 9.',
+        type: 'invalid_function_call',
+        param: null,
+        code: '3280',
+      },
+    });
+    expect(v.violations[2]?.messageIndex).toBe(2);
+  });
+
+  it('refuses short, long and underscored ids; accepts nine letters and digits', () => {
+    for (const id of ['turn1_0', 'abc123', 'abcdefghij', 'abcd_efgh'])
+      expect(check(user('q'), assistant(call(id)), tool(id)).violations.map((x) => x.code)).toEqual(
+        ['M4', 'M4'],
+      );
+    expect(check(user('q'), assistant(call('ssAbar4Dr')), tool('ssAbar4Dr')).valid).toBe(true);
+  });
+
+  it('is not judged for LangChain input: its Mistral client renames the ids before sending', () => {
+    const t = transcript('langchain', [
+      user('q'),
+      assistant(call('call_0fypS1hVX')),
+      tool('call_0fypS1hVX'),
+    ]);
+    const v = validateTranscript(t, 'mistral');
+    expect(v.valid).toBe(true);
+    expect(v.notes.join(' ')).toMatch(/renames tool call ids.*M4 was not checked/);
   });
 });

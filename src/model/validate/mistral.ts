@@ -14,6 +14,7 @@ import { mistralEnvelope } from './catalogue/index.ts';
 import { violation, type ViolationInput } from './common.ts';
 import { validateChat, type ChatDialect } from './openaiChat.ts';
 import { roleOrderAt, type RoleOrderSpec } from './rules/roleOrder.ts';
+import { idShapeOf } from './rules/toolIds.ts';
 import type { ProviderValidator, RenderedMessage, Violation } from './types.ts';
 
 export { mistralEnvelope };
@@ -67,7 +68,7 @@ function callIds(m: RenderedMessage): string[] {
  */
 export function mistralStructure(msgs: RenderedMessage[]): Violation[] {
   const out: Violation[] = [];
-  const push = (v: ViolationInput) => out.push(violation(v, mistralEnvelope));
+  const push = (v: ViolationInput) => out.push(violation(v, (message) => mistralEnvelope(message)));
   const last = msgs[msgs.length - 1];
   if (last) {
     const r = roleOf(last);
@@ -141,19 +142,47 @@ export function mistralStructure(msgs: RenderedMessage[]): Violation[] {
   return out;
 }
 
-export const MISTRAL_DIALECT: ChatDialect = {
+/** The envelope code of Mistral's id check (M4), as captured. */
+const ID_CODE = '3280';
+
+/** Mistral's checks but the id check (M4): what LangChain's client sends, ids renamed to fit. */
+const LANGCHAIN_DIALECT: ChatDialect = {
   provider: 'mistral',
   label: 'Mistral',
   // Mistral reports pairing faults as order or count errors (structure, M1–M3); the pairing
   // codes are not used.
   codes: { orphan: 'M2', missing: 'M3', wrongId: 'M3', duplicateResult: 'M3' },
-  envelope: (message) => mistralEnvelope(message),
+  envelope: (message, _param, code) =>
+    code === ID_CODE
+      ? mistralEnvelope(message, 'invalid_function_call', code)
+      : mistralEnvelope(message),
   structure: (msgs: RenderedMessage[], _t: Transcript) => mistralStructure(msgs),
   pairing: false,
 };
 
+export const MISTRAL_DIALECT: ChatDialect = {
+  ...LANGCHAIN_DIALECT,
+  ids: {
+    code: 'M4',
+    shape: idShapeOf('mistral'),
+    order: 'last',
+    path: () => null,
+    envelopeCode: ID_CODE,
+    title: 'A tool call id Mistral refuses',
+    why: 'Mistral takes tool call ids of exactly nine letters and digits; ids made for another provider (call_…, toolu_…) are refused. Renaming the id in the call and its tool message together keeps the pair.',
+  },
+};
+
+/** Judged as sent: LangChain's ChatMistralAI renames every tool call id to nine characters. */
+const LANGCHAIN_NOTE =
+  'LangChain\u2019s Mistral client renames tool call ids to nine letters and digits before it sends them, so M4 was not checked.';
+
 export const mistralValidator: ProviderValidator = {
   id: 'mistral',
   label: 'Mistral',
-  validate: (t, opts) => validateChat(t, MISTRAL_DIALECT, opts),
+  validate: (t, opts) => {
+    if (t.format !== 'langchain') return validateChat(t, MISTRAL_DIALECT, opts);
+    const v = validateChat(t, LANGCHAIN_DIALECT, opts);
+    return { ...v, notes: [...v.notes, LANGCHAIN_NOTE] };
+  },
 };

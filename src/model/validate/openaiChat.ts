@@ -11,6 +11,7 @@ import type { Message, Transcript } from '../types.ts';
 import { openaiEnvelope, ruleSpec, ruleText } from './catalogue/index.ts';
 import { hasError, violation, type ViolationInput } from './common.ts';
 import { scanToolRuns, type RunFinding } from './rules/toolRuns.ts';
+import { badIdsInRendered, idShapeOf, type BadId, type IdShape } from './rules/toolIds.ts';
 import { emptyRequest } from './shared.ts';
 import type {
   ProviderValidator,
@@ -86,6 +87,22 @@ export interface ChatDialect {
   structure?: (msgs: RenderedMessage[], t: Transcript) => Violation[];
   /** False when the provider does not apply OpenAI's tool-run pairing rules (Mistral counts instead). */
   pairing?: boolean;
+  /** Tool ids the provider's schema refuses (O10, M4); absent when no limit is known. */
+  ids?: ChatIds;
+}
+
+/** How a dialect checks and words tool ids (rules/toolIds.ts). */
+export interface ChatIds {
+  code: string;
+  shape: IdShape;
+  /** 'first': a schema error, met before any other check; 'last': after the structure checks. */
+  order: 'first' | 'last';
+  /** The provider's path (and OpenAI `param`) for a refused id of message `n`. */
+  path: (n: number, b: BadId) => string | null;
+  /** The envelope's `code`. */
+  envelopeCode: string;
+  title: string;
+  why: string;
 }
 
 export const OPENAI_DIALECT: ChatDialect = {
@@ -93,6 +110,15 @@ export const OPENAI_DIALECT: ChatDialect = {
   label: 'OpenAI Chat Completions',
   codes: { orphan: 'O1', missing: 'O2', wrongId: 'O3', duplicateResult: 'O6', empty: 'O8' },
   envelope: (message, param, code = null) => openaiEnvelope(message, param, code),
+  ids: {
+    code: 'O10',
+    shape: idShapeOf('openai-chat'),
+    order: 'first',
+    path: (n, b) => `messages[${n}].tool_calls[${b.pos}].id`,
+    envelopeCode: 'string_above_max_length',
+    title: 'A tool_call id longer than 40 characters',
+    why: 'Chat Completions takes tool_call ids of at most 40 characters. Ids made elsewhere are often longer: the Responses API\u2019s fc_\u2026 ids (50-odd), ids a gateway or agent framework generates. Shortening the id in the call and its tool message together keeps the pair.',
+  },
 };
 
 const TEXT: Partial<Record<RuleId, [string, string]>> = {
@@ -291,6 +317,33 @@ function reportOpen(scan: ChatScan, f: Extract<RunFinding, { kind: 'open' }>): v
   );
 }
 
+/** O10 / M4: the ids the dialect's schema refuses, in message and call order. */
+function reportIds(scan: ChatScan, ids: ChatIds): void {
+  const spec = ruleSpec(ids.code);
+  for (let n = 0; n < scan.msgs.length; n++) {
+    for (const b of badIdsInRendered(scan.msgs[n] as RenderedMessage, ids.shape) ?? []) {
+      const path = ids.path(n, b);
+      const v: ViolationInput = {
+        rule: 'malformed_tool_id',
+        code: ids.code,
+        messageIndex: b.msg.rawIndex,
+        index: b.msg.index,
+        blockIndex: b.blockIndex,
+        ids: [b.id],
+        providerPath: path,
+        message: ruleText(ids.code, { n, m: b.pos, id: b.id, length: b.id.length }),
+        title: ids.title,
+        why: ids.why,
+        confidence: spec.confidence,
+        severity: spec.severity,
+      };
+      scan.found.push(
+        violation(v, (message) => scan.dialect.envelope(message, path, ids.envelopeCode)),
+      );
+    }
+  }
+}
+
 /**
  * Validate with a dialect of the Chat Completions rules: the empty request, the dialect's own
  * structure checks, then the tool-run scan (rules/toolRuns.ts).
@@ -310,7 +363,9 @@ export function validateChat(
       )
     : null;
   if (empty) scan.found.push(empty);
+  if (dialect.ids?.order === 'first') reportIds(scan, dialect.ids);
   if (dialect.structure) scan.found.push(...dialect.structure(msgs, t));
+  if (dialect.ids?.order === 'last') reportIds(scan, dialect.ids);
   if (dialect.pairing !== false) scanToolRuns(msgs, (f) => reportRun(scan, f));
   return {
     provider: dialect.provider,

@@ -13,9 +13,10 @@
 import { parserFor } from '../parse/registry.ts';
 import type { Transcript } from '../types.ts';
 import { byScanOrder, hasError, violation, type ViolationInput } from './common.ts';
-import { responsesEnvelope } from './catalogue/index.ts';
+import { openaiEnvelope, responsesEnvelope, ruleText } from './catalogue/index.ts';
 import { renderResponses, type ResponsesItem } from './openaiResponses.render.ts';
 import { scanCallIds, scanOpenCalls, scanResults, type IdFinding } from './rules/byId.ts';
+import { idShapeOf } from './rules/toolIds.ts';
 import type { ProviderValidator, RuleId, ValidateOptions, Validation, Violation } from './types.ts';
 
 export { responsesEnvelope, renderResponses, type ResponsesItem };
@@ -46,6 +47,10 @@ function reasoningEvident(t: Transcript, items: readonly ResponsesItem[]): boole
 }
 
 const TEXT: Partial<Record<RuleId, [string, string]>> = {
+  malformed_tool_id: [
+    'A call_id longer than 64 characters',
+    'The Responses API takes call_id values of at most 64 characters; ids built from a tool or server name plus a UUID (MCP bridges, the Codex app server) run past it. Shortening the id in the call and its output together keeps the pair.',
+  ],
   orphan_tool_result: [
     'Function call output with no matching call',
     'The Responses API pairs each function_call_output with a function_call of the same call_id anywhere in input; none exists here, typically because a trim or summary removed the call.',
@@ -167,6 +172,30 @@ function pairingViolation(f: IdFinding): Finding {
 interface Placed {
   at: number;
   finding: Finding;
+  /** A schema error (R8): its own `param` and `code`, and met before every other check. */
+  schema?: { param: string; code: string };
+}
+
+/** R8: the most characters of a `call_id` (calls and outputs alike; only the length is checked). */
+const CALL_ID_MAX = idShapeOf('openai-responses').max;
+
+/** R8: call and output items whose `call_id` is longer than the API takes. */
+function checkCallIdLength(items: readonly ResponsesItem[], found: Placed[]): void {
+  for (let k = 0; k < items.length; k++) {
+    const id = (items[k] as ResponsesItem).callId;
+    if (id === null || id.length <= CALL_ID_MAX) continue;
+    found.push({
+      at: k,
+      finding: {
+        rule: 'malformed_tool_id',
+        code: 'R8',
+        ids: [id],
+        message: ruleText('R8', { n: k, length: id.length }),
+        confidence: 'V',
+      },
+      schema: { param: `input[${k}].call_id`, code: 'string_above_max_length' },
+    });
+  }
 }
 
 /** R6: an item id sent twice. */
@@ -276,7 +305,7 @@ function placePairing(list: IdFinding[], found: Placed[]): void {
 /** The violations of `found`, each at the message and block of its item, in scan order. */
 function toViolations(items: readonly ResponsesItem[], found: readonly Placed[]): Violation[] {
   const placed: { order: number; v: Violation }[] = [];
-  for (const { at, finding } of found) {
+  for (const { at, finding, schema } of found) {
     const it = items[at] as ResponsesItem;
     const [title, why] = TEXT[finding.rule] ?? ['', ''];
     const input: ViolationInput = {
@@ -286,9 +315,12 @@ function toViolations(items: readonly ResponsesItem[], found: readonly Placed[])
       blockIndex: it.blockIndex,
       title,
       why,
-      providerPath: finding.severity === 'warning' ? null : 'input',
+      providerPath: finding.severity === 'warning' ? null : (schema?.param ?? 'input'),
     };
-    placed.push({ order: at, v: violation(input, responsesEnvelope) });
+    const v = schema
+      ? violation(input, (message) => openaiEnvelope(message, schema.param, schema.code))
+      : violation(input, responsesEnvelope);
+    placed.push({ order: schema ? at - items.length : at, v });
   }
   return byScanOrder(placed).map((x) => x.v);
 }
@@ -310,6 +342,7 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
     notes.push(
       'The request continues server-held history (`previous_response_id` / `conversation`), where the calls of its outputs are: R1 (an output without its call) was not judged.',
     );
+  checkCallIdLength(items, found);
   const pairing: IdFinding[] = [];
   const calls = scanCallIds(items, pairing);
   placePairing(pairing, found);

@@ -32,7 +32,8 @@ export type RuleId =
   | 'error_result_empty'
   | 'thought_signature_missing'
   | 'empty_request'
-  | 'content_after_tool_use';
+  | 'content_after_tool_use'
+  | 'malformed_tool_id';
 
 export interface Violation {
   rule: RuleId;

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { parseBudgetDraft } from './BudgetInput.tsx';
+import { budgetKeyStep, parseBudgetDraft } from './BudgetInput.tsx';
 
 describe('parseBudgetDraft', () => {
   it('an empty or partial draft is not a budget (the box keeps it while the user types)', () => {
     expect(parseBudgetDraft('')).toBeNull();
     expect(parseBudgetDraft('  ')).toBeNull();
+    expect(parseBudgetDraft(',')).toBeNull();
     expect(parseBudgetDraft('-')).toBeNull();
     expect(parseBudgetDraft('-5')).toBeNull();
     expect(parseBudgetDraft('abc')).toBeNull();
@@ -13,5 +14,24 @@ describe('parseBudgetDraft', () => {
     expect(parseBudgetDraft('0')).toBe(0);
     expect(parseBudgetDraft('5')).toBe(5);
     expect(parseBudgetDraft('500')).toBe(500);
+  });
+  it('thousands separators are ignored (the box shows them; a pasted figure may carry them)', () => {
+    expect(parseBudgetDraft('150,000')).toBe(150_000);
+    expect(parseBudgetDraft('150 000')).toBe(150_000);
+    expect(parseBudgetDraft('1\u202f500\u00a0000')).toBe(1_500_000);
+    expect(parseBudgetDraft("150'000")).toBe(150_000);
+    expect(parseBudgetDraft(' 2,500 ')).toBe(2500);
+  });
+});
+
+describe('budgetKeyStep', () => {
+  it('steps as the slider does: one token, a hundredth with Shift, a tenth by page', () => {
+    expect(budgetKeyStep('ArrowUp', false, 150_000)).toBe(1);
+    expect(budgetKeyStep('ArrowDown', false, 150_000)).toBe(-1);
+    expect(budgetKeyStep('ArrowUp', true, 150_000)).toBe(1500);
+    expect(budgetKeyStep('PageDown', false, 150_000)).toBe(-15_000);
+    expect(budgetKeyStep('PageUp', false, 5)).toBe(1);
+    expect(budgetKeyStep('a', false, 150_000)).toBeNull();
+    expect(budgetKeyStep('Enter', false, 150_000)).toBeNull();
   });
 });

@@ -55,10 +55,11 @@ export function PolicyCard({
       data-fits={r.fits ? 'true' : 'false'}
     >
       <PolicyHead side={side} id={choice.id} />
-      {/* The card's answer first: a capped simulator panel must not hide it below the figures. */}
+      {/* The card's answer first, then its figures, then the options that change them: a capped
+          simulator panel must not hide the verdict or the freed / overshoot figures. */}
       <PolicyVerdictLine result={r} approx={approx} providerLabel={providerLabel} />
-      <PolicyOptionInputs choice={choice} />
       <PolicyFigures result={r} evicted={evicted} approx={approx} />
+      <PolicyOptionInputs choice={choice} />
       {!valid && err && (
         <PolicyError
           err={err}

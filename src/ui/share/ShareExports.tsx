@@ -119,7 +119,10 @@ export function ExportSection({
         Include the transcript in the summary (its texts, ids and a link that carries it)
       </label>
       <p className="share-note" data-testid="summary-link-note">
-        {LINK_SENTENCE[summaryLink.contains]}
+        {summaryLink.url === links.full && !links.carriesTranscript
+          ? // The view-only link: the note on it above says what it holds, once.
+            'The summary carries the link above.'
+          : LINK_SENTENCE[summaryLink.contains]}
       </p>
       {status && <p className="share-note">{status}</p>}
     </section>

@@ -80,6 +80,7 @@ export function Panel({
         redaction={redaction}
         link={structureLink}
         tooLarge={structureTooLarge}
+        saidAbove={!view.carriesTranscript && structureTooLarge === view.why}
       />
       <ExportSection
         analysis={analysis}

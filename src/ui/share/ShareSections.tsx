@@ -51,8 +51,10 @@ export function ViewLinkSection({ source, view }: { source: Source; view: ViewLi
 
 /**
  * The structure-only link: what it replaces and keeps, the "Hide tool names" choice, then the
- * link and its preview, or why it is too large, or that it is still being built.
+ * link and its preview, or why it is too large, or that it is still being built. When the link
+ * above already says why (the same size limit), only a pointer to it: the reason is said once.
  * @param tooLarge why no structure-only link is offered (null when one is or will be)
+ * @param saidAbove whether the view link's note already gives `tooLarge`
  */
 export function StructureSection({
   hideNames,
@@ -60,13 +62,24 @@ export function StructureSection({
   redaction,
   link,
   tooLarge,
+  saidAbove,
 }: {
   hideNames: boolean;
   setHideNames: (hide: boolean) => void;
   redaction: StructureRedaction | null;
   link: string | null;
   tooLarge: string | null;
+  saidAbove: boolean;
 }) {
+  if (tooLarge !== null && saidAbove)
+    return (
+      <section>
+        <h3>Structure-only link</h3>
+        <p className="share-note" data-testid="structure-too-large">
+          Not offered for a transcript this size: see the link above.
+        </p>
+      </section>
+    );
   return (
     <section>
       <h3>Structure-only link</h3>

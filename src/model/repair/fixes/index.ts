@@ -20,6 +20,7 @@ import { fixOrphan } from './orphan.ts';
 import { fixReasoningAlone } from './reasoningAlone.ts';
 import { fixReasoningMissing } from './reasoningMissing.ts';
 import { fixStrayToolContent } from './strayToolContent.ts';
+import { fixToolId } from './toolIds.ts';
 import { fixTrailingWhitespace } from './trailingWhitespace.ts';
 
 /** A fix: changes the working messages for one violation; true when anything changed. */
@@ -53,6 +54,7 @@ export const FIXES: readonly FixEntry[] = [
   { rules: ['reasoning_without_following'], fix: fixReasoningAlone },
   { rules: ['duplicate_item'], fix: fixDuplicateItem },
   { rules: ['role_order', 'first_message_role'], fix: fixLeadingExchange },
+  { rules: ['malformed_tool_id'], fix: fixToolId },
 ];
 
 const BY_RULE = new Map<RuleId, FixEntry>(FIXES.flatMap((e) => e.rules.map((r) => [r, e])));

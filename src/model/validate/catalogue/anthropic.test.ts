@@ -134,6 +134,17 @@ const FIXTURES: Record<string, Fixture> = {
     params: { path: 'messages.1.content.0.id' },
     path: 'messages.1.content.0.id',
   },
+  A18: {
+    provider: 'anthropic',
+    t: () =>
+      anth([
+        user('q'),
+        assistant(text('Looking.'), call('functions.Bash:0')),
+        user(result('functions.Bash:0')),
+      ]),
+    params: { n: 1, m: 1, variant: 'tool_use.id' },
+    path: 'messages.1.content.1.tool_use.id',
+  },
   T1: {
     provider: 'anthropic',
     t: () =>

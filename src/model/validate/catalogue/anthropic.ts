@@ -228,6 +228,21 @@ export const ANTHROPIC_RULES: readonly RuleSpec[] = [
     source: 'the API\u2019s schema error shape, as in T6 (anomalyco/opencode#25005)',
   },
   {
+    code: 'A18',
+    rules: ['malformed_tool_id'],
+    providers: CLAUDE,
+    severity: 'error',
+    confidence: 'V',
+    condition:
+      'A client `tool_use` id with a character other than letters, digits, `_` and `-` (or empty): an id made by another provider and replayed (Kimi\u2019s `functions.Bash:0`, MCP server names with dots or colons). The `tool_result` naming it fails the same check (`tool_result.tool_use_id` in the path; inferred, the call is met first).',
+    text: (p) =>
+      `messages.${p.n ?? 'N'}.content.${p.m ?? 'M'}.${p.variant ?? 'tool_use.id'}: String should match pattern '^[a-zA-Z0-9_-]+$'`,
+    path: 'messages.N.content.M.tool_use.id',
+    index: 'N, M = the block (after merging); the first refused id is the one reported.',
+    source:
+      'BlockRunAI/ClawRouter#17 (messages.92.content.0.tool_use.id); maximhq/bifrost#5097 (ids from Kimi/Moonshot); RooCodeInc/Roo-Code#10649 (MCP ids); CommandCodeAI/command-code#323',
+  },
+  {
     code: 'T1',
     rules: ['thinking_missing'],
     providers: CLAUDE,

@@ -135,6 +135,25 @@ const FIXTURES: Record<string, Fixture> = {
     params: { n: 2, ids: ['t1'] },
     path: 'messages.2.content',
   },
+  B10: {
+    provider: 'bedrock',
+    t: () =>
+      body({
+        messages: [
+          bUser,
+          {
+            role: 'assistant',
+            content: [{ toolUse: { toolUseId: 'mcp.files:read', name: 'f', input: {} } }],
+          },
+          {
+            role: 'user',
+            content: [{ toolResult: { toolUseId: 'mcp.files:read', content: [{ text: 'ok' }] } }],
+          },
+        ],
+      }),
+    params: { n: 1, m: 0, id: 'mcp.files:read', type: 'toolUse', variant: 'pattern' },
+    path: 'messages.1.member.content.0.member.toolUse.toolUseId',
+  },
   BW1: {
     provider: 'bedrock',
     t: () => body({ modelId: 'amazon.nova-pro-v1:0', messages: [bUser, bCall] }),

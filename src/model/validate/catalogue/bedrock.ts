@@ -133,6 +133,28 @@ export const BEDROCK_RULES: readonly RuleSpec[] = [
     note: 'How several repeated ids are listed is inferred from B2 (comma-separated).',
   },
   {
+    code: 'B10',
+    rules: ['malformed_tool_id'],
+    providers: ['bedrock'],
+    severity: 'error',
+    confidence: 'V-doc',
+    condition:
+      'A `toolUseId` (of a `toolUse` or a `toolResult`) that is empty, holds a character other than letters, digits, `_` and `-`, or is longer than 64 characters: an id made by another provider and replayed, or a long generated one.',
+    text: (p) => {
+      const at = `Value '${p.id ?? '<id>'}' at 'messages.${p.n ?? 'N'}.member.content.${p.m ?? 'M'}.member.${p.type ?? 'toolUse'}.toolUseId' failed to satisfy constraint: Member must`;
+      const pattern = `${at} satisfy regular expression pattern: [a-zA-Z0-9_-]+`;
+      const length = `${at} have length less than or equal to 64`;
+      return p.variant === 'both'
+        ? `2 validation errors detected: ${pattern}; ${length}`
+        : `1 validation error detected: ${p.variant === 'length' ? length : pattern}`;
+    },
+    path: 'messages.N.member.content.M.member.toolUse.toolUseId',
+    index: 'N = the message, M = the block.',
+    source:
+      'AWS Bedrock API reference, ToolUseBlock and ToolResultBlock (toolUseId: length 1\u201364, pattern [a-zA-Z0-9_-]+); converters fixed for it: BerriAI/litellm#28825, maximhq/bifrost#6300, awsl-project/maxx#557',
+    note: 'The constraint is documented; the wording is AWS\u2019s constraint message as captured for a tool name (aws-samples/remote-swe-agents#457), not captured for toolUseId, and whether its indices count from 0 or 1 is not known.',
+  },
+  {
     code: 'BW1',
     rules: ['trailing_tool_use'],
     providers: ['bedrock'],

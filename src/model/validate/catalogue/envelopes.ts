@@ -50,12 +50,10 @@ export function qwenEnvelope(message: string): unknown {
 }
 
 /** Mistral: `{"object":"error","message","type":"invalid_request_message_order","code":"3230"}`. */
-export function mistralEnvelope(message: string): unknown {
-  return {
-    object: 'error',
-    message,
-    type: 'invalid_request_message_order',
-    param: null,
-    code: '3230',
-  };
+export function mistralEnvelope(
+  message: string,
+  type = 'invalid_request_message_order',
+  code = '3230',
+): unknown {
+  return { object: 'error', message, type, param: null, code };
 }

@@ -44,6 +44,18 @@ const FIXTURES: Record<string, Fixture> = {
     path: null,
   },
   O8: { provider: 'openai-chat', t: () => chat([]), params: {}, path: 'messages' },
+  O10: {
+    provider: 'openai-chat',
+    t: () =>
+      chat([
+        user('q'),
+        assistant(call('c1'), call('fc_0f0e50a1476a6c35006912c58dc9f8819192c25864eb16f07f')),
+        tool('c1'),
+        tool('fc_0f0e50a1476a6c35006912c58dc9f8819192c25864eb16f07f'),
+      ]),
+    params: { n: 1, m: 1, length: 53 },
+    path: 'messages[1].tool_calls[1].id',
+  },
   O9: {
     provider: 'openai-chat',
     t: () =>
@@ -106,6 +118,12 @@ const FIXTURES: Record<string, Fixture> = {
     t: () =>
       chat([user('q'), assistant(call('c1'), call('c2')), tool('c1'), assistant('x'), user('y')]),
     params: {},
+    path: null,
+  },
+  M4: {
+    provider: 'mistral',
+    t: () => chat([user('q'), assistant(call('call_0fypS1hVX')), tool('call_0fypS1hVX')]),
+    params: { id: 'call_0fypS1hVX' },
     path: null,
   },
 };

@@ -79,6 +79,23 @@ export const OPENAI_CHAT_RULES: readonly RuleSpec[] = [
     source: 'CopilotKit/CopilotKit#529',
   },
   {
+    code: 'O10',
+    rules: ['malformed_tool_id'],
+    providers: ['openai-chat'],
+    severity: 'error',
+    confidence: 'V',
+    condition:
+      'An assistant `tool_calls` id longer than 40 characters: the Responses API\u2019s `fc_\u2026` ids replayed to Chat Completions, ids a gateway or agent framework generates (a prefix and a UUID). A schema error, met before the message checks.',
+    text: (p) =>
+      `Invalid 'messages[${p.n ?? 'N'}].tool_calls[${p.m ?? 'K'}].id': string too long. Expected a string with maximum length 40, but got a string with length ${p.length ?? 'L'} instead.`,
+    path: 'messages[N].tool_calls[K].id',
+    index:
+      'N = the assistant message as sent, K = the call in its tool_calls, L = the id\u2019s length.',
+    source:
+      'agno-agi/agno#5382 (code string_above_max_length); Portkey-AI/gateway#1062 (Azure); openclaw/openclaw#875; camel-ai/camel#2215; microsoft/autogen#6377',
+    note: 'One live request with a 51-character id was accepted in July 2026 (vercel/ai#17233, gpt-4o-mini): enforcement may differ by model or deployment; the captured 400s make it an error.',
+  },
+  {
     code: 'O9',
     rules: ['missing_tool_id'],
     providers: ['openai-chat', 'deepseek', 'qwen'],
@@ -223,5 +240,20 @@ export const OPENAI_CHAT_RULES: readonly RuleSpec[] = [
     path: '',
     index: 'No index.',
     source: 'mistral-common validator; captures quoted in several projects',
+  },
+  {
+    code: 'M4',
+    rules: ['malformed_tool_id'],
+    providers: ['mistral'],
+    severity: 'error',
+    confidence: 'V',
+    condition:
+      'A tool call id (of an assistant `tool_calls` entry, or the `tool_call_id` a tool message names) that is not exactly nine letters and digits: OpenAI\u2019s `call_\u2026` ids, a framework\u2019s own ids. Met after the role-order and count checks (M1\u2013M3). LangChain\u2019s Mistral client rewrites ids to fit before it sends them, so transcripts in the LangChain format are not judged by it.',
+    text: (p) =>
+      `Tool call id was ${p.id ?? '<id>'} but must be a-z, A-Z, 0-9, with a length of 9.`,
+    path: '',
+    index: 'No index; the text names the first refused id.',
+    source:
+      'nearai/ironclaw#1241 (400, code 3280); editor-code-assistant/eca#233; karthink/gptel#1203; jackmpcollins/magentic#276; langchain-ai/langchain#24668 (LangChain\u2019s rewrite)',
   },
 ];

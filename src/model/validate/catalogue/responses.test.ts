@@ -93,6 +93,22 @@ const FIXTURES: Record<string, Fixture> = {
     params: { n: 1 },
     path: 'input',
   },
+  R8: {
+    provider: 'openai-responses',
+    t: () =>
+      body({
+        input: [
+          ask,
+          fc(
+            'fc_1',
+            'codex_mcp__hermes-tools__kanban_complete_exec-3f2b7c1e-9d4a-4e8b-a6f0-1c2d3e4f5a6b',
+          ),
+          out('codex_mcp__hermes-tools__kanban_complete_exec-3f2b7c1e-9d4a-4e8b-a6f0-1c2d3e4f5a6b'),
+        ],
+      }),
+    params: { n: 1, length: 82 },
+    path: 'input[1].call_id',
+  },
   RW1: {
     provider: 'openai-responses',
     t: () => body({ input: [ask, fc('fc_1', 'c1'), out('c1'), fc('fc_2', 'c1')] }),

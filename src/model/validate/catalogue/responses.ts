@@ -109,6 +109,21 @@ export const RESPONSES_RULES: readonly RuleSpec[] = [
     source: 'OpenAI\u2019s missing-parameter error shape',
   },
   {
+    code: 'R8',
+    rules: ['malformed_tool_id'],
+    providers: ['openai-responses'],
+    severity: 'error',
+    confidence: 'V',
+    condition:
+      'A `function_call` or `function_call_output` whose `call_id` is longer than 64 characters (ids built from an MCP server and tool name plus a UUID, a bridge\u2019s run id plus a counter). Only the length is checked, not the characters. A schema error, met before the item checks.',
+    text: (p) =>
+      `Invalid 'input[${p.n ?? 'K'}].call_id': string too long. Expected a string with maximum length 64, but got a string with length ${p.length ?? 'L'} instead.`,
+    path: 'input[K].call_id',
+    index: 'K = the item, L = the id\u2019s length.',
+    source:
+      'AnswerDotAI/fastllm#45; orchidfiles/ungate#26 (code string_above_max_length) and #41 (characters not checked); V1ki/dsh-plugin-subscriptions#29; NousResearch/hermes-agent#72006',
+  },
+  {
     code: 'RW1',
     rules: ['duplicate_tool_use_id'],
     providers: ['openai-responses'],

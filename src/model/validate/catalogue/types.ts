@@ -18,8 +18,10 @@ export interface TextParams {
   position?: number | string;
   /** A provider path the text starts with (A17's schema error). */
   path?: string;
-  /** A rule's variant, for codes with more than one text (A11, A12). */
+  /** A rule's variant, for codes with more than one text (A11, A12, A18, B10). */
   variant?: string;
+  /** A value's length in characters (O10, R8: an id longer than the provider allows). */
+  length?: number | string;
 }
 
 /**
