@@ -39,13 +39,16 @@ export function fixToolId(w: Work, v: Violation): boolean {
     if (!m) continue;
     const blocks = m.blocks.map((b) => renamed(b, from, to));
     if (blocks.every((b, k) => b === m.blocks[k])) continue;
+    const call = m.blocks.some((b) => b.type === 'tool_use' && b.id === from);
     const n = w.setBlocks(i, blocks);
     w.note(
       'tool_id_renamed',
       m,
       n,
       [from, to],
-      `Renamed tool id ${from} to ${to} in the call and its results: ${v.code} refuses the original.`,
+      call
+        ? `Renamed tool id ${from} to ${to} in the call (${v.code} refuses it); its results follow.`
+        : `The result of ${from} names it ${to}, as its call now does.`,
     );
     changed = true;
   }
