@@ -168,6 +168,10 @@ describe('the fast cut engine and the repair', () => {
         r.changes.every((c) => c.kind === 'tool_id_renamed'),
         provider,
       ).toBe(true);
+      // Said once per message: the call's message renames, the results' message follows.
+      expect(r.changes.filter((c) => c.note.includes('in the call')).length, provider).toBe(
+        r.changes.filter((c) => c.note.startsWith('The result of')).length,
+      );
       // Calls and results renamed together: every pair still pairs.
       const calls = r.transcript.messages.flatMap((m) =>
         m.blocks.flatMap((b) => (b.type === 'tool_use' ? [b.id] : [])),
