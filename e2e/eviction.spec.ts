@@ -96,7 +96,13 @@ async function readVerdicts(page: Page, e: Expected) {
   );
 }
 
+/** A jump's scroll watch (useTimelineScroll) has ended, so a hover lands where it aims. */
+async function timelineSettled(page: Page) {
+  await expect(page.getByTestId('timeline')).not.toHaveAttribute('data-settling', 'true');
+}
+
 async function hoverRedMarker(page: Page, e: Expected) {
+  await timelineSettled(page);
   const first = page.locator('[data-testid="cut-marker"][data-safe="false"]').first();
   await expect(first).toBeVisible();
   const k = Number(await first.getAttribute('data-cut'));
@@ -231,6 +237,7 @@ test.describe('eviction simulator', () => {
     await card(page, 'message').getByTestId('policy-jump').click();
     const red = page.locator(`[data-testid="cut-marker"][data-cut="${e.message.cut}"]`);
     await expect(red).toHaveAttribute('data-safe', 'false');
+    await timelineSettled(page);
     await red.hover();
     await expect(page.getByRole('tooltip')).toBeVisible();
     await page.screenshot({ path: path.join(repoRoot, 'test-results/eviction-simulator.png') });

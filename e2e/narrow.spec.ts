@@ -58,6 +58,30 @@ for (const [width, height] of [
     await expect(row).toBeFocused();
   });
 
+test("a jump's scroll watch yields to the user's own scroll: the view stays where they went", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await openApp(page);
+  await openFile(page, 'long.json', LONG);
+  // In the page, so the user's scroll lands while the jump is still settling (data-settling).
+  const seen = await page.evaluate(async () => {
+    const el = document.querySelector<HTMLElement>('[data-testid=timeline]');
+    const jump = document.querySelector<HTMLElement>('[data-testid=violation] [data-testid=jump]');
+    if (!el || !jump) return null;
+    const frame = () => new Promise((r) => requestAnimationFrame(r));
+    jump.click();
+    for (let i = 0; i < 600 && el.getAttribute('data-settling') !== 'true'; i++) await frame();
+    const during = el.getAttribute('data-settling');
+    // A wheel turn back to the top: the event, then the scroll it makes.
+    el.dispatchEvent(new WheelEvent('wheel', { deltaY: -1e5, bubbles: true }));
+    el.scrollTop = 0;
+    for (let i = 0; i < 150; i++) await frame();
+    return { during, top: el.scrollTop, after: el.getAttribute('data-settling') };
+  });
+  expect(seen).toEqual({ during: 'true', top: 0, after: null });
+});
+
 test('390 px: the header is compact, every control reachable and labelled', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await openApp(page);

@@ -34,6 +34,8 @@ const SETTLE_FRAMES = 120;
 /** Frames the row must stay put before it is revealed on the page, and watched after. */
 const STEADY_FRAMES = 3;
 const WATCH_FRAMES = 12;
+/** Input by which the user scrolls the timeline themselves. */
+const USER_SCROLL = ['wheel', 'touchstart', 'pointerdown'] as const;
 
 /** The rendered row at a virtual index, if mounted. */
 function rowElement(scroller: HTMLElement, row: number): HTMLElement | null {
@@ -130,6 +132,15 @@ export function useScrollToSelection(
     let lastTop = NaN;
     let revealed = false;
     let raf = 0;
+    // The user's own scroll (wheel, touch, the scrollbar) ends the watch: it must never pull the
+    // view back from where the user went. While it runs the timeline says so (data-settling).
+    const stop = () => {
+      cancelAnimationFrame(raf);
+      el.removeAttribute('data-settling');
+      for (const t of USER_SCROLL) el.removeEventListener(t, stop);
+    };
+    for (const t of USER_SCROLL) el.addEventListener(t, stop, { passive: true });
+    el.setAttribute('data-settling', 'true');
     const settle = () => {
       const row = rowElement(el, target);
       const top = row ? row.getBoundingClientRect().top - el.getBoundingClientRect().top : NaN;
@@ -146,9 +157,10 @@ export function useScrollToSelection(
         revealOnPage(el, row, request.focus);
       }
       if (steady < WATCH_FRAMES && !last) raf = requestAnimationFrame(settle);
+      else stop();
     };
     raf = requestAnimationFrame(settle);
-    return () => cancelAnimationFrame(raf);
+    return stop;
     // Only a new selection (or request) scrolls; re-measuring must not pull the view back.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [selection, analysis, reveal]);
