@@ -34,8 +34,8 @@ const SETTLE_FRAMES = 120;
 /** Frames the row must stay put before it is revealed on the page, and watched after. */
 const STEADY_FRAMES = 3;
 const WATCH_FRAMES = 12;
-/** Input by which the user scrolls the timeline themselves. */
-const USER_SCROLL = ['wheel', 'touchstart', 'pointerdown'] as const;
+/** Input by which the user scrolls the timeline themselves (keys: PageDown, arrows, Home). */
+const USER_SCROLL = ['wheel', 'touchstart', 'pointerdown', 'keydown'] as const;
 
 /** The rendered row at a virtual index, if mounted. */
 function rowElement(scroller: HTMLElement, row: number): HTMLElement | null {
@@ -132,7 +132,7 @@ export function useScrollToSelection(
     let lastTop = NaN;
     let revealed = false;
     let raf = 0;
-    // The user's own scroll (wheel, touch, the scrollbar) ends the watch: it must never pull the
+    // The user's own scroll (wheel, touch, the scrollbar, a key) ends the watch: it must never pull the
     // view back from where the user went. While it runs the timeline says so (data-settling).
     const stop = () => {
       cancelAnimationFrame(raf);
