@@ -4,7 +4,9 @@
  * as read" is the page's reading written back in the format, which need not be the file byte for
  * byte (a Claude Code reply's lines come back as one record).
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { generate } from '../scripts/gen.ts';
 import { openDefault, paste } from './helpers.ts';
@@ -87,6 +89,31 @@ test('a streamed (large) file: Original file is the File itself, byte for byte',
   await expect(page.getByTestId('export-original')).toHaveText('Original file (big.jsonl)');
   const original = await save(page, 'export-original');
   expect(original.bytes.equals(Buffer.from(text))).toBe(true);
+});
+
+test('a file changed on disk after opening: Original file says why it cannot download it', async ({
+  page,
+}) => {
+  const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'ti-')), 'session.jsonl');
+  writeFileSync(file, LOG);
+  await openDefault(page);
+  // From the disk, as a user picks it: the page's File refers to this file.
+  await page.getByTestId('file-input').setInputFiles(file);
+  await expect(page.getByTestId('count-messages')).toHaveText('2');
+  await page.getByTestId('share-open').click();
+  await expect(page.getByTestId('export-original')).toHaveText('Original file (session.jsonl)');
+  // The agent appends to its log (a later write changes the file under the open page).
+  writeFileSync(file, LOG + LOG);
+  let downloads = 0;
+  page.on('download', () => downloads++);
+  await page.getByTestId('export-original').click();
+  await expect(page.getByTestId('export-status')).toHaveText(
+    /^session\.jsonl changed on disk, or was moved or deleted, since you opened it.*Open it again/,
+  );
+  expect(downloads).toBe(0);
+  // What the page shows still saves.
+  const asRead = await save(page, 'export-kept');
+  expect(asRead.bytes.toString('utf8')).toContain('Looking.');
 });
 
 test('a paste: Pasted text is the text as pasted', async ({ page }) => {

@@ -45,10 +45,19 @@ function summaryLinkOf(links: SummaryLinks, includeTranscript: boolean): Summary
     : { url: links.viewOnly(), contains: 'view' };
 }
 
+/** The timeline as SVG, titled with the file, format and provider; greyed where evicted. */
+function timelineSvg(analysis: Analysis, baseName: string, chosen: ShareEvictions['chosen']) {
+  return buildTimelineSvg(analysis, {
+    title: `${baseName} · ${analysis.transcript.format} → ${analysis.provider}`,
+    ...(chosen ? { evicted: new Set(chosen.evicted) } : {}),
+  });
+}
+
 /**
  * The export section.
  * @param baseName the files' name stem (`exportBaseName`)
  */
+
 export function ExportSection({
   analysis,
   counter,
@@ -90,11 +99,7 @@ export function ExportSection({
       },
       { includeTranscript, counter },
     );
-  const svg = () =>
-    buildTimelineSvg(analysis, {
-      title: `${baseName} · ${analysis.transcript.format} → ${analysis.provider}`,
-      ...(evictions.chosen ? { evicted: new Set(evictions.chosen.evicted) } : {}),
-    });
+  const svg = () => timelineSvg(analysis, baseName, evictions.chosen);
   return (
     <section>
       <h3>Export</h3>
@@ -124,7 +129,11 @@ export function ExportSection({
             'The summary carries the link above.'
           : LINK_SENTENCE[summaryLink.contains]}
       </p>
-      {status && <p className="share-note">{status}</p>}
+      {status && (
+        <p className="share-note" role="status" data-testid="export-status">
+          {status}
+        </p>
+      )}
     </section>
   );
 }
@@ -190,7 +199,12 @@ function SourceButtons({
         <button
           type="button"
           data-testid="export-original"
-          onClick={() => downloadBlob(original.name, original.blob())}
+          onClick={() =>
+            void original.unreadable().then((why) => {
+              if (why) setStatus(why);
+              else downloadBlob(original.name, original.blob());
+            })
+          }
         >
           {original.label}
         </button>

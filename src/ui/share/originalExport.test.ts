@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Source } from '../../state/store.ts';
-import { originalExport } from './originalExport.ts';
+import { fileGoneMessage, originalExport } from './originalExport.ts';
 
 const file = new File(['{"type":"user"}\n'], 'session.jsonl.gz');
 
@@ -36,6 +36,32 @@ describe('originalExport: the bytes as opened, next to the transcript as read', 
     expect(o?.label).toBe('Pasted text (.json)');
     expect(o?.name).toBe('transcript.json');
     expect(await o?.blob().text()).toBe(text);
+  });
+
+  it('a file that can still be read downloads; one changed on disk says why instead', async () => {
+    const ok = originalExport({ text: '', name: 'a', origin: 'file', file }, false, 'a', 'jsonl');
+    expect(await ok?.unreadable()).toBeNull();
+    // What a browser's File does once its file changed on disk: every read rejects.
+    class GoneFile extends File {
+      override slice(): Blob {
+        return {
+          arrayBuffer: () => Promise.reject(new DOMException('gone', 'NotReadableError')),
+        } as Blob;
+      }
+    }
+    const gone = new GoneFile(['x'], 'session.jsonl');
+    const o = originalExport(
+      { text: '', name: 'a', origin: 'file', file: gone },
+      false,
+      'a',
+      'jsonl',
+    );
+    expect(await o?.unreadable()).toBe(fileGoneMessage('session.jsonl'));
+    expect(fileGoneMessage('session.jsonl')).toMatch(
+      /^session\.jsonl changed on disk.*Open it again/,
+    );
+    const pasted = originalExport({ text: '[]', name: '', origin: 'paste' }, false, 't', 'json');
+    expect(await pasted?.unreadable()).toBeNull();
   });
 
   it('not offered for a modified transcript, a sample or a link', () => {

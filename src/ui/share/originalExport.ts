@@ -21,7 +21,30 @@ export interface OriginalExport {
   note: string;
   /** The bytes: the picked File itself, or the pasted text (built when clicked). */
   blob: () => Blob;
+  /**
+   * Null when the bytes can be read now; else why not, for the user. A picked File is a
+   * reference to the file on disk: changed, moved or deleted since it was opened, the browser
+   * refuses to read it and a download of it would fail with no word in the page.
+   */
+  unreadable: () => Promise<string | null>;
 }
+
+/** What the page says when the opened file can no longer be read (`OriginalExport.unreadable`). */
+export function fileGoneMessage(name: string): string {
+  return `${name} changed on disk, or was moved or deleted, since you opened it: its original bytes cannot be read any more. Open it again to download it; "Transcript as read" still saves what this page shows.`;
+}
+
+/** Whether a Blob's bytes can still be read (a File changed on disk rejects any read). */
+async function readable(blob: Blob): Promise<boolean> {
+  try {
+    await blob.slice(0, 1).arrayBuffer();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const always = () => Promise.resolve(null);
 
 /**
  * The original export of a source, or null: not a file or paste, or the transcript shown is
@@ -43,6 +66,7 @@ export function originalExport(
       label: `Original file (${name})`,
       note: 'the bytes you opened, unchanged',
       blob: () => picked,
+      unreadable: async () => ((await readable(picked)) ? null : fileGoneMessage(name)),
     };
   }
   if (source.origin === 'file' && source.text !== '')
@@ -51,6 +75,7 @@ export function originalExport(
       label: `Original file's text (.${ext})`,
       note: "the file's text as it was read (kept by this tab; a .gz comes back inflated)",
       blob: () => new Blob([source.text], { type: 'text/plain' }),
+      unreadable: always,
     };
   if (source.origin === 'paste' && source.text !== '')
     return {
@@ -58,6 +83,7 @@ export function originalExport(
       label: `Pasted text (.${ext})`,
       note: 'the text as you pasted it, unchanged',
       blob: () => new Blob([source.text], { type: 'text/plain' }),
+      unreadable: always,
     };
   return null;
 }
