@@ -84,6 +84,43 @@ describe('every written format keeps the sharing contract (generated transcripts
     expect(WRITTEN).toEqual(PARSERS.map((p) => p.id));
   });
 
+  it('vercel-ai: the error result a repair adds is a tool message, so the repaired copy reads back the same', () => {
+    // The shrunk counterexample of a CI run (seed 1863186584): a call answered by a user's text.
+    const generated: Transcript = {
+      format: 'anthropic-messages',
+      system: [],
+      tools: null,
+      settings: {},
+      usage: [],
+      warnings: [],
+      listKey: 'messages',
+      raw: undefined,
+      messages: [
+        {
+          index: 0,
+          rawIndex: 0,
+          path: 'messages.0',
+          role: 'assistant',
+          blocks: [{ type: 'tool_use', id: 'toolu_0_0', name: 'tool_0', input: { q: 0 } }],
+          raw: undefined,
+        },
+        {
+          index: 1,
+          rawIndex: 1,
+          path: 'messages.1',
+          role: 'user',
+          blocks: [{ type: 'text', text: 'Question 0 (0).' }],
+          raw: undefined,
+        },
+      ],
+    };
+    const t = pasted(generated, 'vercel-ai');
+    if (!t) throw new Error('vercel-ai reads what it writes');
+    const repaired = repairTranscript(t).transcript;
+    expect(repaired.messages.map((m) => m.role)).toEqual(['assistant', 'tool', 'user']);
+    expectSame(repaired, 'repaired');
+  });
+
   for (const format of WRITTEN) {
     it(`${format}: structure-only copy and every export read back the same`, () => {
       fc.assert(

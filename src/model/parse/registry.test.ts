@@ -55,6 +55,7 @@ describe('the format registry', () => {
       'openai-chat',
       'openai-responses',
       'swe-agent',
+      'vercel-ai',
     ]);
     expect(ids((p) => p.itemIds === true)).toEqual(['codex-jsonl', 'openai-responses']);
     expect(ids((p) => p.usageCacheApart === true)).toEqual([

@@ -172,7 +172,8 @@ export const vercelAiParser: FormatParser = {
   label: 'Vercel AI SDK messages',
   provider: 'anthropic',
   category: 'framework',
-  resultStyle: 'user',
+  // ModelMessages and UIMessage steps both answer calls in a `tool` message.
+  resultStyle: 'tool',
   expected:
     'an array (or `{messages}`) of AI SDK ModelMessages (`tool-call` / `tool-result` parts with `toolCallId`) or UIMessages (`{id, role, parts}` with `tool-*` parts)',
   sniff,
