@@ -103,6 +103,39 @@ describe('repair for the other providers rules', () => {
     expect(r.changes.map((c) => c.kind)).toEqual(['error_result_filled']);
   });
 
+  it('Bedrock B12: blank text blocks are removed, in any message, the final assistant one too', () => {
+    const t = load({
+      modelId: 'amazon.nova-pro-v1:0',
+      messages: [
+        { role: 'user', content: [{ text: 'Go.' }] },
+        { role: 'assistant', content: [{ text: 'Done.' }, { text: '\n\n' }] },
+        { role: 'user', content: [{ text: 'What?' }, { text: ' ' }] },
+        { role: 'assistant', content: [{ text: '  ' }] },
+      ],
+    });
+    expect(validateTranscript(t, 'bedrock').violations.map((v) => v.code)).toEqual([
+      'B12',
+      'B12',
+      'B12',
+    ]);
+    const r = repairTranscript(t, 'bedrock');
+    expectRepaired(t, r, 'bedrock');
+    expect(
+      r.transcript.messages.map((m) => m.blocks.map((b) => b.type === 'text' && b.text)),
+    ).toEqual([['Go.'], ['Done.'], ['What?']]);
+  });
+
+  it('a whitespace-only string as a final assistant message (B12) is emptied, not left refused', () => {
+    const t = load({
+      messages: [
+        { role: 'user', content: 'q' },
+        { role: 'assistant', content: '  ' },
+      ],
+    });
+    expect(validateTranscript(t, 'bedrock').violations.map((v) => v.code)).toEqual(['B12']);
+    expectRepaired(t, repairTranscript(t, 'bedrock'), 'bedrock');
+  });
+
   it('A12: a prefill that ends in whitespace is trimmed (older models accept the prefill itself)', () => {
     const t = load({
       model: 'claude-3-5-sonnet-20241022',

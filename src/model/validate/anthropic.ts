@@ -29,6 +29,7 @@ import {
   type Turns,
 } from './rules/turns.ts';
 import { badIdsInTurn, idShapeOf } from './rules/toolIds.ts';
+import { startsVisible } from './rules/blank.ts';
 import { emptyRequest, toolsNotDefined } from './shared.ts';
 import type {
   ProviderValidator,
@@ -50,13 +51,6 @@ export { anthropicEnvelope };
  */
 export function renderAnthropic(messages: readonly Message[]): RenderedMessage[] {
   return renderTurnList(buildTurns(messages, true), 'assistant');
-}
-
-/** True when a text starts with a character that is not whitespace (`/^\S/`), ASCII fast path. */
-function startsVisible(text: string): boolean {
-  const c = text.charCodeAt(0);
-  if (c > 32 && c < 127) return true;
-  return /^\S/.test(text);
 }
 
 /** Anthropic's pairing: results open the next (merged) message, by id, once each; calls last. */

@@ -9,11 +9,11 @@ import type { Turns } from './rules/turns.ts';
 
 const ID_SHAPE = idShapeOf('bedrock');
 
-/** Where a B10 finding goes (the validator adds the title, why and confidence). */
-export type IdPush = (v: Omit<ViolationInput, 'title' | 'why' | 'confidence'>) => void;
+/** Where a Bedrock finding goes (the validator adds the title, why and confidence). */
+export type FindingPush = (v: Omit<ViolationInput, 'title' | 'why' | 'confidence'>) => void;
 
 /** B10: ids of turn `n` the schema refuses, in block order. */
-export function checkIds(T: Turns, n: number, push: IdPush): void {
+export function checkIds(T: Turns, n: number, push: FindingPush): void {
   for (const b of badIdsInTurn(T, n, ID_SHAPE) ?? []) {
     const field = b.kind === 'call' ? 'toolUse' : 'toolResult';
     const variant =

@@ -205,6 +205,72 @@ describe('bedrock validator: one test per rule, exact text and ValidationExcepti
     ]);
   });
 
+  it('B11/B12: an empty message and blank text, Converse’s own text for every model (Claude too)', () => {
+    // langchain-aws#403: an assistant reply of two newlines, replayed (AWS CLI reproduction).
+    for (const model of [NOVA, CLAUDE]) {
+      const vs = errors(parsed(body([u('a'), a('\n\n'), u('what?')], model)));
+      const message =
+        'The text field in the ContentBlock object at messages.1.content.0 is blank. Add text to the text field, and try again.';
+      expect(vs).toHaveLength(1);
+      expect(vs[0]).toMatchObject({
+        rule: 'empty_text',
+        code: 'B12',
+        messageIndex: 1,
+        blockIndex: 0,
+        providerPath: 'messages.1.content.0.text',
+        message,
+        error: { message },
+      });
+    }
+    // langchain#26968: a message left with no blocks (Claude via ConverseStream, messages.3).
+    const empty = errors(
+      parsed(
+        body(
+          [u('a'), uses('t1'), results('t1'), { role: 'assistant', content: [] }, u('b')],
+          CLAUDE,
+        ),
+      ),
+    );
+    expect(empty.map((v) => [v.code, v.message])).toEqual([
+      [
+        'B11',
+        'The content field in the Message object at messages.3 is empty. Add a ContentBlock object to the content field and try again.',
+      ],
+    ]);
+    // M counts the blocks of the message; an empty text after a call is blank too.
+    const late = errors(
+      parsed(
+        body([u('a'), { role: 'assistant', content: [{ text: 'ok' }, { text: ' ' }] }, u('b')]),
+      ),
+    );
+    expect(late.map((v) => v.providerPath)).toEqual(['messages.1.content.1.text']);
+    // A final assistant message may be empty (a prefill); its blank text is still refused.
+    expect(errors(parsed(body([u('a'), { role: 'assistant', content: [] }])))).toEqual([]);
+    expect(errors(parsed(body([u('a'), a('')]))).map((v) => v.code)).toEqual(['B12']);
+  });
+
+  it('B11/B12 on a transcript from another format: content sent as "" is an empty message', () => {
+    const r = parseDocument(
+      {
+        kind: 'json',
+        value: {
+          messages: [
+            { role: 'user', content: '' },
+            { role: 'assistant', content: 'hi' },
+            { role: 'user', content: '  ' },
+          ],
+        },
+      },
+      { format: 'openai-chat' },
+    );
+    if (!r.ok) throw new Error(r.error.message);
+    const t = r.value.transcript;
+    expect(errors(t).map((v) => [v.code, v.messageIndex])).toEqual([
+      ['B11', 0],
+      ['B12', 2],
+    ]);
+  });
+
   it('a pairing error reported by both Converse and Claude is listed once (Converse’s)', () => {
     const vs = errors(parsed(body([u('a'), uses('tooluse_a'), u('stop')], CLAUDE)));
     expect(vs.map((v) => v.code)).toEqual(['B2']);

@@ -1,7 +1,7 @@
 /**
  * AWS Bedrock Converse validator.
  *
- * Rules B1–B7 of the rule catalogue (docs/rules.md). Converse
+ * Rules B1–B12 of the rule catalogue (docs/rules.md). Converse
  * answers HTTP 400 `ValidationException` with the body `{"message":"…"}`. Unlike Anthropic direct
  * it does NOT merge same-role neighbours (B4), so parallel results split over two user messages
  * fail (B2). When the model is Claude (`settings.model` contains "anthropic" or "claude"),
@@ -17,9 +17,10 @@
 import type { Message, Transcript } from '../types.ts';
 import { anthropicValidator } from './anthropic.ts';
 import { bedrockEnvelope, ruleSpec, ruleText } from './catalogue/index.ts';
-import { hasError, violation, type ViolationInput } from './common.ts';
+import { hasError, violation } from './common.ts';
 import { toolsNotDefined } from './shared.ts';
-import { checkIds } from './bedrock.ids.ts';
+import { checkIds, type FindingPush } from './bedrock.ids.ts';
+import { at, checkContent, checkResultContent } from './bedrock.content.ts';
 import {
   callTurnStats,
   idsOf,
@@ -34,7 +35,6 @@ import {
   buildTurns,
   renderTurnList,
   turnHead,
-  turnItems,
   turnRole,
   type TurnRole,
   type Turns,
@@ -43,7 +43,6 @@ import { repeatedIdsIn } from './rules/duplicateIds.ts';
 import { roleOrderAt, type RoleOrderSpec } from './rules/roleOrder.ts';
 import type {
   ProviderValidator,
-  RenderedItem,
   RenderedMessage,
   RuleId,
   ValidateOptions,
@@ -120,6 +119,14 @@ const TEXT: Partial<Record<RuleId, [string, string]>> = {
     'Two toolResult blocks for one call',
     'A user message may answer each toolUseId once; merging two tool messages for one call (a retry, a blocked call answered twice) repeats it.',
   ],
+  empty_content: [
+    'Empty message',
+    'Converse needs at least one content block in every message; a reply whose only blocks were dropped or blank is refused for every model.',
+  ],
+  empty_text: [
+    'Blank text block',
+    'Converse refuses a text block that is empty or only whitespace (two newlines, a space), for every model.',
+  ],
   error_result_empty: [
     'Error tool result with empty content',
     'A toolResult with status "error" must say what went wrong: its content may not be empty.',
@@ -135,12 +142,7 @@ const PAIRING: PairingSpec = {
   callsLast: false,
 };
 
-type Push = (v: Omit<ViolationInput, 'title' | 'why' | 'confidence'>) => void;
-
-/** A violation at one block of the request. */
-function at(it: RenderedItem): Pick<ViolationInput, 'messageIndex' | 'index' | 'blockIndex'> {
-  return { messageIndex: it.msg.rawIndex, index: it.msg.index, blockIndex: it.blockIndex };
-}
+type Push = FindingPush;
 
 /** Word the findings in `pairs` (B1, B2, BW1), then empty it. */
 function wordPairs(pairs: PairFinding[], push: Push, claude: boolean): void {
@@ -192,59 +194,6 @@ function pairingFinding(f: PairFinding, push: Push, claude: boolean): void {
       message: ruleText('B2', { n: f.n + 1, ids }),
     });
   }
-}
-
-/** B5 (text next to tool results, model-dependent) and B6 (empty error result) of user turn n. */
-function checkResultContent(t: Transcript, T: Turns, n: number, push: Push, notes: string[]): void {
-  // The turn's blocks read in place first (no item per block, no closures: this runs per user
-  // turn of every check); the items are built only for a finding.
-  let results = false;
-  let text: RenderedItem | null = null;
-  let emptyError = false;
-  for (let s = T.start[n] as number; s < (T.start[n + 1] as number); s++) {
-    const msg = T.msgs[s] as Message;
-    for (let bi = 0; bi < msg.blocks.length; bi++) {
-      const b = msg.blocks[bi] as Message['blocks'][number];
-      if (isClientResult(b)) {
-        results = true;
-        if (b.type === 'tool_result' && b.isError && b.content.length === 0) emptyError = true;
-      } else if (text === null && b.type === 'text') text = { block: b, msg, blockIndex: bi };
-    }
-  }
-  if (!results) return;
-  if (text) {
-    const claude = isClaudeOnBedrock(t.settings.model);
-    // An error only for a known non-Claude Bedrock model id (a model named by another format is not one).
-    const bedrockModel = t.format === 'bedrock-converse' && t.settings.model !== undefined;
-    const severity = bedrockModel && !claude ? 'error' : 'warning';
-    push({
-      rule: 'mixed_result_and_text',
-      code: 'B5',
-      ...at(text),
-      ids: [],
-      providerPath: `messages.${n}.content`,
-      message: ruleText('B5', { n }),
-      severity,
-    });
-    if (severity === 'warning')
-      notes.push(
-        `B5 (text next to tool results in messages.${n}) is reported for some model families only; ${claude ? 'Claude models are not reported to raise it' : 'the Bedrock model is unknown'}, so it is a warning here.`,
-      );
-  }
-  if (!emptyError) return;
-  turnItems(T, n).forEach((it, m) => {
-    const b = it.block;
-    if (b.type !== 'tool_result' || b.server !== undefined || !b.isError) return;
-    if (b.content.length > 0) return;
-    push({
-      rule: 'error_result_empty',
-      code: 'B6',
-      ...at(it),
-      ids: b.toolUseId !== null ? [b.toolUseId] : [],
-      providerPath: `messages.${n}.content.${m}.toolResult`,
-      message: ruleText('B6', { n, m }),
-    });
-  });
 }
 
 /** B7: tool blocks in the history while the body defines no toolConfig. */
@@ -336,6 +285,7 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
   const pairs: PairFinding[] = [];
   checkToolConfig(t, source, push, notes);
   for (let n = 0; n < T.count; n++) {
+    checkContent(T, n, n === T.count - 1, push);
     checkRoles(T, n, push);
     checkRepeatedIds(T, n, push);
     checkIds(T, n, pushId);
@@ -345,7 +295,7 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
       if (n > 0 && turnRole(T, n - 1) === 'assistant')
         pairCallTurn(T, n - 1, PAIRING, callTurnStats(T, n - 1, true), pairs);
       wordPairs(pairs, push, claude);
-      checkResultContent(t, T, n, push, notes);
+      checkResultContent(t, T, n, claude, push, notes);
     } else if (n === T.count - 1) {
       pairCallTurn(T, n, PAIRING, callTurnStats(T, n, true), pairs);
       wordPairs(pairs, push, claude);

@@ -1,5 +1,5 @@
 /**
- * Slow, obviously correct references for Bedrock Converse (B1–B4, B8, B9) and Gemini (G1–G3), written
+ * Slow, obviously correct references for Bedrock Converse (B1–B4, B8, B9, B11, B12) and Gemini (G1–G3), written
  * straight from the rule catalogue with no shared code with the real validators. Used only by
  * property tests (reference.turns.test.ts).
  */
@@ -49,9 +49,11 @@ function firstRepeat(turn: Turn, pick: (b: Block) => boolean): { m: Message } | 
 export function referenceBedrock(messages: readonly Message[], native: boolean): TurnFinding[] {
   const ts = turns(messages, !native);
   const out: TurnFinding[] = [];
-  if (ts[0] && ts[0].role !== 'user') out.push({ code: 'B3', messageIndex: ts[0].first.rawIndex });
   ts.forEach((turn, n) => {
     const prev = ts[n - 1];
+    out.push(...blankFindings(turn, n === ts.length - 1));
+    if (n === 0 && turn.role !== 'user')
+      out.push({ code: 'B3', messageIndex: turn.first.rawIndex });
     if (prev && prev.role === turn.role)
       out.push({ code: 'B4', messageIndex: turn.first.rawIndex });
     const repeat = firstRepeat(turn, turn.role === 'user' ? isResult : isCall);
@@ -73,6 +75,22 @@ export function referenceBedrock(messages: readonly Message[], native: boolean):
     if (missing) out.push({ code: 'B2', messageIndex: missing.m.rawIndex });
   });
   return out;
+}
+
+/**
+ * B11 (no blocks, or one message sent as the empty string; a final assistant message may be
+ * empty) or else B12 for each text block that is empty or only whitespace.
+ */
+function blankFindings(turn: Turn, last: boolean): TurnFinding[] {
+  const first = turn.first;
+  const emptyString =
+    first.stringContent === true &&
+    turn.blocks.every((x) => x.m === first && x.b.type === 'text' && x.b.text === '');
+  if (turn.blocks.length === 0 || emptyString)
+    return last && turn.role === 'assistant' ? [] : [{ code: 'B11', messageIndex: first.rawIndex }];
+  return turn.blocks
+    .filter((x) => x.b.type === 'text' && x.b.text.trim() === '')
+    .map((x) => ({ code: 'B12', messageIndex: x.m.rawIndex }));
 }
 
 /** Gemini: G1 (responses not right after calls), G2 (calls not after a user turn), G3 (counts). */

@@ -80,6 +80,19 @@ const FIXTURES: Record<string, Fixture> = {
     params: { n: 2, m: 0 },
     path: 'messages.2.content.0.toolResult',
   },
+  B11: {
+    provider: 'bedrock',
+    t: () => body({ messages: [bUser, { role: 'assistant', content: [] }, bUser] }),
+    params: { n: 1 },
+    path: 'messages.1.content',
+  },
+  B12: {
+    provider: 'bedrock',
+    // langchain-aws#403: an assistant reply of two newlines, replayed.
+    t: () => body({ messages: [bUser, { role: 'assistant', content: [{ text: '\n\n' }] }, bUser] }),
+    params: { n: 1, m: 0 },
+    path: 'messages.1.content.0.text',
+  },
   B7: {
     provider: 'bedrock',
     t: () => ({

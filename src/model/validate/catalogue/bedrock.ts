@@ -155,6 +155,36 @@ export const BEDROCK_RULES: readonly RuleSpec[] = [
     note: 'The constraint is documented; the wording is AWS\u2019s constraint message as captured for a tool name (aws-samples/remote-swe-agents#457), not captured for toolUseId, and whether its indices count from 0 or 1 is not known.',
   },
   {
+    code: 'B11',
+    rules: ['empty_content'],
+    providers: ['bedrock'],
+    severity: 'error',
+    confidence: 'V',
+    condition:
+      'A message with no content blocks: a reply that was only dropped blocks (reasoning without a signature, empty text a converter removed), a persisted blank reply, a compaction that emptied a message. A final assistant message is not judged (allowed empty by Anthropic; not captured for Converse).',
+    text: (p) =>
+      `The content field in the Message object at messages.${p.n ?? 'N'} is empty. Add a ContentBlock object to the content field and try again.`,
+    path: 'messages.N.content',
+    index: 'N = the empty message.',
+    source:
+      'langchain-ai/langchain#26968 (Claude via ConverseStream, messages.3); earendil-works/pi#3443; archestra-ai/archestra#4220',
+  },
+  {
+    code: 'B12',
+    rules: ['empty_text'],
+    providers: ['bedrock'],
+    severity: 'error',
+    confidence: 'V',
+    condition:
+      'A text block that is empty or holds only whitespace (a reply of two newlines, an image sent with an empty caption), in any message: Converse checks it for every model, Claude included.',
+    text: (p) =>
+      `The text field in the ContentBlock object at messages.${p.n ?? 'N'}.content.${p.m ?? 'M'} is blank. Add text to the text field, and try again.`,
+    path: 'messages.N.content.M.text',
+    index: 'N = the message, M = the text block.',
+    source:
+      'langchain-ai/langchain-aws#403 (AWS CLI reproduction: an assistant text of two newlines, messages.1.content.0); pydantic/pydantic-ai#1678 (Claude, messages.21.content.0); BerriAI/litellm#7169; aws/bedrock-agentcore-sdk-python#185; langchain-ai/langchainjs#8618',
+  },
+  {
     code: 'BW1',
     rules: ['trailing_tool_use'],
     providers: ['bedrock'],
