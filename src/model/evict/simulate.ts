@@ -31,6 +31,7 @@
 import { isPinned } from '../exchanges.ts';
 import type { Message } from '../types.ts';
 import {
+  isSchemaError,
   schemaFirst,
   validateTranscript,
   type CutModel,
@@ -277,13 +278,13 @@ function renumber(v: Violation, delta: number): Violation {
   return { ...v, message, providerPath, error: fix(v.error) };
 }
 
-/** The first schema error (a refused tool id) the cut keeps: met before any other error. */
+/** The first schema error (`isSchemaError`) the cut keeps: met before any other error. */
 function schemaErrorOf(fx: FastTables, p: Parts): Violation | null {
-  for (const v of p.win) if (v.rule === 'malformed_tool_id' && v.severity === 'error') return v;
+  for (const v of p.win) if (isSchemaError(v) && v.severity === 'error') return v;
   for (let e = lowerBoundAt(fx.restAt, fx.errPos, p.r); e < fx.errPos.length; e++) {
     const pos = fx.errPos[e] as number;
     const v = fx.rest[pos] as Violation;
-    if (v.rule === 'malformed_tool_id' && survives(fx, pos, p)) return renumber(v, p.delta());
+    if (isSchemaError(v) && survives(fx, pos, p)) return renumber(v, p.delta());
   }
   return null;
 }

@@ -136,6 +136,23 @@ describe('repair for the other providers rules', () => {
     expectRepaired(t, repairTranscript(t, 'bedrock'), 'bedrock');
   });
 
+  it('O11 / D3: an assistant message with null content and no calls is removed, a final one too', () => {
+    for (const provider of ['openai-chat', 'deepseek'] as const) {
+      const t = load({
+        messages: [
+          { role: 'user', content: 'q' },
+          { role: 'assistant', content: null },
+          { role: 'user', content: 'again' },
+          { role: 'assistant', content: null },
+        ],
+      });
+      const r = repairTranscript(t, provider);
+      expectRepaired(t, r, provider);
+      expect(r.transcript.messages.map((m) => m.role)).toEqual(['user', 'user']);
+      expect(r.changes.map((c) => c.kind)).toEqual(['empty_removed', 'empty_removed']);
+    }
+  });
+
   it('A12: a prefill that ends in whitespace is trimmed (older models accept the prefill itself)', () => {
     const t = load({
       model: 'claude-3-5-sonnet-20241022',

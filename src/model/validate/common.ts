@@ -56,36 +56,43 @@ export function byScanOrder<T extends { order: number }>(list: T[]): T[] {
 export type Push = (v: ViolationInput) => void;
 
 /**
- * Schema errors (a refused tool id: A18, B10, O10, R8) are met before every other check, so a
- * validation lists them first; this puts them first in a list assembled from parts (the fast cut
- * engine), keeping the order within each group. Mistral's M4, met after its order checks, is not
- * one (Mistral takes no fast cut path).
+ * True for a request schema (type) error, met before every other check: a refused tool id (A18,
+ * B10, O10, R8) or an assistant message with null content (O11). Mistral's M4, met after its
+ * order checks, is not one (Mistral takes no fast cut path).
+ */
+export function isSchemaError(v: Violation): boolean {
+  return v.rule === 'malformed_tool_id' || v.rule === 'null_content';
+}
+
+/**
+ * A validation lists its schema errors first (`isSchemaError`); this puts them first in a list
+ * assembled from parts (the fast cut engine), keeping the order within each group.
  */
 export function schemaFirst(violations: Violation[]): Violation[] {
   let any = false;
-  for (const v of violations) if (v.rule === 'malformed_tool_id') any = true;
+  for (const v of violations) if (isSchemaError(v)) any = true;
   if (!any) return violations;
   return [
-    ...violations.filter((v) => v.rule === 'malformed_tool_id'),
-    ...violations.filter((v) => v.rule !== 'malformed_tool_id'),
+    ...violations.filter((v) => isSchemaError(v)),
+    ...violations.filter((v) => !isSchemaError(v)),
   ];
 }
 
 /**
- * A validation's violations with its schema errors (refused tool ids, listed first) merged back
- * into message order: each before the first other violation of a later message.
+ * A validation's violations with its schema errors (listed first) merged back into message
+ * order: each before the first other violation of a later message.
  */
 export function positionOrder(list: Violation[]): Violation[] {
-  const ids = list.filter((v) => v.rule === 'malformed_tool_id');
-  if (ids.length === 0) return list;
+  const schema = list.filter((v) => isSchemaError(v));
+  if (schema.length === 0) return list;
   const out: Violation[] = [];
   let i = 0;
   for (const v of list) {
-    if (v.rule === 'malformed_tool_id') continue;
-    while (i < ids.length && (ids[i] as Violation).index <= v.index)
-      out.push(ids[i++] as Violation);
+    if (isSchemaError(v)) continue;
+    while (i < schema.length && (schema[i] as Violation).index <= v.index)
+      out.push(schema[i++] as Violation);
     out.push(v);
   }
-  while (i < ids.length) out.push(ids[i++] as Violation);
+  while (i < schema.length) out.push(schema[i++] as Violation);
   return out;
 }

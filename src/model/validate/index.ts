@@ -13,7 +13,7 @@ import { mistralValidator } from './mistral.ts';
 import { qwenValidator } from './qwen.ts';
 import type { ProviderValidator, ValidateOptions, Validation } from './types.ts';
 
-export { positionOrder, schemaFirst } from './common.ts';
+export { isSchemaError, positionOrder, schemaFirst } from './common.ts';
 
 export type {
   CutModel,

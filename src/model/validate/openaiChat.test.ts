@@ -253,3 +253,53 @@ describe('openai-chat: what a client sends that is not a pairing fault', () => {
     expect(validateTranscript(only, 'anthropic').violations.map((v) => v.code)).toEqual(['A14']);
   });
 });
+
+describe('O11 / D3: an assistant message with neither content nor tool_calls', () => {
+  const body = (model: string) => ({
+    model,
+    messages: [
+      { role: 'user', content: 'Run the tests.' },
+      { role: 'assistant', content: null, tool_calls: [fnCall('call_1')] },
+      { role: 'tool', tool_call_id: 'call_1', content: 'ok' },
+      // A hook removed this turn's calls and kept the message (its content was already null).
+      { role: 'assistant', content: null },
+      { role: 'user', content: 'Again?' },
+    ],
+  });
+
+  it('O11: a type error, listed before the tool-run checks, with OpenAI’s param', () => {
+    const b = body('gpt-4o');
+    b.messages.push({ role: 'tool', tool_call_id: 'call_9', content: 'late' });
+    const vs = validateTranscript(parsed(b).transcript, 'openai-chat').violations;
+    expect(vs.map((v) => v.code)).toEqual(['O11', 'O1']);
+    expect(vs[0]).toMatchObject({ rule: 'null_content', messageIndex: 3, blockIndex: null });
+    expect(vs[0]?.error).toEqual({
+      error: {
+        message: "Invalid value for 'content': expected a string, got null.",
+        type: 'invalid_request_error',
+        param: 'messages.[3].content',
+        code: null,
+      },
+    });
+  });
+
+  it('null content beside tool_calls, and an empty string alone, are accepted', () => {
+    const b = body('gpt-4o');
+    b.messages[3] = { role: 'assistant', content: '' };
+    expect(validateTranscript(parsed(b).transcript, 'openai-chat').valid).toBe(true);
+  });
+
+  it('D3: DeepSeek’s words, no param', () => {
+    const [v] = validateTranscript(parsed(body('deepseek-chat')).transcript, 'deepseek').violations;
+    expect(v).toMatchObject({
+      code: 'D3',
+      rule: 'null_content',
+      message: 'Invalid assistant message: content or tool_calls must be set',
+      providerPath: null,
+    });
+  });
+});
+
+function fnCall(id: string) {
+  return { id, type: 'function', function: { name: 'bash', arguments: '{}' } };
+}

@@ -10,6 +10,7 @@
 import type { Message, Transcript } from '../types.ts';
 import { openaiEnvelope, ruleSpec, ruleText } from './catalogue/index.ts';
 import { hasError, violation, type ViolationInput } from './common.ts';
+import { CHAT_TEXT as TEXT } from './openaiChat.text.ts';
 import { scanToolRuns, type RunFinding } from './rules/toolRuns.ts';
 import { badIdsInRendered, idShapeOf, type BadId, type IdShape } from './rules/toolIds.ts';
 import { emptyRequest } from './shared.ts';
@@ -17,7 +18,6 @@ import type {
   ProviderValidator,
   RenderedItem,
   RenderedMessage,
-  RuleId,
   ValidateOptions,
   Validation,
   Violation,
@@ -75,6 +75,8 @@ export interface ChatDialect {
     duplicateResult: string;
     /** An empty `messages` array (O8); absent when the provider's answer is unknown. */
     empty?: string;
+    /** An assistant message with neither content nor tool_calls (O11); absent when unknown. */
+    nullContent?: string;
   };
   /**
    * The provider's 400 body. `param`: where OpenAI would point (`messages.[N].role`, `messages`);
@@ -108,7 +110,14 @@ export interface ChatIds {
 export const OPENAI_DIALECT: ChatDialect = {
   provider: 'openai-chat',
   label: 'OpenAI Chat Completions',
-  codes: { orphan: 'O1', missing: 'O2', wrongId: 'O3', duplicateResult: 'O6', empty: 'O8' },
+  codes: {
+    orphan: 'O1',
+    missing: 'O2',
+    wrongId: 'O3',
+    duplicateResult: 'O6',
+    empty: 'O8',
+    nullContent: 'O11',
+  },
   envelope: (message, param, code = null) => openaiEnvelope(message, param, code),
   ids: {
     code: 'O10',
@@ -119,41 +128,6 @@ export const OPENAI_DIALECT: ChatDialect = {
     title: 'A tool_call id longer than 40 characters',
     why: 'Chat Completions takes tool_call ids of at most 40 characters. Ids made elsewhere are often longer: the Responses API\u2019s fc_\u2026 ids (50-odd), ids a gateway or agent framework generates. Shortening the id in the call and its tool message together keeps the pair.',
   },
-};
-
-const TEXT: Partial<Record<RuleId, [string, string]>> = {
-  orphan_tool_result: [
-    'Tool message with no tool_calls before it',
-    "A role 'tool' message must directly follow the assistant message whose tool_calls it answers (or another tool message of that run); a trim that dropped the assistant message leaves it orphaned.",
-  ],
-  tool_result_wrong_id: [
-    'Tool message answers an id the previous message did not call',
-    "The tool message follows an assistant tool_calls message, but its tool_call_id is not one of that message's calls.",
-  ],
-  unanswered_tool_use: [
-    'Tool calls not answered',
-    'An assistant message with tool_calls must be followed, contiguously, by one tool message per call; another message came first.',
-  ],
-  partial_answer: [
-    'Only some parallel calls were answered',
-    'Every id in tool_calls needs its own tool message in the run that follows; the error lists the ids left without one.',
-  ],
-  trailing_tool_use: [
-    'The request ends on tool calls with no results',
-    'The array ends right after an assistant message with tool_calls, so its calls have no tool messages.',
-  ],
-  duplicate_tool_result: [
-    'Two results for one call',
-    'Each tool_call_id may be answered by one tool message only; an aborted placeholder result and the real one, or a late result after a timeout error, send two.',
-  ],
-  duplicate_tool_use_id: [
-    'The same tool_call id used twice',
-    'OpenAI has not been reported to reject a repeated tool_call id, but a replayed turn is usually a retry bug, and Anthropic and the Responses API reject it.',
-  ],
-  missing_tool_id: [
-    'Tool message without a tool_call_id',
-    'Every tool message must name the call it answers.',
-  ],
 };
 
 /** The source of a rendered message's first item (or of the message), for a violation. */
@@ -317,30 +291,62 @@ function reportOpen(scan: ChatScan, f: Extract<RunFinding, { kind: 'open' }>): v
   );
 }
 
-/** O10 / M4: the ids the dialect's schema refuses, in message and call order. */
-function reportIds(scan: ChatScan, ids: ChatIds): void {
-  const spec = ruleSpec(ids.code);
+/**
+ * The request's type errors, met before any other check, in message order: per message a null
+ * content (O11, D3), then its refused ids when they come first (O10).
+ */
+function reportSchema(scan: ChatScan): void {
+  const { dialect } = scan;
+  const ids = dialect.ids?.order === 'first' ? dialect.ids : null;
+  const code = dialect.codes.nullContent;
   for (let n = 0; n < scan.msgs.length; n++) {
-    for (const b of badIdsInRendered(scan.msgs[n] as RenderedMessage, ids.shape) ?? []) {
-      const path = ids.path(n, b);
-      const v: ViolationInput = {
-        rule: 'malformed_tool_id',
-        code: ids.code,
-        messageIndex: b.msg.rawIndex,
-        index: b.msg.index,
-        blockIndex: b.blockIndex,
-        ids: [b.id],
-        providerPath: path,
-        message: ruleText(ids.code, { n, m: b.pos, id: b.id, length: b.id.length }),
-        title: ids.title,
-        why: ids.why,
-        confidence: spec.confidence,
-        severity: spec.severity,
-      };
-      scan.found.push(
-        violation(v, (message) => scan.dialect.envelope(message, path, ids.envelopeCode)),
+    const m = scan.msgs[n] as RenderedMessage;
+    if (code !== undefined && m.role === 'assistant' && m.items.length === 0) {
+      const param = dialect.provider === 'openai-chat' ? `messages.[${n}].content` : null;
+      report(
+        scan,
+        {
+          rule: 'null_content',
+          code,
+          ...sourceOf(m),
+          ids: [],
+          providerPath: param,
+          message: ruleText(code, { n }),
+        },
+        param,
       );
     }
+    if (ids) reportIdsAt(scan, ids, n);
+  }
+}
+
+/** O10 / M4: the ids the dialect's schema refuses, in message and call order. */
+function reportIds(scan: ChatScan, ids: ChatIds): void {
+  for (let n = 0; n < scan.msgs.length; n++) reportIdsAt(scan, ids, n);
+}
+
+/** O10 / M4 of message `n`, in call order. */
+function reportIdsAt(scan: ChatScan, ids: ChatIds, n: number): void {
+  const spec = ruleSpec(ids.code);
+  for (const b of badIdsInRendered(scan.msgs[n] as RenderedMessage, ids.shape) ?? []) {
+    const path = ids.path(n, b);
+    const v: ViolationInput = {
+      rule: 'malformed_tool_id',
+      code: ids.code,
+      messageIndex: b.msg.rawIndex,
+      index: b.msg.index,
+      blockIndex: b.blockIndex,
+      ids: [b.id],
+      providerPath: path,
+      message: ruleText(ids.code, { n, m: b.pos, id: b.id, length: b.id.length }),
+      title: ids.title,
+      why: ids.why,
+      confidence: spec.confidence,
+      severity: spec.severity,
+    };
+    scan.found.push(
+      violation(v, (message) => scan.dialect.envelope(message, path, ids.envelopeCode)),
+    );
   }
 }
 
@@ -363,7 +369,7 @@ export function validateChat(
       )
     : null;
   if (empty) scan.found.push(empty);
-  if (dialect.ids?.order === 'first') reportIds(scan, dialect.ids);
+  reportSchema(scan);
   if (dialect.structure) scan.found.push(...dialect.structure(msgs, t));
   if (dialect.ids?.order === 'last') reportIds(scan, dialect.ids);
   if (dialect.pairing !== false) scanToolRuns(msgs, (f) => reportRun(scan, f));

@@ -33,7 +33,8 @@ export type RuleId =
   | 'thought_signature_missing'
   | 'empty_request'
   | 'content_after_tool_use'
-  | 'malformed_tool_id';
+  | 'malformed_tool_id'
+  | 'null_content';
 
 export interface Violation {
   rule: RuleId;

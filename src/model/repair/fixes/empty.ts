@@ -1,7 +1,9 @@
 /**
- * Empty messages (A10): removed, except a final assistant prefill.
+ * Empty messages (A10, B11): removed, except a final assistant prefill; an assistant message
+ * with null content (O11, D3): removed.
  */
 import type { Message } from '../../types.ts';
+import type { Violation } from '../../validate/index.ts';
 import type { Work } from '../work.ts';
 
 function isEmpty(m: Message): boolean {
@@ -26,4 +28,23 @@ export function fixEmpty(w: Work): boolean {
     changed = true;
   }
   return changed;
+}
+
+/**
+ * An assistant message with neither content nor calls (O11, D3): removed wherever it stands (a
+ * final one too: null content is refused in any position). The violation names the message.
+ */
+export function fixNullContent(w: Work, v: Violation): boolean {
+  const m = w.causeOf(v);
+  const i = m ? w.msgs.indexOf(m) : -1;
+  if (!m || i < 0 || m.role !== 'assistant' || m.blocks.length > 0) return false;
+  w.remove(i);
+  w.note(
+    'empty_removed',
+    m,
+    null,
+    [],
+    'Removed an assistant message with neither content nor tool calls: its content would be sent as null.',
+  );
+  return true;
 }

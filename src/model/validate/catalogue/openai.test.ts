@@ -56,6 +56,18 @@ const FIXTURES: Record<string, Fixture> = {
     params: { n: 1, m: 1, length: 53 },
     path: 'messages[1].tool_calls[1].id',
   },
+  O11: {
+    provider: 'openai-chat',
+    // vercel/ai#13744: a reply with no tool calls and no text, sent back as `content: null`.
+    t: () =>
+      body([
+        { role: 'user', content: 'q' },
+        { role: 'assistant', content: null },
+        { role: 'user', content: 'again' },
+      ]),
+    params: { n: 1 },
+    path: 'messages.[1].content',
+  },
   O9: {
     provider: 'openai-chat',
     t: () =>
@@ -88,6 +100,14 @@ const FIXTURES: Record<string, Fixture> = {
     t: () => chat([user('q'), assistant(call('c1')), user('x')]),
     params: {},
     path: 'messages.[2].role',
+  },
+  D3: {
+    provider: 'deepseek',
+    // A content filter took both the text and the calls: `{role: 'assistant'}` is left.
+    t: () =>
+      body([{ role: 'user', content: 'q' }, { role: 'assistant' }, { role: 'user', content: 'x' }]),
+    params: {},
+    path: null,
   },
   Q1: {
     provider: 'qwen',

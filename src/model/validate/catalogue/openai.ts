@@ -96,6 +96,21 @@ export const OPENAI_CHAT_RULES: readonly RuleSpec[] = [
     note: 'One live request with a 51-character id was accepted in July 2026 (vercel/ai#17233, gpt-4o-mini): enforcement may differ by model or deployment; the captured 400s make it an error.',
   },
   {
+    code: 'O11',
+    rules: ['null_content'],
+    providers: ['openai-chat'],
+    severity: 'error',
+    confidence: 'V',
+    condition:
+      'An assistant message with neither content nor `tool_calls` (`content: null`): a trim or a hook that removed the calls of a tool-only turn and kept the message, a client that sends null for an empty reply. A type error, met before the message checks. An empty string is accepted.',
+    text: () => "Invalid value for 'content': expected a string, got null.",
+    path: 'messages.[N].content',
+    index: 'N = the assistant message as sent.',
+    source:
+      'openai/openai-cookbook#503 (param messages.[1].content); vercel/ai#13744 (a maintainer-acknowledged regression: no tool calls and empty text sent as null); docker/docker-agent#63; microsoft/autogen#5699',
+    note: 'Captured for `null`; a message with no `content` key at all is taken the same (inferred).',
+  },
+  {
     code: 'O9',
     rules: ['missing_tool_id'],
     providers: ['openai-chat', 'deepseek', 'qwen'],
@@ -174,6 +189,20 @@ export const OPENAI_CHAT_RULES: readonly RuleSpec[] = [
     path: '',
     index: 'No index.',
     source: 'TurixAI/TuriX-CUA#15; gptme/gptme#3421; langgenius/dify#32222',
+  },
+  {
+    code: 'D3',
+    rules: ['null_content'],
+    providers: ['deepseek'],
+    severity: 'error',
+    confidence: 'V',
+    condition:
+      'As O11: an assistant message with neither content nor `tool_calls` (a content filter that took both, a trim that left an empty shell, a reply that was only reasoning). An empty string is accepted.',
+    text: () => 'Invalid assistant message: content or tool_calls must be set',
+    path: '',
+    index: 'No index.',
+    source:
+      'carlrobertoh/ProxyAI#830, #834 (DeepSeek V3); client fixes that coerce such messages to an empty string for DeepSeek',
   },
   {
     code: 'Q1',

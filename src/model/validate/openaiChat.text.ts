@@ -1,0 +1,41 @@
+/** The title and explanation of each Chat Completions rule class, as the page shows them. */
+import type { RuleId } from './types.ts';
+
+export const CHAT_TEXT: Readonly<Partial<Record<RuleId, [string, string]>>> = {
+  orphan_tool_result: [
+    'Tool message with no tool_calls before it',
+    "A role 'tool' message must directly follow the assistant message whose tool_calls it answers (or another tool message of that run); a trim that dropped the assistant message leaves it orphaned.",
+  ],
+  tool_result_wrong_id: [
+    'Tool message answers an id the previous message did not call',
+    "The tool message follows an assistant tool_calls message, but its tool_call_id is not one of that message's calls.",
+  ],
+  unanswered_tool_use: [
+    'Tool calls not answered',
+    'An assistant message with tool_calls must be followed, contiguously, by one tool message per call; another message came first.',
+  ],
+  partial_answer: [
+    'Only some parallel calls were answered',
+    'Every id in tool_calls needs its own tool message in the run that follows; the error lists the ids left without one.',
+  ],
+  trailing_tool_use: [
+    'The request ends on tool calls with no results',
+    'The array ends right after an assistant message with tool_calls, so its calls have no tool messages.',
+  ],
+  duplicate_tool_result: [
+    'Two results for one call',
+    'Each tool_call_id may be answered by one tool message only; an aborted placeholder result and the real one, or a late result after a timeout error, send two.',
+  ],
+  duplicate_tool_use_id: [
+    'The same tool_call id used twice',
+    'OpenAI has not been reported to reject a repeated tool_call id, but a replayed turn is usually a retry bug, and Anthropic and the Responses API reject it.',
+  ],
+  missing_tool_id: [
+    'Tool message without a tool_call_id',
+    'Every tool message must name the call it answers.',
+  ],
+  null_content: [
+    'Assistant message with neither content nor tool_calls',
+    'An assistant message must carry text or tool calls; null content with no calls (a turn whose calls were removed, an empty reply sent as null) is refused before anything else. An empty string is accepted.',
+  ],
+};
