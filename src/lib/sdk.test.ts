@@ -9,6 +9,8 @@ import { generateText, wrapLanguageModel, type ModelMessage } from 'ai';
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { describe, expect, it } from 'vitest';
+import { parsedText } from '../model/testing.ts';
+import { validateTranscript } from '../model/validate/index.ts';
 import {
   check,
   createCheckedFetch,
@@ -282,6 +284,26 @@ describe('AI SDK (ai + @ai-sdk/*)', () => {
     expect(findMalformed(err)?.providerError).toMatchObject({
       error: { message: expect.stringContaining("messages with role 'tool' must be a response") },
     });
+  });
+
+  it('an empty assistant message reaches OpenAI as content "" (never null), as the page judges it', async () => {
+    const h = harness('throw');
+    const messages: ModelMessage[] = [
+      { role: 'user', content: 'q' },
+      { role: 'assistant', content: [] },
+      { role: 'user', content: 'next' },
+    ];
+    await generateText({
+      model: createOpenAI({ apiKey: 'test', fetch: h.fetch }).chat('gpt-4.1'),
+      messages,
+      maxRetries: 0,
+    });
+    h.passedUnchanged();
+    const body = JSON.parse(String(h.sent[0]?.[1]?.body)) as { messages: unknown[] };
+    expect(body.messages[1]).toEqual({ role: 'assistant', content: '' });
+    // The same list opened in the page, judged for Chat Completions as the AI SDK sends it.
+    const t = parsedText(JSON.stringify(messages), { format: 'vercel-ai' }).transcript;
+    expect(validateTranscript(t, 'openai-chat').violations).toEqual([]);
   });
 
   it('valid calls through @ai-sdk/anthropic and @ai-sdk/openai are sent exactly as built', async () => {

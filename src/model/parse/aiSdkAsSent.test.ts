@@ -48,6 +48,18 @@ describe('the AI SDK request as sent (ai 6, @ai-sdk/anthropic, @ai-sdk/openai)',
     ]);
   });
 
+  it('an empty assistant message goes to OpenAI as `content: ""`, never null: no O11', () => {
+    for (const content of [[{ type: 'text', text: '' }], []]) {
+      const list = [
+        { role: 'user', content: 'q' },
+        { role: 'assistant', content },
+        { role: 'user', content: 'next' },
+      ];
+      expect(verdict(list, 'openai-chat').violations).toEqual([]);
+      expect(verdict(list).violations.map((x) => x.code)).toEqual(['A10']);
+    }
+  });
+
   it('findings after a dropped message keep pointing at their own rows', () => {
     const v = verdict([
       { role: 'user', content: 'q' },

@@ -7,7 +7,8 @@
  * - empty text parts are removed from user and assistant messages;
  * - a `tool` message left with no part (`pruneMessages({emptyMessages: 'keep'})`) is dropped;
  *   an empty user or assistant message is sent as it is (an empty assistant message becomes
- *   `content: []` for Anthropic: A10);
+ *   `content: []` for Anthropic: A10, and `content: ""` for OpenAI, never null: no O11; seen
+ *   with `ai` 7.0.173 and `@ai-sdk/openai` 4.0.118);
  * - in each assistant message the `tool_use` blocks are moved to the end of their run between
  *   thinking blocks (`moveToolUseBlocksToEnd` in `@ai-sdk/anthropic`), so text after a tool call
  *   does not raise A5.
@@ -64,12 +65,17 @@ export function aiSdkAsSent(messages: readonly Message[]): readonly Message[] {
       }
     }
     const drop = m.role === 'tool' && blocks.length === 0;
-    if (blocks === m.blocks && !drop) {
+    // An assistant message left with nothing is still sent: `content: []` to Anthropic and
+    // Bedrock, `content: ""` to OpenAI (never null). The empty string says both: an empty
+    // message (A10, B11) that is not null content (O11).
+    const emptied = m.role === 'assistant' && blocks.length === 0 && !m.stringContent;
+    if (blocks === m.blocks && !drop && !emptied) {
       out?.push(m);
       continue;
     }
     out ??= messages.slice(0, i);
-    if (!drop) out.push({ ...m, blocks: [...blocks] });
+    if (emptied) out.push({ ...m, blocks: [{ type: 'text', text: '' }], stringContent: true });
+    else if (!drop) out.push({ ...m, blocks: [...blocks] });
   }
   return out ?? messages;
 }

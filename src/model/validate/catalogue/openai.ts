@@ -108,7 +108,7 @@ export const OPENAI_CHAT_RULES: readonly RuleSpec[] = [
     index: 'N = the assistant message as sent.',
     source:
       'openai/openai-cookbook#503 (param messages.[1].content); vercel/ai#13744 (a maintainer-acknowledged regression: no tool calls and empty text sent as null); docker/docker-agent#63; microsoft/autogen#5699',
-    note: 'Captured for `null`; a message with no `content` key at all is taken the same (inferred).',
+    note: 'Captured for `null`; a message with no `content` key, or with `content: []`, is taken the same (inferred: the page cannot tell them apart, and no capture says what OpenAI answers to those). A client library is judged as it sends: the AI SDK sends an empty assistant message as `content: ""`, accepted.',
   },
   {
     code: 'O9',
