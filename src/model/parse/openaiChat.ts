@@ -81,6 +81,9 @@ export function openaiChatMessage(m: unknown, i: number, listKey: string): Messa
       out = [];
     if (calls) for (const tc of calls) out.push(toolCall(tc));
     if (isObject(m.function_call)) out.push(legacyFunctionCall(m.function_call));
+    // DeepSeek's thinking (`reasoning_content`, also when empty: its presence is what D4 checks).
+    if (typeof m.reasoning_content === 'string')
+      out.unshift({ type: 'thinking', thinking: m.reasoning_content });
   } else if (role === 'tool') {
     const isLegacy = rawRole === 'function';
     const result: Block = {
@@ -228,6 +231,9 @@ function parse(v: unknown): Result<Transcript> {
     settings.toolChoiceForced = true;
   if (isObject(v.response_format) && v.response_format.type === 'json_schema')
     settings.outputFormat = true;
+  // DeepSeek's thinking switch (`thinking: {type: 'enabled' | 'disabled'}`), as Anthropic's.
+  if (isObject(v.thinking) && typeof v.thinking.type === 'string')
+    settings.thinking = v.thinking.type === 'enabled';
   const list = arr(v.messages) ?? [];
   return {
     ok: true,
@@ -261,10 +267,12 @@ export function toOpenAIChatMessages(m: Message): unknown[] {
   if (m.role === 'assistant') {
     const calls = m.blocks.filter((b) => b.type === 'tool_use');
     const text = textOf(m.blocks.filter((b) => b.type === 'text'));
+    const thinking = m.blocks.flatMap((b) => (b.type === 'thinking' ? [b.thinking] : []));
     return [
       {
         role: 'assistant',
         content: text.length > 0 ? text : null,
+        ...(thinking.length > 0 ? { reasoning_content: thinking.join('') } : {}),
         ...(calls.length > 0
           ? {
               tool_calls: calls.map((c) =>

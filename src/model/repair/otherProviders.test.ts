@@ -4,6 +4,7 @@ import { repairTranscript, UNREPAIRABLE_NOTES } from '../repair.ts';
 import { assistant, call, result, transcript, user } from '../testing.ts';
 import type { Transcript } from '../types.ts';
 import { validateTranscript } from '../validate/index.ts';
+import { writeTranscript } from '../write.ts';
 import { expectRepaired, expectRoundTrip } from './testing.ts';
 
 describe('repair for the other providers rules', () => {
@@ -151,6 +152,30 @@ describe('repair for the other providers rules', () => {
       expect(r.transcript.messages.map((m) => m.role)).toEqual(['user', 'user']);
       expect(r.changes.map((c) => c.kind)).toEqual(['empty_removed', 'empty_removed']);
     }
+  });
+
+  it('DeepSeek D4: a call turn that lost its reasoning_content gets an empty one, said so', () => {
+    const t = load({
+      model: 'deepseek-reasoner',
+      messages: [
+        { role: 'user', content: 'Where am I?' },
+        {
+          role: 'assistant',
+          content: '',
+          tool_calls: [{ id: 'c1', type: 'function', function: { name: 'pwd', arguments: '{}' } }],
+        },
+        { role: 'tool', tool_call_id: 'c1', content: '/home' },
+      ],
+    });
+    expect(validateTranscript(t, 'deepseek').violations.map((v) => v.code)).toEqual(['D4']);
+    const r = repairTranscript(t, 'deepseek');
+    expectRepaired(t, r, 'deepseek');
+    expect(r.changes.map((c) => c.kind)).toEqual(['reasoning_emptied']);
+    // Written back as DeepSeek reads it: the message carries reasoning_content "".
+    expect(JSON.parse(writeTranscript(r.transcript)).messages[1]).toMatchObject({
+      reasoning_content: '',
+      tool_calls: [{ id: 'c1' }],
+    });
   });
 
   it('A12: a prefill that ends in whitespace is trimmed (older models accept the prefill itself)', () => {

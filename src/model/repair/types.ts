@@ -21,7 +21,8 @@ export type RepairKind =
   | 'error_result_filled'
   | 'item_id_dropped'
   | 'reasoning_removed'
-  | 'tool_id_renamed';
+  | 'tool_id_renamed'
+  | 'reasoning_emptied';
 
 export interface RepairChange {
   kind: RepairKind;

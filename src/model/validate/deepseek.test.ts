@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assistant, call, system, tool, transcript, user } from '../testing.ts';
+import { assistant, call, parsed, system, tool, transcript, user } from '../testing.ts';
 import { validateTranscript } from './index.ts';
 
 const envelope = (message: string) => ({
@@ -67,5 +67,56 @@ describe('deepseek (D1, D2)', () => {
         'deepseek',
       ).valid,
     ).toBe(true);
+  });
+});
+
+describe('deepseek D4: thinking mode wants reasoning_content back on a turn that called tools', () => {
+  const callMsg = (id: string, reasoning?: string) => ({
+    role: 'assistant',
+    content: '',
+    ...(reasoning !== undefined ? { reasoning_content: reasoning } : {}),
+    tool_calls: [{ id, type: 'function', function: { name: 'pwd', arguments: '{}' } }],
+  });
+  const body = (model: string, reasoning?: string, extra: object = {}) => ({
+    model,
+    ...extra,
+    messages: [
+      { role: 'system', content: 's' },
+      { role: 'user', content: 'Where am I?' },
+      callMsg('call_1', reasoning),
+      { role: 'tool', tool_call_id: 'call_1', content: '/home' },
+      { role: 'assistant', content: 'In /home.', reasoning_content: 'done' },
+      // A later exchange with no tool call needs no reasoning_content.
+      { role: 'user', content: 'Thanks' },
+      { role: 'assistant', content: 'You are welcome.' },
+      { role: 'user', content: 'Bye' },
+    ],
+  });
+  const D4 = (n: number) =>
+    `Missing \`reasoning_content\` field in the assistant message at message index ${n}. For more information, please refer to https://api-docs.deepseek.com/guides/thinking_mode#tool-calls`;
+
+  it('deepseek-reasoner: the call turn without it is a 400 at its index as sent (system counted)', () => {
+    const vs = validateTranscript(parsed(body('deepseek-reasoner')).transcript, 'deepseek');
+    expect(vs.violations.map((v) => [v.code, v.rule, v.messageIndex, v.message])).toEqual([
+      ['D4', 'reasoning_missing', 2, D4(2)],
+    ]);
+    expect(vs.violations[0]?.error).toEqual(envelope(D4(2)));
+  });
+
+  it('kept (also as an empty string), not thinking, or thinking disabled: no D4', () => {
+    for (const b of [
+      body('deepseek-reasoner', 'Let me run pwd.'),
+      body('deepseek-reasoner', ''),
+      body('deepseek-chat'),
+      body('deepseek-reasoner', undefined, { thinking: { type: 'disabled' } }),
+    ])
+      expect(validateTranscript(parsed(b).transcript, 'deepseek').valid).toBe(true);
+  });
+
+  it('thinking enabled in the request (deepseek-chat, V4): D4', () => {
+    const t = parsed(body('deepseek-chat', undefined, { thinking: { type: 'enabled' } }));
+    expect(validateTranscript(t.transcript, 'deepseek').violations.map((v) => v.code)).toEqual([
+      'D4',
+    ]);
   });
 });

@@ -1,13 +1,67 @@
 /**
  * DeepSeek (OpenAI-compatible Chat Completions): OpenAI's pairing rules in other words (D1, D2 of
  * the rule catalogue): "preceding" spelled right, no id list, `param` null; D3 an assistant
- * message with neither content nor tool_calls.
+ * message with neither content nor tool_calls; D4 thinking mode's `reasoning_content`.
  */
-import { deepseekEnvelope } from './catalogue/index.ts';
+import type { Message, Transcript } from '../types.ts';
+import { deepseekEnvelope, ruleSpec, ruleText } from './catalogue/index.ts';
+import { violation } from './common.ts';
 import { validateChat, type ChatDialect } from './openaiChat.ts';
-import type { ProviderValidator } from './types.ts';
+import type { ProviderValidator, RenderedMessage, Violation } from './types.ts';
 
 export { deepseekEnvelope };
+
+/** Thinking mode: the request says so, or the model only thinks (`deepseek-reasoner`, R1). */
+function thinkingMode(t: Transcript): boolean {
+  if (t.settings.thinking !== undefined) return t.settings.thinking;
+  return /deepseek-(reasoner|r1)/i.test(t.settings.model ?? '');
+}
+
+function isCall(m: RenderedMessage): boolean {
+  for (const it of m.items) if (it.block.type === 'tool_use') return true;
+  return false;
+}
+
+function hasReasoning(m: RenderedMessage): boolean {
+  for (const it of m.items) if (it.block.type === 'thinking') return true;
+  return false;
+}
+
+/**
+ * D4: in thinking mode, each assistant message between two user messages that made a tool call
+ * must carry `reasoning_content` (an empty one is taken). `n` counts the messages as sent.
+ */
+function reasoningMissing(msgs: RenderedMessage[], t: Transcript): Violation[] {
+  if (!thinkingMode(t)) return [];
+  const out: Violation[] = [];
+  let start = 0;
+  for (let end = 0; end <= msgs.length; end++) {
+    if (end < msgs.length && (msgs[end] as RenderedMessage).role !== 'user') continue;
+    let called = false;
+    for (let n = start; n < end; n++) if (isCall(msgs[n] as RenderedMessage)) called = true;
+    for (let n = start; called && n < end; n++) {
+      const m = msgs[n] as RenderedMessage;
+      if (m.role !== 'assistant' || hasReasoning(m)) continue;
+      const src = m.sources[0] as Message;
+      const v = {
+        rule: 'reasoning_missing' as const,
+        code: 'D4',
+        messageIndex: src.rawIndex,
+        index: src.index,
+        blockIndex: null,
+        ids: [],
+        providerPath: null,
+        message: ruleText('D4', { n }),
+        title: 'Thinking mode: an assistant message without reasoning_content',
+        why: 'In thinking mode, every assistant message of a turn that called tools must be sent back with its reasoning_content; a client that drops it (or a history built without it) is refused.',
+        confidence: ruleSpec('D4').confidence,
+      };
+      out.push(violation(v, (message) => deepseekEnvelope(message)));
+    }
+    start = end + 1;
+  }
+  return out;
+}
 
 export const DEEPSEEK_DIALECT: ChatDialect = {
   provider: 'deepseek',
@@ -16,6 +70,7 @@ export const DEEPSEEK_DIALECT: ChatDialect = {
   // the insufficient-tool-messages text (D2) is the likeliest answer.
   codes: { orphan: 'D1', missing: 'D2', wrongId: 'D2', duplicateResult: 'OW2', nullContent: 'D3' },
   envelope: (message) => deepseekEnvelope(message),
+  structure: reasoningMissing,
 };
 
 export const deepseekValidator: ProviderValidator = {

@@ -1,5 +1,6 @@
 /**
  * A lost reasoning item (R3, R4): the item that depended on it replayed without its server id.
+ * DeepSeek's lost `reasoning_content` (D4): an empty one, which the API takes.
  */
 import type { Message } from '../../types.ts';
 import type { Violation } from '../../validate/index.ts';
@@ -8,6 +9,7 @@ import { dropItemId, itemRefs } from './itemIds.ts';
 
 /** R3/R4: replay the item without its server id (content only), which the API accepts. */
 export function fixReasoningMissing(w: Work, v: Violation): boolean {
+  if (v.code === 'D4') return emptyReasoning(w, v);
   const id = v.ids[0];
   if (id === undefined) return false;
   const refs = itemRefs(w, id);
@@ -21,6 +23,23 @@ export function fixReasoningMissing(w: Work, v: Violation): boolean {
     n,
     [id],
     `The reasoning item before ${id} is lost and cannot be rebuilt; the item is replayed without its server id (content only), which the API accepts. The model no longer sees that reasoning.`,
+  );
+  return true;
+}
+
+/** D4: the assistant message gets an empty `reasoning_content` (its reasoning is lost). */
+function emptyReasoning(w: Work, v: Violation): boolean {
+  const m = w.causeOf(v);
+  const i = m ? w.msgs.indexOf(m) : -1;
+  if (!m || i < 0 || m.role !== 'assistant') return false;
+  if (m.blocks.some((b) => b.type === 'thinking')) return false;
+  const n = w.setBlocks(i, [{ type: 'thinking', thinking: '' }, ...m.blocks]);
+  w.note(
+    'reasoning_emptied',
+    m,
+    n,
+    [],
+    'The reasoning_content of this turn is lost and cannot be rebuilt; it is sent empty, which DeepSeek takes. The model no longer sees that reasoning.',
   );
   return true;
 }

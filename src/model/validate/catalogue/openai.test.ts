@@ -109,6 +109,26 @@ const FIXTURES: Record<string, Fixture> = {
     params: {},
     path: null,
   },
+  D4: {
+    provider: 'deepseek',
+    // hotovo/aider-desk#529: deepseek-reasoner, the call turn at index 2 sent back without it.
+    t: () =>
+      body({
+        model: 'deepseek-reasoner',
+        messages: [
+          { role: 'system', content: 's' },
+          { role: 'user', content: 'q' },
+          {
+            role: 'assistant',
+            content: '',
+            tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{}' } }],
+          },
+          { role: 'tool', tool_call_id: 'c1', content: 'x' },
+        ],
+      }),
+    params: { n: 2 },
+    path: null,
+  },
   Q1: {
     provider: 'qwen',
     t: () => chat([user('q'), tool('c1')]),

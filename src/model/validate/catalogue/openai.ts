@@ -205,6 +205,22 @@ export const OPENAI_CHAT_RULES: readonly RuleSpec[] = [
       'carlrobertoh/ProxyAI#830, #834 (DeepSeek V3); client fixes that coerce such messages to an empty string for DeepSeek',
   },
   {
+    code: 'D4',
+    rules: ['reasoning_missing'],
+    providers: ['deepseek'],
+    severity: 'error',
+    confidence: 'V',
+    condition:
+      'Thinking mode (`thinking: {type: "enabled"}`, or a model that only thinks: `deepseek-reasoner`): an assistant message of a turn that called tools (between two user messages) sent back without `reasoning_content`. A client that drops the field, or a history stored without it. An empty string is taken.',
+    text: (p) =>
+      `Missing \`reasoning_content\` field in the assistant message at message index ${p.n ?? 'N'}. For more information, please refer to https://api-docs.deepseek.com/guides/thinking_mode#tool-calls`,
+    path: '',
+    index: 'N = the assistant message as sent (system messages count); `param` null.',
+    source:
+      'hotovo/aider-desk#529 (full body); continuedev/continue#9831, #10193, #11285 (index 46); abhigyanpatwari/GitNexus#43; anomalyco/opencode#9397; DeepSeek docs, thinking mode (tool calls)',
+    note: 'That an empty string is taken is inferred from a client fix that sends one when no reasoning is known (continuedev/continue#11290). When neither the request nor the model says thinking is on, D4 is not checked.',
+  },
+  {
     code: 'Q1',
     rules: ['orphan_tool_result'],
     providers: ['qwen'],
