@@ -17,7 +17,7 @@ import { redactTranscriptWithMaps } from './redact.ts';
 import { leakedStrings, shapeDifferences } from './redact/contract.ts';
 import { readBack } from './redact/roundTrip.ts';
 import { repairTranscript } from './repair.ts';
-import { arbTranscript } from './testing.ts';
+import { arbTranscript, assistant, call, transcript, user } from './testing.ts';
 import { CHARS_PER_4, countTokens } from './tokens.ts';
 import type { FormatId, Transcript } from './types.ts';
 import { writeTranscript } from './write.ts';
@@ -86,34 +86,10 @@ describe('every written format keeps the sharing contract (generated transcripts
 
   it('vercel-ai: the error result a repair adds is a tool message, so the repaired copy reads back the same', () => {
     // The shrunk counterexample of a CI run (seed 1863186584): a call answered by a user's text.
-    const generated: Transcript = {
-      format: 'anthropic-messages',
-      system: [],
-      tools: null,
-      settings: {},
-      usage: [],
-      warnings: [],
-      listKey: 'messages',
-      raw: undefined,
-      messages: [
-        {
-          index: 0,
-          rawIndex: 0,
-          path: 'messages.0',
-          role: 'assistant',
-          blocks: [{ type: 'tool_use', id: 'toolu_0_0', name: 'tool_0', input: { q: 0 } }],
-          raw: undefined,
-        },
-        {
-          index: 1,
-          rawIndex: 1,
-          path: 'messages.1',
-          role: 'user',
-          blocks: [{ type: 'text', text: 'Question 0 (0).' }],
-          raw: undefined,
-        },
-      ],
-    };
+    const generated = transcript('anthropic-messages', [
+      assistant(call('toolu_0_0')),
+      user('Question 0 (0).'),
+    ]);
     const t = pasted(generated, 'vercel-ai');
     if (!t) throw new Error('vercel-ai reads what it writes');
     const repaired = repairTranscript(t).transcript;
