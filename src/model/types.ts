@@ -157,6 +157,11 @@ export interface MessageMeta {
   timestamp?: string;
   /** Provider-reported output tokens for this message, when the log carries usage per reply. */
   usageOutputTokens?: number;
+  /**
+   * DeepSeek's `reasoning_content` as sent back (also when empty: its presence is what D4
+   * checks). Not a block: no other provider reads it, and it is not counted as content.
+   */
+  reasoning?: string;
 }
 
 export interface SystemPart {

@@ -34,8 +34,22 @@ const SETTLE_FRAMES = 120;
 /** Frames the row must stay put before it is revealed on the page, and watched after. */
 const STEADY_FRAMES = 3;
 const WATCH_FRAMES = 12;
-/** Input by which the user scrolls the timeline themselves (keys: PageDown, arrows, Home). */
+/** Input by which the user scrolls the timeline themselves. */
 const USER_SCROLL = ['wheel', 'touchstart', 'pointerdown', 'keydown'] as const;
+/** The keys that scroll a focused scroll box (a key that does not scroll leaves the watch on). */
+const SCROLL_KEYS = new Set(['PageUp', 'PageDown', 'Home', 'End', 'ArrowUp', 'ArrowDown', ' ']);
+
+/** Call `onUser` when the user scrolls the box themselves. @returns the unsubscribe */
+function onUserScroll(el: HTMLElement, onUser: () => void): () => void {
+  const handler = (e: Event) => {
+    if (e instanceof KeyboardEvent && !SCROLL_KEYS.has(e.key)) return;
+    onUser();
+  };
+  for (const t of USER_SCROLL) el.addEventListener(t, handler, { passive: true });
+  return () => {
+    for (const t of USER_SCROLL) el.removeEventListener(t, handler);
+  };
+}
 
 /** The rendered row at a virtual index, if mounted. */
 function rowElement(scroller: HTMLElement, row: number): HTMLElement | null {
@@ -137,9 +151,13 @@ export function useScrollToSelection(
     const stop = () => {
       cancelAnimationFrame(raf);
       el.removeAttribute('data-settling');
-      for (const t of USER_SCROLL) el.removeEventListener(t, stop);
+      unlisten();
     };
-    for (const t of USER_SCROLL) el.addEventListener(t, stop, { passive: true });
+    // The user went elsewhere: the request is done with (a later re-run must not scroll back).
+    const unlisten = onUserScroll(el, () => {
+      if (request) handled.current = request;
+      stop();
+    });
     el.setAttribute('data-settling', 'true');
     const settle = () => {
       const row = rowElement(el, target);

@@ -188,7 +188,7 @@ export function prepareCuts(
   const requestWide = spansCuts(full, merges(provider), ms);
   // A client library's input that its client changes before sending (the AI SDK drops empty tool
   // messages, moves tool calls last) has other provider indices than the tables below assume.
-  const rewritten = sentMessages(t, ms) !== ms;
+  const rewritten = sentMessages(t, ms, provider) !== ms;
   if (cutModel(provider) === undefined || !indexed || requestWide || rewritten) return ctx;
   ctx.fx = buildFast(t, provider, full);
   ctx.fast = true;

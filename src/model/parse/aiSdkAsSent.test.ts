@@ -11,7 +11,10 @@ const res = {
   toolName: 'f',
   output: { type: 'text', value: 'ok' },
 };
-const verdict = (messages: unknown[], provider: 'anthropic' | 'openai-chat' = 'anthropic') => {
+const verdict = (
+  messages: unknown[],
+  provider: 'anthropic' | 'openai-chat' | 'gemini' = 'anthropic',
+) => {
   // As the format picker names it (a list this small is also plain Chat or Anthropic).
   const t = parsedText(JSON.stringify(messages), { format: 'vercel-ai' }).transcript;
   return validateTranscript(t, provider);
@@ -57,6 +60,8 @@ describe('the AI SDK request as sent (ai 6, @ai-sdk/anthropic, @ai-sdk/openai)',
       ];
       expect(verdict(list, 'openai-chat').violations).toEqual([]);
       expect(verdict(list).violations.map((x) => x.code)).toEqual(['A10']);
+      // Gemini gets no parts for it (vercel/ai#3775): G9.
+      expect(verdict(list, 'gemini').violations.map((x) => x.code)).toEqual(['G9']);
     }
   });
 
@@ -81,6 +86,7 @@ describe('the AI SDK request as sent (ai 6, @ai-sdk/anthropic, @ai-sdk/openai)',
       ]),
     ).transcript;
     expect(t.format).toBe('vercel-ai');
-    expect(aiSdkAsSent(t.messages)).toBe(t.messages);
+    for (const provider of ['anthropic', 'openai-chat', 'gemini'] as const)
+      expect(aiSdkAsSent(t.messages, provider)).toBe(t.messages);
   });
 });

@@ -17,7 +17,15 @@
  * `messages`) is in aiSdkRefusals.ts: a note on the validation, beside the provider's rule for
  * the same fault.
  */
-import type { Block, Message } from '../types.ts';
+import type { Block, Message, ProviderId } from '../types.ts';
+
+/** Providers the AI SDK reaches through a Chat Completions adapter. */
+const CHAT_FAMILY: ReadonlySet<ProviderId> = new Set([
+  'openai-chat',
+  'deepseek',
+  'qwen',
+  'mistral',
+]);
 
 function isCall(b: Block): boolean {
   return b.type === 'tool_use' && b.server !== true;
@@ -51,7 +59,11 @@ function sameOrder(a: readonly Block[], b: readonly Block[]): boolean {
  * `rawIndex` and `path`, so findings still point at the rows the user sees; a message that is
  * not changed is the same object, and the list itself is returned when nothing changes.
  */
-export function aiSdkAsSent(messages: readonly Message[]): readonly Message[] {
+export function aiSdkAsSent(
+  messages: readonly Message[],
+  provider: ProviderId,
+): readonly Message[] {
+  const chat = CHAT_FAMILY.has(provider);
   let out: Message[] | null = null;
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i] as Message;
@@ -65,10 +77,10 @@ export function aiSdkAsSent(messages: readonly Message[]): readonly Message[] {
       }
     }
     const drop = m.role === 'tool' && blocks.length === 0;
-    // An assistant message left with nothing is still sent: `content: []` to Anthropic and
-    // Bedrock, `content: ""` to OpenAI (never null). The empty string says both: an empty
-    // message (A10, B11) that is not null content (O11).
-    const emptied = m.role === 'assistant' && blocks.length === 0 && !m.stringContent;
+    // An assistant message left with nothing is still sent: `content: []` to Anthropic, Gemini
+    // and Bedrock (A10, G9, B11), `content: ""` to the Chat Completions family (never null: no
+    // O11).
+    const emptied = chat && m.role === 'assistant' && blocks.length === 0 && !m.stringContent;
     if (blocks === m.blocks && !drop && !emptied) {
       out?.push(m);
       continue;

@@ -81,9 +81,11 @@ export function openaiChatMessage(m: unknown, i: number, listKey: string): Messa
       out = [];
     if (calls) for (const tc of calls) out.push(toolCall(tc));
     if (isObject(m.function_call)) out.push(legacyFunctionCall(m.function_call));
-    // DeepSeek's thinking (`reasoning_content`, also when empty: its presence is what D4 checks).
-    if (typeof m.reasoning_content === 'string')
-      out.unshift({ type: 'thinking', thinking: m.reasoning_content });
+    // An assistant message may answer with a refusal or refer to earlier audio instead of text.
+    if (out.length === 0 && typeof m.refusal === 'string')
+      out.push({ type: 'other', label: 'refusal', raw: m.refusal });
+    if (out.length === 0 && isObject(m.audio))
+      out.push({ type: 'other', label: 'audio', raw: m.audio });
   } else if (role === 'tool') {
     const isLegacy = rawRole === 'function';
     const result: Block = {
@@ -97,6 +99,9 @@ export function openaiChatMessage(m: unknown, i: number, listKey: string): Messa
   }
   const message: Message = { index: i, rawIndex: i, path, role, blocks: out, raw: m };
   if (stringContent) message.stringContent = stringContent;
+  // DeepSeek's thinking, kept as sent (also when empty: its presence is what D4 checks).
+  if (role === 'assistant' && typeof m.reasoning_content === 'string')
+    message.meta = { reasoning: m.reasoning_content };
   return message;
 }
 
@@ -251,6 +256,14 @@ function parse(v: unknown): Result<Transcript> {
   };
 }
 
+/** An assistant message's refusal or audio reference (read as `other` blocks), as fields. */
+function otherFields(blocks: readonly Block[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const b of blocks)
+    if (b.type === 'other' && (b.label === 'refusal' || b.label === 'audio')) out[b.label] = b.raw;
+  return out;
+}
+
 function textOf(blocks: Block[]): string {
   return blocks
     .map((b) => (b.type === 'text' ? b.text : b.type === 'other' ? JSON.stringify(b.raw) : ''))
@@ -266,13 +279,16 @@ export function toOpenAIChatMessages(m: Message): unknown[] {
   if (m.raw !== undefined) return [m.raw];
   if (m.role === 'assistant') {
     const calls = m.blocks.filter((b) => b.type === 'tool_use');
-    const text = textOf(m.blocks.filter((b) => b.type === 'text'));
-    const thinking = m.blocks.flatMap((b) => (b.type === 'thinking' ? [b.thinking] : []));
+    const texts = m.blocks.filter((b) => b.type === 'text');
+    const text = textOf(texts);
+    const reasoning = m.meta?.reasoning;
     return [
       {
         role: 'assistant',
-        content: text.length > 0 ? text : null,
-        ...(thinking.length > 0 ? { reasoning_content: thinking.join('') } : {}),
+        // Null only where the message has no text at all (an empty text stays "": O11, D3).
+        content: text.length > 0 || (texts.length > 0 && calls.length === 0) ? text : null,
+        ...(reasoning !== undefined ? { reasoning_content: reasoning } : {}),
+        ...otherFields(m.blocks),
         ...(calls.length > 0
           ? {
               tool_calls: calls.map((c) =>

@@ -321,6 +321,8 @@ export class Redactor {
           ...(m.meta.timestamp !== undefined
             ? { timestamp: this.renames.clock(m.meta.timestamp) }
             : {}),
+          // DeepSeek's reasoning: present or not is what a rule reads (D4); its text goes.
+          ...(m.meta.reasoning !== undefined ? { reasoning: '' } : {}),
         }
       : undefined;
     return {

@@ -33,6 +33,17 @@ const SAFE_TOP_LEVEL = new Set([
   'usage',
 ]);
 
+/**
+ * Top-level settings objects (Gemini `generationConfig`, Bedrock `inferenceConfig` and
+ * `additionalModelRequestFields`, which carries Claude's `thinking`): kept as settings only.
+ */
+const SETTINGS_KEYS = new Set([
+  'generationConfig',
+  'generation_config',
+  'inferenceConfig',
+  'additionalModelRequestFields',
+]);
+
 /** Top-level keys that hold the system prompt in the formats we read (Anthropic, Responses, Gemini). */
 const SYSTEM_KEYS = new Set(['system', 'instructions', 'systemInstruction', 'system_instruction']);
 
@@ -176,11 +187,11 @@ export function redactTop(
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
     if (k === t.listKey) out[k] = [];
-    else if (k === 'model' && typeof v === 'string') out[k] = publicModel(v);
+    else if ((k === 'model' || k === 'modelId') && typeof v === 'string') out[k] = publicModel(v);
     else if (SAFE_TOP_LEVEL.has(k)) out[k] = v;
     else if (SYSTEM_KEYS.has(k)) out[k] = r.json(v);
     else if (TOOL_KEYS.has(k)) out[k] = toolish(r, v);
-    else if (k === 'generationConfig' || k === 'generation_config') out[k] = settingsOnly(r, v);
+    else if (SETTINGS_KEYS.has(k)) out[k] = settingsOnly(r, v);
     else if (
       (k === 'response_format' || k === 'output_format') &&
       v !== null &&

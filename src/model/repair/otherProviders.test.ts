@@ -178,6 +178,34 @@ describe('repair for the other providers rules', () => {
     });
   });
 
+  it('DeepSeek D4 on a turn that ends in text: written back with content "" (not null) and valid', () => {
+    const t = load({
+      model: 'deepseek-reasoner',
+      messages: [
+        { role: 'user', content: 'Where am I?' },
+        {
+          role: 'assistant',
+          content: '',
+          tool_calls: [{ id: 'c1', type: 'function', function: { name: 'pwd', arguments: '{}' } }],
+        },
+        { role: 'tool', tool_call_id: 'c1', content: '/home' },
+        { role: 'assistant', content: '' },
+        { role: 'user', content: 'ok' },
+      ],
+    });
+    expect(validateTranscript(t, 'deepseek').violations.map((v) => v.code)).toEqual(['D4', 'D4']);
+    const r = repairTranscript(t, 'deepseek');
+    expectRepaired(t, r, 'deepseek');
+    const written = writeTranscript(r.transcript);
+    expect(JSON.parse(written).messages[3]).toEqual({
+      role: 'assistant',
+      content: '',
+      reasoning_content: '',
+    });
+    const back = load(JSON.parse(written));
+    expect(validateTranscript(back, 'deepseek').violations).toEqual([]);
+  });
+
   it('A12: a prefill that ends in whitespace is trimmed (older models accept the prefill itself)', () => {
     const t = load({
       model: 'claude-3-5-sonnet-20241022',

@@ -29,14 +29,14 @@ export function at(
 
 /**
  * B11 and B12 of turn `n`. A final assistant message may be empty (as Anthropic's A10 allows;
- * not captured for Converse), its text blocks are judged as any other.
- * @returns false when the turn is empty (B11): nothing else of it is checked
+ * not captured for Converse), its text blocks are judged as any other. The role and pairing
+ * checks of the turn still run after it (an empty message can break those too).
  */
-export function checkContent(T: Turns, n: number, isFinal: boolean, push: FindingPush): boolean {
+export function checkContent(T: Turns, n: number, isFinal: boolean, push: FindingPush): void {
   const size = turnSize(T, n);
   // A message sent as the empty string renders as no blocks (as Anthropic's A10 counts it).
   if (size === 0 || turnEmptyString(T, n, size)) {
-    if (isFinal && turnRole(T, n) === 'assistant') return false;
+    if (isFinal && turnRole(T, n) === 'assistant') return;
     const head = turnHead(T, n);
     push({
       rule: 'empty_content',
@@ -48,7 +48,7 @@ export function checkContent(T: Turns, n: number, isFinal: boolean, push: Findin
       providerPath: `messages.${n}.content`,
       message: ruleText('B11', { n }),
     });
-    return false;
+    return;
   }
   let m = 0;
   for (let s = T.start[n] as number; s < (T.start[n + 1] as number); s++) {
@@ -68,7 +68,6 @@ export function checkContent(T: Turns, n: number, isFinal: boolean, push: Findin
       });
     }
   }
-  return true;
 }
 
 /** B5 (text next to tool results, model-dependent) and B6 (empty error result) of user turn n. */

@@ -22,8 +22,9 @@ function isCall(m: RenderedMessage): boolean {
   return false;
 }
 
+/** Whether the message carries `reasoning_content` (kept in `meta.reasoning`). */
 function hasReasoning(m: RenderedMessage): boolean {
-  for (const it of m.items) if (it.block.type === 'thinking') return true;
+  for (const src of m.sources) if (src.meta?.reasoning !== undefined) return true;
   return false;
 }
 

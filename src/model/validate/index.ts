@@ -54,9 +54,13 @@ const REFUSALS = new Map(PARSERS.flatMap((p) => (p.refusals ? [[p.id, p.refusals
  * The messages a request of this format really carries: a client library's input (the AI SDK's
  * messages) is judged as that client sends it (`FormatParser.asSent`).
  */
-export function sentMessages(t: Transcript, messages: readonly Message[]): readonly Message[] {
+export function sentMessages(
+  t: Transcript,
+  messages: readonly Message[],
+  provider: ProviderId,
+): readonly Message[] {
   const f = AS_SENT.get(t.format);
-  return f ? f(messages) : messages;
+  return f ? f(messages, provider) : messages;
 }
 
 /**
@@ -81,7 +85,7 @@ export function validateTranscript(
       notes: [`No validator for provider ${id} yet.`],
     };
   const source = opts?.messages ?? t.messages;
-  const sent = sentMessages(t, source);
+  const sent = sentMessages(t, source, id);
   const validation = v.validate(t, sent === source ? opts : { ...opts, messages: sent });
   const refused = REFUSALS.get(t.format)?.(source);
   return refused?.length ? { ...validation, notes: [...refused, ...validation.notes] } : validation;

@@ -255,7 +255,7 @@ describe('openai-chat: what a client sends that is not a pairing fault', () => {
 });
 
 describe('O11 / D3: an assistant message with neither content nor tool_calls', () => {
-  const body = (model: string) => ({
+  const body = (model: string): { model: string; messages: Record<string, unknown>[] } => ({
     model,
     messages: [
       { role: 'user', content: 'Run the tests.' },
@@ -289,8 +289,23 @@ describe('O11 / D3: an assistant message with neither content nor tool_calls', (
     expect(validateTranscript(parsed(b).transcript, 'openai-chat').valid).toBe(true);
   });
 
+  it('a reply that was only reasoning (content null, reasoning_content) is null content too', () => {
+    const b = body('deepseek-chat');
+    b.messages[3] = { role: 'assistant', content: null, reasoning_content: 'Nothing to add.' };
+    const t = parsed(b).transcript;
+    const codes = (p: 'openai-chat' | 'deepseek' | 'anthropic' | 'gemini') =>
+      validateTranscript(t, p).violations.map((v) => [v.code, v.messageIndex]);
+    expect(codes('openai-chat')).toEqual([['O11', 3]]);
+    expect(codes('deepseek')).toEqual([['D3', 3]]);
+    // The reasoning is no content for the other providers either (it is not a block).
+    expect(codes('anthropic')).toEqual([['A10', 3]]);
+    expect(codes('gemini')).toEqual([['G9', 3]]);
+  });
+
   it('D3: DeepSeek’s words, no param', () => {
-    const [v] = validateTranscript(parsed(body('deepseek-chat')).transcript, 'deepseek').violations;
+    const vs = validateTranscript(parsed(body('deepseek-chat')).transcript, 'deepseek').violations;
+    expect(vs.map((v) => v.code)).toEqual(['D3']);
+    const [v] = vs;
     expect(v).toMatchObject({
       code: 'D3',
       rule: 'null_content',

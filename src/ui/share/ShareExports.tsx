@@ -57,7 +57,6 @@ function timelineSvg(analysis: Analysis, baseName: string, chosen: ShareEviction
  * The export section.
  * @param baseName the files' name stem (`exportBaseName`)
  */
-
 export function ExportSection({
   analysis,
   counter,

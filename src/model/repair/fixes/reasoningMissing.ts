@@ -32,8 +32,10 @@ function emptyReasoning(w: Work, v: Violation): boolean {
   const m = w.causeOf(v);
   const i = m ? w.msgs.indexOf(m) : -1;
   if (!m || i < 0 || m.role !== 'assistant') return false;
-  if (m.blocks.some((b) => b.type === 'thinking')) return false;
-  const n = w.setBlocks(i, [{ type: 'thinking', thinking: '' }, ...m.blocks]);
+  if (m.meta?.reasoning !== undefined || m.blocks.length === 0) return false;
+  const n = w.setBlocks(i, [...m.blocks]);
+  if (!n) return false;
+  n.meta = { ...n.meta, reasoning: '' };
   w.note(
     'reasoning_emptied',
     m,

@@ -168,6 +168,7 @@ export const BEDROCK_RULES: readonly RuleSpec[] = [
     index: 'N = the empty message.',
     source:
       'langchain-ai/langchain#26968 (Claude via ConverseStream, messages.3); earendil-works/pi#3443; archestra-ai/archestra#4220',
+    note: 'Listed before the role and pairing findings of the same message (B3, B4, B1, B2); which of them Converse names first when a request has several is not captured.',
   },
   {
     code: 'B12',
