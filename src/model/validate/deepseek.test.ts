@@ -113,6 +113,17 @@ describe('deepseek D4: thinking mode wants reasoning_content back on a turn that
       expect(validateTranscript(parsed(b).transcript, 'deepseek').valid).toBe(true);
   });
 
+  it('a V4 model thinks unless told not to (the default): D4', () => {
+    for (const model of ['deepseek-v4-flash', 'deepseek-v4-pro'])
+      expect(
+        validateTranscript(parsed(body(model)).transcript, 'deepseek').violations.map(
+          (v) => v.code,
+        ),
+      ).toEqual(['D4']);
+    const off = parsed(body('deepseek-v4-flash', undefined, { thinking: { type: 'disabled' } }));
+    expect(validateTranscript(off.transcript, 'deepseek').valid).toBe(true);
+  });
+
   it('thinking enabled in the request (deepseek-chat, V4): D4', () => {
     const t = parsed(body('deepseek-chat', undefined, { thinking: { type: 'enabled' } }));
     expect(validateTranscript(t.transcript, 'deepseek').violations.map((v) => v.code)).toEqual([

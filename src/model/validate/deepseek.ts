@@ -11,10 +11,14 @@ import type { ProviderValidator, RenderedMessage, Violation } from './types.ts';
 
 export { deepseekEnvelope };
 
-/** Thinking mode: the request says so, or the model only thinks (`deepseek-reasoner`, R1). */
+/**
+ * Thinking mode: as the request sets it; else on for a model that only thinks (`deepseek-reasoner`,
+ * R1) and for the V4 models, where it is the default (DeepSeek docs, thinking mode); else (an
+ * older `deepseek-chat`, or no model named) not judged.
+ */
 function thinkingMode(t: Transcript): boolean {
   if (t.settings.thinking !== undefined) return t.settings.thinking;
-  return /deepseek-(reasoner|r1)/i.test(t.settings.model ?? '');
+  return /deepseek-(reasoner|r1|v4|flash)/i.test(t.settings.model ?? '');
 }
 
 function isCall(m: RenderedMessage): boolean {

@@ -211,14 +211,14 @@ export const OPENAI_CHAT_RULES: readonly RuleSpec[] = [
     severity: 'error',
     confidence: 'V',
     condition:
-      'Thinking mode (`thinking: {type: "enabled"}`, or a model that only thinks: `deepseek-reasoner`): an assistant message of a turn that called tools (between two user messages) sent back without `reasoning_content`. A client that drops the field, or a history stored without it. An empty string is taken.',
+      'Thinking mode (`thinking: {type: "enabled"}`; without it, a model that only thinks, `deepseek-reasoner`, or a V4 model, where it is the default): an assistant message of a turn that called tools (between two user messages) sent back without `reasoning_content`. A client that drops the field, or a history stored without it. An empty string is taken.',
     text: (p) =>
       `Missing \`reasoning_content\` field in the assistant message at message index ${p.n ?? 'N'}. For more information, please refer to https://api-docs.deepseek.com/guides/thinking_mode#tool-calls`,
     path: '',
     index: 'N = the assistant message as sent (system messages count); `param` null.',
     source:
-      'hotovo/aider-desk#529 (full body); continuedev/continue#9831, #10193, #11285 (index 46); abhigyanpatwari/GitNexus#43; anomalyco/opencode#9397; DeepSeek docs, thinking mode (tool calls)',
-    note: 'That an empty string is taken is inferred from a client fix that sends one when no reasoning is known (continuedev/continue#11290). When neither the request nor the model says thinking is on, D4 is not checked.',
+      'hotovo/aider-desk#529 (full body); continuedev/continue#9831, #10193, #11285 (index 46); abhigyanpatwari/GitNexus#43; anomalyco/opencode#9397; DeepSeek docs, thinking mode (tool calls; enabled by default)',
+    note: 'That an empty string is taken is inferred from a client fix that sends one when no reasoning is known (continuedev/continue#11290). When neither the request nor the model says thinking is on (an older `deepseek-chat`, no model named), D4 is not checked. The index counts the messages as sent; for a format whose system prompt sits beside the list (Anthropic), it is not counted (as for the other Chat rules).',
   },
   {
     code: 'Q1',
