@@ -59,6 +59,10 @@ export function LoadStatus({ load, onCancel }: { load: LoadState; onCancel: () =
         aria-label={`${phase} ${load.name}`}
         data-testid="load-bar"
       />
+      {/* Before the text, whose width changes as it counts: the button stays where it is. */}
+      <button type="button" onClick={onCancel} data-testid="load-cancel">
+        Cancel
+      </button>
       <span className="load-text" data-testid="load-text">
         {phase} {load.name}
         {p && p.phase === 'read' && ` · ${mb(p.bytes)} of ${mb(p.totalBytes)}`}
@@ -68,9 +72,6 @@ export function LoadStatus({ load, onCancel }: { load: LoadState; onCancel: () =
         {load.preview &&
           ' · showing the first messages; the verdict comes when the whole file is read'}
       </span>
-      <button type="button" onClick={onCancel} data-testid="load-cancel">
-        Cancel
-      </button>
     </div>
   );
 }
