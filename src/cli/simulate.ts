@@ -1,4 +1,4 @@
-import { DEFAULT_PROVIDER } from '../model/validate/index.ts';
+import { defaultProviderOf } from '../model/validate/index.ts';
 import { POLICIES, prepareEviction, simulatePolicy } from '../model/evict/policies.ts';
 import type { PolicyId, PolicyOptions } from '../model/evict/types.ts';
 import { countTokensCached, TokenCache } from '../model/tokenCache.ts';
@@ -64,7 +64,7 @@ export async function runSimulate(argv: string[], io: CliIO): Promise<number> {
   const parsed = loadTranscript(io, file, format, checkRequest(args.flags.request));
   if (!parsed) return EXIT_UNREADABLE;
   const t = parsed.transcript;
-  const provider = providerFlag ?? DEFAULT_PROVIDER[t.format];
+  const provider = providerFlag ?? defaultProviderOf(t);
   // Counted as the page's worker counts (engine/run.ts): o200k, a reply's usage figures when the log has them.
   io.doing = `counting the tokens of ${file}`;
   const table = countTokensCached(t, provider, await loadBpeCounter(), new TokenCache(), {

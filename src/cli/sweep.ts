@@ -2,7 +2,7 @@ import { POLICIES, prepareEviction } from '../model/evict/policies.ts';
 import { sweepContext } from '../model/evict/sweep.ts';
 import { countTokensCached, TokenCache } from '../model/tokenCache.ts';
 import { loadBpeCounter } from '../model/tokens.ts';
-import { DEFAULT_PROVIDER } from '../model/validate/index.ts';
+import { defaultProviderOf } from '../model/validate/index.ts';
 import { intFlag, onlyFile, parseArgs } from './args.ts';
 import {
   checkFormat,
@@ -33,7 +33,7 @@ export async function runSweep(argv: string[], io: CliIO): Promise<number> {
   const parsed = loadTranscript(io, file, format, checkRequest(args.flags.request));
   if (!parsed) return EXIT_UNREADABLE;
   const t = parsed.transcript;
-  const provider = providerFlag ?? DEFAULT_PROVIDER[t.format];
+  const provider = providerFlag ?? defaultProviderOf(t);
   // Counted as the page's worker counts (engine/run.ts): o200k, a reply's usage figures when the log has them.
   io.doing = `counting the tokens of ${file}`;
   const table = countTokensCached(t, provider, await loadBpeCounter(), new TokenCache(), {

@@ -123,6 +123,32 @@ describe('check() results', () => {
     expect(r.format).toBe('openai-chat');
   });
 
+  it('a Chat body naming a DeepSeek, Qwen or Mistral model is judged for that provider, CLI too', async () => {
+    const body = (model: string) => ({
+      model,
+      messages: [
+        { role: 'user', content: 'Where am I?' },
+        {
+          role: 'assistant',
+          content: '',
+          tool_calls: [
+            { id: 'call_1', type: 'function', function: { name: 'pwd', arguments: '{}' } },
+          ],
+        },
+        { role: 'tool', tool_call_id: 'call_1', content: '/home' },
+      ],
+    });
+    const r = check(body('deepseek-reasoner'));
+    expect([r.provider, r.firstViolation?.code]).toEqual(['deepseek', 'D4']);
+    const cli = await cliJson(JSON.stringify(body('deepseek-reasoner')), 'req.json');
+    expect([cli.provider, cli.valid]).toEqual(['deepseek', false]);
+    expect(check(body('qwen3-coder-plus')).provider).toBe('qwen');
+    expect(check(body('mistral-large-latest')).provider).toBe('mistral');
+    expect(check(body('gpt-4.1')).provider).toBe('openai-chat');
+    // A provider asked for still wins.
+    expect(check(body('deepseek-reasoner'), { provider: 'openai-chat' }).valid).toBe(true);
+  });
+
   it('`model` decides model-dependent rules (Anthropic A12 prefill)', () => {
     const body = {
       max_tokens: 10,

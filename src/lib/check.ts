@@ -3,7 +3,7 @@
  */
 import type { ParsedTranscript } from '../model/parse/index.ts';
 import type { FormatId, ProviderId, Transcript } from '../model/types.ts';
-import { DEFAULT_PROVIDER, validateTranscript, type Violation } from '../model/validate/index.ts';
+import { defaultProviderOf, validateTranscript, type Violation } from '../model/validate/index.ts';
 import { knownProvider, read, type Body, type ReadOptions } from './read.ts';
 
 export interface CheckOptions extends ReadOptions {
@@ -71,7 +71,7 @@ export function check(body: Body, opts: CheckOptions = {}): CheckResult {
 export function checkParsed(parsed: ParsedTranscript, opts: CheckOptions = {}): CheckResult {
   const provider = knownProvider(opts.provider);
   const t = withModel(parsed.transcript, opts.model);
-  const p = provider ?? DEFAULT_PROVIDER[t.format];
+  const p = provider ?? defaultProviderOf(t);
   const v = validateTranscript(t, p);
   const violations = v.violations;
   const first = violations.find((x) => x.severity === 'error') ?? null;

@@ -15,7 +15,7 @@ import { repairTranscript, type RepairChange, type Unrepaired } from '../model/r
 import { countTokensCached, TokenCache } from '../model/tokenCache.ts';
 import { CHARS_PER_4, loadBpeCounter, type TextCounter } from '../model/tokens.ts';
 import type { Message, ProviderId, Transcript } from '../model/types.ts';
-import { DEFAULT_PROVIDER, type Violation } from '../model/validate/index.ts';
+import { defaultProviderOf, type Violation } from '../model/validate/index.ts';
 import { writeTranscript } from '../model/write.ts';
 import { knownProvider, read, type Body, type ReadOptions } from './read.ts';
 
@@ -122,7 +122,7 @@ export async function evict<B>(body: B, opts: EvictOptions): Promise<EvictResult
     throw new RangeError(`unknown policy "${opts.policy}"; known: ${POLICIES.join(', ')}`);
   if (!(opts.budget >= 0)) throw new RangeError(`budget must be a number ≥ 0 (tokens)`);
   const t = read(body, opts).transcript;
-  const provider = knownProvider(opts.provider) ?? DEFAULT_PROVIDER[t.format];
+  const provider = knownProvider(opts.provider) ?? defaultProviderOf(t);
   const counter = await counterFor(opts.count);
   const table = countTokensCached(t, provider, counter, new TokenCache(), { preferUsage: true });
   const options: PolicyOptions = {

@@ -6,7 +6,7 @@ import { groupExchanges, type Grouping } from './exchanges.ts';
 import { pairToolCalls, type ToolPair } from './pairing.ts';
 import type { ProviderId, Transcript } from './types.ts';
 import {
-  DEFAULT_PROVIDER,
+  defaultProviderOf,
   validateTranscript,
   type ValidateOptions,
   type Validation,
@@ -25,7 +25,7 @@ export interface Analysis {
  * @returns pairs (one per call/orphan), exchanges, and the provider's validation. O(n).
  */
 export function analyze(t: Transcript, provider?: ProviderId, opts?: ValidateOptions): Analysis {
-  const p = provider ?? DEFAULT_PROVIDER[t.format];
+  const p = provider ?? defaultProviderOf(t);
   const pairs = pairToolCalls(t.messages);
   // Pairing has checked every tool_use id already; the validator need not check them again.
   const unique = opts?.messages === undefined && !pairs.some((x) => x.status === 'duplicate_id');

@@ -24,7 +24,7 @@
 import { pairToolCalls } from './pairing.ts';
 import type { Message, ProviderId, Transcript } from './types.ts';
 import {
-  DEFAULT_PROVIDER,
+  defaultProviderOf,
   validateTranscript,
   type RuleId,
   type Validation,
@@ -157,7 +157,7 @@ function report(w: Work, provider: ProviderId): RepairResult {
  *   Never throws. Cost: O(fixes × n) validations.
  */
 export function repairTranscript(t: Transcript, provider?: ProviderId): RepairResult {
-  const p = provider ?? DEFAULT_PROVIDER[t.format];
+  const p = provider ?? defaultProviderOf(t);
   const w = new Work(t, p);
   const attempts = new Map<string, number>();
   const blocks = t.messages.reduce((s, m) => s + m.blocks.length, 0);

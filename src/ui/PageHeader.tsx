@@ -3,7 +3,7 @@ import type { Dispatch, SetStateAction } from 'react';
 import type { SampleEntry } from '../io/files.ts';
 import type { Analysis } from '../model/analyze.ts';
 import type { TextCounter } from '../model/tokens.ts';
-import { DEFAULT_PROVIDER } from '../model/validate/index.ts';
+import { defaultProviderOf } from '../model/validate/index.ts';
 import type { Source } from '../state/store.ts';
 import { HelpPopover } from './HelpPopover.tsx';
 import { LearnToggle } from './learn/LearnPanel.tsx';
@@ -44,7 +44,7 @@ export function PageHeader(p: PageHeaderProps) {
         requests={parsed?.requests}
         requestIndex={parsed?.requestIndex}
         detectedFormat={parsed?.candidates[0]?.format ?? analysis?.transcript.format ?? null}
-        defaultProvider={analysis ? DEFAULT_PROVIDER[analysis.transcript.format] : null}
+        defaultProvider={analysis ? defaultProviderOf(analysis.transcript) : null}
         showText={p.showText}
         onToggleText={p.onToggleText}
         onHelp={() => setHelp((h) => !h)}

@@ -7,11 +7,12 @@ import type { Analysis } from '../model/analyze.ts';
 import type { TokenTable } from '../model/tokens.ts';
 import type { FaultedView } from '../state/faults.ts';
 import type { ViolationTarget } from '../state/selectors.ts';
+import { defaultProviderOf, VALIDATORS } from '../model/validate/index.ts';
 import { useAppStore } from '../state/store.ts';
 import { FaultPanel } from './faults/FaultPanel.tsx';
 import { RepairPanel } from './faults/RepairPanel.tsx';
 import { LearnPanel } from './learn/LearnPanel.tsx';
-import { ViolationsPanel } from './ViolationsPanel.tsx';
+import { ViolationsPanel, type ViolationsPanelProps } from './ViolationsPanel.tsx';
 
 export interface VerdictColumnProps {
   samples: SampleEntry[];
@@ -30,6 +31,7 @@ export function VerdictColumn(p: VerdictColumnProps) {
   const { analysis, faulted, providerLabel, onJump } = p;
   const repairView = useAppStore((s) => s.repairView);
   const sourceName = useAppStore((s) => s.source.name);
+  const chosen = useChosenProvider(analysis);
   return (
     <div className="side-column">
       {/* The lesson stays in view (its own box) while the verdict below scrolls. */}
@@ -52,8 +54,24 @@ export function VerdictColumn(p: VerdictColumnProps) {
           currentMessage={p.currentMessage}
           onJump={onJump}
           provisional={p.provisional}
+          chosen={chosen}
         />
       </div>
     </div>
   );
+}
+
+/**
+ * A provider the user chose that is not the request's own (a choice kept from an earlier
+ * transcript, or made on purpose): the verdict says so and offers the request's own.
+ */
+function useChosenProvider(analysis: Analysis): ViolationsPanelProps['chosen'] {
+  const provider = useAppStore((s) => s.provider);
+  const setProvider = useAppStore((s) => s.setProvider);
+  const own = defaultProviderOf(analysis.transcript);
+  if (provider === null || provider === own) return null;
+  return {
+    own: VALIDATORS.find((v) => v.id === own)?.label ?? own,
+    reset: () => setProvider(null),
+  };
 }

@@ -20,6 +20,29 @@ export interface ViolationsPanelProps {
    * the verdict waits (no violations, no error body to copy); null/undefined = complete.
    */
   provisional?: string | null | undefined;
+  /**
+   * Set when the provider judged is one the user chose, not the request's own: that one's label
+   * and how to go back to it.
+   */
+  chosen?: { own: string; reset: () => void } | null;
+}
+
+/** The verdict names a chosen provider as chosen, with the request's own one a click away. */
+function ChosenProvider({
+  label,
+  chosen,
+}: {
+  label: string;
+  chosen: { own: string; reset: () => void };
+}) {
+  return (
+    <p className="share-note" data-testid="provider-chosen">
+      Judged for {label} because you chose it; this request's own provider is {chosen.own}.{' '}
+      <button type="button" data-testid="provider-reset" onClick={chosen.reset}>
+        Judge for {chosen.own}
+      </button>
+    </p>
+  );
 }
 
 const RANK_TEXT: Record<ViolationTarget['rank'], string> = {
@@ -158,6 +181,7 @@ export function ViolationsPanel({
   currentMessage,
   onJump,
   provisional,
+  chosen,
 }: ViolationsPanelProps) {
   const errors = targets.filter((t) => t.rank !== 'warning').length;
   if (provisional)
@@ -184,6 +208,7 @@ export function ViolationsPanel({
           {errors === 1 ? '' : 's'}).
         </p>
       )}
+      {chosen && <ChosenProvider label={providerLabel} chosen={chosen} />}
       {targets.length > 0 && (
         <ol className="violation-list">
           {targets.map((t, i) => (

@@ -47,6 +47,26 @@ export const DEFAULT_PROVIDER = Object.fromEntries(
   PARSERS.map((p) => [p.id, p.provider]),
 ) as Record<FormatId, ProviderId>;
 
+/** Chat Completions providers told apart by the model a request names (DeepSeek, Qwen, Mistral). */
+const CHAT_MODEL_PROVIDERS: readonly [RegExp, ProviderId][] = [
+  [/deepseek/i, 'deepseek'],
+  [/qwen|qwq/i, 'qwen'],
+  [/mistral|mixtral|codestral|magistral|devstral|ministral/i, 'mistral'],
+];
+
+/**
+ * The provider a transcript is judged for by default: its format's (`DEFAULT_PROVIDER`), except a
+ * Chat Completions request whose model names another provider of that family
+ * (`deepseek-reasoner` → DeepSeek): the same body, other rules (D4, M1–M4).
+ */
+export function defaultProviderOf(t: Pick<Transcript, 'format' | 'settings'>): ProviderId {
+  const p = DEFAULT_PROVIDER[t.format];
+  const model = t.settings.model;
+  if (p !== 'openai-chat' || model === undefined) return p;
+  for (const [re, id] of CHAT_MODEL_PROVIDERS) if (re.test(model)) return id;
+  return p;
+}
+
 const AS_SENT = new Map(PARSERS.flatMap((p) => (p.asSent ? [[p.id, p.asSent] as const] : [])));
 const REFUSALS = new Map(PARSERS.flatMap((p) => (p.refusals ? [[p.id, p.refusals] as const] : [])));
 
@@ -75,7 +95,7 @@ export function validateTranscript(
   provider?: ProviderId,
   opts?: ValidateOptions,
 ): Validation {
-  const id = provider ?? DEFAULT_PROVIDER[t.format];
+  const id = provider ?? defaultProviderOf(t);
   const v = validatorFor(id);
   if (!v)
     return {

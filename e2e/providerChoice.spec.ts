@@ -1,0 +1,71 @@
+/**
+ * Which provider a request is judged for (newcomer findings): a Chat body naming a DeepSeek model
+ * is judged for DeepSeek by default; a provider the user chose is said to be chosen, also when it
+ * is kept for the next paste of another format, with the request's own provider a click away.
+ */
+import { expect, test } from '@playwright/test';
+import { openDefault, paste } from './helpers.ts';
+
+const call = { id: 'call_1', type: 'function', function: { name: 'pwd', arguments: '{}' } };
+const DEEPSEEK = {
+  model: 'deepseek-reasoner',
+  messages: [
+    { role: 'user', content: 'Where am I?' },
+    { role: 'assistant', content: '', tool_calls: [call] },
+    { role: 'tool', tool_call_id: 'call_1', content: '/home' },
+  ],
+};
+const NULL_CONTENT = {
+  model: 'gpt-4o',
+  messages: [
+    { role: 'user', content: 'q' },
+    { role: 'assistant', content: null },
+    { role: 'user', content: 'again' },
+  ],
+};
+const BEDROCK_BLANK = {
+  modelId: 'amazon.nova-pro-v1:0',
+  messages: [
+    { role: 'user', content: [{ text: 'hi' }] },
+    { role: 'assistant', content: [{ text: '\n\n' }] },
+    { role: 'user', content: [{ text: 'what?' }] },
+  ],
+};
+
+test('a Chat body naming deepseek-reasoner is judged for DeepSeek: D4', async ({ page }) => {
+  await openDefault(page);
+  await paste(page, JSON.stringify(DEEPSEEK));
+  const panel = page.getByTestId('violations');
+  await expect(panel.getByRole('heading', { level: 2 })).toHaveText('Verdict for DeepSeek');
+  await expect(panel).toContainText(
+    'Missing `reasoning_content` field in the assistant message at message index 1.',
+  );
+  await expect(page.getByTestId('provider-chosen')).toHaveCount(0);
+});
+
+test('a chosen provider is said to be chosen, also for the next paste; one click judges for its own', async ({
+  page,
+}) => {
+  await openDefault(page);
+  await paste(page, JSON.stringify(NULL_CONTENT));
+  await expect(page.getByTestId('violations')).toContainText(
+    "Invalid value for 'content': expected a string, got null.",
+  );
+  await page.getByTestId('provider-select').selectOption('deepseek');
+  await expect(page.getByTestId('violations')).toContainText(
+    'Invalid assistant message: content or tool_calls must be set',
+  );
+  await expect(page.getByTestId('provider-chosen')).toContainText(
+    "Judged for DeepSeek because you chose it; this request's own provider is OpenAI Chat Completions.",
+  );
+  // The next paste is a Bedrock body: the choice stays, and the verdict says so.
+  await paste(page, JSON.stringify(BEDROCK_BLANK));
+  await expect(page.getByTestId('provider-chosen')).toContainText(
+    "this request's own provider is AWS Bedrock Converse",
+  );
+  await page.getByTestId('provider-reset').click();
+  await expect(page.getByTestId('provider-chosen')).toHaveCount(0);
+  await expect(page.getByTestId('violations')).toContainText(
+    'The text field in the ContentBlock object at messages.1.content.0 is blank. Add text to the text field, and try again.',
+  );
+});
