@@ -43,7 +43,9 @@ describe('chipLabel', () => {
     expect(chipLabel({ type: 'tool_result', toolUseId: null, content: [], isError: true })).toBe(
       'tool_result (error) · (no id)',
     );
-    expect(chipLabel({ type: 'text', text: '  ' })).toBe('(empty text)');
+    expect(chipLabel({ type: 'text', text: '' })).toBe('(empty text)');
+    expect(chipLabel({ type: 'text', text: '  ' })).toBe('(blank text: "  ")');
+    expect(chipLabel({ type: 'text', text: '\n\n' })).toBe('(blank text: "\\n\\n")');
     expect(chipLabel({ type: 'thinking', thinking: '' })).toBe('thinking (empty)');
   });
 });

@@ -9,11 +9,19 @@ import { PAIR_ERROR, PAIR_WARNING, pairWarningText, type PairSignals } from './a
 import { answeredButRefused } from './arcs/verdictLabel.ts';
 import { excerpt } from './format.ts';
 
+/** Whitespace as a JSON string (`"\n\n"`), cut at 30 characters. */
+function escapedBlank(text: string): string {
+  const q = JSON.stringify(text);
+  return q.length > 30 ? `${q.slice(0, 29)}…` : q;
+}
+
 /** A block's chip label: an excerpt of its text, or its kind with the tool name and ids. */
 export function chipLabel(b: Block): string {
   switch (b.type) {
     case 'text':
-      return excerpt(b.text, 70) || '(empty text)';
+      // Whitespace is shown as written (escaped): `"\n\n"` is not `""` to a provider (A11, B12).
+      if (b.text === '') return '(empty text)';
+      return excerpt(b.text, 70) || `(blank text: ${escapedBlank(b.text)})`;
     case 'thinking':
       return b.thinking.trim() ? `thinking · ${excerpt(b.thinking, 40)}` : 'thinking (empty)';
     case 'redacted_thinking':
