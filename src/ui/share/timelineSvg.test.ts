@@ -34,6 +34,22 @@ describe('buildTimelineSvg', () => {
     expect(svg).toMatch(/text-decoration="line-through" data-message-index="0"/);
   });
 
+  it('draws a pair the eviction cuts (one end dropped) red and dashed, as the page does', () => {
+    const kept = a.pairs.find((p) => p.status === 'answered');
+    expect(kept?.call?.message).toBe(1);
+    // Evicting the call's message (and the first) keeps its result: that pair is cut.
+    const svg = buildTimelineSvg(a, { evicted: new Set([0, 1]) });
+    expect(svg).toMatch(
+      new RegExp(
+        `stroke="#d92d20"[^>]*stroke-dasharray="4 3" data-cut="true" data-arc-id="${kept?.key ?? ''}"`,
+      ),
+    );
+    // Both ends gone, or none: not cut.
+    expect(buildTimelineSvg(a, { evicted: new Set([0, 1, 2]) })).not.toContain('data-cut');
+    expect(buildTimelineSvg(a)).not.toContain('data-cut');
+    expect(svg).toContain('Exchange 1 · 4 messages');
+  });
+
   it('numbers rows as the page does: by source position (#N)', () => {
     // A log whose messages sit at source lines 4, 5 and 7 (other lines in between).
     const log = {

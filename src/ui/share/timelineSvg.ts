@@ -74,6 +74,17 @@ export interface TimelineSvgOptions {
   title?: string;
 }
 
+/** Keys of the pairs with exactly one end evicted (a call kept without its result, or the reverse). */
+function cutPairs(a: Analysis, evicted: ReadonlySet<number> | undefined): Set<string> {
+  const out = new Set<string>();
+  if (!evicted || evicted.size === 0) return out;
+  for (const p of a.pairs) {
+    if (!p.call || !p.result) continue;
+    if (evicted.has(p.call.message) !== evicted.has(p.result.message)) out.add(p.key);
+  }
+  return out;
+}
+
 /**
  * Render the whole timeline (exchange bands, message rows, arcs) as SVG.
  * @returns a standalone `<svg>` document (UTF-8 text); size in px is in its width/height
@@ -118,7 +129,7 @@ export function buildTimelineSvg(a: Analysis, opts: TimelineSvgOptions = {}): st
         `<rect x="${gutter}" y="${y + 1}" width="${SVG_ROWS_WIDTH}" height="${SVG_ROW_HEIGHT - 2}" fill="${COLORS.band}"/>`,
       );
       out.push(
-        `<text x="${gutter + 6}" y="${y + SVG_ROW_HEIGHT - 7}" fill="${COLORS.bandText}" font-weight="bold">Exchange ${r.index + 1}${x ? ` · ${x.messages.length} messages` : ''}</text>`,
+        `<text x="${gutter + 6}" y="${y + SVG_ROW_HEIGHT - 7}" fill="${COLORS.bandText}" font-weight="bold">Exchange ${r.index + 1}${x ? ` · ${x.messages.length} message${x.messages.length === 1 ? '' : 's'}` : ''}</text>`,
       );
     } else {
       const m = messages[r.index];
@@ -129,10 +140,13 @@ export function buildTimelineSvg(a: Analysis, opts: TimelineSvgOptions = {}): st
       );
     }
   });
+  const cut = cutPairs(a, opts.evicted);
   for (const arc of arcs) {
-    const color = arc.broken ? COLORS.broken : COLORS.ok;
+    // A pair the chosen eviction cuts (one end dropped) is broken in the kept request: red, dashed.
+    const isCut = cut.has(arc.id);
+    const color = arc.broken || isCut ? COLORS.broken : COLORS.ok;
     out.push(
-      `<path d="${xmlEscape(arc.d)}" fill="none" stroke="${color}" stroke-width="1.5"${arc.partial ? ' stroke-dasharray="4 3"' : ''} data-arc-id="${xmlEscape(arc.id)}"/>`,
+      `<path d="${xmlEscape(arc.d)}" fill="none" stroke="${color}" stroke-width="1.5"${arc.partial || isCut ? ' stroke-dasharray="4 3"' : ''}${isCut ? ' data-cut="true"' : ''} data-arc-id="${xmlEscape(arc.id)}"/>`,
     );
     for (const end of [arc.from, arc.to])
       if (end.kind === 'nowhere')
