@@ -88,6 +88,20 @@ test('arcs are reachable by keyboard and select their pair with Enter or Space',
   await expect(first).toHaveAttribute('aria-pressed', 'false');
 });
 
+test('? opens the help with the focus in it; Esc closes it and gives the focus back', async ({
+  page,
+}) => {
+  await openInvoice(page);
+  const helpButton = page.getByTestId('help-button');
+  await helpButton.focus();
+  await page.keyboard.press('?');
+  await expect(page.getByTestId('help')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Close help' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('help')).toHaveCount(0);
+  await expect(helpButton).toBeFocused();
+});
+
 test('a file holding several requests gets a request picker', async ({ page }) => {
   await openInvoice(page);
   const body = (n: number) => ({

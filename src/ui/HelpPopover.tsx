@@ -1,4 +1,6 @@
 /** The keyboard help, opened with `?` or the help button. */
+import { useEffect, useRef } from 'react';
+
 export const SHORTCUTS: [string, string][] = [
   ['j / ↓', 'next message'],
   ['k / ↑', 'previous message'],
@@ -13,11 +15,30 @@ export const SHORTCUTS: [string, string][] = [
 
 export function HelpPopover({ open, onClose }: { open: boolean; onClose: () => void }) {
   if (!open) return null;
+  return <HelpDialog onClose={onClose} />;
+}
+
+/**
+ * The open help: focus moves to its close button (a dialog takes the focus), and goes back to
+ * where it was when the help closes with the focus inside it (Esc, ?, ×).
+ */
+function HelpDialog({ onClose }: { onClose: () => void }) {
+  const close = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    const before = document.activeElement;
+    const button = close.current;
+    button?.focus();
+    return () => {
+      const now = document.activeElement;
+      const lost = now === null || now === document.body || now === button;
+      if (lost && before instanceof HTMLElement && before.isConnected) before.focus();
+    };
+  }, []);
   return (
     <div className="help-popover" role="dialog" aria-label="Keyboard shortcuts" data-testid="help">
       <div className="help-head">
         <strong>Keyboard</strong>
-        <button type="button" onClick={onClose} aria-label="Close help">
+        <button type="button" ref={close} onClick={onClose} aria-label="Close help">
           ×
         </button>
       </div>
