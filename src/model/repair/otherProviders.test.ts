@@ -7,6 +7,23 @@ import { validateTranscript } from '../validate/index.ts';
 import { writeTranscript } from '../write.ts';
 import { expectRepaired, expectRoundTrip } from './testing.ts';
 
+/** A deepseek-reasoner call turn sent back without reasoning_content, then `more` messages. */
+function deepseekCallTurn(...more: object[]) {
+  return {
+    model: 'deepseek-reasoner',
+    messages: [
+      { role: 'user', content: 'Where am I?' },
+      {
+        role: 'assistant',
+        content: '',
+        tool_calls: [{ id: 'c1', type: 'function', function: { name: 'pwd', arguments: '{}' } }],
+      },
+      { role: 'tool', tool_call_id: 'c1', content: '/home' },
+      ...more,
+    ],
+  };
+}
+
 describe('repair for the other providers rules', () => {
   it('Gemini G2: a history that starts with the model call (case 12) drops that leading exchange', () => {
     const t = load({
@@ -155,18 +172,7 @@ describe('repair for the other providers rules', () => {
   });
 
   it('DeepSeek D4: a call turn that lost its reasoning_content gets an empty one, said so', () => {
-    const t = load({
-      model: 'deepseek-reasoner',
-      messages: [
-        { role: 'user', content: 'Where am I?' },
-        {
-          role: 'assistant',
-          content: '',
-          tool_calls: [{ id: 'c1', type: 'function', function: { name: 'pwd', arguments: '{}' } }],
-        },
-        { role: 'tool', tool_call_id: 'c1', content: '/home' },
-      ],
-    });
+    const t = load(deepseekCallTurn());
     expect(validateTranscript(t, 'deepseek').violations.map((v) => v.code)).toEqual(['D4']);
     const r = repairTranscript(t, 'deepseek');
     expectRepaired(t, r, 'deepseek');
@@ -179,20 +185,9 @@ describe('repair for the other providers rules', () => {
   });
 
   it('DeepSeek D4 on a turn that ends in text: written back with content "" (not null) and valid', () => {
-    const t = load({
-      model: 'deepseek-reasoner',
-      messages: [
-        { role: 'user', content: 'Where am I?' },
-        {
-          role: 'assistant',
-          content: '',
-          tool_calls: [{ id: 'c1', type: 'function', function: { name: 'pwd', arguments: '{}' } }],
-        },
-        { role: 'tool', tool_call_id: 'c1', content: '/home' },
-        { role: 'assistant', content: '' },
-        { role: 'user', content: 'ok' },
-      ],
-    });
+    const t = load(
+      deepseekCallTurn({ role: 'assistant', content: '' }, { role: 'user', content: 'ok' }),
+    );
     expect(validateTranscript(t, 'deepseek').violations.map((v) => v.code)).toEqual(['D4', 'D4']);
     const r = repairTranscript(t, 'deepseek');
     expectRepaired(t, r, 'deepseek');
