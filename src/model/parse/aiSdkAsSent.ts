@@ -17,15 +17,7 @@
  * `messages`) is in aiSdkRefusals.ts: a note on the validation, beside the provider's rule for
  * the same fault.
  */
-import type { Block, Message, ProviderId } from '../types.ts';
-
-/** Providers the AI SDK reaches through a Chat Completions adapter. */
-const CHAT_FAMILY: ReadonlySet<ProviderId> = new Set([
-  'openai-chat',
-  'deepseek',
-  'qwen',
-  'mistral',
-]);
+import type { Block, Message } from '../types.ts';
 
 function isCall(b: Block): boolean {
   return b.type === 'tool_use' && b.server !== true;
@@ -59,11 +51,7 @@ function sameOrder(a: readonly Block[], b: readonly Block[]): boolean {
  * `rawIndex` and `path`, so findings still point at the rows the user sees; a message that is
  * not changed is the same object, and the list itself is returned when nothing changes.
  */
-export function aiSdkAsSent(
-  messages: readonly Message[],
-  provider: ProviderId,
-): readonly Message[] {
-  const chat = CHAT_FAMILY.has(provider);
+export function aiSdkAsSent(messages: readonly Message[], chat: boolean): readonly Message[] {
   let out: Message[] | null = null;
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i] as Message;

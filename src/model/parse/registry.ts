@@ -77,10 +77,11 @@ export interface FormatParser {
   /**
    * For a format that is a client library's input: the messages that client actually sends
    * (validators judge these). The same list when the client sends it unchanged; messages keep
-   * their indices. Absent: sent as parsed. `provider`: where it is sent (a client's provider
-   * adapters differ: the AI SDK sends an empty assistant message as `""` to OpenAI, `[]` elsewhere).
+   * their indices. Absent: sent as parsed. `chatCompletions`: the provider is reached through a
+   * Chat Completions API (a client's adapters differ: the AI SDK sends an empty assistant message
+   * as `""` there, `[]` elsewhere).
    */
-  asSent?: (messages: readonly Message[], provider: ProviderId) => readonly Message[];
+  asSent?: (messages: readonly Message[], chatCompletions: boolean) => readonly Message[];
   /**
    * For a format that is a client library's input: what that client refuses to send at all (it
    * throws before any request), as notes for the validation. Absent: it refuses nothing.

@@ -81,5 +81,7 @@ export const DEEPSEEK_DIALECT: ChatDialect = {
 export const deepseekValidator: ProviderValidator = {
   id: 'deepseek',
   label: 'DeepSeek',
+  chatCompletions: true,
+  models: /deepseek/i,
   validate: (t, opts) => validateChat(t, DEEPSEEK_DIALECT, opts),
 };

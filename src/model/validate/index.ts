@@ -47,24 +47,11 @@ export const DEFAULT_PROVIDER = Object.fromEntries(
   PARSERS.map((p) => [p.id, p.provider]),
 ) as Record<FormatId, ProviderId>;
 
-/** Chat Completions providers told apart by the model a request names (DeepSeek, Qwen, Mistral). */
-const CHAT_MODEL_PROVIDERS: readonly [RegExp, ProviderId][] = [
-  [/deepseek/i, 'deepseek'],
-  [/qwen|qwq/i, 'qwen'],
-  [/mistral|mixtral|codestral|magistral|devstral|ministral/i, 'mistral'],
-];
-
-/**
- * The provider a transcript is judged for by default: its format's (`DEFAULT_PROVIDER`), except a
- * Chat Completions request whose model names another provider of that family
- * (`deepseek-reasoner` → DeepSeek): the same body, other rules (D4, M1–M4).
- */
 export function defaultProviderOf(t: Pick<Transcript, 'format' | 'settings'>): ProviderId {
   const p = DEFAULT_PROVIDER[t.format];
   const model = t.settings.model;
   if (p !== 'openai-chat' || model === undefined) return p;
-  for (const [re, id] of CHAT_MODEL_PROVIDERS) if (re.test(model)) return id;
-  return p;
+  return VALIDATORS.find((v) => v.models?.test(model) === true)?.id ?? p;
 }
 
 const AS_SENT = new Map(PARSERS.flatMap((p) => (p.asSent ? [[p.id, p.asSent] as const] : [])));
@@ -80,7 +67,7 @@ export function sentMessages(
   provider: ProviderId,
 ): readonly Message[] {
   const f = AS_SENT.get(t.format);
-  return f ? f(messages, provider) : messages;
+  return f ? f(messages, BY_ID.get(provider)?.chatCompletions === true) : messages;
 }
 
 /**

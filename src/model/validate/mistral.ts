@@ -180,6 +180,8 @@ const LANGCHAIN_NOTE =
 export const mistralValidator: ProviderValidator = {
   id: 'mistral',
   label: 'Mistral',
+  chatCompletions: true,
+  models: /mistral|mixtral|codestral|magistral|devstral|ministral/i,
   validate: (t, opts) => {
     if (t.format !== 'langchain') return validateChat(t, MISTRAL_DIALECT, opts);
     const v = validateChat(t, LANGCHAIN_DIALECT, opts);

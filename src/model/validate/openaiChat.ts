@@ -385,5 +385,6 @@ export const openaiChatValidator: ProviderValidator = {
   id: 'openai-chat',
   label: 'OpenAI Chat Completions',
   cuts: { kind: 'tool-runs', render: renderOpenAIChat },
+  chatCompletions: true,
   validate: (t, opts) => validateChat(t, OPENAI_DIALECT, opts),
 };

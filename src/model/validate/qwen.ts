@@ -23,5 +23,7 @@ export const QWEN_DIALECT: ChatDialect = {
 export const qwenValidator: ProviderValidator = {
   id: 'qwen',
   label: 'Qwen (DashScope)',
+  chatCompletions: true,
+  models: /qwen|qwq/i,
   validate: (t, opts) => validateChat(t, QWEN_DIALECT, opts),
 };

@@ -119,6 +119,13 @@ export interface ProviderValidator {
   label: string;
   /** Set for providers whose fast cut path is property-tested against the reference. */
   cuts?: CutModel;
+  /** True for a provider reached through a Chat Completions API (clients send it that shape). */
+  chatCompletions?: boolean;
+  /**
+   * The model names of a Chat Completions provider other than OpenAI: a Chat body naming such a
+   * model is judged for it by default (`defaultProviderOf`).
+   */
+  models?: RegExp;
   /**
    * Validate a transcript as this provider would.
    * @returns the violations in the order the provider meets them; never throws.
