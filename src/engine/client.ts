@@ -15,6 +15,7 @@
  * for sweeps with other options, clientSweeps.ts).
  */
 import type { Exchange } from '../model/exchanges.ts';
+import { parserFor } from '../model/parse/registry.ts';
 import type { ToolPair } from '../model/pairing.ts';
 import type { Message, ProviderId, Transcript, UsageRecord } from '../model/types.ts';
 import { CANCELLED, type InspectClient, type InspectListener } from './clientApi.ts';
@@ -137,7 +138,8 @@ class WorkerClient implements InspectClient {
         return;
       case 'messages':
         if (p.recount) return;
-        for (const m of unpackMessages(msg.messages, p.source)) p.messages.push(m);
+        for (const m of unpackMessages(msg.messages, p.source, parserFor(msg.format)?.blocksOf))
+          p.messages.push(m);
         return;
       case 'lists':
         if (p.recount) return;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { generate } from '../../scripts/gen.ts';
+import { parserFor } from '../model/parse/registry.ts';
 import { inspect } from './inspect.ts';
 import {
   joinLists,
@@ -45,6 +46,33 @@ describe('pack', () => {
     );
     expect(bytes.slice(0, -1).reduce((a, c) => a + c, 0)).toBeLessThan(5000);
     expect(b.some((m) => m.rawSpans)).toBe(true);
+  });
+
+  it('a log whose format rebuilds blocks goes without them; the page rebuilds the same (issue 20)', () => {
+    const r = inspect({ text, name: 'log.jsonl', format: null, provider: null });
+    if (!r.ok) throw new Error('no analysis');
+    const msgs = r.analysis.transcript.messages;
+    // Each line's span in the text's bytes, as a streamed file gives them.
+    const bytes = new TextEncoder().encode(text);
+    const lines = text.split('\n');
+    const spans = new Map<unknown, [number, number]>();
+    const values = r.parsed.transcript.raw as unknown[];
+    let at = 0;
+    let k = 0;
+    for (const line of lines) {
+      const n = new TextEncoder().encode(line).length;
+      if (line.trim()) spans.set(values[k++], [at, at + n]);
+      at += n + 1;
+    }
+    const blocksOf = parserFor('claude-code-jsonl')?.blocksOf;
+    const packed = structuredClone(packMessages(msgs, 0, msgs.length, Infinity, spans, blocksOf));
+    expect(packed.every((m) => m.blocksFromRaw && m.blocks === undefined)).toBe(true);
+    // Nothing rebuilt before a block is read; then exactly the parse's blocks and raws.
+    const back = unpackMessages(packed, { bytes }, blocksOf);
+    expect(Object.getOwnPropertyDescriptor(back[5], 'blocks')?.get).toBeDefined();
+    expect(back.map((m) => m.blocks)).toEqual(msgs.map((m) => m.blocks));
+    expect(back.map((m) => m.raw)).toEqual(msgs.map((m) => m.raw));
+    expect(back.map((m) => ({ ...m }))).toEqual(msgs.map((m) => ({ ...m })));
   });
 
   it('a round trip through the compact form gives the same inspection', () => {

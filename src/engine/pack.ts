@@ -17,7 +17,7 @@ import type { Analysis } from '../model/analyze.ts';
 import { parseTranscript, type ParsedTranscript } from '../model/parse/index.ts';
 import type { Exchange } from '../model/exchanges.ts';
 import type { ToolPair } from '../model/pairing.ts';
-import type { FormatId, Message, Transcript, UsageRecord } from '../model/types.ts';
+import type { Block, FormatId, Message, Transcript, UsageRecord } from '../model/types.ts';
 import type { Inspection, PackedMessage } from './protocol.ts';
 
 /** Messages per postMessage: ≈ 10–40 ms of deserialising on the page for Claude Code lines. */
@@ -29,12 +29,17 @@ export const MESSAGE_BATCH_CHARS = 1_500_000;
 /** The byte span [start, end) of each JSON Lines record's value in the file's bytes, by value. */
 export type RawSpans = ReadonlyMap<unknown, [number, number]>;
 
+/** What a message sent without its blocks counts against a batch's `maxChars` (a few fields). */
+const HEAD_CHARS = 200;
+
 /**
  * Messages [from, to) with `raw` as JSON text, stopping after the message that brings the JSON
- * text (or its source's bytes, sent as spans) to `maxChars` characters (at least one message). Cost: one JSON.stringify per message
- * (worker). With `spans` (a streamed JSON Lines file whose bytes the page gets), a `raw` that is
- * a record's value, or a list of records' values, goes as their byte spans instead: nothing to
- * stringify, copy or keep twice; the page parses the span when `raw` is read.
+ * text (or its source's bytes, sent as spans) to `maxChars` characters (at least one message).
+ * Cost: one JSON.stringify per message (worker). With `spans` (a streamed JSON Lines file whose
+ * bytes the page gets), a `raw` that is a record's value, or a list of records' values, goes as
+ * their byte spans instead: nothing to stringify, copy or keep twice; the page parses the span
+ * when `raw` is read. With `blocksOf` too (the format rebuilds blocks from raw), such a message
+ * goes without its blocks, the bulk of its structured clone in the worker and on the page.
  */
 export function packMessages(
   messages: readonly Message[],
@@ -42,24 +47,29 @@ export function packMessages(
   to: number,
   maxChars = Infinity,
   spans: RawSpans | null = null,
+  blocksOf: ((raw: unknown) => Block[]) | undefined = undefined,
 ): PackedMessage[] {
   const out: PackedMessage[] = [];
   let chars = 0;
   for (let i = from; i < Math.min(to, messages.length) && chars < maxChars; i++) {
-    const m = messages[i] as Message;
-    const { raw, ...rest } = m;
-    const packed: PackedMessage = rest;
+    const { raw, blocks, ...head } = messages[i] as Message;
+    const packed: PackedMessage = head;
     const at = spans ? spansOf(raw, spans) : null;
     if (at) {
       packed.rawSpans = at.spans;
       if (at.many) packed.rawMany = true;
-      // The source's length still bounds the batch: the message's own text is as long to clone.
-      for (let k = 0; k < at.spans.length; k += 2)
-        chars += (at.spans[k + 1] as number) - (at.spans[k] as number);
+      if (blocksOf) packed.blocksFromRaw = true;
+      // The source's length bounds the batch (the message's own text is as long to clone),
+      // unless the blocks stay behind.
+      if (blocksOf) chars += HEAD_CHARS;
+      else
+        for (let k = 0; k < at.spans.length; k += 2)
+          chars += (at.spans[k + 1] as number) - (at.spans[k] as number);
     } else if (raw !== undefined) {
       packed.rawJson = JSON.stringify(raw);
       chars += packed.rawJson.length;
     }
+    if (!packed.blocksFromRaw) packed.blocks = blocks;
     out.push(packed);
   }
   return out;
@@ -86,23 +96,29 @@ export interface SourceBytes {
 
 /**
  * Turn packed messages back into messages whose `raw` parses its JSON text (or its spans of
- * `source.bytes`, which must have arrived by then) when first read.
+ * `source.bytes`, which must have arrived by then) when first read; a message sent without its
+ * blocks rebuilds them from its raw with `blocksOf` when they are first read.
  */
 export function unpackMessages(
   packed: PackedMessage[],
   source: SourceBytes = { bytes: null },
+  blocksOf: ((raw: unknown) => Block[]) | undefined = undefined,
 ): Message[] {
   for (const p of packed) {
     const json = p.rawJson;
     const spans = p.rawSpans;
     const many = p.rawMany === true;
+    const rebuild = p.blocksFromRaw === true;
     delete p.rawJson;
     delete p.rawSpans;
     delete p.rawMany;
+    delete p.blocksFromRaw;
     const get = spans
       ? () => spanValues(source.bytes, spans, many)
       : () => (json === undefined ? undefined : JSON.parse(json));
-    lazyValue(p as Message, 'raw', get);
+    const m = p as Message;
+    lazyValue(m, 'raw', get);
+    if (rebuild) lazyValue(m, 'blocks', () => (blocksOf ? blocksOf(m.raw) : []));
   }
   return packed as Message[];
 }

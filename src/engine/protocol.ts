@@ -77,9 +77,12 @@ export interface WorkerRequest {
 /**
  * A message as sent: `raw` replaced by its JSON text (undefined stays undefined), or by the byte
  * spans [start, end, …] of the records it is in the file's bytes (`textBytes`, sent with the
- * answer); `rawMany`: raw is the list of those records' values, not one value.
+ * answer); `rawMany`: raw is the list of those records' values, not one value. `blocks` absent
+ * (`blocksFromRaw`): the page rebuilds them from raw with the format's `blocksOf` (issue 20).
  */
-export type PackedMessage = Omit<Message, 'raw'> & {
+export type PackedMessage = Omit<Message, 'raw' | 'blocks'> & {
+  blocks?: Message['blocks'];
+  blocksFromRaw?: true;
   rawJson?: string;
   rawSpans?: number[];
   rawMany?: true;
@@ -89,7 +92,8 @@ export type WorkerResponse =
   | { id: number; kind: 'progress'; progress: LoadProgress }
   /** The first messages of a streamed JSONL file, analysed on their own (not the verdict). */
   | { id: number; kind: 'preview'; result: Inspection; tokens: TokenTable | null }
-  | { id: number; kind: 'messages'; from: number; messages: PackedMessage[] }
+  /** `format`: the parse's format (whose `blocksOf` rebuilds the messages sent without blocks). */
+  | { id: number; kind: 'messages'; from: number; format: FormatId; messages: PackedMessage[] }
   /**
    * The analysis' pairs and exchanges and the transcript's usage records in batches, in order,
    * before a `result` with `lists`.

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parserFor } from '../model/parse/registry.ts';
 import { generate } from '../../scripts/gen.ts';
 import { pairTables } from '../model/pairTables.ts';
 import { parseTranscript } from '../model/parse/index.ts';
@@ -52,9 +53,11 @@ describe('a streamed file through the worker loop', () => {
     const packed = posts.flatMap((m) => (m.kind === 'messages' ? m.messages : []));
     expect(packed.every((m) => m.rawJson === undefined && m.rawSpans !== undefined)).toBe(true);
     expect(packed.some((m) => m.rawMany)).toBe(true); // a reply's lines merged into one message
+    // Sent without their blocks (the Claude Code format rebuilds them from raw, issue 20).
+    expect(packed.every((m) => m.blocksFromRaw && m.blocks === undefined)).toBe(true);
     const held = { bytes: null as Uint8Array | null };
     const messages = posts.flatMap((m) =>
-      m.kind === 'messages' ? unpackMessages(m.messages, held) : [],
+      m.kind === 'messages' ? unpackMessages(m.messages, held, parserFor(m.format)?.blocksOf) : [],
     );
     held.bytes = bytes;
     const source = {
@@ -73,6 +76,9 @@ describe('a streamed file through the worker loop', () => {
     expect(r.analysis.transcript.messages).toHaveLength(direct.value.transcript.messages.length);
     expect(r.analysis.transcript.messages.map((m) => m.raw)).toEqual(
       direct.value.transcript.messages.map((m) => m.raw),
+    );
+    expect(r.analysis.transcript.messages.map((m) => m.blocks)).toEqual(
+      direct.value.transcript.messages.map((m) => m.blocks),
     );
   });
 
@@ -114,8 +120,12 @@ describe('pair tables from the worker (issue 7)', () => {
     const posts = await streamLog(text);
     const res = posts.find((m) => m.kind === 'result');
     if (res?.kind !== 'result' || !res.pairTables) throw new Error('no tables with the answer');
+    // As the page unpacks them: raws from the answer's bytes, blocks rebuilt from the raws.
+    const source = { bytes: res.textBytes ?? null };
     const messages = posts.flatMap((m) =>
-      m.kind === 'messages' ? unpackMessages(m.messages) : [],
+      m.kind === 'messages'
+        ? unpackMessages(m.messages, source, parserFor(m.format)?.blocksOf)
+        : [],
     );
     const lists = posts.flatMap((m) => (m.kind === 'lists' ? [m] : []));
     const joined = joinLists(

@@ -11,6 +11,7 @@ import type { ParsedTranscript } from '../model/parse/index.ts';
 import { pairTableBuffers, pairTables } from '../model/pairTables.ts';
 import type { Result } from '../model/types.ts';
 import { WORKER_EVICTION_MIN } from './evictionParts.ts';
+import { parserFor } from '../model/parse/registry.ts';
 import { parseStage, safeAnalyze, safeParseDoc } from './inspect.ts';
 import {
   LIST_BATCH,
@@ -243,10 +244,20 @@ async function sendMessages(
   const ms = analysis.transcript.messages;
   const n = ms.length;
   const totalBytes = req.file?.size ?? req.text.length;
+  const format = analysis.transcript.format;
+  // A streamed log whose format rebuilds blocks from raw sends them not (the page rebuilds).
+  const blocksOf = parserFor(format)?.blocksOf;
   for (let from = 0; from < n; ) {
     if (r.stale()) return false;
-    const messages = packMessages(ms, from, from + MESSAGE_BATCH, MESSAGE_BATCH_CHARS, spans);
-    r.post({ id, kind: 'messages', from, messages });
+    const messages = packMessages(
+      ms,
+      from,
+      from + MESSAGE_BATCH,
+      MESSAGE_BATCH_CHARS,
+      spans,
+      blocksOf,
+    );
+    r.post({ id, kind: 'messages', from, format, messages });
     from += messages.length;
     if (req.file)
       r.progress({

@@ -76,6 +76,15 @@ function contentBlocks(c: unknown): { blocks: Block[]; stringContent: boolean } 
   return { blocks: [{ type: 'other', label: 'content', raw: c }], stringContent: false };
 }
 
+/** The blocks of a message from its raw: one line's value, or the lines of one reply (joinReply). */
+function blocksOf(raw: unknown): Block[] {
+  const lines = Array.isArray(raw) ? raw : [raw];
+  const out: Block[] = [];
+  for (const v of lines)
+    if (isObject(v) && isObject(v.message)) out.push(...contentBlocks(v.message.content).blocks);
+  return out;
+}
+
 function usageOf(u: unknown): Omit<UsageRecord, 'messageIndex'> | null {
   if (!isObject(u)) return null;
   // Plain assignments, no per-call tables: this runs once per assistant line of big logs.
@@ -321,5 +330,6 @@ export const claudeCodeJsonlParser: FormatParser = {
   jsonl: true,
   sniff,
   parse,
+  blocksOf,
   write: writeClaudeCode,
 };

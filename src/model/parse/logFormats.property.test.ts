@@ -11,7 +11,8 @@ import { arbValidTranscript } from '../testing.ts';
 import type { FormatId, Transcript } from '../types.ts';
 import { writeTranscript } from '../write.ts';
 import { parseDocument, parseTranscript } from './index.ts';
-import { parserFor } from './registry.ts';
+import { PARSERS, parserFor } from './registry.ts';
+import { GEN_FORMATS, generate, type GenFormat } from '../../../scripts/gen.ts';
 
 const MINE: FormatId[] = ['claude-code-jsonl', 'codex-jsonl', 'langchain', 'vercel-ai'];
 
@@ -72,5 +73,83 @@ describe('write then read keeps every call and its pairing', () => {
         );
       });
     }
+  }
+});
+
+/** Every message's blocks rebuilt from its raw alone (`FormatParser.blocksOf`) against the parse's. */
+function expectRebuilt(t: Transcript): void {
+  const rebuild = parserFor(t.format)?.blocksOf;
+  if (!rebuild) throw new Error(`${t.format} has no blocksOf`);
+  for (const m of t.messages) expect(rebuild(m.raw), m.path).toEqual(m.blocks);
+}
+
+describe('blocks rebuilt from a message’s raw equal the parse’s (issue 20)', () => {
+  const rebuilding = PARSERS.filter((p) => p.blocksOf);
+  it('at least the Claude Code log rebuilds', () => {
+    expect(rebuilding.map((p) => p.id)).toContain('claude-code-jsonl');
+  });
+  for (const { id } of rebuilding) {
+    it(`${id}: generated logs (merged replies, sidechains, tool results)`, () => {
+      expect(GEN_FORMATS).toContain(id); // the generator writes every rebuilding format
+      for (const seed of [1, 2, 3, 4, 5]) {
+        const r = parseTranscript(generate({ format: id as GenFormat, messages: 400, seed }), {
+          format: id,
+          name: 'x.jsonl',
+        });
+        expect(r.ok).toBe(true);
+        if (!r.ok) continue;
+        expectRebuilt(r.value.transcript);
+        // Replies spread over several lines are among them (raw: the list of their lines).
+        if (id === 'claude-code-jsonl')
+          expect(r.value.transcript.messages.some((m) => Array.isArray(m.raw))).toBe(true);
+      }
+    });
+    it(`${id}: written from any valid transcript`, () => {
+      fc.assert(
+        fc.property(arbValidTranscript('anthropic-messages', { withSystem: false }), (t) => {
+          const back = parseTranscript(writeTranscript(asNew(t, id)), {
+            format: id,
+            name: 'x.jsonl',
+          });
+          expect(back.ok).toBe(true);
+          if (back.ok) expectRebuilt(back.value.transcript);
+        }),
+        { numRuns: 60 },
+      );
+    });
+    it(`${id}: arbitrary lines, and never throws on any raw`, () => {
+      const p = parserFor(id);
+      // Lines shaped like a log's (roles, reply ids, sidechains, any content) and any JSON.
+      const line = fc.oneof(
+        fc.record({
+          type: fc.constantFrom('user', 'assistant', 'summary'),
+          uuid: fc.constantFrom('u1', 'u2', 'u3'),
+          sessionId: fc.constant('s'),
+          isSidechain: fc.boolean(),
+          message: fc.record({
+            id: fc.constantFrom('m1', 'm2'),
+            content: fc.oneof(
+              fc.string(),
+              fc.array(fc.jsonValue(), { maxLength: 3 }),
+              fc.jsonValue(),
+            ),
+          }),
+        }),
+        fc.jsonValue(),
+      );
+      fc.assert(
+        fc.property(fc.array(line, { maxLength: 8 }), (ls) => {
+          expect(() => p?.blocksOf?.(ls)).not.toThrow();
+          const doc = {
+            kind: 'jsonl' as const,
+            lines: ls.map((value, i) => ({ line: i + 1, value })),
+            brokenLines: [],
+          };
+          const r = parseDocument(doc, { format: id });
+          if (r.ok) expectRebuilt(r.value.transcript);
+        }),
+        { numRuns: 200 },
+      );
+    });
   }
 });

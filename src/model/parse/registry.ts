@@ -4,7 +4,7 @@
  * style, JSON Lines, request listing, permalink ids) is derived from these entries.
  */
 import { geminiCliParser } from './geminiCli.ts';
-import type { FormatId, Message, ProviderId, Result, Transcript } from '../types.ts';
+import type { Block, FormatId, Message, ProviderId, Result, Transcript } from '../types.ts';
 import type { SourceDoc } from './json.ts';
 import type { RequestEntry } from './multi.ts';
 import { anthropicMessagesParser } from './anthropicMessages.ts';
@@ -67,6 +67,13 @@ export interface FormatParser {
   sniff: (value: unknown) => number;
   /** Normalise. Never throws: bad items become `other` blocks or warnings. */
   parse: (doc: SourceDoc) => Result<Transcript>;
+  /**
+   * A message's blocks rebuilt from its `raw` alone: deep-equal to what `parse` gave (a property
+   * test holds every such format to it). With it, the worker sends a long log's messages
+   * without their blocks and the page rebuilds one only when something reads it (issue 20).
+   * Absent where a message's blocks depend on more than its own source. Never throws.
+   */
+  blocksOf?: (raw: unknown) => Block[];
   /**
    * Write a (possibly evicted, faulted or repaired) transcript back in this format, as text.
    * Messages whose `raw` is set and whose blocks were not changed are written from `raw`, so an
