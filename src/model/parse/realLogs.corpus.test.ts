@@ -1,6 +1,7 @@
 /**
  * Corpus suite: the real Claude Code and Codex logs parse without error, are detected without a
- * hint, and give message counts that match what the files hold. Test input only: nothing from
+ * hint, give message counts that match what the files hold, and rebuild every message's blocks
+ * from its raw as the parse gave them. Test input only: nothing from
  * these files is copied into the repository. Our own logs of the same shapes are in
  * claudeCodeJsonl.test.ts and codexJsonl.test.ts.
  */
@@ -8,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { readReal, realFiles } from '../../testing/corpus.ts';
 import { analyze } from '../analyze.ts';
 import { parseTranscript } from './index.ts';
+import { parserFor } from './registry.ts';
 
 const lines = (text: string) =>
   text
@@ -48,6 +50,9 @@ describe('real Claude Code logs', () => {
       );
       expect(calls).toEqual(distinctIds);
       expect(a.pairs.filter((p) => p.status === 'orphan')).toEqual([]);
+      // What the page rebuilds from each message's source lines is what the parse gave (issue 20).
+      const rebuild = parserFor('claude-code-jsonl')?.blocksOf;
+      expect(t.messages.map((m) => rebuild?.(m.raw))).toEqual(t.messages.map((m) => m.blocks));
     });
   }
 });
