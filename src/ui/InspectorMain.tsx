@@ -21,6 +21,7 @@ import {
 import { useAppStore } from '../state/store.ts';
 import { selectPairSignals } from './arcs/pairSignals.ts';
 import { EvictionSimulator } from './budget/EvictionSimulator.tsx';
+import { SimulatorSplitter, useSimShare } from './budget/SimulatorSplitter.tsx';
 import { selectSimulatorLostMeaning } from './budget/SimulatorLostMeaning.tsx';
 import { useEviction, useTimelineEviction } from './budget/useEviction.ts';
 import { FindBar } from './FindBar.tsx';
@@ -121,6 +122,7 @@ export function InspectorMain(p: InspectorMainProps) {
   const targets = selectViolationTargets(analysis);
   const matches = selectMatches(analysis, find);
   const sim = useEviction(analysis, tokens);
+  const split = useSimShare();
   const { stepMatch, jumpTo } = useJumps(matches, currentMessage, jump);
   const providerLabel = providerLabelOf(analysis.provider);
   const pinned = selectPinnedText(analysis.transcript);
@@ -128,7 +130,7 @@ export function InspectorMain(p: InspectorMainProps) {
   const lostMarks = useLostMarks(sim, analysis.transcript);
   return (
     <main className={`main${p.simOpen ? ' sim-open' : ''}`}>
-      <section className="left" aria-label="Transcript timeline">
+      <section className="left" aria-label="Transcript timeline" style={split.style}>
         <SummaryLine
           analysis={analysis}
           counts={selectCounts(analysis)}
@@ -151,6 +153,9 @@ export function InspectorMain(p: InspectorMainProps) {
             onOpenChange={p.setSimOpen}
             provisional={partial}
           />
+        )}
+        {sim && p.simOpen && !partial && (
+          <SimulatorSplitter share={split.share} onShare={split.setShare} />
         )}
         <FindBar
           matchCount={matches.messages.length}
