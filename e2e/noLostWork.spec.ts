@@ -121,6 +121,30 @@ test('paste → open a link in the tab → Back shows the paste with its view �
   await expect(page.locator('[aria-selected="true"]')).toHaveCount(0);
 });
 
+test('paste → paste → Back shows the first paste with its view → Back the sample → Forward', async ({
+  page,
+}) => {
+  // Opened from another page, so that a Back too many would leave the app.
+  await page.goto('about:blank');
+  await openDefault(page);
+  await pasteWork(page);
+  await selectFive(page);
+  await paste(page, generate({ format: 'anthropic-messages', seed: 21, messages: 7 }));
+  await expect(page.getByTestId('count-messages')).not.toHaveText('50', SLOW);
+  const second = (await page.getByTestId('count-messages').textContent()) ?? '';
+
+  await page.goBack();
+  await expect(page.getByTestId('count-messages')).toHaveText('50', SLOW);
+  await selectedFive(page);
+  await page.goBack();
+  await expect(page.getByTestId('count-exchanges')).toHaveText('1', SLOW);
+  await expect(page).toHaveURL(/src=invoice|\/$|#v=1$/);
+  await page.goForward();
+  await expect(page.getByTestId('count-messages')).toHaveText('50', SLOW);
+  await page.goForward();
+  await expect(page.getByTestId('count-messages')).toHaveText(second, SLOW);
+});
+
 test('a pasted transcript survives a reload of the tab, with its view', async ({ page }) => {
   await openDefault(page);
   await pasteWork(page);

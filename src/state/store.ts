@@ -66,11 +66,19 @@ export interface AppState {
   lesson: string | null;
   /** The simulator panel open (true) or collapsed (false) by the user; null = by the window's width. */
   simulator: boolean | null;
+  /**
+   * How many documents the user opened (`openSource`: a paste, a drop, a file, a sample from the
+   * menu). Each opening over a transcript shown is a history entry of its own (urlSync.ts), so
+   * Back returns to the one before; edits of the text and reverts (`setSource`) are not.
+   */
+  entrySeq: number;
 }
 
 export interface AppActions {
-  /** Replace the source text (a paste, a file, a sample, a link). Keeps provider/format choices. */
+  /** Replace the source text (an edit, a revert, a link). Keeps provider/format choices. */
   setSource: (source: Source) => void;
+  /** Open a document (a paste, a drop, a file, a sample from the menu): `setSource`, counted in `entrySeq`. */
+  openSource: (source: Source) => void;
   setFormatOverride: (f: FormatId | null) => void;
   setProvider: (p: ProviderId | null) => void;
   /** Pick one request of a file holding several (clears the selection and faults, which point into the old one). */
@@ -115,6 +123,19 @@ export function defaultState(): AppState {
     repairView: false,
     lesson: null,
     simulator: null,
+    entrySeq: 0,
+  };
+}
+
+/** A new source, and what pointed into the old one (selection, scroll anchor, faults) cleared. */
+function withSource(source: Source): Partial<AppState> {
+  return {
+    source,
+    requestIndex: null,
+    selection: null,
+    anchor: null,
+    faults: [],
+    repairView: false,
   };
 }
 
@@ -127,15 +148,8 @@ export function createAppStore(initial?: Partial<AppState>): StoreApi<AppStore> 
     ...defaultState(),
     ...initial,
     // A new source invalidates what pointed into the old one (selection, scroll anchor).
-    setSource: (source) =>
-      set({
-        source,
-        requestIndex: null,
-        selection: null,
-        anchor: null,
-        faults: [],
-        repairView: false,
-      }),
+    setSource: (source) => set(withSource(source)),
+    openSource: (source) => set((s) => ({ ...withSource(source), entrySeq: s.entrySeq + 1 })),
     setFormatOverride: (formatOverride) =>
       set({ formatOverride, selection: null, faults: [], repairView: false }),
     setProvider: (provider) => set({ provider }),

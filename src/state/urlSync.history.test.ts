@@ -36,6 +36,14 @@ function fakeTab(hash: string) {
     replaceState: (state: unknown, _t: string, url?: string) => {
       entries[at] = { hash: url ?? cur().hash, state: structuredClone(state) };
     },
+    // A new entry after the current one (the ones after it are dropped), with no event.
+    pushState: (state: unknown, _t: string, url?: string) => {
+      entries.splice(at + 1, entries.length, {
+        hash: url ?? cur().hash,
+        state: structuredClone(state),
+      });
+      at += 1;
+    },
   });
   vi.stubGlobal('window', {
     addEventListener: (k: string, f: (e?: unknown) => void) => listeners.set(k, f),
@@ -58,6 +66,8 @@ function fakeTab(hash: string) {
   return {
     storage,
     hash: () => cur().hash,
+    /** How many entries the tab's history has, and which one is shown (0-based). */
+    where: () => ({ entries: entries.length, at }),
     /** A link opened in the tab: a new entry after the current one. */
     open(h: string) {
       entries.splice(at + 1, entries.length, { hash: h, state: null });
@@ -91,6 +101,45 @@ function openPage(tab: ReturnType<typeof fakeTab>, maxChars?: number) {
 afterEach(() => {
   vi.unstubAllGlobals();
   vi.useRealTimers();
+});
+
+describe('each document opened is an entry of its own (newcomer finding)', () => {
+  it('paste → paste: Back shows the first with its view, Forward the second; edits stay in one', () => {
+    vi.useFakeTimers();
+    const tab = fakeTab('#v=1&src=invoice');
+    const { store, stop } = openPage(tab);
+    // The sample a link or the boot opens is no entry of its own (nothing was shown before).
+    store
+      .getState()
+      .openSource({ text: '[]', name: 'invoice.json', origin: 'sample', sampleId: 'invoice' });
+    expect(tab.where()).toEqual({ entries: 1, at: 0 });
+    store.getState().openSource(pasted);
+    store.getState().setBudget(700);
+    vi.advanceTimersByTime(250);
+    expect(tab.where()).toEqual({ entries: 2, at: 1 });
+    const second: Source = {
+      text: '[{"role":"user","content":"more"}]',
+      name: '',
+      origin: 'paste',
+    };
+    store.getState().openSource(second);
+    // Typing in the text box edits the document shown: no entry per keystroke.
+    const edited: Source = { ...second, text: second.text.replace('more', 'more!') };
+    store.getState().setSource(edited);
+    store.getState().setBudget(900);
+    vi.advanceTimersByTime(250);
+    expect(tab.where()).toEqual({ entries: 3, at: 2 });
+    tab.back();
+    expect(store.getState().source).toBe(pasted);
+    expect(store.getState().budget).toBe(700);
+    tab.back();
+    expect(store.getState().source).toMatchObject({ origin: 'sample', sampleId: 'invoice' });
+    tab.forward();
+    tab.forward();
+    expect(store.getState().source).toBe(edited);
+    expect(store.getState().budget).toBe(900);
+    stop();
+  });
 });
 
 describe('history entries keep their own transcript', () => {

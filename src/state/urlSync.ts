@@ -16,7 +16,9 @@
  * Instead, the history entry names it by a key in `history.state` (`{transcript: key}`), and the
  * tab keeps it under that key (`tabMemory.ts`: memory, and the tab's session storage): Back and
  * Forward show each entry's own transcript with its own view, and a reload shows it again. A
- * paste too large to keep makes the page ask before it is left (`beforeunload`).
+ * paste too large to keep makes the page ask before it is left (`beforeunload`). Each document
+ * the user opens over one shown (`AppState.entrySeq`) is a new entry (`pushState`): Back after
+ * two pastes shows the first, not the page before the app.
  */
 import type { StoreApi } from 'zustand';
 import { encodePermalink, type PermalinkNotice } from '../model/permalink/codec.ts';
@@ -90,6 +92,11 @@ function keepShown(memory: TabMemory, source: Source): string | null {
   memory.keep(k, source);
   if (k !== key) setEntryKey(k);
   return k;
+}
+
+/** True when a source has a transcript on screen to go back to (not a sample or link still loading). */
+function shows(source: Source): boolean {
+  return source.text !== '' || source.file !== undefined;
 }
 
 /** What the tab kept for the current history entry, or null when it names none. */
@@ -166,6 +173,17 @@ export function startUrlSync(
   let lastKey = keepShown(memory, store.getState().source);
   const unsubscribe = store.subscribe((s, prev) => {
     if (s.source !== prev.source) {
+      // A document opened over one shown: an entry of its own, so Back returns to the last one
+      // (which keeps its key, fragment and kept transcript). Its view's last tweaks, if not yet
+      // written, stay unwritten.
+      if (s.entrySeq !== prev.entrySeq && shows(prev.source)) {
+        if (timer !== null) clearTimeout(timer);
+        timer = null;
+        pendingSince = null;
+        memory.flush();
+        lastWritten = withViewExtras(encodePermalink(permalinkFromStore(s)), s);
+        history.pushState(null, '', `#${lastWritten}`);
+      }
       restorePending(store, s);
       lastKey = keepShown(memory, store.getState().source);
     }

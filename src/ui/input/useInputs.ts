@@ -12,13 +12,15 @@ import { useSampleSource, useSamples } from './useSamples.ts';
 
 export function useInputs() {
   const setSource = useAppStore((s) => s.setSource);
+  // Opening a document (not editing one) is a history entry of its own: Back returns to the last.
+  const openSource = useAppStore((s) => s.openSource);
   // `file`: the file that could not be read (empty, binary), named by the banner's note.
   const [fileError, setFileError] = useState<FileError | null>(null);
   const samples = useSamples();
-  const { loadSample, missingSample } = useSampleSource(samples, setSource, setFileError);
-  const loadFile = useLoadFile(setSource, setFileError);
-  usePasteAnywhere(setSource, setFileError);
-  const dragging = useDropAnywhere(loadFile, setSource);
+  const { loadSample, missingSample } = useSampleSource(samples, openSource, setFileError);
+  const loadFile = useLoadFile(openSource, setFileError);
+  usePasteAnywhere(openSource, setFileError);
+  const dragging = useDropAnywhere(loadFile, openSource);
   return {
     samples,
     fileError,
