@@ -156,7 +156,8 @@ export function startUrlSync(
   /** When the oldest unwritten change happened (ms, `Date.now()`), or null when all are written. */
   let pendingSince: number | null = null;
   let lastWritten = location.hash.replace(/^#/, '');
-  const write = () => {
+  /** Write the store's link into the entry (`push`: into a new entry after it). */
+  const write = (push = false) => {
     if (timer !== null) clearTimeout(timer);
     timer = null;
     pendingSince = null;
@@ -165,25 +166,18 @@ export function startUrlSync(
       encodePermalink(permalinkFromStore(store.getState())),
       store.getState(),
     );
-    if (fragment === lastWritten) return;
+    if (fragment === lastWritten && !push) return;
     lastWritten = fragment;
-    history.replaceState(history.state, '', `#${fragment}`);
+    if (push) history.pushState(null, '', `#${fragment}`);
+    else history.replaceState(history.state, '', `#${fragment}`);
   };
   /** The kept-transcript key of the entry the store shows (`lastWritten` is its fragment). */
   let lastKey = keepShown(memory, store.getState().source);
   const unsubscribe = store.subscribe((s, prev) => {
     if (s.source !== prev.source) {
       // A document opened over one shown: an entry of its own, so Back returns to the last one
-      // (which keeps its key, fragment and kept transcript). Its view's last tweaks, if not yet
-      // written, stay unwritten.
-      if (s.entrySeq !== prev.entrySeq && shows(prev.source)) {
-        if (timer !== null) clearTimeout(timer);
-        timer = null;
-        pendingSince = null;
-        memory.flush();
-        lastWritten = withViewExtras(encodePermalink(permalinkFromStore(s)), s);
-        history.pushState(null, '', `#${lastWritten}`);
-      }
+      // (which keeps its key, fragment and kept transcript; view tweaks not yet written stay so).
+      if (s.entrySeq !== prev.entrySeq && shows(prev.source)) write(true);
       restorePending(store, s);
       lastKey = keepShown(memory, store.getState().source);
     }
