@@ -119,8 +119,25 @@ function fixRound(w: Work, validation: Validation, attempts: Map<string, number>
   return progressed;
 }
 
+/**
+ * Why an error the input did not have is there after the repair: the messages the repair removed
+ * just before the message it names (their neighbours now meet), or the repair in general.
+ */
+function madeByRepair(v: Violation, t: Transcript, changes: RepairChange[]): string {
+  const at = t.messages.findIndex((m) => m.rawIndex === v.messageIndex);
+  const after = at > 0 ? (t.messages[at - 1] as Message).rawIndex : -1;
+  const removed = changes
+    .filter((c) => c.outputIndex === null)
+    .flatMap((c) => c.replaced.map((i) => ({ i, note: c.note })))
+    .filter(({ i }) => i > after && i < v.messageIndex);
+  const what = removed.map(({ i, note }) => `message #${i} (“${note}”)`);
+  return removed.length > 0
+    ? `This repair made it (the input had no ${v.code} error): it removed ${what.join(' and ')}, so the messages around it now meet.`
+    : `This repair made it (the input had no ${v.code} error).`;
+}
+
 /** The result of a finished repair: the changes by output position, what is left, explained. */
-function report(w: Work, provider: ProviderId): RepairResult {
+function report(w: Work, provider: ProviderId, input: Validation): RepairResult {
   const transcript = w.transcript();
   const validation = validateTranscript(transcript, provider);
   const pos = new Map<Message, number>();
@@ -133,16 +150,22 @@ function report(w: Work, provider: ProviderId): RepairResult {
     ids: c.ids,
     note: c.note,
   }));
+  const had = new Set(input.violations.filter((v) => v.severity === 'error').map((v) => v.rule));
   const unrepaired: Unrepaired[] = validation.violations
     .filter((v) => v.severity === 'error')
-    .map((v) => ({
-      rule: v.rule,
-      code: v.code,
-      messageIndex: v.messageIndex,
-      ids: v.ids,
-      message: v.message,
-      note: UNREPAIRABLE_NOTES[v.rule] ?? DEFAULT_NOTE,
-    }));
+    .map((v) => {
+      const note = UNREPAIRABLE_NOTES[v.rule] ?? DEFAULT_NOTE;
+      const made = !had.has(v.rule);
+      return {
+        rule: v.rule,
+        code: v.code,
+        messageIndex: v.messageIndex,
+        ids: v.ids,
+        message: v.message,
+        note: made ? `${madeByRepair(v, transcript, changes)} ${note}` : note,
+        ...(made ? { madeByRepair: true } : {}),
+      };
+    });
   return { transcript, changes, unrepaired, validation, provider };
 }
 
@@ -162,11 +185,12 @@ export function repairTranscript(t: Transcript, provider?: ProviderId): RepairRe
   const attempts = new Map<string, number>();
   const blocks = t.messages.reduce((s, m) => s + m.blocks.length, 0);
   const cap = 20 + 4 * (t.messages.length + blocks);
-  let validation = w.check();
+  const input = w.check();
+  let validation = input;
   if (!validation.valid && removeDuplicates(w)) validation = w.check();
   for (let iter = 0; iter < cap; iter++) {
     if (!fixRound(w, validation, attempts)) break;
     validation = w.check();
   }
-  return report(w, p);
+  return report(w, p, input);
 }

@@ -99,6 +99,39 @@ describe('repair for the other providers rules', () => {
     expectRoundTrip(r, 'bedrock');
   });
 
+  it('Bedrock: a blank assistant turn removed leaves B4, which the repair says it made (newcomer finding)', () => {
+    const t = load({
+      modelId: 'anthropic.claude-3-5-sonnet',
+      messages: [
+        { role: 'user', content: [{ text: 'hi' }] },
+        { role: 'assistant', content: [{ text: '\n\n' }] },
+        { role: 'user', content: [{ text: 'again' }] },
+      ],
+    });
+    expect(validateTranscript(t, 'bedrock').violations.map((v) => v.code)).not.toContain('B4');
+    const r = repairTranscript(t, 'bedrock');
+    expect(r.unrepaired).toHaveLength(1);
+    const [b4] = r.unrepaired;
+    expect(b4).toMatchObject({ code: 'B4', madeByRepair: true, messageIndex: 2 });
+    expect(b4?.note).toMatch(
+      /^This repair made it \(the input had no B4 error\): it removed message #1 /,
+    );
+  });
+
+  it('an error the input had already is not said to be made by the repair', () => {
+    const t = load({
+      modelId: 'anthropic.claude-3-5-sonnet',
+      messages: [
+        { role: 'user', content: [{ text: 'hi' }] },
+        { role: 'user', content: [{ text: 'again' }] },
+      ],
+    });
+    const r = repairTranscript(t, 'bedrock');
+    expect(r.unrepaired.map((u) => u.code)).toEqual(['B4']);
+    expect(r.unrepaired[0]?.madeByRepair).toBeUndefined();
+    expect(r.unrepaired[0]?.note).not.toMatch(/This repair made it/);
+  });
+
   it('Bedrock B6: an error result with no content gets a short message', () => {
     const t = load({
       modelId: 'anthropic.claude-3-5-sonnet',

@@ -118,9 +118,17 @@ describe('repair properties for the other providers', () => {
         const f = applyFault(t, targets[pick % targets.length] as FaultSpec);
         if (!f.ok) throw new Error(f.error);
         const r = repairTranscript(f.value.transcript, 'mistral');
+        const had = new Set(
+          validateTranscript(f.value.transcript, 'mistral')
+            .violations.filter((v) => v.severity === 'error')
+            .map((v) => v.rule),
+        );
         for (const u of r.unrepaired) {
           expect(['role_order', 'trailing_assistant']).toContain(u.rule);
-          expect(u.note).toBe(UNREPAIRABLE_NOTES[u.rule]);
+          // Explained; and said to be the repair's own doing exactly when the input had none.
+          expect(u.note.endsWith(UNREPAIRABLE_NOTES[u.rule] ?? '?')).toBe(true);
+          expect(u.madeByRepair === true).toBe(!had.has(u.rule));
+          expect(u.note.startsWith('This repair made it')).toBe(!had.has(u.rule));
         }
       }),
       { numRuns: 100 },

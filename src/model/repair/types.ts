@@ -47,8 +47,10 @@ export interface Unrepaired {
   ids: string[];
   /** The provider's error text, verbatim. */
   message: string;
-  /** Why the repair did not fix it, and what would. */
+  /** Why the repair did not fix it, and what would (first, when the repair made it: how). */
   note: string;
+  /** True when the input had no error of this rule: the repair's own changes made it. */
+  madeByRepair?: true;
 }
 
 export interface RepairResult {

@@ -108,7 +108,11 @@ export function RepairPanel({
       {r.unrepaired.length > 0 && (
         <ul className="repair-unrepaired" data-testid="repair-unrepaired">
           {r.unrepaired.map((u, i) => (
-            <li key={i} data-rule={u.rule}>
+            <li
+              key={i}
+              data-rule={u.rule}
+              data-made-by-repair={u.madeByRepair ? 'true' : undefined}
+            >
               <b>
                 [{u.code}] {u.rule}
               </b>
