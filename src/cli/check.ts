@@ -11,6 +11,7 @@ import {
   type CliIO,
 } from './io.ts';
 import { idsText } from '../model/limits.ts';
+import { inputLabel } from './link.ts';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -60,7 +61,7 @@ export function runCheck(argv: string[], io: CliIO): number {
   } else {
     const t = a.transcript;
     io.out(
-      `${file}: ${t.format} → ${a.provider}; ${plural(t.messages.length, 'message')}, ${plural(a.grouping.exchanges.length, 'exchange')}, ${plural(toolCalls, 'tool call')}\n`,
+      `${inputLabel(file)}: ${t.format} → ${a.provider}; ${plural(t.messages.length, 'message')}, ${plural(a.grouping.exchanges.length, 'exchange')}, ${plural(toolCalls, 'tool call')}\n`,
     );
     for (const w of t.warnings) io.out(`note: ${w}\n`);
     if (a.validation.valid) io.out(`VALID: ${a.provider} would accept this request.\n`);

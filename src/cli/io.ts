@@ -4,7 +4,7 @@ import { VALIDATORS } from '../model/validate/index.ts';
 import { parseTranscript, type ParsedTranscript } from '../model/parse/index.ts';
 import { windowAround } from '../model/limits.ts';
 import { clipArg, intFlag, UsageError } from './args.ts';
-import { linkFragment, readLink } from './link.ts';
+import { inputLabel, linkFragment, readLink } from './link.ts';
 
 export interface CliIO {
   /**
@@ -67,15 +67,15 @@ export function loadTranscript(
   requestIndex?: number,
 ): ParsedTranscript | null {
   let input: { text: string; name: string };
-  io.doing = `reading ${file}`;
+  io.doing = `reading ${inputLabel(file)}`;
   try {
     const fragment = linkFragment(file);
     input = fragment !== null ? readLink(fragment) : io.read(file);
   } catch (e) {
-    io.err(`error: cannot read ${file}: ${(e as Error).message}\n`);
+    io.err(`error: cannot read ${inputLabel(file)}: ${(e as Error).message}\n`);
     return null;
   }
-  io.doing = `parsing ${file}`;
+  io.doing = `parsing ${inputLabel(file)}`;
   const parsed = parseTranscript(input.text, {
     ...(format ? { format } : {}),
     ...(requestIndex !== undefined ? { requestIndex } : {}),
@@ -100,18 +100,18 @@ export function loadTranscript(
   const { requests, requestIndex: chosen } = parsed.value;
   if (requests && requestIndex !== undefined && requestIndex !== chosen) {
     io.err(
-      `error: --request ${requestIndex + 1}: ${file} holds ${requests.length} request${requests.length === 1 ? '' : 's'}\n`,
+      `error: --request ${requestIndex + 1}: ${inputLabel(file)} holds ${requests.length} request${requests.length === 1 ? '' : 's'}\n`,
     );
     return null;
   }
   if (!requests && requestIndex !== undefined && requestIndex > 0) {
-    io.err(`error: --request ${requestIndex + 1}: ${file} holds one request\n`);
+    io.err(`error: --request ${requestIndex + 1}: ${inputLabel(file)} holds one request\n`);
     return null;
   }
   if (requests && requestIndex === undefined)
     io.err(
-      `note: ${file} holds ${requests.length} requests; read #${(chosen ?? 0) + 1} (choose another with --request N)\n`,
+      `note: ${inputLabel(file)} holds ${requests.length} requests; read #${(chosen ?? 0) + 1} (choose another with --request N)\n`,
     );
-  io.doing = `analysing ${file}`;
+  io.doing = `analysing ${inputLabel(file)}`;
   return parsed.value;
 }

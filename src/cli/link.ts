@@ -18,6 +18,15 @@ export function linkFragment(arg: string): string | null {
   return null;
 }
 
+/**
+ * How an input is named in messages: FILE as given, a link as its start and length (a link that
+ * carries a transcript is kilobytes long; the whole of it made every line unreadable).
+ */
+export function inputLabel(arg: string): string {
+  if (linkFragment(arg) === null || arg.length <= 60) return arg;
+  return `link ${arg.slice(0, 40)}… (${arg.length.toLocaleString('en')} characters)`;
+}
+
 const SAMPLES = path.resolve(import.meta.dirname, '../../public/samples');
 
 /**

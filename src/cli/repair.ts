@@ -14,6 +14,7 @@ import {
   type CliIO,
 } from './io.ts';
 import { idsText } from '../model/limits.ts';
+import { inputLabel } from './link.ts';
 
 export const REPAIR_USAGE =
   'repair FILE [--format F] [--provider P] [-o OUT] [--json] [--request N]   repair a transcript, write it in its format';
@@ -43,10 +44,10 @@ export function runRepair(argv: string[], io: RepairIO): number {
   const parsed = loadTranscript(io, file, format, checkRequest(args.flags.request));
   if (!parsed) return EXIT_UNREADABLE;
   const t = parsed.transcript;
-  io.doing = `repairing ${file}`;
+  io.doing = `repairing ${inputLabel(file)}`;
   const r = repairTranscript(t, provider);
   const validBefore = validateTranscript(t, r.provider).valid;
-  io.doing = `writing the repaired ${file}`;
+  io.doing = `writing the repaired ${inputLabel(file)}`;
   const text = writeTranscript(r.transcript);
   if (out !== undefined) {
     try {
@@ -73,7 +74,7 @@ export function runRepair(argv: string[], io: RepairIO): number {
   } else {
     if (out === undefined) io.out(text.endsWith('\n') ? text : text + '\n');
     io.err(
-      `${file}: ${t.format} → ${r.provider}; ${r.changes.length === 0 ? (r.unrepaired.length === 0 ? 'no change needed' : 'nothing could be repaired') : `${r.changes.length} change${r.changes.length === 1 ? '' : 's'}`}\n`,
+      `${inputLabel(file)}: ${t.format} → ${r.provider}; ${r.changes.length === 0 ? (r.unrepaired.length === 0 ? 'no change needed' : 'nothing could be repaired') : `${r.changes.length} change${r.changes.length === 1 ? '' : 's'}`}\n`,
     );
     for (const c of r.changes) {
       const where =

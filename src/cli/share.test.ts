@@ -56,6 +56,18 @@ describe('cli share (issue 15)', () => {
     expect(await verdict('copy.jsonl', files)).toEqual(await verdict('s', files));
   });
 
+  it('a link that carries a transcript is named by its start and length, not printed whole', async () => {
+    const files = { 'a.json': sample('coding-agent.json') };
+    const link = (await cli(['share', 'a.json'], files)).out.trim();
+    expect(link.length).toBeGreaterThan(500);
+    const r = await cli(['check', link], files);
+    const head = r.out.split('\n')[0] ?? '';
+    expect(head.startsWith(`link ${link.slice(0, 40)}… (`)).toBe(true);
+    expect(head).toMatch(/… \([\d,]+ characters\): /);
+    expect(head.length).toBeLessThan(200);
+    expect(r.out + r.err).not.toContain(link);
+  });
+
   it('a full link carries the transcript and reopens the same', async () => {
     const files = { 'a.json': sample('coding-agent.json') };
     const r = await cli(['share', 'a.json'], files);

@@ -16,6 +16,7 @@ import {
   type CliIO,
 } from './io.ts';
 import { idsText } from '../model/limits.ts';
+import { inputLabel } from './link.ts';
 
 export const SIMULATE_USAGE = `simulate FILE --policy P --budget N [--provider P] [--summary-tokens S] [--pin-first] [--keep-newest N] [--json] [--request N]   evict to a token budget (policies: ${POLICIES.join(', ')})`;
 
@@ -66,7 +67,7 @@ export async function runSimulate(argv: string[], io: CliIO): Promise<number> {
   const t = parsed.transcript;
   const provider = providerFlag ?? defaultProviderOf(t);
   // Counted as the page's worker counts (engine/run.ts): o200k, a reply's usage figures when the log has them.
-  io.doing = `counting the tokens of ${file}`;
+  io.doing = `counting the tokens of ${inputLabel(file)}`;
   const table = countTokensCached(t, provider, await loadBpeCounter(), new TokenCache(), {
     preferUsage: true,
   });
@@ -75,9 +76,9 @@ export async function runSimulate(argv: string[], io: CliIO): Promise<number> {
     ...(keepNewest !== undefined ? { keepNewestExchanges: keepNewest } : {}),
     ...(args.flags['pin-first'] ? { pinFirst: true } : {}),
   };
-  io.doing = `simulating ${policy} at ${budget} tokens on ${file}`;
+  io.doing = `simulating ${policy} at ${budget} tokens on ${inputLabel(file)}`;
   const r = simulatePolicy(prepareEviction(t, table, provider), policy, budget, options);
-  io.doing = `writing the result for ${file}`;
+  io.doing = `writing the result for ${inputLabel(file)}`;
   const raw = (i: number) => t.messages[i]?.rawIndex ?? i;
   const v = r.validation;
   if (args.flags.json) {
@@ -105,7 +106,7 @@ export async function runSimulate(argv: string[], io: CliIO): Promise<number> {
   } else {
     const n = t.messages.length;
     io.out(
-      `${file}: ${t.format} → ${provider}; ${n} messages, ${r.tokensBefore} tokens (${table.basis.label})\n`,
+      `${inputLabel(file)}: ${t.format} → ${provider}; ${n} messages, ${r.tokensBefore} tokens (${table.basis.label})\n`,
     );
     io.out(
       `policy ${r.policy} at budget ${r.budget}: kept ${r.kept.length} messages, ${r.tokensKept} tokens; evicted ${r.evicted.length}${r.summary ? ` (replaced by a ${r.summary.tokens}-token summary)` : ''}\n`,

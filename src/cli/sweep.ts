@@ -15,6 +15,7 @@ import {
   type CliIO,
 } from './io.ts';
 import { compactRanges } from './simulate.ts';
+import { inputLabel } from './link.ts';
 
 export const SWEEP_USAGE =
   'sweep FILE [--provider P] [--summary-tokens S] [--json] [--request N]   every budget, every policy: which give a 400, and the mean overshoot (exit 1 if any budget gives a 400)';
@@ -35,11 +36,11 @@ export async function runSweep(argv: string[], io: CliIO): Promise<number> {
   const t = parsed.transcript;
   const provider = providerFlag ?? defaultProviderOf(t);
   // Counted as the page's worker counts (engine/run.ts): o200k, a reply's usage figures when the log has them.
-  io.doing = `counting the tokens of ${file}`;
+  io.doing = `counting the tokens of ${inputLabel(file)}`;
   const table = countTokensCached(t, provider, await loadBpeCounter(), new TokenCache(), {
     preferUsage: true,
   });
-  io.doing = `sweeping every policy over ${file}`;
+  io.doing = `sweeping every policy over ${inputLabel(file)}`;
   const s = sweepContext(
     prepareEviction(t, table, provider),
     POLICIES,
@@ -64,7 +65,7 @@ export async function runSweep(argv: string[], io: CliIO): Promise<number> {
     io.out(JSON.stringify(out, null, 2) + '\n');
   } else {
     io.out(
-      `${file}: ${t.format} → ${provider}; ${t.messages.length} messages, ${s.total} tokens (${table.basis.label})\n`,
+      `${inputLabel(file)}: ${t.format} → ${provider}; ${t.messages.length} messages, ${s.total} tokens (${table.basis.label})\n`,
     );
     for (const p of s.policies) {
       const pct = (p.share400 * 100).toFixed(1);
