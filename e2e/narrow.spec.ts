@@ -231,3 +231,18 @@ test('the budget box shows thousands separators; typing, arrows, slider and addr
   await expect(box).toHaveValue('1,300');
   await expect(page).toHaveURL(/[#&]b=1300(&|$)/);
 });
+
+test('390 px: a broken call’s chip shows its whole id and what is wrong, not cut', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openApp(page, '/#v=1&src=broken-partial-answer');
+  const chip = page.locator('[data-testid=timeline] .chip.broken').first();
+  await chip.scrollIntoViewIfNeeded();
+  await expect(chip).toContainText('toolu_01PartCus8d');
+  await expect(chip).toContainText('missing result');
+  // Nothing hidden by an ellipsis, and the chip stays inside the screen.
+  expect(await chip.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(1);
+  const box = await chip.boundingBox();
+  expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(390);
+});
