@@ -119,17 +119,23 @@ export function checkThinking(
   checkOpenLoop(T, lastN, push);
 }
 
+/** True when turn `n` is a user turn holding a client tool_result. */
+function isResultTurn(T: Turns, n: number): boolean {
+  if (turnRole(T, n) !== 'user') return false;
+  for (let s = T.start[n] as number; s < (T.start[n + 1] as number); s++)
+    if ((T.msgs[s] as Message).blocks.some(isClientResult)) return true;
+  return false;
+}
+
 /** T1/T2: with thinking on, the assistant turn that opened the open tool loop starts with thinking. */
 function checkOpenLoop(T: Turns, lastN: number, push: Push): void {
   // Thinking enabled: if the request continues a tool loop, the first assistant message of that
   // loop must start with thinking or redacted_thinking.
-  const isResultTurn = (n: number) =>
-    turnRole(T, n) === 'user' && turnItems(T, n).some((it) => isClientResult(it.block));
-  if (!isResultTurn(lastN)) return;
+  if (!isResultTurn(T, lastN)) return;
   let start = -1;
   for (let k = lastN - 1; k >= 0; k--) {
     if (turnRole(T, k) === 'assistant') start = k;
-    else if (!isResultTurn(k)) break;
+    else if (!isResultTurn(T, k)) break;
   }
   if (start < 0) return;
   const firstItems = turnItems(T, start);

@@ -62,15 +62,20 @@ const PAIRING: PairingSpec = {
   callsLast: true,
 };
 
+/** Where findings go (made here, not as a closure per check: see bedrock.ts `pushInto`). */
+function pushInto(out: Violation[]): (v: ViolationInput) => void {
+  return (v) => void out.push(violation(v, anthropicEnvelope));
+}
+
 function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
   const source = opts.messages ?? t.messages;
   const T = buildTurns(source, true);
   const found: Violation[] = [];
   const notes: string[] = [];
-  const push = (v: ViolationInput) => found.push(violation(v, anthropicEnvelope));
+  const push = pushInto(found);
   // A18 is a schema error: met before every other check, so its findings go first.
   const ids: Violation[] = [];
-  const pushId = (v: ViolationInput) => ids.push(violation(v, anthropicEnvelope));
+  const pushId = pushInto(ids);
   const empty = emptyRequest(source, 'A14', 'beside', anthropicEnvelope);
   if (empty) found.push(empty);
 

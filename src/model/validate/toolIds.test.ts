@@ -19,7 +19,7 @@ import {
 } from '../testing.ts';
 import type { Block, Message, ProviderId, Transcript } from '../types.ts';
 import { validateTranscript } from './index.ts';
-import { ID_SHAPES, fittingId, idFault, idShapeOf } from './rules/toolIds.ts';
+import { ID_SHAPES, fittingId, idFault, idShapeOf, isWordId } from './rules/toolIds.ts';
 
 const LONG = 'fc_0f0e50a1476a6c35006912c58dc9f8819192c25864eb16f07f'; // 53: Responses → Chat
 const codes = (t: Transcript, p: ProviderId) =>
@@ -210,5 +210,24 @@ describe('fittingId', () => {
     const b = fittingId(shape, `${'p'.repeat(45)}2`, () => false);
     expect(a).not.toBe(b);
     expect(a).toHaveLength(40);
+  });
+});
+
+describe('isWordId', () => {
+  it('answers as /^[a-zA-Z0-9_-]+$/ does, for any string', () => {
+    const word = /^[a-zA-Z0-9_-]+$/;
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string({ unit: 'binary' }),
+          fc.stringMatching(/^[a-zA-Z0-9_-]{0,12}$/),
+          fc.stringMatching(/^[a-zA-Z0-9_.:/-]{0,12}$/),
+        ),
+        (id) => {
+          expect(isWordId(id)).toBe(word.test(id));
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -20,6 +20,23 @@ export interface IdShape {
   results: boolean;
   /** Ids are exactly `max` letters and digits (Mistral): a fitting id is a digest. */
   fixed?: boolean;
+  /** `pattern.test` without a regex, where one is written (it runs for every id of every check). */
+  test?: (id: string) => boolean;
+}
+
+/** Letters, digits, `_` and `-` (A18, B10). */
+const WORD_ID = /^[a-zA-Z0-9_-]+$/;
+
+/** `WORD_ID.test(id)` as a loop over the characters (a property test holds them equal). */
+export function isWordId(id: string): boolean {
+  if (id.length === 0) return false;
+  for (let i = 0; i < id.length; i++) {
+    const c = id.charCodeAt(i);
+    const word =
+      (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 45;
+    if (!word) return false;
+  }
+  return true;
 }
 
 /**
@@ -28,9 +45,9 @@ export interface IdShape {
  */
 export const ID_SHAPES: Readonly<Partial<Record<ProviderId, IdShape>>> = {
   // A18: the pattern only (no length limit captured); results too (inferred, see the catalogue).
-  anthropic: { pattern: /^[a-zA-Z0-9_-]+$/, max: Infinity, results: true },
+  anthropic: { pattern: WORD_ID, test: isWordId, max: Infinity, results: true },
   // B10: ToolUseBlock / ToolResultBlock toolUseId, 1–64 characters of that pattern.
-  bedrock: { pattern: /^[a-zA-Z0-9_-]+$/, max: 64, results: true },
+  bedrock: { pattern: WORD_ID, test: isWordId, max: 64, results: true },
   // O10: the calls' own ids (every capture is `tool_calls[K].id`, met first).
   'openai-chat': { pattern: null, max: 40, results: false },
   // R8: calls and outputs; the characters are not checked.
@@ -91,7 +108,7 @@ export interface IdFault {
  * @returns null when the id fits (an absent id is another rule: A17, O9, R7)
  */
 export function idFault(shape: IdShape, id: string): IdFault | null {
-  const pattern = shape.pattern !== null && !shape.pattern.test(id);
+  const pattern = shape.pattern !== null && !(shape.test ? shape.test(id) : shape.pattern.test(id));
   const long = id.length > shape.max;
   return pattern || long ? { pattern, long } : null;
 }
@@ -109,13 +126,15 @@ export interface BadId {
   fault: IdFault;
 }
 
-/** The id a client call or result carries, with its kind; null for any other block. */
-function idAndKind(b: Block, shape: IdShape): { id: string; kind: BadId['kind'] } | null {
-  if (isClientCall(b)) return b.id === null ? null : { id: b.id, kind: 'call' };
-  if (shape.results && isClientResult(b) && b.type === 'tool_result' && b.toolUseId !== null)
-    return { id: b.toolUseId, kind: 'result' };
+/** The id a client call (or, when the shape checks them, a result) carries; null otherwise. */
+function idIn(b: Block, shape: IdShape): string | null {
+  if (isClientCall(b)) return b.id;
+  if (shape.results && isClientResult(b) && b.type === 'tool_result') return b.toolUseId;
   return null;
 }
+
+/** A block `idIn` found an id in: a call or a result. */
+const kindOf = (b: Block): BadId['kind'] => (isClientCall(b) ? 'call' : 'result');
 
 /**
  * The refused ids of turn `n`, in block order. Allocates nothing when every id fits.
@@ -128,9 +147,10 @@ export function badIdsInTurn(T: Turns, n: number, shape: IdShape): BadId[] | nul
     const msg = T.msgs[s] as Message;
     for (let bi = 0; bi < msg.blocks.length; bi++, pos++) {
       const block = msg.blocks[bi] as Block;
-      const x = idAndKind(block, shape);
-      const fault = x && idFault(shape, x.id);
-      if (x && fault) (out ??= []).push({ block, msg, blockIndex: bi, pos, ...x, fault });
+      const id = idIn(block, shape);
+      const fault = id === null ? null : idFault(shape, id);
+      if (id !== null && fault)
+        (out ??= []).push({ block, msg, blockIndex: bi, pos, id, kind: kindOf(block), fault });
     }
   }
   return out;
@@ -144,16 +164,18 @@ export function badIdsInRendered(m: RenderedMessage, shape: IdShape): BadId[] | 
   let out: BadId[] | null = null;
   let calls = 0;
   for (const it of m.items) {
-    const x = idAndKind(it.block, shape);
-    const pos = x?.kind === 'call' ? calls++ : 0;
-    const fault = x && idFault(shape, x.id);
-    if (x && fault)
+    const id = idIn(it.block, shape);
+    const kind = id === null ? null : kindOf(it.block);
+    const pos = kind === 'call' ? calls++ : 0;
+    const fault = id === null ? null : idFault(shape, id);
+    if (id !== null && kind !== null && fault)
       (out ??= []).push({
         block: it.block,
         msg: it.msg,
         blockIndex: it.blockIndex,
         pos,
-        ...x,
+        id,
+        kind,
         fault,
       });
   }
