@@ -58,11 +58,12 @@ export function packMessages(
     if (at) {
       packed.rawSpans = at.spans;
       if (at.many) packed.rawMany = true;
-      if (blocksOf) packed.blocksFromRaw = true;
-      // The source's length bounds the batch (the message's own text is as long to clone),
-      // unless the blocks stay behind.
-      if (blocksOf) chars += HEAD_CHARS;
-      else
+      // The blocks stay behind (the page rebuilds them); else the source's length bounds the
+      // batch (the message's own text is as long to clone).
+      if (blocksOf) {
+        packed.blocksFromRaw = true;
+        chars += HEAD_CHARS;
+      } else
         for (let k = 0; k < at.spans.length; k += 2)
           chars += (at.spans[k + 1] as number) - (at.spans[k] as number);
     } else if (raw !== undefined) {

@@ -55,14 +55,23 @@ export function SimulatorSplitter({
   share: number | null;
   onShare: (share: number | null) => void;
 }) {
-  const now = (el: Element) => {
-    const { column, sim } = parts(el);
-    return share ?? shareOf(sim, column);
-  };
+  // The share shown and stepped from: the chosen one, else the default cap's, measured.
+  const ref = useRef<HTMLDivElement>(null);
+  const [measured, setMeasured] = useState(0.32);
+  useEffect(() => {
+    if (share !== null || !ref.current || typeof ResizeObserver === 'undefined') return;
+    const { column, sim } = parts(ref.current);
+    if (!column || !sim) return;
+    const ro = new ResizeObserver(() => setMeasured(shareOf(sim, column)));
+    ro.observe(sim);
+    ro.observe(column);
+    return () => ro.disconnect();
+  }, [share]);
+  const current = share ?? measured;
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     const key: Record<string, () => number | null> = {
-      ArrowUp: () => clamp(now(e.currentTarget) - STEP),
-      ArrowDown: () => clamp(now(e.currentTarget) + STEP),
+      ArrowUp: () => clamp(current - STEP),
+      ArrowDown: () => clamp(current + STEP),
       Home: () => SIM_SHARE_MIN,
       End: () => SIM_SHARE_MAX,
       Enter: () => null,
@@ -93,19 +102,7 @@ export function SimulatorSplitter({
     target.addEventListener('pointerup', up);
     target.addEventListener('pointercancel', up);
   };
-  // The share shown to assistive technology: the chosen one, else the default cap's, measured.
-  const ref = useRef<HTMLDivElement>(null);
-  const [measured, setMeasured] = useState(0.32);
-  useEffect(() => {
-    if (share !== null || !ref.current || typeof ResizeObserver === 'undefined') return;
-    const { column, sim } = parts(ref.current);
-    if (!column || !sim) return;
-    const ro = new ResizeObserver(() => setMeasured(shareOf(sim, column)));
-    ro.observe(sim);
-    ro.observe(column);
-    return () => ro.disconnect();
-  }, [share]);
-  const pct = Math.round((share ?? measured) * 100);
+  const pct = Math.round(current * 100);
   return (
     <div
       ref={ref}

@@ -12,22 +12,24 @@ import type { Turns } from './turns.ts';
 
 /** One provider's constraint on tool call ids. */
 export interface IdShape {
-  /** The pattern every id must match whole, or null when only the length is checked. */
-  pattern: RegExp | null;
+  /**
+   * Whether an id's characters are ones the provider takes (a test of the whole id, as its
+   * schema's pattern), or null when only the length is checked. A loop, not a regex, where it
+   * can be: it runs for every id of every check.
+   */
+  chars: ((id: string) => boolean) | null;
   /** The most characters an id may have (UTF-16 code units, as the providers count). */
   max: number;
   /** Whether the ids that results name are checked too (else only the calls' own ids). */
   results: boolean;
   /** Ids are exactly `max` letters and digits (Mistral): a fitting id is a digest. */
   fixed?: boolean;
-  /** `pattern.test` without a regex, where one is written (it runs for every id of every check). */
-  test?: (id: string) => boolean;
 }
 
-/** Letters, digits, `_` and `-` (A18, B10). */
-const WORD_ID = /^[a-zA-Z0-9_-]+$/;
-
-/** `WORD_ID.test(id)` as a loop over the characters (a property test holds them equal). */
+/**
+ * A18, B10: letters, digits, `_` and `-` (`/^[a-zA-Z0-9_-]+$/`), as a loop over the characters
+ * (a property test holds them equal).
+ */
 export function isWordId(id: string): boolean {
   if (id.length === 0) return false;
   for (let i = 0; i < id.length; i++) {
@@ -45,15 +47,15 @@ export function isWordId(id: string): boolean {
  */
 export const ID_SHAPES: Readonly<Partial<Record<ProviderId, IdShape>>> = {
   // A18: the pattern only (no length limit captured); results too (inferred, see the catalogue).
-  anthropic: { pattern: WORD_ID, test: isWordId, max: Infinity, results: true },
+  anthropic: { chars: isWordId, max: Infinity, results: true },
   // B10: ToolUseBlock / ToolResultBlock toolUseId, 1–64 characters of that pattern.
-  bedrock: { pattern: WORD_ID, test: isWordId, max: 64, results: true },
+  bedrock: { chars: isWordId, max: 64, results: true },
   // O10: the calls' own ids (every capture is `tool_calls[K].id`, met first).
-  'openai-chat': { pattern: null, max: 40, results: false },
+  'openai-chat': { chars: null, max: 40, results: false },
   // R8: calls and outputs; the characters are not checked.
-  'openai-responses': { pattern: null, max: 64, results: true },
+  'openai-responses': { chars: null, max: 64, results: true },
   // M4: mistral-common checks the calls' ids and the ids tool messages name.
-  mistral: { pattern: /^[a-zA-Z0-9]{9}$/, max: 9, results: true, fixed: true },
+  mistral: { chars: (id) => /^[a-zA-Z0-9]{9}$/.test(id), max: 9, results: true, fixed: true },
 };
 
 /** The shape of a provider with a known id rule (throws for one without: a programming error). */
@@ -89,7 +91,7 @@ export function fittingId(shape: IdShape, id: string, taken: (x: string) => bool
     let x: string;
     if (shape.fixed === true) x = digest(key, shape.max);
     else {
-      x = shape.pattern === null ? id : id.replace(/[^a-zA-Z0-9_-]/g, '_') || 'id';
+      x = shape.chars === null ? id : id.replace(/[^a-zA-Z0-9_-]/g, '_') || 'id';
       if (x.length > shape.max || salt > 0)
         x = `${x.slice(0, Math.min(x.length, shape.max - 9))}_${digest(key, 8)}`;
     }
@@ -108,7 +110,7 @@ export interface IdFault {
  * @returns null when the id fits (an absent id is another rule: A17, O9, R7)
  */
 export function idFault(shape: IdShape, id: string): IdFault | null {
-  const pattern = shape.pattern !== null && !(shape.test ? shape.test(id) : shape.pattern.test(id));
+  const pattern = shape.chars !== null && !shape.chars(id);
   const long = id.length > shape.max;
   return pattern || long ? { pattern, long } : null;
 }
@@ -165,10 +167,11 @@ export function badIdsInRendered(m: RenderedMessage, shape: IdShape): BadId[] | 
   let calls = 0;
   for (const it of m.items) {
     const id = idIn(it.block, shape);
-    const kind = id === null ? null : kindOf(it.block);
+    if (id === null) continue;
+    const kind = kindOf(it.block);
     const pos = kind === 'call' ? calls++ : 0;
-    const fault = id === null ? null : idFault(shape, id);
-    if (id !== null && kind !== null && fault)
+    const fault = idFault(shape, id);
+    if (fault)
       (out ??= []).push({
         block: it.block,
         msg: it.msg,
