@@ -21,7 +21,8 @@ import type { Message, ProviderId, Transcript, UsageRecord } from '../model/type
 import { CANCELLED, type InspectClient, type InspectListener } from './clientApi.ts';
 import { ClientSweeps } from './clientSweeps.ts';
 import { unpackEvictionParts } from './evictionParts.ts';
-import { joinLists, joinTranscript, unpackMessages, type SourceBytes } from './pack.ts';
+import { joinLists, joinTranscript } from './pack.ts';
+import { unpackMessages, type SourceBytes } from './packMessages.ts';
 import type { InspectRequest, Inspection, WorkerRequest, WorkerResponse } from './protocol.ts';
 import { NO_SINK, type AnswerSink } from './sink.ts';
 import { createSyncClient } from './syncClient.ts';

@@ -1,80 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { generate } from '../../scripts/gen.ts';
-import { parserFor } from '../model/parse/registry.ts';
 import { inspect } from './inspect.ts';
-import {
-  joinLists,
-  joinTranscript,
-  LIST_BATCH,
-  packMessages,
-  stripLists,
-  stripTranscript,
-  unpackMessages,
-} from './pack.ts';
+import { joinLists, joinTranscript, LIST_BATCH, stripLists, stripTranscript } from './pack.ts';
+import { packMessages, unpackMessages } from './packMessages.ts';
 
 const text = generate({ format: 'claude-code-jsonl', messages: 300, seed: 3 });
 
-describe('pack', () => {
-  it('batches of messages stop at the character budget (at least one message each)', () => {
-    const r = inspect({ text, name: 'log.jsonl', format: null, provider: null });
-    if (!r.ok) throw new Error('no analysis');
-    const msgs = r.analysis.transcript.messages;
-    const got: number[] = [];
-    for (let from = 0; from < msgs.length; ) {
-      const b = packMessages(msgs, from, from + 1000, 5000);
-      expect(b.length).toBeGreaterThan(0);
-      const chars = b.map((m) => m.rawJson?.length ?? 0);
-      // Only the last message may take the batch past the budget.
-      expect(chars.slice(0, -1).reduce((a, c) => a + c, 0)).toBeLessThan(5000);
-      got.push(...b.map((m) => m.rawIndex));
-      from += b.length;
-    }
-    expect(got).toEqual(msgs.map((m) => m.rawIndex));
-  });
-
-  it('raws sent as byte spans count their bytes against the same budget', () => {
-    const r = inspect({ text, name: 'log.jsonl', format: null, provider: null });
-    if (!r.ok) throw new Error('no analysis');
-    const msgs = r.analysis.transcript.messages;
-    const spans = new Map<unknown, [number, number]>();
-    for (const m of msgs) if (!Array.isArray(m.raw)) spans.set(m.raw, [0, 1000]);
-    const b = packMessages(msgs, 0, 1000, 5000, spans);
-    expect(b.length).toBeGreaterThan(0);
-    expect(b.length).toBeLessThan(msgs.length);
-    const bytes = b.map((m) =>
-      m.rawSpans ? (m.rawSpans.length / 2) * 1000 : (m.rawJson?.length ?? 0),
-    );
-    expect(bytes.slice(0, -1).reduce((a, c) => a + c, 0)).toBeLessThan(5000);
-    expect(b.some((m) => m.rawSpans)).toBe(true);
-  });
-
-  it('a log whose format rebuilds blocks goes without them; the page rebuilds the same (issue 20)', () => {
-    const r = inspect({ text, name: 'log.jsonl', format: null, provider: null });
-    if (!r.ok) throw new Error('no analysis');
-    const msgs = r.analysis.transcript.messages;
-    // Each line's span in the text's bytes, as a streamed file gives them.
-    const bytes = new TextEncoder().encode(text);
-    const lines = text.split('\n');
-    const spans = new Map<unknown, [number, number]>();
-    const values = r.parsed.transcript.raw as unknown[];
-    let at = 0;
-    let k = 0;
-    for (const line of lines) {
-      const n = new TextEncoder().encode(line).length;
-      if (line.trim()) spans.set(values[k++], [at, at + n]);
-      at += n + 1;
-    }
-    const blocksOf = parserFor('claude-code-jsonl')?.blocksOf;
-    const packed = structuredClone(packMessages(msgs, 0, msgs.length, Infinity, spans, blocksOf));
-    expect(packed.every((m) => m.blocksFromRaw && m.blocks === undefined)).toBe(true);
-    // Nothing rebuilt before a block is read; then exactly the parse's blocks and raws.
-    const back = unpackMessages(packed, { bytes }, blocksOf);
-    expect(Object.getOwnPropertyDescriptor(back[5], 'blocks')?.get).toBeDefined();
-    expect(back.map((m) => m.blocks)).toEqual(msgs.map((m) => m.blocks));
-    expect(back.map((m) => m.raw)).toEqual(msgs.map((m) => m.raw));
-    expect(back.map((m) => ({ ...m }))).toEqual(msgs.map((m) => ({ ...m })));
-  });
-
+describe('pack: the transcript and its lists', () => {
   it('a round trip through the compact form gives the same inspection', () => {
     const r = inspect({ text, name: 'log.jsonl', format: null, provider: null });
     expect(r.ok).toBe(true);
@@ -84,6 +16,7 @@ describe('pack', () => {
     const batches = [packMessages(msgs, 0, 100), packMessages(msgs, 100, 1000)].map((b) =>
       structuredClone(b),
     );
+    expect(batches.map((b) => b.count)).toEqual([100, msgs.length - 100]);
     const head = structuredClone(stripTranscript(r));
     const back = joinTranscript(
       head,
@@ -114,16 +47,6 @@ describe('pack', () => {
     if (!back.ok) throw new Error('join failed');
     expect({ ...back.analysis.transcript }.raw).toBeUndefined();
     expect(back.analysis.transcript.raw).toEqual(r.analysis.transcript.raw);
-  });
-
-  it('sends each message’s source JSON as text, not as objects', () => {
-    const r = inspect({ text, name: 'log.jsonl', format: null, provider: null });
-    if (!r.ok) throw new Error('parse failed');
-    const [p] = packMessages(r.analysis.transcript.messages, 0, 1);
-    expect(typeof p?.rawJson).toBe('string');
-    expect(p && 'raw' in p).toBe(false);
-    const s = stripTranscript(r);
-    expect(s.ok && s.analysis.transcript.messages).toEqual([]);
   });
 
   it('pairs and exchanges posted in batches join back into the same analysis', () => {

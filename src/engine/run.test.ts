@@ -10,7 +10,8 @@ import {
   selectPairsOfBlock,
 } from '../state/selectors.ts';
 import { WORKER_EVICTION_MIN } from './evictionParts.ts';
-import { joinLists, joinTranscript, unpackMessages } from './pack.ts';
+import { joinLists, joinTranscript } from './pack.ts';
+import { packedRows, unpackMessages } from './packMessages.ts';
 import type { WorkerResponse } from './protocol.ts';
 import { resetRun, runRequest } from './run.ts';
 
@@ -50,11 +51,11 @@ describe('a streamed file through the worker loop', () => {
     const bytes = res.textBytes;
     expect(new TextDecoder().decode(bytes)).toBe(text);
     // Each message names its source lines in those bytes, not a copy of their JSON (issue 20).
-    const packed = posts.flatMap((m) => (m.kind === 'messages' ? m.messages : []));
-    expect(packed.every((m) => m.rawJson === undefined && m.rawSpans !== undefined)).toBe(true);
+    const packed = posts.flatMap((m) => (m.kind === 'messages' ? packedRows(m.messages) : []));
+    expect(packed.every((m) => m.rawJson === null && m.spans.length >= 2)).toBe(true);
     expect(packed.some((m) => m.rawMany)).toBe(true); // a reply's lines merged into one message
     // Sent without their blocks (the Claude Code format rebuilds them from raw, issue 20).
-    expect(packed.every((m) => m.blocksFromRaw && m.blocks === undefined)).toBe(true);
+    expect(packed.every((m) => m.blocks === null)).toBe(true);
     const held = { bytes: null as Uint8Array | null };
     const messages = posts.flatMap((m) =>
       m.kind === 'messages' ? unpackMessages(m.messages, held, parserFor(m.format)?.blocksOf) : [],

@@ -13,15 +13,8 @@ import type { Result } from '../model/types.ts';
 import { WORKER_EVICTION_MIN } from './evictionParts.ts';
 import { parserFor } from '../model/parse/registry.ts';
 import { parseStage, safeAnalyze, safeParseDoc } from './inspect.ts';
-import {
-  LIST_BATCH,
-  MESSAGE_BATCH,
-  MESSAGE_BATCH_CHARS,
-  packMessages,
-  type RawSpans,
-  stripLists,
-  stripTranscript,
-} from './pack.ts';
+import { LIST_BATCH, stripLists, stripTranscript } from './pack.ts';
+import { MESSAGE_BATCH, MESSAGE_BATCH_CHARS, packMessages, type RawSpans } from './packMessages.ts';
 import type { Inspection, WorkerRequest } from './protocol.ts';
 import { idOf, run, stage, yieldNow, type Post, type Running } from './runState.ts';
 import { sendEviction, type Sent } from './runEviction.ts';
@@ -258,7 +251,7 @@ async function sendMessages(
       blocksOf,
     );
     r.post({ id, kind: 'messages', from, format, messages });
-    from += messages.length;
+    from += messages.count;
     if (req.file)
       r.progress({
         phase: 'transfer',

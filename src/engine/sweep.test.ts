@@ -24,7 +24,8 @@ import {
   SWEEP_PENDING,
 } from '../state/eviction.ts';
 import { WORKER_EVICTION_MIN, unpackEvictionParts } from './evictionParts.ts';
-import { joinLists, joinTranscript, unpackMessages } from './pack.ts';
+import { joinLists, joinTranscript } from './pack.ts';
+import { unpackMessages } from './packMessages.ts';
 import type { WorkerResponse } from './protocol.ts';
 import { resetRun, runRequest, runSweep } from './run.ts';
 

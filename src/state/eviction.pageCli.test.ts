@@ -17,7 +17,8 @@ import {
 } from './eviction.ts';
 import { selectFaulted } from './faults.ts';
 import { selectTokens, primeTokens } from './selectors.ts';
-import { joinTranscript, unpackMessages } from '../engine/pack.ts';
+import { joinTranscript } from '../engine/pack.ts';
+import { unpackMessages } from '../engine/packMessages.ts';
 import type { Inspection, WorkerResponse } from '../engine/protocol.ts';
 import { resetRun, runRequest } from '../engine/run.ts';
 

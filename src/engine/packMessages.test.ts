@@ -1,0 +1,160 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { generate } from '../../scripts/gen.ts';
+import { parserFor } from '../model/parse/registry.ts';
+import { arbBlock } from '../model/testing/arbitraries.ts';
+import type { Message, MessageMeta, Role } from '../model/types.ts';
+import { inspect } from './inspect.ts';
+import { packedRows, packMessages, unpackMessages } from './packMessages.ts';
+
+const text = generate({ format: 'claude-code-jsonl', messages: 300, seed: 3 });
+
+function analysed() {
+  const r = inspect({ text, name: 'log.jsonl', format: null, provider: null });
+  if (!r.ok) throw new Error('no analysis');
+  return r;
+}
+
+/** Each JSON Lines record's byte span in `text`, by its parsed value (as a streamed file gives). */
+function lineSpans(values: unknown[]): Map<unknown, [number, number]> {
+  const spans = new Map<unknown, [number, number]>();
+  let at = 0;
+  let k = 0;
+  for (const line of text.split('\n')) {
+    const n = new TextEncoder().encode(line).length;
+    if (line.trim()) spans.set(values[k++], [at, at + n]);
+    at += n + 1;
+  }
+  return spans;
+}
+
+const arbMeta: fc.Arbitrary<MessageMeta> = fc.record(
+  {
+    sidechain: fc.boolean(),
+    compactSummary: fc.boolean(),
+    sourceId: fc.string(),
+    timestamp: fc.string(),
+    usageOutputTokens: fc.nat(),
+    reasoning: fc.string(),
+  },
+  { requiredKeys: [], noNullPrototype: true },
+);
+
+/** Messages with every optional field present or not (raws JSON values, or undefined). */
+const arbMessages: fc.Arbitrary<Message[]> = fc
+  .array(
+    fc.record(
+      {
+        rawIndex: fc.nat(),
+        rawLine: fc.nat(),
+        path: fc.string(),
+        role: fc.constantFrom<Role>('system', 'developer', 'user', 'assistant', 'tool'),
+        stringContent: fc.boolean(),
+        blocks: fc.array(arbBlock, { maxLength: 3 }),
+        raw: fc.option(fc.jsonValue(), { nil: undefined }),
+        meta: arbMeta,
+      },
+      { requiredKeys: ['rawIndex', 'path', 'role', 'blocks', 'raw'], noNullPrototype: true },
+    ),
+    { maxLength: 12 },
+  )
+  .map((ms) => ms.map((m, index) => ({ index, ...m }) as Message));
+
+describe('packMessages (issue 20: messages in columns)', () => {
+  it('pack → structured clone → unpack is the identity, in batches of any size', () => {
+    fc.assert(
+      fc.property(arbMessages, fc.integer({ min: 1, max: 5 }), (msgs, size) => {
+        const back: Message[] = [];
+        for (let from = 0; from < msgs.length; ) {
+          const b = structuredClone(packMessages(msgs, from, from + size));
+          expect(b.count).toBeGreaterThan(0);
+          back.push(...unpackMessages(b));
+          from += b.count;
+        }
+        // Spreads read the lazy fields as plain values (as faults and eviction copy messages).
+        const json = (v: unknown) => (v === undefined ? v : JSON.parse(JSON.stringify(v)));
+        expect(back.map((m) => ({ ...m }))).toStrictEqual(
+          // Blocks go by structured clone, raws as JSON.
+          msgs.map((m) => ({ ...m, raw: json(m.raw), blocks: structuredClone(m.blocks) })),
+        );
+      }),
+    );
+  });
+
+  it('batches stop at the character budget (at least one message each)', () => {
+    const msgs = analysed().analysis.transcript.messages;
+    const got: number[] = [];
+    for (let from = 0; from < msgs.length; ) {
+      const b = packMessages(msgs, from, from + 1000, 5000);
+      expect(b.count).toBeGreaterThan(0);
+      const chars = packedRows(b).map((m) => m.rawJson?.length ?? 0);
+      // Only the last message may take the batch past the budget.
+      expect(chars.slice(0, -1).reduce((a, c) => a + c, 0)).toBeLessThan(5000);
+      got.push(...b.rawIndex);
+      from += b.count;
+    }
+    expect(got).toEqual(msgs.map((m) => m.rawIndex));
+  });
+
+  it('raws sent as byte spans count their bytes against the same budget', () => {
+    const msgs = analysed().analysis.transcript.messages;
+    const spans = new Map<unknown, [number, number]>();
+    for (const m of msgs) if (!Array.isArray(m.raw)) spans.set(m.raw, [0, 1000]);
+    const b = packMessages(msgs, 0, 1000, 5000, spans);
+    expect(b.count).toBeGreaterThan(0);
+    expect(b.count).toBeLessThan(msgs.length);
+    const rows = packedRows(b);
+    const bytes = rows.map((m) =>
+      m.spans.length ? (m.spans.length / 2) * 1000 : (m.rawJson?.length ?? 0),
+    );
+    expect(bytes.slice(0, -1).reduce((a, c) => a + c, 0)).toBeLessThan(5000);
+    expect(rows.some((m) => m.spans.length > 0)).toBe(true);
+  });
+
+  it('a log whose format rebuilds blocks goes without them; the page rebuilds the same', () => {
+    const r = analysed();
+    const msgs = r.analysis.transcript.messages;
+    const spans = lineSpans(r.parsed.transcript.raw as unknown[]);
+    const bytes = new TextEncoder().encode(text);
+    const blocksOf = parserFor('claude-code-jsonl')?.blocksOf;
+    const packed = structuredClone(packMessages(msgs, 0, msgs.length, Infinity, spans, blocksOf));
+    expect(packedRows(packed).every((m) => m.blocks === null && m.rawJson === null)).toBe(true);
+    expect(packed.blocks.every((b) => b === null)).toBe(true);
+    // Nothing rebuilt before a block is read; then exactly the parse's blocks and raws.
+    const back = unpackMessages(packed, { bytes }, blocksOf);
+    const lazy = (m: Message | undefined, key: 'raw' | 'blocks') =>
+      m && Object.getOwnPropertyDescriptor(m, key)?.get;
+    expect(lazy(back[5], 'blocks')).toBeDefined();
+    // One accessor for every message (per-message closures gave each its own shape).
+    expect(lazy(back[5], 'blocks')).toBe(lazy(back[6], 'blocks'));
+    expect(lazy(back[5], 'raw')).toBe(lazy(back[6], 'raw'));
+    expect(back.map((m) => m.blocks)).toEqual(msgs.map((m) => m.blocks));
+    expect(back.map((m) => m.raw)).toEqual(msgs.map((m) => m.raw));
+    expect(back.map((m) => ({ ...m }))).toEqual(msgs.map((m) => ({ ...m })));
+    // Once read, a plain data property (writable, as before packing).
+    expect(lazy(back[5], 'blocks')).toBeUndefined();
+    const m = back[7] as Message;
+    m.raw = { replaced: true };
+    expect(m.raw).toEqual({ replaced: true });
+  });
+
+  it('a raw sent as spans is undefined until the bytes arrive', () => {
+    const r = analysed();
+    const msgs = r.analysis.transcript.messages;
+    const source = { bytes: null as Uint8Array | null };
+    const spans = lineSpans(r.parsed.transcript.raw as unknown[]);
+    const back = unpackMessages(packMessages(msgs, 0, 3, Infinity, spans), source);
+    expect(back[0]?.raw).toBeUndefined();
+    source.bytes = new TextEncoder().encode(text);
+    expect(back[1]?.raw).toEqual(msgs[1]?.raw);
+  });
+
+  it('sends each message’s source JSON as text and its blocks as they are', () => {
+    const msgs = analysed().analysis.transcript.messages;
+    const b = packMessages(msgs, 0, 2);
+    expect(b.count).toBe(2);
+    expect(b.rawJson).toEqual(msgs.slice(0, 2).map((m) => JSON.stringify(m.raw)));
+    expect(b.blocks).toEqual(msgs.slice(0, 2).map((m) => m.blocks));
+    expect(b.index).toBeInstanceOf(Int32Array);
+  });
+});

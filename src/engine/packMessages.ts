@@ -1,0 +1,311 @@
+/**
+ * Messages as the worker sends them to the page (issue 20), in columns (`PackedMessages`): a
+ * structured clone of one object per message (and of its meta) was the worker's longest post
+ * and, on the page, tens of deserialising tasks; typed arrays and flat string lists clone and
+ * rebuild about five times faster. `raw` goes as JSON text, or for a streamed JSON Lines file as
+ * byte spans of the file's bytes (transferred with the answer); a format that rebuilds blocks
+ * from raw (`blocksOf`) sends none. On the page, `raw` and such `blocks` are computed when first
+ * read, through accessors shared by every message (per-message closures and `delete` made each
+ * message an object of its own shape). `packMessages` and `unpackMessages` are inverses
+ * (packMessages.test.ts).
+ */
+import type { Block, Message, MessageMeta, Role } from '../model/types.ts';
+import type { PackedMessages } from './protocol.ts';
+
+/** Messages per postMessage: ≈ 10–40 ms of deserialising on the page for Claude Code lines. */
+export const MESSAGE_BATCH = 1500;
+
+/** Characters of source JSON per postMessage (≈ 10–25 ms of deserialising on the page). */
+export const MESSAGE_BATCH_CHARS = 1_500_000;
+
+/** The byte span [start, end) of each JSON Lines record's value in the file's bytes, by value. */
+export type RawSpans = ReadonlyMap<unknown, [number, number]>;
+
+/** The file's bytes, once they arrive (with the answer), for raws sent as spans. */
+export interface SourceBytes {
+  bytes: Uint8Array | null;
+}
+
+/** What a message sent without its blocks counts against a batch's `maxChars` (a few fields). */
+const HEAD_CHARS = 200;
+
+/** `PackedMessages.role` codes. */
+const ROLES: readonly Role[] = ['system', 'developer', 'user', 'assistant', 'tool'];
+
+/** `PackedMessages.flags` bits: an optional boolean takes two (present, value). */
+const F = {
+  blocksFromRaw: 1,
+  rawMany: 2,
+  meta: 4,
+  stringContentSet: 8,
+  stringContent: 16,
+  sidechainSet: 32,
+  sidechain: 64,
+  compactSummarySet: 128,
+  compactSummary: 256,
+} as const;
+
+// Every field of Message and MessageMeta has a column: adding one fails to compile here.
+type Packed = 'index' | 'rawIndex' | 'rawLine' | 'path' | 'role' | 'stringContent';
+const allMessageFields: [Exclude<keyof Message, Packed | 'blocks' | 'raw' | 'meta'>] extends [never]
+  ? true
+  : never = true;
+type MetaPacked = 'sidechain' | 'compactSummary' | 'sourceId' | 'timestamp' | 'reasoning';
+const allMetaFields: [Exclude<keyof MessageMeta, MetaPacked | 'usageOutputTokens'>] extends [never]
+  ? true
+  : never = true;
+void allMessageFields;
+void allMetaFields;
+
+/** An empty batch of `n` rows. */
+function emptyBatch(n: number): PackedMessages {
+  return {
+    count: 0,
+    index: new Int32Array(n),
+    rawIndex: new Int32Array(n),
+    rawLine: new Int32Array(n),
+    role: new Uint8Array(n),
+    flags: new Uint16Array(n),
+    path: [],
+    rawJson: [],
+    spanAt: new Int32Array(n + 1),
+    spans: new Float64Array(0),
+    blocks: [],
+    sourceId: [],
+    timestamp: [],
+    reasoning: [],
+    usageOutputTokens: new Float64Array(n),
+  };
+}
+
+/** An optional boolean as its two flag bits. */
+const bool = (v: boolean | undefined, set: number, on: number) =>
+  v === undefined ? 0 : v ? set | on : set;
+
+/** Row k's head fields and meta (everything but raw and blocks). */
+function putHead(b: PackedMessages, k: number, m: Message): number {
+  b.index[k] = m.index;
+  b.rawIndex[k] = m.rawIndex;
+  b.rawLine[k] = m.rawLine ?? -1;
+  b.role[k] = ROLES.indexOf(m.role);
+  b.path.push(m.path);
+  const meta = m.meta;
+  b.sourceId.push(meta?.sourceId ?? null);
+  b.timestamp.push(meta?.timestamp ?? null);
+  b.reasoning.push(meta?.reasoning ?? null);
+  b.usageOutputTokens[k] = meta?.usageOutputTokens ?? NaN;
+  return (
+    bool(m.stringContent, F.stringContentSet, F.stringContent) |
+    (meta
+      ? F.meta |
+        bool(meta.sidechain, F.sidechainSet, F.sidechain) |
+        bool(meta.compactSummary, F.compactSummarySet, F.compactSummary)
+      : 0)
+  );
+}
+
+/**
+ * Messages [from, to) in columns, stopping after the message that brings the JSON text (or its
+ * source's bytes, sent as spans) to `maxChars` characters (at least one message).
+ * Cost: one JSON.stringify per message (worker). With `spans` (a streamed JSON Lines file whose
+ * bytes the page gets), a `raw` that is a record's value, or a list of records' values, goes as
+ * their byte spans instead: nothing to stringify, copy or keep twice; the page parses the span
+ * when `raw` is read. With `blocksOf` too (the format rebuilds blocks from raw), such a message
+ * goes without its blocks, the bulk of its structured clone in the worker and on the page.
+ */
+export function packMessages(
+  messages: readonly Message[],
+  from: number,
+  to: number,
+  maxChars = Infinity,
+  spans: RawSpans | null = null,
+  blocksOf: ((raw: unknown) => Block[]) | undefined = undefined,
+): PackedMessages {
+  const end = Math.min(to, messages.length);
+  const b = emptyBatch(Math.max(0, end - from));
+  const flat: number[] = [];
+  let chars = 0;
+  let k = 0;
+  for (let i = from; i < end && chars < maxChars; i++, k++) {
+    const m = messages[i] as Message;
+    let flags = putHead(b, k, m);
+    const at = spans ? spansOf(m.raw, spans) : null;
+    let json: string | null = null;
+    if (at) {
+      for (const x of at.spans) flat.push(x);
+      if (at.many) flags |= F.rawMany;
+      // The blocks stay behind (the page rebuilds them); else the source's length bounds the
+      // batch (the message's own text is as long to clone).
+      if (blocksOf) {
+        flags |= F.blocksFromRaw;
+        chars += HEAD_CHARS;
+      } else
+        for (let s = 0; s < at.spans.length; s += 2)
+          chars += (at.spans[s + 1] as number) - (at.spans[s] as number);
+    } else if (m.raw !== undefined) {
+      json = JSON.stringify(m.raw);
+      chars += json.length;
+    }
+    b.rawJson.push(json);
+    b.spanAt[k + 1] = flat.length;
+    b.blocks.push(flags & F.blocksFromRaw ? null : m.blocks);
+    b.flags[k] = flags;
+  }
+  return trim(b, k, flat);
+}
+
+/** The batch cut to its `count` rows, with its spans. */
+function trim(b: PackedMessages, count: number, flat: number[]): PackedMessages {
+  const cut = <T extends Int32Array | Uint8Array | Uint16Array | Float64Array>(a: T, n = count) =>
+    a.length === n ? a : (a.subarray(0, n).slice() as T);
+  return {
+    ...b,
+    count,
+    index: cut(b.index),
+    rawIndex: cut(b.rawIndex),
+    rawLine: cut(b.rawLine),
+    role: cut(b.role),
+    flags: cut(b.flags),
+    spanAt: cut(b.spanAt, count + 1),
+    spans: Float64Array.from(flat),
+    usageOutputTokens: cut(b.usageOutputTokens),
+  };
+}
+
+/** `raw` as the flat [start, end, …] spans of the records it is (many: a list of records). */
+function spansOf(raw: unknown, spans: RawSpans): { spans: number[]; many: boolean } | null {
+  const one = spans.get(raw);
+  if (one) return { spans: [one[0], one[1]], many: false };
+  if (!Array.isArray(raw) || raw.length === 0) return null;
+  const flat: number[] = [];
+  for (const v of raw) {
+    const s = spans.get(v);
+    if (!s) return null;
+    flat.push(s[0], s[1]);
+  }
+  return { spans: flat, many: true };
+}
+
+/** What a message's lazy `raw` and `blocks` are computed from (hidden under LAZY). */
+interface Lazy {
+  batch: PackedMessages;
+  k: number;
+  source: SourceBytes;
+  blocksOf: ((raw: unknown) => Block[]) | undefined;
+}
+
+const LAZY = Symbol('lazy');
+type WithLazy = Message & { [LAZY]: Lazy };
+
+/** Replace an accessor by the plain data property it computed (or was given). */
+function settle(m: Message, key: 'raw' | 'blocks', value: unknown): unknown {
+  Object.defineProperty(m, key, { value, writable: true, enumerable: true, configurable: true });
+  return value;
+}
+
+/** Row k's raw: its JSON text parsed, or its spans of the source's bytes (undefined before). */
+function rawOf({ batch, k, source }: Lazy): unknown {
+  const json = batch.rawJson[k];
+  const a = batch.spanAt[k] as number;
+  const z = batch.spanAt[k + 1] as number;
+  if (a === z) return json === null || json === undefined ? undefined : JSON.parse(json);
+  const bytes = source.bytes;
+  if (!bytes) return undefined;
+  const decoder = new TextDecoder();
+  const values: unknown[] = [];
+  for (let s = a; s < z; s += 2)
+    values.push(JSON.parse(decoder.decode(bytes.subarray(batch.spans[s], batch.spans[s + 1]))));
+  return (batch.flags[k] as number) & F.rawMany ? values : values[0];
+}
+
+// One pair of accessors for every message, so messages share their shape.
+const RAW: PropertyDescriptor = {
+  configurable: true,
+  enumerable: true,
+  get(this: WithLazy) {
+    return settle(this, 'raw', rawOf(this[LAZY]));
+  },
+  set(this: Message, v: unknown) {
+    settle(this, 'raw', v);
+  },
+};
+const BLOCKS: PropertyDescriptor = {
+  configurable: true,
+  enumerable: true,
+  get(this: WithLazy) {
+    const of = this[LAZY].blocksOf;
+    return settle(this, 'blocks', of ? of(this.raw) : []);
+  },
+  set(this: Message, v: unknown) {
+    settle(this, 'blocks', v);
+  },
+};
+
+/** Row k's meta, or undefined. */
+function metaOf(b: PackedMessages, k: number, flags: number): MessageMeta | undefined {
+  if (!(flags & F.meta)) return undefined;
+  const meta: MessageMeta = {};
+  if (flags & F.sidechainSet) meta.sidechain = (flags & F.sidechain) !== 0;
+  if (flags & F.compactSummarySet) meta.compactSummary = (flags & F.compactSummary) !== 0;
+  const id = b.sourceId[k];
+  if (id != null) meta.sourceId = id;
+  const ts = b.timestamp[k];
+  if (ts != null) meta.timestamp = ts;
+  const out = b.usageOutputTokens[k] as number;
+  if (!Number.isNaN(out)) meta.usageOutputTokens = out;
+  const reasoning = b.reasoning[k];
+  if (reasoning != null) meta.reasoning = reasoning;
+  return meta;
+}
+
+/**
+ * The messages of a batch, whose `raw` parses its JSON text (or its spans of `source.bytes`,
+ * which must have arrived by then) when first read; a message sent without its blocks rebuilds
+ * them from its raw with `blocksOf` when they are first read.
+ */
+export function unpackMessages(
+  batch: PackedMessages,
+  source: SourceBytes = { bytes: null },
+  blocksOf: ((raw: unknown) => Block[]) | undefined = undefined,
+): Message[] {
+  const out: Message[] = [];
+  for (let k = 0; k < batch.count; k++) {
+    const flags = batch.flags[k] as number;
+    const m = {
+      index: batch.index[k] as number,
+      rawIndex: batch.rawIndex[k] as number,
+      path: batch.path[k] as string,
+      role: ROLES[batch.role[k] as number] as Role,
+    } as Message;
+    const line = batch.rawLine[k] as number;
+    if (line >= 0) m.rawLine = line;
+    if (flags & F.stringContentSet) m.stringContent = (flags & F.stringContent) !== 0;
+    const meta = metaOf(batch, k, flags);
+    if (meta) m.meta = meta;
+    Object.defineProperty(m, LAZY, { value: { batch, k, source, blocksOf } satisfies Lazy });
+    Object.defineProperty(m, 'raw', RAW);
+    const blocks = batch.blocks[k];
+    if (blocks) m.blocks = blocks;
+    else Object.defineProperty(m, 'blocks', BLOCKS);
+    out.push(m);
+  }
+  return out;
+}
+
+/** Row k of a batch as plain fields: how its raw and blocks were sent (tests, debugging). */
+export function packedRow(
+  b: PackedMessages,
+  k: number,
+): { rawJson: string | null; spans: number[]; rawMany: boolean; blocks: Block[] | null } {
+  const flags = b.flags[k] as number;
+  return {
+    rawJson: b.rawJson[k] ?? null,
+    spans: [...b.spans.subarray(b.spanAt[k], b.spanAt[k + 1])],
+    rawMany: (flags & F.rawMany) !== 0,
+    blocks: (flags & F.blocksFromRaw) === 0 ? (b.blocks[k] ?? null) : null,
+  };
+}
+
+/** Every row of a batch as `packedRow` gives it. */
+export const packedRows = (b: PackedMessages) =>
+  Array.from({ length: b.count }, (_, k) => packedRow(b, k));
