@@ -22,6 +22,7 @@ import { CANCELLED, type InspectClient, type InspectListener } from './clientApi
 import { ClientSweeps } from './clientSweeps.ts';
 import { unpackEvictionParts } from './evictionParts.ts';
 import { joinLists, joinTranscript } from './pack.ts';
+import { unpackLists } from './packLists.ts';
 import { unpackMessages, type SourceBytes } from './packMessages.ts';
 import type { InspectRequest, Inspection, WorkerRequest, WorkerResponse } from './protocol.ts';
 import { NO_SINK, type AnswerSink } from './sink.ts';
@@ -142,12 +143,14 @@ class WorkerClient implements InspectClient {
         for (const m of unpackMessages(msg.messages, p.source, parserFor(msg.format)?.blocksOf))
           p.messages.push(m);
         return;
-      case 'lists':
+      case 'lists': {
         if (p.recount) return;
-        for (const x of msg.pairs) p.pairs.push(x);
-        for (const x of msg.exchanges) p.exchanges.push(x);
-        for (const x of msg.usage) p.usage.push(x);
+        const lists = unpackLists(msg.lists);
+        for (const x of lists.pairs) p.pairs.push(x);
+        for (const x of lists.exchanges) p.exchanges.push(x);
+        for (const x of lists.usage) p.usage.push(x);
         return;
+      }
       case 'result':
         return p.recount ? this.onRecounted(msg, p, p.recount) : this.onResult(msg, p);
       case 'eviction':

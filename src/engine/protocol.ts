@@ -12,14 +12,13 @@
  */
 import type { Analysis } from '../model/analyze.ts';
 import type { PolicySweep } from '../model/evict/sweep.ts';
-import type { Exchange } from '../model/exchanges.ts';
-import type { ToolPair } from '../model/pairing.ts';
 import type { PairTables } from '../model/pairTables.ts';
 import type { PolicyOptions } from '../model/evict/types.ts';
 import type { ParsedTranscript } from '../model/parse/index.ts';
 import type { TokenTable } from '../model/tokens.ts';
-import type { FormatId, Message, ParseError, ProviderId, UsageRecord } from '../model/types.ts';
+import type { FormatId, Message, ParseError, ProviderId } from '../model/types.ts';
 import type { PackedEvictionParts } from './evictionParts.ts';
+import type { PackedLists } from './packLists.ts';
 
 /** What to inspect: the source text and the user's format/provider choices (null = detect). */
 export interface InspectRequest {
@@ -112,7 +111,7 @@ export type WorkerResponse =
    * The analysis' pairs and exchanges and the transcript's usage records in batches, in order,
    * before a `result` with `lists`.
    */
-  | { id: number; kind: 'lists'; pairs: ToolPair[]; exchanges: Exchange[]; usage: UsageRecord[] }
+  | { id: number; kind: 'lists'; lists: PackedLists }
   | {
       id: number;
       kind: 'result';

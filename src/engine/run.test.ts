@@ -11,6 +11,7 @@ import {
 } from '../state/selectors.ts';
 import { WORKER_EVICTION_MIN } from './evictionParts.ts';
 import { joinLists, joinTranscript } from './pack.ts';
+import { unpackLists } from './packLists.ts';
 import { packedRows, unpackMessages } from './packMessages.ts';
 import type { WorkerResponse } from './protocol.ts';
 import { resetRun, runRequest } from './run.ts';
@@ -128,7 +129,7 @@ describe('pair tables from the worker (issue 7)', () => {
         ? unpackMessages(m.messages, source, parserFor(m.format)?.blocksOf)
         : [],
     );
-    const lists = posts.flatMap((m) => (m.kind === 'lists' ? [m] : []));
+    const lists = posts.flatMap((m) => (m.kind === 'lists' ? [unpackLists(m.lists)] : []));
     const joined = joinLists(
       res.result,
       lists.flatMap((l) => l.pairs),

@@ -14,6 +14,7 @@ import { WORKER_EVICTION_MIN } from './evictionParts.ts';
 import { parserFor } from '../model/parse/registry.ts';
 import { parseStage, safeAnalyze, safeParseDoc } from './inspect.ts';
 import { LIST_BATCH, stripLists, stripTranscript } from './pack.ts';
+import { packedListBuffers, packLists } from './packLists.ts';
 import { MESSAGE_BATCH, MESSAGE_BATCH_CHARS, packMessages, type RawSpans } from './packMessages.ts';
 import type { Inspection, WorkerRequest } from './protocol.ts';
 import { idOf, run, stage, yieldNow, type Post, type Running } from './runState.ts';
@@ -277,13 +278,12 @@ async function sendLists(r: Running, analysis: Analysis): Promise<boolean> {
   const end = Math.max(pairs.length, exchanges.length, t.usage.length);
   for (let from = 0; from < end; from += LIST_BATCH) {
     if (r.stale()) return false;
-    r.post({
-      id: r.msg.id,
-      kind: 'lists',
-      pairs: pairs.slice(from, from + LIST_BATCH),
-      exchanges: exchanges.slice(from, from + LIST_BATCH),
-      usage: t.usage.slice(from, from + LIST_BATCH),
-    });
+    const lists = packLists(
+      pairs.slice(from, from + LIST_BATCH),
+      exchanges.slice(from, from + LIST_BATCH),
+      t.usage.slice(from, from + LIST_BATCH),
+    );
+    r.post({ id: r.msg.id, kind: 'lists', lists }, packedListBuffers(lists));
     await yieldNow();
   }
   return true;

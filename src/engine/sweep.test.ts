@@ -25,6 +25,7 @@ import {
 } from '../state/eviction.ts';
 import { WORKER_EVICTION_MIN, unpackEvictionParts } from './evictionParts.ts';
 import { joinLists, joinTranscript } from './pack.ts';
+import { unpackLists } from './packLists.ts';
 import { unpackMessages } from './packMessages.ts';
 import type { WorkerResponse } from './protocol.ts';
 import { resetRun, runRequest, runSweep } from './run.ts';
@@ -65,9 +66,10 @@ async function longAnswer(bpe: boolean) {
   const messages = posts.flatMap((m) => (m.kind === 'messages' ? unpackMessages(m.messages) : []));
   // The pairs and exchanges came in batches before the answer (`lists`).
   expect(res.lists).toBe(true);
-  const pairs = posts.flatMap((m) => (m.kind === 'lists' ? m.pairs : []));
-  const exchanges = posts.flatMap((m) => (m.kind === 'lists' ? m.exchanges : []));
-  const usage = posts.flatMap((m) => (m.kind === 'lists' ? m.usage : []));
+  const lists = posts.flatMap((m) => (m.kind === 'lists' ? [unpackLists(m.lists)] : []));
+  const pairs = lists.flatMap((l) => l.pairs);
+  const exchanges = lists.flatMap((l) => l.exchanges);
+  const usage = lists.flatMap((l) => l.usage);
   const insp = joinTranscript(
     joinLists(res.result, pairs, exchanges, usage),
     messages,
