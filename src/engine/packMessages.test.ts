@@ -5,7 +5,7 @@ import { parserFor } from '../model/parse/registry.ts';
 import { arbBlock } from '../model/testing/arbitraries.ts';
 import type { Message, MessageMeta, Role } from '../model/types.ts';
 import { inspect } from './inspect.ts';
-import { packedRows, packMessages, unpackMessages } from './packMessages.ts';
+import { packedMessageBuffers, packedRows, packMessages, unpackMessages } from './packMessages.ts';
 
 const text = generate({ format: 'claude-code-jsonl', messages: 300, seed: 3 });
 
@@ -119,7 +119,9 @@ describe('packMessages (issue 20: messages in columns)', () => {
     const blocksOf = parserFor('claude-code-jsonl')?.blocksOf;
     const packed = structuredClone(packMessages(msgs, 0, msgs.length, Infinity, spans, blocksOf));
     expect(packedRows(packed).every((m) => m.blocks === null && m.rawJson === null)).toBe(true);
-    expect(packed.blocks.every((b) => b === null)).toBe(true);
+    // Columns of nulls go empty.
+    expect([packed.blocks, packed.rawJson, packed.reasoning]).toEqual([[], [], []]);
+    expect(new Set(packedMessageBuffers(packed)).size).toBe(8);
     // Nothing rebuilt before a block is read; then exactly the parse's blocks and raws.
     const back = unpackMessages(packed, { bytes }, blocksOf);
     const lazy = (m: Message | undefined, key: 'raw' | 'blocks') =>
@@ -156,5 +158,10 @@ describe('packMessages (issue 20: messages in columns)', () => {
     expect(b.rawJson).toEqual(msgs.slice(0, 2).map((m) => JSON.stringify(m.raw)));
     expect(b.blocks).toEqual(msgs.slice(0, 2).map((m) => m.blocks));
     expect(b.index).toBeInstanceOf(Int32Array);
+    // Parsed on first read, then held by the message alone (the batch drops its text).
+    const [m] = unpackMessages(b);
+    expect(m?.raw).toEqual(msgs[0]?.raw);
+    expect(b.rawJson[0]).toBeNull();
+    expect(m?.raw).toEqual(msgs[0]?.raw);
   });
 });

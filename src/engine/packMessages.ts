@@ -169,7 +169,22 @@ function trim(b: PackedMessages, count: number, flat: number[]): PackedMessages 
     spanAt: cut(b.spanAt, count + 1),
     spans: Float64Array.from(flat),
     usageOutputTokens: cut(b.usageOutputTokens),
+    // A column of nulls goes empty (a log's raws are all spans, its blocks all rebuilt).
+    rawJson: orEmpty(b.rawJson),
+    blocks: orEmpty(b.blocks),
+    reasoning: orEmpty(b.reasoning),
   };
+}
+
+/** `list`, or [] when every entry is null (read back as null). */
+const orEmpty = <T>(list: (T | null)[]): (T | null)[] => (list.some((x) => x !== null) ? list : []);
+
+/** The typed arrays of a batch (to transfer: each is the batch's own). */
+export function packedMessageBuffers(b: PackedMessages): ArrayBuffer[] {
+  const arrays = [b.index, b.rawIndex, b.rawLine, b.role, b.flags, b.spanAt, b.spans];
+  return [...arrays, b.usageOutputTokens].flatMap((a) =>
+    a.buffer instanceof ArrayBuffer ? [a.buffer] : [],
+  );
 }
 
 /** `raw` as the flat [start, end, …] spans of the records it is (many: a list of records). */
@@ -208,7 +223,12 @@ function rawOf({ batch, k, source }: Lazy): unknown {
   const json = batch.rawJson[k];
   const a = batch.spanAt[k] as number;
   const z = batch.spanAt[k + 1] as number;
-  if (a === z) return json === null || json === undefined ? undefined : JSON.parse(json);
+  if (a === z) {
+    if (json === null || json === undefined) return undefined;
+    // Read once (the property then holds the value): the batch keeps no copy of the text.
+    batch.rawJson[k] = null;
+    return JSON.parse(json);
+  }
   const bytes = source.bytes;
   if (!bytes) return undefined;
   const decoder = new TextDecoder();
@@ -254,7 +274,7 @@ function metaOf(b: PackedMessages, k: number, flags: number): MessageMeta | unde
   const out = b.usageOutputTokens[k] as number;
   if (!Number.isNaN(out)) meta.usageOutputTokens = out;
   const reasoning = b.reasoning[k];
-  if (reasoning != null) meta.reasoning = reasoning;
+  if (reasoning !== undefined && reasoning !== null) meta.reasoning = reasoning;
   return meta;
 }
 
@@ -284,9 +304,8 @@ export function unpackMessages(
     if (meta) m.meta = meta;
     Object.defineProperty(m, LAZY, { value: { batch, k, source, blocksOf } satisfies Lazy });
     Object.defineProperty(m, 'raw', RAW);
-    const blocks = batch.blocks[k];
-    if (blocks) m.blocks = blocks;
-    else Object.defineProperty(m, 'blocks', BLOCKS);
+    if (flags & F.blocksFromRaw) Object.defineProperty(m, 'blocks', BLOCKS);
+    else m.blocks = batch.blocks[k] ?? [];
     out.push(m);
   }
   return out;

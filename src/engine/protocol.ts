@@ -80,7 +80,8 @@ export interface WorkerRequest {
  * as the byte spans [start, end, …] of the records it is in the file's bytes (`textBytes`, sent
  * with the answer): spans[spanAt[k] .. spanAt[k + 1]). `blocks[k]` null (`BLOCKS_FROM_RAW`): the
  * page rebuilds them from raw with the format's `blocksOf`. Optional fields: a −1 (`rawLine`), a
- * NaN (`usageOutputTokens`), a null string, or the `flags` bits (engine/packMessages.ts).
+ * NaN (`usageOutputTokens`), a null string, or the `flags` bits; a list of nulls goes empty
+ * (engine/packMessages.ts).
  */
 export interface PackedMessages {
   count: number;

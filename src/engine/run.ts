@@ -15,7 +15,13 @@ import { parserFor } from '../model/parse/registry.ts';
 import { parseStage, safeAnalyze, safeParseDoc } from './inspect.ts';
 import { LIST_BATCH, stripLists, stripTranscript } from './pack.ts';
 import { packedListBuffers, packLists } from './packLists.ts';
-import { MESSAGE_BATCH, MESSAGE_BATCH_CHARS, packMessages, type RawSpans } from './packMessages.ts';
+import {
+  MESSAGE_BATCH,
+  MESSAGE_BATCH_CHARS,
+  packedMessageBuffers,
+  packMessages,
+  type RawSpans,
+} from './packMessages.ts';
 import type { Inspection, WorkerRequest } from './protocol.ts';
 import { idOf, run, stage, yieldNow, type Post, type Running } from './runState.ts';
 import { sendEviction, type Sent } from './runEviction.ts';
@@ -251,7 +257,7 @@ async function sendMessages(
       spans,
       blocksOf,
     );
-    r.post({ id, kind: 'messages', from, format, messages });
+    r.post({ id, kind: 'messages', from, format, messages }, packedMessageBuffers(messages));
     from += messages.count;
     if (req.file)
       r.progress({
