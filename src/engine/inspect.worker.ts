@@ -1,7 +1,8 @@
 /// <reference lib="webworker" />
 /**
  * Module worker: reads (streams) and parses the transcript, analyses it and counts its tokens,
- * off the page's thread (issue 7). Answers in the compact form of pack.ts; see protocol.ts.
+ * off the page's thread (issue 7). Answers in the compact forms of pack.ts, packMessages.ts and
+ * packLists.ts; see protocol.ts.
  */
 import { runRequest, runSweep } from './run.ts';
 import type { SweepRequest, WorkerRequest, WorkerResponse } from './protocol.ts';

@@ -43,6 +43,7 @@ const F = {
   sidechain: 64,
   compactSummarySet: 128,
   compactSummary: 256,
+  usageOutputTokens: 512,
 } as const;
 
 // Every field of Message and MessageMeta has a column: adding one fails to compile here.
@@ -93,13 +94,14 @@ function putHead(b: PackedMessages, k: number, m: Message): number {
   b.sourceId.push(meta?.sourceId ?? null);
   b.timestamp.push(meta?.timestamp ?? null);
   b.reasoning.push(meta?.reasoning ?? null);
-  b.usageOutputTokens[k] = meta?.usageOutputTokens ?? NaN;
+  b.usageOutputTokens[k] = meta?.usageOutputTokens ?? 0;
   return (
     bool(m.stringContent, F.stringContentSet, F.stringContent) |
     (meta
       ? F.meta |
         bool(meta.sidechain, F.sidechainSet, F.sidechain) |
-        bool(meta.compactSummary, F.compactSummarySet, F.compactSummary)
+        bool(meta.compactSummary, F.compactSummarySet, F.compactSummary) |
+        (meta.usageOutputTokens === undefined ? 0 : F.usageOutputTokens)
       : 0)
   );
 }
@@ -173,6 +175,8 @@ function trim(b: PackedMessages, count: number, flat: number[]): PackedMessages 
     rawJson: orEmpty(b.rawJson),
     blocks: orEmpty(b.blocks),
     reasoning: orEmpty(b.reasoning),
+    sourceId: orEmpty(b.sourceId),
+    timestamp: orEmpty(b.timestamp),
   };
 }
 
@@ -201,41 +205,43 @@ function spansOf(raw: unknown, spans: RawSpans): { spans: number[]; many: boolea
   return { spans: flat, many: true };
 }
 
-/** What a message's lazy `raw` and `blocks` are computed from (hidden under LAZY). */
+/**
+ * What a message's lazy `raw` and `blocks` are computed from (hidden under LAZY, dropped once
+ * both are plain values): its JSON text, or its spans [a, z) of `spans` in the source's bytes.
+ */
 interface Lazy {
-  batch: PackedMessages;
-  k: number;
+  json: string | null;
+  spans: Float64Array;
+  a: number;
+  z: number;
+  many: boolean;
   source: SourceBytes;
   blocksOf: ((raw: unknown) => Block[]) | undefined;
 }
 
 const LAZY = Symbol('lazy');
-type WithLazy = Message & { [LAZY]: Lazy };
+type WithLazy = Message & { [LAZY]: Lazy | null };
 
 /** Replace an accessor by the plain data property it computed (or was given). */
-function settle(m: Message, key: 'raw' | 'blocks', value: unknown): unknown {
+function settle(m: WithLazy, key: 'raw' | 'blocks', value: unknown): unknown {
   Object.defineProperty(m, key, { value, writable: true, enumerable: true, configurable: true });
+  // Both plain: nothing is computed any more, so the text and the batch's spans can go.
+  const lazy = (k: string) => Object.getOwnPropertyDescriptor(m, k)?.get !== undefined;
+  if (!lazy('raw') && !lazy('blocks')) m[LAZY] = null;
   return value;
 }
 
-/** Row k's raw: its JSON text parsed, or its spans of the source's bytes (undefined before). */
-function rawOf({ batch, k, source }: Lazy): unknown {
-  const json = batch.rawJson[k];
-  const a = batch.spanAt[k] as number;
-  const z = batch.spanAt[k + 1] as number;
-  if (a === z) {
-    if (json === null || json === undefined) return undefined;
-    // Read once (the property then holds the value): the batch keeps no copy of the text.
-    batch.rawJson[k] = null;
-    return JSON.parse(json);
-  }
-  const bytes = source.bytes;
+/** The raw: its JSON text parsed, or its spans of the source's bytes (undefined before they arrive). */
+function rawOf(l: Lazy | null): unknown {
+  if (!l) return undefined;
+  if (l.a === l.z) return l.json === null ? undefined : JSON.parse(l.json);
+  const bytes = l.source.bytes;
   if (!bytes) return undefined;
   const decoder = new TextDecoder();
   const values: unknown[] = [];
-  for (let s = a; s < z; s += 2)
-    values.push(JSON.parse(decoder.decode(bytes.subarray(batch.spans[s], batch.spans[s + 1]))));
-  return (batch.flags[k] as number) & F.rawMany ? values : values[0];
+  for (let s = l.a; s < l.z; s += 2)
+    values.push(JSON.parse(decoder.decode(bytes.subarray(l.spans[s], l.spans[s + 1]))));
+  return l.many ? values : values[0];
 }
 
 // One pair of accessors for every message, so messages share their shape.
@@ -245,7 +251,7 @@ const RAW: PropertyDescriptor = {
   get(this: WithLazy) {
     return settle(this, 'raw', rawOf(this[LAZY]));
   },
-  set(this: Message, v: unknown) {
+  set(this: WithLazy, v: unknown) {
     settle(this, 'raw', v);
   },
 };
@@ -253,10 +259,10 @@ const BLOCKS: PropertyDescriptor = {
   configurable: true,
   enumerable: true,
   get(this: WithLazy) {
-    const of = this[LAZY].blocksOf;
+    const of = this[LAZY]?.blocksOf;
     return settle(this, 'blocks', of ? of(this.raw) : []);
   },
-  set(this: Message, v: unknown) {
+  set(this: WithLazy, v: unknown) {
     settle(this, 'blocks', v);
   },
 };
@@ -268,11 +274,10 @@ function metaOf(b: PackedMessages, k: number, flags: number): MessageMeta | unde
   if (flags & F.sidechainSet) meta.sidechain = (flags & F.sidechain) !== 0;
   if (flags & F.compactSummarySet) meta.compactSummary = (flags & F.compactSummary) !== 0;
   const id = b.sourceId[k];
-  if (id != null) meta.sourceId = id;
+  if (id !== undefined && id !== null) meta.sourceId = id;
   const ts = b.timestamp[k];
-  if (ts != null) meta.timestamp = ts;
-  const out = b.usageOutputTokens[k] as number;
-  if (!Number.isNaN(out)) meta.usageOutputTokens = out;
+  if (ts !== undefined && ts !== null) meta.timestamp = ts;
+  if (flags & F.usageOutputTokens) meta.usageOutputTokens = b.usageOutputTokens[k] as number;
   const reasoning = b.reasoning[k];
   if (reasoning !== undefined && reasoning !== null) meta.reasoning = reasoning;
   return meta;
@@ -302,7 +307,16 @@ export function unpackMessages(
     if (flags & F.stringContentSet) m.stringContent = (flags & F.stringContent) !== 0;
     const meta = metaOf(batch, k, flags);
     if (meta) m.meta = meta;
-    Object.defineProperty(m, LAZY, { value: { batch, k, source, blocksOf } satisfies Lazy });
+    const lazy: Lazy = {
+      json: batch.rawJson[k] ?? null,
+      spans: batch.spans,
+      a: batch.spanAt[k] as number,
+      z: batch.spanAt[k + 1] as number,
+      many: (flags & F.rawMany) !== 0,
+      source,
+      blocksOf,
+    };
+    Object.defineProperty(m, LAZY, { value: lazy, writable: true });
     Object.defineProperty(m, 'raw', RAW);
     if (flags & F.blocksFromRaw) Object.defineProperty(m, 'blocks', BLOCKS);
     else m.blocks = batch.blocks[k] ?? [];

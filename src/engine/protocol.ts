@@ -78,10 +78,10 @@ export interface WorkerRequest {
  * clone and rebuild about five times faster than one object per message. Row k is message
  * `index[k]`. `raw` goes as JSON text (`rawJson[k]`; null with spans or for an undefined raw), or
  * as the byte spans [start, end, …] of the records it is in the file's bytes (`textBytes`, sent
- * with the answer): spans[spanAt[k] .. spanAt[k + 1]). `blocks[k]` null (`BLOCKS_FROM_RAW`): the
+ * with the answer): spans[spanAt[k] .. spanAt[k + 1]). `blocks[k]` null (flag `blocksFromRaw`): the
  * page rebuilds them from raw with the format's `blocksOf`. Optional fields: a −1 (`rawLine`), a
- * NaN (`usageOutputTokens`), a null string, or the `flags` bits; a list of nulls goes empty
- * (engine/packMessages.ts).
+ * null string, or the `flags` bits (a meta field holding `undefined` goes as absent); a list of
+ * nulls goes empty (engine/packMessages.ts).
  */
 export interface PackedMessages {
   count: number;

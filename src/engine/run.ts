@@ -91,7 +91,7 @@ async function runRequestSteps(
   step.doing = 'sending the transcript to the page';
   const fresh = run.sentParse !== parsed.value;
   // A fresh streamed file's bytes go to the page with the answer; its messages then carry
-  // where their source lines are in them instead of their source JSON (pack.ts).
+  // where their source lines are in them instead of their source JSON (packMessages.ts).
   const bytes = fresh && source ? await sourceBytes(r, source) : undefined;
   if (r.stale()) return;
   const spans = bytes && source ? rawSpans(source) : null;

@@ -2,7 +2,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Thinned } from './thinLine.ts';
 
-/** The definition, column by column: first, lowest, highest, last (all of a column of ≤ 4). */
+/**
+ * The definition for finite y, column by column: first, lowest, highest, last (all of a column
+ * of ≤ 4), the lowest and highest being the first such between the first and the last.
+ */
 function reference(points: [number, number][]): [number, number][] {
   const out: [number, number][] = [];
   let col: [number, number][] = [];
