@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../model/exchanges.ts';
-import type { BlockRef, PairStatus, ToolPair } from '../model/pairing.ts';
+import { PAIR_STATUSES, type BlockRef, type PairStatus, type ToolPair } from '../model/pairing.ts';
 import type { UsageRecord } from '../model/types.ts';
 import { packedListBuffers, packLists, unpackLists } from './packLists.ts';
 
@@ -17,14 +17,7 @@ const pair: fc.Arbitrary<ToolPair> = fc.record(
     name: fc.string(),
     call: ref,
     result: ref,
-    status: fc.constantFrom<PairStatus>(
-      'answered',
-      'answered_late',
-      'unanswered',
-      'orphan',
-      'duplicate_id',
-      'duplicate_result',
-    ),
+    status: fc.constantFrom<PairStatus>(...PAIR_STATUSES),
     partial: fc.boolean(),
     server: fc.boolean(),
   },

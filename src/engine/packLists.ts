@@ -6,7 +6,7 @@
  * (packLists.test.ts).
  */
 import type { Exchange } from '../model/exchanges.ts';
-import type { BlockRef, PairStatus, ToolPair } from '../model/pairing.ts';
+import { PAIR_STATUSES, type BlockRef, type PairStatus, type ToolPair } from '../model/pairing.ts';
 import type { UsageRecord } from '../model/types.ts';
 
 /** `ToolPair`s in columns; a BlockRef of −1 is null. */
@@ -16,7 +16,7 @@ export interface PackedPairs {
   name: string[];
   /** [call message, call block, result message, result block] per pair. */
   refs: Int32Array;
-  /** Position in STATUSES. */
+  /** Position in PAIR_STATUSES (model/pairing.ts). */
   status: Uint8Array;
   /** 1: partial, 2: server. */
   flags: Uint8Array;
@@ -44,15 +44,6 @@ export interface PackedLists {
   exchanges: PackedExchanges;
   usage: PackedUsage;
 }
-
-const STATUSES: readonly PairStatus[] = [
-  'answered',
-  'answered_late',
-  'unanswered',
-  'orphan',
-  'duplicate_id',
-  'duplicate_result',
-];
 
 const USAGE_FIELDS = [
   'messageIndex',
@@ -91,7 +82,7 @@ function packPairs(pairs: readonly ToolPair[]): PackedPairs {
     out.refs[4 * k + 1] = p.call ? p.call.block : -1;
     out.refs[4 * k + 2] = p.result ? p.result.message : -1;
     out.refs[4 * k + 3] = p.result ? p.result.block : -1;
-    out.status[k] = STATUSES.indexOf(p.status);
+    out.status[k] = PAIR_STATUSES.indexOf(p.status);
     out.flags[k] = (p.partial ? 1 : 0) | (p.server ? 2 : 0);
   }
   return out;
@@ -111,7 +102,7 @@ function unpackPairs(p: PackedPairs): ToolPair[] {
       name: p.name[k] as string,
       call: ref(4 * k),
       result: ref(4 * k + 2),
-      status: STATUSES[p.status[k] as number] as PairStatus,
+      status: PAIR_STATUSES[p.status[k] as number] as PairStatus,
       partial: (flags & 1) !== 0,
       server: (flags & 2) !== 0,
     });

@@ -21,13 +21,15 @@ export interface BlockRef {
  * - `duplicate_id`: a second call reusing an id already used by an earlier call.
  * - `duplicate_result`: a second result for a call that was already answered.
  */
-export type PairStatus =
-  | 'answered'
-  | 'answered_late'
-  | 'unanswered'
-  | 'orphan'
-  | 'duplicate_id'
-  | 'duplicate_result';
+export const PAIR_STATUSES = [
+  'answered',
+  'answered_late',
+  'unanswered',
+  'orphan',
+  'duplicate_id',
+  'duplicate_result',
+] as const;
+export type PairStatus = (typeof PAIR_STATUSES)[number];
 
 export interface ToolPair {
   /** Stable key for this pair within the transcript (`p0`, `p1`, …). */
