@@ -246,3 +246,44 @@ test('390 px: a broken call’s chip shows its whole id and what is wrong, not c
   const box = await chip.boundingBox();
   expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(390);
 });
+
+test('390 and 1440 px: a row’s token count sits beside its bar, never over it', async ({
+  page,
+}) => {
+  // A message of about 600,000 tokens (the full-length bar, a count of seven digits) and a short one.
+  const big = JSON.stringify({
+    model: 'claude-sonnet-4-5',
+    max_tokens: 1024,
+    messages: [
+      { role: 'user', content: 'word '.repeat(500_000) },
+      { role: 'assistant', content: 'Done.' },
+    ],
+  });
+  for (const [width, height] of [
+    [390, 844],
+    [1440, 900],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await openApp(page);
+    await openFile(page, 'big.json', big);
+    const cells = page.locator('[data-testid=message-row] .tokens');
+    await expect(cells).toHaveCount(2);
+    const boxes = await cells.evaluateAll((els) =>
+      els.map((el) => {
+        const bar = el.querySelector('.token-bar')?.getBoundingClientRect();
+        const num = el.querySelector('.token-num')?.getBoundingClientRect();
+        return bar && num
+          ? { barRight: bar.right, numLeft: num.left, bar: bar.width, text: el.textContent }
+          : null;
+      }),
+    );
+    const [first] = boxes;
+    expect(first?.bar, `${width} px: the largest message's bar is full length`).toBeGreaterThan(50);
+    expect(first?.text ?? '').toMatch(/\d{3},\d{3}/);
+    for (const b of boxes) {
+      expect(b, `${width} px: a bar and a count`).not.toBeNull();
+      if (b)
+        expect(b.numLeft, `${width} px: count after its bar`).toBeGreaterThanOrEqual(b.barRight);
+    }
+  }
+});
