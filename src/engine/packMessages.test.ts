@@ -82,6 +82,11 @@ describe('packMessages (issue 20: messages in columns)', () => {
     );
   });
 
+  it('refuses a role outside the type instead of sending it as undefined', () => {
+    const m = { index: 0, rawIndex: 0, path: '', role: 'function', blocks: [], raw: 1 };
+    expect(() => packMessages([m as unknown as Message], 0, 1)).toThrow(/no known role/);
+  });
+
   it('batches stop at the character budget (at least one message each)', () => {
     const msgs = analysed().analysis.transcript.messages;
     const got: number[] = [];

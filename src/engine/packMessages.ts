@@ -88,7 +88,10 @@ function putHead(b: PackedMessages, k: number, m: Message): number {
   b.index[k] = m.index;
   b.rawIndex[k] = m.rawIndex;
   b.rawLine[k] = m.rawLine ?? -1;
-  b.role[k] = ROLES.indexOf(m.role);
+  const role = ROLES.indexOf(m.role);
+  // A role outside the type would come back undefined: fail loudly (the worker reports it).
+  if (role < 0) throw new Error(`message ${m.index} has no known role (${String(m.role)})`);
+  b.role[k] = role;
   b.path.push(m.path);
   const meta = m.meta;
   b.sourceId.push(meta?.sourceId ?? null);
