@@ -8,6 +8,7 @@
 import type { Exchange } from '../model/exchanges.ts';
 import { PAIR_STATUSES, type BlockRef, type PairStatus, type ToolPair } from '../model/pairing.ts';
 import type { UsageRecord } from '../model/types.ts';
+import type { Covers } from './protocol.ts';
 
 /** `ToolPair`s in columns; a BlockRef of −1 is null. */
 export interface PackedPairs {
@@ -54,7 +55,6 @@ const USAGE_FIELDS = [
   'reasoningTokens',
 ] as const satisfies readonly (keyof UsageRecord)[];
 // Every field has a column: adding one to these types fails to compile here.
-type Covers<T, K extends keyof T> = [Exclude<keyof T, K>] extends [never] ? true : never;
 const covered: [
   Covers<ToolPair, 'key' | 'id' | 'name' | 'call' | 'result' | 'status' | 'partial' | 'server'>,
   Covers<Exchange, 'index' | 'key' | 'messages' | 'first' | 'last' | 'leading'>,

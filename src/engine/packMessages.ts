@@ -9,8 +9,14 @@
  * message an object of its own shape). `packMessages` and `unpackMessages` are inverses
  * (packMessages.test.ts).
  */
-import type { Block, Message, MessageMeta, Role } from '../model/types.ts';
-import type { PackedMessages } from './protocol.ts';
+import {
+  ROLE_NAMES,
+  type Block,
+  type Message,
+  type MessageMeta,
+  type Role,
+} from '../model/types.ts';
+import type { Covers, PackedMessages } from './protocol.ts';
 
 /** Messages per postMessage: ≈ 10–40 ms of deserialising on the page for Claude Code lines. */
 export const MESSAGE_BATCH = 1500;
@@ -29,9 +35,6 @@ export interface SourceBytes {
 /** What a message sent without its blocks counts against a batch's `maxChars` (a few fields). */
 const HEAD_CHARS = 200;
 
-/** `PackedMessages.role` codes. */
-const ROLES: readonly Role[] = ['system', 'developer', 'user', 'assistant', 'tool'];
-
 /** `PackedMessages.flags` bits: an optional boolean takes two (present, value). */
 const F = {
   blocksFromRaw: 1,
@@ -47,16 +50,17 @@ const F = {
 } as const;
 
 // Every field of Message and MessageMeta has a column: adding one fails to compile here.
-type Packed = 'index' | 'rawIndex' | 'rawLine' | 'path' | 'role' | 'stringContent';
-const allMessageFields: [Exclude<keyof Message, Packed | 'blocks' | 'raw' | 'meta'>] extends [never]
-  ? true
-  : never = true;
-type MetaPacked = 'sidechain' | 'compactSummary' | 'sourceId' | 'timestamp' | 'reasoning';
-const allMetaFields: [Exclude<keyof MessageMeta, MetaPacked | 'usageOutputTokens'>] extends [never]
-  ? true
-  : never = true;
-void allMessageFields;
-void allMetaFields;
+const covered: [
+  Covers<
+    Message,
+    'index' | 'rawIndex' | 'rawLine' | 'path' | 'role' | 'stringContent' | 'blocks' | 'raw' | 'meta'
+  >,
+  Covers<
+    MessageMeta,
+    'sidechain' | 'compactSummary' | 'sourceId' | 'timestamp' | 'reasoning' | 'usageOutputTokens'
+  >,
+] = [true, true];
+void covered;
 
 /** An empty batch of `n` rows. */
 function emptyBatch(n: number): PackedMessages {
@@ -88,7 +92,7 @@ function putHead(b: PackedMessages, k: number, m: Message): number {
   b.index[k] = m.index;
   b.rawIndex[k] = m.rawIndex;
   b.rawLine[k] = m.rawLine ?? -1;
-  const role = ROLES.indexOf(m.role);
+  const role = ROLE_NAMES.indexOf(m.role);
   // A role outside the type would come back undefined: fail loudly (the worker reports it).
   if (role < 0) throw new Error(`message ${m.index} has no known role (${String(m.role)})`);
   b.role[k] = role;
@@ -303,7 +307,7 @@ export function unpackMessages(
       index: batch.index[k] as number,
       rawIndex: batch.rawIndex[k] as number,
       path: batch.path[k] as string,
-      role: ROLES[batch.role[k] as number] as Role,
+      role: ROLE_NAMES[batch.role[k] as number] as Role,
     } as Message;
     const line = batch.rawLine[k] as number;
     if (line >= 0) m.rawLine = line;

@@ -73,6 +73,9 @@ export interface WorkerRequest {
   fileKey?: number;
 }
 
+/** `true` when the keys K are every key of T (a packed form's compile-time check that no field is left out). */
+export type Covers<T, K extends keyof T> = [Exclude<keyof T, K>] extends [never] ? true : never;
+
 /**
  * A batch of messages as sent, in columns (issue 20): typed arrays and flat lists of strings
  * clone and rebuild about five times faster than one object per message. Row k is message

@@ -43,7 +43,8 @@ export type ProviderId =
   | 'qwen';
 
 /** Normalised roles. `tool` is OpenAI-style (one result per message); Anthropic puts results in `user`. */
-export type Role = 'system' | 'developer' | 'user' | 'assistant' | 'tool';
+export const ROLE_NAMES = ['system', 'developer', 'user', 'assistant', 'tool'] as const;
+export type Role = (typeof ROLE_NAMES)[number];
 
 /** A token count. Branded so it is not mixed up with pixels or indices. */
 export type Tokens = number & { readonly __unit?: 'tokens' };
