@@ -91,7 +91,7 @@ export interface PackedMessages {
   index: Int32Array;
   rawIndex: Int32Array;
   rawLine: Int32Array;
-  /** Position in ROLES (packMessages.ts). */
+  /** Position in ROLE_NAMES (model/types.ts). */
   role: Uint8Array;
   flags: Uint16Array;
   path: string[];
