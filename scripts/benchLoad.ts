@@ -8,7 +8,8 @@
  *   keeping the values as a loader must (median of 3). Target ≤ 2.0.
  * - load_heap_vs_file_100mb: the most V8 heap the tab used while loading (page + worker, used
  *   heap plus ArrayBuffer backing stores, sampled every 100 ms over CDP) ÷ the file's size.
- *   Target ≤ 2.5. The note gives the heap once the load settled.
+ *   Target ≤ 2.5. The note gives the peak in the second after (the exact token count runs then)
+ *   and the heap once the load settled.
  * - nav_long_frame_share_100k: frames over 50 ms while moving through the loaded log with the
  *   keyboard: J×30, K×30, j×30, one press a frame (scripts/benchKeys.ts' method), all presses
  *   together. Target ≤ 0.01.
@@ -218,6 +219,8 @@ document.addEventListener('change', (e) => {
 export interface LoadFigures {
   ms: number;
   peak: HeapPeaks;
+  /** Peaks in the second after the analysis was shown (the exact token count runs then). */
+  after: HeapPeaks;
   settled: { page: number; worker: number };
   /** Where the time went: each worker stage's ms, in order, then the page's after the last. */
   stages: [string, number][];
@@ -281,11 +284,13 @@ export async function timedLoad(
       process.stdout.write(`${profileTable('load (worker thread)', r.profile).join('\n')}\n`);
     }
   }
+  const stopAfter = sampleHeap(tab);
   await page.waitForTimeout(1000);
+  const after = await stopAfter();
   const settled = await tab.heap();
   const stages = await loadStages(page, tab);
   await tab.cdp.detach();
-  return { ms, peak, settled, stages };
+  return { ms, peak, after, settled, stages };
 }
 
 /** The `top` functions of a CPU profile by inclusive and by self time (ms), as lines. */
@@ -348,7 +353,7 @@ export function reportLoad(file: string, load: LoadFigures, baselines: Baselines
     'load_heap_vs_file_100mb',
     load.peak.total / size,
     '×',
-    `peak V8 heap (used + array buffers) of page + worker together while loading ${mib(load.peak.total)}, sampled every 100 ms (peaks alone: page ${mib(load.peak.page)} = ${(load.peak.page / size).toFixed(2)} ×, worker ${mib(load.peak.worker)}); a second after: page ${mib(load.settled.page)}, worker ${mib(load.settled.worker)}; target ≤ 2.5`,
+    `peak V8 heap (used + array buffers) of page + worker together while loading ${mib(load.peak.total)}, sampled every 100 ms (peaks alone: page ${mib(load.peak.page)} = ${(load.peak.page / size).toFixed(2)} ×, worker ${mib(load.peak.worker)}); in the second after (the exact token count) peak ${mib(load.after.total)}, then page ${mib(load.settled.page)}, worker ${mib(load.settled.worker)}; target ≤ 2.5`,
   );
 }
 
