@@ -13,10 +13,11 @@ import { hasError, violation, type ViolationInput } from './common.ts';
 import { CHAT_TEXT as TEXT } from './openaiChat.text.ts';
 import { scanToolRuns, type RunFinding } from './rules/toolRuns.ts';
 import { badIdsInRendered, idShapeOf, type BadId, type IdShape } from './rules/toolIds.ts';
+import { unknownParts } from './rules/partTypes.ts';
+import { renderOpenAIChat } from './openaiChat.render.ts';
 import { emptyRequest } from './shared.ts';
 import type {
   ProviderValidator,
-  RenderedItem,
   RenderedMessage,
   ValidateOptions,
   Validation,
@@ -24,38 +25,7 @@ import type {
 } from './types.ts';
 
 export { openaiEnvelope };
-
-/**
- * Render normalised messages as Chat Completions messages: a user message carrying tool results
- * (Anthropic shape) becomes one `tool` message per result, followed by a user message with the
- * rest of its content, if any. Everything else maps one to one.
- */
-export function renderOpenAIChat(messages: readonly Message[]): RenderedMessage[] {
-  const out: RenderedMessage[] = [];
-  for (const m of messages) {
-    // Loops, no closures or filtered arrays per message: this runs on every check (issue 17).
-    const items: RenderedItem[] = [];
-    let results = 0;
-    for (let blockIndex = 0; blockIndex < m.blocks.length; blockIndex++) {
-      const block = m.blocks[blockIndex] as Message['blocks'][number];
-      if (block.type === 'tool_result') results++;
-      items.push({ block, msg: m, blockIndex });
-    }
-    // A user message carrying results (Anthropic shape), or one `tool` message carrying several
-    // (the AI SDK's shape), becomes one Chat Completions `tool` message per result.
-    if ((m.role === 'user' && results > 0) || (m.role === 'tool' && results > 1)) {
-      const rest: RenderedItem[] = [];
-      for (const it of items) {
-        if (it.block.type === 'tool_result') out.push({ role: 'tool', items: [it], sources: [m] });
-        else rest.push(it);
-      }
-      if (rest.length > 0) out.push({ role: 'user', items: rest, sources: [m] });
-    } else {
-      out.push({ role: m.role, items, sources: [m] });
-    }
-  }
-  return out;
-}
+export { renderOpenAIChat } from './openaiChat.render.ts';
 
 /**
  * A provider of the OpenAI family as data: its rule codes (texts, paths and confidence come from
@@ -165,6 +135,8 @@ interface ChatScan {
   dialect: ChatDialect;
   msgs: readonly RenderedMessage[];
   found: Violation[];
+  /** Check content part types (O12): OpenAI itself, on a body read as Chat Completions. */
+  parts: boolean;
 }
 
 /** A finding of the tool-run scan as the dialect words it (codes, paths, texts). */
@@ -293,7 +265,8 @@ function reportOpen(scan: ChatScan, f: Extract<RunFinding, { kind: 'open' }>): v
 
 /**
  * The request's type errors, met before any other check, in message order: per message a null
- * content (O11, D3), then its refused ids when they come first (O10).
+ * content (O11, D3), its parts of unknown types (O12), then its refused ids when they come
+ * first (O10).
  */
 function reportSchema(scan: ChatScan): void {
   const { dialect } = scan;
@@ -316,7 +289,19 @@ function reportSchema(scan: ChatScan): void {
         param,
       );
     }
+    if (scan.parts) reportParts(scan, m, n);
     if (ids) reportIdsAt(scan, ids, n);
+  }
+}
+
+/** O12: message `n`'s content parts of a type Chat Completions does not have. */
+function reportParts(scan: ChatScan, m: RenderedMessage, n: number): void {
+  for (const it of unknownParts(m)) {
+    const param = `messages[${n}].content[${it.blockIndex}].type`;
+    const type = it.block.type === 'other' ? it.block.label : '';
+    const v = { rule: 'unknown_part_type' as const, code: 'O12', ids: [], providerPath: param };
+    const at = { messageIndex: it.msg.rawIndex, index: it.msg.index, blockIndex: it.blockIndex };
+    report(scan, { ...v, ...at, message: ruleText('O12', { type }) }, param, 'invalid_value');
   }
 }
 
@@ -362,7 +347,8 @@ export function validateChat(
 ): Validation {
   const source = opts.messages ?? t.messages;
   const msgs = renderOpenAIChat(source);
-  const scan: ChatScan = { dialect, msgs, found: [] };
+  const parts = dialect.provider === 'openai-chat' && t.format === 'openai-chat';
+  const scan: ChatScan = { dialect, msgs, found: [], parts };
   const empty = dialect.codes.empty
     ? emptyRequest(source, dialect.codes.empty, 'in-list', (message) =>
         dialect.envelope(message, 'messages', 'empty_array'),

@@ -34,7 +34,8 @@ export type RuleId =
   | 'empty_request'
   | 'content_after_tool_use'
   | 'malformed_tool_id'
-  | 'null_content';
+  | 'null_content'
+  | 'unknown_part_type';
 
 export interface Violation {
   rule: RuleId;

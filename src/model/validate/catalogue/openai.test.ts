@@ -68,6 +68,30 @@ const FIXTURES: Record<string, Fixture> = {
     params: { n: 1 },
     path: 'messages.[1].content',
   },
+  O12: {
+    provider: 'openai-chat',
+    // @langchain/openai's changeset: a `reasoning` block replayed in a Chat message's content.
+    t: () =>
+      body({
+        model: 'gpt-4.1',
+        messages: [
+          { role: 'user', content: 'q' },
+          {
+            role: 'assistant',
+            content: [
+              { type: 'reasoning', reasoning: 'Call the tool.' },
+              { type: 'text', text: 'Calling.' },
+            ],
+            tool_calls: [
+              { id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } },
+            ],
+          },
+          { role: 'tool', tool_call_id: 'call_1', content: 'ok' },
+        ],
+      }),
+    params: { type: 'reasoning' },
+    path: 'messages[1].content[0].type',
+  },
   O9: {
     provider: 'openai-chat',
     t: () =>

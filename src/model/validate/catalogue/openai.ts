@@ -111,6 +111,22 @@ export const OPENAI_CHAT_RULES: readonly RuleSpec[] = [
     note: 'Captured for `null`; a message with no `content` key, or with `content: []`, is taken the same (inferred: the page cannot tell them apart, and no capture says what OpenAI answers to those). A client library is judged as it sends: the AI SDK sends an empty assistant message as `content: ""`, accepted.',
   },
   {
+    code: 'O12',
+    rules: ['unknown_part_type'],
+    providers: ['openai-chat'],
+    severity: 'error',
+    confidence: 'V',
+    condition:
+      'A Chat Completions body whose message `content` holds a part of a type Chat does not have: another API\u2019s blocks sent as they are (Anthropic `thinking`, `tool_use`, `tool_result`; Gemini `functionCall`; the Responses API\u2019s `input_file`; a LangChain `reasoning` block), typically after a switch of provider in the middle of a conversation. A type error, met before the message checks. Checked on bodies read as Chat Completions; a transcript of another format is rendered as a client would send it.',
+    text: (p) =>
+      `Invalid value: '${p.type ?? '<type>'}'. Supported values are: 'text', 'image_url', 'input_audio', 'refusal', 'audio', and 'file'.`,
+    path: 'messages[N].content[K].type',
+    index: 'N = the message as sent, K = the part in its `content` array.',
+    source:
+      "aallam/openai-kotlin#320 (full body: param messages[0].content[1].type, code invalid_value; the list of 2024 named text and image_url only); langchain-ai/langchainjs, @langchain/openai changeset dropping reasoning blocks (Invalid value: 'reasoning')",
+    note: 'The list of supported values has grown with the API (text and image_url in 2024); the text quotes the current one. A part with no `type` at all gets a missing-parameter error instead (not captured, not checked).',
+  },
+  {
     code: 'O9',
     rules: ['missing_tool_id'],
     providers: ['openai-chat', 'deepseek', 'qwen'],

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { parsedText } from '../../testing.ts';
+import { validateTranscript } from '../index.ts';
+
+/** An Anthropic Messages body: two parallel calls, one answered (A2 for Anthropic). */
+const ANTHROPIC_BODY = JSON.stringify({
+  model: 'claude-sonnet-4-5',
+  max_tokens: 1024,
+  messages: [
+    { role: 'user', content: 'Weather in Paris and Rome?' },
+    {
+      role: 'assistant',
+      content: [
+        { type: 'text', text: 'Checking both.' },
+        { type: 'tool_use', id: 'toolu_01A', name: 'get_weather', input: { city: 'Paris' } },
+        { type: 'tool_use', id: 'toolu_01B', name: 'get_weather', input: { city: 'Rome' } },
+      ],
+    },
+    { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01A', content: '18C' }] },
+    { role: 'assistant', content: 'Paris is 18C.' },
+    { role: 'user', content: 'thanks' },
+  ],
+});
+
+const read = (text: string, format?: 'openai-chat') =>
+  parsedText(text, format ? { format } : {}).transcript;
+
+describe('O12: content parts of a type Chat Completions does not have', () => {
+  it('an Anthropic body read as Chat Completions is a 400, not valid (each foreign part, in order)', () => {
+    const v = validateTranscript(read(ANTHROPIC_BODY, 'openai-chat'), 'openai-chat');
+    expect(v.valid).toBe(false);
+    expect(v.violations.map((x) => [x.code, x.providerPath])).toEqual([
+      ['O12', 'messages[1].content[1].type'],
+      ['O12', 'messages[1].content[2].type'],
+      ['O12', 'messages[2].content[0].type'],
+    ]);
+    expect(v.violations[0]).toMatchObject({
+      rule: 'unknown_part_type',
+      severity: 'error',
+      messageIndex: 1,
+      blockIndex: 1,
+    });
+    expect(v.violations[0]?.error).toEqual({
+      error: {
+        message:
+          "Invalid value: 'tool_use'. Supported values are: 'text', 'image_url', 'input_audio', 'refusal', 'audio', and 'file'.",
+        type: 'invalid_request_error',
+        param: 'messages[1].content[1].type',
+        code: 'invalid_value',
+      },
+    });
+  });
+
+  it('the same body read as Anthropic keeps its own verdict (A2), with no O12', () => {
+    const codes = validateTranscript(read(ANTHROPIC_BODY), 'anthropic').violations.map(
+      (x) => x.code,
+    );
+    expect(codes).toEqual(['A2']);
+  });
+
+  it('counts the system message as sent, and takes every part type Chat has', () => {
+    const body = {
+      model: 'gpt-4o',
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Look:' },
+            { type: 'image_url', image_url: { url: 'https://example.com/a.png' } },
+            { type: 'input_audio', input_audio: { data: 'AAAA', format: 'wav' } },
+            { type: 'file', file: { file_id: 'file-1' } },
+            { type: 'thinking', thinking: 'replayed from another API' },
+          ],
+        },
+        { role: 'assistant', content: [{ type: 'refusal', refusal: 'No.' }] },
+      ],
+    };
+    const v = validateTranscript(read(JSON.stringify(body)), 'openai-chat');
+    expect(v.violations.map((x) => [x.code, x.providerPath, x.message])).toEqual([
+      [
+        'O12',
+        'messages[1].content[4].type',
+        "Invalid value: 'thinking'. Supported values are: 'text', 'image_url', 'input_audio', 'refusal', 'audio', and 'file'.",
+      ],
+    ]);
+  });
+
+  it('a part with no type, and a transcript of another format, are not O12', () => {
+    const noType = {
+      model: 'gpt-4o',
+      messages: [{ role: 'user', content: [{ text: 'hi' }] }],
+    };
+    const codes = (text: string) =>
+      validateTranscript(read(text), 'openai-chat').violations.map((x) => x.code);
+    expect(codes(JSON.stringify(noType))).not.toContain('O12');
+    // Anthropic blocks validated for OpenAI are rendered as a client sends them: no O12.
+    expect(codes(ANTHROPIC_BODY)).not.toContain('O12');
+  });
+});

@@ -1,0 +1,34 @@
+/**
+ * O12: content parts of a type Chat Completions does not have, in a body read as Chat Completions.
+ * The Chat reader (parse/openaiChat.ts) reads the part types it knows into blocks of their own
+ * and keeps any other part as an `other` block labelled with the part's `type`.
+ */
+import { isObject } from '../../parse/util.ts';
+import type { RenderedItem, RenderedMessage } from '../types.ts';
+
+/** The content part types Chat Completions takes (the list its 400 quotes, O12). */
+export const CHAT_PART_TYPES: ReadonlySet<string> = new Set([
+  'text',
+  'image_url',
+  'input_audio',
+  'refusal',
+  'audio',
+  'file',
+]);
+
+/**
+ * The items of `m` that are content parts whose `type` Chat Completions does not have, in
+ * content order; a part with no `type` string is not one of them (a different error).
+ * @returns the items; each one's `blockIndex` is the part's index in `content` (the reader puts
+ *   content parts first), and its block's `label` the part's type
+ */
+export function unknownParts(m: RenderedMessage): RenderedItem[] {
+  const out: RenderedItem[] = [];
+  for (const it of m.items) {
+    const b = it.block;
+    if (b.type !== 'other' || !isObject(b.raw)) continue;
+    const type = b.raw.type;
+    if (typeof type === 'string' && type === b.label && !CHAT_PART_TYPES.has(type)) out.push(it);
+  }
+  return out;
+}
