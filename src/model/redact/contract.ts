@@ -199,6 +199,44 @@ export function leakedStrings(
   const leaks = [...words].filter(
     (w) => present.has(w) && !allowed.has(w) && !keptNames.has(w) && !RENAMED_ID_WORD.test(w),
   );
-  for (const s of exact) if (copyText.includes(s)) leaks.push(s);
+  leaks.push(...occurring(exact, copyText));
   return [...new Set(leaks)].sort();
+}
+
+/** Strings at least this long are found by their first `KEY` characters (`occurring`). */
+const KEY = 8;
+
+/**
+ * The strings of `wanted` that occur in `text`. One pass over `text` looking up each position's
+ * next `KEY` characters among the wanted strings' prefixes, so thousands of ids cost about one
+ * scan of a 2 MB copy rather than one each; shorter strings are searched one by one. Exported
+ * for its property test.
+ */
+export function occurring(wanted: Iterable<string>, text: string): string[] {
+  const byKey = new Map<string, string[]>();
+  const found: string[] = [];
+  for (const s of wanted) {
+    if (s.length < KEY) {
+      if (text.includes(s)) found.push(s);
+      continue;
+    }
+    const k = s.slice(0, KEY);
+    const list = byKey.get(k);
+    if (list) list.push(s);
+    else byKey.set(k, [s]);
+  }
+  if (byKey.size === 0) return found;
+  for (let i = 0; i + KEY <= text.length; i++) {
+    const list = byKey.get(text.slice(i, i + KEY));
+    if (!list) continue;
+    for (let j = list.length - 1; j >= 0; j--) {
+      const s = list[j] as string;
+      if (!text.startsWith(s, i)) continue;
+      found.push(s);
+      list.splice(j, 1);
+    }
+    if (list.length === 0) byKey.delete(text.slice(i, i + KEY));
+    if (byKey.size === 0) break;
+  }
+  return found;
 }
