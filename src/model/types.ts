@@ -60,6 +60,8 @@ export interface MediaBlock {
   mediaType?: string;
   /** Size of the encoded payload in bytes, when inline. */
   bytes?: number;
+  /** Where the payload is when it is not inline: a URL, or a file the provider stores. */
+  source?: 'url' | 'file';
 }
 
 /** A tool call: Anthropic `tool_use`, OpenAI `tool_calls[]`, Responses `function_call`, … */

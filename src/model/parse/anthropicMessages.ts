@@ -38,10 +38,12 @@ export function anthropicBlock(b: unknown): Block {
       }
       const bytes = base64Bytes(source.data);
       const mediaType = str(source.media_type);
+      const at = source.type === 'url' || source.type === 'file' ? source.type : undefined;
       return {
         type,
         ...(mediaType ? { mediaType } : {}),
         ...(bytes !== undefined ? { bytes } : {}),
+        ...(at ? { source: at } : {}),
       };
     }
     case 'tool_use':

@@ -2,8 +2,22 @@
  * Writing Anthropic Messages back: a block or message rendered in the API's shape (the inverse of
  * reading it, anthropicMessages.ts), and a whole body.
  */
-import type { Block, Message, Transcript } from '../types.ts';
+import type { Block, MediaBlock, Message, Transcript } from '../types.ts';
 import { withList } from './util.ts';
+
+/**
+ * A media block's `source`. The block holds no payload (nor URL, nor file id), so what is written
+ * stands in for it and reads back the same: a URL or file of the same kind, or base64 data of the
+ * block's size (a document's tokens are counted from it).
+ */
+function mediaSource(b: MediaBlock): Record<string, unknown> {
+  if (b.source === 'url') return { type: 'url', url: `https://example.invalid/${b.type}` };
+  if (b.source === 'file') return { type: 'file', file_id: `file_${b.type}` };
+  const media_type = b.mediaType ?? (b.type === 'image' ? 'image/png' : 'application/pdf');
+  // base64Bytes reads floor(length × 3 / 4) bytes: ceil(bytes × 4 / 3) characters give them back.
+  if (b.bytes === undefined) return { type: 'base64', media_type };
+  return { type: 'base64', media_type, data: 'A'.repeat(Math.ceil((b.bytes * 4) / 3)) };
+}
 
 /** Render a normalised block as an Anthropic content block (inverse of `anthropicBlock`). */
 export function toAnthropicBlock(b: Block): unknown {
@@ -12,14 +26,7 @@ export function toAnthropicBlock(b: Block): unknown {
       return { type: 'text', text: b.text };
     case 'image':
     case 'document':
-      return {
-        type: b.type,
-        source: {
-          type: 'base64',
-          media_type: b.mediaType ?? (b.type === 'image' ? 'image/png' : 'application/pdf'),
-          data: '',
-        },
-      };
+      return { type: b.type, source: mediaSource(b) };
     case 'tool_use':
       return {
         type: b.server ? 'server_tool_use' : 'tool_use',

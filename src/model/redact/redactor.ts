@@ -135,7 +135,8 @@ export class Redactor {
   }
 
   /**
-   * A free text (message text, system part, description): empty and whitespace-only stay. A text
+   * A free text (message text, system part, description): empty and whitespace-only stay, and so
+   * does the whitespace around a text. A text
    * that is a JSON object keeps that shape and its `RESULT_KEYS` (Gemini derives `isError` from
    * an `error` key of the function response, and writes results back as objects).
    */
@@ -154,7 +155,14 @@ export class Redactor {
         ...shell,
         [main]: this.fit(target, s.length, (p) => JSON.stringify({ ...shell, [main]: p })),
       });
-    } else out = this.fit(target, s.length);
+    } else {
+      // Leading and trailing whitespace stays: rules read it (a final assistant text ending in
+      // whitespace, A12), and the placeholder is fitted to the count with it around.
+      const lead = s.slice(0, s.length - s.trimStart().length);
+      const trail = s.slice(s.trimEnd().length);
+      const fitted = this.fit(target, s.length, (p) => lead + p + trail);
+      out = lead + fitted + trail;
+    }
     this.memo.set(s, out);
     return out;
   }

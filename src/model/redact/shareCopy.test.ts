@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { parsedText } from '../testing.ts';
+import { CHARS_PER_4 } from '../tokens.ts';
+import { validateTranscript } from '../validate/index.ts';
+import { checkedStructureCopy } from './shareCopy.ts';
+
+const anthropic = (messages: unknown[]) =>
+  parsedText(JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 100, messages })).transcript;
+
+describe('checkedStructureCopy: the structure-only copy and where it breaks the contract', () => {
+  it('keeps the whitespace around a text, and with it a final assistant text’s verdict (A12)', () => {
+    const t = anthropic([
+      { role: 'user', content: 'Describe the function.' },
+      { role: 'assistant', content: 'It returns one. ' },
+    ]);
+    const codes = (x: typeof t) => validateTranscript(x, 'anthropic').violations.map((v) => v.code);
+    expect(codes(t)).toEqual(['A12']);
+    const copy = checkedStructureCopy(t, CHARS_PER_4);
+    expect(copy.problems).toEqual([]);
+    const back = parsedText(copy.text).transcript;
+    expect(codes(back)).toEqual(['A12']);
+    const last = back.messages.at(-1)?.blocks[0];
+    expect(last?.type === 'text' && last.text.endsWith(' ')).toBe(true);
+  });
+
+  it('a document by URL or file id, and a base64 one, keep their token counts (no URL kept)', () => {
+    const t = anthropic([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Summarise these.' },
+          { type: 'document', source: { type: 'url', url: 'https://secret.example.com/Q3.pdf' } },
+          { type: 'document', source: { type: 'file', file_id: 'file_011CSecretIdentifier' } },
+          {
+            type: 'document',
+            source: {
+              type: 'base64',
+              media_type: 'application/pdf',
+              data: 'JVBERi0xLjQK'.repeat(40),
+            },
+          },
+        ],
+      },
+      { role: 'assistant', content: 'Done.' },
+      { role: 'user', content: 'Thanks.' },
+    ]);
+    const copy = checkedStructureCopy(t, CHARS_PER_4);
+    expect(copy.problems).toEqual([]);
+    expect(copy.text).not.toContain('secret.example.com');
+    expect(copy.text).not.toContain('file_011CSecretIdentifier');
+    const back = parsedText(copy.text).transcript.messages[0]?.blocks;
+    expect(back?.map((b) => (b.type === 'document' ? [b.source, b.bytes] : b.type))).toEqual([
+      'text',
+      ['url', undefined],
+      ['file', undefined],
+      [undefined, 360],
+    ]);
+  });
+
+  it('names what a copy would change: a Gemini image its writer turns into a text', () => {
+    const gemini = {
+      contents: [
+        {
+          role: 'user',
+          parts: [
+            { text: 'What is in this picture?' },
+            { inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAAB' } },
+          ],
+        },
+        { role: 'model', parts: [{ text: 'A single pixel.' }] },
+        { role: 'user', parts: [{ text: 'ok' }] },
+      ],
+    };
+    const copy = checkedStructureCopy(parsedText(JSON.stringify(gemini)).transcript, CHARS_PER_4);
+    expect(copy.problems).toContain(
+      'messages[0]: user:text,image in the original, user:text,text in the copy',
+    );
+  });
+});
