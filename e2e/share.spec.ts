@@ -1,11 +1,12 @@
 /**
  * Sharing without leaking (issue 15), as a user clicks it: the structure-only link of a Claude
  * Code log reopens as a Claude Code log with the same counts and verdict; the incident summary
- * is of the structure-only copy unless the transcript is ticked in; a link that cannot be
- * honoured says so; a name with a right-to-left override is shown as it is.
+ * is of the structure-only copy unless the transcript is ticked in; a copy that would not read
+ * back the same is not linked, and the panel says why; a link that cannot be honoured says so; a
+ * name with a right-to-left override is shown as it is.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { openApp } from './helpers.ts';
+import { openApp, paste } from './helpers.ts';
 import { sample } from './fixtures.ts';
 
 const counts = async (p: Page) =>
@@ -65,6 +66,34 @@ test('the incident summary holds no transcript unless ticked in, and says what i
   const full = await save();
   expect(full).toContain('whole transcript');
   expect(full).toContain('src=claude-code-session');
+});
+
+test('a structure-only copy that would read back otherwise is not linked, and the panel says why', async ({
+  page,
+}) => {
+  // Gemini's writer has no image to write back (a text stands in): the copy would count other tokens.
+  const gemini = {
+    contents: [
+      {
+        role: 'user',
+        parts: [
+          { text: 'What is in this picture?' },
+          { inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAAB' } },
+        ],
+      },
+      { role: 'model', parts: [{ text: 'A single pixel.' }] },
+      { role: 'user', parts: [{ text: 'ok' }] },
+    ],
+  };
+  await openApp(page);
+  await paste(page, JSON.stringify(gemini));
+  await expect(page.getByTestId('format')).toHaveText('gemini');
+  await page.getByTestId('share-open').click();
+  const unsafe = page.getByTestId('structure-unsafe');
+  await expect(unsafe).toContainText('No structure-only link');
+  await expect(unsafe).toContainText('tokens:');
+  await expect(page.getByTestId('structure-link')).toHaveCount(0);
+  await expect(page.getByTestId('structure-building')).toHaveCount(0);
 });
 
 test('a link that cannot be honoured says so instead of showing something else silently', async ({

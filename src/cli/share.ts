@@ -1,8 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { validateTranscript } from '../model/validate/index.ts';
-import { redactTranscriptWithMaps } from '../model/redact.ts';
-import { leakedStrings, shapeDifferences } from '../model/redact/contract.ts';
-import { readBack } from '../model/redact/roundTrip.ts';
+import { checkedStructureCopy } from '../model/redact/shareCopy.ts';
 import { loadBpeCounter } from '../model/tokens.ts';
 import { writeTranscript } from '../model/write.ts';
 import { encodePermalinkChecked } from '../model/permalink/codec.ts';
@@ -61,18 +59,12 @@ export async function runShare(argv: string[], io: ShareIO): Promise<number> {
   if (structureOnly) {
     const counter = await loadBpeCounter();
     const toolNames = args.flags['hide-tool-names'] === true ? 'hide' : 'keep';
-    const red = redactTranscriptWithMaps(t, { counter, toolNames });
-    text = writeTranscript(red.transcript);
-    const back = readBack(t, text);
-    const names = toolNames === 'hide' ? { names: red.names } : {};
-    const problems = back.ok
-      ? shapeDifferences(t, back.value, { counter, ids: red.ids, ...names })
-      : [`it does not read back: ${back.error.message}`];
-    const kept = toolNames === 'keep' ? new Set(red.names.keys()) : new Set<string>();
-    const leaks = leakedStrings(t, text, kept);
-    if (leaks.length > 0) problems.push(`it would still hold: ${leaks.slice(0, 5).join(', ')}`);
-    if (problems.length > 0) {
-      io.err(`error: the structure-only copy is not safe to share:\n  ${problems.join('\n  ')}\n`);
+    const copy = checkedStructureCopy(t, counter, toolNames);
+    text = copy.text;
+    if (copy.problems.length > 0) {
+      io.err(
+        `error: the structure-only copy is not safe to share:\n  ${copy.problems.join('\n  ')}\n`,
+      );
       return EXIT_UNREADABLE;
     }
   }

@@ -60,9 +60,11 @@ export function Panel({
     hideNames,
     source,
   );
-  const structure = redaction
-    ? buildShareLink(state, { text: redaction.text, redacted: true })
-    : null;
+  // A copy that breaks the contract is never linked (StructureSection says why).
+  const structure =
+    redaction && redaction.problems.length === 0
+      ? buildShareLink(state, { text: redaction.text, redacted: true })
+      : null;
   const structureLink = structure?.ok ? `${base}#${structure.fragment}` : null;
   const structureTooLarge = refusal ?? (structure && !structure.ok ? structure.reason : null);
 

@@ -109,6 +109,8 @@ export function StructureSection({
           Too large for a link. {tooLarge} Share the file itself (or export it below) together with
           the view link above.
         </p>
+      ) : redaction && redaction.problems.length > 0 ? (
+        <UnsafeCopy problems={redaction.problems} />
       ) : link !== null && redaction ? (
         <>
           <LinkRow label="Copy structure-only link" link={link} testId="structure-link" />
@@ -125,5 +127,23 @@ export function StructureSection({
         </p>
       )}
     </section>
+  );
+}
+
+/** Why no structure-only link is offered: where the copy breaks the contract (`problems`). */
+function UnsafeCopy({ problems }: { problems: readonly string[] }) {
+  return (
+    <div className="share-warn" role="status" data-testid="structure-unsafe">
+      <p>
+        No structure-only link for this transcript: its copy would not read back as the original
+        does, or would still hold some of it, so it could mislead whoever opens it. Share the file
+        itself (or export it below) together with the view link above.
+      </p>
+      <ul>
+        {problems.map((p) => (
+          <li key={p}>{p}</li>
+        ))}
+      </ul>
+    </div>
   );
 }

@@ -8,10 +8,9 @@ import type { Analysis } from '../../model/analyze.ts';
 import { simulatePolicy } from '../../model/evict/policies.ts';
 import type { EvictionResult } from '../../model/evict/types.ts';
 import { inlineSizeRefusal } from '../../model/permalink/inline.ts';
-import { redactTranscriptWithMaps } from '../../model/redact.ts';
+import { checkedStructureCopy } from '../../model/redact/shareCopy.ts';
 import type { TextCounter, TokenTable } from '../../model/tokens.ts';
 import type { Transcript } from '../../model/types.ts';
-import { writeTranscript } from '../../model/write.ts';
 import {
   effectiveBudget,
   selectEvictionContext,
@@ -27,17 +26,23 @@ interface BuiltRedaction {
   hideNames: boolean;
   text: string;
   ids: number;
+  problems: string[];
 }
 
-/** The structure-only copy of the transcript: its text and how many ids it renamed. */
+/**
+ * The structure-only copy of the transcript: its text, how many ids it renamed, and where it
+ * breaks the redaction contract (`checkedStructureCopy`; empty when it is safe to share).
+ */
 export interface StructureRedaction {
   text: string;
   ids: number;
+  problems: string[];
 }
 
 /**
  * The structure-only copy: decided from the cheap size estimate first (a transcript above the
- * decoder's limit is never redacted, deflated or offered), then built in a timeout after paint.
+ * decoder's limit is never redacted, deflated or offered), then built and checked against the
+ * redaction contract (the CLI's check) in a timeout after paint.
  * @returns `redaction` (null while building, or when refused) and `refusal`, why the source is
  *   too large for an inline link (null when it is not)
  */
@@ -52,17 +57,8 @@ export function useStructureRedaction(
   useEffect(() => {
     if (refusal !== null) return;
     const timer = setTimeout(() => {
-      const r = redactTranscriptWithMaps(transcript, {
-        counter,
-        toolNames: hideNames ? 'hide' : 'keep',
-      });
-      setBuilt({
-        transcript,
-        counter,
-        hideNames,
-        text: writeTranscript(r.transcript),
-        ids: r.ids.size,
-      });
+      const copy = checkedStructureCopy(transcript, counter, hideNames ? 'hide' : 'keep');
+      setBuilt({ transcript, counter, hideNames, ...copy });
     }, 0);
     return () => clearTimeout(timer);
   }, [transcript, counter, hideNames, refusal]);
