@@ -77,6 +77,18 @@ const THINKING_STRIPPED = {
   ],
 };
 
+/** A newcomer's Gemini body: a call without an id, then a new prompt typed over it (G3). */
+const GEMINI_UNANSWERED = {
+  contents: [
+    { role: 'user', parts: [{ text: 'weather in Paris?' }] },
+    {
+      role: 'model',
+      parts: [{ functionCall: { name: 'get_weather', args: { city: 'Paris' } } }],
+    },
+    { role: 'user', parts: [{ text: 'hello?' }] },
+  ],
+};
+
 describe('cli repair', () => {
   it('writes the repaired transcript in its format to stdout and lists the changes on stderr (exit 0)', async () => {
     const r = await cli(['repair', 'c.json'], { 'c.json': JSON.stringify(CANCELLED) });
@@ -145,6 +157,25 @@ describe('cli repair', () => {
     expect(j.file).toBe('fixed.json');
     expect(j.output).toBeUndefined();
     expect(r.written['fixed.json']).toBeDefined();
+  });
+
+  it('a Gemini call without an id gets an error functionResponse (exit 0), and check passes the output', async () => {
+    const r = await cli(['repair', 'g.json'], { 'g.json': JSON.stringify(GEMINI_UNANSWERED) });
+    expect(r.code).toBe(0);
+    expect(r.err).not.toContain('NOT REPAIRED');
+    expect(r.err).toContain('VALID: gemini would accept the repaired request.');
+    const body = JSON.parse(r.out);
+    expect(body.contents[2].parts).toEqual([
+      {
+        functionResponse: {
+          name: 'get_weather',
+          response: { error: expect.stringContaining('interrupted') },
+        },
+      },
+      { text: 'hello?' },
+    ]);
+    const check = await cli(['check', 'fixed.json'], { 'fixed.json': r.out });
+    expect(check.code).toBe(0);
   });
 
   it('what cannot be repaired is explained and exits 1', async () => {

@@ -2,10 +2,11 @@
  * Repair: for each violation of the chosen provider, the fix that keeps the most history, done
  * the way the agent loop should have done it (rule codes from the rule catalogue, docs/rules.md):
  *
- * - an unanswered call (A2, O2) gets an error result (`is_error: true`; a `tool` message for the
- *   OpenAI family) with a short message naming the cause, at the start of the next user message
- *   or in a new message right after the call — unless its real result exists elsewhere, which is
- *   then moved there (re-attached; split parallel results are merged the same way, B2);
+ * - an unanswered call (A2, O2, G3) gets an error result (`is_error: true`; a `tool` message for
+ *   the OpenAI family; a functionResponse naming the call for Gemini, whose calls may carry no id
+ *   and are then counted) with a short message naming the cause, at the start of the next user
+ *   message or in a new message right after the call — unless its real result exists elsewhere,
+ *   which is then moved there (re-attached; split parallel results are merged the same way, B2);
  * - text placed before the tool results (A3) is moved after them; content after a tool_use in its
  *   assistant turn (A5) is moved in front of the calls;
  * - an orphan result (A1, O1, O3) is re-attached where its call is still present; when the call

@@ -3,10 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { isPinned } from '../exchanges.ts';
 import { applyFault, faultTargets, type FaultSpec } from '../faults.ts';
 import { repairTranscript, UNREPAIRABLE_NOTES } from '../repair.ts';
-import { arbTranscript, arbValidTranscript } from '../testing.ts';
+import { arbTranscript, arbValidGeminiTranscript, arbValidTranscript } from '../testing.ts';
 import type { ProviderId } from '../types.ts';
 import { validateTranscript } from '../validate/index.ts';
-import { expectRepaired } from './testing.ts';
+import { pairToolCalls } from '../pairing.ts';
+import { expectRepaired, expectRoundTrip } from './testing.ts';
 
 describe('repair properties', () => {
   for (const format of ['anthropic-messages', 'openai-chat'] as const) {
@@ -134,4 +135,35 @@ describe('repair properties for the other providers', () => {
       { numRuns: 100 },
     );
   }, 30_000);
+});
+
+describe('repair properties for Gemini bodies, calls with and without ids', () => {
+  for (const ids of [false, true]) {
+    it(`a fault injected into a valid Gemini body (${ids ? 'with' : 'without'} ids) repairs to one with no pairing error`, () => {
+      fc.assert(
+        fc.property(arbValidGeminiTranscript(ids), fc.nat(), (t, pick) => {
+          expect(validateTranscript(t, 'gemini').valid).toBe(true);
+          const targets = faultTargets(t);
+          fc.pre(targets.length > 0);
+          const spec = targets[pick % targets.length] as FaultSpec;
+          const f = applyFault(t, spec);
+          if (!f.ok) throw new Error(f.error);
+          const r = repairTranscript(f.value.transcript, 'gemini');
+          expectRepaired(f.value.transcript, r, 'gemini');
+          // A replayed turn is removed, not answered with an invented error result.
+          if (spec.kind === 'retry')
+            expect(r.changes.map((c) => c.kind)).not.toContain('error_result_added');
+          if (r.transcript.messages.length === 0) return;
+          expectRoundTrip(r, 'gemini');
+          // Every call the repair kept is answered right after it (by id, or by count and name).
+          const open = pairToolCalls(r.transcript.messages).filter(
+            (p) => p.call !== null && p.status !== 'answered',
+          );
+          const last = r.transcript.messages.length - 1;
+          expect(open.filter((p) => p.call?.message !== last)).toEqual([]);
+        }),
+        { numRuns: 200 },
+      );
+    }, 30_000);
+  }
 });

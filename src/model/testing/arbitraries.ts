@@ -82,6 +82,30 @@ export function arbValidTranscript(
     });
 }
 
+/**
+ * Valid Gemini `generateContent` transcripts (format `gemini`): the shapes of
+ * `arbValidTranscript`, each functionResponse naming its call, with the ids dropped (Gemini
+ * before 3: pairing by count and position) or kept (Gemini 3), as `ids` says.
+ */
+export function arbValidGeminiTranscript(ids: boolean): fc.Arbitrary<Transcript> {
+  return arbValidTranscript('anthropic-messages').map((t) => {
+    const names = new Map<string, string>();
+    for (const m of t.messages)
+      for (const b of m.blocks) if (b.type === 'tool_use' && b.id) names.set(b.id, b.name);
+    const gemini = (b: Block): Block =>
+      b.type === 'tool_use'
+        ? { ...b, id: ids ? b.id : null }
+        : b.type === 'tool_result'
+          ? { ...b, toolUseId: ids ? b.toolUseId : null, name: names.get(b.toolUseId ?? '') ?? '' }
+          : b;
+    return transcript(
+      'gemini',
+      t.messages.map((m) => ({ ...m, blocks: m.blocks.map(gemini) })),
+      { listKey: 'contents' },
+    );
+  });
+}
+
 /** A random edit that may break pairing: the faults a trim or a crashed loop produces. */
 export type Mutation =
   | { kind: 'delete'; at: number }

@@ -1,10 +1,10 @@
 /**
- * Unanswered, partial, trailing and text-first calls (A2, A3, O2, B2, …): every id the provider
- * reports missing gets its answer.
+ * Unanswered, partial, trailing and text-first calls (A2, A3, O2, B2, G3, …): every call the
+ * provider reports missing gets its answer (Gemini calls without ids: by count).
  */
-import type { Message, ToolResultBlock } from '../../types.ts';
+import type { Message, ToolResultBlock, ToolUseBlock } from '../../types.ts';
 import type { RuleId, Violation } from '../../validate/index.ts';
-import { isClientResult, type Ref, type Work } from '../work.ts';
+import { isClientCall, isClientResult, sameBlocks, type Ref, type Work } from '../work.ts';
 
 /** Short cause text for a synthetic error result, by the shape around the call. */
 function causeText(rule: RuleId, next: Message | undefined): string {
@@ -61,32 +61,42 @@ function moveResultHere(w: Work, id: string, c: number, end: number, away: Ref):
     );
 }
 
-/** No result anywhere: add an error result naming the cause. */
-function addErrorResult(w: Work, id: string, c: number, text: string): void {
+/**
+ * No result anywhere: add an error result naming the cause, with the call's name (Gemini's
+ * functionResponse must name its call) and its id, or none when the call has none.
+ */
+function addErrorResult(w: Work, id: string | null, c: number, text: string, name: string): void {
   const call = w.msgs[c] as Message;
   const block: ToolResultBlock = {
     type: 'tool_result',
     toolUseId: id,
     isError: true,
     content: [{ type: 'text', text }],
+    name,
   };
   const target = w.placeResults(c, [block]);
+  const what = id ?? `${name || 'a tool'} (a call without an id)`;
   w.note(
     'error_result_added',
     call,
     target,
-    [id],
-    `Added an error result for ${id}: ${text.replace(/^Error: /, '')}`,
+    id !== null ? [id] : [],
+    `Added an error result for ${what}: ${text.replace(/^Error: /, '')}`,
   );
 }
 
+/** The name of the client call `id` in message `c` ('' when not found). */
+function callName(w: Work, id: string, c: number): string {
+  const b = (w.msgs[c] as Message).blocks.find((x) => isClientCall(x, id));
+  return b?.type === 'tool_use' ? b.name : '';
+}
+
 /**
- * Answer every id the provider reports missing. The validator decides what is missing; this
- * decides how: reorder the answering message when the result is in it behind other content, move
- * the real result there when it sits elsewhere, or add an error result naming the cause.
+ * Answer the ids `v` names: reorder the answering message when the result is in it behind other
+ * content, move the real result there when it sits elsewhere, or add an error result.
  * @returns true when anything changed
  */
-export function fixMissing(w: Work, v: Violation): boolean {
+function answerIds(w: Work, v: Violation): boolean {
   let changed = false;
   // The cause is read from the shape before this fix adds anything.
   const causes = new Map<string, string>();
@@ -109,8 +119,95 @@ export function fixMissing(w: Work, v: Violation): boolean {
       results.find((r) => r.message !== start && r.message > c) ??
       results.find((r) => r.message !== start);
     if (away) moveResultHere(w, id, c, end, away);
-    else addErrorResult(w, id, c, causes.get(id) ?? causeText(v.rule, w.msgs[start]));
+    else
+      addErrorResult(
+        w,
+        id,
+        c,
+        causes.get(id) ?? causeText(v.rule, w.msgs[start]),
+        callName(w, id, c),
+      );
     changed = true;
   }
   return changed;
+}
+
+/**
+ * The calls of message `c` that no result of its answer run stands for, as Gemini counts them
+ * (G3): a result naming a call's id stands for that call; any other result for the first call
+ * without an id still open, of the result's name when there is one.
+ */
+function openByCount(w: Work, c: number): ToolUseBlock[] {
+  const calls = (w.msgs[c] as Message).blocks.filter(
+    (b): b is ToolUseBlock => b.type === 'tool_use' && isClientCall(b),
+  );
+  const [start, end] = w.run(c);
+  const open = new Set(calls);
+  const rest: ToolResultBlock[] = [];
+  for (const r of w.msgs.slice(start, end).flatMap((m) => m.blocks.filter(isClientResult))) {
+    const named = calls.find((k) => k.id !== null && k.id === r.toolUseId && open.has(k));
+    if (named) open.delete(named);
+    else rest.push(r);
+  }
+  for (const r of rest) {
+    const free = calls.filter((k) => k.id === null && open.has(k));
+    const k = free.find((x) => r.name !== undefined && x.name === r.name) ?? free[0];
+    if (k) open.delete(k);
+  }
+  return calls.filter((k) => open.has(k));
+}
+
+/**
+ * Gemini calls without ids (G3 counts parts, so the violation names no ids): answer by count.
+ * The calls left open that carry an id are answered as by id; each one without gets an error
+ * functionResponse with its name, in the user turn right after the call turn.
+ */
+function answerByCount(w: Work, v: Violation, c: number): boolean {
+  const call = w.msgs[c] as Message;
+  const copy = w.msgs[c + 1];
+  if (copy && sameBlocks(call, copy)) {
+    // A retry stored the turn twice; with no ids to tell, the copy's results answer the first.
+    w.remove(c + 1);
+    w.note(
+      'replayed_turn_removed',
+      copy,
+      null,
+      [],
+      'Removed a replayed copy of an assistant turn (a retry stored it twice): its calls carry no ids, so Gemini counts the first turn as unanswered.',
+    );
+    return true;
+  }
+  const open = openByCount(w, c);
+  const text = causeText(v.rule, w.msgs[w.run(c)[0]]);
+  const ids = open.flatMap((k) => (k.id !== null ? [k.id] : []));
+  let changed = ids.length > 0 && answerIds(w, { ...v, ids });
+  // Moving a real result can remove a message before the call: find the call again.
+  const at = w.msgs.indexOf(call);
+  if (at < 0) return changed;
+  for (const k of open)
+    if (k.id === null) {
+      addErrorResult(w, null, at, text, k.name);
+      changed = true;
+    }
+  return changed;
+}
+
+/**
+ * Answer every call the provider reports missing. The validator decides what is missing; this
+ * decides how: reorder the answering message when the result is in it behind other content, move
+ * the real result there when it sits elsewhere, or add an error result naming the cause. Gemini
+ * calls without ids are told apart by count and position (`answerByCount`).
+ * @returns true when anything changed
+ */
+export function fixMissing(w: Work, v: Violation): boolean {
+  const cause = w.causeOf(v);
+  const c = cause ? w.msgs.indexOf(cause) : -1;
+  if (
+    w.provider === 'gemini' &&
+    cause?.role === 'assistant' &&
+    c >= 0 &&
+    cause.blocks.some((b) => b.type === 'tool_use' && isClientCall(b) && b.id === null)
+  )
+    return answerByCount(w, v, c);
+  return answerIds(w, v);
 }

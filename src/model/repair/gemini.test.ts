@@ -1,0 +1,151 @@
+import { describe, expect, it } from 'vitest';
+import { load } from '../faults.fixtures.ts';
+import { repairTranscript } from '../repair.ts';
+import { validateTranscript } from '../validate/index.ts';
+import { writeTranscript } from '../write.ts';
+import { expectRepaired, expectRoundTrip } from './testing.ts';
+
+const ASK = { role: 'user', parts: [{ text: 'weather in Paris?' }] };
+
+/** A functionCall part (with an id only when given: Gemini before 3 sends none). */
+function fc(city: string, id?: string) {
+  return { functionCall: { ...(id ? { id } : {}), name: 'get_weather', args: { city } } };
+}
+
+/** The repaired body, written back and read again as JSON. */
+function body(t: ReturnType<typeof load>) {
+  const r = repairTranscript(t, 'gemini');
+  expectRepaired(t, r, 'gemini');
+  expectRoundTrip(r, 'gemini');
+  return { r, out: JSON.parse(writeTranscript(r.transcript)) as { contents: unknown[] } };
+}
+
+describe('repair of Gemini function calls (G3: counted, not matched by id)', () => {
+  it('an unanswered call without an id gets an error functionResponse with its name, first in the next user turn', () => {
+    const t = load({
+      contents: [
+        ASK,
+        { role: 'model', parts: [fc('Paris')] },
+        { role: 'user', parts: [{ text: 'hello?' }] },
+      ],
+    });
+    expect(validateTranscript(t, 'gemini').violations[0]).toMatchObject({
+      rule: 'unanswered_tool_use',
+      code: 'G3',
+    });
+    const { r, out } = body(t);
+    expect(r.changes).toMatchObject([
+      { kind: 'error_result_added', ids: [], messageIndex: 1, outputIndex: 2, replaced: [2] },
+    ]);
+    expect(r.changes[0]?.note).toMatch(/get_weather/);
+    expect(out.contents[2]).toEqual({
+      role: 'user',
+      parts: [
+        {
+          functionResponse: {
+            name: 'get_weather',
+            response: {
+              error:
+                "Error: the tool call was interrupted before it returned; the user's next message came first.",
+            },
+          },
+        },
+        { text: 'hello?' },
+      ],
+    });
+    expect(out.contents.slice(0, 2)).toEqual(
+      (JSON.parse(JSON.stringify(t.raw)) as { contents: unknown[] }).contents.slice(0, 2),
+    );
+  });
+
+  it('a partial answer (two calls, one response, no ids) gets one error response beside the real one', () => {
+    const t = load({
+      contents: [
+        ASK,
+        { role: 'model', parts: [fc('Paris'), fc('Rome')] },
+        {
+          role: 'user',
+          parts: [{ functionResponse: { name: 'get_weather', response: { output: '20 °C' } } }],
+        },
+        { role: 'model', parts: [{ text: 'Paris: 20 °C.' }] },
+      ],
+    });
+    expect(validateTranscript(t, 'gemini').violations[0]).toMatchObject({
+      rule: 'partial_answer',
+      code: 'G3',
+    });
+    const { r, out } = body(t);
+    expect(r.changes).toMatchObject([
+      { kind: 'error_result_added', messageIndex: 1, outputIndex: 2 },
+    ]);
+    expect(out.contents[2]).toEqual({
+      role: 'user',
+      parts: [
+        { functionResponse: { name: 'get_weather', response: { output: '20 °C' } } },
+        {
+          functionResponse: {
+            name: 'get_weather',
+            response: {
+              error:
+                'Error: no result was recorded for this call while its parallel siblings returned (it timed out or raised).',
+            },
+          },
+        },
+      ],
+    });
+  });
+
+  it('calls with ids (Gemini 3) are answered by id, and the response carries the id', () => {
+    const t = load({
+      contents: [
+        ASK,
+        { role: 'model', parts: [fc('Paris', 'fc_1'), fc('Rome', 'fc_2')] },
+        {
+          role: 'user',
+          parts: [
+            {
+              functionResponse: { id: 'fc_2', name: 'get_weather', response: { output: '25 °C' } },
+            },
+          ],
+        },
+      ],
+    });
+    const { r, out } = body(t);
+    expect(r.changes).toMatchObject([{ kind: 'error_result_added', ids: ['fc_1'] }]);
+    const parts = (out.contents[2] as { parts: { functionResponse: object }[] }).parts;
+    expect(parts.map((p) => p.functionResponse)).toMatchObject([
+      { id: 'fc_2', name: 'get_weather' },
+      { id: 'fc_1', name: 'get_weather', response: { error: expect.stringMatching(/^Error: /) } },
+    ]);
+  });
+
+  it('a call turn with and without ids mixed: every call left open is answered', () => {
+    const t = load({
+      contents: [
+        ASK,
+        { role: 'model', parts: [fc('Paris'), fc('Rome', 'fc_2')] },
+        { role: 'user', parts: [{ text: 'hello?' }] },
+      ],
+    });
+    const { out } = body(t);
+    const parts = (out.contents[2] as { parts: object[] }).parts;
+    expect(parts).toHaveLength(3);
+  });
+
+  it('a retry that stored a call turn without ids twice: the copy is removed, no result invented', () => {
+    const t = load({
+      contents: [
+        ASK,
+        { role: 'model', parts: [fc('Paris')] },
+        { role: 'model', parts: [fc('Paris')] },
+        {
+          role: 'user',
+          parts: [{ functionResponse: { name: 'get_weather', response: { output: '20 °C' } } }],
+        },
+      ],
+    });
+    const { r } = body(t);
+    expect(r.changes).toMatchObject([{ kind: 'replayed_turn_removed', replaced: [2] }]);
+    expect(r.transcript.messages).toEqual([t.messages[0], t.messages[1], t.messages[3]]);
+  });
+});
