@@ -245,7 +245,7 @@ export const geminiCliParser: FormatParser = {
   label: 'Gemini CLI session',
   provider: 'gemini',
   category: 'log',
-  resultStyle: 'user',
+  resultStyle: 'call',
   expected:
     'a Gemini CLI session: `{sessionId, projectHash, messages: [{type: "user" | "gemini", content, toolCalls?}]}`',
   sniff,

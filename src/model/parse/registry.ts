@@ -42,11 +42,12 @@ export interface FormatParser {
   /** True for line-based logs: `sniff`/`parse` receive a `jsonl` document. */
   jsonl?: boolean;
   /**
-   * Where this format keeps a tool_result: in a `tool` message of its own (`tool`), or in the
-   * user turn after the call (`user`). A repair writes a new error result this way when the
-   * transcript holds no `tool` message to follow.
+   * Where this format keeps a tool_result: in a `tool` message of its own (`tool`), in the user
+   * turn after the call (`user`), or inside the call itself (`call`: a Gemini CLI session, read
+   * as a user turn of results alone right after the call). A repair writes a new error result
+   * this way when the transcript holds no `tool` message to follow.
    */
-  resultStyle: 'tool' | 'user';
+  resultStyle: 'tool' | 'user' | 'call';
   /**
    * For an archive that can hold several samples or conversations: one entry per item (each
    * value the archive narrowed to that item), for the request picker; `[]` when the value is no

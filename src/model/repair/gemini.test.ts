@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { load } from '../faults.fixtures.ts';
+import { parseTranscript } from '../parse/index.ts';
 import { repairTranscript } from '../repair.ts';
 import { validateTranscript } from '../validate/index.ts';
 import { writeTranscript } from '../write.ts';
@@ -147,5 +148,38 @@ describe('repair of Gemini function calls (G3: counted, not matched by id)', () 
     const { r } = body(t);
     expect(r.changes).toMatchObject([{ kind: 'replayed_turn_removed', replaced: [2] }]);
     expect(r.transcript.messages).toEqual([t.messages[0], t.messages[1], t.messages[3]]);
+  });
+
+  it('the same for a Gemini CLI session: the error response rides in its call, the user line is kept', () => {
+    const t = load({
+      sessionId: 's',
+      projectHash: 'p',
+      messages: [
+        { id: 'u1', type: 'user', content: 'List the files.' },
+        {
+          id: 'g1',
+          type: 'gemini',
+          content: 'Listing.',
+          toolCalls: [{ name: 'list_directory', args: { path: '.' }, status: 'cancelled' }],
+        },
+        { id: 'u2', type: 'user', content: 'hello?' },
+      ],
+    });
+    expect(t.format).toBe('gemini-cli');
+    const { r } = body(t);
+    const out = JSON.parse(writeTranscript(r.transcript)) as { messages: object[] };
+    expect(out.messages[2]).toEqual({ id: 'u2', type: 'user', content: 'hello?' });
+    expect(out.messages[1]).toMatchObject({
+      id: 'g1',
+      toolCalls: [
+        {
+          name: 'list_directory',
+          status: 'error',
+          result: [{ functionResponse: { name: 'list_directory' } }],
+        },
+      ],
+    });
+    const back = parseTranscript(JSON.stringify(out));
+    expect(back.ok && validateTranscript(back.value.transcript, 'gemini').valid).toBe(true);
   });
 });

@@ -16,8 +16,11 @@ export interface Ref {
   block: number;
 }
 
-/** Where new results go: the user turn after the call, or `tool` messages of their own. */
-type Style = 'user' | 'tool';
+/**
+ * Where new results go: the user turn after the call, `tool` messages of their own, or a user
+ * message of results alone right after the call (`call`: the format stores them in the call).
+ */
+type Style = 'user' | 'tool' | 'call';
 
 /** A tool_result the client wrote (not a server tool's result). */
 export function isClientResult(b: Block): b is ToolResultBlock {
@@ -65,10 +68,8 @@ export class Work {
     this.msgs = [...t.messages];
     this.msgs.forEach((m, i) => this.origin.set(m, i));
     this.inputSet = new Set(t.messages);
-    this.style =
-      t.messages.some((m) => m.role === 'tool') || parserFor(t.format)?.resultStyle === 'tool'
-        ? 'tool'
-        : 'user';
+    const own = parserFor(t.format)?.resultStyle ?? 'user';
+    this.style = t.messages.some((m) => m.role === 'tool') ? 'tool' : own;
   }
 
   /** The input position a working message stands for (0 when unknown). */
@@ -256,14 +257,19 @@ export class Work {
   /**
    * Put result blocks where the loop should have: at the start of the next user message (after
    * the results already there), or in a new message right after the call; the OpenAI family gets
-   * one `tool` message per result, at the end of the call's tool run.
+   * one `tool` message per result, at the end of the call's tool run. A format that stores the
+   * results in their call (`call`) gets them in the results-only message after the call, never
+   * in the user's own next message.
    * @returns the message written
    */
   placeResults(c: number, blocks: ToolResultBlock[]): Message {
     const call = this.msgs[c] as Message;
     const [start, end] = this.run(c);
     const first = this.msgs[start];
-    if (this.style === 'user' && first && first.role === 'user') {
+    const joins =
+      this.style === 'user' ||
+      (this.style === 'call' && first?.blocks.every(isClientResult) === true);
+    if (joins && first && first.role === 'user') {
       const lead = first.blocks.findIndex((b) => !isClientResult(b));
       const at = lead < 0 ? first.blocks.length : lead;
       return this.setBlocks(start, [
@@ -272,7 +278,7 @@ export class Work {
         ...first.blocks.slice(at),
       ]) as Message;
     }
-    if (this.style === 'user') {
+    if (this.style !== 'tool') {
       const m = derivedMessage(call, { role: 'user', blocks }, true);
       this.insert(start, m, call);
       return m;
