@@ -185,6 +185,8 @@ function linearOf(scale: ScaleLinear<number, number>): (v: number) => number {
   const [d0, d1] = scale.domain() as [number, number];
   const [r0, r1] = scale.range() as [number, number];
   const span = d1 - d0;
+  // d3 maps a one-point domain to the middle of the range; dividing by 0 would give NaN.
+  if (span === 0) return () => (r0 + r1) / 2;
   return (v) => {
     const t = (v - d0) / span;
     return r0 * (1 - t) + r1 * t;
@@ -314,7 +316,10 @@ export function layoutSweepFrom(
 ): SweepLayout {
   const hi = Math.max(total, lo + 1);
   const x = budgetScale(total, lo, size);
-  const y = scaleLinear().domain([0, total]).range([size.plotHeight, 4]);
+  // A transcript of 0 tokens (a pasted `[]`) still gets a kept axis: its line lies at 0.
+  const y = scaleLinear()
+    .domain([0, Math.max(total, 1)])
+    .range([size.plotHeight, 4]);
   const xAt = linearOf(x);
   const yAt = linearOf(y);
   const strips: SweepStrip[] = sweeps.map((s, si) => {
