@@ -76,6 +76,14 @@ describe('cli check', () => {
     expect(r.err).toContain('anthropic-messages: expected');
   });
 
+  it('unknown shape names one JSON object JSON and a log of several records JSON Lines', async () => {
+    const files = { 'x.json': '{\n  "foo": 1\n}\n', 'x.jsonl': '{"foo": 1}\n{"bar": 2}\n' };
+    const one = await cli(['check', 'x.json'], files);
+    expect(one.err).toContain('error: This is valid JSON, but not a transcript format I know.');
+    const log = await cli(['check', 'x.jsonl'], files);
+    expect(log.err).toContain('error: This is valid JSON Lines, but not a transcript format');
+  });
+
   it('--help on a command prints its usage and exits 0', async () => {
     const r = await cli(['check', '--help'], {});
     expect(r.code).toBe(0);

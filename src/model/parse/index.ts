@@ -244,9 +244,12 @@ function parseDocumentUnbounded(source: SourceDoc, opts: ParseOptions): Result<P
   else if (chosen.format) parser = parserFor(chosen.format);
   if (!parser) {
     const tried = PARSERS.map((p) => ({ format: p.id, expected: p.expected }));
+    // One value (a JSON document, or a log of one line, tried as a log above) is JSON; only a
+    // log of several records is JSON Lines.
+    const lines = doc.kind === 'jsonl' && doc.lines.length > 1 ? ' Lines' : '';
     const error: ParseError = {
       kind: 'shape',
-      message: `This is valid JSON${doc.kind === 'jsonl' ? ' Lines' : ''}, but not a transcript format I know. Tried: ${tried.map((t) => t.format).join(', ')}.`,
+      message: `This is valid JSON${lines}, but not a transcript format I know. Tried: ${tried.map((t) => t.format).join(', ')}.`,
       tried,
     };
     return { ok: false, error };

@@ -45,6 +45,27 @@ describe('bad input says where and what was expected', () => {
     expect(r.error.tried?.every((t) => t.expected.length > 10)).toBe(true);
   });
 
+  it('one JSON object of no known shape, on one line or pretty-printed, is called JSON, not JSON Lines', () => {
+    for (const text of ['{"foo":1}', '{\n  "foo": 1\n}\n']) {
+      const r = parseTranscript(text);
+      expect(!r.ok && r.error.message).toMatch(
+        /^This is valid JSON, but not a transcript format I know\. Tried: /,
+      );
+    }
+    // Named as a log, one line is still one JSON value.
+    const named = parseTranscript('{"foo":1}\n', { name: 'x.jsonl' });
+    expect(!named.ok && named.error.message).toMatch(/^This is valid JSON, but not/);
+  });
+
+  it('a log of several records of no known shape is called JSON Lines', () => {
+    for (const opts of [{}, { name: 'x.jsonl' }]) {
+      const r = parseTranscript('{"foo":1}\n{"bar":2}\n', opts);
+      expect(!r.ok && r.error.message).toMatch(
+        /^This is valid JSON Lines, but not a transcript format I know\. Tried: /,
+      );
+    }
+  });
+
   it('empty and binary input', () => {
     expect(parseTranscript('  \n').ok).toBe(false);
     const bin = parseTranscript('PK\u0003\u0004\u0000\u0000');
