@@ -35,6 +35,8 @@ export interface ViolationTarget {
   message: number;
   /** The cause's row label (`#3`, `#3.2`: `messageLabels`), or null when `message` is -1. */
   label: string | null;
+  /** The row label of the message the provider's path names (`violation.pathIndex`), or null. */
+  pathLabel: string | null;
   /** 'first' = the error this request gets; 'next' = what follows once it is fixed; 'warning'. */
   rank: 'first' | 'next' | 'warning';
 }
@@ -56,7 +58,10 @@ export const selectViolationTargets = memoWeak((a: Analysis): ViolationTarget[] 
       seenError = true;
     }
     const message = v.index >= 0 && v.index < ms.length ? v.index : -1;
-    return { violation: v, message, label: message >= 0 ? labels.of(message) : null, rank };
+    const label = message >= 0 ? labels.of(message) : null;
+    const p = v.pathIndex;
+    const pathLabel = p !== undefined && p >= 0 && p < ms.length ? labels.of(p) : null;
+    return { violation: v, message, label, pathLabel, rank };
   });
 });
 

@@ -115,6 +115,30 @@ describe('selectors', () => {
     expect(selectCounts(a)).toMatchObject({ arcs: 2, broken: 1, errors: 1 });
   });
 
+  it('labels the row a provider’s path names when it is not the cause’s (O2: the message after the call)', () => {
+    const body = {
+      model: 'gpt-4o',
+      messages: [
+        { role: 'user', content: 'Weather?' },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            { id: 'call_a', type: 'function', function: { name: 'w', arguments: '{}' } },
+          ],
+        },
+        { role: 'user', content: 'never mind' },
+      ],
+    };
+    const [t] = selectViolationTargets(analysisOf(JSON.stringify(body)));
+    expect(t?.violation.code).toBe('O2');
+    expect([t?.label, t?.pathLabel]).toEqual(['#1', '#2']);
+    const [orphan] = selectViolationTargets(
+      analysisOf(sampleText('broken-orphan-after-trim.json')),
+    );
+    expect(orphan?.pathLabel).toBeNull();
+  });
+
   it('puts a band row before the first message of each exchange', () => {
     const a = analysisOf(CANCELLED);
     const model = selectRows(a);

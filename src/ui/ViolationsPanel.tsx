@@ -163,7 +163,7 @@ function ViolationItem({
       ) : (
         <p className="violation-message">{v.message}</p>
       )}
-      <RequestIndexNote providerPath={v.providerPath} rowLabel={t.label} />
+      <RequestIndexNote providerPath={v.providerPath} rowLabel={t.pathLabel ?? t.label} />
       {t.label !== null && (
         <button type="button" className="jump" data-testid="jump" onClick={() => onJump(t.message)}>
           Jump to message {t.label}

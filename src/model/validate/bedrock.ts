@@ -145,8 +145,8 @@ const PAIRING: PairingSpec = {
 type Push = FindingPush;
 
 /** Word the findings in `pairs` (B1, B2, BW1), then empty it. */
-function wordPairs(pairs: PairFinding[], push: Push, claude: boolean): void {
-  for (const f of pairs) pairingFinding(f, push, claude);
+function wordPairs(pairs: PairFinding[], push: Push, claude: boolean, T: Turns): void {
+  for (const f of pairs) pairingFinding(f, push, claude, T);
   pairs.length = 0;
 }
 
@@ -162,7 +162,7 @@ function hasRule(found: readonly Violation[], rule: RuleId): boolean {
 }
 
 /** The pairing findings of the shared rule functions, in Bedrock's words (B1, B2, BW1). */
-function pairingFinding(f: PairFinding, push: Push, claude: boolean): void {
+function pairingFinding(f: PairFinding, push: Push, claude: boolean, T: Turns): void {
   if (f.kind === 'orphan') {
     push({
       rule: f.excess ? 'count_mismatch' : 'orphan_tool_result',
@@ -185,10 +185,13 @@ function pairingFinding(f: PairFinding, push: Push, claude: boolean): void {
     });
   } else if (f.kind === 'open') {
     const ids = idsOf(f.calls);
+    // The path names the turn after the call (B2): its first message, when there is one.
+    const next = f.n + 1 < T.count ? turnHead(T, f.n + 1).index : undefined;
     push({
       rule: f.rule === 'partial_answer' ? 'partial_answer' : 'unanswered_tool_use',
       code: 'B2',
       ...at(f.at),
+      ...(next !== undefined && next !== f.at.msg.index ? { pathIndex: next } : {}),
       ids,
       providerPath: `messages.${f.n + 1}.content`,
       message: ruleText('B2', { n: f.n + 1, ids }),
@@ -300,11 +303,11 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
       // B2 is reported against this message for the previous assistant turn's calls.
       if (n > 0 && turnRole(T, n - 1) === 'assistant')
         pairCallTurn(T, n - 1, PAIRING, callTurnStats(T, n - 1, true), pairs);
-      wordPairs(pairs, push, claude);
+      wordPairs(pairs, push, claude, T);
       checkResultContent(t, T, n, claude, push, notes);
     } else if (n === T.count - 1) {
       pairCallTurn(T, n, PAIRING, callTurnStats(T, n, true), pairs);
-      wordPairs(pairs, push, claude);
+      wordPairs(pairs, push, claude, T);
     }
   }
 

@@ -7,6 +7,7 @@
  * `tool_calls` contiguously and answer every id: the tool-run scan (rules/toolRuns.ts), which
  * this file words for each dialect of the family.
  */
+import { requestIndexOf } from '../messageLabels.ts';
 import type { Message, Transcript } from '../types.ts';
 import { openaiEnvelope, ruleSpec, ruleText } from './catalogue/index.ts';
 import { hasError, violation, type ViolationInput } from './common.ts';
@@ -123,9 +124,13 @@ function report(
   const spec = ruleSpec(v.code);
   const [title, why] = TEXT[v.rule] ?? ['', ''];
   const severity = spec.severity;
+  const n = requestIndexOf(v.providerPath);
+  const named = n === null ? undefined : scan.msgs[n]?.sources[0]?.index;
+  const pathIndex = named !== undefined && named !== v.index ? { pathIndex: named } : {};
   scan.found.push(
-    violation({ ...v, title, why, confidence: spec.confidence, severity }, (message) =>
-      scan.dialect.envelope(message, param, envelopeCode),
+    violation(
+      { ...v, ...pathIndex, title, why, confidence: spec.confidence, severity },
+      (message) => scan.dialect.envelope(message, param, envelopeCode),
     ),
   );
 }

@@ -64,6 +64,12 @@ export interface Violation {
   ids: string[];
   /** Where the provider says the error is (`messages.3.content.0`, `messages.[2].role`), or null. */
   providerPath: string | null;
+  /**
+   * Our index of the (first) message the request message `providerPath` names, when that is not
+   * the cause's (O2 names the message that broke the run, B2 the turn after the call); absent
+   * when the path names the cause's own message or no message.
+   */
+  pathIndex?: number;
   /** HTTP status the provider answers with (400), or null for a warning. */
   status: number | null;
   /** The provider's JSON error body, exactly as it returns it; null for a warning. */

@@ -43,7 +43,10 @@ export function PolicyCard({
   const err = r.firstError;
   // Our index (a retry copy or split message shares its raw index); −1 for the summary message.
   const causeMessage = err ? err.index : -1;
-  const cause = err ? causeLabel(messageLabels(transcript.messages), err) : '';
+  const labels = messageLabels(transcript.messages);
+  const cause = err ? causeLabel(labels, err) : '';
+  // The row the provider's path names, when it is not the cause's (O2, B2).
+  const pathLabel = err?.pathIndex !== undefined ? labels.of(err.pathIndex) : null;
   const evicted = evictedCount(ctx, choice, r.cut);
   return (
     <section
@@ -65,6 +68,7 @@ export function PolicyCard({
           err={err}
           causeMessage={causeMessage}
           causeLabel={cause}
+          pathLabel={pathLabel}
           providerLabel={providerLabel}
           onJump={onJump}
           full={full}

@@ -95,12 +95,14 @@ function Figure({
  * its cause.
  * @param causeMessage our message index of the cause; −1 for the summary message (no jump)
  * @param causeLabel the cause's label as the timeline shows it
+ * @param pathLabel the label of the row the provider's path names, when it is not the cause's
  * @param full whether the whole body shows (the card keeps it, so it outlives a valid step)
  */
 export function PolicyError({
   err,
   causeMessage,
   causeLabel,
+  pathLabel,
   providerLabel,
   onJump,
   full,
@@ -109,6 +111,8 @@ export function PolicyError({
   err: Violation;
   causeMessage: number;
   causeLabel: string;
+  /** The row label of the message the provider's path names, when not the cause's (`pathIndex`). */
+  pathLabel: string | null;
   providerLabel: string;
   onJump: (message: number) => void;
   full: boolean;
@@ -127,7 +131,7 @@ export function PolicyError({
       </button>
       <RequestIndexNote
         providerPath={err.providerPath}
-        rowLabel={causeMessage >= 0 ? causeLabel : null}
+        rowLabel={pathLabel ?? (causeMessage >= 0 ? causeLabel : null)}
       />
       {/* Four lines by default (the timeline keeps its height); the whole body on demand.
           Focusable, so its scroll works from the keyboard. */}
