@@ -7,7 +7,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { generate } from '../scripts/gen.ts';
-import { openApp } from './helpers.ts';
+import { openApp, paste } from './helpers.ts';
 
 /** A 2,000-message session with one broken pair in its middle (deferred row measuring). */
 const LONG = generate({ format: 'anthropic-messages', messages: 2000, seed: 5 });
@@ -286,4 +286,19 @@ test('390 and 1440 px: a row’s token count sits beside its bar, never over it'
         expect(b.numLeft, `${width} px: count after its bar`).toBeGreaterThanOrEqual(b.barRight);
     }
   }
+});
+
+test('390 px: a paste that fails far down the page shows its error, and the transcript stays', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openApp(page, '/#v=1&src=broken-partial-answer');
+  const messages = await page.getByTestId('count-messages').innerText();
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  await expect(page.getByTestId('parse-error')).toHaveCount(0);
+  await paste(page, '{"messages": [ {"role": "user", "content": "hi"}, ]}');
+  const banner = page.getByTestId('parse-error');
+  await expect(banner).toBeInViewport();
+  await expect(banner).toContainText('Not valid JSON');
+  await expect(page.getByTestId('count-messages')).toHaveText(messages);
 });

@@ -1,8 +1,11 @@
 /**
  * A parse failure: what is wrong and where (line, column, the line with a caret). Everything it
  * quotes is bounded (issue 14): the line is a window around the column (`SourceLocation`), the
- * message is clipped, so a 6.7 MB one-line file gives a banner of a few lines.
+ * message is clipped, so a 6.7 MB one-line file gives a banner of a few lines. A new failure is
+ * scrolled into view when it appears out of sight (a paste while reading far down a transcript,
+ * on a phone); the transcript shown stays, and focus stays where it was.
  */
+import { useEffect, useRef } from 'react';
 import { clip, QUOTE_CHARS, windowAround } from '../model/limits.ts';
 import type { ParseError } from '../model/types.ts';
 
@@ -19,6 +22,7 @@ export function ParseErrorBanner({
   /** What is on screen instead, in words (`describeSource`). */
   shown?: string | undefined;
 }) {
+  const ref = useInViewOnChange<HTMLDivElement>(error);
   const loc = error.location;
   // The model windows long lines already; an error built elsewhere is windowed here.
   const shownLine = loc
@@ -27,7 +31,13 @@ export function ParseErrorBanner({
       : windowAround(loc.lineText, loc.column, QUOTE_CHARS)
     : null;
   return (
-    <div className="parse-error" role="alert" data-testid="parse-error" data-kind={error.kind}>
+    <div
+      ref={ref}
+      className="parse-error"
+      role="alert"
+      data-testid="parse-error"
+      data-kind={error.kind}
+    >
       <strong>
         {error.kind === 'binary'
           ? 'Not a text file'
@@ -75,4 +85,16 @@ export function ParseErrorBanner({
       )}
     </div>
   );
+}
+
+/** A ref whose element is scrolled into view (nearest edge) when `key` changes out of sight. */
+function useInViewOnChange<T extends HTMLElement>(key: unknown) {
+  const ref = useRef<T>(null);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || typeof el.scrollIntoView !== 'function') return;
+    const r = el.getBoundingClientRect();
+    if (r.top < 0 || r.bottom > window.innerHeight) el.scrollIntoView({ block: 'nearest' });
+  }, [key]);
+  return ref;
 }
