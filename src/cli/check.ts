@@ -27,7 +27,13 @@ export function runCheck(argv: string[], io: CliIO): number {
   const file = onlyFile(args, 'check');
   const format = checkFormat(args.flags.format);
   const provider = checkProvider(args.flags.provider);
-  const parsed = loadTranscript(io, file, format, checkRequest(args.flags.request));
+  const parsed = loadTranscript(
+    io,
+    file,
+    format,
+    checkRequest(args.flags.request),
+    args.flags.json === true,
+  );
   if (!parsed) return EXIT_UNREADABLE;
   const a = analyze(parsed.transcript, provider);
   const errors = a.validation.violations.filter((v) => v.severity === 'error');

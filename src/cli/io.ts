@@ -19,6 +19,25 @@ export interface CliIO {
    * failure is reported as "error while <doing>" (commands.ts).
    */
   doing?: string;
+  /** Why `loadTranscript` returned null, for `--json` output (set by it; absent before). */
+  failure?: LoadFailure;
+}
+
+/** An input that could not be loaded, as `--json` prints it (`kind`: ParseError's, or `read`, `request`). */
+export interface LoadFailure {
+  kind: string;
+  message: string;
+  line?: number;
+  column?: number;
+}
+
+/**
+ * The `--json` answer for an input that could not be loaded: `{file, error}` on stdout (the
+ * words stay on stderr), so a script reading stdout always gets JSON.
+ */
+export function printFailureJson(io: CliIO, file: string): void {
+  const error = io.failure ?? { kind: 'read', message: 'the input could not be loaded' };
+  io.out(`${JSON.stringify({ file, error }, null, 2)}\n`);
 }
 
 export const EXIT_VALID = 0;
@@ -65,6 +84,19 @@ export function loadTranscript(
   file: string,
   format: FormatId | undefined,
   requestIndex?: number,
+  json = false,
+): ParsedTranscript | null {
+  const parsed = loadInput(io, file, format, requestIndex);
+  if (!parsed && json) printFailureJson(io, file);
+  return parsed;
+}
+
+/** `loadTranscript` without the `--json` answer. */
+function loadInput(
+  io: CliIO,
+  file: string,
+  format: FormatId | undefined,
+  requestIndex?: number,
 ): ParsedTranscript | null {
   let input: { text: string; name: string };
   io.doing = `reading ${inputLabel(file)}`;
@@ -73,6 +105,10 @@ export function loadTranscript(
     input = fragment !== null ? readLink(fragment) : io.read(file);
   } catch (e) {
     io.err(`error: cannot read ${inputLabel(file)}: ${(e as Error).message}\n`);
+    io.failure = {
+      kind: 'read',
+      message: `cannot read ${inputLabel(file)}: ${(e as Error).message}`,
+    };
     return null;
   }
   io.doing = `parsing ${inputLabel(file)}`;
@@ -85,6 +121,11 @@ export function loadTranscript(
     const e = parsed.error;
     io.err(`error: ${e.message}\n`);
     const loc = e.location;
+    io.failure = {
+      kind: e.kind,
+      message: e.message,
+      ...(loc ? { line: loc.line, column: loc.column } : {}),
+    };
     if (loc) {
       // The model quotes a window of a long line already (SourceLocation.caret); else cut here.
       const w =
@@ -99,13 +140,15 @@ export function loadTranscript(
   }
   const { requests, requestIndex: chosen } = parsed.value;
   if (requests && requestIndex !== undefined && requestIndex !== chosen) {
-    io.err(
-      `error: --request ${requestIndex + 1}: ${inputLabel(file)} holds ${requests.length} request${requests.length === 1 ? '' : 's'}\n`,
-    );
+    const message = `--request ${requestIndex + 1}: ${inputLabel(file)} holds ${requests.length} request${requests.length === 1 ? '' : 's'}`;
+    io.err(`error: ${message}\n`);
+    io.failure = { kind: 'request', message };
     return null;
   }
   if (!requests && requestIndex !== undefined && requestIndex > 0) {
-    io.err(`error: --request ${requestIndex + 1}: ${inputLabel(file)} holds one request\n`);
+    const message = `--request ${requestIndex + 1}: ${inputLabel(file)} holds one request`;
+    io.err(`error: ${message}\n`);
+    io.failure = { kind: 'request', message };
     return null;
   }
   if (requests && requestIndex === undefined)

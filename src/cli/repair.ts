@@ -41,7 +41,13 @@ export function runRepair(argv: string[], io: RepairIO): number {
   const format = checkFormat(args.flags.format);
   const provider = checkProvider(args.flags.provider);
   const out = typeof args.flags.o === 'string' ? args.flags.o : undefined;
-  const parsed = loadTranscript(io, file, format, checkRequest(args.flags.request));
+  const parsed = loadTranscript(
+    io,
+    file,
+    format,
+    checkRequest(args.flags.request),
+    args.flags.json === true,
+  );
   if (!parsed) return EXIT_UNREADABLE;
   const t = parsed.transcript;
   io.doing = `repairing ${inputLabel(file)}`;

@@ -52,6 +52,7 @@ export async function runShare(argv: string[], io: ShareIO): Promise<number> {
     file,
     checkFormat(args.flags.format),
     checkRequest(args.flags.request),
+    args.flags.json === true,
   );
   if (!parsed) return EXIT_UNREADABLE;
   const t = parsed.transcript;

@@ -58,11 +58,16 @@ export async function runSimulate(argv: string[], io: CliIO): Promise<number> {
   const policy = checkPolicy(args.flags.policy);
   const budget = intFlag('budget', args.flags.budget);
   if (budget === undefined) throw new UsageError('simulate needs --budget N (tokens)');
-  const summaryTokens = intFlag('summary-tokens', args.flags['summary-tokens']);
-  const keepNewest = intFlag('keep-newest', args.flags['keep-newest']);
+  const options = policyOptionsOf(args.flags);
   const format = checkFormat(args.flags.format);
   const providerFlag = checkProvider(args.flags.provider);
-  const parsed = loadTranscript(io, file, format, checkRequest(args.flags.request));
+  const parsed = loadTranscript(
+    io,
+    file,
+    format,
+    checkRequest(args.flags.request),
+    args.flags.json === true,
+  );
   if (!parsed) return EXIT_UNREADABLE;
   const t = parsed.transcript;
   const provider = providerFlag ?? defaultProviderOf(t);
@@ -71,11 +76,6 @@ export async function runSimulate(argv: string[], io: CliIO): Promise<number> {
   const table = countTokensCached(t, provider, await loadBpeCounter(), new TokenCache(), {
     preferUsage: true,
   });
-  const options: PolicyOptions = {
-    ...(summaryTokens !== undefined ? { summaryTokens } : {}),
-    ...(keepNewest !== undefined ? { keepNewestExchanges: keepNewest } : {}),
-    ...(args.flags['pin-first'] ? { pinFirst: true } : {}),
-  };
   io.doing = `simulating ${policy} at ${budget} tokens on ${inputLabel(file)}`;
   const r = simulatePolicy(prepareEviction(t, table, provider), policy, budget, options);
   io.doing = `writing the result for ${inputLabel(file)}`;
@@ -126,6 +126,17 @@ export async function runSimulate(argv: string[], io: CliIO): Promise<number> {
     }
   }
   return v.valid ? EXIT_VALID : EXIT_INVALID;
+}
+
+/** The policy options `--summary-tokens`, `--keep-newest` and `--pin-first` set. */
+function policyOptionsOf(flags: Record<string, string | true | undefined>): PolicyOptions {
+  const summaryTokens = intFlag('summary-tokens', flags['summary-tokens']);
+  const keepNewest = intFlag('keep-newest', flags['keep-newest']);
+  return {
+    ...(summaryTokens !== undefined ? { summaryTokens } : {}),
+    ...(keepNewest !== undefined ? { keepNewestExchanges: keepNewest } : {}),
+    ...(flags['pin-first'] ? { pinFirst: true } : {}),
+  };
 }
 
 /** `0-4, 7, 9-12` for an ascending list of indices. */
