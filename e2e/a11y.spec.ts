@@ -101,3 +101,26 @@ for (const width of [800, 320])
     await expect(page.getByTestId('count-broken')).toHaveText('1');
     await expectNoSeriousIssues(page, `${width} px broken`);
   });
+
+test('Tab leaves the timeline after one row: other rows’ Expand buttons and cut markers are not tab stops', async ({
+  page,
+}) => {
+  await openApp(page, '/#v=1&src=coding-agent&b=2000');
+  await expect(page.getByTestId('cut-marker').first()).toBeAttached();
+  const grid = page.locator('[role=treegrid]');
+  const stops = grid.locator('button:not([tabindex="-1"]), [role=row][tabindex="0"]');
+  const rows = await grid.locator('[role=row][data-message-index]').count();
+  expect(rows).toBeGreaterThan(3);
+  // The tabbable row, its Expand button and its cut marker: one row's worth.
+  expect(await stops.count()).toBeLessThanOrEqual(3);
+  const row = grid.locator('[role=row][tabindex="0"]');
+  await row.focus();
+  const inside: boolean[] = [];
+  for (let i = 0; i < 3; i++) {
+    await page.keyboard.press('Tab');
+    inside.push(
+      await page.evaluate(() => document.activeElement?.closest('[role=treegrid]') !== null),
+    );
+  }
+  expect(inside.at(-1)).toBe(false);
+});

@@ -13,6 +13,11 @@ import { chipLabel, chipState } from './messageChips.ts';
 
 export interface MessageRowProps {
   message: Message;
+  /**
+   * Whether the row's own controls (Expand) are in the tab order: only the timeline's tabbable
+   * row's are, so Tab leaves the treegrid instead of visiting every mounted row's buttons.
+   */
+  inTabOrder: boolean;
   /** Row label (`#3`, or `#3.2` when several of ours share a raw index): `messageLabels`. */
   label: string;
   tokens: number;
@@ -212,6 +217,7 @@ export const MessageRow = memo(function MessageRow(p: MessageRowProps) {
             type="button"
             className="expander"
             aria-expanded={p.expanded}
+            tabIndex={p.inTabOrder ? 0 : -1}
             aria-label={p.expanded ? 'Collapse message' : 'Expand message'}
             data-testid="expand"
             onClick={(e) => {

@@ -177,12 +177,14 @@ export function MessageGridRow({
             message={message}
             flags={s.eviction.flags[message] ?? 0}
             eviction={s.eviction}
+            inTabOrder={tabbable}
           />
         </span>
       )}
       <MessageRow
         message={m}
         label={s.labelOf(message)}
+        inTabOrder={tabbable}
         tokens={s.perMessage[message] ?? 0}
         maxTokens={s.maxTokens}
         approx={s.approx}

@@ -42,12 +42,15 @@ export interface RowEvictionProps {
   message: number;
   flags: number;
   eviction: TimelineEviction;
+  /** Whether the cut marker is in the tab order: only on the timeline's tabbable row. */
+  inTabOrder: boolean;
 }
 
 export const RowEviction = memo(function RowEviction({
   message,
   flags,
   eviction,
+  inTabOrder,
 }: RowEvictionProps) {
   const [a, b] = eviction.policies;
   return (
@@ -66,12 +69,20 @@ export const RowEviction = memo(function RowEviction({
         data-evicted={flags & EVICTED_COMPARED ? 'true' : 'false'}
         title={flags & EVICTED_COMPARED ? `evicted by ${b}` : `kept by ${b}`}
       />
-      {message > 0 && <CutMarker k={message} eviction={eviction} />}
+      {message > 0 && <CutMarker k={message} eviction={eviction} inTabOrder={inTabOrder} />}
     </>
   );
 });
 
-function CutMarker({ k, eviction }: { k: number; eviction: TimelineEviction }) {
+function CutMarker({
+  k,
+  eviction,
+  inTabOrder,
+}: {
+  k: number;
+  eviction: TimelineEviction;
+  inTabOrder: boolean;
+}) {
   const safe = eviction.markers.isSafe(k);
   // The marker the tooltip is anchored to while shown (hover or focus); null = closed.
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
@@ -87,6 +98,7 @@ function CutMarker({ k, eviction }: { k: number; eviction: TimelineEviction }) {
         type="button"
         className={`cut-marker ${safe ? 'safe' : 'unsafe'}`}
         data-testid="cut-marker"
+        tabIndex={inTabOrder ? 0 : -1}
         data-cut={k}
         data-safe={safe ? 'true' : 'false'}
         aria-label={label}
