@@ -190,3 +190,60 @@ test('lost-meaning marks show under the simulator after an eviction', async ({ p
   );
   await expect(page.locator('[data-lost]')).toHaveCount(1);
 });
+
+test('a refused budget is marked invalid with a note on what is accepted; the budget stays', async ({
+  page,
+}) => {
+  await openApp(page, '/#v=1&src=coding-agent&b=1100');
+  // The totals of the exact counter (the estimate before it loads is lower).
+  await expect(page.getByTestId('token-basis')).toContainText('o200k_base');
+  const box = page.getByTestId('budget-input');
+  const slider = page.getByTestId('budget-slider');
+  const total = Number(await slider.getAttribute('max'));
+  expect(total).toBeGreaterThan(1400);
+  const totalText = total.toLocaleString('en-US');
+  await expect(box).toHaveValue('1,100');
+  for (const bad of ['-5', 'abc', '1e3', '99999999999', String(total + 1)]) {
+    await box.fill(bad);
+    await box.press('Enter');
+    await expect(box, bad).toHaveAttribute('aria-invalid', 'true');
+    await expect(box, bad).toHaveValue(bad);
+    const noteId = await box.getAttribute('aria-describedby');
+    expect(noteId, bad).toBeTruthy();
+    const note = page.locator(`[id="${noteId}"]`);
+    await expect(note).toHaveAttribute('role', 'status');
+    await expect(note).toContainText('whole number of tokens');
+    await expect(note).toContainText(`0 to ${totalText}`);
+    await expect(note).toContainText('stays at 1,100');
+    await expect(slider).toHaveValue('1100');
+    await expect(page).toHaveURL(/[#&]b=1100(&|$)/);
+    // Escape restores the shown value and clears the note.
+    await box.press('Escape');
+    await expect(box).toHaveValue('1,100');
+    await expect(box).not.toHaveAttribute('aria-invalid', 'true');
+    await expect(note).toBeEmpty();
+  }
+  // A valid value typed after a refused one clears the note.
+  await box.fill('-5');
+  await box.press('Enter');
+  await expect(box).toHaveAttribute('aria-invalid', 'true');
+  await box.fill('1,200');
+  await expect(box).not.toHaveAttribute('aria-invalid', 'true');
+  await expect(page.locator('[role=status]', { hasText: 'whole number of tokens' })).toHaveCount(0);
+  await box.press('Enter');
+  await expect(box).toHaveValue('1,200');
+  await expect(slider).toHaveValue('1200');
+  // Blur (Tab) after a refused value also restores the shown value and clears the note.
+  await box.fill('abc');
+  await box.press('Enter');
+  await expect(box).toHaveAttribute('aria-invalid', 'true');
+  await box.press('Tab');
+  await expect(box).toHaveValue('1,200');
+  await expect(box).not.toHaveAttribute('aria-invalid', 'true');
+  await expect(page.locator('[role=status]', { hasText: 'whole number of tokens' })).toHaveCount(0);
+  // The total itself, typed with separators, is accepted.
+  await box.fill(totalText);
+  await box.press('Enter');
+  await expect(box).toHaveValue(totalText);
+  await expect(box).not.toHaveAttribute('aria-invalid', 'true');
+});

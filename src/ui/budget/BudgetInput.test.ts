@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { budgetKeyStep, parseBudgetDraft } from './BudgetInput.tsx';
+import {
+  acceptedBudget,
+  budgetKeyStep,
+  budgetRefusalText,
+  parseBudgetDraft,
+} from './BudgetInput.tsx';
 
 describe('parseBudgetDraft', () => {
   it('an empty or partial draft is not a budget (the box keeps it while the user types)', () => {
@@ -21,6 +26,28 @@ describe('parseBudgetDraft', () => {
     expect(parseBudgetDraft('1\u202f500\u00a0000')).toBe(1_500_000);
     expect(parseBudgetDraft("150'000")).toBe(150_000);
     expect(parseBudgetDraft(' 2,500 ')).toBe(2500);
+  });
+});
+
+describe('a refused budget', () => {
+  it('signs, decimals, exponents and hex are not a whole number of tokens in digits', () => {
+    expect(parseBudgetDraft('1e3')).toBeNull();
+    expect(parseBudgetDraft('1.5')).toBeNull();
+    expect(parseBudgetDraft('0x10')).toBeNull();
+    expect(parseBudgetDraft('+5')).toBeNull();
+    expect(parseBudgetDraft('9'.repeat(30))).toBeNull();
+  });
+  it('the box takes 0 to the total, no more', () => {
+    expect(acceptedBudget('0', 1747)).toBe(0);
+    expect(acceptedBudget('1,747', 1747)).toBe(1747);
+    expect(acceptedBudget('1,748', 1747)).toBeNull();
+    expect(acceptedBudget('99999999999', 1747)).toBeNull();
+    expect(acceptedBudget('12,000', 150_000)).toBe(12_000);
+  });
+  it('the note says what is taken and that the budget stays', () => {
+    expect(budgetRefusalText(150_000, 1100)).toBe(
+      'Type a whole number of tokens from 0 to 150,000; the budget stays at 1,100.',
+    );
   });
 });
 

@@ -2,13 +2,17 @@
  * The typed budget box of the eviction simulator. It shows the budget with thousands separators
  * (`fmtInt`, as every figure on the page) and takes a plain number or one typed with separators.
  * It keeps a draft while the user types, so the box can be cleared and retyped: an empty or
- * partial value never snaps back to the store's. A valid number is committed as it is typed
- * (clamped to 0..total tokens by the caller); Enter and blur commit the draft (an empty or
- * invalid draft reverts to the committed value); Escape restores the value from before the edit.
+ * partial value never snaps back to the store's. A whole number of tokens within 0..total is
+ * committed as it is typed. Enter on anything else (`-5`, `abc`, `1e3`, more than the total)
+ * puts the budget back to its value from before the edit, marks the box `aria-invalid` and says
+ * what it takes in a note beside it (a polite status, the box's description); the note goes when
+ * a valid value is typed, or on Escape or blur, which restore the shown value. An empty draft
+ * left by Enter or blur reverts to the committed value; Escape restores the value from before
+ * the edit.
  * Up/Down step one token (Shift: a hundredth of the total), PageUp/PageDown a tenth, as the
  * slider does: a text box (a number box cannot show separators) with the spinbutton role.
  */
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { fmtInt } from '../format.ts';
 
 export interface BudgetInputProps {
@@ -24,14 +28,27 @@ export interface BudgetInputProps {
 const SEPARATORS = /[,\s_'’\u00a0\u2009\u202f]/g;
 
 /**
- * A typed value as a budget in tokens, or null when it is not a finite non-negative number.
- * Thousands separators are ignored: `150,000`, `150 000` and `150000` are the same budget.
+ * A typed value as a budget in tokens, or null when it is not a whole number of tokens written
+ * in digits. Thousands separators are ignored: `150,000`, `150 000` and `150000` are the same
+ * budget. Signs, decimals and exponents (`-5`, `1.5`, `1e3`) are refused: the box shows and takes
+ * digits with separators, and `Number` alone would also have read `0x10` as 16.
  */
 export function parseBudgetDraft(draft: string): number | null {
   const plain = draft.replace(SEPARATORS, '');
-  if (plain === '') return null;
+  if (!/^\d+$/.test(plain)) return null;
   const v = Number(plain);
-  return Number.isFinite(v) && v >= 0 ? v : null;
+  return Number.isSafeInteger(v) ? v : null;
+}
+
+/** A typed value as a budget within 0…total tokens, or null when the box refuses it. */
+export function acceptedBudget(draft: string, total: number): number | null {
+  const v = parseBudgetDraft(draft);
+  return v !== null && v <= total ? v : null;
+}
+
+/** The note shown beside a refused value: what the box takes, and that the budget did not move. */
+export function budgetRefusalText(total: number, kept: number): string {
+  return `Type a whole number of tokens from 0 to ${fmtInt(total)}; the budget stays at ${fmtInt(kept)}.`;
 }
 
 /**
@@ -46,61 +63,99 @@ export function budgetKeyStep(key: string, shiftKey: boolean, total: number): nu
   return null;
 }
 
-export function BudgetInput({ value, total, onCommit }: BudgetInputProps) {
+/**
+ * The box's edit: the draft, the committed value when the edit began, whether Enter refused
+ * the draft, and the handlers that move between them.
+ */
+function useBudgetDraft({ value, total, onCommit }: BudgetInputProps) {
   // null = no edit in progress: the box shows the committed value.
   const [draft, setDraft] = useState<string | null>(null);
-  // The committed value when the edit began: Escape goes back to it.
+  // The committed value when the edit began: Escape (and a refused value) goes back to it.
   const [before, setBefore] = useState<number | null>(null);
+  const [refused, setRefused] = useState(false);
   const done = () => {
     setDraft(null);
     setBefore(null);
+    setRefused(false);
   };
-  const commit = () => {
+  // A typed value that is not a budget puts back the budget from before the edit (a prefix of
+  // it may have been committed as it was typed: `2` of `2x`).
+  const restore = () => {
+    if (before !== null && before !== value) onCommit(before);
+  };
+  const onChange = (text: string) => {
+    if (draft === null) setBefore(value);
+    setDraft(text);
+    const v = acceptedBudget(text, total);
+    if (v !== null) {
+      onCommit(v);
+      setRefused(false);
+    }
+  };
+  const onEnter = () => {
     if (draft === null) return;
-    const v = parseBudgetDraft(draft);
+    const v = acceptedBudget(draft, total);
     if (v !== null) onCommit(v);
+    else restore();
+    if (v === null && draft.trim() !== '') setRefused(true);
+    else done();
+  };
+  const onLeave = (escape: boolean) => {
+    if (draft !== null) {
+      const v = escape ? null : acceptedBudget(draft, total);
+      if (v !== null) onCommit(v);
+      else if (escape || draft.trim() !== '') restore();
+    }
     done();
   };
+  const onStep = (step: number) => {
+    const from = (draft !== null ? parseBudgetDraft(draft) : null) ?? value;
+    onCommit(Math.max(0, Math.min(total, Math.round(from) + step)));
+    done();
+  };
+  const note = refused ? budgetRefusalText(total, before ?? value) : '';
+  return { draft, note, onChange, onEnter, onLeave, onStep };
+}
+
+/** The typed budget box and, beside it, the note on a refused value. */
+export function BudgetInput(props: BudgetInputProps) {
+  const { value, total } = props;
+  const edit = useBudgetDraft(props);
+  const noteId = useId();
   return (
-    <input
-      type="text"
-      inputMode="numeric"
-      role="spinbutton"
-      className="budget-input"
-      data-testid="budget-input"
-      aria-label="Budget in tokens"
-      aria-valuemin={0}
-      aria-valuemax={total}
-      aria-valuenow={value}
-      aria-valuetext={`${fmtInt(value)} tokens`}
-      autoComplete="off"
-      spellCheck={false}
-      value={draft ?? fmtInt(value)}
-      onChange={(e) => {
-        const text = e.target.value;
-        if (draft === null) setBefore(value);
-        setDraft(text);
-        const v = parseBudgetDraft(text);
-        if (v !== null) onCommit(v);
-      }}
-      onKeyDown={(e) => {
-        const step = budgetKeyStep(e.key, e.shiftKey, total);
-        if (step !== null) {
-          const from = (draft !== null ? parseBudgetDraft(draft) : null) ?? value;
-          onCommit(Math.max(0, Math.min(total, Math.round(from) + step)));
-          done();
+    <>
+      <input
+        type="text"
+        inputMode="numeric"
+        role="spinbutton"
+        className="budget-input"
+        data-testid="budget-input"
+        aria-label="Budget in tokens"
+        aria-valuemin={0}
+        aria-valuemax={total}
+        aria-valuenow={value}
+        aria-valuetext={`${fmtInt(value)} tokens`}
+        aria-invalid={edit.note ? true : undefined}
+        aria-describedby={edit.note ? noteId : undefined}
+        autoComplete="off"
+        spellCheck={false}
+        value={edit.draft ?? fmtInt(value)}
+        onChange={(e) => edit.onChange(e.target.value)}
+        onKeyDown={(e) => {
+          const step = budgetKeyStep(e.key, e.shiftKey, total);
+          if (step !== null) edit.onStep(step);
+          else if (e.key === 'Enter') edit.onEnter();
+          else if (e.key === 'Escape') {
+            edit.onLeave(true);
+            e.stopPropagation();
+          } else return;
           e.preventDefault();
-        } else if (e.key === 'Enter') {
-          commit();
-          e.preventDefault();
-        } else if (e.key === 'Escape') {
-          if (before !== null) onCommit(before);
-          done();
-          e.preventDefault();
-          e.stopPropagation();
-        }
-      }}
-      onBlur={commit}
-    />
+        }}
+        onBlur={() => edit.onLeave(false)}
+      />
+      <span id={noteId} className="budget-note" role="status" data-testid="budget-note">
+        {edit.note}
+      </span>
+    </>
   );
 }
