@@ -247,3 +247,47 @@ test('a refused budget is marked invalid with a note on what is accepted; the bu
   await expect(box).toHaveValue(totalText);
   await expect(box).not.toHaveAttribute('aria-invalid', 'true');
 });
+
+test('Esc in Find gives the focus back to where it was before `/`', async ({ page }) => {
+  await openApp(page, '/#v=1&src=coding-agent');
+  const find = page.getByTestId('find');
+  // From a timeline row: Esc returns to that row.
+  const first = page.locator('[data-testid=timeline] [role=row][tabindex="0"]');
+  await first.focus();
+  await page.keyboard.press('j');
+  const row = page.locator('[data-testid=timeline] [role=row][aria-selected=true]');
+  await expect(row).toBeFocused();
+  const index = await row.getAttribute('data-message-index');
+  await page.keyboard.press('/');
+  await expect(find).toBeFocused();
+  await page.keyboard.type('bash');
+  await page.keyboard.press('Escape');
+  await expect(
+    page.locator(`[data-testid=timeline] [role=row][data-message-index="${index}"]`),
+  ).toBeFocused();
+  // From a button: Esc returns to the button.
+  const help = page.getByTestId('help-button');
+  await help.focus();
+  await page.keyboard.press('/');
+  await expect(find).toBeFocused();
+  await page.keyboard.type('x');
+  await page.keyboard.press('Escape');
+  await expect(help).toBeFocused();
+  // From nothing (the page): Esc goes to the timeline's current row, not to <body>.
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.keyboard.press('/');
+  await expect(find).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(row).toBeFocused();
+  await expect(row).toHaveAttribute('data-message-index', index ?? '');
+  // Enter in Find moved the selection to a match: Esc goes to the selected row, so the focused
+  // row and the selected row stay one.
+  await page.keyboard.press('/');
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.type('bash');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('find-count')).toContainText(' of ');
+  await expect(row).not.toHaveAttribute('data-message-index', index ?? '');
+  await page.keyboard.press('Escape');
+  await expect(row).toBeFocused();
+});

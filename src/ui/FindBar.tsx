@@ -1,4 +1,8 @@
-/** Find box (text, tool name, tool id) with match stepping, and role / block-type filters that dim. */
+/**
+ * Find box (text, tool name, tool id) with match stepping, and role / block-type filters that dim.
+ * Escape leaves the box for the element that had the focus before it (`onExit`).
+ */
+import { useRef } from 'react';
 import { fmtInt } from './format.ts';
 import type { BlockType, Role } from '../model/types.ts';
 import { useAppStore } from '../state/store.ts';
@@ -12,21 +16,29 @@ export interface FindBarProps {
   current: number;
   onStep: (dir: 1 | -1) => void;
   inputRef: React.RefObject<HTMLInputElement | null>;
+  /** Escape: move the focus on, given the element focused before the box (null: none). */
+  onExit: (cameFrom: HTMLElement | null) => void;
 }
 
 function toggle<T>(list: readonly T[], v: T): T[] {
   return list.includes(v) ? list.filter((x) => x !== v) : [...list, v];
 }
 
-export function FindBar({ matchCount, current, onStep, inputRef }: FindBarProps) {
+/** The find bar: the box, its match count and steps, and the filters. */
+export function FindBar({ matchCount, current, onStep, inputRef, onExit }: FindBarProps) {
   const find = useAppStore((s) => s.find);
   const setFind = useAppStore((s) => s.setFind);
-  const roleFilter = useAppStore((s) => s.roleFilter);
-  const blockFilter = useAppStore((s) => s.blockFilter);
-  const setRoleFilter = useAppStore((s) => s.setRoleFilter);
-  const setBlockFilter = useAppStore((s) => s.setBlockFilter);
+  // The element that had the focus before the find bar (`/`, a click or Tab): Escape returns there.
+  const cameFrom = useRef<HTMLElement | null>(null);
   return (
-    <div className="findbar">
+    <div
+      className="findbar"
+      onFocus={(e) => {
+        const from = e.relatedTarget;
+        if (from instanceof HTMLElement && e.currentTarget.contains(from)) return;
+        cameFrom.current = from instanceof HTMLElement ? from : null;
+      }}
+    >
       <input
         ref={inputRef}
         type="search"
@@ -39,7 +51,7 @@ export function FindBar({ matchCount, current, onStep, inputRef }: FindBarProps)
           if (e.key === 'Enter') {
             e.preventDefault();
             onStep(e.shiftKey ? -1 : 1);
-          } else if (e.key === 'Escape') (e.target as HTMLInputElement).blur();
+          } else if (e.key === 'Escape') onExit(cameFrom.current);
         }}
       />
       <span className="find-count" data-testid="find-count">
@@ -64,31 +76,42 @@ export function FindBar({ matchCount, current, onStep, inputRef }: FindBarProps)
       >
         ↓
       </button>
-      <span className="filters" aria-label="Filters: the rest is dimmed">
-        {ROLES.map((r) => (
-          <label key={r} className="filter">
-            <input
-              type="checkbox"
-              checked={roleFilter.includes(r)}
-              onChange={() => setRoleFilter(toggle(roleFilter, r))}
-              data-testid={`filter-role-${r}`}
-            />
-            {r}
-          </label>
-        ))}
-        <span className="sep">|</span>
-        {TYPES.map((t) => (
-          <label key={t} className="filter">
-            <input
-              type="checkbox"
-              checked={blockFilter.includes(t)}
-              onChange={() => setBlockFilter(toggle(blockFilter, t))}
-              data-testid={`filter-block-${t}`}
-            />
-            {t}
-          </label>
-        ))}
-      </span>
+      <FindFilters />
     </div>
+  );
+}
+
+/** The role and block-type filters: what they leave out is dimmed. */
+function FindFilters() {
+  const roleFilter = useAppStore((s) => s.roleFilter);
+  const blockFilter = useAppStore((s) => s.blockFilter);
+  const setRoleFilter = useAppStore((s) => s.setRoleFilter);
+  const setBlockFilter = useAppStore((s) => s.setBlockFilter);
+  return (
+    <span className="filters" aria-label="Filters: the rest is dimmed">
+      {ROLES.map((r) => (
+        <label key={r} className="filter">
+          <input
+            type="checkbox"
+            checked={roleFilter.includes(r)}
+            onChange={() => setRoleFilter(toggle(roleFilter, r))}
+            data-testid={`filter-role-${r}`}
+          />
+          {r}
+        </label>
+      ))}
+      <span className="sep">|</span>
+      {TYPES.map((t) => (
+        <label key={t} className="filter">
+          <input
+            type="checkbox"
+            checked={blockFilter.includes(t)}
+            onChange={() => setBlockFilter(toggle(blockFilter, t))}
+            data-testid={`filter-block-${t}`}
+          />
+          {t}
+        </label>
+      ))}
+    </span>
   );
 }

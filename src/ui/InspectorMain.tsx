@@ -29,6 +29,7 @@ import { nextInList } from './navigation.ts';
 import { PinnedSystem } from './PinnedSystem.tsx';
 import { SummaryLine } from './SummaryLine.tsx';
 import { Timeline } from './Timeline.tsx';
+import { useFindExit } from './useFindExit.ts';
 import type { InspectionState } from './useInspection.ts';
 import type { RevealRequest } from './useTimelineScroll.ts';
 import { VerdictColumn } from './VerdictColumn.tsx';
@@ -82,8 +83,8 @@ function useLostMarks(sim: ReturnType<typeof useEviction>, transcript: Transcrip
 }
 
 /**
- * The find bar's step to the next (or previous) match, and a panel's "Jump to message", which is
- * an in-page link: the row comes into view and takes the focus.
+ * The find bar's step to the next (or previous) match and its exit (Escape), and a panel's "Jump
+ * to message", which is an in-page link: the row comes into view and takes the focus.
  */
 function useJumps(
   matches: ReturnType<typeof selectMatches>,
@@ -98,7 +99,8 @@ function useJumps(
     [matches, currentMessage, jump],
   );
   const jumpTo = useCallback((m: number) => jump(m, true), [jump]);
-  return { stepMatch, jumpTo };
+  const exitFind = useFindExit(currentMessage, jump);
+  return { stepMatch, jumpTo, exitFind };
 }
 
 /** The parser's non-fatal notes (broken JSONL lines, no system prompt), one per line. */
@@ -123,7 +125,7 @@ export function InspectorMain(p: InspectorMainProps) {
   const matches = selectMatches(analysis, find);
   const sim = useEviction(analysis, tokens);
   const split = useSimShare();
-  const { stepMatch, jumpTo } = useJumps(matches, currentMessage, jump);
+  const { stepMatch, jumpTo, exitFind } = useJumps(matches, currentMessage, jump);
   const providerLabel = providerLabelOf(analysis.provider);
   const pinned = selectPinnedText(analysis.transcript);
   const timelineEviction = useTimelineEviction(sim, analysis.transcript, providerLabel);
@@ -162,6 +164,7 @@ export function InspectorMain(p: InspectorMainProps) {
           current={matches.messages.indexOf(currentMessage) + 1}
           onStep={stepMatch}
           inputRef={p.findRef}
+          onExit={exitFind}
         />
         <Timeline
           analysis={analysis}
