@@ -6,6 +6,7 @@
  * name with a right-to-left override is shown as it is.
  */
 import { expect, test, type Page } from '@playwright/test';
+import { GEMINI_INLINE_IMAGE } from '../src/model/fixtures/shapes.ts';
 import { openApp, paste } from './helpers.ts';
 import { sample } from './fixtures.ts';
 
@@ -72,21 +73,8 @@ test('a structure-only copy that would read back otherwise is not linked, and th
   page,
 }) => {
   // Gemini's writer has no image to write back (a text stands in): the copy would count other tokens.
-  const gemini = {
-    contents: [
-      {
-        role: 'user',
-        parts: [
-          { text: 'What is in this picture?' },
-          { inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAAB' } },
-        ],
-      },
-      { role: 'model', parts: [{ text: 'A single pixel.' }] },
-      { role: 'user', parts: [{ text: 'ok' }] },
-    ],
-  };
   await openApp(page);
-  await paste(page, JSON.stringify(gemini));
+  await paste(page, JSON.stringify(GEMINI_INLINE_IMAGE));
   await expect(page.getByTestId('format')).toHaveText('gemini');
   await page.getByTestId('share-open').click();
   const unsafe = page.getByTestId('structure-unsafe');

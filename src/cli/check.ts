@@ -1,13 +1,11 @@
 import { analyze } from '../model/analyze.ts';
 import { onlyFile, parseArgs } from './args.ts';
 import {
-  checkFormat,
   checkProvider,
-  checkRequest,
   EXIT_INVALID,
   EXIT_UNREADABLE,
   EXIT_VALID,
-  loadTranscript,
+  loadFromFlags,
   type CliIO,
 } from './io.ts';
 import { idsText } from '../model/limits.ts';
@@ -25,15 +23,8 @@ export const CHECK_USAGE =
 export function runCheck(argv: string[], io: CliIO): number {
   const args = parseArgs(argv, ['format', 'provider', 'request'], ['json']);
   const file = onlyFile(args, 'check');
-  const format = checkFormat(args.flags.format);
   const provider = checkProvider(args.flags.provider);
-  const parsed = loadTranscript(
-    io,
-    file,
-    format,
-    checkRequest(args.flags.request),
-    args.flags.json === true,
-  );
+  const parsed = loadFromFlags(io, file, args.flags);
   if (!parsed) return EXIT_UNREADABLE;
   const a = analyze(parsed.transcript, provider);
   const errors = a.validation.violations.filter((v) => v.severity === 'error');

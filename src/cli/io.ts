@@ -91,6 +91,19 @@ export function loadTranscript(
   return parsed;
 }
 
+/**
+ * `loadTranscript` as a command calls it: the format, request and `--json` from its flags (an
+ * unknown format or a bad request number is a usage error, thrown before the file is read).
+ */
+export function loadFromFlags(
+  io: CliIO,
+  file: string,
+  flags: Record<string, string | true | undefined>,
+): ParsedTranscript | null {
+  const format = checkFormat(flags.format);
+  return loadTranscript(io, file, format, checkRequest(flags.request), flags.json === true);
+}
+
 /** `loadTranscript` without the `--json` answer. */
 function loadInput(
   io: CliIO,

@@ -4,13 +4,11 @@ import { validateTranscript } from '../model/validate/index.ts';
 import { writeTranscript } from '../model/write.ts';
 import { onlyFile, parseArgs } from './args.ts';
 import {
-  checkFormat,
   checkProvider,
-  checkRequest,
   EXIT_INVALID,
   EXIT_UNREADABLE,
   EXIT_VALID,
-  loadTranscript,
+  loadFromFlags,
   type CliIO,
 } from './io.ts';
 import { idsText } from '../model/limits.ts';
@@ -38,16 +36,9 @@ export interface RepairIO extends CliIO {
 export function runRepair(argv: string[], io: RepairIO): number {
   const args = parseArgs(argv, ['format', 'provider', 'request'], ['json']);
   const file = onlyFile(args, 'repair');
-  const format = checkFormat(args.flags.format);
   const provider = checkProvider(args.flags.provider);
   const out = typeof args.flags.o === 'string' ? args.flags.o : undefined;
-  const parsed = loadTranscript(
-    io,
-    file,
-    format,
-    checkRequest(args.flags.request),
-    args.flags.json === true,
-  );
+  const parsed = loadFromFlags(io, file, args.flags);
   if (!parsed) return EXIT_UNREADABLE;
   const t = parsed.transcript;
   io.doing = `repairing ${inputLabel(file)}`;

@@ -6,15 +6,7 @@ import { writeTranscript } from '../model/write.ts';
 import { encodePermalinkChecked } from '../model/permalink/codec.ts';
 import { defaultPermalinkState } from '../model/permalink/schema.ts';
 import { onlyFile, parseArgs } from './args.ts';
-import {
-  EXIT_INVALID,
-  EXIT_UNREADABLE,
-  EXIT_VALID,
-  checkFormat,
-  checkRequest,
-  loadTranscript,
-  type CliIO,
-} from './io.ts';
+import { EXIT_INVALID, EXIT_UNREADABLE, EXIT_VALID, loadFromFlags, type CliIO } from './io.ts';
 
 export const SHARE_USAGE =
   'share FILE [--structure-only] [--hide-tool-names] [-o OUT] [--base URL] [--json] [--format F] [--request N]   print a link to the transcript';
@@ -47,13 +39,7 @@ export async function runShare(argv: string[], io: ShareIO): Promise<number> {
   if (args.flags['hide-tool-names'] === true && !structureOnly)
     throw new Error('--hide-tool-names needs --structure-only');
   const base = typeof args.flags.base === 'string' ? args.flags.base : DEFAULT_BASE;
-  const parsed = loadTranscript(
-    io,
-    file,
-    checkFormat(args.flags.format),
-    checkRequest(args.flags.request),
-    args.flags.json === true,
-  );
+  const parsed = loadFromFlags(io, file, args.flags);
   if (!parsed) return EXIT_UNREADABLE;
   const t = parsed.transcript;
   let text = writeTranscript(t);

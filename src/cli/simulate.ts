@@ -6,13 +6,11 @@ import { loadBpeCounter } from '../model/tokens.ts';
 import type { Violation } from '../model/validate/index.ts';
 import { intFlag, onlyFile, parseArgs, UsageError } from './args.ts';
 import {
-  checkFormat,
   checkProvider,
-  checkRequest,
   EXIT_INVALID,
   EXIT_UNREADABLE,
   EXIT_VALID,
-  loadTranscript,
+  loadFromFlags,
   type CliIO,
 } from './io.ts';
 import { idsText } from '../model/limits.ts';
@@ -59,15 +57,8 @@ export async function runSimulate(argv: string[], io: CliIO): Promise<number> {
   const budget = intFlag('budget', args.flags.budget);
   if (budget === undefined) throw new UsageError('simulate needs --budget N (tokens)');
   const options = policyOptionsOf(args.flags);
-  const format = checkFormat(args.flags.format);
   const providerFlag = checkProvider(args.flags.provider);
-  const parsed = loadTranscript(
-    io,
-    file,
-    format,
-    checkRequest(args.flags.request),
-    args.flags.json === true,
-  );
+  const parsed = loadFromFlags(io, file, args.flags);
   if (!parsed) return EXIT_UNREADABLE;
   const t = parsed.transcript;
   const provider = providerFlag ?? defaultProviderOf(t);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../model/analyze.ts';
+import { CHAT_CALL_THEN_USER } from '../model/fixtures/shapes.ts';
 import { arbTranscript, pairsByBlockReference } from '../model/testing.ts';
 import { CHARS_PER_4 } from '../model/tokens.ts';
 import {
@@ -116,21 +117,7 @@ describe('selectors', () => {
   });
 
   it('labels the row a provider’s path names when it is not the cause’s (O2: the message after the call)', () => {
-    const body = {
-      model: 'gpt-4o',
-      messages: [
-        { role: 'user', content: 'Weather?' },
-        {
-          role: 'assistant',
-          content: null,
-          tool_calls: [
-            { id: 'call_a', type: 'function', function: { name: 'w', arguments: '{}' } },
-          ],
-        },
-        { role: 'user', content: 'never mind' },
-      ],
-    };
-    const [t] = selectViolationTargets(analysisOf(JSON.stringify(body)));
+    const [t] = selectViolationTargets(analysisOf(JSON.stringify(CHAT_CALL_THEN_USER)));
     expect(t?.violation.code).toBe('O2');
     expect([t?.label, t?.pathLabel]).toEqual(['#1', '#2']);
     const [orphan] = selectViolationTargets(

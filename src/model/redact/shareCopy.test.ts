@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { GEMINI_INLINE_IMAGE } from '../fixtures/shapes.ts';
 import { parsedText } from '../testing.ts';
 import { CHARS_PER_4 } from '../tokens.ts';
 import { validateTranscript } from '../validate/index.ts';
@@ -58,20 +59,10 @@ describe('checkedStructureCopy: the structure-only copy and where it breaks the 
   });
 
   it('names what a copy would change: a Gemini image its writer turns into a text', () => {
-    const gemini = {
-      contents: [
-        {
-          role: 'user',
-          parts: [
-            { text: 'What is in this picture?' },
-            { inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAAB' } },
-          ],
-        },
-        { role: 'model', parts: [{ text: 'A single pixel.' }] },
-        { role: 'user', parts: [{ text: 'ok' }] },
-      ],
-    };
-    const copy = checkedStructureCopy(parsedText(JSON.stringify(gemini)).transcript, CHARS_PER_4);
+    const copy = checkedStructureCopy(
+      parsedText(JSON.stringify(GEMINI_INLINE_IMAGE)).transcript,
+      CHARS_PER_4,
+    );
     expect(copy.problems).toContain(
       'messages[0]: user:text,image in the original, user:text,text in the copy',
     );

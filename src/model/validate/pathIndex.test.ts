@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { CHAT_CALL_THEN_USER } from '../fixtures/shapes.ts';
 import { parsedText } from '../testing.ts';
 import { validateTranscript } from './index.ts';
 
@@ -6,20 +7,7 @@ const read = (v: unknown) => parsedText(JSON.stringify(v)).transcript;
 
 describe('pathIndex: the message a provider’s path names, when it is not the cause’s', () => {
   it('O2 names the message that broke the run: the row after the call, not the call', () => {
-    const t = read({
-      model: 'gpt-4o',
-      messages: [
-        { role: 'user', content: 'Weather?' },
-        {
-          role: 'assistant',
-          content: null,
-          tool_calls: [
-            { id: 'call_a', type: 'function', function: { name: 'w', arguments: '{}' } },
-          ],
-        },
-        { role: 'user', content: 'never mind' },
-      ],
-    });
+    const t = read(CHAT_CALL_THEN_USER);
     const [v] = validateTranscript(t, 'openai-chat').violations;
     expect(v).toMatchObject({ code: 'O2', providerPath: 'messages.[2].role', index: 1 });
     expect(v?.pathIndex).toBe(2);
