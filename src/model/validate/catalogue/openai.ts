@@ -1,5 +1,11 @@
 /** OpenAI Chat Completions (O*) and the OpenAI-compatible providers (D*, Q*, M*). */
+import { CHAT_PART_TYPES } from '../rules/partTypes.ts';
 import { idList, type RuleSpec } from './types.ts';
+
+/** `'a', 'b', and 'c'`: the list as OpenAI's invalid_value text quotes it. */
+const PART_LIST = `${CHAT_PART_TYPES.slice(0, -1)
+  .map((t) => `'${t}'`)
+  .join(', ')}, and '${CHAT_PART_TYPES.at(-1) ?? ''}'`;
 
 const COMPAT_DUP_NOTE =
   'No capture of this provider\u2019s answer: a warning until one is found (OpenAI itself rejects it, O6).';
@@ -118,8 +124,7 @@ export const OPENAI_CHAT_RULES: readonly RuleSpec[] = [
     confidence: 'V',
     condition:
       'A Chat Completions body whose message `content` holds a part of a type Chat does not have: another API\u2019s blocks sent as they are (Anthropic `thinking`, `tool_use`, `tool_result`; Gemini `functionCall`; the Responses API\u2019s `input_file`; a LangChain `reasoning` block), typically after a switch of provider in the middle of a conversation. A type error, met before the message checks. Checked on bodies read as Chat Completions; a transcript of another format is rendered as a client would send it.',
-    text: (p) =>
-      `Invalid value: '${p.type ?? '<type>'}'. Supported values are: 'text', 'image_url', 'input_audio', 'refusal', 'audio', and 'file'.`,
+    text: (p) => `Invalid value: '${p.type ?? '<type>'}'. Supported values are: ${PART_LIST}.`,
     path: 'messages[N].content[K].type',
     index: 'N = the message as sent, K = the part in its `content` array.',
     source:

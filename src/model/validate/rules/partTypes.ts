@@ -6,15 +6,10 @@
 import { isObject } from '../../parse/util.ts';
 import type { RenderedItem, RenderedMessage } from '../types.ts';
 
-/** The content part types Chat Completions takes (the list its 400 quotes, O12). */
-export const CHAT_PART_TYPES: ReadonlySet<string> = new Set([
-  'text',
-  'image_url',
-  'input_audio',
-  'refusal',
-  'audio',
-  'file',
-]);
+/** The content part types Chat Completions takes, in the order its 400 lists them (O12). */
+export const CHAT_PART_TYPES = ['text', 'image_url', 'input_audio', 'refusal', 'audio', 'file'];
+
+const KNOWN: ReadonlySet<string> = new Set(CHAT_PART_TYPES);
 
 /**
  * The items of `m` that are content parts whose `type` Chat Completions does not have, in
@@ -28,7 +23,7 @@ export function unknownParts(m: RenderedMessage): RenderedItem[] {
     const b = it.block;
     if (b.type !== 'other' || !isObject(b.raw)) continue;
     const type = b.raw.type;
-    if (typeof type === 'string' && type === b.label && !CHAT_PART_TYPES.has(type)) out.push(it);
+    if (typeof type === 'string' && type === b.label && !KNOWN.has(type)) out.push(it);
   }
   return out;
 }
