@@ -22,6 +22,7 @@ import { anthropicBlock } from './anthropicMessages.ts';
 import { type Entry, inParentOrder, parentOrder, threads } from './claudeCodeOrder.ts';
 import { sourceLines } from '../messageLabels.ts';
 import { writeClaudeCode } from './claudeCodeWrite.ts';
+import { slimClaudeCodeLine } from './claudeCodeSlim.ts';
 import type { FormatParser } from './registry.ts';
 import { isObject, type Json, shapeError, str } from './util.ts';
 
@@ -331,5 +332,6 @@ export const claudeCodeJsonlParser: FormatParser = {
   sniff,
   parse,
   blocksOf,
+  slimLine: slimClaudeCodeLine,
   write: writeClaudeCode,
 };

@@ -76,6 +76,13 @@ export interface FormatParser {
    */
   blocksOf?: (raw: unknown) => Block[];
   /**
+   * JSON Lines formats: a line's value reduced to what `parse` reads, for a reader that keeps
+   * the whole line elsewhere (the worker of a streamed file: the page reads raw JSON from the
+   * file's bytes). `parse` of slimmed lines equals `parse` of the whole lines except each
+   * message's `raw`. Absent: lines are kept whole. Never throws.
+   */
+  slimLine?: (value: unknown) => unknown;
+  /**
    * Write a (possibly evicted, faulted or repaired) transcript back in this format, as text.
    * Messages whose `raw` is set and whose blocks were not changed are written from `raw`, so an
    * untouched message round-trips byte for byte in meaning; new or changed messages (raw
