@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { analyze } from '../model/analyze.ts';
 import { parserFor } from '../model/parse/registry.ts';
 import { generate } from '../../scripts/gen.ts';
 import { pairTables } from '../model/pairTables.ts';
@@ -15,6 +16,9 @@ import { unpackLists } from './packLists.ts';
 import { packedRows, unpackMessages } from './packMessages.ts';
 import type { WorkerResponse } from './protocol.ts';
 import { resetRun, runRequest } from './run.ts';
+import { run } from './runState.ts';
+import { PREVIEW_RECORDS } from './stream.ts';
+import { rawAsRulesRead } from '../model/validate/rawFields.ts';
 
 /** A poster that keeps what the worker loop posts, as the page receives it (cloned, transferred). */
 const collect =
@@ -108,6 +112,77 @@ describe('a streamed file through the worker loop', () => {
     const direct = parseTranscript(text, { name: 'log.jsonl' });
     if (!direct.ok) throw new Error('does not parse');
     expect(raws).toEqual(direct.value.transcript.messages.map((m) => m.raw));
+  });
+});
+
+describe('records kept slimmed in the worker (issue 20)', () => {
+  const hasSessionFields = (v: unknown) =>
+    typeof v === 'object' && v !== null && ('sessionId' in v || 'toolUseResult' in v);
+  const keptValues = () => {
+    const doc = run.lastFile?.source.doc;
+    if (doc?.kind !== 'jsonl') throw new Error('no log kept');
+    return doc.lines.map((l) => l.value);
+  };
+
+  it('holds only what the parse, then the rules, read of each record; the page reads raws whole from the bytes', async () => {
+    resetRun();
+    const text = generate({ format: 'claude-code-jsonl', seed: 7, messages: 600 });
+    const whole = text
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as unknown);
+    const posts = await streamLog(text);
+    expect(run.lastFile?.source.slimmed).toBe(parserFor('claude-code-jsonl')?.slimLine);
+    // Once parsed, each record is held as what the rules read of it (the lines are long gone).
+    expect(keptValues()).toEqual(whole.map(rawAsRulesRead));
+    expect(whole.slice(PREVIEW_RECORDS).filter(hasSessionFields).length).toBeGreaterThan(500);
+    const t = run.lastFile?.result.ok ? run.lastFile.result.value.transcript : null;
+    expect(t?.raw).toEqual(keptValues());
+    expect(t?.messages.some((m) => Array.isArray(m.raw))).toBe(true);
+    // The page's raws (from the answer's bytes) are the whole lines, and the verdict is the same.
+    const res = posts.find((m) => m.kind === 'result');
+    if (res?.kind !== 'result' || !res.result.ok) throw new Error('no answer');
+    const held = { bytes: res.textBytes ?? null };
+    const raws = posts.flatMap((m) =>
+      m.kind === 'messages' ? unpackMessages(m.messages, held).map((x) => x.raw) : [],
+    );
+    const direct = parseTranscript(text, { name: 'log.jsonl' });
+    if (!direct.ok) throw new Error('does not parse');
+    expect(raws).toEqual(direct.value.transcript.messages.map((m) => m.raw));
+    const want = analyze(direct.value.transcript).validation;
+    expect(res.result.analysis.validation.violations).toEqual(want.violations);
+  });
+
+  it('reads the file whole again when the whole file is not the format the preview slimmed for', async () => {
+    resetRun();
+    const codex = parserFor('codex-jsonl');
+    if (!codex) throw new Error('no codex parser');
+    // A sniffer that takes a slimmed record for its own: the whole file's detection then differs.
+    const spy = vi
+      .spyOn(codex, 'sniff')
+      .mockImplementation((v) =>
+        Array.isArray(v) &&
+        v.some((l) => typeof l === 'object' && l !== null && !hasSessionFields(l))
+          ? 1
+          : 0,
+      );
+    try {
+      const text = generate({ format: 'claude-code-jsonl', seed: 8, messages: 300 });
+      const posts = await streamLog(text);
+      expect(posts.filter((m) => m.kind === 'preview')).toHaveLength(2);
+      const res = posts.find((m) => m.kind === 'result');
+      expect(res?.kind === 'result' && res.result.ok && res.result.parsed.transcript.format).toBe(
+        'claude-code-jsonl',
+      );
+      expect(run.lastFile?.source.slimmed).toBe(null);
+      const whole = text
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as unknown);
+      expect(keptValues()).toEqual(whole);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
 

@@ -27,6 +27,7 @@ import { idOf, run, stage, yieldNow, type Post, type Running } from './runState.
 import { sendEviction, type Sent } from './runEviction.ts';
 import { copyTable, countExact, countShown, quickTokens } from './runTokens.ts';
 import { readBlobSource, type StreamedSource } from './stream.ts';
+import { releaseRecords } from './releaseRecords.ts';
 
 export { runSweep } from './runTokens.ts';
 
@@ -179,8 +180,55 @@ async function readFile(r: Running): Promise<Read | null> {
     last.requestIndex === req.requestIndex
   )
     return { parsed: last.result, source: last.source };
+  for (const slimming of [true, false]) {
+    const src = await streamFile(r, file, slimming);
+    if (r.stale()) return null;
+    if (!src.ok) {
+      await fail(r, { ok: false, error: src.error });
+      return null;
+    }
+    r.progress({
+      phase: 'analyze',
+      bytes: file.size,
+      totalBytes: file.size,
+      messages: 0,
+      totalMessages: null,
+    });
+    stage('read');
+    await yieldNow();
+    const { source, format } = src.value;
+    const parsed = safeParseDoc(source.doc, req.name, req.format, req.requestIndex);
+    // Records slimmed for the preview's format are read whole again when the file is another.
+    if (!source.slimmed || (parsed.ok && parsed.value.transcript.format === format))
+      return keep(r, key, parsed, source);
+  }
+  return null;
+}
+
+/** Remember a file's parse as the last file's (a later request for the same file reuses it). */
+function keep(r: Running, key: number, parsed: Result<ParsedTranscript>, source: StreamedSource) {
+  if (source.slimmed && parsed.ok) releaseRecords(source.doc, parsed.value.transcript);
+  stage('normalise');
+  const { name, format, requestIndex } = r.msg.req;
+  run.lastFile = { key, name, format, requestIndex, result: parsed, source };
+  return { parsed, source };
+}
+
+/**
+ * Stream the request's file, posting progress and the preview of its first records. With
+ * `slimming`, records after the preview are kept reduced to what the preview's format reads
+ * (`FormatParser.slimLine`): the page reads each message's raw JSON from the file's bytes.
+ * @returns the source and the format it was slimmed for (null: kept whole)
+ */
+async function streamFile(
+  r: Running,
+  file: Blob,
+  slimming: boolean,
+): Promise<Result<{ source: StreamedSource; format: string | null }>> {
+  const { req } = r.msg;
   const total = file.size;
   let lastPost = 0;
+  let format: string | null = null;
   const src = await readBlobSource(
     file,
     req.name,
@@ -207,28 +255,12 @@ async function readFile(r: Running): Promise<Read | null> {
         result: a,
         tokens: a.ok ? quickTokens(a.analysis) : null,
       });
+      const slim = slimming ? parserFor(p.value.transcript.format)?.slimLine : undefined;
+      if (slim) format = p.value.transcript.format;
+      return slim;
     },
   );
-  if (r.stale()) return null;
-  if (!src.ok) {
-    await fail(r, { ok: false, error: src.error });
-    return null;
-  }
-  r.progress({
-    phase: 'analyze',
-    bytes: total,
-    totalBytes: total,
-    messages: 0,
-    totalMessages: null,
-  });
-  stage('read');
-  await yieldNow();
-  const parsed = safeParseDoc(src.value.doc, req.name, req.format, req.requestIndex);
-  stage('normalise');
-  const source = src.value;
-  const requestIndex = req.requestIndex;
-  run.lastFile = { key, name: req.name, format: req.format, requestIndex, result: parsed, source };
-  return { parsed, source };
+  return src.ok ? { ok: true, value: { source: src.value, format } } : src;
 }
 
 /**

@@ -44,6 +44,66 @@ describe('readBlobSource', () => {
     expect(previewRecords).toBeLessThanOrEqual(PREVIEW_RECORDS + 200);
   });
 
+  it('reads a line far longer than a decoded piece (its text carried over many pieces)', async () => {
+    const long = 'ä→'.repeat(150_000); // 300,000 characters, 750,000 bytes
+    const values = [{ a: 1 }, { long }, { b: 2 }, { long: long + 'x' }];
+    const text = values.map((v) => JSON.stringify(v)).join('\n');
+    const r = await readBlobSource(
+      new Blob([text]),
+      'x.jsonl',
+      () => {},
+      () => {},
+      1 << 17,
+    );
+    expect(r.ok && r.value.doc).toEqual({
+      kind: 'jsonl',
+      lines: values.map((value, i) => ({ line: i + 1, value })),
+      brokenLines: [],
+    });
+  });
+
+  it('slims the records after the preview when the preview asks, and says so', async () => {
+    const text = generate({ format: 'claude-code-jsonl', messages: 600, seed: 2 });
+    const chunk = 1 << 16;
+    const values = text
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as unknown);
+    const mark = (v: unknown) => ({ slim: v });
+    let asked = 0;
+    const r = await readBlobSource(
+      new Blob([text]),
+      'log.jsonl',
+      () => {},
+      () => {
+        asked++;
+        return mark;
+      },
+      chunk,
+    );
+    if (!r.ok || r.value.doc.kind !== 'jsonl') throw new Error('not read as JSON Lines');
+    expect(asked).toBe(1);
+    expect(r.value.slimmed).toBe(mark);
+    const got = r.value.doc.lines.map((l) => l.value);
+    expect(got).toHaveLength(values.length);
+    // Those of the first piece past the preview too, not only those parsed after it.
+    expect(values.length).toBeGreaterThan(PREVIEW_RECORDS * 3);
+    expect(got.slice(0, PREVIEW_RECORDS)).toEqual(values.slice(0, PREVIEW_RECORDS));
+    expect(got.slice(PREVIEW_RECORDS)).toEqual(values.slice(PREVIEW_RECORDS).map(mark));
+    // A preview that answers nothing keeps every record whole.
+    const whole = await readBlobSource(
+      new Blob([text]),
+      'log.jsonl',
+      () => {},
+      () => {},
+      chunk,
+    );
+    expect(whole.ok && whole.value.slimmed).toBe(null);
+    expect(
+      whole.ok && whole.value.doc.kind === 'jsonl' && whole.value.doc.lines.map((l) => l.value),
+    ).toEqual(values);
+  });
+
   it('detects JSONL without a name hint and keeps broken lines as numbers', async () => {
     const text = '{"a":1}\n{"b":2}\n{broken\n{"c":3}\n';
     const r = await readBlobSource(new Blob([text]), '');

@@ -18,8 +18,14 @@ import { maxFileBytes } from './limits.ts';
 
 /** Called while reading: bytes read so far (bytes) and JSONL records parsed so far. */
 export type OnRead = (bytes: number, records: number) => void;
-/** Called once, with the first (at most `PREVIEW_RECORDS`) JSONL records parsed (a partial document). */
-export type OnPreview = (doc: SourceDoc) => void;
+/**
+ * Called once, with the first (at most `PREVIEW_RECORDS`) JSONL records parsed (a partial
+ * document). It may answer how to slim every later record (a format's `slimLine`): the reader
+ * then keeps each later line's value reduced, for a caller that reads whole lines from `bytes`.
+ */
+export type OnPreview = (doc: SourceDoc) => Slim | void;
+/** A record's value reduced to what a format's parse reads (`FormatParser.slimLine`). */
+export type Slim = (value: unknown) => unknown;
 
 /** JSONL records in the preview at most (it comes after the first piece that gave any). */
 export const PREVIEW_RECORDS = 80;
@@ -59,6 +65,11 @@ export interface StreamedSource {
    * newline; null for other files.
    */
   lineSpan: ((line: number) => [number, number]) | null;
+  /**
+   * The slimming the preview asked for, when records after the preview were kept slimmed (their
+   * whole values are in `bytes` at `lineSpan`); null when every record is whole.
+   */
+  slimmed: Slim | null;
 }
 
 /**
@@ -111,11 +122,29 @@ class LineParser {
   readonly brokenLines: number[] = [];
   /** A line nested deeper than MAX_JSON_DEPTH: the read stops and the file is refused. */
   deep: JsonFailure | null = null;
-  private carry = '';
+  /** The text after the last newline so far, in pieces (joined once its line ends: linear). */
+  private carry: string[] = [];
   private lineNo = 0;
+  private slim: Slim | null = null;
+  private slimStart = 0;
+  /** Slim every record from the `from`-th on (0-based), those parsed already and those to come. */
+  slimFrom(from: number, slim: Slim): void {
+    this.slim = slim;
+    this.slimStart = from;
+    const { lines } = this;
+    for (let k = from; k < lines.length; k++) {
+      const l = lines[k] as JsonlLine;
+      lines[k] = { line: l.line, value: slim(l.value) };
+    }
+  }
   /** Parse the complete lines of `text` after what was carried; `final`: the last piece too. */
   take(text: string, final: boolean): void {
-    let s = this.carry + text;
+    if (!final && text.indexOf('\n') < 0) {
+      if (text.length > 0) this.carry.push(text);
+      return;
+    }
+    const s = this.carry.length > 0 ? this.carry.join('') + text : text;
+    this.carry = [];
     let start = 0;
     for (;;) {
       const nl = s.indexOf('\n', start);
@@ -123,9 +152,10 @@ class LineParser {
       this.push(s.slice(start, nl));
       start = nl + 1;
     }
-    s = s.slice(start);
-    if (final && s.length > 0) this.push(s);
-    this.carry = final ? '' : s;
+    const rest = s.slice(start);
+    if (rest.length === 0) return;
+    if (final) this.push(rest);
+    else this.carry.push(rest);
   }
   private push(raw: string): void {
     const lineNo = ++this.lineNo;
@@ -134,7 +164,9 @@ class LineParser {
     this.deep = tooDeepLine(raw, lineNo);
     if (this.deep) return;
     try {
-      this.lines.push({ line: lineNo, value: JSON.parse(t) });
+      const value: unknown = JSON.parse(t);
+      const slim = this.slim && this.lines.length >= this.slimStart ? this.slim : null;
+      this.lines.push({ line: lineNo, value: slim ? slim(value) : value });
     } catch {
       this.brokenLines.push(lineNo);
     }
@@ -221,40 +253,38 @@ async function streamUtf8(
   const parser = new LineParser();
   let mode = 'undecided' as 'undecided' | 'jsonl' | 'json';
   let previewed = false;
+  let slimmed: Slim | null = null;
   let read = 0;
   for (let bytes = await reader.next(); bytes; bytes = await reader.next()) {
     for (let k = bytes.indexOf(10); k >= 0; k = bytes.indexOf(10, k + 1)) newlines.push(read + k);
     read += bytes.length;
     const last = read >= blob.size;
-    let chunk: string;
+    let nul: boolean;
     try {
-      chunk = decoder.decode(bytes, { stream: !last });
+      if (mode === 'jsonl') nul = decodeInPieces(decoder, bytes, last, parser);
+      else {
+        const chunk = decoder.decode(bytes, { stream: !last });
+        nul = chunk.includes('\u0000');
+        if (mode === 'undecided')
+          // Decided on the first chunk: a log's first line is far shorter than a chunk.
+          mode = jsonlHint || (chunk.includes('\n') && looksLikeJsonl(chunk)) ? 'jsonl' : 'json';
+        // JSON Lines are parsed as they come (their text is not kept); a JSON body whole at the end.
+        if (mode === 'jsonl') parser.take(chunk, last);
+        else parts.push(chunk);
+      }
     } catch {
       // Report the exact offset as a small file would.
       const whole = decodeBytes(new Uint8Array(await blob.arrayBuffer()));
       return whole.ok ? wholeText(whole.value, name) : whole;
     }
-    if (chunk.includes('\u0000'))
-      return decodeBytes(new Uint8Array(await blob.arrayBuffer())) as Result<never>;
-    if (mode === 'undecided')
-      // Decided on the first chunk: a log's first line is far shorter than a chunk.
-      mode = jsonlHint || (chunk.includes('\n') && looksLikeJsonl(chunk)) ? 'jsonl' : 'json';
-    // JSON Lines are parsed as they come (their text is not kept); a JSON body whole at the end.
-    if (mode === 'jsonl') parser.take(chunk, last);
-    else parts.push(chunk);
+    if (nul) return decodeBytes(new Uint8Array(await blob.arrayBuffer())) as Result<never>;
     const refused = parser.refusal();
     if (refused) return refused;
-    const { lines, brokenLines } = parser;
+    const { lines } = parser;
     // Preview as soon as the first piece gave complete records (enough for a screen).
     if (mode === 'jsonl' && !previewed && lines.length > 0) {
       previewed = true;
-      const head = lines.slice(0, PREVIEW_RECORDS);
-      const lastLine = head.at(-1)?.line ?? 0;
-      onPreview({
-        kind: 'jsonl',
-        lines: head,
-        brokenLines: brokenLines.filter((n) => n < lastLine),
-      });
+      slimmed = preview(parser, onPreview);
     }
     onRead(read, lines.length);
     // Let other messages (a newer request) in between chunks.
@@ -275,18 +305,60 @@ async function streamUtf8(
       },
       bytes: all,
       lineSpan,
+      slimmed,
     };
     return { ok: true, value };
   }
   // A JSON body (or a log with no JSON line): the text whole, as a small file is read.
   const text = mode === 'jsonl' ? new TextDecoder().decode(all) : parts.join('');
   const whole = wholeText(text, name);
-  return whole.ok ? { ok: true, value: { ...whole.value, bytes: all, lineSpan } } : whole;
+  return whole.ok
+    ? { ok: true, value: { ...whole.value, bytes: all, lineSpan, slimmed: null } }
+    : whole;
+}
+
+/**
+ * Bytes decoded per string once a file is known to be JSON Lines: small enough for V8's young
+ * generation (under 64 KiB even as UTF-16), so each piece's text dies in a scavenge rather than
+ * staying in the large-object space until a full collection, as 4 MiB strings do (issue 20).
+ */
+const DECODE_PIECE = 1 << 15;
+
+/**
+ * Decode `bytes` in DECODE_PIECE pieces, each handed to `parser` as it is decoded.
+ * @returns true at a NUL character (not a text file); @throws TypeError on bytes not UTF-8
+ */
+function decodeInPieces(
+  decoder: TextDecoder,
+  bytes: Uint8Array,
+  last: boolean,
+  parser: LineParser,
+): boolean {
+  for (let at = 0; at < bytes.length || (last && at === 0); at += DECODE_PIECE) {
+    const end = Math.min(bytes.length, at + DECODE_PIECE);
+    const final = last && end === bytes.length;
+    const text = decoder.decode(bytes.subarray(at, end), { stream: !final });
+    if (text.includes('\u0000')) return true;
+    parser.take(text, final);
+    if (parser.refusal()) return false;
+  }
+  return false;
+}
+
+/** Post the first records as a preview; slim the later ones when it asks (`OnPreview`). */
+function preview(parser: LineParser, onPreview: OnPreview): Slim | null {
+  const head = parser.lines.slice(0, PREVIEW_RECORDS);
+  const lastLine = head.at(-1)?.line ?? 0;
+  const brokenLines = parser.brokenLines.filter((n) => n < lastLine);
+  const slim = onPreview({ kind: 'jsonl', lines: head, brokenLines });
+  if (!slim) return null;
+  parser.slimFrom(PREVIEW_RECORDS, slim);
+  return slim;
 }
 
 /** A text read whole (gzip, UTF-16, a JSON body): no bytes of the file's own kept. */
 function wholeText(text: string, name: string): Result<StreamedSource> {
   const src = readSource(text, name);
   if (!src.ok) return src;
-  return { ok: true, value: { doc: src.value, text, bytes: null, lineSpan: null } };
+  return { ok: true, value: { doc: src.value, text, bytes: null, lineSpan: null, slimmed: null } };
 }
