@@ -146,3 +146,35 @@ test('a large paste says it is being analysed at once, and the transcript shown 
   await expect(working).toHaveCount(0);
   await expect(page.getByTestId('count-messages')).toHaveText(n.toLocaleString('en-US'));
 });
+
+test('a streamed log’s last message shows its whole source line (the worker keeps less of it, issue 20)', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  const text = generate({ format: 'claude-code-jsonl', messages: 3000, seed: 13 });
+  expect(text.length).toBeGreaterThan(2_500_000); // over 2 MB: streamed by the worker
+  const parsed = parseTranscript(text, { name: 'session.jsonl' });
+  if (!parsed.ok) throw new Error('generated log did not parse');
+  const ms = parsed.value.transcript.messages;
+  const raw = ms.at(-1)?.raw as { sessionId?: string; cwd?: string };
+  expect(raw.sessionId && raw.cwd).toBeTruthy();
+  await openApp(page);
+  await page.getByTestId('file-input').setInputFiles({
+    name: 'session.jsonl',
+    mimeType: 'application/x-ndjson',
+    buffer: Buffer.from(text),
+  });
+  await waitLoaded(page);
+  await expect(page.getByTestId('count-messages')).toHaveText(ms.length.toLocaleString('en-US'));
+  await page.evaluate(() => {
+    const el = document.querySelector('[data-testid=timeline]') as HTMLElement;
+    el.scrollTop = el.scrollHeight;
+  });
+  const last = page.locator(`[role="row"][data-message-index="${ms.length - 1}"]`);
+  await last.getByTestId('expand').click();
+  await last.locator('details.raw summary').click();
+  const shown = last.getByTestId('raw-json');
+  // Fields no rule reads, which the worker no longer holds: read from the file's bytes.
+  await expect(shown).toContainText(`"sessionId": "${raw.sessionId}"`);
+  await expect(shown).toContainText(`"cwd": "${raw.cwd}"`);
+});
