@@ -318,11 +318,12 @@ async function streamUtf8(
 }
 
 /**
- * Bytes decoded per string once a file is known to be JSON Lines: small enough for V8's young
- * generation (under 64 KiB even as UTF-16), so each piece's text dies in a scavenge rather than
- * staying in the large-object space until a full collection, as 4 MiB strings do (issue 20).
+ * Bytes decoded per string once a file is known to be JSON Lines: a 64 KiB one-byte string is
+ * half V8's largest regular object, so each piece's text dies in a young-generation collection
+ * rather than staying in the large-object space until a full collection, as the 4 MiB strings
+ * of whole pieces did (issue 20; its heap peak varies ±0.3 × with collection timing, see README).
  */
-const DECODE_PIECE = 1 << 15;
+const DECODE_PIECE = 1 << 16;
 
 /**
  * Decode `bytes` in DECODE_PIECE pieces, each handed to `parser` as it is decoded.
