@@ -6,6 +6,7 @@ export const SHORTCUTS: [string, string][] = [
   ['k / ↑', 'previous message'],
   ['J / Shift+↓', 'next exchange'],
   ['K / Shift+↑', 'previous exchange'],
+  ['Home / End', 'first / last message (in the timeline)'],
   ['Enter / Space', 'open or close the selected message'],
   ['n / N', 'next / previous violation'],
   ['/', 'find'],

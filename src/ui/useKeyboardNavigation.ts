@@ -1,6 +1,7 @@
 /**
  * Keyboard navigation outside text fields: `?` help, Escape, `/` find, j/k (↓/↑) messages,
- * J/K (Shift+↓/↑) exchanges, n/N violations, Enter or Space opens the current row.
+ * J/K (Shift+↓/↑) exchanges, n/N violations, Home/End (in the timeline) the first and last
+ * message, Enter or Space opens the current row.
  */
 import { useEffect, type Dispatch, type RefObject, type SetStateAction } from 'react';
 import type { Analysis } from '../model/analyze.ts';
@@ -30,7 +31,15 @@ function navigationTarget(e: KeyboardEvent, analysis: Analysis, current: number)
     return stepExchange(analysis.grouping, current, -1);
   if (e.key === 'n') return nextInList(selectViolationMessages(analysis), current, 1);
   if (e.key === 'N') return nextInList(selectViolationMessages(analysis), current, -1);
+  // A treegrid's Home/End on a row: its first and last row (elsewhere they scroll the page).
+  if ((e.key === 'Home' || e.key === 'End') && inTimeline(e.target) && n > 0)
+    return e.key === 'Home' ? 0 : n - 1;
   return -2;
+}
+
+/** True for an element inside the timeline's treegrid (a row or a control in it). */
+function inTimeline(target: EventTarget | null): boolean {
+  return target instanceof Element && target.closest('[role="treegrid"]') !== null;
 }
 
 /** Listen for the page's keys on the window while mounted. */
