@@ -49,6 +49,8 @@ test.describe('permalink', () => {
     await openApp(page, '/#v=1&b=lots&pr=nope&sel=%25%25&at=17&zz=1');
     await expect(page.getByTestId('permalink-notices')).toContainText('Ignored the budget');
     await expect(page.getByTestId('permalink-notices')).toContainText('Ignored the provider');
+    // Something was ignored: marked as a problem, unlike a note on what a link shows.
+    await expect(page.getByTestId('permalink-notices')).toHaveAttribute('data-tone', 'problem');
     await expect(page.getByTestId('count-exchanges')).toHaveText('1');
     await expect(page.getByTestId('provider-select')).toHaveValue('');
   });

@@ -39,6 +39,23 @@ test('the structure-only link of a Claude Code log reopens as that log, with not
     (await page.getByTestId('verdict').getAttribute('data-valid')) ?? '',
   );
   await expect(other.locator('body')).not.toContainText('Invoice export');
+  // The page says what it shows, as a note rather than a problem (nothing was refused).
+  const notices = other.getByTestId('permalink-notices');
+  await expect(notices).toContainText('Structure-only link');
+  await expect(notices).toHaveAttribute('data-tone', 'info');
+  const [border, bad, accent] = await notices.evaluate((el) => {
+    const probe = document.createElement('span');
+    document.body.append(probe);
+    const colour = (v: string) => {
+      probe.style.color = `var(${v})`;
+      return getComputedStyle(probe).color;
+    };
+    const out = [getComputedStyle(el).borderTopColor, colour('--bad'), colour('--accent')];
+    probe.remove();
+    return out;
+  });
+  expect(border).not.toBe(bad);
+  expect(border).toBe(accent);
 });
 
 test('the incident summary holds no transcript unless ticked in, and says what its link holds', async ({

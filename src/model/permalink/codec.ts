@@ -65,6 +65,8 @@ export interface PermalinkNotice {
   /** The fragment key concerned (`b`, `t`, …), or `#` for the whole fragment. */
   key: string;
   message: string;
+  /** `info`: a note on what is shown (a view-only or structure-only link); absent: something was ignored or refused. */
+  tone?: 'info';
 }
 
 export interface DecodeResult {

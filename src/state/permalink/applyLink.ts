@@ -129,6 +129,7 @@ function applyKept(
     {
       key: VIEW_ONLY_NOTICE_KEY,
       message: `This tab showed ${what} here (${formatBytes(recalled.chars)}), too large to keep over a reload: paste or open it again to see it with its view (${describeView(d.state)}).`,
+      tone: 'info',
     },
   ]);
 }
@@ -192,6 +193,7 @@ export function applyLink(
       key: 'r',
       message:
         'Structure-only link: every text, tool input and result is a placeholder of the same token count, and ids are renamed.',
+      tone: 'info',
     });
   return show(notices);
 }

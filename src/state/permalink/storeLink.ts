@@ -226,7 +226,9 @@ export function viewOnlyNotice(p: PermalinkState, refused: boolean): PermalinkNo
     : name !== undefined
       ? `This link holds a view only (${view}), not the transcript. It was made for the file “${name}”: open that file to see the shared view. No transcript is shown until then.`
       : `This link holds a view only (${view}), not the transcript, and does not say which transcript it was made for: open the one you were sent with it to see the shared view. No transcript is shown until then.`;
-  return { key: VIEW_ONLY_NOTICE_KEY, message };
+  return refused
+    ? { key: VIEW_ONLY_NOTICE_KEY, message }
+    : { key: VIEW_ONLY_NOTICE_KEY, message, tone: 'info' };
 }
 
 /**

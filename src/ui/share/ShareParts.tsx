@@ -14,11 +14,18 @@ export function Notices() {
   // No transcript on screen: a link without one, or naming a sample this page does not have.
   const awaiting = useAppStore((s) => s.source.text === '' && !s.source.file);
   if (notices.length === 0) return null;
+  // Marked as a problem only when something in the link was ignored or refused.
+  const tone = notices.every((n) => n.tone === 'info') ? 'info' : 'problem';
   return (
-    <div className="share-notices" role="status" data-testid="permalink-notices">
+    <div
+      className={`share-notices ${tone}`}
+      role="status"
+      data-testid="permalink-notices"
+      data-tone={tone}
+    >
       <ul>
         {notices.map((n, i) => (
-          <li key={i} data-notice={n.key}>
+          <li key={i} data-notice={n.key} data-tone={n.tone ?? 'problem'}>
             {n.message}
           </li>
         ))}
