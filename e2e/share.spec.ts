@@ -6,7 +6,7 @@
  * name with a right-to-left override is shown as it is.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { GEMINI_INLINE_IMAGE } from '../src/model/fixtures/shapes.ts';
+import { BEDROCK_IMAGE, GEMINI_INLINE_IMAGE } from '../src/model/fixtures/shapes.ts';
 import { openApp, paste } from './helpers.ts';
 import { sample } from './fixtures.ts';
 
@@ -89,16 +89,33 @@ test('the incident summary holds no transcript unless ticked in, and says what i
 test('a structure-only copy that would read back otherwise is not linked, and the panel says why', async ({
   page,
 }) => {
-  // Gemini's writer has no image to write back (a text stands in): the copy would count other tokens.
+  // Bedrock's writer has no image to write back (a text stands in): the copy would count other tokens.
   await openApp(page);
-  await paste(page, JSON.stringify(GEMINI_INLINE_IMAGE));
-  await expect(page.getByTestId('format')).toHaveText('gemini');
+  await paste(page, JSON.stringify(BEDROCK_IMAGE));
+  await expect(page.getByTestId('format')).toHaveText('bedrock-converse');
   await page.getByTestId('share-open').click();
   const unsafe = page.getByTestId('structure-unsafe');
   await expect(unsafe).toContainText('No structure-only link');
   await expect(unsafe).toContainText('tokens:');
   await expect(page.getByTestId('structure-link')).toHaveCount(0);
   await expect(page.getByTestId('structure-building')).toHaveCount(0);
+});
+
+test('a Gemini image is kept in the structure-only copy (inline data of its size), so it is linked', async ({
+  page,
+  context,
+}) => {
+  await openApp(page);
+  await paste(page, JSON.stringify(GEMINI_INLINE_IMAGE));
+  await expect(page.getByTestId('format')).toHaveText('gemini');
+  const before = await counts(page);
+  await page.getByTestId('share-open').click();
+  const link = await page.getByTestId('structure-link').inputValue();
+  await expect(page.getByTestId('structure-unsafe')).toHaveCount(0);
+  const other = await context.newPage();
+  await openApp(other, link);
+  expect(await counts(other)).toEqual(before);
+  await expect(other.locator('body')).not.toContainText('What is in this picture?');
 });
 
 test('a link that cannot be honoured says so instead of showing something else silently', async ({

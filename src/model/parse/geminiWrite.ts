@@ -2,9 +2,21 @@
  * Writing a Gemini `generateContent` body (export, repair, conversion): see `writeGemini`.
  * Reading is in gemini.ts.
  */
-import type { Block, Transcript } from '../types.ts';
+import type { Block, MediaBlock, Transcript } from '../types.ts';
 import { parseJsonBounded } from './json.ts';
-import { isObject, withList } from './util.ts';
+import { base64StandIn, isObject, withList } from './util.ts';
+
+/**
+ * A media part for a block that holds no payload: a file URI when the source had one, else
+ * inline data of the block's size, so the part reads back as the same kind and size.
+ */
+function mediaPart(b: MediaBlock): Record<string, unknown> {
+  const mimeType = b.mediaType ?? (b.type === 'image' ? 'image/png' : 'application/pdf');
+  if (b.source) return { fileData: { mimeType, fileUri: `https://example.invalid/${b.type}` } };
+  return {
+    inlineData: b.bytes === undefined ? { mimeType } : { mimeType, data: base64StandIn(b.bytes) },
+  };
+}
 
 /** Render a normalised block as a Gemini part (inverse of `geminiPart`, best effort). */
 function toPart(b: Block, callNames: Map<string, string>): unknown[] {
@@ -23,7 +35,7 @@ function toPart(b: Block, callNames: Map<string, string>): unknown[] {
       return [];
     case 'image':
     case 'document':
-      return [{ text: `[${b.type}${b.mediaType ? ` ${b.mediaType}` : ''} omitted]` }];
+      return [mediaPart(b)];
     case 'tool_use':
       return [
         {

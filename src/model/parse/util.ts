@@ -36,6 +36,14 @@ export function base64Bytes(data: unknown): number | undefined {
 }
 
 /**
+ * A stand-in payload that `base64Bytes` reads as `bytes` bytes (writers: a media block keeps its
+ * size, not its payload). ceil(bytes × 4 / 3) characters, since the reading floors.
+ */
+export function base64StandIn(bytes: number): string {
+  return 'A'.repeat(Math.ceil((bytes * 4) / 3));
+}
+
+/**
  * A tool definition with its optional fields set only when given. Fields are assigned, not
  * spread: in Node 20's V8 an object literal with conditional spreads costs a fresh hidden class
  * per call, and every check of a request reads its tools (issue 17).
