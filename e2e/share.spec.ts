@@ -6,7 +6,7 @@
  * name with a right-to-left override is shown as it is.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { BEDROCK_IMAGE, GEMINI_INLINE_IMAGE } from '../src/model/fixtures/shapes.ts';
+import { GEMINI_INLINE_IMAGE, RESPONSES_IMAGE } from '../src/model/fixtures/shapes.ts';
 import { openApp, paste } from './helpers.ts';
 import { sample } from './fixtures.ts';
 
@@ -89,10 +89,10 @@ test('the incident summary holds no transcript unless ticked in, and says what i
 test('a structure-only copy that would read back otherwise is not linked, and the panel says why', async ({
   page,
 }) => {
-  // Bedrock's writer has no image to write back (a text stands in): the copy would count other tokens.
+  // The Responses writer has no image to write back (a text stands in): the copy would count other tokens.
   await openApp(page);
-  await paste(page, JSON.stringify(BEDROCK_IMAGE));
-  await expect(page.getByTestId('format')).toHaveText('bedrock-converse');
+  await paste(page, JSON.stringify(RESPONSES_IMAGE));
+  await expect(page.getByTestId('format')).toHaveText('openai-responses');
   await page.getByTestId('share-open').click();
   const unsafe = page.getByTestId('structure-unsafe');
   await expect(unsafe).toContainText('No structure-only link');

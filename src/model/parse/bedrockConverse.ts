@@ -8,11 +8,20 @@
  * (status "error" → isError), `reasoningContent` (`reasoningText` → thinking,
  * `redactedContent` → redacted_thinking), `cachePoint`, … One block per content block.
  */
-import type { Block, Message, Result, Role, Transcript, ToolDef, UsageRecord } from '../types.ts';
+import type {
+  Block,
+  MediaBlock,
+  Message,
+  Result,
+  Role,
+  Transcript,
+  ToolDef,
+  UsageRecord,
+} from '../types.ts';
 import type { FormatParser } from './registry.ts';
 import { arr, isObject, type Json, shapeError, str, withList } from './util.ts';
 import { bareListTranscript, jsonDocumentOnly, notAnObject, responseTranscript } from './util.ts';
-import { toolDef } from './util.ts';
+import { base64StandIn, toolDef } from './util.ts';
 
 const ROLES: Record<string, Role> = { user: 'user', assistant: 'assistant', system: 'system' };
 /** Keys of a Converse `ContentBlock` (exactly one is present). */
@@ -275,6 +284,22 @@ function parse(v: unknown): Result<Transcript> {
   };
 }
 
+/**
+ * A media block for one that holds no payload: bytes of its size (an S3 location when its size
+ * is unknown), under the kind its media type names, so it reads back as the same block.
+ */
+function mediaBlock(b: MediaBlock): Record<string, unknown> {
+  const [major, minor] = (b.mediaType ?? '').split('/');
+  const kind =
+    b.type === 'image' ? 'image' : major === 'video' || major === 'audio' ? major : 'document';
+  const format = minor || (b.type === 'image' ? 'png' : 'pdf');
+  const source =
+    b.bytes === undefined
+      ? { s3Location: { uri: `s3://example-invalid/${kind}` } }
+      : { bytes: base64StandIn(b.bytes) };
+  return { [kind]: { format, ...(kind === 'document' ? { name: 'document' } : {}), source } };
+}
+
 /** Render a normalised block as a Converse content block (inverse of `converseBlock`, best effort). */
 function toBlock(b: Block): unknown[] {
   switch (b.type) {
@@ -282,7 +307,7 @@ function toBlock(b: Block): unknown[] {
       return [{ text: b.text }];
     case 'image':
     case 'document':
-      return [{ text: `[${b.type}${b.mediaType ? ` ${b.mediaType}` : ''} omitted]` }];
+      return [mediaBlock(b)];
     case 'tool_use':
       return [{ toolUse: { toolUseId: b.id, name: b.name, input: b.input ?? {} } }];
     case 'tool_result':

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BEDROCK_IMAGE, GEMINI_INLINE_IMAGE } from '../fixtures/shapes.ts';
+import { BEDROCK_IMAGE, GEMINI_INLINE_IMAGE, RESPONSES_IMAGE } from '../fixtures/shapes.ts';
 import { parsedText } from '../testing.ts';
 import { CHARS_PER_4 } from '../tokens.ts';
 import { validateTranscript } from '../validate/index.ts';
@@ -58,22 +58,27 @@ describe('checkedStructureCopy: the structure-only copy and where it breaks the 
     ]);
   });
 
-  it('names what a copy would change: a Bedrock image its writer turns into a text', () => {
-    const t = parsedText(JSON.stringify(BEDROCK_IMAGE)).transcript;
-    expect(t.format).toBe('bedrock-converse');
+  it('names what a copy would change: a Responses image its writer turns into a text', () => {
+    const t = parsedText(JSON.stringify(RESPONSES_IMAGE)).transcript;
+    expect(t.format).toBe('openai-responses');
     const copy = checkedStructureCopy(t, CHARS_PER_4);
     expect(copy.problems).toContain(
       'messages[0]: user:text,image in the original, user:text,text in the copy',
     );
   });
 
-  it('a Gemini image is written back as inline data of its size: the copy keeps it', () => {
-    const t = parsedText(JSON.stringify(GEMINI_INLINE_IMAGE)).transcript;
-    const copy = checkedStructureCopy(t, CHARS_PER_4);
-    expect(copy.problems).toEqual([]);
-    expect(copy.text).not.toContain('iVBORw0KGgo');
-    const back = parsedText(copy.text).transcript.messages[0]?.blocks[1];
-    expect(back).toEqual(t.messages[0]?.blocks[1]);
-    expect(back).toMatchObject({ type: 'image', mediaType: 'image/png', bytes: 24 });
-  });
+  for (const [name, body, format] of [
+    ['Gemini', GEMINI_INLINE_IMAGE, 'gemini'],
+    ['Bedrock', BEDROCK_IMAGE, 'bedrock-converse'],
+  ] as const)
+    it(`a ${name} image is written back as a payload of its size: the copy keeps it`, () => {
+      const t = parsedText(JSON.stringify(body)).transcript;
+      expect(t.format).toBe(format);
+      const copy = checkedStructureCopy(t, CHARS_PER_4);
+      expect(copy.problems).toEqual([]);
+      expect(copy.text).not.toContain('iVBORw0KGgo');
+      const back = parsedText(copy.text).transcript.messages[0]?.blocks[1];
+      expect(back).toEqual(t.messages[0]?.blocks[1]);
+      expect(back).toMatchObject({ type: 'image', mediaType: 'image/png', bytes: 24 });
+    });
 });
