@@ -12,6 +12,18 @@ async function waitLoaded(page: Page): Promise<void> {
   await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true', { timeout: 120_000 });
 }
 
+/** Open the app with `text` as a picked file; wait until its `n` messages are counted. */
+async function openFile(page: Page, name: string, text: string, n: number): Promise<void> {
+  await openApp(page);
+  await page.getByTestId('file-input').setInputFiles({
+    name,
+    mimeType: name.endsWith('.jsonl') ? 'application/x-ndjson' : 'application/json',
+    buffer: Buffer.from(text),
+  });
+  await waitLoaded(page);
+  await expect(page.getByTestId('count-messages')).toHaveText(n.toLocaleString('en-US'));
+}
+
 test('5,000 messages: the timeline mounts only the visible rows and arcs while scrolling through', async ({
   page,
 }) => {
@@ -21,14 +33,7 @@ test('5,000 messages: the timeline mounts only the visible rows and arcs while s
   if (!parsed.ok) throw new Error('generated body did not parse');
   const n = parsed.value.transcript.messages.length;
   expect(n).toBeGreaterThanOrEqual(5000);
-  await openApp(page);
-  await page.getByTestId('file-input').setInputFiles({
-    name: 'long.json',
-    mimeType: 'application/json',
-    buffer: Buffer.from(text),
-  });
-  await waitLoaded(page);
-  await expect(page.getByTestId('count-messages')).toHaveText(n.toLocaleString('en-US'));
+  await openFile(page, 'long.json', text, n);
 
   const counts = await page.evaluate(async () => {
     const el = document.querySelector('[data-testid=timeline]') as HTMLElement;
@@ -158,14 +163,7 @@ test('End reaches a streamed log’s last message, whose raw view shows its whol
   const ms = parsed.value.transcript.messages;
   const raw = ms.at(-1)?.raw as { sessionId?: string; cwd?: string };
   expect(raw.sessionId && raw.cwd).toBeTruthy();
-  await openApp(page);
-  await page.getByTestId('file-input').setInputFiles({
-    name: 'session.jsonl',
-    mimeType: 'application/x-ndjson',
-    buffer: Buffer.from(text),
-  });
-  await waitLoaded(page);
-  await expect(page.getByTestId('count-messages')).toHaveText(ms.length.toLocaleString('en-US'));
+  await openFile(page, 'session.jsonl', text, ms.length);
   // End on a row of the treegrid goes to its last row, Home back to the first.
   const first = page.locator('[role="row"][data-message-index="0"]');
   await first.focus();
