@@ -88,31 +88,35 @@ describe('a streamed file through the worker loop', () => {
     );
   });
 
-  it('sends the bytes again when the same file is answered fresh after another input', async () => {
-    resetRun();
-    const text = generate({ format: 'claude-code-jsonl', seed: 6, messages: 40 });
-    const file = new Blob([text]);
-    const req = { text: '', name: 'log.jsonl', format: null, provider: null, file };
-    const first: WorkerResponse[] = [];
-    await runRequest({ id: 1, req, bpe: false, fileKey: 9 }, collect(first));
-    await runRequest(
-      { id: 2, req: { text: '[]', name: '', format: null, provider: null }, bpe: false },
-      collect([]),
-    );
-    const again: WorkerResponse[] = [];
-    await runRequest({ id: 3, req, bpe: false, fileKey: 9 }, collect(again));
-    const res = again.find((m) => m.kind === 'result');
-    if (res?.kind !== 'result' || !res.textBytes) throw new Error('no bytes with the answer');
-    expect(res.fresh).toBe(true);
-    expect(new TextDecoder().decode(res.textBytes)).toBe(text);
-    const held = { bytes: res.textBytes };
-    const raws = again.flatMap((m) =>
-      m.kind === 'messages' ? unpackMessages(m.messages, held).map((x) => x.raw) : [],
-    );
-    const direct = parseTranscript(text, { name: 'log.jsonl' });
-    if (!direct.ok) throw new Error('does not parse');
-    expect(raws).toEqual(direct.value.transcript.messages.map((m) => m.raw));
-  });
+  for (const [ending, end] of [
+    ['a final newline', '\n'],
+    ['no final newline (its last line ends at the file’s end)', ''],
+  ])
+    it(`sends the bytes again when the same file is answered fresh after another input: ${ending}`, async () => {
+      resetRun();
+      const text = generate({ format: 'claude-code-jsonl', seed: 6, messages: 40 }).trimEnd() + end;
+      const file = new Blob([text]);
+      const req = { text: '', name: 'log.jsonl', format: null, provider: null, file };
+      const first: WorkerResponse[] = [];
+      await runRequest({ id: 1, req, bpe: false, fileKey: 9 }, collect(first));
+      await runRequest(
+        { id: 2, req: { text: '[]', name: '', format: null, provider: null }, bpe: false },
+        collect([]),
+      );
+      const again: WorkerResponse[] = [];
+      await runRequest({ id: 3, req, bpe: false, fileKey: 9 }, collect(again));
+      const res = again.find((m) => m.kind === 'result');
+      if (res?.kind !== 'result' || !res.textBytes) throw new Error('no bytes with the answer');
+      expect(res.fresh).toBe(true);
+      expect(new TextDecoder().decode(res.textBytes)).toBe(text);
+      const held = { bytes: res.textBytes };
+      const raws = again.flatMap((m) =>
+        m.kind === 'messages' ? unpackMessages(m.messages, held).map((x) => x.raw) : [],
+      );
+      const direct = parseTranscript(text, { name: 'log.jsonl' });
+      if (!direct.ok) throw new Error('does not parse');
+      expect(raws).toEqual(direct.value.transcript.messages.map((m) => m.raw));
+    });
 });
 
 describe('records kept slimmed in the worker (issue 20)', () => {

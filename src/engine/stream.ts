@@ -291,9 +291,10 @@ async function streamUtf8(
     await yieldTask();
   }
   const all = reader.all;
+  const size = all.length; // now: `all` is transferred to the page later, then reads as empty
   const lineSpan = (n: number): [number, number] => [
     n <= 1 ? 0 : (newlines[n - 2] as number) + 1,
-    newlines[n - 1] ?? all.length,
+    newlines[n - 1] ?? size,
   ];
   if (mode === 'jsonl' && parser.lines.length > 0) {
     let text: string | null = null;
