@@ -181,4 +181,20 @@ test('End reaches a streamed log’s last message, whose raw view shows its whol
   // Fields no rule reads, which the worker no longer holds: read from the file's bytes.
   await expect(shown).toContainText(`"sessionId": "${raw.sessionId}"`);
   await expect(shown).toContainText(`"cwd": "${raw.cwd}"`);
+
+  // Inside the opened row, End scrolls the raw JSON box, not the timeline.
+  await shown.focus();
+  await page.keyboard.press('End');
+  await expect(shown).toBeFocused();
+  await expect.poll(() => shown.evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
+  // From the first row, End brings the opened last row (taller than the box) into view.
+  const box = await page.getByTestId('timeline').boundingBox();
+  const lastBox = await last.boundingBox();
+  expect(lastBox && box && lastBox.height > box.height).toBe(true);
+  await last.focus();
+  await page.keyboard.press('Home');
+  await expect(first).toBeFocused();
+  await page.keyboard.press('End');
+  await expect(last).toBeFocused();
+  await expect(last).toBeInViewport();
 });

@@ -37,9 +37,16 @@ function navigationTarget(e: KeyboardEvent, analysis: Analysis, current: number)
   return -2;
 }
 
-/** True for an element inside the timeline's treegrid (a row or a control in it). */
+/**
+ * True for a row of the timeline's treegrid itself: inside a row (an opened message's text or
+ * raw JSON box) Home and End scroll that box.
+ */
 function inTimeline(target: EventTarget | null): boolean {
-  return target instanceof Element && target.closest('[role="treegrid"]') !== null;
+  return (
+    target instanceof Element &&
+    target.getAttribute('role') === 'row' &&
+    target.closest('[role="treegrid"]') !== null
+  );
 }
 
 /** Listen for the page's keys on the window while mounted. */

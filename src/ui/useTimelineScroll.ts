@@ -63,7 +63,9 @@ function rowInBox(scroller: HTMLElement, row: HTMLElement | null): boolean {
   if (!row) return false;
   const b = scroller.getBoundingClientRect();
   const r = row.getBoundingClientRect();
-  return r.top >= b.top - 1 && (r.bottom <= b.bottom + 1 || r.height > b.height);
+  if (r.top < b.top - 1) return false;
+  // A row taller than the box is in it when its top is; one below the box is not.
+  return r.height > b.height ? r.top <= b.bottom : r.bottom <= b.bottom + 1;
 }
 
 /**
