@@ -58,8 +58,8 @@ function rowElement(scroller: HTMLElement, row: number): HTMLElement | null {
   );
 }
 
-/** Whether the row is inside the timeline's visible box (its top, when it is taller than it). */
-function rowInBox(scroller: HTMLElement, row: HTMLElement | null): boolean {
+/** Whether the row is inside the timeline's visible box (its top, when it is taller than it). Exported for tests. */
+export function rowInBox(scroller: HTMLElement, row: HTMLElement | null): boolean {
   if (!row) return false;
   const b = scroller.getBoundingClientRect();
   const r = row.getBoundingClientRect();
