@@ -3,6 +3,7 @@ import { pairCounts, pairToolCalls } from '../pairing.ts';
 import { countableText } from '../tokens.ts';
 import type { Transcript } from '../types.ts';
 import { parsed } from '../testing.ts';
+import { validateTranscript } from '../validate/index.ts';
 import { parseDocument, parseTranscript } from './index.ts';
 import { openaiResponsesParser } from './openaiResponses.ts';
 
@@ -261,5 +262,27 @@ describe('openai-responses parser (docs/formats.md#openai-responses)', () => {
         { type: 'function_call_output', call_id: 'call_a', output: 'r' },
       ],
     });
+  });
+
+  it('write from another format: a system message after others stays an input item (the verdict with it)', () => {
+    // Found by the writers' property: hoisted into instructions, it left the call trailing.
+    const chat = parsed([
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'call_0', type: 'function', function: { name: 'f', arguments: '{}' } }],
+      },
+      { role: 'system', content: 'You are a helpful agent.' },
+    ]).transcript;
+    const text = openaiResponsesParser.write?.(chat) ?? 'null';
+    const out = JSON.parse(text) as { instructions?: string; input: unknown[] };
+    expect(out.instructions).toBeUndefined();
+    expect(out.input.at(-1)).toEqual({ role: 'system', content: 'You are a helpful agent.' });
+    const back = parseTranscript(text, { format: 'openai-responses' });
+    if (!back.ok) throw new Error('does not parse');
+    const rules = (t: Transcript) =>
+      validateTranscript(t, 'openai-responses').violations.map((v) => v.rule);
+    expect(rules(back.value.transcript)).toEqual(rules(chat));
+    expect(rules(chat)).toContain('unanswered_tool_use');
   });
 });

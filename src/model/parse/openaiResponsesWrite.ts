@@ -112,7 +112,8 @@ function renderBlocks(m: Message): unknown[] {
 /**
  * Write a transcript as a Responses request body. Untouched items (raw set, same format) are
  * written from `raw`; new or changed messages, and every message of a transcript from another
- * format, are rendered from their blocks (`system`/`developer` text goes to `instructions` then).
+ * format, are rendered from their blocks (leading `system`/`developer` text goes to `instructions`
+ * then; later ones stay input items).
  * @returns the body as pretty-printed JSON text
  */
 export function writeResponses(t: Transcript): string {
@@ -121,7 +122,9 @@ export function writeResponses(t: Transcript): string {
   const instructions: string[] = [];
   for (const m of t.messages) {
     if (same && m.raw !== undefined) items.push(m.raw);
-    else if (!same && (m.role === 'system' || m.role === 'developer'))
+    // Only leading ones: a system message after others stays where it was (after a call, it
+    // is what makes the call unanswered rather than trailing).
+    else if (!same && items.length === 0 && (m.role === 'system' || m.role === 'developer'))
       instructions.push(m.blocks.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n'));
     else items.push(...renderBlocks(m));
   }
