@@ -9,7 +9,7 @@ import type { Analysis } from '../model/analyze.ts';
 import { clip } from '../model/limits.ts';
 import type { ParsedTranscript } from '../model/parse/index.ts';
 import { pairTableBuffers, pairTables } from '../model/pairTables.ts';
-import type { Result } from '../model/types.ts';
+import type { FormatId, Result } from '../model/types.ts';
 import { WORKER_EVICTION_MIN } from './evictionParts.ts';
 import { parserFor } from '../model/parse/registry.ts';
 import { parseStage, safeAnalyze, safeParseDoc } from './inspect.ts';
@@ -224,11 +224,11 @@ async function streamFile(
   r: Running,
   file: Blob,
   slimming: boolean,
-): Promise<Result<{ source: StreamedSource; format: string | null }>> {
+): Promise<Result<{ source: StreamedSource; format: FormatId | null }>> {
   const { req } = r.msg;
   const total = file.size;
   let lastPost = 0;
-  let format: string | null = null;
+  let format: FormatId | null = null;
   const src = await readBlobSource(
     file,
     req.name,

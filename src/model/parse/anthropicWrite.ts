@@ -3,7 +3,7 @@
  * reading it, anthropicMessages.ts), and a whole body.
  */
 import type { Block, MediaBlock, Message, Transcript } from '../types.ts';
-import { base64StandIn, withList } from './util.ts';
+import { base64StandIn, mediaTypeOf, withList } from './util.ts';
 
 /**
  * A media block's `source`. The block holds no payload (nor URL, nor file id), so what is written
@@ -13,7 +13,7 @@ import { base64StandIn, withList } from './util.ts';
 function mediaSource(b: MediaBlock): Record<string, unknown> {
   if (b.source === 'url') return { type: 'url', url: `https://example.invalid/${b.type}` };
   if (b.source === 'file') return { type: 'file', file_id: `file_${b.type}` };
-  const media_type = b.mediaType ?? (b.type === 'image' ? 'image/png' : 'application/pdf');
+  const media_type = mediaTypeOf(b);
   if (b.bytes === undefined) return { type: 'base64', media_type };
   return { type: 'base64', media_type, data: base64StandIn(b.bytes) };
 }

@@ -4,14 +4,14 @@
  */
 import type { Block, MediaBlock, Transcript } from '../types.ts';
 import { parseJsonBounded } from './json.ts';
-import { base64StandIn, isObject, withList } from './util.ts';
+import { base64StandIn, isObject, mediaTypeOf, withList } from './util.ts';
 
 /**
  * A media part for a block that holds no payload: a file URI when the source had one, else
  * inline data of the block's size, so the part reads back as the same kind and size.
  */
 function mediaPart(b: MediaBlock): Record<string, unknown> {
-  const mimeType = b.mediaType ?? (b.type === 'image' ? 'image/png' : 'application/pdf');
+  const mimeType = mediaTypeOf(b);
   if (b.source) return { fileData: { mimeType, fileUri: `https://example.invalid/${b.type}` } };
   return {
     inlineData: b.bytes === undefined ? { mimeType } : { mimeType, data: base64StandIn(b.bytes) },

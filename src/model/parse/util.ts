@@ -1,6 +1,7 @@
 import type {
   Block,
   FormatId,
+  MediaBlock,
   Message,
   ParseError,
   Result,
@@ -41,6 +42,11 @@ export function base64Bytes(data: unknown): number | undefined {
  */
 export function base64StandIn(bytes: number): string {
   return 'A'.repeat(Math.ceil((bytes * 4) / 3));
+}
+
+/** A media block's type for a writer: its own, else PNG for an image and PDF for a document. */
+export function mediaTypeOf(b: MediaBlock): string {
+  return b.mediaType ?? (b.type === 'image' ? 'image/png' : 'application/pdf');
 }
 
 /**
