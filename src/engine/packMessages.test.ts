@@ -155,6 +155,71 @@ describe('packMessages (issue 20: messages in columns)', () => {
     expect(back[0]?.raw).toBeUndefined();
     source.bytes = new TextEncoder().encode(text);
     expect(back[1]?.raw).toEqual(msgs[1]?.raw);
+    // Read before the bytes came, it is not kept undefined.
+    expect(back[0]?.raw).toEqual(msgs[0]?.raw);
+  });
+
+  it('blocks read before the bytes arrive are empty, then rebuilt once they have', () => {
+    const r = analysed();
+    const msgs = r.analysis.transcript.messages;
+    const blocksOf = parserFor('claude-code-jsonl')?.blocksOf;
+    const source = { bytes: null as Uint8Array | null };
+    const spans = lineSpans(r.parsed.transcript.raw as unknown[]);
+    const back = unpackMessages(
+      packMessages(msgs, 0, 3, Infinity, spans, blocksOf),
+      source,
+      blocksOf,
+    );
+    expect(back[1]?.blocks).toEqual([]);
+    source.bytes = new TextEncoder().encode(text);
+    expect(back[1]?.blocks).toEqual(msgs[1]?.blocks);
+  });
+
+  it('a message whose source cannot be read again says which, where and why, in raw and blocks', () => {
+    const r = analysed();
+    const msgs = r.analysis.transcript.messages;
+    const blocksOf = parserFor('claude-code-jsonl')?.blocksOf;
+    const spans = lineSpans(r.parsed.transcript.raw as unknown[]);
+    const source = { bytes: new TextEncoder().encode(text) };
+    const back = unpackMessages(
+      packMessages(msgs, 0, 3, Infinity, spans, blocksOf),
+      source,
+      blocksOf,
+    );
+    source.bytes = source.bytes.subarray(0, 10); // shorter than the spans
+    const note = `message 2 (${msgs[2]?.path}) could not be read again from the source: bytes`;
+    expect(back[2]?.raw).toEqual({ unreadable: expect.stringContaining(note) as string });
+    expect(back[2]?.blocks).toEqual([
+      { type: 'text', text: expect.stringContaining(note) as string },
+    ]);
+    source.bytes = new TextEncoder().encode(text.replace(/^\{/, '[')); // the first line broken
+    expect(back[0]?.blocks[0]).toMatchObject({
+      text: expect.stringMatching(
+        /^\(message 0 \(line 1\) could not be read again from the source: .*JSON/,
+      ) as string,
+    });
+  });
+
+  it('blocks a parser cannot rebuild from a raw become a note, not a throw', () => {
+    const r = analysed();
+    const msgs = r.analysis.transcript.messages;
+    const spans = lineSpans(r.parsed.transcript.raw as unknown[]);
+    const source = { bytes: new TextEncoder().encode(text) };
+    const failing = (): never => {
+      throw new Error('no blocks here');
+    };
+    const back = unpackMessages(
+      packMessages(msgs, 0, 3, Infinity, spans, failing),
+      source,
+      failing,
+    );
+    expect(back[1]?.raw).toEqual(msgs[1]?.raw);
+    expect(back[1]?.blocks).toEqual([
+      {
+        type: 'text',
+        text: `(message 1 (${msgs[1]?.path}) could not be read again from the source: no blocks here)`,
+      },
+    ]);
   });
 
   it('sends each message’s source JSON as text and its blocks as they are', () => {

@@ -5,8 +5,7 @@
  * rebuild about five times faster. `raw` goes as JSON text, or for a streamed JSON Lines file as
  * byte spans of the file's bytes (transferred with the answer); a format that rebuilds blocks
  * from raw (`blocksOf`) sends none. On the page, `raw` and such `blocks` are computed when first
- * read, through accessors shared by every message (per-message closures and `delete` made each
- * message an object of its own shape). `packMessages` and `unpackMessages` are inverses
+ * read, through accessors shared by every message (lazyMessage.ts). `packMessages` and `unpackMessages` are inverses
  * (packMessages.test.ts).
  */
 import {
@@ -16,7 +15,10 @@ import {
   type MessageMeta,
   type Role,
 } from '../model/types.ts';
+import { attachLazy, type Lazy, type SourceBytes } from './lazyMessage.ts';
 import type { Covers, PackedMessages } from './protocol.ts';
+
+export type { SourceBytes };
 
 /** Messages per postMessage: ≈ 10–40 ms of deserialising on the page for Claude Code lines. */
 export const MESSAGE_BATCH = 1500;
@@ -26,11 +28,6 @@ export const MESSAGE_BATCH_CHARS = 1_500_000;
 
 /** The byte span [start, end) of each JSON Lines record's value in the file's bytes, by value. */
 export type RawSpans = ReadonlyMap<unknown, [number, number]>;
-
-/** The file's bytes, once they arrive (with the answer), for raws sent as spans. */
-export interface SourceBytes {
-  bytes: Uint8Array | null;
-}
 
 /** What a message sent without its blocks counts against a batch's `maxChars` (a few fields). */
 const HEAD_CHARS = 200;
@@ -212,68 +209,6 @@ function spansOf(raw: unknown, spans: RawSpans): { spans: number[]; many: boolea
   return { spans: flat, many: true };
 }
 
-/**
- * What a message's lazy `raw` and `blocks` are computed from (hidden under LAZY, dropped once
- * both are plain values): its JSON text, or its spans [a, z) of `spans` in the source's bytes.
- */
-interface Lazy {
-  json: string | null;
-  spans: Float64Array;
-  a: number;
-  z: number;
-  many: boolean;
-  source: SourceBytes;
-  blocksOf: ((raw: unknown) => Block[]) | undefined;
-}
-
-const LAZY = Symbol('lazy');
-type WithLazy = Message & { [LAZY]: Lazy | null };
-
-/** Replace an accessor by the plain data property it computed (or was given). */
-function settle(m: WithLazy, key: 'raw' | 'blocks', value: unknown): unknown {
-  Object.defineProperty(m, key, { value, writable: true, enumerable: true, configurable: true });
-  // Both plain: nothing is computed any more, so the text and the batch's spans can go.
-  const lazy = (k: string) => Object.getOwnPropertyDescriptor(m, k)?.get !== undefined;
-  if (!lazy('raw') && !lazy('blocks')) m[LAZY] = null;
-  return value;
-}
-
-/** The raw: its JSON text parsed, or its spans of the source's bytes (undefined before they arrive). */
-function rawOf(l: Lazy | null): unknown {
-  if (!l) return undefined;
-  if (l.a === l.z) return l.json === null ? undefined : JSON.parse(l.json);
-  const bytes = l.source.bytes;
-  if (!bytes) return undefined;
-  const decoder = new TextDecoder();
-  const values: unknown[] = [];
-  for (let s = l.a; s < l.z; s += 2)
-    values.push(JSON.parse(decoder.decode(bytes.subarray(l.spans[s], l.spans[s + 1]))));
-  return l.many ? values : values[0];
-}
-
-// One pair of accessors for every message, so messages share their shape.
-const RAW: PropertyDescriptor = {
-  configurable: true,
-  enumerable: true,
-  get(this: WithLazy) {
-    return settle(this, 'raw', rawOf(this[LAZY]));
-  },
-  set(this: WithLazy, v: unknown) {
-    settle(this, 'raw', v);
-  },
-};
-const BLOCKS: PropertyDescriptor = {
-  configurable: true,
-  enumerable: true,
-  get(this: WithLazy) {
-    const of = this[LAZY]?.blocksOf;
-    return settle(this, 'blocks', of ? of(this.raw) : []);
-  },
-  set(this: WithLazy, v: unknown) {
-    settle(this, 'blocks', v);
-  },
-};
-
 /** Row k's meta, or undefined. */
 function metaOf(b: PackedMessages, k: number, flags: number): MessageMeta | undefined {
   if (!(flags & F.meta)) return undefined;
@@ -323,10 +258,11 @@ export function unpackMessages(
       source,
       blocksOf,
     };
-    Object.defineProperty(m, LAZY, { value: lazy, writable: true });
-    Object.defineProperty(m, 'raw', RAW);
-    if (flags & F.blocksFromRaw) Object.defineProperty(m, 'blocks', BLOCKS);
-    else m.blocks = batch.blocks[k] ?? [];
+    if (flags & F.blocksFromRaw) attachLazy(m, lazy, true);
+    else {
+      attachLazy(m, lazy, false);
+      m.blocks = batch.blocks[k] ?? [];
+    }
     out.push(m);
   }
   return out;

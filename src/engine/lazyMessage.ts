@@ -1,0 +1,139 @@
+/**
+ * A page-side message's `raw` and `blocks` computed when first read (issue 20): from its JSON
+ * text, or from its spans of the streamed file's bytes (which arrive with the answer), with the
+ * format's `blocksOf` for a format that rebuilds blocks from raw. One pair of accessors serves
+ * every message, so messages share one object shape. Reading never throws: a source that cannot
+ * be read again gives a raw and a text block that say which message, where and why.
+ */
+import type { Block, Message } from '../model/types.ts';
+
+/** The file's bytes, once they arrive (with the answer), for raws sent as spans. */
+export interface SourceBytes {
+  bytes: Uint8Array | null;
+}
+
+/**
+ * What a message's lazy `raw` and `blocks` are computed from (hidden under LAZY, dropped once
+ * both are plain values): its JSON text, or its spans [a, z) of `spans` in the source's bytes.
+ */
+export interface Lazy {
+  json: string | null;
+  spans: Float64Array;
+  a: number;
+  z: number;
+  many: boolean;
+  source: SourceBytes;
+  blocksOf: ((raw: unknown) => Block[]) | undefined;
+}
+
+const LAZY = Symbol('lazy');
+type WithLazy = Message & { [LAZY]: Lazy | null };
+
+/** Replace an accessor by the plain data property it computed (or was given). */
+function settle(m: WithLazy, key: 'raw' | 'blocks', value: unknown): unknown {
+  Object.defineProperty(m, key, { value, writable: true, enumerable: true, configurable: true });
+  // Both plain: nothing is computed any more, so the text and the batch's spans can go.
+  const lazy = (k: string) => Object.getOwnPropertyDescriptor(m, k)?.get !== undefined;
+  if (!lazy('raw') && !lazy('blocks')) m[LAZY] = null;
+  return value;
+}
+
+/** The raw: its JSON text parsed, or its spans of the source's bytes (undefined before they arrive). */
+function rawOf(l: Lazy | null): unknown {
+  if (!l) return undefined;
+  if (l.a === l.z) return l.json === null ? undefined : JSON.parse(l.json);
+  const bytes = l.source.bytes;
+  if (!bytes) return undefined;
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const values: unknown[] = [];
+  for (let s = l.a; s < l.z; s += 2) {
+    const from = l.spans[s] as number;
+    const to = l.spans[s + 1] as number;
+    if (to > bytes.length)
+      throw new Error(`bytes ${from}–${to} are past the file's end (${bytes.length})`);
+    values.push(JSON.parse(decoder.decode(bytes.subarray(from, to))));
+  }
+  return l.many ? values : values[0];
+}
+
+/** Whether `m`'s raw lies in the source's bytes, which have not arrived yet. */
+function pending(m: WithLazy): boolean {
+  const l = m[LAZY];
+  return l !== null && l.a !== l.z && !l.source.bytes;
+}
+
+/** Stand-ins for what could not be read again (`unreadable`), to give their blocks a note. */
+const UNREADABLE = new WeakSet<object>();
+
+/**
+ * What a message whose source could not be read again shows: a raw naming the message, where it
+ * sits and why, and a text block saying the same (the worker parsed the same bytes, so only a
+ * defect gets here; the row says so and the rest of the page works).
+ */
+function unreadable(m: Message, e: unknown): { unreadable: string } {
+  const why = e instanceof Error ? e.message : String(e);
+  const raw = {
+    unreadable: `message ${m.index} (${m.path}) could not be read again from the source: ${why}`,
+  };
+  UNREADABLE.add(raw);
+  return raw;
+}
+
+/** `rawOf` for message `m`; never throws (`unreadable`). */
+function rawOfMessage(m: WithLazy): unknown {
+  try {
+    return rawOf(m[LAZY]);
+  } catch (e) {
+    return unreadable(m, e);
+  }
+}
+
+/** `m`'s blocks rebuilt from its raw with `of`; never throws (a text block naming the failure). */
+function blocksOfMessage(m: WithLazy, of: (raw: unknown) => Block[]): Block[] {
+  const raw: unknown = m.raw;
+  let note: { unreadable: string };
+  if (typeof raw === 'object' && raw !== null && UNREADABLE.has(raw))
+    note = raw as { unreadable: string };
+  else
+    try {
+      return of(raw);
+    } catch (e) {
+      note = unreadable(m, e);
+    }
+  return [{ type: 'text', text: `(${note.unreadable})` }];
+}
+
+// One pair of accessors for every message, so messages share their shape.
+const RAW: PropertyDescriptor = {
+  configurable: true,
+  enumerable: true,
+  get(this: WithLazy) {
+    // Not settled before the bytes arrive: a read then must not fix the raw as undefined.
+    return pending(this) ? undefined : settle(this, 'raw', rawOfMessage(this));
+  },
+  set(this: WithLazy, v: unknown) {
+    settle(this, 'raw', v);
+  },
+};
+const BLOCKS: PropertyDescriptor = {
+  configurable: true,
+  enumerable: true,
+  get(this: WithLazy) {
+    const of = this[LAZY]?.blocksOf;
+    if (pending(this)) return [];
+    return settle(this, 'blocks', of ? blocksOfMessage(this, of) : []);
+  },
+  set(this: WithLazy, v: unknown) {
+    settle(this, 'blocks', v);
+  },
+};
+
+/**
+ * Give `m` a lazy `raw` (and lazy `blocks` when `blocksFromRaw`; else the caller sets them),
+ * computed from `lazy` when first read.
+ */
+export function attachLazy(m: Message, lazy: Lazy, blocksFromRaw: boolean): void {
+  Object.defineProperty(m, LAZY, { value: lazy, writable: true });
+  Object.defineProperty(m, 'raw', RAW);
+  if (blocksFromRaw) Object.defineProperty(m, 'blocks', BLOCKS);
+}
