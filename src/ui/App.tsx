@@ -12,6 +12,7 @@ import { useInputs } from './input/useInputs.ts';
 import { InspectorMain } from './InspectorMain.tsx';
 import { NoTranscript } from './NoTranscript.tsx';
 import { PageHeader } from './PageHeader.tsx';
+import { PartBoundary } from './PartBoundary.tsx';
 import { useInspection, useTextCounter } from './useInspection.ts';
 import { useKeyboardNavigation } from './useKeyboardNavigation.ts';
 import { useShownSource } from './useShownSource.ts';
@@ -161,22 +162,24 @@ export function App() {
         setFileError={setFileError}
       />
       {analysis ? (
-        <InspectorMain
-          analysis={analysis}
-          faulted={faulted}
-          parsed={view.parsed}
-          samples={samples}
-          counter={counter}
-          simOpen={simOpen}
-          setSimOpen={setSimOpen}
-          partial={partial}
-          expanded={expanded}
-          toggle={toggle}
-          currentMessage={currentMessage}
-          jump={jump}
-          reveal={reveal}
-          findRef={findRef}
-        />
+        <PartBoundary part="inspector" resetKey={analysis}>
+          <InspectorMain
+            analysis={analysis}
+            faulted={faulted}
+            parsed={view.parsed}
+            samples={samples}
+            counter={counter}
+            simOpen={simOpen}
+            setSimOpen={setSimOpen}
+            partial={partial}
+            expanded={expanded}
+            toggle={toggle}
+            currentMessage={currentMessage}
+            jump={jump}
+            reveal={reveal}
+            findRef={findRef}
+          />
+        </PartBoundary>
       ) : (
         !shownError && <NoTranscript source={source} missingSample={inputs.missingSample} />
       )}

@@ -26,6 +26,7 @@ import { selectSimulatorLostMeaning } from './budget/SimulatorLostMeaning.tsx';
 import { useEviction, useTimelineEviction } from './budget/useEviction.ts';
 import { FindBar } from './FindBar.tsx';
 import { nextInList } from './navigation.ts';
+import { PartBoundary } from './PartBoundary.tsx';
 import { PinnedSystem } from './PinnedSystem.tsx';
 import { SummaryLine } from './SummaryLine.tsx';
 import { Timeline } from './Timeline.tsx';
@@ -115,6 +116,38 @@ function TranscriptWarnings({ warnings }: { warnings: readonly string[] }) {
   );
 }
 
+/** The eviction simulator (its own error boundary) and, when open, its splitter. */
+function SimulatorPart(p: {
+  sim: NonNullable<ReturnType<typeof useEviction>>;
+  analysis: Analysis;
+  tokens: ReturnType<typeof selectTokens>;
+  providerLabel: string;
+  onJump: (message: number) => void;
+  main: InspectorMainProps;
+  split: ReturnType<typeof useSimShare>;
+}) {
+  const { simOpen, setSimOpen, partial } = p.main;
+  return (
+    <>
+      <PartBoundary part="eviction simulator" resetKey={p.analysis}>
+        <EvictionSimulator
+          model={p.sim}
+          transcript={p.analysis.transcript}
+          tokens={p.tokens}
+          providerLabel={p.providerLabel}
+          onJump={p.onJump}
+          open={simOpen}
+          onOpenChange={setSimOpen}
+          provisional={partial}
+        />
+      </PartBoundary>
+      {simOpen && !partial && (
+        <SimulatorSplitter share={p.split.share} onShare={p.split.setShare} />
+      )}
+    </>
+  );
+}
+
 export function InspectorMain(p: InspectorMainProps) {
   const { analysis, currentMessage, jump, partial } = p;
   const find = useAppStore((s) => s.find);
@@ -145,19 +178,15 @@ export function InspectorMain(p: InspectorMainProps) {
         <TranscriptWarnings warnings={analysis.transcript.warnings} />
         {pinned && <PinnedSystem text={pinned} />}
         {sim && (
-          <EvictionSimulator
-            model={sim}
-            transcript={analysis.transcript}
+          <SimulatorPart
+            sim={sim}
+            analysis={analysis}
             tokens={tokens}
             providerLabel={providerLabel}
             onJump={jumpTo}
-            open={p.simOpen}
-            onOpenChange={p.setSimOpen}
-            provisional={partial}
+            main={p}
+            split={split}
           />
-        )}
-        {sim && p.simOpen && !partial && (
-          <SimulatorSplitter share={split.share} onShare={split.setShare} />
         )}
         <FindBar
           matchCount={matches.messages.length}
@@ -166,32 +195,36 @@ export function InspectorMain(p: InspectorMainProps) {
           inputRef={p.findRef}
           onExit={exitFind}
         />
-        <Timeline
-          analysis={analysis}
-          tokens={tokens}
-          dimmed={selectDimmed(analysis, roleFilter, blockFilter)}
-          matches={matches}
-          violations={partial ? NO_TARGETS : targets}
-          expanded={p.expanded}
-          onToggle={p.toggle}
-          eviction={partial ? null : timelineEviction}
-          lostMarks={partial ? null : lostMarks}
-          provisional={partial !== null}
-          query={find}
-          reveal={p.reveal}
-        />
+        <PartBoundary part="timeline" resetKey={analysis}>
+          <Timeline
+            analysis={analysis}
+            tokens={tokens}
+            dimmed={selectDimmed(analysis, roleFilter, blockFilter)}
+            matches={matches}
+            violations={partial ? NO_TARGETS : targets}
+            expanded={p.expanded}
+            onToggle={p.toggle}
+            eviction={partial ? null : timelineEviction}
+            lostMarks={partial ? null : lostMarks}
+            provisional={partial !== null}
+            query={find}
+            reveal={p.reveal}
+          />
+        </PartBoundary>
       </section>
-      <VerdictColumn
-        samples={p.samples}
-        analysis={analysis}
-        faulted={p.faulted}
-        tokens={tokens}
-        providerLabel={providerLabel}
-        targets={targets}
-        currentMessage={currentMessage}
-        onJump={jumpTo}
-        provisional={partial}
-      />
+      <PartBoundary part="verdict column" resetKey={analysis}>
+        <VerdictColumn
+          samples={p.samples}
+          analysis={analysis}
+          faulted={p.faulted}
+          tokens={tokens}
+          providerLabel={providerLabel}
+          targets={targets}
+          currentMessage={currentMessage}
+          onJump={jumpTo}
+          provisional={partial}
+        />
+      </PartBoundary>
     </main>
   );
 }

@@ -14,6 +14,7 @@ import type { PairSignals } from './arcs/pairSignals.ts';
 import { evictionRowClass, RowEviction, type TimelineEviction } from './budget/RowEviction.tsx';
 import { fmtInt } from './format.ts';
 import { MessageRow } from './MessageRow.tsx';
+import { PartBoundary } from './PartBoundary.tsx';
 import { bandLabel } from './timelineView.ts';
 
 const NO_MATCH = new Set<string>();
@@ -181,28 +182,30 @@ export function MessageGridRow({
           />
         </span>
       )}
-      <MessageRow
-        message={m}
-        label={s.labelOf(message)}
-        inTabOrder={tabbable}
-        tokens={s.perMessage[message] ?? 0}
-        maxTokens={s.maxTokens}
-        approx={s.approx}
-        expanded={s.expanded.has(message)}
-        selected={selected}
-        dimmed={s.dimmed[message] === 1}
-        matches={matches ?? NO_MATCH}
-        query={matches ? s.query : ''}
-        pairsOfBlock={s.pairsOfBlock}
-        signals={s.signals}
-        valid={s.valid}
-        activePairs={s.activePairs}
-        violation={s.violationAt.get(message) ?? null}
-        onToggle={s.onToggle}
-        onSelect={s.onSelect}
-        onSelectPair={s.onSelectPair}
-        onHoverPair={s.onHoverPair}
-      />
+      <PartBoundary part={`message ${s.labelOf(message)}`} resetKey={m} inline>
+        <MessageRow
+          message={m}
+          label={s.labelOf(message)}
+          inTabOrder={tabbable}
+          tokens={s.perMessage[message] ?? 0}
+          maxTokens={s.maxTokens}
+          approx={s.approx}
+          expanded={s.expanded.has(message)}
+          selected={selected}
+          dimmed={s.dimmed[message] === 1}
+          matches={matches ?? NO_MATCH}
+          query={matches ? s.query : ''}
+          pairsOfBlock={s.pairsOfBlock}
+          signals={s.signals}
+          valid={s.valid}
+          activePairs={s.activePairs}
+          violation={s.violationAt.get(message) ?? null}
+          onToggle={s.onToggle}
+          onSelect={s.onSelect}
+          onSelectPair={s.onSelectPair}
+          onHoverPair={s.onHoverPair}
+        />
+      </PartBoundary>
     </div>
   );
 }
