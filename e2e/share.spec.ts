@@ -6,7 +6,7 @@
  * name with a right-to-left override is shown as it is.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { GEMINI_INLINE_IMAGE, RESPONSES_IMAGE } from '../src/model/fixtures/shapes.ts';
+import { CHAT_ASSISTANT_IMAGE, GEMINI_INLINE_IMAGE } from '../src/model/fixtures/shapes.ts';
 import { openApp, paste } from './helpers.ts';
 import { sample } from './fixtures.ts';
 
@@ -89,10 +89,11 @@ test('the incident summary holds no transcript unless ticked in, and says what i
 test('a structure-only copy that would read back otherwise is not linked, and the panel says why', async ({
   page,
 }) => {
-  // The Responses writer has no image to write back (a text stands in): the copy would count other tokens.
+  // Chat cannot send an image back in an assistant turn (its writer writes the text only): the
+  // copy would count other tokens.
   await openApp(page);
-  await paste(page, JSON.stringify(RESPONSES_IMAGE));
-  await expect(page.getByTestId('format')).toHaveText('openai-responses');
+  await paste(page, JSON.stringify(CHAT_ASSISTANT_IMAGE));
+  await expect(page.getByTestId('format')).toHaveText('openai-chat');
   await page.getByTestId('share-open').click();
   const unsafe = page.getByTestId('structure-unsafe');
   await expect(unsafe).toContainText('No structure-only link');

@@ -329,7 +329,8 @@ function toBlock(b: Block): unknown[] {
         },
       ];
     case 'redacted_thinking':
-      return [];
+      // Opaque: a stand-in of the same length (what the reader counts).
+      return [{ reasoningContent: { redactedContent: 'x'.repeat(b.bytes) } }];
     case 'other':
       return [b.raw];
   }

@@ -57,12 +57,17 @@ function toPart(b: Block, callNames: Map<string, string>): unknown[] {
       }
       if (!isObject(response)) response = b.isError ? { error: text } : { output: text };
       const name = b.name ?? (b.toolUseId !== null ? callNames.get(b.toolUseId) : undefined) ?? '';
+      // Media a result holds go in its own `parts` (a multimodal function response).
+      const parts = b.content.flatMap((c) =>
+        c.type === 'image' || c.type === 'document' ? [mediaPart(c)] : [],
+      );
       return [
         {
           functionResponse: {
             ...(b.toolUseId !== null ? { id: b.toolUseId } : {}),
             name,
             response,
+            ...(parts.length > 0 ? { parts } : {}),
           },
         },
       ];

@@ -22,7 +22,7 @@ import { anthropicBlock } from './anthropicMessages.ts';
 import type { SourceDoc } from './json.ts';
 import type { FormatParser } from './registry.ts';
 import { arr, isObject, type Json, parseArguments, shapeError, str, withList } from './util.ts';
-import { legacyFunctionCall } from './util.ts';
+import { base64StandIn, legacyFunctionCall, mediaTypeOf } from './util.ts';
 
 type Kind = 'human' | 'ai' | 'system' | 'tool' | 'function' | 'chat';
 
@@ -293,6 +293,28 @@ function renderAll(m: Message, style: Unwrapped['style']): unknown[] {
   return out;
 }
 
+const isMedia = (b: Block) => b.type === 'image' || b.type === 'document';
+
+/**
+ * A message's text and media as content blocks (a message with media is written as a list): an
+ * image of known size as an Anthropic-style block with a stand-in payload of that size, else a
+ * stand-in address or file (the reader keeps only the kind of those).
+ */
+function mediaAndText(b: Block): unknown[] {
+  if (b.type === 'text') return [{ type: 'text', text: b.text }];
+  if (b.type === 'image')
+    return [
+      b.bytes === undefined
+        ? { type: 'image_url', image_url: { url: 'https://example.invalid/image' } }
+        : {
+            type: 'image',
+            source: { type: 'base64', media_type: mediaTypeOf(b), data: base64StandIn(b.bytes) },
+          },
+    ];
+  if (b.type === 'document') return [{ type: 'file', file: { file_id: 'file-document' } }];
+  return [];
+}
+
 function render(m: Message, style: Unwrapped['style']): unknown {
   const text = m.blocks
     .filter((b) => b.type === 'text')
@@ -323,7 +345,7 @@ function render(m: Message, style: Unwrapped['style']): unknown {
     fields = { content: text, ...(calls.length > 0 ? { tool_calls: calls } : {}) };
   } else {
     type = m.role === 'system' || m.role === 'developer' ? 'system' : 'human';
-    fields = { content: text };
+    fields = { content: m.blocks.some(isMedia) ? m.blocks.flatMap(mediaAndText) : text };
   }
   if (style === 'lc') {
     const cls = {

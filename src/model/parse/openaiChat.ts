@@ -3,9 +3,11 @@
  * `chat.completion` response. Legacy `function_call` / role `function` are read with no id.
  * Source of the shape: openai-node `ChatCompletionMessageParam` (docs/formats.md#openai-chat).
  */
-import type { Block, Message, Result, Role, Transcript, ToolDef, UsageRecord } from '../types.ts';
+import type { Block, MediaBlock, Message, Result, Role, Transcript, ToolDef } from '../types.ts';
+import type { UsageRecord } from '../types.ts';
 import type { FormatParser } from './registry.ts';
-import { arr, base64Bytes, isObject, parseArguments, shapeError, str } from './util.ts';
+import { arr, base64Bytes, base64StandIn, isObject, mediaTypeOf } from './util.ts';
+import { parseArguments, shapeError, str } from './util.ts';
 import { bareListTranscript, legacyFunctionCall, notAnObject, withList } from './util.ts';
 import { argumentsText, jsonDocumentOnly, responseTranscript } from './util.ts';
 
@@ -30,10 +32,13 @@ function part(p: unknown): Block {
       return { type: 'text', text: str(p.refusal) ?? '' };
     case 'image_url': {
       const url = isObject(p.image_url) ? str(p.image_url.url) : undefined;
-      const bytes = url?.startsWith('data:')
-        ? base64Bytes(url.slice(url.indexOf(',') + 1))
-        : undefined;
-      return { type: 'image', ...(bytes !== undefined ? { bytes } : {}) };
+      const b: MediaBlock = { type: 'image' };
+      if (url?.startsWith('data:')) {
+        const mediaType = url.slice(5, url.indexOf(',')).split(';')[0];
+        if (mediaType) b.mediaType = mediaType;
+        b.bytes = base64Bytes(url.slice(url.indexOf(',') + 1));
+      } else if (url !== undefined) b.source = 'url';
+      return b;
     }
     case 'input_audio':
     case 'file':
@@ -107,7 +112,11 @@ export function openaiChatMessage(m: unknown, i: number, listKey: string): Messa
 
 const CHAT_PARTS = new Set(['text', 'image_url', 'refusal', 'input_audio', 'file']);
 
-/** 1 = a Chat message, 0 = unsure, -1 = clearly not. Loops, no closures: runs per message. */
+/**
+ * How a message reads as Chat: DEFINITE (a field or role only Chat has), 1 (likely: a system
+ * message, an image part), 0 (unsure), FOREIGN (a part type Chat does not have), -1 (clearly
+ * not). Loops, no closures: runs per message.
+ */
 function messageScore(m: unknown): number {
   if (!isObject(m)) return -1;
   const role = str(m.role);
@@ -116,20 +125,23 @@ function messageScore(m: unknown): number {
     'tool_calls' in m ||
     'tool_call_id' in m ||
     'function_call' in m ||
-    role === 'tool' ||
     role === 'function' ||
-    role === 'system' ||
     role === 'developer'
   )
-    return 1;
+    return DEFINITE;
+  // The AI SDK's messages have `tool` and `system` roles too.
+  if (role === 'system' || role === 'tool') return 1;
   const c = m.content;
   if (Array.isArray(c)) {
     for (const p of c as unknown[]) if (isObject(p) && p.type === 'image_url') return 1;
     for (const p of c as unknown[])
-      if (isObject(p) && typeof p.type === 'string' && !CHAT_PARTS.has(p.type)) return -1;
+      if (isObject(p) && typeof p.type === 'string' && !CHAT_PARTS.has(p.type)) return FOREIGN;
   } else if (c !== null && c !== undefined && typeof c !== 'string') return -1;
   return 0;
 }
+
+const DEFINITE = 2;
+const FOREIGN = -2;
 
 /**
  * An empty list (what LangChain `trimMessages` and the AI SDK's `pruneMessages` return when
@@ -145,13 +157,21 @@ export const EMPTY_LIST_NOTE =
 function sniffList(list: unknown[]): number {
   if (list.length === 0) return EMPTY_LIST_SCORE;
   let strong = false;
+  let definite = false;
+  let foreign = 0;
   let good = 0;
   for (const m of list) {
     const s = messageScore(m);
-    if (s < 0 && isObject(m)) return 0;
+    if (s === FOREIGN) foreign++;
+    else if (s < 0 && isObject(m)) return 0;
     if (s >= 0) good++;
     if (s > 0) strong = true;
+    if (s === DEFINITE) definite = true;
   }
+  // A part of another API (O12's case: a body sent to Chat with it) is still a Chat body when
+  // another message has what only Chat has; without that, it is likely another format's.
+  if (foreign > 0 && !definite) return 0;
+  good += foreign;
   const share = good / list.length;
   if (share < 0.5) return 0;
   return (strong ? 0.9 : 0.45) * share;
@@ -315,9 +335,33 @@ export function toOpenAIChatMessages(m: Message): unknown[] {
       out.push({ role: 'tool', tool_call_id: b.toolUseId, content: textOf(b.content) });
     else rest.push(b);
   }
-  if (rest.length > 0 || out.length === 0)
-    out.push({ role: m.role === 'tool' ? 'user' : m.role, content: textOf(rest) });
+  if (rest.length > 0 || out.length === 0) {
+    const media = rest.some((b) => b.type !== 'text');
+    const content = media ? rest.map(chatPart) : textOf(rest);
+    out.push({ role: m.role === 'tool' ? 'user' : m.role, content });
+  }
   return out;
+}
+
+/**
+ * A block as a Chat content part (a message with media is written as parts): media that reads
+ * back as the same block, with a stand-in payload of its size or a stand-in address or file id
+ * (the writer holds no payload); anything else as text.
+ */
+function chatPart(b: Block): unknown {
+  if (b.type === 'image') {
+    if (b.source !== undefined)
+      return { type: 'image_url', image_url: { url: 'https://example.invalid/image' } };
+    if (b.bytes === undefined) return { type: 'image_url', image_url: {} };
+    const url = `data:${mediaTypeOf(b)};base64,${base64StandIn(b.bytes)}`;
+    return { type: 'image_url', image_url: { url } };
+  }
+  if (b.type === 'document')
+    return b.mediaType === 'input_audio'
+      ? { type: 'input_audio', input_audio: { data: '', format: 'wav' } }
+      : { type: 'file', file: { file_id: 'file-document' } };
+  if (b.type === 'other') return b.raw;
+  return { type: 'text', text: textOf([b]) };
 }
 
 function write(t: Transcript): string {

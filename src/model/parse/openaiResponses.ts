@@ -11,7 +11,7 @@
  * never tokenised) preceded by thinking blocks for its summary / reasoning text. Every item id is
  * kept in `meta.sourceId` (R3–R6 need them).
  */
-import type { Block, Message, Result, Role, Transcript, ToolDef } from '../types.ts';
+import type { Block, MediaBlock, Message, Result, Role, Transcript, ToolDef } from '../types.ts';
 import type { ToolUseBlock, UsageRecord } from '../types.ts';
 import type { FormatParser } from './registry.ts';
 import { arr, base64Bytes, isObject, type Json, parseArguments, shapeError, str } from './util.ts';
@@ -27,6 +27,25 @@ import {
   STRONG_TYPES,
 } from './openaiResponsesItems.ts';
 
+/**
+ * An `input_image`/`input_file` part as a media block: a `file_id` is a stored file (`source:
+ * 'file'`), an http(s) address a URL (`source: 'url'`), a data URL gives its media type and
+ * payload size; `file_data` may also be bare base64 (a size).
+ */
+function mediaBlock(type: 'image' | 'document', p: Record<string, unknown>): Block {
+  const b: MediaBlock = { type };
+  const url = str(type === 'image' ? p.image_url : (p.file_url ?? p.file_data));
+  if (typeof p.file_id === 'string') b.source = 'file';
+  else if (url !== undefined && /^https?:/i.test(url)) b.source = 'url';
+  else if (url?.startsWith('data:')) {
+    const comma = url.indexOf(',');
+    const mediaType = url.slice(5, comma < 0 ? undefined : comma).split(';')[0];
+    if (mediaType) b.mediaType = mediaType;
+    if (comma >= 0) b.bytes = base64Bytes(url.slice(comma + 1));
+  } else if (url !== undefined && type === 'document') b.bytes = base64Bytes(url);
+  return b;
+}
+
 /** Map one content part of a message item (or of a tool output) to a block. */
 function part(p: unknown): Block {
   if (typeof p === 'string') return { type: 'text', text: p };
@@ -40,32 +59,10 @@ function part(p: unknown): Block {
         : { type: 'other', label: String(p.type), raw: p };
     case 'refusal':
       return { type: 'text', text: str(p.refusal) ?? '' };
-    case 'input_image': {
-      const url = str(p.image_url);
-      const bytes = url?.startsWith('data:')
-        ? base64Bytes(url.slice(url.indexOf(',') + 1))
-        : undefined;
-      const mediaType = url?.startsWith('data:')
-        ? url.slice(5, url.indexOf(';') > 0 ? url.indexOf(';') : undefined)
-        : undefined;
-      return {
-        type: 'image',
-        ...(mediaType ? { mediaType } : {}),
-        ...(bytes !== undefined ? { bytes } : {}),
-      };
-    }
-    case 'input_file': {
-      const data = str(p.file_data);
-      const bytes =
-        data !== undefined
-          ? base64Bytes(data.includes(',') ? data.slice(data.indexOf(',') + 1) : data)
-          : undefined;
-      return {
-        type: 'document',
-        ...(str(p.filename) ? { mediaType: str(p.filename) as string } : {}),
-        ...(bytes !== undefined ? { bytes } : {}),
-      };
-    }
+    case 'input_image':
+      return mediaBlock('image', p);
+    case 'input_file':
+      return mediaBlock('document', p);
     case 'input_audio':
       return { type: 'document', mediaType: 'audio' };
     default:

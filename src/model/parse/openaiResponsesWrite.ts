@@ -2,8 +2,8 @@
  * Writing a Responses request back (export, repair, eviction, structure-only copy): see
  * `writeResponses`. Reading is in openaiResponses.ts.
  */
-import type { Block, Message, Transcript } from '../types.ts';
-import { isObject, withList } from './util.ts';
+import type { Block, MediaBlock, Message, Transcript } from '../types.ts';
+import { base64StandIn, isObject, mediaTypeOf, withList } from './util.ts';
 
 /** The items rendered so far from one message, and the parts of its open `message` item. */
 interface Rendering {
@@ -39,6 +39,45 @@ function callItem(b: Extract<Block, { type: 'tool_use' }>): unknown {
       };
 }
 
+/**
+ * A media block as an `input_image`/`input_file`/`input_audio` part that reads back as the same
+ * block: a stored file or a URL stays one (by a stand-in id or address), inline data becomes a
+ * data URL with a stand-in payload of the block's size (the writer holds no payload).
+ */
+function mediaPart(b: MediaBlock): Record<string, unknown> {
+  if (b.type === 'document' && b.mediaType === 'audio')
+    return { type: 'input_audio', input_audio: { data: '', format: 'wav' } };
+  const image = b.type === 'image';
+  const part: Record<string, unknown> = image
+    ? { type: 'input_image', detail: 'auto' }
+    : { type: 'input_file' };
+  if (b.source === 'file') part.file_id = `file-${b.type}`;
+  else if (b.source === 'url')
+    part[image ? 'image_url' : 'file_url'] = `https://example.invalid/${b.type}`;
+  else if (b.bytes !== undefined) {
+    const data = `data:${mediaTypeOf(b)};base64,${base64StandIn(b.bytes)}`;
+    if (image) part.image_url = data;
+    else Object.assign(part, { filename: 'document', file_data: data });
+  }
+  return part;
+}
+
+/**
+ * A tool_result's `output`: its texts as one string, or, when it holds media, a list of
+ * `input_text` and media parts (the output of a tool that returned an image or a file).
+ */
+function outputOf(b: Extract<Block, { type: 'tool_result' }>): unknown {
+  if (!b.content.some((c) => c.type === 'image' || c.type === 'document'))
+    return b.content.flatMap((c) => (c.type === 'text' ? [c.text] : [])).join('\n');
+  return b.content.flatMap((c) =>
+    c.type === 'text'
+      ? [{ type: 'input_text', text: c.text }]
+      : c.type === 'image' || c.type === 'document'
+        ? [mediaPart(c)]
+        : [],
+  );
+}
+
 /** Add one block: text and media join the open message item, anything else is its own item. */
 function renderBlock(b: Block, r: Rendering): void {
   if (b.type === 'text') {
@@ -50,8 +89,7 @@ function renderBlock(b: Block, r: Rendering): void {
     return;
   }
   if (b.type === 'image' || b.type === 'document') {
-    const media = b.mediaType ? ` ${b.mediaType}` : '';
-    r.parts.push({ type: 'input_text', text: `[${b.type}${media} omitted]` });
+    r.parts.push(mediaPart(b));
     return;
   }
   flush(r);
@@ -60,11 +98,9 @@ function renderBlock(b: Block, r: Rendering): void {
     case 'tool_use':
       items.push(callItem(b));
       break;
-    case 'tool_result': {
-      const texts = b.content.flatMap((c) => (c.type === 'text' ? [c.text] : []));
-      items.push({ type: 'function_call_output', call_id: b.toolUseId, output: texts.join('\n') });
+    case 'tool_result':
+      items.push({ type: 'function_call_output', call_id: b.toolUseId, output: outputOf(b) });
       break;
-    }
     case 'thinking':
       items.push({
         type: 'reasoning',

@@ -3,9 +3,33 @@
  * from raw when whole, else their steps merged back into one UIMessage's parts.
  */
 import type { Block, Message, Transcript } from '../types.ts';
-import { isObject, type Json, withList } from './util.ts';
+import { base64StandIn, isObject, type Json, mediaTypeOf, withList } from './util.ts';
 import { listOf } from './vercelAiModel.ts';
 import { uiMessages } from './vercelAiUi.ts';
+
+/**
+ * A tool_result's output: its texts as `text` (`error-text`), or, when it holds media, a
+ * `content` list of texts and `media` parts with a stand-in payload of each one's size.
+ */
+function toolOutput(b: Extract<Block, { type: 'tool_result' }>): unknown {
+  const media = (c: Block) => c.type === 'image' || c.type === 'document';
+  if (b.isError || !b.content.some(media)) {
+    const text = b.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+    return { type: b.isError ? 'error-text' : 'text', value: text };
+  }
+  const value = b.content.flatMap((c): Record<string, unknown>[] =>
+    c.type === 'text'
+      ? [{ type: 'text', text: c.text }]
+      : c.type === 'image' || c.type === 'document'
+        ? [
+            c.bytes === undefined
+              ? { type: 'media', mediaType: mediaTypeOf(c) }
+              : { type: 'media', data: base64StandIn(c.bytes), mediaType: mediaTypeOf(c) },
+          ]
+        : [],
+  );
+  return { type: 'content', value };
+}
 
 /**
  * Render a changed or new message as ModelMessage(s). A user message carrying tool results
@@ -43,15 +67,13 @@ function renderModel(m: Message): unknown {
           input: b.input ?? {},
           ...(b.server ? { providerExecuted: true } : {}),
         };
-      case 'tool_result': {
-        const text = b.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+      case 'tool_result':
         return {
           type: 'tool-result',
           toolCallId: b.toolUseId,
           toolName: b.name ?? '',
-          output: { type: b.isError ? 'error-text' : 'text', value: text },
+          output: toolOutput(b),
         };
-      }
       case 'other':
         return b.raw;
       default:

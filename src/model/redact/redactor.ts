@@ -273,7 +273,7 @@ export class Redactor {
     };
   }
 
-  /** An unknown block's raw value: its type label and one placeholder of the same token count. */
+  /** An unknown block's raw value: its kind and one placeholder of the same token count. */
   private other(raw: unknown, label: string): unknown {
     if (raw === null || typeof raw === 'number' || typeof raw === 'boolean' || raw === undefined)
       return raw;
@@ -281,11 +281,15 @@ export class Redactor {
     const target = this.counter.count(original);
     if (typeof raw === 'object' && !Array.isArray(raw)) {
       const type = (raw as Record<string, unknown>).type;
-      const shell = typeof type === 'string' ? { type } : { type: label };
-      return {
-        ...shell,
-        _: this.fit(target, original.length, (p) => JSON.stringify({ ...shell, _: p })),
-      };
+      // The part's kind as the format spells it: a `type` field, or a key holding the part
+      // (Gemini's `executableCode`, Bedrock's `guardContent`), so the copy reads back the same.
+      const shell = (p: string): Record<string, unknown> =>
+        typeof type === 'string'
+          ? { type, _: p }
+          : label in raw
+            ? { [label]: { _: p } }
+            : { type: label, _: p };
+      return shell(this.fit(target, original.length, (p) => JSON.stringify(shell(p))));
     }
     return this.fit(target, original.length, (p) => JSON.stringify(p));
   }

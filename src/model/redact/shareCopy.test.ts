@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { BEDROCK_IMAGE, GEMINI_INLINE_IMAGE, RESPONSES_IMAGE } from '../fixtures/shapes.ts';
+import {
+  BEDROCK_IMAGE,
+  CHAT_ASSISTANT_IMAGE,
+  GEMINI_INLINE_IMAGE,
+  RESPONSES_IMAGE,
+} from '../fixtures/shapes.ts';
+import { MEDIA_BODIES } from './shareCopy.fixtures.ts';
 import { parsedText } from '../testing.ts';
 import { CHARS_PER_4 } from '../tokens.ts';
 import { validateTranscript } from '../validate/index.ts';
@@ -58,18 +64,30 @@ describe('checkedStructureCopy: the structure-only copy and where it breaks the 
     ]);
   });
 
-  it('names what a copy would change: a Responses image its writer turns into a text', () => {
-    const t = parsedText(JSON.stringify(RESPONSES_IMAGE)).transcript;
-    expect(t.format).toBe('openai-responses');
+  it('names what a copy would change: a Chat assistant image its writer cannot send back', () => {
+    const t = parsedText(JSON.stringify(CHAT_ASSISTANT_IMAGE)).transcript;
+    expect(t.format).toBe('openai-chat');
     const copy = checkedStructureCopy(t, CHARS_PER_4);
-    expect(copy.problems).toContain(
-      'messages[0]: user:text,image in the original, user:text,text in the copy',
-    );
+    expect(copy.problems).toEqual([
+      'messages[1]: assistant:text,image in the original, assistant:text in the copy',
+      'tokens: 6,1606,5 in the original, 6,6,5 in the copy',
+    ]);
   });
+
+  for (const [name, body, format] of MEDIA_BODIES)
+    it(`keeps ${name}: the copy reads back the same, with none of its payload`, () => {
+      const t = parsedText(JSON.stringify(body)).transcript;
+      expect(t.format).toBe(format);
+      const copy = checkedStructureCopy(t, CHARS_PER_4);
+      expect(copy.problems).toEqual([]);
+      expect(copy.text).not.toContain('iVBORw0KGgo');
+      expect(copy.text).not.toMatch(/secret|Quarterly|print\(/);
+    });
 
   for (const [name, body, format] of [
     ['Gemini', GEMINI_INLINE_IMAGE, 'gemini'],
     ['Bedrock', BEDROCK_IMAGE, 'bedrock-converse'],
+    ['Responses', RESPONSES_IMAGE, 'openai-responses'],
   ] as const)
     it(`a ${name} image is written back as a payload of its size: the copy keeps it`, () => {
       const t = parsedText(JSON.stringify(body)).transcript;

@@ -51,7 +51,30 @@ describe('O12: content parts of a type Chat Completions does not have', () => {
     });
   });
 
+  it('a body with what only Chat has (a developer message) and a Responses part is read as Chat, with no hint', () => {
+    const body = {
+      model: 'gpt-4o',
+      messages: [
+        { role: 'developer', content: 'Be brief.' },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Summarise the attached report.' },
+            { type: 'input_file', file_id: 'file-6F2ksmvXxt4Vdp' },
+          ],
+        },
+      ],
+    };
+    const t = read(JSON.stringify(body));
+    expect(t.format).toBe('openai-chat');
+    const v = validateTranscript(t, 'openai-chat');
+    expect(v.violations.map((x) => [x.code, x.providerPath])).toEqual([
+      ['O12', 'messages[1].content[1].type'],
+    ]);
+  });
+
   it('the same body read as Anthropic keeps its own verdict (A2), with no O12', () => {
+    expect(read(ANTHROPIC_BODY).format).toBe('anthropic-messages');
     const codes = validateTranscript(read(ANTHROPIC_BODY), 'anthropic').violations.map(
       (x) => x.code,
     );

@@ -1,0 +1,229 @@
+/**
+ * Request bodies with media and parts of other kinds, one per shape a writer has to write back
+ * for a structure-only copy to read back the same (written for this project). Each names the
+ * format it is read as; the payloads, names and texts in them must not reach the copy.
+ */
+import type { FormatId } from '../types.ts';
+
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAAB';
+const anthropic = (messages: unknown[]) => ({
+  model: 'claude-sonnet-4-5',
+  max_tokens: 100,
+  messages,
+});
+
+/** [what it holds, the body, the format it is read as]. */
+export const MEDIA_BODIES: [string, unknown, FormatId][] = [
+  [
+    'Chat images (a data URL, an address) and a file and audio',
+    {
+      model: 'gpt-4o',
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What are these?' },
+            {
+              type: 'image_url',
+              image_url: { url: `data:image/jpeg;base64,${PNG}`, detail: 'high' },
+            },
+            { type: 'image_url', image_url: { url: 'https://secret.example.com/a.png' } },
+            { type: 'input_audio', input_audio: { data: PNG, format: 'wav' } },
+            {
+              type: 'file',
+              file: { file_data: `data:application/pdf;base64,${PNG}`, filename: 'secret.pdf' },
+            },
+          ],
+        },
+        { role: 'assistant', content: 'A cat and a dog.' },
+      ],
+    },
+    'openai-chat',
+  ],
+  [
+    'a Chat part of another API (O12)',
+    {
+      model: 'gpt-4o',
+      messages: [
+        { role: 'developer', content: 'Be brief.' },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Summarise the attached report.' },
+            { type: 'input_file', file_id: 'file-secret6F2ksmvX' },
+          ],
+        },
+      ],
+    },
+    'openai-chat',
+  ],
+  [
+    'a Responses image output of a tool, a stored file and an image address',
+    {
+      model: 'gpt-4.1',
+      input: [
+        {
+          role: 'user',
+          content: [
+            { type: 'input_text', text: 'Take a screenshot and compare.' },
+            { type: 'input_file', file_id: 'file-secret1' },
+            { type: 'input_image', image_url: 'https://secret.example.com/b.png', detail: 'low' },
+          ],
+        },
+        { type: 'function_call', call_id: 'call_1', name: 'shot', arguments: '{}' },
+        {
+          type: 'function_call_output',
+          call_id: 'call_1',
+          output: [
+            { type: 'input_text', text: 'here' },
+            { type: 'input_image', image_url: `data:image/png;base64,${PNG}` },
+          ],
+        },
+      ],
+    },
+    'openai-responses',
+  ],
+  [
+    'a Gemini function response with an image, and code execution parts',
+    {
+      contents: [
+        { role: 'user', parts: [{ text: 'Screenshot, then compute.' }] },
+        { role: 'model', parts: [{ functionCall: { name: 'shot', args: {} } }] },
+        {
+          role: 'user',
+          parts: [
+            {
+              functionResponse: {
+                name: 'shot',
+                response: { ok: true },
+                parts: [{ inlineData: { mimeType: 'image/png', data: PNG } }],
+              },
+            },
+          ],
+        },
+        {
+          role: 'model',
+          parts: [
+            { executableCode: { language: 'PYTHON', code: 'print(1+1)' } },
+            { codeExecutionResult: { outcome: 'OUTCOME_OK', output: '2\n' } },
+            { text: 'It is 2.' },
+          ],
+        },
+        { role: 'user', parts: [{ text: 'ok' }] },
+      ],
+    },
+    'gemini',
+  ],
+  [
+    'Bedrock cache points, guarded content, a document in S3 and redacted reasoning',
+    {
+      modelId: 'anthropic.claude-3-7-sonnet-20250219-v1:0',
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { text: 'Read this.' },
+            {
+              document: {
+                format: 'pdf',
+                name: 'Quarterly report',
+                source: { s3Location: { uri: 's3://secret-bucket/a.pdf' } },
+              },
+            },
+            { cachePoint: { type: 'default' } },
+            { guardContent: { text: { text: 'guarded secret words' } } },
+          ],
+        },
+        {
+          role: 'assistant',
+          content: [
+            { reasoningContent: { redactedContent: PNG } },
+            { reasoningContent: { reasoningText: { text: 'thinking hard', signature: 'sigsig' } } },
+            { text: 'Done.' },
+          ],
+        },
+        { role: 'user', content: [{ text: 'ok' }] },
+      ],
+    },
+    'bedrock-converse',
+  ],
+  [
+    'LangChain images (a data URL, an Anthropic-style source)',
+    [
+      {
+        lc: 1,
+        type: 'constructor',
+        id: ['langchain_core', 'messages', 'HumanMessage'],
+        kwargs: {
+          content: [
+            { type: 'text', text: 'What are these?' },
+            { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } },
+            { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } },
+          ],
+        },
+      },
+      {
+        lc: 1,
+        type: 'constructor',
+        id: ['langchain_core', 'messages', 'AIMessage'],
+        kwargs: { content: 'Two cats.', tool_calls: [] },
+      },
+    ],
+    'langchain',
+  ],
+  [
+    'an AI SDK tool output with an image',
+    [
+      { role: 'user', content: 'Take a screenshot.' },
+      {
+        role: 'assistant',
+        content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'shot', input: {} }],
+      },
+      {
+        role: 'tool',
+        content: [
+          {
+            type: 'tool-result',
+            toolCallId: 'c1',
+            toolName: 'shot',
+            output: {
+              type: 'content',
+              value: [
+                { type: 'text', text: 'here' },
+                { type: 'media', data: PNG, mediaType: 'image/png' },
+              ],
+            },
+          },
+        ],
+      },
+    ],
+    'vercel-ai',
+  ],
+  [
+    'Anthropic media by address and as text, and redacted thinking',
+    anthropic([
+      {
+        role: 'user',
+        content: [
+          { type: 'image', source: { type: 'url', url: 'https://secret.example.com/a.png' } },
+          {
+            type: 'document',
+            source: { type: 'text', media_type: 'text/plain', data: 'The secret is green.' },
+            title: 'Quarterly notes',
+          },
+          { type: 'text', text: 'What colour?' },
+        ],
+      },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'redacted_thinking', data: 'EmwKAhgBEgy3va3pzix' },
+          { type: 'text', text: 'Green.' },
+        ],
+      },
+      { role: 'user', content: 'ok' },
+    ]),
+    'anthropic-messages',
+  ],
+];
