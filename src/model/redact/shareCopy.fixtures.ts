@@ -3,6 +3,7 @@
  * for a structure-only copy to read back the same (written for this project). Each names the
  * format it is read as; the payloads, names and texts in them must not reach the copy.
  */
+import { CHAT_FOREIGN_PART } from '../fixtures/shapes.ts';
 import type { FormatId } from '../types.ts';
 
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAAB';
@@ -41,23 +42,7 @@ export const MEDIA_BODIES: [string, unknown, FormatId][] = [
     },
     'openai-chat',
   ],
-  [
-    'a Chat part of another API (O12)',
-    {
-      model: 'gpt-4o',
-      messages: [
-        { role: 'developer', content: 'Be brief.' },
-        {
-          role: 'user',
-          content: [
-            { type: 'text', text: 'Summarise the attached report.' },
-            { type: 'input_file', file_id: 'file-secret6F2ksmvX' },
-          ],
-        },
-      ],
-    },
-    'openai-chat',
-  ],
+  ['a Chat part of another API (O12)', CHAT_FOREIGN_PART, 'openai-chat'],
   [
     'a Responses image output of a tool, a stored file and an image address',
     {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { CHAT_FOREIGN_PART } from '../../fixtures/shapes.ts';
 import { parsedText } from '../../testing.ts';
 import { validateTranscript } from '../index.ts';
 
@@ -52,20 +53,7 @@ describe('O12: content parts of a type Chat Completions does not have', () => {
   });
 
   it('a body with what only Chat has (a developer message) and a Responses part is read as Chat, with no hint', () => {
-    const body = {
-      model: 'gpt-4o',
-      messages: [
-        { role: 'developer', content: 'Be brief.' },
-        {
-          role: 'user',
-          content: [
-            { type: 'text', text: 'Summarise the attached report.' },
-            { type: 'input_file', file_id: 'file-6F2ksmvXxt4Vdp' },
-          ],
-        },
-      ],
-    };
-    const t = read(JSON.stringify(body));
+    const t = read(JSON.stringify(CHAT_FOREIGN_PART));
     expect(t.format).toBe('openai-chat');
     const v = validateTranscript(t, 'openai-chat');
     expect(v.violations.map((x) => [x.code, x.providerPath])).toEqual([
