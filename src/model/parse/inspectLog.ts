@@ -25,7 +25,8 @@ import { toOpenAIChatMessages } from './openaiChat.ts';
 import type { RequestEntry } from './multi.ts';
 import type { FormatParser } from './registry.ts';
 import { arr, base64Bytes, isObject, type Json, parseArguments, shapeError, str } from './util.ts';
-import { jsonDocumentOnly, notAnObject, requestLabel } from './util.ts';
+import { base64StandIn, jsonDocumentOnly, mediaTypeOf, notAnObject } from './util.ts';
+import { requestLabel } from './util.ts';
 
 const ROLES: Record<string, Role> = {
   system: 'system',
@@ -303,6 +304,33 @@ export function listInspectSamples(v: unknown): RequestEntry[] {
 }
 
 /**
+ * A block as Inspect content items: an image as a data URL with a stand-in payload of its size
+ * (or a stand-in address), audio and video by their format, an unmodelled item as it is.
+ */
+function inspectItem(b: Block): unknown[] {
+  switch (b.type) {
+    case 'text':
+      return [{ type: 'text', text: b.text }];
+    case 'image': {
+      const image =
+        b.bytes === undefined
+          ? 'https://example.invalid/image'
+          : `data:${mediaTypeOf(b)};base64,${base64StandIn(b.bytes)}`;
+      return [{ type: 'image', image }];
+    }
+    case 'document': {
+      const [kind, format] = (b.mediaType ?? '').split('/');
+      const type = kind === 'video' ? 'video' : 'audio';
+      return [{ type, [type]: '', format: format ?? 'unknown' }];
+    }
+    case 'other':
+      return [b.raw];
+    default:
+      return [];
+  }
+}
+
+/**
  * A message as Inspect messages: its raw value when untouched; otherwise the Chat messages it
  * renders to, with Inspect's tool call shape and the tool name on each tool message.
  */
@@ -312,6 +340,9 @@ function toInspectMessages(m: Message): unknown[] {
   let k = 0;
   return toOpenAIChatMessages(m).map((x) => {
     const o: Json = isObject(x) ? x : {};
+    // Chat writes a message with media as parts; Inspect has content items of its own.
+    if (o.role !== 'tool' && o.role !== 'assistant' && Array.isArray(o.content))
+      return { ...o, content: m.blocks.flatMap(inspectItem) };
     if (o.role === 'tool') {
       const r = results[k++];
       const name = r?.type === 'tool_result' ? r.name : undefined;

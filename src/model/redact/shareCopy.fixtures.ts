@@ -186,6 +186,33 @@ export const MEDIA_BODIES: [string, unknown, FormatId][] = [
     'vercel-ai',
   ],
   [
+    'Inspect images, audio and video in an eval sample',
+    {
+      version: 2,
+      status: 'success',
+      eval: { task: 'vision', model: 'openai/gpt-4o' },
+      samples: [
+        {
+          id: 1,
+          epoch: 1,
+          messages: [
+            {
+              role: 'user',
+              content: [
+                { type: 'text', text: 'What is in the secret picture?' },
+                { type: 'image', image: `data:image/png;base64,${PNG}` },
+                { type: 'audio', audio: PNG, format: 'wav' },
+                { type: 'video', video: PNG, format: 'mp4' },
+              ],
+            },
+            { role: 'assistant', content: 'A cat.' },
+          ],
+        },
+      ],
+    },
+    'inspect-log',
+  ],
+  [
     'Anthropic media by address and as text, and redacted thinking',
     anthropic([
       {
