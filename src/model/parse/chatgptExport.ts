@@ -24,7 +24,8 @@
  *
  * Writing back (`write`): the conversation with `mapping` rebuilt as one chain (root, then one
  * node per written message, `current_node` the last): untouched messages from their raw value,
- * new or changed ones as text messages, tool-addressed `code` messages and `tool` messages.
+ * new or changed ones as text (with media: `multimodal_text`, asset pointers of their size)
+ * messages, tool-addressed `code` messages and `tool` messages.
  */
 import type { Block, Message, Result, Role, Transcript } from '../types.ts';
 import type { RequestEntry } from './multi.ts';
@@ -287,6 +288,15 @@ function textOfBlocks(blocks: Block[]): string {
     .join('');
 }
 
+/** A block as a `multimodal_text` part. */
+function exportPart(b: Block): unknown {
+  if (b.type !== 'image' && b.type !== 'document') return textOfBlocks([b]);
+  const kind = b.type === 'image' ? 'image' : 'audio';
+  const p: Json = { content_type: `${kind}_asset_pointer`, asset_pointer: `file-service://` };
+  if (b.bytes !== undefined) p.size_bytes = b.bytes;
+  return p;
+}
+
 const exportMessage = (role: string, content: Json, recipient = 'all', name?: string) => ({
   author: { role, ...(name !== undefined ? { name } : {}) },
   content,
@@ -303,7 +313,9 @@ function toExportMessages(m: Message): unknown[] {
   let text: Block[] = [];
   const flush = () => {
     if (text.length === 0) return;
-    out.push(exportMessage(m.role, { content_type: 'text', parts: [textOfBlocks(text)] }));
+    const media = text.some((b) => b.type === 'image' || b.type === 'document');
+    const parts = media ? text.map(exportPart) : [textOfBlocks(text)];
+    out.push(exportMessage(m.role, { content_type: media ? 'multimodal_text' : 'text', parts }));
     text = [];
   };
   for (const b of m.blocks) {

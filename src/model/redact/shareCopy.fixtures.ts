@@ -13,6 +13,14 @@ const anthropic = (messages: unknown[]) => ({
   messages,
 });
 
+/** A ChatGPT export node holding one message. */
+const node = (id: string, parent: string, role: string, content: unknown) => ({
+  id,
+  parent,
+  children: [] as string[],
+  message: { id, author: { role }, content, metadata: {} },
+});
+
 /** [what it holds, the body, the format it is read as]. */
 export const MEDIA_BODIES: [string, unknown, FormatId][] = [
   [
@@ -211,6 +219,33 @@ export const MEDIA_BODIES: [string, unknown, FormatId][] = [
       ],
     },
     'inspect-log',
+  ],
+  [
+    'a ChatGPT export message with an image and an audio clip',
+    {
+      title: 'secret title',
+      create_time: 1,
+      update_time: 2,
+      current_node: 'n3',
+      mapping: {
+        root: { id: 'root', message: null, parent: null, children: ['n1'] },
+        n1: node('n1', 'root', 'user', {
+          content_type: 'multimodal_text',
+          parts: [
+            {
+              content_type: 'image_asset_pointer',
+              asset_pointer: 'file-service://file-secret',
+              size_bytes: 2000,
+            },
+            { content_type: 'audio_asset_pointer', asset_pointer: 'sediment://file-secret2' },
+            'What is in this secret picture?',
+          ],
+        }),
+        n2: node('n2', 'n1', 'assistant', { content_type: 'text', parts: ['A cat.'] }),
+        n3: node('n3', 'n2', 'user', { content_type: 'text', parts: ['ok'] }),
+      },
+    },
+    'chatgpt-export',
   ],
   [
     'Anthropic media by address and as text, and redacted thinking',
