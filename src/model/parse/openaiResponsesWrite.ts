@@ -44,7 +44,7 @@ function callItem(b: Extract<Block, { type: 'tool_use' }>): unknown {
  * block: a stored file or a URL stays one (by a stand-in id or address), inline data becomes a
  * data URL with a stand-in payload of the block's size (the writer holds no payload).
  */
-function mediaPart(b: MediaBlock): Record<string, unknown> {
+export function mediaPart(b: MediaBlock): Record<string, unknown> {
   if (b.type === 'document' && b.mediaType === 'audio')
     return { type: 'input_audio', input_audio: { data: '', format: 'wav' } };
   const image = b.type === 'image';

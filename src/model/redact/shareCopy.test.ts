@@ -74,6 +74,33 @@ describe('checkedStructureCopy: the structure-only copy and where it breaks the 
     ]);
   });
 
+  it('keeps a Codex rollout user image: the copy reads back the same, with none of its payload', () => {
+    const line = (type: string, payload: unknown) =>
+      JSON.stringify({ timestamp: '2026-11-28T14:08:00.000Z', type, payload });
+    const image = {
+      type: 'input_image',
+      image_url: 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAAB',
+    };
+    const text = [
+      line('session_meta', { id: 'sess-1', cwd: '/home/alice/secret', originator: 'codex_cli_rs' }),
+      line('response_item', {
+        type: 'message',
+        role: 'user',
+        content: [{ type: 'input_text', text: 'Fix the bug shown here' }, image],
+      }),
+      line('response_item', {
+        type: 'message',
+        role: 'assistant',
+        content: [{ type: 'output_text', text: 'Done.' }],
+      }),
+    ].join('\n');
+    const t = parsedText(text).transcript;
+    expect(t.format).toBe('codex-jsonl');
+    const copy = checkedStructureCopy(t, CHARS_PER_4);
+    expect(copy.problems).toEqual([]);
+    expect(copy.text).not.toMatch(/iVBORw0KGgo|secret/);
+  });
+
   for (const [name, body, format] of MEDIA_BODIES)
     it(`keeps ${name}: the copy reads back the same, with none of its payload`, () => {
       const t = parsedText(JSON.stringify(body)).transcript;
