@@ -270,11 +270,30 @@ function toExportBlock(b: Block): unknown {
 /** A message as a chat message: its raw value when untouched, else rebuilt from its blocks. */
 function toChatMessage(m: Message): unknown {
   if (m.raw !== undefined) return m.raw;
-  return {
-    sender: m.role === 'assistant' ? 'assistant' : 'human',
-    text: m.blocks.map((b) => (b.type === 'text' ? b.text : '')).join(''),
-    content: m.blocks.map(toExportBlock),
+  const human = m.role !== 'assistant';
+  // A human message's media are its uploads (as read: `uploads`), not content blocks.
+  const media = (b: Block) => human && (b.type === 'image' || b.type === 'document');
+  const blocks = m.blocks.filter((b) => !media(b));
+  const out: Json = {
+    sender: human ? 'human' : 'assistant',
+    text: blocks.map((b) => (b.type === 'text' ? b.text : '')).join(''),
+    content: blocks.map(toExportBlock),
   };
+  if (!human) return out;
+  const attachments: Json[] = [];
+  const files: Json[] = [];
+  for (const b of m.blocks)
+    if (b.type === 'image') files.push({ file_kind: 'image', file_name: 'image' });
+    else if (b.type === 'document' && b.mediaType === undefined && b.bytes === undefined)
+      files.push({ file_kind: 'document', file_name: 'document' });
+    else if (b.type === 'document')
+      attachments.push({
+        file_name: 'document',
+        ...(b.mediaType !== undefined ? { file_type: b.mediaType } : {}),
+        ...(b.bytes !== undefined ? { file_size: b.bytes } : {}),
+        extracted_content: '',
+      });
+  return { ...out, attachments, files };
 }
 
 /** The conversation with `chat_messages` rewritten, in the value's own wrapping (array or not). */

@@ -13,6 +13,7 @@
  * → server tool_use / tool_result by `call_id`. Media data is counted in bytes, never as text.
  */
 import type { Block, Message, Result, Role, ToolDef, Transcript, UsageRecord } from '../types.ts';
+import { writeInteractions } from './geminiInteractionsWrite.ts';
 import type { FormatParser } from './registry.ts';
 import {
   arr,
@@ -298,76 +299,6 @@ function parse(v: unknown): Result<Transcript> {
   };
 }
 
-/**
- * A block of a new or changed message as an Interactions step.
- * @param callType for a server tool_use, its step type as its result says it
- *   (`google_search_result` → `google_search_call`): a redacted name no longer does
- */
-function stepOf(b: Block, role: Role, callType?: string): Json {
-  const text = (blocks: Block[]) =>
-    blocks.map((x) => (x.type === 'text' ? x.text : JSON.stringify(x))).join('\n');
-  switch (b.type) {
-    case 'tool_use':
-      return b.server
-        ? {
-            type: callType ?? `${b.name}_call`,
-            id: b.id,
-            // A name the type does not say (hidden by redaction) is kept beside it.
-            ...(callType !== undefined && callType !== `${b.name}_call` ? { name: b.name } : {}),
-            arguments: b.input,
-          }
-        : { type: 'function_call', id: b.id, name: b.name, arguments: b.input };
-    case 'tool_result':
-      if (b.server !== undefined)
-        return { type: b.server, call_id: b.toolUseId, result: text(b.content) };
-      return {
-        type: 'function_result',
-        call_id: b.toolUseId,
-        ...(b.name !== undefined ? { name: b.name } : {}),
-        result: text(b.content),
-        ...(b.isError ? { is_error: true } : {}),
-      };
-    case 'thinking':
-      return {
-        type: 'thought',
-        summary: [{ type: 'text', text: b.thinking }],
-        ...(b.signature !== undefined ? { signature: b.signature } : {}),
-      };
-    case 'text':
-      return {
-        type: role === 'assistant' ? 'model_output' : 'user_input',
-        content: [{ type: 'text', text: b.text }],
-      };
-    case 'other':
-      return isObject(b.raw) ? b.raw : { type: b.label };
-    default:
-      return { type: role === 'assistant' ? 'model_output' : 'user_input', content: [] };
-  }
-}
-
-/**
- * Write the steps back (export, repair): an untouched message as its step(s), a new one (repair's
- * error result for a lost call) rendered from its blocks, one step per block. Other top-level
- * fields (`model`, `system_instruction`, …) are kept.
- */
-function write(t: Transcript): string {
-  const steps = t.messages.flatMap((m) => {
-    if (m.raw !== undefined) return Array.isArray(m.raw) ? m.raw : [m.raw];
-    const result = m.blocks.find((b) => b.type === 'tool_result' && b.server !== undefined);
-    const callType =
-      result?.type === 'tool_result' ? result.server?.replace(/_result$/, '_call') : undefined;
-    return m.blocks.map((b) => stepOf(b, m.role, callType));
-  });
-  const raw = t.raw;
-  if (Array.isArray(raw)) return JSON.stringify(steps, null, 2);
-  const body: Json = isObject(raw) ? { ...raw } : {};
-  if (typeof body.input === 'string') delete body.input;
-  // An Interaction lists `steps` (a create body `input`); a transcript from another format
-  // carries its own list key (`messages`), which this format does not read.
-  body[t.listKey === 'input' ? 'input' : 'steps'] = steps;
-  return JSON.stringify(body, null, 2);
-}
-
 export const geminiInteractionsParser: FormatParser = {
   id: 'gemini-interactions',
   label: 'Gemini Interactions',
@@ -378,5 +309,5 @@ export const geminiInteractionsParser: FormatParser = {
     'an Interaction with `steps` (or a create body with `input`): typed steps `user_input`, `model_output`, `thought`, `function_call`, `function_result` (by `call_id`), `google_search_call` / `_result`, …',
   sniff,
   parse: jsonDocumentOnly(parse, 'A Gemini Interaction is a JSON document, not JSON Lines.'),
-  write,
+  write: writeInteractions,
 };

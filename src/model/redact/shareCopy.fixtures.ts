@@ -248,6 +248,76 @@ export const MEDIA_BODIES: [string, unknown, FormatId][] = [
     'chatgpt-export',
   ],
   [
+    'Gemini Interactions steps with an image, a document by address and an image result',
+    {
+      id: 'int_1',
+      status: 'completed',
+      model: 'gemini-3-flash',
+      steps: [
+        {
+          type: 'user_input',
+          content: [
+            { type: 'text', text: 'What is in this secret image?' },
+            { type: 'image', data: PNG, mime_type: 'image/png' },
+            {
+              type: 'document',
+              uri: 'https://secret.example.com/a.pdf',
+              mime_type: 'application/pdf',
+            },
+          ],
+        },
+        { type: 'function_call', id: 'call_1', name: 'shot', arguments: {} },
+        {
+          type: 'function_result',
+          call_id: 'call_1',
+          name: 'shot',
+          result: [
+            { type: 'text', text: 'here' },
+            { type: 'image', data: PNG, mime_type: 'image/png' },
+          ],
+        },
+        { type: 'model_output', content: [{ type: 'text', text: 'A cat.' }] },
+      ],
+    },
+    'gemini-interactions',
+  ],
+  [
+    'a claude.ai export message with an attachment and an uploaded image',
+    [
+      {
+        uuid: 'c1',
+        name: 'secret chat',
+        created_at: '2026-07-04T05:36:40Z',
+        chat_messages: [
+          {
+            uuid: 'h1',
+            sender: 'human',
+            text: 'look at the secret',
+            content: [{ type: 'text', text: 'look at the secret' }],
+            attachments: [
+              {
+                file_name: 'secret.csv',
+                file_type: 'text/csv',
+                file_size: 1200,
+                extracted_content: '',
+              },
+            ],
+            files: [{ file_kind: 'image', file_name: 'secret.png', file_uuid: 'f1' }],
+          },
+          {
+            uuid: 'a1',
+            sender: 'assistant',
+            text: 'A cat.',
+            content: [{ type: 'text', text: 'A cat.' }],
+            attachments: [],
+            files: [],
+          },
+        ],
+      },
+    ],
+    'claude-ai-export',
+  ],
+  [
     'Anthropic media by address and as text, and redacted thinking',
     anthropic([
       {
