@@ -230,5 +230,8 @@ test.describe('links that cannot be honoured say so, and nothing stands in for t
     await expect(other.getByTestId('permalink-notices')).toContainText(
       'holds nothing this page reads',
     );
+    // No sample stands in for it (and the address is not rewritten to name one).
+    await expect(other.getByTestId('count-messages')).toHaveCount(0);
+    await expect(other).toHaveURL(/#%%%cut-off$/);
   });
 });

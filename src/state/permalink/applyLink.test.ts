@@ -32,9 +32,25 @@ describe('a link that cannot be honoured says so, and nothing stands in for it (
       ).toEqual(['#']);
       expect(notices[0]?.message).toMatch(/holds nothing this page reads/);
     }
+    // On a page that shows nothing yet, no sample is loaded in its place (it would be written
+    // back into the address as `src=…` while the notice names the link).
+    const store = createAppStore();
+    applyLink(store, '#foo=bar');
+    expect(store.getState().source).toEqual({ text: '', name: '', origin: 'link' });
     // A lesson link, and an address with only the version, are links the page reads.
     for (const hash of ['#learn=one-unit', '#v=1', ''])
       expect(applyLink(createAppStore(), hash), hash).toEqual([]);
+  });
+
+  it('a lesson step the page does not have: Learn is not opened and no sample stands in', () => {
+    const store = createAppStore();
+    const notices = applyLink(store, '#v=1&learn=nosuch');
+    expect(notices.map((n) => n.key)).toContain('learn');
+    expect(store.getState().lesson).toBeNull();
+    expect(store.getState().source).toEqual({ text: '', name: '', origin: 'link' });
+    // With a transcript of its own, the link still shows it.
+    applyLink(store, '#v=1&src=invoice&learn=nosuch');
+    expect(store.getState().source).toMatchObject({ origin: 'sample', sampleId: 'invoice' });
   });
 
   it('a kept transcript is shown with the entry’s view; a lost one is said, with no stand-in', () => {

@@ -174,6 +174,17 @@ export function applyLink(
     (refused || state.source.name !== undefined || hasView(state))
   )
     return applyViewOnly(store, d, refused);
+  // An address the page cannot read, or a lesson step it does not have, on a page that shows
+  // nothing: its notice says so, and no sample stands in for it (issue 15).
+  if (
+    state.source.kind === 'none' &&
+    nothingShown &&
+    patch.lesson === null &&
+    notices.some((n) => n.key === '#' || n.key === 'learn')
+  ) {
+    store.setState({ ...patch, source: { text: '', name: '', origin: 'link' } });
+    return show(notices);
+  }
   // A link without a source, or naming what is already shown, keeps the transcript on screen
   // (a view link for the transcript shown).
   const same =
