@@ -82,7 +82,7 @@ describe('buildIncidentSummary', () => {
       const first = fx.expected[0];
       if (!first) return;
       expect(md).toContain('## First error');
-      expect(md).toContain('from the transcript as pasted');
+      expect(md).toContain('from the transcript as loaded');
       // Named as its row is (`#N`), with the provider's request index mapped to that row.
       expect(md).toContain(`at message #${first.messageIndex} (`);
       if (first.providerPath && /^messages\.\[?\d/.test(first.providerPath))
@@ -120,7 +120,8 @@ describe('buildIncidentSummary', () => {
 
   it('says when nothing is wrong', () => {
     const md = summaryOf(threeExchanges());
-    expect(md).toContain('None: the request is accepted as pasted.');
+    expect(md).toContain('None: the request is accepted as loaded.');
+    expect(md).toContain('- As loaded: accepted');
     expect(md).toContain('- 12 messages, 3 exchanges, 3 tool pairs (0 broken)');
   });
 

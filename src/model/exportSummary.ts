@@ -26,7 +26,7 @@ export interface IncidentSummaryInput {
   providerLabel?: string;
   grouping: Grouping;
   pairs: readonly ToolPair[];
-  /** Validation of the transcript as pasted. */
+  /** Validation of the transcript as loaded (pasted or opened). */
   validation: Validation;
   tokens: TokenTable;
   /** The chosen policy at the chosen budget, when a budget is set. */
@@ -104,7 +104,7 @@ function evictionLine(r: EvictionResult, label: string): string {
 /**
  * The Markdown incident summary: format and provider; message / exchange / tool pair / token
  * counts; the first error body (verbatim, as the provider returns it) and where it comes from —
- * the transcript as pasted, or the request the chosen policy and budget leave; that policy and
+ * the transcript as loaded, or the request the chosen policy and budget leave; that policy and
  * budget; the exchange-level alternative and its overshoot; the permalink.
  * Transcript content appears only inside code spans and fences (never as Markdown or HTML).
  * @returns Markdown text (CommonMark), ending with a newline
@@ -133,7 +133,7 @@ export function buildIncidentSummary(input: IncidentSummaryInput): string {
   const errors = validation.violations.filter((v) => v.severity === 'error').length;
   const warnings = validation.violations.length - errors;
   out.push(
-    `- As pasted: ${validation.valid ? 'accepted' : `**rejected**: ${errors} error(s)`}${warnings > 0 ? `, ${warnings} warning(s)` : ''}`,
+    `- As loaded: ${validation.valid ? 'accepted' : `**rejected**: ${errors} error(s)`}${warnings > 0 ? `, ${warnings} warning(s)` : ''}`,
   );
   out.push('');
 
@@ -145,13 +145,13 @@ export function buildIncidentSummary(input: IncidentSummaryInput): string {
   if (!err)
     out.push(
       input.eviction
-        ? 'None: the request is accepted as pasted and after eviction.'
-        : 'None: the request is accepted as pasted.',
+        ? 'None: the request is accepted as loaded and after eviction.'
+        : 'None: the request is accepted as loaded.',
     );
   else {
     const origin = own
-      ? 'the transcript as pasted'
-      : `the request left by policy ${mdCode(input.eviction?.policy ?? '')} at a budget of ${fmt(input.eviction?.budget ?? 0)} tokens (the transcript as pasted is accepted)`;
+      ? 'the transcript as loaded'
+      : `the request left by policy ${mdCode(input.eviction?.policy ?? '')} at a budget of ${fmt(input.eviction?.budget ?? 0)} tokens (the transcript as loaded is accepted)`;
     out.push(`${mdCode(err.code)} ${err.title} — from ${origin}, at ${where(t, err)}.`, '');
     if (err.ids.length > 0) out.push(`Tool ids: ${err.ids.map(mdCode).join(', ')}`, '');
     out.push(
