@@ -31,7 +31,7 @@ import type { Block, Message, Result, Role, Transcript } from '../types.ts';
 import type { RequestEntry } from './multi.ts';
 import type { FormatParser } from './registry.ts';
 import { arr, isObject, type Json, parseArguments, shapeError, str } from './util.ts';
-import { argumentsText, jsonDocumentOnly, requestLabel } from './util.ts';
+import { argumentsText, isMedia, jsonDocumentOnly, requestLabel } from './util.ts';
 
 const ROLES: Record<string, Role> = {
   system: 'system',
@@ -290,7 +290,7 @@ function textOfBlocks(blocks: Block[]): string {
 
 /** A block as a `multimodal_text` part. */
 function exportPart(b: Block): unknown {
-  if (b.type !== 'image' && b.type !== 'document') return textOfBlocks([b]);
+  if (!isMedia(b)) return textOfBlocks([b]);
   const kind = b.type === 'image' ? 'image' : 'audio';
   const p: Json = { content_type: `${kind}_asset_pointer`, asset_pointer: `file-service://` };
   if (b.bytes !== undefined) p.size_bytes = b.bytes;
@@ -313,7 +313,7 @@ function toExportMessages(m: Message): unknown[] {
   let text: Block[] = [];
   const flush = () => {
     if (text.length === 0) return;
-    const media = text.some((b) => b.type === 'image' || b.type === 'document');
+    const media = text.some(isMedia);
     const parts = media ? text.map(exportPart) : [textOfBlocks(text)];
     out.push(exportMessage(m.role, { content_type: media ? 'multimodal_text' : 'text', parts }));
     text = [];

@@ -27,7 +27,7 @@ import type { RequestEntry } from './multi.ts';
 import type { FormatParser } from './registry.ts';
 import { serverToolUse } from './anthropicMessages.ts';
 import { arr, isObject, type Json, notAnObject, requestLabel, shapeError, str } from './util.ts';
-import { jsonDocumentOnly } from './util.ts';
+import { isMedia, jsonDocumentOnly } from './util.ts';
 
 const SENDERS: Record<string, Role> = { human: 'user', assistant: 'assistant' };
 
@@ -272,7 +272,7 @@ function toChatMessage(m: Message): unknown {
   if (m.raw !== undefined) return m.raw;
   const human = m.role !== 'assistant';
   // A human message's media are its uploads (as read: `uploads`), not content blocks.
-  const media = (b: Block) => human && (b.type === 'image' || b.type === 'document');
+  const media = (b: Block) => human && isMedia(b);
   const blocks = m.blocks.filter((b) => !media(b));
   const out: Json = {
     sender: human ? 'human' : 'assistant',

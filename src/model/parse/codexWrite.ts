@@ -4,7 +4,7 @@
  */
 import type { Message, Transcript } from '../types.ts';
 import { mediaPart } from './openaiResponsesWrite.ts';
-import { argumentsText, isObject, type Json, lineOf, str } from './util.ts';
+import { argumentsText, isMedia, isObject, type Json, lineOf, str } from './util.ts';
 
 /** The `reasoning` item of a message's thinking and encrypted reasoning blocks, or null. */
 function reasoningPayload(m: Message): Json | null {
@@ -31,7 +31,7 @@ function renderLines(m: Message, at: string | undefined): Json[] {
   for (const b of m.blocks) {
     if (b.type === 'text')
       text.push({ type: m.role === 'assistant' ? 'output_text' : 'input_text', text: b.text });
-    else if (b.type === 'image' || b.type === 'document') text.push(mediaPart(b));
+    else if (isMedia(b)) text.push(mediaPart(b));
     else if (b.type === 'tool_use')
       out.push(
         line({

@@ -3,7 +3,7 @@
  * `writeInteractions`. Reading is in geminiInteractions.ts.
  */
 import type { Block, MediaBlock, Role, Transcript } from '../types.ts';
-import { base64StandIn, isObject, type Json, mediaTypeOf } from './util.ts';
+import { base64StandIn, isMedia, isObject, type Json, mediaTypeOf } from './util.ts';
 
 const isContent = (b: Block): b is Block & { type: 'text' | 'image' | 'document' } =>
   b.type === 'text' || b.type === 'image' || b.type === 'document';
@@ -26,7 +26,7 @@ function contentItems(blocks: Block[]): Json[] {
   return blocks.map((x) =>
     x.type === 'text'
       ? { type: 'text', text: x.text }
-      : x.type === 'image' || x.type === 'document'
+      : isMedia(x)
         ? mediaItem(x)
         : { type: 'text', text: JSON.stringify(x) },
   );
@@ -34,8 +34,7 @@ function contentItems(blocks: Block[]): Json[] {
 
 /** A tool result's `result`: its texts joined, or content items when it holds media. */
 function resultOf(content: Block[]): unknown {
-  if (content.some((x) => x.type === 'image' || x.type === 'document'))
-    return contentItems(content);
+  if (content.some(isMedia)) return contentItems(content);
   return content.map((x) => (x.type === 'text' ? x.text : JSON.stringify(x))).join('\n');
 }
 

@@ -4,7 +4,7 @@
  */
 import type { Block, MediaBlock, Transcript } from '../types.ts';
 import { parseJsonBounded } from './json.ts';
-import { base64StandIn, isObject, mediaTypeOf, withList } from './util.ts';
+import { base64StandIn, isMedia, isObject, mediaTypeOf, withList } from './util.ts';
 
 /**
  * A media part for a block that holds no payload: a file URI when the source had one, else
@@ -58,9 +58,7 @@ function toPart(b: Block, callNames: Map<string, string>): unknown[] {
       if (!isObject(response)) response = b.isError ? { error: text } : { output: text };
       const name = b.name ?? (b.toolUseId !== null ? callNames.get(b.toolUseId) : undefined) ?? '';
       // Media a result holds go in its own `parts` (a multimodal function response).
-      const parts = b.content.flatMap((c) =>
-        c.type === 'image' || c.type === 'document' ? [mediaPart(c)] : [],
-      );
+      const parts = b.content.filter(isMedia).map(mediaPart);
       return [
         {
           functionResponse: {

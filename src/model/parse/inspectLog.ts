@@ -24,8 +24,8 @@ import type { Block, Message, Result, Role, ToolDef, Transcript, UsageRecord } f
 import { toOpenAIChatMessages } from './openaiChat.ts';
 import type { RequestEntry } from './multi.ts';
 import type { FormatParser } from './registry.ts';
-import { arr, base64Bytes, isObject, type Json, parseArguments, shapeError, str } from './util.ts';
-import { base64StandIn, jsonDocumentOnly, mediaTypeOf, notAnObject } from './util.ts';
+import { arr, isObject, type Json, parseArguments, shapeError, str } from './util.ts';
+import { dataUrlStandIn, jsonDocumentOnly, notAnObject, readDataUrl } from './util.ts';
 import { requestLabel } from './util.ts';
 
 const ROLES: Record<string, Role> = {
@@ -57,7 +57,7 @@ function resolve(s: string, attachments: Json): string {
 }
 
 function dataBytes(url: string): number | undefined {
-  return url.startsWith('data:') ? base64Bytes(url.slice(url.indexOf(',') + 1)) : undefined;
+  return readDataUrl(url)?.bytes;
 }
 
 /** One Inspect content item (`ContentText`, `ContentReasoning`, `ContentImage`, …). */
@@ -313,9 +313,7 @@ function inspectItem(b: Block): unknown[] {
       return [{ type: 'text', text: b.text }];
     case 'image': {
       const image =
-        b.bytes === undefined
-          ? 'https://example.invalid/image'
-          : `data:${mediaTypeOf(b)};base64,${base64StandIn(b.bytes)}`;
+        b.bytes === undefined ? 'https://example.invalid/image' : dataUrlStandIn(b, b.bytes);
       return [{ type: 'image', image }];
     }
     case 'document': {

@@ -22,7 +22,7 @@ import { anthropicBlock } from './anthropicMessages.ts';
 import type { SourceDoc } from './json.ts';
 import type { FormatParser } from './registry.ts';
 import { arr, isObject, type Json, parseArguments, shapeError, str, withList } from './util.ts';
-import { base64StandIn, legacyFunctionCall, mediaTypeOf } from './util.ts';
+import { base64StandIn, isMedia, legacyFunctionCall, mediaTypeOf } from './util.ts';
 
 type Kind = 'human' | 'ai' | 'system' | 'tool' | 'function' | 'chat';
 
@@ -292,8 +292,6 @@ function renderAll(m: Message, style: Unwrapped['style']): unknown[] {
   if (rest.length > 0) out.push(render({ ...m, blocks: rest }, style));
   return out;
 }
-
-const isMedia = (b: Block) => b.type === 'image' || b.type === 'document';
 
 /**
  * A message's text and media as content blocks (a message with media is written as a list): an

@@ -3,10 +3,9 @@
  * `chat.completion` response. Legacy `function_call` / role `function` are read with no id.
  * Source of the shape: openai-node `ChatCompletionMessageParam` (docs/formats.md#openai-chat).
  */
-import type { Block, MediaBlock, Message, Result, Role, Transcript, ToolDef } from '../types.ts';
-import type { UsageRecord } from '../types.ts';
+import type { Block, Message, Result, Role, Transcript, ToolDef, UsageRecord } from '../types.ts';
 import type { FormatParser } from './registry.ts';
-import { arr, base64Bytes, base64StandIn, isObject, mediaTypeOf } from './util.ts';
+import { arr, dataUrlStandIn, isObject, readDataUrl } from './util.ts';
 import { parseArguments, shapeError, str } from './util.ts';
 import { bareListTranscript, legacyFunctionCall, notAnObject, withList } from './util.ts';
 import { argumentsText, jsonDocumentOnly, responseTranscript } from './util.ts';
@@ -32,13 +31,9 @@ function part(p: unknown): Block {
       return { type: 'text', text: str(p.refusal) ?? '' };
     case 'image_url': {
       const url = isObject(p.image_url) ? str(p.image_url.url) : undefined;
-      const b: MediaBlock = { type: 'image' };
-      if (url?.startsWith('data:')) {
-        const mediaType = url.slice(5, url.indexOf(',')).split(';')[0];
-        if (mediaType) b.mediaType = mediaType;
-        b.bytes = base64Bytes(url.slice(url.indexOf(',') + 1));
-      } else if (url !== undefined) b.source = 'url';
-      return b;
+      const data = url !== undefined ? readDataUrl(url) : null;
+      if (data) return { type: 'image', ...data };
+      return url !== undefined ? { type: 'image', source: 'url' } : { type: 'image' };
     }
     case 'input_audio':
     case 'file':
@@ -353,8 +348,7 @@ function chatPart(b: Block): unknown {
     if (b.source !== undefined)
       return { type: 'image_url', image_url: { url: 'https://example.invalid/image' } };
     if (b.bytes === undefined) return { type: 'image_url', image_url: {} };
-    const url = `data:${mediaTypeOf(b)};base64,${base64StandIn(b.bytes)}`;
-    return { type: 'image_url', image_url: { url } };
+    return { type: 'image_url', image_url: { url: dataUrlStandIn(b, b.bytes) } };
   }
   if (b.type === 'document')
     return b.mediaType === 'input_audio'

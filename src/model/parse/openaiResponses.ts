@@ -15,7 +15,7 @@ import type { Block, MediaBlock, Message, Result, Role, Transcript, ToolDef } fr
 import type { ToolUseBlock, UsageRecord } from '../types.ts';
 import type { FormatParser } from './registry.ts';
 import { arr, base64Bytes, isObject, type Json, parseArguments, shapeError, str } from './util.ts';
-import { bareListTranscript, jsonDocumentOnly, notAnObject, toolDef } from './util.ts';
+import { bareListTranscript, jsonDocumentOnly, notAnObject, readDataUrl, toolDef } from './util.ts';
 import { writeResponses } from './openaiResponsesWrite.ts';
 import {
   CALL_TYPES,
@@ -37,12 +37,11 @@ function mediaBlock(type: 'image' | 'document', p: Record<string, unknown>): Blo
   const url = str(type === 'image' ? p.image_url : (p.file_url ?? p.file_data));
   if (typeof p.file_id === 'string') b.source = 'file';
   else if (url !== undefined && /^https?:/i.test(url)) b.source = 'url';
-  else if (url?.startsWith('data:')) {
-    const comma = url.indexOf(',');
-    const mediaType = url.slice(5, comma < 0 ? undefined : comma).split(';')[0];
-    if (mediaType) b.mediaType = mediaType;
-    if (comma >= 0) b.bytes = base64Bytes(url.slice(comma + 1));
-  } else if (url !== undefined && type === 'document') b.bytes = base64Bytes(url);
+  else if (url !== undefined) {
+    const data = readDataUrl(url);
+    if (data) Object.assign(b, data);
+    else if (type === 'document') b.bytes = base64Bytes(url);
+  }
   return b;
 }
 

@@ -3,7 +3,7 @@
  * `writeResponses`. Reading is in openaiResponses.ts.
  */
 import type { Block, MediaBlock, Message, Transcript } from '../types.ts';
-import { base64StandIn, isObject, mediaTypeOf, withList } from './util.ts';
+import { dataUrlStandIn, isMedia, isObject, withList } from './util.ts';
 
 /** The items rendered so far from one message, and the parts of its open `message` item. */
 interface Rendering {
@@ -55,7 +55,7 @@ export function mediaPart(b: MediaBlock): Record<string, unknown> {
   else if (b.source === 'url')
     part[image ? 'image_url' : 'file_url'] = `https://example.invalid/${b.type}`;
   else if (b.bytes !== undefined) {
-    const data = `data:${mediaTypeOf(b)};base64,${base64StandIn(b.bytes)}`;
+    const data = dataUrlStandIn(b, b.bytes);
     if (image) part.image_url = data;
     else Object.assign(part, { filename: 'document', file_data: data });
   }
@@ -67,14 +67,10 @@ export function mediaPart(b: MediaBlock): Record<string, unknown> {
  * `input_text` and media parts (the output of a tool that returned an image or a file).
  */
 function outputOf(b: Extract<Block, { type: 'tool_result' }>): unknown {
-  if (!b.content.some((c) => c.type === 'image' || c.type === 'document'))
+  if (!b.content.some(isMedia))
     return b.content.flatMap((c) => (c.type === 'text' ? [c.text] : [])).join('\n');
   return b.content.flatMap((c) =>
-    c.type === 'text'
-      ? [{ type: 'input_text', text: c.text }]
-      : c.type === 'image' || c.type === 'document'
-        ? [mediaPart(c)]
-        : [],
+    c.type === 'text' ? [{ type: 'input_text', text: c.text }] : isMedia(c) ? [mediaPart(c)] : [],
   );
 }
 
@@ -88,7 +84,7 @@ function renderBlock(b: Block, r: Rendering): void {
     );
     return;
   }
-  if (b.type === 'image' || b.type === 'document') {
+  if (isMedia(b)) {
     r.parts.push(mediaPart(b));
     return;
   }

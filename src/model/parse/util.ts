@@ -49,6 +49,30 @@ export function mediaTypeOf(b: MediaBlock): string {
   return b.mediaType ?? (b.type === 'image' ? 'image/png' : 'application/pdf');
 }
 
+/** True for an image or a document block. */
+export function isMedia(b: Block): b is MediaBlock {
+  return b.type === 'image' || b.type === 'document';
+}
+
+/** A data URL with a stand-in payload of `bytes` bytes, in the block's media type (writers). */
+export function dataUrlStandIn(b: MediaBlock, bytes: number): string {
+  return `data:${mediaTypeOf(b)};base64,${base64StandIn(bytes)}`;
+}
+
+/**
+ * What a `data:` URL says of its payload: its media type (when it names one) and its size in
+ * bytes (`base64Bytes` of what follows the comma); null for any other string.
+ */
+export function readDataUrl(url: string): { mediaType?: string; bytes?: number } | null {
+  if (!url.startsWith('data:')) return null;
+  const comma = url.indexOf(',');
+  const mediaType = url.slice(5, comma < 0 ? undefined : comma).split(';')[0];
+  const out: { mediaType?: string; bytes?: number } = {};
+  if (mediaType) out.mediaType = mediaType;
+  if (comma >= 0) out.bytes = base64Bytes(url.slice(comma + 1));
+  return out;
+}
+
 /**
  * A tool definition with its optional fields set only when given. Fields are assigned, not
  * spread: in Node 20's V8 an object literal with conditional spreads costs a fresh hidden class

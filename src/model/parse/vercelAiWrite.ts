@@ -3,7 +3,7 @@
  * from raw when whole, else their steps merged back into one UIMessage's parts.
  */
 import type { Block, Message, Transcript } from '../types.ts';
-import { base64StandIn, isObject, type Json, mediaTypeOf, withList } from './util.ts';
+import { base64StandIn, isMedia, isObject, type Json, mediaTypeOf, withList } from './util.ts';
 import { listOf } from './vercelAiModel.ts';
 import { uiMessages } from './vercelAiUi.ts';
 
@@ -12,15 +12,14 @@ import { uiMessages } from './vercelAiUi.ts';
  * `content` list of texts and `media` parts with a stand-in payload of each one's size.
  */
 function toolOutput(b: Extract<Block, { type: 'tool_result' }>): unknown {
-  const media = (c: Block) => c.type === 'image' || c.type === 'document';
-  if (b.isError || !b.content.some(media)) {
+  if (b.isError || !b.content.some(isMedia)) {
     const text = b.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
     return { type: b.isError ? 'error-text' : 'text', value: text };
   }
   const value = b.content.flatMap((c): Record<string, unknown>[] =>
     c.type === 'text'
       ? [{ type: 'text', text: c.text }]
-      : c.type === 'image' || c.type === 'document'
+      : isMedia(c)
         ? [
             c.bytes === undefined
               ? { type: 'media', mediaType: mediaTypeOf(c) }
