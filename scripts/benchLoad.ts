@@ -21,6 +21,7 @@ import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, CDPSession, Page } from '@playwright/test';
 import { pressRun, RECORDER, type PressFigures } from './benchKeys.ts';
+import { floors } from './benchFloor.ts';
 import { line } from './benchLine.ts';
 import type { CpuProfile, Phases } from './benchTrace.ts';
 
@@ -35,29 +36,10 @@ export interface Baselines {
    * every line (kept), nothing else.
    */
   floor: number[];
+  /** The same split by whole lines over `threads` workers at once (`benchFloor.ts`). */
+  parallel: number[];
+  threads: number;
 }
-
-/** In a worker: the file (posted) streamed, decoded and parsed line by line; posts [ms, lines]. */
-const FLOOR_WORKER = `onmessage = async (e) => {
-  const t = performance.now();
-  const reader = e.data.stream().getReader();
-  const decoder = new TextDecoder();
-  const values = [];
-  let carry = '';
-  for (;;) {
-    const { done, value } = await reader.read();
-    const s = carry + (done ? decoder.decode() : decoder.decode(value, { stream: true }));
-    let a = 0;
-    for (let b = s.indexOf('\\n'); b >= 0; b = s.indexOf('\\n', a)) {
-      if (b > a) values.push(JSON.parse(s.slice(a, b)));
-      a = b + 1;
-    }
-    carry = s.slice(a);
-    if (done) break;
-  }
-  if (carry.trim()) values.push(JSON.parse(carry));
-  postMessage([performance.now() - t, values.length]);
-};`;
 
 /**
  * The baselines of `file` in a fresh blank page of `browser` (3 rounds each, the heap collected
@@ -90,24 +72,8 @@ export async function pageBaselines(browser: Browser, file: string): Promise<Bas
       }
       return times;
     })) as number[];
-    const floor = (await page.evaluate(async (src: string) => {
-      const f = (document.getElementById('f') as HTMLInputElement).files?.[0];
-      if (!f) return [];
-      const url = URL.createObjectURL(new Blob([src], { type: 'text/javascript' }));
-      const times: number[] = [];
-      for (let k = 0; k < 3; k++) {
-        const w = new Worker(url);
-        const [ms] = await new Promise<[number, number]>((r) => {
-          w.onmessage = (e: MessageEvent<[number, number]>) => r(e.data);
-          w.postMessage(f);
-        });
-        w.terminate();
-        times.push(ms);
-        await new Promise((r) => setTimeout(r, 300));
-      }
-      return times;
-    }, FLOOR_WORKER)) as number[];
-    return { parse, floor };
+    const { single: floor, parallel, threads } = await floors(page);
+    return { parse, floor, parallel, threads };
   } finally {
     await page.close();
   }
@@ -341,6 +307,13 @@ export function reportLoad(file: string, load: LoadFigures, baselines: Baselines
     floor / base,
     '×',
     `a bare worker streaming the file, decoding it and JSON.parse-ing every line (kept), nothing else: ${floor.toFixed(0)} ms (rounds ${baselines.floor.map((p) => p.toFixed(0)).join(', ')}) ÷ the same JSON.parse; the least any single-threaded load of this file costs here`,
+  );
+  const parallel = median(baselines.parallel);
+  line(
+    'load_floor_parallel_vs_json_parse_100mb',
+    parallel / base,
+    '×',
+    `the same split by whole lines over ${baselines.threads} workers at once (one per core), the values left in them: ${parallel.toFixed(0)} ms (rounds ${baselines.parallel.map((p) => p.toFixed(0)).join(', ')}) ÷ the same JSON.parse; the least a load that parses in parallel costs here, before it joins, normalises or analyses anything`,
   );
   line(
     'load_stages_100k',
