@@ -5,6 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { applyFault, reindexForView } from '../faults.ts';
 import { INVOICE_ANTHROPIC, load } from '../faults.fixtures.ts';
+import { CHAT_CALL_THEN_USER } from '../fixtures/shapes.ts';
+import { parsedText } from '../testing.ts';
 import { countTokens } from '../tokens.ts';
 import type { Transcript } from '../types.ts';
 import { cutMarkers } from './cuts.ts';
@@ -46,5 +48,24 @@ describe('CutError.index', () => {
       expect(t.messages[e.index]?.rawIndex).toBe(e.messageIndex);
     }
     expect(refused).toBeGreaterThan(0);
+  });
+});
+
+describe('CutError.pathIndex', () => {
+  it('names the message the provider’s path names (O2: the row after the call)', () => {
+    const t = parsedText(JSON.stringify(CHAT_CALL_THEN_USER)).transcript;
+    const markers = cutMarkers(
+      prepareEviction(t, countTokens(t, 'openai-chat'), 'openai-chat').cuts,
+    );
+    // Keeping everything keeps the unanswered call at #1, broken by the user row at #2.
+    expect(markers.errorAt(0)).toMatchObject({ code: 'O2', index: 1, pathIndex: 2 });
+  });
+
+  it('is absent when the path names the cause’s own message', () => {
+    const t = retried();
+    const e = cutMarkers(prepareEviction(t, countTokens(t, 'anthropic'), 'anthropic').cuts).errorAt(
+      0,
+    );
+    expect(e && 'pathIndex' in e).toBe(false);
   });
 });

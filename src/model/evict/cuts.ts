@@ -21,6 +21,11 @@ export interface CutError {
    * holding the cause (`Violation.index`); −1 when no message holds it. Find the row by this.
    */
   index: number;
+  /**
+   * Our index of the message the provider's path names, when not the cause's
+   * (`Violation.pathIndex`: O2, B2 name the message after the call); absent otherwise.
+   */
+  pathIndex?: number;
   providerPath: string | null;
   /** The provider's message text, verbatim. */
   message: string;
@@ -76,6 +81,7 @@ export function cutErrorAt(ctx: CutContext, k: number): CutError | null {
         code: v.code,
         messageIndex: v.messageIndex,
         index: v.index,
+        ...(v.pathIndex !== undefined ? { pathIndex: v.pathIndex } : {}),
         providerPath: v.providerPath,
         message: v.message,
         error: v.error,

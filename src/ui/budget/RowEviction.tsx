@@ -163,7 +163,13 @@ function CutTooltip({
           <pre data-testid="cut-error-body">{prettyJson(err.error)}</pre>
           <RequestIndexNote
             providerPath={err.providerPath}
-            rowLabel={err.index >= 0 ? eviction.labelOf(err.index) : null}
+            rowLabel={
+              err.pathIndex !== undefined
+                ? eviction.labelOf(err.pathIndex)
+                : err.index >= 0
+                  ? eviction.labelOf(err.index)
+                  : null
+            }
           />
         </>
       ) : (
