@@ -65,6 +65,7 @@ describe.each(CASES)('sweep and cut markers ($provider)', ({ format, provider })
               code: first.code,
               messageIndex: first.messageIndex,
               index: first.index,
+              ...(first.pathIndex !== undefined ? { pathIndex: first.pathIndex } : {}),
               providerPath: first.providerPath,
               message: first.message,
               error: first.error,
