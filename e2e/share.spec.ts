@@ -27,6 +27,9 @@ test('the structure-only link of a Claude Code log reopens as that log, with not
   await page.getByTestId('share-open').click();
   await expect(page.getByTestId('structure-keeps')).toContainText('tool names');
   const link = await page.getByTestId('structure-link').inputValue();
+  // Built and checked off the page's thread, in the share-copy worker (engine/shareCopyClient.ts).
+  const names = await Promise.all(page.workers().map((w) => w.evaluate(() => self.name)));
+  expect(names).toContain('share-copy');
   const preview = (await page.getByTestId('structure-preview').textContent()) ?? '';
   expect(preview).toContain('"sessionId"');
   expect(preview).not.toContain('Invoice export');

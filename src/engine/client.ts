@@ -28,6 +28,9 @@ import type { InspectRequest, Inspection, WorkerRequest, WorkerResponse } from '
 import { NO_SINK, type AnswerSink } from './sink.ts';
 import { createSyncClient } from './syncClient.ts';
 import workerUrl from './inspect.worker.ts?worker&url';
+import { spawnWorker } from './spawn.ts';
+
+export { structureCopyOffThread } from './shareCopyClient.ts';
 
 export { CANCELLED, isCancelled, type InspectClient, type InspectListener } from './clientApi.ts';
 export type { InspectRequest, Inspection, LoadProgress } from './protocol.ts';
@@ -42,29 +45,6 @@ function fileKey(b: Blob): number {
     fileKeys.set(b, k);
   }
   return k;
-}
-
-/**
- * Start the worker from a `blob:` URL whose one line imports the built worker script. A worker
- * loaded from its own URL is governed by that response's headers, and a plain static host sends
- * no Content-Security-Policy; a worker from a local-scheme (`blob:`) URL inherits the policy of
- * the document that creates it (CSP 3, "Initialize a Worker's policy container"), the `<meta>`
- * policy included. So the code that parses untrusted text runs under the page's policy on any
- * host (issue 14). The import is same-origin, which `script-src 'self'` allows.
- */
-function spawn(): Worker | null {
-  try {
-    const base = typeof location === 'undefined' ? import.meta.url : location.href;
-    const script = new URL(workerUrl, base).href;
-    const blob = new Blob([`import ${JSON.stringify(script)};\n`], { type: 'text/javascript' });
-    const url = URL.createObjectURL(blob);
-    const w = new Worker(url, { type: 'module', name: 'inspect' });
-    // The script is fetched asynchronously once the worker starts: revoke the URL well after.
-    setTimeout(() => URL.revokeObjectURL(url), 60_000);
-    return w;
-  } catch {
-    return null;
-  }
 }
 
 /** A request in flight, with what its answer has brought so far. */
@@ -259,7 +239,7 @@ class WorkerClient implements InspectClient {
   /** The worker, started again after a cancel; null when it cannot start (then `broken`). */
   private live(): Worker | null {
     if (!this.worker) {
-      this.worker = spawn();
+      this.worker = spawnWorker(workerUrl, 'inspect');
       if (!this.worker) {
         this.broken = true;
         return null;
@@ -333,7 +313,7 @@ class WorkerClient implements InspectClient {
  */
 export function createWorkerClient(sink: AnswerSink = NO_SINK): InspectClient {
   if (typeof Worker === 'undefined') return createSyncClient();
-  const worker = spawn();
+  const worker = spawnWorker(workerUrl, 'inspect');
   if (!worker) return createSyncClient();
   return new WorkerClient(worker, sink);
 }

@@ -8,8 +8,8 @@ import type { Analysis } from '../../model/analyze.ts';
 import { simulatePolicy } from '../../model/evict/policies.ts';
 import type { EvictionResult } from '../../model/evict/types.ts';
 import { inlineSizeRefusal } from '../../model/permalink/inline.ts';
-import { checkedStructureCopy } from '../../model/redact/shareCopy.ts';
 import type { TextCounter, TokenTable } from '../../model/tokens.ts';
+import { structureCopyOffThread } from '../../engine/client.ts';
 import type { Transcript } from '../../model/types.ts';
 import {
   effectiveBudget,
@@ -42,7 +42,8 @@ export interface StructureRedaction {
 /**
  * The structure-only copy: decided from the cheap size estimate first (a transcript above the
  * decoder's limit is never redacted, deflated or offered), then built and checked against the
- * redaction contract (the CLI's check) in a timeout after paint.
+ * redaction contract (the CLI's check) after paint, in a worker where one can run
+ * (engine/shareCopyClient.ts).
  * @returns `redaction` (null while building, or when refused) and `refusal`, why the source is
  *   too large for an inline link (null when it is not)
  */
@@ -56,11 +57,17 @@ export function useStructureRedaction(
   const [built, setBuilt] = useState<BuiltRedaction | null>(null);
   useEffect(() => {
     if (refusal !== null) return;
+    let live = true;
+    // After paint, so opening the panel never waits; off the page's thread where a worker can.
     const timer = setTimeout(() => {
-      const copy = checkedStructureCopy(transcript, counter, hideNames ? 'hide' : 'keep');
-      setBuilt({ transcript, counter, hideNames, ...copy });
+      void structureCopyOffThread(transcript, counter, hideNames ? 'hide' : 'keep').then((copy) => {
+        if (live) setBuilt({ transcript, counter, hideNames, ...copy });
+      });
     }, 0);
-    return () => clearTimeout(timer);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
   }, [transcript, counter, hideNames, refusal]);
   const redaction =
     built &&
