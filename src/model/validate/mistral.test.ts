@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { assistant, call, msg, system, text, tool, transcript, user } from '../testing.ts';
+import { CASE_FIXTURES } from '../fixtures/cases.ts';
+import { assistant, call, msg, parsed, system, text, tool, transcript, user } from '../testing.ts';
 import { validateTranscript } from './index.ts';
 
 const envelope = (message: string) => ({
@@ -133,5 +134,56 @@ describe('mistral M4: tool call ids of nine letters and digits', () => {
     const v = validateTranscript(t, 'mistral');
     expect(v.valid).toBe(true);
     expect(v.notes.join(' ')).toMatch(/renames tool call ids.*M4 was not checked/);
+  });
+});
+
+describe('mistral: a count or order fault is named at the message that breaks it', () => {
+  const copilot = CASE_FIXTURES.find((c) => c.name.startsWith('copilotkit token trim'));
+  const body = copilot?.transcript as { system: string; messages: unknown[] };
+  const structural = (t: Parameters<typeof validateTranscript>[0]) =>
+    validateTranscript(t, 'mistral')
+      .violations.filter((v) => /^M[123]$/.test(v.code))
+      .map(({ code, rule, messageIndex, ids }) => ({ code, rule, messageIndex, ids }));
+
+  it('a trim that left a tool result first (case 06): the orphan at #0, not the assistant text after it', () => {
+    const noSystem = { messages: body.messages };
+    const orphan = { rule: 'orphan_tool_result', messageIndex: 0, ids: ['toolu_01FLT'] };
+    // The system prompt is sent first: the tool message follows it (M2), and counts against no call.
+    const v = validateTranscript(parsed(body).transcript, 'mistral');
+    expect(structural(parsed(body).transcript)).toEqual([
+      { code: 'M2', ...orphan },
+      { code: 'M3', ...orphan },
+    ]);
+    expect(v.violations[0]?.message).toBe("Unexpected role 'tool' after role 'system'");
+    expect(v.violations[1]?.title).toMatch(/orphan/i);
+    // Without one, only the count finds it.
+    expect(structural(parsed(noSystem).transcript)).toEqual([{ code: 'M3', ...orphan }]);
+  });
+
+  it('LangChain input (the same rule function): the orphan ToolMessage first, not the AI message', () => {
+    const t = transcript('langchain', [tool('callAAAA1'), assistant('Done.'), user('And?')]);
+    expect(structural(t)).toEqual([
+      { code: 'M3', rule: 'orphan_tool_result', messageIndex: 0, ids: ['callAAAA1'] },
+    ]);
+  });
+
+  it('an orphan after an assistant text message: at the tool message', () => {
+    expect(
+      structural(transcript('openai-chat', [user('q'), assistant('a'), tool('callAAAA1')])),
+    ).toEqual([{ code: 'M3', rule: 'orphan_tool_result', messageIndex: 2, ids: ['callAAAA1'] }]);
+  });
+
+  it('more tool messages than calls: at the first one past the count, with its id', () => {
+    const t = transcript('openai-chat', [
+      user('q'),
+      assistant(call('callAAAA1')),
+      tool('callAAAA1'),
+      tool('callBBBB2'),
+      assistant('done'),
+      user('ok'),
+    ]);
+    expect(structural(t)).toEqual([
+      { code: 'M3', rule: 'count_mismatch', messageIndex: 3, ids: ['callBBBB2'] },
+    ]);
   });
 });

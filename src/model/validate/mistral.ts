@@ -60,13 +60,129 @@ function callIds(m: RenderedMessage): string[] {
   );
 }
 
+type Push = (v: ViolationInput) => void;
+
+/** The ids of the tool results a message carries. */
+function resultIds(m: RenderedMessage): string[] {
+  return m.items.flatMap((it) =>
+    it.block.type === 'tool_result' && it.block.toolUseId !== null ? [it.block.toolUseId] : [],
+  );
+}
+
+/**
+ * M2: a role that may not follow the one before it. A system prompt that sits beside the list
+ * (Anthropic `system`, Gemini `systemInstruction`) is sent as the first message, so the first
+ * message of the list follows a system message.
+ */
+function roleOrder(msgs: RenderedMessage[], systemFirst: boolean, push: Push): void {
+  const roleAt = (i: number): MistralRole =>
+    i < 0 ? 'system' : roleOf(msgs[i] as RenderedMessage);
+  for (let i = systemFirst ? 0 : 1; i < msgs.length; i++) {
+    // Positions in the request as sent (the system prompt, when sent, is its message 0); any role
+    // may open it.
+    const f = roleOrderAt(i + (systemFirst ? 1 : 0), roleAt(i), roleAt(i - 1), ROLE_ORDER);
+    if (f?.kind !== 'after') continue;
+    const { prev, role: cur } = f;
+    const m = msgs[i] as RenderedMessage;
+    push({
+      rule: cur === 'tool' ? 'orphan_tool_result' : 'role_order',
+      code: 'M2',
+      ...firstSource(m),
+      ids: resultIds(m),
+      providerPath: null,
+      message: `Unexpected role '${cur}' after role '${prev}'`,
+      title:
+        cur === 'tool'
+          ? `An orphan tool message, right after a ${prev} message`
+          : `A ${cur} message right after a ${prev} message`,
+      why:
+        cur === 'tool'
+          ? 'On Mistral a tool message may follow only an assistant message or another tool message; this one answers no call of the message before it.'
+          : 'After tool messages Mistral needs an assistant message before anything else; OpenAI accepts tool → user, Mistral does not.',
+      confidence: 'V',
+    });
+  }
+}
+
+/**
+ * The tool messages counted against one assistant message: from it (or from the start) up to the
+ * next assistant message or the end.
+ */
+interface Segment {
+  /** The assistant message with calls that opens it, or null (the start, or no calls). */
+  owner: RenderedMessage | null;
+  /** Its calls: what the tool messages are counted against. */
+  calls: number;
+  /** The tool messages, in order. */
+  tools: RenderedMessage[];
+}
+
+const M3 = 'Not the same number of function calls and responses';
+
+/**
+ * M3 of one segment whose count is wrong, named at the message that breaks it: the assistant
+ * message when its calls outnumber the tool messages, else the first tool message past the
+ * count (an orphan when no call comes before it).
+ */
+function countFinding(s: Segment, push: Push): void {
+  const base = { code: 'M3', providerPath: null, message: M3, confidence: 'V' as const };
+  if (s.owner && s.tools.length < s.calls) {
+    push({
+      ...base,
+      rule: 'count_mismatch',
+      ...firstSource(s.owner),
+      ids: callIds(s.owner),
+      title: 'Tool calls and tool messages do not match in number',
+      why: 'Mistral counts the tool messages between an assistant message with tool_calls and the next assistant message (or the end); here there are fewer than its calls.',
+    });
+    return;
+  }
+  const extra = s.tools.slice(s.calls);
+  const orphan = s.owner === null;
+  push({
+    ...base,
+    rule: orphan ? 'orphan_tool_result' : 'count_mismatch',
+    ...firstSource(extra[0] as RenderedMessage),
+    ids: extra.flatMap(resultIds),
+    title: orphan
+      ? 'An orphan tool message: no assistant tool call before it'
+      : 'More tool messages than tool calls',
+    why: orphan
+      ? 'Mistral counts the tool messages after each assistant message with tool_calls against its calls; this one has no call before it (a trim or a lost turn removed it), so the count is off.'
+      : 'Mistral counts the tool messages between an assistant message with tool_calls and the next assistant message (or the end); here there are more than its calls.',
+  });
+}
+
+/**
+ * M3: the tool messages after each assistant message, up to the next assistant message or the
+ * end, must be as many as its calls; tool messages with no assistant message with calls before
+ * them are counted against none.
+ */
+function callCounts(msgs: RenderedMessage[], push: Push): void {
+  let s: Segment = { owner: null, calls: 0, tools: [] };
+  const close = () => {
+    if (s.tools.length !== s.calls) countFinding(s, push);
+  };
+  for (const m of msgs) {
+    const r = roleOf(m);
+    if (r === 'tool') s.tools.push(m);
+    else if (r === 'assistant') {
+      close();
+      const calls = callIds(m).length;
+      s = { owner: calls > 0 ? m : null, calls, tools: [] };
+    }
+  }
+  close();
+}
+
 /**
  * Mistral's structural checks, in the order mistral-common meets them (last message, then role
  * order, then call/response counts).
  * @param msgs messages rendered as Chat Completions messages (`renderOpenAIChat`)
+ * @param systemFirst true when a system prompt beside the list is sent before it
  * @returns violations; the first one is the 400 the request gets
  */
-export function mistralStructure(msgs: RenderedMessage[]): Violation[] {
+export function mistralStructure(msgs: RenderedMessage[], systemFirst = false): Violation[] {
   const out: Violation[] = [];
   const push = (v: ViolationInput) => out.push(violation(v, (message) => mistralEnvelope(message)));
   const last = msgs[msgs.length - 1];
@@ -86,59 +202,8 @@ export function mistralStructure(msgs: RenderedMessage[]): Violation[] {
       });
     }
   }
-  const roleAt = (i: number) => roleOf(msgs[i] as RenderedMessage);
-  for (let i = 1; i < msgs.length; i++) {
-    const f = roleOrderAt(i, roleAt(i), roleAt(i - 1), ROLE_ORDER);
-    if (f?.kind === 'after') {
-      const { prev, role: cur } = f;
-      const m = msgs[i] as RenderedMessage;
-      push({
-        rule: cur === 'tool' ? 'orphan_tool_result' : 'role_order',
-        code: 'M2',
-        ...firstSource(m),
-        ids: m.items.flatMap((it) =>
-          it.block.type === 'tool_result' && it.block.toolUseId !== null
-            ? [it.block.toolUseId]
-            : [],
-        ),
-        providerPath: null,
-        message: `Unexpected role '${cur}' after role '${prev}'`,
-        title: `A ${cur} message right after a ${prev} message`,
-        why:
-          cur === 'tool'
-            ? 'On Mistral a tool message may follow only an assistant message or another tool message.'
-            : 'After tool messages Mistral needs an assistant message before anything else; OpenAI accepts tool → user, Mistral does not.',
-        confidence: 'V',
-      });
-    }
-  }
-  let expected = 0;
-  let owner: RenderedMessage | null = null;
-  const mismatch = (at: RenderedMessage) => {
-    const src = owner ?? at;
-    push({
-      rule: 'count_mismatch',
-      code: 'M3',
-      ...firstSource(src),
-      ids: owner ? callIds(owner) : [],
-      providerPath: null,
-      message: 'Not the same number of function calls and responses',
-      title: 'Tool calls and tool messages do not match in number',
-      why: 'Mistral counts the tool messages between an assistant message with tool_calls and the next assistant message (or the end); the count must equal the number of calls.',
-      confidence: 'V',
-    });
-  };
-  for (const m of msgs) {
-    const r = roleOf(m);
-    if (r === 'tool') expected--;
-    else if (r === 'assistant') {
-      if (expected !== 0) mismatch(m);
-      const ids = callIds(m);
-      expected = ids.length;
-      owner = ids.length > 0 ? m : null;
-    }
-  }
-  if (expected !== 0 && last) mismatch(last);
+  roleOrder(msgs, systemFirst, push);
+  callCounts(msgs, push);
   return out;
 }
 
@@ -156,7 +221,8 @@ const LANGCHAIN_DIALECT: ChatDialect = {
     code === ID_CODE
       ? mistralEnvelope(message, 'invalid_function_call', code)
       : mistralEnvelope(message),
-  structure: (msgs: RenderedMessage[], _t: Transcript) => mistralStructure(msgs),
+  structure: (msgs: RenderedMessage[], t: Transcript) =>
+    mistralStructure(msgs, t.system.length > 0),
   pairing: false,
 };
 

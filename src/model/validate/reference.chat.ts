@@ -38,7 +38,9 @@ function prefixed(m: Message): boolean {
  * Mistral: M1 (the last message is not user or tool, nor a `prefix` assistant), M2 (a role that
  * may not follow the one before it), M3 (the tool messages after an assistant message with calls,
  * up to the next assistant message or the end, are not as many as its calls; named at that
- * assistant message). In the order mistral-common meets them: M1, then M2s, then M3s.
+ * assistant message when they are fewer, else at the first tool message past its calls, which
+ * with no calls before it is an orphan). In the order mistral-common meets them: M1, then M2s,
+ * then M3s.
  */
 export function referenceMistral(messages: readonly Message[]): ChatFinding[] {
   const out: ChatFinding[] = [];
@@ -57,18 +59,20 @@ export function referenceMistral(messages: readonly Message[]): ChatFinding[] {
   }
   // Split at assistant messages: each segment is an assistant message and the messages after it.
   let owner: Message | null = null;
-  let tools = 0;
-  const close = (at: Message) => {
+  let tools: Message[] = [];
+  const close = () => {
     const expected = owner ? calls(owner) : 0;
-    if (tools !== expected) out.push({ code: 'M3', messageIndex: (owner ?? at).rawIndex });
+    if (tools.length === expected) return;
+    const at = tools.length < expected ? owner : tools[expected];
+    out.push({ code: 'M3', messageIndex: (at as Message).rawIndex });
   };
   for (const m of messages) {
     if (role(m) === 'assistant') {
-      if (owner !== null || tools !== 0) close(m);
+      close();
       owner = calls(m) > 0 ? m : null;
-      tools = 0;
-    } else if (role(m) === 'tool') tools++;
+      tools = [];
+    } else if (role(m) === 'tool') tools.push(m);
   }
-  if (last && (owner !== null || tools !== 0)) close(last);
+  close();
   return out;
 }

@@ -4,7 +4,15 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { analyze, type Analysis } from '../../model/analyze.ts';
 import { isArcPair } from '../../model/pairTables.ts';
-import { arbAnyTranscript, parsedText } from '../../model/testing.ts';
+import {
+  arbAnyTranscript,
+  assistant,
+  call,
+  parsedText,
+  tool,
+  transcript,
+  user,
+} from '../../model/testing.ts';
 import type { ProviderId } from '../../model/types.ts';
 import { VALIDATORS } from '../../model/validate/index.ts';
 import { selectBrokenPairs } from '../../state/selectors.ts';
@@ -35,13 +43,35 @@ describe('selectPairSignals on the samples', () => {
     expect(s.warningArcs).toBe(0);
   });
 
-  it('an error with no ids (Mistral: counts do not match) keeps the orphan red', () => {
+  it('Mistral: the count error (M3) names the orphan a trim left first, which stays red', () => {
+    // The trim left a ToolMessage first; M3 named the next (unrelated) AI message with no ids
+    // before it was named at the orphan.
     const a = sample('broken-langchain-trim.json', 'mistral');
-    expect(a.validation.violations.some((v) => v.severity === 'error' && v.ids.length === 0)).toBe(
-      true,
-    );
+    expect(a.validation.violations.find((v) => v.code === 'M3')).toMatchObject({
+      rule: 'orphan_tool_result',
+      messageIndex: 0,
+      ids: ['call_Pd31'],
+    });
     const s = selectPairSignals(a);
     expect(s.errorArcs).toBe(1);
+    expect(s.warningArcs).toBe(0);
+  });
+
+  it('an error with no ids (Mistral: the request ends on an assistant message) keeps every broken pair red', () => {
+    // Mistral does not match ids: a result with the wrong id passes its counts, and the only error
+    // (M1) names no pair.
+    const t = transcript('openai-chat', [
+      user('q'),
+      assistant(call('callAAAA1')),
+      tool('callBBBB2'),
+      assistant('done'),
+    ]);
+    const a = analyze(t, 'mistral');
+    expect(a.validation.violations.map((v) => [v.code, v.ids])).toEqual([['M1', []]]);
+    const s = selectPairSignals(a);
+    expect(a.pairs.map((p) => p.status)).toEqual(['unanswered', 'orphan']);
+    expect([...s.level]).toEqual([PAIR_ERROR, PAIR_ERROR]);
+    expect(s.errorArcs).toBe(2);
     expect(s.warningArcs).toBe(0);
   });
 

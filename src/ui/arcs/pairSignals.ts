@@ -50,8 +50,9 @@ export function selectPairSignals(a: Analysis): PairSignals {
   if (hit) return hit;
   const broken = selectBrokenPairs(a);
   const errorAt = new Set<number>();
-  // An error without ids (Mistral's "tool calls and tool messages do not match in number") is
-  // about the request's pairs as a whole: every broken pair is part of its cause.
+  // An error without ids (Mistral's role order or last message, which it checks instead of
+  // pairs; a provider that pairs by name) is about the request as a whole: every broken pair is
+  // part of its cause.
   let idless = false;
   for (const v of a.validation.violations)
     if (v.severity === 'error') {

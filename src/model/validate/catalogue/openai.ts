@@ -288,7 +288,7 @@ export const OPENAI_CHAT_RULES: readonly RuleSpec[] = [
     severity: 'error',
     confidence: 'V',
     condition:
-      'A role that may not follow the previous one (after tool only assistant or tool; a tool message only after assistant or tool).',
+      'A role that may not follow the previous one (after tool only assistant or tool; a tool message only after assistant or tool). A system prompt kept beside the list (Anthropic `system`, Gemini `systemInstruction`, Bedrock `system`) is sent as the first message, so a tool message that opens the list follows a system message; a tool message out of place is named as an orphan.',
     text: (p) => `Unexpected role '${p.found ?? '<role>'}' after role '${p.prev ?? '<role>'}'`,
     path: '',
     index: 'No index.',
@@ -296,12 +296,12 @@ export const OPENAI_CHAT_RULES: readonly RuleSpec[] = [
   },
   {
     code: 'M3',
-    rules: ['count_mismatch'],
+    rules: ['count_mismatch', 'orphan_tool_result'],
     providers: ['mistral'],
     severity: 'error',
     confidence: 'V',
     condition:
-      'The tool messages between an assistant `tool_calls` message and the next assistant message (or the end) are not as many as its calls.',
+      'The tool messages between an assistant `tool_calls` message and the next assistant message (or the end) are not as many as its calls. Named at the assistant message when they are fewer, else at the first tool message past its calls: with no assistant `tool_calls` message before it (a trim cut the call), an orphan.',
     text: () => 'Not the same number of function calls and responses',
     path: '',
     index: 'No index.',
