@@ -99,3 +99,26 @@ test('a request body: the mapping shows the provider index and the row agree', a
   await expect(v.getByTestId('request-index')).toContainText('request message 1 = row #1');
   await expect(v.getByTestId('jump')).toHaveText('Jump to message #1, block 0');
 });
+
+test('two assistant rows Anthropic sends as one message: the note names both rows', async ({
+  page,
+}) => {
+  await openDefault(page);
+  const body = {
+    model: 'claude-sonnet-4-5',
+    max_tokens: 1024,
+    messages: [
+      { role: 'user', content: 'List the files.' },
+      { role: 'assistant', content: [use('toolu_X')] },
+      { role: 'assistant', content: 'Let me check.' },
+      { role: 'user', content: 'Never mind.' },
+    ],
+  };
+  await paste(page, JSON.stringify(body, null, 2));
+  await expect(page.getByTestId('count-messages')).toHaveText('4');
+  const note = page.getByTestId('violation').first().getByTestId('request-index');
+  // Request message 1 is rows #1 and #2 merged: not "as the rows do", which it said before.
+  await expect(note).toContainText('request message 1 = rows #1 and #2');
+  await expect(note).toContainText('rows #1 and #2 are its message 1');
+  await expect(note).not.toContainText('as the rows do');
+});

@@ -21,8 +21,9 @@ import {
   type PairsOfBlock,
   type PairTables,
 } from '../model/pairTables.ts';
+import type { RequestRows } from '../model/requestRows.ts';
 import type { Transcript } from '../model/types.ts';
-import type { Violation } from '../model/validate/index.ts';
+import { sentMessages, validatorFor, type Violation } from '../model/validate/index.ts';
 import { memoWeak } from './memo.ts';
 
 export type { BrokenPairs } from '../model/brokenPairs.ts';
@@ -63,6 +64,21 @@ export const selectViolationTargets = memoWeak((a: Analysis): ViolationTarget[] 
     const pathLabel = p !== undefined && p >= 0 && p < ms.length ? labels.of(p) : null;
     return { violation: v, message, label, pathLabel, rank };
   });
+});
+
+/**
+ * How the judged provider's request is made of rows (`ProviderValidator.requestTurns`), for the
+ * notes that map its request index to rows; null for a provider that does not say. Only roles are
+ * read (a large file's rows read their content lazily).
+ */
+export const selectRequestRows = memoWeak((a: Analysis): RequestRows | null => {
+  const t = a.transcript;
+  const turns = validatorFor(a.provider)?.requestTurns;
+  if (!turns) return null;
+  return {
+    turns: turns(t, sentMessages(t, t.messages, a.provider)),
+    labels: messageLabels(t.messages),
+  };
 });
 
 /** Messages (ours) pointed at by a violation, in violation order, without repeats. */

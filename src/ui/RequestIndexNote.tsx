@@ -1,28 +1,31 @@
 /**
  * The mapping shown next to a provider's error text whose path names its own request index
  * (`messages.9969`): that index counts the request the provider received, after the format's
- * conversion, so it is not a row number; this says which row it is (`messageLabels.ts`).
+ * conversion, so it is not a row number; this says which row (or rows) it is and how the provider
+ * counts (`requestRows.ts`).
  */
-import { requestIndexNote, requestIndexOf } from '../model/messageLabels.ts';
+import { requestIndexText, type RequestRows } from '../model/requestRows.ts';
 
 export function RequestIndexNote({
   providerPath,
   rowLabel,
+  request = null,
 }: {
   /** `Violation.providerPath` (`messages.3.content.0`), or null. */
   providerPath: string | null;
   /** The cause's row label (`#3`, `#3.2`), or null when no row holds it. */
   rowLabel: string | null;
+  /**
+   * How the request is made of rows (`selectRequestRows`), when the rows shown are that request;
+   * without it the note says only what the numbers show.
+   */
+  request?: RequestRows | null;
 }) {
-  const note = requestIndexNote(providerPath, rowLabel);
-  if (note === null) return null;
-  const same = rowLabel === `#${requestIndexOf(providerPath) ?? ''}`;
+  const text = requestIndexText(providerPath, rowLabel, request);
+  if (text === null) return null;
   return (
     <p className="request-index" data-testid="request-index">
-      <b>{note}</b>{' '}
-      {same
-        ? '(the provider counts the messages of the request it received, from 0, as the rows do)'
-        : '(the provider counts the messages of the request it received, from 0, where consecutive same-role rows are one message; a row number counts the messages as read)'}
+      <b>{text.note}</b> {text.explain}
     </p>
   );
 }

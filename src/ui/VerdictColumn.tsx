@@ -6,7 +6,7 @@ import type { SampleEntry } from '../io/files.ts';
 import type { Analysis } from '../model/analyze.ts';
 import type { TokenTable } from '../model/tokens.ts';
 import type { FaultedView } from '../state/faults.ts';
-import type { ViolationTarget } from '../state/selectors.ts';
+import { selectRequestRows, type ViolationTarget } from '../state/selectors.ts';
 import { defaultProviderOf, VALIDATORS } from '../model/validate/index.ts';
 import { useAppStore } from '../state/store.ts';
 import { FaultPanel } from './faults/FaultPanel.tsx';
@@ -51,6 +51,7 @@ export function VerdictColumn(p: VerdictColumnProps) {
           validation={analysis.validation}
           providerLabel={providerLabel}
           targets={p.targets}
+          request={selectRequestRows(analysis)}
           currentMessage={p.currentMessage}
           onJump={onJump}
           provisional={p.provisional}

@@ -3,6 +3,7 @@
  * why the provider refuses it, the exact JSON error body (copyable) and a jump to the message.
  */
 import { useEffect, useRef, useState } from 'react';
+import type { RequestRows } from '../model/requestRows.ts';
 import type { Validation, Violation } from '../model/validate/index.ts';
 import type { ViolationTarget } from '../state/selectors.ts';
 import { fmtInt, prettyJson } from './format.ts';
@@ -12,6 +13,8 @@ export interface ViolationsPanelProps {
   validation: Validation;
   providerLabel: string;
   targets: ViolationTarget[];
+  /** How the provider's request is made of rows (`selectRequestRows`), when it says. */
+  request?: RequestRows | null;
   /** The selected message (ours), or -1: its violations are marked and scrolled into view. */
   currentMessage: number;
   onJump: (message: number) => void;
@@ -119,10 +122,12 @@ function scrollIntoColumn(el: HTMLElement): void {
 function ViolationItem({
   t,
   current,
+  request,
   onJump,
 }: {
   t: ViolationTarget;
   current: boolean;
+  request: RequestRows | null;
   onJump: (m: number) => void;
 }) {
   const v = t.violation;
@@ -163,7 +168,11 @@ function ViolationItem({
       ) : (
         <p className="violation-message">{v.message}</p>
       )}
-      <RequestIndexNote providerPath={v.providerPath} rowLabel={t.pathLabel ?? t.label} />
+      <RequestIndexNote
+        providerPath={v.providerPath}
+        rowLabel={t.pathLabel ?? t.label}
+        request={request}
+      />
       {t.label !== null && (
         <button type="button" className="jump" data-testid="jump" onClick={() => onJump(t.message)}>
           Jump to message {t.label}
@@ -178,6 +187,7 @@ export function ViolationsPanel({
   validation,
   providerLabel,
   targets,
+  request = null,
   currentMessage,
   onJump,
   provisional,
@@ -216,6 +226,7 @@ export function ViolationsPanel({
               key={`${i}:${t.violation.rule}:${t.violation.index}`}
               t={t}
               current={currentMessage >= 0 && t.message === currentMessage}
+              request={request}
               onJump={onJump}
             />
           ))}

@@ -376,5 +376,6 @@ export const anthropicValidator: ProviderValidator = {
   id: 'anthropic',
   label: 'Anthropic Messages',
   cuts: { kind: 'merged-turns', render: renderAnthropic },
+  requestTurns: (_t, messages) => buildTurns(messages, true),
   validate,
 };

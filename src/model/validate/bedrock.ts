@@ -345,5 +345,6 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
 export const bedrockValidator: ProviderValidator = {
   id: 'bedrock',
   label: 'AWS Bedrock Converse',
+  requestTurns: (t, messages) => buildTurns(messages, t.format !== 'bedrock-converse'),
   validate,
 };

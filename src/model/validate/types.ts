@@ -1,4 +1,5 @@
 import type { Block, Message, ProviderId, Transcript } from '../types.ts';
+import type { Turns } from './rules/turns.ts';
 
 /** Stable rule ids, shared by every provider (the provider's own code is in `code`). */
 export type RuleId =
@@ -126,6 +127,13 @@ export interface ProviderValidator {
   label: string;
   /** Set for providers whose fast cut path is property-tested against the reference. */
   cuts?: CutModel;
+  /**
+   * The request's messages as this provider numbers them (the `N` of its `messages.N`), where that
+   * follows from the roles alone: consecutive same-role messages sent as one, system messages
+   * beside the list. For saying which rows a request index names; absent for a provider that
+   * splits messages (Chat Completions) or names no index.
+   */
+  requestTurns?: (t: Transcript, messages: readonly Message[]) => Turns;
   /** True for a provider reached through a Chat Completions API (clients send it that shape). */
   chatCompletions?: boolean;
   /**
