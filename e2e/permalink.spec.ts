@@ -310,7 +310,7 @@ test.describe('permalink', () => {
     await expect(panel).toHaveCount(0);
     // A click inside the panel keeps it open.
     await page.getByTestId('share-open').click();
-    await panel.locator('h3').first().click();
+    await panel.getByRole('heading', { name: 'Link to this view' }).click();
     await expect(panel).toBeVisible();
   });
 });

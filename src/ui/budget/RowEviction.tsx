@@ -142,6 +142,10 @@ function CutTooltip({
     const left = Math.max(4, Math.min(r.right + 16, window.innerWidth - w - 4));
     setPos({ left, top });
   }, [anchor, k]);
+  // Portalled out of the timeline (its scroller's `contain: strict` would clip a fixed box and
+  // place it relative to the scroller), but into the landmark that holds the marker rather than
+  // onto <body>: content outside every landmark is what axe's `region` rule flags. Nothing
+  // between <main> and the viewport contains fixed boxes, so it shows where it did.
   return createPortal(
     <div
       ref={tipRef}
@@ -176,6 +180,6 @@ function CutTooltip({
         <div>safe: {eviction.providerLabel} accepts the request that starts here.</div>
       )}
     </div>,
-    document.body,
+    anchor.closest('main') ?? document.body,
   );
 }

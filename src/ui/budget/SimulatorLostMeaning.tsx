@@ -90,10 +90,10 @@ export function SimulatorLostMeaning({ transcript, result, onJump }: SimulatorLo
   if (!lost) return null;
   return (
     <section className="simulator-lost" data-testid="simulator-lost" aria-label="Lost meaning">
-      <h3>
+      <h2>
         Lost meaning after {result.policy} eviction ({fmtInt(lost.marks.length)} mark
         {lost.marks.length === 1 ? '' : 's'})
-      </h3>
+      </h2>
       <LostMeaningList lost={lost} onJump={onJump} />
     </section>
   );

@@ -38,7 +38,7 @@ function DiffColumn({
 }) {
   return (
     <div className="diff-col" data-testid={testid}>
-      <h4>{title}</h4>
+      <h3>{title}</h3>
       <ol start={0}>
         {rows.map((r) => (
           <li key={r.index} className={`diff-${r.status}`} data-status={r.status}>

@@ -101,7 +101,7 @@ export function ExportSection({
   const svg = () => timelineSvg(analysis, baseName, evictions.chosen);
   return (
     <section>
-      <h3>Export</h3>
+      <h2>Export</h2>
       <ExportButtons
         analysis={analysis}
         chosen={evictions.chosen}

@@ -18,7 +18,7 @@ export function ViewLinkSection({ source, view }: { source: Source; view: ViewLi
   const tooLong = fullLink.length > LINK_SOFT_LIMIT;
   return (
     <section>
-      <h3>Link to this view</h3>
+      <h2>Link to this view</h2>
       {isStructureOnly(source) && (
         <p className="share-note">
           This page was opened from a structure-only link: placeholders stand in for every text.
@@ -74,7 +74,7 @@ export function StructureSection({
   if (tooLarge !== null && saidAbove)
     return (
       <section>
-        <h3>Structure-only link</h3>
+        <h2>Structure-only link</h2>
         <p className="share-note" data-testid="structure-too-large">
           Not offered for a transcript this size: see the link above.
         </p>
@@ -82,7 +82,7 @@ export function StructureSection({
     );
   return (
     <section>
-      <h3>Structure-only link</h3>
+      <h2>Structure-only link</h2>
       <p className="share-note">
         In this link every text, tool input and result, the system prompt and tool descriptions
         become placeholders of the same token count; ids, uuids and session ids are renamed
