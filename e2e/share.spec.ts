@@ -1,9 +1,9 @@
 /**
  * Sharing without leaking (issue 15), as a user clicks it: the structure-only link of a Claude
  * Code log reopens as a Claude Code log with the same counts and verdict; the incident summary
- * is of the structure-only copy unless the transcript is ticked in; a copy that would not read
- * back the same is not linked, and the panel says why; a link that cannot be honoured says so; a
- * name with a right-to-left override is shown as it is.
+ * and the timeline export are of the structure-only copy unless the transcript (its previews) is
+ * ticked in; a copy that would not read back the same is not linked, and the panel says why; a
+ * link that cannot be honoured says so; a name with a right-to-left override is shown as it is.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { CHAT_ASSISTANT_IMAGE, GEMINI_INLINE_IMAGE } from '../src/model/fixtures/shapes.ts';
@@ -87,6 +87,48 @@ test('the incident summary holds no transcript unless ticked in, and says what i
   const full = await save();
   expect(full).toContain('whole transcript');
   expect(full).toContain('src=claude-code-session');
+});
+
+test('the timeline export holds no transcript text unless previews are ticked in, and says so', async ({
+  page,
+}) => {
+  await openApp(page, '/#v=1&src=claude-code-session');
+  await page.getByTestId('share-open').click();
+  const save = async (testId: string) => {
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId(testId).click(),
+    ]);
+    const { readFileSync } = await import('node:fs');
+    return readFileSync(await download.path());
+  };
+  // The start of every text the log's messages hold (what a row's preview shows first).
+  const starts = sample('claude-code-session.jsonl')
+    .split('\n')
+    .flatMap((line) => [...line.matchAll(/"text":"([^"\\]{12})/g)].map((m) => m[1] ?? ''));
+  expect(starts.length).toBeGreaterThan(2);
+
+  await expect(page.getByTestId('timeline-note')).toContainText('structure-only copy');
+  await expect(page.getByTestId('timeline-note')).toContainText('no transcript content');
+  const svg = (await save('export-svg')).toString('utf8');
+  expect(svg).toContain('Structure-only copy');
+  expect(svg).not.toContain('claude-code-session');
+  for (const s of starts) expect(svg).not.toContain(s);
+  const png = await save('export-png');
+  expect([...png.subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
+
+  await page.getByTestId('timeline-include-previews').check();
+  await expect(page.getByTestId('timeline-note')).toContainText(
+    'whoever has the image can read them',
+  );
+  const full = (await save('export-svg')).toString('utf8');
+  expect(full).toContain('claude-code-session');
+  expect(starts.filter((s) => full.includes(s)).length).toBeGreaterThan(0);
+  // Same rows and arcs either way.
+  expect(full.match(/data-message-index=/g)?.length).toBe(
+    svg.match(/data-message-index=/g)?.length,
+  );
+  expect(full.match(/data-arc-id=/g)?.length).toBe(svg.match(/data-arc-id=/g)?.length);
 });
 
 test('a structure-only copy that would read back otherwise is not linked, and the panel says why', async ({

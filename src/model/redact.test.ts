@@ -10,6 +10,7 @@ import { parseTranscript } from './parse/index.ts';
 import {
   fitPlaceholder,
   placeholderText,
+  redactMessages,
   redactTranscript,
   redactTranscriptWithMaps,
   type Redaction,
@@ -169,6 +170,22 @@ describe('redactTranscript', () => {
     expect(red.transcript.messages[5]?.blocks).toEqual([{ type: 'text', text: '' }]);
     checkRedaction(t, CHARS_PER_4, 'keep');
     checkRedaction(t, o200k, 'hide');
+  });
+
+  it('redactMessages: the copy’s messages alone, as the whole copy has them', () => {
+    const t = transcript('anthropic-messages', [
+      user('Open /home/alice/secrets.txt'),
+      assistant(call('toolu_01AAA', 'read_file', { path: '/home/alice/secrets.txt' })),
+      user(result('toolu_01AAA', 'hunter2')),
+    ]);
+    for (const counter of [CHARS_PER_4, o200k])
+      for (const toolNames of ['keep', 'hide'] as const)
+        expect(redactMessages(t.messages, { counter, toolNames })).toEqual(
+          redactTranscriptWithMaps(t, { counter, toolNames }).transcript.messages,
+        );
+    const json = JSON.stringify(redactMessages(t.messages));
+    expect(json).not.toContain('alice');
+    expect(json).not.toContain('hunter2');
   });
 
   it('keeps what providers judge ids by: a refused id stays refused, an accepted one accepted', () => {

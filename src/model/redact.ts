@@ -20,7 +20,7 @@
  *   texts (they carry rules A10/A11), settings (thinking, tool_choice, limits), usage figures,
  *   media types and sizes, signatures' lengths.
  */
-import type { Transcript } from './types.ts';
+import type { Message, Transcript } from './types.ts';
 import { Redactor, type RedactOptions } from './redact/redactor.ts';
 import { modelOf, redactTop } from './redact/top.ts';
 
@@ -78,4 +78,16 @@ export function redactTranscriptWithMaps(t: Transcript, opts: RedactOptions = {}
  */
 export function redactTranscript(t: Transcript, opts: RedactOptions = {}): Transcript {
   return redactTranscriptWithMaps(t, opts).transcript;
+}
+
+/**
+ * The messages of the structure-only copy alone, without the source, system prompt and tools
+ * around them: what a picture of the timeline may show. Each message is redacted as
+ * `redactTranscriptWithMaps` redacts it with the same options (same placeholders, same renames,
+ * same positions), at a fraction of the cost for a large transcript.
+ * @example redactMessages(t.messages, { counter }) // texts → `xxx xx xxxx`, roles and blocks kept
+ */
+export function redactMessages(messages: readonly Message[], opts: RedactOptions = {}): Message[] {
+  const r = new Redactor(opts);
+  return messages.map((m) => r.message(m));
 }

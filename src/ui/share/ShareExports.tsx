@@ -2,8 +2,8 @@
  * The share panel's exports: the original file or paste (the bytes as opened, while unmodified),
  * the kept request (after the primary policy at the budget, else the transcript as the page read
  * it, written back in its format), the incident summary in Markdown, and the timeline as SVG or
- * PNG, each as a file or copied. The summary carries no transcript content unless the user ticks
- * it in.
+ * PNG, each as a file or copied. The summary and the timeline carry no transcript content unless
+ * the user ticks it in.
  */
 import { useState } from 'react';
 import type { Analysis } from '../../model/analyze.ts';
@@ -20,7 +20,7 @@ import { downloadBlob, svgToPngBlob } from './download.ts';
 import type { OriginalExport } from './originalExport.ts';
 import { exportExt } from './shareLinks.ts';
 import { copy } from './ShareParts.tsx';
-import { buildTimelineSvg } from './timelineSvg.ts';
+import { buildTimelineSvg, SVG_PREVIEW_CHARS } from './timelineSvg.ts';
 import type { ShareEvictions } from './useShareData.ts';
 
 /** The links the summary may carry; `viewOnly` is built only when the summary needs it. */
@@ -45,12 +45,89 @@ function summaryLinkOf(links: SummaryLinks, includeTranscript: boolean): Summary
     : { url: links.viewOnly(), contains: 'view' };
 }
 
-/** The timeline as SVG, titled with the file, format and provider; greyed where evicted. */
-function timelineSvg(analysis: Analysis, baseName: string, chosen: ShareEvictions['chosen']) {
+/**
+ * The timeline as SVG, greyed where evicted: by default of the structure-only copy (titled so,
+ * without the file's name, as a structure-only link carries none); with previews, of the
+ * transcript, titled with the file, format and provider.
+ */
+function timelineSvg(
+  analysis: Analysis,
+  baseName: string,
+  chosen: ShareEvictions['chosen'],
+  content: { previews: boolean; counter: TextCounter },
+) {
+  const where = `${analysis.transcript.format} → ${analysis.provider}`;
   return buildTimelineSvg(analysis, {
-    title: `${baseName} · ${analysis.transcript.format} → ${analysis.provider}`,
+    title: content.previews ? `${baseName} · ${where}` : `Structure-only copy · ${where}`,
+    ...(content.previews ? {} : { structureOnly: { counter: content.counter } }),
     ...(chosen ? { evicted: new Set(chosen.evicted) } : {}),
   });
+}
+
+/** What the timeline export holds, under its "Include message previews" box. */
+const TIMELINE_SENTENCE = {
+  structure:
+    'The timeline (.svg, .png) is drawn from the structure-only copy: every text is a placeholder of the same size; roles, block types, tool names, arcs and evictions stay. It carries no transcript content.',
+  previews: `The timeline (.svg, .png) shows the start of every message (up to ${SVG_PREVIEW_CHARS} characters: its texts, file paths, names) and the transcript's name: whoever has the image can read them. Untick the box to share the structure only.`,
+} as const;
+
+/** A checkbox that says what it adds, and a note that says what the export then holds. */
+function ContentChoice({
+  checked,
+  onChange,
+  label,
+  testId,
+  note,
+  noteTestId,
+}: {
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  label: string;
+  testId: string;
+  note: string;
+  noteTestId: string;
+}) {
+  return (
+    <>
+      <label className="share-note">
+        <input
+          type="checkbox"
+          checked={checked}
+          onChange={(e) => onChange(e.target.checked)}
+          data-testid={testId}
+        />{' '}
+        {label}
+      </label>
+      <p className="share-note" data-testid={noteTestId}>
+        {note}
+      </p>
+    </>
+  );
+}
+
+/** The incident summary as shared (`buildSharedIncidentSummary`) of what the page shows. */
+function sharedSummary(
+  analysis: Analysis,
+  tokens: TokenTable,
+  evictions: ShareEvictions,
+  permalink: SummaryLink,
+  opts: { includeTranscript: boolean; counter: TextCounter },
+): string {
+  return buildSharedIncidentSummary(
+    {
+      transcript: analysis.transcript,
+      provider: analysis.provider,
+      providerLabel: VALIDATORS.find((v) => v.id === analysis.provider)?.label ?? analysis.provider,
+      grouping: analysis.grouping,
+      pairs: analysis.pairs,
+      validation: analysis.validation,
+      tokens,
+      eviction: evictions.chosen,
+      alternative: evictions.alternative,
+      permalink,
+    },
+    opts,
+  );
 }
 
 /**
@@ -79,26 +156,12 @@ export function ExportSection({
   source: { original: OriginalExport | null; modified: boolean };
 }) {
   const [includeTranscript, setIncludeTranscript] = useState(false);
+  const [previews, setPreviews] = useState(false);
   const [status, setStatus] = useState('');
   const summaryLink = summaryLinkOf(links, includeTranscript);
   const summary = () =>
-    buildSharedIncidentSummary(
-      {
-        transcript: analysis.transcript,
-        provider: analysis.provider,
-        providerLabel:
-          VALIDATORS.find((v) => v.id === analysis.provider)?.label ?? analysis.provider,
-        grouping: analysis.grouping,
-        pairs: analysis.pairs,
-        validation: analysis.validation,
-        tokens,
-        eviction: evictions.chosen,
-        alternative: evictions.alternative,
-        permalink: summaryLink,
-      },
-      { includeTranscript, counter },
-    );
-  const svg = () => timelineSvg(analysis, baseName, evictions.chosen);
+    sharedSummary(analysis, tokens, evictions, summaryLink, { includeTranscript, counter });
+  const svg = () => timelineSvg(analysis, baseName, evictions.chosen, { previews, counter });
   return (
     <section>
       <h2>Export</h2>
@@ -113,21 +176,27 @@ export function ExportSection({
         modified={modified}
       />
       <ExportNote original={original} chosen={evictions.chosen} modified={modified} />
-      <label className="share-note">
-        <input
-          type="checkbox"
-          checked={includeTranscript}
-          onChange={(e) => setIncludeTranscript(e.target.checked)}
-          data-testid="summary-include-transcript"
-        />{' '}
-        Include the transcript in the summary (its texts, ids and a link that carries it)
-      </label>
-      <p className="share-note" data-testid="summary-link-note">
-        {summaryLink.url === links.full && !links.carriesTranscript
-          ? // The view-only link: the note on it above says what it holds, once.
-            'The summary carries the link above.'
-          : LINK_SENTENCE[summaryLink.contains]}
-      </p>
+      <ContentChoice
+        checked={includeTranscript}
+        onChange={setIncludeTranscript}
+        label="Include the transcript in the summary (its texts, ids and a link that carries it)"
+        testId="summary-include-transcript"
+        note={
+          summaryLink.url === links.full && !links.carriesTranscript
+            ? // The view-only link: the note on it above says what it holds, once.
+              'The summary carries the link above.'
+            : LINK_SENTENCE[summaryLink.contains]
+        }
+        noteTestId="summary-link-note"
+      />
+      <ContentChoice
+        checked={previews}
+        onChange={setPreviews}
+        label="Include message previews in the timeline (the start of every message's text)"
+        testId="timeline-include-previews"
+        note={previews ? TIMELINE_SENTENCE.previews : TIMELINE_SENTENCE.structure}
+        noteTestId="timeline-note"
+      />
       {status && (
         <p className="share-note" role="status" data-testid="export-status">
           {status}

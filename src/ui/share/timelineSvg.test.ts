@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../model/analyze.ts';
 import { assistant, call, result, text, transcript, user } from '../../model/testing.ts';
+import { CHARS_PER_4 } from '../../model/tokens.ts';
 import { buildTimelineSvg, xmlEscape } from './timelineSvg.ts';
 
 describe('buildTimelineSvg', () => {
@@ -48,6 +49,25 @@ describe('buildTimelineSvg', () => {
     expect(buildTimelineSvg(a, { evicted: new Set([0, 1, 2]) })).not.toContain('data-cut');
     expect(buildTimelineSvg(a)).not.toContain('data-cut');
     expect(svg).toContain('Exchange 1 · 4 messages');
+  });
+
+  it('structure-only: the rows of the structure-only copy, with no text of the transcript', () => {
+    const secret = transcript('anthropic-messages', [
+      user('Read /home/alice/payroll.csv'),
+      assistant(text('Reading it now'), call('toolu_a', 'read_file', { path: '/home/alice' })),
+      user(result('toolu_a', 'alice,120000')),
+    ]);
+    const sa = analyze(secret);
+    const full = buildTimelineSvg(sa);
+    expect(full).toContain('/home/alice/payroll.csv');
+    const svg = buildTimelineSvg(sa, { structureOnly: { counter: CHARS_PER_4 } });
+    for (const s of ['alice', 'payroll', 'Reading']) expect(svg).not.toContain(s);
+    // Same rows and arcs; roles, block types and tool names stay, texts are placeholders.
+    expect(svg.match(/data-message-index=/g)).toHaveLength(3);
+    expect(svg.match(/data-arc-id=/g)).toHaveLength(sa.pairs.length);
+    expect(svg).toMatch(/data-message-index="0">#0 user · x+( x+)*</);
+    expect(svg).toMatch(/data-message-index="1">#1 assistant · x+( x+)* · tool_use read_file</);
+    expect(svg).toMatch(/data-message-index="2">#2 user · tool_result</);
   });
 
   it('numbers rows as the page does: by source position (#N)', () => {

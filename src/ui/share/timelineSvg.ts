@@ -6,6 +6,8 @@
  */
 import type { Analysis } from '../../model/analyze.ts';
 import { messageLabels } from '../../model/messageLabels.ts';
+import { redactMessages } from '../../model/redact.ts';
+import type { TextCounter } from '../../model/tokens.ts';
 import type { Block, Message } from '../../model/types.ts';
 import {
   DEFAULT_ARC_OPTIONS,
@@ -20,7 +22,7 @@ export const SVG_ROW_HEIGHT = 22;
 /** Width of the row area right of the arc gutter, in px. */
 export const SVG_ROWS_WIDTH = 640;
 /** Characters of text shown per row (a preview, not the transcript). */
-const PREVIEW_CHARS = 80;
+export const SVG_PREVIEW_CHARS = 80;
 
 const COLORS = {
   ok: '#57606a',
@@ -65,13 +67,19 @@ function blockLabel(b: Block): string {
 function rowText(m: Message, label: string): string {
   const body = m.blocks.map(blockLabel).join(' · ').replace(/\s+/g, ' ').trim();
   const line = `${label} ${m.role}${body ? ` · ${body}` : ''}`;
-  return line.length > PREVIEW_CHARS ? `${line.slice(0, PREVIEW_CHARS - 1)}…` : line;
+  return line.length > SVG_PREVIEW_CHARS ? `${line.slice(0, SVG_PREVIEW_CHARS - 1)}…` : line;
 }
 
 export interface TimelineSvgOptions {
   /** Messages (ours) evicted by the chosen policy: drawn greyed and struck through. */
   evicted?: ReadonlySet<number>;
   title?: string;
+  /**
+   * Draw the rows of the structure-only copy (`redactMessages`): same-size placeholders stand in
+   * for every text, as in a structure-only link; roles, block types and tool names stay. `counter`
+   * is the one the placeholders keep their token counts under (the page's; default chars/4).
+   */
+  structureOnly?: { counter?: TextCounter };
 }
 
 /** Keys of the pairs with exactly one end evicted (a call kept without its result, or the reverse). */
@@ -90,7 +98,10 @@ function cutPairs(a: Analysis, evicted: ReadonlySet<number> | undefined): Set<st
  * @returns a standalone `<svg>` document (UTF-8 text); size in px is in its width/height
  */
 export function buildTimelineSvg(a: Analysis, opts: TimelineSvgOptions = {}): string {
-  const { messages } = a.transcript;
+  // The copy keeps every message's position and blocks' order: pairs and exchanges still apply.
+  const messages = opts.structureOnly
+    ? redactMessages(a.transcript.messages, opts.structureOnly)
+    : a.transcript.messages;
   const labels = messageLabels(messages);
   const { exchanges, exchangeOf } = a.grouping;
   const rows: { kind: 'band' | 'message'; index: number }[] = [];
