@@ -8,7 +8,7 @@
  */
 import { createStore, useStore, type StoreApi } from 'zustand';
 import type { FaultSpec } from '../model/faults.ts';
-import type { BlockType, FormatId, ProviderId, Role } from '../model/types.ts';
+import type { BlockType, FormatId, ParseError, ProviderId, Role } from '../model/types.ts';
 
 /** Where the current text came from. `sampleId` is set for built-in samples only. */
 export interface Source {
@@ -25,13 +25,26 @@ export interface Source {
   original?: Blob;
 }
 
+/**
+ * Input the user gave that failed to parse (a paste, an edit, a small file): its text stays in
+ * the text box to be fixed there, with its error, while `AppState.source` goes back to the
+ * transcript on screen (so the address, Back and a reload name what is shown).
+ */
+export interface Rejected {
+  source: Source;
+  error: ParseError;
+}
+
 /** What is selected: one message row, or one tool_use→tool_result pair (by `ToolPair.key`). */
 export type Selection = { kind: 'message'; index: number } | { kind: 'pair'; key: string } | null;
 
 export type ThemeOverride = 'light' | 'dark' | null;
 
 export interface AppState {
+  /** The transcript's source: the one on screen, or the input the engine is reading. */
   source: Source;
+  /** The input that failed to parse, kept in the text box; null when the box holds `source`. */
+  rejected: Rejected | null;
   /** Forced input format; null = use detection. */
   formatOverride: FormatId | null;
   /** Provider whose rules validate the transcript; null = follow the format. */
@@ -79,6 +92,11 @@ export interface AppActions {
   setSource: (source: Source) => void;
   /** Open a document (a paste, a drop, a file, a sample from the menu): `setSource`, counted in `entrySeq`. */
   openSource: (source: Source) => void;
+  /**
+   * Input that failed to parse goes back to the box (`rejected`), and the source to the
+   * transcript still on screen (`back`). Not counted in `entrySeq`: the entry stays.
+   */
+  rejectSource: (rejected: Rejected, back: Source) => void;
   setFormatOverride: (f: FormatId | null) => void;
   setProvider: (p: ProviderId | null) => void;
   /** Pick one request of a file holding several (clears the selection and faults, which point into the old one). */
@@ -107,6 +125,7 @@ export const DEFAULT_SAMPLE_ID = 'invoice';
 export function defaultState(): AppState {
   return {
     source: { text: '', name: '', origin: 'sample' },
+    rejected: null,
     formatOverride: null,
     provider: null,
     requestIndex: null,
@@ -127,10 +146,14 @@ export function defaultState(): AppState {
   };
 }
 
-/** A new source, and what pointed into the old one (selection, scroll anchor, faults) cleared. */
+/**
+ * A new source, and what pointed into the old one (selection, scroll anchor, faults) cleared; the
+ * box holds the new source (no rejected input).
+ */
 function withSource(source: Source): Partial<AppState> {
   return {
     source,
+    rejected: null,
     requestIndex: null,
     selection: null,
     anchor: null,
@@ -150,6 +173,7 @@ export function createAppStore(initial?: Partial<AppState>): StoreApi<AppStore> 
     // A new source invalidates what pointed into the old one (selection, scroll anchor).
     setSource: (source) => set(withSource(source)),
     openSource: (source) => set((s) => ({ ...withSource(source), entrySeq: s.entrySeq + 1 })),
+    rejectSource: (rejected, back) => set({ source: back, rejected }),
     setFormatOverride: (formatOverride) =>
       set({ formatOverride, selection: null, faults: [], repairView: false }),
     setProvider: (provider) => set({ provider }),

@@ -5,6 +5,7 @@
  */
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import type { Analysis } from '../model/analyze.ts';
+import type { ParseError } from '../model/types.ts';
 import { selectFaulted } from '../state/faults.ts';
 import { useAppStore, type Source } from '../state/store.ts';
 import { InputArea } from './InputArea.tsx';
@@ -13,7 +14,7 @@ import { InspectorMain } from './InspectorMain.tsx';
 import { NoTranscript } from './NoTranscript.tsx';
 import { PageHeader } from './PageHeader.tsx';
 import { PartBoundary } from './PartBoundary.tsx';
-import { useInspection, useTextCounter } from './useInspection.ts';
+import { useInspection, useTextCounter, type InspectionState } from './useInspection.ts';
 import { useKeyboardNavigation } from './useKeyboardNavigation.ts';
 import { useShownSource } from './useShownSource.ts';
 import type { RevealRequest } from './useTimelineScroll.ts';
@@ -110,6 +111,20 @@ function useSelectedMessage(analysis: Analysis | null) {
   return { currentMessage, jump, reveal };
 }
 
+/**
+ * The error of the input the text box holds: the rejected input's (`AppState.rejected`: its text
+ * went back to the box, the source to the transcript shown), else the engine's. While a newer
+ * input is read the last one stays, so the banner, and the box it opened, do not blink away at
+ * each keystroke of a fix.
+ */
+function useInputError(view: InspectionState): ParseError | null {
+  const rejected = useAppStore((s) => s.rejected);
+  const now = rejected?.error ?? view.error;
+  const [held, setHeld] = useState(now);
+  if (!view.pending && held !== now) setHeld(now);
+  return view.pending ? (now ?? held) : now;
+}
+
 export function App() {
   const inputs = useInputs();
   const { samples, fileError, setFileError, loadSample, loadFile } = inputs;
@@ -125,7 +140,8 @@ export function App() {
   useTheme();
   const { currentMessage, jump, reveal } = useSelectedMessage(analysis);
   useKeyboardNavigation({ analysis, currentMessage, jump, toggle, setHelp, findRef });
-  const shownError = fileError ?? view.error;
+  const inputError = useInputError(view);
+  const shownError = fileError ?? inputError;
 
   return (
     <div
@@ -142,7 +158,7 @@ export function App() {
         parsed={view.parsed}
         analysis={analysis}
         counter={counter}
-        showText={showText || view.error !== null}
+        showText={showText || inputError !== null}
         onToggleText={() => setShowText((s) => !s)}
         help={help}
         setHelp={setHelp}
@@ -156,7 +172,7 @@ export function App() {
         load={view.load}
         working={view.pending}
         onCancelLoad={view.cancelLoad}
-        showText={showText || view.error !== null}
+        showText={showText || inputError !== null}
         onShowText={() => setShowText(true)}
         onFile={(f) => void loadFile(f)}
         setFileError={setFileError}

@@ -36,7 +36,8 @@ export interface InputAreaProps {
 export function InputArea(p: InputAreaProps) {
   const { shown } = p;
   const lesson = useAppStore((s) => s.lesson);
-  const text = useAppStore((s) => s.source.text);
+  // Input that failed to parse stays in the box to be fixed there (the source is the one shown).
+  const text = useAppStore((s) => s.rejected?.source.text ?? s.source.text);
   const setSource = useAppStore((s) => s.setSource);
   return (
     <section className="input-area" aria-label="Your transcript">

@@ -31,6 +31,7 @@ import { createEngineClient } from '../state/engine.ts';
 import {
   isCancelled,
   type InspectClient,
+  type InspectListener,
   type InspectRequest,
   type LoadProgress,
 } from '../engine/client.ts';
@@ -141,6 +142,22 @@ function useRecountShown(
 }
 
 /**
+ * A request's `tokens` listener: prime the table and draw the page again. Also once the request
+ * is superseded: when it fails, the worker counts the transcript still shown and answers on this
+ * listener, while the store's source may have gone back to that transcript already
+ * (useShownSource), ending the request's effect; the table is for a transcript the page shows.
+ * @param setTokensSeen the caller's counter of tables arrived (bumped to re-render)
+ */
+function tokensListener(
+  setTokensSeen: Dispatch<SetStateAction<number>>,
+): NonNullable<InspectListener['tokens']> {
+  return (t, provider, table) => {
+    prime(t, provider, table);
+    setTokensSeen((n) => n + 1);
+  };
+}
+
+/**
  * The current view: parse the store's text (or stream its file) in the worker whenever text,
  * file, name, format or provider change; keep the last good transcript while the new text fails
  * to parse.
@@ -192,10 +209,7 @@ export function useInspection(): InspectionState {
           });
           setLoad((l) => (l ? { ...l, preview: true } : l));
         },
-        tokens: (t, provider, table) => {
-          prime(t, provider, table);
-          if (live) setTokensSeen((n) => n + 1);
-        },
+        tokens: tokensListener(setTokensSeen),
       })
       .then((result) => {
         if (!live) return;

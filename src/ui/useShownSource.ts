@@ -1,8 +1,9 @@
 /**
  * Which transcript is on screen, and where it came from. A text that fails to parse keeps the
  * previous transcript, and the Sample menu, the address and Share must keep naming that one (not
- * the failed file); a cancelled load brings back the transcript shown before its preview, and
- * that one's source with it.
+ * the failed file): the store's source goes back to it, the failed text to the box
+ * (`AppState.rejected`); a cancelled load brings back the transcript shown before its preview,
+ * and that one's source with it.
  */
 import { useEffect, useState } from 'react';
 import { useAppStore, type Source } from '../state/store.ts';
@@ -11,6 +12,24 @@ import { partialLoadName } from './LoadStatus.tsx';
 import type { InspectionState } from './useInspection.ts';
 
 type Shown = { analysis: unknown; source: Source | null };
+
+/**
+ * How the store's source failed, when the view's error is its own (the answer to it, not to an
+ * older input): `file` for a streamed file, or a file refused for a limit (nothing of it to fix
+ * in the text box); `text` for text the user gave (a paste, an edit, a small file) that does not
+ * parse; null when it did not fail.
+ */
+export function failedInput(
+  source: Source,
+  view: Pick<InspectionState, 'error' | 'pending' | 'request'>,
+): 'file' | 'text' | null {
+  const { error, request } = view;
+  if (!error || view.pending || !request || request.file !== source.file) return null;
+  if (source.origin === 'file' && (source.file !== undefined || error.kind === 'limit'))
+    return 'file';
+  const own = source.file === undefined && request.text === source.text;
+  return own && (source.origin === 'paste' || source.origin === 'file') ? 'text' : null;
+}
 
 /**
  * @param live what the engine answered last
@@ -25,6 +44,7 @@ export function useShownSource(
 ): { shown: Source | null; partial: string | null } {
   const source = useAppStore((s) => s.source);
   const setSource = useAppStore((s) => s.setSource);
+  const rejectSource = useAppStore((s) => s.rejectSource);
   const { error } = view;
   const [shown, setShown] = useState<Shown & { before: Shown | null }>({
     analysis: null,
@@ -52,19 +72,21 @@ export function useShownSource(
   // (nothing in it to fix in the text box): nothing of it is shown, so the store's source goes
   // back to the transcript on screen (the address, the Sample menu and Share name that one, not
   // the failed file) and the banner says the file could not be read, as for a small file that
-  // fails to decode (issue 14).
-  const failed =
-    error && !view.pending && source.origin === 'file' && view.request?.file === source.file
-      ? view.request
-      : undefined;
-  const revert = failed != null && (failed.file !== undefined || error?.kind === 'limit');
+  // fails to decode (issue 14). Text that fails to parse (a paste, an edit, a small file) goes
+  // back to the box with its error (`rejected`), and the source to the transcript on screen too:
+  // the address, Back and a reload follow what is shown, and the user's text stays to be fixed.
+  const failed = failedInput(source, view);
   useEffect(() => {
     const back = shown.source;
-    if (!revert || !error || !back || back === source) return;
+    if (failed === null || !error || !back || back === source) return;
+    if (failed === 'text') {
+      rejectSource({ source, error }, back);
+      return;
+    }
     const name = source.name;
     setFileError({ ...error, message: `${name}: ${error.message}`, file: name });
     setSource(back);
-  }, [revert, error, source, shown.source, setSource, setFileError]);
+  }, [failed, error, source, shown.source, setSource, rejectSource, setFileError]);
   // A cancelled load leaves the transcript shown before it: the store's source goes back to that
   // one too, so the address, Copy link, Back and a reload name what is on screen (issue 15).
   const cancelled =

@@ -68,6 +68,8 @@ interface Decoded {
 function decode(fragment: string): Decoded {
   const { state, notices } = decodePermalink(fragment);
   const patch = storePatchFromPermalink(state);
+  // Another entry (or link) shows its own input: the text box no longer holds a rejected one.
+  patch.rejected = null;
   patch.lesson = lessonFromFragment(fragment);
   patch.simulator = simulatorFromFragment(fragment);
   // A lesson step this page does not have is said, not replaced by another step (issue 15).

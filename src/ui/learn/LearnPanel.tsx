@@ -47,7 +47,10 @@ export function useApplyStep(samples: readonly SampleEntry[]): (step: LessonStep
       const s = step.state;
       appStore.setState({
         ...(text !== cur.text || cur.sampleId !== s.sample
-          ? { source: { text, name, origin: 'sample' as const, sampleId: s.sample } }
+          ? {
+              source: { text, name, origin: 'sample' as const, sampleId: s.sample },
+              rejected: null,
+            }
           : {}),
         ...lessonStepPatch(step),
       });
