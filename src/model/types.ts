@@ -245,6 +245,19 @@ export interface ParseError {
   location?: SourceLocation;
   /** For `shape`: each format tried and what it expected. */
   tried?: { format: FormatId; expected: string }[];
+  /**
+   * For `shape`, when most of the value reads as one format's messages (`parse/nearMiss.ts`): that
+   * format, the first message that does not and what was expected there (also in `message`).
+   */
+  closest?: {
+    format: FormatId;
+    label: string;
+    /** The message (0-based in its list), or null for a top-level field. */
+    messageIndex: number | null;
+    /** Keys from the value's root to the offending value (`['messages', 3, 'role']`). */
+    path: (string | number)[];
+    problem: string;
+  };
 }
 
 export type Result<T, E = ParseError> = { ok: true; value: T } | { ok: false; error: E };

@@ -47,7 +47,9 @@ export function ParseErrorBanner({
               ? 'Nothing to read'
               : error.kind === 'limit'
                 ? 'Refused: beyond a limit'
-                : 'Unknown format'}
+                : error.closest
+                  ? `Not quite ${error.closest.label}`
+                  : 'Unknown format'}
       </strong>
       {loc && (
         <span className="where" data-testid="parse-error-location">

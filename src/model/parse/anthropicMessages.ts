@@ -9,6 +9,7 @@ import { arr, base64Bytes, isObject, type Json, shapeError, str } from './util.t
 import { bareListTranscript, notAnObject, responseTranscript } from './util.ts';
 import { jsonDocumentOnly, toolDef } from './util.ts';
 import { write } from './anthropicWrite.ts';
+import { anthropicNearMiss, FOREIGN_PARTS } from './anthropicShape.ts';
 
 const SERVER_RESULT = /_tool_result$/;
 
@@ -185,18 +186,6 @@ function usageOf(u: unknown, messageIndex?: number): UsageRecord[] {
   return [rec];
 }
 
-const FOREIGN_PARTS = new Set([
-  'input_text',
-  'output_text',
-  'image_url',
-  'input_image',
-  'input_audio',
-  'function_call',
-  'function_call_output',
-  'tool-call',
-  'tool-result',
-]);
-
 /** 1 = an Anthropic message, 0 = unsure (a stray item), -1 = clearly another format's message. */
 function anthropicMessageScore(m: unknown): number {
   if (!isObject(m)) return 0;
@@ -344,6 +333,7 @@ export const anthropicMessagesParser: FormatParser = {
   expected:
     'an object with `messages` (role user/assistant, string or content blocks such as `tool_use`/`tool_result`), a bare array of such messages, or a response object with `type: "message"`',
   sniff,
+  nearMiss: anthropicNearMiss,
   parse: jsonDocumentOnly(parse, 'Anthropic Messages is a JSON document, not JSON Lines.'),
   write,
 };

@@ -2,7 +2,7 @@
  * Entry point: text in, `Transcript` out. Cheap hints first (file name, first character, JSONL
  * shape), then one parse, then structural sniffing by every registered parser.
  */
-import type { FormatId, ParseError, Result, Transcript } from '../types.ts';
+import type { FormatId, ParseError, Result, SourceLocation, Transcript } from '../types.ts';
 import {
   brokenLinesNote,
   looksLikeJsonl,
@@ -15,6 +15,7 @@ import { listRequests } from './multi.ts';
 import { chooseFormat, containerWarnings, openContainer, unwrapText } from './containers.ts';
 import type { ContainerEntry, ContainerNote } from './containers.ts';
 import { clip } from '../limits.ts';
+import { locatePath, type ClosestFormat, type NearMiss } from './nearMiss.ts';
 
 export interface ParseOptions {
   /** Force a format instead of detecting it. */
@@ -172,6 +173,81 @@ export function readSource(input: string, name?: string): Result<SourceDoc> {
 }
 
 /**
+ * The error for a document no format takes (`unknownShape`), with its closest format.
+ * @param json the document as read, before a lone object was tried as a log of one line
+ * @param text the text the document is, when it is (its near miss is then located in it)
+ */
+function shapeFailure(doc: SourceDoc, json: SourceDoc, text: string | undefined): ParseError {
+  // One value (a JSON document, or a log of one line, tried as a log above) is JSON; only a log
+  // of several records is JSON Lines.
+  const lines = doc.kind === 'jsonl' && doc.lines.length > 1 ? ' Lines' : '';
+  const value = json.kind === 'json' ? json.value : undefined;
+  const closest = value === undefined ? null : closestFormat(value);
+  const location =
+    closest && text !== undefined
+      ? locatePath(text, closest.path, valueAt(value, closest.path))
+      : null;
+  return unknownShape(lines, closest, location ?? undefined);
+}
+
+/** The value at `path` under `v` (undefined where the path leads nowhere). */
+function valueAt(v: unknown, path: readonly (string | number)[]): unknown {
+  let at = v;
+  for (const k of path) {
+    if (at === null || typeof at !== 'object') return undefined;
+    at = (at as Record<string | number, unknown>)[k];
+  }
+  return at;
+}
+
+/**
+ * The closest format of a value no format takes: the one that reads most of its messages (a
+ * format's own fields or blocks first), with where it stops; null when none reads half of them.
+ */
+export function closestFormat(value: unknown): ClosestFormat | null {
+  let best: ClosestFormat | null = null;
+  const rank = (m: NearMiss) => m.read / m.total + (m.marked ? 1 : 0);
+  for (const p of PARSERS) {
+    let m: NearMiss | null = null;
+    try {
+      m = p.nearMiss?.(value) ?? null;
+    } catch {
+      m = null;
+    }
+    if (m && (!best || rank(m) > rank(best))) best = { ...m, format: p.id, label: p.label };
+  }
+  return best;
+}
+
+/**
+ * The error for JSON of no known shape: the closest format and where it stops first, when one
+ * reads most of it, then every format tried.
+ * @param lines ' Lines' for a log of several records
+ * @param location where the offending value starts in the text, when known
+ */
+export function unknownShape(
+  lines: string,
+  closest: ClosestFormat | null,
+  location?: SourceLocation,
+): ParseError {
+  const tried = PARSERS.map((p) => ({ format: p.id, expected: p.expected }));
+  const names = tried.map((t) => t.format).join(', ');
+  const error: ParseError = {
+    kind: 'shape',
+    message: `This is valid JSON${lines}, but not a transcript format I know. Tried: ${names}.`,
+    tried,
+  };
+  if (!closest) return error;
+  const { format, label, message: at, path, problem, read, total } = closest;
+  const where = at === null ? path.join('.') : `Message ${at}`;
+  const pos = location ? ` (line ${location.line}, column ${location.column})` : '';
+  error.message = `Closest format: ${label}, which reads ${read} of these ${total} messages. ${where}${pos}: ${problem}. Tried: ${names}.`;
+  error.closest = { format, label, messageIndex: at, path, problem };
+  if (location) error.location = location;
+  return error;
+}
+
+/**
  * Parse a transcript from text.
  * @param text the pasted or dropped text (JSON or JSON Lines)
  * @param opts a forced format and/or a file name hint
@@ -185,7 +261,7 @@ export function parseTranscript(text: string, opts: ParseOptions = {}): Result<P
   if (!src.ok && src.error.kind === 'empty' && opts.format && parserFor(opts.format)?.jsonl)
     return parseDocument({ kind: 'jsonl', lines: [], brokenLines: [] }, opts);
   if (!src.ok) return bounded(src);
-  return parseDocument(src.value, opts);
+  return bounded(parseDocumentUnbounded(src.value, opts, text));
 }
 
 /**
@@ -210,7 +286,15 @@ export function parseDocument(
   return bounded(parseDocumentUnbounded(source, opts));
 }
 
-function parseDocumentUnbounded(source: SourceDoc, opts: ParseOptions): Result<ParsedTranscript> {
+/**
+ * @param text the text `source` was read from, when at hand: a near miss in it is located (line
+ *   and column) when the value is that text's own JSON
+ */
+function parseDocumentUnbounded(
+  source: SourceDoc,
+  opts: ParseOptions,
+  text?: string,
+): Result<ParsedTranscript> {
   let doc = source;
   const opened = openContainer(source); // HAR, LiteLLM, batches, curl/SSE entries
   if (opened && !opened.ok) return opened;
@@ -230,6 +314,7 @@ function parseDocumentUnbounded(source: SourceDoc, opts: ParseOptions): Result<P
   if (requestIndex !== undefined)
     doc = { kind: 'json', value: (requests[requestIndex] as (typeof requests)[number]).value };
   let candidates = detectFormats(doc);
+  const json = doc;
   // A log of one line (an export cut to one message) is one JSON object: read it as JSON Lines
   // when no document format knows it and a log format does.
   const forcedLog = opts.format !== undefined && parserFor(opts.format)?.jsonl === true;
@@ -242,18 +327,10 @@ function parseDocumentUnbounded(source: SourceDoc, opts: ParseOptions): Result<P
   let parser: FormatParser | undefined;
   if (opts.format) parser = parserFor(opts.format);
   else if (chosen.format) parser = parserFor(chosen.format);
-  if (!parser) {
-    const tried = PARSERS.map((p) => ({ format: p.id, expected: p.expected }));
-    // One value (a JSON document, or a log of one line, tried as a log above) is JSON; only a
-    // log of several records is JSON Lines.
-    const lines = doc.kind === 'jsonl' && doc.lines.length > 1 ? ' Lines' : '';
-    const error: ParseError = {
-      kind: 'shape',
-      message: `This is valid JSON${lines}, but not a transcript format I know. Tried: ${tried.map((t) => t.format).join(', ')}.`,
-      tried,
-    };
-    return { ok: false, error };
-  }
+  // Located in the text only when the value is the text's own (not a container's entry or one
+  // request of a file; `locatePath` also checks the value it finds there).
+  const own = !opened && requestIndex === undefined ? text : undefined;
+  if (!parser) return { ok: false, error: shapeFailure(doc, json, own) };
   const result = parser.parse(doc);
   if (!result.ok) return result;
   const broken = doc.kind === 'jsonl' ? brokenLinesNote(doc.lines, doc.brokenLines) : null;

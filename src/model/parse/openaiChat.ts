@@ -3,21 +3,13 @@
  * `chat.completion` response. Legacy `function_call` / role `function` are read with no id.
  * Source of the shape: openai-node `ChatCompletionMessageParam` (docs/formats.md#openai-chat).
  */
-import type { Block, Message, Result, Role, Transcript, ToolDef, UsageRecord } from '../types.ts';
+import type { Block, Message, Result, Transcript, ToolDef, UsageRecord } from '../types.ts';
 import type { FormatParser } from './registry.ts';
 import { arr, dataUrlStandIn, isObject, readDataUrl } from './util.ts';
 import { parseArguments, shapeError, str } from './util.ts';
 import { bareListTranscript, legacyFunctionCall, notAnObject, withList } from './util.ts';
 import { argumentsText, jsonDocumentOnly, responseTranscript } from './util.ts';
-
-const ROLES: Record<string, Role> = {
-  system: 'system',
-  developer: 'developer',
-  user: 'user',
-  assistant: 'assistant',
-  tool: 'tool',
-  function: 'tool',
-};
+import { CHAT_PARTS, CHAT_ROLES, chatNearMiss } from './openaiChatShape.ts';
 
 function part(p: unknown): Block {
   if (typeof p === 'string') return { type: 'text', text: p };
@@ -70,7 +62,7 @@ export function openaiChatMessage(m: unknown, i: number, listKey: string): Messa
   const path = `${listKey}.${i}`;
   if (!isObject(m)) return notAnObject(m, path, i);
   const rawRole = str(m.role) ?? '';
-  const role = ROLES[rawRole] ?? 'user';
+  const role = CHAT_ROLES[rawRole] ?? 'user';
   const { blocks, stringContent } = contentBlocks(m.content);
   let out: Block[] = blocks;
   // Pushes into the fresh block list, no filter closure or spreads: this runs per message.
@@ -105,8 +97,6 @@ export function openaiChatMessage(m: unknown, i: number, listKey: string): Messa
   return message;
 }
 
-const CHAT_PARTS = new Set(['text', 'image_url', 'refusal', 'input_audio', 'file']);
-
 /**
  * How a message reads as Chat: DEFINITE (a field or role only Chat has), 1 (likely: a system
  * message, an image part), 0 (unsure), FOREIGN (a part type Chat does not have), -1 (clearly
@@ -115,7 +105,7 @@ const CHAT_PARTS = new Set(['text', 'image_url', 'refusal', 'input_audio', 'file
 function messageScore(m: unknown): number {
   if (!isObject(m)) return -1;
   const role = str(m.role);
-  if (!role || !(role in ROLES)) return -1;
+  if (!role || !(role in CHAT_ROLES)) return -1;
   if (
     'tool_calls' in m ||
     'tool_call_id' in m ||
@@ -376,6 +366,7 @@ export const openaiChatParser: FormatParser = {
   expected:
     'an object with `messages` (roles system/developer/user/assistant/tool, `tool_calls`, `tool_call_id`), a bare array of such messages, or a `chat.completion` response',
   sniff,
+  nearMiss: chatNearMiss,
   parse: jsonDocumentOnly(parse, 'OpenAI Chat Completions is a JSON document, not JSON Lines.'),
   write,
 };

@@ -6,6 +6,7 @@
 import { geminiCliParser } from './geminiCli.ts';
 import type { Block, FormatId, Message, ProviderId, Result, Transcript } from '../types.ts';
 import type { SourceDoc } from './json.ts';
+import type { NearMiss } from './nearMiss.ts';
 import type { RequestEntry } from './multi.ts';
 import { anthropicMessagesParser } from './anthropicMessages.ts';
 import { openaiChatParser } from './openaiChat.ts';
@@ -66,6 +67,12 @@ export interface FormatParser {
    * top level and a few items) and must not throw on any input.
    */
   sniff: (value: unknown) => number;
+  /**
+   * For a value no format's sniff takes: how much of it reads as this format and where it first
+   * stops (the message, the key, what was expected), for the parse error (`nearMiss.ts`). Null
+   * when it reads as none of it. Never throws; changes no detection.
+   */
+  nearMiss?: (value: unknown) => NearMiss | null;
   /** Normalise. Never throws: bad items become `other` blocks or warnings. */
   parse: (doc: SourceDoc) => Result<Transcript>;
   /**

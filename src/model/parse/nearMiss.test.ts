@@ -1,0 +1,184 @@
+import { describe, expect, it } from 'vitest';
+import type { ParseError } from '../types.ts';
+import { parseDocument, parseTranscript } from './index.ts';
+import { locatePath } from './nearMiss.ts';
+
+const anthropicBody = (bad: unknown) => ({
+  model: 'claude-sonnet-4-5',
+  max_tokens: 1024,
+  messages: [
+    { role: 'user', content: 'List the files.' },
+    { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'ls', input: {} }] },
+    { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'a b' }] },
+    bad,
+  ],
+});
+
+const chatList = (bad: unknown) => [
+  { role: 'user', content: 'List the files.' },
+  {
+    role: 'assistant',
+    content: null,
+    tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'ls', arguments: '{}' } }],
+  },
+  { role: 'tool', tool_call_id: 'call_1', content: 'a b' },
+  bad,
+];
+
+/** The parse error of a text (the test fails when it parses). */
+function failure(text: string): ParseError {
+  const r = parseTranscript(text);
+  if (r.ok) throw new Error(`parsed as ${r.value.transcript.format}`);
+  return r.error;
+}
+
+/** 1-based line and column of the first `needle` in `text`. */
+function position(text: string, needle: string): { line: number; column: number } {
+  const at = text.indexOf(needle);
+  const before = text.slice(0, at).split('\n');
+  return { line: before.length, column: (before[before.length - 1] as string).length + 1 };
+}
+
+describe('a near miss names the closest format, the message, what was expected and where', () => {
+  it('an Anthropic body whose message 3 has role 123: still refused, with message, line and column', () => {
+    const text = JSON.stringify(anthropicBody({ role: 123, content: 'Done?' }), null, 2);
+    const e = failure(text);
+    expect(e.kind).toBe('shape');
+    expect(e.closest).toMatchObject({
+      format: 'anthropic-messages',
+      label: 'Anthropic Messages',
+      messageIndex: 3,
+      path: ['messages', 3, 'role'],
+    });
+    const at = position(text, '123');
+    expect(e.location).toMatchObject(at);
+    expect(e.location?.lineText.trim()).toBe('"role": 123,');
+    expect(e.message).toContain(
+      `Closest format: Anthropic Messages, which reads 3 of these 4 messages. Message 3 (line ${at.line}, column ${at.column}): role must be a string ('user' | 'assistant'), got 123.`,
+    );
+    // Every format tried is still listed.
+    expect(e.message).toContain('Tried: anthropic-messages, openai-chat');
+    expect(e.tried?.length).toBeGreaterThan(5);
+  });
+
+  it('a Chat message list whose message 3 has role 123: Chat, the closest', () => {
+    const text = JSON.stringify(chatList({ role: 123, content: 'Done?' }));
+    const e = failure(text);
+    expect(e.closest).toMatchObject({ format: 'openai-chat', messageIndex: 3, path: [3, 'role'] });
+    expect(e.message).toContain('Message 3 (line 1, column ');
+    expect(e.closest?.problem).toBe(
+      "role must be a string ('system' | 'developer' | 'user' | 'assistant' | 'tool'), got 123",
+    );
+  });
+
+  it('tool_use / tool_result blocks without ids under a `tool` role: Anthropic, with the role to use', () => {
+    const text = JSON.stringify({
+      messages: [
+        { role: 'user', content: 'List the files.' },
+        { role: 'assistant', content: [{ type: 'tool_use', name: 'ls', input: {} }] },
+        { role: 'tool', content: [{ type: 'tool_result', content: 'a b' }] },
+      ],
+    });
+    const e = failure(text);
+    expect(e.closest).toMatchObject({
+      format: 'anthropic-messages',
+      messageIndex: 2,
+      path: ['messages', 2, 'role'],
+      problem:
+        "role must be one of 'user' | 'assistant', got 'tool' (Anthropic sends tool_result blocks in a user message)",
+    });
+  });
+
+  it('Anthropic blocks given as objects, not arrays: the first such message and what content must be', () => {
+    const e = failure(
+      JSON.stringify({
+        messages: [
+          { role: 'user', content: 'hi' },
+          { role: 'assistant', content: { type: 'tool_use', name: 'ls', input: {} } },
+          { role: 'user', content: { type: 'tool_result', content: 'a b' } },
+        ],
+      }),
+    );
+    expect(e.closest).toMatchObject({
+      format: 'anthropic-messages',
+      messageIndex: 1,
+      path: ['messages', 1, 'content'],
+      problem: 'content must be a string or an array of content blocks, got an object',
+    });
+  });
+
+  it('a part of another API in a Chat list: the part, when Chat is the closest', () => {
+    const e = failure(
+      JSON.stringify([
+        { role: 'system', content: 'Be brief.' },
+        { role: 'tool', content: 'a b' },
+        { role: 'user', content: [{ type: 'input_text', text: 'hi' }] },
+      ]),
+    );
+    expect(e.closest).toMatchObject({
+      format: 'openai-chat',
+      messageIndex: 2,
+      path: [2, 'content', 0, 'type'],
+      problem:
+        "content part 0 has type 'input_text', not a Chat Completions part (text, image_url, …)",
+    });
+  });
+
+  it('without the text (a document already read): the message, no line or column', () => {
+    const r = parseDocument({ kind: 'json', value: anthropicBody({ role: 123, content: 'x' }) });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.error.closest?.messageIndex).toBe(3);
+    expect(r.error.location).toBeUndefined();
+    expect(r.error.message).toContain('Message 3: role must be a string');
+  });
+
+  it('inside a curl command: the message, but no line or column of the command', () => {
+    const body = JSON.stringify(anthropicBody({ role: 123, content: 'x' }));
+    // A URL that names no provider: the body is judged by its shape alone.
+    const e = failure(`curl http://localhost:8080/relay -d '${body}'`);
+    expect(e.closest?.messageIndex).toBe(3);
+    expect(e.location).toBeUndefined();
+  });
+
+  it('JSON of no shape close to a format, or mostly wrong, keeps the plain message', () => {
+    for (const v of [
+      { hello: 'world' },
+      [{ role: 1 }, { role: 2 }, { role: 'user', content: 'x' }],
+    ]) {
+      const r = parseTranscript(JSON.stringify(v));
+      expect(r.ok ? 'parsed' : r.error.closest).toBeUndefined();
+      if (!r.ok)
+        expect(r.error.message).toMatch(/^This is valid JSON, but not a transcript format I know/);
+    }
+  });
+
+  it('changes no detection: the body once fixed parses as before', () => {
+    const fixed = parseTranscript(JSON.stringify(anthropicBody({ role: 'user', content: 'x' })));
+    expect(fixed.ok && fixed.value.transcript.format).toBe('anthropic-messages');
+    const chat = parseTranscript(JSON.stringify(chatList({ role: 'user', content: 'x' })));
+    expect(chat.ok && chat.value.transcript.format).toBe('openai-chat');
+  });
+});
+
+describe('locatePath: where a value starts in JSON text, only when the text is that JSON', () => {
+  const text =
+    '{\n "messages": [{"role": "user", "content": [1, 2]},\n  {"role": 7}, {"content": "x"}]\n}';
+  it('finds a literal past skipped siblings, and an object by its kind', () => {
+    expect(locatePath(text, ['messages', 0, 'role'], 'user')).toMatchObject({
+      line: 2,
+      column: 24,
+    });
+    expect(locatePath(text, ['messages', 1, 'role'], 7)).toMatchObject(position(text, '7'));
+    const third = position(text, '{"content": "x"}');
+    expect(locatePath(text, ['messages', 2], { content: 'x' })).toMatchObject(third);
+    expect(locatePath(`\ufeff${text}`, ['messages', 2], {})).toMatchObject(third);
+  });
+
+  it('finds nothing where the value differs, the path leads nowhere, or the text is not JSON', () => {
+    expect(locatePath(text, ['messages', 0, 'role'], 'assistant')).toBeNull();
+    expect(locatePath(text, ['messages', 2], [])).toBeNull();
+    expect(locatePath(text, ['messages', 5, 'role'], 'user')).toBeNull();
+    expect(locatePath(`curl -d '${text}'`, ['messages', 0, 'role'], 'user')).toBeNull();
+  });
+});

@@ -1,0 +1,143 @@
+/**
+ * Near misses: JSON that no format's sniff takes, though most of it reads as one format's message
+ * list (an Anthropic or Chat body with one message whose `role` is `123`, a `tool` role among
+ * Anthropic blocks). Detection stays as strict as it is; a failed detection asks each format
+ * that can say so (`FormatParser.nearMiss`) how much of the value it reads and where it first
+ * stops, and the parse error names the closest format, the message and what was expected, with
+ * the line and column when the input's text is at hand (`locatePath`).
+ */
+import { visit } from 'jsonc-parser';
+import type { FormatId, SourceLocation } from '../types.ts';
+import { locate } from './json.ts';
+import { isObject } from './util.ts';
+
+/** Where one format stops reading a value, and how much of it it reads before and after. */
+export interface NearMiss {
+  /** How many of the messages this format reads as its own, and of how many. */
+  read: number;
+  total: number;
+  /** True when the value has what only this format has (its blocks, fields or top-level keys). */
+  marked: boolean;
+  /** Keys from the value's root to the first offending value (`['messages', 3, 'role']`). */
+  path: (string | number)[];
+  /** The message it is in (0-based in the list), or null for a top-level field. */
+  message: number | null;
+  /** What was expected and what was found: `role must be a string ('user' | 'assistant'), got 123`. */
+  problem: string;
+}
+
+/** The closest format of a value no format takes (`ParseError.closest`). */
+export interface ClosestFormat extends NearMiss {
+  format: FormatId;
+  label: string;
+}
+
+/** A value in a few words for a message (`123`, `'tool'`, `an object`, `null`), bounded. */
+export function describeValue(v: unknown): string {
+  if (v === null) return 'null';
+  if (v === undefined) return 'nothing';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'object') return 'an object';
+  if (typeof v === 'string') return v.length > 40 ? `'${v.slice(0, 40)}…'` : `'${v}'`;
+  return String(v);
+}
+
+/** A value's message list and its key: a bare array, or an object's `messages`. */
+export function messageList(v: unknown): { list: unknown[]; base: (string | number)[] } | null {
+  if (Array.isArray(v)) return { list: v, base: [] };
+  if (isObject(v) && Array.isArray(v.messages)) return { list: v.messages, base: ['messages'] };
+  return null;
+}
+
+/**
+ * A format's near miss over a message list, from a per-message check.
+ * @param problemOf null for a message the format reads, else the offending key (under the
+ *   message) and what is wrong with it
+ * @param marked whether the value (or its list) has what only this format has
+ * @returns null when every message reads, or fewer than half do and nothing only this format
+ *   has is there (with it, one message that reads is enough)
+ */
+export function listMiss(
+  v: unknown,
+  problemOf: (m: unknown) => { key: (string | number)[]; problem: string } | null,
+  marked: (v: unknown, list: unknown[]) => boolean,
+): NearMiss | null {
+  const found = messageList(v);
+  if (!found || found.list.length === 0) return null;
+  const { list, base } = found;
+  let first: { path: (string | number)[]; message: number; problem: string } | null = null;
+  let read = 0;
+  for (let i = 0; i < list.length; i++) {
+    const p = problemOf(list[i]);
+    if (p === null) read++;
+    else first ??= { path: [...base, i, ...p.key], message: i, problem: p.problem };
+  }
+  if (first === null || read === 0) return null;
+  const mark = marked(v, list);
+  if (read * 2 < list.length && !mark) return null;
+  return { ...first, read, total: list.length, marked: mark };
+}
+
+/** The longest text `locatePath` reads again for a position (a failed load only). */
+const LOCATE_CHARS = 32 << 20;
+
+/** True when `p` is `path` (`prefix`: or leads into it). */
+function onPath(
+  p: readonly (string | number)[],
+  path: readonly (string | number)[],
+  prefix: boolean,
+) {
+  if (prefix ? p.length > path.length : p.length !== path.length) return false;
+  for (let i = 0; i < p.length; i++) if (p[i] !== path[i]) return false;
+  return true;
+}
+
+/**
+ * Where a value at `path` starts in JSON text: its line and column, or null when the text is not
+ * that JSON (a curl command, an SSE dump: the value was unwrapped from it) or is too long. One
+ * scan that visits only what leads to the path (no tree is built).
+ * @param value the value expected there: a literal must be equal, an object or array of its kind
+ */
+export function locatePath(
+  text: string,
+  path: readonly (string | number)[],
+  value: unknown,
+): SourceLocation | null {
+  if (text.length > LOCATE_CHARS) return null;
+  // A byte order mark is not part of the JSON (`readSource` drops it), nor a column an editor shows.
+  const json = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  let at = -1;
+  let failed = false;
+  const open =
+    (kind: 'object' | 'array') =>
+    (offset: number, _l: number, _sl: number, _sc: number, where: () => (string | number)[]) => {
+      const p = where();
+      if (at < 0 && onPath(p, path, false))
+        at =
+          kind === (Array.isArray(value) ? 'array' : 'object') && isObjectLike(value) ? offset : -2;
+      return at === -1 && onPath(p, path, true);
+    };
+  visit(
+    json,
+    {
+      onObjectBegin: open('object'),
+      onArrayBegin: open('array'),
+      // Given, though empty: jsonc-parser resumes the callbacks after a skipped object or array
+      // only through its end callback.
+      onObjectEnd: () => undefined,
+      onArrayEnd: () => undefined,
+      onLiteralValue: (v: unknown, offset, _l, _sl, _sc, where) => {
+        if (at === -1 && onPath(where(), path, false)) at = v === value ? offset : -2;
+      },
+      onError: () => {
+        failed = true;
+      },
+    },
+    { disallowComments: true },
+  );
+  return failed || at < 0 ? null : locate(json, at);
+}
+
+function isObjectLike(v: unknown): boolean {
+  return typeof v === 'object' && v !== null;
+}
