@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { ParseError } from '../model/types.ts';
 import type { Source } from './store.ts';
 import { createTabMemory, needsKeeping, type KeptStorage } from './tabMemory.ts';
 
@@ -53,6 +54,23 @@ describe('tab memory', () => {
     const b = createTabMemory(storage);
     expect(b.recall('k1')).toEqual({ kind: 'kept', source });
     expect(b.recall('other')).toEqual({ kind: 'none' });
+  });
+
+  it('input that failed to parse is kept with its error, over a reload too (a damaged one without)', () => {
+    const storage = fakeStorage();
+    const a = createTabMemory(storage);
+    const bad = paste('{"messages": [');
+    const error: ParseError = { kind: 'json', message: 'Unexpected end of JSON input' };
+    a.keep('r1', bad, error);
+    expect(a.recall('r1')).toEqual({ kind: 'kept', source: bad, error });
+    a.flush();
+    expect(createTabMemory(storage).recall('r1')).toEqual({ kind: 'kept', source: bad, error });
+    // The same text kept again without its error (it parsed after all) loses the error.
+    a.keep('r1', bad);
+    a.flush();
+    expect(createTabMemory(storage).recall('r1')).toEqual({ kind: 'kept', source: bad });
+    storage.setItem('transcript-inspector.kept.r2', JSON.stringify({ ...bad, error: { kind: 3 } }));
+    expect(createTabMemory(storage).recall('r2')).toEqual({ kind: 'kept', source: bad });
   });
 
   it('a paste too large for a reload is held for Back/Forward, recorded as lost, and warned of', () => {

@@ -10,6 +10,7 @@
  *   closes. A text too large to keep is recorded as lost (name and size only), so the page can
  *   warn before leaving and say what is missing after a reload.
  */
+import type { ParseError } from '../model/types.ts';
 import type { Source } from './store.ts';
 
 /**
@@ -33,27 +34,41 @@ const PREFIX = 'transcript-inspector.kept.';
 /** The session storage key of the list of kept keys, oldest first. */
 const INDEX = `${PREFIX}index`;
 
+/** What the memory holds for a key: a source, and its error when it failed to parse. */
+interface Held {
+  source: Source;
+  error?: ParseError;
+}
+
+/** True for a value shaped like a `ParseError` (as read back from session storage). */
+function isParseError(v: unknown): v is ParseError {
+  if (v === null || typeof v !== 'object') return false;
+  const e = v as Record<string, unknown>;
+  return typeof e.kind === 'string' && typeof e.message === 'string';
+}
+
 /** The part of `Storage` used here (tests pass a fake). */
 export type KeptStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 
-/** What `recall` finds under a key. */
+/** What `recall` finds under a key (`error`: kept with it, for input that failed to parse). */
 export type Recalled =
-  | { kind: 'kept'; source: Source }
+  | { kind: 'kept'; source: Source; error?: ParseError }
   /** Too large to keep over a reload: what it was. */
   | { kind: 'lost'; name: string; origin: Source['origin']; chars: number }
   | { kind: 'none' };
 
 /** A history entry's transcript, as stored: the text, or a note that it was too large. */
 type Stored =
-  | { name: string; origin: Source['origin']; text: string }
+  | { name: string; origin: Source['origin']; text: string; error?: ParseError }
   | { name: string; origin: Source['origin']; chars: number; lost: true };
 
 export interface TabMemory {
   /**
-   * Keep `source` as the transcript of the history entry `key` (replacing what it had). Written
-   * to session storage on `flush`.
+   * Keep `source` as the transcript of the history entry `key` (replacing what it had); with
+   * `error`, input that failed to parse, kept with its error. Written to session storage on
+   * `flush`.
    */
-  keep(key: string, source: Source): void;
+  keep(key: string, source: Source, error?: ParseError): void;
   /** The transcript of the entry `key`: from memory, else from session storage (a reload). */
   recall(key: string): Recalled;
   /** Write what `keep` was given to session storage now (the debounced URL write, leaving). */
@@ -93,50 +108,52 @@ export function createTabMemory(
   const maxChars = limits.maxChars ?? MAX_KEPT_CHARS;
   const maxTotal = limits.maxTotalChars ?? MAX_KEPT_TOTAL_CHARS;
   const maxMemory = limits.maxMemoryChars ?? MAX_MEMORY_CHARS;
-  /** Sources by key, oldest first (a Map keeps insertion order). */
-  const memory = new Map<string, Source>();
-  const pending = new Map<string, Source>();
+  /** Sources (and errors) by key, oldest first (a Map keeps insertion order). */
+  const memory = new Map<string, Held>();
+  const pending = new Map<string, Held>();
   /** Keys whose paste is not in session storage (too large or refused). */
   const unsaved = new Set<string>();
 
   const trimMemory = () => {
     let total = 0;
-    for (const s of memory.values()) total += s.text.length;
-    for (const [k, s] of memory) {
+    for (const h of memory.values()) total += h.source.text.length;
+    for (const [k, h] of memory) {
       if (total <= maxMemory || memory.size <= 1) break;
       memory.delete(k);
-      total -= s.text.length;
+      total -= h.source.text.length;
     }
   };
 
   const flush = () => {
-    for (const [key, source] of pending) {
-      const saved = storage !== null && save(storage, key, source, maxChars, maxTotal);
-      if (saved || source.origin !== 'paste') unsaved.delete(key);
+    for (const [key, held] of pending) {
+      const saved = storage !== null && save(storage, key, held, maxChars, maxTotal);
+      if (saved || held.source.origin !== 'paste') unsaved.delete(key);
       else unsaved.add(key);
     }
     pending.clear();
   };
 
   return {
-    keep(key, source) {
-      const same = memory.get(key) === source;
+    keep(key, source, error) {
+      const was = memory.get(key);
+      const held: Held = error ? { source, error } : { source };
       memory.delete(key);
-      memory.set(key, source);
+      memory.set(key, held);
       trimMemory();
       // The same source again (an entry applied twice, a reload's boot): already on its way.
-      if (!same) pending.set(key, source);
+      if (was?.source !== source || was.error !== error) pending.set(key, held);
     },
     recall(key) {
       const held = memory.get(key);
-      if (held) return { kind: 'kept', source: held };
+      if (held) return { kind: 'kept', ...held };
       const stored = storage ? readStored(storage, key) : null;
       if (!stored) return { kind: 'none' };
       if ('lost' in stored)
         return { kind: 'lost', name: stored.name, origin: stored.origin, chars: stored.chars };
       const source: Source = { text: stored.text, name: stored.name, origin: stored.origin };
-      memory.set(key, source);
-      return { kind: 'kept', source };
+      const kept: Held = stored.error ? { source, error: stored.error } : { source };
+      memory.set(key, kept);
+      return { kind: 'kept', ...kept };
     },
     flush,
     survivesReload(key) {
@@ -169,6 +186,8 @@ function readStored(storage: KeptStorage, key: string): Stored | null {
     if (!v || typeof v !== 'object' || typeof v.name !== 'string') return null;
     if (v.origin !== 'paste' && v.origin !== 'file') return null;
     if ('lost' in v ? typeof v.chars !== 'number' : typeof v.text !== 'string') return null;
+    if (!('lost' in v) && 'error' in v && !isParseError(v.error))
+      return { name: v.name, origin: v.origin, text: v.text };
     return v;
   } catch {
     return null;
@@ -185,7 +204,7 @@ function readStored(storage: KeptStorage, key: string): Stored | null {
 function save(
   storage: KeptStorage,
   key: string,
-  source: Source,
+  { source, error }: Held,
   maxChars: number,
   maxTotal: number,
 ): boolean {
@@ -208,7 +227,12 @@ function save(
     dropOldest(storage, others, maxTotal - source.text.length);
     for (;;) {
       try {
-        write({ name: source.name, origin: source.origin, text: source.text });
+        write({
+          name: source.name,
+          origin: source.origin,
+          text: source.text,
+          ...(error && { error }),
+        });
         break;
       } catch {
         // Storage is full (other tabs of the page, other keys): make room, oldest first.

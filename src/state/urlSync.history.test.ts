@@ -6,6 +6,7 @@
  * on the same entry and the same session storage.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ParseError } from '../model/types.ts';
 import { VIEW_ONLY_NOTICE_KEY } from './permalink/storeLink.ts';
 import { createAppStore, type Source } from './store.ts';
 import { createTabMemory, type KeptStorage } from './tabMemory.ts';
@@ -258,5 +259,77 @@ describe('history entries keep their own transcript', () => {
     expect(reloaded.store.getState().source).toEqual(pasted);
     expect(reloaded.store.getState().budget).toBe(321);
     reloaded.stop();
+  });
+});
+
+describe('input that failed to parse: the address follows what is shown, the entry keeps both', () => {
+  const error: ParseError = { kind: 'json', message: 'Unexpected token' };
+  const invoice: Source = {
+    text: '[{"role":"user","content":"invoice"}]',
+    name: 'invoice.json',
+    origin: 'sample',
+    sampleId: 'invoice',
+  };
+
+  it('a small file that fails: the address names the transcript shown; a reload shows it with the box', () => {
+    vi.useFakeTimers();
+    const tab = fakeTab('#v=1&src=invoice');
+    const first = openPage(tab);
+    first.store.getState().openSource(invoice);
+    const failed: Source = { text: 'null', name: 'null.json', origin: 'file' };
+    first.store.getState().openSource(failed);
+    // What the page does once the engine says the file does not parse (useShownSource).
+    first.store.getState().rejectSource({ source: failed, error }, invoice);
+    vi.advanceTimersByTime(250);
+    expect(tab.hash()).toBe('#v=1&src=invoice');
+    expect(tab.leave()).toBe(false);
+    first.stop();
+
+    const second = openPage(tab);
+    expect(second.store.getState().source).toMatchObject({ origin: 'sample', sampleId: 'invoice' });
+    expect(second.store.getState().rejected).toEqual({ source: failed, error });
+    // The sample's text arrives (the page opens it): the box still holds the failed file.
+    second.store.getState().openSource(invoice);
+    expect(second.store.getState().rejected).toEqual({ source: failed, error });
+    expect(tab.hash()).toBe('#v=1&src=invoice');
+    second.stop();
+  });
+
+  it('Back to the entry of a failed paste shows its text over the transcript then shown, not a later one', () => {
+    vi.useFakeTimers();
+    const tab = fakeTab('#v=1&src=invoice');
+    const first = openPage(tab);
+    const { store } = first;
+    store.getState().openSource(invoice);
+    store.getState().openSource(pasted);
+    const bad: Source = { text: '{"messages": [', name: '', origin: 'paste' };
+    store.getState().openSource(bad);
+    store.getState().rejectSource({ source: bad, error }, pasted);
+    vi.advanceTimersByTime(250);
+    const later: Source = {
+      text: '[{"role":"user","content":"later"}]',
+      name: '',
+      origin: 'paste',
+    };
+    store.getState().openSource(later);
+    vi.advanceTimersByTime(250);
+    expect(tab.where()).toEqual({ entries: 4, at: 3 });
+
+    tab.back();
+    expect(store.getState().source).toBe(pasted);
+    expect(store.getState().rejected).toEqual({ source: bad, error });
+    tab.back();
+    expect(store.getState().source).toBe(pasted);
+    expect(store.getState().rejected).toBeNull();
+    tab.forward();
+    expect(store.getState().rejected).toEqual({ source: bad, error });
+    expect(tab.leave()).toBe(false);
+    first.stop();
+
+    // A reload of that entry shows it the same way.
+    const second = openPage(tab);
+    expect(second.store.getState().source).toEqual(pasted);
+    expect(second.store.getState().rejected).toEqual({ source: bad, error });
+    second.stop();
   });
 });

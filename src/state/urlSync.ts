@@ -24,7 +24,7 @@ import type { StoreApi } from 'zustand';
 import { encodePermalink, type PermalinkNotice } from '../model/permalink/codec.ts';
 import { applyLink, restorePending } from './permalink/applyLink.ts';
 import { isAwaitingTranscript, permalinkFromStore, withViewExtras } from './permalink/storeLink.ts';
-import type { AppStore, Source } from './store.ts';
+import type { AppState, AppStore, Rejected, Source } from './store.ts';
 import { needsKeeping, tabMemory, type Recalled, type TabMemory } from './tabMemory.ts';
 
 /** Debounce of URL writes, in ms: long enough to coalesce a slider drag, short enough to feel live. */
@@ -42,25 +42,30 @@ export function pageUrlWithoutHash(): string {
   return location.href.split('#')[0] ?? location.href;
 }
 
-/** The key of `history.state` that names the entry's kept transcript. */
+/**
+ * The keys of `history.state` that name what the tab keeps for the entry: its transcript, and the
+ * input that failed to parse there (`AppState.rejected`: the text box's text and its error).
+ */
 const ENTRY_KEY = 'transcript';
+const REJECTED_KEY = 'rejected';
+type EntryKeyName = typeof ENTRY_KEY | typeof REJECTED_KEY;
 
-/** The kept-transcript key of the current history entry, or null. */
-function entryKey(): string | null {
+/** A kept-item key of the current history entry (its transcript by default), or null. */
+function entryKey(name: EntryKeyName = ENTRY_KEY): string | null {
   const state: unknown = history.state;
   if (state === null || typeof state !== 'object') return null;
-  const key = (state as Record<string, unknown>)[ENTRY_KEY];
+  const key = (state as Record<string, unknown>)[name];
   return typeof key === 'string' ? key : null;
 }
 
-/** Name (or, with null, stop naming) the current entry's kept transcript; the URL stays. */
-function setEntryKey(key: string | null): void {
+/** Name (or, with null, stop naming) a kept item of the current entry; the URL stays. */
+function setEntryKey(key: string | null, name: EntryKeyName = ENTRY_KEY): void {
   const state: Record<string, unknown> =
     history.state !== null && typeof history.state === 'object'
       ? { ...(history.state as Record<string, unknown>) }
       : {};
-  if (key === null) delete state[ENTRY_KEY];
-  else state[ENTRY_KEY] = key;
+  if (key === null) delete state[name];
+  else state[name] = key;
   // The URL argument is the address as it is (left out when it has no fragment: same address).
   if (location.hash.length > 1) history.replaceState(state, '', location.hash);
   else history.replaceState(state, '');
@@ -94,6 +99,37 @@ function keepShown(memory: TabMemory, source: Source): string | null {
   return k;
 }
 
+/**
+ * Keep the input that failed to parse in the current entry (`AppState.rejected`), so that Back,
+ * Forward and a reload show the entry as it was: that text in the box with its error, over the
+ * transcript then shown.
+ * @returns the entry's key for it afterwards (null when it has none)
+ */
+function keepRejected(memory: TabMemory, rejected: Rejected | null): string | null {
+  const key = entryKey(REJECTED_KEY);
+  if (rejected === null) {
+    if (key !== null) setEntryKey(null, REJECTED_KEY);
+    return null;
+  }
+  const k = key ?? newKey();
+  memory.keep(k, rejected.source, rejected.error);
+  if (k !== key) setEntryKey(k, REJECTED_KEY);
+  return k;
+}
+
+/**
+ * Keep what the current entry shows (`keepShown`, `keepRejected`).
+ * @returns the entry's keys afterwards, as one string (to tell entries of the same fragment apart)
+ */
+function keepEntry(memory: TabMemory, s: Pick<AppState, 'source' | 'rejected'>): string {
+  return `${keepShown(memory, s.source) ?? ''} ${keepRejected(memory, s.rejected) ?? ''}`;
+}
+
+/** The current entry's keys, as `keepEntry` returns them. */
+function entryKeys(): string {
+  return `${entryKey() ?? ''} ${entryKey(REJECTED_KEY) ?? ''}`;
+}
+
 /** True when a source has a transcript on screen to go back to (not a sample or link still loading). */
 function shows(source: Source): boolean {
   return source.text !== '' || source.file !== undefined;
@@ -103,6 +139,13 @@ function shows(source: Source): boolean {
 function recallEntry(memory: TabMemory): Recalled | null {
   const key = entryKey();
   return key === null ? null : memory.recall(key);
+}
+
+/** The input that failed to parse at the current entry, or null (none, or not kept over a reload). */
+function recallRejected(memory: TabMemory): Rejected | null {
+  const key = entryKey(REJECTED_KEY);
+  const r = key === null ? null : memory.recall(key);
+  return r?.kind === 'kept' && r.error ? { source: r.source, error: r.error } : null;
 }
 
 /**
@@ -116,8 +159,9 @@ export function bootFromUrl(
   memory: TabMemory = tabMemory,
 ): PermalinkNotice[] {
   const recalled = recallEntry(memory);
-  if (location.hash.length <= 1 && recalled === null) return [];
-  return applyLink(store, location.hash, recalled);
+  const rejected = recallRejected(memory);
+  if (location.hash.length <= 1 && recalled === null && rejected === null) return [];
+  return applyLink(store, location.hash, recalled, rejected);
 }
 
 /** True when only fields outside the link changed (hover, find, filters: no URL write). */
@@ -171,16 +215,17 @@ export function startUrlSync(
     if (push) history.pushState(null, '', `#${fragment}`);
     else history.replaceState(history.state, '', `#${fragment}`);
   };
-  /** The kept-transcript key of the entry the store shows (`lastWritten` is its fragment). */
-  let lastKey = keepShown(memory, store.getState().source);
+  /** The kept-item keys of the entry the store shows (`lastWritten` is its fragment). */
+  let lastKeys = keepEntry(memory, store.getState());
   const unsubscribe = store.subscribe((s, prev) => {
     if (s.source !== prev.source) {
       // A document opened over one shown: an entry of its own, so Back returns to the last one
       // (which keeps its key, fragment and kept transcript; view tweaks not yet written stay so).
       if (s.entrySeq !== prev.entrySeq && shows(prev.source)) write(true);
       restorePending(store, s);
-      lastKey = keepShown(memory, store.getState().source);
     }
+    if (s.source !== prev.source || s.rejected !== prev.rejected)
+      lastKeys = keepEntry(memory, store.getState());
     if (sameLinkFields(s, prev)) return;
     const now = Date.now();
     pendingSince ??= now;
@@ -196,19 +241,19 @@ export function startUrlSync(
   // both. Each entry is applied once.
   const onNavigate = () => {
     const fragment = location.hash.replace(/^#/, '');
-    if (fragment === lastWritten && entryKey() === lastKey) return;
+    if (fragment === lastWritten && entryKeys() === lastKeys) return;
     lastWritten = fragment;
-    applyLink(store, fragment, recallEntry(memory));
+    applyLink(store, fragment, recallEntry(memory), recallRejected(memory));
     // A link without a transcript kept the one shown: this entry keeps it too (for a reload).
-    lastKey = keepShown(memory, store.getState().source);
+    lastKeys = keepEntry(memory, store.getState());
   };
   const onBeforeUnload = (e: BeforeUnloadEvent) => {
     // Leaving (a reload, another page): the kept transcript must be in session storage. The
     // address is not written here: Chromium reloads the entry as it was before a `replaceState`
     // made during `beforeunload` (the history state and fragment were both lost in a trial).
     memory.flush();
-    const key = entryKey();
-    if (key === null || memory.survivesReload(key)) return;
+    const keys = [entryKey(), entryKey(REJECTED_KEY)];
+    if (keys.every((key) => key === null || memory.survivesReload(key))) return;
     e.preventDefault();
     e.returnValue = true; // Chromium before 119, Safari
   };

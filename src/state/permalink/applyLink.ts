@@ -30,7 +30,7 @@ import {
   viewOnlyNotice,
 } from './storeLink.ts';
 import type { Recalled } from '../tabMemory.ts';
-import type { AppState, AppStore, Source } from '../store.ts';
+import type { AppState, AppStore, Rejected, Source } from '../store.ts';
 
 /** A view waiting for its transcript (loading a source resets selection, anchor and faults). */
 interface PendingView {
@@ -40,10 +40,14 @@ interface PendingView {
 }
 
 /**
- * Selection and anchor of a sample link, waiting for the sample's text: loading a source resets
- * them (`setSource`), so they are put back once the named sample has arrived.
+ * Selection and anchor of a sample link (and the input that failed to parse at its history
+ * entry), waiting for the sample's text: loading a source resets them (`setSource`), so they are
+ * put back once the named sample has arrived.
  */
-const pendingView = new WeakMap<StoreApi<AppStore>, PendingView & { sampleId: string }>();
+const pendingView = new WeakMap<
+  StoreApi<AppStore>,
+  PendingView & { sampleId: string; rejected: Rejected | null }
+>();
 
 /**
  * Selection, anchor and faults of a view-only link, waiting for the file it names: opening a file
@@ -68,8 +72,6 @@ interface Decoded {
 function decode(fragment: string): Decoded {
   const { state, notices } = decodePermalink(fragment);
   const patch = storePatchFromPermalink(state);
-  // Another entry (or link) shows its own input: the text box no longer holds a rejected one.
-  patch.rejected = null;
   patch.lesson = lessonFromFragment(fragment);
   patch.simulator = simulatorFromFragment(fragment);
   // A lesson step this page does not have is said, not replaced by another step (issue 15).
@@ -153,15 +155,19 @@ function applyViewOnly(store: StoreApi<AppStore>, d: Decoded, refused: boolean):
  * Apply a link to the store and show its notices.
  * @param fragment the address's fragment (with or without `#`)
  * @param recalled the transcript this tab kept for the history entry (`tabMemory`), or null
+ * @param rejected the input that failed to parse at the history entry (back in the text box,
+ *   over the entry's transcript), or null (a link opened: the box holds its transcript)
  * @returns the notices (also put in `noticeStore`)
  */
 export function applyLink(
   store: StoreApi<AppStore>,
   fragment: string,
   recalled: Recalled | null = null,
+  rejected: Rejected | null = null,
 ): PermalinkNotice[] {
   const d = decode(fragment);
   const { state, patch, notices } = d;
+  patch.rejected = rejected;
   if (state.source.kind === 'none' && recalled && recalled.kind !== 'none')
     return applyKept(store, d, recalled);
   const cur = store.getState().source;
@@ -198,7 +204,7 @@ export function applyLink(
     (state.source.kind === 'inline' && cur.text === state.source.text);
   if (same) delete patch.source;
   else if (state.source.kind === 'sample')
-    pendingView.set(store, { sampleId: state.source.id, ...viewOf(state) });
+    pendingView.set(store, { sampleId: state.source.id, ...viewOf(state), rejected });
   store.setState(patch);
   // Say what the reader is looking at: placeholders could otherwise pass for a broken transcript.
   if (state.source.kind === 'inline' && state.source.redacted)
@@ -213,7 +219,8 @@ export function applyLink(
 
 /**
  * Put back a link's selection, anchor and faults once its transcript has loaded: a sample link's
- * when the sample arrives, a view-only link's when the file it names is opened.
+ * (and its entry's rejected input) when the sample arrives, a view-only link's when the file it
+ * names is opened.
  */
 export function restorePending(store: StoreApi<AppStore>, s: AppState): void {
   const f = pendingFileView.get(store);
@@ -228,5 +235,10 @@ export function restorePending(store: StoreApi<AppStore>, s: AppState): void {
   if (!p || s.source.text === '') return;
   pendingView.delete(store);
   if (s.source.origin === 'sample' && s.source.sampleId === p.sampleId)
-    store.setState({ selection: p.selection, anchor: p.anchor, faults: p.faults });
+    store.setState({
+      selection: p.selection,
+      anchor: p.anchor,
+      faults: p.faults,
+      rejected: p.rejected,
+    });
 }
