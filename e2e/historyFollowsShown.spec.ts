@@ -2,7 +2,8 @@
  * The address and the tab's history follow what is shown (found by a reviewer): a small file
  * that fails to parse is not named by the address, nor shown instead of the transcript after a
  * reload; its text stays in the box. Back to the entry of a failed paste shows that entry's own
- * transcript under its error, not a later entry's.
+ * transcript under its error, not a later entry's. An edit of the text is an entry of its own,
+ * one per edit session, so Back returns to the transcript before it.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { generate } from '../scripts/gen.ts';
@@ -91,4 +92,36 @@ test('Back to the entry of a failed paste shows its text and error over the tran
   await page.goForward();
   await expect(page.getByTestId('count-messages')).toHaveText(other, SLOW);
   await expect(page.getByTestId('parse-error')).toHaveCount(0);
+});
+
+test('an edit of the text is an entry of its own (one per edit session): Back shows the transcript before it', async ({
+  page,
+}) => {
+  // Opened from another page, so that a Back too many would leave the app.
+  await page.goto('about:blank');
+  await openDefault(page);
+  await expect(page).toHaveURL(/src=invoice/);
+  const before = await page.evaluate(() => history.length);
+  await page.getByRole('button', { name: 'Edit text' }).click();
+  const box = page.getByTestId('source-text');
+  await box.fill(OTHER);
+  await expect(page.getByTestId('count-messages')).not.toHaveText(INVOICE_MESSAGES, SLOW);
+  const edited = (await page.getByTestId('count-messages').textContent()) ?? '';
+  // More keystrokes of the same edit session: no entry each.
+  await box.press('End');
+  await box.pressSequentially('  \n');
+  // Also through text that does not parse on the way (it goes back to the box, not to history).
+  await box.pressSequentially('x');
+  await expect(page.getByTestId('parse-error')).toBeVisible();
+  await box.press('Backspace');
+  await expect(page.getByTestId('parse-error')).toHaveCount(0);
+  await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true', SLOW);
+  expect(await page.evaluate(() => history.length)).toBe(before + 1);
+
+  await page.goBack();
+  await expect(page.getByTestId('count-messages')).toHaveText(INVOICE_MESSAGES, SLOW);
+  await expect(page).toHaveURL(/src=invoice/);
+  await page.goForward();
+  await expect(page.getByTestId('count-messages')).toHaveText(edited, SLOW);
+  await expect(box).toHaveValue(`${OTHER}  \n`);
 });

@@ -81,8 +81,9 @@ export interface AppState {
   simulator: boolean | null;
   /**
    * How many documents the user opened (`openSource`: a paste, a drop, a file, a sample from the
-   * menu). Each opening over a transcript shown is a history entry of its own (urlSync.ts), so
-   * Back returns to the one before; edits of the text and reverts (`setSource`) are not.
+   * menu) and edit sessions of the text box began (`editSource`). Each one over a transcript
+   * shown is a history entry of its own (urlSync.ts), so Back returns to the one before; the
+   * further keystrokes of an edit session, and reverts (`setSource`), are not.
    */
   entrySeq: number;
 }
@@ -92,6 +93,11 @@ export interface AppActions {
   setSource: (source: Source) => void;
   /** Open a document (a paste, a drop, a file, a sample from the menu): `setSource`, counted in `entrySeq`. */
   openSource: (source: Source) => void;
+  /**
+   * Edit the text (the text box): `setSource`, and when `newEntry` (the first change of an edit
+   * session) counted in `entrySeq`, so that Back returns to the transcript before the edit.
+   */
+  editSource: (source: Source, newEntry: boolean) => void;
   /**
    * Input that failed to parse goes back to the box (`rejected`), and the source to the
    * transcript still on screen (`back`). Not counted in `entrySeq`: the entry stays.
@@ -173,6 +179,8 @@ export function createAppStore(initial?: Partial<AppState>): StoreApi<AppStore> 
     // A new source invalidates what pointed into the old one (selection, scroll anchor).
     setSource: (source) => set(withSource(source)),
     openSource: (source) => set((s) => ({ ...withSource(source), entrySeq: s.entrySeq + 1 })),
+    editSource: (source, newEntry) =>
+      set((s) => ({ ...withSource(source), entrySeq: s.entrySeq + (newEntry ? 1 : 0) })),
     rejectSource: (rejected, back) => set({ source: back, rejected }),
     setFormatOverride: (formatOverride) =>
       set({ formatOverride, selection: null, faults: [], repairView: false }),

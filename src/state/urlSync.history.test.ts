@@ -333,3 +333,40 @@ describe('input that failed to parse: the address follows what is shown, the ent
     second.stop();
   });
 });
+
+describe('an edit of the text is an entry of its own, one per edit session (reviewer finding)', () => {
+  it('Back returns to the transcript before the edit; the keystrokes of one session are one entry', () => {
+    vi.useFakeTimers();
+    const tab = fakeTab('#v=1&src=invoice');
+    const { store, stop } = openPage(tab);
+    store
+      .getState()
+      .openSource({ text: '[]', name: 'invoice.json', origin: 'sample', sampleId: 'invoice' });
+    store.getState().openSource(pasted);
+    store.getState().select({ kind: 'message', index: 0 });
+    vi.advanceTimersByTime(250);
+    expect(tab.where()).toEqual({ entries: 2, at: 1 });
+    const typed = (text: string): Source => ({ text, name: '', origin: 'paste' });
+    // The first change of an edit session (the text box says so), then more keystrokes.
+    store.getState().editSource(typed(`${pasted.text} `), true);
+    vi.advanceTimersByTime(300);
+    store.getState().editSource(typed(`${pasted.text}  `), false);
+    const last = typed(`${pasted.text}   `);
+    store.getState().editSource(last, false);
+    vi.advanceTimersByTime(250);
+    expect(tab.where()).toEqual({ entries: 3, at: 2 });
+
+    tab.back();
+    expect(store.getState().source).toBe(pasted);
+    expect(store.getState().selection).toEqual({ kind: 'message', index: 0 });
+    tab.forward();
+    expect(store.getState().source).toBe(last);
+    // Another session: another entry.
+    store.getState().editSource(typed('[]'), true);
+    vi.advanceTimersByTime(250);
+    expect(tab.where()).toEqual({ entries: 4, at: 3 });
+    tab.back();
+    expect(store.getState().source).toBe(last);
+    stop();
+  });
+});

@@ -37,8 +37,8 @@ export function InputArea(p: InputAreaProps) {
   const { shown } = p;
   const lesson = useAppStore((s) => s.lesson);
   // Input that failed to parse stays in the box to be fixed there (the source is the one shown).
-  const text = useAppStore((s) => s.rejected?.source.text ?? s.source.text);
-  const setSource = useAppStore((s) => s.setSource);
+  const boxSource = useAppStore((s) => s.rejected?.source ?? s.source);
+  const editSource = useAppStore((s) => s.editSource);
   return (
     <section className="input-area" aria-label="Your transcript">
       {shown?.origin === 'sample' && lesson === null && (
@@ -64,7 +64,7 @@ export function InputArea(p: InputAreaProps) {
         </div>
       )}
       {p.showText && (
-        <SourceTextBox text={text} setSource={setSource} setFileError={p.setFileError} />
+        <SourceTextBox source={boxSource} editSource={editSource} setFileError={p.setFileError} />
       )}
     </section>
   );
