@@ -124,7 +124,8 @@ describe('each document opened is an entry of its own (newcomer finding)', () =>
       origin: 'paste',
     };
     store.getState().openSource(second);
-    // Typing in the text box edits the document shown: no entry per keystroke.
+    // A change of the text that begins no entry (setSource; the text box's keystrokes after the
+    // first of an edit session are the same, see the edit-session test below): no entry.
     const edited: Source = { ...second, text: second.text.replace('more', 'more!') };
     store.getState().setSource(edited);
     store.getState().setBudget(900);
