@@ -107,6 +107,35 @@ describe('reading files under the limit', () => {
     expect(readInput(gz).name).toBe(plain);
   });
 
+  it('a .gz that is not gzip data: read as text, and a failure says so first', async () => {
+    const run = async (file: string) => {
+      let err = '';
+      const code = await runCli(['check', file], {
+        read: (f) => readInput(f),
+        out: () => {},
+        err: (s) => (err += s),
+      });
+      return { code, err };
+    };
+    // A body the browser unpacked already, still named .gz: it is the transcript.
+    const body = join(dir, 'unpacked.json.gz');
+    writeFileSync(body, OK);
+    expect(readInput(body)).toMatchObject({ text: OK, name: join(dir, 'unpacked.json') });
+    expect((await run(body)).err).toBe('');
+    // A saved error page: the name is the first thing wrong, not a JSON error at 1:1.
+    const page = join(dir, 'page.json.gz');
+    writeFileSync(page, '<!DOCTYPE html><p>Not found</p>');
+    const r = await run(page);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(
+      /^error: \S+page\.json\.gz is named \.gz but is not gzip data \(gzip starts with the bytes 1f 8b; this one starts with 3c 21 44 4f “<!DO”\): it was read as plain text\. /,
+    );
+    // Another archive is refused as that.
+    const zip = join(dir, 'log.jsonl.gz');
+    writeFileSync(zip, new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0x14, 0, 0, 0]));
+    expect(() => readInput(zip)).toThrow(/: a zip archive\)\. Unpack it/);
+  });
+
   it('a .gz bomb on disk: refused quickly, through the command', async () => {
     const bomb = join(dir, 'bomb.json.gz');
     const member = gzipSync(new Uint8Array(1 << 20).fill(32), { level: 9 });

@@ -11,7 +11,7 @@ export interface CliIO {
    * FILE's text (`-`: stdin). @throws Error with a message for the user when it cannot be read
    * or is refused (binary, over the limit: main.ts `readInput`)
    */
-  read: (file: string) => { text: string; name: string };
+  read: (file: string) => { text: string; name: string; readNote?: string };
   out: (s: string) => void;
   err: (s: string) => void;
   /**
@@ -111,7 +111,7 @@ function loadInput(
   format: FormatId | undefined,
   requestIndex?: number,
 ): ParsedTranscript | null {
-  let input: { text: string; name: string };
+  let input: { text: string; name: string; readNote?: string };
   io.doing = `reading ${inputLabel(file)}`;
   try {
     const fragment = linkFragment(file);
@@ -131,7 +131,10 @@ function loadInput(
     name: input.name,
   });
   if (!parsed.ok) {
-    const e = parsed.error;
+    // A .gz that is not gzip data was read as plain text: that is said first (`notGzip`).
+    const e = input.readNote
+      ? { ...parsed.error, message: `${input.readNote} ${parsed.error.message}` }
+      : parsed.error;
     io.err(`error: ${e.message}\n`);
     const loc = e.location;
     io.failure = {

@@ -6,7 +6,7 @@
  * A refused file thus costs at most about twice the limit in memory.
  */
 import { closeSync, openSync, readSync, fstatSync } from 'node:fs';
-import { decodeBytes, isGzip, tooLargeMessage } from '../model/parse/bytes.ts';
+import { decodeBytes, isGzip, notGzip, tooLargeMessage } from '../model/parse/bytes.ts';
 import { formatBytes, MAX_UNPACKED_BYTES } from '../model/limits.ts';
 
 /** Bytes per read from a file descriptor. */
@@ -60,12 +60,17 @@ function readWhole(fd: number, size: number, max: number): Buffer {
 }
 
 /**
- * FILE's text (`-` reads stdin) and its name for format hints (`.gz` dropped).
+ * FILE's text (`-` reads stdin) and its name for format hints (`.gz` dropped); a FILE named .gz
+ * that is not gzip data is read as plain text, and `readNote` says so (`notGzip`).
  * @param max the most bytes of text accepted (tests pass a small one)
  * @throws Error whose message says why the input is refused (over the limit with both sizes and
- *   the limit, not UTF-8, binary, a corrupt .gz) or cannot be read (the system's message)
+ *   the limit, not UTF-8, binary, a corrupt .gz, a .gz that is another archive) or cannot be read
+ *   (the system's message)
  */
-export function readInput(file: string, max = MAX_UNPACKED_BYTES): { text: string; name: string } {
+export function readInput(
+  file: string,
+  max = MAX_UNPACKED_BYTES,
+): { text: string; name: string; readNote?: string } {
   const fd = file === '-' ? 0 : openSync(file, 'r');
   let buf: Buffer;
   try {
@@ -82,7 +87,13 @@ export function readInput(file: string, max = MAX_UNPACKED_BYTES): { text: strin
     throw new Error(
       `The input is more than ${formatBytes(max)}${isGzip(bytes) ? ' compressed' : ''}; the limit is ${formatBytes(max)} of text. Split the log (e.g. keep its last lines: tail -n 50000 file.jsonl) and read a part.`,
     );
-  const decoded = decodeBytes(bytes, max);
+  const name = file === '-' ? '' : file;
+  const decoded = decodeBytes(bytes, max, name);
   if (!decoded.ok) throw new Error(decoded.error.message);
-  return { text: decoded.value, name: file.replace(/\.gz$/, '') };
+  const misnamed = notGzip(name, bytes.subarray(0, 8));
+  return {
+    text: decoded.value,
+    name: file.replace(/\.gz$/, ''),
+    ...(misnamed ? { readNote: `${file} is ${misnamed.note}: it was read as plain text.` } : {}),
+  };
 }

@@ -7,12 +7,13 @@ import type { FormatId, Result } from '../model/types.ts';
 
 /**
  * Read a file as bytes and decode it (gzip inflated, UTF-8 checked) with `decodeBytes`.
+ * @param name the file's name as picked: a `.gz` that is not gzip data is said so (`notGzip`)
  * @returns the text, or a ParseError of kind `binary` saying why the file is not text. Never rejects.
  */
-export async function readFileText(file: Blob): Promise<Result<string>> {
+export async function readFileText(file: Blob, name = ''): Promise<Result<string>> {
   try {
     const bytes = new Uint8Array(await file.arrayBuffer());
-    return decodeBytes(bytes);
+    return decodeBytes(bytes, undefined, name);
   } catch (e) {
     return {
       ok: false,

@@ -23,6 +23,11 @@ export interface Source {
    * only: the engine reads `text`, never this. Not kept over a reload.
    */
   original?: Blob;
+  /**
+   * How a file was read when that is not what its name says (a `.gz` that is not gzip data, read
+   * as plain text: `notGzip`): an error about its text says this first. Not kept over a reload.
+   */
+  readNote?: string;
 }
 
 /**

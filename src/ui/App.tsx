@@ -9,6 +9,7 @@ import type { ParseError } from '../model/types.ts';
 import { selectFaulted } from '../state/faults.ts';
 import { useAppStore, type Source } from '../state/store.ts';
 import { InputArea } from './InputArea.tsx';
+import { withReadNote } from './input/fileError.ts';
 import { useInputs } from './input/useInputs.ts';
 import { InspectorMain } from './InspectorMain.tsx';
 import { NoTranscript } from './NoTranscript.tsx';
@@ -112,14 +113,25 @@ function useSelectedMessage(analysis: Analysis | null) {
 }
 
 /**
+/**
+ * The view's parse error, with how the file was read said first (`withReadNote`) once the error
+ * is about the store's source (not an answer to the one before).
+ */
+function viewError(view: InspectionState, source: Source): ParseError | null {
+  if (!view.error) return null;
+  const current = view.request?.text === source.text && view.request.file === source.file;
+  return current ? withReadNote(view.error, source) : view.error;
+}
+
+/**
  * The error of the input the text box holds: the rejected input's (`AppState.rejected`: its text
  * went back to the box, the source to the transcript shown), else the engine's. While a newer
  * input is read the last one stays, so the banner, and the box it opened, do not blink away at
  * each keystroke of a fix.
  */
-function useInputError(view: InspectionState): ParseError | null {
+function useInputError(view: InspectionState, source: Source): ParseError | null {
   const rejected = useAppStore((s) => s.rejected);
-  const now = rejected?.error ?? view.error;
+  const now = rejected?.error ?? viewError(view, source);
   const [held, setHeld] = useState(now);
   if (!view.pending && held !== now) setHeld(now);
   return view.pending ? (now ?? held) : now;
@@ -140,7 +152,7 @@ export function App() {
   useTheme();
   const { currentMessage, jump, reveal } = useSelectedMessage(analysis);
   useKeyboardNavigation({ analysis, currentMessage, jump, toggle, setHelp, findRef });
-  const inputError = useInputError(view);
+  const inputError = useInputError(view, source);
   const shownError = fileError ?? inputError;
 
   return (

@@ -7,7 +7,7 @@
  */
 import { useEffect, useState } from 'react';
 import { useAppStore, type Source } from '../state/store.ts';
-import type { SetFileError } from './input/fileError.ts';
+import { withReadNote, type SetFileError } from './input/fileError.ts';
 import { partialLoadName } from './LoadStatus.tsx';
 import type { InspectionState } from './useInspection.ts';
 
@@ -80,11 +80,12 @@ export function useShownSource(
     const back = shown.source;
     if (failed === null || !error || !back || back === source) return;
     if (failed === 'text') {
-      rejectSource({ source, error }, back);
+      rejectSource({ source, error: withReadNote(error, source) }, back);
       return;
     }
     const name = source.name;
-    setFileError({ ...error, message: `${name}: ${error.message}`, file: name });
+    const e = withReadNote(error, source);
+    setFileError({ ...e, message: `${name}: ${e.message}`, file: name });
     setSource(back);
   }, [failed, error, source, shown.source, setSource, rejectSource, setFileError]);
   // A cancelled load leaves the transcript shown before it: the store's source goes back to that

@@ -2,7 +2,7 @@ import { gzipSync, strToU8 } from 'fflate';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_INFLATE_RATIO, MAX_UNPACKED_BYTES, RATIO_FLOOR_BYTES } from '../limits.ts';
-import { decodeBytes, gunzipLimited, isGzip } from './bytes.ts';
+import { decodeBytes, gunzipLimited, isGzip, notGzip } from './bytes.ts';
 
 describe('decodeBytes', () => {
   it('decodes UTF-8 and drops a BOM', () => {
@@ -109,5 +109,39 @@ describe('decodeBytes', () => {
     expect(decodeBytes(both)).toEqual({ ok: true, value: '{"a":1}' });
     const cut = gunzipLimited(both.slice(0, a.length + 12));
     expect(!cut.ok && cut.error.kind).toBe('binary');
+  });
+});
+
+describe('a file named .gz that is not gzip data', () => {
+  const zip = new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x00, 0x00, 0x08, 0x00]);
+
+  it('notGzip: only for a .gz name over bytes without the gzip magic', () => {
+    expect(notGzip('s.jsonl', strToU8('hello'))).toBeNull();
+    expect(notGzip('s.jsonl.gz', gzipSync(strToU8('hello')))).toBeNull();
+    const text = notGzip('s.jsonl.GZ', strToU8('<!DOCTYPE html>'));
+    expect(text).toEqual({
+      note: 'named .gz but is not gzip data (gzip starts with the bytes 1f 8b; this one starts with 3c 21 44 4f “<!DO”)',
+      refusal: null,
+    });
+    expect(notGzip('a.gz', zip)?.refusal).toBe(
+      'This file is named .gz but is not gzip data (gzip starts with the bytes 1f 8b; this one starts with 50 4b 03 04: a zip archive). Unpack it with a tool for a zip archive and open the transcript inside.',
+    );
+    expect(notGzip('a.gz', strToU8('BZh91AY&SY'))?.refusal).toMatch(/: bzip2 data\)/);
+  });
+
+  it('decodeBytes: plain text is read as text; another archive or binary is said to be misnamed', () => {
+    const body = '{"messages":[]}';
+    expect(decodeBytes(strToU8(body), undefined, 'req.json.gz')).toEqual({ ok: true, value: body });
+    const z = decodeBytes(zip, undefined, 'req.json.gz');
+    expect(!z.ok && z.error).toEqual({ kind: 'binary', message: notGzip('x.gz', zip)?.refusal });
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00]);
+    const b = decodeBytes(png, undefined, 'req.json.gz');
+    expect(!b.ok && b.error.kind).toBe('binary');
+    expect(!b.ok && b.error.message).toMatch(
+      /^This file is named \.gz but is not gzip data \(gzip starts with the bytes 1f 8b; this one starts with 89 50 4e 47\)\. This is not a text file/,
+    );
+    // Without a name (a paste, the CLI's stdin) nothing changes.
+    const plain = decodeBytes(png);
+    expect(!plain.ok && plain.error.message).toMatch(/^This is not a text file/);
   });
 });

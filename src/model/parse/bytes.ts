@@ -28,6 +28,59 @@ export function isGzip(bytes: Uint8Array): boolean {
   return bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
 }
 
+/** Other compressed or archive formats, by their magic number: what a `.gz` may really be. */
+const ARCHIVES: readonly { magic: readonly number[]; what: string }[] = [
+  { magic: [0x50, 0x4b, 0x03, 0x04], what: 'a zip archive' },
+  { magic: [0x42, 0x5a, 0x68], what: 'bzip2 data' },
+  { magic: [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00], what: 'xz data' },
+  { magic: [0x28, 0xb5, 0x2f, 0xfd], what: 'zstd data' },
+  { magic: [0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c], what: 'a 7-Zip archive' },
+];
+
+/** A file named `.gz` whose bytes are not gzip data: what to say, and what it is instead. */
+export interface NotGzip {
+  /**
+   * What is wrong, as a predicate for the file's name (`${name} is ${note}`): the magic number
+   * expected and the bytes found.
+   */
+  note: string;
+  /**
+   * When it is another compressed format (`a zip archive`): the whole message refusing it, with
+   * what to do; null when it is not one (plain text, or unknown bytes).
+   */
+  refusal: string | null;
+}
+
+/**
+ * A file named `.gz` that is not gzip data (a download the browser already unpacked, a zip
+ * renamed, a saved error page): said instead of a JSON error at 1:1.
+ * @param name the file's name as picked (with its `.gz`)
+ * @param head the file's first bytes (8 are enough)
+ * @returns null when the name does not end in `.gz` or the bytes are gzip
+ * @example notGzip('s.jsonl.gz', strToU8('{"a"')) // { note: 'named .gz but is not gzip data (…)', refusal: null }
+ */
+export function notGzip(name: string, head: Uint8Array): NotGzip | null {
+  if (!/\.gz$/i.test(name) || isGzip(head)) return null;
+  const archive = ARCHIVES.find((a) => a.magic.every((b, i) => head[i] === b))?.what ?? null;
+  const first = head.subarray(0, 4);
+  const hex = Array.from(first, (b) => b.toString(16).padStart(2, '0')).join(' ');
+  // Printable ASCII is quoted too: `<!DO` says "a saved web page" faster than 3c 21 44 4f.
+  const ascii = first.every((b) => b >= 0x20 && b < 0x7f)
+    ? ` “${String.fromCharCode(...first)}”`
+    : '';
+  const found =
+    head.length === 0
+      ? 'this file is empty'
+      : `this one starts with ${hex}${archive ? `: ${archive}` : ascii}`;
+  const note = `named .gz but is not gzip data (gzip starts with the bytes 1f 8b; ${found})`;
+  return {
+    note,
+    refusal: archive
+      ? `This file is ${note}. Unpack it with a tool for ${archive} and open the transcript inside.`
+      : null,
+  };
+}
+
 /** Compressed bytes pushed into the inflater at a time: at most ≈ 66 MB out (deflate's 1,032×). */
 const INFLATE_STEP = 64 * 1024;
 
@@ -95,12 +148,32 @@ export function gunzipLimited(gz: Uint8Array, max = MAX_UNPACKED_BYTES): Result<
  * Decode a dropped or read file into text.
  * @param bytes the file's bytes (gzip or UTF-8)
  * @param max the most bytes of text accepted (after inflating), default `MAX_UNPACKED_BYTES`
+ * @param name the file's name as picked, when there is one: a `.gz` that is not gzip data is read
+ *   as plain text when it is text, and said so when it is not (`notGzip`)
  * @returns the text; or a `ParseError`: `limit` when the text (inflated or not) is over `max` or
  *   the .gz is a bomb (gunzipLimited); `binary` when the gzip stream is corrupt, when the
  *   (inflated) bytes contain a NUL byte, or when they are not valid UTF-8 (with the byte offset of
- *   the first bad sequence). Never throws.
+ *   the first bad sequence), or when a `.gz` is another archive. Never throws.
  */
-export function decodeBytes(bytes: Uint8Array, max = MAX_UNPACKED_BYTES): Result<string> {
+export function decodeBytes(
+  bytes: Uint8Array,
+  max = MAX_UNPACKED_BYTES,
+  name = '',
+): Result<string> {
+  const misnamed = notGzip(name, bytes.subarray(0, 8));
+  if (misnamed?.refusal) return { ok: false, error: { kind: 'binary', message: misnamed.refusal } };
+  const r = decodeText(bytes, max);
+  // Not text either: the name is the first thing wrong with it.
+  if (!r.ok && misnamed && r.error.kind === 'binary')
+    return {
+      ok: false,
+      error: { ...r.error, message: `This file is ${misnamed.note}. ${r.error.message}` },
+    };
+  return r;
+}
+
+/** `decodeBytes` without the name: gzip by its magic number, else UTF-8. */
+function decodeText(bytes: Uint8Array, max: number): Result<string> {
   let data = bytes;
   if (isGzip(bytes)) {
     const inflated = gunzipLimited(bytes, max);

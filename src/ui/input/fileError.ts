@@ -1,4 +1,5 @@
 import type { ParseError } from '../../model/types.ts';
+import type { Source } from '../../state/store.ts';
 
 /**
  * What the banner shows for input the page could not take: a parse error, or a file that could
@@ -8,3 +9,12 @@ export type FileError = ParseError & { file?: string };
 
 /** Sets (or clears) the banner's file error. */
 export type SetFileError = (e: FileError | null) => void;
+
+/**
+ * An error about a source's text, with how the file was read said first when that is not what
+ * its name says (`Source.readNote`: a `.gz` that is not gzip data, read as plain text), so a
+ * JSON error at 1:1 names the real problem.
+ */
+export function withReadNote<E extends ParseError>(error: E, source: Source): E {
+  return source.readNote ? { ...error, message: `${source.readNote} ${error.message}` } : error;
+}

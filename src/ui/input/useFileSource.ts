@@ -3,8 +3,22 @@ import { useCallback } from 'react';
 import { STREAM_MIN_BYTES } from '../../engine/limits.ts';
 import { readFileText } from '../../io/files.ts';
 import { displayName } from '../../model/displayName.ts';
+import { notGzip } from '../../model/parse/bytes.ts';
 import type { Source } from '../../state/store.ts';
 import type { SetFileError } from './fileError.ts';
+
+/**
+ * How a file named `.gz` that is not gzip data is read (`Source.readNote`), from its first bytes:
+ * as plain text, said with any error about that text; another archive is refused here.
+ */
+async function readNoteOf(file: File): Promise<{ refused: string } | { readNote?: string }> {
+  const misnamed = notGzip(file.name, new Uint8Array(await file.slice(0, 8).arrayBuffer()));
+  if (!misnamed) return {};
+  if (misnamed.refusal) return { refused: misnamed.refusal };
+  // A browser may have unpacked the download already (Content-Encoding: gzip): often it is
+  // the transcript itself, so it is read; if its text is not one, the banner says this first.
+  return { readNote: `${file.name} is ${misnamed.note}: it was read as plain text.` };
+}
 
 /**
  * Open a file: a large one (over STREAM_MIN_BYTES) is streamed by the worker and the page never
@@ -17,18 +31,19 @@ export function useLoadFile(
 ): (file: File) => Promise<void> {
   return useCallback(
     async (file: File) => {
+      const note = await readNoteOf(file).catch(() => ({}));
+      if ('refused' in note) {
+        setFileError({ kind: 'binary', message: `${file.name}: ${note.refused}`, file: file.name });
+        return;
+      }
+      const name = displayName(file.name.replace(/\.gz$/i, ''));
       if (file.size > STREAM_MIN_BYTES) {
         // Large file (issue 7): the worker streams it; the page never holds its text.
         setFileError(null);
-        setSource({
-          text: '',
-          name: displayName(file.name.replace(/\.gz$/i, '')),
-          origin: 'file',
-          file,
-        });
+        setSource({ text: '', name, origin: 'file', file, ...note });
         return;
       }
-      const r = await readFileText(file);
+      const r = await readFileText(file, file.name);
       if (r.ok && !/\S/.test(r.value)) {
         // An empty file: say so, and keep what is shown (as for any input that does not parse).
         setFileError({
@@ -45,10 +60,11 @@ export function useLoadFile(
       setFileError(null);
       setSource({
         text: r.value,
-        name: displayName(file.name.replace(/\.gz$/i, '')),
+        name,
         origin: 'file',
         // The bytes as picked (a .gz stays packed), for the "Original file" export.
         original: file,
+        ...note,
       });
     },
     [setSource, setFileError],
