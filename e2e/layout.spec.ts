@@ -61,3 +61,28 @@ for (const width of WIDTHS) {
     await expect(page.getByTestId('summary')).toBeInViewport();
   });
 }
+
+// A link's notice (something ignored, or what a view-only link shows) sits in the header: it must
+// not push the Share button off the header's first row at desktop widths (found by a reviewer).
+for (const width of [1440, 1280])
+  test(`a link's notice at ${width}×800 leaves Share on the header's first row`, async ({
+    page,
+  }, info) => {
+    await page.setViewportSize({ width, height: 800 });
+    await openApp(page, '/#v=1&b=lots&pr=nope&sel=%25%25&at=17&zz=1');
+    const notices = page.getByTestId('permalink-notices');
+    await expect(notices).toContainText('Ignored the budget');
+    await page.screenshot({ path: info.outputPath(`notice-${width}.png`) });
+    const brand = await page.locator('header.top .brand').boundingBox();
+    const share = await page.getByTestId('share-open').boundingBox();
+    if (!brand || !share) throw new Error('no box for the title or Share');
+    // On the title's row: the two boxes share some height.
+    expect(share.y).toBeLessThan(brand.y + brand.height);
+    expect(share.y + share.height).toBeGreaterThan(brand.y);
+    await expect(page.getByTestId('share-open')).toBeInViewport({ ratio: 1 });
+    await expect(notices).toBeInViewport();
+    expect(
+      await overlaps(page, '[data-testid="permalink-notices"]', '[data-testid="share-open"]'),
+    ).toBe(false);
+    expect(await overlaps(page, 'header.top', '[data-testid="summary"]')).toBe(false);
+  });
