@@ -113,14 +113,16 @@ function useSelectedMessage(analysis: Analysis | null) {
 }
 
 /**
-/**
  * The view's parse error, with how the file was read said first (`withReadNote`) once the error
  * is about the store's source (not an answer to the one before).
  */
-function viewError(view: InspectionState, source: Source): ParseError | null {
-  if (!view.error) return null;
-  const current = view.request?.text === source.text && view.request.file === source.file;
-  return current ? withReadNote(view.error, source) : view.error;
+function viewError(
+  { error, request }: Pick<InspectionState, 'error' | 'request'>,
+  source: Source,
+): ParseError | null {
+  if (!error) return null;
+  const current = request?.text === source.text && request.file === source.file;
+  return current ? withReadNote(error, source) : error;
 }
 
 /**
@@ -131,7 +133,10 @@ function viewError(view: InspectionState, source: Source): ParseError | null {
  */
 function useInputError(view: InspectionState, source: Source): ParseError | null {
   const rejected = useAppStore((s) => s.rejected);
-  const now = rejected?.error ?? viewError(view, source);
+  // Memoised: withReadNote builds a new error, and a new one each render would set `held` forever.
+  const { error, request } = view;
+  const fromView = useMemo(() => viewError({ error, request }, source), [error, request, source]);
+  const now = rejected?.error ?? fromView;
   const [held, setHeld] = useState(now);
   if (!view.pending && held !== now) setHeld(now);
   return view.pending ? (now ?? held) : now;
