@@ -2,7 +2,14 @@
  * What an Anthropic message is, for the sniff (`anthropicMessages.ts`) and for the diagnostic of
  * a near miss (`nearMiss.ts`): the first thing in a message that stops it reading as one.
  */
-import { describeValue, listMiss, type NearMiss } from './nearMiss.ts';
+import {
+  describeValue,
+  listMiss,
+  notAMessage,
+  roleProblem,
+  type NearMiss,
+  type Problem,
+} from './nearMiss.ts';
 import { isObject } from './util.ts';
 
 /** Part types of other APIs: a message holding one is another format's. */
@@ -22,8 +29,6 @@ export const FOREIGN_PARTS = new Set([
 const FOREIGN_FIELDS = ['tool_calls', 'tool_call_id', 'function_call', 'parts', 'type'] as const;
 
 const ROLES = "'user' | 'assistant'";
-
-type Problem = { key: (string | number)[]; problem: string } | null;
 
 /** The first content block of another API, or null. */
 function foreignBlock(c: unknown[]): Problem {
@@ -46,17 +51,12 @@ function foreignBlock(c: unknown[]): Problem {
 
 /** What stops a value reading as an Anthropic message (null: nothing). */
 export function anthropicProblem(m: unknown): Problem {
-  if (!isObject(m))
-    return { key: [], problem: `must be an object with role and content, got ${describeValue(m)}` };
+  if (!isObject(m)) return notAMessage(m);
   for (const k of FOREIGN_FIELDS)
     if (k in m) return { key: [k], problem: `has \`${k}\`, which an Anthropic message does not` };
-  if (!('role' in m)) return { key: [], problem: `role is missing (${ROLES})` };
-  const role = m.role;
-  if (typeof role !== 'string')
-    return {
-      key: ['role'],
-      problem: `role must be a string (${ROLES}), got ${describeValue(role)}`,
-    };
+  const head = roleProblem(m, ROLES);
+  if (head) return head;
+  const role = m.role as string;
   if (role !== 'user' && role !== 'assistant' && role !== 'system')
     return {
       key: ['role'],

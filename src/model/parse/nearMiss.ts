@@ -42,6 +42,25 @@ export function describeValue(v: unknown): string {
   return String(v);
 }
 
+/** The first thing in a message that stops it reading as a format's, or null (nothing). */
+export type Problem = { key: (string | number)[]; problem: string } | null;
+
+/** A value that is not a message object, said so. */
+export function notAMessage(m: unknown): Problem {
+  return { key: [], problem: `must be an object with role and content, got ${describeValue(m)}` };
+}
+
+/** A message whose `role` is missing or not a string, said so with the format's `roles`; else null. */
+export function roleProblem(m: Record<string, unknown>, roles: string): Problem {
+  if (!('role' in m)) return { key: [], problem: `role is missing (${roles})` };
+  if (typeof m.role !== 'string')
+    return {
+      key: ['role'],
+      problem: `role must be a string (${roles}), got ${describeValue(m.role)}`,
+    };
+  return null;
+}
+
 /** A value's message list and its key: a bare array, or an object's `messages`. */
 export function messageList(v: unknown): { list: unknown[]; base: (string | number)[] } | null {
   if (Array.isArray(v)) return { list: v, base: [] };

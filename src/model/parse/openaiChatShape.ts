@@ -3,7 +3,14 @@
  * near miss (`nearMiss.ts`): the first thing in a message that stops it reading as one.
  */
 import type { Role } from '../types.ts';
-import { describeValue, listMiss, type NearMiss } from './nearMiss.ts';
+import {
+  describeValue,
+  listMiss,
+  notAMessage,
+  roleProblem,
+  type NearMiss,
+  type Problem,
+} from './nearMiss.ts';
 import { isObject } from './util.ts';
 
 /** Chat's roles (legacy `function` is a tool message with no id). */
@@ -21,8 +28,6 @@ export const CHAT_PARTS = new Set(['text', 'image_url', 'refusal', 'input_audio'
 
 const ROLES = "'system' | 'developer' | 'user' | 'assistant' | 'tool'";
 
-type Problem = { key: (string | number)[]; problem: string } | null;
-
 /** A part of another API in a Chat message's content, or null. */
 function foreignPart(c: unknown[]): Problem {
   for (let i = 0; i < c.length; i++) {
@@ -38,15 +43,10 @@ function foreignPart(c: unknown[]): Problem {
 
 /** What stops a value reading as a Chat Completions message (null: nothing). */
 export function chatProblem(m: unknown): Problem {
-  if (!isObject(m))
-    return { key: [], problem: `must be an object with role and content, got ${describeValue(m)}` };
-  if (!('role' in m)) return { key: [], problem: `role is missing (${ROLES})` };
-  const role = m.role;
-  if (typeof role !== 'string')
-    return {
-      key: ['role'],
-      problem: `role must be a string (${ROLES}), got ${describeValue(role)}`,
-    };
+  if (!isObject(m)) return notAMessage(m);
+  const head = roleProblem(m, ROLES);
+  if (head) return head;
+  const role = m.role as string;
   if (!Object.prototype.hasOwnProperty.call(CHAT_ROLES, role))
     return { key: ['role'], problem: `role must be one of ${ROLES}, got ${describeValue(role)}` };
   const c = m.content;
