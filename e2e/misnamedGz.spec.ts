@@ -65,5 +65,7 @@ test('a large .gz that is plain text but no transcript (streamed): the same note
     'big.jsonl.gz is named .gz but is not gzip data (gzip starts with the bytes 1f 8b; this one starts with 6e 6f 74 20 “not ”): it was read as plain text.',
     SLOW,
   );
+  // Named once: the note names the file, so the banner does not prefix it again.
+  await expect(banner).not.toContainText('big.jsonl: big.jsonl.gz');
   await expect(page.getByTestId('count-exchanges')).toHaveText('1');
 });

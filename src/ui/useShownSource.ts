@@ -84,8 +84,13 @@ export function useShownSource(
       return;
     }
     const name = source.name;
+    // A read note names the file itself (`x.jsonl.gz is named .gz …`): no second name before it.
     const e = withReadNote(error, source);
-    setFileError({ ...e, message: `${name}: ${e.message}`, file: name });
+    setFileError({
+      ...e,
+      message: source.readNote ? e.message : `${name}: ${e.message}`,
+      file: name,
+    });
     setSource(back);
   }, [failed, error, source, shown.source, setSource, rejectSource, setFileError]);
   // A cancelled load leaves the transcript shown before it: the store's source goes back to that
