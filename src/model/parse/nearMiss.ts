@@ -78,7 +78,7 @@ export function messageList(v: unknown): { list: unknown[]; base: (string | numb
  */
 export function listMiss(
   v: unknown,
-  problemOf: (m: unknown) => { key: (string | number)[]; problem: string } | null,
+  problemOf: (m: unknown) => Problem,
   marked: (v: unknown, list: unknown[]) => boolean,
 ): NearMiss | null {
   const found = messageList(v);
