@@ -183,3 +183,39 @@ test('a name from a link with a right-to-left override is shown as it is', async
   await page.goto(`/#v=1&n=${encodeURIComponent('invoice\u202Enosj.exe')}&b=100`);
   await expect(page.getByTestId('permalink-notices')).toContainText('invoice[U+202E]nosj.exe');
 });
+
+test('while the structure-only copy is being built, the summary waits for its link instead of carrying the view only', async ({
+  page,
+}) => {
+  // Hold the share-copy worker's script back, as a slow machine does (CI caught a summary made
+  // in that gap carrying the view-only link).
+  let release = () => {};
+  const held = new Promise<void>((r) => (release = r));
+  await page.route('**/assets/shareCopy.worker*', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await openApp(page, '/#v=1&src=claude-code-session');
+  await page.getByTestId('share-open').click();
+  await expect(page.getByTestId('structure-building')).toBeVisible();
+  await expect(page.getByTestId('export-summary')).toBeDisabled();
+  await expect(page.getByTestId('export-summary-copy')).toBeDisabled();
+  await expect(page.getByTestId('summary-link-note')).toContainText('still being built');
+  // Ticked in, the summary carries the link to this view: nothing to wait for.
+  await page.getByTestId('summary-include-transcript').check();
+  await expect(page.getByTestId('export-summary')).toBeEnabled();
+  await page.getByTestId('summary-include-transcript').uncheck();
+  await expect(page.getByTestId('export-summary')).toBeDisabled();
+
+  release();
+  await expect(page.getByTestId('structure-link')).toBeVisible();
+  await expect(page.getByTestId('summary-link-note')).toContainText('structure-only copy');
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByTestId('export-summary').click(),
+  ]);
+  const { readFileSync } = await import('node:fs');
+  const md = readFileSync(await download.path()).toString('utf8');
+  expect(md).toContain('This link opens a structure-only copy');
+  expect(md).not.toContain('src=claude-code-session');
+});

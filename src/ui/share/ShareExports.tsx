@@ -30,6 +30,8 @@ export interface SummaryLinks {
   carriesTranscript: boolean;
   /** The structure-only link, null when there is none (yet). */
   structure: string | null;
+  /** The structure-only copy is still being built: a summary made now would lack its link. */
+  structureBuilding: boolean;
   viewOnly: () => string;
 }
 
@@ -70,6 +72,10 @@ const TIMELINE_SENTENCE = {
     'The timeline (.svg, .png) is drawn from the structure-only copy: every text is a placeholder of the same size; roles, block types, tool names, arcs and evictions stay. It carries no transcript content.',
   previews: `The timeline (.svg, .png) shows the start of every message (up to ${SVG_PREVIEW_CHARS} characters: its texts, file paths, names) and the transcript's name: whoever has the image can read them. Untick the box to share the structure only.`,
 } as const;
+
+/** The summary's note while the structure-only copy, whose link it carries, is being built. */
+const SUMMARY_WAITS =
+  'The summary carries the structure-only link, which is still being built: its buttons wait for it.';
 
 /** A checkbox that says what it adds, and a note that says what the export then holds. */
 function ContentChoice({
@@ -159,6 +165,8 @@ export function ExportSection({
   const [previews, setPreviews] = useState(false);
   const [status, setStatus] = useState('');
   const summaryLink = summaryLinkOf(links, includeTranscript);
+  // Made now, a summary of the structure-only copy would fall back to the view-only link.
+  const summaryWaits = !includeTranscript && links.structureBuilding;
   const summary = () =>
     sharedSummary(analysis, tokens, evictions, summaryLink, { includeTranscript, counter });
   const svg = () => timelineSvg(analysis, baseName, evictions.chosen, { previews, counter });
@@ -170,6 +178,7 @@ export function ExportSection({
         chosen={evictions.chosen}
         baseName={baseName}
         summary={summary}
+        summaryWaits={summaryWaits}
         svg={svg}
         setStatus={setStatus}
         original={original}
@@ -182,10 +191,12 @@ export function ExportSection({
         label="Include the transcript in the summary (its texts, ids and a link that carries it)"
         testId="summary-include-transcript"
         note={
-          summaryLink.url === links.full && !links.carriesTranscript
-            ? // The view-only link: the note on it above says what it holds, once.
-              'The summary carries the link above.'
-            : LINK_SENTENCE[summaryLink.contains]
+          summaryWaits
+            ? SUMMARY_WAITS
+            : summaryLink.url === links.full && !links.carriesTranscript
+              ? // The view-only link: the note on it above says what it holds, once.
+                'The summary carries the link above.'
+              : LINK_SENTENCE[summaryLink.contains]
         }
         noteTestId="summary-link-note"
       />
@@ -295,12 +306,16 @@ function SourceButtons({
   );
 }
 
-/** The export buttons; `summary` and `svg` build their text only when clicked. */
+/**
+ * The export buttons; `summary` and `svg` build their text only when clicked, the summary's are
+ * disabled while `summaryWaits` (its link is not built yet).
+ */
 function ExportButtons({
   analysis,
   chosen,
   baseName,
   summary,
+  summaryWaits,
   svg,
   setStatus,
   original,
@@ -310,6 +325,7 @@ function ExportButtons({
   chosen: ShareEvictions['chosen'];
   baseName: string;
   summary: () => string;
+  summaryWaits: boolean;
   svg: () => string;
   setStatus: (status: string) => void;
   original: OriginalExport | null;
@@ -337,6 +353,7 @@ function ExportButtons({
       <button
         type="button"
         data-testid="export-summary"
+        disabled={summaryWaits}
         onClick={() => download(`${baseName}-incident.md`, summary(), 'text/markdown')}
       >
         Incident summary (.md)
@@ -344,6 +361,7 @@ function ExportButtons({
       <button
         type="button"
         data-testid="export-summary-copy"
+        disabled={summaryWaits}
         onClick={() => copy(summary(), copied('Summary'))}
       >
         Copy summary

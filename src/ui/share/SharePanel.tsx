@@ -54,7 +54,7 @@ export function Panel({
   const base = pageUrlWithoutHash();
   const view = viewLink(state, base);
 
-  const { redaction, refusal } = useStructureRedaction(
+  const { redaction, refusal, building } = useStructureRedaction(
     analysis.transcript,
     counter,
     hideNames,
@@ -93,6 +93,7 @@ export function Panel({
           full: view.link,
           carriesTranscript: view.carriesTranscript,
           structure: structureLink,
+          structureBuilding: building,
           viewOnly: () => `${base}#${buildViewOnlyFragment(state)}`,
         }}
         baseName={baseName}

@@ -44,15 +44,16 @@ export interface StructureRedaction {
  * decoder's limit is never redacted, deflated or offered), then built and checked against the
  * redaction contract (the CLI's check) after paint, in a worker where one can run
  * (engine/shareCopyClient.ts).
- * @returns `redaction` (null while building, or when refused) and `refusal`, why the source is
- *   too large for an inline link (null when it is not)
+ * @returns `redaction` (null while building, or when refused), `refusal`, why the source is
+ *   too large for an inline link (null when it is not), and `building`: the copy of what is shown
+ *   is still being made (exports that carry its link wait for it)
  */
 export function useStructureRedaction(
   transcript: Transcript,
   counter: TextCounter,
   hideNames: boolean,
   source: Source,
-): { redaction: StructureRedaction | null; refusal: string | null } {
+): { redaction: StructureRedaction | null; refusal: string | null; building: boolean } {
   const refusal = inlineSizeRefusal(sourceBytes(source));
   const [built, setBuilt] = useState<BuiltRedaction | null>(null);
   useEffect(() => {
@@ -77,7 +78,7 @@ export function useStructureRedaction(
     built.hideNames === hideNames
       ? built
       : null;
-  return { redaction, refusal };
+  return { redaction, refusal, building: refusal === null && redaction === null };
 }
 
 /** The primary policy's eviction and `exchange`'s at the same budget (null without a budget). */
