@@ -219,3 +219,33 @@ test('while the structure-only copy is being built, the summary waits for its li
   expect(md).toContain('This link opens a structure-only copy');
   expect(md).not.toContain('src=claude-code-session');
 });
+
+test('"Hide tool names" holds for the exports made from the structure-only copy: the timeline and the summary', async ({
+  page,
+}) => {
+  await openApp(page, '/#v=1&src=coding-agent');
+  await page.getByTestId('share-open').click();
+  await expect(page.getByTestId('structure-link')).toBeVisible();
+  const save = async (testId: string) => {
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId(testId).click(),
+    ]);
+    const { readFileSync } = await import('node:fs');
+    return readFileSync(await download.path(), 'utf8');
+  };
+  const named = await save('export-svg');
+  const names = [...new Set([...named.matchAll(/tool_use ([A-Za-z][\w-]{2,})/g)].map((m) => m[1]))];
+  expect(names.length).toBeGreaterThan(0);
+
+  await page.getByTestId('share-hide-names').check();
+  await expect(page.getByTestId('timeline-note')).toContainText('tool names are hidden');
+  await expect(page.getByTestId('structure-link')).toBeVisible();
+  const svg = await save('export-svg');
+  for (const n of names) expect(svg).not.toContain(`tool_use ${n ?? ''}`);
+  expect(svg).toMatch(/tool_use A(_x)*</);
+  expect(svg.match(/data-arc-id=/g)?.length).toBe(named.match(/data-arc-id=/g)?.length);
+  const md = await save('export-summary');
+  expect(md).toContain('structure-only copy');
+  for (const n of names) expect(md).not.toContain(n ?? '');
+});

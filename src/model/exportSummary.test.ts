@@ -280,3 +280,47 @@ describe('buildSharedIncidentSummary (issue 15)', () => {
     expect(md).toContain(LINK_SENTENCE.transcript);
   });
 });
+
+describe('buildSharedIncidentSummary with tool names hidden', () => {
+  // Gemini 3: an unsigned functionCall in the current turn (G4), whose 400 quotes the tool's name.
+  const body = {
+    model: 'gemini-3-pro-preview',
+    contents: [
+      { role: 'user', parts: [{ text: 'What does Maria earn?' }] },
+      {
+        role: 'model',
+        parts: [{ functionCall: { name: 'lookup_payroll', args: { who: 'maria' } } }],
+      },
+      {
+        role: 'user',
+        parts: [{ functionResponse: { name: 'lookup_payroll', response: { n: 1 } } }],
+      },
+    ],
+  };
+  const r = parseTranscript(JSON.stringify(body));
+  if (!r.ok) throw new Error(r.error.message);
+  const t = r.value.transcript;
+  const a = analyze(t);
+  const tokens = countTokens(t, a.provider);
+  const eviction = simulatePolicy(prepareEviction(t, tokens, a.provider), 'message', tokens.total);
+  const input = {
+    transcript: t,
+    provider: a.provider,
+    grouping: a.grouping,
+    pairs: a.pairs,
+    validation: a.validation,
+    tokens,
+    eviction,
+  };
+
+  it('quotes the name where it is kept, and never where it is hidden', () => {
+    expect(a.validation.violations.map((v) => v.code)).toContain('G4');
+    expect(eviction.validation.violations[0]?.message).toContain('lookup_payroll');
+    const kept = buildSharedIncidentSummary(input);
+    expect(kept).toContain('lookup_payroll');
+    const hidden = buildSharedIncidentSummary(input, { toolNames: 'hide' });
+    expect(hidden).not.toContain('lookup_payroll');
+    expect(hidden).toContain('default_api:A');
+    expect(hidden).toContain('G4');
+  });
+});

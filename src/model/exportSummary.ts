@@ -15,6 +15,7 @@ import type { Message, ProviderId, Transcript } from './types.ts';
 import { analyze } from './analyze.ts';
 import { causeLabel, messageLabels, requestIndexNote } from './messageLabels.ts';
 import { redactTranscriptWithMaps } from './redact.ts';
+import { renameViolation } from './redact/renameViolation.ts';
 import type { TextCounter } from './tokens.ts';
 import type { Validation, Violation } from './validate/types.ts';
 import { writeTranscript } from './write.ts';
@@ -191,27 +192,30 @@ export function buildIncidentSummary(input: IncidentSummaryInput): string {
  * Counts, pairs, verdicts and eviction lines are the same either way (the copy keeps them).
  * @param input the summary of the transcript as loaded (its `permalink` is the link to print)
  * @param opts `includeTranscript` (default false); `counter`: the page's counter, so placeholders
- *   keep its token counts
+ *   keep its token counts; `toolNames`: kept (default) or hidden, as in the structure-only link
  * @returns Markdown text, ending with a newline
  */
 export function buildSharedIncidentSummary(
   input: IncidentSummaryInput,
-  opts: { includeTranscript?: boolean; counter?: TextCounter } = {},
+  opts: { includeTranscript?: boolean; counter?: TextCounter; toolNames?: 'keep' | 'hide' } = {},
 ): string {
   if (opts.includeTranscript) return buildIncidentSummary(input);
-  const red = redactTranscriptWithMaps(
-    input.transcript,
-    opts.counter ? { counter: opts.counter } : {},
-  );
+  const red = redactTranscriptWithMaps(input.transcript, {
+    ...(opts.counter ? { counter: opts.counter } : {}),
+    toolNames: opts.toolNames ?? 'keep',
+  });
   const a = analyze(red.transcript, input.provider);
-  // The eviction's own error names the original ids: rename them as the copy does.
-  const ids = [...red.ids].sort((x, y) => y[0].length - x[0].length);
-  const rename = (r: EvictionResult | null | undefined): EvictionResult | null => {
-    if (!r) return null;
-    let json = JSON.stringify(r.validation.violations);
-    for (const [from, to] of ids) json = json.split(JSON.stringify(from).slice(1, -1)).join(to);
-    return { ...r, validation: { ...r.validation, violations: JSON.parse(json) as Violation[] } };
-  };
+  // The eviction's own error names the original ids and tools: rename them as the copy does.
+  const rename = (r: EvictionResult | null | undefined): EvictionResult | null =>
+    r
+      ? {
+          ...r,
+          validation: {
+            ...r.validation,
+            violations: r.validation.violations.map((v) => renameViolation(v, red.ids, red.names)),
+          },
+        }
+      : null;
   return buildIncidentSummary({
     ...input,
     transcript: red.transcript,

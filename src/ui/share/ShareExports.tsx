@@ -56,26 +56,37 @@ function timelineSvg(
   analysis: Analysis,
   baseName: string,
   chosen: ShareEvictions['chosen'],
-  content: { previews: boolean; counter: TextCounter },
+  content: { previews: boolean; counter: TextCounter; toolNames: 'keep' | 'hide' },
 ) {
   const where = `${analysis.transcript.format} → ${analysis.provider}`;
   return buildTimelineSvg(analysis, {
     title: content.previews ? `${baseName} · ${where}` : `Structure-only copy · ${where}`,
-    ...(content.previews ? {} : { structureOnly: { counter: content.counter } }),
+    ...(content.previews
+      ? {}
+      : { structureOnly: { counter: content.counter, toolNames: content.toolNames } }),
     ...(chosen ? { evicted: new Set(chosen.evicted) } : {}),
   });
 }
 
 /** What the timeline export holds, under its "Include message previews" box. */
 const TIMELINE_SENTENCE = {
-  structure:
-    'The timeline (.svg, .png) is drawn from the structure-only copy: every text is a placeholder of the same size; roles, block types, tool names, arcs and evictions stay. It carries no transcript content.',
+  structure: (names: 'keep' | 'hide') =>
+    `The timeline (.svg, .png) is drawn from the structure-only copy: every text is a placeholder of the same size; roles, block types, ${names === 'hide' ? 'arcs and evictions stay, tool names are hidden as above' : 'tool names, arcs and evictions stay'}. It carries no transcript content.`,
   previews: `The timeline (.svg, .png) shows the start of every message (up to ${SVG_PREVIEW_CHARS} characters: its texts, file paths, names) and the transcript's name: whoever has the image can read them. Untick the box to share the structure only.`,
 } as const;
 
 /** The summary's note while the structure-only copy, whose link it carries, is being built. */
 const SUMMARY_WAITS =
   'The summary carries the structure-only link, which is still being built: its buttons wait for it.';
+
+/** What the summary's link holds, said under its checkbox (or that the summary waits for it). */
+function summaryNote(links: SummaryLinks, link: SummaryLink, waits: boolean): string {
+  if (waits) return SUMMARY_WAITS;
+  // The view-only link: the note on it above says what it holds, once.
+  if (link.url === links.full && !links.carriesTranscript)
+    return 'The summary carries the link above.';
+  return LINK_SENTENCE[link.contains];
+}
 
 /** A checkbox that says what it adds, and a note that says what the export then holds. */
 function ContentChoice({
@@ -117,7 +128,7 @@ function sharedSummary(
   tokens: TokenTable,
   evictions: ShareEvictions,
   permalink: SummaryLink,
-  opts: { includeTranscript: boolean; counter: TextCounter },
+  opts: { includeTranscript: boolean; counter: TextCounter; toolNames: 'keep' | 'hide' },
 ): string {
   return buildSharedIncidentSummary(
     {
@@ -146,6 +157,7 @@ export function ExportSection({
   tokens,
   evictions,
   links,
+  hideNames,
   baseName,
   source: { original, modified },
 }: {
@@ -154,6 +166,8 @@ export function ExportSection({
   tokens: TokenTable;
   evictions: ShareEvictions;
   links: SummaryLinks;
+  /** The structure-only link's "Hide tool names": the exports of that copy follow it. */
+  hideNames: boolean;
   baseName: string;
   /**
    * `original`: the original file or paste (`originalExport`), or null when not offered;
@@ -167,9 +181,16 @@ export function ExportSection({
   const summaryLink = summaryLinkOf(links, includeTranscript);
   // Made now, a summary of the structure-only copy would fall back to the view-only link.
   const summaryWaits = !includeTranscript && links.structureBuilding;
+  // "Hide tool names" holds for every export made from the structure-only copy.
+  const toolNames = hideNames ? 'hide' : 'keep';
   const summary = () =>
-    sharedSummary(analysis, tokens, evictions, summaryLink, { includeTranscript, counter });
-  const svg = () => timelineSvg(analysis, baseName, evictions.chosen, { previews, counter });
+    sharedSummary(analysis, tokens, evictions, summaryLink, {
+      includeTranscript,
+      counter,
+      toolNames,
+    });
+  const svg = () =>
+    timelineSvg(analysis, baseName, evictions.chosen, { previews, counter, toolNames });
   return (
     <section>
       <h2>Export</h2>
@@ -190,14 +211,7 @@ export function ExportSection({
         onChange={setIncludeTranscript}
         label="Include the transcript in the summary (its texts, ids and a link that carries it)"
         testId="summary-include-transcript"
-        note={
-          summaryWaits
-            ? SUMMARY_WAITS
-            : summaryLink.url === links.full && !links.carriesTranscript
-              ? // The view-only link: the note on it above says what it holds, once.
-                'The summary carries the link above.'
-              : LINK_SENTENCE[summaryLink.contains]
-        }
+        note={summaryNote(links, summaryLink, summaryWaits)}
         noteTestId="summary-link-note"
       />
       <ContentChoice
@@ -205,7 +219,7 @@ export function ExportSection({
         onChange={setPreviews}
         label="Include message previews in the timeline (the start of every message's text)"
         testId="timeline-include-previews"
-        note={previews ? TIMELINE_SENTENCE.previews : TIMELINE_SENTENCE.structure}
+        note={previews ? TIMELINE_SENTENCE.previews : TIMELINE_SENTENCE.structure(toolNames)}
         noteTestId="timeline-note"
       />
       {status && (

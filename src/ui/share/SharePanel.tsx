@@ -96,6 +96,7 @@ export function Panel({
           structureBuilding: building,
           viewOnly: () => `${base}#${buildViewOnlyFragment(state)}`,
         }}
+        hideNames={hideNames}
         baseName={baseName}
         source={{
           original: originalExport(source, modified, baseName, exportExt(analysis.transcript)),

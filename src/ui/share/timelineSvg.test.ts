@@ -70,6 +70,19 @@ describe('buildTimelineSvg', () => {
     expect(svg).toMatch(/data-message-index="2">#2 user · tool_result</);
   });
 
+  it('structure-only with tool names hidden: the names are renamed as the structure-only link renames them', () => {
+    const secret = transcript('anthropic-messages', [
+      user('Look her up'),
+      assistant(call('toolu_a', 'lookup_payroll', { who: 'maria' })),
+      user(result('toolu_a', '120000')),
+    ]);
+    const svg = buildTimelineSvg(analyze(secret), {
+      structureOnly: { counter: CHARS_PER_4, toolNames: 'hide' },
+    });
+    expect(svg).not.toContain('lookup_payroll');
+    expect(svg).toMatch(/data-message-index="1">#1 assistant · tool_use A(_x)*</);
+  });
+
   it('numbers rows as the page does: by source position (#N)', () => {
     // A log whose messages sit at source lines 4, 5 and 7 (other lines in between).
     const log = {

@@ -76,10 +76,11 @@ export interface TimelineSvgOptions {
   title?: string;
   /**
    * Draw the rows of the structure-only copy (`redactMessages`): same-size placeholders stand in
-   * for every text, as in a structure-only link; roles, block types and tool names stay. `counter`
-   * is the one the placeholders keep their token counts under (the page's; default chars/4).
+   * for every text, as in a structure-only link; roles and block types stay, tool names unless
+   * `toolNames: 'hide'` (renamed as that link renames them). `counter` is the one the placeholders
+   * keep their token counts under (the page's; default chars/4).
    */
-  structureOnly?: { counter?: TextCounter };
+  structureOnly?: { counter?: TextCounter; toolNames?: 'keep' | 'hide' };
 }
 
 /** Keys of the pairs with exactly one end evicted (a call kept without its result, or the reverse). */
