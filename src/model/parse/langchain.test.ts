@@ -68,10 +68,9 @@ describe('langchain: the broken sample (lc constructor form)', () => {
     expect(validateTranscript(t, 'deepseek').violations[0]?.message).toBe(
       "Messages with role 'tool' must be a response to a preceding message with 'tool_calls'",
     );
-    // Mistral: the order is tool → assistant → user (allowed); the orphan is a count mismatch.
-    expect(validateTranscript(t, 'mistral').violations[0]?.message).toBe(
-      'Not the same number of function calls and responses',
-    );
+    // Mistral: the order is tool → assistant → user (allowed), and mistral-common leaves the
+    // request's first message out of its call/response count (M3), so the orphan passes there.
+    expect(validateTranscript(t, 'mistral').violations).toEqual([]);
   });
 
   it('a new message is written in the lc form the file uses', () => {

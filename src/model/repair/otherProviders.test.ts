@@ -320,14 +320,19 @@ describe('repair where raw indices repeat', () => {
     // A history cut mid-exchange: call, result, then the user's next question. The result and the
     // question share raw index 1 (as two of ours split from one source item do). Mistral refuses
     // `user` after `tool` at the question, which is not in the leading group.
-    // Ids of nine letters and digits, as Mistral takes them (M4).
-    const distinct = transcript('anthropic-messages', [
-      assistant(call('callAAAA1')),
-      user(result('callAAAA1')),
-      user('Next question.'),
-      assistant('Answer.'),
-      user('More.'),
-    ]);
+    // Ids of nine letters and digits, as Mistral takes them (M4). The system prompt is sent first,
+    // so the call is not the request's first message, which Mistral leaves out of its count (M3).
+    const distinct = transcript(
+      'anthropic-messages',
+      [
+        assistant(call('callAAAA1')),
+        user(result('callAAAA1')),
+        user('Next question.'),
+        assistant('Answer.'),
+        user('More.'),
+      ],
+      { system: [{ text: 'You answer questions.', path: 'system' }] },
+    );
     const repeated: Transcript = {
       ...distinct,
       messages: distinct.messages.map((m, i) => (i === 2 ? { ...m, rawIndex: 1 } : m)),

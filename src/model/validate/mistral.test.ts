@@ -156,14 +156,23 @@ describe('mistral: a count or order fault is named at the message that breaks it
     ]);
     expect(v.violations[0]?.message).toBe("Unexpected role 'tool' after role 'system'");
     expect(v.violations[1]?.title).toMatch(/orphan/i);
-    // Without one, only the count finds it.
-    expect(structural(parsed(noSystem).transcript)).toEqual([{ code: 'M3', ...orphan }]);
+    // Without one the tool message is the request's first message, which mistral-common's count
+    // leaves out (M3): nothing structural is found.
+    expect(structural(parsed(noSystem).transcript)).toEqual([]);
   });
 
-  it('LangChain input (the same rule function): the orphan ToolMessage first, not the AI message', () => {
+  it('LangChain input (the same rule function): a ToolMessage first is not counted', () => {
     const t = transcript('langchain', [tool('callAAAA1'), assistant('Done.'), user('And?')]);
-    expect(structural(t)).toEqual([
-      { code: 'M3', rule: 'orphan_tool_result', messageIndex: 0, ids: ['callAAAA1'] },
+    expect(structural(t)).toEqual([]);
+    // A second one is counted, against no call: the orphan is named there.
+    const two = transcript('langchain', [
+      tool('callAAAA1'),
+      tool('callAAAA2'),
+      assistant('Done.'),
+      user('And?'),
+    ]);
+    expect(structural(two)).toEqual([
+      { code: 'M3', rule: 'orphan_tool_result', messageIndex: 1, ids: ['callAAAA2'] },
     ]);
   });
 
@@ -185,5 +194,63 @@ describe('mistral: a count or order fault is named at the message that breaks it
     expect(structural(t)).toEqual([
       { code: 'M3', rule: 'count_mismatch', messageIndex: 3, ids: ['callBBBB2'] },
     ]);
+  });
+});
+
+describe("mistral: the request's first message is left out of the call/response count (M3)", () => {
+  // mistral-common (protocol/instruct/validator.py, _validate_tool_calls_followed_by_tool_messages)
+  // starts its count at the second message, so the calls of an assistant message that opens the
+  // request are never registered, and their tool messages are one too many.
+  it('the calls of an assistant message that opens the request: its tool message is too many', () => {
+    const v = check(
+      assistant(call('callAAAA1')),
+      tool('callAAAA1'),
+      assistant('Found it.'),
+      user('Thanks, and?'),
+    );
+    expect(v.valid).toBe(false);
+    expect(v.violations).toHaveLength(1);
+    expect(v.violations[0]).toMatchObject({
+      code: 'M3',
+      rule: 'first_message_role',
+      messageIndex: 1,
+      ids: ['callAAAA1'],
+      message: 'Not the same number of function calls and responses',
+      error: envelope('Not the same number of function calls and responses'),
+    });
+    expect(check(assistant(call('callAAAA1')), tool('callAAAA1')).violations[0]).toMatchObject({
+      code: 'M3',
+      messageIndex: 1,
+    });
+  });
+
+  it('a system prompt sent before the list is the first message: the calls after it count', () => {
+    const t = parsed({
+      system: 'You are a travel assistant.',
+      messages: [
+        {
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: 'callAAAA1', name: 'find', input: {} }],
+        },
+        {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: 'callAAAA1', content: 'LH400' }],
+        },
+      ],
+    }).transcript;
+    expect(validateTranscript(t, 'mistral').violations.map((x) => x.code)).toEqual([]);
+  });
+
+  it('a lone message must be user or system (M5), and is not checked for M1', () => {
+    const lone = (m: Parameters<typeof transcript>[1][number]) =>
+      check(m).violations.map(({ code, message }) => ({ code, message }));
+    const m5 = {
+      code: 'M5',
+      message: 'Conversation must start with a user message or system message',
+    };
+    expect(lone(tool('callAAAA1'))).toEqual([m5]);
+    expect(lone(assistant('a'))).toEqual([m5]);
+    expect(lone(user('q'))).toEqual([]);
+    expect(lone(system('s'))).toEqual([]);
   });
 });

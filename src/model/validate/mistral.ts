@@ -1,12 +1,14 @@
 /**
  * Mistral (La Plateforme chat completions). Mistral does not apply OpenAI's tool-run rules; it
- * validates role order and counts (M1–M3 of the rule catalogue), as mistral-common's validator
+ * validates role order and counts (M1–M3 and M5 of the rule catalogue), as mistral-common's validator
  * does (mistralai/mistral-common `protocol/instruct/validator.py`):
- * - the last message must be user or tool (or an assistant with `prefix: true`);
+ * - a request of one message must hold a user or system message (M5); with two or more, any role
+ *   may open it, and the last message must be user or tool (or an assistant with `prefix: true`);
  * - after user → assistant/system/user; after assistant → assistant/user/tool; after tool →
  *   assistant/tool; after system → user/assistant/system;
  * - the number of tool messages after an assistant's tool_calls, up to the next assistant message
- *   or the end, must equal the number of calls.
+ *   or the end, must equal the number of calls. The request's first message is left out of this
+ *   count: a tool message there is not counted, nor are the calls of an assistant message there.
  * Envelope: `{"object":"error","message","type":"invalid_request_message_order","param":null,"code":"3230"}`.
  */
 import type { Message, Transcript } from '../types.ts';
@@ -115,6 +117,11 @@ interface Segment {
   calls: number;
   /** The tool messages, in order. */
   tools: RenderedMessage[];
+  /**
+   * The request's first message, when it is an assistant message with calls that the count
+   * leaves out (the segment then counts its tool messages against no call); else null.
+   */
+  uncounted: RenderedMessage | null;
 }
 
 const M3 = 'Not the same number of function calls and responses';
@@ -122,7 +129,8 @@ const M3 = 'Not the same number of function calls and responses';
 /**
  * M3 of one segment whose count is wrong, named at the message that breaks it: the assistant
  * message when its calls outnumber the tool messages, else the first tool message past the
- * count (an orphan when no call comes before it).
+ * count (an orphan when no call comes before it; the first message's role when the calls before
+ * it are those of the request's first message, which the count leaves out).
  */
 function countFinding(s: Segment, push: Push): void {
   const base = { code: 'M3', providerPath: null, message: M3, confidence: 'V' as const };
@@ -138,6 +146,17 @@ function countFinding(s: Segment, push: Push): void {
     return;
   }
   const extra = s.tools.slice(s.calls);
+  if (s.uncounted) {
+    push({
+      ...base,
+      rule: 'first_message_role',
+      ...firstSource(extra[0] as RenderedMessage),
+      ids: extra.flatMap(resultIds),
+      title: 'The tool calls of the first message are not counted',
+      why: 'Mistral leaves the first message of the request out of its count of calls and responses, so the calls of an assistant message that opens the request answer nothing and its tool messages are one too many. Start the request with a user message, or drop this leading exchange.',
+    });
+    return;
+  }
   const orphan = s.owner === null;
   push({
     ...base,
@@ -156,28 +175,73 @@ function countFinding(s: Segment, push: Push): void {
 /**
  * M3: the tool messages after each assistant message, up to the next assistant message or the
  * end, must be as many as its calls; tool messages with no assistant message with calls before
- * them are counted against none.
+ * them are counted against none. mistral-common's count starts at the request's second message,
+ * so when `msgs[0]` is the request's first message (no system prompt sent before it) it is left
+ * out: a tool message there is not counted, and the calls of an assistant message there are not
+ * registered (its tool messages are then one too many).
+ * @param skipFirst true when `msgs[0]` is the first message of the request as sent
  */
-function callCounts(msgs: RenderedMessage[], push: Push): void {
-  let s: Segment = { owner: null, calls: 0, tools: [] };
+function callCounts(msgs: RenderedMessage[], skipFirst: boolean, push: Push): void {
+  const first = skipFirst ? msgs[0] : undefined;
+  const uncounted =
+    first && roleOf(first) === 'assistant' && callIds(first).length > 0 ? first : null;
+  let s: Segment = { owner: null, calls: 0, tools: [], uncounted };
   const close = () => {
     if (s.tools.length !== s.calls) countFinding(s, push);
   };
-  for (const m of msgs) {
+  for (let i = skipFirst ? 1 : 0; i < msgs.length; i++) {
+    const m = msgs[i] as RenderedMessage;
     const r = roleOf(m);
     if (r === 'tool') s.tools.push(m);
     else if (r === 'assistant') {
       close();
       const calls = callIds(m).length;
-      s = { owner: calls > 0 ? m : null, calls, tools: [] };
+      s = { owner: calls > 0 ? m : null, calls, tools: [], uncounted: null };
     }
   }
   close();
 }
 
+/** M1: the last message of a request of two or more is not user or tool, nor a `prefix` assistant. */
+function lastRole(last: RenderedMessage, push: Push): void {
+  const r = roleOf(last);
+  if (r === 'user' || r === 'tool' || (r === 'assistant' && hasPrefix(last))) return;
+  push({
+    rule: 'trailing_assistant',
+    code: 'M1',
+    ...firstSource(last),
+    ids: callIds(last),
+    providerPath: null,
+    message: `Expected last role User or Tool (or Assistant with prefix or continue_final_message set to True) for serving but got ${r}`,
+    title: 'The request does not end with a user or tool message',
+    why: 'Mistral serves a completion only after a user or tool message (or an assistant message marked `prefix: true`).',
+    confidence: 'V',
+  });
+}
+
 /**
- * Mistral's structural checks, in the order mistral-common meets them (last message, then role
- * order, then call/response counts).
+ * M5: a request of a single message holds a user or system message. mistral-common checks the
+ * role of a lone message only, and checks it instead of M1 (the last message's role).
+ */
+function loneRole(m: RenderedMessage, push: Push): void {
+  const r = roleOf(m);
+  if (r === 'user' || r === 'system') return;
+  push({
+    rule: 'first_message_role',
+    code: 'M5',
+    ...firstSource(m),
+    ids: r === 'tool' ? resultIds(m) : callIds(m),
+    providerPath: null,
+    message: 'Conversation must start with a user message or system message',
+    title: `A request of one ${r} message`,
+    why: 'Mistral takes a request of a single message only when it is a user or system message.',
+    confidence: '?',
+  });
+}
+
+/**
+ * Mistral's structural checks, in the order mistral-common meets them (a lone message's role, or
+ * the last message's; then role order; then call/response counts).
  * @param msgs messages rendered as Chat Completions messages (`renderOpenAIChat`)
  * @param systemFirst true when a system prompt beside the list is sent before it
  * @returns violations; the first one is the 400 the request gets
@@ -186,24 +250,11 @@ export function mistralStructure(msgs: RenderedMessage[], systemFirst = false): 
   const out: Violation[] = [];
   const push = (v: ViolationInput) => out.push(violation(v, (message) => mistralEnvelope(message)));
   const last = msgs[msgs.length - 1];
-  if (last) {
-    const r = roleOf(last);
-    if (r !== 'user' && r !== 'tool' && !(r === 'assistant' && hasPrefix(last))) {
-      push({
-        rule: 'trailing_assistant',
-        code: 'M1',
-        ...firstSource(last),
-        ids: callIds(last),
-        providerPath: null,
-        message: `Expected last role User or Tool (or Assistant with prefix or continue_final_message set to True) for serving but got ${r}`,
-        title: 'The request does not end with a user or tool message',
-        why: 'Mistral serves a completion only after a user or tool message (or an assistant message marked `prefix: true`).',
-        confidence: 'V',
-      });
-    }
-  }
+  if (!last) return out;
+  if (msgs.length === 1 && !systemFirst) loneRole(last, push);
+  else lastRole(last, push);
   roleOrder(msgs, systemFirst, push);
-  callCounts(msgs, push);
+  callCounts(msgs, !systemFirst, push);
   return out;
 }
 
@@ -214,7 +265,7 @@ const ID_CODE = '3280';
 const LANGCHAIN_DIALECT: ChatDialect = {
   provider: 'mistral',
   label: 'Mistral',
-  // Mistral reports pairing faults as order or count errors (structure, M1–M3); the pairing
+  // Mistral reports pairing faults as order or count errors (structure, M1–M3, M5); the pairing
   // codes are not used.
   codes: { orphan: 'M2', missing: 'M3', wrongId: 'M3', duplicateResult: 'M3' },
   envelope: (message, _param, code) =>

@@ -1,5 +1,5 @@
 /**
- * Slow, obviously correct reference for Mistral's structural rules (M1–M3), written straight from
+ * Slow, obviously correct reference for Mistral's structural rules (M1–M3, M5), written straight from
  * the rule catalogue (mistral-common's validator) with no shared code with the real validator.
  * Used only by property tests (reference.chat.test.ts), on Chat Completions transcripts.
  */
@@ -35,17 +35,22 @@ function prefixed(m: Message): boolean {
 }
 
 /**
- * Mistral: M1 (the last message is not user or tool, nor a `prefix` assistant), M2 (a role that
- * may not follow the one before it), M3 (the tool messages after an assistant message with calls,
- * up to the next assistant message or the end, are not as many as its calls; named at that
- * assistant message when they are fewer, else at the first tool message past its calls, which
- * with no calls before it is an orphan). In the order mistral-common meets them: M1, then M2s,
- * then M3s.
+ * Mistral: M5 (a request of one message that is not user or system; a lone message is not
+ * checked for M1), M1 (the last message of two or more is not user or tool, nor a `prefix`
+ * assistant), M2 (a role that may not follow the one before it), M3 (the tool messages after an
+ * assistant message with calls, up to the next assistant message or the end, are not as many as
+ * its calls; named at that assistant message when they are fewer, else at the first tool message
+ * past its calls). The first message is left out of M3: neither a tool message there nor the calls
+ * of an assistant message there are counted. In the order mistral-common meets them: M5 or M1,
+ * then M2s, then M3s.
  */
 export function referenceMistral(messages: readonly Message[]): ChatFinding[] {
   const out: ChatFinding[] = [];
   const last = messages[messages.length - 1];
-  if (
+  if (last && messages.length === 1) {
+    if (!['user', 'system'].includes(role(last)))
+      out.push({ code: 'M5', messageIndex: last.rawIndex });
+  } else if (
     last &&
     !['user', 'tool'].includes(role(last)) &&
     !(role(last) === 'assistant' && prefixed(last))
@@ -57,7 +62,8 @@ export function referenceMistral(messages: readonly Message[]): ChatFinding[] {
     if (!ALLOWED_AFTER[prev].includes(role(cur)))
       out.push({ code: 'M2', messageIndex: cur.rawIndex });
   }
-  // Split at assistant messages: each segment is an assistant message and the messages after it.
+  // Split the messages after the first at assistant messages: each segment is an assistant
+  // message and the messages after it (the first segment has no assistant message).
   let owner: Message | null = null;
   let tools: Message[] = [];
   const close = () => {
@@ -66,7 +72,7 @@ export function referenceMistral(messages: readonly Message[]): ChatFinding[] {
     const at = tools.length < expected ? owner : tools[expected];
     out.push({ code: 'M3', messageIndex: (at as Message).rawIndex });
   };
-  for (const m of messages) {
+  for (const m of messages.slice(1)) {
     if (role(m) === 'assistant') {
       close();
       owner = calls(m) > 0 ? m : null;

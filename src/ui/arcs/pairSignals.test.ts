@@ -43,13 +43,20 @@ describe('selectPairSignals on the samples', () => {
     expect(s.warningArcs).toBe(0);
   });
 
-  it('Mistral: the count error (M3) names the orphan a trim left first, which stays red', () => {
-    // The trim left a ToolMessage first; M3 named the next (unrelated) AI message with no ids
-    // before it was named at the orphan.
-    const a = sample('broken-langchain-trim.json', 'mistral');
+  it('Mistral: the count error (M3) names an orphan a trim left, which stays red', () => {
+    // The trim cut the calls of the assistant message; M3 once named the next (unrelated) AI
+    // message with no ids before it was named at the orphan. (A ToolMessage left first, as in
+    // broken-langchain-trim.json, is the request's first message, which Mistral does not count.)
+    const t = transcript('langchain', [
+      assistant('Checking the pods.'),
+      tool('call_Pd31'),
+      assistant('Two of three pods are ready.'),
+      user('Show me the logs of the crashing pod.'),
+    ]);
+    const a = analyze(t, 'mistral');
     expect(a.validation.violations.find((v) => v.code === 'M3')).toMatchObject({
       rule: 'orphan_tool_result',
-      messageIndex: 0,
+      messageIndex: 1,
       ids: ['call_Pd31'],
     });
     const s = selectPairSignals(a);

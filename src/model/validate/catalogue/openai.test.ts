@@ -190,6 +190,12 @@ const FIXTURES: Record<string, Fixture> = {
     params: { id: 'call_0fypS1hVX' },
     path: null,
   },
+  M5: {
+    provider: 'mistral',
+    t: () => chat([tool('c1')]),
+    params: {},
+    path: null,
+  },
 };
 
 expectFixtures(

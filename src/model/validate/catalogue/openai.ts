@@ -296,16 +296,18 @@ export const OPENAI_CHAT_RULES: readonly RuleSpec[] = [
   },
   {
     code: 'M3',
-    rules: ['count_mismatch', 'orphan_tool_result'],
+    rules: ['count_mismatch', 'orphan_tool_result', 'first_message_role'],
     providers: ['mistral'],
     severity: 'error',
     confidence: 'V',
     condition:
-      'The tool messages between an assistant `tool_calls` message and the next assistant message (or the end) are not as many as its calls. Named at the assistant message when they are fewer, else at the first tool message past its calls: with no assistant `tool_calls` message before it (a trim cut the call), an orphan.',
+      'The tool messages between an assistant `tool_calls` message and the next assistant message (or the end) are not as many as its calls. Named at the assistant message when they are fewer, else at the first tool message past its calls: with no assistant `tool_calls` message before it (a trim cut the call), an orphan. The count leaves out the first message of the request as sent (the system prompt, when one is sent before the list): a tool message there is not counted, and the calls of an assistant message there are not either, so the tool messages answering them are too many (reported as the first message\u2019s role).',
     text: () => 'Not the same number of function calls and responses',
     path: '',
     index: 'No index.',
-    source: 'mistral-common validator; captures quoted in several projects',
+    source:
+      'mistral-common validator; captures quoted in several projects; the first message left out: https://github.com/mistralai/mistral-common/blob/bc022b91aa1c3b1fb771ac70931ae0009dbf9bad/src/mistral_common/protocol/instruct/validator.py#L274-L304 (the skip, L283\u2013L285, is unchanged since the first commit dde00bc), described in mistralai/mistral-common#261 (closed unmerged)',
+    note: 'The first-message exemption is read from mistral-common\u2019s source, whose texts the API returns; no capture of the API shows it. Models on tokenizer v11 and later are checked by ids instead (mistral-common\u2019s V13 validator, same first-message exemption) and answer an extra or uncounted tool message with `Unexpected tool call id <id> in tool results`, as devstral-2512 did in pydantic/pydantic-ai#3733; this catalogue keeps the count text.',
   },
   {
     code: 'M4',
@@ -314,12 +316,27 @@ export const OPENAI_CHAT_RULES: readonly RuleSpec[] = [
     severity: 'error',
     confidence: 'V',
     condition:
-      'A tool call id (of an assistant `tool_calls` entry, or the `tool_call_id` a tool message names) that is not exactly nine letters and digits: OpenAI\u2019s `call_\u2026` ids, a framework\u2019s own ids. Met after the role-order and count checks (M1\u2013M3). LangChain\u2019s Mistral client rewrites ids to fit before it sends them, so transcripts in the LangChain format are not judged by it.',
+      'A tool call id (of an assistant `tool_calls` entry, or the `tool_call_id` a tool message names) that is not exactly nine letters and digits: OpenAI\u2019s `call_\u2026` ids, a framework\u2019s own ids. Met after the role-order and count checks (M1\u2013M3, M5). LangChain\u2019s Mistral client rewrites ids to fit before it sends them, so transcripts in the LangChain format are not judged by it.',
     text: (p) =>
       `Tool call id was ${p.id ?? '<id>'} but must be a-z, A-Z, 0-9, with a length of 9.`,
     path: '',
     index: 'No index; the text names the first refused id.',
     source:
       'nearai/ironclaw#1241 (400, code 3280); editor-code-assistant/eca#233; karthink/gptel#1203; jackmpcollins/magentic#276; langchain-ai/langchain#24668 (LangChain\u2019s rewrite)',
+  },
+  {
+    code: 'M5',
+    rules: ['first_message_role'],
+    providers: ['mistral'],
+    severity: 'error',
+    confidence: '?',
+    condition:
+      'A request of a single message (no system prompt sent before it) that is neither user nor system: a lone tool message or assistant message, `prefix` or not. With two or more messages any role may open the request; a lone message is not checked for M1.',
+    text: () => 'Conversation must start with a user message or system message',
+    path: '',
+    index: 'No index.',
+    source:
+      'https://github.com/mistralai/mistral-common/blob/bc022b91aa1c3b1fb771ac70931ae0009dbf9bad/src/mistral_common/protocol/instruct/validator.py#L364-L374',
+    note: 'Read from mistral-common\u2019s source; no capture of the API\u2019s answer.',
   },
 ];
