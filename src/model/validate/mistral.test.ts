@@ -43,6 +43,11 @@ describe('mistral (mistral-common message order, M1–M3)', () => {
     expect(v.violations[0]?.rule).toBe('orphan_tool_result');
   });
 
+  it('a trailing system message passes the last-message check (mistral-common refuses only an assistant)', () => {
+    expect(check(user('q'), system('Answer briefly.')).valid).toBe(true);
+    expect(check(system('s'), user('q'), system('Answer briefly.')).valid).toBe(true);
+  });
+
   it('the last message must be user or tool, unless an assistant prefix', () => {
     const v = check(user('q'), assistant('a'));
     expect(v.violations[0]?.message).toBe(

@@ -3,7 +3,7 @@
  * validates role order and counts (M1–M3 and M5 of the rule catalogue), as mistral-common's validator
  * does (mistralai/mistral-common `protocol/instruct/validator.py`):
  * - a request of one message must hold a user or system message (M5); with two or more, any role
- *   may open it, and the last message must be user or tool (or an assistant with `prefix: true`);
+ *   may open it, and the last message must not be an assistant message without `prefix: true`;
  * - after user → assistant/system/user; after assistant → assistant/user/tool; after tool →
  *   assistant/tool; after system → user/assistant/system;
  * - the number of tool messages after an assistant's tool_calls, up to the next assistant message
@@ -202,10 +202,13 @@ function callCounts(msgs: RenderedMessage[], skipFirst: boolean, push: Push): vo
   close();
 }
 
-/** M1: the last message of a request of two or more is not user or tool, nor a `prefix` assistant. */
+/**
+ * M1: the last message of a request of two or more is an assistant message without `prefix`.
+ * mistral-common refuses only that: a trailing system message passes its check.
+ */
 function lastRole(last: RenderedMessage, push: Push): void {
   const r = roleOf(last);
-  if (r === 'user' || r === 'tool' || (r === 'assistant' && hasPrefix(last))) return;
+  if (r !== 'assistant' || hasPrefix(last)) return;
   push({
     rule: 'trailing_assistant',
     code: 'M1',
@@ -213,8 +216,8 @@ function lastRole(last: RenderedMessage, push: Push): void {
     ids: callIds(last),
     providerPath: null,
     message: `Expected last role User or Tool (or Assistant with prefix or continue_final_message set to True) for serving but got ${r}`,
-    title: 'The request does not end with a user or tool message',
-    why: 'Mistral serves a completion only after a user or tool message (or an assistant message marked `prefix: true`).',
+    title: 'The request ends with an assistant message',
+    why: 'Mistral refuses a request that ends with an assistant message, unless that message is marked `prefix: true` (the reply then continues it); end with a user or tool message.',
     confidence: 'V',
   });
 }

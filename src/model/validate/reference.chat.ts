@@ -36,8 +36,8 @@ function prefixed(m: Message): boolean {
 
 /**
  * Mistral: M5 (a request of one message that is not user or system; a lone message is not
- * checked for M1), M1 (the last message of two or more is not user or tool, nor a `prefix`
- * assistant), M2 (a role that may not follow the one before it), M3 (the tool messages after an
+ * checked for M1), M1 (the last message of two or more is an assistant message without
+ * `prefix`; a trailing system message passes), M2 (a role that may not follow the one before it), M3 (the tool messages after an
  * assistant message with calls, up to the next assistant message or the end, are not as many as
  * its calls; named at that assistant message when they are fewer, else at the first tool message
  * past its calls). The first message is left out of M3: neither a tool message there nor the calls
@@ -50,11 +50,7 @@ export function referenceMistral(messages: readonly Message[]): ChatFinding[] {
   if (last && messages.length === 1) {
     if (!['user', 'system'].includes(role(last)))
       out.push({ code: 'M5', messageIndex: last.rawIndex });
-  } else if (
-    last &&
-    !['user', 'tool'].includes(role(last)) &&
-    !(role(last) === 'assistant' && prefixed(last))
-  )
+  } else if (last && role(last) === 'assistant' && !prefixed(last))
     out.push({ code: 'M1', messageIndex: last.rawIndex });
   for (let i = 1; i < messages.length; i++) {
     const prev = role(messages[i - 1] as Message);

@@ -274,12 +274,14 @@ export const OPENAI_CHAT_RULES: readonly RuleSpec[] = [
     providers: ['mistral'],
     severity: 'error',
     confidence: 'V',
-    condition: 'The last message is not user or tool (or an assistant with `prefix: true`).',
+    condition:
+      'The last message of a request of two or more is an assistant message without `prefix: true`. The text names user and tool, but mistral-common refuses only that case: a trailing system message passes (since its July 2024 version).',
     text: (p) =>
       `Expected last role User or Tool (or Assistant with prefix or continue_final_message set to True) for serving but got ${p.found ?? '<role>'}`,
     path: '',
     index: 'No index.',
-    source: 'mistralai/mistral-common protocol/instruct/validator.py',
+    source:
+      'mistralai/mistral-common protocol/instruct/validator.py (https://github.com/mistralai/mistral-common/blob/bc022b91aa1c3b1fb771ac70931ae0009dbf9bad/src/mistral_common/protocol/instruct/validator.py#L333-L355); rig PR 0xPlaygrounds/rig#1130 (earlier wording, `got assistant`)',
   },
   {
     code: 'M2',
