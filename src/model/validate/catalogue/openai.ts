@@ -295,6 +295,7 @@ export const OPENAI_CHAT_RULES: readonly RuleSpec[] = [
     path: '',
     index: 'No index.',
     source: 'BerriAI/litellm#17761; avante-corp/avante.nvim#2562; charmbracelet/crush#279',
+    note: 'mistral-common allows user after tool since 1.11.1 (April 2026, mistralai/mistral-common#218, answering #169); a report after it still meets the 400 (NousResearch/hermes-agent#20154, May 2026, through NVIDIA NIM, not Mistral\u2019s own API), and no capture shows Mistral\u2019s API accepting it, so tool \u2192 user is still reported.',
   },
   {
     code: 'M3',
