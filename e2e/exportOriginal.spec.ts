@@ -4,12 +4,12 @@
  * as read" is the page's reading written back in the format, which need not be the file byte for
  * byte (a Claude Code reply's lines come back as one record).
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { generate } from '../scripts/gen.ts';
-import { openDefault, paste } from './helpers.ts';
+import { openDefault, paste, saveDownload } from './helpers.ts';
 
 const line = (o: object) => JSON.stringify({ sessionId: 's1', ...o }, null, 0);
 /** A prompt and one reply written over two lines, with spacing no writer would reproduce. */
@@ -30,14 +30,6 @@ const LOG =
     }).replace('{', '{ '),
   ].join('\r\n') + '\r\n';
 
-async function save(page: Page, testId: string): Promise<{ name: string; bytes: Buffer }> {
-  const [download] = await Promise.all([
-    page.waitForEvent('download'),
-    page.getByTestId(testId).click(),
-  ]);
-  return { name: download.suggestedFilename(), bytes: readFileSync(await download.path()) };
-}
-
 test('an opened log: Original file is the bytes opened; Transcript as read is the page’s writing', async ({
   page,
 }) => {
@@ -55,10 +47,10 @@ test('an opened log: Original file is the bytes opened; Transcript as read is th
     'Original file (session.jsonl): the bytes you opened, unchanged.',
   );
   await expect(page.getByTestId('export-note')).toContainText('not the file byte for byte');
-  const original = await save(page, 'export-original');
+  const original = await saveDownload(page, 'export-original');
   expect(original.name).toBe('session.jsonl');
   expect(original.bytes.equals(Buffer.from(LOG))).toBe(true);
-  const asRead = await save(page, 'export-kept');
+  const asRead = await saveDownload(page, 'export-kept');
   expect(asRead.bytes.equals(Buffer.from(LOG))).toBe(false);
   expect(asRead.bytes.toString('utf8')).toContain('Looking.');
 
@@ -87,7 +79,7 @@ test('a streamed (large) file: Original file is the File itself, byte for byte',
   await expect(page.getByTestId('summary')).not.toHaveAttribute('data-provisional', 'true');
   await page.getByTestId('share-open').click();
   await expect(page.getByTestId('export-original')).toHaveText('Original file (big.jsonl)');
-  const original = await save(page, 'export-original');
+  const original = await saveDownload(page, 'export-original');
   expect(original.bytes.equals(Buffer.from(text))).toBe(true);
 });
 
@@ -112,7 +104,7 @@ test('a file changed on disk after opening: Original file says why it cannot dow
   );
   expect(downloads).toBe(0);
   // What the page shows still saves.
-  const asRead = await save(page, 'export-kept');
+  const asRead = await saveDownload(page, 'export-kept');
   expect(asRead.bytes.toString('utf8')).toContain('Looking.');
 });
 
@@ -127,7 +119,7 @@ test('a paste: Pasted text is the text as pasted', async ({ page }) => {
   await expect(page.getByTestId('count-messages')).toHaveText('1');
   await page.getByTestId('share-open').click();
   await expect(page.getByTestId('export-original')).toHaveText('Pasted text (.json)');
-  const pasted = await save(page, 'export-original');
+  const pasted = await saveDownload(page, 'export-original');
   expect(pasted.bytes.toString('utf8')).toBe(text);
 });
 

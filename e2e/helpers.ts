@@ -1,7 +1,8 @@
 /**
  * Shared e2e steps: open the app and wait until it shows an analysed transcript, paste or drop
- * text as a user would. Data the specs feed in lives in ./fixtures.ts.
+ * text as a user would, save what a button downloads. Data the specs feed in lives in ./fixtures.ts.
  */
+import { readFileSync } from 'node:fs';
 import { expect, type Page } from '@playwright/test';
 
 /**
@@ -59,4 +60,19 @@ export function base64url(bytes: Uint8Array): string {
     .replace(/\+/g, '-')
     .replace(/\//g, '_')
     .replace(/=+$/, '');
+}
+
+/**
+ * Click a download button and read the file it saves.
+ * @returns the file's suggested name and its bytes (`.toString('utf8')` for text)
+ */
+export async function saveDownload(
+  page: Page,
+  testId: string,
+): Promise<{ name: string; bytes: Buffer }> {
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByTestId(testId).click(),
+  ]);
+  return { name: download.suggestedFilename(), bytes: readFileSync(await download.path()) };
 }

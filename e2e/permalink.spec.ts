@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { deflateSync } from 'fflate';
-import { base64url, openApp } from './helpers.ts';
+import { base64url, openApp, saveDownload } from './helpers.ts';
 
 /** Wait until the page counts with its tokenizer (not the chars/4 stand-in shown while it loads). */
 async function tokenizerReady(page: Page) {
@@ -146,15 +146,7 @@ test.describe('permalink', () => {
   }) => {
     await openApp(page, '/#v=1&src=coding-agent&b=900&p=message');
     await page.getByTestId('share-open').click();
-    const save = async (testId: string) => {
-      const [download] = await Promise.all([
-        page.waitForEvent('download'),
-        page.getByTestId(testId).click(),
-      ]);
-      const path = await download.path();
-      const { readFileSync } = await import('node:fs');
-      return { name: download.suggestedFilename(), bytes: readFileSync(path) };
-    };
+    const save = (testId: string) => saveDownload(page, testId);
     const kept = await save('export-kept');
     expect(kept.name).toMatch(/^coding-agent\.message-900\.json$/);
     const body = JSON.parse(kept.bytes.toString('utf8')) as { model?: string; messages: unknown[] };

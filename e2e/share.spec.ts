@@ -7,7 +7,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { CHAT_ASSISTANT_IMAGE, GEMINI_INLINE_IMAGE } from '../src/model/fixtures/shapes.ts';
-import { openApp, paste } from './helpers.ts';
+import { openApp, paste, saveDownload } from './helpers.ts';
 import { sample } from './fixtures.ts';
 
 const counts = async (p: Page) =>
@@ -67,14 +67,7 @@ test('the incident summary holds no transcript unless ticked in, and says what i
   await openApp(page, '/#v=1&src=claude-code-session');
   await page.getByTestId('share-open').click();
   await expect(page.getByTestId('structure-link')).toBeVisible();
-  const save = async () => {
-    const [download] = await Promise.all([
-      page.waitForEvent('download'),
-      page.getByTestId('export-summary').click(),
-    ]);
-    const { readFileSync } = await import('node:fs');
-    return readFileSync(await download.path(), 'utf8');
-  };
+  const save = async () => (await saveDownload(page, 'export-summary')).bytes.toString('utf8');
   const md = await save();
   expect(md).toContain('This link opens a structure-only copy');
   expect(md).not.toContain('src=claude-code-session');
@@ -94,14 +87,7 @@ test('the timeline export holds no transcript text unless previews are ticked in
 }) => {
   await openApp(page, '/#v=1&src=claude-code-session');
   await page.getByTestId('share-open').click();
-  const save = async (testId: string) => {
-    const [download] = await Promise.all([
-      page.waitForEvent('download'),
-      page.getByTestId(testId).click(),
-    ]);
-    const { readFileSync } = await import('node:fs');
-    return readFileSync(await download.path());
-  };
+  const save = async (testId: string) => (await saveDownload(page, testId)).bytes;
   // The start of every text the log's messages hold (what a row's preview shows first).
   const starts = sample('claude-code-session.jsonl')
     .split('\n')
@@ -210,12 +196,7 @@ test('while the structure-only copy is being built, the summary waits for its li
   release();
   await expect(page.getByTestId('structure-link')).toBeVisible();
   await expect(page.getByTestId('summary-link-note')).toContainText('structure-only copy');
-  const [download] = await Promise.all([
-    page.waitForEvent('download'),
-    page.getByTestId('export-summary').click(),
-  ]);
-  const { readFileSync } = await import('node:fs');
-  const md = readFileSync(await download.path()).toString('utf8');
+  const md = (await saveDownload(page, 'export-summary')).bytes.toString('utf8');
   expect(md).toContain('This link opens a structure-only copy');
   expect(md).not.toContain('src=claude-code-session');
 });
@@ -226,14 +207,7 @@ test('"Hide tool names" holds for the exports made from the structure-only copy:
   await openApp(page, '/#v=1&src=coding-agent');
   await page.getByTestId('share-open').click();
   await expect(page.getByTestId('structure-link')).toBeVisible();
-  const save = async (testId: string) => {
-    const [download] = await Promise.all([
-      page.waitForEvent('download'),
-      page.getByTestId(testId).click(),
-    ]);
-    const { readFileSync } = await import('node:fs');
-    return readFileSync(await download.path(), 'utf8');
-  };
+  const save = async (testId: string) => (await saveDownload(page, testId)).bytes.toString('utf8');
   const named = await save('export-svg');
   const names = [...new Set([...named.matchAll(/tool_use ([A-Za-z][\w-]{2,})/g)].map((m) => m[1]))];
   expect(names.length).toBeGreaterThan(0);
