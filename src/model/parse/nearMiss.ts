@@ -45,9 +45,12 @@ export function describeValue(v: unknown): string {
 /** The first thing in a message that stops it reading as a format's, or null (nothing). */
 export type Problem = { key: (string | number)[]; problem: string } | null;
 
-/** A value that is not a message object, said so. */
-export function notAMessage(m: unknown): Problem {
-  return { key: [], problem: `must be an object with role and content, got ${describeValue(m)}` };
+/**
+ * A value that is not a message object, said so.
+ * @param what what a message of the format is (`an object with role and parts`)
+ */
+export function notAMessage(m: unknown, what = 'an object with role and content'): Problem {
+  return { key: [], problem: `must be ${what}, got ${describeValue(m)}` };
 }
 
 /** A message whose `role` is missing or not a string, said so with the format's `roles`; else null. */
@@ -61,11 +64,17 @@ export function roleProblem(m: Record<string, unknown>, roles: string): Problem 
   return null;
 }
 
-/** A value's message list and its key: a bare array, or an object's `messages`. */
-export function messageList(v: unknown): { list: unknown[]; base: (string | number)[] } | null {
+/**
+ * A value's message list and its key: a bare array, or an object's list under `key`
+ * (`messages`; Gemini's `contents`, the Responses `input`).
+ */
+export function messageList(
+  v: unknown,
+  key = 'messages',
+): { list: unknown[]; base: (string | number)[] } | null {
   if (Array.isArray(v)) return { list: v, base: [] };
-  if (isObject(v) && Array.isArray(v.messages)) return { list: v.messages, base: ['messages'] };
-  return null;
+  const list = isObject(v) ? v[key] : undefined;
+  return Array.isArray(list) ? { list, base: [key] } : null;
 }
 
 /**
@@ -73,6 +82,7 @@ export function messageList(v: unknown): { list: unknown[]; base: (string | numb
  * @param problemOf null for a message the format reads, else the offending key (under the
  *   message) and what is wrong with it
  * @param marked whether the value (or its list) has what only this format has
+ * @param key the list's key in an object (`messages`, `contents`, `input`)
  * @returns null when every message reads, or fewer than half do and nothing only this format
  *   has is there (with it, one message that reads is enough)
  */
@@ -80,8 +90,9 @@ export function listMiss(
   v: unknown,
   problemOf: (m: unknown) => Problem,
   marked: (v: unknown, list: unknown[]) => boolean,
+  key = 'messages',
 ): NearMiss | null {
-  const found = messageList(v);
+  const found = messageList(v, key);
   if (!found || found.list.length === 0) return null;
   const { list, base } = found;
   let first: { path: (string | number)[]; message: number; problem: string } | null = null;
