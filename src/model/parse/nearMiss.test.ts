@@ -1,7 +1,9 @@
+import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import { describe, expect, it } from 'vitest';
-import type { ParseError } from '../types.ts';
+import type { FormatId, ParseError } from '../types.ts';
 import { parseDocument, parseTranscript } from './index.ts';
 import { locatePath } from './nearMiss.ts';
+import { parserFor } from './registry.ts';
 
 const anthropicBody = (bad: unknown) => ({
   model: 'claude-sonnet-4-5',
@@ -34,7 +36,11 @@ function failure(text: string): ParseError {
 
 /** 1-based line and column of the first `needle` in `text`. */
 function position(text: string, needle: string): { line: number; column: number } {
-  const at = text.indexOf(needle);
+  return lineColumn(text, text.indexOf(needle));
+}
+
+/** 1-based line and column of an offset in `text`. */
+function lineColumn(text: string, at: number): { line: number; column: number } {
   const before = text.slice(0, at).split('\n');
   return { line: before.length, column: (before[before.length - 1] as string).length + 1 };
 }
@@ -181,4 +187,88 @@ describe('locatePath: where a value starts in JSON text, only when the text is t
     expect(locatePath(text, ['messages', 5, 'role'], 'user')).toBeNull();
     expect(locatePath(`curl -d '${text}'`, ['messages', 0, 'role'], 'user')).toBeNull();
   });
+});
+
+const responsesInput = (last: unknown) => [
+  { role: 'user', content: 'List the files.' },
+  { type: 'function_call', call_id: 'call_1', name: 'ls', arguments: '{}' },
+  last,
+];
+
+/** A near miss a user would paste, the same body fixed, and what the error says of it. */
+interface Case {
+  name: string;
+  format: FormatId;
+  label: string;
+  bad: unknown;
+  fixed: unknown;
+  path: (string | number)[];
+  problem: string;
+}
+
+const CASES: Case[] = [
+  {
+    name: "a Responses output item of the Agents SDK's type function_call_result",
+    format: 'openai-responses',
+    label: 'OpenAI Responses',
+    bad: {
+      model: 'gpt-4.1',
+      input: responsesInput({ type: 'function_call_result', call_id: 'call_1', output: 'a b' }),
+    },
+    fixed: {
+      model: 'gpt-4.1',
+      input: responsesInput({ type: 'function_call_output', call_id: 'call_1', output: 'a b' }),
+    },
+    path: ['input', 2, 'type'],
+    problem:
+      "type 'function_call_result' is not a Responses item type: a call's output is a function_call_output item",
+  },
+  {
+    name: 'a Chat tool message among Responses items',
+    format: 'openai-responses',
+    label: 'OpenAI Responses',
+    bad: { input: responsesInput({ role: 'tool', tool_call_id: 'call_1', content: 'a b' }) },
+    fixed: {
+      input: responsesInput({ type: 'function_call_output', call_id: 'call_1', output: 'a b' }),
+    },
+    path: ['input', 2, 'role'],
+    problem:
+      "role must be one of 'user' | 'assistant' | 'system' | 'developer', got 'tool' (Responses answers a function_call with a function_call_output item by call_id)",
+  },
+  {
+    name: 'a bare Responses item list whose item 2 has role 123',
+    format: 'openai-responses',
+    label: 'OpenAI Responses',
+    bad: responsesInput({ role: 123, content: 'Done?' }),
+    fixed: responsesInput({ type: 'function_call_output', call_id: 'call_1', output: 'a b' }),
+    path: [2, 'role'],
+    problem: "role must be a string ('user' | 'assistant' | 'system' | 'developer'), got 123",
+  },
+];
+
+describe('a near miss of Responses, Gemini or Converse: the format, the item, line and column', () => {
+  for (const { name, format, label, bad, fixed, path, problem } of CASES)
+    it(name, () => {
+      const text = JSON.stringify(bad, null, 2);
+      const e = failure(text);
+      const at = path.findIndex((k) => typeof k === 'number');
+      const message = path[at] as number;
+      expect(e.kind).toBe('shape');
+      expect(e.closest).toEqual({ format, label, messageIndex: message, path, problem });
+      // Where the offending value starts, as jsonc-parser's tree has it (not the scan under test).
+      const tree = parseTree(text);
+      const node = tree && findNodeAtLocation(tree, path);
+      const where = lineColumn(text, node?.offset ?? -1);
+      expect(e.location).toMatchObject(where);
+      const total = (tree && findNodeAtLocation(tree, path.slice(0, at)))?.children?.length ?? 0;
+      expect(e.message).toContain(
+        `Closest format: ${label}, which reads ${total - 1} of these ${total} messages. Message ${message} (line ${where.line}, column ${where.column}): ${problem}.`,
+      );
+      // Detection still refuses the near miss; the body fixed parses as the format and reads whole.
+      const parser = parserFor(format);
+      expect(parser?.sniff(bad)).toBe(0);
+      const ok = parseTranscript(JSON.stringify(fixed, null, 2));
+      expect(ok.ok && ok.value.transcript.format).toBe(format);
+      expect(parser?.nearMiss?.(fixed)).toBeNull();
+    });
 });

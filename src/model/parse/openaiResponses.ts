@@ -26,6 +26,7 @@ import {
   SERVER_ITEMS,
   STRONG_TYPES,
 } from './openaiResponsesItems.ts';
+import { responsesNearMiss } from './openaiResponsesShape.ts';
 
 /**
  * An `input_image`/`input_file` part as a media block: a `file_id` is a stored file (`source:
@@ -367,6 +368,7 @@ export const openaiResponsesParser: FormatParser = {
   expected:
     'an object with `input` (message items, `function_call` / `function_call_output` by `call_id`, `reasoning` items), a bare array of such items, or a response object with `object: "response"` and `output`',
   sniff,
+  nearMiss: responsesNearMiss,
   parse: jsonDocumentOnly(parse, 'A Responses request is a JSON document, not JSON Lines.'),
   write: writeResponses,
 };
