@@ -10,20 +10,13 @@
  * tool_result (toolUseId null when absent, `name` set: pairing falls back to position and name);
  * `thought: true` text → thinking; a part holding only a `thoughtSignature` → redacted_thinking.
  */
-import type { Block, Message, Result, Role, Transcript, ToolDef, UsageRecord } from '../types.ts';
+import type { Block, Message, Result, Transcript, ToolDef, UsageRecord } from '../types.ts';
 import type { FormatParser } from './registry.ts';
 import { writeGemini } from './geminiWrite.ts';
 import { arr, base64Bytes, isObject, type Json, jsonText, shapeError, str } from './util.ts';
 import { bareListTranscript, jsonDocumentOnly, notAnObject, responseTranscript } from './util.ts';
 import { toolDef } from './util.ts';
-
-const ROLES: Record<string, Role> = {
-  user: 'user',
-  model: 'assistant',
-  function: 'user',
-  tool: 'user',
-  system: 'system',
-};
+import { GEMINI_ROLES, geminiNearMiss } from './geminiShape.ts';
 
 /** snake_case of the camelCase field names `field` reads, made once per name. */
 const SNAKE = new Map<string, string>();
@@ -109,7 +102,7 @@ export function geminiPart(p: unknown): Block {
 export function geminiContent(c: unknown, i: number, listKey: string): Message {
   const path = `${listKey}.${i}`;
   if (!isObject(c)) return notAnObject(c, path, i);
-  const role = ROLES[str(c.role) ?? 'user'] ?? 'user';
+  const role = GEMINI_ROLES[str(c.role) ?? 'user'] ?? 'user';
   const parts = arr(c.parts);
   const blocks = parts
     ? parts.map(geminiPart)
@@ -124,7 +117,7 @@ function isContent(c: unknown): boolean {
   const parts = arr(c.parts);
   if (!parts) return false;
   const role = c.role;
-  if (role !== undefined && (typeof role !== 'string' || !(role in ROLES))) return false;
+  if (role !== undefined && (typeof role !== 'string' || !(role in GEMINI_ROLES))) return false;
   // Vercel UIMessage parts carry `type`; Gemini parts never do.
   return parts.every((p) => isObject(p) && !('type' in p));
 }
@@ -282,6 +275,7 @@ export const geminiParser: FormatParser = {
   expected:
     'an object with `contents` (role user/model, `parts` with text, `functionCall`, `functionResponse`), a bare array of such contents, or a response with `candidates`',
   sniff,
+  nearMiss: geminiNearMiss,
   parse: jsonDocumentOnly(parse, 'A Gemini request is a JSON document, not JSON Lines.'),
   write: writeGemini,
 };

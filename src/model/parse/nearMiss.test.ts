@@ -194,6 +194,12 @@ const responsesInput = (last: unknown) => [
   { type: 'function_call', call_id: 'call_1', name: 'ls', arguments: '{}' },
   last,
 ];
+const geminiContents = (last: unknown) => [
+  { role: 'user', parts: [{ text: 'List the files.' }] },
+  { role: 'model', parts: [{ functionCall: { name: 'ls', args: {} } }] },
+  { role: 'user', parts: [{ functionResponse: { name: 'ls', response: { output: 'a b' } } }] },
+  last,
+];
 
 /** A near miss a user would paste, the same body fixed, and what the error says of it. */
 interface Case {
@@ -243,6 +249,37 @@ const CASES: Case[] = [
     fixed: responsesInput({ type: 'function_call_output', call_id: 'call_1', output: 'a b' }),
     path: [2, 'role'],
     problem: "role must be a string ('user' | 'assistant' | 'system' | 'developer'), got 123",
+  },
+  {
+    name: "a Gemini content of role 'assistant'",
+    format: 'gemini',
+    label: 'Google Gemini',
+    bad: { contents: geminiContents({ role: 'assistant', parts: [{ text: 'Done.' }] }) },
+    fixed: { contents: geminiContents({ role: 'model', parts: [{ text: 'Done.' }] }) },
+    path: ['contents', 3, 'role'],
+    problem:
+      "role must be one of 'user' | 'model', got 'assistant' (Gemini's assistant role is 'model')",
+  },
+  {
+    name: 'a Gemini part that is a string',
+    format: 'gemini',
+    label: 'Google Gemini',
+    bad: { contents: geminiContents({ role: 'model', parts: ['Done.'] }) },
+    fixed: { contents: geminiContents({ role: 'model', parts: [{ text: 'Done.' }] }) },
+    path: ['contents', 3, 'parts', 0],
+    problem:
+      "part 0 must be an object ({text}, {functionCall}, {functionResponse}, …), got 'Done.'",
+  },
+  {
+    // Chat was the closest before: it read the three other contents as messages.
+    name: "a bare Gemini contents list with role 'assistant'",
+    format: 'gemini',
+    label: 'Google Gemini',
+    bad: geminiContents({ role: 'assistant', parts: [{ text: 'Done.' }] }),
+    fixed: geminiContents({ role: 'model', parts: [{ text: 'Done.' }] }),
+    path: [3, 'role'],
+    problem:
+      "role must be one of 'user' | 'model', got 'assistant' (Gemini's assistant role is 'model')",
   },
 ];
 
