@@ -22,25 +22,9 @@ import type { FormatParser } from './registry.ts';
 import { arr, isObject, type Json, shapeError, str, withList } from './util.ts';
 import { bareListTranscript, jsonDocumentOnly, notAnObject, responseTranscript } from './util.ts';
 import { base64StandIn, toolDef } from './util.ts';
+import { BLOCK_KEYS, bedrockNearMiss } from './bedrockShape.ts';
 
 const ROLES: Record<string, Role> = { user: 'user', assistant: 'assistant', system: 'system' };
-/** Keys of a Converse `ContentBlock` (exactly one is present). */
-const BLOCK_KEYS = new Set([
-  'text',
-  'image',
-  'document',
-  'video',
-  'audio',
-  'toolUse',
-  'toolResult',
-  'reasoningContent',
-  'cachePoint',
-  'citationsContent',
-  'searchResult',
-  'guardContent',
-  'toolAddition',
-  'toolRemoval',
-]);
 
 function mediaBytes(src: unknown): number | undefined {
   if (!isObject(src)) return undefined;
@@ -393,6 +377,7 @@ export const bedrockConverseParser: FormatParser = {
   expected:
     'an object with `messages` whose content blocks are single-key objects (`text`, `toolUse`, `toolResult`, `reasoningContent`, …), a bare array of such messages, or a response with `output.message`',
   sniff,
+  nearMiss: bedrockNearMiss,
   parse: jsonDocumentOnly(parse, 'A Converse request is a JSON document, not JSON Lines.'),
   write,
 };

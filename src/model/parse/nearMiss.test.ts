@@ -200,6 +200,12 @@ const geminiContents = (last: unknown) => [
   { role: 'user', parts: [{ functionResponse: { name: 'ls', response: { output: 'a b' } } }] },
   last,
 ];
+const converseMessages = (last: unknown) => [
+  { role: 'user', content: [{ text: 'List the files.' }] },
+  { role: 'assistant', content: [{ toolUse: { toolUseId: 't1', name: 'ls', input: {} } }] },
+  last,
+];
+const toolResult = { toolResult: { toolUseId: 't1', content: [{ text: 'a b' }] } };
 
 /** A near miss a user would paste, the same body fixed, and what the error says of it. */
 interface Case {
@@ -280,6 +286,31 @@ const CASES: Case[] = [
     path: [3, 'role'],
     problem:
       "role must be one of 'user' | 'model', got 'assistant' (Gemini's assistant role is 'model')",
+  },
+  {
+    name: 'a Converse toolResult block not in an array',
+    format: 'bedrock-converse',
+    label: 'AWS Bedrock Converse',
+    bad: {
+      modelId: 'anthropic.claude-sonnet-4-5',
+      messages: converseMessages({ role: 'user', content: toolResult }),
+    },
+    fixed: {
+      modelId: 'anthropic.claude-sonnet-4-5',
+      messages: converseMessages({ role: 'user', content: [toolResult] }),
+    },
+    path: ['messages', 2, 'content'],
+    problem:
+      'content must be an array of content blocks, got an object (one block, not in an array)',
+  },
+  {
+    name: 'a bare Converse message list whose message 2 has no role',
+    format: 'bedrock-converse',
+    label: 'AWS Bedrock Converse',
+    bad: converseMessages({ content: [toolResult] }),
+    fixed: converseMessages({ role: 'user', content: [toolResult] }),
+    path: [2],
+    problem: "role is missing ('user' | 'assistant')",
   },
 ];
 
