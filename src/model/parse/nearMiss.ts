@@ -1,10 +1,11 @@
 /**
  * Near misses: JSON that no format's sniff takes, though most of it reads as one format's message
  * list (an Anthropic or Chat body with one message whose `role` is `123`, a `tool` role among
- * Anthropic blocks). Detection stays as strict as it is; a failed detection asks each format
- * that can say so (`FormatParser.nearMiss`) how much of the value it reads and where it first
- * stops, and the parse error names the closest format, the message and what was expected, with
- * the line and column when the input's text is at hand (`locatePath`).
+ * Anthropic blocks, a Gemini content of role `assistant`, a Converse block not in an array, a
+ * Responses item of a type the API does not have). Detection stays as strict as it is; a failed
+ * detection asks each format that can say so (`FormatParser.nearMiss`) how much of the value it
+ * reads and where it first stops, and the parse error names the closest format, the message and
+ * what was expected, with the line and column when the input's text is at hand (`locatePath`).
  */
 import { visit } from 'jsonc-parser';
 import type { FormatId, SourceLocation } from '../types.ts';
