@@ -242,6 +242,12 @@ export interface ParseError {
   /** `limit`: refused before any work, too large or too deeply nested (model/limits.ts). */
   kind: 'json' | 'shape' | 'empty' | 'binary' | 'limit';
   message: string;
+  /**
+   * For `binary`, what could not be read when it is not the bytes themselves (a NUL byte, another
+   * archive): `gzip`, a gzip stream that is corrupt or cut off; `encoding`, text not in UTF-8 (or
+   * UTF-16 with its byte order mark).
+   */
+  unreadable?: 'gzip' | 'encoding';
   location?: SourceLocation;
   /** For `shape`: each format tried and what it expected. */
   tried?: { format: FormatId; expected: string }[];

@@ -9,6 +9,13 @@ import { useEffect, useRef } from 'react';
 import { clip, QUOTE_CHARS, windowAround } from '../model/limits.ts';
 import type { ParseError } from '../model/types.ts';
 
+/** The heading of a file that could not be read, by what could not be read. */
+const UNREADABLE_HEADING = {
+  bytes: 'Not a text file',
+  gzip: 'Cannot unpack the .gz file',
+  encoding: 'Not UTF-8 text',
+} as const;
+
 export function ParseErrorBanner({
   error,
   keptPrevious,
@@ -40,7 +47,7 @@ export function ParseErrorBanner({
     >
       <strong>
         {error.kind === 'binary'
-          ? 'Not a text file'
+          ? UNREADABLE_HEADING[error.unreadable ?? 'bytes']
           : error.kind === 'json'
             ? 'Not valid JSON'
             : error.kind === 'empty'

@@ -29,6 +29,40 @@ describe('decodeBytes', () => {
     );
   });
 
+  it('a gzip stream cut inside its last member is said to be cut off, wherever the cut falls', () => {
+    // Four log lines; some cuts inflate without an error to a part of the text (fflate stops at
+    // the last whole block): every one must be refused, none read as a shorter log.
+    const text = Array.from(
+      { length: 4 },
+      (_, i) => `{"type":"user","uuid":"u${i}","message":{"role":"user","content":"line ${i}"}}`,
+    ).join('\n');
+    const gz = gzipSync(strToU8(text));
+    for (let cut = 1; cut < gz.length - 10; cut++) {
+      const r = decodeBytes(gz.subarray(0, gz.length - cut));
+      expect(r.ok, `cut ${cut}`).toBe(false);
+      expect(!r.ok && r.error.unreadable).toBe('gzip');
+      expect(!r.ok && r.error.message).toMatch(/cut off|Is it truncated\?/);
+    }
+    // Two members, the second cut: refused too; both whole: read.
+    const two = new Uint8Array([...gz, ...gzipSync(strToU8('\n{"type":"user"}'))]);
+    expect(decodeBytes(two.subarray(0, two.length - 3)).ok).toBe(false);
+    expect(decodeBytes(two)).toEqual({ ok: true, value: `${text}\n{"type":"user"}` });
+  });
+
+  it('decodes UTF-16 with its byte order mark (as PowerShell writes it), both byte orders', () => {
+    const text = '{"messages":[{"role":"user","content":"héllo 😀"}]}';
+    // UTF-16 code units (an emoji is two), the byte order mark first.
+    const units = [0xfeff, ...Array.from({ length: text.length }, (_, i) => text.charCodeAt(i))];
+    const bytes = (bigEndian: boolean) =>
+      new Uint8Array(units.flatMap((u) => (bigEndian ? [u >> 8, u & 0xff] : [u & 0xff, u >> 8])));
+    expect(decodeBytes(bytes(false))).toEqual({ ok: true, value: text });
+    expect(decodeBytes(bytes(true))).toEqual({ ok: true, value: text });
+    // A lone surrogate is not UTF-16: refused as an encoding, not as a NUL byte.
+    const bad = decodeBytes(new Uint8Array([0xff, 0xfe, 0x00, 0xd8, 0x41, 0x00]));
+    expect(!bad.ok && bad.error.unreadable).toBe('encoding');
+    expect(!bad.ok && bad.error.message).toContain('UTF-16LE');
+  });
+
   it('rejects NUL bytes and invalid UTF-8, saying where', () => {
     const nul = decodeBytes(new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0x00]));
     expect(nul).toEqual({
@@ -44,6 +78,7 @@ describe('decodeBytes', () => {
       ok: false,
       error: {
         kind: 'binary',
+        unreadable: 'encoding',
         message:
           'This is not UTF-8 text: the bytes at offset 2 are not valid UTF-8. Save the transcript as UTF-8 and try again.',
       },

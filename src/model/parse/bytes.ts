@@ -108,10 +108,15 @@ const limitError = (message: string): Result<never> => ({
 export function gunzipLimited(gz: Uint8Array, max = MAX_UNPACKED_BYTES): Result<Uint8Array> {
   const chunks: Uint8Array[] = [];
   let total = 0;
+  // Output bytes before the stream's last member (each member ends with its own length).
+  let memberStart = 0;
   const inflater = new Gunzip((chunk) => {
     total += chunk.length;
     if (total <= max) chunks.push(chunk);
   });
+  inflater.onmember = () => {
+    memberStart = total;
+  };
   try {
     for (let off = 0; off < gz.length; off += INFLATE_STEP) {
       const end = Math.min(gz.length, off + INFLATE_STEP);
@@ -130,10 +135,22 @@ export function gunzipLimited(gz: Uint8Array, max = MAX_UNPACKED_BYTES): Result<
       ok: false,
       error: {
         kind: 'binary',
+        unreadable: 'gzip',
         message: `This looks like a .gz file, but it does not decompress (${(e as Error).message}). Is it truncated?`,
       },
     };
   }
+  // A stream cut inside its last member can inflate without an error (fflate 0.8.2 stops at the
+  // last whole block): its last 4 bytes are then not that member's length (gzip's ISIZE).
+  if (gz.length < 18 || readUint32LE(gz, gz.length - 4) !== (total - memberStart) >>> 0)
+    return {
+      ok: false,
+      error: {
+        kind: 'binary',
+        unreadable: 'gzip',
+        message: `This .gz file is cut off: its gzip stream ends before its end (${formatBytes(total)} of text came out of it, not the whole). Copy or download the file again.`,
+      },
+    };
   if (chunks.length === 1) return { ok: true, value: chunks[0] as Uint8Array };
   const out = new Uint8Array(total);
   let at = 0;
@@ -142,6 +159,24 @@ export function gunzipLimited(gz: Uint8Array, max = MAX_UNPACKED_BYTES): Result<
     at += c.length;
   }
   return { ok: true, value: out };
+}
+
+/** The unsigned 32-bit little-endian number at `at`. */
+function readUint32LE(b: Uint8Array, at: number): number {
+  return (
+    ((b[at] ?? 0) |
+      ((b[at + 1] ?? 0) << 8) |
+      ((b[at + 2] ?? 0) << 16) |
+      ((b[at + 3] ?? 0) << 24)) >>>
+    0
+  );
+}
+
+/** UTF-16 by its byte order mark (as PowerShell's `>` writes), or null. */
+function utf16Of(b: Uint8Array): 'utf-16le' | 'utf-16be' | null {
+  if (b[0] === 0xff && b[1] === 0xfe) return 'utf-16le';
+  if (b[0] === 0xfe && b[1] === 0xff) return 'utf-16be';
+  return null;
 }
 
 /**
@@ -180,6 +215,8 @@ function decodeText(bytes: Uint8Array, max: number): Result<string> {
     if (!inflated.ok) return inflated;
     data = inflated.value;
   } else if (bytes.length > max) return limitError(tooLargeMessage(bytes.length, max));
+  const utf16 = utf16Of(data);
+  if (utf16) return decodeUtf16(data, utf16);
   const nul = data.indexOf(0);
   if (nul >= 0) {
     return {
@@ -200,7 +237,24 @@ function decodeText(bytes: Uint8Array, max: number): Result<string> {
       ok: false,
       error: {
         kind: 'binary',
+        unreadable: 'encoding',
         message: `This is not UTF-8 text: the bytes at offset ${firstInvalidUtf8(data)} are not valid UTF-8. Save the transcript as UTF-8 and try again.`,
+      },
+    };
+  }
+}
+
+/** Text saved as UTF-16 with its byte order mark, decoded (the mark dropped). */
+function decodeUtf16(data: Uint8Array, encoding: 'utf-16le' | 'utf-16be'): Result<string> {
+  try {
+    return { ok: true, value: new TextDecoder(encoding, { fatal: true, ignoreBOM: false }).decode(data) };
+  } catch {
+    return {
+      ok: false,
+      error: {
+        kind: 'binary',
+        unreadable: 'encoding',
+        message: `This file starts as ${encoding.toUpperCase()} text (its byte order mark) but is not valid ${encoding.toUpperCase()}. Save the transcript as UTF-8 and try again.`,
       },
     };
   }
