@@ -247,7 +247,10 @@ function decodeText(bytes: Uint8Array, max: number): Result<string> {
 /** Text saved as UTF-16 with its byte order mark, decoded (the mark dropped). */
 function decodeUtf16(data: Uint8Array, encoding: 'utf-16le' | 'utf-16be'): Result<string> {
   try {
-    return { ok: true, value: new TextDecoder(encoding, { fatal: true, ignoreBOM: false }).decode(data) };
+    return {
+      ok: true,
+      value: new TextDecoder(encoding, { fatal: true, ignoreBOM: false }).decode(data),
+    };
   } catch {
     return {
       ok: false,
