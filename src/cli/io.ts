@@ -3,6 +3,7 @@ import { PARSERS } from '../model/parse/registry.ts';
 import { VALIDATORS } from '../model/validate/index.ts';
 import { parseTranscript, type ParsedTranscript } from '../model/parse/index.ts';
 import { windowAround } from '../model/limits.ts';
+import { DROP_ADVICE } from '../model/parse/bytes.ts';
 import { clipArg, intFlag, UsageError } from './args.ts';
 import { inputLabel, linkFragment, readLink } from './link.ts';
 
@@ -38,6 +39,15 @@ export interface LoadFailure {
 export function printFailureJson(io: CliIO, file: string): void {
   const error = io.failure ?? { kind: 'read', message: 'the input could not be loaded' };
   io.out(`${JSON.stringify({ file, error }, null, 2)}\n`);
+}
+
+/** What to pass in a terminal, said where the page asks to drop a file (`DROP_ADVICE`). */
+export const TERMINAL_ADVICE =
+  "Pass a .json, .jsonl or .gz transcript file, - to read stdin, or the page's link.";
+
+/** A model message in a terminal's words: the page's "Drop a … transcript" becomes `TERMINAL_ADVICE`. */
+export function forTerminal(message: string): string {
+  return message.replace(DROP_ADVICE, TERMINAL_ADVICE);
 }
 
 export const EXIT_VALID = 0;
@@ -117,11 +127,9 @@ function loadInput(
     const fragment = linkFragment(file);
     input = fragment !== null ? readLink(fragment) : io.read(file);
   } catch (e) {
-    io.err(`error: cannot read ${inputLabel(file)}: ${(e as Error).message}\n`);
-    io.failure = {
-      kind: 'read',
-      message: `cannot read ${inputLabel(file)}: ${(e as Error).message}`,
-    };
+    const message = `cannot read ${inputLabel(file)}: ${forTerminal((e as Error).message)}`;
+    io.err(`error: ${message}\n`);
+    io.failure = { kind: 'read', message };
     return null;
   }
   io.doing = `parsing ${inputLabel(file)}`;
@@ -132,9 +140,8 @@ function loadInput(
   });
   if (!parsed.ok) {
     // A .gz that is not gzip data was read as plain text: that is said first (`notGzip`).
-    const e = input.readNote
-      ? { ...parsed.error, message: `${input.readNote} ${parsed.error.message}` }
-      : parsed.error;
+    const said = forTerminal(parsed.error.message);
+    const e = { ...parsed.error, message: input.readNote ? `${input.readNote} ${said}` : said };
     io.err(`error: ${e.message}\n`);
     const loc = e.location;
     io.failure = {

@@ -23,6 +23,12 @@ declare const TextDecoder: new (
   options: { fatal: boolean; ignoreBOM: boolean },
 ) => { decode: (input: Uint8Array) => string };
 
+/**
+ * What the page asks for when a file is not a transcript (it ends a refusal). Said in the page's
+ * words; the CLI puts its own in place of it (cli/io.ts `forTerminal`), so it is one constant.
+ */
+export const DROP_ADVICE = 'Drop a .json, .jsonl or .gz transcript.';
+
 /** True when the bytes start with the gzip magic number (1f 8b). */
 export function isGzip(bytes: Uint8Array): boolean {
   return bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
@@ -223,7 +229,7 @@ function decodeText(bytes: Uint8Array, max: number): Result<string> {
       ok: false,
       error: {
         kind: 'binary',
-        message: `This is not a text file: it contains a NUL byte at byte ${nul}. Drop a .json, .jsonl or .gz transcript.`,
+        message: `This is not a text file: it contains a NUL byte at byte ${nul}. ${DROP_ADVICE}`,
       },
     };
   }

@@ -15,6 +15,7 @@ import { listRequests } from './multi.ts';
 import { chooseFormat, containerWarnings, openContainer, unwrapText } from './containers.ts';
 import type { ContainerEntry, ContainerNote } from './containers.ts';
 import { clip } from '../limits.ts';
+import { DROP_ADVICE } from './bytes.ts';
 import { locatePath, type ClosestFormat, type NearMiss } from './nearMiss.ts';
 
 export interface ParseOptions {
@@ -160,8 +161,7 @@ export function readSource(input: string, name?: string): Result<SourceDoc> {
       ok: false,
       error: {
         kind: 'binary',
-        message:
-          'This is not text (it contains NUL bytes). Drop a .json, .jsonl or .gz transcript.',
+        message: `This is not text (it contains NUL bytes). ${DROP_ADVICE}`,
       },
     };
   if (!parsed.ok)
