@@ -250,7 +250,13 @@ function decodeSource(
   return { kind: 'none' };
 }
 
-/** Every key the codec reads (the page also reads `learn`, its Learn mode step). */
+/**
+ * Keys the page reads outside the codec (state/permalink/storeLink.ts): `learn`, the Learn mode
+ * step, and `sim`, the simulator panel open or collapsed. Neither changes a verdict.
+ */
+export const PAGE_ONLY_KEYS = ['learn', 'sim'] as const;
+
+/** Every key the codec reads (the page also reads `PAGE_ONLY_KEYS`). */
 export const PERMALINK_KEYS = [
   'v',
   'src',

@@ -10,6 +10,7 @@
  */
 import type { StoreApi } from 'zustand';
 import {
+  PAGE_ONLY_KEYS,
   PERMALINK_KEYS,
   decodePermalink,
   type PermalinkNotice,
@@ -85,7 +86,7 @@ function decode(fragment: string): Decoded {
   const body = fragment.replace(/^#/, '');
   if (body !== '' && notices.length === 0) {
     const params = new URLSearchParams(body);
-    if (![...PERMALINK_KEYS, 'learn'].some((k) => params.has(k)))
+    if (![...PERMALINK_KEYS, ...PAGE_ONLY_KEYS].some((k) => params.has(k)))
       notices.push({
         key: '#',
         message: `This link’s address holds nothing this page reads (“${body.length > 40 ? `${body.slice(0, 40)}…` : body}”): it may be cut off or damaged.`,
