@@ -6,6 +6,7 @@ import {
   EXIT_UNREADABLE,
   EXIT_VALID,
   loadFromFlags,
+  providerFor,
   type CliIO,
 } from './io.ts';
 import { idsText } from '../model/limits.ts';
@@ -24,9 +25,9 @@ export function runCheck(argv: string[], io: CliIO): number {
   const args = parseArgs(argv, ['format', 'provider', 'request'], ['json']);
   const file = onlyFile(args, 'check');
   const provider = checkProvider(args.flags.provider);
-  const parsed = loadFromFlags(io, file, args.flags);
+  const parsed = loadFromFlags(io, file, args.flags, 'check');
   if (!parsed) return EXIT_UNREADABLE;
-  const a = analyze(parsed.transcript, provider);
+  const a = analyze(parsed.transcript, providerFor(io, provider, parsed));
   const errors = a.validation.violations.filter((v) => v.severity === 'error');
   const toolCalls = a.pairs.filter(
     (p) => p.call !== null && p.status !== 'duplicate_result',

@@ -1,11 +1,12 @@
-import type { FormatId, ProviderId } from '../model/types.ts';
+import type { FormatId, ParseError, ProviderId } from '../model/types.ts';
 import { PARSERS } from '../model/parse/registry.ts';
 import { VALIDATORS } from '../model/validate/index.ts';
 import { parseTranscript, type ParsedTranscript } from '../model/parse/index.ts';
 import { windowAround } from '../model/limits.ts';
 import { DROP_ADVICE } from '../model/parse/bytes.ts';
 import { clipArg, intFlag, UsageError } from './args.ts';
-import { inputLabel, linkFragment, readLink } from './link.ts';
+import { inputLabel, linkFragment, readLink, type LinkInput } from './link.ts';
+import { applyLinkFaults, pickSetting, reportUnusedKeys, VERDICT_KEYS } from './linkView.ts';
 
 export interface CliIO {
   /**
@@ -82,22 +83,37 @@ export function checkRequest(v: string | true | undefined): number | undefined {
   return n === undefined ? undefined : n - 1;
 }
 
+/** How a command loads its FILE (or link). */
+export interface LoadOptions {
+  /** The command's name, for notes (`check`). */
+  command: string;
+  /** Forced format (`--format`); a link's `f` applies when it is not given. */
+  format?: FormatId;
+  /** 0-based request of a file holding several (`--request`). */
+  requestIndex?: number;
+  /** Answer a load failure in JSON on stdout (`--json`). */
+  json?: boolean;
+  /** The link keys the command uses (default `VERDICT_KEYS`); the others are said on stderr. */
+  uses?: readonly string[];
+}
+
+/** A loaded transcript, and the link it came from (null for a FILE or stdin). */
+export interface Loaded extends ParsedTranscript {
+  link: LinkInput | null;
+}
+
 /**
- * Read and parse FILE (or a link: `link.ts`); on failure print where and what was expected, and return null. A file
- * holding several requests (a HAR, a batch, an eval log) opens the one `requestIndex` names
- * (0-based; default as the page: the newest, or an eval log's first sample); without a choice a
- * note on stderr says which one was read and how to choose another. A request index past the
- * end prints an error and returns null (bad usage, exit 2).
+ * Read and parse FILE (or a link: `link.ts`); on failure print where and what was expected, and
+ * return null. A file holding several requests (a HAR, a batch, an eval log) opens the one
+ * `requestIndex` names (0-based; default as the page: the newest, or an eval log's first
+ * sample); without a choice a note on stderr says which one was read and how to choose another.
+ * A request index past the end prints an error and returns null (bad usage, exit 2). A link's
+ * format and faults apply as on the page (`linkView.ts`; the flag wins over `f`), and what the
+ * command does not use of it is said on stderr.
  */
-export function loadTranscript(
-  io: CliIO,
-  file: string,
-  format: FormatId | undefined,
-  requestIndex?: number,
-  json = false,
-): ParsedTranscript | null {
-  const parsed = loadInput(io, file, format, requestIndex);
-  if (!parsed && json) printFailureJson(io, file);
+export function loadTranscript(io: CliIO, file: string, opts: LoadOptions): Loaded | null {
+  const parsed = loadInput(io, file, opts);
+  if (!parsed && opts.json) printFailureJson(io, file);
   return parsed;
 }
 
@@ -109,28 +125,72 @@ export function loadFromFlags(
   io: CliIO,
   file: string,
   flags: Record<string, string | true | undefined>,
-): ParsedTranscript | null {
+  command: string,
+  uses: readonly string[] = VERDICT_KEYS,
+): Loaded | null {
   const format = checkFormat(flags.format);
-  return loadTranscript(io, file, format, checkRequest(flags.request), flags.json === true);
+  const requestIndex = checkRequest(flags.request);
+  return loadTranscript(io, file, {
+    command,
+    uses,
+    json: flags.json === true,
+    ...(format ? { format } : {}),
+    ...(requestIndex !== undefined ? { requestIndex } : {}),
+  });
 }
 
-/** `loadTranscript` without the `--json` answer. */
-function loadInput(
+/**
+ * The provider a command judges by: `--provider` when given, else the link's `pr` (a note says
+ * which), else undefined (the format's own provider).
+ */
+export function providerFor(
   io: CliIO,
-  file: string,
-  format: FormatId | undefined,
-  requestIndex?: number,
-): ParsedTranscript | null {
-  let input: { text: string; name: string; readNote?: string };
+  flag: ProviderId | undefined,
+  loaded: Loaded,
+): ProviderId | undefined {
+  return pickSetting(io, {
+    what: 'provider',
+    flag: '--provider',
+    key: 'pr',
+    fromFlag: flag,
+    fromLink: loaded.link?.view.provider ?? undefined,
+  });
+}
+
+type Input = { text: string; name: string; readNote?: string };
+
+/** FILE's text, or a link's transcript and view; null (said, with `io.failure`) when unreadable. */
+function readSource(io: CliIO, file: string): { input: Input; link: LinkInput | null } | null {
   io.doing = `reading ${inputLabel(file)}`;
   try {
     const fragment = linkFragment(file);
-    input = fragment !== null ? readLink(fragment) : io.read(file);
+    if (fragment === null) return { input: io.read(file), link: null };
+    const link = readLink(fragment);
+    return { input: link, link };
   } catch (e) {
     const message = `cannot read ${inputLabel(file)}: ${forTerminal((e as Error).message)}`;
     io.err(`error: ${message}\n`);
     io.failure = { kind: 'read', message };
     return null;
+  }
+}
+
+/** `loadTranscript` without the `--json` answer. */
+function loadInput(io: CliIO, file: string, opts: LoadOptions): Loaded | null {
+  const source = readSource(io, file);
+  if (!source) return null;
+  const { input, link } = source;
+  const { requestIndex } = opts;
+  let format = opts.format;
+  if (link) {
+    reportUnusedKeys(io, link, opts.uses ?? VERDICT_KEYS, opts.command);
+    format = pickSetting(io, {
+      what: 'format',
+      flag: '--format',
+      key: 'f',
+      fromFlag: format,
+      fromLink: link.view.format ?? undefined,
+    });
   }
   io.doing = `parsing ${inputLabel(file)}`;
   const parsed = parseTranscript(input.text, {
@@ -139,26 +199,7 @@ function loadInput(
     name: input.name,
   });
   if (!parsed.ok) {
-    // A .gz that is not gzip data was read as plain text: that is said first (`notGzip`).
-    const said = forTerminal(parsed.error.message);
-    const e = { ...parsed.error, message: input.readNote ? `${input.readNote} ${said}` : said };
-    io.err(`error: ${e.message}\n`);
-    const loc = e.location;
-    io.failure = {
-      kind: e.kind,
-      message: e.message,
-      ...(loc ? { line: loc.line, column: loc.column } : {}),
-    };
-    if (loc) {
-      // The model quotes a window of a long line already (SourceLocation.caret); else cut here.
-      const w =
-        loc.caret !== undefined
-          ? { text: loc.lineText, caret: loc.caret }
-          : windowAround(loc.lineText, loc.column);
-      const gutter = ' '.repeat(String(loc.line).length);
-      io.err(`  ${loc.line} | ${w.text}\n  ${gutter} | ${' '.repeat(w.caret)}^\n`);
-    }
-    if (e.tried) for (const t of e.tried) io.err(`  ${t.format}: expected ${t.expected}\n`);
+    printParseError(io, parsed.error, input.readNote);
     return null;
   }
   const { requests, requestIndex: chosen } = parsed.value;
@@ -178,6 +219,34 @@ function loadInput(
     io.err(
       `note: ${inputLabel(file)} holds ${requests.length} requests; read #${(chosen ?? 0) + 1} (choose another with --request N)\n`,
     );
+  io.doing = `applying the link's faults to ${inputLabel(file)}`;
+  const transcript = link
+    ? applyLinkFaults(io, parsed.value.transcript, link.view.faults)
+    : parsed.value.transcript;
   io.doing = `analysing ${inputLabel(file)}`;
-  return parsed.value;
+  return { ...parsed.value, transcript, link };
+}
+
+/** A parse failure on stderr (message, the line with a caret, what each format expected) and in `io.failure`. */
+function printParseError(io: CliIO, error: ParseError, readNote: string | undefined): void {
+  // A .gz that is not gzip data was read as plain text: that is said first (`notGzip`).
+  const said = forTerminal(error.message);
+  const e = { ...error, message: readNote ? `${readNote} ${said}` : said };
+  io.err(`error: ${e.message}\n`);
+  const loc = e.location;
+  io.failure = {
+    kind: e.kind,
+    message: e.message,
+    ...(loc ? { line: loc.line, column: loc.column } : {}),
+  };
+  if (loc) {
+    // The model quotes a window of a long line already (SourceLocation.caret); else cut here.
+    const w =
+      loc.caret !== undefined
+        ? { text: loc.lineText, caret: loc.caret }
+        : windowAround(loc.lineText, loc.column);
+    const gutter = ' '.repeat(String(loc.line).length);
+    io.err(`  ${loc.line} | ${w.text}\n  ${gutter} | ${' '.repeat(w.caret)}^\n`);
+  }
+  if (e.tried) for (const t of e.tried) io.err(`  ${t.format}: expected ${t.expected}\n`);
 }

@@ -2,11 +2,13 @@
  * A link where a FILE goes (issue 15): every command accepts the page's link — a URL or its
  * fragment (`#v=1&t=…`, `v=1&src=invoice`) — and reads the transcript it carries, or the sample
  * it names. The permalink codec is the page's own (model/permalink/codec.ts: pure TypeScript,
- * fflate and zod), so a link means the same to both.
+ * fflate and zod), so a link means the same to both; what its view sets is applied by
+ * `linkView.ts`.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { decodePermalink } from '../model/permalink/codec.ts';
+import type { PermalinkView } from '../model/permalink/schema.ts';
 
 /** The fragment of `arg` when it is a link (URL with a `#v=` fragment, or a fragment), else null. */
 export function linkFragment(arg: string): string | null {
@@ -29,22 +31,36 @@ export function inputLabel(arg: string): string {
 
 const SAMPLES = path.resolve(import.meta.dirname, '../../public/samples');
 
+/** What a link carries: its transcript (as text, with a name for format hints) and its view. */
+export interface LinkInput {
+  text: string;
+  name: string;
+  /** The view the link sets, decoded by the page's codec (defaults where it says nothing). */
+  view: PermalinkView;
+  /** The link's keys and values as written (to tell a default from a value it sets). */
+  params: URLSearchParams;
+  /** The codec's notices on the view: values it refused (their default is used), a newer `v`. */
+  notes: string[];
+}
+
 /**
- * The transcript a link carries, as text with a name for format hints.
+ * The transcript a link carries, and its view (`linkView.ts` applies what changes a verdict).
  * @throws Error saying why a link cannot be honoured: a refused or corrupt payload, a view-only
  *   link (it holds no transcript: open the file itself), an unknown sample
  */
-export function readLink(fragment: string): { text: string; name: string } {
+export function readLink(fragment: string): LinkInput {
   const { state, notices } = decodePermalink(fragment);
   const refused = notices.find((n) => n.key === 't' || n.key === '#' || n.key === 'src');
   if (refused) throw new Error(`the link cannot be read: ${refused.message}`);
+  const params = new URLSearchParams(fragment.replace(/^#/, ''));
+  const rest = { view: state.view, params, notes: notices.map((n) => n.message) };
   const s = state.source;
   if (s.kind === 'inline')
-    return { text: s.text, name: s.redacted ? 'structure-only link' : 'link' };
+    return { text: s.text, name: s.redacted ? 'structure-only link' : 'link', ...rest };
   if (s.kind === 'sample') {
     for (const ext of ['.json', '.jsonl']) {
       const file = path.join(SAMPLES, s.id + ext);
-      if (existsSync(file)) return { text: readFileSync(file, 'utf8'), name: s.id + ext };
+      if (existsSync(file)) return { text: readFileSync(file, 'utf8'), name: s.id + ext, ...rest };
     }
     throw new Error(`the link names the sample "${s.id}", which is not in ${SAMPLES}`);
   }

@@ -9,6 +9,7 @@ import {
   EXIT_UNREADABLE,
   EXIT_VALID,
   loadFromFlags,
+  providerFor,
   type CliIO,
 } from './io.ts';
 import { idsText } from '../model/limits.ts';
@@ -38,11 +39,11 @@ export function runRepair(argv: string[], io: RepairIO): number {
   const file = onlyFile(args, 'repair');
   const provider = checkProvider(args.flags.provider);
   const out = typeof args.flags.o === 'string' ? args.flags.o : undefined;
-  const parsed = loadFromFlags(io, file, args.flags);
+  const parsed = loadFromFlags(io, file, args.flags, 'repair');
   if (!parsed) return EXIT_UNREADABLE;
   const t = parsed.transcript;
   io.doing = `repairing ${inputLabel(file)}`;
-  const r = repairTranscript(t, provider);
+  const r = repairTranscript(t, providerFor(io, provider, parsed));
   const validBefore = validateTranscript(t, r.provider).valid;
   io.doing = `writing the repaired ${inputLabel(file)}`;
   const text = writeTranscript(r.transcript);

@@ -6,7 +6,14 @@ import { writeTranscript } from '../model/write.ts';
 import { encodePermalinkChecked } from '../model/permalink/codec.ts';
 import { defaultPermalinkState } from '../model/permalink/schema.ts';
 import { onlyFile, parseArgs } from './args.ts';
-import { EXIT_INVALID, EXIT_UNREADABLE, EXIT_VALID, loadFromFlags, type CliIO } from './io.ts';
+import {
+  EXIT_INVALID,
+  EXIT_UNREADABLE,
+  EXIT_VALID,
+  loadFromFlags,
+  providerFor,
+  type CliIO,
+} from './io.ts';
 
 export const SHARE_USAGE =
   'share FILE [--structure-only] [--hide-tool-names] [-o OUT] [--base URL] [--json] [--format F] [--request N]   print a link to the transcript';
@@ -25,8 +32,10 @@ export interface ShareIO extends CliIO {
  * exchanges, pairs and verdict. A structure-only copy is checked before it is printed: it must
  * read back the same (`shapeDifferences`) and hold nothing of the original (`leakedStrings`).
  * `-o OUT` writes the transcript the link carries, in its format. `--json` prints
- * `{link, file?}`. Exit codes as `check`: 0 valid, 1 invalid, 2 unreadable input, bad usage or a
- * transcript too large for a link.
+ * `{link, file?}`. FILE may be a link: its format and provider ride into the new link, and its
+ * faults are applied to the transcript the new link carries (linkView.ts). Exit codes as `check`
+ * (by that provider): 0 valid, 1 invalid, 2 unreadable input, bad usage or a transcript too large
+ * for a link.
  */
 export async function runShare(argv: string[], io: ShareIO): Promise<number> {
   const args = parseArgs(
@@ -39,9 +48,14 @@ export async function runShare(argv: string[], io: ShareIO): Promise<number> {
   if (args.flags['hide-tool-names'] === true && !structureOnly)
     throw new Error('--hide-tool-names needs --structure-only');
   const base = typeof args.flags.base === 'string' ? args.flags.base : DEFAULT_BASE;
-  const parsed = loadFromFlags(io, file, args.flags);
+  const parsed = loadFromFlags(io, file, args.flags, 'share');
   if (!parsed) return EXIT_UNREADABLE;
   const t = parsed.transcript;
+  const provider = providerFor(io, undefined, parsed);
+  if (parsed.link && parsed.link.view.faults.length > 0)
+    io.err(
+      "note: the new link carries the transcript with the link's faults applied (no fx), as the page's structure-only link does\n",
+    );
   let text = writeTranscript(t);
   if (structureOnly) {
     const counter = await loadBpeCounter();
@@ -57,7 +71,8 @@ export async function runShare(argv: string[], io: ShareIO): Promise<number> {
   }
   const state = defaultPermalinkState();
   state.source = { kind: 'inline', text, redacted: structureOnly };
-  if (args.flags.format !== undefined) state.view.format = t.format;
+  if (args.flags.format !== undefined || parsed.link?.view.format) state.view.format = t.format;
+  if (provider !== undefined) state.view.provider = provider;
   const encoded = encodePermalinkChecked(state);
   if (!encoded.ok) {
     io.err(`error: too large for a link. ${encoded.reason} Share the file itself.\n`);
@@ -79,5 +94,5 @@ export async function runShare(argv: string[], io: ShareIO): Promise<number> {
   io.out(
     args.flags.json ? `${JSON.stringify({ link, ...(out ? { file: out } : {}) })}\n` : `${link}\n`,
   );
-  return validateTranscript(t).valid ? EXIT_VALID : EXIT_INVALID;
+  return validateTranscript(t, provider).valid ? EXIT_VALID : EXIT_INVALID;
 }

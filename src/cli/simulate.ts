@@ -11,16 +11,25 @@ import {
   EXIT_UNREADABLE,
   EXIT_VALID,
   loadFromFlags,
+  providerFor,
   type CliIO,
 } from './io.ts';
 import { idsText } from '../model/limits.ts';
-import { inputLabel } from './link.ts';
+import { inputLabel, linkFragment } from './link.ts';
+import {
+  SIMULATOR_KEYS,
+  simulatorSettings,
+  VERDICT_KEYS,
+  type SimulatorSettings,
+} from './linkView.ts';
 
-export const SIMULATE_USAGE = `simulate FILE --policy P --budget N [--provider P] [--summary-tokens S] [--pin-first] [--keep-newest N] [--json] [--request N]   evict to a token budget (policies: ${POLICIES.join(', ')})`;
+export const SIMULATE_USAGE = `simulate FILE --policy P --budget N (a link may set both) [--provider P] [--summary-tokens S] [--pin-first] [--keep-newest N] [--json] [--request N]   evict to a token budget (policies: ${POLICIES.join(', ')})`;
 
-function checkPolicy(v: string | true | undefined): PolicyId {
+/** `--policy`'s value, checked; undefined when not given. */
+function checkPolicy(v: string | true | undefined): PolicyId | undefined {
+  if (v === undefined) return undefined;
   if (typeof v !== 'string')
-    throw new UsageError(`simulate needs --policy (one of ${POLICIES.join(', ')})`);
+    throw new UsageError(`--policy needs a value (one of ${POLICIES.join(', ')})`);
   if (!(POLICIES as readonly string[]).includes(v))
     throw new UsageError(`unknown policy "${v}"; known: ${POLICIES.join(', ')}`);
   return v as PolicyId;
@@ -42,6 +51,30 @@ export function violationJson(v: Violation) {
 }
 
 /**
+ * Load FILE with the policy, budget and options to run: the flags', else the link's
+ * (`simulatorSettings`). For a FILE (no settings of its own) a missing flag is a usage error
+ * before it is read.
+ * @returns null when FILE cannot be loaded (said on stderr)
+ * @throws UsageError when no policy or no budget is given by the flags or the link
+ */
+function loadSimulation(io: CliIO, file: string, argFlags: Record<string, string | true>) {
+  const flags = {
+    policy: checkPolicy(argFlags.policy),
+    budget: intFlag('budget', argFlags.budget),
+    options: policyOptionsOf(argFlags),
+  };
+  checkProvider(argFlags.provider);
+  if (linkFragment(file) === null) requireSettings(flags, '');
+  const parsed = loadFromFlags(io, file, argFlags, 'simulate', [
+    ...VERDICT_KEYS,
+    ...SIMULATOR_KEYS,
+  ]);
+  if (!parsed) return null;
+  const s = requireSettings(simulatorSettings(io, flags, parsed.link), ' (the link sets none)');
+  return { parsed, ...s };
+}
+
+/**
  * `simulate`: run one eviction policy at one budget (tokens: exact o200k counts, Claude/Gemini
  * estimates scaled as on the page) and validate what is kept.
  * @returns exit code: 0 kept request valid, 1 invalid, 2 unreadable or bad usage
@@ -53,15 +86,12 @@ export async function runSimulate(argv: string[], io: CliIO): Promise<number> {
     ['json', 'pin-first'],
   );
   const file = onlyFile(args, 'simulate');
-  const policy = checkPolicy(args.flags.policy);
-  const budget = intFlag('budget', args.flags.budget);
-  if (budget === undefined) throw new UsageError('simulate needs --budget N (tokens)');
-  const options = policyOptionsOf(args.flags);
+  const loaded = loadSimulation(io, file, args.flags);
+  if (!loaded) return EXIT_UNREADABLE;
+  const { parsed, policy, budget, options } = loaded;
   const providerFlag = checkProvider(args.flags.provider);
-  const parsed = loadFromFlags(io, file, args.flags);
-  if (!parsed) return EXIT_UNREADABLE;
   const t = parsed.transcript;
-  const provider = providerFlag ?? defaultProviderOf(t);
+  const provider = providerFor(io, providerFlag, parsed) ?? defaultProviderOf(t);
   // Counted as the page's worker counts (engine/run.ts): o200k, a reply's usage figures when the log has them.
   io.doing = `counting the tokens of ${inputLabel(file)}`;
   const table = countTokensCached(t, provider, await loadBpeCounter(), new TokenCache(), {
@@ -117,6 +147,18 @@ export async function runSimulate(argv: string[], io: CliIO): Promise<number> {
     }
   }
   return v.valid ? EXIT_VALID : EXIT_INVALID;
+}
+
+/**
+ * The settings with both a policy and a budget.
+ * @param why appended to the message (a link that sets neither says so)
+ * @throws UsageError naming the one missing
+ */
+function requireSettings(s: SimulatorSettings, why: string) {
+  if (s.policy === undefined)
+    throw new UsageError(`simulate needs --policy (one of ${POLICIES.join(', ')})${why}`);
+  if (s.budget === undefined) throw new UsageError(`simulate needs --budget N (tokens)${why}`);
+  return { policy: s.policy, budget: s.budget, options: s.options };
 }
 
 /** The policy options `--summary-tokens`, `--keep-newest` and `--pin-first` set. */

@@ -12,6 +12,7 @@ import {
   EXIT_UNREADABLE,
   EXIT_VALID,
   loadTranscript,
+  providerFor,
   type CliIO,
 } from './io.ts';
 import { compactRanges } from './simulate.ts';
@@ -31,10 +32,15 @@ export async function runSweep(argv: string[], io: CliIO): Promise<number> {
   const format = checkFormat(args.flags.format);
   const providerFlag = checkProvider(args.flags.provider);
   const summaryTokens = intFlag('summary-tokens', args.flags['summary-tokens']);
-  const parsed = loadTranscript(io, file, format, checkRequest(args.flags.request));
+  const requestIndex = checkRequest(args.flags.request);
+  const parsed = loadTranscript(io, file, {
+    command: 'sweep',
+    ...(format ? { format } : {}),
+    ...(requestIndex !== undefined ? { requestIndex } : {}),
+  });
   if (!parsed) return EXIT_UNREADABLE;
   const t = parsed.transcript;
-  const provider = providerFlag ?? defaultProviderOf(t);
+  const provider = providerFor(io, providerFlag, parsed) ?? defaultProviderOf(t);
   // Counted as the page's worker counts (engine/run.ts): o200k, a reply's usage figures when the log has them.
   io.doing = `counting the tokens of ${inputLabel(file)}`;
   const table = countTokensCached(t, provider, await loadBpeCounter(), new TokenCache(), {

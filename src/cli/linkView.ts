@@ -1,0 +1,230 @@
+/**
+ * What a link sets beyond its transcript, applied as the page applies it, so that the page and
+ * the CLI give one verdict for one link: the forced format (`f`), the provider (`pr`) and the
+ * applied faults (`fx`: model/faults.ts `applyFaults`, then `reindexForView`, as the page's
+ * state/faults.ts `selectFaulted` does), and for `simulate` the budget and the chosen policy
+ * with its options (`b`, `p`, `pin`, `keep`, `sum`). The link is decoded by the page's codec
+ * (model/permalink). A flag wins over the link, and a note on stderr says which was used; a key
+ * a command does not use, or that nothing reads, is said on stderr too, never silently dropped.
+ */
+import { applyFaults, reindexForView, type FaultSpec } from '../model/faults.ts';
+import { clip } from '../model/limits.ts';
+import { PAGE_ONLY_KEYS, PERMALINK_KEYS } from '../model/permalink/codec.ts';
+import { encodeFaults } from '../model/permalink/faults.ts';
+import type { PolicyId, PolicyOptions } from '../model/evict/types.ts';
+import type { Transcript } from '../model/types.ts';
+import type { CliIO } from './io.ts';
+import type { LinkInput } from './link.ts';
+
+/** Keys every command uses: the transcript's and what changes its verdict (format, provider, faults). */
+export const VERDICT_KEYS: readonly string[] = ['v', 't', 'r', 'src', 'n', 'f', 'pr', 'fx'];
+
+/** The simulator's keys: the budget and the chosen policy with its options (`simulate` uses them). */
+export const SIMULATOR_KEYS: readonly string[] = ['b', 'p', 'pin', 'keep', 'sum'];
+
+/** What each key a command may leave unused sets, in words. */
+const KEY_WHAT: Record<string, string> = {
+  b: 'budget',
+  p: 'policy',
+  pin: 'pin-first option',
+  keep: 'keep-newest option',
+  sum: 'summary size',
+  p2: 'compared policy',
+  pin2: "compared policy's pin-first option",
+  keep2: "compared policy's keep-newest option",
+  sum2: "compared policy's summary size",
+  sel: 'selection',
+  at: 'scroll anchor',
+  learn: 'Learn mode step',
+  sim: 'simulator panel',
+};
+
+/** `key=value` as a note quotes it (the value cut to 40 characters). */
+function quoted(link: LinkInput, key: string): string {
+  return `${key}=${clip(link.params.get(key) ?? '', 40)}`;
+}
+
+/**
+ * Say on stderr what of `link` the command does not use: the codec's notices (a value it
+ * refused, a newer version), keys that neither the page nor the CLI reads (a typo, a damaged
+ * link, a newer page), and keys the command leaves aside (a selection, or `check`'s budget).
+ * @param uses the keys the command uses (`VERDICT_KEYS`, plus `SIMULATOR_KEYS` for simulate)
+ */
+export function reportUnusedKeys(
+  io: CliIO,
+  link: LinkInput,
+  uses: readonly string[],
+  command: string,
+): void {
+  for (const n of link.notes) io.err(`warning: ${n}\n`);
+  const known = new Set<string>([...PERMALINK_KEYS, ...PAGE_ONLY_KEYS]);
+  const keys = [...new Set(link.params.keys())];
+  const unknown = keys.filter((k) => !known.has(k));
+  if (unknown.length > 0)
+    io.err(
+      `warning: the link has ${unknown.length === 1 ? 'a key' : 'keys'} that neither the page nor the CLI reads, ignored: ${unknown.map((k) => quoted(link, k)).join(', ')} (a damaged link, or one from a newer version?)\n`,
+    );
+  const unused = keys.filter((k) => known.has(k) && !uses.includes(k));
+  if (unused.length > 0)
+    io.err(
+      `note: ${command} does not use the link's ${unused.map((k) => `${KEY_WHAT[k] ?? k} (${quoted(link, k)})`).join(', ')}: they do not change what ${command} reports${unused.some((k) => SIMULATOR_KEYS.includes(k)) ? ' (simulate uses the budget and policy)' : ''}\n`,
+    );
+}
+
+/** A setting a flag and a link may both give. */
+interface Setting<T> {
+  /** What it is, in words (`provider`). */
+  what: string;
+  /** The flag (`--provider`) and the link's key (`pr`). */
+  flag: string;
+  key: string;
+  /** The flag's value (undefined: not given) and the link's (undefined: not set by it). */
+  fromFlag: T | undefined;
+  fromLink: T | undefined;
+  /** How the note names the link's value (default `key=value`). */
+  linkText?: string;
+}
+
+/**
+ * The flag's value when given, else the link's; a note on stderr says when the link's is used,
+ * or when a flag overrides a different value of the link's.
+ */
+export function pickSetting<T>(io: CliIO, s: Setting<T>): T | undefined {
+  if (s.fromLink === undefined) return s.fromFlag;
+  const link = s.linkText ?? `${s.key}=${String(s.fromLink)}`;
+  if (s.fromFlag === undefined) {
+    io.err(`note: ${s.what} ${String(s.fromLink)}, from the link (${link})\n`);
+    return s.fromLink;
+  }
+  if (s.fromFlag !== s.fromLink)
+    io.err(
+      `note: ${s.what} ${String(s.fromFlag)}, from ${s.flag} (it overrides the link's ${link})\n`,
+    );
+  return s.fromFlag;
+}
+
+/** One fault as the link writes it (`tp2`, `y13`). */
+function faultItem(f: FaultSpec): string {
+  return (encodeFaults([f]) ?? '').replace(/^\d+:/, '');
+}
+
+/**
+ * The transcript with the link's faults applied, as the page shows it: in order, each to the
+ * result of the previous one; a fault that does not fit stops the list there, as on the page.
+ * Each fault applied, and one that did not fit, is said on stderr.
+ * @returns `t` itself when there are no faults
+ */
+export function applyLinkFaults(
+  io: CliIO,
+  t: Transcript,
+  faults: readonly FaultSpec[],
+): Transcript {
+  if (faults.length === 0) return t;
+  const r = applyFaults(t, faults);
+  r.descriptions.forEach((d, i) =>
+    io.err(`note: applied the link's fault ${faultItem(faults[i] as FaultSpec)} (fx): ${d}\n`),
+  );
+  if (r.error !== null) {
+    const at = r.descriptions.length;
+    const left = faults.length - at;
+    io.err(
+      `warning: the link's fault ${faultItem(faults[at] as FaultSpec)} does not fit this transcript: ${r.error} ${left === 1 ? 'It was' : `It and the ${left - 1} after it were`} not applied, as on the page.\n`,
+    );
+  }
+  return reindexForView(r.transcript);
+}
+
+/** What `simulate` runs: the policy, the budget (tokens) and the policy's options. */
+export interface SimulatorSettings {
+  policy: PolicyId | undefined;
+  budget: number | undefined;
+  options: PolicyOptions;
+}
+
+/** The link's policy options, those it sets (`pin`, `keep`, `sum`); the others are left out. */
+function linkOptions(link: LinkInput): PolicyOptions {
+  const o = link.view.policy.options;
+  const has = (k: string) => link.params.has(k);
+  return {
+    ...(has('pin') ? { pinFirst: o.pinFirst } : {}),
+    ...(has('keep') ? { keepNewestExchanges: o.keepNewestExchanges } : {}),
+    ...(has('sum') && o.summaryTokens !== null ? { summaryTokens: o.summaryTokens } : {}),
+  };
+}
+
+/** The flags' options, each over the link's; a note for each taken from the link or overridden. */
+function pickOptions(
+  io: CliIO,
+  flags: PolicyOptions,
+  link: PolicyOptions,
+  source: LinkInput,
+): PolicyOptions {
+  const pin = pickSetting(io, {
+    what: 'pin-first',
+    flag: '--pin-first',
+    key: 'pin',
+    linkText: quoted(source, 'pin'),
+    fromFlag: flags.pinFirst,
+    fromLink: link.pinFirst,
+  });
+  const keep = pickSetting(io, {
+    what: 'keep-newest',
+    flag: '--keep-newest',
+    key: 'keep',
+    linkText: quoted(source, 'keep'),
+    fromFlag: flags.keepNewestExchanges,
+    fromLink: link.keepNewestExchanges,
+  });
+  const sum = pickSetting(io, {
+    what: 'summary size',
+    flag: '--summary-tokens',
+    key: 'sum',
+    linkText: quoted(source, 'sum'),
+    fromFlag: flags.summaryTokens,
+    fromLink: link.summaryTokens,
+  });
+  return {
+    ...(pin ? { pinFirst: true } : {}),
+    ...(keep !== undefined ? { keepNewestExchanges: keep } : {}),
+    ...(sum !== undefined ? { summaryTokens: sum } : {}),
+  };
+}
+
+/**
+ * `simulate`'s settings: each flag given, else the link's value, as the page's simulator shows it
+ * (a link with a budget but no `p` shows the page's default policy). The link's options belong
+ * to its policy: another `--policy` does not take them. A note on stderr says where each came
+ * from when the link is involved.
+ * @param flags the settings the flags give (undefined: not given)
+ * @param link the link read, or null for a FILE (then the flags are the settings)
+ */
+export function simulatorSettings(
+  io: CliIO,
+  flags: SimulatorSettings,
+  link: LinkInput | null,
+): SimulatorSettings {
+  if (!link) return flags;
+  const sets = link.params.has('p') || link.params.has('b');
+  const policy = pickSetting(io, {
+    what: 'policy',
+    flag: '--policy',
+    key: 'p',
+    fromFlag: flags.policy,
+    fromLink: sets ? link.view.policy.id : undefined,
+    ...(link.params.has('p') ? {} : { linkText: "no p: the page's default policy at b" }),
+  });
+  const budget = pickSetting(io, {
+    what: 'budget',
+    flag: '--budget',
+    key: 'b',
+    fromFlag: flags.budget,
+    fromLink: link.view.budget ?? undefined,
+  });
+  const own = policy === link.view.policy.id;
+  const fromLink = own ? linkOptions(link) : {};
+  if (!own && Object.keys(linkOptions(link)).length > 0)
+    io.err(
+      `note: the link's options (pin, keep, sum) are its policy's (${link.view.policy.id}), not ${String(policy)}'s: not used\n`,
+    );
+  return { policy, budget, options: pickOptions(io, flags.options, fromLink, link) };
+}
