@@ -36,13 +36,23 @@ const signalsAt = (level: PairLevel, named?: Partial<Violation>): PairSignals =>
 });
 
 describe('chipLabel', () => {
-  it('names a tool_use by tool and id, a tool_result by the id it answers, text by an excerpt', () => {
+  it('names a tool_use by tool and id, a tool_result by the id it answers (and its name, where given), text by an excerpt', () => {
     expect(chipLabel({ type: 'tool_use', id: 'toolu_01', name: 'get_weather', input: {} })).toBe(
       'tool_use get_weather · toolu_01',
     );
     expect(chipLabel({ type: 'tool_result', toolUseId: null, content: [], isError: true })).toBe(
       'tool_result (error) · (no id)',
     );
+    // Gemini's functionResponse names the function it answers: shown beside the id.
+    expect(
+      chipLabel({
+        type: 'tool_result',
+        toolUseId: null,
+        content: [],
+        isError: false,
+        name: 'get_time',
+      }),
+    ).toBe('tool_result get_time · (no id)');
     expect(chipLabel({ type: 'text', text: '' })).toBe('(empty text)');
     expect(chipLabel({ type: 'text', text: '  ' })).toBe('(blank text: "  ")');
     expect(chipLabel({ type: 'text', text: '\n\n' })).toBe('(blank text: "\\n\\n")');

@@ -29,7 +29,8 @@ export function chipLabel(b: Block): string {
     case 'tool_use':
       return `${b.server ? 'server ' : ''}tool_use ${b.name} · ${b.id ?? '(no id)'}`;
     case 'tool_result':
-      return `tool_result${b.isError ? ' (error)' : ''} · ${b.toolUseId ?? '(no id)'}`;
+      // The name where the format carries one (Gemini pairs by position: a wrong name shows).
+      return `tool_result${b.isError ? ' (error)' : ''}${b.name ? ` ${b.name}` : ''} · ${b.toolUseId ?? '(no id)'}`;
     case 'image':
     case 'document':
       return b.type;
