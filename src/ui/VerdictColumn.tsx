@@ -37,8 +37,9 @@ export function VerdictColumn(p: VerdictColumnProps) {
       {/* The lesson stays in view (its own box) while the verdict below scrolls. */}
       <LearnPanel samples={p.samples} analysis={analysis} tokens={p.tokens} onJump={onJump} />
       <div className="side-scroll" tabIndex={-1}>
-        {faulted && <FaultPanel view={faulted} />}
-        {faulted && repairView && (
+        {faulted && <FaultPanel view={faulted} provisional={p.provisional} />}
+        {/* A repair of a preview would judge and export its first rows only. */}
+        {faulted && repairView && !p.provisional && (
           <RepairPanel
             transcript={faulted.transcript}
             provider={analysis.provider}

@@ -5,7 +5,7 @@
  * "Repair all". The applied faults are a user choice in the store (`faults`); the faulted
  * transcript is derived (state/faults.ts).
  */
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { FAULT_LABELS, type FaultSpec } from '../../model/faults.ts';
 import type { FaultedView } from '../../state/faults.ts';
 import { useAppStore } from '../../state/store.ts';
@@ -14,6 +14,21 @@ import './faults.css';
 
 export interface FaultPanelProps {
   view: FaultedView;
+  /**
+   * The streamed file whose preview is drawn (null once it is read whole): faults and Repair all
+   * would act on its first rows only, so their buttons wait, and say why.
+   */
+  provisional?: string | null | undefined;
+}
+
+/** Why the buttons wait while a streamed file is read, named by their `aria-describedby`. */
+function ProvisionalNote({ id, name }: { id: string; name: string }) {
+  return (
+    <p className="fault-hint" id={id} data-testid="fault-provisional" role="status">
+      Faults and Repair all wait for the whole of {name}: the rows shown are only its first
+      messages.
+    </p>
+  );
 }
 
 /**
@@ -21,7 +36,16 @@ export interface FaultPanelProps {
  * truncate fault.
  * @param n messages in the (faulted) transcript
  */
-function TruncateFault({ n, add }: { n: number; add: (spec: FaultSpec) => void }) {
+function TruncateFault({
+  n,
+  add,
+  waitNote,
+}: {
+  n: number;
+  add: (spec: FaultSpec) => void;
+  /** The id of the note saying why the button waits (a load is provisional), else undefined. */
+  waitNote: string | undefined;
+}) {
   const [truncate, setTruncate] = useState(1);
   return (
     <div className="fault-truncate">
@@ -41,7 +65,8 @@ function TruncateFault({ n, add }: { n: number; add: (spec: FaultSpec) => void }
       <button
         type="button"
         data-testid="fault-truncate"
-        disabled={n === 0}
+        disabled={n === 0 || waitNote !== undefined}
+        aria-describedby={waitNote}
         onClick={() => add({ kind: 'truncate', count: truncate })}
       >
         {FAULT_LABELS.truncate}
@@ -85,7 +110,7 @@ function AppliedFaults({
 }
 
 /** The fault panel: the menu for the selection, the truncate fault, what is applied, Repair all. */
-export function FaultPanel({ view }: FaultPanelProps) {
+export function FaultPanel({ view, provisional }: FaultPanelProps) {
   const selection = useAppStore((s) => s.selection);
   const faults = useAppStore((s) => s.faults);
   const setFaults = useAppStore((s) => s.setFaults);
@@ -94,10 +119,13 @@ export function FaultPanel({ view }: FaultPanelProps) {
   const items = selectFaultMenu(view, selection);
   const n = view.transcript.messages.length;
   const add = (spec: FaultSpec) => setFaults([...faults, spec]);
+  const noteId = useId();
+  const waitNote = provisional ? noteId : undefined;
 
   return (
     <section className="fault-panel" data-testid="fault-panel" aria-label="Faults and repair">
       <h2>Faults</h2>
+      {provisional && <ProvisionalNote id={noteId} name={provisional} />}
       {items.length > 0 ? (
         <div className="fault-menu" data-testid="fault-menu">
           {items.map((it) => (
@@ -106,6 +134,8 @@ export function FaultPanel({ view }: FaultPanelProps) {
               type="button"
               data-testid={`fault-${it.spec.kind}`}
               data-pair={'pairKey' in it.spec ? it.spec.pairKey : undefined}
+              disabled={waitNote !== undefined}
+              aria-describedby={waitNote}
               onClick={() => add(it.spec)}
             >
               {it.label}
@@ -117,13 +147,15 @@ export function FaultPanel({ view }: FaultPanelProps) {
           Select an assistant turn or a tool_use to inject a fault that leaves a call unanswered.
         </p>
       )}
-      <TruncateFault n={n} add={add} />
+      <TruncateFault n={n} add={add} waitNote={waitNote} />
       {faults.length > 0 && <AppliedFaults view={view} faults={faults} setFaults={setFaults} />}
       <button
         type="button"
         className="repair-toggle"
         data-testid="repair-all"
         aria-pressed={repairView}
+        disabled={waitNote !== undefined}
+        aria-describedby={waitNote}
         onClick={() => setRepairView(!repairView)}
       >
         {repairView ? 'Hide the repair' : 'Repair all'}

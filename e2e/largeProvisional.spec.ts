@@ -1,0 +1,96 @@
+/**
+ * While a large file streams in, the page shows a preview of its first messages and its verdict
+ * is provisional (newcomer finding): the faults and Repair all would act on those first rows only
+ * (an 81-line "repaired" export of a 36,000-line log; a truncation that later hit the file's real
+ * last message), so their buttons wait, disabled, and say why; once the whole file is read they
+ * work. The provisional phase is held open deterministically: the page holds the worker's answers
+ * after its preview until the test releases them. Input from scripts/gen.ts.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { generate } from '../scripts/gen.ts';
+import { openApp } from './helpers.ts';
+
+// Above the 2 MiB line, so the worker streams it and posts a preview of its first records.
+const LOG = generate({ format: 'claude-code-jsonl', messages: 800, mb: 3, seed: 21 });
+
+/**
+ * Before the app starts: every worker's messages after its first `preview` (but its progress)
+ * are held on the page, in order, until `window.releaseLoad()` hands them over, so the preview
+ * stays on screen for as long as the test looks at it.
+ */
+async function holdAfterPreview(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    type Handler = ((ev: MessageEvent) => unknown) | null;
+    const held: (() => void)[] = [];
+    let releasing = false;
+    const w = window as unknown as { releaseLoad: () => void };
+    w.releaseLoad = () => {
+      releasing = true;
+      for (const deliver of held.splice(0)) deliver();
+    };
+    const own = Object.getOwnPropertyDescriptor(Worker.prototype, 'onmessage');
+    if (!own?.set) throw new Error('no Worker.onmessage setter');
+    const set = own.set;
+    Object.defineProperty(Worker.prototype, 'onmessage', {
+      ...own,
+      set(this: Worker, handler: Handler) {
+        let previewed = false;
+        set.call(this, (ev: MessageEvent) => {
+          const kind = (ev.data as { kind?: string } | null)?.kind;
+          if (!releasing && previewed && kind !== 'progress') {
+            held.push(() => handler?.call(this, ev));
+            return;
+          }
+          if (kind === 'preview') previewed = true;
+          return handler?.call(this, ev);
+        });
+      },
+    });
+  });
+}
+
+test('while a large file streams, the faults and Repair all are disabled and say why; then they work', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await holdAfterPreview(page);
+  await openApp(page);
+  await expect(page.getByTestId('repair-all')).toBeEnabled();
+  await page.getByTestId('file-input').setInputFiles({
+    name: 'held.jsonl',
+    mimeType: 'application/x-ndjson',
+    buffer: Buffer.from(LOG),
+  });
+
+  // The preview: the load still runs, the verdict is provisional.
+  await expect(page.getByTestId('load-text')).toContainText('showing the first messages');
+  await expect(page.getByTestId('verdict')).toHaveAttribute('data-provisional', 'true');
+  const repairAll = page.getByTestId('repair-all');
+  const truncate = page.getByTestId('fault-truncate');
+  for (const button of [repairAll, truncate]) await expect(button).toBeDisabled();
+  const note = page.getByTestId('fault-provisional');
+  await expect(note).toHaveText(/wait for the whole of held\.jsonl/);
+  for (const button of [repairAll, truncate])
+    await expect(button).toHaveAccessibleDescription(/wait for the whole of held\.jsonl/);
+  // A call selected in the preview: its faults are offered, disabled.
+  const call = page.locator('[data-message-index]').getByText(/tool_use \w+/);
+  await call.first().click();
+  const menu = page.getByTestId('fault-menu').getByRole('button');
+  await expect(menu.first()).toBeVisible();
+  for (const button of await menu.all()) await expect(button).toBeDisabled();
+  await expect(page.getByTestId('repair-panel')).toHaveCount(0);
+  await expect(page.getByTestId('fault-applied')).toHaveCount(0);
+
+  // The whole file is read: the note goes, the buttons work on the whole transcript.
+  await page.evaluate(() => (window as unknown as { releaseLoad: () => void }).releaseLoad());
+  await expect(page.getByTestId('load-progress')).toHaveCount(0, { timeout: 60_000 });
+  await expect(page.getByTestId('verdict')).not.toHaveAttribute('data-provisional', 'true');
+  await expect(note).toHaveCount(0);
+  await expect(truncate).toBeEnabled();
+  await call.first().click();
+  await expect(menu.first()).toBeEnabled();
+  await expect(repairAll).toBeEnabled();
+  await repairAll.click();
+  await expect(page.getByTestId('repair-panel')).toBeVisible();
+  await expect(page.getByTestId('repair-export')).toBeVisible();
+});
