@@ -133,6 +133,36 @@ test('a structure-only copy that would read back otherwise is not linked, and th
   await expect(page.getByTestId('structure-building')).toHaveCount(0);
 });
 
+test('the structure-only note counts the renamed ids in the singular for one', async ({ page }) => {
+  const request = (ids: string[]) => ({
+    model: 'claude-sonnet-4-5',
+    max_tokens: 64,
+    messages: [
+      { role: 'user', content: 'look' },
+      {
+        role: 'assistant',
+        content: ids.map((id) => ({ type: 'tool_use', id, name: 'read', input: {} })),
+      },
+      {
+        role: 'user',
+        content: ids.map((id) => ({ type: 'tool_result', tool_use_id: id, content: 'ok' })),
+      },
+    ],
+  });
+  await openApp(page);
+  await paste(page, JSON.stringify(request(['toolu_01'])));
+  await expect(page.getByTestId('count-messages')).toHaveText('3');
+  await page.getByTestId('share-open').click();
+  await expect(page.getByTestId('structure-link')).toBeVisible();
+  await expect(page.getByTestId('structure-note')).toContainText('are renamed (1 id);');
+  await page.keyboard.press('Escape');
+  await paste(page, JSON.stringify(request(['toolu_01', 'toolu_02'])));
+  await expect(page.getByTestId('count-arcs')).toHaveText('2');
+  await page.getByTestId('share-open').click();
+  await expect(page.getByTestId('structure-link')).toBeVisible();
+  await expect(page.getByTestId('structure-note')).toContainText('are renamed (2 ids);');
+});
+
 test('a Gemini image is kept in the structure-only copy (inline data of its size), so it is linked', async ({
   page,
   context,

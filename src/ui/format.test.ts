@@ -1,11 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { describeSource, findRanges, fmtInt } from './format.ts';
+import { describeSource, findRanges, fmtCount, fmtInt } from './format.ts';
 
 describe('fmtInt', () => {
   it('groups thousands with ","', () => {
     expect(fmtInt(67139)).toBe('67,139');
     expect(fmtInt(100012)).toBe('100,012');
     expect(fmtInt(999)).toBe('999');
+  });
+});
+
+describe('fmtCount', () => {
+  it('says one in the singular, any other count in the plural', () => {
+    expect(fmtCount(1, 'id')).toBe('1 id');
+    expect(fmtCount(0, 'id')).toBe('0 ids');
+    expect(fmtCount(2, 'id')).toBe('2 ids');
+    expect(fmtCount(1234, 'id')).toBe('1,234 ids');
+    expect(fmtCount(3, 'reply', 'replies')).toBe('3 replies');
   });
 });
 

@@ -9,6 +9,14 @@ export function fmtInt(n: number): string {
   return INT.format(Math.round(n));
 }
 
+/**
+ * A count and its noun, singular for one: `1 id`, `2 ids`, `1,234 ids`.
+ * @param plural the noun for any other count (default: `singular` + `s`)
+ */
+export function fmtCount(n: number, singular: string, plural = `${singular}s`): string {
+  return `${fmtInt(n)} ${Math.round(n) === 1 ? singular : plural}`;
+}
+
 /** First `max` characters of a text on one line, with an ellipsis when cut. */
 export function excerpt(text: string, max = 60): string {
   const one = text.replace(/\s+/g, ' ').trim();

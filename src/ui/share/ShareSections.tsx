@@ -4,7 +4,7 @@
  */
 import { isStructureOnly } from '../../state/permalink/storeLink.ts';
 import type { Source } from '../../state/store.ts';
-import { fmtInt } from '../format.ts';
+import { fmtCount, fmtInt } from '../format.ts';
 import { LinkRow } from './ShareParts.tsx';
 import { LINK_SOFT_LIMIT, whatToOpen, type ViewLink } from './shareLinks.ts';
 import type { StructureRedaction } from './useShareData.ts';
@@ -83,10 +83,10 @@ export function StructureSection({
   return (
     <section>
       <h2>Structure-only link</h2>
-      <p className="share-note">
+      <p className="share-note" data-testid="structure-note">
         In this link every text, tool input and result, the system prompt and tool descriptions
         become placeholders of the same token count; ids, uuids and session ids are renamed
-        {redaction ? ` (${fmtInt(redaction.ids)} ids)` : ''}; times become a relative clock; a
+        {redaction ? ` (${fmtCount(redaction.ids, 'id')})` : ''}; times become a relative clock; a
         fine-tuned or custom model name becomes its public base.
       </p>
       <p className="share-note" data-testid="structure-keeps">
