@@ -53,6 +53,9 @@ test('an opened log: Original file is the bytes opened; Transcript as read is th
   const asRead = await saveDownload(page, 'export-kept');
   expect(asRead.bytes.equals(Buffer.from(LOG))).toBe(false);
   expect(asRead.bytes.toString('utf8')).toContain('Looking.');
+  // Different bytes, different names: the page's writing never saves over the original.
+  expect(asRead.name).toBe('session.as-read.jsonl');
+  expect(asRead.name).not.toBe(original.name);
 
   // A fault makes the transcript the page's changed copy: no original offered, the label says so.
   await page.keyboard.press('Escape');
@@ -62,6 +65,7 @@ test('an opened log: Original file is the bytes opened; Transcript as read is th
     await page.getByTestId('share-open').click();
   await expect(page.getByTestId('export-kept')).toHaveText('Transcript with the faults (.jsonl)');
   await expect(page.getByTestId('export-original')).toHaveCount(0);
+  expect((await saveDownload(page, 'export-kept')).name).toBe('session.with-faults.jsonl');
 });
 
 test('a streamed (large) file: Original file is the File itself, byte for byte', async ({
@@ -121,6 +125,12 @@ test('a paste: Pasted text is the text as pasted', async ({ page }) => {
   await expect(page.getByTestId('export-original')).toHaveText('Pasted text (.json)');
   const pasted = await saveDownload(page, 'export-original');
   expect(pasted.bytes.toString('utf8')).toBe(text);
+  // The transcript as read is another text (the page's writing): under another name.
+  await expect(page.getByTestId('export-kept')).toHaveText('Transcript as read (.json)');
+  const asRead = await saveDownload(page, 'export-kept');
+  expect(asRead.bytes.toString('utf8')).not.toBe(text);
+  expect(pasted.name).toBe('transcript.json');
+  expect(asRead.name).toBe('transcript.as-read.json');
 });
 
 test('a sample: no original offered, the transcript export says what it is', async ({ page }) => {

@@ -18,7 +18,7 @@ import { VALIDATORS } from '../../model/validate/index.ts';
 import { fmtInt } from '../format.ts';
 import { downloadBlob, svgToPngBlob } from './download.ts';
 import type { OriginalExport } from './originalExport.ts';
-import { exportExt } from './shareLinks.ts';
+import { exportExt, keptExportName } from './shareLinks.ts';
 import { copy } from './ShareParts.tsx';
 import { buildTimelineSvg, SVG_PREVIEW_CHARS } from './timelineSvg.ts';
 import type { ShareEvictions } from './useShareData.ts';
@@ -285,7 +285,7 @@ function SourceButtons({
 }) {
   const ext = exportExt(analysis.transcript);
   const kept = () => exportKeptSource(analysis.transcript, chosen);
-  const name = `${baseName}.${chosen ? `${chosen.policy}-${chosen.budget}.` : ''}${ext}`;
+  const name = keptExportName(baseName, ext, chosen, modified);
   return (
     <>
       {original && (

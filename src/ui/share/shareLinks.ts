@@ -1,7 +1,7 @@
 /**
  * The links of the share panel, decided before anything is rendered: the "Link to this view"
  * (with the transcript when it fits, else the view only and why), what a reader of a view-only
- * link must open, the length above which a link is too long to share, and the exports' file name.
+ * link must open, the length above which a link is too long to share, and the exports' file names.
  */
 import { inlineSizeRefusal } from '../../model/permalink/inline.ts';
 import {
@@ -29,6 +29,24 @@ export function exportBaseName(source: Source): string {
 /** The exports' extension for a transcript: `jsonl` for a log's lines, else `json`. */
 export function exportExt(t: Transcript): 'json' | 'jsonl' {
   return t.listKey === 'lines' ? 'jsonl' : 'json';
+}
+
+/**
+ * The file name of the transcript the page writes back (the export beside the original): the
+ * request a policy keeps at a budget (`<base>.<policy>-<budget>.<ext>`), else the transcript as
+ * read (`<base>.as-read.<ext>`) or with the faults applied (`<base>.with-faults.<ext>`), never
+ * the original's own `<base>.<ext>`, whose bytes differ.
+ * @param kept the primary policy and budget whose kept request is exported, or null
+ * @param modified faults are applied to the transcript shown
+ */
+export function keptExportName(
+  baseName: string,
+  ext: string,
+  kept: { policy: string; budget: number } | null,
+  modified: boolean,
+): string {
+  const what = kept ? `${kept.policy}-${kept.budget}` : modified ? 'with-faults' : 'as-read';
+  return `${baseName}.${what}.${ext}`;
 }
 
 /**
