@@ -86,3 +86,29 @@ for (const width of [1440, 1280])
     ).toBe(false);
     expect(await overlaps(page, 'header.top', '[data-testid="summary"]')).toBe(false);
   });
+
+// A summary policy's card says what it evicted and into what ("evicted 37 messages → one
+// 500-token summary"): at 1440×900 that line was cut off at the card's edge (newcomer report).
+test('at 1440×900 a summary policy card shows its whole text, wrapped inside the card', async ({
+  page,
+}, info) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openApp(page, '/#v=1&src=coding-agent&b=920&p2=summary');
+  const card = page.locator('[data-testid="policy-card"][data-policy="summary"]');
+  await expect(card.getByTestId('policy-evicted')).toContainText(/→ one [\d,]+-token summary$/);
+  await page.screenshot({ path: info.outputPath('summary-card-1440.png') });
+  for (const c of await page.getByTestId('policy-card').all()) {
+    const cut = await c.evaluate((el) => {
+      const box = el.getBoundingClientRect();
+      const out: string[] = [];
+      if (el.scrollWidth > el.clientWidth) out.push(`card ${el.scrollWidth} > ${el.clientWidth}`);
+      for (const e of Array.from(el.querySelectorAll('dl, dd, dt'))) {
+        const r = e.getBoundingClientRect();
+        if (e.scrollWidth > e.clientWidth || r.right > box.right + 0.5)
+          out.push(`${e.tagName} "${e.textContent ?? ''}" ends at ${r.right} > ${box.right}`);
+      }
+      return out;
+    });
+    expect(cut).toEqual([]);
+  }
+});
