@@ -58,22 +58,39 @@ const TOOL_KEYS = new Set([
 ]);
 
 /**
- * Tool definitions and tool choice as the source wrote them (Anthropic `tools`, OpenAI
- * `tools[].function`, Gemini `functionDeclarations` / `allowedFunctionNames`, Bedrock
- * `toolConfig.tools[].toolSpec`): names mapped, descriptions redacted, schemas reduced to
- * `{type: 'object'}`, other strings redacted, modes and types kept.
+ * A schema as shared: its root `type` kept (`object`, Gemini's `OBJECT`; `object` when it has
+ * none), its properties dropped (their names are the tool's data). A Bedrock `inputSchema` is a
+ * union (`{json: schema}`): the wrapper stays, or the copy is no longer a Converse tool spec.
+ */
+function schemaShell(v: unknown): unknown {
+  const o =
+    v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  if (!('type' in o) && 'json' in o) return { json: schemaShell(o.json) };
+  return { type: typeof o.type === 'string' ? o.type : 'object' };
+}
+
+/** Keys whose string value in a tool definition or choice is a word of the API, kept. */
+const TOOL_WORD_KEYS = new Set(['type', 'mode', 'syntax']);
+
+/**
+ * Tool definitions and tool choice as the source wrote them (Anthropic `tools[].input_schema`,
+ * OpenAI `tools[].function.parameters`, Responses `tools[].parameters`, Gemini
+ * `functionDeclarations[].parameters` / `parametersJsonSchema` and `allowedFunctionNames`, Bedrock
+ * `toolConfig.tools[].toolSpec.inputSchema.json`): every key kept where it was, names mapped,
+ * descriptions redacted, schemas reduced to their shell (`schemaShell`), other strings redacted,
+ * modes and types kept.
  */
 function toolish(r: Redactor, v: unknown, key?: string): unknown {
   if (typeof v === 'string') {
     if (key === 'name' || (key !== undefined && /names$/i.test(key))) return r.name(v);
-    if (key === undefined || key === 'type' || key === 'mode') return v;
+    if (key === undefined || TOOL_WORD_KEYS.has(key)) return v;
     return r.text(v);
   }
   if (Array.isArray(v)) return v.map((x) => toolish(r, x, key));
   if (v !== null && typeof v === 'object') {
     const out: Record<string, unknown> = {};
     for (const [k, x] of Object.entries(v as Record<string, unknown>))
-      out[k] = /schema|^parameters$/i.test(k) ? { type: 'object' } : toolish(r, x, k);
+      out[k] = /schema|^parameters$/i.test(k) ? schemaShell(x) : toolish(r, x, k);
     return out;
   }
   return v;
@@ -81,7 +98,7 @@ function toolish(r: Redactor, v: unknown, key?: string): unknown {
 
 /**
  * A settings object (Gemini `generationConfig`): numbers, booleans and enum-like strings
- * (MIME types, modes, levels) kept; schemas reduced to `{type: 'object'}`; other strings redacted.
+ * (MIME types, modes, levels) kept; schemas reduced to their shell; other strings redacted.
  */
 function settingsOnly(r: Redactor, v: unknown, key?: string): unknown {
   if (typeof v === 'string')
@@ -90,7 +107,7 @@ function settingsOnly(r: Redactor, v: unknown, key?: string): unknown {
   if (v !== null && typeof v === 'object') {
     const out: Record<string, unknown> = {};
     for (const [k, x] of Object.entries(v as Record<string, unknown>))
-      out[k] = /schema/i.test(k) ? { type: 'object' } : settingsOnly(r, x, k);
+      out[k] = /schema/i.test(k) ? schemaShell(x) : settingsOnly(r, x, k);
     return out;
   }
   return v;
