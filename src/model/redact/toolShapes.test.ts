@@ -110,6 +110,35 @@ const BODIES: Record<string, unknown> = {
     ],
     contents: [{ role: 'user', parts: [{ text: 'Weather in Lisbon?' }] }],
   },
+  'gemini SDK body: config.tools, config.toolConfig': {
+    model: 'gemini-2.5-flash',
+    contents: [{ role: 'user', parts: [{ text: 'Weather in Lisbon?' }] }],
+    config: {
+      systemInstruction: 'You answer weather questions for the Lisbon office.',
+      temperature: 0.2,
+      tools: [
+        {
+          functionDeclarations: [
+            { name: 'get_weather', description: 'Weather now', parametersJsonSchema: weather },
+          ],
+        },
+      ],
+      toolConfig: { functionCallingConfig: { mode: 'ANY' } },
+    },
+  },
+  'openai-responses tools[].parameters, a custom tool with a grammar': {
+    model: 'gpt-5',
+    tools: [
+      { type: 'function', name: 'get_weather', description: 'Weather now', parameters: weather },
+      {
+        type: 'custom',
+        name: 'sql',
+        description: 'Run one query',
+        format: { type: 'grammar', syntax: 'lark', definition: 'start: "SELECT" NAME' },
+      },
+    ],
+    input: [{ role: 'user', content: 'Weather in Lisbon?' }],
+  },
   'bedrock-converse toolConfig.tools[].toolSpec.inputSchema.json': {
     modelId: 'anthropic.claude-3-5-sonnet-20240620-v1:0',
     toolConfig: {
@@ -142,6 +171,31 @@ describe('structure-only copy: tool definitions keep their shape', () => {
     const { copy } = expectSameToolShape(JSON.stringify(body), 'gemini');
     const decl = ((copy.tools as Obj[])[0]?.functionDeclarations as Obj[])[0];
     expect(decl?.parameters).toEqual({ type: 'OBJECT' });
+  });
+
+  it('a Gemini SDK body keeps its config: system instruction, tools, tool config, settings', () => {
+    const body = BODIES['gemini SDK body: config.tools, config.toolConfig'];
+    const { t, copy } = expectSameToolShape(JSON.stringify(body), 'gemini config');
+    expect(t.system).toHaveLength(1);
+    const config = copy.config as Obj;
+    expect(Object.keys(config)).toEqual([
+      'systemInstruction',
+      'temperature',
+      'tools',
+      'toolConfig',
+    ]);
+    expect(config.temperature).toBe(0.2);
+    expect(config.toolConfig).toEqual({ functionCallingConfig: { mode: 'ANY' } });
+    expect(JSON.stringify(copy)).not.toContain('Lisbon');
+  });
+
+  it('a Responses custom tool keeps its grammar syntax, not its definition', () => {
+    const body = BODIES['openai-responses tools[].parameters, a custom tool with a grammar'];
+    const { copy } = expectSameToolShape(JSON.stringify(body), 'responses');
+    const format = (copy.tools as Obj[])[1]?.format as Obj;
+    expect(format.syntax).toBe('lark');
+    expect(format.type).toBe('grammar');
+    expect(format.definition).not.toContain('SELECT');
   });
 
   for (const [label, body] of Object.entries(BODIES))

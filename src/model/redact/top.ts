@@ -44,7 +44,10 @@ const SETTINGS_KEYS = new Set([
   'additionalModelRequestFields',
 ]);
 
-/** Top-level keys that hold the system prompt in the formats we read (Anthropic, Responses, Gemini). */
+/**
+ * Top-level keys that hold the system prompt in the formats we read (Anthropic, Responses,
+ * Gemini; a Gemini SDK body holds it in `config`).
+ */
 const SYSTEM_KEYS = new Set(['system', 'instructions', 'systemInstruction', 'system_instruction']);
 
 /** Top-level keys holding tool definitions or the tool choice (names, descriptions, schemas). */
@@ -111,6 +114,21 @@ function settingsOnly(r: Redactor, v: unknown, key?: string): unknown {
     return out;
   }
   return v;
+}
+
+/**
+ * A Gemini SDK body's `config` (system instruction, tools, tool config and generation settings
+ * in one object): each part redacted as it would be at the top level.
+ */
+function geminiConfig(r: Redactor, v: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v))
+    out[k] = SYSTEM_KEYS.has(k)
+      ? r.json(x)
+      : TOOL_KEYS.has(k)
+        ? toolish(r, x)
+        : settingsOnly(r, x, k);
+  return out;
 }
 
 function anthropicTop(t: Transcript, system: Transcript['system'], tools: ToolDef[] | null) {
@@ -209,6 +227,8 @@ export function redactTop(
     else if (SYSTEM_KEYS.has(k)) out[k] = r.json(v);
     else if (TOOL_KEYS.has(k)) out[k] = toolish(r, v);
     else if (SETTINGS_KEYS.has(k)) out[k] = settingsOnly(r, v);
+    else if (k === 'config' && t.format === 'gemini' && v !== null && typeof v === 'object')
+      out[k] = geminiConfig(r, v as Record<string, unknown>);
     else if (
       (k === 'response_format' || k === 'output_format') &&
       v !== null &&
