@@ -13,7 +13,8 @@
  * - Ids, uuids and session ids are renamed consistently (`toolu_01AAA` → `r0000_00001`: letters
  *   and digits replaced, no prefix kept, length and punctuation kept, which providers judge ids
  *   by), so pairing, duplicates, orphans, refused ids and a log's uuid chain survive; date-times move to a relative
- *   clock; a fine-tuned or custom model name becomes its public base: `redact/renames.ts`.
+ *   clock; a fine-tuned or custom model name becomes its public base (a public id, a Bedrock one
+ *   included, is kept as it is): `redact/renames.ts`.
  * - Tool names are kept by default (they name the tools, rarely a secret, and keep the provider's
  *   error texts readable) or hidden by option.
  * - Kept as they are: roles, block types and order, message positions, empty and whitespace-only

@@ -146,8 +146,11 @@ function originalStrings(t: Transcript): { words: Set<string>; exact: Set<string
   };
   const walkRaw = (v: unknown, key?: string): void => {
     if (typeof v === 'string') {
-      if (key !== undefined && (isIdKey(key) || isTimestamp(v)) && v.length >= 8) exact.add(v);
-      if (key === 'model' && publicModel(v) !== v) exact.add(v);
+      // A model id (`modelId` is a model's name, not an id the copy renames): only a custom one.
+      if (key === 'model' || key === 'modelId') {
+        if (publicModel(v) !== v) exact.add(v);
+      } else if (key !== undefined && (isIdKey(key) || isTimestamp(v)) && v.length >= 8)
+        exact.add(v);
     } else if (Array.isArray(v)) v.forEach((x) => walkRaw(x, key));
     else if (v !== null && typeof v === 'object')
       for (const [k, x] of Object.entries(v)) walkRaw(x, k);

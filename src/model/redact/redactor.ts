@@ -176,7 +176,7 @@ export class Redactor {
     if (typeof v === 'string') {
       if (key !== undefined) {
         if (STRUCTURAL_STRING_KEYS.has(key)) return v;
-        if (key === 'model') return publicModel(v);
+        if (key === 'model' || key === 'modelId') return publicModel(v);
         if (isIdKey(key)) return this.id(v);
       }
       return isTimestamp(v) ? this.renames.clock(v) : this.text(v);

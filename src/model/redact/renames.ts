@@ -103,24 +103,69 @@ export class Renames {
   }
 }
 
-/** Model families whose names are public (OpenAI, Anthropic, Google, Mistral, Meta, …). */
+/** Model families whose names are public (OpenAI, Anthropic, Google, Mistral, Meta, …), a version joined or not (`llama3.1`). */
 const FAMILY =
-  '(?:claude|gpt|o[1-9]|chatgpt|gemini|gemma|mistral|mixtral|codestral|magistral|ministral|pixtral|devstral|deepseek|qwen\\d*|qwq|llama|grok|command|nova|titan|phi|kimi|glm|text-embedding)';
+  '(?:claude|gpt|o[1-9]|chatgpt|gemini|gemma|mistral|mixtral|codestral|magistral|ministral|pixtral|devstral|deepseek|qwen|qwq|llama|grok|command|nova|titan|phi|kimi|glm|text-embedding)(?:\\d+(?:\\.\\d+)?)?';
 /** Name parts that belong to public model ids: versions and the providers' own size/tier words. */
 const PART =
-  '(?:\\d[a-z0-9]*|v\\d[a-z0-9]*|[a-z]?\\d+[a-z]?|mini|nano|turbo|preview|pro|flash|lite|opus|sonnet|haiku|fable|mythos|instruct|chat|latest|exp|experimental|thinking|large|small|medium|tiny|coder|reasoner|vision|max|plus|audio|realtime|search|codex|high|low|it|r|a|e|reasoning|embedding|sonar|image|live|native)';
+  '(?:\\d[a-z0-9]*|v\\d[a-z0-9]*|[a-z]?\\d+[a-z]?|mini|nano|turbo|preview|pro|flash|lite|opus|sonnet|haiku|fable|mythos|instruct|chat|latest|exp|experimental|thinking|large|small|medium|tiny|coder|reasoner|vision|max|plus|audio|realtime|search|codex|high|low|it|r|a|e|reasoning|embedding|sonar|image|live|native|fast|oss)';
 const PUBLIC_MODEL = new RegExp(`(?<![a-z0-9])${FAMILY}(?:[-.]${PART}(?![a-z0-9]))*`, 'i');
 
 /**
- * The public base of a model name, so a shared copy names no fine-tune, organisation or
- * deployment: `ft:gpt-4o-mini-2024-07-18:acme:triage:9x` → `gpt-4o-mini-2024-07-18`, a Bedrock
- * inference profile ARN → its `claude-…` id, `anthropic/claude-sonnet-4-5` → `claude-sonnet-4-5`.
- * Rules that read the model (A12 prefill, G4 thought signatures, Bedrock's Claude rules, the
- * Claude token factors) see the same family and version. A name with no public family becomes
- * `custom-model`; Claude Code's `<synthetic>` marker stays (it says the line is not the model's).
+ * A public model name of another provider, kept as it is: the name alone (`gpt-4o-2024-08-06`),
+ * under a public namespace (`models/gemini-2.0-flash`, `anthropic/claude-sonnet-4.5`), with a
+ * version or tag (`claude-3-5-sonnet-v2@20241022`, `llama3.1:8b`, `deepseek-r1:free`).
+ */
+const PUBLIC_NAME = new RegExp(
+  '^(?:(?:models|publishers|google|anthropic|openai|meta-llama|mistralai|deepseek|qwen|x-ai|cohere|amazon|microsoft|moonshotai|z-ai|nvidia)/)*' +
+    `${FAMILY}(?:[-.]${PART})*` +
+    '(?:@(?:\\d+|latest)|:(?:\\d+(?:\\.\\d+)?[a-z]?|latest|free|beta|thinking|online|nitro|extended))?$',
+  'i',
+);
+
+/**
+ * A public Bedrock model id, kept as it is: a provider's base model (`anthropic.claude-3-5-sonnet-
+ * 20240620-v1:0`, `meta.llama3-1-70b-instruct-v1:0`, `…-v1:0:200k`) or a cross-region inference
+ * profile (`us.anthropic.claude-sonnet-4-5-20250929-v1:0`). Custom models have ARNs, not ids.
+ */
+const BEDROCK_ID = new RegExp(
+  '^(?:(?:us|us-gov|eu|apac|jp|au|ca|global)\\.)?' +
+    '(?:anthropic|amazon|meta|mistral|cohere|ai21|deepseek|qwen|openai|writer|stability|twelvelabs|luma|google|minimax|moonshot|moonshotai|nvidia|zai)' +
+    '\\.[a-z0-9][a-z0-9.-]*(?::\\d+(?::\\d+k)?)?$',
+  'i',
+);
+
+/** A Bedrock ARN: `arn:aws:bedrock:<region>:<account>:<kind>/<resource>`. */
+const BEDROCK_ARN = /^arn:aws[\w-]*:bedrock:[\w-]*:(\d*):([\w-]+)\/(.+)$/;
+
+/**
+ * A Bedrock ARN as shared: a foundation model's (it names no account) as it is; any other (an
+ * inference profile, a provisioned, custom or imported model) as the Bedrock id it names
+ * (`custom-model/anthropic.claude-3-haiku-20240307-v1:0:200k/…` → that id), else undefined.
+ */
+function bedrockArn(name: string): string | undefined {
+  const m = BEDROCK_ARN.exec(name);
+  if (!m) return undefined;
+  const [, account, kind, resource] = m as unknown as [string, string, string, string];
+  if (kind === 'foundation-model' && account === '' && BEDROCK_ID.test(resource)) return name;
+  return resource.split('/').find((part) => BEDROCK_ID.test(part));
+}
+
+/**
+ * A model name as shared. A public id is kept as it is (`claude-sonnet-4-5`, a Bedrock id such as
+ * `anthropic.claude-3-5-sonnet-20240620-v1:0` or `us.anthropic.claude-…-v1:0`, `models/gemini-
+ * 2.0-flash`), so the copy is still a valid body of its API. A fine-tuned or custom name becomes
+ * its public base, so the copy names no fine-tune, organisation, account or deployment:
+ * `ft:gpt-4o-mini-2024-07-18:acme:triage:9x` → `gpt-4o-mini-2024-07-18`, a Bedrock ARN → the
+ * Bedrock id it names, an Azure deployment `acme-gpt-4o-prod` → `gpt-4o`. Rules that read the
+ * model (A12 prefill, G4 thought signatures, Bedrock's Claude rules, the Claude token factors)
+ * see the same family and version. A name with no public family becomes `custom-model`; Claude
+ * Code's `<synthetic>` marker stays (it says the line is not the model's).
  */
 export function publicModel(name: string): string {
-  if (/^<\w+>$/.test(name)) return name;
+  if (/^<\w+>$/.test(name) || BEDROCK_ID.test(name) || PUBLIC_NAME.test(name)) return name;
+  const arn = bedrockArn(name);
+  if (arn !== undefined) return arn;
   const m = PUBLIC_MODEL.exec(name);
   return m ? m[0] : 'custom-model';
 }
