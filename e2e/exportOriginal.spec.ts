@@ -2,7 +2,7 @@
  * The export menu says which download is which (newcomer finding): "Original file" is exactly
  * the bytes opened (or the text pasted), offered while the transcript is unmodified; "Transcript
  * as read" is the page's reading written back in the format, which need not be the file byte for
- * byte (a Claude Code reply's lines come back as one record).
+ * byte (spacing and line endings are the writer's).
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

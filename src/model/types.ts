@@ -85,6 +85,8 @@ export interface ToolResultBlock {
   /** The id of the call it answers (`tool_use_id`, `tool_call_id`, `call_id`); null if missing. */
   toolUseId: string | null;
   isError: boolean;
+  /** The source wrote `is_error: false` (Claude Code does): a writer writes it back so. */
+  isErrorFalse?: true;
   content: Block[];
   /** Server tool result kind (`web_search_tool_result`), for server tools only. */
   server?: string;

@@ -59,6 +59,7 @@ export function anthropicBlock(b: unknown): Block {
         type: 'tool_result',
         toolUseId: str(b.tool_use_id) ?? null,
         isError: b.is_error === true,
+        ...(b.is_error === false ? { isErrorFalse: true as const } : {}),
         content: resultContent(b.content),
       };
     case 'thinking':
@@ -81,6 +82,7 @@ export function anthropicBlock(b: unknown): Block {
           type: 'tool_result',
           toolUseId: str(b.tool_use_id) ?? null,
           isError: b.is_error === true,
+          ...(b.is_error === false ? { isErrorFalse: true as const } : {}),
           content: resultContent(b.content),
           server: type,
         };

@@ -37,7 +37,7 @@ export function toAnthropicBlock(b: Block): unknown {
       return {
         type: b.server ?? 'tool_result',
         tool_use_id: b.toolUseId,
-        ...(b.isError ? { is_error: true } : {}),
+        ...(b.isError ? { is_error: true } : b.isErrorFalse ? { is_error: false } : {}),
         content:
           b.content.length === 1 && b.content[0]?.type === 'text'
             ? b.content[0].text

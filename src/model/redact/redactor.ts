@@ -221,6 +221,7 @@ export class Redactor {
           type: 'tool_result',
           toolUseId: this.id(b.toolUseId),
           isError: b.isError,
+          ...(b.isErrorFalse ? { isErrorFalse: true as const } : {}),
           content: this.resultContent(b.content),
           ...(b.server !== undefined ? { server: b.server } : {}),
           ...(b.name !== undefined ? { name: this.name(b.name) } : {}),

@@ -259,7 +259,7 @@ function ExportNote({
     <p className="share-note" data-testid="export-note">
       {original && `${original.label}: ${original.note}. `}
       {keptLabel(chosen, modified)}: {what}, written back in the source&apos;s format by the page —
-      not the file byte for byte (a Claude Code reply&apos;s lines may come back as one record).
+      not the file byte for byte (spacing and line endings are the writer&apos;s).
     </p>
   );
 }

@@ -1,7 +1,7 @@
 /**
  * The "original" export: exactly what the user opened or pasted, next to the transcript as the
- * page read it (written back by the format's writer, which is not byte for byte the file: a
- * Claude Code reply's lines may come back as one record). Offered for an opened file or a paste
+ * page read it (written back by the format's writer, which is not byte for byte the file:
+ * spacing and line endings are the writer's). Offered for an opened file or a paste
  * while the transcript is unmodified (no fault applied).
  *
  * A file's bytes are never decoded or copied for it: the File the user picked is the download
