@@ -37,11 +37,12 @@ export function toAnthropicBlock(b: Block): unknown {
       return {
         type: b.server ?? 'tool_result',
         tool_use_id: b.toolUseId,
-        ...(b.isError ? { is_error: true } : b.isErrorFalse ? { is_error: false } : {}),
         content:
           b.content.length === 1 && b.content[0]?.type === 'text'
             ? b.content[0].text
             : b.content.map(toAnthropicBlock),
+        // After the content, where Claude Code and the API's examples write it.
+        ...(b.isError ? { is_error: true } : b.isErrorFalse ? { is_error: false } : {}),
       };
     case 'thinking':
       return {
