@@ -73,3 +73,36 @@ describe('a body both Anthropic and OpenAI Chat could read', () => {
     }
   });
 });
+
+describe('a chosen format that reads no message', () => {
+  const anthropic = JSON.stringify({
+    model: 'claude-sonnet-4-5',
+    max_tokens: 100,
+    messages: [
+      { role: 'user', content: 'Where is my order?' },
+      { role: 'assistant', content: 'Checking.' },
+      { role: 'user', content: 'Thanks.' },
+    ],
+  });
+
+  it('is said to be the wrong choice, naming the format the value reads as, not judged as an empty request', () => {
+    const r = parseTranscript(anthropic, { format: 'gemini' });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.error.kind).toBe('shape');
+    expect(r.error.message).toContain(
+      'Read as Google Gemini (the format chosen), this holds no message',
+    );
+    expect(r.error.message).toContain('It reads as Anthropic Messages');
+  });
+
+  it('an empty request of the chosen format is still read (its provider says it holds no message)', () => {
+    const empty = parseTranscript(JSON.stringify({ contents: [] }), { format: 'gemini' });
+    expect(empty.ok && empty.value.transcript.messages.length).toBe(0);
+    if (!empty.ok) return;
+    expect(validateTranscript(empty.value.transcript, 'gemini').violations[0]?.code).toBe('G8');
+    // A choice that reads messages is kept as chosen.
+    const chat = parseTranscript(anthropic, { format: 'openai-chat' });
+    expect(chat.ok && chat.value.transcript.messages.length).toBe(3);
+  });
+});

@@ -248,6 +248,32 @@ export function unknownShape(
 }
 
 /**
+ * A chosen format that reads no message from a value another format reads: the choice, not the
+ * request, is wrong, so say that instead of the chosen provider's "no message" 400 (G8, …).
+ * @returns a `shape` error naming both formats, or null (no choice, messages read, or the value
+ *   is no other format's either: an empty request of the chosen format)
+ */
+function forcedMisread(
+  doc: SourceDoc,
+  forced: FormatId | undefined,
+  t: Transcript,
+  candidates: readonly { format: FormatId; score: number }[],
+): ParseError | null {
+  const detected = candidates[0]?.format;
+  if (!forced || t.messages.length > 0 || !detected || detected === forced) return null;
+  // Only when the other format reads messages from it (an empty body is every format's).
+  const other = parserFor(detected)?.parse(doc);
+  if (!other?.ok || other.value.messages.length === 0) return null;
+  const as = parserFor(forced)?.label ?? forced;
+  const is = parserFor(detected)?.label ?? detected;
+  return {
+    kind: 'shape',
+    message: `Read as ${as} (the format chosen), this holds no message: it is not ${as}. It reads as ${is}; choose that format, or Auto.`,
+    tried: [{ format: forced, expected: `${as}: no message found` }],
+  };
+}
+
+/**
  * Parse a transcript from text.
  * @param text the pasted or dropped text (JSON or JSON Lines)
  * @param opts a forced format and/or a file name hint
@@ -333,6 +359,8 @@ function parseDocumentUnbounded(
   if (!parser) return { ok: false, error: shapeFailure(doc, json, own) };
   const result = parser.parse(doc);
   if (!result.ok) return result;
+  const misread = forcedMisread(doc, opts.format, result.value, candidates);
+  if (misread) return { ok: false, error: misread };
   const broken = doc.kind === 'jsonl' ? brokenLinesNote(doc.lines, doc.brokenLines) : null;
   if (broken) result.value.warnings.push(broken);
   const top = candidates[0];
