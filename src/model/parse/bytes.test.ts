@@ -80,9 +80,12 @@ describe('decodeBytes', () => {
         kind: 'binary',
         unreadable: 'encoding',
         message:
-          'This is not UTF-8 text: the bytes at offset 2 are not valid UTF-8. Save the transcript as UTF-8 and try again.',
+          'This is not UTF-8 text: the bytes at line 1, column 3 (offset 2) are not valid UTF-8. Save the transcript as UTF-8 and try again.',
       },
     });
+    // On a later line, after a character of two bytes: the column counts characters.
+    const later = decodeBytes(new Uint8Array([...strToU8('{\n"é'), 0xff, 0x22]));
+    expect(!later.ok && later.error.message).toContain('line 2, column 3 (offset 5)');
     const overlong = decodeBytes(new Uint8Array([0x41, 0xc0, 0x80]));
     expect(!overlong.ok && overlong.error.message).toContain('offset 1');
   });

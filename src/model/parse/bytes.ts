@@ -244,7 +244,7 @@ function decodeText(bytes: Uint8Array, max: number): Result<string> {
       error: {
         kind: 'binary',
         unreadable: 'encoding',
-        message: `This is not UTF-8 text: the bytes at offset ${firstInvalidUtf8(data)} are not valid UTF-8. Save the transcript as UTF-8 and try again.`,
+        message: `This is not UTF-8 text: ${bytePlace(data, firstInvalidUtf8(data))} are not valid UTF-8. Save the transcript as UTF-8 and try again.`,
       },
     };
   }
@@ -267,6 +267,20 @@ function decodeUtf16(data: Uint8Array, encoding: 'utf-16le' | 'utf-16be'): Resul
       },
     };
   }
+}
+
+/**
+ * Where byte `at` is, as an editor shows it: `the bytes at line 3, column 7 (offset 42)`; the
+ * column counts the characters of the line before it (the valid UTF-8 before `at`), from 1.
+ */
+function bytePlace(b: Uint8Array, at: number): string {
+  const start = b.lastIndexOf(10, at - 1) + 1;
+  let line = 1;
+  for (let i = b.indexOf(10); i >= 0 && i < at; i = b.indexOf(10, i + 1)) line++;
+  const before = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true }).decode(
+    b.subarray(start, at),
+  );
+  return `the bytes at line ${line}, column ${[...before].length + 1} (offset ${at})`;
 }
 
 /** Offset of the first byte that starts an invalid UTF-8 sequence (for the error message). */
