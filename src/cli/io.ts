@@ -3,7 +3,7 @@ import { PARSERS } from '../model/parse/registry.ts';
 import { VALIDATORS } from '../model/validate/index.ts';
 import { parseTranscript, type ParsedTranscript } from '../model/parse/index.ts';
 import { windowAround } from '../model/limits.ts';
-import { DROP_ADVICE } from '../model/parse/bytes.ts';
+import { DROP_ADVICE, withReadNote } from '../model/parse/bytes.ts';
 import { clipArg, intFlag, UsageError } from './args.ts';
 import { inputLabel, linkFragment, readLink, type LinkInput } from './link.ts';
 import { applyLinkFaults, pickSetting, reportUnusedKeys, VERDICT_KEYS } from './linkView.ts';
@@ -230,8 +230,7 @@ function loadInput(io: CliIO, file: string, opts: LoadOptions): Loaded | null {
 /** A parse failure on stderr (message, the line with a caret, what each format expected) and in `io.failure`. */
 function printParseError(io: CliIO, error: ParseError, readNote: string | undefined): void {
   // A .gz that is not gzip data was read as plain text: that is said first (`notGzip`).
-  const said = forTerminal(error.message);
-  const e = { ...error, message: readNote ? `${readNote} ${said}` : said };
+  const e = withReadNote({ ...error, message: forTerminal(error.message) }, readNote);
   io.err(`error: ${e.message}\n`);
   const loc = e.location;
   io.failure = {

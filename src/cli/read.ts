@@ -6,7 +6,13 @@
  * A refused file thus costs at most about twice the limit in memory.
  */
 import { closeSync, openSync, readSync, fstatSync } from 'node:fs';
-import { decodeBytes, isGzip, notGzip, tooLargeMessage } from '../model/parse/bytes.ts';
+import {
+  decodeBytes,
+  isGzip,
+  notGzip,
+  readAsTextNote,
+  tooLargeMessage,
+} from '../model/parse/bytes.ts';
 import { formatBytes, MAX_UNPACKED_BYTES } from '../model/limits.ts';
 
 /** Bytes per read from a file descriptor. */
@@ -94,6 +100,6 @@ export function readInput(
   return {
     text: decoded.value,
     name: file.replace(/\.gz$/, ''),
-    ...(misnamed ? { readNote: `${file} is ${misnamed.note}: it was read as plain text.` } : {}),
+    ...(misnamed ? { readNote: readAsTextNote(file, misnamed) } : {}),
   };
 }

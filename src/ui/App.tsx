@@ -9,7 +9,7 @@ import type { ParseError } from '../model/types.ts';
 import { selectFaulted } from '../state/faults.ts';
 import { useAppStore, type Source } from '../state/store.ts';
 import { InputArea } from './InputArea.tsx';
-import { withReadNote } from './input/fileError.ts';
+import { sourceError } from './input/fileError.ts';
 import { useInputs } from './input/useInputs.ts';
 import { InspectorMain } from './InspectorMain.tsx';
 import { NoTranscript } from './NoTranscript.tsx';
@@ -113,7 +113,7 @@ function useSelectedMessage(analysis: Analysis | null) {
 }
 
 /**
- * The view's parse error, with how the file was read said first (`withReadNote`) once the error
+ * The view's parse error, with how the file was read said first (`sourceError`) once the error
  * is about the store's source (not an answer to the one before).
  */
 function viewError(
@@ -122,7 +122,7 @@ function viewError(
 ): ParseError | null {
   if (!error) return null;
   const current = request?.text === source.text && request.file === source.file;
-  return current ? withReadNote(error, source) : error;
+  return current ? sourceError(error, source) : error;
 }
 
 /**
@@ -133,7 +133,7 @@ function viewError(
  */
 function useInputError(view: InspectionState, source: Source): ParseError | null {
   const rejected = useAppStore((s) => s.rejected);
-  // Memoised: withReadNote builds a new error, and a new one each render would set `held` forever.
+  // Memoised: sourceError builds a new error, and a new one each render would set `held` forever.
   const { error, request } = view;
   const fromView = useMemo(() => viewError({ error, request }, source), [error, request, source]);
   const now = rejected?.error ?? fromView;

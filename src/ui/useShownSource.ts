@@ -7,7 +7,7 @@
  */
 import { useEffect, useState } from 'react';
 import { useAppStore, type Source } from '../state/store.ts';
-import { withReadNote, type SetFileError } from './input/fileError.ts';
+import { sourceError, type SetFileError } from './input/fileError.ts';
 import { partialLoadName } from './LoadStatus.tsx';
 import type { InspectionState } from './useInspection.ts';
 
@@ -80,12 +80,12 @@ export function useShownSource(
     const back = shown.source;
     if (failed === null || !error || !back || back === source) return;
     if (failed === 'text') {
-      rejectSource({ source, error: withReadNote(error, source) }, back);
+      rejectSource({ source, error: sourceError(error, source) }, back);
       return;
     }
     const name = source.name;
     // A read note names the file itself (`x.jsonl.gz is named .gz …`): no second name before it.
-    const e = withReadNote(error, source);
+    const e = sourceError(error, source);
     setFileError({
       ...e,
       message: source.readNote ? e.message : `${name}: ${e.message}`,

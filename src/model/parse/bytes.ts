@@ -12,7 +12,7 @@ import {
   MAX_UNPACKED_BYTES,
   RATIO_FLOOR_BYTES,
 } from '../limits.ts';
-import type { Result } from '../types.ts';
+import type { ParseError, Result } from '../types.ts';
 
 /**
  * TextDecoder exists in browsers, workers and Node, but the model's tsconfig has neither DOM nor
@@ -85,6 +85,24 @@ export function notGzip(name: string, head: Uint8Array): NotGzip | null {
       ? `This file is ${note}. Unpack it with a tool for ${archive} and open the transcript inside.`
       : null,
   };
+}
+
+/**
+ * The note a file named `.gz` that is not gzip data carries once read as plain text (the page's
+ * `Source.readNote`, the CLI's): `s.jsonl.gz is named .gz but is not gzip data (…): it was read
+ * as plain text.`
+ * @param name the file's name as picked; @param misnamed what `notGzip` found
+ */
+export function readAsTextNote(name: string, misnamed: NotGzip): string {
+  return `${name} is ${misnamed.note}: it was read as plain text.`;
+}
+
+/**
+ * An error about a file's text with its read note said first (`readAsTextNote`), so a JSON error
+ * at 1:1 names the real problem; the error itself when there is no note.
+ */
+export function withReadNote<E extends ParseError>(error: E, note: string | undefined): E {
+  return note ? { ...error, message: `${note} ${error.message}` } : error;
 }
 
 /** Compressed bytes pushed into the inflater at a time: at most ≈ 66 MB out (deflate's 1,032×). */

@@ -1,3 +1,4 @@
+import { withReadNote } from '../../model/parse/bytes.ts';
 import type { ParseError } from '../../model/types.ts';
 import type { Source } from '../../state/store.ts';
 
@@ -12,9 +13,8 @@ export type SetFileError = (e: FileError | null) => void;
 
 /**
  * An error about a source's text, with how the file was read said first when that is not what
- * its name says (`Source.readNote`: a `.gz` that is not gzip data, read as plain text), so a
- * JSON error at 1:1 names the real problem.
+ * its name says (`Source.readNote`; model/parse/bytes.ts `withReadNote`).
  */
-export function withReadNote<E extends ParseError>(error: E, source: Source): E {
-  return source.readNote ? { ...error, message: `${source.readNote} ${error.message}` } : error;
+export function sourceError<E extends ParseError>(error: E, source: Source): E {
+  return withReadNote(error, source.readNote);
 }

@@ -3,7 +3,7 @@ import { useCallback } from 'react';
 import { STREAM_MIN_BYTES } from '../../engine/limits.ts';
 import { readFileText } from '../../io/files.ts';
 import { displayName } from '../../model/displayName.ts';
-import { notGzip } from '../../model/parse/bytes.ts';
+import { notGzip, readAsTextNote } from '../../model/parse/bytes.ts';
 import type { Source } from '../../state/store.ts';
 import type { SetFileError } from './fileError.ts';
 
@@ -17,7 +17,7 @@ async function readNoteOf(file: File): Promise<{ refused: string } | { readNote?
   if (misnamed.refusal) return { refused: misnamed.refusal };
   // A browser may have unpacked the download already (Content-Encoding: gzip): often it is
   // the transcript itself, so it is read; if its text is not one, the banner says this first.
-  return { readNote: `${file.name} is ${misnamed.note}: it was read as plain text.` };
+  return { readNote: readAsTextNote(file.name, misnamed) };
 }
 
 /**
