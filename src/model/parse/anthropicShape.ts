@@ -7,6 +7,7 @@ import {
   listMiss,
   notAMessage,
   roleProblem,
+  unknownRole,
   type NearMiss,
   type Problem,
 } from './nearMiss.ts';
@@ -58,10 +59,11 @@ export function anthropicProblem(m: unknown): Problem {
   if (head) return head;
   const role = m.role as string;
   if (role !== 'user' && role !== 'assistant' && role !== 'system')
-    return {
-      key: ['role'],
-      problem: `role must be one of ${ROLES}, got ${describeValue(role)}${role === 'tool' ? ' (Anthropic sends tool_result blocks in a user message)' : ''}`,
-    };
+    return unknownRole(
+      role,
+      ROLES,
+      role === 'tool' ? ' (Anthropic sends tool_result blocks in a user message)' : '',
+    );
   const c = m.content;
   if (typeof c === 'string') return null;
   if (Array.isArray(c)) return foreignBlock(c);

@@ -7,6 +7,7 @@ import {
   listMiss,
   notAMessage,
   roleProblem,
+  unknownRole,
   type NearMiss,
   type Problem,
 } from './nearMiss.ts';
@@ -71,11 +72,7 @@ export function bedrockProblem(m: unknown): Problem {
   const head = roleProblem(m, ROLES);
   if (head) return head;
   const role = m.role as string;
-  if (role !== 'user' && role !== 'assistant')
-    return {
-      key: ['role'],
-      problem: `role must be one of ${ROLES}, got ${describeValue(role)}${roleHint(role)}`,
-    };
+  if (role !== 'user' && role !== 'assistant') return unknownRole(role, ROLES, roleHint(role));
   const c = m.content;
   if (c === undefined)
     return { key: [], problem: 'content is missing (an array of content blocks)' };

@@ -8,6 +8,7 @@ import {
   listMiss,
   notAMessage,
   roleProblem,
+  unknownRole,
   type NearMiss,
   type Problem,
 } from './nearMiss.ts';
@@ -51,10 +52,11 @@ export function geminiProblem(m: unknown): Problem {
   if (head) return head;
   const role = m.role as string | undefined;
   if (role !== undefined && !Object.prototype.hasOwnProperty.call(GEMINI_ROLES, role))
-    return {
-      key: ['role'],
-      problem: `role must be one of ${ROLES}, got ${describeValue(role)}${role === 'assistant' ? " (Gemini's assistant role is 'model')" : ''}`,
-    };
+    return unknownRole(
+      role,
+      ROLES,
+      role === 'assistant' ? " (Gemini's assistant role is 'model')" : '',
+    );
   const parts = m.parts;
   if (Array.isArray(parts)) return partProblem(parts);
   if (parts !== undefined)

@@ -66,6 +66,17 @@ export function roleProblem(m: Record<string, unknown>, roles: string): Problem 
 }
 
 /**
+ * A message whose role is a string but not one of the format's, said so: `roles` the format's,
+ * `hint` where another API's role goes in it (` (Converse sends toolResult blocks …)`).
+ */
+export function unknownRole(role: string, roles: string, hint = ''): Problem {
+  return {
+    key: ['role'],
+    problem: `role must be one of ${roles}, got ${describeValue(role)}${hint}`,
+  };
+}
+
+/**
  * A value's message list and its key: a bare array, or an object's list under `key`
  * (`messages`; Gemini's `contents`, the Responses `input`).
  */

@@ -8,6 +8,7 @@ import {
   listMiss,
   notAMessage,
   roleProblem,
+  unknownRole,
   type NearMiss,
   type Problem,
 } from './nearMiss.ts';
@@ -47,8 +48,7 @@ export function chatProblem(m: unknown): Problem {
   const head = roleProblem(m, ROLES);
   if (head) return head;
   const role = m.role as string;
-  if (!Object.prototype.hasOwnProperty.call(CHAT_ROLES, role))
-    return { key: ['role'], problem: `role must be one of ${ROLES}, got ${describeValue(role)}` };
+  if (!Object.prototype.hasOwnProperty.call(CHAT_ROLES, role)) return unknownRole(role, ROLES);
   const c = m.content;
   if (Array.isArray(c)) return foreignPart(c);
   if (c === null || c === undefined || typeof c === 'string') return null;

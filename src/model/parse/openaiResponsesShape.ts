@@ -7,6 +7,7 @@ import {
   listMiss,
   notAMessage,
   roleProblem,
+  unknownRole,
   type NearMiss,
   type Problem,
 } from './nearMiss.ts';
@@ -66,10 +67,13 @@ export function responsesProblem(m: unknown): Problem {
   if (head) return head;
   const role = m.role as string;
   if (!Object.prototype.hasOwnProperty.call(MESSAGE_ROLES, role))
-    return {
-      key: ['role'],
-      problem: `role must be one of ${ROLES}, got ${describeValue(role)}${role === 'tool' ? ' (Responses answers a function_call with a function_call_output item by call_id)' : ''}`,
-    };
+    return unknownRole(
+      role,
+      ROLES,
+      role === 'tool'
+        ? ' (Responses answers a function_call with a function_call_output item by call_id)'
+        : '',
+    );
   for (const k of CHAT_FIELDS)
     if (k in m)
       return {
