@@ -75,11 +75,12 @@ const CLI_RULE = {
 };
 
 /**
- * Files under 400 lines, functions under 80 (CONTRIBUTING.md), counted plainly: blank lines and
- * comments count too. A file or function that reads better whole says why in an
+ * A smoke alarm, not a design rule: a file is split when it holds two ideas, never to meet a count
+ * (CONTRIBUTING.md). Files under 600 lines, functions under 100, counted plainly (blank lines and
+ * comments too). A file or function that reads better whole says why in an
  * `eslint-disable… -- <why>` comment.
  */
-const SIZE_LIMITS = { 'max-lines': ['error', 400], 'max-lines-per-function': ['error', 80] };
+const SIZE_LIMITS = { 'max-lines': ['error', 600], 'max-lines-per-function': ['error', 100] };
 
 /**
  * In tests a `describe` callback is a group of tests, not a function: what it holds is bounded by
