@@ -1,78 +1,12 @@
 // Flat config: typed rules, React hooks, and the dependency direction
-// ui → state → engine (src/engine) → model; cli, lib and io → model (docs/architecture.md).
-// In flat config a later block *replaces* a rule's options, so each folder's block lists its
-// full set of restrictions.
+// ui → state → engine (src/engine) → model; cli, lib and io → model (docs/architecture.md),
+// checked as an allow-list per layer (config/layers.js: each folder names what it may import).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import { builtinRules } from 'eslint/use-at-your-own-risk';
-
-/** Production code never imports test support (the model's builders, the corpus finder). */
-const NO_TESTING = {
-  group: ['**/testing.ts', '**/testing/**'],
-  message: 'Test support (model/testing.ts, src/testing/) is for tests only.',
-};
-
-const MODEL_RULE = {
-  patterns: [
-    {
-      group: ['react', 'react-dom', 'react/*', 'zustand', 'zustand/*', 'd3-selection'],
-      message: 'src/model is pure TypeScript: no React, zustand or DOM libraries.',
-    },
-    {
-      group: ['**/state/**', '**/ui/**', '**/engine/**', '**/cli/**', 'node:*'],
-      message: 'src/model imports only src/model (it runs in a worker, in Node and in tests).',
-    },
-    NO_TESTING,
-  ],
-};
-
-const ENGINE_RULE = {
-  patterns: [
-    {
-      group: ['**/state/**', '**/ui/**', '**/cli/**', 'react', 'react-dom', 'zustand'],
-      message:
-        'src/engine imports the model, never the state or the UI (ui → state → engine → model). Hand results to the AnswerSink (engine/sink.ts); state/engine.ts adopts them.',
-    },
-    NO_TESTING,
-  ],
-};
-
-const LIB_RULE = {
-  patterns: [
-    {
-      group: ['react', 'react-dom', 'react/*', 'zustand', 'zustand/*', 'd3-*', 'node:*'],
-      message: 'src/lib is the published package: the model and web-standard APIs only.',
-    },
-    {
-      group: ['**/state/**', '**/ui/**', '**/engine/**', '**/cli/**', '**/io/**'],
-      message: 'src/lib imports only src/model (library → model).',
-    },
-    NO_TESTING,
-  ],
-};
-
-/**
- * The CLI depends on the model only (plus Node's own modules, its own files and pure packages
- * such as fflate). Not src/io: that is the page's IO (a dropped Blob, samples fetched next to the
- * page); the CLI reads files with node:fs (src/cli/io.ts), and the decoding both share (gzip,
- * UTF-8, limits) already lives in the model (model/parse/bytes.ts). Not src/state either: what the
- * page and the CLI share, such as the permalink codec, belongs in the model (model/permalink).
- */
-const CLI_RULE = {
-  patterns: [
-    {
-      group: ['react', 'react-dom', 'react/*', 'zustand', 'zustand/*', 'd3-*'],
-      message: 'src/cli is headless: no React, zustand or d3.',
-    },
-    {
-      group: ['**/state/**', '**/ui/**', '**/engine/**', '**/io/**', '**/lib/**'],
-      message:
-        'src/cli imports only src/model, node:* and its own files: move what the page and the CLI share into src/model.',
-    },
-  ],
-};
+import { layersPlugin } from './config/layers.js';
 
 /**
  * A smoke alarm, not a design rule: a file is split when it holds two ideas, never to meet a count
@@ -133,9 +67,8 @@ export default tseslint.config(
   },
   {
     files: ['src/model/**/*.ts'],
-    ignores: ['src/model/**/*.test.ts', 'src/model/**/testing.ts', 'src/model/testing/**'],
+    ignores: ['src/model/**/*.test.ts'],
     rules: {
-      'no-restricted-imports': ['error', MODEL_RULE],
       'no-restricted-globals': [
         'error',
         'window',
@@ -151,7 +84,6 @@ export default tseslint.config(
     files: ['src/lib/**/*.ts'],
     ignores: ['src/lib/**/*.test.ts'],
     rules: {
-      'no-restricted-imports': ['error', LIB_RULE],
       'no-restricted-globals': [
         'error',
         'window',
@@ -164,15 +96,9 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/engine/**/*.ts'],
-    ignores: ['src/engine/**/*.test.ts'],
-    rules: { 'no-restricted-imports': ['error', ENGINE_RULE] },
-  },
-  {
     files: ['src/cli/**/*.ts'],
     ignores: ['src/cli/**/*.test.ts'],
     rules: {
-      'no-restricted-imports': ['error', CLI_RULE],
       'no-restricted-globals': [
         'error',
         'window',
@@ -186,65 +112,9 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/state/**/*.ts'],
-    ignores: ['src/state/**/*.test.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['**/ui/**', 'react-dom'],
-              message: 'src/state does not import UI components (ui → state → engine → model).',
-            },
-            { group: ['**/cli/**'], message: 'src/state does not import the CLI.' },
-            NO_TESTING,
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['src/ui/**/*.ts', 'src/ui/**/*.tsx'],
-    ignores: ['src/ui/**/*.test.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['d3-selection', 'd3-transition'],
-              message: 'd3 computes, React owns the DOM: use d3-shape/d3-scale/d3-array only.',
-            },
-            { group: ['**/cli/**'], message: 'The UI does not import the CLI.' },
-            {
-              group: ['**/engine/**', '!**/engine/client.ts', '!**/engine/limits.ts'],
-              message:
-                'The UI reaches the engine through the state (state/engine.ts, the selectors); only engine/client.ts (the client API) and engine/limits.ts (size limits) are its door.',
-            },
-            NO_TESTING,
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['src/io/**/*.ts'],
-    ignores: ['src/io/**/*.test.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['**/state/**', '**/ui/**', '**/engine/**', '**/cli/**', 'react', 'zustand'],
-              message: 'src/io reads files into the model: it imports the model only.',
-            },
-            NO_TESTING,
-          ],
-        },
-      ],
-    },
+    files: ['src/**/*.{ts,tsx}'],
+    plugins: { layers: layersPlugin },
+    rules: { 'layers/imports': 'error', 'layers/file-kind': 'error' },
   },
   {
     files: ['src/**/*.{ts,tsx}', 'scripts/**/*.{ts,js}', 'e2e/**/*.ts'],
