@@ -13,23 +13,9 @@
  * records' position in `Message.rawLine`. The row label `#N` is the raw index (`messageLabels.ts`).
  */
 
-/** Input formats we read. One parser file each under `parse/`. */
-export type FormatId =
-  | 'anthropic-messages'
-  | 'openai-chat'
-  | 'openai-responses'
-  | 'gemini'
-  | 'bedrock-converse'
-  | 'claude-code-jsonl'
-  | 'codex-jsonl'
-  | 'langchain'
-  | 'vercel-ai'
-  | 'gemini-cli'
-  | 'inspect-log'
-  | 'swe-agent'
-  | 'chatgpt-export'
-  | 'claude-ai-export'
-  | 'gemini-interactions';
+/** Input formats we read: a key of the format registry (`parse/registry.ts`), one parser each. */
+export type { FormatId } from './parse/registry.ts';
+import type { FormatId } from './parse/registry.ts';
 
 /** Providers whose validation rules we implement. One validator file each under `validate/`. */
 export type ProviderId =

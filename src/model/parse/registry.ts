@@ -4,7 +4,7 @@
  * style, JSON Lines, request listing, permalink ids) is derived from these entries.
  */
 import { geminiCliParser } from './geminiCli.ts';
-import type { Block, FormatId, Message, ProviderId, Result, Transcript } from '../types.ts';
+import type { Block, Message, ProviderId, Result, Transcript } from '../types.ts';
 import type { SourceDoc } from './json.ts';
 import type { NearMiss } from './nearMiss.ts';
 import type { RequestEntry } from './multi.ts';
@@ -111,26 +111,37 @@ export interface FormatParser {
   refusals?: (messages: readonly Message[]) => string[];
 }
 
-export const PARSERS: FormatParser[] = [
-  anthropicMessagesParser,
-  openaiChatParser,
-  claudeCodeJsonlParser,
-  codexJsonlParser,
-  langchainParser,
-  vercelAiParser,
-  openaiResponsesParser,
-  geminiParser,
-  bedrockConverseParser,
-  geminiCliParser,
-  inspectLogParser,
-  sweAgentParser,
-  chatgptExportParser,
-  claudeAiExportParser,
-  geminiInteractionsParser,
-];
+/**
+ * Every format, keyed by its id, in detection order: a value two formats' sniffs take equally goes
+ * to the one listed first. `FormatId` is derived from these keys (each parser's `id` equals its
+ * key: a unit test holds it).
+ */
+export const FORMAT_REGISTRY = {
+  'anthropic-messages': anthropicMessagesParser,
+  'openai-chat': openaiChatParser,
+  'claude-code-jsonl': claudeCodeJsonlParser,
+  'codex-jsonl': codexJsonlParser,
+  langchain: langchainParser,
+  'vercel-ai': vercelAiParser,
+  'openai-responses': openaiResponsesParser,
+  gemini: geminiParser,
+  'bedrock-converse': bedrockConverseParser,
+  'gemini-cli': geminiCliParser,
+  'inspect-log': inspectLogParser,
+  'swe-agent': sweAgentParser,
+  'chatgpt-export': chatgptExportParser,
+  'claude-ai-export': claudeAiExportParser,
+  'gemini-interactions': geminiInteractionsParser,
+} as const satisfies Record<string, FormatParser>;
+
+/** An input format's id: a key of the registry. */
+export type FormatId = keyof typeof FORMAT_REGISTRY;
+
+/** Every parser, in detection order (the registry's). */
+export const PARSERS: readonly FormatParser[] = Object.values(FORMAT_REGISTRY);
 
 /** Every format id, in registry order (the permalink's `format` values). */
-export const FORMAT_IDS: readonly FormatId[] = PARSERS.map((p) => p.id);
+export const FORMAT_IDS = Object.keys(FORMAT_REGISTRY) as readonly FormatId[];
 
 /**
  * The samples or conversations of an archive file (the formats with `listRequests`).
