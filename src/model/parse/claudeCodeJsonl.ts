@@ -23,6 +23,7 @@ import { type Entry, inParentOrder, parentOrder, threads } from './claudeCodeOrd
 import { sourceLines } from '../messageLabels.ts';
 import { writeClaudeCode } from './claudeCodeWrite.ts';
 import { slimClaudeCodeLine } from './claudeCodeSlim.ts';
+import { claudeCodeCalls } from './claudeCodeCalls.ts';
 import type { FormatParser } from './registry.ts';
 import { isObject, type Json, shapeError, str } from './util.ts';
 
@@ -334,4 +335,5 @@ export const claudeCodeJsonlParser: FormatParser = {
   blocksOf,
   slimLine: slimClaudeCodeLine,
   write: writeClaudeCode,
+  sessionCalls: claudeCodeCalls,
 };

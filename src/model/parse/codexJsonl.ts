@@ -16,6 +16,7 @@
 import { sourceLines } from '../messageLabels.ts';
 import type { Message, Result, Transcript, UsageRecord } from '../types.ts';
 import type { JsonlLine, SourceDoc } from './json.ts';
+import { codexCalls, withoutRollbacks } from './codexCalls.ts';
 import type { FormatParser } from './registry.ts';
 import { isObject, type Json, shapeError, str } from './util.ts';
 import { writeCodex } from './codexWrite.ts';
@@ -271,4 +272,10 @@ export const codexJsonlParser: FormatParser = {
   sniff,
   parse,
   write: writeCodex,
+  sessionCalls: (doc, t) => {
+    const all = withoutRollbacks(doc);
+    if (all === doc) return codexCalls(doc, t);
+    const r = parse(all);
+    return codexCalls(doc, r.ok ? r.value : t);
+  },
 };

@@ -13,6 +13,7 @@
 import type { Block, Message, MessageMeta, Result, Transcript, UsageRecord } from '../types.ts';
 import type { FormatParser } from './registry.ts';
 import { writeGeminiCli } from './geminiCliWrite.ts';
+import { geminiCliCalls } from './codexCalls.ts';
 import { arr, isObject, type Json, jsonDocumentOnly, shapeError, str } from './util.ts';
 
 function isSession(v: unknown): v is Json & { messages: unknown[] } {
@@ -251,4 +252,5 @@ export const geminiCliParser: FormatParser = {
   sniff,
   parse: jsonDocumentOnly(parse, 'A Gemini CLI session is one JSON document, not JSON Lines.'),
   write: writeGeminiCli,
+  sessionCalls: (_doc, t) => geminiCliCalls(t),
 };

@@ -8,6 +8,7 @@ import type { Block, Message, ProviderId, Result, Transcript } from '../types.ts
 import type { SourceDoc } from './json.ts';
 import type { NearMiss } from './nearMiss.ts';
 import type { RequestEntry } from './multi.ts';
+import type { SessionCalls } from './sessionCalls.ts';
 import { anthropicMessagesParser } from './anthropicMessages.ts';
 import { openaiChatParser } from './openaiChat.ts';
 import { openaiResponsesParser } from './openaiResponses.ts';
@@ -55,6 +56,13 @@ export interface FormatParser {
    * such archive. Cheap and never throws.
    */
   listRequests?: (value: unknown) => RequestEntry[];
+  /**
+   * For a session log (one conversation sent to the model many times): its model calls, each
+   * the context the model saw then, compactions and rollbacks applied (`sessionCalls.ts`).
+   * `t` is `parse(doc)`; the answer's transcript is `t` unless the format keeps messages the
+   * parse leaves out (a rolled-back turn). Never throws.
+   */
+  sessionCalls?: (doc: SourceDoc, t: Transcript) => SessionCalls;
   /** True when a message's `meta.sourceId` is a Responses item id (`fc_…`, `rs_…`, `msg_…`). */
   itemIds?: boolean;
   /**

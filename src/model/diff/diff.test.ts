@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { assistant, call, renumber, result, transcript, user, text } from '../testing.ts';
+import type { Message, Transcript } from '../types.ts';
+import { diffTranscripts } from './diff.ts';
+
+/** user → assistant(call) → user(result) → assistant, `n` times. */
+function conversation(n: number): Transcript {
+  const out: Message[] = [];
+  for (let x = 0; x < n; x++) {
+    out.push(user(`Question ${x}`));
+    out.push(assistant(text('Let me look.'), call(`toolu_${x}`, 'read', { x })));
+    out.push(user(result(`toolu_${x}`, `result ${x}`)));
+    out.push(assistant(`Answer ${x}`));
+  }
+  return transcript('anthropic-messages', out);
+}
+
+const changes = (t: ReturnType<typeof diffTranscripts>) => t.rows.map((r) => r.change);
+
+describe('diffTranscripts', () => {
+  it('labels a transcript against itself all kept, cache prefix whole', () => {
+    const t = conversation(3);
+    const d = diffTranscripts(t, t);
+    expect(changes(d).every((c) => c === 'kept')).toBe(true);
+    expect(d.rows).toHaveLength(12);
+    expect(d.cachePrefix.messages).toBe(12);
+    expect(d.broken).toEqual([]);
+    expect(d.summary).toMatch(/is the same as/);
+  });
+
+  it('labels a cut: dropped messages, the orphaned result broken with A1', () => {
+    const t = conversation(3);
+    // Drop messages 0–5: the exchange of toolu_1 loses its call, its result is orphaned.
+    const cut = renumber(t, t.messages.slice(6));
+    const d = diffTranscripts(t, cut, { rightRequest: 14 });
+    expect(d.rows.filter((r) => r.change === 'dropped').map((r) => r.left)).toEqual([
+      0, 1, 2, 3, 4, 5,
+    ]);
+    expect(d.rows.filter((r) => r.change === 'kept')).toHaveLength(6);
+    expect(d.right.valid).toBe(false);
+    expect(d.broken.map((b) => [b.id, b.rule, b.code, b.messageIndex])).toEqual([
+      ['toolu_1', 'orphan_tool_result', 'A1', 0],
+    ]);
+    expect(d.cachePrefix).toEqual({ messages: 0, tokens: 0 });
+    expect(d.summary).toMatch(/^Request 14 dropped messages 0–5 \(1 exchange, [\d,]+ tokens\)/);
+    expect(d.summary).toMatch(
+      /split the exchange at #6: its tool_result is orphaned → .* 400 \(A1\)/,
+    );
+  });
+
+  it('labels an append as inserted, with the cache prefix the whole left side', () => {
+    const t = conversation(2);
+    const more = conversation(3);
+    const d = diffTranscripts(t, more);
+    expect(changes(d).filter((c) => c === 'inserted')).toHaveLength(4);
+    expect(d.cachePrefix.messages).toBe(8);
+    expect(d.cachePrefix.tokens).toBeGreaterThan(0);
+  });
+
+  it('labels a cleared tool result rewritten (same tool id, other content)', () => {
+    const t = conversation(2);
+    const cleared = t.messages.map((m, i) =>
+      i === 2 ? { ...m, blocks: [result('toolu_0', '[cleared]')] } : m,
+    );
+    const d = diffTranscripts(t, renumber(t, cleared));
+    expect(d.rows.find((r) => r.left === 2)?.change).toBe('rewritten');
+    expect(d.cachePrefix.messages).toBe(2);
+  });
+
+  it('labels two user messages joined into one as merged', () => {
+    const left = transcript('anthropic-messages', [user('a'), user('b'), assistant('c')]);
+    const right = transcript('anthropic-messages', [
+      { ...user('a'), blocks: [text('a'), text('b')] },
+      assistant('c'),
+    ]);
+    const d = diffTranscripts(left, right);
+    expect(d.rows.map((r) => [r.change, r.left, r.right])).toEqual([
+      ['merged', 0, 0],
+      ['merged', 1, 0],
+      ['kept', 2, 1],
+    ]);
+  });
+
+  it('labels a summary standing for dropped messages rewritten, with what it replaces', () => {
+    const t = conversation(2);
+    const summary: Message = {
+      ...user('[Summary of the earlier conversation, 40 tokens]'),
+      rawIndex: -1,
+    };
+    const right = renumber(t, [summary, ...t.messages.slice(4)]);
+    right.messages[0] = { ...(right.messages[0] as Message), rawIndex: -1 };
+    const d = diffTranscripts(t, right);
+    const row = d.rows.find((r) => r.right === 0);
+    expect(row).toMatchObject({ change: 'rewritten', left: null, replaces: [0, 4] });
+    expect(d.summary).toMatch(/replaced messages 0–3 .* with a summary/);
+  });
+
+  it('labels a moved message reordered', () => {
+    const a = transcript('anthropic-messages', [user('x'), assistant('y'), user('z')]);
+    const b = transcript('anthropic-messages', [user('z'), user('x'), assistant('y')]);
+    const d = diffTranscripts(a, b);
+    expect(d.rows.some((r) => r.change === 'reordered' || r.change === 'inserted')).toBe(true);
+    expect(d.rows.filter((r) => r.change === 'kept')).toHaveLength(2);
+  });
+
+  it('says when two formats are compared through the model', () => {
+    const t = conversation(1);
+    const other = { ...t, format: 'openai-chat' as const };
+    const d = diffTranscripts(t, other, { provider: 'anthropic' });
+    expect(d.notes[0]).toMatch(/compared through the model/);
+    expect(d.summary).toMatch(/compared through the model/);
+  });
+});

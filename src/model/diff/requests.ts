@@ -1,0 +1,251 @@
+/**
+ * A file's requests, for every format (issue 33): the model calls of a session log (Claude Code,
+ * Codex, Gemini CLI: `parse/sessionCalls.ts`), the requests of an archive or container
+ * (OpenTelemetry, HAR, batch, LiteLLM, Inspect samples, exports: `parseDocument`'s `requests`),
+ * or the one request a file holds. Each with its size, verdict and compaction; each one's
+ * transcript on demand.
+ */
+import type { FormatId, ParseError, ProviderId, Result, Transcript } from '../types.ts';
+import { parseDocument, readSource, type ParseOptions } from '../parse/index.ts';
+import { parserFor } from '../parse/registry.ts';
+import type { SourceDoc } from '../parse/json.ts';
+import {
+  callTranscript,
+  spanLength,
+  type CompactionEvent,
+  type SessionCall,
+  type SessionCalls,
+} from '../parse/sessionCalls.ts';
+import { CHARS_PER_4, countTokens, type TextCounter } from '../tokens.ts';
+import { defaultProviderOf, validateTranscript } from '../validate/index.ts';
+import type { RuleId } from '../validate/index.ts';
+
+export type { CompactionEvent, SessionCall, SessionCalls } from '../parse/sessionCalls.ts';
+
+/** One request of a file, as `check --requests` lists it. */
+export interface RequestInfo {
+  /** 1-based, as the picker, `--request N` and the link number it. */
+  request: number;
+  /** `#3 · claude-opus-4-7 · 12 messages`, `call 14 · 211 messages`. */
+  label: string;
+  messages: number;
+  /** Tokens of the request (system prompt included), by the listing's counter. */
+  tokens: number;
+  /** The compaction or rollback made just before this call, or null. */
+  compaction: CompactionEvent | null;
+  /** Session calls: the thread (`main`, `side-1`, …); archives: undefined. */
+  thread?: string;
+  /** Input tokens the provider reported for this call, when the log has them. */
+  usageTokens?: number;
+  /** The call failed with this error in the log (Claude Code's API error lines). */
+  apiError?: string;
+}
+
+/** A request's verdict: valid, or the first error's rule and code. */
+export interface RequestVerdict {
+  valid: boolean;
+  firstRule: { rule: RuleId; code: string } | null;
+}
+
+/** The requests of a file. */
+export interface RequestListing {
+  /** `session`: a log's model calls; `archive`: a file of several requests; `single`: one request. */
+  kind: 'session' | 'archive' | 'single';
+  format: FormatId;
+  requests: RequestInfo[];
+  /** The request opened when none is chosen, 0-based (the page's and `check`'s default). */
+  defaultIndex: number;
+  /** For `session`: the calls over the session's transcript (spans of it); else null. */
+  session: SessionCalls | null;
+  /** Request `k`'s transcript (0-based), its messages numbered from 0. @throws RangeError out of range */
+  transcriptOf: (k: number) => Transcript;
+  /** Notes for the reader (how the calls were found, what a listing leaves out). */
+  notes: string[];
+}
+
+export interface ListOptions extends Pick<ParseOptions, 'format' | 'name'> {
+  /** Token counter (default `CHARS_PER_4`). */
+  counter?: TextCounter;
+  /** Provider the tokens are counted for (default: the format's). */
+  provider?: ProviderId;
+}
+
+/** The label of a session call: `call 14 · 211 messages · after a compaction`. */
+function callLabel(k: number, c: SessionCall, messages: number): string {
+  const side = c.thread === 'main' ? '' : ` · ${c.thread}`;
+  const event = c.compaction
+    ? ` · after a ${c.compaction.kind === 'rollback' ? 'rollback' : 'compaction'}`
+    : '';
+  return `call ${k + 1} · ${messages} message${messages === 1 ? '' : 's'}${side}${event}`;
+}
+
+function sessionListing(
+  s: SessionCalls,
+  format: FormatId,
+  opts: ListOptions,
+  defaultIndex: number | null,
+): RequestListing {
+  const t = s.transcript;
+  const provider = opts.provider ?? defaultProviderOf(t);
+  const table = countTokens(t, provider, opts.counter ?? CHARS_PER_4);
+  const requests = s.calls.map((c, k): RequestInfo => {
+    let tokens = table.system;
+    for (const [a, b] of c.spans)
+      tokens += (table.prefix[b] as number) - (table.prefix[a] as number);
+    const messages = spanLength(c.spans);
+    const info: RequestInfo = {
+      request: k + 1,
+      label: callLabel(k, c, messages),
+      messages,
+      tokens,
+      compaction: c.compaction,
+      thread: c.thread,
+    };
+    if (c.usageTokens !== undefined) info.usageTokens = c.usageTokens;
+    if (c.apiError !== undefined) info.apiError = c.apiError;
+    return info;
+  });
+  return {
+    kind: 'session',
+    format,
+    requests,
+    defaultIndex: defaultIndex ?? Math.max(0, requests.length - 1),
+    session: s,
+    transcriptOf: (k) => {
+      const c = s.calls[k];
+      if (!c) throw new RangeError(outOfRange(k, s.calls.length));
+      return callTranscript(s, c);
+    },
+    notes: [
+      `Each call is the context the model saw before its reply, with the compactions and rollbacks the log records applied.`,
+    ],
+  };
+}
+
+/** "request 9 is out of range: this file holds requests 1–4". */
+export function outOfRange(k: number, n: number): string {
+  return `request ${k + 1} is out of range: ${n === 0 ? 'this file holds no request' : n === 1 ? 'this file holds one request (1)' : `this file holds requests 1–${n}`}`;
+}
+
+function archiveListing(
+  doc: SourceDoc,
+  opts: ListOptions,
+  first: { transcript: Transcript; labels: { label: string }[]; index: number },
+): RequestListing {
+  const cache = new Map<number, Transcript>([[first.index, first.transcript]]);
+  const transcriptOf = (k: number): Transcript => {
+    if (k < 0 || k >= first.labels.length) throw new RangeError(outOfRange(k, first.labels.length));
+    const hit = cache.get(k);
+    if (hit) return hit;
+    const r = parseDocument(doc, { ...opts, requestIndex: k });
+    // A request that does not parse is listed with no message (its parse error is the check's).
+    const t: Transcript = r.ok
+      ? r.value.transcript
+      : { ...first.transcript, messages: [], usage: [], warnings: [r.error.message] };
+    cache.set(k, t);
+    return t;
+  };
+  const requests = first.labels.map((l, k): RequestInfo => {
+    const t = transcriptOf(k);
+    const provider = opts.provider ?? defaultProviderOf(t);
+    return {
+      request: k + 1,
+      label: l.label,
+      messages: t.messages.length,
+      tokens: countTokens(t, provider, opts.counter ?? CHARS_PER_4).total,
+      compaction: null,
+    };
+  });
+  return {
+    kind: 'archive',
+    format: first.transcript.format,
+    requests,
+    defaultIndex: first.index,
+    session: null,
+    transcriptOf,
+    notes: [],
+  };
+}
+
+/**
+ * The requests of a file, for every format.
+ * @param text the file's text (JSON, JSON Lines; a container: HAR, OTel, batch, curl, SSE)
+ * @param opts format and name hints, the token counter and provider
+ * @returns the listing, or the parse error of the file. A session log's calls come from its
+ *   format's `sessionCalls` (one per model call); a file of several requests lists them; any
+ *   other file is one request. O(file) plus one parse per archived request.
+ */
+export function listFileRequests(text: string, opts: ListOptions = {}): Result<RequestListing> {
+  const src = readSource(text, opts.name);
+  if (!src.ok) {
+    // An empty or unreadable file: the same error a parse gives.
+    return src as { ok: false; error: ParseError };
+  }
+  return listDocumentRequests(src.value, opts);
+}
+
+/** `listFileRequests` for an already read document. */
+export function listDocumentRequests(
+  doc: SourceDoc,
+  opts: ListOptions = {},
+): Result<RequestListing> {
+  const parseOpts = {
+    ...(opts.format ? { format: opts.format } : {}),
+    ...(opts.name ? { name: opts.name } : {}),
+  };
+  const parsed = parseDocument(doc, parseOpts);
+  if (!parsed.ok) return parsed;
+  const p = parsed.value;
+  if (p.requests && p.requestIndex !== undefined)
+    return {
+      ok: true,
+      value: archiveListing(doc, parseOpts, {
+        transcript: p.transcript,
+        labels: p.requests,
+        index: p.requestIndex,
+      }),
+    };
+  const t = p.transcript;
+  const calls = parserFor(t.format)?.sessionCalls?.(doc, t);
+  if (calls && calls.calls.length > 0)
+    return { ok: true, value: sessionListing(calls, t.format, opts, null) };
+  const provider = opts.provider ?? defaultProviderOf(t);
+  return {
+    ok: true,
+    value: {
+      kind: 'single',
+      format: t.format,
+      requests: [
+        {
+          request: 1,
+          label: `#1 · ${t.messages.length} messages`,
+          messages: t.messages.length,
+          tokens: countTokens(t, provider, opts.counter ?? CHARS_PER_4).total,
+          compaction: null,
+        },
+      ],
+      defaultIndex: 0,
+      session: null,
+      transcriptOf: (k) => {
+        if (k !== 0) throw new RangeError(outOfRange(k, 1));
+        return t;
+      },
+      notes: [],
+    },
+  };
+}
+
+/**
+ * The verdict of request `k` (0-based) by a provider (default: the format's).
+ * O(request): the page asks for the requests it shows; `check --requests` for all.
+ */
+export function requestVerdict(
+  listing: RequestListing,
+  k: number,
+  provider?: ProviderId,
+): RequestVerdict {
+  const t = listing.transcriptOf(k);
+  const v = validateTranscript(t, provider);
+  const first = v.violations.find((x) => x.severity === 'error');
+  return { valid: v.valid, firstRule: first ? { rule: first.rule, code: first.code } : null };
+}
