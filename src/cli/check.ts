@@ -1,5 +1,5 @@
 import { analyze } from '../model/analyze.ts';
-import { onlyFile, parseArgs } from './args.ts';
+import { onlyFile, parseArgs, UsageError } from './args.ts';
 import {
   checkProvider,
   EXIT_INVALID,
@@ -11,20 +11,27 @@ import {
 } from './io.ts';
 import { idsText } from '../model/limits.ts';
 import { inputLabel } from './link.ts';
+import { runCheckRequests } from './requests.ts';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 export const CHECK_USAGE =
-  'check FILE [--format F] [--provider P] [--json] [--request N]   validate a transcript; FILE - reads stdin';
+  "check FILE [--format F] [--provider P] [--json] [--request N | --requests]   validate a transcript (--requests: list its requests, a session log's model calls); FILE - reads stdin";
 
 /**
- * `check`: the verdict, each violation with its explanation and the exact error body.
+ * `check`: the verdict, each violation with its explanation and the exact error body. With
+ * `--requests`, the file's requests instead (`requests.ts`).
  * @returns exit code: 0 valid, 1 invalid, 2 unreadable
  */
-export function runCheck(argv: string[], io: CliIO): number {
-  const args = parseArgs(argv, ['format', 'provider', 'request'], ['json']);
+export function runCheck(argv: string[], io: CliIO): number | Promise<number> {
+  const args = parseArgs(argv, ['format', 'provider', 'request'], ['json', 'requests']);
   const file = onlyFile(args, 'check');
   const provider = checkProvider(args.flags.provider);
+  if (args.flags.requests === true) {
+    if (args.flags.request !== undefined)
+      throw new UsageError('--requests lists every request; --request N checks one');
+    return runCheckRequests(io, file, args.flags, provider);
+  }
   const parsed = loadFromFlags(io, file, args.flags, 'check');
   if (!parsed) return EXIT_UNREADABLE;
   const a = analyze(parsed.transcript, providerFor(io, provider, parsed));

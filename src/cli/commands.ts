@@ -6,6 +6,7 @@ import { REPAIR_USAGE, runRepair } from './repair.ts';
 import { SIMULATE_USAGE, runSimulate } from './simulate.ts';
 import { SHARE_USAGE, runShare } from './share.ts';
 import { SWEEP_USAGE, runSweep } from './sweep.ts';
+import { DIFF_USAGE, runDiff } from './diff.ts';
 import { EXIT_UNREADABLE, type CliIO } from './io.ts';
 import { UsageError } from './args.ts';
 import { clip } from '../model/limits.ts';
@@ -21,6 +22,7 @@ export const COMMANDS: Record<string, Command> = {
   simulate: { usage: SIMULATE_USAGE, run: runSimulate },
   sweep: { usage: SWEEP_USAGE, run: runSweep },
   share: { usage: SHARE_USAGE, run: runShare },
+  diff: { usage: DIFF_USAGE, run: runDiff },
 };
 
 export function usage(): string {

@@ -157,10 +157,16 @@ export function providerFor(
   });
 }
 
-type Input = { text: string; name: string; readNote?: string };
+export type Input = { text: string; name: string; readNote?: string };
 
-/** FILE's text, or a link's transcript and view; null (said, with `io.failure`) when unreadable. */
-function readSource(io: CliIO, file: string): { input: Input; link: LinkInput | null } | null {
+/**
+ * FILE's text, or a link's transcript and view; null (said on stderr, with `io.failure`) when
+ * unreadable. For a command that reads a file's text itself (`check --requests`, `diff`).
+ */
+export function readSource(
+  io: CliIO,
+  file: string,
+): { input: Input; link: LinkInput | null } | null {
   io.doing = `reading ${inputLabel(file)}`;
   try {
     const fragment = linkFragment(file);
@@ -228,7 +234,7 @@ function loadInput(io: CliIO, file: string, opts: LoadOptions): Loaded | null {
 }
 
 /** A parse failure on stderr (message, the line with a caret, what each format expected) and in `io.failure`. */
-function printParseError(io: CliIO, error: ParseError, readNote: string | undefined): void {
+export function printParseError(io: CliIO, error: ParseError, readNote: string | undefined): void {
   // A .gz that is not gzip data was read as plain text: that is said first (`notGzip`).
   const e = withReadNote({ ...error, message: forTerminal(error.message) }, readNote);
   io.err(`error: ${e.message}\n`);

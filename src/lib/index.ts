@@ -4,6 +4,7 @@
  * - `check(body, { provider?, format?, model? })`: the provider's verdict and exact 400 body.
  * - `createCheckedFetch({ mode })`: a `fetch` for the official SDKs that stops a malformed request
  *   before it is sent; `transcriptCheckMiddleware({ mode })` does the same for the AI SDK.
+ * - `diff(a, b)`: what changed between two requests (labels, broken pairings, cache prefix).
  * - `evict`, `repair`, `groupExchanges`, `turnPairs`: the model's eviction, repair and structure,
  *   in the body's own format.
  *
@@ -19,6 +20,18 @@ export {
   type FetchLike,
   type ViolationReport,
 } from './fetch.ts';
+export {
+  diff,
+  type DiffOptions,
+  type TranscriptDiff,
+  type DiffRow,
+  type DiffSide,
+  type DiffChange,
+  type BrokenPair,
+  type NewFinding,
+  type CachePrefix,
+  type DiffCounts,
+} from './diff.ts';
 export { recogniseEndpoint, type Endpoint } from './endpoints.ts';
 export {
   transcriptCheckMiddleware,

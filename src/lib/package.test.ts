@@ -90,7 +90,7 @@ describe('the transcript-inspector package', () => {
 
   it('imports by name from the built output in a fresh Node process', () => {
     const script = `
-      import { check, createCheckedFetch, evict, repair, groupExchanges, turnPairs, transcriptCheckMiddleware } from 'transcript-inspector';
+      import { check, createCheckedFetch, evict, repair, groupExchanges, turnPairs, transcriptCheckMiddleware, diff } from 'transcript-inspector';
       const orphan = { model: 'claude-opus-4-6', max_tokens: 10, messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'ok' }] }] };
       const unanswered = { model: 'claude-opus-4-6', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_2', name: 'f', input: {} }] }, { role: 'user', content: 'go on' }] };
       let sent = 0;
@@ -101,6 +101,7 @@ describe('the transcript-inspector package', () => {
         name: err.name, text: err.providerError.error.message, sent,
         valid: check({ model: 'gpt-4.1', messages: [{ role: 'user', content: 'hi' }] }).valid,
         evicted: good.valid, repaired: repair(unanswered).valid,
+        diffed: diff(unanswered, { ...unanswered, messages: unanswered.messages.slice(1) }).rows.map((r) => r.change),
         fns: [groupExchanges, turnPairs, transcriptCheckMiddleware].map((x) => typeof x),
       }));`;
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
@@ -114,6 +115,7 @@ describe('the transcript-inspector package', () => {
       valid: true,
       evicted: true,
       repaired: true,
+      diffed: ['dropped', 'kept', 'kept'],
       fns: ['function', 'function', 'function'],
     });
   }, 60_000);

@@ -1,0 +1,155 @@
+import { describe, expect, it } from 'vitest';
+import { cli } from './testing.ts';
+
+const body = (messages: unknown[]) =>
+  JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 100, messages });
+const call = { type: 'tool_use', id: 'toolu_1', name: 'read', input: {} };
+const answer = { type: 'tool_result', tool_use_id: 'toolu_1', content: 'ok' };
+const msgs = [
+  { role: 'user', content: 'Read it.' },
+  { role: 'assistant', content: [call] },
+  { role: 'user', content: [answer] },
+  { role: 'assistant', content: 'Done.' },
+];
+
+/** A Claude Code log of two calls with a compaction between them. */
+function compactedLog(): string {
+  let parent: string | null = null;
+  let n = 0;
+  const line = (v: Record<string, unknown>) => {
+    const uuid = `u${n++}`;
+    const out = { parentUuid: parent, uuid, sessionId: 's', timestamp: 't', ...v };
+    parent = uuid;
+    return JSON.stringify(out);
+  };
+  const a = (id: string, content: unknown[]) =>
+    line({
+      type: 'assistant',
+      message: { id, role: 'assistant', model: 'claude-opus-4-7', content },
+    });
+  const u = (content: unknown, extra: Record<string, unknown> = {}) =>
+    line({ type: 'user', message: { role: 'user', content }, ...extra });
+  return [
+    u('Read it.'),
+    a('msg_1', [call]),
+    u([answer]),
+    a('msg_2', [{ type: 'text', text: 'Done.' }]),
+    u('Next.'),
+    line({
+      type: 'system',
+      subtype: 'compact_boundary',
+      compactMetadata: { trigger: 'manual', preTokens: 900, postTokens: 90 },
+    }),
+    u('Summary of the conversation so far.', { isCompactSummary: true }),
+    a('msg_3', [{ type: 'text', text: 'Going on.' }]),
+  ].join('\n');
+}
+
+describe('diff (CLI)', () => {
+  it('diff A B: rows, broken and exit 1 when the right side is invalid', async () => {
+    const r = await cli(['diff', 'a.json', 'b.json', '--json'], {
+      'a.json': body(msgs),
+      'b.json': body(msgs.slice(2)),
+    });
+    expect(r.code).toBe(1);
+    const d = JSON.parse(r.out);
+    expect(d.rows.map((x: { change: string }) => x.change)).toEqual([
+      'dropped',
+      'dropped',
+      'kept',
+      'kept',
+    ]);
+    expect(d.broken).toMatchObject([{ id: 'toolu_1', rule: 'orphan_tool_result', code: 'A1' }]);
+    expect(d.summary).toMatch(/^b\.json dropped messages 0–1/);
+    expect(Object.keys(d)).toEqual(
+      expect.arrayContaining(['summary', 'left', 'right', 'rows', 'broken', 'cachePrefix']),
+    );
+  });
+
+  it('diff A A: all kept, exit 0, said in words', async () => {
+    const r = await cli(['diff', 'a.json', 'a.json'], { 'a.json': body(msgs) });
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/is the same as/);
+    expect(r.out).toMatch(/^kept +0–3 → 0–3$/m);
+  });
+
+  it('diff FILE --request N: against its predecessor in the thread, across a compaction', async () => {
+    const r = await cli(['diff', 'log.jsonl', '--request', '3', '--json'], {
+      'log.jsonl': compactedLog(),
+    });
+    expect(r.code).toBe(0);
+    expect(r.err).toMatch(/request 3 compared with request 2 \(the call before the compaction/);
+    const d = JSON.parse(r.out);
+    expect(d.left.request).toBe(2);
+    expect(d.right.request).toBe(3);
+    expect(d.summary).toMatch(/^Request 3 replaced messages 0–2 .* with a summary/);
+  });
+
+  it('check --requests lists the calls and the compaction', async () => {
+    const r = await cli(['check', 'log.jsonl', '--requests', '--json'], {
+      'log.jsonl': compactedLog(),
+    });
+    expect(r.code).toBe(0);
+    const list = JSON.parse(r.out);
+    expect(list.map((x: { request: number; messages: number }) => [x.request, x.messages])).toEqual(
+      [
+        [1, 1],
+        [2, 3],
+        [3, 1],
+      ],
+    );
+    expect(list[2].compaction).toMatchObject({
+      kind: 'compaction',
+      trigger: 'manual',
+      tokensBefore: 900,
+      tokensAfter: 90,
+      removed: [0, 5],
+      summary: 5,
+    });
+    expect(
+      list.every((x: { valid: boolean; firstRule: unknown }) => x.valid && x.firstRule === null),
+    ).toBe(true);
+    const text = await cli(['check', 'log.jsonl', '--requests'], { 'log.jsonl': compactedLog() });
+    expect(text.out).toMatch(
+      /compaction \(manual\): 900 → 90 tokens; messages 0–4 left the context/,
+    );
+  });
+
+  it('an out-of-range request names the range (exit 2)', async () => {
+    const r = await cli(['diff', 'log.jsonl', '--request', '9'], { 'log.jsonl': compactedLog() });
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('--request 9: request 9 is out of range: this file holds requests 1–3');
+    const j = await cli(['diff', 'log.jsonl', '--request', '2', '--against', '7', '--json'], {
+      'log.jsonl': compactedLog(),
+    });
+    expect(j.code).toBe(2);
+    expect(JSON.parse(j.out).error.message).toContain('holds requests 1–3');
+  });
+
+  it('the first call has no predecessor: exit 2, asks for --against', async () => {
+    const r = await cli(['diff', 'log.jsonl', '--request', '1'], { 'log.jsonl': compactedLog() });
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/no predecessor .*--against M/);
+  });
+
+  it('two formats are compared through the model, said on stderr and in the summary', async () => {
+    const chat = JSON.stringify({
+      model: 'gpt-4.1',
+      messages: [{ role: 'user', content: 'Read it.' }],
+    });
+    const r = await cli(['diff', 'a.json', 'b.json'], { 'a.json': body(msgs), 'b.json': chat });
+    expect(r.err).toMatch(/compared through the model/);
+    expect(r.out.split('\n')[0]).toMatch(
+      /compared through the model: anthropic-messages and openai-chat/,
+    );
+  });
+
+  it('bad usage exits 2', async () => {
+    expect((await cli(['diff'], {})).code).toBe(2);
+    expect((await cli(['diff', 'a.json'], { 'a.json': body(msgs) })).code).toBe(2);
+    expect((await cli(['diff', 'a', 'b', 'c'], {})).code).toBe(2);
+    expect((await cli(['diff', 'a', 'b', '--request', '1'], {})).code).toBe(2);
+    expect((await cli(['diff', 'a.json', 'missing.json'], { 'a.json': body(msgs) })).code).toBe(2);
+    expect((await cli(['check', 'a.json', '--requests', '--request', '1'], {})).code).toBe(2);
+  });
+});

@@ -1,0 +1,126 @@
+/**
+ * `check --requests`: a file's requests (issue 33) — a session log's model calls with their
+ * compactions, an archive's requests, or the one request — each with its size and verdict.
+ */
+import { listFileRequests, requestVerdict, type RequestListing } from '../model/diff/index.ts';
+import type { CompactionEvent } from '../model/diff/index.ts';
+import type { ProviderId } from '../model/types.ts';
+import { loadBpeCounter } from '../model/tokens.ts';
+import { messageRanges } from '../model/diff/index.ts';
+import {
+  checkFormat,
+  EXIT_INVALID,
+  EXIT_UNREADABLE,
+  EXIT_VALID,
+  printFailureJson,
+  printParseError,
+  readSource,
+  type CliIO,
+} from './io.ts';
+import { inputLabel } from './link.ts';
+import { pickSetting } from './linkView.ts';
+
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+
+/** A compaction in words: `compaction (auto): 167,766 → 6,977 tokens; messages 0–194 left the context`. */
+export function compactionWords(c: CompactionEvent): string {
+  const tokens =
+    c.tokensBefore !== null
+      ? `: ${fmt(c.tokensBefore)} → ${c.tokensAfter !== null ? fmt(c.tokensAfter) : '?'} tokens`
+      : '';
+  const [a, b] = c.removed;
+  const removed =
+    b > a
+      ? `; ${messageRanges(Array.from({ length: b - a }, (_, i) => a + i))} left the context`
+      : '';
+  return `${c.kind} (${c.trigger})${tokens}${removed}${c.line !== null ? `, line ${c.line}` : ''}`;
+}
+
+/** Every request's JSON row: `{request, messages, tokens, valid, firstRule, compaction, …}`. */
+function rows(listing: RequestListing, provider: ProviderId | undefined) {
+  return listing.requests.map((r, k) => {
+    const v = requestVerdict(listing, k, provider);
+    return {
+      request: r.request,
+      label: r.label,
+      messages: r.messages,
+      tokens: r.tokens,
+      valid: v.valid,
+      firstRule: v.firstRule,
+      compaction: r.compaction,
+      ...(r.thread !== undefined ? { thread: r.thread } : {}),
+      ...(r.usageTokens !== undefined ? { usageTokens: r.usageTokens } : {}),
+      ...(r.apiError !== undefined ? { apiError: r.apiError } : {}),
+    };
+  });
+}
+
+/**
+ * `check FILE --requests [--json]`.
+ * @returns exit code: 0 when every request is valid, 1 when one is not, 2 unreadable input
+ */
+export async function runCheckRequests(
+  io: CliIO,
+  file: string,
+  flags: Record<string, string | true | undefined>,
+  provider: ProviderId | undefined,
+): Promise<number> {
+  const json = flags.json === true;
+  let format = checkFormat(flags.format);
+  const source = readSource(io, file);
+  if (!source) {
+    if (json) printFailureJson(io, file);
+    return EXIT_UNREADABLE;
+  }
+  if (source.link)
+    format = pickSetting(io, {
+      what: 'format',
+      flag: '--format',
+      key: 'f',
+      fromFlag: format,
+      fromLink: source.link.view.format ?? undefined,
+    });
+  io.doing = `listing the requests of ${inputLabel(file)}`;
+  const counter = await loadBpeCounter();
+  const listed = listFileRequests(source.input.text, {
+    name: source.input.name,
+    counter,
+    ...(format ? { format } : {}),
+    ...(provider ? { provider } : {}),
+  });
+  if (!listed.ok) {
+    printParseError(io, listed.error, source.input.readNote);
+    if (json) printFailureJson(io, file);
+    return EXIT_UNREADABLE;
+  }
+  const listing = listed.value;
+  const list = rows(listing, provider);
+  const firstBad = list.find((r) => !r.valid);
+  if (json) io.out(`${JSON.stringify(list, null, 2)}\n`);
+  else {
+    const what =
+      listing.kind === 'session'
+        ? 'model calls of a session log'
+        : listing.kind === 'archive'
+          ? 'requests'
+          : 'request';
+    io.out(`${inputLabel(file)}: ${listing.format}; ${list.length} ${what}\n`);
+    for (const n of listing.notes) io.out(`note: ${n}\n`);
+    for (const r of list) {
+      const verdict = r.valid ? 'VALID' : `INVALID (${r.firstRule?.code} ${r.firstRule?.rule})`;
+      const reported = r.usageTokens !== undefined ? ` (logged ${fmt(r.usageTokens)})` : '';
+      io.out(`#${r.request}  ${r.label}  ${fmt(r.tokens)} tokens${reported}  ${verdict}\n`);
+      if (r.compaction) io.out(`    ${compactionWords(r.compaction)}\n`);
+      if (r.apiError) io.out(`    the log records an API error: ${r.apiError.slice(0, 200)}\n`);
+    }
+    const events = list.filter((r) => r.compaction).length;
+    io.out(
+      `Compactions and rollbacks: ${events}; ${
+        firstBad
+          ? `the first failing request is #${firstBad.request} (${firstBad.firstRule?.code} ${firstBad.firstRule?.rule})`
+          : 'every request is valid'
+      }.\n`,
+    );
+  }
+  return firstBad ? EXIT_INVALID : EXIT_VALID;
+}
