@@ -49,6 +49,13 @@ export interface Redaction {
  */
 export function redactTranscriptWithMaps(t: Transcript, opts: RedactOptions = {}): Redaction {
   const r = new Redactor(opts);
+  const transcript = redactWith(r, t);
+  return { transcript, ids: r.ids, names: r.names, inexact: r.inexact };
+}
+
+/** One transcript redacted by a given redactor (its renames and names shared with others). */
+function redactWith(r: Redactor, t: Transcript): Transcript {
+  const before = r.inexact;
   const messages = t.messages.map((m) => r.message(m));
   const system = t.system.map((s) => ({ text: r.text(s.text), path: s.path }));
   const tools = t.tools === null ? null : t.tools.map((d) => r.tool(d));
@@ -66,11 +73,25 @@ export function redactTranscriptWithMaps(t: Transcript, opts: RedactOptions = {}
     listKey: t.listKey,
     raw: redactTop(r, t, messages, system, tools),
   };
-  if (r.inexact > 0)
+  if (r.inexact > before)
     transcript.warnings.push(
-      `Structure-only copy: ${r.inexact} placeholder(s) could not keep their exact token count.`,
+      `Structure-only copy: ${r.inexact - before} placeholder(s) could not keep their exact token count.`,
     );
-  return { transcript, ids: r.ids, names: r.names, inexact: r.inexact };
+  return transcript;
+}
+
+/**
+ * Several transcripts redacted together, with one set of renames and placeholders: an id, a
+ * uuid or a text is renamed alike in each, so two requests of one conversation (the two sides
+ * of a diff) still match message for message after redaction.
+ * @returns the redacted transcripts, in order
+ */
+export function redactTogether(
+  list: readonly Transcript[],
+  opts: RedactOptions = {},
+): Transcript[] {
+  const r = new Redactor(opts);
+  return list.map((t) => redactWith(r, t));
 }
 
 /**
