@@ -21,6 +21,9 @@
  *   `node -e` JSON.parse of it, both whole processes (target ≤ 1.5; scripts/benchCli.ts, `--only
  *   cli`).
  *
+ * - diff_vs_check_100k: `diff` of a 100,000-message request and its message-level cut ÷ one
+ *   `check` of it, both from text (target ≤ 3; scripts/benchDiff.ts, `--only diff`).
+ *
  * Generated data goes to bench-data/ (gitignored) and is reused across runs.
  */
 import { execFileSync } from 'node:child_process';
@@ -45,6 +48,7 @@ import { generate, type GenFormat } from './gen.ts';
 import { line } from './benchLine.ts';
 import { benchCheck } from './benchCheck.ts';
 import { benchCli } from './benchCli.ts';
+import { benchDiff } from './benchDiff.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dataDir = path.join(root, 'bench-data');
@@ -329,6 +333,10 @@ async function main(): Promise<void> {
     await benchCheck();
     return;
   }
+  if (only === 'diff') {
+    benchDiff();
+    return;
+  }
   const anth100 = () =>
     dataFile('anthropic-100mb.json', 'anthropic-messages', { messages: 1, mb: 100 });
   if (only === 'cli') {
@@ -352,6 +360,7 @@ async function main(): Promise<void> {
       '# skipped pipeline_vs_json_parse_claude_code_50mb: no claude-code-jsonl parser registered\n',
     );
   benchEviction();
+  benchDiff();
   benchCheckChild();
   benchCli(root, anth100());
   benchPeak(anth);

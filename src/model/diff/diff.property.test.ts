@@ -60,6 +60,9 @@ function expectCutDiff(
   const want = alone.violations.flatMap((v) => v.ids.map((id) => [id, v.rule, v.code, v.index]));
   expect(d.broken.map((b) => [b.id, b.rule, b.code, b.messageIndex])).toEqual(want);
   expect(d.right.valid).toBe(alone.valid);
+  // The right side's tokens reuse the left's counts of kept messages: the same figures.
+  expect(d.right.tokens).toBe(countTokens(c.cut, c.provider).total);
+  expect(d.left.tokens).toBe(countTokens(t, c.provider).total);
 }
 
 describe('diff of a transcript and its message-level cut', () => {

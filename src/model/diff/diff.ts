@@ -7,7 +7,15 @@ import type { Message, ProviderId, Transcript } from '../types.ts';
 import { CHARS_PER_4, countTokens, type TextCounter, type TokenTable } from '../tokens.ts';
 import { defaultProviderOf, validateTranscript, type Validation } from '../validate/index.ts';
 import { alignMessages } from './align.ts';
-import { blocksKey, contentKey, identityKey, Interner, toolIdKey } from './keys.ts';
+import {
+  alignKey,
+  blocksKey,
+  contentKey,
+  identityKey,
+  Interner,
+  sameMessage,
+  toolIdKey,
+} from './keys.ts';
 import { diffSummary } from './summary.ts';
 import type {
   BrokenPair,
@@ -73,7 +81,7 @@ function keysOf(messages: readonly Message[], interner: Interner, identity: bool
   const tools = new Int32Array(n).fill(-1);
   for (let i = 0; i < n; i++) {
     const m = messages[i] as Message;
-    content[i] = interner.id(contentKey(m));
+    content[i] = interner.id(alignKey(m));
     if (identity) {
       const k = identityKey(m);
       if (k !== null) ident[i] = interner.id(`i${k}`);
@@ -199,7 +207,9 @@ function buildRows(
     else {
       flush(i);
       li = i + 1;
-      const same = keys.left.content[i] === keys.right.content[j];
+      const same =
+        keys.left.content[i] === keys.right.content[j] &&
+        sameMessage(L[i] as Message, R[j] as Message);
       rows.push({ change: same ? 'kept' : 'rewritten', left: i, right: j });
     }
   }
@@ -302,6 +312,45 @@ function countsOf(rows: readonly DiffRow[], lt: TokenTable, rt: TokenTable): Dif
 }
 
 /**
+ * The right side's token table, reusing the left's count of every kept message (same content,
+ * same count): only the other messages are counted. Same figures as `countTokens(right)`.
+ */
+function rightTable(
+  r: Transcript,
+  rows: readonly DiffRow[],
+  lt: TokenTable,
+  provider: ProviderId,
+  counter: TextCounter,
+): TokenTable {
+  const n = r.messages.length;
+  const perMessage = new Uint32Array(n);
+  const fresh: Message[] = [];
+  const at: number[] = [];
+  const known = new Uint8Array(n);
+  for (const row of rows)
+    if (row.change === 'kept' && row.left !== null && row.right !== null) {
+      perMessage[row.right] = lt.perMessage[row.left] as number;
+      known[row.right] = 1;
+    }
+  for (let j = 0; j < n; j++)
+    if (!known[j]) {
+      fresh.push(r.messages[j] as Message);
+      at.push(j);
+    }
+  const part = countTokens({ ...r, messages: fresh }, provider, counter);
+  at.forEach((j, k) => (perMessage[j] = part.perMessage[k] as number));
+  const prefix = new Float64Array(n + 1);
+  for (let j = 0; j < n; j++) prefix[j + 1] = (prefix[j] as number) + (perMessage[j] as number);
+  return {
+    perMessage,
+    prefix,
+    system: part.system,
+    total: part.system + (prefix[n] as number),
+    basis: part.basis,
+  };
+}
+
+/**
  * Diff two requests.
  * @param left the request before (the one that worked, the full transcript)
  * @param right the request after (the one that failed, the cut); both in any format (two
@@ -331,7 +380,7 @@ export function diffTranscripts(
   const lv = validateTranscript(l, provider);
   const rv = validateTranscript(r, provider);
   const lt = countTokens(l, provider, counter);
-  const rt = countTokens(r, provider, counter);
+  const rt = rightTable(r, rows, lt, provider, counter);
   const leftRequest = options.leftRequest ?? null;
   const rightRequest = options.rightRequest ?? null;
   const leftLabel =

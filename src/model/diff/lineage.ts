@@ -11,7 +11,7 @@
  */
 import type { Message, Transcript } from '../types.ts';
 import { commonSpanPrefix } from '../parse/sessionCalls.ts';
-import { contentKey } from './keys.ts';
+import { sameMessage } from './keys.ts';
 import type { RequestListing } from './requests.ts';
 
 /** Why a predecessor was chosen, for the page and the CLI's note. */
@@ -35,8 +35,7 @@ function toolIds(t: Transcript): Set<string> {
 function prefixLength(a: readonly Message[], b: readonly Message[]): number {
   const n = Math.min(a.length, b.length);
   let i = 0;
-  while (i < n && (a[i] === b[i] || contentKey(a[i] as Message) === contentKey(b[i] as Message)))
-    i++;
+  while (i < n && sameMessage(a[i] as Message, b[i] as Message)) i++;
   return i;
 }
 
