@@ -1,0 +1,221 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parsedText } from '../testing.ts';
+import { diffRequests, diffText, longestIncreasing, predecessorOf } from './index.ts';
+import { diffTranscripts } from './diff.ts';
+import { listFileRequests, outOfRange, requestVerdict, type RequestListing } from './requests.ts';
+
+function list(text: string, name = 'f.json'): RequestListing {
+  const r = listFileRequests(text, { name });
+  if (!r.ok) throw new Error(r.error.message);
+  return r.value;
+}
+
+const jsonl = (lines: object[]) => lines.map((l) => JSON.stringify(l)).join('\n');
+
+/** A Codex rollout: turn 1 (one call with a tool), rolled back, then turn 2 (one call). */
+function rollout(): string {
+  const item = (payload: object) => ({ timestamp: 't', type: 'response_item', payload });
+  const event = (payload: object) => ({ timestamp: 't', type: 'event_msg', payload });
+  const msg = (role: string, text: string) =>
+    item({
+      type: 'message',
+      role,
+      content: [{ type: role === 'user' ? 'input_text' : 'output_text', text }],
+    });
+  return jsonl([
+    { timestamp: 't', type: 'session_meta', payload: { id: 's' } },
+    event({ type: 'task_started' }),
+    { timestamp: 't', type: 'turn_context', payload: { model: 'gpt-5' } },
+    msg('user', 'first try'),
+    item({ type: 'function_call', name: 'sh', arguments: '{}', call_id: 'call_1' }),
+    item({ type: 'function_call_output', call_id: 'call_1', output: 'ok' }),
+    msg('assistant', 'done once'),
+    event({ type: 'turn_aborted', reason: 'interrupted' }),
+    event({ type: 'thread_rolled_back', num_turns: 1 }),
+    event({ type: 'task_started' }),
+    { timestamp: 't', type: 'turn_context', payload: { model: 'gpt-5' } },
+    msg('user', 'second try'),
+    msg('assistant', 'done again'),
+  ]);
+}
+
+describe('listFileRequests', () => {
+  it('a Codex rollout: one call per run of output items; a rollback takes its turn out of the context', () => {
+    const l = list(rollout(), 'r.jsonl');
+    expect(l.kind).toBe('session');
+    expect(l.requests.map((r) => r.messages)).toEqual([1, 3, 1]);
+    expect(l.requests[2]?.compaction).toMatchObject({ kind: 'rollback', removed: [0, 4] });
+    const third = l.transcriptOf(2);
+    expect(third.messages.map((m) => m.blocks[0]?.type === 'text' && m.blocks[0].text)).toEqual([
+      'second try',
+    ]);
+    expect(third.messages.map((m) => m.index)).toEqual([0]);
+    // The rolled-back turn's calls keep their messages (the parse alone drops them).
+    expect(l.transcriptOf(1).messages).toHaveLength(3);
+    expect(parsedText(rollout(), { name: 'r.jsonl' }).transcript.messages).toHaveLength(2);
+  });
+
+  it('a file of several requests: archive, lineage by shared prefix, not file order', () => {
+    const a1 = [{ role: 'user', content: 'Plan the trip.' }];
+    const b1 = [{ role: 'user', content: 'Write a poem.' }];
+    const a2 = [
+      ...a1,
+      { role: 'assistant', content: 'Where to?' },
+      { role: 'user', content: 'Rome.' },
+    ];
+    const b2 = [
+      ...b1,
+      { role: 'assistant', content: 'On what?' },
+      { role: 'user', content: 'Rain.' },
+    ];
+    const body = (messages: object[]) => ({ model: 'claude-sonnet-4-5', max_tokens: 10, messages });
+    const l = list(JSON.stringify([a1, b1, a2, b2].map(body)));
+    expect(l.kind).toBe('archive');
+    expect(l.requests.map((r) => r.messages)).toEqual([1, 1, 3, 3]);
+    expect(predecessorOf(l, 2)).toEqual({ request: 0, reason: 'shared prefix of 1 message' });
+    expect(predecessorOf(l, 3).request).toBe(1);
+    expect(predecessorOf(l, 0).request).toBeNull();
+    const d = diffRequests(l, 3);
+    expect(d.ok && d.value.summary).toMatch(/^Request 4 added 2 messages/);
+    expect(d.ok && d.value.cachePrefix.messages).toBe(1);
+    expect(requestVerdict(l, 3)).toEqual({ valid: true, firstRule: null });
+  });
+
+  it('one request: a single listing; out of range names the range', () => {
+    const l = list(JSON.stringify({ messages: [{ role: 'user', content: 'hi' }] }));
+    expect(l.kind).toBe('single');
+    expect(l.requests).toHaveLength(1);
+    expect(() => l.transcriptOf(1)).toThrow(
+      'request 2 is out of range: this file holds one request (1)',
+    );
+    expect(outOfRange(8, 4)).toBe('request 9 is out of range: this file holds requests 1–4');
+    const d = diffRequests(l, 0, 3);
+    expect(d).toEqual({
+      ok: false,
+      error: 'request 4 is out of range: this file holds one request (1)',
+    });
+  });
+
+  it('a Claude Code sub-agent thread is its own conversation for the lineage', () => {
+    let n = 0;
+    const line = (v: object, parent: string | null, side = false) => ({
+      uuid: `u${++n}`,
+      parentUuid: parent,
+      sessionId: 's',
+      isSidechain: side,
+      ...v,
+    });
+    const a = (id: string, text: string) => ({
+      type: 'assistant',
+      message: {
+        id,
+        role: 'assistant',
+        model: 'claude-opus-4-7',
+        content: [{ type: 'text', text }],
+      },
+    });
+    const u = (text: string) => ({ type: 'user', message: { role: 'user', content: text } });
+    const lines = [
+      line(u('main 1'), null),
+      line(a('m1', 'reply 1'), 'u1'),
+      line(u('main 2'), 'u2'),
+      line(a('m2', 'reply 2'), 'u3'),
+      line(u('side task'), null, true),
+      line(a('s1', 'side reply'), 'u5', true),
+      line(u('side more'), 'u6', true),
+      line(a('s2', 'side reply 2'), 'u7', true),
+    ];
+    const l = list(jsonl(lines), 'c.jsonl');
+    expect(l.requests.map((r) => [r.thread, r.messages])).toEqual([
+      ['main', 1],
+      ['main', 3],
+      ['side-1', 1],
+      ['side-1', 3],
+    ]);
+    expect(predecessorOf(l, 3).request).toBe(2);
+    expect(predecessorOf(l, 2).request).toBeNull();
+    expect(predecessorOf(l, 1).request).toBe(0);
+    // Two calls of one log are matched by identity: all kept, the new exchange inserted.
+    const d = diffRequests(l, 1);
+    expect(d.ok && d.value.rows.map((r) => r.change)).toEqual(['kept', 'inserted', 'inserted']);
+  });
+});
+
+describe('a provider compaction block seals what it replaced', () => {
+  it('labels the span sealed by the right message', () => {
+    const body = (messages: object[]) =>
+      JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 10, messages });
+    const before = parsedText(
+      body([
+        { role: 'user', content: 'one' },
+        { role: 'assistant', content: 'two' },
+        { role: 'user', content: 'three' },
+      ]),
+    ).transcript;
+    const after = parsedText(
+      body([
+        { role: 'assistant', content: [{ type: 'compaction', content: 'what happened so far' }] },
+        { role: 'user', content: 'three' },
+      ]),
+    ).transcript;
+    const d = diffTranscripts(before, after);
+    expect(d.rows.map((r) => [r.change, r.left, r.right])).toEqual([
+      ['sealed', 0, 0],
+      ['sealed', 1, 0],
+      ['kept', 2, 1],
+    ]);
+    expect(d.summary).toMatch(/sealed messages 0–1 in a compaction/);
+  });
+});
+
+describe('diffText', () => {
+  it('gives hunks that rebuild both texts', () => {
+    fc.assert(
+      fc.property(fc.string(), fc.string(), (a, b) => {
+        const h = diffText(a, b);
+        expect(
+          h
+            .filter((x) => x.op !== 'insert')
+            .map((x) => x.text)
+            .join(''),
+        ).toBe(a);
+        expect(
+          h
+            .filter((x) => x.op !== 'delete')
+            .map((x) => x.text)
+            .join(''),
+        ).toBe(b);
+        for (let k = 1; k < h.length; k++) expect(h[k]?.op).not.toBe(h[k - 1]?.op);
+      }),
+    );
+  });
+
+  it('marks a cleared result as one deletion and one insertion around what stayed', () => {
+    expect(diffText('result: 42; done', 'result: [x]; done')).toEqual([
+      { op: 'equal', text: 'result: ' },
+      { op: 'delete', text: '42' },
+      { op: 'insert', text: '[x]' },
+      { op: 'equal', text: '; done' },
+    ]);
+  });
+});
+
+describe('longestIncreasing', () => {
+  it('is increasing and as long as the quadratic reference', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 30 }), { maxLength: 40 }), (js) => {
+        const run = longestIncreasing(js);
+        for (let k = 1; k < run.length; k++) {
+          expect(run[k]!).toBeGreaterThan(run[k - 1]!);
+          expect(js[run[k]!]!).toBeGreaterThan(js[run[k - 1]!]!);
+        }
+        const best = js.map(() => 1);
+        for (let i = 0; i < js.length; i++)
+          for (let j = 0; j < i; j++)
+            if (js[j]! < js[i]!) best[i] = Math.max(best[i]!, best[j]! + 1);
+        expect(run.length).toBe(Math.max(0, ...best));
+      }),
+    );
+  });
+});
