@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parsedText } from '../testing.ts';
+import { oncallSpans, toOtlp } from '../parse/containers/otel.fixtures.ts';
 import { diffRequests, diffText, longestIncreasing, predecessorOf } from './index.ts';
 import { diffTranscripts } from './diff.ts';
 import { listFileRequests, outOfRange, requestVerdict, type RequestListing } from './requests.ts';
@@ -217,5 +218,19 @@ describe('longestIncreasing', () => {
         expect(run.length).toBe(Math.max(0, ...best));
       }),
     );
+  });
+});
+
+describe('an OpenTelemetry trace of several LLM calls', () => {
+  it('lists its calls as an archive; each call continues the one before it in the conversation', () => {
+    const l = list(JSON.stringify(toOtlp(oncallSpans())), 'trace.json');
+    expect(l.kind).toBe('archive');
+    expect(l.requests.length).toBeGreaterThan(1);
+    const last = l.requests.length - 1;
+    const p = predecessorOf(l, last);
+    expect(p.request).not.toBeNull();
+    const d = diffRequests(l, last);
+    expect(d.ok).toBe(true);
+    if (d.ok) expect(d.value.rows.filter((r) => r.change === 'kept').length).toBeGreaterThan(0);
   });
 });

@@ -12,6 +12,7 @@ import type { SourceDoc } from '../parse/json.ts';
 import {
   callTranscript,
   spanLength,
+  spanMessages,
   type CompactionEvent,
   type SessionCall,
   type SessionCalls,
@@ -244,8 +245,15 @@ export function requestVerdict(
   k: number,
   provider?: ProviderId,
 ): RequestVerdict {
-  const t = listing.transcriptOf(k);
-  const v = validateTranscript(t, provider);
+  const s = listing.session;
+  const call = s?.calls[k];
+  // A session call is validated as a subset of the session's messages: no copies.
+  const v =
+    s && call
+      ? validateTranscript(s.transcript, provider, {
+          messages: spanMessages(s.transcript, call.spans),
+        })
+      : validateTranscript(listing.transcriptOf(k), provider);
   const first = v.violations.find((x) => x.severity === 'error');
   return { valid: v.valid, firstRule: first ? { rule: first.rule, code: first.code } : null };
 }

@@ -62,10 +62,15 @@ function brokenWords(v: Violation): string {
   }
 }
 
-/** The left message number shown for a right message (its row's left), else the right's own. */
-function shownNumber(rows: readonly DiffRow[], right: number): string {
+/**
+ * Where a pairing broke, in words: an exchange the change split, at the left message number of
+ * a message that was there before; or a new message (numbered on the right) that broke it.
+ */
+function wherePairBroke(rows: readonly DiffRow[], right: number): string {
   const row = rows.find((r) => r.right === right);
-  return row?.left !== null && row?.left !== undefined ? `#${row.left}` : `#${right} (right)`;
+  return row?.left !== null && row?.left !== undefined
+    ? `split the exchange at #${row.left}`
+    : `broke the pairing at new message #${right}`;
 }
 
 /** The changes in words: dropped, summarised, inserted, rewritten, merged, sealed, reordered. */
@@ -111,7 +116,7 @@ function brokePart(d: TranscriptDiff, right: Validation): string {
     );
     if (v) {
       const more = d.broken.filter((b) => b.severity === 'error').length - 1;
-      return `split the exchange at ${shownNumber(d.rows, v.index)}: ${brokenWords(v)} → ${provider} ${v.status ?? 400} (${v.code})${more > 0 ? `, and ${plural(more, 'more pairing')} broke` : ''}`;
+      return `${wherePairBroke(d.rows, v.index)}: ${brokenWords(v)} → ${provider} ${v.status ?? 400} (${v.code})${more > 0 ? `, and ${plural(more, 'more pairing')} broke` : ''}`;
     }
   }
   const intro = d.introduced.find((x) => x.severity === 'error');
