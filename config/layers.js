@@ -5,7 +5,7 @@
 import path from 'node:path';
 
 /** Packages that are plain computation: any layer may use them. */
-const PURE = ['fflate', 'gpt-tokenizer', 'jsonc-parser', 'zod'];
+const PURE = ['diff', 'fflate', 'gpt-tokenizer', 'jsonc-parser', 'zod'];
 
 /** What test support (a `testing/` folder or a `testing.ts` file) may use beside its layer's own. */
 const TEST_PACKAGES = ['fast-check', 'vitest', 'vitest/node'];
