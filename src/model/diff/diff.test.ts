@@ -111,3 +111,17 @@ describe('diffTranscripts', () => {
     expect(d.summary).toMatch(/compared through the model/);
   });
 });
+
+describe('large gaps', () => {
+  it('labels a gap of 200,000 messages (rows are not spread as arguments)', () => {
+    const many = Array.from({ length: 200_000 }, (_, i) =>
+      i % 2 === 0 ? user(`q${i}`) : assistant(`a${i}`),
+    );
+    const d = diffTranscripts(
+      transcript('anthropic-messages', [user('start')]),
+      transcript('anthropic-messages', many),
+    );
+    expect(d.rows).toHaveLength(200_001);
+    expect(d.counts.inserted + d.counts.rewritten).toBe(200_000);
+  });
+});

@@ -107,15 +107,22 @@ function gapRows(
   const leftRow = new Map<number, DiffRow>();
   const rightRows: DiffRow[] = [];
   const inserted: number[] = [];
-  const open = () => ls.filter((i) => !leftRow.has(i));
+  // The gap's left messages not yet labelled (recomputed after a claim only: a large gap stays O(n)).
+  let cached: number[] | null = null;
+  const open = () => (cached ??= ls.filter((i) => !leftRow.has(i)));
+  const claim = (i: number, row: DiffRow) => {
+    leftRow.set(i, row);
+    cached = null;
+  };
+  const mergeable = ls.length * rs.length <= MERGE_AREA;
   for (const r of rs) {
     const m = R[r] as Message;
-    const free = open();
-    if (isSealMessage(m) && free.length > 0) {
-      for (const i of free) leftRow.set(i, { change: 'sealed', left: i, right: r });
+    if (isSealMessage(m) && open().length > 0) {
+      for (const i of open()) claim(i, { change: 'sealed', left: i, right: r });
       continue;
     }
     if (isSummaryMessage(m)) {
+      const free = open();
       const row: DiffRow = { change: 'rewritten', left: null, right: r };
       if (free.length > 0)
         row.replaces = [free[0] as number, (free[free.length - 1] as number) + 1];
@@ -123,9 +130,9 @@ function gapRows(
       continue;
     }
     // Merges are looked for in gaps of bounded size (a merge is a few neighbours, not a log).
-    const span = free.length * rs.length <= MERGE_AREA ? mergedSpan(L, m, free, interner) : null;
+    const span = mergeable ? mergedSpan(L, m, open(), interner) : null;
     if (span) {
-      for (const i of span) leftRow.set(i, { change: 'merged', left: i, right: r });
+      for (const i of span) claim(i, { change: 'merged', left: i, right: r });
       continue;
     }
     inserted.push(r);
@@ -143,7 +150,8 @@ function gapRows(
   else for (const r of inserted) rightRows.push({ change: 'inserted', left: null, right: r });
   const rows: DiffRow[] = [];
   for (const i of ls) rows.push(leftRow.get(i) ?? { change: 'dropped', left: i, right: null });
-  rows.push(...rightRows.sort((a, b) => (a.right as number) - (b.right as number)));
+  rightRows.sort((a, b) => (a.right as number) - (b.right as number));
+  for (const row of rightRows) rows.push(row);
   return rows;
 }
 
@@ -197,7 +205,9 @@ function buildRows(
   const flush = (end: number) => {
     const ls: number[] = [];
     for (; li < end; li++) if ((a.leftTo[li] as number) < 0) ls.push(li);
-    if (ls.length > 0 || rs.length > 0) rows.push(...gapRows(L, R, ls, rs, interner));
+    // One push per row: a gap can hold 100,000 rows, too many for a spread's arguments.
+    if (ls.length > 0 || rs.length > 0)
+      for (const row of gapRows(L, R, ls, rs, interner)) rows.push(row);
     rs = [];
   };
   for (let j = 0; j < R.length; j++) {

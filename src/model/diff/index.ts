@@ -3,7 +3,8 @@
  * compactions, an archive's requests), the lineage of a request, the diff of any two, and the
  * character diff of one rewritten message.
  *
- * - `listFileRequests(text)` / `listDocumentRequests(doc)` → `RequestListing` (`requests`,
+ * - `listFileRequests(text)` / `listDocumentRequests(doc)` / `listParsedRequests(doc, parsed)`
+ *   → `RequestListing` (`requests`,
  *   `transcriptOf(k)`), `requestVerdict(listing, k)`.
  * - `predecessorOf(listing, k)` → the request k continues (lineage, never file order alone).
  * - `diffTranscripts(left, right, options)` → `TranscriptDiff` (summary, sides, rows, broken,
@@ -26,6 +27,7 @@ export { diffText, diffMessages, messageText, type TextHunk } from './textDiff.t
 export {
   listFileRequests,
   listDocumentRequests,
+  listParsedRequests,
   requestVerdict,
   outOfRange,
   type RequestInfo,

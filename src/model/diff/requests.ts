@@ -6,7 +6,12 @@
  * transcript on demand.
  */
 import type { FormatId, ParseError, ProviderId, Result, Transcript } from '../types.ts';
-import { parseDocument, readSource, type ParseOptions } from '../parse/index.ts';
+import {
+  parseDocument,
+  readSource,
+  type ParsedTranscript,
+  type ParseOptions,
+} from '../parse/index.ts';
 import { parserFor } from '../parse/registry.ts';
 import type { SourceDoc } from '../parse/json.ts';
 import {
@@ -190,49 +195,58 @@ export function listDocumentRequests(
   doc: SourceDoc,
   opts: ListOptions = {},
 ): Result<RequestListing> {
-  const parseOpts = {
+  const parsed = parseDocument(doc, parseOptions(opts));
+  if (!parsed.ok) return parsed;
+  return { ok: true, value: listParsedRequests(doc, parsed.value, opts) };
+}
+
+function parseOptions(opts: ListOptions): ParseOptions {
+  return {
     ...(opts.format ? { format: opts.format } : {}),
     ...(opts.name ? { name: opts.name } : {}),
   };
-  const parsed = parseDocument(doc, parseOpts);
-  if (!parsed.ok) return parsed;
-  const p = parsed.value;
+}
+
+/**
+ * `listDocumentRequests` for a document already parsed (the page's worker has both): no second
+ * parse, except of an archive's other requests when their transcripts are asked for.
+ * @param doc the document as read; @param p `parseDocument(doc, …)`'s value, by default options
+ *   (no `requestIndex`: the default request)
+ */
+export function listParsedRequests(
+  doc: SourceDoc,
+  p: ParsedTranscript,
+  opts: ListOptions = {},
+): RequestListing {
   if (p.requests && p.requestIndex !== undefined)
-    return {
-      ok: true,
-      value: archiveListing(doc, parseOpts, {
-        transcript: p.transcript,
-        labels: p.requests,
-        index: p.requestIndex,
-      }),
-    };
+    return archiveListing(doc, parseOptions(opts), {
+      transcript: p.transcript,
+      labels: p.requests,
+      index: p.requestIndex,
+    });
   const t = p.transcript;
   const calls = parserFor(t.format)?.sessionCalls?.(doc, t);
-  if (calls && calls.calls.length > 0)
-    return { ok: true, value: sessionListing(calls, t.format, opts, null) };
+  if (calls && calls.calls.length > 0) return sessionListing(calls, t.format, opts, null);
   const provider = opts.provider ?? defaultProviderOf(t);
   return {
-    ok: true,
-    value: {
-      kind: 'single',
-      format: t.format,
-      requests: [
-        {
-          request: 1,
-          label: `#1 · ${t.messages.length} messages`,
-          messages: t.messages.length,
-          tokens: countTokens(t, provider, opts.counter ?? CHARS_PER_4).total,
-          compaction: null,
-        },
-      ],
-      defaultIndex: 0,
-      session: null,
-      transcriptOf: (k) => {
-        if (k !== 0) throw new RangeError(outOfRange(k, 1));
-        return t;
+    kind: 'single',
+    format: t.format,
+    requests: [
+      {
+        request: 1,
+        label: `#1 · ${t.messages.length} messages`,
+        messages: t.messages.length,
+        tokens: countTokens(t, provider, opts.counter ?? CHARS_PER_4).total,
+        compaction: null,
       },
-      notes: [],
+    ],
+    defaultIndex: 0,
+    session: null,
+    transcriptOf: (k) => {
+      if (k !== 0) throw new RangeError(outOfRange(k, 1));
+      return t;
     },
+    notes: [],
   };
 }
 
