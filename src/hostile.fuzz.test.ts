@@ -193,6 +193,10 @@ describe('fuzz: mutated fixtures never crash the CLI', () => {
     ['repair'],
     ['simulate', '--policy', 'exchange', '--budget', '500'],
     ['sweep'],
+    ['check', '--requests'],
+    // Any name reads the fixture's bytes: a diff of the fixture with itself.
+    ['diff', 'again.json'],
+    ['diff', '--request', '2'],
   ];
   it('exit 0, 1 or 2; exit 2 always with one error message, never the usage text', async () => {
     await fc.assert(

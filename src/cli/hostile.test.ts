@@ -25,6 +25,8 @@ const COMMANDS: string[][] = [
   ['repair'],
   ['simulate', '--policy', 'message', '--budget', '10'],
   ['sweep'],
+  ['check', '--requests'],
+  ['diff', '--request', '2'],
 ];
 
 describe('hostile input in every command', () => {
