@@ -51,6 +51,7 @@ function rows(listing: RequestListing, provider: ProviderId | undefined) {
       ...(r.thread !== undefined ? { thread: r.thread } : {}),
       ...(r.usageTokens !== undefined ? { usageTokens: r.usageTokens } : {}),
       ...(r.apiError !== undefined ? { apiError: r.apiError } : {}),
+      ...(r.retryOf !== undefined ? { retryOf: r.retryOf } : {}),
     };
   });
 }
@@ -112,6 +113,7 @@ export async function runCheckRequests(
       io.out(`#${r.request}  ${r.label}  ${fmt(r.tokens)} tokens${reported}  ${verdict}\n`);
       if (r.compaction) io.out(`    ${compactionWords(r.compaction)}\n`);
       if (r.apiError) io.out(`    the log records an API error: ${r.apiError.slice(0, 200)}\n`);
+      if (r.retryOf !== undefined) io.out(`    after the failed request #${r.retryOf}\n`);
     }
     const events = list.filter((r) => r.compaction).length;
     io.out(

@@ -88,6 +88,9 @@ describe('requests of real Claude Code logs', () => {
       expect(l.requests.filter((r) => r.apiError !== undefined)).toHaveLength(
         new Set(errors.map((x) => obj(x.message).id)).size,
       );
+      // The call after a failed one in its thread is marked as its retry.
+      for (const r of l.requests)
+        if (r.retryOf !== undefined) expect(l.requests[r.retryOf - 1]?.apiError).toBeDefined();
     });
   }
 });

@@ -45,6 +45,8 @@ export interface RequestInfo {
   usageTokens?: number;
   /** The call failed with this error in the log (Claude Code's API error lines). */
   apiError?: string;
+  /** The failed request (1-based) of the same thread this call came right after: a retry. */
+  retryOf?: number;
 }
 
 /** A request's verdict: valid, or the first error's rule and code. */
@@ -94,6 +96,7 @@ function sessionListing(
   const t = s.transcript;
   const provider = opts.provider ?? defaultProviderOf(t);
   const table = countTokens(t, provider, opts.counter ?? CHARS_PER_4);
+  const lastOfThread = new Map<string, number>();
   const requests = s.calls.map((c, k): RequestInfo => {
     let tokens = table.system;
     for (const [a, b] of c.spans)
@@ -109,6 +112,9 @@ function sessionListing(
     };
     if (c.usageTokens !== undefined) info.usageTokens = c.usageTokens;
     if (c.apiError !== undefined) info.apiError = c.apiError;
+    const before = lastOfThread.get(c.thread);
+    if (before !== undefined && s.calls[before]?.apiError !== undefined) info.retryOf = before + 1;
+    lastOfThread.set(c.thread, k);
     return info;
   });
   return {

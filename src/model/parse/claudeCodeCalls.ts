@@ -121,10 +121,11 @@ export function claudeCodeCalls(doc: SourceDoc, t: Transcript): SessionCalls {
       compaction: thread.pending,
     };
     thread.pending = null;
-    const used = usage.get(i);
-    if (used !== undefined) call.usageTokens = used;
     const err = apiErrorOf(m);
     if (err !== undefined) call.apiError = err;
+    // An API error line's usage is Claude Code's zeros, not the call's input.
+    const used = usage.get(i);
+    if (used !== undefined && err === undefined) call.usageTokens = used;
     calls.push(call);
   }
   return { transcript: t, calls };
