@@ -234,3 +234,31 @@ describe('an OpenTelemetry trace of several LLM calls', () => {
     if (d.ok) expect(d.value.rows.filter((r) => r.change === 'kept').length).toBeGreaterThan(0);
   });
 });
+
+describe('a Claude Code API error', () => {
+  it('is a call that failed, and the call after it in its thread its retry', () => {
+    let n = 0;
+    const line = (v: object) => ({
+      uuid: `u${++n}`,
+      parentUuid: n > 1 ? `u${n - 1}` : null,
+      sessionId: 's',
+      ...v,
+    });
+    const a = (id: string, text: string, extra: object = {}, model = 'claude-opus-4-7') => ({
+      type: 'assistant',
+      message: { id, role: 'assistant', model, content: [{ type: 'text', text }] },
+      ...extra,
+    });
+    const lines = [
+      line({ type: 'user', message: { role: 'user', content: 'go' } }),
+      line(a('e1', 'API Error: 400 overloaded', { isApiErrorMessage: true }, '<synthetic>')),
+      line(a('m1', 'done')),
+      line(a('x1', 'No response requested.', {}, '<synthetic>')),
+    ];
+    const l = list(jsonl(lines), 'c.jsonl');
+    expect(l.requests.map((r) => [r.request, r.apiError, r.retryOf])).toEqual([
+      [1, 'API Error: 400 overloaded', undefined],
+      [2, undefined, 1],
+    ]);
+  });
+});
