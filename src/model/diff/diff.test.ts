@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { assistant, call, renumber, result, transcript, user, text } from '../testing.ts';
 import type { Message, Transcript } from '../types.ts';
 import { diffTranscripts } from './diff.ts';
+import { countTokens } from '../tokens.ts';
+import { prepareEviction, simulatePolicy } from '../evict/policies.ts';
+import { keptTranscript } from '../exportSummary.ts';
 
 /** user → assistant(call) → user(result) → assistant, `n` times. */
 function conversation(n: number): Transcript {
@@ -123,5 +126,25 @@ describe('large gaps', () => {
     );
     expect(d.rows).toHaveLength(200_001);
     expect(d.counts.inserted + d.counts.rewritten).toBe(200_000);
+  });
+});
+
+describe("two policies' cuts at one budget", () => {
+  it('diffs the kept requests of two policies (one source: matched by identity)', () => {
+    const t = { ...conversation(6), raw: { messages: [] } };
+    const table = countTokens(t, 'anthropic');
+    const ctx = prepareEviction(t, table, 'anthropic');
+    const budget = Math.floor(table.total * 0.5);
+    const message = keptTranscript(t, simulatePolicy(ctx, 'message', budget));
+    const summary = keptTranscript(t, simulatePolicy(ctx, 'summary', budget));
+    const full = diffTranscripts(t, summary);
+    const row = full.rows.find((r) => r.left === null && r.change === 'rewritten');
+    const dropped = full.rows.filter((r) => r.change === 'dropped').map((r) => r.left as number);
+    expect(dropped.length).toBeGreaterThan(0);
+    expect(row?.replaces).toEqual([dropped[0], dropped[dropped.length - 1]! + 1]);
+    expect(full.summary).toMatch(/ with a summary/);
+    const d = diffTranscripts(message, summary);
+    expect(d.rows.filter((r) => r.change === 'kept').length).toBeGreaterThan(0);
+    expect(d.rows.every((r) => r.change !== 'reordered')).toBe(true);
   });
 });

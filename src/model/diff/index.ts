@@ -10,6 +10,8 @@
  * - `diffTranscripts(left, right, options)` → `TranscriptDiff` (summary, sides, rows, broken,
  *   cachePrefix): what `diff --json` and the package's `diff()` print.
  * - `diffRequests(listing, k, against?)`: the diff of request k against its predecessor.
+ * - Two policies' cuts at one budget: `diffTranscripts(keptTranscript(t, a), keptTranscript(t,
+ *   b))` (exportSummary.ts); both share `t.raw`, so messages are matched by identity.
  * - `diffText(a, b)` / `diffMessages(l, r)` → character hunks (run lazily, in a worker).
  */
 import type { ProviderId } from '../types.ts';
