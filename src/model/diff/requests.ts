@@ -240,7 +240,7 @@ export function listParsedRequests(
     requests: [
       {
         request: 1,
-        label: `#1 · ${t.messages.length} messages`,
+        label: `the request · ${t.messages.length} message${t.messages.length === 1 ? '' : 's'}`,
         messages: t.messages.length,
         tokens: countTokens(t, provider, opts.counter ?? CHARS_PER_4).total,
         compaction: null,
