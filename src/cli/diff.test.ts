@@ -66,6 +66,20 @@ describe('diff (CLI)', () => {
     );
   });
 
+  it('diff A B in words: the summary, the runs, the broken pair and the exact 400', async () => {
+    const r = await cli(['diff', 'a.json', 'b.json'], {
+      'a.json': body(msgs),
+      'b.json': body(msgs.slice(2)),
+    });
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/^dropped +0–1$/m);
+    expect(r.out).toMatch(/^kept +2–3 → 0–1$/m);
+    expect(r.out).toMatch(/^broken: \[A1\] orphan_tool_result \(id toolu_1\) at right message 0$/m);
+    expect(r.out).toMatch(
+      /^b\.json gets: HTTP 400 \{"type":"error","error":\{"type":"invalid_request_error"/m,
+    );
+  });
+
   it('diff A A: all kept, exit 0, said in words', async () => {
     const r = await cli(['diff', 'a.json', 'a.json'], { 'a.json': body(msgs) });
     expect(r.code).toBe(0);

@@ -92,6 +92,8 @@ function printText(io: CliIO, d: TranscriptDiff): void {
     io.out(
       `new: [${f.code}] ${f.rule}${f.messageIndex >= 0 ? ` at right message ${f.messageIndex}` : ''}\n`,
     );
+  if (!d.right.valid && d.right.firstError !== null)
+    io.out(`${d.right.label} gets: HTTP 400 ${JSON.stringify(d.right.firstError)}\n`);
   for (const n of d.notes) io.out(`note: ${n}\n`);
 }
 
