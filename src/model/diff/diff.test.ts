@@ -102,8 +102,12 @@ describe('diffTranscripts', () => {
     const a = transcript('anthropic-messages', [user('x'), assistant('y'), user('z')]);
     const b = transcript('anthropic-messages', [user('z'), user('x'), assistant('y')]);
     const d = diffTranscripts(a, b);
-    expect(d.rows.some((r) => r.change === 'reordered' || r.change === 'inserted')).toBe(true);
-    expect(d.rows.filter((r) => r.change === 'kept')).toHaveLength(2);
+    expect(d.rows.map((r) => [r.change, r.left, r.right])).toEqual([
+      ['reordered', 2, 0],
+      ['kept', 0, 1],
+      ['kept', 1, 2],
+    ]);
+    expect(d.summary).toMatch(/moved 1 message/);
   });
 
   it('says when two formats are compared through the model', () => {

@@ -6,7 +6,7 @@
 import type { Message, ProviderId, Transcript } from '../types.ts';
 import { CHARS_PER_4, countTokens, type TextCounter, type TokenTable } from '../tokens.ts';
 import { defaultProviderOf, validateTranscript, type Validation } from '../validate/index.ts';
-import { alignMessages } from './align.ts';
+import { alignMessages, type Alignment } from './align.ts';
 import {
   alignKey,
   blocksKey,
@@ -180,6 +180,39 @@ function mergedSpan(
   return null;
 }
 
+/**
+ * A message left unmatched on both sides with the same content (unique among the unmatched on
+ * each side) was moved: paired and flagged, so it reads `reordered`, not dropped and inserted.
+ * O(n).
+ */
+function movedByContent(
+  L: readonly Message[],
+  R: readonly Message[],
+  keys: { left: Keys; right: Keys },
+  a: Alignment,
+): void {
+  const left = new Map<number, number>();
+  for (let i = 0; i < L.length; i++) {
+    if ((a.leftTo[i] as number) >= 0) continue;
+    const k = keys.left.content[i] as number;
+    left.set(k, left.has(k) ? -1 : i);
+  }
+  if (left.size === 0) return;
+  const right = new Map<number, number>();
+  for (let j = 0; j < R.length; j++) {
+    if ((a.rightTo[j] as number) >= 0) continue;
+    const k = keys.right.content[j] as number;
+    if (left.has(k)) right.set(k, right.has(k) ? -1 : j);
+  }
+  for (const [k, j] of right) {
+    const i = left.get(k) ?? -1;
+    if (j < 0 || i < 0 || !sameMessage(L[i] as Message, R[j] as Message)) continue;
+    a.leftTo[i] = j;
+    a.rightTo[j] = i;
+    a.moved[j] = 1;
+  }
+}
+
 /** Rows in merged order: the right side's order, each gap's left messages where they stood. */
 function buildRows(
   left: Transcript,
@@ -199,6 +232,7 @@ function buildRows(
     identities,
     preferTail: R.length < L.length,
   });
+  movedByContent(L, R, keys, a);
   const rows: DiffRow[] = [];
   let li = 0;
   let rs: number[] = [];
