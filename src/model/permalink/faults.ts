@@ -5,39 +5,42 @@
  *
  * Pure: no DOM; web-standard APIs through `web.ts`.
  */
-import { strToU8 } from 'fflate';
-import type { FaultSpec } from '../faults.ts';
-import { fromBase64Url, toBase64Url } from './inline.ts';
+import { faultDef, FAULT_KINDS, type FaultKind, type FaultSpec } from '../faults/registry.ts';
 import { FAULTS_VERSION, FaultsSchema } from './schema.ts';
-import { decodeUtf8 } from './web.ts';
 
 /**
- * The `fx` value: a layout version, then one item per fault, comma-separated:
- * `t<pair key>` timeout, `r<pair key>` tool raised, `c<message index>` cancel (`.<base64url of
- * UTF-8>` appended when it carries its own user text), `y<message index>` retry,
- * `n<count>` trailing truncation, `d<message index>` drop. Example: `1:tp3,c5`.
+ * The `fx` value: a layout version, then one item per fault, comma-separated: the fault's code
+ * letter (`FaultDef.code`) and its target — `t<pair key>` timeout, `r<pair key>` tool raised,
+ * `c<message index>` cancel (`.<base64url of UTF-8>` appended when it carries its own user text),
+ * `y<message index>` retry, `n<count>` trailing truncation, `d<message index>` drop.
+ * Example: `1:tp3,c5`.
  * @param faults in-schema faults (model/faults.ts `FaultSpec`)
  * @returns the value, or null for no faults (the key is then left out)
  */
 export function encodeFaults(faults: readonly FaultSpec[]): string | null {
   if (faults.length === 0) return null;
   const items = faults.map((f) => {
-    switch (f.kind) {
-      case 'timeout':
-        return `t${f.pairKey}`;
-      case 'tool_raised':
-        return `r${f.pairKey}`;
-      case 'cancel':
-        return `c${f.messageIndex}${f.userText !== undefined ? `.${toBase64Url(strToU8(f.userText))}` : ''}`;
-      case 'retry':
-        return `y${f.messageIndex}`;
-      case 'truncate':
-        return `n${f.count}`;
-      case 'drop':
-        return `d${f.messageIndex}`;
-    }
+    const def = faultDef(f.kind);
+    return `${def.code}${def.encode ? def.encode(f) : targetOf(f)}`;
   });
   return `${FAULTS_VERSION}:${items.join(',')}`;
+}
+
+/** A spec's target as a link item writes it: its pair key, message index or count. */
+function targetOf(f: FaultSpec): string {
+  if ('pairKey' in f) return f.pairKey;
+  if ('messageIndex' in f) return String(f.messageIndex);
+  return 'count' in f ? String(f.count) : '';
+}
+
+const BY_CODE = new Map(FAULT_KINDS.map((k) => [faultDef(k).code, k]));
+
+/** The default reading of an item's target, by the fault's kind of target. */
+function readTarget(kind: FaultKind, rest: string): unknown {
+  const target = faultDef(kind).target;
+  if (target === 'pair') return /^p\d{1,8}$/.test(rest) ? { kind, pairKey: rest } : null;
+  if (!/^\d{1,8}$/.test(rest)) return null;
+  return target === 'count' ? { kind, count: Number(rest) } : { kind, messageIndex: Number(rest) };
 }
 
 /**
@@ -50,31 +53,12 @@ export function decodeFaults(value: string): FaultSpec[] | null {
   if (!m || Number(m[1]) !== FAULTS_VERSION || !m[2]) return null;
   const out: unknown[] = [];
   for (const item of m[2].split(',')) {
-    const pair = /^([tr])(p\d{1,8})$/.exec(item);
-    if (pair) {
-      out.push({ kind: pair[1] === 't' ? 'timeout' : 'tool_raised', pairKey: pair[2] });
-      continue;
-    }
-    const cancel = /^c(\d{1,8})(?:\.([A-Za-z0-9_-]*))?$/.exec(item);
-    if (cancel) {
-      const f: Record<string, unknown> = { kind: 'cancel', messageIndex: Number(cancel[1]) };
-      if (cancel[2] !== undefined) {
-        const bytes = fromBase64Url(cancel[2]);
-        const text = bytes ? decodeUtf8(bytes) : null;
-        if (text === null) return null;
-        f.userText = text;
-      }
-      out.push(f);
-      continue;
-    }
-    const num = /^([ynd])(\d{1,8})$/.exec(item);
-    if (!num) return null;
-    const n = Number(num[2]);
-    out.push(
-      num[1] === 'n'
-        ? { kind: 'truncate', count: n }
-        : { kind: num[1] === 'y' ? 'retry' : 'drop', messageIndex: n },
-    );
+    const kind = BY_CODE.get(item.slice(0, 1));
+    if (!kind) return null;
+    const def = faultDef(kind);
+    const f = def.decode ? def.decode(item.slice(1)) : readTarget(kind, item.slice(1));
+    if (f === null) return null;
+    out.push(f);
   }
   const r = FaultsSchema.safeParse(out);
   return r.success ? (r.data as FaultSpec[]) : null;

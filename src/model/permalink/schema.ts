@@ -16,6 +16,8 @@
 import { z } from 'zod';
 import { POLICIES } from '../evict/registry.ts';
 import { PARSERS } from '../parse/registry.ts';
+import { FAULT_SCHEMAS } from '../faults/registry.ts';
+import { LONE_SURROGATE } from '../faults/targets.ts';
 import { VALIDATORS } from '../validate/index.ts';
 
 /** Version of the fragment syntax (`#v=1&…`). */
@@ -52,7 +54,6 @@ export const SampleIdSchema = z
   .refine((s) => !s.split('/').includes('..'), 'no parent segments');
 
 /** A UTF-16 surrogate without its partner: UTF-8 (and so a link) cannot carry one. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** Longest transcript name a view-only link may carry (`n=`), in characters. */
 export const MAX_SOURCE_NAME_CHARS = 200;
@@ -122,26 +123,8 @@ export const MAX_FAULTS = 50;
 /** Version of the `fx` fault list layout (`1:tp3,c5`), independent of the fragment `v`. */
 export const FAULTS_VERSION = 1;
 
-const PairKeySchema = z.string().regex(/^p\d{1,8}$/);
-const MessageIndexSchema = z.number().int().min(0).max(10_000_000);
-
-/** One applied fault (model/faults.ts `FaultSpec`), as a link carries it. */
-export const FaultSpecSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('tool_raised'), pairKey: PairKeySchema }),
-  z.object({ kind: z.literal('timeout'), pairKey: PairKeySchema }),
-  z.object({
-    kind: z.literal('cancel'),
-    messageIndex: MessageIndexSchema,
-    userText: z
-      .string()
-      .max(2000)
-      .refine((s) => !LONE_SURROGATE.test(s), 'well-formed UTF-16')
-      .optional(),
-  }),
-  z.object({ kind: z.literal('retry'), messageIndex: MessageIndexSchema }),
-  z.object({ kind: z.literal('truncate'), count: z.number().int().min(1).max(10_000_000) }),
-  z.object({ kind: z.literal('drop'), messageIndex: MessageIndexSchema }),
-]);
+/** One applied fault (model/faults.ts `FaultSpec`), as a link carries it: each fault's own schema. */
+export const FaultSpecSchema = z.union(FAULT_SCHEMAS);
 
 /** The applied faults, in order (each applies to the result of the previous one). */
 export const FaultsSchema = z.array(FaultSpecSchema).max(MAX_FAULTS);

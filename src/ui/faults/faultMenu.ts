@@ -47,9 +47,9 @@ function faultIndex(view: FaultedView): FaultIndex {
   const byMessage = new Map<number, FaultSpec[]>();
   for (const s of selectFaultTargets(view)) {
     const message =
-      s.kind === 'tool_raised' || s.kind === 'timeout'
+      'pairKey' in s
         ? (byKey.get(s.pairKey)?.call?.message ?? -1)
-        : s.kind === 'cancel' || s.kind === 'retry'
+        : 'messageIndex' in s
           ? s.messageIndex
           : -1;
     if (message < 0) continue;
@@ -77,10 +77,11 @@ export function faultMenuFor(view: FaultedView, selection: AppState['selection']
   const label = rowLabel(view, message);
   const items: FaultMenuItem[] = [];
   for (const s of byMessage.get(message) ?? []) {
-    if (s.kind === 'tool_raised' || s.kind === 'timeout') {
+    // A fault names what it acts on: a pair's call, or the message (its target in the registry).
+    if ('pairKey' in s) {
       if (onlyPair !== null && s.pairKey !== onlyPair) continue;
       items.push({ spec: s, label: `${FAULT_LABELS[s.kind]}: ${pairName(byKey.get(s.pairKey))}` });
-    } else if (s.kind === 'cancel' || s.kind === 'retry') {
+    } else if ('messageIndex' in s) {
       items.push({ spec: s, label: `${FAULT_LABELS[s.kind]} (message ${label})` });
     }
   }
