@@ -7,6 +7,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import { builtinRules } from 'eslint/use-at-your-own-risk';
 import { layersPlugin } from './config/layers.js';
+import { noProtoLookup } from './scripts/eslint/ownKeyLookup.js';
 
 /**
  * A smoke alarm, not a design rule: a file is split when it holds two ideas, never to meet a count
@@ -115,6 +116,13 @@ export default tseslint.config(
     files: ['src/**/*.{ts,tsx}'],
     plugins: { layers: layersPlugin },
     rules: { 'layers/imports': 'error', 'layers/file-kind': 'error' },
+  },
+  {
+    // A lookup indexed by input has no prototype (issue 37; scripts/eslint/ownKeyLookup.js).
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/**/*.test.ts'],
+    plugins: { own: { rules: { 'no-proto-lookup': noProtoLookup } } },
+    rules: { 'own/no-proto-lookup': 'error' },
   },
   {
     files: ['src/**/*.{ts,tsx}', 'scripts/**/*.{ts,js}', 'e2e/**/*.ts'],

@@ -10,23 +10,24 @@ import { DIFF_USAGE, runDiff } from './diff.ts';
 import { EXIT_UNREADABLE, type CliIO } from './io.ts';
 import { UsageError } from './args.ts';
 import { clip } from '../model/limits.ts';
+import { nameTable } from '../model/own.ts';
 
 interface Command {
   usage: string;
   run: (argv: string[], io: CliIO) => number | Promise<number>;
 }
 
-export const COMMANDS: Record<string, Command> = {
+export const COMMANDS: ReadonlyMap<string, Command> = nameTable({
   check: { usage: CHECK_USAGE, run: runCheck },
   repair: { usage: REPAIR_USAGE, run: runRepair },
   simulate: { usage: SIMULATE_USAGE, run: runSimulate },
   sweep: { usage: SWEEP_USAGE, run: runSweep },
   share: { usage: SHARE_USAGE, run: runShare },
   diff: { usage: DIFF_USAGE, run: runDiff },
-};
+});
 
 export function usage(): string {
-  return `usage: npm run --silent cli -- <command> ...\n\n${Object.values(COMMANDS)
+  return `usage: npm run --silent cli -- <command> ...\n\n${[...COMMANDS.values()]
     .map((c) => `  ${c.usage}`)
     .join(
       '\n',
@@ -45,7 +46,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     io.out(usage());
     return name ? 0 : EXIT_UNREADABLE;
   }
-  const cmd = COMMANDS[name];
+  const cmd = COMMANDS.get(name);
   if (!cmd) {
     io.err(`error: unknown command "${name}"\n${usage()}`);
     return EXIT_UNREADABLE;

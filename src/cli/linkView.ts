@@ -7,6 +7,7 @@
  * (model/permalink). A flag wins over the link, and a note on stderr says which was used; a key
  * a command does not use, or that nothing reads, is said on stderr too, never silently dropped.
  */
+import { nameTable } from '../model/own.ts';
 import { applyFaults, reindexForView, type FaultSpec } from '../model/faults.ts';
 import { clip } from '../model/limits.ts';
 import { PAGE_ONLY_KEYS, PERMALINK_KEYS } from '../model/permalink/codec.ts';
@@ -23,7 +24,7 @@ export const VERDICT_KEYS: readonly string[] = ['v', 't', 'r', 'src', 'n', 'f', 
 export const SIMULATOR_KEYS: readonly string[] = ['b', 'p', 'pin', 'keep', 'sum'];
 
 /** What each key a command may leave unused sets, in words. */
-const KEY_WHAT: Record<string, string> = {
+const KEY_WHAT: ReadonlyMap<string, string> = nameTable({
   b: 'budget',
   p: 'policy',
   pin: 'pin-first option',
@@ -37,7 +38,7 @@ const KEY_WHAT: Record<string, string> = {
   at: 'scroll anchor',
   learn: 'Learn mode step',
   sim: 'simulator panel',
-};
+});
 
 /** `key=value` as a note quotes it (the value cut to 40 characters). */
 function quoted(link: LinkInput, key: string): string {
@@ -67,7 +68,7 @@ export function reportUnusedKeys(
   const unused = keys.filter((k) => known.has(k) && !uses.includes(k));
   if (unused.length > 0)
     io.err(
-      `note: ${command} does not use the link's ${unused.map((k) => `${KEY_WHAT[k] ?? k} (${quoted(link, k)})`).join(', ')}: they do not change what ${command} reports${unused.some((k) => SIMULATOR_KEYS.includes(k)) ? ' (simulate uses the budget and policy)' : ''}\n`,
+      `note: ${command} does not use the link's ${unused.map((k) => `${KEY_WHAT.get(k) ?? k} (${quoted(link, k)})`).join(', ')}: they do not change what ${command} reports${unused.some((k) => SIMULATOR_KEYS.includes(k)) ? ' (simulate uses the budget and policy)' : ''}\n`,
     );
 }
 

@@ -122,12 +122,12 @@ const MODES: readonly CheckMode[] = ['throw', 'respond', 'warn'];
 
 /** The provider's answer to the request, as a `Response` (respond mode). */
 function providerResponse(result: CheckResult): Response {
-  const headers: Record<string, string> = {
+  const headers = new Headers({
     'content-type': 'application/json',
     'x-transcript-inspector': 'not-sent',
-  };
+  });
   // The AWS SDK names the error from this header, as Bedrock sends it.
-  if (result.provider === 'bedrock') headers['x-amzn-errortype'] = 'ValidationException';
+  if (result.provider === 'bedrock') headers.set('x-amzn-errortype', 'ValidationException');
   return new Response(JSON.stringify(result.firstError), {
     status: result.firstViolation?.status ?? 400,
     headers,

@@ -25,7 +25,7 @@ describe('reported cases get their verdict', () => {
   it('there are cases', () => expect(cases.length).toBeGreaterThan(0));
   for (const { file, c } of cases) {
     it(`${file}: ${c.format} → ${c.provider_api}`, () => {
-      const provider = PROVIDER_OF_API[c.provider_api];
+      const provider = PROVIDER_OF_API.get(c.provider_api);
       expect(provider, `a provider id for ${c.provider_api}`).toBeDefined();
       if (!provider) return;
       expect(parserFor(c.format), `a parser for ${c.format}`).toBeDefined();
@@ -64,7 +64,7 @@ describe('the valid history a reported case came from passes', () => {
     ));
   for (const { file, c } of cases)
     it(`${file}: the history before the trim or conversion is valid`, () => {
-      const provider = PROVIDER_OF_API[c.provider_api];
+      const provider = PROVIDER_OF_API.get(c.provider_api);
       const before = parsed(c.before_trim ?? c.source_transcript);
       expect(validateTranscript(before, provider).valid).toBe(true);
     });

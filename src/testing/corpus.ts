@@ -8,6 +8,7 @@
  * Test support only: production code never imports this file. `TI_CORPUS_DIR` points the suite
  * at another copy (or at a missing folder, to see the CI failure).
  */
+import { nameTable } from '../model/own.ts';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { FormatId, ProviderId } from '../model/types.ts';
@@ -58,13 +59,13 @@ export interface CorpusCase {
 }
 
 /** The provider a case's `provider_api` names, as our provider id. */
-export const PROVIDER_OF_API: Readonly<Record<string, ProviderId>> = {
+export const PROVIDER_OF_API: ReadonlyMap<string, ProviderId> = nameTable({
   'anthropic-messages': 'anthropic',
   'openai-chat': 'openai-chat',
   'openai-responses': 'openai-responses',
   gemini: 'gemini',
   'bedrock-converse': 'bedrock',
-};
+});
 
 /** Every case file (`NN-*.json`, sorted), parsed; empty when the corpus is absent. */
 export function corpusCases(): { file: string; c: CorpusCase }[] {

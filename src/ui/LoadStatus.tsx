@@ -2,15 +2,16 @@
  * The progress bar of a streamed file load (issue 7): bytes read and messages handled, a Cancel
  * button, the refusal of a file too large for the tab, and a note when a load was cancelled.
  */
+import { nameTable } from '../model/own.ts';
 import type { LoadState } from './useInspection.ts';
 import { fmtInt } from './format.ts';
 
-const PHASE: Record<string, string> = {
+const PHASE: ReadonlyMap<string, string> = nameTable({
   read: 'Reading',
   analyze: 'Analysing',
   transfer: 'Drawing',
   tokens: 'Counting tokens',
-};
+});
 
 const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
 
@@ -43,7 +44,7 @@ export function LoadStatus({ load, onCancel }: { load: LoadState; onCancel: () =
     );
   if (!load.active) return null;
   const p = load.progress;
-  const phase = p ? (PHASE[p.phase] ?? p.phase) : 'Reading';
+  const phase = p ? (PHASE.get(p.phase) ?? p.phase) : 'Reading';
   const fraction = !p
     ? 0
     : p.phase === 'read'

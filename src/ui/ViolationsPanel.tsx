@@ -2,6 +2,7 @@
  * The verdict: each violation in the order the provider meets it, with the rule in plain words,
  * why the provider refuses it, the exact JSON error body (copyable) and a jump to the message.
  */
+import { nameTable } from '../model/own.ts';
 import { useEffect, useRef, useState } from 'react';
 import type { RequestRows } from '../model/requestRows.ts';
 import type { Validation, Violation } from '../model/validate/index.ts';
@@ -54,12 +55,12 @@ const RANK_TEXT: Record<ViolationTarget['rank'], string> = {
   warning: 'warning: accepted, but risky',
 };
 
-const CONFIDENCE_TEXT: Record<string, string> = {
+const CONFIDENCE_TEXT: ReadonlyMap<string, string> = nameTable({
   V: 'error text captured verbatim',
   'V-doc': 'error text from the provider docs',
   I: 'error text inferred',
   '?': 'error text unconfirmed',
-};
+});
 
 async function copyText(text: string): Promise<boolean> {
   try {
@@ -81,7 +82,7 @@ function ErrorBody({ v, body }: { v: Violation; body: string }) {
     <div className="error-body">
       <div className="error-body-head">
         <span>
-          HTTP {v.status} · {CONFIDENCE_TEXT[v.confidence] ?? v.confidence}
+          HTTP {v.status} · {CONFIDENCE_TEXT.get(v.confidence) ?? v.confidence}
         </span>
         <button
           type="button"
@@ -151,7 +152,7 @@ function ViolationItem({
         </span>
         <span
           className="violation-code"
-          title={`Rule ${v.code} in the rule catalogue (docs/rules.md); ${CONFIDENCE_TEXT[v.confidence] ?? v.confidence}`}
+          title={`Rule ${v.code} in the rule catalogue (docs/rules.md); ${CONFIDENCE_TEXT.get(v.confidence) ?? v.confidence}`}
         >
           {v.code}
         </span>

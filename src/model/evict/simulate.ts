@@ -28,6 +28,7 @@
  * is property-tested against simulate.reference.ts in simulate.test.ts) take the fast path;
  * others are validated directly. This file names no provider: it reads the cut model.
  */
+import { ownRecord } from '../own.ts';
 import { isPinned } from '../exchanges.ts';
 import type { Message } from '../types.ts';
 import {
@@ -270,7 +271,7 @@ function renumber(v: Violation, delta: number): Violation {
   const fix = (x: unknown): unknown => {
     if (typeof x === 'string') return x === v.message ? message : x;
     if (x === null || typeof x !== 'object' || Array.isArray(x)) return x;
-    const out: Record<string, unknown> = {};
+    const out: Record<string, unknown> = ownRecord();
     for (const [key, val] of Object.entries(x as Record<string, unknown>))
       out[key] = key === 'param' && typeof val === 'string' ? shiftText(val, delta) : fix(val);
     return out;

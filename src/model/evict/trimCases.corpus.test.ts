@@ -23,7 +23,7 @@ describe('reported cases with before_trim and a prefix trim', () => {
         (c.trim?.policy === 'keep_last_messages' || c.trim?.policy === 'drop_oldest_messages'),
     )
     .filter(({ c }) => {
-      const provider = PROVIDER_OF_API[c.provider_api];
+      const provider = PROVIDER_OF_API.get(c.provider_api);
       return provider !== undefined && validatorFor(provider) !== undefined;
     });
 
@@ -36,7 +36,7 @@ describe('reported cases with before_trim and a prefix trim', () => {
   it.each(cases.map(({ file, c }) => [file, c] as const))(
     '%s: the message policy reproduces the trimmed request and its error',
     (_f, c) => {
-      const provider = PROVIDER_OF_API[c.provider_api] as ProviderId;
+      const provider = PROVIDER_OF_API.get(c.provider_api) as ProviderId;
       const before = parse(c.before_trim, c.format);
       const after = parse(c.transcript, c.format);
       const table = perMessageTable(before);

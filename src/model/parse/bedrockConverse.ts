@@ -23,8 +23,13 @@ import { arr, isObject, type Json, shapeError, str, withList } from './util.ts';
 import { bareListTranscript, jsonDocumentOnly, notAnObject, responseTranscript } from './util.ts';
 import { base64StandIn, toolDef } from './util.ts';
 import { BLOCK_KEYS, bedrockNearMiss } from './bedrockShape.ts';
+import { nameTable } from '../own.ts';
 
-const ROLES: Record<string, Role> = { user: 'user', assistant: 'assistant', system: 'system' };
+const ROLES: ReadonlyMap<string, Role> = nameTable({
+  user: 'user',
+  assistant: 'assistant',
+  system: 'system',
+});
 
 function mediaBytes(src: unknown): number | undefined {
   if (!isObject(src)) return undefined;
@@ -101,7 +106,7 @@ export function converseBlock(b: unknown): Block {
 export function converseMessage(m: unknown, i: number, listKey: string): Message {
   const path = `${listKey}.${i}`;
   if (!isObject(m)) return notAnObject(m, path, i);
-  const role = ROLES[str(m.role) ?? ''] ?? 'user';
+  const role = ROLES.get(str(m.role) ?? '') ?? 'user';
   const c = m.content;
   if (typeof c === 'string')
     return {

@@ -32,13 +32,14 @@ import type { RequestEntry } from './multi.ts';
 import type { FormatParser } from './registry.ts';
 import { arr, isObject, type Json, parseArguments, shapeError, str } from './util.ts';
 import { argumentsText, isMedia, jsonDocumentOnly, requestLabel } from './util.ts';
+import { nameTable, ownRecord, ownValue } from '../own.ts';
 
-const ROLES: Record<string, Role> = {
+const ROLES: ReadonlyMap<string, Role> = nameTable({
   system: 'system',
   user: 'user',
   assistant: 'assistant',
   tool: 'tool',
-};
+});
 
 /** True for one exported conversation: a `mapping` object and a `current_node` key. */
 function isConversation(v: unknown): v is Json & { mapping: Json } {
@@ -63,7 +64,7 @@ function branch(conv: Json & { mapping: Json }): { ids: string[]; broken?: strin
   if (id === undefined) return { ids, broken: '`current_node` is missing or not a string' };
   while (id !== undefined) {
     if (seen.has(id)) return { ids: ids.reverse(), broken: `a cycle at node ${id}` };
-    const node = conv.mapping[id];
+    const node = ownValue(conv.mapping, id);
     if (!isObject(node)) return { ids: ids.reverse(), broken: `node ${id} is not in \`mapping\`` };
     seen.add(id);
     ids.push(id);
@@ -140,7 +141,7 @@ function isoTime(t: unknown): string | undefined {
 /** One node's message. `index` is the position along the branch. */
 function message(m: Json, nodeId: string, index: number): Message {
   const author = isObject(m.author) ? m.author : {};
-  const role = ROLES[str(author.role) ?? ''] ?? 'user';
+  const role = ROLES.get(str(author.role) ?? '') ?? 'user';
   let blocks = contentBlocks(m.content);
   const recipient = str(m.recipient);
   const contentType = isObject(m.content) ? str(m.content.content_type) : undefined;
@@ -229,7 +230,7 @@ function parse(v: unknown): Result<Transcript> {
   const messages: Message[] = [];
   let model = str(conv.default_model_slug);
   for (const id of ids) {
-    const node = conv.mapping[id] as Json;
+    const node = ownValue(conv.mapping, id) as Json;
     if (!isObject(node.message)) continue;
     const m = message(node.message, id, messages.length);
     messages.push(m);
@@ -369,7 +370,7 @@ function write(t: Transcript): string {
       written.push(x);
     }
   }
-  const mapping: Record<string, unknown> = {};
+  const mapping: Record<string, unknown> = ownRecord();
   ids.forEach((id, i) => {
     mapping[id] = {
       id,

@@ -28,8 +28,9 @@ import type { FormatParser } from './registry.ts';
 import { serverToolUse } from './anthropicMessages.ts';
 import { arr, isObject, type Json, notAnObject, requestLabel, shapeError, str } from './util.ts';
 import { isMedia, jsonDocumentOnly } from './util.ts';
+import { nameTable } from '../own.ts';
 
-const SENDERS: Record<string, Role> = { human: 'user', assistant: 'assistant' };
+const SENDERS: ReadonlyMap<string, Role> = nameTable({ human: 'user', assistant: 'assistant' });
 
 /** True for one exported conversation: a `chat_messages` list. */
 function isConversation(v: unknown): v is Json & { chat_messages: unknown[] } {
@@ -116,7 +117,7 @@ function uploads(m: Json): Block[] {
 function message(m: unknown, i: number): Message {
   const path = `chat_messages.${i}`;
   if (!isObject(m)) return notAnObject(m, path, i);
-  const role = SENDERS[str(m.sender) ?? ''];
+  const role = SENDERS.get(str(m.sender) ?? '');
   const content = arr(m.content);
   let blocks: Block[] =
     content && content.length > 0

@@ -36,7 +36,7 @@ function messageItem(p: Json, withId: { sourceId?: string }): ItemMessage {
   const c = p.content;
   const blocks =
     typeof c === 'string' ? [{ type: 'text' as const, text: c }] : (arr(c) ?? []).map(contentPart);
-  return { role: MESSAGE_ROLES[str(p.role) ?? ''] ?? 'user', blocks, ...withId };
+  return { role: MESSAGE_ROLES.get(str(p.role) ?? '') ?? 'user', blocks, ...withId };
 }
 
 /** A call item (`function_call`, `custom_tool_call`, …): one tool_use block keyed by `call_id`. */

@@ -102,7 +102,7 @@ export function geminiPart(p: unknown): Block {
 export function geminiContent(c: unknown, i: number, listKey: string): Message {
   const path = `${listKey}.${i}`;
   if (!isObject(c)) return notAnObject(c, path, i);
-  const role = GEMINI_ROLES[str(c.role) ?? 'user'] ?? 'user';
+  const role = GEMINI_ROLES.get(str(c.role) ?? 'user') ?? 'user';
   const parts = arr(c.parts);
   const blocks = parts
     ? parts.map(geminiPart)
@@ -117,7 +117,7 @@ function isContent(c: unknown): boolean {
   const parts = arr(c.parts);
   if (!parts) return false;
   const role = c.role;
-  if (role !== undefined && (typeof role !== 'string' || !(role in GEMINI_ROLES))) return false;
+  if (role !== undefined && (typeof role !== 'string' || !GEMINI_ROLES.has(role))) return false;
   // Vercel UIMessage parts carry `type`; Gemini parts never do.
   return parts.every((p) => isObject(p) && !('type' in p));
 }

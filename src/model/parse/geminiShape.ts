@@ -13,15 +13,16 @@ import {
   type Problem,
 } from './nearMiss.ts';
 import { isObject } from './util.ts';
+import { nameTable } from '../own.ts';
 
 /** Gemini's roles: `model` is the assistant; `function` and `tool` hold functionResponse parts. */
-export const GEMINI_ROLES: Record<string, Role> = {
+export const GEMINI_ROLES: ReadonlyMap<string, Role> = nameTable({
   user: 'user',
   model: 'assistant',
   function: 'user',
   tool: 'user',
   system: 'system',
-};
+});
 
 const ROLES = "'user' | 'model'";
 const PARTS = '{text}, {functionCall}, {functionResponse}, …';
@@ -51,7 +52,7 @@ export function geminiProblem(m: unknown): Problem {
   const head = 'role' in m ? roleProblem(m, ROLES) : null;
   if (head) return head;
   const role = m.role as string | undefined;
-  if (role !== undefined && !Object.prototype.hasOwnProperty.call(GEMINI_ROLES, role))
+  if (role !== undefined && !GEMINI_ROLES.has(role))
     return unknownRole(
       role,
       ROLES,

@@ -27,13 +27,14 @@ import type { FormatParser } from './registry.ts';
 import { arr, isObject, type Json, parseArguments, shapeError, str } from './util.ts';
 import { dataUrlStandIn, jsonDocumentOnly, notAnObject, readDataUrl } from './util.ts';
 import { requestLabel } from './util.ts';
+import { nameTable } from '../own.ts';
 
-const ROLES: Record<string, Role> = {
+const ROLES: ReadonlyMap<string, Role> = nameTable({
   system: 'system',
   user: 'user',
   assistant: 'assistant',
   tool: 'tool',
-};
+});
 
 /** True for an Inspect eval log object: `eval` settings and a `samples` list (maybe empty). */
 function isLog(v: unknown): v is Json & { samples: unknown[]; eval: Json } {
@@ -108,7 +109,7 @@ function toolCall(tc: unknown): Block {
 function message(m: unknown, i: number, sampleKey: string, attachments: Json): Message {
   const path = `${sampleKey}.messages.${i}`;
   if (!isObject(m)) return notAnObject(m, path, i);
-  const role = ROLES[str(m.role) ?? ''];
+  const role = ROLES.get(str(m.role) ?? '');
   const { blocks, stringContent } = contentBlocks(m.content, attachments);
   let out: Block[] = blocks;
   if (role === undefined) {

@@ -23,10 +23,11 @@ import type { SourceDoc } from './json.ts';
 import type { FormatParser } from './registry.ts';
 import { arr, isObject, type Json, parseArguments, shapeError, str, withList } from './util.ts';
 import { base64StandIn, isMedia, legacyFunctionCall, mediaTypeOf } from './util.ts';
+import { nameTable } from '../own.ts';
 
 type Kind = 'human' | 'ai' | 'system' | 'tool' | 'function' | 'chat';
 
-const KINDS: Record<string, Kind> = {
+const KINDS: ReadonlyMap<string, Kind> = nameTable({
   human: 'human',
   ai: 'ai',
   system: 'system',
@@ -45,7 +46,7 @@ const KINDS: Record<string, Kind> = {
   ToolMessageChunk: 'tool',
   FunctionMessageChunk: 'function',
   ChatMessageChunk: 'chat',
-};
+});
 
 /** The three serialisations reduced to one: the kind and the message's fields. */
 interface Unwrapped {
@@ -57,10 +58,10 @@ interface Unwrapped {
 function unwrap(m: unknown): Unwrapped | null {
   if (!isObject(m)) return null;
   if (m.lc === 1 && m.type === 'constructor' && Array.isArray(m.id) && isObject(m.kwargs)) {
-    const kind = KINDS[str(m.id[m.id.length - 1]) ?? ''];
+    const kind = KINDS.get(str(m.id[m.id.length - 1]) ?? '');
     return kind ? { kind, fields: m.kwargs, style: 'lc' } : null;
   }
-  const kind = KINDS[str(m.type) ?? ''];
+  const kind = KINDS.get(str(m.type) ?? '');
   if (!kind || kind !== str(m.type)) return null;
   if (isObject(m.data) && !('content' in m) && 'content' in m.data)
     return { kind, fields: m.data, style: 'stored' };
@@ -137,7 +138,7 @@ function toolCalls(f: Json, have: Set<string>): Block[] {
   return out;
 }
 
-const CHAT_ROLES: Record<string, Role> = {
+const CHAT_ROLES: ReadonlyMap<string, Role> = nameTable({
   user: 'user',
   human: 'user',
   assistant: 'assistant',
@@ -145,7 +146,7 @@ const CHAT_ROLES: Record<string, Role> = {
   system: 'system',
   developer: 'developer',
   tool: 'tool',
-};
+});
 
 /** The role of a message of kind `kind` (a `chat` message names its own; user when unknown). */
 function roleOf(kind: Kind, f: Json): Role {
@@ -155,7 +156,7 @@ function roleOf(kind: Kind, f: Json): Role {
     case 'system':
       return 'system';
     case 'chat':
-      return CHAT_ROLES[str(f.role) ?? ''] ?? 'user';
+      return CHAT_ROLES.get(str(f.role) ?? '') ?? 'user';
     case 'ai':
       return 'assistant';
     case 'tool':

@@ -3,6 +3,7 @@
  * `chat.completion` response. Legacy `function_call` / role `function` are read with no id.
  * Source of the shape: openai-node `ChatCompletionMessageParam` (docs/formats.md#openai-chat).
  */
+import { ownRecord } from '../own.ts';
 import type { Block, Message, Result, Transcript, ToolDef, UsageRecord } from '../types.ts';
 import type { FormatParser } from './registry.ts';
 import { arr, dataUrlStandIn, isObject, readDataUrl } from './util.ts';
@@ -62,7 +63,7 @@ export function openaiChatMessage(m: unknown, i: number, listKey: string): Messa
   const path = `${listKey}.${i}`;
   if (!isObject(m)) return notAnObject(m, path, i);
   const rawRole = str(m.role) ?? '';
-  const role = CHAT_ROLES[rawRole] ?? 'user';
+  const role = CHAT_ROLES.get(rawRole) ?? 'user';
   const { blocks, stringContent } = contentBlocks(m.content);
   let out: Block[] = blocks;
   // Pushes into the fresh block list, no filter closure or spreads: this runs per message.
@@ -105,7 +106,7 @@ export function openaiChatMessage(m: unknown, i: number, listKey: string): Messa
 function messageScore(m: unknown): number {
   if (!isObject(m)) return -1;
   const role = str(m.role);
-  if (!role || !(role in CHAT_ROLES)) return -1;
+  if (!role || !CHAT_ROLES.has(role)) return -1;
   if (
     'tool_calls' in m ||
     'tool_call_id' in m ||
@@ -263,7 +264,7 @@ function parse(v: unknown): Result<Transcript> {
 
 /** An assistant message's refusal or audio reference (read as `other` blocks), as fields. */
 function otherFields(blocks: readonly Block[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  const out: Record<string, unknown> = ownRecord();
   for (const b of blocks)
     if (b.type === 'other' && (b.label === 'refusal' || b.label === 'audio')) out[b.label] = b.raw;
   return out;

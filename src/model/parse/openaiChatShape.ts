@@ -13,16 +13,17 @@ import {
   type Problem,
 } from './nearMiss.ts';
 import { isObject } from './util.ts';
+import { nameTable } from '../own.ts';
 
 /** Chat's roles (legacy `function` is a tool message with no id). */
-export const CHAT_ROLES: Record<string, Role> = {
+export const CHAT_ROLES: ReadonlyMap<string, Role> = nameTable({
   system: 'system',
   developer: 'developer',
   user: 'user',
   assistant: 'assistant',
   tool: 'tool',
   function: 'tool',
-};
+});
 
 /** Chat's content part types. */
 export const CHAT_PARTS = new Set(['text', 'image_url', 'refusal', 'input_audio', 'file']);
@@ -48,7 +49,7 @@ export function chatProblem(m: unknown): Problem {
   const head = roleProblem(m, ROLES);
   if (head) return head;
   const role = m.role as string;
-  if (!Object.prototype.hasOwnProperty.call(CHAT_ROLES, role)) return unknownRole(role, ROLES);
+  if (!CHAT_ROLES.has(role)) return unknownRole(role, ROLES);
   const c = m.content;
   if (Array.isArray(c)) return foreignPart(c);
   if (c === null || c === undefined || typeof c === 'string') return null;

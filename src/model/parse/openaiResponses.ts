@@ -128,7 +128,7 @@ export function responsesItem(item: unknown, i: number, listKey: string): Messag
   const id = str(item.id);
   const callId = str(item.call_id) ?? null;
   if (type === 'message') {
-    const role = MESSAGE_ROLES[str(item.role) ?? ''] ?? 'user';
+    const role = MESSAGE_ROLES.get(str(item.role) ?? '') ?? 'user';
     const { blocks, stringContent } = contentBlocks(item.content);
     const m = itemMessage(item, i, path, id, role, blocks);
     if (stringContent) m.stringContent = stringContent;
@@ -189,7 +189,7 @@ function itemScore(it: unknown): number {
     if (type !== 'message') return KNOWN_TYPES.has(type) ? 0 : -1;
   }
   const role = str(it.role);
-  if (!role || !(role in MESSAGE_ROLES)) return -1;
+  if (!role || !MESSAGE_ROLES.has(role)) return -1;
   if ('tool_calls' in it || 'tool_call_id' in it || 'function_call' in it) return -1;
   const c = it.content;
   if (Array.isArray(c)) {

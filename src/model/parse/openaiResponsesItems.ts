@@ -4,13 +4,14 @@
  * by the parser (openaiResponses.ts) and its sniff.
  */
 import type { Role } from '../types.ts';
+import { nameTable } from '../own.ts';
 
-export const MESSAGE_ROLES: Record<string, Role> = {
+export const MESSAGE_ROLES: ReadonlyMap<string, Role> = nameTable({
   user: 'user',
   assistant: 'assistant',
   system: 'system',
   developer: 'developer',
-};
+});
 
 /** Item types that are a client tool call answered by a `<type>_output` item with the same call_id. */
 export const CALL_TYPES = new Set([

@@ -66,7 +66,7 @@ export function responsesProblem(m: unknown): Problem {
   const head = roleProblem(m, ROLES);
   if (head) return head;
   const role = m.role as string;
-  if (!Object.prototype.hasOwnProperty.call(MESSAGE_ROLES, role))
+  if (!MESSAGE_ROLES.has(role))
     return unknownRole(
       role,
       ROLES,

@@ -57,7 +57,7 @@ const UI_STRONG: Kind = { kind: 2, strong: true };
 
 /** 2 = UIMessage, 1 = ModelMessage, 0 = neither; `strong` when a camelCase tool part is present. */
 function messageKind(m: unknown): Kind {
-  if (!isObject(m) || !ROLES[str(m.role) ?? '']) return NEITHER;
+  if (!isObject(m) || !ROLES.has(str(m.role) ?? '')) return NEITHER;
   const parts = arr(m.parts);
   if (parts && !('content' in m && typeof m.content !== 'string')) {
     let strong = false;

@@ -5,14 +5,15 @@
 import type { Block, Message, Role } from '../types.ts';
 import { arr, base64Bytes, isObject, str } from './util.ts';
 import { notAnObject } from './util.ts';
+import { nameTable } from '../own.ts';
 
 /** The AI SDK's roles as ours. */
-export const ROLES: Record<string, Role> = {
+export const ROLES: ReadonlyMap<string, Role> = nameTable({
   system: 'system',
   user: 'user',
   assistant: 'assistant',
   tool: 'tool',
-};
+});
 
 /** The message list of a document: the array itself, or its `messages`. */
 export function listOf(v: unknown): unknown[] | undefined {
@@ -132,7 +133,7 @@ function modelPart(p: unknown): Block {
 export function modelMessage(m: unknown, i: number): Message {
   const path = `messages.${i}`;
   if (!isObject(m)) return notAnObject(m, path, i);
-  const role = ROLES[str(m.role) ?? ''] ?? 'user';
+  const role = ROLES.get(str(m.role) ?? '') ?? 'user';
   const c = m.content;
   const stringContent = typeof c === 'string';
   let blocks = stringContent ? [{ type: 'text' as const, text: c }] : (arr(c) ?? []).map(modelPart);

@@ -104,7 +104,7 @@ function nonAssistantBlocks(m: Json, parts: unknown[]): Block[] {
 export function uiMessages(m: unknown, i: number, start: number): Message[] {
   const path = `messages.${i}`;
   if (!isObject(m)) return [notAnObject(m, path, start, i)];
-  const role = ROLES[str(m.role) ?? ''] ?? 'user';
+  const role = ROLES.get(str(m.role) ?? '') ?? 'user';
   const parts = arr(m.parts) ?? [];
   const id = str(m.id);
   const meta = id ? { sourceId: id } : undefined;

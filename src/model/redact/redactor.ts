@@ -3,6 +3,7 @@
  * kept or hidden. One instance per redaction, so every rename is consistent across messages,
  * tool definitions and the source's other lines.
  */
+import { ownRecord } from '../own.ts';
 import { CHARS_PER_4, type TextCounter } from '../tokens.ts';
 import type { Block, Message, ToolDef } from '../types.ts';
 import { fitPlaceholder } from './placeholders.ts';
@@ -185,7 +186,7 @@ export class Redactor {
       return key !== undefined && isTimeNumberKey(key) ? this.renames.clockNumber(v) : v;
     if (Array.isArray(v)) return v.map((x) => this.json(x));
     if (v !== null && typeof v === 'object') {
-      const out: Record<string, unknown> = {};
+      const out: Record<string, unknown> = ownRecord();
       for (const [k, x] of Object.entries(v as Record<string, unknown>))
         out[this.renames.key(k)] = this.json(x, k);
       return out;

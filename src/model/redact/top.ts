@@ -2,6 +2,7 @@
  * The top level of a structure-only copy: the source value around the messages (request
  * settings, system prompt, tool definitions, a log's other lines), redacted or rebuilt.
  */
+import { ownRecord } from '../own.ts';
 import { toOpenAIChatMessages } from '../parse/openaiChat.ts';
 import type { Message, ToolDef, Transcript } from '../types.ts';
 import type { Redactor } from './redactor.ts';
@@ -91,7 +92,7 @@ function toolish(r: Redactor, v: unknown, key?: string): unknown {
   }
   if (Array.isArray(v)) return v.map((x) => toolish(r, x, key));
   if (v !== null && typeof v === 'object') {
-    const out: Record<string, unknown> = {};
+    const out: Record<string, unknown> = ownRecord();
     for (const [k, x] of Object.entries(v as Record<string, unknown>))
       out[k] = /schema|^parameters$/i.test(k) ? schemaShell(x) : toolish(r, x, k);
     return out;
@@ -108,7 +109,7 @@ function settingsOnly(r: Redactor, v: unknown, key?: string): unknown {
     return key !== undefined && /mime|mode|type|level|effort/i.test(key) ? v : r.text(v);
   if (Array.isArray(v)) return v.map((x) => settingsOnly(r, x, key));
   if (v !== null && typeof v === 'object') {
-    const out: Record<string, unknown> = {};
+    const out: Record<string, unknown> = ownRecord();
     for (const [k, x] of Object.entries(v as Record<string, unknown>))
       out[k] = /schema/i.test(k) ? schemaShell(x) : settingsOnly(r, x, k);
     return out;
@@ -121,7 +122,7 @@ function settingsOnly(r: Redactor, v: unknown, key?: string): unknown {
  * in one object): each part redacted as it would be at the top level.
  */
 function geminiConfig(r: Redactor, v: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  const out: Record<string, unknown> = ownRecord();
   for (const [k, x] of Object.entries(v))
     out[k] = SYSTEM_KEYS.has(k)
       ? r.json(x)
@@ -219,7 +220,7 @@ export function redactTop(
     return rebuiltTop({ ...t, settings: { ...t.settings, ...modelOf(t) } }, system, tools);
   if (Array.isArray(raw)) return raw.map((line) => r.json(line));
   if (raw === null || typeof raw !== 'object') return r.json(raw);
-  const out: Record<string, unknown> = {};
+  const out: Record<string, unknown> = ownRecord();
   for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
     if (k === t.listKey) out[k] = [];
     else if ((k === 'model' || k === 'modelId') && typeof v === 'string') out[k] = publicModel(v);

@@ -6,6 +6,7 @@
 import type { Message } from '../types.ts';
 import { ruleText } from './catalogue/index.ts';
 import type { Push, ViolationInput } from './common.ts';
+import type { RuleId } from './types.ts';
 import { idOf, idsOf, type PairFinding, type PairFindings } from './rules/pairing.ts';
 
 /** A tool_use without `id` or a tool_result without `tool_use_id`: the API's schema error. */
@@ -87,7 +88,7 @@ export function pairingFinding(f: PairFinding, push: Push): void {
   } else if (f.kind === 'open') reportOpen(f, push);
 }
 
-const UNANSWERED_TEXT: Record<string, [string, string]> = {
+const UNANSWERED_TEXT: Partial<Record<RuleId, [string, string]>> = {
   trailing_tool_use: [
     'The request ends on tool calls with no results',
     'The last message calls tools, and nothing after it answers them; Anthropic needs every tool_use answered in the next message.',

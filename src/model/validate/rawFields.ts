@@ -5,6 +5,7 @@
  * view and export. Lets a holder of many messages keep only this much of each (issue 20: the
  * worker of a long log, whose page reads the whole raw from the file's bytes).
  */
+import { ownRecord } from '../own.ts';
 import { isObject } from '../parse/util.ts';
 
 const FIELDS = ['type', 'role', 'prefix'] as const;
@@ -17,7 +18,7 @@ const FIELDS = ['type', 'role', 'prefix'] as const;
  */
 export function rawAsRulesRead(raw: unknown): unknown {
   if (!isObject(raw)) return raw;
-  const out: Record<string, unknown> = {};
+  const out: Record<string, unknown> = ownRecord();
   for (const k of FIELDS) if (k in raw) out[k] = raw[k];
   return out;
 }

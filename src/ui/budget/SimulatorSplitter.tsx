@@ -13,6 +13,7 @@ import {
   type KeyboardEvent,
   type PointerEvent,
 } from 'react';
+import { nameTable } from '../../model/own.ts';
 
 /** Least and most of the column's height the simulator may take (fractions). */
 export const SIM_SHARE_MIN = 0.15;
@@ -69,14 +70,14 @@ export function SimulatorSplitter({
   }, [share]);
   const current = share ?? measured;
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    const key: Record<string, () => number | null> = {
+    const key: ReadonlyMap<string, () => number | null> = nameTable({
       ArrowUp: () => clamp(current - STEP),
       ArrowDown: () => clamp(current + STEP),
       Home: () => SIM_SHARE_MIN,
       End: () => SIM_SHARE_MAX,
       Enter: () => null,
-    };
-    const next = key[e.key];
+    });
+    const next = key.get(e.key);
     if (!next) return;
     // The bar's keys only: the timeline's ↑/↓ navigation (on the window) does not see them.
     e.preventDefault();

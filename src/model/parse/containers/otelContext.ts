@@ -11,6 +11,7 @@
  */
 import { arr, isObject, parseArguments, str, type Json } from '../util.ts';
 import type { Span } from './otelSpans.ts';
+import { nameTable } from '../../own.ts';
 
 /** One semconv message: a role and its parts, with where it was read from. */
 export interface SemMessage {
@@ -163,12 +164,12 @@ function fromAttributes(attrs: Json, where: string): Omit<CallContext, 'tools'> 
   };
 }
 
-const LEGACY_ROLE: Record<string, string> = {
+const LEGACY_ROLE: ReadonlyMap<string, string> = nameTable({
   'gen_ai.system.message': 'system',
   'gen_ai.user.message': 'user',
   'gen_ai.assistant.message': 'assistant',
   'gen_ai.tool.message': 'tool',
-};
+});
 
 /** The deprecated per-message events (`gen_ai.user.message`, …, `gen_ai.choice`). */
 function fromLegacyEvents(span: Span): Omit<CallContext, 'tools'> | null {
@@ -183,7 +184,7 @@ function fromLegacyEvents(span: Span): Omit<CallContext, 'tools'> | null {
         : e.attrs;
     const b = body as Json;
     const path = `events.${i} (${e.name})`;
-    const role = LEGACY_ROLE[e.name];
+    const role = LEGACY_ROLE.get(e.name);
     if (role === 'system') system.push(...contentParts(b.content));
     else if (role !== undefined) input.push(chatMessage(b, str(b.role) ?? role, path));
     else if (e.name === 'gen_ai.choice') {

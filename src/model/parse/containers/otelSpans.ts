@@ -6,6 +6,7 @@
  * arrays whose `attributes` is a plain map (Logfire, Phoenix, Langfuse-style exports). Source:
  * docs/formats.md#otel; the OTLP/JSON encoding of `AnyValue` (opentelemetry-proto).
  */
+import { ownRecord } from '../../own.ts';
 import { arr, isObject, str, type Json } from '../util.ts';
 
 /** One span event (or a log record linked to the span): its name and its attributes/body. */
@@ -52,7 +53,8 @@ export function anyValue(v: unknown): unknown {
 
 /** `[{key, value}]` (OTLP) or `[{key, type, value}]` (Jaeger tags) as a plain map. */
 function keyValues(list: unknown): Json {
-  const out: Json = {};
+  // No prototype: an attribute named `__proto__` is an attribute like any other.
+  const out: Json = ownRecord();
   for (const kv of arr(list) ?? []) {
     if (!isObject(kv) || typeof kv.key !== 'string') continue;
     out[kv.key] = 'type' in kv && !isObject(kv.value) ? kv.value : anyValue(kv.value);

@@ -5,6 +5,8 @@
  * Source of the rules: POSIX Shell Command Language §2.2 (Quoting) and bash's `$'…'` quoting.
  */
 
+import { nameTable } from '../../own.ts';
+
 /** One shell word after quote removal, with where it sits in the pasted text. */
 export interface ShellWord {
   /** The word's value after quote removal and escape processing. */
@@ -25,7 +27,7 @@ export interface ShellSplit {
   unclosed?: { quote: string; offset: number };
 }
 
-const ANSI_SIMPLE: Record<string, string> = {
+const ANSI_SIMPLE: ReadonlyMap<string, string> = nameTable({
   a: '\u0007',
   b: '\b',
   e: '\u001b',
@@ -39,7 +41,7 @@ const ANSI_SIMPLE: Record<string, string> = {
   "'": "'",
   '"': '"',
   '?': '?',
-};
+});
 
 const HEX = /^[0-9a-fA-F]+$/;
 
@@ -47,7 +49,7 @@ const HEX = /^[0-9a-fA-F]+$/;
 function ansiEscape(text: string, i: number): { out: string; next: number } {
   const c = text[i + 1];
   if (c === undefined) return { out: '\\', next: i + 1 };
-  const simple = ANSI_SIMPLE[c];
+  const simple = ANSI_SIMPLE.get(c);
   if (simple !== undefined) return { out: simple, next: i + 2 };
   const hexRun = (from: number, max: number): string => {
     let j = from;
