@@ -273,6 +273,12 @@ function forcedMisread(
   };
 }
 
+/** The refusal of a container's request that does not read whole, naming the others to pick. */
+function unreadableMessage(entry: ContainerEntry, entries: ContainerEntry[]): string {
+  const others = entries.filter((e) => e.unreadable === undefined).length;
+  return `${entry.unreadable ?? ''}${others > 0 ? ` The file holds ${others} other request${others === 1 ? '' : 's'} that read${others === 1 ? 's' : ''} whole: pick one (Request, --request N).` : ''}`;
+}
+
 /**
  * Parse a transcript from text.
  * @param text the pasted or dropped text (JSON or JSON Lines)
@@ -348,7 +354,10 @@ function parseDocumentUnbounded(
     doc = oneLineLog(doc) as SourceDoc;
     candidates = detectFormats(doc);
   }
-  const note = entries.length === 1 ? entries[0]?.note : entries[requestIndex ?? -1]?.note;
+  const entry = entries.length === 1 ? entries[0] : entries[requestIndex ?? -1];
+  const note = entry?.note;
+  if (entry?.unreadable !== undefined)
+    return { ok: false, error: { kind: 'shape', message: unreadableMessage(entry, entries) } };
   const chosen = chooseFormat(note, candidates);
   let parser: FormatParser | undefined;
   if (opts.format) parser = parserFor(opts.format);

@@ -10,7 +10,7 @@
  */
 import { requestLabel, str, type Json } from '../util.ts';
 import { bodyFormatOf, buildBody, type BodyFormat } from './otelBody.ts';
-import { callContext, type CallContext } from './otelContext.ts';
+import { callContext, UnreadableAttribute, type CallContext } from './otelContext.ts';
 import {
   flatSpans,
   isOtlp,
@@ -171,13 +171,44 @@ function entryOf(
       'Traces do not record reasoning signatures: reasoning is shown as recorded, and the signature rules are not judged.',
     );
   notes.push(...toolNotes(ctx, tools));
-  const where = span.pasted
-    ? 'gen_ai.input.messages list (OpenTelemetry GenAI semantic conventions) pasted on its own'
-    : `OpenTelemetry trace, LLM call ${i + 1} of ${total}: span ${span.name || '(unnamed)'}${span.spanId ? ` (${span.spanId})` : ''} at ${span.path}`;
+  const where = spanWhere(span, i, total);
   return {
     label: requestLabel(i, clock(span.startMs), model, span.name || undefined),
     value,
     note: { kind: 'otel', where, formatHint: format, notes },
+  };
+}
+
+/** A call span's context, or what of it does not read (`UnreadableAttribute`'s message). */
+function readCall(s: Span): { s: Span; ctx: CallContext | string | null } {
+  try {
+    return { s, ctx: callContext(s) };
+  } catch (e) {
+    if (e instanceof UnreadableAttribute) return { s, ctx: e.message };
+    throw e;
+  }
+}
+
+/** Where a call span sits, for people (the note's `where`, the start of an unreadable one). */
+function spanWhere(span: Span, i: number, total: number): string {
+  return span.pasted
+    ? 'gen_ai.input.messages list (OpenTelemetry GenAI semantic conventions) pasted on its own'
+    : `OpenTelemetry trace, LLM call ${i + 1} of ${total}: span ${span.name || '(unnamed)'}${span.spanId ? ` (${span.spanId})` : ''} at ${span.path}`;
+}
+
+/**
+ * The request of a call span whose context does not read (issue 37): listed like the others, and
+ * refused with the reason when opened, so no provider judges a request rebuilt from part of it.
+ */
+function unreadableEntry(span: Span, why: string, i: number, total: number): ContainerEntry {
+  const a = span.attrs;
+  const model = str(a['gen_ai.request.model']) ?? str(a['gen_ai.response.model']);
+  const where = spanWhere(span, i, total);
+  return {
+    label: requestLabel(i, clock(span.startMs), model, span.name || undefined),
+    value: null,
+    note: { kind: 'otel', where },
+    unreadable: `${where}: ${why}`,
   };
 }
 
@@ -225,8 +256,8 @@ export function readOtel(value: unknown, lineOf?: number[]): ContainerRead {
     .sort((x, y) => (x.s.startMs ?? 0) - (y.s.startMs ?? 0) || x.i - y.i)
     .map(({ s }) => s);
   const read = calls
-    .map((s) => ({ s, ctx: callContext(s) }))
-    .filter((c): c is { s: Span; ctx: CallContext } => c.ctx !== null);
+    .map(readCall)
+    .filter((c): c is { s: Span; ctx: CallContext | string } => c.ctx !== null);
   if (read.length === 0)
     return {
       ok: false,
@@ -239,7 +270,11 @@ export function readOtel(value: unknown, lineOf?: number[]): ContainerRead {
       },
     };
   const skipped = calls.length - read.length;
-  const out = read.map(({ s, ctx }, i) => entryOf(s, ctx, i, read.length, tools));
+  const out = read.map(({ s, ctx }, i) =>
+    typeof ctx === 'string'
+      ? unreadableEntry(s, ctx, i, read.length)
+      : entryOf(s, ctx, i, read.length, tools),
+  );
   if (skipped > 0)
     for (const e of out)
       e.note.notes = [

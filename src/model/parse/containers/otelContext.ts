@@ -12,6 +12,8 @@
 import { arr, isObject, parseArguments, str, type Json } from '../util.ts';
 import type { Span } from './otelSpans.ts';
 import { nameTable } from '../../own.ts';
+import { JsonTooDeepError, parseJsonBounded } from '../json.ts';
+import { MAX_JSON_DEPTH } from '../../limits.ts';
 
 /** One semconv message: a role and its parts, with where it was read from. */
 export interface SemMessage {
@@ -31,15 +33,80 @@ export interface CallContext {
   shape: string;
 }
 
-/** A JSON string attribute parsed (spans carry structured values as JSON text). */
+/**
+ * A JSON string attribute parsed (spans carry structured values as JSON text); text that does not
+ * parse, or nests deeper than `MAX_JSON_DEPTH`, stays text (message content may be any text).
+ */
 export function jsonAttr(v: unknown): unknown {
   if (typeof v !== 'string') return v;
   const t = v.trimStart();
   if (!t.startsWith('[') && !t.startsWith('{')) return v;
   try {
-    return JSON.parse(v) as unknown;
+    return parseJsonBounded(v);
   } catch {
     return v;
+  }
+}
+
+/**
+ * An attribute or field whose value the conventions define as JSON (`gen_ai.input.messages`, …)
+ * that does not read as JSON: cut by an attribute length limit, nested too deep, or malformed.
+ * The request the span recorded cannot be rebuilt from it, so it gets no provider verdict
+ * (issue 37: a cut list read as no message was judged Anthropic's A14).
+ */
+export class UnreadableAttribute extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnreadableAttribute';
+  }
+}
+
+/** Where JSON text ends when it ends inside a string or an open array or object, else null. */
+function openEnd(text: string): string | null {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++;
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) depth++;
+    else if (c === 125 || c === 93) depth--;
+  }
+  if (inString) return 'inside a string';
+  return depth > 0
+    ? `with ${depth} list${depth === 1 ? '' : 's'} or object${depth === 1 ? '' : 's'} still open`
+    : null;
+}
+
+const count = (n: number): string => n.toLocaleString('en-US');
+
+/**
+ * A value the conventions define as JSON, parsed. Text that starts as JSON and does not parse is
+ * named (what, where, its length: "cut at N characters?"), never read as an empty list.
+ * @param what the attribute or field (`gen_ai.input.messages`, `events.2 (gen_ai.choice) message`)
+ * @throws UnreadableAttribute for JSON text cut short, nested deeper than `MAX_JSON_DEPTH`, or
+ *   malformed
+ */
+function jsonField(v: unknown, what: string): unknown {
+  if (typeof v !== 'string') return v;
+  const t = v.trimStart();
+  if (!t.startsWith('[') && !t.startsWith('{')) return v;
+  try {
+    return parseJsonBounded(v);
+  } catch (e) {
+    const n = count(v.length);
+    const open = e instanceof JsonTooDeepError ? null : openEnd(v);
+    const why =
+      e instanceof JsonTooDeepError
+        ? `it nests deeper than ${MAX_JSON_DEPTH} levels of arrays and objects (at character ${count(e.offset + 1)} of ${n})`
+        : open !== null
+          ? `it ends after ${n} characters ${open} (cut at ${n} characters? OpenTelemetry SDKs and backends cut attribute values longer than their limit, such as OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT: raise it and record the call again)`
+          : `it is not valid JSON (${e instanceof Error ? e.message.slice(0, 120) : 'unreadable'})`;
+    throw new UnreadableAttribute(
+      `${what} does not read as JSON: ${why}. The request this span recorded cannot be rebuilt from it, so no provider verdict is given.`,
+    );
   }
 }
 
@@ -91,9 +158,9 @@ function contentParts(content: unknown): Json[] {
 }
 
 /** OpenAI-style `tool_calls` (`{id, function:{name, arguments}}` or flat) as semconv parts. */
-function toolCallParts(calls: unknown): Json[] {
+function toolCallParts(calls: unknown, what: string): Json[] {
   const out: Json[] = [];
-  for (const c of arr(jsonAttr(calls)) ?? []) {
+  for (const c of arr(jsonField(calls, what)) ?? []) {
     if (!isObject(c)) continue;
     const fn = isObject(c.function) ? c.function : c;
     out.push({
@@ -112,34 +179,39 @@ function chatMessage(m: Json, role: string, path: string): SemMessage {
   const parts =
     role === 'tool' && toolId !== undefined
       ? [{ type: 'tool_call_response', id: toolId, response: jsonAttr(m.content) }]
-      : [...contentParts(m.content), ...toolCallParts(m.tool_calls)];
+      : [
+          ...contentParts(m.content),
+          ...toolCallParts(m.tool_calls, `${path || 'a message'}'s tool_calls`),
+        ];
   return { role, parts, path };
 }
 
 /** Semconv messages as recorded (an array of `{role, parts}`), with their paths. */
-function semMessages(v: unknown, key: string): SemMessage[] {
-  const list = arr(jsonAttr(v)) ?? [];
+function semMessages(v: unknown, key: string, where: string): SemMessage[] {
+  const list = arr(jsonField(v, `The ${key} attribute${where}`)) ?? [];
   return list.map((m, i) => {
     const o = isObject(m) ? m : {};
     const parts = Array.isArray(o.parts)
       ? o.parts.filter(isObject)
       : o.content !== undefined || o.tool_calls !== undefined
-        ? chatMessage(o, str(o.role) ?? 'user', '').parts
+        ? chatMessage(o, str(o.role) ?? 'user', `${key}.${i}`).parts
         : [];
     return { role: str(o.role) ?? 'user', parts, path: `${key}.${i}` };
   });
 }
 
 /** System instructions: a parts array, a JSON string of one, or plain text. */
-function systemParts(v: unknown): Json[] {
-  const p = jsonAttr(v);
+function systemParts(v: unknown, where: string): Json[] {
+  const p = jsonField(v, `The gen_ai.system_instructions attribute${where}`);
   if (typeof p === 'string') return [{ type: 'text', content: p }];
   return (arr(p) ?? []).filter(isObject);
 }
 
 /** Tool definitions: `gen_ai.tool.definitions`, or OpenLLMetry's `llm.request.functions.{i}.*`. */
 function toolsOf(attrs: Json): Json[] | null {
-  const defs = arr(jsonAttr(attrs['gen_ai.tool.definitions']));
+  const defs = arr(
+    jsonField(attrs['gen_ai.tool.definitions'], 'The gen_ai.tool.definitions attribute'),
+  );
   if (defs) return defs.filter(isObject).map((d) => (isObject(d.function) ? d.function : d));
   const out: Json[] = [];
   for (let i = 0; typeof attrs[`llm.request.functions.${i}.name`] === 'string'; i++)
@@ -152,14 +224,18 @@ function toolsOf(attrs: Json): Json[] | null {
 }
 
 /** The current attributes, on the span or on an operation-details event. */
-function fromAttributes(attrs: Json, where: string): Omit<CallContext, 'tools'> | null {
+function fromAttributes(
+  attrs: Json,
+  where: string,
+  onEvent = '',
+): Omit<CallContext, 'tools'> | null {
   const hasInput = attrs['gen_ai.input.messages'] !== undefined;
   const hasSystem = attrs['gen_ai.system_instructions'] !== undefined;
   if (!hasInput && !hasSystem) return null;
   return {
-    system: systemParts(attrs['gen_ai.system_instructions']),
-    input: semMessages(attrs['gen_ai.input.messages'], 'gen_ai.input.messages'),
-    output: semMessages(attrs['gen_ai.output.messages'], 'gen_ai.output.messages'),
+    system: systemParts(attrs['gen_ai.system_instructions'], onEvent),
+    input: semMessages(attrs['gen_ai.input.messages'], 'gen_ai.input.messages', onEvent),
+    output: semMessages(attrs['gen_ai.output.messages'], 'gen_ai.output.messages', onEvent),
     shape: where,
   };
 }
@@ -188,7 +264,8 @@ function fromLegacyEvents(span: Span): Omit<CallContext, 'tools'> | null {
     if (role === 'system') system.push(...contentParts(b.content));
     else if (role !== undefined) input.push(chatMessage(b, str(b.role) ?? role, path));
     else if (e.name === 'gen_ai.choice') {
-      const m = isObject(jsonAttr(b.message)) ? (jsonAttr(b.message) as Json) : b;
+      const message = jsonField(b.message, `The message of ${path}`);
+      const m = isObject(message) ? message : b;
       output.push(chatMessage(m, 'assistant', path));
     }
   });
@@ -235,6 +312,7 @@ function fromFlattened(attrs: Json): Omit<CallContext, 'tools'> | null {
  * @param span the span, its events and linked log records attached
  * @returns the system parts, input and output messages and tool definitions, or null when the
  *   span records no content (capturing message content is opt-in in every instrumentation)
+ * @throws UnreadableAttribute when a value the conventions define as JSON does not read as JSON
  */
 export function callContext(span: Span): CallContext | null {
   const details = span.events.find((e) => e.name === 'gen_ai.client.inference.operation.details');
@@ -244,6 +322,7 @@ export function callContext(span: Span): CallContext | null {
       ? fromAttributes(
           { ...details.attrs, ...(isObject(details.body) ? details.body : {}) },
           'the gen_ai.client.inference.operation.details event',
+          ' of the gen_ai.client.inference.operation.details event',
         )
       : null) ??
     fromLegacyEvents(span) ??

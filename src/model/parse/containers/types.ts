@@ -21,6 +21,11 @@ export interface ContainerEntry {
   label: string;
   value: unknown;
   note: ContainerNote;
+  /**
+   * Set when the entry's request cannot be read whole (an OTel attribute cut by a length limit):
+   * what and where, for people. Opening it is refused with this (no provider verdict).
+   */
+  unreadable?: string;
 }
 
 /** What a container reader returns: null when the input is not this container. */
