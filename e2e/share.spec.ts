@@ -7,8 +7,9 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { CHAT_ASSISTANT_IMAGE, GEMINI_INLINE_IMAGE } from '../src/model/fixtures/shapes.ts';
-import { openApp, paste, saveDownload } from './helpers.ts';
+import { dropFile, openApp, paste, saveDownload } from './helpers.ts';
 import { sample } from './fixtures.ts';
+import { encodeInlinePayload } from '../src/model/permalink/inline.ts';
 
 const counts = async (p: Page) =>
   Promise.all(
@@ -252,4 +253,37 @@ test('"Hide tool names" holds for the exports made from the structure-only copy:
   const md = await save('export-summary');
   expect(md).toContain('structure-only copy');
   for (const n of names) expect(md).not.toContain(n ?? '');
+});
+
+test('exports made from the structure-only copy have neutral names; the file name only with previews', async ({
+  page,
+}) => {
+  await openApp(page, '/');
+  await dropFile(page, 'acme-payroll-outage.jsonl', sample('claude-code-session.jsonl'));
+  await expect(page.getByTestId('format')).toHaveText('claude-code-jsonl');
+  await page.getByTestId('share-open').click();
+  await expect(page.getByTestId('structure-link')).toBeVisible();
+  const summary = await saveDownload(page, 'export-summary');
+  expect(summary.name).toBe('incident.md');
+  expect(summary.bytes.toString('utf8')).not.toContain('acme-payroll');
+  const svg = await saveDownload(page, 'export-svg');
+  expect(svg.name).toBe('timeline.svg');
+  expect(svg.bytes.toString('utf8')).not.toContain('acme-payroll');
+  expect((await saveDownload(page, 'export-png')).name).toBe('timeline.png');
+
+  await page.getByTestId('timeline-include-previews').check();
+  expect((await saveDownload(page, 'export-svg')).name).toBe('acme-payroll-outage-timeline.svg');
+  await page.getByTestId('summary-include-transcript').check();
+  expect((await saveDownload(page, 'export-summary')).name).toBe('acme-payroll-outage-incident.md');
+});
+
+test('a link with both src and t shows its inline transcript and says so, as the CLI reads it', async ({
+  page,
+}) => {
+  const t = encodeInlinePayload(sample('coding-agent.json'));
+  await openApp(page, `/#v=1&src=invoice&t=${t}`);
+  await expect(page.getByTestId('count-exchanges')).toHaveText('9');
+  await expect(page.getByTestId('permalink-notices')).toContainText(
+    'names both a sample and an inline transcript',
+  );
 });

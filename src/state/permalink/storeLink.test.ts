@@ -140,6 +140,8 @@ describe('share links', () => {
     });
     expect(permalinkFromStore(s.getState()).source).toEqual({ kind: 'none', name: 'cc100k.jsonl' });
     expect(buildViewOnlyFragment(s.getState())).toBe('v=1&n=cc100k.jsonl&b=5000000');
+    // The view link inside a summary made from the structure-only copy names no file (issue 37).
+    expect(buildViewOnlyFragment(s.getState(), { withName: false })).toBe('v=1&b=5000000');
 
     // A small file: the full link carries it inline, and the view-only link still names it.
     s.getState().setSource({ text: '[]', name: 'small.json', origin: 'file' });

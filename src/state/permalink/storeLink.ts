@@ -274,12 +274,19 @@ export function buildShareLink(
 /**
  * A view-only link's fragment for the store: the view, and the name of the file it was made for
  * when the source is a file (never the transcript itself).
+ * @param opts `withName: false` leaves the file's name out (`n=`): the link inside a summary made
+ *   from the structure-only copy, which carries no name of the user's (issue 37)
  */
-export function buildViewOnlyFragment(s: AppState): string {
+export function buildViewOnlyFragment(s: AppState, opts: { withName?: boolean } = {}): string {
   const state = permalinkFromStore(s);
-  if (state.source.kind !== 'none') {
-    const name = s.source.origin === 'file' ? linkName(s.source.name) : undefined;
-    state.source = name === undefined ? { kind: 'none' } : { kind: 'none', name };
-  }
+  const name =
+    opts.withName === false
+      ? undefined
+      : state.source.kind === 'none'
+        ? state.source.name
+        : s.source.origin === 'file'
+          ? linkName(s.source.name)
+          : undefined;
+  state.source = name === undefined ? { kind: 'none' } : { kind: 'none', name };
   return withViewExtras(encodePermalink(state), s);
 }

@@ -18,12 +18,15 @@ import { VALIDATORS } from '../../model/validate/index.ts';
 import { fmtInt } from '../format.ts';
 import { downloadBlob, svgToPngBlob } from './download.ts';
 import type { OriginalExport } from './originalExport.ts';
-import { exportExt, keptExportName } from './shareLinks.ts';
+import { exportExt, keptExportName, shareExportName } from './shareLinks.ts';
 import { copy } from './ShareParts.tsx';
 import { buildTimelineSvg, SVG_PREVIEW_CHARS } from './timelineSvg.ts';
 import type { ShareEvictions } from './useShareData.ts';
 
-/** The links the summary may carry; `viewOnly` is built only when the summary needs it. */
+/**
+ * The links the summary may carry; `viewOnly` (without the file's name: the summary of the
+ * structure-only copy names nothing of the user's) is built only when the summary needs it.
+ */
 export interface SummaryLinks {
   /** The "Link to this view" and whether it carries the transcript. */
   full: string;
@@ -199,6 +202,8 @@ export function ExportSection({
         chosen={evictions.chosen}
         baseName={baseName}
         summary={summary}
+        summaryName={shareExportName('incident', 'md', baseName, includeTranscript)}
+        timelineName={(ext) => shareExportName('timeline', ext, baseName, previews)}
         summaryWaits={summaryWaits}
         svg={svg}
         setStatus={setStatus}
@@ -329,6 +334,8 @@ function ExportButtons({
   chosen,
   baseName,
   summary,
+  summaryName,
+  timelineName,
   summaryWaits,
   svg,
   setStatus,
@@ -339,6 +346,9 @@ function ExportButtons({
   chosen: ShareEvictions['chosen'];
   baseName: string;
   summary: () => string;
+  /** The summary's and the timeline's file names (`shareExportName`). */
+  summaryName: string;
+  timelineName: (ext: 'svg' | 'png') => string;
   summaryWaits: boolean;
   svg: () => string;
   setStatus: (status: string) => void;
@@ -351,7 +361,7 @@ function ExportButtons({
     downloadBlob(name, new Blob([text], { type }));
   const png = () =>
     svgToPngBlob(svg()).then(
-      (blob) => downloadBlob(`${baseName}-timeline.png`, blob),
+      (blob) => downloadBlob(timelineName('png'), blob),
       (e: unknown) => setStatus(`PNG export failed: ${e instanceof Error ? e.message : String(e)}`),
     );
   return (
@@ -368,7 +378,7 @@ function ExportButtons({
         type="button"
         data-testid="export-summary"
         disabled={summaryWaits}
-        onClick={() => download(`${baseName}-incident.md`, summary(), 'text/markdown')}
+        onClick={() => download(summaryName, summary(), 'text/markdown')}
       >
         Incident summary (.md)
       </button>
@@ -383,7 +393,7 @@ function ExportButtons({
       <button
         type="button"
         data-testid="export-svg"
-        onClick={() => download(`${baseName}-timeline.svg`, svg(), 'image/svg+xml')}
+        onClick={() => download(timelineName('svg'), svg(), 'image/svg+xml')}
       >
         Timeline (.svg)
       </button>

@@ -94,7 +94,7 @@ export function Panel({
           carriesTranscript: view.carriesTranscript,
           structure: structureLink,
           structureBuilding: building,
-          viewOnly: () => `${base}#${buildViewOnlyFragment(state)}`,
+          viewOnly: () => `${base}#${buildViewOnlyFragment(state, { withName: false })}`,
         }}
         hideNames={hideNames}
         baseName={baseName}

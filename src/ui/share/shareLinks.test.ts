@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keptExportName } from './shareLinks.ts';
+import { keptExportName, shareExportName } from './shareLinks.ts';
 
 describe('keptExportName: the written-back transcript never takes the originalâ€™s name', () => {
   it('names the transcript as read, with faults, or the request a policy keeps', () => {
@@ -10,5 +10,19 @@ describe('keptExportName: the written-back transcript never takes the originalâ€
     );
     // The original export of a paste or a file's text is `<base>.<ext>`.
     expect(keptExportName('transcript', 'json', null, false)).not.toBe('transcript.json');
+  });
+});
+
+describe('shareExportName: the summary and timeline of the structure-only copy name nothing', () => {
+  it('is neutral unless the transcript or the previews are ticked in', () => {
+    expect(shareExportName('incident', 'md', 'acme-payroll', false)).toBe('incident.md');
+    expect(shareExportName('timeline', 'svg', 'acme-payroll', false)).toBe('timeline.svg');
+    expect(shareExportName('timeline', 'png', 'acme-payroll', false)).toBe('timeline.png');
+    expect(shareExportName('incident', 'md', 'acme-payroll', true)).toBe(
+      'acme-payroll-incident.md',
+    );
+    expect(shareExportName('timeline', 'svg', 'acme-payroll', true)).toBe(
+      'acme-payroll-timeline.svg',
+    );
   });
 });

@@ -50,6 +50,23 @@ export function keptExportName(
 }
 
 /**
+ * The file name of the incident summary or the timeline (issue 37): neutral (`incident.md`,
+ * `timeline.svg`, `timeline.png`) for an export made from the structure-only copy, which names
+ * nothing of the user's; `<base>-incident.md`, `<base>-timeline.svg` when the user chose to put
+ * the transcript in the summary, or the message previews (and the file's name) in the timeline.
+ * @param withName the summary's "Include the transcript" or the timeline's "Include message
+ *   previews" is ticked
+ */
+export function shareExportName(
+  what: 'incident' | 'timeline',
+  ext: string,
+  baseName: string,
+  withName: boolean,
+): string {
+  return withName ? `${baseName}-${what}.${ext}` : `${what}.${ext}`;
+}
+
+/**
  * The source's size in bytes as far as it is known without reading it: a file's size, else its
  * text's UTF-16 length (a lower bound of its UTF-8 size). The cheap estimate that decides whether
  * an inline link is built at all.
