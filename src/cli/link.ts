@@ -7,7 +7,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { decodePermalink } from '../model/permalink/codec.ts';
+import { decodePermalink, refusedSource } from '../model/permalink/codec.ts';
 import type { PermalinkView } from '../model/permalink/schema.ts';
 
 /** The fragment of `arg` when it is a link (URL with a `#v=` fragment, or a fragment), else null. */
@@ -49,8 +49,9 @@ export interface LinkInput {
  *   link (it holds no transcript: open the file itself), an unknown sample
  */
 export function readLink(fragment: string): LinkInput {
-  const { state, notices } = decodePermalink(fragment);
-  const refused = notices.find((n) => n.key === 't' || n.key === '#' || n.key === 'src');
+  const decoded = decodePermalink(fragment);
+  const { state, notices } = decoded;
+  const refused = refusedSource(decoded);
   if (refused) throw new Error(`the link cannot be read: ${refused.message}`);
   const params = new URLSearchParams(fragment.replace(/^#/, ''));
   const rest = { view: state.view, params, notes: notices.map((n) => n.message) };

@@ -201,6 +201,17 @@ export function decodePermalink(fragment: string, opts: DecodeOptions = {}): Dec
   return { state, notices };
 }
 
+/**
+ * The notice that refuses a link's transcript, or null when the link gives the transcript it
+ * names (or names none). One reading for the page and the CLI (issue 37): a link whose `t` is
+ * read shows that transcript, a `src` beside it only noted (the CLI exited 2 on it); a refused
+ * `t`, an unreadable sample name or an unreadable fragment leaves no transcript, and is refused.
+ */
+export function refusedSource(d: DecodeResult): PermalinkNotice | null {
+  if (d.state.source.kind !== 'none') return null;
+  return d.notices.find((n) => n.key === 't' || n.key === 'src' || n.key === '#') ?? null;
+}
+
 /** The source keys (`t`, `r`, `src`, `n`): an inline transcript wins over a sample, a sample over a name. */
 function decodeSource(
   get: Getter,

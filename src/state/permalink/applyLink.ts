@@ -13,6 +13,7 @@ import {
   PAGE_ONLY_KEYS,
   PERMALINK_KEYS,
   decodePermalink,
+  refusedSource,
   type PermalinkNotice,
 } from '../../model/permalink/codec.ts';
 import type { FaultSpec } from '../../model/faults.ts';
@@ -173,9 +174,10 @@ export function applyLink(
     return applyKept(store, d, recalled);
   const cur = store.getState().source;
   const nothingShown = cur.text === '' && !cur.file;
-  // A refused transcript, or a sample name the page cannot read: nothing stands in for it.
-  const refused =
-    state.source.kind === 'none' && notices.some((n) => n.key === 't' || n.key === 'src');
+  // A refused transcript, or a sample name the page cannot read: nothing stands in for it (an
+  // unreadable address, `#`, is said below). The CLI refuses the same links (refusedSource).
+  const refusal = refusedSource({ state, notices });
+  const refused = refusal !== null && refusal.key !== '#';
   if (
     state.source.kind === 'none' &&
     nothingShown &&
