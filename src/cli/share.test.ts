@@ -95,3 +95,23 @@ describe('cli share (issue 15)', () => {
     expect((await verdict('#v=1&src=invoice', {})).format).toBe('anthropic-messages');
   });
 });
+
+describe('share --structure-only of a structure-only link (issue 37)', () => {
+  it.each([
+    'invoice.json',
+    'coding-agent.json',
+    'claude-code-session.jsonl',
+    'codex-rollout.jsonl',
+    'gemini-oncall-cert.json',
+    'broken-orphan-after-trim.json',
+  ])('%s: works, and gives the same link (idempotent)', async (file) => {
+    const text = sample(file);
+    const once = await cli(['share', file, '--structure-only'], { [file]: text });
+    expect(once.err).toBe('');
+    const link = once.out.trim();
+    const twice = await cli(['share', link, '--structure-only'], {});
+    expect(twice.err).toBe('');
+    expect(twice.code).toBe(once.code);
+    expect(twice.out.trim()).toBe(link);
+  });
+});

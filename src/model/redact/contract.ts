@@ -10,6 +10,7 @@ import { countTokens, type TextCounter } from '../tokens.ts';
 import type { Block, Transcript } from '../types.ts';
 import { VALIDATORS, validateTranscript, type Violation } from '../validate/index.ts';
 import { isIdKey, isTimestamp, publicModel } from './renames.ts';
+import { foreignStrings, isStructureString } from './foreign.ts';
 
 export interface ShapeOptions {
   /** Counter for the per-message token counts (the page's, or `CHARS_PER_4`). */
@@ -90,8 +91,40 @@ export function shapeDifferences(
   return out;
 }
 
-/** Words of five letters or digits or more (shorter ones say too little to count as a leak). */
-const WORD = /[\p{L}\p{N}]{5,}/gu;
+/** Words shorter than this many letters or digits say too little to count as a leak. */
+const WORD_MIN = 5;
+
+const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
+
+/**
+ * Each word of five letters or digits or more in `s`, handed to `add`. A loop over the
+ * characters, not a regular expression over the text: a 6-million-character run of letters and
+ * digits (an 8 MB hex dump in a tool result) overflowed the regex engine's stack (issue 37).
+ */
+export function eachWord(s: string, add: (w: string) => void): void {
+  let start = -1;
+  let letters = 0;
+  for (let i = 0; i <= s.length; i++) {
+    const c = i < s.length ? s.charCodeAt(i) : 32;
+    let word: boolean;
+    let width = 1;
+    if (c < 128) word = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+    else {
+      const cp = s.codePointAt(i) as number;
+      width = cp > 0xffff ? 2 : 1;
+      word = LETTER_OR_DIGIT.test(String.fromCodePoint(cp));
+    }
+    if (word) {
+      if (start < 0) start = i;
+      letters++;
+      i += width - 1;
+    } else {
+      if (start >= 0 && letters >= WORD_MIN) add(s.slice(start, i));
+      start = -1;
+      letters = 0;
+    }
+  }
+}
 
 /**
  * A word a renamed id is made of (renames.ts `shapedId`): `r`, zeros and a base-36 serial. It
@@ -115,9 +148,7 @@ const SCHEMA_VALUE_KEYS = new Set([
 /** Words a copy may hold: JSON keys that look like schema, schema values, tool names it keeps. */
 function allowedWords(copy: unknown, toolNames: ReadonlySet<string>): Set<string> {
   const words = new Set<string>();
-  const add = (s: string) => {
-    for (const w of s.match(WORD) ?? []) words.add(w);
-  };
+  const add = (s: string) => eachWord(s, (w) => words.add(w));
   toolNames.forEach(add);
   const walk = (v: unknown, key?: string): void => {
     if (typeof v === 'string') {
@@ -141,9 +172,7 @@ function allowedWords(copy: unknown, toolNames: ReadonlySet<string>): Set<string
 function originalStrings(t: Transcript): { words: Set<string>; exact: Set<string> } {
   const words = new Set<string>();
   const exact = new Set<string>();
-  const add = (s: string) => {
-    for (const w of s.match(WORD) ?? []) words.add(w);
-  };
+  const add = (s: string) => eachWord(s, (w) => words.add(w));
   const walkRaw = (v: unknown, key?: string): void => {
     if (typeof v === 'string') {
       // A model id (`modelId` is a model's name, not an id the copy renames): only a custom one.
@@ -176,7 +205,10 @@ function originalStrings(t: Transcript): { words: Set<string>; exact: Set<string
 /**
  * What a structure-only copy still holds of the original: words of its texts, inputs, results,
  * system prompt and tool descriptions (five letters or more, not a schema word or a kept tool
- * name), and its ids, uuids, session ids, date-times and custom model names verbatim.
+ * name), and its ids, uuids, session ids, date-times and custom model names verbatim; and every
+ * string or key of the copy outside its vocabulary (`foreign.ts`: what the copy holds wherever it
+ * sits, issue 37). An original that is itself a structure-only copy leaks nothing by holding its
+ * own renamed ids and relative times: redaction is idempotent.
  * @param original the transcript as parsed
  * @param copyText the copy as written (JSON or JSON Lines)
  * @param keptNames the tool names the copy keeps (empty when hidden)
@@ -197,12 +229,14 @@ export function leakedStrings(
       .map((l) => JSON.parse(l) as unknown);
   }
   const allowed = allowedWords(docs, keptNames);
-  const present = new Set(copyText.match(WORD) ?? []);
+  const present = new Set<string>();
+  eachWord(copyText, (w) => present.add(w));
   const { words, exact } = originalStrings(original);
   const leaks = [...words].filter(
     (w) => present.has(w) && !allowed.has(w) && !keptNames.has(w) && !RENAMED_ID_WORD.test(w),
   );
-  leaks.push(...occurring(exact, copyText));
+  leaks.push(...occurring(exact, copyText).filter((s) => !isStructureString(s, keptNames)));
+  leaks.push(...foreignStrings(docs, keptNames));
   return [...new Set(leaks)].sort();
 }
 

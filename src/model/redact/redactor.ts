@@ -9,6 +9,7 @@ import type { Block, Message, ToolDef } from '../types.ts';
 import { fitPlaceholder } from './placeholders.ts';
 import { Renames, isIdKey, isTimeNumberKey, isTimestamp, publicModel } from './renames.ts';
 import { parseJsonBounded } from '../parse/json.ts';
+import { inVocabulary } from './vocabulary.ts';
 
 export interface RedactOptions {
   /**
@@ -27,7 +28,11 @@ export interface RedactOptions {
   counter?: TextCounter;
 }
 
-/** String values kept as they are inside redacted JSON: schema words the parsers read. */
+/**
+ * Keys whose string value is a schema word the parsers read: kept when it is a word of the
+ * vocabulary (`vocabulary.ts`), else a placeholder like any text (issue 37: an email under
+ * `toolUseResult.type`, a phone number under `subtype` were copied as they were).
+ */
 const STRUCTURAL_STRING_KEYS = new Set([
   'type',
   'subtype',
@@ -176,7 +181,7 @@ export class Redactor {
   json(v: unknown, key?: string): unknown {
     if (typeof v === 'string') {
       if (key !== undefined) {
-        if (STRUCTURAL_STRING_KEYS.has(key)) return v;
+        if (STRUCTURAL_STRING_KEYS.has(key) && inVocabulary(v)) return v;
         if (key === 'model' || key === 'modelId') return publicModel(v);
         if (isIdKey(key)) return this.id(v);
       }

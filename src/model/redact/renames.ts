@@ -1,7 +1,9 @@
 /**
  * What a structure-only copy renames instead of hiding: ids (consistently, no prefix kept),
- * timestamps (to a relative clock) and model names (to their public base).
+ * timestamps (to a relative clock), model names (to their public base) and object keys outside
+ * the vocabulary.
  */
+import { inVocabulary } from './vocabulary.ts';
 
 /** Keys whose string value is an identifier: tool call ids, item ids, uuids, session ids. */
 export function isIdKey(key: string): boolean {
@@ -43,6 +45,9 @@ export function shapedId(id: string, n: number): string {
   let k = 0;
   return id.replace(/[a-zA-Z0-9]/g, () => fill[k++] as string);
 }
+
+/** A key a copy renamed (`Renames.key`): renaming it again keeps it (a copy of a copy). */
+export const RENAMED_KEY = /^k\d{1,9}(?:_id)?$/;
 
 /** Renamed ids and a relative clock, shared by every part of one redaction. */
 export class Renames {
@@ -89,14 +94,18 @@ export class Renames {
   }
 
   /**
-   * A key as shared: schema-like keys (an identifier of at most 40 characters) stay; any other
-   * key is data — Claude Code keys file backups by path — and becomes `k1`, `k2`, … consistently.
+   * A key as shared: a key of the vocabulary (`vocabulary.ts`: the keys the model reads and
+   * writes) stays; any other key is data — Claude Code keys file backups by path, and a key may
+   * be an AWS key id or a token (issue 37) — and becomes `k1`, `k2`, … consistently (`k3_id` for
+   * an id's key).
    */
   key(k: string): string {
-    if (/^[A-Za-z_$][\w$-]{0,39}$/.test(k)) return k;
+    if (inVocabulary(k) || RENAMED_KEY.test(k)) return k;
     let r = this.keys.get(k);
     if (r === undefined) {
-      r = `k${this.keys.size + 1}`;
+      // An id's key stays an id's key (`promptId` → `k4_id`), so a copy of the copy renames its
+      // value as an id again, not as text: redaction is idempotent.
+      r = `k${this.keys.size + 1}${isIdKey(k) ? '_id' : ''}`;
       this.keys.set(k, r);
     }
     return r;

@@ -7,6 +7,7 @@ import { toOpenAIChatMessages } from '../parse/openaiChat.ts';
 import type { Message, ToolDef, Transcript } from '../types.ts';
 import type { Redactor } from './redactor.ts';
 import { publicModel } from './renames.ts';
+import { inVocabulary } from './vocabulary.ts';
 
 /** Top-level request fields copied as they are: settings, never content. */
 const SAFE_TOP_LEVEL = new Set([
@@ -70,7 +71,7 @@ function schemaShell(v: unknown): unknown {
   const o =
     v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
   if (!('type' in o) && 'json' in o) return { json: schemaShell(o.json) };
-  return { type: typeof o.type === 'string' ? o.type : 'object' };
+  return { type: typeof o.type === 'string' && inVocabulary(o.type) ? o.type : 'object' };
 }
 
 /** Keys whose string value in a tool definition or choice is a word of the API, kept. */
@@ -87,14 +88,31 @@ const TOOL_WORD_KEYS = new Set(['type', 'mode', 'syntax']);
 function toolish(r: Redactor, v: unknown, key?: string): unknown {
   if (typeof v === 'string') {
     if (key === 'name' || (key !== undefined && /names$/i.test(key))) return r.name(v);
-    if (key === undefined || TOOL_WORD_KEYS.has(key)) return v;
+    if ((key === undefined || TOOL_WORD_KEYS.has(key)) && inVocabulary(v)) return v;
     return r.text(v);
   }
   if (Array.isArray(v)) return v.map((x) => toolish(r, x, key));
   if (v !== null && typeof v === 'object') {
     const out: Record<string, unknown> = ownRecord();
     for (const [k, x] of Object.entries(v as Record<string, unknown>))
-      out[k] = /schema|^parameters$/i.test(k) ? schemaShell(x) : toolish(r, x, k);
+      out[r.renames.key(k)] = /schema|^parameters$/i.test(k) ? schemaShell(x) : toolish(r, x, k);
+    return out;
+  }
+  return v;
+}
+
+/**
+ * A setting as shared (`max_tokens`, `thinking`, `reasoning`, `include`, `usage`, a response's
+ * `type` and `stop_reason`): numbers and booleans as they are, a string only when it is a word of
+ * the vocabulary (else a placeholder), keys outside the vocabulary renamed (issue 37).
+ */
+function settingValue(r: Redactor, v: unknown): unknown {
+  if (typeof v === 'string') return inVocabulary(v) ? v : r.text(v);
+  if (Array.isArray(v)) return v.map((x) => settingValue(r, x));
+  if (v !== null && typeof v === 'object') {
+    const out: Record<string, unknown> = ownRecord();
+    for (const [k, x] of Object.entries(v as Record<string, unknown>))
+      out[r.renames.key(k)] = settingValue(r, x);
     return out;
   }
   return v;
@@ -106,12 +124,14 @@ function toolish(r: Redactor, v: unknown, key?: string): unknown {
  */
 function settingsOnly(r: Redactor, v: unknown, key?: string): unknown {
   if (typeof v === 'string')
-    return key !== undefined && /mime|mode|type|level|effort/i.test(key) ? v : r.text(v);
+    return key !== undefined && /mime|mode|type|level|effort/i.test(key) && inVocabulary(v)
+      ? v
+      : r.text(v);
   if (Array.isArray(v)) return v.map((x) => settingsOnly(r, x, key));
   if (v !== null && typeof v === 'object') {
     const out: Record<string, unknown> = ownRecord();
     for (const [k, x] of Object.entries(v as Record<string, unknown>))
-      out[k] = /schema/i.test(k) ? schemaShell(x) : settingsOnly(r, x, k);
+      out[r.renames.key(k)] = /schema/i.test(k) ? schemaShell(x) : settingsOnly(r, x, k);
     return out;
   }
   return v;
@@ -224,7 +244,7 @@ export function redactTop(
   for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
     if (k === t.listKey) out[k] = [];
     else if ((k === 'model' || k === 'modelId') && typeof v === 'string') out[k] = publicModel(v);
-    else if (SAFE_TOP_LEVEL.has(k)) out[k] = v;
+    else if (SAFE_TOP_LEVEL.has(k)) out[k] = settingValue(r, v);
     else if (SYSTEM_KEYS.has(k)) out[k] = r.json(v);
     else if (TOOL_KEYS.has(k)) out[k] = toolish(r, v);
     else if (SETTINGS_KEYS.has(k)) out[k] = settingsOnly(r, v);
@@ -235,7 +255,7 @@ export function redactTop(
       v !== null &&
       typeof v === 'object'
     )
-      out[k] = { type: (v as Record<string, unknown>).type };
+      out[k] = { type: settingValue(r, (v as Record<string, unknown>).type) };
   }
   // An OpenAI `chat.completion` response is written from `raw` as a whole: rebuild its choice.
   if (t.listKey === 'choices' && messages[0])
