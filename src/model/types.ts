@@ -63,6 +63,11 @@ export interface ToolUseBlock {
   itemId?: string;
   /** Gemini `thoughtSignature` on a functionCall part (G4): opaque, never counted as text. */
   signature?: string;
+  /**
+   * A legacy Chat `function_call` (no id, one per message): written back as one, not as a
+   * `tool_calls` entry with no id, which providers judge otherwise (issue 37).
+   */
+  legacy?: true;
 }
 
 /** A tool result: Anthropic `tool_result`, OpenAI role `tool`, Responses `function_call_output`, … */

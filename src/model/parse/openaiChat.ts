@@ -295,29 +295,35 @@ export function toOpenAIChatMessages(m: Message): unknown[] {
         content: text.length > 0 || (texts.length > 0 && calls.length === 0) ? text : null,
         ...(reasoning !== undefined ? { reasoning_content: reasoning } : {}),
         ...otherFields(m.blocks),
-        ...(calls.length > 0
-          ? {
-              tool_calls: calls.map((c) =>
-                c.type === 'tool_use'
-                  ? {
-                      id: c.id,
-                      type: 'function',
-                      function: {
-                        name: c.name,
-                        arguments: argumentsText(c.input),
-                      },
-                    }
-                  : null,
-              ),
-            }
-          : {}),
+        // A legacy call alone is written back as the `function_call` it was read from.
+        ...(calls.length === 1 && calls[0]?.type === 'tool_use' && calls[0].legacy
+          ? { function_call: { name: calls[0].name, arguments: argumentsText(calls[0].input) } }
+          : calls.length > 0
+            ? {
+                tool_calls: calls.map((c) =>
+                  c.type === 'tool_use'
+                    ? {
+                        id: c.id,
+                        type: 'function',
+                        function: {
+                          name: c.name,
+                          arguments: argumentsText(c.input),
+                        },
+                      }
+                    : null,
+                ),
+              }
+            : {}),
       },
     ];
   }
   const out: unknown[] = [];
   const rest: Block[] = [];
   for (const b of m.blocks) {
-    if (b.type === 'tool_result')
+    if (b.type === 'tool_result' && b.toolUseId === null && b.name !== undefined)
+      // A legacy `function` message answers by name (it was read with no id and its name).
+      out.push({ role: 'function', name: b.name, content: textOf(b.content) });
+    else if (b.type === 'tool_result')
       out.push({ role: 'tool', tool_call_id: b.toolUseId, content: textOf(b.content) });
     else rest.push(b);
   }

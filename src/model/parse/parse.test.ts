@@ -191,7 +191,7 @@ describe('detection and normalisation', () => {
       { type: 'tool_use', id: 'call_1', name: 'f', input: { a: 1 } },
     ]);
     expect(t.messages[4]?.blocks).toEqual([
-      { type: 'tool_use', id: null, name: 'g', input: 'not json' },
+      { type: 'tool_use', id: null, name: 'g', input: 'not json', legacy: true },
     ]);
     expect(t.messages[5]?.blocks[0]).toMatchObject({
       type: 'tool_result',

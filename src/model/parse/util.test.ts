@@ -69,16 +69,18 @@ describe('bareListTranscript', () => {
 });
 
 describe('legacyFunctionCall', () => {
-  it('is a tool_use without an id; JSON arguments are parsed, other strings kept', () => {
+  it('is a tool_use without an id, marked legacy; JSON arguments are parsed, other strings kept', () => {
     expect(legacyFunctionCall({ name: 'search', arguments: '{"q":"502"}' })).toEqual({
       type: 'tool_use',
       id: null,
+      legacy: true,
       name: 'search',
       input: { q: '502' },
     });
     expect(legacyFunctionCall({ arguments: 'not json' })).toEqual({
       type: 'tool_use',
       id: null,
+      legacy: true,
       name: '',
       input: 'not json',
     });

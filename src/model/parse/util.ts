@@ -255,6 +255,7 @@ export function legacyFunctionCall(fc: Json): Block {
     id: null,
     name: str(fc.name) ?? '',
     input: parseArguments(fc.arguments),
+    legacy: true,
   };
 }
 

@@ -277,6 +277,7 @@ export class Redactor {
       ...(b.itemId !== undefined ? { itemId: this.id(b.itemId) } : {}),
       // Gemini thoughtSignature (G4): opaque, never counted; its presence is what matters.
       ...(b.signature !== undefined ? { signature: 'x'.repeat(b.signature.length) } : {}),
+      ...(b.legacy ? { legacy: true as const } : {}),
     };
   }
 
