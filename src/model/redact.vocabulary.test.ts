@@ -193,6 +193,7 @@ function inject(text: string, injections: readonly Injection[]): string {
 
 describe.each(PARSERS.map((p) => p.id))('%s: random strings in fields and keys', (format) => {
   it('the copy keeps none of them, reopens the same (verdict, counts), and a copy of it is itself', () => {
+    let checked = 0;
     fc.assert(
       fc.property(arbTranscript('anthropic-messages'), arbInjections, (t, injections) => {
         const written = asFormat(t, format);
@@ -201,6 +202,7 @@ describe.each(PARSERS.map((p) => p.id))('%s: random strings in fields and keys',
         const r = parseTranscript(text, { format });
         if (!r.ok) return; // a schema value the format reads was replaced: nothing to share
         const original = r.value.transcript;
+        checked++;
         const copy = checkedStructureCopy(original, CHARS_PER_4);
         expect(copy.problems, text).toEqual([]);
         for (const i of injections) {
@@ -237,5 +239,7 @@ describe.each(PARSERS.map((p) => p.id))('%s: random strings in fields and keys',
       }),
       { numRuns: 25 },
     );
+    // Most bodies still read with the strings put in (a replaced role or type may not).
+    expect(checked).toBeGreaterThan(10);
   });
 });
