@@ -41,7 +41,10 @@ export const cancelFault: FaultDef<z.infer<typeof schema>> = {
   decode: (rest) => {
     const m = /^(\d{1,8})(?:\.([A-Za-z0-9_-]*))?$/.exec(rest);
     if (!m) return null;
-    const f: Record<string, unknown> = { kind: 'cancel', messageIndex: Number(m[1]) };
+    const f: { kind: 'cancel'; messageIndex: number; userText?: string } = {
+      kind: 'cancel',
+      messageIndex: Number(m[1]),
+    };
     if (m[2] !== undefined) {
       const bytes = fromBase64Url(m[2]);
       const text = bytes ? decodeUtf8(bytes) : null;
