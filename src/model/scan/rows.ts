@@ -1,0 +1,223 @@
+/**
+ * One file of a fleet scan (issue 40) → one row per request: the format, provider, size, the
+ * verdict (valid, first rule, its message), the compactions seen, and for every policy × budget
+ * whether the cut gives a 400 and its overshoot. Pure: the CLI's workers and the page call it on
+ * text they decoded; the rows go into Parquet (docs/scan.md, `SCAN_SCHEMA_VERSION`).
+ */
+import { analyze } from '../analyze.ts';
+import { POLICIES, prepareEviction, simulatePolicy } from '../evict/policies.ts';
+import type { PolicyId } from '../evict/types.ts';
+import { parseDocument, readSource, type ParsedTranscript } from '../parse/index.ts';
+import type { SourceDoc } from '../parse/json.ts';
+import { countTokensCached, TokenCache } from '../tokenCache.ts';
+import { CHARS_PER_4, type TextCounter } from '../tokens.ts';
+import type { ParseError, Result, Transcript } from '../types.ts';
+
+/** The version of the row layout written to Parquet; docs/scan.md#schema describes each. */
+export const SCAN_SCHEMA_VERSION = 1;
+
+/** The default budgets: 10 %, 20 %, … 90 % of each request's own size. */
+export const DEFAULT_BUDGETS: readonly ScanBudget[] = [1, 2, 3, 4, 5, 6, 7, 8, 9].map((d) => ({
+  fraction: d / 10,
+}));
+
+/** A budget: a fraction of the request's own tokens, or a number of tokens. */
+export type ScanBudget = { fraction: number } | { tokens: number };
+
+/** One policy at one budget on one request. */
+export interface ScanCut {
+  policy: PolicyId;
+  /** The budget as a fraction of the request's tokens, or null for a budget in tokens. */
+  fraction: number | null;
+  /** The budget in tokens. */
+  budget: number;
+  /** True when the request the policy keeps at this budget gets a 400. */
+  gives400: boolean;
+  /** Tokens freed ÷ tokens over the budget (`simulatePolicy`'s overshoot); null when nothing is over. */
+  overshoot: number | null;
+  /** The rule of that 400 (`Violation.rule`), or null. */
+  rule: string | null;
+}
+
+/** A row: one request of one file, or the file itself when it cannot be read (`error`). */
+export interface ScanRow {
+  /** The file as scanned: a path or `s3://bucket/key`. */
+  file: string;
+  /** Its path under the root it was found from (`/`-separated): how the page finds it again. */
+  path: string;
+  /** Bytes of the file as stored (compressed for a .gz). */
+  size: number;
+  /** The file's version: its mtime in ms (a file) or ETag (S3). Resuming compares it. */
+  version: string;
+  /** 0-based request of the file (as `check --request N+1`); null on an error row. */
+  request: number | null;
+  /** Requests the file holds (1 for a single body or a log). */
+  requests: number;
+  format: string | null;
+  provider: string | null;
+  messages: number | null;
+  /** The request's tokens (system + messages) on `tokenBasis`. */
+  tokens: number | null;
+  tokenBasis: string | null;
+  valid: boolean | null;
+  /** The first error's rule (`Violation.rule`) and catalogue code (the mechanism), or null. */
+  firstRule: string | null;
+  firstCode: string | null;
+  /** Its message index as pasted (`Violation.messageIndex`, as `check --json` prints it). */
+  firstMessage: number | null;
+  /** Compaction summaries seen in the request (`meta.compactSummary`). */
+  compactions: number | null;
+  /** Lines of a JSON Lines file that did not parse and were skipped (1-based). */
+  brokenLines: number[];
+  cuts: ScanCut[];
+  /** Why the file could not be read or parsed; null for a request row. */
+  error: string | null;
+  /** The 1-based line the error is at, when known (bad JSON, a truncated .gz). */
+  errorLine: number | null;
+}
+
+/** What `scanText` does to each request. */
+export interface ScanOptions {
+  policies?: readonly PolicyId[];
+  budgets?: readonly ScanBudget[];
+  /** Counts tokens (default chars ÷ 4, `CHARS_PER_4`; the CLI's `--tokens exact` passes o200k). */
+  counter?: TextCounter;
+}
+
+/** Where a file came from: the row's first columns. */
+export interface ScanSource {
+  file: string;
+  path: string;
+  size: number;
+  version: string;
+}
+
+/** An error row for a file that could not be read or parsed. */
+export function errorRow(src: ScanSource, error: string, line: number | null = null): ScanRow {
+  return {
+    ...src,
+    request: null,
+    requests: 0,
+    format: null,
+    provider: null,
+    messages: null,
+    tokens: null,
+    tokenBasis: null,
+    valid: null,
+    firstRule: null,
+    firstCode: null,
+    firstMessage: null,
+    compactions: null,
+    brokenLines: [],
+    cuts: [],
+    error,
+    errorLine: line,
+  };
+}
+
+/**
+ * Every request of a document, parsed: the one call site where a file's request listing plugs
+ * in (today `listRequests` of archives and containers, via `parseDocument`'s `requests`). A file
+ * of one request yields one.
+ * @returns the first parse's failure, or each request's parse in file order
+ */
+export function parseRequests(doc: SourceDoc, name: string): Result<ParsedTranscript[]> {
+  const first = parseDocument(doc, { name });
+  if (!first.ok) return first;
+  const n = first.value.requests?.length ?? 0;
+  if (n <= 1) return { ok: true, value: [first.value] };
+  const out: ParsedTranscript[] = [];
+  for (let i = 0; i < n; i++) {
+    if (i === first.value.requestIndex) {
+      out.push(first.value);
+      continue;
+    }
+    const r = parseDocument(doc, { name, requestIndex: i });
+    if (!r.ok) return r;
+    out.push(r.value);
+  }
+  return { ok: true, value: out };
+}
+
+/** A parse error as a row's error text and line. */
+function parseErrorRow(src: ScanSource, e: ParseError): ScanRow {
+  return errorRow(src, e.message, e.location?.line ?? null);
+}
+
+/**
+ * The rows of one file's text: one per request, or one error row.
+ * @param text the decoded text (the caller decodes bytes with `decodeBytes` or a stream)
+ * @param name the file's name without `.gz` (a hint for the format)
+ * @returns rows in request order; never throws for bad input (a failure is an error row)
+ */
+export function scanText(
+  src: ScanSource,
+  text: string,
+  name: string,
+  opts: ScanOptions = {},
+): ScanRow[] {
+  const read = readSource(text, name);
+  if (!read.ok) return [parseErrorRow(src, read.error)];
+  const doc = read.value;
+  const parsed = parseRequests(doc, name);
+  if (!parsed.ok) return [parseErrorRow(src, parsed.error)];
+  const brokenLines = doc.kind === 'jsonl' ? [...doc.brokenLines] : [];
+  return parsed.value.map((p, i) =>
+    requestRow(src, p.transcript, i, parsed.value.length, brokenLines, opts),
+  );
+}
+
+/** The budget in tokens of a `ScanBudget` for a request of `total` tokens. */
+export function budgetTokens(b: ScanBudget, total: number): number {
+  return 'tokens' in b ? b.tokens : Math.floor(total * b.fraction);
+}
+
+function requestRow(
+  src: ScanSource,
+  t: Transcript,
+  request: number,
+  requests: number,
+  brokenLines: number[],
+  opts: ScanOptions,
+): ScanRow {
+  const a = analyze(t);
+  const first = a.validation.violations.find((v) => v.severity === 'error');
+  const counter = opts.counter ?? CHARS_PER_4;
+  const table = countTokensCached(t, a.provider, counter, new TokenCache(), { preferUsage: true });
+  const ctx = prepareEviction(t, table, a.provider);
+  const cuts: ScanCut[] = [];
+  for (const policy of opts.policies ?? POLICIES)
+    for (const b of opts.budgets ?? DEFAULT_BUDGETS) {
+      const budget = budgetTokens(b, table.total);
+      const r = simulatePolicy(ctx, policy, budget);
+      cuts.push({
+        policy,
+        fraction: 'fraction' in b ? b.fraction : null,
+        budget,
+        gives400: r.firstError !== null,
+        overshoot: r.overshoot,
+        rule: r.firstError?.rule ?? null,
+      });
+    }
+  let compactions = 0;
+  for (const m of t.messages) if (m.meta?.compactSummary) compactions++;
+  return {
+    ...src,
+    request,
+    requests,
+    format: t.format,
+    provider: a.provider,
+    messages: t.messages.length,
+    tokens: table.total,
+    tokenBasis: counter.encoding,
+    valid: a.validation.valid,
+    firstRule: first?.rule ?? null,
+    firstCode: first?.code ?? null,
+    firstMessage: first?.messageIndex ?? null,
+    compactions,
+    brokenLines,
+    cuts,
+    error: null,
+    errorLine: null,
+  };
+}
