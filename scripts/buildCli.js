@@ -37,15 +37,24 @@ export async function buildCli() {
   const { build } = await import('esbuild');
   const result = await build({
     absWorkingDir: root,
-    entryPoints: ['src/cli/main.ts'],
-    outfile: CLI_FILE,
+    entryPoints: { cli: 'src/cli/main.ts', scanWorker: 'src/cli/scan/worker.ts' },
+    outdir: path.dirname(CLI_FILE),
     bundle: true,
     platform: 'node',
     format: 'esm',
     target: 'node20',
     // jsonc-parser's `main` is a UMD build that esbuild cannot follow; its `module` is ESM.
     mainFields: ['module', 'main'],
-    external: ['gpt-tokenizer', 'gpt-tokenizer/*'],
+    // Native or self-spawning packages stay in node_modules: DuckDB (a platform binary), piscina
+    // (starts its own worker file), the AWS SDK and tinyglobby (loaded only by `scan`).
+    external: [
+      'gpt-tokenizer',
+      'gpt-tokenizer/*',
+      '@duckdb/*',
+      'piscina',
+      '@aws-sdk/*',
+      'tinyglobby',
+    ],
     define: { 'import.meta.dirname': '__tiCliSourceDir' },
     banner: { js: BANNER },
     metafile: true,
@@ -53,7 +62,7 @@ export async function buildCli() {
   });
   const inputs = Object.keys(result.metafile.inputs);
   await writeFile(META_FILE, JSON.stringify({ inputs }, null, 2) + '\n');
-  const out = Object.values(result.metafile.outputs)[0];
+  const out = result.metafile.outputs[path.relative(root, CLI_FILE)];
   return { bytes: out?.bytes ?? 0, inputs: inputs.length };
 }
 

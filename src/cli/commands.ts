@@ -7,6 +7,7 @@ import { SIMULATE_USAGE, runSimulate } from './simulate.ts';
 import { SHARE_USAGE, runShare } from './share.ts';
 import { SWEEP_USAGE, runSweep } from './sweep.ts';
 import { DIFF_USAGE, runDiff } from './diff.ts';
+import { SCAN_USAGE, runScan } from './scan.ts';
 import { EXIT_UNREADABLE, type CliIO } from './io.ts';
 import { UsageError } from './args.ts';
 import { clip } from '../model/limits.ts';
@@ -24,6 +25,7 @@ export const COMMANDS: ReadonlyMap<string, Command> = nameTable({
   sweep: { usage: SWEEP_USAGE, run: runSweep },
   share: { usage: SHARE_USAGE, run: runShare },
   diff: { usage: DIFF_USAGE, run: runDiff },
+  scan: { usage: SCAN_USAGE, run: runScan },
 });
 
 export function usage(): string {

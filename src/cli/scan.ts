@@ -1,0 +1,233 @@
+/**
+ * `scan PATH...`: every request of many files into one Parquet (issue 40, docs/scan.md), then the
+ * fleet's report by SQL over it. Files, folders (recursive), globs and `s3://bucket/prefix`; each
+ * file read once, in a worker pool; resumable; `--shard I/N` for one of N machines. PATHs that are
+ * all `.parquet` are not scanned: the report is made over them (e.g. every shard's output).
+ */
+import { isPolicyId, POLICIES } from '../model/evict/registry.ts';
+import type { PolicyId } from '../model/evict/types.ts';
+import { DEFAULT_BUDGETS, type ScanBudget, type ScanSource } from '../model/scan/rows.ts';
+import type { ScanReport } from '../model/scan/report.ts';
+import { clipArg, intFlag, parseArgs, UsageError } from './args.ts';
+import { EXIT_UNREADABLE, EXIT_VALID, type CliIO } from './io.ts';
+import { openPool, type ScanPool } from './scan/pool.ts';
+import type { ScanTask } from './scan/worker.ts';
+import { Progress } from './scan/progress.ts';
+import { reportSql } from './scan/report.ts';
+import { inShard, listTargets, type Shard } from './scan/sources.ts';
+import { connect, RowSpool, scannedFiles, writeParquet } from './scan/store.ts';
+
+export const SCAN_USAGE =
+  'scan PATH... [--out FILE.parquet] [--policies P,…] [--budgets 10%,…|N,…] [--shard I/N] [--tokens estimate|exact] [--jobs N] [--json]   every request of many files (folders, globs, s3://bucket/prefix) into Parquet, and the fleet report; PATHs all .parquet: the report over them';
+
+/** Exit code of a scan stopped by Ctrl-C (128 + SIGINT). */
+export const EXIT_INTERRUPTED = 130;
+
+/** `--policies a,b` → policy ids (default: every policy). @throws UsageError for an unknown one */
+export function policiesFlag(v: string | true | undefined): PolicyId[] {
+  if (v === undefined) return [...POLICIES];
+  if (v === true) throw new UsageError(`--policies needs a list (of ${POLICIES.join(', ')})`);
+  return v.split(',').map((p) => {
+    if (!isPolicyId(p))
+      throw new UsageError(`unknown policy "${clipArg(p)}"; known: ${POLICIES.join(', ')}`);
+    return p;
+  });
+}
+
+/**
+ * `--budgets 10%,50%` (of each request's tokens), `0.25` (a fraction) or `8000` (tokens).
+ * @throws UsageError for anything else or a percentage outside (0, 100]
+ */
+export function budgetsFlag(v: string | true | undefined): ScanBudget[] {
+  if (v === undefined) return [...DEFAULT_BUDGETS];
+  if (v === true) throw new UsageError('--budgets needs a list such as 10%,50%,90% or 4000,8000');
+  return v.split(',').map((b) => {
+    const pct = /^(\d+(?:\.\d+)?)%$/.exec(b);
+    if (pct) {
+      const f = Number(pct[1]) / 100;
+      if (f <= 0 || f > 1) throw new UsageError(`--budgets: ${clipArg(b)} is not in (0 %, 100 %]`);
+      return { fraction: f };
+    }
+    if (/^0?\.\d+$/.test(b)) return { fraction: Number(b) };
+    const n = intFlag('budgets', b, 1);
+    return { tokens: n as number };
+  });
+}
+
+/** `--shard I/N` (I from 0) → the shard. @throws UsageError unless 0 ≤ I < N */
+export function shardFlag(v: string | true | undefined): Shard | null {
+  if (v === undefined) return null;
+  const m = typeof v === 'string' ? /^(\d+)\/(\d+)$/.exec(v) : null;
+  const i = Number(m?.[1]);
+  const n = Number(m?.[2]);
+  if (!m || n < 1 || i >= n) throw new UsageError('--shard needs I/N with 0 ≤ I < N (e.g. 0/4)');
+  return { i, n };
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
+
+/** The report in words. */
+export function reportText(r: ScanReport): string {
+  const lines = [
+    `files ${r.files} · requests ${r.requests} · unreadable ${r.unreadable}`,
+    `invalid: ${r.invalid.count} requests get a 400 (${pct(r.invalid.share)})`,
+  ];
+  if (r.signatures.length > 0) {
+    lines.push('signatures (first error: rule, catalogue code, requests, example files):');
+    for (const s of r.signatures)
+      lines.push(`  ${s.rule} ${s.mechanism}  ${s.count}  e.g. ${s.examples.join(', ')}`);
+  }
+  if (r.policies.length > 0) {
+    lines.push('policies (share of cuts that give a 400; mean overshoot):');
+    for (const p of r.policies)
+      lines.push(
+        `  ${p.policy}: ${pct(p.share400)}${p.meanOvershoot !== null ? `; ${p.meanOvershoot.toFixed(2)}×` : ''}`,
+      );
+  }
+  const { compactShare, breakShare, sessionShare } = r.rates;
+  lines.push(
+    `rates: sessions that compact ${pct(compactShare)} × cuts that break ${pct(breakShare)} = ${pct(sessionShare)} of sessions get a 400`,
+  );
+  return lines.join('\n') + '\n';
+}
+
+/**
+ * Scan the files in the pool, the rows into the spool, until done or Ctrl-C (SIGINT): then the
+ * files in flight are dropped (the pool is stopped) and what finished stays in the spool.
+ * @returns files and bytes read, and whether the scan was interrupted
+ */
+async function scanTargets(
+  todo: readonly ScanSource[],
+  pool: ScanPool,
+  taskOf: (s: ScanSource) => ScanTask,
+  spool: RowSpool,
+  progress: Progress,
+): Promise<{ filesRead: number; bytesRead: number; interrupted: boolean }> {
+  let interrupted = false;
+  let onSigint = () => {};
+  const stopped = new Promise<void>((resolve) => {
+    onSigint = () => {
+      interrupted = true;
+      resolve();
+    };
+  });
+  process.once('SIGINT', onSigint);
+  let filesRead = 0;
+  let bytesRead = 0;
+  try {
+    let next = 0;
+    const lane = async () => {
+      while (!interrupted && next < todo.length) {
+        const t = todo[next++] as ScanSource;
+        let r;
+        try {
+          r = await pool.run(taskOf(t));
+        } catch (e) {
+          if (interrupted) return; // the pool was stopped under it
+          throw e;
+        }
+        if (interrupted) return;
+        spool.add(r.rows);
+        filesRead++;
+        bytesRead += r.bytesRead;
+        progress.tick(t.size);
+      }
+    };
+    const lanes = Promise.all(Array.from({ length: pool.width }, lane));
+    lanes.catch(() => {}); // rethrown below when not interrupted
+    await Promise.race([lanes, stopped]);
+    if (!interrupted) await lanes;
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+    progress.end();
+    await pool.close().catch(() => {});
+  }
+  return { filesRead, bytesRead, interrupted };
+}
+
+/**
+ * `scan`: scan, write the Parquet, print the report (`--json`: the report with `scan`, what this
+ * run read). Ctrl-C stops the scan and writes what finished.
+ * @returns 0, 2 on bad usage or no file, 130 when interrupted
+ */
+export async function runScan(argv: string[], io: CliIO): Promise<number> {
+  const args = parseArgs(argv, ['out', 'policies', 'budgets', 'shard', 'tokens', 'jobs'], ['json']);
+  const paths = args.positionals;
+  if (paths.length === 0)
+    throw new UsageError('scan needs a PATH (file, folder, glob or s3://bucket/prefix)');
+  const json = args.flags.json === true;
+  io.doing = 'opening DuckDB';
+  const con = await connect();
+  if (paths.every((p) => p.endsWith('.parquet'))) {
+    io.doing = 'reporting over the Parquet files';
+    const report = await reportSql(con, paths);
+    io.out(json ? JSON.stringify(report, null, 2) + '\n' : reportText(report));
+    return EXIT_VALID;
+  }
+  const policies = policiesFlag(args.flags.policies);
+  const budgets = budgetsFlag(args.flags.budgets);
+  const shard = shardFlag(args.flags.shard);
+  const tokens = args.flags.tokens ?? 'estimate';
+  if (tokens !== 'estimate' && tokens !== 'exact')
+    throw new UsageError('--tokens is estimate or exact');
+  const jobs = intFlag('jobs', args.flags.jobs);
+  const out = typeof args.flags.out === 'string' ? args.flags.out : 'scan.parquet';
+  io.doing = 'listing the files';
+  let targets;
+  try {
+    targets = (await listTargets(paths)).filter((t) => inShard(t, shard));
+  } catch (e) {
+    io.err(`error: ${(e as Error).message}\n`);
+    return EXIT_UNREADABLE;
+  }
+  io.doing = `reading ${out}`;
+  const done = await scannedFiles(con, out);
+  const todo = targets.filter((t) => done.get(t.file) !== `${t.size}|${t.version}`);
+  const again = new Set(todo.map((t) => t.file));
+  const keepOld = new Set([...done.keys()].filter((f) => !again.has(f)));
+  const spool = new RowSpool(out);
+  const progress = new Progress(
+    io,
+    todo.length,
+    todo.reduce((s, t) => s + t.size, 0),
+  );
+  io.doing = 'scanning';
+  const ran = await scanTargets(
+    todo,
+    await openPool(jobs),
+    (source) => ({
+      source,
+      policies,
+      budgets,
+      exact: tokens === 'exact',
+    }),
+    spool,
+    progress,
+  );
+  const { filesRead, bytesRead, interrupted } = ran;
+  io.doing = `writing ${out}`;
+  await writeParquet(con, spool, out, keepOld);
+  spool.remove();
+  const summary = {
+    out,
+    filesRead,
+    bytesRead,
+    skipped: targets.length - todo.length,
+    interrupted,
+    ...(shard ? { shard: `${shard.i}/${shard.n}` } : {}),
+  };
+  if (interrupted)
+    io.err(
+      `interrupted: ${filesRead} of ${todo.length} files scanned; ${out} holds what finished (scan again to resume)\n`,
+    );
+  io.doing = `reporting over ${out}`;
+  const report = await reportSql(con, [out]);
+  if (json) io.out(JSON.stringify({ ...report, scan: summary }, null, 2) + '\n');
+  else {
+    io.out(
+      `scanned ${filesRead} files (${(bytesRead / 1e6).toFixed(1)} MB)${summary.skipped ? `, ${summary.skipped} skipped (already in ${out})` : ''} → ${out}\n`,
+    );
+    io.out(reportText(report));
+  }
+  return interrupted ? EXIT_INTERRUPTED : EXIT_VALID;
+}

@@ -1,0 +1,156 @@
+/**
+ * One file of `scan`, in a worker thread (piscina) or on the calling thread: read it once as a
+ * stream (a local file or an S3 object; `.gz` inflated as it streams), decode it as the page
+ * does (`decodeBytes`), and make its rows (`scanText`). Bad input never throws: it is an error
+ * row, with the line where a truncated .gz ends.
+ */
+import { createReadStream } from 'node:fs';
+import { createGunzip } from 'node:zlib';
+import { decodeBytes, isGzip, tooLargeMessage } from '../../model/parse/bytes.ts';
+import { MAX_UNPACKED_BYTES } from '../../model/limits.ts';
+import {
+  errorRow,
+  scanText,
+  type ScanBudget,
+  type ScanRow,
+  type ScanSource,
+} from '../../model/scan/rows.ts';
+import type { PolicyId } from '../../model/evict/types.ts';
+import { loadBpeCounter, type TextCounter } from '../../model/tokens.ts';
+import { parseS3Url, readS3 } from './s3.ts';
+import { forTerminal } from '../io.ts';
+
+/** A file to scan and how. */
+export interface ScanTask {
+  source: ScanSource;
+  policies: PolicyId[];
+  budgets: ScanBudget[];
+  /** Count tokens with o200k (exact for OpenAI) instead of chars ÷ 4. */
+  exact: boolean;
+}
+
+/** A file's rows and the bytes read for them. */
+export interface ScanTaskResult {
+  rows: ScanRow[];
+  bytesRead: number;
+}
+
+let bpe: Promise<TextCounter> | null = null;
+
+/** The chunks of a stream, stopping past `max` bytes. */
+async function collect(
+  stream: AsyncIterable<Uint8Array>,
+  max: number,
+): Promise<{ chunks: Uint8Array[]; total: number }> {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for await (const c of stream) {
+    chunks.push(c);
+    total += c.length;
+    if (total > max) break;
+  }
+  return { chunks, total };
+}
+
+/** Newlines in some chunks, + 1: the line a stream stopped on. */
+function lineAt(chunks: readonly Uint8Array[]): number {
+  let n = 1;
+  for (const c of chunks) for (let i = c.indexOf(10); i >= 0; i = c.indexOf(10, i + 1)) n++;
+  return n;
+}
+
+const concat = (chunks: Uint8Array[], total: number) =>
+  chunks.length === 1 ? (chunks[0] as Uint8Array) : Buffer.concat(chunks, total);
+
+/** A file's stored bytes as a stream (once). */
+async function* storedBytes(file: string, max: number): AsyncGenerator<Uint8Array> {
+  if (parseS3Url(file)) {
+    yield* await readS3(file, max);
+    return;
+  }
+  yield* createReadStream(file, { highWaterMark: 1 << 20 }) as AsyncIterable<Uint8Array>;
+}
+
+/**
+ * A gzip stream inflated as it arrives: the text bytes, or where it broke off.
+ * @returns the inflated chunks, or an error with the line the inflated text had reached
+ */
+async function inflate(
+  first: Uint8Array,
+  rest: AsyncIterator<Uint8Array>,
+  max: number,
+): Promise<{ ok: true; bytes: Uint8Array } | { ok: false; message: string; line: number | null }> {
+  const gunzip = createGunzip();
+  const out: Uint8Array[] = [];
+  let total = 0;
+  gunzip.on('data', (c: Buffer) => {
+    out.push(c);
+    total += c.length;
+    if (total > max) gunzip.destroy(new Error('over the limit'));
+  });
+  const done = new Promise<Error | null>((resolve) => {
+    gunzip.on('end', () => resolve(null));
+    gunzip.on('error', (e) => resolve(e));
+    gunzip.on('close', () => resolve(null));
+  });
+  gunzip.write(first);
+  for (let r = await rest.next(); !r.done; r = await rest.next()) {
+    if (total > max) break;
+    if (!gunzip.write(r.value)) await new Promise((res) => gunzip.once('drain', res));
+  }
+  gunzip.end();
+  const e = await done;
+  if (total > max) return { ok: false, message: tooLargeMessage(total, max), line: null };
+  if (e)
+    return {
+      ok: false,
+      message: `This .gz does not decompress to its end (${e.message}): it looks truncated; its text stops at line ${lineAt(out)}.`,
+      line: lineAt(out),
+    };
+  return { ok: true, bytes: concat(out, total) };
+}
+
+/**
+ * Scan one file.
+ * @returns its rows (one error row when it cannot be read) and the bytes read from storage
+ */
+export async function scanFile(task: ScanTask, max = MAX_UNPACKED_BYTES): Promise<ScanTaskResult> {
+  const { source } = task;
+  let bytesRead = 0;
+  try {
+    const it = storedBytes(source.file, max)[Symbol.asyncIterator]();
+    const counted: AsyncIterator<Uint8Array> = {
+      next: async () => {
+        const r = await it.next();
+        if (!r.done) bytesRead += r.value.length;
+        return r;
+      },
+    };
+    const head = await counted.next();
+    const first = head.done ? new Uint8Array(0) : head.value;
+    let bytes: Uint8Array;
+    const name = source.file.replace(/\.gz$/i, '');
+    if (isGzip(first)) {
+      const r = await inflate(first, counted, max);
+      if (!r.ok) return { rows: [errorRow(source, r.message, r.line)], bytesRead };
+      bytes = r.bytes;
+    } else {
+      const rest = await collect({ [Symbol.asyncIterator]: () => counted }, max);
+      bytes = concat([first, ...rest.chunks], first.length + rest.total);
+    }
+    const text = decodeBytes(bytes, max, isGzip(first) ? name : source.file);
+    if (!text.ok) return { rows: [errorRow(source, forTerminal(text.error.message))], bytesRead };
+    const counter = task.exact ? await (bpe ??= loadBpeCounter()) : undefined;
+    const rows = scanText(source, text.value, name, {
+      policies: task.policies,
+      budgets: task.budgets,
+      ...(counter ? { counter } : {}),
+    });
+    for (const r of rows) if (r.error !== null) r.error = forTerminal(r.error);
+    return { rows, bytesRead };
+  } catch (e) {
+    return { rows: [errorRow(source, `cannot read: ${(e as Error).message}`)], bytesRead };
+  }
+}
+
+export default scanFile;
