@@ -15,6 +15,7 @@ import { InspectorMain } from './InspectorMain.tsx';
 import { NoTranscript } from './NoTranscript.tsx';
 import { PageHeader } from './PageHeader.tsx';
 import { PartBoundary } from './PartBoundary.tsx';
+import { FleetView } from './fleet/FleetView.tsx';
 import { useInspection, useTextCounter, type InspectionState } from './useInspection.ts';
 import { useKeyboardNavigation } from './useKeyboardNavigation.ts';
 import { useShownSource } from './useShownSource.ts';
@@ -194,7 +195,22 @@ export function App() {
         onFile={(f) => void loadFile(f)}
         setFileError={setFileError}
       />
-      {analysis ? (
+      {inputs.fleet.scan && !inputs.fleet.shown && (
+        <p className="fleet-back">
+          <button
+            type="button"
+            onClick={() => inputs.fleet.setShown(true)}
+            data-testid="fleet-back"
+          >
+            Back to the fleet ({inputs.fleet.scan.name})
+          </button>
+        </p>
+      )}
+      {inputs.fleet.shown ? (
+        <PartBoundary part="fleet" resetKey={inputs.fleet.scan}>
+          <FleetView fleet={inputs.fleet} />
+        </PartBoundary>
+      ) : analysis ? (
         <PartBoundary part="inspector" resetKey={analysis}>
           <InspectorMain
             analysis={analysis}
@@ -217,7 +233,9 @@ export function App() {
         !shownError && <NoTranscript source={source} missingSample={inputs.missingSample} />
       )}
       {inputs.dragging && (
-        <div className="drop-overlay">Drop a transcript file (.json, .jsonl, .gz)</div>
+        <div className="drop-overlay">
+          Drop a transcript file (.json, .jsonl, .gz), or a scan&apos;s .parquet
+        </div>
       )}
     </div>
   );

@@ -88,7 +88,7 @@ function OpenFile({ onFile }: { onFile: (file: File) => void }) {
         type="file"
         hidden
         data-testid="file-input"
-        accept=".json,.jsonl,.ndjson,.gz,.txt,application/json"
+        accept=".json,.jsonl,.ndjson,.gz,.txt,.parquet,application/json"
         onChange={(e) => {
           const f = e.target.files?.[0];
           if (f) onFile(f);

@@ -3,7 +3,9 @@
  * (picker and drop), paste anywhere, drop anywhere, and the banner's error for input that could
  * not be taken.
  */
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
+import { isParquetName } from '../../io/parquet.ts';
+import { useFleet } from '../fleet/useFleet.ts';
 import { useAppStore } from '../../state/store.ts';
 import type { FileError } from './fileError.ts';
 import { useLoadFile } from './useFileSource.ts';
@@ -18,9 +20,27 @@ export function useInputs() {
   const [fileError, setFileError] = useState<FileError | null>(null);
   const samples = useSamples();
   const { loadSample, missingSample } = useSampleSource(samples, openSource, setFileError);
-  const loadFile = useLoadFile(openSource, setFileError);
+  const loadTranscript = useLoadFile(openSource, setFileError);
+  // A scan's Parquet opens the fleet view (issue 40); with it open, dropped files are the folder's.
+  const fleet = useFleet(loadTranscript);
+  const { openParquet, addFiles, shown: fleetShown } = fleet;
+  const loadFile = useCallback(
+    (f: File) => (isParquetName(f.name) ? openParquet(f) : loadTranscript(f)),
+    [openParquet, loadTranscript],
+  );
+  const loadFiles = useCallback(
+    async (files: File[]) => {
+      const parquet = files.find((f) => isParquetName(f.name));
+      const rest = files.filter((f) => f !== parquet);
+      if (parquet) await openParquet(parquet);
+      if (parquet || fleetShown) {
+        if (rest.length > 0) addFiles(rest);
+      } else if (files[0]) await loadTranscript(files[0]);
+    },
+    [openParquet, addFiles, fleetShown, loadTranscript],
+  );
   usePasteAnywhere(openSource, setFileError);
-  const dragging = useDropAnywhere(loadFile, openSource);
+  const dragging = useDropAnywhere(loadFiles, openSource);
   return {
     samples,
     fileError,
@@ -28,6 +48,7 @@ export function useInputs() {
     setSource,
     loadSample,
     loadFile,
+    fleet,
     missingSample,
     dragging,
   };

@@ -21,11 +21,12 @@ export function usePasteAnywhere(setSource: (s: Source) => void, setFileError: S
 }
 
 /**
- * Drop a file (or text) anywhere. Returns whether something is being dragged over the page (the
+ * Drop files (or text) anywhere: every file dropped goes to `loadFiles` (a transcript is the
+ * first; a scan's Parquet and its folder's files come together). Returns whether something is being dragged over the page (the
  * drop overlay shows meanwhile).
  */
 export function useDropAnywhere(
-  loadFile: (f: File) => Promise<void>,
+  loadFiles: (files: File[]) => Promise<void>,
   setSource: (s: Source) => void,
 ): boolean {
   const [dragging, setDragging] = useState(false);
@@ -40,9 +41,9 @@ export function useDropAnywhere(
     const onDrop = (e: DragEvent) => {
       e.preventDefault();
       setDragging(false);
-      const file = e.dataTransfer?.files[0];
-      if (file) {
-        void loadFile(file);
+      const files = [...(e.dataTransfer?.files ?? [])];
+      if (files.length > 0) {
+        void loadFiles(files);
         return;
       }
       const text = e.dataTransfer?.getData('text/plain') ?? '';
@@ -56,6 +57,6 @@ export function useDropAnywhere(
       window.removeEventListener('dragleave', onLeave);
       window.removeEventListener('drop', onDrop);
     };
-  }, [loadFile, setSource]);
+  }, [loadFiles, setSource]);
   return dragging;
 }

@@ -1,0 +1,96 @@
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { openDefault } from './helpers.ts';
+
+// A team lead scanned a folder of session logs with the CLI (`scan`) and opens the Parquet in
+// the page: the fleet view shows the rates, the failure signatures and every request; with the
+// scanned folder opened too, a row opens its session in the inspector at its request.
+
+const root = path.resolve(import.meta.dirname, '..');
+const samples = path.join(root, 'public', 'samples');
+let dir: string;
+let parquet: string;
+
+test.beforeAll(() => {
+  const tmp = mkdtempSync(path.join(tmpdir(), 'fleet-e2e-'));
+  dir = path.join(tmp, 'sessions');
+  mkdirSync(path.join(dir, 'team'), { recursive: true });
+  copyFileSync(
+    path.join(samples, 'broken-duplicate-id.json'),
+    path.join(dir, 'broken-duplicate-id.json'),
+  );
+  copyFileSync(path.join(samples, 'claude-code-session.jsonl'), path.join(dir, 'team', 'cc.jsonl'));
+  copyFileSync(
+    path.join(samples, 'coding-agent.json'),
+    path.join(dir, 'team', 'coding-agent.json'),
+  );
+  // An archive of two requests (a JSON list of bodies): its second request is the broken one.
+  const ok = JSON.parse(readFileSync(path.join(samples, 'coding-agent.json'), 'utf8')) as unknown;
+  const bad = JSON.parse(
+    readFileSync(path.join(samples, 'broken-partial-answer.json'), 'utf8'),
+  ) as unknown;
+  writeFileSync(path.join(dir, 'archive.json'), JSON.stringify({ requests: [ok, bad] }));
+  parquet = path.join(tmp, 'fleet.parquet');
+  execFileSync(
+    process.execPath,
+    [path.join(root, 'scripts', 'cli.js'), 'scan', dir, '--out', parquet],
+    {
+      cwd: root,
+      env: { ...process.env, CI: '1' },
+    },
+  );
+});
+
+test('the fleet view of a scan, and a row opening its session at its request', async ({ page }) => {
+  const foreign: string[] = [];
+  // Nothing leaves the page: every request is to its own origin (its files, blobs it made).
+  page.on('request', (r) => {
+    const own = /^(blob:)?http:\/\/127\.0\.0\.1:\d+\//.test(r.url()) || r.url().startsWith('data:');
+    if (!own) foreign.push(r.url());
+  });
+  await openDefault(page);
+  await page.getByTestId('file-input').setInputFiles(parquet);
+  const view = page.getByTestId('fleet-view');
+  await expect(view).toBeVisible();
+  await expect(page.getByTestId('fleet-totals')).toContainText(
+    '4 files · 5 requests · 0 unreadable · 2 get a 400',
+  );
+  await expect(page.getByTestId('fleet-rates')).toContainText('Sessions that compact');
+  await expect(page.getByTestId('fleet-signatures')).toContainText('duplicate_tool_use_id');
+  await expect(page.getByTestId('fleet-policies')).toContainText('exchange');
+  await expect(page.getByTestId('fleet-row')).toHaveCount(5);
+
+  // Sorted by verdict, descending: the 400s first.
+  await page.getByTestId('fleet-sort-verdict').click();
+  await page.getByTestId('fleet-sort-verdict').click();
+  await expect(page.getByTestId('fleet-row').first()).toContainText('400');
+
+  // Without the folder, a row says what to open.
+  await page
+    .locator('[data-testid="fleet-row"][data-path="archive.json"][data-request="1"]')
+    .click();
+  await expect(page.getByTestId('fleet-notice')).toContainText('not in the opened folder');
+
+  await page.getByTestId('fleet-folder-input').setInputFiles(dir);
+  await expect(page.getByTestId('fleet-folder')).toContainText('4 files of the folder opened');
+  await page
+    .locator('[data-testid="fleet-row"][data-path="archive.json"][data-request="1"]')
+    .click();
+  await expect(view).toBeHidden();
+  await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true');
+  // The archive's second request is shown: the picker says so, and it is the broken one.
+  await expect(page.getByTestId('request-select')).toHaveValue('1');
+  await expect(page.getByText(/INVALID|HTTP 400/).first()).toBeVisible();
+
+  // Back to the fleet, and another row: a session log.
+  await page.getByTestId('fleet-back').click();
+  await page.locator('[data-testid="fleet-row"][data-path="team/cc.jsonl"]').click();
+  await expect(view).toBeHidden();
+  await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true');
+  await expect(page.getByTestId('app')).toContainText('(file: cc.jsonl)');
+  await expect(page.getByTestId('app')).toContainText('claude-code-jsonl → anthropic');
+  expect(foreign).toEqual([]);
+});
