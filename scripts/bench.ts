@@ -23,6 +23,8 @@
  *
  * - diff_vs_check_100k: `diff` of a 100,000-message request and its message-level cut ÷ one
  *   `check` of it, both from text (target ≤ 3; scripts/benchDiff.ts, `--only diff`).
+ * - scan_vs_json_parse_fleet, scan_requests_per_s: `scan` of about 200 MB of session logs ÷
+ *   JSON.parse of every line of them (target ≤ 1.5; scripts/benchScan.ts, `--only scan`).
  *
  * Generated data goes to bench-data/ (gitignored) and is reused across runs.
  */
@@ -49,6 +51,7 @@ import { line } from './benchLine.ts';
 import { benchCheck } from './benchCheck.ts';
 import { benchCli } from './benchCli.ts';
 import { benchDiff } from './benchDiff.ts';
+import { benchScan } from './benchScan.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dataDir = path.join(root, 'bench-data');
@@ -343,6 +346,10 @@ async function main(): Promise<void> {
     benchCli(root, anth100());
     return;
   }
+  if (only === 'scan') {
+    benchScan(root, dataDir);
+    return;
+  }
   const cpu = (os.cpus()[0]?.model ?? 'unknown').trim();
   process.stdout.write(
     `# machine: ${os.availableParallelism()} cores (nproc), ${cpu}, node ${process.version}\n`,
@@ -363,6 +370,7 @@ async function main(): Promise<void> {
   benchDiff();
   benchCheckChild();
   benchCli(root, anth100());
+  benchScan(root, dataDir);
   benchPeak(anth);
   // --- Browser figures (issue 7, scripts/benchBrowser.ts): Chromium via Playwright. ---
   if (only !== 'node' && !args.includes('--no-browser')) {

@@ -20,7 +20,7 @@ export interface Fleet {
 }
 
 /** Drop the `k`-th line holding a tool result (JSON Lines): its call goes unanswered. */
-function dropResultLine(text: string, k: number): string {
+export function dropResultLine(text: string, k: number): string {
   const lines = text.split('\n');
   const hits = lines.flatMap((l, i) => (l.includes('"tool_result"') ? [i] : []));
   if (hits.length === 0) return text;
