@@ -49,12 +49,15 @@ export const LAYERS = {
   },
   io: {
     folders: ['io', 'model'],
-    packages: PURE,
+    // hyparquet: a scan's Parquet read in the page (issue 40), loaded only when one is opened.
+    packages: [...PURE, 'hyparquet'],
     why: 'src/io reads files into the model (io → model)',
   },
   cli: {
     folders: ['cli', 'model'],
-    packages: PURE,
+    // `scan` (issue 40): DuckDB writes and queries the Parquet, piscina is its worker pool, the
+    // AWS SDK reads S3, tinyglobby expands globs. All kept outside the bundle (scripts/buildCli.js).
+    packages: [...PURE, '@duckdb/node-api', 'piscina', '@aws-sdk/client-s3', 'tinyglobby'],
     node: true,
     why: 'src/cli is headless and depends on the model only (cli → model)',
   },

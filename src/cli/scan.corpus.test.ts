@@ -12,7 +12,7 @@ import { REAL_DIR, realFiles } from '../testing/corpus.ts';
 import { runCli } from './commands.ts';
 import { readInput } from './read.ts';
 import { connect, sqlString } from './scan/store.ts';
-import { dropResultLine } from './scan/testing.ts';
+import { dropResultLine } from '../../scripts/genFleet.ts';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'scan-corpus-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

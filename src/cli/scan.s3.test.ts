@@ -13,7 +13,7 @@ import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { makeFleet, type Fleet } from './scan/testing.ts';
+import { makeFleet, type Fleet } from '../../scripts/genFleet.ts';
 import { listTargets } from './scan/sources.ts';
 import { scanFile } from './scan/worker.ts';
 import { connect, sqlString } from './scan/store.ts';

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { runCli } from './commands.ts';
 import { readInput } from './read.ts';
-import { makeFleet, type Fleet } from './scan/testing.ts';
+import { makeFleet, type Fleet } from '../../scripts/genFleet.ts';
 import { connect, sqlString } from './scan/store.ts';
 import { reportOf, type ScanRecord } from '../model/scan/report.ts';
 

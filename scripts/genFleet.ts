@@ -1,5 +1,5 @@
 /**
- * Test-only: a generated fleet of session logs and request bodies for `scan` (issue 40) — the
+ * Tests only: a generated fleet of session logs and request bodies for `scan` (issue 40) — the
  * page's samples, generated sessions (scripts/gen.ts) of three formats, some gzipped, some
  * mutated to break their pairings (a tool result's line or message dropped), some compacted (a
  * Claude Code compaction summary appended), one archive of several requests, and a few
@@ -8,9 +8,9 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { generate, GEN_FORMATS } from '../../../scripts/gen.ts';
+import { generate, GEN_FORMATS } from './gen.ts';
 
-const root = path.resolve(import.meta.dirname, '../../..');
+const root = path.resolve(import.meta.dirname, '..');
 
 /** What `makeFleet` wrote. */
 export interface Fleet {
