@@ -10,7 +10,7 @@ function plain(v: unknown): unknown {
   if (typeof v === 'bigint') return Number(v);
   if (Array.isArray(v)) return v.map(plain);
   if (v !== null && typeof v === 'object') {
-    const o: Record<string, unknown> = {};
+    const o = Object.create(null) as Record<string, unknown>;
     for (const [k, x] of Object.entries(v)) o[k] = plain(x);
     return o;
   }
