@@ -5,6 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { oncallSpans, toOtlp } from '../model/parse/containers/otel.fixtures.ts';
 import { runCli } from './commands.ts';
+import { buildShareFragment } from '../state/permalink/storeLink.ts';
+import { createAppStore } from '../state/store.ts';
 
 const TRACE = JSON.stringify(toOtlp(oncallSpans()), null, 2);
 
@@ -87,5 +89,21 @@ describe('cli check trace.json', () => {
       ['tool_result', 'toolu_03Pool', true],
     ]);
     expect(r.err).toContain('toolu_03Pool');
+  });
+
+  it('reads the request a page link chose (rq=, as the strip numbers it), and --request over it', async () => {
+    // The link the page's Copy link writes after the user picked the 2nd call on the strip.
+    const store = createAppStore({ source: { text: TRACE, name: '', origin: 'paste' } });
+    store.getState().setRequestIndex(1);
+    const link = `http://ti.example/#${buildShareFragment(store.getState(), 'full')}`;
+    expect(link).toContain('rq=2');
+    const viaLink = await cli(['check', link, '--json']);
+    const viaFlag = await cli(['check', 'trace.json', '--request', '2', '--json']);
+    expect(viaLink.code).toBe(0);
+    expect(JSON.parse(viaLink.out)).toEqual(JSON.parse(viaFlag.out));
+    expect(viaLink.err).toContain('note: request 2, from the link (rq=2)');
+    const over = await cli(['check', link, '--request', '4', '--json']);
+    expect(over.code).toBe(1);
+    expect(over.err).toContain("note: request 4, from --request (it overrides the link's rq=2)");
   });
 });

@@ -186,7 +186,7 @@ function loadInput(io: CliIO, file: string, opts: LoadOptions): Loaded | null {
   const source = readSource(io, file);
   if (!source) return null;
   const { input, link } = source;
-  const { requestIndex } = opts;
+  let { requestIndex } = opts;
   let format = opts.format;
   if (link) {
     reportUnusedKeys(io, link, opts.uses ?? VERDICT_KEYS, opts.command);
@@ -197,6 +197,16 @@ function loadInput(io: CliIO, file: string, opts: LoadOptions): Loaded | null {
       fromFlag: format,
       fromLink: link.view.format ?? undefined,
     });
+    // The link's `rq` is 1-based as `--request N`; both are 0-based here.
+    const fromLink = link.view.request ?? undefined;
+    const picked = pickSetting(io, {
+      what: 'request',
+      flag: '--request',
+      key: 'rq',
+      fromFlag: requestIndex === undefined ? undefined : requestIndex + 1,
+      fromLink: fromLink === undefined ? undefined : fromLink + 1,
+    });
+    requestIndex = picked === undefined ? undefined : picked - 1;
   }
   io.doing = `parsing ${inputLabel(file)}`;
   const parsed = parseTranscript(input.text, {

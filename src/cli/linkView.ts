@@ -1,6 +1,7 @@
 /**
  * What a link sets beyond its transcript, applied as the page applies it, so that the page and
- * the CLI give one verdict for one link: the forced format (`f`), the provider (`pr`) and the
+ * the CLI give one verdict for one link: the forced format (`f`), the provider (`pr`), the request
+ * of a file holding several (`rq`, as `--request N`) and the
  * applied faults (`fx`: model/faults.ts `applyFaults`, then `reindexForView`, as the page's
  * state/faults.ts `selectFaulted` does), and for `simulate` the budget and the chosen policy
  * with its options (`b`, `p`, `pin`, `keep`, `sum`). The link is decoded by the page's codec
@@ -17,8 +18,11 @@ import type { Transcript } from '../model/types.ts';
 import type { CliIO } from './io.ts';
 import type { LinkInput } from './link.ts';
 
-/** Keys every command uses: the transcript's and what changes its verdict (format, provider, faults). */
-export const VERDICT_KEYS: readonly string[] = ['v', 't', 'r', 'src', 'n', 'f', 'pr', 'fx'];
+/**
+ * Keys every command uses: the transcript's and what changes its verdict (format, provider, the
+ * request shown of a file holding several, faults).
+ */
+export const VERDICT_KEYS: readonly string[] = ['v', 't', 'r', 'src', 'n', 'f', 'pr', 'rq', 'fx'];
 
 /** The simulator's keys: the budget and the chosen policy with its options (`simulate` uses them). */
 export const SIMULATOR_KEYS: readonly string[] = ['b', 'p', 'pin', 'keep', 'sum'];
@@ -38,6 +42,7 @@ const KEY_WHAT: ReadonlyMap<string, string> = nameTable({
   at: 'scroll anchor',
   learn: 'Learn mode step',
   sim: 'simulator panel',
+  d: 'diff view',
 });
 
 /** `key=value` as a note quotes it (the value cut to 40 characters). */

@@ -43,6 +43,18 @@ export interface Rejected {
 /** What is selected: one message row, or one tool_use→tool_result pair (by `ToolPair.key`). */
 export type Selection = { kind: 'message'; index: number } | { kind: 'pair'; key: string } | null;
 
+/**
+ * The diff view (issue 33) when open: the request shown against its predecessor in lineage, two
+ * requests of the file (0-based), the two policies' cuts of the request shown at the budget, or
+ * the transcript shown against a pasted or dropped one (`other`, its text: never in a link).
+ */
+export type DiffChoice =
+  | { kind: 'previous' }
+  | { kind: 'requests'; left: number; right: number }
+  | { kind: 'cuts' }
+  | { kind: 'pasted'; other: Source }
+  | null;
+
 export type ThemeOverride = 'light' | 'dark' | null;
 
 export interface AppState {
@@ -56,6 +68,8 @@ export interface AppState {
   provider: ProviderId | null;
   /** For a file holding several requests: the one shown (0-based); null = the parser's default (the last). */
   requestIndex: number | null;
+  /** The diff view open (issue 33), or null. */
+  diff: DiffChoice;
   /** Context budget in tokens for the eviction simulator; null = none chosen. */
   budget: number | null;
   /**
@@ -112,6 +126,8 @@ export interface AppActions {
   setProvider: (p: ProviderId | null) => void;
   /** Pick one request of a file holding several (clears the selection and faults, which point into the old one). */
   setRequestIndex: (i: number | null) => void;
+  /** Open (or with null close) the diff view. */
+  setDiff: (d: DiffChoice) => void;
   setBudget: (b: number | null) => void;
   setPolicies: (p: [string, string]) => void;
   setPolicyOptions: (o: Record<string, unknown>) => void;
@@ -140,6 +156,7 @@ export function defaultState(): AppState {
     formatOverride: null,
     provider: null,
     requestIndex: null,
+    diff: null,
     budget: null,
     policies: ['message', 'exchange'],
     policyOptions: {},
@@ -166,6 +183,7 @@ function withSource(source: Source): Partial<AppState> {
     source,
     rejected: null,
     requestIndex: null,
+    diff: null,
     selection: null,
     anchor: null,
     faults: [],
@@ -192,6 +210,7 @@ export function createAppStore(initial?: Partial<AppState>): StoreApi<AppStore> 
     setProvider: (provider) => set({ provider }),
     setRequestIndex: (requestIndex) =>
       set({ requestIndex, selection: null, anchor: null, faults: [], repairView: false }),
+    setDiff: (diff) => set({ diff }),
     setBudget: (budget) => set({ budget }),
     setPolicies: (policies) => set({ policies }),
     setPolicyOptions: (policyOptions) => set({ policyOptions }),

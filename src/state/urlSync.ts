@@ -170,6 +170,8 @@ function sameLinkFields(s: AppStore, prev: AppStore): boolean {
     s.source === prev.source &&
     s.formatOverride === prev.formatOverride &&
     s.provider === prev.provider &&
+    s.requestIndex === prev.requestIndex &&
+    s.diff === prev.diff &&
     s.budget === prev.budget &&
     s.policies === prev.policies &&
     s.policyOptions === prev.policyOptions &&

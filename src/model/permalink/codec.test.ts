@@ -9,6 +9,7 @@ import {
   FORMAT_IDS,
   MAX_BUDGET_TOKENS,
   MAX_KEEP_EXCHANGES,
+  MAX_REQUEST_INDEX,
   MAX_SUMMARY_TOKENS,
   POLICY_IDS,
   PROVIDER_IDS,
@@ -69,6 +70,7 @@ const stateArb: fc.Arbitrary<PermalinkState> = fc.record({
   view: fc.record({
     format: fc.option(fc.constantFrom(...FORMAT_IDS), { nil: null }),
     provider: fc.option(fc.constantFrom(...PROVIDER_IDS), { nil: null }),
+    request: fc.option(fc.integer({ min: 0, max: MAX_REQUEST_INDEX }), { nil: null }),
     budget: fc.option(fc.integer({ min: 0, max: MAX_BUDGET_TOKENS }), { nil: null }),
     policy: policyArb,
     compare: policyArb,
@@ -88,6 +90,18 @@ const stateArb: fc.Arbitrary<PermalinkState> = fc.record({
       { nil: null },
     ),
     faults: fc.array(faultArb, { maxLength: 6 }),
+    diff: fc.option(
+      fc.oneof(
+        fc.constant({ kind: 'previous' as const }),
+        fc.constant({ kind: 'cuts' as const }),
+        fc.record({
+          kind: fc.constant('requests' as const),
+          left: fc.integer({ min: 0, max: MAX_REQUEST_INDEX }),
+          right: fc.integer({ min: 0, max: MAX_REQUEST_INDEX }),
+        }),
+      ),
+      { nil: null },
+    ),
   }),
 });
 
@@ -248,6 +262,23 @@ describe('permalink codec', () => {
       }),
       { numRuns: 200 },
     );
+  });
+
+  it('carries the request shown (rq, 1-based as --request N) and the diff view (d)', () => {
+    const s = structuredClone(DEFAULT_PERMALINK_STATE);
+    s.view.request = 1;
+    s.view.diff = { kind: 'requests', left: 0, right: 2 };
+    const f = encodePermalink(s);
+    expect(f).toBe('v=1&rq=2&d=1.3');
+    expect(decodePermalink(f)).toEqual({ state: s, notices: [] });
+    expect(decodePermalink('#v=1&d=prev').state.view.diff).toEqual({ kind: 'previous' });
+    expect(decodePermalink('#v=1&d=cuts&b=900').state.view.diff).toEqual({ kind: 'cuts' });
+    for (const bad of ['rq=0', 'rq=-1', 'rq=x', 'd=0.2', 'd=left', 'd=1.']) {
+      const { state, notices } = decodePermalink(`#v=1&${bad}`);
+      expect(state.view.request).toBeNull();
+      expect(state.view.diff).toBeNull();
+      expect(notices.map((n) => n.key)).toEqual([bad.split('=')[0]]);
+    }
   });
 
   it('rejects sample ids that leave the samples folder', () => {

@@ -17,11 +17,13 @@
  * | `n` | source | view-only link: name of the transcript it was made for (`session.jsonl`) |
  * | `f` | view | format override (`openai-chat`) |
  * | `pr` | view | provider (`anthropic`) |
+ * | `rq` | view | the request shown of a file holding several, 1-based (as `--request N`) |
  * | `b` | view | budget in tokens |
  * | `p`, `pin`, `keep`, `sum` | view | chosen policy and its options |
  * | `p2`, `pin2`, `keep2`, `sum2` | view | compared policy and its options |
  * | `sel` | view | selection: `m42` (message index) or `p3` (tool pair key) |
  * | `at` | view | scroll anchor: exchange key (`x17`) |
+ * | `d` | view | diff view: `prev` (the request against its predecessor), `3.5` (requests 3 and 5), `cuts` (the two policies' cuts at `b`) |
  * | `fx` | view | applied faults, in order: `1:tp3,rp0,c5,c5.<base64url text>,y5,n2,d3` (see `encodeFaults`) |
  *
  * The layers live in their own files: `inline.ts` (the `t=` payload), `view.ts` (the view keys),
@@ -276,6 +278,7 @@ export const PERMALINK_KEYS = [
   'n',
   'f',
   'pr',
+  'rq',
   'b',
   'p',
   'pin',
@@ -288,6 +291,7 @@ export const PERMALINK_KEYS = [
   'sel',
   'at',
   'fx',
+  'd',
 ] as const;
 
 /** The ids accepted for each enumerated key, for pickers and docs. */

@@ -129,11 +129,35 @@ export const FaultSpecSchema = z.union(FAULT_SCHEMAS);
 /** The applied faults, in order (each applies to the result of the previous one). */
 export const FaultsSchema = z.array(FaultSpecSchema).max(MAX_FAULTS);
 
+/** Most requests a link may name (`rq`, `d`): far above any file the page can open. */
+export const MAX_REQUEST_INDEX = 10_000_000;
+const RequestIndexSchema = z.number().int().min(0).max(MAX_REQUEST_INDEX);
+
+/**
+ * The diff view (issue 33), when open: the chosen request against its predecessor in lineage
+ * (`previous`), two requests of the file (`requests`, 0-based), or the two policies' cuts of
+ * the request shown at the link's budget (`cuts`). Two pasted transcripts are not carried (a
+ * link holds one transcript).
+ */
+export const DiffViewSchema = z
+  .discriminatedUnion('kind', [
+    z.object({ kind: z.literal('previous') }),
+    z.object({ kind: z.literal('requests'), left: RequestIndexSchema, right: RequestIndexSchema }),
+    z.object({ kind: z.literal('cuts') }),
+  ])
+  .nullable();
+export type PermalinkDiff = z.infer<typeof DiffViewSchema>;
+
 export const ViewSchema = z.object({
   /** Forced input format; null = detect. */
   format: z.enum(FORMAT_IDS).nullable(),
   /** Provider whose rules apply; null = the format's own provider. */
   provider: z.enum(PROVIDER_IDS).nullable(),
+  /**
+   * The request shown of a file holding several (0-based; `rq=` writes it 1-based, as the strip
+   * and `--request N` number them); null = the parser's default (the newest).
+   */
+  request: RequestIndexSchema.nullable(),
   /** Budget in tokens (system prompt included); null = no budget set. */
   budget: z.number().int().min(0).max(MAX_BUDGET_TOKENS).nullable(),
   /** The chosen policy. */
@@ -144,6 +168,8 @@ export const ViewSchema = z.object({
   anchor: AnchorSchema,
   /** Faults applied to the transcript (issue 8), in order; [] = the transcript as loaded. */
   faults: FaultsSchema,
+  /** The diff view open, or null. */
+  diff: DiffViewSchema,
 });
 export type PermalinkView = z.infer<typeof ViewSchema>;
 
@@ -162,12 +188,14 @@ export const DEFAULT_PERMALINK_STATE: PermalinkState = {
   view: {
     format: null,
     provider: null,
+    request: null,
     budget: null,
     policy: { id: 'message', options: DEFAULT_POLICY_OPTIONS },
     compare: { id: 'exchange', options: DEFAULT_POLICY_OPTIONS },
     selection: null,
     anchor: null,
     faults: [],
+    diff: null,
   },
 };
 
@@ -181,6 +209,7 @@ export function defaultPermalinkState(): PermalinkState {
       policy: { id: v.policy.id, options: { ...v.policy.options } },
       compare: { id: v.compare.id, options: { ...v.compare.options } },
       faults: [],
+      diff: null,
     },
   };
 }

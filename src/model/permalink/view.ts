@@ -1,7 +1,7 @@
 /**
  * The view layer of a permalink: format override, provider, budget, the two policies and their
- * options, the selection, the scroll anchor and the applied faults (`f`, `pr`, `b`, `p`/`pin`/
- * `keep`/`sum`, `p2`/`pin2`/`keep2`/`sum2`, `sel`, `at`, `fx`; table in `codec.ts`). Every key
+ * options, the selection, the scroll anchor and the applied faults (`f`, `pr`, `rq`, `b`, `p`/`pin`/
+ * `keep`/`sum`, `p2`/`pin2`/`keep2`/`sum2`, `sel`, `at`, `fx`, `d`; table in `codec.ts`). Every key
  * goes through the schema; a value that fails falls back to its default with a notice.
  *
  * Pure: zod (via the schema) and model types only.
@@ -115,6 +115,7 @@ function encodePolicy(params: SearchParams, which: PolicySlot, p: PermalinkPolic
 export function encodeView(params: SearchParams, view: PermalinkView): void {
   if (view.format !== null) params.set('f', view.format);
   if (view.provider !== null) params.set('pr', view.provider);
+  if (view.request !== null) params.set('rq', String(view.request + 1));
   if (view.budget !== null) params.set('b', String(view.budget));
   encodePolicy(params, 'policy', view.policy);
   encodePolicy(params, 'compare', view.compare);
@@ -126,6 +127,27 @@ export function encodeView(params: SearchParams, view: PermalinkView): void {
   if (view.anchor !== null) params.set('at', view.anchor);
   const fx = encodeFaults(view.faults);
   if (fx !== null) params.set('fx', fx);
+  const d = encodeDiff(view.diff);
+  if (d !== null) params.set('d', d);
+}
+
+/** The diff view as `d=` writes it: `prev`, `cuts`, or two 1-based requests `3.5`; null = closed. */
+export function encodeDiff(diff: PermalinkView['diff']): string | null {
+  if (diff === null) return null;
+  if (diff.kind === 'previous') return 'prev';
+  if (diff.kind === 'cuts') return 'cuts';
+  return `${diff.left + 1}.${diff.right + 1}`;
+}
+
+/** `d=` read back (`encodeDiff`'s inverse); undefined for anything else. */
+export function decodeDiff(text: string): PermalinkView['diff'] | undefined {
+  if (text === 'prev') return { kind: 'previous' };
+  if (text === 'cuts') return { kind: 'cuts' };
+  const m = /^(\d{1,8})\.(\d{1,8})$/.exec(text);
+  if (!m) return undefined;
+  const left = Number(m[1]) - 1;
+  const right = Number(m[2]) - 1;
+  return left < 0 || right < 0 ? undefined : { kind: 'requests', left, right };
 }
 
 function pick<T>(
@@ -181,6 +203,12 @@ export function decodeView(get: Getter, invalid: Invalid): PermalinkView {
   const pr = get('pr');
   if (pr !== undefined)
     view.provider = pick(shape.provider, pr, def.provider, 'pr', 'the provider', pr, invalid);
+  const rq = get('rq');
+  if (rq !== undefined) {
+    const n = parseUint(rq);
+    const candidate = n !== undefined && n > 0 ? n - 1 : rq;
+    view.request = pick(shape.request, candidate, def.request, 'rq', 'the request', rq, invalid);
+  }
   const b = get('b');
   if (b !== undefined)
     view.budget = pick(shape.budget, parseUint(b) ?? b, def.budget, 'b', 'the budget', b, invalid);
@@ -218,5 +246,8 @@ export function decodeView(get: Getter, invalid: Invalid): PermalinkView {
     if (faults === null) invalid('fx', 'the applied faults', fx);
     else view.faults = faults;
   }
+  const d = get('d');
+  if (d !== undefined)
+    view.diff = pick(shape.diff, decodeDiff(d) ?? d, def.diff, 'd', 'the diff view', d, invalid);
   return view;
 }

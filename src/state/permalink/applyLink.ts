@@ -34,8 +34,13 @@ import {
 import type { Recalled } from '../tabMemory.ts';
 import type { AppState, AppStore, Rejected, Source } from '../store.ts';
 
-/** A view waiting for its transcript (loading a source resets selection, anchor and faults). */
+/**
+ * A view waiting for its transcript (loading a source resets the request, diff view, selection,
+ * anchor and faults).
+ */
 interface PendingView {
+  requestIndex: number | null;
+  diff: AppState['diff'];
   selection: AppState['selection'];
   anchor: string | null;
   faults: FaultSpec[];
@@ -58,6 +63,8 @@ const pendingView = new WeakMap<
 const pendingFileView = new WeakMap<StoreApi<AppStore>, PendingView & { name: string }>();
 
 const viewOf = (state: PermalinkState): PendingView => ({
+  requestIndex: state.view.request,
+  diff: state.view.diff === null ? null : { ...state.view.diff },
   selection: state.view.selection,
   anchor: state.view.anchor,
   faults: state.view.faults,
@@ -232,13 +239,21 @@ export function restorePending(store: StoreApi<AppStore>, s: AppState): void {
     // file the link names (never put a selection into another transcript).
     pendingFileView.delete(store);
     if (s.source.origin === 'file' && s.source.name === f.name)
-      store.setState({ selection: f.selection, anchor: f.anchor, faults: f.faults });
+      store.setState({
+        requestIndex: f.requestIndex,
+        diff: f.diff,
+        selection: f.selection,
+        anchor: f.anchor,
+        faults: f.faults,
+      });
   }
   const p = pendingView.get(store);
   if (!p || s.source.text === '') return;
   pendingView.delete(store);
   if (s.source.origin === 'sample' && s.source.sampleId === p.sampleId)
     store.setState({
+      requestIndex: p.requestIndex,
+      diff: p.diff,
       selection: p.selection,
       anchor: p.anchor,
       faults: p.faults,

@@ -50,6 +50,33 @@ describe('store ⇄ permalink mapping', () => {
     expect(b.getState().selection).toEqual({ kind: 'pair', key: 'p3' });
   });
 
+  it('carries the request shown and the diff view; a structure-only copy (one request) carries neither request', () => {
+    const a = createAppStore();
+    a.setState({
+      source: { text: '', name: '', origin: 'sample', sampleId: 'otel-trace' },
+      requestIndex: 1,
+      diff: { kind: 'requests', left: 0, right: 1 },
+    });
+    const frag = encodePermalink(permalinkFromStore(a.getState()));
+    expect(frag).toContain('rq=2');
+    expect(frag).toContain('d=1.2');
+    const b = createAppStore();
+    b.setState(storePatchFromPermalink(decodePermalink(frag).state));
+    expect(b.getState().requestIndex).toBe(1);
+    expect(b.getState().diff).toEqual({ kind: 'requests', left: 0, right: 1 });
+    const redacted = decodePermalink(
+      buildShareFragment(a.getState(), { text: '{"messages":[]}', redacted: true }),
+    ).state.view;
+    expect([redacted.request, redacted.diff]).toEqual([null, null]);
+    a.getState().setDiff({ kind: 'cuts' });
+    const cuts = decodePermalink(
+      buildShareFragment(a.getState(), { text: '{"messages":[]}', redacted: true }),
+    ).state.view;
+    expect(cuts.diff).toEqual({ kind: 'cuts' });
+    a.getState().setDiff({ kind: 'pasted', other: { text: 'x', name: '', origin: 'paste' } });
+    expect(encodePermalink(permalinkFromStore(a.getState()))).not.toContain('d=');
+  });
+
   it('keeps a pasted transcript out of the address bar unless a link is asked for', () => {
     const s = createAppStore();
     s.getState().setSource({

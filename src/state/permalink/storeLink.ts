@@ -15,14 +15,17 @@ import { displayName } from '../../model/displayName.ts';
 import type { FaultSpec } from '../../model/faults.ts';
 import {
   DEFAULT_PERMALINK_STATE,
+  DiffViewSchema,
   FaultsSchema,
+  MAX_REQUEST_INDEX,
   PolicyChoiceSchema,
   SourceNameSchema,
+  type PermalinkDiff,
   type PermalinkPolicy,
   type PermalinkSource,
   type PermalinkState,
 } from '../../model/permalink/schema.ts';
-import type { AppState, Source } from '../store.ts';
+import type { AppState, DiffChoice, Source } from '../store.ts';
 
 /**
  * Learn mode: the lesson step shown rides along as `learn=<step id>` (model/lesson.ts), so each
@@ -107,6 +110,27 @@ function faultsFromStore(faults: readonly FaultSpec[] | undefined): FaultSpec[] 
   return r.success ? (r.data as FaultSpec[]) : [];
 }
 
+/** The store's request index if the link schema takes it, else null (the parser's default). */
+function requestFromStore(i: number | null): number | null {
+  return i !== null && Number.isInteger(i) && i >= 0 && i <= MAX_REQUEST_INDEX ? i : null;
+}
+
+/**
+ * The diff view as a link carries it: a pasted other side is not carried (null), nor, in a
+ * structure-only copy (one request), a diff of two requests.
+ */
+function diffFromStore(d: DiffChoice, redacted: boolean): PermalinkDiff {
+  if (d === null || d.kind === 'pasted') return null;
+  if (redacted && d.kind !== 'cuts') return null;
+  const r = DiffViewSchema.safeParse(d);
+  return r.success ? r.data : null;
+}
+
+/** The store's diff choice for a link's (`d=`). */
+function diffFromLink(d: PermalinkDiff): DiffChoice {
+  return d === null ? null : { ...d };
+}
+
 /** True when the store's source is a transcript opened from a structure-only link. */
 export function isStructureOnly(source: Source): boolean {
   return source.origin === 'link' && source.text !== '' && source.name === STRUCTURE_ONLY_NAME;
@@ -141,17 +165,22 @@ export function permalinkFromStore(
   }
   const opts = s.policyOptions as Record<string, unknown>;
   const [a, b] = s.policies;
+  // A structure-only copy is the request shown alone: it carries no request number, and of the
+  // diff views only the cuts (both sides are that request's).
+  const redacted = typeof inline === 'object' && inline.redacted;
   const state: PermalinkState = {
     source,
     view: {
       format: s.formatOverride,
       provider: s.provider,
+      request: redacted ? null : requestFromStore(s.requestIndex),
       budget: s.budget,
       policy: policyFromStore(a, opts[a], def.policy),
       compare: policyFromStore(b, opts[b], def.compare),
       selection: s.selection,
       anchor: s.anchor,
-      faults: typeof inline === 'object' && inline.redacted ? [] : faultsFromStore(s.faults),
+      faults: redacted ? [] : faultsFromStore(s.faults),
+      diff: diffFromStore(s.diff, redacted),
     },
   };
   return state;
@@ -166,6 +195,8 @@ export function storePatchFromPermalink(p: PermalinkState): Partial<AppState> {
   const patch: Partial<AppState> = {
     formatOverride: p.view.format,
     provider: p.view.provider,
+    requestIndex: p.view.request,
+    diff: diffFromLink(p.view.diff),
     budget: p.view.budget,
     policies: [p.view.policy.id, p.view.compare.id],
     policyOptions: {
@@ -198,7 +229,9 @@ export function hasView(p: PermalinkState): boolean {
     JSON.stringify([v.policy, v.compare]) !== JSON.stringify([d.policy, d.compare]) ||
     v.selection !== null ||
     v.anchor !== null ||
-    v.faults.length > 0
+    v.faults.length > 0 ||
+    v.request !== null ||
+    v.diff !== null
   );
 }
 
@@ -206,10 +239,12 @@ export function hasView(p: PermalinkState): boolean {
 export function describeView(p: PermalinkState): string {
   const v = p.view;
   const parts: string[] = [];
+  if (v.request !== null) parts.push(`request ${v.request + 1}`);
   if (v.budget !== null) parts.push(`budget ${v.budget.toLocaleString('en-US')} tokens`);
   parts.push(`policy ${v.policy.id} compared with ${v.compare.id}`);
   if (v.provider !== null) parts.push(`${v.provider} rules`);
   if (v.faults.length > 0) parts.push(`${v.faults.length} applied fault(s)`);
+  if (v.diff !== null) parts.push('the diff view');
   return parts.join(', ');
 }
 
