@@ -1,10 +1,10 @@
 import { expect, test } from '@playwright/test';
-import { openDefault, paste } from './helpers.ts';
+import { openDefault, paste, pickRequest, requestLabels } from './helpers.ts';
 
 // A newcomer pastes an Inspect AI log, a SWE-agent trajectory, a ChatGPT export and a claude.ai
 // export (our own small values in the shapes docs/formats.md#archives describes): each is
 // detected, shown, and a file of several samples or
-// conversations gets the request picker.
+// conversations gets the request strip.
 
 const inspectSample = (id: number, n: number) => ({
   id,
@@ -55,7 +55,7 @@ const chatgpt = (title: string) => ({
   },
 });
 
-test('an Inspect log with two samples: detected, picker lists both, each one shown', async ({
+test('an Inspect log with two samples: detected, the strip lists both, each one shown', async ({
   page,
 }) => {
   await openDefault(page);
@@ -66,15 +66,13 @@ test('an Inspect log with two samples: detected, picker lists both, each one sho
   };
   await paste(page, JSON.stringify(log));
   await expect(page.getByTestId('format')).toHaveText('inspect-log');
-  const picker = page.getByTestId('request-select');
-  await expect(picker.locator('option')).toHaveText([
-    '#1 · sample 1 (epoch 1) · 4 messages',
-    '#2 · sample 2 (epoch 1) · 6 messages',
-  ]);
-  await picker.selectOption('0');
+  await expect
+    .poll(() => requestLabels(page))
+    .toEqual(['#1 · sample 1 (epoch 1) · 4 messages', '#2 · sample 2 (epoch 1) · 6 messages']);
+  await pickRequest(page, 0);
   await expect(page.getByTestId('count-messages')).toHaveText('4');
   await expect(page.getByTestId('verdict')).toHaveAttribute('data-valid', 'true');
-  await picker.selectOption('1');
+  await pickRequest(page, 1);
   await expect(page.getByTestId('count-messages')).toHaveText('6');
 });
 
@@ -102,27 +100,24 @@ test('a SWE-agent trajectory whose last call has no observation is flagged', asy
   await expect(page.getByTestId('verdict')).toHaveAttribute('data-valid', 'false');
 });
 
-test('ChatGPT and claude.ai exports: detected, one conversation per picker entry', async ({
+test('ChatGPT and claude.ai exports: detected, one conversation per strip mark', async ({
   page,
 }) => {
   await openDefault(page);
   await paste(page, JSON.stringify([chatgpt('First'), chatgpt('Second')]));
   await expect(page.getByTestId('format')).toHaveText('chatgpt-export');
-  await expect(page.getByTestId('request-select').locator('option')).toHaveText([
-    '#1 · First · 3 nodes',
-    '#2 · Second · 3 nodes',
-  ]);
+  await expect
+    .poll(() => requestLabels(page))
+    .toEqual(['#1 · First · 3 nodes', '#2 · Second · 3 nodes']);
   await expect(page.getByTestId('count-messages')).toHaveText('2');
 
   await paste(page, JSON.stringify([chat('Alpha', 2), chat('Beta', 5)]));
   await expect(page.getByTestId('format')).toHaveText('claude-ai-export');
-  const picker = page.getByTestId('request-select');
-  await expect(picker.locator('option')).toHaveText([
-    '#1 · Alpha · 2 messages',
-    '#2 · Beta · 5 messages',
-  ]);
-  await picker.selectOption('0');
+  await expect
+    .poll(() => requestLabels(page))
+    .toEqual(['#1 · Alpha · 2 messages', '#2 · Beta · 5 messages']);
+  await pickRequest(page, 0);
   await expect(page.getByTestId('count-messages')).toHaveText('2');
-  await picker.selectOption('1');
+  await pickRequest(page, 1);
   await expect(page.getByTestId('count-messages')).toHaveText('5');
 });

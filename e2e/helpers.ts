@@ -76,3 +76,25 @@ export async function saveDownload(
   ]);
   return { name: download.suggestedFilename(), bytes: readFileSync(await download.path()) };
 }
+
+/** The request strip's marks (one per request of a file holding several). */
+export function requestMarks(page: Page) {
+  return page.getByTestId('request-mark');
+}
+
+/** The labels of the strip's marks, in order (what the parser calls each request). */
+export async function requestLabels(page: Page): Promise<string[]> {
+  return requestMarks(page).evaluateAll((els) =>
+    els.map((e) => e.getAttribute('data-label') ?? ''),
+  );
+}
+
+/** Show request `index` (0-based) by its mark on the strip. */
+export async function pickRequest(page: Page, index: number): Promise<void> {
+  await requestMarks(page).nth(index).click();
+}
+
+/** The mark of the request shown (`aria-current`). */
+export function shownRequestMark(page: Page) {
+  return page.locator('[data-testid="request-mark"][aria-current="true"]');
+}

@@ -1,8 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
-import { openApp, paste } from './helpers.ts';
+import { openApp, paste, pickRequest, requestMarks, shownRequestMark } from './helpers.ts';
 
 // Problems a newcomer found on the page (each failed before its fix) and two small features:
-// the request picker and the ambiguous-format buttons (issue 5), lost-meaning marks under the
+// the request strip and the ambiguous-format buttons (issue 5), lost-meaning marks under the
 // simulator (issue 8). Transcripts are invented.
 
 async function openInvoice(page: Page) {
@@ -102,7 +102,7 @@ test('? opens the help with the focus in it; Esc closes it and gives the focus b
   await expect(helpButton).toBeFocused();
 });
 
-test('a file holding several requests gets a request picker', async ({ page }) => {
+test('a file holding several requests gets a request strip', async ({ page }) => {
   await openInvoice(page);
   const body = (n: number) => ({
     model: 'claude-sonnet-4-5',
@@ -113,14 +113,13 @@ test('a file holding several requests gets a request picker', async ({ page }) =
     })),
   });
   await paste(page, JSON.stringify({ requests: [body(1), body(3)] }));
-  const picker = page.getByTestId('request-select');
-  await expect(picker).toBeVisible();
-  await expect(picker.locator('option')).toHaveCount(2);
-  await expect(picker).toHaveValue('1');
+  await expect(page.getByTestId('request-strip')).toBeVisible();
+  await expect(requestMarks(page)).toHaveCount(2);
+  await expect(shownRequestMark(page)).toHaveAttribute('data-index', '1');
   await expect(page.getByTestId('count-messages')).toHaveText('3');
-  await picker.selectOption('0');
+  await pickRequest(page, 0);
   await expect(page.getByTestId('count-messages')).toHaveText('1');
-  await expect(picker).toHaveValue('0');
+  await expect(shownRequestMark(page)).toHaveAttribute('data-index', '0');
 });
 
 test('an ambiguous input lists the matching formats as buttons that set the format', async ({

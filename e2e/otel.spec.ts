@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { analyze } from '../src/model/analyze.ts';
 import { parseTranscript } from '../src/model/parse/index.ts';
 import { oncallSpans, toOtlp } from '../src/model/parse/containers/otel.fixtures.ts';
-import { dropFile, openDefault } from './helpers.ts';
+import { dropFile, openDefault, pickRequest, requestLabels, shownRequestMark } from './helpers.ts';
 
 // An incident reviewer downloads the trace of a failed agent run from the collector (OTLP/JSON)
 // and drops it on the page: one OpenAI classifier call, then three Anthropic calls; the agent
@@ -10,7 +10,7 @@ import { dropFile, openDefault } from './helpers.ts';
 // page's verdict is compared with the model run in Node.
 const trace = JSON.stringify(toOtlp(oncallSpans()), null, 2);
 
-test('an OTLP/JSON trace opens on its newest LLM call; the picker lists every call with its own verdict', async ({
+test('an OTLP/JSON trace opens on its newest LLM call; the strip lists every call with its own verdict', async ({
   page,
 }) => {
   const parsed = parseTranscript(trace);
@@ -28,14 +28,26 @@ test('an OTLP/JSON trace opens on its newest LLM call; the picker lists every ca
   const app = page.getByTestId('app');
   await expect(app).toHaveAttribute('data-view-chars', String(trace.length), { timeout: 30_000 });
   await expect(app).toHaveAttribute('data-ready', 'true', { timeout: 30_000 });
-  const picker = page.getByTestId('request-select');
-  await expect(picker.locator('option')).toHaveText([
-    '#1 · 14:05:00 UTC · gpt-4.1-mini · chat gpt-4.1-mini',
-    '#2 · 14:05:01 UTC · claude-opus-4-7 · chat claude-opus-4-7',
-    '#3 · 14:05:04 UTC · claude-opus-4-7 · chat claude-opus-4-7',
-    '#4 · 14:05:17 UTC · claude-opus-4-7 · chat claude-opus-4-7',
-  ]);
-  await expect(picker).toHaveValue('3');
+  await expect
+    .poll(() => requestLabels(page))
+    .toEqual([
+      '#1 · 14:05:00 UTC · gpt-4.1-mini · chat gpt-4.1-mini',
+      '#2 · 14:05:01 UTC · claude-opus-4-7 · chat claude-opus-4-7',
+      '#3 · 14:05:04 UTC · claude-opus-4-7 · chat claude-opus-4-7',
+      '#4 · 14:05:17 UTC · claude-opus-4-7 · chat claude-opus-4-7',
+    ]);
+  await expect(shownRequestMark(page)).toHaveAttribute('data-index', '3');
+  // Each call judged on its own (by the provider its span names): the newest is the first failing.
+  await expect
+    .poll(() =>
+      page
+        .getByTestId('request-mark')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-tone'))),
+    )
+    .toEqual(['ok', 'ok', 'ok', 'bad']);
+  await expect(page.getByTestId('strip-sentence')).toHaveText(
+    `4 requests; the first failing is request 4 (${firstError?.code ?? ''}): requests 1–3 pass.`,
+  );
   await expect(page.getByTestId('format')).toHaveText('anthropic-messages');
   await expect(page.getByTestId('count-messages')).toHaveText('5');
   await expect(page.getByTestId('verdict')).toHaveAttribute('data-valid', 'false');
@@ -53,12 +65,12 @@ test('an OTLP/JSON trace opens on its newest LLM call; the picker lists every ca
     'Tool call toolu_03Pool (pool_status) has no tool_call_response in this input, but span execute_tool pool_status at 14:05:07 UTC (failed: tool timed out after 10 s) ran it',
   );
 
-  await picker.selectOption('0');
+  await pickRequest(page, 0);
   await expect(page.getByTestId('format')).toHaveText('openai-chat');
   await expect(page.getByTestId('count-messages')).toHaveText('3');
   await expect(page.getByTestId('verdict')).toHaveAttribute('data-valid', 'true');
 
-  await picker.selectOption('2');
+  await pickRequest(page, 2);
   await expect(page.getByTestId('format')).toHaveText('anthropic-messages');
   await expect(page.getByTestId('count-messages')).toHaveText('3');
   await expect(page.getByTestId('verdict')).toHaveAttribute('data-valid', 'true');

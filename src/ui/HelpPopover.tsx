@@ -9,6 +9,8 @@ export const SHORTCUTS: [string, string][] = [
   ['Home / End', 'first / last message (in the timeline)'],
   ['Enter / Space', 'open or close the selected message'],
   ['n / N', 'next / previous violation'],
+  ['] / [', 'next / previous request (a file holding several)'],
+  ['. / ,', 'next / previous change (in the diff view)'],
   ['/', 'find'],
   ['Esc', 'clear the selection'],
   ['?', 'this help'],

@@ -28,6 +28,7 @@ import { FindBar } from './FindBar.tsx';
 import { nextInList } from './navigation.ts';
 import { PartBoundary } from './PartBoundary.tsx';
 import { PinnedSystem } from './PinnedSystem.tsx';
+import { RequestStrip } from './strip/RequestStrip.tsx';
 import { SummaryLine } from './SummaryLine.tsx';
 import { Timeline } from './Timeline.tsx';
 import { useFindExit } from './useFindExit.ts';
@@ -166,6 +167,9 @@ export function InspectorMain(p: InspectorMainProps) {
   return (
     <main className={`main${p.simOpen ? ' sim-open' : ''}`}>
       <section className="left" aria-label="Transcript timeline" style={split.style}>
+        <PartBoundary part="request strip" resetKey={p.parsed}>
+          <RequestStrip requests={p.parsed?.requests} requestIndex={p.parsed?.requestIndex} />
+        </PartBoundary>
         <SummaryLine
           analysis={analysis}
           counts={selectCounts(analysis)}

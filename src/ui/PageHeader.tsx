@@ -41,8 +41,6 @@ export function PageHeader(p: PageHeaderProps) {
         shown={p.shown}
         onSample={p.onSample}
         onFile={p.onFile}
-        requests={parsed?.requests}
-        requestIndex={parsed?.requestIndex}
         detectedFormat={parsed?.candidates[0]?.format ?? analysis?.transcript.format ?? null}
         defaultProvider={analysis ? defaultProviderOf(analysis.transcript) : null}
         showText={p.showText}

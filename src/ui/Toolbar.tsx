@@ -17,10 +17,6 @@ export interface ToolbarProps {
   onFile: (file: File) => void;
   /** The format detected for the current text (or in use), for the picker's "auto" label. */
   detectedFormat: FormatId | null;
-  /** The requests of a file holding several (parse result's `requests`), else undefined. */
-  requests?: { label: string }[] | undefined;
-  /** With `requests`: the index of the request shown. */
-  requestIndex?: number | undefined;
   /** The provider used when the user follows the format. */
   defaultProvider: ProviderId | null;
   showText: boolean;
@@ -96,33 +92,6 @@ function OpenFile({ onFile }: { onFile: (file: File) => void }) {
         }}
       />
     </>
-  );
-}
-
-/** Which request of a file holding several is shown (the last by default). */
-function RequestPicker({
-  requests,
-  requestIndex,
-}: {
-  requests: { label: string }[];
-  requestIndex: number | undefined;
-}) {
-  const setRequestIndex = useAppStore((s) => s.setRequestIndex);
-  return (
-    <label>
-      <span className="lbl">Request</span>
-      <select
-        data-testid="request-select"
-        value={requestIndex ?? requests.length - 1}
-        onChange={(e) => setRequestIndex(Number(e.target.value))}
-      >
-        {requests.map((r, i) => (
-          <option key={i} value={i}>
-            {r.label}
-          </option>
-        ))}
-      </select>
-    </label>
   );
 }
 
@@ -231,9 +200,6 @@ export function Toolbar(p: ToolbarProps) {
       >
         More <span aria-hidden="true">{more ? '▴' : '▾'}</span>
       </button>
-      {p.requests && p.requests.length > 1 && (
-        <RequestPicker requests={p.requests} requestIndex={p.requestIndex} />
-      )}
       <FormatAndProvider detectedFormat={p.detectedFormat} defaultProvider={p.defaultProvider} />
       <span className="spacer" />
       <button

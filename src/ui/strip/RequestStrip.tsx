@@ -1,0 +1,154 @@
+/**
+ * The request strip (issue 33), above the timeline of a file holding several requests (an OTel
+ * trace's LLM calls, a HAR's or batch's entries, an eval log's samples, a session's model
+ * calls): one mark per request (its height the tokens, its colour the verdict, flags for a
+ * compaction, a retry, a request that could not be read), the first failing request in words.
+ * Choosing a mark shows that request; `[` and `]` step to the previous and next. It is the one
+ * way to choose a request (it replaced the Request menu).
+ */
+import { useEffect } from 'react';
+import { useStore } from 'zustand';
+import {
+  ensureRequestSummaries,
+  requestSummaryStore,
+  selectRequestsJob,
+  selectStrip,
+  type StripMark,
+} from '../../state/requests.ts';
+import { useAppStore } from '../../state/store.ts';
+import { isTypingTarget } from '../input/typingTarget.ts';
+import './strip.css';
+
+const fmt = (n: number) => n.toLocaleString('en-US');
+
+/** The mark's accessible name and title: number, tokens, messages, verdict, flags, label. */
+export function markText(m: StripMark, count: number): string {
+  const parts = [`Request ${m.index + 1} of ${count}`];
+  if (m.tokens !== null) parts.push(`${fmt(m.tokens)} tokens, ${fmt(m.messages ?? 0)} messages`);
+  parts.push(
+    m.tone === 'ok'
+      ? 'passes'
+      : m.tone === 'bad'
+        ? `fails${m.code ? ` (${m.code})` : ''}`
+        : m.tone === 'unread'
+          ? `could not be read${m.fault ? `: ${m.fault}` : ''}`
+          : 'not judged yet',
+  );
+  if (m.compaction)
+    parts.push(
+      `compacted before it (${m.compaction.trigger}${m.compaction.before !== null && m.compaction.after !== null ? `, ${fmt(m.compaction.before)} → ${fmt(m.compaction.after)} tokens` : ''})`,
+    );
+  if (m.retry) parts.push('a retry of the one before');
+  return `${parts.join('; ')}. ${m.label}`;
+}
+
+function Mark({ m, count, chosen }: { m: StripMark; count: number; chosen: boolean }) {
+  const setRequestIndex = useAppStore((s) => s.setRequestIndex);
+  const text = markText(m, count);
+  return (
+    <li>
+      <button
+        type="button"
+        className={`strip-mark tone-${m.tone}`}
+        data-testid="request-mark"
+        data-index={m.index}
+        data-tone={m.tone}
+        data-label={m.label}
+        aria-current={chosen ? 'true' : undefined}
+        aria-label={text}
+        title={text}
+        onClick={() => setRequestIndex(m.index)}
+      >
+        <span className="strip-flags" aria-hidden="true">
+          {m.compaction && <span className="flag compaction">◆</span>}
+          {m.retry && <span className="flag retry">↻</span>}
+          {m.tone === 'unread' && <span className="flag fault">!</span>}
+        </span>
+        <span className="strip-bar-box" aria-hidden="true">
+          <span className="strip-bar" style={{ height: `${Math.round(m.height * 100)}%` }} />
+        </span>
+        <span className="strip-num" aria-hidden="true">
+          {m.index + 1}
+        </span>
+      </button>
+    </li>
+  );
+}
+
+/** `[` / `]`: the previous / next request (outside text fields). */
+function useRequestKeys(count: number, chosen: number) {
+  const setRequestIndex = useAppStore((s) => s.setRequestIndex);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.ctrlKey || e.metaKey || e.altKey || isTypingTarget(e.target)) return;
+      const step = e.key === ']' ? 1 : e.key === '[' ? -1 : 0;
+      if (step === 0) return;
+      e.preventDefault();
+      const next = chosen + step;
+      if (next >= 0 && next < count) setRequestIndex(next);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [count, chosen, setRequestIndex]);
+}
+
+export function RequestStrip({
+  requests,
+  requestIndex,
+}: {
+  /** The parse result's `requests` (labels), or undefined for a file of one request. */
+  requests: readonly { label: string }[] | undefined;
+  /** The parse result's `requestIndex`. */
+  requestIndex: number | undefined;
+}) {
+  const job = useAppStore((s) => selectRequestsJob(s.source, s.formatOverride, s.provider));
+  useEffect(() => ensureRequestSummaries(job), [job]);
+  const summaries = useStore(requestSummaryStore, (s) => (s.job === job ? s.value : null));
+  const strip = selectStrip(requests, requestIndex, summaries);
+  const setDiff = useAppStore((s) => s.setDiff);
+  const setRequestIndex = useAppStore((s) => s.setRequestIndex);
+  const count = strip?.marks.length ?? 0;
+  useRequestKeys(count, strip?.chosen ?? 0);
+  if (!strip) return null;
+  const chosen = strip.marks[strip.chosen];
+  return (
+    <nav className="request-strip" aria-label="Requests in this file" data-testid="request-strip">
+      <p className="strip-head">
+        <span className="strip-sentence" data-testid="strip-sentence">
+          {strip.sentence}
+        </span>
+        {strip.firstFailing !== null && strip.firstFailing !== strip.chosen && (
+          <button
+            type="button"
+            data-testid="strip-first-failing"
+            onClick={() => setRequestIndex(strip.firstFailing)}
+          >
+            Show request {strip.firstFailing + 1}
+          </button>
+        )}
+      </p>
+      <ol className="strip-marks">
+        {strip.marks.map((m) => (
+          <Mark key={m.index} m={m} count={count} chosen={m.index === strip.chosen} />
+        ))}
+      </ol>
+      <p className="strip-foot">
+        <span className="strip-shown" data-testid="strip-shown">
+          Request {strip.chosen + 1} of {count}
+          {chosen ? ` · ${chosen.label.replace(/^#\d+ · /, '')}` : ''}
+        </span>
+        <span className="strip-keys">
+          <kbd>[</kbd> <kbd>]</kbd> previous / next
+        </span>
+        <button
+          type="button"
+          data-testid="diff-previous"
+          disabled={strip.chosen === 0}
+          onClick={() => setDiff({ kind: 'previous' })}
+        >
+          Diff with previous
+        </button>
+      </p>
+    </nav>
+  );
+}
