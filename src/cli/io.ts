@@ -1,7 +1,12 @@
 import type { FormatId, ParseError, ProviderId } from '../model/types.ts';
 import { PARSERS } from '../model/parse/registry.ts';
 import { VALIDATORS } from '../model/validate/index.ts';
-import { parseTranscript, type ParsedTranscript } from '../model/parse/index.ts';
+import {
+  parseTranscript,
+  readSource as readDoc,
+  type ParsedTranscript,
+} from '../model/parse/index.ts';
+import { withSessionCall } from '../model/sessionCall.ts';
 import { windowAround } from '../model/limits.ts';
 import { DROP_ADVICE, withReadNote } from '../model/parse/bytes.ts';
 import { clipArg, intFlag, UsageError } from './args.ts';
@@ -217,6 +222,11 @@ function loadInput(io: CliIO, file: string, opts: LoadOptions): Loaded | null {
   if (!parsed.ok) {
     printParseError(io, parsed.error, input.readNote);
     return null;
+  }
+  if (requestIndex !== undefined && !parsed.value.requests) {
+    // A session log's model call k (the page's strip, a link's rq): `withSessionCall`.
+    const doc = readDoc(input.text, input.name || undefined);
+    if (doc.ok) parsed.value = withSessionCall(doc.value, parsed.value, requestIndex);
   }
   const { requests, requestIndex: chosen } = parsed.value;
   if (requests && requestIndex !== undefined && requestIndex !== chosen) {

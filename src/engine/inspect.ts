@@ -5,9 +5,11 @@
  * synchronous fallback, on the main thread and in tests.
  */
 import { analyze, type Analysis } from '../model/analyze.ts';
+import { withSessionCall } from '../model/sessionCall.ts';
 import {
   parseDocument,
   parseTranscript,
+  readSource,
   type ParseOptions,
   type ParsedTranscript,
 } from '../model/parse/index.ts';
@@ -40,6 +42,22 @@ export function parseOptionsOf(
   };
 }
 
+/**
+ * A session log's call `k` as the request shown (`withSessionCall`); the log as it is when the
+ * calls cannot be read from `doc` (a streamed file's records released after its parse).
+ */
+function sessionCallOf(
+  doc: SourceDoc,
+  parsed: ParsedTranscript,
+  k: number | undefined,
+): ParsedTranscript {
+  try {
+    return withSessionCall(doc, parsed, k);
+  } catch {
+    return parsed;
+  }
+}
+
 /** Parse a document already read (a streamed file). Never throws. */
 export function safeParseDoc(
   doc: SourceDoc,
@@ -48,7 +66,8 @@ export function safeParseDoc(
   requestIndex?: number,
 ): Result<ParsedTranscript> {
   try {
-    return parseDocument(doc, parseOptionsOf(name, format, requestIndex));
+    const r = parseDocument(doc, parseOptionsOf(name, format, requestIndex));
+    return r.ok ? { ok: true, value: sessionCallOf(doc, r.value, requestIndex) } : r;
   } catch (e) {
     return { ok: false, error: thrownError('parser', e) };
   }
@@ -94,6 +113,11 @@ export function parseStage(
   let result: Result<ParsedTranscript>;
   try {
     result = parseTranscript(text, parseOptionsOf(name, format, requestIndex));
+    if (result.ok && requestIndex !== undefined && !result.value.requests) {
+      const doc = readSource(text, name || undefined);
+      if (doc.ok)
+        result = { ok: true, value: sessionCallOf(doc.value, result.value, requestIndex) };
+    }
   } catch (e) {
     result = { ok: false, error: thrownError('parser', e) };
   }

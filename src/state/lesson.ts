@@ -17,6 +17,7 @@ export type BeforeLesson = Pick<
   | 'formatOverride'
   | 'provider'
   | 'requestIndex'
+  | 'diff'
   | 'budget'
   | 'policies'
   | 'selection'
@@ -39,6 +40,7 @@ export function lessonStepPatch(step: LessonStep): Omit<BeforeLesson, 'source' |
     provider: s.provider,
     policies: [s.policies[0], s.policies[1]],
     budget: null,
+    diff: null,
     selection: s.selection,
     anchor: null,
     faults: s.faults,
@@ -65,6 +67,7 @@ export function rememberBeforeLesson(store: StoreApi<AppStore>): void {
     formatOverride: s.formatOverride,
     provider: s.provider,
     requestIndex: s.requestIndex,
+    diff: s.diff,
     budget: s.budget,
     policies: s.policies,
     selection: s.selection,

@@ -1,50 +1,51 @@
 /**
- * A file's requests for the strip (issue 33): the summaries the diff worker makes of each request
- * a file holds (`model/requestList.ts`), adopted here (the one owner of that answer), and the
- * strip's model derived from them and the request shown (memoised; never stored in the app store,
- * which holds only the user's choice, `requestIndex`).
+ * A file's requests for the strip (issue 33): the listing the diff worker makes of the file
+ * shown (a session log's model calls, an archive's requests: `model/diff/requests.ts`), each
+ * with its verdict, adopted here (the one owner of that answer); and the strip's model derived
+ * from it and the request shown (memoised; the app store holds only the user's choice,
+ * `requestIndex`).
  */
 import { createStore } from 'zustand';
 import { diffJobOffThread } from '../engine/diffClient.ts';
-import type { RequestsJob } from '../engine/diffProtocol.ts';
-import type { CompactionEvent, RequestSummary } from '../model/requestList.ts';
+import type { RequestsAnswer, RequestsJob, RequestSummary } from '../engine/diffProtocol.ts';
+import type { CompactionEvent } from '../model/diff/index.ts';
 import { memoN } from './memo.ts';
 import type { AppState } from './store.ts';
 
-/** The summaries of the file shown, once the worker has made them. */
-interface SummaryAnswer {
+/** The listing of the file shown, once the worker has made it. */
+interface ListingAnswer {
   job: RequestsJob | null;
-  /** null while being made, or when the file holds one request. */
-  value: RequestSummary[] | null;
+  /** null while being made. */
+  value: RequestsAnswer | null;
 }
 
 /** The adopted answer (one file at a time: the one shown). */
-export const requestSummaryStore = createStore<SummaryAnswer>()(() => ({ job: null, value: null }));
+export const requestListingStore = createStore<ListingAnswer>()(() => ({ job: null, value: null }));
 
-/** The job that summarises the store's file; the same object while its inputs do not change. */
+/** The job that lists the store's file; the same object while its inputs do not change. */
 export const selectRequestsJob = memoN(
   (
     source: AppState['source'],
     format: AppState['formatOverride'],
     provider: AppState['provider'],
   ): RequestsJob | null =>
-    // A streamed large file holds no text on the page: the strip then shows labels only.
+    // A streamed large file holds no text on the page: its strip shows the labels the parse gave.
     source.text === ''
       ? null
       : { kind: 'requests', text: source.text, name: source.name, format, provider },
 );
 
 /**
- * Ask the worker for `job`'s summaries unless they are the ones held or being made; the answer
- * is adopted only while `job` is still the one asked for last.
+ * Ask the worker for `job`'s listing unless it is the one held or being made; the answer is
+ * adopted only while `job` is still the one asked for last.
  */
-export function ensureRequestSummaries(job: RequestsJob | null): void {
-  const cur = requestSummaryStore.getState();
+export function ensureRequestListing(job: RequestsJob | null): void {
+  const cur = requestListingStore.getState();
   if (cur.job === job) return;
-  requestSummaryStore.setState({ job, value: null });
+  requestListingStore.setState({ job, value: null });
   if (job === null) return;
   void diffJobOffThread(job).then((value) => {
-    if (requestSummaryStore.getState().job === job) requestSummaryStore.setState({ job, value });
+    if (requestListingStore.getState().job === job) requestListingStore.setState({ job, value });
   });
 }
 
@@ -53,15 +54,16 @@ export interface StripMark {
   /** 0-based (the store's `requestIndex`); the page writes it 1-based. */
   index: number;
   label: string;
-  /** chars/4 tokens, or null while the summaries are being made. */
+  /** Tokens (chars/4), or null while the listing is being made. */
   tokens: number | null;
   messages: number | null;
-  /** `ok`, `bad` (a 400), `unread` (did not parse), `pending` (not judged yet). */
-  tone: 'ok' | 'bad' | 'unread' | 'pending';
+  /** `ok`, `bad` (a 400), `pending` (not judged yet). */
+  tone: 'ok' | 'bad' | 'pending';
   /** The first error's catalogue code (`A1`), or null. */
   code: string | null;
   compaction: CompactionEvent | null;
   retry: boolean;
+  /** The API error the log records for this call, or null. */
   fault: string | null;
   /** The mark's height, 0–1 of the tallest (tokens), 1 while unknown. */
   height: number;
@@ -70,80 +72,98 @@ export interface StripMark {
 /** What the strip draws: its marks, which is shown, and the sentence over them. */
 export interface StripModel {
   marks: StripMark[];
-  /** 0-based index of the request shown. */
-  chosen: number;
+  /** 0-based index of the request shown, or null (a session log shown whole). */
+  chosen: number | null;
   /** 0-based index of the first request that gets a 400, or null (none, or not judged yet). */
   firstFailing: number | null;
   /** One sentence: how many requests, and the first failing one in words. */
   sentence: string;
+  /** `session`: a log's model calls; `archive`: a file of several requests. */
+  kind: 'session' | 'archive';
 }
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
-function markOf(
-  index: number,
-  label: string,
-  s: RequestSummary | undefined,
-  max: number,
-): StripMark {
-  if (!s)
-    return {
-      index,
-      label,
-      tokens: null,
-      messages: null,
-      tone: 'pending',
-      code: null,
-      compaction: null,
-      retry: false,
-      fault: null,
-      height: 1,
-    };
+function pendingMark(index: number, label: string): StripMark {
   return {
     index,
     label,
+    tokens: null,
+    messages: null,
+    tone: 'pending',
+    code: null,
+    compaction: null,
+    retry: false,
+    fault: null,
+    height: 1,
+  };
+}
+
+function markOf(index: number, s: RequestSummary, max: number): StripMark {
+  return {
+    index,
+    label: s.label,
     tokens: s.tokens,
     messages: s.messages,
-    tone: s.valid === null ? 'unread' : s.valid ? 'ok' : 'bad',
+    tone: s.valid ? 'ok' : 'bad',
     code: s.firstRule?.code ?? null,
     compaction: s.compaction,
     retry: s.retry,
-    fault: s.fault,
+    fault: s.apiError ?? null,
     height: max > 0 ? Math.max(0.08, s.tokens / max) : 1,
   };
+}
+
+function sentenceOf(
+  kind: StripModel['kind'],
+  marks: readonly StripMark[],
+  judged: boolean,
+  failing: StripMark | undefined,
+): string {
+  const what = kind === 'session' ? 'model calls' : 'requests';
+  const one = kind === 'session' ? 'call' : 'request';
+  const n = `${fmt(marks.length)} ${what}`;
+  const compactions = marks.filter((m) => m.compaction).length;
+  const events =
+    compactions > 0
+      ? `, ${compactions} compaction${compactions === 1 ? '' : 's'} or rollback${compactions === 1 ? '' : 's'}`
+      : '';
+  if (!judged) return `${n}; judging each…`;
+  if (!failing) return `${n}${events}; every one passes.`;
+  const code = failing.code ? ` (${failing.code})` : '';
+  const before = failing.index === 0 ? '' : `; ${one}s 1–${failing.index} pass`;
+  return `${n}${events}; the first failing is ${one} ${failing.index + 1}${code}${before}.`;
 }
 
 /**
  * The strip's model.
  * @param labels the parse result's `requests` (one label per request), or undefined
- * @param chosen the parse result's `requestIndex` (the request shown)
- * @param summaries the worker's summaries of the same file, or null while being made
+ * @param chosen the parse result's `requestIndex` (the request shown), or undefined
+ * @param answer the worker's listing of the same file, or null while being made
  * @returns null when the file holds fewer than two requests
  */
 export const selectStrip = memoN(
   (
     labels: readonly { label: string }[] | undefined,
     chosen: number | undefined,
-    summaries: readonly RequestSummary[] | null,
+    answer: RequestsAnswer | null,
   ): StripModel | null => {
-    if (!labels || labels.length < 2) return null;
-    const usable = summaries && summaries.length === labels.length ? summaries : null;
-    const max = usable ? Math.max(...usable.map((s) => s.tokens)) : 0;
-    const marks = labels.map((l, i) => markOf(i, l.label, usable?.[i], max));
+    const listed = answer?.ok && answer.requests.length > 1 ? answer : null;
+    if (!listed && (!labels || labels.length < 2)) return null;
+    const kind = listed?.kind === 'session' ? 'session' : 'archive';
+    let marks: StripMark[];
+    if (listed) {
+      const max = Math.max(...listed.requests.map((s) => s.tokens));
+      marks = listed.requests.map((s, i) => markOf(i, s, max));
+    } else marks = (labels ?? []).map((l, i) => pendingMark(i, l.label));
     const failing = marks.find((m) => m.tone === 'bad');
-    const n = `${fmt(labels.length)} requests`;
-    const sentence = !usable
-      ? `${n}; judging each…`
-      : failing
-        ? `${n}; the first failing is request ${failing.index + 1}${failing.code ? ` (${failing.code})` : ''}${failing.index === 0 ? '.' : `: requests 1–${failing.index} pass.`}`
-        : marks.some((m) => m.tone === 'unread')
-          ? `${n}; none fails, ${marks.filter((m) => m.tone === 'unread').length} could not be read.`
-          : `${n}; every one passes.`;
     return {
       marks,
-      chosen: chosen ?? labels.length - 1,
+      // A session log opens whole: no call is the one shown until one is chosen.
+      chosen: chosen ?? (kind === 'session' ? null : marks.length - 1),
       firstFailing: failing ? failing.index : null,
-      sentence,
+      sentence: sentenceOf(kind, marks, listed !== null, failing),
+      kind,
     };
   },
 );

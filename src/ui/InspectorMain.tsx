@@ -28,6 +28,7 @@ import { FindBar } from './FindBar.tsx';
 import { nextInList } from './navigation.ts';
 import { PartBoundary } from './PartBoundary.tsx';
 import { PinnedSystem } from './PinnedSystem.tsx';
+import { DiffView } from './diff/DiffView.tsx';
 import { RequestStrip } from './strip/RequestStrip.tsx';
 import { SummaryLine } from './SummaryLine.tsx';
 import { Timeline } from './Timeline.tsx';
@@ -152,6 +153,7 @@ function SimulatorPart(p: {
 export function InspectorMain(p: InspectorMainProps) {
   const { analysis, currentMessage, jump, partial } = p;
   const find = useAppStore((s) => s.find);
+  const diff = useAppStore((s) => s.diff);
   const roleFilter = useAppStore((s) => s.roleFilter);
   const blockFilter = useAppStore((s) => s.blockFilter);
   const tokens = selectTokens(analysis.transcript, analysis.provider, p.counter);
@@ -181,7 +183,7 @@ export function InspectorMain(p: InspectorMainProps) {
         />
         <TranscriptWarnings warnings={analysis.transcript.warnings} />
         {pinned && <PinnedSystem text={pinned} />}
-        {sim && (
+        {sim && (diff === null || diff.kind === 'cuts') && (
           <SimulatorPart
             sim={sim}
             analysis={analysis}
@@ -192,29 +194,42 @@ export function InspectorMain(p: InspectorMainProps) {
             split={split}
           />
         )}
-        <FindBar
-          matchCount={matches.messages.length}
-          current={matches.messages.indexOf(currentMessage) + 1}
-          onStep={stepMatch}
-          inputRef={p.findRef}
-          onExit={exitFind}
-        />
-        <PartBoundary part="timeline" resetKey={analysis}>
-          <Timeline
-            analysis={analysis}
-            tokens={tokens}
-            dimmed={selectDimmed(analysis, roleFilter, blockFilter)}
-            matches={matches}
-            violations={partial ? NO_TARGETS : targets}
-            expanded={p.expanded}
-            onToggle={p.toggle}
-            eviction={partial ? null : timelineEviction}
-            lostMarks={partial ? null : lostMarks}
-            provisional={partial !== null}
-            query={find}
-            reveal={p.reveal}
-          />
-        </PartBoundary>
+        {diff !== null ? (
+          <PartBoundary part="diff view" resetKey={analysis}>
+            <DiffView
+              analysis={analysis}
+              requestIndex={p.parsed?.requestIndex}
+              eviction={sim && sim.view.active ? sim.view : null}
+              policyNames={sim ? [sim.choices[0].id, sim.choices[1].id] : ['', '']}
+            />
+          </PartBoundary>
+        ) : (
+          <>
+            <FindBar
+              matchCount={matches.messages.length}
+              current={matches.messages.indexOf(currentMessage) + 1}
+              onStep={stepMatch}
+              inputRef={p.findRef}
+              onExit={exitFind}
+            />
+            <PartBoundary part="timeline" resetKey={analysis}>
+              <Timeline
+                analysis={analysis}
+                tokens={tokens}
+                dimmed={selectDimmed(analysis, roleFilter, blockFilter)}
+                matches={matches}
+                violations={partial ? NO_TARGETS : targets}
+                expanded={p.expanded}
+                onToggle={p.toggle}
+                eviction={partial ? null : timelineEviction}
+                lostMarks={partial ? null : lostMarks}
+                provisional={partial !== null}
+                query={find}
+                reveal={p.reveal}
+              />
+            </PartBoundary>
+          </>
+        )}
       </section>
       <PartBoundary part="verdict column" resetKey={analysis}>
         <VerdictColumn

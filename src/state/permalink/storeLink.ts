@@ -120,7 +120,7 @@ function requestFromStore(i: number | null): number | null {
  * structure-only copy (one request), a diff of two requests.
  */
 function diffFromStore(d: DiffChoice, redacted: boolean): PermalinkDiff {
-  if (d === null || d.kind === 'pasted') return null;
+  if (!d || d.kind === 'pasted') return null;
   if (redacted && d.kind !== 'cuts') return null;
   const r = DiffViewSchema.safeParse(d);
   return r.success ? r.data : null;

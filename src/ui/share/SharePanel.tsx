@@ -23,6 +23,8 @@ const selectLinkFields = (s: AppState) => ({
   source: s.source,
   formatOverride: s.formatOverride,
   provider: s.provider,
+  requestIndex: s.requestIndex,
+  diff: s.diff,
   budget: s.budget,
   policies: s.policies,
   policyOptions: s.policyOptions,

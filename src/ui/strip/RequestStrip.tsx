@@ -9,8 +9,8 @@
 import { useEffect } from 'react';
 import { useStore } from 'zustand';
 import {
-  ensureRequestSummaries,
-  requestSummaryStore,
+  ensureRequestListing,
+  requestListingStore,
   selectRequestsJob,
   selectStrip,
   type StripMark,
@@ -22,29 +22,39 @@ import './strip.css';
 const fmt = (n: number) => n.toLocaleString('en-US');
 
 /** The mark's accessible name and title: number, tokens, messages, verdict, flags, label. */
-export function markText(m: StripMark, count: number): string {
-  const parts = [`Request ${m.index + 1} of ${count}`];
+export function markText(m: StripMark, count: number, what: string): string {
+  const parts = [`${what} ${m.index + 1} of ${count}`];
   if (m.tokens !== null) parts.push(`${fmt(m.tokens)} tokens, ${fmt(m.messages ?? 0)} messages`);
   parts.push(
     m.tone === 'ok'
       ? 'passes'
       : m.tone === 'bad'
         ? `fails${m.code ? ` (${m.code})` : ''}`
-        : m.tone === 'unread'
-          ? `could not be read${m.fault ? `: ${m.fault}` : ''}`
-          : 'not judged yet',
+        : 'not judged yet',
   );
-  if (m.compaction)
+  const c = m.compaction;
+  if (c)
     parts.push(
-      `compacted before it (${m.compaction.trigger}${m.compaction.before !== null && m.compaction.after !== null ? `, ${fmt(m.compaction.before)} → ${fmt(m.compaction.after)} tokens` : ''})`,
+      `${c.kind} before it (${c.trigger}${c.tokensBefore !== null ? `, ${fmt(c.tokensBefore)} → ${c.tokensAfter !== null ? fmt(c.tokensAfter) : '?'} tokens` : ''})`,
     );
   if (m.retry) parts.push('a retry of the one before');
+  if (m.fault) parts.push(`the log records an API error: ${m.fault}`);
   return `${parts.join('; ')}. ${m.label}`;
 }
 
-function Mark({ m, count, chosen }: { m: StripMark; count: number; chosen: boolean }) {
+function Mark({
+  m,
+  count,
+  chosen,
+  what,
+}: {
+  m: StripMark;
+  count: number;
+  chosen: boolean;
+  what: string;
+}) {
   const setRequestIndex = useAppStore((s) => s.setRequestIndex);
-  const text = markText(m, count);
+  const text = markText(m, count, what);
   return (
     <li>
       <button
@@ -62,7 +72,7 @@ function Mark({ m, count, chosen }: { m: StripMark; count: number; chosen: boole
         <span className="strip-flags" aria-hidden="true">
           {m.compaction && <span className="flag compaction">◆</span>}
           {m.retry && <span className="flag retry">↻</span>}
-          {m.tone === 'unread' && <span className="flag fault">!</span>}
+          {m.fault && <span className="flag fault">!</span>}
         </span>
         <span className="strip-bar-box" aria-hidden="true">
           <span className="strip-bar" style={{ height: `${Math.round(m.height * 100)}%` }} />
@@ -76,7 +86,7 @@ function Mark({ m, count, chosen }: { m: StripMark; count: number; chosen: boole
 }
 
 /** `[` / `]`: the previous / next request (outside text fields). */
-function useRequestKeys(count: number, chosen: number) {
+function useRequestKeys(count: number, chosen: number | null) {
   const setRequestIndex = useAppStore((s) => s.setRequestIndex);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -84,7 +94,7 @@ function useRequestKeys(count: number, chosen: number) {
       const step = e.key === ']' ? 1 : e.key === '[' ? -1 : 0;
       if (step === 0) return;
       e.preventDefault();
-      const next = chosen + step;
+      const next = chosen === null ? (step > 0 ? 0 : count - 1) : chosen + step;
       if (next >= 0 && next < count) setRequestIndex(next);
     };
     window.addEventListener('keydown', onKey);
@@ -102,15 +112,16 @@ export function RequestStrip({
   requestIndex: number | undefined;
 }) {
   const job = useAppStore((s) => selectRequestsJob(s.source, s.formatOverride, s.provider));
-  useEffect(() => ensureRequestSummaries(job), [job]);
-  const summaries = useStore(requestSummaryStore, (s) => (s.job === job ? s.value : null));
-  const strip = selectStrip(requests, requestIndex, summaries);
+  useEffect(() => ensureRequestListing(job), [job]);
+  const listing = useStore(requestListingStore, (s) => (s.job === job ? s.value : null));
+  const strip = selectStrip(requests, requestIndex, listing);
   const setDiff = useAppStore((s) => s.setDiff);
   const setRequestIndex = useAppStore((s) => s.setRequestIndex);
   const count = strip?.marks.length ?? 0;
-  useRequestKeys(count, strip?.chosen ?? 0);
+  useRequestKeys(count, strip ? strip.chosen : null);
   if (!strip) return null;
-  const chosen = strip.marks[strip.chosen];
+  const chosen = strip.chosen === null ? undefined : strip.marks[strip.chosen];
+  const what = strip.kind === 'session' ? 'Call' : 'Request';
   return (
     <nav className="request-strip" aria-label="Requests in this file" data-testid="request-strip">
       <p className="strip-head">
@@ -123,19 +134,20 @@ export function RequestStrip({
             data-testid="strip-first-failing"
             onClick={() => setRequestIndex(strip.firstFailing)}
           >
-            Show request {strip.firstFailing + 1}
+            Show {what.toLowerCase()} {strip.firstFailing + 1}
           </button>
         )}
       </p>
       <ol className="strip-marks">
         {strip.marks.map((m) => (
-          <Mark key={m.index} m={m} count={count} chosen={m.index === strip.chosen} />
+          <Mark key={m.index} m={m} count={count} chosen={m.index === strip.chosen} what={what} />
         ))}
       </ol>
       <p className="strip-foot">
         <span className="strip-shown" data-testid="strip-shown">
-          Request {strip.chosen + 1} of {count}
-          {chosen ? ` · ${chosen.label.replace(/^#\d+ · /, '')}` : ''}
+          {chosen
+            ? `${what} ${chosen.index + 1} of ${count} · ${chosen.label.replace(/^(#\d+|call \d+) · /, '')}`
+            : `The whole log is shown; choose a call to see the context the model saw then.`}
         </span>
         <span className="strip-keys">
           <kbd>[</kbd> <kbd>]</kbd> previous / next
@@ -143,7 +155,7 @@ export function RequestStrip({
         <button
           type="button"
           data-testid="diff-previous"
-          disabled={strip.chosen === 0}
+          disabled={strip.chosen === null || strip.chosen === 0}
           onClick={() => setDiff({ kind: 'previous' })}
         >
           Diff with previous

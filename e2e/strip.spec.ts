@@ -1,0 +1,241 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { oncallSpans, toOtlp } from '../src/model/parse/containers/otel.fixtures.ts';
+import {
+  dropFile,
+  openApp,
+  openDefault,
+  pickRequest,
+  requestMarks,
+  shownRequestMark,
+} from './helpers.ts';
+import { compactedSessionLog } from './sessionLog.ts';
+import { diffRequests, listFileRequests } from '../src/model/diff/index.ts';
+
+// Issue 33, as a reviewer in an incident meets it: a file holding several model calls shows a
+// strip of them above the timeline; the chosen call survives a reload and a copied link; a
+// session log that compacted mid-exchange shows which call first broke, and the diff of that
+// call against the one before says what the compaction removed and which pairing it broke.
+
+const trace = JSON.stringify(toOtlp(oncallSpans()), null, 2);
+const log = compactedSessionLog();
+
+async function ready(page: Page, chars: number) {
+  const app = page.getByTestId('app');
+  await expect(app).toHaveAttribute('data-view-chars', String(chars), { timeout: 30_000 });
+  await expect(app).toHaveAttribute('data-ready', 'true', { timeout: 30_000 });
+}
+
+test('the strip: one mark per call with its verdict; the chosen call survives a reload and a copied link', async ({
+  page,
+  context,
+}) => {
+  await openDefault(page);
+  await dropFile(page, 'trace.json', trace);
+  await ready(page, trace.length);
+  await expect(requestMarks(page)).toHaveCount(4);
+  await expect(page.getByTestId('strip-sentence')).toContainText('the first failing is request 4');
+  await expect(shownRequestMark(page)).toHaveAttribute('data-index', '3');
+
+  await pickRequest(page, 1);
+  await expect(shownRequestMark(page)).toHaveAttribute('data-index', '1');
+  await expect(page.getByTestId('count-messages')).toHaveText('1');
+  await expect(page.getByTestId('strip-shown')).toContainText('Request 2 of 4');
+  await expect.poll(() => page.url()).toContain('rq=2');
+
+  // A reload shows the call chosen, not the newest (the tab keeps the dropped file).
+  await page.reload();
+  await ready(page, trace.length);
+  await expect(shownRequestMark(page)).toHaveAttribute('data-index', '1');
+  await expect(page.getByTestId('count-messages')).toHaveText('1');
+
+  // The copied link opens on the same call in another tab.
+  await page.getByTestId('share-open').click();
+  const link = await page.getByTestId('share-link').inputValue();
+  expect(link).toContain('rq=2');
+  const other = await context.newPage();
+  await openApp(other, link);
+  await expect(shownRequestMark(other)).toHaveAttribute('data-index', '1', { timeout: 30_000 });
+  await expect(other.getByTestId('count-messages')).toHaveText('1');
+  await expect(other.getByTestId('verdict')).toHaveAttribute('data-valid', 'true');
+});
+
+test('keyboard: ] and [ step through the requests', async ({ page }) => {
+  await openDefault(page);
+  await dropFile(page, 'trace.json', trace);
+  await ready(page, trace.length);
+  await expect(shownRequestMark(page)).toHaveAttribute('data-index', '3');
+  await page.locator('body').press('[');
+  await expect(shownRequestMark(page)).toHaveAttribute('data-index', '2');
+  await page.locator('body').press('[');
+  await expect(shownRequestMark(page)).toHaveAttribute('data-index', '1');
+  await page.locator('body').press(']');
+  await expect(shownRequestMark(page)).toHaveAttribute('data-index', '2');
+  await expect(page.getByTestId('count-messages')).toHaveText('3');
+});
+
+test('a session log that compacted mid-exchange: the strip names the first failing call, the diff says what broke', async ({
+  page,
+}) => {
+  await openDefault(page);
+  await dropFile(page, 'session.jsonl', log);
+  await ready(page, log.length);
+  await expect(requestMarks(page)).toHaveCount(6);
+  await expect(page.getByTestId('strip-sentence')).toHaveText(
+    '6 model calls, 1 compaction or rollback; the first failing is call 5 (A1); calls 1–4 pass.',
+  );
+  await expect
+    .poll(() =>
+      requestMarks(page).evaluateAll((els) => els.map((e) => e.getAttribute('data-tone'))),
+    )
+    .toEqual(['ok', 'ok', 'ok', 'ok', 'bad', 'bad']);
+  await expect(requestMarks(page).nth(4)).toHaveAttribute(
+    'aria-label',
+    /compaction before it \(auto, 167,766 → 6,977 tokens\)/,
+  );
+
+  await page.getByTestId('strip-first-failing').click();
+  await expect(shownRequestMark(page)).toHaveAttribute('data-index', '4');
+  await expect(page.getByTestId('count-messages')).toHaveText('2');
+  await expect(page.getByTestId('verdict')).toHaveAttribute('data-valid', 'false');
+
+  await page.getByTestId('diff-previous').click();
+  const view = page.getByTestId('diff-view');
+  // The sentence the model writes for this diff (chars/4 tokens, as the page counts them).
+  const listing = listFileRequests(log, { name: 'session.jsonl' });
+  if (!listing.ok) throw new Error(listing.error.message);
+  const expected = diffRequests(listing.value, 4);
+  if (!expected.ok) throw new Error(expected.error);
+  expect(expected.value.summary).toMatch(
+    /^Request 5 replaced messages 0–6 \(1 exchange, [\d,]+ tokens\) with a summary .*split the exchange at #1 \(right\): its tool_result is orphaned → Anthropic Messages 400 \(A1\)\.$/,
+  );
+  await expect(view.getByTestId('diff-summary')).toHaveText(expected.value.summary);
+  await expect
+    .poll(() =>
+      view
+        .getByTestId('diff-row')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-change'))),
+    )
+    .toEqual([
+      'dropped',
+      'dropped',
+      'dropped',
+      'dropped',
+      'dropped',
+      'dropped',
+      'dropped',
+      'rewritten',
+      'inserted',
+    ]);
+  await expect(view.getByTestId('diff-broken-pair')).toHaveText([
+    /toolu_04Edit \(A1 orphan_tool_result, right #1\)/,
+  ]);
+  await expect(view.getByTestId('diff-error')).toContainText(
+    'unexpected `tool_use_id` found in `tool_result` blocks: toolu_04Edit',
+  );
+  await expect(view.getByTestId('diff-error')).toContainText('messages.');
+  await expect(view.getByTestId('diff-cache')).toContainText('does not match from the start');
+  await expect(view.getByTestId('diff-cache-line')).toBeVisible();
+  // The left side's pairs are drawn; the right side's lost call is a broken row.
+  await expect(view.locator('[data-testid="diff-arcs-left"] path')).toHaveCount(3);
+  await expect(view.locator('[data-testid="diff-row"].broken')).toHaveCount(1);
+  await expect.poll(() => page.url()).toMatch(/rq=5.*d=prev|d=prev.*rq=5/);
+
+  // Keyboard: . and , step through the changes.
+  await page.locator('body').press('.');
+  await expect(view.locator('[data-testid="diff-row"][aria-current="true"]')).toHaveAttribute(
+    'data-row',
+    '0',
+  );
+  await page.locator('body').press('.');
+  await expect(view.locator('[data-testid="diff-row"][aria-current="true"]')).toHaveAttribute(
+    'data-row',
+    '1',
+  );
+  await page.locator('body').press(',');
+  await expect(view.locator('[data-testid="diff-row"][aria-current="true"]')).toHaveAttribute(
+    'data-row',
+    '0',
+  );
+
+  // The summary that replaced the span opens its character diff (made in the diff worker).
+  await view.getByTestId('diff-open-chars').click();
+  // Its runs rebuild both sides: without the removed runs, the summary; without the added, the span.
+  const chars = view.getByTestId('diff-chars-text');
+  await expect(chars.locator('ins').first()).toBeVisible();
+  const sides = await chars.evaluate((el) => {
+    const text = (skip: string) =>
+      Array.from(el.childNodes)
+        .filter((n) => n.nodeName.toLowerCase() !== skip)
+        .map((n) => n.textContent ?? '')
+        .join('');
+    return { after: text('del'), before: text('ins') };
+  });
+  expect(sides.after).toContain('This session is being continued from a previous conversation');
+  expect(sides.before).toContain('The revenue dashboard shows zero for last week.');
+  const names = await Promise.all(page.workers().map((w) => w.evaluate(() => self.name)));
+  expect(names).toContain('diff');
+
+  // The diff view survives a reload: the link carries it.
+  await page.reload();
+  await ready(page, log.length);
+  await expect(page.getByTestId('diff-summary')).toContainText('Request 5 replaced messages 0–6');
+});
+
+/** Open the compacted session log on its first failing call, with the diff against the one before. */
+async function openCompactionDiff(page: Page) {
+  await openDefault(page);
+  await dropFile(page, 'session.jsonl', log);
+  await ready(page, log.length);
+  await expect(page.getByTestId('strip-sentence')).toContainText('the first failing is call 5');
+  await page.getByTestId('strip-first-failing').click();
+  await expect(shownRequestMark(page)).toHaveAttribute('data-index', '4');
+  await page.getByTestId('diff-previous').click();
+  await expect(page.getByTestId('diff-summary')).toContainText('Request 5 replaced');
+}
+
+test.describe('axe and screenshots', () => {
+  test.describe.configure({ timeout: 180_000 });
+  for (const theme of ['light', 'dark'] as const)
+    test(`the strip and the diff view: axe finds nothing serious (${theme})`, async ({ page }) => {
+      await page.emulateMedia({ colorScheme: theme });
+      await openCompactionDiff(page);
+      await page.getByTestId('diff-open-chars').click();
+      await expect(page.getByTestId('diff-chars-text')).toBeVisible();
+      const r = await new AxeBuilder({ page })
+        .include('[data-testid="request-strip"]')
+        .include('[data-testid="diff-view"]')
+        .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+        .analyze();
+      const bad = r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      expect(
+        bad,
+        bad
+          .map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`)
+          .join('\n'),
+      ).toEqual([]);
+    });
+
+  for (const [w, h] of [
+    [1440, 900],
+    [320, 800],
+  ] as const)
+    test(`screenshots at ${w} px`, async ({ page }, info) => {
+      await page.setViewportSize({ width: w, height: h });
+      await openDefault(page);
+      await dropFile(page, 'session.jsonl', log);
+      await ready(page, log.length);
+      await page.getByTestId('strip-first-failing').click();
+      await expect(shownRequestMark(page)).toHaveAttribute('data-index', '4');
+      const strip = page.getByTestId('request-strip');
+      // Nothing of the strip spills past the window.
+      const box = await strip.boundingBox();
+      expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(w + 1);
+      await strip.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: info.outputPath(`strip-${w}.png`) });
+      await page.getByTestId('diff-previous').click();
+      await expect(page.getByTestId('diff-summary')).toBeVisible();
+      await page.getByTestId('diff-view').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: info.outputPath(`diff-${w}.png`) });
+    });
+});
