@@ -131,7 +131,12 @@ function sentenceOf(
   if (!judged) return `${n}; judging each…`;
   if (!failing) return `${n}${events}; every one passes.`;
   const code = failing.code ? ` (${failing.code})` : '';
-  const before = failing.index === 0 ? '' : `; ${one}s 1–${failing.index} pass`;
+  const before =
+    failing.index === 0
+      ? ''
+      : failing.index === 1
+        ? `; ${one} 1 passes`
+        : `; ${one}s 1–${failing.index} pass`;
   return `${n}${events}; the first failing is ${one} ${failing.index + 1}${code}${before}.`;
 }
 

@@ -163,7 +163,7 @@ export function DiffRows({ rows, left, right, nav, current, cacheLabel, onOpen }
                   ) : (
                     <span className="diff-label">{r.change}</span>
                   )}
-                  {broken && <span className="diff-broken-flag"> · broken</span>}
+                  {broken && <span className="diff-broken-flag"> ✕ broken</span>}
                 </div>
                 <Cell brief={r.right === null ? undefined : right[r.right]} index={r.right} />
               </div>
