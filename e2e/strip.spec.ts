@@ -98,8 +98,12 @@ test('a session log that compacted mid-exchange: the strip names the first faili
   await expect(shownRequestMark(page)).toHaveAttribute('data-index', '4');
   await expect(page.getByTestId('count-messages')).toHaveText('2');
   await expect(page.getByTestId('verdict')).toHaveAttribute('data-valid', 'false');
+});
 
-  await page.getByTestId('diff-previous').click();
+test('the diff of the compacted call against the one before: sentence, rows, broken pairing, cache prefix, keyboard, character diff, reload', async ({
+  page,
+}) => {
+  await openCompactionDiff(page);
   const view = page.getByTestId('diff-view');
   // The sentence the model writes for this diff (chars/4 tokens, as the page counts them).
   const listing = listFileRequests(log, { name: 'session.jsonl' });
