@@ -46,7 +46,7 @@ test('an OTLP/JSON trace opens on its newest LLM call; the strip lists every cal
     )
     .toEqual(['ok', 'ok', 'ok', 'bad']);
   await expect(page.getByTestId('strip-sentence')).toHaveText(
-    `4 requests; the first failing is request 4 (${firstError?.code ?? ''}): requests 1–3 pass.`,
+    `4 requests; the first failing is request 4 (${firstError?.code ?? ''}); requests 1–3 pass.`,
   );
   await expect(page.getByTestId('format')).toHaveText('anthropic-messages');
   await expect(page.getByTestId('count-messages')).toHaveText('5');

@@ -111,7 +111,7 @@ test('the diff of the compacted call against the one before: sentence, rows, bro
   const expected = diffRequests(listing.value, 4);
   if (!expected.ok) throw new Error(expected.error);
   expect(expected.value.summary).toMatch(
-    /^Request 5 replaced messages 0–6 \(1 exchange, [\d,]+ tokens\) with a summary .*split the exchange at #1 \(right\): its tool_result is orphaned → Anthropic Messages 400 \(A1\)\.$/,
+    /^Request 5 replaced messages 0–6 \(1 exchange, [\d,]+ tokens\) with a summary .*broke the pairing at new message #1: its tool_result is orphaned → Anthropic Messages 400 \(A1\)\.$/,
   );
   await expect(view.getByTestId('diff-summary')).toHaveText(expected.value.summary);
   await expect

@@ -107,10 +107,7 @@ export function briefsOf(t: Transcript): MessageBrief[] {
 
 /** One request of a file as the strip draws it: the listing's row, its verdict, a retry flag. */
 export interface RequestSummary extends RequestInfo, RequestVerdict {
-  /**
-   * The call repeats the one before it in its thread (same messages and tokens): a retry, after
-   * the API error the log records (`apiError`) or a client-side timeout.
-   */
+  /** The call retries a failed one (`retryOf`: the call before it in its thread recorded an API error). */
   retry: boolean;
 }
 
@@ -181,18 +178,13 @@ function listingOf(f: FileRef): RequestListing | string {
 function requestsAnswer(job: RequestsJob): RequestsAnswer {
   const listing = listingOf(job);
   if (typeof listing === 'string') return { ok: false, error: listing };
-  const requests = listing.requests.map((r, k): RequestSummary => {
-    const prev = listing.requests[k - 1];
-    return {
+  const requests = listing.requests.map(
+    (r, k): RequestSummary => ({
       ...r,
       ...requestVerdict(listing, k, job.provider ?? undefined),
-      retry:
-        prev !== undefined &&
-        prev.thread === r.thread &&
-        prev.messages === r.messages &&
-        prev.tokens === r.tokens,
-    };
-  });
+      retry: r.retryOf !== undefined,
+    }),
+  );
   return { ok: true, kind: listing.kind, requests, defaultIndex: listing.defaultIndex };
 }
 
