@@ -87,8 +87,8 @@ export function checkParsed(parsed: ParsedTranscript, opts: CheckOptions = {}): 
   };
 }
 
-/** The transcript with `settings.model` set to the model the caller names. */
-function withModel(t: Transcript, model: string | undefined): Transcript {
+/** The transcript with `settings.model` set to the model the caller names (unchanged when none). */
+export function withModel(t: Transcript, model: string | undefined): Transcript {
   if (model === undefined || t.settings.model === model) return t;
   return { ...t, settings: { ...t.settings, model } };
 }

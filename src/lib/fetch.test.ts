@@ -147,6 +147,7 @@ describe('createCheckedFetch, throw mode', () => {
     };
     const base = 'https://generativelanguage.googleapis.com/v1beta/models';
     expect(recogniseEndpoint(`${base}/gemini-3-pro-preview:generateContent`, body)).toEqual({
+      id: 'gemini',
       format: 'gemini',
       provider: 'gemini',
       model: 'gemini-3-pro-preview',
@@ -186,14 +187,25 @@ describe('createCheckedFetch, throw mode', () => {
     expect(s.calls).toHaveLength(0);
   });
 
-  it('an unknown URL is checked only when the body is surely a request format', async () => {
+  it('a base URL named in `endpoints` is read: its path names the API, else a sure body', async () => {
     const s = stub();
-    const f = createCheckedFetch({ fetch: s.fetch, mode: 'throw' });
+    const f = createCheckedFetch({
+      fetch: s.fetch,
+      mode: 'throw',
+      endpoints: ['https://gateway.example/proxy', 'http://localhost:4000'],
+    });
     await expect(f('https://gateway.example/proxy/llm', post(APIS[0].bad))).rejects.toThrow(
       MalformedTranscriptError,
     );
-    await f('https://example.com/api/notes', post({ messages: ['a', 'b'] }));
-    expect(s.calls).toHaveLength(1);
+    await expect(f('http://localhost:4000/v1/chat/completions', post(APIS[1].bad))).rejects.toThrow(
+      MalformedTranscriptError,
+    );
+    // Not under the base (another path, another origin): not read.
+    await f('https://gateway.example/proxyless/llm', post(APIS[0].bad));
+    await f('https://example.com/api/notes', post(APIS[0].bad));
+    // Under the base, but no request of a known API.
+    await f('https://gateway.example/proxy/notes', post({ messages: ['a', 'b'] }));
+    expect(s.calls).toHaveLength(3);
   });
 });
 
@@ -231,20 +243,20 @@ describe('createCheckedFetch passes through what it cannot read, unchanged', () 
     });
   }
 
-  it('reads bytes, a Blob and a Request body without consuming them', async () => {
+  it('reads bytes and a Blob without consuming them; a Request body is a stream, never read', async () => {
     const s = stub();
-    const f = createCheckedFetch({ fetch: s.fetch, mode: 'throw' });
+    const skips: string[] = [];
+    const f = createCheckedFetch({ fetch: s.fetch, mode: 'throw', onSkip: (r) => skips.push(r) });
     const text = JSON.stringify(APIS[0].bad);
     const bodies: BodyInit[] = [new TextEncoder().encode(text), new Blob([text])];
     for (const body of bodies)
       await expect(f(url, { method: 'POST', body })).rejects.toThrow(MalformedTranscriptError);
     const req = new Request(url, { method: 'POST', body: text });
-    await expect(f(req)).rejects.toThrow(MalformedTranscriptError);
+    await f(req);
+    expect(skips).toEqual(['stream-body']);
+    expect(s.calls[0]?.input).toBe(req);
     expect(req.bodyUsed).toBe(false);
-    const good = new Request(url, { method: 'POST', body: JSON.stringify(APIS[0].good) });
-    await f(good);
-    expect(s.calls[0]?.input).toBe(good);
-    expect(await good.text()).toBe(JSON.stringify(APIS[0].good));
+    expect(await req.text()).toBe(text);
   });
 });
 

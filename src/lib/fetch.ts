@@ -1,15 +1,27 @@
 /**
  * The checked fetch: a `fetch` for any client that accepts one, validating each provider request
- * before it leaves. It reads the body, never changes it, and passes what it cannot read through.
+ * before it leaves. It reads a body only for a recognised provider endpoint, never a stream and
+ * never over the size cap; everything else is passed to the inner fetch at once, untouched.
  */
 import type { ProviderId } from '../model/types.ts';
-import type { Violation } from '../model/validate/index.ts';
-import { checkParsed, type CheckResult } from './check.ts';
-import { recogniseEndpoint } from './endpoints.ts';
-import { knownProvider, tryRead } from './read.ts';
+import { DEFAULT_MAX_BODY_BYTES, plan, urlOf, type SkipReason } from './body.ts';
+import { type CheckResult } from './check.ts';
+import { type EndpointId, type NamedEndpoint } from './endpoints.ts';
+import { knownProvider, type UnreadableTranscriptError } from './read.ts';
+import { recordWriter, type RecordTarget } from './record.ts';
+import { type LabelledChange } from './repairReport.ts';
+import { runChecked, type CallContext } from './checkedCall.ts';
+
+export { MalformedTranscriptError, findMalformed } from './errors.ts';
+export type { SkipReason } from './body.ts';
+export type { RecordLine, RecordTarget, RecordOutcome, RecordedViolation } from './record.ts';
+export type { ChangeLabel, LabelledChange } from './repairReport.ts';
 
 /** The `fetch` signature the official SDKs accept. */
 export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+/** A checked fetch: a `FetchLike`, and `flush()` to wait until every record line is written. */
+export type CheckedFetch = FetchLike & { flush: () => Promise<void> };
 
 /**
  * What a checked fetch does with a request the provider would reject:
@@ -21,8 +33,11 @@ export type FetchLike = (input: string | URL | Request, init?: RequestInit) => P
  *   provider's exact error body (header `x-transcript-inspector: not-sent`), so an SDK throws its
  *   own 400 error (`BadRequestError`, `APICallError`) at once, with no retry.
  * - `warn`: report (`onViolation`), then send unchanged.
+ * - `repair`: repair the request with the fixes the page and the CLI use (`repair`), send the
+ *   repaired request (same format, same other fields and headers), and say what changed
+ *   (`onRepair`). A request the repair cannot make valid is handled as `unrepaired` says.
  */
-export type CheckMode = 'throw' | 'respond' | 'warn';
+export type CheckMode = 'throw' | 'respond' | 'warn' | 'repair';
 
 /** What `onViolation` receives for a request the provider would reject. */
 export interface ViolationReport {
@@ -30,65 +45,102 @@ export interface ViolationReport {
   url: string;
   /** The verdict: `violations`, `firstError` (the provider's exact body), `provider`, `format`. */
   result: CheckResult;
-  /** What happens next: `throw` rejects, `respond` answers 400, `warn` sends anyway. */
+  /** What happens next: `throw` rejects, `respond` answers 400, `warn` sends anyway, `repair` repairs. */
   mode: CheckMode;
+}
+
+/** What `onRepair` receives: the request was repaired and the repaired one is sent. */
+export interface RepairReport {
+  url: string;
+  /** The endpoint id (`endpointOf`). */
+  endpoint: EndpointId;
+  /** The verdict on the request as given. */
+  before: CheckResult;
+  /**
+   * Each change in the order made: `rule` (the violation it answers), `ids` (tool ids), `label`
+   * as the request diff labels it (`dropped`, `inserted`, `merged`, `rewritten`), `kind`, the
+   * input and output message positions (`messageIndex`, `outputIndex`, `replaced`) and a `note`.
+   */
+  changes: LabelledChange[];
+  /** The body sent instead of the one given (JSON text). */
+  body: string;
+}
+
+/** What `onSkip` receives besides the reason. */
+export interface SkipInfo {
+  url: string;
+  /** The endpoint id, or null when the URL is no provider endpoint (`not-endpoint`). */
+  endpoint: EndpointId | null;
+  /** The body's size (bytes; a string's length) when over the cap. */
+  size?: number;
+  /** For `unreadable-transcript`: the error naming the missing message. */
+  error?: UnreadableTranscriptError;
 }
 
 export interface CheckedFetchOptions {
   /** The fetch that sends (default: `globalThis.fetch`, looked up at call time). */
   fetch?: FetchLike;
-  /** `throw`, `respond` or `warn` (see `CheckMode`). */
+  /** `throw`, `respond`, `warn` or `repair` (see `CheckMode`). */
   mode: CheckMode;
   /** Whose rules, instead of the one the URL names (e.g. `deepseek` behind a generic gateway). */
   provider?: ProviderId;
   /**
-   * Called for every request the provider would reject, before it is refused (throw, respond)
-   * or sent anyway (warn). Default in warn mode: one `console.warn` line with the provider's
-   * text. An exception here propagates to the caller.
+   * Base URLs that are provider endpoints too (a gateway, a proxy, a local server): a request at
+   * or under one is read; its API is the end of its path (`…/v1/messages`, `…/chat/completions`,
+   * `…/responses`, `…:generateContent`, `…/converse`), else the body decides. Without them only
+   * the providers' own hosts are read (`endpointOf`).
+   */
+  endpoints?: readonly NamedEndpoint[];
+  /** Bodies over this many bytes pass through unread (default 32 MB). */
+  maxBodyBytes?: number;
+  /**
+   * In `repair` mode, what to do with a request the repair cannot make valid (a stripped thinking
+   * block, missing tool definitions): as in that mode (default `respond`).
+   */
+  unrepaired?: 'throw' | 'respond' | 'warn';
+  /**
+   * Called for every request the provider would reject, before it is refused (throw, respond),
+   * sent anyway (warn) or repaired (repair). Default in warn mode: one `console.warn` line with
+   * the provider's text. An exception here propagates to the caller.
    */
   onViolation?: (report: ViolationReport) => void;
+  /**
+   * Called for every repaired request before the repaired one is sent. Default: one
+   * `console.warn` line per change. An exception here propagates to the caller.
+   */
+  onRepair?: (report: RepairReport) => void;
+  /**
+   * Called for every request passed through unread or unchecked, with the reason (`SkipReason`),
+   * before the inner fetch is called. An exception here propagates to the caller.
+   */
+  onSkip?: (reason: SkipReason, info: SkipInfo) => void;
+  /**
+   * Record every provider call: a file path (Node: one JSON line appended per call) or a function
+   * called with each line (`RecordLine`, schema in docs/fetch-record.md): time, URL, endpoint, the
+   * request as sent (auth headers never), the verdict, what repair changed, and the answer's
+   * status (with the provider's error body for a non-2xx answer). Calls that are not to a
+   * provider endpoint are not recorded.
+   */
+  record?: RecordTarget;
 }
 
-/**
- * The error a checked fetch rejects with in throw mode: the request was not sent.
- * `message` carries the provider's own text, so it reads the same wherever an SDK wraps it
- * (the Anthropic and OpenAI SDKs pass errors from a custom fetch through, or as `cause`).
- */
-export class MalformedTranscriptError extends Error {
-  /** The violations, first error first (as `check` returns them). */
-  readonly violations: Violation[];
-  /** The exact JSON body the provider would have answered with. */
-  readonly providerError: unknown;
-  /** The HTTP status the provider would have answered with (400). */
-  readonly status: number;
-  readonly provider: ProviderId;
-  readonly url: string;
-  readonly result: CheckResult;
-  constructor(url: string, result: CheckResult) {
-    const v = result.firstViolation;
-    super(
-      `${result.provider} would reject this request with HTTP ${v?.status ?? 400} [${v?.code ?? '?'} ${v?.rule ?? ''}]: ${v?.message ?? ''} (not sent; checked by transcript-inspector)`,
-    );
-    this.name = 'MalformedTranscriptError';
-    this.violations = result.violations;
-    this.providerError = result.firstError;
-    this.status = v?.status ?? 400;
-    this.provider = result.provider;
-    this.url = url;
-    this.result = result;
-  }
-}
+const MODES: readonly CheckMode[] = ['throw', 'respond', 'warn', 'repair'];
 
 /**
  * A `fetch` that validates provider requests before sending them: Anthropic Messages, OpenAI
  * Chat Completions and Responses, Gemini `generateContent`, Bedrock Converse (and Claude through
- * Bedrock InvokeModel or Vertex rawPredict), recognised from the URL and the body. The request is
- * passed to the inner fetch exactly as given (same arguments, same body bytes); requests that are
- * not POSTs to a provider API, and bodies it cannot read (streams, form data, non-JSON), pass
- * through unchecked. Cost: one `JSON.parse` of the body plus a check, O(messages).
- * @param opts `mode`, the inner `fetch`, a `provider` override, an `onViolation` reporter
+ * Bedrock InvokeModel or Vertex rawPredict), at the providers' own hosts (`endpointOf`) and the
+ * base URLs named in `endpoints`. Any other request is passed to the inner fetch at once with the
+ * same arguments, its body not touched; so is a stream body (in `init` or a `Request`'s), a body
+ * over `maxBodyBytes`, and a body of another shape (`onSkip` says which and why). A valid request
+ * is sent as given (same arguments, same body bytes). Cost for a provider call: one
+ * `JSON.parse` of the body plus a check, O(messages).
+ * @param opts `mode`, the inner `fetch`, `endpoints`, `maxBodyBytes`, `record`, a `provider`
+ *   override, the reporters `onViolation`, `onRepair`, `onSkip`
  * @returns a fetch to give the client (`new Anthropic({ fetch })`, `new OpenAI({ fetch })`,
- *   `createAnthropic({ fetch })`, LangChain's `clientOptions: { fetch }`)
+ *   `createAnthropic({ fetch })`, LangChain's `clientOptions: { fetch }`), with `flush()` to wait
+ *   for the record's writes
+ * @throws RangeError for an unknown mode or provider, or a negative `maxBodyBytes`
  * @example
  * import Anthropic from '@anthropic-ai/sdk';
  * import { createCheckedFetch } from 'transcript-inspector';
@@ -100,116 +152,41 @@ export class MalformedTranscriptError extends Error {
  * const raw = createCheckedFetch({ mode: 'throw' });
  * await raw(url, { method: 'POST', body }); // rejects with MalformedTranscriptError
  */
-export function createCheckedFetch(opts: CheckedFetchOptions): FetchLike {
+export function createCheckedFetch(opts: CheckedFetchOptions): CheckedFetch {
   const provider = knownProvider(opts.provider);
   if (!MODES.includes(opts.mode))
     throw new RangeError(`mode must be one of ${MODES.join(', ')}; got ${String(opts.mode)}`);
-  const report = opts.onViolation ?? (opts.mode === 'warn' ? warnLine : undefined);
-  return async (input, init) => {
-    const inner = opts.fetch ?? globalThis.fetch;
-    const send = () => (init === undefined ? inner(input) : inner(input, init));
-    const url = urlOf(input);
-    const result = await checkRequest(url, input, init, provider);
-    if (result === null || result.valid) return send();
-    report?.({ url, result, mode: opts.mode });
-    if (opts.mode === 'throw') throw new MalformedTranscriptError(url, result);
-    if (opts.mode === 'respond') return providerResponse(result);
-    return send();
-  };
-}
-
-const MODES: readonly CheckMode[] = ['throw', 'respond', 'warn'];
-
-/** The provider's answer to the request, as a `Response` (respond mode). */
-function providerResponse(result: CheckResult): Response {
-  const headers = new Headers({
-    'content-type': 'application/json',
-    'x-transcript-inspector': 'not-sent',
-  });
-  // The AWS SDK names the error from this header, as Bedrock sends it.
-  if (result.provider === 'bedrock') headers.set('x-amzn-errortype', 'ValidationException');
-  return new Response(JSON.stringify(result.firstError), {
-    status: result.firstViolation?.status ?? 400,
-    headers,
-  });
-}
-
-/**
- * The `MalformedTranscriptError` behind an error, following `cause` (an SDK that wraps a rejected
- * fetch, such as `APIConnectionError`), or null.
- * @example
- * catch (e) { const m = findMalformed(e); if (m) console.error(m.providerError); }
- */
-export function findMalformed(e: unknown): MalformedTranscriptError | null {
-  for (let x = e, depth = 0; x !== null && typeof x === 'object' && depth < 8; depth++) {
-    if (x instanceof MalformedTranscriptError) return x;
-    x = (x as { cause?: unknown }).cause;
-  }
-  return null;
-}
-
-/** The verdict on one request, or null when it is not a request the library reads. */
-async function checkRequest(
-  url: string,
-  input: string | URL | Request,
-  init: RequestInit | undefined,
-  provider: ProviderId | undefined,
-): Promise<CheckResult | null> {
-  const method = (init?.method ?? (isRequest(input) ? input.method : 'GET')).toUpperCase();
-  if (method !== 'POST') return null;
-  const text = await bodyText(input, init);
-  if (text === null) return null;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return null;
-  }
-  const endpoint = recogniseEndpoint(url, value);
-  if (endpoint === null) return null;
-  const parsed = tryRead(value, { format: endpoint.format });
-  if (!parsed.ok) return null;
-  return checkParsed(parsed.value, {
-    provider: provider ?? endpoint.provider,
-    ...(endpoint.model !== undefined ? { model: endpoint.model } : {}),
-  });
-}
-
-const isRequest = (x: unknown): x is Request =>
-  typeof Request !== 'undefined' && x instanceof Request;
-
-function urlOf(input: string | URL | Request): string {
-  if (typeof input === 'string') return input;
-  if (isRequest(input)) return input.url;
-  return input.href;
-}
-
-/**
- * The body as text without consuming it: strings and bytes directly, a Blob or a `Request`'s
- * body through a copy. Streams, form data and search params are not read (null).
- */
-async function bodyText(
-  input: string | URL | Request,
-  init: RequestInit | undefined,
-): Promise<string | null> {
-  const body = init?.body;
-  if (body === undefined || body === null) {
-    if (!isRequest(input) || input.body === null) return null;
+  const maxBytes = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  if (!(maxBytes >= 0)) throw new RangeError('maxBodyBytes must be a number ≥ 0 (bytes)');
+  const named = opts.endpoints ?? [];
+  const writer = opts.record !== undefined ? recordWriter(opts.record) : null;
+  const onViolation = opts.onViolation ?? (opts.mode === 'warn' ? warnLine : undefined);
+  const onRepair = opts.onRepair ?? repairLines;
+  const checked = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     try {
-      return await input.clone().text();
-    } catch {
-      return null;
+      const inner = opts.fetch ?? globalThis.fetch;
+      const url = urlOf(input);
+      const p = plan(input, init, named, maxBytes);
+      const ctx: CallContext = {
+        input,
+        init,
+        url,
+        inner,
+        mode: opts.mode,
+        unrepaired: opts.unrepaired ?? 'respond',
+        provider,
+        writer,
+        onViolation,
+        onRepair,
+        onSkip: opts.onSkip,
+      };
+      // Everything not read is sent now, before this function returns: no await, no tee.
+      return runChecked(ctx, p);
+    } catch (e) {
+      return Promise.reject(e instanceof Error ? e : new Error(String(e)));
     }
-  }
-  if (typeof body === 'string') return body;
-  try {
-    if (body instanceof ArrayBuffer) return new TextDecoder().decode(body);
-    if (ArrayBuffer.isView(body)) return new TextDecoder().decode(body);
-    if (typeof Blob !== 'undefined' && body instanceof Blob) return await body.text();
-  } catch {
-    return null;
-  }
-  return null;
+  };
+  return Object.assign(checked, { flush: () => writer?.flush() ?? Promise.resolve() });
 }
 
 function warnLine(r: ViolationReport): void {
@@ -217,4 +194,11 @@ function warnLine(r: ViolationReport): void {
   console.warn(
     `transcript-inspector: ${r.result.provider} would reject ${r.url} with HTTP ${v?.status ?? 400} [${v?.code ?? '?'}]: ${v?.message ?? ''} (sent anyway: warn mode)`,
   );
+}
+
+function repairLines(r: RepairReport): void {
+  for (const c of r.changes)
+    console.warn(
+      `transcript-inspector: repaired a request to ${r.url} [${c.rule ?? c.kind}, ${c.label}]: ${c.note}`,
+    );
 }

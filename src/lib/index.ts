@@ -2,8 +2,10 @@
  * transcript-inspector as a library: the validator in the request path.
  *
  * - `check(body, { provider?, format?, model? })`: the provider's verdict and exact 400 body.
- * - `createCheckedFetch({ mode })`: a `fetch` for the official SDKs that stops a malformed request
- *   before it is sent; `transcriptCheckMiddleware({ mode })` does the same for the AI SDK.
+ * - `createCheckedFetch({ mode })`: a `fetch` for the official SDKs that stops (or repairs) a
+ *   malformed request before it is sent and can record every provider call; only provider
+ *   endpoints are read (`endpointOf`), never a stream; `transcriptCheckMiddleware({ mode })` does
+ *   the same for the AI SDK.
  * - `diff(a, b)`: what changed between two requests (labels, broken pairings, cache prefix).
  * - `evict`, `repair`, `groupExchanges`, `turnPairs`: the model's eviction, repair and structure,
  *   in the body's own format.
@@ -16,9 +18,19 @@ export {
   findMalformed,
   MalformedTranscriptError,
   type CheckMode,
+  type CheckedFetch,
   type CheckedFetchOptions,
   type FetchLike,
   type ViolationReport,
+  type RepairReport,
+  type SkipInfo,
+  type SkipReason,
+  type RecordLine,
+  type RecordTarget,
+  type RecordOutcome,
+  type RecordedViolation,
+  type ChangeLabel,
+  type LabelledChange,
 } from './fetch.ts';
 export {
   diff,
@@ -32,7 +44,16 @@ export {
   type CachePrefix,
   type DiffCounts,
 } from './diff.ts';
-export { recogniseEndpoint, type Endpoint } from './endpoints.ts';
+export { DEFAULT_MAX_BODY_BYTES } from './body.ts';
+export { RECORD_SCHEMA, RECORD_VERSION } from './record.ts';
+export {
+  endpointOf,
+  recogniseEndpoint,
+  type Endpoint,
+  type EndpointId,
+  type EndpointMatch,
+  type NamedEndpoint,
+} from './endpoints.ts';
 export {
   transcriptCheckMiddleware,
   providerOfModel,

@@ -58,13 +58,52 @@ export function tryRead(body: Body, opts: ReadOptions = {}): Result<ParsedTransc
   if (opts.format !== undefined) parseOpts.format = opts.format;
   if (opts.request !== undefined) parseOpts.requestIndex = opts.request;
   if (opts.name !== undefined) parseOpts.name = opts.name;
-  if (typeof body === 'string') return parseTranscript(body, parseOpts);
+  if (typeof body === 'string') return whole(parseTranscript(body, parseOpts));
   const bytes = asBytes(body);
   if (bytes) {
     const text = decodeBytes(bytes);
-    return text.ok ? parseTranscript(text.value, parseOpts) : text;
+    return text.ok ? whole(parseTranscript(text.value, parseOpts)) : text;
   }
-  return parseDocument({ kind: 'json', value: body }, parseOpts);
+  const gap = missingEntry(body);
+  if (gap) return { ok: false, error: gap };
+  return whole(parseDocument({ kind: 'json', value: body }, parseOpts));
+}
+
+/** Keys under which a request body holds its message list (Anthropic, Chat, Bedrock; Responses; Gemini). */
+const LIST_KEYS = ['messages', 'input', 'contents'] as const;
+
+/**
+ * The first entry of a body's message list that is no message: a hole (`delete messages[i]`, an
+ * array made with a length) or `null`. The provider refuses such a request (a JSON `null` where a
+ * message object is required); a parser that skipped it would judge another request.
+ * @returns the `ParseError` naming the entry (`messages.3`), or null when every entry is there
+ */
+export function missingEntry(body: unknown): ParseError | null {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return null;
+  const v = body as Record<string, unknown>;
+  for (const key of LIST_KEYS) {
+    const list = v[key];
+    if (!Array.isArray(list)) continue;
+    for (let i = 0; i < list.length; i++) {
+      if (i in list && list[i] !== null && list[i] !== undefined) continue;
+      const what = !(i in list)
+        ? 'a hole (no entry: deleted or never set)'
+        : `\`${String(list[i])}\``;
+      return {
+        kind: 'shape',
+        message: `${key}.${i} is ${what}, not a message: the provider refuses the request (every entry of \`${key}\` must be a message object). Remove the entry or put the message back.`,
+      };
+    }
+    return null;
+  }
+  return null;
+}
+
+/** A parse whose source body has no missing entry in its message list (text bodies: checked after parsing). */
+function whole(r: Result<ParsedTranscript>): Result<ParsedTranscript> {
+  if (!r.ok) return r;
+  const gap = missingEntry(r.value.transcript.raw);
+  return gap ? { ok: false, error: gap } : r;
 }
 
 /** `tryRead`, throwing `UnreadableTranscriptError` when the body is not a transcript. */

@@ -83,10 +83,13 @@ function removeDuplicates(w: Work): boolean {
         .filter((q) => q.status === status && q.id !== null && !q.server)
         .map((q) => q.id as string),
     );
+  w.rule = 'duplicate_tool_use_id';
   for (const id of duplicated('duplicate_id'))
     any = fixDuplicateCall(w, duplicateOf('duplicate_tool_use_id', id)) || any;
+  w.rule = 'duplicate_tool_result';
   for (const id of duplicated('duplicate_result'))
     any = fixDuplicateResult(w, duplicateOf('duplicate_tool_result', id)) || any;
+  w.rule = null;
   return any;
 }
 
@@ -111,7 +114,10 @@ function fixRound(w: Work, validation: Validation, attempts: Map<string, number>
     if (priority(v) !== group) break;
     if (progressed && (v.ids.length === 0 || v.ids.some((id) => w.touchedIds.has(id)))) continue;
     const k = keyOf(v);
-    if (fix(w, v)) {
+    w.rule = v.rule;
+    const changed = fix(w, v);
+    w.rule = null;
+    if (changed) {
       attempts.set(k, (attempts.get(k) ?? 0) + 1);
       progressed = true;
       if (v.ids.length === 0) break;
@@ -145,6 +151,7 @@ function report(w: Work, provider: ProviderId, input: Validation): RepairResult 
   transcript.messages.forEach((m, i) => pos.set(m, i));
   const changes: RepairChange[] = w.changes.map((c) => ({
     kind: c.kind,
+    rule: c.rule,
     messageIndex: c.origin,
     outputIndex: pos.get(w.resolve(c.target) as Message) ?? null,
     replaced: c.replaced,

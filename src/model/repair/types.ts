@@ -26,6 +26,8 @@ export type RepairKind =
 
 export interface RepairChange {
   kind: RepairKind;
+  /** The rule of the violation this change answers (docs/rules.md), or null when none is known. */
+  rule: RuleId | null;
   /** Position in the input transcript of the message the change is about (the call's message for an added result, the removed or edited message). */
   messageIndex: number;
   /** Position in the repaired transcript of the message written (new or changed), or null for a pure removal. */

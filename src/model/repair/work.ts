@@ -7,7 +7,12 @@ import { derivedMessage, reindexForView, withMessages } from '../faults.ts';
 import { answerRun, hasToolResult } from '../pairing.ts';
 import { parserFor } from '../parse/registry.ts';
 import type { Block, Message, ProviderId, ToolResultBlock, Transcript } from '../types.ts';
-import { validateTranscript, type Validation, type Violation } from '../validate/index.ts';
+import {
+  validateTranscript,
+  type RuleId,
+  type Validation,
+  type Violation,
+} from '../validate/index.ts';
 import type { RepairKind } from './types.ts';
 
 /** A block inside the working messages: message position and block index. */
@@ -47,8 +52,11 @@ export class Work {
   /** A replaced message → its replacement (null when removed), to resolve change targets. */
   readonly successor = new Map<Message, Message | null>();
   readonly input: readonly Message[];
+  /** The rule of the violation being fixed (set by the repair loop before each fix). */
+  rule: RuleId | null = null;
   readonly changes: {
     kind: RepairKind;
+    rule: RuleId | null;
     origin: number;
     target: Message | null;
     replaced: number[];
@@ -154,6 +162,7 @@ export class Work {
   ): void {
     this.changes.push({
       kind,
+      rule: this.rule,
       origin: this.originOf(about),
       target,
       replaced: [...new Set(this.pending)].sort((a, b) => a - b),
