@@ -9,6 +9,7 @@ const samplesDir = path.resolve(import.meta.dirname, '../../public/samples');
 const index = JSON.parse(readFileSync(path.join(samplesDir, 'index.json'), 'utf8')) as {
   file: string;
   format: string;
+  requests?: number;
   broken: boolean;
 }[];
 
@@ -28,7 +29,12 @@ describe('npm run cli -- check on every sample', () => {
   for (const s of index) {
     it(`${s.file}: detected as ${s.format}, ${s.broken ? 'invalid (exit 1)' : 'valid (exit 0)'}`, async () => {
       const r = await check(s.file, '--json');
-      expect(r.err).toBe('');
+      // A file of several requests: stderr says which was read (the newest) and how to choose.
+      if (s.requests !== undefined)
+        expect(r.err).toMatch(
+          new RegExp(`holds ${s.requests} requests; read #${s.requests} \\(choose another`),
+        );
+      else expect(r.err).toBe('');
       const json = JSON.parse(r.out) as { format: string; valid: boolean; firstError: unknown };
       expect(json.format).toBe(s.format);
       expect(r.code).toBe(s.broken ? 1 : 0);

@@ -30,7 +30,10 @@ export interface SampleEntry {
   id: string;
   file: string;
   title: string;
+  /** The format detected; for a file of several requests, that of the request opened first. */
   format: FormatId;
+  /** For a file of several requests (an archive such as a checked-fetch record): how many. */
+  requests?: number;
   broken: boolean;
   note: string;
 }

@@ -78,8 +78,8 @@ export interface RecordLine {
 /** Where record lines go: a file path (Node, appended) or a function called with each line. */
 export type RecordTarget = string | ((line: RecordLine) => void | Promise<void>);
 
-const SECRET =
-  /(authorization|api[-_]?key|cookie|token|secret|password|signature|credential|session)/i;
+/** Header and query names that may carry a credential (`key` covers `x-api-key`, `api-key`, Gemini's `key`). */
+const SECRET = /(authorization|key|cookie|token|secret|password|signature|credential|session)/i;
 
 /** Headers without auth or secrets: `authorization`, `x-api-key`, `api-key`, `cookie`, … */
 export function safeHeaders(h: HeadersInit | undefined): Record<string, string> {
@@ -107,7 +107,7 @@ export function safeUrl(url: string): string {
   }
   const secret: string[] = [];
   u.searchParams.forEach((_, k) => {
-    if (k === 'key' || SECRET.test(k)) secret.push(k);
+    if (SECRET.test(k)) secret.push(k);
   });
   for (const k of secret) u.searchParams.set(k, '[removed]');
   return u.href;

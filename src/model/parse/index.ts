@@ -10,8 +10,8 @@ import {
   parseJsonlText,
   type SourceDoc,
 } from './json.ts';
-import { PARSERS, parserFor, type FormatParser } from './registry.ts';
-import { listRequests } from './multi.ts';
+import { listJsonlArchiveRequests, PARSERS, parserFor, type FormatParser } from './registry.ts';
+import { listRequests, type RequestEntry } from './multi.ts';
 import { chooseFormat, containerWarnings, openContainer, unwrapText } from './containers.ts';
 import type { ContainerEntry, ContainerNote } from './containers.ts';
 import { clip } from '../limits.ts';
@@ -338,7 +338,7 @@ function parseDocumentUnbounded(
       : []
     : doc.kind === 'json'
       ? listRequests(doc.value)
-      : [];
+      : listJsonlArchiveRequests(doc.lines);
   const requestIndex =
     requests.length === 0
       ? undefined
@@ -358,7 +358,13 @@ function parseDocumentUnbounded(
   const note = entry?.note;
   if (entry?.unreadable !== undefined)
     return { ok: false, error: { kind: 'shape', message: unreadableMessage(entry, entries) } };
-  const chosen = chooseFormat(note, candidates);
+  // A request of a multi-request file that names its format (a checked-fetch record's call).
+  const listed =
+    !opened && requestIndex !== undefined ? (requests[requestIndex] as RequestEntry) : undefined;
+  let chosen = chooseFormat(note, candidates);
+  const named = listed?.format;
+  if (named && (candidates.length === 0 || candidates.some((c) => c.format === named)))
+    chosen = { format: named, hinted: true };
   let parser: FormatParser | undefined;
   if (opts.format) parser = parserFor(opts.format);
   else if (chosen.format) parser = parserFor(chosen.format);
@@ -384,6 +390,7 @@ function parseDocumentUnbounded(
     result.value.warnings.push(
       `This file holds ${requests.length} requests; showing ${requests[requestIndex]?.label ?? ''}.`,
     );
+  if (listed?.notes) result.value.warnings.push(...listed.notes);
   if (note) {
     const lines = containerWarnings(note);
     if (chosen.warning && !opts.format) lines.push(chosen.warning);

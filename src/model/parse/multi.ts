@@ -6,6 +6,7 @@
 import { parseJsonBounded } from './json.ts';
 import { arr, isObject, requestLabel, str, type Json } from './util.ts';
 import { listArchiveRequests } from './registry.ts';
+import type { FormatId } from '../types.ts';
 
 /** A request found in a multi-request file. */
 export interface RequestEntry {
@@ -18,6 +19,10 @@ export interface RequestEntry {
    * opens: in a log, the newest one, usually the one that failed. Eval logs mark sample 1.
    */
   preferred?: boolean;
+  /** The format the value is in, when the file says (a record names each call's API). */
+  format?: FormatId;
+  /** Notes the file keeps about this request (a record: its verdict and the provider's answer). */
+  notes?: string[];
 }
 
 /** Keys under which a body holds its primary list (Anthropic/Chat, Responses, Gemini). */

@@ -32,7 +32,11 @@ describe('the format registry', () => {
   });
 
   it('says which formats are JSON Lines, keep results in tool messages, carry item ids, count cache apart', () => {
-    expect(ids((p) => p.jsonl === true)).toEqual(['claude-code-jsonl', 'codex-jsonl']);
+    expect(ids((p) => p.jsonl === true)).toEqual([
+      'claude-code-jsonl',
+      'codex-jsonl',
+      'fetch-record',
+    ]);
     expect(ids((p) => p.resultStyle === 'tool')).toEqual([
       'chatgpt-export',
       'codex-jsonl',
@@ -56,6 +60,7 @@ describe('the format registry', () => {
     expect(ids((p) => p.listRequests !== undefined)).toEqual([
       'chatgpt-export',
       'claude-ai-export',
+      'fetch-record',
       'inspect-log',
     ]);
     expect(listArchiveRequests({ messages: [] })).toEqual([]);

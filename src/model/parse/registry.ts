@@ -5,7 +5,7 @@
  */
 import { geminiCliParser } from './geminiCli.ts';
 import type { Block, Message, ProviderId, Result, Transcript } from '../types.ts';
-import type { SourceDoc } from './json.ts';
+import type { JsonlLine, SourceDoc } from './json.ts';
 import type { NearMiss } from './nearMiss.ts';
 import type { RequestEntry } from './multi.ts';
 import type { SessionCalls } from './sessionCalls.ts';
@@ -23,6 +23,7 @@ import { sweAgentParser } from './sweAgent.ts';
 import { chatgptExportParser } from './chatgptExport.ts';
 import { claudeAiExportParser } from './claudeAiExport.ts';
 import { geminiInteractionsParser } from './geminiInteractions.ts';
+import { fetchRecordParser } from './fetchRecord.ts';
 
 /** The kinds of document a format can be (`FormatParser.category`). */
 export type FormatCategory = 'request' | 'log' | 'framework' | 'archive';
@@ -140,6 +141,7 @@ export const FORMAT_REGISTRY = {
   'chatgpt-export': chatgptExportParser,
   'claude-ai-export': claudeAiExportParser,
   'gemini-interactions': geminiInteractionsParser,
+  'fetch-record': fetchRecordParser,
 } as const satisfies Record<string, FormatParser>;
 
 /** An input format's id: a key of the registry. */
@@ -162,6 +164,30 @@ export function listArchiveRequests(value: unknown): RequestEntry[] {
   for (const p of PARSERS) {
     if (!p.listRequests) continue;
     const found = p.listRequests(value);
+    if (found.length > 0) return found;
+  }
+  return [];
+}
+
+/**
+ * The requests of a JSON Lines archive (the line-based formats with `listRequests`: a
+ * checked-fetch record).
+ * @param lines the document's lines
+ * @returns the first non-empty listing; `[]` when no such format takes the first line (decided on
+ *   that line alone, so a long session log costs one sniff). Never throws.
+ */
+export function listJsonlArchiveRequests(lines: readonly JsonlLine[]): RequestEntry[] {
+  const first = lines[0]?.value;
+  for (const p of PARSERS) {
+    if (!p.jsonl || !p.listRequests) continue;
+    let takes = false;
+    try {
+      takes = p.sniff([first]) > 0;
+    } catch {
+      takes = false;
+    }
+    if (!takes) continue;
+    const found = p.listRequests(lines.map((l) => l.value));
     if (found.length > 0) return found;
   }
   return [];
