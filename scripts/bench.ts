@@ -17,6 +17,9 @@
  *   request at 10, 100 and 1,000 messages of each API the checked fetch knows ÷ JSON.stringify of
  *   the same body, in CPU time (target ≤ 1; scripts/benchCheck.ts, in a fresh process; `--only
  *   check` runs just these).
+ * - checked_fetch_passthrough_overhead: a 300 MB stream and a 50 MB Blob POSTed to a URL that
+ *   is no provider endpoint, through the checked fetch ÷ through the bare fetch, time to the upload
+ *   done and peak RSS (target ≤ 1.05; scripts/benchFetch.ts, fresh processes; `--only fetch`).
  * - cli_check_vs_node_json_parse_100mb: `node dist-cli/cli.js check` of a 100 MB Anthropic body ÷
  *   `node -e` JSON.parse of it, both whole processes (target ≤ 1.5; scripts/benchCli.ts, `--only
  *   cli`).
@@ -52,6 +55,7 @@ import { benchCheck } from './benchCheck.ts';
 import { benchCli } from './benchCli.ts';
 import { benchDiff } from './benchDiff.ts';
 import { benchScan } from './benchScan.ts';
+import { benchFetch } from './benchFetch.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dataDir = path.join(root, 'bench-data');
@@ -350,6 +354,10 @@ async function main(): Promise<void> {
     benchScan(root, dataDir);
     return;
   }
+  if (only === 'fetch') {
+    benchFetch(root);
+    return;
+  }
   const cpu = (os.cpus()[0]?.model ?? 'unknown').trim();
   process.stdout.write(
     `# machine: ${os.availableParallelism()} cores (nproc), ${cpu}, node ${process.version}\n`,
@@ -369,6 +377,7 @@ async function main(): Promise<void> {
   benchEviction();
   benchDiff();
   benchCheckChild();
+  benchFetch(root);
   benchCli(root, anth100());
   benchScan(root, dataDir);
   benchPeak(anth);
