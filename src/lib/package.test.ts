@@ -16,6 +16,7 @@ import {
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildLib, PACKAGE_DIR } from '../../scripts/buildLib.ts';
+import { cli } from '../cli/testing.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 // Inside the repo's node_modules, so the consumer also resolves the SDKs the repo installs.
@@ -118,6 +119,56 @@ describe('the transcript-inspector package', () => {
       diffed: ['dropped', 'kept', 'kept'],
       fns: ['function', 'function', 'function'],
     });
+  }, 60_000);
+
+  it('a Node program using @anthropic-ai/sdk and openai with `record` writes a file check --request N opens', async () => {
+    const file = path.join(consumer, 'calls.jsonl');
+    rmSync(file, { force: true });
+    const script = `
+      import Anthropic from '@anthropic-ai/sdk';
+      import OpenAI from 'openai';
+      import { createCheckedFetch } from 'transcript-inspector';
+      const reply = (v, status = 200) => new Response(JSON.stringify(v), { status, headers: { 'content-type': 'application/json' } });
+      const network = async (url, init) => {
+        if (String(init.body).includes('TOO LONG')) return reply({ type: 'error', error: { type: 'invalid_request_error', message: 'prompt is too long' } }, 400);
+        return String(url).endsWith('/v1/messages')
+          ? reply({ id: 'm', type: 'message', role: 'assistant', model: 'claude-opus-4-6', content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } })
+          : reply({ id: 'c', object: 'chat.completion', created: 0, model: 'gpt-4.1', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }] });
+      };
+      const fetch = createCheckedFetch({ mode: 'warn', fetch: network, record: ${JSON.stringify(file)}, onViolation: () => {} });
+      const anthropic = new Anthropic({ apiKey: 'sk-ant-SECRET', fetch, maxRetries: 0 });
+      const openai = new OpenAI({ apiKey: 'sk-SECRET', fetch, maxRetries: 0 });
+      await anthropic.messages.create({ model: 'claude-opus-4-6', max_tokens: 9, messages: [{ role: 'user', content: 'hi' }] });
+      await anthropic.messages.create({ model: 'claude-opus-4-6', max_tokens: 9, messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'x' }] }] }).catch(() => {});
+      await anthropic.messages.create({ model: 'claude-opus-4-6', max_tokens: 9, messages: [{ role: 'user', content: 'TOO LONG' }] }).catch(() => {});
+      await openai.chat.completions.create({ model: 'gpt-4.1', messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'w', arguments: '{}' } }] }, { role: 'user', content: 'well?' }] });
+      await fetch.flush();`;
+    execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: consumer,
+      encoding: 'utf8',
+    });
+    const text = readFileSync(file, 'utf8');
+    expect(text).not.toContain('SECRET');
+    const files = { 'calls.jsonl': text };
+    const runs = await Promise.all(
+      [1, 2, 3, 4].map((n) =>
+        cli(['check', 'calls.jsonl', '--request', String(n), '--json'], { ...files }),
+      ),
+    );
+    expect(
+      runs.map((r) => {
+        const j = JSON.parse(r.out) as { format: string; valid: boolean; warnings: string[] };
+        return [r.code, j.format, j.valid];
+      }),
+    ).toEqual([
+      [0, 'anthropic-messages', true],
+      [1, 'anthropic-messages', false],
+      [0, 'anthropic-messages', true],
+      [1, 'openai-chat', false],
+    ]);
+    const third = await cli(['check', 'calls.jsonl', '--request', '3'], { ...files });
+    expect(third.out).toContain('The provider answered HTTP 400');
+    expect(third.out).toContain('prompt is too long');
   }, 60_000);
 
   it('type-checks for a consumer (NodeNext, strict): the fetch fits the SDKs, the middleware fits the AI SDK', () => {
