@@ -39,3 +39,55 @@ test('a checked-fetch record: every call in the picker, each with its verdict an
     'Repaired before sending (1 change): inserted (partial_answer call_w2)',
   );
 });
+
+test('follow a record file: calls appended to it appear, the newest shown', async ({ page }) => {
+  // The File System Access API, stubbed: a handle whose file is whatever the test last wrote.
+  await page.addInitScript(() => {
+    const w = window as unknown as { __record: string; __modified: number };
+    w.__record = '';
+    w.__modified = 1;
+    Object.defineProperty(window, 'showOpenFilePicker', {
+      value: () =>
+        Promise.resolve([
+          {
+            name: 'calls.jsonl',
+            getFile: () =>
+              Promise.resolve(
+                new File([w.__record], 'calls.jsonl', { lastModified: w.__modified }),
+              ),
+          },
+        ]),
+    });
+  });
+  await openDefault(page);
+  const lines = record.trim().split('\n');
+  await page.evaluate(
+    (t) => {
+      (window as unknown as { __record: string }).__record = t;
+    },
+    `${lines.slice(0, 3).join('\n')}\n`,
+  );
+  // Offered once a file is open (here the record as it was).
+  await expect(page.getByTestId('follow-file')).toHaveCount(0);
+  await dropFile(page, 'calls.jsonl', `${lines.slice(0, 2).join('\n')}\n`);
+  await expect(page.getByTestId('request-select').locator('option')).toHaveCount(2);
+  await page.getByTestId('follow-file').click();
+  await expect(page.getByTestId('following')).toContainText('Following calls.jsonl');
+  const picker = page.getByTestId('request-select');
+  await expect(picker.locator('option')).toHaveCount(3);
+  await expect(page.getByTestId('format')).toHaveText('anthropic-messages');
+  // The library appends two calls: both appear, the newest is shown.
+  await page.evaluate(
+    (t) => {
+      const w = window as unknown as { __record: string; __modified: number };
+      w.__record = t;
+      w.__modified = 2;
+    },
+    `${lines.join('\n')}\n`,
+  );
+  await expect(picker.locator('option')).toHaveCount(5, { timeout: 10_000 });
+  await expect(page.getByTestId('format')).toHaveText('openai-chat');
+  await expect(page.getByTestId('verdict')).toHaveAttribute('data-valid', 'false');
+  await page.getByTestId('follow-stop').click();
+  await expect(page.getByTestId('follow-file')).toBeVisible();
+});

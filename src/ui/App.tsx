@@ -145,7 +145,7 @@ function useInputError(view: InspectionState, source: Source): ParseError | null
 
 export function App() {
   const inputs = useInputs();
-  const { samples, fileError, setFileError, loadSample, loadFile } = inputs;
+  const { samples, fileError, setFileError, loadSample, loadFile, reloadFile } = inputs;
   const { live, view, caughtUp, faulted, analysis } = useDrawnView();
   const source = useAppStore((s) => s.source);
   const [showText, setShowText] = useState(false);
@@ -173,6 +173,7 @@ export function App() {
         shown={shown}
         onSample={(e) => void loadSample(e)}
         onFile={(f) => void loadFile(f)}
+        onFileChanged={(f) => void reloadFile(f)}
         parsed={view.parsed}
         analysis={analysis}
         counter={counter}

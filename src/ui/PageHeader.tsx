@@ -17,6 +17,8 @@ export interface PageHeaderProps {
   shown: Source | null;
   onSample: (entry: SampleEntry) => void;
   onFile: (file: File) => void;
+  /** A followed file changed: show it again (no new history entry). */
+  onFileChanged: (file: File) => void;
   parsed: InspectionState['parsed'];
   analysis: Analysis | null;
   counter: TextCounter;
@@ -41,6 +43,7 @@ export function PageHeader(p: PageHeaderProps) {
         shown={p.shown}
         onSample={p.onSample}
         onFile={p.onFile}
+        onFileChanged={p.onFileChanged}
         detectedFormat={parsed?.candidates[0]?.format ?? analysis?.transcript.format ?? null}
         defaultProvider={analysis ? defaultProviderOf(analysis.transcript) : null}
         showText={p.showText}

@@ -8,6 +8,7 @@ import type { FormatId, ProviderId } from '../model/types.ts';
 import { VALIDATORS } from '../model/validate/index.ts';
 import type { SampleEntry } from '../io/files.ts';
 import { useAppStore, type Source } from '../state/store.ts';
+import { FollowFile } from './input/FollowFile.tsx';
 
 export interface ToolbarProps {
   samples: SampleEntry[];
@@ -15,6 +16,8 @@ export interface ToolbarProps {
   shown: Pick<Source, 'origin' | 'name' | 'sampleId'> | null;
   onSample: (entry: SampleEntry) => void;
   onFile: (file: File) => void;
+  /** A followed file changed (`FollowFile`): show it again. */
+  onFileChanged: (file: File) => void;
   /** The format detected for the current text (or in use), for the picker's "auto" label. */
   detectedFormat: FormatId | null;
   /** The provider used when the user follows the format. */
@@ -156,7 +159,13 @@ function FormatAndProvider({
 }
 
 /** Ids of what the toolbar's "More" button shows and hides on a narrow screen. */
-const MORE_IDS = ['toolbar-format', 'toolbar-provider', 'toolbar-theme', 'toolbar-help'];
+const MORE_IDS = [
+  'toolbar-follow',
+  'toolbar-format',
+  'toolbar-provider',
+  'toolbar-theme',
+  'toolbar-help',
+];
 
 /**
  * The input toolbar: sample, file, text toggle, request, format, provider, theme and help. On a
@@ -181,6 +190,12 @@ export function Toolbar(p: ToolbarProps) {
     <div className={`toolbar${more ? ' more-open' : ''}`} role="toolbar" aria-label="Input">
       <SamplePicker samples={p.samples} source={source} onSample={p.onSample} />
       <OpenFile onFile={p.onFile} />
+      {source.origin === 'file' && (
+        // Once a file is open: keep one open and show it again as it grows (a record, a log).
+        <span id="toolbar-follow" className="narrow-more">
+          <FollowFile onOpen={p.onFile} onChanged={p.onFileChanged} />
+        </span>
+      )}
       <button
         type="button"
         aria-pressed={p.showText}
@@ -194,7 +209,9 @@ export function Toolbar(p: ToolbarProps) {
         className="toolbar-more"
         data-testid="toolbar-more"
         aria-expanded={more}
-        aria-controls={MORE_IDS.join(' ')}
+        aria-controls={MORE_IDS.filter(
+          (id) => id !== 'toolbar-follow' || source.origin === 'file',
+        ).join(' ')}
         title={chosen}
         onClick={() => setMore((m) => !m)}
       >

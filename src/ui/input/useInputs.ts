@@ -39,6 +39,8 @@ export function useInputs() {
     },
     [openParquet, addFiles, fleetShown, loadTranscript],
   );
+  // A followed file read again after it grew: the same document, not a new history entry.
+  const reloadFile = useLoadFile(setSource, setFileError);
   usePasteAnywhere(openSource, setFileError);
   const dragging = useDropAnywhere(loadFiles, openSource);
   return {
@@ -49,6 +51,7 @@ export function useInputs() {
     loadSample,
     loadFile,
     fleet,
+    reloadFile,
     missingSample,
     dragging,
   };
