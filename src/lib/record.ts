@@ -162,6 +162,9 @@ let fsModule: Promise<AppendFs> | null = null;
 /** `node:fs/promises`, imported on first use; the specifier in a variable, so bundlers for the browser leave it alone. */
 function nodeFs(): Promise<AppendFs> {
   const spec = 'node:fs/promises';
+  // The package's one Node module, for `record` to a file path only (issue 36): imported at the
+  // first write, so the package still loads in browsers and edge runtimes, where it is never asked.
+  // eslint-disable-next-line layers/imports -- src/lib is web-standard except this opt-in Node path
   fsModule ??= import(/* @vite-ignore */ spec) as Promise<AppendFs>;
   return fsModule;
 }
