@@ -179,6 +179,33 @@ function parse(doc: SourceDoc): Result<Transcript> {
   return r;
 }
 
+/**
+ * A transcript as a one-call record: its request written as an Anthropic Messages body, or as a
+ * Chat Completions body when it holds `tool` messages; no verdict (the reader judges it). A record
+ * read back opens that call in its own format.
+ */
+function write(t: Transcript): string {
+  const inner = t.messages.some((m) => m.role === 'tool')
+    ? openaiChatParser
+    : anthropicMessagesParser;
+  const body = JSON.parse(
+    inner.write?.({ ...t, format: inner.id, raw: undefined }) ?? '{}',
+  ) as unknown;
+  // A transcript without its request around it is written as a bare list: a call sends a body.
+  const request = Array.isArray(body) ? { messages: body } : body;
+  const line = {
+    schema: FETCH_RECORD_SCHEMA,
+    v: 1,
+    time: new Date(0).toISOString(),
+    url: '',
+    endpoint: inner.id === 'openai-chat' ? 'openai-chat' : 'anthropic',
+    outcome: 'sent',
+    request: { method: 'POST', headers: {}, body: request },
+    verdict: null,
+  };
+  return `${JSON.stringify(line)}\n`;
+}
+
 export const fetchRecordParser: FormatParser = {
   id: 'fetch-record',
   label: 'Checked-fetch record',
@@ -191,4 +218,5 @@ export const fetchRecordParser: FormatParser = {
     'a checked-fetch record (transcript-inspector `record`): one JSON line per provider call with `schema: "transcript-inspector/fetch-record"`, `url`, `endpoint` and `request.body`',
   sniff,
   parse,
+  write,
 };
