@@ -34,7 +34,7 @@ describe('repair mode on the shared cases', () => {
   it('there are broken request cases', () => expect(cases.length).toBeGreaterThan(5));
   for (const { file, c } of cases)
     it(file, async () => {
-      const provider = PROVIDER_OF_API[c.provider_api];
+      const provider = PROVIDER_OF_API.get(c.provider_api);
       const body = JSON.stringify(c.transcript);
       const before = check(body, { format: c.format, ...(provider ? { provider } : {}) });
       expect(before.valid).toBe(false);

@@ -83,7 +83,7 @@ const SECRET = /(authorization|key|cookie|token|secret|password|signature|creden
 
 /** Headers without auth or secrets: `authorization`, `x-api-key`, `api-key`, `cookie`, … */
 export function safeHeaders(h: HeadersInit | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
+  const out = Object.create(null) as Record<string, string>;
   if (h === undefined) return out;
   let headers: Headers;
   try {
