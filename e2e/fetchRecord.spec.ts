@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { dropFile, openDefault } from './helpers.ts';
+import { dropFile, openDefault, pickRequest, requestLabels, requestMarks } from './helpers.ts';
 
 // A record the library's checked fetch wrote (public/samples/fetch-record.jsonl), dropped on the
-// page: one request per call in the picker, each in its own API's format with its recorded
+// page: one request per call on the request strip, each in its own API's format with its recorded
 // verdict and the provider's answer.
 
 const record = readFileSync(
@@ -12,13 +12,13 @@ const record = readFileSync(
   'utf8',
 );
 
-test('a checked-fetch record: every call in the picker, each with its verdict and answer', async ({
+test('a checked-fetch record: every call on the strip, each with its verdict and answer', async ({
   page,
 }) => {
   await openDefault(page);
   await dropFile(page, 'calls.jsonl', record);
-  const picker = page.getByTestId('request-select');
-  await expect(picker.locator('option')).toHaveText([
+  await expect(requestMarks(page)).toHaveCount(5);
+  expect(await requestLabels(page)).toEqual([
     '#1 · 09:14:02 UTC · anthropic · claude-opus-4-6 · 1 message · 200',
     '#2 · 09:14:43 UTC · anthropic · claude-opus-4-6 · 3 messages · 200',
     '#3 · 09:15:24 UTC · anthropic · claude-opus-4-6 · 3 messages · 400',
@@ -29,11 +29,11 @@ test('a checked-fetch record: every call in the picker, each with its verdict an
   await expect(page.getByTestId('format')).toHaveText('openai-chat');
   await expect(page.getByTestId('verdict')).toHaveAttribute('data-valid', 'false');
   await expect(page.locator('ul.warnings')).toContainText('The provider answered HTTP 400');
-  await picker.selectOption('2');
+  await pickRequest(page, 1);
   await expect(page.getByTestId('format')).toHaveText('anthropic-messages');
   await expect(page.getByTestId('verdict')).toHaveAttribute('data-valid', 'false');
   await expect(page.locator('ul.warnings')).toContainText('answered-400');
-  await picker.selectOption('3');
+  await pickRequest(page, 2);
   await expect(page.getByTestId('verdict')).toHaveAttribute('data-valid', 'true');
   await expect(page.locator('ul.warnings')).toContainText(
     'Repaired before sending (1 change): inserted (partial_answer call_w2)',
@@ -70,11 +70,10 @@ test('follow a record file: calls appended to it appear, the newest shown', asyn
   // Offered once a file is open (here the record as it was).
   await expect(page.getByTestId('follow-file')).toHaveCount(0);
   await dropFile(page, 'calls.jsonl', `${lines.slice(0, 2).join('\n')}\n`);
-  await expect(page.getByTestId('request-select').locator('option')).toHaveCount(2);
+  await expect(requestMarks(page)).toHaveCount(2);
   await page.getByTestId('follow-file').click();
   await expect(page.getByTestId('following')).toContainText('Following calls.jsonl');
-  const picker = page.getByTestId('request-select');
-  await expect(picker.locator('option')).toHaveCount(3);
+  await expect(requestMarks(page)).toHaveCount(3);
   await expect(page.getByTestId('format')).toHaveText('anthropic-messages');
   // The library appends two calls: both appear, the newest is shown.
   await page.evaluate(
@@ -85,7 +84,7 @@ test('follow a record file: calls appended to it appear, the newest shown', asyn
     },
     `${lines.join('\n')}\n`,
   );
-  await expect(picker.locator('option')).toHaveCount(5, { timeout: 10_000 });
+  await expect(requestMarks(page)).toHaveCount(5, { timeout: 10_000 });
   await expect(page.getByTestId('format')).toHaveText('openai-chat');
   await expect(page.getByTestId('verdict')).toHaveAttribute('data-valid', 'false');
   await page.getByTestId('follow-stop').click();
