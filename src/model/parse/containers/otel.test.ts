@@ -8,6 +8,7 @@ import { analyze } from '../../analyze.ts';
 import { parseTranscript } from '../index.ts';
 import {
   dump,
+  lostResult,
   oncallSpans,
   oneSpan,
   openTrace,
@@ -15,6 +16,15 @@ import {
   toJaeger,
   toOtlp,
 } from './otel.fixtures.ts';
+
+/** The call of `lostResult` that was answered, with its result. */
+const answeredCall = [
+  {
+    role: 'assistant',
+    parts: [{ type: 'tool_call', id: 'c_a', name: 'ping', arguments: '{"host":"payments-db"}' }],
+  },
+  { role: 'tool', parts: [{ type: 'tool_call_response', id: 'c_a', response: 'pong 3 ms' }] },
+];
 
 const LABELS = [
   '#1 · 14:05:00 UTC · gpt-4.1-mini · chat gpt-4.1-mini',
@@ -101,10 +111,33 @@ describe('an OTLP/JSON export with several LLM spans', () => {
     );
   });
 
-  it("a final answer is appended as the last turn; a system message in the input list becomes OpenAI's system message", () => {
+  it("a final answer is not appended (the request is judged as sent); a system message in the input list becomes OpenAI's system message", () => {
     const t = openTrace(otlp, 0).transcript;
-    expect(dump(t)).toEqual(['system: text', 'user: text', 'assistant: text']);
-    expect(t.warnings).toContain("The span's output (gen_ai.output.messages) is the last turn.");
+    expect(dump(t)).toEqual(['system: text', 'user: text']);
+    expect(t.warnings).toContain(
+      'The answer (gen_ai.output.messages) is what this request returned; it is not appended, so the request is judged as it was sent.',
+    );
+  });
+
+  it('a call that ended on a tool result and got a final answer is judged as sent: no A12 on a model without prefill, no prefill note', () => {
+    const answered = oneSpan({
+      'gen_ai.provider.name': 'anthropic',
+      'gen_ai.request.model': 'claude-opus-4-7',
+      'gen_ai.input.messages': JSON.stringify(lostResult.slice(0, 1).concat(answeredCall)),
+      'gen_ai.output.messages': JSON.stringify([
+        { role: 'assistant', parts: [{ type: 'text', content: 'payments-db is up.' }] },
+      ]),
+    });
+    const p = openTrace(answered);
+    expect(dump(p.transcript)).toEqual([
+      'user: text',
+      'assistant: tool_use c_a ping',
+      'user: tool_result c_a',
+    ]);
+    const a = analyze(p.transcript);
+    expect(a.validation.violations.map((v) => v.code)).not.toContain('A12');
+    expect(a.validation.valid).toBe(true);
+    expect(a.validation.notes.join(' ')).not.toMatch(/prefill/);
   });
 });
 

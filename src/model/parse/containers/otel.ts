@@ -139,15 +139,16 @@ function entryOf(
   const model = str(a['gen_ai.request.model']) ?? str(a['gen_ai.response.model']);
   const format = bodyFormatOf(providerName, model);
   const maxTokens = num(a['gen_ai.request.max_tokens']);
-  // The verdict is about the request that was sent: an answer that calls tools would end it in
-  // unanswered calls (a 400 that never happened), so only a final answer is appended.
+  // The verdict is about the request that was sent: the span's output (the model's answer) came
+  // back from that request and is not part of it. Appended, a final answer would end the request
+  // on an assistant turn (A12 "prefill" on a model that rejects it, a prefill note elsewhere) and
+  // an answer that calls tools would end it in unanswered calls: 400s that never happened.
   const outputCalls = ctx.output.flatMap((m) => m.parts.filter((p) => p.type === 'tool_call'));
-  const withOutput = ctx.output.length > 0 && outputCalls.length === 0 && span.error === undefined;
   const settings = {
     ...(model !== undefined ? { model } : {}),
     ...(maxTokens !== undefined ? { maxTokens } : {}),
   };
-  const value = buildBody(ctx, format, settings, withOutput);
+  const value = buildBody(ctx, format, settings);
   const notes = [
     span.pasted
       ? `Read as GenAI semantic-convention messages and rebuilt as the ${PROVIDER_LABEL[format]} request: a bare message list names no provider, so pick the one that received it under Provider (--provider).`
@@ -158,10 +159,13 @@ function entryOf(
     notes.push(
       `${providerName ?? ''} takes OpenAI Chat Completions bodies with its own rules: pick ${compatible[1]} under Provider (--provider ${compatible[2]}).`,
     );
-  if (withOutput) notes.push("The span's output (gen_ai.output.messages) is the last turn.");
-  else if (outputCalls.length > 0)
+  if (outputCalls.length > 0)
     notes.push(
       `The answer (gen_ai.output.messages) calls ${outputCalls.map((p) => `${str(p.id) ?? '(no id)'} (${str(p.name) ?? ''})`).join(', ')}; it is not appended, so the request is judged as it was sent.`,
+    );
+  else if (ctx.output.length > 0)
+    notes.push(
+      `The answer (gen_ai.output.messages) is what this request returned; it is not appended, so the request is judged as it was sent.`,
     );
   if (span.error !== undefined) notes.push(`The span ended with an error: ${span.error}`);
   const usage = usageNote(a);

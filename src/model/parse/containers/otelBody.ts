@@ -319,20 +319,19 @@ function bedrockBody(ctx: CallContext, msgs: SemMessage[], settings: Json): Json
 }
 
 /**
- * The request body of a call, with its output appended as the last turn.
+ * The request body of a call as it was sent: its input messages, never its output (the answer
+ * the request got back).
  * @param ctx the call's context (system parts, input and output messages, tools)
  * @param format the provider's request format (`bodyFormatOf`)
  * @param settings `model` and `maxTokens` from the span's request attributes
- * @param withOutput append `ctx.output` (the span's recorded answer) after the input
  * @returns a JSON body the provider's parser reads
  */
 export function buildBody(
   ctx: CallContext,
   format: BodyFormat,
   settings: { model?: string; maxTokens?: number },
-  withOutput: boolean,
 ): Json {
-  const msgs = withOutput ? [...ctx.input, ...ctx.output] : ctx.input;
+  const msgs = ctx.input;
   const s = settings as Json;
   switch (format) {
     case 'anthropic-messages':
