@@ -11,6 +11,7 @@ import { selectTokens } from '../../state/selectors.ts';
 import { useAppStore, type AppState, type Source } from '../../state/store.ts';
 import { buildShareLink, buildViewOnlyFragment } from '../../state/permalink/storeLink.ts';
 import { pageUrlWithoutHash } from '../../state/urlSync.ts';
+import { downloadBlob } from './download.ts';
 import { ExportSection } from './ShareExports.tsx';
 import { StructureSection, ViewLinkSection } from './ShareSections.tsx';
 import { originalExport } from './originalExport.ts';
@@ -77,7 +78,7 @@ export function Panel({
 
   return (
     <div className="share-panel" data-testid="share-panel">
-      <ViewLinkSection source={source} view={view} />
+      <ViewLinkSection source={source} view={view} structureLink={structureLink} />
       <StructureSection
         hideNames={hideNames}
         setHideNames={setHideNames}
@@ -85,6 +86,13 @@ export function Panel({
         link={structureLink}
         tooLarge={structureTooLarge}
         saidAbove={!view.carriesTranscript && structureTooLarge === view.why}
+        onDownload={() => {
+          if (redaction)
+            downloadBlob(
+              `${baseName}.structure-only.${exportExt(analysis.transcript)}`,
+              new Blob([redaction.text], { type: 'application/json' }),
+            );
+        }}
       />
       <ExportSection
         analysis={analysis}

@@ -13,7 +13,16 @@ import type { StructureRedaction } from './useShareData.ts';
  * The link to this view, with what it holds: the whole transcript (every text), or the view only
  * (and what its reader must open), and a warning when it is too long for chat tools.
  */
-export function ViewLinkSection({ source, view }: { source: Source; view: ViewLink }) {
+export function ViewLinkSection({
+  source,
+  view,
+  structureLink,
+}: {
+  source: Source;
+  view: ViewLink;
+  /** The structure-only link when built (null: none, or not yet): the warning weighs it too. */
+  structureLink: string | null;
+}) {
   const fullLink = view.link;
   const tooLong = fullLink.length > LINK_SOFT_LIMIT;
   return (
@@ -41,12 +50,22 @@ export function ViewLinkSection({ source, view }: { source: Source; view: ViewLi
       {tooLong && (
         <p className="share-warn" data-testid="share-too-long">
           This link is {fmtInt(fullLink.length)} characters: chat tools and documents cut links
-          above about {fmtInt(LINK_SOFT_LIMIT)}. Share the structure-only link below, or export the
-          file.
+          above about {fmtInt(LINK_SOFT_LIMIT)}. {instead(structureLink)}
         </p>
       )}
     </section>
   );
+}
+
+/**
+ * What to share instead of a view link that is too long: the structure-only link only when it is
+ * short enough itself (the same rule, LINK_SOFT_LIMIT), else a file.
+ */
+function instead(structureLink: string | null): string {
+  if (structureLink === null) return 'Export the file below and send it instead.';
+  if (structureLink.length <= LINK_SOFT_LIMIT)
+    return `Share the structure-only link below (${fmtInt(structureLink.length)} characters), or export the file.`;
+  return `The structure-only link below is too long as well (${fmtInt(structureLink.length)} characters): download the structure-only copy or export the file below, and send the file instead.`;
 }
 
 /**
@@ -63,7 +82,10 @@ export function StructureSection({
   link,
   tooLarge,
   saidAbove,
+  onDownload,
 }: {
+  /** Save the structure-only copy (`redaction.text`) as a file. */
+  onDownload: () => void;
   hideNames: boolean;
   setHideNames: (hide: boolean) => void;
   redaction: StructureRedaction | null;
@@ -114,6 +136,16 @@ export function StructureSection({
       ) : link !== null && redaction ? (
         <>
           <LinkRow label="Copy structure-only link" link={link} testId="structure-link" />
+          {link.length > LINK_SOFT_LIMIT && (
+            <p className="share-warn" data-testid="structure-too-long">
+              This link is {fmtInt(link.length)} characters too: chat tools and documents cut links
+              above about {fmtInt(LINK_SOFT_LIMIT)}. Download the structure-only copy and send it as
+              a file instead: whoever drops it on this page sees the same structure.
+            </p>
+          )}
+          <button type="button" data-testid="structure-download" onClick={onDownload}>
+            Download structure-only copy
+          </button>
           <details>
             <summary>Preview what is shared</summary>
             <pre className="share-preview" data-testid="structure-preview">
