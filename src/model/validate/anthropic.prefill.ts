@@ -2,9 +2,9 @@
  * Anthropic A12: a trailing assistant message is a prefill, which newer models reject, forced tool
  * use and structured output never allow, and which may not end in whitespace.
  */
-import { parserFor } from '../parse/registry.ts';
 import type { Transcript } from '../types.ts';
 import type { Push } from './common.ts';
+import { isSessionLog, sessionLogNote } from './shared.ts';
 import { isClientCall } from './rules/pairing.ts';
 import { turnHead, turnItems, turnRole, type Turns } from './rules/turns.ts';
 import type { ValidateOptions } from './types.ts';
@@ -37,12 +37,8 @@ export function checkTrailing(
   if (lastN < 0 || turnRole(T, lastN) !== 'assistant') return;
   const lastItems = turnItems(T, lastN);
   if (lastItems.some((it) => isClientCall(it.block))) return; // reported as A2 (trailing_tool_use)
-  if (parserFor(t.format)?.category === 'log') {
-    // A session log ends on the assistant's reply; the next request appends the user's next
-    // input, so the trailing assistant message is history, not a prefill.
-    notes.push(
-      'This is a session log: its last assistant message is history, not a prefill, so A12 was not checked.',
-    );
+  if (isSessionLog(t)) {
+    notes.push(sessionLogNote('A12'));
     return;
   }
   const src = turnHead(T, lastN);

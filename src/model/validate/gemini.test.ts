@@ -302,16 +302,29 @@ describe('Gemini order where raw indices repeat', () => {
     ]);
     const vs = validateTranscript(t, 'gemini').violations;
     // Contents: user, model (call), user (results), model. By content position: G4 on content 1,
-    // the id warning on content 2, the trailing model turn on content 3.
+    // the id warning on content 2; the trailing model turn of a session log is history (no G7).
     expect(vs.map((v) => [v.code, v.rule, v.index])).toEqual([
       ['G4', 'thought_signature_missing', 1],
       ['GW1', 'tool_result_wrong_id', 2],
-      ['G7', 'trailing_assistant', 3],
     ]);
     // The same order as with distinct raw indices.
     const distinct = { ...t, messages: t.messages.map((m, i) => ({ ...m, rawIndex: i })) };
     expect(validateTranscript(distinct, 'gemini').violations.map((v) => v.code)).toEqual(
       vs.map((v) => v.code),
     );
+  });
+});
+
+describe('a session log ends on the reply: history, not a prefill (as A12 on Claude Code logs)', () => {
+  it('a Gemini CLI log that ends on a model turn gets no G7, and says why', () => {
+    const t = parsedAny(geminiCliWrongIdSession({ model: 'gemini-3-pro-preview' })).transcript;
+    const v = validateTranscript(t, 'gemini');
+    expect(v.violations.map((x) => x.code)).not.toContain('G7');
+    expect(v.notes).toContain(
+      'This is a session log: its last assistant message is history, not a prefill, so G7 was not checked.',
+    );
+    // The same contents as a request (not a log) still end on a model turn: G7.
+    const asRequest = { ...t, format: 'gemini' as const };
+    expect(validateTranscript(asRequest, 'gemini').violations.map((x) => x.code)).toContain('G7');
   });
 });

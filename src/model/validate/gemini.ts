@@ -35,7 +35,7 @@ import {
   turnSize,
   type Turns,
 } from './rules/turns.ts';
-import { emptyRequest } from './shared.ts';
+import { emptyRequest, isSessionLog, sessionLogNote } from './shared.ts';
 import type {
   ProviderValidator,
   RenderedItem,
@@ -303,7 +303,10 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
   checkSignatures(t, T, push, notes);
   checkUnsignedThoughts(t, T, push);
   const last = T.count - 1;
-  if (last >= 0 && turnRole(T, last) === 'assistant' && !hasBlock(T, last, isClientCall)) {
+  const trailing =
+    last >= 0 && turnRole(T, last) === 'assistant' && !hasBlock(T, last, isClientCall);
+  if (trailing && isSessionLog(t)) notes.push(sessionLogNote('G7'));
+  else if (trailing) {
     const src = turnHead(T, last);
     push({
       rule: 'trailing_assistant',

@@ -28,7 +28,7 @@ export const CHAT_TEXT: Readonly<Partial<Record<RuleId, [string, string]>>> = {
   ],
   duplicate_tool_use_id: [
     'The same tool_call id used twice',
-    'OpenAI has not been reported to reject a repeated tool_call id, but a replayed turn is usually a retry bug, and Anthropic and the Responses API reject it.',
+    'A replayed turn is usually a retry bug. Chat Completions rejects it once the id is answered twice (O6, a second tool message); the repeated call answered once has no captured 400 here, while Anthropic and the Responses API reject the repeated call itself.',
   ],
   missing_tool_id: [
     'Tool message without a tool_call_id',

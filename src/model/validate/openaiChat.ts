@@ -341,6 +341,23 @@ function reportIdsAt(scan: ChatScan, ids: ChatIds, n: number): void {
 }
 
 /**
+ * The findings without the OW1 warning of an id whose second tool message gets the duplicate
+ * result error (O6): OpenAI's 400 for a replayed call is that one (agno-agi/agno#5116, "a
+ * replayed turn", docs provider-rules O6), so a warning that no rejection is known would
+ * contradict it. OW1 stays for a repeated id answered once.
+ */
+function withoutAnsweredRepeats(found: Violation[]): Violation[] {
+  const rejected = new Set<string>();
+  for (const v of found)
+    if (v.rule === 'duplicate_tool_result' && v.severity === 'error')
+      for (const id of v.ids) rejected.add(id);
+  if (rejected.size === 0) return found;
+  return found.filter(
+    (v) => !(v.code === 'OW1' && v.ids.length > 0 && v.ids.every((id) => rejected.has(id))),
+  );
+}
+
+/**
  * Validate with a dialect of the Chat Completions rules: the empty request, the dialect's own
  * structure checks, then the tool-run scan (rules/toolRuns.ts).
  * @returns violations in array order (the first is the 400 the request gets).
@@ -364,10 +381,11 @@ export function validateChat(
   if (dialect.structure) scan.found.push(...dialect.structure(msgs, t));
   if (dialect.ids?.order === 'last') reportIds(scan, dialect.ids);
   if (dialect.pairing !== false) scanToolRuns(msgs, (f) => reportRun(scan, f));
+  const violations = withoutAnsweredRepeats(scan.found);
   return {
     provider: dialect.provider,
-    valid: !hasError(scan.found),
-    violations: scan.found,
+    valid: !hasError(violations),
+    violations,
     notes: [],
   };
 }

@@ -4,6 +4,7 @@
  * class of 400 is written once and every provider that has it reports it in its own words.
  */
 import { isPinned } from '../exchanges.ts';
+import { parserFor } from '../parse/registry.ts';
 import type { Message, Transcript } from '../types.ts';
 import { ruleSpec, ruleText } from './catalogue/index.ts';
 import { violation } from './common.ts';
@@ -68,4 +69,19 @@ export function toolsNotDefined(
     m.blocks.some((b) => b.type === 'tool_use' || b.type === 'tool_result');
   if (!source.some((m) => !isPinned(m) && hasToolBlock(m))) return null;
   return source.find(hasToolBlock) ?? null;
+}
+
+/**
+ * True when the transcript is a session log (a format of the `log` category: Claude Code, Codex,
+ * Gemini CLI, …). A log ends on the assistant's reply; the next request appends the user's next
+ * input, so its trailing assistant message is history, not a prefill: the trailing-assistant
+ * rules (A12, G7) are not checked on it, with `sessionLogNote` said instead.
+ */
+export function isSessionLog(t: Transcript): boolean {
+  return parserFor(t.format)?.category === 'log';
+}
+
+/** The note a provider gives when it skips its trailing-assistant rule `code` on a session log. */
+export function sessionLogNote(code: string): string {
+  return `This is a session log: its last assistant message is history, not a prefill, so ${code} was not checked.`;
 }

@@ -150,11 +150,12 @@ export const OPENAI_CHAT_RULES: readonly RuleSpec[] = [
     providers: ['openai-chat', 'deepseek', 'qwen'],
     severity: 'warning',
     confidence: 'I',
-    condition: 'The same `tool_call` id in two assistant messages.',
+    condition:
+      'The same `tool_call` id in two assistant messages, answered once (answered twice, the second tool message gets O6 and this warning is not given).',
     text: null,
     path: '',
     index: 'The later call.',
-    source: 'no capture of a rejection',
+    source: 'no capture of a rejection of the repeated call alone',
     note: 'A replayed turn is usually a retry bug; Anthropic (A6) and Responses (R6) reject it.',
   },
   {
