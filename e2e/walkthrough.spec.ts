@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
+import { generate } from '../scripts/gen.ts';
 import { oneSpan } from '../src/model/parse/containers/otel.fixtures.ts';
-import { dropFile, openDefault } from './helpers.ts';
+import { dropFile, openDefault, paste } from './helpers.ts';
 
 // What a newcomer's walkthrough found (issue 41), one test per finding; each failed before its
 // fix. Transcripts and traces are invented.
@@ -41,4 +42,142 @@ test('an OTel call whose answer was recorded is judged as it was sent: no A12, n
   );
   await expect(page.getByText('accepted as prefill')).toHaveCount(0);
   await expect(page.getByText('(no content)')).toHaveCount(0);
+});
+
+test('a view link too long for chat tools suggests the structure-only link only when that one is short; a long structure-only link warns too and says what to send', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  // A Claude Code log of a few hundred KB: its link carries it (under 2 MiB) but is far above
+  // 8,192 characters, and so is its structure-only link.
+  const log = generate({ format: 'claude-code-jsonl', messages: 600, seed: 3 });
+  await openDefault(page);
+  await page.getByTestId('file-input').setInputFiles({
+    name: 'long.jsonl',
+    mimeType: 'application/x-ndjson',
+    buffer: Buffer.from(log),
+  });
+  await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true', { timeout: 60_000 });
+  await expect(page.getByTestId('load-progress')).toHaveCount(0, { timeout: 60_000 });
+  await page.getByTestId('share-open').click();
+  const structure = page.getByTestId('structure-link');
+  await expect(structure).toHaveCount(1, { timeout: 30_000 });
+  const length = (await structure.inputValue()).length;
+  expect(length).toBeGreaterThan(8192);
+  const warn = page.getByTestId('share-too-long');
+  await expect(warn).toContainText(
+    `The structure-only link below is too long as well (${length.toLocaleString('en-US')} characters)`,
+  );
+  await expect(warn).not.toContainText('Share the structure-only link below');
+  await expect(page.getByTestId('structure-too-long')).toContainText(
+    'Download the structure-only copy and send it as a file instead',
+  );
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByTestId('structure-download').click(),
+  ]);
+  expect(download.suggestedFilename()).toBe('long.structure-only.jsonl');
+});
+
+test('a short structure-only link is what the long-link warning suggests, with its length', async ({
+  page,
+}) => {
+  const log = generate({ format: 'claude-code-jsonl', messages: 90, seed: 3 });
+  await openDefault(page);
+  await page.getByTestId('file-input').setInputFiles({
+    name: 'short.jsonl',
+    mimeType: 'application/x-ndjson',
+    buffer: Buffer.from(log),
+  });
+  await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true', { timeout: 60_000 });
+  await page.getByTestId('share-open').click();
+  const structure = page.getByTestId('structure-link');
+  await expect(structure).toHaveCount(1, { timeout: 30_000 });
+  const length = (await structure.inputValue()).length;
+  expect(length).toBeLessThanOrEqual(8192);
+  expect((await page.getByTestId('share-link').inputValue()).length).toBeGreaterThan(8192);
+  await expect(page.getByTestId('share-too-long')).toContainText(
+    `Share the structure-only link below (${length.toLocaleString('en-US')} characters)`,
+  );
+  await expect(page.getByTestId('structure-too-long')).toHaveCount(0);
+});
+
+test('a replayed OpenAI turn: O6 gives the 400 and no warning says OpenAI does not reject it; the arcs are counted against the calls', async ({
+  page,
+}) => {
+  const call = (text: string) => ({
+    role: 'assistant',
+    content: text,
+    tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'ls', arguments: '{}' } }],
+  });
+  const body = {
+    model: 'gpt-4.1',
+    messages: [
+      { role: 'user', content: 'List the files.' },
+      call('Listing.'),
+      { role: 'tool', tool_call_id: 'call_1', content: 'a.txt' },
+      call('Listing again.'),
+      { role: 'tool', tool_call_id: 'call_1', content: 'a.txt' },
+    ],
+  };
+  await openDefault(page);
+  await paste(page, JSON.stringify(body, null, 2));
+  await expect(page.getByTestId('count-messages')).toHaveText('5');
+  await expect(page.locator('[data-testid="violation"][data-rank="first"]')).toHaveAttribute(
+    'data-rule',
+    'duplicate_tool_result',
+  );
+  await expect(page.getByText('has not been reported to reject')).toHaveCount(0);
+  await expect(
+    page.locator('[data-testid="violation"][data-rule="duplicate_tool_use_id"]'),
+  ).toHaveCount(0);
+  await expect(page.getByTestId('count-arcs')).toHaveText('3');
+  await expect(page.getByTestId('count-calls')).toHaveText('(2 tool calls + 1 second result)');
+});
+
+test('a Gemini CLI log that ends on the reply is history (no G7, as A12 on a Claude Code log); its row numbers are explained by the count', async ({
+  page,
+}) => {
+  const session = {
+    sessionId: 's1',
+    projectHash: 'p',
+    messages: [
+      { id: 'u1', type: 'user', content: 'List the files.' },
+      {
+        id: 'g1',
+        type: 'gemini',
+        model: 'gemini-2.5-flash',
+        content: 'Listing.',
+        toolCalls: [
+          {
+            id: 'ls-1',
+            name: 'list_directory',
+            args: { path: '.' },
+            status: 'success',
+            result: [
+              {
+                functionResponse: {
+                  id: 'ls-1',
+                  name: 'list_directory',
+                  response: { output: 'NOTES.md' },
+                },
+              },
+            ],
+          },
+        ],
+      },
+      { id: 'g2', type: 'gemini', model: 'gemini-2.5-flash', content: 'One file: NOTES.md.' },
+    ],
+  };
+  await openDefault(page);
+  await paste(page, JSON.stringify(session, null, 2));
+  await expect(page.getByTestId('format')).toHaveText('gemini-cli');
+  await expect(page.getByTestId('count-messages')).toHaveText('4');
+  await expect(page.locator('[data-testid="violation"]')).toHaveCount(0);
+  await expect(page.locator('ul.notes')).toContainText(
+    'This is a session log: its last assistant message is history, not a prefill, so G7 was not checked.',
+  );
+  await expect(page.getByTestId('count-numbered')).toHaveText(
+    "(numbered as the source's 3: #N.1, #N.2 are rows of one)",
+  );
 });

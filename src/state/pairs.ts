@@ -22,7 +22,7 @@ import {
   type PairTables,
 } from '../model/pairTables.ts';
 import type { RequestRows } from '../model/requestRows.ts';
-import type { Transcript } from '../model/types.ts';
+import type { Message, Transcript } from '../model/types.ts';
 import { sentMessages, validatorFor, type Violation } from '../model/validate/index.ts';
 import { memoWeak } from './memo.ts';
 
@@ -139,19 +139,46 @@ export const selectBrokenPairs = memoWeak(
 /** Headline counts for the page header. */
 export interface Counts {
   messages: number;
+  /**
+   * Distinct row numbers (`#N`, the messages' raw indices): fewer than `messages` when a source
+   * message is shown as several rows (`#3.1`, `#3.2`: a Gemini CLI turn's calls and results).
+   */
+  numbered: number;
   exchanges: number;
   arcs: number;
+  /**
+   * Of the arcs: tool calls (each call, a repeated id too), second results for a call already
+   * answered, and results with no call. `arcs = calls + secondResults + orphanResults`.
+   */
+  calls: number;
+  secondResults: number;
+  orphanResults: number;
   /** Arc pairs drawn red: pairing status, or named by an error violation (`selectBrokenPairs`). */
   broken: number;
   errors: number;
+}
+
+/** How many distinct raw indices the messages have (O(n); no Set when they ascend strictly). */
+function distinctRawIndices(ms: readonly Message[]): number {
+  let ascending = true;
+  for (let i = 1; i < ms.length && ascending; i++)
+    if ((ms[i] as Message).rawIndex <= (ms[i - 1] as Message).rawIndex) ascending = false;
+  if (ascending) return ms.length;
+  const seen = new Set<number>();
+  for (const m of ms) seen.add(m.rawIndex);
+  return seen.size;
 }
 
 export const selectCounts = memoWeak((a: Analysis): Counts => {
   const arcs = selectArcPairs(a);
   return {
     messages: a.transcript.messages.length,
+    numbered: distinctRawIndices(a.transcript.messages),
     exchanges: a.grouping.exchanges.length,
     arcs: arcs.length,
+    calls: arcs.filter((p) => p.status !== 'duplicate_result' && p.status !== 'orphan').length,
+    secondResults: arcs.filter((p) => p.status === 'duplicate_result').length,
+    orphanResults: arcs.filter((p) => p.status === 'orphan').length,
     broken: selectBrokenPairs(a).arcCount,
     errors: a.validation.violations.filter((v) => v.severity === 'error').length,
   };

@@ -57,6 +57,15 @@ export function SummaryLine({
       <span>
         <b data-testid="count-messages">{fmtInt(counts.messages)}</b>{' '}
         {counts.messages === 1 ? 'message' : 'messages'}
+        {counts.numbered !== counts.messages && (
+          <span
+            data-testid="count-numbered"
+            title="Row numbers are the source's message numbers: a source message shown as several rows keeps its number, with .1, .2 for its parts"
+          >
+            {' '}
+            (numbered as the source&apos;s {fmtInt(counts.numbered)}: #N.1, #N.2 are rows of one)
+          </span>
+        )}
       </span>
       <span>
         <b data-testid="count-exchanges">{fmtInt(counts.exchanges)}</b>{' '}
@@ -64,7 +73,8 @@ export function SummaryLine({
       </span>
       <span title="Arcs join each tool_use to its tool_result (blue: answered in the next message)">
         <span className="swatch sw-arc" aria-hidden="true" />
-        <b data-testid="count-arcs">{fmtInt(counts.arcs)}</b> {counts.arcs === 1 ? 'arc' : 'arcs'}
+        <b data-testid="count-arcs">{fmtInt(counts.arcs)}</b> {counts.arcs === 1 ? 'arc' : 'arcs'}{' '}
+        <span data-testid="count-calls">{arcsForCalls(counts)}</span>
       </span>
       {provisional ? (
         <span
@@ -89,6 +99,23 @@ export function SummaryLine({
       )}
     </div>
   );
+}
+
+/**
+ * "for 13 tool calls", and what the arcs beyond one per call are ("+ 4 second results"), so the
+ * arc count reads against the calls the CLI and the verdict count.
+ */
+export function arcsForCalls(c: Pick<Counts, 'calls' | 'secondResults' | 'orphanResults'>): string {
+  const extra = [
+    c.secondResults > 0
+      ? `${fmtInt(c.secondResults)} second ${c.secondResults === 1 ? 'result' : 'results'}`
+      : '',
+    c.orphanResults > 0
+      ? `${fmtInt(c.orphanResults)} ${c.orphanResults === 1 ? 'result' : 'results'} with no call`
+      : '',
+  ].filter((x) => x !== '');
+  const calls = `${fmtInt(c.calls)} tool ${c.calls === 1 ? 'call' : 'calls'}`;
+  return extra.length > 0 ? `(${calls} + ${extra.join(' + ')})` : `(${calls})`;
 }
 
 /** The broken and warning pair counts of a complete analysis (red and amber arcs). */
