@@ -318,3 +318,29 @@ describe('O11 / D3: an assistant message with neither content nor tool_calls', (
 function fnCall(id: string) {
   return { id, type: 'function', function: { name: 'bash', arguments: '{}' } };
 }
+
+describe('a replayed call: the evidence (O6) decides, no contradicting warning (issue 41)', () => {
+  it('a repeated id answered twice gets O6 only, not OW1 ("no rejection known") beside it', () => {
+    const vs = all([
+      user('q'),
+      assistant(call('call_1')),
+      tool('call_1'),
+      assistant(call('call_1')),
+      tool('call_1'),
+    ]);
+    expect(vs.map((v) => v.code)).toEqual(['O6']);
+  });
+
+  it('a repeated id answered once keeps OW1, whose text names O6 rather than denying a 400', () => {
+    const vs = all([
+      user('q'),
+      assistant(call('call_1')),
+      tool('call_1'),
+      assistant(call('call_1', 'again')),
+      user('stop'),
+    ]);
+    const ow1 = vs.find((v) => v.code === 'OW1');
+    expect(ow1?.why).toContain('O6');
+    expect(ow1?.why).not.toMatch(/not been reported to reject/);
+  });
+});
