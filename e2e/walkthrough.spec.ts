@@ -181,3 +181,43 @@ test('a Gemini CLI log that ends on the reply is history (no G7, as A12 on a Cla
     "(numbered as the source's 3: #N.1, #N.2 are rows of one)",
   );
 });
+
+test('"pick a Claude model id" can be followed: a Model picker where the rules depend on the model, carried by the link', async ({
+  page,
+}) => {
+  const body = {
+    messages: [
+      { role: 'user', content: [{ text: 'Hi' }] },
+      { role: 'assistant', content: [{ text: 'Hello' }] },
+    ],
+  };
+  await openDefault(page);
+  await paste(page, JSON.stringify(body, null, 2));
+  await expect(page.getByTestId('format')).toHaveText('bedrock-converse');
+  await expect(page.getByTestId('verdict')).toHaveAttribute('data-valid', 'true');
+  await expect(page.locator('ul.notes')).toContainText(
+    'pick a Claude model id under Model, or --model, to see them',
+  );
+  const picker = page.getByTestId('model-select');
+  await expect(picker).toBeVisible();
+  await picker.fill('anthropic.claude-opus-4-6-v1');
+  await picker.press('Enter');
+  await expect(page.getByTestId('verdict')).toHaveAttribute('data-valid', 'false');
+  await expect(page.locator('[data-testid="violation"][data-rank="first"]')).toHaveAttribute(
+    'data-rule',
+    'trailing_assistant',
+  );
+  await expect(page.locator('ul.warnings')).toContainText(
+    'Judged as model anthropic.claude-opus-4-6-v1 (chosen under Model, --model); the input names no model.',
+  );
+  await expect
+    .poll(() => page.evaluate(() => location.hash))
+    .toContain('m=anthropic.claude-opus-4-6-v1');
+  // Opened from the link, the same model is chosen.
+  await page.reload();
+  await expect(page.getByTestId('model-select')).toHaveValue('anthropic.claude-opus-4-6-v1');
+  await expect(page.getByTestId('verdict')).toHaveAttribute('data-valid', 'false');
+  // Cleared: the transcript's own (none named) again.
+  await page.getByTestId('model-select').fill('');
+  await expect(page.getByTestId('verdict')).toHaveAttribute('data-valid', 'true');
+});

@@ -16,7 +16,7 @@ import { runCheckRequests } from './requests.ts';
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 export const CHECK_USAGE =
-  "check FILE [--format F] [--provider P] [--json] [--request N | --requests]   validate a transcript (--requests: list its requests, a session log's model calls); FILE - reads stdin";
+  "check FILE [--format F] [--provider P] [--model M] [--json] [--request N | --requests]   validate a transcript (--requests: list its requests, a session log's model calls); FILE - reads stdin";
 
 /**
  * `check`: the verdict, each violation with its explanation and the exact error body. With
@@ -24,7 +24,7 @@ export const CHECK_USAGE =
  * @returns exit code: 0 valid, 1 invalid, 2 unreadable
  */
 export function runCheck(argv: string[], io: CliIO): number | Promise<number> {
-  const args = parseArgs(argv, ['format', 'provider', 'request'], ['json', 'requests']);
+  const args = parseArgs(argv, ['format', 'provider', 'model', 'request'], ['json', 'requests']);
   const file = onlyFile(args, 'check');
   const provider = checkProvider(args.flags.provider);
   if (args.flags.requests === true) {

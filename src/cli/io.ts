@@ -7,6 +7,7 @@ import {
   type ParsedTranscript,
 } from '../model/parse/index.ts';
 import { withSessionCall } from '../model/sessionCall.ts';
+import { ModelIdSchema } from '../model/permalink/schema.ts';
 import { windowAround } from '../model/limits.ts';
 import { DROP_ADVICE, withReadNote } from '../model/parse/bytes.ts';
 import { clipArg, intFlag, UsageError } from './args.ts';
@@ -69,6 +70,19 @@ export function checkFormat(v: string | true | undefined): FormatId | undefined 
   return v as FormatId;
 }
 
+/**
+ * `--model`: a model id (letters, digits, `.:/@_-`, at most 120 characters), the same the
+ * permalink's `m` takes (ModelIdSchema).
+ */
+export function checkModel(v: string | true | undefined): string | undefined {
+  if (v === undefined) return undefined;
+  if (v === true || !ModelIdSchema.safeParse(v).success)
+    throw new UsageError(
+      `--model wants a model id such as claude-opus-4-7, anthropic.claude-sonnet-4-5-20250929-v1:0 or gemini-3-pro-preview${v === true ? '' : `, not "${clipArg(v)}"`}`,
+    );
+  return v;
+}
+
 export function checkProvider(v: string | true | undefined): ProviderId | undefined {
   if (v === undefined || v === true) return undefined;
   if (!VALIDATORS.some((p) => p.id === v))
@@ -96,6 +110,8 @@ export interface LoadOptions {
   format?: FormatId;
   /** 0-based request of a file holding several (`--request`). */
   requestIndex?: number;
+  /** Judge as this model (`--model`); a link's `m` applies when it is not given. */
+  model?: string;
   /** Answer a load failure in JSON on stdout (`--json`). */
   json?: boolean;
   /** The link keys the command uses (default `VERDICT_KEYS`); the others are said on stderr. */
@@ -135,11 +151,13 @@ export function loadFromFlags(
 ): Loaded | null {
   const format = checkFormat(flags.format);
   const requestIndex = checkRequest(flags.request);
+  const model = checkModel(flags.model);
   return loadTranscript(io, file, {
     command,
     uses,
     json: flags.json === true,
     ...(format ? { format } : {}),
+    ...(model ? { model } : {}),
     ...(requestIndex !== undefined ? { requestIndex } : {}),
   });
 }
@@ -193,7 +211,15 @@ function loadInput(io: CliIO, file: string, opts: LoadOptions): Loaded | null {
   const { input, link } = source;
   let { requestIndex } = opts;
   let format = opts.format;
+  let model = opts.model;
   if (link) {
+    model = pickSetting(io, {
+      what: 'model',
+      flag: '--model',
+      key: 'm',
+      fromFlag: model,
+      fromLink: link.view.model ?? undefined,
+    });
     reportUnusedKeys(io, link, opts.uses ?? VERDICT_KEYS, opts.command);
     format = pickSetting(io, {
       what: 'format',
@@ -217,6 +243,7 @@ function loadInput(io: CliIO, file: string, opts: LoadOptions): Loaded | null {
   const parsed = parseTranscript(input.text, {
     ...(format ? { format } : {}),
     ...(requestIndex !== undefined ? { requestIndex } : {}),
+    ...(model ? { model } : {}),
     name: input.name,
   });
   if (!parsed.ok) {

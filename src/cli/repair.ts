@@ -16,7 +16,7 @@ import { idsText } from '../model/limits.ts';
 import { inputLabel } from './link.ts';
 
 export const REPAIR_USAGE =
-  'repair FILE [--format F] [--provider P] [-o OUT] [--json] [--request N]   repair a transcript, write it in its format';
+  'repair FILE [--format F] [--provider P] [--model M] [-o OUT] [--json] [--request N]   repair a transcript, write it in its format';
 
 /** The CLI I/O plus file writing (tests pass an in-memory `write`; the default writes to disk). */
 export interface RepairIO extends CliIO {
@@ -35,7 +35,7 @@ export interface RepairIO extends CliIO {
  *   input, bad usage or an unwritable OUT
  */
 export function runRepair(argv: string[], io: RepairIO): number {
-  const args = parseArgs(argv, ['format', 'provider', 'request'], ['json']);
+  const args = parseArgs(argv, ['format', 'provider', 'model', 'request'], ['json']);
   const file = onlyFile(args, 'repair');
   const provider = checkProvider(args.flags.provider);
   const out = typeof args.flags.o === 'string' ? args.flags.o : undefined;

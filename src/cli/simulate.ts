@@ -23,7 +23,7 @@ import {
   type SimulatorSettings,
 } from './linkView.ts';
 
-export const SIMULATE_USAGE = `simulate FILE --policy P --budget N (a link may set both) [--provider P] [--summary-tokens S] [--pin-first] [--keep-newest N] [--json] [--request N]   evict to a token budget (policies: ${POLICIES.join(', ')})`;
+export const SIMULATE_USAGE = `simulate FILE --policy P --budget N (a link may set both) [--provider P] [--model M] [--summary-tokens S] [--pin-first] [--keep-newest N] [--json] [--request N]   evict to a token budget (policies: ${POLICIES.join(', ')})`;
 
 /** `--policy`'s value, checked; undefined when not given. */
 function checkPolicy(v: string | true | undefined): PolicyId | undefined {
@@ -82,7 +82,7 @@ function loadSimulation(io: CliIO, file: string, argFlags: Record<string, string
 export async function runSimulate(argv: string[], io: CliIO): Promise<number> {
   const args = parseArgs(
     argv,
-    ['format', 'provider', 'policy', 'budget', 'summary-tokens', 'keep-newest', 'request'],
+    ['format', 'provider', 'model', 'policy', 'budget', 'summary-tokens', 'keep-newest', 'request'],
     ['json', 'pin-first'],
   );
   const file = onlyFile(args, 'simulate');

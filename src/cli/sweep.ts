@@ -6,6 +6,7 @@ import { defaultProviderOf } from '../model/validate/index.ts';
 import { intFlag, onlyFile, parseArgs } from './args.ts';
 import {
   checkFormat,
+  checkModel,
   checkProvider,
   checkRequest,
   EXIT_INVALID,
@@ -19,7 +20,7 @@ import { compactRanges } from './simulate.ts';
 import { inputLabel } from './link.ts';
 
 export const SWEEP_USAGE =
-  'sweep FILE [--provider P] [--summary-tokens S] [--json] [--request N]   every budget, every policy: which give a 400, and the mean overshoot (exit 1 if any budget gives a 400)';
+  'sweep FILE [--provider P] [--model M] [--summary-tokens S] [--json] [--request N]   every budget, every policy: which give a 400, and the mean overshoot (exit 1 if any budget gives a 400)';
 
 /**
  * `sweep`: for each policy, the cut points and budgets (tokens) that give a 400, their share of all
@@ -27,15 +28,21 @@ export const SWEEP_USAGE =
  * @returns exit code: 0 when no budget of any policy gives a 400, 1 otherwise, 2 unreadable or bad usage
  */
 export async function runSweep(argv: string[], io: CliIO): Promise<number> {
-  const args = parseArgs(argv, ['format', 'provider', 'summary-tokens', 'request'], ['json']);
+  const args = parseArgs(
+    argv,
+    ['format', 'provider', 'model', 'summary-tokens', 'request'],
+    ['json'],
+  );
   const file = onlyFile(args, 'sweep');
   const format = checkFormat(args.flags.format);
   const providerFlag = checkProvider(args.flags.provider);
   const summaryTokens = intFlag('summary-tokens', args.flags['summary-tokens']);
   const requestIndex = checkRequest(args.flags.request);
+  const model = checkModel(args.flags.model);
   const parsed = loadTranscript(io, file, {
     command: 'sweep',
     ...(format ? { format } : {}),
+    ...(model ? { model } : {}),
     ...(requestIndex !== undefined ? { requestIndex } : {}),
   });
   if (!parsed) return EXIT_UNREADABLE;

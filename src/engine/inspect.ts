@@ -29,16 +29,21 @@ export function thrownError(stage: 'parser' | 'analysis', e: unknown): ParseErro
   };
 }
 
-/** The parse options of a request's choices (format, file name, which request of a file). */
+/**
+ * The parse options of a request's choices (format, file name, which request of a file, the
+ * model to judge as).
+ */
 export function parseOptionsOf(
   name: string,
   format: FormatId | null,
   requestIndex?: number,
+  model?: string,
 ): ParseOptions {
   return {
     ...(format ? { format } : {}),
     ...(name ? { name } : {}),
     ...(requestIndex !== undefined ? { requestIndex } : {}),
+    ...(model ? { model } : {}),
   };
 }
 
@@ -64,9 +69,10 @@ export function safeParseDoc(
   name: string,
   format: FormatId | null,
   requestIndex?: number,
+  model?: string,
 ): Result<ParsedTranscript> {
   try {
-    const r = parseDocument(doc, parseOptionsOf(name, format, requestIndex));
+    const r = parseDocument(doc, parseOptionsOf(name, format, requestIndex, model));
     return r.ok ? { ok: true, value: sessionCallOf(doc, r.value, requestIndex) } : r;
   } catch (e) {
     return { ok: false, error: thrownError('parser', e) };
@@ -87,6 +93,7 @@ let lastParse: {
   name: string;
   format: FormatId | null;
   requestIndex: number | undefined;
+  model: string | undefined;
   result: Result<ParsedTranscript>;
 } | null = null;
 let lastAnalysis: {
@@ -95,24 +102,29 @@ let lastAnalysis: {
   analysis: Analysis;
 } | null = null;
 
-/** Parse stage, memoised on (text, name, format, requestIndex). Never throws: failures are ParseErrors. */
+/**
+ * Parse stage, memoised on (text, name, format, requestIndex, model). Never throws: failures are
+ * ParseErrors.
+ */
 export function parseStage(
   text: string,
   name: string,
   format: FormatId | null,
   requestIndex?: number,
+  model?: string,
 ): Result<ParsedTranscript> {
   if (
     lastParse &&
     lastParse.text === text &&
     lastParse.name === name &&
     lastParse.format === format &&
-    lastParse.requestIndex === requestIndex
+    lastParse.requestIndex === requestIndex &&
+    lastParse.model === model
   )
     return lastParse.result;
   let result: Result<ParsedTranscript>;
   try {
-    result = parseTranscript(text, parseOptionsOf(name, format, requestIndex));
+    result = parseTranscript(text, parseOptionsOf(name, format, requestIndex, model));
     if (result.ok && requestIndex !== undefined && !result.value.requests) {
       const doc = readSource(text, name || undefined);
       if (doc.ok)
@@ -121,7 +133,7 @@ export function parseStage(
   } catch (e) {
     result = { ok: false, error: thrownError('parser', e) };
   }
-  lastParse = { text, name, format, requestIndex, result };
+  lastParse = { text, name, format, requestIndex, model, result };
   return result;
 }
 
@@ -140,7 +152,7 @@ export function analyzeStage(parsed: ParsedTranscript, provider: ProviderId | nu
  *   for bad JSON). Never throws.
  */
 export function inspect(req: InspectRequest): Inspection {
-  const parsed = parseStage(req.text, req.name, req.format, req.requestIndex);
+  const parsed = parseStage(req.text, req.name, req.format, req.requestIndex, req.model);
   if (!parsed.ok) return { ok: false, error: parsed.error };
   return safeAnalyze(parsed.value, req.provider);
 }

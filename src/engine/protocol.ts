@@ -31,6 +31,8 @@ export interface InspectRequest {
   file?: Blob;
   /** For a file holding several requests: which one to parse (0-based); absent = the last. */
   requestIndex?: number;
+  /** Judge as this model (the Model picker, `ParseOptions.model`); absent = the input's own. */
+  model?: string;
 }
 
 /** The parse result for the text, and the analysis when it parsed. */

@@ -130,7 +130,10 @@ interface Read {
 function readText(r: Running): Read {
   const { req } = r.msg;
   r.step.doing = 'parsing the input';
-  return { parsed: parseStage(req.text, req.name, req.format, req.requestIndex), source: null };
+  return {
+    parsed: parseStage(req.text, req.name, req.format, req.requestIndex, req.model),
+    source: null,
+  };
 }
 
 /**
@@ -177,7 +180,8 @@ async function readFile(r: Running): Promise<Read | null> {
     key >= 0 &&
     last.name === req.name &&
     last.format === req.format &&
-    last.requestIndex === req.requestIndex
+    last.requestIndex === req.requestIndex &&
+    last.model === req.model
   )
     return { parsed: last.result, source: last.source };
   for (const slimming of [true, false]) {
@@ -197,7 +201,7 @@ async function readFile(r: Running): Promise<Read | null> {
     stage('read');
     await yieldNow();
     const { source, format } = src.value;
-    const parsed = safeParseDoc(source.doc, req.name, req.format, req.requestIndex);
+    const parsed = safeParseDoc(source.doc, req.name, req.format, req.requestIndex, req.model);
     // Records slimmed for the preview's format are read whole again when the file is another.
     if (!source.slimmed || (parsed.ok && parsed.value.transcript.format === format))
       return keep(r, key, parsed, source);
@@ -209,8 +213,8 @@ async function readFile(r: Running): Promise<Read | null> {
 function keep(r: Running, key: number, parsed: Result<ParsedTranscript>, source: StreamedSource) {
   if (source.slimmed && parsed.ok) releaseRecords(source.doc, parsed.value.transcript);
   stage('normalise');
-  const { name, format, requestIndex } = r.msg.req;
-  run.lastFile = { key, name, format, requestIndex, result: parsed, source };
+  const { name, format, requestIndex, model } = r.msg.req;
+  run.lastFile = { key, name, format, requestIndex, model, result: parsed, source };
   return { parsed, source };
 }
 
@@ -246,7 +250,7 @@ async function streamFile(
     },
     (doc) => {
       if (r.stale()) return;
-      const p = safeParseDoc(doc, req.name, req.format, req.requestIndex);
+      const p = safeParseDoc(doc, req.name, req.format, req.requestIndex, req.model);
       if (!p.ok) return;
       const a = safeAnalyze(p.value, req.provider);
       r.post({

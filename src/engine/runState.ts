@@ -50,6 +50,7 @@ export const run = {
     name: string;
     format: FormatId | null;
     requestIndex: number | undefined;
+    model: string | undefined;
     result: Result<ParsedTranscript>;
     source: StreamedSource;
   } | null,

@@ -23,7 +23,7 @@ async function inspectFileSync(
     }),
   );
   if (!src.ok) return { ok: false, error: src.error };
-  const p = safeParseDoc(src.value.doc, req.name, req.format, req.requestIndex);
+  const p = safeParseDoc(src.value.doc, req.name, req.format, req.requestIndex, req.model);
   if (!p.ok) return p;
   return safeAnalyze(p.value, req.provider);
 }

@@ -16,6 +16,7 @@ export type BeforeLesson = Pick<
   | 'source'
   | 'formatOverride'
   | 'provider'
+  | 'model'
   | 'requestIndex'
   | 'diff'
   | 'budget'
@@ -38,6 +39,7 @@ export function lessonStepPatch(step: LessonStep): Omit<BeforeLesson, 'source' |
   return {
     formatOverride: null,
     provider: s.provider,
+    model: null,
     policies: [s.policies[0], s.policies[1]],
     budget: null,
     diff: null,
@@ -66,6 +68,7 @@ export function rememberBeforeLesson(store: StoreApi<AppStore>): void {
     source: s.source,
     formatOverride: s.formatOverride,
     provider: s.provider,
+    model: s.model,
     requestIndex: s.requestIndex,
     diff: s.diff,
     budget: s.budget,

@@ -21,7 +21,7 @@ let lastReq: InspectRequest | null = null;
 /** The inspect request for the store's inputs; the same object while those inputs do not change. */
 export function selectRequest(
   s: Pick<AppState, 'source' | 'formatOverride' | 'provider'> &
-    Partial<Pick<AppState, 'requestIndex'>>,
+    Partial<Pick<AppState, 'requestIndex' | 'model'>>,
 ): InspectRequest {
   const r = lastReq;
   if (
@@ -31,7 +31,8 @@ export function selectRequest(
     r.format === s.formatOverride &&
     r.provider === s.provider &&
     r.file === s.source.file &&
-    r.requestIndex === (s.requestIndex ?? undefined)
+    r.requestIndex === (s.requestIndex ?? undefined) &&
+    r.model === (s.model ?? undefined)
   )
     return r;
   lastReq = {
@@ -41,6 +42,7 @@ export function selectRequest(
     provider: s.provider,
     ...(s.source.file ? { file: s.source.file } : {}),
     ...(s.requestIndex != null ? { requestIndex: s.requestIndex } : {}),
+    ...(s.model ? { model: s.model } : {}),
   };
   return lastReq;
 }
@@ -48,7 +50,7 @@ export function selectRequest(
 /** Synchronous inspection of the store's inputs (the worker's fallback; also used by tests). */
 export function selectInspection(
   s: Pick<AppState, 'source' | 'formatOverride' | 'provider'> &
-    Partial<Pick<AppState, 'requestIndex'>>,
+    Partial<Pick<AppState, 'requestIndex' | 'model'>>,
 ): Inspection {
   return inspect(selectRequest(s));
 }

@@ -70,6 +70,11 @@ export interface AppState {
   requestIndex: number | null;
   /** The diff view open (issue 33), or null. */
   diff: DiffChoice;
+  /**
+   * The model the rules judge as, where they depend on it (A12 prefill, Claude on Bedrock, Gemini 3
+   * signatures); null = the input's own model. Kept across sources, as the provider is.
+   */
+  model: string | null;
   /** Context budget in tokens for the eviction simulator; null = none chosen. */
   budget: number | null;
   /**
@@ -124,6 +129,8 @@ export interface AppActions {
   rejectSource: (rejected: Rejected, back: Source) => void;
   setFormatOverride: (f: FormatId | null) => void;
   setProvider: (p: ProviderId | null) => void;
+  /** Judge as this model ('' or null: the input's own). */
+  setModel: (m: string | null) => void;
   /** Pick one request of a file holding several (clears the selection and faults, which point into the old one). */
   setRequestIndex: (i: number | null) => void;
   /** Open (or with null close) the diff view. */
@@ -157,6 +164,7 @@ export function defaultState(): AppState {
     provider: null,
     requestIndex: null,
     diff: null,
+    model: null,
     budget: null,
     policies: ['message', 'exchange'],
     policyOptions: {},
@@ -208,6 +216,7 @@ export function createAppStore(initial?: Partial<AppState>): StoreApi<AppStore> 
     setFormatOverride: (formatOverride) =>
       set({ formatOverride, selection: null, faults: [], repairView: false }),
     setProvider: (provider) => set({ provider }),
+    setModel: (model) => set({ model: model === '' ? null : model }),
     setRequestIndex: (requestIndex) =>
       set({ requestIndex, selection: null, anchor: null, faults: [], repairView: false }),
     setDiff: (diff) => set({ diff }),

@@ -172,6 +172,7 @@ function sameLinkFields(s: AppStore, prev: AppStore): boolean {
     s.provider === prev.provider &&
     s.requestIndex === prev.requestIndex &&
     s.diff === prev.diff &&
+    s.model === prev.model &&
     s.budget === prev.budget &&
     s.policies === prev.policies &&
     s.policyOptions === prev.policyOptions &&

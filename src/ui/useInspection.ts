@@ -86,7 +86,8 @@ export function sameRequest(a: InspectRequest, b: InspectRequest): boolean {
     a.format === b.format &&
     a.provider === b.provider &&
     a.file === b.file &&
-    a.requestIndex === b.requestIndex
+    a.requestIndex === b.requestIndex &&
+    a.model === b.model
   );
 }
 

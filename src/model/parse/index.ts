@@ -28,6 +28,12 @@ export interface ParseOptions {
    * Default: the last one (in a log, the newest request, usually the one that failed).
    */
   requestIndex?: number;
+  /**
+   * Judge as this model (`settings.model`), where the rules depend on it (A12 prefill, Claude on
+   * Bedrock, Gemini 3 signatures): the page's Model picker, the CLI's `--model`. A warning says
+   * so and names the model the input gave. Absent or '' = the input's own.
+   */
+  model?: string;
 }
 
 export interface ParsedTranscript {
@@ -403,5 +409,16 @@ function parseDocumentUnbounded(
     value.requestIndex = requestIndex;
   }
   if (note) value.container = note;
+  if (opts.model) setModel(result.value, opts.model);
   return { ok: true, value };
+}
+
+/** Judge `t` as `model` (ParseOptions.model), saying so in its warnings. */
+function setModel(t: Transcript, model: string): void {
+  const own = t.settings.model;
+  if (own === model) return;
+  t.settings = { ...t.settings, model };
+  t.warnings.push(
+    `Judged as model ${model} (chosen under Model, --model)${own !== undefined ? `; the input names ${own}` : '; the input names no model'}.`,
+  );
 }

@@ -71,6 +71,7 @@ const stateArb: fc.Arbitrary<PermalinkState> = fc.record({
     format: fc.option(fc.constantFrom(...FORMAT_IDS), { nil: null }),
     provider: fc.option(fc.constantFrom(...PROVIDER_IDS), { nil: null }),
     request: fc.option(fc.integer({ min: 0, max: MAX_REQUEST_INDEX }), { nil: null }),
+    model: fc.option(fc.stringMatching(/^[\w.:/@-]{1,120}$/), { nil: null }),
     budget: fc.option(fc.integer({ min: 0, max: MAX_BUDGET_TOKENS }), { nil: null }),
     policy: policyArb,
     compare: policyArb,

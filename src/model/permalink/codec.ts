@@ -279,6 +279,7 @@ export const PERMALINK_KEYS = [
   'f',
   'pr',
   'rq',
+  'm',
   'b',
   'p',
   'pin',

@@ -147,6 +147,12 @@ export const DiffViewSchema = z
   ])
   .nullable();
 export type PermalinkDiff = z.infer<typeof DiffViewSchema>;
+/** A model id as providers spell them (`claude-opus-4-7`, `anthropic.claude-…-v1:0`, `gemini-3-pro-preview`). */
+export const ModelIdSchema = z
+  .string()
+  .min(1)
+  .max(120)
+  .regex(/^[\w.:/@-]+$/);
 
 export const ViewSchema = z.object({
   /** Forced input format; null = detect. */
@@ -158,6 +164,10 @@ export const ViewSchema = z.object({
    * and `--request N` number them); null = the parser's default (the newest).
    */
   request: RequestIndexSchema.nullable(),
+   * The model the rules judge as (the page's Model picker, the CLI's `--model`); null = the
+   * transcript's own. A model id: letters, digits and `.:/@_-`, at most 120 characters.
+   */
+  model: ModelIdSchema.nullable(),
   /** Budget in tokens (system prompt included); null = no budget set. */
   budget: z.number().int().min(0).max(MAX_BUDGET_TOKENS).nullable(),
   /** The chosen policy. */
@@ -189,6 +199,7 @@ export const DEFAULT_PERMALINK_STATE: PermalinkState = {
     format: null,
     provider: null,
     request: null,
+    model: null,
     budget: null,
     policy: { id: 'message', options: DEFAULT_POLICY_OPTIONS },
     compare: { id: 'exchange', options: DEFAULT_POLICY_OPTIONS },

@@ -116,6 +116,7 @@ export function encodeView(params: SearchParams, view: PermalinkView): void {
   if (view.format !== null) params.set('f', view.format);
   if (view.provider !== null) params.set('pr', view.provider);
   if (view.request !== null) params.set('rq', String(view.request + 1));
+  if (view.model !== null) params.set('m', view.model);
   if (view.budget !== null) params.set('b', String(view.budget));
   encodePolicy(params, 'policy', view.policy);
   encodePolicy(params, 'compare', view.compare);
@@ -209,6 +210,8 @@ export function decodeView(get: Getter, invalid: Invalid): PermalinkView {
     const candidate = n !== undefined && n > 0 ? n - 1 : rq;
     view.request = pick(shape.request, candidate, def.request, 'rq', 'the request', rq, invalid);
   }
+  const m = get('m');
+  if (m !== undefined) view.model = pick(shape.model, m, def.model, 'm', 'the model', m, invalid);
   const b = get('b');
   if (b !== undefined)
     view.budget = pick(shape.budget, parseUint(b) ?? b, def.budget, 'b', 'the budget', b, invalid);

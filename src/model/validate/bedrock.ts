@@ -331,7 +331,7 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
     for (const note of inner.notes) notes.push(`Claude on Bedrock: ${note}`);
   } else if (t.settings.model === undefined) {
     notes.push(
-      'The model is unknown: if it is Claude, Bedrock also runs the Anthropic checks (pick a Claude model id to see them).',
+      'The model is unknown: if it is Claude, Bedrock also runs the Anthropic checks (pick a Claude model id under Model, or --model, to see them).',
     );
   }
   return {

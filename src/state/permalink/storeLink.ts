@@ -174,6 +174,7 @@ export function permalinkFromStore(
       format: s.formatOverride,
       provider: s.provider,
       request: redacted ? null : requestFromStore(s.requestIndex),
+      model: s.model ?? null,
       budget: s.budget,
       policy: policyFromStore(a, opts[a], def.policy),
       compare: policyFromStore(b, opts[b], def.compare),
@@ -197,6 +198,7 @@ export function storePatchFromPermalink(p: PermalinkState): Partial<AppState> {
     provider: p.view.provider,
     requestIndex: p.view.request,
     diff: diffFromLink(p.view.diff),
+    model: p.view.model,
     budget: p.view.budget,
     policies: [p.view.policy.id, p.view.compare.id],
     policyOptions: {
@@ -225,6 +227,7 @@ export function hasView(p: PermalinkState): boolean {
   return (
     v.format !== d.format ||
     v.provider !== d.provider ||
+    v.model !== d.model ||
     v.budget !== d.budget ||
     JSON.stringify([v.policy, v.compare]) !== JSON.stringify([d.policy, d.compare]) ||
     v.selection !== null ||
@@ -243,6 +246,7 @@ export function describeView(p: PermalinkState): string {
   if (v.budget !== null) parts.push(`budget ${v.budget.toLocaleString('en-US')} tokens`);
   parts.push(`policy ${v.policy.id} compared with ${v.compare.id}`);
   if (v.provider !== null) parts.push(`${v.provider} rules`);
+  if (v.model !== null) parts.push(`model ${v.model}`);
   if (v.faults.length > 0) parts.push(`${v.faults.length} applied fault(s)`);
   if (v.diff !== null) parts.push('the diff view');
   return parts.join(', ');
