@@ -57,6 +57,39 @@ describe('the transcript-inspector package', () => {
     for (const n of names) expect(n).not.toMatch(/\.test\.|\/ui\/|\/state\/|\/engine\/|\/cli\//);
   }, 60_000);
 
+  it("the README's size figures are within 10 % of what npm pack ships", () => {
+    const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+      cwd: PACKAGE_DIR,
+      encoding: 'utf8',
+    });
+    const packed = (
+      JSON.parse(out) as { size: number; unpackedSize: number; entryCount: number }[]
+    )[0];
+    const readme = readFileSync(path.join(root, 'README.md'), 'utf8').replace(/\s+/g, ' ');
+    const m = /Size: about ([\d,]+) kB packed, ([\d,]+) kB unpacked \(about ([\d,]+) files/.exec(
+      readme,
+    );
+    expect(m, 'README: "Size: about N kB packed, N kB unpacked (about N files"').not.toBeNull();
+    const [kbPacked, kbUnpacked, fileCount] = (m as RegExpExecArray)
+      .slice(1)
+      .map((x) => Number(x.replace(/,/g, '')));
+    const actual = `${Math.round((packed?.size ?? 0) / 1000)} kB packed, ${Math.round((packed?.unpackedSize ?? 0) / 1000)} kB unpacked, ${packed?.entryCount} files`;
+    const near = (said: number | undefined, real: number) =>
+      Math.abs((said ?? 0) - real) <= real * 0.1;
+    expect(near(kbPacked, (packed?.size ?? 0) / 1000), actual).toBe(true);
+    expect(near(kbUnpacked, (packed?.unpackedSize ?? 0) / 1000), actual).toBe(true);
+    expect(near(fileCount, packed?.entryCount ?? 0), actual).toBe(true);
+  }, 60_000);
+
+  it('the packed package.json runs no script from outside the package (no prepack to ../..)', () => {
+    const shipped = JSON.parse(readFileSync(path.join(PACKAGE_DIR, 'package.json'), 'utf8')) as {
+      scripts?: Record<string, string>;
+    };
+    for (const [name, cmd] of Object.entries(shipped.scripts ?? {}))
+      expect(cmd, `script ${name}`).not.toMatch(/\.\.\/|--prefix/);
+    expect(shipped.scripts?.prepack).toBeUndefined();
+  });
+
   it('its exports map points at built files, and every import it makes is a dependency', () => {
     for (const target of Object.values(pkg.exports).flatMap((t) =>
       typeof t === 'string' ? [t] : Object.values(t),
