@@ -44,7 +44,11 @@ test.describe('faults and repair', () => {
     await expect(verdict).toHaveAttribute('data-valid', 'true');
     await expect(verdict).toContainText('valid');
     await expect(page.getByTestId('repair-changes').locator('li')).toHaveCount(1);
-    await expect(page.getByTestId('repair-changes')).toContainText('error_result_added');
+    await expect(page.getByTestId('repair-changes').locator('li')).toHaveAttribute(
+      'data-kind',
+      'error_result_added',
+    );
+    await expect(page.getByTestId('repair-changes')).toContainText('error result added');
     await expect(page.locator('[data-testid="diff-after"] [data-status="changed"]')).toHaveCount(1);
     const download = page.waitForEvent('download');
     await page.getByTestId('repair-export').click();

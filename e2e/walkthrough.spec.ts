@@ -221,3 +221,62 @@ test('"pick a Claude model id" can be followed: a Model picker where the rules d
   await page.getByTestId('model-select').fill('');
   await expect(page.getByTestId('verdict')).toHaveAttribute('data-valid', 'true');
 });
+
+test('no internal codes on screen: rule classes and repair changes are said in words', async ({
+  page,
+}) => {
+  const codes = /orphan_tool_result|partial_answer|orphan_removed|error_result_added/;
+  await openDefault(page);
+  for (const sample of ['broken-orphan-after-trim', 'broken-partial-answer']) {
+    await page.getByTestId('sample-select').selectOption(sample);
+    await expect(page.getByTestId('verdict')).toHaveAttribute('data-valid', 'false');
+    await page.getByTestId('budget-input').fill('60');
+    await page.getByTestId('budget-input').press('Enter');
+    await page.getByTestId('repair-all').click();
+    await expect(page.getByTestId('repair-changes').locator('li').first()).toBeVisible();
+    expect(await page.locator('body').innerText()).not.toMatch(codes);
+  }
+  await expect(page.getByTestId('repair-changes')).toContainText('error result added');
+});
+
+test('the filters say on screen that they dim the other rows; the leading band does not say "user message" over a user row', async ({
+  page,
+}) => {
+  await openDefault(page);
+  await expect(page.getByTestId('filters-label')).toHaveText('Highlight (others dimmed):');
+  await expect(page.getByTestId('filters-label')).toBeVisible();
+  // A trimmed transcript that starts with a tool result (a user row) before the first prompt.
+  const body = {
+    model: 'claude-opus-4-7',
+    messages: [
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't0', content: 'ok' }] },
+      { role: 'assistant', content: 'Done.' },
+      { role: 'user', content: 'Next?' },
+    ],
+  };
+  await paste(page, JSON.stringify(body, null, 2));
+  const band = page.getByTestId('band').first();
+  await expect(band).toContainText(
+    'Before the first user prompt: the transcript starts mid-exchange',
+  );
+  await expect(band).not.toContainText('Before the first user message');
+});
+
+test('the JSON error caret points at the text, not at an empty line after it', async ({ page }) => {
+  await openDefault(page);
+  await paste(page, '{\n  "messages": [\n    {"role": "user", "content": "hi"}\n\n\n');
+  await expect(page.getByTestId('parse-error-location')).toContainText('line 3');
+  await expect(page.getByTestId('parse-error-line')).toContainText(
+    '{"role": "user", "content": "hi"}',
+  );
+});
+
+test('a skip link, the first Tab stop, moves the focus to the timeline', async ({ page }) => {
+  await openDefault(page);
+  await page.keyboard.press('Tab');
+  const skip = page.getByTestId('skip-link');
+  await expect(skip).toBeFocused();
+  await expect(skip).toBeVisible();
+  await page.keyboard.press('Enter');
+  await expect(page.locator('[data-testid="timeline"] .msg-row:focus')).toHaveCount(1);
+});

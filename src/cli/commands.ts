@@ -12,6 +12,8 @@ import { EXIT_UNREADABLE, type CliIO } from './io.ts';
 import { UsageError } from './args.ts';
 import { clip } from '../model/limits.ts';
 import { nameTable } from '../model/own.ts';
+import { PARSERS } from '../model/parse/registry.ts';
+import { VALIDATORS } from '../model/validate/index.ts';
 
 interface Command {
   usage: string;
@@ -28,12 +30,17 @@ export const COMMANDS: ReadonlyMap<string, Command> = nameTable({
   scan: { usage: SCAN_USAGE, run: runScan },
 });
 
+/**
+ * The usage text: each command, the values `--format` and `--provider` take (from the PARSERS and
+ * VALIDATORS registries), and the exit codes.
+ */
 export function usage(): string {
-  return `usage: npm run --silent cli -- <command> ...\n\n${[...COMMANDS.values()]
+  const commands = [...COMMANDS.values()]
     .map((c) => `  ${c.usage}`)
-    .join(
-      '\n',
-    )}\n\nExit codes: 0 valid, 1 invalid (or not repairable), 2 unreadable input or bad usage.\n`;
+    .join('\n');
+  const formats = PARSERS.map((p) => p.id).join(', ');
+  const providers = VALIDATORS.map((v) => v.id).join(', ');
+  return `usage: npm run --silent cli -- <command> ...\n\n${commands}\n\n--format F: ${formats} (default: detected)\n--provider P: ${providers} (default: the format's own)\n--model M: a model id such as claude-opus-4-7 (default: the one the input names)\n\nExit codes: 0 valid, 1 invalid (or not repairable), 2 unreadable input or bad usage.\n`;
 }
 
 /**

@@ -69,3 +69,12 @@ describe('check --model', () => {
     expect(r.err).toContain('--model wants a model id');
   });
 });
+
+describe('--help', () => {
+  it('lists the format and provider names --format and --provider take', async () => {
+    const r = await cli(['--help'], {});
+    expect(r.out).toMatch(/--format F: anthropic-messages, openai-chat, .*claude-code-jsonl/);
+    expect(r.out).toMatch(/--provider P: anthropic, .*bedrock/);
+    expect(r.out).toContain('--model M:');
+  });
+});

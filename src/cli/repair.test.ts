@@ -231,6 +231,8 @@ describe('cli repair', () => {
 
   it('is listed in the usage', async () => {
     const r = await cli(['--help'], {});
-    expect(r.out).toContain('repair FILE [--format F] [--provider P] [--model M] [-o OUT] [--json]');
+    expect(r.out).toContain(
+      'repair FILE [--format F] [--provider P] [--model M] [-o OUT] [--json]',
+    );
   });
 });

@@ -88,7 +88,10 @@ function FindFilters() {
   const setRoleFilter = useAppStore((s) => s.setRoleFilter);
   const setBlockFilter = useAppStore((s) => s.setBlockFilter);
   return (
-    <span className="filters" aria-label="Filters: the rest is dimmed">
+    <span className="filters" role="group" aria-labelledby="filters-label">
+      <span className="filters-label" id="filters-label" data-testid="filters-label">
+        Highlight (others dimmed):
+      </span>
       {ROLES.map((r) => (
         <label key={r} className="filter">
           <input

@@ -96,8 +96,10 @@ describe('timeline view arithmetic', () => {
       'Exchange 2',
       'Exchange 3',
     ]);
+    // The leading group may hold user rows (tool results): its label says "prompt", not
+    // "user message" (issue 41).
     expect(bandLabel({ ...exchanges[0]!, leading: true }, true)).toBe(
-      'Before the first user message',
+      'Before the first user prompt: the transcript starts mid-exchange',
     );
   });
 

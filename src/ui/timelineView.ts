@@ -105,14 +105,20 @@ export function topExchangeKey(
 }
 
 /**
- * A band's label: "Before the first user message" for the leading group, else "Exchange N",
- * counted from 1 (the leading group, when there is one, is exchange 0).
+ * A band's label: for the leading group, what is before the first user prompt (a user message
+ * with no tool result: user rows holding tool results can sit in it, so it does not say "user
+ * message"), else "Exchange N", counted from 1 (the leading group, when there is one, is
+ * exchange 0).
  */
 export function bandLabel(x: Exchange, hasLeading: boolean): string {
   return x.leading
-    ? 'Before the first user message'
+    ? LEADING_BAND
     : `Exchange ${hasLeading ? x.index : x.index + 1}`;
 }
+
+/** The leading group's band label (a transcript cut mid-exchange starts with one). */
+export const LEADING_BAND =
+  'Before the first user prompt: the transcript starts mid-exchange';
 
 /** What `visibleArcs` needs of the analysis's pairs. */
 export interface ArcSource {

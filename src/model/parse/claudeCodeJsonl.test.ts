@@ -7,6 +7,7 @@ import { pairCounts } from '../pairing.ts';
 import { countTokens } from '../tokens.ts';
 import { usageGap, usageGaps } from '../usage.ts';
 import { writeTranscript } from '../write.ts';
+import { redactTranscript } from '../redact.ts';
 import { inParentOrder } from './claudeCodeOrder.ts';
 import { parsedText } from '../testing.ts';
 import { parseTranscript } from './index.ts';
@@ -251,6 +252,22 @@ describe('claude-code-jsonl: line handling', () => {
       ['line 3', true],
     ]);
     expect(t.warnings.some((w) => w.includes('2 sidechain message(s)'))).toBe(true);
+  });
+
+  it("the structure-only copy keeps a compact boundary's trigger (auto / manual: vocabulary, not content)", () => {
+    const line = {
+      type: 'system',
+      subtype: 'compact_boundary',
+      uuid: 'c1',
+      parentUuid: null,
+      ...env,
+      content: 'Conversation compacted',
+      compactMetadata: { trigger: 'auto', preTokens: 155025 },
+    };
+    const t = parsedText(jsonl([userLine('u1', null, 'old question'), line])).transcript;
+    const copy = parsedText(writeTranscript(redactTranscript(t))).transcript;
+    expect(copy.warnings.some((w) => w.includes('(auto trigger'))).toBe(true);
+    expect(copy.warnings.some((w) => w.includes('xxxx trigger'))).toBe(false);
   });
 
   it('compaction: a boundary warning and the summary message marked compactSummary', () => {

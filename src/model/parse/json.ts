@@ -164,6 +164,21 @@ const JSONC_MESSAGES: Record<number, string> = {
 };
 
 /**
+ * An error offset moved off a blank line: the scanner reports a text that ends early (or a token
+ * missing before blank lines) at the next token or the end, which may be an empty line; the
+ * caret then belongs just after the last character before it.
+ */
+function onContent(text: string, offset: number): number {
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  let lineEnd = text.indexOf('\n', offset);
+  if (lineEnd < 0) lineEnd = text.length;
+  if (text.slice(lineStart, lineEnd).trim() !== '') return offset;
+  let k = Math.min(offset, text.length);
+  while (k > 0 && /\s/.test(text[k - 1] as string)) k--;
+  return k;
+}
+
+/**
  * Parse JSON, or say exactly where and why it is not JSON.
  *
  * `JSON.parse` does the work (fast path). Only on failure does the jsonc-parser scanner run, to
@@ -201,7 +216,7 @@ export function parseJsonText(text: string): Result<unknown, JsonFailure> {
       allowEmptyContent: false,
     });
     const first = errors[0];
-    const offset = first ? first.offset : text.length;
+    const offset = onContent(text, first ? first.offset : text.length);
     const what = first
       ? (JSONC_MESSAGES[first.error] ?? 'invalid JSON')
       : clip(String((e as Error).message), 200);

@@ -298,3 +298,21 @@ describe('writing back in the original format', () => {
     expect(again.ok && again.value.transcript.messages[2]?.blocks).toEqual(added.blocks);
   });
 });
+
+describe('the JSON error caret is on the text, not on an empty line (issue 41)', () => {
+  it('a document cut short, followed by blank lines, is located just after its last character', () => {
+    const text = '{\n  "messages": [\n    {"role": "user", "content": "hi"}\n\n\n';
+    const r = parseJsonText(text);
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.error.location?.line).toBe(3);
+    expect(r.error.location?.lineText).toBe('    {"role": "user", "content": "hi"}');
+    expect(r.error.location?.column).toBe(38);
+  });
+
+  it('an error on a line with content stays where it is', () => {
+    const r = parseJsonText('{\n "messages": [\n  {"role": "user",, "content": "x"}\n ]\n}');
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error.location).toMatchObject({ line: 3, column: 19 });
+  });
+});

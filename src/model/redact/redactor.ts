@@ -41,6 +41,8 @@ const STRUCTURAL_STRING_KEYS = new Set([
   'mimeType',
   'stop_reason',
   'object',
+  // Claude Code's compact boundary: `auto` or `manual` (vocabulary, not content).
+  'trigger',
 ]);
 
 /**
@@ -116,18 +118,19 @@ export class Redactor {
     }
     let r = this.names.get(name);
     if (r === undefined) {
-      // A letter, then `_x` units (one token each) up to the original name's token count, so
-      // that a call with an empty input keeps its size: `get_user_country` → `A_x_x`.
+      // A letter, then `000` units (one token each) up to the original name's token count, so
+      // that a call with an empty input keeps its size: `get_user_country` → `A000000`. No
+      // separator: `_x` units kept each name's underscore pattern (issue 41).
       const n = this.names.size;
       const letter = n < 26 ? String.fromCharCode(65 + n) : `T${n}`;
       const target = this.counter.count(name);
       let k = Math.max(0, target - this.counter.count(letter));
-      r = letter + '_x'.repeat(k);
+      r = letter + '000'.repeat(k);
       for (let step = 0; step < 12; step++) {
         const c = this.counter.count(r);
         if (c === target) break;
         k = Math.max(0, k + Math.sign(target - c));
-        r = letter + '_x'.repeat(k);
+        r = letter + '000'.repeat(k);
       }
       this.names.set(name, r);
     }

@@ -3,6 +3,7 @@
  * freed, overshoot, fits, and the verdict of the kept request — "valid" or the exact error body
  * the provider returns, with a jump to the message that holds the cause.
  */
+import { ruleWords } from '../../model/ruleWords.ts';
 import { useState } from 'react';
 import { DEFAULT_SUMMARY_TOKENS, POLICIES, type PolicyResult } from '../../model/evict/policies.ts';
 import { POLICY_REGISTRY, type PolicyId } from '../../model/evict/registry.ts';
@@ -130,7 +131,7 @@ function PolicyVerdictLine({
     return (
       <p className="policy-verdict invalid" data-testid="policy-verdict">
         HTTP {err?.status ?? 400} from {providerLabel}
-        {err ? ` · [${err.code}] ${err.rule}` : ''}
+        {err ? ` · [${err.code}] ${ruleWords(err.rule)}` : ''}
       </p>
     );
   const verdict = policyVerdict(r, approx);

@@ -5,6 +5,7 @@
  * above it is safe (green) or a named 400 (red). Hover or keyboard focus shows the exact body for
  * the current provider in a tooltip; the body is computed only for the marker shown.
  */
+import { ruleWords } from '../../model/ruleWords.ts';
 import { memo, useId, useLayoutEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import type { ToolPair } from '../../model/pairing.ts';
@@ -161,7 +162,7 @@ function CutTooltip({
       {err ? (
         <>
           <div>
-            <b>HTTP 400</b> from {eviction.providerLabel} · [{err.code}] {err.rule} at message{' '}
+            <b>HTTP 400</b> from {eviction.providerLabel} · [{err.code}] {ruleWords(err.rule)} at message{' '}
             {causeLabel({ of: eviction.labelOf }, err)}
           </div>
           <pre data-testid="cut-error-body">{prettyJson(err.error)}</pre>

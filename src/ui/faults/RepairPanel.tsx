@@ -3,6 +3,7 @@
  * repaired and why, a message-level diff against the shown transcript, and export in the
  * original format (a local download; no network).
  */
+import { repairWords, ruleWords } from '../../model/ruleWords.ts';
 import { fmtInt } from '../format.ts';
 import { useEffect, useMemo } from 'react';
 import { parserFor } from '../../model/parse/registry.ts';
@@ -100,7 +101,7 @@ export function RepairPanel({
         <ol className="repair-changes" data-testid="repair-changes">
           {r.changes.map((c, i) => (
             <li key={i} data-kind={c.kind}>
-              <code>{c.kind}</code> {c.note}
+              <b>{repairWords(c.kind)}</b>: {c.note}
             </li>
           ))}
         </ol>
@@ -114,7 +115,7 @@ export function RepairPanel({
               data-made-by-repair={u.madeByRepair ? 'true' : undefined}
             >
               <b>
-                [{u.code}] {u.rule}
+                [{u.code}] {ruleWords(u.rule)}
               </b>
               : {u.note}
               <pre>{u.message}</pre>
