@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { generate } from '../scripts/gen.ts';
 import { oneSpan } from '../src/model/parse/containers/otel.fixtures.ts';
-import { dropFile, openDefault, paste } from './helpers.ts';
+import { dropFile, openApp, openDefault, paste } from './helpers.ts';
 
 // What a newcomer's walkthrough found (issue 41), one test per finding; each failed before its
 // fix. Transcripts and traces are invented.
@@ -279,4 +279,54 @@ test('a skip link, the first Tab stop, moves the focus to the timeline', async (
   await expect(skip).toBeVisible();
   await page.keyboard.press('Enter');
   await expect(page.locator('[data-testid="timeline"] .msg-row:focus')).toHaveCount(1);
+});
+
+test.describe('the simulator at 1440×900', () => {
+  test.use({ viewport: { width: 1440, height: 900 } });
+
+  test('the sweep chart has a y scale and a readout on hover; the parts below the chart are named above it and one click away', async ({
+    page,
+  }) => {
+    await openApp(page, '/#v=1&src=coding-agent&b=1000');
+    const chart = page.getByTestId('sweep-chart');
+    await expect(chart).toBeVisible();
+    const yTicks = page.getByTestId('sweep-ytick');
+    await expect(yTicks).toHaveCount(2);
+    await expect(yTicks.last()).toHaveText('0');
+    const readout = page.getByTestId('sweep-readout');
+    await expect(readout).toContainText('Budget 1,000 tokens: message');
+    await chart.hover({ position: { x: 300, y: 40 } });
+    await expect(readout).toContainText(
+      /^At [\d,]+ tokens: message (valid|HTTP 400), keeps [\d,]+/,
+    );
+    await expect(readout).toContainText('(click to choose this budget)');
+    // What is below the chart is said above it, where it is seen without scrolling.
+    await expect(page.getByTestId('sweep-contents')).toBeInViewport();
+    await page
+      .getByTestId('sweep-contents')
+      .getByRole('button', { name: 'rate calculator' })
+      .click();
+    await expect(page.getByTestId('sweep-table')).toBeInViewport();
+    await expect(page.getByTestId('exchange-overshoot')).toBeInViewport();
+    await expect(page.getByTestId('rate-calc')).toBeInViewport();
+  });
+
+  test('a click on a red cut dot selects that cut: the budget becomes the one that cuts there', async ({
+    page,
+  }) => {
+    await openApp(page, '/#v=1&src=coding-agent&b=1000');
+    const red = page.locator('[data-testid="cut-marker"][data-safe="false"]').first();
+    await expect(red).toBeVisible();
+    const k = Number(await red.getAttribute('data-cut'));
+    await red.hover();
+    await expect(page.getByTestId('cut-select-hint')).toContainText(
+      'Click (or Enter) to select this cut',
+    );
+    await red.click();
+    await expect(page.getByTestId('budget-input')).not.toHaveValue('1000');
+    const lane = (m: number) =>
+      page.locator(`[data-message-index="${m}"] [data-testid="evict-lane"][data-policy="message"]`);
+    await expect(lane(k - 1)).toHaveAttribute('data-evicted', 'true');
+    await expect(lane(k)).toHaveAttribute('data-evicted', 'false');
+  });
 });

@@ -11,7 +11,7 @@ import { createPortal } from 'react-dom';
 import type { ToolPair } from '../../model/pairing.ts';
 import type { MarkerLookup, PairStateLookup } from '../../state/eviction.ts';
 import { EVICTED_COMPARED, EVICTED_PRIMARY } from '../../state/eviction.ts';
-import { prettyJson } from '../format.ts';
+import { fmtInt, prettyJson } from '../format.ts';
 import { causeLabel } from '../../model/messageLabels.ts';
 import { RequestIndexNote } from '../RequestIndexNote.tsx';
 
@@ -30,6 +30,10 @@ export interface TimelineEviction {
   providerLabel: string;
   /** Row label of a message (`#12`, or `#3.2` where raw indices repeat), for the tooltip. */
   labelOf: (message: number) => string;
+  /** The budget that selects the cut above message `k` (the primary policy's, else message's), or null. */
+  budgetForCut?: (k: number) => number | null;
+  /** Set the budget to `budgetForCut(k)` (a click on a cut marker). */
+  selectCut?: (k: number) => void;
 }
 
 /** Extra class names of a row from its eviction flags. */
@@ -111,7 +115,10 @@ function CutMarker({
         onKeyDown={(e) => {
           if (e.key === 'Escape') setAnchor(null);
         }}
-        onClick={(e) => e.stopPropagation()}
+        onClick={(e) => {
+          e.stopPropagation();
+          eviction.selectCut?.(k);
+        }}
       />
       {anchor && <CutTooltip id={id} k={k} anchor={anchor} eviction={eviction} />}
     </>
@@ -133,6 +140,7 @@ function CutTooltip({
   const [pos, setPos] = useState<{ left: number; top: number } | null>(null);
   // Only the marker shown builds its error object (the markers keep a bit per cut).
   const err = eviction.markers.errorAt(k);
+  const selectBudget = eviction.budgetForCut?.(k) ?? null;
   useLayoutEffect(() => {
     const r = anchor.getBoundingClientRect();
     const h = tipRef.current?.offsetHeight ?? 0;
@@ -162,8 +170,8 @@ function CutTooltip({
       {err ? (
         <>
           <div>
-            <b>HTTP 400</b> from {eviction.providerLabel} · [{err.code}] {ruleWords(err.rule)} at message{' '}
-            {causeLabel({ of: eviction.labelOf }, err)}
+            <b>HTTP 400</b> from {eviction.providerLabel} · [{err.code}] {ruleWords(err.rule)} at
+            message {causeLabel({ of: eviction.labelOf }, err)}
           </div>
           <pre data-testid="cut-error-body">{prettyJson(err.error)}</pre>
           <RequestIndexNote
@@ -179,6 +187,11 @@ function CutTooltip({
         </>
       ) : (
         <div>safe: {eviction.providerLabel} accepts the request that starts here.</div>
+      )}
+      {selectBudget !== null && (
+        <div className="cut-tooltip-select" data-testid="cut-select-hint">
+          Click (or Enter) to select this cut: budget {fmtInt(selectBudget)} tokens.
+        </div>
       )}
     </div>,
     anchor.closest('main') ?? document.body,

@@ -6,7 +6,7 @@
  * rate calculator. The layout (and the SVG of the strips) is memoised on the sweep and the axis'
  * left end; a slider step only moves the budget cursor.
  */
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import type { PolicySweep } from '../../model/evict/sweep.ts';
 import { SWEEP_PENDING } from '../../state/eviction.ts';
 import { fmtInt } from '../format.ts';
@@ -19,7 +19,7 @@ import {
   sweepDomainLo,
   type SweepLayout,
 } from './sweepLayout.ts';
-import { sweepBudgetAt, sweepKeyBudget } from './sweepBudget.ts';
+import { sweepBudgetAt, sweepKeyBudget, sweepReadout } from './sweepBudget.ts';
 import { SweepPlot } from './SweepPlot.tsx';
 
 export interface SweepChartProps {
@@ -95,15 +95,26 @@ export function SweepChart({
   const primary = shownSweeps[0];
   return (
     <div className="sweep" data-testid="sweep">
-      <SweepSvg layout={layout} shown={shown} budget={budget} onBudget={onBudget} />
+      <SweepContents />
+      <SweepSvg
+        layout={layout}
+        shown={shown}
+        sweeps={shownSweeps}
+        budget={budget}
+        onBudget={onBudget}
+      />
       <SweepLegend policies={shownSweeps.map((s) => s.policy)} />
-      <SweepTable sweeps={sweeps} shown={shown} />
+      <div id="sweep-table-part">
+        <SweepTable sweeps={sweeps} shown={shown} />
+      </div>
       {exchange && exchange.meanOvershoot !== null && (
-        <p className="sweep-note" data-testid="exchange-overshoot">
+        <p className="sweep-note" id="sweep-overshoot-part" data-testid="exchange-overshoot">
           {overshootSentence(exchange.meanOvershoot)}
         </p>
       )}
-      {primary && <RateCalculator policy={primary.policy} breakShare={primary.share400} />}
+      <div id="sweep-rate-part">
+        {primary && <RateCalculator policy={primary.policy} breakShare={primary.share400} />}
+      </div>
     </div>
   );
 }
@@ -117,48 +128,125 @@ export function SweepChart({
 function SweepSvg({
   layout: l,
   shown,
+  sweeps,
   budget,
   onBudget,
 }: {
   layout: SweepLayout;
   shown: readonly [string, string];
+  sweeps: readonly PolicySweep[];
   budget: number;
   onBudget: (b: number) => void;
 }) {
+  // The budget under the pointer (null: not hovering): the readout says what it would give.
+  const [hover, setHover] = useState<number | null>(null);
   const cursorX = sweepCursorX(l, budget);
+  const hoverX = hover === null ? null : sweepCursorX(l, hover);
   const width = DEFAULT_SWEEP_SIZE.width;
+  const at = (e: React.MouseEvent<SVGSVGElement>) => {
+    const r = e.currentTarget.getBoundingClientRect();
+    return r.width <= 0 ? null : sweepBudgetAt(l, ((e.clientX - r.left) * width) / r.width);
+  };
   return (
-    <svg
-      className="sweep-chart"
-      data-testid="sweep-chart"
-      width={width}
-      height={l.height}
-      viewBox={`0 0 ${width} ${l.height}`}
-      cursor="crosshair"
-      tabIndex={0}
-      role="slider"
-      aria-label={`Sweep of ${shown.join(' and ')} over budgets ${fmtInt(l.domain[0])} to ${fmtInt(l.domain[1])} tokens: click or use the arrow keys to set the budget`}
-      aria-valuemin={l.domain[0]}
-      aria-valuemax={l.domain[1]}
-      aria-valuenow={Math.max(l.domain[0], Math.min(l.domain[1], budget))}
-      aria-valuetext={`budget ${fmtInt(budget)} tokens`}
-      onClick={(e) => {
-        const r = e.currentTarget.getBoundingClientRect();
-        if (r.width <= 0) return;
-        onBudget(sweepBudgetAt(l, ((e.clientX - r.left) * width) / r.width));
-      }}
-      onKeyDown={(e) => {
-        const next = sweepKeyBudget(l, budget, e.key, e.shiftKey);
-        if (next === null) return;
-        e.preventDefault();
-        if (next !== budget) onBudget(next);
-      }}
-    >
-      <SweepPlot layout={l} />
-      {cursorX !== null && (
-        <line className="sweep-cursor" x1={cursorX} x2={cursorX} y1={0} y2={l.height - 14} />
-      )}
-    </svg>
+    <>
+      <svg
+        className="sweep-chart"
+        data-testid="sweep-chart"
+        width={width}
+        height={l.height}
+        viewBox={`0 0 ${width} ${l.height}`}
+        cursor="crosshair"
+        tabIndex={0}
+        role="slider"
+        aria-label={`Sweep of ${shown.join(' and ')} over budgets ${fmtInt(l.domain[0])} to ${fmtInt(l.domain[1])} tokens: click or use the arrow keys to set the budget`}
+        aria-valuemin={l.domain[0]}
+        aria-valuemax={l.domain[1]}
+        aria-valuenow={Math.max(l.domain[0], Math.min(l.domain[1], budget))}
+        aria-valuetext={`budget ${fmtInt(budget)} tokens: ${sweepReadout(sweeps, budget)
+          .map((p) => `${p.policy} ${READOUT_KIND[p.kind]}, keeps ${fmtInt(p.kept)}`)
+          .join('; ')}`}
+        onClick={(e) => {
+          const b = at(e);
+          if (b !== null) onBudget(b);
+        }}
+        onMouseMove={(e) => setHover(at(e))}
+        onMouseLeave={() => setHover(null)}
+        onKeyDown={(e) => {
+          const next = sweepKeyBudget(l, budget, e.key, e.shiftKey);
+          if (next === null) return;
+          e.preventDefault();
+          if (next !== budget) onBudget(next);
+        }}
+      >
+        <SweepPlot layout={l} />
+        {cursorX !== null && (
+          <line className="sweep-cursor" x1={cursorX} x2={cursorX} y1={0} y2={l.height - 14} />
+        )}
+        {hoverX !== null && (
+          <line className="sweep-hover" x1={hoverX} x2={hoverX} y1={0} y2={l.height - 14} />
+        )}
+      </svg>
+      <SweepReadout sweeps={sweeps} budget={hover ?? budget} hovering={hover !== null} />
+    </>
+  );
+}
+
+const READOUT_KIND = { valid: 'valid', error: 'HTTP 400', nofit: 'cannot fit' } as const;
+
+/**
+ * The chart's readout: at the budget under the pointer (else the chosen budget, which the
+ * focused chart's keys move), each shown policy's verdict and the tokens it keeps.
+ */
+function SweepReadout({
+  sweeps,
+  budget,
+  hovering,
+}: {
+  sweeps: readonly PolicySweep[];
+  budget: number;
+  hovering: boolean;
+}) {
+  const points = sweepReadout(sweeps, budget);
+  return (
+    <p className="sweep-readout" data-testid="sweep-readout">
+      {hovering ? 'At' : 'Budget'} {fmtInt(budget)} tokens:{' '}
+      {points.map((p, i) => (
+        <span key={p.policy} data-policy={p.policy} data-kind={p.kind}>
+          {i > 0 ? ' · ' : ''}
+          {p.policy} {READOUT_KIND[p.kind]}, keeps {fmtInt(p.kept)}
+        </span>
+      ))}
+      {hovering ? ' (click to choose this budget)' : ''}
+    </p>
+  );
+}
+
+/**
+ * What the sweep column holds below the chart, as links that bring each part into view: on a
+ * short window (1440×900) the panel and the column scroll on their own, and this line, above the
+ * chart where it is always seen, says so and where each part is.
+ */
+function SweepContents() {
+  const show = (id: string) =>
+    document.getElementById(id)?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+  const parts: [string, string][] = [
+    ['sweep-table-part', '400 share per policy'],
+    ['sweep-overshoot-part', 'overshoot'],
+    ['sweep-rate-part', 'rate calculator'],
+  ];
+  return (
+    <p className="sweep-contents" data-testid="sweep-contents">
+      Below the chart (scroll, or drag the panel&apos;s lower edge):{' '}
+      {parts.map(([id, label], i) => (
+        <span key={id}>
+          {i > 0 ? ' · ' : ''}
+          <button type="button" className="linklike" onClick={() => show(id)}>
+            {label}
+          </button>
+        </span>
+      ))}{' '}
+      ↓
+    </p>
   );
 }
 

@@ -16,12 +16,25 @@ const KIND_TEXT = { valid: 'valid', error: 'HTTP 400', nofit: 'cannot fit' } as 
 export const SweepPlot = memo(function SweepPlot({ layout: l }: { layout: SweepLayout }) {
   return (
     <>
-      <text className="sweep-label muted-label" x={2} y={12}>
+      <text className="sweep-label muted-label" x={2} y={34}>
         tokens kept
       </text>
-      <text className="sweep-label muted-label" x={2} y={24}>
+      <text className="sweep-label muted-label" x={2} y={46}>
         by budget
       </text>
+      {l.yTicks.map((t) => (
+        <g key={t.label} data-testid="sweep-ytick">
+          <line className="sweep-ytick-line" x1={60} x2={64} y1={t.y} y2={t.y} />
+          <text
+            className="sweep-tick"
+            x={58}
+            y={Math.max(9, Math.min(t.y + 3, l.height))}
+            textAnchor="end"
+          >
+            {t.label}
+          </text>
+        </g>
+      ))}
       <path className="sweep-budget-line" d={l.budgetLine}>
         <title>kept = budget</title>
       </path>

@@ -3,6 +3,7 @@
  * moves to. Units: pixels and keys in, whole tokens out.
  */
 import { scaleLinear } from 'd3-scale';
+import type { PolicySweep } from '../../model/evict/sweep.ts';
 import { DEFAULT_SWEEP_SIZE, type SweepLayout, type SweepSize } from './sweepLayout.ts';
 
 /**
@@ -70,4 +71,32 @@ export function sweepKeyBudget(
       return null;
   }
   return Math.max(lo, Math.min(hi, next));
+}
+
+/** What one policy does at a budget: its verdict and the tokens it keeps. */
+export interface SweepPoint {
+  policy: string;
+  kind: 'valid' | 'error' | 'nofit';
+  /** Tokens kept at that budget. */
+  kept: number;
+}
+
+/**
+ * What each shown policy does at `budget` (the chart's readout): the cut whose budget range
+ * holds it (valid or a 400, and its kept tokens), or, below the policy's smallest budget, its
+ * last cut, which does not fit. O(cuts) per policy.
+ * @param sweeps the shown policies' sweeps
+ * @param budget tokens
+ */
+export function sweepReadout(sweeps: readonly PolicySweep[], budget: number): SweepPoint[] {
+  return sweeps.map((s) => {
+    for (let j = 0; j < s.cuts.length; j++)
+      if ((s.budgetLo[j] as number) <= budget && budget <= (s.budgetHi[j] as number))
+        return {
+          policy: s.policy,
+          kind: s.valid[j] === 1 ? 'valid' : 'error',
+          kept: s.costs[j] as number,
+        };
+    return { policy: s.policy, kind: 'nofit', kept: s.costs[s.cuts.length - 1] ?? 0 };
+  });
 }

@@ -7,6 +7,7 @@
 import { scaleLinear, type ScaleLinear } from 'd3-scale';
 import { line } from 'd3-shape';
 import type { PolicySweep } from '../../model/evict/sweep.ts';
+import { fmtInt } from '../format.ts';
 import { fitTicks, type SweepTick } from './sweepTicks.ts';
 import { Thinned } from './thinLine.ts';
 
@@ -123,6 +124,8 @@ export interface SweepLayout {
    * (`fitTicks`).
    */
   ticks: SweepTick[];
+  /** The kept-tokens axis: 0 and the total, y (px) and label, at the plot's left edge. */
+  yTicks: { y: number; label: string }[];
   height: number;
 }
 
@@ -357,6 +360,10 @@ export function layoutSweepFrom(
     budgetLine,
     cursorX: null,
     ticks,
+    yTicks: [
+      { y: y(Math.max(total, 1)), label: fmtInt(Math.max(total, 1)) },
+      { y: y(0), label: '0' },
+    ],
     height: size.plotHeight + 8 + sweeps.length * (size.stripHeight + 6) + 14,
   };
 }

@@ -100,9 +100,12 @@ export function useTimelineEviction(
   const markers = sim?.markers;
   const a = sim?.choices[0].id;
   const b = sim?.choices[1].id;
+  const sweeps = sim?.sweeps;
+  const setBudget = useAppStore((s) => s.setBudget);
   return useMemo(() => {
     if (!flags || !pairs || !markers || !a || !b || !t) return null;
     const ms = t.messages;
+    const list = sweeps && sweeps !== SWEEP_PENDING ? sweeps : null;
     return {
       flags,
       pairs: pairs.pairs,
@@ -111,6 +114,33 @@ export function useTimelineEviction(
       policies: [a, b] as const,
       providerLabel,
       labelOf: messageLabels(ms).of,
+      budgetForCut: (k: number) => (list ? budgetForCut(list, a, k) : null),
+      selectCut: (k: number) => {
+        const budget = list ? budgetForCut(list, a, k) : null;
+        if (budget !== null) setBudget(budget);
+      },
     };
-  }, [flags, pairs, markers, a, b, t, providerLabel]);
+  }, [flags, pairs, markers, a, b, t, providerLabel, sweeps, setBudget]);
+}
+
+/**
+ * The budget that makes a policy cut at message `k` (drop every non-pinned message above it):
+ * the smallest budget selecting that cut in the primary policy's sweep, else in `message`'s
+ * (whose cuts are every message), else null (no sweep has that cut).
+ * @param sweeps every policy's sweep
+ * @param primary the primary policy's id
+ */
+export function budgetForCut(
+  sweeps: readonly PolicySweep[],
+  primary: string,
+  k: number,
+): number | null {
+  for (const id of [primary, 'message']) {
+    const s = sweeps.find((x) => x.policy === id);
+    if (!s) continue;
+    for (let j = 0; j < s.cuts.length; j++)
+      if (s.cuts[j] === k && (s.budgetHi[j] as number) >= (s.budgetLo[j] as number))
+        return s.budgetLo[j] as number;
+  }
+  return null;
 }
