@@ -330,3 +330,35 @@ test.describe('the simulator at 1440×900', () => {
     await expect(lane(k)).toHaveAttribute('data-evicted', 'false');
   });
 });
+
+test('the first screen says its sample gets no 400 and shows a broken one on request; counts are labelled estimates until exact', async ({
+  page,
+  context,
+}) => {
+  let release: () => void = () => {};
+  const released = new Promise<void>((r) => (release = r));
+  await context.route(/o200k_base-[^/]*\.js$/, async (route) => {
+    await released;
+    await route.continue();
+  });
+  await openApp(page);
+  // Before the exact counts: every figure is said to be an estimate.
+  const basis = page.getByTestId('token-basis');
+  await expect(basis).toHaveAttribute('data-estimate', 'true');
+  await expect(basis).toContainText(/^≈[\d,]+ tokens, ≈ estimate/);
+  await expect(basis).toContainText('the counts change when exact ones arrive');
+  await expect(page.getByTestId('simulator-estimate')).toContainText(
+    'estimates until the tokenizer loads',
+  );
+  release();
+  // The sample is Claude's: still an estimate (≈), now from the o200k tokenizer, and final.
+  await expect(basis).toContainText('o200k_base', { timeout: 30_000 });
+  await expect(basis).not.toHaveAttribute('data-estimate', 'true');
+  await expect(page.getByTestId('simulator-estimate')).toHaveCount(0);
+
+  const hint = page.getByTestId('input-hint-sample');
+  await expect(hint).toContainText('a valid request, no 400');
+  await page.getByTestId('show-broken').click();
+  await expect(page.getByTestId('verdict')).toHaveAttribute('data-valid', 'false');
+  await expect(page.getByTestId('input-hint-sample')).not.toContainText('a valid request');
+});

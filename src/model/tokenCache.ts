@@ -261,7 +261,7 @@ export class TokenCounting {
     const exact = fam === 'openai' && enc !== 'chars/4' && hard === 0;
     let label =
       (enc === 'chars/4'
-        ? '≈ chars/4 (tokenizer loading)'
+        ? '≈ estimate, chars/4 (tokenizer loading): the counts change when exact ones arrive'
         : fam === 'openai'
           ? `${exact ? 'exact' : '≈'} ${enc} (text) + ${MESSAGE_OVERHEAD}/message framing`
           : fam === 'claude'

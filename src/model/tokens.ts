@@ -289,7 +289,7 @@ export function countTokens(
   const exact = family === 'openai' && counter.encoding !== 'chars/4' && hard === 0;
   const label =
     (counter.encoding === 'chars/4'
-      ? '≈ chars/4 (tokenizer loading)'
+      ? '≈ estimate, chars/4 (tokenizer loading): the counts change when exact ones arrive'
       : family === 'openai'
         ? `${exact ? 'exact' : '≈'} ${counter.encoding} (text) + ${MESSAGE_OVERHEAD}/message framing`
         : family === 'claude'

@@ -196,6 +196,11 @@ export function App() {
         onShowText={() => setShowText(true)}
         onFile={(f) => void loadFile(f)}
         setFileError={setFileError}
+        shownValid={analysis ? analysis.validation.valid : null}
+        onBrokenSample={() => {
+          const broken = samples.find((x) => x.id === 'broken-orphan-after-trim');
+          if (broken) void loadSample(broken);
+        }}
       />
       {inputs.fleet.scan && !inputs.fleet.shown && (
         <p className="fleet-back">

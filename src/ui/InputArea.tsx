@@ -31,6 +31,9 @@ export interface InputAreaProps {
   onShowText: () => void;
   onFile: (f: File) => void;
   setFileError: SetFileError;
+  /** The transcript shown is valid (null: none yet), and how to show a broken sample instead. */
+  shownValid?: boolean | null;
+  onBrokenSample?: () => void;
 }
 
 export function InputArea(p: InputAreaProps) {
@@ -46,6 +49,8 @@ export function InputArea(p: InputAreaProps) {
           sample={p.samples.find((x) => x.id === shown.sampleId)?.title ?? shown.name}
           onFile={p.onFile}
           onPasteBox={p.onShowText}
+          valid={p.shownValid === true}
+          onBroken={p.onBrokenSample}
         />
       )}
       {p.error && (

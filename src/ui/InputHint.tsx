@@ -12,9 +12,15 @@ export interface InputHintProps {
   onFile: (file: File) => void;
   /** Open the text box to paste into. */
   onPasteBox: () => void;
+  /**
+   * The sample shown is a valid request (no 400), with a way to show a broken one: the page asks
+   * why a request got a 400, so a newcomer is told this one gets none and offered one that does.
+   */
+  valid?: boolean;
+  onBroken?: (() => void) | undefined;
 }
 
-export function InputHint({ sample, onFile, onPasteBox }: InputHintProps) {
+export function InputHint({ sample, onFile, onPasteBox, valid, onBroken }: InputHintProps) {
   const fileRef = useRef<HTMLInputElement>(null);
   return (
     <div className="input-hint" data-testid="input-hint">
@@ -33,7 +39,31 @@ export function InputHint({ sample, onFile, onPasteBox }: InputHintProps) {
         </button>
         . A request body, a message array or a session log; it never leaves this page.
       </span>
-      <span className="input-hint-sample">Showing the sample “{sample}”.</span>
+      <span className="input-hint-sample" data-testid="input-hint-sample">
+        Showing the sample “{sample}”
+        {valid ? (
+          <>
+            : a valid request, no 400. Samples named “Broken” get one
+            {onBroken && (
+              <>
+                {' '}
+                —{' '}
+                <button
+                  type="button"
+                  className="link-button"
+                  data-testid="show-broken"
+                  onClick={onBroken}
+                >
+                  show one
+                </button>
+              </>
+            )}
+            .
+          </>
+        ) : (
+          '.'
+        )}
+      </span>
       <input
         ref={fileRef}
         type="file"

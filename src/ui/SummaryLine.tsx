@@ -87,7 +87,13 @@ export function SummaryLine({
       ) : (
         <PairCounts signals={signals} providerLabel={providerLabel} />
       )}
-      <span className="basis" title="How the token counts were obtained" data-testid="token-basis">
+      <span
+        className="basis"
+        title="How the token counts were obtained"
+        data-testid="token-basis"
+        data-estimate={tokens.basis.encoding === 'chars/4' ? 'true' : undefined}
+      >
+        {tokens.basis.exact ? '' : '≈'}
         {fmtInt(tokens.total)} tokens, {tokens.basis.label}
       </span>
       {parsed?.ambiguous && (

@@ -80,6 +80,7 @@ export function EvictionSimulator({
         a={a}
         b={b}
         approx={approx}
+        estimate={tokens.basis.encoding === 'chars/4'}
       />
       <BudgetRow
         storeBudget={storeBudget}
@@ -147,6 +148,7 @@ function SimulatorSummary({
   a,
   b,
   approx,
+  estimate,
 }: {
   storeBudget: number | null;
   shownBudget: number;
@@ -154,6 +156,8 @@ function SimulatorSummary({
   a: PolicyResult;
   b: PolicyResult;
   approx: boolean;
+  /** Counted at chars/4 while the tokenizer loads: every figure below is an estimate. */
+  estimate: boolean;
 }) {
   const va = policyVerdict(a, approx);
   const vb = policyVerdict(b, approx);
@@ -171,6 +175,12 @@ function SimulatorSummary({
       <span className={verdictClass(vb.kind)} data-testid="simulator-summary-b">
         {b.policy} {vb.short}
       </span>
+      {estimate && (
+        <span className="estimate-tag" data-testid="simulator-estimate">
+          {' '}
+          · estimates until the tokenizer loads
+        </span>
+      )}
     </summary>
   );
 }
