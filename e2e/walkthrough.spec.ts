@@ -362,3 +362,22 @@ test('the first screen says its sample gets no 400 and shows a broken one on req
   await expect(page.getByTestId('verdict')).toHaveAttribute('data-valid', 'false');
   await expect(page.getByTestId('input-hint-sample')).not.toContainText('a valid request');
 });
+
+test('the repair panel opens the repaired transcript in place, and Back to the original returns', async ({
+  page,
+}) => {
+  await openDefault(page);
+  await page.getByTestId('sample-select').selectOption('broken-orphan-after-trim');
+  await expect(page.getByTestId('verdict')).toHaveAttribute('data-valid', 'false');
+  const before = await page.getByTestId('count-messages').innerText();
+  await page.getByTestId('repair-all').click();
+  await expect(page.getByTestId('repair-verdict')).toHaveAttribute('data-valid', 'true');
+  await page.getByTestId('repair-open').click();
+  await expect(page.getByTestId('verdict')).toHaveAttribute('data-valid', 'true');
+  await expect(page.getByTestId('repaired-note')).toContainText('Showing the repaired transcript');
+  await expect(page.getByTestId('count-messages')).not.toHaveText(before);
+  await page.getByTestId('repair-back').click();
+  await expect(page.getByTestId('verdict')).toHaveAttribute('data-valid', 'false');
+  await expect(page.getByTestId('count-messages')).toHaveText(before);
+  await expect(page.getByTestId('repaired-note')).toHaveCount(0);
+});

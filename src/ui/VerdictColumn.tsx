@@ -11,6 +11,7 @@ import { defaultProviderOf, VALIDATORS } from '../model/validate/index.ts';
 import { useAppStore } from '../state/store.ts';
 import { FaultPanel } from './faults/FaultPanel.tsx';
 import { RepairPanel } from './faults/RepairPanel.tsx';
+import { RepairedNote } from './faults/repairedView.tsx';
 import { LearnPanel } from './learn/LearnPanel.tsx';
 import { ViolationsPanel, type ViolationsPanelProps } from './ViolationsPanel.tsx';
 
@@ -37,6 +38,7 @@ export function VerdictColumn(p: VerdictColumnProps) {
       {/* The lesson stays in view (its own box) while the verdict below scrolls. */}
       <LearnPanel samples={p.samples} analysis={analysis} tokens={p.tokens} onJump={onJump} />
       <div className="side-scroll" tabIndex={-1}>
+        <RepairedNote />
         {faulted && <FaultPanel view={faulted} provisional={p.provisional} />}
         {/* A repair of a preview would judge and export its first rows only. */}
         {faulted && repairView && !p.provisional && (

@@ -9,6 +9,7 @@ import { useEffect, useMemo } from 'react';
 import { parserFor } from '../../model/parse/registry.ts';
 import type { FormatId, ProviderId, Transcript } from '../../model/types.ts';
 import { selectRepair, selectRepairDiff, type DiffRow } from '../../state/faults.ts';
+import { useOpenRepaired } from './repairedView.tsx';
 import './faults.css';
 
 export interface RepairPanelProps {
@@ -84,6 +85,7 @@ export function RepairPanel({
   );
   useEffect(() => () => URL.revokeObjectURL(href), [href]);
   const name = exportName(sourceName, transcript.format);
+  const openRepaired = useOpenRepaired();
 
   return (
     <section className="repair-panel" data-testid="repair-panel" aria-label="Repair">
@@ -124,6 +126,9 @@ export function RepairPanel({
         </ul>
       )}
       <div className="repair-export">
+        <button type="button" data-testid="repair-open" onClick={() => openRepaired(r.text, name)}>
+          Open repaired here
+        </button>{' '}
         <a href={href} download={name} data-testid="repair-export">
           Export repaired ({transcript.format})
         </a>
