@@ -1,7 +1,7 @@
 /**
- * The Model picker: shown where the rules depend on the model (Anthropic's prefill A12, Claude
- * on Bedrock, Gemini 3's thought signatures), so that a verdict's "pick a model" can be
- * followed. The choice is the store's `model` (a link's `m`, the CLI's `--model`); empty = the
+ * The Model picker, under the verdict's heading: shown where the rules depend on the model
+ * (Anthropic's prefill A12, Claude on Bedrock, Gemini 3's thought signatures), so that a
+ * verdict's "pick a model" can be followed where it is said. The choice is the store's `model` (a link's `m`, the CLI's `--model`); empty = the
  * transcript's own.
  */
 import { useEffect, useState } from 'react';
@@ -58,8 +58,8 @@ export function ModelPicker({
   };
   const own = transcriptModel ?? 'none named';
   return (
-    <label id="toolbar-model" className="narrow-more">
-      <span className="lbl">Model</span>
+    <label className="model-picker">
+      <span className="lbl">Judged as model</span>
       <input
         type="text"
         list="model-choices"

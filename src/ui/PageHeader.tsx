@@ -46,7 +46,6 @@ export function PageHeader(p: PageHeaderProps) {
         onFileChanged={p.onFileChanged}
         detectedFormat={parsed?.candidates[0]?.format ?? analysis?.transcript.format ?? null}
         defaultProvider={analysis ? defaultProviderOf(analysis.transcript) : null}
-        transcriptModel={analysis?.transcript.settings.model}
         showText={p.showText}
         onToggleText={p.onToggleText}
         onHelp={() => setHelp((h) => !h)}

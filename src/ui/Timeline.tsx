@@ -201,7 +201,13 @@ export function Timeline(props: TimelineProps) {
   const shared = sharedOfRows(props, sel, lookups, measuring.measureRow);
   const height = virtualizer.getTotalSize();
   return (
-    <div className="timeline-scroll" ref={scrollRef} data-testid="timeline" tabIndex={-1}>
+    <div
+      className="timeline-scroll"
+      id="timeline"
+      ref={scrollRef}
+      data-testid="timeline"
+      tabIndex={-1}
+    >
       <div className="timeline-content" style={{ height }}>
         <TimelineArcs
           analysis={analysis}

@@ -9,7 +9,6 @@ import { VALIDATORS } from '../model/validate/index.ts';
 import type { SampleEntry } from '../io/files.ts';
 import { useAppStore, type Source } from '../state/store.ts';
 import { FollowFile } from './input/FollowFile.tsx';
-import { ModelPicker, rulesDependOnModel } from './ModelPicker.tsx';
 
 export interface ToolbarProps {
   samples: SampleEntry[];
@@ -23,8 +22,6 @@ export interface ToolbarProps {
   detectedFormat: FormatId | null;
   /** The provider used when the user follows the format. */
   defaultProvider: ProviderId | null;
-  /** The model the transcript on screen is judged as (`settings.model`), for the Model picker. */
-  transcriptModel?: string | undefined;
   showText: boolean;
   onToggleText: () => void;
   onHelp: () => void;
@@ -183,13 +180,10 @@ export function Toolbar(p: ToolbarProps) {
   const setTheme = useAppStore((s) => s.setTheme);
   const formatOverride = useAppStore((s) => s.formatOverride);
   const provider = useAppStore((s) => s.provider);
-  const model = useAppStore((s) => s.model);
-  const modelShown = rulesDependOnModel(provider ?? p.defaultProvider) || model !== null;
   const [more, setMore] = useState(false);
   const chosen = [
     `Format: ${formatOverride ? labelOfFormat(formatOverride) : `detect (${labelOfFormat(p.detectedFormat)})`}`,
     `provider: ${labelOfProvider(provider ?? p.defaultProvider)}`,
-    ...(modelShown ? [`model: ${model ?? 'as sent'}`] : []),
     `theme: ${theme ?? 'system'}`,
   ].join(' · ');
   return (
@@ -215,17 +209,15 @@ export function Toolbar(p: ToolbarProps) {
         className="toolbar-more"
         data-testid="toolbar-more"
         aria-expanded={more}
-        aria-controls={[
-          ...MORE_IDS.filter((id) => id !== 'toolbar-follow' || source.origin === 'file'),
-          ...(modelShown ? ['toolbar-model'] : []),
-        ].join(' ')}
+        aria-controls={MORE_IDS.filter(
+          (id) => id !== 'toolbar-follow' || source.origin === 'file',
+        ).join(' ')}
         title={chosen}
         onClick={() => setMore((m) => !m)}
       >
         More <span aria-hidden="true">{more ? '▴' : '▾'}</span>
       </button>
       <FormatAndProvider detectedFormat={p.detectedFormat} defaultProvider={p.defaultProvider} />
-      <ModelPicker provider={provider ?? p.defaultProvider} transcriptModel={p.transcriptModel} />
       <span className="spacer" />
       <button
         type="button"

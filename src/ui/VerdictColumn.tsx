@@ -59,6 +59,10 @@ export function VerdictColumn(p: VerdictColumnProps) {
           onJump={onJump}
           provisional={p.provisional}
           chosen={chosen}
+          model={{
+            provider: analysis.provider,
+            transcriptModel: analysis.transcript.settings.model,
+          }}
         />
       </div>
     </div>

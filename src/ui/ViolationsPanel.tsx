@@ -3,6 +3,8 @@
  * why the provider refuses it, the exact JSON error body (copyable) and a jump to the message.
  */
 import { nameTable } from '../model/own.ts';
+import type { ProviderId } from '../model/types.ts';
+import { ModelPicker } from './ModelPicker.tsx';
 import { useEffect, useRef, useState } from 'react';
 import type { RequestRows } from '../model/requestRows.ts';
 import type { Validation, Violation } from '../model/validate/index.ts';
@@ -13,6 +15,8 @@ import { RequestIndexNote } from './RequestIndexNote.tsx';
 export interface ViolationsPanelProps {
   validation: Validation;
   providerLabel: string;
+  /** The provider and the model the transcript names, for the Model picker (ModelPicker.tsx). */
+  model?: { provider: ProviderId; transcriptModel: string | undefined };
   targets: ViolationTarget[];
   /** How the provider's request is made of rows (`selectRequestRows`), when it says. */
   request?: RequestRows | null;
@@ -193,6 +197,7 @@ export function ViolationsPanel({
   onJump,
   provisional,
   chosen,
+  model,
 }: ViolationsPanelProps) {
   const errors = targets.filter((t) => t.rank !== 'warning').length;
   if (provisional)
@@ -209,6 +214,7 @@ export function ViolationsPanel({
   return (
     <aside className="violations" data-testid="violations" aria-label="Violations">
       <h2>Verdict for {providerLabel}</h2>
+      {model && <ModelPicker provider={model.provider} transcriptModel={model.transcriptModel} />}
       {validation.valid ? (
         <p className="verdict valid" data-testid="verdict" data-valid="true">
           Valid: {providerLabel} would accept this request.
