@@ -35,9 +35,7 @@ export const COMMANDS: ReadonlyMap<string, Command> = nameTable({
  * VALIDATORS registries), and the exit codes.
  */
 export function usage(): string {
-  const commands = [...COMMANDS.values()]
-    .map((c) => `  ${c.usage}`)
-    .join('\n');
+  const commands = [...COMMANDS.values()].map((c) => `  ${c.usage}`).join('\n');
   const formats = PARSERS.map((p) => p.id).join(', ');
   const providers = VALIDATORS.map((v) => v.id).join(', ');
   return `usage: npm run --silent cli -- <command> ...\n\n${commands}\n\n--format F: ${formats} (default: detected)\n--provider P: ${providers} (default: the format's own)\n--model M: a model id such as claude-opus-4-7 (default: the one the input names)\n\nExit codes: 0 valid, 1 invalid (or not repairable), 2 unreadable input or bad usage.\n`;

@@ -197,10 +197,7 @@ export function App() {
         onFile={(f) => void loadFile(f)}
         setFileError={setFileError}
         shownValid={analysis ? analysis.validation.valid : null}
-        onBrokenSample={() => {
-          const broken = samples.find((x) => x.id === 'broken-orphan-after-trim');
-          if (broken) void loadSample(broken);
-        }}
+        onBrokenSample={() => openBrokenSample(samples, loadSample)}
       />
       {inputs.fleet.scan && !inputs.fleet.shown && (
         <p className="fleet-back">
@@ -271,4 +268,13 @@ function SkipLink() {
       Skip to the timeline
     </a>
   );
+}
+
+/** The first screen's "show one": a broken sample (an orphan result after a trim), loaded. */
+function openBrokenSample<S extends { id: string }>(
+  samples: readonly S[],
+  loadSample: (s: S) => Promise<unknown>,
+): void {
+  const broken = samples.find((x) => x.id === 'broken-orphan-after-trim');
+  if (broken) void loadSample(broken);
 }

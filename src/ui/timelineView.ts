@@ -111,14 +111,11 @@ export function topExchangeKey(
  * exchange 0).
  */
 export function bandLabel(x: Exchange, hasLeading: boolean): string {
-  return x.leading
-    ? LEADING_BAND
-    : `Exchange ${hasLeading ? x.index : x.index + 1}`;
+  return x.leading ? LEADING_BAND : `Exchange ${hasLeading ? x.index : x.index + 1}`;
 }
 
 /** The leading group's band label (a transcript cut mid-exchange starts with one). */
-export const LEADING_BAND =
-  'Before the first user prompt: the transcript starts mid-exchange';
+export const LEADING_BAND = 'Before the first user prompt: the transcript starts mid-exchange';
 
 /** What `visibleArcs` needs of the analysis's pairs. */
 export interface ArcSource {
