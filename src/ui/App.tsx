@@ -168,7 +168,6 @@ export function App() {
       data-ready={analysis && !view.pending && caughtUp ? 'true' : 'false'}
       data-view-chars={view.request?.text.length ?? 0}
     >
-      <SkipLink />
       <PageHeader
         samples={samples}
         shown={shown}
@@ -242,31 +241,6 @@ export function App() {
         </div>
       )}
     </div>
-  );
-}
-
-/**
- * The first Tab stop: "Skip to the timeline" (shown when focused), which moves the focus to the
- * timeline's row in the Tab order (the selected row, else the first), past the header's and
- * panels' controls.
- */
-function SkipLink() {
-  return (
-    <a
-      href="#timeline"
-      className="skip-link"
-      data-testid="skip-link"
-      onClick={(e) => {
-        e.preventDefault();
-        const timeline = document.querySelector<HTMLElement>('[data-testid="timeline"]');
-        const row =
-          timeline?.querySelector<HTMLElement>('.msg-row[tabindex="0"]') ??
-          timeline?.querySelector<HTMLElement>('.msg-row');
-        (row ?? timeline)?.focus();
-      }}
-    >
-      Skip to the timeline
-    </a>
   );
 }
 

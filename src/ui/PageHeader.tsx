@@ -8,6 +8,7 @@ import type { Source } from '../state/store.ts';
 import { HelpPopover } from './HelpPopover.tsx';
 import { LearnToggle } from './learn/LearnPanel.tsx';
 import { ShareBar } from './share/ShareBar.tsx';
+import { SkipLink } from './SkipLink.tsx';
 import { Toolbar } from './Toolbar.tsx';
 import type { InspectionState } from './useInspection.ts';
 
@@ -32,6 +33,7 @@ export function PageHeader(p: PageHeaderProps) {
   const { analysis, parsed, setHelp } = p;
   return (
     <header className="top">
+      <SkipLink />
       <div className="brand">
         <h1>Transcript Inspector</h1>
         <p className="tagline" data-testid="tagline">

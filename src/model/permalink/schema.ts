@@ -164,6 +164,7 @@ export const ViewSchema = z.object({
    * and `--request N` number them); null = the parser's default (the newest).
    */
   request: RequestIndexSchema.nullable(),
+  /**
    * The model the rules judge as (the page's Model picker, the CLI's `--model`); null = the
    * transcript's own. A model id: letters, digits and `.:/@_-`, at most 120 characters.
    */
