@@ -29,11 +29,11 @@ test('a checked-fetch record: every call on the strip, each with its verdict and
   await expect(page.getByTestId('format')).toHaveText('openai-chat');
   await expect(page.getByTestId('verdict')).toHaveAttribute('data-valid', 'false');
   await expect(page.locator('ul.warnings')).toContainText('The provider answered HTTP 400');
-  await pickRequest(page, 1);
+  await pickRequest(page, 2);
   await expect(page.getByTestId('format')).toHaveText('anthropic-messages');
   await expect(page.getByTestId('verdict')).toHaveAttribute('data-valid', 'false');
   await expect(page.locator('ul.warnings')).toContainText('answered-400');
-  await pickRequest(page, 2);
+  await pickRequest(page, 3);
   await expect(page.getByTestId('verdict')).toHaveAttribute('data-valid', 'true');
   await expect(page.locator('ul.warnings')).toContainText(
     'Repaired before sending (1 change): inserted (partial_answer call_w2)',

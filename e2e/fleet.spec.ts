@@ -3,7 +3,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { openDefault } from './helpers.ts';
+import { openDefault, shownRequestMark } from './helpers.ts';
 
 // A team lead scanned a folder of session logs with the CLI (`scan`) and opens the Parquet in
 // the page: the fleet view shows the rates, the failure signatures and every request; with the
@@ -81,8 +81,8 @@ test('the fleet view of a scan, and a row opening its session at its request', a
     .click();
   await expect(view).toBeHidden();
   await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true');
-  // The archive's second request is shown: the picker says so, and it is the broken one.
-  await expect(page.getByTestId('request-select')).toHaveValue('1');
+  // The archive's second request is shown: the strip says so, and it is the broken one.
+  await expect(shownRequestMark(page)).toHaveAttribute('data-index', '1');
   await expect(page.getByText(/INVALID|HTTP 400/).first()).toBeVisible();
 
   // Back to the fleet, and another row: a session log.
