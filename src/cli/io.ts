@@ -1,6 +1,6 @@
 import type { FormatId, ParseError, ProviderId } from '../model/types.ts';
 import { PARSERS } from '../model/parse/registry.ts';
-import { VALIDATORS } from '../model/validate/index.ts';
+import { resolveEndpoint, VALIDATORS } from '../model/validate/index.ts';
 import {
   parseTranscript,
   readSource as readDoc,
@@ -83,13 +83,18 @@ export function checkModel(v: string | true | undefined): string | undefined {
   return v;
 }
 
+/**
+ * `--provider`: an endpoint id, or an alias of one (`bedrock-converse`, `azure`, …).
+ * @throws UsageError for a name no endpoint answers to
+ */
 export function checkProvider(v: string | true | undefined): ProviderId | undefined {
   if (v === undefined || v === true) return undefined;
-  if (!VALIDATORS.some((p) => p.id === v))
+  const id = resolveEndpoint(v);
+  if (id === undefined)
     throw new UsageError(
       `unknown provider "${clipArg(v)}"; known: ${VALIDATORS.map((p) => p.id).join(', ')}`,
     );
-  return v as ProviderId;
+  return id;
 }
 
 /**

@@ -11,6 +11,10 @@ import { cli } from './testing.ts';
 const INVOICES = JSON.stringify({
   model: 'claude-sonnet-4-5',
   max_tokens: 512,
+  tools: [
+    { name: 'search', input_schema: { type: 'object' } },
+    { name: 'customer', input_schema: { type: 'object' } },
+  ],
   messages: [
     { role: 'user', content: 'Which invoices of ACME are overdue?' },
     {

@@ -97,6 +97,8 @@ describe('check() gives the CLI verdict', () => {
 const ORPHAN_ANTHROPIC = {
   model: 'claude-sonnet-4-5',
   max_tokens: 1024,
+  // A complete request defines its tools (without them A7 would come first).
+  tools: [{ name: 'f', input_schema: { type: 'object' } }],
   messages: [
     { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'ok' }] },
   ],

@@ -33,6 +33,8 @@ const APIS = [
     bad: {
       model: 'claude-sonnet-4-5',
       max_tokens: 100,
+      // A complete request defines its tools (without them A7 would come first).
+      tools: [{ name: 'f', input_schema: { type: 'object' } }],
       messages: [
         { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_9', content: 'x' }] },
       ],
@@ -181,6 +183,7 @@ describe('createCheckedFetch, throw mode', () => {
     const body = {
       anthropic_version: 'bedrock-2023-05-31',
       max_tokens: APIS[0].bad.max_tokens,
+      tools: APIS[0].bad.tools,
       messages: APIS[0].bad.messages,
     };
     await expect(f(url, post(body))).rejects.toThrow(/unexpected `tool_use_id`/);

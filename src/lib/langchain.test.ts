@@ -48,7 +48,9 @@ describe('LangChain with the checked fetch', () => {
       maxRetries: 0,
       clientOptions: { fetch: net.fetch },
     });
+    // The request defines its tool, as a complete Anthropic request must (A7).
     const err: unknown = await model
+      .bindTools([{ name: 'weather', description: 'w', input_schema: { type: 'object' } }])
       .invoke([
         new HumanMessage('What is the weather in Paris?'),
         new ToolMessage({ tool_call_id: 'toolu_01', content: '18 °C' }),

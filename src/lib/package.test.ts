@@ -125,8 +125,8 @@ describe('the transcript-inspector package', () => {
   it('imports by name from the built output in a fresh Node process', () => {
     const script = `
       import { check, createCheckedFetch, evict, repair, groupExchanges, turnPairs, transcriptCheckMiddleware, diff } from 'transcript-inspector';
-      const orphan = { model: 'claude-opus-4-6', max_tokens: 10, messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'ok' }] }] };
-      const unanswered = { model: 'claude-opus-4-6', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_2', name: 'f', input: {} }] }, { role: 'user', content: 'go on' }] };
+      const orphan = { model: 'claude-opus-4-6', max_tokens: 10, tools: [{ name: 'f', input_schema: { type: 'object' } }], messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'ok' }] }] };
+      const unanswered = { model: 'claude-opus-4-6', max_tokens: 10, tools: [{ name: 'f', input_schema: { type: 'object' } }], messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_2', name: 'f', input: {} }] }, { role: 'user', content: 'go on' }] };
       let sent = 0;
       const f = createCheckedFetch({ mode: 'throw', fetch: async () => { sent++; return new Response('{}'); } });
       const err = await f('https://api.anthropic.com/v1/messages', { method: 'POST', body: JSON.stringify(orphan) }).catch((e) => e);

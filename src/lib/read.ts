@@ -7,7 +7,7 @@ import { parseDocument, parseTranscript } from '../model/parse/index.ts';
 import type { ParseOptions, ParsedTranscript } from '../model/parse/index.ts';
 import { PARSERS } from '../model/parse/registry.ts';
 import type { FormatId, ParseError, ProviderId, Result } from '../model/types.ts';
-import { VALIDATORS } from '../model/validate/index.ts';
+import { resolveEndpoint, VALIDATORS } from '../model/validate/index.ts';
 
 /** A request body as the library accepts it: a parsed value, its text, or its bytes. */
 export type Body = unknown;
@@ -121,9 +121,15 @@ function asBytes(body: unknown): Uint8Array | null {
   return null;
 }
 
-/** Reject a provider id no validator registers (a typo would otherwise pass every request). */
-export function knownProvider(p: ProviderId | undefined): ProviderId | undefined {
-  if (p !== undefined && !PROVIDERS.includes(p))
+/**
+ * The endpoint a `provider` option names: an id, or an alias (`bedrock-converse`, `azure`, …);
+ * a name no endpoint answers to is refused (a typo would otherwise pass every request).
+ * @throws RangeError for an unknown name
+ */
+export function knownProvider(p: ProviderId | string | undefined): ProviderId | undefined {
+  if (p === undefined) return undefined;
+  const id = resolveEndpoint(p);
+  if (id === undefined)
     throw new RangeError(`unknown provider "${p}"; known: ${PROVIDERS.join(', ')}`);
-  return p;
+  return id;
 }

@@ -5,7 +5,7 @@
  */
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
-import { generateText, wrapLanguageModel, type ModelMessage } from 'ai';
+import { generateText, jsonSchema, tool, wrapLanguageModel, type ModelMessage } from 'ai';
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { describe, expect, it } from 'vitest';
@@ -127,12 +127,15 @@ const unansweredChat: OpenAI.ChatCompletionMessageParam[] = [
 const O2_TEXT =
   "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: call_01";
 
+/** The tool the Anthropic requests define (a complete request without tools is A7). */
+const TOOLS = [{ name: 'weather', input_schema: { type: 'object' as const } }];
+
 describe('@anthropic-ai/sdk with the checked fetch', () => {
   it('respond mode: an orphan tool_result is Anthropic.BadRequestError with the exact body; nothing sent', async () => {
     const h = harness('respond');
     const client = new Anthropic({ apiKey: 'test', fetch: h.fetch });
     const err: unknown = await client.messages
-      .create({ model: MODEL, max_tokens: 100, messages: orphanAnthropic })
+      .create({ model: MODEL, max_tokens: 100, tools: TOOLS, messages: orphanAnthropic })
       .catch((e: unknown) => e);
     expect(h.sent).toHaveLength(0);
     expect(err).toBeInstanceOf(Anthropic.BadRequestError);
@@ -148,7 +151,7 @@ describe('@anthropic-ai/sdk with the checked fetch', () => {
     const h = harness('throw');
     const client = new Anthropic({ apiKey: 'test', fetch: h.fetch, maxRetries: 0 });
     const err: unknown = await client.messages
-      .create({ model: MODEL, max_tokens: 100, messages: orphanAnthropic })
+      .create({ model: MODEL, max_tokens: 100, tools: TOOLS, messages: orphanAnthropic })
       .catch((e: unknown) => e);
     expect(h.sent).toHaveLength(0);
     const m = findMalformed(err);
@@ -166,6 +169,7 @@ describe('@anthropic-ai/sdk with the checked fetch', () => {
     const reply = await client.messages.create({
       model: MODEL,
       max_tokens: 100,
+      tools: TOOLS,
       messages: [
         { role: 'user', content: 'What is the weather in Paris?' },
         {
@@ -265,6 +269,8 @@ describe('AI SDK (ai + @ai-sdk/*)', () => {
     const model = createAnthropic({ apiKey: 'test', fetch: h.fetch })(MODEL);
     const err: unknown = await generateText({
       model,
+      // The request defines its tool, as a complete Anthropic request must (A7).
+      tools: { weather: tool({ inputSchema: jsonSchema({ type: 'object' }) }) },
       messages: orphanModelMessages,
       maxRetries: 0,
     }).catch((e: unknown) => e);

@@ -69,7 +69,9 @@ function threeExchanges(): Transcript {
     });
     messages.push({ role: 'assistant', content: `Folder ${i} holds eight files.` });
   }
-  return parse({ model: 'claude-sonnet-4-5', max_tokens: 1024, messages });
+  // A complete request defines its tools (without them A7 would be its first error).
+  const tools = [{ name: 'ls', input_schema: { type: 'object' } }];
+  return parse({ model: 'claude-sonnet-4-5', max_tokens: 1024, tools, messages });
 }
 
 describe('buildIncidentSummary', () => {
@@ -189,6 +191,7 @@ function harWithSecrets(): string {
     model: 'ft:claude-sonnet-4-5:acme-corp:triage:7f3k',
     max_tokens: 1024,
     system: 'Internal triage bot for Acme payroll.',
+    tools: [{ name: 'reset_password', input_schema: { type: 'object' } }],
     messages: [
       {
         role: 'user',

@@ -7,6 +7,7 @@
  * signatures, redacted thinking and encrypted content are never tokenised as text.
  */
 import type { Block, Message, ProviderId, Transcript } from './types.ts';
+import { apiOf } from './validate/endpoints/index.ts';
 
 /** Counts tokens in a string. `exact` is true only for a real BPE of the target model family. */
 export interface TextCounter {
@@ -234,8 +235,9 @@ export type TokenizerFamily = 'openai' | 'claude' | 'gemini';
  * says so (`countTokens` and `TokenCounting` both read it).
  */
 export function tokenizerFamily(p: ProviderId): TokenizerFamily {
-  if (p === 'anthropic' || p === 'bedrock') return 'claude';
-  if (p === 'gemini') return 'gemini';
+  const api = apiOf(p);
+  if (api === 'anthropic-messages' || api === 'bedrock-converse') return 'claude';
+  if (api === 'gemini') return 'gemini';
   return 'openai';
 }
 

@@ -16,17 +16,13 @@
 /** Input formats we read: a key of the format registry (`parse/registry.ts`), one parser each. */
 export type { FormatId } from './parse/registry.ts';
 import type { FormatId } from './parse/registry.ts';
+import type { EndpointId } from './validate/endpoints/ids.ts';
 
-/** Providers whose validation rules we implement. One validator file each under `validate/`. */
-export type ProviderId =
-  | 'anthropic'
-  | 'openai-chat'
-  | 'openai-responses'
-  | 'gemini'
-  | 'bedrock'
-  | 'deepseek'
-  | 'mistral'
-  | 'qwen';
+/**
+ * The endpoints whose rules we implement: an API's rules plus the endpoint's dialect (one file each
+ * under `validate/endpoints/`). Derived from the endpoint registry's ids.
+ */
+export type ProviderId = EndpointId;
 
 /** Normalised roles. `tool` is OpenAI-style (one result per message); Anthropic puts results in `user`. */
 export const ROLE_NAMES = ['system', 'developer', 'user', 'assistant', 'tool'] as const;
@@ -214,6 +210,17 @@ export interface Transcript {
   warnings: string[];
   /** Name of the primary list in the source (`messages`, `input`, `contents`). */
   listKey: string;
+  /**
+   * The endpoint the input names around the body (a curl command's or HAR entry's URL, an OTel
+   * span's `server.address`), when it names a known one; the verdict's default then.
+   */
+  endpoint?: ProviderId;
+  /**
+   * True when the body was rebuilt from a record that does not keep tool definitions (an OTel
+   * span without `gen_ai.tool.definitions`): its missing tools key says nothing (A7, B7 are not
+   * judged), though the body has the API's required fields.
+   */
+  toolsUnrecorded?: boolean;
   /** The whole source value, for export. */
   raw: unknown;
 }

@@ -15,6 +15,7 @@ import { listRequests, type RequestEntry } from './multi.ts';
 import { chooseFormat, containerWarnings, openContainer, unwrapText } from './containers.ts';
 import type { ContainerEntry, ContainerNote } from './containers.ts';
 import { clip } from '../limits.ts';
+import { endpointFits } from '../validate/endpoints/recognise.ts';
 import { DROP_ADVICE } from './bytes.ts';
 import { locatePath, type ClosestFormat, type NearMiss } from './nearMiss.ts';
 
@@ -397,6 +398,9 @@ function parseDocumentUnbounded(
       `This file holds ${requests.length} requests; showing ${requests[requestIndex]?.label ?? ''}.`,
     );
   if (listed?.notes) result.value.warnings.push(...listed.notes);
+  if (note?.endpoint !== undefined && endpointFits(note.endpoint, result.value.format))
+    result.value.endpoint = note.endpoint;
+  if (note?.toolsUnrecorded === true) result.value.toolsUnrecorded = true;
   if (note) {
     const lines = containerWarnings(note);
     if (chosen.warning && !opts.format) lines.push(chosen.warning);

@@ -6,6 +6,7 @@
  *
  * Pure: zod (via the schema) and model types only.
  */
+import { resolveEndpoint } from '../validate/endpoints/index.ts';
 import type { z } from 'zod';
 import { decodeFaults, encodeFaults } from './faults.ts';
 import {
@@ -203,7 +204,16 @@ export function decodeView(get: Getter, invalid: Invalid): PermalinkView {
     view.format = pick(shape.format, f, def.format, 'f', 'the format', f, invalid);
   const pr = get('pr');
   if (pr !== undefined)
-    view.provider = pick(shape.provider, pr, def.provider, 'pr', 'the provider', pr, invalid);
+    // An alias (`bedrock-converse`, `azure`, …) reads as the endpoint it names.
+    view.provider = pick(
+      shape.provider,
+      resolveEndpoint(pr) ?? pr,
+      def.provider,
+      'pr',
+      'the provider',
+      pr,
+      invalid,
+    );
   const rq = get('rq');
   if (rq !== undefined) {
     const n = parseUint(rq);

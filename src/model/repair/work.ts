@@ -8,6 +8,7 @@ import { answerRun, hasToolResult } from '../pairing.ts';
 import { parserFor } from '../parse/registry.ts';
 import type { Block, Message, ProviderId, ToolResultBlock, Transcript } from '../types.ts';
 import {
+  apiOf,
   validateTranscript,
   type RuleId,
   type Validation,
@@ -216,9 +217,10 @@ export class Work {
    * message), `end` the end of the run of result-carrying messages from there.
    */
   run(c: number): [number, number] {
-    if (this.provider === 'openai-responses') return answerRun(this.msgs, c);
+    const api = apiOf(this.provider);
+    if (api === 'openai-responses') return answerRun(this.msgs, c);
     let j = c + 1;
-    if (this.provider === 'anthropic') {
+    if (api === 'anthropic-messages') {
       while (j < this.msgs.length) {
         const r = (this.msgs[j] as Message).role;
         if (r === 'assistant' || r === 'system' || r === 'developer') j++;

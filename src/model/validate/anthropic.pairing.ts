@@ -33,7 +33,7 @@ export function missingId(
 
 /**
  * The findings of the shared pairing scan in Anthropic's words: A17 (result without an id), A1
- * (orphan result), A6b (two results for one call: only the first such id, at its first result),
+ * (orphan result), A6b (two results for one call: only the first such id, at its second result),
  * and A2/A3/A5 for the calls a turn leaves open.
  */
 /**
@@ -71,7 +71,8 @@ export function pairingFinding(f: PairFinding, push: Push): void {
       confidence: 'V',
     });
   } else if (f.kind === 'duplicate_result') {
-    const { msg, blockIndex } = f.at;
+    // The path names the block where the duplicate is found: the second result with that id.
+    const { msg, blockIndex, pos } = f.at;
     push({
       rule: 'duplicate_tool_result',
       code: 'A6b',
@@ -79,8 +80,8 @@ export function pairingFinding(f: PairFinding, push: Push): void {
       index: msg.index,
       blockIndex,
       ids: [f.id],
-      providerPath: `messages.${f.n}.content.${f.first}`,
-      message: ruleText('A6b', { n: f.n, m: f.first, id: f.id }),
+      providerPath: `messages.${f.n}.content.${pos}`,
+      message: ruleText('A6b', { n: f.n, m: pos, id: f.id }),
       title: 'Two results for one call',
       why: 'Each tool_use must be answered by exactly one tool_result; a retry or compaction that appended the results again sends two.',
       confidence: 'V',

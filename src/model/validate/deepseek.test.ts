@@ -113,13 +113,20 @@ describe('deepseek D4: thinking mode wants reasoning_content back on a turn that
       expect(validateTranscript(parsed(b).transcript, 'deepseek').valid).toBe(true);
   });
 
-  it('a V4 model thinks unless told not to (the default): D4', () => {
-    for (const model of ['deepseek-v4-flash', 'deepseek-v4-pro'])
-      expect(
-        validateTranscript(parsed(body(model)).transcript, 'deepseek').violations.map(
-          (v) => v.code,
-        ),
-      ).toEqual(['D4']);
+  it("a V4 model thinks unless told not to (the default): D5, V4's words for D4", () => {
+    for (const model of ['deepseek-v4-flash', 'deepseek-v4-pro']) {
+      const vs = validateTranscript(parsed(body(model)).transcript, 'deepseek').violations;
+      expect(vs.map((v) => v.code)).toEqual(['D5']);
+      // Byte for byte as JohnnyZ93/oai-compatible-copilot#215 captured it (DeepSeek V4, 2026-04).
+      expect(vs[0]?.error).toEqual({
+        error: {
+          message: 'The `reasoning_content` in the thinking mode must be passed back to the API.',
+          type: 'invalid_request_error',
+          param: null,
+          code: 'invalid_request_error',
+        },
+      });
+    }
     const off = parsed(body('deepseek-v4-flash', undefined, { thinking: { type: 'disabled' } }));
     expect(validateTranscript(off.transcript, 'deepseek').valid).toBe(true);
   });

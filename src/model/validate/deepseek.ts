@@ -1,7 +1,8 @@
 /**
  * DeepSeek (OpenAI-compatible Chat Completions): OpenAI's pairing rules in other words (D1, D2 of
  * the rule catalogue): "preceding" spelled right, no id list, `param` null; D3 an assistant
- * message with neither content nor tool_calls; D4 thinking mode's `reasoning_content`.
+ * message with neither content nor tool_calls; D4 thinking mode's `reasoning_content` (D5: the
+ * V4 models' words for it).
  */
 import type { Message, Transcript } from '../types.ts';
 import { deepseekEnvelope, ruleSpec, ruleText } from './catalogue/index.ts';
@@ -18,7 +19,15 @@ export { deepseekEnvelope };
  */
 function thinkingMode(t: Transcript): boolean {
   if (t.settings.thinking !== undefined) return t.settings.thinking;
-  return /deepseek-(reasoner|r1|v4|flash)/i.test(t.settings.model ?? '');
+  return /deepseek-(reasoner|r1|v4|flash|pro)/i.test(t.settings.model ?? '');
+}
+
+/**
+ * The V4 models (`deepseek-v4-…`, `deepseek-flash`, `deepseek-pro`), which word D4 without an
+ * index (D5): wording by model generation.
+ */
+export function deepseekV4(t: Pick<Transcript, 'settings'>): boolean {
+  return /deepseek-(v4|flash|pro)/i.test(t.settings.model ?? '');
 }
 
 function isCall(m: RenderedMessage): boolean {
@@ -38,6 +47,7 @@ function hasReasoning(m: RenderedMessage): boolean {
  */
 function reasoningMissing(msgs: RenderedMessage[], t: Transcript): Violation[] {
   if (!thinkingMode(t)) return [];
+  const code = deepseekV4(t) ? 'D5' : 'D4';
   const out: Violation[] = [];
   let start = 0;
   for (let end = 0; end <= msgs.length; end++) {
@@ -50,16 +60,16 @@ function reasoningMissing(msgs: RenderedMessage[], t: Transcript): Violation[] {
       const src = m.sources[0] as Message;
       const v = {
         rule: 'reasoning_missing' as const,
-        code: 'D4',
+        code,
         messageIndex: src.rawIndex,
         index: src.index,
         blockIndex: null,
         ids: [],
         providerPath: null,
-        message: ruleText('D4', { n }),
+        message: ruleText(code, { n }),
         title: 'Thinking mode: an assistant message without reasoning_content',
         why: 'In thinking mode, every assistant message of a turn that called tools must be sent back with its reasoning_content; a client that drops it (or a history built without it) is refused.',
-        confidence: ruleSpec('D4').confidence,
+        confidence: ruleSpec(code).confidence,
       };
       out.push(violation(v, (message) => deepseekEnvelope(message)));
     }

@@ -1,17 +1,14 @@
 /**
- * Validator registry: one file per provider. Adding a provider is a new file and one line here.
+ * The validators, derived from the endpoint registry (`endpoints/`: one file per endpoint, an
+ * API's rules plus the endpoint's dialect). Adding an endpoint is a file there and one line in
+ * its registry.
  */
 import type { FormatId, Message, ProviderId, Transcript } from '../types.ts';
 import { PARSERS } from '../parse/registry.ts';
-import { anthropicValidator } from './anthropic.ts';
-import { openaiChatValidator } from './openaiChat.ts';
-import { openaiResponsesValidator } from './openaiResponses.ts';
-import { geminiValidator } from './gemini.ts';
-import { bedrockValidator } from './bedrock.ts';
-import { deepseekValidator } from './deepseek.ts';
-import { mistralValidator } from './mistral.ts';
-import { qwenValidator } from './qwen.ts';
-import type { ProviderValidator, ValidateOptions, Validation } from './types.ts';
+import { ruleSpec } from './catalogue/index.ts';
+import { APIS, ENDPOINT_LIST, ENDPOINTS } from './endpoints/index.ts';
+import { endpointOfBody } from './endpoints/recognise.ts';
+import type { ProviderValidator, ValidateOptions, Validation, Violation } from './types.ts';
 
 export { isSchemaError, positionOrder, schemaFirst } from './common.ts';
 
@@ -24,16 +21,24 @@ export type {
   RuleId,
 } from './types.ts';
 
-export const VALIDATORS: ProviderValidator[] = [
-  anthropicValidator,
-  openaiChatValidator,
-  openaiResponsesValidator,
-  geminiValidator,
-  bedrockValidator,
-  deepseekValidator,
-  mistralValidator,
-  qwenValidator,
-];
+export {
+  API_IDS,
+  APIS,
+  ENDPOINT_ALIASES,
+  ENDPOINT_GROUPS,
+  ENDPOINT_IDS,
+  ENDPOINT_LIST,
+  ENDPOINTS,
+  apiOf,
+  resolveEndpoint,
+} from './endpoints/index.ts';
+export type { ApiId, Endpoint, EndpointId } from './endpoints/index.ts';
+
+/** One validator per endpoint, in the registry's order. */
+export const VALIDATORS: readonly ProviderValidator[] = ENDPOINT_LIST.map((e) => {
+  if (!e.validator) throw new Error(`Endpoint ${e.id} has no validator.`);
+  return e.validator;
+});
 
 const BY_ID = new Map(VALIDATORS.map((v) => [v.id, v]));
 
@@ -47,11 +52,43 @@ export const DEFAULT_PROVIDER = Object.fromEntries(
   PARSERS.map((p) => [p.id, p.provider]),
 ) as Record<FormatId, ProviderId>;
 
-export function defaultProviderOf(t: Pick<Transcript, 'format' | 'settings'>): ProviderId {
+/**
+ * The endpoint a transcript is judged for when the user chose none: the one its input names (a
+ * URL, a host: `Transcript.endpoint`), else the one its body names (Bedrock's or Vertex's
+ * `anthropic_version` or model id), else a Chat Completions provider its model names, else the
+ * format's own.
+ */
+export function defaultProviderOf(
+  t: Pick<Transcript, 'format' | 'settings'> & Partial<Pick<Transcript, 'raw' | 'endpoint'>>,
+): ProviderId {
+  if (t.endpoint !== undefined) return t.endpoint;
   const p = DEFAULT_PROVIDER[t.format];
+  const byBody = endpointOfBody({ format: t.format, settings: t.settings, raw: t.raw ?? null });
+  if (byBody !== undefined) return byBody;
   const model = t.settings.model;
   if (p !== 'openai-chat' || model === undefined) return p;
   return VALIDATORS.find((v) => v.models?.test(model) === true)?.id ?? p;
+}
+
+/**
+ * Notes for the violations an endpoint reports with its API's rule and wording because its own
+ * answer is not captured (`Endpoint.evidenced` 'own' and the code not listed for it).
+ */
+function borrowedNotes(id: ProviderId, violations: readonly Violation[]): string[] {
+  const e = ENDPOINTS[id];
+  if (e.evidenced === 'all') return [];
+  const codes: string[] = [];
+  for (const v of violations)
+    if (
+      v.severity === 'error' &&
+      !codes.includes(v.code) &&
+      !ruleSpec(v.code).providers.includes(id)
+    )
+      codes.push(v.code);
+  return codes.map(
+    (c) =>
+      `${c} is the ${APIS[e.api].label} API's rule and wording: ${e.label}'s own answer to it is not captured.`,
+  );
 }
 
 const AS_SENT = new Map(PARSERS.flatMap((p) => (p.asSent ? [[p.id, p.asSent] as const] : [])));
@@ -93,7 +130,10 @@ export function validateTranscript(
     };
   const source = opts?.messages ?? t.messages;
   const sent = sentMessages(t, source, id);
-  const validation = v.validate(t, sent === source ? opts : { ...opts, messages: sent });
+  const checked = v.validate(t, sent === source ? opts : { ...opts, messages: sent });
+  const borrowed = borrowedNotes(id, checked.violations);
+  const validation =
+    borrowed.length > 0 ? { ...checked, notes: [...checked.notes, ...borrowed] } : checked;
   const refused = REFUSALS.get(t.format)?.(source);
   return refused?.length ? { ...validation, notes: [...refused, ...validation.notes] } : validation;
 }

@@ -8,7 +8,7 @@
  * this file words for each dialect of the family.
  */
 import { requestIndexOf } from '../messageLabels.ts';
-import type { Message, Transcript } from '../types.ts';
+import type { Message, ProviderId, Transcript } from '../types.ts';
 import { openaiEnvelope, ruleSpec, ruleText } from './catalogue/index.ts';
 import { hasError, violation, type ViolationInput } from './common.ts';
 import { CHAT_TEXT as TEXT } from './openaiChat.text.ts';
@@ -33,8 +33,13 @@ export { renderOpenAIChat } from './openaiChat.render.ts';
  * the rule catalogue), its 400 body, and provider-specific checks.
  */
 export interface ChatDialect {
-  provider: 'openai-chat' | 'deepseek' | 'qwen' | 'mistral';
+  provider: ProviderId;
   label: string;
+  /**
+   * True for OpenAI's own schema (and an endpoint that passes it through, Azure): content part
+   * types (O12) are checked and O11's `param` is set.
+   */
+  openaiSchema?: boolean;
   codes: {
     /** A tool message with no tool_calls before its run (O1). */
     orphan: string;
@@ -81,6 +86,7 @@ export interface ChatIds {
 export const OPENAI_DIALECT: ChatDialect = {
   provider: 'openai-chat',
   label: 'OpenAI Chat Completions',
+  openaiSchema: true,
   codes: {
     orphan: 'O1',
     missing: 'O2',
@@ -280,7 +286,7 @@ function reportSchema(scan: ChatScan): void {
   for (let n = 0; n < scan.msgs.length; n++) {
     const m = scan.msgs[n] as RenderedMessage;
     if (code !== undefined && m.role === 'assistant' && m.items.length === 0) {
-      const param = dialect.provider === 'openai-chat' ? `messages.[${n}].content` : null;
+      const param = dialect.openaiSchema === true ? `messages.[${n}].content` : null;
       report(
         scan,
         {
@@ -369,7 +375,7 @@ export function validateChat(
 ): Validation {
   const source = opts.messages ?? t.messages;
   const msgs = renderOpenAIChat(source);
-  const parts = dialect.provider === 'openai-chat' && t.format === 'openai-chat';
+  const parts = dialect.openaiSchema === true && t.format === 'openai-chat';
   const scan: ChatScan = { dialect, msgs, found: [], parts };
   const empty = dialect.codes.empty
     ? emptyRequest(source, dialect.codes.empty, 'in-list', (message) =>

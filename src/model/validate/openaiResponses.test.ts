@@ -194,7 +194,12 @@ describe('openai-responses validator: one test per rule, exact text and envelope
       ['duplicate_item', 'R6', 4, ['rs_1']],
       ['duplicate_item', 'R6', 5, ['fc_1']],
     ]);
-    expect(vs[0]?.error).toEqual(envelope('Duplicate item found with id rs_1'));
+    // The text as captured since 2026 (github/app#540; openai/openai-agents-python#1789).
+    expect(vs[0]?.error).toEqual(
+      envelope(
+        'Duplicate item found with id rs_1. Remove duplicate items from your input and try again.',
+      ),
+    );
   });
 
   it('works on a transcript from another format (rendered into items) and on message subsets', () => {

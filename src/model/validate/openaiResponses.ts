@@ -13,7 +13,7 @@
 import { parserFor } from '../parse/registry.ts';
 import type { Transcript } from '../types.ts';
 import { byScanOrder, hasError, violation, type ViolationInput } from './common.ts';
-import { openaiEnvelope, responsesEnvelope, ruleText } from './catalogue/index.ts';
+import { openaiEnvelope, responsesEnvelope, ruleSpec, ruleText } from './catalogue/index.ts';
 import { renderResponses, type ResponsesItem } from './openaiResponses.render.ts';
 import { scanCallIds, scanOpenCalls, scanResults, type IdFinding } from './rules/byId.ts';
 import { idShapeOf } from './rules/toolIds.ts';
@@ -198,25 +198,71 @@ function checkCallIdLength(items: readonly ResponsesItem[], found: Placed[]): vo
   }
 }
 
-/** R6: an item id sent twice. */
-function checkItemIds(items: readonly ResponsesItem[], found: Placed[]): void {
+/** Server ids of output items: only a stored response makes them (R6b). */
+const SERVER_OUTPUT_ID = /^(fc|msg|rs)_/;
+
+/**
+ * R6: an item id sent twice; R6b: in a request that continues server-held history, the first
+ * output item re-sent with its server id (the server holds it already).
+ */
+function checkItemIds(items: readonly ResponsesItem[], found: Placed[], chained: boolean): void {
   const seen = new Set<string>();
+  let held = !chained;
   for (let k = 0; k < items.length; k++) {
-    const id = (items[k] as ResponsesItem).itemId;
+    const it = items[k] as ResponsesItem;
+    const id = it.itemId;
     if (id === null) continue;
-    if (seen.has(id))
+    const again = seen.has(id);
+    if (again || (!held && it.kind !== 'output' && SERVER_OUTPUT_ID.test(id))) {
+      const code = again ? 'R6' : 'R6b';
+      if (!again) held = true;
       found.push({
         at: k,
         finding: {
           rule: 'duplicate_item',
-          code: 'R6',
+          code,
           ids: [id],
-          message: `Duplicate item found with id ${id}`,
-          confidence: 'V',
+          message: ruleText(code, { id }),
+          confidence: ruleSpec(code).confidence,
         },
       });
+    }
     seen.add(id);
   }
+}
+
+/** The position of the first `item_reference` item, or -1. */
+function firstItemReference(items: readonly ResponsesItem[]): number {
+  for (let k = 0; k < items.length; k++) {
+    const it = items[k] as ResponsesItem;
+    if (it.kind === 'other' && it.type === 'item_reference') return k;
+  }
+  return -1;
+}
+
+/**
+ * An output after an `item_reference` answers a call the reference resolves server-side: it is
+ * not R1 (the reference names the stored item's id, not its call_id, so which one is not known).
+ */
+function dropReferencedOrphans(
+  items: readonly ResponsesItem[],
+  pairing: IdFinding[],
+  notes: string[],
+): void {
+  const ref = firstItemReference(items);
+  if (ref < 0) return;
+  let dropped = 0;
+  for (let i = pairing.length - 1; i >= 0; i--) {
+    const f = pairing[i] as IdFinding;
+    if (f.kind === 'orphan' && f.at > ref) {
+      pairing.splice(i, 1);
+      dropped++;
+    }
+  }
+  if (dropped > 0)
+    notes.push(
+      'Outputs after an `item_reference` answer calls the server holds (the reference resolves there): R1 was not judged for them.',
+    );
 }
 
 /** True when some item carries a server id. */
@@ -346,8 +392,9 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
   const pairing: IdFinding[] = [];
   const calls = scanCallIds(items, pairing);
   placePairing(pairing, found);
-  checkItemIds(items, found);
+  checkItemIds(items, found, chained);
   const outputs = scanResults(items, calls, chained ? 'skip' : 'report', pairing);
+  dropReferencedOrphans(items, pairing, notes);
   scanOpenCalls(items, calls, outputs, 'reasoning', pairing);
   placePairing(pairing, found);
   checkReasoning(t, items, found, notes);

@@ -52,19 +52,43 @@ export function emptyRequest(
 }
 
 /**
+ * True when the transcript is a complete request of its API: the fields the API requires are
+ * present (Anthropic `model` and `max_tokens`, or Bedrock/Vertex `anthropic_version`; Bedrock
+ * Converse `modelId`). Such a request without a tools key sends no tools (A7, B7: compaction and
+ * planner calls, anomalyco/opencode#10259, browser-use/browser-use#1243); a bare message list or
+ * a log does not say.
+ */
+export function completeRequest(
+  t: Pick<Transcript, 'format' | 'raw'> & Partial<Pick<Transcript, 'toolsUnrecorded'>>,
+): boolean {
+  if (t.toolsUnrecorded === true) return false;
+  const raw = t.raw;
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return false;
+  const v = raw as Record<string, unknown>;
+  if (t.format === 'anthropic-messages')
+    return (
+      typeof v.anthropic_version === 'string' ||
+      (typeof v.model === 'string' && typeof v.max_tokens === 'number')
+    );
+  if (t.format === 'bedrock-converse') return typeof v.modelId === 'string';
+  return false;
+}
+
+/**
  * Tool blocks without tool definitions (A7, B7): the request defines no tools, yet a message it
  * sends in the list holds tool calls or results.
  * @param source the request's messages (normalised, pinned ones included)
  * @returns the first message of `source` with a tool block (the one the finding names, even
  *   when pinned: eviction's fast path names the same), null when the rule holds, or 'unknown'
- *   when the tool definitions were not given (a log, a bare message list)
+ *   when the tool definitions were not given (a log, a bare message list; a complete request
+ *   without a tools key gives none: `completeRequest`)
  */
 export function toolsNotDefined(
   t: Transcript,
   source: readonly Message[],
 ): Message | null | 'unknown' {
-  if (t.tools === null) return 'unknown';
-  if (t.tools.length > 0) return null;
+  if (t.tools === null && !completeRequest(t)) return 'unknown';
+  if (t.tools !== null && t.tools.length > 0) return null;
   const hasToolBlock = (m: Message) =>
     m.blocks.some((b) => b.type === 'tool_use' || b.type === 'tool_result');
   if (!source.some((m) => !isPinned(m) && hasToolBlock(m))) return null;

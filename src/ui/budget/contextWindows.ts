@@ -3,6 +3,7 @@
  * are the vendors' published input+output windows for common models, as of late 2025; the user
  * can always type another value. They only label the budget: no rule or verdict depends on them.
  */
+import { apiOf, resolveEndpoint } from '../../model/validate/index.ts';
 import { fmtInt } from '../format.ts';
 
 export interface ContextWindow {
@@ -34,12 +35,14 @@ export const CUSTOM_WINDOW = 'custom';
 export function defaultWindowFor(model: string | undefined, provider: string): ContextWindow {
   const byModel = model ? CONTEXT_WINDOWS.find((w) => w.match.test(model)) : undefined;
   if (byModel) return byModel;
+  const known = resolveEndpoint(provider);
+  const api = known !== undefined ? apiOf(known) : undefined;
   const byProvider =
-    provider === 'anthropic' || provider === 'bedrock'
+    api === 'anthropic-messages' || api === 'bedrock-converse'
       ? 'claude'
-      : provider === 'gemini'
+      : api === 'gemini'
         ? 'gemini'
-        : provider.startsWith('openai')
+        : known === 'openai-chat' || known === 'openai-responses' || known === 'azure-openai'
           ? 'gpt-4o'
           : 'claude';
   return CONTEXT_WINDOWS.find((w) => w.id === byProvider) ?? (CONTEXT_WINDOWS[0] as ContextWindow);

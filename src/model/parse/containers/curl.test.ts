@@ -13,6 +13,7 @@ import { quoteAnsi, quoteCmd, quoteDouble, quoteSingle, splitCmd, splitShell } f
 const body = {
   model: 'claude-sonnet-4-5',
   max_tokens: 1024,
+  tools: [{ name: 'bash', input_schema: { type: 'object' } }],
   messages: [
     { role: 'user', content: "Run the tests, the linter and the type checker, don't wait." },
     {

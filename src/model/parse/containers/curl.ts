@@ -10,6 +10,7 @@ import type { ParseError, Result, SourceLocation } from '../../types.ts';
 import { locate, parseJsonText } from '../json.ts';
 import { splitCmd, splitShell, type ShellWord } from './shell.ts';
 import type { ContainerRead } from './types.ts';
+import { endpointOfUrl } from '../../validate/endpoints/recognise.ts';
 import { displayUrl, formatOfUrl } from './urlFormat.ts';
 
 /** Options that carry the request body. */
@@ -218,6 +219,7 @@ export function readCurl(text: string): ContainerRead {
   const parsed = bodyJson(body, startLine);
   if (!parsed.ok) return parsed;
   const hint = url !== undefined ? formatOfUrl(url) : undefined;
+  const endpoint = url !== undefined ? endpointOfUrl(url, parsed.value)?.id : undefined;
   const where = `body of the curl command, line ${startLine.line}`;
   const target = url !== undefined ? ` (${displayUrl(url)})` : '';
   return {
@@ -230,6 +232,7 @@ export function readCurl(text: string): ContainerRead {
           kind: 'curl',
           where: `${where}${target}`,
           ...(hint ? { formatHint: hint } : {}),
+          ...(endpoint ? { endpoint } : {}),
         },
       },
     ],

@@ -10,6 +10,7 @@ import { decodeBytes } from '../bytes.ts';
 import { isObject, str, type Json } from '../util.ts';
 import { splitSse, rebuildStreams } from './sse.ts';
 import type { ContainerEntry, ContainerRead } from './types.ts';
+import { endpointOfUrl } from '../../validate/endpoints/recognise.ts';
 import { displayUrl, formatOfUrl, isLlmUrl } from './urlFormat.ts';
 
 /** True for a HAR document: an object with a `log.entries` array. */
@@ -123,6 +124,7 @@ export function readHar(value: unknown): ContainerRead {
       return;
     }
     const hint = formatOfUrl(url);
+    const endpoint = endpointOfUrl(url, body)?.id;
     const note = responseNote(e);
     const where = `HAR entry ${i + 1} of ${all.length}: ${method} ${displayUrl(url)}`;
     entries.push({
@@ -132,6 +134,7 @@ export function readHar(value: unknown): ContainerRead {
         kind: 'har',
         where,
         ...(hint ? { formatHint: hint } : {}),
+        ...(endpoint ? { endpoint } : {}),
         ...(note ? { notes: [note] } : {}),
       },
     });

@@ -21,6 +21,7 @@ import {
   type Span,
 } from './otelSpans.ts';
 import type { ContainerEntry, ContainerRead } from './types.ts';
+import { endpointOfHost, endpointOfOtelProvider } from '../../validate/endpoints/recognise.ts';
 
 /** `gen_ai.operation.name` values of a model call (semconv), and OpenLLMetry's request types. */
 const LLM_OPERATIONS = new Set(['chat', 'generate_content', 'text_completion', 'completion']);
@@ -138,6 +139,11 @@ function entryOf(
   const providerName = str(a['gen_ai.provider.name']) ?? str(a['gen_ai.system']);
   const model = str(a['gen_ai.request.model']) ?? str(a['gen_ai.response.model']);
   const format = bodyFormatOf(providerName, model);
+  // The endpoint: the host that answered (`server.address`), else the provider's name.
+  const host = str(a['server.address']);
+  const endpoint =
+    (host !== undefined ? endpointOfHost(host, format) : undefined) ??
+    (providerName !== undefined ? endpointOfOtelProvider(providerName, format) : undefined);
   const maxTokens = num(a['gen_ai.request.max_tokens']);
   // The verdict is about the request that was sent: the span's output (the model's answer) came
   // back from that request and is not part of it. Appended, a final answer would end the request
@@ -179,7 +185,14 @@ function entryOf(
   return {
     label: requestLabel(i, clock(span.startMs), model, span.name || undefined),
     value,
-    note: { kind: 'otel', where, formatHint: format, notes },
+    note: {
+      kind: 'otel',
+      where,
+      formatHint: format,
+      notes,
+      ...(endpoint ? { endpoint } : {}),
+      ...(ctx.tools ? {} : { toolsUnrecorded: true }),
+    },
   };
 }
 

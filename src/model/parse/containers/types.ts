@@ -1,5 +1,5 @@
 /** Shapes shared by the container readers (curl, SSE, HAR, LiteLLM, batch files). */
-import type { FormatId, ParseError, Result } from '../../types.ts';
+import type { FormatId, ParseError, ProviderId, Result } from '../../types.ts';
 
 /** The containers we unwrap before the format detectors run. */
 export type ContainerKind = 'curl' | 'sse' | 'har' | 'litellm' | 'batch' | 'otel';
@@ -11,6 +11,13 @@ export interface ContainerNote {
   where: string;
   /** The format the container's URL implies (curl URL, HAR request URL, batch `url`). */
   formatHint?: FormatId;
+  /**
+   * The endpoint the container names (the URL's host and path, an OTel span's
+   * `server.address`): the verdict's default (`Transcript.endpoint`).
+   */
+  endpoint?: ProviderId;
+  /** The body was rebuilt from a record that keeps no tool definitions (`Transcript.toolsUnrecorded`). */
+  toolsUnrecorded?: boolean;
   /** Further notes for the transcript's warnings (a provider error the HAR recorded, …). */
   notes?: string[];
 }

@@ -3,7 +3,7 @@
  * provider reports missing gets its answer (Gemini calls without ids: by count).
  */
 import type { Message, ToolResultBlock, ToolUseBlock } from '../../types.ts';
-import type { RuleId, Violation } from '../../validate/index.ts';
+import { apiOf, type RuleId, type Violation } from '../../validate/index.ts';
 import { isClientCall, isClientResult, sameBlocks, type Ref, type Work } from '../work.ts';
 
 /** Short cause text for a synthetic error result, by the shape around the call. */
@@ -203,7 +203,7 @@ export function fixMissing(w: Work, v: Violation): boolean {
   const cause = w.causeOf(v);
   const c = cause ? w.msgs.indexOf(cause) : -1;
   if (
-    w.provider === 'gemini' &&
+    apiOf(w.provider) === 'gemini' &&
     cause?.role === 'assistant' &&
     c >= 0 &&
     cause.blocks.some((b) => b.type === 'tool_use' && isClientCall(b) && b.id === null)

@@ -4,7 +4,7 @@
  */
 import type { Block } from '../../types.ts';
 import { ID_SHAPES, fittingId } from '../../validate/rules/toolIds.ts';
-import type { Violation } from '../../validate/index.ts';
+import { ENDPOINTS, type Violation } from '../../validate/index.ts';
 import type { Work } from '../work.ts';
 
 /** Every tool id in the working messages (calls and results), to keep a new id unique. */
@@ -28,7 +28,9 @@ function renamed(b: Block, from: string, to: string): Block {
 /** Rename the refused id of `v` wherever it stands. */
 export function fixToolId(w: Work, v: Violation): boolean {
   const from = v.ids[0];
-  const shape = ID_SHAPES[w.provider];
+  // A dialect reports its base endpoint's id rule (A18 through Bedrock InvokeModel, O10 on Azure).
+  const base = ENDPOINTS[w.provider].base;
+  const shape = ID_SHAPES[w.provider] ?? (base !== undefined ? ID_SHAPES[base] : undefined);
   if (from === undefined || !shape) return false;
   const inUse = idsInUse(w);
   const to = fittingId(shape, from, (x) => inUse.has(x));

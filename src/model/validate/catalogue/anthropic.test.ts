@@ -87,8 +87,9 @@ const FIXTURES: Record<string, Fixture> = {
   A6b: {
     provider: 'anthropic',
     t: () => anth([user('q'), assistant(call('t1')), user(result('t1'), result('t1'))]),
-    params: { n: 2, m: 0, id: 't1' },
-    path: 'messages.2.content.0',
+    // The block where the duplicate is found: the second result (bastani-inc/atomic#2051).
+    params: { n: 2, m: 1, id: 't1' },
+    path: 'messages.2.content.1',
   },
   A7: {
     provider: 'anthropic',
@@ -192,6 +193,16 @@ const FIXTURES: Record<string, Fixture> = {
       }),
     params: { n: 1, m: 0 },
     path: 'messages.1.content.0.thinking.signature',
+  },
+  // DeepSeek's Anthropic-compatible endpoint words T1 its own way (decolua/9router#2397).
+  DA1: {
+    provider: 'deepseek-anthropic',
+    t: () =>
+      anth([user('q'), assistant(call('t1')), user(result('t1'))], {
+        settings: { thinking: true },
+      }),
+    params: {},
+    path: null,
   },
 };
 

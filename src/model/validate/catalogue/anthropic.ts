@@ -1,7 +1,7 @@
 /** Anthropic Messages rules (A*, T*), also run by Bedrock for Claude models. */
 import { idList, type RuleSpec, type TextParams } from './types.ts';
 
-const CLAUDE = ['anthropic', 'bedrock'] as const;
+const CLAUDE = ['anthropic', 'anthropic-bedrock', 'anthropic-vertex', 'bedrock'] as const;
 
 const A2_TEXT = (p: { n?: number | string; ids?: readonly string[] }) =>
   `messages.${p.n ?? 'N'}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${idList(p.ids)}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`;
@@ -111,8 +111,9 @@ export const ANTHROPIC_RULES: readonly RuleSpec[] = [
       `messages.${p.n ?? 'N'}.content.${p.m ?? 'M'}: each tool_use must have a single result. Found multiple \`tool_result\` blocks with id: ${p.id ?? '<id>'}`,
     path: 'messages.N.content.M',
     index:
-      'N = the user message, M = the first result block with that id; only the first duplicated id is named.',
+      'N = the user message, M = the block where the duplicate is found (the second result with that id: `messages.4.content.1` when the first is at `.0`); only the first duplicated id is named.',
     source: 'bastani-inc/atomic#2051 (live error), root cause in bastani-inc/atomic#2053',
+    asOf: '2026-12',
   },
   {
     code: 'A7',
@@ -121,11 +122,13 @@ export const ANTHROPIC_RULES: readonly RuleSpec[] = [
     severity: 'error',
     confidence: 'V',
     condition:
-      'The history holds `tool_use`/`tool_result` blocks but the request defines no tools.',
+      'The history holds `tool_use`/`tool_result` blocks but the request defines no tools: `"tools": []`, or no `tools` key in a complete request (its required fields present: `model` and `max_tokens`, or Bedrock/Vertex `anthropic_version`), as compaction, summariser and planner calls send. A bare message list does not say, so the rule is not judged there.',
     text: () => 'Requests which include `tool_use` or `tool_result` blocks must define tools.',
     path: '',
     index: 'No index.',
-    source: 'quoted from the live error in several projects (mock servers, error classifiers)',
+    source:
+      'quoted from the live error in several projects (mock servers, error classifiers); a complete request without tools: anomalyco/opencode#10259 (compaction), browser-use/browser-use#1243 (planner)',
+    asOf: '2026-12',
   },
   {
     code: 'A10',
@@ -319,5 +322,20 @@ export const ANTHROPIC_RULES: readonly RuleSpec[] = [
     path: 'messages.N.content.M.thinking.signature',
     index: 'The thinking block.',
     source: 'anomalyco/opencode#25005 (via Bedrock)',
+  },
+  {
+    code: 'DA1',
+    rules: ['thinking_missing'],
+    providers: ['deepseek-anthropic'],
+    severity: 'error',
+    confidence: 'V',
+    condition:
+      'As T1, on DeepSeek’s Anthropic-compatible endpoint (`api.deepseek.com/anthropic`): thinking on, and the assistant message that opened the open tool loop sent back without its `thinking` block.',
+    text: () => 'The `content[].thinking` in the thinking mode must be passed back to the API.',
+    path: '',
+    index: 'No index; the body is DeepSeek’s (`param` null).',
+    source:
+      'decolua/9router#2397 (full body, deepseek-v4-pro, 2026-07); omnimind-ai/OmniBot#307 (2026-05); esengine/DeepSeek-Reasonix#8902 (2026-08)',
+    asOf: '2026-08',
   },
 ];

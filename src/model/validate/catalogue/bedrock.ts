@@ -94,12 +94,15 @@ export const BEDROCK_RULES: readonly RuleSpec[] = [
     providers: ['bedrock'],
     severity: 'error',
     confidence: 'V',
-    condition: 'toolUse/toolResult blocks in the history but no `toolConfig`.',
+    condition:
+      'toolUse/toolResult blocks in the history but no tools: `toolConfig` without tools, or no `toolConfig` in a complete request (its `modelId` given). A bare message list does not say, so the rule is not judged there.',
     text: () =>
       'The toolConfig field must be defined when using toolUse and toolResult content blocks.',
     path: 'toolConfig',
     index: 'No index.',
-    source: 'vxcontrol/pentagi#160',
+    source:
+      'vxcontrol/pentagi#160; a complete request without tools: anomalyco/opencode#10259, browser-use/browser-use#1243',
+    asOf: '2026-12',
   },
   {
     code: 'B8',

@@ -72,6 +72,13 @@ const FIXTURES: Record<string, Fixture> = {
       }),
     path: null,
   },
+  // Vertex AI's words for G4 (GewoonJaap/gemini-cli-openai#156, warpdotdev/warp#8099).
+  VG4: {
+    provider: 'vertex-gemini',
+    t: () => body({ model: 'gemini-3-pro', contents: [gUser, gCall(), gResp()] }),
+    params: { name: 'f', position: 2 },
+    path: null,
+  },
 };
 
 expectFixtures('Gemini', GEMINI_RULES, FIXTURES);

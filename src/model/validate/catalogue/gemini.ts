@@ -141,4 +141,19 @@ export const GEMINI_RULES: readonly RuleSpec[] = [
     source: 'googleapis/js-genai#1735',
     note: 'Captured as 400 INVALID_ARGUMENT in June 2026 (thought summaries on, the unsigned thought replayed before the call); Google could not reproduce it on 2026-06-30 and the reporter confirmed it works on 2026-07-04, so it is a warning: a deployment or proxy of that time may still refuse it.',
   },
+  {
+    code: 'VG4',
+    rules: ['thought_signature_missing'],
+    providers: ['vertex-gemini'],
+    severity: 'error',
+    confidence: 'V',
+    condition: 'As G4, on Vertex AI (`aiplatform.googleapis.com`).',
+    text: (p) =>
+      `Unable to submit request because function call \`default_api:${p.name ?? '<name>'}\` in the ${p.position ?? 'N'}. content block is missing a \`thought_signature\`. Learn more: https://docs.cloud.google.com/vertex-ai/generative-ai/docs/thought-signatures`,
+    path: '',
+    index: 'N = the 1-based content position, as G4 (inferred: what N counts is not established).',
+    source:
+      'GewoonJaap/gemini-cli-openai#156 (full body, 2025-12); warpdotdev/warp#8099 (Vertex AI, `default_api:create_todo_list`, 2025-11); Wei-Shaw/claude-relay-service#967 (2026-02)',
+    asOf: '2026-02',
+  },
 ];

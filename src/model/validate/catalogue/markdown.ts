@@ -2,31 +2,33 @@
  * The rule catalogue as a Markdown page (`docs/rules.md`, written by `npm run rules`; a test fails
  * when the page is stale).
  */
+import { APIS, ENDPOINT_LIST } from '../endpoints/index.ts';
+import type { Endpoint } from '../endpoints/types.ts';
 import { RULES } from './index.ts';
-import type { RuleSpec } from './types.ts';
+import { CATALOGUE_AS_OF, type RuleSpec } from './types.ts';
 
 const FAMILIES: { title: string; prefix: RegExp; intro: string }[] = [
   {
     title: 'Anthropic Messages (also Claude on Bedrock and Vertex)',
-    prefix: /^[AT]\d/,
+    prefix: /^([AT]|DA)\d/,
     intro:
       'Body: `{"type":"error","error":{"type":"invalid_request_error","message":…}}`. Consecutive messages of one role are merged before the checks, so `messages.N` counts merged messages. On Bedrock the text is prefixed with `The model returned the following errors: `.',
   },
   {
     title: 'OpenAI Chat Completions and compatible providers',
-    prefix: /^(O|OW|D|Q|M)\d/,
+    prefix: /^(O|OW|D|Q|M|AZ|K)\d/,
     intro:
       'Body: `{"error":{"message","type":"invalid_request_error","param","code"}}` (DeepSeek, Qwen and Mistral have their own, see each rule). A run of `tool` messages must follow the assistant message whose `tool_calls` it answers.',
   },
   {
     title: 'OpenAI Responses',
-    prefix: /^(R|RW)\d/,
+    prefix: /^(R|RW|DR)\d/,
     intro:
       'Body: the OpenAI body with `param: "input"`. Items pair by `call_id` anywhere in `input`; the reasoning rules apply to items that carry server ids.',
   },
   {
     title: 'Google Gemini',
-    prefix: /^(G|GW)\d/,
+    prefix: /^(G|GW|VG)\d/,
     intro:
       'Body: `{"error":{"code":400,"message","status":"INVALID_ARGUMENT"}}`. Gemini checks turn order and part counts, not ids.',
   },
@@ -64,7 +66,39 @@ function code(s: string): string {
 function row(r: RuleSpec): string {
   const text = r.text ? code(cell(r.text(PLACEHOLDERS))) : '(accepted: a warning)';
   const note = r.note ? ` ${r.note}` : '';
-  return `| ${r.code} | ${r.severity} | ${r.confidence} | ${cell(r.condition + note)} | ${text} | ${cell(r.path ? `${r.path}. ` : '')}${cell(r.index)} | ${cell(r.source)} | ${r.providers.join(', ')} |`;
+  return `| ${r.code} | ${r.severity} | ${r.confidence} | ${cell(r.condition + note)} | ${text} | ${cell(r.path ? `${r.path}. ` : '')}${cell(r.index)} | ${cell(r.source)} | ${r.asOf ?? CATALOGUE_AS_OF} | ${r.providers.join(', ')} |`;
+}
+
+/** The codes the catalogue lists for an endpoint alone (its own texts). */
+function ownCodes(e: Endpoint): string {
+  const codes = RULES.filter((r) => r.providers.length === 1 && r.providers[0] === e.id).map(
+    (r) => r.code,
+  );
+  return codes.length > 0 ? codes.join(', ') : '—';
+}
+
+function endpointRow(e: Endpoint): string {
+  const hosts = e.hosts.length > 0 ? e.hosts.map((h) => `\`${h.source}\``).join(' ') : 'any';
+  const paths = e.paths.map((p) => `\`${p.source}\``).join(' ');
+  const rules =
+    e.evidenced === 'all'
+      ? 'all of the API’s (passed through)'
+      : 'its own; the others are the API’s rule and wording';
+  return `| ${e.id} | ${cell(e.label)} | ${APIS[e.api].label} | ${e.base ?? '—'} | ${cell(hosts)} | ${cell(paths)} | ${cell(e.pathStyle)} | ${ownCodes(e)} | ${rules} | ${cell(e.evidence)} | ${e.asOf} |`;
+}
+
+/** The endpoints section: which endpoint speaks which API, where it answers, what it words itself. */
+function endpointsSection(): string[] {
+  return [
+    '## Endpoints',
+    '',
+    'One registry (`src/model/validate/endpoints/`, one file per endpoint): an API’s rules plus the endpoint’s dialect. An input names its endpoint by its URL (curl, HAR), an OTel span’s `server.address`, or a Bedrock or Vertex model id; else `--provider` (ids or aliases) or the page’s picker chooses. Where an endpoint’s own answer to a rule is not captured, the verdict says it is the API’s rule and wording.',
+    '',
+    '| id | endpoint | API | base | hosts | paths | where errors point | own texts | rules evidenced | evidence | as of |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
+    ...ENDPOINT_LIST.map(endpointRow),
+    '',
+  ];
 }
 
 /** The whole page, deterministic: the same catalogue gives the same bytes. */
@@ -78,14 +112,16 @@ export function renderRulesDoc(): string {
     '',
     '- **V**: seen verbatim in a public capture of a real response; **V-doc**: the provider\u2019s docs; **I**: inferred from several reports; **?**: unconfirmed.',
     '- **error**: the provider answers HTTP 400 (every rule with a captured 400 is an error); **warning**: accepted, but a reader should know.',
+    `- **as of**: the month the text is known current as of (its latest dated capture; ${CATALOGUE_AS_OF} for the rules of the first research pass, which read reports from 2023 to then).`,
     '',
+    ...endpointsSection(),
   ];
   for (const f of FAMILIES) {
     const rows = RULES.filter((r) => f.prefix.test(r.code));
     out.push(`## ${f.title}`, '', f.intro, '');
     out.push(
-      '| code | severity | conf. | condition | provider text | where | source | providers |',
-      '|---|---|---|---|---|---|---|---|',
+      '| code | severity | conf. | condition | provider text | where | source | as of | providers |',
+      '|---|---|---|---|---|---|---|---|---|',
     );
     for (const r of rows) out.push(row(r));
     out.push('');

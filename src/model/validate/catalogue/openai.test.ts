@@ -196,6 +196,52 @@ const FIXTURES: Record<string, Fixture> = {
     params: {},
     path: null,
   },
+  // DeepSeek V4 words D4 without an index (JohnnyZ93/oai-compatible-copilot#215).
+  D5: {
+    provider: 'deepseek',
+    t: () =>
+      body({
+        model: 'deepseek-v4-flash',
+        messages: [
+          { role: 'user', content: 'q' },
+          {
+            role: 'assistant',
+            content: '',
+            tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{}' } }],
+          },
+          { role: 'tool', tool_call_id: 'c1', content: 'r' },
+        ],
+      }),
+    params: {},
+    path: null,
+  },
+  // Azure spells "preceding" (Hk-Gosuto/ChatGPT-Next-Web-LangChain#193).
+  AZ1: {
+    provider: 'azure-openai',
+    t: () => chat([user('q'), tool('c1')]),
+    params: {},
+    path: 'messages.[1].role',
+  },
+  // cloudwego/eino-ext#700: system, user, then the call message at index 2 without its reasoning.
+  K1: {
+    provider: 'kimi',
+    t: () =>
+      body({
+        model: 'kimi-k2.5',
+        messages: [
+          { role: 'system', content: 's' },
+          { role: 'user', content: 'q' },
+          {
+            role: 'assistant',
+            content: '',
+            tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{}' } }],
+          },
+          { role: 'tool', tool_call_id: 'c1', content: 'r' },
+        ],
+      }),
+    params: { n: 2 },
+    path: null,
+  },
 };
 
 expectFixtures(

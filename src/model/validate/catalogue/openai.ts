@@ -243,6 +243,22 @@ export const OPENAI_CHAT_RULES: readonly RuleSpec[] = [
     note: 'That an empty string is taken is inferred from a client fix that sends one when no reasoning is known (continuedev/continue#11290). When neither the request nor the model says thinking is on (an older `deepseek-chat`, no model named), D4 is not checked. The index counts the messages as sent; for a format whose system prompt sits beside the list (Anthropic), it is not counted (as for the other Chat rules).',
   },
   {
+    code: 'D5',
+    rules: ['reasoning_missing'],
+    providers: ['deepseek'],
+    severity: 'error',
+    confidence: 'V',
+    condition:
+      'As D4, for the V4 models (`deepseek-v4-…`, `deepseek-flash`, `deepseek-pro`): DeepSeek words the same refusal without an index since V4.',
+    text: () => 'The `reasoning_content` in the thinking mode must be passed back to the API.',
+    path: '',
+    index: 'No index; `param` null.',
+    source:
+      'JohnnyZ93/oai-compatible-copilot#215 (full body, deepseek-v4-pro/flash, 2026-04); syt2/paper-chat-for-zotero#16; ultraworkers/claw-code#3005; anywhere-labs/dsh-desktop#635 (2026-08)',
+    note: 'Wording by model generation: the V3.2 models answer D4’s text. Which text the legacy aliases (`deepseek-chat`, `deepseek-reasoner`) get since V4 is not captured; they keep D4’s.',
+    asOf: '2026-08',
+  },
+  {
     code: 'Q1',
     rules: ['orphan_tool_result'],
     providers: ['qwen'],
@@ -342,5 +358,38 @@ export const OPENAI_CHAT_RULES: readonly RuleSpec[] = [
     source:
       'https://github.com/mistralai/mistral-common/blob/bc022b91aa1c3b1fb771ac70931ae0009dbf9bad/src/mistral_common/protocol/instruct/validator.py#L364-L374',
     note: 'Read from mistral-common\u2019s source; no capture of the API\u2019s answer.',
+  },
+  {
+    code: 'AZ1',
+    rules: ['orphan_tool_result'],
+    providers: ['azure-openai'],
+    severity: 'error',
+    confidence: 'V',
+    condition: 'As O1, on Azure OpenAI (Chat Completions on `*.openai.azure.com`).',
+    text: () =>
+      "Invalid parameter: messages with role 'tool' must be a response to a preceding message with 'tool_calls'.",
+    path: 'messages.[N].role',
+    index: 'N = the orphan tool message.',
+    source:
+      'Hk-Gosuto/ChatGPT-Next-Web-LangChain#193; langchain-ai/task_mAIstro#1 (Azure GPT-4o, `[5]`)',
+    note: 'Azure spells "preceding" where OpenAI spells "preceeding"; some Azure captures show OpenAI’s spelling too (Nikunj2003/LLaMa-MCP-Streamlit#1, lobehub/lobehub#3613), so the spelling may depend on the deployment’s version.',
+    asOf: '2026-12',
+  },
+  {
+    code: 'K1',
+    rules: ['reasoning_missing'],
+    providers: ['kimi'],
+    severity: 'error',
+    confidence: 'V',
+    condition:
+      'Kimi (Moonshot) in thinking mode (`thinking: {type: "enabled"}`; without it, a thinking model: `kimi-k2-thinking…`, `kimi-k2.5`, `kimi-k2.6`): an assistant message with `tool_calls` sent back without `reasoning_content`.',
+    text: (p) =>
+      `thinking is enabled but reasoning_content is missing in assistant tool call message at index ${p.n ?? 'N'}`,
+    path: '',
+    index: 'N = the assistant message as sent (0-based, system messages count).',
+    source:
+      'cloudwego/eino-ext#700 (index 2: system, user, assistant); mastra-ai/mastra#12592 (kimi-k2.5); VicBilibily/GCMP#162 (full body, Kimi K2.6, 2026-05); agentscope-ai/QwenPaw#433',
+    note: 'Which thinking models default to thinking is inferred from the reports (K2.5 and K2.6 without a `thinking` field). The body is the captured `{"error":{"type":"invalid_request_error","message":…},"type":"error"}`.',
+    asOf: '2026-05',
   },
 ];

@@ -124,6 +124,46 @@ const FIXTURES: Record<string, Fixture> = {
     t: () => body({ input: [ask, out('c1'), fc('fc_1', 'c1')] }),
     path: null,
   },
+  // openai/openai-agents-python#1789: an item the conversation already holds, sent again.
+  R6b: {
+    provider: 'openai-responses',
+    t: () => body({ conversation: 'conv_1', input: [fc('fc_1', 'c1'), out('c1')] }),
+    params: { id: 'fc_1' },
+    path: 'input',
+  },
+  // deepseek-ai/DeepSeek-V3#1588: a developer message between a call and its output.
+  DR1: {
+    provider: 'deepseek-responses',
+    t: () =>
+      body({
+        input: [
+          ask,
+          { type: 'function_call', call_id: 'c1', name: 'f', arguments: '{}' },
+          { role: 'developer', content: 'hook context' },
+          out('c1'),
+        ],
+      }),
+    params: { id: 'c1' },
+    path: null,
+  },
+  // Kohaku-Lab/KohakuTerrarium#322: a parallel batch re-ordered as call, output, call, output.
+  DR2: {
+    provider: 'deepseek-responses',
+    t: () =>
+      body({
+        model: 'deepseek-v4-flash',
+        input: [
+          ask,
+          { type: 'reasoning', summary: [{ type: 'summary_text', text: 'two calls' }] },
+          { type: 'function_call', call_id: 'c1', name: 'f', arguments: '{}' },
+          out('c1'),
+          { type: 'function_call', call_id: 'c2', name: 'f', arguments: '{}' },
+          out('c2'),
+        ],
+      }),
+    params: {},
+    path: null,
+  },
 };
 
 expectFixtures('OpenAI Responses', RESPONSES_RULES, FIXTURES);

@@ -12,7 +12,7 @@ export const RESPONSES_RULES: readonly RuleSpec[] = [
     severity: 'error',
     confidence: 'V',
     condition:
-      'A `function_call_output` whose `call_id` has no `function_call` in `input` (not judged when the request continues server-held history with `previous_response_id` or `conversation`).',
+      'A `function_call_output` whose `call_id` has no `function_call` in `input` (not judged when the request continues server-held history with `previous_response_id` or `conversation`, nor for an output after an `item_reference`, which resolves to its stored call server-side).',
     text: (p) => `No tool call found for function call output with call_id ${p.id ?? '<id>'}.`,
     path: 'input',
     index: 'No index (`param` is always `input`).',
@@ -89,12 +89,31 @@ export const RESPONSES_RULES: readonly RuleSpec[] = [
     providers: ['openai-responses'],
     severity: 'error',
     confidence: 'V',
-    condition:
-      'The same item id twice in one request (or an item `previous_response_id` already holds).',
-    text: (p) => `Duplicate item found with id ${p.id ?? '<id>'}`,
+    condition: 'The same item id twice in one request.',
+    text: (p) =>
+      `Duplicate item found with id ${p.id ?? '<id>'}. Remove duplicate items from your input and try again.`,
     path: 'input',
     index: 'The later item.',
-    source: 'MacPaw/OpenAI#432; github/copilot-cli#3560',
+    source:
+      'MacPaw/OpenAI#432; github/copilot-cli#3560; openai/openai-agents-python#1789; github/app#540',
+    note: 'The 2025 captures end after the id (`Duplicate item found with id fc_…`); the text grew the second sentence since.',
+    asOf: '2026-05',
+  },
+  {
+    code: 'R6b',
+    rules: ['duplicate_item'],
+    providers: ['openai-responses'],
+    severity: 'error',
+    confidence: 'V',
+    condition:
+      'The request continues server-held history (`conversation` or `previous_response_id`) and re-sends an item the server already holds: an output item with its server id (`fc_…`, `msg_…`, `rs_…`), which only the stored history can have made.',
+    text: (p) =>
+      `Duplicate item found with id ${p.id ?? '<id>'}. Remove duplicate items from your input and try again.`,
+    path: 'input',
+    index: 'The first re-sent item.',
+    source: 'openai/openai-agents-python#1789 (conversation); github/app#540',
+    note: 'That the server holds the item is inferred from its server id (the stored history is not in the paste).',
+    asOf: '2026-05',
   },
   {
     code: 'R7',
@@ -161,5 +180,38 @@ export const RESPONSES_RULES: readonly RuleSpec[] = [
     index: 'The output.',
     source: 'leookun/cursor-byok#307 (order alone was not the cause)',
     note: 'No order is known to be enforced; an output before its call is unusual.',
+  },
+  {
+    code: 'DR1',
+    rules: ['content_after_tool_use'],
+    providers: ['deepseek-responses'],
+    severity: 'error',
+    confidence: 'V',
+    condition:
+      'DeepSeek’s Responses endpoint: a run of `function_call` items not followed at once by their `function_call_output` items: another item (a developer or user message, assistant text, a reasoning item) comes between a call and its output. OpenAI pairs by `call_id` anywhere and accepts it.',
+    text: (p) => `No tool output found for tool call ${p.id ?? '<id>'}`,
+    path: '',
+    index:
+      'No index (`param` null). The id is the last call of the run left without its output (kolega-ai/kolega-code#403: five calls, the text named the last).',
+    source:
+      'deepseek-ai/DeepSeek-V3#1588 (full body, 2026-08); fish2lab/DSCodex#9; deepseek-ai/awesome-deepseek-integration#740 (controlled test, 2026-09); kolega-ai/kolega-code#403',
+    note: 'One capture (#740) shows `"param":""` where the others show null.',
+    asOf: '2026-09',
+  },
+  {
+    code: 'DR2',
+    rules: ['reasoning_missing'],
+    providers: ['deepseek-responses'],
+    severity: 'error',
+    confidence: 'V',
+    condition:
+      'DeepSeek’s Responses endpoint in thinking mode (a `reasoning` setting, or a DeepSeek V4 model, where thinking is the default): a group of `function_call` items not preceded by its `reasoning` item: the reasoning was dropped, or a parallel batch was re-ordered as call, output, call, output, which leaves the second call without one.',
+    text: () => 'The `reasoning_text` in the thinking mode must be passed back to the API.',
+    path: '',
+    index: 'No index.',
+    source:
+      'rikkahub/rikkahub#1629 (2026-07); Kohaku-Lab/KohakuTerrarium#322 (call, output, call, output; 2026-09); fish2lab/DSCodex#10',
+    note: 'The text is captured; which item orders trigger it is inferred from these reports.',
+    asOf: '2026-09',
   },
 ];

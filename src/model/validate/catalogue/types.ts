@@ -50,7 +50,15 @@ export interface RuleSpec {
   source: string;
   /** Why it is judged so, where that is not obvious (warnings, inferences, decisions). */
   note?: string;
+  /**
+   * The month (YYYY-MM) the text is known current as of: its latest dated capture; absent for the
+   * rules read in the first research pass, current as of `CATALOGUE_AS_OF`.
+   */
+  asOf?: string;
 }
+
+/** When the first research pass read its reports (2023 to 2026-09): the default "as of". */
+export const CATALOGUE_AS_OF = '2026-09';
 
 /** A list of ids as providers print it: `a, b, c`. */
 export function idList(ids: readonly string[] | undefined): string {

@@ -61,12 +61,13 @@ describe('O12: content parts of a type Chat Completions does not have', () => {
     ]);
   });
 
-  it('the same body read as Anthropic keeps its own verdict (A2), with no O12', () => {
+  it('the same body read as Anthropic keeps its own verdict (A7, A2), with no O12', () => {
     expect(read(ANTHROPIC_BODY).format).toBe('anthropic-messages');
     const codes = validateTranscript(read(ANTHROPIC_BODY), 'anthropic').violations.map(
       (x) => x.code,
     );
-    expect(codes).toEqual(['A2']);
+    // A complete request (model and max_tokens) without a tools key defines no tools: A7 (issue 35).
+    expect(codes).toEqual(['A7', 'A2']);
   });
 
   it('counts the system message as sent, and takes every part type Chat has', () => {

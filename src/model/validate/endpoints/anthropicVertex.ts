@@ -1,0 +1,31 @@
+/**
+ * Claude on Vertex AI (`…aiplatform.googleapis.com/…/publishers/anthropic/models/{m}:rawPredict`):
+ * the Anthropic body and texts, passed through unchanged (ids `toolu_vrtx_…`).
+ */
+import { anthropicValidator } from '../anthropic.ts';
+import { dialectValidator } from './dialect.ts';
+import type { Endpoint } from './types.ts';
+
+export const anthropicVertex: Endpoint = {
+  id: 'anthropic-vertex',
+  label: 'Claude on Vertex AI',
+  api: 'anthropic-messages',
+  base: 'anthropic',
+  validator: dialectValidator('anthropic-vertex', 'Claude on Vertex AI', anthropicValidator, {
+    differs: [],
+  }),
+  dialect: { differs: [] },
+  hosts: [/(^|\.)aiplatform\.googleapis\.com$/],
+  paths: [
+    /\/publishers\/anthropic\/models\/([^/:]+):(?:stream)?rawPredict$/,
+    /\/models\/([^/:]+):(?:stream)?rawPredict$/,
+  ],
+  body: (v) => 'anthropic_version' in v,
+  // Vertex model ids carry a version after `@` (`claude-sonnet-4-5@20250929`).
+  modelIds: /^claude-[\w.-]+@\d{8}$/,
+  pathStyle: 'messages.N.content.M (as Anthropic)',
+  evidenced: 'all',
+  evidence:
+    'Kilo-Org/kilocode#5163, github/copilot-cli#1159 (A1 with `toolu_vrtx_…` ids), anomalyco/opencode#3077 (T1 via Vertex): Anthropic\u2019s texts and body',
+  asOf: '2026-01',
+};

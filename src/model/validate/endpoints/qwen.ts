@@ -1,0 +1,18 @@
+/** Qwen / DashScope, OpenAI-compatible mode (`dashscope….aliyuncs.com/compatible-mode/v1`). */
+import { qwenValidator } from '../qwen.ts';
+import type { Endpoint } from './types.ts';
+
+export const qwen: Endpoint = {
+  id: 'qwen',
+  label: 'Qwen (DashScope)',
+  api: 'openai-chat',
+  base: 'openai-chat',
+  validator: qwenValidator,
+  dialect: { differs: ['Q1', 'Q2', 'OW2', 'O6', 'O8', 'O10', 'O11', 'O12'] },
+  hosts: [/(^|\.)(dashscope[\w-]*\.aliyuncs\.com|dashscope\.aliyun\.com)$/],
+  paths: [/\/chat\/completions$/],
+  pathStyle: 'none; Q2 names `message[N].role` in its text',
+  evidenced: 'own',
+  evidence: 'the Qwen rules of the catalogue (Q*)',
+  asOf: '2026-09',
+};

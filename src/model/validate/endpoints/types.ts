@@ -1,0 +1,75 @@
+/**
+ * An endpoint as data: the API it speaks (whose rules apply), where it answers (hosts, paths,
+ * model ids), and its dialect — what it words or enforces differently, each difference a rule of
+ * the catalogue with its evidence.
+ */
+import type { Transcript } from '../../types.ts';
+import type { ProviderValidator, ValidateOptions, Validation, Violation } from '../types.ts';
+import type { ApiId, EndpointId } from './ids.ts';
+
+/** A base rule this endpoint words its own way. */
+export interface Wording {
+  /** The endpoint's own catalogue code for the reworded rule. */
+  code: string;
+  /** Only for these requests (a model generation, a thinking mode); absent: always. */
+  when?: (t: Transcript) => boolean;
+  /** The endpoint's text for the base violation. */
+  text: (v: Violation, t: Transcript) => string;
+  /** The endpoint's 400 body around the text; absent: the base's body with the new text. */
+  envelope?: (message: string) => unknown;
+  /** The endpoint's path (absent: the base's). */
+  providerPath?: (v: Violation) => string | null;
+}
+
+/** What an endpoint does differently from its base endpoint. */
+export interface Dialect {
+  /** The base codes this endpoint words its own way (wording by model generation with `when`). */
+  wording?: Readonly<Record<string, Wording>>;
+  /** Applied to every base violation after `wording` (a prefix and another body: Bedrock). */
+  rewrite?: (v: Violation) => Violation;
+  /** Checks the base does not make; their violations are met after the base's schema checks. */
+  extra?: (t: Transcript, opts: ValidateOptions | undefined, base: Validation) => Violation[];
+  /** The codes whose verdicts may differ from the base's (the property tests' exceptions). */
+  differs: readonly string[];
+}
+
+export interface Endpoint {
+  id: EndpointId;
+  /** For people: the picker's option, the CLI's output. */
+  label: string;
+  /** The API whose rules apply (the picker groups endpoints by it). */
+  api: ApiId;
+  /**
+   * The endpoint whose verdicts this one starts from (an API's own endpoint); absent for an
+   * endpoint with a validator of its own.
+   */
+  base?: EndpointId;
+  /** The validator of an endpoint that has its own (absent for a dialect of `base`). */
+  validator?: ProviderValidator;
+  /** The dialect of an endpoint with a `base`. */
+  dialect?: Dialect;
+  /**
+   * Hosts that answer as this endpoint (`api.deepseek.com`); empty: any host (the API's own
+   * paths, kept by gateways and proxies).
+   */
+  hosts: readonly RegExp[];
+  /** Request paths (no query); group 1, when present, is the model. */
+  paths: readonly RegExp[];
+  /** A body test, for paths several endpoints share (Bedrock and Vertex invoke Claude). */
+  body?: (v: Record<string, unknown>) => boolean;
+  /** Model ids that name this endpoint in a body (a Bedrock or Vertex model id). */
+  modelIds?: RegExp;
+  /** How the endpoint writes where an error is (`messages.N.content.M`, `messages.[N].role`). */
+  pathStyle: string;
+  /**
+   * 'all': public captures show this endpoint answering with the API's own texts (a relay or a
+   * hosting that passes them through), so every API rule is evidenced for it; 'own': only the
+   * rules the catalogue lists for this endpoint are; for the others the verdict says it is the
+   * API's rule and wording.
+   */
+  evidenced: 'all' | 'own';
+  /** Where the endpoint's behaviour comes from (captures, docs). */
+  evidence: string;
+  /** When the evidence was read (YYYY-MM): the verdict's "as of". */
+  asOf: string;
+}
