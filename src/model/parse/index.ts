@@ -401,6 +401,9 @@ function parseDocumentUnbounded(
   if (note?.endpoint !== undefined && endpointFits(note.endpoint, result.value.format))
     result.value.endpoint = note.endpoint;
   if (note?.toolsUnrecorded === true) result.value.toolsUnrecorded = true;
+  // The model a URL names (Gemini, Bedrock, Vertex) decides the model's rules when the body names none.
+  if (note?.model !== undefined && result.value.settings.model === undefined)
+    result.value.settings.model = note.model;
   if (note) {
     const lines = containerWarnings(note);
     if (chosen.warning && !opts.format) lines.push(chosen.warning);

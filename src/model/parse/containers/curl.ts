@@ -219,7 +219,8 @@ export function readCurl(text: string): ContainerRead {
   const parsed = bodyJson(body, startLine);
   if (!parsed.ok) return parsed;
   const hint = url !== undefined ? formatOfUrl(url) : undefined;
-  const endpoint = url !== undefined ? endpointOfUrl(url, parsed.value)?.id : undefined;
+  const hit = url !== undefined ? endpointOfUrl(url, parsed.value) : null;
+  const endpoint = hit?.id;
   const where = `body of the curl command, line ${startLine.line}`;
   const target = url !== undefined ? ` (${displayUrl(url)})` : '';
   return {
@@ -233,6 +234,7 @@ export function readCurl(text: string): ContainerRead {
           where: `${where}${target}`,
           ...(hint ? { formatHint: hint } : {}),
           ...(endpoint ? { endpoint } : {}),
+          ...(hit?.model !== undefined ? { model: hit.model } : {}),
         },
       },
     ],

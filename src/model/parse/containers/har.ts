@@ -124,7 +124,8 @@ export function readHar(value: unknown): ContainerRead {
       return;
     }
     const hint = formatOfUrl(url);
-    const endpoint = endpointOfUrl(url, body)?.id;
+    const hit = endpointOfUrl(url, body);
+    const endpoint = hit?.id;
     const note = responseNote(e);
     const where = `HAR entry ${i + 1} of ${all.length}: ${method} ${displayUrl(url)}`;
     entries.push({
@@ -135,6 +136,7 @@ export function readHar(value: unknown): ContainerRead {
         where,
         ...(hint ? { formatHint: hint } : {}),
         ...(endpoint ? { endpoint } : {}),
+        ...(hit?.model !== undefined ? { model: hit.model } : {}),
         ...(note ? { notes: [note] } : {}),
       },
     });

@@ -16,6 +16,8 @@ export interface ContainerNote {
    * `server.address`): the verdict's default (`Transcript.endpoint`).
    */
   endpoint?: ProviderId;
+  /** The model the URL names (Gemini, Bedrock, Vertex put it in the path), for a body without one. */
+  model?: string;
   /** The body was rebuilt from a record that keeps no tool definitions (`Transcript.toolsUnrecorded`). */
   toolsUnrecorded?: boolean;
   /** Further notes for the transcript's warnings (a provider error the HAR recorded, …). */

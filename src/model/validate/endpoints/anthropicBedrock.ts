@@ -17,7 +17,7 @@ function viaBedrock(v: Violation): Violation {
   return { ...v, message, error: bedrockEnvelope(message) };
 }
 
-const DIALECT: Dialect = { rewrite: viaBedrock, differs: [] };
+const DIALECT: Dialect = { rewrite: viaBedrock, adds: [], rewords: [] };
 
 export const anthropicBedrock: Endpoint = {
   id: 'anthropic-bedrock',

@@ -12,13 +12,15 @@ export const anthropicVertex: Endpoint = {
   api: 'anthropic-messages',
   base: 'anthropic',
   validator: dialectValidator('anthropic-vertex', 'Claude on Vertex AI', anthropicValidator, {
-    differs: [],
+    adds: [],
+    rewords: [],
   }),
-  dialect: { differs: [] },
+  dialect: { adds: [], rewords: [] },
   hosts: [/(^|\.)aiplatform\.googleapis\.com$/],
+  // `:rawPredict` and `:streamRawPredict`.
   paths: [
-    /\/publishers\/anthropic\/models\/([^/:]+):(?:stream)?rawPredict$/,
-    /\/models\/([^/:]+):(?:stream)?rawPredict$/,
+    /\/publishers\/anthropic\/models\/([^/:]+):(?:rawPredict|streamRawPredict)$/,
+    /\/models\/([^/:]+):(?:rawPredict|streamRawPredict)$/,
   ],
   body: (v) => 'anthropic_version' in v,
   // Vertex model ids carry a version after `@` (`claude-sonnet-4-5@20250929`).

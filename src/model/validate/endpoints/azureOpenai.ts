@@ -27,7 +27,7 @@ export const azureOpenai: Endpoint = {
   api: 'openai-chat',
   base: 'openai-chat',
   validator,
-  dialect: { differs: ['AZ1'] },
+  dialect: { adds: [], rewords: ['AZ1'] },
   hosts: [
     /\.openai\.azure\.com$/,
     /\.cognitiveservices\.azure\.com$/,

@@ -9,8 +9,12 @@ export const deepseek: Endpoint = {
   base: 'openai-chat',
   validator: deepseekValidator,
   dialect: {
-    // Own texts for O1/O2/O3 (D1, D2), D3 and the thinking rules; O6 is a warning (no capture).
-    differs: ['D1', 'D2', 'D3', 'D4', 'D5', 'OW2', 'O6', 'O8', 'O10', 'O12'],
+    // Its own texts for O1, O2/O3 and O11 (D1, D2, D3); the thinking rules (D4, V4's D5); no
+    // capture of its answer to a duplicate result (a warning, OW2), an empty list, long ids or
+    // foreign part types.
+    adds: ['D4', 'D5', 'OW2'],
+    rewords: ['D1', 'D2', 'D3'],
+    relaxes: ['O6', 'O8', 'O10', 'O12'],
   },
   hosts: [/(^|\.)deepseek\.com$/],
   paths: [/\/chat\/completions$/],

@@ -17,7 +17,8 @@ const DIALECT: Dialect = {
       providerPath: () => null,
     },
   },
-  differs: ['DA1'],
+  adds: [],
+  rewords: ['DA1'],
 };
 
 export const deepseekAnthropic: Endpoint = {

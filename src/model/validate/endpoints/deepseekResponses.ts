@@ -129,7 +129,8 @@ const DIALECT: Dialect = {
     );
     return [...outputsFollow(items), ...reasoningBeforeCalls(t, items)];
   },
-  differs: ['DR1', 'DR2'],
+  adds: ['DR1', 'DR2'],
+  rewords: [],
 };
 
 export const deepseekResponses: Endpoint = {

@@ -69,7 +69,7 @@ export const kimi: Endpoint = {
   api: 'openai-chat',
   base: 'openai-chat',
   validator,
-  dialect: { differs: ['K1'] },
+  dialect: { adds: ['K1'], rewords: [] },
   hosts: [/(^|\.)moonshot\.(ai|cn)$/, /(^|\.)kimi\.com$/],
   paths: [/\/chat\/completions$/],
   pathStyle: 'messages.[N].role (OpenAI\u2019s); K1 names the message in its text (`at index N`)',

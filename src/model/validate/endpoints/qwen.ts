@@ -8,7 +8,12 @@ export const qwen: Endpoint = {
   api: 'openai-chat',
   base: 'openai-chat',
   validator: qwenValidator,
-  dialect: { differs: ['Q1', 'Q2', 'OW2', 'O6', 'O8', 'O10', 'O11', 'O12'] },
+  dialect: {
+    // Its own texts for O1 and O2/O3 (Q1, Q2); no capture of its answer to the rest.
+    adds: ['OW2'],
+    rewords: ['Q1', 'Q2'],
+    relaxes: ['O6', 'O8', 'O10', 'O11', 'O12'],
+  },
   hosts: [/(^|\.)(dashscope[\w-]*\.aliyuncs\.com|dashscope\.aliyun\.com)$/],
   paths: [/\/chat\/completions$/],
   pathStyle: 'none; Q2 names `message[N].role` in its text',

@@ -29,8 +29,15 @@ export interface Dialect {
   rewrite?: (v: Violation) => Violation;
   /** Checks the base does not make; their violations are met after the base's schema checks. */
   extra?: (t: Transcript, opts: ValidateOptions | undefined, base: Validation) => Violation[];
-  /** The codes whose verdicts may differ from the base's (the property tests' exceptions). */
-  differs: readonly string[];
+  /**
+   * The documented differences from the base's verdicts (the property tests' only exceptions):
+   * `adds`, codes of checks the base does not make (or a warning where the base errs);
+   * `rewords`, codes that are a base rule in the endpoint's words (same rule, message, ids);
+   * `relaxes`, base codes the endpoint does not enforce (or only warns about).
+   */
+  adds: readonly string[];
+  rewords: readonly string[];
+  relaxes?: readonly string[];
 }
 
 export interface Endpoint {

@@ -17,7 +17,8 @@ function g4Params(v: Violation): { name: string; position: string } {
 
 const DIALECT: Dialect = {
   wording: { G4: { code: 'VG4', text: (v) => ruleText('VG4', g4Params(v)) } },
-  differs: ['VG4'],
+  adds: [],
+  rewords: ['VG4'],
 };
 
 export const vertexGemini: Endpoint = {
