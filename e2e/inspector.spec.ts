@@ -28,7 +28,7 @@ test.describe('inspector page', () => {
     );
     await expect(page.getByTestId('provider-select')).toHaveAttribute(
       'title',
-      /^Follow format \(Anthropic/,
+      /^Follow the input \(Anthropic/,
     );
     await page.getByTestId('provider-select').selectOption('openai-chat');
     await expect(page.getByTestId('provider-select')).toHaveAttribute('title', /OpenAI/);

@@ -5,7 +5,7 @@
 import { useRef, useState } from 'react';
 import { PARSERS } from '../model/parse/registry.ts';
 import type { FormatId, ProviderId } from '../model/types.ts';
-import { VALIDATORS } from '../model/validate/index.ts';
+import { ENDPOINT_GROUPS, ENDPOINTS } from '../model/validate/index.ts';
 import type { SampleEntry } from '../io/files.ts';
 import { useAppStore, type Source } from '../state/store.ts';
 import { FollowFile } from './input/FollowFile.tsx';
@@ -29,8 +29,7 @@ export interface ToolbarProps {
 
 const labelOfFormat = (id: FormatId | null) =>
   id ? (PARSERS.find((p) => p.id === id)?.label ?? id) : '—';
-const labelOfProvider = (id: ProviderId | null) =>
-  id ? (VALIDATORS.find((v) => v.id === id)?.label ?? id) : '—';
+const labelOfProvider = (id: ProviderId | null) => (id ? ENDPOINTS[id].label : '—');
 
 /**
  * The samples menu; its empty option names what is shown when that is not a sample.
@@ -99,8 +98,9 @@ function OpenFile({ onFile }: { onFile: (file: File) => void }) {
 }
 
 /**
- * The format and provider pickers, from the PARSERS and VALIDATORS registries; the empty choice
- * follows detection (format) or the format (provider).
+ * The format and provider pickers, from the PARSERS and endpoint registries (endpoints grouped by
+ * the API they speak); the empty choice follows detection (format) or the input (provider: the
+ * endpoint its URL, host or model id names, else the format's own).
  */
 function FormatAndProvider({
   detectedFormat,
@@ -114,7 +114,7 @@ function FormatAndProvider({
   const setFormatOverride = useAppStore((s) => s.setFormatOverride);
   const setProvider = useAppStore((s) => s.setProvider);
   const detect = `Detect (${labelOfFormat(detectedFormat)})`;
-  const follow = `Follow format (${labelOfProvider(defaultProvider)})`;
+  const follow = `Follow the input (${labelOfProvider(defaultProvider)})`;
   return (
     <>
       <label id="toolbar-format" className="narrow-more">
@@ -147,10 +147,14 @@ function FormatAndProvider({
           }
         >
           <option value="">{follow}</option>
-          {VALIDATORS.map((v) => (
-            <option key={v.id} value={v.id}>
-              {v.label}
-            </option>
+          {ENDPOINT_GROUPS.map((g) => (
+            <optgroup key={g.api} label={g.label}>
+              {g.endpoints.map((e) => (
+                <option key={e.id} value={e.id} title={`${e.label}: evidence as of ${e.asOf}`}>
+                  {e.label}
+                </option>
+              ))}
+            </optgroup>
           ))}
         </select>
       </label>

@@ -7,7 +7,7 @@ import type { Analysis } from '../model/analyze.ts';
 import type { TokenTable } from '../model/tokens.ts';
 import type { FaultedView } from '../state/faults.ts';
 import { selectRequestRows, type ViolationTarget } from '../state/selectors.ts';
-import { defaultProviderOf, VALIDATORS } from '../model/validate/index.ts';
+import { defaultProviderOf, ENDPOINTS } from '../model/validate/index.ts';
 import { useAppStore } from '../state/store.ts';
 import { FaultPanel } from './faults/FaultPanel.tsx';
 import { RepairPanel } from './faults/RepairPanel.tsx';
@@ -79,7 +79,7 @@ function useChosenProvider(analysis: Analysis): ViolationsPanelProps['chosen'] {
   const own = defaultProviderOf(analysis.transcript);
   if (provider === null || provider === own) return null;
   return {
-    own: VALIDATORS.find((v) => v.id === own)?.label ?? own,
+    own: ENDPOINTS[own].label,
     reset: () => setProvider(null),
   };
 }

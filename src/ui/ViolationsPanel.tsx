@@ -7,6 +7,7 @@ import type { ProviderId } from '../model/types.ts';
 import { ModelPicker } from './ModelPicker.tsx';
 import { useEffect, useRef, useState } from 'react';
 import type { RequestRows } from '../model/requestRows.ts';
+import { ruleAsOf } from '../model/validate/catalogue/index.ts';
 import type { Validation, Violation } from '../model/validate/index.ts';
 import type { ViolationTarget } from '../state/selectors.ts';
 import { fmtInt, prettyJson } from './format.ts';
@@ -81,12 +82,22 @@ async function copyText(text: string): Promise<boolean> {
  */
 function ErrorBody({ v, body }: { v: Violation; body: string }) {
   const [copied, setCopied] = useState<'yes' | 'no' | null>(null);
+  const asOf = ruleAsOf(v.code);
   const preRef = useRef<HTMLPreElement>(null);
   return (
     <div className="error-body">
       <div className="error-body-head">
         <span>
           HTTP {v.status} · {CONFIDENCE_TEXT.get(v.confidence) ?? v.confidence}
+          {asOf !== undefined && (
+            <span
+              data-testid="error-as-of"
+              title="When this text was last seen in a public capture"
+            >
+              {' '}
+              · as of {asOf}
+            </span>
+          )}
         </span>
         <button
           type="button"

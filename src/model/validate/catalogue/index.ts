@@ -9,8 +9,9 @@ import { BEDROCK_RULES } from './bedrock.ts';
 import { GEMINI_RULES } from './gemini.ts';
 import { OPENAI_CHAT_RULES } from './openai.ts';
 import { RESPONSES_RULES } from './responses.ts';
-import type { RuleSpec } from './types.ts';
+import { CATALOGUE_AS_OF, type RuleSpec } from './types.ts';
 
+export { CATALOGUE_AS_OF } from './types.ts';
 export type { RuleSpec, TextParams } from './types.ts';
 export * from './envelopes.ts';
 
@@ -41,4 +42,13 @@ export function ruleText(code: string, p: Parameters<NonNullable<RuleSpec['text'
   const r = ruleSpec(code);
   if (!r.text) throw new Error(`Rule ${code} is a warning with no provider text.`);
   return r.text(p);
+}
+
+/**
+ * The month (YYYY-MM) a rule's text is known current as of (the verdict's "as of"), or undefined
+ * for a code the catalogue does not hold.
+ */
+export function ruleAsOf(code: string): string | undefined {
+  const r = BY_CODE.get(code);
+  return r ? (r.asOf ?? CATALOGUE_AS_OF) : undefined;
 }

@@ -4,7 +4,7 @@ import type { Endpoint } from './types.ts';
 
 export const anthropic: Endpoint = {
   id: 'anthropic',
-  label: 'Anthropic (direct)',
+  label: 'Anthropic Messages',
   api: 'anthropic-messages',
   validator: anthropicValidator,
   hosts: [],
