@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { cli } from './testing.ts';
 
+// A complete request defines its tools (without them A7 would be its first error).
+const tools = [{ name: 'read', input_schema: { type: 'object' } }];
 const body = (messages: unknown[]) =>
-  JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 100, messages });
+  JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 100, tools, messages });
 const call = { type: 'tool_use', id: 'toolu_1', name: 'read', input: {} };
 const answer = { type: 'tool_result', tool_use_id: 'toolu_1', content: 'ok' };
 const msgs = [

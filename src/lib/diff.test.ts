@@ -6,6 +6,8 @@ const answer = { type: 'tool_result', tool_use_id: 'toolu_1', content: 'ok' };
 const worked = {
   model: 'claude-sonnet-4-5',
   max_tokens: 100,
+  // A complete request defines its tools (without them A7 would be its first error).
+  tools: [{ name: 'read', input_schema: { type: 'object' } }],
   messages: [
     { role: 'user', content: 'Read it.' },
     { role: 'assistant', content: [call] },
