@@ -22,7 +22,18 @@ import type { LinkInput } from './link.ts';
  * Keys every command uses: the transcript's and what changes its verdict (format, provider, the
  * model judged as, the request shown of a file holding several, faults).
  */
-export const VERDICT_KEYS: readonly string[] = ['v', 't', 'r', 'src', 'n', 'f', 'pr', 'm', 'rq', 'fx'];
+export const VERDICT_KEYS: readonly string[] = [
+  'v',
+  't',
+  'r',
+  'src',
+  'n',
+  'f',
+  'pr',
+  'm',
+  'rq',
+  'fx',
+];
 
 /** The simulator's keys: the budget and the chosen policy with its options (`simulate` uses them). */
 export const SIMULATOR_KEYS: readonly string[] = ['b', 'p', 'pin', 'keep', 'sum'];

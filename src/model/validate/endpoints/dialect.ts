@@ -18,9 +18,8 @@ function withText(error: unknown, old: string, text: string): unknown {
   if (typeof error === 'string') return error === old ? text : error;
   if (Array.isArray(error)) return error.map((e) => withText(e, old, text));
   if (error !== null && typeof error === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(error)) out[k] = withText(v, old, text);
-    return out;
+    // Own data properties (Object.fromEntries), so no key reaches a prototype (issue 37).
+    return Object.fromEntries(Object.entries(error).map(([k, v]) => [k, withText(v, old, text)]));
   }
   return error;
 }
