@@ -58,7 +58,8 @@ function isMediaStandIn(s: string): boolean {
  */
 export function isStructureString(s: string, keptNames: ReadonlySet<string>): boolean {
   if (s.trim() === '' || isPlaceholder(s) || inVocabulary(s) || keptNames.has(s)) return true;
-  if (/^(?:[A-Z]|T\d{1,4})(?:_x)*$/.test(s.length <= 400 ? s : '')) return true; // a hidden name
+  // A hidden tool name (redactor.ts): a letter or `T<n>`, padded with zeros.
+  if (/^(?:[A-Z]|T\d{1,4})0*$/.test(s.length <= 400 ? s : '')) return true;
   if (isRenamedId(s) || isRelativeTime(s) || isMediaStandIn(s)) return true;
   // An AI SDK UI tool part is typed by its tool's name (`tool-getWeather`).
   if (s.startsWith('tool-') && isStructureString(s.slice(5), keptNames)) return true;

@@ -15,7 +15,7 @@ export interface RedactOptions {
   /**
    * `keep` (default) leaves tool names as they are: they are the tools' own names (`bash`,
    * `read_file`), rarely a secret, and the provider's error texts and the arcs stay readable;
-   * `hide` renames them `A`, `B_x`, … (a letter, padded to the original token count).
+   * `hide` renames them `A`, `B000`, … (a letter padded with zeros to the original token count).
    */
   toolNames?: 'keep' | 'hide';
   /**
@@ -118,19 +118,21 @@ export class Redactor {
     }
     let r = this.names.get(name);
     if (r === undefined) {
-      // A letter, then `000` units (one token each) up to the original name's token count, so
-      // that a call with an empty input keeps its size: `get_user_country` → `A000000`. No
-      // separator: `_x` units kept each name's underscore pattern (issue 41).
+      // A letter padded with zeros to the original name's token count, so that a call with an
+      // empty input keeps its size (`get_user_country` → `A000000`); of the paddings that count
+      // the same, the one closest to the name's length, so the name counts the same inside a
+      // longer string too (an AI SDK part's `tool-<name>`). No separator: `_x` units kept each
+      // name's underscore pattern (issue 41).
       const n = this.names.size;
       const letter = n < 26 ? String.fromCharCode(65 + n) : `T${n}`;
       const target = this.counter.count(name);
-      let k = Math.max(0, target - this.counter.count(letter));
-      r = letter + '000'.repeat(k);
-      for (let step = 0; step < 12; step++) {
-        const c = this.counter.count(r);
-        if (c === target) break;
-        k = Math.max(0, k + Math.sign(target - c));
-        r = letter + '000'.repeat(k);
+      r = letter;
+      let best = Number.POSITIVE_INFINITY;
+      for (let k = 0; k <= 4 * target + 8; k++) {
+        const candidate = letter + '0'.repeat(k);
+        if (this.counter.count(candidate) !== target) continue;
+        const off = Math.abs(candidate.length - name.length);
+        if (off < best) [best, r] = [off, candidate];
       }
       this.names.set(name, r);
     }
