@@ -6,7 +6,6 @@
 import {
   diffRequests,
   diffTranscripts,
-  listFileRequests,
   outOfRange,
   type DiffRow,
   type TranscriptDiff,
@@ -22,11 +21,11 @@ import {
   EXIT_VALID,
   loadTranscript,
   printFailureJson,
-  printParseError,
   readSource,
   type CliIO,
 } from './io.ts';
 import { inputLabel } from './link.ts';
+import { listSourceRequests } from './requests.ts';
 
 export const DIFF_USAGE =
   'diff A B [--json] [--provider P] [--format F] | diff FILE --request N [--against M] [--json]   what changed between two requests (default M: the one N continues)';
@@ -129,25 +128,15 @@ async function diffInFile(
     if (json) printFailureJson(io, file);
     return EXIT_UNREADABLE;
   }
-  io.doing = `listing the requests of ${inputLabel(file)}`;
-  const counter = await loadBpeCounter();
-  const listed = listFileRequests(source.input.text, {
-    name: source.input.name,
-    counter,
-    ...(format ? { format } : {}),
-    ...(provider ? { provider } : {}),
-  });
-  if (!listed.ok) {
-    printParseError(io, listed.error, source.input.readNote);
-    if (json) printFailureJson(io, file);
-    return EXIT_UNREADABLE;
-  }
-  const total = listed.value.requests.length;
+  const listing = await listSourceRequests(io, file, source.input, { format, provider, json });
+  if (listing === null) return EXIT_UNREADABLE;
+  const total = listing.requests.length;
   if (n > total) return refuse(io, file, `--request ${n}: ${outOfRange(n - 1, total)}`, json);
   if (m !== undefined && m > total)
     return refuse(io, file, `--against ${m}: ${outOfRange(m - 1, total)}`, json);
   io.doing = `comparing requests of ${inputLabel(file)}`;
-  const d = diffRequests(listed.value, n - 1, m === undefined ? undefined : m - 1, {
+  const counter = await loadBpeCounter(); // loaded once by the listing (the module's import)
+  const d = diffRequests(listing, n - 1, m === undefined ? undefined : m - 1, {
     ...(provider ? { provider } : {}),
     counter,
   });

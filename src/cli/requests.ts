@@ -4,7 +4,7 @@
  */
 import { listFileRequests, requestVerdict, type RequestListing } from '../model/diff/index.ts';
 import type { CompactionEvent } from '../model/diff/index.ts';
-import type { ProviderId } from '../model/types.ts';
+import type { FormatId, ProviderId } from '../model/types.ts';
 import { loadBpeCounter } from '../model/tokens.ts';
 import { messageRanges } from '../model/diff/index.ts';
 import {
@@ -16,6 +16,7 @@ import {
   printParseError,
   readSource,
   type CliIO,
+  type Input,
 } from './io.ts';
 import { inputLabel } from './link.ts';
 import { pickSetting } from './linkView.ts';
@@ -57,6 +58,31 @@ function rows(listing: RequestListing, provider: ProviderId | undefined) {
 }
 
 /**
+ * The requests of FILE's text (`listFileRequests` with the exact tokenizer), for `check
+ * --requests` and `diff --request`; null when it does not parse (the parse error said on stderr,
+ * and the `--json` failure answer printed with `json`).
+ */
+export async function listSourceRequests(
+  io: CliIO,
+  file: string,
+  input: Input,
+  opts: { format: FormatId | undefined; provider: ProviderId | undefined; json: boolean },
+): Promise<RequestListing | null> {
+  io.doing = `listing the requests of ${inputLabel(file)}`;
+  const counter = await loadBpeCounter();
+  const listed = listFileRequests(input.text, {
+    name: input.name,
+    counter,
+    ...(opts.format ? { format: opts.format } : {}),
+    ...(opts.provider ? { provider: opts.provider } : {}),
+  });
+  if (listed.ok) return listed.value;
+  printParseError(io, listed.error, input.readNote);
+  if (opts.json) printFailureJson(io, file);
+  return null;
+}
+
+/**
  * `check FILE --requests [--json]`.
  * @returns exit code: 0 when every request is valid, 1 when one is not, 2 unreadable input
  */
@@ -81,20 +107,8 @@ export async function runCheckRequests(
       fromFlag: format,
       fromLink: source.link.view.format ?? undefined,
     });
-  io.doing = `listing the requests of ${inputLabel(file)}`;
-  const counter = await loadBpeCounter();
-  const listed = listFileRequests(source.input.text, {
-    name: source.input.name,
-    counter,
-    ...(format ? { format } : {}),
-    ...(provider ? { provider } : {}),
-  });
-  if (!listed.ok) {
-    printParseError(io, listed.error, source.input.readNote);
-    if (json) printFailureJson(io, file);
-    return EXIT_UNREADABLE;
-  }
-  const listing = listed.value;
+  const listing = await listSourceRequests(io, file, source.input, { format, provider, json });
+  if (listing === null) return EXIT_UNREADABLE;
   const list = rows(listing, provider);
   const firstBad = list.find((r) => !r.valid);
   if (json) io.out(`${JSON.stringify(list, null, 2)}\n`);
