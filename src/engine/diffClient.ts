@@ -11,47 +11,18 @@ import {
   type DiffJobAnswer,
   type DiffWorkerAnswer,
 } from './diffProtocol.ts';
-import { spawnWorker } from './spawn.ts';
+import { jobWorker } from './jobWorker.ts';
 import workerUrl from './diff.worker.ts?worker&url';
 
-let worker: Worker | null | undefined;
-let nextId = 1;
-const waiting = new Map<number, (a: DiffWorkerAnswer) => void>();
-
-/** The diff worker, started on first use; null where workers cannot run. */
-function diffWorker(): Worker | null {
-  if (worker !== undefined) return worker;
-  worker = typeof Worker === 'undefined' ? null : spawnWorker(workerUrl, 'diff');
-  if (worker) {
-    worker.onmessage = (ev: MessageEvent<DiffWorkerAnswer>) => {
-      waiting.get(ev.data.id)?.(ev.data);
-      waiting.delete(ev.data.id);
-    };
-    worker.onerror = () => {
-      for (const [id, done] of waiting) done({ id, ok: false, error: 'the worker failed' });
-      waiting.clear();
-      worker?.terminate();
-      worker = null;
-    };
-  }
-  return worker;
-}
+const post = jobWorker<DiffWorkerAnswer>(workerUrl, 'diff');
 
 /**
  * `answerDiffJob(job)`, off the page's thread where it can be.
  * @returns the same answer as on the page (a worker's failure falls back to the page)
  */
 export async function diffJobOffThread<J extends DiffJob>(job: J): Promise<DiffJobAnswer<J>> {
-  const w = diffWorker();
-  if (!w) return answerDiffJob(job);
-  const id = nextId++;
-  const answer = new Promise<DiffWorkerAnswer>((resolve) => waiting.set(id, resolve));
-  try {
-    w.postMessage({ ...job, id });
-  } catch {
-    waiting.delete(id);
-    return answerDiffJob(job);
-  }
+  const answer = post(job);
+  if (!answer) return answerDiffJob(job);
   const a = await answer;
   return a.ok ? (a.value as DiffJobAnswer<J>) : answerDiffJob(job);
 }

@@ -10,32 +10,10 @@ import { checkedStructureCopy, type CheckedCopy } from '../model/redact/shareCop
 import type { TextCounter } from '../model/tokens.ts';
 import type { Transcript } from '../model/types.ts';
 import { REBUILDABLE, type ShareCopyAnswer } from './shareCopyProtocol.ts';
-import { spawnWorker } from './spawn.ts';
+import { jobWorker } from './jobWorker.ts';
 import workerUrl from './shareCopy.worker.ts?worker&url';
 
-let worker: Worker | null | undefined;
-let nextId = 1;
-const waiting = new Map<number, (a: ShareCopyAnswer) => void>();
-
-/** The share-copy worker, started on first use; null where workers cannot run. */
-function shareWorker(): Worker | null {
-  if (worker !== undefined) return worker;
-  worker = typeof Worker === 'undefined' ? null : spawnWorker(workerUrl, 'share-copy');
-  if (worker) {
-    worker.onmessage = (ev: MessageEvent<ShareCopyAnswer>) => {
-      waiting.get(ev.data.id)?.(ev.data);
-      waiting.delete(ev.data.id);
-    };
-    worker.onerror = () => {
-      // A worker that failed: answer everyone waiting with an error, and never use it again.
-      for (const [id, done] of waiting) done({ id, ok: false, error: 'the worker failed' });
-      waiting.clear();
-      worker?.terminate();
-      worker = null;
-    };
-  }
-  return worker;
-}
+const post = jobWorker<ShareCopyAnswer>(workerUrl, 'share-copy');
 
 /**
  * `checkedStructureCopy(t, counter, toolNames)`, off the page's thread where it can be.
@@ -47,17 +25,11 @@ export async function structureCopyOffThread(
   toolNames: 'keep' | 'hide',
 ): Promise<CheckedCopy> {
   const onPage = () => checkedStructureCopy(t, counter, toolNames);
-  const w = REBUILDABLE.includes(counter.encoding) ? shareWorker() : null;
-  if (!w) return onPage();
-  const id = nextId++;
-  const answer = new Promise<ShareCopyAnswer>((resolve) => waiting.set(id, resolve));
-  try {
-    w.postMessage({ id, transcript: t, encoding: counter.encoding, toolNames });
-  } catch {
-    // A value that does not clone (DataCloneError): the page builds it.
-    waiting.delete(id);
-    return onPage();
-  }
+  // A counter the worker cannot rebuild, no worker, a value that does not clone: the page builds it.
+  const answer = REBUILDABLE.includes(counter.encoding)
+    ? post({ transcript: t, encoding: counter.encoding, toolNames })
+    : null;
+  if (!answer) return onPage();
   const a = await answer;
   return a.ok ? a.copy : onPage();
 }
