@@ -56,12 +56,12 @@ test('the fleet view of a scan, and a row opening its session at its request', a
   const view = page.getByTestId('fleet-view');
   await expect(view).toBeVisible();
   await expect(page.getByTestId('fleet-totals')).toContainText(
-    '4 files · 5 requests · 0 unreadable · 2 get a 400',
+    '4 files · 10 requests · 0 unreadable · 2 get a 400',
   );
   await expect(page.getByTestId('fleet-rates')).toContainText('Sessions that compact');
   await expect(page.getByTestId('fleet-signatures')).toContainText('duplicate_tool_use_id');
   await expect(page.getByTestId('fleet-policies')).toContainText('exchange');
-  await expect(page.getByTestId('fleet-row')).toHaveCount(5);
+  await expect(page.getByTestId('fleet-row')).toHaveCount(10);
 
   // Sorted by verdict, descending: the 400s first.
   await page.getByTestId('fleet-sort-verdict').click();
@@ -85,9 +85,12 @@ test('the fleet view of a scan, and a row opening its session at its request', a
   await expect(shownRequestMark(page)).toHaveAttribute('data-index', '1');
   await expect(page.getByText(/INVALID|HTTP 400/).first()).toBeVisible();
 
-  // Back to the fleet, and another row: a session log.
+  // Back to the fleet, and another row: a session log, one row per model call (6 calls).
   await page.getByTestId('fleet-back').click();
-  await page.locator('[data-testid="fleet-row"][data-path="team/cc.jsonl"]').click();
+  await expect(page.locator('[data-testid="fleet-row"][data-path="team/cc.jsonl"]')).toHaveCount(6);
+  await page
+    .locator('[data-testid="fleet-row"][data-path="team/cc.jsonl"][data-request="5"]')
+    .click();
   await expect(view).toBeHidden();
   await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true');
   await expect(page.getByTestId('app')).toContainText('(file: cc.jsonl)');

@@ -40,24 +40,49 @@ function dropResultMessage(text: string, k: number): string {
   return JSON.stringify(body);
 }
 
-/** A Claude Code log with a compaction summary appended (the line `/compact` writes). */
+/**
+ * A Claude Code log compacted at its end, as `/compact` writes it: a `compact_boundary` line, the
+ * summary (`isCompactSummary`), and the reply of the call that follows (the one it is seen by).
+ */
 function compacted(text: string): string {
   const lines = text.trimEnd().split('\n');
   const last = JSON.parse(lines[lines.length - 1] as string) as {
     uuid?: string;
     sessionId?: string;
   };
+  const env = { isSidechain: false, sessionId: last.sessionId, timestamp: '2026-01-01T00:00:00Z' };
   lines.push(
+    JSON.stringify({
+      type: 'system',
+      subtype: 'compact_boundary',
+      uuid: 'compact-0',
+      parentUuid: null,
+      logicalParentUuid: last.uuid ?? null,
+      ...env,
+      content: 'Conversation compacted',
+      compactMetadata: { trigger: 'manual', preTokens: 9000, postTokens: 900 },
+    }),
     JSON.stringify({
       type: 'user',
       uuid: 'compact-1',
-      parentUuid: last.uuid ?? null,
-      isSidechain: false,
-      sessionId: last.sessionId,
+      parentUuid: 'compact-0',
+      ...env,
       isCompactSummary: true,
       message: {
         role: 'user',
         content: 'This session is being continued from a previous conversation. Summary: …',
+      },
+    }),
+    JSON.stringify({
+      type: 'assistant',
+      uuid: 'compact-2',
+      parentUuid: 'compact-1',
+      ...env,
+      message: {
+        id: 'msg_compact_2',
+        role: 'assistant',
+        model: 'claude-opus-4-7',
+        content: [{ type: 'text', text: 'Going on from the summary.' }],
       },
     }),
   );

@@ -1,7 +1,8 @@
 /**
  * Corpus suite: `scan` over the real logs of ../shared/real (every writer's folder) and mutations
  * of them that break a pairing (a tool result's line dropped from each JSON Lines log): every
- * row agrees with `check` on that file and request. Test input only: the files are copied to a
+ * row agrees with `check` on that file and request (a session log: one row per model call, as
+ * `check --requests` lists them). Test input only: the files are copied to a
  * temporary folder, never into the repository.
  */
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,6 +13,7 @@ import { REAL_DIR, realFiles } from '../testing/corpus.ts';
 import { runCli } from './commands.ts';
 import { readInput } from './read.ts';
 import { connect, sqlString } from './scan/store.ts';
+import { expectRowsAgreeWithCheck, type ScanRowRead } from './scan/testing.ts';
 import { dropResultLine } from '../../scripts/genFleet.ts';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'scan-corpus-'));
@@ -52,40 +54,14 @@ describe('scan over the real logs and their mutations', () => {
       )
     ).getRowObjectsJS();
     expect(rows.length).toBeGreaterThan(files.length / 2);
+    const byFile = new Map<string, typeof rows>();
+    for (const row of rows)
+      byFile.set(String(row.file), [...(byFile.get(String(row.file)) ?? []), row]);
     let compared = 0;
-    for (const row of rows) {
-      const file = String(row.file);
-      if (row.error !== null) {
-        expect((await inProcess(['check', file, '--json'])).code, file).toBe(2);
-        continue;
-      }
-      const c = await inProcess([
-        'check',
-        file,
-        '--json',
-        '--request',
-        String(Number(row.request) + 1),
-      ]);
-      const j = JSON.parse(c.out) as {
-        format: string;
-        messages: number;
-        valid: boolean;
-        violations: { rule: string; code: string; severity: string; messageIndex: number }[];
-      };
-      const first = j.violations.find((v) => v.severity === 'error');
-      expect(
-        [row.format, row.messages, row.valid, row.first_rule, row.first_code, row.first_message],
-        `${file} #${String(row.request)}`,
-      ).toEqual([
-        j.format,
-        j.messages,
-        j.valid,
-        first?.rule ?? null,
-        first?.code ?? null,
-        first?.messageIndex ?? null,
-      ]);
-      compared++;
-    }
+    for (const [file, of] of byFile)
+      compared += await expectRowsAgreeWithCheck(file, of as unknown as ScanRowRead[], inProcess);
+    // The session logs give one row per model call.
+    expect(rows.length).toBeGreaterThan(byFile.size);
     expect(compared).toBeGreaterThan(0);
   });
 });

@@ -93,7 +93,8 @@ export class RowSpool {
 }
 
 /**
- * The (file, size, version) of every file an existing output holds (resuming skips them).
+ * The (file, size, version) of every file an existing output holds in this schema version
+ * (resuming skips them; a file scanned under an earlier version is scanned again).
  * @returns an empty map when `out` does not exist
  */
 export async function scannedFiles(
@@ -103,7 +104,7 @@ export async function scannedFiles(
   const done = new Map<string, string>();
   if (!existsSync(out)) return done;
   const r = await con.runAndReadAll(
-    `SELECT DISTINCT file, size, version FROM read_parquet(${sqlString(out)})`,
+    `SELECT DISTINCT file, size, version FROM read_parquet(${sqlString(out)}) WHERE schema_version = ${SCAN_SCHEMA_VERSION}`,
   );
   for (const [file, size, version] of r.getRows())
     done.set(String(file), `${String(size)}|${String(version)}`);

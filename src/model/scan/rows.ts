@@ -7,14 +7,15 @@
 import { analyze } from '../analyze.ts';
 import { POLICIES, prepareEviction, simulatePolicy } from '../evict/policies.ts';
 import type { PolicyId } from '../evict/types.ts';
-import { parseDocument, readSource, type ParsedTranscript } from '../parse/index.ts';
+import { listParsedRequests, type RequestInfo } from '../diff/requests.ts';
+import { parseDocument, readSource } from '../parse/index.ts';
 import type { SourceDoc } from '../parse/json.ts';
 import { countTokensCached, TokenCache } from '../tokenCache.ts';
 import { CHARS_PER_4, type TextCounter } from '../tokens.ts';
 import type { ParseError, Result, Transcript } from '../types.ts';
 
 /** The version of the row layout written to Parquet; docs/scan.md#schema describes each. */
-export const SCAN_SCHEMA_VERSION = 1;
+export const SCAN_SCHEMA_VERSION = 2;
 
 /** The default budgets: 10 %, 20 %, … 90 % of each request's own size. */
 export const DEFAULT_BUDGETS: readonly ScanBudget[] = [1, 2, 3, 4, 5, 6, 7, 8, 9].map((d) => ({
@@ -115,26 +116,42 @@ export function errorRow(src: ScanSource, error: string, line: number | null = n
   };
 }
 
+/** One request of a file as the scan sees it: its transcript and the compactions it has seen. */
+export interface ScanRequest {
+  transcript: Transcript;
+  /**
+   * A session log's call: the compactions (not rollbacks) the listing reports before it in its
+   * thread, this call's own included. Any other request: the compaction summaries it holds
+   * (`meta.compactSummary`).
+   */
+  compactions: number;
+}
+
 /**
- * Every request of a document, parsed: the one call site where a file's request listing plugs
- * in (today `listRequests` of archives and containers, via `parseDocument`'s `requests`). A file
- * of one request yields one.
- * @returns the first parse's failure, or each request's parse in file order
+ * Every request of a document, numbered as `check --requests` lists them (issue 33's
+ * `listParsedRequests`): a Claude Code, Codex or Gemini CLI log's model calls, an archive's or
+ * container's requests, or the one request of any other file.
+ * @returns the first parse's failure, or each request in the listing's order
  */
-export function parseRequests(doc: SourceDoc, name: string): Result<ParsedTranscript[]> {
+export function parseRequests(doc: SourceDoc, name: string): Result<ScanRequest[]> {
   const first = parseDocument(doc, { name });
   if (!first.ok) return first;
-  const n = first.value.requests?.length ?? 0;
-  if (n <= 1) return { ok: true, value: [first.value] };
-  const out: ParsedTranscript[] = [];
-  for (let i = 0; i < n; i++) {
-    if (i === first.value.requestIndex) {
-      out.push(first.value);
-      continue;
+  const listing = listParsedRequests(doc, first.value, { name });
+  const out: ScanRequest[] = [];
+  const seen = new Map<string, number>();
+  for (let k = 0; k < listing.requests.length; k++) {
+    const info = listing.requests[k] as RequestInfo;
+    const transcript = listing.transcriptOf(k);
+    if (listing.kind === 'session') {
+      const thread = info.thread ?? 'main';
+      const n = (seen.get(thread) ?? 0) + (info.compaction?.kind === 'compaction' ? 1 : 0);
+      seen.set(thread, n);
+      out.push({ transcript, compactions: n });
+    } else {
+      let n = 0;
+      for (const m of transcript.messages) if (m.meta?.compactSummary) n++;
+      out.push({ transcript, compactions: n });
     }
-    const r = parseDocument(doc, { name, requestIndex: i });
-    if (!r.ok) return r;
-    out.push(r.value);
   }
   return { ok: true, value: out };
 }
@@ -162,9 +179,7 @@ export function scanText(
   const parsed = parseRequests(doc, name);
   if (!parsed.ok) return [parseErrorRow(src, parsed.error)];
   const brokenLines = doc.kind === 'jsonl' ? [...doc.brokenLines] : [];
-  return parsed.value.map((p, i) =>
-    requestRow(src, p.transcript, i, parsed.value.length, brokenLines, opts),
-  );
+  return parsed.value.map((p, i) => requestRow(src, p, i, parsed.value.length, brokenLines, opts));
 }
 
 /** The budget in tokens of a `ScanBudget` for a request of `total` tokens. */
@@ -174,12 +189,13 @@ export function budgetTokens(b: ScanBudget, total: number): number {
 
 function requestRow(
   src: ScanSource,
-  t: Transcript,
+  req: ScanRequest,
   request: number,
   requests: number,
   brokenLines: number[],
   opts: ScanOptions,
 ): ScanRow {
+  const t = req.transcript;
   const a = analyze(t);
   const first = a.validation.violations.find((v) => v.severity === 'error');
   const counter = opts.counter ?? CHARS_PER_4;
@@ -199,8 +215,6 @@ function requestRow(
         rule: r.firstError?.rule ?? null,
       });
     }
-  let compactions = 0;
-  for (const m of t.messages) if (m.meta?.compactSummary) compactions++;
   return {
     ...src,
     request,
@@ -214,7 +228,7 @@ function requestRow(
     firstRule: first?.rule ?? null,
     firstCode: first?.code ?? null,
     firstMessage: first?.messageIndex ?? null,
-    compactions,
+    compactions: req.compactions,
     brokenLines,
     cuts,
     error: null,
