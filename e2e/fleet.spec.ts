@@ -95,5 +95,7 @@ test('the fleet view of a scan, and a row opening its session at its request', a
   await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true');
   await expect(page.getByTestId('app')).toContainText('(file: cc.jsonl)');
   await expect(page.getByTestId('app')).toContainText('claude-code-jsonl → anthropic');
+  // At that call: the strip marks the log's sixth model call.
+  await expect(shownRequestMark(page)).toHaveAttribute('data-index', '5');
   expect(foreign).toEqual([]);
 });
