@@ -23,6 +23,7 @@ import {
 } from '../../state/diffView.ts';
 import { requestListingStore } from '../../state/requests.ts';
 import { useAppStore, type AppStore, type DiffChoice } from '../../state/store.ts';
+import { fmtCount } from '../format.ts';
 import { isTypingTarget } from '../input/typingTarget.ts';
 import { CharDiffPanel } from './CharDiffPanel.tsx';
 import { DiffControls } from './DiffControls.tsx';
@@ -91,7 +92,7 @@ function useChangeKeys(
 function Sides({ a }: { a: Extract<DiffAnswer, { ok: true }> }) {
   const side = (s: typeof a.diff.left, which: string) => (
     <li data-testid={`diff-side-${which}`}>
-      <b>{which === 'left' ? 'Left' : 'Right'}:</b> {s.label} · {fmt(s.messages)} messages ·{' '}
+      <b>{which === 'left' ? 'Left' : 'Right'}:</b> {s.label} · {fmtCount(s.messages, 'message')} ·{' '}
       {fmt(s.tokens)} tokens ·{' '}
       {s.valid ? (
         <span className="ok">valid</span>
@@ -199,7 +200,7 @@ export function DiffView(p: DiffViewProps) {
             <Sides a={answer} />
             <p className="diff-cache" data-testid="diff-cache">
               {answer.diff.cachePrefix.messages > 0 || answer.diff.cachePrefix.tokens > 0
-                ? `The prompt-cache prefix matches for ${fmt(answer.diff.cachePrefix.messages)} messages (${fmt(answer.diff.cachePrefix.tokens)} tokens), then stops.`
+                ? `The prompt-cache prefix matches for ${fmtCount(answer.diff.cachePrefix.messages, 'message')} (${fmt(answer.diff.cachePrefix.tokens)} tokens), then stops.`
                 : 'The prompt-cache prefix does not match from the start.'}{' '}
               {nav.changes.length} of {answer.diff.rows.length} rows changed.
               {answer.diff.notes.map((n) => ` ${n}`).join('')}
