@@ -80,7 +80,7 @@ describe('buildTimelineSvg', () => {
       structureOnly: { counter: CHARS_PER_4, toolNames: 'hide' },
     });
     expect(svg).not.toContain('lookup_payroll');
-    expect(svg).toMatch(/data-message-index="1">#1 assistant · tool_use A(000)*</);
+    expect(svg).toMatch(/data-message-index="1">#1 assistant · tool_use A0*</);
   });
 
   it('numbers rows as the page does: by source position (#N)', () => {

@@ -9,8 +9,10 @@ export const qwen: Endpoint = {
   base: 'openai-chat',
   validator: qwenValidator,
   dialect: {
-    // Its own texts for O1 and O2/O3 (Q1, Q2); no capture of its answer to the rest.
-    adds: ['OW2'],
+    // Its own texts for O1 and O2/O3 (Q1, Q2); no capture of its answer to the rest. With O6 not
+    // enforced, a replayed call answered twice keeps OW1 (no rejection known) where OpenAI errs
+    // with O6 and drops OW1 (openaiChat.ts withoutAnsweredRepeats).
+    adds: ['OW2', 'OW1'],
     rewords: ['Q1', 'Q2'],
     relaxes: ['O6', 'O8', 'O10', 'O11', 'O12'],
   },
