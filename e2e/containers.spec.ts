@@ -11,6 +11,15 @@ import { openDefault, paste } from './helpers.ts';
 const body = {
   model: 'claude-sonnet-4-5',
   max_tokens: 1024,
+  // A complete request with tool blocks and no tools key is A7's 400 first (issue 35); the
+  // reported request sent its tool, as a coding agent does.
+  tools: [
+    {
+      name: 'bash',
+      description: 'Run a shell command.',
+      input_schema: { type: 'object', properties: { command: { type: 'string' } } },
+    },
+  ],
   messages: [
     { role: 'user', content: 'Run the tests, the linter and the type checker.' },
     {

@@ -9,6 +9,7 @@ import { prepareEviction } from '../src/model/evict/policies.ts';
 import { applyFault, reindexForView } from '../src/model/faults.ts';
 import { messageLabels } from '../src/model/messageLabels.ts';
 import { parseTranscript } from '../src/model/parse/index.ts';
+import { ruleWords } from '../src/model/ruleWords.ts';
 import { countTokens } from '../src/model/tokens.ts';
 import { DEFAULT_PROVIDER, validateTranscript } from '../src/model/validate/index.ts';
 import { sample } from './fixtures.ts';
@@ -72,7 +73,8 @@ test.describe('eviction simulator where raw indices repeat', () => {
     await marker.hover();
     const tip = page.getByRole('tooltip');
     await expect(tip).toContainText(
-      `[${err?.code}] ${err?.rule} at message ${e.labels.of(err?.index ?? -1)}`,
+      // The rule in words, as the page says it (no internal codes on screen, issue 41).
+      `[${err?.code}] ${err ? ruleWords(err.rule) : ''} at message ${e.labels.of(err?.index ?? -1)}`,
     );
   });
 });
