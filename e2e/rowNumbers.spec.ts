@@ -11,6 +11,8 @@ import { dropFile, openDefault, paste } from './helpers.ts';
 const line = (o: object) => JSON.stringify({ sessionId: 's1', ...o });
 const use = (id: string) => ({ type: 'tool_use', id, name: 'Bash', input: { command: 'ls' } });
 const result = (id: string) => [{ type: 'tool_result', tool_use_id: id, content: 'ok' }];
+/** The tool the calls use: a complete request without it is A7's 400 first (issue 35). */
+const tools = [{ name: 'Bash', input_schema: { type: 'object' } }];
 /**
  * Line 1 a prompt; lines 2–3 one reply (two calls); lines 4 and 5 one result each (one request
  * message once merged); line 6 a call never answered; line 7 the next prompt.
@@ -83,6 +85,7 @@ test('a request body: the mapping shows the provider index and the row agree', a
   const body = {
     model: 'claude-sonnet-4-5',
     max_tokens: 1024,
+    tools,
     messages: [
       { role: 'user', content: 'List the files.' },
       { role: 'assistant', content: [use('toolu_X')] },
@@ -107,6 +110,7 @@ test('two assistant rows Anthropic sends as one message: the note names both row
   const body = {
     model: 'claude-sonnet-4-5',
     max_tokens: 1024,
+    tools,
     messages: [
       { role: 'user', content: 'List the files.' },
       { role: 'assistant', content: [use('toolu_X')] },

@@ -85,9 +85,12 @@ const SUMMARY_WAITS =
 /** What the summary's link holds, said under its checkbox (or that the summary waits for it). */
 function summaryNote(links: SummaryLinks, link: SummaryLink, waits: boolean): string {
   if (waits) return SUMMARY_WAITS;
-  // The view-only link: the note on it above says what it holds, once.
-  if (link.url === links.full && !links.carriesTranscript)
-    return 'The summary carries the link above.';
+  // The view-only link: the note on it above says what it holds, once. The summary's copy of it
+  // leaves the file's name out (issue 37), so it is the same link but for `n=`.
+  if (link.contains === 'view' && !links.carriesTranscript)
+    return link.url === links.full
+      ? 'The summary carries the link above.'
+      : "The summary carries the link above, without the file's name.";
   return LINK_SENTENCE[link.contains];
 }
 
