@@ -17,6 +17,7 @@
  * (eviction, exchanges) is unchanged. Without usage figures the counts equal `countTokens`.
  */
 import {
+  basisLabel,
   claudeFactor,
   countableText,
   countingPieces,
@@ -259,14 +260,7 @@ export class TokenCounting {
     const fam = tokenizerFamily(this.provider);
     const enc = this.counter.encoding;
     const exact = fam === 'openai' && enc !== 'chars/4' && hard === 0;
-    let label =
-      (enc === 'chars/4'
-        ? '≈ estimate, chars/4 (tokenizer loading): the counts change when exact ones arrive'
-        : fam === 'openai'
-          ? `${exact ? 'exact' : '≈'} ${enc} (text) + ${MESSAGE_OVERHEAD}/message framing`
-          : fam === 'claude'
-            ? `≈ Claude estimate: ${enc} × content factor`
-            : `≈ Gemini estimate: ${enc} × 1.08`) + hardCutNote(hard);
+    let label = basisLabel(fam, enc, exact) + hardCutNote(hard);
     if (this.fromUsage > 0)
       label += `; ${this.fromUsage.toLocaleString('en-US')} ${this.fromUsage === 1 ? 'reply' : 'replies'} from the log's usage`;
     return {

@@ -7,7 +7,10 @@
  * signatures, redacted thinking and encrypted content are never tokenised as text.
  */
 import type { Block, Message, ProviderId, Transcript } from './types.ts';
-import { apiOf } from './validate/endpoints/index.ts';
+import { ENDPOINTS } from './validate/endpoints/index.ts';
+import type { TokenizerFamily } from './validate/endpoints/windows.ts';
+
+export type { TokenizerFamily };
 
 /** Counts tokens in a string. `exact` is true only for a real BPE of the target model family. */
 export interface TextCounter {
@@ -226,19 +229,34 @@ export interface TokenTable {
   basis: TokenBasis;
 }
 
-/** The model families whose tokenizers the counts follow (exact BPE for `openai` only). */
-export type TokenizerFamily = 'openai' | 'claude' | 'gemini';
-
 /**
- * The tokenizer family of a provider's models: Claude for Anthropic and Bedrock, Gemini for
- * Gemini, OpenAI's BPE for the OpenAI APIs and the OpenAI-compatible providers. The one place that
- * says so (`countTokens` and `TokenCounting` both read it).
+ * The tokenizer family of an endpoint's models, as its registry entry says
+ * (`Endpoint.tokenizer`, `validate/endpoints/windows.ts`): the one place that says so
+ * (`countTokens` and `TokenCounting` both read it).
  */
 export function tokenizerFamily(p: ProviderId): TokenizerFamily {
-  const api = apiOf(p);
-  if (api === 'anthropic-messages' || api === 'bedrock-converse') return 'claude';
-  if (api === 'gemini') return 'gemini';
-  return 'openai';
+  return ENDPOINTS[p].tokenizer;
+}
+
+/**
+ * The basis label of a count: how it was made, for the figure's note.
+ * @param family the endpoint's tokenizer family
+ * @param encoding the counter's encoding (`chars/4` while a BPE loads)
+ * @param exact whether the count is exact (an OpenAI family, a BPE, no hard cut)
+ */
+export function basisLabel(family: TokenizerFamily, encoding: string, exact: boolean): string {
+  if (encoding === 'chars/4')
+    return '≈ estimate, chars/4 (tokenizer loading): the counts change when exact ones arrive';
+  switch (family) {
+    case 'openai':
+      return `${exact ? 'exact' : '≈'} ${encoding} (text) + ${MESSAGE_OVERHEAD}/message framing`;
+    case 'claude':
+      return `≈ Claude estimate: ${encoding} × content factor`;
+    case 'gemini':
+      return `≈ Gemini estimate: ${encoding} × 1.08`;
+    case 'other':
+      return `≈ estimate: ${encoding} (not the model's own tokenizer) + ${MESSAGE_OVERHEAD}/message framing`;
+  }
 }
 
 /**
@@ -289,14 +307,7 @@ export function countTokens(
     system += Math.round(scale(counter.count(s.text), 'prose'));
   }
   const exact = family === 'openai' && counter.encoding !== 'chars/4' && hard === 0;
-  const label =
-    (counter.encoding === 'chars/4'
-      ? '≈ estimate, chars/4 (tokenizer loading): the counts change when exact ones arrive'
-      : family === 'openai'
-        ? `${exact ? 'exact' : '≈'} ${counter.encoding} (text) + ${MESSAGE_OVERHEAD}/message framing`
-        : family === 'claude'
-          ? `≈ Claude estimate: ${counter.encoding} × content factor`
-          : `≈ Gemini estimate: ${counter.encoding} × 1.08`) + hardCutNote(hard);
+  const label = basisLabel(family, counter.encoding, exact) + hardCutNote(hard);
   return {
     perMessage,
     prefix,

@@ -7,9 +7,9 @@ import { useState } from 'react';
 import { fmtInt } from '../format.ts';
 import { BudgetInput } from './BudgetInput.tsx';
 import {
-  CONTEXT_WINDOWS,
   CUSTOM_WINDOW,
   defaultWindowFor,
+  windowsFor,
   windowReadingText,
 } from './contextWindows.ts';
 
@@ -111,14 +111,15 @@ function WindowReading({
   provider: string;
   budget: number;
 }) {
+  const windows = windowsFor(provider);
   const preset = defaultWindowFor(model, provider);
   const [choice, setChoice] = useState<string | null>(null);
   const [custom, setCustom] = useState(200_000);
-  const id = choice ?? preset.id;
-  const windowTokens =
-    id === CUSTOM_WINDOW
-      ? custom
-      : (CONTEXT_WINDOWS.find((w) => w.id === id)?.tokens ?? preset.tokens);
+  // A choice made under another provider that this one does not offer falls back to its preset.
+  const chosen =
+    choice === CUSTOM_WINDOW ? undefined : windows.find((w) => w.id === (choice ?? preset?.id));
+  const id = chosen?.id ?? (choice === CUSTOM_WINDOW || !preset ? CUSTOM_WINDOW : preset.id);
+  const windowTokens = id === CUSTOM_WINDOW ? custom : ((chosen ?? preset)?.tokens ?? custom);
   return (
     <span className="window-reading">
       <label>
@@ -129,8 +130,8 @@ function WindowReading({
           value={id}
           onChange={(e) => setChoice(e.target.value)}
         >
-          {CONTEXT_WINDOWS.map((w) => (
-            <option key={w.id} value={w.id}>
+          {windows.map((w) => (
+            <option key={w.id} value={w.id} title={`${w.source} (as of ${w.asOf})`}>
               {w.label}
             </option>
           ))}

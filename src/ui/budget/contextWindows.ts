@@ -1,51 +1,41 @@
 /**
- * A small table of context windows (tokens) for the "compact at N % of the window" reading. These
- * are the vendors' published input+output windows for common models, as of late 2025; the user
- * can always type another value. They only label the budget: no rule or verdict depends on them.
+ * The context windows the simulator offers for the chosen endpoint, for the "compact at N % of
+ * the window" reading. The table is the model's (`Endpoint.windows`,
+ * `model/validate/endpoints/windows.ts`: each window with its provider's page); the user can
+ * always type another value. They only label the budget: no rule or verdict depends on them.
  */
-import { apiOf, resolveEndpoint } from '../../model/validate/index.ts';
+import { ENDPOINTS, resolveEndpoint } from '../../model/validate/index.ts';
+import type { ContextWindow } from '../../model/validate/endpoints/windows.ts';
+import { windowForModel } from '../../model/validate/endpoints/windows.ts';
 import { fmtInt } from '../format.ts';
 
-export interface ContextWindow {
-  id: string;
-  label: string;
-  /** Window size in tokens. */
-  tokens: number;
-  /** Matches `settings.model` of a transcript (to preselect the row). */
-  match: RegExp;
-}
-
-export const CONTEXT_WINDOWS: readonly ContextWindow[] = [
-  { id: 'claude', label: 'Claude (200K)', tokens: 200_000, match: /claude/i },
-  { id: 'gpt-4o', label: 'GPT-4o (128K)', tokens: 128_000, match: /gpt-4o/i },
-  { id: 'gpt-4.1', label: 'GPT-4.1 (1M)', tokens: 1_047_576, match: /gpt-4\.1/i },
-  { id: 'gpt-5', label: 'GPT-5 (400K)', tokens: 400_000, match: /gpt-5/i },
-  { id: 'o-series', label: 'o3 / o4-mini (200K)', tokens: 200_000, match: /^o[34]/i },
-  { id: 'gemini', label: 'Gemini 2.5 (1M)', tokens: 1_048_576, match: /gemini/i },
-];
+export type { ContextWindow };
 
 /** Id of the "type a value" choice. */
 export const CUSTOM_WINDOW = 'custom';
 
 /**
- * The window row to preselect for a transcript: by its model name, else by its provider family.
+ * The windows the picker offers for a provider: its endpoint's, and no other's.
+ * @param provider an endpoint id or alias; a name the registry does not know offers none (the
+ *   user types a value)
+ */
+export function windowsFor(provider: string): readonly ContextWindow[] {
+  const id = resolveEndpoint(provider);
+  return id === undefined ? [] : ENDPOINTS[id].windows;
+}
+
+/**
+ * The window row to preselect for a transcript: among the provider's windows, the one its model
+ * name matches, else the provider's first.
  * @param model `settings.model`, if the transcript names one
  * @param provider the provider id the transcript is validated for
+ * @returns the window, or undefined for a provider with none (an unknown name)
  */
-export function defaultWindowFor(model: string | undefined, provider: string): ContextWindow {
-  const byModel = model ? CONTEXT_WINDOWS.find((w) => w.match.test(model)) : undefined;
-  if (byModel) return byModel;
-  const known = resolveEndpoint(provider);
-  const api = known !== undefined ? apiOf(known) : undefined;
-  const byProvider =
-    api === 'anthropic-messages' || api === 'bedrock-converse'
-      ? 'claude'
-      : api === 'gemini'
-        ? 'gemini'
-        : known === 'openai-chat' || known === 'openai-responses' || known === 'azure-openai'
-          ? 'gpt-4o'
-          : 'claude';
-  return CONTEXT_WINDOWS.find((w) => w.id === byProvider) ?? (CONTEXT_WINDOWS[0] as ContextWindow);
+export function defaultWindowFor(
+  model: string | undefined,
+  provider: string,
+): ContextWindow | undefined {
+  return windowForModel(windowsFor(provider), model);
 }
 
 /**

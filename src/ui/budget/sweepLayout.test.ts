@@ -87,10 +87,10 @@ describe('layoutSweep', () => {
 
 describe('context window and rate calculator', () => {
   it('picks the window by model, else by provider', () => {
-    expect(defaultWindowFor('claude-sonnet-4-5', 'anthropic').tokens).toBe(200_000);
-    expect(defaultWindowFor('gpt-4.1-mini', 'openai-chat').tokens).toBe(1_047_576);
-    expect(defaultWindowFor(undefined, 'gemini').id).toBe('gemini');
-    expect(defaultWindowFor(undefined, 'openai-chat').id).toBe('gpt-4o');
+    expect(defaultWindowFor('claude-sonnet-4-5', 'anthropic')?.tokens).toBe(200_000);
+    expect(defaultWindowFor('gpt-4.1-mini', 'openai-chat')?.tokens).toBe(1_047_576);
+    expect(defaultWindowFor(undefined, 'gemini')?.id).toBe('gemini');
+    expect(defaultWindowFor(undefined, 'openai-chat')?.id).toBe('gpt-4o');
   });
 
   it('reads the budget as a share of the window', () => {

@@ -1,6 +1,7 @@
 /** Anthropic Messages, direct (`api.anthropic.com/v1/messages`): the API's own rules and texts. */
 import { anthropicValidator } from '../anthropic.ts';
 import type { Endpoint } from './types.ts';
+import { CLAUDE_WINDOWS } from './windows.ts';
 
 export const anthropic: Endpoint = {
   id: 'anthropic',
@@ -13,4 +14,6 @@ export const anthropic: Endpoint = {
   evidenced: 'all',
   evidence: 'the Anthropic rules of the catalogue (A*, T*)',
   asOf: '2026-12',
+  tokenizer: 'claude',
+  windows: CLAUDE_WINDOWS,
 };

@@ -9,6 +9,7 @@ import { bedrockEnvelope } from '../catalogue/index.ts';
 import type { Violation } from '../types.ts';
 import { dialectValidator } from './dialect.ts';
 import type { Dialect, Endpoint } from './types.ts';
+import { BEDROCK_CLAUDE_WINDOWS } from './windows.ts';
 
 /** An Anthropic violation as Bedrock InvokeModel answers it. */
 function viaBedrock(v: Violation): Violation {
@@ -41,4 +42,6 @@ export const anthropicBedrock: Endpoint = {
   evidence:
     'n8n-io/n8n#16987 (A2 with the prefix); pydantic/pydantic-ai#2453, langchain-ai/langchain-aws#505 (older docs link in 2025 captures); anomalyco/opencode#25005 (T6)',
   asOf: '2025-09',
+  tokenizer: 'claude',
+  windows: BEDROCK_CLAUDE_WINDOWS,
 };

@@ -5,6 +5,7 @@
 import { anthropicValidator } from '../anthropic.ts';
 import { dialectValidator } from './dialect.ts';
 import type { Endpoint } from './types.ts';
+import { VERTEX_CLAUDE_WINDOWS } from './windows.ts';
 
 export const anthropicVertex: Endpoint = {
   id: 'anthropic-vertex',
@@ -30,4 +31,6 @@ export const anthropicVertex: Endpoint = {
   evidence:
     'Kilo-Org/kilocode#5163, github/copilot-cli#1159 (A1 with `toolu_vrtx_…` ids), anomalyco/opencode#3077 (T1 via Vertex): Anthropic\u2019s texts and body',
   asOf: '2026-01',
+  tokenizer: 'claude',
+  windows: VERTEX_CLAUDE_WINDOWS,
 };

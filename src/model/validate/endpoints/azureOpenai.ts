@@ -6,6 +6,7 @@
 import { OPENAI_DIALECT, validateChat, type ChatDialect } from '../openaiChat.ts';
 import type { ProviderValidator } from '../types.ts';
 import type { Endpoint } from './types.ts';
+import { AZURE_OPENAI_WINDOWS } from './windows.ts';
 
 export const AZURE_DIALECT: ChatDialect = {
   ...OPENAI_DIALECT,
@@ -39,4 +40,6 @@ export const azureOpenai: Endpoint = {
   evidence:
     'OpenAI\u2019s texts from Azure deployments: fatwang2/search2ai#30 (O6), langchain-ai/task_mAIstro#1, Hk-Gosuto/ChatGPT-Next-Web-LangChain#193 (AZ1)',
   asOf: '2026-12',
+  tokenizer: 'openai',
+  windows: AZURE_OPENAI_WINDOWS,
 };

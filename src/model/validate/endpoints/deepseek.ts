@@ -1,6 +1,7 @@
 /** DeepSeek Chat Completions (`api.deepseek.com/chat/completions`): its own texts (D1–D5). */
 import { deepseekValidator } from '../deepseek.ts';
 import type { Endpoint } from './types.ts';
+import { DEEPSEEK_WINDOWS } from './windows.ts';
 
 export const deepseek: Endpoint = {
   id: 'deepseek',
@@ -22,4 +23,6 @@ export const deepseek: Endpoint = {
   evidenced: 'own',
   evidence: 'the DeepSeek rules of the catalogue (D*)',
   asOf: '2026-08',
+  tokenizer: 'other',
+  windows: DEEPSEEK_WINDOWS,
 };

@@ -7,6 +7,7 @@ import { anthropicValidator } from '../anthropic.ts';
 import { deepseekEnvelope, ruleText } from '../catalogue/index.ts';
 import { dialectValidator } from './dialect.ts';
 import type { Dialect, Endpoint } from './types.ts';
+import { DEEPSEEK_WINDOWS } from './windows.ts';
 
 const DIALECT: Dialect = {
   wording: {
@@ -39,4 +40,6 @@ export const deepseekAnthropic: Endpoint = {
   evidenced: 'own',
   evidence: 'decolua/9router#2397; omnimind-ai/OmniBot#307; esengine/DeepSeek-Reasonix#8902',
   asOf: '2026-08',
+  tokenizer: 'other',
+  windows: DEEPSEEK_WINDOWS,
 };

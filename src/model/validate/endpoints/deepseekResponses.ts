@@ -14,6 +14,7 @@ import { renderResponses, type ResponsesItem } from '../openaiResponses.render.t
 import type { ValidateOptions, Violation } from '../types.ts';
 import { dialectValidator } from './dialect.ts';
 import type { Dialect, Endpoint } from './types.ts';
+import { DEEPSEEK_WINDOWS } from './windows.ts';
 
 /** A DR violation at an item. */
 function at(
@@ -152,4 +153,6 @@ export const deepseekResponses: Endpoint = {
   evidence:
     'deepseek-ai/DeepSeek-V3#1588; deepseek-ai/awesome-deepseek-integration#740; Kohaku-Lab/KohakuTerrarium#322; rikkahub/rikkahub#1629',
   asOf: '2026-09',
+  tokenizer: 'other',
+  windows: DEEPSEEK_WINDOWS,
 };

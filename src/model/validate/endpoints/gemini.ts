@@ -1,6 +1,7 @@
 /** The Gemini API (`generativelanguage.googleapis.com/v1beta/models/{m}:generateContent`). */
 import { geminiValidator } from '../gemini.ts';
 import type { Endpoint } from './types.ts';
+import { GEMINI_WINDOWS } from './windows.ts';
 
 export const gemini: Endpoint = {
   id: 'gemini',
@@ -13,4 +14,6 @@ export const gemini: Endpoint = {
   evidenced: 'all',
   evidence: 'the Gemini rules of the catalogue (G*)',
   asOf: '2026-09',
+  tokenizer: 'gemini',
+  windows: GEMINI_WINDOWS,
 };

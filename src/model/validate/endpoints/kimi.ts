@@ -9,6 +9,7 @@ import { violation } from '../common.ts';
 import { OPENAI_DIALECT, validateChat, type ChatDialect } from '../openaiChat.ts';
 import type { ProviderValidator, RenderedMessage, Violation } from '../types.ts';
 import type { Endpoint } from './types.ts';
+import { KIMI_WINDOWS } from './windows.ts';
 
 /** Kimi's captured 400 body (VicBilibily/GCMP#162). */
 export function kimiEnvelope(message: string): unknown {
@@ -76,4 +77,6 @@ export const kimi: Endpoint = {
   evidenced: 'own',
   evidence: 'cloudwego/eino-ext#700; mastra-ai/mastra#12592; VicBilibily/GCMP#162',
   asOf: '2026-05',
+  tokenizer: 'other',
+  windows: KIMI_WINDOWS,
 };

@@ -1,6 +1,7 @@
 /** Mistral (`api.mistral.ai/v1/chat/completions`): its own order and count rules (M1–M5). */
 import { mistralValidator } from '../mistral.ts';
 import type { Endpoint } from './types.ts';
+import { MISTRAL_WINDOWS } from './windows.ts';
 
 export const mistral: Endpoint = {
   id: 'mistral',
@@ -13,4 +14,6 @@ export const mistral: Endpoint = {
   evidenced: 'own',
   evidence: 'the Mistral rules of the catalogue (M*)',
   asOf: '2026-09',
+  tokenizer: 'other',
+  windows: MISTRAL_WINDOWS,
 };

@@ -1,6 +1,7 @@
 /** OpenAI Chat Completions (`api.openai.com/v1/chat/completions`, and any host keeping the path). */
 import { openaiChatValidator } from '../openaiChat.ts';
 import type { Endpoint } from './types.ts';
+import { OPENAI_WINDOWS } from './windows.ts';
 
 export const openaiChat: Endpoint = {
   id: 'openai-chat',
@@ -13,4 +14,6 @@ export const openaiChat: Endpoint = {
   evidenced: 'all',
   evidence: 'the OpenAI rules of the catalogue (O*)',
   asOf: '2026-09',
+  tokenizer: 'openai',
+  windows: OPENAI_WINDOWS,
 };

@@ -1,6 +1,7 @@
 /** Qwen / DashScope, OpenAI-compatible mode (`dashscope….aliyuncs.com/compatible-mode/v1`). */
 import { qwenValidator } from '../qwen.ts';
 import type { Endpoint } from './types.ts';
+import { QWEN_WINDOWS } from './windows.ts';
 
 export const qwen: Endpoint = {
   id: 'qwen',
@@ -22,4 +23,6 @@ export const qwen: Endpoint = {
   evidenced: 'own',
   evidence: 'the Qwen rules of the catalogue (Q*)',
   asOf: '2026-09',
+  tokenizer: 'other',
+  windows: QWEN_WINDOWS,
 };

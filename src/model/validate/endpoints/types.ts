@@ -6,6 +6,7 @@
 import type { Transcript } from '../../types.ts';
 import type { ProviderValidator, ValidateOptions, Validation, Violation } from '../types.ts';
 import type { ApiId, EndpointId } from './ids.ts';
+import type { ContextWindow, TokenizerFamily } from './windows.ts';
 
 /** A base rule this endpoint words its own way. */
 export interface Wording {
@@ -79,4 +80,8 @@ export interface Endpoint {
   evidence: string;
   /** When the evidence was read (YYYY-MM): the verdict's "as of". */
   asOf: string;
+  /** Whose tokenizer the counts follow for this endpoint's models (`windows.ts`). */
+  tokenizer: TokenizerFamily;
+  /** The context windows the simulator offers for it, each with its source (never empty). */
+  windows: readonly ContextWindow[];
 }

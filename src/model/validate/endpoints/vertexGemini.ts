@@ -8,6 +8,7 @@ import { geminiValidator } from '../gemini.ts';
 import type { Violation } from '../types.ts';
 import { dialectValidator } from './dialect.ts';
 import type { Dialect, Endpoint } from './types.ts';
+import { VERTEX_GEMINI_WINDOWS } from './windows.ts';
 
 /** The function name and position G4's text carries (`default_api:NAME` , position N). */
 function g4Params(v: Violation): { name: string; position: string } {
@@ -37,4 +38,6 @@ export const vertexGemini: Endpoint = {
   evidence:
     'GewoonJaap/gemini-cli-openai#156; warpdotdev/warp#8099; Wei-Shaw/claude-relay-service#967',
   asOf: '2026-02',
+  tokenizer: 'gemini',
+  windows: VERTEX_GEMINI_WINDOWS,
 };
