@@ -4,25 +4,9 @@
  */
 import type { ProviderId, Transcript } from '../types.ts';
 import type { RuleId, Validation } from '../validate/index.ts';
+import type { RepairKind } from './kinds.ts';
 
-/** The kinds of change a repair makes (one per fix, some fixes make two). */
-export type RepairKind =
-  | 'error_result_added'
-  | 'result_reattached'
-  | 'results_merged'
-  | 'text_moved'
-  | 'orphan_removed'
-  | 'exchange_removed'
-  | 'duplicate_result_removed'
-  | 'replayed_turn_removed'
-  | 'duplicate_call_removed'
-  | 'empty_removed'
-  | 'whitespace_trimmed'
-  | 'error_result_filled'
-  | 'item_id_dropped'
-  | 'reasoning_removed'
-  | 'tool_id_renamed'
-  | 'reasoning_emptied';
+export type { RepairKind } from './kinds.ts';
 
 export interface RepairChange {
   kind: RepairKind;

@@ -1,42 +1,8 @@
 import type { Block, Message, ProviderId, Transcript } from '../types.ts';
+import type { RuleId } from './ruleRegistry.ts';
 import type { Turns } from './rules/turns.ts';
 
-/** Stable rule ids, shared by every provider (the provider's own code is in `code`). */
-export type RuleId =
-  | 'orphan_tool_result'
-  | 'unanswered_tool_use'
-  | 'partial_answer'
-  | 'trailing_tool_use'
-  | 'tool_result_not_first'
-  | 'duplicate_tool_use_id'
-  | 'duplicate_tool_result'
-  | 'tool_result_wrong_id'
-  | 'missing_tool_id'
-  | 'server_tool_unanswered'
-  | 'server_tool_orphan'
-  | 'thinking_missing'
-  | 'thinking_last'
-  | 'thinking_when_disabled'
-  | 'invalid_signature'
-  | 'reasoning_missing'
-  | 'reasoning_without_following'
-  | 'duplicate_item'
-  | 'empty_content'
-  | 'empty_text'
-  | 'role_order'
-  | 'first_message_role'
-  | 'same_role_neighbours'
-  | 'trailing_assistant'
-  | 'tools_not_defined'
-  | 'mixed_result_and_text'
-  | 'count_mismatch'
-  | 'error_result_empty'
-  | 'thought_signature_missing'
-  | 'empty_request'
-  | 'content_after_tool_use'
-  | 'malformed_tool_id'
-  | 'null_content'
-  | 'unknown_part_type';
+export type { RuleId } from './ruleRegistry.ts';
 
 export interface Violation {
   rule: RuleId;
