@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { CASE_FIXTURES } from '../src/model/fixtures/cases.ts';
+import { CASE_FIXTURES } from '../src/model/testing/cases.ts';
 import { expectPageGivesCliVerdict } from './verdict.ts';
 
 // "A newcomer pastes a transcript rebuilt from a public bug report and reads the same verdict the

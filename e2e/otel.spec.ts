@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { analyze } from '../src/model/analyze.ts';
 import { parseTranscript } from '../src/model/parse/index.ts';
-import { oncallSpans, toOtlp } from '../src/model/parse/containers/otel.fixtures.ts';
+import { oncallSpans, toOtlp } from '../src/model/testing/otel.fixtures.ts';
 import { dropFile, openDefault, pickRequest, requestLabels, shownRequestMark } from './helpers.ts';
 
 // An incident reviewer downloads the trace of a failed agent run from the collector (OTLP/JSON)

@@ -6,7 +6,7 @@
  * link that cannot be honoured says so; a name with a right-to-left override is shown as it is.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { CHAT_ASSISTANT_IMAGE, GEMINI_INLINE_IMAGE } from '../src/model/fixtures/shapes.ts';
+import { CHAT_ASSISTANT_IMAGE, GEMINI_INLINE_IMAGE } from '../src/model/testing/shapes.ts';
 import { dropFile, openApp, paste, saveDownload } from './helpers.ts';
 import { sample } from './fixtures.ts';
 import { encodeInlinePayload } from '../src/model/permalink/inline.ts';

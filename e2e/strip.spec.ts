@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { oncallSpans, toOtlp } from '../src/model/parse/containers/otel.fixtures.ts';
+import { oncallSpans, toOtlp } from '../src/model/testing/otel.fixtures.ts';
 import {
   dropFile,
   openApp,

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { generate } from '../scripts/gen.ts';
-import { oneSpan } from '../src/model/parse/containers/otel.fixtures.ts';
+import { oneSpan } from '../src/model/testing/otel.fixtures.ts';
 import { dropFile, openApp, openDefault, paste } from './helpers.ts';
 
 // What a newcomer's walkthrough found (issue 41), one test per finding; each failed before its

@@ -15,7 +15,7 @@ import fc from 'fast-check';
 import { gzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './cli/commands.ts';
-import { CASE_FIXTURES } from './model/fixtures/cases.ts';
+import { CASE_FIXTURES } from './model/testing/cases.ts';
 import { decodeBytes } from './model/parse/bytes.ts';
 import type { WorkerResponse } from './engine/protocol.ts';
 import { resetRun, runRequest } from './engine/run.ts';

@@ -16,8 +16,8 @@ import { runCli } from './cli/commands.ts';
 import { analyze } from './model/analyze.ts';
 import { parseTranscript } from './model/parse/index.ts';
 import { PARSERS } from './model/parse/registry.ts';
-import { oncallSpans, oneSpan, toOtlp } from './model/parse/containers/otel.fixtures.ts';
-import { assistant, call, system, tool, transcript, user } from './model/testing.ts';
+import { oncallSpans, oneSpan, toOtlp } from './model/testing/otel.fixtures.ts';
+import { assistant, call, system, tool, transcript, user } from './model/testing/index.ts';
 import type { FormatId, Transcript } from './model/types.ts';
 import { writeTranscript } from './model/write.ts';
 

@@ -7,7 +7,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cli } from './testing.ts';
+import { cli } from './testing/index.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const bundle = path.join(root, 'dist-cli', 'cli.js');

@@ -3,7 +3,7 @@
  * page's picker, in time order), the newest without it, each judged by its own provider.
  */
 import { describe, expect, it } from 'vitest';
-import { oncallSpans, toOtlp } from '../model/parse/containers/otel.fixtures.ts';
+import { oncallSpans, toOtlp } from '../model/testing/otel.fixtures.ts';
 import { runCli } from './commands.ts';
 import { buildShareFragment } from '../state/permalink/storeLink.ts';
 import { createAppStore } from '../state/store.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CASE_FIXTURES } from '../model/fixtures/cases.ts';
-import { cli } from './testing.ts';
+import { CASE_FIXTURES } from '../model/testing/cases.ts';
+import { cli } from './testing/index.ts';
 
 describe('cli check', () => {
   for (const c of CASE_FIXTURES) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cli } from './testing.ts';
+import { cli } from './testing/index.ts';
 
 // A complete request defines its tools (without them A7 would be its first error).
 const tools = [{ name: 'read', input_schema: { type: 'object' } }];

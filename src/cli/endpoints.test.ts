@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ENDPOINT_ALIASES, ENDPOINT_IDS, resolveEndpoint } from '../model/validate/index.ts';
-import { cli } from './testing.ts';
+import { cli } from './testing/index.ts';
 
 const ANTHROPIC_ORPHAN = JSON.stringify({
   model: 'claude-sonnet-4-5',

@@ -10,7 +10,7 @@ import { gzipSync, strToU8 } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { runCli, usage } from './commands.ts';
 import { readInput } from './read.ts';
-import { cli } from './testing.ts';
+import { cli } from './testing/index.ts';
 
 const OK = JSON.stringify({
   model: 'claude-sonnet-4-5',

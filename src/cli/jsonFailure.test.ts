@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cli } from './testing.ts';
+import { cli } from './testing/index.ts';
 
 describe('--json on an input that cannot be loaded: JSON on stdout, the words on stderr', () => {
   it('check: invalid JSON gives {file, error} with the kind, line and column, exit 2', async () => {

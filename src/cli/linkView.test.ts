@@ -5,7 +5,7 @@ import { parseTranscript } from '../model/parse/index.ts';
 import { encodePermalink } from '../model/permalink/codec.ts';
 import { defaultPermalinkState, type PermalinkView } from '../model/permalink/schema.ts';
 import type { ProviderId } from '../model/types.ts';
-import { cli } from './testing.ts';
+import { cli } from './testing/index.ts';
 
 /** Two parallel calls, both answered, then a second exchange with one call (Anthropic Messages). */
 const INVOICES = JSON.stringify({

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { encodePermalink } from '../model/permalink/codec.ts';
 import { defaultPermalinkState } from '../model/permalink/schema.ts';
-import { cli } from './testing.ts';
+import { cli } from './testing/index.ts';
 
 /** A Bedrock Converse request that ends on the assistant's reply, and names no model. */
 const bedrock = JSON.stringify({

@@ -13,7 +13,7 @@ import { REAL_DIR, realFiles } from '../testing/corpus.ts';
 import { runCli } from './commands.ts';
 import { readInput } from './read.ts';
 import { connect, sqlString } from './scan/store.ts';
-import { expectRowsAgreeWithCheck, type ScanRowRead } from './scan/testing.ts';
+import { expectRowsAgreeWithCheck, type ScanRowRead } from './testing/scan.ts';
 import { dropResultLine } from '../../scripts/genFleet.ts';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'scan-corpus-'));

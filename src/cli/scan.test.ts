@@ -17,7 +17,7 @@ import { readInput } from './read.ts';
 import { makeFleet, type Fleet } from '../../scripts/genFleet.ts';
 import { connect, sqlString } from './scan/store.ts';
 import { reportOf, type ScanRecord } from '../model/scan/report.ts';
-import { expectRowsAgreeWithCheck } from './scan/testing.ts';
+import { expectRowsAgreeWithCheck } from './testing/scan.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const bundle = path.join(root, 'dist-cli', 'cli.js');

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli } from './testing.ts';
+import { cli } from './testing/index.ts';
 
 const SAMPLES = path.resolve(import.meta.dirname, '../../public/samples');
 const sample = (f: string) => readFileSync(path.join(SAMPLES, f), 'utf8');

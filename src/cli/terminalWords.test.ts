@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from './commands.ts';
 import { readInput } from './read.ts';
-import { cli } from './testing.ts';
+import { cli } from './testing/index.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'ti-words-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

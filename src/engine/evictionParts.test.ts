@@ -7,7 +7,7 @@ import { cutMarkers } from '../model/evict/cuts.ts';
 import { POLICIES, prepareEviction, simulatePolicy } from '../model/evict/policies.ts';
 import { sweepPolicy } from '../model/evict/sweep.ts';
 import { parseTranscript } from '../model/parse/index.ts';
-import { arbTranscript } from '../model/testing.ts';
+import { arbTranscript } from '../model/testing/index.ts';
 import { countTokens } from '../model/tokens.ts';
 import type { Transcript } from '../model/types.ts';
 import { adoptEvictionParts, selectEvictionContext } from '../state/eviction.ts';

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { generate } from '../../scripts/gen.ts';
-import { MEDIA_BODIES } from '../model/redact/shareCopy.fixtures.ts';
+import { MEDIA_BODIES } from '../model/testing/shareCopy.fixtures.ts';
 import { checkedStructureCopy } from '../model/redact/shareCopy.ts';
 import { CHARS_PER_4, loadBpeCounter, type TextCounter } from '../model/tokens.ts';
 import type { Transcript } from '../model/types.ts';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../cli/commands.ts';
 import type { CliIO } from '../cli/io.ts';
-import { CASE_FIXTURES } from '../model/fixtures/cases.ts';
+import { CASE_FIXTURES } from '../model/testing/cases.ts';
 import { check, PROVIDERS, UnreadableTranscriptError } from './index.ts';
 import { gzipSync } from 'fflate';
 

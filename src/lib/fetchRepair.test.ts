@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CASE_FIXTURES } from '../model/fixtures/cases.ts';
+import { CASE_FIXTURES } from '../model/testing/cases.ts';
 import type { FormatId } from '../model/types.ts';
 import { check, createCheckedFetch, repair, type FetchLike, type RepairReport } from './index.ts';
 import { changeLabel } from './repairReport.ts';

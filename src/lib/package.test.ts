@@ -16,7 +16,7 @@ import {
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildLib, PACKAGE_DIR } from '../../scripts/buildLib.ts';
-import { cli } from '../cli/testing.ts';
+import { cli } from '../cli/testing/index.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 // Inside the repo's node_modules, so the consumer also resolves the SDKs the repo installs.

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cli } from '../cli/testing.ts';
+import { cli } from '../cli/testing/index.ts';
 import {
   createCheckedFetch,
   RECORD_SCHEMA,

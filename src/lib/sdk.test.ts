@@ -9,7 +9,7 @@ import { generateText, jsonSchema, tool, wrapLanguageModel, type ModelMessage } 
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { describe, expect, it } from 'vitest';
-import { parsedText } from '../model/testing.ts';
+import { parsedText } from '../model/testing/index.ts';
 import { validateTranscript } from '../model/validate/index.ts';
 import {
   check,

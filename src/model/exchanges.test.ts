@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { groupExchanges, turnPairs } from './exchanges.ts';
-import { assistant, call, result, system, tool, transcript, user } from './testing.ts';
+import { assistant, call, result, system, tool, transcript, user } from './testing/index.ts';
 
 describe('groupExchanges', () => {
   it('a user message that is not a tool result starts an exchange; system is pinned', () => {

@@ -12,7 +12,7 @@ import {
   mdCode,
   mdFence,
 } from './exportSummary.ts';
-import { CASE_FIXTURES } from './fixtures/cases.ts';
+import { CASE_FIXTURES } from './testing/cases.ts';
 import { parseTranscript } from './parse/index.ts';
 import { countTokens } from './tokens.ts';
 import type { Transcript } from './types.ts';

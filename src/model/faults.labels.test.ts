@@ -5,11 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { applyFault, applyFaults, reindexForView } from './faults.ts';
-import { INVOICE_ANTHROPIC, load } from './faults.fixtures.ts';
+import { INVOICE_ANTHROPIC, load } from './testing/faults.fixtures.ts';
 import { findLostMeaning } from './lostMeaning.ts';
 import { messageLabel } from './messageLabels.ts';
 import { parseTranscript } from './parse/index.ts';
-import { assistant, call, result, transcript, user } from './testing.ts';
+import { assistant, call, result, transcript, user } from './testing/index.ts';
 import type { Message, Transcript } from './types.ts';
 
 /** The row label the timeline shows for message `m` of a (faulted) transcript. */

@@ -8,7 +8,7 @@ import {
   type FaultSpec,
 } from './faults.ts';
 import { pairToolCalls } from './pairing.ts';
-import { INVOICE_ANTHROPIC, INVOICE_OPENAI, load } from './faults.fixtures.ts';
+import { INVOICE_ANTHROPIC, INVOICE_OPENAI, load } from './testing/faults.fixtures.ts';
 import type { Message, Transcript } from './types.ts';
 import { validateTranscript } from './validate/index.ts';
 

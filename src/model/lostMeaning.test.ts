@@ -15,7 +15,7 @@ import {
   transcript,
   user,
   arbValidTranscript,
-} from './testing.ts';
+} from './testing/index.ts';
 
 /** A coding session: the task names a file and a function; later turns read the file again. */
 const session = transcript('anthropic-messages', [

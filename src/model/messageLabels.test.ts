@@ -11,7 +11,7 @@ import {
   sourceLines,
 } from './messageLabels.ts';
 import { parseTranscript } from './parse/index.ts';
-import { assistant, transcript, user } from './testing.ts';
+import { assistant, transcript, user } from './testing/index.ts';
 import type { Message } from './types.ts';
 
 function withRaw(raws: readonly number[]): Message[] {

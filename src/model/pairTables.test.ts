@@ -10,7 +10,7 @@ import {
   pairTableBuffers,
   pairTables,
 } from './pairTables.ts';
-import { arbTranscript, pairsByBlockReference } from './testing.ts';
+import { arbTranscript, pairsByBlockReference } from './testing/index.ts';
 
 const arbAny = fc.oneof(arbTranscript('anthropic-messages'), arbTranscript('openai-chat'));
 

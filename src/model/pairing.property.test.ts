@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { pairToolCalls } from './pairing.ts';
-import { referencePairToolCalls } from './pairing.reference.ts';
+import { referencePairToolCalls } from './testing/pairing.reference.ts';
 import {
   arbAnyTranscript,
   arbBlock,
@@ -10,8 +10,8 @@ import {
   call,
   msg,
   result,
-} from './testing.ts';
-import { transcript, user } from './testing.ts';
+} from './testing/index.ts';
+import { transcript, user } from './testing/index.ts';
 import type { Message, Role } from './types.ts';
 
 /**

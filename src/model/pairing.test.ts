@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { pairCounts, pairToolCalls } from './pairing.ts';
-import { assistant, call, result, tool, transcript, user } from './testing.ts';
+import { assistant, call, result, tool, transcript, user } from './testing/index.ts';
 import type { Block } from './types.ts';
 
 const pairs = (...ms: Parameters<typeof transcript>[1]) =>

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { analyze } from './analyze.ts';
 import { applyFaults, reindexForView } from './faults.ts';
 import { redactTranscript, redactTranscriptWithMaps } from './redact.ts';
-import { parsedText } from './testing.ts';
+import { parsedText } from './testing/index.ts';
 import { CHARS_PER_4, countTokens, loadBpeCounter, type TextCounter } from './tokens.ts';
 import type { Transcript } from './types.ts';
 import { writeTranscript } from './write.ts';

@@ -17,7 +17,7 @@ import { redactTranscriptWithMaps } from './redact.ts';
 import { leakedStrings, shapeDifferences } from './redact/contract.ts';
 import { readBack } from './redact/roundTrip.ts';
 import { repairTranscript } from './repair.ts';
-import { arbTranscript, assistant, call, transcript, user } from './testing.ts';
+import { arbTranscript, assistant, call, transcript, user } from './testing/index.ts';
 import { CHARS_PER_4, countTokens } from './tokens.ts';
 import type { FormatId, Transcript } from './types.ts';
 import { writeTranscript } from './write.ts';

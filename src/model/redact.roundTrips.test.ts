@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseTranscript } from './parse/index.ts';
 import { checkedStructureCopy } from './redact/shareCopy.ts';
-import { arbTranscript, parsedText } from './testing.ts';
+import { arbTranscript, parsedText } from './testing/index.ts';
 import { CHARS_PER_4 } from './tokens.ts';
 import type { Transcript } from './types.ts';
 import { writeTranscript } from './write.ts';

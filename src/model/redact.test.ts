@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyze } from './analyze.ts';
 import { POLICIES, prepareEviction, simulatePolicy } from './evict/policies.ts';
-import { CASE_FIXTURES } from './fixtures/cases.ts';
+import { CASE_FIXTURES } from './testing/cases.ts';
 import { parseTranscript } from './parse/index.ts';
 import {
   fitPlaceholder,
@@ -26,7 +26,7 @@ import {
   tool,
   transcript,
   user,
-} from './testing.ts';
+} from './testing/index.ts';
 import { CHARS_PER_4, countTokens, loadBpeCounter, type TextCounter } from './tokens.ts';
 import type { ProviderId, Transcript } from './types.ts';
 import { validateTranscript } from './validate/index.ts';

@@ -14,7 +14,7 @@ import { PARSERS } from './parse/registry.ts';
 import { leakedStrings } from './redact/contract.ts';
 import { foreignStrings } from './redact/foreign.ts';
 import { checkedStructureCopy } from './redact/shareCopy.ts';
-import { arbTranscript, parsedText } from './testing.ts';
+import { arbTranscript, parsedText } from './testing/index.ts';
 import { CHARS_PER_4 } from './tokens.ts';
 import type { FormatId, Transcript } from './types.ts';
 import { writeTranscript } from './write.ts';

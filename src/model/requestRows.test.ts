@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { analyze } from './analyze.ts';
 import { messageLabels } from './messageLabels.ts';
 import { requestIndexText, type RequestRows } from './requestRows.ts';
-import { assistant, call, result, transcript, user } from './testing.ts';
+import { assistant, call, result, transcript, user } from './testing/index.ts';
 import type { Message, ProviderId } from './types.ts';
 import { validatorFor } from './validate/index.ts';
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { generate } from '../../scripts/gen.ts';
 import { parseTranscript } from './parse/index.ts';
 import { countTokensCached, SLICE_CHARS, TokenCache, TokenCounting } from './tokenCache.ts';
-import { assistant, transcript, user } from './testing.ts';
+import { assistant, transcript, user } from './testing/index.ts';
 import {
   CHARS_PER_4,
   countingPieces,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { assistant, call, result, transcript, user } from './testing.ts';
+import { assistant, call, result, transcript, user } from './testing/index.ts';
 import {
   CHARS_PER_4,
   COUNT_PIECE_CHARS,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assistant, transcript, user } from './testing.ts';
+import { assistant, transcript, user } from './testing/index.ts';
 import { CHARS_PER_4, countTokens } from './tokens.ts';
 import { reportedInput, usageGap, usageGaps } from './usage.ts';
 

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { analyze, type Analysis } from '../model/analyze.ts';
 import { isArcPair } from '../model/pairTables.ts';
-import { arbAnyTranscript, arbTranscript, parsedText } from '../model/testing.ts';
+import { arbAnyTranscript, arbTranscript, parsedText } from '../model/testing/index.ts';
 import type { ProviderId } from '../model/types.ts';
 import { VALIDATORS } from '../model/validate/index.ts';
 import { selectBrokenPairs, selectCounts } from './selectors.ts';

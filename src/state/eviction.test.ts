@@ -5,10 +5,10 @@ import fc from 'fast-check';
 import { analyze } from '../model/analyze.ts';
 import { cutMarkers } from '../model/evict/cuts.ts';
 import { applyFault, reindexForView } from '../model/faults.ts';
-import { INVOICE_ANTHROPIC, load } from '../model/faults.fixtures.ts';
+import { INVOICE_ANTHROPIC, load } from '../model/testing/faults.fixtures.ts';
 import { cutPlan, prepareEviction } from '../model/evict/policies.ts';
 import { parseTranscript } from '../model/parse/index.ts';
-import { assistant, call, result, system, transcript, user } from '../model/testing.ts';
+import { assistant, call, result, system, transcript, user } from '../model/testing/index.ts';
 import { CHARS_PER_4, countTokens } from '../model/tokens.ts';
 import {
   adoptCutMarkers,

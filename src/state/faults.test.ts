@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { faultTargets } from '../model/faults.ts';
-import { arbTranscript } from '../model/testing.ts';
+import { arbTranscript } from '../model/testing/index.ts';
 import { analyze } from '../model/analyze.ts';
-import { INVOICE_ANTHROPIC, load } from '../model/faults.fixtures.ts';
+import { INVOICE_ANTHROPIC, load } from '../model/testing/faults.fixtures.ts';
 import { CHARS_PER_4, countTokens } from '../model/tokens.ts';
 import {
   selectFaulted,

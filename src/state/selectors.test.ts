@@ -3,8 +3,8 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../model/analyze.ts';
-import { CHAT_CALL_THEN_USER } from '../model/fixtures/shapes.ts';
-import { arbTranscript, pairsByBlockReference } from '../model/testing.ts';
+import { CHAT_CALL_THEN_USER } from '../model/testing/shapes.ts';
+import { arbTranscript, pairsByBlockReference } from '../model/testing/index.ts';
 import { CHARS_PER_4 } from '../model/tokens.ts';
 import {
   EMPTY_VIEW,

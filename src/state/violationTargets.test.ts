@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../model/analyze.ts';
-import { INVOICE_ANTHROPIC, load } from '../model/faults.fixtures.ts';
-import { CASE_FIXTURES } from '../model/fixtures/cases.ts';
+import { INVOICE_ANTHROPIC, load } from '../model/testing/faults.fixtures.ts';
+import { CASE_FIXTURES } from '../model/testing/cases.ts';
 import { messageLabel } from '../model/messageLabels.ts';
 import { parseDocument, parseTranscript } from '../model/parse/index.ts';
 import { selectFaulted } from './faults.ts';

@@ -1,7 +1,7 @@
 import type { VirtualItem } from '@tanstack/react-virtual';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../model/analyze.ts';
-import { assistant, call, result, transcript, user } from '../model/testing.ts';
+import { assistant, call, result, transcript, user } from '../model/testing/index.ts';
 import {
   selectArcPairs,
   selectArcTables,

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { arbValidTranscript } from '../testing.ts';
+import { arbValidTranscript } from '../testing/index.ts';
 import type { Transcript } from '../types.ts';
 import { countTokens } from '../tokens.ts';
 import { prepareEviction, simulatePolicy } from '../evict/policies.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assistant, call, renumber, result, transcript, user, text } from '../testing.ts';
+import { assistant, call, renumber, result, transcript, user, text } from '../testing/index.ts';
 import type { Message, Transcript } from '../types.ts';
 import { diffTranscripts } from './diff.ts';
 import { countTokens } from '../tokens.ts';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parsedText } from '../testing.ts';
-import { oncallSpans, toOtlp } from '../parse/containers/otel.fixtures.ts';
+import { parsedText } from '../testing/index.ts';
+import { oncallSpans, toOtlp } from '../testing/otel.fixtures.ts';
 import { diffRequests, diffText, longestIncreasing, predecessorOf } from './index.ts';
 import { diffTranscripts } from './diff.ts';
 import { listFileRequests, outOfRange, requestVerdict, type RequestListing } from './requests.ts';

@@ -4,9 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { applyFault, reindexForView } from '../faults.ts';
-import { INVOICE_ANTHROPIC, load } from '../faults.fixtures.ts';
-import { CHAT_CALL_THEN_USER } from '../fixtures/shapes.ts';
-import { parsedText } from '../testing.ts';
+import { INVOICE_ANTHROPIC, load } from '../testing/faults.fixtures.ts';
+import { CHAT_CALL_THEN_USER } from '../testing/shapes.ts';
+import { parsedText } from '../testing/index.ts';
 import { countTokens } from '../tokens.ts';
 import type { Transcript } from '../types.ts';
 import { cutMarkers } from './cuts.ts';

@@ -13,12 +13,12 @@ import {
   assistant,
   transcript,
   user,
-} from '../testing.ts';
+} from '../testing/index.ts';
 import type { ProviderId, Transcript } from '../types.ts';
 import { merges } from './cutTables.ts';
 import { prepareCuts, type CutContext } from './simulate.ts';
 import { spansCuts } from './spansCuts.ts';
-import { expectCutAgrees } from './testing.ts';
+import { expectCutAgrees } from '../testing/evict.ts';
 
 /** Transcripts whose cuts take the direct path by design (spansCuts.ts); every other stays fast. */
 function requestWide(ctx: CutContext): boolean {

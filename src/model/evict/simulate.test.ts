@@ -11,14 +11,14 @@ import {
   tool,
   transcript,
   user,
-} from '../testing.ts';
+} from '../testing/index.ts';
 import { countTokens } from '../tokens.ts';
 import type { ProviderId, Transcript } from '../types.ts';
 import { MONOTONE_POLICIES, POLICIES, prepareEviction, simulatePolicy } from './policies.ts';
 import { merges } from './cutTables.ts';
 import { checkCut, prepareCuts, type CutContext } from './simulate.ts';
 import { spansCuts } from './spansCuts.ts';
-import { referenceCut, referencePolicy } from './simulate.reference.ts';
+import { referenceCut, referencePolicy } from '../testing/simulate.reference.ts';
 import type { PolicyOptions } from './types.ts';
 
 /** Transcripts whose cuts take the direct path by design (spansCuts.ts); every other stays fast. */

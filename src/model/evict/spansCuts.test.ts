@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { load } from '../faults.fixtures.ts';
+import { load } from '../testing/faults.fixtures.ts';
 import { countTokens } from '../tokens.ts';
 import { cutMarkers } from './cuts.ts';
 import { prepareEviction } from './policies.ts';
-import { referenceCut } from './simulate.reference.ts';
+import { referenceCut } from '../testing/simulate.reference.ts';
 
 /**
  * A web search called beside a client tool is answered in the assistant turn after the tool's

@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { arbAnyTranscript, arbTranscript, arbValidTranscript } from '../testing.ts';
+import { arbAnyTranscript, arbTranscript, arbValidTranscript } from '../testing/index.ts';
 import { countTokens } from '../tokens.ts';
 import type { ProviderId } from '../types.ts';
 import { cutMarkers } from './cuts.ts';
 import { POLICIES, prepareEviction, simulatePolicy } from './policies.ts';
-import { referenceCut } from './simulate.reference.ts';
+import { referenceCut } from '../testing/simulate.reference.ts';
 import { sweepContext } from './sweep.ts';
 
 const CASES: { format: 'anthropic-messages' | 'openai-chat'; provider: ProviderId }[] = [

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { corpusCases, PROVIDER_OF_API, type CorpusCase } from '../../testing/corpus.ts';
-import { parsedText, perMessageTable, trimmedIndex } from '../testing.ts';
+import { parsedText, perMessageTable, trimmedIndex } from '../testing/index.ts';
 import type { FormatId, ProviderId, Transcript } from '../types.ts';
 import { validatorFor } from '../validate/index.ts';
 import { prepareEviction, simulatePolicy } from './policies.ts';

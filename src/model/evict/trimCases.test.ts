@@ -4,7 +4,7 @@
  * themselves are checked by trimCases.corpus.test.ts (the corpus suite).
  */
 import { describe, expect, it } from 'vitest';
-import { parsedText, perMessageTable, trimmedIndex } from '../testing.ts';
+import { parsedText, perMessageTable, trimmedIndex } from '../testing/index.ts';
 import { countTokens } from '../tokens.ts';
 import type { FormatId, Transcript } from '../types.ts';
 import { prepareEviction, simulatePolicy } from './policies.ts';

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { faultTargets } from '../faults.ts';
-import { INVOICE_ANTHROPIC, load } from '../faults.fixtures.ts';
+import { INVOICE_ANTHROPIC, load } from '../testing/faults.fixtures.ts';
 import { decodeFaults, encodeFaults } from '../permalink/faults.ts';
 import { FAULT_KINDS, FAULT_LABELS, FAULT_REGISTRY, faultDef } from './registry.ts';
 

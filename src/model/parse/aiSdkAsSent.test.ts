@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parsedText } from '../testing.ts';
+import { parsedText } from '../testing/index.ts';
 import { validateTranscript } from '../validate/index.ts';
 import { aiSdkAsSent } from './aiSdkAsSent.ts';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { pairCounts, pairToolCalls } from '../pairing.ts';
 import type { Message, Transcript } from '../types.ts';
 import { bedrockConverseParser } from './bedrockConverse.ts';
-import { parsed } from '../testing.ts';
+import { parsed } from '../testing/index.ts';
 import { parseTranscript } from './index.ts';
 
 function parse(value: unknown): Transcript {

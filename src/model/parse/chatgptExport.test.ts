@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../analyze.ts';
 import { validateTranscript } from '../validate/index.ts';
-import { parsed } from '../testing.ts';
+import { parsed } from '../testing/index.ts';
 import { chatgptExportParser, listChatgptConversations } from './chatgptExport.ts';
 
 type Node = { id: string; parent: string | null; message: unknown };

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../analyze.ts';
 import { validateTranscript } from '../validate/index.ts';
-import { parsed } from '../testing.ts';
+import { parsed } from '../testing/index.ts';
 import { claudeAiExportParser, listClaudeAiConversations } from './claudeAiExport.ts';
 
 const human = (text: string, extra: Record<string, unknown> = {}) => ({

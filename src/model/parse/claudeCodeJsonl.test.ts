@@ -9,7 +9,7 @@ import { usageGap, usageGaps } from '../usage.ts';
 import { writeTranscript } from '../write.ts';
 import { redactTranscript } from '../redact.ts';
 import { inParentOrder } from './claudeCodeOrder.ts';
-import { parsedText } from '../testing.ts';
+import { parsedText } from '../testing/index.ts';
 import { parseTranscript } from './index.ts';
 
 const samples = path.resolve(import.meta.dirname, '../../../public/samples');

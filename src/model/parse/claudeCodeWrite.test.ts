@@ -8,7 +8,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { redactTranscript } from '../redact.ts';
-import { parsedText } from '../testing.ts';
+import { parsedText } from '../testing/index.ts';
 import type { Block, Transcript } from '../types.ts';
 import { writeTranscript } from '../write.ts';
 import { parseTranscript } from './index.ts';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { analyze } from '../analyze.ts';
 import { pairCounts } from '../pairing.ts';
 import { writeTranscript } from '../write.ts';
-import { parsedText } from '../testing.ts';
+import { parsedText } from '../testing/index.ts';
 import { parseTranscript } from './index.ts';
 
 const samples = path.resolve(import.meta.dirname, '../../../public/samples');

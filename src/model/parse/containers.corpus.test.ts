@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { corpusCases, readReal, realFiles } from '../../testing/corpus.ts';
-import { takenForContainer } from '../testing.ts';
+import { takenForContainer } from '../testing/index.ts';
 import { openContainer } from './containers.ts';
 
 describe('reported cases are not taken for containers', () => {

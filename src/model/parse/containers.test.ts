@@ -8,8 +8,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CASE_FIXTURES } from '../fixtures/cases.ts';
-import { takenForContainer } from '../testing.ts';
+import { CASE_FIXTURES } from '../testing/cases.ts';
+import { takenForContainer } from '../testing/index.ts';
 import { chooseFormat, containerWarnings, openContainer, unwrapText } from './containers.ts';
 import { parseTranscript } from './index.ts';
 

@@ -3,7 +3,7 @@ import { pairToolCalls } from '../pairing.ts';
 import { countableText } from '../tokens.ts';
 import type { Transcript } from '../types.ts';
 import { geminiParser } from './gemini.ts';
-import { parsed } from '../testing.ts';
+import { parsed } from '../testing/index.ts';
 import { parseTranscript } from './index.ts';
 
 function parse(value: unknown): Transcript {

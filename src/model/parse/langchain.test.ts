@@ -5,7 +5,7 @@ import { analyze } from '../analyze.ts';
 import { pairCounts } from '../pairing.ts';
 import { validateTranscript } from '../validate/index.ts';
 import { writeTranscript } from '../write.ts';
-import { parsedText } from '../testing.ts';
+import { parsedText } from '../testing/index.ts';
 
 const samples = path.resolve(import.meta.dirname, '../../../public/samples');
 const sample = (f: string) => readFileSync(path.join(samples, f), 'utf8');

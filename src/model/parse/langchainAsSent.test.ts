@@ -4,7 +4,7 @@
  * langchain.ts), so the verdict is the parsed list's.
  */
 import { describe, expect, it } from 'vitest';
-import { parsed } from '../testing.ts';
+import { parsed } from '../testing/index.ts';
 import { validateTranscript } from '../validate/index.ts';
 
 const human = (content: string) => ({ type: 'human', content });

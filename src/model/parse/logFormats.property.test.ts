@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../analyze.ts';
 import { pairToolCalls } from '../pairing.ts';
-import { arbValidTranscript } from '../testing.ts';
+import { arbValidTranscript } from '../testing/index.ts';
 import type { FormatId, Transcript } from '../types.ts';
 import { writeTranscript } from '../write.ts';
 import { parseDocument, parseTranscript } from './index.ts';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { pairCounts, pairToolCalls } from '../pairing.ts';
 import { countableText } from '../tokens.ts';
 import type { Transcript } from '../types.ts';
-import { parsed } from '../testing.ts';
+import { parsed } from '../testing/index.ts';
 import { validateTranscript } from '../validate/index.ts';
 import { parseDocument, parseTranscript } from './index.ts';
 import { openaiResponsesParser } from './openaiResponses.ts';

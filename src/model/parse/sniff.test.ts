@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CASE_FIXTURES } from '../fixtures/cases.ts';
+import { CASE_FIXTURES } from '../testing/cases.ts';
 import type { FormatId } from '../types.ts';
 import { detectFormats, readSource } from './index.ts';
 import { formatsOf } from './registry.ts';

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../analyze.ts';
 import { validateTranscript } from '../validate/index.ts';
-import { parsed } from '../testing.ts';
+import { parsed } from '../testing/index.ts';
 import { sweAgentParser } from './sweAgent.ts';
 
 const sys = {

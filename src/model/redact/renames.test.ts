@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parsedText } from '../testing.ts';
+import { parsedText } from '../testing/index.ts';
 import { CHARS_PER_4 } from '../tokens.ts';
 import { leakedStrings } from './contract.ts';
 import { publicModel } from './renames.ts';

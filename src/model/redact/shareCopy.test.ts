@@ -4,9 +4,9 @@ import {
   CHAT_ASSISTANT_IMAGE,
   GEMINI_INLINE_IMAGE,
   RESPONSES_IMAGE,
-} from '../fixtures/shapes.ts';
-import { MEDIA_BODIES } from './shareCopy.fixtures.ts';
-import { parsedText } from '../testing.ts';
+} from '../testing/shapes.ts';
+import { MEDIA_BODIES } from '../testing/shareCopy.fixtures.ts';
+import { parsedText } from '../testing/index.ts';
 import { CHARS_PER_4 } from '../tokens.ts';
 import { validateTranscript } from '../validate/index.ts';
 import { checkedStructureCopy } from './shareCopy.ts';

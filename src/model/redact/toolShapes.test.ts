@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parsedText } from '../testing.ts';
+import { parsedText } from '../testing/index.ts';
 import { CHARS_PER_4 } from '../tokens.ts';
 import type { Transcript } from '../types.ts';
 import { checkedStructureCopy } from './shareCopy.ts';

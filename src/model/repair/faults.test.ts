@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { INVOICE_ANTHROPIC, INVOICE_OPENAI, load } from '../faults.fixtures.ts';
+import { INVOICE_ANTHROPIC, INVOICE_OPENAI, load } from '../testing/faults.fixtures.ts';
 import { repairTranscript } from '../repair.ts';
 import type { Message } from '../types.ts';
 import { writeTranscript } from '../write.ts';
-import { expectRepaired, expectRoundTrip, fault, keyOf } from './testing.ts';
+import { expectRepaired, expectRoundTrip, fault, keyOf } from '../testing/repair.ts';
 
 describe('repair after each fault (Anthropic)', () => {
   const t = load(INVOICE_ANTHROPIC);

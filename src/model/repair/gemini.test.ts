@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { load } from '../faults.fixtures.ts';
+import { load } from '../testing/faults.fixtures.ts';
 import { parseTranscript } from '../parse/index.ts';
 import { repairTranscript } from '../repair.ts';
 import { validateTranscript } from '../validate/index.ts';
 import { writeTranscript } from '../write.ts';
-import { expectRepaired, expectRoundTrip } from './testing.ts';
+import { expectRepaired, expectRoundTrip } from '../testing/repair.ts';
 
 const ASK = { role: 'user', parts: [{ text: 'weather in Paris?' }] };
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { load } from '../faults.fixtures.ts';
+import { load } from '../testing/faults.fixtures.ts';
 import { repairTranscript, UNREPAIRABLE_NOTES } from '../repair.ts';
-import { assistant, call, result, transcript, user } from '../testing.ts';
+import { assistant, call, result, transcript, user } from '../testing/index.ts';
 import type { Transcript } from '../types.ts';
 import { validateTranscript } from '../validate/index.ts';
 import { writeTranscript } from '../write.ts';
-import { expectRepaired, expectRoundTrip } from './testing.ts';
+import { expectRepaired, expectRoundTrip } from '../testing/repair.ts';
 
 /** A deepseek-reasoner call turn sent back without reasoning_content, then `more` messages. */
 function deepseekCallTurn(...more: object[]) {

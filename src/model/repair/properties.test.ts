@@ -3,11 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { isPinned } from '../exchanges.ts';
 import { applyFault, faultTargets, type FaultSpec } from '../faults.ts';
 import { repairTranscript, UNREPAIRABLE_NOTES } from '../repair.ts';
-import { arbTranscript, arbValidGeminiTranscript, arbValidTranscript } from '../testing.ts';
+import { arbTranscript, arbValidGeminiTranscript, arbValidTranscript } from '../testing/index.ts';
 import type { ProviderId } from '../types.ts';
 import { validateTranscript } from '../validate/index.ts';
 import { pairToolCalls } from '../pairing.ts';
-import { expectRepaired, expectRoundTrip } from './testing.ts';
+import { expectRepaired, expectRoundTrip } from '../testing/repair.ts';
 
 describe('repair properties', () => {
   for (const format of ['anthropic-messages', 'openai-chat'] as const) {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { load } from '../faults.fixtures.ts';
+import { load } from '../testing/faults.fixtures.ts';
 import { repairTranscript, UNREPAIRABLE_NOTES } from '../repair.ts';
 import type { Message, Transcript } from '../types.ts';
 import { validateTranscript } from '../validate/index.ts';
 import { writeTranscript } from '../write.ts';
-import { expectRepaired } from './testing.ts';
+import { expectRepaired } from '../testing/repair.ts';
 
 describe('repair of broken transcripts rebuilt from the reported cases', () => {
   it('orphan result after a trim (cases 01, 06): the leading partial exchange is dropped as a unit', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PARSERS } from '../parse/registry.ts';
-import { assistant, transcript, user } from '../testing.ts';
+import { assistant, transcript, user } from '../testing/index.ts';
 import type { Message, Transcript } from '../types.ts';
 import { rejectsPrefill } from './anthropic.ts';
 import { validateTranscript } from './index.ts';

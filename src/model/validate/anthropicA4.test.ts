@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assistant, call, result, text, transcript, user } from '../testing.ts';
+import { assistant, call, result, text, transcript, user } from '../testing/index.ts';
 import type { Block } from '../types.ts';
 import { validateTranscript } from './index.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseDocument } from '../parse/index.ts';
-import { assistant, call, result, tool, transcript, user } from '../testing.ts';
+import { assistant, call, result, tool, transcript, user } from '../testing/index.ts';
 import type { Transcript } from '../types.ts';
 import { validateTranscript } from './index.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../analyze.ts';
-import { CASE_FIXTURES } from '../fixtures/cases.ts';
+import { CASE_FIXTURES } from '../testing/cases.ts';
 import { parseDocument } from '../parse/index.ts';
 
 describe('fixtures rebuilt from public bug reports get their verdict and exact text', () => {

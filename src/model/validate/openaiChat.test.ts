@@ -9,7 +9,7 @@ import {
   tool,
   transcript,
   user,
-} from '../testing.ts';
+} from '../testing/index.ts';
 import type { Message } from '../types.ts';
 import { validateTranscript } from './index.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CHAT_CALL_THEN_USER } from '../fixtures/shapes.ts';
-import { parsedText } from '../testing.ts';
+import { CHAT_CALL_THEN_USER } from '../testing/shapes.ts';
+import { parsedText } from '../testing/index.ts';
 import { validateTranscript } from './index.ts';
 
 const read = (v: unknown) => parsedText(JSON.stringify(v)).transcript;

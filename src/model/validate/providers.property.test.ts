@@ -9,7 +9,7 @@ import { geminiParser } from '../parse/gemini.ts';
 import { parseDocument } from '../parse/index.ts';
 import { openaiResponsesParser } from '../parse/openaiResponses.ts';
 import type { FormatParser } from '../parse/registry.ts';
-import { arbTranscript, arbValidTranscript } from '../testing.ts';
+import { arbTranscript, arbValidTranscript } from '../testing/index.ts';
 import type { Message, ProviderId } from '../types.ts';
 import { validateTranscript } from './index.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assistant, call, tool, transcript, user } from '../testing.ts';
+import { assistant, call, tool, transcript, user } from '../testing/index.ts';
 import { validateTranscript } from './index.ts';
 
 const envelope = (message: string) => ({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { generate } from '../../../scripts/gen.ts';
 import { parseTranscript } from '../parse/index.ts';
-import { parsed } from '../testing.ts';
+import { parsed } from '../testing/index.ts';
 import type { Transcript } from '../types.ts';
 import { VALIDATORS, validateTranscript } from './index.ts';
 import { rawAsRulesRead } from './rawFields.ts';

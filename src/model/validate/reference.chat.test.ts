@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { arbTranscript } from '../testing.ts';
+import { arbTranscript } from '../testing/index.ts';
 import { validateTranscript } from './index.ts';
-import { referenceMistral } from './reference.chat.ts';
-import { pairingOf, referenceOpenAIChat } from './reference.ts';
+import { referenceMistral } from '../testing/validate.reference.chat.ts';
+import { pairingOf, referenceOpenAIChat } from '../testing/validate.reference.ts';
 
 describe('OpenAI-compatible dialects agree with the slow references on generated transcripts', () => {
   // DeepSeek and Qwen answer OpenAI's pairing faults in their own words (D1/D2, Q1/Q2); a second

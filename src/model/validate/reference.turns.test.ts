@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { arbAnyTranscript, arbTranscript } from '../testing.ts';
+import { arbAnyTranscript, arbTranscript } from '../testing/index.ts';
 import { validateTranscript } from './index.ts';
-import { referenceBedrock, referenceGemini } from './reference.turns.ts';
+import { referenceBedrock, referenceGemini } from '../testing/validate.reference.turns.ts';
 
 const arbAny = fc.oneof(arbTranscript('anthropic-messages'), arbTranscript('openai-chat'));
 

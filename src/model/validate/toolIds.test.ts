@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { prepareCuts } from '../evict/cutTables.ts';
-import { expectCutAgrees } from '../evict/testing.ts';
+import { expectCutAgrees } from '../testing/evict.ts';
 import { repairTranscript } from '../repair.ts';
 import {
   arbValidTranscript,
@@ -16,7 +16,7 @@ import {
   tool,
   transcript,
   user,
-} from '../testing.ts';
+} from '../testing/index.ts';
 import type { Block, Message, ProviderId, Transcript } from '../types.ts';
 import { validateTranscript } from './index.ts';
 import { ID_SHAPES, fittingId, idFault, idShapeOf, isWordId } from './rules/toolIds.ts';

@@ -2,10 +2,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { groupExchanges, isPinned } from '../exchanges.ts';
 import { analyze } from '../analyze.ts';
-import { arbAnyTranscript, arbTranscript, arbValidTranscript, renumber } from '../testing.ts';
+import { arbAnyTranscript, arbTranscript, arbValidTranscript, renumber } from '../testing/index.ts';
 import type { Message, Transcript } from '../types.ts';
 import { VALIDATORS, validateTranscript } from './index.ts';
-import { pairingOf, referenceAnthropic, referenceOpenAIChat } from './reference.ts';
+import { pairingOf, referenceAnthropic, referenceOpenAIChat } from '../testing/validate.reference.ts';
 
 /** Drop whole exchanges (by a bitmask) from a transcript; pinned messages stay. */
 function dropExchanges(t: Transcript, mask: boolean[]): Transcript {

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readLink } from '../../cli/link.ts';
-import { cli } from '../../cli/testing.ts';
+import { cli } from '../../cli/testing/index.ts';
 import { encodeInlinePayload } from '../../model/permalink/inline.ts';
 import { createAppStore } from '../store.ts';
 import { applyLink } from './applyLink.ts';

@@ -12,7 +12,7 @@ import {
   tool,
   transcript,
   user,
-} from '../../model/testing.ts';
+} from '../../model/testing/index.ts';
 import type { ProviderId } from '../../model/types.ts';
 import { VALIDATORS } from '../../model/validate/index.ts';
 import { selectBrokenPairs } from '../../state/selectors.ts';

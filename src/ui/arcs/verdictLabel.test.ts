@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../model/analyze.ts';
-import { parsedText } from '../../model/testing.ts';
+import { parsedText } from '../../model/testing/index.ts';
 import { selectBrokenPairs } from '../../state/selectors.ts';
 import { arcLabel } from './arcLook.ts';
 import type { ArcPath } from './arcLayout.ts';

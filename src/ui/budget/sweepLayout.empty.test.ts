@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { prepareEviction } from '../../model/evict/policies.ts';
 import { sweepContext } from '../../model/evict/sweep.ts';
-import { arbAnyTranscript, parsedText } from '../../model/testing.ts';
+import { arbAnyTranscript, parsedText } from '../../model/testing/index.ts';
 import { countTokens } from '../../model/tokens.ts';
 import type { ProviderId, Transcript } from '../../model/types.ts';
 import { DEFAULT_SWEEP_SIZE, layoutSweep, type SweepLayout } from './sweepLayout.ts';

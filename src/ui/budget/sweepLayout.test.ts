@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { prepareEviction } from '../../model/evict/policies.ts';
 import { sweepContext, type PolicySweep } from '../../model/evict/sweep.ts';
-import { assistant, call, result, system, transcript, user } from '../../model/testing.ts';
+import { assistant, call, result, system, transcript, user } from '../../model/testing/index.ts';
 import { countTokens } from '../../model/tokens.ts';
 import {
   defaultWindowFor,

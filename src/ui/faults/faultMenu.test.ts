@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../model/analyze.ts';
-import { INVOICE_ANTHROPIC, load } from '../../model/faults.fixtures.ts';
+import { INVOICE_ANTHROPIC, load } from '../../model/testing/faults.fixtures.ts';
 import { selectFaultTargets, selectFaulted } from '../../state/faults.ts';
 import { faultMenuFor, selectFaultMenu } from './faultMenu.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../model/analyze.ts';
-import { assistant, call, result, text, transcript, user } from '../../model/testing.ts';
+import { assistant, call, result, text, transcript, user } from '../../model/testing/index.ts';
 import { CHARS_PER_4 } from '../../model/tokens.ts';
 import { buildTimelineSvg, xmlEscape } from './timelineSvg.ts';
 

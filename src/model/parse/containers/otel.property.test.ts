@@ -8,7 +8,7 @@ import { pairToolCalls } from '../../pairing.ts';
 import { parseTranscript } from '../index.ts';
 import type { Json } from '../util.ts';
 import { readOtel } from './otel.ts';
-import { toOtlp } from './otel.fixtures.ts';
+import { toOtlp } from '../../testing/otel.fixtures.ts';
 
 const PROVIDERS = ['anthropic', 'openai', 'gcp.gemini', 'aws.bedrock'];
 

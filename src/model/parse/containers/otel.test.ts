@@ -15,7 +15,7 @@ import {
   toFlat,
   toJaeger,
   toOtlp,
-} from './otel.fixtures.ts';
+} from '../../testing/otel.fixtures.ts';
 
 /** The call of `lostResult` that was answered, with its result. */
 const answeredCall = [

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../analyze.ts';
 import type { Json } from '../util.ts';
-import { dump, lostResult, oneSpan, openTrace } from './otel.fixtures.ts';
+import { dump, lostResult, oneSpan, openTrace } from '../../testing/otel.fixtures.ts';
 
 describe('providers', () => {
   it('gcp.gemini: a Gemini body, results named after their calls, consecutive tool messages one user turn', () => {

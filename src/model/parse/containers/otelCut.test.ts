@@ -5,9 +5,9 @@
  * read as no message and answered with Anthropic's exact A14 body (exit 1), and a deep one gave A10.
  */
 import { describe, expect, it } from 'vitest';
-import { cli } from '../../../cli/testing.ts';
+import { cli } from '../../../cli/testing/index.ts';
 import { parseTranscript } from '../index.ts';
-import { lostResult, oneSpan, toOtlp } from './otel.fixtures.ts';
+import { lostResult, oneSpan, toOtlp } from '../../testing/otel.fixtures.ts';
 
 const FULL = JSON.stringify(lostResult);
 const CUT_AT = FULL.indexOf('pool_status') + 4;

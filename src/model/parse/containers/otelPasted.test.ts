@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../analyze.ts';
 import { parseTranscript } from '../index.ts';
-import { lostResult } from './otel.fixtures.ts';
+import { lostResult } from '../../testing/otel.fixtures.ts';
 import { isSemconvMessageList } from './otelSpans.ts';
 
 describe('a pasted gen_ai.input.messages list', () => {

@@ -12,10 +12,10 @@ import {
   thinking,
   transcript,
   user,
-} from '../../testing.ts';
+} from '../../testing/index.ts';
 import type { Block, Message, Transcript } from '../../types.ts';
 import { ANTHROPIC_RULES } from './anthropic.ts';
-import { expectFixtures, type Fixture } from './testing.ts';
+import { expectFixtures, type Fixture } from '../../testing/catalogue.ts';
 
 const server = (id: string): Block => ({
   type: 'tool_use',

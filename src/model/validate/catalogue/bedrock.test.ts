@@ -3,7 +3,7 @@
  * checked).
  */
 import { BEDROCK_RULES } from './bedrock.ts';
-import { body, expectFixtures, type Fixture } from './testing.ts';
+import { body, expectFixtures, type Fixture } from '../../testing/catalogue.ts';
 
 const bUser = { role: 'user', content: [{ text: 'q' }] };
 const bCall = {

@@ -2,7 +2,7 @@
  * The catalogue's Gemini rules, one fixture each (./testing.ts says what is checked).
  */
 import { GEMINI_RULES } from './gemini.ts';
-import { body, expectFixtures, type Fixture } from './testing.ts';
+import { body, expectFixtures, type Fixture } from '../../testing/catalogue.ts';
 
 const gUser = { role: 'user', parts: [{ text: 'q' }] };
 const gCall = (id?: string) => ({

@@ -2,10 +2,10 @@
  * The catalogue's rules for OpenAI Chat and its dialects (DeepSeek, Qwen, Mistral), one fixture
  * each (./testing.ts says what is checked).
  */
-import { assistant, call, msg, tool, transcript, user } from '../../testing.ts';
+import { assistant, call, msg, tool, transcript, user } from '../../testing/index.ts';
 import type { Message } from '../../types.ts';
 import { OPENAI_CHAT_RULES } from './openai.ts';
-import { body, expectFixtures, type Fixture } from './testing.ts';
+import { body, expectFixtures, type Fixture } from '../../testing/catalogue.ts';
 
 const chat = (messages: Message[]) => transcript('openai-chat', messages);
 

@@ -3,7 +3,7 @@
  * checked).
  */
 import { RESPONSES_RULES } from './responses.ts';
-import { body, expectFixtures, type Fixture } from './testing.ts';
+import { body, expectFixtures, type Fixture } from '../../testing/catalogue.ts';
 
 const fc = (id: string, callId: string) => ({
   type: 'function_call',

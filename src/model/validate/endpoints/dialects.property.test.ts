@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { arbTranscript } from '../../testing.ts';
+import { arbTranscript } from '../../testing/index.ts';
 import type { Transcript } from '../../types.ts';
 import { validateTranscript, type Violation } from '../index.ts';
 import { ENDPOINT_LIST } from './index.ts';

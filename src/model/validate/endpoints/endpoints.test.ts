@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../analyze.ts';
-import { parsed, parsedText } from '../../testing.ts';
+import { parsed, parsedText } from '../../testing/index.ts';
 import { defaultProviderOf, validateTranscript } from '../index.ts';
 import { ENDPOINT_IDS, ENDPOINTS, resolveEndpoint } from './index.ts';
 import { endpointOfHost, endpointOfUrl } from './recognise.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CHAT_FOREIGN_PART } from '../../fixtures/shapes.ts';
-import { parsedText } from '../../testing.ts';
+import { CHAT_FOREIGN_PART } from '../../testing/shapes.ts';
+import { parsedText } from '../../testing/index.ts';
 import { validateTranscript } from '../index.ts';
 
 /** An Anthropic Messages body: two parallel calls, one answered (A2 for Anthropic). */

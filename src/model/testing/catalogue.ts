@@ -4,11 +4,11 @@
  * (filled with the fixture's indices and ids), provider path, severity and confidence.
  */
 import { describe, expect, it } from 'vitest';
-import { parsed } from '../../testing.ts';
-import type { ProviderId, Transcript } from '../../types.ts';
-import { validateTranscript } from '../index.ts';
-import { rawAsRulesRead } from '../rawFields.ts';
-import { ruleSpec, type RuleSpec, type TextParams } from './index.ts';
+import { parsed } from './index.ts';
+import type { ProviderId, Transcript } from '../types.ts';
+import { validateTranscript } from '../validate/index.ts';
+import { rawAsRulesRead } from '../validate/rawFields.ts';
+import { ruleSpec, type RuleSpec, type TextParams } from '../validate/catalogue/index.ts';
 
 export interface Fixture {
   provider: ProviderId;

@@ -6,9 +6,9 @@
  * the result of the one that timed out, so the third call's input has a tool_call without its
  * tool_call_response and Anthropic answers 400.
  */
-import type { Transcript } from '../../types.ts';
-import { parseTranscript, type ParsedTranscript } from '../index.ts';
-import type { Json } from '../util.ts';
+import type { Transcript } from '../types.ts';
+import { parseTranscript, type ParsedTranscript } from '../parse/index.ts';
+import type { Json } from '../parse/util.ts';
 
 /** A span as the fixtures describe it: plain attributes, times in seconds after 14:05:00 UTC. */
 export interface FixtureSpan {

@@ -8,9 +8,9 @@ import { groupExchanges, isPinned } from '../exchanges.ts';
 import type { TokenTable } from '../tokens.ts';
 import type { Message, ProviderId, Transcript } from '../types.ts';
 import { validateTranscript, type ValidateOptions, type Validation } from '../validate/index.ts';
-import { DEFAULT_SUMMARY_TOKENS, summaryMessage } from './policies.ts';
-import { POLICY_REGISTRY } from './registry.ts';
-import type { PolicyId, PolicyOptions } from './types.ts';
+import { DEFAULT_SUMMARY_TOKENS, summaryMessage } from '../evict/policies.ts';
+import { POLICY_REGISTRY } from '../evict/registry.ts';
+import type { PolicyId, PolicyOptions } from '../evict/types.ts';
 
 export interface ReferenceResult {
   kept: number[];

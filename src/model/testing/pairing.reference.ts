@@ -2,9 +2,9 @@
  * The plain pairing: one Map from tool_use id to its open call, looked up for every result. The
  * fast path (pairing.ts) must give the same pairs; this one is used only to property-test it.
  */
-import { answerRun } from './pairing.ts';
-import type { BlockRef, PairStatus, ToolPair } from './pairing.ts';
-import type { Message, ToolResultBlock } from './types.ts';
+import { answerRun } from '../pairing.ts';
+import type { BlockRef, PairStatus, ToolPair } from '../pairing.ts';
+import type { Message, ToolResultBlock } from '../types.ts';
 
 /**
  * Pair every tool_use with its tool_result.

@@ -1,5 +1,5 @@
 /** Test-only: the CLI run in-process over a virtual file system (production never imports it). */
-import { runCli } from './commands.ts';
+import { runCli } from '../commands.ts';
 
 export interface CliRun {
   code: number;

@@ -3,8 +3,8 @@
  * (user question → two parallel calls → both results → answer) plus a second exchange with one
  * call, in Anthropic Messages and OpenAI Chat shape. Content invented. Only tests import this file.
  */
-import { parseTranscript } from './parse/index.ts';
-import type { Transcript } from './types.ts';
+import { parseTranscript } from '../parse/index.ts';
+import type { Transcript } from '../types.ts';
 
 /** The invoice example plus a second exchange with one call (Anthropic Messages request body). */
 export const INVOICE_ANTHROPIC = {

@@ -4,14 +4,14 @@
  * code never imports these files (they are excluded from the model's tsconfig and lint refuses
  * the import).
  */
-import { openContainer, unwrapText } from './parse/containers.ts';
-import { readSource } from './parse/index.ts';
-import type { Transcript } from './types.ts';
-import type { ToolPair } from './pairing.ts';
-import type { TokenTable } from './tokens.ts';
+import { openContainer, unwrapText } from '../parse/containers.ts';
+import { readSource } from '../parse/index.ts';
+import type { Transcript } from '../types.ts';
+import type { ToolPair } from '../pairing.ts';
+import type { TokenTable } from '../tokens.ts';
 
-export * from './testing/builders.ts';
-export * from './testing/arbitraries.ts';
+export * from './builders.ts';
+export * from './arbitraries.ts';
 
 /**
  * The `message:block` → pairs Map the timeline built before its typed tables (model/pairTables.ts):

@@ -3,7 +3,7 @@
  * for a structure-only copy to read back the same (written for this project). Each names the
  * format it is read as; the payloads, names and texts in them must not reach the copy.
  */
-import { CHAT_FOREIGN_PART } from '../fixtures/shapes.ts';
+import { CHAT_FOREIGN_PART } from './shapes.ts';
 import type { FormatId } from '../types.ts';
 
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAAB';

@@ -4,7 +4,7 @@
  * Used only by property tests: the real validators must report the same pairing violations.
  */
 import type { Block, Message } from '../types.ts';
-import type { Violation } from './types.ts';
+import type { Violation } from '../validate/types.ts';
 
 export interface RefViolation {
   rule: 'orphan' | 'missing' | 'duplicate_id' | 'duplicate_result' | 'wrong_id';

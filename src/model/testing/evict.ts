@@ -6,7 +6,7 @@ import { expect } from 'vitest';
 import type { ProviderId, Transcript } from '../types.ts';
 import type { Validation } from '../validate/index.ts';
 import { referenceCut } from './simulate.reference.ts';
-import { checkCut, type CutContext } from './simulate.ts';
+import { checkCut, type CutContext } from '../evict/simulate.ts';
 
 /**
  * Expect the cut at `k` to agree with the reference: validity, first error and every violation
