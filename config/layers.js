@@ -7,7 +7,7 @@ import path from 'node:path';
 /** Packages that are plain computation: any layer may use them. */
 const PURE = ['diff', 'fflate', 'gpt-tokenizer', 'jsonc-parser', 'zod'];
 
-/** What test support (a `testing/` folder or a `testing.ts` file) may use beside its layer's own. */
+/** What test support (a file in a `testing/` folder) may use beside its layer's own. */
 const TEST_PACKAGES = ['fast-check', 'vitest', 'vitest/node'];
 
 /**
@@ -103,9 +103,18 @@ export function isTest(rel) {
   return /\.(test|spec)\.tsx?$/.test(rel);
 }
 
-/** Test support: a `testing/` folder or a `testing.ts` file. Production code never imports it. */
+/** Test support: a file in a `testing/` folder. Production code never imports it. */
 export function isTestSupport(rel) {
-  return /(^|\/)testing(\/|\.ts$)/.test(rel);
+  return /(^|\/)testing\//.test(rel);
+}
+
+/**
+ * A file whose name says it is test support (`testing.ts`, `*.fixtures.ts`, `*.reference.ts`)
+ * outside a `testing/` folder, where production code could import it unnoticed.
+ */
+export function isStrayTestSupport(rel) {
+  if (isTest(rel) || isTestSupport(rel)) return false;
+  return /(^|\/)(testing\.tsx?|[^/]+\.(fixtures|reference)(\.[^/]+)?\.tsx?)$/.test(rel);
 }
 
 function packageAllowed(spec, allowed) {
@@ -126,7 +135,7 @@ export function refusal(rel, spec, fromDir) {
     const target = underSrc(path.resolve(fromDir, bare));
     if (target === undefined) return `${spec} leaves src/`;
     if (isTestSupport(target) && !support)
-      return `${spec} is test support (a testing/ folder or testing.ts): tests only`;
+      return `${spec} is test support (a testing/ folder): tests only`;
     if (folderAllowed(target, layer.folders)) return undefined;
     return `${spec} is in src/${layerOf(target)}: ${layer.why} (may import src/${layer.folders.join(', src/')})`;
   }
@@ -189,11 +198,22 @@ const importsRule = {
 const fileKindRule = {
   meta: {
     type: 'problem',
-    docs: { description: 'React components (.tsx) live in src/ui (and src/main.tsx) only.' },
+    docs: {
+      description:
+        'React components (.tsx) live in src/ui (and src/main.tsx) only; test support in testing/ folders only.',
+    },
     schema: [],
   },
   create(context) {
     const rel = underSrc(context.filename);
+    if (rel !== undefined && isStrayTestSupport(rel))
+      return {
+        Program: (node) =>
+          context.report({
+            node,
+            message: `src/${rel} is test support by its name: it belongs in a testing/ folder, which production code cannot import.`,
+          }),
+      };
     if (rel === undefined || !rel.endsWith('.tsx')) return {};
     const layer = LAYERS[layerOf(rel)];
     if (layer?.tsx) return {};

@@ -39,7 +39,7 @@ const REFUSED: [string, string, string][] = [
   [
     'cli → model test support',
     'src/cli/x.ts',
-    "import { parsed } from '../model/testing.ts';\nvoid parsed;\n",
+    "import { parsed } from '../model/testing/index.ts';\nvoid parsed;\n",
   ],
   [
     'model → a testing/ folder',
@@ -47,9 +47,26 @@ const REFUSED: [string, string, string][] = [
     "import * as b from './testing/builders.ts';\nvoid b;\n",
   ],
   [
-    'a testing.ts file → ui',
-    'src/model/testing.ts',
-    "import { App } from '../ui/App.tsx';\nvoid App;\n",
+    'model → a reference oracle in testing/, from a subfolder',
+    'src/model/evict/x.ts',
+    "export { simulateReference } from '../testing/simulate.reference.ts';\n",
+  ],
+  [
+    'cli → its own test support',
+    'src/cli/scan/x.ts',
+    "export const m = () => import('../testing/scan.ts');\n",
+  ],
+  [
+    'a testing/ file → ui',
+    'src/model/testing/index.ts',
+    "import { App } from '../../ui/App.tsx';\nvoid App;\n",
+  ],
+  ['a testing.ts file outside testing/', 'src/model/testing.ts', 'export const v = 1;\n'],
+  ['a fixtures file outside testing/', 'src/model/redact/x.fixtures.ts', 'export const v = 1;\n'],
+  [
+    'a reference oracle outside testing/',
+    'src/model/evict/x.reference.ts',
+    'export const v = 1;\n',
   ],
   ['a .tsx file in model', 'src/model/View.tsx', 'export const v = 1;\n'],
   ['a .tsx file in engine', 'src/engine/View.tsx', 'export const v = 1;\n'],
@@ -82,8 +99,18 @@ const ALLOWED: [string, string, string][] = [
   ],
   [
     'model test support → vitest',
-    'src/model/testing.ts',
+    'src/model/testing/index.ts',
     "import { expect } from 'vitest';\nvoid expect;\n",
+  ],
+  [
+    'test support → the model it supports',
+    'src/model/testing/evict.ts',
+    "import { simulate } from '../evict/simulate.ts';\nvoid simulate;\n",
+  ],
+  [
+    'a test → test support',
+    'src/model/evict/x.test.ts',
+    "import { simulateReference } from '../testing/simulate.reference.ts';\nvoid simulateReference;\n",
   ],
   ['a test → anything', 'src/model/x.test.ts', "import { App } from '../ui/App.tsx';\nvoid App;\n"],
   ['a component in ui', 'src/ui/View.tsx', 'export const v = 1;\n'],

@@ -1,5 +1,5 @@
 /**
- * Repair mode over the project's own broken fixtures (src/model/fixtures/cases.ts and the broken
+ * Repair mode over the project's own broken fixtures (src/model/testing/cases.ts and the broken
  * samples in public/samples): every request repair can fix is sent repaired and valid, each change
  * reported with its rule, ids and diff label; what repair cannot fix is not sent; a valid request
  * is sent byte for byte as given.

@@ -2,7 +2,7 @@
  * Corpus suite: every reported case gets its expected verdict from its provider — the errors
  * (rule, message index, ids), the provider's own text where the report quotes it, the API path —
  * and the valid history it came from (before the trim, or the source before a conversion) passes.
- * Our own fixtures of the same shapes: fixtures/cases.ts (checked by validate/cases.test.ts), and
+ * Our own fixtures of the same shapes: testing/cases.ts (checked by validate/cases.test.ts), and
  * the Gemini (case 12) and Responses (cases 04, 09, 14) fixtures in validate/gemini.test.ts and
  * validate/openaiResponses.test.ts.
  */

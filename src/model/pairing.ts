@@ -105,7 +105,7 @@ function answerRunEnd(messages: readonly Message[], start: number): number {
  * last result before them), by a short scan; only a result answering an older call (a late
  * answer, or an orphan) builds the id → call Map, once. With tens of thousands of ids, each Map
  * operation on a string key costs a hash and a compare of strings scattered over the heap;
- * pairing.reference.ts is the plain one-Map version this one is property-tested against.
+ * testing/pairing.reference.ts is the plain one-Map version this one is property-tested against.
  */
 export function pairToolCalls(messages: readonly Message[]): ToolPair[] {
   const s: PairingState = {

@@ -25,7 +25,7 @@
  *
  * The tables are prepared once per transcript and provider in cutTables.ts (`prepareCuts`).
  * Only providers whose registry entry gives a cut model (`ProviderValidator.cuts`: their fast path
- * is property-tested against simulate.reference.ts in simulate.test.ts) take the fast path;
+ * is property-tested against testing/simulate.reference.ts in simulate.test.ts) take the fast path;
  * others are validated directly. This file names no provider: it reads the cut model.
  */
 import { ownRecord } from '../own.ts';

@@ -23,7 +23,7 @@ export interface PolicyCuts {
 
 /**
  * One eviction policy: what it keeps, where it may cut, and the same rule the slow way for the
- * reference simulator (simulate.reference.ts) that the property tests compare against.
+ * reference simulator (testing/simulate.reference.ts) that the property tests compare against.
  */
 export interface EvictionPolicy {
   /** One line for the picker's title. */

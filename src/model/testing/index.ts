@@ -1,6 +1,6 @@
 /**
- * Test support for the model, in one import: the builders (testing/builders.ts) and fast-check
- * arbitraries (testing/arbitraries.ts) for transcripts, and the small helpers below. Production
+ * Test support for the model, in one import: the builders (builders.ts) and fast-check
+ * arbitraries (arbitraries.ts) for transcripts, and the small helpers below. Production
  * code never imports these files (they are excluded from the model's tsconfig and lint refuses
  * the import).
  */

@@ -1,5 +1,5 @@
 /**
- * The catalogue's Anthropic Messages rules, one fixture each (./testing.ts says what is
+ * The catalogue's Anthropic Messages rules, one fixture each (../../testing/catalogue.ts says what is
  * checked).
  */
 import {

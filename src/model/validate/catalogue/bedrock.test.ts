@@ -1,5 +1,5 @@
 /**
- * The catalogue's Bedrock Converse rules, one fixture each (./testing.ts says what is
+ * The catalogue's Bedrock Converse rules, one fixture each (../../testing/catalogue.ts says what is
  * checked).
  */
 import { BEDROCK_RULES } from './bedrock.ts';

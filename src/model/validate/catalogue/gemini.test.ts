@@ -1,5 +1,5 @@
 /**
- * The catalogue's Gemini rules, one fixture each (./testing.ts says what is checked).
+ * The catalogue's Gemini rules, one fixture each (../../testing/catalogue.ts says what is checked).
  */
 import { GEMINI_RULES } from './gemini.ts';
 import { body, expectFixtures, type Fixture } from '../../testing/catalogue.ts';

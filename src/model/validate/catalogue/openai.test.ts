@@ -1,6 +1,6 @@
 /**
  * The catalogue's rules for OpenAI Chat and its dialects (DeepSeek, Qwen, Mistral), one fixture
- * each (./testing.ts says what is checked).
+ * each (../../testing/catalogue.ts says what is checked).
  */
 import { assistant, call, msg, tool, transcript, user } from '../../testing/index.ts';
 import type { Message } from '../../types.ts';

@@ -1,5 +1,5 @@
 /**
- * The catalogue's OpenAI Responses rules, one fixture each (./testing.ts says what is
+ * The catalogue's OpenAI Responses rules, one fixture each (../../testing/catalogue.ts says what is
  * checked).
  */
 import { RESPONSES_RULES } from './responses.ts';
