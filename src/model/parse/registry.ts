@@ -3,27 +3,27 @@
  * folder and one line in `PARSERS`; every per-format list elsewhere (default providers, result
  * style, JSON Lines, request listing, permalink ids) is derived from these entries.
  */
-import { geminiCliParser } from './geminiCli.ts';
+import { geminiCliParser } from './geminiCli/geminiCli.ts';
 import type { Block, Message, ProviderId, Result, Transcript } from '../types.ts';
 import type { JsonlLine, SourceDoc } from './json.ts';
 import type { NearMiss } from './nearMiss.ts';
 import type { RequestEntry } from './multi.ts';
 import type { SessionCalls } from './sessionCalls.ts';
-import { anthropicMessagesParser } from './anthropicMessages.ts';
-import { openaiChatParser } from './openaiChat.ts';
-import { openaiResponsesParser } from './openaiResponses.ts';
-import { geminiParser } from './gemini.ts';
-import { bedrockConverseParser } from './bedrockConverse.ts';
-import { claudeCodeJsonlParser } from './claudeCodeJsonl.ts';
-import { codexJsonlParser } from './codexJsonl.ts';
-import { langchainParser } from './langchain.ts';
-import { vercelAiParser } from './vercelAi.ts';
-import { inspectLogParser } from './inspectLog.ts';
-import { sweAgentParser } from './sweAgent.ts';
-import { chatgptExportParser } from './chatgptExport.ts';
-import { claudeAiExportParser } from './claudeAiExport.ts';
-import { geminiInteractionsParser } from './geminiInteractions.ts';
-import { fetchRecordParser } from './fetchRecord.ts';
+import { anthropicMessagesParser } from './anthropicMessages/anthropicMessages.ts';
+import { openaiChatParser } from './openaiChat/openaiChat.ts';
+import { openaiResponsesParser } from './openaiResponses/openaiResponses.ts';
+import { geminiParser } from './gemini/gemini.ts';
+import { bedrockConverseParser } from './bedrockConverse/bedrockConverse.ts';
+import { claudeCodeJsonlParser } from './claudeCode/claudeCodeJsonl.ts';
+import { codexJsonlParser } from './codex/codexJsonl.ts';
+import { langchainParser } from './langchain/langchain.ts';
+import { vercelAiParser } from './vercelAi/vercelAi.ts';
+import { inspectLogParser } from './inspectLog/inspectLog.ts';
+import { sweAgentParser } from './sweAgent/sweAgent.ts';
+import { chatgptExportParser } from './chatgptExport/chatgptExport.ts';
+import { claudeAiExportParser } from './claudeAiExport/claudeAiExport.ts';
+import { geminiInteractionsParser } from './geminiInteractions/geminiInteractions.ts';
+import { fetchRecordParser } from './fetchRecord/fetchRecord.ts';
 
 /** The kinds of document a format can be (`FormatParser.category`). */
 export type FormatCategory = 'request' | 'log' | 'framework' | 'archive';

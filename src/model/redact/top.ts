@@ -3,7 +3,7 @@
  * settings, system prompt, tool definitions, a log's other lines), redacted or rebuilt.
  */
 import { ownRecord } from '../own.ts';
-import { toOpenAIChatMessages } from '../parse/openaiChat.ts';
+import { toOpenAIChatMessages } from '../parse/openaiChat/openaiChat.ts';
 import type { Message, ToolDef, Transcript } from '../types.ts';
 import type { Redactor } from './redactor.ts';
 import { publicModel } from './renames.ts';

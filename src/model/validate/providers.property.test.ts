@@ -4,10 +4,10 @@ import { isPinned } from '../exchanges.ts';
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bedrockConverseParser } from '../parse/bedrockConverse.ts';
-import { geminiParser } from '../parse/gemini.ts';
+import { bedrockConverseParser } from '../parse/bedrockConverse/bedrockConverse.ts';
+import { geminiParser } from '../parse/gemini/gemini.ts';
 import { parseDocument } from '../parse/index.ts';
-import { openaiResponsesParser } from '../parse/openaiResponses.ts';
+import { openaiResponsesParser } from '../parse/openaiResponses/openaiResponses.ts';
 import type { FormatParser } from '../parse/registry.ts';
 import { arbTranscript, arbValidTranscript } from '../testing/index.ts';
 import type { Message, ProviderId } from '../types.ts';

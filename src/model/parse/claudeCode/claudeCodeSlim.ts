@@ -1,0 +1,47 @@
+/**
+ * A Claude Code log line reduced to what `claudeCodeJsonlParser.parse` reads (issue 20). The
+ * worker keeps every parsed line of a long log for as long as the page shows it, but the page
+ * holds the file's bytes and reads each message's raw JSON from them, so the worker's copy needs
+ * only the fields that order, group and normalise the messages. Dropped: `toolUseResult` (the
+ * UI's copy of a result), `attachment`, `snapshot`, `cwd`, `sessionId`, `requestId`, `version`,
+ * `gitBranch`, and the like — a fifth to a half of a real log's bytes.
+ */
+import { isObject, type Json } from '../util.ts';
+
+/** Line fields the parse and its reading order read (claudeCodeJsonl.ts, claudeCodeOrder.ts). */
+const LINE_KEYS = [
+  'type',
+  'uuid',
+  'parentUuid',
+  'isSidechain',
+  'isApiErrorMessage',
+  'isCompactSummary',
+  'timestamp',
+  'summary',
+  'subtype',
+  'compactMetadata',
+  'message',
+] as const;
+
+/** `message` fields the parse reads (content blocks, reply id, model, usage). */
+const MESSAGE_KEYS = ['id', 'model', 'usage', 'content'] as const;
+
+function pick(v: Json, keys: readonly string[]): Json {
+  const out: Json = {};
+  for (const k of keys) if (k in v) out[k] = v[k];
+  return out;
+}
+
+/**
+ * @param v one line's parsed value
+ * @returns a new object with only the read fields (same values, not copies), `message` likewise;
+ *   anything not an object unchanged. Parsing slimmed lines gives what the whole lines give, each
+ *   message's `raw` aside (a property test holds it). `sniff` reads `sessionId`, so a reader
+ *   slims no line that sniffing looks at (stream.ts starts after the preview's records).
+ */
+export function slimClaudeCodeLine(v: unknown): unknown {
+  if (!isObject(v)) return v;
+  const out = pick(v, LINE_KEYS);
+  if (isObject(v.message)) out.message = pick(v.message, MESSAGE_KEYS);
+  return out;
+}

@@ -1,0 +1,95 @@
+/**
+ * The AI SDK's own refusals, observed: generated ModelMessage lists go through the real
+ * `generateText` (ai 7, a mock model, no network); the SDK throws exactly when `aiSdkRefusals`
+ * says it does, with the text it quotes.
+ */
+import fc from 'fast-check';
+import { generateText, type ModelMessage } from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
+import { describe, expect, it } from 'vitest';
+import { parseTranscript } from '../index.ts';
+import { aiSdkRefusals, missingToolResultsText } from './aiSdkRefusals.ts';
+
+const IDS = ['c1', 'c2', 'c3'];
+
+const arbPart = (role: string): fc.Arbitrary<Record<string, unknown>> =>
+  role === 'assistant'
+    ? fc.oneof(
+        fc.constant({ type: 'text', text: 'thinking it over' }),
+        fc
+          .constantFrom(...IDS)
+          .map((id) => ({ type: 'tool-call', toolCallId: id, toolName: 'f', input: {} })),
+      )
+    : fc.constantFrom(...IDS).map((id) => ({
+        type: 'tool-result',
+        toolCallId: id,
+        toolName: 'f',
+        output: { type: 'text', value: 'ok' },
+      }));
+
+// System messages rarely, so that most lists reach the tool-result check.
+const arbMessage = fc
+  .constantFrom('user', 'user', 'assistant', 'assistant', 'tool', 'tool', 'tool', 'system')
+  .chain(
+    (role): fc.Arbitrary<{ role: string; content: unknown }> =>
+      role === 'user' || role === 'system'
+        ? fc.constant({ role, content: 'hello' })
+        : fc
+            .array(arbPart(role), { minLength: 1, maxLength: 3 })
+            .map((content) => ({ role, content })),
+  );
+
+/** The SDK's verdict: the error it throws before sending, or null when it calls the model. */
+async function sdkRefusal(messages: unknown[]): Promise<string | null> {
+  const model = new MockLanguageModelV4({
+    doGenerate: async () => ({
+      content: [{ type: 'text', text: 'ok' }],
+      finishReason: { unified: 'stop', raw: 'stop' },
+      usage: {
+        inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+        outputTokens: { total: 1, text: 1, reasoning: 0 },
+      },
+      warnings: [],
+    }),
+  });
+  try {
+    await generateText({ model, messages: messages as ModelMessage[], maxRetries: 0 });
+    return null;
+  } catch (e) {
+    return `${(e as Error).name}: ${(e as Error).message}`;
+  }
+}
+
+/** Our verdict, read from the notes: the SDK error name and quoted text, or null. */
+function ourRefusal(messages: unknown[]): string | null {
+  const parsed = parseTranscript(JSON.stringify(messages), { format: 'vercel-ai' });
+  if (!parsed.ok) throw new Error(parsed.error.message);
+  const notes = aiSdkRefusals(parsed.value.transcript.messages);
+  const first = notes[0];
+  if (first === undefined) return null;
+  const m = /(AI_\w+)(?: "([^"]*)")?/.exec(first);
+  if (!m) throw new Error(first);
+  const [, name, text] = m;
+  if (name === 'AI_InvalidPromptError' && text) return `${name}: ${text}`;
+  if (name === 'AI_InvalidPromptError')
+    return `${name}: Invalid prompt: System messages are not allowed in the prompt or messages fields. Use the instructions option instead.`;
+  return `${name}: ${text}`;
+}
+
+describe('aiSdkRefusals: what the AI SDK refuses to send', () => {
+  it('names the unanswered calls in the SDK’s own words', () => {
+    expect(missingToolResultsText(['a'])).toBe('Tool result is missing for tool call a.');
+    expect(missingToolResultsText(['a', 'b'])).toBe(
+      'Tool results are missing for tool calls a, b.',
+    );
+  });
+
+  it('the real SDK throws exactly when we say it does, with the same error', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(arbMessage, { maxLength: 6 }), async (messages) => {
+        expect(ourRefusal(messages)).toBe(await sdkRefusal(messages));
+      }),
+      { numRuns: 200 },
+    );
+  });
+});

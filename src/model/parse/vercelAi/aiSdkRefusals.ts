@@ -1,0 +1,57 @@
+/**
+ * What the Vercel AI SDK refuses to send at all: it throws before any request leaves, so the
+ * provider never answers. Read from `ai` 7.0.173 (`standardizePrompt`,
+ * `convertToLanguageModelPrompt`) and checked against it in aiSdkRefusals.test.ts:
+ *
+ * - no message: `AI_InvalidPromptError` "Invalid prompt: messages must not be empty";
+ * - a system message inside `messages`: `AI_InvalidPromptError` unless the call passes
+ *   `allowSystemInMessages: true` (ai 7; ai 6 sent it);
+ * - a client tool call still unanswered when a user or system message comes, or at the end
+ *   (consecutive tool messages count as one): `AI_MissingToolResultsError`. A call answered
+ *   after a later assistant message is accepted by the SDK (the provider may still refuse it).
+ */
+import type { Message } from '../../types.ts';
+
+const SOURCE = '(ai 7.0.173, before any request is sent)';
+
+/** The SDK's `MissingToolResultsError` text for these call ids. */
+export function missingToolResultsText(ids: readonly string[]): string {
+  const many = ids.length > 1;
+  return `Tool result${many ? 's are' : ' is'} missing for tool call${many ? 's' : ''} ${ids.join(', ')}.`;
+}
+
+/** Ids of the client tool calls still open when a user or system message comes, or at the end. */
+function openCalls(messages: readonly Message[]): string[] {
+  const open = new Set<string>();
+  for (const m of messages) {
+    if (m.role === 'assistant') {
+      for (const b of m.blocks)
+        if (b.type === 'tool_use' && b.server !== true) open.add(b.id ?? '');
+    } else if (m.role === 'tool') {
+      for (const b of m.blocks) if (b.type === 'tool_result') open.delete(b.toolUseId ?? '');
+    } else if (open.size > 0) break;
+  }
+  return [...open];
+}
+
+/**
+ * What the AI SDK refuses in these messages (its input, as parsed), as sentences for the
+ * validation's notes; empty when it sends the request.
+ */
+export function aiSdkRefusals(messages: readonly Message[]): string[] {
+  if (messages.length === 0)
+    return [
+      `The AI SDK refuses this prompt ${SOURCE}: AI_InvalidPromptError "Invalid prompt: messages must not be empty".`,
+    ];
+  const out: string[] = [];
+  if (messages.some((m) => m.role === 'system'))
+    out.push(
+      `The AI SDK refuses a system message inside \`messages\` unless the call sets \`allowSystemInMessages: true\` ${SOURCE}: AI_InvalidPromptError; pass it as \`instructions\` instead.`,
+    );
+  const ids = openCalls(messages);
+  if (ids.length > 0)
+    out.push(
+      `The AI SDK refuses this prompt ${SOURCE}: AI_MissingToolResultsError "${missingToolResultsText(ids)}" The provider's rule for the same fault is shown.`,
+    );
+  return out;
+}
