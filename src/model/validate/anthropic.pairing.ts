@@ -5,7 +5,7 @@
  */
 import type { Message } from '../types.ts';
 import { ruleText } from './catalogue/index.ts';
-import type { Push, ViolationInput } from './common.ts';
+import type { Push, ViolationInput } from './rules/common.ts';
 import type { RuleId } from './types.ts';
 import { idOf, idsOf, type PairFinding, type PairFindings } from './rules/pairing.ts';
 

@@ -3,8 +3,8 @@
  * use and structured output never allow, and which may not end in whitespace.
  */
 import type { Transcript } from '../types.ts';
-import type { Push } from './common.ts';
-import { isSessionLog, sessionLogNote } from './shared.ts';
+import type { Push } from './rules/common.ts';
+import { isSessionLog, sessionLogNote } from './rules/request.ts';
 import { isClientCall } from './rules/pairing.ts';
 import { turnHead, turnItems, turnRole, type Turns } from './rules/turns.ts';
 import type { ValidateOptions } from './types.ts';

@@ -4,7 +4,7 @@
  * assistant turn still starting with its thinking.
  */
 import type { Message, ThinkingBlock, Transcript } from '../types.ts';
-import type { Push, ViolationInput } from './common.ts';
+import type { Push, ViolationInput } from './rules/common.ts';
 import { isClientCall, isClientResult } from './rules/pairing.ts';
 import { turnItems, turnRole, type Turns } from './rules/turns.ts';
 

@@ -10,7 +10,7 @@ import { checkTrailing, rejectsPrefill } from './anthropic.prefill.ts';
 import { missingId, wordPairs } from './anthropic.pairing.ts';
 import { checkSignature, checkThinking, type Signatures } from './anthropic.thinking.ts';
 import { anthropicEnvelope, ruleSpec, ruleText } from './catalogue/index.ts';
-import { hasError, violation, type Push, type ViolationInput } from './common.ts';
+import { hasError, violation, type Push, type ViolationInput } from './rules/common.ts';
 import {
   isClientResult,
   pairCallTurn,
@@ -30,7 +30,7 @@ import {
 } from './rules/turns.ts';
 import { badIdsInTurn, idShapeOf } from './rules/toolIds.ts';
 import { startsVisible } from './rules/blank.ts';
-import { emptyRequest, toolsNotDefined } from './shared.ts';
+import { emptyRequest, toolsNotDefined } from './rules/request.ts';
 import type {
   ProviderValidator,
   RenderedItem,

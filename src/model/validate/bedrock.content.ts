@@ -7,7 +7,7 @@
 import type { Block, Message, Transcript } from '../types.ts';
 import { ruleText } from './catalogue/index.ts';
 import type { FindingPush } from './bedrock.ids.ts';
-import type { ViolationInput } from './common.ts';
+import type { ViolationInput } from './rules/common.ts';
 import { isBlank } from './rules/blank.ts';
 import { isClientResult } from './rules/pairing.ts';
 import type { RenderedItem } from './types.ts';

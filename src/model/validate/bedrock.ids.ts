@@ -3,7 +3,7 @@
  * ToolResultBlock: 1–64 letters, digits, `_` and `-`), in AWS's constraint wording.
  */
 import { ruleText } from './catalogue/index.ts';
-import type { ViolationInput } from './common.ts';
+import type { ViolationInput } from './rules/common.ts';
 import { badIdsInTurn, idShapeOf } from './rules/toolIds.ts';
 import type { Turns } from './rules/turns.ts';
 

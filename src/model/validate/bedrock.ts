@@ -17,8 +17,8 @@
 import type { Message, Transcript } from '../types.ts';
 import { anthropicValidator } from './anthropic.ts';
 import { bedrockEnvelope, ruleSpec, ruleText } from './catalogue/index.ts';
-import { hasError, violation } from './common.ts';
-import { toolsNotDefined } from './shared.ts';
+import { hasError, violation } from './rules/common.ts';
+import { toolsNotDefined } from './rules/request.ts';
 import { checkIds, type FindingPush } from './bedrock.ids.ts';
 import { at, checkContent, checkResultContent } from './bedrock.content.ts';
 import {

@@ -6,7 +6,7 @@
  */
 import type { Message, Transcript } from '../types.ts';
 import { deepseekEnvelope, ruleSpec, ruleText } from './catalogue/index.ts';
-import { violation } from './common.ts';
+import { violation } from './rules/common.ts';
 import { validateChat, type ChatDialect } from './openaiChat.ts';
 import type { ProviderValidator, RenderedMessage, Violation } from './types.ts';
 

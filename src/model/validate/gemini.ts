@@ -14,7 +14,7 @@
  */
 import type { Block, Message, ToolUseBlock, Transcript } from '../types.ts';
 import { geminiEnvelope, ruleSpec, ruleText } from './catalogue/index.ts';
-import { hasError, violation, type ViolationInput } from './common.ts';
+import { hasError, violation, type ViolationInput } from './rules/common.ts';
 import {
   blocksOf,
   callTurnStats,
@@ -35,7 +35,7 @@ import {
   turnSize,
   type Turns,
 } from './rules/turns.ts';
-import { emptyRequest, isSessionLog, sessionLogNote } from './shared.ts';
+import { emptyRequest, isSessionLog, sessionLogNote } from './rules/request.ts';
 import type {
   ProviderValidator,
   RenderedItem,

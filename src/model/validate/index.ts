@@ -10,7 +10,7 @@ import { APIS, ENDPOINT_LIST, ENDPOINTS } from './endpoints/index.ts';
 import { endpointOfBody } from './endpoints/recognise.ts';
 import type { ProviderValidator, ValidateOptions, Validation, Violation } from './types.ts';
 
-export { isSchemaError, positionOrder, schemaFirst } from './common.ts';
+export { isSchemaError, positionOrder, schemaFirst } from './rules/common.ts';
 
 export type {
   CutModel,

@@ -13,7 +13,7 @@
  */
 import type { Message, Transcript } from '../types.ts';
 import { mistralEnvelope } from './catalogue/index.ts';
-import { violation, type ViolationInput } from './common.ts';
+import { violation, type ViolationInput } from './rules/common.ts';
 import { validateChat, type ChatDialect } from './openaiChat.ts';
 import { roleOrderAt, type RoleOrderSpec } from './rules/roleOrder.ts';
 import { idShapeOf } from './rules/toolIds.ts';

@@ -10,13 +10,13 @@
 import { requestIndexOf } from '../messageLabels.ts';
 import type { Message, ProviderId, Transcript } from '../types.ts';
 import { openaiEnvelope, ruleSpec, ruleText } from './catalogue/index.ts';
-import { hasError, violation, type ViolationInput } from './common.ts';
+import { hasError, violation, type ViolationInput } from './rules/common.ts';
 import { CHAT_TEXT as TEXT } from './openaiChat.text.ts';
 import { scanToolRuns, type RunFinding } from './rules/toolRuns.ts';
 import { badIdsInRendered, idShapeOf, type BadId, type IdShape } from './rules/toolIds.ts';
 import { unknownParts } from './rules/partTypes.ts';
 import { renderOpenAIChat } from './openaiChat.render.ts';
-import { emptyRequest } from './shared.ts';
+import { emptyRequest } from './rules/request.ts';
 import type {
   ProviderValidator,
   RenderedMessage,

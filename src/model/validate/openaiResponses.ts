@@ -12,7 +12,7 @@
  */
 import { parserFor } from '../parse/registry.ts';
 import type { Transcript } from '../types.ts';
-import { byScanOrder, hasError, violation, type ViolationInput } from './common.ts';
+import { byScanOrder, hasError, violation, type ViolationInput } from './rules/common.ts';
 import { openaiEnvelope, responsesEnvelope, ruleSpec, ruleText } from './catalogue/index.ts';
 import { renderResponses, type ResponsesItem } from './openaiResponses.render.ts';
 import { scanCallIds, scanOpenCalls, scanResults, type IdFinding } from './rules/byId.ts';

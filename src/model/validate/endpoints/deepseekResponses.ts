@@ -7,7 +7,7 @@
 import { parserFor } from '../../parse/registry.ts';
 import type { Transcript } from '../../types.ts';
 import { deepseekEnvelope, ruleSpec, ruleText } from '../catalogue/index.ts';
-import { violation } from '../common.ts';
+import { violation } from '../rules/common.ts';
 import { deepseekV4 } from '../deepseek.ts';
 import { openaiResponsesValidator } from '../openaiResponses.ts';
 import { renderResponses, type ResponsesItem } from '../openaiResponses.render.ts';

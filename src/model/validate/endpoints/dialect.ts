@@ -5,7 +5,7 @@
  */
 import type { Transcript } from '../../types.ts';
 import { ruleSpec } from '../catalogue/index.ts';
-import { hasError } from '../common.ts';
+import { hasError } from '../rules/common.ts';
 import type { ProviderValidator, ValidateOptions, Validation, Violation } from '../types.ts';
 import type { Dialect, Wording } from './types.ts';
 import type { EndpointId } from './ids.ts';

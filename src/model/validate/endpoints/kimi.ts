@@ -5,7 +5,7 @@
  */
 import type { Message, Transcript } from '../../types.ts';
 import { ruleSpec, ruleText } from '../catalogue/index.ts';
-import { violation } from '../common.ts';
+import { violation } from '../rules/common.ts';
 import { OPENAI_DIALECT, validateChat, type ChatDialect } from '../openaiChat.ts';
 import type { ProviderValidator, RenderedMessage, Violation } from '../types.ts';
 import type { Endpoint } from './types.ts';

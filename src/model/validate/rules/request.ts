@@ -3,12 +3,12 @@
  * and the provider's rule code; the text, path and confidence come from the rule catalogue, so a
  * class of 400 is written once and every provider that has it reports it in its own words.
  */
-import { isPinned } from '../exchanges.ts';
-import { parserFor } from '../parse/registry.ts';
-import type { Message, Transcript } from '../types.ts';
-import { ruleSpec, ruleText } from './catalogue/index.ts';
+import { isPinned } from '../../exchanges.ts';
+import { parserFor } from '../../parse/registry.ts';
+import type { Message, Transcript } from '../../types.ts';
+import { ruleSpec, ruleText } from '../catalogue/index.ts';
 import { violation } from './common.ts';
-import type { Violation } from './types.ts';
+import type { Violation } from '../types.ts';
 
 /** Where a provider puts system/developer messages: in the list, or beside it. */
 export type SystemPlacement = 'in-list' | 'beside';

@@ -1,5 +1,5 @@
-import { quoteIds } from '../limits.ts';
-import type { RuleId, Violation } from './types.ts';
+import { quoteIds } from '../../limits.ts';
+import type { RuleId, Violation } from '../types.ts';
 
 /** Input for a violation: everything but the fields filled in by the provider's envelope. */
 export interface ViolationInput {
