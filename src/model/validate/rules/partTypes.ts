@@ -1,6 +1,6 @@
 /**
  * O12: content parts of a type Chat Completions does not have, in a body read as Chat Completions.
- * The Chat reader (parse/openaiChat.ts) reads the part types it knows into blocks of their own
+ * The Chat reader (parse/openaiChat/openaiChat.ts) reads the part types it knows into blocks of their own
  * and keeps any other part as an `other` block labelled with the part's `type`.
  */
 import { isObject } from '../../parse/util.ts';
