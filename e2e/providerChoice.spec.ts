@@ -69,3 +69,24 @@ test('a chosen provider is said to be chosen, also for the next paste; one click
     'The text field in the ContentBlock object at messages.1.content.0 is blank. Add text to the text field, and try again.',
   );
 });
+
+test('the context-window picker offers the judged provider’s windows only', async ({ page }) => {
+  await openDefault(page);
+  await paste(page, JSON.stringify(DEEPSEEK));
+  const windows = page.getByTestId('window-select');
+  const options = windows.locator('option');
+  await expect(options).toHaveText(['DeepSeek V3.x chat / reasoner (128K)', 'type a value…']);
+  await expect(windows).toHaveValue('deepseek');
+  await expect(page.getByTestId('window-percent')).toContainText('128,000-token window');
+  await page.getByTestId('provider-select').selectOption('qwen');
+  await expect(options).toHaveText([
+    'Qwen3 Max (256K)',
+    'Qwen3 Coder Plus (1M)',
+    'Qwen Plus (128K)',
+    'type a value…',
+  ]);
+  await page.getByTestId('provider-select').selectOption('openai-chat');
+  await expect(options).not.toContainText(['Claude (200K)']);
+  await expect(options.first()).toHaveText('GPT-4o (128K)');
+  await expect(windows).toHaveValue('gpt-4o');
+});
