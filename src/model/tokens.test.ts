@@ -33,6 +33,20 @@ describe('tokens', () => {
     expect(table.basis.exact).toBe(true);
   });
 
+  it('DeepSeek, Kimi, Mistral and Qwen counts are o200k labelled as estimates, not exact', async () => {
+    const bpe = await loadBpeCounter('o200k_base');
+    const t = transcript('openai-chat', [user('hello world')]);
+    const exact = countTokens(t, 'openai-chat', bpe);
+    for (const p of ['deepseek', 'kimi', 'mistral', 'qwen', 'deepseek-anthropic'] as const) {
+      const c = countTokens(t, p, bpe);
+      expect(c.basis.exact).toBe(false);
+      expect(c.basis.label).toBe(
+        `≈ estimate: o200k_base (not the model's own tokenizer) + ${MESSAGE_OVERHEAD}/message framing`,
+      );
+      expect(Array.from(c.perMessage)).toEqual(Array.from(exact.perMessage));
+    }
+  });
+
   it('Claude counts are labelled estimates, larger than o200k', async () => {
     const bpe = await loadBpeCounter('o200k_base');
     const t = transcript('anthropic-messages', [
