@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { CASE_FIXTURES } from '../testing/cases.ts';
-import { assistant, call, msg, parsed, system, text, tool, transcript, user } from '../testing/index.ts';
+import {
+  assistant,
+  call,
+  msg,
+  parsed,
+  system,
+  text,
+  tool,
+  transcript,
+  user,
+} from '../testing/index.ts';
 import { validateTranscript } from './index.ts';
 
 const envelope = (message: string) => ({

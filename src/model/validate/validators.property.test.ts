@@ -5,7 +5,11 @@ import { analyze } from '../analyze.ts';
 import { arbAnyTranscript, arbTranscript, arbValidTranscript, renumber } from '../testing/index.ts';
 import type { Message, Transcript } from '../types.ts';
 import { VALIDATORS, validateTranscript } from './index.ts';
-import { pairingOf, referenceAnthropic, referenceOpenAIChat } from '../testing/validate.reference.ts';
+import {
+  pairingOf,
+  referenceAnthropic,
+  referenceOpenAIChat,
+} from '../testing/validate.reference.ts';
 
 /** Drop whole exchanges (by a bitmask) from a transcript; pinned messages stay. */
 function dropExchanges(t: Transcript, mask: boolean[]): Transcript {

@@ -3,7 +3,15 @@
  * object (`{type: "message", role: "assistant", content}`).
  * Source of the shape: anthropic-sdk-typescript `MessageParam` (docs/formats.md#anthropic-messages).
  */
-import type { Block, Message, Result, Role, Transcript, ToolDef, UsageRecord } from '../../types.ts';
+import type {
+  Block,
+  Message,
+  Result,
+  Role,
+  Transcript,
+  ToolDef,
+  UsageRecord,
+} from '../../types.ts';
 import type { FormatParser } from '../registry.ts';
 import { arr, base64Bytes, isObject, type Json, shapeError, str } from '../util.ts';
 import { bareListTranscript, notAnObject, responseTranscript } from '../util.ts';

@@ -1,7 +1,14 @@
 /** The recorded shapes of a call's context: details event, deprecated events, OpenLLMetry. */
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../analyze.ts';
-import { dump, lostResult, oneSpan, openTrace, toAnyValue, toOtlp } from '../../testing/otel.fixtures.ts';
+import {
+  dump,
+  lostResult,
+  oneSpan,
+  openTrace,
+  toAnyValue,
+  toOtlp,
+} from '../../testing/otel.fixtures.ts';
 
 describe('the recorded shapes of a call context', () => {
   it('structured messages on a gen_ai.client.inference.operation.details event', () => {

@@ -12,7 +12,15 @@
  * tool_result (`call_id`); server-tool pairs (`google_search_call` / `google_search_result`, …)
  * → server tool_use / tool_result by `call_id`. Media data is counted in bytes, never as text.
  */
-import type { Block, Message, Result, Role, ToolDef, Transcript, UsageRecord } from '../../types.ts';
+import type {
+  Block,
+  Message,
+  Result,
+  Role,
+  ToolDef,
+  Transcript,
+  UsageRecord,
+} from '../../types.ts';
 import { writeInteractions } from './geminiInteractionsWrite.ts';
 import type { FormatParser } from '../registry.ts';
 import {

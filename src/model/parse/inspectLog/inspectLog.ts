@@ -20,7 +20,15 @@
  * from their raw value, new or changed ones as Inspect messages (`tool_calls[{id, function,
  * arguments}]`, tool messages with `tool_call_id` and `function`).
  */
-import type { Block, Message, Result, Role, ToolDef, Transcript, UsageRecord } from '../../types.ts';
+import type {
+  Block,
+  Message,
+  Result,
+  Role,
+  ToolDef,
+  Transcript,
+  UsageRecord,
+} from '../../types.ts';
 import { toOpenAIChatMessages } from '../openaiChat/openaiChat.ts';
 import type { RequestEntry } from '../multi.ts';
 import type { FormatParser } from '../registry.ts';

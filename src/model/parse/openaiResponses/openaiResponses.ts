@@ -15,7 +15,13 @@ import type { Block, MediaBlock, Message, Result, Role, Transcript, ToolDef } fr
 import type { ToolUseBlock, UsageRecord } from '../../types.ts';
 import type { FormatParser } from '../registry.ts';
 import { arr, base64Bytes, isObject, type Json, parseArguments, shapeError, str } from '../util.ts';
-import { bareListTranscript, jsonDocumentOnly, notAnObject, readDataUrl, toolDef } from '../util.ts';
+import {
+  bareListTranscript,
+  jsonDocumentOnly,
+  notAnObject,
+  readDataUrl,
+  toolDef,
+} from '../util.ts';
 import { writeResponses } from './openaiResponsesWrite.ts';
 import {
   CALL_TYPES,
