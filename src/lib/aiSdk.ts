@@ -73,6 +73,11 @@ export function transcriptCheckMiddleware(opts: CheckMiddlewareOptions) {
           )
       : undefined);
   return {
+    /**
+     * The middleware interface it implements: v3 is what ai 6 requires and what ai 7 still
+     * accepts (its `LanguageModelMiddleware` takes v3 and v4 middleware alike).
+     */
+    specificationVersion: 'v3' as const,
     transformParams: async <P extends { prompt: unknown }>(options: {
       params: P;
       model: LanguageModelLike;

@@ -1,11 +1,16 @@
 /**
  * The AI SDK's own refusals, observed: generated ModelMessage lists go through the real
- * `generateText` (ai 7, a mock model, no network); the SDK throws exactly when `aiSdkRefusals`
- * says it does, with the text it quotes.
+ * `generateText` (a mock model, no network); the SDK throws exactly when `aiSdkRefusals` says it
+ * does, with the text it quotes. The dev dependency is ai 6, the last major whose `engines`
+ * admit Node 20; `aiSdkRefusals` describes ai 7, whose defaults ai 6 reaches with
+ * `allowSystemInMessages: false` (ai 7 refuses a system message unless that option is true; ai 6
+ * warns unless it is set). The one text ai 7 changed is the option its refusal names: ai 6 says
+ * "Use the system option instead.", ai 7 "Use the instructions option instead." (the option was
+ * renamed); `asAi7` maps that sentence and nothing else.
  */
 import fc from 'fast-check';
 import { generateText, type ModelMessage } from 'ai';
-import { MockLanguageModelV4 } from 'ai/test';
+import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { parseTranscript } from '../index.ts';
 import { aiSdkRefusals, missingToolResultsText } from './aiSdkRefusals.ts';
@@ -41,7 +46,7 @@ const arbMessage = fc
 
 /** The SDK's verdict: the error it throws before sending, or null when it calls the model. */
 async function sdkRefusal(messages: unknown[]): Promise<string | null> {
-  const model = new MockLanguageModelV4({
+  const model = new MockLanguageModelV3({
     doGenerate: async () => ({
       content: [{ type: 'text', text: 'ok' }],
       finishReason: { unified: 'stop', raw: 'stop' },
@@ -53,11 +58,24 @@ async function sdkRefusal(messages: unknown[]): Promise<string | null> {
     }),
   });
   try {
-    await generateText({ model, messages: messages as ModelMessage[], maxRetries: 0 });
+    await generateText({
+      model,
+      messages: messages as ModelMessage[],
+      maxRetries: 0,
+      allowSystemInMessages: false,
+    });
     return null;
   } catch (e) {
-    return `${(e as Error).name}: ${(e as Error).message}`;
+    return asAi7(`${(e as Error).name}: ${(e as Error).message}`);
   }
+}
+
+/** ai 6's refusal of a system message in ai 7's words: only the renamed option differs. */
+function asAi7(refusal: string): string {
+  return refusal.replace(
+    /Use the system option instead\.$/,
+    'Use the instructions option instead.',
+  );
 }
 
 /** Our verdict, read from the notes: the SDK error name and quoted text, or null. */

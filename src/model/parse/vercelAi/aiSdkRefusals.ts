@@ -1,11 +1,12 @@
 /**
  * What the Vercel AI SDK refuses to send at all: it throws before any request leaves, so the
  * provider never answers. Read from `ai` 7.0.173 (`standardizePrompt`,
- * `convertToLanguageModelPrompt`) and checked against it in aiSdkRefusals.test.ts:
+ * `convertToLanguageModelPrompt`) and checked in aiSdkRefusals.test.ts against ai 6 (the dev
+ * dependency: ai 7 needs Node 22) called with ai 7's defaults:
  *
  * - no message: `AI_InvalidPromptError` "Invalid prompt: messages must not be empty";
  * - a system message inside `messages`: `AI_InvalidPromptError` unless the call passes
- *   `allowSystemInMessages: true` (ai 7; ai 6 sent it);
+ *   `allowSystemInMessages: true` (ai 7; ai 6 sends it with a console warning);
  * - a client tool call still unanswered when a user or system message comes, or at the end
  *   (consecutive tool messages count as one): `AI_MissingToolResultsError`. A call answered
  *   after a later assistant message is accepted by the SDK (the provider may still refuse it).
