@@ -32,11 +32,13 @@ test('a checked-fetch record: every call on the strip, each with its verdict and
   await pickRequest(page, 2);
   await expect(page.getByTestId('format')).toHaveText('anthropic-messages');
   await expect(page.getByTestId('verdict')).toHaveAttribute('data-valid', 'false');
-  await expect(page.locator('ul.warnings')).toContainText('answered-400');
+  await expect(page.locator('ul.warnings')).toContainText(
+    "answered with the provider's 400 without sending (respond mode)",
+  );
   await pickRequest(page, 3);
   await expect(page.getByTestId('verdict')).toHaveAttribute('data-valid', 'true');
   await expect(page.locator('ul.warnings')).toContainText(
-    'Repaired before sending (1 change): inserted (partial_answer call_w2)',
+    'Repaired before sending (1 change): inserted (only some parallel calls answered: call_w2)',
   );
 });
 

@@ -132,7 +132,7 @@ test('the diff of the compacted call against the one before: sentence, rows, bro
       'inserted',
     ]);
   await expect(view.getByTestId('diff-broken-pair')).toHaveText([
-    /toolu_04Edit \(A1 orphan_tool_result, right #1\)/,
+    /toolu_04Edit \(A1: tool result with no call before it, right #1\)/,
   ]);
   await expect(view.getByTestId('diff-error')).toContainText(
     'unexpected `tool_use_id` found in `tool_result` blocks: toolu_04Edit',

@@ -1,7 +1,12 @@
-import { expect, test } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
 import { generate } from '../scripts/gen.ts';
+import { REPAIR_KINDS } from '../src/model/repair/kinds.ts';
 import { oneSpan } from '../src/model/testing/otel.fixtures.ts';
-import { dropFile, openApp, openDefault, paste } from './helpers.ts';
+import { RULE_IDS } from '../src/model/validate/ruleRegistry.ts';
+import { dropFile, openApp, openDefault, paste, pickRequest, requestMarks } from './helpers.ts';
+import { compactedSessionLog } from './sessionLog.ts';
 
 // What a newcomer's walkthrough found (issue 41), one test per finding; each failed before its
 // fix. Transcripts and traces are invented.
@@ -380,4 +385,105 @@ test('the repair panel opens the repaired transcript in place, and Back to the o
   await expect(page.getByTestId('verdict')).toHaveAttribute('data-valid', 'false');
   await expect(page.getByTestId('count-messages')).toHaveText(before);
   await expect(page.getByTestId('repaired-note')).toHaveCount(0);
+});
+
+test('a LiteLLM log is judged as it was sent: its logged response is a note, not the last turn', async ({
+  page,
+}) => {
+  // A StandardLoggingPayload of an Anthropic pass-through call to a model without prefill: the
+  // request ended on a tool result and got an answer.
+  const payload = JSON.stringify({
+    id: 'chatcmpl-1',
+    call_type: 'anthropic_messages',
+    status: 'success',
+    model: 'claude-opus-4-7',
+    response_cost: 0.002,
+    messages: {
+      model: 'claude-opus-4-7',
+      max_tokens: 1024,
+      tools: [{ name: 'ping', input_schema: { type: 'object' } }],
+      messages: [
+        { role: 'user', content: 'Is payments-db up?' },
+        {
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: 'toolu_1', name: 'ping', input: { host: 'db' } }],
+        },
+        {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'pong' }],
+        },
+      ],
+    },
+    response: {
+      id: 'msg_1',
+      type: 'message',
+      role: 'assistant',
+      content: [{ type: 'text', text: 'payments-db is up.' }],
+      stop_reason: 'end_turn',
+    },
+  });
+  await openDefault(page);
+  await dropFile(page, 'litellm.json', payload);
+  const app = page.getByTestId('app');
+  await expect(app).toHaveAttribute('data-view-chars', String(payload.length), { timeout: 30_000 });
+  await expect(app).toHaveAttribute('data-ready', 'true', { timeout: 30_000 });
+  await expect(page.getByTestId('format')).toHaveText('anthropic-messages');
+  await expect(page.getByTestId('count-messages')).toHaveText('3');
+  await expect(page.getByTestId('verdict')).toHaveAttribute('data-valid', 'true');
+  await expect(
+    page.locator('[data-testid="violation"][data-rule="trailing_assistant"]'),
+  ).toHaveCount(0);
+  await expect(page.locator('ul.warnings')).toContainText(
+    'The logged response is what this request returned; it is not appended, so the request is judged as it was sent.',
+  );
+  await expect(page.getByText('payments-db is up.')).toHaveCount(0);
+});
+
+/** Every rule class and repair kind id, and the checked fetch's outcomes, as whole words. */
+const INTERNAL = new RegExp(
+  `\\b(${[...RULE_IDS, ...REPAIR_KINDS, 'sent-repaired', 'sent-anyway', 'answered-400', 'sent-unchecked'].join('|')})\\b`,
+);
+
+/** The page's visible text and its titles and accessible names, where a code would show. */
+async function shownText(page: Page): Promise<string> {
+  const text = await page.locator('body').innerText();
+  const attrs = await page
+    .locator('[title], [aria-label]')
+    .evaluateAll((els) =>
+      els.map((e) => `${e.getAttribute('title') ?? ''} ${e.getAttribute('aria-label') ?? ''}`),
+    );
+  return `${text}\n${attrs.join('\n')}`;
+}
+
+test('no internal codes on screen: a checked-fetch record’s notes, the strip, and the diff of a compacted call', async ({
+  page,
+}) => {
+  const record = readFileSync(
+    path.resolve(import.meta.dirname, '../public/samples/fetch-record.jsonl'),
+    'utf8',
+  );
+  await openDefault(page);
+  await dropFile(page, 'calls.jsonl', record);
+  await expect(requestMarks(page)).toHaveCount(5);
+  for (let i = 0; i < 5; i++) {
+    await pickRequest(page, i);
+    await expect(page.locator('ul.warnings')).toContainText(`Call ${i + 1} of 5`);
+    expect(await shownText(page)).not.toMatch(INTERNAL);
+  }
+  await expect(page.locator('ul.warnings')).toContainText('invalid, sent anyway (warn mode)');
+  await pickRequest(page, 3);
+  await expect(page.locator('ul.warnings')).toContainText(
+    'inserted (only some parallel calls answered: call_w2)',
+  );
+
+  const log = compactedSessionLog();
+  await dropFile(page, 'session.jsonl', log);
+  await expect(page.getByTestId('app')).toHaveAttribute('data-view-chars', String(log.length), {
+    timeout: 30_000,
+  });
+  await page.getByTestId('strip-first-failing').click();
+  await page.getByTestId('diff-previous').click();
+  const broken = page.getByTestId('diff-broken-pair');
+  await expect(broken).toHaveText([/toolu_04Edit \(A1: tool result with no call before it/]);
+  expect(await shownText(page)).not.toMatch(INTERNAL);
 });

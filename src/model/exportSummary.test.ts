@@ -14,6 +14,7 @@ import {
 } from './exportSummary.ts';
 import { CASE_FIXTURES } from './testing/cases.ts';
 import { parseTranscript } from './parse/index.ts';
+import { ruleWords } from './ruleWords.ts';
 import { countTokens } from './tokens.ts';
 import type { Transcript } from './types.ts';
 
@@ -118,6 +119,12 @@ describe('buildIncidentSummary', () => {
     const over = found.alternative.overshoot;
     if (over !== null) expect(md).toContain(`overshoot ×${over.toFixed(2)}`);
     expect(md).toMatch(/- Chosen: policy `message`.*\*\*rejected\*\*/);
+    // The rule in words beside its code, not its internal id (issue 41).
+    const first = found.eviction.validation.violations.find((v) => v.severity === 'error');
+    expect(md).toContain(
+      `**rejected** (\`${first?.code}\`: ${ruleWords(first?.rule ?? 'role_order')})`,
+    );
+    expect(md).not.toContain(` ${first?.rule})`);
   });
 
   it('says when nothing is wrong', () => {

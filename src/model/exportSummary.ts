@@ -15,6 +15,7 @@ import type { Message, ProviderId, Transcript } from './types.ts';
 import { analyze } from './analyze.ts';
 import { causeLabel, messageLabels, requestIndexNote } from './messageLabels.ts';
 import { redactTranscriptWithMaps } from './redact.ts';
+import { ruleWords } from './ruleWords.ts';
 import { renameViolation } from './redact/renameViolation.ts';
 import type { TextCounter } from './tokens.ts';
 import type { Validation, Violation } from './validate/types.ts';
@@ -99,7 +100,7 @@ function evictionLine(r: EvictionResult, label: string): string {
       ? 'no deficit'
       : `overshoot ×${r.overshoot.toFixed(2)} (freed ${fmt(r.freed)} tokens for a deficit of ${fmt(r.deficit)})`;
   const first = firstError(r.validation);
-  return `- ${label}: policy ${mdCode(r.policy)} at a budget of ${fmt(r.budget)} tokens keeps ${r.kept.length} message(s), evicts ${r.evicted.length}, ${fmt(r.tokensKept)} tokens kept, ${r.fits ? 'fits' : '**does not fit**'}; ${over}; request ${first ? `**rejected** (${mdCode(first.code)} ${first.rule})` : 'accepted'}.`;
+  return `- ${label}: policy ${mdCode(r.policy)} at a budget of ${fmt(r.budget)} tokens keeps ${r.kept.length} message(s), evicts ${r.evicted.length}, ${fmt(r.tokensKept)} tokens kept, ${r.fits ? 'fits' : '**does not fit**'}; ${over}; request ${first ? `**rejected** (${mdCode(first.code)}: ${ruleWords(first.rule)})` : 'accepted'}.`;
 }
 
 /**

@@ -10,6 +10,7 @@
 import { useEffect, useState } from 'react';
 import { useStore } from 'zustand';
 import type { Analysis } from '../../model/analyze.ts';
+import { ruleWords } from '../../model/ruleWords.ts';
 import type { DiffAnswer } from '../../state/diffView.ts';
 import type { EvictionView } from '../../state/eviction.ts';
 import {
@@ -126,7 +127,7 @@ function Broken({ a }: { a: Extract<DiffAnswer, { ok: true }> }) {
         {broken.map((b, i) => (
           <span key={`${b.id}-${i}`} data-testid="diff-broken-pair">
             {i > 0 ? '; ' : ''}
-            <code>{b.id}</code> ({b.code} {b.rule}, right #{b.messageIndex})
+            <code>{b.id}</code> ({b.code}: {ruleWords(b.rule)}, right #{b.messageIndex})
           </span>
         ))}
       </p>

@@ -2,12 +2,13 @@
  * LiteLLM logs: a `StandardLoggingPayload` (what every callback receives as
  * `standard_logging_object`, and what the S3/GCS/Datadog/Langfuse integrations write) and proxy
  * spend-log rows (`LiteLLM_SpendLogs`, the `/spend/logs` API). The input `messages` (OpenAI-chat
- * shaped, or Anthropic-shaped for `/v1/messages` pass-through) plus the `response` become one
- * request body for the existing detectors. See docs/formats.md#litellm.
+ * shaped, or Anthropic-shaped for `/v1/messages` pass-through) become one request body for the
+ * existing detectors, judged as it was sent: the logged `response` came back from that request
+ * and is said in a note, never appended. See docs/formats.md#litellm.
  */
 import { parseJsonBounded } from '../json.ts';
 import { isObject, str, type Json } from '../util.ts';
-import { appendResponse } from './append.ts';
+import { answerCalls } from './answer.ts';
 import type { ContainerEntry, ContainerRead } from './types.ts';
 
 /** LiteLLM stores some columns as JSON text: parse them when they look like JSON. */
@@ -70,13 +71,17 @@ function bodyOf(p: Json): { body: unknown; notes: string[] } | null {
   const info = isObject(p.error_information) ? p.error_information : {};
   const err = str(info.error_message) ?? str(p.error_str);
   if (err) notes.push(`LiteLLM logged an error for this call: ${err}`);
+  // The verdict is about the request that was sent. Appended, the response would end it on an
+  // assistant turn (A12 "prefill" on a model that rejects it, a prefill note elsewhere) or, when
+  // it calls tools, in unanswered calls: 400s that never happened.
   const response = jsonish(p.response);
   if (!failed && isObject(response) && Object.keys(response).length > 0) {
-    const joined = appendResponse(body, response);
-    if (joined) {
-      body = joined;
-      notes.push('The logged response is the last turn.');
-    }
+    const calls = answerCalls(response);
+    notes.push(
+      calls.length > 0
+        ? `The logged response calls ${calls.join(', ')}; it is not appended, so the request is judged as it was sent.`
+        : 'The logged response is what this request returned; it is not appended, so the request is judged as it was sent.',
+    );
   }
   return { body, notes };
 }
@@ -91,7 +96,7 @@ function entry(p: Json, where: string, label: string): ContainerEntry | null {
  * Read a LiteLLM log.
  * @param value a parsed JSON value, or the values of a JSON Lines file's lines
  * @returns null when it is not a LiteLLM payload or spend-log list; else one entry per logged
- *   call whose messages were stored (response appended when the call succeeded), or a ParseError
+ *   call whose messages were stored (the request as sent; its response in a note), or a ParseError
  *   when none stored its messages (spend logs keep them only with `store_prompts_in_spend_logs`).
  *   Never throws.
  */

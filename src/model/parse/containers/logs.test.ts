@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { validateTranscript } from '../../validate/index.ts';
 import { parseTranscript } from '../index.ts';
-import { appendResponse } from './append.ts';
+import { answerCalls } from './answer.ts';
 import { fromBase64, readHar } from './har.ts';
 import { readLiteLlm } from './litellm.ts';
 import { readBatch } from './batch.ts';
@@ -175,19 +175,90 @@ describe('LiteLLM', () => {
     },
   };
 
-  it('a StandardLoggingPayload (also under standard_logging_object): messages + response', () => {
+  it('a StandardLoggingPayload (also under standard_logging_object): the messages as sent, the response in a note', () => {
     for (const v of [payload, { standard_logging_object: payload }]) {
       const r = readLiteLlm(v);
       expect(r?.ok).toBe(true);
       if (!r?.ok) return;
       const body = r.value[0]?.value as { messages: unknown[]; tools: unknown[] };
-      expect(body.messages).toHaveLength(4);
-      expect(body.messages[3]).toEqual({ role: 'assistant', content: 'Three errors.' });
+      expect(body.messages).toEqual(chatMessages);
       expect(body.tools).toEqual(payload.model_parameters.tools);
+      expect(r.value[0]?.note.notes).toEqual([
+        'The logged response is what this request returned; it is not appended, so the request is judged as it was sent.',
+      ]);
     }
     const p = parseTranscript(JSON.stringify(payload));
     expect(p.ok && p.value.transcript.format).toBe('openai-chat');
     expect(p.ok && validateTranscript(p.value.transcript).valid).toBe(true);
+  });
+
+  it('a request is judged as it was sent: a final answer is not a prefill, a tool call is not left unanswered', () => {
+    // Anthropic pass-through (/v1/messages) to a model that rejects prefill: the request ended on
+    // a tool result and got an answer. Appended, the answer was judged A12.
+    const anthropicPayload = {
+      ...payload,
+      model: 'claude-opus-4-6',
+      messages: {
+        model: 'claude-opus-4-6',
+        max_tokens: 1024,
+        tools: [{ name: 'search_logs', input_schema: { type: 'object' } }],
+        messages: [
+          { role: 'user', content: 'What failed?' },
+          {
+            role: 'assistant',
+            content: [{ type: 'tool_use', id: 'toolu_1', name: 'search_logs', input: {} }],
+          },
+          {
+            role: 'user',
+            content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: '3 errors' }],
+          },
+        ],
+      },
+      response: {
+        id: 'msg_1',
+        type: 'message',
+        role: 'assistant',
+        content: [{ type: 'text', text: 'Three errors.' }],
+        stop_reason: 'end_turn',
+      },
+    };
+    const a = parseTranscript(JSON.stringify(anthropicPayload));
+    expect(a.ok && a.value.transcript.format).toBe('anthropic-messages');
+    if (!a.ok) return;
+    expect(a.value.transcript.messages).toHaveLength(3);
+    expect(validateTranscript(a.value.transcript).violations.map((v) => v.code)).toEqual([]);
+    // Chat Completions: the answer calls a tool. Appended, that call had no result (a 400).
+    const calling = {
+      ...payload,
+      response: {
+        ...payload.response,
+        choices: [
+          {
+            index: 0,
+            message: {
+              role: 'assistant',
+              content: null,
+              tool_calls: [
+                {
+                  id: 'call_2',
+                  type: 'function',
+                  function: { name: 'search_logs', arguments: '{}' },
+                },
+              ],
+            },
+            finish_reason: 'tool_calls',
+          },
+        ],
+      },
+    };
+    const c = parseTranscript(JSON.stringify(calling));
+    expect(c.ok).toBe(true);
+    if (!c.ok) return;
+    expect(c.value.transcript.messages).toHaveLength(3);
+    expect(validateTranscript(c.value.transcript).valid).toBe(true);
+    expect(c.value.transcript.warnings.join(' ')).toContain(
+      'The logged response calls call_2 (search_logs); it is not appended, so the request is judged as it was sent.',
+    );
   });
 
   it('a failed call: no response appended, the error is a note', () => {
@@ -314,23 +385,32 @@ describe('batch files', () => {
   });
 });
 
-describe('appendResponse', () => {
-  it('puts each provider’s response after its request, without touching the inputs', () => {
-    const req = { messages: [{ role: 'user', content: 'hi' }] };
+describe('answerCalls', () => {
+  it('names the tool calls of each provider’s response, none for a final answer', () => {
     expect(
-      appendResponse(req, { type: 'message', content: [{ type: 'text', text: 'yo' }] }),
-    ).toEqual({
-      messages: [...req.messages, { role: 'assistant', content: [{ type: 'text', text: 'yo' }] }],
-    });
-    expect(req.messages).toHaveLength(1);
+      answerCalls({
+        type: 'message',
+        content: [
+          { type: 'text', text: 'Looking.' },
+          { type: 'tool_use', id: 'toolu_1', name: 'bash', input: {} },
+        ],
+      }),
+    ).toEqual(['toolu_1 (bash)']);
     expect(
-      appendResponse({ input: 'hi' }, { object: 'response', output: [{ type: 'message' }] }),
-    ).toEqual({
-      input: [{ role: 'user', content: 'hi' }, { type: 'message' }],
-    });
+      answerCalls({
+        choices: [{ message: { tool_calls: [{ id: 'call_1', function: { name: 'f' } }] } }],
+      }),
+    ).toEqual(['call_1 (f)']);
     expect(
-      appendResponse({ contents: [] }, { candidates: [{ content: { parts: [{ text: 'a' }] } }] }),
-    ).toEqual({ contents: [{ role: 'model', parts: [{ text: 'a' }] }] });
-    expect(appendResponse({ contents: [] }, { type: 'message', content: [] })).toBeNull();
+      answerCalls({
+        object: 'response',
+        output: [{ type: 'message' }, { type: 'function_call', call_id: 'fc_1', name: 'g' }],
+      }),
+    ).toEqual(['fc_1 (g)']);
+    expect(
+      answerCalls({ candidates: [{ content: { parts: [{ functionCall: { name: 'h' } }] } }] }),
+    ).toEqual(['(no id) (h)']);
+    expect(answerCalls({ type: 'message', content: [{ type: 'text', text: 'done' }] })).toEqual([]);
+    expect(answerCalls('text')).toEqual([]);
   });
 });

@@ -51,7 +51,27 @@ describe('fetch-record', () => {
     if (!third.ok) throw new Error(third.error.message);
     expect(third.value.transcript.format).toBe('anthropic-messages');
     expect(third.value.transcript.warnings.join('\n')).toMatch(
-      /answered-400[\s\S]*Recorded verdict: anthropic rejects it \[A1 orphan_tool_result\][\s\S]*The provider answered HTTP 400/,
+      /answered with the provider's 400 without sending \(respond mode\)[\s\S]*Recorded verdict: anthropic rejects it \[A1: tool result with no call before it\][\s\S]*The provider answered HTTP 400/,
+    );
+    // The rule classes, repair kinds and outcomes in words: no internal code in a note.
+    for (let i = 0; i < 5; i++) {
+      const call = parseTranscript(sample, { requestIndex: i });
+      if (!call.ok) throw new Error(call.error.message);
+      const notes = call.value.transcript.warnings.join('\n');
+      // (The provider's own texts keep their field names: `tool_use_id`, `tool_call_id`.)
+      for (const code of [
+        'orphan_tool_result',
+        'partial_answer',
+        'error_result_added',
+        'sent-repaired',
+        'sent-anyway',
+        'answered-400',
+      ])
+        expect(notes).not.toContain(code);
+    }
+    const fourth = parseTranscript(sample, { requestIndex: 3 });
+    expect(fourth.ok && fourth.value.transcript.warnings.join('\n')).toContain(
+      'Repaired before sending (1 change): inserted (only some parallel calls answered: call_w2). Shown as sent.',
     );
   });
 

@@ -13,6 +13,8 @@ import { bedrockConverseParser } from '../bedrockConverse/bedrockConverse.ts';
 import { geminiParser } from '../gemini/gemini.ts';
 import { openaiChatParser } from '../openaiChat/openaiChat.ts';
 import { openaiResponsesParser } from '../openaiResponses/openaiResponses.ts';
+import { nameTable } from '../../own.ts';
+import { repairWordsOf, ruleWordsOf } from '../../ruleWords.ts';
 import { isObject, requestLabel, shapeError, str, type Json } from '../util.ts';
 
 /** The `schema` every record line carries (the library's `RECORD_SCHEMA`). */
@@ -76,30 +78,70 @@ function count(body: unknown): string | undefined {
   return undefined;
 }
 
+/** What the checked fetch did with a call (the record's `outcome`, docs/fetch-record.md), in words. */
+const OUTCOME_WORDS = nameTable({
+  sent: 'valid, sent as given',
+  'sent-repaired': 'repaired, then sent',
+  'sent-anyway': 'invalid, sent anyway (warn mode)',
+  refused: 'invalid, refused before sending (throw mode)',
+  'answered-400': "invalid, answered with the provider's 400 without sending (respond mode)",
+  'sent-unchecked': 'sent unchecked',
+});
+
+/** Why a call was not checked (the record's `skipped`, the library's `SkipReason`), in words. */
+const SKIP_WORDS = nameTable({
+  'not-endpoint': 'the URL is no provider endpoint',
+  'not-post': 'not a POST',
+  'no-body': 'no body',
+  'stream-body': 'the body is a stream',
+  'too-large': 'the body is over the size cap',
+  'not-json': 'the body is not JSON',
+  'other-body': 'the body is of a type the checked fetch does not read',
+  'unreadable-transcript': 'the messages could not be read',
+});
+
+/** A name the record wrote, in words when it is one the page knows; else as written. */
+const inWords = (table: ReadonlyMap<string, string>, name: string | undefined): string =>
+  name === undefined ? '?' : (table.get(name) ?? name);
+
+/** One repair change: its diff label, then its rule (or its kind) in words, then its ids. */
+function changeText(c: Json): string {
+  const rule = str(c.rule);
+  const kind = str(c.kind);
+  const what =
+    (rule !== undefined ? ruleWordsOf(rule) : undefined) ??
+    (kind !== undefined ? repairWordsOf(kind) : undefined) ??
+    rule ??
+    kind ??
+    '?';
+  const ids = Array.isArray(c.ids) && c.ids.length > 0 ? `: ${c.ids.join(', ')}` : '';
+  return `${str(c.label) ?? '?'} (${what}${ids})`;
+}
+
 /** What the record says of a call: where it went, what was done, the verdict, the answer. */
 function notesOf(line: Json, n: number, of: number): string[] {
   const notes = [
-    `Call ${n} of ${of} in this checked-fetch record: ${str(line.time) ?? '?'}, ${str(line.url) ?? '?'} (endpoint ${str(line.endpoint) ?? '?'}), ${str(line.outcome) ?? '?'}.`,
+    `Call ${n} of ${of} in this checked-fetch record: ${str(line.time) ?? '?'}, ${str(line.url) ?? '?'} (endpoint ${str(line.endpoint) ?? '?'}), ${inWords(OUTCOME_WORDS, str(line.outcome))}.`,
   ];
   const v = line.verdict;
   if (isObject(v)) {
     const violations = Array.isArray(v.violations) ? v.violations.filter(isObject) : [];
     const first = violations.find((x) => x.severity === 'error');
+    const rule = str(first?.rule);
+    const words = rule !== undefined ? (ruleWordsOf(rule) ?? rule) : '';
     notes.push(
       v.valid === true
         ? `Recorded verdict: valid for ${str(v.provider) ?? '?'}.`
-        : `Recorded verdict: ${str(v.provider) ?? '?'} rejects it [${str(first?.code) ?? '?'} ${str(first?.rule) ?? ''}]: ${str(first?.message) ?? ''}`,
+        : `Recorded verdict: ${str(v.provider) ?? '?'} rejects it [${str(first?.code) ?? '?'}: ${words}]: ${str(first?.message) ?? ''}`,
     );
-  } else if (typeof line.skipped === 'string') notes.push(`Not checked: ${line.skipped}.`);
+  } else if (typeof line.skipped === 'string')
+    notes.push(`Not checked: ${inWords(SKIP_WORDS, line.skipped)}.`);
   const repair = line.repair;
   if (isObject(repair) && Array.isArray(repair.changes)) {
     const changes = repair.changes.filter(isObject);
     notes.push(
       `Repaired before sending (${changes.length} change${changes.length === 1 ? '' : 's'}): ${changes
-        .map(
-          (c) =>
-            `${str(c.label) ?? '?'} (${str(c.rule) ?? str(c.kind) ?? '?'}${Array.isArray(c.ids) && c.ids.length > 0 ? ` ${c.ids.join(', ')}` : ''})`,
-        )
+        .map(changeText)
         .join('; ')}. Shown as sent.`,
     );
   }
