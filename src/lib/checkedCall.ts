@@ -262,8 +262,10 @@ function providerResponse(result: CheckResult): Response {
     'content-type': 'application/json',
     'x-transcript-inspector': 'not-sent',
   });
-  // The AWS SDK names the error from this header, as Bedrock sends it.
-  if (result.provider === 'bedrock') headers.set('x-amzn-errortype', 'ValidationException');
+  // The AWS SDK and the Anthropic SDK's Bedrock client name the error from this header, as
+  // Bedrock sends it for Converse and for InvokeModel (Claude's Messages body) alike.
+  if (result.provider === 'bedrock' || result.provider === 'anthropic-bedrock')
+    headers.set('x-amzn-errortype', 'ValidationException');
   return new Response(JSON.stringify(result.firstError), {
     status: result.firstViolation?.status ?? 400,
     headers,

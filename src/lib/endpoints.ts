@@ -1,15 +1,16 @@
 /**
- * Which provider endpoint a URL is: the table the checked fetch reads before it touches a body.
- * One entry per endpoint (host and path); `endpointOf` is the one question the rest of the
- * library asks ("which endpoint id is this URL, or none"), so the table can later be derived from
- * the model's endpoint registry without changing its callers.
+ * Which provider endpoint a URL is: the table the checked fetch reads before it touches a body,
+ * derived from the model's endpoint registry (src/model/validate/endpoints/: each endpoint's
+ * hosts, relays, paths and body test). `endpointOf` is the one question the rest of the library
+ * asks ("which endpoint id is this URL, or none").
  */
 import { parserFor } from '../model/parse/registry.ts';
 import { detectFormats } from '../model/parse/index.ts';
 import type { FormatId, ProviderId } from '../model/types.ts';
+import { APIS as REGISTRY_APIS, ENDPOINT_LIST } from '../model/validate/endpoints/index.ts';
 
 /**
- * An endpoint id: the provider's API as one endpoint serves it (`anthropic`, `anthropic-bedrock`,
+ * An endpoint id: an id of the endpoint registry (`anthropic`, `anthropic-bedrock`,
  * `anthropic-vertex`, `deepseek-anthropic`, `openai-chat`, `azure-openai`, `openai-responses`,
  * `deepseek`, `kimi`, `gemini`, `vertex-gemini`, `bedrock`, `mistral`, `qwen`, …), or `custom`
  * for a base URL the caller named whose path says no API.
@@ -39,7 +40,7 @@ export interface Endpoint {
   id: EndpointId;
 }
 
-/** An API by the end of its path: what a gateway or proxy in front of it keeps. */
+/** One path of a registry endpoint: what a URL ending in it is. */
 interface Api {
   id: EndpointId;
   /** Matched against the URL's path (no query, no trailing slash). Group 1, when present, is the model. */
@@ -48,108 +49,36 @@ interface Api {
   provider: ProviderId;
   /** A body test, for paths several APIs share (Bedrock and Vertex invoke any vendor's model). */
   body?: (v: Record<string, unknown>) => boolean;
+  /** The endpoint's own hosts and the relays that take its bodies. */
+  hosts: readonly RegExp[];
+  /** An API's own endpoint, whose paths a gateway keeps (`anyHost`). */
+  anyHost: boolean;
 }
-
-const isAnthropicBody = (v: Record<string, unknown>) => 'anthropic_version' in v;
-
-const MESSAGES: Api = {
-  id: 'anthropic',
-  path: /\/messages$/,
-  format: 'anthropic-messages',
-  provider: 'anthropic',
-};
-const CHAT: Api = {
-  id: 'openai-chat',
-  path: /\/chat\/completions$/,
-  format: 'openai-chat',
-  provider: 'openai-chat',
-};
-const RESPONSES: Api = {
-  id: 'openai-responses',
-  path: /\/responses$/,
-  format: 'openai-responses',
-  provider: 'openai-responses',
-};
-const GENERATE: Api = {
-  id: 'gemini',
-  path: /\/models\/([^/:]+):(?:stream)?generateContent$/,
-  format: 'gemini',
-  provider: 'gemini',
-};
-const CONVERSE: Api = {
-  id: 'bedrock',
-  path: /\/model\/([^/]+)\/converse(?:-stream)?$/,
-  format: 'bedrock-converse',
-  provider: 'bedrock',
-};
-const INVOKE_CLAUDE: Api = {
-  id: 'anthropic-bedrock',
-  path: /\/model\/([^/]+)\/invoke(?:-with-response-stream)?$/,
-  format: 'anthropic-messages',
-  provider: 'anthropic',
-  body: isAnthropicBody,
-};
-const RAW_PREDICT_CLAUDE: Api = {
-  id: 'anthropic-vertex',
-  path: /\/models\/([^/:]+):(?:stream)?rawPredict$/,
-  format: 'anthropic-messages',
-  provider: 'anthropic',
-  body: isAnthropicBody,
-};
-
-/** The APIs by path alone, most specific first: for base URLs the caller names. */
-const APIS: readonly Api[] = [
-  INVOKE_CLAUDE,
-  RAW_PREDICT_CLAUDE,
-  MESSAGES,
-  CHAT,
-  RESPONSES,
-  GENERATE,
-  CONVERSE,
-];
-
-/** A provider's host and the APIs it serves there, each with its endpoint id. */
-interface Host {
-  host: RegExp;
-  apis: readonly Api[];
-}
-
-const as = (api: Api, id: EndpointId, provider = api.provider): Api => ({ ...api, id, provider });
 
 /**
- * The provider endpoints, by host. Sources: each provider's API reference (base URLs and paths);
- * the dialect ids are those of issue 35 (docs/rules.md).
+ * Every path of every endpoint of the registry (src/model/validate/endpoints/: hosts, relays,
+ * paths and body tests, from the providers' documented base URLs), in the registry's order. An
+ * endpoint is judged by its own rules: its id is the provider (`ProviderId`), as on the page.
  */
-const HOSTS: readonly Host[] = [
-  { host: /^api\.anthropic\.com$/, apis: [MESSAGES] },
-  { host: /^api\.openai\.com$/, apis: [CHAT, RESPONSES] },
-  { host: /\.openai\.azure\.com$/, apis: [as(CHAT, 'azure-openai'), RESPONSES] },
-  { host: /^generativelanguage\.googleapis\.com$/, apis: [GENERATE] },
-  {
-    host: /^([a-z0-9-]+-)?aiplatform\.googleapis\.com$/,
-    apis: [as(GENERATE, 'vertex-gemini'), RAW_PREDICT_CLAUDE, as(CHAT, 'vertex-openai-chat')],
-  },
-  {
-    host: /^bedrock-runtime(-fips)?\.[a-z0-9-]+\.amazonaws\.com$/,
-    apis: [CONVERSE, INVOKE_CLAUDE],
-  },
-  {
-    host: /^api\.deepseek\.com$/,
-    apis: [as(MESSAGES, 'deepseek-anthropic'), as(CHAT, 'deepseek', 'deepseek')],
-  },
-  { host: /^api\.mistral\.ai$/, apis: [as(CHAT, 'mistral', 'mistral')] },
-  {
-    host: /^(dashscope[\w-]*\.aliyuncs\.com|dashscope\.aliyun\.com)$/,
-    apis: [as(CHAT, 'qwen', 'qwen')],
-  },
-  { host: /^api\.moonshot\.(ai|cn)$/, apis: [as(CHAT, 'kimi'), as(MESSAGES, 'kimi-anthropic')] },
-  {
-    host: /^openrouter\.ai$/,
-    apis: [as(CHAT, 'openrouter'), as(RESPONSES, 'openrouter-responses')],
-  },
-  { host: /^api\.groq\.com$/, apis: [as(CHAT, 'groq'), as(RESPONSES, 'groq-responses')] },
-  { host: /^api\.together\.(xyz|ai)$/, apis: [as(CHAT, 'together')] },
-  { host: /^api\.x\.ai$/, apis: [as(CHAT, 'xai'), as(RESPONSES, 'xai-responses')] },
+const PATHS: readonly Api[] = ENDPOINT_LIST.flatMap((e) =>
+  e.paths.map((path) => ({
+    id: e.id,
+    path,
+    format: REGISTRY_APIS[e.api].format,
+    provider: e.id,
+    ...(e.body ? { body: e.body } : {}),
+    hosts: [...e.hosts, ...(e.relays ?? [])],
+    anyHost: e.anyHost === true,
+  })),
+);
+
+/**
+ * The paths by path alone, for base URLs the caller names: an API's own endpoint first (a
+ * gateway keeps its paths), then the others (Bedrock's `/invoke`, Vertex's `:rawPredict`).
+ */
+const APIS: readonly Api[] = [
+  ...PATHS.filter((a) => a.anyHost),
+  ...PATHS.filter((a) => !a.anyHost),
 ];
 
 /** A base URL the caller names as a provider endpoint (a gateway, a proxy, a local server). */
@@ -209,7 +138,8 @@ export function endpointOf(
   const u = parse(url);
   if (!u) return null;
   const path = u.pathname.replace(/\/+$/, '');
-  for (const h of HOSTS) if (h.host.test(u.hostname)) return matchApi(h.apis, path);
+  const atHost = PATHS.filter((a) => a.hosts.some((h) => h.test(u.hostname)));
+  if (atHost.length > 0) return matchApi(atHost, path);
   for (const b of named) {
     const base = parse(b);
     if (!base || !under(u, base)) continue;
@@ -220,7 +150,7 @@ export function endpointOf(
 
 /** The API of the body's test (Bedrock's and Vertex's invoke paths serve every vendor). */
 function bodyTest(m: EndpointMatch): Api['body'] {
-  return [...APIS, ...HOSTS.flatMap((h) => h.apis)].find((a) => a.id === m.id)?.body;
+  return PATHS.find((a) => a.id === m.id)?.body;
 }
 
 /** A body sniff this sure is taken as the format at a named base whose path says no API. */

@@ -303,6 +303,35 @@ describe('createCheckedFetch, warn and respond modes', () => {
     }
   });
 
+  it('respond at Bedrock: x-amzn-errortype for Converse and for Claude through InvokeModel, in Bedrock\u2019s body', async () => {
+    const converse = APIS.find((a) => a.provider === 'bedrock');
+    if (!converse) throw new Error('no Bedrock case');
+    const invoke = {
+      url: 'https://bedrock-runtime.us-east-1.amazonaws.com/model/us.anthropic.claude-sonnet-4-5-20250929-v1%3A0/invoke',
+      bad: { anthropic_version: 'bedrock-2023-05-31', ...APIS[0].bad, model: undefined },
+    };
+    for (const a of [converse, invoke]) {
+      const s = stub();
+      const res = await createCheckedFetch({ fetch: s.fetch, mode: 'respond' })(a.url, post(a.bad));
+      expect(s.calls).toHaveLength(0);
+      expect(res.status).toBe(400);
+      expect(res.headers.get('x-amzn-errortype'), a.url).toBe('ValidationException');
+    }
+    // Claude on Bedrock answers Anthropic's text after Bedrock's prefix, in its own body.
+    const res = await createCheckedFetch({ fetch: stub().fetch, mode: 'respond' })(
+      invoke.url,
+      post(invoke.bad),
+    );
+    const body = (await res.json()) as { message?: string };
+    expect(body.message).toMatch(/^The model returned the following errors: messages\.\d/);
+    // Anthropic's own API has no such header.
+    const direct = await createCheckedFetch({ fetch: stub().fetch, mode: 'respond' })(
+      APIS[0].url,
+      post(APIS[0].bad),
+    );
+    expect(direct.headers.get('x-amzn-errortype')).toBeNull();
+  });
+
   it('findMalformed follows `cause`; bad options are refused', () => {
     const m = new MalformedTranscriptError('u', check(APIS[0].bad));
     expect(findMalformed(new Error('Connection error.', { cause: m }))).toBe(m);

@@ -190,14 +190,14 @@ describe('record: a file of every provider call', () => {
       [0, 'openai-chat', true],
     ]);
     const second = await cli(['check', 'calls.jsonl', '--request', '2'], { ...files });
-    expect(second.out).toContain('answered-400');
+    expect(second.out).toContain("answered with the provider's 400 without sending (respond mode)");
     expect(second.out).toContain('unexpected `tool_use_id`');
     const third = await cli(['check', 'calls.jsonl', '--request', '3'], { ...files });
     expect(third.out).toContain('The provider answered HTTP 400');
     expect(third.out).toContain('prompt is too long');
     const fifth = await cli(['check', 'calls.jsonl', '--request', '5'], { ...files });
     expect(fifth.out).toContain(
-      'Repaired before sending (1 change): inserted (unanswered_tool_use call_01)',
+      'Repaired before sending (1 change): inserted (tool call not answered: call_01)',
     );
     const newest = await cli(['check', 'calls.jsonl'], { ...files });
     expect(newest.err).toContain('holds 6 requests; read #6');

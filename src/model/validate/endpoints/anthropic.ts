@@ -8,8 +8,14 @@ export const anthropic: Endpoint = {
   label: 'Anthropic Messages',
   api: 'anthropic-messages',
   validator: anthropicValidator,
-  hosts: [],
+  hosts: [/^api\.anthropic\.com$/],
   paths: [/\/messages$/],
+  // The API's paths at any other host too: gateways and proxies keep them.
+  anyHost: true,
+  // Kimi's Anthropic-compatible endpoint (base URL `https://api.moonshot.ai/anthropic`).
+  relays: [/(^|\.)moonshot\.(ai|cn)$/],
+  // Request URLs as documented (docs.anthropic.com/en/api/messages; platform.moonshot.ai/docs (Anthropic-compatible API)).
+  urls: ['https://api.anthropic.com/v1/messages', 'https://api.moonshot.ai/anthropic/v1/messages'],
   pathStyle: 'messages.N.content.M (merged turns)',
   evidenced: 'all',
   evidence: 'the Anthropic rules of the catalogue (A*, T*)',

@@ -37,6 +37,11 @@ export const anthropicBedrock: Endpoint = {
   body: (v) => 'anthropic_version' in v,
   // Bedrock model ids and inference profiles: `anthropic.claude-…`, `us.anthropic.claude-…`, ARNs.
   modelIds: /(^|[.:/])anthropic\.claude-/,
+  // Request URLs as documented (docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_InvokeModel.html).
+  urls: [
+    'https://bedrock-runtime.us-east-1.amazonaws.com/model/us.anthropic.claude-sonnet-4-5-20250929-v1%3A0/invoke',
+    'https://bedrock-runtime.us-west-2.amazonaws.com/model/anthropic.claude-3-5-haiku-20241022-v1%3A0/invoke-with-response-stream',
+  ],
   pathStyle: 'messages.N.content.M after `The model returned the following errors: `',
   evidenced: 'all',
   evidence:

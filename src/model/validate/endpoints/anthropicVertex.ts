@@ -17,7 +17,7 @@ export const anthropicVertex: Endpoint = {
     rewords: [],
   }),
   dialect: { adds: [], rewords: [] },
-  hosts: [/(^|\.)aiplatform\.googleapis\.com$/],
+  hosts: [/^([a-z0-9-]+-)?aiplatform\.googleapis\.com$/],
   // `:rawPredict` and `:streamRawPredict`.
   paths: [
     /\/publishers\/anthropic\/models\/([^/:]+):(?:rawPredict|streamRawPredict)$/,
@@ -26,6 +26,11 @@ export const anthropicVertex: Endpoint = {
   body: (v) => 'anthropic_version' in v,
   // Vertex model ids carry a version after `@` (`claude-sonnet-4-5@20250929`).
   modelIds: /^claude-[\w.-]+@\d{8}$/,
+  // Request URLs as documented (cloud.google.com/vertex-ai/generative-ai/docs/partner-models/claude).
+  urls: [
+    'https://us-east5-aiplatform.googleapis.com/v1/projects/p/locations/us-east5/publishers/anthropic/models/claude-sonnet-4-5@20250929:streamRawPredict',
+    'https://aiplatform.googleapis.com/v1/projects/p/locations/global/publishers/anthropic/models/claude-opus-4-6:rawPredict',
+  ],
   pathStyle: 'messages.N.content.M (as Anthropic)',
   evidenced: 'all',
   evidence:

@@ -35,6 +35,11 @@ export const azureOpenai: Endpoint = {
     /\.services\.ai\.azure\.com$/,
   ],
   paths: [/\/chat\/completions$/],
+  // Request URLs as documented (learn.microsoft.com/azure/ai-foundry/openai/reference).
+  urls: [
+    'https://acme.openai.azure.com/openai/deployments/gpt-4o/chat/completions?api-version=2024-10-21',
+    'https://acme.openai.azure.com/openai/v1/chat/completions',
+  ],
   pathStyle: 'messages.[N].role (as OpenAI)',
   evidenced: 'all',
   evidence:

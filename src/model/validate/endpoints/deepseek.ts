@@ -19,6 +19,11 @@ export const deepseek: Endpoint = {
   },
   hosts: [/(^|\.)deepseek\.com$/],
   paths: [/\/chat\/completions$/],
+  // Request URLs as documented (api-docs.deepseek.com).
+  urls: [
+    'https://api.deepseek.com/chat/completions',
+    'https://api.deepseek.com/v1/chat/completions',
+  ],
   pathStyle: 'none (`param` null); D4 names the message in its text',
   evidenced: 'own',
   evidence: 'the DeepSeek rules of the catalogue (D*)',

@@ -36,6 +36,8 @@ export const deepseekAnthropic: Endpoint = {
   dialect: DIALECT,
   hosts: [/(^|\.)deepseek\.com$/],
   paths: [/\/anthropic(?:\/v1)?\/messages$/],
+  // Request URLs as documented (api-docs.deepseek.com/guides/anthropic_api).
+  urls: ['https://api.deepseek.com/anthropic/v1/messages'],
   pathStyle: 'none in DA1 (`param` null); Anthropic\u2019s paths for the rest',
   evidenced: 'own',
   evidence: 'decolua/9router#2397; omnimind-ai/OmniBot#307; esengine/DeepSeek-Reasonix#8902',

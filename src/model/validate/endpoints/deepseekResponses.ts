@@ -148,6 +148,8 @@ export const deepseekResponses: Endpoint = {
   dialect: DIALECT,
   hosts: [/(^|\.)deepseek\.com$/],
   paths: [/\/responses$/],
+  // Request URLs as documented (api-docs.deepseek.com).
+  urls: ['https://api.deepseek.com/v1/responses'],
   pathStyle: 'none (`param` null)',
   evidenced: 'own',
   evidence:

@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { analyze } from '../../analyze.ts';
 import { parsed, parsedText } from '../../testing/index.ts';
 import { defaultProviderOf, validateTranscript } from '../index.ts';
-import { ENDPOINT_IDS, ENDPOINTS, resolveEndpoint } from './index.ts';
-import { endpointOfHost, endpointOfUrl } from './recognise.ts';
+import { ENDPOINT_IDS, ENDPOINT_LIST, ENDPOINTS, resolveEndpoint } from './index.ts';
+import { endpointOfHost, endpointOfUrl, urlParts } from './recognise.ts';
 
 const URLS: Record<string, string> = {
   anthropic: 'https://api.anthropic.com/v1/messages',
@@ -48,6 +48,17 @@ describe('endpoint registry', () => {
     (id, url) => {
       const body = id.startsWith('anthropic-') ? { anthropic_version: 'x', messages: [] } : {};
       expect(endpointOfUrl(url, body)?.id).toBe(id);
+    },
+  );
+
+  it.each(ENDPOINT_LIST.flatMap((e) => e.urls.map((url) => [e.id, url] as const)))(
+    '%s: its documented URL %s is found as it, at one of its hosts or relays',
+    (id, url) => {
+      const body = id.startsWith('anthropic-') ? { anthropic_version: 'x', messages: [] } : {};
+      expect(endpointOfUrl(url, body)?.id).toBe(id);
+      const e = ENDPOINTS[id];
+      const host = urlParts(url).host;
+      expect([...e.hosts, ...(e.relays ?? [])].some((h) => h.test(host))).toBe(true);
     },
   );
 

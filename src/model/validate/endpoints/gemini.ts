@@ -8,8 +8,15 @@ export const gemini: Endpoint = {
   label: 'Google Gemini',
   api: 'gemini',
   validator: geminiValidator,
-  hosts: [],
-  paths: [/\/models\/([^/:]+):(?:stream)?generateContent$/],
+  hosts: [/^generativelanguage\.googleapis\.com$/],
+  paths: [/\/models\/([^/:]+):(?:generateContent|streamGenerateContent)$/],
+  // The API's paths at any other host too: gateways and proxies keep them.
+  anyHost: true,
+  // Request URLs as documented (ai.google.dev/api/generate-content).
+  urls: [
+    'https://generativelanguage.googleapis.com/v1beta/models/gemini-3-pro-preview:generateContent?key=k',
+    'https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse',
+  ],
   pathStyle: 'none; G4 gives a position',
   evidenced: 'all',
   evidence: 'the Gemini rules of the catalogue (G*)',

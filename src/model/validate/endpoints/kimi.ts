@@ -73,6 +73,11 @@ export const kimi: Endpoint = {
   dialect: { adds: ['K1'], rewords: [] },
   hosts: [/(^|\.)moonshot\.(ai|cn)$/, /(^|\.)kimi\.com$/],
   paths: [/\/chat\/completions$/],
+  // Request URLs as documented (platform.moonshot.ai/docs/api/chat).
+  urls: [
+    'https://api.moonshot.ai/v1/chat/completions',
+    'https://api.moonshot.cn/v1/chat/completions',
+  ],
   pathStyle: 'messages.[N].role (OpenAI\u2019s); K1 names the message in its text (`at index N`)',
   evidenced: 'own',
   evidence: 'cloudwego/eino-ext#700; mastra-ai/mastra#12592; VicBilibily/GCMP#162',

@@ -10,6 +10,8 @@ export const mistral: Endpoint = {
   validator: mistralValidator,
   hosts: [/(^|\.)mistral\.ai$/],
   paths: [/\/chat\/completions$/],
+  // Request URLs as documented (docs.mistral.ai/api).
+  urls: ['https://api.mistral.ai/v1/chat/completions'],
   pathStyle: 'none (`param` null)',
   evidenced: 'own',
   evidence: 'the Mistral rules of the catalogue (M*)',

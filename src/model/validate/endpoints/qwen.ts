@@ -19,6 +19,11 @@ export const qwen: Endpoint = {
   },
   hosts: [/(^|\.)(dashscope[\w-]*\.aliyuncs\.com|dashscope\.aliyun\.com)$/],
   paths: [/\/chat\/completions$/],
+  // Request URLs as documented (alibabacloud.com/help/en/model-studio/compatibility-of-openai-with-dashscope).
+  urls: [
+    'https://dashscope-intl.aliyuncs.com/compatible-mode/v1/chat/completions',
+    'https://dashscope.aliyuncs.com/compatible-mode/v1/chat/completions',
+  ],
   pathStyle: 'none; Q2 names `message[N].role` in its text',
   evidenced: 'own',
   evidence: 'the Qwen rules of the catalogue (Q*)',

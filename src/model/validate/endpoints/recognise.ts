@@ -35,7 +35,8 @@ function safeDecode(s: string): string {
   }
 }
 
-const hostMatches = (e: Endpoint, host: string) => e.hosts.some((h) => h.test(host));
+const hostMatches = (e: Endpoint, host: string) =>
+  e.hosts.some((h) => h.test(host)) || (e.relays ?? []).some((h) => h.test(host));
 
 /**
  * The endpoint a request URL goes to: an endpoint whose host and path both match; else the API's
@@ -64,7 +65,7 @@ export function endpointOfUrl(url: string, body?: unknown): EndpointMatch | null
   }
   const pick =
     matching.find((x) => hostMatches(x.e, parts.host)) ??
-    matching.find((x) => x.e.hosts.length === 0) ??
+    matching.find((x) => x.e.anyHost === true) ??
     matching[0];
   if (!pick) return null;
   const model = pick.m[1] !== undefined ? safeDecode(pick.m[1]) : undefined;
@@ -73,11 +74,15 @@ export function endpointOfUrl(url: string, body?: unknown): EndpointMatch | null
 
 /**
  * The endpoint a host names for a body of this format (an OTel span's `server.address`).
- * @returns the endpoint of that API whose hosts match, or undefined (the format's own then)
+ * @returns the endpoint of that API whose own hosts match, or undefined (the format's own then:
+ *   an API's own host, a relay's or an unknown one)
  */
 export function endpointOfHost(host: string, format: FormatId): EndpointId | undefined {
   const h = host.trim().toLowerCase().replace(/:\d+$/, '');
-  return ENDPOINT_LIST.find((e) => APIS[e.api].format === format && hostMatches(e, h))?.id;
+  // An API's own endpoint is the format's own anyway; a relay is not the endpoint that answered.
+  return ENDPOINT_LIST.find(
+    (e) => e.anyHost !== true && APIS[e.api].format === format && e.hosts.some((r) => r.test(h)),
+  )?.id;
 }
 
 /**

@@ -57,12 +57,30 @@ export interface Endpoint {
   /** The dialect of an endpoint with a `base`. */
   dialect?: Dialect;
   /**
-   * Hosts that answer as this endpoint (`api.deepseek.com`); empty: any host (the API's own
-   * paths, kept by gateways and proxies).
+   * The provider's own hosts for this endpoint, from its documented base URLs
+   * (`api.deepseek.com`). The checked fetch reads a body only at these hosts, `relays` and the
+   * base URLs its caller names.
    */
   hosts: readonly RegExp[];
+  /**
+   * True for an API's own endpoint: its paths name it at any other host too (gateways and
+   * proxies keep the API's paths), for the page and the CLI (a curl command, a HAR entry). The
+   * checked fetch does not read such a URL unless its caller names the base URL.
+   */
+  anyHost?: true;
+  /**
+   * Hosts of other services that take this endpoint's bodies and have no dialect of their own in
+   * the registry (OpenRouter, Groq, … for Chat Completions): judged by this endpoint's rules.
+   */
+  relays?: readonly RegExp[];
   /** Request paths (no query); group 1, when present, is the model. */
   paths: readonly RegExp[];
+  /**
+   * Request URLs as the provider documents them (its base URL and this API's path, with sample
+   * region, project and model): each is recognised as this endpoint (endpoints.test.ts), by the
+   * page and by the checked fetch (src/lib/endpoints.test.ts).
+   */
+  urls: readonly string[];
   /** A body test, for paths several endpoints share (Bedrock and Vertex invoke Claude). */
   body?: (v: Record<string, unknown>) => boolean;
   /** Model ids that name this endpoint in a body (a Bedrock or Vertex model id). */

@@ -29,10 +29,15 @@ export const vertexGemini: Endpoint = {
   base: 'gemini',
   validator: dialectValidator('vertex-gemini', 'Gemini on Vertex AI', geminiValidator, DIALECT),
   dialect: DIALECT,
-  hosts: [/(^|\.)aiplatform\.googleapis\.com$/],
-  paths: [/\/models\/([^/:]+):(?:stream)?generateContent$/],
+  hosts: [/^([a-z0-9-]+-)?aiplatform\.googleapis\.com$/],
+  paths: [/\/models\/([^/:]+):(?:generateContent|streamGenerateContent)$/],
   // A Vertex model resource name (`projects/…/locations/…/publishers/google/models/gemini-…`).
   modelIds: /^projects\/[^/]+\/locations\/[^/]+\/publishers\/google\/models\//,
+  // Request URLs as documented (cloud.google.com/vertex-ai/generative-ai/docs/reference/rest/v1/projects.locations.publishers.models/generateContent).
+  urls: [
+    'https://aiplatform.googleapis.com/v1/projects/p/locations/global/publishers/google/models/gemini-3-pro-preview:generateContent',
+    'https://us-central1-aiplatform.googleapis.com/v1/projects/p/locations/us-central1/publishers/google/models/gemini-2.5-pro:streamGenerateContent',
+  ],
   pathStyle: 'none (as Gemini); VG4 names the content block in its text',
   evidenced: 'own',
   evidence:
