@@ -202,6 +202,44 @@ describe('record: a file of every provider call', () => {
     const newest = await cli(['check', 'calls.jsonl'], { ...files });
     expect(newest.err).toContain('holds 6 requests; read #6');
   });
+
+  it('check --requests lists every call of it with its verdict and the status it got', async () => {
+    const files = { 'calls.jsonl': readFileSync(file, 'utf8') };
+    const r = await cli(['check', 'calls.jsonl', '--requests', '--json'], { ...files });
+    expect(r.code).toBe(1); // one request or more is invalid
+    const list = JSON.parse(r.out) as {
+      request: number;
+      label: string;
+      valid: boolean;
+      firstRule: { code: string } | null;
+    }[];
+    // The verdicts the library recorded, each call's first error; the repaired call (#5) is
+    // listed as sent, valid.
+    const recorded = files['calls.jsonl']
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as RecordLine)
+      .map((l, i) =>
+        l.outcome === 'sent-repaired'
+          ? [i + 1, true, null]
+          : [
+              i + 1,
+              l.verdict?.valid ?? null,
+              l.verdict?.violations.find((v) => v.severity === 'error')?.code ?? null,
+            ],
+      );
+    expect(recorded.map((r) => r[1])).toEqual([true, false, true, false, true, true]);
+    expect(list.map((c) => [c.request, c.valid, c.firstRule?.code ?? null])).toEqual(recorded);
+    // Each label ends with the answer's status (a 400 the library answered in respond mode too).
+    expect(list.map((c) => c.label.split(' · ').at(-1))).toEqual([
+      '200',
+      '400',
+      '400',
+      '200',
+      '200',
+      '200',
+    ]);
+  });
 });
 
 describe('record to a callback', () => {
