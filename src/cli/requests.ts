@@ -124,7 +124,10 @@ export async function runCheckRequests(
     for (const r of list) {
       const verdict = r.valid ? 'VALID' : `INVALID (${r.firstRule?.code} ${r.firstRule?.rule})`;
       const reported = r.usageTokens !== undefined ? ` (logged ${fmt(r.usageTokens)})` : '';
-      io.out(`#${r.request}  ${r.label}  ${fmt(r.tokens)} tokens${reported}  ${verdict}\n`);
+      // A label that starts with the request's number (a record's calls: `#3 · 09:15:24 UTC · …`)
+      // is not numbered twice.
+      const label = r.label.replace(new RegExp(`^#${r.request} · `), '');
+      io.out(`#${r.request}  ${label}  ${fmt(r.tokens)} tokens${reported}  ${verdict}\n`);
       if (r.compaction) io.out(`    ${compactionWords(r.compaction)}\n`);
       if (r.apiError) io.out(`    the log records an API error: ${r.apiError.slice(0, 200)}\n`);
       if (r.retryOf !== undefined) io.out(`    after the failed request #${r.retryOf}\n`);

@@ -230,6 +230,8 @@ describe('record: a file of every provider call', () => {
       );
     expect(recorded.map((r) => r[1])).toEqual([true, false, true, false, true, true]);
     expect(list.map((c) => [c.request, c.valid, c.firstRule?.code ?? null])).toEqual(recorded);
+    const text = await cli(['check', 'calls.jsonl', '--requests'], { ...files });
+    expect(text.out).toMatch(/^#2 {2}\d\d:\d\d:\d\d UTC · anthropic · /m); // numbered once
     // Each label ends with the answer's status (a 400 the library answered in respond mode too).
     expect(list.map((c) => c.label.split(' · ').at(-1))).toEqual([
       '200',
