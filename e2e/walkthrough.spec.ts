@@ -487,3 +487,16 @@ test('no internal codes on screen: a checked-fetch record’s notes, the strip, 
   await expect(broken).toHaveText([/toolu_04Edit \(A1: tool result with no call before it/]);
   expect(await shownText(page)).not.toMatch(INTERNAL);
 });
+
+test('a sample file of several requests is not called "a valid request, no 400" when the one shown is valid', async ({
+  page,
+}) => {
+  await openDefault(page);
+  await expect(page.getByTestId('input-hint-sample')).toContainText('a valid request, no 400');
+  await page.getByTestId('sample-select').selectOption('fetch-record');
+  await expect(requestMarks(page)).toHaveCount(5);
+  await pickRequest(page, 3);
+  await expect(page.getByTestId('verdict')).toHaveAttribute('data-valid', 'true');
+  await expect(page.getByTestId('input-hint-sample')).toContainText('Checked-fetch record');
+  await expect(page.getByTestId('input-hint-sample')).not.toContainText('a valid request');
+});

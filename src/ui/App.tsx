@@ -195,7 +195,7 @@ export function App() {
         onShowText={() => setShowText(true)}
         onFile={(f) => void loadFile(f)}
         setFileError={setFileError}
-        shownValid={analysis ? analysis.validation.valid : null}
+        shownValid={hintValid(analysis, view.parsed?.requests?.length ?? 1)}
         onBrokenSample={() => openBrokenSample(samples, loadSample)}
       />
       {inputs.fleet.scan && !inputs.fleet.shown && (
@@ -245,6 +245,14 @@ export function App() {
 }
 
 /** The first screen's "show one": a broken sample (an orphan result after a trim), loaded. */
+/**
+ * The verdict the sample hint states ("a valid request, no 400"): only of a file of one request;
+ * null for several (the strip shows which get a 400) or none yet.
+ */
+function hintValid(analysis: Analysis | null, requests: number): boolean | null {
+  return analysis && requests <= 1 ? analysis.validation.valid : null;
+}
+
 function openBrokenSample<S extends { id: string }>(
   samples: readonly S[],
   loadSample: (s: S) => Promise<unknown>,
