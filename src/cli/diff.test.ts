@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { encodePermalink } from '../model/permalink/codec.ts';
+import { defaultPermalinkState, type PermalinkView } from '../model/permalink/schema.ts';
 import { cli } from './testing/index.ts';
 
 // A complete request defines its tools (without them A7 would be its first error).
@@ -45,6 +47,14 @@ function compactedLog(): string {
     u('Summary of the conversation so far.', { isCompactSummary: true }),
     a('msg_3', [{ type: 'text', text: 'Going on.' }]),
   ].join('\n');
+}
+
+/** The page's link of `text` with `view` (its diff view: `d=`), made by the page's codec. */
+function pageLink(text: string, view: Partial<PermalinkView>): string {
+  const state = defaultPermalinkState();
+  state.source = { kind: 'inline', text, redacted: false };
+  state.view = { ...state.view, ...view };
+  return `http://ti.example/#${encodePermalink(state)}`;
 }
 
 describe('diff (CLI)', () => {
@@ -167,5 +177,34 @@ describe('diff (CLI)', () => {
     expect((await cli(['diff', 'a', 'b', '--request', '1'], {})).code).toBe(2);
     expect((await cli(['diff', 'a.json', 'missing.json'], { 'a.json': body(msgs) })).code).toBe(2);
     expect((await cli(['check', 'a.json', '--requests', '--request', '1'], {})).code).toBe(2);
+  });
+
+  it("diff LINK diffs what the link's diff view names (d=prev with rq, d=A.B)", async () => {
+    const log = compactedLog();
+    const prev = pageLink(log, { request: 2, diff: { kind: 'previous' } });
+    expect(prev).toContain('d=prev');
+    const r = await cli(['diff', prev, '--json'], {});
+    expect(r.code).toBe(0);
+    expect(r.err).toMatch(/request 3 \(rq=3\) against its predecessor, from the link \(d=prev\)/);
+    const d = JSON.parse(r.out);
+    expect([d.left.request, d.right.request]).toEqual([2, 3]);
+    const two = pageLink(log, { diff: { kind: 'requests', left: 0, right: 1 } });
+    const t = await cli(['diff', two, '--json'], {});
+    expect(t.code).toBe(0);
+    expect(t.err).toMatch(/request 2 against request 1, from the link \(d=1\.2\)/);
+    const j = JSON.parse(t.out);
+    expect([j.left.request, j.right.request]).toEqual([1, 2]);
+    // A flag wins over the link's d=.
+    const f = await cli(['diff', two, '--request', '3', '--against', '1', '--json'], {});
+    expect([JSON.parse(f.out).left.request, JSON.parse(f.out).right.request]).toEqual([1, 3]);
+  });
+
+  it('diff LINK without a diff view of two requests is bad usage (exit 2)', async () => {
+    const none = await cli(['diff', pageLink(compactedLog(), {})], {});
+    expect(none.code).toBe(2);
+    expect(none.err).toMatch(/opens no diff view/);
+    const cuts = await cli(['diff', pageLink(compactedLog(), { diff: { kind: 'cuts' } })], {});
+    expect(cuts.code).toBe(2);
+    expect(cuts.err).toMatch(/d=cuts/);
   });
 });

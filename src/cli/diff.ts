@@ -24,11 +24,12 @@ import {
   readSource,
   type CliIO,
 } from './io.ts';
-import { inputLabel } from './link.ts';
+import { inputLabel, linkFragment, type LinkInput } from './link.ts';
+import { pickSetting, reportUnusedKeys, VERDICT_KEYS } from './linkView.ts';
 import { listSourceRequests } from './requests.ts';
 
 export const DIFF_USAGE =
-  'diff A B [--json] [--provider P] [--format F] | diff FILE --request N [--against M] [--json]   what changed between two requests (default M: the one N continues)';
+  'diff A B [--json] [--provider P] [--format F] | diff FILE --request N [--against M] [--json] | diff LINK (its d=)   what changed between two requests (default M: the one N continues)';
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
@@ -110,26 +111,87 @@ function refuse(io: CliIO, file: string, message: string, json: boolean): number
   return EXIT_UNREADABLE;
 }
 
-/** `diff FILE --request N [--against M]`. */
+/**
+ * The two requests a page link's diff view names (`d=`, `model/permalink/view.ts`): `d=prev` is
+ * the link's request (`rq`, else the file's default one) against its predecessor in lineage;
+ * `d=A.B` is request B against request A. Said on stderr. 1-based.
+ * @returns null when the link opens no diff view of two requests (none, or `d=cuts`: said)
+ */
+function requestsOfLink(
+  io: CliIO,
+  link: LinkInput,
+  defaultIndex: number,
+): { request: number; against: number | undefined } | null {
+  const d = link.view.diff;
+  if (d === null) return null;
+  if (d.kind === 'cuts') {
+    io.err(
+      "note: the link's diff view compares the simulator's two cuts (d=cuts): run simulate with each policy; diff compares requests\n",
+    );
+    return null;
+  }
+  if (d.kind === 'requests') {
+    io.err(
+      `note: request ${d.right + 1} against request ${d.left + 1}, from the link (d=${d.left + 1}.${d.right + 1})\n`,
+    );
+    return { request: d.right + 1, against: d.left + 1 };
+  }
+  const rq = link.view.request;
+  const request = (rq ?? defaultIndex) + 1;
+  io.err(
+    `note: request ${request}${rq === null ? " (the file's default)" : ` (rq=${request})`} against its predecessor, from the link (d=prev)\n`,
+  );
+  return { request, against: undefined };
+}
+
+/** `diff FILE --request N [--against M]`, or `diff LINK` whose `d=` names the two requests. */
 async function diffInFile(
   io: CliIO,
   file: string,
   flags: Record<string, string | true | undefined>,
 ): Promise<number> {
   const json = flags.json === true;
-  const n = intFlag('request', flags.request, 1);
-  const m = intFlag('against', flags.against, 1);
-  if (n === undefined)
+  let n = intFlag('request', flags.request, 1);
+  let m = intFlag('against', flags.against, 1);
+  const linked = linkFragment(file) !== null;
+  if (n === undefined && !linked)
     throw new UsageError('diff FILE needs --request N (or give two files: diff A B)');
-  const format = checkFormat(flags.format);
-  const provider = checkProvider(flags.provider);
+  let format = checkFormat(flags.format);
+  let provider = checkProvider(flags.provider);
   const source = readSource(io, file);
   if (!source) {
     if (json) printFailureJson(io, file);
     return EXIT_UNREADABLE;
   }
+  const link = source.link;
+  if (link) {
+    reportUnusedKeys(io, link, [...VERDICT_KEYS, 'd'], 'diff');
+    format = pickSetting(io, {
+      what: 'format',
+      flag: '--format',
+      key: 'f',
+      fromFlag: format,
+      fromLink: link.view.format ?? undefined,
+    });
+    provider = pickSetting(io, {
+      what: 'provider',
+      flag: '--provider',
+      key: 'pr',
+      fromFlag: provider,
+      fromLink: link.view.provider ?? undefined,
+    });
+  }
   const listing = await listSourceRequests(io, file, source.input, { format, provider, json });
   if (listing === null) return EXIT_UNREADABLE;
+  if (link && n === undefined) {
+    const chosen = requestsOfLink(io, link, listing.defaultIndex);
+    if (chosen === null)
+      throw new UsageError(
+        'the link opens no diff view (no d=prev or d=A.B): give --request N, or two FILEs',
+      );
+    [n, m] = [chosen.request, m ?? chosen.against];
+  }
+  if (n === undefined) throw new UsageError('diff FILE needs --request N');
   const total = listing.requests.length;
   if (n > total) return refuse(io, file, `--request ${n}: ${outOfRange(n - 1, total)}`, json);
   if (m !== undefined && m > total)
@@ -158,7 +220,8 @@ async function diffInFile(
 export async function runDiff(argv: string[], io: CliIO): Promise<number> {
   const args = parseArgs(argv, ['format', 'provider', 'request', 'against'], ['json']);
   const [a, b, ...extra] = args.positionals;
-  if (a === undefined) throw new UsageError('diff needs two FILEs, or a FILE and --request N');
+  if (a === undefined)
+    throw new UsageError('diff needs two FILEs, a FILE and --request N, or a link with d=');
   if (extra.length > 0)
     throw new UsageError(`diff takes at most two FILEs; also got: ${extra.join(' ')}`);
   if (b === undefined) return diffInFile(io, a, args.flags);
