@@ -11,6 +11,7 @@ import {
 } from './helpers.ts';
 import { compactedSessionLog } from './sessionLog.ts';
 import { diffRequests, listFileRequests } from '../src/model/diff/index.ts';
+import { loadBpeCounter } from '../src/model/tokens.ts';
 
 // Issue 33, as a reviewer in an incident meets it: a file holding several model calls shows a
 // strip of them above the timeline; the chosen call survives a reload and a copied link; a
@@ -105,11 +106,15 @@ test('the diff of the compacted call against the one before: sentence, rows, bro
 }) => {
   await openCompactionDiff(page);
   const view = page.getByTestId('diff-view');
-  // The sentence the model writes for this diff (chars/4 tokens, as the page counts them).
+  // The sentence the model writes for this diff, with the CLI's exact token counts: the page
+  // counts so once its exact tokenizer is loaded (said "estimated" until then).
   const listing = listFileRequests(log, { name: 'session.jsonl' });
   if (!listing.ok) throw new Error(listing.error.message);
-  const expected = diffRequests(listing.value, 4);
+  const expected = diffRequests(listing.value, 4, undefined, { counter: await loadBpeCounter() });
   if (!expected.ok) throw new Error(expected.error);
+  await expect(view.getByTestId('diff-token-basis')).toHaveText(
+    `Tokens: ${expected.value.tokenBasis}, as the command line counts them.`,
+  );
   expect(expected.value.summary).toMatch(
     /^Request 5 replaced messages 0–6 \(1 exchange, [\d,]+ tokens\) with a summary .*broke the pairing at new message #1: its tool_result is orphaned → Anthropic Messages 400 \(A1\)\.$/,
   );
@@ -143,6 +148,10 @@ test('the diff of the compacted call against the one before: sentence, rows, bro
   // The left side's pairs are drawn; the right side's lost call is a broken row.
   await expect(view.locator('[data-testid="diff-arcs-left"] path')).toHaveCount(3);
   await expect(view.locator('[data-testid="diff-row"].broken')).toHaveCount(1);
+  // …with a red stub on the right where its pairing broke (its call's row is gone there).
+  await expect(
+    view.locator('[data-testid="diff-arcs-right"] path.broken[data-stub="up"]'),
+  ).toHaveCount(1);
   await expect.poll(() => page.url()).toMatch(/rq=5.*d=prev|d=prev.*rq=5/);
 
   // Keyboard: . and , step through the changes.

@@ -109,6 +109,10 @@ class WorkerClient implements InspectClient {
       }
       return;
     }
+    if (msg.kind === 'requests') {
+      if (this.held?.parseId === msg.parseId) this.sink.requests(msg.requests);
+      return;
+    }
     const p = this.pending.get(msg.id);
     if (!p) return;
     switch (msg.kind) {
@@ -173,6 +177,7 @@ class WorkerClient implements InspectClient {
     );
     if (r.ok) {
       if (msg.pairTables) this.sink.pairTables(r.analysis, msg.pairTables);
+      this.sink.requests(msg.requests ?? null);
       this.held = {
         parseId: msg.parseId,
         transcript: r.analysis.transcript,

@@ -3,13 +3,25 @@
  * Module worker: the request strip's summaries and the character diffs of the diff view
  * (diffProtocol.ts), off the page's thread (diffClient.ts).
  */
-import { answerDiffJob, type DiffJobMessage, type DiffWorkerAnswer } from './diffProtocol.ts';
+import { loadBpeCounter, type TextCounter } from '../model/tokens.ts';
+import {
+  answerDiffJob,
+  wantsBpe,
+  type DiffJobMessage,
+  type DiffWorkerAnswer,
+} from './diffProtocol.ts';
 
-self.onmessage = (ev: MessageEvent<DiffJobMessage>) => {
+/** The BPE, loaded on the first job that asks for exact tokens (as the CLI counts). */
+let bpe: Promise<TextCounter | undefined> | null = null;
+
+self.onmessage = async (ev: MessageEvent<DiffJobMessage>) => {
   const { id } = ev.data;
   let answer: DiffWorkerAnswer;
   try {
-    answer = { id, ok: true, value: answerDiffJob(ev.data) };
+    const counter = wantsBpe(ev.data)
+      ? await (bpe ??= loadBpeCounter().catch(() => undefined))
+      : undefined;
+    answer = { id, ok: true, value: answerDiffJob(ev.data, counter) };
   } catch (e) {
     answer = { id, ok: false, error: e instanceof Error ? e.message : String(e) };
   }

@@ -5,8 +5,10 @@
  * result's character diff is quadratic at worst). Where no worker can run, or it fails, the page
  * computes the same answer itself (`answerDiffJob`).
  */
+import { loadBpeCounter } from '../model/tokens.ts';
 import {
   answerDiffJob,
+  wantsBpe,
   type DiffJob,
   type DiffJobAnswer,
   type DiffWorkerAnswer,
@@ -22,7 +24,10 @@ const post = jobWorker<DiffWorkerAnswer>(workerUrl, 'diff');
  */
 export async function diffJobOffThread<J extends DiffJob>(job: J): Promise<DiffJobAnswer<J>> {
   const answer = post(job);
-  if (!answer) return answerDiffJob(job);
-  const a = await answer;
-  return a.ok ? (a.value as DiffJobAnswer<J>) : answerDiffJob(job);
+  if (answer) {
+    const a = await answer;
+    if (a.ok) return a.value as DiffJobAnswer<J>;
+  }
+  const counter = wantsBpe(job) ? await loadBpeCounter().catch(() => undefined) : undefined;
+  return answerDiffJob(job, counter);
 }

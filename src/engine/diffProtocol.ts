@@ -18,6 +18,7 @@ import {
   type TextHunk,
   type TranscriptDiff,
 } from '../model/diff/index.ts';
+import type { TextCounter } from '../model/tokens.ts';
 import type { FormatId, ProviderId, Transcript } from '../model/types.ts';
 
 /** The file a job reads: its text and the user's choices (format, provider). */
@@ -33,11 +34,19 @@ export interface RequestsJob extends FileRef {
   kind: 'requests';
 }
 
+/**
+ * A diff's token counter: `exact` counts as the CLI does (the o200k BPE, `loadBpeCounter`, and
+ * for Claude its factors over it), `estimate` by chars/4. The page asks for `exact` once its own
+ * exact tokenizer is loaded, and says "estimated" until then.
+ */
+export type DiffTokens = 'exact' | 'estimate';
+
 /** The diff of request `right` of a file against `left` (0-based; null: its predecessor). */
 export interface RequestDiffJob extends FileRef {
   kind: 'request-diff';
   left: number | null;
   right: number;
+  tokens?: DiffTokens;
 }
 
 /** The diff of two transcripts (two pasted ones, two policies' cuts). */
@@ -50,6 +59,7 @@ export interface TranscriptDiffJob {
   provider: ProviderId | null;
   /** Both sides are cuts of one transcript (messages match by their source identity). */
   sameSource: boolean;
+  tokens?: DiffTokens;
 }
 
 /** The character diff of two texts (a rewritten message's before and after). */
@@ -118,6 +128,12 @@ export type RequestsAnswer =
       kind: RequestListing['kind'];
       requests: RequestSummary[];
       defaultIndex: number;
+      /**
+       * How many requests, from the first, are judged (the others' `valid` and `firstRule` say
+       * nothing yet): a streamed log's calls are judged within a budget (runRequests.ts).
+       * Undefined: every one.
+       */
+      judged?: number;
     }
   | { ok: false; error: string };
 
@@ -188,15 +204,13 @@ function requestsAnswer(job: RequestsJob): RequestsAnswer {
   return { ok: true, kind: listing.kind, requests, defaultIndex: listing.defaultIndex };
 }
 
-function requestDiffAnswer(job: RequestDiffJob): DiffAnswer {
+function requestDiffAnswer(job: RequestDiffJob, counter: TextCounter | undefined): DiffAnswer {
   const listing = listingOf(job);
   if (typeof listing === 'string') return { ok: false, error: listing };
-  const r = diffRequests(
-    listing,
-    job.right,
-    job.left ?? undefined,
-    job.provider ? { provider: job.provider } : {},
-  );
+  const r = diffRequests(listing, job.right, job.left ?? undefined, {
+    ...(job.provider ? { provider: job.provider } : {}),
+    ...(counter ? { counter } : {}),
+  });
   if (!r.ok) return r;
   const left = (r.value.left.request ?? 1) - 1;
   const right = (r.value.right.request ?? 1) - 1;
@@ -221,19 +235,30 @@ function requestCharsAnswer(job: RequestCharsJob): TextHunk[] {
     : diffText(a.map(messageText).join('\n\n'), messageText(b));
 }
 
-/** The answer to one job. Throws what the model throws (the worker turns it into `ok: false`). */
-export function answerDiffJob<J extends DiffJob>(job: J): DiffJobAnswer<J> {
+/** True when `job` counts its tokens with the BPE (`tokens: 'exact'`): load it first. */
+export function wantsBpe(job: DiffJob): boolean {
+  return (job.kind === 'request-diff' || job.kind === 'transcript-diff') && job.tokens === 'exact';
+}
+
+/**
+ * The answer to one job. Throws what the model throws (the worker turns it into `ok: false`).
+ * @param bpe the loaded BPE counter (`loadBpeCounter()`), used by a job that asks for `exact`
+ *   tokens; without it such a job is counted by chars/4 (its `tokenBasis` says so)
+ */
+export function answerDiffJob<J extends DiffJob>(job: J, bpe?: TextCounter): DiffJobAnswer<J> {
+  const counter = wantsBpe(job) ? bpe : undefined;
   switch (job.kind) {
     case 'requests':
       return requestsAnswer(job) as DiffJobAnswer<J>;
     case 'request-diff':
-      return requestDiffAnswer(job) as DiffJobAnswer<J>;
+      return requestDiffAnswer(job, counter) as DiffJobAnswer<J>;
     case 'transcript-diff': {
       const diff = diffTranscripts(job.left, job.right, {
         leftLabel: job.leftLabel,
         rightLabel: job.rightLabel,
         sameSource: job.sameSource,
         ...(job.provider ? { provider: job.provider } : {}),
+        ...(counter ? { counter } : {}),
       });
       return {
         ok: true,

@@ -63,17 +63,22 @@ function sessionCallOf(
   }
 }
 
-/** Parse a document already read (a streamed file). Never throws. */
+/**
+ * Parse a document already read (a streamed file). Never throws. With `narrow: false` a session
+ * log is not narrowed to call `requestIndex` (the caller reads its calls: runRequests.ts).
+ */
 export function safeParseDoc(
   doc: SourceDoc,
   name: string,
   format: FormatId | null,
   requestIndex?: number,
   model?: string,
+  opts: { narrow?: boolean } = {},
 ): Result<ParsedTranscript> {
   try {
     const r = parseDocument(doc, parseOptionsOf(name, format, requestIndex, model));
-    return r.ok ? { ok: true, value: sessionCallOf(doc, r.value, requestIndex) } : r;
+    if (!r.ok || opts.narrow === false) return r;
+    return { ok: true, value: sessionCallOf(doc, r.value, requestIndex) };
   } catch (e) {
     return { ok: false, error: thrownError('parser', e) };
   }

@@ -19,6 +19,7 @@ import type { TokenTable } from '../model/tokens.ts';
 import type { FormatId, Message, ParseError, ProviderId } from '../model/types.ts';
 import type { PackedEvictionParts } from './evictionParts.ts';
 import type { PackedLists } from './packLists.ts';
+import type { RequestsAnswer } from './diffProtocol.ts';
 
 /** What to inspect: the source text and the user's format/provider choices (null = detect). */
 export interface InspectRequest {
@@ -133,6 +134,11 @@ export type WorkerResponse =
        * A string of 100 MB would be one deserialisation of ≈ 100–200 ms on the page.
        */
       textBytes?: Uint8Array;
+      /**
+       * A streamed session log's model calls for the request strip (runRequests.ts; the diff
+       * worker lists the calls of a file the page holds as text), judged as far as they are.
+       */
+      requests?: RequestsAnswer;
       tokens: TokenTable | null;
       /** True when the pairs and exchanges came before in `lists` messages (pack.ts `stripLists`). */
       lists?: boolean;
@@ -156,6 +162,8 @@ export type WorkerResponse =
       parts: PackedEvictionParts | null;
       safe?: Uint8Array;
     }
+  /** The streamed session log's calls of answer `parseId`, with more of them judged. */
+  | { id: number; kind: 'requests'; parseId: number; requests: RequestsAnswer }
   /** A later, better token table for the last result (the BPE finished counting). */
   | {
       id: number;

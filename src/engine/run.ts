@@ -28,6 +28,13 @@ import { sendEviction, type Sent } from './runEviction.ts';
 import { copyTable, countExact, countShown, quickTokens } from './runTokens.ts';
 import { readBlobSource, type StreamedSource } from './stream.ts';
 import { releaseRecords } from './releaseRecords.ts';
+import {
+  judgeCalls,
+  sessionAnswer,
+  sessionParse,
+  streamedSession,
+  type StreamedSession,
+} from './runRequests.ts';
 
 export { runSweep } from './runTokens.ts';
 
@@ -83,7 +90,7 @@ async function runRequestSteps(
   };
   const read = msg.req.file ? await readFile(r) : readText(r);
   if (!read || r.stale()) return;
-  const { parsed, source } = read;
+  const { parsed, source, session } = read;
   if (!parsed.ok) return fail(r, { ok: false, error: parsed.error });
   step.doing = 'analysing the transcript';
   const inspection = safeAnalyze(parsed.value, msg.req.provider);
@@ -101,17 +108,33 @@ async function runRequestSteps(
   stage('messages');
   if (r.stale() || !(await sendLists(r, inspection.analysis)) || r.stale()) return;
   stage('lists');
-  const sent = sendAnswer(r, parsed.value, inspection, fresh, bytes);
+  const sent = sendAnswer(r, parsed.value, inspection, fresh, bytes, session);
   stage('answer');
   if (sent.evictionFollows) {
     sendEviction(r, inspection.analysis, sent);
     stage('sweep');
   } else run.held = null;
-  if (msg.bpe === false) return;
-  step.doing = 'counting tokens';
-  const a = inspection.analysis;
-  await countExact(id, sent.parseId, a.transcript, a.provider, post, r.stale);
-  stage('tokens');
+  if (msg.bpe !== false) {
+    step.doing = 'counting tokens';
+    const a = inspection.analysis;
+    await countExact(id, sent.parseId, a.transcript, a.provider, post, r.stale);
+    stage('tokens');
+  }
+  if (session && !r.stale()) await sendVerdicts(r, session, sent.parseId);
+}
+
+/**
+ * Judge a streamed session log's calls (after the load and its exact token count: the strip's
+ * colours are not what the user waits for) and send them, unless the request went stale.
+ */
+async function sendVerdicts(r: Running, session: StreamedSession, parseId: number): Promise<void> {
+  const provider = r.msg.req.provider;
+  const before = session.verdicts?.provider === provider ? session.verdicts.list.length : -1;
+  r.step.doing = "judging the log's model calls";
+  if (!(await judgeCalls(session, provider, yieldNow, r.stale)) || r.stale()) return;
+  if (session.verdicts?.list.length === before) return;
+  r.post({ id: r.msg.id, kind: 'requests', parseId, requests: sessionAnswer(session, provider) });
+  stage('verdicts');
 }
 
 /** Answer with a failure, then count the transcript the page keeps showing (`countShown`). */
@@ -124,6 +147,8 @@ async function fail(r: Running, result: Inspection): Promise<void> {
 interface Read {
   parsed: Result<ParsedTranscript>;
   source: StreamedSource | null;
+  /** A streamed session log's calls (runRequests.ts), else null. */
+  session: StreamedSession | null;
 }
 
 /** Parse the request's text (memoised). */
@@ -133,6 +158,7 @@ function readText(r: Running): Read {
   return {
     parsed: parseStage(req.text, req.name, req.format, req.requestIndex, req.model),
     source: null,
+    session: null,
   };
 }
 
@@ -180,10 +206,17 @@ async function readFile(r: Running): Promise<Read | null> {
     key >= 0 &&
     last.name === req.name &&
     last.format === req.format &&
-    last.requestIndex === req.requestIndex &&
     last.model === req.model
-  )
-    return { parsed: last.result, source: last.source };
+  ) {
+    if (last.requestIndex === req.requestIndex)
+      return { parsed: last.result, source: last.source, session: last.session };
+    // Another call of the same session log: narrowed from the calls held, not streamed again.
+    if (last.session) {
+      last.requestIndex = req.requestIndex;
+      last.result = { ok: true, value: sessionParse(last.session, req.requestIndex) };
+      return { parsed: last.result, source: last.source, session: last.session };
+    }
+  }
   for (const slimming of [true, false]) {
     const src = await streamFile(r, file, slimming);
     if (r.stale()) return null;
@@ -201,21 +234,36 @@ async function readFile(r: Running): Promise<Read | null> {
     stage('read');
     await yieldNow();
     const { source, format } = src.value;
-    const parsed = safeParseDoc(source.doc, req.name, req.format, req.requestIndex, req.model);
+    const whole = safeParseDoc(source.doc, req.name, req.format, req.requestIndex, req.model, {
+      narrow: false,
+    });
+    // A session log's calls are read now, while its records hold what they are read from.
+    const session = whole.ok ? streamedSession(source.doc, whole.value) : null;
+    const parsed: Result<ParsedTranscript> = session
+      ? { ok: true, value: sessionParse(session, req.requestIndex) }
+      : whole;
     // Records slimmed for the preview's format are read whole again when the file is another.
     if (!source.slimmed || (parsed.ok && parsed.value.transcript.format === format))
-      return keep(r, key, parsed, source);
+      return keep(r, key, parsed, source, session);
   }
   return null;
 }
 
 /** Remember a file's parse as the last file's (a later request for the same file reuses it). */
-function keep(r: Running, key: number, parsed: Result<ParsedTranscript>, source: StreamedSource) {
-  if (source.slimmed && parsed.ok) releaseRecords(source.doc, parsed.value.transcript);
+function keep(
+  r: Running,
+  key: number,
+  parsed: Result<ParsedTranscript>,
+  source: StreamedSource,
+  session: StreamedSession | null,
+): Read {
+  // The whole log's records (a chosen call's transcript holds only some of its messages).
+  const whole = session ? session.whole.transcript : parsed.ok ? parsed.value.transcript : null;
+  if (source.slimmed && whole) releaseRecords(source.doc, whole);
   stage('normalise');
   const { name, format, requestIndex, model } = r.msg.req;
-  run.lastFile = { key, name, format, requestIndex, model, result: parsed, source };
-  return { parsed, source };
+  run.lastFile = { key, name, format, requestIndex, model, result: parsed, source, session };
+  return { parsed, source, session };
 }
 
 /**
@@ -338,6 +386,7 @@ function sendAnswer(
   inspection: Extract<Inspection, { ok: true }>,
   fresh: boolean,
   textBytes: Uint8Array | undefined,
+  session: StreamedSession | null,
 ): Sent {
   const { id } = r.msg;
   const { analysis } = inspection;
@@ -362,6 +411,7 @@ function sendAnswer(
       parseId,
       fresh,
       ...(textBytes ? { textBytes } : {}),
+      ...(session ? { requests: sessionAnswer(session, r.msg.req.provider) } : {}),
       tokens: quick,
       tableSeq: quickSeq,
       ...(evictionFollows ? { evictionFollows } : {}),

@@ -12,6 +12,7 @@ import type { TextCounter, TokenTable } from '../model/tokens.ts';
 import type { FormatId, ProviderId, Result, Transcript } from '../model/types.ts';
 import type { LoadProgress, WorkerRequest, WorkerResponse } from './protocol.ts';
 import { yieldTask, type StreamedSource } from './stream.ts';
+import type { StreamedSession } from './runRequests.ts';
 
 /** How the worker posts (a fake in Node tests). */
 export type Post = (msg: WorkerResponse, transfer?: Transferable[]) => void;
@@ -53,6 +54,8 @@ export const run = {
     model: string | undefined;
     result: Result<ParsedTranscript>;
     source: StreamedSource;
+    /** A session log's calls, read before its records were released (runRequests.ts). */
+    session: StreamedSession | null;
   } | null,
   cache: new TokenCache(),
   bpe: null as Promise<TextCounter | null> | null,

@@ -11,6 +11,7 @@ import type { PolicyOptions } from '../model/evict/types.ts';
 import type { PairTables } from '../model/pairTables.ts';
 import type { TokenTable } from '../model/tokens.ts';
 import type { ProviderId, Transcript } from '../model/types.ts';
+import type { RequestsAnswer } from './diffProtocol.ts';
 
 /**
  * Who computes sweeps off the page's thread (the worker client): `has` says whether it holds the
@@ -47,6 +48,11 @@ export interface AnswerSink {
   sweepsChanged(): void;
   /** The client, as the page's source of sweeps (null: none). */
   sweepSource(src: SweepSource | null): void;
+  /**
+   * The model calls of the streamed session log an answer is of (the request strip), or null
+   * with an answer of anything else; again, with more judged, when the worker judged them.
+   */
+  requests(answer: RequestsAnswer | null): void;
 }
 
 /** A sink that keeps nothing (tests, and clients whose answers nobody adopts). */
@@ -56,4 +62,5 @@ export const NO_SINK: AnswerSink = {
   sweep: () => {},
   sweepsChanged: () => {},
   sweepSource: () => {},
+  requests: () => {},
 };

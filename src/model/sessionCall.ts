@@ -8,8 +8,7 @@
 import type { ParsedTranscript } from './parse/index.ts';
 import type { SourceDoc } from './parse/json.ts';
 import { parserFor } from './parse/registry.ts';
-import { callTranscript } from './parse/sessionCalls.ts';
-import { spanLength } from './parse/sessionCalls.ts';
+import { callTranscript, spanLength, type SessionCalls } from './parse/sessionCalls.ts';
 
 /**
  * `parsed` narrowed to session call `k` of its log (0-based; clamped to the calls there are),
@@ -17,16 +16,19 @@ import { spanLength } from './parse/sessionCalls.ts';
  * has them.
  * @param doc the document `parsed` was read from
  * @param k the call chosen, or undefined (none chosen: `parsed` as it is)
+ * @param calls the log's calls when already read from `doc` (`FormatParser.sessionCalls` of
+ *   `parsed.transcript`); read from `doc` when undefined
  * @returns `parsed` itself when it is not a session log of two calls or more, or none is chosen
  */
 export function withSessionCall(
   doc: SourceDoc,
   parsed: ParsedTranscript,
   k: number | undefined,
+  calls?: SessionCalls,
 ): ParsedTranscript {
   if (k === undefined || parsed.requests) return parsed;
   const t = parsed.transcript;
-  const s = parserFor(t.format)?.sessionCalls?.(doc, t);
+  const s = calls ?? parserFor(t.format)?.sessionCalls?.(doc, t);
   if (!s || s.calls.length < 2) return parsed;
   const i = Math.max(0, Math.min(s.calls.length - 1, k));
   const call = s.calls[i];

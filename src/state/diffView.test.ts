@@ -4,6 +4,7 @@ import { parseTranscript } from '../model/parse/index.ts';
 import type { Transcript } from '../model/types.ts';
 import { selectCharJob, selectDiffNav } from './diffView.ts';
 import { selectStrip } from './requests.ts';
+import { markWindow } from '../ui/strip/RequestStrip.tsx';
 
 const call = { type: 'tool_use', id: 'toolu_1', name: 'read', input: {} };
 const answer = { type: 'tool_result', tool_use_id: 'toolu_1', content: 'ok' };
@@ -38,7 +39,8 @@ describe('diff view selectors', () => {
     const nav = selectDiffNav(a);
     expect(nav?.changes).toEqual([0, 1]);
     expect(nav?.arcs.left).toEqual([{ id: 'toolu_1', from: 1, to: 2, broken: false }]);
-    expect(nav?.arcs.right).toEqual([]);
+    // The right side's result lost its call: a red stub on its row, towards the call.
+    expect(nav?.arcs.right).toEqual([{ id: 'toolu_1', from: 2, to: 2, broken: true, stub: 'up' }]);
     expect([...(nav?.brokenRows ?? [])]).toEqual([2]);
     expect(nav?.cacheBreakRow).toBe(0);
     expect(selectDiffNav(a)).toBe(nav);
@@ -91,5 +93,55 @@ describe('diff view selectors', () => {
       '3 requests; the first failing is request 2 (A1); request 1 passes.',
     );
     expect(strip?.chosen).toBe(1);
+  });
+
+  it('the strip of a long log judged in part: the rest pending, said in words; its marks drawn a window at a time', () => {
+    const row = (request: number) => ({
+      request,
+      label: `call ${request}`,
+      messages: request,
+      tokens: request * 10,
+      compaction: null,
+      valid: true,
+      firstRule: null,
+      retry: false,
+    });
+    const requests = Array.from({ length: 1000 }, (_, i) => row(i + 1));
+    const strip = selectStrip(undefined, undefined, {
+      ok: true,
+      kind: 'session',
+      requests,
+      defaultIndex: 999,
+      judged: 40,
+    });
+    expect(strip?.marks.slice(38, 42).map((m) => m.tone)).toEqual([
+      'ok',
+      'ok',
+      'pending',
+      'pending',
+    ]);
+    expect(strip?.sentence).toBe(
+      '1,000 model calls; calls 1–40 pass; 960 not judged here (a long log: its model calls are judged in order within a budget; choose one to see its verdict).',
+    );
+    expect(strip?.chosen).toBeNull();
+    expect(markWindow(1000, 999)).toEqual([800, 1000]);
+    expect(markWindow(1000, 5)).toEqual([0, 200]);
+    expect(markWindow(1000, 500)).toEqual([400, 600]);
+    expect(markWindow(150, 149)).toEqual([0, 150]);
+  });
+
+  it('a cut that drops a result: a red stub down from the call left unanswered on the right', () => {
+    const unanswered = [...msgs.slice(0, 2), { role: 'user', content: 'Never mind.' }];
+    const a = answerDiffJob(job(read(msgs), read(unanswered)));
+    if (!a.ok) throw new Error(a.error);
+    const nav = selectDiffNav(a);
+    const row = a.diff.rows.findIndex((r) => r.right === 1);
+    expect(a.diff.broken.map((b) => b.id)).toEqual(['toolu_1']);
+    expect(nav?.arcs.right).toEqual([
+      { id: 'toolu_1', from: row, to: row, broken: true, stub: 'down' },
+    ]);
+    expect(nav?.arcs.left).toEqual([
+      { id: 'toolu_1', from: 1, to: expect.any(Number), broken: false },
+    ]);
   });
 });

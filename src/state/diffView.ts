@@ -8,6 +8,7 @@
 import { createStore } from 'zustand';
 import { diffJobOffThread } from '../engine/diffClient.ts';
 import type {
+  DiffTokens,
   DiffAnswer,
   RequestCharsJob,
   RequestDiffJob,
@@ -29,6 +30,7 @@ export type DiffViewJob = RequestDiffJob | TranscriptDiffJob;
  * The job for a request diff (`previous` or `requests`), or null for another choice.
  * @param chosen the request shown (0-based), or undefined (a session log shown whole: its last call)
  * @param count how many requests the file holds (the listing's), or null while unknown
+ * @param tokens how the diff counts tokens (`exact` once the page's BPE is loaded)
  */
 export const selectRequestDiffJob = memoN(
   (
@@ -38,9 +40,10 @@ export const selectRequestDiffJob = memoN(
     diff: DiffChoice,
     chosen: number | undefined,
     count: number | null,
+    tokens: DiffTokens = 'estimate',
   ): RequestDiffJob | null => {
     if (diff === null || source.text === '') return null;
-    const file = { text: source.text, name: source.name, format, provider };
+    const file = { text: source.text, name: source.name, format, provider, tokens };
     if (diff.kind === 'requests')
       return { kind: 'request-diff', ...file, left: diff.left, right: diff.right };
     if (diff.kind !== 'previous') return null;
@@ -57,7 +60,12 @@ export const selectPastedTranscript = memoN((other: Source): Transcript | null =
 
 /** The job comparing the transcript shown with a pasted one. */
 export const selectPastedDiffJob = memoN(
-  (shown: Transcript, other: Transcript, provider: ProviderId | null): TranscriptDiffJob => ({
+  (
+    shown: Transcript,
+    other: Transcript,
+    provider: ProviderId | null,
+    tokens: DiffTokens = 'estimate',
+  ): TranscriptDiffJob => ({
     kind: 'transcript-diff',
     left: shown,
     right: other,
@@ -65,6 +73,7 @@ export const selectPastedDiffJob = memoN(
     rightLabel: 'the pasted transcript',
     provider,
     sameSource: false,
+    tokens,
   }),
 );
 
@@ -79,6 +88,7 @@ export const selectCutsDiffJob = memoN(
     names: readonly [string, string],
     budget: number,
     provider: ProviderId,
+    tokens: DiffTokens = 'estimate',
   ): TranscriptDiffJob => ({
     kind: 'transcript-diff',
     left: keptTranscript(t, results[0]),
@@ -87,6 +97,7 @@ export const selectCutsDiffJob = memoN(
     rightLabel: `the ${names[1]} policy's cut`,
     provider,
     sameSource: true,
+    tokens,
   }),
 );
 
@@ -130,6 +141,12 @@ export interface DiffArc {
   to: number;
   /** The change broke this pairing (its id is in `broken`). */
   broken: boolean;
+  /**
+   * A broken pairing whose partner is not on this side: a stub drawn from its one row (`from`
+   * = `to`), towards where the partner would be — `up` from a result whose call is gone, `down`
+   * from a call whose result is gone.
+   */
+  stub?: 'up' | 'down';
 }
 
 /** What the view derives from a diff. */
@@ -160,14 +177,26 @@ function sideArcs(
     for (const id of b.uses) if (!useRow.has(id)) useRow.set(id, rowOf.get(m) ?? -1);
   });
   const arcs: DiffArc[] = [];
+  const answered = new Set<string>();
   briefs.forEach((b, m) => {
     for (const id of b.results) {
       const from = useRow.get(id);
       const to = rowOf.get(m);
-      if (from === undefined || from < 0 || to === undefined) continue;
+      if (to === undefined) continue;
+      answered.add(id);
+      if (from === undefined || from < 0) {
+        // A result whose call is not on this side: a red stub where the change broke it.
+        if (side === 'right' && broken.has(id))
+          arcs.push({ id, from: to, to, broken: true, stub: 'up' });
+        continue;
+      }
       arcs.push({ id, from, to, broken: side === 'right' && broken.has(id) });
     }
   });
+  if (side === 'right')
+    for (const [id, row] of useRow)
+      if (row >= 0 && !answered.has(id) && broken.has(id))
+        arcs.push({ id, from: row, to: row, broken: true, stub: 'down' });
   return arcs;
 }
 

@@ -10,6 +10,7 @@ import type { AnswerSink } from '../engine/sink.ts';
 import { adoptCutMarkers } from './cutMarkers.ts';
 import { adoptEvictionParts } from './eviction.ts';
 import { adoptPairTables } from './pairs.ts';
+import { adoptStreamedListing } from './requests.ts';
 import { adoptSweep, setSweepSource, sweepSourceChanged } from './sweeps.ts';
 
 /** Where the worker client's side results go on the page. */
@@ -22,6 +23,7 @@ export const ENGINE_SINK: AnswerSink = {
   sweep: adoptSweep,
   sweepsChanged: sweepSourceChanged,
   sweepSource: setSweepSource,
+  requests: adoptStreamedListing,
 };
 
 /** The page's engine: a worker client whose side results the state adopts (`ENGINE_SINK`). */

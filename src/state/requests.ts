@@ -36,6 +36,20 @@ export const selectRequestsJob = memoN(
 );
 
 /**
+ * The listing of the streamed session log shown (the inspect worker reads its calls: a file
+ * too large to read whole reaches no other worker), or null when what is shown is not one.
+ * Set with each answer of the inspect worker (`ENGINE_SINK.requests`).
+ */
+export const streamedListingStore = createStore<{ value: RequestsAnswer | null }>()(() => ({
+  value: null,
+}));
+
+/** Adopt the inspect worker's listing of the streamed log shown (null: none). */
+export function adoptStreamedListing(value: RequestsAnswer | null): void {
+  if (streamedListingStore.getState().value !== value) streamedListingStore.setState({ value });
+}
+
+/**
  * Ask the worker for `job`'s listing unless it is the one held or being made; the answer is
  * adopted only while `job` is still the one asked for last.
  */
@@ -99,14 +113,14 @@ function pendingMark(index: number, label: string): StripMark {
   };
 }
 
-function markOf(index: number, s: RequestSummary, max: number): StripMark {
+function markOf(index: number, s: RequestSummary, max: number, judged: boolean): StripMark {
   return {
     index,
     label: s.label,
     tokens: s.tokens,
     messages: s.messages,
-    tone: s.valid ? 'ok' : 'bad',
-    code: s.firstRule?.code ?? null,
+    tone: !judged ? 'pending' : s.valid ? 'ok' : 'bad',
+    code: judged ? (s.firstRule?.code ?? null) : null,
     compaction: s.compaction,
     retry: s.retry,
     fault: s.apiError ?? null,
@@ -114,10 +128,14 @@ function markOf(index: number, s: RequestSummary, max: number): StripMark {
   };
 }
 
+/**
+ * @param judged how many marks, from the first, are judged (null: none yet, the listing is
+ *   being made)
+ */
 function sentenceOf(
   kind: StripModel['kind'],
   marks: readonly StripMark[],
-  judged: boolean,
+  judged: number | null,
   failing: StripMark | undefined,
 ): string {
   const what = kind === 'session' ? 'model calls' : 'requests';
@@ -128,7 +146,13 @@ function sentenceOf(
     compactions > 0
       ? `, ${compactions} compaction${compactions === 1 ? '' : 's'} or rollback${compactions === 1 ? '' : 's'}`
       : '';
-  if (!judged) return `${n}; judging each…`;
+  if (judged === null) return `${n}; judging each…`;
+  if (!failing && judged < marks.length) {
+    const rest = marks.length - judged;
+    const passed =
+      judged === 0 ? '' : judged === 1 ? `; ${one} 1 passes` : `; ${one}s 1–${fmt(judged)} pass`;
+    return `${n}${events}${passed}; ${fmt(rest)} not judged here (a long log: its ${what} are judged in order within a budget; choose one to see its verdict).`;
+  }
   if (!failing) return `${n}${events}; every one passes.`;
   const code = failing.code ? ` (${failing.code})` : '';
   const before =
@@ -136,8 +160,8 @@ function sentenceOf(
       ? ''
       : failing.index === 1
         ? `; ${one} 1 passes`
-        : `; ${one}s 1–${failing.index} pass`;
-  return `${n}${events}; the first failing is ${one} ${failing.index + 1}${code}${before}.`;
+        : `; ${one}s 1–${fmt(failing.index)} pass`;
+  return `${n}${events}; the first failing is ${one} ${fmt(failing.index + 1)}${code}${before}.`;
 }
 
 /**
@@ -158,8 +182,9 @@ export const selectStrip = memoN(
     const kind = listed?.kind === 'session' ? 'session' : 'archive';
     let marks: StripMark[];
     if (listed) {
-      const max = Math.max(...listed.requests.map((s) => s.tokens));
-      marks = listed.requests.map((s, i) => markOf(i, s, max));
+      const max = listed.requests.reduce((m, s) => Math.max(m, s.tokens), 0);
+      const judged = listed.judged ?? listed.requests.length;
+      marks = listed.requests.map((s, i) => markOf(i, s, max, i < judged));
     } else marks = (labels ?? []).map((l, i) => pendingMark(i, l.label));
     const failing = marks.find((m) => m.tone === 'bad');
     return {
@@ -167,7 +192,7 @@ export const selectStrip = memoN(
       // A session log opens whole: no call is the one shown until one is chosen.
       chosen: chosen ?? (kind === 'session' ? null : marks.length - 1),
       firstFailing: failing ? failing.index : null,
-      sentence: sentenceOf(kind, marks, listed !== null, failing),
+      sentence: sentenceOf(kind, marks, listed ? (listed.judged ?? marks.length) : null, failing),
       kind,
     };
   },

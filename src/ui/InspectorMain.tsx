@@ -201,6 +201,7 @@ export function InspectorMain(p: InspectorMainProps) {
               requestIndex={p.parsed?.requestIndex}
               eviction={sim && sim.view.active ? sim.view : null}
               policyNames={sim ? [sim.choices[0].id, sim.choices[1].id] : ['', '']}
+              exactTokens={tokens.basis.encoding !== 'chars/4'}
             />
           </PartBoundary>
         ) : (

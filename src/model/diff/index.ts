@@ -30,6 +30,7 @@ export {
   listFileRequests,
   listDocumentRequests,
   listParsedRequests,
+  listSessionCalls,
   requestVerdict,
   outOfRange,
   type RequestInfo,

@@ -134,6 +134,16 @@ function sessionListing(
   };
 }
 
+/**
+ * The listing of a session log's calls already read (`FormatParser.sessionCalls`): what
+ * `listParsedRequests` gives for such a log, without reading the calls again (the page's worker
+ * reads them once from a streamed log's records, before it lets them go).
+ * @param s the calls over the session's transcript; @param opts the token counter and provider
+ */
+export function listSessionCalls(s: SessionCalls, opts: ListOptions = {}): RequestListing {
+  return sessionListing(s, s.transcript.format, opts, null);
+}
+
 /** "request 9 is out of range: this file holds requests 1–4". */
 export function outOfRange(k: number, n: number): string {
   return `request ${k + 1} is out of range: ${n === 0 ? 'this file holds no request' : n === 1 ? 'this file holds one request (1)' : `this file holds requests 1–${n}`}`;

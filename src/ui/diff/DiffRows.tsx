@@ -16,8 +16,15 @@ export const DIFF_ROW_H = 30;
 const GUTTER = 36;
 
 /** The SVG path of an arc between two rows in a gutter (bulging outwards from the cells). */
-function arcPath(a: DiffArc, side: 'left' | 'right'): string {
+export function arcPath(a: DiffArc, side: 'left' | 'right'): string {
   const y1 = a.from * DIFF_ROW_H + DIFF_ROW_H / 2;
+  if (a.stub) {
+    // Half an arc, ending in the gutter towards the partner that is gone.
+    const x0 = side === 'left' ? GUTTER - 2 : 2;
+    const x1 = side === 'left' ? x0 - 14 : x0 + 14;
+    const y2 = y1 + (a.stub === 'up' ? -1 : 1) * (DIFF_ROW_H / 2 + 2);
+    return `M${x0},${y1} C${x1},${y1} ${x1},${y1} ${x1},${y2}`;
+  }
   const y2 = a.to * DIFF_ROW_H + DIFF_ROW_H / 2;
   const depth = Math.min(GUTTER - 4, 8 + Math.abs(a.to - a.from) * 3);
   const x0 = side === 'left' ? GUTTER - 2 : 2;
@@ -53,8 +60,9 @@ function Arcs({
         <path
           key={`${a.id}-${a.from}-${a.to}`}
           d={arcPath(a, side)}
-          className={a.broken ? 'diff-arc broken' : 'diff-arc'}
+          className={a.broken ? `diff-arc broken${a.stub ? ' stub' : ''}` : 'diff-arc'}
           data-broken={a.broken ? 'true' : 'false'}
+          data-stub={a.stub}
           data-arc-id={a.id}
         />
       ))}

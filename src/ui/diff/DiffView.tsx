@@ -40,18 +40,34 @@ export interface DiffViewProps {
   /** The simulator's two cuts at its budget, or null (no simulator). */
   eviction: EvictionView | null;
   policyNames: readonly [string, string];
+  /**
+   * The page's exact tokenizer is loaded (the main view's counts are the BPE's): the diff then
+   * counts as the CLI does; until then by chars/4, said "estimated".
+   */
+  exactTokens: boolean;
 }
 
 /** The job of the store's diff choice (null: nothing to compare yet, or the choice is not possible). */
 function useDiffJob(p: DiffViewProps, diff: DiffChoice): DiffViewJob | null {
   const listing = useStore(requestListingStore, (s) => s.value);
   const count = listing?.ok ? listing.requests.length : null;
+  const tokens = p.exactTokens ? 'exact' : 'estimate';
   const requestJob = useAppStore((s: AppStore) =>
-    selectRequestDiffJob(s.source, s.formatOverride, s.provider, s.diff, p.requestIndex, count),
+    selectRequestDiffJob(
+      s.source,
+      s.formatOverride,
+      s.provider,
+      s.diff,
+      p.requestIndex,
+      count,
+      tokens,
+    ),
   );
   if (diff?.kind === 'pasted') {
     const other = selectPastedTranscript(diff.other);
-    return other ? selectPastedDiffJob(p.analysis.transcript, other, p.analysis.provider) : null;
+    return other
+      ? selectPastedDiffJob(p.analysis.transcript, other, p.analysis.provider, tokens)
+      : null;
   }
   if (diff?.kind === 'cuts')
     return p.eviction
@@ -61,6 +77,7 @@ function useDiffJob(p: DiffViewProps, diff: DiffChoice): DiffViewJob | null {
           p.policyNames,
           p.eviction.budget,
           p.analysis.provider,
+          tokens,
         )
       : null;
   return requestJob;
@@ -90,10 +107,17 @@ function useChangeKeys(
   }, [changes, current, set]);
 }
 
+/** True when the diff's tokens are chars/4 estimates (not the CLI's BPE counts). */
+function estimated(a: Extract<DiffAnswer, { ok: true }>): boolean {
+  return /chars\/4/.test(a.diff.tokenBasis);
+}
+
 function Sides({ a }: { a: Extract<DiffAnswer, { ok: true }> }) {
+  const approx = estimated(a) ? '≈ ' : '';
   const side = (s: typeof a.diff.left, which: string) => (
     <li data-testid={`diff-side-${which}`}>
       <b>{which === 'left' ? 'Left' : 'Right'}:</b> {s.label} · {fmtCount(s.messages, 'message')} ·{' '}
+      {approx}
       {fmt(s.tokens)} tokens ·{' '}
       {s.valid ? (
         <span className="ok">valid</span>
@@ -154,6 +178,7 @@ export function DiffView(p: DiffViewProps) {
   const diff = useAppStore((s) => s.diff);
   const setDiff = useAppStore((s) => s.setDiff);
   const job = useDiffJob(p, diff);
+  const streamed = useAppStore((s) => s.source.file !== undefined && s.source.text === '');
   useEffect(() => diffAnswers.ensure(job), [job]);
   const answer = useStore(diffAnswers.store, (s) => (s.job === job ? s.value : null));
   const nav = selectDiffNav(answer);
@@ -182,7 +207,9 @@ export function DiffView(p: DiffViewProps) {
             ? 'Set a budget in the simulator: the diff compares its two policies’ cuts at that budget.'
             : diff?.kind === 'pasted'
               ? 'The pasted transcript could not be read.'
-              : 'Nothing to compare yet.'}
+              : streamed
+                ? 'This log was streamed (too large for the page to hold as text), so its requests are not compared here: run `diff FILE --request N` in the command line.'
+                : 'Nothing to compare yet.'}
         </p>
       ) : !answer ? (
         <p className="diff-note" data-testid="diff-note" aria-live="polite">
@@ -203,7 +230,12 @@ export function DiffView(p: DiffViewProps) {
               {answer.diff.cachePrefix.messages > 0 || answer.diff.cachePrefix.tokens > 0
                 ? `The prompt-cache prefix matches for ${fmtCount(answer.diff.cachePrefix.messages, 'message')} (${fmt(answer.diff.cachePrefix.tokens)} tokens), then stops.`
                 : 'The prompt-cache prefix does not match from the start.'}{' '}
-              {nav.changes.length} of {answer.diff.rows.length} rows changed.
+              {nav.changes.length} of {answer.diff.rows.length} rows changed.{' '}
+              <span data-testid="diff-token-basis" data-estimate={estimated(answer) || undefined}>
+                {estimated(answer)
+                  ? 'Tokens estimated (chars/4) until the exact tokenizer is loaded.'
+                  : `Tokens: ${answer.diff.tokenBasis}, as the command line counts them.`}
+              </span>
               {answer.diff.notes.map((n) => ` ${n}`).join('')}
             </p>
             <Broken a={answer} />

@@ -6,12 +6,13 @@
  * Choosing a mark shows that request; `[` and `]` step to the previous and next. It is the one
  * way to choose a request (it replaced the Request menu).
  */
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useStore } from 'zustand';
 import {
   ensureRequestListing,
   requestListingStore,
   selectRequestsJob,
+  streamedListingStore,
   selectStrip,
   type StripMark,
 } from '../../state/requests.ts';
@@ -20,6 +21,19 @@ import { isTypingTarget } from '../input/typingTarget.ts';
 import './strip.css';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
+
+/** Most marks drawn at once: a long session log's calls are shown a window at a time. */
+export const MARK_WINDOW = 200;
+
+/**
+ * The marks drawn, `[from, to)`: all of them, or `MARK_WINDOW` around `focus` (0-based).
+ * @param count how many marks; @param focus the mark to show (clamped)
+ */
+export function markWindow(count: number, focus: number): [number, number] {
+  if (count <= MARK_WINDOW) return [0, count];
+  const from = Math.max(0, Math.min(count - MARK_WINDOW, focus - Math.floor(MARK_WINDOW / 2)));
+  return [from, from + MARK_WINDOW];
+}
 
 /** The mark's accessible name and title: number, tokens, messages, verdict, flags, label. */
 export function markText(m: StripMark, count: number, what: string): string {
@@ -113,13 +127,21 @@ export function RequestStrip({
 }) {
   const job = useAppStore((s) => selectRequestsJob(s.source, s.formatOverride, s.provider));
   useEffect(() => ensureRequestListing(job), [job]);
-  const listing = useStore(requestListingStore, (s) => (s.job === job ? s.value : null));
-  const strip = selectStrip(requests, requestIndex, listing);
+  const fromText = useStore(requestListingStore, (s) => (s.job === job ? s.value : null));
+  // A streamed log's calls come from the inspect worker (the page holds no text of it).
+  const streamed = useStore(streamedListingStore, (s) => s.value);
+  const strip = selectStrip(requests, requestIndex, job ? fromText : streamed);
   const setDiff = useAppStore((s) => s.setDiff);
   const setRequestIndex = useAppStore((s) => s.setRequestIndex);
   const count = strip?.marks.length ?? 0;
   useRequestKeys(count, strip ? strip.chosen : null);
+  // The window of marks drawn follows the chosen one; the arrows move it on their own.
+  const focus = strip ? (strip.chosen ?? strip.firstFailing ?? count - 1) : 0;
+  const [shift, setShift] = useState<{ focus: number; by: number }>({ focus, by: 0 });
+  const by = shift.focus === focus ? shift.by : 0;
   if (!strip) return null;
+  const [from, to] = markWindow(count, focus + by);
+  const move = (step: number) => setShift({ focus, by: by + step });
   const chosen = strip.chosen === null ? undefined : strip.marks[strip.chosen];
   const what = strip.kind === 'session' ? 'Call' : 'Request';
   return (
@@ -138,8 +160,31 @@ export function RequestStrip({
           </button>
         )}
       </p>
+      {(from > 0 || to < count) && (
+        <p className="strip-window" data-testid="strip-window">
+          <button
+            type="button"
+            disabled={from === 0}
+            aria-label={`Show earlier ${what.toLowerCase()}s`}
+            onClick={() => move(-MARK_WINDOW)}
+          >
+            ‹
+          </button>
+          <span>
+            {what}s {fmt(from + 1)}–{fmt(to)} of {fmt(count)}
+          </span>
+          <button
+            type="button"
+            disabled={to === count}
+            aria-label={`Show later ${what.toLowerCase()}s`}
+            onClick={() => move(MARK_WINDOW)}
+          >
+            ›
+          </button>
+        </p>
+      )}
       <ol className="strip-marks">
-        {strip.marks.map((m) => (
+        {strip.marks.slice(from, to).map((m) => (
           <Mark key={m.index} m={m} count={count} chosen={m.index === strip.chosen} what={what} />
         ))}
       </ol>

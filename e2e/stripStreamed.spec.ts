@@ -1,0 +1,67 @@
+/**
+ * Issue 33 on the streamed path: a session log larger than the page reads whole (STREAM_MIN_BYTES)
+ * reaches the inspect worker only, which reads its model calls itself; the strip then shows the
+ * same calls, compaction and first failing call as for the log read whole (e2e/strip.spec.ts), and
+ * choosing a call shows its context.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { STREAM_MIN_BYTES } from '../src/engine/limits.ts';
+import { openDefault, requestMarks, shownRequestMark } from './helpers.ts';
+import { compactedSessionLog } from './sessionLog.ts';
+
+/** The compacted log with each user line carrying a large tool output, as Claude Code logs it. */
+function largeLog(): string {
+  const lines = compactedSessionLog().trimEnd().split('\n');
+  const users = lines.filter((l) => (JSON.parse(l) as { type: string }).type === 'user').length;
+  const pad = 'x'.repeat(Math.ceil((STREAM_MIN_BYTES * 1.2) / users));
+  return `${lines
+    .map((l) => {
+      const v = JSON.parse(l) as Record<string, unknown>;
+      return JSON.stringify(v.type === 'user' ? { ...v, toolUseResult: { stdout: pad } } : v);
+    })
+    .join('\n')}\n`;
+}
+
+async function waitLoaded(page: Page): Promise<void> {
+  await expect(page.getByTestId('load-progress')).toHaveCount(0, { timeout: 60_000 });
+  await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true', { timeout: 60_000 });
+}
+
+test('a streamed session log shows its model calls on the strip, judged as when read whole', async ({
+  page,
+}) => {
+  const text = largeLog();
+  expect(text.length).toBeGreaterThan(STREAM_MIN_BYTES);
+  await openDefault(page);
+  await page.getByTestId('file-input').setInputFiles({
+    name: 'session.jsonl',
+    mimeType: 'application/x-ndjson',
+    buffer: Buffer.from(text),
+  });
+  await waitLoaded(page);
+  await expect(requestMarks(page)).toHaveCount(6);
+  await expect(page.getByTestId('strip-sentence')).toHaveText(
+    '6 model calls, 1 compaction or rollback; the first failing is call 5 (A1); calls 1–4 pass.',
+  );
+  await expect
+    .poll(() =>
+      requestMarks(page).evaluateAll((els) => els.map((e) => e.getAttribute('data-tone'))),
+    )
+    .toEqual(['ok', 'ok', 'ok', 'ok', 'bad', 'bad']);
+  await expect(requestMarks(page).nth(4)).toHaveAttribute(
+    'aria-label',
+    /compaction before it \(auto, 167,766 → 6,977 tokens\)/,
+  );
+  await expect(page.getByTestId('strip-shown')).toContainText('The whole log is shown');
+
+  // Choosing the first failing call shows its context (narrowed in the worker, not read again).
+  await page.getByTestId('strip-first-failing').click();
+  await expect(shownRequestMark(page)).toHaveAttribute('data-index', '4');
+  await expect(page.getByTestId('count-messages')).toHaveText('2');
+  await expect(page.getByTestId('verdict')).toHaveAttribute('data-valid', 'false');
+  await expect(requestMarks(page)).toHaveCount(6);
+
+  // Its diff is the command line's here: the page holds no text of a streamed log.
+  await page.getByTestId('diff-previous').click();
+  await expect(page.getByTestId('diff-note')).toContainText('diff FILE --request N');
+});

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { cli } from '../cli/testing.ts';
+import { loadBpeCounter } from '../model/tokens.ts';
+import { answerDiffJob, type DiffAnswer, type RequestDiffJob } from './diffProtocol.ts';
+import { selectRequestDiffJob } from '../state/diffView.ts';
+
+/** A Claude Code log of three calls, the third after a compaction. */
+function log(): string {
+  let parent: string | null = null;
+  let n = 0;
+  const line = (v: Record<string, unknown>) => {
+    const uuid = `u${n++}`;
+    const out = { parentUuid: parent, uuid, sessionId: 's', timestamp: 't', ...v };
+    parent = uuid;
+    return JSON.stringify(out);
+  };
+  const a = (id: string, content: unknown[]) =>
+    line({
+      type: 'assistant',
+      message: { id, role: 'assistant', model: 'claude-opus-4-7', content },
+    });
+  const u = (content: unknown, extra: Record<string, unknown> = {}) =>
+    line({ type: 'user', message: { role: 'user', content }, ...extra });
+  const call = { type: 'tool_use', id: 'toolu_1', name: 'read', input: { path: 'src/main.ts' } };
+  return [
+    u('Read the main file and tell me what the dashboard query does with empty weeks.'),
+    a('msg_1', [call]),
+    u([
+      { type: 'tool_result', tool_use_id: 'toolu_1', content: 'export const q = sum(rows) ?? 0;' },
+    ]),
+    a('msg_2', [{ type: 'text', text: 'It sums the rows and falls back to zero.' }]),
+    u('Next.'),
+    line({
+      type: 'system',
+      subtype: 'compact_boundary',
+      compactMetadata: { trigger: 'manual', preTokens: 900, postTokens: 90 },
+    }),
+    u('Summary of the conversation so far.', { isCompactSummary: true }),
+    a('msg_3', [{ type: 'text', text: 'Going on.' }]),
+  ].join('\n');
+}
+
+const ok = (a: DiffAnswer) => {
+  if (!a.ok) throw new Error(a.error);
+  return a.diff;
+};
+
+describe("the page's diff counts tokens as the CLI does once the BPE is loaded", () => {
+  it('exact: the same sides, cache prefix and sentence as `diff FILE --request 3 --json`', async () => {
+    const text = log();
+    const job = selectRequestDiffJob(
+      { text, name: 'log.jsonl', origin: 'file' },
+      null,
+      null,
+      { kind: 'previous' },
+      2,
+      3,
+      'exact',
+    ) as RequestDiffJob;
+    expect(job.tokens).toBe('exact');
+    const page = ok(answerDiffJob(job, await loadBpeCounter()));
+    const r = await cli(['diff', 'log.jsonl', '--request', '3', '--json'], { 'log.jsonl': text });
+    const cliDiff = JSON.parse(r.out);
+    expect(page.summary).toBe(cliDiff.summary);
+    expect([page.left.tokens, page.right.tokens]).toEqual([
+      cliDiff.left.tokens,
+      cliDiff.right.tokens,
+    ]);
+    expect(page.cachePrefix).toEqual(cliDiff.cachePrefix);
+    expect(page.tokenBasis).toBe(cliDiff.tokenBasis);
+    expect(page.tokenBasis).not.toMatch(/chars\/4/);
+    // Until the page's BPE is loaded: chars/4, which the view calls estimated.
+    const estimate = ok(answerDiffJob({ ...job, tokens: 'estimate' }, await loadBpeCounter()));
+    expect(estimate.tokenBasis).toMatch(/chars\/4/);
+    expect(estimate.left.tokens).not.toBe(cliDiff.left.tokens);
+  });
+});

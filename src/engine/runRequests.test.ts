@@ -1,0 +1,161 @@
+import { describe, expect, it } from 'vitest';
+import { listFileRequests } from '../model/diff/index.ts';
+import type { RequestsAnswer } from './diffProtocol.ts';
+import type { WorkerResponse } from './protocol.ts';
+import { resetRun, runRequest } from './run.ts';
+import { judgeCalls, sessionAnswer, streamedSession } from './runRequests.ts';
+import { run } from './runState.ts';
+import { PREVIEW_RECORDS, readBlobSource } from './stream.ts';
+import { parseDocument } from '../model/parse/index.ts';
+
+/**
+ * A Claude Code log of `turns` tool exchanges (4 lines each), then a compaction (its boundary
+ * well past the preview's records, so its line is slimmed and released as a long log's are), its
+ * summary and one more reply: `2 * turns + 1` model calls.
+ */
+function sessionLog(turns: number): string {
+  let parent: string | null = null;
+  let n = 0;
+  const line = (v: Record<string, unknown>) => {
+    const uuid = `u${n++}`;
+    const out = { parentUuid: parent, uuid, sessionId: 's', timestamp: 't', cwd: '/x', ...v };
+    parent = uuid;
+    return JSON.stringify(out);
+  };
+  const a = (id: string, content: unknown[]) =>
+    line({
+      type: 'assistant',
+      message: { id, role: 'assistant', model: 'claude-opus-4-7', content },
+    });
+  const u = (content: unknown, extra: Record<string, unknown> = {}) =>
+    line({ type: 'user', message: { role: 'user', content }, ...extra });
+  const lines: string[] = [];
+  for (let k = 0; k < turns; k++) {
+    const id = `toolu_${k}`;
+    lines.push(
+      u(`Step ${k}.`),
+      a(`msg_${k}a`, [{ type: 'tool_use', id, name: 'read', input: {} }]),
+      u([{ type: 'tool_result', tool_use_id: id, content: 'ok' }]),
+      a(`msg_${k}b`, [{ type: 'text', text: 'Done.' }]),
+    );
+  }
+  lines.push(
+    u('Next.'),
+    line({
+      type: 'system',
+      subtype: 'compact_boundary',
+      compactMetadata: { trigger: 'auto', preTokens: 900, postTokens: 90 },
+    }),
+    u('Summary of the conversation so far.', { isCompactSummary: true }),
+    a('msg_last', [{ type: 'text', text: 'Going on.' }]),
+  );
+  return lines.join('\n');
+}
+
+const collect =
+  (posts: WorkerResponse[]) =>
+  (m: WorkerResponse, tr: Transferable[] = []) => {
+    posts.push(structuredClone(m, { transfer: tr }));
+  };
+
+async function stream(text: string, id: number, requestIndex?: number, bpe = false) {
+  const posts: WorkerResponse[] = [];
+  await runRequest(
+    {
+      id,
+      req: {
+        text: '',
+        name: 'log.jsonl',
+        format: null,
+        provider: null,
+        file: new Blob([text]),
+        ...(requestIndex !== undefined ? { requestIndex } : {}),
+      },
+      bpe,
+      fileKey: 7,
+    },
+    collect(posts),
+  );
+  return posts;
+}
+
+const okAnswer = (a: RequestsAnswer | undefined) => {
+  if (!a?.ok) throw new Error('no listing');
+  return a;
+};
+
+describe("a streamed session log's model calls (the request strip)", () => {
+  it('come with the answer, as the text path lists them, compaction included; verdicts follow', async () => {
+    resetRun();
+    const text = sessionLog(40);
+    expect(text.split('\n').length).toBeGreaterThan(PREVIEW_RECORDS * 2);
+    const posts = await stream(text, 1);
+    const res = posts.find((m) => m.kind === 'result');
+    if (res?.kind !== 'result') throw new Error('no answer');
+    const listed = okAnswer(res.requests);
+    expect(listed.kind).toBe('session');
+    expect(listed.judged).toBe(0);
+    // The same calls as the page's listing of the text (the diff worker's, for a file read whole).
+    const direct = listFileRequests(text, { name: 'log.jsonl' });
+    if (!direct.ok) throw new Error('does not list');
+    expect(listed.requests.map((r) => [r.messages, r.tokens, r.compaction])).toEqual(
+      direct.value.requests.map((r) => [r.messages, r.tokens, r.compaction]),
+    );
+    expect(listed.requests).toHaveLength(81);
+    expect(listed.requests[80]?.compaction).toMatchObject({
+      kind: 'compaction',
+      trigger: 'auto',
+      tokensBefore: 900,
+      tokensAfter: 90,
+    });
+    // Then every call judged (a small log is within the budget).
+    const later = posts.find((m) => m.kind === 'requests');
+    if (later?.kind !== 'requests') throw new Error('no verdicts');
+    expect(later.parseId).toBe(res.parseId);
+    const judged = okAnswer(later.requests);
+    expect(judged.judged).toBe(81);
+    expect(judged.requests.every((r) => r.valid)).toBe(true);
+  });
+
+  it('choosing a call narrows the parse held: no second read of the file', async () => {
+    resetRun();
+    const text = sessionLog(40);
+    await stream(text, 1);
+    const posts = await stream(text, 2, 4);
+    expect(posts.some((m) => m.kind === 'progress' && m.progress.phase === 'read')).toBe(false);
+    const res = posts.find((m) => m.kind === 'result');
+    if (res?.kind !== 'result' || !res.result.ok) throw new Error('no answer');
+    // Call 5: the context before the fifth reply (steps 1 and 2 whole, step 3's prompt).
+    expect(res.result.parsed.requestIndex).toBe(4);
+    expect(res.result.parsed.requests).toHaveLength(81);
+    const t = run.lastFile?.result.ok ? run.lastFile.result.value.transcript : null;
+    expect(t?.messages).toHaveLength(9);
+    expect(t?.messages[8]?.blocks).toEqual([{ type: 'text', text: 'Step 2.' }]);
+    expect(okAnswer(res.requests).requests).toHaveLength(81);
+  });
+
+  it('a log of more than the budget is judged in order up to it, and says how far', async () => {
+    const text = sessionLog(40);
+    const src = await readBlobSource(new Blob([text]), 'log.jsonl');
+    if (!src.ok) throw new Error('unreadable');
+    const whole = parseDocument(src.value.doc, { name: 'log.jsonl' });
+    if (!whole.ok) throw new Error('does not parse');
+    const s = streamedSession(src.value.doc, whole.value);
+    if (!s) throw new Error('no calls');
+    // Calls hold 1, 3, 5, … messages: a budget of 9 judges the first three (1 + 3 + 5).
+    expect(
+      await judgeCalls(
+        s,
+        null,
+        async () => {},
+        () => false,
+        9,
+      ),
+    ).toBe(true);
+    const a = okAnswer(sessionAnswer(s, null));
+    expect(a.judged).toBe(3);
+    expect(a.requests).toHaveLength(81);
+    // Another provider's verdicts are made again, from the first call.
+    expect(okAnswer(sessionAnswer(s, 'openai-chat')).judged).toBe(0);
+  });
+});

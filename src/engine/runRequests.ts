@@ -1,0 +1,116 @@
+/**
+ * A streamed session log's model calls, for the page's request strip (issue 33). A log too
+ * large to read whole on the page reaches the worker only (stream.ts): the diff worker, which
+ * lists the calls of a file the page holds as text, never sees it. So the inspect worker reads
+ * the calls itself, once, from the records as parsed (before `releaseRecords` lets go of the
+ * fields they are read from: compaction boundaries, API errors, sub-agent threads), and sends
+ * the listing with its answer; choosing a call then narrows the parse it holds instead of
+ * streaming the file again. Each call's verdict is a validation of its whole context, so a log
+ * of many long calls is judged in order after the load, within `JUDGE_BUDGET` messages.
+ */
+import {
+  listSessionCalls,
+  requestVerdict,
+  type RequestListing,
+  type SessionCalls,
+} from '../model/diff/index.ts';
+import type { ParsedTranscript } from '../model/parse/index.ts';
+import type { SourceDoc } from '../model/parse/json.ts';
+import { parserFor } from '../model/parse/registry.ts';
+import { withSessionCall } from '../model/sessionCall.ts';
+import type { ProviderId } from '../model/types.ts';
+import type { RequestsAnswer, RequestSummary } from './diffProtocol.ts';
+
+/**
+ * Most messages validated to judge a streamed log's calls (the sum of the judged calls'
+ * lengths): about 2–3 s of the worker at 1–1.5 µs a message. A log whose calls hold more is
+ * judged from its first call on until the budget is spent; the strip says how many were.
+ */
+export const JUDGE_BUDGET = 2_500_000;
+
+/** A streamed session log's calls and the whole log's parse they are spans of. */
+export interface StreamedSession {
+  whole: ParsedTranscript;
+  calls: SessionCalls;
+  listing: RequestListing;
+  /** Verdicts made so far, in call order, and the provider they were made for. */
+  verdicts: { provider: ProviderId | null; list: RequestSummary[] } | null;
+}
+
+/**
+ * The calls of a parsed session log (two or more), or null (another format, one call, or its
+ * calls could not be read). Reads `doc` as parsed: call it before its records are released.
+ */
+export function streamedSession(doc: SourceDoc, whole: ParsedTranscript): StreamedSession | null {
+  if (whole.requests) return null;
+  const t = whole.transcript;
+  try {
+    const calls = parserFor(t.format)?.sessionCalls?.(doc, t);
+    if (!calls || calls.calls.length < 2) return null;
+    return { whole, calls, listing: listSessionCalls(calls), verdicts: null };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The log's parse narrowed to call `k` (`withSessionCall` with the calls already read), or the
+ * whole log when `k` is undefined.
+ */
+export function sessionParse(s: StreamedSession, k: number | undefined): ParsedTranscript {
+  return withSessionCall({ kind: 'jsonl', lines: [], brokenLines: [] }, s.whole, k, s.calls);
+}
+
+/**
+ * The strip's answer: every call, the first `judged` of them with their verdicts (the others
+ * say `valid: true` and no rule, and are not judged: `judged` says so).
+ */
+export function sessionAnswer(s: StreamedSession, provider: ProviderId | null): RequestsAnswer {
+  const v = s.verdicts?.provider === provider ? s.verdicts.list : [];
+  const requests = s.listing.requests.map(
+    (r, k): RequestSummary =>
+      v[k] ?? { ...r, valid: true, firstRule: null, retry: r.retryOf !== undefined },
+  );
+  return {
+    ok: true,
+    kind: 'session',
+    requests,
+    defaultIndex: s.listing.defaultIndex,
+    judged: v.length,
+  };
+}
+
+/**
+ * Judge the calls not judged yet for `provider`, in order, until `budget` messages were
+ * validated or every call is judged; yields between calls (`pause`) and stops when `stale`.
+ * @returns false when it stopped because the request went stale
+ */
+export async function judgeCalls(
+  s: StreamedSession,
+  provider: ProviderId | null,
+  pause: () => Promise<void>,
+  stale: () => boolean,
+  budget = JUDGE_BUDGET,
+): Promise<boolean> {
+  if (s.verdicts?.provider !== provider) s.verdicts = { provider, list: [] };
+  const list = s.verdicts.list;
+  let spent = 0;
+  let sinceYield = 0;
+  for (let k = list.length; k < s.listing.requests.length; k++) {
+    const r = s.listing.requests[k];
+    if (!r || spent + r.messages > budget) break;
+    spent += r.messages;
+    sinceYield += r.messages;
+    list.push({
+      ...r,
+      ...requestVerdict(s.listing, k, provider ?? undefined),
+      retry: r.retryOf !== undefined,
+    });
+    if (sinceYield > 100_000) {
+      sinceYield = 0;
+      await pause();
+      if (stale()) return false;
+    }
+  }
+  return true;
+}
