@@ -13,11 +13,29 @@ import { leftSpan, type DiffArc, type DiffNav } from '../../state/diffView.ts';
 
 /** Row height, px. */
 export const DIFF_ROW_H = 30;
+/** The gap above the first row past the cache prefix, where the cache line's label sits, px. */
+export const CACHE_GAP_H = 18;
 const GUTTER = 36;
 
+/** Where rows are: row `i`'s top (px), the rows below the cache line moved down by its gap. */
+export interface RowPlaces {
+  top: (i: number) => number;
+  /** All rows' height with the gap. */
+  height: number;
+}
+
+/** Row places for `count` rows with the cache line above row `gapAt` (null: no line). */
+export function rowPlaces(count: number, gapAt: number | null): RowPlaces {
+  const gap = gapAt === null ? 0 : CACHE_GAP_H;
+  return {
+    top: (i) => i * DIFF_ROW_H + (gapAt !== null && i >= gapAt ? gap : 0),
+    height: count * DIFF_ROW_H + gap,
+  };
+}
+
 /** The SVG path of an arc between two rows in a gutter (bulging outwards from the cells). */
-export function arcPath(a: DiffArc, side: 'left' | 'right'): string {
-  const y1 = a.from * DIFF_ROW_H + DIFF_ROW_H / 2;
+export function arcPath(a: DiffArc, side: 'left' | 'right', at: RowPlaces['top']): string {
+  const y1 = at(a.from) + DIFF_ROW_H / 2;
   if (a.stub) {
     // Half an arc, ending in the gutter towards the partner that is gone.
     const x0 = side === 'left' ? GUTTER - 2 : 2;
@@ -25,7 +43,7 @@ export function arcPath(a: DiffArc, side: 'left' | 'right'): string {
     const y2 = y1 + (a.stub === 'up' ? -1 : 1) * (DIFF_ROW_H / 2 + 2);
     return `M${x0},${y1} C${x1},${y1} ${x1},${y1} ${x1},${y2}`;
   }
-  const y2 = a.to * DIFF_ROW_H + DIFF_ROW_H / 2;
+  const y2 = at(a.to) + DIFF_ROW_H / 2;
   const depth = Math.min(GUTTER - 4, 8 + Math.abs(a.to - a.from) * 3);
   const x0 = side === 'left' ? GUTTER - 2 : 2;
   const x1 = side === 'left' ? x0 - depth : x0 + depth;
@@ -37,13 +55,13 @@ function Arcs({
   side,
   first,
   last,
-  height,
+  places,
 }: {
   arcs: readonly DiffArc[];
   side: 'left' | 'right';
   first: number;
   last: number;
-  height: number;
+  places: RowPlaces;
 }) {
   const shown = arcs.filter(
     (a) => Math.max(a.from, a.to) >= first && Math.min(a.from, a.to) <= last,
@@ -52,14 +70,14 @@ function Arcs({
     <svg
       className={`diff-arcs diff-arcs-${side}`}
       width={GUTTER}
-      height={height}
+      height={places.height}
       aria-hidden="true"
       data-testid={`diff-arcs-${side}`}
     >
       {shown.map((a) => (
         <path
           key={`${a.id}-${a.from}-${a.to}`}
-          d={arcPath(a, side)}
+          d={arcPath(a, side, places.top)}
           className={a.broken ? `diff-arc broken${a.stub ? ' stub' : ''}` : 'diff-arc'}
           data-broken={a.broken ? 'true' : 'false'}
           data-stub={a.stub}
@@ -92,23 +110,43 @@ export interface DiffRowsProps {
   cacheLabel: string;
   /** Open a rewritten row's character diff. */
   onOpen: (row: number) => void;
+  /** The row scrolled into view when the rows are new (the summary or seal, else the first change). */
+  first: number | null;
 }
 
-export function DiffRows({ rows, left, right, nav, current, cacheLabel, onOpen }: DiffRowsProps) {
+export function DiffRows(p: DiffRowsProps) {
+  const { rows, left, right, nav, current, cacheLabel, onOpen } = p;
   const scrollRef = useRef<HTMLDivElement>(null);
+  // The cache line's label has a gap of its own above the first row past the prefix (below
+  // the last row when every row is in it), so it covers no row's text.
+  const gapAt = nav.cacheBreakRow;
+  const places = rowPlaces(rows.length, gapAt);
   const v = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => DIFF_ROW_H,
+    // The row below the cache line holds the line's label above it.
+    estimateSize: (i) => DIFF_ROW_H + (i === gapAt ? CACHE_GAP_H : 0),
     overscan: 12,
   });
   useEffect(() => {
     if (current !== null) v.scrollToIndex(current, { align: 'center' });
   }, [current, v]);
+  useEffect(() => {
+    const row = p.first;
+    if (row === null) return;
+    v.scrollToIndex(row, { align: 'center' });
+    // Then the page, when the rows' pane is below the fold: the row itself in the window.
+    const frame = requestAnimationFrame(() =>
+      scrollRef.current
+        ?.querySelector(`[data-row="${row}"]`)
+        ?.scrollIntoView({ block: 'nearest', inline: 'nearest' }),
+    );
+    return () => cancelAnimationFrame(frame);
+  }, [p.first, rows, v]);
   const items = v.getVirtualItems();
   const first = items[0]?.index ?? 0;
   const last = items[items.length - 1]?.index ?? 0;
-  const height = rows.length * DIFF_ROW_H;
+  const height = places.height;
   return (
     <div className="diff-scroll" ref={scrollRef} tabIndex={0} aria-label="Diff rows">
       <div
@@ -131,8 +169,8 @@ export function DiffRows({ rows, left, right, nav, current, cacheLabel, onOpen }
           </div>
         </div>
         <div role="rowgroup" className="diff-body" style={{ height }}>
-          <Arcs arcs={nav.arcs.left} side="left" first={first} last={last} height={height} />
-          <Arcs arcs={nav.arcs.right} side="right" first={first} last={last} height={height} />
+          <Arcs arcs={nav.arcs.left} side="left" first={first} last={last} places={places} />
+          <Arcs arcs={nav.arcs.right} side="right" first={first} last={last} places={places} />
           {nav.cacheBreakRow !== null && (
             <div
               className="diff-cache-line"
@@ -156,7 +194,7 @@ export function DiffRows({ rows, left, right, nav, current, cacheLabel, onOpen }
                 data-testid="diff-row"
                 data-row={it.index}
                 data-change={r.change}
-                style={{ transform: `translateY(${it.start}px)` }}
+                style={{ transform: `translateY(${places.top(it.index)}px)` }}
               >
                 <Cell brief={r.left === null ? undefined : left[r.left]} index={r.left} />
                 <div role="cell" className="diff-change">

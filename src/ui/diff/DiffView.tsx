@@ -169,6 +169,15 @@ function Broken({ a }: { a: Extract<DiffAnswer, { ok: true }> }) {
   );
 }
 
+/** The row to show first: a summary's or seal's (what a compaction left), else the first change. */
+export function firstShown(
+  rows: Extract<DiffAnswer, { ok: true }>['diff']['rows'],
+  changes: readonly number[],
+): number | null {
+  const i = rows.findIndex((r) => r.replaces !== undefined);
+  return i >= 0 ? i : (changes[0] ?? null);
+}
+
 function cacheWords(a: Extract<DiffAnswer, { ok: true }>): string {
   const c = a.diff.cachePrefix;
   return `prompt-cache prefix ends here: ${fmt(c.messages)} message${c.messages === 1 ? '' : 's'}, ${fmt(c.tokens)} tokens match`;
@@ -246,6 +255,7 @@ export function DiffView(p: DiffViewProps) {
               nav={nav}
               current={current}
               cacheLabel={cacheWords(answer)}
+              first={firstShown(answer.diff.rows, nav.changes)}
               onOpen={(r) => {
                 setOpen(r);
                 setCurrent(r);
