@@ -26,8 +26,10 @@
  * DIR/<phase>.cpuprofile (open in Chromium's DevTools), the worker's over the load, with the busy
  * stretches over 50 ms and the functions that fill them printed after the figures.
  * `--only load`: the large log's figures without the scroll and the slider.
+ * - strip_load_overhead_100mb: the same log's load with the request strip ÷ without it
+ *   (scripts/benchStrip.ts; `--only strip` runs it alone).
  *
- *   npx tsx scripts/benchBrowser.ts [--skip-build] [--only first-paint|large|load] [--profile DIR]
+ *   npx tsx scripts/benchBrowser.ts [--skip-build] [--only first-paint|large|load|strip] [--profile DIR]
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -49,6 +51,7 @@ import {
   worst,
 } from './benchPage.ts';
 import { Phases } from './benchTrace.ts';
+import { benchStrip } from './benchStrip.ts';
 
 /** first_paint_vs_json_parse and the figures it divides (20 MB log). */
 async function firstPaint(page: Page, url: string, file: string): Promise<void> {
@@ -293,6 +296,10 @@ export async function benchBrowser(args: string[] = []): Promise<void> {
     // bypassCSP: the harness injects its frame recorder as a string (the page itself is unchanged).
     const newPage = () =>
       (browser as Browser).newPage({ viewport: { width: 1400, height: 900 }, bypassCSP: true });
+    if (only === 'strip') {
+      await benchStrip(browser, url, big);
+      return;
+    }
     if (only !== 'large' && only !== 'load') await firstPaint(await newPage(), url, small);
     if (only !== 'first-paint') {
       // The baseline first, in a fresh page: no heap of the app's beside it.
@@ -302,6 +309,7 @@ export async function benchBrowser(args: string[] = []): Promise<void> {
         profileDir,
         onlyLoad: only === 'load',
       });
+      await benchStrip(browser, url, big);
     }
     phases.print();
   } finally {

@@ -72,6 +72,11 @@ export interface WorkerRequest {
   req: InspectRequest;
   /** Count tokens with the exact BPE after the answer (default true; false in some tests). */
   bpe?: boolean;
+  /**
+   * Read a streamed session log's calls for the request strip (default true; false: the
+   * `strip_load_overhead_100mb` bench's baseline, scripts/benchStrip.ts).
+   */
+  strip?: boolean;
   /** The page's id for `req.file` (the same Blob gets the same id), so the worker reuses its parse. */
   fileKey?: number;
 }

@@ -238,7 +238,10 @@ async function readFile(r: Running): Promise<Read | null> {
       narrow: false,
     });
     // A session log's calls are read now, while its records hold what they are read from.
-    const session = whole.ok ? streamedSession(source.doc, whole.value) : null;
+    stage('parse');
+    const session =
+      whole.ok && r.msg.strip !== false ? streamedSession(source.doc, whole.value) : null;
+    stage('strip');
     const parsed: Result<ParsedTranscript> = session
       ? { ok: true, value: sessionParse(session, req.requestIndex) }
       : whole;
