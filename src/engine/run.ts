@@ -242,12 +242,18 @@ async function readFile(r: Running): Promise<Read | null> {
     const session =
       whole.ok && r.msg.strip !== false ? streamedSession(source.doc, whole.value) : null;
     stage('strip');
-    const parsed: Result<ParsedTranscript> = session
-      ? { ok: true, value: sessionParse(session, req.requestIndex) }
-      : whole;
     // Records slimmed for the preview's format are read whole again when the file is another.
-    if (!source.slimmed || (parsed.ok && parsed.value.transcript.format === format))
-      return keep(r, key, parsed, source, session);
+    if (source.slimmed && !(whole.ok && whole.value.transcript.format === format)) continue;
+    const read = keep(r, key, whole, source, session);
+    if (!session) return read;
+    // A call chosen: narrowed from the log as released, so its messages' raws are the records
+    // the page finds their source lines by.
+    const parsed: Result<ParsedTranscript> = {
+      ok: true,
+      value: sessionParse(session, req.requestIndex),
+    };
+    if (run.lastFile) run.lastFile.result = parsed;
+    return { ...read, parsed };
   }
   return null;
 }
@@ -260,9 +266,7 @@ function keep(
   source: StreamedSource,
   session: StreamedSession | null,
 ): Read {
-  // The whole log's records (a chosen call's transcript holds only some of its messages).
-  const whole = session ? session.whole.transcript : parsed.ok ? parsed.value.transcript : null;
-  if (source.slimmed && whole) releaseRecords(source.doc, whole);
+  if (source.slimmed && parsed.ok) releaseRecords(source.doc, parsed.value.transcript);
   stage('normalise');
   const { name, format, requestIndex, model } = r.msg.req;
   run.lastFile = { key, name, format, requestIndex, model, result: parsed, source, session };

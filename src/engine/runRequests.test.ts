@@ -6,6 +6,7 @@ import { resetRun, runRequest } from './run.ts';
 import { judgeCalls, sessionAnswer, streamedSession } from './runRequests.ts';
 import { run } from './runState.ts';
 import { PREVIEW_RECORDS, readBlobSource } from './stream.ts';
+import { packedRows } from './packMessages.ts';
 import { parseDocument } from '../model/parse/index.ts';
 
 /**
@@ -132,6 +133,19 @@ describe("a streamed session log's model calls (the request strip)", () => {
     expect(t?.messages).toHaveLength(9);
     expect(t?.messages[8]?.blocks).toEqual([{ type: 'text', text: 'Step 2.' }]);
     expect(okAnswer(res.requests).requests).toHaveLength(81);
+  });
+
+  it("a call chosen as the file is first read: its messages name their source lines, as the whole log's do", async () => {
+    resetRun();
+    const text = sessionLog(40);
+    const posts = await stream(text, 1, 70);
+    const res = posts.find((m) => m.kind === 'result');
+    if (res?.kind !== 'result' || !res.result.ok) throw new Error('no answer');
+    expect(res.result.parsed.requestIndex).toBe(70);
+    const packed = posts.flatMap((m) => (m.kind === 'messages' ? packedRows(m.messages) : []));
+    expect(packed.length).toBeGreaterThan(PREVIEW_RECORDS);
+    // Past the preview, records are slimmed then released: found by identity all the same.
+    expect(packed.every((m) => m.rawJson === null && m.spans.length >= 2)).toBe(true);
   });
 
   it('a log of more than the budget is judged in order up to it, and says how far', async () => {
