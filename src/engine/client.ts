@@ -177,7 +177,8 @@ class WorkerClient implements InspectClient {
     );
     if (r.ok) {
       if (msg.pairTables) this.sink.pairTables(r.analysis, msg.pairTables);
-      this.sink.requests(msg.requests ?? null);
+      // A new parse's strip comes after it (a `requests` message) or not at all.
+      if (!msg.requestsFollow) this.sink.requests(null);
       this.held = {
         parseId: msg.parseId,
         transcript: r.analysis.transcript,

@@ -139,12 +139,9 @@ export type WorkerResponse =
        * A string of 100 MB would be one deserialisation of ≈ 100–200 ms on the page.
        */
       textBytes?: Uint8Array;
-      /**
-       * A streamed session log's model calls for the request strip (runRequests.ts; the diff
-       * worker lists the calls of a file the page holds as text), judged as far as they are.
-       */
-      requests?: RequestsAnswer;
       tokens: TokenTable | null;
+      /** A `requests` message follows (a streamed session log's calls): the strip shown stays till then. */
+      requestsFollow?: boolean;
       /** True when the pairs and exchanges came before in `lists` messages (pack.ts `stripLists`). */
       lists?: boolean;
       /** The timeline's pair tables (`pairTables`, transferred), for long transcripts. */
@@ -167,7 +164,11 @@ export type WorkerResponse =
       parts: PackedEvictionParts | null;
       safe?: Uint8Array;
     }
-  /** The streamed session log's calls of answer `parseId`, with more of them judged. */
+  /**
+   * A streamed session log's model calls for the request strip (runRequests.ts; the diff
+   * worker lists the calls of a file the page holds as text), for answer `parseId`: sent after
+   * it, then again once more of them are judged.
+   */
   | { id: number; kind: 'requests'; parseId: number; requests: RequestsAnswer }
   /** A later, better token table for the last result (the BPE finished counting). */
   | {

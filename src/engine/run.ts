@@ -108,12 +108,23 @@ async function runRequestSteps(
   stage('messages');
   if (r.stale() || !(await sendLists(r, inspection.analysis)) || r.stale()) return;
   stage('lists');
-  const sent = sendAnswer(r, parsed.value, inspection, fresh, bytes, session);
+  const sent = sendAnswer(r, parsed.value, inspection, fresh, bytes, session !== null);
   stage('answer');
   if (sent.evictionFollows) {
     sendEviction(r, inspection.analysis, sent);
     stage('sweep');
   } else run.held = null;
+  // The strip's calls after the answer: the load is shown meanwhile (listing 28,000 calls and
+  // cloning them is a few hundred ms of the worker).
+  if (session) {
+    post({
+      id,
+      kind: 'requests',
+      parseId: sent.parseId,
+      requests: sessionAnswer(session, msg.req.provider),
+    });
+    stage('strip-sent');
+  }
   if (msg.bpe !== false) {
     step.doing = 'counting tokens';
     const a = inspection.analysis;
@@ -393,7 +404,7 @@ function sendAnswer(
   inspection: Extract<Inspection, { ok: true }>,
   fresh: boolean,
   textBytes: Uint8Array | undefined,
-  session: StreamedSession | null,
+  requestsFollow: boolean,
 ): Sent {
   const { id } = r.msg;
   const { analysis } = inspection;
@@ -418,7 +429,7 @@ function sendAnswer(
       parseId,
       fresh,
       ...(textBytes ? { textBytes } : {}),
-      ...(session ? { requests: sessionAnswer(session, r.msg.req.provider) } : {}),
+      ...(requestsFollow ? { requestsFollow } : {}),
       tokens: quick,
       tableSeq: quickSeq,
       ...(evictionFollows ? { evictionFollows } : {}),

@@ -86,14 +86,19 @@ const okAnswer = (a: RequestsAnswer | undefined) => {
 };
 
 describe("a streamed session log's model calls (the request strip)", () => {
-  it('come with the answer, as the text path lists them, compaction included; verdicts follow', async () => {
+  it('follow the answer, as the text path lists them, compaction included; then verdicts', async () => {
     resetRun();
     const text = sessionLog(40);
     expect(text.split('\n').length).toBeGreaterThan(PREVIEW_RECORDS * 2);
     const posts = await stream(text, 1);
     const res = posts.find((m) => m.kind === 'result');
     if (res?.kind !== 'result') throw new Error('no answer');
-    const listed = okAnswer(res.requests);
+    expect(res.requestsFollow).toBe(true);
+    const sent = posts.filter((m) => m.kind === 'requests');
+    // Right after the answer (before its exact token count), then again with the verdicts.
+    expect(posts.indexOf(sent[0] as WorkerResponse)).toBeGreaterThan(posts.indexOf(res));
+    if (sent[0]?.kind !== 'requests') throw new Error('no listing');
+    const listed = okAnswer(sent[0].requests);
     expect(listed.kind).toBe('session');
     expect(listed.judged).toBe(0);
     // The same calls as the page's listing of the text (the diff worker's, for a file read whole).
@@ -110,7 +115,7 @@ describe("a streamed session log's model calls (the request strip)", () => {
       tokensAfter: 90,
     });
     // Then every call judged (a small log is within the budget).
-    const later = posts.find((m) => m.kind === 'requests');
+    const later = sent[1];
     if (later?.kind !== 'requests') throw new Error('no verdicts');
     expect(later.parseId).toBe(res.parseId);
     const judged = okAnswer(later.requests);
@@ -132,7 +137,8 @@ describe("a streamed session log's model calls (the request strip)", () => {
     const t = run.lastFile?.result.ok ? run.lastFile.result.value.transcript : null;
     expect(t?.messages).toHaveLength(9);
     expect(t?.messages[8]?.blocks).toEqual([{ type: 'text', text: 'Step 2.' }]);
-    expect(okAnswer(res.requests).requests).toHaveLength(81);
+    const listed = posts.find((m) => m.kind === 'requests');
+    expect(listed?.kind === 'requests' && okAnswer(listed.requests).requests).toHaveLength(81);
   });
 
   it("a call chosen as the file is first read: its messages name their source lines, as the whole log's do", async () => {

@@ -11,7 +11,9 @@
 import {
   listSessionCalls,
   requestVerdict,
+  type RequestInfo,
   type RequestListing,
+  type RequestVerdict,
   type SessionCalls,
 } from '../model/diff/index.ts';
 import type { ParsedTranscript } from '../model/parse/index.ts';
@@ -32,7 +34,8 @@ export const JUDGE_BUDGET = 2_500_000;
 export interface StreamedSession {
   whole: ParsedTranscript;
   calls: SessionCalls;
-  listing: RequestListing;
+  /** The calls listed (sizes, labels), made on first use (`listingOf`): after the load's answer. */
+  listing: RequestListing | null;
   /** Verdicts made so far, in call order, and the provider they were made for. */
   verdicts: { provider: ProviderId | null; list: RequestSummary[] } | null;
 }
@@ -47,7 +50,7 @@ export function streamedSession(doc: SourceDoc, whole: ParsedTranscript): Stream
   try {
     const calls = parserFor(t.format)?.sessionCalls?.(doc, t);
     if (!calls || calls.calls.length < 2) return null;
-    return { whole, calls, listing: listSessionCalls(calls), verdicts: null };
+    return { whole, calls, listing: null, verdicts: null };
   } catch {
     return null;
   }
@@ -61,23 +64,48 @@ export function sessionParse(s: StreamedSession, k: number | undefined): ParsedT
   return withSessionCall({ kind: 'jsonl', lines: [], brokenLines: [] }, s.whole, k, s.calls);
 }
 
+/** The session's listing, made once. */
+function listingOf(s: StreamedSession): RequestListing {
+  s.listing ??= listSessionCalls(s.calls);
+  return s.listing;
+}
+
 /**
  * The strip's answer: every call, the first `judged` of them with their verdicts (the others
  * say `valid: true` and no rule, and are not judged: `judged` says so).
  */
 export function sessionAnswer(s: StreamedSession, provider: ProviderId | null): RequestsAnswer {
   const v = s.verdicts?.provider === provider ? s.verdicts.list : [];
-  const requests = s.listing.requests.map(
-    (r, k): RequestSummary =>
-      v[k] ?? { ...r, valid: true, firstRule: null, retry: r.retryOf !== undefined },
+  const listing = listingOf(s);
+  const requests = listing.requests.map(
+    (r, k): RequestSummary => v[k] ?? summary(r, { valid: true, firstRule: null }),
   );
   return {
     ok: true,
     kind: 'session',
     requests,
-    defaultIndex: s.listing.defaultIndex,
+    defaultIndex: listing.defaultIndex,
     judged: v.length,
   };
+}
+
+/** A call's row of the strip, built field by field (a spread of 28,000 rows is slow). */
+function summary(r: RequestInfo, v: RequestVerdict): RequestSummary {
+  const out: RequestSummary = {
+    request: r.request,
+    label: r.label,
+    messages: r.messages,
+    tokens: r.tokens,
+    compaction: r.compaction,
+    valid: v.valid,
+    firstRule: v.firstRule,
+    retry: r.retryOf !== undefined,
+  };
+  if (r.thread !== undefined) out.thread = r.thread;
+  if (r.usageTokens !== undefined) out.usageTokens = r.usageTokens;
+  if (r.apiError !== undefined) out.apiError = r.apiError;
+  if (r.retryOf !== undefined) out.retryOf = r.retryOf;
+  return out;
 }
 
 /**
@@ -94,18 +122,15 @@ export async function judgeCalls(
 ): Promise<boolean> {
   if (s.verdicts?.provider !== provider) s.verdicts = { provider, list: [] };
   const list = s.verdicts.list;
+  const listing = listingOf(s);
   let spent = 0;
   let sinceYield = 0;
-  for (let k = list.length; k < s.listing.requests.length; k++) {
-    const r = s.listing.requests[k];
+  for (let k = list.length; k < listing.requests.length; k++) {
+    const r = listing.requests[k];
     if (!r || spent + r.messages > budget) break;
     spent += r.messages;
     sinceYield += r.messages;
-    list.push({
-      ...r,
-      ...requestVerdict(s.listing, k, provider ?? undefined),
-      retry: r.retryOf !== undefined,
-    });
+    list.push(summary(r, requestVerdict(listing, k, provider ?? undefined)));
     if (sinceYield > 100_000) {
       sinceYield = 0;
       await pause();

@@ -114,8 +114,39 @@ export interface DiffRowsProps {
   first: number | null;
 }
 
+/** One row: the left message, the change (a rewritten one opens its character diff), the right. */
+function Row({ index, top, p }: { index: number; top: number; p: DiffRowsProps }) {
+  const r = p.rows[index] as DiffRow;
+  const broken = p.nav.brokenRows.has(index);
+  return (
+    <div
+      role="row"
+      aria-rowindex={index + 2}
+      aria-current={index === p.current ? 'true' : undefined}
+      className={`diff-row change-${r.change}${broken ? ' broken' : ''}`}
+      data-testid="diff-row"
+      data-row={index}
+      data-change={r.change}
+      style={{ transform: `translateY(${top}px)` }}
+    >
+      <Cell brief={r.left === null ? undefined : p.left[r.left]} index={r.left} />
+      <div role="cell" className="diff-change">
+        {r.change === 'rewritten' && r.right !== null && leftSpan(r) !== null ? (
+          <button type="button" onClick={() => p.onOpen(index)} data-testid="diff-open-chars">
+            rewritten ▸
+          </button>
+        ) : (
+          <span className="diff-label">{r.change}</span>
+        )}
+        {broken && <span className="diff-broken-flag"> ✕ broken</span>}
+      </div>
+      <Cell brief={r.right === null ? undefined : p.right[r.right]} index={r.right} />
+    </div>
+  );
+}
+
 export function DiffRows(p: DiffRowsProps) {
-  const { rows, left, right, nav, current, cacheLabel, onOpen } = p;
+  const { rows, nav, current, cacheLabel } = p;
   const scrollRef = useRef<HTMLDivElement>(null);
   // The cache line's label has a gap of its own above the first row past the prefix (below
   // the last row when every row is in it), so it covers no row's text.
@@ -181,40 +212,9 @@ export function DiffRows(p: DiffRowsProps) {
               <span>{cacheLabel}</span>
             </div>
           )}
-          {items.map((it) => {
-            const r = rows[it.index] as DiffRow;
-            const broken = nav.brokenRows.has(it.index);
-            return (
-              <div
-                key={it.index}
-                role="row"
-                aria-rowindex={it.index + 2}
-                aria-current={it.index === current ? 'true' : undefined}
-                className={`diff-row change-${r.change}${broken ? ' broken' : ''}`}
-                data-testid="diff-row"
-                data-row={it.index}
-                data-change={r.change}
-                style={{ transform: `translateY(${places.top(it.index)}px)` }}
-              >
-                <Cell brief={r.left === null ? undefined : left[r.left]} index={r.left} />
-                <div role="cell" className="diff-change">
-                  {r.change === 'rewritten' && r.right !== null && leftSpan(r) !== null ? (
-                    <button
-                      type="button"
-                      onClick={() => onOpen(it.index)}
-                      data-testid="diff-open-chars"
-                    >
-                      rewritten ▸
-                    </button>
-                  ) : (
-                    <span className="diff-label">{r.change}</span>
-                  )}
-                  {broken && <span className="diff-broken-flag"> ✕ broken</span>}
-                </div>
-                <Cell brief={r.right === null ? undefined : right[r.right]} index={r.right} />
-              </div>
-            );
-          })}
+          {items.map((it) => (
+            <Row key={it.index} index={it.index} top={places.top(it.index)} p={p} />
+          ))}
         </div>
       </div>
     </div>
