@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cli } from '../cli/testing.ts';
+import { cli } from '../cli/testing/index.ts';
 import { loadBpeCounter } from '../model/tokens.ts';
 import { answerDiffJob, type DiffAnswer, type RequestDiffJob } from './diffProtocol.ts';
 import { selectRequestDiffJob } from '../state/diffView.ts';
