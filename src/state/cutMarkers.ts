@@ -5,7 +5,7 @@
  */
 import { cutErrorAt, cutMarkers, type CutError } from '../model/evict/cuts.ts';
 import { isCutValid, type CutContext } from '../model/evict/simulate.ts';
-import { memoN } from './memo.ts';
+import { activeSession, memoN } from './session/index.ts';
 
 /**
  * Largest transcript (messages) for which the page classifies every cut, or sweeps every policy,
@@ -26,9 +26,6 @@ export interface MarkerLookup {
   eager: boolean;
 }
 
-/** Cut markers the worker classified (`cutMarkers(cuts).safe`), by the page's cut context. */
-const adoptedMarkers = new WeakMap<CutContext, Uint8Array>();
-
 /**
  * Hand the page the cut markers the worker classified for a cut context it adopted (client.ts,
  * with `adoptEvictionParts`), so `selectCutMarkers` does not classify every cut on the page.
@@ -36,7 +33,7 @@ const adoptedMarkers = new WeakMap<CutContext, Uint8Array>();
  * @param safe `cutMarkers(cuts).safe` as the worker computed it: length n + 1, 1 = safe cut
  */
 export function adoptCutMarkers(cuts: CutContext, safe: Uint8Array): void {
-  if (safe.length === cuts.n + 1) adoptedMarkers.set(cuts, safe);
+  if (safe.length === cuts.n + 1) activeSession().answers.cutMarkers.set(cuts, safe);
 }
 
 /**
@@ -46,7 +43,8 @@ export function adoptCutMarkers(cuts: CutContext, safe: Uint8Array): void {
  * shown.
  */
 export const selectCutMarkers = memoN((cuts: CutContext): MarkerLookup => {
-  const safe = adoptedMarkers.get(cuts);
+  // The worker's classification (the session's), when it sent one.
+  const safe = activeSession().answers.cutMarkers.get(cuts);
   if (safe)
     return {
       isSafe: (k) => safe[k] === 1,

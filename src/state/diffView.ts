@@ -20,7 +20,7 @@ import { keptTranscript } from '../model/exportSummary.ts';
 import type { PolicyResult } from '../model/evict/policies.ts';
 import { parseTranscript } from '../model/parse/index.ts';
 import type { ProviderId, Transcript } from '../model/types.ts';
-import { memoN } from './memo.ts';
+import { memoN } from './session/index.ts';
 import type { AppState, DiffChoice, Source } from './store.ts';
 
 /** A job of the diff view: two requests of the file, or two transcripts. */

@@ -37,7 +37,7 @@ import type { PolicyId, PolicyOptions } from '../model/evict/types.ts';
 import type { ToolPair } from '../model/pairing.ts';
 import type { TokenTable } from '../model/tokens.ts';
 import type { ProviderId, Transcript } from '../model/types.ts';
-import { memoN } from './memo.ts';
+import { activeSession, memoN, memoWeak } from './session/index.ts';
 
 export * from './cutMarkers.ts';
 export * from './sweeps.ts';
@@ -90,9 +90,6 @@ export const selectPolicyChoices = memoN(
   },
 );
 
-/** Eviction parts the worker prepared, by transcript and provider (see `adoptEvictionParts`). */
-const adopted = new WeakMap<Transcript, Map<ProviderId, EvictionParts>>();
-
 /**
  * Hand the page the token-independent eviction stage the worker prepared for a transcript it
  * holds (engine/evictionParts.ts; client.ts calls this before resolving the answer), so
@@ -106,33 +103,23 @@ export function adoptEvictionParts(
   provider: ProviderId,
   parts: EvictionParts,
 ): void {
-  let m = adopted.get(t);
-  if (!m) adopted.set(t, (m = new Map()));
-  m.set(provider, parts);
+  activeSession().sink.evictionParts(t, provider, parts, null);
 }
-
-let lastParts: { t: Transcript; provider: ProviderId; parts: EvictionParts } | null = null;
 
 /**
  * The EvictionContext (grouping, prefix sums, full validation, cut tables) of a transcript for a
  * token table and a provider, memoised on the three references. The O(n) validation stage is
  * token-independent: it comes from the worker when it prepared it (`adoptEvictionParts`), else it
- * is prepared here once per transcript and provider; a new token table (the exact count arriving
+ * is prepared here once per transcript and provider and kept by the session beside the worker's; a new token table (the exact count arriving
  * after the chars/4 one) only rebuilds the prefix sums (`assembleEviction`, ≈ 1 ms per 100,000
  * messages). Equal to `prepareEviction(t, table, provider)` (evictionParts.test.ts).
  */
 export const selectEvictionContext = memoN(
   (t: Transcript, table: TokenTable, provider: ProviderId): EvictionContext => {
-    const parts =
-      lastParts && lastParts.t === t && lastParts.provider === provider
-        ? lastParts.parts
-        : (adopted.get(t)?.get(provider) ?? null);
-    if (parts) {
-      lastParts = { t, provider, parts };
-      return assembleEviction(parts, t, table);
-    }
+    const parts = activeSession().answers.evictionParts.get(t)?.get(provider);
+    if (parts) return assembleEviction(parts, t, table);
     const ctx = prepareEviction(t, table, provider);
-    lastParts = { t, provider, parts: ctx };
+    adoptEvictionParts(t, provider, ctx);
     return ctx;
   },
 );
@@ -171,12 +158,6 @@ export const selectEviction = memoN(
   },
 );
 
-let flagsCache: {
-  ctx: EvictionContext;
-  key: string;
-  flags: Uint8Array;
-} | null = null;
-
 /**
  * Which messages (ours) each policy evicts, as one Uint8Array of bit flags. Recomputed only when a
  * policy's cut point or plan changes, not on every slider step that keeps the same cut: O(cut)
@@ -192,27 +173,22 @@ export function selectEvictedFlags(
   const planA = cutPlan(ctx, choices[0].id, choices[0].options);
   const planB = cutPlan(ctx, choices[1].id, choices[1].options);
   // Plans are cached per context and options, so their identity plus the cut names the eviction.
-  const key = view.active ? `${planKey(planA)}@${a.cut}|${planKey(planB)}@${b.cut}` : 'off';
-  if (flagsCache && flagsCache.ctx === ctx && flagsCache.key === key) return flagsCache.flags;
-  const flags = new Uint8Array(ctx.cuts.n);
-  if (view.active) {
-    markEvicted(ctx, flags, a.cut, planA.head, EVICTED_PRIMARY);
-    markEvicted(ctx, flags, b.cut, planB.head, EVICTED_COMPARED);
-  }
-  flagsCache = { ctx, key, flags };
-  return flags;
+  return view.active
+    ? evictedFlags(ctx, planA, a.cut, planB, b.cut)
+    : evictedFlags(ctx, null, -1, null, -1);
 }
 
-const planIds = new WeakMap<object, number>();
-let nextPlanId = 0;
-function planKey(plan: object): number {
-  let id = planIds.get(plan);
-  if (id === undefined) {
-    id = nextPlanId++;
-    planIds.set(plan, id);
-  }
-  return id;
-}
+type Plan = ReturnType<typeof cutPlan>;
+
+/** The flags of two plans cut at two points (none: nothing evicted), one slot. */
+const evictedFlags = memoN(
+  (ctx: EvictionContext, planA: Plan | null, cutA: number, planB: Plan | null, cutB: number) => {
+    const flags = new Uint8Array(ctx.cuts.n);
+    if (planA) markEvicted(ctx, flags, cutA, planA.head, EVICTED_PRIMARY);
+    if (planB) markEvicted(ctx, flags, cutB, planB.head, EVICTED_COMPARED);
+    return flags;
+  },
+);
 
 /** Eviction state by pair key (a Map-like lookup: `gone` pairs are answered on demand). */
 export interface PairStateLookup {
@@ -226,7 +202,10 @@ export interface EvictedPairs {
   state: PairStateLookup;
 }
 
-const keyIndexOf = new WeakMap<readonly ToolPair[], Map<string, number>>();
+/** Position of each pair by key, per pairs array (built when first asked). */
+const keyIndexOf = memoWeak(
+  (pairs: readonly ToolPair[]): Map<string, number> => new Map(pairs.map((p, i) => [p.key, i])),
+);
 
 /**
  * Derived pair status for the primary policy: a pair whose call was evicted while its result
@@ -248,16 +227,11 @@ export const selectEvictedPairs = memoN(
       cut.set(p.key, 'cut');
       out[i] = pairAfterEviction(p, flags, EVICTED_PRIMARY);
     }
-    let index = keyIndexOf.get(pairs);
     const state: PairStateLookup = {
       get: (key) => {
         const c = cut.get(key);
         if (c) return c;
-        if (!index) {
-          index = new Map(pairs.map((p, i) => [p.key, i]));
-          keyIndexOf.set(pairs, index);
-        }
-        const i = index.get(key);
+        const i = keyIndexOf(pairs).get(key);
         const p = i === undefined ? undefined : pairs[i];
         const s = p ? stateOf(p) : 'kept';
         return s === 'kept' ? undefined : s;

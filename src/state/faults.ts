@@ -14,7 +14,7 @@ import type { TokenTable } from '../model/tokens.ts';
 import type { Message, ProviderId, Transcript } from '../model/types.ts';
 import { writeTranscript } from '../model/write.ts';
 import { selectEvictionContext } from './eviction.ts';
-import { memoN } from './memo.ts';
+import { memoN } from './session/index.ts';
 
 export interface FaultedView {
   /** What the page shows: the loaded analysis, or the analysis of the faulted transcript. */

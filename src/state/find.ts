@@ -4,7 +4,7 @@
  */
 import type { Analysis } from '../model/analyze.ts';
 import type { Block, BlockType, Message, Role } from '../model/types.ts';
-import { memoN, memoWeak } from './memo.ts';
+import { memoN, memoWeak } from './session/index.ts';
 
 /** Searchable strings of a block: its text, tool name and ids (lower-cased by the caller). */
 export function blockStrings(b: Block): string[] {

@@ -24,7 +24,7 @@ import {
 import type { RequestRows } from '../model/requestRows.ts';
 import type { Message, Transcript } from '../model/types.ts';
 import { sentMessages, validatorFor, type Violation } from '../model/validate/index.ts';
-import { memoWeak } from './memo.ts';
+import { activeSession, memoWeak } from './session/index.ts';
 
 export type { BrokenPairs } from '../model/brokenPairs.ts';
 export { pairsOfBlockFrom, type PairsOfBlock } from '../model/pairTables.ts';
@@ -91,22 +91,24 @@ export const selectViolationMessages = memoWeak((a: Analysis): number[] => {
 /** Pairs drawn as arcs: everything except server tools answered inside their own message. */
 export const selectArcPairs = memoWeak((a: Analysis): ToolPair[] => a.pairs.filter(isArcPair));
 
-/** Tables the worker built for an analysis it sent (`adoptPairTables`). */
-const workerPairTables = new WeakMap<Analysis, PairTables>();
-
 /**
  * Record the pair tables the worker built for an analysis it sent (`pairTables` over its
  * transcript's messages and pairs); `selectPairsOfBlock` and `selectArcTables` then answer from
  * them instead of building them on the page (issue 7).
  */
 export function adoptPairTables(a: Analysis, tables: PairTables): void {
-  workerPairTables.set(a, tables);
+  activeSession().sink.pairTables(a, tables);
+}
+
+/** The tables the worker built for an analysis it sent (the session's), or undefined. */
+function workerTables(a: Analysis): PairTables | undefined {
+  return activeSession().answers.pairTables.get(a);
 }
 
 /** The block table of an analysis (`blockPairTable`), once per analysis (the worker's when sent). */
 const blockTableOf = memoWeak(
   (a: Analysis): BlockPairTable =>
-    workerPairTables.get(a)?.blocks ?? blockPairTable(a.transcript.messages, a.pairs),
+    workerTables(a)?.blocks ?? blockPairTable(a.transcript.messages, a.pairs),
 );
 
 /** Per block, the pairs it belongs to (`PairsOfBlock`), once per analysis (the worker's table when sent). */
@@ -122,7 +124,7 @@ export interface ArcTables {
 
 /** The arc tables of an analysis, once per analysis (the worker's when it sent them). */
 export const selectArcTables = memoWeak((a: Analysis): ArcTables => {
-  const w = workerPairTables.get(a);
+  const w = workerTables(a);
   if (w) return { lanes: w.arcLanes, index: w.arcIndex };
   const arcs = selectArcPairs(a);
   return { lanes: laneTable(arcs), index: indexPairs(arcs) };

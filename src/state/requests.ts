@@ -9,7 +9,7 @@ import { createStore } from 'zustand';
 import { diffJobOffThread } from '../engine/diffClient.ts';
 import type { RequestsAnswer, RequestsJob, RequestSummary } from '../engine/diffProtocol.ts';
 import type { CompactionEvent } from '../model/diff/index.ts';
-import { memoN } from './memo.ts';
+import { activeSession, memoN } from './session/index.ts';
 import type { AppState } from './store.ts';
 
 /** The listing of the file shown, once the worker has made it. */
@@ -36,17 +36,13 @@ export const selectRequestsJob = memoN(
 );
 
 /**
- * The listing of the streamed session log shown (the inspect worker reads its calls: a file
- * too large to read whole reaches no other worker), or null when what is shown is not one.
- * Set with each answer of the inspect worker (`ENGINE_SINK.requests`).
+ * The listing of the streamed session log shown (the inspect worker reads its calls: a file too
+ * large to read whole reaches no other worker), or null when what is shown is not one; held by
+ * the session (`answers.streamedListing`, set by its sink with each answer of the inspect worker).
+ * A `useSession` selector: the same object until the session adopts another listing.
  */
-export const streamedListingStore = createStore<{ value: RequestsAnswer | null }>()(() => ({
-  value: null,
-}));
-
-/** Adopt the inspect worker's listing of the streamed log shown (null: none). */
-export function adoptStreamedListing(value: RequestsAnswer | null): void {
-  if (streamedListingStore.getState().value !== value) streamedListingStore.setState({ value });
+export function selectStreamedListing(): RequestsAnswer | null {
+  return activeSession().answers.streamedListing;
 }
 
 /**

@@ -6,46 +6,15 @@
  * good analysis visible next to the error, while the text stays in the store.
  */
 import type { Analysis } from '../model/analyze.ts';
-import type { ParsedTranscript } from '../model/parse/index.ts';
-import type { ParseError } from '../model/types.ts';
 import { inspect } from '../engine/inspect.ts';
-import type { InspectRequest, Inspection } from '../engine/protocol.ts';
-import { memoWeak } from './memo.ts';
+import type { Inspection } from '../engine/protocol.ts';
+import { memoWeak, selectRequest } from './session/index.ts';
 import type { AppState } from './store.ts';
 
 export * from './find.ts';
 export * from './pairs.ts';
 export * from './tokens.ts';
-
-let lastReq: InspectRequest | null = null;
-/** The inspect request for the store's inputs; the same object while those inputs do not change. */
-export function selectRequest(
-  s: Pick<AppState, 'source' | 'formatOverride' | 'provider'> &
-    Partial<Pick<AppState, 'requestIndex' | 'model'>>,
-): InspectRequest {
-  const r = lastReq;
-  if (
-    r &&
-    r.text === s.source.text &&
-    r.name === s.source.name &&
-    r.format === s.formatOverride &&
-    r.provider === s.provider &&
-    r.file === s.source.file &&
-    r.requestIndex === (s.requestIndex ?? undefined) &&
-    r.model === (s.model ?? undefined)
-  )
-    return r;
-  lastReq = {
-    text: s.source.text,
-    name: s.source.name,
-    format: s.formatOverride,
-    provider: s.provider,
-    ...(s.source.file ? { file: s.source.file } : {}),
-    ...(s.requestIndex != null ? { requestIndex: s.requestIndex } : {}),
-    ...(s.model ? { model: s.model } : {}),
-  };
-  return lastReq;
-}
+export { EMPTY_VIEW, nextView, selectRequest, type InspectorView } from './session/index.ts';
 
 /** Synchronous inspection of the store's inputs (the worker's fallback; also used by tests). */
 export function selectInspection(
@@ -53,37 +22,6 @@ export function selectInspection(
     Partial<Pick<AppState, 'requestIndex' | 'model'>>,
 ): Inspection {
   return inspect(selectRequest(s));
-}
-
-/** What the page shows: the latest good analysis, and the current parse error if any. */
-export interface InspectorView {
-  /** The request the view answers (compared by reference to drop stale worker answers). */
-  request: InspectRequest | null;
-  /** The last transcript that parsed; kept when newer text fails to parse. */
-  analysis: Analysis | null;
-  parsed: ParsedTranscript | null;
-  /** The parse failure of the current text, or null. */
-  error: ParseError | null;
-}
-
-export const EMPTY_VIEW: InspectorView = {
-  request: null,
-  analysis: null,
-  parsed: null,
-  error: null,
-};
-
-/**
- * Fold an inspection into the view: success replaces the transcript; failure keeps the previous
- * transcript and adds the error (nothing is cleared until new text parses).
- */
-export function nextView(
-  prev: InspectorView,
-  request: InspectRequest,
-  result: Inspection,
-): InspectorView {
-  if (result.ok) return { request, analysis: result.analysis, parsed: result.parsed, error: null };
-  return { request, analysis: prev.analysis, parsed: prev.parsed, error: result.error };
 }
 
 /** One row of the timeline: an exchange band label, or a message. */

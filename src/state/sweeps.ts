@@ -12,7 +12,7 @@ import { WORKER_EVICTION_MIN } from '../engine/evictionParts.ts';
 import type { SweepSource } from '../engine/sink.ts';
 import { SLOW_PATH_LIMIT } from './cutMarkers.ts';
 import type { PolicyChoice } from './eviction.ts';
-import { memoN } from './memo.ts';
+import { activeSession, memoN, sweepKey } from './session/index.ts';
 
 /**
  * The options each of the five policies is swept with (POLICIES order): the two shown with their
@@ -22,32 +22,17 @@ export function sweepOptions(choices: readonly [PolicyChoice, PolicyChoice]): Po
   return POLICIES.map((id) => choices.find((c) => c.id === id)?.options ?? {});
 }
 
-/** A key naming the sweep options (`sweepOptions`): equal options, equal key. */
-export function sweepKey(options: readonly PolicyOptions[]): string {
-  return JSON.stringify(
-    options.map((o) => [
-      o.pinFirst ?? null,
-      o.keepNewestExchanges ?? null,
-      o.summaryTokens ?? null,
-    ]),
-  );
-}
+export { sweepKey } from './session/index.ts';
 
-let sweepSource: SweepSource | null = null;
-/** Register (or clear, with null) the off-thread sweep source (the worker client, state/engine.ts). */
+/** Register (or clear, with null) the off-thread sweep source (the worker client): the session's. */
 export function setSweepSource(src: SweepSource | null): void {
-  sweepSource = src;
+  activeSession().sink.sweepSource(src);
 }
-
-/** Sweeps the worker computed, by token table, then `provider|sweepKey`. */
-const workerSweeps = new WeakMap<TokenTable, Map<string, PolicySweep[]>>();
-let sweepVersion = 0;
-const sweepListeners = new Set<() => void>();
 
 /**
  * Hand the page a sweep of every policy the worker computed (`sweepContext` over the same context
  * as `selectEvictionContext` builds on the page, tested in engine/sweep.test.ts) for a token table
- * the page holds; `selectSweep` answers from it. Notifies `subscribeSweeps` listeners.
+ * the page holds; `selectSweep` answers from it. The session keeps it and tells its listeners.
  * @param table the page's token table (the object the worker sent)
  * @param provider the provider the sweep validated cuts for
  * @param options the per-policy options swept (POLICIES order, `sweepOptions`)
@@ -59,10 +44,7 @@ export function adoptSweep(
   options: readonly PolicyOptions[],
   sweeps: PolicySweep[],
 ): void {
-  let m = workerSweeps.get(table);
-  if (!m) workerSweeps.set(table, (m = new Map()));
-  m.set(`${provider}|${sweepKey(options)}`, sweeps);
-  sweepSourceChanged();
+  activeSession().sink.sweep(table, provider, options, sweeps);
 }
 
 /**
@@ -70,19 +52,18 @@ export function adoptSweep(
  * cancelled or cannot sweep a table): a sweep it waited for is then computed on the page.
  */
 export function sweepSourceChanged(): void {
-  sweepVersion++;
-  for (const l of sweepListeners) l();
+  activeSession().sink.sweepsChanged();
 }
 
-/** Subscribe to sweeps arriving from the worker (for `useSyncExternalStore`); returns unsubscribe. */
-export function subscribeSweeps(listener: () => void): () => void {
-  sweepListeners.add(listener);
-  return () => sweepListeners.delete(listener);
-}
-
-/** Changes each time a worker sweep arrives (the snapshot for `subscribeSweeps`). */
-export function sweepsVersion(): number {
-  return sweepVersion;
+/** The worker's sweep for a table, provider and options (the session's), or undefined. */
+function workerSweep(
+  table: TokenTable,
+  provider: ProviderId,
+  options: readonly PolicyOptions[],
+): PolicySweep[] | undefined {
+  return activeSession()
+    .answers.sweeps.get(table)
+    ?.get(`${provider}|${sweepKey(options)}`);
 }
 
 /** The sweep is being computed off the page's thread (see `selectSweep`). */
@@ -94,7 +75,7 @@ export const SWEEP_PENDING = 'pending';
  * the worker's sweeps. For transcripts of `WORKER_EVICTION_MIN` messages or more whose token table
  * came from the worker, the worker sweeps (`adoptSweep`; issue 7: 0.2–0.5 s on the page at 100,000
  * messages) and this answers `SWEEP_PENDING` until it arrives (`requestSweep` asks for it).
- * @param version `sweepsVersion()` (so an arriving sweep is seen); omitted = 0
+ * @param version the session's `answers` count (so an arriving sweep is seen); omitted = 0
  * @returns one PolicySweep per policy (POLICIES order); `SWEEP_PENDING`; or null when the provider
  *   has no fast cut path and the transcript is longer than `SLOW_PATH_LIMIT` messages (the page
  *   would freeze; `npm run cli -- sweep` does it)
@@ -110,8 +91,9 @@ export const selectSweep = memoN(
     if (!ctx.cuts.fast && ctx.cuts.n > SLOW_PATH_LIMIT) return null;
     const options = sweepOptions(choices);
     const provider = ctx.cuts.provider;
-    const fromWorker = workerSweeps.get(ctx.table)?.get(`${provider}|${sweepKey(options)}`);
+    const fromWorker = workerSweep(ctx.table, provider, options);
     if (fromWorker) return fromWorker;
+    const sweepSource = activeSession().answers.sweepSource;
     if (ctx.cuts.n >= WORKER_EVICTION_MIN && sweepSource?.has(ctx.table, provider))
       return SWEEP_PENDING;
     return POLICIES.map((id, i) => sweepPolicy(ctx, id, options[i] ?? {}));
@@ -128,6 +110,12 @@ export function requestSweep(
 ): void {
   const options = sweepOptions(choices);
   const provider = ctx.cuts.provider;
-  if (workerSweeps.get(ctx.table)?.has(`${provider}|${sweepKey(options)}`)) return;
+  if (workerSweep(ctx.table, provider, options)) return;
+  const sweepSource = activeSession().answers.sweepSource;
   if (sweepSource?.has(ctx.table, provider)) sweepSource.request(ctx.table, provider, options);
+}
+
+/** The session's count of side results (pass to `selectSweep` so an arriving sweep is seen). */
+export function sweepsVersion(): number {
+  return activeSession().getSnapshot().answers;
 }

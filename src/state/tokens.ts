@@ -5,16 +5,13 @@
 import type { Analysis } from '../model/analyze.ts';
 import { countTokens, sumTokens, type TextCounter, type TokenTable } from '../model/tokens.ts';
 import type { ProviderId, Transcript } from '../model/types.ts';
-import { memoN } from './memo.ts';
+import { activeSession, memoN } from './session/index.ts';
 
 /** Token table for a transcript, provider and counter (recomputed when the BPE loads). */
 const countTokensMemo = memoN(
   (t: Transcript, provider: ProviderId, counter: TextCounter): TokenTable =>
     countTokens(t, provider, counter),
 );
-
-/** Token tables the worker counted, per transcript it sent (issue 7: never counted on the page). */
-const workerTables = new WeakMap<Transcript, Map<string, TokenTable>>();
 
 /**
  * Record a token table the worker computed for a transcript it sent (by `primeTokens`); from
@@ -23,12 +20,7 @@ const workerTables = new WeakMap<Transcript, Map<string, TokenTable>>();
  * arrives after the chars/4 one), so a large transcript is never counted on the page.
  */
 export function primeTokens(t: Transcript, provider: ProviderId, table: TokenTable): void {
-  let m = workerTables.get(t);
-  if (!m) {
-    m = new Map();
-    workerTables.set(t, m);
-  }
-  m.set(`${provider}|${table.basis.encoding}`, table);
+  activeSession().primeTokens(t, provider, table);
 }
 
 /** Token table for a transcript, provider and counter: the worker's when it sent one. */
@@ -37,7 +29,8 @@ export function selectTokens(
   provider: ProviderId,
   counter: TextCounter,
 ): TokenTable {
-  const m = workerTables.get(t);
+  // Token tables the worker counted, per transcript it sent (issue 7: never counted on the page).
+  const m = activeSession().answers.tokens.get(t);
   if (m) {
     const exact = m.get(`${provider}|${counter.encoding}`);
     if (exact) return exact;

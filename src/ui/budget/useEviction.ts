@@ -3,7 +3,7 @@
  * options) from the store and runs the memoised selectors of `state/eviction.ts`. The budget is
  * deferred (`useDeferredValue`) so the slider thumb stays responsive on long transcripts.
  */
-import { useDeferredValue, useEffect, useMemo, useSyncExternalStore } from 'react';
+import { useDeferredValue, useEffect, useMemo } from 'react';
 import type { Analysis } from '../../model/analyze.ts';
 import type { EvictionContext } from '../../model/evict/policies.ts';
 import type { PolicySweep } from '../../model/evict/sweep.ts';
@@ -19,8 +19,6 @@ import {
   selectPolicyChoices,
   requestSweep,
   selectSweep,
-  subscribeSweeps,
-  sweepsVersion,
   SWEEP_PENDING,
   type EvictedPairs,
   type EvictionView,
@@ -29,6 +27,7 @@ import {
 } from '../../state/eviction.ts';
 import { selectArcPairs } from '../../state/selectors.ts';
 import { useAppStore } from '../../state/store.ts';
+import { useSession } from '../useSession.ts';
 import type { TimelineEviction } from './RowEviction.tsx';
 
 export interface SimulatorModel {
@@ -47,7 +46,7 @@ export interface SimulatorModel {
 /**
  * Everything the simulator and the timeline need for the shown transcript. The sweep of a long
  * transcript comes from the worker: asked for (by an effect) when the choices have none yet, and
- * re-read when one arrives (`subscribeSweeps`).
+ * re-read when one arrives (the session's `answers` count).
  * @param analysis the shown analysis (after faults), or null while loading
  * @param tokens its token table (the counter the page currently has)
  * @returns null until both are known
@@ -59,7 +58,7 @@ export function useEviction(
   const budget = useDeferredValue(useAppStore((s) => s.budget));
   const policies = useAppStore((s) => s.policies);
   const policyOptions = useAppStore((s) => s.policyOptions);
-  const version = useSyncExternalStore(subscribeSweeps, sweepsVersion);
+  const version = useSession((x) => x.answers);
   const ctx =
     analysis && tokens
       ? selectEvictionContext(analysis.transcript, tokens, analysis.provider)

@@ -12,11 +12,12 @@ import {
   ensureRequestListing,
   requestListingStore,
   selectRequestsJob,
-  streamedListingStore,
+  selectStreamedListing,
   selectStrip,
   type StripMark,
 } from '../../state/requests.ts';
 import { useAppStore } from '../../state/store.ts';
+import { useSession } from '../useSession.ts';
 import { isTypingTarget } from '../input/typingTarget.ts';
 import './strip.css';
 
@@ -129,7 +130,7 @@ export function RequestStrip({
   useEffect(() => ensureRequestListing(job), [job]);
   const fromText = useStore(requestListingStore, (s) => (s.job === job ? s.value : null));
   // A streamed log's calls come from the inspect worker (the page holds no text of it).
-  const streamed = useStore(streamedListingStore, (s) => s.value);
+  const streamed = useSession(selectStreamedListing);
   const strip = selectStrip(requests, requestIndex, job ? fromText : streamed);
   const setDiff = useAppStore((s) => s.setDiff);
   const setRequestIndex = useAppStore((s) => s.setRequestIndex);

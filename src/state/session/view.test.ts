@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Analysis } from '../model/analyze.ts';
-import { EMPTY_VIEW, type InspectorView } from '../state/selectors.ts';
-import { inspect } from '../engine/inspect.ts';
-import type { InspectRequest } from '../engine/client.ts';
-import { recountShown } from './useInspection.ts';
+import type { Analysis } from '../../model/analyze.ts';
+import { EMPTY_VIEW, recountShown, type InspectorView } from './view.ts';
+import { inspect } from '../../engine/inspect.ts';
+import type { InspectRequest } from '../../engine/client.ts';
 
 const req = (text: string): InspectRequest => ({ text, name: '', format: null, provider: null });
 const sampleReq = req('{"messages": [{"role": "user", "content": "hi"}]}');
