@@ -7,6 +7,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import { builtinRules } from 'eslint/use-at-your-own-risk';
 import { layersPlugin } from './config/layers.js';
+import { noModuleCache } from './scripts/eslint/noModuleCache.js';
 import { noProtoLookup } from './scripts/eslint/ownKeyLookup.js';
 
 /**
@@ -123,6 +124,30 @@ export default tseslint.config(
     ignores: ['src/**/*.test.ts'],
     plugins: { own: { rules: { 'no-proto-lookup': noProtoLookup } } },
     rules: { 'own/no-proto-lookup': 'error' },
+  },
+  {
+    // One owner for the page's data (issue 34; scripts/eslint/noModuleCache.js): no module-level
+    // cache or mutable state in the page's layers outside the session (src/state/session/).
+    files: ['src/{state,ui,engine}/**/*.{ts,tsx}'],
+    ignores: ['src/**/*.test.ts', 'src/**/testing/**', 'src/**/testing.ts', 'src/state/session/**'],
+    plugins: { cache: { rules: { 'no-module-cache': noModuleCache } } },
+    rules: {
+      'cache/no-module-cache': [
+        'error',
+        {
+          allowCalls: [
+            // The store of what the user chose (and the permalink): inputs, not a cache.
+            'createAppStore',
+            // The page's notices (what a link could not apply): messages, not data loaded.
+            'createNoticeStore',
+            // The tab's Back/Forward memory, kept in sessionStorage across reloads.
+            'createTabMemory',
+            // A worker handle started on first use (diff, share copy): it holds no answer.
+            'jobWorker',
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['src/**/*.{ts,tsx}', 'scripts/**/*.{ts,js}', 'e2e/**/*.ts'],

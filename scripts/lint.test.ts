@@ -131,3 +131,92 @@ describe('the layering lint', () => {
     expect(message).toContain('may import src/model');
   });
 });
+
+/** The messages of `cache/no-module-cache` (issue 34) for `code` linted as if at `file`. */
+async function cacheErrors(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: file });
+  return (result?.messages ?? [])
+    .filter((m) => m.ruleId === 'cache/no-module-cache')
+    .map((m) => m.message);
+}
+
+const CACHES: [string, string, string][] = [
+  ['a module-level let in state', 'src/state/x.ts', 'export let last: string | null = null;\n'],
+  [
+    'a WeakMap cache in ui',
+    'src/ui/x.ts',
+    'const cache = new WeakMap<object, number>();\nexport const f = (o: object) => cache.get(o);\n',
+  ],
+  [
+    'a Map in engine',
+    'src/engine/x.ts',
+    'const seen = new Map<string, number>();\nexport const f = (k: string) => seen.get(k);\n',
+  ],
+  [
+    'a WeakSet typed readonly (a weak set is never a constant)',
+    'src/ui/x.ts',
+    'const s: ReadonlySet<object> = new WeakSet<object>() as never;\nexport { s };\n',
+  ],
+  [
+    'a store made at module level',
+    'src/state/x.ts',
+    "import { createStore } from 'zustand';\nexport const s = createStore(() => ({ v: 1 }));\n",
+  ],
+  [
+    'a closure over a cache (an IIFE)',
+    'src/ui/x.ts',
+    'export const f = (() => {\n  const m = new Map<string, number>();\n  return (k: string) => m.get(k);\n})();\n',
+  ],
+  ['an empty array filled later', 'src/ui/x.ts', 'export const seen: number[] = [];\n'],
+  [
+    'an empty object filled later',
+    'src/engine/x.ts',
+    'export const seen: Record<string, number> = {};\n',
+  ],
+];
+
+const NOT_CACHES: [string, string, string][] = [
+  [
+    'a constant set typed ReadonlySet',
+    'src/ui/x.ts',
+    "export const KEYS: ReadonlySet<string> = new Set(['Home', 'End']);\n",
+  ],
+  ['an empty readonly array', 'src/ui/x.ts', 'export const NONE: readonly number[] = [];\n'],
+  [
+    'a selector memoised in the session',
+    'src/state/x.ts',
+    "import { memoWeak } from './session/index.ts';\nexport const f = memoWeak((o: object) => Object.keys(o).length);\n",
+  ],
+  [
+    'state inside the session',
+    'src/state/session/x.ts',
+    'const held = new WeakMap<object, number>();\nexport const f = (o: object) => held.get(o);\n',
+  ],
+  ['a test file', 'src/state/x.test.ts', 'let n = 0;\nn++;\nexport { n };\n'],
+  [
+    'the model (pure, no page state)',
+    'src/model/x.ts',
+    'export const T = new Map<string, number>();\n',
+  ],
+  [
+    'a mutable variable inside a function',
+    'src/ui/x.ts',
+    'export function f(): number {\n  let n = 0;\n  n++;\n  return n;\n}\n',
+  ],
+];
+
+describe('no module-level cache outside the session (cache/no-module-cache)', () => {
+  it.each(CACHES)('refuses %s', async (_name, file, code) => {
+    expect(await cacheErrors(file, code)).not.toEqual([]);
+  });
+
+  it.each(NOT_CACHES)('allows %s', async (_name, file, code) => {
+    expect(await cacheErrors(file, code)).toEqual([]);
+  });
+
+  it('names the variable and the owner', async () => {
+    const [message] = await cacheErrors('src/ui/x.ts', 'export let last = 0;\n');
+    expect(message).toContain('(last)');
+    expect(message).toContain('src/state/session/');
+  });
+});

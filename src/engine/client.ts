@@ -9,7 +9,7 @@
  * the first rows, and token tables (chars/4 with the answer, the exact BPE count later).
  * `cancel()` stops the worker at once (it is restarted for the next request). For long
  * transcripts the answer resolves once the worker's eviction parts arrived and were adopted
- * by the sink the client was made with (sink.ts; on the page, state/engine.ts), so the simulator
+ * by the sink the client was made with (sink.ts; on the page, the session's), so the simulator
  * never validates on the page; the worker then sweeps every policy for each token table it sent
  * and the client hands the sweeps to the sink (the client is the page's `SweepSource`: it asks
  * for sweeps with other options, clientSweeps.ts).
@@ -35,17 +35,6 @@ export { structureCopyOffThread } from './shareCopyClient.ts';
 export { CANCELLED, isCancelled, type InspectClient, type InspectListener } from './clientApi.ts';
 export type { InspectRequest, Inspection, LoadProgress } from './protocol.ts';
 export { createSyncClient } from './syncClient.ts';
-
-const fileKeys = new WeakMap<Blob, number>();
-let nextFileKey = 1;
-function fileKey(b: Blob): number {
-  let k = fileKeys.get(b);
-  if (k === undefined) {
-    k = nextFileKey++;
-    fileKeys.set(b, k);
-  }
-  return k;
-}
 
 /** A request in flight, with what its answer has brought so far. */
 interface Pending {
@@ -79,6 +68,9 @@ class WorkerClient implements InspectClient {
   private lastListener: InspectListener | undefined;
   private readonly sweeps: ClientSweeps;
   private readonly sink: AnswerSink;
+  /** The client's number for each file it sent (the worker keeps a file's reader by it). */
+  private readonly fileKeys = new WeakMap<Blob, number>();
+  private nextFileKey = 1;
 
   constructor(worker: Worker, sink: AnswerSink) {
     this.worker = worker;
@@ -257,6 +249,15 @@ class WorkerClient implements InspectClient {
     return this.worker;
   }
 
+  private fileKey(b: Blob): number {
+    let k = this.fileKeys.get(b);
+    if (k === undefined) {
+      k = this.nextFileKey++;
+      this.fileKeys.set(b, k);
+    }
+    return k;
+  }
+
   private send(
     w: Worker,
     req: InspectRequest,
@@ -277,7 +278,11 @@ class WorkerClient implements InspectClient {
       usage: [],
       ...(recount ? { recount } : {}),
     });
-    const msg: WorkerRequest = { id, req, ...(req.file ? { fileKey: fileKey(req.file) } : {}) };
+    const msg: WorkerRequest = {
+      id,
+      req,
+      ...(req.file ? { fileKey: this.fileKey(req.file) } : {}),
+    };
     w.postMessage(msg);
   }
 
@@ -315,7 +320,7 @@ class WorkerClient implements InspectClient {
  * A client backed by a module worker, falling back to the synchronous path if the worker cannot
  * be created or crashes.
  * @param sink where the worker's side results go (pair tables, eviction parts, sweeps); on the
- *   page, state/engine.ts. Default: kept nowhere.
+ *   page, the session (state/session/). Default: kept nowhere.
  */
 export function createWorkerClient(sink: AnswerSink = NO_SINK): InspectClient {
   if (typeof Worker === 'undefined') return createSyncClient();

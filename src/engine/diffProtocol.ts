@@ -171,6 +171,7 @@ export type DiffWorkerAnswer =
   | { id: number; ok: false; error: string };
 
 /** The worker keeps the last file's listing: a diff after the strip's summaries reuses it. */
+// eslint-disable-next-line cache/no-module-cache -- the diff worker's memory of the last file listed (its own realm: one per worker)
 let lastListing: {
   text: string;
   name: string;

@@ -93,6 +93,7 @@ export function safeAnalyze(parsed: ParsedTranscript, provider: ProviderId | nul
   }
 }
 
+// eslint-disable-next-line cache/no-module-cache -- the parse stage's one-slot memo, in the inspect worker's realm (and the page's fallback client when no worker runs)
 let lastParse: {
   text: string;
   name: string;
@@ -101,6 +102,7 @@ let lastParse: {
   model: string | undefined;
   result: Result<ParsedTranscript>;
 } | null = null;
+// eslint-disable-next-line cache/no-module-cache -- the analysis stage's one-slot memo, beside lastParse (same realm)
 let lastAnalysis: {
   parsed: ParsedTranscript;
   provider: ProviderId | null;

@@ -63,7 +63,7 @@ function pending(m: WithLazy): boolean {
 }
 
 /** Stand-ins for what could not be read again (`unreadable`), to give their blocks a note. */
-const UNREADABLE = new WeakSet<object>();
+const UNREADABLE = Symbol('unreadable');
 
 /**
  * What a message whose source could not be read again shows: a raw naming the message, where it
@@ -75,7 +75,7 @@ function unreadable(m: Message, e: unknown): { unreadable: string } {
   const raw = {
     unreadable: `message ${m.index} (${m.path}) could not be read again from the source: ${why}`,
   };
-  UNREADABLE.add(raw);
+  Object.defineProperty(raw, UNREADABLE, { value: true });
   return raw;
 }
 
@@ -92,7 +92,11 @@ function rawOfMessage(m: WithLazy): unknown {
 function blocksOfMessage(m: WithLazy, of: (raw: unknown) => Block[]): Block[] {
   const raw: unknown = m.raw;
   let note: { unreadable: string };
-  if (typeof raw === 'object' && raw !== null && UNREADABLE.has(raw))
+  if (
+    typeof raw === 'object' &&
+    raw !== null &&
+    (raw as Partial<Record<typeof UNREADABLE, true>>)[UNREADABLE] === true
+  )
     note = raw as { unreadable: string };
   else
     try {

@@ -43,6 +43,8 @@ export interface Held {
 
 /** The worker's memory (one per worker; `resetRun` clears it for tests). */
 export const run = {
+  /** The worker's number for each parse result (`idOf`). */
+  parseIds: new WeakMap<ParsedTranscript, number>(),
   latest: 0,
   parseSeq: 0,
   sentParse: null as ParsedTranscript | null,
@@ -69,14 +71,12 @@ export const run = {
   shown: null as { parseId: number; t: Transcript; provider: ProviderId; exact: boolean } | null,
 };
 
-const parseIds = new WeakMap<ParsedTranscript, number>();
-
 /** The worker's number for a parse result (the page reuses the messages of the same parse). */
 export function idOf(p: ParsedTranscript): number {
-  let id = parseIds.get(p);
+  let id = run.parseIds.get(p);
   if (id === undefined) {
     id = ++run.parseSeq;
-    parseIds.set(p, id);
+    run.parseIds.set(p, id);
   }
   return id;
 }

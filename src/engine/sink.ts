@@ -1,7 +1,7 @@
 /**
  * What the engine hands the page besides an answer, and to whom. The worker client builds these
  * (pair tables, eviction parts and cut markers, sweeps) and gives them to an `AnswerSink`; on the
- * page that sink is state/engine.ts, the one state module that owns the engine's answers. The
+ * page that sink is the session's (state/session/), the one owner of the engine's answers. The
  * engine itself imports nothing from the state (ui → state → engine → model).
  */
 import type { Analysis } from '../model/analyze.ts';

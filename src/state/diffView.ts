@@ -5,7 +5,6 @@
  * that diffs them; the worker's answer, adopted here; and what the view derives from it (the
  * rows that changed, each side's arcs, where the cache prefix ends), memoised on the answer.
  */
-import { createStore } from 'zustand';
 import { diffJobOffThread } from '../engine/diffClient.ts';
 import type {
   DiffTokens,
@@ -20,7 +19,7 @@ import { keptTranscript } from '../model/exportSummary.ts';
 import type { PolicyResult } from '../model/evict/policies.ts';
 import { parseTranscript } from '../model/parse/index.ts';
 import type { ProviderId, Transcript } from '../model/types.ts';
-import { memoN } from './session/index.ts';
+import { memoN, sessionSlot } from './session/index.ts';
 import type { AppState, DiffChoice, Source } from './store.ts';
 
 /** A job of the diff view: two requests of the file, or two transcripts. */
@@ -101,28 +100,8 @@ export const selectCutsDiffJob = memoN(
   }),
 );
 
-/** The answer of the job asked last. */
-interface Held<J, V> {
-  job: J | null;
-  value: V | null;
-}
-
-function answerStore<J extends object, V>(run: (job: J) => Promise<V>) {
-  const store = createStore<Held<J, V>>()(() => ({ job: null, value: null }));
-  /** Ask for `job` unless it is held or being made; adopted only while it is still the last asked. */
-  const ensure = (job: J | null) => {
-    if (store.getState().job === job) return;
-    store.setState({ job, value: null });
-    if (job === null) return;
-    void run(job).then((value) => {
-      if (store.getState().job === job) store.setState({ job, value });
-    });
-  };
-  return { store, ensure };
-}
-
 /** The diff the view shows. */
-export const diffAnswers = answerStore<DiffViewJob, DiffAnswer>((j) =>
+export const diffAnswers = sessionSlot<DiffViewJob, DiffAnswer>('diff', (j) =>
   diffJobOffThread(j).catch((e: unknown) => ({
     ok: false as const,
     error: e instanceof Error ? e.message : String(e),
@@ -130,8 +109,9 @@ export const diffAnswers = answerStore<DiffViewJob, DiffAnswer>((j) =>
 );
 
 /** The character diff of the rewritten row opened (one at a time). */
-export const charDiffAnswers = answerStore<RequestCharsJob | CharsJob, TextHunk[]>((j) =>
-  diffJobOffThread(j),
+export const charDiffAnswers = sessionSlot<RequestCharsJob | CharsJob, TextHunk[]>(
+  'charDiff',
+  (j) => diffJobOffThread(j),
 );
 
 /** One arc of a side: a tool call's row and its result's row (row indices), by tool id. */

@@ -14,7 +14,7 @@ import type { TokenTable } from '../model/tokens.ts';
 import type { Message, ProviderId, Transcript } from '../model/types.ts';
 import { writeTranscript } from '../model/write.ts';
 import { selectEvictionContext } from './eviction.ts';
-import { memoN } from './session/index.ts';
+import { memoN, memoWeakBy } from './session/index.ts';
 
 export interface FaultedView {
   /** What the page shows: the loaded analysis, or the analysis of the faulted transcript. */
@@ -46,8 +46,6 @@ export const selectFaulted = memoN(
   },
 );
 
-const faultTargetsCache = new WeakMap<Analysis, FaultSpec[]>();
-
 /**
  * The faults that fit the shown (faulted) transcript, for the fault menu: from the shown
  * analysis' pairs (the worker's, for a loaded file; the analysis of `view.transcript` after
@@ -55,14 +53,12 @@ const faultTargetsCache = new WeakMap<Analysis, FaultSpec[]>();
  * analysis object.
  */
 export function selectFaultTargets(view: FaultedView): FaultSpec[] {
-  const a = view.analysis;
-  let out = faultTargetsCache.get(a);
-  if (!out) {
-    out = faultTargets(view.transcript, a.pairs);
-    faultTargetsCache.set(a, out);
-  }
-  return out;
+  return faultTargetsOf(view.analysis, view.transcript);
 }
+
+const faultTargetsOf = memoWeakBy((a: Analysis, transcript: Transcript): FaultSpec[] =>
+  faultTargets(transcript, a.pairs),
+);
 
 /** A repair result plus the repaired transcript written in its format. */
 export interface RepairView extends RepairResult {

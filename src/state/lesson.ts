@@ -51,6 +51,7 @@ export function lessonStepPatch(step: LessonStep): Omit<BeforeLesson, 'source' |
   };
 }
 
+// eslint-disable-next-line cache/no-module-cache -- the view before Learn mode, per store instance (the store owns it; not what is loaded)
 const remembered = new WeakMap<StoreApi<AppStore>, BeforeLesson>();
 
 /** The sample ids the lesson loads (model/lesson.ts). */

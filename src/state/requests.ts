@@ -5,22 +5,35 @@
  * from it and the request shown (memoised; the app store holds only the user's choice,
  * `requestIndex`).
  */
-import { createStore } from 'zustand';
+import type { StoreApi } from 'zustand';
 import { diffJobOffThread } from '../engine/diffClient.ts';
 import type { RequestsAnswer, RequestsJob, RequestSummary } from '../engine/diffProtocol.ts';
 import type { CompactionEvent } from '../model/diff/index.ts';
-import { activeSession, memoN } from './session/index.ts';
+import { activeSession, memoN, sessionSlot, type Held } from './session/index.ts';
 import type { AppState } from './store.ts';
 
-/** The listing of the file shown, once the worker has made it. */
-interface ListingAnswer {
-  job: RequestsJob | null;
-  /** null while being made. */
-  value: RequestsAnswer | null;
-}
+/**
+ * The listing of the file shown, once the worker has made it (one file at a time: the one shown),
+ * held by the session: `requestListingStore` is its store (`job`, and `value`: null while being
+ * made).
+ */
+const listing = sessionSlot<RequestsJob, RequestsAnswer>('requests', diffJobOffThread);
 
-/** The adopted answer (one file at a time: the one shown). */
-export const requestListingStore = createStore<ListingAnswer>()(() => ({ job: null, value: null }));
+/** The session's listing answer, as a store (read when used: the active session's). */
+export const requestListingStore: StoreApi<Held<RequestsJob, RequestsAnswer>> = {
+  get getState() {
+    return listing.store.getState;
+  },
+  get getInitialState() {
+    return listing.store.getInitialState;
+  },
+  get setState() {
+    return listing.store.setState;
+  },
+  get subscribe() {
+    return listing.store.subscribe;
+  },
+};
 
 /** The job that lists the store's file; the same object while its inputs do not change. */
 export const selectRequestsJob = memoN(
@@ -50,13 +63,7 @@ export function selectStreamedListing(): RequestsAnswer | null {
  * adopted only while `job` is still the one asked for last.
  */
 export function ensureRequestListing(job: RequestsJob | null): void {
-  const cur = requestListingStore.getState();
-  if (cur.job === job) return;
-  requestListingStore.setState({ job, value: null });
-  if (job === null) return;
-  void diffJobOffThread(job).then((value) => {
-    if (requestListingStore.getState().job === job) requestListingStore.setState({ job, value });
-  });
+  listing.ensure(job);
 }
 
 /** One mark of the strip. */

@@ -71,6 +71,7 @@ function setEntryKey(key: string | null, name: EntryKeyName = ENTRY_KEY): void {
   else history.replaceState(state, '');
 }
 
+// eslint-disable-next-line cache/no-module-cache -- a counter that makes history entry keys unique in this tab; no data
 let keyCount = 0;
 /** A key no other entry of this tab has, even across reloads (session storage outlives them). */
 function newKey(): string {

@@ -7,6 +7,7 @@ import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } f
 import type { Analysis } from '../model/analyze.ts';
 import type { ParseError } from '../model/types.ts';
 import { selectFaulted } from '../state/faults.ts';
+import { activeSession } from '../state/session/index.ts';
 import { useAppStore, type Source } from '../state/store.ts';
 import { InputArea } from './InputArea.tsx';
 import { sourceError } from './input/fileError.ts';
@@ -34,8 +35,6 @@ function useTheme(): void {
   }, [theme]);
 }
 
-/** The rows the user opened, per source (by identity), so a source shown again reopens them. */
-const openRowsOf = new WeakMap<Source, ReadonlySet<number>>();
 const NO_ROWS: ReadonlySet<number> = new Set();
 
 /**
@@ -45,7 +44,9 @@ const NO_ROWS: ReadonlySet<number> = new Set();
  */
 function useOpenRows(source: Source): [ReadonlySet<number>, (message: number) => void] {
   const [expanded, setExpanded] = useState<ReadonlySet<number>>(NO_ROWS);
-  useEffect(() => setExpanded(openRowsOf.get(source) ?? NO_ROWS), [source]);
+  // The rows opened per source are the session's (a source shown again reopens them).
+  const openRowsOf = activeSession().openRows;
+  useEffect(() => setExpanded(openRowsOf.get(source) ?? NO_ROWS), [openRowsOf, source]);
   const toggle = useCallback(
     (i: number) =>
       setExpanded((prev) => {
@@ -55,7 +56,7 @@ function useOpenRows(source: Source): [ReadonlySet<number>, (message: number) =>
         openRowsOf.set(source, next);
         return next;
       }),
-    [source],
+    [openRowsOf, source],
   );
   return [expanded, toggle];
 }

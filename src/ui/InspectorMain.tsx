@@ -41,7 +41,7 @@ import { VerdictColumn } from './VerdictColumn.tsx';
  * No violation rows: a preview's verdicts, cuts and pairs judge a request cut off mid-read, so
  * none is marked on the timeline until the whole file is read.
  */
-const NO_TARGETS: ViolationTarget[] = [];
+const NO_TARGETS: readonly ViolationTarget[] = [];
 
 export interface InspectorMainProps {
   analysis: Analysis;

@@ -45,7 +45,7 @@ export interface TimelineProps {
   tokens: TokenTable;
   dimmed: Uint8Array;
   matches: Matches;
-  violations: ViolationTarget[];
+  violations: readonly ViolationTarget[];
   expanded: ReadonlySet<number>;
   onToggle: (index: number) => void;
   /** The eviction simulator's marks (greyed rows, policy lanes, cut markers, red arcs); null = none. */

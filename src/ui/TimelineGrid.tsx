@@ -17,7 +17,7 @@ import { MessageRow } from './MessageRow.tsx';
 import { PartBoundary } from './PartBoundary.tsx';
 import { bandLabel } from './timelineView.ts';
 
-const NO_MATCH = new Set<string>();
+const NO_MATCH: ReadonlySet<string> = new Set<string>();
 
 /**
  * A row's position: translated to its start, right of the arc gutter. While measuring is

@@ -37,7 +37,15 @@ const WATCH_FRAMES = 12;
 /** Input by which the user scrolls the timeline themselves. */
 const USER_SCROLL = ['wheel', 'touchstart', 'pointerdown', 'keydown'] as const;
 /** The keys that scroll a focused scroll box (a key that does not scroll leaves the watch on). */
-const SCROLL_KEYS = new Set(['PageUp', 'PageDown', 'Home', 'End', 'ArrowUp', 'ArrowDown', ' ']);
+const SCROLL_KEYS: ReadonlySet<string> = new Set([
+  'PageUp',
+  'PageDown',
+  'Home',
+  'End',
+  'ArrowUp',
+  'ArrowDown',
+  ' ',
+]);
 
 /** Call `onUser` when the user scrolls the box themselves. @returns the unsubscribe */
 function onUserScroll(el: HTMLElement, onUser: () => void): () => void {

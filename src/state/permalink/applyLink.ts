@@ -51,6 +51,7 @@ interface PendingView {
  * entry), waiting for the sample's text: loading a source resets them (`setSource`), so they are
  * put back once the named sample has arrived.
  */
+// eslint-disable-next-line cache/no-module-cache -- a link's view waiting for its sample, per store instance (the store owns it)
 const pendingView = new WeakMap<
   StoreApi<AppStore>,
   PendingView & { sampleId: string; rejected: Rejected | null }
@@ -60,6 +61,7 @@ const pendingView = new WeakMap<
  * Selection, anchor and faults of a view-only link, waiting for the file it names: opening a file
  * resets them (`setSource`), so they are put back when a file of that name is opened.
  */
+// eslint-disable-next-line cache/no-module-cache -- a link's view waiting for its file, per store instance (the store owns it)
 const pendingFileView = new WeakMap<StoreApi<AppStore>, PendingView & { name: string }>();
 
 const viewOf = (state: PermalinkState): PendingView => ({

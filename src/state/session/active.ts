@@ -3,6 +3,7 @@
  * selectors use (the active session's). Tests make their own with `resetSession`.
  */
 import { appStore } from '../store.ts';
+import type { SlotHandle } from './answerSlot.ts';
 import { Session, type ClientFactory } from './session.ts';
 
 const holder: { session: Session | null } = { session: null };
@@ -26,4 +27,23 @@ export function resetSession(
   holder.session?.dispose();
   holder.session = new Session(store, makeClient);
   return holder.session;
+}
+
+/**
+ * A module's handle on one kind of worker answer held by the active session (`answerSlot`): the
+ * handle reads the slot on each use and keeps nothing.
+ * @param kind the kind's name (the asking module's)
+ * @param run asks the worker for a job's answer
+ */
+export function sessionSlot<J extends object, V>(
+  kind: string,
+  run: (job: J) => Promise<V>,
+): SlotHandle<J, V> {
+  const key = Symbol(kind);
+  return {
+    get store() {
+      return activeSession().answerSlot(key, run).store;
+    },
+    ensure: (job) => activeSession().answerSlot(key, run).ensure(job),
+  };
 }

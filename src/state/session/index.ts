@@ -3,8 +3,9 @@
  * the page's instance (active.ts), the memo helpers whose storage it owns (memo.ts) and the view
  * of the engine's answers (view.ts).
  */
-export { activeSession, resetSession } from './active.ts';
-export { memoN, memoWeak } from './memo.ts';
+export { activeSession, resetSession, sessionSlot } from './active.ts';
+export type { Held, SlotHandle } from './answerSlot.ts';
+export { memoLead, memoN, memoWeak, memoWeakBy } from './memo.ts';
 export {
   Session,
   sweepKey,

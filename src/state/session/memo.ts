@@ -5,7 +5,7 @@
  * `MemoTable` (session.ts), the one owner of what the page computed from what is loaded. A
  * selector holds only a key into that table, so a new session (a test, `resetSession`) starts
  * with nothing remembered, and no module of the page keeps a cache of its own (the lint rule
- * `own/no-module-cache`, scripts/eslint/noModuleCache.js).
+ * `cache/no-module-cache`, scripts/eslint/noModuleCache.js).
  */
 import { activeSession } from './active.ts';
 
@@ -79,6 +79,42 @@ export function memoN<A extends unknown[], R>(fn: (...a: A) => R): (...a: A) => 
       return last.r as R;
     const r = fn(...args);
     table.setSlot(key, { args, r });
+    return r;
+  };
+}
+
+/**
+ * Memoise per object like `memoWeak`, where the function also reads further arguments that belong
+ * to that object (its view, its pairs): they are read on a miss only, so they must not change
+ * while the object lives. The WeakMap is the active session's.
+ */
+export function memoWeakBy<A extends object, X extends unknown[], R>(
+  fn: (a: A, ...rest: X) => R,
+): (a: A, ...rest: X) => R {
+  const key = Symbol(fn.name || 'memoWeakBy');
+  return (a, ...rest) => {
+    const cache = tableNow().weakOf(key);
+    if (cache.has(a)) return cache.get(a) as R;
+    const r = fn(a, ...rest);
+    cache.set(a, r);
+    return r;
+  };
+}
+
+/**
+ * Memoise on the first `n` arguments' references, one slot, like `memoN`; the arguments after
+ * them are read on a miss only (a result whose fields the first `n` name). The slot is the active
+ * session's.
+ */
+export function memoLead<A extends unknown[], R>(n: number, fn: (...a: A) => R): (...a: A) => R {
+  const key = Symbol(fn.name || 'memoLead');
+  return (...args) => {
+    const table = tableNow();
+    const last = table.slotOf(key);
+    const lead = args.slice(0, n);
+    if (last && last.args.every((x, i) => Object.is(x, lead[i]))) return last.r as R;
+    const r = fn(...args);
+    table.setSlot(key, { args: lead, r });
     return r;
   };
 }

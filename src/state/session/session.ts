@@ -35,7 +35,8 @@ import {
 import { refuseReason } from '../../engine/limits.ts';
 import type { RequestsAnswer } from '../../engine/diffProtocol.ts';
 import type { AnswerSink, SweepSource } from '../../engine/sink.ts';
-import type { AppStore } from '../store.ts';
+import type { AppStore, Source } from '../store.ts';
+import { AnswerSlot } from './answerSlot.ts';
 import { MemoTable } from './memo.ts';
 import {
   EMPTY_VIEW,
@@ -75,6 +76,11 @@ export interface SessionSnapshot {
   counter: TextCounter;
   /** Changes each time the engine hands a side result (a token table, a sweep, a failure). */
   answers: number;
+  /**
+   * The repaired transcript opened in place ("Open repaired here"): its name and the store's
+   * `entrySeq` when opened, or null. Shown as such while that entry is the one on screen.
+   */
+  repaired: { name: string; seq: number } | null;
 }
 
 /** What the engine handed the page beside its answers, by the object each belongs to. */
@@ -123,7 +129,16 @@ export class Session {
     sweepSource: null,
     streamedListing: null,
   };
+  /** The rows the user opened, per source (by identity), so a source shown again reopens them. */
+  readonly openRows = new WeakMap<Source, ReadonlySet<number>>();
+  /**
+   * The lesson step being applied while its sample loads (null when none): Learn mode's
+   * Next/Previous count from it, and a later step supersedes it.
+   */
+  pendingLessonStep: string | null = null;
   private snap: SessionSnapshot;
+  /** Worker answers asked one job at a time, by kind (`answerSlot`). */
+  private readonly slots = new Map<symbol, unknown>();
   private readonly listeners = new Set<() => void>();
   private client: InspectClient | null = null;
   private readonly makeClient: ClientFactory;
@@ -153,6 +168,7 @@ export class Session {
       pending: false,
       counter: CHARS_PER_4,
       answers: 0,
+      repaired: null,
     };
   }
 
@@ -210,6 +226,23 @@ export class Session {
     this.unsubscribeStore = null;
     this.client?.dispose();
     this.client = null;
+  }
+
+  /**
+   * The session's slot for one kind of worker answer (made on first use), asked by `run`.
+   * @param kind names the kind (one symbol per kind, the asking module's)
+   */
+  answerSlot<J extends object, V>(kind: symbol, run: (job: J) => Promise<V>): AnswerSlot<J, V> {
+    const held = this.slots.get(kind) as AnswerSlot<J, V> | undefined;
+    if (held) return held;
+    const slot = new AnswerSlot(run);
+    this.slots.set(kind, slot);
+    return slot;
+  }
+
+  /** Note that the source just opened (entry `seq` of the store) is the repaired transcript `name`. */
+  noteRepaired(name: string, seq: number): void {
+    this.set({ repaired: { name, seq } });
   }
 
   /** Stop the current load (the page keeps what it showed before). */

@@ -11,6 +11,7 @@
 import { bisector } from 'd3-array';
 import type { ToolPair } from '../../model/pairing.ts';
 import { SHORT_SPAN, type LaneTable, type PairIndex } from '../../model/pairTables.ts';
+import { memoWeakBy } from '../../state/session/index.ts';
 
 export { indexPairs, SHORT_SPAN, type PairIndex } from '../../model/pairTables.ts';
 
@@ -33,21 +34,22 @@ export function visiblePairs(index: PairIndex, lo: number, hi: number): number[]
   return out.sort((x, y) => x - y);
 }
 
-const laneMaps = new WeakMap<LaneTable, Map<string, number>>();
+/** Lane per pair key of a lane table and its pairs (by position), once per table. */
+const laneMapOf = memoWeakBy(
+  (lanes: LaneTable, pairs: readonly ToolPair[]): ReadonlyMap<string, number> => {
+    const m = new Map<string, number>();
+    pairs.forEach((p, i) => {
+      const l = lanes.lane[i] ?? -1;
+      if (l >= 0) m.set(p.key, l);
+    });
+    return m;
+  },
+);
 
 /**
  * Lane per pair key (for `layoutArcs`) of `pairs` with their lane table (by position), once per
- * table: used only when every pair is laid out.
+ * table (memo storage in the session): used only when every pair is laid out.
  */
 export function laneMap(pairs: readonly ToolPair[], lanes: LaneTable): ReadonlyMap<string, number> {
-  let m = laneMaps.get(lanes);
-  if (!m) {
-    m = new Map();
-    pairs.forEach((p, i) => {
-      const l = lanes.lane[i] ?? -1;
-      if (l >= 0) m?.set(p.key, l);
-    });
-    laneMaps.set(lanes, m);
-  }
-  return m;
+  return laneMapOf(lanes, pairs);
 }

@@ -8,6 +8,7 @@ import { bisector } from 'd3-array';
 import { curveBasis, line } from 'd3-shape';
 import type { PairStatus, ToolPair } from '../../model/pairing.ts';
 import type { Span } from '../../model/pairTables.ts';
+import { memoWeak } from '../../state/session/index.ts';
 
 /** A row's vertical box in content pixels (measured, or the virtualizer's estimate). */
 export interface RowBox {
@@ -115,17 +116,12 @@ export function assignLanes(spans: readonly Span[]): Map<string, number> {
   return out;
 }
 
-const maxLanes = new WeakMap<ReadonlyMap<string, number>, number>();
 /** Highest lane of a lane map, computed once per map (layoutArcs runs on every scroll frame). */
-function maxLaneOf(lanes: ReadonlyMap<string, number>): number {
-  let m = maxLanes.get(lanes);
-  if (m === undefined) {
-    m = 0;
-    for (const l of lanes.values()) m = Math.max(m, l);
-    maxLanes.set(lanes, m);
-  }
+const maxLaneOf = memoWeak((lanes: ReadonlyMap<string, number>): number => {
+  let m = 0;
+  for (const l of lanes.values()) m = Math.max(m, l);
   return m;
-}
+});
 
 const pathOf = line<[number, number]>().curve(curveBasis).digits(1);
 

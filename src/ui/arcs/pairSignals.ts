@@ -19,6 +19,7 @@ import type { Analysis } from '../../model/analyze.ts';
 import type { PairStatus, ToolPair } from '../../model/pairing.ts';
 import { isArcPair } from '../../model/pairTables.ts';
 import { selectBrokenPairs, type BrokenPairs } from '../../state/selectors.ts';
+import { memoWeak } from '../../state/session/index.ts';
 import { STATUS_TEXT } from './verdictLabel.ts';
 
 export const PAIR_FINE = 0;
@@ -39,15 +40,11 @@ export interface PairSignals {
   levelOf(key: string): PairLevel;
 }
 
-const cache = new WeakMap<Analysis, PairSignals>();
-
 /**
  * The signals of an analysis (see the module comment). Memoised per analysis.
  * @param a the analysis shown (its validation is the chosen provider's verdict)
  */
-export function selectPairSignals(a: Analysis): PairSignals {
-  const hit = cache.get(a);
-  if (hit) return hit;
+export const selectPairSignals = memoWeak((a: Analysis): PairSignals => {
   const broken = selectBrokenPairs(a);
   const errorAt = new Set<number>();
   // An error without ids (Mistral's role order or last message, which it checks instead of
@@ -87,20 +84,15 @@ export function selectPairSignals(a: Analysis): PairSignals {
       return i < 0 ? PAIR_FINE : ((level[i] ?? PAIR_FINE) as PairLevel);
     },
   };
-  cache.set(a, out);
   return out;
-}
-
-const pendingCache = new WeakMap<Analysis, PairSignals>();
+});
 
 /**
  * The signals of a preview (a large file's first rows, drawn while the rest is read): every pair
  * fine, none counted broken — a tool_use near the preview's end may be answered further on, and
  * the verdict the levels come from waits for the whole file. Memoised per analysis.
  */
-export function pendingSignals(a: Analysis): PairSignals {
-  const hit = pendingCache.get(a);
-  if (hit) return hit;
+export const pendingSignals = memoWeak((a: Analysis): PairSignals => {
   const out: PairSignals = {
     level: new Uint8Array(a.pairs.length),
     errorArcs: 0,
@@ -108,9 +100,8 @@ export function pendingSignals(a: Analysis): PairSignals {
     broken: selectBrokenPairs(a),
     levelOf: () => PAIR_FINE,
   };
-  pendingCache.set(a, out);
   return out;
-}
+});
 
 /**
  * Why a pair is a warning and not an error, for its chip and arc: "duplicate tool_use id — no

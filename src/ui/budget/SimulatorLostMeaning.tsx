@@ -8,6 +8,7 @@ import { findLostMeaning } from '../../model/lostMeaning.ts';
 import type { PolicyResult } from '../../model/evict/policies.ts';
 import type { Transcript } from '../../model/types.ts';
 import { useState } from 'react';
+import { memoLead, memoWeak } from '../../state/session/index.ts';
 import { LostMeaningList } from '../faults/LostMeaningList.tsx';
 import { fmtInt } from '../format.ts';
 
@@ -17,20 +18,20 @@ import { fmtInt } from '../format.ts';
  * would freeze a slider drag. Later cuts of the same transcript are cheap (cached index).
  */
 export const LOST_MEANING_AUTO_MAX = 10_000;
-const requested = new WeakSet<Transcript>();
+/** Whether the user asked for the marks of a transcript (one record per transcript, the session's). */
+const askedFor = memoWeak((_t: Transcript): { asked: boolean } => ({ asked: false }));
 
 /** True when the marks for this transcript wait for the user to ask for them. */
 export function lostMeaningDeferred(t: Transcript): boolean {
-  return t.messages.length > LOST_MEANING_AUTO_MAX && !requested.has(t);
+  return t.messages.length > LOST_MEANING_AUTO_MAX && !askedFor(t).asked;
 }
 
-let last: {
-  t: Transcript;
-  policy: string;
-  cut: number;
-  evicted: number;
-  lost: LostMeaning;
-} | null = null;
+/** The marks of a cut: one slot on (transcript, policy, cut, evicted count). */
+const lostMeaningOf = memoLead(
+  4,
+  (t: Transcript, _policy: string, _cut: number, _evicted: number, r: PolicyResult) =>
+    findLostMeaning(t, r.kept, r.evicted),
+);
 
 /**
  * The lost meaning of a policy's eviction, memoised on (transcript by reference, policy, cut,
@@ -43,17 +44,7 @@ export function selectSimulatorLostMeaning(t: Transcript, r: PolicyResult): Lost
   if (lostMeaningDeferred(t)) return null;
   const evictedCount = r.evicted.length;
   if (evictedCount === 0) return null;
-  if (
-    last &&
-    last.t === t &&
-    last.policy === r.policy &&
-    last.cut === r.cut &&
-    last.evicted === evictedCount
-  )
-    return last.lost;
-  const lost = findLostMeaning(t, r.kept, r.evicted);
-  last = { t, policy: r.policy, cut: r.cut, evicted: evictedCount, lost };
-  return lost;
+  return lostMeaningOf(t, r.policy, r.cut, evictedCount, r);
 }
 
 export interface SimulatorLostMeaningProps {
@@ -76,7 +67,7 @@ export function SimulatorLostMeaning({ transcript, result, onJump }: SimulatorLo
           type="button"
           data-testid="lost-meaning-compute"
           onClick={() => {
-            requested.add(transcript);
+            askedFor(transcript).asked = true;
             setAsked((n) => n + 1);
           }}
         >

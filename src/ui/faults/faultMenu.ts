@@ -7,6 +7,7 @@ import { FAULT_LABELS, type FaultSpec } from '../../model/faults.ts';
 import { messageLabels } from '../../model/messageLabels.ts';
 import type { ToolPair } from '../../model/pairing.ts';
 import { selectFaultTargets, type FaultedView } from '../../state/faults.ts';
+import { memoN, memoWeakBy } from '../../state/session/index.ts';
 import type { AppState } from '../../state/store.ts';
 
 export interface FaultMenuItem {
@@ -33,16 +34,12 @@ interface FaultIndex {
   byMessage: Map<number, FaultSpec[]>;
 }
 
-const INDEX = new WeakMap<FaultedView['analysis'], FaultIndex>();
-
 /**
- * Built once per shown analysis (keyed like `selectFaultTargets`): stepping the selection with
- * J/K on a 67,000-message log walked every pair and target on each key press (issue 16, about
- * 7 ms of every step).
+ * Built once per shown analysis (keyed like `selectFaultTargets`; memo storage in the session):
+ * stepping the selection with J/K on a 67,000-message log walked every pair and target on each
+ * key press (issue 16, about 7 ms of every step).
  */
-function faultIndex(view: FaultedView): FaultIndex {
-  const cached = INDEX.get(view.analysis);
-  if (cached) return cached;
+const faultIndexOf = memoWeakBy((_a: FaultedView['analysis'], view: FaultedView): FaultIndex => {
   const byKey = new Map(view.analysis.pairs.map((p) => [p.key, p]));
   const byMessage = new Map<number, FaultSpec[]>();
   for (const s of selectFaultTargets(view)) {
@@ -57,9 +54,11 @@ function faultIndex(view: FaultedView): FaultIndex {
     if (list) list.push(s);
     else byMessage.set(message, [s]);
   }
-  const index = { byKey, byMessage };
-  INDEX.set(view.analysis, index);
-  return index;
+  return { byKey, byMessage };
+});
+
+function faultIndex(view: FaultedView): FaultIndex {
+  return faultIndexOf(view.analysis, view);
 }
 
 /** The fault menu items for a selection (see `selectFaultMenu`); O(items) after the first call. */
@@ -93,19 +92,12 @@ export function faultMenuFor(view: FaultedView, selection: AppState['selection']
   return items;
 }
 
-let last: { view: FaultedView; selection: AppState['selection']; items: FaultMenuItem[] } | null =
-  null;
-
 /**
  * The fault menu items for the shown (faulted) view and the store's selection, memoised on both
  * by reference: a re-render with the same inputs (a budget slider step) returns the same array
  * without walking the transcript.
  */
-export function selectFaultMenu(
-  view: FaultedView,
-  selection: AppState['selection'],
-): FaultMenuItem[] {
-  if (last && last.view === view && last.selection === selection) return last.items;
-  last = { view, selection, items: faultMenuFor(view, selection) };
-  return last.items;
-}
+export const selectFaultMenu = memoN(
+  (view: FaultedView, selection: AppState['selection']): FaultMenuItem[] =>
+    faultMenuFor(view, selection),
+);

@@ -13,13 +13,15 @@ import type { TokenTable } from '../../model/tokens.ts';
 import { leaveLesson, lessonStepPatch, rememberBeforeLesson } from '../../state/lesson.ts';
 import { appStore, useAppStore } from '../../state/store.ts';
 import { LearnPolicies } from './LearnPolicies.tsx';
+import { activeSession } from '../../state/session/index.ts';
 import '../faults/faults.css';
 
 /**
- * The step being applied while its sample loads (null when none): Next/Previous count from it, so
- * quick clicks during a load advance one step each, and a later click supersedes an earlier load.
+ * The step being applied while its sample loads is the session's (`pendingLessonStep`, null when
+ * none): Next/Previous count from it, so quick clicks during a load advance one step each, and a
+ * later click supersedes an earlier load.
  */
-let pendingStep: string | null = null;
+const pending = () => activeSession();
 
 /**
  * Apply a step: load its sample (unless it is already shown) and set every field the step names
@@ -29,16 +31,16 @@ let pendingStep: string | null = null;
 export function useApplyStep(samples: readonly SampleEntry[]): (step: LessonStep) => Promise<void> {
   return useCallback(
     async (step: LessonStep) => {
-      pendingStep = step.id;
+      pending().pendingLessonStep = step.id;
       const cur = appStore.getState().source;
       let text = cur.origin === 'sample' && cur.sampleId === step.state.sample ? cur.text : '';
       const entry = samples.find((s) => s.id === step.state.sample);
       let name = cur.name;
       if (text === '' && entry) {
         const r = await loadSampleText(entry);
-        if (pendingStep !== step.id) return;
+        if (pending().pendingLessonStep !== step.id) return;
         if (!r.ok) {
-          pendingStep = null;
+          pending().pendingLessonStep = null;
           return;
         }
         text = r.value;
@@ -54,7 +56,7 @@ export function useApplyStep(samples: readonly SampleEntry[]): (step: LessonStep
           : {}),
         ...lessonStepPatch(step),
       });
-      if (pendingStep === step.id) pendingStep = null;
+      if (pending().pendingLessonStep === step.id) pending().pendingLessonStep = null;
     },
     [samples],
   );
@@ -62,7 +64,7 @@ export function useApplyStep(samples: readonly SampleEntry[]): (step: LessonStep
 
 /** Leave Learn mode: cancel a step still loading, restore the user's view (state/lesson.ts). */
 function leave(): void {
-  pendingStep = null;
+  pending().pendingLessonStep = null;
   leaveLesson(appStore);
 }
 
@@ -194,7 +196,8 @@ function useLessonBudget(step: LessonStep | undefined, onStep: boolean, total: n
 /** Previous / Next / Leave. They count from a step still loading, so two quick clicks move two. */
 function LessonNav({ at, apply }: { at: number; apply: (step: LessonStep) => Promise<void> }) {
   const from = () => {
-    const i = pendingStep === null ? -1 : lessonStepIndex(pendingStep);
+    const step = pending().pendingLessonStep;
+    const i = step === null ? -1 : lessonStepIndex(step);
     return i >= 0 ? i : at;
   };
   const go = (delta: number) => {
