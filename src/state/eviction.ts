@@ -124,6 +124,15 @@ export const selectEvictionContext = memoN(
   },
 );
 
+/**
+ * One policy at one budget on a context, one slot: for a policy the simulator does not show (the
+ * share panel's `exchange` alternative); a shown policy's result is `selectEviction`'s.
+ */
+export const selectPolicyAt = memoN(
+  (ctx: EvictionContext, id: PolicyId, budget: number, options: PolicyOptions): PolicyResult =>
+    simulatePolicy(ctx, id, budget, options),
+);
+
 /** The two policies' results at one budget. */
 export interface EvictionView {
   /** Budget in tokens actually applied (see `effectiveBudget`). */

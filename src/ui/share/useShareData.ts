@@ -5,15 +5,15 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import type { Analysis } from '../../model/analyze.ts';
-import { simulatePolicy } from '../../model/evict/policies.ts';
 import type { EvictionResult } from '../../model/evict/types.ts';
 import { inlineSizeRefusal } from '../../model/permalink/inline.ts';
 import type { TextCounter, TokenTable } from '../../model/tokens.ts';
 import { structureCopyOffThread } from '../../engine/client.ts';
 import type { Transcript } from '../../model/types.ts';
 import {
-  effectiveBudget,
+  selectEviction,
   selectEvictionContext,
+  selectPolicyAt,
   selectPolicyChoices,
 } from '../../state/eviction.ts';
 import type { AppState, Source } from '../../state/store.ts';
@@ -88,23 +88,41 @@ export interface ShareEvictions {
 }
 
 /**
- * The evictions the exports describe, from the same memoised context, choices and budget clamp
- * as the simulator (state/eviction.ts), so the exports say exactly what the page shows.
+ * The evictions the exports describe: the simulator's own results (`selectEviction` over the same
+ * memoised context, choices and budget clamp, state/eviction.ts), never a second simulation, so
+ * the exports say exactly what the page shows; `exchange`, when the simulator does not show it,
+ * is simulated once at the same budget (`selectPolicyAt`).
  */
 export function useShareEvictions(
   analysis: Analysis,
   tokens: TokenTable,
   { budget, policies, policyOptions }: Pick<AppState, 'budget' | 'policies' | 'policyOptions'>,
 ): ShareEvictions {
-  return useMemo((): ShareEvictions => {
-    if (budget === null) return { chosen: null, alternative: null };
-    const ctx = selectEvictionContext(analysis.transcript, tokens, analysis.provider);
-    const choices = selectPolicyChoices(policies, policyOptions);
-    const b = effectiveBudget(budget, ctx.table.total);
-    const exchange = choices.find((c) => c.id === 'exchange')?.options ?? {};
-    return {
-      chosen: simulatePolicy(ctx, choices[0].id, b, choices[0].options),
-      alternative: simulatePolicy(ctx, 'exchange', b, exchange),
-    };
-  }, [analysis, tokens, budget, policies, policyOptions]);
+  return useMemo(
+    () => selectShareEvictions(analysis, tokens, { budget, policies, policyOptions }),
+    [analysis, tokens, budget, policies, policyOptions],
+  );
+}
+
+/** `exchange`'s options when the simulator does not show it: the defaults (one object, a memo key). */
+const DEFAULT_OPTIONS = Object.freeze({});
+
+/** `useShareEvictions` outside React (see there). */
+export function selectShareEvictions(
+  analysis: Analysis,
+  tokens: TokenTable,
+  { budget, policies, policyOptions }: Pick<AppState, 'budget' | 'policies' | 'policyOptions'>,
+): ShareEvictions {
+  if (budget === null) return { chosen: null, alternative: null };
+  const ctx = selectEvictionContext(analysis.transcript, tokens, analysis.provider);
+  const choices = selectPolicyChoices(policies, policyOptions);
+  const view = selectEviction(ctx, choices, budget);
+  const shown = choices.findIndex((c) => c.id === 'exchange');
+  return {
+    chosen: view.results[0],
+    alternative:
+      shown >= 0
+        ? view.results[shown === 0 ? 0 : 1]
+        : selectPolicyAt(ctx, 'exchange', view.budget, DEFAULT_OPTIONS),
+  };
 }
