@@ -1,0 +1,101 @@
+/**
+ * The session (issue 34) as a framework-free object: it follows the store's inputs once a
+ * listener subscribes, asks its engine, shows the answer through one snapshot, keeps the last good
+ * transcript next to a parse error, adopts what the engine hands back (telling listeners), and a
+ * new session remembers nothing of the old one's memo table.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { createSyncClient, type InspectClient } from '../../engine/client.ts';
+import { CHARS_PER_4, countTokens } from '../../model/tokens.ts';
+import { selectRows } from '../selectors.ts';
+import { appStore, createAppStore } from '../store.ts';
+import { activeSession, resetSession } from './active.ts';
+import type { SessionSnapshot } from './session.ts';
+
+const GOOD =
+  '{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]}';
+const BROKEN = '{"messages": [';
+
+/** Resolve once the session's snapshot satisfies `ok`. */
+function until(ok: (s: SessionSnapshot) => boolean): Promise<SessionSnapshot> {
+  const s = activeSession();
+  return new Promise((resolve) => {
+    if (ok(s.getSnapshot())) return resolve(s.getSnapshot());
+    const off = s.subscribe(() => {
+      if (ok(s.getSnapshot())) {
+        off();
+        resolve(s.getSnapshot());
+      }
+    });
+  });
+}
+
+afterEach(() => {
+  resetSession(appStore);
+});
+
+describe('the session', () => {
+  it('loads the store source once subscribed, through its engine, and keeps it next to a parse error', async () => {
+    const store = createAppStore();
+    const asked: string[] = [];
+    const sync = createSyncClient();
+    const engine: InspectClient = {
+      ...sync,
+      inspect: (req, l) => {
+        asked.push(req.text);
+        return sync.inspect(req, l);
+      },
+    };
+    const session = resetSession(store, () => engine);
+    store.getState().setSource({ text: GOOD, name: '', origin: 'paste' });
+    expect(asked).toEqual([]); // nothing runs before anyone listens
+    let heard = 0;
+    session.subscribe(() => heard++);
+    expect(asked).toEqual([GOOD]);
+    const shown = await until((s) => s.view.analysis !== null && !s.pending);
+    expect(shown.view.analysis?.transcript.messages.length).toBe(2);
+    expect(heard).toBeGreaterThan(0);
+
+    store.getState().setSource({ text: BROKEN, name: '', origin: 'paste' });
+    const failed = await until((s) => s.view.error !== null && !s.pending);
+    expect(failed.view.analysis).toBe(shown.view.analysis);
+    // The same source again: its answer is on screen, so the engine is not asked again.
+    store.getState().setSource({ text: GOOD, name: '', origin: 'paste' });
+    await until((s) => s.view.error === null && !s.pending);
+    expect(asked).toEqual([GOOD, BROKEN]);
+  });
+
+  it("adopts the engine's token tables and tells its listeners", async () => {
+    const store = createAppStore();
+    const session = resetSession(store, () => createSyncClient());
+    let heard = 0;
+    session.subscribe(() => heard++);
+    store.getState().setSource({ text: GOOD, name: '', origin: 'paste' });
+    const { view } = await until((s) => s.view.analysis !== null);
+    const a = view.analysis;
+    if (!a) throw new Error('no analysis');
+    const table = countTokens(a.transcript, a.provider, CHARS_PER_4);
+    const before = session.getSnapshot().answers;
+    heard = 0;
+    session.sink.sweepsChanged();
+    session.primeTokens(a.transcript, a.provider, table);
+    expect(session.answers.tokens.get(a.transcript)?.get(`${a.provider}|chars/4`)).toBe(table);
+    expect(session.getSnapshot().answers).toBe(before + 1);
+    expect(heard).toBe(1);
+  });
+
+  it("keeps the selectors' memo storage: a new session starts with none", async () => {
+    const store = createAppStore();
+    resetSession(store, () => createSyncClient());
+    activeSession().subscribe(() => {});
+    store.getState().setSource({ text: GOOD, name: '', origin: 'paste' });
+    const { view } = await until((s) => s.view.analysis !== null);
+    const a = view.analysis;
+    if (!a) throw new Error('no analysis');
+    const rows = selectRows(a);
+    expect(selectRows(a)).toBe(rows);
+    resetSession(store, () => createSyncClient());
+    expect(selectRows(a)).not.toBe(rows);
+    expect(selectRows(a).rowMessage).toEqual(rows.rowMessage);
+  });
+});
