@@ -37,6 +37,12 @@ import type { PolicyId, PolicyOptions } from '../model/evict/types.ts';
 import type { ToolPair } from '../model/pairing.ts';
 import type { TokenTable } from '../model/tokens.ts';
 import type { ProviderId, Transcript } from '../model/types.ts';
+import type { Analysis } from '../model/analyze.ts';
+import type { PolicySweep } from '../model/evict/sweep.ts';
+import { selectArcPairs } from './pairs.ts';
+import { selectCutMarkers, type MarkerLookup } from './cutMarkers.ts';
+import type { SWEEP_PENDING } from './sweeps.ts';
+import { selectSweep } from './sweeps.ts';
 import { activeSession, memoN, memoWeak } from './session/index.ts';
 
 export * from './cutMarkers.ts';
@@ -248,4 +254,58 @@ export const selectEvictedPairs = memoN(
     };
     return { pairs: out, state };
   },
+);
+
+export interface SimulatorModel {
+  ctx: EvictionContext;
+  choices: [PolicyChoice, PolicyChoice];
+  view: EvictionView;
+  /** Per message (ours): EVICTED_PRIMARY / EVICTED_COMPARED bits. */
+  flags: Uint8Array;
+  /** Arc pairs with the primary policy's derived status. */
+  pairs: EvictedPairs;
+  markers: MarkerLookup;
+  /** The sweep of every policy (`selectSweep`): `SWEEP_PENDING` while the worker computes it. */
+  sweeps: PolicySweep[] | typeof SWEEP_PENDING | null;
+}
+
+/**
+ * Everything the simulator and the timeline need for the shown transcript at the store's choices,
+ * from one call (the budget → cut-marker path goes through the state once): the context, the two
+ * policies' results, the evicted flags and pairs, the cut markers and the sweep.
+ * @param analysis the shown analysis (after faults), or null while loading
+ * @param tokens its token table, or null
+ * @param budget the store's budget (deferred by the caller), tokens or null
+ * @param version the session's `answers` count (an arriving sweep is then seen)
+ * @returns null until the analysis and its tokens are known; new object only when a part changes
+ */
+export function selectSimulator(
+  analysis: Analysis | null,
+  tokens: TokenTable | null,
+  budget: number | null,
+  policies: readonly [string, string],
+  policyOptions: Record<string, unknown>,
+  version: number,
+): SimulatorModel | null {
+  if (!analysis || !tokens) return null;
+  const ctx = selectEvictionContext(analysis.transcript, tokens, analysis.provider);
+  const choices = selectPolicyChoices(policies, policyOptions);
+  const sweeps = selectSweep(ctx, choices, version);
+  const view = selectEviction(ctx, choices, budget);
+  const flags = selectEvictedFlags(ctx, choices, view);
+  const pairs = selectEvictedPairs(selectArcPairs(analysis), flags);
+  return simulatorModel(ctx, choices, view, flags, pairs, selectCutMarkers(ctx.cuts), sweeps);
+}
+
+/** The model as one object, the same while its parts are the same (one slot). */
+const simulatorModel = memoN(
+  (
+    ctx: EvictionContext,
+    choices: [PolicyChoice, PolicyChoice],
+    view: EvictionView,
+    flags: Uint8Array,
+    pairs: EvictedPairs,
+    markers: MarkerLookup,
+    sweeps: PolicySweep[] | typeof SWEEP_PENDING | null,
+  ): SimulatorModel => ({ ctx, choices, view, flags, pairs, markers, sweeps }),
 );

@@ -1,47 +1,26 @@
 /**
  * The simulator's derived data for the page: reads the user's choices (budget, policies, their
- * options) from the store and runs the memoised selectors of `state/eviction.ts`. The budget is
+ * options) from the store and the session's answers count, and takes the whole model from one
+ * state selector (`selectSimulator`, state/eviction.ts). The budget is
  * deferred (`useDeferredValue`) so the slider thumb stays responsive on long transcripts.
  */
 import { useDeferredValue, useEffect, useMemo } from 'react';
 import type { Analysis } from '../../model/analyze.ts';
-import type { EvictionContext } from '../../model/evict/policies.ts';
 import type { PolicySweep } from '../../model/evict/sweep.ts';
 import type { TokenTable } from '../../model/tokens.ts';
 import type { Transcript } from '../../model/types.ts';
 import { messageLabels } from '../../model/messageLabels.ts';
 import {
-  selectCutMarkers,
-  selectEvictedFlags,
-  selectEvictedPairs,
-  selectEviction,
-  selectEvictionContext,
-  selectPolicyChoices,
   requestSweep,
-  selectSweep,
+  selectSimulator,
   SWEEP_PENDING,
-  type EvictedPairs,
-  type EvictionView,
-  type MarkerLookup,
-  type PolicyChoice,
+  type SimulatorModel,
 } from '../../state/eviction.ts';
-import { selectArcPairs } from '../../state/selectors.ts';
 import { useAppStore } from '../../state/store.ts';
 import { useSession } from '../useSession.ts';
 import type { TimelineEviction } from './RowEviction.tsx';
 
-export interface SimulatorModel {
-  ctx: EvictionContext;
-  choices: [PolicyChoice, PolicyChoice];
-  view: EvictionView;
-  /** Per message (ours): EVICTED_PRIMARY / EVICTED_COMPARED bits. */
-  flags: Uint8Array;
-  /** Arc pairs with the primary policy's derived status. */
-  pairs: EvictedPairs;
-  markers: MarkerLookup;
-  /** The sweep of every policy (`selectSweep`): `SWEEP_PENDING` while the worker computes it. */
-  sweeps: PolicySweep[] | typeof SWEEP_PENDING | null;
-}
+export type { SimulatorModel } from '../../state/eviction.ts';
 
 /**
  * Everything the simulator and the timeline need for the shown transcript. The sweep of a long
@@ -59,27 +38,14 @@ export function useEviction(
   const policies = useAppStore((s) => s.policies);
   const policyOptions = useAppStore((s) => s.policyOptions);
   const version = useSession((x) => x.answers);
-  const ctx =
-    analysis && tokens
-      ? selectEvictionContext(analysis.transcript, tokens, analysis.provider)
-      : null;
-  const choices = selectPolicyChoices(policies, policyOptions);
-  const sweeps = ctx ? selectSweep(ctx, choices, version) : null;
+  const sim = selectSimulator(analysis, tokens, budget, policies, policyOptions, version);
+  const ctx = sim?.ctx;
+  const choices = sim?.choices;
+  const sweeps = sim?.sweeps;
   useEffect(() => {
-    if (ctx && sweeps === SWEEP_PENDING) requestSweep(ctx, choices);
+    if (ctx && choices && sweeps === SWEEP_PENDING) requestSweep(ctx, choices);
   }, [ctx, choices, sweeps]);
-  if (!analysis || !ctx) return null;
-  const view = selectEviction(ctx, choices, budget);
-  const flags = selectEvictedFlags(ctx, choices, view);
-  return {
-    sweeps,
-    ctx,
-    choices,
-    view,
-    flags,
-    pairs: selectEvictedPairs(selectArcPairs(analysis), flags),
-    markers: selectCutMarkers(ctx.cuts),
-  };
+  return sim;
 }
 
 /**
