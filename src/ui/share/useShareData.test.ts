@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../model/analyze.ts';
-import { assistant, call, result, system, transcript, user } from '../../model/testing.ts';
+import { assistant, call, result, system, transcript, user } from '../../model/testing/index.ts';
 import { CHARS_PER_4 } from '../../model/tokens.ts';
 import {
   selectEviction,
