@@ -12,6 +12,7 @@ import {
 } from './diffProtocol.ts';
 
 /** The BPE, loaded on the first job that asks for exact tokens (as the CLI counts). */
+// eslint-disable-next-line cache/no-module-cache -- the diff worker's tokenizer, loaded once (its own realm: one per worker)
 let bpe: Promise<TextCounter | undefined> | null = null;
 
 self.onmessage = async (ev: MessageEvent<DiffJobMessage>) => {
