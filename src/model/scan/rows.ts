@@ -5,7 +5,16 @@
  * text they decoded; the rows go into Parquet (docs/scan.md, `SCAN_SCHEMA_VERSION`).
  */
 import { analyze } from '../analyze.ts';
-import { POLICIES, prepareEviction, simulatePolicy } from '../evict/policies.ts';
+import {
+  chooseCut,
+  cutPlan,
+  planCost,
+  planHead,
+  POLICIES,
+  type EvictionContext,
+} from '../evict/policies.ts';
+import { assembleEviction, prepareEvictionParts } from '../evict/prepare.ts';
+import { checkCut } from '../evict/simulate.ts';
 import type { PolicyId } from '../evict/types.ts';
 import { listParsedRequests, type RequestInfo } from '../diff/requests.ts';
 import { parseDocument, readSource } from '../parse/index.ts';
@@ -179,7 +188,48 @@ export function scanText(
   const parsed = parseRequests(doc, name);
   if (!parsed.ok) return [parseErrorRow(src, parsed.error)];
   const brokenLines = doc.kind === 'jsonl' ? [...doc.brokenLines] : [];
-  return parsed.value.map((p, i) => requestRow(src, p, i, parsed.value.length, brokenLines, opts));
+  // One token cache per file: a session's calls share their blocks, counted once (by identity).
+  const cache = new TokenCache();
+  return parsed.value.map((p, i) =>
+    requestRow(src, p, i, parsed.value.length, brokenLines, opts, cache),
+  );
+}
+
+/**
+ * One policy's cuts at every budget, as `simulatePolicy` gives them one budget at a time, from
+ * one sweep: the policy's plan is made once, each budget picks its cut (`chooseCut`, O(log n)),
+ * and each distinct cut is checked once (budgets that pick the same cut share its verdict).
+ * Appends to `out`, in the order of the budgets.
+ */
+function policyCuts(
+  ctx: EvictionContext,
+  policy: PolicyId,
+  opts: ScanOptions,
+  out: ScanCut[],
+): void {
+  const plan = cutPlan(ctx, policy);
+  const total = ctx.table.total;
+  const rules = new Map<number, string | null>();
+  for (const b of opts.budgets ?? DEFAULT_BUDGETS) {
+    const budget = budgetTokens(b, total);
+    const { j } = chooseCut(ctx, plan, budget);
+    let rule = rules.get(j);
+    if (rule === undefined) {
+      const verdict = checkCut(ctx.cuts, plan.cuts[j] as number, planHead(ctx, plan, j));
+      rule = verdict.firstError?.rule ?? null;
+      rules.set(j, rule);
+    }
+    // As simulatePolicy: overshoot = tokens freed ÷ tokens over the budget.
+    const deficit = Math.max(0, total - budget);
+    out.push({
+      policy,
+      fraction: 'fraction' in b ? b.fraction : null,
+      budget,
+      gives400: rule !== null,
+      overshoot: deficit > 0 ? (total - planCost(ctx, plan, j)) / deficit : null,
+      rule,
+    });
+  }
 }
 
 /** The budget in tokens of a `ScanBudget` for a request of `total` tokens. */
@@ -194,27 +244,24 @@ function requestRow(
   requests: number,
   brokenLines: number[],
   opts: ScanOptions,
+  cache: TokenCache,
 ): ScanRow {
   const t = req.transcript;
   const a = analyze(t);
   const first = a.validation.violations.find((v) => v.severity === 'error');
   const counter = opts.counter ?? CHARS_PER_4;
-  const table = countTokensCached(t, a.provider, counter, new TokenCache(), { preferUsage: true });
-  const ctx = prepareEviction(t, table, a.provider);
+  const table = countTokensCached(t, a.provider, counter, cache, { preferUsage: true });
+  // The analysis validated and grouped this transcript already: the cuts reuse both (as the
+  // page's worker does), so a request is validated once, not twice.
+  const parts = prepareEvictionParts(
+    t,
+    a.provider,
+    {},
+    { validation: a.validation, grouping: a.grouping },
+  );
+  const ctx = assembleEviction(parts, t, table);
   const cuts: ScanCut[] = [];
-  for (const policy of opts.policies ?? POLICIES)
-    for (const b of opts.budgets ?? DEFAULT_BUDGETS) {
-      const budget = budgetTokens(b, table.total);
-      const r = simulatePolicy(ctx, policy, budget);
-      cuts.push({
-        policy,
-        fraction: 'fraction' in b ? b.fraction : null,
-        budget,
-        gives400: r.firstError !== null,
-        overshoot: r.overshoot,
-        rule: r.firstError?.rule ?? null,
-      });
-    }
+  for (const policy of opts.policies ?? POLICIES) policyCuts(ctx, policy, opts, cuts);
   return {
     ...src,
     request,
