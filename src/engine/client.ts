@@ -31,6 +31,7 @@ import workerUrl from './inspect.worker.ts?worker&url';
 import { spawnWorker } from './spawn.ts';
 
 export { structureCopyOffThread } from './shareCopyClient.ts';
+export { scanFleetFiles, type FleetFile, type FleetScanProgress } from './fleetScanClient.ts';
 
 export { CANCELLED, isCancelled, type InspectClient, type InspectListener } from './clientApi.ts';
 export type { InspectRequest, Inspection, LoadProgress } from './protocol.ts';

@@ -17,6 +17,7 @@ import { NoTranscript } from './NoTranscript.tsx';
 import { PageHeader } from './PageHeader.tsx';
 import { PartBoundary } from './PartBoundary.tsx';
 import { FleetView } from './fleet/FleetView.tsx';
+import { FleetEntry } from './fleet/ScanFolder.tsx';
 import { useInspection, useTextCounter, type InspectionState } from './useInspection.ts';
 import { useKeyboardNavigation } from './useKeyboardNavigation.ts';
 import { useShownSource } from './useShownSource.ts';
@@ -199,17 +200,7 @@ export function App() {
         shownValid={hintValid(analysis, view.parsed?.requests?.length ?? 1)}
         onBrokenSample={() => openBrokenSample(samples, loadSample)}
       />
-      {inputs.fleet.scan && !inputs.fleet.shown && (
-        <p className="fleet-back">
-          <button
-            type="button"
-            onClick={() => inputs.fleet.setShown(true)}
-            data-testid="fleet-back"
-          >
-            Back to the fleet ({inputs.fleet.scan.name})
-          </button>
-        </p>
-      )}
+      {!inputs.fleet.shown && <FleetEntry fleet={inputs.fleet} />}
       {inputs.fleet.shown ? (
         <PartBoundary part="fleet" resetKey={inputs.fleet.scan}>
           <FleetView fleet={inputs.fleet} />
@@ -238,7 +229,8 @@ export function App() {
       )}
       {inputs.dragging && (
         <div className="drop-overlay">
-          Drop a transcript file (.json, .jsonl, .gz), or a scan&apos;s .parquet
+          Drop a transcript file (.json, .jsonl, .gz), a scan&apos;s .parquet, or a folder of
+          session logs to scan
         </div>
       )}
     </div>

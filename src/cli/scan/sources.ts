@@ -6,11 +6,11 @@
 import { stat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { glob, isDynamicPattern } from 'tinyglobby';
-import type { ScanSource } from '../../model/scan/rows.ts';
+import { SCAN_EXTENSIONS, type ScanSource } from '../../model/scan/rows.ts';
 import { listS3, parseS3Url } from './s3.ts';
 
-/** The extensions a folder or an S3 prefix is scanned for (every format the page reads). */
-export const SCAN_EXTENSIONS = /\.(jsonl|ndjson|json|har|txt|log|eval|sse)(\.gz)?$/i;
+// The extensions a folder or an S3 prefix is scanned for: the model's, which the page's scan uses too.
+export { SCAN_EXTENSIONS };
 
 /** A file to scan. */
 export type ScanTarget = ScanSource;

@@ -6,7 +6,7 @@
  * always a whole file (also after Ctrl-C).
  */
 import { appendFileSync, existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { SCAN_SCHEMA_VERSION, type ScanRow } from '../../model/scan/rows.ts';
+import { recordOf, SCAN_SCHEMA_VERSION, type ScanRow } from '../../model/scan/rows.ts';
 import type { DuckDBConnection } from '@duckdb/node-api';
 
 /** The Parquet columns and their DuckDB types, in order (docs/scan.md#schema). */
@@ -39,29 +39,7 @@ export const SCAN_COLUMNS: readonly [string, string][] = [
 
 /** A row as one JSON Lines record of the spool (the Parquet column names). */
 export function rowRecord(r: ScanRow): string {
-  return JSON.stringify({
-    schema_version: SCAN_SCHEMA_VERSION,
-    file: r.file,
-    path: r.path,
-    size: r.size,
-    version: r.version,
-    request: r.request,
-    requests: r.requests,
-    format: r.format,
-    provider: r.provider,
-    messages: r.messages,
-    tokens: r.tokens,
-    token_basis: r.tokenBasis,
-    valid: r.valid,
-    first_rule: r.firstRule,
-    first_code: r.firstCode,
-    first_message: r.firstMessage,
-    compactions: r.compactions,
-    broken_lines: r.brokenLines,
-    cuts: r.cuts,
-    error: r.error,
-    error_line: r.errorLine,
-  });
+  return JSON.stringify(recordOf(r));
 }
 
 /** A SQL string literal. */

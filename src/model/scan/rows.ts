@@ -17,7 +17,10 @@ import { assembleEviction, prepareEvictionParts } from '../evict/prepare.ts';
 import { checkCut } from '../evict/simulate.ts';
 import type { PolicyId } from '../evict/types.ts';
 import { listParsedRequests, type RequestInfo } from '../diff/requests.ts';
+import { decodeBytes } from '../parse/bytes.ts';
 import { parseDocument, readSource } from '../parse/index.ts';
+import { MAX_UNPACKED_BYTES } from '../limits.ts';
+import type { ScanRecord } from './report.ts';
 import type { SourceDoc } from '../parse/json.ts';
 import { countTokensCached, TokenCache } from '../tokenCache.ts';
 import { CHARS_PER_4, type TextCounter } from '../tokens.ts';
@@ -25,6 +28,9 @@ import type { ParseError, Result, Transcript } from '../types.ts';
 
 /** The version of the row layout written to Parquet; docs/scan.md#schema describes each. */
 export const SCAN_SCHEMA_VERSION = 2;
+
+/** The extensions a folder is scanned for (every format the page reads), by the CLI and the page. */
+export const SCAN_EXTENSIONS = /\.(jsonl|ndjson|json|har|txt|log|eval|sse)(\.gz)?$/i;
 
 /** The default budgets: 10 %, 20 %, … 90 % of each request's own size. */
 export const DEFAULT_BUDGETS: readonly ScanBudget[] = [1, 2, 3, 4, 5, 6, 7, 8, 9].map((d) => ({
@@ -230,6 +236,55 @@ function policyCuts(
       rule,
     });
   }
+}
+
+/**
+ * The rows of one file's stored bytes (the page's scan of a dropped folder): decoded as the page
+ * decodes a dropped file (`decodeBytes`: a .gz inflated, UTF-8 checked), then `scanText`.
+ * @param bytes the file as stored (gzip or UTF-8), at most `max` bytes of text once inflated
+ * @returns rows in request order; an error row when the bytes do not decode (never throws)
+ */
+export function scanBytes(
+  src: ScanSource,
+  bytes: Uint8Array,
+  opts: ScanOptions = {},
+  max = MAX_UNPACKED_BYTES,
+): ScanRow[] {
+  const base = src.path.slice(src.path.lastIndexOf('/') + 1);
+  const text = decodeBytes(bytes, max, base);
+  if (!text.ok) return [parseErrorRow(src, text.error)];
+  return scanText(src, text.value, base.replace(/\.gz$/i, ''), opts);
+}
+
+/**
+ * A row as the Parquet holds it (column names of docs/scan.md#schema, `SCAN_SCHEMA_VERSION`):
+ * what the CLI writes and what the page's report (`reportOf`) and list read, whether the rows came
+ * from a Parquet or from the page's own scan.
+ */
+export function recordOf(r: ScanRow): ScanRecord {
+  return {
+    schema_version: SCAN_SCHEMA_VERSION,
+    file: r.file,
+    path: r.path,
+    size: r.size,
+    version: r.version,
+    request: r.request,
+    requests: r.requests,
+    format: r.format,
+    provider: r.provider,
+    messages: r.messages,
+    tokens: r.tokens,
+    token_basis: r.tokenBasis,
+    valid: r.valid,
+    first_rule: r.firstRule,
+    first_code: r.firstCode,
+    first_message: r.firstMessage,
+    compactions: r.compactions,
+    broken_lines: r.brokenLines,
+    cuts: r.cuts,
+    error: r.error,
+    error_line: r.errorLine,
+  };
 }
 
 /** The budget in tokens of a `ScanBudget` for a request of `total` tokens. */

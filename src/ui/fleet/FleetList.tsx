@@ -5,6 +5,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useMemo, useRef, useState } from 'react';
 import type { ScanRecord } from '../../model/scan/report.ts';
+import { ruleInWords } from './words.ts';
 
 /** A column: its header, its cell text and the value it sorts by. */
 interface Column {
@@ -50,7 +51,8 @@ const COLUMNS: Column[] = [
     key: 'rule',
     label: 'First error',
     text: (r) =>
-      (r.error ?? r.first_rule ?? '') + (r.first_message !== null ? ` at #${r.first_message}` : ''),
+      (r.error ?? (r.first_rule === null ? '' : ruleInWords(r.first_rule))) +
+      (r.first_message !== null ? ` at #${r.first_message}` : ''),
     sort: (r) => r.error ?? r.first_rule ?? '',
   },
   {

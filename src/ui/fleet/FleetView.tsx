@@ -5,11 +5,18 @@
  * in the inspector at its request.
  */
 import { useRef } from 'react';
+import { POLICY_REGISTRY, type PolicyId } from '../../model/evict/registry.ts';
 import type { ScanReport } from '../../model/scan/report.ts';
 import { FleetList } from './FleetList.tsx';
+import { ScanFolderButton, ScanProgress } from './ScanFolder.tsx';
+import { ruleInWords } from './words.ts';
 import { canPickDirectory } from './folder.ts';
 import type { Fleet } from './useFleet.ts';
 import './fleet.css';
+
+/** A policy's help line (the registry's), for a name this version knows. */
+const policyHelp = (id: string) =>
+  Object.hasOwn(POLICY_REGISTRY, id) ? POLICY_REGISTRY[id as PolicyId].help : undefined;
 
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 
@@ -30,16 +37,16 @@ function Summary({ report }: { report: ScanReport }) {
           <caption>Failure signatures (first error)</caption>
           <thead>
             <tr>
+              <th scope="col">What breaks</th>
               <th scope="col">Rule</th>
-              <th scope="col">Code</th>
               <th scope="col">Requests</th>
               <th scope="col">e.g.</th>
             </tr>
           </thead>
           <tbody>
             {report.signatures.map((s) => (
-              <tr key={`${s.rule} ${s.mechanism}`}>
-                <td>{s.rule}</td>
+              <tr key={`${s.rule} ${s.mechanism}`} data-rule={s.rule}>
+                <td>{ruleInWords(s.rule)}</td>
                 <td>{s.mechanism}</td>
                 <td>{s.count}</td>
                 <td className="fleet-examples">{s.examples.join(', ')}</td>
@@ -59,7 +66,7 @@ function Summary({ report }: { report: ScanReport }) {
           <tbody>
             {report.policies.map((p) => (
               <tr key={p.policy}>
-                <td>{p.policy}</td>
+                <td title={policyHelp(p.policy)}>{p.policy}</td>
                 <td>{pct(p.share400)}</td>
                 <td>{p.meanOvershoot === null ? '–' : `${p.meanOvershoot.toFixed(2)}×`}</td>
               </tr>
@@ -78,6 +85,7 @@ export function FleetView({ fleet }: { fleet: Fleet }) {
     <main className="fleet" data-testid="fleet-view" aria-label="Fleet scan">
       <div className="fleet-bar">
         <h2>{scan ? `Fleet: ${scan.name}` : 'Fleet'}</h2>
+        <ScanFolderButton fleet={fleet} />
         <button
           type="button"
           onClick={() =>
@@ -108,6 +116,7 @@ export function FleetView({ fleet }: { fleet: Fleet }) {
           Back to the inspector
         </button>
       </div>
+      <ScanProgress fleet={fleet} />
       {fleet.notice && (
         <p className="fleet-notice" role="status" data-testid="fleet-notice">
           {fleet.notice}

@@ -44,13 +44,82 @@ export function canPickDirectory(): boolean {
 
 /** Ask for a folder (File System Access API). @returns its index, or null when cancelled */
 export async function pickDirectory(): Promise<FolderIndex | null> {
+  return (await pickDirectoryNamed())?.index ?? null;
+}
+
+/** Ask for a folder (File System Access API). @returns its name and index, or null when cancelled */
+export async function pickDirectoryNamed(): Promise<{ name: string; index: FolderIndex } | null> {
   const pick = (window as unknown as { showDirectoryPicker: () => Promise<DirHandle> })
     .showDirectoryPicker;
   try {
-    return await indexDirectory(await pick());
+    const dir = await pick();
+    return { name: dir.name, index: await indexDirectory(dir) };
   } catch {
     return null;
   }
+}
+
+/** The name of the folder some picked files come from (their first path segment), or a generic one. */
+export function folderName(files: readonly File[]): string {
+  const rel = files[0]?.webkitRelativePath ?? '';
+  return rel.includes('/') ? rel.slice(0, rel.indexOf('/')) : 'dropped files';
+}
+
+/** A dropped item's file system entry (`DataTransferItem.webkitGetAsEntry`), as far as it is used. */
+interface DropEntry {
+  isFile: boolean;
+  isDirectory: boolean;
+  name: string;
+  file?: (ok: (f: File) => void, fail: (e: unknown) => void) => void;
+  createReader?: () => {
+    readEntries: (ok: (es: DropEntry[]) => void, fail: (e: unknown) => void) => void;
+  };
+}
+
+/** Every file under a dropped entry, by its path under the dropped folder (or its name). */
+async function indexEntry(e: DropEntry, prefix: string, index: FolderIndex): Promise<void> {
+  if (e.isFile && e.file) {
+    const file = await new Promise<File>((ok, fail) => e.file?.(ok, fail));
+    index.set(`${prefix}${e.name}`, () => Promise.resolve(file));
+    return;
+  }
+  if (!e.isDirectory || !e.createReader) return;
+  const reader = e.createReader();
+  // readEntries answers in batches (about 100 in Chromium) until an empty one.
+  for (;;) {
+    const batch = await new Promise<DropEntry[]>((ok, fail) => reader.readEntries(ok, fail));
+    if (batch.length === 0) break;
+    for (const c of batch) await indexEntry(c, `${prefix}${e.name}/`, index);
+  }
+}
+
+/**
+ * What was dropped when a folder is among it: its files by path under it (one folder dropped: its
+ * own name left out, as a folder input gives them), with the folder's name; null when only files
+ * were dropped (the caller reads `dataTransfer.files`).
+ */
+export async function indexDropped(
+  items: DataTransferItemList,
+): Promise<{ name: string; index: FolderIndex } | null> {
+  const entries: DropEntry[] = [];
+  for (const item of items) {
+    const e = (
+      item as DataTransferItem & { webkitGetAsEntry?: () => DropEntry | null }
+    ).webkitGetAsEntry?.();
+    if (e) entries.push(e);
+  }
+  const dirs = entries.filter((e) => e.isDirectory);
+  if (dirs.length === 0) return null;
+  const index: FolderIndex = new Map();
+  if (entries.length === 1 && dirs[0]) {
+    const only = dirs[0];
+    const inner: FolderIndex = new Map();
+    await indexEntry(only, '', inner);
+    for (const [k, v] of inner) index.set(k.slice(only.name.length + 1), v);
+    return { name: only.name, index };
+  }
+  for (const e of entries) await indexEntry(e, '', index);
+  return { name: 'dropped folders', index };
 }
 
 /**

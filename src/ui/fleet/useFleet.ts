@@ -4,10 +4,12 @@
  * request. What the user opened is held here, in the page; nothing is stored or sent.
  */
 import { useCallback, useMemo, useState } from 'react';
+import type { FleetScanProgress } from '../../engine/client.ts';
 import { readScanParquet } from '../../io/parquet.ts';
 import { reportOf, type ScanRecord } from '../../model/scan/report.ts';
 import { useAppStore } from '../../state/store.ts';
 import { findFile, indexFiles, pickDirectory, type FolderIndex } from './folder.ts';
+import { useFleetScan } from './useFleetScan.ts';
 
 export interface Fleet {
   /** The Parquet file's name, its rows and report; null before one is opened. */
@@ -24,6 +26,16 @@ export interface Fleet {
   addFiles: (files: readonly File[]) => void;
   openDirectory: () => Promise<void>;
   openRow: (row: ScanRecord) => Promise<void>;
+  /** The page's own scan under way (files and bytes done), or null. */
+  scanning: FleetScanProgress | null;
+  /** Scan picked or dropped files (a folder's, with their `webkitRelativePath`) in the page. */
+  scanFiles: (files: readonly File[]) => Promise<void>;
+  /** Scan a folder of files already indexed (a directory handle, dropped folders). */
+  scanFolder: (index: FolderIndex, name: string) => Promise<void>;
+  /** Pick a folder (File System Access API) and scan it. */
+  scanDirectory: () => Promise<void>;
+  /** Stop the page's scan (the files done are kept). */
+  stopScan: () => void;
 }
 
 export function useFleet(loadFile: (file: File) => Promise<void>): Fleet {
@@ -33,6 +45,7 @@ export function useFleet(loadFile: (file: File) => Promise<void>): Fleet {
   const [notice, setNotice] = useState<string | null>(null);
   const setRequestIndex = useAppStore((s) => s.setRequestIndex);
   const report = useMemo(() => (scan ? reportOf(scan.rows) : null), [scan]);
+  const scanner = useFleetScan({ setShown, setNotice, setFolder, setScan });
 
   const openParquet = useCallback(async (file: File) => {
     const r = await readScanParquet(file);
@@ -87,5 +100,6 @@ export function useFleet(loadFile: (file: File) => Promise<void>): Fleet {
     addFiles,
     openDirectory,
     openRow,
+    ...scanner,
   };
 }

@@ -5,6 +5,7 @@
  */
 import { useCallback, useState } from 'react';
 import { isParquetName } from '../../io/parquet.ts';
+import type { FolderIndex } from '../fleet/folder.ts';
 import { useFleet } from '../fleet/useFleet.ts';
 import { useAppStore } from '../../state/store.ts';
 import type { FileError } from './fileError.ts';
@@ -22,8 +23,9 @@ export function useInputs() {
   const { loadSample, missingSample } = useSampleSource(samples, openSource, setFileError);
   const loadTranscript = useLoadFile(openSource, setFileError);
   // A scan's Parquet opens the fleet view (issue 40); with it open, dropped files are the folder's.
+  // Several files or a folder dropped without one are scanned in the page (the same report).
   const fleet = useFleet(loadTranscript);
-  const { openParquet, addFiles, shown: fleetShown } = fleet;
+  const { openParquet, addFiles, shown: fleetShown, scanFiles, scanFolder } = fleet;
   const loadFile = useCallback(
     (f: File) => (isParquetName(f.name) ? openParquet(f) : loadTranscript(f)),
     [openParquet, loadTranscript],
@@ -35,14 +37,19 @@ export function useInputs() {
       if (parquet) await openParquet(parquet);
       if (parquet || fleetShown) {
         if (rest.length > 0) addFiles(rest);
-      } else if (files[0]) await loadTranscript(files[0]);
+      } else if (files.length > 1) await scanFiles(files);
+      else if (files[0]) await loadTranscript(files[0]);
     },
-    [openParquet, addFiles, fleetShown, loadTranscript],
+    [openParquet, addFiles, fleetShown, loadTranscript, scanFiles],
+  );
+  const dropFolder = useCallback(
+    (f: { name: string; index: FolderIndex }) => void scanFolder(f.index, f.name),
+    [scanFolder],
   );
   // A followed file read again after it grew: the same document, not a new history entry.
   const reloadFile = useLoadFile(setSource, setFileError);
   usePasteAnywhere(openSource, setFileError);
-  const dragging = useDropAnywhere(loadFiles, openSource);
+  const dragging = useDropAnywhere(loadFiles, openSource, dropFolder);
   return {
     samples,
     fileError,

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import type { Source } from '../../state/store.ts';
 import type { SetFileError } from './fileError.ts';
 import { isTypingTarget } from './typingTarget.ts';
+import { indexDropped, type FolderIndex } from '../fleet/folder.ts';
 
 /** Paste anywhere (outside text fields, which handle their own paste). */
 export function usePasteAnywhere(setSource: (s: Source) => void, setFileError: SetFileError): void {
@@ -22,12 +23,14 @@ export function usePasteAnywhere(setSource: (s: Source) => void, setFileError: S
 
 /**
  * Drop files (or text) anywhere: every file dropped goes to `loadFiles` (a transcript is the
- * first; a scan's Parquet and its folder's files come together). Returns whether something is being dragged over the page (the
+ * first; a scan's Parquet and its folder's files come together); a folder dropped goes to
+ * `dropFolder` (the page scans it as a fleet). Returns whether something is being dragged over the page (the
  * drop overlay shows meanwhile).
  */
 export function useDropAnywhere(
   loadFiles: (files: File[]) => Promise<void>,
   setSource: (s: Source) => void,
+  dropFolder?: (folder: { name: string; index: FolderIndex }) => void,
 ): boolean {
   const [dragging, setDragging] = useState(false);
   useEffect(() => {
@@ -41,6 +44,15 @@ export function useDropAnywhere(
     const onDrop = (e: DragEvent) => {
       e.preventDefault();
       setDragging(false);
+      // A folder dropped is scanned as a fleet (its entries are read now, during the event).
+      const items = e.dataTransfer?.items;
+      if (dropFolder && items && items.length > 0) {
+        const files = [...(e.dataTransfer?.files ?? [])];
+        void indexDropped(items).then((folder) =>
+          folder ? dropFolder(folder) : files.length > 0 ? loadFiles(files) : undefined,
+        );
+        if (files.length > 0) return;
+      }
       const files = [...(e.dataTransfer?.files ?? [])];
       if (files.length > 0) {
         void loadFiles(files);
@@ -57,6 +69,6 @@ export function useDropAnywhere(
       window.removeEventListener('dragleave', onLeave);
       window.removeEventListener('drop', onDrop);
     };
-  }, [loadFiles, setSource]);
+  }, [loadFiles, setSource, dropFolder]);
   return dragging;
 }
