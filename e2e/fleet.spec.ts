@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { openDefault, shownRequestMark } from './helpers.ts';
+import type { Page } from '@playwright/test';
 
 // A team lead scanned a folder of session logs with the CLI (`scan`) and opens the Parquet in
 // the page: the fleet view shows the rates, the failure signatures and every request; with the
@@ -59,7 +60,10 @@ test('the fleet view of a scan, and a row opening its session at its request', a
     '4 files · 10 requests · 0 unreadable · 2 get a 400',
   );
   await expect(page.getByTestId('fleet-rates')).toContainText('Sessions that compact');
-  await expect(page.getByTestId('fleet-signatures')).toContainText('duplicate_tool_use_id');
+  // A signature in words, with its catalogue code; no internal id on screen (issue 41).
+  await expect(page.getByTestId('fleet-signatures')).toContainText('tool call id used twice');
+  await expect(view).not.toContainText('duplicate_tool_use_id');
+  await expect(view).not.toContainText('partial_answer');
   await expect(page.getByTestId('fleet-policies')).toContainText('exchange');
   await expect(page.getByTestId('fleet-row')).toHaveCount(10);
 
@@ -98,4 +102,79 @@ test('the fleet view of a scan, and a row opening its session at its request', a
   // At that call: the strip marks the log's sixth model call.
   await expect(shownRequestMark(page)).toHaveAttribute('data-index', '5');
   expect(foreign).toEqual([]);
+});
+
+/** The fleet report as the page shows it: totals, rates, signatures, policies. */
+async function reportText(page: Page): Promise<string[]> {
+  const ids = ['fleet-totals', 'fleet-rates', 'fleet-signatures', 'fleet-policies'];
+  return Promise.all(ids.map((id) => page.getByTestId(id).innerText()));
+}
+
+test("the page scans a folder itself: the report of the CLI's Parquet, and a row opening its session", async ({
+  page,
+}) => {
+  const foreign: string[] = [];
+  page.on('request', (r) => {
+    const own = /^(blob:)?http:\/\/127\.0\.0\.1:\d+\//.test(r.url()) || r.url().startsWith('data:');
+    if (!own) foreign.push(r.url());
+  });
+  // The CLI's report, as the page shows it from the Parquet.
+  await openDefault(page);
+  await page.getByTestId('file-input').setInputFiles(parquet);
+  await expect(page.getByTestId('fleet-totals')).toContainText('4 files · 10 requests');
+  // The CLI names an example by the path it scanned; the page by its path in the folder.
+  const fromCli = (await reportText(page)).map((t) => t.replaceAll(`${dir}/`, ''));
+
+  // A fresh tab: the folder itself, picked with the folder input, scanned in the page's workers.
+  await openDefault(page);
+  const started: string[] = [];
+  page.on('worker', (w) => started.push(w.url()));
+  await page.getByTestId('fleet-scan-input').setInputFiles(dir);
+  const view = page.getByTestId('fleet-view');
+  await expect(view).toBeVisible();
+  await expect(page.getByTestId('fleet-totals')).toContainText(
+    '4 files · 10 requests · 0 unreadable · 2 get a 400',
+  );
+  await expect(page.getByTestId('fleet-scan-progress')).toBeHidden();
+  expect(await reportText(page)).toEqual(fromCli);
+  // Scanned off the page's thread: the scan started its workers (under the page's CSP, blob:).
+  expect(started.length).toBeGreaterThan(0);
+  await expect(page.getByTestId('fleet-row')).toHaveCount(10);
+  await expect(page.getByTestId('fleet-folder')).toContainText('4 files of the folder opened');
+
+  // A row opens its session at its request (the scanned folder is the opened one).
+  await page
+    .locator('[data-testid="fleet-row"][data-path="archive.json"][data-request="1"]')
+    .click();
+  await expect(view).toBeHidden();
+  await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true');
+  await expect(shownRequestMark(page)).toHaveAttribute('data-index', '1');
+  expect(foreign).toEqual([]);
+});
+
+test('several session files dropped at once are scanned as a fleet', async ({ page }) => {
+  await openDefault(page);
+  const names = ['broken-duplicate-id.json', 'coding-agent.json', 'claude-code-session.jsonl'];
+  const texts = names.map((n) => readFileSync(path.join(samples, n), 'utf8'));
+  const dt = await page.evaluateHandle(
+    ([ns, ts]) => {
+      const dt = new DataTransfer();
+      ns.forEach((n, i) => dt.items.add(new File([ts[i] as string], n)));
+      return dt;
+    },
+    [names, texts] as const,
+  );
+  await page.dispatchEvent('body', 'dragover', { dataTransfer: dt });
+  await page.dispatchEvent('body', 'drop', { dataTransfer: dt });
+  await expect(page.getByTestId('fleet-view')).toBeVisible();
+  // 1 + 1 + 6 requests (the session log's six model calls); the duplicate id is the one 400.
+  await expect(page.getByTestId('fleet-totals')).toContainText(
+    '3 files · 8 requests · 0 unreadable · 1 get a 400',
+  );
+  await expect(page.getByTestId('fleet-signatures')).toContainText('tool call id used twice');
+  await page
+    .locator('[data-testid="fleet-row"][data-path="claude-code-session.jsonl"][data-request="5"]')
+    .click();
+  await expect(page.getByTestId('app')).toContainText('(file: claude-code-session.jsonl)');
+  await expect(shownRequestMark(page)).toHaveAttribute('data-index', '5');
 });
