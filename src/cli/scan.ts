@@ -127,7 +127,7 @@ async function scanTargets(
           throw e;
         }
         if (interrupted) return;
-        spool.add(r.rows);
+        spool.add(r.records, r.rows);
         filesRead++;
         bytesRead += r.bytesRead;
         progress.tick(t.size);

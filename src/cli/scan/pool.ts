@@ -6,10 +6,11 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { scanFile, type ScanTask, type ScanTaskResult } from './worker.ts';
+import { scanFileSpooled, type ScanTask, type SpooledResult } from './worker.ts';
 
 export interface ScanPool {
-  run(task: ScanTask): Promise<ScanTaskResult>;
+  /** A file's rows, serialised for the spool where they were made. */
+  run(task: ScanTask): Promise<SpooledResult>;
   /** How many tasks may run at once. */
   readonly width: number;
   close(): Promise<void>;
@@ -29,7 +30,8 @@ function bundledWorker(): string | null {
 export async function openPool(jobs?: number): Promise<ScanPool> {
   const worker = bundledWorker();
   const threads = jobs ?? availableParallelism();
-  if (!worker || threads === 0) return { run: (t) => scanFile(t), width: 1, close: async () => {} };
+  if (!worker || threads === 0)
+    return { run: (t) => scanFileSpooled(t), width: 1, close: async () => {} };
   const { Piscina } = await import('piscina');
   const pool = new Piscina({
     filename: worker,
@@ -38,7 +40,7 @@ export async function openPool(jobs?: number): Promise<ScanPool> {
     idleTimeout: 1000,
   });
   return {
-    run: (t) => pool.run(t) as Promise<ScanTaskResult>,
+    run: (t) => pool.run(t) as Promise<SpooledResult>,
     width: threads * 2,
     close: () => pool.destroy(),
   };

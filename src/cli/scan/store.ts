@@ -42,6 +42,13 @@ export function rowRecord(r: ScanRow): string {
   return JSON.stringify(recordOf(r));
 }
 
+/** Rows as the spool's JSON Lines: one `rowRecord` a line, each line ended. */
+export function spoolRecords(rows: readonly ScanRow[]): string {
+  let out = '';
+  for (const r of rows) out += rowRecord(r) + '\n';
+  return out;
+}
+
 /** A SQL string literal. */
 export const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
@@ -60,10 +67,11 @@ export class RowSpool {
     this.file = `${out}.spool.jsonl`;
     writeFileSync(this.file, '');
   }
-  add(rows: readonly ScanRow[]): void {
-    if (rows.length === 0) return;
-    appendFileSync(this.file, rows.map(rowRecord).join('\n') + '\n');
-    this.rows += rows.length;
+  /** Append records made by `spoolRecords` (in a worker), for `rows` rows. */
+  add(records: string, rows: number): void {
+    if (rows === 0) return;
+    appendFileSync(this.file, records);
+    this.rows += rows;
   }
   remove(): void {
     rmSync(this.file, { force: true });

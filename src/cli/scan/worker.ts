@@ -19,6 +19,7 @@ import type { PolicyId } from '../../model/evict/types.ts';
 import { loadBpeCounter, type TextCounter } from '../../model/tokens.ts';
 import { parseS3Url, readS3 } from './s3.ts';
 import { forTerminal } from '../io.ts';
+import { spoolRecords } from './store.ts';
 
 /** A file to scan and how. */
 export interface ScanTask {
@@ -153,4 +154,22 @@ export async function scanFile(task: ScanTask, max = MAX_UNPACKED_BYTES): Promis
   }
 }
 
-export default scanFile;
+/** A file's rows as the spool's JSON Lines (`rowRecord`), made where the rows are made. */
+export interface SpooledResult {
+  /** One JSON record per row, each ending in a newline. */
+  records: string;
+  rows: number;
+  bytesRead: number;
+}
+
+/**
+ * Scan one file and serialise its rows for the spool in this thread: a worker hands the main
+ * thread one string, not row objects with a cut each per policy × budget to clone back and
+ * serialise there (the main thread only appends it).
+ */
+export async function scanFileSpooled(task: ScanTask): Promise<SpooledResult> {
+  const { rows, bytesRead } = await scanFile(task);
+  return { records: spoolRecords(rows), rows: rows.length, bytesRead };
+}
+
+export default scanFileSpooled;
