@@ -24,6 +24,8 @@ export interface Fleet {
   notice: string | null;
   openParquet: (file: File) => Promise<void>;
   addFiles: (files: readonly File[]) => void;
+  /** Add a folder dropped on the fleet view to the opened folder (rows open its sessions). */
+  addFolder: (index: FolderIndex) => void;
   openDirectory: () => Promise<void>;
   openRow: (row: ScanRecord) => Promise<void>;
   /** The page's own scan under way (files and bytes done), or null. */
@@ -65,6 +67,11 @@ export function useFleet(loadFile: (file: File) => Promise<void>): Fleet {
     setNotice(null);
   }, []);
 
+  const addFolder = useCallback((more: FolderIndex) => {
+    setFolder((prev) => new Map([...prev, ...more]));
+    setNotice(null);
+  }, []);
+
   const openDirectory = useCallback(async () => {
     const index = await pickDirectory();
     if (index) {
@@ -98,6 +105,7 @@ export function useFleet(loadFile: (file: File) => Promise<void>): Fleet {
     notice,
     openParquet,
     addFiles,
+    addFolder,
     openDirectory,
     openRow,
     ...scanner,

@@ -25,7 +25,7 @@ export function useInputs() {
   // A scan's Parquet opens the fleet view (issue 40); with it open, dropped files are the folder's.
   // Several files or a folder dropped without one are scanned in the page (the same report).
   const fleet = useFleet(loadTranscript);
-  const { openParquet, addFiles, shown: fleetShown, scanFiles, scanFolder } = fleet;
+  const { openParquet, addFiles, addFolder, shown: fleetShown, scanFiles, scanFolder } = fleet;
   const loadFile = useCallback(
     (f: File) => (isParquetName(f.name) ? openParquet(f) : loadTranscript(f)),
     [openParquet, loadTranscript],
@@ -42,9 +42,11 @@ export function useInputs() {
     },
     [openParquet, addFiles, fleetShown, loadTranscript, scanFiles],
   );
+  // A folder dropped on the fleet view is the scanned folder, opened; anywhere else it is scanned.
   const dropFolder = useCallback(
-    (f: { name: string; index: FolderIndex }) => void scanFolder(f.index, f.name),
-    [scanFolder],
+    (f: { name: string; index: FolderIndex }) =>
+      fleetShown ? addFolder(f.index) : void scanFolder(f.index, f.name),
+    [fleetShown, addFolder, scanFolder],
   );
   // A followed file read again after it grew: the same document, not a new history entry.
   const reloadFile = useLoadFile(setSource, setFileError);
