@@ -102,7 +102,8 @@ export async function indexDropped(
   items: DataTransferItemList,
 ): Promise<{ name: string; index: FolderIndex } | null> {
   const entries: DropEntry[] = [];
-  for (const item of items) {
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i] as DataTransferItem;
     const e = (
       item as DataTransferItem & { webkitGetAsEntry?: () => DropEntry | null }
     ).webkitGetAsEntry?.();
