@@ -11,14 +11,6 @@ export function ruleWords(rule: RuleId): string {
   return RULE_REGISTRY[rule].words;
 }
 
-/**
- * A rule id read from outside (a scan's Parquet) in plain words, or null when it is not one this
- * version knows (no prototype key answers).
- */
-export function ruleWordsOf(id: string): string | null {
-  return isRuleId(id) ? ruleWords(id) : null;
-}
-
 /** A repair change's kind in plain words ("orphaned result removed"). */
 export function repairWords(kind: RepairKind): string {
   return REPAIR_KIND_REGISTRY[kind].words;
