@@ -32,6 +32,7 @@ const MAX_WORKERS = 4;
 
 type Post = (job: object) => Promise<FleetScanAnswer> | null;
 /** The pool's posters, made once per page (each starts its worker on first use). */
+// eslint-disable-next-line cache/no-module-cache -- lazy worker handles (threads, not data about what is loaded), like the inspect and diff workers'
 const posters: Post[] = [];
 
 function poolWidth(): number {
