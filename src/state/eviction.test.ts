@@ -6,7 +6,7 @@ import { analyze } from '../model/analyze.ts';
 import { cutMarkers } from '../model/evict/cuts.ts';
 import { applyFault, reindexForView } from '../model/faults.ts';
 import { INVOICE_ANTHROPIC, load } from '../model/testing/faults.fixtures.ts';
-import { cutPlan, prepareEviction } from '../model/evict/policies.ts';
+import { cutPlan, POLICIES, prepareEviction } from '../model/evict/policies.ts';
 import { parseTranscript } from '../model/parse/index.ts';
 import { assistant, call, result, system, transcript, user } from '../model/testing/index.ts';
 import { CHARS_PER_4, countTokens } from '../model/tokens.ts';
@@ -170,7 +170,7 @@ describe('eviction selectors', () => {
     );
   });
 
-  it('sweep covers all five policies, with the shown options, and exchange never gives a 400 here', () => {
+  it('sweep covers every policy, with the shown options, and exchange never gives a 400 here', () => {
     const choices = selectPolicyChoices(['message', 'summary'], { summary: { summaryTokens: 5 } });
     const s = selectSweep(ctx, choices);
     if (!s || s === SWEEP_PENDING)
@@ -181,8 +181,13 @@ describe('eviction selectors', () => {
       'exchange',
       'turn-pair',
       'summary',
+      'clear-tool-results',
+      'provider-compaction',
+      'ai-sdk-prune',
+      'langchain-trim',
     ]);
     expect(s.find((p) => p.policy === 'exchange')?.share400).toBe(0);
+    expect(s.find((p) => p.policy === 'clear-tool-results')?.share400).toBe(0);
     expect(s.find((p) => p.policy === 'message')?.invalidCuts).toContain(3);
     expect(s[4]?.cuts).toBe(cutPlan(ctx, 'summary', { summaryTokens: 5 }).cuts);
   });
@@ -238,7 +243,7 @@ describe('eviction selectors', () => {
       }
       const m = selectCutMarkers(c.cuts);
       for (let k = 0; k <= t.messages.length; k++) expect(typeof m.isSafe(k)).toBe('boolean');
-      expect(selectSweep(c, choices)?.length).toBe(5);
+      expect(selectSweep(c, choices)?.length).toBe(POLICIES.length);
     }
   });
 

@@ -199,8 +199,8 @@ type Plan = ReturnType<typeof cutPlan>;
 const evictedFlags = memoN(
   (ctx: EvictionContext, planA: Plan | null, cutA: number, planB: Plan | null, cutB: number) => {
     const flags = new Uint8Array(ctx.cuts.n);
-    if (planA) markEvicted(ctx, flags, cutA, planA.head, EVICTED_PRIMARY);
-    if (planB) markEvicted(ctx, flags, cutB, planB.head, EVICTED_COMPARED);
+    if (planA) markEvicted(ctx, flags, cutA, planA.head, EVICTED_PRIMARY, planA.rewrite);
+    if (planB) markEvicted(ctx, flags, cutB, planB.head, EVICTED_COMPARED, planB.rewrite);
     return flags;
   },
 );

@@ -5,6 +5,7 @@
  */
 import { isBroken, type ToolPair } from '../pairing.ts';
 import { cutPlan, type EvictionContext } from './policies.ts';
+import type { RewritePlan } from './rewrite.ts';
 import type { PolicyId, PolicyOptions } from './types.ts';
 
 /**
@@ -20,14 +21,24 @@ export function effectiveBudget(budget: number | null, total: number): number {
 export const EVICTED_PRIMARY = 1;
 export const EVICTED_COMPARED = 2;
 
-/** Set `bit` on every message before `cut` except pinned ones and the plan's head (as `resultAt` lists them). */
+/**
+ * Set `bit` on every message before `cut` except pinned ones and the plan's head (as `resultAt`
+ * lists them); for a rewriting plan (`rewrite`), on the messages its step drops.
+ */
 export function markEvicted(
   ctx: EvictionContext,
   flags: Uint8Array,
   cut: number,
   head: readonly number[],
   bit: number,
+  rewrite?: RewritePlan,
 ): void {
+  if (rewrite) {
+    // A rewriting plan's cut is a step id (−steps … −1): the step lists what it drops.
+    for (const i of rewrite.steps[rewrite.steps.length + cut]?.evicted ?? [])
+      flags[i] = (flags[i] as number) | bit;
+    return;
+  }
   const k = Math.min(cut, flags.length);
   for (let i = 0; i < k; i++) flags[i] = (flags[i] as number) | bit;
   const keep = ~bit & 0xff;
@@ -51,6 +62,8 @@ export function evictedCount(
   choice: { id: PolicyId; options: PolicyOptions },
   cut: number,
 ): number {
+  const plan = cutPlan(ctx, choice.id, choice.options);
+  if (plan.rewrite) return plan.rewrite.steps[plan.rewrite.steps.length + cut]?.evicted.length ?? 0;
   const pinned = ctx.cuts.pinned;
   let lo = 0;
   let hi = pinned.length;
@@ -60,7 +73,7 @@ export function evictedCount(
     else hi = mid;
   }
   let head = 0;
-  for (const h of cutPlan(ctx, choice.id, choice.options).head) if (h < cut) head++;
+  for (const h of plan.head) if (h < cut) head++;
   return Math.max(0, Math.min(cut, ctx.cuts.n) - lo - head);
 }
 

@@ -26,8 +26,9 @@ import type { Message } from '../types.ts';
 import type { Violation } from '../validate/index.ts';
 import { firstAfter } from './bisect.ts';
 import { POLICY_REGISTRY } from './registry.ts';
+import { firstErrorOf, stepValidation, type RewritePlan } from './rewrite.ts';
 import { checkCut, isCutValid, type CutContext, type CutHead } from './simulate.ts';
-import type { EvictionResult, PolicyId, PolicyOptions } from './types.ts';
+import type { EvictionPolicy, EvictionResult, PolicyId, PolicyOptions } from './types.ts';
 
 export { prepareEviction } from './prepare.ts';
 export { MONOTONE_POLICIES, POLICIES } from './registry.ts';
@@ -67,6 +68,8 @@ export interface CutPlan {
   headTokens: number;
   /** @internal cached heads: [without summary, with summary] */
   heads?: [CutHead, CutHead | null];
+  /** A rewriting policy's steps (rewrite.ts); `cuts[j]` is then `j − steps.length` (no message). */
+  rewrite?: RewritePlan;
 }
 
 /**
@@ -80,7 +83,7 @@ export function cutPlan(
   policy: PolicyId,
   options: PolicyOptions = {},
 ): CutPlan {
-  const key = `${policy}|${options.pinFirst === true}|${options.keepNewestExchanges ?? 0}|${options.summaryTokens ?? ''}`;
+  const key = `${policy}|${options.pinFirst === true}|${options.keepNewestExchanges ?? 0}|${options.summaryTokens ?? ''}|${options.keepToolUses ?? ''}|${options.clearAtLeast ?? ''}|${options.clearToolInputs === true}|${(options.excludeTools ?? []).join('\u0000')}`;
   let plan = ctx.plans.get(key);
   if (!plan) {
     plan = buildPlan(ctx, policy, options);
@@ -92,24 +95,31 @@ export function cutPlan(
 function buildPlan(ctx: EvictionContext, policy: PolicyId, options: PolicyOptions): CutPlan {
   const n = ctx.cuts.n;
   const np = ctx.nonPinned;
-  const def = POLICY_REGISTRY[policy];
+  const def: EvictionPolicy = POLICY_REGISTRY[policy];
+  if (def.rewrite) {
+    const rewrite = def.rewrite(ctx, options);
+    // A rewriting plan cuts nothing: its cuts are the steps' ids, negative (−m … −1), ascending.
+    const m = rewrite.steps.length;
+    const cuts = Int32Array.from(rewrite.steps, (_, j) => j - m);
+    return { policy, head: [], cuts, summaryTokens: null, headTokens: 0, rewrite };
+  }
   const summaryTokens = def.summarises
     ? Math.max(0, options.summaryTokens ?? DEFAULT_SUMMARY_TOKENS)
     : null;
   if (np.length === 0)
     return { policy, head: [], cuts: Int32Array.of(n), summaryTokens, headTokens: 0 };
   const task = np[0] as number;
-  const pinTask = def.keepsTask || options.pinFirst === true;
+  const pinTask = def.keepsTask || (options.pinFirst === true && def.options.includes('pinFirst'));
   const exStarts = ctx.exchangeStarts;
   const keepN = Math.max(0, Math.floor(options.keepNewestExchanges ?? 0));
-  const { candidates, floor: policyFloor, head: policyHead } = def.cuts(ctx, task);
+  const { candidates, floor: policyFloor, head: policyHead, start } = def.cuts(ctx, task);
   const head: number[] = policyHead ?? (pinTask ? [task] : []);
   let floor = policyFloor; // the largest cut allowed
   if (keepN > 0 && exStarts.length > 0)
     floor = Math.min(floor, exStarts[Math.max(0, exStarts.length - keepN)] as number);
   const lastHead = head[head.length - 1];
   // The cut that evicts nothing: the first non-pinned message after the head.
-  const k0 = lastHead === undefined ? task : (np[firstAfter(np, lastHead)] ?? n);
+  const k0 = start ?? (lastHead === undefined ? task : (np[firstAfter(np, lastHead)] ?? n));
   // The candidates in (k0, floor]: a contiguous run of an ascending list.
   const from = firstAfter(candidates, k0);
   const to = Math.max(from, firstAfter(candidates, floor));
@@ -123,6 +133,7 @@ function buildPlan(ctx: EvictionContext, policy: PolicyId, options: PolicyOption
 
 /** Tokens kept by a plan at its j-th cut (system + pinned + head + summary + messages ≥ cut). */
 export function planCost(ctx: EvictionContext, plan: CutPlan, j: number): number {
+  if (plan.rewrite) return plan.rewrite.steps[j]?.tokensKept ?? ctx.table.total;
   const k = plan.cuts[j] as number;
   const n = ctx.cuts.n;
   const head = plan.headTokens;
@@ -139,6 +150,7 @@ export function planCost(ctx: EvictionContext, plan: CutPlan, j: number): number
 /** All cut costs of a plan at once (tokens), O(cuts). */
 export function planCosts(ctx: EvictionContext, plan: CutPlan): Float64Array {
   const out = new Float64Array(plan.cuts.length);
+  if (plan.rewrite) return out.map((_, j) => planCost(ctx, plan, j));
   if (plan.cuts.length === 0) return out;
   const base =
     planCost(ctx, plan, 0) -
@@ -187,11 +199,14 @@ export function planHead(ctx: EvictionContext, plan: CutPlan, j: number): CutHea
   if (!plan.heads) {
     const ms = ctx.cuts.t.messages;
     const messages = plan.head.map((i) => ms[i] as Message);
+    const own = POLICY_REGISTRY[plan.policy] as EvictionPolicy;
+    const make = own.summaryMessage
+      ? (tokens: number) =>
+          (own.summaryMessage as NonNullable<typeof own.summaryMessage>)(ctx.cuts.provider, tokens)
+      : (tokens: number) => summaryMessage(null, tokens);
     plan.heads = [
       { messages, summary: null },
-      plan.summaryTokens === null
-        ? null
-        : { messages, summary: summaryMessage(null, plan.summaryTokens) },
+      plan.summaryTokens === null ? null : { messages, summary: make(plan.summaryTokens) },
     ];
   }
   return (j > 0 && plan.heads[1]) || plan.heads[0];
@@ -248,6 +263,7 @@ export function resultAt(
   choice: { j: number; fits: boolean },
   budget: number,
 ): PolicyResult {
+  if (plan.rewrite) return rewriteResultAt(ctx, plan, plan.rewrite, choice, budget);
   const { j, fits } = choice;
   const k = plan.cuts[j] as number;
   const n = ctx.cuts.n;
@@ -306,7 +322,56 @@ export function resultAt(
   return result;
 }
 
+/** The result of a rewriting plan at step j: nothing is cut; blocks are edited, messages dropped. */
+function rewriteResultAt(
+  ctx: EvictionContext,
+  plan: CutPlan,
+  rewrite: RewritePlan,
+  choice: { j: number; fits: boolean },
+  budget: number,
+): PolicyResult {
+  const { j, fits } = choice;
+  const step = rewrite.steps[j] as NonNullable<RewritePlan['steps'][number]>;
+  const n = ctx.cuts.n;
+  const tokensBefore = ctx.table.total;
+  const deficit = Math.max(0, tokensBefore - budget);
+  const freed = tokensBefore - step.tokensKept;
+  const validation = stepValidation(ctx, rewrite, j);
+  const gone = new Set(step.evicted);
+  let lists: { kept: number[]; evicted: number[] } | null = null;
+  const list = () => {
+    if (!lists) {
+      const kept: number[] = [];
+      for (let i = 0; i < n; i++) if (!gone.has(i)) kept.push(i);
+      lists = { kept, evicted: step.evicted.slice() };
+    }
+    return lists;
+  };
+  return {
+    policy: plan.policy,
+    budget,
+    tokensBefore,
+    tokensKept: step.tokensKept,
+    deficit,
+    freed,
+    overshoot: deficit > 0 ? freed / deficit : null,
+    fits,
+    get kept() {
+      return list().kept;
+    },
+    get evicted() {
+      return list().evicted;
+    },
+    edits: step.edits,
+    provider: ctx.cuts.provider,
+    cut: plan.cuts[j] as number,
+    firstError: firstErrorOf(validation),
+    validation,
+  };
+}
+
 /** True when the plan's j-th cut gives a valid request (no error objects built). */
 export function planCutValid(ctx: EvictionContext, plan: CutPlan, j: number): boolean {
+  if (plan.rewrite) return stepValidation(ctx, plan.rewrite, j).valid;
   return isCutValid(ctx.cuts, plan.cuts[j] as number, planHead(ctx, plan, j));
 }

@@ -12,17 +12,36 @@ import {
 } from './registry.ts';
 
 describe('the policy registry', () => {
-  it('lists the five policies in picker order', () => {
-    expect(POLICIES).toEqual(['message', 'message-keep-task', 'exchange', 'turn-pair', 'summary']);
-    expect(MONOTONE_POLICIES).toEqual(['message', 'message-keep-task', 'exchange', 'turn-pair']);
+  it('lists the policies in picker order', () => {
+    expect(POLICIES).toEqual([
+      'message',
+      'message-keep-task',
+      'exchange',
+      'turn-pair',
+      'summary',
+      'clear-tool-results',
+      'provider-compaction',
+      'ai-sdk-prune',
+      'langchain-trim',
+    ]);
+    expect(MONOTONE_POLICIES).toEqual([
+      'message',
+      'message-keep-task',
+      'exchange',
+      'turn-pair',
+      'clear-tool-results',
+      'ai-sdk-prune',
+      'langchain-trim',
+    ]);
   });
 
   it('gives each policy a help line and the options it offers', () => {
     for (const id of POLICIES) expect(POLICY_REGISTRY[id].help.length, id).toBeGreaterThan(10);
-    const offering = (o: 'pinFirst' | 'summaryTokens') =>
+    const offering = (o: 'pinFirst' | 'summaryTokens' | 'keepToolUses') =>
       POLICIES.filter((id) => POLICY_REGISTRY[id].options.includes(o));
     expect(offering('pinFirst')).toEqual(['message', 'exchange']);
-    expect(offering('summaryTokens')).toEqual(['summary']);
+    expect(offering('summaryTokens')).toEqual(['summary', 'provider-compaction']);
+    expect(offering('keepToolUses')).toEqual(['clear-tool-results']);
     // Only a summarising policy offers a summary size; a policy that keeps the task has no pin.
     for (const id of POLICIES) {
       const p = POLICY_REGISTRY[id];

@@ -5,6 +5,7 @@
  */
 import type { Exchange } from '../exchanges.ts';
 import type { Message, ProviderId } from '../types.ts';
+import type { RewritePlan } from './rewrite.ts';
 import type { Validation } from '../validate/types.ts';
 import type { EvictionContext } from './policies.ts';
 
@@ -19,6 +20,8 @@ export interface PolicyCuts {
   floor: number;
   /** Non-pinned messages kept before every cut, when the policy decides them itself. */
   head?: number[];
+  /** The least cut, when it is not the first message after the head (see `startOn`). */
+  start?: number;
 }
 
 /**
@@ -32,13 +35,30 @@ export interface EvictionPolicy {
    * The options the simulator offers for it beside `keepNewestExchanges` (which every policy
    * takes).
    */
-  options: readonly ('pinFirst' | 'summaryTokens')[];
+  options: readonly ('pinFirst' | 'summaryTokens' | 'keepToolUses')[];
   /** Keeps the first non-pinned message (the task) whatever `pinFirst` says. */
   keepsTask: boolean;
   /** Replaces what it evicts with one summary message of `summaryTokens`. */
   summarises: boolean;
   /** A larger budget never evicts more. */
   monotone: boolean;
+  /** May drop the newest unit too (a library that returns an empty list when nothing fits). */
+  dropsNewest?: boolean;
+  /**
+   * The kept request starts on such a message: non-pinned messages before the first kept one
+   * that is are dropped even when everything fits (LangChain `startOn`). Its cuts give `start`.
+   */
+  startOn?: (m: Message) => boolean;
+  /**
+   * The message a summarising policy inserts before the cut (default: `summaryMessage`, a plain
+   * user message). `provider-compaction` inserts the provider's own compaction block or item.
+   */
+  summaryMessage?: (provider: ProviderId, tokens: number) => Message;
+  /**
+   * Policies that edit messages instead of (or besides) dropping them: their steps, each a kept
+   * request with its edits (rewrite.ts). When set, `cuts` and `units` are not used.
+   */
+  rewrite?: (ctx: EvictionContext, options: PolicyOptions) => RewritePlan;
   /**
    * Fast: the cut points and the floor, from the context `prepareEviction` built.
    * @param task the first non-pinned message (ours)
@@ -63,6 +83,25 @@ export interface PolicyOptions {
   keepNewestExchanges?: number;
   /** Size of the summary message for `summary`, in tokens. */
   summaryTokens?: number;
+  /** `clear-tool-results`: the newest tool uses whose results stay (Anthropic `keep`, default 3). */
+  keepToolUses?: number;
+  /** `clear-tool-results`: not applied unless it frees at least this many tokens (`clear_at_least`). */
+  clearAtLeast?: number;
+  /** `clear-tool-results`: tools whose results are never cleared (`exclude_tools`). */
+  excludeTools?: readonly string[];
+  /** `clear-tool-results`: the cleared calls' inputs are cleared too (`clear_tool_inputs`). */
+  clearToolInputs?: boolean;
+}
+
+/** One block a rewriting policy changed: its content replaced by a placeholder, or removed. */
+export interface BlockEdit {
+  /** The message (ours). */
+  index: number;
+  /** The block's position in that message's `blocks`. */
+  block: number;
+  kind: 'cleared' | 'cleared-input' | 'removed';
+  /** Tokens it frees (an estimate: the block's share of its message's count by characters). */
+  tokens: number;
 }
 
 export interface EvictionResult {
@@ -84,6 +123,8 @@ export interface EvictionResult {
   /** Message indices (ours) kept / evicted, ascending. */
   kept: number[];
   evicted: number[];
+  /** Rewriting policies: the blocks they cleared or removed, in message order. */
+  edits?: BlockEdit[];
   /** `summary` only: the index before which the summary message is inserted, and its size. */
   summary?: { before: number; tokens: number };
   provider: ProviderId;

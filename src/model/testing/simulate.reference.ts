@@ -8,9 +8,10 @@ import { groupExchanges, isPinned } from '../exchanges.ts';
 import type { TokenTable } from '../tokens.ts';
 import type { Message, ProviderId, Transcript } from '../types.ts';
 import { validateTranscript, type ValidateOptions, type Validation } from '../validate/index.ts';
-import { DEFAULT_SUMMARY_TOKENS, summaryMessage } from '../evict/policies.ts';
+import { DEFAULT_SUMMARY_TOKENS, prepareEviction, summaryMessage } from '../evict/policies.ts';
+import { editedMessages } from '../evict/rewrite.ts';
 import { POLICY_REGISTRY } from '../evict/registry.ts';
-import type { PolicyId, PolicyOptions } from '../evict/types.ts';
+import type { EvictionPolicy, PolicyId, PolicyOptions } from '../evict/types.ts';
 
 export interface ReferenceResult {
   kept: number[];
@@ -39,10 +40,12 @@ export function referencePolicy(
 ): ReferenceResult {
   const ms = t.messages;
   const n = ms.length;
+  if (POLICY_REGISTRY[policy].rewrite)
+    return referenceRewrite(t, table, provider, policy, budget, options, opts);
   const nonPinned = ms.filter((m) => !isPinned(m)).map((m) => m.index);
   const task = nonPinned[0];
-  const def = POLICY_REGISTRY[policy];
-  const pinTask = def.keepsTask || options.pinFirst === true;
+  const def: EvictionPolicy = POLICY_REGISTRY[policy];
+  const pinTask = def.keepsTask || (options.pinFirst === true && def.options.includes('pinFirst'));
   const protectedSet = new Set<number>();
   if (pinTask && task !== undefined) protectedSet.add(task);
   const exchanges = groupExchanges(ms).exchanges;
@@ -55,11 +58,13 @@ export function referencePolicy(
 
   // Units, oldest first; the newest unit is never dropped.
   let units = def.units(ms, exchanges, task);
-  units = units.slice(0, Math.max(0, units.length - 1));
+  if (!def.dropsNewest) units = units.slice(0, Math.max(0, units.length - 1));
   units = units
     .map((u) => u.filter((i) => !protectedSet.has(i)))
     .filter((u) => u.length > 0 && u.every((i) => i < floorStart));
 
+  const makeSummary = (tokens: number) =>
+    def.summaryMessage ? def.summaryMessage(provider, tokens) : summaryMessage(null, tokens);
   const summaryTokens = def.summarises
     ? Math.max(0, options.summaryTokens ?? DEFAULT_SUMMARY_TOKENS)
     : 0;
@@ -74,6 +79,13 @@ export function referencePolicy(
     for (const i of units[u] as number[]) dropped.add(i);
     u++;
   }
+  // A policy that starts on some message drops what comes before the first kept one.
+  if (def.startOn)
+    for (const m of ms) {
+      if (isPinned(m) || dropped.has(m.index)) continue;
+      if (def.startOn(m)) break;
+      dropped.add(m.index);
+    }
   const kept: number[] = [];
   const evicted: number[] = [];
   const keptMsgs: Message[] = [];
@@ -88,13 +100,13 @@ export function referencePolicy(
       continue;
     }
     if (summarised && sawDrop && !summaryPlaced && !isPinned(m)) {
-      keptMsgs.push(summaryMessage(null, summaryTokens));
+      keptMsgs.push(makeSummary(summaryTokens));
       summaryPlaced = true;
     }
     kept.push(i);
     keptMsgs.push(m);
   }
-  if (summarised && !summaryPlaced) keptMsgs.push(summaryMessage(null, summaryTokens));
+  if (summarised && !summaryPlaced) keptMsgs.push(makeSummary(summaryTokens));
   const tokensKept = cost();
   return {
     kept,
@@ -102,6 +114,39 @@ export function referencePolicy(
     tokensKept,
     fits: tokensKept <= budget,
     summarised,
+    validation: validateTranscript(t, provider, { ...opts, messages: keptMsgs }),
+  };
+}
+
+/**
+ * A rewriting policy the slow way: its edits applied to copies of the messages, the tokens they
+ * free taken off the total when the total is over the budget, the edited request validated.
+ */
+function referenceRewrite(
+  t: Transcript,
+  table: TokenTable,
+  provider: ProviderId,
+  policy: PolicyId,
+  budget: number,
+  options: PolicyOptions,
+  opts: Omit<ValidateOptions, 'messages'>,
+): ReferenceResult {
+  const def = POLICY_REGISTRY[policy] as EvictionPolicy;
+  const ctx = prepareEviction(t, table, provider, opts);
+  const plan = (def.rewrite as NonNullable<EvictionPolicy['rewrite']>)(ctx, options);
+  const applied = table.total > budget ? plan.steps[plan.steps.length - 1] : plan.steps[0];
+  const step = applied as NonNullable<typeof applied>;
+  let tokensKept = table.total;
+  const gone = new Set(step.evicted);
+  for (const i of gone) tokensKept -= table.perMessage[i] ?? 0;
+  for (const e of step.edits) if (!gone.has(e.index)) tokensKept -= e.tokens;
+  const keptMsgs = editedMessages(t.messages, step);
+  return {
+    kept: keptMsgs.map((m) => m.index),
+    evicted: [...gone].sort((a, b) => a - b),
+    tokensKept,
+    fits: tokensKept <= budget,
+    summarised: false,
     validation: validateTranscript(t, provider, { ...opts, messages: keptMsgs }),
   };
 }

@@ -1,0 +1,86 @@
+/**
+ * `provider-compaction`: what the providers' server-side compaction leaves — one summary that
+ * replaces everything before a boundary, task included. The boundary is where the provider puts
+ * its compaction: at the start of an assistant response (Anthropic `compact_20260112`: the
+ * response opens with a `compaction` block and "the API drops all message blocks prior to the
+ * compaction block"; OpenAI Responses `context_management` compaction: the output opens with the
+ * encrypted `compaction` item, and the items before the latest one may be dropped). So the
+ * boundary falls before an assistant message that starts a turn, never between a call and its
+ * results; the newest turn is never summarised. Providers without native compaction get the
+ * summary as a user message.
+ * Sources: platform.claude.com/docs/en/build-with-claude/compaction;
+ * developers.openai.com/api/docs/guides/compaction.
+ */
+import { isPinned } from '../../exchanges.ts';
+import type { Message, ProviderId } from '../../types.ts';
+import type { EvictionPolicy } from '../types.ts';
+
+/** Assistant messages (ours) that start a turn: the previous non-pinned message is not an assistant. */
+function turnStarts(messages: readonly Message[]): number[] {
+  const out: number[] = [];
+  let prev: Message | undefined;
+  for (const m of messages) {
+    if (isPinned(m)) continue;
+    if (m.role === 'assistant' && prev?.role !== 'assistant') out.push(m.index);
+    prev = m;
+  }
+  return out;
+}
+
+/**
+ * The compaction a provider returns, as the message the next request carries: Anthropic a
+ * `compaction` block in an assistant message, Responses a `compaction` item (opaque, encrypted),
+ * other providers a plain user message.
+ * @param tokens the summary's size, stated in its text
+ */
+export function compactionMessage(provider: ProviderId, tokens: number): Message {
+  const text = `[Compaction: summary of the earlier conversation, ${tokens} tokens]`;
+  const base = { index: -1, rawIndex: -1, path: 'compaction', raw: undefined } as const;
+  if (provider === 'anthropic')
+    return {
+      ...base,
+      role: 'assistant',
+      blocks: [{ type: 'other', label: 'compaction', raw: { type: 'compaction', content: text } }],
+    };
+  if (provider === 'openai-responses')
+    return {
+      ...base,
+      role: 'assistant',
+      blocks: [
+        {
+          type: 'other',
+          label: 'compaction',
+          raw: { type: 'compaction', encrypted_content: `<opaque: ${tokens} tokens>` },
+        },
+      ],
+    };
+  return { ...base, role: 'user', blocks: [{ type: 'text', text }] };
+}
+
+export const providerCompactionPolicy: EvictionPolicy = {
+  help: "the provider's compaction: one summary replaces everything before an assistant turn, task included",
+  options: ['summaryTokens'],
+  keepsTask: false,
+  summarises: true,
+  monotone: false,
+  summaryMessage: compactionMessage,
+  cuts: (ctx) => {
+    const starts = Int32Array.from(turnStarts(ctx.cuts.t.messages));
+    return { candidates: starts, floor: starts[starts.length - 1] ?? ctx.cuts.n, head: [] };
+  },
+  units: (messages) => {
+    const starts = new Set(turnStarts(messages));
+    const units: number[][] = [];
+    let cur: number[] = [];
+    for (const m of messages) {
+      if (isPinned(m)) continue;
+      if (starts.has(m.index) && cur.length > 0) {
+        units.push(cur);
+        cur = [];
+      }
+      cur.push(m.index);
+    }
+    if (cur.length > 0) units.push(cur);
+    return units;
+  },
+};

@@ -1,0 +1,155 @@
+/**
+ * Rewriting policies: policies that edit blocks (clear a tool result's content, remove reasoning
+ * or tool parts) instead of, or besides, dropping whole messages. Their plan is a short list of
+ * steps, `steps[0]` the request unchanged; a step costs fewer tokens than the one before it, so a
+ * budget selects the first step that fits, as a cut plan's budget selects its first cut.
+ *
+ * The kept request of a step is validated directly (`validateTranscript` over the edited
+ * messages), once per step and cached: these plans have two steps, so a sweep validates twice.
+ */
+import { countableText } from '../tokens.ts';
+import type { Block, Message } from '../types.ts';
+import { validateTranscript, type Validation, type Violation } from '../validate/index.ts';
+import type { EvictionContext } from './policies.ts';
+import type { BlockEdit } from './types.ts';
+
+/** The text a cleared tool result carries (LangChain's default placeholder for the same edit). */
+export const CLEARED_PLACEHOLDER = '[cleared]';
+
+/** One step of a rewriting plan: what it edits and drops, and what is left. */
+export interface RewriteStep {
+  /** Blocks cleared or removed, in message order. */
+  edits: BlockEdit[];
+  /** Messages (ours) dropped whole, ascending. */
+  evicted: number[];
+  /** Tokens the step keeps (system + messages − freed by edits − dropped messages). */
+  tokensKept: number;
+  /** A message (ours) to mark on the timeline: the last edited or dropped one. */
+  marker: number;
+}
+
+/** A rewriting policy's plan (independent of the budget). */
+export interface RewritePlan {
+  /** Steps, `steps[0]` the request unchanged; tokensKept strictly decreasing after it. */
+  steps: RewriteStep[];
+  /** @internal verdicts by step, computed on first use */
+  verdicts?: (Validation | undefined)[];
+}
+
+/** Characters a block counts as (its countable text, plus 4 per fixed token). */
+function blockWeight(b: Block): number {
+  const c = countableText(b);
+  return c.text.length + 4 * c.fixed;
+}
+
+/**
+ * Tokens a block holds, estimated as its share of its message's count by characters.
+ * @param ctx the eviction context (its token table)
+ * @param m the message
+ * @param block the block's position in `m.blocks`
+ * @param part a function giving the part of the block that is freed (default: all of it)
+ */
+export function blockTokens(
+  ctx: EvictionContext,
+  m: Message,
+  block: number,
+  part: (b: Block) => number = blockWeight,
+): number {
+  let total = 0;
+  for (const b of m.blocks) total += blockWeight(b);
+  const b = m.blocks[block];
+  if (!b || total === 0) return 0;
+  const perMessage = ctx.table.perMessage[m.index] ?? 0;
+  return Math.round((perMessage * part(b)) / total);
+}
+
+/** A tool result's content as the placeholder (the pair, its id and its error flag stay). */
+function clearedResult(b: Block): Block {
+  return b.type === 'tool_result'
+    ? { ...b, content: [{ type: 'text', text: CLEARED_PLACEHOLDER }] }
+    : b;
+}
+
+/**
+ * The request a step leaves: messages with their edits applied (a cleared result carries the
+ * placeholder, a cleared input is `{}`, a removed block is gone), dropped messages left out.
+ * Pinned messages stay in place. Each kept message keeps its `index`.
+ */
+export function editedMessages(messages: readonly Message[], step: RewriteStep): Message[] {
+  const byMessage = new Map<number, BlockEdit[]>();
+  for (const e of step.edits) {
+    const list = byMessage.get(e.index);
+    if (list) list.push(e);
+    else byMessage.set(e.index, [e]);
+  }
+  const dropped = new Set(step.evicted);
+  const out: Message[] = [];
+  for (const m of messages) {
+    if (dropped.has(m.index)) continue;
+    const edits = byMessage.get(m.index);
+    if (!edits) {
+      out.push(m);
+      continue;
+    }
+    const kind = new Map<number, BlockEdit['kind']>();
+    for (const e of edits) kind.set(e.block, e.kind);
+    const blocks: Block[] = [];
+    m.blocks.forEach((b, i) => {
+      const k = kind.get(i);
+      if (k === 'removed') return;
+      if (k === 'cleared') blocks.push(clearedResult(b));
+      else if (k === 'cleared-input' && b.type === 'tool_use') blocks.push({ ...b, input: {} });
+      else blocks.push(b);
+    });
+    out.push({ ...m, blocks });
+  }
+  return out;
+}
+
+/**
+ * The validation of a step's kept request, cached on the plan.
+ * @returns the provider's verdict over the edited messages (paths as sent)
+ */
+export function stepValidation(ctx: EvictionContext, plan: RewritePlan, j: number): Validation {
+  plan.verdicts ??= [];
+  let v = plan.verdicts[j];
+  if (!v) {
+    const step = plan.steps[j] as RewriteStep;
+    v =
+      j === 0 || (step.edits.length === 0 && step.evicted.length === 0)
+        ? ctx.cuts.full
+        : validateTranscript(ctx.cuts.t, ctx.cuts.provider, {
+            ...ctx.cuts.opts,
+            messages: editedMessages(ctx.cuts.t.messages, step),
+          });
+    plan.verdicts[j] = v;
+  }
+  return v;
+}
+
+/** The first error of a validation (the 400 a request gets), or null. */
+export function firstErrorOf(v: Validation): Violation | null {
+  return v.violations.find((x) => x.severity === 'error') ?? null;
+}
+
+/**
+ * A two-step plan: the request unchanged, then the request with `edits` applied and `evicted`
+ * dropped. When the edits free nothing, the plan has the first step only.
+ */
+export function twoStepPlan(
+  ctx: EvictionContext,
+  edits: BlockEdit[],
+  evicted: number[],
+): RewritePlan {
+  const total = ctx.table.total;
+  const unchanged: RewriteStep = { edits: [], evicted: [], tokensKept: total, marker: -1 };
+  let freed = 0;
+  const gone = new Set(evicted);
+  for (const e of edits) if (!gone.has(e.index)) freed += e.tokens;
+  for (const i of evicted) freed += ctx.table.perMessage[i] ?? 0;
+  if (freed <= 0 || (edits.length === 0 && evicted.length === 0)) return { steps: [unchanged] };
+  const marker = Math.max(edits[edits.length - 1]?.index ?? -1, evicted[evicted.length - 1] ?? -1);
+  return {
+    steps: [unchanged, { edits, evicted, tokensKept: total - freed, marker }],
+  };
+}
