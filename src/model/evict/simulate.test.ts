@@ -32,7 +32,15 @@ const CASES: { format: 'anthropic-messages' | 'openai-chat'; provider: ProviderI
 ];
 
 const arbOptions: fc.Arbitrary<PolicyOptions> = fc.record(
-  { pinFirst: fc.boolean(), keepNewestExchanges: fc.nat(3), summaryTokens: fc.nat(40) },
+  {
+    pinFirst: fc.boolean(),
+    keepNewestExchanges: fc.nat(3),
+    summaryTokens: fc.nat(40),
+    keepToolUses: fc.nat(4),
+    clearAtLeast: fc.nat(60),
+    clearToolInputs: fc.boolean(),
+    excludeTools: fc.constantFrom([], ['search'], ['lookup', 'search']),
+  },
   { requiredKeys: [] },
 );
 

@@ -5,6 +5,7 @@
  */
 import type { Message, ThinkingBlock, Transcript } from '../types.ts';
 import type { Push, ViolationInput } from './rules/common.ts';
+import { isCompaction } from './compaction.ts';
 import { isClientCall, isClientResult } from './rules/pairing.ts';
 import { turnItems, turnRole, type Turns } from './rules/turns.ts';
 
@@ -139,7 +140,11 @@ function checkOpenLoop(T: Turns, lastN: number, push: Push): void {
   }
   if (start < 0) return;
   const firstItems = turnItems(T, start);
-  const head = firstItems[0];
+  // A compaction block opens the response it came in (the API drops what precedes it): the
+  // thinking rule reads the blocks after it.
+  let h = 0;
+  while (isCompaction(firstItems[h]?.block)) h++;
+  const head = firstItems[h];
   if (!head || head.block.type === 'thinking' || head.block.type === 'redacted_thinking') return;
   const ids = firstItems.flatMap((it) =>
     isClientCall(it.block) && it.block.id !== null ? [it.block.id] : [],
@@ -151,8 +156,8 @@ function checkOpenLoop(T: Turns, lastN: number, push: Push): void {
     index: head.msg.index,
     blockIndex: head.blockIndex,
     ids,
-    providerPath: `messages.${start}.content.0.type`,
-    message: `messages.${start}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${head.block.type === 'tool_use' ? 'tool_use' : head.block.type}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block (preceeding the lastmost set of \`tool_use\` and \`tool_result\` blocks). We recommend you include thinking blocks from previous turns. To avoid this requirement, disable \`thinking\`. Please consult our documentation at ${DOCS_THINKING}`,
+    providerPath: `messages.${start}.content.${h}.type`,
+    message: `messages.${start}.content.${h}.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${head.block.type === 'tool_use' ? 'tool_use' : head.block.type}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block (preceeding the lastmost set of \`tool_use\` and \`tool_result\` blocks). We recommend you include thinking blocks from previous turns. To avoid this requirement, disable \`thinking\`. Please consult our documentation at ${DOCS_THINKING}`,
     title: 'Thinking block stripped from the open tool loop',
     why: 'With thinking enabled, the assistant turn that opened the current tool loop must still start with its thinking block; a converter or trim that dropped it breaks the request.',
     confidence: 'V',

@@ -9,6 +9,7 @@ import type { Block, Message, Transcript } from '../types.ts';
 import { checkTrailing, rejectsPrefill } from './anthropic.prefill.ts';
 import { missingId, wordPairs } from './anthropic.pairing.ts';
 import { checkSignature, checkThinking, type Signatures } from './anthropic.thinking.ts';
+import { checkAnthropicCompaction } from './compaction.ts';
 import { anthropicEnvelope, ruleSpec, ruleText } from './catalogue/index.ts';
 import { hasError, violation, type Push, type ViolationInput } from './rules/common.ts';
 import {
@@ -127,6 +128,7 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
 
   checkTrailing(t, T, opts, push, notes);
   checkThinking(t, T, sig, push, notes);
+  checkAnthropicCompaction(t, source, push);
   const violations = ids.length > 0 ? [...ids, ...found] : found;
   return {
     provider: 'anthropic',

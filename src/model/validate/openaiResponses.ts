@@ -13,6 +13,7 @@
 import { parserFor } from '../parse/registry.ts';
 import type { Transcript } from '../types.ts';
 import { byScanOrder, hasError, violation, type ViolationInput } from './rules/common.ts';
+import { checkResponsesCompaction } from './compaction.ts';
 import { openaiEnvelope, responsesEnvelope, ruleSpec, ruleText } from './catalogue/index.ts';
 import { renderResponses, type ResponsesItem } from './openaiResponses.render.ts';
 import { scanCallIds, scanOpenCalls, scanResults, type IdFinding } from './rules/byId.ts';
@@ -399,6 +400,7 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
   placePairing(pairing, found);
   checkReasoning(t, items, found, notes);
   const violations = found.length === 0 ? [] : toViolations(items, found);
+  checkResponsesCompaction(source, (v) => void violations.push(violation(v, responsesEnvelope)));
   return {
     provider: 'openai-responses',
     valid: !hasError(violations),

@@ -46,6 +46,9 @@ export const RULE_REGISTRY = {
   malformed_tool_id: { words: 'tool id the provider refuses' },
   null_content: { words: 'assistant message with no content' },
   unknown_part_type: { words: 'content part of an unknown type' },
+  compaction_moved: { words: 'compaction block moved' },
+  compaction_edited: { words: 'compaction block or item emptied' },
+  compaction_dropped: { words: 'compaction block dropped, or items kept before it' },
 } as const satisfies Readonly<Record<string, RuleDef>>;
 
 /** Stable rule ids: the keys of `RULE_REGISTRY`. */

@@ -33,6 +33,13 @@ const FAMILIES: { title: string; prefix: RegExp; intro: string }[] = [
       'Body: `{"error":{"code":400,"message","status":"INVALID_ARGUMENT"}}`. Gemini checks turn order and part counts, not ids.',
   },
   {
+    title:
+      'Compaction inputs (Anthropic compaction and context editing, Responses compaction items)',
+    prefix: /^(AC|RC)\d/,
+    intro:
+      'Bodies carrying a `compaction` block or item, cleared tool results or `context_management` are valid. No public capture gives a 400 for a misplaced or emptied compaction, so these are warnings: where the block or item sits, whether it was emptied, what the provider ignores before it. A T1/T2 check reads past a compaction block that opens an assistant turn.',
+  },
+  {
     title: 'AWS Bedrock Converse',
     prefix: /^(B|BW)\d/,
     intro:
