@@ -1,6 +1,6 @@
 import { defaultProviderOf } from '../model/validate/index.ts';
 import { POLICIES, prepareEviction, simulatePolicy } from '../model/evict/policies.ts';
-import type { PolicyId, PolicyOptions } from '../model/evict/types.ts';
+import type { BlockEdit, PolicyId, PolicyOptions } from '../model/evict/types.ts';
 import { countTokensCached, TokenCache } from '../model/tokenCache.ts';
 import { loadBpeCounter } from '../model/tokens.ts';
 import type { Violation } from '../model/validate/index.ts';
@@ -23,7 +23,7 @@ import {
   type SimulatorSettings,
 } from './linkView.ts';
 
-export const SIMULATE_USAGE = `simulate FILE --policy P --budget N (a link may set both) [--provider P] [--model M] [--summary-tokens S] [--pin-first] [--keep-newest N] [--json] [--request N]   evict to a token budget (policies: ${POLICIES.join(', ')})`;
+export const SIMULATE_USAGE = `simulate FILE --policy P --budget N (a link may set both) [--provider P] [--model M] [--summary-tokens S] [--pin-first] [--keep-newest N] [--keep N] [--clear-at-least N] [--exclude-tools A,B] [--clear-tool-inputs] [--json] [--request N]   evict to a token budget (--keep and the clear options: clear-tool-results) (policies: ${POLICIES.join(', ')})`;
 
 /** `--policy`'s value, checked; undefined when not given. */
 function checkPolicy(v: string | true | undefined): PolicyId | undefined {
@@ -82,8 +82,20 @@ function loadSimulation(io: CliIO, file: string, argFlags: Record<string, string
 export async function runSimulate(argv: string[], io: CliIO): Promise<number> {
   const args = parseArgs(
     argv,
-    ['format', 'provider', 'model', 'policy', 'budget', 'summary-tokens', 'keep-newest', 'request'],
-    ['json', 'pin-first'],
+    [
+      'format',
+      'provider',
+      'model',
+      'policy',
+      'budget',
+      'summary-tokens',
+      'keep-newest',
+      'keep',
+      'clear-at-least',
+      'exclude-tools',
+      'request',
+    ],
+    ['json', 'pin-first', 'clear-tool-inputs'],
   );
   const file = onlyFile(args, 'simulate');
   const loaded = loadSimulation(io, file, args.flags);
@@ -117,6 +129,16 @@ export async function runSimulate(argv: string[], io: CliIO): Promise<number> {
       ...(r.summary
         ? { summary: { beforeMessage: raw(r.summary.before), tokens: r.summary.tokens } }
         : {}),
+      ...(r.edits
+        ? {
+            edits: r.edits.map((e) => ({
+              message: raw(e.index),
+              block: e.block,
+              kind: e.kind,
+              tokens: e.tokens,
+            })),
+          }
+        : {}),
       provider,
       tokenBasis: table.basis.label,
       valid: v.valid,
@@ -136,6 +158,10 @@ export async function runSimulate(argv: string[], io: CliIO): Promise<number> {
       `deficit ${r.deficit}, freed ${r.freed}${r.overshoot !== null ? `, overshoot ${r.overshoot.toFixed(2)}×` : ''}${r.fits ? '' : ' — does NOT fit: this policy cannot drop more'}\n`,
     );
     if (r.evicted.length > 0) io.out(`evicted raw indices: ${compactRanges(r.evicted.map(raw))}\n`);
+    if (r.edits && r.edits.length > 0)
+      io.out(
+        `${editsLine(r.edits)} (raw indices: ${compactRanges([...new Set(r.edits.map((e) => raw(e.index)))])})\n`,
+      );
     if (v.valid) io.out(`VALID: ${provider} would accept the kept request.\n`);
     else {
       const e = r.firstError;
@@ -161,14 +187,47 @@ function requireSettings(s: SimulatorSettings, why: string) {
   return { policy: s.policy, budget: s.budget, options: s.options };
 }
 
-/** The policy options `--summary-tokens`, `--keep-newest` and `--pin-first` set. */
+/** `cleared 4 tool results, removed 2 blocks` for a rewriting policy's edits. */
+function editsLine(edits: readonly BlockEdit[]): string {
+  const count = (k: BlockEdit['kind']) => edits.filter((e) => e.kind === k).length;
+  const parts: string[] = [];
+  const cleared = count('cleared');
+  const inputs = count('cleared-input');
+  const removed = count('removed');
+  if (cleared > 0) parts.push(`cleared ${cleared} tool result${cleared === 1 ? '' : 's'}`);
+  if (inputs > 0) parts.push(`cleared ${inputs} tool input${inputs === 1 ? '' : 's'}`);
+  if (removed > 0) parts.push(`removed ${removed} block${removed === 1 ? '' : 's'}`);
+  return parts.join(', ');
+}
+
+/**
+ * The policy options the flags set: `--summary-tokens`, `--keep-newest`, `--pin-first`, and for
+ * clear-tool-results `--keep` (tool uses kept), `--clear-at-least`, `--exclude-tools` (names,
+ * comma-separated) and `--clear-tool-inputs`.
+ */
 function policyOptionsOf(flags: Record<string, string | true | undefined>): PolicyOptions {
   const summaryTokens = intFlag('summary-tokens', flags['summary-tokens']);
   const keepNewest = intFlag('keep-newest', flags['keep-newest']);
+  const keepToolUses = intFlag('keep', flags.keep);
+  const clearAtLeast = intFlag('clear-at-least', flags['clear-at-least']);
+  const exclude = flags['exclude-tools'];
+  if (exclude === true)
+    throw new UsageError('--exclude-tools needs a value (tool names, comma-separated)');
   return {
     ...(summaryTokens !== undefined ? { summaryTokens } : {}),
     ...(keepNewest !== undefined ? { keepNewestExchanges: keepNewest } : {}),
     ...(flags['pin-first'] ? { pinFirst: true } : {}),
+    ...(keepToolUses !== undefined ? { keepToolUses } : {}),
+    ...(clearAtLeast !== undefined ? { clearAtLeast } : {}),
+    ...(exclude !== undefined
+      ? {
+          excludeTools: exclude
+            .split(',')
+            .map((x) => x.trim())
+            .filter((x) => x !== ''),
+        }
+      : {}),
+    ...(flags['clear-tool-inputs'] ? { clearToolInputs: true } : {}),
   };
 }
 

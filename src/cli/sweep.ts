@@ -71,7 +71,8 @@ export async function runSweep(argv: string[], io: CliIO): Promise<number> {
         minBudget: p.minBudget,
         share400: p.share400,
         meanOvershoot: p.meanOvershoot,
-        invalidCuts: p.invalidCuts.map(raw),
+        // A rewriting policy (clear-tool-results, ai-sdk-prune) cuts nothing: its cuts are step ids.
+        invalidCuts: p.invalidCuts.filter((k) => k >= 0).map(raw),
         invalidBudgets: p.invalidBudgets,
       })),
     };
@@ -85,8 +86,8 @@ export async function runSweep(argv: string[], io: CliIO): Promise<number> {
       io.out(
         `\n${p.policy}: ${pct}% of budgets ${p.minBudget}–${s.total} give a 400${p.meanOvershoot !== null ? `; mean overshoot ${p.meanOvershoot.toFixed(2)}×` : ''}\n`,
       );
-      if (p.invalidCuts.length > 0)
-        io.out(`  cuts before raw message: ${compactRanges(p.invalidCuts.map(raw))}\n`);
+      const cuts = p.invalidCuts.filter((k) => k >= 0);
+      if (cuts.length > 0) io.out(`  cuts before raw message: ${compactRanges(cuts.map(raw))}\n`);
       if (p.invalidBudgets.length > 0) {
         const shown = p.invalidBudgets
           .slice(0, 20)
