@@ -176,7 +176,12 @@ describe('simulate: the link’s budget and policy', () => {
       budget: 60,
       policy: {
         id: 'exchange',
-        options: { pinFirst: true, keepNewestExchanges: 0, summaryTokens: null },
+        options: {
+          pinFirst: true,
+          keepNewestExchanges: 0,
+          summaryTokens: null,
+          keepToolUses: null,
+        },
       },
     });
     const r = await simJson([url]);

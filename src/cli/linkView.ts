@@ -166,6 +166,7 @@ function linkOptions(link: LinkInput): PolicyOptions {
     ...(has('pin') ? { pinFirst: o.pinFirst } : {}),
     ...(has('keep') ? { keepNewestExchanges: o.keepNewestExchanges } : {}),
     ...(has('sum') && o.summaryTokens !== null ? { summaryTokens: o.summaryTokens } : {}),
+    ...(has('kt') && o.keepToolUses !== null ? { keepToolUses: o.keepToolUses } : {}),
   };
 }
 
@@ -200,10 +201,24 @@ function pickOptions(
     fromFlag: flags.summaryTokens,
     fromLink: link.summaryTokens,
   });
+  const kt = pickSetting(io, {
+    what: 'tool uses kept',
+    flag: '--keep',
+    key: 'kt',
+    linkText: quoted(source, 'kt'),
+    fromFlag: flags.keepToolUses,
+    fromLink: link.keepToolUses,
+  });
+  // The other clear-tool-results options have no link key: the flags' alone.
+  const { clearAtLeast, excludeTools, clearToolInputs } = flags;
   return {
     ...(pin ? { pinFirst: true } : {}),
     ...(keep !== undefined ? { keepNewestExchanges: keep } : {}),
     ...(sum !== undefined ? { summaryTokens: sum } : {}),
+    ...(kt !== undefined ? { keepToolUses: kt } : {}),
+    ...(clearAtLeast !== undefined ? { clearAtLeast } : {}),
+    ...(excludeTools !== undefined ? { excludeTools } : {}),
+    ...(clearToolInputs ? { clearToolInputs } : {}),
   };
 }
 

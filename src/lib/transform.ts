@@ -10,7 +10,7 @@ import {
   type TurnPair,
 } from '../model/exchanges.ts';
 import { POLICIES, prepareEviction, simulatePolicy } from '../model/evict/policies.ts';
-import type { PolicyId, PolicyOptions } from '../model/evict/types.ts';
+import type { BlockEdit, PolicyId, PolicyOptions } from '../model/evict/types.ts';
 import { repairTranscript, type RepairChange, type Unrepaired } from '../model/repair.ts';
 import { countTokensCached, TokenCache } from '../model/tokenCache.ts';
 import { CHARS_PER_4, loadBpeCounter, type TextCounter } from '../model/tokens.ts';
@@ -72,7 +72,11 @@ export function turnPairs(
 }
 
 export interface EvictOptions extends ReadOptions, PolicyOptions {
-  /** `message`, `message-keep-task`, `exchange`, `turn-pair` or `summary`. */
+  /**
+   * `message`, `message-keep-task`, `exchange`, `turn-pair`, `summary`, `clear-tool-results`
+   * (with `keepToolUses`, `clearAtLeast`, `excludeTools`, `clearToolInputs`),
+   * `provider-compaction`, `ai-sdk-prune` or `langchain-trim`.
+   */
   policy: PolicyId;
   /** Budget in tokens, system prompt included. */
   budget: number;
@@ -91,6 +95,8 @@ export interface EvictResult<B> {
   /** Kept and evicted messages (ours; map with `messages`). */
   kept: number[];
   evicted: number[];
+  /** Rewriting policies: the blocks cleared or removed (message ours, block position in it). */
+  edits?: BlockEdit[];
   messages: MessageRef[];
   tokensBefore: number;
   tokensKept: number;
@@ -131,12 +137,17 @@ export async function evict<B>(body: B, opts: EvictOptions): Promise<EvictResult
       ? { keepNewestExchanges: opts.keepNewestExchanges }
       : {}),
     ...(opts.summaryTokens !== undefined ? { summaryTokens: opts.summaryTokens } : {}),
+    ...(opts.keepToolUses !== undefined ? { keepToolUses: opts.keepToolUses } : {}),
+    ...(opts.clearAtLeast !== undefined ? { clearAtLeast: opts.clearAtLeast } : {}),
+    ...(opts.excludeTools !== undefined ? { excludeTools: opts.excludeTools } : {}),
+    ...(opts.clearToolInputs !== undefined ? { clearToolInputs: opts.clearToolInputs } : {}),
   };
   const r = simulatePolicy(prepareEviction(t, table, provider), opts.policy, opts.budget, options);
   return {
     body: sameShape(body, writeTranscript(keptTranscript(t, r))),
     kept: r.kept,
     evicted: r.evicted,
+    ...(r.edits ? { edits: r.edits } : {}),
     messages: refs(t),
     tokensBefore: r.tokensBefore,
     tokensKept: r.tokensKept,

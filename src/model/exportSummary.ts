@@ -6,7 +6,9 @@
  * depend on how or when the simulator runs.
  */
 import { summaryMessage } from './evict/policies.ts';
-import type { EvictionResult } from './evict/types.ts';
+import { POLICY_REGISTRY } from './evict/registry.ts';
+import { editedMessages } from './evict/rewrite.ts';
+import type { EvictionPolicy, EvictionResult } from './evict/types.ts';
 import type { Grouping } from './exchanges.ts';
 import type { ToolPair } from './pairing.ts';
 import { parserFor } from './parse/registry.ts';
@@ -236,10 +238,23 @@ export function buildSharedIncidentSummary(
  * @param r the eviction result (`kept` are message indices, ours)
  */
 export function keptTranscript(t: Transcript, r: EvictionResult): Transcript {
+  if (r.edits) {
+    // A rewriting policy: its edits applied; an edited message is written from its blocks.
+    const edited = new Set(r.edits.map((e) => e.index));
+    const messages = editedMessages(t.messages, { edits: r.edits, evicted: r.evicted }).map((m) =>
+      edited.has(m.index) ? { ...m, raw: undefined } : m,
+    );
+    return { ...t, messages };
+  }
   const kept = new Set(r.kept);
+  const own: EvictionPolicy = POLICY_REGISTRY[r.policy];
+  const summary = (i: number, tokens: number): Message =>
+    own.summaryMessage
+      ? { ...own.summaryMessage(r.provider, tokens), path: `summary before message ${i}` }
+      : summaryMessage(i, tokens);
   const messages: Message[] = [];
   t.messages.forEach((m, i) => {
-    if (r.summary && i === r.summary.before) messages.push(summaryMessage(i, r.summary.tokens));
+    if (r.summary && i === r.summary.before) messages.push(summary(i, r.summary.tokens));
     if (kept.has(i)) messages.push(m);
   });
   return { ...t, messages };

@@ -63,7 +63,7 @@ export interface PolicyChoice {
 
 /**
  * Read one policy's options from the store's free-form `policyOptions[id]` (as the permalink
- * writes them: `{pinFirst, keepNewestExchanges, summaryTokens}`; `summaryTokens: null` = the
+ * writes them: `{pinFirst, keepNewestExchanges, summaryTokens, keepToolUses}`; null = the
  * policy's default). Anything else is ignored.
  */
 export function readPolicyOptions(raw: unknown): PolicyOptions {
@@ -75,6 +75,8 @@ export function readPolicyOptions(raw: unknown): PolicyOptions {
   if (typeof k === 'number' && Number.isInteger(k) && k > 0) out.keepNewestExchanges = k;
   const s = o.summaryTokens;
   if (typeof s === 'number' && Number.isFinite(s) && s >= 0) out.summaryTokens = Math.floor(s);
+  const kt = o.keepToolUses;
+  if (typeof kt === 'number' && Number.isInteger(kt) && kt >= 0) out.keepToolUses = kt;
   return out;
 }
 

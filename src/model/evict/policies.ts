@@ -27,7 +27,7 @@ import type { Violation } from '../validate/index.ts';
 import { firstAfter } from './bisect.ts';
 import { POLICY_REGISTRY } from './registry.ts';
 import { firstErrorOf, stepValidation, type RewritePlan } from './rewrite.ts';
-import { checkCut, isCutValid, type CutContext, type CutHead } from './simulate.ts';
+import { checkCut, isCutValid, NO_HEAD, type CutContext, type CutHead } from './simulate.ts';
 import type { EvictionPolicy, EvictionResult, PolicyId, PolicyOptions } from './types.ts';
 
 export { prepareEviction } from './prepare.ts';
@@ -373,5 +373,13 @@ function rewriteResultAt(
 /** True when the plan's j-th cut gives a valid request (no error objects built). */
 export function planCutValid(ctx: EvictionContext, plan: CutPlan, j: number): boolean {
   if (plan.rewrite) return stepValidation(ctx, plan.rewrite, j).valid;
-  return isCutValid(ctx.cuts, plan.cuts[j] as number, planHead(ctx, plan, j));
+  const own: EvictionPolicy = POLICY_REGISTRY[plan.policy];
+  // A summary the provider's rules read past (Anthropic's compaction block) leaves the verdict of
+  // the cut without it: the cached cut validity, not a window per cut (sweep.test.ts holds the
+  // sweep equal to simulatePolicy's validation at every budget).
+  const head =
+    j > 0 && own.summaryTransparent?.(ctx.cuts.provider) === true && plan.head.length === 0
+      ? NO_HEAD
+      : planHead(ctx, plan, j);
+  return isCutValid(ctx.cuts, plan.cuts[j] as number, head);
 }

@@ -32,35 +32,63 @@ export interface RewriteStep {
 export interface RewritePlan {
   /** Steps, `steps[0]` the request unchanged; tokensKept strictly decreasing after it. */
   steps: RewriteStep[];
+  /**
+   * The validation of step j's request when the policy can derive it without validating the
+   * edited messages (clear-tool-results: content edits change no structure); else undefined.
+   * simulate.reference.ts validates the edited messages directly, and the property tests hold
+   * both equal.
+   */
+  derive?: (j: number) => Validation | undefined;
   /** @internal verdicts by step, computed on first use */
   verdicts?: (Validation | undefined)[];
 }
 
-/** Characters a block counts as (its countable text, plus 4 per fixed token). */
-function blockWeight(b: Block): number {
-  const c = countableText(b);
-  return c.text.length + 4 * c.fixed;
+/**
+ * Characters a block counts as: its countable text (`countableText`), plus 4 per fixed token,
+ * summed without building the text for the common block types.
+ */
+export function blockWeight(b: Block): number {
+  switch (b.type) {
+    case 'text':
+      return b.text.length;
+    case 'thinking':
+      return b.thinking.length;
+    case 'tool_result': {
+      let w = 0;
+      for (const c of b.content) w += blockWeight(c);
+      return w;
+    }
+    default: {
+      const c = countableText(b);
+      return c.text.length + 4 * c.fixed;
+    }
+  }
 }
 
 /**
- * Tokens a block holds, estimated as its share of its message's count by characters.
+ * Tokens the blocks of a message hold, each estimated as its share of the message's count by
+ * characters. The message's weight is computed once, so a message with many edited blocks costs
+ * one pass.
  * @param ctx the eviction context (its token table)
  * @param m the message
- * @param block the block's position in `m.blocks`
- * @param part a function giving the part of the block that is freed (default: all of it)
+ * @returns (block position, part) → tokens; `part` gives the characters of the block that are
+ *   freed (default: all of it)
  */
-export function blockTokens(
+export function blockShares(
   ctx: EvictionContext,
   m: Message,
-  block: number,
-  part: (b: Block) => number = blockWeight,
-): number {
-  let total = 0;
-  for (const b of m.blocks) total += blockWeight(b);
-  const b = m.blocks[block];
-  if (!b || total === 0) return 0;
+): (block: number, part?: (b: Block) => number) => number {
+  let total = -1;
   const perMessage = ctx.table.perMessage[m.index] ?? 0;
-  return Math.round((perMessage * part(b)) / total);
+  return (block, part = blockWeight) => {
+    if (total < 0) {
+      total = 0;
+      for (const b of m.blocks) total += blockWeight(b);
+    }
+    const b = m.blocks[block];
+    if (!b || total === 0) return 0;
+    return Math.round((perMessage * part(b)) / total);
+  };
 }
 
 /** A tool result's content as the placeholder (the pair, its id and its error flag stay). */
@@ -75,32 +103,37 @@ function clearedResult(b: Block): Block {
  * placeholder, a cleared input is `{}`, a removed block is gone), dropped messages left out.
  * Pinned messages stay in place. Each kept message keeps its `index`.
  */
-export function editedMessages(messages: readonly Message[], step: RewriteStep): Message[] {
-  const byMessage = new Map<number, BlockEdit[]>();
-  for (const e of step.edits) {
-    const list = byMessage.get(e.index);
-    if (list) list.push(e);
-    else byMessage.set(e.index, [e]);
-  }
-  const dropped = new Set(step.evicted);
+export function editedMessages(
+  messages: readonly Message[],
+  step: Pick<RewriteStep, 'edits' | 'evicted'>,
+): Message[] {
+  // Edits and drops come in message order (ascending index, then block): one walk over both.
+  const { edits, evicted } = step;
   const out: Message[] = [];
+  let e = 0;
+  let d = 0;
   for (const m of messages) {
-    if (dropped.has(m.index)) continue;
-    const edits = byMessage.get(m.index);
-    if (!edits) {
+    while (d < evicted.length && (evicted[d] as number) < m.index) d++;
+    if (evicted[d] === m.index) continue;
+    while (e < edits.length && (edits[e] as BlockEdit).index < m.index) e++;
+    if (e >= edits.length || (edits[e] as BlockEdit).index !== m.index) {
       out.push(m);
       continue;
     }
-    const kind = new Map<number, BlockEdit['kind']>();
-    for (const e of edits) kind.set(e.block, e.kind);
     const blocks: Block[] = [];
-    m.blocks.forEach((b, i) => {
-      const k = kind.get(i);
-      if (k === 'removed') return;
-      if (k === 'cleared') blocks.push(clearedResult(b));
-      else if (k === 'cleared-input' && b.type === 'tool_use') blocks.push({ ...b, input: {} });
-      else blocks.push(b);
-    });
+    for (let i = 0; i < m.blocks.length; i++) {
+      const b = m.blocks[i] as Block;
+      const ed = edits[e];
+      if (!ed || ed.index !== m.index || ed.block !== i) {
+        blocks.push(b);
+        continue;
+      }
+      e++;
+      if (ed.kind === 'cleared') blocks.push(clearedResult(b));
+      else if (ed.kind === 'cleared-input' && b.type === 'tool_use')
+        blocks.push({ ...b, input: {} });
+      else if (ed.kind !== 'removed') blocks.push(b);
+    }
     out.push({ ...m, blocks });
   }
   return out;
@@ -118,10 +151,11 @@ export function stepValidation(ctx: EvictionContext, plan: RewritePlan, j: numbe
     v =
       j === 0 || (step.edits.length === 0 && step.evicted.length === 0)
         ? ctx.cuts.full
-        : validateTranscript(ctx.cuts.t, ctx.cuts.provider, {
+        : (plan.derive?.(j) ??
+          validateTranscript(ctx.cuts.t, ctx.cuts.provider, {
             ...ctx.cuts.opts,
             messages: editedMessages(ctx.cuts.t.messages, step),
-          });
+          }));
     plan.verdicts[j] = v;
   }
   return v;

@@ -55,6 +55,12 @@ export interface EvictionPolicy {
    */
   summaryMessage?: (provider: ProviderId, tokens: number) => Message;
   /**
+   * True when, for this provider, the summary changes no verdict of a cut (the rules read past
+   * it): a cut with it is valid exactly when the cut without it is. Lets the sweep use the cut's
+   * cached validity.
+   */
+  summaryTransparent?: (provider: ProviderId) => boolean;
+  /**
    * Policies that edit messages instead of (or besides) dropping them: their steps, each a kept
    * request with its edits (rewrite.ts). When set, `cuts` and `units` are not used.
    */

@@ -24,6 +24,7 @@ const policyArb: fc.Arbitrary<PermalinkPolicy> = fc.record({
     pinFirst: fc.boolean(),
     keepNewestExchanges: fc.integer({ min: 0, max: MAX_KEEP_EXCHANGES }),
     summaryTokens: fc.option(fc.integer({ min: 1, max: MAX_SUMMARY_TOKENS }), { nil: null }),
+    keepToolUses: fc.option(fc.integer({ min: 0, max: MAX_KEEP_EXCHANGES }), { nil: null }),
   }),
 });
 
@@ -150,10 +151,12 @@ describe('permalink codec', () => {
       'pin',
       'keep',
       'sum',
+      'kt',
       'p2',
       'pin2',
       'keep2',
       'sum2',
+      'kt2',
       'sel',
       'at',
       'fx',

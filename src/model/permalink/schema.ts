@@ -93,6 +93,8 @@ export const PolicyOptionsSchema = z.object({
   keepNewestExchanges: z.number().int().min(0).max(MAX_KEEP_EXCHANGES),
   /** Tokens; null = the policy's own default. */
   summaryTokens: z.number().int().min(1).max(MAX_SUMMARY_TOKENS).nullable(),
+  /** clear-tool-results: tool uses whose results stay; null = Anthropic's default (3). */
+  keepToolUses: z.number().int().min(0).max(MAX_KEEP_EXCHANGES).nullable(),
 });
 export type PermalinkPolicyOptions = z.infer<typeof PolicyOptionsSchema>;
 
@@ -192,6 +194,7 @@ export const DEFAULT_POLICY_OPTIONS: PermalinkPolicyOptions = {
   pinFirst: false,
   keepNewestExchanges: 0,
   summaryTokens: null,
+  keepToolUses: null,
 };
 
 export const DEFAULT_PERMALINK_STATE: PermalinkState = {

@@ -87,6 +87,14 @@ const OPTION_CODECS: readonly AnyOptionCodec[] = [
     write: (v) => (v === null ? null : String(v)),
     read: parseUint,
   },
+  {
+    option: 'keepToolUses',
+    schema: PolicyOptionsSchema.shape.keepToolUses,
+    key: 'kt',
+    what: 'the tool uses kept',
+    write: (v) => (v === null ? null : String(v)),
+    read: parseUint,
+  },
 ];
 
 function encodeOption<K extends keyof PermalinkPolicyOptions>(

@@ -97,6 +97,7 @@ function policyFromStore(id: string, options: unknown, fallback: PermalinkPolicy
       pinFirst: o.pinFirst ?? false,
       keepNewestExchanges: o.keepNewestExchanges ?? 0,
       summaryTokens: o.summaryTokens ?? null,
+      keepToolUses: o.keepToolUses ?? null,
     },
   };
   const r = PolicyChoiceSchema.safeParse(candidate);

@@ -409,13 +409,19 @@ export class Session {
 
 /** A key naming per-policy sweep options: equal options, equal key. */
 export function sweepKey(
-  options: readonly { pinFirst?: boolean; keepNewestExchanges?: number; summaryTokens?: number }[],
+  options: readonly {
+    pinFirst?: boolean;
+    keepNewestExchanges?: number;
+    summaryTokens?: number;
+    keepToolUses?: number;
+  }[],
 ): string {
   return JSON.stringify(
     options.map((o) => [
       o.pinFirst ?? null,
       o.keepNewestExchanges ?? null,
       o.summaryTokens ?? null,
+      o.keepToolUses ?? null,
     ]),
   );
 }

@@ -6,6 +6,7 @@
 import { ruleWords } from '../../model/ruleWords.ts';
 import { useState } from 'react';
 import { DEFAULT_SUMMARY_TOKENS, POLICIES, type PolicyResult } from '../../model/evict/policies.ts';
+import { DEFAULT_KEEP_TOOL_USES } from '../../model/evict/policy/clearToolResults.ts';
 import { POLICY_REGISTRY, type PolicyId } from '../../model/evict/registry.ts';
 import type { Transcript } from '../../model/types.ts';
 import type { EvictionContext } from '../../model/evict/policies.ts';
@@ -159,6 +160,7 @@ function PolicyOptionInputs({ choice }: { choice: PolicyChoice }) {
         pinFirst: choice.options.pinFirst ?? false,
         keepNewestExchanges: choice.options.keepNewestExchanges ?? 0,
         summaryTokens: choice.options.summaryTokens ?? null,
+        keepToolUses: choice.options.keepToolUses ?? null,
         ...cur,
         ...patch,
       },
@@ -190,6 +192,21 @@ function PolicyOptionInputs({ choice }: { choice: PolicyChoice }) {
         />{' '}
         exchanges
       </label>
+      {offers.includes('keepToolUses') && (
+        <label>
+          keep{' '}
+          <input
+            type="number"
+            min={0}
+            step={1}
+            className="small-num"
+            aria-label="Keep the results of the newest N tool uses"
+            value={choice.options.keepToolUses ?? DEFAULT_KEEP_TOOL_USES}
+            onChange={(e) => setOption({ keepToolUses: count(e.target.value) })}
+          />{' '}
+          tool uses
+        </label>
+      )}
       {offers.includes('summaryTokens') && (
         <label>
           summary{' '}

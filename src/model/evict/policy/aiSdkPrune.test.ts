@@ -78,8 +78,10 @@ function libraryKeeps(f: LoadedFixture, budget: number): string[] {
       continue;
     }
     for (const p of m.content) {
-      const ti = (p.providerOptions as { ti: { m: number; b: number } }).ti;
-      keys.push(`${ti.m}:${ti.b}`);
+      const from = ('providerOptions' in p ? p.providerOptions : undefined) as unknown as {
+        ti: { m: number; b: number };
+      };
+      keys.push(`${from.ti.m}:${from.ti.b}`);
     }
   }
   return keys.sort();

@@ -9,7 +9,7 @@
  */
 import { isPinned } from '../../exchanges.ts';
 import type { Message } from '../../types.ts';
-import { blockTokens, twoStepPlan } from '../rewrite.ts';
+import { blockShares, twoStepPlan } from '../rewrite.ts';
 import type { BlockEdit, EvictionPolicy } from '../types.ts';
 
 /** One part of an SDK message and the block (ours) it comes from. */
@@ -43,44 +43,47 @@ export function sdkView(messages: readonly Message[]): SdkMessage[] {
   const out: SdkMessage[] = [];
   for (const m of messages) {
     if (isPinned(m)) {
-      const text = m.blocks.map((b) => (b.type === 'text' ? b.text : '')).join('');
+      let text = '';
+      for (const b of m.blocks) if (b.type === 'text') text += b.text;
       out.push({ role: 'system', ours: m.index, parts: null, text });
       continue;
     }
-    const part = (b: Message['blocks'][number], i: number): SdkPart => {
-      switch (b.type) {
-        case 'thinking':
-        case 'redacted_thinking':
-          return { type: 'reasoning', m: m.index, b: i };
-        case 'tool_use':
-          return { type: 'tool-call', m: m.index, b: i, id: b.id ?? '', name: b.name };
-        case 'tool_result':
-          return {
-            type: 'tool-result',
-            m: m.index,
-            b: i,
-            id: b.toolUseId ?? '',
-            name: b.name ?? '',
-          };
-        case 'image':
-        case 'document':
-          return { type: 'file', m: m.index, b: i };
-        default:
-          return { type: 'text', m: m.index, b: i };
-      }
-    };
-    const parts = m.blocks.map(part);
-    if (m.role === 'assistant') out.push({ role: 'assistant', ours: m.index, parts });
-    else if (m.role === 'tool') out.push({ role: 'tool', ours: m.index, parts });
-    else {
-      const results = parts.filter((p) => p.type === 'tool-result');
-      const rest = parts.filter((p) => p.type !== 'tool-result');
-      if (results.length > 0) out.push({ role: 'tool', ours: m.index, parts: results });
-      if (rest.length > 0 || results.length === 0)
-        out.push({ role: 'user', ours: m.index, parts: rest });
+    if (m.role === 'assistant' || m.role === 'tool') {
+      const parts: SdkPart[] = [];
+      for (let i = 0; i < m.blocks.length; i++) parts.push(sdkPart(m, i));
+      out.push({ role: m.role, ours: m.index, parts });
+      continue;
     }
+    const results: SdkPart[] = [];
+    const rest: SdkPart[] = [];
+    for (let i = 0; i < m.blocks.length; i++) {
+      const p = sdkPart(m, i);
+      (p.type === 'tool-result' ? results : rest).push(p);
+    }
+    if (results.length > 0) out.push({ role: 'tool', ours: m.index, parts: results });
+    if (rest.length > 0 || results.length === 0)
+      out.push({ role: 'user', ours: m.index, parts: rest });
   }
   return out;
+}
+
+/** The SDK part a block becomes. */
+function sdkPart(m: Message, i: number): SdkPart {
+  const b = m.blocks[i] as Message['blocks'][number];
+  switch (b.type) {
+    case 'thinking':
+    case 'redacted_thinking':
+      return { type: 'reasoning', m: m.index, b: i };
+    case 'tool_use':
+      return { type: 'tool-call', m: m.index, b: i, id: b.id ?? '', name: b.name };
+    case 'tool_result':
+      return { type: 'tool-result', m: m.index, b: i, id: b.toolUseId ?? '', name: b.name ?? '' };
+    case 'image':
+    case 'document':
+      return { type: 'file', m: m.index, b: i };
+    default:
+      return { type: 'text', m: m.index, b: i };
+  }
 }
 
 /** Tool-call parts' names by id, so a result is named like its call (the SDK's own lookup). */
@@ -99,20 +102,40 @@ export function callNames(view: readonly SdkMessage[]): Map<string, string> {
  * @returns the messages that stay, each with the parts that stay
  */
 export function pruneView(view: readonly SdkMessage[], keepLast = 2): SdkMessage[] {
-  const last = view.length - 1;
-  let msgs = view.map((s, i) =>
-    s.role === 'assistant' && s.parts && i !== last
-      ? { ...s, parts: s.parts.filter((p) => p.type !== 'reasoning') }
-      : s,
-  );
+  const n = view.length;
+  const from = Math.max(0, n - keepLast);
   const keptIds = new Set<string>();
-  for (const s of msgs.slice(-keepLast))
+  for (let i = from; i < n; i++) {
+    const s = view[i] as SdkMessage;
     if (s.role === 'assistant' || s.role === 'tool')
-      for (const p of s.parts ?? []) if (p.id !== undefined) keptIds.add(p.id);
-  msgs = msgs.map((s, i) => {
-    if ((s.role !== 'assistant' && s.role !== 'tool') || !s.parts || i >= msgs.length - keepLast)
-      return s;
+      for (const p of s.parts ?? [])
+        if (p.type === 'tool-call' || p.type === 'tool-result') keptIds.add(p.id ?? '');
+  }
+  const out: SdkMessage[] = [];
+  for (let i = 0; i < n; i++) {
+    const s = view[i] as SdkMessage;
     const parts = s.parts;
+    if (!parts) {
+      if ((s.text ?? '').length > 0) out.push(s);
+      continue;
+    }
+    // Reasoning goes from every assistant message but the last.
+    const dropReasoning = s.role === 'assistant' && i !== n - 1;
+    // Tool parts go outside the last messages unless their id is in them.
+    const dropTools = (s.role === 'assistant' || s.role === 'tool') && i < from;
+    if (!dropReasoning && !dropTools) {
+      if (parts.length > 0) out.push(s);
+      continue;
+    }
+    let kept = parts;
+    if (dropReasoning) kept = kept.filter((p) => p.type !== 'reasoning');
+    if (dropTools) kept = keepTools(kept);
+    if (kept.length > 0) out.push(kept === parts ? s : { ...s, parts: kept });
+  }
+  return out;
+
+  /** The tool step: tool parts whose id is not kept go, and a run of reasoning with them. */
+  function keepTools(parts: SdkPart[]): SdkPart[] {
     const keep = parts.map(
       (p) => (p.type !== 'tool-call' && p.type !== 'tool-result') || keptIds.has(p.id ?? ''),
     );
@@ -123,18 +146,80 @@ export function pruneView(view: readonly SdkMessage[], keepLast = 2): SdkMessage
       while (end < parts.length && parts[end]?.type === 'reasoning') end++;
       let f = end;
       let any = false;
-      let kept = false;
+      let stays = false;
       while (f < parts.length && parts[f]?.type !== 'reasoning') {
         any = true;
-        kept ||= keep[f] === true;
+        stays ||= keep[f] === true;
         f++;
       }
-      if (any && !kept) for (let x = r; x < end; x++) keep[x] = false;
+      if (any && !stays) for (let x = r; x < end; x++) keep[x] = false;
       r = f - 1;
     }
-    return { ...s, parts: parts.filter((_, x) => keep[x]) };
-  });
-  return msgs.filter((s) => (s.parts ? s.parts.length > 0 : (s.text ?? '').length > 0));
+    return keep.every(Boolean) ? parts : parts.filter((_, x) => keep[x]);
+  }
+}
+
+/**
+ * `pruneView(sdkView(ms))` as flags, without the view of the whole list: only our last two
+ * messages (which hold the SDK's last two messages) are viewed; every message before them is
+ * pruned by the rule for an SDK message outside the last two (reasoning and tool parts whose id
+ * is not kept go; an emptied message goes). aiSdkPrune.test.ts holds it equal to the library.
+ * @returns per block (flat, message i's blocks from `start[i]`) 1 when it stays, per message 1
+ *   when any SDK message of it stays
+ */
+function pruneFlags(ms: readonly Message[]): {
+  stays: Uint8Array;
+  present: Uint8Array;
+  start: Int32Array;
+} {
+  const n = ms.length;
+  const start = new Int32Array(n + 1);
+  for (let i = 0; i < n; i++)
+    start[i + 1] = (start[i] as number) + (ms[i] as Message).blocks.length;
+  const stays = new Uint8Array(start[n] as number);
+  const present = new Uint8Array(n);
+  const tailFrom = Math.max(0, n - 2);
+  const tail = sdkView(ms.slice(tailFrom));
+  const kept = pruneView(tail);
+  const keptIds = new Set<string>();
+  for (const s of tail.slice(-2))
+    if (s.role === 'assistant' || s.role === 'tool')
+      for (const p of s.parts ?? [])
+        if (p.type === 'tool-call' || p.type === 'tool-result') keptIds.add(p.id ?? '');
+  for (const s of kept) {
+    present[s.ours] = 1;
+    for (const p of s.parts ?? []) stays[(start[p.m] as number) + p.b] = 1;
+  }
+  // With fewer than two SDK messages in the tail, pruneView saw the whole list: done.
+  if (tail.length < 2) return { stays, present, start };
+  for (let i = 0; i < tailFrom; i++) {
+    const m = ms[i] as Message;
+    const at = start[i] as number;
+    if (isPinned(m)) {
+      let text = '';
+      for (const b of m.blocks) if (b.type === 'text') text += b.text;
+      if (text.length > 0) present[i] = 1;
+      continue;
+    }
+    const toolRole = m.role === 'assistant' || m.role === 'tool';
+    let any = false;
+    let rest = false;
+    for (let j = 0; j < m.blocks.length; j++) {
+      const b = m.blocks[j] as Message['blocks'][number];
+      let keep = true;
+      if (b.type === 'thinking' || b.type === 'redacted_thinking') keep = m.role !== 'assistant';
+      else if (b.type === 'tool_use') keep = !toolRole || keptIds.has(b.id ?? '');
+      else if (b.type === 'tool_result') keep = keptIds.has(b.toolUseId ?? '');
+      else rest = true;
+      if (keep) {
+        stays[at + j] = 1;
+        any = true;
+      }
+    }
+    // A user message with no block at all is an empty SDK user message: removed.
+    if (any || (rest && !toolRole)) present[i] = 1;
+  }
+  return { stays, present, start };
 }
 
 export const aiSdkPrunePolicy: EvictionPolicy = {
@@ -147,28 +232,25 @@ export const aiSdkPrunePolicy: EvictionPolicy = {
   units: () => [],
   rewrite: (ctx) => {
     const ms = ctx.cuts.t.messages;
-    const after = pruneView(sdkView(ms));
-    const stays = new Set<string>();
-    const present = new Set<number>();
-    for (const s of after) {
-      present.add(s.ours);
-      for (const p of s.parts ?? []) stays.add(`${p.m}:${p.b}`);
-    }
+    const { stays, present, start } = pruneFlags(ms);
     const edits: BlockEdit[] = [];
     const evicted: number[] = [];
     for (const m of ms) {
-      const keptHere = isPinned(m)
-        ? present.has(m.index)
-        : m.blocks.some((_, i) => stays.has(`${m.index}:${i}`));
-      if (!keptHere) {
+      if (present[m.index] !== 1) {
         evicted.push(m.index);
         continue;
       }
       if (isPinned(m)) continue;
-      m.blocks.forEach((_, i) => {
-        if (!stays.has(`${m.index}:${i}`))
-          edits.push({ index: m.index, block: i, kind: 'removed', tokens: blockTokens(ctx, m, i) });
-      });
+      const at = start[m.index] as number;
+      let share: ReturnType<typeof blockShares> | null = null;
+      for (let i = 0; i < m.blocks.length; i++)
+        if (stays[at + i] !== 1)
+          edits.push({
+            index: m.index,
+            block: i,
+            kind: 'removed',
+            tokens: (share ??= blockShares(ctx, m))(i),
+          });
     }
     return twoStepPlan(ctx, edits, evicted);
   },

@@ -10,8 +10,10 @@
  */
 import { isPinned } from '../../exchanges.ts';
 import type { Block, Message } from '../../types.ts';
-import { blockTokens, CLEARED_PLACEHOLDER, twoStepPlan } from '../rewrite.ts';
-import type { BlockEdit, EvictionPolicy } from '../types.ts';
+import type { RuleId, Validation } from '../../validate/types.ts';
+import type { EvictionContext } from '../policies.ts';
+import { blockShares, blockWeight, CLEARED_PLACEHOLDER, twoStepPlan } from '../rewrite.ts';
+import type { BlockEdit, EvictionPolicy, PolicyOptions } from '../types.ts';
 
 /** Anthropic's default number of tool uses whose results stay. */
 export const DEFAULT_KEEP_TOOL_USES = 3;
@@ -24,10 +26,7 @@ function isCleared(b: Block): boolean {
 
 /** Characters of a tool result's content beyond the placeholder's. */
 function resultPart(b: Block): number {
-  if (b.type !== 'tool_result') return 0;
-  let chars = 0;
-  for (const c of b.content) chars += c.type === 'text' ? c.text.length : JSON.stringify(c).length;
-  return Math.max(0, chars - CLEARED_PLACEHOLDER.length);
+  return b.type === 'tool_result' ? Math.max(0, blockWeight(b) - CLEARED_PLACEHOLDER.length) : 0;
 }
 
 /** Characters of a call's input beyond `{}`. */
@@ -35,6 +34,114 @@ function inputPart(b: Block): number {
   if (b.type !== 'tool_use') return 0;
   const s = typeof b.input === 'string' ? b.input : (JSON.stringify(b.input ?? {}) ?? '');
   return Math.max(0, s.length - 2);
+}
+
+/**
+ * The rules whose verdict reads a result's content (an empty or null content, an error result
+ * with none): the only ones a placeholder can change. Every other rule reads ids, roles, order
+ * and the other blocks, which clearing leaves as they are.
+ */
+const CONTENT_RULES: ReadonlySet<RuleId> = new Set([
+  'error_result_empty',
+  'empty_text',
+  'empty_content',
+  'null_content',
+]);
+
+/**
+ * The validation of the request with `edits` cleared, from the whole request's: its violations
+ * less those of the content rules on a cleared block (or on a message whose results were
+ * cleared, when the rule names no block). O(violations + edits).
+ */
+function clearedValidation(full: Validation, edits: readonly BlockEdit[]): Validation {
+  const blocks = new Set<string>();
+  const messages = new Set<number>();
+  for (const e of edits) {
+    blocks.add(`${e.index}:${e.block}`);
+    messages.add(e.index);
+  }
+  const violations = full.violations.filter(
+    (v) =>
+      !CONTENT_RULES.has(v.rule) ||
+      !(v.blockIndex === null ? messages.has(v.index) : blocks.has(`${v.index}:${v.blockIndex}`)),
+  );
+  return { ...full, valid: !violations.some((v) => v.severity === 'error'), violations };
+}
+
+/** Where a call is and its tool's name. */
+interface CallAt {
+  m: Message;
+  b: number;
+  name: string;
+}
+
+/** The ids of the newest `keep` client tool calls (a backward scan that stops there). */
+function newestCallIds(ms: readonly Message[], keep: number): Set<string> {
+  const ids = new Set<string>();
+  let left = keep;
+  for (let i = ms.length - 1; i >= 0 && left > 0; i--) {
+    const m = ms[i] as Message;
+    if (isPinned(m)) continue;
+    for (let j = m.blocks.length - 1; j >= 0 && left > 0; j--) {
+      const b = m.blocks[j] as Block;
+      if (b.type !== 'tool_use' || b.server) continue;
+      left--;
+      if (b.id !== null) ids.add(b.id);
+    }
+  }
+  return ids;
+}
+
+/** Client calls by id (the first of an id), read only when a name or an input is needed. */
+function callsById(ms: readonly Message[]): Map<string, CallAt> {
+  const out = new Map<string, CallAt>();
+  for (const m of ms) {
+    if (isPinned(m)) continue;
+    for (let i = 0; i < m.blocks.length; i++) {
+      const b = m.blocks[i] as Block;
+      if (b.type === 'tool_use' && !b.server && b.id !== null && !out.has(b.id))
+        out.set(b.id, { m, b: i, name: b.name });
+    }
+  }
+  return out;
+}
+
+/**
+ * The blocks clear_tool_uses clears, in message order: every client tool result but those of the
+ * newest `keep` calls and of the excluded tools (a result whose call is not in the request has
+ * no name, so no exclusion applies to it), and with clear_tool_inputs the inputs of their calls.
+ */
+function clearEdits(ctx: EvictionContext, options: PolicyOptions): BlockEdit[] {
+  const ms = ctx.cuts.t.messages;
+  const keep = Math.max(0, Math.floor(options.keepToolUses ?? DEFAULT_KEEP_TOOL_USES));
+  const exclude = new Set(options.excludeTools ?? []);
+  const kept = newestCallIds(ms, keep);
+  const inputsToo = options.clearToolInputs === true;
+  const calls = exclude.size > 0 || inputsToo ? callsById(ms) : null;
+  const edits: BlockEdit[] = [];
+  const inputs: BlockEdit[] = [];
+  for (const m of ms) {
+    if (isPinned(m)) continue;
+    let share: ReturnType<typeof blockShares> | null = null;
+    for (let i = 0; i < m.blocks.length; i++) {
+      const b = m.blocks[i] as Block;
+      if (b.type !== 'tool_result' || b.server || b.toolUseId === null) continue;
+      if (kept.has(b.toolUseId) || isCleared(b)) continue;
+      const call = calls?.get(b.toolUseId);
+      if (call && exclude.has(call.name)) continue;
+      share ??= blockShares(ctx, m);
+      edits.push({ index: m.index, block: i, kind: 'cleared', tokens: share(i, resultPart) });
+      if (inputsToo && call)
+        inputs.push({
+          index: call.m.index,
+          block: call.b,
+          kind: 'cleared-input',
+          tokens: blockShares(ctx, call.m)(call.b, inputPart),
+        });
+    }
+  }
+  if (inputs.length === 0) return edits;
+  return [...edits, ...inputs].sort((a, b) => a.index - b.index || a.block - b.block);
 }
 
 export const clearToolResultsPolicy: EvictionPolicy = {
@@ -46,50 +153,12 @@ export const clearToolResultsPolicy: EvictionPolicy = {
   cuts: (ctx) => ({ candidates: Int32Array.of(), floor: ctx.cuts.n }),
   units: () => [],
   rewrite: (ctx, options) => {
-    const ms = ctx.cuts.t.messages;
-    const keep = Math.max(0, Math.floor(options.keepToolUses ?? DEFAULT_KEEP_TOOL_USES));
-    const exclude = new Set(options.excludeTools ?? []);
-    // Every client tool call, oldest first: where it is, its id and its name.
-    const calls: { m: Message; b: number; id: string | null; name: string }[] = [];
-    for (const m of ms) {
-      if (isPinned(m)) continue;
-      m.blocks.forEach((b, i) => {
-        if (b.type === 'tool_use' && !b.server) calls.push({ m, b: i, id: b.id, name: b.name });
-      });
-    }
-    const kept = new Set<string>();
-    for (const c of calls.slice(Math.max(0, calls.length - keep)))
-      if (c.id !== null) kept.add(c.id);
-    const nameOf = new Map<string, (typeof calls)[number]>();
-    for (const c of calls) if (c.id !== null && !nameOf.has(c.id)) nameOf.set(c.id, c);
-    const edits: BlockEdit[] = [];
-    const inputs: BlockEdit[] = [];
-    for (const m of ms) {
-      if (isPinned(m)) continue;
-      m.blocks.forEach((b, i) => {
-        if (b.type !== 'tool_result' || b.server || b.toolUseId === null) return;
-        if (kept.has(b.toolUseId) || isCleared(b)) return;
-        const call = nameOf.get(b.toolUseId);
-        if (!call || exclude.has(call.name)) return;
-        edits.push({
-          index: m.index,
-          block: i,
-          kind: 'cleared',
-          tokens: blockTokens(ctx, m, i, resultPart),
-        });
-        if (options.clearToolInputs === true)
-          inputs.push({
-            index: call.m.index,
-            block: call.b,
-            kind: 'cleared-input',
-            tokens: blockTokens(ctx, call.m, call.b, inputPart),
-          });
-      });
-    }
-    const all = [...edits, ...inputs].sort((a, b) => a.index - b.index || a.block - b.block);
+    const edits = clearEdits(ctx, options);
     let freed = 0;
-    for (const e of all) freed += e.tokens;
+    for (const e of edits) freed += e.tokens;
     if (freed < Math.max(1, options.clearAtLeast ?? 0)) return twoStepPlan(ctx, [], []);
-    return twoStepPlan(ctx, all, []);
+    const plan = twoStepPlan(ctx, edits, []);
+    plan.derive = () => clearedValidation(ctx.cuts.full, edits);
+    return plan;
   },
 };

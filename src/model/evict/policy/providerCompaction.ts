@@ -64,6 +64,9 @@ export const providerCompactionPolicy: EvictionPolicy = {
   summarises: true,
   monotone: false,
   summaryMessage: compactionMessage,
+  // Anthropic merges the compaction block into the assistant turn it opens, and its rules read
+  // past it (T1/T2); the cut is as valid without it.
+  summaryTransparent: (provider) => provider === 'anthropic',
   cuts: (ctx) => {
     const starts = Int32Array.from(turnStarts(ctx.cuts.t.messages));
     return { candidates: starts, floor: starts[starts.length - 1] ?? ctx.cuts.n, head: [] };
