@@ -6,7 +6,10 @@
  *   whose tool_result was evicted — the model did not have that answer any more and asked again;
  * - `evicted_reference`: an evicted user message whose distinctive tokens (file paths, quoted or
  *   backticked text, identifiers, ids with digits, URLs, long numbers) still occur in later kept
- *   messages — those messages refer to an instruction the model no longer sees.
+ *   messages — those messages refer to an instruction the model no longer sees;
+ * - `cleared_reference`: a tool result whose content a policy cleared to a placeholder or removed
+ *   (clear-tool-results, ai-sdk-prune) while later kept messages still quote its distinctive
+ *   tokens — they cite an answer the model no longer has.
  *
  * A simple, explained heuristic; `LOST_MEANING_LIMITS` says what it cannot see. O(total text).
  */
@@ -43,7 +46,21 @@ export interface EvictedReferenceMark {
   note: string;
 }
 
-export type LostMeaningMark = RepeatedCallMark | EvictedReferenceMark;
+export interface ClearedReferenceMark {
+  kind: 'cleared_reference';
+  /** The message (ours) holding the cleared result, and the result's block index. */
+  messageIndex: number;
+  /** Its row label (`#3`, `#3.2`: `messageLabels`), as the timeline shows it. */
+  label: string;
+  blockIndex: number;
+  /** Kept messages after it that quote its distinctive tokens, ascending. */
+  referencedBy: number[];
+  /** The quoted tokens (at most 8), in the order the result has them. */
+  tokens: string[];
+  note: string;
+}
+
+export type LostMeaningMark = RepeatedCallMark | EvictedReferenceMark | ClearedReferenceMark;
 
 export interface LostMeaning {
   marks: LostMeaningMark[];
@@ -57,6 +74,7 @@ export const LOST_MEANING_LIMITS: string[] = [
   'Paraphrase and pronouns ("do the same for the other file"), instructions that leave no shared token ("keep it short", "do not touch the tests"), images and documents are invisible to it.',
   'A repeated call is matched on the same tool name and identical input; a call with slightly different input (another offset, a reformatted path) is not matched.',
   'It does not know what a summary message carried over, nor what the system prompt restates (tokens that occur in the system prompt are not counted as lost).',
+  'A later message that quotes a cleared result may itself be a cleared result: it is still counted as quoting it.',
 ];
 
 /** Canonical JSON (sorted keys) so that `{a,b}` and `{b,a}` inputs compare equal. */
@@ -226,6 +244,8 @@ function prepare(t: Transcript): LostMeaningPrep {
  * @param t the transcript before eviction
  * @param kept message indices (positions in `t.messages`) kept by the policy
  * @param evicted message indices evicted by the policy; indices in neither list are ignored
+ * @param cleared blocks whose content the policy cleared or removed (message ours, block
+ *   position): their tool results are looked for in later kept messages
  * @returns marks in message order (repeated calls by the repeating call, evicted references by
  *   the evicted user message), each with the row labels of its messages (`#3`, `#3.2`: the notes
  *   name messages the way the timeline rows do), and the heuristic's limits. Never throws. The per-transcript
@@ -235,6 +255,7 @@ export function findLostMeaning(
   t: Transcript,
   kept: readonly number[],
   evicted: readonly number[],
+  cleared: readonly { index: number; block: number }[] = [],
 ): LostMeaning {
   const keptSet = new Set(kept);
   const evictedSet = new Set(evicted);
@@ -242,7 +263,8 @@ export function findLostMeaning(
   const prep = prepare(t);
   const labels = messageLabels(t.messages);
   repeatedCalls(prep, keptSet, evictedSet, labels, marks);
-  evictedReferences(t, prep, kept, keptSet, evictedSet, labels, marks);
+  const systemTokens = evictedReferences(t, prep, kept, keptSet, evictedSet, labels, marks);
+  clearedReferences(t, prep, cleared, keptSet, systemTokens, labels, marks);
   marks.sort(
     (a, b) =>
       a.messageIndex - b.messageIndex ||
@@ -305,7 +327,7 @@ function evictedReferences(
   evictedSet: ReadonlySet<number>,
   labels: MessageLabels,
   marks: LostMeaningMark[],
-): void {
+): Set<string> {
   const systemTokens = new Set<string>();
   for (const s of t.system) for (const c of chunks(s.text)) systemTokens.add(c);
   for (const i of kept) {
@@ -336,6 +358,47 @@ function evictedReferences(
       referencedBy,
       tokens: shown,
       note: `This user message was evicted, but ${referencedBy.length} kept message${referencedBy.length === 1 ? '' : 's'} after it still mention${referencedBy.length === 1 ? 's' : ''} ${shown.map((s) => `"${s}"`).join(', ')}${tokens.length > shown.length ? ', …' : ''}: the model sees the references without the instruction that explained them.`,
+    });
+  }
+  return systemTokens;
+}
+
+/**
+ * Cleared results still quoted: a tool result whose content was cleared or removed, whose
+ * distinctive tokens occur in later kept messages (not counting the system prompt's tokens).
+ */
+function clearedReferences(
+  t: Transcript,
+  prep: LostMeaningPrep,
+  cleared: readonly { index: number; block: number }[],
+  keptSet: ReadonlySet<number>,
+  systemTokens: ReadonlySet<string>,
+  labels: MessageLabels,
+  marks: LostMeaningMark[],
+): void {
+  for (const c of cleared) {
+    const b = t.messages[c.index]?.blocks[c.block];
+    if (!b || b.type !== 'tool_result') continue;
+    const tokens: string[] = [];
+    const refs = new Set<number>();
+    for (const tok of distinctiveTokens(blockText(b))) {
+      if (systemTokens.has(tok)) continue;
+      const later = (prep.index.get(tok) ?? []).filter((k) => k > c.index && keptSet.has(k));
+      if (later.length === 0) continue;
+      tokens.push(tok);
+      for (const k of later) refs.add(k);
+    }
+    if (tokens.length === 0) continue;
+    const referencedBy = [...refs].sort((a, b) => a - b);
+    const shown = tokens.slice(0, 8);
+    marks.push({
+      kind: 'cleared_reference',
+      messageIndex: c.index,
+      label: labels.of(c.index),
+      blockIndex: c.block,
+      referencedBy,
+      tokens: shown,
+      note: `This tool result was cleared, but ${referencedBy.length} kept message${referencedBy.length === 1 ? '' : 's'} after it still quote${referencedBy.length === 1 ? 's' : ''} ${shown.map((s) => `"${s}"`).join(', ')}${tokens.length > shown.length ? ', …' : ''}: the model sees the quotes without the answer they came from.`,
     });
   }
 }

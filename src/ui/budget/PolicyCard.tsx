@@ -14,6 +14,7 @@ import { causeLabel, messageLabels } from '../../model/messageLabels.ts';
 import { evictedCount, type PolicyChoice } from '../../state/eviction.ts';
 import { useAppStore } from '../../state/store.ts';
 import { PolicyError, PolicyFigures } from './PolicyFigures.tsx';
+import { selectSimulatorLostMeaning } from './SimulatorLostMeaning.tsx';
 import { policyVerdict } from './policyVerdict.ts';
 
 export interface PolicyCardProps {
@@ -63,7 +64,12 @@ export function PolicyCard({
       {/* The card's answer first, then its figures, then the options that change them: a capped
           simulator panel must not hide the verdict or the freed / overshoot figures. */}
       <PolicyVerdictLine result={r} approx={approx} providerLabel={providerLabel} />
-      <PolicyFigures result={r} evicted={evicted} approx={approx} />
+      <PolicyFigures
+        result={r}
+        evicted={evicted}
+        approx={approx}
+        lost={selectSimulatorLostMeaning(transcript, r)?.marks.length ?? null}
+      />
       <PolicyOptionInputs choice={choice} />
       {!valid && err && (
         <PolicyError

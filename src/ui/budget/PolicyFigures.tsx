@@ -13,16 +13,21 @@ import { RequestIndexNote } from '../RequestIndexNote.tsx';
  * The kept bar and the figures list.
  * @param evicted messages the policy evicts (a count, the list is never built here)
  * @param approx true when token counts are estimates (`≈`)
+ * @param lost lost-meaning marks of this result (null when none were looked for)
  */
 export function PolicyFigures({
   result: r,
   evicted,
   approx,
+  lost = null,
 }: {
   result: PolicyResult;
   evicted: number;
   approx: boolean;
+  lost?: number | null;
 }) {
+  const cleared = r.edits?.filter((e) => e.kind === 'cleared').length ?? 0;
+  const removed = r.edits?.filter((e) => e.kind === 'removed').length ?? 0;
   const valid = r.validation.valid;
   const t = approx ? '≈' : '';
   const keptPct = r.budget > 0 ? Math.min(100, (r.tokensKept / r.budget) * 100) : 100;
@@ -61,6 +66,29 @@ export function PolicyFigures({
           {fmtInt(evicted)} message{evicted === 1 ? '' : 's'}
           {r.summary ? ` → one ${fmtInt(r.summary.tokens)}-token summary` : ''}
         </Figure>
+        {r.edits && (
+          <Figure
+            name="edited"
+            testId="policy-edited"
+            title="blocks the policy changed in place: tool results cleared to a placeholder (their calls stay), or blocks removed"
+          >
+            {cleared > 0 || removed === 0
+              ? `${fmtInt(cleared)} result${cleared === 1 ? '' : 's'} cleared`
+              : ''}
+            {removed > 0
+              ? `${cleared > 0 ? ', ' : ''}${fmtInt(removed)} block${removed === 1 ? '' : 's'} removed`
+              : ''}
+          </Figure>
+        )}
+        {lost !== null && (
+          <Figure
+            name="lost meaning"
+            testId="policy-lost"
+            title="lost-meaning marks: evicted instructions, repeated calls and cleared results that later messages still quote"
+          >
+            {fmtInt(lost)} mark{lost === 1 ? '' : 's'}
+          </Figure>
+        )}
       </dl>
     </>
   );

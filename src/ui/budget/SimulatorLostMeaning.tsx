@@ -26,25 +26,38 @@ export function lostMeaningDeferred(t: Transcript): boolean {
   return t.messages.length > LOST_MEANING_AUTO_MAX && !askedFor(t).asked;
 }
 
-/** The marks of a cut: one slot on (transcript, policy, cut, evicted count). */
+/** Edits of a policy that rewrites nothing. */
+const NO_EDITS: readonly never[] = [];
+
+/**
+ * The marks of a cut: one slot on (transcript, policy, cut, evicted count, edits). A rewriting
+ * policy's cleared or removed results are looked for in later kept messages.
+ */
 const lostMeaningOf = memoLead(
-  4,
-  (t: Transcript, _policy: string, _cut: number, _evicted: number, r: PolicyResult) =>
-    findLostMeaning(t, r.kept, r.evicted),
+  5,
+  (
+    t: Transcript,
+    _policy: string,
+    _cut: number,
+    _evicted: number,
+    edits: NonNullable<PolicyResult['edits']>,
+    r: PolicyResult,
+  ) => findLostMeaning(t, r.kept, r.evicted, edits),
 );
 
 /**
- * The lost meaning of a policy's eviction, memoised on (transcript by reference, policy, cut,
- * evicted count): slider steps that keep the same cut reuse the marks (findLostMeaning and the
- * kept/evicted lists are O(n) messages).
- * @returns null when nothing was evicted
+ * The lost meaning of a policy's eviction, memoised per policy on (transcript by reference, cut,
+ * evicted count, edits): slider steps that keep the same cut reuse the marks (findLostMeaning and
+ * the kept/evicted lists are O(n) messages).
+ * @returns null when nothing was evicted, cleared or removed
  */
 export function selectSimulatorLostMeaning(t: Transcript, r: PolicyResult): LostMeaning | null {
   if (r.deficit === 0 || r.freed === 0) return null;
   if (lostMeaningDeferred(t)) return null;
   const evictedCount = r.evicted.length;
-  if (evictedCount === 0) return null;
-  return lostMeaningOf(t, r.policy, r.cut, evictedCount, r);
+  const edits = r.edits ?? NO_EDITS;
+  if (evictedCount === 0 && edits.length === 0) return null;
+  return lostMeaningOf(t, r.policy, r.cut, evictedCount, edits, r);
 }
 
 export interface SimulatorLostMeaningProps {

@@ -24,7 +24,9 @@ export function LostMeaningList({ lost, onJump }: LostMeaningListProps) {
               <button type="button" className="linklike" onClick={() => onJump(m.messageIndex)}>
                 {m.kind === 'repeated_call'
                   ? `repeated call, message ${m.label}`
-                  : `evicted instruction, message ${m.label}`}
+                  : m.kind === 'cleared_reference'
+                    ? `cleared result, message ${m.label}`
+                    : `evicted instruction, message ${m.label}`}
               </button>
               : {m.note}
             </li>
