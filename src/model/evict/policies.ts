@@ -112,14 +112,14 @@ function buildPlan(ctx: EvictionContext, policy: PolicyId, options: PolicyOption
   const pinTask = def.keepsTask || (options.pinFirst === true && def.options.includes('pinFirst'));
   const exStarts = ctx.exchangeStarts;
   const keepN = Math.max(0, Math.floor(options.keepNewestExchanges ?? 0));
-  const { candidates, floor: policyFloor, head: policyHead, start } = def.cuts(ctx, task);
+  const { candidates, floor: policyFloor, head: policyHead } = def.cuts(ctx, task);
   const head: number[] = policyHead ?? (pinTask ? [task] : []);
   let floor = policyFloor; // the largest cut allowed
   if (keepN > 0 && exStarts.length > 0)
     floor = Math.min(floor, exStarts[Math.max(0, exStarts.length - keepN)] as number);
   const lastHead = head[head.length - 1];
   // The cut that evicts nothing: the first non-pinned message after the head.
-  const k0 = start ?? (lastHead === undefined ? task : (np[firstAfter(np, lastHead)] ?? n));
+  const k0 = lastHead === undefined ? task : (np[firstAfter(np, lastHead)] ?? n);
   // The candidates in (k0, floor]: a contiguous run of an ascending list.
   const from = firstAfter(candidates, k0);
   const to = Math.max(from, firstAfter(candidates, floor));
@@ -337,10 +337,10 @@ function rewriteResultAt(
   const deficit = Math.max(0, tokensBefore - budget);
   const freed = tokensBefore - step.tokensKept;
   const validation = stepValidation(ctx, rewrite, j);
-  const gone = new Set(step.evicted);
   let lists: { kept: number[]; evicted: number[] } | null = null;
   const list = () => {
     if (!lists) {
+      const gone = new Set(step.evicted);
       const kept: number[] = [];
       for (let i = 0; i < n; i++) if (!gone.has(i)) kept.push(i);
       lists = { kept, evicted: step.evicted.slice() };
@@ -372,7 +372,7 @@ function rewriteResultAt(
 
 /** True when the plan's j-th cut gives a valid request (no error objects built). */
 export function planCutValid(ctx: EvictionContext, plan: CutPlan, j: number): boolean {
-  if (plan.rewrite) return stepValidation(ctx, plan.rewrite, j).valid;
+  if (plan.rewrite) return plan.rewrite.valid?.(j) ?? stepValidation(ctx, plan.rewrite, j).valid;
   const own: EvictionPolicy = POLICY_REGISTRY[plan.policy];
   // A summary the provider's rules read past (Anthropic's compaction block) leaves the verdict of
   // the cut without it: the cached cut validity, not a window per cut (sweep.test.ts holds the

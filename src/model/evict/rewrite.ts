@@ -16,7 +16,10 @@ import type { BlockEdit } from './types.ts';
 /** The text a cleared tool result carries (LangChain's default placeholder for the same edit). */
 export const CLEARED_PLACEHOLDER = '[cleared]';
 
-/** One step of a rewriting plan: what it edits and drops, and what is left. */
+/**
+ * One step of a rewriting plan: what it edits and drops, and what is left. `evicted` may be a
+ * getter that lists the drops on first read.
+ */
 export interface RewriteStep {
   /** Blocks cleared or removed, in message order. */
   edits: BlockEdit[];
@@ -39,6 +42,8 @@ export interface RewritePlan {
    * both equal.
    */
   derive?: (j: number) => Validation | undefined;
+  /** Whether step j's request is valid, when the policy knows it cheaply; else undefined. */
+  valid?: (j: number) => boolean | undefined;
   /** @internal verdicts by step, computed on first use */
   verdicts?: (Validation | undefined)[];
 }
@@ -149,7 +154,7 @@ export function stepValidation(ctx: EvictionContext, plan: RewritePlan, j: numbe
   if (!v) {
     const step = plan.steps[j] as RewriteStep;
     v =
-      j === 0 || (step.edits.length === 0 && step.evicted.length === 0)
+      step.edits.length === 0 && step.evicted.length === 0
         ? ctx.cuts.full
         : (plan.derive?.(j) ??
           validateTranscript(ctx.cuts.t, ctx.cuts.provider, {

@@ -20,8 +20,6 @@ export interface PolicyCuts {
   floor: number;
   /** Non-pinned messages kept before every cut, when the policy decides them itself. */
   head?: number[];
-  /** The least cut, when it is not the first message after the head (see `startOn`). */
-  start?: number;
 }
 
 /**
@@ -42,13 +40,6 @@ export interface EvictionPolicy {
   summarises: boolean;
   /** A larger budget never evicts more. */
   monotone: boolean;
-  /** May drop the newest unit too (a library that returns an empty list when nothing fits). */
-  dropsNewest?: boolean;
-  /**
-   * The kept request starts on such a message: non-pinned messages before the first kept one
-   * that is are dropped even when everything fits (LangChain `startOn`). Its cuts give `start`.
-   */
-  startOn?: (m: Message) => boolean;
   /**
    * The message a summarising policy inserts before the cut (default: `summaryMessage`, a plain
    * user message). `provider-compaction` inserts the provider's own compaction block or item.

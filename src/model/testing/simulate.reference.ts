@@ -58,7 +58,7 @@ export function referencePolicy(
 
   // Units, oldest first; the newest unit is never dropped.
   let units = def.units(ms, exchanges, task);
-  if (!def.dropsNewest) units = units.slice(0, Math.max(0, units.length - 1));
+  units = units.slice(0, Math.max(0, units.length - 1));
   units = units
     .map((u) => u.filter((i) => !protectedSet.has(i)))
     .filter((u) => u.length > 0 && u.every((i) => i < floorStart));
@@ -79,13 +79,6 @@ export function referencePolicy(
     for (const i of units[u] as number[]) dropped.add(i);
     u++;
   }
-  // A policy that starts on some message drops what comes before the first kept one.
-  if (def.startOn)
-    for (const m of ms) {
-      if (isPinned(m) || dropped.has(m.index)) continue;
-      if (def.startOn(m)) break;
-      dropped.add(m.index);
-    }
   const kept: number[] = [];
   const evicted: number[] = [];
   const keptMsgs: Message[] = [];
@@ -134,7 +127,9 @@ function referenceRewrite(
   const def = POLICY_REGISTRY[policy] as EvictionPolicy;
   const ctx = prepareEviction(t, table, provider, opts);
   const plan = (def.rewrite as NonNullable<EvictionPolicy['rewrite']>)(ctx, options);
-  const applied = table.total > budget ? plan.steps[plan.steps.length - 1] : plan.steps[0];
+  // The first step that fits, else the last (what a budget selects).
+  const applied =
+    plan.steps.find((s) => s.tokensKept <= budget) ?? plan.steps[plan.steps.length - 1];
   const step = applied as NonNullable<typeof applied>;
   let tokensKept = table.total;
   const gone = new Set(step.evicted);

@@ -2,12 +2,22 @@
  * `langchain-trim`: what LangChain's `trimMessages` does with its common settings
  * (`strategy: "last"`, `startOn: "human"`, `includeSystem: true`, `allowPartial: false`, a token
  * counter that sums the messages' counts): keep the longest run of newest messages that fits,
- * then drop from its start up to the first human message. When no human message fits, the
- * library returns no conversation at all — so, unlike our own policies, it may drop the newest
- * message too; and even when everything fits, what comes before the first human message goes. Checked against `@langchain/core`'s `trimMessages` in langchainTrim.test.ts.
+ * then drop from its start up to the first human message. Only the leading system message is
+ * kept whatever happens (our system prompt and the system/developer messages before the first
+ * other one); a system message later in the list is trimmed like any other. Even when everything
+ * fits, what comes before the first human message goes; when no human message fits, the library
+ * returns no conversation at all. Checked against `@langchain/core`'s `trimMessages` in
+ * langchainTrim.test.ts and the corpus suite.
+ *
+ * A rewriting plan (rewrite.ts): one step per human message it may start on, then one that keeps
+ * nothing. A step's verdict is the cut's (`isCutValid`, cached by the cut engine) when no system
+ * message lies between the leading ones and the start; else its request is validated directly.
  */
 import { isPinned } from '../../exchanges.ts';
 import type { Message } from '../../types.ts';
+import type { EvictionContext } from '../policies.ts';
+import type { RewritePlan, RewriteStep } from '../rewrite.ts';
+import { checkCut, isCutValid, NO_HEAD } from '../simulate.ts';
 import type { EvictionPolicy } from '../types.ts';
 
 /**
@@ -21,11 +31,52 @@ export function isHuman(m: Message): boolean {
   );
 }
 
-function humanStarts(ctx: Parameters<EvictionPolicy['cuts']>[0]): number[] {
+/** The trim plan: its steps start on each human message after the leading system messages. */
+function trimPlan(ctx: EvictionContext): RewritePlan {
   const ms = ctx.cuts.t.messages;
-  const out: number[] = [];
-  for (const i of ctx.nonPinned) if (isHuman(ms[i] as Message)) out.push(i);
-  return out;
+  const n = ms.length;
+  const per = ctx.table.perMessage;
+  const prefix = ctx.table.prefix;
+  let lead = 0;
+  let leadTokens = 0;
+  while (lead < n && isPinned(ms[lead] as Message)) leadTokens += per[lead++] ?? 0;
+  const starts: number[] = [];
+  for (let i = lead; i < n; i++) if (isHuman(ms[i] as Message)) starts.push(i);
+  starts.push(n);
+  // A system message after the leading ones, before a start, is trimmed: its request differs
+  // from the cut's. pinnedBefore[k] = such messages before k.
+  const laterPinned: number[] = [];
+  for (let i = lead; i < n; i++) if (isPinned(ms[i] as Message)) laterPinned.push(i);
+  const steps: RewriteStep[] = starts.map((k) => {
+    let evicted: number[] | null = null;
+    return {
+      edits: [],
+      get evicted() {
+        if (!evicted) {
+          evicted = [];
+          for (let i = lead; i < k; i++) evicted.push(i);
+        }
+        return evicted;
+      },
+      tokensKept: ctx.table.system + leadTokens + ((prefix[n] as number) - (prefix[k] as number)),
+      marker: k,
+    };
+  });
+  const cutLike = (j: number) => {
+    const k = starts[j] as number;
+    return laterPinned.length === 0 || (laterPinned[0] as number) >= k ? k : -1;
+  };
+  return {
+    steps,
+    valid: (j) => {
+      const k = cutLike(j);
+      return k < 0 ? undefined : isCutValid(ctx.cuts, k, NO_HEAD);
+    },
+    derive: (j) => {
+      const k = cutLike(j);
+      return k < 0 ? undefined : checkCut(ctx.cuts, k, NO_HEAD).validation();
+    },
+  };
 }
 
 export const langchainTrimPolicy: EvictionPolicy = {
@@ -34,30 +85,7 @@ export const langchainTrimPolicy: EvictionPolicy = {
   keepsTask: false,
   summarises: false,
   monotone: true,
-  dropsNewest: true,
-  startOn: isHuman,
-  cuts: (ctx) => {
-    const n = ctx.cuts.n;
-    const starts = humanStarts(ctx);
-    return {
-      candidates: Int32Array.from([...starts, n]),
-      floor: n,
-      head: [],
-      start: starts[0] ?? n,
-    };
-  },
-  units: (messages) => {
-    const units: number[][] = [];
-    let cur: number[] = [];
-    for (const m of messages) {
-      if (isPinned(m)) continue;
-      if (isHuman(m) && cur.length > 0) {
-        units.push(cur);
-        cur = [];
-      }
-      cur.push(m.index);
-    }
-    if (cur.length > 0) units.push(cur);
-    return units;
-  },
+  cuts: (ctx) => ({ candidates: Int32Array.of(), floor: ctx.cuts.n }),
+  units: () => [],
+  rewrite: (ctx) => trimPlan(ctx),
 };
