@@ -1,6 +1,9 @@
 import { defaultProviderOf } from '../model/validate/index.ts';
 import { POLICIES, prepareEviction, simulatePolicy } from '../model/evict/policies.ts';
+import { whatIfRows, type Trigger, type WhatIfRow } from '../model/evict/triggers.ts';
 import type { BlockEdit, PolicyId, PolicyOptions } from '../model/evict/types.ts';
+import type { Transcript } from '../model/types.ts';
+import { writeTranscript } from '../model/write.ts';
 import { countTokensCached, TokenCache } from '../model/tokenCache.ts';
 import { loadBpeCounter } from '../model/tokens.ts';
 import type { Violation } from '../model/validate/index.ts';
@@ -23,7 +26,7 @@ import {
   type SimulatorSettings,
 } from './linkView.ts';
 
-export const SIMULATE_USAGE = `simulate FILE --policy P --budget N (a link may set both) [--provider P] [--model M] [--summary-tokens S] [--pin-first] [--keep-newest N] [--keep N] [--clear-at-least N] [--exclude-tools A,B] [--clear-tool-inputs] [--json] [--request N]   evict to a token budget (--keep and the clear options: clear-tool-results) (policies: ${POLICIES.join(', ')})`;
+export const SIMULATE_USAGE = `simulate FILE --policy P --budget N (a link may set both) [--provider P] [--model M] [--summary-tokens S] [--pin-first] [--keep-newest N] [--keep N] [--clear-at-least N] [--exclude-tools A,B] [--clear-tool-inputs] [--window N [--reserve M]] [--limit-bytes N] [--json] [--request N]   evict to a token budget (--keep and the clear options: clear-tool-results; --window and --limit-bytes add what-if rows: a smaller model window, a 413 retry) (policies: ${POLICIES.join(', ')})`;
 
 /** `--policy`'s value, checked; undefined when not given. */
 function checkPolicy(v: string | true | undefined): PolicyId | undefined {
@@ -93,6 +96,9 @@ export async function runSimulate(argv: string[], io: CliIO): Promise<number> {
       'keep',
       'clear-at-least',
       'exclude-tools',
+      'window',
+      'reserve',
+      'limit-bytes',
       'request',
     ],
     ['json', 'pin-first', 'clear-tool-inputs'],
@@ -110,7 +116,9 @@ export async function runSimulate(argv: string[], io: CliIO): Promise<number> {
     preferUsage: true,
   });
   io.doing = `simulating ${policy} at ${budget} tokens on ${inputLabel(file)}`;
-  const r = simulatePolicy(prepareEviction(t, table, provider), policy, budget, options);
+  const ctx = prepareEviction(t, table, provider);
+  const r = simulatePolicy(ctx, policy, budget, options);
+  const rows = whatIfRows(ctx, triggersOf(args.flags, t), [{ id: policy, options }]);
   io.doing = `writing the result for ${inputLabel(file)}`;
   const raw = (i: number) => t.messages[i]?.rawIndex ?? i;
   const v = r.validation;
@@ -129,21 +137,13 @@ export async function runSimulate(argv: string[], io: CliIO): Promise<number> {
       ...(r.summary
         ? { summary: { beforeMessage: raw(r.summary.before), tokens: r.summary.tokens } }
         : {}),
-      ...(r.edits
-        ? {
-            edits: r.edits.map((e) => ({
-              message: raw(e.index),
-              block: e.block,
-              kind: e.kind,
-              tokens: e.tokens,
-            })),
-          }
-        : {}),
+      ...editsJson(r.edits, raw),
       provider,
       tokenBasis: table.basis.label,
       valid: v.valid,
       violations: v.violations.map(violationJson),
       firstError: r.firstError?.error ?? null,
+      ...whatIfJson(rows),
     };
     io.out(JSON.stringify(out, null, 2) + '\n');
   } else {
@@ -162,6 +162,11 @@ export async function runSimulate(argv: string[], io: CliIO): Promise<number> {
       io.out(
         `${editsLine(r.edits)} (raw indices: ${compactRanges([...new Set(r.edits.map((e) => raw(e.index)))])})\n`,
       );
+    for (const w of rows) {
+      const x = w.results[0];
+      const verdict = !x ? '' : x.validation.valid ? 'valid' : `HTTP 400 [${x.firstError?.code}]`;
+      io.out(`what if: ${w.label}: budget ${w.budget}, ${verdict}. ${w.note}\n`);
+    }
     if (v.valid) io.out(`VALID: ${provider} would accept the kept request.\n`);
     else {
       const e = r.firstError;
@@ -185,6 +190,58 @@ function requireSettings(s: SimulatorSettings, why: string) {
     throw new UsageError(`simulate needs --policy (one of ${POLICIES.join(', ')})${why}`);
   if (s.budget === undefined) throw new UsageError(`simulate needs --budget N (tokens)${why}`);
   return { policy: s.policy, budget: s.budget, options: s.options };
+}
+
+/** A rewriting policy's edits in `--json` (raw message indices); nothing for the others. */
+function editsJson(edits: readonly BlockEdit[] | undefined, raw: (i: number) => number) {
+  if (!edits) return {};
+  return {
+    edits: edits.map((e) => ({
+      message: raw(e.index),
+      block: e.block,
+      kind: e.kind,
+      tokens: e.tokens,
+    })),
+  };
+}
+
+/** The what-if rows in `--json`: each trigger's budget and the policy's verdict there. */
+function whatIfJson(rows: readonly WhatIfRow[]) {
+  if (rows.length === 0) return {};
+  return {
+    whatIf: rows.map((w) => {
+      const x = w.results[0] as (typeof w.results)[number];
+      return {
+        label: w.label,
+        budget: w.budget,
+        happens: w.happens,
+        note: w.note,
+        tokensKept: x.tokensKept,
+        fits: x.fits,
+        valid: x.validation.valid,
+        firstError: x.firstError?.error ?? null,
+      };
+    }),
+  };
+}
+
+/**
+ * The what-if triggers the flags ask for: `--window N` (with `--reserve M` tokens for the reply)
+ * and `--limit-bytes N` (a 413 at that request size; the body's bytes as written back).
+ */
+function triggersOf(flags: Record<string, string | true | undefined>, t: Transcript): Trigger[] {
+  const window = intFlag('window', flags.window);
+  const reserve = intFlag('reserve', flags.reserve) ?? 0;
+  const limitBytes = intFlag('limit-bytes', flags['limit-bytes'], 1);
+  const out: Trigger[] = [];
+  if (window !== undefined) out.push({ kind: 'smaller-window', window, reserve });
+  if (limitBytes !== undefined)
+    out.push({
+      kind: 'retry-413',
+      limitBytes,
+      bodyBytes: new TextEncoder().encode(writeTranscript(t)).length,
+    });
+  return out;
 }
 
 /** `cleared 4 tool results, removed 2 blocks` for a rewriting policy's edits. */

@@ -176,3 +176,57 @@ describe('npm run cli -- simulate with the compaction policies', () => {
       for (const k of p.invalidCuts) expect(k).toBeGreaterThanOrEqual(0);
   });
 });
+
+describe('npm run cli -- simulate what-if rows', () => {
+  it('--window and --limit-bytes add a smaller-window row and a 413-retry row with the policy’s verdict there', async () => {
+    const r = await cli(
+      'simulate',
+      sample,
+      '--policy',
+      'clear-tool-results',
+      '--budget',
+      '5000',
+      '--window',
+      '1000',
+      '--reserve',
+      '100',
+      '--limit-bytes',
+      '2000',
+      '--json',
+    );
+    expect(r.err).toBe('');
+    const json = JSON.parse(r.out) as SimJson & {
+      whatIf: {
+        label: string;
+        budget: number;
+        happens: boolean;
+        valid: boolean;
+        tokensKept: number;
+      }[];
+    };
+    expect(json.whatIf.map((w) => w.label)).toEqual([
+      'smaller window (1,000 tokens)',
+      expect.stringMatching(/^413 retry/),
+    ]);
+    expect(json.whatIf[0]?.budget).toBe(900);
+    const { r: atWindow } = await model('clear-tool-results', 900);
+    expect(json.whatIf[0]).toMatchObject({
+      happens: true,
+      tokensKept: atWindow.tokensKept,
+      valid: atWindow.validation.valid,
+    });
+    expect(json.whatIf[1]?.happens).toBe(true);
+    expect(json.whatIf[1]?.budget).toBeLessThan(json.tokensKept + json.freed);
+    const text = await cli(
+      'simulate',
+      sample,
+      '--policy',
+      'exchange',
+      '--budget',
+      '5000',
+      '--window',
+      '1000',
+    );
+    expect(text.out).toMatch(/what if: smaller window \(1,000 tokens\): budget 1000, valid\./);
+  });
+});
