@@ -15,7 +15,7 @@ import type { PolicyChoice } from './eviction.ts';
 import { activeSession, memoN, sweepKey } from './session/index.ts';
 
 /**
- * The options each of the five policies is swept with (POLICIES order): the two shown with their
+ * The options each policy is swept with (POLICIES order): the two shown with their
  * options, the others with defaults (as `selectSweep` sweeps them).
  */
 export function sweepOptions(choices: readonly [PolicyChoice, PolicyChoice]): PolicyOptions[] {

@@ -159,11 +159,19 @@ export function stepValidation(ctx: EvictionContext, plan: RewritePlan, j: numbe
         : (plan.derive?.(j) ??
           validateTranscript(ctx.cuts.t, ctx.cuts.provider, {
             ...ctx.cuts.opts,
+            // A subset of unique ids is unique: the duplicate-id rule need not build its set.
+            ...(uniqueIds(ctx) ? { uniqueToolUseIds: true } : {}),
             messages: editedMessages(ctx.cuts.t.messages, step),
           }));
     plan.verdicts[j] = v;
   }
   return v;
+}
+
+/** True when the whole request has no duplicate tool_use id (so no part of it has one). */
+function uniqueIds(ctx: EvictionContext): boolean {
+  for (const v of ctx.cuts.full.violations) if (v.rule === 'duplicate_tool_use_id') return false;
+  return true;
 }
 
 /** The first error of a validation (the 400 a request gets), or null. */

@@ -155,7 +155,7 @@ export function sweepContext(
  * @param t the transcript
  * @param table its TokenTable
  * @param provider whose rules decide valid vs 400
- * @param policies which policies (default: all five)
+ * @param policies which policies (default: every registered policy)
  * @returns see `SweepResult`
  */
 export function sweep(

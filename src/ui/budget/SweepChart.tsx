@@ -24,7 +24,7 @@ import { SweepPlot } from './SweepPlot.tsx';
 
 export interface SweepChartProps {
   /**
-   * Sweeps of all five policies (`selectSweep`); `pending` while the worker computes them; null
+   * Sweeps of every policy (`selectSweep`); `pending` while the worker computes them; null
    * when the page does not sweep this transcript.
    */
   sweeps: readonly PolicySweep[] | typeof SWEEP_PENDING | null;
