@@ -8,7 +8,9 @@ import path from 'node:path';
 const PURE = ['diff', 'fflate', 'gpt-tokenizer', 'jsonc-parser', 'zod'];
 
 /** What test support (a file in a `testing/` folder) may use beside its layer's own. */
-const TEST_PACKAGES = ['fast-check', 'vitest', 'vitest/node'];
+// `ai` and `@langchain/core`: the libraries whose trimmers the library-backed eviction policies
+// are checked against, offline (src/model/testing/evictLibraries.ts, dev dependencies).
+const TEST_PACKAGES = ['fast-check', 'vitest', 'vitest/node', 'ai', '@langchain/core'];
 
 /**
  * What each top folder of src/ may import: `folders` are paths below src/ (a folder, or one file

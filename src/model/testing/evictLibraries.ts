@@ -13,11 +13,11 @@ import {
   trimMessages,
   type BaseMessage,
 } from '@langchain/core/messages';
-import { isPinned } from '../../exchanges.ts';
-import { simulatePolicy } from '../policies.ts';
-import type { LoadedFixture } from '../testing.ts';
-import { sdkView, type SdkMessage, type SdkPart } from './aiSdkPrune.ts';
-import { isHuman } from './langchainTrim.ts';
+import { isPinned } from '../exchanges.ts';
+import { simulatePolicy } from '../evict/policies.ts';
+import type { LoadedFixture } from './evict.ts';
+import { sdkView, type SdkMessage, type SdkPart } from '../evict/policy/aiSdkPrune.ts';
+import { isHuman } from '../evict/policy/langchainTrim.ts';
 
 /** Our view as the SDK's own messages; every part carries where it comes from. */
 function modelMessages(view: readonly SdkMessage[]): ModelMessage[] {
