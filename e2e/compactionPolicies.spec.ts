@@ -21,7 +21,7 @@ const NEW: PolicyId[] = [
 ];
 const BUDGET = 900;
 
-async function expected(policy: PolicyId) {
+async function expected(policy: PolicyId, budget = BUDGET) {
   const parsed = parseTranscript(sample('coding-agent.json'), { name: 'coding-agent.json' });
   if (!parsed.ok) throw new Error('coding-agent.json does not parse');
   const t = parsed.value.transcript;
@@ -29,7 +29,7 @@ async function expected(policy: PolicyId) {
   const table = countTokensCached(t, provider, await loadBpeCounter(), new TokenCache(), {
     preferUsage: true,
   });
-  return simulatePolicy(prepareEviction(t, table, provider), policy, BUDGET);
+  return simulatePolicy(prepareEviction(t, table, provider), policy, budget);
 }
 
 const card = (page: Page, side: 0 | 1) =>
@@ -78,5 +78,27 @@ test.describe('compaction policies in the simulator', () => {
       if (!want.validation.valid)
         await expect(c.getByTestId('policy-verdict')).toContainText(`[${want.firstError?.code}]`);
     }
+  });
+
+  test('what-if rows: a smaller window gives each shown policy its verdict at that budget', async ({
+    page,
+  }) => {
+    await openApp(page, `/#v=1&src=coding-agent&b=${BUDGET}&p=clear-tool-results&p2=message`);
+    await expect(page.getByTestId('token-basis')).toContainText('o200k_base');
+    const whatIf = page.getByTestId('what-if');
+    await whatIf.locator('summary').click();
+    await whatIf.getByLabel('Smaller model window in tokens').fill('700');
+    const row = whatIf.locator('[data-testid="what-if-row"][data-trigger="smaller-window"]');
+    await expect(row.locator('th')).toContainText('budget 700');
+    for (const id of ['clear-tool-results', 'message'] as const) {
+      const want = await expected(id, 700);
+      await expect(row.locator(`td[data-policy="${id}"]`)).toHaveAttribute(
+        'data-valid',
+        String(want.validation.valid),
+      );
+    }
+    await expect(
+      whatIf.locator('[data-testid="what-if-row"][data-trigger="retry-413"]'),
+    ).toContainText('nothing to do');
   });
 });

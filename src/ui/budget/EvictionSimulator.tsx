@@ -17,6 +17,7 @@ import { policyVerdict, verdictClass } from './policyVerdict.ts';
 import { SimulatorLostMeaning } from './SimulatorLostMeaning.tsx';
 import { SweepChart } from './SweepChart.tsx';
 import type { SimulatorModel } from './useEviction.ts';
+import { WhatIfRows } from './WhatIfRows.tsx';
 import './budget.css';
 import './rowMarks.css';
 
@@ -109,6 +110,7 @@ export function EvictionSimulator({
       {storeBudget !== null && (
         <SimulatorLostMeaning transcript={transcript} result={a} onJump={onJump} />
       )}
+      <WhatIfRows ctx={model.ctx} choices={model.choices} />
     </details>
   );
 }

@@ -1,0 +1,107 @@
+/**
+ * What-if rows under the policy cards (issue 39): triggers besides the budget slider — the
+ * session moving to a model with a smaller window, a 413 retry at a request-size limit — each as
+ * the budget it implies and the two compared policies' verdicts there (model/evict/triggers.ts).
+ * Computed only while the section is open.
+ */
+import { useState } from 'react';
+import type { EvictionContext } from '../../model/evict/policies.ts';
+import {
+  ANTHROPIC_REQUEST_LIMIT_BYTES,
+  whatIfRows,
+  type Trigger,
+} from '../../model/evict/triggers.ts';
+import type { PolicyChoice } from '../../state/eviction.ts';
+import { useAppStore } from '../../state/store.ts';
+import { fmtInt } from '../format.ts';
+
+const MB = 1024 * 1024;
+
+export function WhatIfRows({
+  ctx,
+  choices,
+}: {
+  ctx: EvictionContext;
+  choices: readonly [PolicyChoice, PolicyChoice];
+}) {
+  const [open, setOpen] = useState(false);
+  const total = ctx.table.total;
+  const [window, setWindow] = useState(() => Math.max(1, Math.floor(total / 2)));
+  const [limitMb, setLimitMb] = useState(ANTHROPIC_REQUEST_LIMIT_BYTES / MB);
+  const source = useAppStore((s) => s.source);
+  // The body's size as read (the file's, for a streamed one).
+  const bodyBytes = source.file ? source.file.size : new TextEncoder().encode(source.text).length;
+  const triggers: Trigger[] = [
+    { kind: 'smaller-window', window, reserve: 0 },
+    { kind: 'retry-413', limitBytes: Math.max(1, Math.round(limitMb * MB)), bodyBytes },
+  ];
+  const rows = open
+    ? whatIfRows(
+        ctx,
+        triggers,
+        choices.map((c) => ({ id: c.id, options: c.options })),
+      )
+    : [];
+  const num = (v: string, min: number) => Math.max(min, Math.floor(Number(v) || 0));
+  return (
+    <details
+      className="what-if"
+      data-testid="what-if"
+      open={open}
+      onToggle={(e) => setOpen(e.currentTarget.open)}
+    >
+      <summary>What if: a smaller window, a 413 retry</summary>
+      <p className="what-if-inputs">
+        <label>
+          window{' '}
+          <input
+            type="number"
+            min={1}
+            className="small-num"
+            aria-label="Smaller model window in tokens"
+            value={window}
+            onChange={(e) => setWindow(num(e.target.value, 1))}
+          />{' '}
+          tokens
+        </label>{' '}
+        <label>
+          413 at{' '}
+          <input
+            type="number"
+            min={1}
+            className="small-num"
+            aria-label="Request size limit in MB"
+            value={limitMb}
+            onChange={(e) => setLimitMb(num(e.target.value, 1))}
+          />{' '}
+          MB
+        </label>
+      </p>
+      <table>
+        <tbody>
+          {rows.map((w) => (
+            <tr key={w.trigger.kind} data-testid="what-if-row" data-trigger={w.trigger.kind}>
+              <th scope="row" title={w.note}>
+                {w.label}: budget {fmtInt(w.budget)}
+              </th>
+              {w.results.map((r, i) => (
+                <td
+                  key={i}
+                  data-policy={r.policy}
+                  data-valid={r.validation.valid ? 'true' : 'false'}
+                >
+                  {r.policy}:{' '}
+                  {!w.happens
+                    ? 'nothing to do'
+                    : r.validation.valid
+                      ? `valid${r.fits ? '' : ', over budget'}`
+                      : `HTTP 400 [${r.firstError?.code ?? ''}]`}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </details>
+  );
+}
