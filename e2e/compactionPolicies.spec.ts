@@ -86,7 +86,7 @@ test.describe('compaction policies in the simulator', () => {
     await openApp(page, `/#v=1&src=coding-agent&b=${BUDGET}&p=clear-tool-results&p2=message`);
     await expect(page.getByTestId('token-basis')).toContainText('o200k_base');
     const whatIf = page.getByTestId('what-if');
-    await whatIf.locator('summary').click();
+    await whatIf.getByTestId('what-if-toggle').click();
     await whatIf.getByLabel('Smaller model window in tokens').fill('700');
     const row = whatIf.locator('[data-testid="what-if-row"][data-trigger="smaller-window"]');
     await expect(row.locator('th')).toContainText('budget 700');

@@ -44,64 +44,72 @@ export function WhatIfRows({
     : [];
   const num = (v: string, min: number) => Math.max(min, Math.floor(Number(v) || 0));
   return (
-    <details
-      className="what-if"
-      data-testid="what-if"
-      open={open}
-      onToggle={(e) => setOpen(e.currentTarget.open)}
-    >
-      <summary>What if: a smaller window, a 413 retry</summary>
-      <p className="what-if-inputs">
-        <label>
-          window{' '}
-          <input
-            type="number"
-            min={1}
-            className="small-num"
-            aria-label="Smaller model window in tokens"
-            value={window}
-            onChange={(e) => setWindow(num(e.target.value, 1))}
-          />{' '}
-          tokens
-        </label>{' '}
-        <label>
-          413 at{' '}
-          <input
-            type="number"
-            min={1}
-            className="small-num"
-            aria-label="Request size limit in MB"
-            value={limitMb}
-            onChange={(e) => setLimitMb(num(e.target.value, 1))}
-          />{' '}
-          MB
-        </label>
-      </p>
-      <table>
-        <tbody>
-          {rows.map((w) => (
-            <tr key={w.trigger.kind} data-testid="what-if-row" data-trigger={w.trigger.kind}>
-              <th scope="row" title={w.note}>
-                {w.label}: budget {fmtInt(w.budget)}
-              </th>
-              {w.results.map((r, i) => (
-                <td
-                  key={i}
-                  data-policy={r.policy}
-                  data-valid={r.validation.valid ? 'true' : 'false'}
-                >
-                  {r.policy}:{' '}
-                  {!w.happens
-                    ? 'nothing to do'
-                    : r.validation.valid
-                      ? `valid${r.fits ? '' : ', over budget'}`
-                      : `HTTP 400 [${r.firstError?.code ?? ''}]`}
-                </td>
+    <section className="what-if" data-testid="what-if" aria-label="What if">
+      {/* A button, not a nested <summary>: the simulator panel's own summary stays its only one. */}
+      <button
+        type="button"
+        className="linklike"
+        data-testid="what-if-toggle"
+        aria-expanded={open}
+        onClick={() => setOpen(!open)}
+      >
+        What if: a smaller window, a 413 retry
+      </button>
+      {open && (
+        <>
+          <p className="what-if-inputs">
+            <label>
+              window{' '}
+              <input
+                type="number"
+                min={1}
+                className="small-num"
+                aria-label="Smaller model window in tokens"
+                value={window}
+                onChange={(e) => setWindow(num(e.target.value, 1))}
+              />{' '}
+              tokens
+            </label>{' '}
+            <label>
+              413 at{' '}
+              <input
+                type="number"
+                min={1}
+                className="small-num"
+                aria-label="Request size limit in MB"
+                value={limitMb}
+                onChange={(e) => setLimitMb(num(e.target.value, 1))}
+              />{' '}
+              MB
+            </label>
+          </p>
+          <table>
+            <tbody>
+              {rows.map((w) => (
+                <tr key={w.trigger.kind} data-testid="what-if-row" data-trigger={w.trigger.kind}>
+                  <th scope="row" title={w.note}>
+                    {w.label}: budget {fmtInt(w.budget)}
+                  </th>
+                  {w.results.map((r, i) => (
+                    <td
+                      key={i}
+                      data-policy={r.policy}
+                      data-valid={r.validation.valid ? 'true' : 'false'}
+                    >
+                      {r.policy}:{' '}
+                      {!w.happens
+                        ? 'nothing to do'
+                        : r.validation.valid
+                          ? `valid${r.fits ? '' : ', over budget'}`
+                          : `HTTP 400 [${r.firstError?.code ?? ''}]`}
+                    </td>
+                  ))}
+                </tr>
               ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </details>
+            </tbody>
+          </table>
+        </>
+      )}
+    </section>
   );
 }
