@@ -16,6 +16,7 @@ import { runCli } from './commands.ts';
 import { readInput } from './read.ts';
 import { makeFleet, type Fleet } from '../../scripts/genFleet.ts';
 import { connect, sqlString } from './scan/store.ts';
+import { POLICIES } from '../model/evict/registry.ts';
 import { reportOf, type ScanRecord } from '../model/scan/report.ts';
 import { expectRowsAgreeWithCheck } from './testing/scan.ts';
 
@@ -112,7 +113,7 @@ describe('scan over a generated fleet', { timeout: 600_000 }, () => {
     expect(rows.some((r) => r.valid === false)).toBe(true);
     // Default: every policy at 10 %…90 % of the request's own tokens.
     const one = rows.find((r) => r.error === null) as ScanRecord;
-    expect(one.cuts.length).toBe(5 * 9);
+    expect(one.cuts.length).toBe(POLICIES.length * 9);
     expect(one.cuts[0]?.budget).toBe(Math.floor(Number(one.tokens) * 0.1));
   });
 

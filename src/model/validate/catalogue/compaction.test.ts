@@ -121,7 +121,11 @@ describe('bodies with compaction inputs are valid', () => {
       },
       { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'x' }] },
     ];
-    const extra = { thinking: { type: 'enabled', budget_tokens: 2000 } };
+    // The tool is defined: a complete body with tool blocks and no `tools` is A7 first (issue 35).
+    const extra = {
+      thinking: { type: 'enabled', budget_tokens: 2000 },
+      tools: [{ name: 'search', input_schema: { type: 'object' } }],
+    };
     expect(validateTranscript(anthropic(msgs(true), extra), 'anthropic').valid).toBe(true);
     const broken = validateTranscript(anthropic(msgs(false), extra), 'anthropic');
     expect(broken.violations[0]?.code).toBe('T1');
