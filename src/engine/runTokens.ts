@@ -89,7 +89,14 @@ export async function countExact(
 
 /** A copy of a token table (its typed arrays too). */
 export function copyTable(t: TokenTable): TokenTable {
-  return { ...t, perMessage: t.perMessage.slice(), prefix: t.prefix.slice() };
+  return {
+    ...t,
+    perMessage: t.perMessage.slice(),
+    prefix: t.prefix.slice(),
+    ...(t.blocks
+      ? { blocks: { start: t.blocks.start.slice(), tokens: t.blocks.tokens.slice() } }
+      : {}),
+  };
 }
 
 /**

@@ -239,11 +239,24 @@ export function buildSharedIncidentSummary(
  */
 export function keptTranscript(t: Transcript, r: EvictionResult): Transcript {
   if (r.edits) {
-    // A rewriting policy: its edits applied; an edited message is written from its blocks.
+    // A rewriting policy: its edits applied; an edited message is written from its blocks, and
+    // so is the message holding the call of an edited result (a format may store results in
+    // their calls, as a Gemini CLI session does: its writer would reuse the call's stored result).
     const edited = new Set(r.edits.map((e) => e.index));
-    const messages = editedMessages(t.messages, { edits: r.edits, evicted: r.evicted }).map((m) =>
-      edited.has(m.index) ? { ...m, raw: undefined } : m,
-    );
+    const resultIds = new Set<string>();
+    for (const e of r.edits) {
+      const b = t.messages[e.index]?.blocks[e.block];
+      if (b?.type === 'tool_result' && b.toolUseId !== null) resultIds.add(b.toolUseId);
+    }
+    if (resultIds.size > 0)
+      for (const m of t.messages)
+        if (m.blocks.some((b) => b.type === 'tool_use' && b.id !== null && resultIds.has(b.id)))
+          edited.add(m.index);
+    const messages = editedMessages(
+      t.messages,
+      { edits: r.edits, evicted: r.evicted },
+      t.format,
+    ).map((m) => (edited.has(m.index) ? { ...m, raw: undefined } : m));
     return { ...t, messages };
   }
   const kept = new Set(r.kept);

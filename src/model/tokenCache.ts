@@ -18,6 +18,7 @@
  */
 import {
   basisLabel,
+  blockStarts,
   claudeFactor,
   countableText,
   countingPieces,
@@ -115,6 +116,9 @@ export interface CountingOptions {
  */
 export class TokenCounting {
   readonly perMessage: Uint32Array;
+  /** Tokens per block (`BlockTokens`): −1 for a message counted from its usage figure. */
+  private readonly blockStart: Uint32Array;
+  private readonly perBlock: Int32Array;
   private next = 0;
   private partial: PartialBlock | null = null;
   /** Messages whose count came from the transcript's usage figures. */
@@ -142,6 +146,8 @@ export class TokenCounting {
     this.cache = cache;
     this.opts = opts;
     this.perMessage = new Uint32Array(t.messages.length);
+    this.blockStart = blockStarts(t.messages);
+    this.perBlock = new Int32Array(this.blockStart[t.messages.length] as number);
     const fam = tokenizerFamily(provider);
     const model = t.settings.model;
     this.scale = (n, cls) =>
@@ -199,6 +205,7 @@ export class TokenCounting {
     const usage = m.meta?.usageOutputTokens;
     if (this.opts.preferUsage && m.role === 'assistant' && usage !== undefined && usage > 0) {
       this.fromUsage++;
+      this.perBlock.fill(-1, this.blockStart[i], this.blockStart[i + 1]);
       return { sum: MESSAGE_OVERHEAD + usage, chars: 0 };
     }
     const p = this.partial?.message === i ? this.partial : null;
@@ -234,7 +241,9 @@ export class TokenCounting {
       this.partial = null;
       if (piece !== undefined && text.length > piece)
         this.hardCuts += this.cache.hardCuts(piece, b, text);
-      sum += Math.round(this.scale(raw, cls)) + fixed;
+      const tok = Math.round(this.scale(raw, cls)) + fixed;
+      this.perBlock[(this.blockStart[i] as number) + k] = tok;
+      sum += tok;
     }
     this.partial = null;
     return { sum, chars };
@@ -269,6 +278,7 @@ export class TokenCounting {
       system,
       total: system + (prefix[n] as number),
       basis: { encoding: enc, exact, label },
+      blocks: { start: this.blockStart.slice(), tokens: this.perBlock.slice() },
     };
   }
 }

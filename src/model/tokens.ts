@@ -227,6 +227,33 @@ export interface TokenTable {
   /** System prompt + all messages. */
   total: number;
   basis: TokenBasis;
+  /**
+   * Tokens per block, as the message counts add them up (absent on a table built by hand):
+   * the policies that clear or remove single blocks read what those blocks cost from here.
+   */
+  blocks?: BlockTokens;
+}
+
+/**
+ * Tokens per block of every message: message i's blocks are `tokens[start[i] + j]`, j below its
+ * block count; each is what the message's count adds for that block (scaled by the content
+ * factor, fixed estimates included, framing not), so a counted message's blocks sum to
+ * `perMessage[i] − MESSAGE_OVERHEAD`. −1 for every block of a message whose count is a usage
+ * figure from the log (counted as a whole, not per block).
+ */
+export interface BlockTokens {
+  /** First block of message i; length n + 1. */
+  start: Uint32Array;
+  /** Tokens per block, −1 where not counted per block. */
+  tokens: Int32Array;
+}
+
+/** The `start` offsets of `BlockTokens` for a list of messages (length n + 1). */
+export function blockStarts(messages: readonly Message[]): Uint32Array {
+  const start = new Uint32Array(messages.length + 1);
+  for (let i = 0; i < messages.length; i++)
+    start[i + 1] = (start[i] as number) + (messages[i] as Message).blocks.length;
+  return start;
 }
 
 /**
@@ -285,12 +312,17 @@ export function countTokens(
           : n;
   const piece = counter.pieceChars;
   let hard = 0;
-  const countMessage = (m: Message): number => {
+  const start = blockStarts(t.messages);
+  const perBlock = new Int32Array(start[t.messages.length] as number);
+  const countMessage = (m: Message, i: number): number => {
     let sum = MESSAGE_OVERHEAD;
+    let at = start[i] as number;
     for (const b of m.blocks) {
       const { text, cls, fixed } = countableText(b);
       if (piece !== undefined) hard += hardCutCount(text, piece);
-      sum += Math.round(scale(counter.count(text), cls)) + fixed;
+      const tok = Math.round(scale(counter.count(text), cls)) + fixed;
+      perBlock[at++] = tok;
+      sum += tok;
     }
     return sum;
   };
@@ -298,7 +330,7 @@ export function countTokens(
   const perMessage = new Uint32Array(n);
   const prefix = new Float64Array(n + 1);
   for (let i = 0; i < n; i++) {
-    perMessage[i] = countMessage(t.messages[i] as Message);
+    perMessage[i] = countMessage(t.messages[i] as Message, i);
     prefix[i + 1] = (prefix[i] as number) + (perMessage[i] as number);
   }
   let system = 0;
@@ -314,6 +346,7 @@ export function countTokens(
     system,
     total: system + (prefix[n] as number),
     basis: { encoding: counter.encoding, exact, label },
+    blocks: { start, tokens: perBlock },
   };
 }
 

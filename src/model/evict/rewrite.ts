@@ -8,7 +8,7 @@
  * messages), once per step and cached: these plans have two steps, so a sweep validates twice.
  */
 import { countableText } from '../tokens.ts';
-import type { Block, Message } from '../types.ts';
+import type { Block, FormatId, Message } from '../types.ts';
 import { validateTranscript, type Validation, type Violation } from '../validate/index.ts';
 import type { EvictionContext } from './policies.ts';
 import type { BlockEdit } from './types.ts';
@@ -71,46 +71,84 @@ export function blockWeight(b: Block): number {
 }
 
 /**
- * Tokens the blocks of a message hold, each estimated as its share of the message's count by
- * characters. The message's weight is computed once, so a message with many edited blocks costs
- * one pass.
+ * Tokens of the placeholder a cleared result carries (`[cleared]`: 4 with o200k, which
+ * rewrite.test.ts checks), subtracted from what clearing a result frees.
+ */
+export const CLEARED_PLACEHOLDER_TOKENS = 4;
+
+/**
+ * Tokens the blocks of a message hold: the token table's per-block counts (`TokenTable.blocks`,
+ * the same counts its per-message figure sums), so an edit frees what the count says the block
+ * costs. A message counted as a whole (its usage figure from the log) or a table without
+ * per-block counts falls back to the block's share of the message's count by characters
+ * (`blockWeight`), the weight computed once per message.
  * @param ctx the eviction context (its token table)
  * @param m the message
- * @returns (block position, part) → tokens; `part` gives the characters of the block that are
- *   freed (default: all of it)
+ * @returns block position → tokens (0 for a position past its blocks)
  */
-export function blockShares(
-  ctx: EvictionContext,
-  m: Message,
-): (block: number, part?: (b: Block) => number) => number {
+export function blockTokens(ctx: EvictionContext, m: Message): (block: number) => number {
+  const per = ctx.table.blocks;
+  const at = per ? (per.start[m.index] as number) : 0;
+  if (per && per.tokens[at] !== -1 && per.start[m.index + 1] === at + m.blocks.length)
+    return (block) => (block < m.blocks.length ? (per.tokens[at + block] as number) : 0);
   let total = -1;
   const perMessage = ctx.table.perMessage[m.index] ?? 0;
-  return (block, part = blockWeight) => {
+  return (block) => {
     if (total < 0) {
       total = 0;
       for (const b of m.blocks) total += blockWeight(b);
     }
     const b = m.blocks[block];
     if (!b || total === 0) return 0;
-    return Math.round((perMessage * part(b)) / total);
+    return Math.round((perMessage * blockWeight(b)) / total);
   };
 }
 
-/** A tool result's content as the placeholder (the pair, its id and its error flag stay). */
-function clearedResult(b: Block): Block {
-  return b.type === 'tool_result'
-    ? { ...b, content: [{ type: 'text', text: CLEARED_PLACEHOLDER }] }
-    : b;
+/**
+ * Formats whose tool result is an object (Gemini's `functionResponse.response`): a result there
+ * holds JSON text, and plain text is wrapped in `{output}` or `{error}` when written
+ * (geminiWrite.ts, geminiCliWrite.ts).
+ */
+const OBJECT_RESULT_FORMATS: ReadonlySet<FormatId> = new Set<FormatId>(['gemini']);
+
+/**
+ * True when a tool result already carries the placeholder (`clearedResult`'s, in either shape).
+ */
+export function isClearedResult(b: Block): boolean {
+  if (b.type !== 'tool_result' || b.content.length !== 1) return false;
+  const c = b.content[0];
+  if (c?.type !== 'text') return false;
+  return (
+    c.text === CLEARED_PLACEHOLDER ||
+    c.text === JSON.stringify({ output: CLEARED_PLACEHOLDER }) ||
+    c.text === JSON.stringify({ error: CLEARED_PLACEHOLDER })
+  );
+}
+
+/**
+ * A tool result's content as the placeholder (the pair, its id and its error flag stay); in a
+ * format whose results are objects, the placeholder as such an object (`{"output": …}`, or
+ * `{"error": …}` for an error result), so the request as written is the one counted.
+ */
+function clearedResult(b: Block, format: FormatId | undefined): Block {
+  if (b.type !== 'tool_result') return b;
+  const text =
+    format !== undefined && OBJECT_RESULT_FORMATS.has(format)
+      ? JSON.stringify({ [b.isError ? 'error' : 'output']: CLEARED_PLACEHOLDER })
+      : CLEARED_PLACEHOLDER;
+  return { ...b, content: [{ type: 'text', text }] };
 }
 
 /**
  * The request a step leaves: messages with their edits applied (a cleared result carries the
  * placeholder, a cleared input is `{}`, a removed block is gone), dropped messages left out.
  * Pinned messages stay in place. Each kept message keeps its `index`.
+ * @param format the transcript's format (the placeholder's shape; plain text when absent)
  */
 export function editedMessages(
   messages: readonly Message[],
   step: Pick<RewriteStep, 'edits' | 'evicted'>,
+  format?: FormatId,
 ): Message[] {
   // Edits and drops come in message order (ascending index, then block): one walk over both.
   const { edits, evicted } = step;
@@ -134,7 +172,7 @@ export function editedMessages(
         continue;
       }
       e++;
-      if (ed.kind === 'cleared') blocks.push(clearedResult(b));
+      if (ed.kind === 'cleared') blocks.push(clearedResult(b, format));
       else if (ed.kind === 'cleared-input' && b.type === 'tool_use')
         blocks.push({ ...b, input: {} });
       else if (ed.kind !== 'removed') blocks.push(b);
@@ -161,7 +199,7 @@ export function stepValidation(ctx: EvictionContext, plan: RewritePlan, j: numbe
             ...ctx.cuts.opts,
             // A subset of unique ids is unique: the duplicate-id rule need not build its set.
             ...(uniqueIds(ctx) ? { uniqueToolUseIds: true } : {}),
-            messages: editedMessages(ctx.cuts.t.messages, step),
+            messages: editedMessages(ctx.cuts.t.messages, step, ctx.cuts.t.format),
           }));
     plan.verdicts[j] = v;
   }

@@ -1237,6 +1237,7 @@ export const VOCABULARY_WORDS: readonly string[] = [
   'pending',
   'pendingNoId',
   'pendingTurn',
+  'perBlock',
   'perMessage',
   'permalink',
   'permission-mode',

@@ -135,7 +135,7 @@ function referenceRewrite(
   const gone = new Set(step.evicted);
   for (const i of gone) tokensKept -= table.perMessage[i] ?? 0;
   for (const e of step.edits) if (!gone.has(e.index)) tokensKept -= e.tokens;
-  const keptMsgs = editedMessages(t.messages, step);
+  const keptMsgs = editedMessages(t.messages, step, t.format);
   return {
     kept: keptMsgs.map((m) => m.index),
     evicted: [...gone].sort((a, b) => a - b),

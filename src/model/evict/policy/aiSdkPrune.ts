@@ -9,7 +9,7 @@
  */
 import { isPinned } from '../../exchanges.ts';
 import type { Message } from '../../types.ts';
-import { blockShares, twoStepPlan } from '../rewrite.ts';
+import { blockTokens, twoStepPlan } from '../rewrite.ts';
 import type { BlockEdit, EvictionPolicy } from '../types.ts';
 
 /** One part of an SDK message and the block (ours) it comes from. */
@@ -242,14 +242,14 @@ export const aiSdkPrunePolicy: EvictionPolicy = {
       }
       if (isPinned(m)) continue;
       const at = start[m.index] as number;
-      let share: ReturnType<typeof blockShares> | null = null;
+      let tokens: ReturnType<typeof blockTokens> | null = null;
       for (let i = 0; i < m.blocks.length; i++)
         if (stays[at + i] !== 1)
           edits.push({
             index: m.index,
             block: i,
             kind: 'removed',
-            tokens: (share ??= blockShares(ctx, m))(i),
+            tokens: (tokens ??= blockTokens(ctx, m))(i),
           });
     }
     return twoStepPlan(ctx, edits, evicted);

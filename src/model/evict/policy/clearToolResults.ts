@@ -12,28 +12,28 @@ import { isPinned } from '../../exchanges.ts';
 import type { Block, Message } from '../../types.ts';
 import type { RuleId, Validation } from '../../validate/types.ts';
 import type { EvictionContext } from '../policies.ts';
-import { blockShares, blockWeight, CLEARED_PLACEHOLDER, twoStepPlan } from '../rewrite.ts';
+import {
+  blockTokens,
+  CLEARED_PLACEHOLDER_TOKENS,
+  isClearedResult,
+  twoStepPlan,
+} from '../rewrite.ts';
 import type { BlockEdit, EvictionPolicy, PolicyOptions } from '../types.ts';
 
 /** Anthropic's default number of tool uses whose results stay. */
 export const DEFAULT_KEEP_TOOL_USES = 3;
 
-function isCleared(b: Block): boolean {
-  if (b.type !== 'tool_result' || b.content.length !== 1) return false;
-  const c = b.content[0];
-  return c?.type === 'text' && c.text === CLEARED_PLACEHOLDER;
+/** Tokens clearing a result frees: the block's count less the placeholder's. */
+function resultFreed(tokens: number): number {
+  return Math.max(0, tokens - CLEARED_PLACEHOLDER_TOKENS);
 }
 
-/** Characters of a tool result's content beyond the placeholder's. */
-function resultPart(b: Block): number {
-  return b.type === 'tool_result' ? Math.max(0, blockWeight(b) - CLEARED_PLACEHOLDER.length) : 0;
-}
-
-/** Characters of a call's input beyond `{}`. */
-function inputPart(b: Block): number {
-  if (b.type !== 'tool_use') return 0;
-  const s = typeof b.input === 'string' ? b.input : (JSON.stringify(b.input ?? {}) ?? '');
-  return Math.max(0, s.length - 2);
+/**
+ * Tokens clearing a call's input frees: the block's count less what stays, its name and `{}`
+ * (estimated at 4 characters a token, as the count does before the tokenizer has loaded).
+ */
+function inputFreed(b: Block, tokens: number): number {
+  return b.type === 'tool_use' ? Math.max(0, tokens - Math.ceil((b.name.length + 2) / 4)) : 0;
 }
 
 /**
@@ -122,21 +122,21 @@ function clearEdits(ctx: EvictionContext, options: PolicyOptions): BlockEdit[] {
   const inputs: BlockEdit[] = [];
   for (const m of ms) {
     if (isPinned(m)) continue;
-    let share: ReturnType<typeof blockShares> | null = null;
+    let tokens: ReturnType<typeof blockTokens> | null = null;
     for (let i = 0; i < m.blocks.length; i++) {
       const b = m.blocks[i] as Block;
       if (b.type !== 'tool_result' || b.server || b.toolUseId === null) continue;
-      if (kept.has(b.toolUseId) || isCleared(b)) continue;
+      if (kept.has(b.toolUseId) || isClearedResult(b)) continue;
       const call = calls?.get(b.toolUseId);
       if (call && exclude.has(call.name)) continue;
-      share ??= blockShares(ctx, m);
-      edits.push({ index: m.index, block: i, kind: 'cleared', tokens: share(i, resultPart) });
+      tokens ??= blockTokens(ctx, m);
+      edits.push({ index: m.index, block: i, kind: 'cleared', tokens: resultFreed(tokens(i)) });
       if (inputsToo && call)
         inputs.push({
           index: call.m.index,
           block: call.b,
           kind: 'cleared-input',
-          tokens: blockShares(ctx, call.m)(call.b, inputPart),
+          tokens: inputFreed(call.m.blocks[call.b] as Block, blockTokens(ctx, call.m)(call.b)),
         });
     }
   }
