@@ -48,9 +48,8 @@ describe('a rewriting policy frees what the count says a block costs', () => {
     ]) {
       const ctx = prepareEviction(t, table, 'anthropic');
       for (const m of t.messages) {
-        const tokens = blockTokens(ctx, m);
         let sum = MESSAGE_OVERHEAD;
-        for (let i = 0; i < m.blocks.length; i++) sum += tokens(i);
+        for (let i = 0; i < m.blocks.length; i++) sum += blockTokens(ctx, m, i);
         expect(sum, `message ${m.index}`).toBe(table.perMessage[m.index]);
       }
     }
@@ -92,8 +91,8 @@ describe('a rewriting policy frees what the count says a block costs', () => {
     });
     expect(table.perMessage[1]).toBe(43 + MESSAGE_OVERHEAD);
     const ctx = prepareEviction(withUsage, table, 'anthropic');
-    const tokens = blockTokens(ctx, withUsage.messages[1] as (typeof withUsage.messages)[number]);
-    expect([tokens(0), tokens(1)]).toEqual([
+    const reply = withUsage.messages[1] as (typeof withUsage.messages)[number];
+    expect([blockTokens(ctx, reply, 0), blockTokens(ctx, reply, 1)]).toEqual([
       Math.round((46 * 300) / 400),
       Math.round((46 * 100) / 400),
     ]);

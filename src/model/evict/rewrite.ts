@@ -17,8 +17,9 @@ import type { BlockEdit } from './types.ts';
 export const CLEARED_PLACEHOLDER = '[cleared]';
 
 /**
- * One step of a rewriting plan: what it edits and drops, and what is left. `evicted` may be a
- * getter that lists the drops on first read.
+ * One step of a rewriting plan: what it edits and drops, and what is left. `edits` and
+ * `evicted` may be getters that list them on first read (a sweep reads only `tokensKept` and the
+ * verdict).
  */
 export interface RewriteStep {
   /** Blocks cleared or removed, in message order. */
@@ -42,6 +43,11 @@ export interface RewritePlan {
    * both equal.
    */
   derive?: (j: number) => Validation | undefined;
+  /**
+   * Step j's request's messages (j > 0), when the policy builds them more cheaply than from its
+   * edits (`editedMessages`); the same messages, validated directly.
+   */
+  messages?: (j: number) => Message[];
   /** Whether step j's request is valid, when the policy knows it cheaply; else undefined. */
   valid?: (j: number) => boolean | undefined;
   /** @internal verdicts by step, computed on first use */
@@ -77,31 +83,31 @@ export function blockWeight(b: Block): number {
 export const CLEARED_PLACEHOLDER_TOKENS = 4;
 
 /**
- * Tokens the blocks of a message hold: the token table's per-block counts (`TokenTable.blocks`,
- * the same counts its per-message figure sums), so an edit frees what the count says the block
- * costs. A message counted as a whole (its usage figure from the log) or a table without
- * per-block counts falls back to the block's share of the message's count by characters
- * (`blockWeight`), the weight computed once per message.
+ * Tokens a block of a message holds: the token table's per-block count (`TokenTable.blocks`, the
+ * counts its per-message figure sums), so an edit frees what the count says the block costs. A
+ * message counted as a whole (its usage figure from the log) or a table without per-block counts
+ * falls back to the block's share of the message's count by characters (`blockWeight`).
+ * O(1) on the counted path (no allocation: the sweep asks once per edited block).
  * @param ctx the eviction context (its token table)
  * @param m the message
- * @returns block position → tokens (0 for a position past its blocks)
+ * @param block the block's position in the message
+ * @returns tokens (0 for a position past its blocks)
  */
-export function blockTokens(ctx: EvictionContext, m: Message): (block: number) => number {
+export function blockTokens(ctx: EvictionContext, m: Message, block: number): number {
+  if (block < 0 || block >= m.blocks.length) return 0;
   const per = ctx.table.blocks;
-  const at = per ? (per.start[m.index] as number) : 0;
-  if (per && per.tokens[at] !== -1 && per.start[m.index + 1] === at + m.blocks.length)
-    return (block) => (block < m.blocks.length ? (per.tokens[at + block] as number) : 0);
-  let total = -1;
-  const perMessage = ctx.table.perMessage[m.index] ?? 0;
-  return (block) => {
-    if (total < 0) {
-      total = 0;
-      for (const b of m.blocks) total += blockWeight(b);
+  if (per) {
+    const at = per.start[m.index] as number;
+    if (per.start[m.index + 1] === at + m.blocks.length) {
+      const v = per.tokens[at + block] as number;
+      if (v >= 0) return v;
     }
-    const b = m.blocks[block];
-    if (!b || total === 0) return 0;
-    return Math.round((perMessage * blockWeight(b)) / total);
-  };
+  }
+  let total = 0;
+  for (const b of m.blocks) total += blockWeight(b);
+  if (total === 0) return 0;
+  const perMessage = ctx.table.perMessage[m.index] ?? 0;
+  return Math.round((perMessage * blockWeight(m.blocks[block] as Block)) / total);
 }
 
 /**
@@ -118,12 +124,12 @@ export function isClearedResult(b: Block): boolean {
   if (b.type !== 'tool_result' || b.content.length !== 1) return false;
   const c = b.content[0];
   if (c?.type !== 'text') return false;
-  return (
-    c.text === CLEARED_PLACEHOLDER ||
-    c.text === JSON.stringify({ output: CLEARED_PLACEHOLDER }) ||
-    c.text === JSON.stringify({ error: CLEARED_PLACEHOLDER })
-  );
+  return c.text === CLEARED_PLACEHOLDER || c.text === CLEARED_OUTPUT || c.text === CLEARED_ERROR;
 }
+
+/** The placeholder as a Gemini result object, for a result and for an error result. */
+const CLEARED_OUTPUT = JSON.stringify({ output: CLEARED_PLACEHOLDER });
+const CLEARED_ERROR = JSON.stringify({ error: CLEARED_PLACEHOLDER });
 
 /**
  * A tool result's content as the placeholder (the pair, its id and its error flag stay); in a
@@ -134,7 +140,9 @@ function clearedResult(b: Block, format: FormatId | undefined): Block {
   if (b.type !== 'tool_result') return b;
   const text =
     format !== undefined && OBJECT_RESULT_FORMATS.has(format)
-      ? JSON.stringify({ [b.isError ? 'error' : 'output']: CLEARED_PLACEHOLDER })
+      ? b.isError
+        ? CLEARED_ERROR
+        : CLEARED_OUTPUT
       : CLEARED_PLACEHOLDER;
   return { ...b, content: [{ type: 'text', text }] };
 }
@@ -191,15 +199,18 @@ export function stepValidation(ctx: EvictionContext, plan: RewritePlan, j: numbe
   let v = plan.verdicts[j];
   if (!v) {
     const step = plan.steps[j] as RewriteStep;
+    // Only the first step may leave the request as it is (the steps after it free tokens), so a
+    // later step's edits, perhaps a getter, are not listed just to see that they are there.
     v =
-      step.edits.length === 0 && step.evicted.length === 0
+      j === 0 && step.edits.length === 0 && step.evicted.length === 0
         ? ctx.cuts.full
         : (plan.derive?.(j) ??
           validateTranscript(ctx.cuts.t, ctx.cuts.provider, {
             ...ctx.cuts.opts,
             // A subset of unique ids is unique: the duplicate-id rule need not build its set.
             ...(uniqueIds(ctx) ? { uniqueToolUseIds: true } : {}),
-            messages: editedMessages(ctx.cuts.t.messages, step, ctx.cuts.t.format),
+            messages:
+              plan.messages?.(j) ?? editedMessages(ctx.cuts.t.messages, step, ctx.cuts.t.format),
           }));
     plan.verdicts[j] = v;
   }
@@ -229,9 +240,14 @@ export function twoStepPlan(
   const total = ctx.table.total;
   const unchanged: RewriteStep = { edits: [], evicted: [], tokensKept: total, marker: -1 };
   let freed = 0;
-  const gone = new Set(evicted);
-  for (const e of edits) if (!gone.has(e.index)) freed += e.tokens;
-  for (const i of evicted) freed += ctx.table.perMessage[i] ?? 0;
+  // Both lists are in message order: one walk skips the edits of dropped messages.
+  let d = 0;
+  for (const e of edits) {
+    while (d < evicted.length && (evicted[d] as number) < e.index) d++;
+    if (evicted[d] !== e.index) freed += e.tokens;
+  }
+  const per = ctx.table.perMessage;
+  for (const i of evicted) freed += per[i] ?? 0;
   if (freed <= 0 || (edits.length === 0 && evicted.length === 0)) return { steps: [unchanged] };
   const marker = Math.max(edits[edits.length - 1]?.index ?? -1, evicted[evicted.length - 1] ?? -1);
   return {

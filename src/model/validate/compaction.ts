@@ -73,9 +73,12 @@ export function checkAnthropicCompaction(
       why: 'After a compaction the next requests must send the compaction block back; the history before it may go, the block may not.',
       confidence: 'I',
     });
-  for (const m of source)
-    m.blocks.forEach((b, bi) => {
-      if (!isCompaction(b)) return;
+  // A plain loop: this runs on every validation, once per message (no closure per message).
+  for (const m of source) {
+    const blocks = m.blocks;
+    for (let bi = 0; bi < blocks.length; bi++) {
+      const b = blocks[bi] as Block;
+      if (b.type !== 'other' || !isCompaction(b)) continue;
       const at = {
         messageIndex: m.rawIndex,
         index: m.index,
@@ -117,7 +120,8 @@ export function checkAnthropicCompaction(
           why: 'The block stands for everything before it; emptied, the conversation continues from nothing.',
           confidence: 'I',
         });
-    });
+    }
+  }
 }
 
 /**
@@ -128,9 +132,11 @@ export function checkAnthropicCompaction(
 export function checkResponsesCompaction(source: readonly Message[], push: Push): void {
   let latest = -1;
   for (let i = 0; i < source.length; i++) {
-    const m = source[i] as Message;
-    m.blocks.forEach((b, bi) => {
-      if (!isCompaction(b)) return;
+    const blocks = (source[i] as Message).blocks;
+    for (let bi = 0; bi < blocks.length; bi++) {
+      const b = blocks[bi] as Block;
+      if (b.type !== 'other' || !isCompaction(b)) continue;
+      const m = source[i] as Message;
       latest = i;
       if (payload(b) === '')
         push({
@@ -148,7 +154,7 @@ export function checkResponsesCompaction(source: readonly Message[], push: Push)
           why: 'A compaction item is opaque: it is sent back unchanged, as the server returned it.',
           confidence: 'I',
         });
-    });
+    }
   }
   if (latest > 0) {
     const m = source[latest] as Message;

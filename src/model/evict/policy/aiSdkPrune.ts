@@ -9,7 +9,8 @@
  */
 import { isPinned } from '../../exchanges.ts';
 import type { Message } from '../../types.ts';
-import { blockTokens, twoStepPlan } from '../rewrite.ts';
+import type { EvictionContext } from '../policies.ts';
+import { blockTokens, type RewritePlan, type RewriteStep } from '../rewrite.ts';
 import type { BlockEdit, EvictionPolicy } from '../types.ts';
 
 /** One part of an SDK message and the block (ours) it comes from. */
@@ -222,6 +223,81 @@ function pruneFlags(ms: readonly Message[]): {
   return { stays, present, start };
 }
 
+/**
+ * The plan: the request unchanged, then pruned. Built from the flags in one walk: the tokens the
+ * pruned request frees (removed blocks' counts, dropped messages' counts) and the dropped
+ * messages; the edits (one per removed block) are listed on first read, and the pruned request
+ * is built from the flags when its verdict is asked (no edit objects in a sweep).
+ */
+function prunePlan(ctx: EvictionContext): RewritePlan {
+  const ms = ctx.cuts.t.messages;
+  const { stays, present, start } = pruneFlags(ms);
+  const per = ctx.table.perMessage;
+  const total = ctx.table.total;
+  const evicted: number[] = [];
+  let freed = 0;
+  let removed = 0;
+  let marker = -1;
+  for (const m of ms) {
+    if (present[m.index] !== 1) {
+      evicted.push(m.index);
+      freed += per[m.index] ?? 0;
+      marker = m.index;
+      continue;
+    }
+    if (isPinned(m)) continue;
+    const at = start[m.index] as number;
+    for (let i = 0; i < m.blocks.length; i++)
+      if (stays[at + i] !== 1) {
+        freed += blockTokens(ctx, m, i);
+        removed++;
+        marker = m.index;
+      }
+  }
+  const unchanged: RewriteStep = { edits: [], evicted: [], tokensKept: total, marker: -1 };
+  if (freed <= 0 || (removed === 0 && evicted.length === 0)) return { steps: [unchanged] };
+  let edits: BlockEdit[] | null = null;
+  const pruned: RewriteStep = {
+    get edits() {
+      if (!edits) {
+        edits = [];
+        for (const m of ms) {
+          if (present[m.index] !== 1 || isPinned(m)) continue;
+          const at = start[m.index] as number;
+          for (let i = 0; i < m.blocks.length; i++)
+            if (stays[at + i] !== 1)
+              edits.push({
+                index: m.index,
+                block: i,
+                kind: 'removed',
+                tokens: blockTokens(ctx, m, i),
+              });
+        }
+      }
+      return edits;
+    },
+    evicted,
+    tokensKept: total - freed,
+    marker,
+  };
+  return {
+    steps: [unchanged, pruned],
+    messages: () => {
+      const out: Message[] = [];
+      for (const m of ms) {
+        if (present[m.index] !== 1) continue;
+        const at = start[m.index] as number;
+        let all = true;
+        for (let i = 0; i < m.blocks.length && all; i++) all = stays[at + i] === 1;
+        out.push(
+          all || isPinned(m) ? m : { ...m, blocks: m.blocks.filter((_, i) => stays[at + i] === 1) },
+        );
+      }
+      return out;
+    },
+  };
+}
+
 export const aiSdkPrunePolicy: EvictionPolicy = {
   help: 'AI SDK pruneMessages (reasoning before the last message, tool calls before the last 2 messages, empty messages removed)',
   options: [],
@@ -230,28 +306,5 @@ export const aiSdkPrunePolicy: EvictionPolicy = {
   monotone: true,
   cuts: (ctx) => ({ candidates: Int32Array.of(), floor: ctx.cuts.n }),
   units: () => [],
-  rewrite: (ctx) => {
-    const ms = ctx.cuts.t.messages;
-    const { stays, present, start } = pruneFlags(ms);
-    const edits: BlockEdit[] = [];
-    const evicted: number[] = [];
-    for (const m of ms) {
-      if (present[m.index] !== 1) {
-        evicted.push(m.index);
-        continue;
-      }
-      if (isPinned(m)) continue;
-      const at = start[m.index] as number;
-      let tokens: ReturnType<typeof blockTokens> | null = null;
-      for (let i = 0; i < m.blocks.length; i++)
-        if (stays[at + i] !== 1)
-          edits.push({
-            index: m.index,
-            block: i,
-            kind: 'removed',
-            tokens: (tokens ??= blockTokens(ctx, m))(i),
-          });
-    }
-    return twoStepPlan(ctx, edits, evicted);
-  },
+  rewrite: (ctx) => prunePlan(ctx),
 };

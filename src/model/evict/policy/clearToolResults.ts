@@ -17,6 +17,8 @@ import {
   CLEARED_PLACEHOLDER_TOKENS,
   isClearedResult,
   twoStepPlan,
+  type RewritePlan,
+  type RewriteStep,
 } from '../rewrite.ts';
 import type { BlockEdit, EvictionPolicy, PolicyOptions } from '../types.ts';
 
@@ -49,21 +51,34 @@ const CONTENT_RULES: ReadonlySet<RuleId> = new Set([
 ]);
 
 /**
+ * The first edit at or after (message `index`, block `block`) in `edits` (message order, then
+ * block), by bisection.
+ */
+function editAt(edits: readonly BlockEdit[], index: number, block: number): number {
+  let lo = 0;
+  let hi = edits.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    const e = edits[mid] as BlockEdit;
+    if (e.index < index || (e.index === index && e.block < block)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
  * The validation of the request with `edits` cleared, from the whole request's: its violations
  * less those of the content rules on a cleared block (or on a message whose results were
- * cleared, when the rule names no block). O(violations + edits).
+ * cleared, when the rule names no block). Each content-rule violation looks its block up by
+ * bisection: O(violations × log edits), nothing built per edit.
  */
 function clearedValidation(full: Validation, edits: readonly BlockEdit[]): Validation {
-  const blocks = new Set<string>();
-  const messages = new Set<number>();
-  for (const e of edits) {
-    blocks.add(`${e.index}:${e.block}`);
-    messages.add(e.index);
-  }
+  const cleared = (index: number, block: number | null): boolean => {
+    const at = edits[editAt(edits, index, block ?? 0)];
+    return at !== undefined && at.index === index && (block === null || at.block === block);
+  };
   const violations = full.violations.filter(
-    (v) =>
-      !CONTENT_RULES.has(v.rule) ||
-      !(v.blockIndex === null ? messages.has(v.index) : blocks.has(`${v.index}:${v.blockIndex}`)),
+    (v) => !CONTENT_RULES.has(v.rule) || !cleared(v.index, v.blockIndex),
   );
   return { ...full, valid: !violations.some((v) => v.severity === 'error'), violations };
 }
@@ -110,38 +125,96 @@ function callsById(ms: readonly Message[]): Map<string, CallAt> {
  * The blocks clear_tool_uses clears, in message order: every client tool result but those of the
  * newest `keep` calls and of the excluded tools (a result whose call is not in the request has
  * no name, so no exclusion applies to it), and with clear_tool_inputs the inputs of their calls.
+ * Kept as parallel number lists (message, block, tokens freed), no object per edit: the sweep
+ * reads only the tokens; `toEdits` lists them as BlockEdits when a result is shown.
  */
-function clearEdits(ctx: EvictionContext, options: PolicyOptions): BlockEdit[] {
+interface Cleared {
+  index: number[];
+  block: number[];
+  tokens: number[];
+  /** The cleared calls' inputs (clear_tool_inputs), as edits. */
+  inputs: BlockEdit[];
+  /** Tokens all of them free. */
+  freed: number;
+}
+
+function clearEdits(ctx: EvictionContext, options: PolicyOptions): Cleared {
   const ms = ctx.cuts.t.messages;
   const keep = Math.max(0, Math.floor(options.keepToolUses ?? DEFAULT_KEEP_TOOL_USES));
   const exclude = new Set(options.excludeTools ?? []);
   const kept = newestCallIds(ms, keep);
   const inputsToo = options.clearToolInputs === true;
   const calls = exclude.size > 0 || inputsToo ? callsById(ms) : null;
-  const edits: BlockEdit[] = [];
-  const inputs: BlockEdit[] = [];
+  const out: Cleared = { index: [], block: [], tokens: [], inputs: [], freed: 0 };
   for (const m of ms) {
     if (isPinned(m)) continue;
-    let tokens: ReturnType<typeof blockTokens> | null = null;
-    for (let i = 0; i < m.blocks.length; i++) {
-      const b = m.blocks[i] as Block;
+    const blocks = m.blocks;
+    for (let i = 0; i < blocks.length; i++) {
+      const b = blocks[i] as Block;
       if (b.type !== 'tool_result' || b.server || b.toolUseId === null) continue;
       if (kept.has(b.toolUseId) || isClearedResult(b)) continue;
       const call = calls?.get(b.toolUseId);
       if (call && exclude.has(call.name)) continue;
-      tokens ??= blockTokens(ctx, m);
-      edits.push({ index: m.index, block: i, kind: 'cleared', tokens: resultFreed(tokens(i)) });
-      if (inputsToo && call)
-        inputs.push({
+      const tokens = resultFreed(blockTokens(ctx, m, i));
+      out.index.push(m.index);
+      out.block.push(i);
+      out.tokens.push(tokens);
+      out.freed += tokens;
+      if (inputsToo && call) {
+        const freed = inputFreed(call.m.blocks[call.b] as Block, blockTokens(ctx, call.m, call.b));
+        out.inputs.push({
           index: call.m.index,
           block: call.b,
           kind: 'cleared-input',
-          tokens: inputFreed(call.m.blocks[call.b] as Block, blockTokens(ctx, call.m)(call.b)),
+          tokens: freed,
         });
+        out.freed += freed;
+      }
     }
   }
-  if (inputs.length === 0) return edits;
-  return [...edits, ...inputs].sort((a, b) => a.index - b.index || a.block - b.block);
+  return out;
+}
+
+/** The cleared results (and inputs) as BlockEdits, in message order, then block. */
+function toEdits(c: Cleared): BlockEdit[] {
+  const edits: BlockEdit[] = c.index.map((index, k) => ({
+    index,
+    block: c.block[k] as number,
+    kind: 'cleared' as const,
+    tokens: c.tokens[k] as number,
+  }));
+  if (c.inputs.length === 0) return edits;
+  return [...edits, ...c.inputs].sort((a, b) => a.index - b.index || a.block - b.block);
+}
+
+/**
+ * The plan: the request unchanged, then with the results cleared (its edits listed on first
+ * read). Its verdict is derived from the whole request's (`clearedValidation`), the edits listed
+ * only when the whole request has a violation of a content rule.
+ */
+function clearPlan(ctx: EvictionContext, c: Cleared): RewritePlan {
+  const total = ctx.table.total;
+  const unchanged: RewriteStep = { edits: [], evicted: [], tokensKept: total, marker: -1 };
+  let edits: BlockEdit[] | null = null;
+  const list = () => (edits ??= toEdits(c));
+  const last = c.index.length > 0 ? (c.index[c.index.length - 1] as number) : -1;
+  const marker = c.inputs.reduce((mx, e) => Math.max(mx, e.index), last);
+  const cleared: RewriteStep = {
+    get edits() {
+      return list();
+    },
+    evicted: [],
+    tokensKept: total - c.freed,
+    marker,
+  };
+  const full = ctx.cuts.full;
+  return {
+    steps: [unchanged, cleared],
+    derive: (j) =>
+      j === 0 || !full.violations.some((v) => CONTENT_RULES.has(v.rule))
+        ? full
+        : clearedValidation(full, list()),
+  };
 }
 
 export const clearToolResultsPolicy: EvictionPolicy = {
@@ -153,12 +226,8 @@ export const clearToolResultsPolicy: EvictionPolicy = {
   cuts: (ctx) => ({ candidates: Int32Array.of(), floor: ctx.cuts.n }),
   units: () => [],
   rewrite: (ctx, options) => {
-    const edits = clearEdits(ctx, options);
-    let freed = 0;
-    for (const e of edits) freed += e.tokens;
-    if (freed < Math.max(1, options.clearAtLeast ?? 0)) return twoStepPlan(ctx, [], []);
-    const plan = twoStepPlan(ctx, edits, []);
-    plan.derive = () => clearedValidation(ctx.cuts.full, edits);
-    return plan;
+    const cleared = clearEdits(ctx, options);
+    if (cleared.freed < Math.max(1, options.clearAtLeast ?? 0)) return twoStepPlan(ctx, [], []);
+    return clearPlan(ctx, cleared);
   },
 };
