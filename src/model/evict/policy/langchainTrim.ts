@@ -18,7 +18,7 @@ import type { Message } from '../../types.ts';
 import type { EvictionContext } from '../policies.ts';
 import type { RewritePlan, RewriteStep } from '../rewrite.ts';
 import { checkCut, isCutValid, NO_HEAD } from '../simulate.ts';
-import type { EvictionPolicy } from '../types.ts';
+import type { BlockEdit, EvictionPolicy } from '../types.ts';
 
 /**
  * A LangChain `HumanMessage`: a user message not made of tool results only (those are
@@ -29,6 +29,34 @@ export function isHuman(m: Message): boolean {
   return (
     m.role === 'user' && (m.blocks.length === 0 || m.blocks.some((b) => b.type !== 'tool_result'))
   );
+}
+
+/** No step of a trim edits a block (one shared empty list, never written). */
+const NO_EDITS: BlockEdit[] = [];
+
+/**
+ * A step that keeps the leading system messages and everything from message `marker` on: the
+ * messages between are dropped, listed on first read (a class, so that the 10,000s of steps of a
+ * long session share one getter instead of a closure each).
+ */
+class TrimStep implements RewriteStep {
+  readonly edits: BlockEdit[] = NO_EDITS;
+  readonly tokensKept: number;
+  readonly marker: number;
+  private readonly lead: number;
+  private dropped: number[] | null = null;
+  constructor(lead: number, start: number, tokensKept: number) {
+    this.lead = lead;
+    this.marker = start;
+    this.tokensKept = tokensKept;
+  }
+  get evicted(): number[] {
+    if (!this.dropped) {
+      this.dropped = [];
+      for (let i = this.lead; i < this.marker; i++) this.dropped.push(i);
+    }
+    return this.dropped;
+  }
 }
 
 /** The trim plan: its steps start on each human message after the leading system messages. */
@@ -47,21 +75,12 @@ function trimPlan(ctx: EvictionContext): RewritePlan {
   // from the cut's. pinnedBefore[k] = such messages before k.
   const laterPinned: number[] = [];
   for (let i = lead; i < n; i++) if (isPinned(ms[i] as Message)) laterPinned.push(i);
-  const steps: RewriteStep[] = starts.map((k) => {
-    let evicted: number[] | null = null;
-    return {
-      edits: [],
-      get evicted() {
-        if (!evicted) {
-          evicted = [];
-          for (let i = lead; i < k; i++) evicted.push(i);
-        }
-        return evicted;
-      },
-      tokensKept: ctx.table.system + leadTokens + ((prefix[n] as number) - (prefix[k] as number)),
-      marker: k,
-    };
-  });
+  const base = ctx.table.system + leadTokens + (prefix[n] as number);
+  const steps: RewriteStep[] = new Array<RewriteStep>(starts.length);
+  for (let j = 0; j < starts.length; j++) {
+    const k = starts[j] as number;
+    steps[j] = new TrimStep(lead, k, base - (prefix[k] as number));
+  }
   const cutLike = (j: number) => {
     const k = starts[j] as number;
     return laterPinned.length === 0 || (laterPinned[0] as number) >= k ? k : -1;
