@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { prepareEviction, simulatePolicy } from './evict/policies.ts';
 import { findLostMeaning } from './lostMeaning.ts';
-import { assistant, call, result, transcript, user } from './testing.ts';
+import { assistant, call, result, transcript, user } from './testing/index.ts';
 import { countTokens } from './tokens.ts';
 
 const t = transcript('anthropic-messages', [

@@ -7,8 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { readReal, realFiles } from '../../testing/corpus.ts';
 import { simulatePolicy } from './policies.ts';
-import { aiSdkLibraryKeeps, aiSdkPolicyKeeps, langchainBoth } from './policy/testing.ts';
-import { loadFixture, sweepBudgets, type LoadedFixture } from './testing.ts';
+import { aiSdkLibraryKeeps, aiSdkPolicyKeeps, langchainBoth } from '../testing/evictLibraries.ts';
+import { loadFixture, sweepBudgets, type LoadedFixture } from '../testing/evict.ts';
 import type { PolicyId } from './types.ts';
 
 const SAFE: readonly PolicyId[] = ['clear-tool-results', 'provider-compaction'];

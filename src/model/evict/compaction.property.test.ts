@@ -6,11 +6,11 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { arbValidTranscript } from '../testing.ts';
+import { arbValidTranscript } from '../testing/index.ts';
 import { countTokens } from '../tokens.ts';
 import type { ProviderId } from '../types.ts';
 import { prepareEviction, simulatePolicy } from './policies.ts';
-import { projectFixtures, sweepBudgets } from './testing.ts';
+import { projectFixtures, sweepBudgets } from '../testing/evict.ts';
 import type { PolicyId, PolicyOptions } from './types.ts';
 
 const SAFE: readonly PolicyId[] = ['clear-tool-results', 'provider-compaction'];

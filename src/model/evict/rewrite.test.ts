@@ -4,7 +4,7 @@
  * so a character share gave the copy other figures than the original).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { assistant, call, result, text, thinking, transcript, user } from '../testing.ts';
+import { assistant, call, result, text, thinking, transcript, user } from '../testing/index.ts';
 import { countTokens, loadBpeCounter, MESSAGE_OVERHEAD, type TextCounter } from '../tokens.ts';
 import { countTokensCached, TokenCache } from '../tokenCache.ts';
 import { prepareEviction, simulatePolicy } from './policies.ts';

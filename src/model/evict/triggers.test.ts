@@ -1,6 +1,6 @@
 /** What-if triggers: the budget a 413 retry or a smaller window implies, and the rows. */
 import { describe, expect, it } from 'vitest';
-import { assistant, call, result, transcript, user } from '../testing.ts';
+import { assistant, call, result, transcript, user } from '../testing/index.ts';
 import { countTokens } from '../tokens.ts';
 import { prepareEviction, simulatePolicy } from './policies.ts';
 import { ANTHROPIC_REQUEST_LIMIT_BYTES, triggerBudget, whatIfRows } from './triggers.ts';

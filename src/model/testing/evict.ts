@@ -6,14 +6,14 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { CASE_FIXTURES } from '../fixtures/cases.ts';
+import { CASE_FIXTURES } from './cases.ts';
 import { parseTranscript } from '../parse/index.ts';
 import { countTokens, type TokenTable } from '../tokens.ts';
 import type { ProviderId, Transcript } from '../types.ts';
 import { defaultProviderOf, type Validation } from '../validate/index.ts';
-import { prepareEviction, type EvictionContext } from './policies.ts';
-import { sweepPolicy } from './sweep.ts';
-import type { PolicyId, PolicyOptions } from './types.ts';
+import { prepareEviction, type EvictionContext } from '../evict/policies.ts';
+import { sweepPolicy } from '../evict/sweep.ts';
+import type { PolicyId, PolicyOptions } from '../evict/types.ts';
 import { expect } from 'vitest';
 import { referenceCut } from './simulate.reference.ts';
 import { checkCut, type CutContext } from '../evict/simulate.ts';

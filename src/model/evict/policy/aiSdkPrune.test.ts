@@ -5,8 +5,8 @@
  * the ones the library keeps; the verdict at each budget is recorded.
  */
 import { describe, expect, it } from 'vitest';
-import { projectFixtures, sweepBudgets } from '../testing.ts';
-import { aiSdkLibraryKeeps, aiSdkPolicyKeeps } from './testing.ts';
+import { projectFixtures, sweepBudgets } from '../../testing/evict.ts';
+import { aiSdkLibraryKeeps, aiSdkPolicyKeeps } from '../../testing/evictLibraries.ts';
 
 describe('ai-sdk-prune equals the AI SDK pruneMessages', () => {
   const fixtures = projectFixtures();

@@ -6,8 +6,8 @@
  * verdict at each budget is recorded.
  */
 import { describe, expect, it } from 'vitest';
-import { projectFixtures, sweepBudgets } from '../testing.ts';
-import { langchainBoth } from './testing.ts';
+import { projectFixtures, sweepBudgets } from '../../testing/evict.ts';
+import { langchainBoth } from '../../testing/evictLibraries.ts';
 
 describe('langchain-trim equals LangChain trimMessages', () => {
   const fixtures = projectFixtures();

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { validateTranscript } from '../index.ts';
 import { COMPACTION_RULES } from './compaction.ts';
-import { body, expectFixtures, type Fixture } from './testing.ts';
+import { body, expectFixtures, type Fixture } from '../../testing/catalogue.ts';
 
 const SUMMARY = { type: 'compaction', content: 'Summary: the invoice total is 12.' };
 const anthropic = (messages: unknown[], extra: Record<string, unknown> = {}) =>
