@@ -40,7 +40,7 @@ const lostMeaningOf = memoLead(
     _policy: string,
     _cut: number,
     _evicted: number,
-    edits: NonNullable<PolicyResult['edits']>,
+    edits: Readonly<NonNullable<PolicyResult['edits']>>,
     r: PolicyResult,
   ) => findLostMeaning(t, r.kept, r.evicted, edits),
 );
