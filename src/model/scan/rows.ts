@@ -14,6 +14,7 @@ import {
   type EvictionContext,
 } from '../evict/policies.ts';
 import { assembleEviction, prepareEvictionParts } from '../evict/prepare.ts';
+import { firstErrorOf, stepValidation } from '../evict/rewrite.ts';
 import { checkCut } from '../evict/simulate.ts';
 import type { PolicyId } from '../evict/types.ts';
 import { listParsedRequests, type RequestInfo } from '../diff/requests.ts';
@@ -221,8 +222,12 @@ function policyCuts(
     const { j } = chooseCut(ctx, plan, budget);
     let rule = rules.get(j);
     if (rule === undefined) {
-      const verdict = checkCut(ctx.cuts, plan.cuts[j] as number, planHead(ctx, plan, j));
-      rule = verdict.firstError?.rule ?? null;
+      // A rewriting policy's step is judged as the request it writes (simulatePolicy's
+      // stepValidation), a cut of the message list by the cut tables.
+      rule = plan.rewrite
+        ? (firstErrorOf(stepValidation(ctx, plan.rewrite, j))?.rule ?? null)
+        : (checkCut(ctx.cuts, plan.cuts[j] as number, planHead(ctx, plan, j)).firstError?.rule ??
+          null);
       rules.set(j, rule);
     }
     // As simulatePolicy: overshoot = tokens freed ÷ tokens over the budget.
