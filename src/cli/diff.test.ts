@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { encodePermalink } from '../model/permalink/codec.ts';
 import { defaultPermalinkState, type PermalinkView } from '../model/permalink/schema.ts';
+import { claudeCodeLog } from '../model/testing/claudeCodeLog.ts';
 import { cli } from './testing/index.ts';
 
 // A complete request defines its tools (without them A7 would be its first error).
@@ -18,35 +19,15 @@ const msgs = [
 
 /** A Claude Code log of two calls with a compaction between them. */
 function compactedLog(): string {
-  let parent: string | null = null;
-  let n = 0;
-  const line = (v: Record<string, unknown>) => {
-    const uuid = `u${n++}`;
-    const out = { parentUuid: parent, uuid, sessionId: 's', timestamp: 't', ...v };
-    parent = uuid;
-    return JSON.stringify(out);
-  };
-  const a = (id: string, content: unknown[]) =>
-    line({
-      type: 'assistant',
-      message: { id, role: 'assistant', model: 'claude-opus-4-7', content },
-    });
-  const u = (content: unknown, extra: Record<string, unknown> = {}) =>
-    line({ type: 'user', message: { role: 'user', content }, ...extra });
-  return [
-    u('Read it.'),
-    a('msg_1', [call]),
-    u([answer]),
-    a('msg_2', [{ type: 'text', text: 'Done.' }]),
-    u('Next.'),
-    line({
-      type: 'system',
-      subtype: 'compact_boundary',
-      compactMetadata: { trigger: 'manual', preTokens: 900, postTokens: 90 },
-    }),
-    u('Summary of the conversation so far.', { isCompactSummary: true }),
-    a('msg_3', [{ type: 'text', text: 'Going on.' }]),
-  ].join('\n');
+  const w = claudeCodeLog();
+  w.user('Read it.');
+  w.assistant('msg_1', [call]);
+  w.user([answer]);
+  w.assistant('msg_2', [{ type: 'text', text: 'Done.' }]);
+  w.user('Next.');
+  w.compaction('manual', 'Summary of the conversation so far.');
+  w.assistant('msg_3', [{ type: 'text', text: 'Going on.' }]);
+  return w.text();
 }
 
 /** The page's link of `text` with `view` (its diff view: `d=`), made by the page's codec. */

@@ -3,41 +3,22 @@ import { cli } from '../cli/testing/index.ts';
 import { loadBpeCounter } from '../model/tokens.ts';
 import { answerDiffJob, type DiffAnswer, type RequestDiffJob } from './diffProtocol.ts';
 import { selectRequestDiffJob } from '../state/diffView.ts';
+import { claudeCodeLog } from '../model/testing/claudeCodeLog.ts';
 
 /** A Claude Code log of three calls, the third after a compaction. */
 function log(): string {
-  let parent: string | null = null;
-  let n = 0;
-  const line = (v: Record<string, unknown>) => {
-    const uuid = `u${n++}`;
-    const out = { parentUuid: parent, uuid, sessionId: 's', timestamp: 't', ...v };
-    parent = uuid;
-    return JSON.stringify(out);
-  };
-  const a = (id: string, content: unknown[]) =>
-    line({
-      type: 'assistant',
-      message: { id, role: 'assistant', model: 'claude-opus-4-7', content },
-    });
-  const u = (content: unknown, extra: Record<string, unknown> = {}) =>
-    line({ type: 'user', message: { role: 'user', content }, ...extra });
+  const w = claudeCodeLog();
   const call = { type: 'tool_use', id: 'toolu_1', name: 'read', input: { path: 'src/main.ts' } };
-  return [
-    u('Read the main file and tell me what the dashboard query does with empty weeks.'),
-    a('msg_1', [call]),
-    u([
-      { type: 'tool_result', tool_use_id: 'toolu_1', content: 'export const q = sum(rows) ?? 0;' },
-    ]),
-    a('msg_2', [{ type: 'text', text: 'It sums the rows and falls back to zero.' }]),
-    u('Next.'),
-    line({
-      type: 'system',
-      subtype: 'compact_boundary',
-      compactMetadata: { trigger: 'manual', preTokens: 900, postTokens: 90 },
-    }),
-    u('Summary of the conversation so far.', { isCompactSummary: true }),
-    a('msg_3', [{ type: 'text', text: 'Going on.' }]),
-  ].join('\n');
+  w.user('Read the main file and tell me what the dashboard query does with empty weeks.');
+  w.assistant('msg_1', [call]);
+  w.user([
+    { type: 'tool_result', tool_use_id: 'toolu_1', content: 'export const q = sum(rows) ?? 0;' },
+  ]);
+  w.assistant('msg_2', [{ type: 'text', text: 'It sums the rows and falls back to zero.' }]);
+  w.user('Next.');
+  w.compaction('manual', 'Summary of the conversation so far.');
+  w.assistant('msg_3', [{ type: 'text', text: 'Going on.' }]);
+  return w.text();
 }
 
 const ok = (a: DiffAnswer) => {

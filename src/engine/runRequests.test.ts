@@ -8,6 +8,7 @@ import { run } from './runState.ts';
 import { PREVIEW_RECORDS, readBlobSource } from './stream.ts';
 import { packedRows } from './packMessages.ts';
 import { parseDocument } from '../model/parse/index.ts';
+import { claudeCodeLog } from '../model/testing/claudeCodeLog.ts';
 
 /**
  * A Claude Code log of `turns` tool exchanges (4 lines each), then a compaction (its boundary
@@ -15,42 +16,18 @@ import { parseDocument } from '../model/parse/index.ts';
  * summary and one more reply: `2 * turns + 1` model calls.
  */
 function sessionLog(turns: number): string {
-  let parent: string | null = null;
-  let n = 0;
-  const line = (v: Record<string, unknown>) => {
-    const uuid = `u${n++}`;
-    const out = { parentUuid: parent, uuid, sessionId: 's', timestamp: 't', cwd: '/x', ...v };
-    parent = uuid;
-    return JSON.stringify(out);
-  };
-  const a = (id: string, content: unknown[]) =>
-    line({
-      type: 'assistant',
-      message: { id, role: 'assistant', model: 'claude-opus-4-7', content },
-    });
-  const u = (content: unknown, extra: Record<string, unknown> = {}) =>
-    line({ type: 'user', message: { role: 'user', content }, ...extra });
-  const lines: string[] = [];
+  const w = claudeCodeLog({ cwd: '/x' });
   for (let k = 0; k < turns; k++) {
     const id = `toolu_${k}`;
-    lines.push(
-      u(`Step ${k}.`),
-      a(`msg_${k}a`, [{ type: 'tool_use', id, name: 'read', input: {} }]),
-      u([{ type: 'tool_result', tool_use_id: id, content: 'ok' }]),
-      a(`msg_${k}b`, [{ type: 'text', text: 'Done.' }]),
-    );
+    w.user(`Step ${k}.`);
+    w.assistant(`msg_${k}a`, [{ type: 'tool_use', id, name: 'read', input: {} }]);
+    w.user([{ type: 'tool_result', tool_use_id: id, content: 'ok' }]);
+    w.assistant(`msg_${k}b`, [{ type: 'text', text: 'Done.' }]);
   }
-  lines.push(
-    u('Next.'),
-    line({
-      type: 'system',
-      subtype: 'compact_boundary',
-      compactMetadata: { trigger: 'auto', preTokens: 900, postTokens: 90 },
-    }),
-    u('Summary of the conversation so far.', { isCompactSummary: true }),
-    a('msg_last', [{ type: 'text', text: 'Going on.' }]),
-  );
-  return lines.join('\n');
+  w.user('Next.');
+  w.compaction('auto', 'Summary of the conversation so far.');
+  w.assistant('msg_last', [{ type: 'text', text: 'Going on.' }]);
+  return w.text();
 }
 
 const collect =

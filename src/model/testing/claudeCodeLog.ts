@@ -1,0 +1,52 @@
+/**
+ * A small writer of Claude Code session logs for tests: JSON lines chained by `parentUuid` as
+ * Claude Code writes them (uuids `u0`, `u1`, …; session `s`, timestamp `t`), with user and
+ * assistant lines and a compaction (a `system`/`compact_boundary` line with `compactMetadata`,
+ * then the summary as a user line with `isCompactSummary`). Content is the caller's.
+ */
+export interface ClaudeCodeLogWriter {
+  /** A user line; `extra` goes on the line (e.g. `{ isCompactSummary: true }`). */
+  user(content: unknown, extra?: Record<string, unknown>): void;
+  /** An assistant line of one API message `id` (`claude-opus-4-7`). */
+  assistant(id: string, content: unknown[]): void;
+  /** A compaction: its boundary line, then `summary` as the compact summary's user line. */
+  compaction(trigger: 'manual' | 'auto', summary: string): void;
+  /** The log so far, one JSON object per line. */
+  text(): string;
+}
+
+/**
+ * A new log writer.
+ * @param base fields every line carries after the chain's own (e.g. `{ cwd: '/x' }`)
+ */
+export function claudeCodeLog(base: Record<string, unknown> = {}): ClaudeCodeLogWriter {
+  const lines: string[] = [];
+  let parent: string | null = null;
+  let n = 0;
+  const line = (v: Record<string, unknown>) => {
+    const uuid = `u${n++}`;
+    lines.push(
+      JSON.stringify({ parentUuid: parent, uuid, sessionId: 's', timestamp: 't', ...base, ...v }),
+    );
+    parent = uuid;
+  };
+  const user = (content: unknown, extra: Record<string, unknown> = {}) =>
+    line({ type: 'user', message: { role: 'user', content }, ...extra });
+  return {
+    user,
+    assistant: (id, content) =>
+      line({
+        type: 'assistant',
+        message: { id, role: 'assistant', model: 'claude-opus-4-7', content },
+      }),
+    compaction: (trigger, summary) => {
+      line({
+        type: 'system',
+        subtype: 'compact_boundary',
+        compactMetadata: { trigger, preTokens: 900, postTokens: 90 },
+      });
+      user(summary, { isCompactSummary: true });
+    },
+    text: () => lines.join('\n'),
+  };
+}
