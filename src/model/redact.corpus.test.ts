@@ -41,8 +41,15 @@ function expectExportRoundTrip(t: Transcript, label: string) {
   const view = reindexForView(t);
   const back = readBack(view, writeTranscript(view));
   expect(back.ok, `${label} reads back`).toBe(true);
-  if (back.ok)
-    expect(shapeDifferences(view, back.value, { counter: CHARS_PER_4 }), label).toEqual([]);
+  if (!back.ok) return;
+  // A session log says its model on its assistant lines only, so a request a trim left empty
+  // (langchain-trim keeps no message of a short log at 30 %) is written without it; the page's
+  // link carries the model beside the text (m=). Only then is the model taken from the original.
+  const copy =
+    view.messages.length === 0 && back.value.settings.model === undefined
+      ? { ...back.value, settings: { ...back.value.settings, model: view.settings.model } }
+      : back.value;
+  expect(shapeDifferences(view, copy, { counter: CHARS_PER_4 }), label).toEqual([]);
 }
 
 describe('real-log corpus: sharing and exports (issue 15)', () => {
