@@ -52,6 +52,8 @@ export function fmtPercent(p: number): string {
   if (p === 0) return '0 %';
   if (p >= 10) return `${fmtInt(p)} %`;
   if (p >= 1) return `${p.toFixed(1)} %`;
+  // Below a hundredth of a percent two significant digits read as a run of zeros (0.00013 %).
+  if (p < 0.01) return '< 0.01 %';
   return `${p.toPrecision(2)} %`;
 }
 

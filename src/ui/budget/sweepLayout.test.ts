@@ -99,6 +99,9 @@ describe('context window and rate calculator', () => {
     expect(fmtPercent(80)).toBe('80 %');
     expect(fmtPercent(4.25)).toBe('4.3 %');
     expect(fmtPercent(0.136)).toBe('0.14 %');
+    // A sliver of the budgets (ai-sdk-prune on a large log): not a run of zeros.
+    expect(fmtPercent(0.00013)).toBe('< 0.01 %');
+    expect(fmtPercent(0.01)).toBe('0.010 %');
   });
 
   it('one session in N: halving the sessions that compact doubles N, the break share is unchanged', () => {
