@@ -320,6 +320,9 @@ test.describe('the simulator at 1440×900', () => {
     page,
   }) => {
     await openApp(page, '/#v=1&src=coding-agent&b=1000');
+    // The exact counts first: a cut's budget is a number of tokens, and the estimate's budget for
+    // a cut cuts elsewhere once the exact counts arrive (under load, after the click).
+    await expect(page.getByTestId('token-basis')).toContainText('o200k_base');
     const red = page.locator('[data-testid="cut-marker"][data-safe="false"]').first();
     await expect(red).toBeVisible();
     const k = Number(await red.getAttribute('data-cut'));
