@@ -21,49 +21,9 @@ import {
   type FetchLike,
   type ViolationReport,
 } from './index.ts';
+import { REPLIES } from './testing/replies.ts';
 
 const MODEL = 'claude-opus-4-6';
-
-/** What a provider answers to a valid call, per API (enough for each SDK to parse). */
-const REPLIES: Record<string, unknown> = {
-  '/v1/messages': {
-    id: 'msg_1',
-    type: 'message',
-    role: 'assistant',
-    model: MODEL,
-    content: [{ type: 'text', text: 'Hello.' }],
-    stop_reason: 'end_turn',
-    stop_sequence: null,
-    usage: { input_tokens: 5, output_tokens: 2 },
-  },
-  '/v1/chat/completions': {
-    id: 'chatcmpl-1',
-    object: 'chat.completion',
-    created: 0,
-    model: 'gpt-4.1',
-    choices: [
-      { index: 0, message: { role: 'assistant', content: 'Hello.' }, finish_reason: 'stop' },
-    ],
-    usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 },
-  },
-  '/v1/responses': {
-    id: 'resp_1',
-    object: 'response',
-    created_at: 0,
-    status: 'completed',
-    model: 'gpt-5',
-    output: [
-      {
-        type: 'message',
-        id: 'msg_1',
-        status: 'completed',
-        role: 'assistant',
-        content: [{ type: 'output_text', text: 'Hello.', annotations: [] }],
-      },
-    ],
-    usage: { input_tokens: 5, output_tokens: 2, total_tokens: 7 },
-  },
-};
 
 /**
  * A client fetch made of three parts: `outer` records what the SDK passes, the checked fetch
@@ -78,7 +38,7 @@ function harness(mode: CheckMode, onViolation?: (r: ViolationReport) => void) {
       typeof input === 'string' ? input : 'url' in input ? input.url : input.href,
     );
     return Promise.resolve(
-      new Response(JSON.stringify(REPLIES[url.pathname] ?? {}), {
+      new Response(JSON.stringify(REPLIES.get(url.pathname) ?? {}), {
         status: 200,
         headers: { 'content-type': 'application/json' },
       }),

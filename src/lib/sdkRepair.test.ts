@@ -17,29 +17,9 @@ import {
   type RepairReport,
   type SkipReason,
 } from './index.ts';
+import { REPLIES } from './testing/replies.ts';
 
 const MODEL = 'claude-opus-4-6';
-
-const REPLIES: Record<string, unknown> = {
-  '/v1/messages': {
-    id: 'msg_1',
-    type: 'message',
-    role: 'assistant',
-    model: MODEL,
-    content: [{ type: 'text', text: 'Hello.' }],
-    stop_reason: 'end_turn',
-    stop_sequence: null,
-    usage: { input_tokens: 5, output_tokens: 2 },
-  },
-  '/v1/chat/completions': {
-    id: 'chatcmpl-1',
-    object: 'chat.completion',
-    created: 0,
-    model: 'gpt-4.1',
-    choices: [{ index: 0, message: { role: 'assistant', content: 'Hi.' }, finish_reason: 'stop' }],
-    usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 },
-  },
-};
 
 function network() {
   const sent: { url: string; body: string }[] = [];
@@ -48,7 +28,7 @@ function network() {
     sent.push({ url, body: String(init?.body) });
     const path = new URL(url).pathname.replace(/^\/openai/, '');
     return Promise.resolve(
-      new Response(JSON.stringify(REPLIES[path] ?? {}), {
+      new Response(JSON.stringify(REPLIES.get(path) ?? {}), {
         headers: { 'content-type': 'application/json' },
       }),
     );
@@ -86,7 +66,7 @@ describe('repair mode in the SDKs', () => {
         { role: 'user', content: 'Well?' },
       ],
     });
-    expect(reply.choices[0]?.message.content).toBe('Hi.');
+    expect(reply.choices[0]?.message.content).toBe('Hello.');
     expect(net.sent).toHaveLength(1);
     expect(check(net.sent[0]?.body ?? '', { format: 'openai-chat' }).valid).toBe(true);
     expect(repairs[0]?.changes.map((c) => [c.rule, c.label, c.ids])).toEqual([
