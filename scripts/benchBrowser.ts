@@ -47,6 +47,8 @@ import {
   serveBuild,
   share,
   shownCount,
+  BUSY_WATCH,
+  pickAndWait,
   waitLoaded,
   worst,
 } from './benchPage.ts';
@@ -57,6 +59,7 @@ import { benchStrip } from './benchStrip.ts';
 async function firstPaint(page: Page, url: string, file: string): Promise<void> {
   await openPage(page, url);
   await page.evaluate('window.__bench.watchFirstRows()');
+  await page.evaluate(BUSY_WATCH);
   const start = Date.now();
   await page.locator('[data-testid=file-input]').setInputFiles(file);
   await page.waitForFunction('window.__bench.firstRows > 0', undefined, { timeout: 120_000 });
@@ -122,8 +125,7 @@ async function large(
       page,
       async () => {
         start = Date.now();
-        await page.locator('[data-testid=file-input]').setInputFiles(file);
-        await waitLoaded(page, 600_000);
+        await pickAndWait(page, file, 600_000);
         loadMs = Date.now() - start;
       },
       opts.profileDir,
@@ -196,8 +198,7 @@ async function exactTokens(page: Page, phases: Phases): Promise<void> {
 
 /** Scroll and slider on exactly 100,000 messages (an Anthropic body of that many). */
 async function scrollAndSlider(page: Page, scrollFile: string, phases: Phases): Promise<void> {
-  await page.locator('[data-testid=file-input]').setInputFiles(scrollFile);
-  await waitLoaded(page, 600_000);
+  await pickAndWait(page, scrollFile, 600_000);
   await page.waitForFunction(
     () =>
       !/chars\/4/.test(

@@ -22,6 +22,7 @@ import path from 'node:path';
 import type { Browser, CDPSession, Page } from '@playwright/test';
 import { pressRun, RECORDER, type PressFigures } from './benchKeys.ts';
 import { floors } from './benchFloor.ts';
+import { BUSY_WATCH } from './benchPage.ts';
 import { line } from './benchLine.ts';
 import type { CpuProfile, Phases } from './benchTrace.ts';
 
@@ -172,9 +173,11 @@ window.__load = { t0: 0, t1: 0 };
 document.addEventListener('change', (e) => {
   if (!e.target?.matches?.('[data-testid=file-input]')) return;
   window.__load.t0 = performance.now();
+  // The previous document stays shown, ready, until the file's head is read: first the load's
+  // own busy state (window.__busy, set by BUSY_WATCH's observer), then the first ready frame.
   const tick = () => {
     const ready = document.querySelector('[data-testid=app]')?.getAttribute('data-ready') === 'true';
-    if (ready && !document.querySelector('[data-testid=load-progress]')) window.__load.t1 = performance.now();
+    if (window.__busy && ready && !document.querySelector('[data-testid=load-progress]')) window.__load.t1 = performance.now();
     else requestAnimationFrame(tick);
   };
   requestAnimationFrame(tick);
@@ -231,6 +234,7 @@ export async function timedLoad(
   profileDir: string | null,
 ): Promise<LoadFigures> {
   const tab = await TabSession.open(page);
+  await page.evaluate(BUSY_WATCH);
   await page.evaluate(LOAD_WATCH);
   if (profileDir) {
     await tab.worker('Profiler.enable');

@@ -106,9 +106,40 @@ export async function openPage(page: Page, url: string): Promise<void> {
   await page.evaluate(PAGE_HELPERS);
 }
 
+/**
+ * In-page: `window.__busy` turns true at the first change of the app that shows a load under way
+ * (`data-ready` false, or the progress bar), caught by a MutationObserver so that no transition
+ * is missed between two polls. A pick reads the file's head before the page changes, so the
+ * previous document is still shown "ready" for a while after the input's `change`.
+ */
+export const BUSY_WATCH = `
+window.__busy = false;
+(() => {
+  const busy = () => document.querySelector('[data-testid=app]')?.getAttribute('data-ready') !== 'true' ||
+    !!document.querySelector('[data-testid=load-progress]');
+  const seen = new MutationObserver(() => {
+    if (busy()) { window.__busy = true; seen.disconnect(); }
+  });
+  seen.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-ready'] });
+})();
+`;
+
+/**
+ * Pick `file` in the page's file input and wait until its complete analysis is shown: the page
+ * went busy after the pick, then ready with no progress bar (never the previous document's
+ * "ready").
+ */
+export async function pickAndWait(page: Page, file: string, timeout: number): Promise<void> {
+  await page.evaluate(BUSY_WATCH);
+  await page.locator('[data-testid=file-input]').setInputFiles(file);
+  await waitLoaded(page, timeout);
+}
+
+/** Wait until the load that `BUSY_WATCH` saw start has ended (see `pickAndWait`). */
 export async function waitLoaded(page: Page, timeout: number): Promise<void> {
   await page.waitForFunction(
     () =>
+      (window as unknown as { __busy?: boolean }).__busy === true &&
       document.querySelector('[data-testid=app]')?.getAttribute('data-ready') === 'true' &&
       !document.querySelector('[data-testid=load-progress]'),
     undefined,

@@ -12,7 +12,7 @@
 import path from 'node:path';
 import type { Browser } from '@playwright/test';
 import { line } from './benchLine.ts';
-import { openPage, waitLoaded } from './benchPage.ts';
+import { openPage, pickAndWait } from './benchPage.ts';
 
 /** In the page: every request to a worker carries `strip: false` while `window.__noStrip`. */
 const NO_STRIP = `
@@ -33,8 +33,7 @@ async function load(browser: Browser, url: string, file: string, strip: boolean)
     await openPage(page, url);
     await page.evaluate(`window.__noStrip = ${strip ? 'false' : 'true'}`);
     const start = Date.now();
-    await page.locator('[data-testid=file-input]').setInputFiles(file);
-    await waitLoaded(page, 600_000);
+    await pickAndWait(page, file, 600_000);
     const ms = Date.now() - start;
     if (!strip) return { ms, marks: await page.getByTestId('request-mark').count(), drawn: 0 };
     // The strip's calls follow the answer: when they are drawn (not part of the load's time).
