@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { analyze } from '../model/analyze.ts';
-import { applyFaults, reindexForView, type FaultSpec } from '../model/faults.ts';
-import { parseTranscript } from '../model/parse/index.ts';
+import { inspect } from '../engine/inspect.ts';
+import type { FaultSpec } from '../model/faults.ts';
 import { encodePermalink } from '../model/permalink/codec.ts';
 import { defaultPermalinkState, type PermalinkView } from '../model/permalink/schema.ts';
 import type { ProviderId } from '../model/types.ts';
@@ -57,15 +56,14 @@ function link(text: string, view: Partial<PermalinkView>, extra = ''): string {
   return `http://ti.example/#${encodePermalink(state)}${extra}`;
 }
 
-/** What the page shows for `text` with `faults` applied (state/faults.ts selectFaulted). */
+/**
+ * What the page shows for `text` with `faults` applied: the engine's answer to the request the
+ * page makes (engine/inspect.ts, what the inspect worker runs).
+ */
 function pageVerdict(text: string, faults: FaultSpec[], provider?: ProviderId) {
-  const parsed = parseTranscript(text);
-  if (!parsed.ok) throw new Error('fixture does not parse');
-  const loaded = analyze(parsed.value.transcript, provider);
-  const a = analyze(
-    reindexForView(applyFaults(loaded.transcript, faults).transcript),
-    loaded.provider,
-  );
+  const r = inspect({ text, name: '', format: null, provider: provider ?? null, faults });
+  if (!r.ok) throw new Error('fixture does not parse');
+  const a = r.analysis;
   return {
     valid: a.validation.valid,
     codes: a.validation.violations.map((v) => `${v.code}@${v.messageIndex}`),

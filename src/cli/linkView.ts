@@ -2,14 +2,15 @@
  * What a link sets beyond its transcript, applied as the page applies it, so that the page and
  * the CLI give one verdict for one link: the forced format (`f`), the provider (`pr`), the request
  * of a file holding several (`rq`, as `--request N`) and the
- * applied faults (`fx`: model/faults.ts `applyFaults`, then `reindexForView`, as the page's
- * state/faults.ts `selectFaulted` does), and for `simulate` the budget and the chosen policy
+ * applied faults (`fx`: model/faultedAnalysis.ts `faultTranscript`, which the page's engine
+ * runs for a request with faults), and for `simulate` the budget and the chosen policy
  * with its options (`b`, `p`, `pin`, `keep`, `sum`). The link is decoded by the page's codec
  * (model/permalink). A flag wins over the link, and a note on stderr says which was used; a key
  * a command does not use, or that nothing reads, is said on stderr too, never silently dropped.
  */
 import { nameTable } from '../model/own.ts';
-import { applyFaults, reindexForView, type FaultSpec } from '../model/faults.ts';
+import { faultTranscript } from '../model/faultedAnalysis.ts';
+import type { FaultSpec } from '../model/faults.ts';
 import { clip } from '../model/limits.ts';
 import { PAGE_ONLY_KEYS, PERMALINK_KEYS } from '../model/permalink/codec.ts';
 import { encodeFaults } from '../model/permalink/faults.ts';
@@ -137,7 +138,7 @@ export function applyLinkFaults(
   faults: readonly FaultSpec[],
 ): Transcript {
   if (faults.length === 0) return t;
-  const r = applyFaults(t, faults);
+  const { shown, applied: r } = faultTranscript(t, faults);
   r.descriptions.forEach((d, i) =>
     io.err(`note: applied the link's fault ${faultItem(faults[i] as FaultSpec)} (fx): ${d}\n`),
   );
@@ -148,7 +149,7 @@ export function applyLinkFaults(
       `warning: the link's fault ${faultItem(faults[at] as FaultSpec)} does not fit this transcript: ${r.error} ${left === 1 ? 'It was' : `It and the ${left - 1} after it were`} not applied, as on the page.\n`,
     );
   }
-  return reindexForView(r.transcript);
+  return shown;
 }
 
 /** What `simulate` runs: the policy, the budget (tokens) and the policy's options. */

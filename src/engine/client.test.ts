@@ -3,36 +3,7 @@ import { generate } from '../../scripts/gen.ts';
 import type { TokenTable } from '../model/tokens.ts';
 import type { ProviderId, Transcript } from '../model/types.ts';
 import { createWorkerClient, isCancelled, type InspectRequest } from './client.ts';
-import type { SweepRequest, WorkerRequest, WorkerResponse } from './protocol.ts';
-import { resetRun, runRequest, runSweep } from './run.ts';
-
-/** A worker that runs the worker's loop (run.ts) in this thread; messages are cloned as a worker's. */
-class FakeWorker {
-  static spawned: FakeWorker[] = [];
-  onmessage: ((ev: MessageEvent<WorkerResponse>) => void) | null = null;
-  onerror: (() => void) | null = null;
-  requests = 0;
-  private dead = false;
-  constructor() {
-    // A new worker starts with no memo.
-    resetRun();
-    FakeWorker.spawned.push(this);
-  }
-  postMessage(msg: WorkerRequest | SweepRequest): void {
-    if (this.dead) return;
-    if (msg.kind === 'sweep') return runSweep(msg, this.post);
-    this.requests++;
-    void runRequest(msg, this.post);
-  }
-  terminate(): void {
-    this.dead = true;
-  }
-  private post = (m: WorkerResponse, transfer: Transferable[] = []) => {
-    if (this.dead) return;
-    const data = structuredClone(m, { transfer });
-    this.onmessage?.({ data } as MessageEvent<WorkerResponse>);
-  };
-}
+import { FakeWorker } from './testing/fakeWorker.ts';
 
 const good = generate({ format: 'anthropic-messages', seed: 9, messages: 10 });
 const request = (text: string): InspectRequest => ({

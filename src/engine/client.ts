@@ -21,7 +21,7 @@ import type { Message, ProviderId, Transcript, UsageRecord } from '../model/type
 import { CANCELLED, type InspectClient, type InspectListener } from './clientApi.ts';
 import { ClientSweeps } from './clientSweeps.ts';
 import { unpackEvictionParts } from './evictionParts.ts';
-import { joinLists, joinTranscript } from './pack.ts';
+import { joinFaults, joinLists, joinTranscript } from './pack.ts';
 import { unpackLists } from './packLists.ts';
 import { unpackMessages, type SourceBytes } from './packMessages.ts';
 import type { InspectRequest, Inspection, WorkerRequest, WorkerResponse } from './protocol.ts';
@@ -162,11 +162,14 @@ class WorkerClient implements InspectClient {
           streamed: true,
         }
       : { text: p.req.text, name: p.req.name, format: p.req.format };
-    const r = joinTranscript(
-      msg.lists ? joinLists(msg.result, p.pairs, p.exchanges, p.usage) : msg.result,
-      p.messages,
-      source,
-      reuse,
+    const r = joinFaults(
+      joinTranscript(
+        msg.lists ? joinLists(msg.result, p.pairs, p.exchanges, p.usage) : msg.result,
+        p.messages,
+        source,
+        reuse,
+      ),
+      msg.faults,
     );
     if (r.ok) {
       if (msg.pairTables) this.sink.pairTables(r.analysis, msg.pairTables);

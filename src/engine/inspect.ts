@@ -5,6 +5,9 @@
  * synchronous fallback, on the main thread and in tests.
  */
 import { analyze, type Analysis } from '../model/analyze.ts';
+import { faultTranscript, type AppliedFaults } from '../model/faultedAnalysis.ts';
+import type { FaultSpec } from '../model/faults.ts';
+import { defaultProviderOf } from '../model/validate/index.ts';
 import { withSessionCall } from '../model/sessionCall.ts';
 import {
   parseDocument,
@@ -153,13 +156,64 @@ export function analyzeStage(parsed: ParsedTranscript, provider: ProviderId | nu
   return analysis;
 }
 
+// eslint-disable-next-line cache/no-module-cache -- the fault stage's one-slot memo, beside lastParse (same realm)
+let lastFaults: {
+  parsed: ParsedTranscript;
+  key: string;
+  shown: ParsedTranscript;
+  applied: AppliedFaults;
+} | null = null;
+// eslint-disable-next-line cache/no-module-cache -- the faulted analysis' one-slot memo, beside lastAnalysis (so removing the faults finds the loaded analysis there)
+let lastFaulted: { shown: ParsedTranscript; provider: ProviderId; analysis: Analysis } | null =
+  null;
+
 /**
- * Parse and analyse.
- * @returns `{ok: true, parsed, analysis}` or `{ok: false, error}` (a ParseError with a location
- *   for bad JSON). Never throws.
+ * Fault stage, memoised on (parse result by reference, the faults by value): the faults applied
+ * to the parsed transcript (`faultTranscript`), as a parse whose transcript is the display copy,
+ * so that another provider for the same faults reuses the messages the page holds.
+ */
+export function faultStage(
+  parsed: ParsedTranscript,
+  faults: readonly FaultSpec[],
+): { shown: ParsedTranscript; applied: AppliedFaults } {
+  const key = JSON.stringify(faults);
+  if (lastFaults && lastFaults.parsed === parsed && lastFaults.key === key) return lastFaults;
+  const f = faultTranscript(parsed.transcript, faults);
+  lastFaults = { parsed, key, shown: { ...parsed, transcript: f.shown }, applied: f.applied };
+  return lastFaults;
+}
+
+/**
+ * Analyse a parse for a provider with the request's faults applied first (`faultStage`), for
+ * the provider the loaded transcript is judged for (the choice, else its format's default);
+ * without faults, `safeAnalyze`. Never throws.
+ * @returns with faults: `parsed` and `analysis` of the faulted transcript (re-indexed for
+ *   display) and `faults`, what they did
+ */
+export function safeInspect(
+  parsed: ParsedTranscript,
+  provider: ProviderId | null,
+  faults: readonly FaultSpec[] | undefined,
+): Inspection {
+  if (!faults || faults.length === 0) return safeAnalyze(parsed, provider);
+  try {
+    const { shown, applied } = faultStage(parsed, faults);
+    const p = provider ?? defaultProviderOf(parsed.transcript);
+    if (!lastFaulted || lastFaulted.shown !== shown || lastFaulted.provider !== p)
+      lastFaulted = { shown, provider: p, analysis: analyze(shown.transcript, p) };
+    return { ok: true, parsed: shown, analysis: lastFaulted.analysis, faults: applied };
+  } catch (e) {
+    return { ok: false, error: thrownError('analysis', e) };
+  }
+}
+
+/**
+ * Parse and analyse (the request's faults applied: `safeInspect`).
+ * @returns `{ok: true, parsed, analysis}` (and `faults`) or `{ok: false, error}` (a ParseError
+ *   with a location for bad JSON). Never throws.
  */
 export function inspect(req: InspectRequest): Inspection {
   const parsed = parseStage(req.text, req.name, req.format, req.requestIndex, req.model);
   if (!parsed.ok) return { ok: false, error: parsed.error };
-  return safeAnalyze(parsed.value, req.provider);
+  return safeInspect(parsed.value, req.provider, req.faults);
 }

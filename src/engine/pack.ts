@@ -15,7 +15,7 @@ import { parseTranscript, type ParsedTranscript } from '../model/parse/index.ts'
 import type { Exchange } from '../model/exchanges.ts';
 import type { ToolPair } from '../model/pairing.ts';
 import type { FormatId, Message, Transcript, UsageRecord } from '../model/types.ts';
-import type { Inspection } from './protocol.ts';
+import type { Inspection, PackedFaults } from './protocol.ts';
 
 /**
  * Define `obj[key]` as a value computed on first read (then a plain data property).
@@ -147,4 +147,51 @@ export function joinLists(
     grouping: { ...r.analysis.grouping, exchanges },
   };
   return { ok: true, parsed: { ...r.parsed, transcript: t }, analysis };
+}
+
+/**
+ * What an inspection's faults did, as sent (`PackedFaults`): the descriptions, the error, and
+ * the messages whose `index` the display copy changed. Undefined without faults.
+ */
+export function packFaults(r: Inspection): PackedFaults | undefined {
+  if (!r.ok || !r.faults) return undefined;
+  const { transcript, descriptions, error, asked } = r.faults;
+  const shown = r.analysis.transcript.messages;
+  const moved: number[] = [];
+  transcript.messages.forEach((m, i) => {
+    if (m !== shown[i]) moved.push(i, m.index);
+  });
+  return { descriptions, error, asked, moved };
+}
+
+/**
+ * Put an inspection's faults back (the inverse of `packFaults`, after `joinTranscript`): the
+ * faulted transcript before re-indexing is the shown one with the moved messages' `index`
+ * given back (its `raw`, read lazily, is the shown transcript's).
+ */
+export function joinFaults(r: Inspection, packed: PackedFaults | undefined): Inspection {
+  if (!r.ok || !packed) return r;
+  const shown = r.analysis.transcript;
+  let transcript = shown;
+  if (packed.moved.length > 0) {
+    const messages = shown.messages.slice();
+    for (let k = 0; k + 1 < packed.moved.length; k += 2) {
+      const i = packed.moved[k] as number;
+      const m = messages[i];
+      if (m) messages[i] = { ...m, index: packed.moved[k + 1] as number };
+    }
+    // Copied by descriptors: a spread would read the lazy `raw` (a parse of the whole text).
+    const { raw: _raw, ...rest } = Object.getOwnPropertyDescriptors(shown);
+    void _raw;
+    transcript = Object.defineProperties({} as Transcript, rest);
+    transcript.messages = messages;
+    lazyValue(
+      transcript,
+      'raw',
+      () => shown.raw,
+      Object.prototype.propertyIsEnumerable.call(shown, 'raw'),
+    );
+  }
+  const { descriptions, error, asked } = packed;
+  return { ...r, faults: { transcript, descriptions, error, asked } };
 }

@@ -11,6 +11,8 @@
  * `preview` of the first messages so the first rows are drawn before the file is read.
  */
 import type { Analysis } from '../model/analyze.ts';
+import type { AppliedFaults } from '../model/faultedAnalysis.ts';
+import type { FaultSpec } from '../model/faults.ts';
 import type { PolicySweep } from '../model/evict/sweep.ts';
 import type { PairTables } from '../model/pairTables.ts';
 import type { PolicyOptions } from '../model/evict/types.ts';
@@ -34,12 +36,39 @@ export interface InspectRequest {
   requestIndex?: number;
   /** Judge as this model (the Model picker, `ParseOptions.model`); absent = the input's own. */
   model?: string;
+  /**
+   * Faults to apply to the parsed transcript, in order (the store's `faults`; absent = none):
+   * the answer is then the analysis of the faulted transcript (model/faultedAnalysis.ts), with
+   * what the faults did in `Inspection.faults`, and its tokens, eviction parts and sweeps.
+   */
+  faults?: readonly FaultSpec[];
 }
 
 /** The parse result for the text, and the analysis when it parsed. */
 export type Inspection =
-  | { ok: true; parsed: ParsedTranscript; analysis: Analysis }
+  | {
+      ok: true;
+      parsed: ParsedTranscript;
+      analysis: Analysis;
+      /**
+       * Set when the request had faults: what they did (`analysis` and `parsed.transcript` are
+       * then the faulted transcript, re-indexed for display).
+       */
+      faults?: AppliedFaults;
+    }
   | { ok: false; error: ParseError };
+
+/**
+ * `Inspection.faults` as sent (pack.ts `packFaults`): the faulted transcript before re-indexing
+ * differs from the shown one only in the `index` of some messages, so it goes as
+ * [position, index, …] of those (the page copies them back, `joinFaults`).
+ */
+export interface PackedFaults {
+  descriptions: string[];
+  error: string | null;
+  asked: readonly FaultSpec[];
+  moved: number[];
+}
 
 /** Loading progress of a streamed file. */
 export interface LoadProgress {
@@ -144,6 +173,8 @@ export type WorkerResponse =
       requestsFollow?: boolean;
       /** True when the pairs and exchanges came before in `lists` messages (pack.ts `stripLists`). */
       lists?: boolean;
+      /** What the request's faults did (`Inspection.faults`, packed), when it had faults. */
+      faults?: PackedFaults;
       /** The timeline's pair tables (`pairTables`, transferred), for long transcripts. */
       pairTables?: PairTables;
       /** The worker's number for `tokens` (sweeps name their table by it). */

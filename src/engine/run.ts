@@ -12,8 +12,8 @@ import { pairTableBuffers, pairTables } from '../model/pairTables.ts';
 import type { FormatId, Result } from '../model/types.ts';
 import { WORKER_EVICTION_MIN } from './evictionParts.ts';
 import { parserFor } from '../model/parse/registry.ts';
-import { parseStage, safeAnalyze, safeParseDoc } from './inspect.ts';
-import { LIST_BATCH, stripLists, stripTranscript } from './pack.ts';
+import { parseStage, safeAnalyze, safeInspect, safeParseDoc } from './inspect.ts';
+import { LIST_BATCH, packFaults, stripLists, stripTranscript } from './pack.ts';
 import { packedListBuffers, packLists } from './packLists.ts';
 import {
   MESSAGE_BATCH,
@@ -92,23 +92,27 @@ async function runRequestSteps(
   if (!read || r.stale()) return;
   const { parsed, source, session } = read;
   if (!parsed.ok) return fail(r, { ok: false, error: parsed.error });
-  step.doing = 'analysing the transcript';
-  const inspection = safeAnalyze(parsed.value, msg.req.provider);
+  step.doing = msg.req.faults?.length ? 'applying the faults' : 'analysing the transcript';
+  // With faults, the answer is the faulted transcript's (its messages, tokens, eviction parts
+  // and sweeps go the same way as any answer's).
+  const inspection = safeInspect(parsed.value, msg.req.provider, msg.req.faults);
   stage('analyse');
   if (!inspection.ok) return fail(r, inspection);
   step.doing = 'sending the transcript to the page';
-  const fresh = run.sentParse !== parsed.value;
+  // The parse the answer shows (with faults, the faulted one): its messages go once.
+  const shownParse = inspection.parsed;
+  const fresh = run.sentParse !== shownParse;
   // A fresh streamed file's bytes go to the page with the answer; its messages then carry
   // where their source lines are in them instead of their source JSON (packMessages.ts).
   const bytes = fresh && source ? await sourceBytes(r, source) : undefined;
   if (r.stale()) return;
   const spans = bytes && source ? rawSpans(source) : null;
   if (fresh && !(await sendMessages(r, inspection.analysis, spans))) return;
-  if (fresh) run.sentParse = parsed.value;
+  if (fresh) run.sentParse = shownParse;
   stage('messages');
   if (r.stale() || !(await sendLists(r, inspection.analysis)) || r.stale()) return;
   stage('lists');
-  const sent = sendAnswer(r, parsed.value, inspection, fresh, bytes, session !== null);
+  const sent = sendAnswer(r, inspection, fresh, bytes, session !== null);
   stage('answer');
   if (sent.evictionFollows) {
     sendEviction(r, inspection.analysis, sent);
@@ -400,7 +404,6 @@ async function sendLists(r: Running, analysis: Analysis): Promise<boolean> {
 /** Post the answer: the transcript without its messages, the quick token table, the pair tables. */
 function sendAnswer(
   r: Running,
-  parsed: ParsedTranscript,
   inspection: Extract<Inspection, { ok: true }>,
   fresh: boolean,
   textBytes: Uint8Array | undefined,
@@ -409,7 +412,9 @@ function sendAnswer(
   const { id } = r.msg;
   const { analysis } = inspection;
   const t = analysis.transcript;
-  const parseId = idOf(parsed);
+  // With faults: the faulted parse (engine/inspect.ts `faultStage`), its own id.
+  const parseId = idOf(inspection.parsed);
+  const faults = packFaults(inspection);
   const lists = t.messages.length >= WORKER_EVICTION_MIN;
   const quick = quickTokens(analysis);
   const quickSeq = ++run.tableSeq;
@@ -425,6 +430,7 @@ function sendAnswer(
       kind: 'result',
       result: lists ? stripLists(stripTranscript(inspection)) : stripTranscript(inspection),
       ...(lists ? { lists } : {}),
+      ...(faults ? { faults } : {}),
       ...(tables ? { pairTables: tables } : {}),
       parseId,
       fresh,

@@ -3,7 +3,7 @@
  * old browsers, a worker that failed to start or died).
  */
 import type { InspectClient, InspectListener } from './clientApi.ts';
-import { inspect, safeAnalyze, safeParseDoc } from './inspect.ts';
+import { inspect, safeInspect, safeParseDoc } from './inspect.ts';
 import type { InspectRequest, Inspection } from './protocol.ts';
 import { readBlobSource } from './stream.ts';
 
@@ -25,7 +25,7 @@ async function inspectFileSync(
   if (!src.ok) return { ok: false, error: src.error };
   const p = safeParseDoc(src.value.doc, req.name, req.format, req.requestIndex, req.model);
   if (!p.ok) return p;
-  return safeAnalyze(p.value, req.provider);
+  return safeInspect(p.value, req.provider, req.faults);
 }
 
 /** A client that runs on the calling thread (tests, fallback). */

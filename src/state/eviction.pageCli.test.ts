@@ -73,7 +73,7 @@ async function workerInspection(file: string): Promise<Inspection> {
 async function pageView(file: string, budget: number, policies: [string, string]) {
   const insp = await workerInspection(file);
   if (!insp.ok) throw new Error(`${file} does not parse`);
-  const analysis = selectFaulted(insp.analysis, []).analysis;
+  const analysis = selectFaulted(insp.analysis, insp.faults ?? null).analysis;
   // The page's counter once loaded: useTextCounter → loadBpeCounter('o200k_base'); selectTokens
   // then answers with the worker's exact table for that encoding.
   const counter = await loadBpeCounter('o200k_base');

@@ -1,12 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { faultedViewOf } from './testing/faulted.ts';
 import { faultTargets } from '../model/faults.ts';
 import { arbTranscript } from '../model/testing/index.ts';
 import { analyze } from '../model/analyze.ts';
 import { INVOICE_ANTHROPIC, load } from '../model/testing/faults.fixtures.ts';
 import { CHARS_PER_4, countTokens } from '../model/tokens.ts';
 import {
-  selectFaulted,
+  faultsBehind,
   selectFaultTargets,
   selectPolicyPair,
   selectRepair,
@@ -19,23 +20,23 @@ const loaded = analyze(load(INVOICE_ANTHROPIC), 'anthropic');
 
 describe('fault selectors', () => {
   it('no faults: the loaded analysis itself', () => {
-    const v = selectFaulted(loaded, []);
+    const v = faultedViewOf(loaded, []);
     expect(v.analysis).toBe(loaded);
     expect(v.descriptions).toEqual([]);
   });
 
   it('a fault: a new analysis with the 400, rows numbered by position, memoised by reference', () => {
     const faults = [{ kind: 'drop' as const, messageIndex: 1 }];
-    const v = selectFaulted(loaded, faults);
+    const v = faultedViewOf(loaded, faults);
     expect(v.analysis.validation.valid).toBe(false);
     expect(v.analysis.transcript.messages.map((m) => m.index)).toEqual([0, 1, 2, 3, 4, 5, 6]);
     expect(v.transcript.messages[1]?.index).toBe(2);
-    expect(selectFaulted(loaded, faults)).toBe(v);
+    expect(faultedViewOf(loaded, faults)).toBe(v);
     expect(v.descriptions[0]).toMatch(/Message #1 \(assistant\) was dropped/);
   });
 
   it('a fault that does not fit is reported, the ones before it stay applied', () => {
-    const v = selectFaulted(loaded, [
+    const v = faultedViewOf(loaded, [
       { kind: 'truncate', count: 1 },
       { kind: 'cancel', messageIndex: 0 },
     ]);
@@ -44,7 +45,7 @@ describe('fault selectors', () => {
   });
 
   it('repair and its diff: touched input rows, changed/new output rows', () => {
-    const v = selectFaulted(loaded, [{ kind: 'timeout', pairKey: 'p1' }]);
+    const v = faultedViewOf(loaded, [{ kind: 'timeout', pairKey: 'p1' }]);
     const r = selectRepair(v.transcript, 'anthropic');
     expect(r.validation.valid).toBe(true);
     expect(JSON.parse(r.text).messages[2].content[1]).toMatchObject({
@@ -73,14 +74,14 @@ describe('fault selectors', () => {
       'same',
       'same',
     ]);
-    const c = selectFaulted(loaded, [{ kind: 'truncate', count: 2 }]);
+    const c = faultedViewOf(loaded, [{ kind: 'truncate', count: 2 }]);
     const rc = selectRepair(c.transcript, 'anthropic');
     expect(
       selectRepairDiff(c.transcript, rc)
         .after.map((x) => x.status)
         .slice(-1),
     ).toEqual(['new']);
-    const o = selectFaulted(loaded, [{ kind: 'drop', messageIndex: 1 }]);
+    const o = faultedViewOf(loaded, [{ kind: 'drop', messageIndex: 1 }]);
     const ro = selectRepair(o.transcript, 'anthropic');
     expect(selectRepairDiff(o.transcript, ro).before.map((x) => x.status)).toEqual([
       'same',
@@ -107,6 +108,20 @@ describe('fault selectors', () => {
     expect(pair[0]?.result.validation.valid).toBe(false);
     expect(pair[1]?.result.validation.valid).toBe(true);
     expect(pair[0]?.lost.limits.length).toBeGreaterThan(0);
+  });
+});
+
+describe('the shown view and the store’s faults', () => {
+  it('behind while the engine applies the store’s faults, not once it answered them', () => {
+    const none = faultedViewOf(loaded, []);
+    const drop = [{ kind: 'drop' as const, messageIndex: 1 }];
+    expect(faultsBehind(none, [])).toBe(false);
+    expect(faultsBehind(none, drop)).toBe(true);
+    const v = faultedViewOf(loaded, drop);
+    expect(v.asked).toEqual(drop);
+    // Equal lists (a new array from the store, or a link) are the same faults.
+    expect(faultsBehind(v, [{ kind: 'drop', messageIndex: 1 }])).toBe(false);
+    expect(faultsBehind(v, [])).toBe(true);
   });
 });
 
@@ -149,12 +164,12 @@ describe('fault targets from the analysis pairs (issue 7)', () => {
         fc.nat(),
         (t, pick) => {
           const a = analyze(t);
-          const none = selectFaulted(a, []);
+          const none = faultedViewOf(a, []);
           expect(selectFaultTargets(none)).toEqual(faultTargets(none.transcript));
           const targets = faultTargets(t);
           const spec = targets[pick % Math.max(1, targets.length)];
           if (!spec) return;
-          const view = selectFaulted(a, [spec]);
+          const view = faultedViewOf(a, [spec]);
           expect(selectFaultTargets(view)).toEqual(faultTargets(view.transcript));
           expect(selectFaultTargets(view)).toBe(selectFaultTargets(view));
         },

@@ -1,12 +1,16 @@
 /**
  * Derived data for faults, repair, lost meaning and the lesson (issue 8), never stored: each is
- * memoised on the references of its inputs (the loaded analysis, the store's `faults` array,
- * the token table), like `selectors.ts`.
+ * memoised on the references of its inputs (the shown analysis, what its faults did, the token
+ * table), like `selectors.ts`. The faults themselves are applied by the engine: the store's
+ * `faults` are part of the inspect request (`selectRequest`), and the answer is the faulted
+ * transcript's analysis with what the faults did (`InspectorView.faults`); nothing here
+ * analyses again.
  */
-import { analyze, type Analysis } from '../model/analyze.ts';
+import type { Analysis } from '../model/analyze.ts';
+import type { AppliedFaults } from '../model/faultedAnalysis.ts';
 import { simulatePolicy, type PolicyResult } from '../model/evict/policies.ts';
 import type { PolicyId } from '../model/evict/types.ts';
-import { applyFaults, faultTargets, reindexForView, type FaultSpec } from '../model/faults.ts';
+import { faultTargets, type FaultSpec } from '../model/faults.ts';
 import { findLostMeaning, type LostMeaning } from '../model/lostMeaning.ts';
 import { messageLabels } from '../model/messageLabels.ts';
 import { repairTranscript, type RepairResult } from '../model/repair.ts';
@@ -25,26 +29,31 @@ export interface FaultedView {
   descriptions: string[];
   /** Why a fault in the list did not fit (the ones after it are not applied), or null. */
   error: string | null;
+  /** The faults this view is the answer to ([] for the transcript as loaded). */
+  asked: readonly FaultSpec[];
 }
 
 /**
- * Apply the store's faults to the loaded transcript and analyse the result for the same provider.
- * @param loaded the analysis of the transcript as loaded
- * @param faults the store's `faults`
+ * The fault view of the engine's answer: its analysis (of the faulted transcript when the request
+ * had faults) with what the faults did, or the loaded analysis and no faults.
+ * @param shown the analysis the engine answered (`InspectorView.analysis`)
+ * @param applied what the request's faults did (`InspectorView.faults`), null without faults
  */
 export const selectFaulted = memoN(
-  (loaded: Analysis, faults: readonly FaultSpec[]): FaultedView => {
-    if (faults.length === 0)
-      return { analysis: loaded, transcript: loaded.transcript, descriptions: [], error: null };
-    const r = applyFaults(loaded.transcript, faults);
-    return {
-      analysis: analyze(reindexForView(r.transcript), loaded.provider),
-      transcript: r.transcript,
-      descriptions: r.descriptions,
-      error: r.error,
-    };
-  },
+  (shown: Analysis, applied: AppliedFaults | null): FaultedView =>
+    applied
+      ? { analysis: shown, ...applied }
+      : { analysis: shown, transcript: shown.transcript, descriptions: [], error: null, asked: [] },
 );
+
+/**
+ * True while the store's faults are not yet the ones the shown view answers (the engine is
+ * applying them): a fault menu built from the shown view would target the wrong transcript.
+ */
+export function faultsBehind(view: FaultedView, faults: readonly FaultSpec[]): boolean {
+  if (view.asked === faults) return false;
+  return JSON.stringify(view.asked) !== JSON.stringify(faults);
+}
 
 /**
  * The faults that fit the shown (faulted) transcript, for the fault menu: from the shown

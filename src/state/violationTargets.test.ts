@@ -3,12 +3,12 @@
  * first row with its raw index, and name it with the row's own label.
  */
 import { describe, expect, it } from 'vitest';
+import { faultedViewOf } from './testing/faulted.ts';
 import { analyze } from '../model/analyze.ts';
 import { INVOICE_ANTHROPIC, load } from '../model/testing/faults.fixtures.ts';
 import { CASE_FIXTURES } from '../model/testing/cases.ts';
 import { messageLabel } from '../model/messageLabels.ts';
 import { parseDocument, parseTranscript } from '../model/parse/index.ts';
-import { selectFaulted } from './faults.ts';
 import { selectViolationMessages, selectViolationTargets } from './selectors.ts';
 
 /** Our own AI SDK UIMessages: the second step of one assistant UIMessage replays call id c1. */
@@ -44,7 +44,7 @@ describe('selectViolationTargets', () => {
 
   it('a retry fault copy: the target is the copy row (#5.2), not the original (#5.1)', () => {
     const loaded = analyze(load(INVOICE_ANTHROPIC), 'anthropic');
-    const view = selectFaulted(loaded, [{ kind: 'retry', messageIndex: 5 }]);
+    const view = faultedViewOf(loaded, [{ kind: 'retry', messageIndex: 5 }]);
     const targets = selectViolationTargets(view.analysis);
     const dup = targets.find((x) => x.violation.rule === 'duplicate_tool_use_id');
     expect(dup).toMatchObject({ message: 6, label: '#5.2' });

@@ -77,16 +77,18 @@ function useSimulatorOpen(): [boolean, (open: boolean) => void] {
  * What the engine answered, drawn by a deferred render (time-sliced, interruptible): the first
  * render of a long transcript takes seconds of components, and input, scroll and the progress bar
  * must stay live meanwhile (issue 7). `caughtUp`: the deferred render has caught up (the page is
- * ready). Faults the user applied are inputs; the faulted transcript and its analysis are derived.
+ * ready). Faults the user applied are part of the request: the engine's answer is the faulted
+ * transcript's analysis with what the faults did (`view.faults`), drawn the same way.
  */
 function useDrawnView() {
   const live = useInspection();
   const shownAnalysis = useDeferredValue(live.analysis);
   const shownParsed = useDeferredValue(live.parsed);
-  const caughtUp = shownAnalysis === live.analysis && shownParsed === live.parsed;
-  const view = { ...live, analysis: shownAnalysis, parsed: shownParsed };
-  const faults = useAppStore((s) => s.faults);
-  const faulted = view.analysis ? selectFaulted(view.analysis, faults) : null;
+  const shownFaults = useDeferredValue(live.faults);
+  const caughtUp =
+    shownAnalysis === live.analysis && shownParsed === live.parsed && shownFaults === live.faults;
+  const view = { ...live, analysis: shownAnalysis, parsed: shownParsed, faults: shownFaults };
+  const faulted = view.analysis ? selectFaulted(view.analysis, view.faults) : null;
   return { live, view, caughtUp, faulted, analysis: faulted?.analysis ?? null };
 }
 

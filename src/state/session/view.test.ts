@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Analysis } from '../../model/analyze.ts';
-import { EMPTY_VIEW, recountShown, type InspectorView } from './view.ts';
+import {
+  EMPTY_VIEW,
+  nextView,
+  recountShown,
+  sameRequest,
+  selectRequest,
+  type InspectorView,
+} from './view.ts';
+import { createAppStore } from '../store.ts';
 import { inspect } from '../../engine/inspect.ts';
 import type { InspectRequest } from '../../engine/client.ts';
 
@@ -39,5 +47,35 @@ describe('recountShown: which request to count again for the transcript shown', 
   it('nothing without a transcript, or for one that answered no request (a preview)', () => {
     expect(recountShown(view(brokenReq, null), brokenReq, noExact, byMap)).toBeNull();
     expect(recountShown(view(brokenReq, analysis), brokenReq, noExact, () => undefined)).toBeNull();
+  });
+});
+
+describe('faults are part of the request (the engine applies them)', () => {
+  it('the store’s faults go in the request; none: the request as loaded', () => {
+    const store = createAppStore();
+    store.getState().setSource({ text: sampleReq.text, name: '', origin: 'paste' });
+    const plain = selectRequest(store.getState());
+    expect(plain.faults).toBeUndefined();
+    store.getState().setFaults([{ kind: 'truncate', count: 1 }]);
+    const faulted = selectRequest(store.getState());
+    expect(faulted.faults).toEqual([{ kind: 'truncate', count: 1 }]);
+    expect(sameRequest(plain, faulted)).toBe(false);
+    expect(sameRequest(faulted, { ...faulted, faults: [{ kind: 'truncate', count: 1 }] })).toBe(
+      true,
+    );
+    store.getState().setFaults([]);
+    expect(sameRequest(selectRequest(store.getState()), plain)).toBe(true);
+  });
+
+  it('the view keeps what the faults did beside their analysis; a failure keeps both', () => {
+    const faultedReq = { ...sampleReq, faults: [{ kind: 'truncate' as const, count: 1 }] };
+    const r = inspect(faultedReq);
+    if (!r.ok || !r.faults) throw new Error('no faulted answer');
+    const v = nextView(EMPTY_VIEW, faultedReq, r);
+    expect(v.analysis).toBe(r.analysis);
+    expect(v.faults).toBe(r.faults);
+    const failed = nextView(v, brokenReq, inspect(brokenReq));
+    expect(failed.faults).toBe(r.faults);
+    expect(nextView(failed, sampleReq, sample).faults).toBeNull();
   });
 });

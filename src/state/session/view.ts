@@ -3,6 +3,8 @@
  * last good analysis next to the current parse error (a failure keeps what the page showed).
  */
 import type { Analysis } from '../../model/analyze.ts';
+import type { AppliedFaults } from '../../model/faultedAnalysis.ts';
+import type { FaultSpec } from '../../model/faults.ts';
 import type { ParsedTranscript } from '../../model/parse/index.ts';
 import type { FormatId, ParseError, ProviderId } from '../../model/types.ts';
 import type { InspectRequest, Inspection } from '../../engine/protocol.ts';
@@ -19,6 +21,7 @@ const requestOf = memoN(
     file: Blob | undefined,
     requestIndex: number | undefined,
     model: string | undefined,
+    faults: readonly FaultSpec[] | undefined,
   ): InspectRequest => ({
     text,
     name,
@@ -27,13 +30,17 @@ const requestOf = memoN(
     ...(file ? { file } : {}),
     ...(requestIndex !== undefined ? { requestIndex } : {}),
     ...(model ? { model } : {}),
+    ...(faults && faults.length > 0 ? { faults } : {}),
   }),
 );
 
-/** The inspect request for the store's inputs; the same object while those inputs do not change. */
+/**
+ * The inspect request for the store's inputs, faults included (the engine applies them: the
+ * answer is the faulted transcript's); the same object while those inputs do not change.
+ */
 export function selectRequest(
   s: Pick<AppState, 'source' | 'formatOverride' | 'provider'> &
-    Partial<Pick<AppState, 'requestIndex' | 'model'>>,
+    Partial<Pick<AppState, 'requestIndex' | 'model' | 'faults'>>,
 ): InspectRequest {
   return requestOf(
     s.source.text,
@@ -43,6 +50,7 @@ export function selectRequest(
     s.source.file,
     s.requestIndex ?? undefined,
     s.model ?? undefined,
+    s.faults,
   );
 }
 
@@ -53,6 +61,8 @@ export interface InspectorView {
   /** The last transcript that parsed; kept when newer text fails to parse. */
   analysis: Analysis | null;
   parsed: ParsedTranscript | null;
+  /** What the faults of `analysis`'s request did (the engine's), or null without faults. */
+  faults: AppliedFaults | null;
   /** The parse failure of the current text, or null. */
   error: ParseError | null;
 }
@@ -61,6 +71,7 @@ export const EMPTY_VIEW: InspectorView = {
   request: null,
   analysis: null,
   parsed: null,
+  faults: null,
   error: null,
 };
 
@@ -73,8 +84,21 @@ export function nextView(
   request: InspectRequest,
   result: Inspection,
 ): InspectorView {
-  if (result.ok) return { request, analysis: result.analysis, parsed: result.parsed, error: null };
-  return { request, analysis: prev.analysis, parsed: prev.parsed, error: result.error };
+  if (result.ok)
+    return {
+      request,
+      analysis: result.analysis,
+      parsed: result.parsed,
+      faults: result.faults ?? null,
+      error: null,
+    };
+  return {
+    request,
+    analysis: prev.analysis,
+    parsed: prev.parsed,
+    faults: prev.faults,
+    error: result.error,
+  };
 }
 
 /** True when two requests ask for the same inspection (same text or file, name and choices). */
@@ -86,7 +110,8 @@ export function sameRequest(a: InspectRequest, b: InspectRequest): boolean {
     a.provider === b.provider &&
     a.file === b.file &&
     a.requestIndex === b.requestIndex &&
-    a.model === b.model
+    a.model === b.model &&
+    (a.faults === b.faults || JSON.stringify(a.faults) === JSON.stringify(b.faults))
   );
 }
 

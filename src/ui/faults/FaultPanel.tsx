@@ -7,7 +7,7 @@
  */
 import { useId, useState } from 'react';
 import { FAULT_LABELS, type FaultSpec } from '../../model/faults.ts';
-import type { FaultedView } from '../../state/faults.ts';
+import { faultsBehind, type FaultedView } from '../../state/faults.ts';
 import { useAppStore } from '../../state/store.ts';
 import { selectFaultMenu } from './faultMenu.ts';
 import './faults.css';
@@ -40,11 +40,14 @@ function TruncateFault({
   n,
   add,
   waitNote,
+  busy,
 }: {
   n: number;
   add: (spec: FaultSpec) => void;
   /** The id of the note saying why the button waits (a load is provisional), else undefined. */
   waitNote: string | undefined;
+  /** The button waits (a provisional load, or faults being applied). */
+  busy: boolean;
 }) {
   const [truncate, setTruncate] = useState(1);
   return (
@@ -65,7 +68,7 @@ function TruncateFault({
       <button
         type="button"
         data-testid="fault-truncate"
-        disabled={n === 0 || waitNote !== undefined}
+        disabled={n === 0 || busy}
         aria-describedby={waitNote}
         onClick={() => add({ kind: 'truncate', count: truncate })}
       >
@@ -121,6 +124,9 @@ export function FaultPanel({ view, provisional }: FaultPanelProps) {
   const add = (spec: FaultSpec) => setFaults([...faults, spec]);
   const noteId = useId();
   const waitNote = provisional ? noteId : undefined;
+  // The engine is applying the store's faults: a fault from this view's menu would target the
+  // transcript before them, so the menu waits for the answer (a few ms on a short transcript).
+  const busy = waitNote !== undefined || faultsBehind(view, faults);
 
   return (
     <section className="fault-panel" data-testid="fault-panel" aria-label="Faults and repair">
@@ -134,7 +140,7 @@ export function FaultPanel({ view, provisional }: FaultPanelProps) {
               type="button"
               data-testid={`fault-${it.spec.kind}`}
               data-pair={'pairKey' in it.spec ? it.spec.pairKey : undefined}
-              disabled={waitNote !== undefined}
+              disabled={busy}
               aria-describedby={waitNote}
               onClick={() => add(it.spec)}
             >
@@ -147,7 +153,7 @@ export function FaultPanel({ view, provisional }: FaultPanelProps) {
           Select an assistant turn or a tool_use to inject a fault that leaves a call unanswered.
         </p>
       )}
-      <TruncateFault n={n} add={add} waitNote={waitNote} />
+      <TruncateFault n={n} add={add} waitNote={waitNote} busy={busy} />
       {faults.length > 0 && <AppliedFaults view={view} faults={faults} setFaults={setFaults} />}
       <button
         type="button"

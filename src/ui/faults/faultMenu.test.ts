@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { faultedViewOf } from '../../state/testing/faulted.ts';
 import { analyze } from '../../model/analyze.ts';
 import { INVOICE_ANTHROPIC, load } from '../../model/testing/faults.fixtures.ts';
-import { selectFaultTargets, selectFaulted } from '../../state/faults.ts';
+import { selectFaultTargets } from '../../state/faults.ts';
 import { faultMenuFor, selectFaultMenu } from './faultMenu.ts';
 
 const loaded = analyze(load(INVOICE_ANTHROPIC), 'anthropic');
@@ -9,7 +10,7 @@ const loaded = analyze(load(INVOICE_ANTHROPIC), 'anthropic');
 describe('fault menu', () => {
   it('names a message by its row label (#source position), not its position after a fault', () => {
     // Drop the first message: every later row keeps its source number (#N) but moves up by one.
-    const view = selectFaulted(loaded, [{ kind: 'drop', messageIndex: 0 }]);
+    const view = faultedViewOf(loaded, [{ kind: 'drop', messageIndex: 0 }]);
     const at = view.analysis.transcript.messages.findIndex((m) =>
       m.blocks.some((b) => b.type === 'tool_use'),
     );
@@ -24,7 +25,7 @@ describe('fault menu', () => {
   });
 
   it('returns the same items for the same view and selection (memoised)', () => {
-    const view = selectFaulted(loaded, []);
+    const view = faultedViewOf(loaded, []);
     const sel = { kind: 'message' as const, index: 1 };
     const a = selectFaultMenu(view, sel);
     expect(a.length).toBeGreaterThan(0);
@@ -35,7 +36,7 @@ describe('fault menu', () => {
 
   it('lists, for every message and every pair, the targets that act on it, in target order', () => {
     // The menu reads a per-view index; this is the walk over every target it replaced.
-    const view = selectFaulted(loaded, []);
+    const view = faultedViewOf(loaded, []);
     const targets = selectFaultTargets(view);
     const callOf = (key: string) => view.analysis.pairs.find((p) => p.key === key)?.call?.message;
     const kinds = (sel: Parameters<typeof faultMenuFor>[1]) =>
