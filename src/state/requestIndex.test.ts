@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { selectInspection, selectRequest } from './selectors.ts';
+import { selectRequest } from './selectors.ts';
 import { createAppStore } from './store.ts';
+import { inspect } from '../engine/inspect.ts';
+/** The engine's answer to the store's inputs, on this thread (what the inspect worker runs). */
+const selectInspection = (s: Parameters<typeof selectRequest>[0]) => inspect(selectRequest(s));
 
 // Issue 5: a JSON file holding several requests (a log export). Content invented.
 const EXPORT = JSON.stringify({

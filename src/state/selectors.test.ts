@@ -13,7 +13,6 @@ import {
   selectArcPairs,
   selectCounts,
   selectDimmed,
-  selectInspection,
   selectMatches,
   selectPairsOfBlock,
   selectPinnedText,
@@ -24,6 +23,9 @@ import {
   selectViolationTargets,
 } from './selectors.ts';
 import { createAppStore } from './store.ts';
+import { inspect } from '../engine/inspect.ts';
+/** The engine's answer to the store's inputs, on this thread (what the inspect worker runs). */
+const selectInspection = (s: Parameters<typeof selectRequest>[0]) => inspect(selectRequest(s));
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const sampleText = (file: string) =>

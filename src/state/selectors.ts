@@ -1,28 +1,17 @@
 /**
  * Derived data, never stored (docs/architecture.md#state). Each stage is memoised by the
- * reference of its inputs: parse → analyze (in `engine/inspect.ts`) → rows here, tokens in
+ * reference of its inputs: the engine's answer (parse → analyze, in the worker: `engine/inspect.ts`) → rows here, tokens in
  * `tokens.ts`, find and filters in `find.ts`, violation targets, arcs, broken pairs and counts in
  * `pairs.ts` (re-exported here: this module is the state's selector API). A parse failure is derived too: `nextView` keeps the last
  * good analysis visible next to the error, while the text stays in the store.
  */
 import type { Analysis } from '../model/analyze.ts';
-import { inspect } from '../engine/inspect.ts';
-import type { Inspection } from '../engine/protocol.ts';
-import { memoWeak, selectRequest } from './session/index.ts';
-import type { AppState } from './store.ts';
+import { memoWeak } from './session/index.ts';
 
 export * from './find.ts';
 export * from './pairs.ts';
 export * from './tokens.ts';
 export { EMPTY_VIEW, nextView, selectRequest, type InspectorView } from './session/index.ts';
-
-/** Synchronous inspection of the store's inputs (the worker's fallback; also used by tests). */
-export function selectInspection(
-  s: Pick<AppState, 'source' | 'formatOverride' | 'provider'> &
-    Partial<Pick<AppState, 'requestIndex' | 'model'>>,
-): Inspection {
-  return inspect(selectRequest(s));
-}
 
 /** One row of the timeline: an exchange band label, or a message. */
 export type Row =
