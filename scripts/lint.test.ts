@@ -20,6 +20,29 @@ const REFUSED: [string, string, string][] = [
   ['model → io', 'src/model/x.ts', "import { readFile } from '../io/files.ts';\nvoid readFile;\n"],
   ['state → lib', 'src/state/x.ts', "import { check } from '../lib/check.ts';\nvoid check;\n"],
   ['ui → lib', 'src/ui/x.ts', "import { check } from '../lib/check.ts';\nvoid check;\n"],
+  ['engine → lib', 'src/engine/x.ts', "export { check } from '../lib/check.ts';\n"],
+  ['cli → lib', 'src/cli/x.ts', "import { check } from '../lib/check.ts';\nvoid check;\n"],
+  ['io → lib', 'src/io/x.ts', "import { check } from '../lib/check.ts';\nvoid check;\n"],
+  [
+    'model → lib, type only',
+    'src/model/x.ts',
+    "import type { CheckResult } from '../lib/check.ts';\nexport type R = CheckResult;\n",
+  ],
+  [
+    "model → lib, as an import('…') type",
+    'src/model/x.ts',
+    "export type R = import('../lib/check.ts').CheckResult;\n",
+  ],
+  [
+    'model → io, by require()',
+    'src/model/x.ts',
+    "declare const require: (s: string) => unknown;\nexport const io = require('../io/files.ts');\n",
+  ],
+  [
+    'state → lib, dynamically',
+    'src/state/x.ts',
+    "export const m = () => import('../lib/check.ts');\n",
+  ],
   ['engine → state', 'src/engine/x.ts', "export { useStore } from '../state/store.ts';\n"],
   [
     'model → ui, dynamically',
@@ -62,6 +85,23 @@ const REFUSED: [string, string, string][] = [
     "import { App } from '../../ui/App.tsx';\nvoid App;\n",
   ],
   ['a testing.ts file outside testing/', 'src/model/testing.ts', 'export const v = 1;\n'],
+  [
+    'a testing.ts file importing what its layer may not',
+    'src/model/testing.ts',
+    "import { check } from '../lib/check.ts';\nvoid check;\n",
+  ],
+  [
+    'a testing.ts file in a testing/ folder → lib',
+    'src/model/testing/testing.ts',
+    "import { check } from '../../lib/check.ts';\nvoid check;\n",
+  ],
+  [
+    'cli → model test support, dynamically',
+    'src/cli/x.ts',
+    "export const m = () => import('../model/testing/index.ts');\n",
+  ],
+  ['a .tsx file in the CLI', 'src/cli/View.tsx', 'export const v = 1;\n'],
+  ['a .tsx file in state', 'src/state/View.tsx', 'export const v = 1;\n'],
   ['a fixtures file outside testing/', 'src/model/redact/x.fixtures.ts', 'export const v = 1;\n'],
   [
     'a reference oracle outside testing/',
@@ -173,6 +213,21 @@ const CACHES: [string, string, string][] = [
     'src/engine/x.ts',
     'export const seen: Record<string, number> = {};\n',
   ],
+  [
+    'an object of slots filled later',
+    'src/engine/x.ts',
+    'export const memo = { last: null as string | null, n: 0 };\n',
+  ],
+  [
+    'an instance of a class that keeps what it is given',
+    'src/engine/x.ts',
+    'class Memo {\n  last: string | null = null;\n}\nexport const memo = new Memo();\n',
+  ],
+  [
+    'an object holding a container',
+    'src/state/x.ts',
+    'export const held = { byKey: new Map<string, number>() };\n',
+  ],
 ];
 
 const NOT_CACHES: [string, string, string][] = [
@@ -182,6 +237,17 @@ const NOT_CACHES: [string, string, string][] = [
     "export const KEYS: ReadonlySet<string> = new Set(['Home', 'End']);\n",
   ],
   ['an empty readonly array', 'src/ui/x.ts', 'export const NONE: readonly number[] = [];\n'],
+  ['a regular expression', 'src/ui/x.ts', "export const WORD = new RegExp('\\\\w+', 'u');\n"],
+  [
+    'a constant table of values',
+    'src/ui/x.ts',
+    "export const GROUP = { pair: 0, message: 1, label: 'x' };\n",
+  ],
+  [
+    'an object of empty slots as const',
+    'src/ui/x.ts',
+    'export const EMPTY = { list: [], none: null } as const;\n',
+  ],
   [
     'a selector memoised in the session',
     'src/state/x.ts',

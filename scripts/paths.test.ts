@@ -94,7 +94,7 @@ const PASTE_TO_VERDICT: Hop[] = [
   call('state/session/session.ts', 'engine/client.ts', 'WorkerClient.inspect'),
   call('engine/client.ts', 'engine/inspect.worker.ts', 'postMessage to the worker'),
   call('engine/inspect.worker.ts', 'engine/run.ts', 'runRequest'),
-  call('engine/run.ts', 'engine/inspect.ts', 'parseStage, safeInspect'),
+  call('engine/run.ts', 'engine/inspect.ts', 'InspectStages: parse, safeInspect'),
   call(
     'engine/inspect.ts',
     ['model/parse/index.ts', 'model/analyze.ts', 'model/faultedAnalysis.ts'],

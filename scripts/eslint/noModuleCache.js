@@ -8,9 +8,13 @@
  * - `let` and `var`: a module-level variable that changes;
  * - `const x = new Map | Set | WeakMap | WeakSet | WeakRef | FinalizationRegistry | Array(…)`:
  *   a container filled later (a `Map` or `Set` declared `ReadonlyMap` / `ReadonlySet` is a
- *   constant: the type checker refuses a write);
+ *   constant: the type checker refuses a write); `const x = new C(…)` of any other class but the
+ *   stateless ones (`RegExp`, `TextEncoder`, `Intl.*`, …): an instance holds what it was given;
  * - `const x = []` or `{}` (empty: only useful as storage) and `Object.create(null)` typed as
  *   anything but a readonly table;
+ * - `const x = { a: null, m: new Map(), … }`: an object of slots filled later (a field that
+ *   starts `null`, `null as T`, an empty array or object, or a container), unless `as const` or
+ *   typed `Readonly<…>`;
  * - `const x = f(…)` where `f` is not in `allowCalls` (a call at module level may build a store,
  *   a worker handle or a closure over a cache: `createStore`, `jobWorker`, an IIFE…). The default
  *   list names calls that build constants or stateless things (React's `memo`, d3's `line`,
@@ -26,6 +30,22 @@ const CONTAINERS = new Set([
   'WeakRef',
   'FinalizationRegistry',
   'Array',
+]);
+
+/** Classes whose instances are constants or stateless (anything else made at module level holds state). */
+const CONSTANT_CLASSES = new Set([
+  'RegExp',
+  'TextEncoder',
+  'TextDecoder',
+  'Intl.NumberFormat',
+  'Intl.DateTimeFormat',
+  'Intl.PluralRules',
+  'Intl.Collator',
+  'Intl.Segmenter',
+  'Intl.RelativeTimeFormat',
+  'Intl.ListFormat',
+  'URL',
+  'Error',
 ]);
 
 /** Calls that build a constant or a stateless value (selectors' memo storage is the session's). */
@@ -93,14 +113,43 @@ const READONLY_TYPES = new Set([
   'Readonly',
 ]);
 
+/** True for a value that only makes sense as a slot filled later (`null`, `[]`, `{}`, a container). */
+function isEmptySlot(value) {
+  const v = unwrap(value);
+  if (!v) return false;
+  if (v.type === 'Literal' && v.value === null) return true;
+  if (v.type === 'ArrayExpression' && v.elements.length === 0) return true;
+  if (v.type === 'ObjectExpression' && v.properties.length === 0) return true;
+  return (
+    v.type === 'NewExpression' && v.callee.type === 'Identifier' && CONTAINERS.has(v.callee.name)
+  );
+}
+
+/** True for `x as const`. */
+function asConst(node) {
+  return (
+    node?.type === 'TSAsExpression' &&
+    node.typeAnnotation.type === 'TSTypeReference' &&
+    node.typeAnnotation.typeName.type === 'Identifier' &&
+    node.typeAnnotation.typeName.name === 'const'
+  );
+}
+
 /** Why a top-level `const` declarator holds state, or null when it does not. */
 function stateOf(declarator, allowed) {
   const init = unwrap(declarator.init);
   if (!init) return null;
-  const readonly = READONLY_TYPES.has(typeName(declarator) ?? '');
-  if (init.type === 'NewExpression' && init.callee.type === 'Identifier') {
-    const kind = init.callee.name;
-    if (!CONTAINERS.has(kind)) return null;
+  const readonly = READONLY_TYPES.has(typeName(declarator) ?? '') || asConst(declarator.init);
+  if (
+    init.type === 'ObjectExpression' &&
+    !readonly &&
+    init.properties.some((p) => p.type === 'Property' && isEmptySlot(p.value))
+  )
+    return 'a module-level object of slots filled later';
+  if (init.type === 'NewExpression') {
+    const kind = calleeName(init.callee) ?? 'an expression';
+    if (CONSTANT_CLASSES.has(kind)) return null;
+    if (!CONTAINERS.has(kind)) return `a module-level instance of ${kind}`;
     const weak = kind.startsWith('Weak') || kind === 'FinalizationRegistry';
     return readonly && !weak ? null : `a module-level ${kind}`;
   }

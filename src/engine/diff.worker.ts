@@ -6,6 +6,7 @@
 import { loadBpeCounter, type TextCounter } from '../model/tokens.ts';
 import {
   answerDiffJob,
+  ListingMemo,
   wantsBpe,
   type DiffJobMessage,
   type DiffWorkerAnswer,
@@ -15,6 +16,10 @@ import {
 // eslint-disable-next-line cache/no-module-cache -- the diff worker's tokenizer, loaded once (its own realm: one per worker)
 let bpe: Promise<TextCounter | undefined> | null = null;
 
+/** The last file listed: a diff after the strip's summaries reuses it. */
+// eslint-disable-next-line cache/no-module-cache -- the diff worker's memory of the last file listed (its own realm: this file runs only as the worker)
+const listings = new ListingMemo();
+
 self.onmessage = async (ev: MessageEvent<DiffJobMessage>) => {
   const { id } = ev.data;
   let answer: DiffWorkerAnswer;
@@ -22,7 +27,7 @@ self.onmessage = async (ev: MessageEvent<DiffJobMessage>) => {
     const counter = wantsBpe(ev.data)
       ? await (bpe ??= loadBpeCounter().catch(() => undefined))
       : undefined;
-    answer = { id, ok: true, value: answerDiffJob(ev.data, counter) };
+    answer = { id, ok: true, value: answerDiffJob(ev.data, counter, listings) };
   } catch (e) {
     answer = { id, ok: false, error: e instanceof Error ? e.message : String(e) };
   }

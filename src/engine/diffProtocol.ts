@@ -170,30 +170,35 @@ export type DiffWorkerAnswer =
   | { id: number; ok: true; value: unknown }
   | { id: number; ok: false; error: string };
 
-/** The worker keeps the last file's listing: a diff after the strip's summaries reuses it. */
-// eslint-disable-next-line cache/no-module-cache -- the diff worker's memory of the last file listed (its own realm: one per worker)
-let lastListing: {
-  text: string;
-  name: string;
-  format: FormatId | null;
-  listing: RequestListing;
-} | null = null;
+/**
+ * The last file's listing, kept by whoever answers jobs: the diff worker holds one (a diff after
+ * the strip's summaries reuses it); the page's fallback makes one per job (it keeps nothing).
+ */
+export class ListingMemo {
+  private last: {
+    text: string;
+    name: string;
+    format: FormatId | null;
+    listing: RequestListing;
+  } | null = null;
 
-function listingOf(f: FileRef): RequestListing | string {
-  const l = lastListing;
-  if (l && l.text === f.text && l.name === f.name && l.format === f.format) return l.listing;
-  const r = listFileRequests(f.text, {
-    ...(f.format ? { format: f.format } : {}),
-    ...(f.name ? { name: f.name } : {}),
-    ...(f.provider ? { provider: f.provider } : {}),
-  });
-  if (!r.ok) return r.error.message;
-  lastListing = { text: f.text, name: f.name, format: f.format, listing: r.value };
-  return r.value;
+  /** The requests of a file (listed once per text, name and format), or why they cannot be. */
+  of(f: FileRef): RequestListing | string {
+    const l = this.last;
+    if (l && l.text === f.text && l.name === f.name && l.format === f.format) return l.listing;
+    const r = listFileRequests(f.text, {
+      ...(f.format ? { format: f.format } : {}),
+      ...(f.name ? { name: f.name } : {}),
+      ...(f.provider ? { provider: f.provider } : {}),
+    });
+    if (!r.ok) return r.error.message;
+    this.last = { text: f.text, name: f.name, format: f.format, listing: r.value };
+    return r.value;
+  }
 }
 
-function requestsAnswer(job: RequestsJob): RequestsAnswer {
-  const listing = listingOf(job);
+function requestsAnswer(job: RequestsJob, memo: ListingMemo): RequestsAnswer {
+  const listing = memo.of(job);
   if (typeof listing === 'string') return { ok: false, error: listing };
   const requests = listing.requests.map(
     (r, k): RequestSummary => ({
@@ -205,8 +210,12 @@ function requestsAnswer(job: RequestsJob): RequestsAnswer {
   return { ok: true, kind: listing.kind, requests, defaultIndex: listing.defaultIndex };
 }
 
-function requestDiffAnswer(job: RequestDiffJob, counter: TextCounter | undefined): DiffAnswer {
-  const listing = listingOf(job);
+function requestDiffAnswer(
+  job: RequestDiffJob,
+  counter: TextCounter | undefined,
+  memo: ListingMemo,
+): DiffAnswer {
+  const listing = memo.of(job);
   if (typeof listing === 'string') return { ok: false, error: listing };
   const r = diffRequests(listing, job.right, job.left ?? undefined, {
     ...(job.provider ? { provider: job.provider } : {}),
@@ -225,8 +234,8 @@ function requestDiffAnswer(job: RequestDiffJob, counter: TextCounter | undefined
   };
 }
 
-function requestCharsAnswer(job: RequestCharsJob): TextHunk[] {
-  const listing = listingOf(job);
+function requestCharsAnswer(job: RequestCharsJob, memo: ListingMemo): TextHunk[] {
+  const listing = memo.of(job);
   if (typeof listing === 'string') throw new Error(listing);
   const a = listing.transcriptOf(job.left).messages.slice(job.leftFrom, job.leftTo);
   const b = listing.transcriptOf(job.right).messages[job.rightIndex];
@@ -245,14 +254,19 @@ export function wantsBpe(job: DiffJob): boolean {
  * The answer to one job. Throws what the model throws (the worker turns it into `ok: false`).
  * @param bpe the loaded BPE counter (`loadBpeCounter()`), used by a job that asks for `exact`
  *   tokens; without it such a job is counted by chars/4 (its `tokenBasis` says so)
+ * @param memo the last file's listing (the diff worker's; default: none kept)
  */
-export function answerDiffJob<J extends DiffJob>(job: J, bpe?: TextCounter): DiffJobAnswer<J> {
+export function answerDiffJob<J extends DiffJob>(
+  job: J,
+  bpe?: TextCounter,
+  memo: ListingMemo = new ListingMemo(),
+): DiffJobAnswer<J> {
   const counter = wantsBpe(job) ? bpe : undefined;
   switch (job.kind) {
     case 'requests':
-      return requestsAnswer(job) as DiffJobAnswer<J>;
+      return requestsAnswer(job, memo) as DiffJobAnswer<J>;
     case 'request-diff':
-      return requestDiffAnswer(job, counter) as DiffJobAnswer<J>;
+      return requestDiffAnswer(job, counter, memo) as DiffJobAnswer<J>;
     case 'transcript-diff': {
       const diff = diffTranscripts(job.left, job.right, {
         leftLabel: job.leftLabel,
@@ -273,7 +287,7 @@ export function answerDiffJob<J extends DiffJob>(job: J, bpe?: TextCounter): Dif
     case 'chars':
       return diffText(job.before, job.after) as DiffJobAnswer<J>;
     case 'request-chars':
-      return requestCharsAnswer(job) as DiffJobAnswer<J>;
+      return requestCharsAnswer(job, memo) as DiffJobAnswer<J>;
   }
   throw new Error('unknown diff job');
 }

@@ -7,7 +7,7 @@ import type { TokenTable } from '../model/tokens.ts';
 import type { ProviderId, Transcript } from '../model/types.ts';
 import { createWorkerClient, type InspectRequest } from './client.ts';
 import { WORKER_EVICTION_MIN } from './evictionParts.ts';
-import { inspect } from './inspect.ts';
+import { InspectStages, inspect } from './inspect.ts';
 import { NO_SINK, type AnswerSink } from './sink.ts';
 import { FakeWorker } from './testing/fakeWorker.ts';
 
@@ -41,12 +41,13 @@ describe('faults are an engine request (issue 34: the page never analyses again)
   });
 
   it('memoised: the same faults answer the same objects; another provider keeps the faulted parse', () => {
-    const a = inspect(req(invoice, DROP_1));
-    const b = inspect(req(invoice, [{ kind: 'drop', messageIndex: 1 }]));
+    const stages = new InspectStages();
+    const a = stages.inspect(req(invoice, DROP_1));
+    const b = stages.inspect(req(invoice, [{ kind: 'drop', messageIndex: 1 }]));
     if (!a.ok || !b.ok) throw new Error('the invoice does not parse');
     expect(b.analysis).toBe(a.analysis);
     expect(b.faults).toBe(a.faults);
-    const c = inspect(req(invoice, DROP_1, 'anthropic-bedrock'));
+    const c = stages.inspect(req(invoice, DROP_1, 'anthropic-bedrock'));
     if (!c.ok) throw new Error('the invoice does not parse');
     expect(c.analysis.provider).toBe('anthropic-bedrock');
     expect(c.parsed).toBe(a.parsed);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createSyncClient, createWorkerClient } from './client.ts';
-import { analyzeStage, inspect, parseStage } from './inspect.ts';
+import { InspectStages, inspect } from './inspect.ts';
 
 /** Shared case 02 shape (OpenAI Chat, trailing assistant tool_calls with no tool message), rebuilt. */
 const TRAILING_CALL = JSON.stringify({
@@ -32,13 +32,16 @@ describe('inspect', () => {
   });
 
   it('reuses the parse when only the provider changes, and the analysis when nothing does', () => {
-    const p1 = parseStage(TRAILING_CALL, '', null);
-    const p2 = parseStage(TRAILING_CALL, '', null);
+    const stages = new InspectStages();
+    const p1 = stages.parse(TRAILING_CALL, '', null);
+    const p2 = stages.parse(TRAILING_CALL, '', null);
     expect(p2).toBe(p1);
     if (!p1.ok) throw new Error('parse failed');
-    const a1 = analyzeStage(p1.value, 'anthropic');
-    expect(analyzeStage(p1.value, 'anthropic')).toBe(a1);
-    expect(analyzeStage(p1.value, 'openai-chat')).not.toBe(a1);
+    const a1 = stages.analyze(p1.value, 'anthropic');
+    expect(stages.analyze(p1.value, 'anthropic')).toBe(a1);
+    expect(stages.analyze(p1.value, 'openai-chat')).not.toBe(a1);
+    // Another realm's stages (another client, another worker) share no memo.
+    expect(new InspectStages().parse(TRAILING_CALL, '', null)).not.toBe(p1);
   });
 
   it('reports bad JSON with a location', () => {

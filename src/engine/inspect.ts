@@ -1,7 +1,8 @@
 /**
- * The work done off the main thread: parse the text, then analyse it for a provider. Each stage
- * is memoised by its inputs (parse on text/name/format, analysis on parse result/provider), so
- * switching the provider re-validates without re-parsing. Pure: runs in the worker and, as the
+ * The work done off the main thread: parse the text, then analyse it for a provider (the faults
+ * applied first when the request has some). Each stage is memoised by its inputs in an
+ * `InspectStages` (parse on text/name/format, analysis on parse result/provider), so switching
+ * the provider re-validates without re-parsing. Pure: runs in the worker and, as the
  * synchronous fallback, on the main thread and in tests.
  */
 import { analyze, type Analysis } from '../model/analyze.ts';
@@ -87,133 +88,156 @@ export function safeParseDoc(
   }
 }
 
-/** Analyse a parse for a provider (memoised, `analyzeStage`). Never throws. */
-export function safeAnalyze(parsed: ParsedTranscript, provider: ProviderId | null): Inspection {
-  try {
-    return { ok: true, parsed, analysis: analyzeStage(parsed, provider) };
-  } catch (e) {
-    return { ok: false, error: thrownError('analysis', e) };
-  }
-}
-
-// eslint-disable-next-line cache/no-module-cache -- the parse stage's one-slot memo, in the inspect worker's realm (and the page's fallback client when no worker runs)
-let lastParse: {
-  text: string;
-  name: string;
-  format: FormatId | null;
-  requestIndex: number | undefined;
-  model: string | undefined;
-  result: Result<ParsedTranscript>;
-} | null = null;
-// eslint-disable-next-line cache/no-module-cache -- the analysis stage's one-slot memo, beside lastParse (same realm)
-let lastAnalysis: {
-  parsed: ParsedTranscript;
-  provider: ProviderId | null;
-  analysis: Analysis;
-} | null = null;
-
 /**
- * Parse stage, memoised on (text, name, format, requestIndex, model). Never throws: failures are
- * ParseErrors.
+ * The inspect stages with their one-slot memos: parse (on text, name, format, request, model),
+ * analysis (on the parse by reference and the provider), faults (on the parse and the faults by
+ * value) and the faulted analysis. One per realm that inspects: the inspect worker's (`run`,
+ * runState.ts) and each synchronous client's (syncClient.ts: the page's fallback, owned by the
+ * session through its client), never a module's.
  */
-export function parseStage(
-  text: string,
-  name: string,
-  format: FormatId | null,
-  requestIndex?: number,
-  model?: string,
-): Result<ParsedTranscript> {
-  if (
-    lastParse &&
-    lastParse.text === text &&
-    lastParse.name === name &&
-    lastParse.format === format &&
-    lastParse.requestIndex === requestIndex &&
-    lastParse.model === model
-  )
-    return lastParse.result;
-  let result: Result<ParsedTranscript>;
-  try {
-    result = parseTranscript(text, parseOptionsOf(name, format, requestIndex, model));
-    if (result.ok && requestIndex !== undefined && !result.value.requests) {
-      const doc = readSource(text, name || undefined);
-      if (doc.ok)
-        result = { ok: true, value: sessionCallOf(doc.value, result.value, requestIndex) };
+export class InspectStages {
+  private lastParse: {
+    text: string;
+    name: string;
+    format: FormatId | null;
+    requestIndex: number | undefined;
+    model: string | undefined;
+    result: Result<ParsedTranscript>;
+  } | null = null;
+  private lastAnalysis: {
+    parsed: ParsedTranscript;
+    provider: ProviderId | null;
+    analysis: Analysis;
+  } | null = null;
+  private lastFaults: {
+    parsed: ParsedTranscript;
+    key: string;
+    shown: ParsedTranscript;
+    applied: AppliedFaults;
+  } | null = null;
+  /** Beside `lastAnalysis`, so removing the faults finds the loaded analysis there. */
+  private lastFaulted: {
+    shown: ParsedTranscript;
+    provider: ProviderId;
+    analysis: Analysis;
+  } | null = null;
+
+  /**
+   * Parse stage, memoised on (text, name, format, requestIndex, model). Never throws: failures
+   * are ParseErrors.
+   */
+  parse(
+    text: string,
+    name: string,
+    format: FormatId | null,
+    requestIndex?: number,
+    model?: string,
+  ): Result<ParsedTranscript> {
+    const last = this.lastParse;
+    if (
+      last &&
+      last.text === text &&
+      last.name === name &&
+      last.format === format &&
+      last.requestIndex === requestIndex &&
+      last.model === model
+    )
+      return last.result;
+    let result: Result<ParsedTranscript>;
+    try {
+      result = parseTranscript(text, parseOptionsOf(name, format, requestIndex, model));
+      if (result.ok && requestIndex !== undefined && !result.value.requests) {
+        const doc = readSource(text, name || undefined);
+        if (doc.ok)
+          result = { ok: true, value: sessionCallOf(doc.value, result.value, requestIndex) };
+      }
+    } catch (e) {
+      result = { ok: false, error: thrownError('parser', e) };
     }
-  } catch (e) {
-    result = { ok: false, error: thrownError('parser', e) };
+    this.lastParse = { text, name, format, requestIndex, model, result };
+    return result;
   }
-  lastParse = { text, name, format, requestIndex, model, result };
-  return result;
-}
 
-/** Analysis stage, memoised on (parse result by reference, provider). */
-export function analyzeStage(parsed: ParsedTranscript, provider: ProviderId | null): Analysis {
-  if (lastAnalysis && lastAnalysis.parsed === parsed && lastAnalysis.provider === provider)
-    return lastAnalysis.analysis;
-  const analysis = analyze(parsed.transcript, provider ?? undefined);
-  lastAnalysis = { parsed, provider, analysis };
-  return analysis;
-}
+  /** Analysis stage, memoised on (parse result by reference, provider). */
+  analyze(parsed: ParsedTranscript, provider: ProviderId | null): Analysis {
+    const last = this.lastAnalysis;
+    if (last && last.parsed === parsed && last.provider === provider) return last.analysis;
+    const analysis = analyze(parsed.transcript, provider ?? undefined);
+    this.lastAnalysis = { parsed, provider, analysis };
+    return analysis;
+  }
 
-// eslint-disable-next-line cache/no-module-cache -- the fault stage's one-slot memo, beside lastParse (same realm)
-let lastFaults: {
-  parsed: ParsedTranscript;
-  key: string;
-  shown: ParsedTranscript;
-  applied: AppliedFaults;
-} | null = null;
-// eslint-disable-next-line cache/no-module-cache -- the faulted analysis' one-slot memo, beside lastAnalysis (so removing the faults finds the loaded analysis there)
-let lastFaulted: { shown: ParsedTranscript; provider: ProviderId; analysis: Analysis } | null =
-  null;
+  /** Analyse a parse for a provider (memoised, `analyze`). Never throws. */
+  safeAnalyze(parsed: ParsedTranscript, provider: ProviderId | null): Inspection {
+    try {
+      return { ok: true, parsed, analysis: this.analyze(parsed, provider) };
+    } catch (e) {
+      return { ok: false, error: thrownError('analysis', e) };
+    }
+  }
 
-/**
- * Fault stage, memoised on (parse result by reference, the faults by value): the faults applied
- * to the parsed transcript (`faultTranscript`), as a parse whose transcript is the display copy,
- * so that another provider for the same faults reuses the messages the page holds.
- */
-export function faultStage(
-  parsed: ParsedTranscript,
-  faults: readonly FaultSpec[],
-): { shown: ParsedTranscript; applied: AppliedFaults } {
-  const key = JSON.stringify(faults);
-  if (lastFaults && lastFaults.parsed === parsed && lastFaults.key === key) return lastFaults;
-  const f = faultTranscript(parsed.transcript, faults);
-  lastFaults = { parsed, key, shown: { ...parsed, transcript: f.shown }, applied: f.applied };
-  return lastFaults;
-}
+  /**
+   * Fault stage, memoised on (parse result by reference, the faults by value): the faults
+   * applied to the parsed transcript (`faultTranscript`), as a parse whose transcript is the
+   * display copy, so that another provider for the same faults reuses the messages the page holds.
+   */
+  faults(
+    parsed: ParsedTranscript,
+    faults: readonly FaultSpec[],
+  ): { shown: ParsedTranscript; applied: AppliedFaults } {
+    const key = JSON.stringify(faults);
+    const last = this.lastFaults;
+    if (last && last.parsed === parsed && last.key === key) return last;
+    const f = faultTranscript(parsed.transcript, faults);
+    const next = { parsed, key, shown: { ...parsed, transcript: f.shown }, applied: f.applied };
+    this.lastFaults = next;
+    return next;
+  }
 
-/**
- * Analyse a parse for a provider with the request's faults applied first (`faultStage`), for
- * the provider the loaded transcript is judged for (the choice, else its format's default);
- * without faults, `safeAnalyze`. Never throws.
- * @returns with faults: `parsed` and `analysis` of the faulted transcript (re-indexed for
- *   display) and `faults`, what they did
- */
-export function safeInspect(
-  parsed: ParsedTranscript,
-  provider: ProviderId | null,
-  faults: readonly FaultSpec[] | undefined,
-): Inspection {
-  if (!faults || faults.length === 0) return safeAnalyze(parsed, provider);
-  try {
-    const { shown, applied } = faultStage(parsed, faults);
-    const p = provider ?? defaultProviderOf(parsed.transcript);
-    if (!lastFaulted || lastFaulted.shown !== shown || lastFaulted.provider !== p)
-      lastFaulted = { shown, provider: p, analysis: analyze(shown.transcript, p) };
-    return { ok: true, parsed: shown, analysis: lastFaulted.analysis, faults: applied };
-  } catch (e) {
-    return { ok: false, error: thrownError('analysis', e) };
+  /**
+   * Analyse a parse for a provider with the request's faults applied first (`faults`), for the
+   * provider the loaded transcript is judged for (the choice, else its format's default);
+   * without faults, `safeAnalyze`. Never throws.
+   * @returns with faults: `parsed` and `analysis` of the faulted transcript (re-indexed for
+   *   display) and `faults`, what they did
+   */
+  safeInspect(
+    parsed: ParsedTranscript,
+    provider: ProviderId | null,
+    faults: readonly FaultSpec[] | undefined,
+  ): Inspection {
+    if (!faults || faults.length === 0) return this.safeAnalyze(parsed, provider);
+    try {
+      const { shown, applied } = this.faults(parsed, faults);
+      const p = provider ?? defaultProviderOf(parsed.transcript);
+      const last = this.lastFaulted;
+      const analysis =
+        last && last.shown === shown && last.provider === p
+          ? last.analysis
+          : analyze(shown.transcript, p);
+      this.lastFaulted = { shown, provider: p, analysis };
+      return { ok: true, parsed: shown, analysis, faults: applied };
+    } catch (e) {
+      return { ok: false, error: thrownError('analysis', e) };
+    }
+  }
+
+  /**
+   * Parse and analyse (the request's faults applied: `safeInspect`).
+   * @returns `{ok: true, parsed, analysis}` (and `faults`) or `{ok: false, error}` (a ParseError
+   *   with a location for bad JSON). Never throws.
+   */
+  inspect(req: InspectRequest): Inspection {
+    const parsed = this.parse(req.text, req.name, req.format, req.requestIndex, req.model);
+    if (!parsed.ok) return { ok: false, error: parsed.error };
+    return this.safeInspect(parsed.value, req.provider, req.faults);
   }
 }
 
 /**
- * Parse and analyse (the request's faults applied: `safeInspect`).
- * @returns `{ok: true, parsed, analysis}` (and `faults`) or `{ok: false, error}` (a ParseError
- *   with a location for bad JSON). Never throws.
+ * Parse and analyse once, with no memo kept (tests, and callers that inspect one text): the
+ * request's faults applied. See `InspectStages.inspect`.
  */
 export function inspect(req: InspectRequest): Inspection {
-  const parsed = parseStage(req.text, req.name, req.format, req.requestIndex, req.model);
-  if (!parsed.ok) return { ok: false, error: parsed.error };
-  return safeInspect(parsed.value, req.provider, req.faults);
+  return new InspectStages().inspect(req);
 }

@@ -12,7 +12,7 @@ import { pairTableBuffers, pairTables } from '../model/pairTables.ts';
 import type { FormatId, Result } from '../model/types.ts';
 import { WORKER_EVICTION_MIN } from './evictionParts.ts';
 import { parserFor } from '../model/parse/registry.ts';
-import { parseStage, safeAnalyze, safeInspect, safeParseDoc } from './inspect.ts';
+import { InspectStages, safeParseDoc } from './inspect.ts';
 import { LIST_BATCH, packFaults, stripLists, stripTranscript } from './pack.ts';
 import { packedListBuffers, packLists } from './packLists.ts';
 import {
@@ -95,7 +95,7 @@ async function runRequestSteps(
   step.doing = msg.req.faults?.length ? 'applying the faults' : 'analysing the transcript';
   // With faults, the answer is the faulted transcript's (its messages, tokens, eviction parts
   // and sweeps go the same way as any answer's).
-  const inspection = safeInspect(parsed.value, msg.req.provider, msg.req.faults);
+  const inspection = run.stages.safeInspect(parsed.value, msg.req.provider, msg.req.faults);
   stage('analyse');
   if (!inspection.ok) return fail(r, inspection);
   step.doing = 'sending the transcript to the page';
@@ -171,7 +171,7 @@ function readText(r: Running): Read {
   const { req } = r.msg;
   r.step.doing = 'parsing the input';
   return {
-    parsed: parseStage(req.text, req.name, req.format, req.requestIndex, req.model),
+    parsed: run.stages.parse(req.text, req.name, req.format, req.requestIndex, req.model),
     source: null,
     session: null,
   };
@@ -322,7 +322,7 @@ async function streamFile(
       if (r.stale()) return;
       const p = safeParseDoc(doc, req.name, req.format, req.requestIndex, req.model);
       if (!p.ok) return;
-      const a = safeAnalyze(p.value, req.provider);
+      const a = run.stages.safeAnalyze(p.value, req.provider);
       r.post({
         id: r.msg.id,
         kind: 'preview',
@@ -412,7 +412,7 @@ function sendAnswer(
   const { id } = r.msg;
   const { analysis } = inspection;
   const t = analysis.transcript;
-  // With faults: the faulted parse (engine/inspect.ts `faultStage`), its own id.
+  // With faults: the faulted parse (engine/inspect.ts `InspectStages.faults`), its own id.
   const parseId = idOf(inspection.parsed);
   const faults = packFaults(inspection);
   const lists = t.messages.length >= WORKER_EVICTION_MIN;
@@ -452,6 +452,7 @@ function sendAnswer(
 
 /** Forget the worker's memo (tests). */
 export function resetRun(): void {
+  run.stages = new InspectStages();
   run.latest = 0;
   run.sentParse = null;
   run.lastFile = null;

@@ -8,6 +8,7 @@ import type { EvictionParts } from '../model/evict/prepare.ts';
 import type { PolicyOptions } from '../model/evict/types.ts';
 import type { ParsedTranscript } from '../model/parse/index.ts';
 import { TokenCache } from '../model/tokenCache.ts';
+import { InspectStages } from './inspect.ts';
 import type { TextCounter, TokenTable } from '../model/tokens.ts';
 import type { FormatId, ProviderId, Result, Transcript } from '../model/types.ts';
 import type { LoadProgress, WorkerRequest, WorkerResponse } from './protocol.ts';
@@ -42,7 +43,10 @@ export interface Held {
 }
 
 /** The worker's memory (one per worker; `resetRun` clears it for tests). */
+// eslint-disable-next-line cache/no-module-cache -- the inspect worker's memory, in its own realm (one per worker; the page never imports it: its copy of the answers is the session's)
 export const run = {
+  /** The inspect stages and their memos (parse, analysis, faults). */
+  stages: new InspectStages(),
   /** The worker's number for each parse result (`idOf`). */
   parseIds: new WeakMap<ParsedTranscript, number>(),
   latest: 0,

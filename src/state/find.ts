@@ -35,7 +35,7 @@ export interface Matches {
   blocks: Set<string>;
 }
 
-const NO_MATCHES: Matches = { messages: [], blocks: new Set() };
+const NO_MATCHES: Matches = Object.freeze({ messages: [], blocks: new Set<string>() });
 
 /** Find: case-insensitive substring match over text, tool names and tool ids. O(total text). */
 export const selectMatches = memoN((a: Analysis, query: string): Matches => {

@@ -7,9 +7,11 @@ import { describe, expect, it } from 'vitest';
 import { corpusCases } from '../testing/corpus.ts';
 import { selectRequest, selectViolationTargets } from './selectors.ts';
 import { createAppStore } from './store.ts';
-import { inspect } from '../engine/inspect.ts';
-/** The engine's answer to the store's inputs, on this thread (what the inspect worker runs). */
-const selectInspection = (s: Parameters<typeof selectRequest>[0]) => inspect(selectRequest(s));
+import { InspectStages } from '../engine/inspect.ts';
+/** The engine's answer to the store's inputs, on this thread (the stages the inspect worker runs). */
+const stages = new InspectStages();
+const selectInspection = (s: Parameters<typeof selectRequest>[0]) =>
+  stages.inspect(selectRequest(s));
 
 describe('reported cases: the first violation target', () => {
   const cases = corpusCases().filter(

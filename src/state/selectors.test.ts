@@ -23,9 +23,11 @@ import {
   selectViolationTargets,
 } from './selectors.ts';
 import { createAppStore } from './store.ts';
-import { inspect } from '../engine/inspect.ts';
-/** The engine's answer to the store's inputs, on this thread (what the inspect worker runs). */
-const selectInspection = (s: Parameters<typeof selectRequest>[0]) => inspect(selectRequest(s));
+import { InspectStages } from '../engine/inspect.ts';
+/** The engine's answer to the store's inputs, on this thread (the stages the inspect worker runs). */
+const stages = new InspectStages();
+const selectInspection = (s: Parameters<typeof selectRequest>[0]) =>
+  stages.inspect(selectRequest(s));
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const sampleText = (file: string) =>

@@ -1,15 +1,17 @@
 /**
  * Test support: what the page shows for an analysis with faults applied, the way the page gets
- * it — the engine's fault stage (engine/inspect.ts `safeInspect`, what the inspect worker runs
+ * it — the engine's fault stage (engine/inspect.ts `InspectStages.safeInspect`, what the inspect worker runs
  * for a request with faults) answers, and the state reads the answer (`selectFaulted`).
  */
 import type { Analysis } from '../../model/analyze.ts';
 import type { FaultSpec } from '../../model/faults.ts';
 import type { ParsedTranscript } from '../../model/parse/index.ts';
 import type { Transcript } from '../../model/types.ts';
-import { safeInspect } from '../../engine/inspect.ts';
+import { InspectStages } from '../../engine/inspect.ts';
 import { selectFaulted, type FaultedView } from '../faults.ts';
 
+/** The engine's stages, as one worker holds them. */
+const stages = new InspectStages();
 /** One parse per transcript, so the engine's stages memoise as they do for one loaded text. */
 const parses = new WeakMap<Transcript, ParsedTranscript>();
 
@@ -25,7 +27,7 @@ export function faultedViewOf(loaded: Analysis, faults: readonly FaultSpec[]): F
     parsed = { transcript: loaded.transcript, candidates: [], ambiguous: false };
     parses.set(loaded.transcript, parsed);
   }
-  const r = safeInspect(parsed, loaded.provider, faults);
+  const r = stages.safeInspect(parsed, loaded.provider, faults);
   if (!r.ok) throw new Error(r.error.message);
   return selectFaulted(r.analysis, r.faults ?? null);
 }
