@@ -100,7 +100,7 @@ export const selectPolicyChoices = memoN(
 
 /**
  * Hand the page the token-independent eviction stage the worker prepared for a transcript it
- * holds (engine/evictionParts.ts; client.ts calls this before resolving the answer), so
+ * holds (engine/evictionParts.ts; client.ts hands them to the session's sink right after the answer), so
  * `selectEvictionContext` does not validate the transcript again on the page's thread.
  * @param t the page's transcript (the one the answer carries)
  * @param provider the provider the parts were validated for
