@@ -189,7 +189,11 @@ describe('a large JSON Lines file parsed in parallel parts (issue 38)', () => {
       return parsePart(part.stream(), slimFormat ? (v: unknown) => ({ slim: v }) : null);
     },
   });
-  const read = (text: string | Uint8Array<ArrayBuffer>, pool: Parallel['pool'] | null, slim = false) =>
+  const read = (
+    text: string | Uint8Array<ArrayBuffer>,
+    pool: Parallel['pool'] | null,
+    slim = false,
+  ) =>
     readBlobSource(
       new Blob([text]),
       'log.jsonl',
