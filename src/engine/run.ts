@@ -26,8 +26,7 @@ import type { Inspection, WorkerRequest } from './protocol.ts';
 import { idOf, run, stage, yieldNow, type Post, type Running } from './runState.ts';
 import { sendEviction, type Sent } from './runEviction.ts';
 import { copyTable, countExact, countShown, quickTokens } from './runTokens.ts';
-import { createLinePool } from './linePool.ts';
-import { READ_CHUNK, readBlobSource, type StreamedSource } from './stream.ts';
+import { readBlobSource, type StreamedSource } from './stream.ts';
 import { releaseRecords } from './releaseRecords.ts';
 import {
   judgeCalls,
@@ -243,10 +242,9 @@ async function readFile(r: Running): Promise<Read | null> {
       messages: 0,
       totalMessages: null,
     });
-    const { source, format } = src.value;
-    // The bench's stages say whether helpers parsed parts of the file (lineParts.ts).
-    stage(source.parts ? `read in ${source.parts + 1} parts` : 'read');
+    stage('read');
     await yieldNow();
+    const { source, format } = src.value;
     const whole = safeParseDoc(source.doc, req.name, req.format, req.requestIndex, req.model, {
       narrow: false,
     });
@@ -301,9 +299,6 @@ async function streamFile(
   const total = file.size;
   let lastPost = 0;
   let format: FormatId | null = null;
-  // Lines after the preview are parsed by one helper per further core (lineParts.ts).
-  if (run.linePool === undefined) run.linePool = createLinePool();
-  const pool = run.linePool;
   const src = await readBlobSource(
     file,
     req.name,
@@ -334,8 +329,6 @@ async function streamFile(
       if (slim) format = p.value.transcript.format;
       return slim;
     },
-    READ_CHUNK,
-    pool ? { pool, slimFormat: () => format } : null,
   );
   return src.ok ? { ok: true, value: { source: src.value, format } } : src;
 }

@@ -10,7 +10,6 @@ import type { ParsedTranscript } from '../model/parse/index.ts';
 import { TokenCache } from '../model/tokenCache.ts';
 import type { TextCounter, TokenTable } from '../model/tokens.ts';
 import type { FormatId, ProviderId, Result, Transcript } from '../model/types.ts';
-import type { LinePool } from './lineParts.ts';
 import type { LoadProgress, WorkerRequest, WorkerResponse } from './protocol.ts';
 import { yieldTask, type StreamedSource } from './stream.ts';
 import type { StreamedSession } from './runRequests.ts';
@@ -63,8 +62,6 @@ export const run = {
   cache: new TokenCache(),
   bpe: null as Promise<TextCounter | null> | null,
   held: null as Held | null,
-  /** The helpers that parse parts of a large JSON Lines file (linePool.ts); null: none here. */
-  linePool: undefined as LinePool | null | undefined,
   tableSeq: 0,
   /**
    * The transcript of the last answer sent (the one the page shows while later requests fail):

@@ -13,12 +13,7 @@
  */
 export function spawnWorker(scriptUrl: string, name: string): Worker | null {
   try {
-    // In a worker (which starts helpers: linePool.ts) `location` is its own `blob:` URL, against
-    // which no path resolves: this module's URL is the app's.
-    const base =
-      typeof document === 'undefined' || typeof location === 'undefined'
-        ? import.meta.url
-        : location.href;
+    const base = typeof location === 'undefined' ? import.meta.url : location.href;
     const script = new URL(scriptUrl, base).href;
     const blob = new Blob([`import ${JSON.stringify(script)};\n`], { type: 'text/javascript' });
     const url = URL.createObjectURL(blob);

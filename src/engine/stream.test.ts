@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { generate } from '../../scripts/gen.ts';
 import { readSource } from '../model/parse/index.ts';
 import { gzipSync } from 'fflate';
-import { parsePart, PREVIEW_RECORDS, readBlobSource, type Parallel } from './stream.ts';
+import { PREVIEW_RECORDS, readBlobSource } from './stream.ts';
 
 describe('readBlobSource', () => {
   it('streams a JSONL log across chunk boundaries into the same document as the text path', async () => {
@@ -177,82 +177,5 @@ describe('readBlobSource', () => {
     const short = await readBlobSource(new PlainBlob([text], 1000), 'log.jsonl');
     expect(!short.ok && short.error).toMatchObject({ kind: 'binary' });
     expect(!short.ok && short.error.message).toMatch(/ended after 1000 of \d+ bytes/);
-  });
-});
-
-describe('a large JSON Lines file parsed in parallel parts (issue 38)', () => {
-  /** Helpers run in this thread: each part parsed as a helper worker parses it. */
-  const inThread = (size: number, slimmed: unknown[] = []): Parallel['pool'] => ({
-    size,
-    parse: async (part, slimFormat) => {
-      slimmed.push(slimFormat);
-      return parsePart(part.stream(), slimFormat ? (v: unknown) => ({ slim: v }) : null);
-    },
-  });
-  const read = (
-    text: string | Uint8Array<ArrayBuffer>,
-    pool: Parallel['pool'] | null,
-    slim = false,
-  ) =>
-    readBlobSource(
-      new Blob([text]),
-      'log.jsonl',
-      () => {},
-      () => (slim ? (v: unknown) => ({ slim: v }) : undefined),
-      1 << 14,
-      pool ? { pool, slimFormat: () => (slim ? 'claude-code-jsonl' : null), minBytes: 0 } : null,
-    );
-  const log = generate({ format: 'claude-code-jsonl', messages: 900, seed: 8 })
-    .replace(/"text":"/g, '"text":"ünïcode → ')
-    .split('\n');
-  // Blank lines, a broken line and a CRLF line spread over the file, where the parts fall.
-  for (const at of [200, 450, 700, 1100]) log.splice(Math.min(at, log.length - 1), 0, '');
-  log.splice(600, 0, '{broken');
-  log[800] = `${log[800]}\r`;
-  const text = log.join('\n');
-
-  it('gives the document one reader gives: records, numbers, broken lines, spans', async () => {
-    const one = await read(text, null);
-    for (const size of [1, 2, 3]) {
-      const asked: unknown[] = [];
-      const many = await read(text, inThread(size, asked));
-      expect(asked.length).toBe(size);
-      expect(many.ok && many.value.parts).toBe(size);
-      if (!one.ok || !many.ok) throw new Error('not read');
-      expect(many.value.doc).toEqual(one.value.doc);
-      expect(many.value.text).toBe(text);
-      for (const n of [1, 601, 801, log.length])
-        expect(many.value.lineSpan?.(n)).toEqual(one.value.lineSpan?.(n));
-    }
-  });
-
-  it('slims the helpers’ records for the preview’s format, as one reader slims its own', async () => {
-    const one = await read(text, null, true);
-    const asked: unknown[] = [];
-    const many = await read(text, inThread(2, asked), true);
-    expect(asked).toEqual(['claude-code-jsonl', 'claude-code-jsonl']);
-    expect(many.ok && many.value.doc).toEqual(one.ok && one.value.doc);
-  });
-
-  it('a line nested too deep or bytes not UTF-8 in a helper’s part: the refusal one reader gives', async () => {
-    const deep = [...log];
-    deep[1200] = `{"a":${'['.repeat(300)}${']'.repeat(300)}}`;
-    const deepText = deep.join('\n');
-    const one = await read(deepText, null);
-    expect(one.ok).toBe(false);
-    expect(await read(deepText, inThread(2))).toEqual(one);
-
-    const bytes = new TextEncoder().encode(text);
-    bytes[Math.floor(bytes.length * 0.9)] = 0xff;
-    const bad = await read(bytes, null);
-    expect(bad.ok).toBe(false);
-    expect(await read(bytes, inThread(2))).toEqual(bad);
-  });
-
-  it('a helper that fails: the file is read whole, the same document', async () => {
-    const failing: Parallel['pool'] = { size: 1, parse: () => Promise.resolve(null) };
-    const one = await read(text, null);
-    const r = await read(text, failing);
-    expect(r.ok && r.value.doc).toEqual(one.ok && one.value.doc);
   });
 });

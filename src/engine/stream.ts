@@ -15,9 +15,6 @@ import {
 import { readSource } from '../model/parse/index.ts';
 import type { ParseError, Result } from '../model/types.ts';
 import { maxFileBytes } from './limits.ts';
-import { joinParts, splitParts, type PartAnswer, type Parallel, type Split } from './lineParts.ts';
-
-export type { Parallel } from './lineParts.ts';
 
 /** Called while reading: bytes read so far (bytes) and JSONL records parsed so far. */
 export type OnRead = (bytes: number, records: number) => void;
@@ -73,8 +70,6 @@ export interface StreamedSource {
    * whole values are in `bytes` at `lineSpan`); null when every record is whole.
    */
   slimmed: Slim | null;
-  /** How many parts helpers parsed besides the reader's own (0: one reader read it all). */
-  parts?: number;
 }
 
 /**
@@ -84,8 +79,6 @@ export interface StreamedSource {
  * @param name file name hint (`.jsonl` forces JSON Lines)
  * @param onRead progress callback; `onPreview` gets the first records of a JSONL file
  * @param chunkBytes most bytes handled between yields (`READ_CHUNK`; smaller in tests)
- * @param parallel helpers that parse whole-line parts of a large JSON Lines file at the same time
- *   (lineParts.ts; issue 38): the same document as without them
  * @returns the document and its text, or a ParseError (`binary` for non-UTF-8/NUL/corrupt gzip,
  *   `json` with a location for bad JSON, `limit` for a .gz over the limit or a line nested too
  *   deep, `empty`)
@@ -96,7 +89,6 @@ export async function readBlobSource(
   onRead: OnRead = () => {},
   onPreview: OnPreview = () => {},
   chunkBytes = READ_CHUNK,
-  parallel: Parallel | null = null,
 ): Promise<Result<StreamedSource>> {
   try {
     const head = new Uint8Array(await blob.slice(0, 4).arrayBuffer());
@@ -111,7 +103,7 @@ export async function readBlobSource(
     }
     const reader = new BlobBytes(blob, chunkBytes);
     try {
-      return await streamUtf8(reader, blob, name, onRead, onPreview, parallel);
+      return await streamUtf8(reader, blob, name, onRead, onPreview);
     } finally {
       reader.close();
     }
@@ -124,11 +116,8 @@ export async function readBlobSource(
   }
 }
 
-/**
- * JSON Lines split and parsed as decoded text comes in, stopping at a line nested too deep.
- * Lines are numbered from 1 in what it was given (a part of a file: its own numbers).
- */
-export class LineParser {
+/** JSON Lines split and parsed as decoded text comes in, stopping at a line nested too deep. */
+class LineParser {
   readonly lines: JsonlLine[] = [];
   readonly brokenLines: number[] = [];
   /** A line nested deeper than MAX_JSON_DEPTH: the read stops and the file is refused. */
@@ -247,18 +236,13 @@ class BlobBytes {
   }
 }
 
-/**
- * `readBlobSource` for a UTF-8 file: JSON Lines parsed as they stream in, a JSON body whole.
- * With `parallel`, a large JSON Lines file's lines after the preview are split into whole-line
- * parts, all but the first parsed by the helpers meanwhile (lineParts.ts) and joined in order.
- */
+/** `readBlobSource` for a UTF-8 file: JSON Lines parsed as they stream in, a JSON body whole. */
 async function streamUtf8(
   reader: BlobBytes,
   blob: Blob,
   name: string,
   onRead: OnRead,
   onPreview: OnPreview,
-  parallel: Parallel | null,
 ): Promise<Result<StreamedSource>> {
   const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
   const jsonlHint = /\.(jsonl|ndjson)$/i.test(name);
@@ -271,17 +255,13 @@ async function streamUtf8(
   let previewed = false;
   let slimmed: Slim | null = null;
   let read = 0;
-  // Set once the parts are handed out: this reader parses bytes before `split.own` only.
-  let split: Split | null = null;
   for (let bytes = await reader.next(); bytes; bytes = await reader.next()) {
     for (let k = bytes.indexOf(10); k >= 0; k = bytes.indexOf(10, k + 1)) newlines.push(read + k);
-    const at = read;
     read += bytes.length;
     const last = read >= blob.size;
     let nul: boolean;
     try {
-      if (mode === 'jsonl' && split) nul = decodeOwn(decoder, bytes, split.own - at, parser);
-      else if (mode === 'jsonl') nul = decodeInPieces(decoder, bytes, last, parser);
+      if (mode === 'jsonl') nul = decodeInPieces(decoder, bytes, last, parser);
       else {
         const chunk = decoder.decode(bytes, { stream: !last });
         nul = chunk.includes('\u0000');
@@ -293,7 +273,9 @@ async function streamUtf8(
         else parts.push(chunk);
       }
     } catch {
-      return readWhole(blob, name);
+      // Report the exact offset as a small file would.
+      const whole = decodeBytes(new Uint8Array(await blob.arrayBuffer()));
+      return whole.ok ? wholeText(whole.value, name) : whole;
     }
     if (nul) return decodeBytes(new Uint8Array(await blob.arrayBuffer())) as Result<never>;
     const refused = parser.refusal();
@@ -303,7 +285,6 @@ async function streamUtf8(
     if (mode === 'jsonl' && !previewed && lines.length > 0) {
       previewed = true;
       slimmed = preview(parser, onPreview);
-      if (parallel && !last) split = await splitParts(blob, read, parallel);
     }
     onRead(read, lines.length);
     // Let other messages (a newer request) in between chunks.
@@ -315,12 +296,6 @@ async function streamUtf8(
     n <= 1 ? 0 : (newlines[n - 2] as number) + 1,
     newlines[n - 1] ?? size,
   ];
-  if (split) {
-    const joined = await joinParts(split, parser, newlines, all, lineSpan);
-    // Bytes not UTF-8, or a NUL, in a helper's part (or a helper failed).
-    if (joined === 'bad') return readWhole(blob, name);
-    if (joined) return joined;
-  }
   if (mode === 'jsonl' && parser.lines.length > 0) {
     let text: string | null = null;
     const doc: SourceDoc = { kind: 'jsonl', lines: parser.lines, brokenLines: parser.brokenLines };
@@ -332,7 +307,6 @@ async function streamUtf8(
       bytes: all,
       lineSpan,
       slimmed,
-      parts: split?.cuts.length ?? 0,
     };
     return { ok: true, value };
   }
@@ -342,32 +316,6 @@ async function streamUtf8(
   return whole.ok
     ? { ok: true, value: { ...whole.value, bytes: all, lineSpan, slimmed: null } }
     : whole;
-}
-
-/** The file read whole, as a small file is: bytes that are not UTF-8 reported at their offset. */
-async function readWhole(blob: Blob, name: string): Promise<Result<StreamedSource>> {
-  const whole = decodeBytes(new Uint8Array(await blob.arrayBuffer()));
-  return whole.ok ? wholeText(whole.value, name) : whole;
-}
-
-/**
- * Decode and parse only the bytes of a piece that are the reader's own part (`own`: how many of
- * them; the part ends at a line's start, so it is complete there); none once it is past.
- * @returns true at a NUL; @throws TypeError on bytes not UTF-8
- */
-function decodeOwn(
-  decoder: TextDecoder,
-  bytes: Uint8Array,
-  own: number,
-  parser: LineParser,
-): boolean {
-  if (own <= 0) return false;
-  return decodeInPieces(
-    decoder,
-    bytes.subarray(0, Math.min(own, bytes.length)),
-    own <= bytes.length,
-    parser,
-  );
 }
 
 /**
@@ -382,7 +330,7 @@ const DECODE_PIECE = 1 << 16;
  * Decode `bytes` in DECODE_PIECE pieces, each handed to `parser` as it is decoded.
  * @returns true at a NUL character (not a text file); @throws TypeError on bytes not UTF-8
  */
-export function decodeInPieces(
+function decodeInPieces(
   decoder: TextDecoder,
   bytes: Uint8Array,
   last: boolean,
@@ -415,40 +363,4 @@ function wholeText(text: string, name: string): Result<StreamedSource> {
   const src = readSource(text, name);
   if (!src.ok) return src;
   return { ok: true, value: { doc: src.value, text, bytes: null, lineSpan: null, slimmed: null } };
-}
-
-/**
- * A helper's parse of one part of a JSON Lines file (lineParts.ts): its lines as the reader
- * parses them (numbered from 1 in the part, each record slimmed with `slim` when given), stopping
- * at a line nested too deep; `bad` for bytes that are not UTF-8 or a NUL.
- * @param stream the part's bytes (whole lines of the file, from a line's start)
- */
-export async function parsePart(
-  stream: ReadableStream<Uint8Array>,
-  slim: Slim | null,
-): Promise<PartAnswer> {
-  const parser = new LineParser();
-  if (slim) parser.slimFrom(0, slim);
-  // A part starts mid-file: a U+FEFF there is text, not a byte order mark.
-  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-  const reader = stream.getReader();
-  const bad: PartAnswer = { lines: [], brokenLines: [], deep: 0, bad: true };
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      const bytes = done ? new Uint8Array(0) : value;
-      if (decodeInPieces(decoder, bytes, done, parser)) return bad;
-      if (parser.deep || done) break;
-    }
-  } catch {
-    return bad;
-  } finally {
-    reader.cancel().catch(() => undefined);
-  }
-  return {
-    lines: parser.lines,
-    brokenLines: parser.brokenLines,
-    deep: parser.deep?.location.line ?? 0,
-    bad: false,
-  };
 }
