@@ -4,6 +4,8 @@ import type { TokenTable } from '../model/tokens.ts';
 import type { ProviderId, Transcript } from '../model/types.ts';
 import { createWorkerClient, isCancelled, type InspectRequest } from './client.ts';
 import { FakeWorker } from './testing/fakeWorker.ts';
+import { WORKER_EVICTION_MIN } from './evictionParts.ts';
+import { NO_SINK, type AnswerSink } from './sink.ts';
 
 const good = generate({ format: 'anthropic-messages', seed: 9, messages: 10 });
 const request = (text: string): InspectRequest => ({
@@ -79,6 +81,63 @@ describe('the exact count of the transcript shown after a failed or cancelled re
     const again = await client.inspect(request(good), tables.listener);
     if (!again.ok) throw new Error('the sample did not parse');
     expect(again.analysis.transcript).toBe(a.analysis.transcript);
+    client.dispose();
+  }, 30_000);
+});
+
+describe("a long transcript: the answer first, the simulator's eviction parts after it (issue 38)", () => {
+  beforeAll(() => {
+    vi.stubGlobal('Worker', FakeWorker);
+    FakeWorker.holdEviction = true;
+  });
+  afterAll(() => {
+    FakeWorker.holdEviction = false;
+    vi.unstubAllGlobals();
+  });
+  const long = generate({
+    format: 'anthropic-messages',
+    seed: 3,
+    messages: WORKER_EVICTION_MIN + 100,
+  });
+  /** A sink that records what it is handed, in order. */
+  function recordingSink() {
+    const calls: string[] = [];
+    const sink: AnswerSink = {
+      ...NO_SINK,
+      evictionParts: (t, provider) => calls.push(`parts ${provider} ${t.messages.length}`),
+      evictionFollows: (t, provider, follows) =>
+        calls.push(`follows ${provider} ${t.messages.length} ${follows}`),
+    };
+    return { calls, sink };
+  }
+
+  it('resolves before the eviction parts arrive; the sink hears that they follow, then the parts', async () => {
+    const { calls, sink } = recordingSink();
+    const client = createWorkerClient(sink);
+    const worker = FakeWorker.spawned.at(-1);
+    const a = await client.inspect({ ...request(long), provider: 'anthropic' });
+    if (!a.ok) throw new Error('the long body did not parse');
+    const n = a.analysis.transcript.messages.length;
+    expect(n).toBeGreaterThanOrEqual(WORKER_EVICTION_MIN);
+    // Answered while the worker's eviction message is still held back.
+    expect(calls).toEqual([`follows anthropic ${n} true`]);
+    worker?.release();
+    expect(calls).toEqual([
+      `follows anthropic ${n} true`,
+      `parts anthropic ${n}`,
+      `follows anthropic ${n} false`,
+    ]);
+    client.dispose();
+  }, 30_000);
+
+  it('a cancel before the parts came: the sink hears they will not come', async () => {
+    const { calls, sink } = recordingSink();
+    const client = createWorkerClient(sink);
+    const a = await client.inspect({ ...request(long), provider: 'anthropic' });
+    if (!a.ok) throw new Error('the long body did not parse');
+    const n = a.analysis.transcript.messages.length;
+    client.cancel();
+    expect(calls).toEqual([`follows anthropic ${n} true`, `follows anthropic ${n} false`]);
     client.dispose();
   }, 30_000);
 });

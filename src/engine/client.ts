@@ -8,9 +8,10 @@
  * Large files (issue 7) are streamed by the worker: the listener hears progress, a preview of
  * the first rows, and token tables (chars/4 with the answer, the exact BPE count later).
  * `cancel()` stops the worker at once (it is restarted for the next request). For long
- * transcripts the answer resolves once the worker's eviction parts arrived and were adopted
- * by the sink the client was made with (sink.ts; on the page, the session's), so the simulator
- * never validates on the page; the worker then sweeps every policy for each token table it sent
+ * transcripts the answer resolves at once (issue 38: the verdict, rows, arcs and token counts
+ * first), the sink the client was made with (sink.ts; on the page, the session's) told that the
+ * worker's eviction parts follow, and adopts them when they arrive, so the simulator never
+ * validates on the page; the worker then sweeps every policy for each token table it sent
  * and the client hands the sweeps to the sink (the client is the page's `SweepSource`: it asks
  * for sweeps with other options, clientSweeps.ts).
  */
@@ -49,7 +50,7 @@ interface Pending {
   pairs: ToolPair[];
   exchanges: Exchange[];
   usage: UsageRecord[];
-  /** The joined answer, held until its eviction parts arrive (`evictionFollows`). */
+  /** The answer (resolved already) whose eviction parts are still to come (`evictionFollows`). */
   joined?: Inspection;
   /** Set for `recount`: the page's transcript for this parse (the messages sent are dropped). */
   recount?: Transcript;
@@ -186,9 +187,13 @@ class WorkerClient implements InspectClient {
         p.listener?.tokens?.(r.analysis.transcript, r.analysis.provider, msg.tokens);
       }
       if (msg.evictionFollows) {
-        // The worker is preparing the simulator's O(n) stage; answer when it arrives, so the
-        // page never prepares it on its own thread (issue 7: a 1–3 s freeze at 100k messages).
+        // The worker prepares the simulator's O(n) stage after the answer: answer now (the
+        // verdict, rows, arcs and counts do not wait for it), tell the sink that the parts
+        // follow, so the page never prepares them on its own thread (issue 7: a 1–3 s freeze
+        // at 100k messages), and keep the request to adopt them (`onEviction`).
+        this.sink.evictionFollows(r.analysis.transcript, r.analysis.provider, true);
         this.pending.set(msg.id, { ...p, joined: r });
+        p.resolve(r);
         return;
       }
     }
@@ -196,23 +201,36 @@ class WorkerClient implements InspectClient {
     p.resolve(r);
   }
 
-  /** The eviction parts of a held answer: hand them to the sink, then resolve the answer. */
+  /** The eviction parts of an answer already given: hand them to the sink. */
   private onEviction(msg: Answer<'eviction'>, p: Pending): void {
     const r = p.joined;
     if (!r) return;
     this.pending.delete(msg.id);
-    if (r.ok && msg.parts) {
-      const parts = unpackEvictionParts(msg.parts, r.analysis.transcript, r.analysis.grouping);
-      this.sink.evictionParts(r.analysis.transcript, msg.provider, parts, msg.safe ?? null);
+    if (!r.ok) return;
+    const t = r.analysis.transcript;
+    if (msg.parts) {
+      const parts = unpackEvictionParts(msg.parts, t, r.analysis.grouping);
+      this.sink.evictionParts(t, msg.provider, parts, msg.safe ?? null);
       if (msg.parts.cuts.fast) this.sweeps.markSweepable(this.held?.parseId ?? -1, msg.provider);
     }
-    p.resolve(r);
+    this.sink.evictionFollows(t, r.analysis.provider, false);
+  }
+
+  /** Answers given whose eviction parts will not come now (a cancel, a dead worker). */
+  private dropFollowing(): void {
+    for (const [id, p] of this.pending) {
+      const r = p.joined;
+      if (!r) continue;
+      this.pending.delete(id);
+      if (r.ok) this.sink.evictionFollows(r.analysis.transcript, r.analysis.provider, false);
+    }
   }
 
   /** The worker died (or its script failed to load): answer everything on the main thread. */
   private onError(): void {
     this.broken = true;
     this.sweeps.forget();
+    this.dropFollowing();
     for (const [id, p] of this.pending) {
       this.pending.delete(id);
       void this.sync.inspect(p.req, p.listener).then(p.resolve);
@@ -225,6 +243,7 @@ class WorkerClient implements InspectClient {
    * keeps what it shows) instead of waiting forever (issue 14).
    */
   private onMessageError(): void {
+    this.dropFollowing();
     for (const [id, p] of this.pending) {
       this.pending.delete(id);
       p.resolve({
@@ -311,6 +330,7 @@ class WorkerClient implements InspectClient {
     this.worker = null;
     this.held = null;
     this.sweeps.forget();
+    this.dropFollowing();
     for (const [id, p] of this.pending) {
       this.pending.delete(id);
       p.resolve(CANCELLED);

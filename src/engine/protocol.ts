@@ -181,7 +181,8 @@ export type WorkerResponse =
       tableSeq?: number;
       /**
        * True when an `eviction` message for this answer follows at once (long transcripts,
-       * `WORKER_EVICTION_MIN`): the page resolves the answer when it arrives.
+       * `WORKER_EVICTION_MIN`): the page answers at once and shows the simulator as preparing
+       * until it arrives (issue 38).
        */
       evictionFollows?: boolean;
     }

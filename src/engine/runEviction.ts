@@ -21,7 +21,8 @@ export interface Sent {
 }
 
 /**
- * Right after the answer (no yield between: the page waits for it, client.ts), prepare and post
+ * Right after the answer (no yield between: the page shows the simulator as preparing until
+ * they come, client.ts), prepare and post
  * the simulator's eviction parts and the fast path's cut markers, keep them to sweep for the page,
  * and post the first sweep. If preparing fails, the page is told so (parts null) and prepares the
  * context itself. Posted without a transfer list (the buffers are copied): the worker keeps them.

@@ -37,6 +37,13 @@ export interface AnswerSink {
     parts: EvictionParts,
     safe: Uint8Array | null,
   ): void;
+  /**
+   * The worker is preparing the eviction parts of a transcript it just answered with (`follows`
+   * true: they come in an `evictionParts` call shortly after the answer, and until then the page
+   * shows the simulator as preparing rather than preparing the parts on its own thread), or they
+   * will not come after all (`follows` false: preparing failed, the worker was stopped).
+   */
+  evictionFollows(t: Transcript, provider: ProviderId, follows: boolean): void;
   /** A sweep of every policy the worker made for a token table it sent. */
   sweep(
     table: TokenTable,
@@ -59,6 +66,7 @@ export interface AnswerSink {
 export const NO_SINK: AnswerSink = {
   pairTables: () => {},
   evictionParts: () => {},
+  evictionFollows: () => {},
   sweep: () => {},
   sweepsChanged: () => {},
   sweepSource: () => {},

@@ -100,7 +100,7 @@ export const selectPolicyChoices = memoN(
 
 /**
  * Hand the page the token-independent eviction stage the worker prepared for a transcript it
- * holds (engine/evictionParts.ts; client.ts calls this before resolving the answer), so
+ * holds (engine/evictionParts.ts; client.ts hands them to the session's sink right after the answer), so
  * `selectEvictionContext` does not validate the transcript again on the page's thread.
  * @param t the page's transcript (the one the answer carries)
  * @param provider the provider the parts were validated for
@@ -131,6 +131,20 @@ export const selectEvictionContext = memoN(
     return ctx;
   },
 );
+
+/**
+ * True while the worker prepares the eviction parts of the analysis' transcript (they follow its
+ * answer, issue 38) and they have not arrived: the simulator waits for them rather than
+ * preparing them on the page's thread (`selectSimulator` answers null meanwhile).
+ */
+export function evictionPreparing(analysis: Analysis): boolean {
+  const { transcript: t, provider } = analysis;
+  const answers = activeSession().answers;
+  return (
+    answers.evictionPending.get(t)?.has(provider) === true &&
+    answers.evictionParts.get(t)?.has(provider) !== true
+  );
+}
 
 /**
  * One policy at one budget on a context, one slot: for a policy the simulator does not show (the
@@ -279,7 +293,8 @@ export interface SimulatorModel {
  * @param tokens its token table, or null
  * @param budget the store's budget (deferred by the caller), tokens or null
  * @param version the session's `answers` count (an arriving sweep is then seen)
- * @returns null until the analysis and its tokens are known; new object only when a part changes
+ * @returns null until the analysis and its tokens are known, and while the worker prepares its
+ *   eviction parts (`evictionPreparing`); new object only when a part changes
  */
 export function selectSimulator(
   analysis: Analysis | null,
@@ -289,7 +304,7 @@ export function selectSimulator(
   policyOptions: Record<string, unknown>,
   version: number,
 ): SimulatorModel | null {
-  if (!analysis || !tokens) return null;
+  if (!analysis || !tokens || evictionPreparing(analysis)) return null;
   const ctx = selectEvictionContext(analysis.transcript, tokens, analysis.provider);
   const choices = selectPolicyChoices(policies, policyOptions);
   const sweeps = selectSweep(ctx, choices, version);

@@ -18,9 +18,10 @@ import {
   selectViolationTargets,
   type ViolationTarget,
 } from '../state/selectors.ts';
+import { evictionPreparing } from '../state/eviction.ts';
 import { useAppStore } from '../state/store.ts';
 import { selectPairSignals } from './arcs/pairSignals.ts';
-import { EvictionSimulator } from './budget/EvictionSimulator.tsx';
+import { EvictionSimulator, PreparingSimulator } from './budget/EvictionSimulator.tsx';
 import { SimulatorSplitter, useSimShare } from './budget/SimulatorSplitter.tsx';
 import { selectSimulatorLostMeaning } from './budget/SimulatorLostMeaning.tsx';
 import { useEviction, useTimelineEviction } from './budget/useEviction.ts';
@@ -118,9 +119,12 @@ function TranscriptWarnings({ warnings }: { warnings: readonly string[] }) {
   );
 }
 
-/** The eviction simulator (its own error boundary) and, when open, its splitter. */
+/**
+ * The eviction simulator (its own error boundary) and, when open, its splitter; while the worker
+ * prepares a long transcript's eviction parts (no model yet), the panel saying so.
+ */
 function SimulatorPart(p: {
-  sim: NonNullable<ReturnType<typeof useEviction>>;
+  sim: ReturnType<typeof useEviction>;
   analysis: Analysis;
   tokens: ReturnType<typeof selectTokens>;
   providerLabel: string;
@@ -129,6 +133,10 @@ function SimulatorPart(p: {
   split: ReturnType<typeof useSimShare>;
 }) {
   const { simOpen, setSimOpen, partial } = p.main;
+  if (!p.sim)
+    return evictionPreparing(p.analysis) ? (
+      <PreparingSimulator open={simOpen} onOpenChange={setSimOpen} />
+    ) : null;
   return (
     <>
       <PartBoundary part="eviction simulator" resetKey={p.analysis}>
@@ -183,7 +191,7 @@ export function InspectorMain(p: InspectorMainProps) {
         />
         <TranscriptWarnings warnings={analysis.transcript.warnings} />
         {pinned && <PinnedSystem text={pinned} />}
-        {sim && (diff === null || diff.kind === 'cuts') && (
+        {(diff === null || diff.kind === 'cuts') && (
           <SimulatorPart
             sim={sim}
             analysis={analysis}

@@ -27,9 +27,21 @@ export class FakeWorker {
   terminate(): void {
     this.dead = true;
   }
+  /** While set, `eviction` messages wait here (a slow worker): `release` delivers them. */
+  static holdEviction = false;
+  private held: WorkerResponse[] = [];
+  release(): void {
+    const held = this.held;
+    this.held = [];
+    for (const data of held) this.onmessage?.({ data } as MessageEvent<WorkerResponse>);
+  }
   private post = (m: WorkerResponse, transfer: Transferable[] = []) => {
     if (this.dead) return;
     const data = structuredClone(m, { transfer });
+    if (FakeWorker.holdEviction && data.kind === 'eviction') {
+      this.held.push(data);
+      return;
+    }
     this.onmessage?.({ data } as MessageEvent<WorkerResponse>);
   };
 }

@@ -63,7 +63,9 @@ export function defaultProviderOf(
 ): ProviderId {
   if (t.endpoint !== undefined) return t.endpoint;
   const p = DEFAULT_PROVIDER[t.format];
-  const byBody = endpointOfBody({ format: t.format, settings: t.settings, raw: t.raw ?? null });
+  // The transcript itself, not a copy: its `raw` is read only for a format that names its
+  // endpoint at the top level (a streamed log's `raw` is parsed again when read).
+  const byBody = endpointOfBody(t);
   if (byBody !== undefined) return byBody;
   const model = t.settings.model;
   if (p !== 'openai-chat' || model === undefined) return p;

@@ -7,6 +7,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSyncClient, type InspectClient } from '../../engine/client.ts';
 import { CHARS_PER_4, countTokens } from '../../model/tokens.ts';
+import { prepareEviction } from '../../model/evict/policies.ts';
+import { evictionPreparing, selectSimulator } from '../eviction.ts';
 import { selectRows } from '../selectors.ts';
 import { appStore, createAppStore } from '../store.ts';
 import { activeSession, resetSession } from './active.ts';
@@ -82,6 +84,45 @@ describe('the session', () => {
     expect(session.answers.tokens.get(a.transcript)?.get(`${a.provider}|chars/4`)).toBe(table);
     expect(session.getSnapshot().answers).toBe(before + 1);
     expect(heard).toBe(1);
+  });
+
+  it('while the worker prepares the eviction parts the simulator waits for them (never prepared on the page), then shows', async () => {
+    const store = createAppStore();
+    const session = resetSession(store, () => createSyncClient());
+    session.subscribe(() => {});
+    store.getState().setSource({ text: GOOD, name: '', origin: 'paste' });
+    const { view } = await until((s) => s.view.analysis !== null);
+    const a = view.analysis;
+    if (!a) throw new Error('no analysis');
+    const table = countTokens(a.transcript, a.provider, CHARS_PER_4);
+    session.sink.evictionFollows(a.transcript, a.provider, true);
+    expect(evictionPreparing(a)).toBe(true);
+    expect(selectSimulator(a, table, null, ['message', 'exchange'], {}, 0)).toBeNull();
+    // Nothing was prepared here meanwhile.
+    expect(session.answers.evictionParts.get(a.transcript)).toBeUndefined();
+    const before = session.getSnapshot().answers;
+    const parts = prepareEviction(a.transcript, table, a.provider);
+    session.sink.evictionParts(a.transcript, a.provider, parts, null);
+    session.sink.evictionFollows(a.transcript, a.provider, false);
+    expect(session.getSnapshot().answers).toBe(before + 1);
+    expect(evictionPreparing(a)).toBe(false);
+    const sim = selectSimulator(a, table, null, ['message', 'exchange'], {}, 1);
+    expect(sim?.ctx.cuts).toBe(parts.cuts);
+  });
+
+  it('parts that will not come after all: the simulator is prepared on the page as before', async () => {
+    const store = createAppStore();
+    const session = resetSession(store, () => createSyncClient());
+    session.subscribe(() => {});
+    store.getState().setSource({ text: GOOD, name: '', origin: 'paste' });
+    const { view } = await until((s) => s.view.analysis !== null);
+    const a = view.analysis;
+    if (!a) throw new Error('no analysis');
+    const table = countTokens(a.transcript, a.provider, CHARS_PER_4);
+    session.sink.evictionFollows(a.transcript, a.provider, true);
+    session.sink.evictionFollows(a.transcript, a.provider, false);
+    expect(evictionPreparing(a)).toBe(false);
+    expect(selectSimulator(a, table, null, ['message', 'exchange'], {}, 0)).not.toBeNull();
   });
 
   it("keeps the selectors' memo storage: a new session starts with none", async () => {

@@ -95,6 +95,11 @@ export interface EngineAnswers {
   answerOf: WeakMap<Analysis, InspectRequest>;
   /** Token-independent eviction stages (the worker's, or prepared once on the page), by provider. */
   evictionParts: WeakMap<Transcript, Map<ProviderId, EvictionParts>>;
+  /**
+   * Providers for which the worker is still preparing a transcript's eviction parts (they follow
+   * its answer): the simulator shows itself as preparing until they arrive.
+   */
+  evictionPending: WeakMap<Transcript, Set<ProviderId>>;
   /** Cut markers the worker classified (`cutMarkers(cuts).safe`), by cut context. */
   cutMarkers: WeakMap<CutContext, Uint8Array>;
   /** Sweeps the worker computed, by token table, then `provider|sweepKey`. */
@@ -124,6 +129,7 @@ export class Session {
     exactFor: new WeakMap(),
     answerOf: new WeakMap(),
     evictionParts: new WeakMap(),
+    evictionPending: new WeakMap(),
     cutMarkers: new WeakMap(),
     sweeps: new WeakMap(),
     sweepSource: null,
@@ -182,6 +188,17 @@ export class Session {
       if (!m) this.answers.evictionParts.set(t, (m = new Map()));
       m.set(provider, parts);
       if (safe && safe.length === parts.cuts.n + 1) this.answers.cutMarkers.set(parts.cuts, safe);
+    },
+    evictionFollows: (t, provider, follows) => {
+      let m = this.answers.evictionPending.get(t);
+      if (follows) {
+        if (!m) this.answers.evictionPending.set(t, (m = new Set()));
+        m.add(provider);
+        return;
+      }
+      if (!m?.delete(provider)) return;
+      // The simulator shows now (with the parts, or prepared here when they did not come).
+      this.answersChanged();
     },
     sweep: (table, provider, options, sweeps) => {
       let m = this.answers.sweeps.get(table);

@@ -142,6 +142,37 @@ function ProvisionalSimulator({
   );
 }
 
+/**
+ * The panel while the worker prepares a long transcript's eviction parts (they follow the answer:
+ * the verdict, rows and counts are shown first, issue 38). Replaced by the simulator when they
+ * arrive, a moment later.
+ */
+export function PreparingSimulator({
+  open,
+  onOpenChange,
+}: {
+  open: boolean;
+  onOpenChange?: ((open: boolean) => void) | undefined;
+}) {
+  const onToggle = (e: SyntheticEvent<HTMLDetailsElement>) => {
+    if (e.currentTarget.open !== open) onOpenChange?.(e.currentTarget.open);
+  };
+  return (
+    <details
+      className="simulator"
+      data-testid="simulator"
+      data-preparing="true"
+      open={open}
+      onToggle={onToggle}
+    >
+      <summary>Eviction simulator · preparing the policies’ cuts…</summary>
+      <p className="muted basis-note" data-testid="simulator-preparing">
+        The cut points of every policy are being prepared for this transcript, off the page.
+      </p>
+    </details>
+  );
+}
+
 /** The panel's summary line: the budget and each policy's verdict (policyVerdict.ts). */
 function SimulatorSummary({
   storeBudget,

@@ -106,6 +106,50 @@ describe('a body that names its endpoint (a Bedrock or Vertex model id, anthropi
   });
 });
 
+describe('the endpoint of a body is found without reading the source value of other formats', () => {
+  it('a log (Claude Code) is judged for its own endpoint and its raw is never read (on the page it re-parses the whole file)', () => {
+    const line = (o: object) => JSON.stringify(o);
+    const text = [
+      line({ type: 'user', uuid: 'u1', message: { role: 'user', content: 'q' } }),
+      line({
+        type: 'assistant',
+        uuid: 'a1',
+        message: {
+          id: 'm1',
+          role: 'assistant',
+          model: 'claude-sonnet-4-5',
+          content: [{ type: 'text', text: 'a' }],
+        },
+      }),
+    ].join('\n');
+    const t = parsedText(text, { format: 'claude-code-jsonl' }).transcript;
+    let reads = 0;
+    const lazy = { ...t };
+    Object.defineProperty(lazy, 'raw', {
+      get() {
+        reads++;
+        return t.raw;
+      },
+    });
+    expect(defaultProviderOf(lazy)).toBe(defaultProviderOf(t));
+    expect(reads).toBe(0);
+  });
+
+  it('an Anthropic body still names Bedrock by its anthropic_version', () => {
+    const t = parsed(orphanClaude({ anthropic_version: 'bedrock-2023-05-31' })).transcript;
+    let reads = 0;
+    const lazy = { ...t };
+    Object.defineProperty(lazy, 'raw', {
+      get() {
+        reads++;
+        return t.raw;
+      },
+    });
+    expect(defaultProviderOf(lazy)).toBe('anthropic-bedrock');
+    expect(reads).toBe(1);
+  });
+});
+
 describe('the page and CLI judge a curl command under the endpoint its URL names', () => {
   it('a curl to a Vertex Gemini URL: VG4, Vertex\u2019s own words', () => {
     const body = {
