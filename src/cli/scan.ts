@@ -15,7 +15,8 @@ import type { ScanTask } from './scan/worker.ts';
 import { Progress } from './scan/progress.ts';
 import { reportSql } from './scan/report.ts';
 import { inShard, listTargets, type Shard } from './scan/sources.ts';
-import { connect, RowSpool, scannedFiles, writeParquet } from './scan/store.ts';
+import { cutKinds } from './scan/packed.ts';
+import { connect, RowStore, scannedFiles } from './scan/store.ts';
 
 export const SCAN_USAGE =
   'scan PATH... [--out FILE.parquet] [--policies P,…] [--budgets 10%,…|N,…] [--shard I/N] [--tokens estimate|exact] [--jobs N] [--json]   every request of many files (folders, globs, s3://bucket/prefix) into Parquet, and the fleet report; PATHs all .parquet: the report over them';
@@ -92,15 +93,15 @@ export function reportText(r: ScanReport): string {
 }
 
 /**
- * Scan the files in the pool, the rows into the spool, until done or Ctrl-C (SIGINT): then the
- * files in flight are dropped (the pool is stopped) and what finished stays in the spool.
+ * Scan the files in the pool, the rows into the store, until done or Ctrl-C (SIGINT): then the
+ * files in flight are dropped (the pool is stopped) and what finished stays in the store.
  * @returns files and bytes read, and whether the scan was interrupted
  */
 async function scanTargets(
   todo: readonly ScanSource[],
   pool: ScanPool,
   taskOf: (s: ScanSource) => ScanTask,
-  spool: RowSpool,
+  store: RowStore,
   progress: Progress,
 ): Promise<{ filesRead: number; bytesRead: number; interrupted: boolean }> {
   let interrupted = false;
@@ -127,7 +128,7 @@ async function scanTargets(
           throw e;
         }
         if (interrupted) return;
-        spool.add(r.records, r.rows);
+        store.add(r.packed);
         filesRead++;
         bytesRead += r.bytesRead;
         progress.tick(t.size);
@@ -185,7 +186,7 @@ export async function runScan(argv: string[], io: CliIO): Promise<number> {
   const todo = targets.filter((t) => done.get(t.file) !== `${t.size}|${t.version}`);
   const again = new Set(todo.map((t) => t.file));
   const keepOld = new Set([...done.keys()].filter((f) => !again.has(f)));
-  const spool = new RowSpool(out);
+  const store = await RowStore.open(con, cutKinds(policies, budgets));
   const progress = new Progress(
     io,
     todo.length,
@@ -201,13 +202,12 @@ export async function runScan(argv: string[], io: CliIO): Promise<number> {
       budgets,
       exact: tokens === 'exact',
     }),
-    spool,
+    store,
     progress,
   );
   const { filesRead, bytesRead, interrupted } = ran;
   io.doing = `writing ${out}`;
-  await writeParquet(con, spool, out, keepOld);
-  spool.remove();
+  await store.write(out, keepOld);
   const summary = {
     out,
     filesRead,

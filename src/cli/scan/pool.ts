@@ -6,11 +6,11 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { scanFileSpooled, type ScanTask, type SpooledResult } from './worker.ts';
+import { scanFilePacked, type PackedResult, type ScanTask } from './worker.ts';
 
 export interface ScanPool {
-  /** A file's rows, serialised for the spool where they were made. */
-  run(task: ScanTask): Promise<SpooledResult>;
+  /** A file's rows, packed where they were made. */
+  run(task: ScanTask): Promise<PackedResult>;
   /** How many tasks may run at once. */
   readonly width: number;
   close(): Promise<void>;
@@ -31,7 +31,7 @@ export async function openPool(jobs?: number): Promise<ScanPool> {
   const worker = bundledWorker();
   const threads = jobs ?? availableParallelism();
   if (!worker || threads === 0)
-    return { run: (t) => scanFileSpooled(t), width: 1, close: async () => {} };
+    return { run: (t) => scanFilePacked(t), width: 1, close: async () => {} };
   const { Piscina } = await import('piscina');
   const pool = new Piscina({
     filename: worker,
@@ -40,7 +40,7 @@ export async function openPool(jobs?: number): Promise<ScanPool> {
     idleTimeout: 1000,
   });
   return {
-    run: (t) => pool.run(t) as Promise<SpooledResult>,
+    run: (t) => pool.run(t) as Promise<PackedResult>,
     width: threads * 2,
     close: () => pool.destroy(),
   };

@@ -1,13 +1,20 @@
 /**
- * The rows of `scan` on their way into Parquet through DuckDB (`@duckdb/node-api`): appended as
- * JSON Lines to a spool file beside the output as files finish, then written by one `COPY` with
- * the schema of docs/scan.md (version `SCAN_SCHEMA_VERSION`), with the rows of an earlier scan
- * kept when resuming. The Parquet is written to a temporary name and renamed, so the output is
- * always a whole file (also after Ctrl-C).
+ * The rows of `scan` on their way into Parquet through DuckDB (`@duckdb/node-api`): as files
+ * finish, each file's packed rows (packed.ts) are appended to two in-memory tables, the rows'
+ * columns through the Appender and their cuts through data chunks (typed arrays copied into
+ * DuckDB's vectors, no value object per cut); at the end one `COPY` joins them into the schema of
+ * docs/scan.md (version `SCAN_SCHEMA_VERSION`: each row's cuts a list of structs), with the rows
+ * of an earlier scan kept when resuming. The Parquet is written to a temporary name and renamed,
+ * so the output is always a whole file (also after Ctrl-C).
  */
-import { appendFileSync, existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { recordOf, SCAN_SCHEMA_VERSION, type ScanRow } from '../../model/scan/rows.ts';
-import type { DuckDBConnection } from '@duckdb/node-api';
+import { existsSync, renameSync } from 'node:fs';
+import { SCAN_SCHEMA_VERSION } from '../../model/scan/rows.ts';
+import type * as DuckDB from '@duckdb/node-api';
+import type { DuckDBAppender, DuckDBConnection, DuckDBDataChunk } from '@duckdb/node-api';
+import { ROW_COLUMNS, type CutKind, type PackedRows, type RowValues } from './packed.ts';
+
+/** The DuckDB module, loaded only when a scan runs. */
+type DuckDBApi = typeof DuckDB;
 
 /** The Parquet columns and their DuckDB types, in order (docs/scan.md#schema). */
 export const SCAN_COLUMNS: readonly [string, string][] = [
@@ -37,18 +44,6 @@ export const SCAN_COLUMNS: readonly [string, string][] = [
   ['error_line', 'INTEGER'],
 ];
 
-/** A row as one JSON Lines record of the spool (the Parquet column names). */
-export function rowRecord(r: ScanRow): string {
-  return JSON.stringify(recordOf(r));
-}
-
-/** Rows as the spool's JSON Lines: one `rowRecord` a line, each line ended. */
-export function spoolRecords(rows: readonly ScanRow[]): string {
-  let out = '';
-  for (const r of rows) out += rowRecord(r) + '\n';
-  return out;
-}
-
 /** A SQL string literal. */
 export const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
@@ -57,25 +52,6 @@ export async function connect(): Promise<DuckDBConnection> {
   const { DuckDBInstance } = await import('@duckdb/node-api');
   const db = await DuckDBInstance.create(':memory:');
   return db.connect();
-}
-
-/** The spool: rows appended as they come, one file per output. */
-export class RowSpool {
-  readonly file: string;
-  rows = 0;
-  constructor(out: string) {
-    this.file = `${out}.spool.jsonl`;
-    writeFileSync(this.file, '');
-  }
-  /** Append records made by `spoolRecords` (in a worker), for `rows` rows. */
-  add(records: string, rows: number): void {
-    if (rows === 0) return;
-    appendFileSync(this.file, records);
-    this.rows += rows;
-  }
-  remove(): void {
-    rmSync(this.file, { force: true });
-  }
 }
 
 /**
@@ -97,39 +73,176 @@ export async function scannedFiles(
   return done;
 }
 
+/** The cuts' column: a list of structs (docs/scan.md#schema). */
+const CUTS_TYPE = (SCAN_COLUMNS.find(([n]) => n === 'cuts') as [string, string])[1];
+
+/** Rows in one data chunk of cuts (DuckDB's vector size). */
+const CHUNK = 2048;
+
 /**
- * Write the spool's rows (and an earlier output's rows for the files not scanned again) to `out`
- * as Parquet (snappy: the page's reader needs no codec for it), through a temporary file renamed into place.
- * @param keepOld the files whose earlier rows are kept (from `out` as it was)
+ * The rows of one scan, in DuckDB until `write`: `scan_rows` (a row id and every column but the
+ * cuts) and `scan_cuts` (row id, the cut's position in its row, budget, overshoot, rule), with
+ * `scan_kinds` naming each position's policy and fraction.
  */
-export async function writeParquet(
-  con: DuckDBConnection,
-  spool: RowSpool,
-  out: string,
-  keepOld: ReadonlySet<string>,
-): Promise<void> {
-  const columns = `{${SCAN_COLUMNS.map(([n, t]) => `${n}: ${sqlString(t)}`).join(', ')}}`;
-  const names = SCAN_COLUMNS.map(([n]) => n).join(', ');
-  const parts = [
-    spool.rows > 0
-      ? `SELECT ${names} FROM read_json(${sqlString(spool.file)}, format = 'newline_delimited', columns = ${columns})`
-      : `SELECT ${SCAN_COLUMNS.map(([n, t]) => `CAST(NULL AS ${t}) AS ${n}`).join(', ')} WHERE false`,
-  ];
-  if (keepOld.size > 0 && existsSync(out)) {
-    await con.run('CREATE OR REPLACE TABLE keep_files (file VARCHAR)');
-    const app = await con.createAppender('keep_files');
-    for (const f of keepOld) {
-      app.appendVarchar(f);
-      app.endRow();
-    }
-    app.closeSync();
-    parts.push(
-      `SELECT ${names} FROM read_parquet(${sqlString(out)}) WHERE file IN (SELECT file FROM keep_files)`,
+export class RowStore {
+  /** Rows appended so far. */
+  rows = 0;
+  private chunk: DuckDBDataChunk | null = null;
+  private inChunk = 0;
+  private readonly con: DuckDBConnection;
+  private readonly rowApp: DuckDBAppender;
+  private readonly cutApp: DuckDBAppender;
+  private readonly api: DuckDBApi;
+  private constructor(
+    con: DuckDBConnection,
+    rowApp: DuckDBAppender,
+    cutApp: DuckDBAppender,
+    api: DuckDBApi,
+  ) {
+    this.con = con;
+    this.rowApp = rowApp;
+    this.cutApp = cutApp;
+    this.api = api;
+  }
+
+  /** The tables, empty, for cuts of these kinds (in the order each request row lists them). */
+  static async open(con: DuckDBConnection, kinds: readonly CutKind[]): Promise<RowStore> {
+    const api = await import('@duckdb/node-api');
+    const cols = SCAN_COLUMNS.filter(([n]) => n !== 'cuts');
+    await con.run(
+      `CREATE OR REPLACE TABLE scan_rows (row_id INTEGER, ${cols.map(([n, t]) => `${n} ${t}`).join(', ')})`,
+    );
+    await con.run(
+      'CREATE OR REPLACE TABLE scan_cuts (row_id INTEGER, cut INTEGER, budget DOUBLE, overshoot DOUBLE, rule VARCHAR)',
+    );
+    await con.run(
+      'CREATE OR REPLACE TABLE scan_kinds (cut INTEGER, policy VARCHAR, fraction DOUBLE)',
+    );
+    const kindApp = await con.createAppender('scan_kinds');
+    kinds.forEach((k, i) => {
+      kindApp.appendInteger(i);
+      kindApp.appendVarchar(k.policy);
+      if (k.fraction === null) kindApp.appendNull();
+      else kindApp.appendDouble(k.fraction);
+      kindApp.endRow();
+    });
+    kindApp.closeSync();
+    return new RowStore(
+      con,
+      await con.createAppender('scan_rows'),
+      await con.createAppender('scan_cuts'),
+      api,
     );
   }
-  const tmp = `${out}.tmp-${process.pid}`;
-  await con.run(
-    `COPY (SELECT * FROM (${parts.join(' UNION ALL ')}) ORDER BY file, request) TO ${sqlString(tmp)} (FORMAT parquet, COMPRESSION snappy, KV_METADATA {transcript_inspector_scan_schema: '${SCAN_SCHEMA_VERSION}'})`,
-  );
-  renameSync(tmp, out);
+
+  /** Append a file's packed rows. */
+  add(p: PackedRows): void {
+    let at = 0;
+    p.rows.forEach((values, i) => {
+      const id = this.rows++;
+      this.appendRow(id, values);
+      const n = p.cutCount[i] as number;
+      for (let c = 0; c < n; c++, at++) {
+        const ruleId = p.rule[at] as number;
+        const o = p.overshoot[at] as number;
+        this.appendCut(
+          id,
+          c,
+          p.budget[at] as number,
+          Number.isNaN(o) ? null : o,
+          ruleId < 0 ? null : (p.rules[ruleId] as string),
+        );
+      }
+    });
+  }
+
+  private appendRow(id: number, values: RowValues): void {
+    const a = this.rowApp;
+    a.appendInteger(id);
+    ROW_COLUMNS.forEach((name, i) => {
+      const v = values[i];
+      if (v === null || v === undefined) a.appendNull();
+      else if (name === 'broken_lines')
+        a.appendList(v as number[], this.api.LIST(this.api.INTEGER));
+      else if (typeof v === 'string') a.appendVarchar(v);
+      else if (typeof v === 'boolean') a.appendBoolean(v);
+      else if (name === 'size' || name === 'tokens') a.appendBigInt(BigInt(v as number));
+      else a.appendInteger(v as number);
+    });
+    a.endRow();
+  }
+
+  private appendCut(
+    id: number,
+    cut: number,
+    budget: number,
+    overshoot: number | null,
+    rule: string | null,
+  ): void {
+    if (!this.chunk) {
+      const { INTEGER, DOUBLE, VARCHAR } = this.api;
+      this.chunk = this.api.DuckDBDataChunk.create(
+        [INTEGER, INTEGER, DOUBLE, DOUBLE, VARCHAR],
+        CHUNK,
+      );
+      this.inChunk = 0;
+    }
+    const ch = this.chunk;
+    const i = this.inChunk++;
+    ch.getColumnVector(0).setItem(i, id);
+    ch.getColumnVector(1).setItem(i, cut);
+    ch.getColumnVector(2).setItem(i, budget);
+    ch.getColumnVector(3).setItem(i, overshoot);
+    ch.getColumnVector(4).setItem(i, rule);
+    if (this.inChunk === CHUNK) this.flushCuts();
+  }
+
+  private flushCuts(): void {
+    const ch = this.chunk;
+    if (!ch || this.inChunk === 0) return;
+    for (let c = 0; c < 5; c++) ch.getColumnVector(c).flush();
+    ch.rowCount = this.inChunk;
+    this.cutApp.appendDataChunk(ch);
+    this.chunk = null;
+    this.inChunk = 0;
+  }
+
+  /**
+   * Write the rows (and an earlier output's rows for the files not scanned again) to `out` as
+   * Parquet (snappy: the page's reader needs no codec for it), through a temporary file renamed
+   * into place.
+   * @param keepOld the files whose earlier rows are kept (from `out` as it was)
+   */
+  async write(out: string, keepOld: ReadonlySet<string>): Promise<void> {
+    this.flushCuts();
+    this.rowApp.closeSync();
+    this.cutApp.closeSync();
+    const con = this.con;
+    const names = SCAN_COLUMNS.map(([n]) => n).join(', ');
+    const cutsOf = `SELECT row_id, CAST(list({'policy': k.policy, 'fraction': k.fraction, 'budget': CAST(c.budget AS BIGINT), 'gives400': c.rule IS NOT NULL, 'overshoot': c.overshoot, 'rule': c.rule} ORDER BY c.cut) AS ${CUTS_TYPE}) AS cuts
+FROM scan_cuts c JOIN scan_kinds k ON k.cut = c.cut GROUP BY row_id`;
+    const rowCols = SCAN_COLUMNS.map(([n]) =>
+      n === 'cuts' ? `coalesce(c.cuts, CAST([] AS ${CUTS_TYPE})) AS cuts` : `r.${n}`,
+    ).join(', ');
+    const parts = [
+      `SELECT ${rowCols} FROM scan_rows r LEFT JOIN (${cutsOf}) c ON c.row_id = r.row_id`,
+    ];
+    if (keepOld.size > 0 && existsSync(out)) {
+      await con.run('CREATE OR REPLACE TABLE keep_files (file VARCHAR)');
+      const app = await con.createAppender('keep_files');
+      for (const f of keepOld) {
+        app.appendVarchar(f);
+        app.endRow();
+      }
+      app.closeSync();
+      parts.push(
+        `SELECT ${names} FROM read_parquet(${sqlString(out)}) WHERE file IN (SELECT file FROM keep_files)`,
+      );
+    }
+    const tmp = `${out}.tmp-${process.pid}`;
+    await con.run(
+      `COPY (SELECT * FROM (${parts.join(' UNION ALL ')}) ORDER BY file, request) TO ${sqlString(tmp)} (FORMAT parquet, COMPRESSION snappy, KV_METADATA {transcript_inspector_scan_schema: '${SCAN_SCHEMA_VERSION}'})`,
+    );
+    renameSync(tmp, out);
+  }
 }

@@ -19,7 +19,7 @@ import type { PolicyId } from '../../model/evict/types.ts';
 import { loadBpeCounter, type TextCounter } from '../../model/tokens.ts';
 import { parseS3Url, readS3 } from './s3.ts';
 import { forTerminal } from '../io.ts';
-import { spoolRecords } from './store.ts';
+import { cutKinds, packRows, type PackedRows } from './packed.ts';
 
 /** A file to scan and how. */
 export interface ScanTask {
@@ -154,22 +154,20 @@ export async function scanFile(task: ScanTask, max = MAX_UNPACKED_BYTES): Promis
   }
 }
 
-/** A file's rows as the spool's JSON Lines (`rowRecord`), made where the rows are made. */
-export interface SpooledResult {
-  /** One JSON record per row, each ending in a newline. */
-  records: string;
-  rows: number;
+/** A file's rows packed for the main thread (packed.ts), and the bytes read for them. */
+export interface PackedResult {
+  packed: PackedRows;
   bytesRead: number;
 }
 
 /**
- * Scan one file and serialise its rows for the spool in this thread: a worker hands the main
- * thread one string, not row objects with a cut each per policy × budget to clone back and
- * serialise there (the main thread only appends it).
+ * Scan one file and pack its rows in this thread: a worker hands the main thread a few typed
+ * arrays, not row objects with a cut each per policy × budget to clone back (the main thread only
+ * appends them to DuckDB).
  */
-export async function scanFileSpooled(task: ScanTask): Promise<SpooledResult> {
+export async function scanFilePacked(task: ScanTask): Promise<PackedResult> {
   const { rows, bytesRead } = await scanFile(task);
-  return { records: spoolRecords(rows), rows: rows.length, bytesRead };
+  return { packed: packRows(rows, cutKinds(task.policies, task.budgets)), bytesRead };
 }
 
-export default scanFileSpooled;
+export default scanFilePacked;
