@@ -344,6 +344,33 @@ export function checkCut(ctx: CutContext, k: number, head: CutHead = NO_HEAD): C
 }
 
 /**
+ * Only the rule of the 400 a cut gives (`checkCut(ctx, k, head).firstError?.rule`), or null when
+ * the cut is valid: the same search for the first error, without renumbering its provider paths
+ * (a fleet scan's rows keep the rule alone). O(window + log V).
+ */
+export function cutFirstRule(ctx: CutContext, k: number, head: CutHead = NO_HEAD): string | null {
+  const p = computeParts(ctx, k, head);
+  if (p.direct) return p.direct.violations.find((v) => v.severity === 'error')?.rule ?? null;
+  const fx = ctx.fx as FastTables;
+  // As checkCut: a schema error first (the window's, then the reused suffix's) …
+  for (const v of p.win) if (isSchemaError(v) && v.severity === 'error') return v.rule;
+  const from = lowerBoundAt(fx.restAt, fx.errPos, p.r);
+  for (let e = from; e < fx.errPos.length; e++) {
+    const pos = fx.errPos[e] as number;
+    const v = fx.rest[pos] as Violation;
+    if (isSchemaError(v) && survives(fx, pos, p)) return v.rule;
+  }
+  // … then A7, the window's first error, the suffix's first surviving error.
+  if (p.a7 && p.a7.severity === 'error') return p.a7.rule;
+  for (const v of p.win) if (v.severity === 'error') return v.rule;
+  for (let e = from; e < fx.errPos.length; e++) {
+    const pos = fx.errPos[e] as number;
+    if (survives(fx, pos, p)) return (fx.rest[pos] as Violation).rule;
+  }
+  return null;
+}
+
+/**
  * Only whether a cut is valid, without building error objects (the sweep's inner loop).
  * @returns true when the kept request would be accepted
  */

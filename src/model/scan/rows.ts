@@ -15,7 +15,7 @@ import {
 } from '../evict/policies.ts';
 import { assembleEviction, prepareEvictionParts } from '../evict/prepare.ts';
 import { firstErrorOf, stepValidation } from '../evict/rewrite.ts';
-import { checkCut } from '../evict/simulate.ts';
+import { cutFirstRule } from '../evict/simulate.ts';
 import type { PolicyId } from '../evict/types.ts';
 import { listParsedRequests, type RequestInfo } from '../diff/requests.ts';
 import { decodeBytes } from '../parse/bytes.ts';
@@ -223,11 +223,13 @@ function policyCuts(
     let rule = rules.get(j);
     if (rule === undefined) {
       // A rewriting policy's step is judged as the request it writes (simulatePolicy's
-      // stepValidation), a cut of the message list by the cut tables.
-      rule = plan.rewrite
-        ? (firstErrorOf(stepValidation(ctx, plan.rewrite, j))?.rule ?? null)
-        : (checkCut(ctx.cuts, plan.cuts[j] as number, planHead(ctx, plan, j)).firstError?.rule ??
-          null);
+      // stepValidation; a step its plan knows valid gives none), a cut of the message list by
+      // the cut tables (checkCut's first error, without renumbering its paths).
+      const rw = plan.rewrite;
+      if (rw)
+        rule =
+          rw.valid?.(j) === true ? null : (firstErrorOf(stepValidation(ctx, rw, j))?.rule ?? null);
+      else rule = cutFirstRule(ctx.cuts, plan.cuts[j] as number, planHead(ctx, plan, j));
       rules.set(j, rule);
     }
     // As simulatePolicy: overshoot = tokens freed ÷ tokens over the budget.
@@ -241,6 +243,17 @@ function policyCuts(
       rule,
     });
   }
+}
+
+/**
+ * Every policy × budget cut of one request (policy-major, each policy's budgets in order), as
+ * `simulatePolicy` gives them one at a time: whether it gives a 400, its rule, its overshoot.
+ * @param ctx the request's `EvictionContext` (`prepareEviction`)
+ */
+export function requestCuts(ctx: EvictionContext, opts: ScanOptions = {}): ScanCut[] {
+  const cuts: ScanCut[] = [];
+  for (const policy of opts.policies ?? POLICIES) policyCuts(ctx, policy, opts, cuts);
+  return cuts;
 }
 
 /**
@@ -320,8 +333,7 @@ function requestRow(
     { validation: a.validation, grouping: a.grouping },
   );
   const ctx = assembleEviction(parts, t, table);
-  const cuts: ScanCut[] = [];
-  for (const policy of opts.policies ?? POLICIES) policyCuts(ctx, policy, opts, cuts);
+  const cuts = requestCuts(ctx, opts);
   return {
     ...src,
     request,
