@@ -93,6 +93,17 @@ export function reportText(r: ScanReport): string {
 }
 
 /**
+ * Where a scan's time went, in milliseconds: summed over the files in the workers (reading and
+ * decoding, making the rows, packing them), and on the main thread (appending them to DuckDB).
+ */
+interface Stages {
+  readMs: number;
+  rowsMs: number;
+  packMs: number;
+  appendMs: number;
+}
+
+/**
  * Scan the files in the pool, the rows into the store, until done or Ctrl-C (SIGINT): then the
  * files in flight are dropped (the pool is stopped) and what finished stays in the store.
  * @returns files and bytes read, and whether the scan was interrupted
@@ -103,7 +114,7 @@ async function scanTargets(
   taskOf: (s: ScanSource) => ScanTask,
   store: RowStore,
   progress: Progress,
-): Promise<{ filesRead: number; bytesRead: number; interrupted: boolean }> {
+): Promise<{ filesRead: number; bytesRead: number; interrupted: boolean; stages: Stages }> {
   let interrupted = false;
   let onSigint = () => {};
   const stopped = new Promise<void>((resolve) => {
@@ -115,6 +126,7 @@ async function scanTargets(
   process.once('SIGINT', onSigint);
   let filesRead = 0;
   let bytesRead = 0;
+  const stages: Stages = { readMs: 0, rowsMs: 0, packMs: 0, appendMs: 0 };
   try {
     let next = 0;
     const lane = async () => {
@@ -128,7 +140,12 @@ async function scanTargets(
           throw e;
         }
         if (interrupted) return;
+        const t0 = performance.now();
         store.add(r.packed);
+        stages.appendMs += performance.now() - t0;
+        stages.readMs += r.stages.readMs;
+        stages.rowsMs += r.stages.rowsMs;
+        stages.packMs += r.stages.packMs;
         filesRead++;
         bytesRead += r.bytesRead;
         progress.tick(t.size);
@@ -143,7 +160,7 @@ async function scanTargets(
     progress.end();
     await pool.close().catch(() => {});
   }
-  return { filesRead, bytesRead, interrupted };
+  return { filesRead, bytesRead, interrupted, stages };
 }
 
 /**
@@ -193,9 +210,12 @@ export async function runScan(argv: string[], io: CliIO): Promise<number> {
     todo.reduce((s, t) => s + t.size, 0),
   );
   io.doing = 'scanning';
+  const tStart = performance.now();
+  const pool = await openPool(jobs);
+  const tPool = performance.now();
   const ran = await scanTargets(
     todo,
-    await openPool(jobs),
+    pool,
     (source) => ({
       source,
       policies,
@@ -206,8 +226,10 @@ export async function runScan(argv: string[], io: CliIO): Promise<number> {
     progress,
   );
   const { filesRead, bytesRead, interrupted } = ran;
+  const tScan = performance.now();
   io.doing = `writing ${out}`;
   await store.write(out, keepOld);
+  const tWrite = performance.now();
   const summary = {
     out,
     filesRead,
@@ -222,7 +244,19 @@ export async function runScan(argv: string[], io: CliIO): Promise<number> {
     );
   io.doing = `reporting over ${out}`;
   const report = await reportSql(con, [out]);
-  if (json) io.out(JSON.stringify({ ...report, scan: summary }, null, 2) + '\n');
+  // Where the time went (ms): the process up to the scan (start-up, DuckDB, listing, resume),
+  // the pool's start, the scan's wall time and its stages summed over the files, the Parquet,
+  // the report.
+  const ms = (x: number) => Math.round(x);
+  const timing = {
+    beforeScanMs: ms(tStart),
+    poolStartMs: ms(tPool - tStart),
+    scanMs: ms(tScan - tPool),
+    ...Object.fromEntries(Object.entries(ran.stages).map(([k, v]) => [k, ms(v)])),
+    writeMs: ms(tWrite - tScan),
+    reportMs: ms(performance.now() - tWrite),
+  };
+  if (json) io.out(JSON.stringify({ ...report, scan: { ...summary, timing } }, null, 2) + '\n');
   else {
     io.out(
       `scanned ${filesRead} files (${(bytesRead / 1e6).toFixed(1)} MB)${summary.skipped ? `, ${summary.skipped} skipped (already in ${out})` : ''} → ${out}\n`,

@@ -34,6 +34,9 @@ export interface ScanTask {
 export interface ScanTaskResult {
   rows: ScanRow[];
   bytesRead: number;
+  /** Milliseconds spent reading and decoding the file, and making its rows (`scanText`). */
+  readMs: number;
+  rowsMs: number;
 }
 
 let bpe: Promise<TextCounter> | null = null;
@@ -118,6 +121,12 @@ async function inflate(
 export async function scanFile(task: ScanTask, max = MAX_UNPACKED_BYTES): Promise<ScanTaskResult> {
   const { source } = task;
   let bytesRead = 0;
+  const t0 = performance.now();
+  let t1 = t0;
+  const result = (rows: ScanRow[]): ScanTaskResult => {
+    const end = performance.now();
+    return { rows, bytesRead, readMs: t1 - t0, rowsMs: end - t1 };
+  };
   try {
     const it = storedBytes(source.file, max)[Symbol.asyncIterator]();
     const counted: AsyncIterator<Uint8Array> = {
@@ -133,14 +142,15 @@ export async function scanFile(task: ScanTask, max = MAX_UNPACKED_BYTES): Promis
     const name = source.file.replace(/\.gz$/i, '');
     if (isGzip(first)) {
       const r = await inflate(first, counted, max);
-      if (!r.ok) return { rows: [errorRow(source, r.message, r.line)], bytesRead };
+      if (!r.ok) return result([errorRow(source, r.message, r.line)]);
       bytes = r.bytes;
     } else {
       const rest = await collect({ [Symbol.asyncIterator]: () => counted }, max);
       bytes = concat([first, ...rest.chunks], first.length + rest.total);
     }
     const text = decodeBytes(bytes, max, isGzip(first) ? name : source.file);
-    if (!text.ok) return { rows: [errorRow(source, forTerminal(text.error.message))], bytesRead };
+    t1 = performance.now();
+    if (!text.ok) return result([errorRow(source, forTerminal(text.error.message))]);
     const counter = task.exact ? await (bpe ??= loadBpeCounter()) : undefined;
     const rows = scanText(source, text.value, name, {
       policies: task.policies,
@@ -148,9 +158,9 @@ export async function scanFile(task: ScanTask, max = MAX_UNPACKED_BYTES): Promis
       ...(counter ? { counter } : {}),
     });
     for (const r of rows) if (r.error !== null) r.error = forTerminal(r.error);
-    return { rows, bytesRead };
+    return result(rows);
   } catch (e) {
-    return { rows: [errorRow(source, `cannot read: ${(e as Error).message}`)], bytesRead };
+    return result([errorRow(source, `cannot read: ${(e as Error).message}`)]);
   }
 }
 
@@ -158,6 +168,8 @@ export async function scanFile(task: ScanTask, max = MAX_UNPACKED_BYTES): Promis
 export interface PackedResult {
   packed: PackedRows;
   bytesRead: number;
+  /** Milliseconds in the worker: reading and decoding, making the rows, packing them. */
+  stages: { readMs: number; rowsMs: number; packMs: number };
 }
 
 /**
@@ -166,8 +178,10 @@ export interface PackedResult {
  * appends them to DuckDB).
  */
 export async function scanFilePacked(task: ScanTask): Promise<PackedResult> {
-  const { rows, bytesRead } = await scanFile(task);
-  return { packed: packRows(rows, cutKinds(task.policies, task.budgets)), bytesRead };
+  const { rows, bytesRead, readMs, rowsMs } = await scanFile(task);
+  const t = performance.now();
+  const packed = packRows(rows, cutKinds(task.policies, task.budgets));
+  return { packed, bytesRead, stages: { readMs, rowsMs, packMs: performance.now() - t } };
 }
 
 export default scanFilePacked;

@@ -17,7 +17,7 @@ const arbAny = (format: 'anthropic-messages' | 'openai-chat') =>
 
 /** Budgets as the CLI takes them: fractions of the request, and tokens. */
 const arbBudgets: fc.Arbitrary<ScanBudget[]> = fc.oneof(
-  fc.constant([...DEFAULT_BUDGETS]),
+  fc.constant<ScanBudget[]>([...DEFAULT_BUDGETS]),
   fc.array(
     fc.oneof(
       fc.double({ min: 0.01, max: 1, noNaN: true }).map((fraction) => ({ fraction })),
