@@ -54,6 +54,8 @@ export function benchScan(root: string, dataDir: string): void {
 for (const f of fs.readdirSync(d)) for (const l of fs.readFileSync(p.join(d, f), 'utf8').split('\\n')) if (l) JSON.parse(l);`;
   const base: number[] = [];
   const scan: number[] = [];
+  const timings: Record<string, number>[] = [];
+  const load0 = os.loadavg();
   let requests = 0;
   let mb = 0;
   for (let i = 0; i < RUNS; i++) {
@@ -64,12 +66,21 @@ for (const f of fs.readdirSync(d)) for (const l of fs.readFileSync(p.join(d, f),
       root,
     );
     scan.push(r.wall);
-    const j = JSON.parse(r.out) as { requests: number; scan: { bytesRead: number } };
+    const j = JSON.parse(r.out) as {
+      requests: number;
+      scan: { bytesRead: number; timing: Record<string, number> };
+    };
+    timings.push(j.scan.timing);
     requests = j.requests;
     mb = j.scan.bytesRead / 1e6;
   }
   rmSync(out, { force: true });
   const [b, s] = [median(base), median(scan)];
+  // Where the median scan's time went (ms; the workers' stages summed over the files), and the
+  // machine's load averages (1, 5, 15 min) before and after.
+  const timing = timings[scan.indexOf(s)] ?? {};
+  const load1 = os.loadavg();
+  const loads = (l: number[]) => l.map((x) => x.toFixed(1)).join(' ');
   line(
     'scan_vs_json_parse_fleet',
     s / b,
@@ -81,5 +92,10 @@ for (const f of fs.readdirSync(d)) for (const l of fs.readFileSync(p.join(d, f),
     requests / s,
     'requests/s',
     `${requests} requests in ${s.toFixed(2)} s`,
+  );
+  console.log(
+    `  scan stages (ms): ${Object.entries(timing)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}; load ${loads(load0)} → ${loads(load1)}`,
   );
 }

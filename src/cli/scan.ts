@@ -164,6 +164,47 @@ async function scanTargets(
 }
 
 /**
+ * Where a scan's time went (ms): the process's start-up, then DuckDB, the listing and the resume
+ * check (while the pool starts), the scan's wall time and its stages summed over the files, the
+ * Parquet, the report; and the CPU time of the whole process (its threads included).
+ * @param marks `performance.now()` at the start, the pool ready, the scan done, the Parquet written, the report made
+ */
+function timingOf(marks: readonly number[], stages: Stages): Record<string, number> {
+  const [start, pool, scan, write, report] = marks as [number, number, number, number, number];
+  const ms = (x: number) => Math.round(x);
+  const cpu = process.cpuUsage();
+  return {
+    beforeScanMs: ms(start),
+    dbListResumeMs: ms(pool - start),
+    scanMs: ms(scan - pool),
+    ...Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, ms(v)])),
+    writeMs: ms(write - scan),
+    reportMs: ms(report - write),
+    // CPU time of the whole process, every thread (the wall times above stretch with the load).
+    cpuMs: ms((cpu.user + cpu.system) / 1000),
+  };
+}
+
+/** The report on stdout: JSON with what this run read and its timing, or words. */
+function printResult(
+  io: CliIO,
+  json: boolean,
+  report: ScanReport,
+  summary: { out: string; filesRead: number; bytesRead: number; skipped: number },
+  timing: Record<string, number>,
+): void {
+  if (json) {
+    io.out(JSON.stringify({ ...report, scan: { ...summary, timing } }, null, 2) + '\n');
+    return;
+  }
+  const { filesRead, bytesRead, skipped, out } = summary;
+  io.out(
+    `scanned ${filesRead} files (${(bytesRead / 1e6).toFixed(1)} MB)${skipped ? `, ${skipped} skipped (already in ${out})` : ''} → ${out}\n`,
+  );
+  io.out(reportText(report));
+}
+
+/**
  * `scan`: scan, write the Parquet, print the report (`--json`: the report with `scan`, what this
  * run read). Ctrl-C stops the scan and writes what finished.
  * @returns 0, 2 on bad usage or no file, 130 when interrupted
@@ -174,9 +215,9 @@ export async function runScan(argv: string[], io: CliIO): Promise<number> {
   if (paths.length === 0)
     throw new UsageError('scan needs a PATH (file, folder, glob or s3://bucket/prefix)');
   const json = args.flags.json === true;
-  io.doing = 'opening DuckDB';
-  const con = await connect();
   if (paths.every((p) => p.endsWith('.parquet'))) {
+    io.doing = 'opening DuckDB';
+    const con = await connect();
     io.doing = 'reporting over the Parquet files';
     const report = await reportSql(con, paths);
     io.out(json ? JSON.stringify(report, null, 2) + '\n' : reportText(report));
@@ -190,78 +231,72 @@ export async function runScan(argv: string[], io: CliIO): Promise<number> {
     throw new UsageError('--tokens is estimate or exact');
   const jobs = intFlag('jobs', args.flags.jobs);
   const out = typeof args.flags.out === 'string' ? args.flags.out : 'scan.parquet';
-  io.doing = 'listing the files';
-  let targets;
-  try {
-    targets = (await listTargets(paths)).filter((t) => inShard(t, shard));
-  } catch (e) {
-    io.err(`error: ${(e as Error).message}\n`);
-    return EXIT_UNREADABLE;
-  }
-  io.doing = `reading ${out}`;
-  const done = await scannedFiles(con, out);
-  const todo = targets.filter((t) => done.get(t.file) !== `${t.size}|${t.version}`);
-  const again = new Set(todo.map((t) => t.file));
-  const keepOld = new Set([...done.keys()].filter((f) => !again.has(f)));
-  const store = await RowStore.open(con, cutKinds(policies, budgets));
-  const progress = new Progress(
-    io,
-    todo.length,
-    todo.reduce((s, t) => s + t.size, 0),
-  );
-  io.doing = 'scanning';
+  // The pool's threads start (each loads the worker's bundle) while this thread loads DuckDB and
+  // lists the files.
   const tStart = performance.now();
-  const pool = await openPool(jobs);
-  const tPool = performance.now();
-  const ran = await scanTargets(
-    todo,
-    pool,
-    (source) => ({
-      source,
-      policies,
-      budgets,
-      exact: tokens === 'exact',
-    }),
-    store,
-    progress,
-  );
-  const { filesRead, bytesRead, interrupted } = ran;
-  const tScan = performance.now();
-  io.doing = `writing ${out}`;
-  await store.write(out, keepOld);
-  const tWrite = performance.now();
-  const summary = {
-    out,
-    filesRead,
-    bytesRead,
-    skipped: targets.length - todo.length,
-    interrupted,
-    ...(shard ? { shard: `${shard.i}/${shard.n}` } : {}),
-  };
-  if (interrupted)
-    io.err(
-      `interrupted: ${filesRead} of ${todo.length} files scanned; ${out} holds what finished (scan again to resume)\n`,
+  const poolReady = openPool(jobs);
+  let pool: ScanPool | null = null;
+  try {
+    io.doing = 'opening DuckDB';
+    const con = await connect();
+    io.doing = 'listing the files';
+    let targets;
+    try {
+      targets = (await listTargets(paths)).filter((t) => inShard(t, shard));
+    } catch (e) {
+      io.err(`error: ${(e as Error).message}\n`);
+      return EXIT_UNREADABLE;
+    }
+    io.doing = `reading ${out}`;
+    const done = await scannedFiles(con, out);
+    const todo = targets.filter((t) => done.get(t.file) !== `${t.size}|${t.version}`);
+    const again = new Set(todo.map((t) => t.file));
+    const keepOld = new Set([...done.keys()].filter((f) => !again.has(f)));
+    const store = await RowStore.open(con, cutKinds(policies, budgets));
+    const progress = new Progress(
+      io,
+      todo.length,
+      todo.reduce((s, t) => s + t.size, 0),
     );
-  io.doing = `reporting over ${out}`;
-  const report = await reportSql(con, [out]);
-  // Where the time went (ms): the process up to the scan (start-up, DuckDB, listing, resume),
-  // the pool's start, the scan's wall time and its stages summed over the files, the Parquet,
-  // the report.
-  const ms = (x: number) => Math.round(x);
-  const timing = {
-    beforeScanMs: ms(tStart),
-    poolStartMs: ms(tPool - tStart),
-    scanMs: ms(tScan - tPool),
-    ...Object.fromEntries(Object.entries(ran.stages).map(([k, v]) => [k, ms(v)])),
-    writeMs: ms(tWrite - tScan),
-    reportMs: ms(performance.now() - tWrite),
-  };
-  if (json) io.out(JSON.stringify({ ...report, scan: { ...summary, timing } }, null, 2) + '\n');
-  else {
-    io.out(
-      `scanned ${filesRead} files (${(bytesRead / 1e6).toFixed(1)} MB)${summary.skipped ? `, ${summary.skipped} skipped (already in ${out})` : ''} → ${out}\n`,
+    io.doing = 'scanning';
+    pool = await poolReady;
+    const tPool = performance.now();
+    const ran = await scanTargets(
+      todo,
+      pool,
+      (source) => ({
+        source,
+        policies,
+        budgets,
+        exact: tokens === 'exact',
+      }),
+      store,
+      progress,
     );
-    io.out(reportText(report));
+    const { filesRead, bytesRead, interrupted } = ran;
+    const tScan = performance.now();
+    io.doing = `writing ${out}`;
+    await store.write(out, keepOld);
+    const tWrite = performance.now();
+    const summary = {
+      out,
+      filesRead,
+      bytesRead,
+      skipped: targets.length - todo.length,
+      interrupted,
+      ...(shard ? { shard: `${shard.i}/${shard.n}` } : {}),
+    };
+    if (interrupted)
+      io.err(
+        `interrupted: ${filesRead} of ${todo.length} files scanned; ${out} holds what finished (scan again to resume)\n`,
+      );
+    io.doing = `reporting over ${out}`;
+    const report = await reportSql(con, [out]);
+    const timing = timingOf([tStart, tPool, tScan, tWrite, performance.now()], ran.stages);
+    printResult(io, json, report, summary, timing);
+    return interrupted ? EXIT_INTERRUPTED : EXIT_VALID;
+  } finally {
+    // scanTargets stops the pool it ran; one that never ran (bad input, a failure) stops here.
+    if (!pool) await poolReady.then((p) => p.close()).catch(() => {});
   }
-  return interrupted ? EXIT_INTERRUPTED : EXIT_VALID;
 }
