@@ -92,6 +92,22 @@ afterAll(() => {
 });
 
 // Whole processes over thousands of files on a shared machine: minutes under load, not a measure.
+describe('scan connection', () => {
+  it('spills rows past the memory limit into the directory it is given (beside the output)', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'scan-spill-'));
+    try {
+      const c = await connect(path.join(dir, 'out.parquet.spill'));
+      const r = await c.runAndReadAll("SELECT current_setting('temp_directory')");
+      expect(r.getRows()[0]?.[0]).toBe(path.join(dir, 'out.parquet.spill'));
+      const d = await connect();
+      const def = await d.runAndReadAll("SELECT current_setting('temp_directory')");
+      expect(def.getRows()[0]?.[0]).toBe('.tmp');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('scan over a generated fleet', { timeout: 600_000 }, () => {
   it('has a row per request and an error row per unreadable file', async () => {
     const rows = await rowsOf(all());

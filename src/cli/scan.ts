@@ -238,7 +238,8 @@ export async function runScan(argv: string[], io: CliIO): Promise<number> {
   let pool: ScanPool | null = null;
   try {
     io.doing = 'opening DuckDB';
-    const con = await connect();
+    // Rows past DuckDB's memory limit spill beside the output, not into the working directory.
+    const con = await connect(`${out}.spill`);
     io.doing = 'listing the files';
     let targets;
     try {

@@ -47,11 +47,18 @@ export const SCAN_COLUMNS: readonly [string, string][] = [
 /** A SQL string literal. */
 export const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
-/** A new in-memory DuckDB connection (the module is loaded only when a scan runs). */
-export async function connect(): Promise<DuckDBConnection> {
+/**
+ * A new in-memory DuckDB connection (the module is loaded only when a scan runs). A scan's rows
+ * wait in DuckDB until the final `COPY`; what outgrows DuckDB's memory limit spills to its
+ * `temp_directory`, by default `.tmp` in the working directory (which may be read-only or
+ * elsewhere than the output's disk): with `spillDir` it spills there instead.
+ */
+export async function connect(spillDir?: string): Promise<DuckDBConnection> {
   const { DuckDBInstance } = await import('@duckdb/node-api');
   const db = await DuckDBInstance.create(':memory:');
-  return db.connect();
+  const con = await db.connect();
+  if (spillDir) await con.run(`SET temp_directory = ${sqlString(spillDir)}`);
+  return con;
 }
 
 /**
