@@ -1,6 +1,6 @@
 /**
  * A file's requests, for every format (issue 33): the model calls of a session log (Claude Code,
- * Codex, Gemini CLI: `parse/sessionCalls.ts`), the requests of an archive or container
+ * Codex, Gemini CLI, SWE-agent, an Inspect sample's model events: `parse/sessionCalls.ts`), the requests of an archive or container
  * (OpenTelemetry, HAR, batch, LiteLLM, Inspect samples, exports: `parseDocument`'s `requests`),
  * or the one request a file holds. Each with its size, verdict and compaction; each one's
  * transcript on demand.

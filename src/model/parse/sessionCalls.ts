@@ -1,8 +1,9 @@
 /**
- * The model calls of a session log (issue 33): a Claude Code, Codex or Gemini CLI log holds one
- * conversation that was sent to the model many times. Each call is the context the model saw
- * then — the messages before its reply, with the compactions and rollbacks made so far applied —
- * given as spans of one transcript that holds every message the log ever had (`FormatParser.sessionCalls`).
+ * The model calls of a session log (issue 33): a Claude Code, Codex or Gemini CLI log, a
+ * SWE-agent trajectory or an Inspect sample holds one conversation that was sent to the model
+ * many times. Each call is the context the model saw then — the messages before its reply, with
+ * the compactions and rollbacks made so far applied — given as spans of one transcript that
+ * holds every message the log ever had (`FormatParser.sessionCalls`).
  */
 import type { Message, Transcript } from '../types.ts';
 

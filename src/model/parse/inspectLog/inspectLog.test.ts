@@ -9,6 +9,7 @@ import { validateTranscript } from '../../validate/index.ts';
 import { parsed } from '../../testing/index.ts';
 import { parseTranscript } from '../index.ts';
 import { inspectLogParser, listInspectSamples } from './inspectLog.ts';
+import { listFileRequests } from '../../diff/requests.ts';
 
 const call = (id: string, fn: string, args: unknown) => ({ id, function: fn, arguments: args });
 
@@ -243,5 +244,55 @@ describe('inspect-log', () => {
   it('parses from text through parseTranscript', () => {
     const r = parseTranscript(JSON.stringify(log(wholeSample), null, 2));
     expect(r.ok && r.value.transcript.format).toBe('inspect-log');
+  });
+});
+
+describe('inspect-log model calls (issue 33)', () => {
+  const done = { id: 'm5', role: 'assistant', content: 'It is 42.16 km.' };
+  const twoCalls = {
+    ...wholeSample,
+    messages: [...wholeSample.messages, done],
+    events: [
+      {
+        event: 'model',
+        input: wholeSample.messages.slice(0, 2).map((m) => ({ id: m.id, role: m.role })),
+        output: { choices: [{ message: { id: 'm3' } }], usage: { input_tokens: 120 } },
+      },
+      { event: 'tool' },
+      {
+        event: 'model',
+        input: wholeSample.messages.map((m) => ({ id: m.id, role: m.role })),
+        output: { choices: [{ message: { id: 'm5' } }], usage: { input_tokens: 180 } },
+      },
+    ],
+  };
+
+  it('each model event is a call: its input by message id, its reply, its logged input tokens', () => {
+    const r = listFileRequests(JSON.stringify(log(twoCalls)), { name: 'log.json' });
+    if (!r.ok) throw new Error(r.error.message);
+    expect(r.value.kind).toBe('session');
+    expect(r.value.requests.map((q) => [q.messages, q.usageTokens])).toEqual([
+      [2, 120],
+      [4, 180],
+    ]);
+    expect(r.value.session?.calls.map((c) => [c.spans, c.reply])).toEqual([
+      [[[0, 2]], 2],
+      [[[0, 4]], 4],
+    ]);
+  });
+
+  it('an input without ids is the first as many messages; a sample with one model event is one request', () => {
+    const noIds = {
+      ...twoCalls,
+      events: twoCalls.events.map((e) =>
+        e.input ? { ...e, input: e.input.map((m) => ({ role: m.role })) } : e,
+      ),
+    };
+    const r = listFileRequests(JSON.stringify(log(noIds)), { name: 'log.json' });
+    if (!r.ok) throw new Error(r.error.message);
+    expect(r.value.session?.calls.map((c) => c.spans)).toEqual([[[0, 2]], [[0, 4]]]);
+    const one = listFileRequests(JSON.stringify(log(wholeSample)), { name: 'log.json' });
+    if (!one.ok) throw new Error(one.error.message);
+    expect(one.value.requests).toHaveLength(1);
   });
 });

@@ -14,7 +14,8 @@
  * A log with several samples is a multi-request file: `listInspectSamples` gives one entry per
  * sample (a log holding that sample alone), and `parseTranscript`'s `requestIndex` picks one.
  * Tools come from the last `model` event's `tools`; usage from each `model` event's
- * `output.usage`.
+ * `output.usage`. Each `model` event is a model call (`inspectCalls`): the sample's requests,
+ * each the event's `input`.
  *
  * Writing back (`write`): the log with its one sample's `messages` replaced; untouched messages
  * from their raw value, new or changed ones as Inspect messages (`tool_calls[{id, function,
@@ -32,6 +33,7 @@ import type {
 import { toOpenAIChatMessages } from '../openaiChat/openaiChat.ts';
 import type { RequestEntry } from '../multi.ts';
 import type { FormatParser } from '../registry.ts';
+import type { SessionCall, SessionCalls, Span } from '../sessionCalls.ts';
 import { arr, isObject, type Json, parseArguments, shapeError, str } from '../util.ts';
 import { dataUrlStandIn, jsonDocumentOnly, notAnObject, readDataUrl } from '../util.ts';
 import { requestLabel } from '../util.ts';
@@ -312,6 +314,62 @@ export function listInspectSamples(v: unknown): RequestEntry[] {
   });
 }
 
+/** Runs of consecutive message indices as spans: `[0, 1, 2, 5]` → `[[0, 3], [5, 6]]`. */
+function spansOf(indices: readonly number[]): Span[] {
+  const out: Span[] = [];
+  for (const i of indices) {
+    const last = out[out.length - 1];
+    if (last && last[1] === i) last[1] = i + 1;
+    else out.push([i, i + 1]);
+  }
+  return out;
+}
+
+/**
+ * The model calls of an Inspect sample (issue 33): one per `model` event of the sample's
+ * `events`, in order. A call's context is the event's `input`, each message found in the
+ * sample's `messages` by its `id` (Inspect gives both the same ids); an input without ids is
+ * taken as the first as many messages. The reply is the message whose id the event's
+ * `output.choices[0].message` carries; the logged input tokens are `output.usage.input_tokens`
+ * (cache reads included, as `usageOf` reads them).
+ * @param t a transcript read by this parser (its `raw` the log of one sample)
+ * @returns the calls over `t` (none when the sample records no `model` event)
+ */
+export function inspectCalls(t: Transcript): SessionCalls {
+  const log: Json = isObject(t.raw) ? t.raw : {};
+  const sample = arr(log.samples)?.[0];
+  const events = isObject(sample) ? (arr(sample.events) ?? []) : [];
+  const at = new Map<string, number>();
+  for (const m of t.messages) if (m.meta?.sourceId !== undefined) at.set(m.meta.sourceId, m.index);
+  const calls: SessionCall[] = [];
+  for (const e of events) {
+    if (!isObject(e) || e.event !== 'model') continue;
+    const input = arr(e.input) ?? [];
+    const ids = input.map((m) => (isObject(m) ? at.get(str(m.id) ?? '') : undefined));
+    const found = ids.filter((i): i is number => i !== undefined);
+    const spans: Span[] =
+      found.length === input.length
+        ? spansOf(found)
+        : input.length > 0
+          ? [[0, Math.min(input.length, t.messages.length)]]
+          : [];
+    const out = isObject(e.output) ? e.output : {};
+    const choice = arr(out.choices)?.[0];
+    const replyId =
+      isObject(choice) && isObject(choice.message) ? str(choice.message.id) : undefined;
+    const call: SessionCall = {
+      spans,
+      reply: replyId !== undefined ? (at.get(replyId) ?? null) : null,
+      thread: 'main',
+      compaction: null,
+    };
+    const u = out.usage;
+    if (isObject(u) && typeof u.input_tokens === 'number') call.usageTokens = u.input_tokens;
+    calls.push(call);
+  }
+  return { transcript: t, calls };
+}
+
 /**
  * A block as Inspect content items: an image as a data URL with a stand-in payload of its size
  * (or a stand-in address), audio and video by their format, an unmodelled item as it is.
@@ -396,6 +454,7 @@ export const inspectLogParser: FormatParser = {
   category: 'archive',
   resultStyle: 'tool',
   listRequests: listInspectSamples,
+  sessionCalls: (_doc, t) => inspectCalls(t),
   expected:
     'an Inspect AI eval log (JSON format v2): an object with `eval` and `samples[]`, each sample with `messages` (OpenAI-style `tool_calls` and `tool_call_id`)',
   sniff,

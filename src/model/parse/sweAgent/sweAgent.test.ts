@@ -9,6 +9,7 @@ import { analyze } from '../../analyze.ts';
 import { validateTranscript } from '../../validate/index.ts';
 import { parsed } from '../../testing/index.ts';
 import { sweAgentParser } from './sweAgent.ts';
+import { listFileRequests } from '../../diff/requests.ts';
 
 const sys = {
   role: 'system',
@@ -181,5 +182,30 @@ describe('swe-agent', () => {
     expect(sweAgentParser.sniff({ history: [1, 2] })).toBe(0);
     expect(sweAgentParser.sniff('x')).toBe(0);
     expect(sweAgentParser.parse({ kind: 'json', value: { history: 3 } }).ok).toBe(false);
+  });
+});
+
+describe('swe-agent model calls (issue 33)', () => {
+  it('each reply in history that is not a demonstration is one call, its context every entry before it', () => {
+    const read = action('call_rd01', 'read', '{}', 'Read the notes.');
+    const demo = { ...action('call_demo', 'read', '{}', 'A demonstration.'), is_demo: true };
+    const history = [
+      sys,
+      user,
+      demo,
+      observation(['call_demo'], 'demo output'),
+      convert,
+      observation(['call_cv01'], '42.16'),
+      read,
+      observation(['call_rd01'], 'notes'),
+    ];
+    const r = listFileRequests(JSON.stringify(traj(history)), { name: 'a.traj' });
+    if (!r.ok) throw new Error(r.error.message);
+    expect(r.value.kind).toBe('session');
+    expect(r.value.requests.map((q) => q.messages)).toEqual([4, 6]);
+    expect(r.value.session?.calls.map((c) => [c.spans, c.reply])).toEqual([
+      [[[0, 4]], 4],
+      [[[0, 6]], 6],
+    ]);
   });
 });

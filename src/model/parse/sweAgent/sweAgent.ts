@@ -15,6 +15,8 @@
  * goes to the first (it is one output for all of them), the others are empty, so its tokens are
  * counted once. Validated as OpenAI Chat Completions by default.
  *
+ * Each model reply in `history` is one model call (`sweAgentCalls`): the trajectory's requests.
+ *
  * Writing back (`write`): the trajectory with its `history` replaced; untouched entries from their
  * raw value, new or changed ones as Chat messages with SWE-agent's markers and `tool_call_ids`.
  */
@@ -23,6 +25,7 @@ import type { Block, Message, Result, Transcript } from '../../types.ts';
 import { providerHint } from '../inspectLog/inspectLog.ts';
 import { openaiChatMessage, toOpenAIChatMessages } from '../openaiChat/openaiChat.ts';
 import type { FormatParser } from '../registry.ts';
+import type { SessionCall, SessionCalls } from '../sessionCalls.ts';
 import { arr, isObject, type Json, jsonDocumentOnly, shapeError, str } from '../util.ts';
 
 const SWE_KEYS = ['agent', 'message_type', 'thought', 'action', 'tool_call_ids', 'is_demo'];
@@ -122,6 +125,24 @@ function parse(v: unknown): Result<Transcript> {
 }
 
 /**
+ * The model calls of a trajectory (issue 33): SWE-agent sends its `history` to the model once per
+ * step and appends the reply, so each assistant entry that is not a demonstration's
+ * (`is_demo`) is one call, whose context is every entry before it. The trajectory logs no
+ * per-call usage (only `info.model_stats` totals).
+ * @param t a transcript read by this parser
+ * @returns one call per model reply in `history`, in order
+ */
+export function sweAgentCalls(t: Transcript): SessionCalls {
+  const calls: SessionCall[] = [];
+  t.messages.forEach((m, i) => {
+    if (m.role !== 'assistant' || m.raw === undefined) return;
+    if (isObject(m.raw) && m.raw.is_demo === true) return;
+    calls.push({ spans: i > 0 ? [[0, i]] : [], reply: i, thread: 'main', compaction: null });
+  });
+  return { transcript: t, calls };
+}
+
+/**
  * A message as SWE-agent history entries: its raw entry when untouched; otherwise the Chat
  * messages it renders to, marked with `agent` (what `sniff` looks for; `message_type` is left
  * out: its values are words a structure-only copy must not carry), a tool message naming its
@@ -155,4 +176,5 @@ export const sweAgentParser: FormatParser = {
   sniff,
   parse: jsonDocumentOnly(parse, 'A SWE-agent trajectory is one JSON document, not JSON Lines.'),
   write,
+  sessionCalls: (_doc, t) => sweAgentCalls(t),
 };
