@@ -13,9 +13,12 @@ test.describe('inspector page', () => {
     await expect(page.getByTestId('verdict')).toHaveText(
       'Valid: Anthropic Messages would accept this request.',
     );
-    await expect(page.locator('[data-message-index]')).toHaveCount(4);
+    await expect(page.locator('[data-message-index]')).toHaveCount(3);
     await expect(page.getByTestId('band')).toContainText('Exchange 1');
-    await expect(page.getByTestId('band')).toContainText('4 messages');
+    await expect(page.getByTestId('band')).toContainText('3 messages');
+    // The request ends where a real one does, on the tool results sent for the answer: its
+    // verdict carries no note about a trailing assistant message read as a prefill.
+    await expect(page.getByText(/prefill/)).toHaveCount(0);
     await expect(page.getByTestId('pinned-system')).toContainText('billing assistant');
     // The header's selects are narrower than their longer labels: the whole choice on hover.
     await expect(page.getByTestId('sample-select')).toHaveAttribute(

@@ -45,12 +45,20 @@ describe('public/samples', () => {
     },
   );
 
-  it('the invoice example is one exchange with two parallel calls answered in the next message', () => {
+  it('the invoice example is one exchange with two parallel calls answered in the next message, where its request ends', () => {
     const a = load(index.find((e) => e.id === 'invoice') as SampleEntry);
     const dump = a.grouping.exchanges.map((x) =>
       x.messages.map((i) => a.transcript.messages[i]?.role[0]).join(''),
     );
-    expect(dump).toEqual(['uaua']);
+    expect(dump).toEqual(['uau']);
+    // The first screen's request ends where a real one does (the tool results, sent for the
+    // answer): valid with no note, no trailing assistant message read as a prefill.
+    expect(a.transcript.messages.at(-1)?.blocks.map((b) => b.type)).toEqual([
+      'tool_result',
+      'tool_result',
+    ]);
+    expect(a.validation.valid).toBe(true);
+    expect(a.validation.notes).toEqual([]);
     expect(
       a.pairs.map((p) => `${p.name} ${p.status} ${p.call?.message}→${p.result?.message}`),
     ).toEqual(['search_invoices answered 1→2', 'get_customer answered 1→2']);

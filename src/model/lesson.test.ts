@@ -73,7 +73,7 @@ describe('the lesson', () => {
     expect(new Set(LESSON.map((s) => s.state.sample))).toEqual(
       new Set([LESSON_SAMPLES.invoice, LESSON_SAMPLES.session]),
     );
-    expect(sample(LESSON_SAMPLES.invoice).messages).toHaveLength(4);
+    expect(sample(LESSON_SAMPLES.invoice).messages).toHaveLength(3);
     expect(sample(LESSON_SAMPLES.session).messages.length).toBeGreaterThan(30);
   });
 

@@ -55,8 +55,8 @@ const BASE: LessonState = {
 export const LESSON: readonly LessonStep[] = [
   {
     id: 'one-unit',
-    title: 'Four messages, one unit',
-    body: 'A question, an assistant turn that calls search_invoices and get_customer in parallel, one message with both tool_results, and the answer. Each arc joins a tool_use to the tool_result that answers it, and that result must sit in the very next message. So these four messages stand or fall together.',
+    title: 'Three messages, one unit',
+    body: 'A question, an assistant turn that calls search_invoices and get_customer in parallel, and one message with both tool_results: the request sent for the answer. Each arc joins a tool_use to the tool_result that answers it, and that result must sit in the very next message. So these three messages stand or fall together.',
     state: { ...BASE, selection: { kind: 'pair', key: 'p0' } },
   },
   {
