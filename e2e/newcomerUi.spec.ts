@@ -164,3 +164,27 @@ for (const width of [1400, 1000]) {
     expect(row).toBeGreaterThan(1);
   });
 }
+
+// A newcomer saw "Scan a folder…" alone on a line of its own under the header, away from the
+// other ways in: it sits in the input toolbar beside "Open file…" (behind "More" when narrow).
+for (const width of [1400, 1000, 360]) {
+  test(`"Scan a folder…" sits with the input actions at ${width} px`, async ({ page }, info) => {
+    await page.setViewportSize({ width, height: 800 });
+    await openDefault(page);
+    const scan = page.getByTestId('fleet-scan-folder');
+    await expect(page.locator('.toolbar').getByTestId('fleet-scan-folder')).toHaveCount(1);
+    if (width < 600) {
+      await expect(scan).toBeHidden();
+      await page.getByTestId('toolbar-more').click();
+    }
+    await expect(scan).toBeVisible();
+    await page.screenshot({ path: info.outputPath(`scan-button-${width}.png`) });
+    const open = await page.getByTestId('open-file').boundingBox();
+    const box = await scan.boundingBox();
+    if (!open || !box) throw new Error('no boxes');
+    if (width >= 1000) expect(Math.abs(box.y - open.y)).toBeLessThan(open.height / 2);
+    // Nothing between the header and the page's first panel holds it alone.
+    const header = await page.locator('header.top').boundingBox();
+    expect(header && box.y + box.height <= header.y + header.height + 0.5).toBe(true);
+  });
+}

@@ -185,6 +185,7 @@ export function App() {
         onToggleText={() => setShowText((s) => !s)}
         help={help}
         setHelp={setHelp}
+        scanEntry={inputs.fleet.shown ? null : <FleetEntry fleet={inputs.fleet} />}
       />
       <InputArea
         samples={samples}
@@ -202,7 +203,6 @@ export function App() {
         shownValid={hintValid(analysis, view.parsed?.requests?.length ?? 1)}
         onBrokenSample={() => openBrokenSample(samples, loadSample)}
       />
-      {!inputs.fleet.shown && <FleetEntry fleet={inputs.fleet} />}
       {inputs.fleet.shown ? (
         <PartBoundary part="fleet" resetKey={inputs.fleet.scan}>
           <FleetView fleet={inputs.fleet} />

@@ -1,5 +1,5 @@
 /** The page's header: the title, the toolbar, the lesson toggle, the help popover and sharing. */
-import type { Dispatch, SetStateAction } from 'react';
+import type { Dispatch, ReactNode, SetStateAction } from 'react';
 import type { SampleEntry } from '../io/files.ts';
 import type { Analysis } from '../model/analyze.ts';
 import type { TextCounter } from '../model/tokens.ts';
@@ -27,6 +27,8 @@ export interface PageHeaderProps {
   onToggleText: () => void;
   help: boolean;
   setHelp: Dispatch<SetStateAction<boolean>>;
+  /** The folder scan's entry, shown in the toolbar beside "Open file…" (`FleetEntry`). */
+  scanEntry?: ReactNode;
 }
 
 export function PageHeader(p: PageHeaderProps) {
@@ -51,6 +53,7 @@ export function PageHeader(p: PageHeaderProps) {
         showText={p.showText}
         onToggleText={p.onToggleText}
         onHelp={() => setHelp((h) => !h)}
+        scanEntry={p.scanEntry}
       />
       <LearnToggle samples={p.samples} />
       <HelpPopover open={p.help} onClose={() => setHelp(false)} />

@@ -2,7 +2,7 @@
  * Input and choices: samples menu, file picker, the text area toggle, format and provider pickers
  * (built from the PARSERS and VALIDATORS registries, so new formats appear on their own).
  */
-import { useRef, useState } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { PARSERS } from '../model/parse/registry.ts';
 import type { FormatId, ProviderId } from '../model/types.ts';
 import { ENDPOINT_GROUPS, ENDPOINTS } from '../model/validate/index.ts';
@@ -25,6 +25,8 @@ export interface ToolbarProps {
   showText: boolean;
   onToggleText: () => void;
   onHelp: () => void;
+  /** The folder scan's entry (`FleetEntry`), beside "Open file…"; null while the fleet is shown. */
+  scanEntry?: ReactNode;
 }
 
 const labelOfFormat = (id: FormatId | null) =>
@@ -165,6 +167,7 @@ function FormatAndProvider({
 /** Ids of what the toolbar's "More" button shows and hides on a narrow screen. */
 const MORE_IDS = [
   'toolbar-follow',
+  'toolbar-scan',
   'toolbar-format',
   'toolbar-provider',
   'toolbar-theme',
@@ -194,6 +197,7 @@ export function Toolbar(p: ToolbarProps) {
     <div className={`toolbar${more ? ' more-open' : ''}`} role="toolbar" aria-label="Input">
       <SamplePicker samples={p.samples} source={source} onSample={p.onSample} />
       <OpenFile onFile={p.onFile} />
+      {p.scanEntry}
       {source.origin === 'file' && (
         // Once a file is open: keep one open and show it again as it grows (a record, a log).
         <span id="toolbar-follow" className="narrow-more">
@@ -214,7 +218,9 @@ export function Toolbar(p: ToolbarProps) {
         data-testid="toolbar-more"
         aria-expanded={more}
         aria-controls={MORE_IDS.filter(
-          (id) => id !== 'toolbar-follow' || source.origin === 'file',
+          (id) =>
+            (id !== 'toolbar-follow' || source.origin === 'file') &&
+            (id !== 'toolbar-scan' || !!p.scanEntry),
         ).join(' ')}
         title={chosen}
         onClick={() => setMore((m) => !m)}

@@ -56,16 +56,22 @@ export function ScanProgress({ fleet }: { fleet: Fleet }) {
   );
 }
 
-/** Under the input, with the inspector on screen: back to the fleet (once there is one), and "Scan a folder…". */
+/**
+ * In the input toolbar beside "Open file…", with the inspector on screen: back to the fleet (once
+ * there is one), and "Scan a folder…" (folded behind "More" on a narrow screen, as the toolbar's
+ * other secondary inputs: `toolbar-scan`).
+ */
 export function FleetEntry({ fleet }: { fleet: Fleet }) {
   return (
-    <p className="fleet-back">
+    <>
       {fleet.scan && (
         <button type="button" onClick={() => fleet.setShown(true)} data-testid="fleet-back">
           Back to the fleet ({fleet.scan.name})
         </button>
       )}
-      <ScanFolderButton fleet={fleet} />
-    </p>
+      <span id="toolbar-scan" className="narrow-more">
+        <ScanFolderButton fleet={fleet} />
+      </span>
+    </>
   );
 }
