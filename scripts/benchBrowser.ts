@@ -28,8 +28,10 @@
  * `--only load`: the large log's figures without the scroll and the slider.
  * - strip_load_overhead_100mb: the same log's load with the request strip ÷ without it
  *   (scripts/benchStrip.ts; `--only strip` runs it alone).
+ * - diff_view_*_100k: the diff view of two requests of 100,000 and 101,000 messages, its first
+ *   draw and a 600-frame scroll of its rows (scripts/benchDiffView.ts; `--only diff-view`).
  *
- *   npx tsx scripts/benchBrowser.ts [--skip-build] [--only first-paint|large|load|strip] [--profile DIR]
+ *   npx tsx scripts/benchBrowser.ts [--skip-build] [--only first-paint|large|load|strip|diff-view] [--profile DIR]
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -53,6 +55,7 @@ import {
   worst,
 } from './benchPage.ts';
 import { Phases } from './benchTrace.ts';
+import { benchDiffView } from './benchDiffView.ts';
 import { benchStrip } from './benchStrip.ts';
 
 /** first_paint_vs_json_parse and the figures it divides (20 MB log). */
@@ -277,9 +280,11 @@ export async function benchBrowser(args: string[] = []): Promise<void> {
   const phases = new Phases(profileDir);
   const small = claudeCodeLog('browser-claude-code-20mb.jsonl', 1000, 20);
   const big =
-    only === 'first-paint' ? '' : claudeCodeLog('browser-claude-code-100k.jsonl', 100_000);
+    only === 'first-paint' || only === 'diff-view'
+      ? ''
+      : claudeCodeLog('browser-claude-code-100k.jsonl', 100_000);
   const body =
-    only === 'first-paint' || only === 'load'
+    only === 'first-paint' || only === 'load' || only === 'diff-view'
       ? ''
       : anthropicBody('browser-anthropic-100k.json', 100_000);
   // Profiles want readable names: an unminified build of its own.
@@ -301,6 +306,10 @@ export async function benchBrowser(args: string[] = []): Promise<void> {
       await benchStrip(browser, url, big);
       return;
     }
+    if (only === 'diff-view') {
+      await benchDiffView(browser, url);
+      return;
+    }
     if (only !== 'large' && only !== 'load') await firstPaint(await newPage(), url, small);
     if (only !== 'first-paint') {
       // The baseline first, in a fresh page: no heap of the app's beside it.
@@ -311,6 +320,7 @@ export async function benchBrowser(args: string[] = []): Promise<void> {
         onlyLoad: only === 'load',
       });
       await benchStrip(browser, url, big);
+      if (only !== 'large' && only !== 'load') await benchDiffView(browser, url);
     }
     phases.print();
   } finally {

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { answerDiffJob, type TranscriptDiffJob } from '../engine/diffProtocol.ts';
 import { parseTranscript } from '../model/parse/index.ts';
 import type { Transcript } from '../model/types.ts';
-import { selectCharJob, selectDiffNav } from './diffView.ts';
+import fc from 'fast-check';
+import { arcsInRows, indexArcs, selectCharJob, selectDiffNav } from './diffView.ts';
 import { selectStrip } from './requests.ts';
 import { markWindow } from '../ui/strip/RequestStrip.tsx';
 
@@ -143,5 +144,38 @@ describe('diff view selectors', () => {
     expect(nav?.arcs.left).toEqual([
       { id: 'toolu_1', from: 1, to: expect.any(Number), broken: false },
     ]);
+  });
+});
+
+describe('the arcs in view (arcsInRows)', () => {
+  const arb = fc.array(
+    fc.record({
+      from: fc.nat(300),
+      to: fc.nat(300),
+      stub: fc.constantFrom(undefined, 'up' as const, 'down' as const),
+    }),
+    { maxLength: 200 },
+  );
+  it('are exactly the arcs that reach into the rows, each once, as a pass over every arc finds them', () => {
+    fc.assert(
+      fc.property(arb, fc.nat(320), fc.nat(40), (raw, first, span) => {
+        const arcs = raw.map((a, i) => ({
+          id: `t${i}`,
+          from: a.from,
+          to: a.stub ? a.from : a.to,
+          broken: a.stub !== undefined,
+          ...(a.stub ? { stub: a.stub } : {}),
+        }));
+        const last = first + span;
+        const want = arcs
+          .filter((a) => Math.max(a.from, a.to) >= first && Math.min(a.from, a.to) <= last)
+          .map((a) => a.id)
+          .sort();
+        const got = arcsInRows(indexArcs(arcs), first, last).map((a) => a.id);
+        expect([...got].sort()).toEqual(want);
+        expect(new Set(got).size).toBe(got.length);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

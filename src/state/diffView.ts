@@ -135,6 +135,8 @@ export interface DiffNav {
   changes: number[];
   /** Arcs of each side (rows, not message indices). */
   arcs: { left: DiffArc[]; right: DiffArc[] };
+  /** The same arcs indexed by the rows they span, to find the ones in view (`arcsInRows`). */
+  arcIndex: { left: ArcIndex; right: ArcIndex };
   /** Rows holding a message of the right side whose pairing broke (an orphan, an unanswered call). */
   brokenRows: Set<number>;
   /** The first row past the cache prefix (the prefix ends above it), or null when all match. */
@@ -180,6 +182,67 @@ function sideArcs(
   return arcs;
 }
 
+/**
+ * A side's arcs indexed by the rows they span: sorted by their top row, with a max-tree of their
+ * bottom rows over that order, so the arcs crossing rows `[first, last]` are found in
+ * O((k + 1) log n) for k arcs found — a scroll frame's work follows the rows shown, not the
+ * 100,000 a side.
+ */
+export interface ArcIndex {
+  /** The arcs, by top row (min of `from`, `to`). */
+  arcs: readonly DiffArc[];
+  /** Top row of each arc, ascending. */
+  tops: Int32Array;
+  /** Leaves from `size`: each arc's bottom row (−1 past the last); node k the max of 2k, 2k+1. */
+  maxBottom: Int32Array;
+  size: number;
+}
+
+/** Index `arcs` by the rows they span (see `ArcIndex`). O(n log n). */
+export function indexArcs(arcs: readonly DiffArc[]): ArcIndex {
+  const sorted = [...arcs].sort((a, b) => Math.min(a.from, a.to) - Math.min(b.from, b.to));
+  let size = 1;
+  while (size < sorted.length) size *= 2;
+  const tops = new Int32Array(sorted.length);
+  const maxBottom = new Int32Array(2 * size).fill(-1);
+  sorted.forEach((a, i) => {
+    tops[i] = Math.min(a.from, a.to);
+    maxBottom[size + i] = Math.max(a.from, a.to);
+  });
+  for (let k = size - 1; k >= 1; k--)
+    maxBottom[k] = Math.max(maxBottom[2 * k] as number, maxBottom[2 * k + 1] as number);
+  return { arcs: sorted, tops, maxBottom, size };
+}
+
+/** The arcs of `ix` that reach into rows `[first, last]` (by top row), each once. */
+export function arcsInRows(ix: ArcIndex, first: number, last: number): DiffArc[] {
+  // Candidates: every arc whose top is at or above `last` (a prefix of the order)…
+  let lo = 0;
+  let hi = ix.tops.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((ix.tops[mid] as number) <= last) lo = mid + 1;
+    else hi = mid;
+  }
+  const end = lo;
+  const out: DiffArc[] = [];
+  if (end === 0) return out;
+  // …of which those whose bottom is at or below `first`: walk down the max-tree, skipping
+  // subtrees that end above `first` or start past the prefix.
+  const stack: [number, number, number][] = [[1, 0, ix.size]];
+  while (stack.length > 0) {
+    const [k, a, b] = stack.pop() as [number, number, number];
+    if (a >= end || (ix.maxBottom[k] as number) < first) continue;
+    if (b - a === 1) {
+      out.push(ix.arcs[a] as DiffArc);
+      continue;
+    }
+    const m = (a + b) >> 1;
+    stack.push([2 * k + 1, m, b], [2 * k, a, m]);
+  }
+  return out;
+}
+
 /** The view's derived data, memoised on the answer. */
 export const selectDiffNav = memoN((a: DiffAnswer | null): DiffNav | null => {
   if (!a?.ok) return null;
@@ -198,12 +261,12 @@ export const selectDiffNav = memoN((a: DiffAnswer | null): DiffNav | null => {
   // The first row that is not a kept message of the shared prefix: the prefix ends above it.
   const cut = rows.findIndex((r) => !(r.change === 'kept' && r.right !== null && r.right < prefix));
   const allMatch = prefix >= a.right.length && prefix >= a.left.length;
+  const left = sideArcs(rows, 'left', a.left, broken);
+  const right = sideArcs(rows, 'right', a.right, broken);
   return {
     changes,
-    arcs: {
-      left: sideArcs(rows, 'left', a.left, broken),
-      right: sideArcs(rows, 'right', a.right, broken),
-    },
+    arcs: { left, right },
+    arcIndex: { left: indexArcs(left), right: indexArcs(right) },
     brokenRows,
     cacheBreakRow: allMatch ? null : cut < 0 ? rows.length : cut,
   };

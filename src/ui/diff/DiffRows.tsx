@@ -2,14 +2,21 @@
  * The diff's rows, virtualised (@tanstack/react-virtual, as the timeline): each row the left
  * message, the change, the right message, with each side's tool-pair arcs in its gutter (a
  * pairing the change broke in red), and the line where the prompt-cache prefix stops matching.
- * Rows have one height, so a row's place is its index times that height and arcs are drawn for
- * the rows in view only: 100,000 rows a side draw as fast as 100.
+ * Rows have one height, so a row's place is its index times that height, and the arcs drawn are
+ * those reaching into the rows in view, found through an index (`arcsInRows`) rather than a pass
+ * over every arc: a scroll frame's work follows the rows shown, at 100,000 rows a side as at 100.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef } from 'react';
 import type { MessageBrief } from '../../state/diffView.ts';
 import type { DiffRow } from '../../model/diff/index.ts';
-import { leftSpan, type DiffArc, type DiffNav } from '../../state/diffView.ts';
+import {
+  arcsInRows,
+  leftSpan,
+  type ArcIndex,
+  type DiffArc,
+  type DiffNav,
+} from '../../state/diffView.ts';
 
 /** Row height, px. */
 export const DIFF_ROW_H = 30;
@@ -57,15 +64,15 @@ function Arcs({
   last,
   places,
 }: {
-  arcs: readonly DiffArc[];
+  arcs: ArcIndex;
   side: 'left' | 'right';
   first: number;
   last: number;
   places: RowPlaces;
 }) {
-  const shown = arcs.filter(
-    (a) => Math.max(a.from, a.to) >= first && Math.min(a.from, a.to) <= last,
-  );
+  // Only the arcs that reach into the rows mounted: found through the index, so a frame's work
+  // follows the rows in view, not every arc of the side.
+  const shown = arcsInRows(arcs, first, last);
   return (
     <svg
       className={`diff-arcs diff-arcs-${side}`}
@@ -200,8 +207,8 @@ export function DiffRows(p: DiffRowsProps) {
           </div>
         </div>
         <div role="rowgroup" className="diff-body" style={{ height }}>
-          <Arcs arcs={nav.arcs.left} side="left" first={first} last={last} places={places} />
-          <Arcs arcs={nav.arcs.right} side="right" first={first} last={last} places={places} />
+          <Arcs arcs={nav.arcIndex.left} side="left" first={first} last={last} places={places} />
+          <Arcs arcs={nav.arcIndex.right} side="right" first={first} last={last} places={places} />
           {nav.cacheBreakRow !== null && (
             <div
               className="diff-cache-line"
