@@ -166,9 +166,10 @@ for (const width of [1400, 1000]) {
 }
 
 // A newcomer saw "Scan a folder…" alone on a line of its own under the header, away from the
-// other ways in: it sits in the input toolbar beside "Open file…" (behind "More" when narrow).
+// other ways in: "Scan folder…" sits in the input toolbar beside "Open file…" (behind "More" when
+// narrow), and at 1400 px the toolbar keeps one row (the header test above).
 for (const width of [1400, 1000, 360]) {
-  test(`"Scan a folder…" sits with the input actions at ${width} px`, async ({ page }, info) => {
+  test(`"Scan folder…" sits with the input actions at ${width} px`, async ({ page }, info) => {
     await page.setViewportSize({ width, height: 800 });
     await openDefault(page);
     const scan = page.getByTestId('fleet-scan-folder');

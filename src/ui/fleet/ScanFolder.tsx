@@ -1,5 +1,5 @@
 /**
- * "Scan a folder…": the page scans a folder of session logs itself (issue 40), in workers, and
+ * "Scan folder…": the page scans a folder of session logs itself (issue 40), in workers, and
  * shows the fleet view — the folder picked with the File System Access API where the browser has
  * it, else with a folder input (`webkitdirectory`). Dropping a folder on the page does the same.
  */
@@ -19,7 +19,7 @@ export function ScanFolderButton({ fleet }: { fleet: Fleet }) {
         onClick={() => (canPickDirectory() ? void fleet.scanDirectory() : input.current?.click())}
         data-testid="fleet-scan-folder"
       >
-        Scan a folder…
+        Scan folder…
       </button>
       <input
         ref={input}
@@ -58,7 +58,7 @@ export function ScanProgress({ fleet }: { fleet: Fleet }) {
 
 /**
  * In the input toolbar beside "Open file…", with the inspector on screen: back to the fleet (once
- * there is one), and "Scan a folder…" (folded behind "More" on a narrow screen, as the toolbar's
+ * there is one), and "Scan folder…" (folded behind "More" on a narrow screen, as the toolbar's
  * other secondary inputs: `toolbar-scan`).
  */
 export function FleetEntry({ fleet }: { fleet: Fleet }) {
