@@ -1,13 +1,16 @@
 /**
  * The diff view (issue 33) beyond e2e/strip.spec.ts: a provider compaction (an Anthropic
  * `compaction` block, a Responses `compaction` item) that replaced a span is labelled `sealed`;
- * the row a compaction left is scrolled into view; the cache-prefix label covers no row.
+ * the row a compaction left is scrolled into view; the cache-prefix label covers no row; the
+ * compaction of a log shaped as a real Claude Code log (e2e/sessionLog.ts, our own fixture).
  */
 import { expect, test, type Page } from '@playwright/test';
 import { encodePermalink } from '../src/model/permalink/codec.ts';
 import { defaultPermalinkState, type PermalinkView } from '../src/model/permalink/schema.ts';
+import { diffRequests, listFileRequests } from '../src/model/diff/index.ts';
+import { loadBpeCounter } from '../src/model/tokens.ts';
 import { openApp, openDefault, dropFile, shownRequestMark } from './helpers.ts';
-import { compactedSessionLog } from './sessionLog.ts';
+import { compactedSessionLog, realShapedCompactionLog } from './sessionLog.ts';
 
 /** The page's link of `text` with `view`, as Copy link writes it. */
 function link(text: string, view: Partial<PermalinkView>): string {
@@ -152,4 +155,57 @@ test('the cache-prefix label covers no row; the row a compaction left is scrolle
       return inPane && !!box && box.y >= 0 && box.y + box.height <= 641;
     })
     .toBe(true);
+});
+
+test('a compaction in a log shaped as a real Claude Code log: the strip marks it, the diff says the summary replaced the turns before, keys and a reload keep it', async ({
+  page,
+}) => {
+  const log = realShapedCompactionLog();
+  await openDefault(page);
+  await dropFile(page, 'session.jsonl', log);
+  const marks = page.getByTestId('request-mark');
+  // Eight replies, each written as one line per block: eight calls, not one per line.
+  await expect(marks).toHaveCount(8);
+  await expect(page.getByTestId('strip-sentence')).toContainText(
+    '8 model calls, 1 compaction or rollback',
+  );
+  await expect(marks.nth(6)).toHaveAttribute(
+    'aria-label',
+    /compaction before it \(auto, 181,402 → 5,310 tokens\)/,
+  );
+  await marks.nth(6).click();
+  await expect(shownRequestMark(page)).toHaveAttribute('data-index', '6');
+  // The summary and the next prompt: the attachment and bookkeeping lines are no messages.
+  await expect(page.getByTestId('count-messages')).toHaveText('2');
+  await page.getByTestId('diff-previous').click();
+  const view = page.getByTestId('diff-view');
+  const listing = listFileRequests(log, { name: 'session.jsonl' });
+  if (!listing.ok) throw new Error(listing.error.message);
+  const expected = diffRequests(listing.value, 6, undefined, { counter: await loadBpeCounter() });
+  if (!expected.ok) throw new Error(expected.error);
+  expect(expected.value.summary).toMatch(
+    /^Request 7 replaced messages 0–10 \(2 exchanges, [\d,]+ tokens\) with a summary and added 1 message \([\d,]+ tokens?\); it is still valid\.$/,
+  );
+  await expect(view.getByTestId('diff-summary')).toHaveText(expected.value.summary);
+  await expect
+    .poll(() => changes(page))
+    .toEqual([...Array.from({ length: 11 }, () => 'dropped'), 'rewritten', 'inserted']);
+  // The four tool pairs of the turns before are drawn on the left; nothing broke.
+  await expect(view.locator('[data-testid="diff-arcs-left"] path')).toHaveCount(4);
+  await expect(view.locator('path.broken')).toHaveCount(0);
+  await expect(view.getByTestId('diff-broken')).toHaveCount(0);
+  await expect(view.getByTestId('diff-side-right')).toContainText('valid');
+  await expect.poll(() => page.url()).toMatch(/rq=7.*d=prev|d=prev.*rq=7/);
+  // `.` steps to the next change after the summary's row, `,` back.
+  const current = view.locator('[data-testid="diff-row"][aria-current="true"]');
+  await page.locator('body').press('.');
+  await expect(current).toHaveAttribute('data-row', '0');
+  await page.locator('body').press('.');
+  await expect(current).toHaveAttribute('data-row', '1');
+  await page.locator('body').press(',');
+  await expect(current).toHaveAttribute('data-row', '0');
+  await page.reload();
+  await expect(page.getByTestId('diff-summary')).toHaveText(expected.value.summary, {
+    timeout: 30_000,
+  });
 });

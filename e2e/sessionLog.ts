@@ -142,3 +142,199 @@ function conversation(
   user([result('toolu_05Run', ' sum\n--------\n 812340.55')]);
   assistant('06', [{ type: 'text', text: 'The dashboard shows 812,340.55 for last week again.' }]);
 }
+
+/**
+ * A Claude Code log with the shape of a real one around an automatic compaction (the corpus's
+ * posthog-dashboard-compaction.jsonl, of which nothing is copied; content invented): lines that
+ * are not messages (`permission-mode`, `file-history-snapshot`, `attachment`, `last-prompt`,
+ * `system` `turn_duration`), each reply written as one line per content block sharing the
+ * message id (thinking, text, tool_use), tool results with `toolUseResult` and
+ * `sourceToolAssistantUUID`; then the `compact_boundary` line with no parent but a
+ * `logicalParentUuid`, `isMeta` and the compaction's metadata, the summary user line, an
+ * attachment, and the calls after it. The compaction falls between two turns, so the call after
+ * it is valid: the diff says the summary replaced the earlier messages.
+ */
+export function realShapedCompactionLog(): string {
+  const w = realShapedWriter();
+  const before = beforeCompaction(w);
+  afterCompaction(w, before);
+  return `${w.lines.join('\n')}\n`;
+}
+
+/** Writes lines as Claude Code does: chained messages, side lines, replies one line per block. */
+function realShapedWriter() {
+  const lines: string[] = [];
+  let parent: string | null = null;
+  let n = 0;
+  const base = {
+    isSidechain: false,
+    userType: 'external',
+    entrypoint: 'cli',
+    cwd: '/home/user/ledger',
+    sessionId: '9a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d',
+    version: '2.1.120',
+    gitBranch: 'main',
+  };
+  const stamp = () =>
+    `2026-11-22T09:${String(Math.floor(n / 60)).padStart(2, '0')}:${String(n % 60).padStart(2, '0')}.000Z`;
+  /** A line outside the message chain (no uuid, no parent). */
+  const side = (v: Record<string, unknown>) => {
+    n += 1;
+    lines.push(JSON.stringify({ ...v, timestamp: stamp() }));
+  };
+  /** A line of the chain. */
+  const chain = (v: Record<string, unknown>, p: string | null = parent) => {
+    n += 1;
+    const uuid = `u-${String(n).padStart(4, '0')}`;
+    lines.push(JSON.stringify({ ...base, parentUuid: p, uuid, timestamp: stamp(), ...v }));
+    parent = uuid;
+    return uuid;
+  };
+  let context = 21_000;
+  /** One reply: one line per block, all with the reply's message id. */
+  const reply = (id: string, blocks: Record<string, unknown>[]) => {
+    context += 1_900;
+    let last = '';
+    for (const b of blocks)
+      last = chain({
+        type: 'assistant',
+        requestId: `req_${id}`,
+        message: {
+          model: 'claude-opus-4-7',
+          id: `msg_${id}`,
+          type: 'message',
+          role: 'assistant',
+          content: [b],
+          stop_reason: b.type === 'tool_use' ? 'tool_use' : null,
+          usage: { input_tokens: 6, cache_read_input_tokens: context, output_tokens: 240 },
+        },
+      });
+    return last;
+  };
+  const prompt = (text: string) => {
+    side({
+      type: 'file-history-snapshot',
+      messageId: `snap-${n}`,
+      snapshot: {},
+      isSnapshotUpdate: false,
+    });
+    chain({
+      type: 'user',
+      promptId: `p-${n}`,
+      permissionMode: 'default',
+      message: { role: 'user', content: text },
+    });
+  };
+  const result = (from: string, id: string, text: string) =>
+    chain({
+      type: 'user',
+      sourceToolAssistantUUID: from,
+      toolUseResult: { stdout: text, stderr: '', interrupted: false },
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: text }] },
+    });
+  return { lines, side, chain, reply, prompt, result };
+}
+
+type Writer = ReturnType<typeof realShapedWriter>;
+
+const thinking = { type: 'thinking', thinking: '', signature: 'sig-invented-0001' };
+const text = (t: string) => ({ type: 'text', text: t });
+
+/** Two turns with four tool pairs; returns the last reply's line (the boundary's logical parent). */
+function beforeCompaction(w: Writer): string {
+  const { side, chain, reply, prompt, result } = w;
+  side({ type: 'permission-mode', permissionMode: 'default' });
+  prompt('The monthly ledger export double-counts refunds. Find out why.');
+  chain({
+    type: 'attachment',
+    attachment: { type: 'deferred_tools_delta', addedNames: ['WebFetch'] },
+  });
+  let from = reply('A1', [
+    thinking,
+    use('toolu_A1read', 'Read', { file_path: 'export/ledger.py' }),
+  ]);
+  result(
+    from,
+    'toolu_A1read',
+    'def rows(): return payments + refunds + [r for r in refunds if r.partial]',
+  );
+  from = reply('A2', [
+    text('Partial refunds are added twice. Checking the tests.'),
+    use('toolu_A2grep', 'Grep', { pattern: 'partial', path: 'tests/' }),
+  ]);
+  result(from, 'toolu_A2grep', 'tests/test_ledger.py:12: def test_partial_refund():');
+  reply('A3', [
+    thinking,
+    text('Partial refunds are listed in refunds and again in the comprehension. Shall I fix it?'),
+  ]);
+  chain({
+    type: 'system',
+    subtype: 'turn_duration',
+    durationMs: 41_000,
+    messageCount: 8,
+    isMeta: false,
+  });
+  side({
+    type: 'last-prompt',
+    lastPrompt: 'The monthly ledger export double-counts refunds. Find out why.',
+  });
+  prompt('Yes, fix it and run the tests.');
+  from = reply('A4', [
+    use('toolu_A4edit', 'Edit', {
+      file_path: 'export/ledger.py',
+      old_string: ' + [r for r in refunds if r.partial]',
+      new_string: '',
+    }),
+  ]);
+  result(from, 'toolu_A4edit', 'The file export/ledger.py has been updated.');
+  from = reply('A5', [use('toolu_A5test', 'Bash', { command: 'pytest tests/test_ledger.py' })]);
+  result(from, 'toolu_A5test', '3 passed in 0.41s');
+  const before = reply('A6', [text('Fixed: partial refunds are counted once and the tests pass.')]);
+  return before;
+}
+
+/** The compaction between two turns, its summary, and one more turn. */
+function afterCompaction(w: Writer, before: string): void {
+  const { side, chain, reply, prompt, result } = w;
+  side({ type: 'permission-mode', permissionMode: 'default' });
+  // The context filled up: Claude Code compacted between two turns.
+  chain(
+    {
+      type: 'system',
+      subtype: 'compact_boundary',
+      content: 'Conversation compacted',
+      isMeta: false,
+      level: 'info',
+      logicalParentUuid: before,
+      compactMetadata: {
+        trigger: 'auto',
+        preTokens: 181_402,
+        postTokens: 5_310,
+        durationMs: 48_200,
+      },
+    },
+    null,
+  );
+  chain({
+    type: 'user',
+    isCompactSummary: true,
+    isVisibleInTranscriptOnly: true,
+    message: {
+      role: 'user',
+      content:
+        'This session is being continued from a previous conversation that ran out of context. Summary: the ledger export added partial refunds twice; the comprehension in export/ledger.py was removed and the ledger tests pass.',
+    },
+  });
+  chain({ type: 'attachment', attachment: { type: 'todo', content: [] } });
+  prompt('Now add a test for a month with only partial refunds.');
+  const from = reply('A7', [
+    thinking,
+    use('toolu_A7write', 'Edit', {
+      file_path: 'tests/test_ledger.py',
+      old_string: '',
+      new_string: 'def test_only_partial(): ...',
+    }),
+  ]);
+  result(from, 'toolu_A7write', 'The file tests/test_ledger.py has been updated.');
+  reply('A8', [text('Added test_only_partial.')]);
+}
