@@ -120,4 +120,17 @@ describe('diff of a transcript and itself', () => {
       { numRuns: RUNS },
     );
   });
+
+  it('stays all kept after the structure-only redaction of both sides', () => {
+    fc.assert(
+      fc.property(arbCase, fc.boolean(), ({ t }, sameSource) => {
+        const [a, b] = redactTogether([t, t]) as [Transcript, Transcript];
+        const d = diffTranscripts(a, b, { sameSource });
+        expect(rowsOf(d)).toEqual(t.messages.map((_, i) => ['kept', i, i]));
+        expect(d.broken).toEqual([]);
+        expect(d.cachePrefix.messages).toBe(t.messages.length);
+      }),
+      { numRuns: RUNS },
+    );
+  });
 });
