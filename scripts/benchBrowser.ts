@@ -307,7 +307,7 @@ export async function benchBrowser(args: string[] = []): Promise<void> {
       return;
     }
     if (only === 'diff-view') {
-      await benchDiffView(browser, url);
+      await benchDiffView(browser, url, phases);
       return;
     }
     if (only !== 'large' && only !== 'load') await firstPaint(await newPage(), url, small);
@@ -320,7 +320,7 @@ export async function benchBrowser(args: string[] = []): Promise<void> {
         onlyLoad: only === 'load',
       });
       await benchStrip(browser, url, big);
-      if (only !== 'large' && only !== 'load') await benchDiffView(browser, url);
+      if (only !== 'large' && only !== 'load') await benchDiffView(browser, url, phases);
     }
     phases.print();
   } finally {

@@ -9,6 +9,9 @@
  * - diff_view_scroll_long_frame_share_100k / diff_view_scroll_max_frame_ms_100k: frames > 50 ms
  *   while scrolling the rows' pane from top to bottom in 600 frames (every frame shows new rows),
  *   and the worst frame (target: no long frame; per-frame work follows the rows shown).
+ * - diff_view_scroll_task_cpu_ms_per_frame_100k / diff_view_scroll_max_task_cpu_ms_100k: the
+ *   page thread's task time over that scroll per frame, and its longest task, in thread time
+ *   (what a frame costs, less stretched than frame lengths on a loaded machine).
  * - diff_view_rows_mounted_max / diff_view_arcs_mounted_max: most rows and arc paths in the DOM
  *   in any frame of that scroll (both bounded by the pane, not by the 101,000 rows).
  *
@@ -19,6 +22,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from '@playwright/test';
 import { line } from './benchLine.ts';
+import type { Phases } from './benchTrace.ts';
 import { BUSY_WATCH, longFrames, openPage, share, waitLoaded, worst } from './benchPage.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -90,7 +94,7 @@ const SCROLL = (steps: number) => `(async () => {
 })()`;
 
 /** Print the diff view's figures. */
-export async function benchDiffView(browser: Browser, url: string): Promise<void> {
+export async function benchDiffView(browser: Browser, url: string, phases: Phases): Promise<void> {
   const file = diffBatch();
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 }, bypassCSP: true });
   try {
@@ -120,7 +124,7 @@ export async function benchDiffView(browser: Browser, url: string): Promise<void
     const firstDraw = Date.now() - start;
     const rows = (await page.locator('.diff-table').getAttribute('aria-rowcount')) ?? '?';
     await page.waitForTimeout(1000);
-    const s = (await page.evaluate(SCROLL(600))) as {
+    const s = (await phases.run(page, 'diff-scroll', () => page.evaluate(SCROLL(600)))) as {
       frames: number[];
       maxRows: number;
       maxArcs: number;
@@ -139,6 +143,14 @@ export async function benchDiffView(browser: Browser, url: string): Promise<void
       `${longFrames(s.frames)} frames > 50 ms of ${s.frames.length}, rows' pane top → bottom${s.bottom ? '' : ' (did not reach the bottom!)'}; target 0`,
     );
     line('diff_view_scroll_max_frame_ms_100k', worst(s.frames), 'ms');
+    // The page thread's own time (not the wall clock a loaded machine stretches): what a frame costs.
+    line(
+      'diff_view_scroll_task_cpu_ms_per_frame_100k',
+      phases.lastTotalTaskCpu / s.frames.length,
+      'ms',
+      `page-thread task time over the scroll ÷ ${s.frames.length} frames, thread time`,
+    );
+    line('diff_view_scroll_max_task_cpu_ms_100k', phases.lastMaxTaskCpu, 'ms', 'thread time');
     line('diff_view_rows_mounted_max', s.maxRows, 'rows');
     line('diff_view_arcs_mounted_max', s.maxArcs, 'paths');
   } finally {
