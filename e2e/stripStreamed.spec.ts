@@ -64,4 +64,8 @@ test('a streamed session log shows its model calls on the strip, judged as when 
   // Its diff is the command line's here: the page holds no text of a streamed log.
   await page.getByTestId('diff-previous').click();
   await expect(page.getByTestId('diff-note')).toContainText('diff FILE --request N');
+  // It says why in numbers, not "too large" (a 3 MB batch is not).
+  await expect(page.getByTestId('diff-note')).toContainText(
+    `over ${STREAM_MIN_BYTES / 2 ** 20} MB, the page keeps no copy of its text`,
+  );
 });

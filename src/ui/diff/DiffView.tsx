@@ -24,6 +24,7 @@ import {
 } from '../../state/diffView.ts';
 import { requestListingStore } from '../../state/requests.ts';
 import { useAppStore, type AppStore, type DiffChoice } from '../../state/store.ts';
+import { STREAM_MIN_BYTES } from '../../engine/limits.ts';
 import { fmtCount } from '../format.ts';
 import { isTypingTarget } from '../input/typingTarget.ts';
 import { CharDiffPanel } from './CharDiffPanel.tsx';
@@ -217,7 +218,7 @@ export function DiffView(p: DiffViewProps) {
             : diff?.kind === 'pasted'
               ? 'The pasted transcript could not be read.'
               : streamed
-                ? 'This log was streamed (too large for the page to hold as text), so its requests are not compared here: run `diff FILE --request N` in the command line.'
+                ? `This file was read in the worker as it streamed in (over ${STREAM_MIN_BYTES / 2 ** 20} MB, the page keeps no copy of its text), so its requests are compared by the command line: run \`diff FILE --request N\`.`
                 : 'Nothing to compare yet.'}
         </p>
       ) : !answer ? (
