@@ -377,12 +377,14 @@ export function cutFirstRule(ctx: CutContext, k: number, head: CutHead = NO_HEAD
 export function isCutValid(ctx: CutContext, kIn: number, head: CutHead = NO_HEAD): boolean {
   const fx = ctx.fx;
   const k = normaliseCut(ctx, kIn);
+  const hasHead = head.messages.length > 0 || head.summary !== null;
+  // Without a head the resync point is a function of k alone, so a cached verdict is read before
+  // it is looked for (the sweep asks the same cuts for several policies).
+  const cached = fx && !hasHead ? fx.cache.cutNoHead[k] : 0;
+  if (cached) return cached === 1;
   const r = fx ? resyncPoint(ctx, fx, k, head) : -1;
   if (!fx || r < 0) return (computeParts(ctx, k, head).direct as Validation).valid;
-  const hasHead = head.messages.length > 0 || head.summary !== null;
   if (!hasHead) {
-    const c = fx.cache.cutNoHead[k];
-    if (c) return c === 1;
     const ok = cutValidFast(ctx, fx, k, head, r);
     fx.cache.cutNoHead[k] = ok ? 1 : 2;
     return ok;

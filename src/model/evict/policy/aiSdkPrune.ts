@@ -10,8 +10,19 @@
 import { isPinned } from '../../exchanges.ts';
 import type { Message } from '../../types.ts';
 import type { EvictionContext } from '../policies.ts';
-import { blockTokens, type RewritePlan, type RewriteStep } from '../rewrite.ts';
+import type { RewritePlan, RewriteStep } from '../rewrite.ts';
+import { blockTokensAt, messageShapes, type MessageShapes, SHAPE } from '../shapes.ts';
 import type { BlockEdit, EvictionPolicy } from '../types.ts';
+
+const {
+  KIND_CALL,
+  KIND_MASK,
+  KIND_REASONING,
+  KIND_RESULT,
+  ROLE_ASSISTANT,
+  ROLE_PINNED,
+  ROLE_TOOL,
+} = SHAPE;
 
 /** One part of an SDK message and the block (ours) it comes from. */
 export interface SdkPart {
@@ -164,94 +175,125 @@ export function pruneView(view: readonly SdkMessage[], keepLast = 2): SdkMessage
  * `pruneView(sdkView(ms))` as flags, without the view of the whole list: only our last two
  * messages (which hold the SDK's last two messages) are viewed; every message before them is
  * pruned by the rule for an SDK message outside the last two (reasoning and tool parts whose id
- * is not kept go; an emptied message goes). aiSdkPrune.test.ts holds it equal to the library.
- * @returns per block (flat, message i's blocks from `start[i]`) 1 when it stays, per message 1
- *   when any SDK message of it stays
+ * is not kept go; an emptied message goes), read from the shared shapes (shapes.ts: roles, block
+ * kinds, id numbers), so no block object before the tail is read. aiSdkPrune.test.ts holds it
+ * equal to the library; aiSdkPrune.property.test.ts to the view of the whole list.
+ * @returns per block (flat, message i's blocks from `shapes.start[i]`) 1 when it stays, per
+ *   message 1 when any SDK message of it stays
  */
-function pruneFlags(ms: readonly Message[]): {
-  stays: Uint8Array;
-  present: Uint8Array;
-  start: Int32Array;
-} {
+function pruneFlags(
+  ms: readonly Message[],
+  sh: MessageShapes,
+): { stays: Uint8Array; present: Uint8Array } {
   const n = ms.length;
-  const start = new Int32Array(n + 1);
-  for (let i = 0; i < n; i++)
-    start[i + 1] = (start[i] as number) + (ms[i] as Message).blocks.length;
+  const { role, start, kind, idNum } = sh;
   const stays = new Uint8Array(start[n] as number);
   const present = new Uint8Array(n);
   const tailFrom = Math.max(0, n - 2);
   const tail = sdkView(ms.slice(tailFrom));
   const kept = pruneView(tail);
-  const keptIds = new Set<string>();
+  const keptNums = new Set<number>();
   for (const s of tail.slice(-2))
     if (s.role === 'assistant' || s.role === 'tool')
       for (const p of s.parts ?? [])
-        if (p.type === 'tool-call' || p.type === 'tool-result') keptIds.add(p.id ?? '');
+        if (p.type === 'tool-call' || p.type === 'tool-result') {
+          const num = sh.numberOf.get(p.id ?? '');
+          if (num !== undefined) keptNums.add(num);
+        }
   for (const s of kept) {
     present[s.ours] = 1;
     for (const p of s.parts ?? []) stays[(start[p.m] as number) + p.b] = 1;
   }
   // With fewer than two SDK messages in the tail, pruneView saw the whole list: done.
-  if (tail.length < 2) return { stays, present, start };
+  if (tail.length < 2) return { stays, present };
   for (let i = 0; i < tailFrom; i++) {
-    const m = ms[i] as Message;
-    const at = start[i] as number;
-    if (isPinned(m)) {
-      let text = '';
-      for (const b of m.blocks) if (b.type === 'text') text += b.text;
-      if (text.length > 0) present[i] = 1;
+    const r = role[i];
+    if (r === ROLE_PINNED) {
+      // A system message stays when its text is not empty.
+      for (const b of (ms[i] as Message).blocks)
+        if (b.type === 'text' && b.text.length > 0) present[i] = 1;
       continue;
     }
-    const toolRole = m.role === 'assistant' || m.role === 'tool';
+    const toolRole = r === ROLE_ASSISTANT || r === ROLE_TOOL;
     let any = false;
     let rest = false;
-    for (let j = 0; j < m.blocks.length; j++) {
-      const b = m.blocks[j] as Message['blocks'][number];
+    const to = start[i + 1] as number;
+    for (let b = start[i] as number; b < to; b++) {
+      const k = (kind[b] as number) & KIND_MASK;
       let keep = true;
-      if (b.type === 'thinking' || b.type === 'redacted_thinking') keep = m.role !== 'assistant';
-      else if (b.type === 'tool_use') keep = !toolRole || keptIds.has(b.id ?? '');
-      else if (b.type === 'tool_result') keep = keptIds.has(b.toolUseId ?? '');
+      if (k === KIND_REASONING) keep = r !== ROLE_ASSISTANT;
+      else if (k === KIND_CALL) keep = !toolRole || keptNums.has(idNum[b] as number);
+      else if (k === KIND_RESULT) keep = keptNums.has(idNum[b] as number);
       else rest = true;
       if (keep) {
-        stays[at + j] = 1;
+        stays[b] = 1;
         any = true;
       }
     }
+    // A tool message's run of reasoning goes with the tool parts after it when none of them
+    // stays (pruneView's tool step); an assistant's reasoning is gone already.
+    if (r === ROLE_TOOL && any) any = dropBareReasoning(kind, stays, start[i] as number, to);
     // A user message with no block at all is an empty SDK user message: removed.
     if (any || (rest && !toolRole)) present[i] = 1;
   }
-  return { stays, present, start };
+  return { stays, present };
 }
 
 /**
- * The plan: the request unchanged, then pruned. Built from the flags in one walk: the tokens the
- * pruned request frees (removed blocks' counts, dropped messages' counts) and the dropped
- * messages; the edits (one per removed block) are listed on first read, and the pruned request
- * is built from the flags when its verdict is asked (no edit objects in a sweep).
+ * `keepTools`' rule on flags: a run of reasoning blocks in [from, to) loses its `stays` when no
+ * block between it and the next run stays.
+ * @returns whether any block of the range still stays
+ */
+function dropBareReasoning(kind: Uint8Array, stays: Uint8Array, from: number, to: number): boolean {
+  for (let b = from; b < to; b++) {
+    if (((kind[b] as number) & KIND_MASK) !== KIND_REASONING) continue;
+    let end = b + 1;
+    while (end < to && ((kind[end] as number) & KIND_MASK) === KIND_REASONING) end++;
+    let f = end;
+    let kept = false;
+    while (f < to && ((kind[f] as number) & KIND_MASK) !== KIND_REASONING)
+      kept ||= stays[f++] === 1;
+    if (f > end && !kept) stays.fill(0, b, end);
+    b = f - 1;
+  }
+  for (let b = from; b < to; b++) if (stays[b] === 1) return true;
+  return false;
+}
+
+/**
+ * The plan: the request unchanged, then pruned. Built from the flags in one walk over typed
+ * arrays: the tokens the pruned request frees (removed blocks' counts, dropped messages' counts)
+ * and the dropped messages; the edits (one per removed block) are listed on first read, and the
+ * pruned request is built from the flags when its verdict is asked (no edit objects in a sweep).
+ * Messages are named by position (`Message.index` is the position).
  */
 function prunePlan(ctx: EvictionContext): RewritePlan {
   const ms = ctx.cuts.t.messages;
-  const { stays, present, start } = pruneFlags(ms);
+  const sh = messageShapes(ctx.cuts);
+  const { role, start } = sh;
+  const { stays, present } = pruneFlags(ms, sh);
   const per = ctx.table.perMessage;
   const total = ctx.table.total;
+  const n = ms.length;
   const evicted: number[] = [];
   let freed = 0;
   let removed = 0;
   let marker = -1;
-  for (const m of ms) {
-    if (present[m.index] !== 1) {
-      evicted.push(m.index);
-      freed += per[m.index] ?? 0;
-      marker = m.index;
+  for (let i = 0; i < n; i++) {
+    if (present[i] !== 1) {
+      evicted.push(i);
+      freed += per[i] ?? 0;
+      marker = i;
       continue;
     }
-    if (isPinned(m)) continue;
-    const at = start[m.index] as number;
-    for (let i = 0; i < m.blocks.length; i++)
-      if (stays[at + i] !== 1) {
-        freed += blockTokens(ctx, m, i);
+    if (role[i] === ROLE_PINNED) continue;
+    const from = start[i] as number;
+    const to = start[i + 1] as number;
+    for (let b = from; b < to; b++)
+      if (stays[b] !== 1) {
+        freed += blockTokensAt(ctx, sh, i, b - from);
         removed++;
-        marker = m.index;
+        marker = i;
       }
   }
   const unchanged: RewriteStep = { edits: [], evicted: [], tokensKept: total, marker: -1 };
@@ -261,16 +303,17 @@ function prunePlan(ctx: EvictionContext): RewritePlan {
     get edits() {
       if (!edits) {
         edits = [];
-        for (const m of ms) {
-          if (present[m.index] !== 1 || isPinned(m)) continue;
-          const at = start[m.index] as number;
-          for (let i = 0; i < m.blocks.length; i++)
-            if (stays[at + i] !== 1)
+        for (let i = 0; i < n; i++) {
+          if (present[i] !== 1 || role[i] === ROLE_PINNED) continue;
+          const from = start[i] as number;
+          const to = start[i + 1] as number;
+          for (let b = from; b < to; b++)
+            if (stays[b] !== 1)
               edits.push({
-                index: m.index,
-                block: i,
+                index: i,
+                block: b - from,
                 kind: 'removed',
-                tokens: blockTokens(ctx, m, i),
+                tokens: blockTokensAt(ctx, sh, i, b - from),
               });
         }
       }
@@ -284,13 +327,17 @@ function prunePlan(ctx: EvictionContext): RewritePlan {
     steps: [unchanged, pruned],
     messages: () => {
       const out: Message[] = [];
-      for (const m of ms) {
-        if (present[m.index] !== 1) continue;
-        const at = start[m.index] as number;
+      for (let i = 0; i < n; i++) {
+        if (present[i] !== 1) continue;
+        const m = ms[i] as Message;
+        const from = start[i] as number;
+        const to = start[i + 1] as number;
         let all = true;
-        for (let i = 0; i < m.blocks.length && all; i++) all = stays[at + i] === 1;
+        for (let b = from; b < to && all; b++) all = stays[b] === 1;
         out.push(
-          all || isPinned(m) ? m : { ...m, blocks: m.blocks.filter((_, i) => stays[at + i] === 1) },
+          all || role[i] === ROLE_PINNED
+            ? m
+            : { ...m, blocks: m.blocks.filter((_, j) => stays[from + j] === 1) },
         );
       }
       return out;

@@ -15,12 +15,15 @@ import type { EvictionContext } from '../policies.ts';
 import {
   blockTokens,
   CLEARED_PLACEHOLDER_TOKENS,
-  isClearedResult,
   twoStepPlan,
   type RewritePlan,
   type RewriteStep,
 } from '../rewrite.ts';
+import { blockTokensAt, messageShapes, type MessageShapes, SHAPE } from '../shapes.ts';
 import type { BlockEdit, EvictionPolicy, PolicyOptions } from '../types.ts';
+
+const { FLAG_CLEARED, FLAG_NO_ID, FLAG_SERVER, KIND_CALL, KIND_MASK, KIND_RESULT, ROLE_PINNED } =
+  SHAPE;
 
 /** Anthropic's default number of tool uses whose results stay. */
 export const DEFAULT_KEEP_TOOL_USES = 3;
@@ -90,21 +93,23 @@ interface CallAt {
   name: string;
 }
 
-/** The ids of the newest `keep` client tool calls (a backward scan that stops there). */
-function newestCallIds(ms: readonly Message[], keep: number): Set<string> {
-  const ids = new Set<string>();
+/**
+ * The id numbers (shapes.ts) of the newest `keep` client tool calls (a backward scan that stops
+ * there); a call without an id counts but adds none.
+ */
+function newestCallNums(sh: MessageShapes, keep: number): Set<number> {
+  const nums = new Set<number>();
   let left = keep;
-  for (let i = ms.length - 1; i >= 0 && left > 0; i--) {
-    const m = ms[i] as Message;
-    if (isPinned(m)) continue;
-    for (let j = m.blocks.length - 1; j >= 0 && left > 0; j--) {
-      const b = m.blocks[j] as Block;
-      if (b.type !== 'tool_use' || b.server) continue;
+  for (let i = sh.role.length - 1; i >= 0 && left > 0; i--) {
+    if (sh.role[i] === ROLE_PINNED) continue;
+    for (let b = (sh.start[i + 1] as number) - 1; b >= (sh.start[i] as number) && left > 0; b--) {
+      const k = sh.kind[b] as number;
+      if ((k & KIND_MASK) !== KIND_CALL || (k & FLAG_SERVER) !== 0) continue;
       left--;
-      if (b.id !== null) ids.add(b.id);
+      if ((k & FLAG_NO_ID) === 0) nums.add(sh.idNum[b] as number);
     }
   }
-  return ids;
+  return nums;
 }
 
 /** Client calls by id (the first of an id), read only when a name or an input is needed. */
@@ -142,22 +147,30 @@ function clearEdits(ctx: EvictionContext, options: PolicyOptions): Cleared {
   const ms = ctx.cuts.t.messages;
   const keep = Math.max(0, Math.floor(options.keepToolUses ?? DEFAULT_KEEP_TOOL_USES));
   const exclude = new Set(options.excludeTools ?? []);
-  const kept = newestCallIds(ms, keep);
+  // Roles, kinds and id numbers from the shared shapes: no block object is read for a result
+  // that is kept or cleared, only the token table (and the call, for the options that name it).
+  const sh = messageShapes(ctx.cuts);
+  const kept = newestCallNums(sh, keep);
   const inputsToo = options.clearToolInputs === true;
   const calls = exclude.size > 0 || inputsToo ? callsById(ms) : null;
   const out: Cleared = { index: [], block: [], tokens: [], inputs: [], freed: 0 };
-  for (const m of ms) {
-    if (isPinned(m)) continue;
-    const blocks = m.blocks;
-    for (let i = 0; i < blocks.length; i++) {
-      const b = blocks[i] as Block;
-      if (b.type !== 'tool_result' || b.server || b.toolUseId === null) continue;
-      if (kept.has(b.toolUseId) || isClearedResult(b)) continue;
-      const call = calls?.get(b.toolUseId);
+  const { role, start, kind, idNum } = sh;
+  for (let i = 0; i < role.length; i++) {
+    if (role[i] === ROLE_PINNED) continue;
+    const from = start[i] as number;
+    const to = start[i + 1] as number;
+    for (let b = from; b < to; b++) {
+      const k = kind[b] as number;
+      if ((k & KIND_MASK) !== KIND_RESULT || (k & (FLAG_SERVER | FLAG_NO_ID)) !== 0) continue;
+      const num = idNum[b] as number;
+      if ((k & FLAG_CLEARED) !== 0 || kept.has(num)) continue;
+      const call = calls?.get(sh.ids[num] as string);
       if (call && exclude.has(call.name)) continue;
-      const tokens = resultFreed(blockTokens(ctx, m, i));
-      out.index.push(m.index);
-      out.block.push(i);
+      const j = b - from;
+      const m = sh.indexed ? null : (ms[i] as Message);
+      const tokens = resultFreed(m ? blockTokens(ctx, m, j) : blockTokensAt(ctx, sh, i, j));
+      out.index.push(m ? m.index : i);
+      out.block.push(j);
       out.tokens.push(tokens);
       out.freed += tokens;
       if (inputsToo && call) {

@@ -13,12 +13,14 @@
  * nothing. A step's verdict is the cut's (`isCutValid`, cached by the cut engine) when no system
  * message lies between the leading ones and the start; else its request is validated directly.
  */
-import { isPinned } from '../../exchanges.ts';
 import type { Message } from '../../types.ts';
 import type { EvictionContext } from '../policies.ts';
 import type { RewritePlan, RewriteStep } from '../rewrite.ts';
+import { messageShapes, SHAPE } from '../shapes.ts';
 import { checkCut, isCutValid, NO_HEAD } from '../simulate.ts';
 import type { BlockEdit, EvictionPolicy } from '../types.ts';
+
+const { KIND_MASK, KIND_RESULT, ROLE_PINNED, ROLE_USER } = SHAPE;
 
 /**
  * A LangChain `HumanMessage`: a user message not made of tool results only (those are
@@ -61,20 +63,34 @@ class TrimStep implements RewriteStep {
 
 /** The trim plan: its steps start on each human message after the leading system messages. */
 function trimPlan(ctx: EvictionContext): RewritePlan {
-  const ms = ctx.cuts.t.messages;
-  const n = ms.length;
+  // Roles and block kinds from the shared shapes (shapes.ts): no message object is read here.
+  const { role, start, kind } = messageShapes(ctx.cuts);
+  const n = role.length;
   const per = ctx.table.perMessage;
   const prefix = ctx.table.prefix;
   let lead = 0;
   let leadTokens = 0;
-  while (lead < n && isPinned(ms[lead] as Message)) leadTokens += per[lead++] ?? 0;
+  while (lead < n && role[lead] === ROLE_PINNED) leadTokens += per[lead++] ?? 0;
+  // isHuman: a user message with no block, or with a block that is not a tool result.
   const starts: number[] = [];
-  for (let i = lead; i < n; i++) if (isHuman(ms[i] as Message)) starts.push(i);
-  starts.push(n);
   // A system message after the leading ones, before a start, is trimmed: its request differs
-  // from the cut's. pinnedBefore[k] = such messages before k.
-  const laterPinned: number[] = [];
-  for (let i = lead; i < n; i++) if (isPinned(ms[i] as Message)) laterPinned.push(i);
+  // from the cut's. The first of them is all that matters.
+  let firstLaterPinned = -1;
+  for (let i = lead; i < n; i++) {
+    const r = role[i];
+    if (r === ROLE_PINNED) {
+      if (firstLaterPinned < 0) firstLaterPinned = i;
+      continue;
+    }
+    if (r !== ROLE_USER) continue;
+    const from = start[i] as number;
+    const to = start[i + 1] as number;
+    let human = from === to;
+    for (let b = from; b < to && !human; b++)
+      human = ((kind[b] as number) & KIND_MASK) !== KIND_RESULT;
+    if (human) starts.push(i);
+  }
+  starts.push(n);
   const base = ctx.table.system + leadTokens + (prefix[n] as number);
   const steps: RewriteStep[] = new Array<RewriteStep>(starts.length);
   for (let j = 0; j < starts.length; j++) {
@@ -83,7 +99,7 @@ function trimPlan(ctx: EvictionContext): RewritePlan {
   }
   const cutLike = (j: number) => {
     const k = starts[j] as number;
-    return laterPinned.length === 0 || (laterPinned[0] as number) >= k ? k : -1;
+    return firstLaterPinned < 0 || firstLaterPinned >= k ? k : -1;
   };
   return {
     steps,

@@ -28,6 +28,27 @@ function turnStarts(messages: readonly Message[]): number[] {
 }
 
 /**
+ * `turnStarts` from the prepared context's typed arrays (no message object read): the non-pinned
+ * messages in order, each an assistant when it is the next of `turnAssistants`; an assistant
+ * starts a turn when the non-pinned message before it is not one.
+ */
+function turnStartsOf(nonPinned: Int32Array, turnAssistants: Int32Array): Int32Array {
+  const out: number[] = [];
+  let a = 0;
+  let prevAssistant = false;
+  for (let p = 0; p < nonPinned.length; p++) {
+    const i = nonPinned[p] as number;
+    const assistant = a < turnAssistants.length && turnAssistants[a] === i;
+    if (assistant) {
+      a++;
+      if (!prevAssistant) out.push(i);
+    }
+    prevAssistant = assistant;
+  }
+  return Int32Array.from(out);
+}
+
+/**
  * The compaction a provider returns, as the message the next request carries: Anthropic a
  * `compaction` block in an assistant message, Responses a `compaction` item (opaque, encrypted),
  * other providers a plain user message.
@@ -68,7 +89,7 @@ export const providerCompactionPolicy: EvictionPolicy = {
   // past it (T1/T2); the cut is as valid without it.
   summaryTransparent: (provider) => provider === 'anthropic',
   cuts: (ctx) => {
-    const starts = Int32Array.from(turnStarts(ctx.cuts.t.messages));
+    const starts = turnStartsOf(ctx.nonPinned, ctx.turnAssistants);
     return { candidates: starts, floor: starts[starts.length - 1] ?? ctx.cuts.n, head: [] };
   },
   units: (messages) => {

@@ -1,0 +1,194 @@
+/**
+ * The shapes of a transcript's messages and blocks as flat typed arrays: what the rewriting
+ * policies (clear-tool-results, ai-sdk-prune, langchain-trim) and provider-compaction read to
+ * plan, built in one walk over the blocks and kept per cut context, so that the four plans of a
+ * sweep read the message and block objects once between them instead of once each (issue 39:
+ * each walk over 200,000 scattered blocks and their id strings cost 5–30 ms at 100,000
+ * messages). Token-independent: a new token table reuses them.
+ */
+import type { Block, Message } from '../types.ts';
+import type { CutContext } from './cutTables.ts';
+import type { EvictionContext } from './policies.ts';
+import { blockTokens, isClearedResult } from './rewrite.ts';
+
+/**
+ * The codes of `MessageShapes`: a message's role (`ROLE_*`), a block's kind (`KIND_*`, the bits
+ * under `KIND_MASK`) and its flags (`FLAG_*`). Read them into module constants
+ * (`const { KIND_MASK } = SHAPE`): a module's own constants are plain reads in every build, where
+ * an imported binding may be a getter call at each use (tsx's CommonJS transform, which the bench
+ * runs).
+ */
+export const SHAPE = {
+  ROLE_USER: 0,
+  ROLE_ASSISTANT: 1,
+  ROLE_TOOL: 2,
+  /** system or developer (`isPinned`). */
+  ROLE_PINNED: 3,
+  /** Any other role a source may carry. */
+  ROLE_OTHER: 4,
+  KIND_OTHER: 0,
+  KIND_TEXT: 1,
+  /** thinking or redacted_thinking. */
+  KIND_REASONING: 2,
+  KIND_CALL: 3,
+  KIND_RESULT: 4,
+  /** image or document. */
+  KIND_FILE: 5,
+  KIND_MASK: 7,
+  /** A call or result whose `server` is set (truthy). */
+  FLAG_SERVER: 8,
+  /** A call without an id, or a result without a `toolUseId`. */
+  FLAG_NO_ID: 16,
+  /** A result that already carries the cleared placeholder (`isClearedResult`). */
+  FLAG_CLEARED: 32,
+} as const;
+
+const {
+  ROLE_USER,
+  ROLE_ASSISTANT,
+  ROLE_TOOL,
+  ROLE_PINNED,
+  ROLE_OTHER,
+  KIND_OTHER,
+  KIND_TEXT,
+  KIND_REASONING,
+  KIND_CALL,
+  KIND_RESULT,
+  KIND_FILE,
+  KIND_MASK,
+  FLAG_SERVER,
+  FLAG_NO_ID,
+  FLAG_CLEARED,
+} = SHAPE;
+
+/** Per message and per block, flat (message i's blocks are `start[i]` … `start[i + 1] − 1`). */
+export interface MessageShapes {
+  /** Per message: a `SHAPE.ROLE_*`. */
+  role: Uint8Array;
+  /** First block of message i; length n + 1. */
+  start: Uint32Array;
+  /** Per block: a `SHAPE.KIND_*` with its `SHAPE.FLAG_*` bits. */
+  kind: Uint8Array;
+  /**
+   * Per block: for a call or a result, a number for its id (`id ?? ''`, `toolUseId ?? ''`): equal
+   * ids get equal numbers; −1 for any other block.
+   */
+  idNum: Int32Array;
+  /** The id of each number (`ids[idNum[b]]`). */
+  ids: string[];
+  /** The number of each id. */
+  numberOf: Map<string, number>;
+  /** True when every message's `index` is its position (so `i` names message `i`). */
+  indexed: boolean;
+}
+
+const cache = new WeakMap<CutContext, MessageShapes>();
+
+function roleOf(m: Message): number {
+  switch (m.role) {
+    case 'assistant':
+      return ROLE_ASSISTANT;
+    case 'tool':
+      return ROLE_TOOL;
+    case 'system':
+    case 'developer':
+      return ROLE_PINNED;
+    case 'user':
+      return ROLE_USER;
+    default:
+      return ROLE_OTHER;
+  }
+}
+
+function kindOf(b: Block): number {
+  switch (b.type) {
+    case 'text':
+      return KIND_TEXT;
+    case 'thinking':
+    case 'redacted_thinking':
+      return KIND_REASONING;
+    case 'tool_use':
+      return KIND_CALL | (b.server ? FLAG_SERVER : 0) | (b.id === null ? FLAG_NO_ID : 0);
+    case 'tool_result':
+      return (
+        KIND_RESULT |
+        (b.server ? FLAG_SERVER : 0) |
+        (b.toolUseId === null ? FLAG_NO_ID : 0) |
+        (isClearedResult(b) ? FLAG_CLEARED : 0)
+      );
+    case 'image':
+    case 'document':
+      return KIND_FILE;
+    default:
+      return KIND_OTHER;
+  }
+}
+
+/**
+ * The shapes of a cut context's transcript, built on first use and kept for the context.
+ * O(blocks) once; one Map lookup per tool block.
+ */
+export function messageShapes(cuts: CutContext): MessageShapes {
+  let s = cache.get(cuts);
+  if (s) return s;
+  const ms = cuts.t.messages;
+  const n = ms.length;
+  const role = new Uint8Array(n);
+  const start = new Uint32Array(n + 1);
+  for (let i = 0; i < n; i++)
+    start[i + 1] = (start[i] as number) + (ms[i] as Message).blocks.length;
+  const total = start[n] as number;
+  const kind = new Uint8Array(total);
+  const idNum = new Int32Array(total).fill(-1);
+  const numbers = new Map<string, number>();
+  const ids: string[] = [];
+  let indexed = true;
+  for (let i = 0; i < n; i++) {
+    const m = ms[i] as Message;
+    role[i] = roleOf(m);
+    if (m.index !== i) indexed = false;
+    const blocks = m.blocks;
+    let at = start[i] as number;
+    for (let j = 0; j < blocks.length; j++, at++) {
+      const b = blocks[j] as Block;
+      const k = kindOf(b);
+      kind[at] = k;
+      const base = k & KIND_MASK;
+      if (base !== KIND_CALL && base !== KIND_RESULT) continue;
+      const id = (b.type === 'tool_use' ? b.id : b.type === 'tool_result' ? b.toolUseId : '') ?? '';
+      let num = numbers.get(id);
+      if (num === undefined) {
+        num = ids.length;
+        ids.push(id);
+        numbers.set(id, num);
+      }
+      idNum[at] = num;
+    }
+  }
+  s = { role, start, kind, idNum, ids, numberOf: numbers, indexed };
+  cache.set(cuts, s);
+  return s;
+}
+
+/**
+ * `blockTokens(ctx, messages[i], j)` read from the token table's per-block counts without the
+ * message object when the shapes and the table agree on message i's blocks (the counted path);
+ * else `blockTokens` itself. Needs `shapes.indexed`.
+ */
+export function blockTokensAt(
+  ctx: EvictionContext,
+  shapes: MessageShapes,
+  i: number,
+  j: number,
+): number {
+  const per = ctx.table.blocks;
+  if (per) {
+    const at = per.start[i] as number;
+    const count = (shapes.start[i + 1] as number) - (shapes.start[i] as number);
+    if (j >= 0 && j < count && per.start[i + 1] === at + count) {
+      const v = per.tokens[at + j] as number;
+      if (v >= 0) return v;
+    }
+  }
+  return blockTokens(ctx, ctx.cuts.t.messages[i] as Message, j);
+}
