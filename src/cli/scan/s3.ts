@@ -5,7 +5,7 @@
  * path). Requests are retried by the SDK's standard strategy (exponential backoff with jitter,
  * `AWS_MAX_ATTEMPTS`, default 5 here); a body that fails mid-read is fetched again the same way.
  */
-import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import type { ScanSource } from '../../model/scan/rows.ts';
 
 /** `s3://bucket/prefix` → its parts, or null for anything else. */
@@ -16,8 +16,15 @@ export function parseS3Url(url: string): { bucket: string; prefix: string } | nu
 
 let client: { key: string; client: S3Client } | null = null;
 
+/**
+ * The AWS SDK, loaded on the first S3 URL: it is some hundred CommonJS modules that every other
+ * command (`check` first) would otherwise load and parse at start-up (issue 38).
+ */
+const sdk = () => import('@aws-sdk/client-s3');
+
 /** The S3 client of this thread, configured from the environment (made again when it changes). */
-function s3(): S3Client {
+async function s3(): Promise<S3Client> {
+  const { S3Client } = await sdk();
   const env = process.env;
   const endpoint = env.AWS_ENDPOINT_URL_S3 ?? env.AWS_ENDPOINT_URL;
   const region = env.AWS_REGION ?? env.AWS_DEFAULT_REGION;
@@ -47,8 +54,9 @@ export async function listS3(url: string, ext: RegExp): Promise<ScanSource[]> {
   const base = at.prefix.includes('/') ? at.prefix.slice(0, at.prefix.lastIndexOf('/') + 1) : '';
   const out: ScanSource[] = [];
   let token: string | undefined;
+  const [c, { ListObjectsV2Command }] = await Promise.all([s3(), sdk()]);
   do {
-    const page = await s3().send(
+    const page = await c.send(
       new ListObjectsV2Command({
         Bucket: at.bucket,
         Prefix: at.prefix,
@@ -82,7 +90,8 @@ export async function readS3(url: string, max: number): Promise<Uint8Array[]> {
   const tries = 3;
   for (let k = 1; ; k++) {
     try {
-      const r = await s3().send(new GetObjectCommand({ Bucket: at.bucket, Key: at.prefix }));
+      const [c, { GetObjectCommand }] = await Promise.all([s3(), sdk()]);
+      const r = await c.send(new GetObjectCommand({ Bucket: at.bucket, Key: at.prefix }));
       const chunks: Uint8Array[] = [];
       let total = 0;
       for await (const c of r.Body as AsyncIterable<Uint8Array>) {

@@ -5,7 +5,6 @@
  */
 import { stat, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { glob, isDynamicPattern } from 'tinyglobby';
 import { SCAN_EXTENSIONS, type ScanSource } from '../../model/scan/rows.ts';
 import { listS3, parseS3Url } from './s3.ts';
 
@@ -67,6 +66,9 @@ async function walk(dir: string, root: string, out: ScanTarget[]): Promise<void>
  */
 export async function listTargets(args: readonly string[]): Promise<ScanTarget[]> {
   const out: ScanTarget[] = [];
+  // Loaded here, not at the bundle's start: `check` and the other commands never glob (issue 38:
+  // the CLI's start-up is part of `check`'s time).
+  const { glob, isDynamicPattern } = await import('tinyglobby');
   for (const arg of args) {
     if (parseS3Url(arg)) {
       out.push(...(await listS3(arg, SCAN_EXTENSIONS)));
@@ -75,7 +77,7 @@ export async function listTargets(args: readonly string[]): Promise<ScanTarget[]
     if (isDynamicPattern(arg)) {
       const matches = (await glob(arg, { onlyFiles: true, absolute: false })).sort();
       if (matches.length === 0) throw new Error(`no file matches ${arg}`);
-      const base = globBase(arg);
+      const base = globBase(arg, isDynamicPattern);
       for (const m of matches) {
         const st = await stat(m);
         out.push({
@@ -101,12 +103,15 @@ export async function listTargets(args: readonly string[]): Promise<ScanTarget[]
   return out.filter((t) => (seen.has(t.file) ? false : (seen.add(t.file), true)));
 }
 
-/** The folder part of a glob before its first pattern character. */
-function globBase(pattern: string): string {
+/**
+ * The folder part of a glob before its first pattern character.
+ * @param isDynamic tinyglobby's `isDynamicPattern` (loaded with it by `listTargets`)
+ */
+function globBase(pattern: string, isDynamic: (p: string) => boolean): string {
   const parts = pattern.split('/');
   const fixed: string[] = [];
   for (const p of parts) {
-    if (isDynamicPattern(p)) break;
+    if (isDynamic(p)) break;
     fixed.push(p);
   }
   return fixed.join('/') || '.';
