@@ -55,7 +55,6 @@ const {
   KIND_CALL,
   KIND_RESULT,
   KIND_FILE,
-  KIND_MASK,
   FLAG_SERVER,
   FLAG_NO_ID,
   FLAG_CLEARED,
@@ -70,14 +69,11 @@ export interface MessageShapes {
   /** Per block: a `SHAPE.KIND_*` with its `SHAPE.FLAG_*` bits. */
   kind: Uint8Array;
   /**
-   * Per block: for a call or a result, a number for its id (`id ?? ''`, `toolUseId ?? ''`): equal
-   * ids get equal numbers; −1 for any other block.
+   * Per block: for a call or a result, the position of its id in `ids`; −1 for any other block.
    */
-  idNum: Int32Array;
-  /** The id of each number (`ids[idNum[b]]`). */
+  idAt: Int32Array;
+  /** The ids of the calls and results, in block order (`id ?? ''`, `toolUseId ?? ''`). */
   ids: string[];
-  /** The number of each id. */
-  numberOf: Map<string, number>;
   /** True when every message's `index` is its position (so `i` names message `i`). */
   indexed: boolean;
 }
@@ -126,7 +122,7 @@ function kindOf(b: Block): number {
 
 /**
  * The shapes of a cut context's transcript, built on first use and kept for the context.
- * O(blocks) once; one Map lookup per tool block.
+ * O(blocks) once.
  */
 export function messageShapes(cuts: CutContext): MessageShapes {
   let s = cache.get(cuts);
@@ -139,8 +135,9 @@ export function messageShapes(cuts: CutContext): MessageShapes {
     start[i + 1] = (start[i] as number) + (ms[i] as Message).blocks.length;
   const total = start[n] as number;
   const kind = new Uint8Array(total);
-  const idNum = new Int32Array(total).fill(-1);
-  const numbers = new Map<string, number>();
+  // The ids' strings are kept, not numbered: a Map of 100,000 ids cost as much as the rest of
+  // this walk; the policies test them against their few kept ids.
+  const idAt = new Int32Array(total).fill(-1);
   const ids: string[] = [];
   let indexed = true;
   for (let i = 0; i < n; i++) {
@@ -151,21 +148,17 @@ export function messageShapes(cuts: CutContext): MessageShapes {
     let at = start[i] as number;
     for (let j = 0; j < blocks.length; j++, at++) {
       const b = blocks[j] as Block;
-      const k = kindOf(b);
-      kind[at] = k;
-      const base = k & KIND_MASK;
-      if (base !== KIND_CALL && base !== KIND_RESULT) continue;
-      const id = (b.type === 'tool_use' ? b.id : b.type === 'tool_result' ? b.toolUseId : '') ?? '';
-      let num = numbers.get(id);
-      if (num === undefined) {
-        num = ids.length;
-        ids.push(id);
-        numbers.set(id, num);
+      kind[at] = kindOf(b);
+      if (b.type === 'tool_use') {
+        idAt[at] = ids.length;
+        ids.push(b.id ?? '');
+      } else if (b.type === 'tool_result') {
+        idAt[at] = ids.length;
+        ids.push(b.toolUseId ?? '');
       }
-      idNum[at] = num;
     }
   }
-  s = { role, start, kind, idNum, ids, numberOf: numbers, indexed };
+  s = { role, start, kind, idAt, ids, indexed };
   cache.set(cuts, s);
   return s;
 }

@@ -176,7 +176,7 @@ export function pruneView(view: readonly SdkMessage[], keepLast = 2): SdkMessage
  * messages (which hold the SDK's last two messages) are viewed; every message before them is
  * pruned by the rule for an SDK message outside the last two (reasoning and tool parts whose id
  * is not kept go; an emptied message goes), read from the shared shapes (shapes.ts: roles, block
- * kinds, id numbers), so no block object before the tail is read. aiSdkPrune.test.ts holds it
+ * kinds, ids), so no block object before the tail is read. aiSdkPrune.test.ts holds it
  * equal to the library; aiSdkPrune.property.test.ts to the view of the whole list.
  * @returns per block (flat, message i's blocks from `shapes.start[i]`) 1 when it stays, per
  *   message 1 when any SDK message of it stays
@@ -186,20 +186,17 @@ function pruneFlags(
   sh: MessageShapes,
 ): { stays: Uint8Array; present: Uint8Array } {
   const n = ms.length;
-  const { role, start, kind, idNum } = sh;
+  const { role, start, kind, idAt, ids } = sh;
   const stays = new Uint8Array(start[n] as number);
   const present = new Uint8Array(n);
   const tailFrom = Math.max(0, n - 2);
   const tail = sdkView(ms.slice(tailFrom));
   const kept = pruneView(tail);
-  const keptNums = new Set<number>();
+  const keptIds = new Set<string>();
   for (const s of tail.slice(-2))
     if (s.role === 'assistant' || s.role === 'tool')
       for (const p of s.parts ?? [])
-        if (p.type === 'tool-call' || p.type === 'tool-result') {
-          const num = sh.numberOf.get(p.id ?? '');
-          if (num !== undefined) keptNums.add(num);
-        }
+        if (p.type === 'tool-call' || p.type === 'tool-result') keptIds.add(p.id ?? '');
   for (const s of kept) {
     present[s.ours] = 1;
     for (const p of s.parts ?? []) stays[(start[p.m] as number) + p.b] = 1;
@@ -222,8 +219,8 @@ function pruneFlags(
       const k = (kind[b] as number) & KIND_MASK;
       let keep = true;
       if (k === KIND_REASONING) keep = r !== ROLE_ASSISTANT;
-      else if (k === KIND_CALL) keep = !toolRole || keptNums.has(idNum[b] as number);
-      else if (k === KIND_RESULT) keep = keptNums.has(idNum[b] as number);
+      else if (k === KIND_CALL) keep = !toolRole || keptIds.has(ids[idAt[b] as number] as string);
+      else if (k === KIND_RESULT) keep = keptIds.has(ids[idAt[b] as number] as string);
       else rest = true;
       if (keep) {
         stays[b] = 1;

@@ -94,11 +94,11 @@ interface CallAt {
 }
 
 /**
- * The id numbers (shapes.ts) of the newest `keep` client tool calls (a backward scan that stops
+ * The ids of the newest `keep` client tool calls (a backward scan over the shapes that stops
  * there); a call without an id counts but adds none.
  */
-function newestCallNums(sh: MessageShapes, keep: number): Set<number> {
-  const nums = new Set<number>();
+function newestCallIds(sh: MessageShapes, keep: number): Set<string> {
+  const ids = new Set<string>();
   let left = keep;
   for (let i = sh.role.length - 1; i >= 0 && left > 0; i--) {
     if (sh.role[i] === ROLE_PINNED) continue;
@@ -106,10 +106,10 @@ function newestCallNums(sh: MessageShapes, keep: number): Set<number> {
       const k = sh.kind[b] as number;
       if ((k & KIND_MASK) !== KIND_CALL || (k & FLAG_SERVER) !== 0) continue;
       left--;
-      if ((k & FLAG_NO_ID) === 0) nums.add(sh.idNum[b] as number);
+      if ((k & FLAG_NO_ID) === 0) ids.add(sh.ids[sh.idAt[b] as number] as string);
     }
   }
-  return nums;
+  return ids;
 }
 
 /** Client calls by id (the first of an id), read only when a name or an input is needed. */
@@ -147,14 +147,14 @@ function clearEdits(ctx: EvictionContext, options: PolicyOptions): Cleared {
   const ms = ctx.cuts.t.messages;
   const keep = Math.max(0, Math.floor(options.keepToolUses ?? DEFAULT_KEEP_TOOL_USES));
   const exclude = new Set(options.excludeTools ?? []);
-  // Roles, kinds and id numbers from the shared shapes: no block object is read for a result
+  // Roles, kinds and ids from the shared shapes: no block object is read for a result
   // that is kept or cleared, only the token table (and the call, for the options that name it).
   const sh = messageShapes(ctx.cuts);
-  const kept = newestCallNums(sh, keep);
+  const kept = newestCallIds(sh, keep);
   const inputsToo = options.clearToolInputs === true;
   const calls = exclude.size > 0 || inputsToo ? callsById(ms) : null;
   const out: Cleared = { index: [], block: [], tokens: [], inputs: [], freed: 0 };
-  const { role, start, kind, idNum } = sh;
+  const { role, start, kind, idAt, ids } = sh;
   for (let i = 0; i < role.length; i++) {
     if (role[i] === ROLE_PINNED) continue;
     const from = start[i] as number;
@@ -162,9 +162,10 @@ function clearEdits(ctx: EvictionContext, options: PolicyOptions): Cleared {
     for (let b = from; b < to; b++) {
       const k = kind[b] as number;
       if ((k & KIND_MASK) !== KIND_RESULT || (k & (FLAG_SERVER | FLAG_NO_ID)) !== 0) continue;
-      const num = idNum[b] as number;
-      if ((k & FLAG_CLEARED) !== 0 || kept.has(num)) continue;
-      const call = calls?.get(sh.ids[num] as string);
+      if ((k & FLAG_CLEARED) !== 0) continue;
+      const id = ids[idAt[b] as number] as string;
+      if (kept.has(id)) continue;
+      const call = calls?.get(id);
       if (call && exclude.has(call.name)) continue;
       const j = b - from;
       const m = sh.indexed ? null : (ms[i] as Message);
