@@ -248,8 +248,8 @@ function dropBareReasoning(kind: Uint8Array, stays: Uint8Array, from: number, to
     while (end < to && ((kind[end] as number) & KIND_MASK) === KIND_REASONING) end++;
     let f = end;
     let kept = false;
-    while (f < to && ((kind[f] as number) & KIND_MASK) !== KIND_REASONING)
-      kept ||= stays[f++] === 1;
+    for (; f < to && ((kind[f] as number) & KIND_MASK) !== KIND_REASONING; f++)
+      if (stays[f] === 1) kept = true;
     if (f > end && !kept) stays.fill(0, b, end);
     b = f - 1;
   }
