@@ -39,11 +39,13 @@ test.describe('eviction simulator where raw indices repeat', () => {
     const e = retriedInvoice();
     // The scenario: keeping everything is refused at the copy, which shares raw index 1.
     expect(e.first).toMatchObject({ code: 'A6', index: 2, messageIndex: 1 });
+    expect(e.labels.of(2)).toBe('#1.2');
 
     await openDefault(page);
     await row(page, 1).locator('.role').click();
     await page.getByTestId('fault-retry').click();
-    await expect(page.getByTestId('count-messages')).toHaveText('5');
+    // The retry adds one message, the copy of #1 (the invoice sample ends on its tool results).
+    await expect(page.getByTestId('count-messages')).toHaveText(String(e.t.messages.length));
     await expect(row(page, 2).locator('.msg-index')).toHaveText('#1.2');
 
     // Budget = the whole transcript: nothing is evicted, the kept request is the faulted one.
