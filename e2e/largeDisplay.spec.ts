@@ -140,9 +140,9 @@ test('a large log: counts with separators, row labels not clipped at any font si
  * replaced the sample's) while the load still runs is recorded — what the verdict, simulator,
  * stats line and timeline show — and Cancel is clicked in that same frame.
  */
-function watchPreviewThenCancel(page: Page) {
+function watchPreviewThenCancel(page: Page, sampleCount: string) {
   return page.evaluate(
-    () =>
+    (sampleCount) =>
       new Promise<{
         verdict: string;
         provisional: string | null;
@@ -161,7 +161,12 @@ function watchPreviewThenCancel(page: Page) {
           const verdict = document.querySelector('[data-testid=verdict]');
           const cancel = document.querySelector<HTMLButtonElement>('[data-testid=load-cancel]');
           const messages = document.querySelector('[data-testid=count-messages]')?.textContent;
-          if (verdict && cancel && messages !== '4' && document.querySelector('.msg-index')) {
+          if (
+            verdict &&
+            cancel &&
+            messages !== sampleCount &&
+            document.querySelector('.msg-index')
+          ) {
             const out = {
               verdict: verdict.textContent ?? '',
               provisional: verdict.getAttribute('data-provisional'),
@@ -192,6 +197,7 @@ function watchPreviewThenCancel(page: Page) {
         };
         requestAnimationFrame(look);
       }),
+    sampleCount,
   );
 }
 
@@ -206,7 +212,10 @@ test('while a large file streams its verdicts are provisional; Cancel gives the 
   const select = page.getByTestId('sample-select');
   await expect(select).toHaveValue('invoice');
   await expect(page.getByTestId('verdict')).toHaveAttribute('data-valid', 'true');
-  const seen = watchPreviewThenCancel(page);
+  // The preview is the first frame whose count is no longer the sample's.
+  const sampleCount = (await page.getByTestId('count-messages').textContent()) ?? '';
+  expect(sampleCount).toMatch(/^\d+$/);
+  const seen = watchPreviewThenCancel(page, sampleCount);
   await page.getByTestId('file-input').setInputFiles({
     name: 'cc24.jsonl',
     mimeType: 'application/x-ndjson',
