@@ -1,11 +1,13 @@
 /**
  * Issue 33 on the streamed path: a session log larger than the page reads whole (STREAM_MIN_BYTES)
  * reaches the inspect worker only, which reads its model calls itself; the strip then shows the
- * same calls, compaction and first failing call as for the log read whole (e2e/strip.spec.ts), and
- * choosing a call shows its context.
+ * same calls, compaction and first failing call as for the log read whole (e2e/strip.spec.ts),
+ * choosing a call shows its context, and the diff view compares a call with its predecessor (the
+ * diff worker reads the file's Blob: the page keeps no text of it).
  */
 import { expect, test, type Page } from '@playwright/test';
 import { STREAM_MIN_BYTES } from '../src/engine/limits.ts';
+import { diffRequests, listFileRequests } from '../src/model/diff/index.ts';
 import { openDefault, requestMarks, shownRequestMark } from './helpers.ts';
 import { compactedSessionLog } from './sessionLog.ts';
 
@@ -61,11 +63,36 @@ test('a streamed session log shows its model calls on the strip, judged as when 
   await expect(page.getByTestId('verdict')).toHaveAttribute('data-valid', 'false');
   await expect(requestMarks(page)).toHaveCount(6);
 
-  // Its diff is the command line's here: the page holds no text of a streamed log.
+  // Its diff against the call before it: the diff worker reads the file's Blob (issue 33).
+  const listing = listFileRequests(text, { name: 'session.jsonl' });
+  if (!listing.ok) throw new Error(listing.error.message);
+  const expected = diffRequests(listing.value, 4);
+  if (!expected.ok) throw new Error(expected.error);
+  const changes = expected.value.rows.map((r) => r.change);
+  // The compaction before call 5: the turns before it dropped, its summary the row it left.
+  expect(changes).toContain('dropped');
+  expect(changes).toContain('rewritten');
   await page.getByTestId('diff-previous').click();
-  await expect(page.getByTestId('diff-note')).toContainText('diff FILE --request N');
-  // It says why in numbers, not "too large" (a 3 MB batch is not).
-  await expect(page.getByTestId('diff-note')).toContainText(
-    `over ${STREAM_MIN_BYTES / 2 ** 20} MB, the page keeps no copy of its text`,
+  const view = page.getByTestId('diff-view');
+  await expect(view.getByTestId('diff-summary')).toHaveText(
+    /^Request 5 replaced messages 0–\d+ \(.*\) with a summary/,
+    { timeout: 60_000 },
   );
+  await expect(view.getByTestId('diff-note')).toHaveCount(0);
+  await expect
+    .poll(() =>
+      view
+        .getByTestId('diff-row')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-change'))),
+    )
+    .toEqual(changes);
+  // Each row is labelled with its change; the summary's opens its character diff, read in the
+  // worker from the same Blob.
+  await expect(view.locator('[data-change="dropped"] .diff-label').first()).toHaveText('dropped');
+  await view.getByTestId('diff-open-chars').first().click();
+  const chars = page.getByTestId('diff-chars-text');
+  // The turns the summary replaced against the summary: text removed and text added.
+  await expect(chars.locator('ins').first()).toBeVisible({ timeout: 30_000 });
+  await expect(chars.locator('del').first()).toBeVisible();
+  await expect(chars).toContainText('SETTLED');
 });

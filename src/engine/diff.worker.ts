@@ -1,12 +1,14 @@
 /// <reference lib="webworker" />
 /**
  * Module worker: the request strip's summaries and the character diffs of the diff view
- * (diffProtocol.ts), off the page's thread (diffClient.ts).
+ * (diffProtocol.ts), off the page's thread (diffClient.ts). A streamed file (the page keeps no
+ * text of it) comes as its Blob, whose bytes are read here.
  */
 import { loadBpeCounter, type TextCounter } from '../model/tokens.ts';
 import {
   answerDiffJob,
   ListingMemo,
+  readJobFile,
   wantsBpe,
   type DiffJobMessage,
   type DiffWorkerAnswer,
@@ -27,6 +29,8 @@ self.onmessage = async (ev: MessageEvent<DiffJobMessage>) => {
     const counter = wantsBpe(ev.data)
       ? await (bpe ??= loadBpeCounter().catch(() => undefined))
       : undefined;
+    // A streamed file's job names it by its Blob: its bytes are read here (once per file).
+    await readJobFile(ev.data, listings);
     answer = { id, ok: true, value: answerDiffJob(ev.data, counter, listings) };
   } catch (e) {
     answer = { id, ok: false, error: e instanceof Error ? e.message : String(e) };

@@ -20,7 +20,8 @@ const post = jobWorker<DiffWorkerAnswer>(workerUrl, 'diff');
 
 /**
  * `answerDiffJob(job)`, off the page's thread where it can be.
- * @returns the same answer as on the page (a worker's failure falls back to the page)
+ * @returns the same answer as on the page (a worker's failure falls back to the page; there a
+ *   job naming a streamed file by its Blob answers `NEEDS_WORKER`: the page does not read it)
  */
 export async function diffJobOffThread<J extends DiffJob>(job: J): Promise<DiffJobAnswer<J>> {
   const answer = post(job);

@@ -18,12 +18,23 @@ import {
   type TextHunk,
   type TranscriptDiff,
 } from '../model/diff/index.ts';
+import { decodeBytes, notGzip, readAsTextNote, withReadNote } from '../model/parse/bytes.ts';
 import type { TextCounter } from '../model/tokens.ts';
-import type { FormatId, ProviderId, Transcript } from '../model/types.ts';
+import type { FormatId, ProviderId, Result, Transcript } from '../model/types.ts';
+import { maxFileBytes, STREAM_MIN_BYTES } from './limits.ts';
 
-/** The file a job reads: its text and the user's choices (format, provider). */
+/**
+ * The file a job reads: its text, or (a streamed file, whose text the page does not keep) its
+ * bytes as a Blob; and the user's choices (format, provider).
+ */
 export interface FileRef {
+  /** The file's text; '' when `file` is set. */
   text: string;
+  /**
+   * The file itself (the session's `source.file`), when the page holds no text of it: the diff
+   * worker reads and decodes its bytes (`ListingMemo.read`). Posting a Blob copies no bytes.
+   */
+  file?: Blob;
   name: string;
   format: FormatId | null;
   provider: ProviderId | null;
@@ -171,28 +182,133 @@ export type DiffWorkerAnswer =
   | { id: number; ok: false; error: string };
 
 /**
+ * What a job of a Blob answers where its bytes were not read first (`ListingMemo.read`: the
+ * page's fallback when no diff worker runs, which does not read a streamed file on the page).
+ */
+export const NEEDS_WORKER = `This file was read in the worker as it streamed in (over ${STREAM_MIN_BYTES / 2 ** 20} MB, the page keeps no copy of its text) and the diff worker could not start here, so its requests are compared by the command line: run \`diff FILE --request N\`.`;
+
+/**
+ * True when two Blobs are the same file: the same object, or (a File posted again to the worker
+ * arrives as a new object) Files of the same name, size, type and modification time.
+ */
+function sameBlob(a: Blob, b: Blob): boolean {
+  if (a === b) return true;
+  return (
+    typeof File !== 'undefined' &&
+    a instanceof File &&
+    b instanceof File &&
+    a.name === b.name &&
+    a.size === b.size &&
+    a.type === b.type &&
+    a.lastModified === b.lastModified
+  );
+}
+
+/** True when `f` names the file `text`/`blob` (a Blob job by its Blob, else by its text). */
+function sameSource(f: FileRef, text: string, blob: Blob | undefined): boolean {
+  return f.file
+    ? blob !== undefined && sameBlob(blob, f.file)
+    : blob === undefined && text === f.text;
+}
+
+/**
  * The last file's listing, kept by whoever answers jobs: the diff worker holds one (a diff after
  * the strip's summaries reuses it); the page's fallback makes one per job (it keeps nothing).
+ * A job naming its file by a Blob is listed from the text `read` decoded of it, keyed by the
+ * Blob (and name and format), so a diff and its character diffs read the file once.
  */
 export class ListingMemo {
   private last: {
     text: string;
+    file: Blob | undefined;
     name: string;
     format: FormatId | null;
     listing: RequestListing;
   } | null = null;
+  /** The Blob read last and its text (or why it is not text), until it is listed. */
+  private bytes: {
+    file: Blob;
+    name: string;
+    text: Promise<Result<string>>;
+    /** The text once read (null while reading). */
+    value: Result<string> | null;
+    /** How it was read when that is not what its name says (`readAsTextNote`): said with an error. */
+    note: string | undefined;
+  } | null = null;
 
-  /** The requests of a file (listed once per text, name and format), or why they cannot be. */
+  /**
+   * Read the bytes of a Blob job's file (once per file), decoded as a dropped file is
+   * (`decodeBytes`: gzip inflated up to `maxFileBytes`, a `.gz` that is not gzip read as text,
+   * UTF-8 checked), so that `of` can list it. Does nothing for a job of text, or of the file
+   * listed last. Never rejects: a read failure is listed as the file's error.
+   */
+  async read(f: FileRef): Promise<void> {
+    const file = f.file;
+    if (!file) return;
+    const l = this.last;
+    if (l && sameSource(f, l.text, l.file) && l.name === f.name && l.format === f.format) return;
+    const b = this.bytes;
+    if (b && sameBlob(b.file, file) && b.name === f.name) {
+      await b.text;
+      return;
+    }
+    // The name as picked (`s.jsonl.gz`; the job's is the page's, without `.gz`).
+    const picked = typeof File !== 'undefined' && file instanceof File ? file.name : f.name;
+    let note: string | undefined;
+    const text = file.arrayBuffer().then(
+      (buffer) => {
+        const bytes = new Uint8Array(buffer);
+        const misnamed = notGzip(picked, bytes.subarray(0, 8));
+        if (misnamed && !misnamed.refusal) note = readAsTextNote(picked, misnamed);
+        return decodeBytes(bytes, maxFileBytes(), picked);
+      },
+      (e: unknown): Result<string> => ({
+        ok: false,
+        error: {
+          kind: 'binary',
+          message: `The file could not be read: ${e instanceof Error ? e.message : String(e)}`,
+        },
+      }),
+    );
+    const read: NonNullable<ListingMemo['bytes']> = { file, name: f.name, text, value: null, note };
+    this.bytes = read;
+    read.value = await text;
+    read.note = note;
+  }
+
+  /**
+   * The requests of a file (listed once per text or Blob, name and format), or why they cannot
+   * be; a Blob job whose bytes were not `read` first answers `NEEDS_WORKER`.
+   */
   of(f: FileRef): RequestListing | string {
     const l = this.last;
-    if (l && l.text === f.text && l.name === f.name && l.format === f.format) return l.listing;
-    const r = listFileRequests(f.text, {
+    if (l && sameSource(f, l.text, l.file) && l.name === f.name && l.format === f.format)
+      return l.listing;
+    let text = f.text;
+    const b = this.bytes;
+    let note: string | undefined;
+    if (f.file) {
+      const read = b && sameBlob(b.file, f.file) && b.name === f.name ? b.value : null;
+      if (!read) return NEEDS_WORKER;
+      if (!read.ok) return read.error.message;
+      text = read.value;
+      note = b?.note;
+    }
+    const r = listFileRequests(text, {
       ...(f.format ? { format: f.format } : {}),
       ...(f.name ? { name: f.name } : {}),
       ...(f.provider ? { provider: f.provider } : {}),
     });
-    if (!r.ok) return r.error.message;
-    this.last = { text: f.text, name: f.name, format: f.format, listing: r.value };
+    if (!r.ok) return withReadNote(r.error, note).message;
+    // A Blob's listing is kept by the Blob: its text is let go (the page's copy is the Blob).
+    this.last = {
+      text: f.file ? '' : text,
+      file: f.file,
+      name: f.name,
+      format: f.format,
+      listing: r.value,
+    };
+    if (f.file) this.bytes = null;
     return r.value;
   }
 }
@@ -243,6 +359,15 @@ function requestCharsAnswer(job: RequestCharsJob, memo: ListingMemo): TextHunk[]
   return a.length === 1 && a[0]
     ? diffMessages(a[0], b)
     : diffText(a.map(messageText).join('\n\n'), messageText(b));
+}
+
+/**
+ * Read the file of a job that names it by a Blob into `memo` (`ListingMemo.read`), before
+ * `answerDiffJob`: what the diff worker does with each job. Nothing for other jobs.
+ */
+export async function readJobFile(job: DiffJob, memo: ListingMemo): Promise<void> {
+  if (job.kind === 'requests' || job.kind === 'request-diff' || job.kind === 'request-chars')
+    await memo.read(job);
 }
 
 /** True when `job` counts its tokens with the BPE (`tokens: 'exact'`): load it first. */

@@ -41,8 +41,18 @@ export const selectRequestDiffJob = memoN(
     count: number | null,
     tokens: DiffTokens = 'estimate',
   ): RequestDiffJob | null => {
-    if (diff === null || source.text === '') return null;
-    const file = { text: source.text, name: source.name, format, provider, tokens };
+    if (diff === null) return null;
+    // A streamed file holds no text on the page: the diff worker reads its Blob.
+    const blob = source.text === '' ? source.file : undefined;
+    if (source.text === '' && !blob) return null;
+    const file = {
+      text: source.text,
+      ...(blob ? { file: blob } : {}),
+      name: source.name,
+      format,
+      provider,
+      tokens,
+    };
     if (diff.kind === 'requests')
       return { kind: 'request-diff', ...file, left: diff.left, right: diff.right };
     if (diff.kind !== 'previous') return null;
@@ -300,6 +310,7 @@ export const selectCharJob = memoN(
       return {
         kind: 'request-chars',
         text: job.text,
+        ...(job.file ? { file: job.file } : {}),
         name: job.name,
         format: job.format,
         provider: job.provider,

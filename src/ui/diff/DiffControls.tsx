@@ -5,8 +5,9 @@
  */
 import { useState } from 'react';
 import { useStore } from 'zustand';
-import { requestListingStore } from '../../state/requests.ts';
+import { requestListingStore, selectStreamedListing } from '../../state/requests.ts';
 import { useAppStore } from '../../state/store.ts';
+import { useSession } from '../useSession.ts';
 
 type Mode = 'previous' | 'requests' | 'cuts' | 'pasted';
 
@@ -69,7 +70,9 @@ export function DiffControls({
 }) {
   const diff = useAppStore((s) => s.diff);
   const setDiff = useAppStore((s) => s.setDiff);
-  const listing = useStore(requestListingStore, (s) => s.value);
+  const fromText = useStore(requestListingStore, (s) => s.value);
+  // A streamed log's calls are the inspect worker's listing (the page holds no text of it).
+  const listing = useSession(selectStreamedListing) ?? fromText;
   const count = listing?.ok ? listing.requests.length : 1;
   const [pasting, setPasting] = useState(false);
   const mode: Mode = pasting ? 'pasted' : (diff?.kind ?? 'previous');

@@ -22,11 +22,11 @@ import {
   selectRequestDiffJob,
   type DiffViewJob,
 } from '../../state/diffView.ts';
-import { requestListingStore } from '../../state/requests.ts';
+import { requestListingStore, selectStreamedListing } from '../../state/requests.ts';
 import { useAppStore, type AppStore, type DiffChoice } from '../../state/store.ts';
-import { STREAM_MIN_BYTES } from '../../engine/limits.ts';
 import { fmtCount } from '../format.ts';
 import { isTypingTarget } from '../input/typingTarget.ts';
+import { useSession } from '../useSession.ts';
 import { CharDiffPanel } from './CharDiffPanel.tsx';
 import { DiffControls } from './DiffControls.tsx';
 import { DiffRows } from './DiffRows.tsx';
@@ -50,7 +50,9 @@ export interface DiffViewProps {
 
 /** The job of the store's diff choice (null: nothing to compare yet, or the choice is not possible). */
 function useDiffJob(p: DiffViewProps, diff: DiffChoice): DiffViewJob | null {
-  const listing = useStore(requestListingStore, (s) => s.value);
+  const fromText = useStore(requestListingStore, (s) => s.value);
+  // A streamed log's calls are the inspect worker's listing (the page holds no text of it).
+  const listing = useSession(selectStreamedListing) ?? fromText;
   const count = listing?.ok ? listing.requests.length : null;
   const tokens = p.exactTokens ? 'exact' : 'estimate';
   const requestJob = useAppStore((s: AppStore) =>
@@ -188,7 +190,6 @@ export function DiffView(p: DiffViewProps) {
   const diff = useAppStore((s) => s.diff);
   const setDiff = useAppStore((s) => s.setDiff);
   const job = useDiffJob(p, diff);
-  const streamed = useAppStore((s) => s.source.file !== undefined && s.source.text === '');
   useEffect(() => diffAnswers.ensure(job), [job]);
   const answer = useStore(diffAnswers.store, (s) => (s.job === job ? s.value : null));
   const nav = selectDiffNav(answer);
@@ -217,9 +218,7 @@ export function DiffView(p: DiffViewProps) {
             ? 'Set a budget in the simulator: the diff compares its two policies’ cuts at that budget.'
             : diff?.kind === 'pasted'
               ? 'The pasted transcript could not be read.'
-              : streamed
-                ? `This file was read in the worker as it streamed in (over ${STREAM_MIN_BYTES / 2 ** 20} MB, the page keeps no copy of its text), so its requests are compared by the command line: run \`diff FILE --request N\`.`
-                : 'Nothing to compare yet.'}
+              : 'Nothing to compare yet.'}
         </p>
       ) : !answer ? (
         <p className="diff-note" data-testid="diff-note" aria-live="polite">
