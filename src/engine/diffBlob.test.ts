@@ -1,6 +1,6 @@
 import { gzipSync, strToU8 } from 'fflate';
 import { describe, expect, it, vi } from 'vitest';
-import { claudeCodeLog } from '../model/testing/claudeCodeLog.ts';
+import { compactedThreeCallLog as log } from '../model/testing/claudeCodeLog.ts';
 import { selectCharJob, selectRequestDiffJob } from '../state/diffView.ts';
 import {
   answerDiffJob,
@@ -10,22 +10,6 @@ import {
   type DiffAnswer,
   type RequestDiffJob,
 } from './diffProtocol.ts';
-
-/** A Claude Code log of three calls, the third after a compaction. */
-function log(): string {
-  const w = claudeCodeLog();
-  const call = { type: 'tool_use', id: 'toolu_1', name: 'read', input: { path: 'src/main.ts' } };
-  w.user('Read the main file and tell me what the dashboard query does with empty weeks.');
-  w.assistant('msg_1', [call]);
-  w.user([
-    { type: 'tool_result', tool_use_id: 'toolu_1', content: 'export const q = sum(rows) ?? 0;' },
-  ]);
-  w.assistant('msg_2', [{ type: 'text', text: 'It sums the rows and falls back to zero.' }]);
-  w.user('Next.');
-  w.compaction('manual', 'Summary of the conversation so far.');
-  w.assistant('msg_3', [{ type: 'text', text: 'Going on.' }]);
-  return w.text();
-}
 
 /** The job of the page's diff view for call 3 against its predecessor, of a streamed `file`. */
 function streamedJob(file: Blob): RequestDiffJob {

@@ -3,23 +3,7 @@ import { cli } from '../cli/testing/index.ts';
 import { loadBpeCounter } from '../model/tokens.ts';
 import { answerDiffJob, type DiffAnswer, type RequestDiffJob } from './diffProtocol.ts';
 import { selectRequestDiffJob } from '../state/diffView.ts';
-import { claudeCodeLog } from '../model/testing/claudeCodeLog.ts';
-
-/** A Claude Code log of three calls, the third after a compaction. */
-function log(): string {
-  const w = claudeCodeLog();
-  const call = { type: 'tool_use', id: 'toolu_1', name: 'read', input: { path: 'src/main.ts' } };
-  w.user('Read the main file and tell me what the dashboard query does with empty weeks.');
-  w.assistant('msg_1', [call]);
-  w.user([
-    { type: 'tool_result', tool_use_id: 'toolu_1', content: 'export const q = sum(rows) ?? 0;' },
-  ]);
-  w.assistant('msg_2', [{ type: 'text', text: 'It sums the rows and falls back to zero.' }]);
-  w.user('Next.');
-  w.compaction('manual', 'Summary of the conversation so far.');
-  w.assistant('msg_3', [{ type: 'text', text: 'Going on.' }]);
-  return w.text();
-}
+import { compactedThreeCallLog as log } from '../model/testing/claudeCodeLog.ts';
 
 const ok = (a: DiffAnswer) => {
   if (!a.ok) throw new Error(a.error);
