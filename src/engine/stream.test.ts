@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { generate } from '../../scripts/gen.ts';
 import { readSource } from '../model/parse/index.ts';
 import { gzipSync } from 'fflate';
-import { PREVIEW_RECORDS, readBlobSource } from './stream.ts';
+import fc from 'fast-check';
+import { NewlineIndex, PREVIEW_RECORDS, readBlobSource } from './stream.ts';
 
 describe('readBlobSource', () => {
   it('streams a JSONL log across chunk boundaries into the same document as the text path', async () => {
@@ -42,6 +43,54 @@ describe('readBlobSource', () => {
     expect(reads.at(-1)).toBe(new Blob([text]).size);
     expect(previewRecords).toBeGreaterThan(0);
     expect(previewRecords).toBeLessThanOrEqual(PREVIEW_RECORDS + 200);
+  });
+
+  it('finds every newline byte, from the text of ASCII pieces and the bytes of others (issue 38)', () => {
+    const segment = fc.constantFrom('a', '\n', 'é', '€', '😀', '😀\né', 'x'.repeat(40));
+    fc.assert(
+      fc.property(
+        fc.array(segment, { maxLength: 200 }),
+        fc.array(fc.oneof(fc.nat(6), fc.nat(60))),
+        (segs, cuts) => {
+          const bytes = new TextEncoder().encode(segs.join(''));
+          const want: number[] = [];
+          bytes.forEach((b, k) => b === 10 && want.push(k));
+          const got: number[] = [];
+          const index = new NewlineIndex(got);
+          const decoder = new TextDecoder('utf-8', { fatal: true });
+          let at = 0;
+          for (const cut of [...cuts, bytes.length]) {
+            const end = Math.min(bytes.length, at + cut);
+            const piece = bytes.subarray(at, end);
+            index.ofPiece(piece, decoder.decode(piece, { stream: true }), at);
+            at = end;
+          }
+          expect(got).toEqual(want);
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('spans every line of a log whose multi-byte characters straddle decoded pieces', async () => {
+    // Lines of ASCII with a 4-byte character now and then: pieces of 64 KiB cut through some.
+    const lines = Array.from({ length: 3000 }, (_, k) =>
+      JSON.stringify({
+        type: 'user',
+        k,
+        text: k % 7 === 0 ? `${'é😀'.repeat(k % 5)}` : 'a'.repeat(k % 90),
+      }),
+    );
+    const text = lines.join('\n');
+    const r = await readBlobSource(new Blob([text]), 'log.jsonl', undefined, undefined, 1 << 17);
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    const span = r.value.lineSpan;
+    const bytes = r.value.bytes ?? new Uint8Array();
+    lines.forEach((line, k) => {
+      const [a, b] = span ? span(k + 1) : [0, 0];
+      expect(new TextDecoder().decode(bytes.subarray(a, b))).toBe(line);
+    });
   });
 
   it('reads a line far longer than a decoded piece (its text carried over many pieces)', async () => {

@@ -255,14 +255,16 @@ async function streamUtf8(
   let previewed = false;
   let slimmed: Slim | null = null;
   let read = 0;
+  const index = new NewlineIndex(newlines);
   for (let bytes = await reader.next(); bytes; bytes = await reader.next()) {
-    for (let k = bytes.indexOf(10); k >= 0; k = bytes.indexOf(10, k + 1)) newlines.push(read + k);
+    const at = read;
     read += bytes.length;
     const last = read >= blob.size;
     let nul: boolean;
     try {
-      if (mode === 'jsonl') nul = decodeInPieces(decoder, bytes, last, parser);
+      if (mode === 'jsonl') nul = decodeInPieces(decoder, bytes, last, parser, index, at);
       else {
+        index.ofBytes(bytes, at);
         const chunk = decoder.decode(bytes, { stream: !last });
         nul = chunk.includes('\u0000');
         if (mode === 'undecided')
@@ -335,16 +337,50 @@ function decodeInPieces(
   bytes: Uint8Array,
   last: boolean,
   parser: LineParser,
+  lines: NewlineIndex,
+  offset: number,
 ): boolean {
   for (let at = 0; at < bytes.length || (last && at === 0); at += DECODE_PIECE) {
     const end = Math.min(bytes.length, at + DECODE_PIECE);
     const final = last && end === bytes.length;
-    const text = decoder.decode(bytes.subarray(at, end), { stream: !final });
+    const piece = bytes.subarray(at, end);
+    const text = decoder.decode(piece, { stream: !final });
     if (text.includes('\u0000')) return true;
+    lines.ofPiece(piece, text, offset + at);
     parser.take(text, final);
     if (parser.refusal()) return false;
   }
   return false;
+}
+
+/**
+ * Every newline's byte offset in the file, piece by piece (a newline byte is a newline in UTF-8).
+ * A piece decoded to as many characters as it has bytes, after a piece that ended on a whole
+ * character, is ASCII: its newlines are found in its text (`String.indexOf`, about a fifth of
+ * the time of `Uint8Array.indexOf` over the same bytes in V8; issue 38); any other piece in its
+ * bytes.
+ */
+export class NewlineIndex {
+  private readonly offsets: number[];
+  /** Whether the decoder holds no bytes of a character begun in an earlier piece. */
+  private whole = true;
+  constructor(offsets: number[]) {
+    this.offsets = offsets;
+  }
+  /** The newlines of `piece` (at byte `offset` of the file), of which `text` is the decoding. */
+  ofPiece(piece: Uint8Array, text: string, offset: number): void {
+    // With nothing pending, every byte ≥ 0x80 gives fewer characters than bytes (or none yet).
+    if (this.whole && text.length === piece.length) {
+      const out = this.offsets;
+      for (let k = text.indexOf('\n'); k >= 0; k = text.indexOf('\n', k + 1)) out.push(offset + k);
+    } else this.ofBytes(piece, offset);
+  }
+  /** The newlines of `piece` (at byte `offset` of the file), found in its bytes. */
+  ofBytes(piece: Uint8Array, offset: number): void {
+    const out = this.offsets;
+    for (let k = piece.indexOf(10); k >= 0; k = piece.indexOf(10, k + 1)) out.push(offset + k);
+    this.whole = piece.length === 0 ? this.whole : (piece[piece.length - 1] as number) < 0x80;
+  }
 }
 
 /** Post the first records as a preview; slim the later ones when it asks (`OnPreview`). */

@@ -10,7 +10,9 @@ import { clip, idsText, MAX_JSON_DEPTH, MAX_MESSAGE_CHARS, QUOTE_CHARS } from '.
 import { CONTAINER_BYTES, MAX_STRUCTURE_BYTES, quoteIds, VALUE_BYTES } from './limits.ts';
 import { windowAround } from './limits.ts';
 import { parseTranscript } from './parse/index.ts';
-import { parseJsonBounded, parseJsonlText, scanJson, tooDeepAt } from './parse/json.ts';
+import { mayNestDeeper, parseJsonBounded, parseJsonlText, scanJson } from './parse/json.ts';
+import { tooDeepAt, tooDeepLine } from './parse/json.ts';
+import fc from 'fast-check';
 import { redactTranscript } from './redact.ts';
 import { repairTranscript } from './repair.ts';
 import { countTokens } from './tokens.ts';
@@ -48,6 +50,32 @@ describe('depth limit', () => {
     expect(tooDeepAt(`["\\\\", ${nest(300)}]`, 256)).toBeGreaterThan(0);
     expect(tooDeepAt('{"a":"unterminated')).toBe(-1);
     expect(tooDeepAt(']]]]')).toBe(-1);
+  });
+
+  it('tooDeepLine skips the scan only for lines that cannot nest too deep (issue 38)', () => {
+    // The bound: more than `max` opening brackets anywhere, strings included.
+    expect(mayNestDeeper(nest(3), 3)).toBe(false);
+    expect(mayNestDeeper(`{"a":[${nest(2)}]}`, 3)).toBe(true);
+    expect(mayNestDeeper(`["${'{'.repeat(4)}"]`, 3)).toBe(true);
+    // A line just past the limit is refused, at the same place as the whole scan says.
+    const deep = `{"a":${nest(MAX_JSON_DEPTH)}}`;
+    expect(tooDeepLine(deep, 7)?.location.column).toBe(tooDeepAt(deep) + 1);
+    expect(tooDeepLine(`{"a":${nest(MAX_JSON_DEPTH - 1)}}`, 7)).toBeNull();
+    // Brackets quoted in strings: bound passed, scan says not deep.
+    expect(tooDeepLine(`["${'['.repeat(1000)}"]`, 1)).toBeNull();
+    // Any text: refused exactly when the scan finds it too deep.
+    const piece = fc.constantFrom('[', ']', '{', '}', '"', '\\', ',', '1', '"[[{"', ':');
+    fc.assert(
+      fc.property(
+        fc.array(piece, { maxLength: 700 }),
+        fc.integer({ min: 0, max: 320 }),
+        (ps, d) => {
+          const text = nest(d, ps.join(''));
+          expect(tooDeepLine(text, 1) !== null).toBe(tooDeepAt(text) >= 0);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 
   it('a body at the limit goes through every stage, one level more is refused saying where', () => {
