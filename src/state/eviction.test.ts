@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { analyze } from '../model/analyze.ts';
 import { cutMarkers } from '../model/evict/cuts.ts';
+import { pairEviction } from '../model/evict/evicted.ts';
 import { applyFault, reindexForView } from '../model/faults.ts';
 import { INVOICE_ANTHROPIC, load } from '../model/testing/faults.fixtures.ts';
 import { cutPlan, POLICIES, prepareEviction } from '../model/evict/policies.ts';
@@ -164,6 +165,11 @@ describe('eviction selectors', () => {
           const keptCall = p.call !== null && !v.results[0].evicted.includes(p.call.message);
           const keptResult = p.result !== null && !v.results[0].evicted.includes(p.result.message);
           if (keptCall !== keptResult) expect(p.status).not.toBe('answered');
+        }
+        // Each pair's state by key, as the flags give it (`undefined` for kept).
+        for (const p of selectArcPairs(a)) {
+          const s = pairEviction(p, flags, EVICTED_PRIMARY);
+          expect(pairs.state.get(p.key)).toBe(s === 'kept' ? undefined : s);
         }
       }),
       { numRuns: 60 },

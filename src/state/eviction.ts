@@ -252,9 +252,12 @@ export const selectEvictedPairs = memoN(
     // Only pairs across the eviction boundary change; the rest keep their object (O(pairs) reads).
     const out = pairs.slice();
     const cut = new Map<string, PairEviction>();
+    let anyGone = false;
     for (let i = 0; i < out.length; i++) {
       const p = out[i] as ToolPair;
-      if (stateOf(p) !== 'cut') continue;
+      const s = stateOf(p);
+      if (s === 'gone') anyGone = true;
+      if (s !== 'cut') continue;
       cut.set(p.key, 'cut');
       out[i] = pairAfterEviction(p, flags, EVICTED_PRIMARY);
     }
@@ -262,6 +265,9 @@ export const selectEvictedPairs = memoN(
       get: (key) => {
         const c = cut.get(key);
         if (c) return c;
+        // Nothing gone (nothing evicted yet: a 100 MB log's first render, issue 38): every
+        // other pair is kept, and the 30,000 keys' index (20–50 ms there) is not built.
+        if (!anyGone) return undefined;
         const i = keyIndexOf(pairs).get(key);
         const p = i === undefined ? undefined : pairs[i];
         const s = p ? stateOf(p) : 'kept';
