@@ -13,6 +13,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import type { FormatId } from '../src/model/types.ts';
 import {
   renderAnthropic,
   renderClaudeCode,
@@ -23,12 +24,13 @@ import {
   type Turn,
 } from './genRender.ts';
 
-export type GenFormat = 'anthropic-messages' | 'openai-chat' | 'claude-code-jsonl';
-export const GEN_FORMATS: readonly GenFormat[] = [
+/** The formats the generator writes: ids of the format registry (a typo does not type-check). */
+export const GEN_FORMATS = [
   'anthropic-messages',
   'openai-chat',
   'claude-code-jsonl',
-];
+] as const satisfies readonly FormatId[];
+export type GenFormat = (typeof GEN_FORMATS)[number];
 
 export interface GenOptions {
   /** Entries in the primary list (messages, or JSONL lines), at least. */

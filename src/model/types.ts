@@ -16,7 +16,7 @@
 /** Input formats we read: a key of the format registry (`parse/registry.ts`), one parser each. */
 export type { FormatId } from './parse/registry.ts';
 import type { FormatId } from './parse/registry.ts';
-import type { EndpointId } from './validate/endpoints/ids.ts';
+import type { EndpointId } from './validate/endpoints/index.ts';
 
 /**
  * The endpoints whose rules we implement: an API's rules plus the endpoint's dialect (one file each

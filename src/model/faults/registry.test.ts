@@ -3,6 +3,7 @@
  * its entries, and every target a fault offers travels through a link and back unchanged.
  */
 import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
 import { faultTargets } from '../faults.ts';
 import { INVOICE_ANTHROPIC, load } from '../testing/faults.fixtures.ts';
 import { decodeFaults, encodeFaults } from '../permalink/faults.ts';
@@ -14,6 +15,13 @@ describe('the fault registry', () => {
     expect(new Set(codes).size).toBe(FAULT_KINDS.length);
     for (const c of codes) expect(c).toMatch(/^[a-z]$/);
     for (const k of FAULT_KINDS) expect(FAULT_LABELS[k]).toBe(faultDef(k).label);
+  });
+
+  it('files each fault under its own kind (the key is the kind its schema reads)', () => {
+    for (const k of FAULT_KINDS) {
+      const shape = (FAULT_REGISTRY[k].schema as unknown as z.ZodObject).shape;
+      expect((shape.kind as z.ZodLiteral).value, k).toBe(k);
+    }
   });
 
   it('every target a fault offers survives a link, alone and all together', () => {

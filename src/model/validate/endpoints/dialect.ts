@@ -8,7 +8,7 @@ import { ruleSpec } from '../catalogue/index.ts';
 import { hasError } from '../rules/common.ts';
 import type { ProviderValidator, ValidateOptions, Validation, Violation } from '../types.ts';
 import type { Dialect, Wording } from './types.ts';
-import type { EndpointId } from './ids.ts';
+import type { EndpointId } from './index.ts';
 
 /**
  * Put a new text into a violation's 400 body: the body is searched for the old text (a string

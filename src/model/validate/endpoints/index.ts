@@ -1,7 +1,8 @@
 /**
  * The endpoint registry: one file per endpoint (an API's rules plus the endpoint's dialect), keyed
- * by the ids of `ids.ts`. `VALIDATORS`, `ProviderId`, the picker's groups, the CLI's `--provider`
- * and the package's URL map are derived from it.
+ * by its id. `EndpointId` (and so `ProviderId`), `ENDPOINT_IDS`, `VALIDATORS`, the picker's groups,
+ * the CLI's `--provider` and the package's URL map are derived from it; the APIs the endpoints
+ * speak are the registry `APIS`, from which `ApiId` is derived.
  */
 import type { FormatId } from '../../types.ts';
 import { anthropic } from './anthropic.ts';
@@ -13,7 +14,6 @@ import { deepseek } from './deepseek.ts';
 import { deepseekAnthropic } from './deepseekAnthropic.ts';
 import { deepseekResponses } from './deepseekResponses.ts';
 import { gemini } from './gemini.ts';
-import { API_IDS, ENDPOINT_IDS, isEndpointId, type ApiId, type EndpointId } from './ids.ts';
 import { kimi } from './kimi.ts';
 import { mistral } from './mistral.ts';
 import { openaiChat } from './openaiChat.ts';
@@ -23,10 +23,12 @@ import type { Endpoint } from './types.ts';
 import { vertexGemini } from './vertexGemini.ts';
 
 export type { Dialect, Endpoint, Wording } from './types.ts';
-export { API_IDS, ENDPOINT_IDS, isEndpointId, type ApiId, type EndpointId };
 
-/** Every endpoint by id (the type holds one entry per id of `ENDPOINT_IDS`). */
-export const ENDPOINTS: Readonly<Record<EndpointId, Endpoint>> = {
+/**
+ * Every endpoint, keyed by its id, in the order the provider picker lists them. `EndpointId` is
+ * derived from these keys (each endpoint's `id` equals its key: endpoints.test.ts holds it).
+ */
+export const ENDPOINTS = {
   anthropic,
   'anthropic-bedrock': anthropicBedrock,
   'anthropic-vertex': anthropicVertex,
@@ -42,19 +44,45 @@ export const ENDPOINTS: Readonly<Record<EndpointId, Endpoint>> = {
   gemini,
   'vertex-gemini': vertexGemini,
   bedrock,
-};
+} as const satisfies Readonly<Record<string, Endpoint>>;
+
+/** An endpoint's id: a key of the registry. */
+export type EndpointId = keyof typeof ENDPOINTS;
+
+/** Every endpoint id, in the picker's order (the registry's). */
+export const ENDPOINT_IDS = Object.keys(ENDPOINTS) as readonly EndpointId[];
+
+/** True for a string that is an endpoint id. */
+export function isEndpointId(s: string): s is EndpointId {
+  return Object.hasOwn(ENDPOINTS, s);
+}
 
 /** The endpoints in the picker's order. */
-export const ENDPOINT_LIST: readonly Endpoint[] = ENDPOINT_IDS.map((id) => ENDPOINTS[id]);
+export const ENDPOINT_LIST: readonly Endpoint[] = Object.values(ENDPOINTS);
 
-/** Each API's name, and the request format its bodies are written in. */
-export const APIS: Readonly<Record<ApiId, { label: string; format: FormatId }>> = {
+/** What the registry of APIs says of one: its name, and the request format its bodies are in. */
+export interface ApiDef {
+  label: string;
+  format: FormatId;
+}
+
+/**
+ * The APIs an endpoint speaks (the rule families of the catalogue), in the picker's order of its
+ * groups. `ApiId` is derived from these keys.
+ */
+export const APIS = {
   'anthropic-messages': { label: 'Anthropic Messages', format: 'anthropic-messages' },
   'openai-chat': { label: 'OpenAI Chat Completions', format: 'openai-chat' },
   'openai-responses': { label: 'OpenAI Responses', format: 'openai-responses' },
   gemini: { label: 'Gemini generateContent', format: 'gemini' },
   'bedrock-converse': { label: 'Bedrock Converse', format: 'bedrock-converse' },
-};
+} as const satisfies Readonly<Record<string, ApiDef>>;
+
+/** An API's id: a key of `APIS`. */
+export type ApiId = keyof typeof APIS;
+
+/** Every API id, in the picker's order of its groups. */
+export const API_IDS = Object.keys(APIS) as readonly ApiId[];
 
 /** The endpoints grouped by API, in the picker's order (the page's provider picker). */
 export const ENDPOINT_GROUPS: readonly { api: ApiId; label: string; endpoints: Endpoint[] }[] =

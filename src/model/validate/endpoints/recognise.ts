@@ -4,8 +4,7 @@
  * id, `anthropic_version`). Read from the endpoint registry's hosts, paths and model ids.
  */
 import type { FormatId, Transcript } from '../../types.ts';
-import { APIS, ENDPOINT_LIST, ENDPOINTS } from './index.ts';
-import type { EndpointId } from './ids.ts';
+import { APIS, ENDPOINT_LIST, ENDPOINTS, type EndpointId } from './index.ts';
 import type { Endpoint } from './types.ts';
 
 /** A recognised endpoint, and the model its URL names (Gemini, Bedrock, Vertex), when it does. */

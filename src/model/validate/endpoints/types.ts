@@ -5,7 +5,7 @@
  */
 import type { Transcript } from '../../types.ts';
 import type { ProviderValidator, ValidateOptions, Validation, Violation } from '../types.ts';
-import type { ApiId, EndpointId } from './ids.ts';
+import type { ApiId, EndpointId } from './index.ts';
 import type { ContextWindow, TokenizerFamily } from './windows.ts';
 
 /** A base rule this endpoint words its own way. */
