@@ -20,7 +20,7 @@ test.describe('inspector page', () => {
     // verdict carries no note about a trailing assistant message read as a prefill.
     await expect(page.getByText(/prefill/)).toHaveCount(0);
     await expect(page.getByTestId('pinned-system')).toContainText('billing assistant');
-    // The header's selects are narrower than their longer labels: the whole choice on hover.
+    // The header's selects say their choice on hover too: what "Auto (…)" does, in words.
     await expect(page.getByTestId('sample-select')).toHaveAttribute(
       'title',
       'Invoice lookup (parallel calls)',
@@ -33,6 +33,10 @@ test.describe('inspector page', () => {
       'title',
       /^Follow the input \(Anthropic/,
     );
+    for (const id of ['format-select', 'provider-select'])
+      await expect(page.getByTestId(id).locator('option').first()).toHaveText(
+        'Auto (Anthropic Messages)',
+      );
     await page.getByTestId('provider-select').selectOption('openai-chat');
     await expect(page.getByTestId('provider-select')).toHaveAttribute('title', /OpenAI/);
   });

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { openApp } from './helpers.ts';
+import { sample } from './fixtures.ts';
 
 // Narrow widths (newcomer report): on first view the timeline shows rows at every width, the
 // stats line is below the toolbar and above the text area, and the simulator is collapsed below
@@ -110,5 +111,70 @@ test('at 1440×900 a summary policy card shows its whole text, wrapped inside th
       return out;
     });
     expect(cut).toEqual([]);
+  }
+});
+
+/**
+ * The header's controls and what its selects show: each control's box and, for each select, its
+ * width beside the width the same select takes to show its chosen label whole (a one-option copy
+ * of it, unbounded, in the same place).
+ */
+async function headerControls(page: Page) {
+  return page.locator('header.top').evaluate((header) => {
+    const shown = Array.from(header.querySelectorAll<HTMLElement>('button, select')).filter(
+      (e) => e.offsetParent !== null,
+    );
+    const boxes = shown.map((e) => {
+      const r = e.getBoundingClientRect();
+      return { name: e.dataset.testid ?? e.textContent ?? '', top: r.top, bottom: r.bottom };
+    });
+    const selects = Array.from(header.querySelectorAll('select'))
+      .filter((s) => s.offsetParent !== null)
+      .map((s) => {
+        const label = s.selectedOptions[0]?.textContent ?? '';
+        const copy = document.createElement('select');
+        copy.className = s.className;
+        copy.style.maxWidth = 'none';
+        copy.style.width = 'auto';
+        copy.append(new Option(label));
+        s.after(copy);
+        const whole = copy.getBoundingClientRect().width;
+        copy.remove();
+        return { label, width: s.getBoundingClientRect().width, whole };
+      });
+    return { boxes, selects };
+  });
+}
+
+// The header at 1440 px (newcomer screenshots): the selects cut their labels ("Invoice looku…",
+// "Follow the in…") and, with a file open, the theme and `?` buttons wrapped to a second row.
+test('at 1440×800 the header is one row of controls and no select cuts its label, with a file open too', async ({
+  page,
+}, info) => {
+  await page.setViewportSize({ width: 1440, height: 800 });
+  await openApp(page);
+  const name = 'claude-code-session.jsonl';
+  for (const step of ['sample', 'file'] as const) {
+    if (step === 'file') {
+      await page.getByTestId('file-input').setInputFiles({
+        name,
+        mimeType: 'application/json',
+        buffer: Buffer.from(sample(name)),
+      });
+      await expect(page.getByTestId('sample-select')).toHaveAttribute('title', `(file: ${name})`);
+      await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true');
+      await expect(page.getByTestId('follow-file')).toBeVisible();
+    }
+    await page.locator('header.top').screenshot({ path: info.outputPath(`header-${step}.png`) });
+    const { boxes, selects } = await headerControls(page);
+    for (const id of ['theme-toggle', 'help-button', 'learn-toggle', 'share-open'])
+      expect(boxes.map((b) => b.name)).toContain(id);
+    // One row: some horizontal line crosses every control.
+    const lowestTop = Math.max(...boxes.map((b) => b.top));
+    const highestBottom = Math.min(...boxes.map((b) => b.bottom));
+    expect(lowestTop, `${step}: ${JSON.stringify(boxes)}`).toBeLessThan(highestBottom);
+    expect(selects).toHaveLength(3);
+    for (const s of selects)
+      expect(s.width, `${step}: "${s.label}"`).toBeGreaterThanOrEqual(s.whole - 0.5);
   }
 });

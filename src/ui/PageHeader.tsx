@@ -38,10 +38,11 @@ export function PageHeader(p: PageHeaderProps) {
       <SkipLink />
       <div className="brand">
         <h1>Transcript Inspector</h1>
-        <p className="tagline" data-testid="tagline">
-          Why did the LLM request with tool calls get an HTTP 400, and what does trimming cut?
-        </p>
       </div>
+      {/* Read after the title; shown under the header's one row of controls (styles.css). */}
+      <p className="tagline" data-testid="tagline">
+        Why did the LLM request with tool calls get an HTTP 400, and what does trimming cut?
+      </p>
       <Toolbar
         samples={p.samples}
         shown={p.shown}

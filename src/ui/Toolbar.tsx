@@ -115,6 +115,8 @@ function FormatAndProvider({
   const provider = useAppStore((s) => s.provider);
   const setFormatOverride = useAppStore((s) => s.setFormatOverride);
   const setProvider = useAppStore((s) => s.setProvider);
+  // The empty choices read short ("Auto (…)") so the header keeps one row at 1440 px; their
+  // titles (hover) say what "auto" does.
   const detect = `Detect (${labelOfFormat(detectedFormat)})`;
   const follow = `Follow the input (${labelOfProvider(defaultProvider)})`;
   return (
@@ -124,13 +126,12 @@ function FormatAndProvider({
         <select
           data-testid="format-select"
           value={formatOverride ?? ''}
-          // Narrower than the longer labels: the whole choice on hover.
           title={formatOverride ? labelOfFormat(formatOverride) : detect}
           onChange={(e) =>
             setFormatOverride(e.target.value === '' ? null : (e.target.value as FormatId))
           }
         >
-          <option value="">{detect}</option>
+          <option value="">{`Auto (${labelOfFormat(detectedFormat)})`}</option>
           {PARSERS.map((f) => (
             <option key={f.id} value={f.id}>
               {f.label}
@@ -148,7 +149,7 @@ function FormatAndProvider({
             setProvider(e.target.value === '' ? null : (e.target.value as ProviderId))
           }
         >
-          <option value="">{follow}</option>
+          <option value="">{`Auto (${labelOfProvider(defaultProvider)})`}</option>
           {ENDPOINT_GROUPS.map((g) => (
             <optgroup key={g.api} label={g.label}>
               {g.endpoints.map((e) => (
@@ -234,10 +235,12 @@ export function Toolbar(p: ToolbarProps) {
         id="toolbar-theme"
         className="narrow-more"
         data-testid="theme-toggle"
-        title="Theme: follows the system setting unless forced"
+        // The icon alone keeps the header's row; the name and title say which theme is on.
+        aria-label={`Theme: ${theme ?? 'system'}`}
+        title={`Theme: ${theme ?? 'system'} (the system's setting unless forced; click to change)`}
         onClick={() => setTheme(theme === null ? 'dark' : theme === 'dark' ? 'light' : null)}
       >
-        ◐ {theme ?? 'system'}
+        <span aria-hidden="true">◐</span>
       </button>
       <button
         type="button"
