@@ -13,6 +13,7 @@ import type { EvictionContext } from '../../model/evict/policies.ts';
 import { causeLabel, messageLabels } from '../../model/messageLabels.ts';
 import { evictedCount, type PolicyChoice } from '../../state/eviction.ts';
 import { useAppStore } from '../../state/store.ts';
+import { CountField } from './CountField.tsx';
 import { PolicyError, PolicyFigures } from './PolicyFigures.tsx';
 import { selectSimulatorLostMeaning } from './SimulatorLostMeaning.tsx';
 import { policyVerdict } from './policyVerdict.ts';
@@ -172,7 +173,6 @@ function PolicyOptionInputs({ choice }: { choice: PolicyChoice }) {
       },
     });
   };
-  const count = (v: string) => Math.max(0, Math.floor(Number(v) || 0));
   return (
     <div className="policy-options">
       {offers.includes('pinFirst') && (
@@ -185,48 +185,31 @@ function PolicyOptionInputs({ choice }: { choice: PolicyChoice }) {
           pin first message
         </label>
       )}
-      <label>
-        keep newest{' '}
-        <input
-          type="number"
-          min={0}
-          step={1}
-          className="small-num"
-          aria-label="Keep the newest N exchanges"
-          value={choice.options.keepNewestExchanges ?? 0}
-          onChange={(e) => setOption({ keepNewestExchanges: count(e.target.value) })}
-        />{' '}
-        exchanges
-      </label>
+      <CountField
+        before="keep newest"
+        after="exchanges"
+        label="Keep the newest N exchanges"
+        value={choice.options.keepNewestExchanges ?? 0}
+        onChange={(n) => setOption({ keepNewestExchanges: n })}
+      />
       {offers.includes('keepToolUses') && (
-        <label>
-          keep{' '}
-          <input
-            type="number"
-            min={0}
-            step={1}
-            className="small-num"
-            aria-label="Keep the results of the newest N tool uses"
-            value={choice.options.keepToolUses ?? DEFAULT_KEEP_TOOL_USES}
-            onChange={(e) => setOption({ keepToolUses: count(e.target.value) })}
-          />{' '}
-          tool uses
-        </label>
+        <CountField
+          before="keep"
+          after="tool uses"
+          label="Keep the results of the newest N tool uses"
+          value={choice.options.keepToolUses ?? DEFAULT_KEEP_TOOL_USES}
+          onChange={(n) => setOption({ keepToolUses: n })}
+        />
       )}
       {offers.includes('summaryTokens') && (
-        <label>
-          summary{' '}
-          <input
-            type="number"
-            min={0}
-            step={50}
-            className="small-num"
-            aria-label="Summary size in tokens"
-            value={choice.options.summaryTokens ?? DEFAULT_SUMMARY_TOKENS}
-            onChange={(e) => setOption({ summaryTokens: count(e.target.value) })}
-          />{' '}
-          tokens
-        </label>
+        <CountField
+          before="summary"
+          after="tokens"
+          label="Summary size in tokens"
+          step={50}
+          value={choice.options.summaryTokens ?? DEFAULT_SUMMARY_TOKENS}
+          onChange={(n) => setOption({ summaryTokens: n })}
+        />
       )}
     </div>
   );

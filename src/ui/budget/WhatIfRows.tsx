@@ -14,6 +14,7 @@ import {
 import type { PolicyChoice } from '../../state/eviction.ts';
 import { useAppStore } from '../../state/store.ts';
 import { fmtInt } from '../format.ts';
+import { CountField } from './CountField.tsx';
 
 const MB = 1024 * 1024;
 
@@ -42,7 +43,6 @@ export function WhatIfRows({
         choices.map((c) => ({ id: c.id, options: c.options })),
       )
     : [];
-  const num = (v: string, min: number) => Math.max(min, Math.floor(Number(v) || 0));
   return (
     <section className="what-if" data-testid="what-if" aria-label="What if">
       {/* A button, not a nested <summary>: the simulator panel's own summary stays its only one. */}
@@ -58,30 +58,22 @@ export function WhatIfRows({
       {open && (
         <>
           <p className="what-if-inputs">
-            <label>
-              window{' '}
-              <input
-                type="number"
-                min={1}
-                className="small-num"
-                aria-label="Smaller model window in tokens"
-                value={window}
-                onChange={(e) => setWindow(num(e.target.value, 1))}
-              />{' '}
-              tokens
-            </label>{' '}
-            <label>
-              413 at{' '}
-              <input
-                type="number"
-                min={1}
-                className="small-num"
-                aria-label="Request size limit in MB"
-                value={limitMb}
-                onChange={(e) => setLimitMb(num(e.target.value, 1))}
-              />{' '}
-              MB
-            </label>
+            <CountField
+              before="window"
+              after="tokens"
+              label="Smaller model window in tokens"
+              min={1}
+              value={window}
+              onChange={setWindow}
+            />{' '}
+            <CountField
+              before="413 at"
+              after="MB"
+              label="Request size limit in MB"
+              min={1}
+              value={limitMb}
+              onChange={setLimitMb}
+            />
           </p>
           <table>
             <tbody>
