@@ -54,6 +54,30 @@ export interface CutContext {
   fast: boolean;
   /** @internal fast-path tables */
   fx: FastTables | null;
+  /**
+   * Window validations shared with the other requests of one chain (`WindowMemo`), when the
+   * caller keeps one (a fleet scan's session log); absent: every window is validated.
+   */
+  memo?: WindowMemo;
+}
+
+/**
+ * Window validations (`validateTranscript` over a cut's head and `[k, r)`) kept across the
+ * requests of one chain: requests whose messages each extend the one before (same messages,
+ * same positions) and whose other fields (system, tools, settings, format, …) are the same
+ * objects. A window lies before its resync point `r`, inside every later request of the chain,
+ * so its validation is the same there. Keyed by the cut, `r` and the head
+ * (`windowKey`). Whoever keeps one starts a new one when the chain breaks (a compaction).
+ */
+export interface WindowMemo {
+  windows: Map<string, Validation>;
+  /** The key of each head object (heads are made per plan: their messages' indices, the summary). */
+  heads: WeakMap<CutHead, string>;
+}
+
+/** An empty `WindowMemo`, for a new chain. */
+export function windowMemo(): WindowMemo {
+  return { windows: new Map(), heads: new WeakMap() };
 }
 
 /** Per-context caches of window validity (the sweep asks the same window many times). */

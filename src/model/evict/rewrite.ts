@@ -50,6 +50,12 @@ export interface RewritePlan {
   messages?: (j: number) => Message[];
   /** Whether step j's request is valid, when the policy knows it cheaply; else undefined. */
   valid?: (j: number) => boolean | undefined;
+  /**
+   * The rule of step j's first error (`firstErrorOf(stepValidation(…))?.rule`; null when it is
+   * valid), when the policy knows it without building the step's whole validation (a fleet
+   * scan keeps the rule alone); else undefined.
+   */
+  firstRule?: (j: number) => string | null | undefined;
   /** @internal verdicts by step, computed on first use */
   verdicts?: (Validation | undefined)[];
 }

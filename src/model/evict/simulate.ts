@@ -49,6 +49,7 @@ import {
   type CutHead,
   keptMessages,
   type FastTables,
+  type WindowMemo,
 } from './cutTables.ts';
 
 export { keptMessages, NO_HEAD, prepareCuts, type CutContext, type CutHead } from './cutTables.ts';
@@ -148,6 +149,39 @@ function windowOk(ctx: CutContext, fx: FastTables, k: number, head: CutHead, r: 
   return validateWindow(ctx, fx, k, head, r);
 }
 
+/** The key of a head in a `WindowMemo`: its messages' indices and its summary, if any. */
+function headKey(memo: WindowMemo, head: CutHead): string {
+  let key = memo.heads.get(head);
+  if (key === undefined) {
+    key = head.messages.map((m) => m.index).join(',');
+    if (head.summary) key += `|${head.summary.role}|${JSON.stringify(head.summary.blocks)}`;
+    memo.heads.set(head, key);
+  }
+  return key;
+}
+
+/**
+ * The validation of a cut's window (its head and `[k, r)`, and for OpenAI a stand-in for `r`),
+ * from the chain's `WindowMemo` when the context has one and an earlier request of the chain
+ * validated the same window.
+ */
+function windowValidation(
+  ctx: CutContext,
+  fx: FastTables,
+  k: number,
+  head: CutHead,
+  r: number,
+  winMsgs: Message[],
+): Validation {
+  const memo = ctx.memo;
+  const key = memo ? `${k}|${r}|${headKey(memo, head)}` : '';
+  const hit = memo?.windows.get(key);
+  if (hit) return hit;
+  const vw = validateTranscript(fx.cache.winT, ctx.provider, { ...ctx.opts, messages: winMsgs });
+  memo?.windows.set(key, vw);
+  return vw;
+}
+
 function validateWindow(
   ctx: CutContext,
   fx: FastTables,
@@ -157,7 +191,7 @@ function validateWindow(
 ): boolean {
   const winMsgs = keptMessages(ctx, k, head, r - 1);
   if (!merges(ctx.provider)) winMsgs.push(standIn(ctx.t.messages[r] as Message));
-  const vw = validateTranscript(fx.cache.winT, ctx.provider, { ...ctx.opts, messages: winMsgs });
+  const vw = windowValidation(ctx, fx, k, head, r, winMsgs);
   for (const v of vw.violations) {
     if (v.severity !== 'error' || v.rule === 'thinking_missing' || v.rule === 'empty_request')
       continue;
@@ -194,7 +228,7 @@ function computeParts(ctx: CutContext, kIn: number, head: CutHead): Parts {
   let a7: Violation | null = null;
   const win: Violation[] = [];
   if (!anth || winMsgs.some((m) => !isPinned(m))) {
-    const vw = validateTranscript(fx.cache.winT, ctx.provider, { ...ctx.opts, messages: winMsgs });
+    const vw = windowValidation(ctx, fx, k, head, r, winMsgs);
     for (const v of vw.violations) {
       // A window is not a whole request: the request is empty only when nothing from r on is kept.
       if (v.rule === 'empty_request') continue;

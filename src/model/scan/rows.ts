@@ -25,7 +25,15 @@ import type { ScanRecord } from './report.ts';
 import type { SourceDoc } from '../parse/json.ts';
 import { countTokensCached, TokenCache } from '../tokenCache.ts';
 import { CHARS_PER_4, type TextCounter } from '../tokens.ts';
-import type { ParseError, Result, Transcript } from '../types.ts';
+import type { Message, ParseError, Result, Transcript, UsageRecord } from '../types.ts';
+import { windowMemo, type WindowMemo } from '../evict/cutTables.ts';
+import {
+  commonSpanPrefix,
+  spanLength,
+  type SessionCall,
+  type SessionCalls,
+  type Span,
+} from '../parse/sessionCalls.ts';
 
 /** The version of the row layout written to Parquet; docs/scan.md#schema describes each. */
 export const SCAN_SCHEMA_VERSION = 2;
@@ -141,12 +149,71 @@ export interface ScanRequest {
    * (`meta.compactSummary`).
    */
   compactions: number;
+  /**
+   * The window validations of its chain (`WindowMemo`): set on a session log's call, shared by
+   * the calls of its thread while each extends the one before (its messages the same objects).
+   */
+  memo?: WindowMemo;
+}
+
+/**
+ * The calls of one thread of a session log while each extends the one before: the last call's
+ * spans, its messages (renumbered copies, shared with the next call), where each of the session's
+ * messages sits in it, and the chain's window validations.
+ */
+interface Chain {
+  spans: readonly Span[];
+  messages: Message[];
+  at: Map<number, number>;
+  memo: WindowMemo;
+}
+
+/**
+ * A session call's transcript, as `callTranscript` makes it (each message a copy renumbered to
+ * its position, the usage records of its messages), sharing the copies of the call before it in
+ * its thread when this call extends that one: O(new messages + usage records), not O(call).
+ * @returns the transcript and the chain it now ends
+ */
+function chainedCall(s: SessionCalls, call: SessionCall, prev: Chain | undefined): Chain {
+  const t = s.transcript;
+  const len = spanLength(call.spans);
+  const extends_ =
+    prev !== undefined &&
+    prev.messages.length <= len &&
+    commonSpanPrefix(prev.spans, call.spans) === prev.messages.length;
+  const chain: Chain = extends_
+    ? { spans: call.spans, messages: prev.messages.slice(), at: prev.at, memo: prev.memo }
+    : { spans: call.spans, messages: [], at: new Map(), memo: windowMemo() };
+  const from = chain.messages.length;
+  let k = 0;
+  for (const [a, b] of call.spans)
+    for (let i = a; i < b; i++, k++) {
+      if (k < from) continue;
+      chain.messages.push({ ...(t.messages[i] as Message), index: k });
+      chain.at.set(i, k);
+    }
+  return chain;
+}
+
+/** The usage records of a call's messages, renumbered (as `callTranscript` keeps them). */
+function callUsage(t: Transcript, chain: Chain): UsageRecord[] {
+  const n = chain.messages.length;
+  const out: UsageRecord[] = [];
+  for (const u of t.usage) {
+    if (u.messageIndex === undefined) continue;
+    const i = chain.at.get(u.messageIndex);
+    // `at` is the chain's: every message it places is in this call (the calls extend each other).
+    if (i !== undefined && i < n) out.push({ ...u, messageIndex: i });
+  }
+  return out;
 }
 
 /**
  * Every request of a document, numbered as `check --requests` lists them (issue 33's
  * `listParsedRequests`): a Claude Code, Codex or Gemini CLI log's model calls, an archive's or
- * container's requests, or the one request of any other file.
+ * container's requests, or the one request of any other file. A session log's calls are its
+ * listing's `transcriptOf` (`callTranscript`), made once per chain of calls that extend each
+ * other (`chainedCall`): a call costs its new messages, not all of them.
  * @returns the first parse's failure, or each request in the listing's order
  */
 export function parseRequests(doc: SourceDoc, name: string): Result<ScanRequest[]> {
@@ -155,15 +222,27 @@ export function parseRequests(doc: SourceDoc, name: string): Result<ScanRequest[
   const listing = listParsedRequests(doc, first.value, { name });
   const out: ScanRequest[] = [];
   const seen = new Map<string, number>();
+  const session = listing.kind === 'session' ? listing.session : null;
+  const chains = new Map<string, Chain>();
   for (let k = 0; k < listing.requests.length; k++) {
     const info = listing.requests[k] as RequestInfo;
-    const transcript = listing.transcriptOf(k);
-    if (listing.kind === 'session') {
+    const call = session?.calls[k];
+    if (session && call) {
       const thread = info.thread ?? 'main';
       const n = (seen.get(thread) ?? 0) + (info.compaction?.kind === 'compaction' ? 1 : 0);
       seen.set(thread, n);
-      out.push({ transcript, compactions: n });
+      const chain = chainedCall(session, call, chains.get(call.thread));
+      chains.set(call.thread, chain);
+      const t = session.transcript;
+      const transcript: Transcript = {
+        ...t,
+        messages: chain.messages,
+        usage: callUsage(t, chain),
+        warnings: [],
+      };
+      out.push({ transcript, compactions: n, memo: chain.memo });
     } else {
+      const transcript = listing.transcriptOf(k);
       let n = 0;
       for (const m of transcript.messages) if (m.meta?.compactSummary) n++;
       out.push({ transcript, compactions: n });
@@ -225,11 +304,13 @@ function policyCuts(
       // A rewriting policy's step is judged as the request it writes (simulatePolicy's
       // stepValidation; a step its plan knows valid gives none), a cut of the message list by
       // the cut tables (checkCut's first error, without renumbering its paths).
+      // A rewriting policy that knows a step's rule alone (langchain-trim: its cut's) says it.
       const rw = plan.rewrite;
-      if (rw)
+      if (rw) {
+        const known = rw.valid?.(j) === true ? null : rw.firstRule?.(j);
         rule =
-          rw.valid?.(j) === true ? null : (firstErrorOf(stepValidation(ctx, rw, j))?.rule ?? null);
-      else rule = cutFirstRule(ctx.cuts, plan.cuts[j] as number, planHead(ctx, plan, j));
+          known !== undefined ? known : (firstErrorOf(stepValidation(ctx, rw, j))?.rule ?? null);
+      } else rule = cutFirstRule(ctx.cuts, plan.cuts[j] as number, planHead(ctx, plan, j));
       rules.set(j, rule);
     }
     // As simulatePolicy: overshoot = tokens freed ÷ tokens over the budget.
@@ -332,6 +413,7 @@ function requestRow(
     {},
     { validation: a.validation, grouping: a.grouping },
   );
+  if (req.memo) parts.cuts.memo = req.memo;
   const ctx = assembleEviction(parts, t, table);
   const cuts = requestCuts(ctx, opts);
   return {

@@ -17,7 +17,7 @@ import type { Message } from '../../types.ts';
 import type { EvictionContext } from '../policies.ts';
 import type { RewritePlan, RewriteStep } from '../rewrite.ts';
 import { messageShapes, SHAPE } from '../shapes.ts';
-import { checkCut, isCutValid, NO_HEAD } from '../simulate.ts';
+import { checkCut, cutFirstRule, isCutValid, NO_HEAD } from '../simulate.ts';
 import type { BlockEdit, EvictionPolicy } from '../types.ts';
 
 const { KIND_MASK, KIND_RESULT, ROLE_PINNED, ROLE_USER } = SHAPE;
@@ -110,6 +110,10 @@ function trimPlan(ctx: EvictionContext): RewritePlan {
     derive: (j) => {
       const k = cutLike(j);
       return k < 0 ? undefined : checkCut(ctx.cuts, k, NO_HEAD).validation();
+    },
+    firstRule: (j) => {
+      const k = cutLike(j);
+      return k < 0 ? undefined : cutFirstRule(ctx.cuts, k, NO_HEAD);
     },
   };
 }

@@ -1,0 +1,133 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { claudeCodeLog } from '../testing/claudeCodeLog.ts';
+import { scanTextReference } from '../testing/scanRows.reference.ts';
+import { POLICIES } from '../evict/registry.ts';
+import { DEFAULT_BUDGETS, scanText, type ScanBudget } from './rows.ts';
+
+/** One line of a generated Claude Code session. */
+type Event =
+  | { kind: 'user'; text: string }
+  | { kind: 'blank' }
+  | { kind: 'text'; msg: number; text: string }
+  | { kind: 'use'; msg: number; id: number }
+  | { kind: 'result'; id: number; error: boolean }
+  | { kind: 'thinking'; msg: number }
+  | { kind: 'compaction'; trigger: 'manual' | 'auto' };
+
+const WORDS = ['read', 'the', 'file', 'fix', 'tests', 'a', 'longer sentence of several words'];
+const arbText = fc
+  .array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 12 })
+  .map((w) => w.join(' '));
+
+/**
+ * Sessions as Claude Code writes them, and broken: tool calls answered, left unanswered, answered
+ * twice or by a result for no call (ids from a small pool, so they repeat), replies split over
+ * lines of one API message, thinking, blank prompts, and compactions (each starts a new chain).
+ */
+const arbEvent: fc.Arbitrary<Event> = fc.oneof(
+  { weight: 4, arbitrary: arbText.map((text) => ({ kind: 'user' as const, text })) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'blank' as const }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({ kind: fc.constant('text' as const), msg: fc.nat(40), text: arbText }),
+  },
+  {
+    weight: 5,
+    arbitrary: fc.record({ kind: fc.constant('use' as const), msg: fc.nat(40), id: fc.nat(12) }),
+  },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      kind: fc.constant('result' as const),
+      id: fc.nat(12),
+      error: fc.boolean(),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('thinking' as const), msg: fc.nat(40) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('compaction' as const),
+      trigger: fc.constantFrom('manual' as const, 'auto' as const),
+    }),
+  },
+);
+
+function logOf(events: readonly Event[]): string {
+  const w = claudeCodeLog({ cwd: '/srv/app' });
+  for (const e of events) {
+    if (e.kind === 'user') w.user(e.text);
+    else if (e.kind === 'blank') w.user('');
+    else if (e.kind === 'text') w.assistant(`msg_${e.msg}`, [{ type: 'text', text: e.text }]);
+    else if (e.kind === 'thinking')
+      w.assistant(`msg_${e.msg}`, [{ type: 'thinking', thinking: 'Hmm.', signature: 'sig' }]);
+    else if (e.kind === 'use')
+      w.assistant(`msg_${e.msg}`, [
+        { type: 'tool_use', id: `toolu_${e.id}`, name: 'Read', input: { path: `f${e.id}` } },
+      ]);
+    else if (e.kind === 'result')
+      w.user([
+        {
+          type: 'tool_result',
+          tool_use_id: `toolu_${e.id}`,
+          content: `line ${e.id}`,
+          ...(e.error ? { is_error: true } : {}),
+        },
+      ]);
+    else w.compaction(e.trigger, 'Summary of the conversation so far.');
+  }
+  return w.text();
+}
+
+const arbBudgets: fc.Arbitrary<ScanBudget[]> = fc.oneof(
+  fc.constant<ScanBudget[]>([...DEFAULT_BUDGETS]),
+  fc.array(
+    fc.oneof(
+      fc.double({ min: 0.01, max: 1, noNaN: true }).map((fraction) => ({ fraction })),
+      fc.nat(400).map((tokens) => ({ tokens })),
+    ),
+    { minLength: 1, maxLength: 4 },
+  ),
+);
+
+const SRC = { file: 'f.jsonl', path: 'f.jsonl', size: 1, version: '1' };
+
+describe("a session log's rows, made call by call over its chains", () => {
+  it('equal the rows made from scratch per request (every policy, compactions, broken pairs)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(arbEvent, { minLength: 1, maxLength: 45 }),
+        arbBudgets,
+        (ev, budgets) => {
+          const text = logOf(ev);
+          const opts = { policies: POLICIES, budgets };
+          expect(scanText(SRC, text, 'f.jsonl', opts)).toEqual(
+            scanTextReference(SRC, text, 'f.jsonl', opts),
+          );
+        },
+      ),
+      { numRuns: 150 },
+    );
+  }, 300_000);
+
+  it('a compaction in the middle: the calls after it are rows of their own chain', () => {
+    const ev: Event[] = [
+      { kind: 'user', text: 'read the file' },
+      { kind: 'use', msg: 1, id: 1 },
+      { kind: 'result', id: 1, error: false },
+      { kind: 'text', msg: 2, text: 'fix' },
+      { kind: 'user', text: 'a longer sentence of several words' },
+      { kind: 'use', msg: 3, id: 2 },
+      { kind: 'compaction', trigger: 'auto' },
+      { kind: 'result', id: 2, error: false },
+      { kind: 'use', msg: 4, id: 3 },
+      { kind: 'result', id: 3, error: true },
+      { kind: 'text', msg: 5, text: 'the tests' },
+    ];
+    const text = logOf(ev);
+    const rows = scanText(SRC, text, 'f.jsonl');
+    expect(rows.map((r) => r.compactions)).toEqual([0, 0, 0, 1, 1]);
+    expect(rows).toEqual(scanTextReference(SRC, text, 'f.jsonl'));
+  });
+});
