@@ -123,6 +123,12 @@ export interface FastTables {
   /** Anthropic with thinking on and a trailing result turn: start of the open loop's floor; else -1. */
   loopFloor: number;
   cache: WindowCache;
+  /**
+   * schemaNext[e] = the first e' ≥ e whose error `rest[errPos[e']]` is a schema error
+   * (`isSchemaError`), or errPos.length; length errPos.length + 1. Made on first use
+   * (`schemaErrorsFrom`, simulate.ts): a cut's first schema error without a walk over its errors.
+   */
+  schemaNext?: Int32Array;
 }
 
 /** A tool message, or a user message carrying tool results. */

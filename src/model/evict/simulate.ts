@@ -313,15 +313,39 @@ function renumber(v: Violation, delta: number): Violation {
   return { ...v, message, providerPath, error: fix(v.error) };
 }
 
+/** `FastTables.schemaNext`, made on first use. */
+function schemaNext(fx: FastTables): Int32Array {
+  if (!fx.schemaNext) {
+    const m = fx.errPos.length;
+    const next = new Int32Array(m + 1);
+    next[m] = m;
+    for (let e = m - 1; e >= 0; e--)
+      next[e] = isSchemaError(fx.rest[fx.errPos[e] as number] as Violation)
+        ? e
+        : (next[e + 1] as number);
+    fx.schemaNext = next;
+  }
+  return fx.schemaNext;
+}
+
+/**
+ * The position in `fx.rest` of the first schema error from error `from` on (positions in
+ * `errPos`) that the cut keeps, or -1. Steps from schema error to schema error (`schemaNext`).
+ */
+function schemaErrorFrom(fx: FastTables, from: number, p: Parts): number {
+  const next = schemaNext(fx);
+  for (let e = next[from] as number; e < fx.errPos.length; e = next[e + 1] as number) {
+    const pos = fx.errPos[e] as number;
+    if (survives(fx, pos, p)) return pos;
+  }
+  return -1;
+}
+
 /** The first schema error (`isSchemaError`) the cut keeps: met before any other error. */
 function schemaErrorOf(fx: FastTables, p: Parts): Violation | null {
   for (const v of p.win) if (isSchemaError(v) && v.severity === 'error') return v;
-  for (let e = lowerBoundAt(fx.restAt, fx.errPos, p.r); e < fx.errPos.length; e++) {
-    const pos = fx.errPos[e] as number;
-    const v = fx.rest[pos] as Violation;
-    if (isSchemaError(v) && survives(fx, pos, p)) return renumber(v, p.delta());
-  }
-  return null;
+  const pos = schemaErrorFrom(fx, lowerBoundAt(fx.restAt, fx.errPos, p.r), p);
+  return pos < 0 ? null : renumber(fx.rest[pos] as Violation, p.delta());
 }
 
 /**
@@ -389,11 +413,8 @@ export function cutFirstRule(ctx: CutContext, k: number, head: CutHead = NO_HEAD
   // As checkCut: a schema error first (the window's, then the reused suffix's) …
   for (const v of p.win) if (isSchemaError(v) && v.severity === 'error') return v.rule;
   const from = lowerBoundAt(fx.restAt, fx.errPos, p.r);
-  for (let e = from; e < fx.errPos.length; e++) {
-    const pos = fx.errPos[e] as number;
-    const v = fx.rest[pos] as Violation;
-    if (isSchemaError(v) && survives(fx, pos, p)) return v.rule;
-  }
+  const schema = schemaErrorFrom(fx, from, p);
+  if (schema >= 0) return (fx.rest[schema] as Violation).rule;
   // … then A7, the window's first error, the suffix's first surviving error.
   if (p.a7 && p.a7.severity === 'error') return p.a7.rule;
   for (const v of p.win) if (v.severity === 'error') return v.rule;

@@ -4,7 +4,9 @@
  * whether the cut gives a 400 and its overshoot. Pure: the CLI's workers and the page call it on
  * text they decoded; the rows go into Parquet (docs/scan.md, `SCAN_SCHEMA_VERSION`).
  */
-import { analyze } from '../analyze.ts';
+import type { Analysis } from '../analyze.ts';
+import { groupExchanges } from '../exchanges.ts';
+import { defaultProviderOf, validateTranscript } from '../validate/index.ts';
 import {
   chooseCut,
   cutPlan,
@@ -154,6 +156,8 @@ export interface ScanRequest {
    * the calls of its thread while each extends the one before (its messages the same objects).
    */
   memo?: WindowMemo;
+  /** True when a tool_use id is used twice in it (pairToolCalls' `duplicate_id`). */
+  duplicateIds?: boolean;
 }
 
 /**
@@ -166,6 +170,9 @@ interface Chain {
   messages: Message[];
   at: Map<number, number>;
   memo: WindowMemo;
+  /** Every tool_use id of its messages, and whether one came twice (`duplicate_id`). */
+  ids: Set<string>;
+  duplicateIds: boolean;
 }
 
 /**
@@ -182,17 +189,40 @@ function chainedCall(s: SessionCalls, call: SessionCall, prev: Chain | undefined
     prev.messages.length <= len &&
     commonSpanPrefix(prev.spans, call.spans) === prev.messages.length;
   const chain: Chain = extends_
-    ? { spans: call.spans, messages: prev.messages.slice(), at: prev.at, memo: prev.memo }
-    : { spans: call.spans, messages: [], at: new Map(), memo: windowMemo() };
+    ? { ...prev, spans: call.spans, messages: prev.messages.slice() }
+    : {
+        spans: call.spans,
+        messages: [],
+        at: new Map(),
+        memo: windowMemo(),
+        ids: new Set(),
+        duplicateIds: false,
+      };
   const from = chain.messages.length;
   let k = 0;
   for (const [a, b] of call.spans)
     for (let i = a; i < b; i++, k++) {
       if (k < from) continue;
-      chain.messages.push({ ...(t.messages[i] as Message), index: k });
+      const m = t.messages[i] as Message;
+      chain.messages.push({ ...m, index: k });
       chain.at.set(i, k);
+      if (addIds(chain.ids, m)) chain.duplicateIds = true;
     }
   return chain;
+}
+
+/**
+ * Adds a message's tool_use ids to `seen`. @returns true when one was there already (a second
+ * call with an id: pairToolCalls' `duplicate_id`, whatever the role of the message holding it)
+ */
+function addIds(seen: Set<string>, m: Message): boolean {
+  let dup = false;
+  for (const b of m.blocks) {
+    if (b.type !== 'tool_use' || b.id === null) continue;
+    const before = seen.size;
+    if (seen.add(b.id).size === before) dup = true;
+  }
+  return dup;
 }
 
 /** The usage records of a call's messages, renumbered (as `callTranscript` keeps them). */
@@ -240,7 +270,12 @@ export function parseRequests(doc: SourceDoc, name: string): Result<ScanRequest[
         usage: callUsage(t, chain),
         warnings: [],
       };
-      out.push({ transcript, compactions: n, memo: chain.memo });
+      out.push({
+        transcript,
+        compactions: n,
+        memo: chain.memo,
+        duplicateIds: chain.duplicateIds,
+      });
     } else {
       const transcript = listing.transcriptOf(k);
       let n = 0;
@@ -391,6 +426,29 @@ export function budgetTokens(b: ScanBudget, total: number): number {
   return 'tokens' in b ? b.tokens : Math.floor(total * b.fraction);
 }
 
+/**
+ * `analyze(t)` without its pairs (a row needs none): the same provider, grouping and validation,
+ * the validator told the ids are unique when no tool_use id comes twice (as `analyze` tells it
+ * from its pairs). @param duplicateIds whether one does, when the caller knows (a chain's calls)
+ */
+function analysisOf(
+  t: Transcript,
+  duplicateIds?: boolean,
+): Pick<Analysis, 'provider' | 'grouping' | 'validation'> {
+  let dup = duplicateIds;
+  if (dup === undefined) {
+    const seen = new Set<string>();
+    dup = false;
+    for (const m of t.messages) if (addIds(seen, m)) dup = true;
+  }
+  const provider = defaultProviderOf(t);
+  return {
+    provider,
+    grouping: groupExchanges(t.messages),
+    validation: validateTranscript(t, provider, dup ? undefined : { uniqueToolUseIds: true }),
+  };
+}
+
 function requestRow(
   src: ScanSource,
   req: ScanRequest,
@@ -401,7 +459,7 @@ function requestRow(
   cache: TokenCache,
 ): ScanRow {
   const t = req.transcript;
-  const a = analyze(t);
+  const a = analysisOf(t, req.duplicateIds);
   const first = a.validation.violations.find((v) => v.severity === 'error');
   const counter = opts.counter ?? CHARS_PER_4;
   const table = countTokensCached(t, a.provider, counter, cache, { preferUsage: true });
