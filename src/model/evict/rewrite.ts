@@ -76,10 +76,33 @@ export function blockWeight(b: Block): number {
       return w;
     }
     default: {
-      const c = countableText(b);
-      return c.text.length + 4 * c.fixed;
+      // A tool call's text is its input as JSON: built once per block (blocks are not edited in
+      // place; a session log's calls share them, and a sweep asks again per step).
+      let w = WEIGHTS.get(b);
+      if (w === undefined) {
+        const c = countableText(b);
+        w = c.text.length + 4 * c.fixed;
+        WEIGHTS.set(b, w);
+      }
+      return w;
     }
   }
+}
+
+/** `blockWeight` of the blocks it builds a text for, by block. */
+const WEIGHTS = new WeakMap<Block, number>();
+
+/** The summed `blockWeight` of a message's blocks, by its block list (shared by its copies). */
+const MESSAGE_WEIGHTS = new WeakMap<readonly Block[], number>();
+
+function messageWeight(blocks: readonly Block[]): number {
+  let total = MESSAGE_WEIGHTS.get(blocks);
+  if (total === undefined) {
+    total = 0;
+    for (const b of blocks) total += blockWeight(b);
+    MESSAGE_WEIGHTS.set(blocks, total);
+  }
+  return total;
 }
 
 /**
@@ -109,8 +132,7 @@ export function blockTokens(ctx: EvictionContext, m: Message, block: number): nu
       if (v >= 0) return v;
     }
   }
-  let total = 0;
-  for (const b of m.blocks) total += blockWeight(b);
+  const total = messageWeight(m.blocks);
   if (total === 0) return 0;
   const perMessage = ctx.table.perMessage[m.index] ?? 0;
   return Math.round((perMessage * blockWeight(m.blocks[block] as Block)) / total);
