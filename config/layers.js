@@ -57,9 +57,17 @@ export const LAYERS = {
   },
   cli: {
     folders: ['cli', 'model'],
-    // `scan` (issue 40): DuckDB writes and queries the Parquet, piscina is its worker pool, the
-    // AWS SDK reads S3, tinyglobby expands globs. All kept outside the bundle (scripts/buildCli.js).
-    packages: [...PURE, '@duckdb/node-api', 'piscina', '@aws-sdk/client-s3', 'tinyglobby'],
+    // `scan` (issue 40): DuckDB writes and queries the Parquet (its C API bindings, under
+    // node-api, copy a column of cuts into a vector whole), piscina is its worker pool, the AWS
+    // SDK reads S3, tinyglobby expands globs. All kept outside the bundle (scripts/buildCli.js).
+    packages: [
+      ...PURE,
+      '@duckdb/node-api',
+      '@duckdb/node-bindings',
+      'piscina',
+      '@aws-sdk/client-s3',
+      'tinyglobby',
+    ],
     node: true,
     why: 'src/cli is headless and depends on the model only (cli → model)',
   },
