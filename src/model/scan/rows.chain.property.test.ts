@@ -46,7 +46,7 @@ const arbEvent: fc.Arbitrary<Event> = fc.oneof(
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('thinking' as const), msg: fc.nat(40) }) },
   {
-    weight: 1,
+    weight: 2,
     arbitrary: fc.record({
       kind: fc.constant('compaction' as const),
       trigger: fc.constantFrom('manual' as const, 'auto' as const),
@@ -80,6 +80,53 @@ function logOf(events: readonly Event[]): string {
   return w.text();
 }
 
+/**
+ * The same events as a Codex rollout (Responses items: messages, function calls and their
+ * outputs by call_id, reasoning, a `compacted` line for a compaction), read for the Responses API:
+ * a provider with no cut model (each cut validated whole; the chain's copies and ids still shared).
+ */
+function codexLogOf(events: readonly Event[]): string {
+  const line = (type: string, payload: unknown) =>
+    JSON.stringify({ timestamp: '2026-11-28T14:08:00.000Z', type, payload });
+  const item = (payload: unknown) => line('response_item', payload);
+  const out = [line('session_meta', { id: 's' })];
+  for (const e of events) {
+    if (e.kind === 'user' || e.kind === 'blank')
+      out.push(
+        item({
+          type: 'message',
+          role: 'user',
+          content: [{ type: 'input_text', text: e.kind === 'user' ? e.text : '' }],
+        }),
+      );
+    else if (e.kind === 'text')
+      out.push(
+        item({
+          type: 'message',
+          role: 'assistant',
+          content: [{ type: 'output_text', text: e.text }],
+        }),
+      );
+    else if (e.kind === 'thinking')
+      out.push(item({ type: 'reasoning', summary: [{ type: 'summary_text', text: 'Hmm.' }] }));
+    else if (e.kind === 'use')
+      out.push(
+        item({
+          type: 'function_call',
+          name: 'read',
+          arguments: JSON.stringify({ path: `f${e.id}` }),
+          call_id: `call_${e.id}`,
+        }),
+      );
+    else if (e.kind === 'result')
+      out.push(
+        item({ type: 'function_call_output', call_id: `call_${e.id}`, output: `line ${e.id}` }),
+      );
+    else out.push(line('compacted', { message: 'Summary of the conversation so far.' }));
+  }
+  return out.join('\n') + '\n';
+}
+
 const arbBudgets: fc.Arbitrary<ScanBudget[]> = fc.oneof(
   fc.constant<ScanBudget[]>([...DEFAULT_BUDGETS]),
   fc.array(
@@ -92,6 +139,7 @@ const arbBudgets: fc.Arbitrary<ScanBudget[]> = fc.oneof(
 );
 
 const SRC = { file: 'f.jsonl', path: 'f.jsonl', size: 1, version: '1' };
+const CODEX = { file: 'r.jsonl', path: 'r.jsonl', size: 1, version: '1' };
 
 describe("a session log's rows, made call by call over its chains", () => {
   it('equal the rows made from scratch per request (every policy, compactions, broken pairs)', () => {
@@ -107,9 +155,40 @@ describe("a session log's rows, made call by call over its chains", () => {
           );
         },
       ),
+      { numRuns: 250 },
+    );
+  }, 300_000);
+
+  it('the same for Codex rollouts (the Responses API: no cut model, its cuts validated whole)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(arbEvent, { minLength: 1, maxLength: 45 }),
+        arbBudgets,
+        (ev, budgets) => {
+          const text = codexLogOf(ev);
+          const opts = { policies: POLICIES, budgets };
+          const rows = scanText(CODEX, text, 'r.jsonl', opts);
+          expect(rows).toEqual(scanTextReference(CODEX, text, 'r.jsonl', opts));
+        },
+      ),
       { numRuns: 150 },
     );
   }, 300_000);
+
+  it('a Codex rollout is read as several calls of the Responses API', () => {
+    const ev: Event[] = [
+      { kind: 'user', text: 'read the file' },
+      { kind: 'use', msg: 1, id: 1 },
+      { kind: 'result', id: 1, error: false },
+      { kind: 'text', msg: 2, text: 'fix' },
+      { kind: 'user', text: 'the tests' },
+      { kind: 'text', msg: 3, text: 'a' },
+    ];
+    const rows = scanText(CODEX, codexLogOf(ev), 'r.jsonl');
+    expect(rows[0]?.format).toBe('codex-jsonl');
+    expect(rows[0]?.provider).toBe('openai-responses');
+    expect(rows.length).toBeGreaterThan(1);
+  });
 
   it('a compaction in the middle: the calls after it are rows of their own chain', () => {
     const ev: Event[] = [
