@@ -272,7 +272,10 @@ export class RowStore {
     }
     ruleApp.closeSync();
     const names = SCAN_COLUMNS.map(([n]) => n).join(', ');
-    const cutsOf = `SELECT row_id, CAST(list({'policy': k.policy, 'fraction': k.fraction, 'budget': CAST(c.budget AS BIGINT), 'gives400': c.rule IS NOT NULL, 'overshoot': c.overshoot, 'rule': x.rule} ORDER BY c.cut) AS ${CUTS_TYPE}) AS cuts
+    // Each row's cuts in their order: listed with their position first, the list sorted, the
+    // position dropped (an aggregate's own ORDER BY sorted every row's cuts together: 43 % more
+    // time for the bench's 4.2 million cuts).
+    const cutsOf = `SELECT row_id, CAST(list_transform(list_sort(list({'cut': c.cut, 'policy': k.policy, 'fraction': k.fraction, 'budget': CAST(c.budget AS BIGINT), 'gives400': c.rule IS NOT NULL, 'overshoot': c.overshoot, 'rule': x.rule})), lambda s: {'policy': s.policy, 'fraction': s.fraction, 'budget': s.budget, 'gives400': s.gives400, 'overshoot': s.overshoot, 'rule': s.rule}) AS ${CUTS_TYPE}) AS cuts
 FROM scan_cuts c JOIN scan_kinds k ON k.cut = c.cut LEFT JOIN scan_rules x ON x.id = c.rule GROUP BY row_id`;
     const rowCols = SCAN_COLUMNS.map(([n]) =>
       n === 'cuts' ? `coalesce(c.cuts, CAST([] AS ${CUTS_TYPE})) AS cuts` : `r.${n}`,

@@ -177,9 +177,12 @@ interface Chain {
 
 /**
  * A session call's transcript, as `callTranscript` makes it (each message a copy renumbered to
- * its position, the usage records of its messages), sharing the copies of the call before it in
- * its thread when this call extends that one: O(new messages + usage records), not O(call).
- * @returns the transcript and the chain it now ends
+ * its position), sharing the copies of the call before it in its thread when this call extends
+ * that one: O(new messages), not O(call). A call that does not extend it (a compaction, a
+ * rollback, the first call) starts a new chain, with a new `WindowMemo`.
+ * @param prev the chain of the call before it in its thread, if any (its messages stay as they
+ *   are; its id set and index map are shared, and grow)
+ * @returns the chain this call ends: its messages are the call's
  */
 function chainedCall(s: SessionCalls, call: SessionCall, prev: Chain | undefined): Chain {
   const t = s.transcript;
@@ -338,8 +341,8 @@ function policyCuts(
     if (rule === undefined) {
       // A rewriting policy's step is judged as the request it writes (simulatePolicy's
       // stepValidation; a step its plan knows valid gives none), a cut of the message list by
-      // the cut tables (checkCut's first error, without renumbering its paths).
-      // A rewriting policy that knows a step's rule alone (langchain-trim: its cut's) says it.
+      // the cut tables (checkCut's first error, without renumbering its paths). A rewriting
+      // policy that knows a step's rule alone (langchain-trim: its cut's) says it.
       const rw = plan.rewrite;
       if (rw) {
         const known = rw.valid?.(j) === true ? null : rw.firstRule?.(j);
