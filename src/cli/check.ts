@@ -1,4 +1,4 @@
-import { analyze } from '../model/analyze.ts';
+import { verdictOf } from '../model/analyze.ts';
 import { onlyFile, parseArgs, UsageError } from './args.ts';
 import {
   checkProvider,
@@ -34,17 +34,16 @@ export function runCheck(argv: string[], io: CliIO): number | Promise<number> {
   }
   const parsed = loadFromFlags(io, file, args.flags, 'check');
   if (!parsed) return EXIT_UNREADABLE;
-  const a = analyze(parsed.transcript, providerFor(io, provider, parsed));
+  // The verdict and counts only: `check` prints no pair (`verdictOf`).
+  const a = verdictOf(parsed.transcript, providerFor(io, provider, parsed));
   const errors = a.validation.violations.filter((v) => v.severity === 'error');
-  const toolCalls = a.pairs.filter(
-    (p) => p.call !== null && p.status !== 'duplicate_result',
-  ).length;
+  const { toolCalls } = a;
   if (args.flags.json) {
     const out = {
       format: a.transcript.format,
       provider: a.provider,
       messages: a.transcript.messages.length,
-      exchanges: a.grouping.exchanges.length,
+      exchanges: a.exchanges,
       toolCalls,
       valid: a.validation.valid,
       violations: a.validation.violations.map((v) => ({
@@ -66,7 +65,7 @@ export function runCheck(argv: string[], io: CliIO): number | Promise<number> {
   } else {
     const t = a.transcript;
     io.out(
-      `${inputLabel(file)}: ${t.format} → ${a.provider}; ${plural(t.messages.length, 'message')}, ${plural(a.grouping.exchanges.length, 'exchange')}, ${plural(toolCalls, 'tool call')}\n`,
+      `${inputLabel(file)}: ${t.format} → ${a.provider}; ${plural(t.messages.length, 'message')}, ${plural(a.exchanges, 'exchange')}, ${plural(toolCalls, 'tool call')}\n`,
     );
     for (const w of t.warnings) io.out(`note: ${w}\n`);
     if (a.validation.valid) io.out(`VALID: ${a.provider} would accept this request.\n`);
