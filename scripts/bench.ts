@@ -31,6 +31,10 @@
  * - scan_vs_json_parse_fleet, scan_requests_per_s: `scan` of about 200 MB of session logs ÷
  *   JSON.parse of every line of them (target ≤ 1.5; scripts/benchScan.ts, `--only scan`).
  *
+ * - load_500mb_heap_vs_file: the browser tab's peak heap ÷ the file's size while a generated
+ *   500 MB Claude Code log loads until fully analysed (target ≤ 2.5; scripts/benchLoad500.ts, last
+ *   of the browser figures; `--only load500` runs it alone).
+ *
  * Generated data goes to bench-data/ (gitignored) and is reused across runs.
  */
 import { execFileSync } from 'node:child_process';
@@ -372,6 +376,14 @@ async function main(): Promise<void> {
   }
   if (only === 'fetch') {
     benchFetch(root);
+    return;
+  }
+  if (only === 'load500') {
+    execFileSync(
+      process.execPath,
+      ['--import', 'tsx', path.join(root, 'scripts/benchBrowser.ts'), '--only', 'load500'],
+      { cwd: root, stdio: 'inherit' },
+    );
     return;
   }
   const cpu = (os.cpus()[0]?.model ?? 'unknown').trim();

@@ -31,7 +31,10 @@
  * - diff_view_*_100k: the diff view of two requests of 100,000 and 101,000 messages, its first
  *   draw and a 600-frame scroll of its rows (scripts/benchDiffView.ts; `--only diff-view`).
  *
- *   npx tsx scripts/benchBrowser.ts [--skip-build] [--only first-paint|large|load|strip|diff-view] [--profile DIR]
+ * - load_500mb_heap_vs_file: the tab's peak heap ÷ the file's size while a generated 500 MB log
+ *   loads until fully analysed (scripts/benchLoad500.ts; last in the run; `--only load500` alone).
+ *
+ *   npx tsx scripts/benchBrowser.ts [--skip-build] [--only first-paint|large|load|strip|diff-view|load500] [--profile DIR]
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -57,6 +60,7 @@ import {
 import { Phases } from './benchTrace.ts';
 import { benchDiffView } from './benchDiffView.ts';
 import { benchStrip } from './benchStrip.ts';
+import { benchLoad500, log500 } from './benchLoad500.ts';
 
 /** first_paint_vs_json_parse and the figures it divides (20 MB log). */
 async function firstPaint(page: Page, url: string, file: string): Promise<void> {
@@ -302,6 +306,10 @@ export async function benchBrowser(args: string[] = []): Promise<void> {
     // bypassCSP: the harness injects its frame recorder as a string (the page itself is unchanged).
     const newPage = () =>
       (browser as Browser).newPage({ viewport: { width: 1400, height: 900 }, bypassCSP: true });
+    if (only === 'load500') {
+      await benchLoad500(await newPage(), url, log500());
+      return;
+    }
     if (only === 'strip') {
       await benchStrip(browser, url, big);
       return;
@@ -322,6 +330,8 @@ export async function benchBrowser(args: string[] = []): Promise<void> {
       await benchStrip(browser, url, big);
       if (only !== 'large' && only !== 'load') await benchDiffView(browser, url, phases);
     }
+    // Last: the 500 MB log's heap, in a page of its own (minutes; made once in bench-data/).
+    if (only === undefined) await benchLoad500(await newPage(), url);
     phases.print();
   } finally {
     await browser?.close();
