@@ -8,7 +8,7 @@ import { analyze } from './analyze.ts';
 import { canonicalJson, findLostMeaning } from './lostMeaning.ts';
 import { clip, idsText, MAX_JSON_DEPTH, MAX_MESSAGE_CHARS, QUOTE_CHARS } from './limits.ts';
 import { CONTAINER_BYTES, MAX_STRUCTURE_BYTES, quoteIds, VALUE_BYTES } from './limits.ts';
-import { windowAround } from './limits.ts';
+import { MAX_STRING_CHARS, MAX_UNPACKED_BYTES, windowAround } from './limits.ts';
 import { parseTranscript } from './parse/index.ts';
 import { mayNestDeeper, parseJsonBounded, parseJsonlText, scanJson } from './parse/json.ts';
 import { tooDeepAt, tooDeepLine } from './parse/json.ts';
@@ -253,5 +253,12 @@ describe('structure limit (values a parse would build)', () => {
     expect(r.deep?.location.line).toBe(21);
     expect(r.deep?.message).toMatch(/too many values/);
     expect(parseJsonlText(text, one * 50).deep).toBeUndefined();
+  });
+});
+
+describe('the unpacked-bytes limit (issue 38)', () => {
+  it('takes a 500 MB log, and its whole text still fits in one V8 string', () => {
+    expect(MAX_UNPACKED_BYTES).toBeGreaterThanOrEqual(500_044_679);
+    expect(MAX_UNPACKED_BYTES).toBeLessThan(MAX_STRING_CHARS);
   });
 });

@@ -3,9 +3,11 @@
  * the CLI, so a file refused in one is refused in the other with the same words.
  *
  * - Unpacked bytes: a file's text (a `.gz` after inflating) is at most `MAX_UNPACKED_BYTES`. V8
- *   strings stop at 2^29 − 24 UTF-16 units (≈ 512 Mi), and a load costs a multiple of the text in
- *   heap (engine/limits.ts): 256 MiB keeps both far off. Inflating stops as soon as the limit is
- *   passed, or earlier when the ratio of unpacked to compressed bytes says the file is a bomb.
+ *   strings stop at 2^29 − 24 UTF-16 units (`MAX_STRING_CHARS`, ≈ 512 Mi), and the whole text of
+ *   a file must fit in one (the CLI parses it, the page exports it): 511 MiB keeps 1 MiB below
+ *   that and takes a 500 MB log (issue 38; the page's heap decides first: engine/limits.ts).
+ *   Inflating stops as soon as the limit is passed, or earlier when the ratio of unpacked to
+ *   compressed bytes says the file is a bomb.
  * - Depth: nothing deeper than `MAX_JSON_DEPTH` arrays and objects is parsed. `JSON.parse` is not
  *   recursive in V8, but structured clone (postMessage to and from the worker) overflows the
  *   stack at ≈ 2,000 levels in Node and `JSON.stringify` at ≈ 5,000 (measured, Node 20), and the
@@ -18,8 +20,14 @@
  *   `tool_use_id` would otherwise land whole in the validator's message and its error body.
  */
 
-/** The largest text accepted, in bytes of UTF-8 (after inflating a `.gz`): 256 MiB. */
-export const MAX_UNPACKED_BYTES = 256 * 1024 * 1024;
+/** The longest string V8 makes on a 64-bit machine, in UTF-16 units (`String::kMaxLength`). */
+export const MAX_STRING_CHARS = 2 ** 29 - 24;
+
+/**
+ * The largest text accepted, in bytes of UTF-8 (after inflating a `.gz`): 511 MiB, under
+ * `MAX_STRING_CHARS` (a text has at most as many UTF-16 units as UTF-8 bytes).
+ */
+export const MAX_UNPACKED_BYTES = 511 * 1024 * 1024;
 
 /**
  * Unpacked ÷ compressed bytes above which a `.gz` is refused as a decompression bomb, once
