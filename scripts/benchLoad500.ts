@@ -53,8 +53,11 @@ export async function benchLoad500(page: Page, url: string, file = log500()): Pr
   const name = `${path.basename(file)} (${(size / 1e6).toFixed(0)} MB)`;
   await openPage(page, url);
   const failed = failureOf(page);
+  // A wait that throws (the tab gone, a timeout) is a failure too, never an unhandled rejection.
+  const why = (e: unknown) =>
+    `it failed: ${(e instanceof Error ? e.message : String(e)).split('\n')[0]}`;
   const load = await Promise.race([
-    timedLoad(page, () => pickAndWait(page, file, TIMEOUT_MS), null),
+    timedLoad(page, () => pickAndWait(page, file, TIMEOUT_MS), null).catch(why),
     failed,
   ]);
   if (typeof load === 'string') {
@@ -79,7 +82,7 @@ export async function benchLoad500(page: Page, url: string, file = log500()): Pr
         undefined,
         { timeout: TIMEOUT_MS, polling: 200 },
       )
-      .then(() => ''),
+      .then(() => '', why),
     failed,
   ]);
   const tokens = await stop();
