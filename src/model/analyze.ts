@@ -2,7 +2,7 @@
  * The whole pipeline for one transcript and provider: pairing, exchanges, validation.
  * Tokens are separate (they depend on a tokenizer that loads lazily).
  */
-import { groupExchanges, type Grouping } from './exchanges.ts';
+import { countExchanges, groupExchanges, type Grouping } from './exchanges.ts';
 import { pairToolCalls, type ToolPair } from './pairing.ts';
 import type { ProviderId, Transcript } from './types.ts';
 import {
@@ -44,7 +44,7 @@ export interface Verdict {
   provider: ProviderId;
   /** Tool calls: one per tool_use block (`analyze`'s pairs with a call, duplicate results aside). */
   toolCalls: number;
-  /** `groupExchanges(t.messages).exchanges.length`. */
+  /** `groupExchanges(t.messages).exchanges.length` (`countExchanges`). */
   exchanges: number;
   validation: Validation;
 }
@@ -68,7 +68,7 @@ export function verdictOf(t: Transcript, provider?: ProviderId, opts?: ValidateO
     transcript: t,
     provider: p,
     toolCalls,
-    exchanges: groupExchanges(messages).exchanges.length,
+    exchanges: countExchanges(messages),
     validation: validateTranscript(t, p, opts),
   };
 }

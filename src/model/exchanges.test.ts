@@ -1,6 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { groupExchanges, turnPairs } from './exchanges.ts';
+import { countExchanges, groupExchanges, turnPairs } from './exchanges.ts';
 import { assistant, call, result, system, tool, transcript, user } from './testing/index.ts';
+import { arbAnyTranscript } from './testing/index.ts';
 
 describe('groupExchanges', () => {
   it('a user message that is not a tool result starts an exchange; system is pinned', () => {
@@ -52,5 +54,22 @@ describe('groupExchanges', () => {
       { assistant: 1, replies: [2] },
       { assistant: 3, replies: [4] },
     ]);
+  });
+});
+
+describe('countExchanges', () => {
+  it('counts the exchanges groupExchanges makes, on any transcript (pinned messages too)', () => {
+    const pinned = transcript('anthropic-messages', [system('rules'), user('hi'), assistant('yo')]);
+    expect(countExchanges(pinned.messages)).toBe(groupExchanges(pinned.messages).exchanges.length);
+    expect(countExchanges([])).toBe(0);
+    fc.assert(
+      fc.property(
+        fc.oneof(arbAnyTranscript('anthropic-messages', 30), arbAnyTranscript('openai-chat', 30)),
+        (t) => {
+          expect(countExchanges(t.messages)).toBe(groupExchanges(t.messages).exchanges.length);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

@@ -40,6 +40,20 @@ export function startsExchange(m: Message): boolean {
 }
 
 /**
+ * How many exchanges `groupExchanges(messages)` makes, without building them (the CLI's `check`
+ * prints the count only: issue 38). O(n), no allocation.
+ */
+export function countExchanges(messages: readonly Message[]): number {
+  let n = 0;
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i] as Message;
+    if (isPinned(m)) continue;
+    if (n === 0 || startsExchange(m)) n++;
+  }
+  return n;
+}
+
+/**
  * Group messages into exchanges (a single fold, O(n)).
  * @param messages the transcript's messages
  * @returns the exchanges and, per message, its exchange index (-1 for pinned messages)
