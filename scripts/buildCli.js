@@ -11,8 +11,13 @@
  * - `import.meta.dirname` in the sources means src/cli (the one user, cli/link.ts, finds the
  *   page's samples from it); in the bundle it would be dist-cli, so it is defined as src/cli.
  * - The inputs are listed in dist-cli/cli.meta.json, so `isStale` can tell when a source changed.
+ * - Code split (issue 38): a module the sources load with `import()` (a link's codec and with it
+ *   zod, some 750 KB of the bundle that `check FILE` never needs) goes to a chunk,
+ *   dist-cli/<module>-<hash>.js, loaded only when that import runs; code shared by several goes
+ *   to dist-cli/chunk-<hash>.js. The chunks sit beside cli.js, so the banner's `../src/cli`
+ *   means the same in each; the .js files of an earlier build are removed first.
  */
-import { statSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,17 +36,25 @@ const BANNER = [
 
 /**
  * Bundle the CLI into dist-cli/cli.js and list its inputs in dist-cli/cli.meta.json.
- * @returns the bundle's size in bytes and the number of source files in it
+ * @returns `bytes`: the size of what starting the CLI reads (cli.js and the chunks it imports
+ *   statically; `files` of them), and `inputs`: the number of source files in the build
  */
 export async function buildCli() {
   const { build } = await import('esbuild');
+  const outdir = path.dirname(CLI_FILE);
+  // Every .js here is this build's output; chunk names change with their contents.
+  if (existsSync(outdir))
+    for (const f of readdirSync(outdir)) if (f.endsWith('.js')) rmSync(path.join(outdir, f));
   const result = await build({
     absWorkingDir: root,
     entryPoints: { cli: 'src/cli/main.ts', scanWorker: 'src/cli/scan/worker.ts' },
-    outdir: path.dirname(CLI_FILE),
+    outdir,
     bundle: true,
     platform: 'node',
     format: 'esm',
+    // What only some commands need (the link's codec and zod, issue 38) is imported with
+    // `import()`: split into chunks beside cli.js (chunk-*.js) that node loads only then.
+    splitting: true,
     target: 'node20',
     // jsonc-parser's `main` is a UMD build that esbuild cannot follow; its `module` is ESM.
     mainFields: ['module', 'main'],
@@ -62,8 +75,15 @@ export async function buildCli() {
   });
   const inputs = Object.keys(result.metafile.inputs);
   await writeFile(META_FILE, JSON.stringify({ inputs }, null, 2) + '\n');
-  const out = result.metafile.outputs[path.relative(root, CLI_FILE)];
-  return { bytes: out?.bytes ?? 0, inputs: inputs.length };
+  // What `node dist-cli/cli.js` reads before it runs: cli.js and the chunks it imports statically.
+  const outputs = result.metafile.outputs;
+  const startup = new Set([path.relative(root, CLI_FILE)]);
+  for (const f of startup)
+    for (const i of outputs[f]?.imports ?? [])
+      if (i.kind === 'import-statement' && !i.external) startup.add(i.path);
+  let bytes = 0;
+  for (const f of startup) bytes += outputs[f]?.bytes ?? 0;
+  return { bytes, files: startup.size, inputs: inputs.length };
 }
 
 /**
@@ -94,6 +114,6 @@ export async function isStale() {
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const r = await buildCli();
   console.log(
-    `built ${path.relative(root, CLI_FILE)}: ${(r.bytes / 1024).toFixed(0)} KiB from ${r.inputs} files`,
+    `built ${path.relative(root, CLI_FILE)} from ${r.inputs} files: ${(r.bytes / 1024).toFixed(0)} KiB read at start (${r.files} files; the rest when a command imports it)`,
   );
 }

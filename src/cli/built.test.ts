@@ -4,7 +4,7 @@
  * as the CLI run in-process over the same files (the harness every other CLI test uses).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cli } from './testing/index.ts';
@@ -33,8 +33,14 @@ describe('the built CLI (dist-cli/cli.js)', { timeout: 60_000 }, () => {
     const text = readFileSync(bundle, 'utf8');
     expect(text.startsWith('#!/usr/bin/env node\n')).toBe(true);
     expect(text).not.toMatch(/from ["']tsx/);
-    // Loaded from node_modules only by the commands that count tokens.
-    expect(text).toMatch(/import\(["']gpt-tokenizer\/encoding\/o200k_base["']\)/);
+    // Loaded from node_modules only by the commands that count tokens (in cli.js or a chunk).
+    const dir = path.dirname(bundle);
+    const built = readdirSync(dir)
+      .filter((f) => f.endsWith('.js'))
+      .map((f) => readFileSync(path.join(dir, f), 'utf8'))
+      .join('\n');
+    expect(built).toMatch(/import\(["']gpt-tokenizer\/encoding\/o200k_base["']\)/);
+    expect(built).not.toMatch(/from ["']gpt-tokenizer/);
   });
 
   it.each([
@@ -55,6 +61,27 @@ describe('the built CLI (dist-cli/cli.js)', { timeout: 60_000 }, () => {
     const link = run(['check', 'v=1&src=invoice']);
     expect(link.code).toBe(0);
     expect(link.out).toContain('VALID');
+  });
+
+  it('starts without zod: only `import()` of a link, `share` or another command loads it', () => {
+    // What node reads to start: cli.js and the files it imports statically, transitively.
+    const dir = path.dirname(bundle);
+    const startup = new Set(['cli.js']);
+    for (const f of startup)
+      for (const m of readFileSync(path.join(dir, f), 'utf8').matchAll(
+        /^(?:import|\})(?:[^'"\n]*? from)? ["']\.\/([^"']+)["'];$/gm,
+      ))
+        startup.add(m[1] as string);
+    const text = [...startup].map((f) => readFileSync(path.join(dir, f), 'utf8')).join('\n');
+    // esbuild names each bundled source in a comment: `// node_modules/zod/v4/...`.
+    expect(text).toMatch(/\/\/ src\/model\/parse\//);
+    expect(text).not.toMatch(/\/\/ node_modules\/zod\//);
+    expect(text).not.toMatch(/\/\/ src\/model\/permalink\/(codec|schema)\.ts/);
+    // …and the chunks that hold it ship beside cli.js: a link is read by the built CLI above.
+    const all = readdirSync(dir).filter((f) => f.endsWith('.js'));
+    expect(
+      all.some((f) => /\/\/ node_modules\/zod\//.test(readFileSync(path.join(dir, f), 'utf8'))),
+    ).toBe(true);
   });
 
   it('is not stale right after a build', () => {

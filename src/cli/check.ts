@@ -11,7 +11,6 @@ import {
 } from './io.ts';
 import { idsText } from '../model/limits.ts';
 import { inputLabel } from './link.ts';
-import { runCheckRequests } from './requests.ts';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -23,16 +22,18 @@ export const CHECK_USAGE =
  * `--requests`, the file's requests instead (`requests.ts`).
  * @returns exit code: 0 valid, 1 invalid, 2 unreadable
  */
-export function runCheck(argv: string[], io: CliIO): number | Promise<number> {
+export async function runCheck(argv: string[], io: CliIO): Promise<number> {
   const args = parseArgs(argv, ['format', 'provider', 'model', 'request'], ['json', 'requests']);
   const file = onlyFile(args, 'check');
   const provider = checkProvider(args.flags.provider);
   if (args.flags.requests === true) {
     if (args.flags.request !== undefined)
       throw new UsageError('--requests lists every request; --request N checks one');
+    // The request listing (the model's diff, the `diff` package) only for `--requests` (issue 38).
+    const { runCheckRequests } = await import('./requests.ts');
     return runCheckRequests(io, file, args.flags, provider);
   }
-  const parsed = loadFromFlags(io, file, args.flags, 'check');
+  const parsed = await loadFromFlags(io, file, args.flags, 'check');
   if (!parsed) return EXIT_UNREADABLE;
   // The verdict and counts only: `check` prints no pair (`verdictOf`).
   const a = verdictOf(parsed.transcript, providerFor(io, provider, parsed));

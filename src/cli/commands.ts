@@ -1,33 +1,64 @@
 /**
- * The CLI's command table. A new command is a file exporting `runX(argv, io)` and one entry here.
+ * The CLI's command table. A new command is a file exporting `runX(argv, io)` and one entry here:
+ * its usage line and how to run it.
+ *
+ * Only `check` is imported with the table (the command run most, the one the bench times); every
+ * other command's module is imported by `import()` when it is run (issue 38): what they need
+ * alone (the repair's and the faults' model, zod with them, eviction, the scan's pool) is never
+ * loaded by a `check`, and the built CLI keeps each in a chunk of its own (scripts/buildCli.js).
  */
 import { CHECK_USAGE, runCheck } from './check.ts';
-import { REPAIR_USAGE, runRepair } from './repair.ts';
-import { SIMULATE_USAGE, runSimulate } from './simulate.ts';
-import { SHARE_USAGE, runShare } from './share.ts';
-import { SWEEP_USAGE, runSweep } from './sweep.ts';
-import { DIFF_USAGE, runDiff } from './diff.ts';
-import { SCAN_USAGE, runScan } from './scan.ts';
 import { EXIT_UNREADABLE, type CliIO } from './io.ts';
 import { UsageError } from './args.ts';
 import { clip } from '../model/limits.ts';
 import { nameTable } from '../model/own.ts';
 import { PARSERS } from '../model/parse/registry.ts';
 import { VALIDATORS } from '../model/validate/index.ts';
+import { POLICIES } from '../model/evict/registry.ts';
 
 interface Command {
   usage: string;
   run: (argv: string[], io: CliIO) => number | Promise<number>;
 }
 
+const REPAIR_USAGE =
+  'repair FILE [--format F] [--provider P] [--model M] [-o OUT] [--json] [--request N]   repair a transcript, write it in its format';
+const SIMULATE_USAGE = `simulate FILE --policy P --budget N (a link may set both) [--provider P] [--model M] [--summary-tokens S] [--pin-first] [--keep-newest N] [--keep N] [--clear-at-least N] [--exclude-tools A,B] [--clear-tool-inputs] [--window N [--reserve M]] [--limit-bytes N] [--json] [--request N]   evict to a token budget (--keep and the clear options: clear-tool-results; --window and --limit-bytes add what-if rows: a smaller model window, a 413 retry) (policies: ${POLICIES.join(', ')})`;
+const SHARE_USAGE =
+  'share FILE [--structure-only] [--hide-tool-names] [-o OUT] [--base URL] [--json] [--format F] [--request N]   print a link to the transcript';
+const SWEEP_USAGE =
+  'sweep FILE [--provider P] [--model M] [--summary-tokens S] [--json] [--request N]   every budget, every policy: which give a 400, and the mean overshoot (exit 1 if any budget gives a 400)';
+const DIFF_USAGE =
+  'diff A B [--json] [--provider P] [--format F] | diff FILE --request N [--against M] [--json] | diff LINK (its d=)   what changed between two requests (default M: the one N continues)';
+const SCAN_USAGE =
+  'scan PATH... [--out FILE.parquet] [--policies P,…] [--budgets 10%,…|N,…] [--shard I/N] [--tokens estimate|exact] [--jobs N] [--json]   every request of many files (folders, globs, s3://bucket/prefix) into Parquet, and the fleet report; PATHs all .parquet: the report over them';
+
 export const COMMANDS: ReadonlyMap<string, Command> = nameTable({
   check: { usage: CHECK_USAGE, run: runCheck },
-  repair: { usage: REPAIR_USAGE, run: runRepair },
-  simulate: { usage: SIMULATE_USAGE, run: runSimulate },
-  sweep: { usage: SWEEP_USAGE, run: runSweep },
-  share: { usage: SHARE_USAGE, run: runShare },
-  diff: { usage: DIFF_USAGE, run: runDiff },
-  scan: { usage: SCAN_USAGE, run: runScan },
+  repair: {
+    usage: REPAIR_USAGE,
+    run: async (argv, io) => (await import('./repair.ts')).runRepair(argv, io),
+  },
+  simulate: {
+    usage: SIMULATE_USAGE,
+    run: async (argv, io) => (await import('./simulate.ts')).runSimulate(argv, io),
+  },
+  sweep: {
+    usage: SWEEP_USAGE,
+    run: async (argv, io) => (await import('./sweep.ts')).runSweep(argv, io),
+  },
+  share: {
+    usage: SHARE_USAGE,
+    run: async (argv, io) => (await import('./share.ts')).runShare(argv, io),
+  },
+  diff: {
+    usage: DIFF_USAGE,
+    run: async (argv, io) => (await import('./diff.ts')).runDiff(argv, io),
+  },
+  scan: {
+    usage: SCAN_USAGE,
+    run: async (argv, io) => (await import('./scan.ts')).runScan(argv, io),
+  },
 });
 
 /**

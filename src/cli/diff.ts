@@ -25,11 +25,8 @@ import {
   type CliIO,
 } from './io.ts';
 import { inputLabel, linkFragment, type LinkInput } from './link.ts';
-import { pickSetting, reportUnusedKeys, VERDICT_KEYS } from './linkView.ts';
+import { pickSetting, VERDICT_KEYS } from './linkView.ts';
 import { listSourceRequests } from './requests.ts';
-
-export const DIFF_USAGE =
-  'diff A B [--json] [--provider P] [--format F] | diff FILE --request N [--against M] [--json] | diff LINK (its d=)   what changed between two requests (default M: the one N continues)';
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
@@ -158,13 +155,15 @@ async function diffInFile(
     throw new UsageError('diff FILE needs --request N (or give two files: diff A B)');
   let format = checkFormat(flags.format);
   let provider = checkProvider(flags.provider);
-  const source = readSource(io, file);
+  const source = await readSource(io, file);
   if (!source) {
     if (json) printFailureJson(io, file);
     return EXIT_UNREADABLE;
   }
   const link = source.link;
   if (link) {
+    // The codec's side of a link (zod), imported only for a link (issue 38).
+    const { reportUnusedKeys } = await import('./linkApply.ts');
     reportUnusedKeys(io, link, [...VERDICT_KEYS, 'd'], 'diff');
     format = pickSetting(io, {
       what: 'format',
@@ -233,9 +232,9 @@ export async function runDiff(argv: string[], io: CliIO): Promise<number> {
   const format = checkFormat(args.flags.format);
   const provider = checkProvider(args.flags.provider);
   const opts = { command: 'diff', json, ...(format ? { format } : {}) };
-  const left = loadTranscript(io, a, opts);
+  const left = await loadTranscript(io, a, opts);
   if (!left) return EXIT_UNREADABLE;
-  const right = loadTranscript(io, b, opts);
+  const right = await loadTranscript(io, b, opts);
   if (!right) return EXIT_UNREADABLE;
   const counter = await loadBpeCounter();
   io.doing = `comparing ${inputLabel(a)} with ${inputLabel(b)}`;

@@ -7,12 +7,12 @@ import {
   type ParsedTranscript,
 } from '../model/parse/index.ts';
 import { withSessionCall } from '../model/sessionCall.ts';
-import { ModelIdSchema } from '../model/permalink/schema.ts';
+import { isModelId } from '../model/permalink/modelId.ts';
 import { windowAround } from '../model/limits.ts';
 import { DROP_ADVICE, withReadNote } from '../model/parse/bytes.ts';
 import { clipArg, intFlag, UsageError } from './args.ts';
 import { inputLabel, linkFragment, readLink, type LinkInput } from './link.ts';
-import { applyLinkFaults, pickSetting, reportUnusedKeys, VERDICT_KEYS } from './linkView.ts';
+import { pickSetting, VERDICT_KEYS } from './linkView.ts';
 
 export interface CliIO {
   /**
@@ -72,11 +72,11 @@ export function checkFormat(v: string | true | undefined): FormatId | undefined 
 
 /**
  * `--model`: a model id (letters, digits, `.:/@_-`, at most 120 characters), the same the
- * permalink's `m` takes (ModelIdSchema).
+ * permalink's `m` takes (`isModelId`: ModelIdSchema's rule without loading zod).
  */
 export function checkModel(v: string | true | undefined): string | undefined {
   if (v === undefined) return undefined;
-  if (v === true || !ModelIdSchema.safeParse(v).success)
+  if (v === true || !isModelId(v))
     throw new UsageError(
       `--model wants a model id such as claude-opus-4-7, anthropic.claude-sonnet-4-5-20250929-v1:0 or gemini-3-pro-preview${v === true ? '' : `, not "${clipArg(v)}"`}`,
     );
@@ -134,11 +134,16 @@ export interface Loaded extends ParsedTranscript {
  * `requestIndex` names (0-based; default as the page: the newest, or an eval log's first
  * sample); without a choice a note on stderr says which one was read and how to choose another.
  * A request index past the end prints an error and returns null (bad usage, exit 2). A link's
- * format and faults apply as on the page (`linkView.ts`; the flag wins over `f`), and what the
- * command does not use of it is said on stderr.
+ * format and faults apply as on the page (`linkView.ts`, `linkApply.ts`; the flag wins over
+ * `f`), and what the command does not use of it is said on stderr. Async because a link's codec
+ * and faults are imported only when a link is read (issue 38); a FILE is read synchronously.
  */
-export function loadTranscript(io: CliIO, file: string, opts: LoadOptions): Loaded | null {
-  const parsed = loadInput(io, file, opts);
+export async function loadTranscript(
+  io: CliIO,
+  file: string,
+  opts: LoadOptions,
+): Promise<Loaded | null> {
+  const parsed = await loadInput(io, file, opts);
   if (!parsed && opts.json) printFailureJson(io, file);
   return parsed;
 }
@@ -153,7 +158,7 @@ export function loadFromFlags(
   flags: Record<string, string | true | undefined>,
   command: string,
   uses: readonly string[] = VERDICT_KEYS,
-): Loaded | null {
+): Promise<Loaded | null> {
   const format = checkFormat(flags.format);
   const requestIndex = checkRequest(flags.request);
   const model = checkModel(flags.model);
@@ -190,16 +195,17 @@ export type Input = { text: string; name: string; readNote?: string };
 /**
  * FILE's text, or a link's transcript and view; null (said on stderr, with `io.failure`) when
  * unreadable. For a command that reads a file's text itself (`check --requests`, `diff`).
+ * A link's codec is imported only for a link (`readLink`); a FILE is read synchronously.
  */
-export function readSource(
+export async function readSource(
   io: CliIO,
   file: string,
-): { input: Input; link: LinkInput | null } | null {
+): Promise<{ input: Input; link: LinkInput | null } | null> {
   io.doing = `reading ${inputLabel(file)}`;
   try {
     const fragment = linkFragment(file);
     if (fragment === null) return { input: io.read(file), link: null };
-    const link = readLink(fragment);
+    const link = await readLink(fragment);
     return { input: link, link };
   } catch (e) {
     const message = `cannot read ${inputLabel(file)}: ${forTerminal((e as Error).message)}`;
@@ -210,14 +216,16 @@ export function readSource(
 }
 
 /** `loadTranscript` without the `--json` answer. */
-function loadInput(io: CliIO, file: string, opts: LoadOptions): Loaded | null {
-  const source = readSource(io, file);
+async function loadInput(io: CliIO, file: string, opts: LoadOptions): Promise<Loaded | null> {
+  const source = await readSource(io, file);
   if (!source) return null;
   const { input, link } = source;
   let { requestIndex } = opts;
   let format = opts.format;
   let model = opts.model;
-  if (link) {
+  // The codec's and the faults' side of a link (zod): imported only when there is one.
+  const apply = link ? await import('./linkApply.ts') : null;
+  if (link && apply) {
     model = pickSetting(io, {
       what: 'model',
       flag: '--model',
@@ -225,7 +233,7 @@ function loadInput(io: CliIO, file: string, opts: LoadOptions): Loaded | null {
       fromFlag: model,
       fromLink: link.view.model ?? undefined,
     });
-    reportUnusedKeys(io, link, opts.uses ?? VERDICT_KEYS, opts.command);
+    apply.reportUnusedKeys(io, link, opts.uses ?? VERDICT_KEYS, opts.command);
     format = pickSetting(io, {
       what: 'format',
       flag: '--format',
@@ -278,9 +286,10 @@ function loadInput(io: CliIO, file: string, opts: LoadOptions): Loaded | null {
       `note: ${inputLabel(file)} holds ${requests.length} requests; read #${(chosen ?? 0) + 1} (choose another with --request N)\n`,
     );
   io.doing = `applying the link's faults to ${inputLabel(file)}`;
-  const transcript = link
-    ? applyLinkFaults(io, parsed.value.transcript, link.view.faults)
-    : parsed.value.transcript;
+  const transcript =
+    link && apply
+      ? apply.applyLinkFaults(io, parsed.value.transcript, link.view.faults)
+      : parsed.value.transcript;
   io.doing = `analysing ${inputLabel(file)}`;
   return { ...parsed.value, transcript, link };
 }

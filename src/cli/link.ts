@@ -3,11 +3,11 @@
  * fragment (`#v=1&t=…`, `v=1&src=invoice`) — and reads the transcript it carries, or the sample
  * it names. The permalink codec is the page's own (model/permalink/codec.ts: pure TypeScript,
  * fflate and zod), so a link means the same to both; what its view sets is applied by
- * `linkView.ts`.
+ * `linkView.ts` and `linkApply.ts`. The codec is imported when a link is read, never before:
+ * zod is most of the CLI's weight, and a FILE needs none of it (issue 38).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { decodePermalink, refusedSource } from '../model/permalink/codec.ts';
 import type { PermalinkView } from '../model/permalink/schema.ts';
 
 /** The fragment of `arg` when it is a link (URL with a `#v=` fragment, or a fragment), else null. */
@@ -44,11 +44,12 @@ export interface LinkInput {
 }
 
 /**
- * The transcript a link carries, and its view (`linkView.ts` applies what changes a verdict).
- * @throws Error saying why a link cannot be honoured: a refused or corrupt payload, a view-only
+ * The transcript a link carries, and its view (`linkApply.ts` applies what changes a verdict).
+ * @throws (rejects with) Error saying why a link cannot be honoured: a refused or corrupt payload, a view-only
  *   link (it holds no transcript: open the file itself), an unknown sample
  */
-export function readLink(fragment: string): LinkInput {
+export async function readLink(fragment: string): Promise<LinkInput> {
+  const { decodePermalink, refusedSource } = await import('../model/permalink/codec.ts');
   const decoded = decodePermalink(fragment);
   const { state, notices } = decoded;
   const refused = refusedSource(decoded);

@@ -6,16 +6,14 @@
  * runs for a request with faults), and for `simulate` the budget and the chosen policy
  * with its options (`b`, `p`, `pin`, `keep`, `sum`). The link is decoded by the page's codec
  * (model/permalink). A flag wins over the link, and a note on stderr says which was used; a key
- * a command does not use, or that nothing reads, is said on stderr too, never silently dropped.
+ * a command does not use, or that nothing reads, is said on stderr too, never silently dropped
+ * (`linkApply.ts`, with the faults).
+ *
+ * This module imports neither the codec nor the faults (zod): a command loads it for a FILE too
+ * (issue 38). What needs them is in `linkApply.ts`, imported once a link is read.
  */
-import { nameTable } from '../model/own.ts';
-import { faultTranscript } from '../model/faultedAnalysis.ts';
-import type { FaultSpec } from '../model/faults.ts';
 import { clip } from '../model/limits.ts';
-import { PAGE_ONLY_KEYS, PERMALINK_KEYS } from '../model/permalink/codec.ts';
-import { encodeFaults } from '../model/permalink/faults.ts';
 import type { PolicyId, PolicyOptions } from '../model/evict/types.ts';
-import type { Transcript } from '../model/types.ts';
 import type { CliIO } from './io.ts';
 import type { LinkInput } from './link.ts';
 
@@ -39,54 +37,9 @@ export const VERDICT_KEYS: readonly string[] = [
 /** The simulator's keys: the budget and the chosen policy with its options (`simulate` uses them). */
 export const SIMULATOR_KEYS: readonly string[] = ['b', 'p', 'pin', 'keep', 'sum'];
 
-/** What each key a command may leave unused sets, in words. */
-const KEY_WHAT: ReadonlyMap<string, string> = nameTable({
-  b: 'budget',
-  p: 'policy',
-  pin: 'pin-first option',
-  keep: 'keep-newest option',
-  sum: 'summary size',
-  p2: 'compared policy',
-  pin2: "compared policy's pin-first option",
-  keep2: "compared policy's keep-newest option",
-  sum2: "compared policy's summary size",
-  sel: 'selection',
-  at: 'scroll anchor',
-  learn: 'Learn mode step',
-  sim: 'simulator panel',
-  d: 'diff view',
-});
-
 /** `key=value` as a note quotes it (the value cut to 40 characters). */
-function quoted(link: LinkInput, key: string): string {
+export function quoted(link: LinkInput, key: string): string {
   return `${key}=${clip(link.params.get(key) ?? '', 40)}`;
-}
-
-/**
- * Say on stderr what of `link` the command does not use: the codec's notices (a value it
- * refused, a newer version), keys that neither the page nor the CLI reads (a typo, a damaged
- * link, a newer page), and keys the command leaves aside (a selection, or `check`'s budget).
- * @param uses the keys the command uses (`VERDICT_KEYS`, plus `SIMULATOR_KEYS` for simulate)
- */
-export function reportUnusedKeys(
-  io: CliIO,
-  link: LinkInput,
-  uses: readonly string[],
-  command: string,
-): void {
-  for (const n of link.notes) io.err(`warning: ${n}\n`);
-  const known = new Set<string>([...PERMALINK_KEYS, ...PAGE_ONLY_KEYS]);
-  const keys = [...new Set(link.params.keys())];
-  const unknown = keys.filter((k) => !known.has(k));
-  if (unknown.length > 0)
-    io.err(
-      `warning: the link has ${unknown.length === 1 ? 'a key' : 'keys'} that neither the page nor the CLI reads, ignored: ${unknown.map((k) => quoted(link, k)).join(', ')} (a damaged link, or one from a newer version?)\n`,
-    );
-  const unused = keys.filter((k) => known.has(k) && !uses.includes(k));
-  if (unused.length > 0)
-    io.err(
-      `note: ${command} does not use the link's ${unused.map((k) => `${KEY_WHAT.get(k) ?? k} (${quoted(link, k)})`).join(', ')}: they do not change what ${command} reports${unused.some((k) => SIMULATOR_KEYS.includes(k)) ? ' (simulate uses the budget and policy)' : ''}\n`,
-    );
 }
 
 /** A setting a flag and a link may both give. */
@@ -119,37 +72,6 @@ export function pickSetting<T>(io: CliIO, s: Setting<T>): T | undefined {
       `note: ${s.what} ${String(s.fromFlag)}, from ${s.flag} (it overrides the link's ${link})\n`,
     );
   return s.fromFlag;
-}
-
-/** One fault as the link writes it (`tp2`, `y13`). */
-function faultItem(f: FaultSpec): string {
-  return (encodeFaults([f]) ?? '').replace(/^\d+:/, '');
-}
-
-/**
- * The transcript with the link's faults applied, as the page shows it: in order, each to the
- * result of the previous one; a fault that does not fit stops the list there, as on the page.
- * Each fault applied, and one that did not fit, is said on stderr.
- * @returns `t` itself when there are no faults
- */
-export function applyLinkFaults(
-  io: CliIO,
-  t: Transcript,
-  faults: readonly FaultSpec[],
-): Transcript {
-  if (faults.length === 0) return t;
-  const { shown, applied: r } = faultTranscript(t, faults);
-  r.descriptions.forEach((d, i) =>
-    io.err(`note: applied the link's fault ${faultItem(faults[i] as FaultSpec)} (fx): ${d}\n`),
-  );
-  if (r.error !== null) {
-    const at = r.descriptions.length;
-    const left = faults.length - at;
-    io.err(
-      `warning: the link's fault ${faultItem(faults[at] as FaultSpec)} does not fit this transcript: ${r.error} ${left === 1 ? 'It was' : `It and the ${left - 1} after it were`} not applied, as on the page.\n`,
-    );
-  }
-  return shown;
 }
 
 /** What `simulate` runs: the policy, the budget (tokens) and the policy's options. */

@@ -15,9 +15,6 @@ import {
 import { idsText } from '../model/limits.ts';
 import { inputLabel } from './link.ts';
 
-export const REPAIR_USAGE =
-  'repair FILE [--format F] [--provider P] [--model M] [-o OUT] [--json] [--request N]   repair a transcript, write it in its format';
-
 /** The CLI I/O plus file writing (tests pass an in-memory `write`; the default writes to disk). */
 export interface RepairIO extends CliIO {
   write?: (file: string, text: string) => void;
@@ -34,12 +31,12 @@ export interface RepairIO extends CliIO {
  * @returns exit code: 0 the result validates, 1 something could not be repaired, 2 unreadable
  *   input, bad usage or an unwritable OUT
  */
-export function runRepair(argv: string[], io: RepairIO): number {
+export async function runRepair(argv: string[], io: RepairIO): Promise<number> {
   const args = parseArgs(argv, ['format', 'provider', 'model', 'request'], ['json']);
   const file = onlyFile(args, 'repair');
   const provider = checkProvider(args.flags.provider);
   const out = typeof args.flags.o === 'string' ? args.flags.o : undefined;
-  const parsed = loadFromFlags(io, file, args.flags, 'repair');
+  const parsed = await loadFromFlags(io, file, args.flags, 'repair');
   if (!parsed) return EXIT_UNREADABLE;
   const t = parsed.transcript;
   io.doing = `repairing ${inputLabel(file)}`;

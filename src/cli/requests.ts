@@ -94,7 +94,7 @@ export async function runCheckRequests(
 ): Promise<number> {
   const json = flags.json === true;
   let format = checkFormat(flags.format);
-  const source = readSource(io, file);
+  const source = await readSource(io, file);
   if (!source) {
     if (json) printFailureJson(io, file);
     return EXIT_UNREADABLE;

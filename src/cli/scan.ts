@@ -18,9 +18,6 @@ import { inShard, listTargets, type Shard } from './scan/sources.ts';
 import { cutKinds } from './scan/packed.ts';
 import { connect, RowStore, scannedFiles } from './scan/store.ts';
 
-export const SCAN_USAGE =
-  'scan PATH... [--out FILE.parquet] [--policies P,…] [--budgets 10%,…|N,…] [--shard I/N] [--tokens estimate|exact] [--jobs N] [--json]   every request of many files (folders, globs, s3://bucket/prefix) into Parquet, and the fleet report; PATHs all .parquet: the report over them';
-
 /** Exit code of a scan stopped by Ctrl-C (128 + SIGINT). */
 export const EXIT_INTERRUPTED = 130;
 

@@ -3,8 +3,6 @@ import { validateTranscript } from '../model/validate/index.ts';
 import { checkedStructureCopy } from '../model/redact/shareCopy.ts';
 import { loadBpeCounter } from '../model/tokens.ts';
 import { writeTranscript } from '../model/write.ts';
-import { encodePermalinkChecked } from '../model/permalink/codec.ts';
-import { defaultPermalinkState } from '../model/permalink/schema.ts';
 import { onlyFile, parseArgs } from './args.ts';
 import {
   EXIT_INVALID,
@@ -14,9 +12,6 @@ import {
   providerFor,
   type CliIO,
 } from './io.ts';
-
-export const SHARE_USAGE =
-  'share FILE [--structure-only] [--hide-tool-names] [-o OUT] [--base URL] [--json] [--format F] [--request N]   print a link to the transcript';
 
 /** Where `npm start` serves the page: the default base of a link. */
 export const DEFAULT_BASE = 'http://localhost:4173/';
@@ -48,7 +43,7 @@ export async function runShare(argv: string[], io: ShareIO): Promise<number> {
   if (args.flags['hide-tool-names'] === true && !structureOnly)
     throw new Error('--hide-tool-names needs --structure-only');
   const base = typeof args.flags.base === 'string' ? args.flags.base : DEFAULT_BASE;
-  const parsed = loadFromFlags(io, file, args.flags, 'share');
+  const parsed = await loadFromFlags(io, file, args.flags, 'share');
   if (!parsed) return EXIT_UNREADABLE;
   const t = parsed.transcript;
   const provider = providerFor(io, undefined, parsed);
@@ -69,6 +64,9 @@ export async function runShare(argv: string[], io: ShareIO): Promise<number> {
       return EXIT_UNREADABLE;
     }
   }
+  // The link's codec and schema (zod), imported only when a link is made (issue 38).
+  const { encodePermalinkChecked } = await import('../model/permalink/codec.ts');
+  const { defaultPermalinkState } = await import('../model/permalink/schema.ts');
   const state = defaultPermalinkState();
   state.source = { kind: 'inline', text, redacted: structureOnly };
   if (args.flags.format !== undefined || parsed.link?.view.format) state.view.format = t.format;

@@ -26,8 +26,6 @@ import {
   type SimulatorSettings,
 } from './linkView.ts';
 
-export const SIMULATE_USAGE = `simulate FILE --policy P --budget N (a link may set both) [--provider P] [--model M] [--summary-tokens S] [--pin-first] [--keep-newest N] [--keep N] [--clear-at-least N] [--exclude-tools A,B] [--clear-tool-inputs] [--window N [--reserve M]] [--limit-bytes N] [--json] [--request N]   evict to a token budget (--keep and the clear options: clear-tool-results; --window and --limit-bytes add what-if rows: a smaller model window, a 413 retry) (policies: ${POLICIES.join(', ')})`;
-
 /** `--policy`'s value, checked; undefined when not given. */
 function checkPolicy(v: string | true | undefined): PolicyId | undefined {
   if (v === undefined) return undefined;
@@ -60,7 +58,7 @@ export function violationJson(v: Violation) {
  * @returns null when FILE cannot be loaded (said on stderr)
  * @throws UsageError when no policy or no budget is given by the flags or the link
  */
-function loadSimulation(io: CliIO, file: string, argFlags: Record<string, string | true>) {
+async function loadSimulation(io: CliIO, file: string, argFlags: Record<string, string | true>) {
   const flags = {
     policy: checkPolicy(argFlags.policy),
     budget: intFlag('budget', argFlags.budget),
@@ -68,7 +66,7 @@ function loadSimulation(io: CliIO, file: string, argFlags: Record<string, string
   };
   checkProvider(argFlags.provider);
   if (linkFragment(file) === null) requireSettings(flags, '');
-  const parsed = loadFromFlags(io, file, argFlags, 'simulate', [
+  const parsed = await loadFromFlags(io, file, argFlags, 'simulate', [
     ...VERDICT_KEYS,
     ...SIMULATOR_KEYS,
   ]);
@@ -104,7 +102,7 @@ export async function runSimulate(argv: string[], io: CliIO): Promise<number> {
     ['json', 'pin-first', 'clear-tool-inputs'],
   );
   const file = onlyFile(args, 'simulate');
-  const loaded = loadSimulation(io, file, args.flags);
+  const loaded = await loadSimulation(io, file, args.flags);
   if (!loaded) return EXIT_UNREADABLE;
   const { parsed, policy, budget, options } = loaded;
   const providerFlag = checkProvider(args.flags.provider);

@@ -19,9 +19,6 @@ import {
 import { compactRanges } from './simulate.ts';
 import { inputLabel } from './link.ts';
 
-export const SWEEP_USAGE =
-  'sweep FILE [--provider P] [--model M] [--summary-tokens S] [--json] [--request N]   every budget, every policy: which give a 400, and the mean overshoot (exit 1 if any budget gives a 400)';
-
 /**
  * `sweep`: for each policy, the cut points and budgets (tokens) that give a 400, their share of all
  * budgets the policy can reach, and the mean overshoot (freed ÷ deficit).
@@ -39,7 +36,7 @@ export async function runSweep(argv: string[], io: CliIO): Promise<number> {
   const summaryTokens = intFlag('summary-tokens', args.flags['summary-tokens']);
   const requestIndex = checkRequest(args.flags.request);
   const model = checkModel(args.flags.model);
-  const parsed = loadTranscript(io, file, {
+  const parsed = await loadTranscript(io, file, {
     command: 'sweep',
     ...(format ? { format } : {}),
     ...(model ? { model } : {}),

@@ -18,6 +18,7 @@ import { POLICIES } from '../evict/registry.ts';
 import { PARSERS } from '../parse/registry.ts';
 import { FAULT_SCHEMAS } from '../faults/registry.ts';
 import { LONE_SURROGATE } from '../faults/targets.ts';
+import { MODEL_ID_MAX, MODEL_ID_PATTERN } from './modelId.ts';
 import { VALIDATORS } from '../validate/index.ts';
 
 /** Version of the fragment syntax (`#v=1&…`). */
@@ -150,11 +151,7 @@ export const DiffViewSchema = z
   .nullable();
 export type PermalinkDiff = z.infer<typeof DiffViewSchema>;
 /** A model id as providers spell them (`claude-opus-4-7`, `anthropic.claude-…-v1:0`, `gemini-3-pro-preview`). */
-export const ModelIdSchema = z
-  .string()
-  .min(1)
-  .max(120)
-  .regex(/^[\w.:/@-]+$/);
+export const ModelIdSchema = z.string().min(1).max(MODEL_ID_MAX).regex(MODEL_ID_PATTERN);
 
 export const ViewSchema = z.object({
   /** Forced input format; null = detect. */

@@ -26,9 +26,9 @@ function pageReads(fragment: string): string {
 }
 
 /** What the CLI reads for the same link. */
-function cliReads(fragment: string): string {
+async function cliReads(fragment: string): Promise<string> {
   try {
-    const l = readLink(fragment);
+    const l = await readLink(fragment);
     return l.name.endsWith('.json') || l.name.endsWith('.jsonl')
       ? `sample ${l.name.replace(/\.jsonl?$/, '')}`
       : `text ${l.text.length}`;
@@ -43,9 +43,9 @@ describe('a link reads the same on the page and in the CLI', () => {
     ['t alone', `v=1&t=${t}`, `text ${CODING.length}`],
     ['a refused t beside a src', 'v=1&src=invoice&t=1.d.%21%21', 'refused'],
     ['an unreadable sample name', 'v=1&src=..%2Fsecret', 'refused'],
-  ])('%s', (_, fragment, want) => {
+  ])('%s', async (_, fragment, want) => {
     expect(pageReads(fragment)).toBe(want);
-    expect(cliReads(fragment)).toBe(want);
+    expect(await cliReads(fragment)).toBe(want);
   });
 
   it('check of a link with src and t judges its inline transcript, with a note', async () => {
