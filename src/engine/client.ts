@@ -25,6 +25,7 @@ import { unpackEvictionParts } from './evictionParts.ts';
 import { joinFaults, joinLists, joinTranscript } from './pack.ts';
 import { unpackLists } from './packLists.ts';
 import { unpackMessages, type SourceBytes } from './packMessages.ts';
+import { SpanReader } from './sourceReader.ts';
 import type { InspectRequest, Inspection, WorkerRequest, WorkerResponse } from './protocol.ts';
 import { NO_SINK, type AnswerSink } from './sink.ts';
 import { createSyncClient } from './syncClient.ts';
@@ -37,6 +38,7 @@ export { scanFleetFiles, type FleetFile, type FleetScanProgress } from './fleetS
 export { CANCELLED, isCancelled, type InspectClient, type InspectListener } from './clientApi.ts';
 export type { InspectRequest, Inspection, LoadProgress } from './protocol.ts';
 export { createSyncClient } from './syncClient.ts';
+export { textPending } from './lazyMessage.ts';
 
 /** A request in flight, with what its answer has brought so far. */
 interface Pending {
@@ -152,17 +154,28 @@ class WorkerClient implements InspectClient {
     const reuse = !msg.fresh && held && held.parseId === msg.parseId ? held.transcript : null;
     const bytes = msg.textBytes;
     p.source.bytes = bytes ?? null;
-    const source = bytes
-      ? {
-          // Decoded only when the transcript's raw is read (joinTranscript's lazy getter).
-          get text() {
-            return new TextDecoder().decode(bytes);
-          },
-          name: p.req.name,
-          format: p.req.format,
-          streamed: true,
-        }
-      : { text: p.req.text, name: p.req.name, format: p.req.format };
+    const file = msg.spansInFile ? p.req.file : undefined;
+    // The messages' spans are read from the file (issue 38): the page draws again as they come.
+    const src = p.source;
+    if (file)
+      src.reader = new SpanReader(file, () => {
+        const missed = src.missed === true;
+        src.missed = false;
+        this.sink.sourceRead(missed);
+      });
+    const source =
+      bytes || file
+        ? {
+            // Decoded only when the transcript's raw is read (joinTranscript's lazy getter), from
+            // the bytes the answer brought or the file's bytes while `withFileBytes` holds them.
+            get text() {
+              return src.bytes ? new TextDecoder().decode(src.bytes) : null;
+            },
+            name: p.req.name,
+            format: p.req.format,
+            streamed: true,
+          }
+        : { text: p.req.text, name: p.req.name, format: p.req.format };
     const r = joinFaults(
       joinTranscript(
         msg.lists ? joinLists(msg.result, p.pairs, p.exchanges, p.usage) : msg.result,
@@ -174,6 +187,7 @@ class WorkerClient implements InspectClient {
     );
     if (r.ok) {
       if (msg.pairTables) this.sink.pairTables(r.analysis, msg.pairTables);
+      if (file && !reuse) this.sink.fileSource(r.analysis.transcript, src);
       // A new parse's strip comes after it (a `requests` message) or not at all.
       if (!msg.requestsFollow) this.sink.requests(null);
       this.held = {

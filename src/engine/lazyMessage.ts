@@ -4,12 +4,24 @@
  * format's `blocksOf` for a format that rebuilds blocks from raw. One pair of accessors serves
  * every message, so messages share one object shape. Reading never throws: a source that cannot
  * be read again gives a raw and a text block that say which message, where and why.
+ *
+ * A large JSON Lines file's bytes do not come to the page (issue 38): a message sent as spans
+ * reads them from the file (`SourceBytes.reader`, sourceReader.ts) when first read; until its
+ * text arrives its `raw` is undefined and its `blocks` empty, unsettled (`textPending`).
  */
 import type { Block, Message } from '../model/types.ts';
+import type { SpanReader } from './sourceReader.ts';
 
-/** The file's bytes, once they arrive (with the answer), for raws sent as spans. */
+/**
+ * Where raws sent as spans are read: the file's bytes, once they arrive with the answer (a
+ * file the page cannot slice: not plain UTF-8), or the file itself through `reader`.
+ */
 export interface SourceBytes {
   bytes: Uint8Array | null;
+  /** Reads spans from the picked file (null: the spans are read from `bytes` only). */
+  reader?: SpanReader | null;
+  /** Set when a message's raw or blocks were read before its text was there (not by a row). */
+  missed?: boolean;
 }
 
 /**
@@ -24,6 +36,12 @@ export interface Lazy {
   many: boolean;
   source: SourceBytes;
   blocksOf: ((raw: unknown) => Block[]) | undefined;
+  /** The spans' texts once read from the file (`reader`); null before. */
+  texts?: string[] | null;
+  /** Why reading the spans from the file failed (then `raw` is `unreadable`). */
+  failed?: unknown;
+  /** True while the file is being read for this message. */
+  asked?: boolean;
 }
 
 const LAZY = Symbol('lazy');
@@ -42,6 +60,11 @@ function settle(m: WithLazy, key: 'raw' | 'blocks', value: unknown): unknown {
 function rawOf(l: Lazy | null): unknown {
   if (!l) return undefined;
   if (l.a === l.z) return l.json === null ? undefined : JSON.parse(l.json);
+  if (l.failed !== undefined) throw l.failed;
+  if (l.texts) {
+    const values = l.texts.map((t) => JSON.parse(t) as unknown);
+    return l.many ? values : values[0];
+  }
   const bytes = l.source.bytes;
   if (!bytes) return undefined;
   const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -56,10 +79,38 @@ function rawOf(l: Lazy | null): unknown {
   return l.many ? values : values[0];
 }
 
-/** Whether `m`'s raw lies in the source's bytes, which have not arrived yet. */
-function pending(m: WithLazy): boolean {
+/**
+ * Whether `m`'s raw lies in the source's bytes, which are not at hand: not arrived yet, or to be
+ * read from the file (then asked for: read in the next task, `SpanReader`).
+ */
+function pending(m: WithLazy, read: boolean): boolean {
   const l = m[LAZY];
-  return l !== null && l.a !== l.z && !l.source.bytes;
+  if (l === null || l.a === l.z || l.source.bytes || l.texts || l.failed !== undefined)
+    return false;
+  if (read) l.source.missed = true;
+  const reader = l.source.reader;
+  if (reader && !l.asked) {
+    l.asked = true;
+    reader.ask({
+      spans: l.spans,
+      a: l.a,
+      z: l.z,
+      done: (texts, error) => {
+        l.asked = false;
+        if (texts) l.texts = texts;
+        else l.failed = error ?? new Error('the file could not be read');
+      },
+    });
+  }
+  return true;
+}
+
+/**
+ * Whether message `m`'s text is being read from the file (its `raw` reads undefined and its
+ * `blocks` empty until then); reading `raw` or `blocks` asks for it. False for a plain message.
+ */
+export function textPending(m: Message): boolean {
+  return LAZY in m && pending(m as WithLazy, false);
 }
 
 /** Stand-ins for what could not be read again (`unreadable`), to give their blocks a note. */
@@ -113,7 +164,7 @@ const RAW: PropertyDescriptor = {
   enumerable: true,
   get(this: WithLazy) {
     // Not settled before the bytes arrive: a read then must not fix the raw as undefined.
-    return pending(this) ? undefined : settle(this, 'raw', rawOfMessage(this));
+    return pending(this, true) ? undefined : settle(this, 'raw', rawOfMessage(this));
   },
   set(this: WithLazy, v: unknown) {
     settle(this, 'raw', v);
@@ -124,7 +175,7 @@ const BLOCKS: PropertyDescriptor = {
   enumerable: true,
   get(this: WithLazy) {
     const of = this[LAZY]?.blocksOf;
-    if (pending(this)) return [];
+    if (pending(this, true)) return [];
     return settle(this, 'blocks', of ? blocksOfMessage(this, of) : []);
   },
   set(this: WithLazy, v: unknown) {

@@ -17,8 +17,12 @@ import type { ToolPair } from '../model/pairing.ts';
 import type { FormatId, Message, Transcript, UsageRecord } from '../model/types.ts';
 import type { Inspection, PackedFaults } from './protocol.ts';
 
+/** What a lazy value's `get` returns when its source is not at hand now: undefined, unsettled. */
+const NOT_YET = Symbol('not yet');
+
 /**
- * Define `obj[key]` as a value computed on first read (then a plain data property).
+ * Define `obj[key]` as a value computed on first read (then a plain data property); a read while
+ * `get` answers NOT_YET gives undefined and leaves it lazy.
  * `enumerable: false` keeps object spreads (`{...t, messages}`) from computing it: they then do
  * not carry the value.
  */
@@ -33,6 +37,7 @@ function lazyValue<T extends object>(
     enumerable,
     get() {
       const v = get();
+      if (v === NOT_YET) return undefined;
       Object.defineProperty(obj, key, {
         value: v,
         writable: true,
@@ -70,7 +75,12 @@ export function stripTranscript(r: Inspection): Inspection {
 export function joinTranscript(
   r: Inspection,
   messages: Message[] | null,
-  source: { text: string; name: string; format: FormatId | null; streamed?: boolean } | null,
+  source: {
+    text: string | null;
+    name: string;
+    format: FormatId | null;
+    streamed?: boolean;
+  } | null,
   transcript: Transcript | null,
 ): Inspection {
   if (!r.ok) return r;
@@ -84,7 +94,10 @@ export function joinTranscript(
       'raw',
       () => {
         if (!src) return undefined;
-        const again = parseTranscript(src.text, {
+        // A large file's text is read from the file only while `withFileBytes` holds its bytes.
+        const text = src.text;
+        if (text === null) return NOT_YET;
+        const again = parseTranscript(text, {
           format: t.format,
           ...(src.name ? { name: src.name } : {}),
           ...(r.parsed.requestIndex !== undefined ? { requestIndex: r.parsed.requestIndex } : {}),

@@ -168,6 +168,11 @@ export type WorkerResponse =
        * A string of 100 MB would be one deserialisation of ≈ 100–200 ms on the page.
        */
       textBytes?: Uint8Array;
+      /**
+       * The messages' spans are byte offsets of the request's file, read from it on the page
+       * (issue 38: a large JSON Lines file's bytes are not sent; the page keeps no copy).
+       */
+      spansInFile?: boolean;
       tokens: TokenTable | null;
       /** A `requests` message follows (a streamed session log's calls): the strip shown stays till then. */
       requestsFollow?: boolean;

@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it, vi } from 'vitest';
 import { analyze } from '../model/analyze.ts';
 import { parserFor } from '../model/parse/registry.ts';
@@ -15,6 +16,9 @@ import { joinLists, joinTranscript } from './pack.ts';
 import { unpackLists } from './packLists.ts';
 import { packedRows, unpackMessages } from './packMessages.ts';
 import type { WorkerResponse } from './protocol.ts';
+import type { SourceBytes } from './lazyMessage.ts';
+import { SpanReader, withFileBytes } from './sourceReader.ts';
+import type { Message } from '../model/types.ts';
 import { resetRun, runRequest } from './run.ts';
 import { run } from './runState.ts';
 import { PREVIEW_RECORDS } from './stream.ts';
@@ -26,6 +30,22 @@ const collect =
   (m: WorkerResponse, tr: Transferable[] = []) => {
     posts.push(structuredClone(m, { transfer: tr }));
   };
+
+/**
+ * The page's messages of a streamed answer whose spans are read from `file` (issue 38), as the
+ * page reads them: every message's raw read once (asking for its text), then the texts arrive.
+ */
+async function pageMessages(posts: WorkerResponse[], file: Blob): Promise<Message[]> {
+  let arrived = () => {};
+  const read = new Promise<void>((resolve) => (arrived = resolve));
+  const source: SourceBytes = { bytes: null, reader: new SpanReader(file, () => arrived()) };
+  const messages = posts.flatMap((m) =>
+    m.kind === 'messages' ? unpackMessages(m.messages, source, parserFor(m.format)?.blocksOf) : [],
+  );
+  expect(messages.every((m) => m.raw === undefined && m.blocks.length === 0)).toBe(true);
+  await read;
+  return messages;
+}
 
 /** Stream a log text as a file through the worker loop (request 1); everything it posts. */
 async function streamLog(text: string): Promise<WorkerResponse[]> {
@@ -43,7 +63,7 @@ async function streamLog(text: string): Promise<WorkerResponse[]> {
 }
 
 describe('a streamed file through the worker loop', () => {
-  it('sends the source as UTF-8 bytes (transferred); decoded on the page, raw is the same', async () => {
+  it('sends no bytes of a plain UTF-8 log (issue 38): the page reads each message from the file; raw and blocks are the same', async () => {
     resetRun();
     // Non-ASCII text too, so the bytes are not the characters.
     const text = generate({ format: 'claude-code-jsonl', seed: 4, messages: 60 }).replace(
@@ -52,23 +72,24 @@ describe('a streamed file through the worker loop', () => {
     );
     const posts = await streamLog(text);
     const res = posts.find((m) => m.kind === 'result');
-    if (res?.kind !== 'result' || !res.textBytes) throw new Error('no bytes with the answer');
-    const bytes = res.textBytes;
-    expect(new TextDecoder().decode(bytes)).toBe(text);
+    if (res?.kind !== 'result') throw new Error('no answer');
+    expect(res.textBytes).toBeUndefined();
+    expect(res.spansInFile).toBe(true);
+    // The worker keeps no copy either (it read them once, to parse).
+    expect(run.lastFile?.source.bytes).toBeNull();
     // Each message names its source lines in those bytes, not a copy of their JSON (issue 20).
     const packed = posts.flatMap((m) => (m.kind === 'messages' ? packedRows(m.messages) : []));
     expect(packed.every((m) => m.rawJson === null && m.spans.length >= 2)).toBe(true);
     expect(packed.some((m) => m.rawMany)).toBe(true); // a reply's lines merged into one message
     // Sent without their blocks (the Claude Code format rebuilds them from raw, issue 20).
     expect(packed.every((m) => m.blocks === null)).toBe(true);
-    const held = { bytes: null as Uint8Array | null };
-    const messages = posts.flatMap((m) =>
-      m.kind === 'messages' ? unpackMessages(m.messages, held, parserFor(m.format)?.blocksOf) : [],
-    );
-    held.bytes = bytes;
+    const file = new Blob([text]);
+    const messages = await pageMessages(posts, file);
+    // The transcript's own raw (read by an export) comes while the file's bytes are read whole.
+    const held: SourceBytes = { bytes: null, reader: new SpanReader(file, () => {}) };
     const source = {
       get text() {
-        return new TextDecoder().decode(bytes);
+        return held.bytes ? new TextDecoder().decode(held.bytes) : null;
       },
       name: 'log.jsonl',
       format: null,
@@ -78,6 +99,10 @@ describe('a streamed file through the worker loop', () => {
     if (!r.ok) throw new Error('no analysis');
     const direct = parseTranscript(text, { name: 'log.jsonl' });
     if (!direct.ok) throw new Error('does not parse');
+    expect(r.analysis.transcript.raw).toBeUndefined(); // not read: stays lazy
+    const whole = await withFileBytes(held, () => r.analysis.transcript.raw);
+    expect(held.bytes).toBeNull(); // dropped again
+    expect(whole).toEqual(direct.value.transcript.raw);
     expect(r.analysis.transcript.raw).toEqual(direct.value.transcript.raw);
     expect(r.analysis.transcript.messages).toHaveLength(direct.value.transcript.messages.length);
     expect(r.analysis.transcript.messages.map((m) => m.raw)).toEqual(
@@ -92,7 +117,7 @@ describe('a streamed file through the worker loop', () => {
     ['a final newline', '\n'],
     ['no final newline (its last line ends at the file’s end)', ''],
   ])
-    it(`sends the bytes again when the same file is answered fresh after another input: ${ending}`, async () => {
+    it(`reads the spans from the file again when the same file is answered fresh after another input: ${ending}`, async () => {
       resetRun();
       const text = generate({ format: 'claude-code-jsonl', seed: 6, messages: 40 }).trimEnd() + end;
       const file = new Blob([text]);
@@ -106,17 +131,48 @@ describe('a streamed file through the worker loop', () => {
       const again: WorkerResponse[] = [];
       await runRequest({ id: 3, req, bpe: false, fileKey: 9 }, collect(again));
       const res = again.find((m) => m.kind === 'result');
-      if (res?.kind !== 'result' || !res.textBytes) throw new Error('no bytes with the answer');
+      if (res?.kind !== 'result') throw new Error('no answer');
       expect(res.fresh).toBe(true);
-      expect(new TextDecoder().decode(res.textBytes)).toBe(text);
-      const held = { bytes: res.textBytes };
-      const raws = again.flatMap((m) =>
-        m.kind === 'messages' ? unpackMessages(m.messages, held).map((x) => x.raw) : [],
-      );
+      expect(res.textBytes).toBeUndefined();
+      expect(res.spansInFile).toBe(true);
+      const raws = (await pageMessages(again, file)).map((x) => x.raw);
       const direct = parseTranscript(text, { name: 'log.jsonl' });
       if (!direct.ok) throw new Error('does not parse');
       expect(raws).toEqual(direct.value.transcript.messages.map((m) => m.raw));
     });
+});
+
+describe('a gzip file streamed (issue 38: the page cannot slice it)', () => {
+  it('sends its inflated text as bytes and each message’s raw as JSON: nothing is read from the file', async () => {
+    resetRun();
+    const text = generate({ format: 'claude-code-jsonl', seed: 8, messages: 50 }).replace(
+      /"text":"/,
+      '"text":"naïve → ✓ ',
+    );
+    const file = new Blob([gzipSync(Buffer.from(text))]);
+    const posts: WorkerResponse[] = [];
+    await runRequest(
+      {
+        id: 1,
+        req: { text: '', name: 'log.jsonl.gz', format: null, provider: null, file },
+        bpe: false,
+        fileKey: 2,
+      },
+      collect(posts),
+    );
+    const res = posts.find((m) => m.kind === 'result');
+    if (res?.kind !== 'result' || !res.textBytes) throw new Error('no bytes with the answer');
+    expect(res.spansInFile).toBeUndefined();
+    expect(new TextDecoder().decode(res.textBytes)).toBe(text);
+    const packed = posts.flatMap((m) => (m.kind === 'messages' ? packedRows(m.messages) : []));
+    expect(packed.every((m) => m.rawJson !== null && m.spans.length === 0)).toBe(true);
+    const raws = posts.flatMap((m) =>
+      m.kind === 'messages' ? unpackMessages(m.messages).map((x) => x.raw) : [],
+    );
+    const direct = parseTranscript(text, { name: 'log.jsonl' });
+    if (!direct.ok) throw new Error('does not parse');
+    expect(raws).toEqual(direct.value.transcript.messages.map((m) => m.raw));
+  });
 });
 
 describe('records kept slimmed in the worker (issue 20)', () => {
@@ -128,7 +184,7 @@ describe('records kept slimmed in the worker (issue 20)', () => {
     return doc.lines.map((l) => l.value);
   };
 
-  it('holds only what the parse, then the rules, read of each record; the page reads raws whole from the bytes', async () => {
+  it('holds only what the parse, then the rules, read of each record; the page reads raws whole from the file', async () => {
     resetRun();
     const text = generate({ format: 'claude-code-jsonl', seed: 7, messages: 600 });
     const whole = text
@@ -143,13 +199,10 @@ describe('records kept slimmed in the worker (issue 20)', () => {
     const t = run.lastFile?.result.ok ? run.lastFile.result.value.transcript : null;
     expect(t?.raw).toEqual(keptValues());
     expect(t?.messages.some((m) => Array.isArray(m.raw))).toBe(true);
-    // The page's raws (from the answer's bytes) are the whole lines, and the verdict is the same.
+    // The page's raws (read from the file) are the whole lines, and the verdict is the same.
     const res = posts.find((m) => m.kind === 'result');
     if (res?.kind !== 'result' || !res.result.ok) throw new Error('no answer');
-    const held = { bytes: res.textBytes ?? null };
-    const raws = posts.flatMap((m) =>
-      m.kind === 'messages' ? unpackMessages(m.messages, held).map((x) => x.raw) : [],
-    );
+    const raws = (await pageMessages(posts, new Blob([text]))).map((x) => x.raw);
     const direct = parseTranscript(text, { name: 'log.jsonl' });
     if (!direct.ok) throw new Error('does not parse');
     expect(raws).toEqual(direct.value.transcript.messages.map((m) => m.raw));
@@ -201,13 +254,8 @@ describe('pair tables from the worker (issue 7)', () => {
     const posts = await streamLog(text);
     const res = posts.find((m) => m.kind === 'result');
     if (res?.kind !== 'result' || !res.pairTables) throw new Error('no tables with the answer');
-    // As the page unpacks them: raws from the answer's bytes, blocks rebuilt from the raws.
-    const source = { bytes: res.textBytes ?? null };
-    const messages = posts.flatMap((m) =>
-      m.kind === 'messages'
-        ? unpackMessages(m.messages, source, parserFor(m.format)?.blocksOf)
-        : [],
-    );
+    // As the page unpacks them: raws read from the file, blocks rebuilt from the raws.
+    const messages = await pageMessages(posts, new Blob([text]));
     const lists = posts.flatMap((m) => (m.kind === 'lists' ? [unpackLists(m.lists)] : []));
     const joined = joinLists(
       res.result,

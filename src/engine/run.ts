@@ -102,17 +102,21 @@ async function runRequestSteps(
   // The parse the answer shows (with faults, the faulted one): its messages go once.
   const shownParse = inspection.parsed;
   const fresh = run.sentParse !== shownParse;
-  // A fresh streamed file's bytes go to the page with the answer; its messages then carry
-  // where their source lines are in them instead of their source JSON (packMessages.ts).
-  const bytes = fresh && source ? await sourceBytes(r, source) : undefined;
+  // A fresh streamed JSON Lines file read as plain UTF-8: its messages carry where their source
+  // lines are in the file instead of their source JSON (packMessages.ts), and the page reads them
+  // from the file (issue 38: neither side keeps the bytes after the parse). Another streamed file
+  // (gzip, UTF-16, a JSON body): its text goes to the page as bytes with the answer.
+  const inFile = fresh && source && msg.req.file ? rawSpans(source) : null;
+  if (inFile && source) source.bytes = null;
+  const bytes = fresh && source && !inFile ? await sourceBytes(r, source) : undefined;
   if (r.stale()) return;
-  const spans = bytes && source ? rawSpans(source) : null;
+  const spans = inFile ?? (bytes && source ? rawSpans(source) : null);
   if (fresh && !(await sendMessages(r, inspection.analysis, spans))) return;
   if (fresh) run.sentParse = shownParse;
   stage('messages');
   if (r.stale() || !(await sendLists(r, inspection.analysis)) || r.stale()) return;
   stage('lists');
-  const sent = sendAnswer(r, inspection, fresh, bytes, session !== null);
+  const sent = sendAnswer(r, inspection, fresh, bytes, session !== null, inFile !== null);
   stage('answer');
   if (sent.evictionFollows) {
     sendEviction(r, inspection.analysis, sent);
@@ -408,6 +412,7 @@ function sendAnswer(
   fresh: boolean,
   textBytes: Uint8Array | undefined,
   requestsFollow: boolean,
+  spansInFile: boolean,
 ): Sent {
   const { id } = r.msg;
   const { analysis } = inspection;
@@ -435,6 +440,7 @@ function sendAnswer(
       parseId,
       fresh,
       ...(textBytes ? { textBytes } : {}),
+      ...(spansInFile ? { spansInFile } : {}),
       ...(requestsFollow ? { requestsFollow } : {}),
       tokens: quick,
       tableSeq: quickSeq,

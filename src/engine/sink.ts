@@ -12,6 +12,7 @@ import type { PairTables } from '../model/pairTables.ts';
 import type { TokenTable } from '../model/tokens.ts';
 import type { ProviderId, Transcript } from '../model/types.ts';
 import type { RequestsAnswer } from './diffProtocol.ts';
+import type { SourceBytes } from './lazyMessage.ts';
 
 /**
  * Who computes sweeps off the page's thread (the worker client): `has` says whether it holds the
@@ -60,6 +61,16 @@ export interface AnswerSink {
    * with an answer of anything else; again, with more judged, when the worker judged them.
    */
   requests(answer: RequestsAnswer | null): void;
+  /**
+   * A large file's messages are read from the file on the page (issue 38): `source` is where
+   * transcript `t`'s message texts come from (`withFileBytes` reads the whole file through it).
+   */
+  fileSource(t: Transcript, source: SourceBytes): void;
+  /**
+   * Message texts read from the file arrived (draw again); `missed`: something other than a row
+   * read a message before its text was there (memoised results may hold its empty blocks).
+   */
+  sourceRead(missed: boolean): void;
 }
 
 /** A sink that keeps nothing (tests, and clients whose answers nobody adopts). */
@@ -71,4 +82,6 @@ export const NO_SINK: AnswerSink = {
   sweepsChanged: () => {},
   sweepSource: () => {},
   requests: () => {},
+  fileSource: () => {},
+  sourceRead: () => {},
 };

@@ -301,10 +301,12 @@ async function streamUtf8(
   if (mode === 'jsonl' && parser.lines.length > 0) {
     let text: string | null = null;
     const doc: SourceDoc = { kind: 'jsonl', lines: parser.lines, brokenLines: parser.brokenLines };
+    // The text reads the bytes through `value` (not `all`): once the worker drops them (the
+    // page reads the file itself, issue 38) or transfers them, nothing here holds them.
     const value: StreamedSource = {
       doc,
       get text() {
-        return (text ??= new TextDecoder().decode(all));
+        return (text ??= new TextDecoder().decode(value.bytes ?? new Uint8Array(0)));
       },
       bytes: all,
       lineSpan,

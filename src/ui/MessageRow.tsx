@@ -10,6 +10,8 @@ import type { PairSignals } from './arcs/pairSignals.ts';
 import type { Block, Message } from '../model/types.ts';
 import { blockText, findRanges, fmtInt, prettyJson } from './format.ts';
 import { chipLabel, chipState } from './messageChips.ts';
+import { textPending } from '../engine/client.ts';
+import { useSession } from './useSession.ts';
 
 export interface MessageRowProps {
   message: Message;
@@ -172,6 +174,14 @@ function MessageBody({
   matches: ReadonlySet<string>;
   query: string;
 }) {
+  if (textPending(m))
+    return (
+      <div className="msg-body" role="gridcell" data-testid="message-body">
+        <p className="reading" data-testid="reading-text">
+          reading…
+        </p>
+      </div>
+    );
   return (
     <div className="msg-body" role="gridcell" data-testid="message-body">
       {m.blocks.map((b, bi) => (
@@ -200,6 +210,10 @@ function MessageBody({
  */
 export const MessageRow = memo(function MessageRow(p: MessageRowProps) {
   const m = p.message;
+  // A large file's message whose text is still being read from the file (issue 38): drawn again
+  // when texts arrive; reading its blocks asks for it.
+  const reading = textPending(m);
+  useSession((s) => (reading ? s.textRead : 0));
   return (
     <div
       className={`msg role-${m.role}${p.selected ? ' selected' : ''}${p.dimmed ? ' dimmed' : ''}${p.violation ? ` has-violation v-${p.violation}` : ''}`}
@@ -233,8 +247,9 @@ export const MessageRow = memo(function MessageRow(p: MessageRowProps) {
           </span>
         </span>
         <span className="chips" role="gridcell">
-          {m.blocks.length === 0 && <span className="chip empty">(no content)</span>}
-          {m.blocks.map((b, bi) => (
+          {reading && <span className="chip reading">reading…</span>}
+          {!reading && m.blocks.length === 0 && <span className="chip empty">(no content)</span>}
+          {(reading ? [] : m.blocks).map((b, bi) => (
             <BlockChip
               key={bi}
               block={b}

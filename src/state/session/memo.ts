@@ -38,6 +38,12 @@ export class MemoTable {
   setSlot(key: symbol, slot: Slot): void {
     this.slots.set(key, slot);
   }
+
+  /** Forget every result (what they were computed from changed in place: texts read later). */
+  clear(): void {
+    this.weak.clear();
+    this.slots.clear();
+  }
 }
 
 /** The active session's memo table (read at call time: the session module imports this one). */

@@ -35,6 +35,8 @@ import {
 import { refuseReason } from '../../engine/limits.ts';
 import type { RequestsAnswer } from '../../engine/diffProtocol.ts';
 import type { AnswerSink, SweepSource } from '../../engine/sink.ts';
+import type { SourceBytes } from '../../engine/lazyMessage.ts';
+import { withFileBytes } from '../../engine/sourceReader.ts';
 import type { AppStore, Source } from '../store.ts';
 import { AnswerSlot } from './answerSlot.ts';
 import { MemoTable } from './memo.ts';
@@ -77,6 +79,11 @@ export interface SessionSnapshot {
   /** Changes each time the engine hands a side result (a token table, a sweep, a failure). */
   answers: number;
   /**
+   * Changes each time message texts read from a large file arrive (issue 38): a row shown while
+   * its text was being read draws again.
+   */
+  textRead: number;
+  /**
    * The repaired transcript opened in place ("Open repaired here"): its name and the store's
    * `entrySeq` when opened, or null. Shown as such while that entry is the one on screen.
    */
@@ -111,6 +118,11 @@ export interface EngineAnswers {
    * large to read whole reaches no other worker), or null when what is shown is not one.
    */
   streamedListing: RequestsAnswer | null;
+  /**
+   * Where a large file's message texts are read from (the file itself: the page keeps no copy
+   * of its bytes, issue 38), by transcript.
+   */
+  fileSources: WeakMap<Transcript, SourceBytes>;
 }
 
 /** The request before the session follows the store: no text, nothing to load. */
@@ -134,6 +146,7 @@ export class Session {
     sweeps: new WeakMap(),
     sweepSource: null,
     streamedListing: null,
+    fileSources: new WeakMap(),
   };
   /** The rows the user opened, per source (by identity), so a source shown again reopens them. */
   readonly openRows = new WeakMap<Source, ReadonlySet<number>>();
@@ -174,6 +187,7 @@ export class Session {
       pending: false,
       counter: CHARS_PER_4,
       answers: 0,
+      textRead: 0,
       repaired: null,
     };
   }
@@ -209,6 +223,15 @@ export class Session {
     sweepsChanged: () => this.answersChanged(),
     sweepSource: (src) => {
       this.answers.sweepSource = src;
+    },
+    fileSource: (t, source) => {
+      this.answers.fileSources.set(t, source);
+    },
+    sourceRead: (missed) => {
+      // A selector that read a message before its text came holds its empty blocks: compute
+      // again (rows draw again through `textRead` alone).
+      if (missed) this.memo.clear();
+      this.set({ textRead: this.snap.textRead + 1 });
     },
     requests: (listing) => {
       if (this.answers.streamedListing === listing) return;
@@ -260,6 +283,16 @@ export class Session {
   /** Note that the source just opened (entry `seq` of the store) is the repaired transcript `name`. */
   noteRepaired(name: string, seq: number): void {
     this.set({ repaired: { name, seq } });
+  }
+
+  /**
+   * Run `fn` with every message text of transcript `t` at hand (issue 38): for a large file whose
+   * texts are read from the file, its bytes are read once for `fn` and dropped after; else `fn`
+   * runs at once. For what reads every message or the transcript's own raw (its export).
+   * @throws what reading the file throws (moved or changed since it was opened)
+   */
+  withSourceText<T>(t: Transcript, fn: () => T): Promise<T> {
+    return withFileBytes(this.answers.fileSources.get(t), fn);
   }
 
   /** Stop the current load (the page keeps what it showed before). */

@@ -15,6 +15,7 @@ import {
 } from '../../model/exportSummary.ts';
 import type { TextCounter, TokenTable } from '../../model/tokens.ts';
 import { VALIDATORS } from '../../model/validate/index.ts';
+import { activeSession } from '../../state/session/index.ts';
 import { fmtInt } from '../format.ts';
 import { downloadBlob, svgToPngBlob } from './download.ts';
 import type { OriginalExport } from './originalExport.ts';
@@ -189,14 +190,21 @@ export function ExportSection({
   const summaryWaits = !includeTranscript && links.structureBuilding;
   // "Hide tool names" holds for every export made from the structure-only copy.
   const toolNames = hideNames ? 'hide' : 'keep';
+  // A large file's message texts are read from the file for an export (issue 38: the page keeps
+  // no copy of its bytes); the export is made once they are at hand.
+  const withText = <T,>(fn: () => T) => activeSession().withSourceText(analysis.transcript, fn);
   const summary = () =>
-    sharedSummary(analysis, tokens, evictions, summaryLink, {
-      includeTranscript,
-      counter,
-      toolNames,
-    });
+    withText(() =>
+      sharedSummary(analysis, tokens, evictions, summaryLink, {
+        includeTranscript,
+        counter,
+        toolNames,
+      }),
+    );
   const svg = () =>
-    timelineSvg(analysis, baseName, evictions.chosen, { previews, counter, toolNames });
+    withText(() =>
+      timelineSvg(analysis, baseName, evictions.chosen, { previews, counter, toolNames }),
+    );
   return (
     <section>
       <h2>Export</h2>
@@ -292,7 +300,13 @@ function SourceButtons({
   setStatus: (status: string) => void;
 }) {
   const ext = exportExt(analysis.transcript);
-  const kept = () => exportKeptSource(analysis.transcript, chosen);
+  // A large file's message texts are read from the file first (issue 38).
+  const kept = () =>
+    activeSession().withSourceText(analysis.transcript, () =>
+      exportKeptSource(analysis.transcript, chosen),
+    );
+  const failed = (e: unknown) =>
+    setStatus(`Export failed: ${e instanceof Error ? e.message : String(e)}`);
   const name = keptExportName(baseName, ext, chosen, modified);
   return (
     <>
@@ -313,14 +327,24 @@ function SourceButtons({
       <button
         type="button"
         data-testid="export-kept"
-        onClick={() => downloadBlob(name, new Blob([kept()], { type: 'application/json' }))}
+        onClick={() =>
+          void kept().then(
+            (text) => downloadBlob(name, new Blob([text], { type: 'application/json' })),
+            failed,
+          )
+        }
       >
         {keptLabel(chosen, modified)} (.{ext})
       </button>
       <button
         type="button"
         data-testid="export-kept-copy"
-        onClick={() => copy(kept(), (ok) => setStatus(ok ? 'Request copied.' : 'Copy failed.'))}
+        onClick={() =>
+          void kept().then(
+            (text) => copy(text, (ok) => setStatus(ok ? 'Request copied.' : 'Copy failed.')),
+            failed,
+          )
+        }
       >
         Copy request
       </button>
@@ -348,25 +372,32 @@ function ExportButtons({
   analysis: Analysis;
   chosen: ShareEvictions['chosen'];
   baseName: string;
-  summary: () => string;
+  summary: () => Promise<string>;
   /** The summary's and the timeline's file names (`shareExportName`). */
   summaryName: string;
   timelineName: (ext: 'svg' | 'png') => string;
   summaryWaits: boolean;
-  svg: () => string;
+  svg: () => Promise<string>;
   setStatus: (status: string) => void;
   original: OriginalExport | null;
   modified: boolean;
 }) {
   const copied = (what: string) => (ok: boolean) =>
     setStatus(ok ? `${what} copied.` : 'Copy failed.');
-  const download = (name: string, text: string, type: string) =>
-    downloadBlob(name, new Blob([text], { type }));
+  const failed = (what: string) => (e: unknown) =>
+    setStatus(`${what} failed: ${e instanceof Error ? e.message : String(e)}`);
+  const download = (name: string, text: Promise<string>, type: string) =>
+    void text.then((t) => downloadBlob(name, new Blob([t], { type })), failed('Export'));
+  const copyOf = (text: Promise<string>, done: (ok: boolean) => void) =>
+    void text.then((t) => copy(t, done), failed('Copy'));
   const png = () =>
-    svgToPngBlob(svg()).then(
-      (blob) => downloadBlob(timelineName('png'), blob),
-      (e: unknown) => setStatus(`PNG export failed: ${e instanceof Error ? e.message : String(e)}`),
-    );
+    svg()
+      .then(svgToPngBlob)
+      .then(
+        (blob) => downloadBlob(timelineName('png'), blob),
+        (e: unknown) =>
+          setStatus(`PNG export failed: ${e instanceof Error ? e.message : String(e)}`),
+      );
   return (
     <div className="share-exports">
       <SourceButtons
@@ -389,7 +420,7 @@ function ExportButtons({
         type="button"
         data-testid="export-summary-copy"
         disabled={summaryWaits}
-        onClick={() => copy(summary(), copied('Summary'))}
+        onClick={() => copyOf(summary(), copied('Summary'))}
       >
         Copy summary
       </button>
