@@ -53,21 +53,24 @@ export function yieldTask(): Promise<void> {
 export interface StreamedSource {
   doc: SourceDoc;
   /**
-   * The whole text (for export and the raw view of the page). For a file read as plain UTF-8 it
-   * is decoded from `bytes` on first read: a JSON Lines load never needs it in the worker, and
-   * holding it would cost the file's size again (twice for non-ASCII text).
+   * The whole text (for export and the raw view of the page). For a JSON Lines file read as
+   * plain UTF-8 it is decoded from `bytes` on first read ('' while they are null): a JSON Lines
+   * load never needs it in the worker, and holding it would cost the file's size again.
    */
   readonly text: string;
-  /** The file's bytes as read (plain UTF-8 files; null when the file was gzip or UTF-16). */
+  /**
+   * The file's bytes when a caller read them again (null as streamed: issue 38, no copy is kept;
+   * run.ts `sourceBytes` reads the file when the page needs its text).
+   */
   bytes: Uint8Array | null;
   /**
-   * Where line `n` (1-based) of a plain UTF-8 file lies in `bytes`: [start, end) without its
-   * newline; null for other files.
+   * Where line `n` (1-based) of a plain UTF-8 file lies in the file's bytes: [start, end) without
+   * its newline; null for other files.
    */
   lineSpan: ((line: number) => [number, number]) | null;
   /**
    * The slimming the preview asked for, when records after the preview were kept slimmed (their
-   * whole values are in `bytes` at `lineSpan`); null when every record is whole.
+   * whole values are in the file at `lineSpan`); null when every record is whole.
    */
   slimmed: Slim | null;
 }
@@ -181,23 +184,24 @@ class LineParser {
 }
 
 /**
- * A Blob read into one buffer of its size, piece by piece, through its byte stream (issue 20):
- * one stream reads a 100 MB file about twice as fast as 4 MB `slice().arrayBuffer()` round
- * trips (0.5–0.6 s against 1.2–1.5 s in a Chromium worker), and a BYOB reader fills the final
- * buffer directly, with no second copy of each piece. (The first write into a fresh 100 MB
- * buffer still costs 0.4–0.5 s, against 8 ms into one already written; it now happens in the
- * fill.) Without BYOB support, pieces are copied.
+ * A Blob read piece by piece through its byte stream (issue 20): one stream reads a 100 MB file
+ * about twice as fast as 4 MB `slice().arrayBuffer()` round trips (0.5–0.6 s against 1.2–1.5 s
+ * in a Chromium worker). A BYOB reader reads every piece into the same window of `max` bytes
+ * (issue 38: nothing keeps the file's bytes — the page reads a message's lines from the file
+ * itself — so the worker no longer fills a buffer of the file's size: 110 MiB of its heap for
+ * the 115 MB log, and 0.4–0.5 s to first write it). Without BYOB support, the stream's pieces.
  */
 class BlobBytes {
-  /** The whole buffer; valid until the next `next()` (a BYOB read moves it). */
-  all: Uint8Array;
+  /** The window; valid until the next `next()` (a BYOB read moves it). */
+  private window: Uint8Array;
+  private readonly size: number;
   private read = 0;
   private readonly byob: ReadableStreamBYOBReader | null;
   private readonly plain: ReadableStreamDefaultReader<Uint8Array> | null;
-  private readonly max: number;
+  /** @param max the window's size: most bytes of one piece */
   constructor(blob: Blob, max: number) {
-    this.max = max;
-    this.all = new Uint8Array(blob.size);
+    this.size = blob.size;
+    this.window = new Uint8Array(Math.max(1, Math.min(max, blob.size)));
     const stream = blob.stream();
     let byob: ReadableStreamBYOBReader | null = null;
     try {
@@ -208,23 +212,22 @@ class BlobBytes {
     this.byob = byob;
     this.plain = byob ? null : stream.getReader();
   }
-  /** The next piece (a view into `all`; at most `max` bytes with BYOB); null at the end. */
+  /** The next piece (a view into the window with BYOB: at most `max` bytes); null at the end. */
   async next(): Promise<Uint8Array | null> {
-    const size = this.all.length;
+    const size = this.size;
     if (this.read >= size) return this.close();
     const at = this.read;
     let piece: Uint8Array;
     if (this.byob) {
-      const want = new Uint8Array(this.all.buffer, at, Math.min(this.max, size - at));
+      const want = new Uint8Array(this.window.buffer, 0, Math.min(this.window.length, size - at));
       const { done, value } = await this.byob.read(want);
       if (!value || done) throw new Error(`the file ended after ${at} of ${size} bytes`);
-      this.all = new Uint8Array(value.buffer);
+      this.window = new Uint8Array(value.buffer);
       piece = value;
     } else {
       const { done, value } = await (this.plain as ReadableStreamDefaultReader<Uint8Array>).read();
       if (done) throw new Error(`the file ended after ${at} of ${size} bytes`);
       piece = value.subarray(0, Math.min(value.length, size - at));
-      this.all.set(piece, at);
     }
     this.read += piece.length;
     return piece;
@@ -246,8 +249,8 @@ async function streamUtf8(
 ): Promise<Result<StreamedSource>> {
   const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
   const jsonlHint = /\.(jsonl|ndjson)$/i.test(name);
-  // The bytes in one buffer (`reader.all`: the page gets them for export and raw views, no
-  // re-encoding), and every newline's offset in them (a newline byte is a newline in UTF-8).
+  // The bytes are not kept (the page reads a message's lines from the file, issue 38): only
+  // every newline's offset in the file (a newline byte is a newline in UTF-8).
   const newlines: number[] = [];
   const parts: string[] = [];
   const parser = new LineParser();
@@ -292,8 +295,7 @@ async function streamUtf8(
     // Let other messages (a newer request) in between chunks.
     await yieldTask();
   }
-  const all = reader.all;
-  const size = all.length; // now: `all` is transferred to the page later, then reads as empty
+  const size = blob.size;
   const lineSpan = (n: number): [number, number] => [
     n <= 1 ? 0 : (newlines[n - 2] as number) + 1,
     newlines[n - 1] ?? size,
@@ -301,24 +303,25 @@ async function streamUtf8(
   if (mode === 'jsonl' && parser.lines.length > 0) {
     let text: string | null = null;
     const doc: SourceDoc = { kind: 'jsonl', lines: parser.lines, brokenLines: parser.brokenLines };
-    // The text reads the bytes through `value` (not `all`): once the worker drops them (the
-    // page reads the file itself, issue 38) or transfers them, nothing here holds them.
+    // No bytes kept (issue 38): a caller that needs the text again reads the file (run.ts
+    // `sourceBytes`); `text` decodes `bytes` when a caller put them there.
     const value: StreamedSource = {
       doc,
       get text() {
         return (text ??= new TextDecoder().decode(value.bytes ?? new Uint8Array(0)));
       },
-      bytes: all,
+      bytes: null,
       lineSpan,
       slimmed,
     };
     return { ok: true, value };
   }
   // A JSON body (or a log with no JSON line): the text whole, as a small file is read.
-  const text = mode === 'jsonl' ? new TextDecoder().decode(all) : parts.join('');
+  const text =
+    mode === 'jsonl' ? new TextDecoder().decode(await blob.arrayBuffer()) : parts.join('');
   const whole = wholeText(text, name);
   return whole.ok
-    ? { ok: true, value: { ...whole.value, bytes: all, lineSpan, slimmed: null } }
+    ? { ok: true, value: { ...whole.value, bytes: null, lineSpan, slimmed: null } }
     : whole;
 }
 
