@@ -87,6 +87,39 @@ test('a streamed (large) file: Original file is the File itself, byte for byte',
   expect(original.bytes.equals(Buffer.from(text))).toBe(true);
 });
 
+test('a streamed file whose texts the page reads from the file (issue 38): find reaches its last line, Transcript as read writes every line whole', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const base = generate({ format: 'claude-code-jsonl', messages: 800, mb: 3, seed: 9 }).trimEnd();
+  // A last line whose text is in no other, with characters of 2, 3 and 4 bytes.
+  const last = JSON.stringify({
+    type: 'user',
+    uuid: 'last-u',
+    parentUuid: null,
+    sessionId: 's-last',
+    message: { role: 'user', content: 'zebraquartz é→🎉 at the end' },
+  });
+  const text = `${base}\n${last}\n`;
+  await openDefault(page);
+  await page.getByTestId('file-input').setInputFiles({
+    name: 'big.jsonl',
+    mimeType: 'application/x-ndjson',
+    buffer: Buffer.from(text),
+  });
+  await expect(page.getByTestId('load-progress')).toHaveCount(0, { timeout: 60_000 });
+  await expect(page.getByTestId('summary')).not.toHaveAttribute('data-provisional', 'true');
+  // Find reads every message's text (from the file now) and finds the last one's.
+  await page.getByTestId('find').fill('zebraquartz');
+  await expect(page.getByTestId('find-count')).toHaveText(/\b1 match$/, { timeout: 30_000 });
+  await page.getByTestId('find').fill('');
+  await page.getByTestId('share-open').click();
+  const asRead = await saveDownload(page, 'export-kept');
+  const written = asRead.bytes.toString('utf8');
+  expect(written).toContain('zebraquartz é→🎉 at the end');
+  expect(written.trimEnd().split('\n')).toHaveLength(text.trimEnd().split('\n').length);
+});
+
 test('a file changed on disk after opening: Original file says why it cannot download it', async ({
   page,
 }) => {
