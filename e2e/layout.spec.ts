@@ -136,6 +136,9 @@ async function headerControls(page: Page) {
         copy.className = s.className;
         copy.style.maxWidth = 'none';
         copy.style.width = 'auto';
+        // Not shrunk by its flex row: the label's own width.
+        copy.style.flexShrink = '0';
+        copy.style.minWidth = 'max-content';
         copy.append(new Option(label));
         s.after(copy);
         const whole = copy.getBoundingClientRect().width;
@@ -177,4 +180,32 @@ test('at 1440×800 the header is one row of controls and no select cuts its labe
     for (const s of selects)
       expect(s.width, `${step}: "${s.label}"`).toBeGreaterThanOrEqual(s.whole - 0.5);
   }
+});
+
+// A real session log is named by a UUID: its name is wider than the row has room for. At 1440 px
+// the file menu gives way (its whole name on hover) and no control wraps; before, `?` wrapped alone.
+test('at 1440×800 a long file name shrinks the file menu, not the row: one row of controls', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1440, height: 800 });
+  await openApp(page);
+  const name = '3f2a9c1e-7b4d-4e8a-9c21-5d6e7f8a9b0c-a-long-session.jsonl';
+  await page.getByTestId('file-input').setInputFiles({
+    name,
+    mimeType: 'application/json',
+    buffer: Buffer.from(sample('claude-code-session.jsonl')),
+  });
+  await expect(page.getByTestId('sample-select')).toHaveAttribute('title', `(file: ${name})`);
+  await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true');
+  await expect(page.getByTestId('follow-file')).toBeVisible();
+  const { boxes, selects } = await headerControls(page);
+  for (const id of ['theme-toggle', 'help-button', 'learn-toggle', 'share-open'])
+    expect(boxes.map((b) => b.name)).toContain(id);
+  const lowestTop = Math.max(...boxes.map((b) => b.top));
+  const highestBottom = Math.min(...boxes.map((b) => b.bottom));
+  expect(lowestTop, JSON.stringify(boxes)).toBeLessThan(highestBottom);
+  // The file menu is the one cut; format and provider are read whole.
+  const [file, ...rest] = selects;
+  expect(file?.width).toBeLessThan((file?.whole ?? 0) - 0.5);
+  for (const s of rest) expect(s.width, s.label).toBeGreaterThanOrEqual(s.whole - 0.5);
 });
