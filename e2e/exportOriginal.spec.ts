@@ -7,7 +7,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { generate } from '../scripts/gen.ts';
 import { openDefault, paste, saveDownload } from './helpers.ts';
 
@@ -68,11 +68,8 @@ test('an opened log: Original file is the bytes opened; Transcript as read is th
   expect((await saveDownload(page, 'export-kept')).name).toBe('session.with-faults.jsonl');
 });
 
-test('a streamed (large) file: Original file is the File itself, byte for byte', async ({
-  page,
-}) => {
-  test.setTimeout(120_000);
-  const text = generate({ format: 'claude-code-jsonl', messages: 800, mb: 3, seed: 7 });
+/** Open `text` as `big.jsonl` (large enough to stream) and wait until it is read whole. */
+async function openStreamed(page: Page, text: string): Promise<void> {
   await openDefault(page);
   await page.getByTestId('file-input').setInputFiles({
     name: 'big.jsonl',
@@ -81,6 +78,14 @@ test('a streamed (large) file: Original file is the File itself, byte for byte',
   });
   await expect(page.getByTestId('load-progress')).toHaveCount(0, { timeout: 60_000 });
   await expect(page.getByTestId('summary')).not.toHaveAttribute('data-provisional', 'true');
+}
+
+test('a streamed (large) file: Original file is the File itself, byte for byte', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const text = generate({ format: 'claude-code-jsonl', messages: 800, mb: 3, seed: 7 });
+  await openStreamed(page, text);
   await page.getByTestId('share-open').click();
   await expect(page.getByTestId('export-original')).toHaveText('Original file (big.jsonl)');
   const original = await saveDownload(page, 'export-original');
@@ -101,14 +106,7 @@ test('a streamed file whose texts the page reads from the file (issue 38): find 
     message: { role: 'user', content: 'zebraquartz é→🎉 at the end' },
   });
   const text = `${base}\n${last}\n`;
-  await openDefault(page);
-  await page.getByTestId('file-input').setInputFiles({
-    name: 'big.jsonl',
-    mimeType: 'application/x-ndjson',
-    buffer: Buffer.from(text),
-  });
-  await expect(page.getByTestId('load-progress')).toHaveCount(0, { timeout: 60_000 });
-  await expect(page.getByTestId('summary')).not.toHaveAttribute('data-provisional', 'true');
+  await openStreamed(page, text);
   // Find reads every message's text (from the file now) and finds the last one's.
   await page.getByTestId('find').fill('zebraquartz');
   await expect(page.getByTestId('find-count')).toHaveText(/\b1 match$/, { timeout: 30_000 });

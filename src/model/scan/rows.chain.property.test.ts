@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { claudeCodeLog } from '../testing/claudeCodeLog.ts';
-import { scanTextReference } from '../testing/scanRows.reference.ts';
+import { arbScanBudgets, scanTextReference } from '../testing/scanRows.reference.ts';
 import { POLICIES } from '../evict/registry.ts';
-import { DEFAULT_BUDGETS, scanText, type ScanBudget } from './rows.ts';
+import { scanText } from './rows.ts';
 
 /** One line of a generated Claude Code session. */
 type Event =
@@ -127,16 +127,7 @@ function codexLogOf(events: readonly Event[]): string {
   return out.join('\n') + '\n';
 }
 
-const arbBudgets: fc.Arbitrary<ScanBudget[]> = fc.oneof(
-  fc.constant<ScanBudget[]>([...DEFAULT_BUDGETS]),
-  fc.array(
-    fc.oneof(
-      fc.double({ min: 0.01, max: 1, noNaN: true }).map((fraction) => ({ fraction })),
-      fc.nat(400).map((tokens) => ({ tokens })),
-    ),
-    { minLength: 1, maxLength: 4 },
-  ),
-);
+const arbBudgets = arbScanBudgets(4);
 
 const SRC = { file: 'f.jsonl', path: 'f.jsonl', size: 1, version: '1' };
 const CODEX = { file: 'r.jsonl', path: 'r.jsonl', size: 1, version: '1' };

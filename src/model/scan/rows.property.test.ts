@@ -1,11 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { arbAnyTranscript, arbTranscript, arbValidTranscript } from '../testing/index.ts';
+import { arbScanBudgets, referenceCut } from '../testing/scanRows.reference.ts';
 import { countTokens } from '../tokens.ts';
 import type { ProviderId } from '../types.ts';
-import { cutPlan, planHead, POLICIES, prepareEviction, simulatePolicy } from '../evict/policies.ts';
+import { cutPlan, planHead, POLICIES, prepareEviction } from '../evict/policies.ts';
 import { checkCut, cutFirstRule } from '../evict/simulate.ts';
-import { budgetTokens, DEFAULT_BUDGETS, requestCuts, type ScanBudget } from './rows.ts';
+import { requestCuts } from './rows.ts';
 
 const CASES: { format: 'anthropic-messages' | 'openai-chat'; provider: ProviderId }[] = [
   { format: 'anthropic-messages', provider: 'anthropic' },
@@ -15,17 +16,7 @@ const CASES: { format: 'anthropic-messages' | 'openai-chat'; provider: ProviderI
 const arbAny = (format: 'anthropic-messages' | 'openai-chat') =>
   fc.oneof(arbValidTranscript(format), arbTranscript(format), arbAnyTranscript(format));
 
-/** Budgets as the CLI takes them: fractions of the request, and tokens. */
-const arbBudgets: fc.Arbitrary<ScanBudget[]> = fc.oneof(
-  fc.constant<ScanBudget[]>([...DEFAULT_BUDGETS]),
-  fc.array(
-    fc.oneof(
-      fc.double({ min: 0.01, max: 1, noNaN: true }).map((fraction) => ({ fraction })),
-      fc.nat(400).map((tokens) => ({ tokens })),
-    ),
-    { minLength: 1, maxLength: 6 },
-  ),
-);
+const arbBudgets = arbScanBudgets(6);
 
 describe.each(CASES)(
   'a scan row’s cuts are simulatePolicy’s ($provider)',
@@ -40,16 +31,7 @@ describe.each(CASES)(
           let i = 0;
           for (const policy of POLICIES)
             for (const b of budgets) {
-              const budget = budgetTokens(b, table.total);
-              const r = simulatePolicy(ref, policy, budget);
-              expect(cuts[i++]).toEqual({
-                policy,
-                fraction: 'fraction' in b ? b.fraction : null,
-                budget,
-                gives400: r.firstError !== null,
-                overshoot: r.overshoot,
-                rule: r.firstError?.rule ?? null,
-              });
+              expect(cuts[i++]).toEqual(referenceCut(ref, policy, b, table.total));
             }
           expect(cuts.length).toBe(i);
         }),

@@ -5,21 +5,65 @@
  * `simulatePolicy` on a fresh context. O(messages) per request, so O(calls × messages) per
  * session log. Used only to property-test `scanText` (rows.chain.property.test.ts).
  */
+import fc from 'fast-check';
 import { analyze } from '../analyze.ts';
 import { listParsedRequests } from '../diff/requests.ts';
-import { POLICIES, prepareEviction, simulatePolicy } from '../evict/policies.ts';
+import {
+  POLICIES,
+  prepareEviction,
+  simulatePolicy,
+  type EvictionContext,
+} from '../evict/policies.ts';
+import type { PolicyId } from '../evict/types.ts';
 import { parseDocument, readSource } from '../parse/index.ts';
 import {
   budgetTokens,
   DEFAULT_BUDGETS,
   errorRow,
   type ScanCut,
+  type ScanBudget,
   type ScanOptions,
   type ScanRow,
   type ScanSource,
 } from '../scan/rows.ts';
 import { countTokensCached, TokenCache } from '../tokenCache.ts';
 import { CHARS_PER_4 } from '../tokens.ts';
+
+/**
+ * One policy × budget of a scan row, the slow way: one `simulatePolicy` on `ctx` at budget `b`
+ * of a request of `total` tokens.
+ */
+export function referenceCut(
+  ctx: EvictionContext,
+  policy: PolicyId,
+  b: ScanBudget,
+  total: number,
+): ScanCut {
+  const budget = budgetTokens(b, total);
+  const r = simulatePolicy(ctx, policy, budget);
+  return {
+    policy,
+    fraction: 'fraction' in b ? b.fraction : null,
+    budget,
+    gives400: r.firstError !== null,
+    overshoot: r.overshoot,
+    rule: r.firstError?.rule ?? null,
+  };
+}
+
+/** Budgets as the CLI takes them: the defaults, or 1…`maxLength` fractions and token counts. */
+export function arbScanBudgets(maxLength: number): fc.Arbitrary<ScanBudget[]> {
+  return fc.oneof(
+    fc.constant<ScanBudget[]>([...DEFAULT_BUDGETS]),
+    fc.array(
+      fc.oneof(
+        fc.double({ min: 0.01, max: 1, noNaN: true }).map((fraction) => ({ fraction })),
+        fc.nat(400).map((tokens) => ({ tokens })),
+      ),
+      { minLength: 1, maxLength },
+    ),
+  );
+}
 
 /** `scanText`'s rows, the slow way (see the file comment). */
 export function scanTextReference(
@@ -53,16 +97,7 @@ export function scanTextReference(
     const cuts: ScanCut[] = [];
     for (const policy of opts.policies ?? POLICIES)
       for (const b of opts.budgets ?? DEFAULT_BUDGETS) {
-        const budget = budgetTokens(b, table.total);
-        const r = simulatePolicy(prepareEviction(t, table, a.provider), policy, budget);
-        cuts.push({
-          policy,
-          fraction: 'fraction' in b ? b.fraction : null,
-          budget,
-          gives400: r.firstError !== null,
-          overshoot: r.overshoot,
-          rule: r.firstError?.rule ?? null,
-        });
+        cuts.push(referenceCut(prepareEviction(t, table, a.provider), policy, b, table.total));
       }
     return {
       ...src,
