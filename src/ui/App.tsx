@@ -194,7 +194,8 @@ export function App() {
         fileError={fileError}
         keptPrevious={analysis !== null}
         load={view.load}
-        working={view.pending}
+        // Until the answer is drawn: the deferred render of a long transcript takes a while too.
+        working={view.pending || !caughtUp}
         onCancelLoad={view.cancelLoad}
         showText={showText || inputError !== null}
         onShowText={() => setShowText(true)}
