@@ -107,9 +107,26 @@ test('a streamed file whose texts the page reads from the file (issue 38): find 
   });
   const text = `${base}\n${last}\n`;
   await openStreamed(page, text);
+  // Every count the find bar shows, recorded in the page: while the texts are read it says so,
+  // never "0 matches" for a word that is there.
+  await page.evaluate(() => {
+    const el = document.querySelector('[data-testid="find-count"]') as HTMLElement;
+    const shown: string[] = [];
+    (window as unknown as { findCounts: string[] }).findCounts = shown;
+    new MutationObserver(() => shown.push(el.textContent ?? '')).observe(el, {
+      childList: true,
+      characterData: true,
+      subtree: true,
+    });
+  });
   // Find reads every message's text (from the file now) and finds the last one's.
   await page.getByTestId('find').fill('zebraquartz');
   await expect(page.getByTestId('find-count')).toHaveText(/\b1 match$/, { timeout: 30_000 });
+  const counts = await page.evaluate(
+    () => (window as unknown as { findCounts: string[] }).findCounts,
+  );
+  expect(counts.filter((c) => /\b0 matches/.test(c))).toEqual([]);
+  expect(counts.at(-1)).toBe('1 match');
   await page.getByTestId('find').fill('');
   await page.getByTestId('share-open').click();
   const asRead = await saveDownload(page, 'export-kept');

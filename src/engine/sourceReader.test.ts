@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Message } from '../model/types.ts';
-import { attachLazy, textPending, type Lazy, type SourceBytes } from './lazyMessage.ts';
-import { readSpans, SpanReader, withFileBytes } from './sourceReader.ts';
+import { textPending } from './lazyMessage.ts';
+import { readSpans, withFileBytes } from './sourceReader.ts';
+import { lazyMessage, lineSpans, reader } from './testing/lazyMessages.ts';
 
 const enc = new TextEncoder();
 
@@ -13,42 +13,6 @@ function fromBytes(bytes: Uint8Array, spans: number[]): string[] {
   for (let s = 0; s < spans.length; s += 2)
     out.push(d.decode(bytes.subarray(spans[s], spans[s + 1])));
   return out;
-}
-
-/** Lines of `text` as byte spans [start, end) without their newline. */
-function lineSpans(text: string): number[] {
-  const bytes = enc.encode(text);
-  const spans: number[] = [];
-  let at = 0;
-  for (let i = 0; i <= bytes.length; i++)
-    if (i === bytes.length || bytes[i] === 10) {
-      spans.push(at, i);
-      at = i + 1;
-    }
-  return spans;
-}
-
-/** A message whose raw is its spans [a, z) of `spans` (JSON lines), read through `source`. */
-function lazyMessage(source: SourceBytes, spans: number[], a: number, z: number): Message {
-  const m = { index: 0, rawIndex: 0, path: 'x', role: 'user', blocks: [] } as unknown as Message;
-  const lazy: Lazy = {
-    json: null,
-    spans: Float64Array.from(spans),
-    a,
-    z,
-    many: z - a > 2,
-    source,
-    blocksOf: (raw) => [{ type: 'text', text: JSON.stringify(raw) }],
-  };
-  attachLazy(m, lazy, true);
-  return m;
-}
-
-/** A SpanReader over `blob` and a promise of its next batch. */
-function reader(blob: Blob): { source: SourceBytes; next: () => Promise<void> } {
-  let arrived = () => {};
-  const source: SourceBytes = { bytes: null, reader: new SpanReader(blob, () => arrived()) };
-  return { source, next: () => new Promise<void>((resolve) => (arrived = resolve)) };
 }
 
 describe('a message’s text read from the file (issue 38)', () => {

@@ -4,6 +4,7 @@
  */
 import type { Analysis } from '../model/analyze.ts';
 import type { Block, BlockType, Message, Role } from '../model/types.ts';
+import { textPending } from '../engine/client.ts';
 import { memoN, memoWeak } from './session/index.ts';
 
 /** Searchable strings of a block: its text, tool name and ids (lower-cased by the caller). */
@@ -33,15 +34,27 @@ export interface Matches {
   messages: number[];
   /** `message:block` keys of matching blocks. */
   blocks: Set<string>;
+  /**
+   * Some messages' texts were still being read from the file (a streamed log, issue 38): the
+   * matches so far are a lower bound; the session computes them again when the texts arrive.
+   */
+  reading: boolean;
 }
 
-const NO_MATCHES: Matches = Object.freeze({ messages: [], blocks: new Set<string>() });
+const NO_MATCHES: Matches = Object.freeze({
+  messages: [],
+  blocks: new Set<string>(),
+  reading: false,
+});
 
-/** Find: case-insensitive substring match over text, tool names and tool ids. O(total text). */
+/**
+ * Find: case-insensitive substring match over text, tool names and tool ids. O(total text).
+ * Reading a message's blocks asks for its text when the file still holds it (`reading`).
+ */
 export const selectMatches = memoN((a: Analysis, query: string): Matches => {
   const q = query.trim().toLowerCase();
   if (q.length === 0) return NO_MATCHES;
-  const out: Matches = { messages: [], blocks: new Set() };
+  const out: Matches = { messages: [], blocks: new Set(), reading: false };
   a.transcript.messages.forEach((m, mi) => {
     let hit = false;
     m.blocks.forEach((b, bi) => {
@@ -51,6 +64,7 @@ export const selectMatches = memoN((a: Analysis, query: string): Matches => {
       }
     });
     if (hit) out.messages.push(mi);
+    else if (!out.reading && textPending(m)) out.reading = true;
   });
   return out;
 });

@@ -12,6 +12,8 @@ const TYPES: BlockType[] = ['text', 'tool_use', 'tool_result', 'thinking'];
 
 export interface FindBarProps {
   matchCount: number;
+  /** Texts are still being read from the file: the count so far is a lower bound. */
+  reading?: boolean;
   /** 1-based position of the selected match, or 0. */
   current: number;
   onStep: (dir: 1 | -1) => void;
@@ -25,7 +27,14 @@ function toggle<T>(list: readonly T[], v: T): T[] {
 }
 
 /** The find bar: the box, its match count and steps, and the filters. */
-export function FindBar({ matchCount, current, onStep, inputRef, onExit }: FindBarProps) {
+export function FindBar({
+  matchCount,
+  reading = false,
+  current,
+  onStep,
+  inputRef,
+  onExit,
+}: FindBarProps) {
   const find = useAppStore((s) => s.find);
   const setFind = useAppStore((s) => s.setFind);
   // The element that had the focus before the find bar (`/`, a click or Tab): Escape returns there.
@@ -55,9 +64,12 @@ export function FindBar({ matchCount, current, onStep, inputRef, onExit }: FindB
         }}
       />
       <span className="find-count" data-testid="find-count">
-        {find.trim()
-          ? `${current > 0 ? `${fmtInt(current)} of ` : ''}${fmtInt(matchCount)} match${matchCount === 1 ? '' : 'es'}`
-          : ''}
+        {!find.trim()
+          ? ''
+          : reading
+            ? // Not "0 matches" while the file's texts are read: the count would only grow.
+              `searching… ${fmtInt(matchCount)} so far`
+            : `${current > 0 ? `${fmtInt(current)} of ` : ''}${fmtInt(matchCount)} match${matchCount === 1 ? '' : 'es'}`}
       </span>
       <button
         type="button"

@@ -216,6 +216,7 @@ export function InspectorMain(p: InspectorMainProps) {
           <>
             <FindBar
               matchCount={matches.messages.length}
+              reading={matches.reading}
               current={matches.messages.indexOf(currentMessage) + 1}
               onStep={stepMatch}
               inputRef={p.findRef}
