@@ -5,7 +5,14 @@ import { parserFor } from '../model/parse/registry.ts';
 import { arbBlock } from '../model/testing/arbitraries.ts';
 import type { Message, MessageMeta, Role } from '../model/types.ts';
 import { inspect } from './inspect.ts';
-import { packedMessageBuffers, packedRows, packMessages, unpackMessages } from './packMessages.ts';
+import {
+  packedMessageBuffers,
+  packedRows,
+  packMessages,
+  RecordSpans,
+  unpackMessages,
+  type RawSpans,
+} from './packMessages.ts';
 
 const text = generate({ format: 'claude-code-jsonl', messages: 300, seed: 3 });
 
@@ -144,6 +151,40 @@ describe('packMessages (issue 20: messages in columns)', () => {
     const m = back[7] as Message;
     m.raw = { replaced: true };
     expect(m.raw).toEqual({ replaced: true });
+  });
+
+  it('a log’s records found by position give the spans a Map of every record gives (issue 38)', () => {
+    const r = analysed();
+    const msgs = r.analysis.transcript.messages;
+    const raw = r.parsed.transcript.raw as unknown[];
+    const byMap = lineSpans(raw);
+    const blocksOf = parserFor('claude-code-jsonl')?.blocksOf;
+    const rows = (spans: RawSpans) =>
+      packedRows(packMessages(msgs, 0, msgs.length, Infinity, spans, blocksOf));
+    const expected = rows(byMap);
+    // Replies written over several lines are lists of records: both paths are covered.
+    expect(expected.filter((x) => x.rawMany).length).toBeGreaterThan(0);
+    expect(expected.every((x) => x.spans.length > 0)).toBe(true);
+    const lines = raw.map((value, k) => ({ line: k + 1, value }));
+    const lineSpan = (n: number): [number, number] => byMap.get(raw[n - 1]) ?? [-1, -1];
+    let built = 0;
+    const counted = (ls: typeof lines) =>
+      new RecordSpans(
+        new Proxy(ls, {
+          get(target, key, receiver) {
+            // Iterating (the Map's build) reads `length` or the iterator; a hinted lookup does not.
+            if (key === Symbol.iterator) built++;
+            return Reflect.get(target, key, receiver) as unknown;
+          },
+        }),
+        lineSpan,
+      );
+    // In order: every message's records are where its rawLine says, and no Map is built.
+    expect(rows(counted(lines))).toEqual(expected);
+    expect(built).toBe(0);
+    // Out of order (each position holds another record): the Map answers the same.
+    expect(rows(counted([...lines].reverse()))).toEqual(expected);
+    expect(built).toBe(1);
   });
 
   it('a raw sent as spans is undefined until the bytes arrive', () => {

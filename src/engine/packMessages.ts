@@ -15,6 +15,7 @@ import {
   type MessageMeta,
   type Role,
 } from '../model/types.ts';
+import type { JsonlLine } from '../model/parse/json.ts';
 import { attachLazy, type Lazy, type SourceBytes } from './lazyMessage.ts';
 import type { Covers, PackedMessages } from './protocol.ts';
 
@@ -26,8 +27,44 @@ export const MESSAGE_BATCH = 1500;
 /** Characters of source JSON per postMessage (≈ 10–25 ms of deserialising on the page). */
 export const MESSAGE_BATCH_CHARS = 1_500_000;
 
-/** The byte span [start, end) of each JSON Lines record's value in the file's bytes, by value. */
-export type RawSpans = ReadonlyMap<unknown, [number, number]>;
+/**
+ * The byte span [start, end) of each JSON Lines record's value in the file's bytes, by value
+ * (identity); `at`, when given, is where the record is expected among the log's records (a
+ * message's `rawLine`, + k for the k-th record of a list), which a lookup may try first. A Map
+ * of the records is one.
+ */
+export interface RawSpans {
+  get(raw: unknown, at?: number): readonly [number, number] | undefined;
+}
+
+/**
+ * The spans of a log's records by value: a record at the position asked (a message's
+ * `rawLine`) is found there, by identity, without hashing; any other value through a Map of every
+ * record, built on the first such lookup (issue 38: building and reading a Map of the 115 MB
+ * log's 100,000 records was a third of the worker's time posting its messages).
+ * @param lines the log's records, in order; @param lineSpan line number (1-based) → its span
+ */
+export class RecordSpans implements RawSpans {
+  private readonly lines: readonly JsonlLine[];
+  private readonly lineSpan: (line: number) => [number, number];
+  private byValue: Map<unknown, [number, number]> | null = null;
+  constructor(lines: readonly JsonlLine[], lineSpan: (line: number) => [number, number]) {
+    this.lines = lines;
+    this.lineSpan = lineSpan;
+  }
+  get(raw: unknown, at?: number): readonly [number, number] | undefined {
+    if (typeof raw !== 'object' || raw === null) return undefined;
+    const l = at === undefined ? undefined : this.lines[at];
+    if (l && l.value === raw) return this.lineSpan(l.line);
+    if (!this.byValue) {
+      this.byValue = new Map();
+      for (const r of this.lines)
+        if (typeof r.value === 'object' && r.value !== null)
+          this.byValue.set(r.value, this.lineSpan(r.line));
+    }
+    return this.byValue.get(raw);
+  }
+}
 
 /** What a message sent without its blocks counts against a batch's `maxChars` (a few fields). */
 const HEAD_CHARS = 200;
@@ -135,7 +172,7 @@ export function packMessages(
   for (let i = from; i < end && chars < maxChars; i++, k++) {
     const m = messages[i] as Message;
     let flags = putHead(b, k, m);
-    const at = spans ? spansOf(m.raw, spans) : null;
+    const at = spans ? spansOf(m.raw, spans, m.rawLine) : null;
     let json: string | null = null;
     if (at) {
       for (const x of at.spans) flat.push(x);
@@ -195,15 +232,26 @@ export function packedMessageBuffers(b: PackedMessages): ArrayBuffer[] {
   );
 }
 
-/** `raw` as the flat [start, end, …] spans of the records it is (many: a list of records). */
-function spansOf(raw: unknown, spans: RawSpans): { spans: number[]; many: boolean } | null {
-  const one = spans.get(raw);
-  if (one) return { spans: [one[0], one[1]], many: false };
-  if (!Array.isArray(raw) || raw.length === 0) return null;
+/**
+ * `raw` as the flat [start, end, …] spans of the records it is (many: a list of records).
+ * `at`: the position of its (first) record among the log's records (`Message.rawLine`), which
+ * the lookup may try first. A list's elements are looked up before the list itself: a record is
+ * never an element of another record, so the answer is the one a lookup of the list first gives.
+ */
+function spansOf(
+  raw: unknown,
+  spans: RawSpans,
+  at: number | undefined,
+): { spans: number[]; many: boolean } | null {
+  const whole = () => {
+    const one = spans.get(raw, at);
+    return one ? { spans: [one[0], one[1]], many: false } : null;
+  };
+  if (!Array.isArray(raw) || raw.length === 0) return whole();
   const flat: number[] = [];
-  for (const v of raw) {
-    const s = spans.get(v);
-    if (!s) return null;
+  for (let k = 0; k < raw.length; k++) {
+    const s = spans.get(raw[k], at === undefined ? undefined : at + k);
+    if (!s) return whole();
     flat.push(s[0], s[1]);
   }
   return { spans: flat, many: true };

@@ -20,6 +20,7 @@ import {
   MESSAGE_BATCH_CHARS,
   packedMessageBuffers,
   packMessages,
+  RecordSpans,
   type RawSpans,
 } from './packMessages.ts';
 import type { Inspection, WorkerRequest } from './protocol.ts';
@@ -203,10 +204,7 @@ async function sourceBytes(r: Running, source: StreamedSource): Promise<Uint8Arr
 function rawSpans(source: StreamedSource): RawSpans | null {
   const { doc, lineSpan } = source;
   if (doc.kind !== 'jsonl' || !lineSpan) return null;
-  const spans = new Map<unknown, [number, number]>();
-  for (const l of doc.lines)
-    if (typeof l.value === 'object' && l.value !== null) spans.set(l.value, lineSpan(l.line));
-  return spans;
+  return new RecordSpans(doc.lines, lineSpan);
 }
 
 /**
