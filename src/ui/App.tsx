@@ -19,6 +19,7 @@ import { PartBoundary } from './PartBoundary.tsx';
 import { FleetView } from './fleet/FleetView.tsx';
 import { FleetEntry } from './fleet/ScanFolder.tsx';
 import { useInspection, useTextCounter, type InspectionState } from './useInspection.ts';
+import { useSession } from './useSession.ts';
 import { useKeyboardNavigation } from './useKeyboardNavigation.ts';
 import { useShownSource } from './useShownSource.ts';
 import type { RevealRequest } from './useTimelineScroll.ts';
@@ -147,6 +148,23 @@ function useInputError(view: InspectionState, source: Source): ParseError | null
   return view.pending ? (now ?? held) : now;
 }
 
+/**
+ * Tell the session when the page has drawn its current view (`ready`: the answer shown, the
+ * deferred render caught up), so the worker's side results that came meanwhile (eviction parts,
+ * sweeps, the request strip) are applied then and do not restart that render (issue 38).
+ */
+function useDrawnSignal(ready: boolean): void {
+  const current = useSession((s) => s.view);
+  useEffect(() => {
+    const session = activeSession();
+    session.holdSideResults(true);
+    return () => session.holdSideResults(false);
+  }, []);
+  useEffect(() => {
+    if (ready) activeSession().drawn(current);
+  }, [ready, current]);
+}
+
 export function App() {
   const inputs = useInputs();
   const { samples, fileError, setFileError, loadSample, loadFile, reloadFile } = inputs;
@@ -164,12 +182,14 @@ export function App() {
   useKeyboardNavigation({ analysis, currentMessage, jump, toggle, setHelp, findRef });
   const inputError = useInputError(view, source);
   const shownError = fileError ?? inputError;
+  const ready = analysis !== null && !view.pending && caughtUp;
+  useDrawnSignal(ready);
 
   return (
     <div
       className={`app${inputs.dragging ? ' dragging' : ''}`}
       data-testid="app"
-      data-ready={analysis && !view.pending && caughtUp ? 'true' : 'false'}
+      data-ready={ready ? 'true' : 'false'}
       data-view-chars={view.request?.text.length ?? 0}
     >
       <PageHeader

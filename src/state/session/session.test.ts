@@ -110,6 +110,54 @@ describe('the session', () => {
     expect(sim?.ctx.cuts).toBe(parts.cuts);
   });
 
+  it('while the page holds side results, those that come before it drew the answer wait for it (issue 38)', async () => {
+    const store = createAppStore();
+    const session = resetSession(store, () => createSyncClient());
+    let heard = 0;
+    session.subscribe(() => heard++);
+    session.holdSideResults(true);
+    store.getState().setSource({ text: GOOD, name: '', origin: 'paste' });
+    const { view } = await until((s) => s.view.analysis !== null && !s.pending);
+    const a = view.analysis;
+    if (!a) throw new Error('no analysis');
+    const table = countTokens(a.transcript, a.provider, CHARS_PER_4);
+    heard = 0;
+    const before = session.getSnapshot().answers;
+    // That parts follow is adopted at once (else the page would prepare them meanwhile).
+    session.sink.evictionFollows(a.transcript, a.provider, true);
+    expect(evictionPreparing(a)).toBe(true);
+    const parts = prepareEviction(a.transcript, table, a.provider);
+    session.sink.evictionParts(a.transcript, a.provider, parts, null);
+    session.sink.evictionFollows(a.transcript, a.provider, false);
+    session.sink.requests(null);
+    session.sink.sweepsChanged();
+    // Nothing else is adopted, and no listener re-renders, before the page drew this view.
+    expect(session.answers.evictionParts.get(a.transcript)).toBeUndefined();
+    expect(evictionPreparing(a)).toBe(true);
+    expect([heard, session.getSnapshot().answers]).toEqual([0, before]);
+    // A view drawn that is not the current one (an older answer's frame) applies nothing.
+    session.drawn({ ...view });
+    expect(session.answers.evictionParts.get(a.transcript)).toBeUndefined();
+    session.drawn(session.getSnapshot().view);
+    expect(session.answers.evictionParts.get(a.transcript)?.get(a.provider)).toBe(parts);
+    expect(evictionPreparing(a)).toBe(false);
+    expect(heard).toBeGreaterThan(0);
+    // Once drawn, a later side result is applied at once.
+    heard = 0;
+    session.sink.sweepsChanged();
+    expect(heard).toBe(1);
+    // Not holding (the page gone): what waits is applied, and later ones at once.
+    store.getState().setSource({ text: BROKEN, name: '', origin: 'paste' });
+    await until((s) => s.view.error !== null && !s.pending);
+    heard = 0;
+    session.sink.sweepsChanged();
+    expect(heard).toBe(0);
+    session.holdSideResults(false);
+    expect(heard).toBe(1);
+    session.sink.sweepsChanged();
+    expect(heard).toBe(2);
+  });
+
   it('parts that will not come after all: the simulator is prepared on the page as before', async () => {
     const store = createAppStore();
     const session = resetSession(store, () => createSyncClient());

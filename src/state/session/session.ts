@@ -192,35 +192,34 @@ export class Session {
     };
   }
 
-  /** Where the engine's side results go: into `answers`, each telling the listeners. */
+  /**
+   * Where the engine's side results go: into `answers`, each telling the listeners. The eviction
+   * parts, sweeps and the request strip wait while the page draws a new answer (`afterDraw`).
+   */
   readonly sink: AnswerSink = {
     pairTables: (a, tables) => {
       this.answers.pairTables.set(a, tables);
     },
-    evictionParts: (t, provider, parts, safe) => {
-      let m = this.answers.evictionParts.get(t);
-      if (!m) this.answers.evictionParts.set(t, (m = new Map()));
-      m.set(provider, parts);
-      if (safe && safe.length === parts.cuts.n + 1) this.answers.cutMarkers.set(parts.cuts, safe);
-    },
-    evictionFollows: (t, provider, follows) => {
-      let m = this.answers.evictionPending.get(t);
-      if (follows) {
-        if (!m) this.answers.evictionPending.set(t, (m = new Set()));
-        m.add(provider);
-        return;
-      }
-      if (!m?.delete(provider)) return;
-      // The simulator shows now (with the parts, or prepared here when they did not come).
-      this.answersChanged();
-    },
-    sweep: (table, provider, options, sweeps) => {
-      let m = this.answers.sweeps.get(table);
-      if (!m) this.answers.sweeps.set(table, (m = new Map()));
-      m.set(`${provider}|${sweepKey(options)}`, sweeps);
-      this.answersChanged();
-    },
-    sweepsChanged: () => this.answersChanged(),
+    evictionParts: (t, provider, parts, safe) =>
+      this.afterDraw(() => {
+        let m = this.answers.evictionParts.get(t);
+        if (!m) this.answers.evictionParts.set(t, (m = new Map()));
+        m.set(provider, parts);
+        if (safe && safe.length === parts.cuts.n + 1) this.answers.cutMarkers.set(parts.cuts, safe);
+      }),
+    // That parts follow is said at once (else the page would prepare them itself meanwhile).
+    evictionFollows: (t, provider, follows) =>
+      follows
+        ? this.evictionFollows(t, provider, true)
+        : this.afterDraw(() => this.evictionFollows(t, provider, false)),
+    sweep: (table, provider, options, sweeps) =>
+      this.afterDraw(() => {
+        let m = this.answers.sweeps.get(table);
+        if (!m) this.answers.sweeps.set(table, (m = new Map()));
+        m.set(`${provider}|${sweepKey(options)}`, sweeps);
+        this.answersChanged();
+      }),
+    sweepsChanged: () => this.afterDraw(() => this.answersChanged()),
     sweepSource: (src) => {
       this.answers.sweepSource = src;
     },
@@ -233,12 +232,73 @@ export class Session {
       if (missed) this.memo.clear();
       this.set({ textRead: this.snap.textRead + 1 });
     },
-    requests: (listing) => {
-      if (this.answers.streamedListing === listing) return;
-      this.answers.streamedListing = listing;
-      this.answersChanged();
-    },
+    requests: (listing) =>
+      this.afterDraw(() => {
+        if (this.answers.streamedListing === listing) return;
+        this.answers.streamedListing = listing;
+        this.answersChanged();
+      }),
   };
+
+  /** `AnswerSink.evictionFollows`, applied. */
+  private evictionFollows(t: Transcript, provider: ProviderId, follows: boolean): void {
+    let m = this.answers.evictionPending.get(t);
+    if (follows) {
+      if (!m) this.answers.evictionPending.set(t, (m = new Set()));
+      m.add(provider);
+      return;
+    }
+    if (!m?.delete(provider)) return;
+    // The simulator shows now (with the parts, or prepared here when they did not come).
+    this.answersChanged();
+  }
+
+  /**
+   * Whether side results wait for the page to draw a new answer (`holdSideResults`), the view
+   * it last drew (`drawn`), and what waits.
+   */
+  private readonly draw = {
+    hold: false,
+    drawnView: null as SessionSnapshot['view'] | null,
+    waiting: [] as (() => void)[],
+  };
+
+  /**
+   * Apply a side result now, or, while the page holds them and has not drawn the current view
+   * yet, once it has (issue 38): each one re-renders the page at once (the session is read
+   * through useSyncExternalStore), which restarts the deferred render of a large answer in
+   * progress, so the answer of the 115 MB log was shown only after the worker's eviction parts,
+   * first sweep and request strip had all come.
+   */
+  private afterDraw(apply: () => void): void {
+    if (this.draw.hold && this.snap.view !== this.draw.drawnView) this.draw.waiting.push(apply);
+    else apply();
+  }
+
+  /**
+   * While `on` (the page, mounted), the eviction parts, sweeps and request strip that arrive
+   * before the page drew the current view wait for `drawn`; off: what waits is applied.
+   */
+  holdSideResults(on: boolean): void {
+    this.draw.hold = on;
+    if (!on) this.applyWaiting();
+  }
+
+  /**
+   * The page drew `view` (the answer shown, its deferred render caught up): what waited is
+   * applied when it is still the current view.
+   */
+  drawn(view: SessionSnapshot['view']): void {
+    this.draw.drawnView = view;
+    if (view === this.snap.view) this.applyWaiting();
+  }
+
+  private applyWaiting(): void {
+    const waiting = this.draw.waiting;
+    if (waiting.length === 0) return;
+    this.draw.waiting = [];
+    for (const apply of waiting) apply();
+  }
 
   /** The current snapshot (the same object until something changes). */
   readonly getSnapshot = (): SessionSnapshot => this.snap;
