@@ -1,3 +1,4 @@
+import { getHeapStatistics } from 'node:v8';
 import { describe, expect, it } from 'vitest';
 import { generate } from '../../../scripts/gen.ts';
 import { parseTranscript } from '../parse/index.ts';
@@ -20,6 +21,18 @@ describe('what the rules read of a message’s raw (issue 20)', () => {
     expect(rawAsRulesRead(raw)).toEqual({ type: 'function_call', role: 'function', prefix: true });
     expect(rawAsRulesRead({ content: 'x' })).toEqual({});
     for (const v of [undefined, null, 'x', [1]]) expect(rawAsRulesRead(v)).toBe(v);
+  });
+
+  it('holds a record’s fields in a small object (issue 38: the worker keeps one per record)', () => {
+    const n = 100_000;
+    const records = Array.from({ length: n }, (_, k) => ({ type: 'user', uuid: `u${k}`, k }));
+    const before = getHeapStatistics().used_heap_size;
+    const kept = records.map(rawAsRulesRead);
+    const perRecord = (getHeapStatistics().used_heap_size - before) / n;
+    expect(kept[n - 1]).toEqual({ type: 'user' });
+    // A plain object of one field is 16–32 bytes in V8 (plus the list's 8); a prototype-less
+    // one is a hash table of well over 100.
+    expect(perRecord).toBeLessThan(80);
   });
 
   it('every provider judges a log’s messages held that way as it judges the whole ones', () => {

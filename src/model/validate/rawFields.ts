@@ -5,10 +5,14 @@
  * view and export. Lets a holder of many messages keep only this much of each (issue 20: the
  * worker of a long log, whose page reads the whole raw from the file's bytes).
  */
-import { ownRecord } from '../own.ts';
 import { isObject } from '../parse/util.ts';
 
-const FIELDS = ['type', 'role', 'prefix'] as const;
+/** The fields kept, each read by name (never a key taken from input). */
+interface RulesRead {
+  type?: unknown;
+  role?: unknown;
+  prefix?: unknown;
+}
 
 /**
  * @param raw a message's raw value (one record)
@@ -18,7 +22,13 @@ const FIELDS = ['type', 'role', 'prefix'] as const;
  */
 export function rawAsRulesRead(raw: unknown): unknown {
   if (!isObject(raw)) return raw;
-  const out: Record<string, unknown> = ownRecord();
-  for (const k of FIELDS) if (k in raw) out[k] = raw[k];
+  // A plain object with fixed keys, not a prototype-less one (its keys are these three names,
+  // never one from input): V8 keeps an object made by Object.create(null) as a hash table, and
+  // the worker holds one per record of a long log — 18 MiB for the 100,000 records of the 115 MB
+  // bench log against 6 MiB as plain objects (issue 38).
+  const out: RulesRead = {};
+  if (Object.hasOwn(raw, 'type')) out.type = raw.type;
+  if (Object.hasOwn(raw, 'role')) out.role = raw.role;
+  if (Object.hasOwn(raw, 'prefix')) out.prefix = raw.prefix;
   return out;
 }
