@@ -23,6 +23,7 @@ import { resetRun, runRequest } from './run.ts';
 import { run } from './runState.ts';
 import { PREVIEW_RECORDS } from './stream.ts';
 import { rawAsRulesRead } from '../model/validate/rawFields.ts';
+import { slimClaudeCodeLine } from '../model/parse/claudeCode/claudeCodeSlim.ts';
 
 /** A poster that keeps what the worker loop posts, as the page receives it (cloned, transferred). */
 const collect =
@@ -192,7 +193,8 @@ describe('records kept slimmed in the worker (issue 20)', () => {
       .filter(Boolean)
       .map((l) => JSON.parse(l) as unknown);
     const posts = await streamLog(text);
-    expect(run.lastFile?.source.slimmed).toBe(parserFor('claude-code-jsonl')?.slimLine);
+    // Slimmed as a Claude Code log (its slimmer: the fields its parse reads).
+    expect(run.lastFile?.source.slimmed?.(whole[1])).toEqual(slimClaudeCodeLine(whole[1]));
     // Once parsed, each record is held as what the rules read of it (the lines are long gone).
     expect(keptValues()).toEqual(whole.map(rawAsRulesRead));
     expect(whole.slice(PREVIEW_RECORDS).filter(hasSessionFields).length).toBeGreaterThan(500);

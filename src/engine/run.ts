@@ -293,7 +293,7 @@ function keep(
 /**
  * Stream the request's file, posting progress and the preview of its first records. With
  * `slimming`, records after the preview are kept reduced to what the preview's format reads
- * (`FormatParser.slimLine`): the page reads each message's raw JSON from the file's bytes.
+ * (`FormatParser.slimmer`): the page reads each message's raw JSON from the file's bytes.
  * @returns the source and the format it was slimmed for (null: kept whole)
  */
 async function streamFile(
@@ -331,7 +331,7 @@ async function streamFile(
         result: a,
         tokens: a.ok ? quickTokens(a.analysis) : null,
       });
-      const slim = slimming ? parserFor(p.value.transcript.format)?.slimLine : undefined;
+      const slim = slimming ? parserFor(p.value.transcript.format)?.slimmer?.() : undefined;
       if (slim) format = p.value.transcript.format;
       return slim;
     },

@@ -20,11 +20,11 @@ import { maxFileBytes } from './limits.ts';
 export type OnRead = (bytes: number, records: number) => void;
 /**
  * Called once, with the first (at most `PREVIEW_RECORDS`) JSONL records parsed (a partial
- * document). It may answer how to slim every later record (a format's `slimLine`): the reader
+ * document). It may answer how to slim every later record (a format's `slimmer`): the reader
  * then keeps each later line's value reduced, for a caller that reads whole lines from `bytes`.
  */
 export type OnPreview = (doc: SourceDoc) => Slim | void;
-/** A record's value reduced to what a format's parse reads (`FormatParser.slimLine`). */
+/** A record's value reduced to what a format's parse reads (`FormatParser.slimmer`), in file order. */
 export type Slim = (value: unknown) => unknown;
 
 /** JSONL records in the preview at most (it comes after the first piece that gave any). */

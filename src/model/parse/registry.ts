@@ -92,12 +92,14 @@ export interface FormatParser {
    */
   blocksOf?: (raw: unknown) => Block[];
   /**
-   * JSON Lines formats: a line's value reduced to what `parse` reads, for a reader that keeps
-   * the whole line elsewhere (the worker of a streamed file: the page reads raw JSON from the
-   * file's bytes). `parse` of slimmed lines equals `parse` of the whole lines except each
-   * message's `raw`. Absent: lines are kept whole. Never throws.
+   * JSON Lines formats: a new slimmer for one read of a file, which reduces each line's value
+   * (handed in file order) to what `parse` reads, for a reader that keeps the whole line
+   * elsewhere (the worker of a streamed file: the page reads raw JSON from the file's bytes).
+   * `parse` of slimmed lines equals `parse` of the whole lines except each message's `raw`. It
+   * may keep one copy of a string equal to an earlier line's. Absent: lines are kept whole.
+   * Never throws.
    */
-  slimLine?: (value: unknown) => unknown;
+  slimmer?: () => (value: unknown) => unknown;
   /**
    * Write a (possibly evicted, faulted or repaired) transcript back in this format, as text.
    * Messages whose `raw` is set and whose blocks were not changed are written from `raw`, so an

@@ -1587,7 +1587,7 @@ export const VOCABULARY_WORDS: readonly string[] = [
   'skipFirst',
   'skipped',
   'slice',
-  'slimLine',
+  'slimmer',
   'smaller-window',
   'sniff',
   'so',

@@ -22,7 +22,7 @@ import { anthropicBlock } from '../anthropicMessages/anthropicMessages.ts';
 import { type Entry, inParentOrder, parentOrder, threads } from './claudeCodeOrder.ts';
 import { sourceLines } from '../../messageLabels.ts';
 import { writeClaudeCode } from './claudeCodeWrite.ts';
-import { slimClaudeCodeLine } from './claudeCodeSlim.ts';
+import { claudeCodeSlimmer } from './claudeCodeSlim.ts';
 import { claudeCodeCalls } from './claudeCodeCalls.ts';
 import type { FormatParser } from '../registry.ts';
 import { isObject, type Json, shapeError, str } from '../util.ts';
@@ -333,7 +333,7 @@ export const claudeCodeJsonlParser: FormatParser = {
   sniff,
   parse,
   blocksOf,
-  slimLine: slimClaudeCodeLine,
+  slimmer: claudeCodeSlimmer,
   write: writeClaudeCode,
   sessionCalls: claudeCodeCalls,
 };
