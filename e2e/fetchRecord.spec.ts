@@ -86,7 +86,9 @@ test('follow a record file: calls appended to it appear, the newest shown', asyn
     },
     `${lines.join('\n')}\n`,
   );
-  await expect(requestMarks(page)).toHaveCount(5, { timeout: 10_000 });
+  // Seen at the next look (every 1.5 s), then read and analysed: on a slow or busy machine that
+  // can take longer than the default wait.
+  await expect(requestMarks(page)).toHaveCount(5, { timeout: 30_000 });
   await expect(page.getByTestId('format')).toHaveText('openai-chat');
   await expect(page.getByTestId('verdict')).toHaveAttribute('data-valid', 'false');
   await page.getByTestId('follow-stop').click();

@@ -98,3 +98,60 @@ export async function pickRequest(page: Page, index: number): Promise<void> {
 export function shownRequestMark(page: Page) {
   return page.locator('[data-testid="request-mark"][aria-current="true"]');
 }
+
+/**
+ * Hold a streamed load open for as long as the test needs it, whatever the machine's speed (call
+ * before the page opens). Every worker's messages after its first `preview` (but its progress)
+ * are kept on the page, in order, until `releaseLoad(page)` hands them over: the preview, the
+ * progress bar and Cancel stay on screen meanwhile (a fast machine answers a 40 MB file before a
+ * test's click; CI did). A worker the page terminates (Cancel) drops what was held for it, as a
+ * terminated worker delivers nothing. Workers that post no preview (share copy, fleet scan) are
+ * never held.
+ */
+export async function holdLoadAfterPreview(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    type Handler = ((ev: MessageEvent) => unknown) | null;
+    const held = new Map<Worker, (() => void)[]>();
+    let releasing = false;
+    const w = window as unknown as { releaseLoad: () => void };
+    w.releaseLoad = () => {
+      releasing = true;
+      for (const queue of held.values()) for (const deliver of queue.splice(0)) deliver();
+    };
+    const terminate = Object.getOwnPropertyDescriptor(Worker.prototype, 'terminate');
+    if (typeof terminate?.value !== 'function') throw new Error('no Worker.terminate');
+    const stop = terminate.value as (this: Worker) => void;
+    Object.defineProperty(Worker.prototype, 'terminate', {
+      ...terminate,
+      value(this: Worker) {
+        held.delete(this);
+        stop.call(this);
+      },
+    });
+    const own = Object.getOwnPropertyDescriptor(Worker.prototype, 'onmessage');
+    if (!own?.set) throw new Error('no Worker.onmessage setter');
+    const set = own.set;
+    Object.defineProperty(Worker.prototype, 'onmessage', {
+      ...own,
+      set(this: Worker, handler: Handler) {
+        let previewed = false;
+        set.call(this, (ev: MessageEvent) => {
+          const kind = (ev.data as { kind?: string } | null)?.kind;
+          if (!releasing && previewed && kind !== 'progress') {
+            const queue = held.get(this) ?? [];
+            held.set(this, queue);
+            queue.push(() => handler?.call(this, ev));
+            return;
+          }
+          if (kind === 'preview') previewed = true;
+          return handler?.call(this, ev);
+        });
+      },
+    });
+  });
+}
+
+/** Hand a load held by `holdLoadAfterPreview` its answers (and every later message). */
+export async function releaseLoad(page: Page): Promise<void> {
+  await page.evaluate(() => (window as unknown as { releaseLoad: () => void }).releaseLoad());
+}

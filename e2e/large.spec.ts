@@ -5,7 +5,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { generate } from '../scripts/gen.ts';
 import { parseTranscript } from '../src/model/parse/index.ts';
-import { openApp, openDefault, paste } from './helpers.ts';
+import { holdLoadAfterPreview, openApp, openDefault, paste, releaseLoad } from './helpers.ts';
 
 async function waitLoaded(page: Page): Promise<void> {
   await expect(page.getByTestId('load-progress')).toHaveCount(0, { timeout: 120_000 });
@@ -77,6 +77,9 @@ test('a 40 MB Claude Code log opens with a progress bar, answers input while loa
     mimeType: 'application/x-ndjson',
     buffer: Buffer.from(text),
   };
+  // The load is held open after its preview until released: a fast machine reads and answers
+  // the 40 MB in under a second, before a click on Cancel or a look at the bar (CI's did).
+  await holdLoadAfterPreview(page);
   await openApp(page);
   const before = await page.getByTestId('count-messages').textContent();
 
@@ -95,6 +98,7 @@ test('a 40 MB Claude Code log opens with a progress bar, answers input while loa
   await page.getByTestId('find').fill('pool');
   await expect(page.getByTestId('find')).toHaveValue('pool');
   await expect(page.getByTestId('load-text')).toContainText('session.jsonl');
+  await releaseLoad(page);
   await waitLoaded(page);
   const parsed = parseTranscript(text, { name: 'session.jsonl' });
   if (!parsed.ok) throw new Error('generated log did not parse');

@@ -6,7 +6,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { generate } from '../scripts/gen.ts';
 import { parseTranscript } from '../src/model/parse/index.ts';
-import { dropFile, openApp, paste } from './helpers.ts';
+import { dropFile, holdLoadAfterPreview, openApp, paste } from './helpers.ts';
 
 /** Upper bound of a monospace glyph's advance (em) assumed by sweepTicks.ts's tick spacing. */
 const TICK_CHAR_EM = 0.62;
@@ -206,8 +206,10 @@ test('while a large file streams its verdicts are provisional; Cancel gives the 
 }) => {
   test.setTimeout(180_000);
   // Larger than the first test's log, so the preview of the first rows is on screen well before
-  // the whole file is read.
+  // the whole file is read; and held open after its preview (never released: Cancel ends it), so
+  // a fast machine cannot answer the whole file before a frame shows the preview.
   const text = generate({ format: 'claude-code-jsonl', messages: 3000, mb: 24, seed: 4 });
+  await holdLoadAfterPreview(page);
   await openApp(page);
   const select = page.getByTestId('sample-select');
   await expect(select).toHaveValue('invoice');

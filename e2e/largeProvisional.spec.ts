@@ -6,54 +6,18 @@
  * work. The provisional phase is held open deterministically: the page holds the worker's answers
  * after its preview until the test releases them. Input from scripts/gen.ts.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { generate } from '../scripts/gen.ts';
-import { openApp } from './helpers.ts';
+import { holdLoadAfterPreview, openApp, releaseLoad } from './helpers.ts';
 
 // Above the 2 MiB line, so the worker streams it and posts a preview of its first records.
 const LOG = generate({ format: 'claude-code-jsonl', messages: 800, mb: 3, seed: 21 });
-
-/**
- * Before the app starts: every worker's messages after its first `preview` (but its progress)
- * are held on the page, in order, until `window.releaseLoad()` hands them over, so the preview
- * stays on screen for as long as the test looks at it.
- */
-async function holdAfterPreview(page: Page): Promise<void> {
-  await page.addInitScript(() => {
-    type Handler = ((ev: MessageEvent) => unknown) | null;
-    const held: (() => void)[] = [];
-    let releasing = false;
-    const w = window as unknown as { releaseLoad: () => void };
-    w.releaseLoad = () => {
-      releasing = true;
-      for (const deliver of held.splice(0)) deliver();
-    };
-    const own = Object.getOwnPropertyDescriptor(Worker.prototype, 'onmessage');
-    if (!own?.set) throw new Error('no Worker.onmessage setter');
-    const set = own.set;
-    Object.defineProperty(Worker.prototype, 'onmessage', {
-      ...own,
-      set(this: Worker, handler: Handler) {
-        let previewed = false;
-        set.call(this, (ev: MessageEvent) => {
-          const kind = (ev.data as { kind?: string } | null)?.kind;
-          if (!releasing && previewed && kind !== 'progress') {
-            held.push(() => handler?.call(this, ev));
-            return;
-          }
-          if (kind === 'preview') previewed = true;
-          return handler?.call(this, ev);
-        });
-      },
-    });
-  });
-}
 
 test('while a large file streams, the faults and Repair all are disabled and say why; then they work', async ({
   page,
 }) => {
   test.setTimeout(120_000);
-  await holdAfterPreview(page);
+  await holdLoadAfterPreview(page);
   await openApp(page);
   await expect(page.getByTestId('repair-all')).toBeEnabled();
   await page.getByTestId('file-input').setInputFiles({
@@ -82,7 +46,7 @@ test('while a large file streams, the faults and Repair all are disabled and say
   await expect(page.getByTestId('fault-applied')).toHaveCount(0);
 
   // The whole file is read: the note goes, the buttons work on the whole transcript.
-  await page.evaluate(() => (window as unknown as { releaseLoad: () => void }).releaseLoad());
+  await releaseLoad(page);
   await expect(page.getByTestId('load-progress')).toHaveCount(0, { timeout: 60_000 });
   await expect(page.getByTestId('verdict')).not.toHaveAttribute('data-provisional', 'true');
   await expect(note).toHaveCount(0);

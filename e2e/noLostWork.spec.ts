@@ -8,7 +8,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { generate } from '../scripts/gen.ts';
 import { partialCodingAgent } from './fixtures.ts';
-import { paste } from './helpers.ts';
+import { holdLoadAfterPreview, paste } from './helpers.ts';
 
 /** The machine may be shared: parsing and reloads are waited for this long. */
 const SLOW = { timeout: 30_000 };
@@ -74,9 +74,11 @@ test('after Cancel on a large load, the transcript still shown is the one shared
   page,
 }) => {
   test.setTimeout(180_000);
-  // Over the streaming threshold (2 MiB), so the worker streams it and Cancel is offered; 40 MB
-  // so the load is still running when Cancel is clicked (12 MB could finish first).
+  // Over the streaming threshold (2 MiB), so the worker streams it and Cancel is offered; the
+  // load is held open after its preview (never released), so it is still running when Cancel is
+  // clicked on any machine (a fast one answers even 40 MB before the click).
   const text = generate({ format: 'claude-code-jsonl', messages: 400, mb: 40, seed: 21 });
+  await holdLoadAfterPreview(page);
   await openApp(page, '/#v=1&src=coding-agent');
   await page.getByTestId('file-input').setInputFiles({
     name: 'session.jsonl',
