@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { generate } from '../scripts/gen.ts';
-import { openDefault, paste, saveDownload } from './helpers.ts';
+import { fileShown, openDefault, paste, saveDownload } from './helpers.ts';
 
 const line = (o: object) => JSON.stringify({ sessionId: 's1', ...o }, null, 0);
 /** A prompt and one reply written over two lines, with spacing no writer would reproduce. */
@@ -76,7 +76,7 @@ async function openStreamed(page: Page, text: string): Promise<void> {
     mimeType: 'application/x-ndjson',
     buffer: Buffer.from(text),
   });
-  await expect(page.getByTestId('load-progress')).toHaveCount(0, { timeout: 60_000 });
+  await fileShown(page, 'big.jsonl');
   await expect(page.getByTestId('summary')).not.toHaveAttribute('data-provisional', 'true');
 }
 

@@ -20,6 +20,23 @@ export async function openDefault(page: Page): Promise<void> {
   await expect(page.getByTestId('count-exchanges')).toHaveText('1');
 }
 
+/**
+ * Wait until the file `name` just picked or dropped is the transcript shown, read whole and
+ * drawn. The page reads a file's first bytes before it switches to it, so right after the pick
+ * `data-ready` (and no progress bar) may still be the previous transcript's: the Sample menu
+ * naming the file (the source shown, its preview's included) comes first, then the end of the
+ * load, then `data-ready`.
+ * @param name the file's name as picked (without a `.gz` the page drops)
+ * @param timeout for each of the three waits (a large file on a busy machine takes long)
+ */
+export async function fileShown(page: Page, name: string, timeout = 60_000): Promise<void> {
+  await expect(page.getByTestId('sample-select')).toHaveAttribute('title', `(file: ${name})`, {
+    timeout,
+  });
+  await expect(page.getByTestId('load-progress')).toHaveCount(0, { timeout });
+  await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true', { timeout });
+}
+
 /** Paste text as the user would with Ctrl/Cmd+V outside any text field. */
 export async function paste(page: Page, text: string): Promise<void> {
   await page.evaluate((t) => {

@@ -5,12 +5,14 @@
 import { expect, test, type Page } from '@playwright/test';
 import { generate } from '../scripts/gen.ts';
 import { parseTranscript } from '../src/model/parse/index.ts';
-import { holdLoadAfterPreview, openApp, openDefault, paste, releaseLoad } from './helpers.ts';
-
-async function waitLoaded(page: Page): Promise<void> {
-  await expect(page.getByTestId('load-progress')).toHaveCount(0, { timeout: 120_000 });
-  await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true', { timeout: 120_000 });
-}
+import {
+  fileShown,
+  holdLoadAfterPreview,
+  openApp,
+  openDefault,
+  paste,
+  releaseLoad,
+} from './helpers.ts';
 
 /** Open the app with `text` as a picked file; wait until its `n` messages are counted. */
 async function openFile(page: Page, name: string, text: string, n: number): Promise<void> {
@@ -20,7 +22,7 @@ async function openFile(page: Page, name: string, text: string, n: number): Prom
     mimeType: name.endsWith('.jsonl') ? 'application/x-ndjson' : 'application/json',
     buffer: Buffer.from(text),
   });
-  await waitLoaded(page);
+  await fileShown(page, name, 120_000);
   await expect(page.getByTestId('count-messages')).toHaveText(n.toLocaleString('en-US'));
 }
 
@@ -99,7 +101,7 @@ test('a 40 MB Claude Code log opens with a progress bar, answers input while loa
   await expect(page.getByTestId('find')).toHaveValue('pool');
   await expect(page.getByTestId('load-text')).toContainText('session.jsonl');
   await releaseLoad(page);
-  await waitLoaded(page);
+  await fileShown(page, 'session.jsonl', 120_000);
   const parsed = parseTranscript(text, { name: 'session.jsonl' });
   if (!parsed.ok) throw new Error('generated log did not parse');
   await expect(page.getByTestId('count-messages')).toHaveText(

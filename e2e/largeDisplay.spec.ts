@@ -6,7 +6,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { generate } from '../scripts/gen.ts';
 import { parseTranscript } from '../src/model/parse/index.ts';
-import { dropFile, holdLoadAfterPreview, openApp, paste } from './helpers.ts';
+import { dropFile, fileShown, holdLoadAfterPreview, openApp, paste } from './helpers.ts';
 
 /** Upper bound of a monospace glyph's advance (em) assumed by sweepTicks.ts's tick spacing. */
 const TICK_CHAR_EM = 0.62;
@@ -19,11 +19,6 @@ const LOG_FILE = {
   mimeType: 'application/x-ndjson',
   buffer: Buffer.from(LOG),
 };
-
-async function waitLoaded(page: Page): Promise<void> {
-  await expect(page.getByTestId('load-progress')).toHaveCount(0, { timeout: 120_000 });
-  await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true', { timeout: 120_000 });
-}
 
 /**
  * Row labels: each fits its column (nothing hidden) and ends before the chips, at the page's
@@ -97,7 +92,7 @@ test('a large log: counts with separators, row labels not clipped at any font si
   expect(n).toBeGreaterThan(1000);
   await openApp(page);
   await page.getByTestId('file-input').setInputFiles(LOG_FILE);
-  await waitLoaded(page);
+  await fileShown(page, LOG_FILE.name, 120_000);
 
   // 3. Counts use the shared formatter: "2,420 messages", not "2420".
   await expect(page.getByTestId('count-messages')).toHaveText(n.toLocaleString('en-US'));

@@ -7,7 +7,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { generate } from '../scripts/gen.ts';
-import { openApp, paste } from './helpers.ts';
+import { fileShown, openApp, paste } from './helpers.ts';
 
 /** A 2,000-message session with one broken pair in its middle (deferred row measuring). */
 const LONG = generate({ format: 'anthropic-messages', messages: 2000, seed: 5 });
@@ -18,9 +18,7 @@ async function openFile(page: Page, name: string, text: string): Promise<void> {
     mimeType: 'application/json',
     buffer: Buffer.from(text),
   });
-  await expect(page.getByTestId('load-progress')).toHaveCount(0, { timeout: 60_000 });
-  await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true', { timeout: 60_000 });
-  await expect(page.getByTestId('sample-select')).toHaveAttribute('title', `(file: ${name})`);
+  await fileShown(page, name);
 }
 
 /** The timeline row (treegrid row) of the selected message. */

@@ -60,7 +60,8 @@ test.describe('leaving Learn mode', () => {
     await expect(page.getByTestId('count-exchanges')).toHaveText('1');
     await expect(page.getByTestId('budget-slider')).toHaveValue(String(mine));
     await expect(page).not.toHaveURL(/fx=|learn=/);
-    expect(new URL(page.url()).hash).toBe(before);
+    // The address is written debounced (urlSync.ts), after the store: wait for it, not a snapshot.
+    await expect.poll(() => new URL(page.url()).hash).toBe(before);
     await expect(page.getByTestId('expand').nth(1)).toHaveAttribute('aria-expanded', 'true');
     await expect(page.getByTestId('expand').nth(0)).toHaveAttribute('aria-expanded', 'false');
   });

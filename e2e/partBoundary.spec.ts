@@ -6,7 +6,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { generate } from '../scripts/gen.ts';
-import { openApp } from './helpers.ts';
+import { fileShown, openApp } from './helpers.ts';
 
 // A Claude Code log of about 2,000 messages and 3 MB: streamed by the worker (over 2 MiB), so
 // the page reads each row's raw from the file's bytes.
@@ -37,8 +37,7 @@ test('a row whose source cannot be read again says so; the rest of the page stay
     mimeType: 'application/x-ndjson',
     buffer: Buffer.from(LOG),
   });
-  await expect(page.getByTestId('load-progress')).toHaveCount(0, { timeout: 120_000 });
-  await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true', { timeout: 120_000 });
+  await fileShown(page, 'session.jsonl', 120_000);
 
   await page.getByTestId('find').fill('could not be read again');
   await expect(page.getByTestId('find-count')).toHaveText('1 match');

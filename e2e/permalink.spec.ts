@@ -186,6 +186,8 @@ test.describe('permalink', () => {
     await page.locator('[data-arc-id="p0"]').dispatchEvent('click');
     await page.getByTestId('fault-timeout').first().click();
     await expect(page.getByTestId('fault-applied')).toHaveCount(1);
+    // The fault is listed from the store at once; the counts come with the engine's answer.
+    await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true');
     const broken = await page.getByTestId('count-broken').innerText();
     expect(Number(broken)).toBeGreaterThan(0);
     const counts = async (p: Page) =>
@@ -228,6 +230,8 @@ test.describe('permalink', () => {
     await page.locator('[data-arc-id="p0"]').dispatchEvent('click');
     await page.getByTestId('fault-timeout').first().click();
     await expect(page.getByTestId('fault-applied')).toHaveCount(1);
+    // The fault is listed from the store at once; the counts come with the engine's answer.
+    await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true');
     await tokenizerReady(page);
     const counts = async (p: Page) =>
       Promise.all(

@@ -6,7 +6,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { deflateSync } from 'fflate';
 import { generate } from '../scripts/gen.ts';
-import { base64url, openApp } from './helpers.ts';
+import { base64url, fileShown, openApp } from './helpers.ts';
 
 /** A Claude Code log of a few MB: above the 2 MiB a link carries, small enough to load fast. */
 const LOG_NAME = 'session-large.jsonl';
@@ -18,8 +18,7 @@ async function openLog(page: Page): Promise<void> {
     mimeType: 'application/x-ndjson',
     buffer: Buffer.from(log),
   });
-  await expect(page.getByTestId('load-progress')).toHaveCount(0, { timeout: 60_000 });
-  await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true', { timeout: 60_000 });
+  await fileShown(page, LOG_NAME);
 }
 
 test.describe('sharing a large transcript', () => {

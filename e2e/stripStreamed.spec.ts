@@ -5,10 +5,10 @@
  * choosing a call shows its context, and the diff view compares a call with its predecessor (the
  * diff worker reads the file's Blob: the page keeps no text of it).
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { STREAM_MIN_BYTES } from '../src/engine/limits.ts';
 import { diffRequests, listFileRequests } from '../src/model/diff/index.ts';
-import { openDefault, requestMarks, shownRequestMark } from './helpers.ts';
+import { fileShown, openDefault, requestMarks, shownRequestMark } from './helpers.ts';
 import { compactedSessionLog } from './sessionLog.ts';
 
 /** The compacted log with each user line carrying a large tool output, as Claude Code logs it. */
@@ -24,11 +24,6 @@ function largeLog(): string {
     .join('\n')}\n`;
 }
 
-async function waitLoaded(page: Page): Promise<void> {
-  await expect(page.getByTestId('load-progress')).toHaveCount(0, { timeout: 60_000 });
-  await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true', { timeout: 60_000 });
-}
-
 test('a streamed session log shows its model calls on the strip, judged as when read whole', async ({
   page,
 }) => {
@@ -40,7 +35,7 @@ test('a streamed session log shows its model calls on the strip, judged as when 
     mimeType: 'application/x-ndjson',
     buffer: Buffer.from(text),
   });
-  await waitLoaded(page);
+  await fileShown(page, 'session.jsonl');
   await expect(requestMarks(page)).toHaveCount(6);
   await expect(page.getByTestId('strip-sentence')).toHaveText(
     '6 model calls, 1 compaction or rollback; the first failing is call 5 (A1); calls 1–4 pass.',

@@ -5,7 +5,15 @@ import { generate } from '../scripts/gen.ts';
 import { REPAIR_KINDS } from '../src/model/repair/kinds.ts';
 import { oneSpan } from '../src/model/testing/otel.fixtures.ts';
 import { RULE_IDS } from '../src/model/validate/ruleRegistry.ts';
-import { dropFile, openApp, openDefault, paste, pickRequest, requestMarks } from './helpers.ts';
+import {
+  dropFile,
+  fileShown,
+  openApp,
+  openDefault,
+  paste,
+  pickRequest,
+  requestMarks,
+} from './helpers.ts';
 import { compactedSessionLog } from './sessionLog.ts';
 
 // What a newcomer's walkthrough found (issue 41), one test per finding; each failed before its
@@ -62,8 +70,7 @@ test('a view link too long for chat tools suggests the structure-only link only 
     mimeType: 'application/x-ndjson',
     buffer: Buffer.from(log),
   });
-  await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true', { timeout: 60_000 });
-  await expect(page.getByTestId('load-progress')).toHaveCount(0, { timeout: 60_000 });
+  await fileShown(page, 'long.jsonl');
   await page.getByTestId('share-open').click();
   const structure = page.getByTestId('structure-link');
   await expect(structure).toHaveCount(1, { timeout: 30_000 });
@@ -94,7 +101,7 @@ test('a short structure-only link is what the long-link warning suggests, with i
     mimeType: 'application/x-ndjson',
     buffer: Buffer.from(log),
   });
-  await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true', { timeout: 60_000 });
+  await fileShown(page, 'short.jsonl');
   await page.getByTestId('share-open').click();
   const structure = page.getByTestId('structure-link');
   await expect(structure).toHaveCount(1, { timeout: 30_000 });
