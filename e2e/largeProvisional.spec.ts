@@ -8,7 +8,8 @@
  */
 import { expect, test } from '@playwright/test';
 import { generate } from '../scripts/gen.ts';
-import { holdLoadAfterPreview, openApp, releaseLoad } from './helpers.ts';
+import { parseTranscript } from '../src/model/parse/index.ts';
+import { fileShown, holdLoadAfterPreview, openApp, releaseLoad } from './helpers.ts';
 
 // Above the 2 MiB line, so the worker streams it and posts a preview of its first records.
 const LOG = generate({ format: 'claude-code-jsonl', messages: 800, mb: 3, seed: 21 });
@@ -57,4 +58,43 @@ test('while a large file streams, the faults and Repair all are disabled and say
   await repairAll.click();
   await expect(page.getByTestId('repair-panel')).toBeVisible();
   await expect(page.getByTestId('repair-export')).toBeVisible();
+});
+
+test('when the whole file is read, a status stays until its transcript is drawn (no gap with the preview on screen and nothing said)', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const parsed = parseTranscript(LOG, { name: 'held.jsonl' });
+  if (!parsed.ok) throw new Error('generated log did not parse');
+  const whole = parsed.value.transcript.messages.length.toLocaleString('en-US');
+  await holdLoadAfterPreview(page);
+  await openApp(page);
+  await page.getByTestId('file-input').setInputFiles({
+    name: 'held.jsonl',
+    mimeType: 'application/x-ndjson',
+    buffer: Buffer.from(LOG),
+  });
+  await expect(page.getByTestId('load-text')).toContainText('showing the first messages');
+  await expect(page.getByTestId('count-messages')).not.toHaveText(whole);
+  // Recorded in the page at every change, from the release on: the counts drawn while neither
+  // the progress bar nor the "Analysing" status is there, before the whole file is drawn. The
+  // deferred render always draws the end of the load (bar gone) before the new rows.
+  await page.evaluate((whole) => {
+    const unsaid: string[] = [];
+    (window as unknown as { unsaid: string[] }).unsaid = unsaid;
+    const look = () => {
+      const count = document.querySelector('[data-testid=count-messages]')?.textContent ?? '';
+      if (count === whole) return obs.disconnect();
+      if (!document.querySelector('[data-testid=load-progress], [data-testid=working]'))
+        unsaid.push(count);
+    };
+    const obs = new MutationObserver(look);
+    obs.observe(document.body, { subtree: true, childList: true, characterData: true });
+  }, whole);
+  await releaseLoad(page);
+  await fileShown(page, 'held.jsonl');
+  await expect(page.getByTestId('count-messages')).toHaveText(whole);
+  await expect(page.getByTestId('working')).toHaveCount(0);
+  const unsaid = await page.evaluate(() => (window as unknown as { unsaid: string[] }).unsaid);
+  expect(unsaid, 'the preview on screen with no status').toEqual([]);
 });

@@ -9,7 +9,7 @@ import { useAppStore, type Source } from '../state/store.ts';
 import { describeSource } from './format.ts';
 import type { FileError, SetFileError } from './input/fileError.ts';
 import { InputHint } from './InputHint.tsx';
-import { LoadStatus } from './LoadStatus.tsx';
+import { LoadStatus, loadStatusShows } from './LoadStatus.tsx';
 import { ParseErrorBanner } from './ParseErrorBanner.tsx';
 import { SourceTextBox } from './SourceTextBox.tsx';
 import type { LoadState } from './useInspection.ts';
@@ -24,7 +24,10 @@ export interface InputAreaProps {
   /** Whether a transcript is on screen (the banner says it stays). */
   keptPrevious: boolean;
   load: LoadState | null;
-  /** An answer is awaited for text (a paste, a sample, a new provider): a status says so. */
+  /**
+   * An answer is awaited (a paste, a sample, a new provider) or not yet drawn (a file read whole
+   * included, once its progress bar went): a status says so.
+   */
   working: boolean;
   onCancelLoad: () => void;
   showText: boolean;
@@ -62,7 +65,7 @@ export function InputArea(p: InputAreaProps) {
         />
       )}
       {p.load && <LoadStatus load={p.load} onCancel={p.onCancelLoad} />}
-      {p.working && !p.load && (
+      {p.working && !loadStatusShows(p.load) && (
         // Shown after a short delay (CSS), so a quick answer does not flash it.
         <div className="load-status working" role="status" data-testid="working">
           Analysing the transcript…

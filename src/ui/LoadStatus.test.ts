@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { partialLoadName } from './LoadStatus.tsx';
+import { loadStatusShows, partialLoadName } from './LoadStatus.tsx';
 import type { LoadState } from './useInspection.ts';
 
 const base: LoadState = {
@@ -29,5 +29,19 @@ describe('partialLoadName (the verdict waits for the whole file)', () => {
 
   it('a load still reading with no preview yet shows the previous transcript: not partial', () => {
     expect(partialLoadName(base, false)).toBeNull();
+  });
+});
+
+describe('loadStatusShows (else the "Analysing" status says the transcript is being drawn)', () => {
+  it('a running load, a cancelled one and a refused one have their own status', () => {
+    expect(loadStatusShows(base)).toBe(true);
+    expect(loadStatusShows({ ...base, active: false, cancelled: true })).toBe(true);
+    expect(loadStatusShows({ ...base, active: false, refused: 'too large' })).toBe(true);
+  });
+
+  it('a load that ended (its transcript maybe not drawn yet), or none, shows nothing of its own', () => {
+    expect(loadStatusShows({ ...base, active: false })).toBe(false);
+    expect(loadStatusShows({ ...base, active: false, preview: true })).toBe(false);
+    expect(loadStatusShows(null)).toBe(false);
   });
 });

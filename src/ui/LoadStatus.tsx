@@ -29,6 +29,15 @@ export function partialLoadName(load: LoadState | null, showingPreview: boolean)
   return load.preview || showingPreview ? load.name : null;
 }
 
+/**
+ * Whether `LoadStatus` shows anything for this load: a running load's bar, its refusal or its
+ * cancellation. A load that ended shows nothing, so the page's "Analysing" status says that its
+ * transcript is still being drawn (a long one takes a while, seconds on a slow device).
+ */
+export function loadStatusShows(load: LoadState | null): boolean {
+  return load !== null && (load.active || load.cancelled || load.refused !== null);
+}
+
 export function LoadStatus({ load, onCancel }: { load: LoadState; onCancel: () => void }) {
   if (load.refused)
     return (
