@@ -148,19 +148,25 @@ test('a large paste says it is being analysed at once, and the transcript shown 
   const working = page.getByTestId('working');
   await expect(working).toHaveCount(0);
   // What the page shows, recorded in the page itself (a poll from the test can miss a status that
-  // lasts under a second): when the status appears after the paste event, and 0.3 s later whether it is
-  // visible, with what it says and which transcript is on screen.
+  // lasts under a second): whether the status appears in the paste's own task (before a timer set
+  // at the paste runs: nothing awaited first), and 0.3 s later whether it is visible, with what it
+  // says and which transcript is on screen.
   await page.evaluate(() => {
     const w = window as unknown as { pasteSeen: Record<string, unknown> };
     w.pasteSeen = {};
     const seen = w.pasteSeen;
     let t0 = performance.now();
-    const started = () => (t0 = performance.now());
+    let laterTask = false;
+    const started = () => {
+      t0 = performance.now();
+      setTimeout(() => (laterTask = true), 0);
+    };
     document.addEventListener('paste', started, { capture: true, once: true });
     const obs = new MutationObserver(() => {
       const el = document.querySelector<HTMLElement>('[data-testid="working"]');
       if (!el || 'appearedMs' in seen) return;
       seen.appearedMs = performance.now() - t0;
+      seen.inPasteTask = !laterTask;
       seen.hiddenAtFirst = !el.checkVisibility({ visibilityProperty: true });
       setTimeout(() => {
         seen.stillThere = el.isConnected;
@@ -185,17 +191,17 @@ test('a large paste says it is being analysed at once, and the transcript shown 
   const seen = await page.evaluate(
     () => (window as unknown as { pasteSeen: Record<string, unknown> }).pasteSeen,
   );
-  // The status came at once (within 0.25 s of the paste on an unthrottled machine; at most
-  // 20 × that here), hidden for its short delay, then visible while the worker still worked —
-  // the sample's rows on screen meanwhile.
+  // The status came at once (in the paste's task; a bound of 5 s, 20 × 0.25 s, was reached at
+  // 4.1 s on a busy 2-core machine, and speed is the bench's), hidden for its short delay, then
+  // visible while the worker still worked — the sample's rows on screen meanwhile.
   expect(seen).toMatchObject({
+    inPasteTask: true,
     hiddenAtFirst: true,
     stillThere: true,
     visibleLater: true,
     text: 'Analysing the transcript…',
     exchanges: '1',
   });
-  expect(seen.appearedMs).toBeLessThan(20 * 250);
 });
 
 test('End reaches a streamed log’s last message, whose raw view shows its whole source line (the worker keeps less of it, issue 20)', async ({
