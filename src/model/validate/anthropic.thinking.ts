@@ -72,13 +72,27 @@ export function checkSignature(
   }
 }
 
-/** T1–T4: extended thinking rules for the final assistant turn (T1–T4). */
+/**
+ * What a chain of requests knows of its first turns (`anthropicChain`): `last` is the last turn
+ * before `upTo` that is a user turn without a client tool_result (−1 when none), so the walk back
+ * to the open tool loop's start stops there without reading those turns again.
+ */
+export interface LoopFloor {
+  upTo: number;
+  last: number;
+}
+
+/**
+ * T1–T4: extended thinking rules for the final assistant turn (T1–T4).
+ * @param floor what a chain knows of the turns before `floor.upTo` (none: every turn is read)
+ */
 export function checkThinking(
   t: Transcript,
   T: Turns,
   sig: Signatures,
   push: Push,
   notes: string[],
+  floor?: LoopFloor,
 ): void {
   const lastN = T.count - 1;
   // The order of a scan turn by turn: the signature findings of the turns before the last, then
@@ -117,11 +131,11 @@ export function checkThinking(
     return;
   }
   if (t.settings.thinking === false) return checkDisabled(T, lastN, push);
-  checkOpenLoop(T, lastN, push);
+  checkOpenLoop(T, lastN, push, floor);
 }
 
 /** True when turn `n` is a user turn holding a client tool_result. */
-function isResultTurn(T: Turns, n: number): boolean {
+export function isResultTurn(T: Turns, n: number): boolean {
   if (turnRole(T, n) !== 'user') return false;
   for (let s = T.start[n] as number; s < (T.start[n + 1] as number); s++)
     if ((T.msgs[s] as Message).blocks.some(isClientResult)) return true;
@@ -129,12 +143,22 @@ function isResultTurn(T: Turns, n: number): boolean {
 }
 
 /** T1/T2: with thinking on, the assistant turn that opened the open tool loop starts with thinking. */
-function checkOpenLoop(T: Turns, lastN: number, push: Push): void {
+function checkOpenLoop(T: Turns, lastN: number, push: Push, floor?: LoopFloor): void {
   // Thinking enabled: if the request continues a tool loop, the first assistant message of that
   // loop must start with thinking or redacted_thinking.
   if (!isResultTurn(T, lastN)) return;
   let start = -1;
   for (let k = lastN - 1; k >= 0; k--) {
+    if (floor !== undefined && k < floor.upTo) {
+      // Turns floor.last + 1 … k are assistant or result turns: the walk back would end at
+      // floor.last with the first assistant turn after it as the loop's start.
+      for (let j = floor.last + 1; j <= k; j++)
+        if (turnRole(T, j) === 'assistant') {
+          start = j;
+          break;
+        }
+      break;
+    }
     if (turnRole(T, k) === 'assistant') start = k;
     else if (!isResultTurn(T, k)) break;
   }

@@ -8,8 +8,18 @@
 import type { Block, Message, Transcript } from '../types.ts';
 import { checkTrailing, rejectsPrefill } from './anthropic.prefill.ts';
 import { missingId, wordPairs } from './anthropic.pairing.ts';
-import { checkSignature, checkThinking, type Signatures } from './anthropic.thinking.ts';
-import { checkAnthropicCompaction } from './compaction.ts';
+import {
+  checkSignature,
+  checkThinking,
+  isResultTurn,
+  type LoopFloor,
+  type Signatures,
+} from './anthropic.thinking.ts';
+import {
+  checkAnthropicCompaction,
+  checkCompactionBlocks,
+  checkCompactionHead,
+} from './compaction.ts';
 import { anthropicEnvelope, ruleSpec, ruleText } from './catalogue/index.ts';
 import { hasError, violation, type Push, type ViolationInput } from './rules/common.ts';
 import {
@@ -23,6 +33,7 @@ import {
 import {
   buildTurns,
   renderTurnList,
+  roleOf,
   turnEmptyString,
   turnHead,
   turnRole,
@@ -31,8 +42,10 @@ import {
 } from './rules/turns.ts';
 import { badIdsInTurn, idShapeOf } from './rules/toolIds.ts';
 import { startsVisible } from './rules/blank.ts';
-import { emptyRequest, toolsNotDefined } from './rules/request.ts';
+import { emptyRequest, hasToolBlock, toolsGiven, toolsNotDefined } from './rules/request.ts';
+import { isPinned } from '../exchanges.ts';
 import type {
+  ChainValidate,
   ProviderValidator,
   RenderedItem,
   RenderedMessage,
@@ -68,19 +81,50 @@ function pushInto(out: Violation[]): (v: ViolationInput) => void {
   return (v) => void out.push(violation(v, anthropicEnvelope));
 }
 
-function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
-  const source = opts.messages ?? t.messages;
-  const T = buildTurns(source, true);
-  const found: Violation[] = [];
-  const notes: string[] = [];
-  const push = pushInto(found);
-  // A18 is a schema error: met before every other check, so its findings go first.
-  const ids: Violation[] = [];
-  const pushId = pushInto(ids);
-  const empty = emptyRequest(source, 'A14', 'beside', anthropicEnvelope);
-  if (empty) found.push(empty);
+/** What the turn-by-turn scan carries from one turn to the next. */
+interface Walk {
+  /** A6's id set; null when the caller knows the ids are unique. */
+  seen: Set<string> | null;
+  /** A4: server tool calls deferred to the next assistant turn (client tools in the same batch). */
+  deferred: Set<string>;
+  /** T6/T5 findings of thinking blocks (see `checkThinking`). */
+  sig: Signatures;
+  /** The pairing functions' findings of one call (an array, not a callback: issue 17). */
+  pairs: PairFinding[];
+  /** When set, the ids `seen` gains are listed here (a chain's last turns, undone after). */
+  added: string[] | null;
+}
 
-  const toolBlocks = toolsNotDefined(t, source);
+function newWalk(t: Transcript, seen: Set<string> | null): Walk {
+  return {
+    seen,
+    deferred: new Set(),
+    sig: { on: t.settings.thinking === true, any: false, found: [], foundTurn: [] },
+    pairs: [],
+    added: null,
+  };
+}
+
+/** Every check of turn `n` (A10, A11, A18, the pairing rules, A6, A15/A16/A4, T5/T6). */
+function checkTurn(T: Turns, n: number, w: Walk, push: Push, pushId: Push): void {
+  if (!checkContent(T, n, n === T.count - 1, push)) return;
+  checkIds(T, n, pushId);
+  if (turnRole(T, n) === 'user') {
+    pairResultTurn(T, n, PAIRING, w.pairs);
+    wordPairs(w.pairs, push);
+  } else {
+    const stats = checkAssistantTurn(T, n, w, push);
+    pairCallTurn(T, n, PAIRING, stats, w.pairs);
+    wordPairs(w.pairs, push);
+  }
+}
+
+/** A7 (tool blocks without tool definitions) of the first message holding one, or its note. */
+function checkToolsDefined(
+  toolBlocks: Message | null | 'unknown',
+  push: Push,
+  notes: string[],
+): void {
   if (toolBlocks === 'unknown')
     notes.push(
       'Tool definitions were not given, so A7 (tool blocks without `tools`) was not checked.',
@@ -99,35 +143,26 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
       why: 'The history holds tool_use or tool_result blocks but the request defines no tools, and Anthropic refuses tool blocks it cannot relate to a tool definition.',
       confidence: 'V',
     });
+}
 
-  // A6's id set; null when the caller already knows the ids are unique.
-  const seenToolUse = opts.uniqueToolUseIds === true ? null : new Set<string>();
-  // A4: server tool calls deferred to the next assistant turn (client tools called in the same batch).
-  const deferredServer = new Set<string>();
-  const sig: Signatures = {
-    on: t.settings.thinking === true,
-    any: false,
-    found: [],
-    foundTurn: [],
-  };
-  const lastIdx = T.count - 1;
-  // The pairing functions' findings of one call (an array, not a callback: issue 17).
-  const pairs: PairFinding[] = [];
-  for (let n = 0; n < T.count; n++) {
-    if (!checkContent(T, n, n === lastIdx, push)) continue;
-    checkIds(T, n, pushId);
-    if (turnRole(T, n) === 'user') {
-      pairResultTurn(T, n, PAIRING, pairs);
-      wordPairs(pairs, push);
-    } else {
-      const stats = checkAssistantTurn(T, n, seenToolUse, push, deferredServer, sig);
-      pairCallTurn(T, n, PAIRING, stats, pairs);
-      wordPairs(pairs, push);
-    }
-  }
+function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
+  const source = opts.messages ?? t.messages;
+  const T = buildTurns(source, true);
+  const found: Violation[] = [];
+  const notes: string[] = [];
+  const push = pushInto(found);
+  // A18 is a schema error: met before every other check, so its findings go first.
+  const ids: Violation[] = [];
+  const pushId = pushInto(ids);
+  const empty = emptyRequest(source, 'A14', 'beside', anthropicEnvelope);
+  if (empty) found.push(empty);
+  checkToolsDefined(toolsNotDefined(t, source), push, notes);
+
+  const w = newWalk(t, opts.uniqueToolUseIds === true ? null : new Set<string>());
+  for (let n = 0; n < T.count; n++) checkTurn(T, n, w, push, pushId);
 
   checkTrailing(t, T, opts, push, notes);
-  checkThinking(t, T, sig, push, notes);
+  checkThinking(t, T, w.sig, push, notes);
   checkAnthropicCompaction(t, source, push);
   const violations = ids.length > 0 ? [...ids, ...found] : found;
   return {
@@ -234,17 +269,11 @@ function checkIds(T: Turns, n: number, push: Push): void {
  * tool_result blocks).
  * A5 (content after a client tool_use in the same turn) is an error: see `reportUnanswered` and
  * the catalogue entry for the evidence. Text before a tool_use, and parallel calls, are fine.
- * @param sig where the T6/T5 findings of thinking blocks go (see `checkThinking`)
+ * @param w the walk's state: the id set, deferred server calls, thinking findings
  * @returns the turn's client calls and last other block, for its pairing with the next turn
  */
-function checkAssistantTurn(
-  T: Turns,
-  n: number,
-  seen: Set<string> | null,
-  push: Push,
-  deferred: Set<string>,
-  sig: Signatures,
-): CallTurnStats {
+function checkAssistantTurn(T: Turns, n: number, w: Walk, push: Push): CallTurnStats {
+  const { seen, deferred, sig } = w;
   // Allocated only when the turn holds server tool calls (most turns hold none).
   let serverCalls: Map<string, { it: RenderedItem; answered: boolean }> | null = null;
   let callCount = 0;
@@ -262,6 +291,7 @@ function checkAssistantTurn(
           const before = seen?.size ?? 0;
           seen?.add(b.id);
           if (seen !== null && seen.size === before) push(duplicateToolUse(msg, bi, b.id, n, mIdx));
+          else if (w.added !== null) w.added.push(b.id);
         } else if (!b.server) {
           push(
             missingId(msg, bi, `messages.${n}.content.${mIdx}.id`, [
@@ -380,4 +410,167 @@ export const anthropicValidator: ProviderValidator = {
   cuts: { kind: 'merged-turns', render: renderAnthropic },
   requestTurns: (_t, messages) => buildTurns(messages, true),
   validate,
+  chain: anthropicChain,
 };
+
+/** A chain's state (`anthropicChain`): what the requests it saw settled. */
+interface Chain {
+  /** The fields every request of the chain shares (the same objects). */
+  settings: Transcript['settings'];
+  tools: Transcript['tools'];
+  raw: unknown;
+  format: Transcript['format'];
+  toolsUnrecorded: boolean | undefined;
+  /** Messages of the request seen so far, its first and last. */
+  seen: number;
+  first: Message | undefined;
+  last: Message | undefined;
+  /** The turns of those messages (`buildTurns`, grown as messages come): `start` has spare room. */
+  msgs: Message[];
+  start: Int32Array;
+  count: number;
+  lastRole: string;
+  /** A7: the first message with a tool block (pinned ones included), and whether one is unpinned. */
+  firstTool: Message | null;
+  unpinnedTool: boolean;
+  /** Turns 0 … sealed − 1 are checked for good (neither they nor the turn after can change). */
+  sealed: number;
+  /** Their findings: A18 (`ids`) and the others, in turn order; AC1–AC3 of every message seen. */
+  ids: Violation[];
+  loop: Violation[];
+  comp: Violation[];
+  walk: Walk;
+  /** The walk back to the open tool loop stops at the sealed turns (`checkThinking`). */
+  floor: LoopFloor;
+}
+
+function newChain(t: Transcript): Chain {
+  return {
+    settings: t.settings,
+    tools: t.tools,
+    raw: t.raw,
+    format: t.format,
+    toolsUnrecorded: t.toolsUnrecorded,
+    seen: 0,
+    first: undefined,
+    last: undefined,
+    msgs: [],
+    start: new Int32Array(64),
+    count: 0,
+    lastRole: '',
+    firstTool: null,
+    unpinnedTool: false,
+    sealed: 0,
+    ids: [],
+    loop: [],
+    comp: [],
+    walk: newWalk(t, new Set()),
+    floor: { upTo: 0, last: -1 },
+  };
+}
+
+/** True when `source` extends the chain's last request and the other fields are its own. */
+function extendsChain(c: Chain, t: Transcript, source: readonly Message[]): boolean {
+  return (
+    t.settings === c.settings &&
+    t.tools === c.tools &&
+    t.raw === c.raw &&
+    t.format === c.format &&
+    t.toolsUnrecorded === c.toolsUnrecorded &&
+    source.length >= c.seen &&
+    (c.seen === 0 || (source[0] === c.first && source[c.seen - 1] === c.last))
+  );
+}
+
+/** Adds the request's new messages to the chain's turns, A7's and AC1–AC3's records. */
+function growChain(c: Chain, source: readonly Message[]): void {
+  const pushComp = pushInto(c.comp);
+  for (let i = c.seen; i < source.length; i++) {
+    const m = source[i] as Message;
+    if (hasToolBlock(m)) {
+      c.firstTool ??= m;
+      if (!isPinned(m)) c.unpinnedTool = true;
+    }
+    checkCompactionBlocks(m, pushComp);
+    if (isPinned(m)) continue;
+    const role = roleOf(m);
+    if (role !== c.lastRole) {
+      if (c.count + 2 > c.start.length) {
+        const grown = new Int32Array(c.start.length * 2);
+        grown.set(c.start);
+        c.start = grown;
+      }
+      c.start[c.count++] = c.msgs.length;
+    }
+    c.lastRole = role;
+    c.msgs.push(m);
+  }
+  c.start[c.count] = c.msgs.length;
+  c.seen = source.length;
+  c.first = source[0];
+  c.last = source[source.length - 1];
+}
+
+/**
+ * The Anthropic validator along a chain of requests (`ChainValidate`): a turn is checked once for
+ * good when neither it nor the turn after it can change (every turn but the last two, since the
+ * last turn may still grow by merging); the last two turns and the end-of-request rules (A12,
+ * T1–T4, AC4) are checked on each request, with what they add to the walk's state undone after.
+ * A request costs its new messages, its last two turns and a copy of the findings.
+ */
+export function anthropicChain(): ChainValidate {
+  let c: Chain | null = null;
+  return (t, opts = {}) => {
+    const source = opts.messages ?? t.messages;
+    if (c === null || !extendsChain(c, t, source)) c = newChain(t);
+    growChain(c, source);
+    const T: Turns = { msgs: c.msgs, start: c.start, count: c.count };
+    const w = c.walk;
+    const pushLoop = pushInto(c.loop);
+    const pushIds = pushInto(c.ids);
+    for (; c.sealed < T.count - 2; c.sealed++) {
+      const n = c.sealed;
+      checkTurn(T, n, w, pushLoop, pushIds);
+      if (turnRole(T, n) === 'user' && !isResultTurn(T, n)) c.floor.last = n;
+      c.floor.upTo = n + 1;
+    }
+
+    const notes: string[] = [];
+    const head: Violation[] = [];
+    const empty =
+      c.msgs.length > 0 ? null : emptyRequest(source, 'A14', 'beside', anthropicEnvelope);
+    if (empty) head.push(empty);
+    const given = toolsGiven(t);
+    checkToolsDefined(
+      given === 'unknown' ? 'unknown' : given === 'some' || !c.unpinnedTool ? null : c.firstTool,
+      pushInto(head),
+      notes,
+    );
+
+    // The last turns, their changes to the walk's state undone after.
+    const deferred = new Set(w.deferred);
+    const sigFound = w.sig.found.length;
+    const sigAny = w.sig.any;
+    const added: string[] = [];
+    w.added = added;
+    const tail: Violation[] = [];
+    const tailIds: Violation[] = [];
+    const pushTail = pushInto(tail);
+    const pushTailIds = pushInto(tailIds);
+    for (let n = c.sealed; n < T.count; n++) checkTurn(T, n, w, pushTail, pushTailIds);
+    w.added = null;
+    const end: Violation[] = [];
+    const pushEnd = pushInto(end);
+    checkTrailing(t, T, opts, pushEnd, notes);
+    checkThinking(t, T, w.sig, pushEnd, notes, c.floor);
+    checkCompactionHead(t, source, pushEnd);
+    for (const id of added) w.seen?.delete(id);
+    w.deferred = deferred;
+    w.sig.found.length = sigFound;
+    w.sig.foundTurn.length = sigFound;
+    w.sig.any = sigAny;
+
+    const violations = [...c.ids, ...tailIds, ...head, ...c.loop, ...tail, ...end, ...c.comp];
+    return { provider: 'anthropic', valid: !hasError(violations), violations, notes };
+  };
+}

@@ -52,6 +52,13 @@ export function checkAnthropicCompaction(
   source: readonly Message[],
   push: Push,
 ): void {
+  checkCompactionHead(t, source, push);
+  // A plain loop: this runs on every validation, once per message (no closure per message).
+  for (const m of source) checkCompactionBlocks(m, push);
+}
+
+/** AC4: a request that asks for compaction and starts with an assistant message without one. */
+export function checkCompactionHead(t: Transcript, source: readonly Message[], push: Push): void {
   const first = source[0];
   if (
     first?.role === 'assistant' &&
@@ -73,54 +80,58 @@ export function checkAnthropicCompaction(
       why: 'After a compaction the next requests must send the compaction block back; the history before it may go, the block may not.',
       confidence: 'I',
     });
-  // A plain loop: this runs on every validation, once per message (no closure per message).
-  for (const m of source) {
-    const blocks = m.blocks;
-    for (let bi = 0; bi < blocks.length; bi++) {
-      const b = blocks[bi] as Block;
-      if (b.type !== 'other' || !isCompaction(b)) continue;
-      const at = {
-        messageIndex: m.rawIndex,
-        index: m.index,
-        blockIndex: bi,
-        ids: [],
-        providerPath: null,
-      };
-      if (m.role !== 'assistant')
-        push({
-          ...at,
-          rule: 'compaction_moved',
-          code: 'AC2',
-          severity: 'warning',
-          message:
-            'A compaction block in a user message: the API returns it at the start of an assistant response.',
-          title: 'Compaction block in a user message',
-          why: 'A compaction block is sent back where the response put it, in the assistant message; moved elsewhere nothing says the API reads it as the summary.',
-          confidence: 'I',
-        });
-      else if (bi > 0)
-        push({
-          ...at,
-          rule: 'compaction_moved',
-          code: 'AC1',
-          severity: 'warning',
-          message: `A compaction block after ${bi} other block${bi === 1 ? '' : 's'} of its message: the API drops every block before it.`,
-          title: 'Compaction block moved',
-          why: 'The API drops all message blocks prior to the compaction block, so what this message says before it is not read.',
-          confidence: 'V-doc',
-        });
-      if (payload(b) === '')
-        push({
-          ...at,
-          rule: 'compaction_edited',
-          code: 'AC3',
-          severity: 'warning',
-          message: 'A compaction block with no content: the summary it carried was removed.',
-          title: 'Compaction block emptied',
-          why: 'The block stands for everything before it; emptied, the conversation continues from nothing.',
-          confidence: 'I',
-        });
-    }
+}
+
+/**
+ * AC1–AC3 of one message (each finding reads its message alone, so a chain of requests that
+ * append messages keeps a message's findings: `anthropicChain`).
+ */
+export function checkCompactionBlocks(m: Message, push: Push): void {
+  const blocks = m.blocks;
+  for (let bi = 0; bi < blocks.length; bi++) {
+    const b = blocks[bi] as Block;
+    if (b.type !== 'other' || !isCompaction(b)) continue;
+    const at = {
+      messageIndex: m.rawIndex,
+      index: m.index,
+      blockIndex: bi,
+      ids: [],
+      providerPath: null,
+    };
+    if (m.role !== 'assistant')
+      push({
+        ...at,
+        rule: 'compaction_moved',
+        code: 'AC2',
+        severity: 'warning',
+        message:
+          'A compaction block in a user message: the API returns it at the start of an assistant response.',
+        title: 'Compaction block in a user message',
+        why: 'A compaction block is sent back where the response put it, in the assistant message; moved elsewhere nothing says the API reads it as the summary.',
+        confidence: 'I',
+      });
+    else if (bi > 0)
+      push({
+        ...at,
+        rule: 'compaction_moved',
+        code: 'AC1',
+        severity: 'warning',
+        message: `A compaction block after ${bi} other block${bi === 1 ? '' : 's'} of its message: the API drops every block before it.`,
+        title: 'Compaction block moved',
+        why: 'The API drops all message blocks prior to the compaction block, so what this message says before it is not read.',
+        confidence: 'V-doc',
+      });
+    if (payload(b) === '')
+      push({
+        ...at,
+        rule: 'compaction_edited',
+        code: 'AC3',
+        severity: 'warning',
+        message: 'A compaction block with no content: the summary it carried was removed.',
+        title: 'Compaction block emptied',
+        why: 'The block stands for everything before it; emptied, the conversation continues from nothing.',
+        confidence: 'I',
+      });
   }
 }
 

@@ -8,11 +8,18 @@ import { PARSERS } from '../parse/registry.ts';
 import { ruleSpec } from './catalogue/index.ts';
 import { APIS, ENDPOINT_LIST, ENDPOINTS } from './endpoints/index.ts';
 import { endpointOfBody } from './endpoints/recognise.ts';
-import type { ProviderValidator, ValidateOptions, Validation, Violation } from './types.ts';
+import type {
+  ChainValidate,
+  ProviderValidator,
+  ValidateOptions,
+  Validation,
+  Violation,
+} from './types.ts';
 
 export { isSchemaError, positionOrder, schemaFirst } from './rules/common.ts';
 
 export type {
+  ChainValidate,
   CutModel,
   ProviderValidator,
   ValidateOptions,
@@ -123,19 +130,65 @@ export function validateTranscript(
 ): Validation {
   const id = provider ?? defaultProviderOf(t);
   const v = validatorFor(id);
-  if (!v)
-    return {
-      provider: id,
-      valid: true,
-      violations: [],
-      notes: [`No validator for provider ${id} yet.`],
-    };
+  if (!v) return noValidator(id);
   const source = opts?.messages ?? t.messages;
   const sent = sentMessages(t, source, id);
   const checked = v.validate(t, sent === source ? opts : { ...opts, messages: sent });
+  return withNotes(t, id, source, checked);
+}
+
+function noValidator(id: ProviderId): Validation {
+  return {
+    provider: id,
+    valid: true,
+    violations: [],
+    notes: [`No validator for provider ${id} yet.`],
+  };
+}
+
+/** A provider's validation with the notes `validateTranscript` adds (borrowed rules, refusals). */
+function withNotes(
+  t: Transcript,
+  id: ProviderId,
+  source: readonly Message[],
+  checked: Validation,
+): Validation {
   const borrowed = borrowedNotes(id, checked.violations);
   const validation =
     borrowed.length > 0 ? { ...checked, notes: [...checked.notes, ...borrowed] } : checked;
   const refused = REFUSALS.get(t.format)?.(source);
   return refused?.length ? { ...validation, notes: [...refused, ...validation.notes] } : validation;
+}
+
+/** `validateTranscript` for the requests of one chain, in order (`chainValidation`). */
+export type ChainValidator = (
+  t: Transcript,
+  provider?: ProviderId,
+  opts?: ValidateOptions,
+) => Validation;
+
+/**
+ * `validateTranscript` along a chain of requests (a session log's calls, each extending the one
+ * before: `ChainValidate` says what "extends" means). A provider whose validator resumes
+ * (`ProviderValidator.chain`: Anthropic and the endpoints that speak its API) carries its state
+ * from one request to the next, so a request costs its new messages and its last turns; any
+ * other provider, a format whose messages are rewritten before they are sent (`asSent`) and a
+ * request that does not extend the last one are validated whole. Every answer equals
+ * `validateTranscript(t, provider, opts)` (validators.chain.property.test.ts).
+ * @returns a function to call once per request of the chain, in order
+ */
+export function chainValidation(): ChainValidator {
+  let chainOf: ProviderId | undefined;
+  let step: ChainValidate | undefined;
+  return (t, provider, opts) => {
+    const id = provider ?? defaultProviderOf(t);
+    const v = validatorFor(id);
+    if (!v) return noValidator(id);
+    if (v.chain === undefined || AS_SENT.has(t.format)) return validateTranscript(t, id, opts);
+    if (step === undefined || chainOf !== id) {
+      chainOf = id;
+      step = v.chain();
+    }
+    return withNotes(t, id, opts?.messages ?? t.messages, step(t, opts));
+  };
 }

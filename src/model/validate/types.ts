@@ -112,7 +112,23 @@ export interface ProviderValidator {
    * @returns the violations in the order the provider meets them; never throws.
    */
   validate: (t: Transcript, opts?: ValidateOptions) => Validation;
+  /**
+   * A validator that resumes along a chain of requests (`ChainValidate`), for a provider whose
+   * checks can carry their state from one request to the next; absent: `validate` each time.
+   */
+  chain?: () => ChainValidate;
 }
+
+/**
+ * `validate` for the requests of one chain, called in order: each request's messages extend the
+ * previous one's (the same message objects at the same positions, then new ones) and its other
+ * fields (settings, tools, raw body, format) are the same objects. It keeps what the messages it
+ * saw settled, so a request costs its new messages and the last turns, not the whole list; a
+ * request that does not extend the previous one (or changes those fields) starts the chain again.
+ * Every answer equals `validate(t, opts)` (validators.chain.property.test.ts); `uniqueToolUseIds`
+ * is not needed (the chain keeps its id set as it goes).
+ */
+export type ChainValidate = (t: Transcript, opts?: ValidateOptions) => Validation;
 
 /** A message as the provider sees it after rendering (and merging, for Anthropic). */
 export interface RenderedMessage {

@@ -6,7 +6,13 @@
 import type { Transcript } from '../../types.ts';
 import { ruleSpec } from '../catalogue/index.ts';
 import { hasError } from '../rules/common.ts';
-import type { ProviderValidator, ValidateOptions, Validation, Violation } from '../types.ts';
+import type {
+  ChainValidate,
+  ProviderValidator,
+  ValidateOptions,
+  Validation,
+  Violation,
+} from '../types.ts';
 import type { Dialect, Wording } from './types.ts';
 import type { EndpointId } from './index.ts';
 
@@ -52,8 +58,12 @@ export function dialectValidator(
   base: ProviderValidator,
   dialect: Dialect,
 ): ProviderValidator {
-  const validate = (t: Transcript, opts?: ValidateOptions): Validation => {
-    const b = base.validate(t, opts);
+  /** The base's verdict `b` of `t` in the endpoint's words, with its extra checks. */
+  const inDialect = (
+    t: Transcript,
+    opts: ValidateOptions | undefined,
+    b: Validation,
+  ): Validation => {
     const violations: Violation[] = [];
     for (const v of b.violations) {
       const w = dialect.wording?.[v.code];
@@ -65,6 +75,9 @@ export function dialectValidator(
     const all = extra.length > 0 ? [...extra, ...violations] : violations;
     return { provider: id, valid: !hasError(all), violations: all, notes: b.notes };
   };
+  const validate = (t: Transcript, opts?: ValidateOptions): Validation =>
+    inDialect(t, opts, base.validate(t, opts));
+  const baseChain = base.chain;
   return {
     id,
     label,
@@ -73,5 +86,14 @@ export function dialectValidator(
     // No `cuts`: the base's fast cut path words what a cut breaks in the base's texts, so an
     // endpoint's cuts are validated directly.
     validate,
+    // Along a chain the base resumes; the wording and the extra checks are the endpoint's own.
+    ...(baseChain
+      ? {
+          chain: (): ChainValidate => {
+            const step = baseChain();
+            return (t, opts) => inDialect(t, opts, step(t, opts));
+          },
+        }
+      : {}),
   };
 }

@@ -87,12 +87,26 @@ export function toolsNotDefined(
   t: Transcript,
   source: readonly Message[],
 ): Message | null | 'unknown' {
-  if (t.tools === null && !completeRequest(t)) return 'unknown';
-  if (t.tools !== null && t.tools.length > 0) return null;
-  const hasToolBlock = (m: Message) =>
-    m.blocks.some((b) => b.type === 'tool_use' || b.type === 'tool_result');
+  const given = toolsGiven(t);
+  if (given !== 'none') return given === 'unknown' ? 'unknown' : null;
   if (!source.some((m) => !isPinned(m) && hasToolBlock(m))) return null;
   return source.find(hasToolBlock) ?? null;
+}
+
+/** True when a message holds a tool_use or tool_result block (what A7 and B7 look for). */
+export function hasToolBlock(m: Message): boolean {
+  return m.blocks.some((b) => b.type === 'tool_use' || b.type === 'tool_result');
+}
+
+/**
+ * Whether the request gives tool definitions: 'some', 'none' (no tools, or an empty list, in a
+ * complete request: `completeRequest`), or 'unknown' (not recorded). `toolsNotDefined`'s first step.
+ */
+export function toolsGiven(
+  t: Pick<Transcript, 'format' | 'raw' | 'tools'> & Partial<Pick<Transcript, 'toolsUnrecorded'>>,
+): 'some' | 'none' | 'unknown' {
+  if (t.tools === null && !completeRequest(t)) return 'unknown';
+  return t.tools !== null && t.tools.length > 0 ? 'some' : 'none';
 }
 
 /**
