@@ -6,7 +6,12 @@
  */
 import type { Analysis } from '../analyze.ts';
 import { groupExchanges } from '../exchanges.ts';
-import { defaultProviderOf, validateTranscript } from '../validate/index.ts';
+import {
+  chainValidation,
+  defaultProviderOf,
+  validateTranscript,
+  type ChainValidator,
+} from '../validate/index.ts';
 import {
   chooseCut,
   cutPlan,
@@ -158,6 +163,12 @@ export interface ScanRequest {
   memo?: WindowMemo;
   /** True when a tool_use id is used twice in it (pairToolCalls' `duplicate_id`). */
   duplicateIds?: boolean;
+  /**
+   * The validation of its chain (`chainValidation`): set on a session log's call, shared by the
+   * calls of its thread while each extends the one before, so a call's verdict costs its new
+   * messages, not all of them.
+   */
+  validate?: ChainValidator;
 }
 
 /**
@@ -173,6 +184,8 @@ interface Chain {
   /** Every tool_use id of its messages, and whether one came twice (`duplicate_id`). */
   ids: Set<string>;
   duplicateIds: boolean;
+  /** The chain's validation, resumed by each call (`chainValidation`). */
+  validate: ChainValidator;
 }
 
 /**
@@ -200,6 +213,7 @@ function chainedCall(s: SessionCalls, call: SessionCall, prev: Chain | undefined
         memo: windowMemo(),
         ids: new Set(),
         duplicateIds: false,
+        validate: chainValidation(),
       };
   const from = chain.messages.length;
   let k = 0;
@@ -278,6 +292,7 @@ export function parseRequests(doc: SourceDoc, name: string): Result<ScanRequest[
         compactions: n,
         memo: chain.memo,
         duplicateIds: chain.duplicateIds,
+        validate: chain.validate,
       });
     } else {
       const transcript = listing.transcriptOf(k);
@@ -433,10 +448,12 @@ export function budgetTokens(b: ScanBudget, total: number): number {
  * `analyze(t)` without its pairs (a row needs none): the same provider, grouping and validation,
  * the validator told the ids are unique when no tool_use id comes twice (as `analyze` tells it
  * from its pairs). @param duplicateIds whether one does, when the caller knows (a chain's calls)
+ * @param validate the chain's validation (`chainValidation`), when the request is one of a chain's
  */
 function analysisOf(
   t: Transcript,
   duplicateIds?: boolean,
+  validate: ChainValidator = validateTranscript,
 ): Pick<Analysis, 'provider' | 'grouping' | 'validation'> {
   let dup = duplicateIds;
   if (dup === undefined) {
@@ -448,7 +465,7 @@ function analysisOf(
   return {
     provider,
     grouping: groupExchanges(t.messages),
-    validation: validateTranscript(t, provider, dup ? undefined : { uniqueToolUseIds: true }),
+    validation: validate(t, provider, dup ? undefined : { uniqueToolUseIds: true }),
   };
 }
 
@@ -462,7 +479,7 @@ function requestRow(
   cache: TokenCache,
 ): ScanRow {
   const t = req.transcript;
-  const a = analysisOf(t, req.duplicateIds);
+  const a = analysisOf(t, req.duplicateIds, req.validate);
   const first = a.validation.violations.find((v) => v.severity === 'error');
   const counter = opts.counter ?? CHARS_PER_4;
   const table = countTokensCached(t, a.provider, counter, cache, { preferUsage: true });
