@@ -421,18 +421,18 @@ interface Chain {
   raw: unknown;
   format: Transcript['format'];
   toolsUnrecorded: boolean | undefined;
-  /** Messages of the request seen so far, its first and last. */
-  seen: number;
-  first: Message | undefined;
-  last: Message | undefined;
+  /** The last request's messages (not copied: a caller never changes a list it passed). */
+  src: readonly Message[];
+  /** Per message of `src`: how many of `msgs` and of `comp` come before it. */
+  msgAt: number[];
+  compAt: number[];
   /** The turns of those messages (`buildTurns`, grown as messages come): `start` has spare room. */
   msgs: Message[];
   start: Int32Array;
   count: number;
-  lastRole: string;
-  /** A7: the first message with a tool block (pinned ones included), and whether one is unpinned. */
-  firstTool: Message | null;
-  unpinnedTool: boolean;
+  /** A7: where in `src` the first message with a tool block is (−1: none), and the first unpinned. */
+  firstTool: number;
+  firstUnpinnedTool: number;
   /** Turns 0 … sealed − 1 are checked for good (neither they nor the turn after can change). */
   sealed: number;
   /** Their findings: A18 (`ids`) and the others, in turn order; AC1–AC3 of every message seen. */
@@ -442,6 +442,19 @@ interface Chain {
   walk: Walk;
   /** The walk back to the open tool loop stops at the sealed turns (`checkThinking`). */
   floor: LoopFloor;
+  /** Per sealed turn, what it changed, so it can be undone (`rewind`). */
+  undo: TurnUndo[];
+}
+
+/** The state before a sealed turn was checked, and the ids it added to the walk's set. */
+interface TurnUndo {
+  ids: number;
+  loop: number;
+  sig: number;
+  sigAny: boolean;
+  floorLast: number;
+  deferred: Set<string> | null;
+  added: string[];
 }
 
 function newChain(t: Transcript): Chain {
@@ -451,64 +464,126 @@ function newChain(t: Transcript): Chain {
     raw: t.raw,
     format: t.format,
     toolsUnrecorded: t.toolsUnrecorded,
-    seen: 0,
-    first: undefined,
-    last: undefined,
+    src: [],
+    msgAt: [0],
+    compAt: [0],
     msgs: [],
     start: new Int32Array(64),
     count: 0,
-    lastRole: '',
-    firstTool: null,
-    unpinnedTool: false,
+    firstTool: -1,
+    firstUnpinnedTool: -1,
     sealed: 0,
     ids: [],
     loop: [],
     comp: [],
     walk: newWalk(t, new Set()),
     floor: { upTo: 0, last: -1 },
+    undo: [],
   };
 }
 
-/** True when `source` extends the chain's last request and the other fields are its own. */
-function extendsChain(c: Chain, t: Transcript, source: readonly Message[]): boolean {
+/** True when the request's fields but its messages are the chain's own (the same objects). */
+function sameFields(c: Chain, t: Transcript): boolean {
   return (
     t.settings === c.settings &&
     t.tools === c.tools &&
     t.raw === c.raw &&
     t.format === c.format &&
-    t.toolsUnrecorded === c.toolsUnrecorded &&
-    source.length >= c.seen &&
-    (c.seen === 0 || (source[0] === c.first && source[c.seen - 1] === c.last))
+    t.toolsUnrecorded === c.toolsUnrecorded
   );
+}
+
+/**
+ * How many first messages of `source` are the chain's last request's (the same objects): every
+ * one is compared (a rewritten request may share its first and last message with the last one
+ * and not one in between), a pointer comparison per message.
+ */
+function commonPrefix(c: Chain, source: readonly Message[]): number {
+  const n = Math.min(c.src.length, source.length);
+  let p = 0;
+  while (p < n && source[p] === c.src[p]) p++;
+  return p;
+}
+
+/** Forget every message from `src[p]` on: the turns they touched and what those settled. */
+function rewind(c: Chain, p: number): void {
+  if (p >= c.src.length) return;
+  const q = c.msgAt[p] as number;
+  c.msgAt.length = p + 1;
+  c.compAt.length = p + 1;
+  c.comp.length = c.compAt[p] as number;
+  if (c.firstTool >= p) c.firstTool = -1;
+  if (c.firstUnpinnedTool >= p) c.firstUnpinnedTool = -1;
+  c.msgs.length = q;
+  while (c.count > 0 && (c.start[c.count - 1] as number) >= q) c.count--;
+  c.start[c.count] = q;
+  // A turn stays settled while neither it nor the turn after it changed.
+  const keep = Math.min(c.sealed, Math.max(0, c.count - 2));
+  const w = c.walk;
+  while (c.sealed > keep) {
+    const u = c.undo.pop() as TurnUndo;
+    c.sealed--;
+    for (const id of u.added) w.seen?.delete(id);
+    w.deferred = new Set(u.deferred ?? []);
+    w.sig.found.length = u.sig;
+    w.sig.foundTurn.length = u.sig;
+    w.sig.any = u.sigAny;
+    c.ids.length = u.ids;
+    c.loop.length = u.loop;
+    c.floor.last = u.floorLast;
+    c.floor.upTo = c.sealed;
+  }
 }
 
 /** Adds the request's new messages to the chain's turns, A7's and AC1–AC3's records. */
 function growChain(c: Chain, source: readonly Message[]): void {
   const pushComp = pushInto(c.comp);
-  for (let i = c.seen; i < source.length; i++) {
+  let lastRole = c.msgs.length > 0 ? roleOf(c.msgs[c.msgs.length - 1] as Message) : '';
+  for (let i = c.msgAt.length - 1; i < source.length; i++) {
     const m = source[i] as Message;
     if (hasToolBlock(m)) {
-      c.firstTool ??= m;
-      if (!isPinned(m)) c.unpinnedTool = true;
+      if (c.firstTool < 0) c.firstTool = i;
+      if (c.firstUnpinnedTool < 0 && !isPinned(m)) c.firstUnpinnedTool = i;
     }
     checkCompactionBlocks(m, pushComp);
-    if (isPinned(m)) continue;
-    const role = roleOf(m);
-    if (role !== c.lastRole) {
-      if (c.count + 2 > c.start.length) {
-        const grown = new Int32Array(c.start.length * 2);
-        grown.set(c.start);
-        c.start = grown;
+    if (!isPinned(m)) {
+      const role = roleOf(m);
+      if (role !== lastRole) {
+        if (c.count + 2 > c.start.length) {
+          const grown = new Int32Array(c.start.length * 2);
+          grown.set(c.start);
+          c.start = grown;
+        }
+        c.start[c.count++] = c.msgs.length;
       }
-      c.start[c.count++] = c.msgs.length;
+      lastRole = role;
+      c.msgs.push(m);
     }
-    c.lastRole = role;
-    c.msgs.push(m);
+    c.msgAt.push(c.msgs.length);
+    c.compAt.push(c.comp.length);
   }
   c.start[c.count] = c.msgs.length;
-  c.seen = source.length;
-  c.first = source[0];
-  c.last = source[source.length - 1];
+  c.src = source;
+}
+
+/** Checks turn `n` for good, keeping what it changes in `c.undo`. */
+function sealTurn(c: Chain, T: Turns, n: number, pushLoop: Push, pushIds: Push): void {
+  const w = c.walk;
+  const added: string[] = [];
+  c.undo.push({
+    ids: c.ids.length,
+    loop: c.loop.length,
+    sig: w.sig.found.length,
+    sigAny: w.sig.any,
+    floorLast: c.floor.last,
+    deferred: w.deferred.size > 0 ? new Set(w.deferred) : null,
+    added,
+  });
+  w.added = added;
+  checkTurn(T, n, w, pushLoop, pushIds);
+  w.added = null;
+  if (turnRole(T, n) === 'user' && !isResultTurn(T, n)) c.floor.last = n;
+  c.floor.upTo = n + 1;
 }
 
 /**
@@ -516,24 +591,23 @@ function growChain(c: Chain, source: readonly Message[]): void {
  * good when neither it nor the turn after it can change (every turn but the last two, since the
  * last turn may still grow by merging); the last two turns and the end-of-request rules (A12,
  * T1–T4, AC4) are checked on each request, with what they add to the walk's state undone after.
- * A request costs its new messages, its last two turns and a copy of the findings.
+ * A request that shares only its first messages with the last one (a rewritten tail) undoes the
+ * turns from the first message that differs. A request costs its new messages, its last two
+ * turns and a copy of the findings (and, when it does not simply extend the last one, a
+ * comparison of its messages with the last one's).
  */
 export function anthropicChain(): ChainValidate {
   let c: Chain | null = null;
   return (t, opts = {}) => {
     const source = opts.messages ?? t.messages;
-    if (c === null || !extendsChain(c, t, source)) c = newChain(t);
+    if (c === null || !sameFields(c, t)) c = newChain(t);
+    rewind(c, commonPrefix(c, source));
     growChain(c, source);
     const T: Turns = { msgs: c.msgs, start: c.start, count: c.count };
     const w = c.walk;
     const pushLoop = pushInto(c.loop);
     const pushIds = pushInto(c.ids);
-    for (; c.sealed < T.count - 2; c.sealed++) {
-      const n = c.sealed;
-      checkTurn(T, n, w, pushLoop, pushIds);
-      if (turnRole(T, n) === 'user' && !isResultTurn(T, n)) c.floor.last = n;
-      c.floor.upTo = n + 1;
-    }
+    for (; c.sealed < T.count - 2; c.sealed++) sealTurn(c, T, c.sealed, pushLoop, pushIds);
 
     const notes: string[] = [];
     const head: Violation[] = [];
@@ -542,7 +616,11 @@ export function anthropicChain(): ChainValidate {
     if (empty) head.push(empty);
     const given = toolsGiven(t);
     checkToolsDefined(
-      given === 'unknown' ? 'unknown' : given === 'some' || !c.unpinnedTool ? null : c.firstTool,
+      given === 'unknown'
+        ? 'unknown'
+        : given === 'some' || c.firstUnpinnedTool < 0
+          ? null
+          : (source[c.firstTool] as Message),
       pushInto(head),
       notes,
     );

@@ -169,12 +169,13 @@ export type ChainValidator = (
 
 /**
  * `validateTranscript` along a chain of requests (a session log's calls, each extending the one
- * before: `ChainValidate` says what "extends" means). A provider whose validator resumes
- * (`ProviderValidator.chain`: Anthropic and the endpoints that speak its API) carries its state
- * from one request to the next, so a request costs its new messages and its last turns; any
- * other provider, a format whose messages are rewritten before they are sent (`asSent`) and a
- * request that does not extend the last one are validated whole. Every answer equals
- * `validateTranscript(t, provider, opts)` (validators.chain.property.test.ts).
+ * before; a policy's rewritten requests, sharing their head: `ChainValidate` says what a chain
+ * is). A provider whose validator resumes (`ProviderValidator.chain`: Anthropic and the
+ * endpoints that speak its API) carries its state from one request to the next, so a request
+ * costs the messages from the first one that differs from the last request's, and its last
+ * turns; any other provider and a format whose messages are rewritten before they are sent
+ * (`asSent`) are validated whole. Every answer equals `validateTranscript(t, provider, opts)`
+ * (validators.chain.property.test.ts).
  * @returns a function to call once per request of the chain, in order
  */
 export function chainValidation(): ChainValidator {

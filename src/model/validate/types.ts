@@ -120,13 +120,15 @@ export interface ProviderValidator {
 }
 
 /**
- * `validate` for the requests of one chain, called in order: each request's messages extend the
- * previous one's (the same message objects at the same positions, then new ones) and its other
- * fields (settings, tools, raw body, format) are the same objects. It keeps what the messages it
- * saw settled, so a request costs its new messages and the last turns, not the whole list; a
- * request that does not extend the previous one (or changes those fields) starts the chain again.
- * Every answer equals `validate(t, opts)` (validators.chain.property.test.ts); `uniqueToolUseIds`
- * is not needed (the chain keeps its id set as it goes).
+ * `validate` for the requests of one chain, called in order: requests whose other fields
+ * (settings, tools, raw body, format) are the same objects and whose message lists share their
+ * first messages (the same objects at the same positions): a session log's calls, each extending
+ * the one before, or a policy's rewritten requests, which share their head. It keeps what the
+ * shared messages settled, so a request costs the messages from the first one that differs and
+ * its last turns (plus a pointer comparison per message), not the whole list; a request with
+ * other fields starts the chain again. A list passed is never changed after. Every answer equals
+ * `validate(t, opts)` (validators.chain.property.test.ts); `uniqueToolUseIds` is not needed (the
+ * chain keeps its id set as it goes).
  */
 export type ChainValidate = (t: Transcript, opts?: ValidateOptions) => Validation;
 

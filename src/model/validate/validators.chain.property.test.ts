@@ -169,4 +169,108 @@ describe('a chain validation equals validateTranscript of each request', () => {
     }
     expect(validateTranscript(t, 'anthropic').violations.map((v) => v.code)).toContain('A16');
   });
+
+  it('a request whose messages are rewritten (copies that come and go between the same ones) starts from the first message that differs', () => {
+    fc.assert(
+      fc.property(
+        arbChainTranscript,
+        fc.array(fc.tuple(fc.nat(60), fc.array(fc.constantFrom(0, 1, 2, 3), { maxLength: 12 })), {
+          minLength: 1,
+          maxLength: 8,
+        }),
+        (t, steps) => {
+          // Each message as it is (0), one of two copies made once (1: the same blocks, 2:
+          // without its last block), or dropped (3), as a policy that prunes a request's history
+          // writes them: a request often shares its first and last message with the one before
+          // and differs between them.
+          const same = t.messages.map((m) => ({ ...m }));
+          const pruned = t.messages.map((m) => ({ ...m, blocks: m.blocks.slice(0, -1) }));
+          const n = t.messages.length;
+          const requests = steps.map(([a, pick]) => {
+            const end = a % (n + 1);
+            const messages: Message[] = [];
+            for (let i = 0; i < end; i++) {
+              const f = pick.length > 0 ? pick[i % pick.length] : 0;
+              if (f === 0) messages.push(t.messages[i] as Message);
+              else if (f === 1) messages.push(same[i] as Message);
+              else if (f === 2) messages.push(pruned[i] as Message);
+            }
+            return { ...t, messages };
+          });
+          for (const id of ['anthropic', 'anthropic-vertex'] as const) {
+            const chain = chainValidation();
+            for (const r of requests) expect(chain(r, id)).toEqual(validateTranscript(r, id));
+          }
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it('a rewritten request re-checks the settled turn before the first message that differs (a partial answer)', () => {
+    const use = (id: string): Block => ({ type: 'tool_use', id, name: 'tool', input: {} });
+    const result = (id: string): Block => ({
+      type: 'tool_result',
+      toolUseId: id,
+      isError: false,
+      content: [],
+    });
+    const say = (text: string): Block => ({ type: 'text', text });
+    const t = transcript('anthropic-messages', [
+      msg('user', [say('go')]),
+      msg('assistant', [use('t1'), use('t2')]),
+      msg('user', [result('t1')]),
+      msg('user', [result('t2')]),
+      msg('assistant', [say('done')]),
+      msg('user', [say('thanks')]),
+    ]);
+    // The second request answers t1 only: turn 1 (settled by the first request) is partial now.
+    const second = {
+      ...t,
+      messages: [...t.messages.slice(0, 3), { ...t.messages[3]!, blocks: [say('no')] }],
+    };
+    const chain = chainValidation();
+    for (const r of [t, second])
+      expect(chain(r, 'anthropic')).toEqual(validateTranscript(r, 'anthropic'));
+    expect(validateTranscript(second, 'anthropic').valid).toBe(false);
+  });
+
+  it('a rewritten request walks back to its open tool loop from the turns it keeps (T1)', () => {
+    const use = (id: string): Block => ({ type: 'tool_use', id, name: 'tool', input: {} });
+    const result = (id: string): Block => ({
+      type: 'tool_result',
+      toolUseId: id,
+      isError: false,
+      content: [],
+    });
+    const say = (text: string): Block => ({ type: 'text', text });
+    const think: Block = { type: 'thinking', thinking: 'hmm', signature: 's' };
+    const t = transcript(
+      'anthropic-messages',
+      [
+        msg('user', [say('go')]),
+        msg('assistant', [think, use('t1')]),
+        msg('user', [result('t1')]),
+        msg('assistant', [use('t2')]),
+        msg('user', [result('t2')]),
+        msg('assistant', [say('done')]),
+        msg('user', [say('next')]),
+        msg('assistant', [say('ok')]),
+        msg('user', [say('more')]),
+      ],
+      { settings: { thinking: true } },
+    );
+    // The second request keeps the loop of turns 1–4 open with another call: its start is turn 1.
+    const second = {
+      ...t,
+      messages: [
+        ...t.messages.slice(0, 5),
+        { ...msg('assistant', [use('t3')]), index: 5, rawIndex: 5 },
+        { ...msg('user', [result('t3')]), index: 6, rawIndex: 6 },
+      ],
+    };
+    const chain = chainValidation();
+    for (const r of [t, second])
+      expect(chain(r, 'anthropic')).toEqual(validateTranscript(r, 'anthropic'));
+  });
 });
