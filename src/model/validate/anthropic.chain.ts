@@ -249,7 +249,8 @@ export function anthropicChain(): ChainValidate {
     w.sig.foundTurn.length = sigFound;
     w.sig.any = sigAny;
 
-    const violations = [...c.ids, ...tailIds, ...head, ...c.loop, ...tail, ...end, ...c.comp];
+    // concat, not a spread: the settled findings are copied as a block (a chain's lists grow long).
+    const violations = c.ids.concat(tailIds, head, c.loop, tail, end, c.comp);
     return { provider: 'anthropic', valid: !hasError(violations), violations, notes };
   };
 }
