@@ -9,7 +9,13 @@
  */
 import { countableText } from '../tokens.ts';
 import type { Block, FormatId, Message } from '../types.ts';
-import { validateTranscript, type Validation, type Violation } from '../validate/index.ts';
+import {
+  chainValidation,
+  validateTranscript,
+  type ChainValidator,
+  type Validation,
+  type Violation,
+} from '../validate/index.ts';
 import type { EvictionContext } from './policies.ts';
 import type { BlockEdit } from './types.ts';
 
@@ -219,10 +225,75 @@ export function editedMessages(
 }
 
 /**
+ * One rewriting policy's step validations along a chain of requests (a fleet scan's session
+ * log, issue 40): the requests' edited messages validated by one `chainValidation`, which
+ * resumes after the messages a step's request shares with the one it validated last. A policy
+ * that edits only its request's history (ai-sdk-prune: every message before the last two) writes
+ * the same edited copies call after call; `copies` keeps the copy last written of each message,
+ * so a copy equal to it (every field and block the same objects) is passed as that one and the
+ * chain sees the requests share their heads.
+ */
+export interface StepChain {
+  validate: ChainValidator;
+  /** The copy last written of each message (ours), by the message. */
+  copies: WeakMap<Message, Message>;
+}
+
+/** A new `StepChain`: one per policy per chain of requests. */
+export function stepChain(): StepChain {
+  return { validate: chainValidation(), copies: new WeakMap() };
+}
+
+/** True when copy `a` has the same fields as `b`, its blocks the same objects. */
+function sameCopy(a: Message, b: Message): boolean {
+  if (a.blocks.length !== b.blocks.length) return false;
+  for (let i = 0; i < a.blocks.length; i++) if (a.blocks[i] !== b.blocks[i]) return false;
+  const keys = Object.keys(a) as (keyof Message)[];
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const k of keys) if (k !== 'blocks' && a[k] !== b[k]) return false;
+  return true;
+}
+
+/**
+ * `messages` with each copy of a request's message replaced by the copy `chain` kept of that
+ * message when the two are equal (`sameCopy`); the others are kept for the next request.
+ * @param originals the request's messages, by position (`Message.index`)
+ */
+function sharedCopies(
+  chain: StepChain,
+  originals: readonly Message[],
+  messages: readonly Message[],
+): Message[] {
+  const out = new Array<Message>(messages.length);
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i] as Message;
+    const o = originals[m.index];
+    if (o === undefined || o === m) {
+      out[i] = m;
+      continue;
+    }
+    const kept = chain.copies.get(o);
+    if (kept !== undefined && sameCopy(m, kept)) out[i] = kept;
+    else {
+      chain.copies.set(o, m);
+      out[i] = m;
+    }
+  }
+  return out;
+}
+
+/**
  * The validation of a step's kept request, cached on the plan.
+ * @param chain the policy's `StepChain` when the request is one of a chain's (a fleet scan):
+ *   the same verdict, resumed from the request validated before
  * @returns the provider's verdict over the edited messages (paths as sent)
  */
-export function stepValidation(ctx: EvictionContext, plan: RewritePlan, j: number): Validation {
+export function stepValidation(
+  ctx: EvictionContext,
+  plan: RewritePlan,
+  j: number,
+  chain?: StepChain,
+): Validation {
   plan.verdicts ??= [];
   let v = plan.verdicts[j];
   if (!v) {
@@ -232,17 +303,33 @@ export function stepValidation(ctx: EvictionContext, plan: RewritePlan, j: numbe
     v =
       j === 0 && step.edits.length === 0 && step.evicted.length === 0
         ? ctx.cuts.full
-        : (plan.derive?.(j) ??
-          validateTranscript(ctx.cuts.t, ctx.cuts.provider, {
-            ...ctx.cuts.opts,
-            // A subset of unique ids is unique: the duplicate-id rule need not build its set.
-            ...(uniqueIds(ctx) ? { uniqueToolUseIds: true } : {}),
-            messages:
-              plan.messages?.(j) ?? editedMessages(ctx.cuts.t.messages, step, ctx.cuts.t.format),
-          }));
+        : (plan.derive?.(j) ?? editedValidation(ctx, plan, j, chain));
     plan.verdicts[j] = v;
   }
   return v;
+}
+
+/** Step j's request validated: whole, or along the chain's requests (`StepChain`). */
+function editedValidation(
+  ctx: EvictionContext,
+  plan: RewritePlan,
+  j: number,
+  chain: StepChain | undefined,
+): Validation {
+  const t = ctx.cuts.t;
+  const edited =
+    plan.messages?.(j) ?? editedMessages(t.messages, plan.steps[j] as RewriteStep, t.format);
+  const opts = {
+    ...ctx.cuts.opts,
+    // A subset of unique ids is unique: the duplicate-id rule need not build its set.
+    ...(uniqueIds(ctx) ? { uniqueToolUseIds: true } : {}),
+  };
+  if (chain === undefined)
+    return validateTranscript(t, ctx.cuts.provider, { ...opts, messages: edited });
+  return chain.validate(t, ctx.cuts.provider, {
+    ...opts,
+    messages: sharedCopies(chain, t.messages, edited),
+  });
 }
 
 /** True when the whole request has no duplicate tool_use id (so no part of it has one). */

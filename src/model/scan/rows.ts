@@ -21,7 +21,7 @@ import {
   type EvictionContext,
 } from '../evict/policies.ts';
 import { assembleEviction, prepareEvictionParts } from '../evict/prepare.ts';
-import { firstErrorOf, stepValidation } from '../evict/rewrite.ts';
+import { firstErrorOf, stepChain, stepValidation, type StepChain } from '../evict/rewrite.ts';
 import { cutFirstRule } from '../evict/simulate.ts';
 import type { PolicyId } from '../evict/types.ts';
 import { listParsedRequests, type RequestInfo } from '../diff/requests.ts';
@@ -169,6 +169,8 @@ export interface ScanRequest {
    * messages, not all of them.
    */
   validate?: ChainValidator;
+  /** The rewriting policies' step validations of its chain, by policy (`StepChain`). */
+  steps?: Map<PolicyId, StepChain>;
 }
 
 /**
@@ -186,6 +188,8 @@ interface Chain {
   duplicateIds: boolean;
   /** The chain's validation, resumed by each call (`chainValidation`). */
   validate: ChainValidator;
+  /** Its rewriting policies' step validations, by policy (`StepChain`), made when first asked. */
+  steps: Map<PolicyId, StepChain>;
 }
 
 /**
@@ -214,6 +218,7 @@ function chainedCall(s: SessionCalls, call: SessionCall, prev: Chain | undefined
         ids: new Set(),
         duplicateIds: false,
         validate: chainValidation(),
+        steps: new Map(),
       };
   const from = chain.messages.length;
   let k = 0;
@@ -293,6 +298,7 @@ export function parseRequests(doc: SourceDoc, name: string): Result<ScanRequest[
         memo: chain.memo,
         duplicateIds: chain.duplicateIds,
         validate: chain.validate,
+        steps: chain.steps,
       });
     } else {
       const transcript = listing.transcriptOf(k);
@@ -345,6 +351,7 @@ function policyCuts(
   policy: PolicyId,
   opts: ScanOptions,
   out: ScanCut[],
+  steps?: Map<PolicyId, StepChain>,
 ): void {
   const plan = cutPlan(ctx, policy);
   const total = ctx.table.total;
@@ -362,7 +369,9 @@ function policyCuts(
       if (rw) {
         const known = rw.valid?.(j) === true ? null : rw.firstRule?.(j);
         rule =
-          known !== undefined ? known : (firstErrorOf(stepValidation(ctx, rw, j))?.rule ?? null);
+          known !== undefined
+            ? known
+            : (firstErrorOf(stepValidation(ctx, rw, j, stepsOf(steps, policy)))?.rule ?? null);
       } else rule = cutFirstRule(ctx.cuts, plan.cuts[j] as number, planHead(ctx, plan, j));
       rules.set(j, rule);
     }
@@ -379,14 +388,30 @@ function policyCuts(
   }
 }
 
+/** A policy's `StepChain` in a chain's map (made when first asked), or undefined without one. */
+function stepsOf(
+  steps: Map<PolicyId, StepChain> | undefined,
+  policy: PolicyId,
+): StepChain | undefined {
+  if (steps === undefined) return undefined;
+  let s = steps.get(policy);
+  if (s === undefined) steps.set(policy, (s = stepChain()));
+  return s;
+}
+
 /**
  * Every policy × budget cut of one request (policy-major, each policy's budgets in order), as
  * `simulatePolicy` gives them one at a time: whether it gives a 400, its rule, its overshoot.
  * @param ctx the request's `EvictionContext` (`prepareEviction`)
+ * @param steps the rewriting policies' step validations of the request's chain, if it has one
  */
-export function requestCuts(ctx: EvictionContext, opts: ScanOptions = {}): ScanCut[] {
+export function requestCuts(
+  ctx: EvictionContext,
+  opts: ScanOptions = {},
+  steps?: Map<PolicyId, StepChain>,
+): ScanCut[] {
   const cuts: ScanCut[] = [];
-  for (const policy of opts.policies ?? POLICIES) policyCuts(ctx, policy, opts, cuts);
+  for (const policy of opts.policies ?? POLICIES) policyCuts(ctx, policy, opts, cuts, steps);
   return cuts;
 }
 
@@ -493,7 +518,7 @@ function requestRow(
   );
   if (req.memo) parts.cuts.memo = req.memo;
   const ctx = assembleEviction(parts, t, table);
-  const cuts = requestCuts(ctx, opts);
+  const cuts = requestCuts(ctx, opts, req.steps);
   return {
     ...src,
     request,
