@@ -259,26 +259,147 @@ export class TokenCounting {
     const prefix = new Float64Array(n + 1);
     for (let i = 0; i < n; i++)
       prefix[i + 1] = (prefix[i] as number) + (this.perMessage[i] as number);
-    let system = 0;
-    let hard = this.hardCuts;
-    const piece = this.counter.pieceChars;
-    for (const s of this.t.system) {
-      if (piece !== undefined) hard += hardCutCount(s.text, piece);
-      system += Math.round(this.scale(this.counter.count(s.text), 'prose'));
-    }
-    const fam = tokenizerFamily(this.provider);
-    const enc = this.counter.encoding;
-    const exact = fam === 'openai' && enc !== 'chars/4' && hard === 0;
-    let label = basisLabel(fam, enc, exact) + hardCutNote(hard);
-    if (this.fromUsage > 0)
-      label += `; ${this.fromUsage.toLocaleString('en-US')} ${this.fromUsage === 1 ? 'reply' : 'replies'} from the log's usage`;
+    const { system, hard } = this.systemCount();
     return {
       perMessage: this.perMessage.slice(),
       prefix,
       system,
       total: system + (prefix[n] as number),
-      basis: { encoding: enc, exact, label },
+      basis: this.basis(this.hardCuts + hard, this.fromUsage),
       blocks: { start: this.blockStart.slice(), tokens: this.perBlock.slice() },
+    };
+  }
+
+  /** The system prompt's tokens and the hard cuts in its texts. */
+  systemCount(): { system: number; hard: number } {
+    let system = 0;
+    let hard = 0;
+    const piece = this.counter.pieceChars;
+    for (const s of this.t.system) {
+      if (piece !== undefined) hard += hardCutCount(s.text, piece);
+      system += Math.round(this.scale(this.counter.count(s.text), 'prose'));
+    }
+    return { system, hard };
+  }
+
+  /** The basis of a table with `hard` hard cuts in all and `fromUsage` replies counted from usage. */
+  basis(hard: number, fromUsage: number): TokenTable['basis'] {
+    const fam = tokenizerFamily(this.provider);
+    const enc = this.counter.encoding;
+    const exact = fam === 'openai' && enc !== 'chars/4' && hard === 0;
+    let label = basisLabel(fam, enc, exact) + hardCutNote(hard);
+    if (fromUsage > 0)
+      label += `; ${fromUsage.toLocaleString('en-US')} ${fromUsage === 1 ? 'reply' : 'replies'} from the log's usage`;
+    return { encoding: enc, exact, label };
+  }
+
+  /** @internal per-block counts of the messages counted (`BlockTokens.tokens`), not a copy. */
+  get blockTokens(): Int32Array {
+    return this.perBlock;
+  }
+}
+
+/** A typed array of at least `n` elements holding `a`'s first `used` (a's own when it has room). */
+function grown<A extends Uint32Array | Int32Array | Float64Array>(
+  a: A,
+  used: number,
+  n: number,
+): A {
+  if (a.length >= n) return a;
+  const b = new (a.constructor as new (n: number) => A)(Math.max(n, 2 * a.length));
+  b.set(a.subarray(0, used));
+  return b;
+}
+
+/**
+ * Token tables of requests that each extend the one before (a session log's calls along one
+ * chain: the same message objects in the same places, more after them, and the same system,
+ * settings, provider and counter): each request counts only the messages it adds, and its table
+ * copies the counts kept so far (typed-array copies, no walk over the messages). Each table is
+ * equal to `countTokensCached` of the same transcript (tokenChain.property.test.ts); a transcript
+ * that does not extend the last one (fewer messages, another message in a counted place, another
+ * system or provider) is counted afresh from it.
+ */
+export class TokenChain {
+  private messages: readonly Message[] = [];
+  private n = 0;
+  private system: Transcript['system'] | null = null;
+  private key = '';
+  private sys = { system: 0, hard: 0 };
+  private per = new Uint32Array(16);
+  private prefix = new Float64Array(17);
+  private blockStart = new Uint32Array(17);
+  private perBlock = new Int32Array(16);
+  private fromUsage = 0;
+  private hardCuts = 0;
+
+  private readonly counter: TextCounter;
+  private readonly cache: TokenCache;
+  private readonly opts: CountingOptions;
+
+  constructor(counter: TextCounter, cache: TokenCache, opts: CountingOptions = {}) {
+    this.counter = counter;
+    this.cache = cache;
+    this.opts = opts;
+  }
+
+  /** True when `t` extends what was counted last (see the class comment). */
+  private extendsLast(t: Transcript, key: string): boolean {
+    const ms = t.messages;
+    const m = this.n;
+    if (key !== this.key || t.system !== this.system || ms.length < m) return false;
+    // The chain's callers share message objects; the first and last counted ones stand for them.
+    return m === 0 || (ms[0] === this.messages[0] && ms[m - 1] === this.messages[m - 1]);
+  }
+
+  /**
+   * The token table of `t` (as `countTokensCached(t, provider, counter, cache, opts)`).
+   * O(messages added) to count, plus typed-array copies of the table's O(n) arrays.
+   */
+  table(t: Transcript, provider: ProviderId): TokenTable {
+    const key = `${provider}\u0000${t.settings.model ?? ''}`;
+    const ms = t.messages;
+    const n = ms.length;
+    if (!this.extendsLast(t, key)) {
+      this.n = 0;
+      this.fromUsage = 0;
+      this.hardCuts = 0;
+      this.key = key;
+      this.system = t.system;
+      this.sys = new TokenCounting(t, provider, this.counter, this.cache, this.opts).systemCount();
+    }
+    const m = this.n;
+    const added: Transcript = { ...t, messages: ms.slice(m) };
+    const c = new TokenCounting(added, provider, this.counter, this.cache, this.opts);
+    c.countSlice(n - m, Infinity);
+    this.per = grown(this.per, m, n);
+    this.prefix = grown(this.prefix, m + 1, n + 1);
+    this.blockStart = grown(this.blockStart, m + 1, n + 1);
+    const b0 = this.blockStart[m] as number;
+    const addedBlocks = c.blockTokens;
+    this.perBlock = grown(this.perBlock, b0, b0 + addedBlocks.length);
+    this.perBlock.set(addedBlocks, b0);
+    for (let i = m; i < n; i++) {
+      const tok = c.perMessage[i - m] as number;
+      this.per[i] = tok;
+      this.prefix[i + 1] = (this.prefix[i] as number) + tok;
+      this.blockStart[i + 1] = (this.blockStart[i] as number) + (ms[i] as Message).blocks.length;
+    }
+    this.fromUsage += c.fromUsage;
+    this.hardCuts += c.hardCuts;
+    this.messages = ms;
+    this.n = n;
+    const { system, hard } = this.sys;
+    return {
+      perMessage: this.per.slice(0, n),
+      prefix: this.prefix.slice(0, n + 1),
+      system,
+      total: system + (this.prefix[n] as number),
+      basis: c.basis(this.hardCuts + hard, this.fromUsage),
+      blocks: {
+        start: this.blockStart.slice(0, n + 1),
+        tokens: this.perBlock.slice(0, this.blockStart[n] as number),
+      },
     };
   }
 }

@@ -70,9 +70,13 @@ export interface CutContext {
  * (`windowKey`). Whoever keeps one starts a new one when the chain breaks (a compaction).
  */
 export interface WindowMemo {
-  windows: Map<string, Validation>;
-  /** The key of each head object (heads are made per plan: their messages' indices, the summary). */
-  heads: WeakMap<CutHead, string>;
+  /**
+   * By the head's key (its messages' indices and its summary), then by the cut and `r`
+   * (`k · 2^26 + r`, exact below 2^26 messages): a number key, not a string built per lookup.
+   */
+  windows: Map<string, Map<number, Validation>>;
+  /** Each head object's window map (heads are made per plan: keyed by what they hold). */
+  heads: WeakMap<CutHead, Map<number, Validation>>;
 }
 
 /** An empty `WindowMemo`, for a new chain. */

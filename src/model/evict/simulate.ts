@@ -149,16 +149,27 @@ function windowOk(ctx: CutContext, fx: FastTables, k: number, head: CutHead, r: 
   return validateWindow(ctx, fx, k, head, r);
 }
 
-/** The key of a head in a `WindowMemo`: its messages' indices and its summary, if any. */
-function headKey(memo: WindowMemo, head: CutHead): string {
-  let key = memo.heads.get(head);
-  if (key === undefined) {
-    key = head.messages.map((m) => m.index).join(',');
+/**
+ * The window map of a head in a `WindowMemo`: by its key (its messages' indices and its summary,
+ * if any), found once per head object.
+ */
+function headWindows(memo: WindowMemo, head: CutHead): Map<number, Validation> {
+  let windows = memo.heads.get(head);
+  if (windows === undefined) {
+    let key = head.messages.map((m) => m.index).join(',');
     if (head.summary) key += `|${head.summary.role}|${JSON.stringify(head.summary.blocks)}`;
-    memo.heads.set(head, key);
+    windows = memo.windows.get(key);
+    if (windows === undefined) {
+      windows = new Map();
+      memo.windows.set(key, windows);
+    }
+    memo.heads.set(head, windows);
   }
-  return key;
+  return windows;
 }
+
+/** A window's key in its head's map (`WindowMemo.windows`): exact while k, r < 2^26. */
+const WINDOW_KEY_SCALE = 2 ** 26;
 
 /**
  * The validation of a cut's window (its head and `[k, r)`, and for OpenAI a stand-in for `r`),
@@ -174,11 +185,12 @@ function windowValidation(
   winMsgs: Message[],
 ): Validation {
   const memo = ctx.memo;
-  const key = memo ? `${k}|${r}|${headKey(memo, head)}` : '';
-  const hit = memo?.windows.get(key);
+  const windows = memo && r < WINDOW_KEY_SCALE ? headWindows(memo, head) : undefined;
+  const key = k * WINDOW_KEY_SCALE + r;
+  const hit = windows?.get(key);
   if (hit) return hit;
   const vw = validateTranscript(fx.cache.winT, ctx.provider, { ...ctx.opts, messages: winMsgs });
-  memo?.windows.set(key, vw);
+  windows?.set(key, vw);
   return vw;
 }
 

@@ -30,8 +30,8 @@ import { parseDocument, readSource } from '../parse/index.ts';
 import { MAX_UNPACKED_BYTES } from '../limits.ts';
 import type { ScanRecord } from './report.ts';
 import type { SourceDoc } from '../parse/json.ts';
-import { countTokensCached, TokenCache } from '../tokenCache.ts';
-import { CHARS_PER_4, type TextCounter } from '../tokens.ts';
+import { countTokensCached, TokenCache, TokenChain } from '../tokenCache.ts';
+import { CHARS_PER_4, type TextCounter, type TokenTable } from '../tokens.ts';
 import type { Message, ParseError, Result, Transcript, UsageRecord } from '../types.ts';
 import { windowMemo, type WindowMemo } from '../evict/cutTables.ts';
 import {
@@ -161,6 +161,11 @@ export interface ScanRequest {
    * the calls of its thread while each extends the one before (its messages the same objects).
    */
   memo?: WindowMemo;
+  /**
+   * What its chain's requests keep for the next one (`ChainTables`): set with `memo`, the same
+   * object for every call of the chain, each call read in order after the one it extends.
+   */
+  tables?: ChainTables;
   /** True when a tool_use id is used twice in it (pairToolCalls' `duplicate_id`). */
   duplicateIds?: boolean;
   /**
@@ -174,6 +179,15 @@ export interface ScanRequest {
 }
 
 /**
+ * The tables a chain's requests resume from the request before (each request of the chain extends
+ * it: `chainedCall`): made by the first request that needs each, then extended by the next.
+ */
+export interface ChainTables {
+  /** The token tables (`TokenChain`), for the counter of the scan that made it. */
+  tokens?: TokenChain;
+}
+
+/**
  * The calls of one thread of a session log while each extends the one before: the last call's
  * spans, its messages (renumbered copies, shared with the next call), where each of the session's
  * messages sits in it, and the chain's window validations.
@@ -183,6 +197,7 @@ interface Chain {
   messages: Message[];
   at: Map<number, number>;
   memo: WindowMemo;
+  tables: ChainTables;
   /** Every tool_use id of its messages, and whether one came twice (`duplicate_id`). */
   ids: Set<string>;
   duplicateIds: boolean;
@@ -215,6 +230,7 @@ function chainedCall(s: SessionCalls, call: SessionCall, prev: Chain | undefined
         messages: [],
         at: new Map(),
         memo: windowMemo(),
+        tables: {},
         ids: new Set(),
         duplicateIds: false,
         validate: chainValidation(),
@@ -296,6 +312,7 @@ export function parseRequests(doc: SourceDoc, name: string): Result<ScanRequest[
         transcript,
         compactions: n,
         memo: chain.memo,
+        tables: chain.tables,
         duplicateIds: chain.duplicateIds,
         validate: chain.validate,
         steps: chain.steps,
@@ -507,7 +524,12 @@ function requestRow(
   const a = analysisOf(t, req.duplicateIds, req.validate);
   const first = a.validation.violations.find((v) => v.severity === 'error');
   const counter = opts.counter ?? CHARS_PER_4;
-  const table = countTokensCached(t, a.provider, counter, cache, { preferUsage: true });
+  // A chain's calls count only the messages each adds (`TokenChain`: the same table).
+  let table: TokenTable;
+  if (req.tables) {
+    req.tables.tokens ??= new TokenChain(counter, cache, { preferUsage: true });
+    table = req.tables.tokens.table(t, a.provider);
+  } else table = countTokensCached(t, a.provider, counter, cache, { preferUsage: true });
   // The analysis validated and grouped this transcript already: the cuts reuse both (as the
   // page's worker does), so a request is validated once, not twice.
   const parts = prepareEvictionParts(
