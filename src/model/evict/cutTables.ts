@@ -162,7 +162,7 @@ export function occurrenceIds(m: Message, provider: ProviderId): string[] {
 }
 
 /** See `WindowCache.start`. */
-function windowStartKind(m: Message, provider: ProviderId): number {
+export function windowStartKind(m: Message, provider: ProviderId): number {
   if (merges(provider)) {
     if (
       (m.role === 'user' || m.role === 'tool') &&
@@ -271,7 +271,7 @@ function toolTables(ms: readonly Message[]): { nextTool: Int32Array; nextToolNP:
   return { nextTool, nextToolNP };
 }
 
-interface SyncTables {
+export interface SyncTables {
   syncNext: Int32Array;
   renderedAt: Int32Array;
   loopFloor: number;
@@ -351,12 +351,17 @@ function standInSync(ms: readonly Message[]): SyncTables {
   return { syncNext, renderedAt, loopFloor: -1 };
 }
 
-/** Fresh window caches, with what each message is known to give as a window's start. */
-function windowCache(t: Transcript, provider: ProviderId): WindowCache {
-  const ms = t.messages;
+/** What each message is known to give as a window's start, and the empty messages before it. */
+export interface StartTables {
+  /** `WindowCache.start` (length n). */
+  start: Uint8Array;
+  /** `WindowCache.emptyBefore` (length n + 1). */
+  emptyBefore: Int32Array;
+}
+
+/** `StartTables` of a transcript's messages. O(n). */
+function startTables(ms: readonly Message[], provider: ProviderId): StartTables {
   const n = ms.length;
-  const winSettings = { ...t.settings };
-  delete winSettings.thinking;
   const start = new Uint8Array(n);
   const emptyBefore = new Int32Array(n + 1);
   for (let i = 0; i < n; i++) {
@@ -364,18 +369,50 @@ function windowCache(t: Transcript, provider: ProviderId): WindowCache {
     emptyBefore[i + 1] = (emptyBefore[i] as number) + (m.blocks.length === 0 ? 1 : 0);
     start[i] = windowStartKind(m, provider);
   }
+  return { start, emptyBefore };
+}
+
+/** Fresh window caches over a transcript's `StartTables`. */
+function windowCache(t: Transcript, st: StartTables): WindowCache {
+  const n = t.messages.length;
+  const winSettings = { ...t.settings };
+  delete winSettings.thinking;
   return {
     noHead: new Uint8Array(n + 1),
     headOnly: new WeakMap(),
     winT: { ...t, settings: winSettings },
-    start,
-    emptyBefore,
+    start: st.start,
+    emptyBefore: st.emptyBefore,
     cutNoHead: new Uint8Array(n + 1),
   };
 }
 
+/** The fast tables that depend on the messages alone (not on the whole validation). */
+export type MessageTables = { nextTool: Int32Array; nextToolNP: Int32Array } & SyncTables &
+  StartTables;
+
 function buildFast(t: Transcript, provider: ProviderId, full: Validation): FastTables {
   const ms = t.messages;
+  const anth = merges(provider);
+  return fastFromFull(t, provider, full, ms, {
+    ...toolTables(ms),
+    ...(anth ? mergedTurnSync(t, provider) : standInSync(ms)),
+    ...startTables(ms, provider),
+  });
+}
+
+/**
+ * The fast tables from the whole validation and the message tables (`MessageTables`, made by
+ * `buildFast` or resumed along a chain by evict/chain.ts). O(violations), plus a walk over the
+ * messages when a tool id is used twice (`duplicatePrev`).
+ */
+export function fastFromFull(
+  t: Transcript,
+  provider: ProviderId,
+  full: Validation,
+  ms: readonly Message[],
+  tables: MessageTables,
+): FastTables {
   const anth = merges(provider);
   const a7 = anth ? (full.violations.find((v) => v.rule === 'tools_not_defined') ?? null) : null;
   // In message order (`restAt` is searched by bisection): the schema errors a validation lists
@@ -385,15 +422,15 @@ function buildFast(t: Transcript, provider: ProviderId, full: Validation): FastT
   const restAt = new Int32Array(rest.length);
   rest.forEach((v, i) => (restAt[i] = v.index));
   const errPos = Int32Array.from(rest.flatMap((v, i) => (v.severity === 'error' ? [i] : [])));
+  const { start, emptyBefore, ...rows } = tables;
   return {
     rest,
     restAt,
     errPos,
     dupPrev: duplicatePrev(ms, rest, restAt, anth),
     a7,
-    ...toolTables(ms),
-    ...(anth ? mergedTurnSync(t, provider) : standInSync(ms)),
-    cache: windowCache(t, provider),
+    ...rows,
+    cache: windowCache(t, { start, emptyBefore }),
   };
 }
 

@@ -18,9 +18,21 @@ import type { Validation } from '../validate/index.ts';
  * @param merged true for a provider whose turns merge (cut model `merged-turns`)
  */
 export function spansCuts(full: Validation, merged: boolean, ms: readonly Message[]): boolean {
+  return spansCutsOf(full, merged, () => hasDetachedServerResult(ms));
+}
+
+/**
+ * `spansCuts` with `hasDetachedServerResult(ms)` given (a chain keeps it as its messages grow):
+ * a boolean, or a function asked only for a merging provider with neither violation.
+ */
+export function spansCutsOf(
+  full: Validation,
+  merged: boolean,
+  detached: boolean | (() => boolean),
+): boolean {
   for (const v of full.violations)
     if ((v.rule === 'duplicate_tool_result' && !merged) || v.code === 'A5') return true;
-  return merged && hasDetachedServerResult(ms);
+  return merged && (typeof detached === 'boolean' ? detached : detached());
 }
 
 /**

@@ -5,7 +5,6 @@
  * text they decoded; the rows go into Parquet (docs/scan.md, `SCAN_SCHEMA_VERSION`).
  */
 import type { Analysis } from '../analyze.ts';
-import { groupExchanges } from '../exchanges.ts';
 import {
   chainValidation,
   defaultProviderOf,
@@ -34,6 +33,7 @@ import { countTokensCached, TokenCache, TokenChain } from '../tokenCache.ts';
 import { CHARS_PER_4, type TextCounter, type TokenTable } from '../tokens.ts';
 import type { Message, ParseError, Result, Transcript, UsageRecord } from '../types.ts';
 import { windowMemo, type WindowMemo } from '../evict/cutTables.ts';
+import { EvictionChain } from '../evict/chain.ts';
 import {
   commonSpanPrefix,
   spanLength,
@@ -185,6 +185,8 @@ export interface ScanRequest {
 export interface ChainTables {
   /** The token tables (`TokenChain`), for the counter of the scan that made it. */
   tokens?: TokenChain;
+  /** The token-independent eviction tables (`EvictionChain`: grouping, cut tables). */
+  parts?: EvictionChain;
 }
 
 /**
@@ -487,7 +489,7 @@ export function budgetTokens(b: ScanBudget, total: number): number {
 }
 
 /**
- * `analyze(t)` without its pairs (a row needs none): the same provider, grouping and validation,
+ * `analyze(t)` without its pairs (a row needs none): the same provider and validation,
  * the validator told the ids are unique when no tool_use id comes twice (as `analyze` tells it
  * from its pairs). @param duplicateIds whether one does, when the caller knows (a chain's calls)
  * @param validate the chain's validation (`chainValidation`), when the request is one of a chain's
@@ -496,7 +498,7 @@ function analysisOf(
   t: Transcript,
   duplicateIds?: boolean,
   validate: ChainValidator = validateTranscript,
-): Pick<Analysis, 'provider' | 'grouping' | 'validation'> {
+): Pick<Analysis, 'provider' | 'validation'> {
   let dup = duplicateIds;
   if (dup === undefined) {
     const seen = new Set<string>();
@@ -506,7 +508,6 @@ function analysisOf(
   const provider = defaultProviderOf(t);
   return {
     provider,
-    grouping: groupExchanges(t.messages),
     validation: validate(t, provider, dup ? undefined : { uniqueToolUseIds: true }),
   };
 }
@@ -530,14 +531,13 @@ function requestRow(
     req.tables.tokens ??= new TokenChain(counter, cache, { preferUsage: true });
     table = req.tables.tokens.table(t, a.provider);
   } else table = countTokensCached(t, a.provider, counter, cache, { preferUsage: true });
-  // The analysis validated and grouped this transcript already: the cuts reuse both (as the
-  // page's worker does), so a request is validated once, not twice.
-  const parts = prepareEvictionParts(
-    t,
-    a.provider,
-    {},
-    { validation: a.validation, grouping: a.grouping },
-  );
+  // The analysis validated this transcript already: the cuts reuse it (as the page's worker
+  // does), so a request is validated once, not twice. A chain's calls resume the tables of the
+  // call before (`EvictionChain`: the same parts).
+  const known = { validation: a.validation };
+  const parts = req.tables
+    ? (req.tables.parts ??= new EvictionChain()).parts(t, a.provider, {}, known)
+    : prepareEvictionParts(t, a.provider, {}, known);
   if (req.memo) parts.cuts.memo = req.memo;
   const ctx = assembleEviction(parts, t, table);
   const cuts = requestCuts(ctx, opts, req.steps);

@@ -1,0 +1,106 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { readSource } from '../parse/index.ts';
+import { parseRequests, type ScanRequest } from '../scan/rows.ts';
+import { arbEvent, codexLogOf, logOf } from '../testing/sessionEvents.ts';
+import type { ProviderId, Transcript } from '../types.ts';
+import { defaultProviderOf, validateTranscript } from '../validate/index.ts';
+import { EvictionChain } from './chain.ts';
+import { prepareEvictionParts } from './prepare.ts';
+
+/** A session log's requests as the scan reads them (its chains' calls share their messages). */
+function requestsOf(text: string, name: string): ScanRequest[] {
+  const doc = readSource(text, name);
+  if (!doc.ok) throw new Error(doc.error.message);
+  const reqs = parseRequests(doc.value, name);
+  if (!reqs.ok) throw new Error(reqs.error.message);
+  return reqs.value;
+}
+
+/** Every chain's calls through one EvictionChain each, against prepareEvictionParts. */
+function checkChains(
+  reqs: readonly ScanRequest[],
+  provider?: ProviderId,
+  thinking?: boolean,
+  pin = false,
+) {
+  // Pinned messages (the generated logs have none): some messages made developer messages, once
+  // on the shared message objects, the same for every call that holds them.
+  if (pin)
+    for (const r of reqs)
+      for (const m of r.transcript.messages) if (m.index % 7 === 3) m.role = 'developer';
+  const chains = new Map<object, EvictionChain>();
+  const settings = new Map<object, Transcript['settings']>();
+  for (const r of reqs) {
+    let t: Transcript = r.transcript;
+    const key = r.tables ?? {};
+    if (thinking !== undefined) {
+      // One settings object per chain, as the chain's calls share theirs.
+      let s = settings.get(key);
+      if (!s) settings.set(key, (s = { ...t.settings, thinking }));
+      t = { ...t, settings: s };
+    }
+    const p = provider ?? defaultProviderOf(t);
+    let chain = chains.get(key);
+    if (!chain) chains.set(key, (chain = new EvictionChain()));
+    const validation = validateTranscript(t, p);
+    const fresh = prepareEvictionParts(t, p, {}, { validation });
+    expect(chain.parts(t, p, {}, { validation })).toEqual(fresh);
+  }
+}
+
+const arbEvents = fc.array(arbEvent, { minLength: 1, maxLength: 45 });
+
+describe('EvictionChain: the eviction parts of a chain of calls, each resumed from the one before', () => {
+  it('equal prepareEvictionParts of each call (Claude Code logs, Anthropic, thinking on or off)', () => {
+    fc.assert(
+      fc.property(arbEvents, fc.boolean(), fc.boolean(), (ev, thinking, pin) =>
+        checkChains(requestsOf(logOf(ev), 'f.jsonl'), undefined, thinking, pin),
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('the same for another provider’s rules (OpenAI Chat: stand-ins, tool runs)', () => {
+    fc.assert(
+      fc.property(arbEvents, fc.boolean(), (ev, pin) =>
+        checkChains(requestsOf(logOf(ev), 'f.jsonl'), 'openai-chat', undefined, pin),
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('the same for Codex rollouts (the Responses API: no cut model)', () => {
+    fc.assert(
+      fc.property(arbEvents, (ev) => checkChains(requestsOf(codexLogOf(ev), 'r.jsonl'))),
+      { numRuns: 100 },
+    );
+  });
+
+  it('a call that does not extend the one before starts the chain again', () => {
+    const reqs = requestsOf(
+      logOf([
+        { kind: 'user', text: 'read the file' },
+        { kind: 'use', msg: 1, id: 1 },
+        { kind: 'result', id: 1, error: false },
+        { kind: 'text', msg: 2, text: 'fix' },
+        { kind: 'user', text: 'the tests' },
+        { kind: 'text', msg: 3, text: 'a' },
+      ]),
+      'f.jsonl',
+    );
+    const last = reqs[reqs.length - 1]?.transcript as Transcript;
+    const p = defaultProviderOf(last);
+    const chain = new EvictionChain();
+    const parts = (t: Transcript) => {
+      const validation = validateTranscript(t, p);
+      expect(chain.parts(t, p, {}, { validation })).toEqual(
+        prepareEvictionParts(t, p, {}, { validation }),
+      );
+    };
+    parts(last);
+    parts({ ...last, messages: last.messages.slice(0, 3) });
+    parts({ ...last, messages: last.messages.map((m) => ({ ...m })) });
+    parts({ ...last, settings: { ...last.settings, thinking: true } });
+  });
+});
