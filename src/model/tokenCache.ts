@@ -326,10 +326,10 @@ export class TokenChain {
   private system: Transcript['system'] | null = null;
   private key = '';
   private sys = { system: 0, hard: 0 };
-  private per = new Uint32Array(16);
-  private prefix = new Float64Array(17);
-  private blockStart = new Uint32Array(17);
-  private perBlock = new Int32Array(16);
+  private per = new Uint32Array(4);
+  private prefix = new Float64Array(5);
+  private blockStart = new Uint32Array(5);
+  private perBlock = new Int32Array(4);
   private fromUsage = 0;
   private hardCuts = 0;
 

@@ -5,8 +5,12 @@ import { parseRequests, type ScanRequest } from '../scan/rows.ts';
 import { arbEvent, codexLogOf, logOf } from '../testing/sessionEvents.ts';
 import type { ProviderId, Transcript } from '../types.ts';
 import { defaultProviderOf, validateTranscript } from '../validate/index.ts';
+import { countTokensCached, TokenCache } from '../tokenCache.ts';
+import type { TextCounter } from '../tokens.ts';
 import { EvictionChain } from './chain.ts';
-import { prepareEvictionParts } from './prepare.ts';
+import { cutPlan, POLICIES, type EvictionContext } from './policies.ts';
+import { assembleEviction, prepareEvictionParts } from './prepare.ts';
+import { messageShapes, setMessageShapes, ShapesChain } from './shapes.ts';
 
 /** A session log's requests as the scan reads them (its chains' calls share their messages). */
 function requestsOf(text: string, name: string): ScanRequest[] {
@@ -48,6 +52,9 @@ function checkChains(
     expect(chain.parts(t, p, {}, { validation })).toEqual(fresh);
   }
 }
+
+/** A counter of three tokens a character. */
+const WIDE: TextCounter = { encoding: 'test-wide', count: (s) => 3 * s.length };
 
 const arbEvents = fc.array(arbEvent, { minLength: 1, maxLength: 45 });
 
@@ -102,5 +109,51 @@ describe('EvictionChain: the eviction parts of a chain of calls, each resumed fr
     parts({ ...last, messages: last.messages.slice(0, 3) });
     parts({ ...last, messages: last.messages.map((m) => ({ ...m })) });
     parts({ ...last, settings: { ...last.settings, thinking: true } });
+  });
+
+  it('a chain’s contexts (resumed shapes, policies’ state) give every policy the same plan', () => {
+    fc.assert(
+      fc.property(arbEvents, fc.nat(4), fc.boolean(), (ev, keepToolUses, codex) => {
+        const reqs = codex
+          ? requestsOf(codexLogOf(ev), 'r.jsonl')
+          : requestsOf(logOf(ev), 'f.jsonl');
+        const state = new Map<object, { shapes: ShapesChain; resume: Map<string, unknown> }>();
+        for (const r of reqs) {
+          const t = r.transcript;
+          const p = defaultProviderOf(t);
+          const key = r.tables ?? {};
+          let st = state.get(key);
+          if (!st) state.set(key, (st = { shapes: new ShapesChain(), resume: new Map() }));
+          const validation = validateTranscript(t, p);
+          // Three tokens a character: a short result frees more than its placeholder costs.
+          const table = countTokensCached(t, p, WIDE, new TokenCache(), { preferUsage: true });
+          const parts = () => prepareEvictionParts(t, p, {}, { validation });
+          const fresh = assembleEviction(parts(), t, table);
+          const resumed: EvictionContext = assembleEviction(parts(), t, table);
+          setMessageShapes(resumed.cuts, st.shapes.shapes(t.messages));
+          resumed.resume = st.resume;
+          expect(messageShapes(resumed.cuts)).toEqual(messageShapes(fresh.cuts));
+          for (const policy of POLICIES)
+            for (const options of [{}, { keepToolUses }]) {
+              const a = cutPlan(resumed, policy, options);
+              const b = cutPlan(fresh, policy, options);
+              expect(a.cuts).toEqual(b.cuts);
+              const [ra, rb] = [a.rewrite, b.rewrite];
+              expect(ra?.steps.length).toEqual(rb?.steps.length);
+              ra?.steps.forEach((s, j) => {
+                const w = rb?.steps[j];
+                expect([s.tokensKept, s.marker, s.evicted, s.edits]).toEqual([
+                  w?.tokensKept,
+                  w?.marker,
+                  w?.evicted,
+                  w?.edits,
+                ]);
+                expect(ra.derive?.(j)).toEqual(rb?.derive?.(j));
+              });
+            }
+        }
+      }),
+      { numRuns: 200 },
+    );
   });
 });

@@ -32,7 +32,7 @@ import { spansCutsOf } from './spansCuts.ts';
 /** A growable typed array: `a` itself when it holds `n`, else a larger copy of its first `used`. */
 function grown<A extends Int32Array | Uint8Array>(a: A, used: number, n: number): A {
   if (a.length >= n) return a;
-  const b = new (a.constructor as new (n: number) => A)(Math.max(n, 2 * a.length, 16));
+  const b = new (a.constructor as new (n: number) => A)(Math.max(n, 2 * a.length, 4));
   b.set(a.subarray(0, used));
   return b;
 }
@@ -43,7 +43,7 @@ function grown<A extends Int32Array | Uint8Array>(a: A, used: number, n: number)
  * list rewrites only the entries after the last such position (they pointed past the end).
  */
 class NextTable {
-  at = new Int32Array(16);
+  at = new Int32Array(4);
   /** The last position with the property, or −1. */
   last = -1;
 
@@ -90,30 +90,30 @@ export class EvictionChain {
   private messages: readonly Message[] = [];
   private n = 0;
   private key: unknown[] = [];
-  private nonPinned = new Int32Array(16);
+  private nonPinned = new Int32Array(4);
   private npCount = 0;
-  private pinned = new Int32Array(16);
+  private pinned = new Int32Array(4);
   private pinnedCount = 0;
-  private turnAssistants = new Int32Array(16);
+  private turnAssistants = new Int32Array(4);
   private taCount = 0;
   private exchanges: Exchange[] = [];
-  private exchangeOf = new Int32Array(16);
-  private exchangeStarts = new Int32Array(16);
+  private exchangeOf = new Int32Array(4);
+  private exchangeStarts = new Int32Array(4);
   private indexed = true;
   private nextNonPinned = new NextTable();
   private nextTool = new NextTable();
   private nextToolNP = new NextTable();
   private syncNext = new NextTable();
-  private renderedAt = new Int32Array(16);
-  private start = new Uint8Array(16);
-  private emptyBefore = new Int32Array(17);
+  private renderedAt = new Int32Array(4);
+  private start = new Uint8Array(4);
+  private emptyBefore = new Int32Array(5);
   /** `hasDetachedServerResult`'s walk, resumed: the ids of earlier turns, the open turn's. */
   private detached = { earlier: new Set<string>(), turn: [] as string[], found: false };
   private turns: MergedTurns = {
     count: 0,
-    first: new Int32Array(16),
-    assistant: new Uint8Array(16),
-    result: new Uint8Array(16),
+    first: new Int32Array(4),
+    assistant: new Uint8Array(4),
+    result: new Uint8Array(4),
     lastRole: -1,
   };
   /** Stand-in rendering (OpenAI family): the provider index of the next message. */
@@ -145,9 +145,9 @@ export class EvictionChain {
     this.detached = { earlier: new Set(), turn: [], found: false };
     this.turns = {
       count: 0,
-      first: new Int32Array(16),
-      assistant: new Uint8Array(16),
-      result: new Uint8Array(16),
+      first: new Int32Array(4),
+      assistant: new Uint8Array(4),
+      result: new Uint8Array(4),
       lastRole: -1,
     };
     this.rendered = 0;

@@ -53,6 +53,13 @@ export interface EvictionContext {
   exchangeStarts: Int32Array;
   /** Cut plans by policy and options (plans do not depend on the budget). */
   plans: Map<string, CutPlan>;
+  /**
+   * What a policy keeps from one request for the next along a chain of requests that each extend
+   * the one before (a fleet scan's session calls: scan/rows.ts gives each request of one chain
+   * the same map), by a key the policy chooses; absent otherwise. A policy that reads it makes
+   * the same plan as without it (its state is checked to extend, else made again).
+   */
+  resume?: Map<string, unknown>;
 }
 
 /** A policy's plan: what it keeps before the cut, and the cut points it may use, ascending. */

@@ -127,40 +127,101 @@ function kindOf(b: Block): number {
 export function messageShapes(cuts: CutContext): MessageShapes {
   let s = cache.get(cuts);
   if (s) return s;
-  const ms = cuts.t.messages;
-  const n = ms.length;
-  const role = new Uint8Array(n);
-  const start = new Uint32Array(n + 1);
-  for (let i = 0; i < n; i++)
-    start[i + 1] = (start[i] as number) + (ms[i] as Message).blocks.length;
-  const total = start[n] as number;
-  const kind = new Uint8Array(total);
-  // The ids' strings are kept, not numbered: a Map of 100,000 ids cost as much as the rest of
-  // this walk; the policies test them against their few kept ids.
-  const idAt = new Int32Array(total).fill(-1);
-  const ids: string[] = [];
-  let indexed = true;
-  for (let i = 0; i < n; i++) {
-    const m = ms[i] as Message;
-    role[i] = roleOf(m);
-    if (m.index !== i) indexed = false;
-    const blocks = m.blocks;
-    let at = start[i] as number;
-    for (let j = 0; j < blocks.length; j++, at++) {
-      const b = blocks[j] as Block;
-      kind[at] = kindOf(b);
-      if (b.type === 'tool_use') {
-        idAt[at] = ids.length;
-        ids.push(b.id ?? '');
-      } else if (b.type === 'tool_result') {
-        idAt[at] = ids.length;
-        ids.push(b.toolUseId ?? '');
-      }
-    }
-  }
-  s = { role, start, kind, idAt, ids, indexed };
+  s = new ShapesChain().shapes(cuts.t.messages);
   cache.set(cuts, s);
   return s;
+}
+
+/**
+ * Sets a cut context's shapes (`messageShapes` then returns them): a chain's request gives the
+ * shapes its `ShapesChain` resumed. @param s the shapes of exactly `cuts.t.messages`
+ */
+export function setMessageShapes(cuts: CutContext, s: MessageShapes): void {
+  cache.set(cuts, s);
+}
+
+/** A typed array of at least `n` elements holding `a`'s first `used` (a's own when it has room). */
+function grown<A extends Uint8Array | Uint32Array | Int32Array>(a: A, used: number, n: number): A {
+  if (a.length >= n) return a;
+  const b = new (a.constructor as new (n: number) => A)(Math.max(n, 2 * a.length, 4));
+  b.set(a.subarray(0, used));
+  return b;
+}
+
+/**
+ * The shapes of message lists that each extend the one before (a chain of a session's calls:
+ * the same message objects in the same places, more after them), each made from the new
+ * messages' blocks alone: a list's shapes are views of buffers the next list extends (read a
+ * list's shapes before asking for the next's). A list that does not extend the last one starts
+ * again. Each list's shapes equal a fresh walk's (evict/chain.property.test.ts).
+ */
+export class ShapesChain {
+  private messages: readonly Message[] = [];
+  private n = 0;
+  private blocks = 0;
+  private role = new Uint8Array(4);
+  private start = new Uint32Array(5);
+  private kind = new Uint8Array(4);
+  private idAt = new Int32Array(4);
+  private ids: string[] = [];
+  private indexed = true;
+
+  /** The shapes of `ms` (as `messageShapes` of a context over them). O(new blocks) + views. */
+  shapes(ms: readonly Message[]): MessageShapes {
+    let m = this.n;
+    const extends_ =
+      ms.length >= m &&
+      (m === 0 || (ms[0] === this.messages[0] && ms[m - 1] === this.messages[m - 1]));
+    if (!extends_) {
+      m = 0;
+      this.blocks = 0;
+      // A new list: the earlier shapes keep their own `ids`.
+      this.ids = [];
+      this.indexed = true;
+    }
+    const n = ms.length;
+    let total = this.blocks;
+    for (let i = m; i < n; i++) total += (ms[i] as Message).blocks.length;
+    this.role = grown(this.role, m, n);
+    this.start = grown(this.start, m + 1, n + 1);
+    this.kind = grown(this.kind, this.blocks, total);
+    this.idAt = grown(this.idAt, this.blocks, total);
+    const { role, start, kind, idAt, ids } = this;
+    start[0] = 0;
+    // The ids' strings are kept, not numbered: a Map of 100,000 ids cost as much as the rest of
+    // this walk; the policies test them against their few kept ids.
+    for (let i = m; i < n; i++) {
+      const msg = ms[i] as Message;
+      role[i] = roleOf(msg);
+      if (msg.index !== i) this.indexed = false;
+      const blocks = msg.blocks;
+      let at = start[i] as number;
+      start[i + 1] = at + blocks.length;
+      for (let j = 0; j < blocks.length; j++, at++) {
+        const b = blocks[j] as Block;
+        kind[at] = kindOf(b);
+        idAt[at] = -1;
+        if (b.type === 'tool_use') {
+          idAt[at] = ids.length;
+          ids.push(b.id ?? '');
+        } else if (b.type === 'tool_result') {
+          idAt[at] = ids.length;
+          ids.push(b.toolUseId ?? '');
+        }
+      }
+    }
+    this.messages = ms;
+    this.n = n;
+    this.blocks = total;
+    return {
+      role: role.subarray(0, n),
+      start: start.subarray(0, n + 1),
+      kind: kind.subarray(0, total),
+      idAt: idAt.subarray(0, total),
+      ids,
+      indexed: this.indexed,
+    };
+  }
 }
 
 /**

@@ -34,6 +34,7 @@ import { CHARS_PER_4, type TextCounter, type TokenTable } from '../tokens.ts';
 import type { Message, ParseError, Result, Transcript, UsageRecord } from '../types.ts';
 import { windowMemo, type WindowMemo } from '../evict/cutTables.ts';
 import { EvictionChain } from '../evict/chain.ts';
+import { setMessageShapes, ShapesChain } from '../evict/shapes.ts';
 import {
   commonSpanPrefix,
   spanLength,
@@ -187,6 +188,10 @@ export interface ChainTables {
   tokens?: TokenChain;
   /** The token-independent eviction tables (`EvictionChain`: grouping, cut tables). */
   parts?: EvictionChain;
+  /** The messages' shapes the rewriting policies read (`ShapesChain`). */
+  shapes?: ShapesChain;
+  /** What the policies keep for the next request (`EvictionContext.resume`). */
+  resume?: Map<string, unknown>;
 }
 
 /**
@@ -540,6 +545,10 @@ function requestRow(
     : prepareEvictionParts(t, a.provider, {}, known);
   if (req.memo) parts.cuts.memo = req.memo;
   const ctx = assembleEviction(parts, t, table);
+  if (req.tables) {
+    setMessageShapes(ctx.cuts, (req.tables.shapes ??= new ShapesChain()).shapes(t.messages));
+    ctx.resume = req.tables.resume ??= new Map();
+  }
   const cuts = requestCuts(ctx, opts, req.steps);
   return {
     ...src,

@@ -189,6 +189,113 @@ function clearEdits(ctx: EvictionContext, options: PolicyOptions): Cleared {
   return out;
 }
 
+/**
+ * What a plan needs of the cleared blocks: the tokens they free, the marker (the last edited
+ * message, −1 for none) and the edits, listed on first call.
+ */
+interface ClearSummary {
+  freed: number;
+  marker: number;
+  edits: () => BlockEdit[];
+}
+
+/** The summary of `clearEdits`' lists. */
+function summaryOf(c: Cleared): ClearSummary {
+  const last = c.index.length > 0 ? (c.index[c.index.length - 1] as number) : -1;
+  return {
+    freed: c.freed,
+    marker: c.inputs.reduce((mx, e) => Math.max(mx, e.index), last),
+    edits: () => toEdits(c),
+  };
+}
+
+/**
+ * What clear-tool-results keeps from one request of a chain for the next (`EvictionContext.resume`):
+ * every result it may clear (a client result with an id, not cleared already, in a non-pinned
+ * message) of the messages seen so far, what clearing each frees, and the sums by id.
+ */
+interface ClearResume {
+  messages: readonly Message[];
+  n: number;
+  /** Message, block and tokens freed of each such result, in message order; and its id. */
+  at: number[];
+  block: number[];
+  tokens: number[];
+  ids: string[];
+  /** Tokens all of them free, and by id. */
+  freed: number;
+  byId: Map<string, number>;
+}
+
+/**
+ * `summaryOf(clearEdits(ctx, options))` for the default options but `keepToolUses` (no excluded
+ * tools, no inputs cleared) from the state the chain's request before left: its results are
+ * listed once, as their messages arrive, and a request subtracts the results of its newest calls
+ * from the sum (O(new blocks + the kept ids' results)), not a walk over every result. Equal to the
+ * fresh summary (rewritePlans.property.test.ts).
+ */
+function resumedSummary(
+  ctx: EvictionContext,
+  keep: number,
+  prev: ClearResume | undefined,
+): {
+  summary: ClearSummary;
+  state: ClearResume;
+} {
+  const ms = ctx.cuts.t.messages;
+  const sh = messageShapes(ctx.cuts);
+  let st = prev;
+  const m0 = st?.n ?? 0;
+  if (
+    !st ||
+    ms.length < m0 ||
+    (m0 > 0 && (ms[0] !== st.messages[0] || ms[m0 - 1] !== st.messages[m0 - 1]))
+  )
+    st = { messages: ms, n: 0, at: [], block: [], tokens: [], ids: [], freed: 0, byId: new Map() };
+  const { role, start, kind, idAt, ids } = sh;
+  for (let i = st.n; i < ms.length; i++) {
+    if (role[i] === ROLE_PINNED) continue;
+    const from = start[i] as number;
+    const to = start[i + 1] as number;
+    for (let b = from; b < to; b++) {
+      const k = kind[b] as number;
+      if ((k & KIND_MASK) !== KIND_RESULT || (k & (FLAG_SERVER | FLAG_NO_ID | FLAG_CLEARED)) !== 0)
+        continue;
+      const id = ids[idAt[b] as number] as string;
+      const tokens = resultFreed(blockTokensAt(ctx, sh, i, b - from));
+      st.at.push(i);
+      st.block.push(b - from);
+      st.tokens.push(tokens);
+      st.ids.push(id);
+      st.freed += tokens;
+      st.byId.set(id, (st.byId.get(id) ?? 0) + tokens);
+    }
+  }
+  st.messages = ms;
+  st.n = ms.length;
+  const kept = newestCallIds(sh, keep);
+  let freed = st.freed;
+  for (const id of kept) freed -= st.byId.get(id) ?? 0;
+  const { at, block, tokens, ids: resultIds } = st;
+  const count = at.length;
+  let marker = -1;
+  for (let r = count - 1; r >= 0 && marker < 0; r--)
+    if (!kept.has(resultIds[r] as string)) marker = at[r] as number;
+  const edits = () => {
+    const out: BlockEdit[] = [];
+    for (let r = 0; r < count; r++)
+      if (!kept.has(resultIds[r] as string))
+        out.push({
+          index: at[r] as number,
+          block: block[r] as number,
+          kind: 'cleared',
+          tokens: tokens[r] as number,
+        });
+    return out;
+  };
+  return { summary: { freed, marker, edits }, state: st };
+}
+
 /** The cleared results (and inputs) as BlockEdits, in message order, then block. */
 function toEdits(c: Cleared): BlockEdit[] {
   const edits: BlockEdit[] = c.index.map((index, k) => ({
@@ -206,13 +313,12 @@ function toEdits(c: Cleared): BlockEdit[] {
  * read). Its verdict is derived from the whole request's (`clearedValidation`), the edits listed
  * only when the whole request has a violation of a content rule.
  */
-function clearPlan(ctx: EvictionContext, c: Cleared): RewritePlan {
+function clearPlan(ctx: EvictionContext, c: ClearSummary): RewritePlan {
   const total = ctx.table.total;
   const unchanged: RewriteStep = { edits: [], evicted: [], tokensKept: total, marker: -1 };
   let edits: BlockEdit[] | null = null;
-  const list = () => (edits ??= toEdits(c));
-  const last = c.index.length > 0 ? (c.index[c.index.length - 1] as number) : -1;
-  const marker = c.inputs.reduce((mx, e) => Math.max(mx, e.index), last);
+  const list = () => (edits ??= c.edits());
+  const marker = c.marker;
   const cleared: RewriteStep = {
     get edits() {
       return list();
@@ -240,7 +346,20 @@ export const clearToolResultsPolicy: EvictionPolicy = {
   cuts: (ctx) => ({ candidates: Int32Array.of(), floor: ctx.cuts.n }),
   units: () => [],
   rewrite: (ctx, options) => {
-    const cleared = clearEdits(ctx, options);
+    let cleared: ClearSummary;
+    const resume = ctx.resume;
+    if (
+      resume &&
+      (options.excludeTools ?? []).length === 0 &&
+      options.clearToolInputs !== true &&
+      messageShapes(ctx.cuts).indexed
+    ) {
+      const keep = Math.max(0, Math.floor(options.keepToolUses ?? DEFAULT_KEEP_TOOL_USES));
+      const key = `clear-tool-results|${keep}`;
+      const r = resumedSummary(ctx, keep, resume.get(key) as ClearResume | undefined);
+      resume.set(key, r.state);
+      cleared = r.summary;
+    } else cleared = summaryOf(clearEdits(ctx, options));
     if (cleared.freed < Math.max(1, options.clearAtLeast ?? 0)) return twoStepPlan(ctx, [], []);
     return clearPlan(ctx, cleared);
   },
