@@ -332,7 +332,8 @@ export class TokenChain {
   private perBlock = new Int32Array(4);
   private fromUsage = 0;
   private hardCuts = 0;
-
+  /** The last table's basis and the counts it was made from. */
+  private basis: { cuts: number; fromUsage: number; basis: TokenTable['basis'] } | null = null;
   private readonly counter: TextCounter;
   private readonly cache: TokenCache;
   private readonly opts: CountingOptions;
@@ -365,6 +366,7 @@ export class TokenChain {
       this.fromUsage = 0;
       this.hardCuts = 0;
       this.key = key;
+      this.basis = null;
       this.system = t.system;
       this.sys = new TokenCounting(t, provider, this.counter, this.cache, this.opts).systemCount();
     }
@@ -390,12 +392,16 @@ export class TokenChain {
     this.messages = ms;
     this.n = n;
     const { system, hard } = this.sys;
+    // The label's number is formatted per locale (slow): made again only when a count in it moves.
+    const cuts = this.hardCuts + hard;
+    if (!this.basis || this.basis.cuts !== cuts || this.basis.fromUsage !== this.fromUsage)
+      this.basis = { cuts, fromUsage: this.fromUsage, basis: c.basis(cuts, this.fromUsage) };
     return {
       perMessage: this.per.slice(0, n),
       prefix: this.prefix.slice(0, n + 1),
       system,
       total: system + (this.prefix[n] as number),
-      basis: c.basis(this.hardCuts + hard, this.fromUsage),
+      basis: { ...this.basis.basis },
       blocks: {
         start: this.blockStart.slice(0, n + 1),
         tokens: this.perBlock.slice(0, this.blockStart[n] as number),
