@@ -149,6 +149,7 @@ describe('EvictionChain: the eviction parts of a chain of calls, each resumed fr
                   w?.edits,
                 ]);
                 expect(ra.derive?.(j)).toEqual(rb?.derive?.(j));
+                if (j > 0) expect(ra.messages?.(j)).toEqual(rb?.messages?.(j));
               });
             }
         }

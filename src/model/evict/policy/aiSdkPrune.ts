@@ -7,12 +7,14 @@
  * results outside the last two messages unless their id is in them, and drops emptied messages.
  * Checked against the `ai` package's `pruneMessages` in aiSdkPrune.test.ts, on the same view.
  */
-import { isPinned } from '../../exchanges.ts';
 import type { Message } from '../../types.ts';
 import type { EvictionContext } from '../policies.ts';
 import type { RewritePlan, RewriteStep } from '../rewrite.ts';
 import { blockTokensAt, messageShapes, type MessageShapes, SHAPE } from '../shapes.ts';
 import type { BlockEdit, EvictionPolicy } from '../types.ts';
+import { pruneView, sdkView } from './sdkView.ts';
+
+export { callNames, pruneView, sdkView, type SdkMessage, type SdkPart } from './sdkView.ts';
 
 const {
   KIND_CALL,
@@ -23,153 +25,6 @@ const {
   ROLE_PINNED,
   ROLE_TOOL,
 } = SHAPE;
-
-/** One part of an SDK message and the block (ours) it comes from. */
-export interface SdkPart {
-  type: 'text' | 'reasoning' | 'tool-call' | 'tool-result' | 'file';
-  /** Our message index and block position. */
-  m: number;
-  b: number;
-  /** Tool call id (tool-call, tool-result). */
-  id?: string;
-  name?: string;
-}
-
-/** One SDK message (`ModelMessage`) as our blocks make it; `parts` null for a string content. */
-export interface SdkMessage {
-  role: 'system' | 'user' | 'assistant' | 'tool';
-  /** Our message. */
-  ours: number;
-  parts: SdkPart[] | null;
-  /** For a system message: its text (an empty one is removed as empty). */
-  text?: string;
-}
-
-/**
- * Our messages as the AI SDK's message list: system/developer → `system` (text), user → a `tool`
- * message for its tool results, then a `user` message for its other blocks (when any, or when it
- * has no block at all), tool → `tool`, assistant → `assistant` (thinking as reasoning, tool_use as
- * tool-call, a server result as tool-result, anything else as text).
- */
-export function sdkView(messages: readonly Message[]): SdkMessage[] {
-  const out: SdkMessage[] = [];
-  for (const m of messages) {
-    if (isPinned(m)) {
-      let text = '';
-      for (const b of m.blocks) if (b.type === 'text') text += b.text;
-      out.push({ role: 'system', ours: m.index, parts: null, text });
-      continue;
-    }
-    if (m.role === 'assistant' || m.role === 'tool') {
-      const parts: SdkPart[] = [];
-      for (let i = 0; i < m.blocks.length; i++) parts.push(sdkPart(m, i));
-      out.push({ role: m.role, ours: m.index, parts });
-      continue;
-    }
-    const results: SdkPart[] = [];
-    const rest: SdkPart[] = [];
-    for (let i = 0; i < m.blocks.length; i++) {
-      const p = sdkPart(m, i);
-      (p.type === 'tool-result' ? results : rest).push(p);
-    }
-    if (results.length > 0) out.push({ role: 'tool', ours: m.index, parts: results });
-    if (rest.length > 0 || results.length === 0)
-      out.push({ role: 'user', ours: m.index, parts: rest });
-  }
-  return out;
-}
-
-/** The SDK part a block becomes. */
-function sdkPart(m: Message, i: number): SdkPart {
-  const b = m.blocks[i] as Message['blocks'][number];
-  switch (b.type) {
-    case 'thinking':
-    case 'redacted_thinking':
-      return { type: 'reasoning', m: m.index, b: i };
-    case 'tool_use':
-      return { type: 'tool-call', m: m.index, b: i, id: b.id ?? '', name: b.name };
-    case 'tool_result':
-      return { type: 'tool-result', m: m.index, b: i, id: b.toolUseId ?? '', name: b.name ?? '' };
-    case 'image':
-    case 'document':
-      return { type: 'file', m: m.index, b: i };
-    default:
-      return { type: 'text', m: m.index, b: i };
-  }
-}
-
-/** Tool-call parts' names by id, so a result is named like its call (the SDK's own lookup). */
-export function callNames(view: readonly SdkMessage[]): Map<string, string> {
-  const names = new Map<string, string>();
-  for (const s of view)
-    for (const p of s.parts ?? [])
-      if (p.type === 'tool-call' && p.id !== undefined) names.set(p.id, p.name ?? '');
-  return names;
-}
-
-/**
- * `pruneMessages({reasoning: 'before-last-message', toolCalls: 'before-last-N-messages',
- * emptyMessages: 'remove'})` over the view.
- * @param keepLast N, the last messages whose tool parts stay (2)
- * @returns the messages that stay, each with the parts that stay
- */
-export function pruneView(view: readonly SdkMessage[], keepLast = 2): SdkMessage[] {
-  const n = view.length;
-  const from = Math.max(0, n - keepLast);
-  const keptIds = new Set<string>();
-  for (let i = from; i < n; i++) {
-    const s = view[i] as SdkMessage;
-    if (s.role === 'assistant' || s.role === 'tool')
-      for (const p of s.parts ?? [])
-        if (p.type === 'tool-call' || p.type === 'tool-result') keptIds.add(p.id ?? '');
-  }
-  const out: SdkMessage[] = [];
-  for (let i = 0; i < n; i++) {
-    const s = view[i] as SdkMessage;
-    const parts = s.parts;
-    if (!parts) {
-      if ((s.text ?? '').length > 0) out.push(s);
-      continue;
-    }
-    // Reasoning goes from every assistant message but the last.
-    const dropReasoning = s.role === 'assistant' && i !== n - 1;
-    // Tool parts go outside the last messages unless their id is in them.
-    const dropTools = (s.role === 'assistant' || s.role === 'tool') && i < from;
-    if (!dropReasoning && !dropTools) {
-      if (parts.length > 0) out.push(s);
-      continue;
-    }
-    let kept = parts;
-    if (dropReasoning) kept = kept.filter((p) => p.type !== 'reasoning');
-    if (dropTools) kept = keepTools(kept);
-    if (kept.length > 0) out.push(kept === parts ? s : { ...s, parts: kept });
-  }
-  return out;
-
-  /** The tool step: tool parts whose id is not kept go, and a run of reasoning with them. */
-  function keepTools(parts: SdkPart[]): SdkPart[] {
-    const keep = parts.map(
-      (p) => (p.type !== 'tool-call' && p.type !== 'tool-result') || keptIds.has(p.id ?? ''),
-    );
-    // A run of reasoning goes with the parts after it when none of those stays.
-    for (let r = 0; r < parts.length; r++) {
-      if (parts[r]?.type !== 'reasoning') continue;
-      let end = r + 1;
-      while (end < parts.length && parts[end]?.type === 'reasoning') end++;
-      let f = end;
-      let any = false;
-      let stays = false;
-      while (f < parts.length && parts[f]?.type !== 'reasoning') {
-        any = true;
-        stays ||= keep[f] === true;
-        f++;
-      }
-      if (any && !stays) for (let x = r; x < end; x++) keep[x] = false;
-      r = f - 1;
-    }
-    return keep.every(Boolean) ? parts : parts.filter((_, x) => keep[x]);
-  }
-}
 
 /**
  * `pruneView(sdkView(ms))` as flags, without the view of the whole list: only our last two
@@ -186,10 +41,33 @@ function pruneFlags(
   sh: MessageShapes,
 ): { stays: Uint8Array; present: Uint8Array } {
   const n = ms.length;
-  const { role, start, kind, idAt, ids } = sh;
+  const start = sh.start;
   const stays = new Uint8Array(start[n] as number);
   const present = new Uint8Array(n);
   const tailFrom = Math.max(0, n - 2);
+  const tail = tailFlags(ms, sh, tailFrom, stays, present, 0, 0);
+  // With fewer than two SDK messages in the tail, pruneView saw the whole list: done.
+  if (tail.count < 2) return { stays, present };
+  for (let i = 0; i < tailFrom; i++)
+    if (prefixFlags(ms, sh, i, tail.keptIds, stays)) present[i] = 1;
+  return { stays, present };
+}
+
+/**
+ * Our last messages (from `tailFrom`) as the SDK's view pruned (`pruneView`): sets the `stays`
+ * of their blocks (at `sh.start[i] + j − off`) and the `present` of the messages (at `i − offMsg`).
+ * @returns the ids the SDK's last two messages keep, and how many SDK messages the tail makes
+ */
+function tailFlags(
+  ms: readonly Message[],
+  sh: MessageShapes,
+  tailFrom: number,
+  stays: Uint8Array,
+  present: Uint8Array,
+  off: number,
+  offMsg: number,
+): { keptIds: Set<string>; count: number } {
+  const start = sh.start;
   const tail = sdkView(ms.slice(tailFrom));
   const kept = pruneView(tail);
   const keptIds = new Set<string>();
@@ -198,50 +76,68 @@ function pruneFlags(
       for (const p of s.parts ?? [])
         if (p.type === 'tool-call' || p.type === 'tool-result') keptIds.add(p.id ?? '');
   for (const s of kept) {
-    present[s.ours] = 1;
-    for (const p of s.parts ?? []) stays[(start[p.m] as number) + p.b] = 1;
+    present[s.ours - offMsg] = 1;
+    for (const p of s.parts ?? []) stays[(start[p.m] as number) + p.b - off] = 1;
   }
-  // With fewer than two SDK messages in the tail, pruneView saw the whole list: done.
-  if (tail.length < 2) return { stays, present };
-  for (let i = 0; i < tailFrom; i++) {
-    const r = role[i];
-    if (r === ROLE_PINNED) {
-      // A system message stays when its text is not empty.
-      for (const b of (ms[i] as Message).blocks)
-        if (b.type === 'text' && b.text.length > 0) present[i] = 1;
-      continue;
-    }
-    const toolRole = r === ROLE_ASSISTANT || r === ROLE_TOOL;
-    let any = false;
-    let rest = false;
-    const to = start[i + 1] as number;
-    for (let b = start[i] as number; b < to; b++) {
-      const k = (kind[b] as number) & KIND_MASK;
-      let keep = true;
-      if (k === KIND_REASONING) keep = r !== ROLE_ASSISTANT;
-      else if (k === KIND_CALL) keep = !toolRole || keptIds.has(ids[idAt[b] as number] as string);
-      else if (k === KIND_RESULT) keep = keptIds.has(ids[idAt[b] as number] as string);
-      else rest = true;
-      if (keep) {
-        stays[b] = 1;
-        any = true;
-      }
-    }
-    // A tool message's run of reasoning goes with the tool parts after it when none of them
-    // stays (pruneView's tool step); an assistant's reasoning is gone already.
-    if (r === ROLE_TOOL && any) any = dropBareReasoning(kind, stays, start[i] as number, to);
-    // A user message with no block at all is an empty SDK user message: removed.
-    if (any || (rest && !toolRole)) present[i] = 1;
-  }
-  return { stays, present };
+  return { keptIds, count: tail.length };
 }
 
 /**
- * `keepTools`' rule on flags: a run of reasoning blocks in [from, to) loses its `stays` when no
- * block between it and the next run stays.
+ * The rule for our message `i` before the last two (an SDK message outside the last two):
+ * reasoning and tool parts whose id is not in `keptIds` go, and an emptied message goes. Sets the
+ * `stays` of its blocks (flat, block b at `b − off`). @returns whether any SDK message of it stays
+ */
+function prefixFlags(
+  ms: readonly Message[],
+  sh: MessageShapes,
+  i: number,
+  keptIds: ReadonlySet<string>,
+  stays: Uint8Array,
+  off = 0,
+): boolean {
+  const { role, start, kind, idAt, ids } = sh;
+  const r = role[i];
+  const from = start[i] as number;
+  const to = start[i + 1] as number;
+  if (r === ROLE_PINNED) {
+    // A system message stays when its text is not empty.
+    let present = false;
+    for (const b of (ms[i] as Message).blocks)
+      if (b.type === 'text' && b.text.length > 0) present = true;
+    return present;
+  }
+  const toolRole = r === ROLE_ASSISTANT || r === ROLE_TOOL;
+  let any = false;
+  let rest = false;
+  for (let b = from; b < to; b++) {
+    const k = (kind[b] as number) & KIND_MASK;
+    let keep = true;
+    if (k === KIND_REASONING) keep = r !== ROLE_ASSISTANT;
+    else if (k === KIND_CALL) keep = !toolRole || keptIds.has(ids[idAt[b] as number] as string);
+    else if (k === KIND_RESULT) keep = keptIds.has(ids[idAt[b] as number] as string);
+    else rest = true;
+    stays[b - off] = keep ? 1 : 0;
+    if (keep) any = true;
+  }
+  // A tool message's run of reasoning goes with the tool parts after it when none of them
+  // stays (pruneView's tool step); an assistant's reasoning is gone already.
+  if (r === ROLE_TOOL && any) any = dropBareReasoning(kind, stays, from, to, off);
+  // A user message with no block at all is an empty SDK user message: removed.
+  return any || (rest && !toolRole);
+}
+
+/**
+ * `keepTools`' rule on flags: a run of reasoning blocks in [from, to) loses its `stays` (block b
+ * at `b − off`) when no block between it and the next run stays.
  * @returns whether any block of the range still stays
  */
-function dropBareReasoning(kind: Uint8Array, stays: Uint8Array, from: number, to: number): boolean {
+function dropBareReasoning(
+  kind: Uint8Array,
+  stays: Uint8Array,
+  from: number,
+  to: number,
+  off: number,
+): boolean {
   for (let b = from; b < to; b++) {
     if (((kind[b] as number) & KIND_MASK) !== KIND_REASONING) continue;
     let end = b + 1;
@@ -249,11 +145,11 @@ function dropBareReasoning(kind: Uint8Array, stays: Uint8Array, from: number, to
     let f = end;
     let kept = false;
     for (; f < to && ((kind[f] as number) & KIND_MASK) !== KIND_REASONING; f++)
-      if (stays[f] === 1) kept = true;
-    if (f > end && !kept) stays.fill(0, b, end);
+      if (stays[f - off] === 1) kept = true;
+    if (f > end && !kept) stays.fill(0, b - off, end - off);
     b = f - 1;
   }
-  for (let b = from; b < to; b++) if (stays[b] === 1) return true;
+  for (let b = from; b < to; b++) if (stays[b - off] === 1) return true;
   return false;
 }
 
@@ -342,6 +238,248 @@ function prunePlan(ctx: EvictionContext): RewritePlan {
   };
 }
 
+/**
+ * What ai-sdk-prune keeps from one request of a chain for the next (`EvictionContext.resume`):
+ * each message's verdict under the rule for a message before the last two with no id kept
+ * (`prefixFlags` with an empty set) — whether it stays, which of its blocks stay, what it frees —
+ * as prefix sums, and which messages hold a tool part of each id (the only ones a kept id
+ * changes).
+ */
+interface PruneResume {
+  messages: readonly Message[];
+  n: number;
+  /** Per message: 1 when it stays; per block (flat): 1 when it stays. */
+  present: Uint8Array;
+  stays: Uint8Array;
+  /** Prefix sums over messages: tokens freed, blocks removed, messages dropped. */
+  freed: Float64Array;
+  removed: Int32Array;
+  dropped: Int32Array;
+  /** prevChanged[i] = the last message before i that is dropped or loses a block, or −1. */
+  prevChanged: Int32Array;
+  /** Messages (ascending, repeats possible) holding a call or result of each id. */
+  byId: Map<string, number[]>;
+  /** Each message as kept under the empty set (the same object, or a copy with fewer blocks). */
+  kept: (Message | null)[];
+}
+
+const NO_IDS: ReadonlySet<string> = new Set();
+
+/** A typed array of at least `n` elements holding `a`'s first `used`. */
+function grownArray<A extends Uint8Array | Int32Array | Float64Array>(
+  a: A,
+  used: number,
+  n: number,
+): A {
+  if (a.length >= n) return a;
+  const b = new (a.constructor as new (n: number) => A)(Math.max(n, 2 * a.length, 4));
+  b.set(a.subarray(0, used));
+  return b;
+}
+
+/** What message i frees and removes with its flags (`present`, `stays` at `start[i] − off`). */
+function contribution(
+  ctx: EvictionContext,
+  sh: MessageShapes,
+  i: number,
+  present: boolean,
+  stays: Uint8Array,
+  off: number,
+): { freed: number; removed: number; dropped: number } {
+  if (!present) return { freed: ctx.table.perMessage[i] ?? 0, removed: 0, dropped: 1 };
+  if (sh.role[i] === ROLE_PINNED) return { freed: 0, removed: 0, dropped: 0 };
+  const from = sh.start[i] as number;
+  const to = sh.start[i + 1] as number;
+  let freed = 0;
+  let removed = 0;
+  for (let b = from; b < to; b++)
+    if (stays[b - off] !== 1) {
+      freed += blockTokensAt(ctx, sh, i, b - from);
+      removed++;
+    }
+  return { freed, removed, dropped: 0 };
+}
+
+/** Message i as the pruned request holds it, from its flags (null when it is dropped). */
+function keptMessage(
+  m: Message,
+  sh: MessageShapes,
+  i: number,
+  present: boolean,
+  stays: Uint8Array,
+  off: number,
+): Message | null {
+  if (!present) return null;
+  const from = sh.start[i] as number;
+  const to = sh.start[i + 1] as number;
+  let all = true;
+  for (let b = from; b < to && all; b++) all = stays[b - off] === 1;
+  return all || sh.role[i] === ROLE_PINNED
+    ? m
+    : { ...m, blocks: m.blocks.filter((_, j) => stays[from + j - off] === 1) };
+}
+
+/** The chain's state extended over the messages it has not seen (`PruneResume`). */
+function extendPrune(
+  ctx: EvictionContext,
+  sh: MessageShapes,
+  prev: PruneResume | undefined,
+): PruneResume {
+  const ms = ctx.cuts.t.messages;
+  const n = ms.length;
+  let st = prev;
+  const m0 = st?.n ?? 0;
+  if (!st || n < m0 || (m0 > 0 && (ms[0] !== st.messages[0] || ms[m0 - 1] !== st.messages[m0 - 1])))
+    st = {
+      messages: ms,
+      n: 0,
+      present: new Uint8Array(4),
+      stays: new Uint8Array(4),
+      freed: new Float64Array(5),
+      removed: new Int32Array(5),
+      dropped: new Int32Array(5),
+      prevChanged: new Int32Array(5).fill(-1),
+      byId: new Map(),
+      kept: [],
+    };
+  const m = st.n;
+  const blocks = sh.start[n] as number;
+  st.present = grownArray(st.present, m, n);
+  st.stays = grownArray(st.stays, sh.start[m] as number, blocks);
+  st.freed = grownArray(st.freed, m + 1, n + 1);
+  st.removed = grownArray(st.removed, m + 1, n + 1);
+  st.dropped = grownArray(st.dropped, m + 1, n + 1);
+  st.prevChanged = grownArray(st.prevChanged, m + 1, n + 1);
+  const { role, start, kind, idAt, ids } = sh;
+  for (let i = m; i < n; i++) {
+    const present = prefixFlags(ms, sh, i, NO_IDS, st.stays);
+    st.present[i] = present ? 1 : 0;
+    const c = contribution(ctx, sh, i, present, st.stays, 0);
+    st.freed[i + 1] = (st.freed[i] as number) + c.freed;
+    st.removed[i + 1] = (st.removed[i] as number) + c.removed;
+    st.dropped[i + 1] = (st.dropped[i] as number) + c.dropped;
+    st.prevChanged[i + 1] = c.dropped > 0 || c.removed > 0 ? i : (st.prevChanged[i] as number);
+    st.kept[i] = keptMessage(ms[i] as Message, sh, i, present, st.stays, 0);
+    if (role[i] === ROLE_PINNED) continue;
+    const toolRole = role[i] === ROLE_ASSISTANT || role[i] === ROLE_TOOL;
+    for (let b = start[i] as number; b < (start[i + 1] as number); b++) {
+      const k = (kind[b] as number) & KIND_MASK;
+      if (k === KIND_RESULT || (k === KIND_CALL && toolRole)) {
+        const id = ids[idAt[b] as number] as string;
+        const list = st.byId.get(id);
+        if (list) list.push(i);
+        else st.byId.set(id, [i]);
+      }
+    }
+  }
+  st.kept.length = n;
+  st.messages = ms;
+  st.n = n;
+  return st;
+}
+
+/**
+ * `prunePlan(ctx)` from the chain's state (`PruneResume`): the messages before the last two are
+ * read from their verdicts under no kept id, but those holding a tool part of an id the last two
+ * keep (made again with the ids); the last two from the SDK's view. O(new messages + the kept
+ * ids' messages + the last two), plus a copy of the kept messages' list when the verdict asks
+ * for the pruned request. Equal to `prunePlan` (evict/chain.property.test.ts).
+ */
+function resumedPrunePlan(ctx: EvictionContext, resume: Map<string, unknown>): RewritePlan {
+  const ms = ctx.cuts.t.messages;
+  const n = ms.length;
+  const sh = messageShapes(ctx.cuts);
+  const st = extendPrune(ctx, sh, resume.get('ai-sdk-prune') as PruneResume | undefined);
+  resume.set('ai-sdk-prune', st);
+  const tailFrom = Math.max(0, n - 2);
+  const start = sh.start;
+  const off = start[tailFrom] as number;
+  const tailStays = new Uint8Array((start[n] as number) - off);
+  const tailPresent = new Uint8Array(n - tailFrom);
+  const tail = tailFlags(ms, sh, tailFrom, tailStays, tailPresent, off, tailFrom);
+  // With fewer than two SDK messages in the tail, the tail is the whole list (as pruneFlags).
+  if (tail.count < 2 && tailFrom > 0) return prunePlan(ctx);
+  // The messages before the tail that a kept id changes, each with its flags under the ids.
+  const changed = new Map<number, { present: boolean; stays: Uint8Array; off: number }>();
+  for (const id of tail.keptIds)
+    for (const i of st.byId.get(id) ?? []) {
+      if (i >= tailFrom || changed.has(i)) continue;
+      const from = start[i] as number;
+      const stays = new Uint8Array((start[i + 1] as number) - from);
+      const present = prefixFlags(ms, sh, i, tail.keptIds, stays, from);
+      changed.set(i, { present, stays, off: from });
+    }
+  let freed = st.freed[tailFrom] as number;
+  let removed = st.removed[tailFrom] as number;
+  let dropped = st.dropped[tailFrom] as number;
+  let markerChanged = -1;
+  for (const [i, f] of changed) {
+    const c = contribution(ctx, sh, i, f.present, f.stays, f.off);
+    freed += c.freed - ((st.freed[i + 1] as number) - (st.freed[i] as number));
+    removed += c.removed - ((st.removed[i + 1] as number) - (st.removed[i] as number));
+    dropped += c.dropped - ((st.dropped[i + 1] as number) - (st.dropped[i] as number));
+    if ((c.dropped > 0 || c.removed > 0) && i > markerChanged) markerChanged = i;
+  }
+  let marker = -1;
+  for (let i = tailFrom; i < n; i++) {
+    const c = contribution(ctx, sh, i, tailPresent[i - tailFrom] === 1, tailStays, off);
+    freed += c.freed;
+    removed += c.removed;
+    dropped += c.dropped;
+    if (c.dropped > 0 || c.removed > 0) marker = i;
+  }
+  if (marker < 0) {
+    let j = st.prevChanged[tailFrom] as number;
+    while (j >= 0 && changed.has(j)) j = st.prevChanged[j] as number;
+    marker = Math.max(j, markerChanged);
+  }
+  const total = ctx.table.total;
+  const unchanged: RewriteStep = { edits: [], evicted: [], tokensKept: total, marker: -1 };
+  if (freed <= 0 || (removed === 0 && dropped === 0)) return { steps: [unchanged] };
+  // The lists a result shows are the fresh plan's, made on first read.
+  let fresh: RewritePlan | null = null;
+  const freshStep = () => (fresh ??= prunePlan(ctx)).steps[1] as RewriteStep;
+  const pruned: RewriteStep = {
+    get edits() {
+      return freshStep().edits;
+    },
+    get evicted() {
+      return freshStep().evicted;
+    },
+    tokensKept: total - freed,
+    marker,
+  };
+  const present = st.present;
+  const kept = st.kept;
+  return {
+    steps: [unchanged, pruned],
+    messages: () => {
+      const out: Message[] = [];
+      for (let i = 0; i < tailFrom; i++) {
+        const c = changed.get(i);
+        const k = c
+          ? keptMessage(ms[i] as Message, sh, i, c.present, c.stays, c.off)
+          : present[i] === 1
+            ? (kept[i] as Message)
+            : null;
+        if (k) out.push(k);
+      }
+      for (let i = tailFrom; i < n; i++) {
+        const k = keptMessage(
+          ms[i] as Message,
+          sh,
+          i,
+          tailPresent[i - tailFrom] === 1,
+          tailStays,
+          off,
+        );
+        if (k) out.push(k);
+      }
+      return out;
+    },
+  };
+}
+
 export const aiSdkPrunePolicy: EvictionPolicy = {
   help: 'AI SDK pruneMessages (reasoning before the last message, tool calls before the last 2 messages, empty messages removed)',
   options: [],
@@ -350,5 +488,8 @@ export const aiSdkPrunePolicy: EvictionPolicy = {
   monotone: true,
   cuts: (ctx) => ({ candidates: Int32Array.of(), floor: ctx.cuts.n }),
   units: () => [],
-  rewrite: (ctx) => prunePlan(ctx),
+  rewrite: (ctx) =>
+    ctx.resume && messageShapes(ctx.cuts).indexed
+      ? resumedPrunePlan(ctx, ctx.resume)
+      : prunePlan(ctx),
 };
