@@ -130,9 +130,15 @@ function buildPlan(ctx: EvictionContext, policy: PolicyId, options: PolicyOption
   // The candidates in (k0, floor]: a contiguous run of an ascending list.
   const from = firstAfter(candidates, k0);
   const to = Math.max(from, firstAfter(candidates, floor));
-  const cuts = new Int32Array(1 + to - from);
-  cuts[0] = k0;
-  cuts.set(candidates.subarray(from, to), 1);
+  // When k0 is the candidate before the run (the message policies: k0 is the task), the cuts
+  // are a view of the candidates instead of a copy (a scan makes six plans per request).
+  let cuts: Int32Array;
+  if (from > 0 && candidates[from - 1] === k0) cuts = candidates.subarray(from - 1, to);
+  else {
+    cuts = new Int32Array(1 + to - from);
+    cuts[0] = k0;
+    cuts.set(candidates.subarray(from, to), 1);
+  }
   let headTokens = 0;
   for (const h of head) headTokens += ctx.table.perMessage[h] ?? 0;
   return { policy, head, cuts, summaryTokens, headTokens };
