@@ -1,8 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readSource } from '../parse/index.ts';
-import { parseRequests, type ScanRequest } from '../scan/rows.ts';
-import { arbEvent, codexLogOf, logOf } from '../testing/sessionEvents.ts';
+import type { ScanRequest } from '../scan/rows.ts';
+import {
+  arbEvent,
+  codexLogOf,
+  FIX_THEN_TESTS,
+  logOf,
+  requestsOf,
+} from '../testing/sessionEvents.ts';
 import type { ProviderId, Transcript } from '../types.ts';
 import { defaultProviderOf, validateTranscript } from '../validate/index.ts';
 import { countTokensCached, TokenCache } from '../tokenCache.ts';
@@ -11,15 +16,6 @@ import { EvictionChain } from './chain.ts';
 import { cutPlan, POLICIES, type EvictionContext } from './policies.ts';
 import { assembleEviction, prepareEvictionParts } from './prepare.ts';
 import { messageShapes, setMessageShapes, ShapesChain } from './shapes.ts';
-
-/** A session log's requests as the scan reads them (its chains' calls share their messages). */
-function requestsOf(text: string, name: string): ScanRequest[] {
-  const doc = readSource(text, name);
-  if (!doc.ok) throw new Error(doc.error.message);
-  const reqs = parseRequests(doc.value, name);
-  if (!reqs.ok) throw new Error(reqs.error.message);
-  return reqs.value;
-}
 
 /** Every chain's calls through one EvictionChain each, against prepareEvictionParts. */
 function checkChains(
@@ -85,17 +81,7 @@ describe('EvictionChain: the eviction parts of a chain of calls, each resumed fr
   });
 
   it('a call that does not extend the one before starts the chain again', () => {
-    const reqs = requestsOf(
-      logOf([
-        { kind: 'user', text: 'read the file' },
-        { kind: 'use', msg: 1, id: 1 },
-        { kind: 'result', id: 1, error: false },
-        { kind: 'text', msg: 2, text: 'fix' },
-        { kind: 'user', text: 'the tests' },
-        { kind: 'text', msg: 3, text: 'a' },
-      ]),
-      'f.jsonl',
-    );
+    const reqs = requestsOf(logOf([...FIX_THEN_TESTS]), 'f.jsonl');
     const last = reqs[reqs.length - 1]?.transcript as Transcript;
     const p = defaultProviderOf(last);
     const chain = new EvictionChain();

@@ -1,21 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readSource } from '../parse/index.ts';
-import { arbEvent, codexLogOf, logOf, type Event } from '../testing/sessionEvents.ts';
+import {
+  arbEvent,
+  codexLogOf,
+  FIX_THEN_TESTS,
+  logOf,
+  requestsOf,
+  type Event,
+} from '../testing/sessionEvents.ts';
 import { countTokensCached, TokenCache, TokenChain } from '../tokenCache.ts';
 import { CHARS_PER_4, type TextCounter } from '../tokens.ts';
 import type { Transcript } from '../types.ts';
 import { defaultProviderOf } from '../validate/index.ts';
-import { parseRequests, type ScanRequest } from './rows.ts';
-
-/** A session log's requests as the scan reads them (its chains' calls share their messages). */
-function requestsOf(text: string, name: string): ScanRequest[] {
-  const doc = readSource(text, name);
-  if (!doc.ok) throw new Error(doc.error.message);
-  const reqs = parseRequests(doc.value, name);
-  if (!reqs.ok) throw new Error(reqs.error.message);
-  return reqs.value;
-}
 
 /** A counter that cuts long texts into pieces and is not chars/4 (scaled, with hard cuts). */
 const PIECES: TextCounter = {
@@ -65,17 +61,7 @@ describe('the tables a chain of calls resumes from the call before', () => {
   });
 
   it('TokenChain: a transcript that does not extend the last one is counted afresh', () => {
-    const { text, name } = logText([
-      [
-        { kind: 'user', text: 'read the file' },
-        { kind: 'use', msg: 1, id: 1 },
-        { kind: 'result', id: 1, error: false },
-        { kind: 'text', msg: 2, text: 'fix' },
-        { kind: 'user', text: 'the tests' },
-        { kind: 'text', msg: 3, text: 'a' },
-      ],
-      false,
-    ]);
+    const { text, name } = logText([[...FIX_THEN_TESTS], false]);
     const reqs = requestsOf(text, name);
     const chain = new TokenChain(CHARS_PER_4, new TokenCache());
     const last = reqs[reqs.length - 1]?.transcript as Transcript;

@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { arbEvent, codexLogOf, logOf, type Event } from '../testing/sessionEvents.ts';
+import {
+  arbEvent,
+  codexLogOf,
+  logOf,
+  type Event,
+  FIX_THEN_TESTS,
+} from '../testing/sessionEvents.ts';
 import { arbScanBudgets, scanTextReference } from '../testing/scanRows.reference.ts';
 import { POLICIES } from '../evict/registry.ts';
 import { scanText } from './rows.ts';
@@ -45,14 +51,7 @@ describe("a session log's rows, made call by call over its chains", () => {
   }, 300_000);
 
   it('a Codex rollout is read as several calls of the Responses API', () => {
-    const ev: Event[] = [
-      { kind: 'user', text: 'read the file' },
-      { kind: 'use', msg: 1, id: 1 },
-      { kind: 'result', id: 1, error: false },
-      { kind: 'text', msg: 2, text: 'fix' },
-      { kind: 'user', text: 'the tests' },
-      { kind: 'text', msg: 3, text: 'a' },
-    ];
+    const ev: Event[] = [...FIX_THEN_TESTS];
     const rows = scanText(CODEX, codexLogOf(ev), 'r.jsonl');
     expect(rows[0]?.format).toBe('codex-jsonl');
     expect(rows[0]?.provider).toBe('openai-responses');

@@ -5,6 +5,8 @@
  * the tables each call resumes from the one before).
  */
 import fc from 'fast-check';
+import { readSource } from '../parse/index.ts';
+import { parseRequests, type ScanRequest } from '../scan/rows.ts';
 import { claudeCodeLog } from './claudeCodeLog.ts';
 
 /** One line of a generated Claude Code session. */
@@ -127,4 +129,26 @@ export function codexLogOf(events: readonly Event[]): string {
     else out.push(line('compacted', { message: 'Summary of the conversation so far.' }));
   }
   return out.join('\n') + '\n';
+}
+
+/** A session's events: a call answered, a reply, a new user turn, a reply (a chain then a new one). */
+export const FIX_THEN_TESTS: readonly Event[] = [
+  { kind: 'user', text: 'read the file' },
+  { kind: 'use', msg: 1, id: 1 },
+  { kind: 'result', id: 1, error: false },
+  { kind: 'text', msg: 2, text: 'fix' },
+  { kind: 'user', text: 'the tests' },
+  { kind: 'text', msg: 3, text: 'a' },
+];
+
+/**
+ * A session log's requests as the scan reads them (its chains' calls share their messages).
+ * @throws Error when the log cannot be read
+ */
+export function requestsOf(text: string, name: string): ScanRequest[] {
+  const doc = readSource(text, name);
+  if (!doc.ok) throw new Error(doc.error.message);
+  const reqs = parseRequests(doc.value, name);
+  if (!reqs.ok) throw new Error(reqs.error.message);
+  return reqs.value;
 }

@@ -58,6 +58,16 @@ function uniqueIds(messages: readonly Message[]): boolean {
   return true;
 }
 
+/** Blocks for the hand-written requests below: a call, its result, a text. */
+const use = (id: string): Block => ({ type: 'tool_use', id, name: 'tool', input: {} });
+const result = (id: string): Block => ({
+  type: 'tool_result',
+  toolUseId: id,
+  isError: false,
+  content: [],
+});
+const say = (text: string): Block => ({ type: 'text', text });
+
 describe('a chain validation equals validateTranscript of each request', () => {
   it('resumes only where a validator says it can (Anthropic and the endpoints on its API)', () => {
     const resuming = VALIDATORS.filter((v) => v.chain !== undefined).map((v) => v.id);
@@ -208,14 +218,6 @@ describe('a chain validation equals validateTranscript of each request', () => {
   });
 
   it('a rewritten request re-checks the settled turn before the first message that differs (a partial answer)', () => {
-    const use = (id: string): Block => ({ type: 'tool_use', id, name: 'tool', input: {} });
-    const result = (id: string): Block => ({
-      type: 'tool_result',
-      toolUseId: id,
-      isError: false,
-      content: [],
-    });
-    const say = (text: string): Block => ({ type: 'text', text });
     const t = transcript('anthropic-messages', [
       msg('user', [say('go')]),
       msg('assistant', [use('t1'), use('t2')]),
@@ -236,14 +238,6 @@ describe('a chain validation equals validateTranscript of each request', () => {
   });
 
   it('a rewritten request walks back to its open tool loop from the turns it keeps (T1)', () => {
-    const use = (id: string): Block => ({ type: 'tool_use', id, name: 'tool', input: {} });
-    const result = (id: string): Block => ({
-      type: 'tool_result',
-      toolUseId: id,
-      isError: false,
-      content: [],
-    });
-    const say = (text: string): Block => ({ type: 'text', text });
     const think: Block = { type: 'thinking', thinking: 'hmm', signature: 's' };
     const t = transcript(
       'anthropic-messages',
