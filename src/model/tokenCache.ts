@@ -30,6 +30,7 @@ import {
   type TokenTable,
 } from './tokens.ts';
 import type { Block, Message, ProviderId, Transcript } from './types.ts';
+import { grown } from './grownArray.ts';
 
 /** Raw (unscaled) counts per block, one map per encoding. Blocks are the parse's own objects. */
 export class TokenCache {
@@ -297,18 +298,6 @@ export class TokenCounting {
   get blockTokens(): Int32Array {
     return this.perBlock;
   }
-}
-
-/** A typed array of at least `n` elements holding `a`'s first `used` (a's own when it has room). */
-function grown<A extends Uint32Array | Int32Array | Float64Array>(
-  a: A,
-  used: number,
-  n: number,
-): A {
-  if (a.length >= n) return a;
-  const b = new (a.constructor as new (n: number) => A)(Math.max(n, 2 * a.length));
-  b.set(a.subarray(0, used));
-  return b;
 }
 
 /**

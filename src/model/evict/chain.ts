@@ -28,14 +28,7 @@ import {
 } from './cutTables.ts';
 import type { EvictionParts, KnownParts } from './prepare.ts';
 import { spansCutsOf } from './spansCuts.ts';
-
-/** A growable typed array: `a` itself when it holds `n`, else a larger copy of its first `used`. */
-function grown<A extends Int32Array | Uint8Array>(a: A, used: number, n: number): A {
-  if (a.length >= n) return a;
-  const b = new (a.constructor as new (n: number) => A)(Math.max(n, 2 * a.length, 4));
-  b.set(a.subarray(0, used));
-  return b;
-}
+import { grown } from '../grownArray.ts';
 
 /**
  * A "first index ≥ i with a property" table (`nextNonPinned`, `nextTool`, `syncNext`) kept over

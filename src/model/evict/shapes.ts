@@ -10,6 +10,7 @@ import type { Block, Message } from '../types.ts';
 import type { CutContext } from './cutTables.ts';
 import type { EvictionContext } from './policies.ts';
 import { blockTokens, isClearedResult } from './rewrite.ts';
+import { grown } from '../grownArray.ts';
 
 /**
  * The codes of `MessageShapes`: a message's role (`ROLE_*`), a block's kind (`KIND_*`, the bits
@@ -138,14 +139,6 @@ export function messageShapes(cuts: CutContext): MessageShapes {
  */
 export function setMessageShapes(cuts: CutContext, s: MessageShapes): void {
   cache.set(cuts, s);
-}
-
-/** A typed array of at least `n` elements holding `a`'s first `used` (a's own when it has room). */
-function grown<A extends Uint8Array | Uint32Array | Int32Array>(a: A, used: number, n: number): A {
-  if (a.length >= n) return a;
-  const b = new (a.constructor as new (n: number) => A)(Math.max(n, 2 * a.length, 4));
-  b.set(a.subarray(0, used));
-  return b;
 }
 
 /**

@@ -13,6 +13,7 @@ import type { RewritePlan, RewriteStep } from '../rewrite.ts';
 import { blockTokensAt, messageShapes, type MessageShapes, SHAPE } from '../shapes.ts';
 import type { BlockEdit, EvictionPolicy } from '../types.ts';
 import { pruneView, sdkView } from './sdkView.ts';
+import { grown } from '../../grownArray.ts';
 
 export { callNames, pruneView, sdkView, type SdkMessage, type SdkPart } from './sdkView.ts';
 
@@ -265,18 +266,6 @@ interface PruneResume {
 
 const NO_IDS: ReadonlySet<string> = new Set();
 
-/** A typed array of at least `n` elements holding `a`'s first `used`. */
-function grownArray<A extends Uint8Array | Int32Array | Float64Array>(
-  a: A,
-  used: number,
-  n: number,
-): A {
-  if (a.length >= n) return a;
-  const b = new (a.constructor as new (n: number) => A)(Math.max(n, 2 * a.length, 4));
-  b.set(a.subarray(0, used));
-  return b;
-}
-
 /** What message i frees and removes with its flags (`present`, `stays` at `start[i] − off`). */
 function contribution(
   ctx: EvictionContext,
@@ -344,12 +333,12 @@ function extendPrune(
     };
   const m = st.n;
   const blocks = sh.start[n] as number;
-  st.present = grownArray(st.present, m, n);
-  st.stays = grownArray(st.stays, sh.start[m] as number, blocks);
-  st.freed = grownArray(st.freed, m + 1, n + 1);
-  st.removed = grownArray(st.removed, m + 1, n + 1);
-  st.dropped = grownArray(st.dropped, m + 1, n + 1);
-  st.prevChanged = grownArray(st.prevChanged, m + 1, n + 1);
+  st.present = grown(st.present, m, n);
+  st.stays = grown(st.stays, sh.start[m] as number, blocks);
+  st.freed = grown(st.freed, m + 1, n + 1);
+  st.removed = grown(st.removed, m + 1, n + 1);
+  st.dropped = grown(st.dropped, m + 1, n + 1);
+  st.prevChanged = grown(st.prevChanged, m + 1, n + 1);
   const { role, start, kind, idAt, ids } = sh;
   for (let i = m; i < n; i++) {
     const present = prefixFlags(ms, sh, i, NO_IDS, st.stays);
