@@ -73,6 +73,23 @@ describe('diff (CLI)', () => {
     );
   });
 
+  it('diff A B where B cannot be read: the note on which request of A was read, then one error, exit 2', async () => {
+    // A batch input file: one request per line (docs/formats.md#batch), two of them.
+    const batch = [msgs.slice(0, 2), msgs]
+      .map((m, i) => JSON.stringify({ custom_id: `r${i + 1}`, params: JSON.parse(body(m)) }))
+      .join('\n');
+    const r = await cli(['diff', 'log.jsonl', 'b.json'], {
+      'log.jsonl': batch,
+      'b.json': '{"messages": [',
+    });
+    expect(r.code).toBe(2);
+    const [note, ...rest] = r.err.split('\n');
+    expect(note).toMatch(/^note: log\.jsonl holds 2 requests; read #2 /);
+    expect(rest[0]).toMatch(/^error: /);
+    expect(rest.filter((l) => l.startsWith('error: '))).toHaveLength(1);
+    expect(r.err).not.toContain('usage:');
+  });
+
   it('diff A A: all kept, exit 0, said in words', async () => {
     const r = await cli(['diff', 'a.json', 'a.json'], { 'a.json': body(msgs) });
     expect(r.code).toBe(0);
