@@ -108,13 +108,12 @@ function buildPlan(ctx: EvictionContext, policy: PolicyId, options: PolicyOption
     // A rewriting plan cuts nothing: its cuts are the steps' ids, negative (−m … −1), ascending.
     const m = rewrite.steps.length;
     const cuts = Int32Array.from(rewrite.steps, (_, j) => j - m);
-    return { policy, head: [], cuts, summaryTokens: null, headTokens: 0, rewrite };
+    return newPlan(policy, [], cuts, null, 0, rewrite);
   }
   const summaryTokens = def.summarises
     ? Math.max(0, options.summaryTokens ?? DEFAULT_SUMMARY_TOKENS)
     : null;
-  if (np.length === 0)
-    return { policy, head: [], cuts: Int32Array.of(n), summaryTokens, headTokens: 0 };
+  if (np.length === 0) return newPlan(policy, [], Int32Array.of(n), summaryTokens, 0);
   const task = np[0] as number;
   const pinTask = def.keepsTask || (options.pinFirst === true && def.options.includes('pinFirst'));
   const exStarts = ctx.exchangeStarts;
@@ -141,7 +140,23 @@ function buildPlan(ctx: EvictionContext, policy: PolicyId, options: PolicyOption
   }
   let headTokens = 0;
   for (const h of head) headTokens += ctx.table.perMessage[h] ?? 0;
-  return { policy, head, cuts, summaryTokens, headTokens };
+  return newPlan(policy, head, cuts, summaryTokens, headTokens);
+}
+
+/**
+ * A CutPlan with every field present, in one order, whatever the policy: the sweep's loops then
+ * see one object shape (a plan with fields added later or in another order made V8 drop the
+ * loops' optimised code in the middle of a sweep).
+ */
+function newPlan(
+  policy: PolicyId,
+  head: number[],
+  cuts: Int32Array,
+  summaryTokens: number | null,
+  headTokens: number,
+  rewrite?: RewritePlan,
+): CutPlan {
+  return { policy, head, cuts, summaryTokens, headTokens, heads: undefined, rewrite };
 }
 
 /** Tokens kept by a plan at its j-th cut (system + pinned + head + summary + messages ≥ cut). */
@@ -386,13 +401,29 @@ function rewriteResultAt(
 /** True when the plan's j-th cut gives a valid request (no error objects built). */
 export function planCutValid(ctx: EvictionContext, plan: CutPlan, j: number): boolean {
   if (plan.rewrite) return plan.rewrite.valid?.(j) ?? stepValidation(ctx, plan.rewrite, j).valid;
+  return isCutValid(ctx.cuts, plan.cuts[j] as number, cutHead(ctx, plan, j));
+}
+
+/**
+ * `planCutValid(ctx, plan, j)` as a function of j, with what does not depend on j (the policy,
+ * its heads) looked up once: the sweep asks it for each of up to n cuts.
+ */
+export function planCutValidity(ctx: EvictionContext, plan: CutPlan): (j: number) => boolean {
+  if (plan.rewrite) return (j) => planCutValid(ctx, plan, j);
+  const cuts = plan.cuts;
+  const c = ctx.cuts;
+  const first = cutHead(ctx, plan, 0);
+  const rest = cuts.length > 1 ? cutHead(ctx, plan, 1) : first;
+  return (j) => isCutValid(c, cuts[j] as number, j > 0 ? rest : first);
+}
+
+/** The head a plan's j-th cut is validated with (it depends on j only through j > 0). */
+function cutHead(ctx: EvictionContext, plan: CutPlan, j: number): CutHead {
   const own: EvictionPolicy = POLICY_REGISTRY[plan.policy];
   // A summary the provider's rules read past (Anthropic's compaction block) leaves the verdict of
   // the cut without it: the cached cut validity, not a window per cut (sweep.test.ts holds the
   // sweep equal to simulatePolicy's validation at every budget).
-  const head =
-    j > 0 && own.summaryTransparent?.(ctx.cuts.provider) === true && plan.head.length === 0
-      ? NO_HEAD
-      : planHead(ctx, plan, j);
-  return isCutValid(ctx.cuts, plan.cuts[j] as number, head);
+  return j > 0 && own.summaryTransparent?.(ctx.cuts.provider) === true && plan.head.length === 0
+    ? NO_HEAD
+    : planHead(ctx, plan, j);
 }

@@ -12,7 +12,7 @@ import type { ValidateOptions } from '../validate/index.ts';
 import {
   cutPlan,
   planCosts,
-  planCutValid,
+  planCutValidity,
   POLICIES,
   prepareEviction,
   type EvictionContext,
@@ -58,7 +58,10 @@ function harmonic(x: number): number {
     for (let d = 1; d <= x; d++) s += 1 / d;
     return s;
   }
-  return Math.log(x) + EULER_GAMMA + 1 / (2 * x) - 1 / (12 * x * x) + 1 / (120 * x ** 4);
+  // Products of 1/x, not `x ** 4`: the sweep calls this once per cut, and the power cost 4×.
+  const inv = 1 / x;
+  const inv2 = inv * inv;
+  return Math.log(x) + EULER_GAMMA + 0.5 * inv - inv2 / 12 + (inv2 * inv2) / 120;
 }
 
 /**
@@ -74,6 +77,7 @@ export function sweepPolicy(
 ): PolicySweep {
   const plan = cutPlan(ctx, policy, options);
   const costs = planCosts(ctx, plan);
+  const cutValid = planCutValidity(ctx, plan);
   const m = plan.cuts.length;
   const total = ctx.table.total;
   const valid = new Uint8Array(m);
@@ -96,11 +100,11 @@ export function sweepPolicy(
     budgetHi[j] = hi >= lo ? hi : -1;
     if (hi < lo) {
       // No budget selects this cut; its validity is still shown on the markers.
-      valid[j] = planCutValid(ctx, plan, j) ? 1 : 0;
+      valid[j] = cutValid(j) ? 1 : 0;
       continue;
     }
     minBudget = Math.min(minBudget, lo);
-    const ok = planCutValid(ctx, plan, j);
+    const ok = cutValid(j);
     valid[j] = ok ? 1 : 0;
     if (!ok) {
       invalidCuts.push(plan.cuts[j] as number);
