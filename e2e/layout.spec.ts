@@ -114,6 +114,53 @@ test('at 1440×900 a summary policy card shows its whole text, wrapped inside th
   }
 });
 
+// A card is about 210 px wide at 1280 px (three columns): the primary card's "primary" ran past
+// its edge under the next card ("prin" seen). Every part of a card's head stays inside the card,
+// and each policy select shows its chosen name whole, at the widths around that layout.
+for (const width of [1280, 1366]) {
+  test(`at ${width}×800 each policy card's head stays inside its card, its policy named whole`, async ({
+    page,
+  }, info) => {
+    await page.setViewportSize({ width, height: 800 });
+    await openApp(page, '/#v=1&src=coding-agent&b=920&p2=provider-compaction');
+    const card = page.locator('[data-testid="policy-card"][data-policy="provider-compaction"]');
+    await expect(card).toBeVisible();
+    await page.screenshot({ path: info.outputPath(`policy-cards-${width}.png`) });
+    const cards = await page.getByTestId('policy-card').all();
+    expect(cards).toHaveLength(2);
+    for (const c of cards) {
+      const found = await c.evaluate((el) => {
+        const box = el.getBoundingClientRect();
+        const out: string[] = [];
+        const head = el.querySelector('.policy-head');
+        if (!head) return ['no head'];
+        for (const e of Array.from(head.children)) {
+          const r = e.getBoundingClientRect();
+          if (r.right > box.right + 0.5 || r.left < box.left - 0.5)
+            out.push(
+              `"${e.textContent ?? ''}" spans ${r.left}–${r.right} outside ${box.left}–${box.right}`,
+            );
+        }
+        const s = head.querySelector('select');
+        if (!s) return [...out, 'no select'];
+        const copy = document.createElement('select');
+        copy.style.width = 'auto';
+        copy.style.minWidth = 'max-content';
+        copy.style.position = 'absolute';
+        copy.append(new Option(s.selectedOptions[0]?.textContent ?? ''));
+        document.body.append(copy);
+        const whole = copy.getBoundingClientRect().width;
+        copy.remove();
+        if (s.getBoundingClientRect().width < whole - 0.5)
+          out.push(`select "${s.value}" ${s.getBoundingClientRect().width} < ${whole}`);
+        return out;
+      });
+      expect(found).toEqual([]);
+    }
+    await expect(page.locator('.policy-role')).toHaveText('primary');
+  });
+}
+
 /**
  * The header's controls and what its selects show: each control's box and, for each select, its
  * width beside the width the same select takes to show its chosen label whole (a one-option copy
