@@ -77,9 +77,51 @@ export function sweepPolicy(
 ): PolicySweep {
   const plan = cutPlan(ctx, policy, options);
   const costs = planCosts(ctx, plan);
-  const cutValid = planCutValidity(ctx, plan);
-  const m = plan.cuts.length;
+  const walk = walkCuts(plan.cuts, costs, ctx.table.total, planCutValidity(ctx, plan));
+  const { minBudget, invalidBudgets } = walk;
   const total = ctx.table.total;
+  invalidBudgets.sort((a, b) => a[0] - b[0]);
+  const count = total - minBudget + 1;
+  return {
+    policy,
+    cuts: plan.cuts,
+    costs,
+    valid: walk.valid,
+    budgetLo: walk.budgetLo,
+    budgetHi: walk.budgetHi,
+    invalidCuts: walk.invalidCuts,
+    invalidBudgets,
+    minBudget,
+    share400: count > 0 ? walk.bad / count : 0,
+    meanOvershoot: total - minBudget > 0 ? walk.overshootSum / (total - minBudget) : null,
+  };
+}
+
+/**
+ * The walk over a plan's cuts (j ascending): the budgets that select each cut, its validity, the
+ * count of budgets that give a 400 and the sum of freed ÷ deficit over the budgets. Its own
+ * function, apart from the plan's making and the result's, so that V8 optimises this loop alone
+ * and at once (inside sweepPolicy the loop ran unoptimised for the tens of milliseconds its
+ * optimising took, and the code after the loop dropped the optimised loop on first use).
+ * @param cuts the plan's cuts; @param costs tokens kept at each; @param total tokens before
+ * eviction; @param cutValid whether cut j gives a valid request
+ */
+function walkCuts(
+  cuts: Int32Array,
+  costs: Float64Array,
+  total: number,
+  cutValid: (j: number) => boolean,
+): {
+  valid: Uint8Array;
+  budgetLo: Float64Array;
+  budgetHi: Float64Array;
+  invalidCuts: number[];
+  invalidBudgets: [number, number][];
+  bad: number;
+  overshootSum: number;
+  minBudget: number;
+} {
+  const m = cuts.length;
   const valid = new Uint8Array(m);
   const budgetLo = new Float64Array(m);
   const budgetHi = new Float64Array(m);
@@ -107,7 +149,7 @@ export function sweepPolicy(
     const ok = cutValid(j);
     valid[j] = ok ? 1 : 0;
     if (!ok) {
-      invalidCuts.push(plan.cuts[j] as number);
+      invalidCuts.push(cuts[j] as number);
       bad += hi - lo + 1;
       const prev = invalidBudgets[invalidBudgets.length - 1];
       if (prev && prev[0] === hi + 1) prev[0] = lo;
@@ -125,21 +167,7 @@ export function sweepPolicy(
       lastH = upper;
     }
   }
-  invalidBudgets.sort((a, b) => a[0] - b[0]);
-  const count = total - minBudget + 1;
-  return {
-    policy,
-    cuts: plan.cuts,
-    costs,
-    valid,
-    budgetLo,
-    budgetHi,
-    invalidCuts,
-    invalidBudgets,
-    minBudget,
-    share400: count > 0 ? bad / count : 0,
-    meanOvershoot: total - minBudget > 0 ? overshootSum / (total - minBudget) : null,
-  };
+  return { valid, budgetLo, budgetHi, invalidCuts, invalidBudgets, bad, overshootSum, minBudget };
 }
 
 /**
