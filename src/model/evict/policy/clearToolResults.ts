@@ -130,8 +130,9 @@ function callsById(ms: readonly Message[]): Map<string, CallAt> {
  * The blocks clear_tool_uses clears, in message order: every client tool result but those of the
  * newest `keep` calls and of the excluded tools (a result whose call is not in the request has
  * no name, so no exclusion applies to it), and with clear_tool_inputs the inputs of their calls.
- * Kept as parallel number lists (message, block, tokens freed), no object per edit: the sweep
- * reads only the tokens; `toEdits` lists them as BlockEdits when a result is shown.
+ * Kept as parallel number lists (message, block, tokens freed), no object per edit, and only
+ * when asked (`list`): the sweep reads only the tokens freed and the last edited message;
+ * `toEdits` lists them as BlockEdits when a result is shown.
  */
 interface Cleared {
   index: number[];
@@ -141,9 +142,11 @@ interface Cleared {
   inputs: BlockEdit[];
   /** Tokens all of them free. */
   freed: number;
+  /** The last message with a cleared result or input (ours), −1 for none. */
+  marker: number;
 }
 
-function clearEdits(ctx: EvictionContext, options: PolicyOptions): Cleared {
+function clearEdits(ctx: EvictionContext, options: PolicyOptions, list: boolean): Cleared {
   const ms = ctx.cuts.t.messages;
   const keep = Math.max(0, Math.floor(options.keepToolUses ?? DEFAULT_KEEP_TOOL_USES));
   const exclude = new Set(options.excludeTools ?? []);
@@ -153,7 +156,10 @@ function clearEdits(ctx: EvictionContext, options: PolicyOptions): Cleared {
   const kept = newestCallIds(sh, keep);
   const inputsToo = options.clearToolInputs === true;
   const calls = exclude.size > 0 || inputsToo ? callsById(ms) : null;
-  const out: Cleared = { index: [], block: [], tokens: [], inputs: [], freed: 0 };
+  const out: Cleared = { index: [], block: [], tokens: [], inputs: [], freed: 0, marker: -1 };
+  // The marker as the lists give it: the last cleared result in walk order, or a later input.
+  let lastResult = -1;
+  let lastInput = -1;
   const { role, start, kind, idAt, ids } = sh;
   for (let i = 0; i < role.length; i++) {
     if (role[i] === ROLE_PINNED) continue;
@@ -170,22 +176,29 @@ function clearEdits(ctx: EvictionContext, options: PolicyOptions): Cleared {
       const j = b - from;
       const m = sh.indexed ? null : (ms[i] as Message);
       const tokens = resultFreed(m ? blockTokens(ctx, m, j) : blockTokensAt(ctx, sh, i, j));
-      out.index.push(m ? m.index : i);
-      out.block.push(j);
-      out.tokens.push(tokens);
+      const index = m ? m.index : i;
+      if (list) {
+        out.index.push(index);
+        out.block.push(j);
+        out.tokens.push(tokens);
+      }
       out.freed += tokens;
+      lastResult = index;
       if (inputsToo && call) {
         const freed = inputFreed(call.m.blocks[call.b] as Block, blockTokens(ctx, call.m, call.b));
-        out.inputs.push({
-          index: call.m.index,
-          block: call.b,
-          kind: 'cleared-input',
-          tokens: freed,
-        });
+        if (list)
+          out.inputs.push({
+            index: call.m.index,
+            block: call.b,
+            kind: 'cleared-input',
+            tokens: freed,
+          });
         out.freed += freed;
+        lastInput = Math.max(lastInput, call.m.index);
       }
     }
   }
+  out.marker = Math.max(lastResult, lastInput);
   return out;
 }
 
@@ -199,13 +212,13 @@ interface ClearSummary {
   edits: () => BlockEdit[];
 }
 
-/** The summary of `clearEdits`' lists. */
-function summaryOf(c: Cleared): ClearSummary {
-  const last = c.index.length > 0 ? (c.index[c.index.length - 1] as number) : -1;
+/** The summary of what `clearEdits` clears: its sums now, its lists (a second walk) when asked. */
+function clearedSummary(ctx: EvictionContext, options: PolicyOptions): ClearSummary {
+  const c = clearEdits(ctx, options, false);
   return {
     freed: c.freed,
-    marker: c.inputs.reduce((mx, e) => Math.max(mx, e.index), last),
-    edits: () => toEdits(c),
+    marker: c.marker,
+    edits: () => toEdits(clearEdits(ctx, options, true)),
   };
 }
 
@@ -228,7 +241,7 @@ interface ClearResume {
 }
 
 /**
- * `summaryOf(clearEdits(ctx, options))` for the default options but `keepToolUses` (no excluded
+ * `clearedSummary(ctx, options)` for the default options but `keepToolUses` (no excluded
  * tools, no inputs cleared) from the state the chain's request before left: its results are
  * listed once, as their messages arrive, and a request subtracts the results of its newest calls
  * from the sum (O(new blocks + the kept ids' results)), not a walk over every result. Equal to the
@@ -359,7 +372,7 @@ export const clearToolResultsPolicy: EvictionPolicy = {
       const r = resumedSummary(ctx, keep, resume.get(key) as ClearResume | undefined);
       resume.set(key, r.state);
       cleared = r.summary;
-    } else cleared = summaryOf(clearEdits(ctx, options));
+    } else cleared = clearedSummary(ctx, options);
     if (cleared.freed < Math.max(1, options.clearAtLeast ?? 0)) return twoStepPlan(ctx, [], []);
     return clearPlan(ctx, cleared);
   },
