@@ -35,6 +35,11 @@ describe.each(CASES)('sweep and cut markers ($provider)', ({ format, provider })
             expect(ps.costs[j]).toBe(r.tokensKept);
             if (r.overshoot !== null) overshoot += r.overshoot;
           }
+          // The 400 budgets as ascending, disjoint, non-adjacent intervals (merged).
+          ps.invalidBudgets.forEach(([lo, hi], i) => {
+            expect(lo).toBeLessThanOrEqual(hi);
+            if (i > 0) expect(lo).toBeGreaterThan((ps.invalidBudgets[i - 1] as number[])[1]! + 1);
+          });
           expect(ps.share400).toBeCloseTo(bad / (table.total - ps.minBudget + 1), 9);
           if (ps.meanOvershoot === null) expect(table.total - ps.minBudget).toBe(0);
           else expect(ps.meanOvershoot).toBeCloseTo(overshoot / (table.total - ps.minBudget), 9);

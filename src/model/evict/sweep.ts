@@ -80,7 +80,10 @@ export function sweepPolicy(
   const walk = walkCuts(plan.cuts, costs, ctx.table.total, planCutValidity(ctx, plan));
   const { minBudget, invalidBudgets } = walk;
   const total = ctx.table.total;
-  invalidBudgets.sort((a, b) => a[0] - b[0]);
+  // Listed in cut order: descending budgets wherever the costs fall with j (they do from j = 1
+  // on), so most often a reverse, not a sort of tens of thousands of intervals.
+  if (descending(invalidBudgets)) invalidBudgets.reverse();
+  else invalidBudgets.sort((a, b) => a[0] - b[0]);
   const count = total - minBudget + 1;
   return {
     policy,
@@ -95,6 +98,13 @@ export function sweepPolicy(
     share400: count > 0 ? walk.bad / count : 0,
     meanOvershoot: total - minBudget > 0 ? walk.overshootSum / (total - minBudget) : null,
   };
+}
+
+/** True when the intervals' starts strictly fall. */
+function descending(xs: readonly [number, number][]): boolean {
+  for (let i = 1; i < xs.length; i++)
+    if ((xs[i] as [number, number])[0] >= (xs[i - 1] as [number, number])[0]) return false;
+  return true;
 }
 
 /**
