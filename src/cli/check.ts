@@ -1,3 +1,4 @@
+import { plural } from './words.ts';
 import { verdictOf } from '../model/analyze.ts';
 import { onlyFile, parseArgs, UsageError } from './args.ts';
 import {
@@ -11,8 +12,6 @@ import {
 } from './io.ts';
 import { idsText } from '../model/limits.ts';
 import { inputLabel } from './link.ts';
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 export const CHECK_USAGE =
   "check FILE [--format F] [--provider P] [--model M] [--json] [--request N | --requests]   validate a transcript (--requests: list its requests, a session log's model calls); FILE - reads stdin";

@@ -25,6 +25,13 @@ async function cli(...argv: string[]) {
 }
 
 describe('npm run cli -- simulate / sweep', () => {
+  it('counts in words: "kept 1 message", not "kept 1 messages" (newcomer report)', async () => {
+    // The smallest budget keeps only the newest message under the message policy.
+    const r = await cli('simulate', sample, '--policy', 'message', '--budget', '1');
+    expect(r.out).toContain('kept 1 message, ');
+    expect(r.out).toContain('; 50 messages, ');
+  });
+
   it('simulate --json returns the same numbers as the model with the o200k counter', async () => {
     const r = await cli('simulate', sample, '--policy', 'message', '--budget', '1500', '--json');
     expect(r.err).toBe('');

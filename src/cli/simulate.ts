@@ -1,3 +1,4 @@
+import { plural } from './words.ts';
 import { defaultProviderOf } from '../model/validate/index.ts';
 import { POLICIES, prepareEviction, simulatePolicy } from '../model/evict/policies.ts';
 import { whatIfRows, type Trigger, type WhatIfRow } from '../model/evict/triggers.ts';
@@ -147,10 +148,10 @@ export async function runSimulate(argv: string[], io: CliIO): Promise<number> {
   } else {
     const n = t.messages.length;
     io.out(
-      `${inputLabel(file)}: ${t.format} → ${provider}; ${n} messages, ${r.tokensBefore} tokens (${table.basis.label})\n`,
+      `${inputLabel(file)}: ${t.format} → ${provider}; ${plural(n, 'message')}, ${r.tokensBefore} tokens (${table.basis.label})\n`,
     );
     io.out(
-      `policy ${r.policy} at budget ${r.budget}: kept ${r.kept.length} messages, ${r.tokensKept} tokens; evicted ${r.evicted.length}${r.summary ? ` (replaced by a ${r.summary.tokens}-token summary)` : ''}\n`,
+      `policy ${r.policy} at budget ${r.budget}: kept ${plural(r.kept.length, 'message')}, ${r.tokensKept} tokens; evicted ${r.evicted.length}${r.summary ? ` (replaced by a ${r.summary.tokens}-token summary)` : ''}\n`,
     );
     io.out(
       `deficit ${r.deficit}, freed ${r.freed}${r.overshoot !== null ? `, overshoot ${r.overshoot.toFixed(2)}×` : ''}${r.fits ? '' : ' — does NOT fit: this policy cannot drop more'}\n`,

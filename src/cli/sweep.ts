@@ -1,3 +1,4 @@
+import { plural } from './words.ts';
 import { POLICIES, prepareEviction } from '../model/evict/policies.ts';
 import { sweepContext } from '../model/evict/sweep.ts';
 import { countTokensCached, TokenCache } from '../model/tokenCache.ts';
@@ -76,7 +77,7 @@ export async function runSweep(argv: string[], io: CliIO): Promise<number> {
     io.out(JSON.stringify(out, null, 2) + '\n');
   } else {
     io.out(
-      `${inputLabel(file)}: ${t.format} → ${provider}; ${t.messages.length} messages, ${s.total} tokens (${table.basis.label})\n`,
+      `${inputLabel(file)}: ${t.format} → ${provider}; ${plural(t.messages.length, 'message')}, ${s.total} tokens (${table.basis.label})\n`,
     );
     for (const p of s.policies) {
       const pct = (p.share400 * 100).toFixed(1);
