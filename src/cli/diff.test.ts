@@ -166,6 +166,10 @@ describe('diff (CLI)', () => {
     expect(r.out.split('\n')[0]).toMatch(
       /compared through the model: anthropic-messages and openai-chat/,
     );
+    // Said once: a terminal shows stderr and stdout together (newcomer: the note came twice).
+    expect(
+      `${r.err}${r.out}`.match(/^note: The two sides are of different formats/gm),
+    ).toHaveLength(1);
   });
 
   it('bad usage exits 2', async () => {

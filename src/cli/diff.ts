@@ -91,10 +91,11 @@ function printText(io: CliIO, d: TranscriptDiff): void {
     );
   if (!d.right.valid && d.right.firstError !== null)
     io.out(`${d.right.label} gets: HTTP 400 ${JSON.stringify(d.right.firstError)}\n`);
-  for (const n of d.notes) io.out(`note: ${n}\n`);
 }
 
+/** The diff on stdout (words or JSON), its notes on stderr as every command's notes, once. */
 function print(io: CliIO, d: TranscriptDiff, json: boolean): number {
+  for (const n of d.notes) io.err(`note: ${n}\n`);
   if (json) io.out(`${JSON.stringify(d, null, 2)}\n`);
   else printText(io, d);
   return d.right.valid ? EXIT_VALID : EXIT_INVALID;
@@ -246,6 +247,5 @@ export async function runDiff(argv: string[], io: CliIO): Promise<number> {
     leftLabel: inputLabel(a),
     rightLabel: inputLabel(b),
   });
-  for (const n of d.notes) io.err(`note: ${n}\n`);
   return print(io, d, json);
 }
