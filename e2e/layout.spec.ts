@@ -161,6 +161,19 @@ for (const width of [1280, 1366]) {
   });
 }
 
+// The stats line ends in the token basis, cut with an ellipsis at 1280 px ("≈ Claud…"); its
+// hover said only "How the token counts were obtained" (newcomer report): it now says itself whole.
+test('at 1280×800 the token basis, cut to fit the stats line, is whole in its title', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openApp(page);
+  const basis = page.getByTestId('token-basis');
+  await expect(basis).toContainText('tokens');
+  const text = ((await basis.textContent()) ?? '').trim();
+  expect(await basis.getAttribute('title')).toContain(text);
+});
+
 /**
  * The header's controls and what its selects show: each control's box and, for each select, its
  * width beside the width the same select takes to show its chosen label whole (a one-option copy

@@ -89,7 +89,7 @@ export function SummaryLine({
       )}
       <span
         className="basis"
-        title="How the token counts were obtained"
+        title={`${tokens.basis.exact ? '' : '≈'}${fmtInt(tokens.total)} tokens, ${tokens.basis.label}: how the token counts were obtained`}
         data-testid="token-basis"
         data-estimate={tokens.basis.encoding === 'chars/4' ? 'true' : undefined}
       >
