@@ -248,7 +248,13 @@ export function unknownShape(
   const { format, label, message: at, path, problem, read, total } = closest;
   const where = at === null ? path.join('.') : `Message ${at}`;
   const pos = location ? ` (line ${location.line}, column ${location.column})` : '';
-  error.message = `Closest format: ${label}, which reads ${read} of these ${total} messages. ${where}${pos}: ${problem}. Tried: ${names}.`;
+  const reads =
+    read > 0
+      ? `reads ${read} of these ${total} messages`
+      : total === 1
+        ? 'does not read its one message'
+        : `reads none of these ${total} messages`;
+  error.message = `Closest format: ${label}, which ${reads}. ${where}${pos}: ${problem}. Tried: ${names}.`;
   error.closest = { format, label, messageIndex: at, path, problem };
   if (location) error.location = location;
   return error;

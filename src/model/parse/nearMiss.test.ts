@@ -67,6 +67,27 @@ describe('a near miss names the closest format, the message, what was expected a
     expect(e.tried?.length).toBeGreaterThan(5);
   });
 
+  it("a body of one message with role 123: Anthropic's by its max_tokens, though no message reads (newcomer: README's example)", () => {
+    const text = JSON.stringify({
+      model: 'claude-sonnet-4-5',
+      max_tokens: 100,
+      messages: [{ role: 123, content: 'hi' }],
+    });
+    const e = failure(text);
+    expect(e.closest).toMatchObject({ format: 'anthropic-messages', messageIndex: 0 });
+    const at = position(text, '123');
+    expect(e.message).toContain(
+      `Closest format: Anthropic Messages, which does not read its one message. Message 0 (line ${at.line}, column ${at.column}): role must be a string ('user' | 'assistant'), got 123.`,
+    );
+    // Two messages, none read: said so.
+    const two = failure(JSON.stringify({ max_tokens: 1, messages: [{ role: 1 }, { role: 2 }] }));
+    expect(two.message).toContain('which reads none of these 2 messages');
+    // Without what only one format has, no message read names none (nothing to go on).
+    expect(
+      failure(JSON.stringify({ messages: [{ role: 123, content: 'hi' }] })).closest,
+    ).toBeUndefined();
+  });
+
   it('a Chat message list whose message 3 has role 123: Chat, the closest', () => {
     const text = JSON.stringify(chatList({ role: 123, content: 'Done?' }));
     const e = failure(text);

@@ -96,7 +96,8 @@ export function messageList(
  * @param marked whether the value (or its list) has what only this format has
  * @param key the list's key in an object (`messages`, `contents`, `input`)
  * @returns null when every message reads, or fewer than half do and nothing only this format
- *   has is there (with it, one message that reads is enough)
+ *   has is there (with it, no message need read: a body with `max_tokens` whose one message has
+ *   role 123 is still Anthropic's near miss)
  */
 export function listMiss(
   v: unknown,
@@ -114,9 +115,9 @@ export function listMiss(
     if (p === null) read++;
     else first ??= { path: [...base, i, ...p.key], message: i, problem: p.problem };
   }
-  if (first === null || read === 0) return null;
+  if (first === null) return null;
   const mark = marked(v, list);
-  if (read * 2 < list.length && !mark) return null;
+  if ((read === 0 || read * 2 < list.length) && !mark) return null;
   return { ...first, read, total: list.length, marked: mark };
 }
 
