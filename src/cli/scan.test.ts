@@ -195,6 +195,19 @@ describe('scan over a generated fleet', { timeout: 600_000 }, () => {
     expect(r.files).toBe(fleet.files);
   });
 
+  it('in words, names each unreadable file with its error (newcomer: "unreadable 1", but which?)', async () => {
+    const r = run([all()]);
+    expect(r.code).toBe(0);
+    const lines = r.out.split('\n').filter((l) => l.startsWith('  unreadable: '));
+    // The four, by name (file is the name the fleet gave: the path under the folder scanned).
+    expect(lines).toHaveLength(4);
+    for (const name of ['binary.json', 'broken.json', 'cut.jsonl.gz', 'empty.json'])
+      expect(lines.some((l) => l.includes(name))).toBe(true);
+    expect(lines.find((l) => l.includes('cut.jsonl.gz'))).toMatch(/truncated.*line \d+/);
+    // The JSON answer is the report as specified (no list of files in it).
+    expect(scanJson([all()])).not.toHaveProperty('unreadableFiles');
+  });
+
   it('splits into shards whose union is the whole scan, and reports over them alike', async () => {
     const shards = [0, 1, 2].map((i) => path.join(tmp, `shard-${i}.parquet`));
     const counts = shards.map(

@@ -13,7 +13,7 @@ import { EXIT_UNREADABLE, EXIT_VALID, type CliIO } from './io.ts';
 import { openPool, type ScanPool } from './scan/pool.ts';
 import type { ScanTask } from './scan/worker.ts';
 import { Progress } from './scan/progress.ts';
-import { reportSql } from './scan/report.ts';
+import { reportSql, unreadableSql, type UnreadableFile } from './scan/report.ts';
 import { inShard, listTargets, type Shard } from './scan/sources.ts';
 import { cutKinds } from './scan/packed.ts';
 import { connect, RowStore, scannedFiles } from './scan/store.ts';
@@ -64,12 +64,19 @@ export function shardFlag(v: string | true | undefined): Shard | null {
 
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 
-/** The report in words. */
-export function reportText(r: ScanReport): string {
-  const lines = [
-    `files ${r.files} · requests ${r.requests} · unreadable ${r.unreadable}`,
-    `invalid: ${r.invalid.count} requests get a 400 (${pct(r.invalid.share)})`,
-  ];
+/**
+ * The report in words. @param unreadable the first unreadable files (`unreadableSql`), each
+ * named with its error under the totals
+ */
+export function reportText(r: ScanReport, unreadable: readonly UnreadableFile[] = []): string {
+  const lines = [`files ${r.files} · requests ${r.requests} · unreadable ${r.unreadable}`];
+  for (const u of unreadable)
+    lines.push(
+      `  unreadable: ${u.file}${u.line !== null && !u.error.includes(`line ${u.line}`) ? ` (line ${u.line})` : ''}: ${u.error}`,
+    );
+  if (r.unreadable > unreadable.length)
+    lines.push(`  … and ${r.unreadable - unreadable.length} more (the rows with an error)`);
+  lines.push(`invalid: ${r.invalid.count} requests get a 400 (${pct(r.invalid.share)})`);
   if (r.signatures.length > 0) {
     lines.push('signatures (first error: rule, catalogue code, requests, example files):');
     for (const s of r.signatures)
@@ -79,7 +86,7 @@ export function reportText(r: ScanReport): string {
     lines.push('policies (share of cuts that give a 400; mean overshoot):');
     for (const p of r.policies)
       lines.push(
-        `  ${p.policy}: ${pct(p.share400)}${p.meanOvershoot !== null ? `; ${p.meanOvershoot.toFixed(2)}×` : ''}`,
+        `  ${p.policy}: ${pct(p.share400)}${p.meanOvershoot !== null ? `; ${p.meanOvershoot.toFixed(2)}×${p.meanOvershoot < 0 ? ' (below 0: what it adds, a summary, outweighs what it drops)' : ''}` : ''}`,
       );
   }
   const { compactShare, breakShare, sessionShare } = r.rates;
@@ -187,6 +194,7 @@ function printResult(
   io: CliIO,
   json: boolean,
   report: ScanReport,
+  unreadable: readonly UnreadableFile[],
   summary: { out: string; filesRead: number; bytesRead: number; skipped: number },
   timing: Record<string, number>,
 ): void {
@@ -198,7 +206,7 @@ function printResult(
   io.out(
     `scanned ${filesRead} files (${(bytesRead / 1e6).toFixed(1)} MB)${skipped ? `, ${skipped} skipped (already in ${out})` : ''} → ${out}\n`,
   );
-  io.out(reportText(report));
+  io.out(reportText(report, unreadable));
 }
 
 /**
@@ -217,7 +225,9 @@ export async function runScan(argv: string[], io: CliIO): Promise<number> {
     const con = await connect();
     io.doing = 'reporting over the Parquet files';
     const report = await reportSql(con, paths);
-    io.out(json ? JSON.stringify(report, null, 2) + '\n' : reportText(report));
+    io.out(
+      json ? JSON.stringify(report, null, 2) + '\n' : reportText(report, await unreadableSql(con)),
+    );
     return EXIT_VALID;
   }
   const policies = policiesFlag(args.flags.policies);
@@ -291,7 +301,7 @@ export async function runScan(argv: string[], io: CliIO): Promise<number> {
     io.doing = `reporting over ${out}`;
     const report = await reportSql(con, [out]);
     const timing = timingOf([tStart, tPool, tScan, tWrite, performance.now()], ran.stages);
-    printResult(io, json, report, summary, timing);
+    printResult(io, json, report, json ? [] : await unreadableSql(con), summary, timing);
     return interrupted ? EXIT_INTERRUPTED : EXIT_VALID;
   } finally {
     // scanTargets stops the pool it ran; one that never ran (bad input, a failure) stops here.

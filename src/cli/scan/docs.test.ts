@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPORT_SQL } from './report.ts';
+import { REPORT_SQL, SQL_UNREADABLE } from './report.ts';
 import { SCAN_COLUMNS } from './store.ts';
 import { SCAN_SCHEMA_VERSION } from '../../model/scan/rows.ts';
 
@@ -11,6 +11,10 @@ const doc = readFileSync(path.resolve(import.meta.dirname, '../../../docs/scan.m
 describe('docs/scan.md', () => {
   it.each(Object.entries(REPORT_SQL))('prints the %s query verbatim', (_, sql) => {
     expect(doc).toContain('```sql\n' + sql + '\n```');
+  });
+
+  it("prints the words' query of the unreadable files verbatim", () => {
+    expect(doc).toContain('```sql\n' + SQL_UNREADABLE + '\n```');
   });
 
   it('describes every column with its type, and the schema version', () => {

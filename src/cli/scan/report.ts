@@ -50,6 +50,32 @@ FROM (
   FROM scan CROSS JOIN UNNEST(scan.cuts) AS u(c)
 ) b`;
 
+/** The first unreadable files and why (the words list them under the report; not in its JSON). */
+export const SQL_UNREADABLE = `SELECT file, error, error_line FROM scan
+WHERE error IS NOT NULL
+ORDER BY file
+LIMIT 5`;
+
+/** An unreadable file as the words show it: its name, the error, its line when known. */
+export interface UnreadableFile {
+  file: string;
+  error: string;
+  line: number | null;
+}
+
+/**
+ * The first unreadable files of the Parquet files `reportSql` last read (its view `scan`), by name.
+ * @param con the connection `reportSql` ran on
+ */
+export async function unreadableSql(con: DuckDBConnection): Promise<UnreadableFile[]> {
+  const rows = (await con.runAndReadAll(SQL_UNREADABLE)).getRowObjectsJS();
+  return rows.map((r) => ({
+    file: String(r.file),
+    error: String(r.error),
+    line: r.error_line === null || r.error_line === undefined ? null : Number(r.error_line),
+  }));
+}
+
 /** Every query the report runs, by name (docs/scan.md shows each). */
 export const REPORT_SQL = {
   totals: SQL_TOTALS,
