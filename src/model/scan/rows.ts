@@ -5,12 +5,7 @@
  * text they decoded; the rows go into Parquet (docs/scan.md, `SCAN_SCHEMA_VERSION`).
  */
 import type { Analysis } from '../analyze.ts';
-import {
-  chainValidation,
-  defaultProviderOf,
-  validateTranscript,
-  type ChainValidator,
-} from '../validate/index.ts';
+import { defaultProviderOf, validateTranscript, type ChainValidator } from '../validate/index.ts';
 import {
   chooseCut,
   cutPlan,
@@ -23,25 +18,18 @@ import { assembleEviction, prepareEvictionParts } from '../evict/prepare.ts';
 import { firstErrorOf, stepChain, stepValidation, type StepChain } from '../evict/rewrite.ts';
 import { cutFirstRule } from '../evict/simulate.ts';
 import type { PolicyId } from '../evict/types.ts';
-import { listParsedRequests, type RequestInfo } from '../diff/requests.ts';
 import { decodeBytes } from '../parse/bytes.ts';
-import { parseDocument, readSource } from '../parse/index.ts';
+import { readSource } from '../parse/index.ts';
 import { MAX_UNPACKED_BYTES } from '../limits.ts';
 import type { ScanRecord } from './report.ts';
-import type { SourceDoc } from '../parse/json.ts';
 import { countTokensCached, TokenCache, TokenChain } from '../tokenCache.ts';
 import { CHARS_PER_4, type TextCounter, type TokenTable } from '../tokens.ts';
-import type { Message, ParseError, Result, Transcript, UsageRecord } from '../types.ts';
-import { windowMemo, type WindowMemo } from '../evict/cutTables.ts';
+import type { ParseError, Transcript } from '../types.ts';
 import { EvictionChain } from '../evict/chain.ts';
 import { setMessageShapes, ShapesChain } from '../evict/shapes.ts';
-import {
-  commonSpanPrefix,
-  spanLength,
-  type SessionCall,
-  type SessionCalls,
-  type Span,
-} from '../parse/sessionCalls.ts';
+import { addIds, parseRequests, type ScanRequest } from './requests.ts';
+
+export { parseRequests, type ChainTables, type ScanRequest } from './requests.ts';
 
 /** The version of the row layout written to Parquet; docs/scan.md#schema describes each. */
 export const SCAN_SCHEMA_VERSION = 2;
@@ -146,192 +134,6 @@ export function errorRow(src: ScanSource, error: string, line: number | null = n
     error,
     errorLine: line,
   };
-}
-
-/** One request of a file as the scan sees it: its transcript and the compactions it has seen. */
-export interface ScanRequest {
-  transcript: Transcript;
-  /**
-   * A session log's call: the compactions (not rollbacks) the listing reports before it in its
-   * thread, this call's own included. Any other request: the compaction summaries it holds
-   * (`meta.compactSummary`).
-   */
-  compactions: number;
-  /**
-   * The window validations of its chain (`WindowMemo`): set on a session log's call, shared by
-   * the calls of its thread while each extends the one before (its messages the same objects).
-   */
-  memo?: WindowMemo;
-  /**
-   * What its chain's requests keep for the next one (`ChainTables`): set with `memo`, the same
-   * object for every call of the chain, each call read in order after the one it extends.
-   */
-  tables?: ChainTables;
-  /** True when a tool_use id is used twice in it (pairToolCalls' `duplicate_id`). */
-  duplicateIds?: boolean;
-  /**
-   * The validation of its chain (`chainValidation`): set on a session log's call, shared by the
-   * calls of its thread while each extends the one before, so a call's verdict costs its new
-   * messages, not all of them.
-   */
-  validate?: ChainValidator;
-  /** The rewriting policies' step validations of its chain, by policy (`StepChain`). */
-  steps?: Map<PolicyId, StepChain>;
-}
-
-/**
- * The tables a chain's requests resume from the request before (each request of the chain extends
- * it: `chainedCall`): made by the first request that needs each, then extended by the next.
- */
-export interface ChainTables {
-  /** The token tables (`TokenChain`), for the counter of the scan that made it. */
-  tokens?: TokenChain;
-  /** The token-independent eviction tables (`EvictionChain`: grouping, cut tables). */
-  parts?: EvictionChain;
-  /** The messages' shapes the rewriting policies read (`ShapesChain`). */
-  shapes?: ShapesChain;
-  /** What the policies keep for the next request (`EvictionContext.resume`). */
-  resume?: Map<string, unknown>;
-}
-
-/**
- * The calls of one thread of a session log while each extends the one before: the last call's
- * spans, its messages (renumbered copies, shared with the next call), where each of the session's
- * messages sits in it, and the chain's window validations.
- */
-interface Chain {
-  spans: readonly Span[];
-  messages: Message[];
-  at: Map<number, number>;
-  memo: WindowMemo;
-  tables: ChainTables;
-  /** Every tool_use id of its messages, and whether one came twice (`duplicate_id`). */
-  ids: Set<string>;
-  duplicateIds: boolean;
-  /** The chain's validation, resumed by each call (`chainValidation`). */
-  validate: ChainValidator;
-  /** Its rewriting policies' step validations, by policy (`StepChain`), made when first asked. */
-  steps: Map<PolicyId, StepChain>;
-}
-
-/**
- * A session call's transcript, as `callTranscript` makes it (each message a copy renumbered to
- * its position), sharing the copies of the call before it in its thread when this call extends
- * that one: O(new messages), not O(call). A call that does not extend it (a compaction, a
- * rollback, the first call) starts a new chain, with a new `WindowMemo`.
- * @param prev the chain of the call before it in its thread, if any (its messages stay as they
- *   are; its id set and index map are shared, and grow)
- * @returns the chain this call ends: its messages are the call's
- */
-function chainedCall(s: SessionCalls, call: SessionCall, prev: Chain | undefined): Chain {
-  const t = s.transcript;
-  const len = spanLength(call.spans);
-  const extends_ =
-    prev !== undefined &&
-    prev.messages.length <= len &&
-    commonSpanPrefix(prev.spans, call.spans) === prev.messages.length;
-  const chain: Chain = extends_
-    ? { ...prev, spans: call.spans, messages: prev.messages.slice() }
-    : {
-        spans: call.spans,
-        messages: [],
-        at: new Map(),
-        memo: windowMemo(),
-        tables: {},
-        ids: new Set(),
-        duplicateIds: false,
-        validate: chainValidation(),
-        steps: new Map(),
-      };
-  const from = chain.messages.length;
-  let k = 0;
-  for (const [a, b] of call.spans)
-    for (let i = a; i < b; i++, k++) {
-      if (k < from) continue;
-      const m = t.messages[i] as Message;
-      chain.messages.push({ ...m, index: k });
-      chain.at.set(i, k);
-      if (addIds(chain.ids, m)) chain.duplicateIds = true;
-    }
-  return chain;
-}
-
-/**
- * Adds a message's tool_use ids to `seen`. @returns true when one was there already (a second
- * call with an id: pairToolCalls' `duplicate_id`, whatever the role of the message holding it)
- */
-function addIds(seen: Set<string>, m: Message): boolean {
-  let dup = false;
-  for (const b of m.blocks) {
-    if (b.type !== 'tool_use' || b.id === null) continue;
-    const before = seen.size;
-    if (seen.add(b.id).size === before) dup = true;
-  }
-  return dup;
-}
-
-/** The usage records of a call's messages, renumbered (as `callTranscript` keeps them). */
-function callUsage(t: Transcript, chain: Chain): UsageRecord[] {
-  const n = chain.messages.length;
-  const out: UsageRecord[] = [];
-  for (const u of t.usage) {
-    if (u.messageIndex === undefined) continue;
-    const i = chain.at.get(u.messageIndex);
-    // `at` is the chain's: every message it places is in this call (the calls extend each other).
-    if (i !== undefined && i < n) out.push({ ...u, messageIndex: i });
-  }
-  return out;
-}
-
-/**
- * Every request of a document, numbered as `check --requests` lists them (issue 33's
- * `listParsedRequests`): a Claude Code, Codex or Gemini CLI log's model calls, an archive's or
- * container's requests, or the one request of any other file. A session log's calls are its
- * listing's `transcriptOf` (`callTranscript`), made once per chain of calls that extend each
- * other (`chainedCall`): a call costs its new messages, not all of them.
- * @returns the first parse's failure, or each request in the listing's order
- */
-export function parseRequests(doc: SourceDoc, name: string): Result<ScanRequest[]> {
-  const first = parseDocument(doc, { name });
-  if (!first.ok) return first;
-  const listing = listParsedRequests(doc, first.value, { name });
-  const out: ScanRequest[] = [];
-  const seen = new Map<string, number>();
-  const session = listing.kind === 'session' ? listing.session : null;
-  const chains = new Map<string, Chain>();
-  for (let k = 0; k < listing.requests.length; k++) {
-    const info = listing.requests[k] as RequestInfo;
-    const call = session?.calls[k];
-    if (session && call) {
-      const thread = info.thread ?? 'main';
-      const n = (seen.get(thread) ?? 0) + (info.compaction?.kind === 'compaction' ? 1 : 0);
-      seen.set(thread, n);
-      const chain = chainedCall(session, call, chains.get(call.thread));
-      chains.set(call.thread, chain);
-      const t = session.transcript;
-      const transcript: Transcript = {
-        ...t,
-        messages: chain.messages,
-        usage: callUsage(t, chain),
-        warnings: [],
-      };
-      out.push({
-        transcript,
-        compactions: n,
-        memo: chain.memo,
-        tables: chain.tables,
-        duplicateIds: chain.duplicateIds,
-        validate: chain.validate,
-        steps: chain.steps,
-      });
-    } else {
-      const transcript = listing.transcriptOf(k);
-      let n = 0;
-      for (const m of transcript.messages) if (m.meta?.compactSummary) n++;
-      out.push({ transcript, compactions: n });
-    }
-  }
-  return { ok: true, value: out };
 }
 
 /** A parse error as a row's error text and line. */
