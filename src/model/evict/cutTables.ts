@@ -72,7 +72,8 @@ export interface CutContext {
 export interface WindowMemo {
   /**
    * By the head's key (its messages' indices and its summary), then by the cut and `r`
-   * (`k · 2^26 + r`, exact below 2^26 messages): a number key, not a string built per lookup.
+   * (simulate.ts `windowKey`: a small integer below 2^15 messages, exact below 2^26): a number
+   * key, not a string built per lookup.
    */
   windows: Map<string, Map<number, Validation>>;
   /** Each head object's window map (heads are made per plan: keyed by what they hold). */

@@ -168,13 +168,35 @@ function headWindows(memo: WindowMemo, head: CutHead): Map<number, Validation> {
   return windows;
 }
 
-/** A window's key in its head's map (`WindowMemo.windows`): exact while k, r < 2^26. */
+/** Windows are memoised while k, r < 2^26 (`windowKey`). */
 const WINDOW_KEY_SCALE = 2 ** 26;
+/** Below 2^15 a window's key is k · 2^15 + r: a small integer (no boxed number to hash). */
+const SMALL_KEY_SCALE = 2 ** 15;
+
+/**
+ * A window's key in its head's map (`WindowMemo.windows`), one per (k, r) with k, r < 2^26:
+ * `k · 2^15 + r` (≥ 0) when both are below 2^15, else `−(k · 2^26 + r) − 1` (< 0).
+ */
+function windowKey(k: number, r: number): number {
+  return k < SMALL_KEY_SCALE && r < SMALL_KEY_SCALE
+    ? k * SMALL_KEY_SCALE + r
+    : -(k * WINDOW_KEY_SCALE + r) - 1;
+}
+
+/** The chain's window map of a head, when the context has a `WindowMemo` and r is in its range. */
+function memoWindows(
+  ctx: CutContext,
+  head: CutHead,
+  r: number,
+): Map<number, Validation> | undefined {
+  const memo = ctx.memo;
+  return memo && r < WINDOW_KEY_SCALE && r >= 0 ? headWindows(memo, head) : undefined;
+}
 
 /**
  * The validation of a cut's window (its head and `[k, r)`, and for OpenAI a stand-in for `r`),
  * from the chain's `WindowMemo` when the context has one and an earlier request of the chain
- * validated the same window.
+ * validated the same window. @param winMsgs the window's messages, made only when not memoised
  */
 function windowValidation(
   ctx: CutContext,
@@ -182,14 +204,13 @@ function windowValidation(
   k: number,
   head: CutHead,
   r: number,
-  winMsgs: Message[],
+  winMsgs: () => Message[],
 ): Validation {
-  const memo = ctx.memo;
-  const windows = memo && r < WINDOW_KEY_SCALE ? headWindows(memo, head) : undefined;
-  const key = k * WINDOW_KEY_SCALE + r;
+  const windows = memoWindows(ctx, head, r);
+  const key = windowKey(k, r);
   const hit = windows?.get(key);
   if (hit) return hit;
-  const vw = validateTranscript(fx.cache.winT, ctx.provider, { ...ctx.opts, messages: winMsgs });
+  const vw = validateTranscript(fx.cache.winT, ctx.provider, { ...ctx.opts, messages: winMsgs() });
   windows?.set(key, vw);
   return vw;
 }
@@ -201,9 +222,7 @@ function validateWindow(
   head: CutHead,
   r: number,
 ): boolean {
-  const winMsgs = keptMessages(ctx, k, head, r - 1);
-  if (!merges(ctx.provider)) winMsgs.push(standIn(ctx.t.messages[r] as Message));
-  const vw = windowValidation(ctx, fx, k, head, r, winMsgs);
+  const vw = windowValidation(ctx, fx, k, head, r, () => windowMessages(ctx, k, head, r));
   for (const v of vw.violations) {
     if (v.severity !== 'error' || v.rule === 'thinking_missing' || v.rule === 'empty_request')
       continue;
@@ -232,14 +251,12 @@ function computeParts(ctx: CutContext, kIn: number, head: CutHead): Parts {
   const anth = merges(ctx.provider);
   const r = resyncPoint(ctx, fx, k, head);
   if (r < 0) return direct();
-  // Anthropic: the window stops before r (nothing before r looks at r's turn, since the message
-  // before r is a user turn). OpenAI: an assistant before r needs to see that its tool run ends, so
-  // r is stood in for by a plain user message (one provider index, no violations of its own).
-  const winMsgs = keptMessages(ctx, k, head, r - 1);
-  if (!anth) winMsgs.push(standIn(ctx.t.messages[r] as Message));
+  // The window's messages, made when a window is validated, or A7 or the shift asks for them.
+  let made: Message[] | null = null;
+  const winMsgs = (): Message[] => (made ??= windowMessages(ctx, k, head, r));
   let a7: Violation | null = null;
   const win: Violation[] = [];
-  if (!anth || winMsgs.some((m) => !isPinned(m))) {
+  if (!anth || windowHasNonPinned(ctx, k, head, r)) {
     const vw = windowValidation(ctx, fx, k, head, r, winMsgs);
     for (const v of vw.violations) {
       // A window is not a whole request: the request is empty only when nothing from r on is kept.
@@ -259,7 +276,7 @@ function computeParts(ctx: CutContext, kIn: number, head: CutHead): Parts {
     // A7 fires for a non-pinned tool block from r on; it names the first kept message (pinned
     // ones included) that holds any tool block.
     const first =
-      winMsgs.find(hasToolBlock) ?? (ctx.t.messages[fx.nextTool[r] as number] as Message);
+      winMsgs().find(hasToolBlock) ?? (ctx.t.messages[fx.nextTool[r] as number] as Message);
     a7 = { ...fx.a7, messageIndex: first.rawIndex, index: first.index };
   }
   let headIds: Set<string> | null = null;
@@ -273,13 +290,37 @@ function computeParts(ctx: CutContext, kIn: number, head: CutHead): Parts {
     if (shift === null) {
       // Provider index of r in the kept request: the number of provider messages before it.
       // The OpenAI window ends on a stand-in for r, which is not before r.
-      const rendered = (cutModel(ctx.provider) as CutModel).render(winMsgs).length;
+      const rendered = (cutModel(ctx.provider) as CutModel).render(winMsgs()).length;
       const before = anth ? rendered : rendered - 1;
       shift = (fx.renderedAt[r] as number) - before;
     }
     return shift;
   };
   return { direct: null, a7, win, aPos, r, delta, headIds, k };
+}
+
+/**
+ * A cut's window: the kept messages before r (`keptMessages` up to r − 1). Anthropic: the window
+ * stops before r (nothing before r looks at r's turn, since the message before r is a user turn).
+ * OpenAI: an assistant before r needs to see that its tool run ends, so r is stood in for by a
+ * plain user message (one provider index, no violations of its own).
+ */
+function windowMessages(ctx: CutContext, k: number, head: CutHead, r: number): Message[] {
+  const winMsgs = keptMessages(ctx, k, head, r - 1);
+  if (!merges(ctx.provider)) winMsgs.push(standIn(ctx.t.messages[r] as Message));
+  return winMsgs;
+}
+
+/**
+ * `windowMessages(ctx, k, head, r).some((m) => !isPinned(m))` for a merged-turn provider (no
+ * stand-in), without making the window: its pinned messages before k are pinned.
+ */
+function windowHasNonPinned(ctx: CutContext, k: number, head: CutHead, r: number): boolean {
+  for (const m of head.messages) if (!isPinned(m)) return true;
+  if (head.summary && !isPinned(head.summary)) return true;
+  const ms = ctx.t.messages;
+  for (let i = k; i <= r - 1 && i < ms.length; i++) if (!isPinned(ms[i] as Message)) return true;
+  return false;
 }
 
 /** A plain user message in r's place (OpenAI window): same provider index, no violations. */
