@@ -279,11 +279,7 @@ function computeParts(ctx: CutContext, kIn: number, head: CutHead): Parts {
       winMsgs().find(hasToolBlock) ?? (ctx.t.messages[fx.nextTool[r] as number] as Message);
     a7 = { ...fx.a7, messageIndex: first.rawIndex, index: first.index };
   }
-  let headIds: Set<string> | null = null;
-  if (fx.dupPrev.size > 0) {
-    headIds = new Set();
-    for (const m of head.messages) for (const id of occurrenceIds(m, ctx.provider)) headIds.add(id);
-  }
+  const headIds = headIdsOf(ctx, fx, head);
   const aPos = lowerBoundAt(fx.restAt, null, r);
   let shift: number | null = null;
   const delta = () => {
@@ -335,10 +331,14 @@ function standIn(m: Message): Message {
   };
 }
 
-function survives(fx: FastTables, pos: number, p: Parts): boolean {
+/**
+ * Whether the full validation's violation at `pos` holds in a cut at k keeping a head with the
+ * tool ids `headIds` (a duplicate id's is dropped when its earlier occurrence was evicted).
+ */
+function survives(fx: FastTables, pos: number, k: number, headIds: Set<string> | null): boolean {
   const d = fx.dupPrev.get(pos);
   if (!d) return true;
-  return d.prev >= p.k || (p.headIds !== null && p.headIds.has(d.id));
+  return d.prev >= k || (headIds !== null && headIds.has(d.id));
 }
 
 const INDEX_RE = /messages(\.\[|\[|\.)(\d+)/;
@@ -385,11 +385,16 @@ function schemaNext(fx: FastTables): Int32Array {
  * The position in `fx.rest` of the first schema error from error `from` on (positions in
  * `errPos`) that the cut keeps, or -1. Steps from schema error to schema error (`schemaNext`).
  */
-function schemaErrorFrom(fx: FastTables, from: number, p: Parts): number {
+function schemaErrorFrom(
+  fx: FastTables,
+  from: number,
+  k: number,
+  headIds: Set<string> | null,
+): number {
   const next = schemaNext(fx);
   for (let e = next[from] as number; e < fx.errPos.length; e = next[e + 1] as number) {
     const pos = fx.errPos[e] as number;
-    if (survives(fx, pos, p)) return pos;
+    if (survives(fx, pos, k, headIds)) return pos;
   }
   return -1;
 }
@@ -397,7 +402,7 @@ function schemaErrorFrom(fx: FastTables, from: number, p: Parts): number {
 /** The first schema error (`isSchemaError`) the cut keeps: met before any other error. */
 function schemaErrorOf(fx: FastTables, p: Parts): Violation | null {
   for (const v of p.win) if (isSchemaError(v) && v.severity === 'error') return v;
-  const pos = schemaErrorFrom(fx, lowerBoundAt(fx.restAt, fx.errPos, p.r), p);
+  const pos = schemaErrorFrom(fx, lowerBoundAt(fx.restAt, fx.errPos, p.r), p.k, p.headIds);
   return pos < 0 ? null : renumber(fx.rest[pos] as Violation, p.delta());
 }
 
@@ -428,7 +433,7 @@ export function checkCut(ctx: CutContext, k: number, head: CutHead = NO_HEAD): C
   if (!firstError) {
     for (let e = lowerBoundAt(fx.restAt, fx.errPos, p.r); e < fx.errPos.length; e++) {
       const pos = fx.errPos[e] as number;
-      if (survives(fx, pos, p)) {
+      if (survives(fx, pos, p.k, p.headIds)) {
         firstError = renumber(fx.rest[pos] as Violation, p.delta());
         break;
       }
@@ -442,7 +447,8 @@ export function checkCut(ctx: CutContext, k: number, head: CutHead = NO_HEAD): C
     violations.push(...p.win);
     const delta = p.delta();
     for (let pos = p.aPos; pos < fx.rest.length; pos++)
-      if (survives(fx, pos, p)) violations.push(renumber(fx.rest[pos] as Violation, delta));
+      if (survives(fx, pos, p.k, p.headIds))
+        violations.push(renumber(fx.rest[pos] as Violation, delta));
     memo = {
       provider: ctx.full.provider,
       valid: !violations.some((v) => v.severity === 'error'),
@@ -454,26 +460,85 @@ export function checkCut(ctx: CutContext, k: number, head: CutHead = NO_HEAD): C
   return { k: p.k, valid: firstError === null, firstError, validation };
 }
 
+/** The tool ids of a head, when the full validation has duplicate ids to drop; else null. */
+function headIdsOf(ctx: CutContext, fx: FastTables, head: CutHead): Set<string> | null {
+  if (fx.dupPrev.size === 0) return null;
+  const ids = new Set<string>();
+  for (const m of head.messages) for (const id of occurrenceIds(m, ctx.provider)) ids.add(id);
+  return ids;
+}
+
+/**
+ * What a cut's first error reads from its window's validation (`computeParts`' `win` and `a7`):
+ * the rules of the first schema error and of the first error among its violations before r
+ * (not `empty_request`, `thinking_missing`, nor Anthropic's A7), and A7 (the last one).
+ */
+interface WindowRules {
+  r: number;
+  anth: boolean;
+  schema: string | null;
+  error: string | null;
+  a7: Violation | null;
+}
+
+/** A window validation's `WindowRules`, kept per validation (a memoised one is shared). */
+const windowRulesCache = new WeakMap<Validation, WindowRules>();
+
+function windowRules(vw: Validation, r: number, anth: boolean): WindowRules {
+  const kept = windowRulesCache.get(vw);
+  if (kept !== undefined && kept.r === r && kept.anth === anth) return kept;
+  const w: WindowRules = { r, anth, schema: null, error: null, a7: null };
+  for (const v of vw.violations) {
+    // As computeParts: the window's own violations before r, A7 apart.
+    if (v.rule === 'empty_request') continue;
+    if (anth && v.rule === 'tools_not_defined') {
+      w.a7 = v;
+      continue;
+    }
+    if (v.rule === 'thinking_missing' || v.index >= r || v.severity !== 'error') continue;
+    if (w.schema === null && isSchemaError(v)) w.schema = v.rule;
+    if (w.error === null) w.error = v.rule;
+  }
+  windowRulesCache.set(vw, w);
+  return w;
+}
+
 /**
  * Only the rule of the 400 a cut gives (`checkCut(ctx, k, head).firstError?.rule`), or null when
- * the cut is valid: the same search for the first error, without renumbering its provider paths
- * (a fleet scan's rows keep the rule alone). O(window + log V).
+ * the cut is valid: the same search for the first error as `checkCut` over `computeParts`, read
+ * from the window's `WindowRules` (its violations walked once per memoised window) and without
+ * renumbering provider paths (a fleet scan's rows keep the rule alone). O(window + log V).
  */
-export function cutFirstRule(ctx: CutContext, k: number, head: CutHead = NO_HEAD): string | null {
-  const p = computeParts(ctx, k, head);
-  if (p.direct) return p.direct.violations.find((v) => v.severity === 'error')?.rule ?? null;
-  const fx = ctx.fx as FastTables;
+export function cutFirstRule(ctx: CutContext, kIn: number, head: CutHead = NO_HEAD): string | null {
+  const fx = ctx.fx;
+  const k = normaliseCut(ctx, kIn);
+  const r = fx ? resyncPoint(ctx, fx, k, head) : -1;
+  if (!fx || r < 0) {
+    const d = computeParts(ctx, kIn, head).direct as Validation;
+    return d.violations.find((v) => v.severity === 'error')?.rule ?? null;
+  }
+  const anth = merges(ctx.provider);
+  let w: WindowRules | null = null;
+  if (!anth || windowHasNonPinned(ctx, k, head, r))
+    w = windowRules(
+      windowValidation(ctx, fx, k, head, r, () => windowMessages(ctx, k, head, r)),
+      r,
+      anth,
+    );
+  // A7 from r on when the window has none (computeParts: its rule and severity are fx.a7's).
+  const a7 = w?.a7 ?? (anth && fx.a7 && (fx.nextToolNP[r] as number) < ctx.n ? fx.a7 : null);
+  const headIds = headIdsOf(ctx, fx, head);
   // As checkCut: a schema error first (the window's, then the reused suffix's) …
-  for (const v of p.win) if (isSchemaError(v) && v.severity === 'error') return v.rule;
-  const from = lowerBoundAt(fx.restAt, fx.errPos, p.r);
-  const schema = schemaErrorFrom(fx, from, p);
+  if (w?.schema) return w.schema;
+  const from = lowerBoundAt(fx.restAt, fx.errPos, r);
+  const schema = schemaErrorFrom(fx, from, k, headIds);
   if (schema >= 0) return (fx.rest[schema] as Violation).rule;
   // … then A7, the window's first error, the suffix's first surviving error.
-  if (p.a7 && p.a7.severity === 'error') return p.a7.rule;
-  for (const v of p.win) if (v.severity === 'error') return v.rule;
+  if (a7 && a7.severity === 'error') return a7.rule;
+  if (w?.error) return w.error;
   for (let e = from; e < fx.errPos.length; e++) {
     const pos = fx.errPos[e] as number;
-    if (survives(fx, pos, p)) return (fx.rest[pos] as Violation).rule;
+    if (survives(fx, pos, k, headIds)) return (fx.rest[pos] as Violation).rule;
   }
   return null;
 }
