@@ -14,6 +14,8 @@
 import { isPinned } from '../../exchanges.ts';
 import type { Message, ProviderId } from '../../types.ts';
 import type { EvictionPolicy } from '../types.ts';
+import type { EvictionContext } from '../policies.ts';
+import { grown } from '../../grownArray.ts';
 
 /** Assistant messages (ours) that start a turn: the previous non-pinned message is not an assistant. */
 function turnStarts(messages: readonly Message[]): number[] {
@@ -46,6 +48,72 @@ function turnStartsOf(nonPinned: Int32Array, turnAssistants: Int32Array): Int32A
     prevAssistant = assistant;
   }
   return Int32Array.from(out);
+}
+
+/**
+ * What `turnStartsOf` keeps from one request of a chain for the next (`EvictionContext.resume`):
+ * the messages it read (the first and the last are checked to be the next request's), how many
+ * non-pinned messages and turn-pair assistants it consumed, whether the last was an assistant,
+ * and the starts found (a buffer the next request appends to; each request reads a view).
+ */
+interface TurnStartsResume {
+  messages: readonly Message[];
+  n: number;
+  np: number;
+  a: number;
+  prevAssistant: boolean;
+  starts: Int32Array;
+  count: number;
+}
+
+const RESUME_KEY = 'provider-compaction:turnStarts';
+
+/**
+ * `turnStartsOf(ctx.nonPinned, ctx.turnAssistants)`, resumed along a chain of requests that each
+ * extend the one before (`ctx.resume`): only the new messages' entries are read. Equal to the
+ * fresh list (evict/chain.property.test.ts: every policy's plan from a chain's contexts).
+ */
+function resumedTurnStarts(ctx: EvictionContext): Int32Array {
+  const resume = ctx.resume;
+  if (!resume) return turnStartsOf(ctx.nonPinned, ctx.turnAssistants);
+  const ms = ctx.cuts.t.messages;
+  const np = ctx.nonPinned;
+  const ta = ctx.turnAssistants;
+  let st = resume.get(RESUME_KEY) as TurnStartsResume | undefined;
+  const m0 = st?.n ?? 0;
+  if (
+    !st ||
+    ms.length < m0 ||
+    np.length < st.np ||
+    ta.length < st.a ||
+    (m0 > 0 && (ms[0] !== st.messages[0] || ms[m0 - 1] !== st.messages[m0 - 1]))
+  ) {
+    st = {
+      messages: ms,
+      n: 0,
+      np: 0,
+      a: 0,
+      prevAssistant: false,
+      starts: new Int32Array(4),
+      count: 0,
+    };
+    resume.set(RESUME_KEY, st);
+  }
+  // As turnStartsOf, from the first non-pinned message not read yet.
+  st.starts = grown(st.starts, st.count, st.count + (np.length - st.np));
+  let { a, prevAssistant, count } = st;
+  const starts = st.starts;
+  for (let p = st.np; p < np.length; p++) {
+    const i = np[p] as number;
+    const assistant = a < ta.length && ta[a] === i;
+    if (assistant) {
+      a++;
+      if (!prevAssistant) starts[count++] = i;
+    }
+    prevAssistant = assistant;
+  }
+  Object.assign(st, { messages: ms, n: ms.length, np: np.length, a, prevAssistant, count });
+  return starts.subarray(0, count);
 }
 
 /**
@@ -89,7 +157,7 @@ export const providerCompactionPolicy: EvictionPolicy = {
   // past it (T1/T2); the cut is as valid without it.
   summaryTransparent: (provider) => provider === 'anthropic',
   cuts: (ctx) => {
-    const starts = turnStartsOf(ctx.nonPinned, ctx.turnAssistants);
+    const starts = resumedTurnStarts(ctx);
     return { candidates: starts, floor: starts[starts.length - 1] ?? ctx.cuts.n, head: [] };
   },
   units: (messages) => {
