@@ -107,7 +107,8 @@ function buildPlan(ctx: EvictionContext, policy: PolicyId, options: PolicyOption
     const rewrite = def.rewrite(ctx, options);
     // A rewriting plan cuts nothing: its cuts are the steps' ids, negative (−m … −1), ascending.
     const m = rewrite.steps.length;
-    const cuts = Int32Array.from(rewrite.steps, (_, j) => j - m);
+    const cuts = new Int32Array(m);
+    for (let j = 0; j < m; j++) cuts[j] = j - m;
     return newPlan(policy, [], cuts, null, 0, rewrite);
   }
   const summaryTokens = def.summarises

@@ -196,7 +196,8 @@ function memoWindows(
 /**
  * The validation of a cut's window (its head and `[k, r)`, and for OpenAI a stand-in for `r`),
  * from the chain's `WindowMemo` when the context has one and an earlier request of the chain
- * validated the same window. @param winMsgs the window's messages, made only when not memoised
+ * validated the same window. @param made the window's messages when the caller has them; else
+ * they are made (`windowMessages`) only when the window is not memoised
  */
 function windowValidation(
   ctx: CutContext,
@@ -204,13 +205,14 @@ function windowValidation(
   k: number,
   head: CutHead,
   r: number,
-  winMsgs: () => Message[],
+  made: Message[] | null = null,
 ): Validation {
   const windows = memoWindows(ctx, head, r);
   const key = windowKey(k, r);
   const hit = windows?.get(key);
   if (hit) return hit;
-  const vw = validateTranscript(fx.cache.winT, ctx.provider, { ...ctx.opts, messages: winMsgs() });
+  const messages = made ?? windowMessages(ctx, k, head, r);
+  const vw = validateTranscript(fx.cache.winT, ctx.provider, { ...ctx.opts, messages });
   windows?.set(key, vw);
   return vw;
 }
@@ -222,7 +224,7 @@ function validateWindow(
   head: CutHead,
   r: number,
 ): boolean {
-  const vw = windowValidation(ctx, fx, k, head, r, () => windowMessages(ctx, k, head, r));
+  const vw = windowValidation(ctx, fx, k, head, r);
   for (const v of vw.violations) {
     if (v.severity !== 'error' || v.rule === 'thinking_missing' || v.rule === 'empty_request')
       continue;
@@ -257,7 +259,7 @@ function computeParts(ctx: CutContext, kIn: number, head: CutHead): Parts {
   let a7: Violation | null = null;
   const win: Violation[] = [];
   if (!anth || windowHasNonPinned(ctx, k, head, r)) {
-    const vw = windowValidation(ctx, fx, k, head, r, winMsgs);
+    const vw = windowValidation(ctx, fx, k, head, r, made);
     for (const v of vw.violations) {
       // A window is not a whole request: the request is empty only when nothing from r on is kept.
       if (v.rule === 'empty_request') continue;
@@ -520,11 +522,7 @@ export function cutFirstRule(ctx: CutContext, kIn: number, head: CutHead = NO_HE
   const anth = merges(ctx.provider);
   let w: WindowRules | null = null;
   if (!anth || windowHasNonPinned(ctx, k, head, r))
-    w = windowRules(
-      windowValidation(ctx, fx, k, head, r, () => windowMessages(ctx, k, head, r)),
-      r,
-      anth,
-    );
+    w = windowRules(windowValidation(ctx, fx, k, head, r), r, anth);
   // A7 from r on when the window has none (computeParts: its rule and severity are fx.a7's).
   const a7 = w?.a7 ?? (anth && fx.a7 && (fx.nextToolNP[r] as number) < ctx.n ? fx.a7 : null);
   const headIds = headIdsOf(ctx, fx, head);

@@ -181,11 +181,14 @@ function policyCuts(
 ): void {
   const plan = cutPlan(ctx, policy);
   const total = ctx.table.total;
-  const rules = new Map<number, string | null>();
+  // The cuts checked so far and their rules (a few: one per budget at most).
+  const checked: number[] = [];
+  const rules: (string | null)[] = [];
   for (const b of opts.budgets ?? DEFAULT_BUDGETS) {
     const budget = budgetTokens(b, total);
     const { j } = chooseCut(ctx, plan, budget);
-    let rule = rules.get(j);
+    const at = checked.indexOf(j);
+    let rule = at < 0 ? undefined : rules[at];
     if (rule === undefined) {
       // A rewriting policy's step is judged as the request it writes (simulatePolicy's
       // stepValidation; a step its plan knows valid gives none), a cut of the message list by
@@ -199,7 +202,8 @@ function policyCuts(
             ? known
             : (firstErrorOf(stepValidation(ctx, rw, j, stepsOf(steps, policy)))?.rule ?? null);
       } else rule = cutFirstRule(ctx.cuts, plan.cuts[j] as number, planHead(ctx, plan, j));
-      rules.set(j, rule);
+      checked.push(j);
+      rules.push(rule);
     }
     // As simulatePolicy: overshoot = tokens freed ÷ tokens over the budget.
     const deficit = Math.max(0, total - budget);
