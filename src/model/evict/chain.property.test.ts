@@ -97,6 +97,48 @@ describe('EvictionChain: the eviction parts of a chain of calls, each resumed fr
     parts({ ...last, settings: { ...last.settings, thinking: true } });
   });
 
+  it('the forward tables a call was given keep their values through the calls after it', () => {
+    fc.assert(
+      fc.property(arbEvents, fc.boolean(), (ev, codex) => {
+        const reqs = codex
+          ? requestsOf(codexLogOf(ev), 'r.jsonl')
+          : requestsOf(logOf(ev), 'f.jsonl');
+        // One chain for every call (a compaction's call resets it: new buffers), and a last call
+        // of the last call's messages with the first made a developer message (a reset whose
+        // tables differ from the first entries on: pinned, not).
+        const chain = new EvictionChain();
+        const forward = (parts: ReturnType<typeof prepareEvictionParts>) => {
+          const fx = parts.cuts.fx;
+          return [
+            parts.nonPinned,
+            parts.turnAssistants,
+            parts.exchangeStarts,
+            parts.grouping.exchangeOf,
+            parts.cuts.pinned,
+            fx?.renderedAt,
+            fx?.cache.start,
+            fx?.cache.emptyBefore,
+          ].map((a) => (a === undefined ? null : Array.from(a)));
+        };
+        const given: { view: ReturnType<typeof prepareEvictionParts>; was: unknown }[] = [];
+        const last = reqs[reqs.length - 1]?.transcript as Transcript;
+        const [m0, ...rest] = last.messages;
+        const calls = [
+          ...reqs.map((r) => r.transcript),
+          { ...last, messages: m0 ? [{ ...m0, role: 'developer' as const }, ...rest] : [] },
+        ];
+        for (const t of calls) {
+          const p = defaultProviderOf(t);
+          const validation = validateTranscript(t, p);
+          const view = chain.parts(t, p, {}, { validation });
+          given.push({ view, was: forward(prepareEvictionParts(t, p, {}, { validation })) });
+        }
+        for (const g of given) expect(forward(g.view)).toEqual(g.was);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
   it('a chain’s contexts (resumed shapes, policies’ state) give every policy the same plan', () => {
     fc.assert(
       fc.property(arbEvents, fc.nat(4), fc.boolean(), (ev, keepToolUses, codex) => {

@@ -10,7 +10,10 @@
  *
  * Each request's parts are equal to `prepareEvictionParts` of the same transcript
  * (evict/chain.property.test.ts). The arrays of a request are views of buffers the next request
- * extends in place: a request's parts are read before the next request of the chain is prepared.
+ * extends in place: the forward tables (indices, exchanges, window starts, provider indices) only
+ * append, so a request's views keep their values; the 'first index ≥ i' tables rewrite entries
+ * past the last of their kind, so a request's parts are read before the next request of the chain
+ * is prepared.
  */
 import type { Exchange, Grouping } from '../exchanges.ts';
 import { isPinned, startsExchange } from '../exchanges.ts';
@@ -126,6 +129,15 @@ export class EvictionChain {
   private reset(key: unknown[]): void {
     this.n = 0;
     this.key = key;
+    // New buffers: the views given to the requests before keep what they held.
+    this.nonPinned = new Int32Array(4);
+    this.pinned = new Int32Array(4);
+    this.turnAssistants = new Int32Array(4);
+    this.exchangeOf = new Int32Array(4);
+    this.exchangeStarts = new Int32Array(4);
+    this.renderedAt = new Int32Array(4);
+    this.start = new Uint8Array(4);
+    this.emptyBefore = new Int32Array(5);
     this.npCount = 0;
     this.pinnedCount = 0;
     this.taCount = 0;
@@ -172,16 +184,17 @@ export class EvictionChain {
     this.grow(ms, m, n, provider);
     this.messages = ms;
     this.n = n;
+    // Views, not copies: the forward tables only append (a reset starts new buffers).
     const grouping: Grouping = {
       exchanges: this.exchanges.slice(),
-      exchangeOf: this.exchangeOf.slice(0, n),
+      exchangeOf: this.exchangeOf.subarray(0, n),
     };
     return {
       cuts: this.cutContext(t, provider, opts, known.validation),
       grouping,
-      exchangeStarts: this.exchangeStarts.slice(0, this.exchanges.length),
-      nonPinned: this.nonPinned.slice(0, this.npCount),
-      turnAssistants: this.turnAssistants.slice(0, this.taCount),
+      exchangeStarts: this.exchangeStarts.subarray(0, this.exchanges.length),
+      nonPinned: this.nonPinned.subarray(0, this.npCount),
+      turnAssistants: this.turnAssistants.subarray(0, this.taCount),
     };
   }
 
@@ -305,7 +318,7 @@ export class EvictionChain {
       provider,
       opts,
       n,
-      pinned: this.pinned.slice(0, this.pinnedCount),
+      pinned: this.pinned.subarray(0, this.pinnedCount),
       nextNonPinned,
       full,
       fast: false,
@@ -321,8 +334,8 @@ export class EvictionChain {
     const fx: FastTables = fastFromFull(t, provider, full, ms, {
       ...tools,
       ...sync,
-      start: this.start.slice(0, n),
-      emptyBefore: this.emptyBefore.slice(0, n + 1),
+      start: this.start.subarray(0, n),
+      emptyBefore: this.emptyBefore.subarray(0, n + 1),
     });
     ctx.fx = fx;
     ctx.fast = true;
@@ -354,7 +367,7 @@ export class EvictionChain {
     n: number,
     anth: boolean,
   ): { syncNext: Int32Array; renderedAt: Int32Array; loopFloor: number } {
-    const renderedAt = this.renderedAt.slice(0, n);
+    const renderedAt = this.renderedAt.subarray(0, n);
     if (!anth) {
       const syncNext = this.syncNext.extend(m, n, (i) => !isToolish(ms[i] as Message), -1, n + 2);
       return { syncNext, renderedAt, loopFloor: -1 };
