@@ -75,14 +75,36 @@ export interface WindowMemo {
    * (simulate.ts `windowKey`: a small integer below 2^15 messages, exact below 2^26): a number
    * key, not a string built per lookup.
    */
-  windows: Map<string, Map<number, Validation>>;
+  windows: Map<string, Map<number, WindowEntry>>;
   /** Each head object's window map (heads are made per plan: keyed by what they hold). */
-  heads: WeakMap<CutHead, Map<number, Validation>>;
+  heads: WeakMap<CutHead, Map<number, WindowEntry>>;
+  /** The head looked up last and its map (a plan asks for one head at cut after cut). */
+  last: { head: CutHead; windows: Map<number, WindowEntry> } | null;
+}
+
+/** A window's validation, and what a cut's first error reads from it (made when first asked). */
+export interface WindowEntry {
+  validation: Validation;
+  rules: WindowRules | null;
+}
+
+/**
+ * What a cut's first error reads from its window's validation (simulate.ts `computeParts`' `win`
+ * and `a7`, for the window's `r` and whether the provider merges turns): the rules of the first
+ * schema error and of the first error among its violations before r (not `empty_request`,
+ * `thinking_missing`, nor Anthropic's A7), and A7 (the last one).
+ */
+export interface WindowRules {
+  r: number;
+  anth: boolean;
+  schema: string | null;
+  error: string | null;
+  a7: Violation | null;
 }
 
 /** An empty `WindowMemo`, for a new chain. */
 export function windowMemo(): WindowMemo {
-  return { windows: new Map(), heads: new WeakMap() };
+  return { windows: new Map(), heads: new WeakMap(), last: null };
 }
 
 /** Per-context caches of window validity (the sweep asks the same window many times). */

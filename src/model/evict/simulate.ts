@@ -49,7 +49,9 @@ import {
   type CutHead,
   keptMessages,
   type FastTables,
+  type WindowEntry,
   type WindowMemo,
+  type WindowRules,
 } from './cutTables.ts';
 
 export { keptMessages, NO_HEAD, prepareCuts, type CutContext, type CutHead } from './cutTables.ts';
@@ -153,7 +155,8 @@ function windowOk(ctx: CutContext, fx: FastTables, k: number, head: CutHead, r: 
  * The window map of a head in a `WindowMemo`: by its key (its messages' indices and its summary,
  * if any), found once per head object.
  */
-function headWindows(memo: WindowMemo, head: CutHead): Map<number, Validation> {
+function headWindows(memo: WindowMemo, head: CutHead): Map<number, WindowEntry> {
+  if (memo.last?.head === head) return memo.last.windows;
   let windows = memo.heads.get(head);
   if (windows === undefined) {
     let key = head.messages.map((m) => m.index).join(',');
@@ -165,6 +168,7 @@ function headWindows(memo: WindowMemo, head: CutHead): Map<number, Validation> {
     }
     memo.heads.set(head, windows);
   }
+  memo.last = { head, windows };
   return windows;
 }
 
@@ -188,7 +192,7 @@ function memoWindows(
   ctx: CutContext,
   head: CutHead,
   r: number,
-): Map<number, Validation> | undefined {
+): Map<number, WindowEntry> | undefined {
   const memo = ctx.memo;
   return memo && r < WINDOW_KEY_SCALE && r >= 0 ? headWindows(memo, head) : undefined;
 }
@@ -196,25 +200,26 @@ function memoWindows(
 /**
  * The validation of a cut's window (its head and `[k, r)`, and for OpenAI a stand-in for `r`),
  * from the chain's `WindowMemo` when the context has one and an earlier request of the chain
- * validated the same window. @param made the window's messages when the caller has them; else
- * they are made (`windowMessages`) only when the window is not memoised
+ * validated the same window, as the memo's entry. @param made the window's messages when the
+ * caller has them; else they are made (`windowMessages`) only when the window is not memoised
  */
-function windowValidation(
+function windowEntry(
   ctx: CutContext,
   fx: FastTables,
   k: number,
   head: CutHead,
   r: number,
   made: Message[] | null = null,
-): Validation {
+): WindowEntry {
   const windows = memoWindows(ctx, head, r);
   const key = windowKey(k, r);
   const hit = windows?.get(key);
   if (hit) return hit;
   const messages = made ?? windowMessages(ctx, k, head, r);
-  const vw = validateTranscript(fx.cache.winT, ctx.provider, { ...ctx.opts, messages });
-  windows?.set(key, vw);
-  return vw;
+  const validation = validateTranscript(fx.cache.winT, ctx.provider, { ...ctx.opts, messages });
+  const entry: WindowEntry = { validation, rules: null };
+  windows?.set(key, entry);
+  return entry;
 }
 
 function validateWindow(
@@ -224,7 +229,7 @@ function validateWindow(
   head: CutHead,
   r: number,
 ): boolean {
-  const vw = windowValidation(ctx, fx, k, head, r);
+  const vw = windowEntry(ctx, fx, k, head, r).validation;
   for (const v of vw.violations) {
     if (v.severity !== 'error' || v.rule === 'thinking_missing' || v.rule === 'empty_request')
       continue;
@@ -259,7 +264,7 @@ function computeParts(ctx: CutContext, kIn: number, head: CutHead): Parts {
   let a7: Violation | null = null;
   const win: Violation[] = [];
   if (!anth || windowHasNonPinned(ctx, k, head, r)) {
-    const vw = windowValidation(ctx, fx, k, head, r, made);
+    const vw = windowEntry(ctx, fx, k, head, r, made).validation;
     for (const v of vw.violations) {
       // A window is not a whole request: the request is empty only when nothing from r on is kept.
       if (v.rule === 'empty_request') continue;
@@ -470,27 +475,12 @@ function headIdsOf(ctx: CutContext, fx: FastTables, head: CutHead): Set<string> 
   return ids;
 }
 
-/**
- * What a cut's first error reads from its window's validation (`computeParts`' `win` and `a7`):
- * the rules of the first schema error and of the first error among its violations before r
- * (not `empty_request`, `thinking_missing`, nor Anthropic's A7), and A7 (the last one).
- */
-interface WindowRules {
-  r: number;
-  anth: boolean;
-  schema: string | null;
-  error: string | null;
-  a7: Violation | null;
-}
-
-/** A window validation's `WindowRules`, kept per validation (a memoised one is shared). */
-const windowRulesCache = new WeakMap<Validation, WindowRules>();
-
-function windowRules(vw: Validation, r: number, anth: boolean): WindowRules {
-  const kept = windowRulesCache.get(vw);
-  if (kept !== undefined && kept.r === r && kept.anth === anth) return kept;
+/** A window entry's `WindowRules` for r (kept on the entry: a memoised one is shared). */
+function windowRules(entry: WindowEntry, r: number, anth: boolean): WindowRules {
+  const kept = entry.rules;
+  if (kept !== null && kept.r === r && kept.anth === anth) return kept;
   const w: WindowRules = { r, anth, schema: null, error: null, a7: null };
-  for (const v of vw.violations) {
+  for (const v of entry.validation.violations) {
     // As computeParts: the window's own violations before r, A7 apart.
     if (v.rule === 'empty_request') continue;
     if (anth && v.rule === 'tools_not_defined') {
@@ -501,7 +491,7 @@ function windowRules(vw: Validation, r: number, anth: boolean): WindowRules {
     if (w.schema === null && isSchemaError(v)) w.schema = v.rule;
     if (w.error === null) w.error = v.rule;
   }
-  windowRulesCache.set(vw, w);
+  entry.rules = w;
   return w;
 }
 
@@ -522,7 +512,7 @@ export function cutFirstRule(ctx: CutContext, kIn: number, head: CutHead = NO_HE
   const anth = merges(ctx.provider);
   let w: WindowRules | null = null;
   if (!anth || windowHasNonPinned(ctx, k, head, r))
-    w = windowRules(windowValidation(ctx, fx, k, head, r), r, anth);
+    w = windowRules(windowEntry(ctx, fx, k, head, r), r, anth);
   // A7 from r on when the window has none (computeParts: its rule and severity are fx.a7's).
   const a7 = w?.a7 ?? (anth && fx.a7 && (fx.nextToolNP[r] as number) < ctx.n ? fx.a7 : null);
   const headIds = headIdsOf(ctx, fx, head);
