@@ -5,7 +5,7 @@
  */
 import { isPinned } from '../exchanges.ts';
 import type { Message, ProviderId, Transcript } from '../types.ts';
-import type { RenderedMessage } from '../validate/types.ts';
+import { buildTurns, turnHead, turnRole, type Turns } from '../validate/rules/turns.ts';
 import { spansCuts } from './spansCuts.ts';
 import {
   positionOrder,
@@ -165,7 +165,9 @@ export function isToolish(m: Message): boolean {
 
 /** True when the message holds a tool_use or tool_result block. */
 export function hasToolBlock(m: Message): boolean {
-  return m.blocks.some((b) => b.type === 'tool_use' || b.type === 'tool_result');
+  // A loop, not `some` with a closure: it runs once per message, cold, while a load prepares.
+  for (const b of m.blocks) if (b.type === 'tool_use' || b.type === 'tool_result') return true;
+  return false;
 }
 
 /**
@@ -288,8 +290,9 @@ function toolTables(ms: readonly Message[]): { nextTool: Int32Array; nextToolNP:
   const nextToolNP = new Int32Array(n + 2).fill(n);
   for (let i = n - 1; i >= 0; i--) {
     const m = ms[i] as Message;
-    nextTool[i] = hasToolBlock(m) ? i : (nextTool[i + 1] as number);
-    nextToolNP[i] = hasToolBlock(m) && !isPinned(m) ? i : (nextToolNP[i + 1] as number);
+    const tool = hasToolBlock(m);
+    nextTool[i] = tool ? i : (nextTool[i + 1] as number);
+    nextToolNP[i] = tool && !isPinned(m) ? i : (nextToolNP[i + 1] as number);
   }
   return { nextTool, nextToolNP };
 }
@@ -301,10 +304,13 @@ export interface SyncTables {
 }
 
 /**
- * Where turns merge (Anthropic): resync candidates start a merged turn; provider indices come
- * from the provider's rendering; with thinking on, the open tool loop's floor.
+ * Where turns merge (Anthropic): resync candidates start a merged turn; provider indices are the
+ * turns of the provider's rendering (`renderAnthropic`'s grouping, `buildTurns(ms, true)`: pinned
+ * messages leave, consecutive messages of one role merge), read from the turns' starts without
+ * rendering an item object per block (issue 38: the rendered list was half of what preparing the
+ * eviction parts of the 115 MB log allocated); with thinking on, the open tool loop's floor.
  */
-function mergedTurnSync(t: Transcript, provider: ProviderId): SyncTables {
+function mergedTurnSync(t: Transcript): SyncTables {
   const ms = t.messages;
   const n = ms.length;
   const syncNext = new Int32Array(n + 2).fill(-1);
@@ -318,12 +324,18 @@ function mergedTurnSync(t: Transcript, provider: ProviderId): SyncTables {
     prevRole = m.role === 'assistant' ? 'assistant' : 'user';
   }
   for (let i = n - 1; i >= 0; i--) syncNext[i] = cand[i] ? i : (syncNext[i + 1] as number);
-  const rendered = (cutModel(provider) as CutModel).render(ms) as RenderedMessage[];
-  rendered.forEach((g, gi) => {
-    const s = g.sources[0];
-    if (s) renderedAt[s.index] = gi;
-  });
-  return { syncNext, renderedAt, loopFloor: openLoopFloor(t, rendered) };
+  const T = buildTurns(ms, true);
+  for (let g = 0; g < T.count; g++) renderedAt[turnHead(T, g).index] = g;
+  return { syncNext, renderedAt, loopFloor: openLoopFloor(t, T) };
+}
+
+/** True when turn `g` is a user turn holding a tool result that is not a server tool's. */
+function isResultTurn(T: Turns, g: number): boolean {
+  if (turnRole(T, g) !== 'user') return false;
+  for (let s = T.start[g] as number; s < (T.start[g + 1] as number); s++)
+    for (const b of (T.msgs[s] as Message).blocks)
+      if (b.type === 'tool_result' && b.server === undefined) return true;
+  return false;
 }
 
 /**
@@ -331,17 +343,11 @@ function mergedTurnSync(t: Transcript, provider: ProviderId): SyncTables {
  * back from the last turn over assistant turns and result turns; the first user turn that is
  * neither stops it. @returns its message index, -2 when it reaches the first turn, -1 for none
  */
-function openLoopFloor(t: Transcript, rendered: readonly RenderedMessage[]): number {
+function openLoopFloor(t: Transcript, T: Turns): number {
   if (t.settings.thinking !== true) return -1;
-  const isResultTurn = (g: RenderedMessage) =>
-    g.role === 'user' &&
-    g.items.some((it) => it.block.type === 'tool_result' && it.block.server === undefined);
-  const lastG = rendered[rendered.length - 1];
-  if (!lastG || !isResultTurn(lastG)) return -1;
-  for (let g = rendered.length - 2; g >= 0; g--) {
-    const gg = rendered[g] as RenderedMessage;
-    if (gg.role !== 'assistant' && !isResultTurn(gg)) return (gg.sources[0] as Message).index;
-  }
+  if (T.count === 0 || !isResultTurn(T, T.count - 1)) return -1;
+  for (let g = T.count - 2; g >= 0; g--)
+    if (turnRole(T, g) !== 'assistant' && !isResultTurn(T, g)) return turnHead(T, g).index;
   return -2;
 }
 
@@ -419,7 +425,7 @@ function buildFast(t: Transcript, provider: ProviderId, full: Validation): FastT
   const anth = merges(provider);
   return fastFromFull(t, provider, full, ms, {
     ...toolTables(ms),
-    ...(anth ? mergedTurnSync(t, provider) : standInSync(ms)),
+    ...(anth ? mergedTurnSync(t) : standInSync(ms)),
     ...startTables(ms, provider),
   });
 }

@@ -8,7 +8,7 @@
  * arrays and runs again each time a token table arrives. `prepareEviction` is the two in a row:
  * the page, the worker, the CLI and the library all prepare through here.
  */
-import { groupExchanges, isPinned, turnPairs, type Grouping } from '../exchanges.ts';
+import { groupExchanges, isPinned, type Grouping } from '../exchanges.ts';
 import type { TokenTable } from '../tokens.ts';
 import type { Message, ProviderId, Transcript } from '../types.ts';
 import type { ValidateOptions, Validation } from '../validate/index.ts';
@@ -45,14 +45,21 @@ export function prepareEvictionParts(
 ): EvictionParts {
   const n = t.messages.length;
   const np: number[] = [];
-  for (let i = 0; i < n; i++) if (!isPinned(t.messages[i] as Message)) np.push(i);
+  // `turnPairs`' assistants (each non-pinned assistant message starts a pair), without its pairs.
+  const assistants: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const m = t.messages[i] as Message;
+    if (isPinned(m)) continue;
+    np.push(i);
+    if (m.role === 'assistant') assistants.push(i);
+  }
   const grouping = known.grouping ?? groupExchanges(t.messages);
   return {
     cuts: prepareCuts(t, provider, opts, known.validation),
     grouping,
     exchangeStarts: Int32Array.from(grouping.exchanges.map((x) => x.first)),
     nonPinned: Int32Array.from(np),
-    turnAssistants: Int32Array.from(turnPairs(t.messages).map((p) => p.assistant)),
+    turnAssistants: Int32Array.from(assistants),
   };
 }
 
