@@ -118,14 +118,15 @@ export function postSweep(seq: number | undefined, options: PolicyOptions[], pos
   } catch {
     sweeps = null;
   }
-  // `cuts` is the context's cached plan (copied); the other arrays are the sweep's own (moved).
-  const transfer: ArrayBuffer[] = [];
+  // `cuts` is the context's cached plan (copied); the other arrays are the sweep's own (moved),
+  // each once (`budgetLo` is `costs`: a buffer listed twice fails the post).
+  const transfer = new Set<ArrayBuffer>();
   for (const s of sweeps ?? [])
     for (const a of [s.costs, s.valid, s.budgetLo, s.budgetHi])
-      if (a.buffer instanceof ArrayBuffer) transfer.push(a.buffer);
+      if (a.buffer instanceof ArrayBuffer) transfer.add(a.buffer);
   post(
     { kind: 'sweep', parseId: h.parseId, provider: h.provider, tableSeq: seq, options, sweeps },
-    transfer,
+    [...transfer],
   );
 }
 

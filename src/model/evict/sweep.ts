@@ -27,7 +27,11 @@ export interface PolicySweep {
   costs: Float64Array;
   /** 1 when the request kept at that cut is valid. */
   valid: Uint8Array;
-  /** Budget range (tokens, inclusive) that selects each cut; [0, −1] when no budget selects it. */
+  /**
+   * Budget range (tokens, inclusive) that selects each cut; [0, −1] when no budget selects it.
+   * `budgetLo` is `costs` itself (a cut is chosen from its own cost up; issue 38: one array less
+   * per policy of each sweep, on both threads); `budgetHi[j]` is −1 when no budget selects cut j.
+   */
   budgetLo: Float64Array;
   budgetHi: Float64Array;
   /** Cut points that give a 400 for some budget. */
@@ -133,7 +137,8 @@ function walkCuts(
 } {
   const m = cuts.length;
   const valid = new Uint8Array(m);
-  const budgetLo = new Float64Array(m);
+  // A cut's budgets start at its own cost: the same array (read-only, like every sweep array).
+  const budgetLo = costs;
   const budgetHi = new Float64Array(m);
   const invalidCuts: number[] = [];
   const invalidBudgets: [number, number][] = [];
@@ -148,7 +153,6 @@ function walkCuts(
     const lo = cost;
     const hi = Math.min(total, prevMin - 1);
     prevMin = Math.min(prevMin, cost);
-    budgetLo[j] = lo;
     budgetHi[j] = hi >= lo ? hi : -1;
     if (hi < lo) {
       // No budget selects this cut; its validity is still shown on the markers.
