@@ -1,4 +1,5 @@
 import { plural } from './words.ts';
+import { requestIndexLine } from './requestIndex.ts';
 import { verdictOf } from '../model/analyze.ts';
 import { onlyFile, parseArgs, UsageError } from './args.ts';
 import {
@@ -84,8 +85,11 @@ export async function runCheck(argv: string[], io: CliIO): Promise<number> {
         `\n[${v.code}] ${v.rule} ${v.index < 0 && v.rule === 'empty_request' ? 'in the request (no message)' : `at message ${v.messageIndex}`}${v.blockIndex !== null ? `, block ${v.blockIndex}` : ''}${v.ids.length ? ` (ids: ${idsText(v.ids)})` : ''} — ${tag}\n`,
       );
       io.out(`  ${v.title}. ${v.why}\n`);
-      if (v.error !== null) io.out(`  HTTP ${v.status} ${JSON.stringify(v.error)}\n`);
-      else io.out(`  ${v.message}\n`);
+      if (v.error !== null) {
+        io.out(`  HTTP ${v.status} ${JSON.stringify(v.error)}\n`);
+        const mapped = requestIndexLine(t.messages, v);
+        if (mapped !== null) io.out(`  ${mapped}\n`);
+      } else io.out(`  ${v.message}\n`);
     });
     for (const n of a.validation.notes) io.out(`note: ${n}\n`);
   }

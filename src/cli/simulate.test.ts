@@ -24,6 +24,36 @@ async function cli(...argv: string[]) {
   return { code, out, err };
 }
 
+describe("a 400 body's request index beside the message it names (newcomer: two numbers, no mapping)", () => {
+  const samples = path.resolve(import.meta.dirname, '../../public/samples');
+  it('simulate: the kept request counts from its own first message', async () => {
+    // The first budget (in steps of 100) at which the message policy keeps an orphaned result.
+    let out = '';
+    for (let b = 100; b < 1700 && !out.includes('[A1]'); b += 100)
+      out = (await cli('simulate', sample, '--policy', 'message', '--budget', String(b))).out;
+    const at = /\[A1\] orphan_tool_result at message (\d+) /.exec(out);
+    expect(at).not.toBeNull();
+    expect(at?.[1]).not.toBe('0');
+    expect(out).toContain('"messages.0.content.0:');
+    expect(out).toContain(
+      `  request message 0 = message #${at?.[1]} (the provider counts the messages of the request it received, from 0)`,
+    );
+  });
+
+  it('check: said where the numbers part (the AI SDK adapter), not where they agree or the path names another message', async () => {
+    const vercel = await cli('check', path.join(samples, 'broken-vercel-dropped-result.json'));
+    expect(vercel.out).toContain('  request message 1 = message #2 (');
+    // B2's path names the turn after the call (its pathIndex), whose number it is: no line.
+    const bedrock = await cli('check', path.join(samples, 'broken-bedrock-split-results.json'));
+    expect(bedrock.out).toContain('messages.2.content');
+    expect(bedrock.out).not.toContain('request message');
+    // A paste whose numbers agree: no line.
+    const plain = await cli('check', path.join(samples, 'broken-orphan-after-trim.json'));
+    expect(plain.out).toContain('messages.[1].role');
+    expect(plain.out).not.toContain('request message');
+  });
+});
+
 describe('npm run cli -- simulate / sweep', () => {
   it('counts in words: "kept 1 message", not "kept 1 messages" (newcomer report)', async () => {
     // The smallest budget keeps only the newest message under the message policy.

@@ -1,4 +1,5 @@
 import { plural } from './words.ts';
+import { requestIndexLine } from './requestIndex.ts';
 import { defaultProviderOf } from '../model/validate/index.ts';
 import { POLICIES, prepareEviction, simulatePolicy } from '../model/evict/policies.ts';
 import { whatIfRows, type Trigger, type WhatIfRow } from '../model/evict/triggers.ts';
@@ -170,10 +171,13 @@ export async function runSimulate(argv: string[], io: CliIO): Promise<number> {
     else {
       const e = r.firstError;
       io.out(`INVALID: ${provider} answers HTTP 400.\n`);
-      if (e)
+      if (e) {
         io.out(
           `[${e.code}] ${e.rule} at message ${e.messageIndex}${e.ids.length ? ` (ids: ${idsText(e.ids)})` : ''}\n  ${e.title}. ${e.why}\n  HTTP ${e.status} ${JSON.stringify(e.error)}\n`,
         );
+        const mapped = requestIndexLine(t.messages, e);
+        if (mapped !== null) io.out(`  ${mapped}\n`);
+      }
     }
   }
   return v.valid ? EXIT_VALID : EXIT_INVALID;
