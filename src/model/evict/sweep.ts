@@ -28,9 +28,9 @@ export interface PolicySweep {
   /** 1 when the request kept at that cut is valid. */
   valid: Uint8Array;
   /**
-   * Budget range (tokens, inclusive) that selects each cut; [0, −1] when no budget selects it.
-   * `budgetLo` is `costs` itself (a cut is chosen from its own cost up; issue 38: one array less
-   * per policy of each sweep, on both threads); `budgetHi[j]` is −1 when no budget selects cut j.
+   * Budget range (tokens, inclusive) that selects each cut: [budgetLo[j], budgetHi[j]], with
+   * `budgetHi[j]` −1 when no budget selects cut j. `budgetLo` is `costs` itself (a cut is chosen
+   * from its own cost up; issue 38: one array less per policy of each sweep, on both threads).
    */
   budgetLo: Float64Array;
   budgetHi: Float64Array;
