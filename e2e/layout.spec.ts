@@ -186,7 +186,8 @@ async function headerControls(page: Page) {
     );
     const boxes = shown.map((e) => {
       const r = e.getBoundingClientRect();
-      return { name: e.dataset.testid ?? e.textContent ?? '', top: r.top, bottom: r.bottom };
+      const name = e.dataset.testid ?? e.textContent ?? '';
+      return { name, top: r.top, bottom: r.bottom, left: r.left, right: r.right };
     });
     const selects = Array.from(header.querySelectorAll('select'))
       .filter((s) => s.offsetParent !== null)
@@ -203,7 +204,11 @@ async function headerControls(page: Page) {
         s.after(copy);
         const whole = copy.getBoundingClientRect().width;
         copy.remove();
-        return { label, width: s.getBoundingClientRect().width, whole };
+        // What the title must hold: the chosen label, or its inner words for an "Auto (…)" one
+        // (the title says "Detect (…)" or "Follow the input (…)").
+        const titleWants = label.replace(/^Auto \((.*)\)$/, '$1');
+        const title = s.title;
+        return { label, width: s.getBoundingClientRect().width, whole, title, titleWants };
       });
     return { boxes, selects };
   });
@@ -268,4 +273,71 @@ test('at 1440×800 a long file name shrinks the file menu, not the row: one row 
   const [file, ...rest] = selects;
   expect(file?.width).toBeLessThan((file?.whole ?? 0) - 0.5);
   for (const s of rest) expect(s.width, s.label).toBeGreaterThanOrEqual(s.whole - 0.5);
+});
+
+// At 1280 px (newcomer) the theme and `?` buttons wrapped alone to a second row of the header.
+// From 1200 px the row holds: the sample or file menu gives way first, then format and provider,
+// each whole in its title; no control runs into another, with a long-named file open too.
+for (const width of [1200, 1280]) {
+  test(`at ${width}×800 the header is one row of controls that do not overlap, with a file open too`, async ({
+    page,
+  }, info) => {
+    await page.setViewportSize({ width, height: 800 });
+    await openApp(page);
+    const name = '3f2a9c1e-7b4d-4e8a-9c21-5d6e7f8a9b0c-a-long-session.jsonl';
+    for (const step of ['sample', 'file'] as const) {
+      if (step === 'file') {
+        await page.getByTestId('file-input').setInputFiles({
+          name,
+          mimeType: 'application/json',
+          buffer: Buffer.from(sample('claude-code-session.jsonl')),
+        });
+        await expect(page.getByTestId('sample-select')).toHaveAttribute('title', `(file: ${name})`);
+        await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true');
+        await expect(page.getByTestId('follow-file')).toBeVisible();
+      }
+      await page.locator('header.top').screenshot({ path: info.outputPath(`header-${step}.png`) });
+      const { boxes, selects } = await headerControls(page);
+      for (const id of ['theme-toggle', 'help-button', 'learn-toggle', 'share-open'])
+        expect(boxes.map((b) => b.name)).toContain(id);
+      const lowestTop = Math.max(...boxes.map((b) => b.top));
+      const highestBottom = Math.min(...boxes.map((b) => b.bottom));
+      expect(lowestTop, `${step}: ${JSON.stringify(boxes)}`).toBeLessThan(highestBottom);
+      // Left to right without overlap, every control inside the page.
+      const byX = [...boxes].sort((a, b) => a.left - b.left);
+      for (let i = 1; i < byX.length; i++)
+        expect(byX[i]!.left, `${byX[i]!.name} after ${byX[i - 1]!.name}`).toBeGreaterThanOrEqual(
+          byX[i - 1]!.right,
+        );
+      expect(byX[byX.length - 1]!.right).toBeLessThanOrEqual(width);
+      // A select cut to fit says its whole choice in its title.
+      for (const s of selects)
+        if (s.width < s.whole - 0.5) expect(s.title, s.label).toContain(s.titleWants);
+      // With the sample shown, only the sample menu gives way: format and provider read whole.
+      if (step === 'sample')
+        for (const s of selects.slice(1))
+          expect(s.width, s.label).toBeGreaterThanOrEqual(s.whole - 0.5);
+    }
+  });
+}
+
+// The keyboard help's keys wrapped ("J /" over "Shift+↓") in its narrow table (newcomer).
+test('the keyboard help shows each shortcut on one line', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openApp(page);
+  await page.getByTestId('help-button').click();
+  const keys = page.getByTestId('help').locator('kbd');
+  expect(await keys.count()).toBeGreaterThan(10);
+  const lines = await keys.evaluateAll((ks) =>
+    ks.map((k) => ({
+      key: k.textContent ?? '',
+      lines: k.getClientRects().length,
+      height: k.getBoundingClientRect().height,
+    })),
+  );
+  const one = Math.min(...lines.map((l) => l.height));
+  for (const l of lines) {
+    expect(l.lines, l.key).toBe(1);
+    expect(l.height, l.key).toBeLessThan(one * 1.5);
+  }
 });
