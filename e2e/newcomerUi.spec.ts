@@ -190,3 +190,40 @@ for (const width of [1400, 1000, 360]) {
     expect(header && box.y + box.height <= header.y + header.height + 0.5).toBe(true);
   });
 }
+
+// A newcomer read an OpenAI request's calls as "tool_use … / tool_result …", Anthropic's words:
+// the chips and the block filters say what the pasted format calls them.
+test('an OpenAI Chat request shows its calls and results in its own words', async ({ page }) => {
+  await openDefault(page);
+  await paste(
+    page,
+    JSON.stringify({
+      model: 'gpt-4.1',
+      messages: [
+        { role: 'user', content: 'Weather in Oslo and Bergen?' },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            { id: 'call_a', type: 'function', function: { name: 'weather', arguments: '{}' } },
+            { id: 'call_b', type: 'function', function: { name: 'weather', arguments: '{}' } },
+          ],
+        },
+        { role: 'tool', tool_call_id: 'call_a', content: '4 °C' },
+      ],
+    }),
+  );
+  await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true');
+  const chips = page.getByTestId('chip');
+  await expect(chips.filter({ hasText: 'tool_call weather · call_b' })).toHaveCount(1);
+  await expect(chips.filter({ hasText: /^tool · call_a/ })).toHaveCount(1);
+  await expect(chips.filter({ hasText: 'tool_use' })).toHaveCount(0);
+  await expect(chips.filter({ hasText: 'tool_result' })).toHaveCount(0);
+  const filters = page.locator('.filters');
+  await expect(
+    filters.locator('label', { has: page.getByTestId('filter-block-tool_use') }),
+  ).toHaveText('tool_call');
+  await expect(
+    filters.locator('label', { has: page.getByTestId('filter-block-tool_result') }),
+  ).toHaveText('tool');
+});

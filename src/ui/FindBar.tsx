@@ -4,6 +4,7 @@
  */
 import { useRef } from 'react';
 import { fmtInt } from './format.ts';
+import { MODEL_BLOCK_WORDS, type BlockWords } from '../model/parse/registry.ts';
 import type { BlockType, Role } from '../model/types.ts';
 import { useAppStore } from '../state/store.ts';
 
@@ -20,6 +21,8 @@ export interface FindBarProps {
   inputRef: React.RefObject<HTMLInputElement | null>;
   /** Escape: move the focus on, given the element focused before the box (null: none). */
   onExit: (cameFrom: HTMLElement | null) => void;
+  /** What the transcript's format calls a call and a result (`blockWordsOf`): the filters' words. */
+  words?: BlockWords;
 }
 
 function toggle<T>(list: readonly T[], v: T): T[] {
@@ -34,6 +37,7 @@ export function FindBar({
   onStep,
   inputRef,
   onExit,
+  words = MODEL_BLOCK_WORDS,
 }: FindBarProps) {
   const find = useAppStore((s) => s.find);
   const setFind = useAppStore((s) => s.setFind);
@@ -88,13 +92,15 @@ export function FindBar({
       >
         ↓
       </button>
-      <FindFilters />
+      <FindFilters words={words} />
     </div>
   );
 }
 
 /** The role and block-type filters: what they leave out is dimmed. */
-function FindFilters() {
+function FindFilters({ words }: { words: BlockWords }) {
+  const typeWord = (t: BlockType) =>
+    t === 'tool_use' ? words.call : t === 'tool_result' ? words.result : t;
   const roleFilter = useAppStore((s) => s.roleFilter);
   const blockFilter = useAppStore((s) => s.blockFilter);
   const setRoleFilter = useAppStore((s) => s.setRoleFilter);
@@ -124,7 +130,7 @@ function FindFilters() {
             onChange={() => setBlockFilter(toggle(blockFilter, t))}
             data-testid={`filter-block-${t}`}
           />
-          {t}
+          {typeWord(t)}
         </label>
       ))}
     </span>

@@ -5,6 +5,7 @@
 import { useCallback, useMemo, type RefObject } from 'react';
 import type { SampleEntry } from '../io/files.ts';
 import type { Analysis } from '../model/analyze.ts';
+import { blockWordsOf } from '../model/parse/registry.ts';
 import type { TextCounter } from '../model/tokens.ts';
 import type { Transcript } from '../model/types.ts';
 import { VALIDATORS } from '../model/validate/index.ts';
@@ -221,6 +222,7 @@ export function InspectorMain(p: InspectorMainProps) {
               onStep={stepMatch}
               inputRef={p.findRef}
               onExit={exitFind}
+              words={blockWordsOf(analysis.transcript.format)}
             />
             <PartBoundary part="timeline" resetKey={analysis}>
               <Timeline

@@ -7,6 +7,7 @@ import type { ToolPair } from '../model/pairing.ts';
 import { rowNumberTitle } from '../model/messageLabels.ts';
 import type { PairsOfBlock } from '../state/selectors.ts';
 import type { PairSignals } from './arcs/pairSignals.ts';
+import type { BlockWords } from '../model/parse/registry.ts';
 import type { Block, Message } from '../model/types.ts';
 import { blockText, findRanges, fmtInt, prettyJson } from './format.ts';
 import { chipLabel, chipState } from './messageChips.ts';
@@ -35,6 +36,8 @@ export interface MessageRowProps {
   query: string;
   /** The pairs of each block (`selectPairsOfBlock`). */
   pairsOfBlock: PairsOfBlock;
+  /** What the transcript's format calls a call and a result (`blockWordsOf`), for the chips. */
+  words: BlockWords;
   /**
    * The analysis's pair signals (`selectPairSignals`): a chip whose pair the verdict holds
    * against the request is red with the reason (the provider's rule when pairing says
@@ -89,6 +92,7 @@ function Highlighted({ text, query }: { text: string; query: string }) {
  */
 function BlockChip({
   block: b,
+  words,
   pairs,
   signals,
   valid,
@@ -98,6 +102,7 @@ function BlockChip({
   onHoverPair,
 }: {
   block: Block;
+  words: BlockWords;
   /** The block's pairs (`PairsOfBlock.of`), if any. */
   pairs: readonly ToolPair[] | undefined;
   signals: PairSignals | undefined;
@@ -129,7 +134,7 @@ function BlockChip({
       onMouseEnter={pairKey ? () => onHoverPair(pairKey) : undefined}
       onMouseLeave={pairKey ? () => onHoverPair(null) : undefined}
     >
-      {chipLabel(b)}
+      {chipLabel(b, words)}
       {st.note && <span className="chip-note"> — {st.note}</span>}
     </span>
   );
@@ -167,10 +172,12 @@ function TokenCell({
  */
 function MessageBody({
   message: m,
+  words,
   matches,
   query,
 }: {
   message: Message;
+  words: BlockWords;
   matches: ReadonlySet<string>;
   query: string;
 }) {
@@ -187,7 +194,7 @@ function MessageBody({
       {m.blocks.map((b, bi) => (
         <section key={bi} className={`block block-${b.type}`}>
           <div className="block-title">
-            {b.type === 'text' || b.type === 'thinking' ? b.type : chipLabel(b)}
+            {b.type === 'text' || b.type === 'thinking' ? b.type : chipLabel(b, words)}
           </div>
           <pre className="block-text" tabIndex={0}>
             <Highlighted text={blockText(b)} query={matches.has(`${m.index}:${bi}`) ? query : ''} />
@@ -253,6 +260,7 @@ export const MessageRow = memo(function MessageRow(p: MessageRowProps) {
             <BlockChip
               key={bi}
               block={b}
+              words={p.words}
               pairs={p.pairsOfBlock.of(m.index, bi)}
               signals={p.signals}
               valid={p.valid ?? false}
@@ -265,7 +273,9 @@ export const MessageRow = memo(function MessageRow(p: MessageRowProps) {
         </span>
         <TokenCell tokens={p.tokens} maxTokens={p.maxTokens} approx={p.approx} />
       </div>
-      {p.expanded && <MessageBody message={m} matches={p.matches} query={p.query} />}
+      {p.expanded && (
+        <MessageBody message={m} words={p.words} matches={p.matches} query={p.query} />
+      )}
     </div>
   );
 });

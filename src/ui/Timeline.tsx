@@ -8,6 +8,7 @@
 import type { VirtualItem } from '@tanstack/react-virtual';
 import { useMemo, useRef } from 'react';
 import type { Analysis } from '../model/analyze.ts';
+import { blockWordsOf } from '../model/parse/registry.ts';
 import type { TokenTable } from '../model/tokens.ts';
 import {
   selectArcPairs,
@@ -144,6 +145,7 @@ function sharedOfRows(
     dimmed: props.dimmed,
     query: props.query ?? '',
     pairsOfBlock: selectPairsOfBlock(analysis),
+    words: blockWordsOf(analysis.transcript.format),
     signals: signalsOf(props),
     valid: analysis.validation.valid,
     activePairs: sel.activePairs,

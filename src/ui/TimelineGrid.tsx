@@ -7,6 +7,7 @@
 import type { VirtualItem } from '@tanstack/react-virtual';
 import type { CSSProperties, RefObject } from 'react';
 import type { Exchange } from '../model/exchanges.ts';
+import type { BlockWords } from '../model/parse/registry.ts';
 import type { Message } from '../model/types.ts';
 import type { PairsOfBlock, RowModel, ViolationTarget } from '../state/selectors.ts';
 import { appStore } from '../state/store.ts';
@@ -104,6 +105,8 @@ export interface MessageRowsShared {
   /** The find query. */
   query: string;
   pairsOfBlock: PairsOfBlock;
+  /** What the transcript's format calls a call and a result (`blockWordsOf`). */
+  words: BlockWords;
   signals: PairSignals;
   /** Whether the verdict accepts the request. */
   valid: boolean;
@@ -196,6 +199,7 @@ export function MessageGridRow({
           matches={matches ?? NO_MATCH}
           query={matches ? s.query : ''}
           pairsOfBlock={s.pairsOfBlock}
+          words={s.words}
           signals={s.signals}
           valid={s.valid}
           activePairs={s.activePairs}

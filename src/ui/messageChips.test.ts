@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolPair } from '../model/pairing.ts';
+import type { Block } from '../model/types.ts';
 import type { Violation } from '../model/validate/index.ts';
 import type { BrokenPairs } from '../state/selectors.ts';
 import {
@@ -9,6 +10,7 @@ import {
   type PairLevel,
   type PairSignals,
 } from './arcs/pairSignals.ts';
+import { blockWordsOf } from '../model/parse/registry.ts';
 import { chipLabel, chipState } from './messageChips.ts';
 
 const pair = (over: Partial<ToolPair> = {}): ToolPair => ({
@@ -57,6 +59,24 @@ describe('chipLabel', () => {
     expect(chipLabel({ type: 'text', text: '  ' })).toBe('(blank text: "  ")');
     expect(chipLabel({ type: 'text', text: '\n\n' })).toBe('(blank text: "\\n\\n")');
     expect(chipLabel({ type: 'thinking', thinking: '' })).toBe('thinking (empty)');
+  });
+});
+
+describe("chipLabel in the format's words", () => {
+  const call: Block = { type: 'tool_use', id: 'call_1', name: 'get_weather', input: {} };
+  const result: Block = { type: 'tool_result', toolUseId: 'call_1', content: [], isError: false };
+  it.each([
+    ['openai-chat', 'tool_call get_weather · call_1', 'tool · call_1'],
+    ['openai-responses', 'function_call get_weather · call_1', 'function_call_output · call_1'],
+    ['gemini', 'functionCall get_weather · call_1', 'functionResponse · call_1'],
+    ['bedrock-converse', 'toolUse get_weather · call_1', 'toolResult · call_1'],
+    ['vercel-ai', 'tool-call get_weather · call_1', 'tool-result · call_1'],
+    ['anthropic-messages', 'tool_use get_weather · call_1', 'tool_result · call_1'],
+    ['claude-code-jsonl', 'tool_use get_weather · call_1', 'tool_result · call_1'],
+  ] as const)('%s: a call and a result as the format names them', (format, c, r) => {
+    const words = blockWordsOf(format);
+    expect(chipLabel(call, words)).toBe(c);
+    expect(chipLabel(result, words)).toBe(r);
   });
 });
 

@@ -4,6 +4,7 @@
  * row renders them as text.
  */
 import type { ToolPair } from '../model/pairing.ts';
+import { MODEL_BLOCK_WORDS, type BlockWords } from '../model/parse/registry.ts';
 import type { Block } from '../model/types.ts';
 import { PAIR_ERROR, PAIR_WARNING, pairWarningText, type PairSignals } from './arcs/pairSignals.ts';
 import { answeredButRefused } from './arcs/verdictLabel.ts';
@@ -15,8 +16,11 @@ function escapedBlank(text: string): string {
   return q.length > 30 ? `${q.slice(0, 29)}…` : q;
 }
 
-/** A block's chip label: an excerpt of its text, or its kind with the tool name and ids. */
-export function chipLabel(b: Block): string {
+/**
+ * A block's chip label: an excerpt of its text, or its kind with the tool name and ids, the kind
+ * in the format's words (`blockWordsOf`: `tool_call` and `tool` for Chat Completions).
+ */
+export function chipLabel(b: Block, words: BlockWords = MODEL_BLOCK_WORDS): string {
   switch (b.type) {
     case 'text':
       // Whitespace is shown as written (escaped): `"\n\n"` is not `""` to a provider (A11, B12).
@@ -27,10 +31,10 @@ export function chipLabel(b: Block): string {
     case 'redacted_thinking':
       return 'redacted thinking';
     case 'tool_use':
-      return `${b.server ? 'server ' : ''}tool_use ${b.name} · ${b.id ?? '(no id)'}`;
+      return `${b.server ? 'server ' : ''}${words.call} ${b.name} · ${b.id ?? '(no id)'}`;
     case 'tool_result':
       // The name where the format carries one (Gemini pairs by position: a wrong name shows).
-      return `tool_result${b.isError ? ' (error)' : ''}${b.name ? ` ${b.name}` : ''} · ${b.toolUseId ?? '(no id)'}`;
+      return `${words.result}${b.isError ? ' (error)' : ''}${b.name ? ` ${b.name}` : ''} · ${b.toolUseId ?? '(no id)'}`;
     case 'image':
     case 'document':
       return b.type;

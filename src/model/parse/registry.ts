@@ -52,6 +52,12 @@ export interface FormatParser {
    */
   resultStyle: 'tool' | 'user' | 'call';
   /**
+   * The format's own names for a tool call and for its result, as a row's chips and the block
+   * filters say them (`toolUse` / `toolResult` for Bedrock); `tool_use` / `tool_result` when
+   * unset (Anthropic's, the model's block types).
+   */
+  blockWords?: BlockWords;
+  /**
    * For an archive that can hold several samples or conversations: one entry per item (each
    * value the archive narrowed to that item), for the request picker; `[]` when the value is no
    * such archive. Cheap and never throws.
@@ -193,6 +199,20 @@ export function listJsonlArchiveRequests(lines: readonly JsonlLine[]): RequestEn
     if (found.length > 0) return found;
   }
   return [];
+}
+
+/** What a format calls a tool call and its result (`FormatParser.blockWords`). */
+export interface BlockWords {
+  call: string;
+  result: string;
+}
+
+/** The model's own words (Anthropic's block types): a format that names neither keeps them. */
+export const MODEL_BLOCK_WORDS: BlockWords = { call: 'tool_use', result: 'tool_result' };
+
+/** A format's words for a call and a result (`FormatParser.blockWords`, else the model's). */
+export function blockWordsOf(id: FormatId): BlockWords {
+  return BY_ID.get(id)?.blockWords ?? MODEL_BLOCK_WORDS;
 }
 
 /** The format ids of one category, in registry order. */

@@ -305,6 +305,7 @@ export const VOCABULARY_WORDS: readonly string[] = [
   'blockStart',
   'blockTable',
   'blockTokens',
+  'blockWords',
   'blocks',
   'bodies',
   'body',

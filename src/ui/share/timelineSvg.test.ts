@@ -95,3 +95,17 @@ describe('buildTimelineSvg', () => {
     expect(svg).toMatch(/data-message-index="2">#7 user/);
   });
 });
+
+describe('buildTimelineSvg in the format’s words', () => {
+  it('says a Chat Completions call and its result as the format names them, as the page’s chips do', () => {
+    const chat = transcript('openai-chat', [
+      user('List files'),
+      assistant(call('call_a', 'bash', { cmd: 'ls' })),
+      user(result('call_a', 'ok')),
+    ]);
+    const svg = buildTimelineSvg(analyze(chat));
+    expect(svg).toMatch(/data-message-index="1">#1 assistant · tool_call bash</);
+    expect(svg).toMatch(/data-message-index="2">#2 user · tool</);
+    expect(svg).not.toContain('tool_use');
+  });
+});

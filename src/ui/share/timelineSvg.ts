@@ -6,6 +6,7 @@
  */
 import type { Analysis } from '../../model/analyze.ts';
 import { messageLabels } from '../../model/messageLabels.ts';
+import { blockWordsOf, type BlockWords } from '../../model/parse/registry.ts';
 import { redactMessages } from '../../model/redact.ts';
 import type { TextCounter } from '../../model/tokens.ts';
 import type { Block, Message } from '../../model/types.ts';
@@ -43,14 +44,15 @@ export function xmlEscape(s: string): string {
   return s.replace(XML_FORBIDDEN, '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-function blockLabel(b: Block): string {
+/** A block as a row of the picture says it (a call and a result in the format's words). */
+function blockLabel(b: Block, words: BlockWords): string {
   switch (b.type) {
     case 'text':
       return b.text;
     case 'tool_use':
-      return `tool_use ${b.name}`;
+      return `${words.call} ${b.name}`;
     case 'tool_result':
-      return `tool_result${b.isError ? ' (error)' : ''}`;
+      return `${words.result}${b.isError ? ' (error)' : ''}`;
     case 'thinking':
       return 'thinking';
     case 'redacted_thinking':
@@ -64,8 +66,12 @@ function blockLabel(b: Block): string {
 }
 
 /** A row as the page labels it: its source position (`#5`, `#5.2`), role and blocks. */
-function rowText(m: Message, label: string): string {
-  const body = m.blocks.map(blockLabel).join(' · ').replace(/\s+/g, ' ').trim();
+function rowText(m: Message, label: string, words: BlockWords): string {
+  const body = m.blocks
+    .map((b) => blockLabel(b, words))
+    .join(' · ')
+    .replace(/\s+/g, ' ')
+    .trim();
   const line = `${label} ${m.role}${body ? ` · ${body}` : ''}`;
   return line.length > SVG_PREVIEW_CHARS ? `${line.slice(0, SVG_PREVIEW_CHARS - 1)}…` : line;
 }
@@ -104,6 +110,7 @@ export function buildTimelineSvg(a: Analysis, opts: TimelineSvgOptions = {}): st
     ? redactMessages(a.transcript.messages, opts.structureOnly)
     : a.transcript.messages;
   const labels = messageLabels(messages);
+  const words = blockWordsOf(a.transcript.format);
   const { exchanges, exchangeOf } = a.grouping;
   const rows: { kind: 'band' | 'message'; index: number }[] = [];
   const rowOfMessage = new Int32Array(messages.length).fill(-1);
@@ -148,7 +155,7 @@ export function buildTimelineSvg(a: Analysis, opts: TimelineSvgOptions = {}): st
       if (!m) return;
       const gone = opts.evicted?.has(r.index) === true;
       out.push(
-        `<text x="${gutter + 6}" y="${y + SVG_ROW_HEIGHT - 7}" fill="${gone ? COLORS.dim : COLORS.text}"${gone ? ' text-decoration="line-through"' : ''} data-message-index="${r.index}">${xmlEscape(rowText(m, labels.of(r.index)))}</text>`,
+        `<text x="${gutter + 6}" y="${y + SVG_ROW_HEIGHT - 7}" fill="${gone ? COLORS.dim : COLORS.text}"${gone ? ' text-decoration="line-through"' : ''} data-message-index="${r.index}">${xmlEscape(rowText(m, labels.of(r.index), words))}</text>`,
       );
     }
   });

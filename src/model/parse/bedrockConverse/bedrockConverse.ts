@@ -378,6 +378,8 @@ export const bedrockConverseParser: FormatParser = {
   provider: 'bedrock',
   category: 'request',
   resultStyle: 'user',
+  // Converse content blocks.
+  blockWords: { call: 'toolUse', result: 'toolResult' },
   usageCacheApart: true,
   expected:
     'an object with `messages` whose content blocks are single-key objects (`text`, `toolUse`, `toolResult`, `reasoningContent`, …), a bare array of such messages, or a response with `output.message`',

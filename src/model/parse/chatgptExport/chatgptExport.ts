@@ -389,6 +389,8 @@ export const chatgptExportParser: FormatParser = {
   provider: 'openai-chat',
   category: 'archive',
   resultStyle: 'tool',
+  // An assistant message to a tool's `recipient`, answered by a `tool` message.
+  blockWords: { call: 'message to', result: 'tool' },
   listRequests: listChatgptConversations,
   expected:
     'a ChatGPT data export (conversations.json): conversations with `mapping` (nodes with `parent` and `message.author.role`) and `current_node`',

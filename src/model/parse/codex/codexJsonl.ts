@@ -265,6 +265,8 @@ export const codexJsonlParser: FormatParser = {
   provider: 'openai-responses',
   category: 'log',
   resultStyle: 'tool',
+  // Responses items, as Codex logs them.
+  blockWords: { call: 'function_call', result: 'function_call_output' },
   itemIds: true,
   expected:
     'JSON Lines of `{timestamp, type, payload}` with `type` session_meta / response_item / event_msg / turn_context / compacted',

@@ -272,6 +272,8 @@ export const geminiParser: FormatParser = {
   provider: 'gemini',
   category: 'request',
   resultStyle: 'user',
+  // Gemini parts.
+  blockWords: { call: 'functionCall', result: 'functionResponse' },
   expected:
     'an object with `contents` (role user/model, `parts` with text, `functionCall`, `functionResponse`), a bare array of such contents, or a response with `candidates`',
   sniff,

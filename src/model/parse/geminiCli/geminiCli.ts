@@ -247,6 +247,8 @@ export const geminiCliParser: FormatParser = {
   provider: 'gemini',
   category: 'log',
   resultStyle: 'call',
+  // Gemini parts, as the CLI logs them.
+  blockWords: { call: 'functionCall', result: 'functionResponse' },
   expected:
     'a Gemini CLI session: `{sessionId, projectHash, messages: [{type: "user" | "gemini", content, toolCalls?}]}`',
   sniff,

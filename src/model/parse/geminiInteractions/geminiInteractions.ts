@@ -313,6 +313,8 @@ export const geminiInteractionsParser: FormatParser = {
   provider: 'gemini',
   category: 'request',
   resultStyle: 'tool',
+  // Interactions steps.
+  blockWords: { call: 'function_call', result: 'function_result' },
   expected:
     'an Interaction with `steps` (or a create body with `input`): typed steps `user_input`, `model_output`, `thought`, `function_call`, `function_result` (by `call_id`), `google_search_call` / `_result`, …',
   sniff,

@@ -453,6 +453,8 @@ export const inspectLogParser: FormatParser = {
   provider: 'openai-chat',
   category: 'archive',
   resultStyle: 'tool',
+  // An item of `tool_calls`, answered by a `tool` message.
+  blockWords: { call: 'tool_call', result: 'tool' },
   listRequests: listInspectSamples,
   sessionCalls: (_doc, t) => inspectCalls(t),
   expected:

@@ -384,6 +384,8 @@ export const langchainParser: FormatParser = {
   provider: 'openai-chat',
   category: 'framework',
   resultStyle: 'tool',
+  // An item of an AIMessage's `tool_calls`, answered by a ToolMessage.
+  blockWords: { call: 'tool_call', result: 'ToolMessage' },
   expected:
     'an array (or `{messages}`) of LangChain messages: `{type: human|ai|system|tool, content, tool_calls, tool_call_id}`, `{type, data}`, or `{lc: 1, type: "constructor", id: [..., "AIMessage"], kwargs}`',
   sniff,

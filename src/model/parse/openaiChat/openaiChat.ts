@@ -370,6 +370,8 @@ export const openaiChatParser: FormatParser = {
   provider: 'openai-chat',
   category: 'request',
   resultStyle: 'tool',
+  // An item of `tool_calls`, answered by a `tool` message.
+  blockWords: { call: 'tool_call', result: 'tool' },
   expected:
     'an object with `messages` (roles system/developer/user/assistant/tool, `tool_calls`, `tool_call_id`), a bare array of such messages, or a `chat.completion` response',
   sniff,

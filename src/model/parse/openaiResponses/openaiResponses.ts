@@ -370,6 +370,8 @@ export const openaiResponsesParser: FormatParser = {
   provider: 'openai-responses',
   category: 'request',
   resultStyle: 'tool',
+  // Responses items.
+  blockWords: { call: 'function_call', result: 'function_call_output' },
   itemIds: true,
   expected:
     'an object with `input` (message items, `function_call` / `function_call_output` by `call_id`, `reasoning` items), a bare array of such items, or a response object with `object: "response"` and `output`',

@@ -171,6 +171,8 @@ export const sweAgentParser: FormatParser = {
   provider: 'openai-chat',
   category: 'archive',
   resultStyle: 'tool',
+  // An item of `tool_calls`, answered by a `tool` message.
+  blockWords: { call: 'tool_call', result: 'tool' },
   expected:
     'a SWE-agent trajectory (.traj): an object with `history` (OpenAI-style messages with `agent`/`message_type`, tool messages with `tool_call_ids`) and `trajectory`/`info`',
   sniff,

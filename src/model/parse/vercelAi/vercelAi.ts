@@ -174,6 +174,8 @@ export const vercelAiParser: FormatParser = {
   category: 'framework',
   // ModelMessages and UIMessage steps both answer calls in a `tool` message.
   resultStyle: 'tool',
+  // AI SDK content parts.
+  blockWords: { call: 'tool-call', result: 'tool-result' },
   expected:
     'an array (or `{messages}`) of AI SDK ModelMessages (`tool-call` / `tool-result` parts with `toolCallId`) or UIMessages (`{id, role, parts}` with `tool-*` parts)',
   sniff,
