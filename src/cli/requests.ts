@@ -2,7 +2,7 @@
  * `check --requests`: a file's requests (issue 33) — a session log's model calls with their
  * compactions, an archive's requests, or the one request — each with its size and verdict.
  */
-import { listFileRequests, requestVerdict, type RequestListing } from '../model/diff/index.ts';
+import { listFileRequests, requestJudge, type RequestListing } from '../model/diff/index.ts';
 import type { CompactionEvent } from '../model/diff/index.ts';
 import type { FormatId, ProviderId } from '../model/types.ts';
 import { loadBpeCounter } from '../model/tokens.ts';
@@ -39,8 +39,9 @@ export function compactionWords(c: CompactionEvent): string {
 
 /** Every request's JSON row: `{request, messages, tokens, valid, firstRule, compaction, …}`. */
 function rows(listing: RequestListing, provider: ProviderId | undefined) {
+  const judge = requestJudge(listing, provider);
   return listing.requests.map((r, k) => {
-    const v = requestVerdict(listing, k, provider);
+    const v = judge.verdict(k);
     return {
       request: r.request,
       label: r.label,

@@ -11,7 +11,7 @@ import {
   messageText,
   diffTranscripts,
   listFileRequests,
-  requestVerdict,
+  requestJudge,
   type RequestInfo,
   type RequestListing,
   type RequestVerdict,
@@ -316,10 +316,11 @@ export class ListingMemo {
 function requestsAnswer(job: RequestsJob, memo: ListingMemo): RequestsAnswer {
   const listing = memo.of(job);
   if (typeof listing === 'string') return { ok: false, error: listing };
+  const judge = requestJudge(listing, job.provider ?? undefined);
   const requests = listing.requests.map(
     (r, k): RequestSummary => ({
       ...r,
-      ...requestVerdict(listing, k, job.provider ?? undefined),
+      ...judge.verdict(k),
       retry: r.retryOf !== undefined,
     }),
   );

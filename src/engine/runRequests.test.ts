@@ -139,7 +139,9 @@ describe("a streamed session log's model calls (the request strip)", () => {
     if (!whole.ok) throw new Error('does not parse');
     const s = streamedSession(src.value.doc, whole.value);
     if (!s) throw new Error('no calls');
-    // Calls hold 1, 3, 5, … messages: a budget of 9 judges the first three (1 + 3 + 5).
+    // Calls hold 1, 3, 5, … messages, each extending the last. The Anthropic validator resumes
+    // along them: a call costs what it adds (1, 2, 2, …) and a pass over its list (⌈n ÷ 32⌉ = 1),
+    // so a budget of 9 judges the first three (2 + 3 + 3).
     expect(
       await judgeCalls(
         s,
@@ -154,5 +156,23 @@ describe("a streamed session log's model calls (the request strip)", () => {
     expect(a.requests).toHaveLength(81);
     // Another provider's verdicts are made again, from the first call.
     expect(okAnswer(sessionAnswer(s, 'openai-chat')).judged).toBe(0);
+    // Chat Completions' validator judges each call whole: a budget of 30 takes calls of 1, 3, 5,
+    // 7 and 9 messages (25); the Anthropic one, resuming, ten calls (2 + 9 × 3 = 29).
+    await judgeCalls(
+      s,
+      'openai-chat',
+      async () => {},
+      () => false,
+      30,
+    );
+    expect(okAnswer(sessionAnswer(s, 'openai-chat')).judged).toBe(5);
+    await judgeCalls(
+      s,
+      null,
+      async () => {},
+      () => false,
+      30,
+    );
+    expect(okAnswer(sessionAnswer(s, null)).judged).toBe(10);
   });
 });

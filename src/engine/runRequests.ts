@@ -10,7 +10,8 @@
  */
 import {
   listSessionCalls,
-  requestVerdict,
+  requestJudge,
+  type RequestJudge,
   type RequestInfo,
   type RequestListing,
   type RequestVerdict,
@@ -24,8 +25,9 @@ import type { ProviderId } from '../model/types.ts';
 import type { RequestsAnswer, RequestSummary } from './diffProtocol.ts';
 
 /**
- * Most messages validated to judge a streamed log's calls (the sum of the judged calls'
- * lengths): about 2–3 s of the worker at 1–1.5 µs a message. A log whose calls hold more is
+ * Most messages validated to judge a streamed log's calls (the sum of the judged calls' costs,
+ * `RequestJudge.cost`: a call that extends the last one costs what it adds where the validator
+ * resumes, else its length): about 2–3 s of the worker at 1–1.5 µs a message. A log whose calls hold more is
  * judged from its first call on until the budget is spent; the strip says how many were.
  */
 export const JUDGE_BUDGET = 2_500_000;
@@ -36,8 +38,11 @@ export interface StreamedSession {
   calls: SessionCalls;
   /** The calls listed (sizes, labels), made on first use (`listingOf`): after the load's answer. */
   listing: RequestListing | null;
-  /** Verdicts made so far, in call order, and the provider they were made for. */
-  verdicts: { provider: ProviderId | null; list: RequestSummary[] } | null;
+  /**
+   * Verdicts made so far, in call order, the provider they were made for, and the judge that
+   * goes on from there (each thread's calls along one chain validation: `requestJudge`).
+   */
+  verdicts: { provider: ProviderId | null; list: RequestSummary[]; judge: RequestJudge } | null;
 }
 
 /**
@@ -120,17 +125,19 @@ export async function judgeCalls(
   stale: () => boolean,
   budget = JUDGE_BUDGET,
 ): Promise<boolean> {
-  if (s.verdicts?.provider !== provider) s.verdicts = { provider, list: [] };
-  const list = s.verdicts.list;
   const listing = listingOf(s);
+  if (s.verdicts?.provider !== provider)
+    s.verdicts = { provider, list: [], judge: requestJudge(listing, provider ?? undefined) };
+  const { list, judge } = s.verdicts;
   let spent = 0;
   let sinceYield = 0;
   for (let k = list.length; k < listing.requests.length; k++) {
     const r = listing.requests[k];
-    if (!r || spent + r.messages > budget) break;
-    spent += r.messages;
-    sinceYield += r.messages;
-    list.push(summary(r, requestVerdict(listing, k, provider ?? undefined)));
+    const cost = judge.cost(k);
+    if (!r || spent + cost > budget) break;
+    spent += cost;
+    sinceYield += cost;
+    list.push(summary(r, judge.verdict(k)));
     if (sinceYield > 100_000) {
       sinceYield = 0;
       await pause();

@@ -16,6 +16,7 @@ import { parserFor } from '../parse/registry.ts';
 import type { SourceDoc } from '../parse/json.ts';
 import {
   callTranscript,
+  commonSpanPrefix,
   spanLength,
   spanMessages,
   type CompactionEvent,
@@ -23,7 +24,13 @@ import {
   type SessionCalls,
 } from '../parse/sessionCalls.ts';
 import { CHARS_PER_4, countTokens, type TextCounter } from '../tokens.ts';
-import { defaultProviderOf, validateTranscript } from '../validate/index.ts';
+import {
+  chainValidation,
+  defaultProviderOf,
+  resumesChain,
+  validateTranscript,
+  type ChainValidator,
+} from '../validate/index.ts';
 import type { RuleId } from '../validate/index.ts';
 
 export type { CompactionEvent, SessionCall, SessionCalls } from '../parse/sessionCalls.ts';
@@ -274,16 +281,62 @@ export function requestVerdict(
   listing: RequestListing,
   k: number,
   provider?: ProviderId,
+  validate: ChainValidator = validateTranscript,
 ): RequestVerdict {
   const s = listing.session;
   const call = s?.calls[k];
   // A session call is validated as a subset of the session's messages: no copies.
   const v =
     s && call
-      ? validateTranscript(s.transcript, provider, {
-          messages: spanMessages(s.transcript, call.spans),
-        })
-      : validateTranscript(listing.transcriptOf(k), provider);
+      ? validate(s.transcript, provider, { messages: spanMessages(s.transcript, call.spans) })
+      : validate(listing.transcriptOf(k), provider);
   const first = v.violations.find((x) => x.severity === 'error');
   return { valid: v.valid, firstRule: first ? { rule: first.rule, code: first.code } : null };
+}
+
+/** Judges a listing's requests in order (`requestJudge`). */
+export interface RequestJudge {
+  /** Request `k`'s verdict, as `requestVerdict(listing, k, provider)` gives it. */
+  verdict: (k: number) => RequestVerdict;
+  /**
+   * About how many messages judging request `k` validates: a session call extending the last
+   * call of its thread costs what it adds and a pass over its list (÷ 32) when the provider's
+   * validator resumes (`resumesChain`); any other request its whole length.
+   */
+  cost: (k: number) => number;
+}
+
+/**
+ * A judge of a listing's requests taken in order (the strip's, `check --requests`'): each
+ * thread's session calls are validated along one `chainValidation`, so a call that extends the
+ * one before costs its new messages, not its whole context (a 20 MB log's 4,842 calls: the sum
+ * of their lengths is quadratic in the log). Verdicts equal `requestVerdict`'s in any order
+ * (requests.judge.property.test.ts); in order they cost least.
+ */
+export function requestJudge(listing: RequestListing, provider?: ProviderId): RequestJudge {
+  const s = listing.session;
+  const resumes =
+    s !== null && resumesChain(provider ?? defaultProviderOf(s.transcript), s.transcript.format);
+  const chains = new Map<string, ChainValidator>();
+  const lastOf = new Map<string, SessionCall>();
+  const threadOf = (k: number) => s?.calls[k]?.thread ?? 'main';
+  return {
+    verdict: (k) => {
+      if (!resumes) return requestVerdict(listing, k, provider);
+      const thread = threadOf(k);
+      let validate = chains.get(thread);
+      if (validate === undefined) chains.set(thread, (validate = chainValidation()));
+      const call = s?.calls[k];
+      if (call) lastOf.set(thread, call);
+      return requestVerdict(listing, k, provider, validate);
+    },
+    cost: (k) => {
+      const messages = listing.requests[k]?.messages ?? 0;
+      const call = s?.calls[k];
+      if (!resumes || !call) return messages;
+      const last = lastOf.get(call.thread);
+      const shared = last ? commonSpanPrefix(last.spans, call.spans) : 0;
+      return messages - shared + Math.ceil(messages / 32);
+    },
+  };
 }

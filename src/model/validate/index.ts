@@ -160,6 +160,15 @@ function withNotes(
   return refused?.length ? { ...validation, notes: [...refused, ...validation.notes] } : validation;
 }
 
+/**
+ * Whether `chainValidation` resumes for this provider and format (its validator has a `chain`
+ * and the format's messages are judged as written): a request of a chain then costs what it
+ * adds, else its whole length.
+ */
+export function resumesChain(provider: ProviderId, format: FormatId): boolean {
+  return validatorFor(provider)?.chain !== undefined && !AS_SENT.has(format);
+}
+
 /** `validateTranscript` for the requests of one chain, in order (`chainValidation`). */
 export type ChainValidator = (
   t: Transcript,
