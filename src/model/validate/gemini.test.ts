@@ -44,7 +44,7 @@ const responses = (...names: string[]) => ({
   })),
 });
 
-describe('gemini validator: one test per rule, exact text and envelope (G1–G9)', () => {
+describe('gemini validator: one test per rule, exact text and envelope (G1–G10)', () => {
   it('G1: a function response turn not right after a call turn', () => {
     const [v] = errors(parsed({ contents: [responses('read_file'), m('ok'), u('next')] }));
     expect(v).toMatchObject({
@@ -166,6 +166,57 @@ describe('gemini validator: one test per rule, exact text and envelope (G1–G9)
     const old = validateTranscript(parsed({ ...body(false), model: 'gemini-2.5-pro' }), 'gemini');
     expect(old.valid).toBe(true);
     expect(old.notes.join(' ')).toMatch(/G4/);
+  });
+
+  it('G10: a functionResponse whose name is empty or missing (langflow-ai/langflow#9437)', () => {
+    const named = responses('read_file', 'ls');
+    const empty = structuredClone(named);
+    (empty.parts[1]?.functionResponse as { name?: string }).name = '';
+    const [v, ...rest] = errors(
+      parsed({ contents: [u('a'), calls('read_file', 'ls'), empty, m('ok'), u('next')] }),
+    );
+    const text =
+      '* GenerateContentRequest.contents[2].parts[1].function_response.name: Name cannot be empty.\n';
+    expect(rest).toEqual([]);
+    expect(v).toMatchObject({
+      rule: 'tool_result_unnamed',
+      code: 'G10',
+      messageIndex: 2,
+      blockIndex: 1,
+      ids: ['gc_ls'],
+      providerPath: 'contents[2].parts[1].function_response.name',
+      status: 400,
+      message: text,
+    });
+    expect(v?.error).toEqual(envelope(text));
+    // Missing counts as empty; the first content it is in comes first.
+    const missing = structuredClone(named);
+    delete (missing.parts[0]?.functionResponse as { name?: string }).name;
+    expect(
+      errors(
+        parsed({ contents: [u('a'), calls('read_file', 'ls'), missing, m('ok'), u('n')] }),
+      ).map((x) => [x.code, x.providerPath]),
+    ).toEqual([['G10', 'contents[2].parts[0].function_response.name']]);
+    // Named responses pass; a Chat Completions tool message (no name field) is named by the
+    // converter that renders it for Gemini, so no G10 there.
+    expect(
+      errors(parsed({ contents: [u('a'), calls('read_file', 'ls'), named, m('ok'), u('n')] })),
+    ).toEqual([]);
+    // From another format, a result whose call is not in the request (trimmed away) has no name
+    // to be given: G10, listed before the turn checks' G1 (the proto's field errors come first);
+    // the result is merged into the user's content before it, as its second part.
+    const cut = transcript('openai-chat', [user('q'), tool('call_9'), assistant('ok'), user('n')]);
+    expect(errors(cut).map((x) => [x.code, x.providerPath])).toEqual([
+      ['G10', 'contents[0].parts[1].function_response.name'],
+      ['G1', null],
+    ]);
+    const chat = transcript('openai-chat', [
+      user('q'),
+      assistant(call('call_1', 'ls')),
+      tool('call_1'),
+      user('n'),
+    ]);
+    expect(errors(chat)).toEqual([]);
   });
 
   it('G6/G7 are warnings only (historic / unconfirmed)', () => {

@@ -1,7 +1,7 @@
 /**
  * Google Gemini (generativelanguage / Vertex AI) validator.
  *
- * Rules G1–G9 of the rule catalogue (docs/rules.md): G6 and G7 only as warnings (historic or
+ * Rules G1–G10 of the rule catalogue (docs/rules.md): G6 and G7 only as warnings (historic or
  * unconfirmed), G5 only as a note. Gemini checks turn order and
  * part counts, not ids, and names no index in its messages: `providerPath` is null, while
  * `messageIndex` / `blockIndex` still point at the content and part that cause the error.
@@ -230,6 +230,51 @@ function checkTurnOrder(T: Turns, n: number, push: Push, found: Violation[]): vo
   });
 }
 
+/**
+ * G10: every `functionResponse` names its function. A Gemini body's name is read as written; a
+ * transcript from another format is named as converters name it (the Gemini writer does the
+ * same): its own name, else the name of a call with its id in the request — a result whose call
+ * is not there (trimmed away, its id lost) goes out with an empty name.
+ */
+function checkResponseNames(t: Transcript, T: Turns, found: Violation[]): void {
+  const native = t.format === 'gemini';
+  const called = new Set<string>();
+  if (!native)
+    for (const m of T.msgs)
+      for (const b of m.blocks) if (b.type === 'tool_use' && b.id !== null) called.add(b.id);
+  for (let n = 0; n < T.count; n++) {
+    let part = 0;
+    for (let s = T.start[n] as number; s < (T.start[n + 1] as number); s++) {
+      const m = T.msgs[s] as Message;
+      m.blocks.forEach((b, block) => {
+        const at = part++;
+        if (b.type !== 'tool_result' || (b.name !== undefined && b.name !== '')) return;
+        if (!native && b.toolUseId !== null && called.has(b.toolUseId)) return;
+        found.push(
+          violation(
+            {
+              messageIndex: m.rawIndex,
+              index: m.index,
+              blockIndex: block,
+              ids: b.toolUseId !== null ? [b.toolUseId] : [],
+              rule: 'tool_result_unnamed',
+              code: 'G10',
+              providerPath: `contents[${n}].parts[${at}].function_response.name`,
+              message: ruleText('G10', { n, m: at }),
+              title: 'Function response without its function name',
+              why: native
+                ? 'Gemini refuses a functionResponse part whose name is empty or missing: the name says which function it answers.'
+                : 'Gemini refuses a functionResponse part whose name is empty, and a converter names a result after the call with its id in the request: this one has none (its call was trimmed away, or its id lost), so it goes out unnamed.',
+              confidence: 'V',
+            },
+            geminiEnvelope,
+          ),
+        );
+      });
+    }
+  }
+}
+
 /** G4: the first call of each model step of the current turn carries its thought signature. */
 function checkSignatures(t: Transcript, T: Turns, push: Push, notes: string[]): void {
   if (!needsThoughtSignatures(t.settings.model)) {
@@ -300,6 +345,7 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
     for (const f of pairs) pairingFinding(f, push);
     pairs.length = 0;
   }
+  checkResponseNames(t, T, found);
   checkSignatures(t, T, push, notes);
   checkUnsignedThoughts(t, T, push);
   const last = T.count - 1;
@@ -330,7 +376,8 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
 }
 
 /**
- * The findings in the provider's order: by content position (the first error is the 400).
+ * The findings in the provider's order: the request's field errors first, then by content
+ * position (the first error is the 400).
  * Keyed by our index: raw indices repeat (a retry copy, a Gemini CLI turn and its stored
  * results). Only for two findings or more: the map costs a set per message of the request.
  */
@@ -339,9 +386,18 @@ function byContent(T: Turns, found: Violation[]): Violation[] {
   for (let n = 0; n < T.count; n++)
     for (let s = T.start[n] as number; s < (T.start[n + 1] as number); s++)
       order.set((T.msgs[s] as Message).index, n);
+  // The request's field errors (`* GenerateContentRequest.…`: G8–G10, the ones with a path) are
+  // the proto's validation, met before the turn checks (langflow-ai/langflow#9437 lists one per
+  // content, nothing else).
+  const field = (v: Violation) => (v.providerPath ? 0 : 1);
   return found
     .map((v, i) => ({ v, i }))
-    .sort((a, b) => (order.get(a.v.index) ?? 0) - (order.get(b.v.index) ?? 0) || a.i - b.i)
+    .sort(
+      (a, b) =>
+        field(a.v) - field(b.v) ||
+        (order.get(a.v.index) ?? 0) - (order.get(b.v.index) ?? 0) ||
+        a.i - b.i,
+    )
     .map((x) => x.v);
 }
 

@@ -20,6 +20,7 @@ export const RULE_REGISTRY = {
   duplicate_tool_use_id: { words: 'tool call id used twice' },
   duplicate_tool_result: { words: 'two results for one call' },
   tool_result_wrong_id: { words: 'result answers an id not called' },
+  tool_result_unnamed: { words: 'tool result without its function name' },
   missing_tool_id: { words: 'tool block without an id' },
   server_tool_unanswered: { words: 'server tool call not answered' },
   server_tool_orphan: { words: 'server tool result with no call' },

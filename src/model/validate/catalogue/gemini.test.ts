@@ -53,6 +53,19 @@ const FIXTURES: Record<string, Fixture> = {
     params: { n: 0 },
     path: 'contents[0].parts',
   },
+  G10: {
+    provider: 'gemini',
+    t: () =>
+      body({
+        contents: [
+          gUser,
+          gCall(),
+          { role: 'user', parts: [{ functionResponse: { name: '', response: {} } }] },
+        ],
+      }),
+    params: { n: 2, m: 0 },
+    path: 'contents[2].parts[0].function_response.name',
+  },
   GW1: {
     provider: 'gemini',
     t: () => body({ contents: [gUser, gCall('a'), gResp('b')] }),

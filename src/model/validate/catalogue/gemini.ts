@@ -115,6 +115,22 @@ export const GEMINI_RULES: readonly RuleSpec[] = [
     source: 'egoist/chatwise-releases#250; vercel/ai#3775; langchain-ai/langchain-google#691',
   },
   {
+    code: 'G10',
+    rules: ['tool_result_unnamed'],
+    providers: ['gemini'],
+    severity: 'error',
+    confidence: 'V',
+    condition:
+      'A `functionResponse` part with an empty or missing `name`: as written in a Gemini body; from another format, a result with no name of its own whose id no call of the request has (converters name a result after its call).',
+    text: (p) =>
+      `* GenerateContentRequest.contents[${p.n ?? 'N'}].parts[${p.m ?? 'M'}].function_response.name: Name cannot be empty.\n`,
+    path: 'contents[N].parts[M].function_response.name',
+    index: 'N = the content as sent (0-based), M = the part in it.',
+    source:
+      'langflow-ai/langflow#9437; ollama/ollama#14214 (2026-02); brainlid/langchain#539 (2026-05)',
+    asOf: '2026-05',
+  },
+  {
     code: 'GW1',
     rules: ['tool_result_wrong_id'],
     providers: ['gemini'],
