@@ -7,7 +7,7 @@
  * Parquet; the report by SQL equals the page's `reportOf` and is the same over the shards.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -206,6 +206,21 @@ describe('scan over a generated fleet', { timeout: 600_000 }, () => {
     expect(lines.find((l) => l.includes('cut.jsonl.gz'))).toMatch(/truncated.*line \d+/);
     // The JSON answer is the report as specified (no list of files in it).
     expect(scanJson([all()])).not.toHaveProperty('unreadableFiles');
+  });
+
+  it('a folder with nothing to scan, or a path that names nothing, is bad input: exit 2 and why (newcomer: an empty folder exited 0)', async () => {
+    const empty = path.join(tmp, 'empty');
+    mkdirSync(path.join(empty, 'sub'), { recursive: true });
+    writeFileSync(path.join(empty, 'sub', 'notes.md'), '# not a log');
+    const out = path.join(tmp, 'none.parquet');
+    const r = await inProcess(['scan', empty, '--out', out]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`no file to scan in ${empty} (looked for .jsonl, .ndjson, .json,`);
+    expect(existsSync(out)).toBe(false);
+    const missing = await inProcess(['scan', path.join(tmp, 'nothere'), '--out', out]);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toContain(`no such file or folder: ${path.join(tmp, 'nothere')}`);
+    expect(missing.err).not.toContain('ENOENT');
   });
 
   it('splits into shards whose union is the whole scan, and reports over them alike', async () => {

@@ -37,6 +37,10 @@ export function inShard(target: Pick<ScanTarget, 'path'>, shard: Shard | null): 
   return shard === null || fnv1a(target.path) % shard.n === shard.i;
 }
 
+/** The extensions a folder is scanned for, in words (`SCAN_EXTENSIONS`). */
+const SCAN_EXTENSIONS_WORDS =
+  '.jsonl, .ndjson, .json, .har, .txt, .log, .eval, .sse, each also .gz';
+
 /** `/`-separated. */
 const slash = (p: string) => p.split(path.sep).join('/');
 
@@ -62,7 +66,8 @@ async function walk(dir: string, root: string, out: ScanTarget[]): Promise<void>
  * Every file the arguments name, once each, in a stable order: a file as given (any extension),
  * a folder's matching files (recursive, `SCAN_EXTENSIONS`), a glob's matches, an S3 prefix's
  * objects. `path` is relative to the folder, the glob's fixed part or the prefix (a file: its name).
- * @throws Error naming an argument that names nothing (a missing file, an empty glob)
+ * @throws Error naming an argument that names nothing (a missing file, an empty glob, a folder
+ *   without a file to scan)
  */
 export async function listTargets(args: readonly string[]): Promise<ScanTarget[]> {
   const out: ScanTarget[] = [];
@@ -89,9 +94,17 @@ export async function listTargets(args: readonly string[]): Promise<ScanTarget[]
       }
       continue;
     }
-    const st = await stat(arg);
-    if (st.isDirectory()) await walk(arg, arg, out);
-    else
+    const st = await stat(arg).catch((e: NodeJS.ErrnoException) => {
+      throw new Error(e.code === 'ENOENT' ? `no such file or folder: ${arg}` : e.message);
+    });
+    if (st.isDirectory()) {
+      const before = out.length;
+      await walk(arg, arg, out);
+      if (out.length === before)
+        throw new Error(
+          `no file to scan in ${arg} (looked for ${SCAN_EXTENSIONS_WORDS}, recursively)`,
+        );
+    } else
       out.push({
         file: arg,
         path: path.basename(arg),
