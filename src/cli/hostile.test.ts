@@ -155,3 +155,24 @@ describe('reading files under the limit', () => {
     expect(err).not.toContain('usage:');
   }, 30_000);
 });
+
+describe('a FILE that is no readable file', () => {
+  it('a folder or a missing file: exit 2 and why in words, not the system call (newcomer: "EISDIR: illegal operation on a directory, read")', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cli-dir-'));
+    const io = (sink: { out: string; err: string }) => ({
+      read: (f: string) => readInput(f),
+      out: (s: string) => (sink.out += s),
+      err: (s: string) => (sink.err += s),
+    });
+    for (const cmd of COMMANDS) {
+      const [name, ...flags] = cmd as [string, ...string[]];
+      const folder = { out: '', err: '' };
+      expect(await runCli([name, dir, ...flags], io(folder))).toBe(2);
+      expect(folder.err).toContain(`cannot read ${dir}: it is a folder`);
+      const missing = { out: '', err: '' };
+      expect(await runCli([name, join(dir, 'nothere.json'), ...flags], io(missing))).toBe(2);
+      expect(missing.err).toContain('nothere.json: no such file');
+      expect(folder.err + missing.err).not.toMatch(/EISDIR|ENOENT/);
+    }
+  });
+});

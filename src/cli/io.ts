@@ -208,11 +208,23 @@ export async function readSource(
     const link = await readLink(fragment);
     return { input: link, link };
   } catch (e) {
-    const message = `cannot read ${inputLabel(file)}: ${forTerminal((e as Error).message)}`;
+    const message = `cannot read ${inputLabel(file)}: ${readError(e as NodeJS.ErrnoException)}`;
     io.err(`error: ${message}\n`);
     io.failure = { kind: 'read', message };
     return null;
   }
+}
+
+/**
+ * Why a file could not be read, in words for the common cases (a folder, a missing file, no
+ * permission) and the system's message otherwise.
+ */
+function readError(e: NodeJS.ErrnoException): string {
+  if (e.code === 'EISDIR')
+    return 'it is a folder (this command reads one file; `scan` reads folders)';
+  if (e.code === 'ENOENT') return 'no such file';
+  if (e.code === 'EACCES') return 'permission denied';
+  return forTerminal(e.message);
 }
 
 /** `loadTranscript` without the `--json` answer. */
