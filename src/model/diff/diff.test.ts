@@ -119,6 +119,23 @@ describe('diffTranscripts', () => {
   });
 });
 
+describe("the summary's verdict against the left's", () => {
+  // Newcomer: a repaired right side said "it is still valid" beside an invalid left.
+  it('says still valid, now valid, now invalid or invalid as before', () => {
+    const ok = conversation(2);
+    const open = renumber(ok, [...ok.messages.slice(0, 6), user('And now?')]);
+    const openMore = renumber(ok, [...open.messages, assistant('Checking.'), user('Well?')]);
+    const okMore = renumber(ok, [...ok.messages, user('Thanks.')]);
+    expect(diffTranscripts(ok, okMore).summary).toMatch(/; it is still valid\.$/);
+    expect(diffTranscripts(open, okMore).summary).toMatch(
+      /; it is now valid \(the left was invalid: A2\)\.$/,
+    );
+    expect(diffTranscripts(open, okMore).summary).not.toMatch(/still valid/);
+    expect(diffTranscripts(open, openMore).summary).toMatch(/; it is invalid as before \(A2\)\.$/);
+    expect(diffTranscripts(open, open).summary).toMatch(/; both are invalid \(A2\)\.$/);
+  });
+});
+
 describe('large gaps', () => {
   it('labels a gap of 200,000 messages (rows are not spread as arguments)', () => {
     const many = Array.from({ length: 200_000 }, (_, i) =>

@@ -145,14 +145,25 @@ export function diffSummary(
       ? ` (compared through the model: ${sides.left.format} and ${sides.right.format})`
       : '';
   if (parts.length === 0 && !broke) {
-    const verdict = d.right.valid ? '' : `; both are invalid (${d.right.firstRule?.code ?? ''})`;
+    const verdict = d.right.valid
+      ? d.left.valid
+        ? ''
+        : `; it is valid, the left was not (${d.left.firstRule?.code ?? ''})`
+      : d.left.valid
+        ? `; it is invalid, the left was not (${d.right.firstRule?.code ?? ''})`
+        : `; both are invalid (${d.right.firstRule?.code ?? ''})`;
     return `${subject} is the same as ${d.left.label.charAt(0).toLowerCase() + d.left.label.slice(1)} (${plural(d.right.messages, 'message')})${through}${verdict}.`;
   }
   const what = parts.length > 0 ? joinAnd(parts) : 'changed no message';
+  // The verdict against the left's: still valid, now valid, now invalid, invalid as before.
   const tail = broke
     ? ` and ${broke}`
     : d.right.valid
-      ? '; it is still valid'
-      : `; it is invalid as before (${d.right.firstRule?.code ?? ''})`;
+      ? d.left.valid
+        ? '; it is still valid'
+        : `; it is now valid (the left was invalid: ${d.left.firstRule?.code ?? ''})`
+      : d.left.valid
+        ? `; it is now invalid (${d.right.firstRule?.code ?? ''})`
+        : `; it is invalid as before (${d.right.firstRule?.code ?? ''})`;
   return `${subject} ${what}${tail}${through}.`;
 }
