@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { faultedViewOf } from './testing/faulted.ts';
 import { faultTargets } from '../model/faults.ts';
-import { arbTranscript } from '../model/testing/index.ts';
+import { arbTranscript, assistant, call, tool, transcript, user } from '../model/testing/index.ts';
 import { analyze } from '../model/analyze.ts';
 import { INVOICE_ANTHROPIC, load } from '../model/testing/faults.fixtures.ts';
 import { CHARS_PER_4, countTokens } from '../model/tokens.ts';
@@ -92,6 +92,21 @@ describe('fault selectors', () => {
       'same',
       'same',
     ]);
+  });
+
+  it("the repair's rows say calls and results in the format's words (newcomer: tool_use in a Chat Completions repair)", () => {
+    const chat = transcript('openai-chat', [
+      user('Weather in Oslo and Bergen?'),
+      assistant(call('call_a', 'weather'), call('call_b', 'weather')),
+      tool('call_a'),
+      user('And?'),
+    ]);
+    const r = selectRepair(chat, 'openai-chat');
+    const d = selectRepairDiff(chat, r);
+    const rows = [...d.before, ...d.after].map((x) => x.summary).join(' | ');
+    expect(rows).toContain('tool_call weather call_b');
+    expect(rows).toMatch(/\btool call_b \(error\)/);
+    expect(rows).not.toMatch(/tool_use|tool_result/);
   });
 
   it('policy pair at a budget, with lost meaning per policy', () => {

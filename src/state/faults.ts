@@ -12,6 +12,7 @@ import { simulatePolicy, type PolicyResult } from '../model/evict/policies.ts';
 import type { PolicyId } from '../model/evict/types.ts';
 import { faultTargets, type FaultSpec } from '../model/faults.ts';
 import { findLostMeaning, type LostMeaning } from '../model/lostMeaning.ts';
+import { blockWordsOf, MODEL_BLOCK_WORDS, type BlockWords } from '../model/parse/registry.ts';
 import { messageLabels } from '../model/messageLabels.ts';
 import { repairTranscript, type RepairResult } from '../model/repair.ts';
 import type { TokenTable } from '../model/tokens.ts';
@@ -97,16 +98,19 @@ export interface RepairDiff {
   after: DiffRow[];
 }
 
-/** One line of text for a message: its blocks in short form. */
-export function messageSummary(m: Message): string {
+/**
+ * One line of text for a message: its blocks in short form, a call and a result in the format's
+ * words (`blockWordsOf`: `tool_call` and `tool` for Chat Completions), as the timeline's chips.
+ */
+export function messageSummary(m: Message, words: BlockWords = MODEL_BLOCK_WORDS): string {
   const parts = m.blocks.map((b) => {
     switch (b.type) {
       case 'text':
         return b.text.replace(/\s+/g, ' ').slice(0, 60);
       case 'tool_use':
-        return `tool_use ${b.name} ${b.id ?? ''}`.trim();
+        return `${words.call} ${b.name} ${b.id ?? ''}`.trim();
       case 'tool_result':
-        return `tool_result ${b.toolUseId ?? ''}${b.isError ? ' (error)' : ''}`;
+        return `${words.result} ${b.toolUseId ?? ''}${b.isError ? ' (error)' : ''}`;
       case 'thinking':
         return 'thinking';
       case 'redacted_thinking':
@@ -139,19 +143,20 @@ export const selectRepairDiff = memoN((input: Transcript, r: RepairResult): Repa
   );
   const inLabels = messageLabels(input.messages);
   const outLabels = messageLabels(r.transcript.messages);
+  const words = blockWordsOf(input.format);
   return {
     before: input.messages.map((m, i) => ({
       index: i,
       label: inLabels.of(i),
       role: m.role,
-      summary: messageSummary(m),
+      summary: messageSummary(m, words),
       status: out.has(m) ? 'same' : changedIn.has(i) ? 'changed' : 'removed',
     })),
     after: r.transcript.messages.map((m, i) => ({
       index: i,
       label: outLabels.of(i),
       role: m.role,
-      summary: messageSummary(m),
+      summary: messageSummary(m, words),
       status: inSet.has(m) ? 'same' : changedOut.has(i) ? 'changed' : 'new',
     })),
   };
