@@ -142,3 +142,40 @@ test('the worker runs under the page policy even when the host sends no CSP head
   // its route.fetch fails after the test and is charged to the next test of this worker.
   await context.unrouteAll({ behavior: 'ignoreErrors' });
 });
+
+// Newcomer: a text holding a right-to-left override (U+202E) read reversed in its chip and body
+// ("…RTL" shown as "LTR"): text that reads otherwise than it is (Trojan Source).
+test('bidirectional controls in a transcript are shown as what they are, never obeyed', async ({
+  page,
+}) => {
+  await openDefault(page);
+  const spoofed = 'Run the report \u202Efdp.exe\u202C now';
+  await dropFile(
+    page,
+    'spoof.json',
+    JSON.stringify({
+      model: 'claude-sonnet-4-5',
+      messages: [
+        { role: 'user', content: spoofed },
+        { role: 'assistant', content: 'ok' },
+      ],
+    }),
+  );
+  await expect(page.getByTestId('sample-select')).toHaveAttribute(
+    'title',
+    '(file: spoof.json)',
+    SLOW,
+  );
+  await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true', SLOW);
+  const chip = page.getByTestId('chip').filter({ hasText: 'Run the report' });
+  await expect(chip).toHaveText('Run the report ⟨U+202E⟩fdp.exe⟨U+202C⟩ now');
+  await page.getByTestId('message-row').first().getByTestId('expand').click();
+  const body = page.getByTestId('message-body').first();
+  await expect(body.locator('pre.block-text')).toHaveText(
+    'Run the report ⟨U+202E⟩fdp.exe⟨U+202C⟩ now',
+  );
+  await body.locator('summary').click();
+  await expect(body.getByTestId('raw-json')).toContainText('\\u202Efdp.exe\\u202C');
+  // Nothing on the page holds the control characters themselves.
+  expect(await page.locator('main').innerText()).not.toMatch(/[\u202A-\u202E\u2066-\u2069]/);
+});

@@ -9,7 +9,7 @@ import type { PairsOfBlock } from '../state/selectors.ts';
 import type { PairSignals } from './arcs/pairSignals.ts';
 import type { BlockWords } from '../model/parse/registry.ts';
 import type { Block, Message } from '../model/types.ts';
-import { blockText, findRanges, fmtInt, prettyJson } from './format.ts';
+import { blockText, findRanges, fmtInt, prettyJson, visibleBidi } from './format.ts';
 import { chipLabel, chipState } from './messageChips.ts';
 import { textPending } from '../engine/client.ts';
 import { useSession } from './useSession.ts';
@@ -69,20 +69,21 @@ const ROLE_LABEL: Record<Message['role'], string> = {
 
 /** A text with the find query's occurrences in `<mark>` (React text nodes, never HTML). */
 function Highlighted({ text, query }: { text: string; query: string }) {
+  // Bidirectional controls are shown, not obeyed (`visibleBidi`), after the matches are found.
   const ranges = query ? findRanges(text, query) : [];
-  if (ranges.length === 0) return <>{text}</>;
+  if (ranges.length === 0) return <>{visibleBidi(text)}</>;
   const out: ReactNode[] = [];
   let at = 0;
   for (const [a, b] of ranges) {
-    if (a > at) out.push(text.slice(at, a));
+    if (a > at) out.push(visibleBidi(text.slice(at, a)));
     out.push(
       <mark key={a} className="find-mark" data-testid="find-mark">
-        {text.slice(a, b)}
+        {visibleBidi(text.slice(a, b))}
       </mark>,
     );
     at = b;
   }
-  if (at < text.length) out.push(text.slice(at));
+  if (at < text.length) out.push(visibleBidi(text.slice(at)));
   return <>{out}</>;
 }
 

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { describeSource, findRanges, fmtCount, fmtInt } from './format.ts';
+import {
+  describeSource,
+  excerpt,
+  findRanges,
+  fmtCount,
+  fmtInt,
+  prettyJson,
+  visibleBidi,
+} from './format.ts';
 
 describe('fmtInt', () => {
   it('groups thousands with ","', () => {
@@ -50,5 +58,22 @@ describe('findRanges (find marks inside an opened row)', () => {
 
   it('stops at the cap', () => {
     expect(findRanges('a'.repeat(2000), 'a', 500)).toHaveLength(500);
+  });
+});
+
+describe('bidirectional controls are shown, not obeyed (Trojan Source)', () => {
+  const spoof = 'rm -rf /tmp/x \u202Etxt.exe\u202C ok';
+  it('visibleBidi names each one; excerpt (the chips) does too; other text is untouched', () => {
+    expect(visibleBidi(spoof)).toBe('rm -rf /tmp/x ⟨U+202E⟩txt.exe⟨U+202C⟩ ok');
+    for (const c of ['\u061C', '\u200E', '\u200F', '\u202A', '\u202D', '\u2066', '\u2069'])
+      expect(visibleBidi(`a${c}b`)).toMatch(/^a⟨U\+[0-9A-F]{4}⟩b$/);
+    expect(excerpt(spoof)).not.toMatch(/[\u202A-\u202E]/);
+    expect(visibleBidi('שלום, مرحبا — plain text')).toBe('שלום, مرحبا — plain text');
+  });
+
+  it('prettyJson (raw JSON, error bodies) writes them as JSON escapes: the same value, shown', () => {
+    const json = prettyJson({ id: `toolu_\u202Eabc` });
+    expect(json).toContain('toolu_\\u202Eabc');
+    expect(JSON.parse(json)).toEqual({ id: `toolu_\u202Eabc` });
   });
 });

@@ -7,6 +7,7 @@ import { useEffect } from 'react';
 import { useStore } from 'zustand';
 import type { DiffAnswer } from '../../state/diffView.ts';
 import { charDiffAnswers, selectCharJob, type DiffViewJob } from '../../state/diffView.ts';
+import { visibleBidi } from '../format.ts';
 
 export function CharDiffPanel({
   answer,
@@ -51,11 +52,11 @@ export function CharDiffPanel({
         <pre className="diff-chars-text" data-testid="diff-chars-text">
           {hunks.map((h, i) =>
             h.op === 'equal' ? (
-              <span key={i}>{h.text}</span>
+              <span key={i}>{visibleBidi(h.text)}</span>
             ) : h.op === 'delete' ? (
-              <del key={i}>{h.text}</del>
+              <del key={i}>{visibleBidi(h.text)}</del>
             ) : (
-              <ins key={i}>{h.text}</ins>
+              <ins key={i}>{visibleBidi(h.text)}</ins>
             ),
           )}
         </pre>
