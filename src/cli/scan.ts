@@ -7,7 +7,7 @@
 import { isPolicyId, POLICIES } from '../model/evict/registry.ts';
 import type { PolicyId } from '../model/evict/types.ts';
 import { DEFAULT_BUDGETS, type ScanBudget, type ScanSource } from '../model/scan/rows.ts';
-import type { ScanReport } from '../model/scan/report.ts';
+import { overshootNote, type ScanReport } from '../model/scan/report.ts';
 import { clipArg, intFlag, parseArgs, UsageError } from './args.ts';
 import { EXIT_UNREADABLE, EXIT_VALID, type CliIO } from './io.ts';
 import { openPool, type ScanPool } from './scan/pool.ts';
@@ -86,7 +86,7 @@ export function reportText(r: ScanReport, unreadable: readonly UnreadableFile[] 
     lines.push('policies (share of cuts that give a 400; mean overshoot):');
     for (const p of r.policies)
       lines.push(
-        `  ${p.policy}: ${pct(p.share400)}${p.meanOvershoot !== null ? `; ${p.meanOvershoot.toFixed(2)}×${p.meanOvershoot < 0 ? ' (below 0: what it adds, a summary, outweighs what it drops)' : ''}` : ''}`,
+        `  ${p.policy}: ${pct(p.share400)}${p.meanOvershoot !== null ? `; ${p.meanOvershoot.toFixed(2)}×${overshootNote(p.meanOvershoot) ? ` (${overshootNote(p.meanOvershoot)})` : ''}` : ''}`,
       );
   }
   const { compactShare, breakShare, sessionShare } = r.rates;

@@ -69,6 +69,17 @@ export interface ScanReport {
 }
 
 /**
+ * Why a policy's mean overshoot is below 0, in words (the CLI's report and the page's fleet view
+ * say the same), or null for 0 and above: overshoot is tokens freed ÷ tokens over the budget, and
+ * a policy that writes a summary can add more than it drops.
+ */
+export function overshootNote(mean: number | null): string | null {
+  return mean !== null && mean < 0
+    ? 'below 0: what it adds, a summary, outweighs what it drops'
+    : null;
+}
+
+/**
  * Shares and overshoots are rounded to 9 decimal places: sums taken in another order (another
  * engine, the shards' files in another order) differ in the last bits of a double, not here.
  */

@@ -6,7 +6,7 @@
  */
 import { useRef } from 'react';
 import { POLICY_REGISTRY, type PolicyId } from '../../model/evict/registry.ts';
-import type { ScanReport } from '../../model/scan/report.ts';
+import { overshootNote, type ScanReport } from '../../model/scan/report.ts';
 import { FleetList } from './FleetList.tsx';
 import { ScanFolderButton, ScanProgress } from './ScanFolder.tsx';
 import { ruleInWords } from './words.ts';
@@ -68,7 +68,12 @@ function Summary({ report }: { report: ScanReport }) {
               <tr key={p.policy}>
                 <td title={policyHelp(p.policy)}>{p.policy}</td>
                 <td>{pct(p.share400)}</td>
-                <td>{p.meanOvershoot === null ? '–' : `${p.meanOvershoot.toFixed(2)}×`}</td>
+                <td>
+                  {p.meanOvershoot === null ? '–' : `${p.meanOvershoot.toFixed(2)}×`}
+                  {overshootNote(p.meanOvershoot) && (
+                    <span className="fleet-note"> ({overshootNote(p.meanOvershoot)})</span>
+                  )}
+                </td>
               </tr>
             ))}
           </tbody>
