@@ -207,6 +207,10 @@ test('a refused budget is marked invalid with a note on what is accepted; the bu
   await expect(box).toHaveValue('1,100');
   for (const bad of ['-5', 'abc', '1e3', '99999999999', String(total + 1)]) {
     await box.fill(bad);
+    // Said as it is typed, before any Enter (newcomer: `abc` sat in the box with no word).
+    await expect(box, bad).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByTestId('budget-note'), bad).toContainText('stays at 1,100');
+    await expect(slider).toHaveValue('1100');
     await box.press('Enter');
     await expect(box, bad).toHaveAttribute('aria-invalid', 'true');
     await expect(box, bad).toHaveValue(bad);

@@ -3,10 +3,11 @@
  * (`fmtInt`, as every figure on the page) and takes a plain number or one typed with separators.
  * It keeps a draft while the user types, so the box can be cleared and retyped: an empty or
  * partial value never snaps back to the store's. A whole number of tokens within 0..total is
- * committed as it is typed. Enter on anything else (`-5`, `abc`, `1e3`, more than the total)
- * puts the budget back to its value from before the edit, marks the box `aria-invalid` and says
- * what it takes in a note beside it (a polite status, the box's description); the note goes when
- * a valid value is typed, or on Escape or blur, which restore the shown value. An empty draft
+ * committed as it is typed. Anything else (`-5`, `abc`, `1e3`, more than the total) puts the
+ * budget back to its value from before the edit as soon as it is typed, marks the box
+ * `aria-invalid` and says what it takes in a note beside it (a polite status, the box's
+ * description; a newcomer typed `abc` and, without Enter, saw nothing); the note goes when a
+ * valid value is typed, or on Escape or blur, which restore the shown value. An empty draft
  * left by Enter or blur reverts to the committed value; Escape restores the value from before
  * the edit.
  * Up/Down step one token (Shift: a hundredth of the total), PageUp/PageDown a tenth, as the
@@ -64,41 +65,37 @@ export function budgetKeyStep(key: string, shiftKey: boolean, total: number): nu
 }
 
 /**
- * The box's edit: the draft, the committed value when the edit began, whether Enter refused
- * the draft, and the handlers that move between them.
+ * The box's edit: the draft, the committed value when the edit began, and the handlers that
+ * move between them. A non-empty draft the box refuses is `refused` as it is typed.
  */
 function useBudgetDraft({ value, total, onCommit }: BudgetInputProps) {
   // null = no edit in progress: the box shows the committed value.
   const [draft, setDraft] = useState<string | null>(null);
   // The committed value when the edit began: Escape (and a refused value) goes back to it.
   const [before, setBefore] = useState<number | null>(null);
-  const [refused, setRefused] = useState(false);
   const done = () => {
     setDraft(null);
     setBefore(null);
-    setRefused(false);
   };
   // A typed value that is not a budget puts back the budget from before the edit (a prefix of
   // it may have been committed as it was typed: `2` of `2x`).
-  const restore = () => {
-    if (before !== null && before !== value) onCommit(before);
+  const restore = (from: number | null = before) => {
+    if (from !== null && from !== value) onCommit(from);
   };
   const onChange = (text: string) => {
+    const from = draft === null ? value : before;
     if (draft === null) setBefore(value);
     setDraft(text);
     const v = acceptedBudget(text, total);
-    if (v !== null) {
-      onCommit(v);
-      setRefused(false);
-    }
+    if (v !== null) onCommit(v);
+    else if (text.trim() !== '') restore(from);
   };
   const onEnter = () => {
     if (draft === null) return;
     const v = acceptedBudget(draft, total);
     if (v !== null) onCommit(v);
     else restore();
-    if (v === null && draft.trim() !== '') setRefused(true);
-    else done();
+    if (v !== null || draft.trim() === '') done();
   };
   const onLeave = (escape: boolean) => {
     if (draft !== null) {
@@ -113,6 +110,7 @@ function useBudgetDraft({ value, total, onCommit }: BudgetInputProps) {
     onCommit(Math.max(0, Math.min(total, Math.round(from) + step)));
     done();
   };
+  const refused = draft !== null && draft.trim() !== '' && acceptedBudget(draft, total) === null;
   const note = refused ? budgetRefusalText(total, before ?? value) : '';
   return { draft, note, onChange, onEnter, onLeave, onStep };
 }
