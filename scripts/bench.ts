@@ -29,7 +29,10 @@
  * - diff_vs_check_100k: `diff` of a 100,000-message request and its message-level cut ÷ one
  *   `check` of it, both from text (target ≤ 3; scripts/benchDiff.ts, `--only diff`).
  * - scan_vs_json_parse_fleet, scan_requests_per_s: `scan` of about 200 MB of session logs ÷
- *   JSON.parse of every line of them (target ≤ 1.5; scripts/benchScan.ts, `--only scan`).
+ *   JSON.parse of every line of them (target ≤ 1.5; scripts/benchScan.ts, `--only scan`); in
+ *   the same runs its floors, scan_read_floor_vs_json_parse_fleet (the pool reading, decoding and
+ *   parsing every line, nothing else) and scan_write_floor_vs_json_parse_fleet (the scan's rows,
+ *   in memory, through the store into Parquet, nothing else).
  *
  * - load_500mb_heap_vs_file: the browser tab's peak heap ÷ the file's size while a generated
  *   500 MB Claude Code log loads until fully analysed (target ≤ 2.5; scripts/benchLoad500.ts, last

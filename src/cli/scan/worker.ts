@@ -114,6 +114,47 @@ async function inflate(
   return { ok: true, bytes: concat(out, total) };
 }
 
+/** A file's text as `scan` reads it, or why it cannot be read (an error row's text and line). */
+type ReadText =
+  | { ok: true; text: string; name: string }
+  | { ok: false; message: string; line: number | null };
+
+/**
+ * Read one file once, as a stream (a `.gz` inflated as it arrives), and decode it as the page
+ * does (`decodeBytes`): the reading half of `scanFile`, also what the bench's read floor runs.
+ * @param counted called with the size of each chunk read from storage
+ * @returns the text and the name its format is detected by, or the error (never throws for bad input)
+ */
+async function readText(
+  source: ScanSource,
+  max: number,
+  counted: (bytes: number) => void,
+): Promise<ReadText> {
+  const it = storedBytes(source.file, max)[Symbol.asyncIterator]();
+  const counting: AsyncIterator<Uint8Array> = {
+    next: async () => {
+      const r = await it.next();
+      if (!r.done) counted(r.value.length);
+      return r;
+    },
+  };
+  const head = await counting.next();
+  const first = head.done ? new Uint8Array(0) : head.value;
+  let bytes: Uint8Array;
+  const name = source.file.replace(/\.gz$/i, '');
+  if (isGzip(first)) {
+    const r = await inflate(first, counting, max);
+    if (!r.ok) return r;
+    bytes = r.bytes;
+  } else {
+    const rest = await collect({ [Symbol.asyncIterator]: () => counting }, max);
+    bytes = concat([first, ...rest.chunks], first.length + rest.total);
+  }
+  const text = decodeBytes(bytes, max, isGzip(first) ? name : source.file);
+  if (!text.ok) return { ok: false, message: forTerminal(text.error.message), line: null };
+  return { ok: true, text: text.value, name };
+}
+
 /**
  * Scan one file.
  * @returns its rows (one error row when it cannot be read) and the bytes read from storage
@@ -128,31 +169,11 @@ export async function scanFile(task: ScanTask, max = MAX_UNPACKED_BYTES): Promis
     return { rows, bytesRead, readMs: t1 - t0, rowsMs: end - t1 };
   };
   try {
-    const it = storedBytes(source.file, max)[Symbol.asyncIterator]();
-    const counted: AsyncIterator<Uint8Array> = {
-      next: async () => {
-        const r = await it.next();
-        if (!r.done) bytesRead += r.value.length;
-        return r;
-      },
-    };
-    const head = await counted.next();
-    const first = head.done ? new Uint8Array(0) : head.value;
-    let bytes: Uint8Array;
-    const name = source.file.replace(/\.gz$/i, '');
-    if (isGzip(first)) {
-      const r = await inflate(first, counted, max);
-      if (!r.ok) return result([errorRow(source, r.message, r.line)]);
-      bytes = r.bytes;
-    } else {
-      const rest = await collect({ [Symbol.asyncIterator]: () => counted }, max);
-      bytes = concat([first, ...rest.chunks], first.length + rest.total);
-    }
-    const text = decodeBytes(bytes, max, isGzip(first) ? name : source.file);
+    const read = await readText(source, max, (n) => (bytesRead += n));
     t1 = performance.now();
-    if (!text.ok) return result([errorRow(source, forTerminal(text.error.message))]);
+    if (!read.ok) return result([errorRow(source, read.message, read.line)]);
     const counter = task.exact ? await (bpe ??= loadBpeCounter()) : undefined;
-    const rows = scanText(source, text.value, name, {
+    const rows = scanText(source, read.text, read.name, {
       policies: task.policies,
       budgets: task.budgets,
       ...(counter ? { counter } : {}),
@@ -162,6 +183,32 @@ export async function scanFile(task: ScanTask, max = MAX_UNPACKED_BYTES): Promis
   } catch (e) {
     return result([errorRow(source, `cannot read: ${(e as Error).message}`)]);
   }
+}
+
+/**
+ * The bench's read floor (`scan_read_floor_vs_json_parse_fleet`, scripts/benchScan.ts): one file
+ * read and decoded as `scanFile` reads it, then `JSON.parse` of each of its non-empty lines, and
+ * nothing else (no rows). Run in the scan's pool by name (`readFloor`).
+ * @returns the bytes read from storage and the lines parsed (a line that does not parse is counted in `broken`)
+ */
+export async function readFloor(
+  task: Pick<ScanTask, 'source'>,
+): Promise<{ bytesRead: number; lines: number; broken: number }> {
+  let bytesRead = 0;
+  const read = await readText(task.source, MAX_UNPACKED_BYTES, (n) => (bytesRead += n));
+  let lines = 0;
+  let broken = 0;
+  if (read.ok)
+    for (const l of read.text.split('\n'))
+      if (l.length > 0) {
+        lines++;
+        try {
+          JSON.parse(l);
+        } catch {
+          broken++;
+        }
+      }
+  return { bytesRead, lines, broken };
 }
 
 /** A file's rows packed for the main thread (packed.ts), and the bytes read for them. */
