@@ -11,7 +11,7 @@ import { overshootNote, type ScanReport } from '../model/scan/report.ts';
 import { clipArg, intFlag, parseArgs, UsageError } from './args.ts';
 import { EXIT_UNREADABLE, EXIT_VALID, type CliIO } from './io.ts';
 import { openPool, type ScanPool } from './scan/pool.ts';
-import type { ScanTask } from './scan/worker.ts';
+import type { PackedResult, ScanTask } from './scan/worker.ts';
 import { Progress } from './scan/progress.ts';
 import { reportSql, unreadableSql, type UnreadableFile } from './scan/report.ts';
 import { inShard, listTargets, type Shard } from './scan/sources.ts';
@@ -131,11 +131,21 @@ async function scanTargets(
   let filesRead = 0;
   let bytesRead = 0;
   const stages: Stages = { readMs: 0, rowsMs: 0, packMs: 0, appendMs: 0 };
+  // The files finished but not yet appended: a file's rows go to the store once every file
+  // before it in `todo` has (its order is the Parquet's, so the store need not sort them).
+  const held = new Map<number, PackedResult>();
+  let appended = 0;
+  const append = (r: PackedResult) => {
+    const t0 = performance.now();
+    store.add(r.packed);
+    stages.appendMs += performance.now() - t0;
+  };
   try {
     let next = 0;
     const lane = async () => {
       while (!interrupted && next < todo.length) {
-        const t = todo[next++] as ScanSource;
+        const k = next++;
+        const t = todo[k] as ScanSource;
         let r;
         try {
           r = await pool.run(taskOf(t));
@@ -144,9 +154,11 @@ async function scanTargets(
           throw e;
         }
         if (interrupted) return;
-        const t0 = performance.now();
-        store.add(r.packed);
-        stages.appendMs += performance.now() - t0;
+        held.set(k, r);
+        for (let h = held.get(appended); h !== undefined; h = held.get(appended)) {
+          held.delete(appended++);
+          append(h);
+        }
         stages.readMs += r.stages.readMs;
         stages.rowsMs += r.stages.rowsMs;
         stages.packMs += r.stages.packMs;
@@ -159,6 +171,8 @@ async function scanTargets(
     lanes.catch(() => {}); // rethrown below when not interrupted
     await Promise.race([lanes, stopped]);
     if (!interrupted) await lanes;
+    // Interrupted: the files that finished after one still in flight, in their order.
+    for (const k of [...held.keys()].sort((a, b) => a - b)) append(held.get(k) as PackedResult);
   } finally {
     process.removeListener('SIGINT', onSigint);
     progress.end();
@@ -257,7 +271,11 @@ export async function runScan(argv: string[], io: CliIO): Promise<number> {
     }
     io.doing = `reading ${out}`;
     const done = await scannedFiles(con, out);
-    const todo = targets.filter((t) => done.get(t.file) !== `${t.size}|${t.version}`);
+    // In the Parquet's order (by file, as DuckDB orders VARCHARs: by their UTF-8 bytes), so that
+    // the rows reach the store in it.
+    const todo = targets
+      .filter((t) => done.get(t.file) !== `${t.size}|${t.version}`)
+      .sort((a, b) => Buffer.compare(Buffer.from(a.file), Buffer.from(b.file)));
     const again = new Set(todo.map((t) => t.file));
     const keepOld = new Set([...done.keys()].filter((f) => !again.has(f)));
     const store = await RowStore.open(con, cutKinds(policies, budgets));
