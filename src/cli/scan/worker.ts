@@ -19,7 +19,7 @@ import type { PolicyId } from '../../model/evict/types.ts';
 import { loadBpeCounter, type TextCounter } from '../../model/tokens.ts';
 import { parseS3Url, readS3 } from './s3.ts';
 import { forTerminal } from '../io.ts';
-import { cutKinds, packRows, type PackedRows } from './packed.ts';
+import { cutKinds, PackedCuts, packRows, type PackedRows } from './packed.ts';
 
 /** A file to scan and how. */
 export interface ScanTask {
@@ -157,9 +157,14 @@ async function readText(
 
 /**
  * Scan one file.
+ * @param cuts where the rows' cuts go instead of each row's `cuts` (packed as they are made)
  * @returns its rows (one error row when it cannot be read) and the bytes read from storage
  */
-export async function scanFile(task: ScanTask, max = MAX_UNPACKED_BYTES): Promise<ScanTaskResult> {
+export async function scanFile(
+  task: ScanTask,
+  max = MAX_UNPACKED_BYTES,
+  cuts?: PackedCuts,
+): Promise<ScanTaskResult> {
   const { source } = task;
   let bytesRead = 0;
   const t0 = performance.now();
@@ -177,10 +182,12 @@ export async function scanFile(task: ScanTask, max = MAX_UNPACKED_BYTES): Promis
       policies: task.policies,
       budgets: task.budgets,
       ...(counter ? { counter } : {}),
+      ...(cuts ? { cutSink: cuts } : {}),
     });
     for (const r of rows) if (r.error !== null) r.error = forTerminal(r.error);
     return result(rows);
   } catch (e) {
+    cuts?.reset();
     return result([errorRow(source, `cannot read: ${(e as Error).message}`)]);
   }
 }
@@ -222,12 +229,14 @@ export interface PackedResult {
 /**
  * Scan one file and pack its rows in this thread: a worker hands the main thread a few typed
  * arrays, not row objects with a cut each per policy × budget to clone back (the main thread only
- * appends them to DuckDB).
+ * appends them to DuckDB). The cuts are packed as they are made (`PackedCuts`), no object each.
  */
 export async function scanFilePacked(task: ScanTask): Promise<PackedResult> {
-  const { rows, bytesRead, readMs, rowsMs } = await scanFile(task);
+  const kinds = cutKinds(task.policies, task.budgets);
+  const cuts = new PackedCuts(kinds);
+  const { rows, bytesRead, readMs, rowsMs } = await scanFile(task, MAX_UNPACKED_BYTES, cuts);
   const t = performance.now();
-  const packed = packRows(rows, cutKinds(task.policies, task.budgets));
+  const packed = packRows(rows, kinds, cuts);
   return { packed, bytesRead, stages: { readMs, rowsMs, packMs: performance.now() - t } };
 }
 

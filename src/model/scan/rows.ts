@@ -97,12 +97,36 @@ export interface ScanRow {
   errorLine: number | null;
 }
 
+/**
+ * Where a request's cuts go: one call per policy × budget, policy-major, each policy's budgets in
+ * order (`ScanCut`'s fields, without an object per cut).
+ */
+export interface CutSink {
+  /**
+   * One cut. @param fraction the budget as a fraction of the request's tokens, or null
+   * @param rule the rule of the 400 the kept request gets, or null (no 400)
+   * @param overshoot tokens freed ÷ tokens over the budget, or null when nothing is over
+   */
+  cut(
+    policy: PolicyId,
+    fraction: number | null,
+    budget: number,
+    rule: string | null,
+    overshoot: number | null,
+  ): void;
+}
+
 /** What `scanText` does to each request. */
 export interface ScanOptions {
   policies?: readonly PolicyId[];
   budgets?: readonly ScanBudget[];
   /** Counts tokens (default chars ÷ 4, `CHARS_PER_4`; the CLI's `--tokens exact` passes o200k). */
   counter?: TextCounter;
+  /**
+   * Where the cuts go instead of each row's `cuts` (then empty): the CLI's worker packs them
+   * into typed arrays as they are made (packed.ts), rather than 81 objects per row to pack.
+   */
+  cutSink?: CutSink;
 }
 
 /** Where a file came from: the row's first columns. */
@@ -176,7 +200,7 @@ function policyCuts(
   ctx: EvictionContext,
   policy: PolicyId,
   opts: ScanOptions,
-  out: ScanCut[],
+  out: CutSink,
   steps?: Map<PolicyId, StepChain>,
 ): void {
   const plan = cutPlan(ctx, policy);
@@ -207,14 +231,13 @@ function policyCuts(
     }
     // As simulatePolicy: overshoot = tokens freed ÷ tokens over the budget.
     const deficit = Math.max(0, total - budget);
-    out.push({
+    out.cut(
       policy,
-      fraction: 'fraction' in b ? b.fraction : null,
+      'fraction' in b ? b.fraction : null,
       budget,
-      gives400: rule !== null,
-      overshoot: deficit > 0 ? (total - planCost(ctx, plan, j)) / deficit : null,
       rule,
-    });
+      deficit > 0 ? (total - planCost(ctx, plan, j)) / deficit : null,
+    );
   }
 }
 
@@ -232,6 +255,7 @@ function stepsOf(
 /**
  * Every policy × budget cut of one request (policy-major, each policy's budgets in order), as
  * `simulatePolicy` gives them one at a time: whether it gives a 400, its rule, its overshoot.
+ * With `opts.cutSink`, they go there instead, and the list returned is empty.
  * @param ctx the request's `EvictionContext` (`prepareEviction`)
  * @param steps the rewriting policies' step validations of the request's chain, if it has one
  */
@@ -241,7 +265,11 @@ export function requestCuts(
   steps?: Map<PolicyId, StepChain>,
 ): ScanCut[] {
   const cuts: ScanCut[] = [];
-  for (const policy of opts.policies ?? POLICIES) policyCuts(ctx, policy, opts, cuts, steps);
+  const sink: CutSink = opts.cutSink ?? {
+    cut: (policy, fraction, budget, rule, overshoot) =>
+      cuts.push({ policy, fraction, budget, gives400: rule !== null, overshoot, rule }),
+  };
+  for (const policy of opts.policies ?? POLICIES) policyCuts(ctx, policy, opts, sink, steps);
   return cuts;
 }
 
