@@ -205,9 +205,19 @@ export function chooseCut(
   plan: CutPlan,
   budget: number,
 ): { j: number; fits: boolean } {
+  const j = fittingCut(ctx, plan, budget);
+  return j >= 0 ? { j, fits: true } : { j: plan.cuts.length - 1, fits: false };
+}
+
+/**
+ * `chooseCut` without an object per call (a fleet scan asks it 4.2 million times): the position
+ * of the first cut whose cost fits the budget, or −1 when none does (then `chooseCut` takes the
+ * last cut).
+ */
+export function fittingCut(ctx: EvictionContext, plan: CutPlan, budget: number): number {
   const m = plan.cuts.length;
-  if (planCost(ctx, plan, 0) <= budget) return { j: 0, fits: true };
-  if (m === 1) return { j: 0, fits: false };
+  if (planCost(ctx, plan, 0) <= budget) return 0;
+  if (m === 1) return -1;
   // Costs are non-increasing from j = 1 on (j = 0 has no summary).
   let lo = 1;
   let hi = m;
@@ -216,7 +226,7 @@ export function chooseCut(
     if (planCost(ctx, plan, mid) <= budget) hi = mid;
     else lo = mid + 1;
   }
-  return lo < m ? { j: lo, fits: true } : { j: m - 1, fits: false };
+  return lo < m ? lo : -1;
 }
 
 /**

@@ -7,8 +7,8 @@
 import type { Analysis } from '../analyze.ts';
 import { defaultProviderOf, validateTranscript, type ChainValidator } from '../validate/index.ts';
 import {
-  chooseCut,
   cutPlan,
+  fittingCut,
   planCost,
   planHead,
   POLICIES,
@@ -190,11 +190,15 @@ export function scanText(
   );
 }
 
+/** policyCuts' scratch: the cuts it checked for one policy, and their rules. */
+const CHECKED: number[] = [];
+const RULES: (string | null)[] = [];
+
 /**
  * One policy's cuts at every budget, as `simulatePolicy` gives them one budget at a time, from
  * one sweep: the policy's plan is made once, each budget picks its cut (`chooseCut`, O(log n)),
  * and each distinct cut is checked once (budgets that pick the same cut share its verdict).
- * Appends to `out`, in the order of the budgets.
+ * Gives `out` each cut, in the order of the budgets.
  */
 function policyCuts(
   ctx: EvictionContext,
@@ -205,12 +209,18 @@ function policyCuts(
 ): void {
   const plan = cutPlan(ctx, policy);
   const total = ctx.table.total;
-  // The cuts checked so far and their rules (a few: one per budget at most).
-  const checked: number[] = [];
-  const rules: (string | null)[] = [];
+  const last = plan.cuts.length - 1;
+  // The cuts checked so far and their rules (a few: one per budget at most), in scratch arrays
+  // shared by every call (policyCuts never runs inside itself).
+  const checked = CHECKED;
+  const rules = RULES;
+  checked.length = 0;
+  rules.length = 0;
   for (const b of opts.budgets ?? DEFAULT_BUDGETS) {
     const budget = budgetTokens(b, total);
-    const { j } = chooseCut(ctx, plan, budget);
+    // chooseCut's j, without its object.
+    const fit = fittingCut(ctx, plan, budget);
+    const j = fit >= 0 ? fit : last;
     const at = checked.indexOf(j);
     let rule = at < 0 ? undefined : rules[at];
     if (rule === undefined) {
