@@ -110,6 +110,10 @@ function storedCutsType(policies: readonly string[]): string {
   );
 }
 
+/** `n` codes of an ENUM of `values` values: one byte each up to 255 values, else two. */
+const enumCodes = (values: number, n: number) =>
+  values <= 255 ? new Uint8Array(n) : new Uint16Array(n);
+
 /** A validity mask (a bit per value, 1 = a value) of `n` values, all valid. */
 const allValid = (n: number) => new Uint8Array(Math.ceil(n / 8) || 1).fill(0xff);
 
@@ -144,7 +148,9 @@ export class RowStore {
   private readonly api: DuckDBApi;
   private readonly bindings: DuckDBBindings;
   /** Each cut position's policy (its code in the policy ENUM) and budget fraction (NaN: none). */
-  private readonly kindPolicy: Uint8Array;
+  private readonly kindPolicy: Uint16Array;
+  /** Values of the policy ENUM. */
+  private readonly policyCount: number;
   private readonly kindFraction: Float64Array;
   /** The rule ENUM's codes, by rule. */
   private readonly ruleCodes: Map<string, number>;
@@ -161,7 +167,8 @@ export class RowStore {
     this.api = api;
     this.bindings = bindings;
     this.types = Array.from({ length: app.columnCount }, (_, i) => app.columnType(i));
-    this.kindPolicy = Uint8Array.from(kinds, (k) => policies.indexOf(k.policy));
+    this.kindPolicy = Uint16Array.from(kinds, (k) => policies.indexOf(k.policy));
+    this.policyCount = Math.max(1, policies.length);
     this.kindFraction = Float64Array.from(kinds, (k) => k.fraction ?? NaN);
     this.ruleCodes = new Map(RULE_IDS.map((r, i) => [r as string, i]));
   }
@@ -326,12 +333,13 @@ export class RowStore {
     const n = to - from;
     const entries = new BigUint64Array(2 * n);
     const kinds = this.kindPolicy.length;
-    const policy = new Uint8Array(cuts);
+    // An ENUM's codes are one byte up to 255 values, else two (DuckDB's physical types).
+    const policy = enumCodes(this.policyCount, cuts);
     const fraction = new Float64Array(cuts);
     const budget = new Uint32Array(2 * cuts);
     const gives400 = new Uint8Array(cuts);
     const overshoot = new Float64Array(cuts);
-    const rule = new Uint8Array(cuts);
+    const rule = enumCodes(RULE_IDS.length, cuts);
     const fractionValid = allValid(cuts);
     const overshootValid = allValid(cuts);
     const ruleValid = allValid(cuts);
