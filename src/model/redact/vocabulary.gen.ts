@@ -509,6 +509,7 @@ export const VOCABULARY_WORDS: readonly string[] = [
   'cut',
   'cutContext',
   'cutNoHead',
+  'cutSink',
   'cutValid',
   'cuts',
   'd',
