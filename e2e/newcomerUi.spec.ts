@@ -227,3 +227,20 @@ test('an OpenAI Chat request shows its calls and results in its own words', asyn
     filters.locator('label', { has: page.getByTestId('filter-block-tool_result') }),
   ).toHaveText('tool');
 });
+
+// clear-tool-results evicts no message: as the primary policy its card said "edited 26 results
+// cleared" while no row was marked (newcomer). The rows it cleared a result of are marked.
+test('clear-tool-results as the primary policy marks the rows whose results it cleared', async ({
+  page,
+}) => {
+  await openApp(page, '/#v=1&src=coding-agent&b=1100&p=clear-tool-results');
+  await expect(page.getByTestId('legend-edited')).toContainText('cleared by clear-tool-results');
+  const edited = page.locator('.msg-row.ev-edited');
+  await expect(edited.first()).toBeVisible();
+  // Each is kept (not greyed) and holds a tool result.
+  for (const row of await edited.all()) {
+    await expect(row).not.toHaveClass(/ev-primary/);
+    await expect(row.locator('[data-block-type="tool_result"]').first()).toBeVisible();
+  }
+  await expect(page.locator('.msg-row.ev-primary')).toHaveCount(0);
+});

@@ -15,6 +15,7 @@ import {
   adoptCutMarkers,
   effectiveBudget,
   evictedCount,
+  EDITED_PRIMARY,
   EVICTED_COMPARED,
   EVICTED_PRIMARY,
   readPolicyOptions,
@@ -77,6 +78,36 @@ describe('eviction selectors', () => {
       readPolicyOptions({ pinFirst: 'yes', keepNewestExchanges: -1, summaryTokens: 120.7 }),
     ).toEqual({ summaryTokens: 120 });
     expect(readPolicyOptions(null)).toEqual({});
+  });
+
+  it("clear-tool-results evicts nothing: the kept rows whose results it cleared are marked edited (newcomer: 'edited 26 results cleared', no row marked)", () => {
+    const long = transcript(
+      'anthropic-messages',
+      Array.from({ length: 6 }, (_, k) => [
+        user(`Step ${k}.`),
+        assistant(call(`toolu_${k}`, 'read', { k })),
+        user(result(`toolu_${k}`, `a long result ${'x'.repeat(400)} ${k}`)),
+        assistant(`Done ${k}.`),
+      ]).flat(),
+    );
+    const t = selectTokens(long, 'anthropic', CHARS_PER_4);
+    const c = selectEvictionContext(long, t, 'anthropic');
+    const choices = selectPolicyChoices(['clear-tool-results', 'message'], {});
+    const v = selectEviction(c, choices, Math.round(t.total * 0.6));
+    const [ctr] = v.results;
+    expect(ctr.evicted).toEqual([]);
+    const cleared = new Set((ctr.edits ?? []).map((e) => e.index));
+    expect(cleared.size).toBeGreaterThan(0);
+    const flags = selectEvictedFlags(c, choices, v);
+    flags.forEach((f, i) => {
+      expect(f & EVICTED_PRIMARY, `#${i}`).toBe(0);
+      expect((f & EDITED_PRIMARY) !== 0, `#${i}`).toBe(cleared.has(i));
+    });
+    expect(selectEvictedFlags(c, choices, v)).toBe(flags);
+    // A policy that evicts marks nothing edited.
+    const m = selectPolicyChoices(['message', 'exchange'], {});
+    const mv = selectEviction(c, m, Math.round(t.total * 0.6));
+    expect(Array.from(selectEvictedFlags(c, m, mv)).some((f) => f & EDITED_PRIMARY)).toBe(false);
   });
 
   it('no budget chosen: the total, nothing evicted, nothing greyed', () => {

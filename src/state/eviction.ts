@@ -16,6 +16,7 @@
  * policy id, the shape `urlSync.ts` reads and writes).
  */
 import {
+  EDITED_PRIMARY,
   effectiveBudget,
   EVICTED_COMPARED,
   EVICTED_PRIMARY,
@@ -33,7 +34,7 @@ import {
 } from '../model/evict/policies.ts';
 import { assembleEviction, type EvictionParts } from '../model/evict/prepare.ts';
 import { isPolicyId } from '../model/evict/registry.ts';
-import type { PolicyId, PolicyOptions } from '../model/evict/types.ts';
+import type { BlockEdit, PolicyId, PolicyOptions } from '../model/evict/types.ts';
 import type { ToolPair } from '../model/pairing.ts';
 import type { TokenTable } from '../model/tokens.ts';
 import type { ProviderId, Transcript } from '../model/types.ts';
@@ -50,6 +51,7 @@ export * from './sweeps.ts';
 export {
   effectiveBudget,
   evictedCount,
+  EDITED_PRIMARY,
   EVICTED_COMPARED,
   EVICTED_PRIMARY,
   type PairEviction,
@@ -193,7 +195,8 @@ export const selectEviction = memoN(
  * Which messages (ours) each policy evicts, as one Uint8Array of bit flags. Recomputed only when a
  * policy's cut point or plan changes, not on every slider step that keeps the same cut: O(cut)
  * typed-array writes from the cut, the pinned list and the plan's head (no index lists built).
- * @returns flags with `EVICTED_PRIMARY` / `EVICTED_COMPARED` bits; all zero when `view.active` is false
+ * @returns flags with `EVICTED_PRIMARY` / `EVICTED_COMPARED` bits, and `EDITED_PRIMARY` on the kept
+ *   messages the primary (rewriting) policy cleared a block of; all zero when `view.active` is false
  */
 export function selectEvictedFlags(
   ctx: EvictionContext,
@@ -204,10 +207,20 @@ export function selectEvictedFlags(
   const planA = cutPlan(ctx, choices[0].id, choices[0].options);
   const planB = cutPlan(ctx, choices[1].id, choices[1].options);
   // Plans are cached per context and options, so their identity plus the cut names the eviction.
-  return view.active
-    ? evictedFlags(ctx, planA, a.cut, planB, b.cut)
-    : evictedFlags(ctx, null, -1, null, -1);
+  if (!view.active) return evictedFlags(ctx, null, -1, null, -1);
+  const flags = evictedFlags(ctx, planA, a.cut, planB, b.cut);
+  const edits = a.edits;
+  return edits && edits.length > 0 ? editedFlags(flags, edits) : flags;
 }
+
+/** The flags with `EDITED_PRIMARY` on each message a block of which the primary policy edited. */
+const editedFlags = memoN((flags: Uint8Array, edits: readonly BlockEdit[]): Uint8Array => {
+  const out = flags.slice();
+  for (const e of edits)
+    if (e.index < out.length && !((out[e.index] as number) & EVICTED_PRIMARY))
+      out[e.index] = (out[e.index] as number) | EDITED_PRIMARY;
+  return out;
+});
 
 type Plan = ReturnType<typeof cutPlan>;
 

@@ -17,9 +17,14 @@ export function effectiveBudget(budget: number | null, total: number): number {
   return Math.max(0, Math.min(total, Math.round(budget)));
 }
 
-/** Per-message eviction flags: bit 1 = evicted by the primary policy, bit 2 = by the compared one. */
+/**
+ * Per-message eviction flags: bit 1 = evicted by the primary policy, bit 2 = by the compared one,
+ * bit 4 = kept by the primary policy with a block of it cleared (a rewriting policy's edit:
+ * clear-tool-results, ai-sdk-prune).
+ */
 export const EVICTED_PRIMARY = 1;
 export const EVICTED_COMPARED = 2;
+export const EDITED_PRIMARY = 4;
 
 /**
  * Set `bit` on every message before `cut` except pinned ones and the plan's head (as `resultAt`

@@ -93,7 +93,12 @@ export function EvictionSimulator({
         model={transcript.settings.model}
         provider={model.ctx.cuts.provider}
       />
-      <TimelineLegend a={a.policy} b={b.policy} basisLabel={tokens.basis.label} />
+      <TimelineLegend
+        a={a.policy}
+        b={b.policy}
+        basisLabel={tokens.basis.label}
+        edited={(a.edits?.length ?? 0) > 0}
+      />
       <div className="simulator-grid">
         {card(0, a)}
         {card(1, b)}
@@ -219,7 +224,18 @@ function SimulatorSummary({
 }
 
 /** What the timeline's marks mean (greyed rows, the two lanes, the cut markers). */
-function TimelineLegend({ a, b, basisLabel }: { a: string; b: string; basisLabel: string }) {
+function TimelineLegend({
+  a,
+  b,
+  basisLabel,
+  edited,
+}: {
+  a: string;
+  b: string;
+  basisLabel: string;
+  /** Whether the primary policy cleared blocks it keeps (a rewriting policy's edits). */
+  edited: boolean;
+}) {
   return (
     <ul
       className="legend basis-note"
@@ -232,6 +248,12 @@ function TimelineLegend({ a, b, basisLabel }: { a: string; b: string; basisLabel
         <span className="swatch sw-evicted" aria-hidden="true" />
         rows greyed = evicted by {a}
       </li>
+      {edited && (
+        <li data-testid="legend-edited">
+          <span className="swatch sw-edited" aria-hidden="true" />
+          rows edged, chips dashed = a result or input in them cleared by {a}
+        </li>
+      )}
       <li>
         <span className="swatch sw-lane-a" aria-hidden="true" />
         <span className="swatch sw-lane-b" aria-hidden="true" />

@@ -10,14 +10,14 @@ import { memo, useId, useLayoutEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import type { ToolPair } from '../../model/pairing.ts';
 import type { MarkerLookup, PairStateLookup } from '../../state/eviction.ts';
-import { EVICTED_COMPARED, EVICTED_PRIMARY } from '../../state/eviction.ts';
+import { EDITED_PRIMARY, EVICTED_COMPARED, EVICTED_PRIMARY } from '../../state/eviction.ts';
 import { fmtInt, prettyJson } from '../format.ts';
 import { causeLabel } from '../../model/messageLabels.ts';
 import { RequestIndexNote } from '../RequestIndexNote.tsx';
 
 /** What the timeline needs from the simulator (built by App from `useEviction`). */
 export interface TimelineEviction {
-  /** Per message (ours): EVICTED_PRIMARY / EVICTED_COMPARED bits. */
+  /** Per message (ours): EVICTED_PRIMARY / EVICTED_COMPARED / EDITED_PRIMARY bits. */
   flags: Uint8Array;
   /** Arc pairs with the primary policy's derived status (same keys as `selectArcPairs`). */
   pairs: readonly ToolPair[];
@@ -40,7 +40,7 @@ export interface TimelineEviction {
 export function evictionRowClass(flags: number | undefined): string {
   const f = flags ?? 0;
   if (f === 0) return '';
-  return `${f & EVICTED_PRIMARY ? ' ev-primary' : ''}${f & EVICTED_COMPARED ? ' ev-compared' : ''}`;
+  return `${f & EVICTED_PRIMARY ? ' ev-primary' : ''}${f & EVICTED_COMPARED ? ' ev-compared' : ''}${f & EDITED_PRIMARY ? ' ev-edited' : ''}`;
 }
 
 export interface RowEvictionProps {
