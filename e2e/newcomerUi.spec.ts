@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { LESSON } from '../src/model/lesson.ts';
-import { openApp, openDefault, paste } from './helpers.ts';
+import { openApp, openDefault, paste, pickRequest } from './helpers.ts';
 
 // Four findings of a newcomer test (each failed before its fix): leaving Learn kept the lesson's
 // cancel fault (and closed the rows the user had opened); a click on the sweep chart did nothing;
@@ -243,4 +243,21 @@ test('clear-tool-results as the primary policy marks the rows whose results it c
     await expect(row.locator('[data-block-type="tool_result"]').first()).toBeVisible();
   }
   await expect(page.locator('.msg-row.ev-primary')).toHaveCount(0);
+});
+
+// A session log shown whole was judged with no word that the whole log is no request any call
+// sent (newcomer: rows a compaction removed were judged too). Choosing a call drops the note.
+test('a session log shown whole says its verdict judges no sent request; a chosen call does not', async ({
+  page,
+}) => {
+  await openApp(page, '/#v=1&src=claude-code-session');
+  const note = page.getByTestId('verdict-whole-log');
+  await expect(note).toContainText('judges the whole log as one request');
+  await pickRequest(page, 0);
+  await expect(page.getByTestId('strip-shown')).toContainText('Call 1 of');
+  await expect(note).toHaveCount(0);
+  // A plain request body never gets the note.
+  await openApp(page, '/#v=1&src=invoice');
+  await expect(page.getByTestId('verdict')).toBeVisible();
+  await expect(note).toHaveCount(0);
 });

@@ -34,6 +34,9 @@ describe('npm run cli -- check on every sample', () => {
         expect(r.err).toMatch(
           new RegExp(`holds ${s.requests} requests; read #${s.requests} \\(choose another`),
         );
+      // A session log read whole: stderr says it is judged as one request no call sent.
+      else if (s.format === 'claude-code-jsonl' || s.format === 'codex-jsonl')
+        expect(r.err).toMatch(/is a session log, judged whole as one request.*check --requests/);
       else expect(r.err).toBe('');
       const json = JSON.parse(r.out) as { format: string; valid: boolean; firstError: unknown };
       expect(json.format).toBe(s.format);

@@ -1,5 +1,5 @@
 import type { FormatId, ParseError, ProviderId } from '../model/types.ts';
-import { PARSERS } from '../model/parse/registry.ts';
+import { parserFor, PARSERS } from '../model/parse/registry.ts';
 import { resolveEndpoint, VALIDATORS } from '../model/validate/index.ts';
 import {
   parseTranscript,
@@ -296,6 +296,18 @@ async function loadInput(io: CliIO, file: string, opts: LoadOptions): Promise<Lo
   if (requests && requestIndex === undefined)
     io.err(
       `note: ${inputLabel(file)} holds ${requests.length} requests; read #${(chosen ?? 0) + 1} (choose another with --request N)\n`,
+    );
+  // A session log read whole by `check` is no request any call sent (newcomer: judged with rows
+  // a compaction had removed, without a word). Said without listing its calls: that is a read
+  // more.
+  if (
+    opts.command === 'check' &&
+    !requests &&
+    requestIndex === undefined &&
+    parserFor(parsed.value.transcript.format)?.sessionCalls
+  )
+    io.err(
+      `note: ${inputLabel(file)} is a session log, judged whole as one request, which no model call sent as such; check --requests judges each call (--request N one)\n`,
     );
   io.doing = `applying the link's faults to ${inputLabel(file)}`;
   const transcript =

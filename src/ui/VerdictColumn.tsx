@@ -8,6 +8,7 @@ import type { TokenTable } from '../model/tokens.ts';
 import type { FaultedView } from '../state/faults.ts';
 import { selectRequestRows, type ViolationTarget } from '../state/selectors.ts';
 import { defaultProviderOf, ENDPOINTS } from '../model/validate/index.ts';
+import { parserFor } from '../model/parse/registry.ts';
 import { useAppStore } from '../state/store.ts';
 import { FaultPanel } from './faults/FaultPanel.tsx';
 import { RepairPanel } from './faults/RepairPanel.tsx';
@@ -33,6 +34,9 @@ export function VerdictColumn(p: VerdictColumnProps) {
   const repairView = useAppStore((s) => s.repairView);
   const sourceName = useAppStore((s) => s.source.name);
   const chosen = useChosenProvider(analysis);
+  // A session log shown whole (no call chosen) is judged as one request no call sent.
+  const callChosen = useAppStore((s) => s.requestIndex !== null);
+  const wholeLog = !callChosen && !!parserFor(analysis.transcript.format)?.sessionCalls;
   return (
     <div className="side-column">
       {/* The lesson stays in view (its own box) while the verdict below scrolls. */}
@@ -59,6 +63,7 @@ export function VerdictColumn(p: VerdictColumnProps) {
           onJump={onJump}
           provisional={p.provisional}
           chosen={chosen}
+          wholeLog={wholeLog}
           model={{
             provider: analysis.provider,
             transcriptModel: analysis.transcript.settings.model,

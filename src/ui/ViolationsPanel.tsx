@@ -34,6 +34,8 @@ export interface ViolationsPanelProps {
    * and how to go back to it.
    */
   chosen?: { own: string; reset: () => void } | null;
+  /** A session log shown whole (no call chosen): the verdict says it judges no sent request. */
+  wholeLog?: boolean;
 }
 
 /** The verdict names a chosen provider as chosen, with the request's own one a click away. */
@@ -209,6 +211,7 @@ export function ViolationsPanel({
   provisional,
   chosen,
   model,
+  wholeLog = false,
 }: ViolationsPanelProps) {
   const errors = targets.filter((t) => t.rank !== 'warning').length;
   if (provisional)
@@ -234,6 +237,13 @@ export function ViolationsPanel({
         <p className="verdict invalid" data-testid="verdict" data-valid="false">
           Invalid: {providerLabel} answers HTTP 400 ({fmtInt(errors)} violation
           {errors === 1 ? '' : 's'}).
+        </p>
+      )}
+      {wholeLog && (
+        <p className="verdict-scope" data-testid="verdict-whole-log">
+          This judges the whole log as one request, which no model call sent as such (rows a
+          compaction removed included); a call chosen in the request strip is judged as the provider
+          got it.
         </p>
       )}
       {chosen && <ChosenProvider label={providerLabel} chosen={chosen} />}
