@@ -227,6 +227,34 @@ async function headerControls(page: Page) {
   });
 }
 
+/**
+ * Open a Claude Code session log under `name` with the file picker, and wait until it is the
+ * transcript shown (the file menu named after it, Follow offered).
+ */
+async function openSessionAs(page: Page, name: string): Promise<void> {
+  await page.getByTestId('file-input').setInputFiles({
+    name,
+    mimeType: 'application/json',
+    buffer: Buffer.from(sample('claude-code-session.jsonl')),
+  });
+  await expect(page.getByTestId('sample-select')).toHaveAttribute('title', `(file: ${name})`);
+  await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true');
+  await expect(page.getByTestId('follow-file')).toBeVisible();
+}
+
+/** The header's controls, with theme, help, Learn and Share among them, on one row. */
+async function expectOneRow(page: Page, step: string) {
+  const controls = await headerControls(page);
+  const { boxes } = controls;
+  for (const id of ['theme-toggle', 'help-button', 'learn-toggle', 'share-open'])
+    expect(boxes.map((b) => b.name)).toContain(id);
+  // One row: some horizontal line crosses every control.
+  const lowestTop = Math.max(...boxes.map((b) => b.top));
+  const highestBottom = Math.min(...boxes.map((b) => b.bottom));
+  expect(lowestTop, `${step}: ${JSON.stringify(boxes)}`).toBeLessThan(highestBottom);
+  return controls;
+}
+
 // The header at 1440 px (newcomer screenshots): the selects cut their labels ("Invoice looku…",
 // "Follow the in…") and, with a file open, the theme and `?` buttons wrapped to a second row.
 test('at 1440×800 the header is one row of controls and no select cuts its label, with a file open too', async ({
@@ -234,26 +262,10 @@ test('at 1440×800 the header is one row of controls and no select cuts its labe
 }, info) => {
   await page.setViewportSize({ width: 1440, height: 800 });
   await openApp(page);
-  const name = 'claude-code-session.jsonl';
   for (const step of ['sample', 'file'] as const) {
-    if (step === 'file') {
-      await page.getByTestId('file-input').setInputFiles({
-        name,
-        mimeType: 'application/json',
-        buffer: Buffer.from(sample(name)),
-      });
-      await expect(page.getByTestId('sample-select')).toHaveAttribute('title', `(file: ${name})`);
-      await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true');
-      await expect(page.getByTestId('follow-file')).toBeVisible();
-    }
+    if (step === 'file') await openSessionAs(page, 'claude-code-session.jsonl');
     await page.locator('header.top').screenshot({ path: info.outputPath(`header-${step}.png`) });
-    const { boxes, selects } = await headerControls(page);
-    for (const id of ['theme-toggle', 'help-button', 'learn-toggle', 'share-open'])
-      expect(boxes.map((b) => b.name)).toContain(id);
-    // One row: some horizontal line crosses every control.
-    const lowestTop = Math.max(...boxes.map((b) => b.top));
-    const highestBottom = Math.min(...boxes.map((b) => b.bottom));
-    expect(lowestTop, `${step}: ${JSON.stringify(boxes)}`).toBeLessThan(highestBottom);
+    const { selects } = await expectOneRow(page, step);
     expect(selects).toHaveLength(3);
     for (const s of selects)
       expect(s.width, `${step}: "${s.label}"`).toBeGreaterThanOrEqual(s.whole - 0.5);
@@ -267,21 +279,8 @@ test('at 1440×800 a long file name shrinks the file menu, not the row: one row 
 }) => {
   await page.setViewportSize({ width: 1440, height: 800 });
   await openApp(page);
-  const name = '3f2a9c1e-7b4d-4e8a-9c21-5d6e7f8a9b0c-a-long-session.jsonl';
-  await page.getByTestId('file-input').setInputFiles({
-    name,
-    mimeType: 'application/json',
-    buffer: Buffer.from(sample('claude-code-session.jsonl')),
-  });
-  await expect(page.getByTestId('sample-select')).toHaveAttribute('title', `(file: ${name})`);
-  await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true');
-  await expect(page.getByTestId('follow-file')).toBeVisible();
-  const { boxes, selects } = await headerControls(page);
-  for (const id of ['theme-toggle', 'help-button', 'learn-toggle', 'share-open'])
-    expect(boxes.map((b) => b.name)).toContain(id);
-  const lowestTop = Math.max(...boxes.map((b) => b.top));
-  const highestBottom = Math.min(...boxes.map((b) => b.bottom));
-  expect(lowestTop, JSON.stringify(boxes)).toBeLessThan(highestBottom);
+  await openSessionAs(page, '3f2a9c1e-7b4d-4e8a-9c21-5d6e7f8a9b0c-a-long-session.jsonl');
+  const { selects } = await expectOneRow(page, 'file');
   // The file menu is the one cut; format and provider are read whole.
   const [file, ...rest] = selects;
   expect(file?.width).toBeLessThan((file?.whole ?? 0) - 0.5);
@@ -297,25 +296,11 @@ for (const width of [1200, 1280]) {
   }, info) => {
     await page.setViewportSize({ width, height: 800 });
     await openApp(page);
-    const name = '3f2a9c1e-7b4d-4e8a-9c21-5d6e7f8a9b0c-a-long-session.jsonl';
     for (const step of ['sample', 'file'] as const) {
-      if (step === 'file') {
-        await page.getByTestId('file-input').setInputFiles({
-          name,
-          mimeType: 'application/json',
-          buffer: Buffer.from(sample('claude-code-session.jsonl')),
-        });
-        await expect(page.getByTestId('sample-select')).toHaveAttribute('title', `(file: ${name})`);
-        await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true');
-        await expect(page.getByTestId('follow-file')).toBeVisible();
-      }
+      if (step === 'file')
+        await openSessionAs(page, '3f2a9c1e-7b4d-4e8a-9c21-5d6e7f8a9b0c-a-long-session.jsonl');
       await page.locator('header.top').screenshot({ path: info.outputPath(`header-${step}.png`) });
-      const { boxes, selects } = await headerControls(page);
-      for (const id of ['theme-toggle', 'help-button', 'learn-toggle', 'share-open'])
-        expect(boxes.map((b) => b.name)).toContain(id);
-      const lowestTop = Math.max(...boxes.map((b) => b.top));
-      const highestBottom = Math.min(...boxes.map((b) => b.bottom));
-      expect(lowestTop, `${step}: ${JSON.stringify(boxes)}`).toBeLessThan(highestBottom);
+      const { boxes, selects } = await expectOneRow(page, step);
       // Left to right without overlap, every control inside the page.
       const byX = [...boxes].sort((a, b) => a.left - b.left);
       for (let i = 1; i < byX.length; i++)

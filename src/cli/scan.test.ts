@@ -18,7 +18,7 @@ import { makeFleet, type Fleet } from '../../scripts/genFleet.ts';
 import { connect, sqlString } from './scan/store.ts';
 import { POLICIES } from '../model/evict/registry.ts';
 import { reportOf, type ScanRecord } from '../model/scan/report.ts';
-import { expectRowsAgreeWithCheck } from './testing/scan.ts';
+import { expectRowsAgreeWithCheck, plainNumbers } from './testing/scan.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const bundle = path.join(root, 'dist-cli', 'cli.js');
@@ -53,16 +53,7 @@ async function rowsOf(files: string | string[]): Promise<ScanRecord[]> {
   const r = await con.runAndReadAll(
     `SELECT * FROM read_parquet([${list}]) ORDER BY file, request NULLS FIRST`,
   );
-  // BIGINT columns come back as bigint: numbers, as the page reads them.
-  const plain = (v: unknown): unknown =>
-    typeof v === 'bigint'
-      ? Number(v)
-      : Array.isArray(v)
-        ? v.map(plain)
-        : v !== null && typeof v === 'object'
-          ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]))
-          : v;
-  return r.getRowObjectsJS().map(plain) as ScanRecord[];
+  return r.getRowObjectsJS().map(plainNumbers) as ScanRecord[];
 }
 
 /** The CLI in-process on real files. */

@@ -21,6 +21,7 @@ import {
 import type { PolicyId } from '../../model/evict/types.ts';
 import { generate } from '../../../scripts/gen.ts';
 import { dropResultLine } from '../../../scripts/genFleet.ts';
+import { plainNumbers } from '../testing/scan.ts';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'scan-store-'));
 let con: DuckDBConnection;
@@ -48,15 +49,7 @@ function fileRows(name: string, seed: number): ScanRow[] {
 /** A Parquet's rows as written (no ORDER BY: the file's own order), BIGINTs as numbers. */
 async function parquetRows(file: string): Promise<Record<string, unknown>[]> {
   const r = await con.runAndReadAll(`SELECT * FROM read_parquet(${sqlString(file)})`);
-  const plain = (v: unknown): unknown =>
-    typeof v === 'bigint'
-      ? Number(v)
-      : Array.isArray(v)
-        ? v.map(plain)
-        : v !== null && typeof v === 'object'
-          ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]))
-          : v;
-  return r.getRowObjectsJS().map((o) => plain(o) as Record<string, unknown>);
+  return r.getRowObjectsJS().map((o) => plainNumbers(o) as Record<string, unknown>);
 }
 
 /** Write files' rows through a store, appended in the order given. */

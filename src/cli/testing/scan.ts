@@ -119,3 +119,17 @@ export async function expectRowsAgreeWithCheck(
   }
   return rows.length;
 }
+
+/**
+ * A value as DuckDB's `getRowObjectsJS` gives it, with BIGINTs (bigint) as numbers, recursively:
+ * rows as the page reads them from a Parquet.
+ */
+export function plainNumbers(v: unknown): unknown {
+  return typeof v === 'bigint'
+    ? Number(v)
+    : Array.isArray(v)
+      ? v.map(plainNumbers)
+      : v !== null && typeof v === 'object'
+        ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plainNumbers(x)]))
+        : v;
+}
