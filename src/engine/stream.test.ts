@@ -1,4 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, openAsBlob, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
 import { generate } from '../../scripts/gen.ts';
 import { readSource } from '../model/parse/index.ts';
 import { gzipSync } from 'fflate';
@@ -43,6 +46,41 @@ describe('readBlobSource', () => {
     expect(reads.at(-1)).toBe(new Blob([text]).size);
     expect(previewRecords).toBeGreaterThan(0);
     expect(previewRecords).toBeLessThanOrEqual(PREVIEW_RECORDS + 200);
+  });
+
+  it('yields once per chunk of bytes handled, not once per piece of the stream (issue 38)', async () => {
+    // A Blob's byte stream gives pieces of 64 KiB here, far smaller than a chunk: a yield after
+    // each piece was a task (and a MessageChannel) per 64 KiB — 1,760 for the 115 MB log.
+    const text = generate({ format: 'claude-code-jsonl', messages: 4000, seed: 3 });
+    const chunk = 1 << 20;
+    // A file's Blob, as the worker gets it (an in-memory Blob fills each read whole).
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'stream-'));
+    writeFileSync(path.join(dir, 'log.jsonl'), text);
+    const file = await openAsBlob(path.join(dir, 'log.jsonl'));
+    const size = file.size;
+    expect(size).toBeGreaterThan(2 * chunk);
+    let yields = 0;
+    const Channel = globalThis.MessageChannel;
+    vi.stubGlobal(
+      'MessageChannel',
+      class extends Channel {
+        constructor() {
+          super();
+          yields++;
+        }
+      },
+    );
+    try {
+      const r = await readBlobSource(file, 'log.jsonl', undefined, undefined, chunk);
+      expect(r.ok).toBe(true);
+      const want = readSource(text, 'log.jsonl');
+      expect(r.ok && r.value.doc).toEqual(want.ok && want.value);
+    } finally {
+      vi.unstubAllGlobals();
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect(yields).toBeGreaterThan(0);
+    expect(yields).toBeLessThanOrEqual(Math.ceil(size / chunk) + 1);
   });
 
   it('finds every newline byte, from the text of ASCII pieces and the bytes of others (issue 38)', () => {

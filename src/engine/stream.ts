@@ -106,7 +106,7 @@ export async function readBlobSource(
     }
     const reader = new BlobBytes(blob, chunkBytes);
     try {
-      return await streamUtf8(reader, blob, name, onRead, onPreview);
+      return await streamUtf8(reader, blob, name, onRead, onPreview, chunkBytes);
     } finally {
       reader.close();
     }
@@ -246,6 +246,7 @@ async function streamUtf8(
   name: string,
   onRead: OnRead,
   onPreview: OnPreview,
+  chunkBytes: number,
 ): Promise<Result<StreamedSource>> {
   const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
   const jsonlHint = /\.(jsonl|ndjson)$/i.test(name);
@@ -258,6 +259,7 @@ async function streamUtf8(
   let previewed = false;
   let slimmed: Slim | null = null;
   let read = 0;
+  let sinceYield = 0;
   const index = new NewlineIndex(newlines);
   for (let bytes = await reader.next(); bytes; bytes = await reader.next()) {
     const at = read;
@@ -292,8 +294,14 @@ async function streamUtf8(
       slimmed = preview(parser, onPreview);
     }
     onRead(read, lines.length);
-    // Let other messages (a newer request) in between chunks.
-    await yieldTask();
+    // Let other messages (a newer request) in once `chunkBytes` were handled since the last
+    // yield, and after the last piece. Not after every piece: a stream's pieces are often far
+    // smaller than a chunk, and each yield is a task of its own (issue 38).
+    sinceYield += bytes.length;
+    if (sinceYield >= chunkBytes || last) {
+      sinceYield = 0;
+      await yieldTask();
+    }
   }
   const size = blob.size;
   const lineSpan = (n: number): [number, number] => [
