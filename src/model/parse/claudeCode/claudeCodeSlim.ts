@@ -8,27 +8,35 @@
  */
 import { isObject, type Json } from '../util.ts';
 
-/** Line fields the parse and its reading order read (claudeCodeJsonl.ts, claudeCodeOrder.ts). */
-const LINE_KEYS = [
-  'type',
-  'uuid',
-  'parentUuid',
-  'isSidechain',
-  'isApiErrorMessage',
-  'isCompactSummary',
-  'timestamp',
-  'summary',
-  'subtype',
-  'compactMetadata',
-  'message',
-] as const;
-
-/** `message` fields the parse reads (content blocks, reply id, model, usage). */
-const MESSAGE_KEYS = ['id', 'model', 'usage', 'content'] as const;
-
-function pick(v: Json, keys: readonly string[]): Json {
+/**
+ * The line fields the parse and its reading order read (claudeCodeJsonl.ts, claudeCodeOrder.ts),
+ * each read by name: one property load per field at a site of its own, where a loop of `k in v`
+ * over a list of names cost about three times as much (3.6 × on 50,000 lines of the 115 MB bench
+ * log, issue 38). A JSON value holds no `undefined`, so `!== undefined` is `in` for it.
+ */
+function pickLine(v: Json): Json {
   const out: Json = {};
-  for (const k of keys) if (k in v) out[k] = v[k];
+  if (v.type !== undefined) out.type = v.type;
+  if (v.uuid !== undefined) out.uuid = v.uuid;
+  if (v.parentUuid !== undefined) out.parentUuid = v.parentUuid;
+  if (v.isSidechain !== undefined) out.isSidechain = v.isSidechain;
+  if (v.isApiErrorMessage !== undefined) out.isApiErrorMessage = v.isApiErrorMessage;
+  if (v.isCompactSummary !== undefined) out.isCompactSummary = v.isCompactSummary;
+  if (v.timestamp !== undefined) out.timestamp = v.timestamp;
+  if (v.summary !== undefined) out.summary = v.summary;
+  if (v.subtype !== undefined) out.subtype = v.subtype;
+  if (v.compactMetadata !== undefined) out.compactMetadata = v.compactMetadata;
+  if (v.message !== undefined) out.message = v.message;
+  return out;
+}
+
+/** The `message` fields the parse reads (content blocks, reply id, model, usage), as `pickLine`. */
+function pickMessage(m: Json): Json {
+  const out: Json = {};
+  if (m.id !== undefined) out.id = m.id;
+  if (m.model !== undefined) out.model = m.model;
+  if (m.usage !== undefined) out.usage = m.usage;
+  if (m.content !== undefined) out.content = m.content;
   return out;
 }
 
@@ -41,8 +49,8 @@ function pick(v: Json, keys: readonly string[]): Json {
  */
 export function slimClaudeCodeLine(v: unknown): unknown {
   if (!isObject(v)) return v;
-  const out = pick(v, LINE_KEYS);
-  if (isObject(v.message)) out.message = pick(v.message, MESSAGE_KEYS);
+  const out = pickLine(v);
+  if (isObject(v.message)) out.message = pickMessage(v.message);
   return out;
 }
 
