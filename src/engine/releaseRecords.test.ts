@@ -37,6 +37,16 @@ describe('releaseRecords (issue 20; issue 38: records found by position)', () =>
     });
   });
 
+  it('keeps each line’s own object, its value replaced (no second set of line objects, issue 38)', () => {
+    const { doc, t } = parsed();
+    const entries = [...doc.lines];
+    releaseRecords(doc, t);
+    doc.lines.forEach((l, k) => {
+      expect(l).toBe(entries[k]);
+      expect(l.value).toBe((t.raw as unknown[])[k]);
+    });
+  });
+
   it('finds a message’s records wherever they are when its rawLine does not point at them', () => {
     const a = parsed();
     const b = parsed();
