@@ -56,6 +56,8 @@ test('the fleet view of a scan, and a row opening its session at its request', a
   await page.getByTestId('file-input').setInputFiles(parquet);
   const view = page.getByTestId('fleet-view');
   await expect(view).toBeVisible();
+  // The fleet is what is shown: no "Showing the sample …" above it (newcomer).
+  await expect(page.getByTestId('input-hint')).toHaveCount(0);
   await expect(page.getByTestId('fleet-totals')).toContainText(
     '4 files · 10 requests · 0 unreadable · 2 get a 400',
   );

@@ -223,6 +223,7 @@ export function App() {
         setFileError={setFileError}
         shownValid={hintValid(analysis, view.parsed?.requests?.length ?? 1)}
         onBrokenSample={() => openBrokenSample(samples, loadSample)}
+        fleetShown={inputs.fleet.shown}
       />
       {inputs.fleet.shown ? (
         <PartBoundary part="fleet" resetKey={inputs.fleet.scan}>

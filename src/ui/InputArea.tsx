@@ -37,6 +37,8 @@ export interface InputAreaProps {
   /** The transcript shown is valid (null: none yet), and how to show a broken sample instead. */
   shownValid?: boolean | null;
   onBrokenSample?: () => void;
+  /** A fleet scan is on screen, not the sample: no invitation about the sample. */
+  fleetShown?: boolean;
 }
 
 export function InputArea(p: InputAreaProps) {
@@ -47,7 +49,7 @@ export function InputArea(p: InputAreaProps) {
   const editSource = useAppStore((s) => s.editSource);
   return (
     <section className="input-area" aria-label="Your transcript">
-      {shown?.origin === 'sample' && lesson === null && (
+      {shown?.origin === 'sample' && lesson === null && !p.fleetShown && (
         <InputHint
           sample={p.samples.find((x) => x.id === shown.sampleId)?.title ?? shown.name}
           onFile={p.onFile}
