@@ -52,7 +52,9 @@ const COLUMNS: Column[] = [
     label: 'First error',
     text: (r) =>
       (r.error ?? (r.first_rule === null ? '' : ruleInWords(r.first_rule))) +
-      (r.first_message !== null ? ` at #${r.first_message}` : ''),
+      // The message the provider's 400 names (`Violation.messageIndex`, as `check` prints it):
+      // for some rules the turn before the one to mend (A3 names the call's turn).
+      (r.first_message !== null ? ` · the 400 names #${r.first_message}` : ''),
     sort: (r) => r.error ?? r.first_rule ?? '',
   },
   {
