@@ -168,11 +168,11 @@ test('bidirectional controls in a transcript are shown as what they are, never o
   );
   await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true', SLOW);
   const chip = page.getByTestId('chip').filter({ hasText: 'Run the report' });
-  await expect(chip).toHaveText('Run the report ⟨U+202E⟩fdp.exe⟨U+202C⟩ now');
+  await expect(chip).toHaveText('Run the report [U+202E]fdp.exe[U+202C] now');
   await page.getByTestId('message-row').first().getByTestId('expand').click();
   const body = page.getByTestId('message-body').first();
   await expect(body.locator('pre.block-text')).toHaveText(
-    'Run the report ⟨U+202E⟩fdp.exe⟨U+202C⟩ now',
+    'Run the report [U+202E]fdp.exe[U+202C] now',
   );
   await body.locator('summary').click();
   await expect(body.getByTestId('raw-json')).toContainText('\\u202Efdp.exe\\u202C');

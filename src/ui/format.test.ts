@@ -64,9 +64,9 @@ describe('findRanges (find marks inside an opened row)', () => {
 describe('bidirectional controls are shown, not obeyed (Trojan Source)', () => {
   const spoof = 'rm -rf /tmp/x \u202Etxt.exe\u202C ok';
   it('visibleBidi names each one; excerpt (the chips) does too; other text is untouched', () => {
-    expect(visibleBidi(spoof)).toBe('rm -rf /tmp/x ⟨U+202E⟩txt.exe⟨U+202C⟩ ok');
+    expect(visibleBidi(spoof)).toBe('rm -rf /tmp/x [U+202E]txt.exe[U+202C] ok');
     for (const c of ['\u061C', '\u200E', '\u200F', '\u202A', '\u202D', '\u2066', '\u2069'])
-      expect(visibleBidi(`a${c}b`)).toMatch(/^a⟨U\+[0-9A-F]{4}⟩b$/);
+      expect(visibleBidi(`a${c}b`)).toMatch(/^a\[U\+[0-9A-F]{4}\]b$/);
     expect(excerpt(spoof)).not.toMatch(/[\u202A-\u202E]/);
     expect(visibleBidi('שלום, مرحبا — plain text')).toBe('שלום, مرحبا — plain text');
   });

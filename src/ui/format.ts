@@ -1,6 +1,9 @@
 /** Small display helpers for the timeline (text only, never HTML). */
 import type { Block } from '../model/types.ts';
 import type { Source } from '../state/store.ts';
+import { jsonBidiEscaped, visibleBidi } from '../model/displayName.ts';
+
+export { visibleBidi };
 
 const INT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 
@@ -21,23 +24,6 @@ export function fmtCount(n: number, singular: string, plural = `${singular}s`): 
 export function excerpt(text: string, max = 60): string {
   const one = text.replace(/\s+/g, ' ').trim();
   return visibleBidi(one.length > max ? `${one.slice(0, max - 1)}…` : one);
-}
-
-/**
- * The bidirectional formatting characters (ALM, LRM, RLM, the embeddings and overrides LRE–RLO,
- * the isolates LRI–PDI): in a transcript they reorder what is shown, so text can read otherwise
- * than it is (Trojan Source, CVE-2021-42574).
- */
-const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-
-const hex4 = (c: string) => (c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
-
-/**
- * Text with each bidirectional formatting character shown as what it is (`⟨U+202E⟩`) instead
- * of acting: transcript text is shown as it is stored, never reordered by what it holds.
- */
-export function visibleBidi(text: string): string {
-  return text.replace(BIDI, (c) => `⟨U+${hex4(c)}⟩`);
 }
 
 /** Plain text of a block for the expanded view. */
@@ -70,7 +56,7 @@ export function prettyJson(v: unknown): string {
     json = String(v);
   }
   // As JSON escapes (`\u202E`): still the same JSON, but shown as it is (`visibleBidi`).
-  return json.replace(BIDI, (c) => `\\u${hex4(c)}`);
+  return jsonBidiEscaped(json);
 }
 
 /**
