@@ -345,3 +345,69 @@ describe('the exact count of the answer shown survives a later failing request',
     expect(exact[0].parseId).toBe(answer.parseId);
   }, 60_000);
 });
+
+describe('a fresh parse’s messages go before its analysis (issue 38)', () => {
+  const text = generate({
+    format: 'claude-code-jsonl',
+    seed: 11,
+    messages: WORKER_EVICTION_MIN * 2,
+  });
+  const fileReq = (id: number) => ({
+    id,
+    req: { text: '', name: 'log.jsonl', format: null, provider: null, file: new Blob([text]) },
+    bpe: false,
+    fileKey: 4,
+  });
+
+  it('every message batch is posted before the worker analyses: the page takes them in meanwhile', async () => {
+    resetRun();
+    const order: string[] = [];
+    const original = run.stages.safeInspect.bind(run.stages);
+    const analyse = vi.spyOn(run.stages, 'safeInspect').mockImplementation((...args) => {
+      order.push('analyse');
+      return original(...args);
+    });
+    const posts: WorkerResponse[] = [];
+    const record = collect(posts);
+    await runRequest(fileReq(1), (m, tr) => {
+      if (m.kind === 'messages' || m.kind === 'result') order.push(m.kind);
+      record(m, tr);
+    });
+    analyse.mockRestore();
+    expect(order.filter((k) => k === 'messages').length).toBeGreaterThan(1);
+    expect(order.indexOf('analyse')).toBe(order.lastIndexOf('messages') + 1);
+    expect(order.at(-1)).toBe('result');
+    const res = posts.find((m) => m.kind === 'result');
+    if (res?.kind !== 'result') throw new Error('no answer');
+    expect(res.result.ok).toBe(true);
+    expect(res.fresh).toBe(true);
+  }, 60_000);
+
+  it('a request gone stale after its messages were posted leaves the next one to send them again', async () => {
+    resetRun();
+    const posts: WorkerResponse[] = [];
+    const record = collect(posts);
+    let second: Promise<void> | undefined;
+    // A newer request for the same file (another provider) arrives while the first sends its
+    // lists: the page drops the first with the messages it sent.
+    const post = (m: WorkerResponse, tr?: Transferable[]) => {
+      record(m, tr);
+      if (m.kind === 'lists' && m.id === 1 && !second) {
+        const next = fileReq(2);
+        second = runRequest({ ...next, req: { ...next.req, provider: 'anthropic-bedrock' } }, post);
+      }
+    };
+    await runRequest(fileReq(1), post);
+    await second;
+    expect(posts.some((m) => m.kind === 'result' && m.id === 1)).toBe(false);
+    const answer = posts.find((m) => m.kind === 'result' && m.id === 2);
+    if (answer?.kind !== 'result') throw new Error('no answer to the second request');
+    expect(answer.fresh).toBe(true);
+    expect(answer.result.ok).toBe(true);
+    const sent = (id: number) =>
+      posts.reduce((n, m) => n + (m.kind === 'messages' && m.id === id ? m.messages.count : 0), 0);
+    // The first request had sent every message before it went stale; the second sends them all.
+    expect(sent(1)).toBeGreaterThanOrEqual(WORKER_EVICTION_MIN);
+    expect(sent(2)).toBe(sent(1));
+  }, 60_000);
+});

@@ -9,7 +9,7 @@ import type { Analysis } from '../model/analyze.ts';
 import { clip } from '../model/limits.ts';
 import type { ParsedTranscript } from '../model/parse/index.ts';
 import { pairTableBuffers, pairTables } from '../model/pairTables.ts';
-import type { FormatId, Result } from '../model/types.ts';
+import type { FormatId, Result, Transcript } from '../model/types.ts';
 import { WORKER_EVICTION_MIN } from './evictionParts.ts';
 import { parserFor } from '../model/parse/registry.ts';
 import { InspectStages, safeParseDoc } from './inspect.ts';
@@ -93,34 +93,34 @@ async function runRequestSteps(
   if (!read || r.stale()) return;
   const { parsed, source, session } = read;
   if (!parsed.ok) return fail(r, { ok: false, error: parsed.error });
+  // Without faults the answer shows this parse: its messages go to the page before the analysis,
+  // so the page takes them in while the worker analyses (on the other core) rather than after.
+  const early = msg.req.faults?.length ? null : await sendParse(r, parsed.value, source);
+  if (r.stale()) return;
+  if (early?.fresh && msg.req.file) {
+    const n = parsed.value.transcript.messages.length;
+    const size = msg.req.file.size;
+    r.progress({ phase: 'analyze', bytes: size, totalBytes: size, messages: n, totalMessages: n });
+  }
   step.doing = msg.req.faults?.length ? 'applying the faults' : 'analysing the transcript';
   // With faults, the answer is the faulted transcript's (its messages, tokens, eviction parts
   // and sweeps go the same way as any answer's).
   const inspection = run.stages.safeInspect(parsed.value, msg.req.provider, msg.req.faults);
   stage('analyse');
   if (!inspection.ok) return fail(r, inspection);
-  step.doing = 'sending the transcript to the page';
   // The parse the answer shows (with faults, the faulted one): its messages go once.
-  const shownParse = inspection.parsed;
-  const fresh = run.sentParse !== shownParse;
-  // A fresh streamed JSON Lines file read as plain UTF-8: its messages carry where their source
-  // lines are in the file instead of their source JSON (packMessages.ts), and the page reads them
-  // from the file (issue 38: neither side keeps the bytes after the parse). Another streamed file
-  // (gzip, UTF-16, a JSON body): its text goes to the page as bytes with the answer.
-  const inFile = fresh && source && msg.req.file ? rawSpans(source) : null;
-  if (inFile && source) source.bytes = null;
-  const bytes = fresh && source && !inFile ? await sourceBytes(r, source) : undefined;
-  if (r.stale()) return;
-  const spans = inFile ?? (bytes && source ? rawSpans(source) : null);
-  if (fresh && !(await sendMessages(r, inspection.analysis, spans))) return;
-  if (fresh) run.sentParse = shownParse;
-  stage('messages');
+  const sent = early ?? (await sendParse(r, inspection.parsed, source));
+  if (!sent || r.stale()) return;
+  const { fresh, bytes, inFile } = sent;
   if (r.stale() || !(await sendLists(r, inspection.analysis)) || r.stale()) return;
   stage('lists');
-  const sent = sendAnswer(r, inspection, fresh, bytes, session !== null, inFile !== null);
+  const answered = sendAnswer(r, inspection, fresh, bytes, session !== null, inFile);
+  // The page holds this parse's messages once it has the answer they join (not before: a
+  // request that went stale meanwhile took them with it, and the next must send them again).
+  if (fresh) run.sentParse = inspection.parsed;
   stage('answer');
-  if (sent.evictionFollows) {
-    sendEviction(r, inspection.analysis, sent);
+  if (answered.evictionFollows) {
+    sendEviction(r, inspection.analysis, answered);
     stage('sweep');
   } else run.held = null;
   // The strip's calls after the answer: the load is shown meanwhile (listing 28,000 calls and
@@ -129,7 +129,7 @@ async function runRequestSteps(
     post({
       id,
       kind: 'requests',
-      parseId: sent.parseId,
+      parseId: answered.parseId,
       requests: sessionAnswer(session, msg.req.provider),
     });
     stage('strip-sent');
@@ -137,10 +137,45 @@ async function runRequestSteps(
   if (msg.bpe !== false) {
     step.doing = 'counting tokens';
     const a = inspection.analysis;
-    await countExact(id, sent.parseId, a.transcript, a.provider, post, r.stale);
+    await countExact(id, answered.parseId, a.transcript, a.provider, post, r.stale);
     stage('tokens');
   }
-  if (session && !r.stale()) await sendVerdicts(r, session, sent.parseId);
+  if (session && !r.stale()) await sendVerdicts(r, session, answered.parseId);
+}
+
+/** What `sendParse` did: whether the parse was new to the page, and how its text went. */
+interface SentParse {
+  fresh: boolean;
+  /** A streamed file's text as bytes, to go with the answer (not a plain JSON Lines file). */
+  bytes: Uint8Array | undefined;
+  /** Whether the messages went as spans of the file, which the page reads itself. */
+  inFile: boolean;
+}
+
+/**
+ * Send the page the messages of `shown` unless it has them (the last parse sent). A fresh
+ * streamed JSON Lines file read as plain UTF-8: its messages carry where their source lines are
+ * in the file instead of their source JSON (packMessages.ts), and the page reads them from the
+ * file (issue 38: neither side keeps the bytes after the parse). Another streamed file (gzip,
+ * UTF-16, a JSON body): its text goes to the page as bytes with the answer.
+ * @returns what was sent; null when the request went stale
+ */
+async function sendParse(
+  r: Running,
+  shown: ParsedTranscript,
+  source: StreamedSource | null,
+): Promise<SentParse | null> {
+  r.step.doing = 'sending the transcript to the page';
+  const fresh = run.sentParse !== shown;
+  const file = r.msg.req.file;
+  const spansInFile = fresh && source && file ? rawSpans(source) : null;
+  if (spansInFile && source) source.bytes = null;
+  const bytes = fresh && source && !spansInFile ? await sourceBytes(r, source) : undefined;
+  if (r.stale()) return null;
+  const spans = spansInFile ?? (bytes && source ? rawSpans(source) : null);
+  if (fresh && !(await sendMessages(r, shown.transcript, spans))) return null;
+  stage('messages');
+  return { fresh, bytes, inFile: spansInFile !== null };
 }
 
 /**
@@ -345,14 +380,14 @@ async function streamFile(
  */
 async function sendMessages(
   r: Running,
-  analysis: Analysis,
+  transcript: Transcript,
   spans: RawSpans | null,
 ): Promise<boolean> {
   const { req, id } = r.msg;
-  const ms = analysis.transcript.messages;
+  const ms = transcript.messages;
   const n = ms.length;
   const totalBytes = req.file?.size ?? req.text.length;
-  const format = analysis.transcript.format;
+  const format = transcript.format;
   // A streamed log whose format rebuilds blocks from raw sends them not (the page rebuilds).
   const blocksOf = parserFor(format)?.blocksOf;
   for (let from = 0; from < n; ) {
