@@ -36,7 +36,70 @@ interface Want {
   apiErrors?: number;
 }
 
-/** Claude Code: distinct reply ids (its own `<synthetic>` lines only when an API error); each `compact_boundary`. */
+/**
+ * Claude Code's branches left, on the main thread: a prompt (a user line with no tool result) or
+ * the first line of a new reply whose parent — followed through lines that are no message — is
+ * a message line earlier than the message before it, after the last compaction.
+ */
+function branchesLeft(lines: { line: number; v: Line }[]): Event[] {
+  const parent = new Map<string, string>();
+  for (const { v } of lines)
+    if (typeof v.uuid === 'string' && typeof v.parentUuid === 'string')
+      parent.set(v.uuid, v.parentUuid);
+  // Reading order: a line written before its parent is read right after the parent.
+  const src: { line: number; v: Line }[] = [];
+  const seen = new Set<string>();
+  const waiting = new Map<string, { line: number; v: Line }[]>();
+  const read = (r: { line: number; v: Line }) => {
+    src.push(r);
+    if (typeof r.v.uuid !== 'string') return;
+    seen.add(r.v.uuid);
+    const kids = waiting.get(r.v.uuid) ?? [];
+    waiting.delete(r.v.uuid);
+    kids.forEach(read);
+  };
+  for (const r of lines) {
+    const p = r.v.parentUuid;
+    if (typeof p === 'string' && !seen.has(p) && lines.some((x) => x.v.uuid === p)) {
+      waiting.set(p, [...(waiting.get(p) ?? []), r]);
+      continue;
+    }
+    read(r);
+  }
+  // Message lines in file order, numbered by message (a reply's lines share its number).
+  const messageOf = new Map<string, number>();
+  const out: Event[] = [];
+  let n = -1;
+  let replyId: unknown;
+  let start = 0;
+  for (const { line, v } of src) {
+    if (v.type === 'system' && v.subtype === 'compact_boundary') start = n + 1;
+    if ((v.type !== 'user' && v.type !== 'assistant') || v.isSidechain === true) continue;
+    const m = obj(v.message);
+    if (typeof v.uuid !== 'string') continue;
+    if (v.type === 'assistant' && m.id !== undefined && m.id === replyId) {
+      messageOf.set(v.uuid, n);
+      continue;
+    }
+    replyId = v.type === 'assistant' ? m.id : undefined;
+    n++;
+    messageOf.set(v.uuid, n);
+    const results =
+      Array.isArray(m.content) && m.content.some((b) => obj(b).type === 'tool_result');
+    if (v.type === 'user' && results) continue;
+    let p = typeof v.parentUuid === 'string' ? v.parentUuid : undefined;
+    while (p !== undefined && !messageOf.has(p)) p = parent.get(p);
+    const at = p === undefined ? undefined : messageOf.get(p);
+    if (at !== undefined && at >= start && at < n - 1 && n > start + 1)
+      out.push({ kind: 'rollback', line });
+  }
+  return out;
+}
+
+/**
+ * Claude Code: distinct reply ids (its own `<synthetic>` lines only when an API error); each
+ * `compact_boundary`, and each branch left (`branchesLeft`), in file order.
+ */
 function claudeCode(text: string): Want {
   const src = records(text);
   const ids = new Set<string>();
@@ -60,7 +123,8 @@ function claudeCode(text: string): Want {
         tokensAfter: cm.postTokens ?? null,
       };
     });
-  return { calls: ids.size, events, apiErrors: errors.size };
+  const all = [...events, ...branchesLeft(src)].sort((a, b) => a.line - b.line);
+  return { calls: ids.size, events: all, apiErrors: errors.size };
 }
 
 /** Codex: runs of model output items between inputs; each `compacted` line and rollback event. */
