@@ -139,6 +139,15 @@ describe('diff (CLI)', () => {
     );
   });
 
+  it('check --requests of a log of one call says "1 model call" (newcomer: "1 model calls")', async () => {
+    const w = claudeCodeLog();
+    w.user('hi');
+    w.assistant('m1', [{ type: 'text', text: 'hello' }]);
+    const r = await cli(['check', 'one.jsonl', '--requests'], { 'one.jsonl': w.text() });
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^one\.jsonl: claude-code-jsonl; 1 model call of a session log$/m);
+  });
+
   it('an out-of-range request names the range (exit 2)', async () => {
     const r = await cli(['diff', 'log.jsonl', '--request', '9'], { 'log.jsonl': compactedLog() });
     expect(r.code).toBe(2);

@@ -19,6 +19,7 @@ import {
   type Input,
 } from './io.ts';
 import { inputLabel } from './link.ts';
+import { plural } from './words.ts';
 import { pickSetting } from './linkView.ts';
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -116,11 +117,9 @@ export async function runCheckRequests(
   else {
     const what =
       listing.kind === 'session'
-        ? 'model calls of a session log'
-        : listing.kind === 'archive'
-          ? 'requests'
-          : 'request';
-    io.out(`${inputLabel(file)}: ${listing.format}; ${list.length} ${what}\n`);
+        ? `${plural(list.length, 'model call')} of a session log`
+        : plural(list.length, 'request');
+    io.out(`${inputLabel(file)}: ${listing.format}; ${what}\n`);
     for (const n of listing.notes) io.out(`note: ${n}\n`);
     for (const r of list) {
       const verdict = r.valid ? 'VALID' : `INVALID (${r.firstRule?.code} ${r.firstRule?.rule})`;

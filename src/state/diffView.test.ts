@@ -96,6 +96,44 @@ describe('diff view selectors', () => {
     expect(strip?.chosen).toBe(1);
   });
 
+  it('a session log of one call has a strip of one mark: the whole log’s verdict points to it', () => {
+    const row = (valid: boolean) => ({
+      request: 1,
+      label: 'call 1',
+      messages: 1,
+      tokens: 20,
+      compaction: null,
+      valid,
+      firstRule: valid ? null : { rule: 'unanswered_tool_use' as const, code: 'A2' },
+      retry: false,
+    });
+    const ok = selectStrip(undefined, undefined, {
+      ok: true,
+      kind: 'session',
+      requests: [row(true)],
+      defaultIndex: 0,
+    });
+    expect(ok?.marks).toHaveLength(1);
+    expect(ok?.chosen).toBeNull();
+    expect(ok?.sentence).toBe('1 model call; it passes.');
+    const bad = selectStrip(undefined, undefined, {
+      ok: true,
+      kind: 'session',
+      requests: [row(false)],
+      defaultIndex: 0,
+    });
+    expect(bad?.sentence).toBe('1 model call; it fails (A2).');
+    // A file of one request (not a session) has no strip.
+    expect(
+      selectStrip(undefined, undefined, {
+        ok: true,
+        kind: 'archive',
+        requests: [row(true)],
+        defaultIndex: 0,
+      }),
+    ).toBeNull();
+  });
+
   it('the strip of a long log judged in part: the rest pending, said in words; its marks drawn a window at a time', () => {
     const row = (request: number) => ({
       request,

@@ -141,9 +141,14 @@ function sentenceOf(
   judged: number | null,
   failing: StripMark | undefined,
 ): string {
-  const what = kind === 'session' ? 'model calls' : 'requests';
   const one = kind === 'session' ? 'call' : 'request';
-  const n = `${fmt(marks.length)} ${what}`;
+  const what = kind === 'session' ? 'model calls' : 'requests';
+  const n = `${fmt(marks.length)} ${marks.length > 1 ? what : kind === 'session' ? 'model call' : one}`;
+  // A log of one call: that call's verdict, in words.
+  if (marks.length === 1 && judged !== null && judged > 0) {
+    const code = failing?.code ? ` (${failing.code})` : '';
+    return `${n}; it ${failing ? `fails${code}` : 'passes'}.`;
+  }
   const compactions = marks.filter((m) => m.compaction).length;
   const events =
     compactions > 0
@@ -180,7 +185,10 @@ export const selectStrip = memoN(
     chosen: number | undefined,
     answer: RequestsAnswer | null,
   ): StripModel | null => {
-    const listed = answer?.ok && answer.requests.length > 1 ? answer : null;
+    // A session log's strip shows even one call: the whole log's verdict points to it (a call
+    // is judged as the provider got it only when chosen there).
+    const n = answer?.ok ? answer.requests.length : 0;
+    const listed = answer?.ok && (n > 1 || (n === 1 && answer.kind === 'session')) ? answer : null;
     if (!listed && (!labels || labels.length < 2)) return null;
     const kind = listed?.kind === 'session' ? 'session' : 'archive';
     let marks: StripMark[];
