@@ -148,6 +148,26 @@ describe('diff (CLI)', () => {
     expect(r.out).toMatch(/^one\.jsonl: claude-code-jsonl; 1 model call of a session log$/m);
   });
 
+  it('a link too long for the command line is read from a file or stdin holding it (newcomer: Argument list too long)', async () => {
+    const link = pageLink(body(msgs.slice(2)), {});
+    const direct = await cli(['check', link], {});
+    for (const [name, text] of [
+      ['link.txt', `${link}\n`],
+      ['-', `  ${link}  `],
+      ['frag.txt', link.slice(link.indexOf('#'))],
+    ] as const) {
+      const r = await cli(['check', name], { [name]: text });
+      expect(r.code, name).toBe(1);
+      expect(r.out, name).toContain('INVALID');
+      expect(r.out.slice(r.out.indexOf('INVALID')), name).toBe(
+        direct.out.slice(direct.out.indexOf('INVALID')),
+      );
+    }
+    // Not a link: a text with more than the link in it is read as a transcript.
+    const r = await cli(['check', 'notes.txt'], { 'notes.txt': `${link}\nsee above` });
+    expect(r.code).toBe(2);
+  });
+
   it('an out-of-range request names the range (exit 2)', async () => {
     const r = await cli(['diff', 'log.jsonl', '--request', '9'], { 'log.jsonl': compactedLog() });
     expect(r.code).toBe(2);

@@ -203,8 +203,13 @@ export async function readSource(
 ): Promise<{ input: Input; link: LinkInput | null } | null> {
   io.doing = `reading ${inputLabel(file)}`;
   try {
-    const fragment = linkFragment(file);
-    if (fragment === null) return { input: io.read(file), link: null };
+    let fragment = linkFragment(file);
+    if (fragment === null) {
+      const input = await io.read(file);
+      // A file (or stdin) that holds a page link: a link longer than a command line takes.
+      fragment = heldLink(input.text);
+      if (fragment === null) return { input, link: null };
+    }
     const link = await readLink(fragment);
     return { input: link, link };
   } catch (e) {
@@ -213,6 +218,17 @@ export async function readSource(
     io.failure = { kind: 'read', message };
     return null;
   }
+}
+
+/**
+ * The link a file's text is, when it is one page link and nothing else (whitespace around it
+ * aside): `cli check link.txt`, `pbpaste | cli check -` for a link too long for an argument
+ * (a page link that carries a session log is hundreds of kilobytes). Else null.
+ */
+export function heldLink(text: string): string | null {
+  const t = text.trim();
+  if (!/^(https?:\/\/|#?v=\d)/i.test(t) || /\s/.test(t)) return null;
+  return linkFragment(t);
 }
 
 /**
