@@ -7,7 +7,7 @@
  * Parquet; the report by SQL equals the page's `reportOf` and is the same over the shards.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -212,6 +212,24 @@ describe('scan over a generated fleet', { timeout: 600_000 }, () => {
     expect(missing.code).toBe(2);
     expect(missing.err).toContain(`no such file or folder: ${path.join(tmp, 'nothere')}`);
     expect(missing.err).not.toContain('ENOENT');
+  });
+
+  it('says which files of a folder it did not scan, and where --json put the rows (newcomer: junk.bin skipped without a word, scan.parquet written unsaid)', async () => {
+    const dir = path.join(tmp, 'mixed');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'junk.bin'), 'not a log');
+    writeFileSync(
+      path.join(dir, 'a.jsonl'),
+      readFileSync(path.join(fleet.dir, 'samples', 'claude-code-session.jsonl'), 'utf8'),
+    );
+    const out = path.join(tmp, 'mixed.parquet');
+    const r = await inProcess(['scan', dir, '--out', out, '--json']);
+    expect(r.code).toBe(0);
+    expect(r.err).toContain(`note: 1 file not scanned, not named as a transcript (`);
+    expect(r.err).toContain(path.join(dir, 'junk.bin'));
+    expect(r.err).toContain(`scan: scanned 1 file (`);
+    expect(r.err).toContain(`→ ${out}`);
+    expect(JSON.parse(r.out).scan.filesRead).toBe(1);
   });
 
   it('splits into shards whose union is the whole scan, and reports over them alike', async () => {

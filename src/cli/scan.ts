@@ -14,7 +14,8 @@ import { openPool, type ScanPool } from './scan/pool.ts';
 import type { PackedResult, ScanTask } from './scan/worker.ts';
 import { Progress } from './scan/progress.ts';
 import { reportSql, unreadableSql, type UnreadableFile } from './scan/report.ts';
-import { inShard, listTargets, type Shard } from './scan/sources.ts';
+import { plural } from './words.ts';
+import { inShard, listTargets, SCAN_EXTENSIONS_WORDS, type Shard } from './scan/sources.ts';
 import { cutKinds } from './scan/packed.ts';
 import { connect, RowStore, scannedFiles } from './scan/store.ts';
 
@@ -203,6 +204,15 @@ function timingOf(marks: readonly number[], stages: Stages): Record<string, numb
   };
 }
 
+/** Say which files of a folder were not scanned, not being named as transcripts are. */
+function notePassed(io: CliIO, passed: readonly string[]): void {
+  if (passed.length === 0) return;
+  const some = `${passed.slice(0, 3).join(', ')}${passed.length > 3 ? ', …' : ''}`;
+  io.err(
+    `note: ${plural(passed.length, 'file')} not scanned, not named as a transcript (${SCAN_EXTENSIONS_WORDS}): ${some}; name one as an argument to scan it anyway\n`,
+  );
+}
+
 /** The report on stdout: JSON with what this run read and its timing, or words. */
 function printResult(
   io: CliIO,
@@ -212,14 +222,16 @@ function printResult(
   summary: { out: string; filesRead: number; bytesRead: number; skipped: number },
   timing: Record<string, number>,
 ): void {
+  const { filesRead, bytesRead, skipped, out } = summary;
+  const line = `scanned ${plural(filesRead, 'file')} (${(bytesRead / 1e6).toFixed(1)} MB)${skipped ? `, ${skipped} skipped (already in ${out})` : ''} → ${out}\n`;
   if (json) {
     io.out(JSON.stringify({ ...report, scan: { ...summary, timing } }, null, 2) + '\n');
+    // Where the rows went, said where a script reading the JSON does not look (newcomer: the
+    // default scan.parquet was written into the working folder without a word).
+    io.err(`scan: ${line}`);
     return;
   }
-  const { filesRead, bytesRead, skipped, out } = summary;
-  io.out(
-    `scanned ${filesRead} files (${(bytesRead / 1e6).toFixed(1)} MB)${skipped ? `, ${skipped} skipped (already in ${out})` : ''} → ${out}\n`,
-  );
+  io.out(line);
   io.out(reportText(report, unreadable));
 }
 
@@ -263,12 +275,14 @@ export async function runScan(argv: string[], io: CliIO): Promise<number> {
     const con = await connect(`${out}.spill`);
     io.doing = 'listing the files';
     let targets;
+    const passed: string[] = [];
     try {
-      targets = (await listTargets(paths)).filter((t) => inShard(t, shard));
+      targets = (await listTargets(paths, passed)).filter((t) => inShard(t, shard));
     } catch (e) {
       io.err(`error: ${(e as Error).message}\n`);
       return EXIT_UNREADABLE;
     }
+    notePassed(io, passed);
     io.doing = `reading ${out}`;
     const done = await scannedFiles(con, out);
     // In the Parquet's order (by file, as DuckDB orders VARCHARs: by their UTF-8 bytes), so that

@@ -40,8 +40,13 @@ export class Progress {
   private line(now: number): string {
     const s = Math.max(0.001, (now - this.start) / 1000);
     const rate = this.bytes / 1e6 / s;
-    const left = this.bytes > 0 ? ((this.totalBytes - this.bytes) / this.bytes) * s : 0;
-    const text = `${this.files}/${this.totalFiles} files · ${(this.bytes / 1e6).toFixed(1)}/${(this.totalBytes / 1e6).toFixed(1)} MB · ${rate.toFixed(1)} MB/s · ${clock(left)} left`;
+    // A time left is said once it can mean something: a second in and a twentieth of the bytes
+    // read (the first small file gave "157:00 left" for a scan of seconds).
+    const known = s >= 1 && this.bytes >= this.totalBytes / 20;
+    const left = known ? ((this.totalBytes - this.bytes) / this.bytes) * s : 0;
+    const finished = this.files >= this.totalFiles;
+    const when = finished ? '0:00 left' : known ? `${clock(left)} left` : 'time left not known yet';
+    const text = `${this.files}/${this.totalFiles} files · ${(this.bytes / 1e6).toFixed(1)}/${(this.totalBytes / 1e6).toFixed(1)} MB · ${rate.toFixed(1)} MB/s · ${when}`;
     if (!this.tty) return `scan: ${text}`;
     const width = 24;
     const done = this.totalFiles ? Math.round((this.files / this.totalFiles) * width) : width;

@@ -38,19 +38,20 @@ export function inShard(target: Pick<ScanTarget, 'path'>, shard: Shard | null): 
 }
 
 /** The extensions a folder is scanned for, in words (`SCAN_EXTENSIONS`). */
-const SCAN_EXTENSIONS_WORDS =
+export const SCAN_EXTENSIONS_WORDS =
   '.jsonl, .ndjson, .json, .har, .txt, .log, .eval, .sse, each also .gz';
 
 /** `/`-separated. */
 const slash = (p: string) => p.split(path.sep).join('/');
 
-async function walk(dir: string, root: string, out: ScanTarget[]): Promise<void> {
+async function walk(dir: string, root: string, out: ScanTarget[], passed: string[]): Promise<void> {
   const entries = await readdir(dir, { withFileTypes: true });
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const e of entries) {
     const full = path.join(dir, e.name);
-    if (e.isDirectory()) await walk(full, root, out);
-    else if (e.isFile() && SCAN_EXTENSIONS.test(e.name)) {
+    if (e.isDirectory()) await walk(full, root, out, passed);
+    else if (e.isFile() && !SCAN_EXTENSIONS.test(e.name)) passed.push(full);
+    else if (e.isFile()) {
       const st = await stat(full);
       out.push({
         file: full,
@@ -66,10 +67,15 @@ async function walk(dir: string, root: string, out: ScanTarget[]): Promise<void>
  * Every file the arguments name, once each, in a stable order: a file as given (any extension),
  * a folder's matching files (recursive, `SCAN_EXTENSIONS`), a glob's matches, an S3 prefix's
  * objects. `path` is relative to the folder, the glob's fixed part or the prefix (a file: its name).
+ * @param passed gets the files a folder held that are not named as transcripts are
+ *   (`SCAN_EXTENSIONS`): not scanned, for the command to say so
  * @throws Error naming an argument that names nothing (a missing file, an empty glob, a folder
  *   without a file to scan)
  */
-export async function listTargets(args: readonly string[]): Promise<ScanTarget[]> {
+export async function listTargets(
+  args: readonly string[],
+  passed: string[] = [],
+): Promise<ScanTarget[]> {
   const out: ScanTarget[] = [];
   // Loaded here, not at the bundle's start: `check` and the other commands never glob (issue 38:
   // the CLI's start-up is part of `check`'s time).
@@ -99,7 +105,7 @@ export async function listTargets(args: readonly string[]): Promise<ScanTarget[]
     });
     if (st.isDirectory()) {
       const before = out.length;
-      await walk(arg, arg, out);
+      await walk(arg, arg, out, passed);
       if (out.length === before)
         throw new Error(
           `no file to scan in ${arg} (looked for ${SCAN_EXTENSIONS_WORDS}, recursively)`,
