@@ -168,6 +168,28 @@ describe('diff (CLI)', () => {
     expect(r.code).toBe(2);
   });
 
+  it('a valid call whose log records an API error says the error is not the structure’s (newcomer: VALID above a logged 400)', async () => {
+    const lines = [
+      { type: 'user', uuid: 'u1', parentUuid: null, message: { role: 'user', content: 'hi' } },
+      {
+        type: 'assistant',
+        uuid: 'e1',
+        parentUuid: 'u1',
+        isApiErrorMessage: true,
+        message: {
+          id: 'x1',
+          role: 'assistant',
+          model: '<synthetic>',
+          content: [{ type: 'text', text: 'API Error: 400 Invalid model: claude-x' }],
+        },
+      },
+    ].map((l) => JSON.stringify({ sessionId: 's', ...l }));
+    const r = await cli(['check', 'err.jsonl', '--requests'], { 'err.jsonl': lines.join('\n') });
+    expect(r.out).toMatch(
+      /#1 .* VALID\n {4}the log records an API error that no structure rule explains \(the messages are valid; e\.g\. the model, a quota, the server\): API Error: 400 Invalid model/,
+    );
+  });
+
   it('an out-of-range request names the range (exit 2)', async () => {
     const r = await cli(['diff', 'log.jsonl', '--request', '9'], { 'log.jsonl': compactedLog() });
     expect(r.code).toBe(2);

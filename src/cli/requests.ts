@@ -6,7 +6,7 @@ import { listFileRequests, requestJudge, type RequestListing } from '../model/di
 import type { CompactionEvent } from '../model/diff/index.ts';
 import type { FormatId, ProviderId } from '../model/types.ts';
 import { loadBpeCounter } from '../model/tokens.ts';
-import { messageRanges } from '../model/diff/index.ts';
+import { apiErrorWords, messageRanges } from '../model/diff/index.ts';
 import {
   checkFormat,
   EXIT_INVALID,
@@ -129,7 +129,7 @@ export async function runCheckRequests(
       const label = r.label.replace(new RegExp(`^#${r.request} · `), '');
       io.out(`#${r.request}  ${label}  ${fmt(r.tokens)} tokens${reported}  ${verdict}\n`);
       if (r.compaction) io.out(`    ${compactionWords(r.compaction)}\n`);
-      if (r.apiError) io.out(`    the log records an API error: ${r.apiError.slice(0, 200)}\n`);
+      if (r.apiError) io.out(`    ${apiErrorWords(r.valid)}: ${r.apiError.slice(0, 200)}\n`);
       if (r.retryOf !== undefined) io.out(`    after the failed request #${r.retryOf}\n`);
     }
     const events = list.filter((r) => r.compaction).length;

@@ -34,6 +34,7 @@ export {
   requestVerdict,
   requestJudge,
   outOfRange,
+  apiErrorWords,
   type RequestJudge,
   type RequestInfo,
   type RequestListing,

@@ -340,3 +340,14 @@ export function requestJudge(listing: RequestListing, provider?: ProviderId): Re
     },
   };
 }
+
+/**
+ * How a call's logged API error is introduced: beside a valid call it is an error the structure
+ * rules do not explain (a model name, a quota, the server: newcomer, "VALID" above a logged 400
+ * read as a contradiction). One wording for the CLI and the page's strip.
+ */
+export function apiErrorWords(valid: boolean): string {
+  return valid
+    ? 'the log records an API error that no structure rule explains (the messages are valid; e.g. the model, a quota, the server)'
+    : 'the log records an API error';
+}

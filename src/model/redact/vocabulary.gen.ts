@@ -178,6 +178,7 @@ export const VOCABULARY_WORDS: readonly string[] = [
   'UnreadableAttribute',
   'V',
   'V-doc',
+  'VALID',
   'VG4',
   'ZodType',
   '_',

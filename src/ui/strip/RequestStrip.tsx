@@ -16,6 +16,7 @@ import {
   selectStrip,
   type StripMark,
 } from '../../state/requests.ts';
+import { apiErrorWords } from '../../model/diff/index.ts';
 import { useAppStore } from '../../state/store.ts';
 import { useSession } from '../useSession.ts';
 import { isTypingTarget } from '../input/typingTarget.ts';
@@ -53,7 +54,7 @@ export function markText(m: StripMark, count: number, what: string): string {
       `${c.kind} before it (${c.trigger}${c.tokensBefore !== null ? `, ${fmt(c.tokensBefore)} → ${c.tokensAfter !== null ? fmt(c.tokensAfter) : '?'} tokens` : ''})`,
     );
   if (m.retry) parts.push('a retry of the one before');
-  if (m.fault) parts.push(`the log records an API error: ${m.fault}`);
+  if (m.fault) parts.push(`${apiErrorWords(m.tone === 'ok')}: ${m.fault}`);
   return `${parts.join('; ')}. ${m.label}`;
 }
 
