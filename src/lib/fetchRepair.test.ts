@@ -139,6 +139,40 @@ describe('labels', () => {
   });
 });
 
+describe('repair keeps the words around an orphan (newcomer)', () => {
+  it('Anthropic: the orphan result is dropped from its message, the user text beside it is sent', async () => {
+    const h = harness();
+    await h.f('https://api.anthropic.com/v1/messages', {
+      method: 'POST',
+      body: JSON.stringify({
+        model: 'claude-sonnet-4-5',
+        max_tokens: 64,
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'tool_result', tool_use_id: 'toolu_old', content: '42' },
+              { type: 'text', text: 'Now double it.' },
+            ],
+          },
+          { role: 'assistant', content: 'That needs the calculator again.' },
+          { role: 'user', content: 'fine' },
+        ],
+      }),
+    });
+    const sent = JSON.parse(String(h.sent[0]?.init?.body)) as {
+      messages: { role: string; content: unknown }[];
+    };
+    expect(sent.messages).toHaveLength(3);
+    expect(JSON.stringify(sent.messages[0])).toContain('Now double it.');
+    expect(JSON.stringify(sent.messages)).not.toContain('toolu_old');
+    expect(sent.messages[1]?.content).toBe('That needs the calculator again.');
+    expect(h.repairs[0]?.changes.map((c) => [c.rule, c.ids])).toEqual([
+      ['orphan_tool_result', ['toolu_old']],
+    ]);
+  });
+});
+
 describe('a valid request is sent byte for byte', () => {
   it('same input, same init object, same body string, in every mode', async () => {
     for (const mode of ['throw', 'respond', 'warn', 'repair'] as const) {

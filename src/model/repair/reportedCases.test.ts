@@ -7,7 +7,7 @@ import { writeTranscript } from '../write.ts';
 import { expectRepaired } from '../testing/repair.ts';
 
 describe('repair of broken transcripts rebuilt from the reported cases', () => {
-  it('orphan result after a trim (cases 01, 06): the leading partial exchange is dropped as a unit', () => {
+  it('orphan result after a trim (cases 01, 06): the result alone is removed, the reply after it stays', () => {
     const t = load({
       messages: [
         { role: 'tool', tool_call_id: 'call_w1', content: '{"temp_c": 18}' },
@@ -21,14 +21,15 @@ describe('repair of broken transcripts rebuilt from the reported cases', () => {
     expectRepaired(t, r, 'openai-chat');
     expect(r.changes).toMatchObject([
       {
-        kind: 'exchange_removed',
+        kind: 'orphan_removed',
         messageIndex: 0,
         outputIndex: null,
-        replaced: [0, 1],
+        replaced: [0],
         ids: ['call_w1'],
       },
     ]);
-    expect(r.transcript.messages).toEqual(t.messages.slice(2));
+    // The reply "It is 18 °C." is not part of the violation: it stays.
+    expect(r.transcript.messages).toEqual(t.messages.slice(1));
   });
 
   it('orphan result with a system message kept first (case 03): the system message stays', () => {
@@ -52,10 +53,12 @@ describe('repair of broken transcripts rebuilt from the reported cases', () => {
     expectRepaired(t, r, 'openai-chat');
     expect(r.transcript.messages.map((m) => m.role)).toEqual([
       'system',
+      'assistant',
       'user',
       'assistant',
       'tool',
     ]);
+    expect(r.changes).toMatchObject([{ kind: 'orphan_removed', ids: ['call_c1'] }]);
   });
 
   it('an orphan in the only exchange is removed on its own', () => {
@@ -368,5 +371,96 @@ describe('repair of broken transcripts rebuilt from the reported cases', () => {
     ]);
     expect(r.changes[0]?.note).toMatch(/cannot be rebuilt/);
     expect(writeTranscript(r.transcript)).not.toContain('fc_1');
+  });
+});
+
+/** Every text of a transcript, in order. */
+function texts(t: Transcript): string[] {
+  return t.messages.flatMap((m) => m.blocks.flatMap((b) => (b.type === 'text' ? [b.text] : [])));
+}
+
+describe('an orphan result is removed alone: the words around it stay (newcomer)', () => {
+  it('Anthropic: the text beside the orphan in its user message stays, the reply after it too', () => {
+    const t = load({
+      model: 'claude-sonnet-4-5',
+      max_tokens: 256,
+      tools: [{ name: 'lookup_city', input_schema: { type: 'object' } }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'tool_result', tool_use_id: 'toolu_lost', content: 'sunny' },
+            { type: 'text', text: 'And what about Oslo?' },
+          ],
+        },
+        { role: 'assistant', content: 'Lisbon is sunny; Oslo needs another lookup.' },
+        { role: 'user', content: 'go ahead' },
+      ],
+    });
+    const r = repairTranscript(t, 'anthropic');
+    expectRepaired(t, r, 'anthropic');
+    expect(texts(r.transcript)).toEqual(texts(t));
+    expect(r.changes).toMatchObject([
+      { kind: 'orphan_removed', ids: ['toolu_lost'], messageIndex: 0, outputIndex: 0 },
+    ]);
+    expect(r.transcript.messages[0]?.blocks).toEqual([
+      { type: 'text', text: 'And what about Oslo?' },
+    ]);
+  });
+
+  it('Chat: the orphan tool message goes, the assistant reply after it stays', () => {
+    const t = load({
+      model: 'gpt-4.1',
+      messages: [
+        { role: 'system', content: 'You watch the cluster.' },
+        { role: 'tool', tool_call_id: 'call_gone7', content: '{"nodes":5}' },
+        { role: 'assistant', content: 'Five nodes are up.' },
+        { role: 'user', content: 'Any of them degraded?' },
+      ],
+    });
+    const r = repairTranscript(t, 'openai-chat');
+    expectRepaired(t, r, 'openai-chat');
+    expect(texts(r.transcript)).toEqual(texts(t));
+    expect(r.changes).toMatchObject([
+      { kind: 'orphan_removed', ids: ['call_gone7'], replaced: [1] },
+    ]);
+    expect(r.transcript.messages).toEqual([t.messages[0], ...t.messages.slice(2)]);
+  });
+
+  it('Responses agrees: the orphan output goes, the reply stays', () => {
+    const t = load({
+      model: 'gpt-5',
+      input: [
+        { role: 'user', content: 'Restart the queue worker' },
+        { type: 'function_call_output', call_id: 'call_gone8', output: 'restarted' },
+        { role: 'assistant', content: 'The worker restarted.' },
+        { role: 'user', content: 'and the backlog?' },
+      ],
+    });
+    expect(t.format).toBe('openai-responses');
+    const r = repairTranscript(t, 'openai-responses');
+    expectRepaired(t, r, 'openai-responses');
+    expect(texts(r.transcript)).toEqual(texts(t));
+    expect(r.changes).toMatchObject([{ kind: 'orphan_removed', ids: ['call_gone8'] }]);
+  });
+
+  it('a change that must drop more says so: the model turn left first for Gemini is named in its change', () => {
+    const t = load({
+      contents: [
+        {
+          role: 'user',
+          parts: [{ functionResponse: { id: 'gc_gone', name: 'f', response: { output: 'x' } } }],
+        },
+        { role: 'model', parts: [{ text: 'Got x.' }] },
+        { role: 'user', parts: [{ text: 'Next?' }] },
+      ],
+    });
+    expect(t.format).toBe('gemini');
+    const r = repairTranscript(t, 'gemini');
+    expectRepaired(t, r, 'gemini');
+    // Every input message missing from the output is in some change's `replaced`.
+    const kept = new Set(r.transcript.messages.map((m) => m.rawIndex));
+    const noted = new Set(r.changes.flatMap((c) => c.replaced));
+    for (const m of t.messages) if (!kept.has(m.rawIndex)) expect(noted).toContain(m.rawIndex);
   });
 });
