@@ -218,6 +218,7 @@ export const VOCABULARY_WORDS: readonly string[] = [
   'allowTrailingComma',
   'allowed',
   'allowed_tools',
+  'also',
   'alternative',
   'amazon',
   'amazonaws',

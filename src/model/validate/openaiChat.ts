@@ -316,34 +316,61 @@ function reportParts(scan: ChatScan, m: RenderedMessage, n: number): void {
   }
 }
 
-/** O10 / M4: the ids the dialect's schema refuses, in message and call order. */
+/**
+ * M4 (a dialect whose ids are checked after the structure, `order: 'last'`): each refused id
+ * once, at its call — Mistral's 400 names the id (`Tool call id was <id> …`), not a message, so
+ * the call and the tool message that share it are one error, fixed by one rename. The tool
+ * messages carrying the same id are named in the violation's `why`; an id only a tool message
+ * carries (its call is gone) is reported there. In message order of each id's first carrier.
+ */
 function reportIds(scan: ChatScan, ids: ChatIds): void {
-  for (let n = 0; n < scan.msgs.length; n++) reportIdsAt(scan, ids, n);
+  const byId = new Map<string, { bad: BadId; n: number }[]>();
+  for (let n = 0; n < scan.msgs.length; n++)
+    for (const bad of badIdsInRendered(scan.msgs[n] as RenderedMessage, ids.shape) ?? []) {
+      const seen = byId.get(bad.id);
+      if (seen) seen.push({ bad, n });
+      else byId.set(bad.id, [{ bad, n }]);
+    }
+  for (const carriers of byId.values()) {
+    const at = carriers.find((c) => c.bad.kind === 'call') ?? (carriers[0] as (typeof carriers)[0]);
+    const others = carriers
+      .filter((c) => c !== at && c.bad.msg !== at.bad.msg)
+      .map((c) => `#${c.bad.msg.rawIndex}`);
+    const also =
+      others.length === 0
+        ? ''
+        : ` The same id in message ${[...new Set(others)].join(', ')} is part of this one error: the 400 names the id once.`;
+    reportBadId(scan, ids, at.bad, at.n, also);
+  }
 }
 
 /** O10 / M4 of message `n`, in call order. */
 function reportIdsAt(scan: ChatScan, ids: ChatIds, n: number): void {
+  for (const b of badIdsInRendered(scan.msgs[n] as RenderedMessage, ids.shape) ?? [])
+    reportBadId(scan, ids, b, n, '');
+}
+
+/** One refused id `b` of message `n`; `also` is added to the dialect's `why`. */
+function reportBadId(scan: ChatScan, ids: ChatIds, b: BadId, n: number, also: string): void {
   const spec = ruleSpec(ids.code);
-  for (const b of badIdsInRendered(scan.msgs[n] as RenderedMessage, ids.shape) ?? []) {
-    const path = ids.path(n, b);
-    const v: ViolationInput = {
-      rule: 'malformed_tool_id',
-      code: ids.code,
-      messageIndex: b.msg.rawIndex,
-      index: b.msg.index,
-      blockIndex: b.blockIndex,
-      ids: [b.id],
-      providerPath: path,
-      message: ruleText(ids.code, { n, m: b.pos, id: b.id, length: b.id.length }),
-      title: ids.title,
-      why: ids.why,
-      confidence: spec.confidence,
-      severity: spec.severity,
-    };
-    scan.found.push(
-      violation(v, (message) => scan.dialect.envelope(message, path, ids.envelopeCode)),
-    );
-  }
+  const path = ids.path(n, b);
+  const v: ViolationInput = {
+    rule: 'malformed_tool_id',
+    code: ids.code,
+    messageIndex: b.msg.rawIndex,
+    index: b.msg.index,
+    blockIndex: b.blockIndex,
+    ids: [b.id],
+    providerPath: path,
+    message: ruleText(ids.code, { n, m: b.pos, id: b.id, length: b.id.length }),
+    title: ids.title,
+    why: ids.why + also,
+    confidence: spec.confidence,
+    severity: spec.severity,
+  };
+  scan.found.push(
+    violation(v, (message) => scan.dialect.envelope(message, path, ids.envelopeCode)),
+  );
 }
 
 /**

@@ -336,7 +336,7 @@ export const OPENAI_CHAT_RULES: readonly RuleSpec[] = [
     severity: 'error',
     confidence: 'V',
     condition:
-      'A tool call id (of an assistant `tool_calls` entry, or the `tool_call_id` a tool message names) that is not exactly nine letters and digits: OpenAI\u2019s `call_\u2026` ids, a framework\u2019s own ids. Met after the role-order and count checks (M1\u2013M3, M5). LangChain\u2019s Mistral client rewrites ids to fit before it sends them, so transcripts in the LangChain format are not judged by it.',
+      'A tool call id (of an assistant `tool_calls` entry, or the `tool_call_id` a tool message names) that is not exactly nine letters and digits: OpenAI\u2019s `call_\u2026` ids, a framework\u2019s own ids. Met after the role-order and count checks (M1\u2013M3, M5). The 400 names the id, not a message, so an id a call and its tool message share is one violation, named at the call (at the tool message when no call carries it). LangChain\u2019s Mistral client rewrites ids to fit before it sends them, so transcripts in the LangChain format are not judged by it.',
     text: (p) =>
       `Tool call id was ${p.id ?? '<id>'} but must be a-z, A-Z, 0-9, with a length of 9.`,
     path: '',
