@@ -4,6 +4,7 @@ import { assistant, transcript, user } from '../testing/index.ts';
 import type { Message, Transcript } from '../types.ts';
 import { rejectsPrefill } from './anthropic.ts';
 import { validateTranscript } from './index.ts';
+import { load } from '../testing/faults.fixtures.ts';
 
 const t = (messages: Message[], extra: Partial<Transcript> = {}) =>
   transcript('anthropic-messages', messages, extra);
@@ -59,5 +60,47 @@ describe('anthropic validator: A12 (a trailing assistant message, prefill)', () 
     expect(rejectsPrefill('claude-sonnet-4-5-20250929')).toBe(false);
     expect(rejectsPrefill('claude-3-7-sonnet-20250219')).toBe(false);
     expect(rejectsPrefill(undefined)).toBe(false);
+  });
+});
+
+describe('notes when another API’s body is judged as Anthropic (newcomer)', () => {
+  const chatBody = {
+    model: 'gpt-4.1',
+    messages: [
+      { role: 'user', content: 'ping' },
+      { role: 'assistant', content: 'pong' },
+    ],
+  };
+
+  it('a Chat body: the thinking note says the body has no `thinking` setting, not that none was given', () => {
+    const tr = load(chatBody);
+    expect(tr.format).toBe('openai-chat');
+    const notes = validateTranscript(tr, 'anthropic').notes.join('\n');
+    expect(notes).not.toMatch(/no request body/);
+    expect(notes).toMatch(
+      /thinking is enabled is unknown \(the request body is OpenAI Chat Completions, which has no Anthropic `thinking` setting\)/,
+    );
+  });
+
+  it('a bare message list still says no request body was given', () => {
+    const tr = load(chatBody.messages);
+    expect(validateTranscript(tr, 'anthropic').notes.join('\n')).toMatch(
+      /unknown \(no request body: a message list alone\)/,
+    );
+  });
+
+  it('a model that is not a Claude model is not said to accept a prefill', () => {
+    const notes = validateTranscript(load(chatBody), 'anthropic').notes.join('\n');
+    expect(notes).not.toMatch(/accepted as prefill for model gpt-4\.1/);
+    expect(notes).toMatch(
+      /gpt-4\.1 is not a Claude model, so A12 was judged as for the older Claude models/,
+    );
+    // A Claude model keeps its own verdict.
+    expect(
+      validateTranscript(load({ ...chatBody, model: 'claude-3-5-sonnet-20241022' }), 'anthropic')
+        .notes,
+    ).toContain(
+      'A trailing assistant message is accepted as prefill for model claude-3-5-sonnet-20241022 (A12).',
+    );
   });
 });

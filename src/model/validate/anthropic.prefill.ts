@@ -25,6 +25,24 @@ export function rejectsPrefill(model: string | undefined): boolean {
   return major === 4 && minor >= 6 && family !== 'haiku';
 }
 
+/** True when a model id names a Claude model (directly, or as a Bedrock/Vertex id holds it). */
+export function isClaudeModel(model: string): boolean {
+  return /claude|fable|mythos/i.test(model);
+}
+
+/**
+ * The note of how A12 was judged: by the Claude model the body names, or — for a model that is
+ * not a Claude model (another API's body judged as Anthropic) or none — as for the older Claude
+ * models, which take a prefill. It never says a non-Claude model accepts a prefill.
+ */
+export function prefillNote(model: string | undefined, prefill: 'rejected' | 'allowed'): string {
+  if (model === undefined)
+    return 'A trailing assistant message is accepted as prefill for model (unknown: older models assumed) (A12).';
+  if (!isClaudeModel(model))
+    return `A trailing assistant message: ${model} is not a Claude model, so A12 was judged as for the older Claude models, which take it as a prefill.`;
+  return `A trailing assistant message is ${prefill === 'rejected' ? 'rejected' : 'accepted as prefill'} for model ${model} (A12).`;
+}
+
 /** A12: a trailing assistant message (prefill), model-dependent. */
 export function checkTrailing(
   t: Transcript,
@@ -63,10 +81,7 @@ export function checkTrailing(
     return;
   }
   const prefill = opts.prefill ?? (rejectsPrefill(t.settings.model) ? 'rejected' : 'allowed');
-  if (opts.prefill === undefined)
-    notes.push(
-      `A trailing assistant message is ${prefill === 'rejected' ? 'rejected' : 'accepted as prefill'} for model ${t.settings.model ?? '(unknown: older models assumed)'} (A12).`,
-    );
+  if (opts.prefill === undefined) notes.push(prefillNote(t.settings.model, prefill));
   if (prefill === 'rejected') {
     push({
       ...base,

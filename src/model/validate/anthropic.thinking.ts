@@ -5,7 +5,9 @@
  */
 import type { Message, ThinkingBlock, Transcript } from '../types.ts';
 import type { Push, ViolationInput } from './rules/common.ts';
+import { parserFor } from '../parse/registry.ts';
 import { isCompaction } from './compaction.ts';
+import { isSessionLog } from './rules/request.ts';
 import { isClientCall, isClientResult } from './rules/pairing.ts';
 import { turnItems, turnRole, type Turns } from './rules/turns.ts';
 
@@ -126,12 +128,25 @@ export function checkThinking(
   if (lastN < 0) return;
   if (t.settings.thinking === undefined) {
     notes.push(
-      'Whether thinking is enabled is unknown (no request body), so T1, T2 and T4 were not checked.',
+      `Whether thinking is enabled is unknown (${thinkingUnknownWhy(t)}), so T1, T2 and T4 were not checked.`,
     );
     return;
   }
   if (t.settings.thinking === false) return checkDisabled(T, lastN, push);
   checkOpenLoop(T, lastN, push, floor);
+}
+
+/**
+ * Why a transcript does not say whether Anthropic's extended thinking is on (its
+ * `settings.thinking` is undefined): a session log keeps no request settings, a bare message list
+ * has no body, and another API's body has no Anthropic `thinking` setting.
+ */
+export function thinkingUnknownWhy(t: Transcript): string {
+  if (isSessionLog(t)) return 'a session log keeps no request settings';
+  const body = t.raw !== null && typeof t.raw === 'object' && !Array.isArray(t.raw);
+  if (!body) return 'no request body: a message list alone';
+  const label = parserFor(t.format)?.label ?? t.format;
+  return `the request body is ${label}, which has no Anthropic \`thinking\` setting`;
 }
 
 /** True when turn `n` is a user turn holding a client tool_result. */
