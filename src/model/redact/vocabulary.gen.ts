@@ -1066,6 +1066,7 @@ export const VOCABULARY_WORDS: readonly string[] = [
   'locations',
   'log',
   'logRecords',
+  'logged',
   'logs',
   'long',
   'loop',

@@ -17,6 +17,7 @@ import { checkResponsesCompaction } from './compaction.ts';
 import { openaiEnvelope, responsesEnvelope, ruleSpec, ruleText } from './catalogue/index.ts';
 import { renderResponses, type ResponsesItem } from './openaiResponses.render.ts';
 import { scanCallIds, scanOpenCalls, scanResults, type IdFinding } from './rules/byId.ts';
+import { isSessionLog } from './rules/request.ts';
 import { idShapeOf } from './rules/toolIds.ts';
 import type { ProviderValidator, RuleId, ValidateOptions, Validation, Violation } from './types.ts';
 
@@ -272,8 +273,20 @@ function anyItemId(items: readonly ResponsesItem[]): boolean {
   return false;
 }
 
-/** R3/R3b/R4: items with server ids need the reasoning item of their response before them. */
-function checkReasoningBefore(items: readonly ResponsesItem[], found: Placed[]): void {
+/**
+ * R3/R3b/R4: items with server ids need the reasoning item of their response before them.
+ * In a session log (`logged`) the run of items before an output is what the model produced: a
+ * run with no reasoning item came from a response that produced none (a Codex reply with
+ * `reasoning_output_tokens: 0`), and the API asks only for the reasoning item of the item's own
+ * response (its text names that `rs_…`), so R3/R4 are not reported there.
+ * @returns how many items a log's run without reasoning left unreported
+ */
+function checkReasoningBefore(
+  items: readonly ResponsesItem[],
+  found: Placed[],
+  logged: boolean,
+): number {
+  let unjudged = 0;
   // The reasoning before the current run of outputs: none, replayed without its id (R3b: the
   // API cannot link it to the outputs' ids), or with it.
   let reasoning: 'none' | 'no-id' | 'id' = 'none';
@@ -288,6 +301,10 @@ function checkReasoningBefore(items: readonly ResponsesItem[], found: Placed[]):
       continue;
     }
     if (reasoning === 'id' || it.itemId === null || it.kind === 'other') continue;
+    if (logged && reasoning === 'none') {
+      unjudged++;
+      continue;
+    }
     const type = it.kind === 'call' ? it.type : 'message';
     found.push({
       at: k,
@@ -300,6 +317,7 @@ function checkReasoningBefore(items: readonly ResponsesItem[], found: Placed[]):
       },
     });
   }
+  return unjudged;
 }
 
 /** R5: a reasoning item with an id and no output item after it. */
@@ -339,7 +357,10 @@ function checkReasoning(
     notes.push(
       'No sign of a reasoning model (no reasoning items, no `reasoning` setting), so R3/R4 (items replayed without their reasoning item) were not checked.',
     );
-  else checkReasoningBefore(items, found);
+  else if (checkReasoningBefore(items, found, isSessionLog(t)) > 0)
+    notes.push(
+      'This is a session log: it records every item the model produced, so an assistant item with no reasoning item before it came from a response that produced none; the API asks only for the reasoning item of the item\u2019s own response, so R3/R4 were not reported for it.',
+    );
   checkReasoningAfter(items, found);
 }
 

@@ -63,7 +63,8 @@ export const RESPONSES_RULES: readonly RuleSpec[] = [
     providers: ['openai-responses'],
     severity: 'error',
     confidence: 'V',
-    condition: 'As R3 (or R3b) for an assistant `message` item (`msg_…`).',
+    condition:
+      'As R3 (or R3b) for an assistant `message` item (`msg_…`). Neither is reported in a session log for an item whose reply, as the log records it, produced no reasoning item: the 400 names the reasoning item of the item\u2019s own response, and a Codex rollout shows such a request answered (a reply with `reasoning_output_tokens: 0`, its items replayed with ids beside later reasoning items, and the next reply streamed).',
     text: (p) => R3_TEXT({ id: p.id ?? 'msg_…', type: 'message' }),
     path: 'input',
     index: 'As R3.',
