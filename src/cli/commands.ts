@@ -19,6 +19,11 @@ import { POLICIES } from '../model/evict/registry.ts';
 interface Command {
   usage: string;
   run: (argv: string[], io: CliIO) => number | Promise<number>;
+  /**
+   * True when nothing of the command is left running once `run` has answered (no worker,
+   * stream, timer or native handle): the process may exit at once (main.ts `exitWhenDone`).
+   */
+  settled?: true;
 }
 
 const REPAIR_USAGE =
@@ -34,7 +39,7 @@ const SCAN_USAGE =
   'scan PATH... [--out FILE.parquet] [--policies P,…] [--budgets 10%,…|N,…] [--shard I/N] [--tokens estimate|exact] [--jobs N] [--json]   every request of many files (folders, globs, s3://bucket/prefix) into Parquet, and the fleet report; PATHs all .parquet: the report over them';
 
 export const COMMANDS: ReadonlyMap<string, Command> = nameTable({
-  check: { usage: CHECK_USAGE, run: runCheck },
+  check: { usage: CHECK_USAGE, run: runCheck, settled: true },
   repair: {
     usage: REPAIR_USAGE,
     run: async (argv, io) => (await import('./repair.ts')).runRepair(argv, io),
