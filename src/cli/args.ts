@@ -18,6 +18,10 @@ export class UsageError extends Error {
 /** The largest value a whole-number flag accepts (tokens, counts, request numbers): 10^9. */
 export const MAX_INT_FLAG = 1_000_000_000;
 
+/** `check`'s flags that take a value and those that take none (check.ts; main.ts reads by them). */
+export const CHECK_VALUED = ['format', 'provider', 'model', 'request'];
+export const CHECK_BOOLEANS = ['json', 'requests'];
+
 /**
  * @param argv arguments after the command name
  * @param valued flags that take a value (`format`, `provider`, …)

@@ -64,9 +64,13 @@ describe('the built CLI (dist-cli/cli.js)', { timeout: 60_000 }, () => {
   });
 
   it('starts without zod: only `import()` of a link, `share` or another command loads it', () => {
-    // What node reads to start: cli.js and the files it imports statically, transitively.
+    // What node reads to start: cli.js, the modules it imports (main.ts loads the command table
+    // with `import()` once `check`'s FILE is being read), and the files those import statically,
+    // transitively.
     const dir = path.dirname(bundle);
     const startup = new Set(['cli.js']);
+    for (const m of readFileSync(bundle, 'utf8').matchAll(/\bimport\(["']\.\/([^"']+)["']\)/g))
+      startup.add(m[1] as string);
     for (const f of startup)
       for (const m of readFileSync(path.join(dir, f), 'utf8').matchAll(
         /^(?:import|\})(?:[^'"\n]*? from)? ["']\.\/([^"']+)["'];$/gm,

@@ -1,7 +1,7 @@
 import { plural } from './words.ts';
 import { requestIndexLine } from './requestIndex.ts';
 import { verdictOf } from '../model/analyze.ts';
-import { onlyFile, parseArgs, UsageError } from './args.ts';
+import { CHECK_BOOLEANS, CHECK_VALUED, onlyFile, parseArgs, UsageError } from './args.ts';
 import {
   checkProvider,
   EXIT_INVALID,
@@ -23,7 +23,7 @@ export const CHECK_USAGE =
  * @returns exit code: 0 valid, 1 invalid, 2 unreadable
  */
 export async function runCheck(argv: string[], io: CliIO): Promise<number> {
-  const args = parseArgs(argv, ['format', 'provider', 'model', 'request'], ['json', 'requests']);
+  const args = parseArgs(argv, CHECK_VALUED, CHECK_BOOLEANS);
   const file = onlyFile(args, 'check');
   const provider = checkProvider(args.flags.provider);
   if (args.flags.requests === true) {

@@ -16,10 +16,15 @@ import { pickSetting, VERDICT_KEYS } from './linkView.ts';
 
 export interface CliIO {
   /**
-   * FILE's text (`-`: stdin). @throws Error with a message for the user when it cannot be read
-   * or is refused (binary, over the limit: main.ts `readInput`)
+   * FILE's text (`-`: stdin), or a promise of it (main.ts waits for a file read ahead).
+   * @throws Error (or rejects) with a message for the user when it cannot be read or is refused
+   *   (binary, over the limit: read.ts `readInput`)
    */
-  read: (file: string) => { text: string; name: string; readNote?: string };
+  read: (
+    file: string,
+  ) =>
+    | { text: string; name: string; readNote?: string }
+    | Promise<{ text: string; name: string; readNote?: string }>;
   out: (s: string) => void;
   err: (s: string) => void;
   /**

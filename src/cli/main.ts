@@ -4,9 +4,11 @@
  *   npm run --silent cli -- check FILE [--format F] [--provider P] [--json]
  *
  * FILE `-` reads stdin. Exit codes: 0 valid, 1 invalid, 2 unreadable input or bad usage.
+ *
+ * `check`'s FILE starts being read before the commands are loaded (prefetch.ts): only that
+ * module and what it needs are imported statically, the rest once the read is under way.
  */
-import { COMMANDS, runCli } from './commands.ts';
-import { readInput } from './read.ts';
+import { prefetchInput } from './prefetch.ts';
 
 // A reader that stops early (`| head`) closes the pipe: stop quietly, as Unix tools do.
 for (const stream of [process.stdout, process.stderr]) {
@@ -17,8 +19,18 @@ for (const stream of [process.stdout, process.stderr]) {
 }
 
 const argv = process.argv.slice(2);
+let early = prefetchInput(argv);
+const [{ COMMANDS, runCli }, { readInput }] = await Promise.all([
+  import('./commands.ts'),
+  import('./read.ts'),
+]);
 const code = await runCli(argv, {
-  read: (file) => readInput(file),
+  read: async (file) => {
+    // The bytes read ahead serve the first read of that file, once.
+    const bytes = early?.file === file ? await early.bytes : null;
+    early = null;
+    return readInput(file, undefined, bytes);
+  },
   out: (s) => process.stdout.write(s),
   err: (s) => process.stderr.write(s),
 });

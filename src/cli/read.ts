@@ -85,10 +85,24 @@ function decodePlain(buf: Buffer, name: string): string | null {
   return buf.toString('utf8', bom);
 }
 
+/** FILE's bytes (`-`: stdin), at most `max` + 1 of them; a regular file over `max` is refused unread. */
+function readBytes(file: string, max: number): Buffer {
+  const fd = file === '-' ? 0 : openSync(file, 'r');
+  try {
+    const st = fstatSync(fd);
+    // A regular file's size is known: refuse it before reading when even compressed it is over.
+    if (st.isFile() && st.size > max) throw new Error(tooLargeMessage(st.size, max));
+    return st.isFile() ? readWhole(fd, st.size, max) : readUpTo(fd, max);
+  } finally {
+    if (fd !== 0) closeSync(fd);
+  }
+}
+
 /**
  * FILE's text (`-` reads stdin) and its name for format hints (`.gz` dropped); a FILE named .gz
  * that is not gzip data is read as plain text, and `readNote` says so (`notGzip`).
  * @param max the most bytes of text accepted (tests pass a small one)
+ * @param early FILE's bytes already read whole (prefetch.ts), used instead of reading it
  * @throws Error whose message says why the input is refused (over the limit with both sizes and
  *   the limit, not UTF-8, binary, a corrupt .gz, a .gz that is another archive) or cannot be read
  *   (the system's message)
@@ -96,17 +110,9 @@ function decodePlain(buf: Buffer, name: string): string | null {
 export function readInput(
   file: string,
   max = MAX_UNPACKED_BYTES,
+  early: Buffer | null = null,
 ): { text: string; name: string; readNote?: string } {
-  const fd = file === '-' ? 0 : openSync(file, 'r');
-  let buf: Buffer;
-  try {
-    const st = fstatSync(fd);
-    // A regular file's size is known: refuse it before reading when even compressed it is over.
-    if (st.isFile() && st.size > max) throw new Error(tooLargeMessage(st.size, max));
-    buf = st.isFile() ? readWhole(fd, st.size, max) : readUpTo(fd, max);
-  } finally {
-    if (fd !== 0) closeSync(fd);
-  }
+  const buf = early ?? readBytes(file, max);
   const bytes = new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
   // Only stdin gets here over the limit (a file was refused from its size): it was not read on.
   if (bytes.length > max)
