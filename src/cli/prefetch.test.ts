@@ -52,6 +52,11 @@ describe('prefetchInput', () => {
     expect(prefetchInput(argv)).toBeNull();
   });
 
+  it("reads into shared memory, which V8 does not count as the heap's external memory", async () => {
+    const bytes = await prefetchInput(['check', file])?.bytes;
+    expect(bytes?.buffer).toBeInstanceOf(SharedArrayBuffer);
+  });
+
   it('leaves a file over the limit to the command, which refuses it unread', () => {
     expect(prefetchInput(['check', file], BODY.length - 1)).toBeNull();
     expect(prefetchInput(['check', file], Buffer.byteLength(BODY))).not.toBeNull();

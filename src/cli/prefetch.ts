@@ -52,7 +52,11 @@ export function prefetchInput(argv: string[], max = MAX_UNPACKED_BYTES): Prefetc
     return null;
   }
   // One byte more than the size: a read that fills it means the file grew (left to the command).
-  const buf = Buffer.allocUnsafe(size + 1);
+  // Shared memory: V8 does not count a SharedArrayBuffer's bytes as the isolate's external
+  // memory, which for a plain 100 MB buffer it answers with a full collection of the heap of
+  // that moment (a few MB), leaving the old generation's limit that small: two more full
+  // collections follow while the text is parsed (--trace-gc, issue 38).
+  const buf = Buffer.from(new SharedArrayBuffer(size + 1));
   const bytes = new Promise<Buffer | null>((resolve) => {
     read(fd, buf, 0, buf.length, 0, (err, n) => {
       try {
