@@ -10,6 +10,7 @@ import type {
   Role,
   Transcript,
   ToolDef,
+  ToolResultBlock,
   UsageRecord,
 } from '../../types.ts';
 import type { FormatParser } from '../registry.ts';
@@ -63,13 +64,7 @@ export function anthropicBlock(b: unknown): Block {
     case 'mcp_tool_use':
       return serverToolUse(b);
     case 'tool_result':
-      return {
-        type: 'tool_result',
-        toolUseId: str(b.tool_use_id) ?? null,
-        isError: b.is_error === true,
-        ...(b.is_error === false ? { isErrorFalse: true as const } : {}),
-        content: resultContent(b.content),
-      };
+      return toolResult(b);
     case 'thinking':
       // `{type, thinking, signature}` with string fields already is a ThinkingBlock: share it.
       if (
@@ -85,18 +80,27 @@ export function anthropicBlock(b: unknown): Block {
     case 'redacted_thinking':
       return { type: 'redacted_thinking', bytes: typeof b.data === 'string' ? b.data.length : 0 };
     default:
-      if (SERVER_RESULT.test(type)) {
-        return {
-          type: 'tool_result',
-          toolUseId: str(b.tool_use_id) ?? null,
-          isError: b.is_error === true,
-          ...(b.is_error === false ? { isErrorFalse: true as const } : {}),
-          content: resultContent(b.content),
-          server: type,
-        };
-      }
+      if (SERVER_RESULT.test(type)) return toolResult(b, type);
       return { type: 'other', label: type || 'unknown', raw: b };
   }
+}
+
+/**
+ * A `tool_result` block (`server`: the type of a server tool's result, `web_search_tool_result`).
+ * Two literals rather than a spread of `isErrorFalse` between the fields: in Node 20's V8 a field
+ * after a spread makes a fresh map per call, some 0.2 µs per block, 10 ms on the 50,000 results
+ * of a 100 MB body (issue 38). Same fields in the same order either way.
+ */
+function toolResult(b: Json, server?: string): Block {
+  const toolUseId = str(b.tool_use_id) ?? null;
+  const isError = b.is_error === true;
+  const content = resultContent(b.content);
+  const out: ToolResultBlock =
+    b.is_error === false
+      ? { type: 'tool_result', toolUseId, isError, isErrorFalse: true, content }
+      : { type: 'tool_result', toolUseId, isError, content };
+  if (server !== undefined) out.server = server;
+  return out;
 }
 
 /**
