@@ -7,8 +7,9 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { CHAT_ASSISTANT_IMAGE, GEMINI_INLINE_IMAGE } from '../src/model/testing/shapes.ts';
-import { dropFile, openApp, paste, saveDownload } from './helpers.ts';
+import { dropFile, fileShown, openApp, paste, saveDownload } from './helpers.ts';
 import { sample } from './fixtures.ts';
+import { compactedSessionLog } from './sessionLog.ts';
 import { encodeInlinePayload } from '../src/model/permalink/inline.ts';
 
 const counts = async (p: Page) =>
@@ -60,6 +61,27 @@ test('the structure-only link of a Claude Code log reopens as that log, with not
   });
   expect(border).not.toBe(bad);
   expect(border).toBe(accent);
+});
+
+test('the page loads no tokenizer of its own for a file the worker counts; the share panel loads it for its placeholders (issue 38)', async ({
+  page,
+}) => {
+  // The page's own resource timeline lists the chunks the page fetched (a worker's are its own).
+  const pageLoadedTokenizer = () =>
+    page.evaluate(() =>
+      performance.getEntriesByType('resource').some((e) => /o200k_base/.test(e.name)),
+    );
+  await openApp(page);
+  await dropFile(page, 'session.jsonl', compactedSessionLog());
+  await fileShown(page, 'session.jsonl');
+  await expect(page.getByTestId('format')).toHaveText('claude-code-jsonl');
+  // The count shown is the worker's exact one, labelled as such.
+  await expect(page.getByTestId('token-basis')).toContainText('o200k_base');
+  await expect(page.getByTestId('token-basis')).not.toHaveAttribute('data-estimate', 'true');
+  expect(await pageLoadedTokenizer()).toBe(false);
+  await page.getByTestId('share-open').click();
+  await expect(page.getByTestId('structure-link')).not.toHaveValue('');
+  expect(await pageLoadedTokenizer()).toBe(true);
 });
 
 test('the incident summary holds no transcript unless ticked in, and says what its link holds', async ({

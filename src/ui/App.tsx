@@ -7,6 +7,7 @@ import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } f
 import type { Analysis } from '../model/analyze.ts';
 import type { ParseError } from '../model/types.ts';
 import { selectFaulted } from '../state/faults.ts';
+import { countsOnPage } from '../state/tokens.ts';
 import { activeSession } from '../state/session/index.ts';
 import { useAppStore, type Source } from '../state/store.ts';
 import { InputArea } from './InputArea.tsx';
@@ -175,7 +176,8 @@ export function App() {
   const [help, setHelp] = useState(false);
   const [expanded, toggle] = useOpenRows(source);
   const findRef = useRef<HTMLInputElement>(null);
-  const counter = useTextCounter(analysis !== null);
+  // The exact counter loads on the page only for a transcript the page counts itself (issue 38).
+  const { counter } = useTextCounter(analysis !== null && countsOnPage(analysis.transcript));
   const { shown, partial } = useShownSource(live, view, setFileError);
   useTheme();
   const { currentMessage, jump, reveal } = useSelectedMessage(analysis);
@@ -200,7 +202,6 @@ export function App() {
         onFileChanged={(f) => void reloadFile(f)}
         parsed={view.parsed}
         analysis={analysis}
-        counter={counter}
         showText={showText || inputError !== null}
         onToggleText={() => setShowText((s) => !s)}
         help={help}

@@ -2,7 +2,6 @@
 import type { Dispatch, ReactNode, SetStateAction } from 'react';
 import type { SampleEntry } from '../io/files.ts';
 import type { Analysis } from '../model/analyze.ts';
-import type { TextCounter } from '../model/tokens.ts';
 import { defaultProviderOf } from '../model/validate/index.ts';
 import type { Source } from '../state/store.ts';
 import { HelpPopover } from './HelpPopover.tsx';
@@ -22,7 +21,6 @@ export interface PageHeaderProps {
   onFileChanged: (file: File) => void;
   parsed: InspectionState['parsed'];
   analysis: Analysis | null;
-  counter: TextCounter;
   showText: boolean;
   onToggleText: () => void;
   help: boolean;
@@ -58,7 +56,7 @@ export function PageHeader(p: PageHeaderProps) {
       />
       <LearnToggle samples={p.samples} />
       <HelpPopover open={p.help} onClose={() => setHelp(false)} />
-      <ShareBar analysis={analysis} counter={p.counter} shown={p.shown} />
+      <ShareBar analysis={analysis} shown={p.shown} />
     </header>
   );
 }

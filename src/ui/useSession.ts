@@ -6,7 +6,7 @@
  * object of its own.
  */
 import { useEffect, useSyncExternalStore } from 'react';
-import type { TextCounter } from '../model/tokens.ts';
+import { CHARS_PER_4, type TextCounter } from '../model/tokens.ts';
 import { activeSession, type SessionSnapshot } from '../state/session/index.ts';
 
 /** A part of the session's snapshot; re-renders when it changes. */
@@ -16,13 +16,17 @@ export function useSession<T>(selector: (s: SessionSnapshot) => T): T {
 }
 
 /**
- * The text counter: chars/4 at first, the exact o200k BPE once its lazy chunk has loaded (asked
- * for once `start` is true: after the first transcript is shown, so it never delays the first
- * paint; the session loads it once).
+ * The page's text counter: chars/4 at first, the exact o200k BPE once its lazy chunk has loaded,
+ * asked for once `start` is true (the session loads it once). Ask only where the page needs exact
+ * counts itself: a transcript it counts (`countsOnPage`) once shown, and the share panel; counts
+ * the worker sent need none (issue 38).
+ * @returns the counter, and `loading`: it was asked for and has neither loaded nor failed yet
  */
-export function useTextCounter(start: boolean): TextCounter {
+export function useTextCounter(start: boolean): { counter: TextCounter; loading: boolean } {
   useEffect(() => {
     if (start) activeSession().startCounter();
   }, [start]);
-  return useSession((s) => s.counter);
+  const counter = useSession((s) => s.counter);
+  const failed = useSession((s) => s.counterFailed);
+  return { counter, loading: start && counter === CHARS_PER_4 && !failed };
 }

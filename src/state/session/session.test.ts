@@ -6,10 +6,10 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSyncClient, type InspectClient } from '../../engine/client.ts';
-import { CHARS_PER_4, countTokens } from '../../model/tokens.ts';
+import { CHARS_PER_4, countTokens, type TextCounter } from '../../model/tokens.ts';
 import { prepareEviction } from '../../model/evict/policies.ts';
 import { evictionPreparing, selectSimulator } from '../eviction.ts';
-import { selectRows } from '../selectors.ts';
+import { countsOnPage, selectRows, selectTokens } from '../selectors.ts';
 import { appStore, createAppStore } from '../store.ts';
 import { activeSession, resetSession } from './active.ts';
 import type { SessionSnapshot } from './session.ts';
@@ -171,6 +171,59 @@ describe('the session', () => {
     session.sink.evictionFollows(a.transcript, a.provider, false);
     expect(evictionPreparing(a)).toBe(false);
     expect(selectSimulator(a, table, null, ['message', 'exchange'], {}, 0)).not.toBeNull();
+  });
+
+  it("a transcript the worker counted needs no exact counter on the page: its exact table is shown with the page's chars/4 counter (issue 38)", async () => {
+    const store = createAppStore();
+    const sync = createSyncClient();
+    // A worker's exact table, labelled as the o200k one is (any counter of that name will do here).
+    const exact: TextCounter = { encoding: 'o200k_base', count: (s) => s.length };
+    let sendExact: (() => void) | null = null;
+    const engine: InspectClient = {
+      ...sync,
+      inspect: async (req, l) => {
+        const r = await sync.inspect(req, l);
+        if ('ok' in r && r.ok) {
+          const { transcript, provider } = r.analysis;
+          // As the worker client does: the chars/4 table with the answer, the exact one after.
+          l?.tokens?.(transcript, provider, countTokens(transcript, provider, CHARS_PER_4));
+          sendExact = () =>
+            l?.tokens?.(transcript, provider, countTokens(transcript, provider, exact));
+        }
+        return r;
+      },
+    };
+    const session = resetSession(store, () => engine);
+    session.subscribe(() => {});
+    store.getState().setSource({ text: GOOD, name: '', origin: 'paste' });
+    const { view } = await until((s) => s.view.analysis !== null && !s.pending);
+    const a = view.analysis;
+    if (!a) throw new Error('no analysis');
+    expect(countsOnPage(a.transcript)).toBe(false);
+    expect(selectTokens(a.transcript, a.provider, CHARS_PER_4).basis.encoding).toBe('chars/4');
+    (sendExact as (() => void) | null)?.();
+    // The page's counter was never loaded, and the count shown is the worker's exact one.
+    expect(session.getSnapshot().counter).toBe(CHARS_PER_4);
+    const shown = selectTokens(a.transcript, a.provider, CHARS_PER_4);
+    expect(shown.basis.encoding).toBe('o200k_base');
+    expect(shown).toBe(session.answers.tokens.get(a.transcript)?.get(`${a.provider}|o200k_base`));
+  });
+
+  it('a transcript the page counts itself (no worker table) asks for the exact counter, which the session loads once', async () => {
+    const store = createAppStore();
+    const session = resetSession(store, () => createSyncClient());
+    session.subscribe(() => {});
+    store.getState().setSource({ text: GOOD, name: '', origin: 'paste' });
+    const { view } = await until((s) => s.view.analysis !== null && !s.pending);
+    const a = view.analysis;
+    if (!a) throw new Error('no analysis');
+    expect(countsOnPage(a.transcript)).toBe(true);
+    expect(session.getSnapshot().counter).toBe(CHARS_PER_4);
+    session.startCounter();
+    session.startCounter();
+    const { counter } = await until((s) => s.counter !== CHARS_PER_4 || s.counterFailed);
+    expect(counter.encoding).toBe('o200k_base');
+    expect(selectTokens(a.transcript, a.provider, counter).basis.encoding).toBe('o200k_base');
   });
 
   it("keeps the selectors' memo storage: a new session starts with none", async () => {

@@ -74,8 +74,13 @@ export interface SessionSnapshot {
   load: LoadState | null;
   /** The request has text or a file and its answer is not shown yet. */
   pending: boolean;
-  /** The text counter: chars/4 until the exact o200k BPE has loaded (`startCounter`). */
+  /**
+   * The page's text counter: chars/4 until the exact o200k BPE has loaded (`startCounter`: only
+   * where the page counts or fits placeholders itself, never for a transcript the worker counts).
+   */
   counter: TextCounter;
+  /** True once loading the exact counter failed (`counter` stays chars/4). */
+  counterFailed: boolean;
   /** Changes each time the engine hands a side result (a token table, a sweep, a failure). */
   answers: number;
   /**
@@ -186,6 +191,7 @@ export class Session {
       load: null,
       pending: false,
       counter: CHARS_PER_4,
+      counterFailed: false,
       answers: 0,
       textRead: 0,
       repaired: null,
@@ -359,8 +365,11 @@ export class Session {
   readonly cancelLoad = (): void => this.engine().cancel();
 
   /**
-   * Load the exact o200k BPE counter (once; after the first transcript is shown, so it never
-   * delays the first paint). Until it loads, and if it fails, the counter is chars/4 (labelled).
+   * Load the exact o200k BPE counter on the page (once). Only what needs it asks: a transcript the
+   * page counts itself (`countsOnPage`: the engine ran on the page's thread) and the share panel,
+   * whose structure-only copy fits placeholders to exact counts. A transcript the worker counts
+   * never loads it (issue 38: its tables, ~20 MiB, were held on the page beside the worker's during
+   * a large file's load). Until it loads, and if it fails, the counter is chars/4 (labelled).
    */
   startCounter(): void {
     if (this.counterStarted) return;
@@ -369,6 +378,7 @@ export class Session {
       .then((counter) => this.set({ counter }))
       .catch(() => {
         // Keep the chars/4 estimate (it is labelled as such).
+        this.set({ counterFailed: true });
       });
   }
 

@@ -12,7 +12,6 @@ import {
   type RefObject,
 } from 'react';
 import type { Analysis } from '../../model/analyze.ts';
-import type { TextCounter } from '../../model/tokens.ts';
 import type { Source } from '../../state/store.ts';
 import { Notices } from './ShareParts.tsx';
 import { Panel } from './SharePanel.tsx';
@@ -109,15 +108,7 @@ function usePopoverClose(
  * @param shown the source of the transcript on screen (after a text that does not parse, or a
  *   cancelled load, that is not the store's latest source): what the links share
  */
-export function ShareBar({
-  analysis,
-  counter,
-  shown,
-}: {
-  analysis: Analysis | null;
-  counter: TextCounter;
-  shown: Source | null;
-}) {
+export function ShareBar({ analysis, shown }: { analysis: Analysis | null; shown: Source | null }) {
   const [open, setOpen] = useState(false);
   const barRef = useRef<HTMLDivElement>(null);
   const toggleRef = useRef<HTMLButtonElement>(null);
@@ -150,7 +141,7 @@ export function ShareBar({
           ref={popoverRef}
           tabIndex={-1}
         >
-          <Panel analysis={analysis} counter={counter} shown={shown} />
+          <Panel analysis={analysis} shown={shown} />
         </div>
       )}
     </div>

@@ -6,11 +6,11 @@
 import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { Analysis } from '../../model/analyze.ts';
-import type { TextCounter } from '../../model/tokens.ts';
 import { selectTokens } from '../../state/selectors.ts';
 import { useAppStore, type AppState, type Source } from '../../state/store.ts';
 import { buildShareLink, buildViewOnlyFragment } from '../../state/permalink/storeLink.ts';
 import { pageUrlWithoutHash } from '../../state/urlSync.ts';
+import { useTextCounter } from '../useSession.ts';
 import { downloadBlob } from './download.ts';
 import { ExportSection } from './ShareExports.tsx';
 import { StructureSection, ViewLinkSection } from './ShareSections.tsx';
@@ -41,15 +41,10 @@ const selectLinkFields = (s: AppState) => ({
  * @param shown the source of the transcript on screen: the links carry it, not a newer text that
  *   failed to parse (issue 15); null = the store's
  */
-export function Panel({
-  analysis,
-  counter,
-  shown,
-}: {
-  analysis: Analysis;
-  counter: TextCounter;
-  shown: Source | null;
-}) {
+export function Panel({ analysis, shown }: { analysis: Analysis; shown: Source | null }) {
+  // Placeholders are fitted to exact counts: the panel loads the page's exact counter (issue 38:
+  // nothing else on the page needs it for a transcript the worker counts), and the copy waits.
+  const { counter, loading } = useTextCounter(true);
   const fields = useAppStore(useShallow(selectLinkFields));
   const [hideNames, setHideNames] = useState(false);
   const source = shown ?? fields.source;
@@ -62,6 +57,7 @@ export function Panel({
     counter,
     hideNames,
     source,
+    loading,
   );
   // A copy that breaks the contract is never linked (StructureSection says why).
   const structure =

@@ -43,7 +43,8 @@ export interface StructureRedaction {
  * The structure-only copy: decided from the cheap size estimate first (a transcript above the
  * decoder's limit is never redacted, deflated or offered), then built and checked against the
  * redaction contract (the CLI's check) after paint, in a worker where one can run
- * (engine/shareCopyClient.ts).
+ * (engine/shareCopyClient.ts). While `counterLoading` (the exact counter asked for, not loaded
+ * yet), nothing is built: the copy is fitted to the counter it will keep.
  * @returns `redaction` (null while building, or when refused), `refusal`, why the source is
  *   too large for an inline link (null when it is not), and `building`: the copy of what is shown
  *   is still being made (exports that carry its link wait for it)
@@ -53,11 +54,12 @@ export function useStructureRedaction(
   counter: TextCounter,
   hideNames: boolean,
   source: Source,
+  counterLoading = false,
 ): { redaction: StructureRedaction | null; refusal: string | null; building: boolean } {
   const refusal = inlineSizeRefusal(sourceBytes(source));
   const [built, setBuilt] = useState<BuiltRedaction | null>(null);
   useEffect(() => {
-    if (refusal !== null) return;
+    if (refusal !== null || counterLoading) return;
     let live = true;
     // After paint, so opening the panel never waits; off the page's thread where a worker can.
     const timer = setTimeout(() => {
@@ -69,7 +71,7 @@ export function useStructureRedaction(
       live = false;
       clearTimeout(timer);
     };
-  }, [transcript, counter, hideNames, refusal]);
+  }, [transcript, counter, hideNames, refusal, counterLoading]);
   const redaction =
     built &&
     refusal === null &&
