@@ -338,3 +338,71 @@ function afterCompaction(w: Writer, before: string): void {
   result(from, 'toolu_A7write', 'The file tests/test_ledger.py has been updated.');
   reply('A8', [text('Added test_only_partial.')]);
 }
+
+/**
+ * A long Claude Code session log: `calls` model calls, each a tool exchange (a Read and its
+ * result), with an automatic compaction inside the exchange before call `broken` (1-based), so
+ * that call is the first to send a tool_result without its call (A1). Content invented. Used to
+ * check that the strip scrolls a chosen call's mark into view (e2e/stripScroll.spec.ts).
+ */
+export function longSessionLog(calls: number, broken: number): string {
+  const lines: string[] = [];
+  let parent: string | null = null;
+  let n = 0;
+  const push = (v: Record<string, unknown>) => {
+    n += 1;
+    const uuid = `long-${String(n).padStart(4, '0')}`;
+    const stamp = `2026-11-23T${String(8 + Math.floor(n / 60)).padStart(2, '0')}:${String(n % 60).padStart(2, '0')}:00.000Z`;
+    lines.push(
+      JSON.stringify({
+        isSidechain: false,
+        userType: 'external',
+        cwd: '/srv/reports',
+        sessionId: '5d4c3b2a-1f0e-4d9c-8b7a-6e5f4d3c2b1a',
+        version: '2.1.140',
+        gitBranch: 'main',
+        parentUuid: parent,
+        uuid,
+        timestamp: stamp,
+        ...v,
+      }),
+    );
+    parent = uuid;
+  };
+  push({
+    type: 'user',
+    message: { role: 'user', content: 'Summarise every report in reports/ into one table.' },
+  });
+  for (let c = 1; c <= calls; c += 1) {
+    const id = `toolu_${String(c).padStart(3, '0')}Read`;
+    push({
+      type: 'assistant',
+      requestId: `req_long_${c}`,
+      message: {
+        id: `msg_long_${c}`,
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-opus-4-7',
+        content: [
+          { type: 'text', text: `Reading report ${c}.` },
+          use(id, 'Read', { file_path: `reports/r${c}.md` }),
+        ],
+        stop_reason: 'tool_use',
+        usage: { input_tokens: 12, cache_read_input_tokens: 9_000 + c * 400, output_tokens: 60 },
+      },
+    });
+    if (c + 1 === broken)
+      push({
+        type: 'system',
+        subtype: 'compact_boundary',
+        content: 'Conversation compacted',
+        level: 'info',
+        compactMetadata: { trigger: 'auto', preTokens: 160_000, postTokens: 5_000 },
+      });
+    push({
+      type: 'user',
+      message: { role: 'user', content: [result(id, `Report ${c}: 12 rows, total 4${c}0.00`)] },
+    });
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -6,7 +6,7 @@
  * Choosing a mark shows that request; `[` and `]` step to the previous and next. It is the one
  * way to choose a request (it replaced the Request menu).
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import { useStore } from 'zustand';
 import {
   ensureRequestListing,
@@ -101,6 +101,33 @@ function Mark({
   );
 }
 
+/**
+ * Keep the chosen mark in view: the marks scroll sideways in their row, and a call chosen by the
+ * strip's "Show call N", a key, the diff or a link (on load) may be off screen (newcomer: call 64
+ * stayed hidden behind marks 1–30). Runs when the chosen call or the drawn window changes; only
+ * the row of marks scrolls (never the page), and a mark already in view does not move.
+ * @param listRef the row of marks; @param chosen the chosen mark's index (null: none)
+ * @param from the first mark drawn; @param count how many marks (the listing may come later)
+ */
+export function useChosenMarkInView(
+  listRef: RefObject<HTMLOListElement | null>,
+  chosen: number | null,
+  from: number,
+  count: number,
+): void {
+  useEffect(() => {
+    const list = listRef.current;
+    if (!list || chosen === null) return;
+    const mark = list.querySelector<HTMLElement>(`[data-index="${chosen}"]`);
+    if (!mark) return;
+    const box = list.getBoundingClientRect();
+    const r = mark.getBoundingClientRect();
+    if (r.left >= box.left && r.right <= box.right) return;
+    // Centred in the row, so the marks either side of it show too.
+    list.scrollLeft += r.left - box.left - (box.width - r.width) / 2;
+  }, [listRef, chosen, from, count]);
+}
+
 /** `[` / `]`: the previous / next request (outside text fields). */
 function useRequestKeys(count: number, chosen: number | null) {
   const setRequestIndex = useAppStore((s) => s.setRequestIndex);
@@ -141,8 +168,10 @@ export function RequestStrip({
   const focus = strip ? (strip.chosen ?? strip.firstFailing ?? count - 1) : 0;
   const [shift, setShift] = useState<{ focus: number; by: number }>({ focus, by: 0 });
   const by = shift.focus === focus ? shift.by : 0;
-  if (!strip) return null;
   const [from, to] = markWindow(count, focus + by);
+  const listRef = useRef<HTMLOListElement>(null);
+  useChosenMarkInView(listRef, strip ? strip.chosen : null, from, count);
+  if (!strip) return null;
   const move = (step: number) => setShift({ focus, by: by + step });
   const chosen = strip.chosen === null ? undefined : strip.marks[strip.chosen];
   const what = strip.kind === 'session' ? 'Call' : 'Request';
@@ -185,7 +214,7 @@ export function RequestStrip({
           </button>
         </p>
       )}
-      <ol className="strip-marks">
+      <ol className="strip-marks" ref={listRef}>
         {strip.marks.slice(from, to).map((m) => (
           <Mark key={m.index} m={m} count={count} chosen={m.index === strip.chosen} what={what} />
         ))}
