@@ -14,7 +14,8 @@ export interface KeyboardTargets {
   analysis: Analysis | null;
   /** The selected message (-1: none). */
   currentMessage: number;
-  jump: (message: number) => void;
+  /** Select a message and bring its row into view; `focus`: and focus the row. */
+  jump: (message: number, focus?: boolean) => void;
   toggle: (message: number) => void;
   setHelp: Dispatch<SetStateAction<boolean>>;
   findRef: RefObject<HTMLInputElement | null>;
@@ -49,6 +50,17 @@ function inTimeline(target: EventTarget | null): boolean {
   );
 }
 
+/**
+ * True when a key reached the page with nothing focused (the body, or the document itself): a
+ * navigation key then moves the focus to the row it selects, so Tab and the screen reader go on
+ * from there (newcomer: `n` selected a row and left the focus on the body, and Tab went to the
+ * Skip link). With a row focused, focus already follows the selection
+ * (`useFocusFollowsSelection`); elsewhere (a panel's button) the focus stays where the user put it.
+ */
+export function nothingFocused(target: EventTarget | null, doc: Document = document): boolean {
+  return target === null || target === doc.body || target === doc.documentElement || target === doc;
+}
+
 /** Listen for the page's keys on the window while mounted. */
 export function useKeyboardNavigation(k: KeyboardTargets): void {
   const { analysis, currentMessage, jump, toggle, setHelp, findRef } = k;
@@ -81,7 +93,7 @@ export function useKeyboardNavigation(k: KeyboardTargets): void {
       }
       if (target >= 0) {
         e.preventDefault();
-        jump(target);
+        jump(target, nothingFocused(e.target));
       }
     };
     window.addEventListener('keydown', onKey);

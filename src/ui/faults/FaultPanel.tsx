@@ -5,7 +5,7 @@
  * "Repair all". The applied faults are a user choice in the store (`faults`); the faulted
  * transcript is derived (state/faults.ts).
  */
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState, type RefObject } from 'react';
 import { FAULT_LABELS, type FaultSpec } from '../../model/faults.ts';
 import { faultsBehind, type FaultedView } from '../../state/faults.ts';
 import { useAppStore } from '../../state/store.ts';
@@ -83,16 +83,27 @@ function AppliedFaults({
   view,
   faults,
   setFaults,
+  lastRef,
 }: {
   view: FaultedView;
   faults: readonly FaultSpec[];
   setFaults: (faults: FaultSpec[]) => void;
+  /** The last applied fault's entry, which takes the focus when its menu button goes. */
+  lastRef: RefObject<HTMLLIElement | null>;
 }) {
+  const last = view.descriptions.length - 1;
   return (
     <div className="fault-applied" data-testid="fault-applied">
-      <ol>
+      <ol aria-label="Applied faults">
         {view.descriptions.map((d, i) => (
-          <li key={i}>{d}</li>
+          <li
+            key={i}
+            data-testid="fault-applied-entry"
+            ref={i === last ? lastRef : undefined}
+            tabIndex={i === last ? -1 : undefined}
+          >
+            {d}
+          </li>
         ))}
       </ol>
       {view.error && <p className="fault-error">Not applied: {view.error}</p>}
@@ -112,6 +123,36 @@ function AppliedFaults({
   );
 }
 
+/**
+ * A fault applied from the menu takes its button away (the fault is no longer offered), which
+ * left the focus on the body (newcomer: Enter on "Tool raised: search_invoices", then nowhere).
+ * Once the engine has answered with it, the focus goes to the applied fault's entry in the list,
+ * which names what was done, with Undo next to it — unless the user has put the focus elsewhere
+ * meanwhile.
+ * @returns the last entry's ref and `addFromMenu`, which applies a fault and asks for that move
+ */
+function useFocusOnApplied(
+  view: FaultedView,
+  faults: readonly FaultSpec[],
+  add: (spec: FaultSpec) => void,
+) {
+  const lastRef = useRef<HTMLLIElement>(null);
+  const wanted = useRef<number | null>(null);
+  useEffect(() => {
+    const count = wanted.current;
+    if (count === null || view.descriptions.length < count) return;
+    wanted.current = null;
+    const active = document.activeElement;
+    const lost = active === null || active === document.body || !active.isConnected;
+    if (lost || (active instanceof HTMLButtonElement && active.disabled)) lastRef.current?.focus();
+  }, [view, faults]);
+  const addFromMenu = (spec: FaultSpec) => {
+    wanted.current = faults.length + 1;
+    add(spec);
+  };
+  return { lastRef, addFromMenu };
+}
+
 /** The fault panel: the menu for the selection, the truncate fault, what is applied, Repair all. */
 export function FaultPanel({ view, provisional }: FaultPanelProps) {
   const selection = useAppStore((s) => s.selection);
@@ -122,6 +163,7 @@ export function FaultPanel({ view, provisional }: FaultPanelProps) {
   const items = selectFaultMenu(view, selection);
   const n = view.transcript.messages.length;
   const add = (spec: FaultSpec) => setFaults([...faults, spec]);
+  const { lastRef, addFromMenu } = useFocusOnApplied(view, faults, add);
   const noteId = useId();
   const waitNote = provisional ? noteId : undefined;
   // The engine is applying the store's faults: a fault from this view's menu would target the
@@ -142,7 +184,7 @@ export function FaultPanel({ view, provisional }: FaultPanelProps) {
               data-pair={'pairKey' in it.spec ? it.spec.pairKey : undefined}
               disabled={busy}
               aria-describedby={waitNote}
-              onClick={() => add(it.spec)}
+              onClick={() => addFromMenu(it.spec)}
             >
               {it.label}
             </button>
@@ -154,7 +196,9 @@ export function FaultPanel({ view, provisional }: FaultPanelProps) {
         </p>
       )}
       <TruncateFault n={n} add={add} waitNote={waitNote} busy={busy} />
-      {faults.length > 0 && <AppliedFaults view={view} faults={faults} setFaults={setFaults} />}
+      {faults.length > 0 && (
+        <AppliedFaults view={view} faults={faults} setFaults={setFaults} lastRef={lastRef} />
+      )}
       <button
         type="button"
         className="repair-toggle"

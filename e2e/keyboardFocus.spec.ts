@@ -1,0 +1,60 @@
+/**
+ * Keyboard focus stays somewhere meaningful (newcomer): Enter on a fault button applied the fault
+ * and the button went away, leaving the focus on the body; `n` with nothing focused selected a
+ * row but left the focus on the body, so Tab went back to the Skip link.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test } from '@playwright/test';
+import { openDefault } from './helpers.ts';
+
+test('a fault applied with Enter from its menu button moves the focus to its entry in the list', async ({
+  page,
+}) => {
+  await openDefault(page);
+  await page
+    .locator('[data-message-index="1"]')
+    .getByText(/tool_use search_invoices/)
+    .click();
+  const raised = page.getByTestId('fault-tool_raised').filter({ hasText: 'search_invoices' });
+  await expect(raised).toHaveCount(1);
+  await raised.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('count-broken')).toHaveText('1');
+  await expect(raised).toHaveCount(0);
+  const entry = page.getByTestId('fault-applied-entry').last();
+  await expect(entry).toBeFocused();
+  await expect(entry).toContainText('search_invoices');
+  // Tab from there reaches the undo.
+  await page.keyboard.press('Tab');
+  await expect(page.getByTestId('fault-undo')).toBeFocused();
+  const axe = await new AxeBuilder({ page }).include('[data-testid="fault-panel"]').analyze();
+  expect(axe.violations).toEqual([]);
+});
+
+test('n with nothing focused selects the violation row and focuses it; j/k then move the focus', async ({
+  page,
+}) => {
+  await openDefault(page);
+  await page
+    .locator('[data-message-index="1"]')
+    .getByText(/tool_use search_invoices/)
+    .click();
+  await page.getByTestId('fault-tool_raised').filter({ hasText: 'search_invoices' }).click();
+  await expect(page.getByTestId('count-broken')).toHaveText('1');
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.keyboard.press('Escape');
+  expect(await page.evaluate(() => document.activeElement === document.body)).toBe(true);
+
+  await page.keyboard.press('n');
+  const selected = page.locator('[role="treegrid"] [role="row"][aria-selected="true"]');
+  await expect(selected).toHaveCount(1);
+  const at = Number(await selected.getAttribute('data-message-index'));
+  await expect(selected).toBeFocused();
+  await page.keyboard.press(at === 0 ? 'j' : 'k');
+  await expect(
+    page.locator(`[role="treegrid"] [role="row"][data-message-index="${at === 0 ? 1 : at - 1}"]`),
+  ).toBeFocused();
+  // Tab goes on from the timeline, not back to the Skip link at the top.
+  await page.keyboard.press('Tab');
+  await expect(page.getByText('Skip to the timeline')).not.toBeFocused();
+});
