@@ -206,6 +206,23 @@ test.describe('links that cannot be honoured say so, and nothing stands in for t
     await expect(page.getByTestId('count-exchanges')).toHaveText('1', SLOW);
   });
 
+  test('an unknown sample id opened in place (the address changed) keeps the transcript shown, and says so', async ({
+    page,
+  }) => {
+    await openApp(page, '/#v=1&src=invoice');
+    await expect(page.getByTestId('count-exchanges')).toHaveText('1');
+    await page.evaluate(() => {
+      location.hash = '#v=1&src=orphan-after-trim';
+    });
+    const notice = page.getByTestId('permalink-notices');
+    await expect(notice).toContainText('no sample “orphan-after-trim”');
+    await expect(notice).toContainText('The transcript shown is still the one you had');
+    await expect(notice).not.toContainText('no transcript is shown');
+    // What it says is what is on screen: the invoice sample, whole.
+    await expect(page.getByTestId('count-exchanges')).toHaveText('1');
+    await expect(page.getByTestId('count-messages')).toHaveText('3');
+  });
+
   test('an empty transcript (t=)', async ({ page }) => {
     await page.goto('/#v=1&t=&b=900');
     await expect(page.getByTestId('permalink-notices')).toContainText('transcript (t=) is empty');

@@ -273,13 +273,20 @@ export function viewOnlyNotice(p: PermalinkState, refused: boolean): PermalinkNo
 
 /**
  * The notice for a link naming a sample this page does not have: nothing is shown in its place
- * (the link's view is not put on another transcript), and the share bar offers a sample.
+ * (the link's view is not put on another transcript), and the share bar offers a sample. A link
+ * opened in a tab already showing a transcript (an address changed in place) leaves that one on
+ * screen, and the notice says so rather than "no transcript is shown" (newcomer: the invoice
+ * sample stayed fully shown under that sentence).
  * @param id the sample id the link names (shown with bidi controls as code points)
+ * @param keptShown true when a transcript is on screen and stays there
  */
-export function unknownSampleNotice(id: string): PermalinkNotice {
+export function unknownSampleNotice(id: string, keptShown = false): PermalinkNotice {
+  const unknown = `This page has no sample “${displayName(id)}” (the link may be mistyped, or made by another version of the page)`;
   return {
     key: VIEW_ONLY_NOTICE_KEY,
-    message: `This page has no sample “${displayName(id)}” (the link may be mistyped, or made by another version of the page): no transcript is shown. Pick one from the Sample menu, or paste or drop a transcript.`,
+    message: keptShown
+      ? `${unknown}. The transcript shown is still the one you had before this link; the link's sample is not shown. Pick one from the Sample menu, or paste or drop a transcript.`
+      : `${unknown}: no transcript is shown. Pick one from the Sample menu, or paste or drop a transcript.`,
   };
 }
 

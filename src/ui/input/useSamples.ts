@@ -7,6 +7,7 @@ import { loadSampleIndex, loadSampleText, type SampleEntry } from '../../io/file
 import { noticeStore } from '../../state/permalink/notices.ts';
 import { unknownSampleNotice } from '../../state/permalink/storeLink.ts';
 import { DEFAULT_SAMPLE_ID, useAppStore, type Source } from '../../state/store.ts';
+import { useSession } from '../useSession.ts';
 import type { SetFileError } from './fileError.ts';
 
 /** The samples listed beside the page (`public/samples/index.json`); empty until loaded. */
@@ -59,20 +60,22 @@ export function useSampleSource(
     wantedSample !== DEFAULT_SAMPLE_ID &&
     samples.length > 0 &&
     !samples.some((s) => s.id === wantedSample);
+  // A link opened in place (the address changed) keeps the transcript shown before it.
+  const keptShown = useSession((s) => s.view.analysis !== null);
   useEffect(() => {
     if (wantedSample === null || samples.length === 0) return;
     // A link naming a sample this page does not have says so, and shows no other in its place
     // (its view would land on another transcript); the address keeps the link (issue 15).
     if (missingSample) {
       const notices = noticeStore.getState().notices;
-      const notice = unknownSampleNotice(wantedSample);
+      const notice = unknownSampleNotice(wantedSample, keptShown);
       if (!notices.some((n) => n.message === notice.message))
         noticeStore.getState().show([...notices, notice]);
       return;
     }
     const entry = samples.find((s) => s.id === wantedSample) ?? samples[0];
     if (entry) void loadSample(entry);
-  }, [samples, wantedSample, missingSample, loadSample]);
+  }, [samples, wantedSample, missingSample, keptShown, loadSample]);
 
   return { loadSample, missingSample };
 }
