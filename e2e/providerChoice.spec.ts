@@ -90,3 +90,39 @@ test('the context-window picker offers the judged provider’s windows only', as
   await expect(options.first()).toHaveText('GPT-4o (128K)');
   await expect(windows).toHaveValue('gpt-4o');
 });
+
+const GEMINI_NO_IDS = {
+  contents: [
+    { role: 'user', parts: [{ text: 'Look up order 42 and its shipment' }] },
+    {
+      role: 'model',
+      parts: [
+        { functionCall: { name: 'get_order', args: { id: 42 } } },
+        { functionCall: { name: 'get_shipment', args: { order: 42 } } },
+      ],
+    },
+    {
+      role: 'user',
+      parts: [{ functionResponse: { name: 'get_order', response: { status: 'paid' } } }],
+    },
+  ],
+};
+
+test('Mistral kept for a Gemini paste: its own provider is one click away, and calls without ids print no id list', async ({
+  page,
+}) => {
+  await openDefault(page);
+  await paste(page, JSON.stringify(NULL_CONTENT));
+  await page.getByTestId('provider-select').selectOption('mistral');
+  await expect(page.getByTestId('provider-chosen')).toContainText('Judged for Mistral');
+  await paste(page, JSON.stringify(GEMINI_NO_IDS));
+  const panel = page.getByTestId('violations');
+  await expect(panel.getByRole('heading', { level: 2 })).toHaveText('Verdict for Mistral');
+  await expect(panel.getByTestId('violation').first()).toContainText('M3');
+  // The calls have no ids: no `ids: ,` line.
+  await expect(panel.locator('.violation-ids')).toHaveCount(0);
+  await expect(panel).not.toContainText('ids: ,');
+  await expect(page.getByTestId('provider-reset')).toHaveText('Judge for Google Gemini');
+  await page.getByTestId('provider-reset').click();
+  await expect(panel.getByRole('heading', { level: 2 })).toHaveText('Verdict for Google Gemini');
+});

@@ -10,7 +10,7 @@ import type { RequestRows } from '../model/requestRows.ts';
 import { ruleAsOf } from '../model/validate/catalogue/index.ts';
 import type { Validation, Violation } from '../model/validate/index.ts';
 import type { ViolationTarget } from '../state/selectors.ts';
-import { fmtInt, prettyJson } from './format.ts';
+import { fmtInt, idListText, prettyJson } from './format.ts';
 import { RequestIndexNote } from './RequestIndexNote.tsx';
 
 export interface ViolationsPanelProps {
@@ -154,6 +154,7 @@ function ViolationItem({
     if (current && liRef.current) scrollIntoColumn(liRef.current);
   }, [current]);
   const body = v.error !== null ? prettyJson(v.error) : null;
+  const ids = idListText(v.ids);
   return (
     <li
       ref={liRef}
@@ -176,9 +177,9 @@ function ViolationItem({
       </div>
       <h3 className="violation-title">{v.title}</h3>
       <p className="violation-why">{v.why}</p>
-      {v.ids.length > 0 && (
+      {ids !== null && (
         <p className="violation-ids">
-          ids: <code>{v.ids.join(', ')}</code>
+          ids: <code>{ids}</code>
         </p>
       )}
       {body !== null ? (

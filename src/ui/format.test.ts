@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  idListText,
   describeSource,
   excerpt,
   findRanges,
@@ -75,5 +76,16 @@ describe('bidirectional controls are shown, not obeyed (Trojan Source)', () => {
     const json = prettyJson({ id: `toolu_\u202Eabc` });
     expect(json).toContain('toolu_\\u202Eabc');
     expect(JSON.parse(json)).toEqual({ id: `toolu_\u202Eabc` });
+  });
+});
+
+describe('idListText (the ids a violation names)', () => {
+  it('prints no list when no call has an id (a Gemini body judged for another provider)', () => {
+    expect(idListText(['', ''])).toBeNull();
+    expect(idListText([])).toBeNull();
+  });
+  it('lists the ids, an empty one as (no id)', () => {
+    expect(idListText(['call_1', 'call_2'])).toBe('call_1, call_2');
+    expect(idListText(['call_1', ''])).toBe('call_1, (no id)');
   });
 });

@@ -17,7 +17,28 @@ export function fmtInt(n: number): string {
  * @param plural the noun for any other count (default: `singular` + `s`)
  */
 export function fmtCount(n: number, singular: string, plural = `${singular}s`): string {
-  return `${fmtInt(n)} ${Math.round(n) === 1 ? singular : plural}`;
+  return `${fmtInt(n)} ${countNoun(n, singular, plural)}`;
+}
+
+/**
+ * The noun `fmtCount` puts after a count, alone (for a count drawn apart, e.g. in bold): `file`
+ * for one, `files` for any other.
+ * @param plural the noun for any other count (default: `singular` + `s`)
+ */
+export function countNoun(n: number, singular: string, plural = `${singular}s`): string {
+  return Math.round(n) === 1 ? singular : plural;
+}
+
+/**
+ * A violation's tool call ids as the verdict prints them (`ids: …`), or null when none of them
+ * is an id: a request whose calls carry none (Gemini's `functionCall` without `id`) has empty
+ * ids, and printed them as `ids: ,` (newcomer). An empty id among real ones reads `(no id)`, as
+ * the timeline's chips say. Bidi controls are shown as code points.
+ * @param ids the violation's `ids`, in order
+ */
+export function idListText(ids: readonly string[]): string | null {
+  if (!ids.some((id) => id !== '')) return null;
+  return ids.map((id) => (id === '' ? '(no id)' : visibleBidi(id))).join(', ');
 }
 
 /** First `max` characters of a text on one line, with an ellipsis when cut. */
