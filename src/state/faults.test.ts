@@ -8,12 +8,14 @@ import { INVOICE_ANTHROPIC, load } from '../model/testing/faults.fixtures.ts';
 import { CHARS_PER_4, countTokens } from '../model/tokens.ts';
 import {
   faultsBehind,
+  messageSummary,
   selectFaultTargets,
   selectPolicyPair,
   selectRepair,
   selectRepairDiff,
 } from './faults.ts';
 import { createAppStore } from './store.ts';
+import { blockWordsOf } from '../model/parse/registry.ts';
 import { buildShareFragment, lessonFromFragment, withLesson } from './permalink/storeLink.ts';
 
 const loaded = analyze(load(INVOICE_ANTHROPIC), 'anthropic');
@@ -105,7 +107,7 @@ describe('fault selectors', () => {
     const d = selectRepairDiff(chat, r);
     const rows = [...d.before, ...d.after].map((x) => x.summary).join(' | ');
     expect(rows).toContain('tool_call weather call_b');
-    expect(rows).toMatch(/\btool call_b \(error\)/);
+    expect(rows).toMatch(/\btool weather call_b \(error\)/);
     expect(rows).not.toMatch(/tool_use|tool_result/);
   });
 
@@ -191,5 +193,30 @@ describe('fault targets from the analysis pairs (issue 7)', () => {
       ),
       { numRuns: 60 },
     );
+  });
+});
+
+describe("messageSummary (the repair diff's one line per message)", () => {
+  it("names a Gemini functionResponse's tool: it has no id to name (it read 'functionResponse' alone)", () => {
+    const m = {
+      role: 'user' as const,
+      blocks: [
+        {
+          type: 'tool_result' as const,
+          toolUseId: null,
+          isError: false,
+          content: [],
+          name: 'get_order',
+        },
+      ],
+    };
+    expect(messageSummary(m as never, blockWordsOf('gemini'))).toBe('functionResponse get_order');
+  });
+  it('a result with an id and no name: the id, as before', () => {
+    const m = {
+      role: 'user' as const,
+      blocks: [{ type: 'tool_result' as const, toolUseId: 'toolu_1', isError: true, content: [] }],
+    };
+    expect(messageSummary(m as never)).toBe('tool_result toolu_1 (error)');
   });
 });

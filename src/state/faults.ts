@@ -110,7 +110,9 @@ export function messageSummary(m: Message, words: BlockWords = MODEL_BLOCK_WORDS
       case 'tool_use':
         return `${words.call} ${b.name} ${b.id ?? ''}`.trim();
       case 'tool_result':
-        return `${words.result} ${b.toolUseId ?? ''}${b.isError ? ' (error)' : ''}`;
+        // The tool's name where the format carries it (Gemini's functionResponse has no id: it
+        // read "functionResponse" alone; newcomer), then the id it answers.
+        return `${[words.result, b.name, b.toolUseId].filter(Boolean).join(' ')}${b.isError ? ' (error)' : ''}`;
       case 'thinking':
         return 'thinking';
       case 'redacted_thinking':
