@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  countNoun,
   idListText,
   describeSource,
   excerpt,
@@ -87,5 +88,13 @@ describe('idListText (the ids a violation names)', () => {
   it('lists the ids, an empty one as (no id)', () => {
     expect(idListText(['call_1', 'call_2'])).toBe('call_1, call_2');
     expect(idListText(['call_1', ''])).toBe('call_1, (no id)');
+  });
+});
+
+describe('countNoun (a count drawn apart from its noun: the fleet totals)', () => {
+  it('one file, one request; any other count takes the plural (newcomer: "1 requests")', () => {
+    expect(countNoun(1, 'request')).toBe('request');
+    expect(countNoun(0, 'request')).toBe('requests');
+    expect(countNoun(10, 'file')).toBe('files');
   });
 });

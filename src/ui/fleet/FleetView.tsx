@@ -9,6 +9,7 @@ import { POLICY_REGISTRY, type PolicyId } from '../../model/evict/registry.ts';
 import { overshootNote, type ScanReport } from '../../model/scan/report.ts';
 import { FleetList } from './FleetList.tsx';
 import { ScanFolderButton, ScanProgress } from './ScanFolder.tsx';
+import { countNoun, fmtInt } from '../format.ts';
 import { ruleInWords } from './words.ts';
 import { canPickDirectory } from './folder.ts';
 import type { Fleet } from './useFleet.ts';
@@ -25,8 +26,10 @@ function Summary({ report }: { report: ScanReport }) {
   return (
     <div className="fleet-summary">
       <p data-testid="fleet-totals">
-        <b>{report.files}</b> files · <b>{report.requests}</b> requests · <b>{report.unreadable}</b>{' '}
-        unreadable · <b>{report.invalid.count}</b> get a 400 ({pct(report.invalid.share)})
+        <b>{fmtInt(report.files)}</b> {countNoun(report.files, 'file')} ·{' '}
+        <b>{fmtInt(report.requests)}</b> {countNoun(report.requests, 'request')} ·{' '}
+        <b>{fmtInt(report.unreadable)}</b> unreadable · <b>{report.invalid.count}</b> get a 400 (
+        {pct(report.invalid.share)})
       </p>
       <p data-testid="fleet-rates">
         Sessions that compact <b>{pct(rates.compactShare)}</b> × cuts that break{' '}
