@@ -339,3 +339,23 @@ test('the keyboard help shows each shortcut on one line', async ({ page }) => {
     expect(l.height, l.key).toBeLessThan(one * 1.5);
   }
 });
+
+// At 1440 px the stats line cut the token basis after its first word ("40 tokens, exact o…";
+// newcomer): it has a line of its own, where it reads whole.
+test('at 1440×900 the token basis reads whole, on its own line under the counts', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openApp(page);
+  const basis = page.getByTestId('token-basis');
+  await expect(basis).toContainText('o200k_base');
+  const box = await basis.evaluate((el) => ({
+    cut: el.scrollWidth > el.clientWidth + 1,
+    top: el.getBoundingClientRect().top,
+    counts: (
+      el.parentElement?.querySelector('[data-testid="count-messages"]') as HTMLElement
+    ).getBoundingClientRect().bottom,
+  }));
+  expect(box.cut).toBe(false);
+  expect(box.top).toBeGreaterThanOrEqual(box.counts - 1);
+});
