@@ -7,7 +7,7 @@
  * over every arc: a scroll frame's work follows the rows shown, at 100,000 rows a side as at 100.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { MessageBrief } from '../../state/diffView.ts';
 import type { DiffRow } from '../../model/diff/index.ts';
 import {
@@ -95,10 +95,19 @@ function Arcs({
   );
 }
 
-function Cell({ brief, index }: { brief: MessageBrief | undefined; index: number | null }) {
-  if (index === null || !brief) return <div role="cell" className="diff-cell empty" />;
+function Cell({
+  brief,
+  index,
+  side,
+}: {
+  brief: MessageBrief | undefined;
+  index: number | null;
+  side: 'left' | 'right';
+}) {
+  if (index === null || !brief)
+    return <div role="cell" className={`diff-cell side-${side} empty`} />;
   return (
-    <div role="cell" className="diff-cell">
+    <div role="cell" className={`diff-cell side-${side}`}>
       <span className="diff-num">#{index}</span>{' '}
       <span className={`diff-role role-${brief.role}`}>{brief.role}</span>{' '}
       <span className="diff-text">{brief.text || '(no text)'}</span>
@@ -136,7 +145,7 @@ function Row({ index, top, p }: { index: number; top: number; p: DiffRowsProps }
       data-change={r.change}
       style={{ transform: `translateY(${top}px)` }}
     >
-      <Cell brief={r.left === null ? undefined : p.left[r.left]} index={r.left} />
+      <Cell brief={r.left === null ? undefined : p.left[r.left]} index={r.left} side="left" />
       <div role="cell" className="diff-change">
         {r.change === 'rewritten' && r.right !== null && leftSpan(r) !== null ? (
           <button type="button" onClick={() => p.onOpen(index)} data-testid="diff-open-chars">
@@ -147,7 +156,42 @@ function Row({ index, top, p }: { index: number; top: number; p: DiffRowsProps }
         )}
         {broken && <span className="diff-broken-flag"> ✕ broken</span>}
       </div>
-      <Cell brief={r.right === null ? undefined : p.right[r.right]} index={r.right} />
+      <Cell brief={r.right === null ? undefined : p.right[r.right]} index={r.right} side="right" />
+    </div>
+  );
+}
+
+/**
+ * The side a narrow screen shows (diff.css, ≤ 640 px): both sides and their gutters do not fit
+ * 390 px, and the right one was cut off with its arcs (newcomer), so there one side shows at a
+ * time, beside the change column, and this switch picks it. Hidden (CSS) where both fit.
+ */
+function SideSwitch({
+  side,
+  setSide,
+}: {
+  side: 'left' | 'right';
+  setSide: (s: 'left' | 'right') => void;
+}) {
+  return (
+    <div
+      className="diff-side-switch"
+      role="group"
+      aria-label="Side shown"
+      data-testid="diff-side-switch"
+    >
+      <span className="lbl">Show</span>
+      {(['left', 'right'] as const).map((s) => (
+        <button
+          key={s}
+          type="button"
+          aria-pressed={side === s}
+          data-testid={`diff-show-${s}`}
+          onClick={() => setSide(s)}
+        >
+          {s === 'left' ? 'Left (before)' : 'Right (after)'}
+        </button>
+      ))}
     </div>
   );
 }
@@ -155,6 +199,8 @@ function Row({ index, top, p }: { index: number; top: number; p: DiffRowsProps }
 export function DiffRows(p: DiffRowsProps) {
   const { rows, nav, current, cacheLabel } = p;
   const scrollRef = useRef<HTMLDivElement>(null);
+  // Narrow screens show one side: the right (the request that gets the answer) first.
+  const [side, setSide] = useState<'left' | 'right'>('right');
   // The cache line's label has a gap of its own above the first row past the prefix (below
   // the last row when every row is in it), so it covers no row's text.
   const gapAt = nav.cacheBreakRow;
@@ -186,44 +232,53 @@ export function DiffRows(p: DiffRowsProps) {
   const last = items[items.length - 1]?.index ?? 0;
   const height = places.height;
   return (
-    <div className="diff-scroll" ref={scrollRef} tabIndex={0} aria-label="Diff rows">
-      <div
-        role="table"
-        aria-rowcount={rows.length + 1}
-        className="diff-table"
-        aria-label="Messages of the two sides"
-      >
-        <div role="rowgroup" className="diff-head">
-          <div role="row" aria-rowindex={1} className="diff-row diff-header-row">
-            <div role="columnheader" className="diff-cell">
-              Left
-            </div>
-            <div role="columnheader" className="diff-change">
-              Change
-            </div>
-            <div role="columnheader" className="diff-cell">
-              Right
+    <>
+      <SideSwitch side={side} setSide={setSide} />
+      <div className="diff-scroll" ref={scrollRef} tabIndex={0} aria-label="Diff rows">
+        <div
+          role="table"
+          aria-rowcount={rows.length + 1}
+          className={`diff-table show-${side}`}
+          aria-label="Messages of the two sides"
+        >
+          <div role="rowgroup" className="diff-head">
+            <div role="row" aria-rowindex={1} className="diff-row diff-header-row">
+              <div role="columnheader" className="diff-cell side-left">
+                Left
+              </div>
+              <div role="columnheader" className="diff-change">
+                Change
+              </div>
+              <div role="columnheader" className="diff-cell side-right">
+                Right
+              </div>
             </div>
           </div>
-        </div>
-        <div role="rowgroup" className="diff-body" style={{ height }}>
-          <Arcs arcs={nav.arcIndex.left} side="left" first={first} last={last} places={places} />
-          <Arcs arcs={nav.arcIndex.right} side="right" first={first} last={last} places={places} />
-          {nav.cacheBreakRow !== null && (
-            <div
-              className="diff-cache-line"
-              style={{ top: nav.cacheBreakRow * DIFF_ROW_H }}
-              data-testid="diff-cache-line"
-              aria-hidden="true"
-            >
-              <span>{cacheLabel}</span>
-            </div>
-          )}
-          {items.map((it) => (
-            <Row key={it.index} index={it.index} top={places.top(it.index)} p={p} />
-          ))}
+          <div role="rowgroup" className="diff-body" style={{ height }}>
+            <Arcs arcs={nav.arcIndex.left} side="left" first={first} last={last} places={places} />
+            <Arcs
+              arcs={nav.arcIndex.right}
+              side="right"
+              first={first}
+              last={last}
+              places={places}
+            />
+            {nav.cacheBreakRow !== null && (
+              <div
+                className="diff-cache-line"
+                style={{ top: nav.cacheBreakRow * DIFF_ROW_H }}
+                data-testid="diff-cache-line"
+                aria-hidden="true"
+              >
+                <span>{cacheLabel}</span>
+              </div>
+            )}
+            {items.map((it) => (
+              <Row key={it.index} index={it.index} top={places.top(it.index)} p={p} />
+            ))}
+          </div>
         </div>
       </div>
-    </div>
+    </>
   );
 }
