@@ -8,6 +8,7 @@ import { useState } from 'react';
 import { DEFAULT_SUMMARY_TOKENS, POLICIES, type PolicyResult } from '../../model/evict/policies.ts';
 import { DEFAULT_KEEP_TOOL_USES } from '../../model/evict/policy/clearToolResults.ts';
 import { POLICY_REGISTRY, type PolicyId } from '../../model/evict/registry.ts';
+import type { LostMeaning } from '../../model/lostMeaning.ts';
 import type { Transcript } from '../../model/types.ts';
 import type { EvictionContext } from '../../model/evict/policies.ts';
 import { causeLabel, messageLabels } from '../../model/messageLabels.ts';
@@ -29,6 +30,15 @@ export interface PolicyCardProps {
   /** True when token counts are estimates for this provider (`≈`). */
   approx: boolean;
   onJump: (message: number) => void;
+}
+
+/** The card's lost-meaning figure: the marks, and whether the simulator lists them below. */
+function lostOf(
+  marks: LostMeaning | null,
+  primary: boolean,
+  onJump: (message: number) => void,
+): { marks: LostMeaning; listedBelow: boolean; onJump: (message: number) => void } | null {
+  return marks ? { marks, listedBelow: primary, onJump } : null;
 }
 
 /** One policy's card: head, verdict, options, figures and, for a 400, the error body. */
@@ -69,7 +79,7 @@ export function PolicyCard({
         result={r}
         evicted={evicted}
         approx={approx}
-        lost={selectSimulatorLostMeaning(transcript, r)?.marks.length ?? null}
+        lost={lostOf(selectSimulatorLostMeaning(transcript, r), side === 0, onJump)}
       />
       <PolicyOptionInputs choice={choice} />
       {!valid && err && (

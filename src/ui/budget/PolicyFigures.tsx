@@ -5,6 +5,8 @@
  */
 import type { ReactNode } from 'react';
 import type { PolicyResult } from '../../model/evict/policies.ts';
+import type { LostMeaning } from '../../model/lostMeaning.ts';
+import { LostMeaningList } from '../faults/LostMeaningList.tsx';
 import type { Violation } from '../../model/validate/index.ts';
 import { fmtInt, prettyJson } from '../format.ts';
 import { RequestIndexNote } from '../RequestIndexNote.tsx';
@@ -13,7 +15,8 @@ import { RequestIndexNote } from '../RequestIndexNote.tsx';
  * The kept bar and the figures list.
  * @param evicted messages the policy evicts (a count, the list is never built here)
  * @param approx true when token counts are estimates (`≈`)
- * @param lost lost-meaning marks of this result (null when none were looked for)
+ * @param lost lost-meaning marks of this result (null when none were looked for): `listedBelow`
+ *   when the simulator lists them under the cards and marks their rows (the primary policy's)
  */
 export function PolicyFigures({
   result: r,
@@ -24,7 +27,7 @@ export function PolicyFigures({
   result: PolicyResult;
   evicted: number;
   approx: boolean;
-  lost?: number | null;
+  lost?: { marks: LostMeaning; listedBelow: boolean; onJump: (message: number) => void } | null;
 }) {
   const cleared = r.edits?.filter((e) => e.kind === 'cleared').length ?? 0;
   const removed = r.edits?.filter((e) => e.kind === 'removed').length ?? 0;
@@ -80,17 +83,52 @@ export function PolicyFigures({
               : ''}
           </Figure>
         )}
-        {lost !== null && (
-          <Figure
-            name="lost meaning"
-            testId="policy-lost"
-            title="lost-meaning marks: evicted instructions, repeated calls and cleared results that later messages still quote"
-          >
-            {fmtInt(lost)} mark{lost === 1 ? '' : 's'}
-          </Figure>
-        )}
+        {lost !== null && <LostFigure {...lost} policy={r.policy} />}
       </dl>
     </>
+  );
+}
+
+/**
+ * "lost meaning N marks" as a disclosure (its explanation was a hover title only, out of reach
+ * of the keyboard, and the marks themselves were not found; newcomer): what a mark is and where
+ * the marks are — listed under the cards and marked on their rows for the primary policy, listed
+ * right here for the other, which has no list of its own.
+ */
+function LostFigure({
+  marks,
+  listedBelow,
+  onJump,
+  policy,
+}: {
+  policy: string;
+  marks: LostMeaning;
+  listedBelow: boolean;
+  onJump: (message: number) => void;
+}) {
+  const n = marks.marks.length;
+  return (
+    <div className="lost-figure">
+      <dt>lost meaning</dt>
+      <dd data-testid="policy-lost">
+        <details className="lost-why">
+          <summary>
+            {fmtInt(n)} mark{n === 1 ? '' : 's'}
+          </summary>
+          <p data-testid="policy-lost-where">
+            A mark is a message whose meaning this cut loses: an evicted instruction that later
+            messages still refer to, a kept call repeating one whose result was evicted, or a
+            cleared result that later messages still quote.{' '}
+            {listedBelow
+              ? `They are listed under the cards (“Lost meaning after ${policy} eviction”), each with a jump to its row, and each marked row in the timeline has an amber bar at its left edge.`
+              : n > 0
+                ? 'They are listed here (the timeline marks the primary policy’s only):'
+                : ''}
+          </p>
+          {!listedBelow && n > 0 && <LostMeaningList lost={marks} onJump={onJump} />}
+        </details>
+      </dd>
+    </div>
   );
 }
 
