@@ -183,3 +183,15 @@ test('several session files dropped at once are scanned as a fleet', async ({ pa
   await expect(page.getByTestId('app')).toContainText('(file: claude-code-session.jsonl)');
   await expect(shownRequestMark(page)).toHaveAttribute('data-index', '5');
 });
+
+test("a folder of one file of one request: the totals say '1 file · 1 request'", async ({
+  page,
+}) => {
+  const one = path.join(mkdtempSync(path.join(tmpdir(), 'fleet-one-')), 'one');
+  mkdirSync(one);
+  copyFileSync(path.join(samples, 'coding-agent.json'), path.join(one, 'coding-agent.json'));
+  await openDefault(page);
+  await page.getByTestId('fleet-scan-input').setInputFiles(one);
+  await expect(page.getByTestId('fleet-view')).toBeVisible();
+  await expect(page.getByTestId('fleet-totals')).toContainText('1 file · 1 request · 0 unreadable');
+});
