@@ -63,3 +63,36 @@ export function lateResult(): { text: string; resultMessage: number } {
   });
   return { text: JSON.stringify({ messages }, null, 2), resultMessage: messages.length - 1 };
 }
+
+/**
+ * A short Anthropic body whose first user message names a file and an id that a later message
+ * refers to: a message-level cut at 30 % of its tokens drops the first and marks the lost
+ * reference (the simulator's lost-meaning marks).
+ */
+export function renameTask() {
+  return {
+    model: 'claude-sonnet-4-5',
+    max_tokens: 100,
+    messages: [
+      {
+        role: 'user',
+        content:
+          'Rename the helper in `src/billing/invoiceTotals.ts` to computeTotals and keep INV-7 working.',
+      },
+      {
+        role: 'assistant',
+        content:
+          'Renamed it. ' +
+          'The helper now lives in the same file and every caller was updated accordingly. '.repeat(
+            8,
+          ),
+      },
+      {
+        role: 'user',
+        content:
+          'Now add a test for computeTotals in src/billing/invoiceTotals.ts that covers INV-7.',
+      },
+      { role: 'assistant', content: 'Added the test.' },
+    ],
+  };
+}

@@ -6,39 +6,14 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
+import { renameTask } from './fixtures.ts';
 import { openDefault, paste } from './helpers.ts';
-
-const LOG = {
-  model: 'claude-sonnet-4-5',
-  max_tokens: 100,
-  messages: [
-    {
-      role: 'user',
-      content:
-        'Rename the helper in `src/billing/invoiceTotals.ts` to computeTotals and keep INV-7 working.',
-    },
-    {
-      role: 'assistant',
-      content:
-        'Renamed it. ' +
-        'The helper now lives in the same file and every caller was updated accordingly. '.repeat(
-          8,
-        ),
-    },
-    {
-      role: 'user',
-      content:
-        'Now add a test for computeTotals in src/billing/invoiceTotals.ts that covers INV-7.',
-    },
-    { role: 'assistant', content: 'Added the test.' },
-  ],
-};
 
 test('the lost-meaning figure opens from the keyboard, says what a mark is and where the marks are', async ({
   page,
 }, info) => {
   await openDefault(page);
-  await paste(page, JSON.stringify(LOG));
+  await paste(page, JSON.stringify(renameTask()));
   await expect(page.getByTestId('count-messages')).toHaveText('4');
   const total = Number(await page.getByTestId('budget-slider').getAttribute('max'));
   await page.getByTestId('budget-input').fill(String(Math.round(total * 0.3)));

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { openApp, paste, pickRequest, requestMarks, shownRequestMark } from './helpers.ts';
+import { renameTask } from './fixtures.ts';
 
 // Problems a newcomer found on the page (each failed before its fix) and two small features:
 // the request strip and the ambiguous-format buttons (issue 5), lost-meaning marks under the
@@ -148,34 +149,7 @@ test('an ambiguous input lists the matching formats as buttons that set the form
 
 test('lost-meaning marks show under the simulator after an eviction', async ({ page }) => {
   await openInvoice(page);
-  await paste(
-    page,
-    JSON.stringify({
-      model: 'claude-sonnet-4-5',
-      max_tokens: 100,
-      messages: [
-        {
-          role: 'user',
-          content:
-            'Rename the helper in `src/billing/invoiceTotals.ts` to computeTotals and keep INV-7 working.',
-        },
-        {
-          role: 'assistant',
-          content:
-            'Renamed it. ' +
-            'The helper now lives in the same file and every caller was updated accordingly. '.repeat(
-              8,
-            ),
-        },
-        {
-          role: 'user',
-          content:
-            'Now add a test for computeTotals in src/billing/invoiceTotals.ts that covers INV-7.',
-        },
-        { role: 'assistant', content: 'Added the test.' },
-      ],
-    }),
-  );
+  await paste(page, JSON.stringify(renameTask()));
   await expect(page.getByTestId('count-messages')).toHaveText('4');
   await expect(page.getByTestId('simulator-lost')).toHaveCount(0);
   const total = Number(await page.getByTestId('budget-slider').getAttribute('max'));
