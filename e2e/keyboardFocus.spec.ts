@@ -4,17 +4,22 @@
  * row but left the focus on the body, so Tab went back to the Skip link.
  */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { openDefault } from './helpers.ts';
 
-test('a fault applied with Enter from its menu button moves the focus to its entry in the list', async ({
-  page,
-}) => {
+/** The invoice sample with its search_invoices call chosen (the fault menu then offers it). */
+async function openInvoiceCall(page: Page): Promise<void> {
   await openDefault(page);
   await page
     .locator('[data-message-index="1"]')
     .getByText(/tool_use search_invoices/)
     .click();
+}
+
+test('a fault applied with Enter from its menu button moves the focus to its entry in the list', async ({
+  page,
+}) => {
+  await openInvoiceCall(page);
   const raised = page.getByTestId('fault-tool_raised').filter({ hasText: 'search_invoices' });
   await expect(raised).toHaveCount(1);
   await raised.focus();
@@ -34,11 +39,7 @@ test('a fault applied with Enter from its menu button moves the focus to its ent
 test('n with nothing focused selects the violation row and focuses it; j/k then move the focus', async ({
   page,
 }) => {
-  await openDefault(page);
-  await page
-    .locator('[data-message-index="1"]')
-    .getByText(/tool_use search_invoices/)
-    .click();
+  await openInvoiceCall(page);
   await page.getByTestId('fault-tool_raised').filter({ hasText: 'search_invoices' }).click();
   await expect(page.getByTestId('count-broken')).toHaveText('1');
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());

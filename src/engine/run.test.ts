@@ -33,6 +33,25 @@ const collect =
   };
 
 /**
+ * A poster that keeps what the worker loop posts (`collect`) and, the first time `when` holds for
+ * a posted message, starts `next` with itself as poster: a newer request arriving in the worker
+ * then, as a message would. `started()` is that request's run (undefined if it never came).
+ */
+function newerRequestWhen(
+  posts: WorkerResponse[],
+  when: (m: WorkerResponse) => boolean,
+  next: (post: (m: WorkerResponse, tr?: Transferable[]) => void) => Promise<void>,
+) {
+  const record = collect(posts);
+  let run: Promise<void> | undefined;
+  const post = (m: WorkerResponse, tr?: Transferable[]) => {
+    record(m, tr);
+    if (!run && when(m)) run = next(post);
+  };
+  return { post, started: () => run };
+}
+
+/**
  * The page's messages of a streamed answer whose spans are read from `file` (issue 38), as the
  * page reads them: every message's raw read once (asking for its text), then the texts arrive.
  */
@@ -288,17 +307,15 @@ describe('the exact count of the answer shown survives a later failing request',
   it('broken JSON sent before the BPE count of the last answer finished: that count still comes', async () => {
     resetRun();
     const posts: WorkerResponse[] = [];
-    const record = collect(posts);
     // The broken paste arrives as soon as the first answer is out (while its count waits for
     // the BPE's lazy load), as a message would in the worker.
-    let second: Promise<void> | undefined;
-    const post = (m: WorkerResponse, tr?: Transferable[]) => {
-      record(m, tr);
-      if (m.kind === 'result' && m.id === 1)
-        second = runRequest({ id: 2, req: text('{"messages": [') }, post);
-    };
+    const { post, started } = newerRequestWhen(
+      posts,
+      (m) => m.kind === 'result' && m.id === 1,
+      (p) => runRequest({ id: 2, req: text('{"messages": [') }, p),
+    );
     await runRequest({ id: 1, req: text(good) }, post);
-    await second;
+    await started();
     const answer = posts.find((m) => m.kind === 'result' && m.id === 1);
     const failure = posts.find((m) => m.kind === 'result' && m.id === 2);
     if (answer?.kind !== 'result' || failure?.kind !== 'result') throw new Error('no answers');
@@ -386,19 +403,16 @@ describe('a fresh parse’s messages go before its analysis (issue 38)', () => {
   it('a request gone stale after its messages were posted leaves the next one to send them again', async () => {
     resetRun();
     const posts: WorkerResponse[] = [];
-    const record = collect(posts);
-    let second: Promise<void> | undefined;
     // A newer request for the same file (another provider) arrives while the first sends its
     // lists: the page drops the first with the messages it sent.
-    const post = (m: WorkerResponse, tr?: Transferable[]) => {
-      record(m, tr);
-      if (m.kind === 'lists' && m.id === 1 && !second) {
-        const next = fileReq(2);
-        second = runRequest({ ...next, req: { ...next.req, provider: 'anthropic-bedrock' } }, post);
-      }
-    };
+    const next = fileReq(2);
+    const { post, started } = newerRequestWhen(
+      posts,
+      (m) => m.kind === 'lists' && m.id === 1,
+      (p) => runRequest({ ...next, req: { ...next.req, provider: 'anthropic-bedrock' } }, p),
+    );
     await runRequest(fileReq(1), post);
-    await second;
+    await started();
     expect(posts.some((m) => m.kind === 'result' && m.id === 1)).toBe(false);
     const answer = posts.find((m) => m.kind === 'result' && m.id === 2);
     if (answer?.kind !== 'result') throw new Error('no answer to the second request');
