@@ -252,6 +252,25 @@ describe('diff (CLI)', () => {
     expect([JSON.parse(f.out).left.request, JSON.parse(f.out).right.request]).toEqual([1, 3]);
   });
 
+  it('diff reads a link with d= from a file or stdin holding it (newcomer: "needs --request N")', async () => {
+    const prev = pageLink(compactedLog(), { request: 2, diff: { kind: 'previous' } });
+    const direct = await cli(['diff', prev, '--json'], {});
+    expect(direct.code).toBe(0);
+    for (const [name, text] of [
+      ['difflink.txt', `${prev}\n`],
+      ['-', `  ${prev}  `],
+    ] as const) {
+      const r = await cli(['diff', name, '--json'], { [name]: text });
+      expect(r.code, name).toBe(0);
+      expect(r.out, name).toBe(direct.out);
+      expect(r.err, name).toMatch(/request 3 \(rq=3\) against its predecessor, from the link/);
+    }
+    // A FILE that holds a transcript still needs --request N.
+    const plain = await cli(['diff', 'log.jsonl'], { 'log.jsonl': compactedLog() });
+    expect(plain.code).toBe(2);
+    expect(plain.err).toMatch(/diff FILE needs --request N/);
+  });
+
   it('diff LINK without a diff view of two requests is bad usage (exit 2)', async () => {
     const none = await cli(['diff', pageLink(compactedLog(), {})], {});
     expect(none.code).toBe(2);

@@ -24,7 +24,7 @@ import {
   readSource,
   type CliIO,
 } from './io.ts';
-import { inputLabel, linkFragment, type LinkInput } from './link.ts';
+import { inputLabel, type LinkInput } from './link.ts';
 import { pickSetting, VERDICT_KEYS } from './linkView.ts';
 import { listSourceRequests } from './requests.ts';
 
@@ -151,9 +151,7 @@ async function diffInFile(
   const json = flags.json === true;
   let n = intFlag('request', flags.request, 1);
   let m = intFlag('against', flags.against, 1);
-  const linked = linkFragment(file) !== null;
-  if (n === undefined && !linked)
-    throw new UsageError('diff FILE needs --request N (or give two files: diff A B)');
+  const needsRequest = 'diff FILE needs --request N (or give two files: diff A B)';
   let format = checkFormat(flags.format);
   let provider = checkProvider(flags.provider);
   const source = await readSource(io, file);
@@ -162,6 +160,8 @@ async function diffInFile(
     return EXIT_UNREADABLE;
   }
   const link = source.link;
+  // Without --request, FILE must be a link (or hold one: read to know) whose d= names requests.
+  if (n === undefined && !link) throw new UsageError(needsRequest);
   if (link) {
     // The codec's side of a link (zod), imported only for a link (issue 38).
     const { reportUnusedKeys } = await import('./linkApply.ts');

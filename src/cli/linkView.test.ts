@@ -198,6 +198,24 @@ describe('simulate: the link’s budget and policy', () => {
     expect(r.err).toContain('note: pin-first true, from the link (pin=1)');
   });
 
+  it('read from a file or stdin holding the link (newcomer: "simulate needs --policy")', async () => {
+    const url = link(INVOICES, { budget: 60 });
+    const direct = await simJson([url, '--policy', 'message']);
+    for (const [name, text] of [
+      ['simlink.txt', `${url}\n`],
+      ['-', url],
+    ] as const) {
+      const r = await cli(['simulate', name, '--policy', 'message', '--json'], { [name]: text });
+      expect(r.code, name).toBe(direct.code);
+      expect(JSON.parse(r.out), name).toEqual(direct.j);
+      expect(r.err, name).toContain('note: budget 60, from the link (b=60)');
+    }
+    // A FILE that holds a transcript sets no budget: bad usage.
+    const plain = await cli(['simulate', 'inv.json', '--policy', 'message'], files);
+    expect(plain.code).toBe(2);
+    expect(plain.err).toMatch(/simulate needs --budget N/);
+  });
+
   it('flags win over the link', async () => {
     const url = link(INVOICES, { budget: 900 });
     const r = await simJson([url, '--policy', 'message', '--budget', '60']);

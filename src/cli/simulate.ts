@@ -20,7 +20,7 @@ import {
   type CliIO,
 } from './io.ts';
 import { idsText } from '../model/limits.ts';
-import { inputLabel, linkFragment } from './link.ts';
+import { inputLabel } from './link.ts';
 import {
   SIMULATOR_KEYS,
   simulatorSettings,
@@ -55,8 +55,8 @@ export function violationJson(v: Violation) {
 
 /**
  * Load FILE with the policy, budget and options to run: the flags', else the link's
- * (`simulatorSettings`). For a FILE (no settings of its own) a missing flag is a usage error
- * before it is read.
+ * (`simulatorSettings`). For a FILE that is not a link (it is read to know: a file or stdin may
+ * hold one) a missing flag is a usage error.
  * @returns null when FILE cannot be loaded (said on stderr)
  * @throws UsageError when no policy or no budget is given by the flags or the link
  */
@@ -67,12 +67,13 @@ async function loadSimulation(io: CliIO, file: string, argFlags: Record<string, 
     options: policyOptionsOf(argFlags),
   };
   checkProvider(argFlags.provider);
-  if (linkFragment(file) === null) requireSettings(flags, '');
   const parsed = await loadFromFlags(io, file, argFlags, 'simulate', [
     ...VERDICT_KEYS,
     ...SIMULATOR_KEYS,
   ]);
   if (!parsed) return null;
+  // FILE may be a link, or hold one (read to know: `cli simulate link.txt`), that sets them.
+  if (!parsed.link) requireSettings(flags, '');
   const s = requireSettings(simulatorSettings(io, flags, parsed.link), ' (the link sets none)');
   return { parsed, ...s };
 }
