@@ -139,6 +139,17 @@ describe('diff (CLI)', () => {
     );
   });
 
+  it('check --requests says which lines of a log it skipped, in words and with --json (newcomer: silent)', async () => {
+    const lines = compactedLog().split('\n');
+    lines.splice(2, 0, '{"type": "user", "message": {');
+    const files = { 'bad.jsonl': lines.join('\n') };
+    const text = await cli(['check', 'bad.jsonl', '--requests'], files);
+    expect(text.out).toMatch(/^note: 1 line\(s\) are not valid JSON and were skipped: 3\.$/m);
+    const json = await cli(['check', 'bad.jsonl', '--requests', '--json'], files);
+    expect(json.err).toMatch(/^note: 1 line\(s\) are not valid JSON and were skipped: 3\.$/m);
+    expect(JSON.parse(json.out)).toHaveLength(3);
+  });
+
   it('check --requests of a log of one call says "1 model call" (newcomer: "1 model calls")', async () => {
     const w = claudeCodeLog();
     w.user('hi');

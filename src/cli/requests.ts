@@ -113,8 +113,11 @@ export async function runCheckRequests(
   if (listing === null) return EXIT_UNREADABLE;
   const list = rows(listing, provider);
   const firstBad = list.find((r) => !r.valid);
-  if (json) io.out(`${JSON.stringify(list, null, 2)}\n`);
-  else {
+  if (json) {
+    // The notes (skipped lines, how calls were found) on stderr, as other commands' notes.
+    for (const n of listing.notes) io.err(`note: ${n}\n`);
+    io.out(`${JSON.stringify(list, null, 2)}\n`);
+  } else {
     const what =
       listing.kind === 'session'
         ? `${plural(list.length, 'model call')} of a session log`

@@ -57,6 +57,16 @@ describe('listFileRequests', () => {
     expect(parsedText(rollout(), { name: 'r.jsonl' }).transcript.messages).toHaveLength(2);
   });
 
+  it('notes the lines a JSON Lines file skipped (newcomer: check --requests said nothing of a broken line)', () => {
+    const lines = rollout().split('\n');
+    lines.splice(4, 0, '{"timestamp": "t", "type": "response_item", "payload": {');
+    const session = list(lines.join('\n'), 'r.jsonl');
+    expect(session.kind).toBe('session');
+    expect(session.notes[0]).toBe('1 line(s) are not valid JSON and were skipped: 5.');
+    const bare = list(`[{"role":"user","content":"hi"}]`);
+    expect(bare.notes).toEqual([]);
+  });
+
   it('a file of several requests: archive, lineage by shared prefix, not file order', () => {
     const a1 = [{ role: 'user', content: 'Plan the trip.' }];
     const b1 = [{ role: 'user', content: 'Write a poem.' }];

@@ -13,7 +13,7 @@ import {
   type ParseOptions,
 } from '../parse/index.ts';
 import { parserFor } from '../parse/registry.ts';
-import type { SourceDoc } from '../parse/json.ts';
+import { brokenLinesNote, type SourceDoc } from '../parse/json.ts';
 import {
   callTranscript,
   commonSpanPrefix,
@@ -241,6 +241,14 @@ export function listParsedRequests(
   p: ParsedTranscript,
   opts: ListOptions = {},
 ): RequestListing {
+  const listing = listParsed(doc, p, opts);
+  // The lines a JSON Lines file skipped (the parse's warning, which a listing does not print).
+  const broken = doc.kind === 'jsonl' ? brokenLinesNote(doc.lines, doc.brokenLines) : null;
+  if (broken) listing.notes.unshift(broken);
+  return listing;
+}
+
+function listParsed(doc: SourceDoc, p: ParsedTranscript, opts: ListOptions): RequestListing {
   if (p.requests && p.requestIndex !== undefined)
     return archiveListing(doc, parseOptions(opts), {
       transcript: p.transcript,
