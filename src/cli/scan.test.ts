@@ -232,6 +232,26 @@ describe('scan over a generated fleet', { timeout: 600_000 }, () => {
     expect(JSON.parse(r.out).scan.filesRead).toBe(1);
   });
 
+  it('in words, names the files whose lines it skipped (newcomer: a corrupted line dropped without a word)', async () => {
+    const dir = path.join(tmp, 'badline');
+    mkdirSync(dir, { recursive: true });
+    const log = readFileSync(path.join(fleet.dir, 'samples', 'claude-code-session.jsonl'), 'utf8');
+    const lines = log.split('\n');
+    lines.splice(2, 0, '{"type": "user", "message": {');
+    writeFileSync(path.join(dir, 'bad.jsonl'), lines.join('\n'));
+    writeFileSync(path.join(dir, 'good.jsonl'), log);
+    const out = path.join(tmp, 'badline.parquet');
+    const r = await inProcess(['scan', dir, '--out', out]);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain(
+      "skipped lines: 1 file with lines that are not valid JSON, skipped as the page skips them (the rows' broken_lines)\n" +
+        `  ${path.join(dir, 'bad.jsonl')}: line 3\n`,
+    );
+    // Over the Parquet alone, the same words; none for a scan with no such line.
+    expect(run([out]).out).toContain(`  ${path.join(dir, 'bad.jsonl')}: line 3\n`);
+    expect(run([all()]).out).not.toContain('skipped lines');
+  });
+
   it('splits into shards whose union is the whole scan, and reports over them alike', async () => {
     const shards = [0, 1, 2].map((i) => path.join(tmp, `shard-${i}.parquet`));
     const counts = shards.map(

@@ -13,7 +13,7 @@ import { EXIT_UNREADABLE, EXIT_VALID, type CliIO } from './io.ts';
 import { openPool, type ScanPool } from './scan/pool.ts';
 import type { PackedResult, ScanTask } from './scan/worker.ts';
 import { Progress } from './scan/progress.ts';
-import { reportSql, unreadableSql, type UnreadableFile } from './scan/report.ts';
+import { NO_WORDS, reportSql, wordsSql, type ReportWords } from './scan/report.ts';
 import { plural } from './words.ts';
 import { inShard, listTargets, SCAN_EXTENSIONS_WORDS, type Shard } from './scan/sources.ts';
 import { cutKinds } from './scan/packed.ts';
@@ -66,10 +66,11 @@ export function shardFlag(v: string | true | undefined): Shard | null {
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 
 /**
- * The report in words. @param unreadable the first unreadable files (`unreadableSql`), each
- * named with its error under the totals
+ * The report in words. @param words the first unreadable files, each named with its error under
+ * the totals, and the files whose lines were skipped (`wordsSql`)
  */
-export function reportText(r: ScanReport, unreadable: readonly UnreadableFile[] = []): string {
+export function reportText(r: ScanReport, words: ReportWords = NO_WORDS): string {
+  const { unreadable, skipped } = words;
   const lines = [`files ${r.files} · requests ${r.requests} · unreadable ${r.unreadable}`];
   for (const u of unreadable)
     lines.push(
@@ -77,6 +78,16 @@ export function reportText(r: ScanReport, unreadable: readonly UnreadableFile[] 
     );
   if (r.unreadable > unreadable.length)
     lines.push(`  … and ${r.unreadable - unreadable.length} more (the rows with an error)`);
+  if (skipped.files > 0)
+    lines.push(
+      `skipped lines: ${plural(skipped.files, 'file')} with lines that are not valid JSON, skipped as the page skips them (the rows' broken_lines)`,
+    );
+  for (const f of skipped.first)
+    lines.push(
+      `  ${f.file}: ${f.lines.length === 1 ? 'line' : 'lines'} ${f.lines.slice(0, 20).join(', ')}${f.lines.length > 20 ? ', …' : ''}`,
+    );
+  if (skipped.files > skipped.first.length)
+    lines.push(`  … and ${skipped.files - skipped.first.length} more`);
   lines.push(`invalid: ${r.invalid.count} requests get a 400 (${pct(r.invalid.share)})`);
   if (r.signatures.length > 0) {
     lines.push('signatures (first error: rule, catalogue code, requests, example files):');
@@ -218,7 +229,7 @@ function printResult(
   io: CliIO,
   json: boolean,
   report: ScanReport,
-  unreadable: readonly UnreadableFile[],
+  words: ReportWords,
   summary: { out: string; filesRead: number; bytesRead: number; skipped: number },
   timing: Record<string, number>,
 ): void {
@@ -232,7 +243,7 @@ function printResult(
     return;
   }
   io.out(line);
-  io.out(reportText(report, unreadable));
+  io.out(reportText(report, words));
 }
 
 /**
@@ -251,9 +262,7 @@ export async function runScan(argv: string[], io: CliIO): Promise<number> {
     const con = await connect();
     io.doing = 'reporting over the Parquet files';
     const report = await reportSql(con, paths);
-    io.out(
-      json ? JSON.stringify(report, null, 2) + '\n' : reportText(report, await unreadableSql(con)),
-    );
+    io.out(json ? JSON.stringify(report, null, 2) + '\n' : reportText(report, await wordsSql(con)));
     return EXIT_VALID;
   }
   const policies = policiesFlag(args.flags.policies);
@@ -333,7 +342,7 @@ export async function runScan(argv: string[], io: CliIO): Promise<number> {
     io.doing = `reporting over ${out}`;
     const report = await reportSql(con, [out]);
     const timing = timingOf([tStart, tPool, tScan, tWrite, performance.now()], ran.stages);
-    printResult(io, json, report, json ? [] : await unreadableSql(con), summary, timing);
+    printResult(io, json, report, json ? NO_WORDS : await wordsSql(con), summary, timing);
     return interrupted ? EXIT_INTERRUPTED : EXIT_VALID;
   } finally {
     // scanTargets stops the pool it ran; one that never ran (bad input, a failure) stops here.

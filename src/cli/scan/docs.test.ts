@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPORT_SQL, SQL_UNREADABLE } from './report.ts';
+import { REPORT_SQL, SQL_SKIPPED_LINES, SQL_UNREADABLE } from './report.ts';
 import { SCAN_COLUMNS } from './store.ts';
 import { SCAN_SCHEMA_VERSION } from '../../model/scan/rows.ts';
 
@@ -15,6 +15,10 @@ describe('docs/scan.md', () => {
 
   it("prints the words' query of the unreadable files verbatim", () => {
     expect(doc).toContain('```sql\n' + SQL_UNREADABLE + '\n```');
+  });
+
+  it("prints the words' query of the files with skipped lines verbatim", () => {
+    expect(doc).toContain('```sql\n' + SQL_SKIPPED_LINES + '\n```');
   });
 
   it('describes every column with its type, and the schema version', () => {

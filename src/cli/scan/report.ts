@@ -76,6 +76,52 @@ export async function unreadableSql(con: DuckDBConnection): Promise<UnreadableFi
   }));
 }
 
+/**
+ * The first files of which lines were skipped (JSON Lines that do not parse, skipped as the page
+ * skips them), with how many such files in all (the words list them; not in its JSON).
+ */
+export const SQL_SKIPPED_LINES = `SELECT file, any_value(broken_lines) AS lines, count(*) OVER () AS files
+FROM scan
+WHERE len(broken_lines) > 0
+GROUP BY file
+ORDER BY file
+LIMIT 5`;
+
+/** Files whose lines were skipped, as the words show them: the first few, and how many in all. */
+export interface SkippedLines {
+  files: number;
+  first: { file: string; lines: number[] }[];
+}
+
+/**
+ * The files of which the scan skipped lines, over the view `scan` that `reportSql` last made.
+ * @param con the connection `reportSql` ran on
+ */
+export async function skippedLinesSql(con: DuckDBConnection): Promise<SkippedLines> {
+  const rows = (await con.runAndReadAll(SQL_SKIPPED_LINES)).getRowObjectsJS();
+  return {
+    files: num(rows[0]?.files),
+    first: rows.map((r) => ({
+      file: String(r.file),
+      lines: Array.isArray(r.lines) ? r.lines.map(Number) : [],
+    })),
+  };
+}
+
+/** What the words add under the totals (not in the report's JSON). */
+export interface ReportWords {
+  unreadable: readonly UnreadableFile[];
+  skipped: SkippedLines;
+}
+
+/** No files listed under the totals (a report in JSON, or none asked). */
+export const NO_WORDS: ReportWords = { unreadable: [], skipped: { files: 0, first: [] } };
+
+/** The words' lists over the view `scan` that `reportSql` last made. */
+export async function wordsSql(con: DuckDBConnection): Promise<ReportWords> {
+  return { unreadable: await unreadableSql(con), skipped: await skippedLinesSql(con) };
+}
+
 /** Every query the report runs, by name (docs/scan.md shows each). */
 export const REPORT_SQL = {
   totals: SQL_TOTALS,
