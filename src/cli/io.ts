@@ -220,7 +220,9 @@ export async function readSource(
   } catch (e) {
     const message = `cannot read ${inputLabel(file)}: ${readError(e as NodeJS.ErrnoException)}`;
     io.err(`error: ${message}\n`);
-    io.failure = { kind: 'read', message };
+    // A refusal of what the input is (read.ts `InputRefused`: binary, limit) keeps its kind.
+    const kind = (e as { kind?: unknown }).kind;
+    io.failure = { kind: typeof kind === 'string' ? kind : 'read', message };
     return null;
   }
 }

@@ -1,4 +1,9 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runCli } from './commands.ts';
+import { readInput } from './read.ts';
 import { cli } from './testing/index.ts';
 
 describe('--json on an input that cannot be loaded: JSON on stdout, the words on stderr', () => {
@@ -31,6 +36,28 @@ describe('--json on an input that cannot be loaded: JSON on stdout, the words on
     const range = await cli(['check', 'one.json', '--request', '3', '--json'], { 'one.json': one });
     expect(range.code).toBe(2);
     expect(JSON.parse(range.out)).toMatchObject({ error: { kind: 'request' } });
+  });
+
+  it('check: a binary file is kind binary, as the README says (newcomer: it was "read")', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'jsonfail-'));
+    try {
+      const bin = path.join(dir, 'binary.bin');
+      writeFileSync(bin, Buffer.from([0xb0, 0xdf, 0x00, 0x2b, 0xe2, 0x00, 0x97]));
+      const zip = path.join(dir, 'zip.json.gz');
+      writeFileSync(zip, Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x00, 0x00]));
+      for (const file of [bin, zip]) {
+        let out = '';
+        const code = await runCli(['check', file, '--json'], {
+          read: (f) => readInput(f),
+          out: (s) => (out += s),
+          err: () => {},
+        });
+        expect(code, file).toBe(2);
+        expect(JSON.parse(out), file).toMatchObject({ file, error: { kind: 'binary' } });
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('repair, simulate and share answer in JSON too; without --json stdout stays empty', async () => {

@@ -89,13 +89,26 @@ function decodePlain(buf: Buffer, name: string): string | null {
   return buf.toString('utf8', bom);
 }
 
+/**
+ * An input refused for what it is, with the `kind` that `--json` reports for it (`binary`: not
+ * text, NUL bytes, a corrupt or foreign .gz; `limit`: over the limit on text).
+ */
+export class InputRefused extends Error {
+  readonly kind: string;
+  constructor(message: string, kind: string) {
+    super(message);
+    this.kind = kind;
+  }
+}
+
 /** FILE's bytes (`-`: stdin), at most `max` + 1 of them; a regular file over `max` is refused unread. */
 function readBytes(file: string, max: number): Buffer {
   const fd = file === '-' ? 0 : openSync(file, 'r');
   try {
     const st = fstatSync(fd);
     // A regular file's size is known: refuse it before reading when even compressed it is over.
-    if (st.isFile() && st.size > max) throw new Error(tooLargeMessage(st.size, max));
+    if (st.isFile() && st.size > max)
+      throw new InputRefused(tooLargeMessage(st.size, max), 'limit');
     return st.isFile() ? readWhole(fd, st.size, max) : readUpTo(fd, max);
   } finally {
     if (fd !== 0) closeSync(fd);
@@ -107,9 +120,9 @@ function readBytes(file: string, max: number): Buffer {
  * that is not gzip data is read as plain text, and `readNote` says so (`notGzip`).
  * @param max the most bytes of text accepted (tests pass a small one)
  * @param early FILE's bytes already read whole (prefetch.ts), used instead of reading it
- * @throws Error whose message says why the input is refused (over the limit with both sizes and
- *   the limit, not UTF-8, binary, a corrupt .gz, a .gz that is another archive) or cannot be read
- *   (the system's message)
+ * @throws InputRefused whose message says why the input is refused (over the limit with both
+ *   sizes and the limit, not UTF-8, binary, a corrupt .gz, a .gz that is another archive), or an
+ *   Error when it cannot be read (the system's message)
  */
 export function readInput(
   file: string,
@@ -120,14 +133,15 @@ export function readInput(
   const bytes = new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
   // Only stdin gets here over the limit (a file was refused from its size): it was not read on.
   if (bytes.length > max)
-    throw new Error(
+    throw new InputRefused(
       `The input is more than ${formatBytes(max)}${isGzip(bytes) ? ' compressed' : ''}; the limit is ${formatBytes(max)} of text. Split the log (e.g. keep its last lines: tail -n 50000 file.jsonl) and read a part.`,
+      'limit',
     );
   const name = file === '-' ? '' : file;
   const plain = decodePlain(buf, name);
   if (plain !== null) return { text: plain, name: file };
   const decoded = decodeBytes(bytes, max, name);
-  if (!decoded.ok) throw new Error(decoded.error.message);
+  if (!decoded.ok) throw new InputRefused(decoded.error.message, decoded.error.kind);
   const misnamed = notGzip(name, bytes.subarray(0, 8));
   return {
     text: decoded.value,
