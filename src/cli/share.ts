@@ -4,14 +4,7 @@ import { checkedStructureCopy } from '../model/redact/shareCopy.ts';
 import { loadBpeCounter } from '../model/tokens.ts';
 import { writeTranscript } from '../model/write.ts';
 import { onlyFile, parseArgs } from './args.ts';
-import {
-  EXIT_INVALID,
-  EXIT_UNREADABLE,
-  EXIT_VALID,
-  loadFromFlags,
-  providerFor,
-  type CliIO,
-} from './io.ts';
+import { EXIT_UNREADABLE, EXIT_VALID, loadFromFlags, providerFor, type CliIO } from './io.ts';
 
 /** Where `npm start` serves the page: the default base of a link. */
 export const DEFAULT_BASE = 'http://localhost:4173/';
@@ -28,9 +21,10 @@ export interface ShareIO extends CliIO {
  * read back the same (`shapeDifferences`) and hold nothing of the original (`leakedStrings`).
  * `-o OUT` writes the transcript the link carries, in its format. `--json` prints
  * `{link, file?}`. FILE may be a link: its format and provider ride into the new link, and its
- * faults are applied to the transcript the new link carries (linkView.ts). Exit codes as `check`
- * (by that provider): 0 valid, 1 invalid, 2 unreadable input, bad usage or a transcript too large
- * for a link.
+ * faults are applied to the transcript the new link carries (linkView.ts). Exit 0 once the link
+ * is printed, whatever the verdict: sharing a request that got a 400 is the usual case, so its
+ * verdict is a note on stderr (`check` exits by it); 2 for unreadable input, bad usage, a copy
+ * not safe to share or a transcript too large for a link.
  */
 export async function runShare(argv: string[], io: ShareIO): Promise<number> {
   const args = parseArgs(
@@ -92,5 +86,11 @@ export async function runShare(argv: string[], io: ShareIO): Promise<number> {
   io.out(
     args.flags.json ? `${JSON.stringify({ link, ...(out ? { file: out } : {}) })}\n` : `${link}\n`,
   );
-  return validateTranscript(t, provider).valid ? EXIT_VALID : EXIT_INVALID;
+  const v = validateTranscript(t, provider);
+  const first = v.violations.find((x) => x.severity === 'error');
+  if (first)
+    io.err(
+      `note: the link opens on a request that ${v.provider} answers with HTTP 400 (${first.code} ${first.rule}); share exits 0 once the link is printed, check exits by the verdict\n`,
+    );
+  return EXIT_VALID;
 }
