@@ -87,7 +87,7 @@ export async function runCheck(argv: string[], io: CliIO): Promise<number> {
       io.out(`  ${v.title}. ${v.why}\n`);
       if (v.error !== null) {
         io.out(`  HTTP ${v.status} ${JSON.stringify(v.error)}\n`);
-        const mapped = requestIndexLine(t.messages, v);
+        const mapped = requestIndexLine(t, a.provider, v);
         if (mapped !== null) io.out(`  ${mapped}\n`);
       } else io.out(`  ${v.message}\n`);
     });

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { prepareEviction, simulatePolicy } from '../model/evict/policies.ts';
@@ -51,6 +52,42 @@ describe("a 400 body's request index beside the message it names (newcomer: two 
     const plain = await cli('check', path.join(samples, 'broken-orphan-after-trim.json'));
     expect(plain.out).toContain('messages.[1].role');
     expect(plain.out).not.toContain('request message');
+  });
+});
+
+describe('a 400 body whose request message is several of ours', () => {
+  it('check names them all, as the page does (newcomer: "request message 2 = message #3", the page "rows #3 and #4")', async () => {
+    // OpenAI Chat sent to Bedrock: the tool message (#3) and the user's question (#4) are one user turn.
+    const body = {
+      model: 'gpt-4.1',
+      messages: [
+        { role: 'system', content: 'You are a travel agent.' },
+        { role: 'user', content: 'Weather in Paris and Berlin?' },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: ['paris', 'berlin'].map((c) => ({
+            id: `call_${c}`,
+            type: 'function',
+            function: { name: 'get_weather', arguments: JSON.stringify({ city: c }) },
+          })),
+        },
+        { role: 'tool', tool_call_id: 'call_paris', content: '18C sunny' },
+        { role: 'user', content: 'Hurry up, what about Berlin?' },
+      ],
+    };
+    const dir = mkdtempSync(path.join(tmpdir(), 'reqindex-'));
+    try {
+      const file = path.join(dir, 'oai-parallel.json');
+      writeFileSync(file, JSON.stringify(body));
+      const r = await cli('check', file, '--provider', 'bedrock');
+      expect(r.out).toContain('"Expected toolResult blocks at messages.2.content');
+      expect(r.out).toContain(
+        '  request message 2 = messages #3 and #4 (the provider counts the messages of the request it received, from 0, and sends consecutive messages of one role as one: #3 and #4 are its message 2)',
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

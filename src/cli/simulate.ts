@@ -4,7 +4,7 @@ import { defaultProviderOf } from '../model/validate/index.ts';
 import { POLICIES, prepareEviction, simulatePolicy } from '../model/evict/policies.ts';
 import { whatIfRows, type Trigger, type WhatIfRow } from '../model/evict/triggers.ts';
 import type { BlockEdit, PolicyId, PolicyOptions } from '../model/evict/types.ts';
-import type { Transcript } from '../model/types.ts';
+import type { Message, Transcript } from '../model/types.ts';
 import { writeTranscript } from '../model/write.ts';
 import { countTokensCached, TokenCache } from '../model/tokenCache.ts';
 import { loadBpeCounter } from '../model/tokens.ts';
@@ -176,7 +176,7 @@ export async function runSimulate(argv: string[], io: CliIO): Promise<number> {
         io.out(
           `[${e.code}] ${e.rule} at message ${e.messageIndex}${e.ids.length ? ` (ids: ${idsText(e.ids)})` : ''}\n  ${e.title}. ${e.why}\n  HTTP ${e.status} ${JSON.stringify(e.error)}\n`,
         );
-        const mapped = requestIndexLine(t.messages, e);
+        const mapped = requestIndexLine(t, provider, e, keptOf(t, r.kept));
         if (mapped !== null) io.out(`  ${mapped}\n`);
       }
     }
@@ -194,6 +194,11 @@ function requireSettings(s: SimulatorSettings, why: string) {
     throw new UsageError(`simulate needs --policy (one of ${POLICIES.join(', ')})${why}`);
   if (s.budget === undefined) throw new UsageError(`simulate needs --budget N (tokens)${why}`);
   return { policy: s.policy, budget: s.budget, options: s.options };
+}
+
+/** The kept request's messages (ours), from their indices. */
+function keptOf(t: Transcript, kept: readonly number[]): Message[] {
+  return kept.map((i) => t.messages[i] as Message);
 }
 
 /** A rewriting policy's edits in `--json` (raw message indices); nothing for the others. */

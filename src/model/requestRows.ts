@@ -5,14 +5,33 @@
  * numbered alike; when the provider sends consecutive same-role rows as one message (Anthropic;
  * Bedrock for a converted request), the note names the rows merged.
  */
-import { requestIndexOf, type MessageLabels } from './messageLabels.ts';
-import type { Message } from './types.ts';
+import { messageLabels, requestIndexOf, type MessageLabels } from './messageLabels.ts';
+import type { Message, ProviderId, Transcript } from './types.ts';
+import { sentMessages, validatorFor } from './validate/index.ts';
 import type { Turns } from './validate/rules/turns.ts';
 
 /** The request as the provider numbers it (`ProviderValidator.requestTurns`) and the row labels. */
 export interface RequestRows {
   turns: Turns;
   labels: MessageLabels;
+}
+
+/**
+ * How `provider`'s request of `messages` (of `t`, as read) is made of rows: its turns as the
+ * provider numbers them (`ProviderValidator.requestTurns` over the messages as sent) and the row
+ * labels. Only roles are read. @returns null for a provider that does not say
+ */
+export function requestRowsOf(
+  t: Transcript,
+  messages: readonly Message[],
+  provider: ProviderId,
+): RequestRows | null {
+  const turns = validatorFor(provider)?.requestTurns;
+  if (!turns) return null;
+  return {
+    turns: turns(t, sentMessages(t, messages, provider)),
+    labels: messageLabels(t.messages),
+  };
 }
 
 /** The mapping (`request message 3 = row #3`) and how the provider counts, in parentheses. */

@@ -21,9 +21,9 @@ import {
   type PairsOfBlock,
   type PairTables,
 } from '../model/pairTables.ts';
-import type { RequestRows } from '../model/requestRows.ts';
+import { requestRowsOf, type RequestRows } from '../model/requestRows.ts';
 import type { Message, Transcript } from '../model/types.ts';
-import { sentMessages, validatorFor, type Violation } from '../model/validate/index.ts';
+import type { Violation } from '../model/validate/index.ts';
 import { activeSession, memoWeak } from './session/index.ts';
 
 export type { BrokenPairs } from '../model/brokenPairs.ts';
@@ -71,15 +71,9 @@ export const selectViolationTargets = memoWeak((a: Analysis): ViolationTarget[] 
  * notes that map its request index to rows; null for a provider that does not say. Only roles are
  * read (a large file's rows read their content lazily).
  */
-export const selectRequestRows = memoWeak((a: Analysis): RequestRows | null => {
-  const t = a.transcript;
-  const turns = validatorFor(a.provider)?.requestTurns;
-  if (!turns) return null;
-  return {
-    turns: turns(t, sentMessages(t, t.messages, a.provider)),
-    labels: messageLabels(t.messages),
-  };
-});
+export const selectRequestRows = memoWeak((a: Analysis): RequestRows | null =>
+  requestRowsOf(a.transcript, a.transcript.messages, a.provider),
+);
 
 /** Messages (ours) pointed at by a violation, in violation order, without repeats. */
 export const selectViolationMessages = memoWeak((a: Analysis): number[] => {
