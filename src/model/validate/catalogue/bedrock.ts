@@ -45,7 +45,8 @@ export const BEDROCK_RULES: readonly RuleSpec[] = [
       'A conversation must start with a user message. Try again with a conversation that starts with a user message.',
     path: 'messages.0',
     index: 'No index in the text.',
-    source: 'live errors quoted in several projects; anthropics/anthropic-sdk-typescript#622',
+    source:
+      'seafoodfry/kamekai docs/001-backend-init.md (Converse through the AWS SDK for Rust: this ValidationException verbatim). Not anthropics/anthropic-sdk-typescript#622, cited here before: that is InvokeModel with Claude, whose own text differs',
   },
   {
     code: 'B4',
