@@ -64,6 +64,31 @@ describe('cli share (issue 15)', () => {
     expect(await verdict('copy.jsonl', files)).toEqual(await verdict('s', files));
   });
 
+  it('a structure-only copy too large for a link is written with -o and named as what to share, never the original (newcomer: "Share the file itself")', async () => {
+    const words = 'The invoice export for ACME failed again. '.repeat(2500);
+    const messages = Array.from({ length: 30 }, (_, k) => ({
+      role: k % 2 ? 'assistant' : 'user',
+      content: `${k}: ${words}`,
+    }));
+    const files: Record<string, string> = { 'big.json': JSON.stringify({ messages }) };
+    const bare = await cli(['share', 'big.json', '--structure-only'], files);
+    expect(bare.code).toBe(2);
+    expect(bare.out).toBe('');
+    expect(bare.err).toMatch(
+      /^error: too large for a link\. .* Write the structure-only copy with -o OUT and share that file, not the original\.\n$/,
+    );
+    const r = await cli(['share', 'big.json', '--structure-only', '-o', 'copy.json'], files);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/The structure-only copy is in copy\.json: share that file/);
+    const copy = files['copy.json'] ?? '';
+    expect(copy.length).toBeGreaterThan(0);
+    expect(copy).not.toContain('ACME');
+    expect(await verdict('copy.json', files)).toEqual(await verdict('big.json', files));
+    // The whole file: sharing it is the user's to decide, as before.
+    const whole = await cli(['share', 'big.json'], files);
+    expect(whole.err).toMatch(/Share the file itself\.\n$/);
+  }, 60_000);
+
   it('a link that carries a transcript is named by its start and length, not printed whole', async () => {
     const files = { 'a.json': sample('coding-agent.json') };
     const link = (await cli(['share', 'a.json'], files)).out.trim();

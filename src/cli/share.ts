@@ -6,6 +6,31 @@ import { writeTranscript } from '../model/write.ts';
 import { onlyFile, parseArgs } from './args.ts';
 import { EXIT_UNREADABLE, EXIT_VALID, loadFromFlags, providerFor, type CliIO } from './io.ts';
 
+/**
+ * What to share instead of a link too large: the file itself, or for a structure-only copy (the
+ * file would give away what the copy hides) that copy, written with `-o`.
+ */
+function tooLargeAdvice(structureOnly: boolean, out: string | undefined): string {
+  if (!structureOnly) return 'Share the file itself.';
+  return out !== undefined
+    ? `The structure-only copy is in ${out}: share that file (it opens in the page like the link would).`
+    : 'Write the structure-only copy with -o OUT and share that file, not the original.';
+}
+
+/** Write the transcript a link carries to `out`; false (said on stderr) when it cannot be written. */
+function writeCopy(io: ShareIO, out: string, text: string): boolean {
+  try {
+    (io.write ?? ((f: string, s: string) => writeFileSync(f, s)))(
+      out,
+      text.endsWith('\n') ? text : `${text}\n`,
+    );
+    return true;
+  } catch (e) {
+    io.err(`error: cannot write ${out}: ${(e as Error).message}\n`);
+    return false;
+  }
+}
+
 /** Where `npm start` serves the page: the default base of a link. */
 export const DEFAULT_BASE = 'http://localhost:4173/';
 
@@ -66,23 +91,16 @@ export async function runShare(argv: string[], io: ShareIO): Promise<number> {
   if (args.flags.format !== undefined || parsed.link?.view.format) state.view.format = t.format;
   if (provider !== undefined) state.view.provider = provider;
   const encoded = encodePermalinkChecked(state);
+  const out = typeof args.flags.o === 'string' ? args.flags.o : undefined;
+  // The copy is written first: when the link is too large, the file is what there is to share.
+  if (out !== undefined && !writeCopy(io, out, text)) return EXIT_UNREADABLE;
   if (!encoded.ok) {
-    io.err(`error: too large for a link. ${encoded.reason} Share the file itself.\n`);
+    io.err(
+      `error: too large for a link. ${encoded.reason} ${tooLargeAdvice(structureOnly, out)}\n`,
+    );
     return EXIT_UNREADABLE;
   }
   const link = `${base.replace(/#.*$/, '')}#${encoded.fragment}`;
-  const out = typeof args.flags.o === 'string' ? args.flags.o : undefined;
-  if (out !== undefined) {
-    try {
-      (io.write ?? ((f: string, s: string) => writeFileSync(f, s)))(
-        out,
-        text.endsWith('\n') ? text : `${text}\n`,
-      );
-    } catch (e) {
-      io.err(`error: cannot write ${out}: ${(e as Error).message}\n`);
-      return EXIT_UNREADABLE;
-    }
-  }
   io.out(
     args.flags.json ? `${JSON.stringify({ link, ...(out ? { file: out } : {}) })}\n` : `${link}\n`,
   );
