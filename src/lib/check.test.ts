@@ -92,6 +92,21 @@ describe('check() gives the CLI verdict', () => {
     expect(check(new TextEncoder().encode(text))).toEqual(fromText);
     expect(check(gzipSync(new TextEncoder().encode(text)))).toEqual(fromText);
   });
+
+  it("refuses bytes that are not text in the library's words, not the page's (newcomer: 'Drop a .json …')", () => {
+    let error: unknown;
+    try {
+      check(new Uint8Array([0x7b, 0x00, 0x01, 0x02]));
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(UnreadableTranscriptError);
+    const { message, kind } = (error as UnreadableTranscriptError).parseError;
+    expect(kind).toBe('binary');
+    expect(message).toMatch(/NUL byte/);
+    expect(message).toMatch(/Pass a request body, a message list or a session log/);
+    expect(message).not.toMatch(/Drop a/);
+  });
 });
 
 const ORPHAN_ANTHROPIC = {

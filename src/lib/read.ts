@@ -2,7 +2,7 @@
  * Reading a request body (object, JSON text, JSON Lines log, bytes, gzip) into the model's
  * `Transcript`, through the model's public parse entry points, exactly as the CLI reads a file.
  */
-import { decodeBytes } from '../model/parse/bytes.ts';
+import { decodeBytes, DROP_ADVICE } from '../model/parse/bytes.ts';
 import { parseDocument, parseTranscript } from '../model/parse/index.ts';
 import type { ParseOptions, ParsedTranscript } from '../model/parse/index.ts';
 import { PARSERS } from '../model/parse/registry.ts';
@@ -52,6 +52,20 @@ export const PROVIDERS: readonly ProviderId[] = VALIDATORS.map((v) => v.id);
  * @returns the parsed transcript, or the `ParseError` the CLI would print
  */
 export function tryRead(body: Body, opts: ReadOptions = {}): Result<ParsedTranscript> {
+  const r = readBody(body, opts);
+  if (r.ok || !r.error.message.includes(DROP_ADVICE)) return r;
+  // The page's advice ("Drop a … file") said as a caller of the library acts on it.
+  return {
+    ok: false,
+    error: { ...r.error, message: r.error.message.replace(DROP_ADVICE, PASS_ADVICE) },
+  };
+}
+
+/** What a caller of the library can pass instead (the page says to drop a file). */
+const PASS_ADVICE =
+  'Pass a request body, a message list or a session log: a parsed value, its JSON text, or its bytes (UTF-8 or gzip).';
+
+function readBody(body: Body, opts: ReadOptions): Result<ParsedTranscript> {
   if (opts.format !== undefined && !FORMATS.includes(opts.format))
     throw new RangeError(`unknown format "${opts.format}"; known: ${FORMATS.join(', ')}`);
   const parseOpts: ParseOptions = {};
