@@ -1,14 +1,15 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { lastCallFailsLog } from '../model/testing/claudeCodeLog.ts';
 import { cli } from './testing/index.ts';
 
 const SAMPLES = path.resolve(import.meta.dirname, '../../public/samples');
 const sample = (f: string) => readFileSync(path.join(SAMPLES, f), 'utf8');
 
 /** The `check --json` summary of a FILE or link: what must survive sharing. */
-async function verdict(arg: string, files: Record<string, string>) {
-  const r = await cli(['check', arg, '--json'], files);
+async function verdict(arg: string, files: Record<string, string>, more: string[] = []) {
+  const r = await cli(['check', arg, ...more, '--json'], files);
   const j = JSON.parse(r.out) as Record<string, unknown>;
   return {
     code: r.code,
@@ -147,4 +148,25 @@ describe('share --structure-only of a structure-only link (issue 37)', () => {
     expect([once.code, twice.code]).toEqual([0, 0]);
     expect(twice.out.trim()).toBe(link);
   });
+});
+
+describe('share --request N of a session log: the link opens on that call', () => {
+  for (const flags of [['--structure-only'], []])
+    it(`share --request 4 ${flags.join(' ') || '(a full link)'}: the call with its reply, \`rq\` naming it; check of the link shows that call and its 400`, async () => {
+      const files = { 's.jsonl': lastCallFailsLog() };
+      const r = await cli(['share', 's.jsonl', '--request', '4', ...flags], files);
+      expect(r.err).toBe('');
+      expect(r.code).toBe(1);
+      const link = r.out.trim();
+      expect(link).toMatch(/&rq=4(&|$)/);
+      const want = await verdict('s.jsonl', files, ['--request', '4']);
+      expect(want.valid).toBe(false);
+      expect(await verdict(link, files)).toEqual(want);
+      const shown = await cli(['check', link], files);
+      expect(shown.out).toContain('This log holds 4 model calls; showing call 4');
+      // The requests the link's log holds: the three before it pass, the call shared fails.
+      const listed = await cli(['check', link, '--requests', '--json'], files);
+      const requests = JSON.parse(listed.out) as { valid: boolean }[];
+      expect(requests.map((x) => x.valid)).toEqual([true, true, true, false]);
+    });
 });

@@ -1,4 +1,6 @@
 import { writeFileSync } from 'node:fs';
+import { callOfCopy, withCallReply } from '../model/callCopy.ts';
+import type { ParsedTranscript } from '../model/parse/index.ts';
 import { validateTranscript } from '../model/validate/index.ts';
 import { checkedStructureCopy } from '../model/redact/shareCopy.ts';
 import { loadBpeCounter } from '../model/tokens.ts';
@@ -49,7 +51,9 @@ export interface ShareIO extends CliIO {
  * faults are applied to the transcript the new link carries (linkView.ts). Exit 0 once the link
  * is printed, whatever the verdict: sharing a request that got a 400 is the usual case, so its
  * verdict is a note on stderr (`check` exits by it); 2 for unreadable input, bad usage, a copy
- * not safe to share or a transcript too large for a link.
+ * not safe to share or a transcript too large for a link. A session log's call (`--request N`)
+ * is carried with its reply's first message and the link names it (`rq`), so the link opens on
+ * that call (model/callCopy.ts), as the page's.
  */
 export async function runShare(argv: string[], io: ShareIO): Promise<number> {
   const args = parseArgs(
@@ -70,12 +74,13 @@ export async function runShare(argv: string[], io: ShareIO): Promise<number> {
     io.err(
       "note: the new link carries the transcript with the link's faults applied (no fx), as the page's structure-only link does\n",
     );
-  let text = writeTranscript(t);
+  let { text, request } = callText(parsed);
   if (structureOnly) {
     const counter = await loadBpeCounter();
     const toolNames = args.flags['hide-tool-names'] === true ? 'hide' : 'keep';
-    const copy = checkedStructureCopy(t, counter, toolNames);
+    const copy = checkedStructureCopy(t, counter, toolNames, parsed.callReply);
     text = copy.text;
+    request = copy.request;
     if (copy.problems.length > 0) {
       io.err(
         `error: the structure-only copy is not safe to share:\n  ${copy.problems.join('\n  ')}\n`,
@@ -90,6 +95,7 @@ export async function runShare(argv: string[], io: ShareIO): Promise<number> {
   state.source = { kind: 'inline', text, redacted: structureOnly };
   if (args.flags.format !== undefined || parsed.link?.view.format) state.view.format = t.format;
   if (provider !== undefined) state.view.provider = provider;
+  if (request !== null) state.view.request = request;
   const encoded = encodePermalinkChecked(state);
   const out = typeof args.flags.o === 'string' ? args.flags.o : undefined;
   // The copy is written first: when the link is too large, the file is what there is to share.
@@ -111,4 +117,18 @@ export async function runShare(argv: string[], io: ShareIO): Promise<number> {
       `note: the link opens on a request that ${v.provider} answers with HTTP 400 (${first.code} ${first.rule}); share exits 0 once the link is printed, check exits by the verdict\n`,
     );
   return EXIT_VALID;
+}
+
+/**
+ * The transcript a full link carries, written: a session call with its reply's first message when
+ * the text then holds that call (`request`: its index there), else the transcript as it is.
+ */
+function callText(parsed: ParsedTranscript): { text: string; request: number | null } {
+  const t = parsed.transcript;
+  if (parsed.callReply) {
+    const text = writeTranscript(withCallReply(t, parsed.callReply));
+    const found = callOfCopy(text, t.format, t.messages.length);
+    if (found) return { text, request: found.index };
+  }
+  return { text: writeTranscript(t), request: null };
 }

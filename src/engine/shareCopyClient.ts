@@ -8,7 +8,7 @@
  */
 import { checkedStructureCopy, type CheckedCopy } from '../model/redact/shareCopy.ts';
 import type { TextCounter } from '../model/tokens.ts';
-import type { Transcript } from '../model/types.ts';
+import type { Message, Transcript } from '../model/types.ts';
 import { REBUILDABLE, type ShareCopyAnswer } from './shareCopyProtocol.ts';
 import { jobWorker } from './jobWorker.ts';
 import workerUrl from './shareCopy.worker.ts?worker&url';
@@ -16,18 +16,20 @@ import workerUrl from './shareCopy.worker.ts?worker&url';
 const post = jobWorker<ShareCopyAnswer>(workerUrl, 'share-copy');
 
 /**
- * `checkedStructureCopy(t, counter, toolNames)`, off the page's thread where it can be.
+ * `checkedStructureCopy(t, counter, toolNames, reply)`, off the page's thread where it can be.
+ * @param reply the chosen session call's reply (`ParsedTranscript.callReply`), or undefined
  * @returns the same copy, text and problems as on the page (a worker's error falls back to it)
  */
 export async function structureCopyOffThread(
   t: Transcript,
   counter: TextCounter,
   toolNames: 'keep' | 'hide',
+  reply?: Message,
 ): Promise<CheckedCopy> {
-  const onPage = () => checkedStructureCopy(t, counter, toolNames);
+  const onPage = () => checkedStructureCopy(t, counter, toolNames, reply);
   // A counter the worker cannot rebuild, no worker, a value that does not clone: the page builds it.
   const answer = REBUILDABLE.includes(counter.encoding)
-    ? post({ transcript: t, encoding: counter.encoding, toolNames })
+    ? post({ transcript: t, encoding: counter.encoding, toolNames, ...(reply ? { reply } : {}) })
     : null;
   if (!answer) return onPage();
   const a = await answer;

@@ -4,7 +4,7 @@
  */
 import { checkedStructureCopy, type CheckedCopy } from '../model/redact/shareCopy.ts';
 import { CHARS_PER_4, loadBpeCounter, type TextCounter } from '../model/tokens.ts';
-import type { Transcript } from '../model/types.ts';
+import type { Message, Transcript } from '../model/types.ts';
 
 export interface ShareCopyRequest {
   id: number;
@@ -13,6 +13,8 @@ export interface ShareCopyRequest {
   /** `TextCounter.encoding` of the page's counter; one of REBUILDABLE. */
   encoding: string;
   toolNames: 'keep' | 'hide';
+  /** The chosen session call's reply (`ParsedTranscript.callReply`), copied after the transcript. */
+  reply?: Message;
 }
 
 export type ShareCopyAnswer =
@@ -34,10 +36,10 @@ export async function counterFor(encoding: string): Promise<TextCounter> {
 
 /** The worker's answer to `req`: the checked copy, or why it could not be built. Never throws. */
 export async function answerShareCopy(req: ShareCopyRequest): Promise<ShareCopyAnswer> {
-  const { id, transcript, encoding, toolNames } = req;
+  const { id, transcript, encoding, toolNames, reply } = req;
   try {
     const counter = await counterFor(encoding);
-    return { id, ok: true, copy: checkedStructureCopy(transcript, counter, toolNames) };
+    return { id, ok: true, copy: checkedStructureCopy(transcript, counter, toolNames, reply) };
   } catch (e) {
     return { id, ok: false, error: e instanceof Error ? e.message : String(e) };
   }

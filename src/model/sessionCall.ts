@@ -13,7 +13,7 @@ import { callTranscript, spanLength, type SessionCalls } from './parse/sessionCa
 /**
  * `parsed` narrowed to session call `k` of its log (0-based; clamped to the calls there are),
  * with `requests` (one label per call) and `requestIndex` set, as a file of several requests
- * has them.
+ * has them, and `callReply`: the first message of the call's reply (when the log has one).
  * @param doc the document `parsed` was read from
  * @param k the call chosen, or undefined (none chosen: `parsed` as it is)
  * @param calls the log's calls when already read from `doc` (`FormatParser.sessionCalls` of
@@ -38,6 +38,7 @@ export function withSessionCall(
     ...t.warnings,
     `This log holds ${s.calls.length} model calls; showing call ${i + 1}: the context the model saw then (${spanLength(call.spans)} of the log's ${t.messages.length} messages), compactions applied.`,
   ];
+  const reply = call.reply === null ? undefined : s.transcript.messages[call.reply];
   return {
     ...parsed,
     transcript,
@@ -45,5 +46,7 @@ export function withSessionCall(
       label: `call ${j + 1} · ${spanLength(c.spans)} messages${c.thread === 'main' ? '' : ` · ${c.thread}`}`,
     })),
     requestIndex: i,
+    // The reply, numbered as the message after the context (a copy written with it: callCopy.ts).
+    ...(reply ? { callReply: { ...reply, index: transcript.messages.length } } : {}),
   };
 }

@@ -56,7 +56,7 @@ export function PageHeader(p: PageHeaderProps) {
       />
       <LearnToggle samples={p.samples} />
       <HelpPopover open={p.help} onClose={() => setHelp(false)} />
-      <ShareBar analysis={analysis} shown={p.shown} />
+      <ShareBar analysis={analysis} shown={p.shown} callReply={parsed?.callReply} />
     </header>
   );
 }

@@ -2,7 +2,14 @@
  * Entry point: text in, `Transcript` out. Cheap hints first (file name, first character, JSONL
  * shape), then one parse, then structural sniffing by every registered parser.
  */
-import type { FormatId, ParseError, Result, SourceLocation, Transcript } from '../types.ts';
+import type {
+  FormatId,
+  Message,
+  ParseError,
+  Result,
+  SourceLocation,
+  Transcript,
+} from '../types.ts';
 import {
   brokenLinesNote,
   looksLikeJsonl,
@@ -47,6 +54,13 @@ export interface ParsedTranscript {
   requests?: { label: string }[];
   /** With `requests`: the index of the request that was parsed. */
   requestIndex?: number;
+  /**
+   * A session log's chosen call (`withSessionCall`): the first message of the reply that call
+   * produced, numbered after the call's context (`index` = its message count), or absent (no
+   * call chosen, or a call with no reply logged). A copy of the call written with it reopens as
+   * that call (model/callCopy.ts).
+   */
+  callReply?: Message;
   /** Set when the text was a container (curl, SSE, HAR, LiteLLM, batch): where it came from. */
   container?: ContainerNote;
 }

@@ -66,3 +66,29 @@ export function compactedThreeCallLog(): string {
   w.assistant('msg_3', [{ type: 'text', text: 'Going on.' }]);
   return w.text();
 }
+
+/**
+ * A Claude Code log of four calls where only the last fails: the third call's `tool_use` gets a
+ * result for another id (Anthropic's 400 for the fourth call's request: an orphan result, an
+ * unanswered call). The first three pass.
+ */
+export function lastCallFailsLog(): string {
+  const w = claudeCodeLog({ cwd: '/srv/dashboards' });
+  const read = (id: string, path: string) => ({
+    type: 'tool_use',
+    id,
+    name: 'read',
+    input: { path },
+  });
+  w.user('Read the main file and tell me what the dashboard query does with empty weeks.');
+  w.assistant('msg_1', [read('toolu_1', 'src/main.ts')]);
+  w.user([
+    { type: 'tool_result', tool_use_id: 'toolu_1', content: 'export const q = sum(rows) ?? 0;' },
+  ]);
+  w.assistant('msg_2', [{ type: 'text', text: 'It sums the rows and falls back to zero.' }]);
+  w.user('Now check the tests for that query.');
+  w.assistant('msg_3', [read('toolu_2', 'src/main.test.ts')]);
+  w.user([{ type: 'tool_result', tool_use_id: 'toolu_9', content: 'expect(q([])).toBe(0);' }]);
+  w.assistant('msg_4', [{ type: 'text', text: 'The test expects zero for an empty week.' }]);
+  return w.text();
+}

@@ -138,19 +138,31 @@ export function isStructureOnly(source: Source): boolean {
 }
 
 /**
+ * A text a link carries instead of the store's source: the structure-only copy (`redacted`), and
+ * which of its requests the link opens (0-based; absent or null: the text whole).
+ */
+export interface InlineText {
+  text: string;
+  redacted: boolean;
+  request?: number | null;
+}
+
+/**
  * The permalink fields of the store.
  * @param s the store state
  * @param inline which source to put in the link: `auto` = a sample id, or the text when it came
  *   from a link (the URL writer); `full` = also a pasted/dropped text (Copy link);
- *   `{text, redacted}` = this text instead (the structure-only link). A redacted text is written
- *   from the view as shown (faults already applied), so that link carries no faults.
+ *   `{text, redacted, request}` = this text instead (the structure-only link), and which of its
+ *   requests to open (0-based: a session call copied with its reply, model/callCopy.ts; absent
+ *   or null = none, the text whole). A redacted text is written from the view as shown (faults
+ *   already applied), so that link carries no faults.
  *   A source not put in the link is a view-only link; it names the file it was made for (`n=`)
  *   when the source is a file (or the stand-in of a view-only link that named one).
  * @returns an in-schema permalink state (store values outside the schema fall back to defaults)
  */
 export function permalinkFromStore(
   s: AppState,
-  inline: 'auto' | 'full' | { text: string; redacted: boolean } = 'auto',
+  inline: 'auto' | 'full' | InlineText = 'auto',
 ): PermalinkState {
   const def = DEFAULT_PERMALINK_STATE.view;
   let source: PermalinkSource = { kind: 'none' };
@@ -166,15 +178,17 @@ export function permalinkFromStore(
   }
   const opts = s.policyOptions as Record<string, unknown>;
   const [a, b] = s.policies;
-  // A structure-only copy is the request shown alone: it carries no request number, and of the
-  // diff views only the cuts (both sides are that request's).
+  // A structure-only copy is the request shown alone: it carries no request number of the
+  // original (only the copy's own, when it holds a session call with its reply), and of the diff
+  // views only the cuts (both sides are that request's).
   const redacted = typeof inline === 'object' && inline.redacted;
+  const copied = typeof inline === 'object' ? requestFromStore(inline.request ?? null) : null;
   const state: PermalinkState = {
     source,
     view: {
       format: s.formatOverride,
       provider: s.provider,
-      request: redacted ? null : requestFromStore(s.requestIndex),
+      request: redacted ? copied : requestFromStore(s.requestIndex),
       model: s.model ?? null,
       budget: s.budget,
       policy: policyFromStore(a, opts[a], def.policy),
@@ -296,10 +310,7 @@ export function unknownSampleNotice(id: string, keptShown = false): PermalinkNot
  * @param s the store state
  * @param inline `full` to carry a pasted transcript, or the structure-only text
  */
-export function buildShareFragment(
-  s: AppState,
-  inline: 'full' | { text: string; redacted: boolean },
-): string {
+export function buildShareFragment(s: AppState, inline: 'full' | InlineText): string {
   return withViewExtras(encodePermalink(permalinkFromStore(s, inline)), s);
 }
 
@@ -310,10 +321,7 @@ export function buildShareFragment(
  * @param inline `full` to carry a pasted transcript, or the structure-only text
  * @returns the fragment (no `#`, with the lesson step), or why it is refused (size and limit)
  */
-export function buildShareLink(
-  s: AppState,
-  inline: 'full' | { text: string; redacted: boolean },
-): CheckedFragment {
+export function buildShareLink(s: AppState, inline: 'full' | InlineText): CheckedFragment {
   const r = encodePermalinkChecked(permalinkFromStore(s, inline));
   return r.ok ? { ok: true, fragment: withViewExtras(r.fragment, s) } : r;
 }

@@ -12,6 +12,7 @@ import {
   type RefObject,
 } from 'react';
 import type { Analysis } from '../../model/analyze.ts';
+import type { Message } from '../../model/types.ts';
 import type { Source } from '../../state/store.ts';
 import { Notices } from './ShareParts.tsx';
 import { Panel } from './SharePanel.tsx';
@@ -107,8 +108,17 @@ function usePopoverClose(
  * Mounted once, in the header.
  * @param shown the source of the transcript on screen (after a text that does not parse, or a
  *   cancelled load, that is not the store's latest source): what the links share
+ * @param callReply the chosen session call's reply (`ParsedTranscript.callReply`), if any
  */
-export function ShareBar({ analysis, shown }: { analysis: Analysis | null; shown: Source | null }) {
+export function ShareBar({
+  analysis,
+  shown,
+  callReply,
+}: {
+  analysis: Analysis | null;
+  shown: Source | null;
+  callReply?: Message | undefined;
+}) {
   const [open, setOpen] = useState(false);
   const barRef = useRef<HTMLDivElement>(null);
   const toggleRef = useRef<HTMLButtonElement>(null);
@@ -141,7 +151,7 @@ export function ShareBar({ analysis, shown }: { analysis: Analysis | null; shown
           ref={popoverRef}
           tabIndex={-1}
         >
-          <Panel analysis={analysis} shown={shown} />
+          <Panel analysis={analysis} shown={shown} callReply={callReply} />
         </div>
       )}
     </div>

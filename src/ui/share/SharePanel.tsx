@@ -6,6 +6,7 @@
 import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { Analysis } from '../../model/analyze.ts';
+import type { Message } from '../../model/types.ts';
 import { selectTokens } from '../../state/selectors.ts';
 import { useAppStore, type AppState, type Source } from '../../state/store.ts';
 import { buildShareLink, buildViewOnlyFragment } from '../../state/permalink/storeLink.ts';
@@ -40,8 +41,18 @@ const selectLinkFields = (s: AppState) => ({
  * The share panel's content.
  * @param shown the source of the transcript on screen: the links carry it, not a newer text that
  *   failed to parse (issue 15); null = the store's
+ * @param callReply the chosen session call's reply (`ParsedTranscript.callReply`): the
+ *   structure-only link carries the call with it and opens on that call
  */
-export function Panel({ analysis, shown }: { analysis: Analysis; shown: Source | null }) {
+export function Panel({
+  analysis,
+  shown,
+  callReply,
+}: {
+  analysis: Analysis;
+  shown: Source | null;
+  callReply?: Message | undefined;
+}) {
   // Placeholders are fitted to exact counts: the panel loads the page's exact counter (issue 38:
   // nothing else on the page needs it for a transcript the worker counts), and the copy waits.
   const { counter, loading } = useTextCounter(true);
@@ -58,11 +69,16 @@ export function Panel({ analysis, shown }: { analysis: Analysis; shown: Source |
     hideNames,
     source,
     loading,
+    callReply,
   );
   // A copy that breaks the contract is never linked (StructureSection says why).
   const structure =
     redaction && redaction.problems.length === 0
-      ? buildShareLink(state, { text: redaction.text, redacted: true })
+      ? buildShareLink(state, {
+          text: redaction.text,
+          redacted: true,
+          request: redaction.request,
+        })
       : null;
   const structureLink = structure?.ok ? `${base}#${structure.fragment}` : null;
   const structureTooLarge = refusal ?? (structure && !structure.ok ? structure.reason : null);

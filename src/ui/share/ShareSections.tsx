@@ -117,6 +117,13 @@ export function StructureSection({
         name the tools, rarely a secret, and keep the provider&apos;s error texts readable) — so
         exchanges, arcs, violations and eviction results are the same.
       </p>
+      {redaction && redaction.request !== null && (
+        <p className="share-note" data-testid="structure-call">
+          The call chosen is copied with the first message of its reply (a placeholder too), so the
+          copy is a log whose call {fmtInt(redaction.request + 1)} is this one: the link opens on
+          it. In the downloaded copy, choose call {fmtInt(redaction.request + 1)}.
+        </p>
+      )}
       <label>
         <input
           type="checkbox"

@@ -9,7 +9,7 @@ import type { EvictionResult } from '../../model/evict/types.ts';
 import { inlineSizeRefusal } from '../../model/permalink/inline.ts';
 import type { TextCounter, TokenTable } from '../../model/tokens.ts';
 import { structureCopyOffThread } from '../../engine/client.ts';
-import type { Transcript } from '../../model/types.ts';
+import type { Message, Transcript } from '../../model/types.ts';
 import {
   selectEviction,
   selectEvictionContext,
@@ -24,9 +24,11 @@ interface BuiltRedaction {
   transcript: Transcript;
   counter: TextCounter;
   hideNames: boolean;
+  reply: Message | undefined;
   text: string;
   ids: number;
   problems: string[];
+  request: number | null;
 }
 
 /**
@@ -37,6 +39,11 @@ export interface StructureRedaction {
   text: string;
   ids: number;
   problems: string[];
+  /**
+   * The request of the copy its link opens (0-based, `rq`): a chosen session call copied with its
+   * reply (model/callCopy.ts); null = the copy whole.
+   */
+  request: number | null;
 }
 
 /**
@@ -44,7 +51,8 @@ export interface StructureRedaction {
  * decoder's limit is never redacted, deflated or offered), then built and checked against the
  * redaction contract (the CLI's check) after paint, in a worker where one can run
  * (engine/shareCopyClient.ts). While `counterLoading` (the exact counter asked for, not loaded
- * yet), nothing is built: the copy is fitted to the counter it will keep.
+ * yet), nothing is built: the copy is fitted to the counter it will keep. With `reply` (the
+ * chosen session call's, `ParsedTranscript.callReply`), the copy holds the call and names it.
  * @returns `redaction` (null while building, or when refused), `refusal`, why the source is
  *   too large for an inline link (null when it is not), and `building`: the copy of what is shown
  *   is still being made (exports that carry its link wait for it)
@@ -55,6 +63,7 @@ export function useStructureRedaction(
   hideNames: boolean,
   source: Source,
   counterLoading = false,
+  reply?: Message,
 ): { redaction: StructureRedaction | null; refusal: string | null; building: boolean } {
   const refusal = inlineSizeRefusal(sourceBytes(source));
   const [built, setBuilt] = useState<BuiltRedaction | null>(null);
@@ -63,21 +72,23 @@ export function useStructureRedaction(
     let live = true;
     // After paint, so opening the panel never waits; off the page's thread where a worker can.
     const timer = setTimeout(() => {
-      void structureCopyOffThread(transcript, counter, hideNames ? 'hide' : 'keep').then((copy) => {
-        if (live) setBuilt({ transcript, counter, hideNames, ...copy });
+      const names = hideNames ? 'hide' : 'keep';
+      void structureCopyOffThread(transcript, counter, names, reply).then((copy) => {
+        if (live) setBuilt({ transcript, counter, hideNames, reply, ...copy });
       });
     }, 0);
     return () => {
       live = false;
       clearTimeout(timer);
     };
-  }, [transcript, counter, hideNames, refusal, counterLoading]);
+  }, [transcript, counter, hideNames, refusal, counterLoading, reply]);
   const redaction =
     built &&
     refusal === null &&
     built.transcript === transcript &&
     built.counter === counter &&
-    built.hideNames === hideNames
+    built.hideNames === hideNames &&
+    built.reply === reply
       ? built
       : null;
   return { redaction, refusal, building: refusal === null && redaction === null };

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { answerDiffJob } from '../../engine/diffProtocol.ts';
+import { inspect } from '../../engine/inspect.ts';
+import { checkedStructureCopy } from '../../model/redact/shareCopy.ts';
+import { lastCallFailsLog } from '../../model/testing/claudeCodeLog.ts';
+import { CHARS_PER_4 } from '../../model/tokens.ts';
+import { selectStrip } from '../requests.ts';
+import { createAppStore, type AppState } from '../store.ts';
+import { applyLink } from './applyLink.ts';
+import { buildShareLink } from './storeLink.ts';
+
+/** What the page shows of the store's source and request: the verdict and the strip. */
+function shown(s: AppState) {
+  const requestIndex = s.requestIndex ?? undefined;
+  const r = inspect({
+    text: s.source.text,
+    name: s.source.name,
+    format: s.formatOverride,
+    provider: s.provider,
+    ...(requestIndex !== undefined ? { requestIndex } : {}),
+  });
+  if (!r.ok) throw new Error(r.error.message);
+  const listing = answerDiffJob({
+    kind: 'requests',
+    text: s.source.text,
+    name: s.source.name,
+    format: s.formatOverride,
+    provider: s.provider,
+  });
+  const strip = selectStrip(r.parsed.requests, r.parsed.requestIndex, listing);
+  const v = r.analysis.validation;
+  return {
+    parsed: r.parsed,
+    analysis: r.analysis,
+    verdict: { valid: v.valid, rules: v.violations.map((x) => `${x.rule}@${x.index}`) },
+    chosen: strip?.chosen ?? null,
+    chosenTone: strip && strip.chosen !== null ? strip.marks[strip.chosen]?.tone : null,
+    sentence: strip?.sentence ?? null,
+  };
+}
+
+describe('the structure-only link of a chosen session call', () => {
+  it('opens on that call, chosen, with its 400, under a strip that agrees', () => {
+    const sender = createAppStore();
+    sender
+      .getState()
+      .openSource({ text: lastCallFailsLog(), name: 'session.jsonl', origin: 'file' });
+    sender.getState().setRequestIndex(3);
+    const seen = shown(sender.getState());
+    expect(seen.verdict.valid).toBe(false);
+    expect([seen.chosen, seen.chosenTone]).toEqual([3, 'bad']);
+
+    // The share panel: the copy of what is shown (the call's context, with its reply).
+    const copy = checkedStructureCopy(
+      seen.analysis.transcript,
+      CHARS_PER_4,
+      'keep',
+      seen.parsed.callReply,
+    );
+    expect(copy.problems).toEqual([]);
+    const link = buildShareLink(sender.getState(), {
+      text: copy.text,
+      redacted: true,
+      request: copy.request,
+    });
+    if (!link.ok) throw new Error(link.reason);
+    expect(link.fragment).toContain('rq=4');
+
+    const reader = createAppStore();
+    applyLink(reader, `#${link.fragment}`);
+    const opened = shown(reader.getState());
+    expect(opened.verdict).toEqual(seen.verdict);
+    expect(opened.parsed.requestIndex).toBe(3);
+    expect(opened.analysis.transcript.messages).toHaveLength(
+      seen.analysis.transcript.messages.length,
+    );
+    // The strip: the same call chosen, marked failing; nothing says every call passes.
+    expect([opened.chosen, opened.chosenTone]).toEqual([3, 'bad']);
+    expect(opened.sentence).toBe(seen.sentence);
+    expect(opened.sentence).not.toContain('every one passes');
+  });
+
+  it('a link made by an older build (the context alone, no rq) still opens: the context whole, as it did', () => {
+    const sender = createAppStore();
+    sender
+      .getState()
+      .openSource({ text: lastCallFailsLog(), name: 'session.jsonl', origin: 'file' });
+    sender.getState().setRequestIndex(3);
+    const seen = shown(sender.getState());
+    const old = checkedStructureCopy(seen.analysis.transcript, CHARS_PER_4, 'keep');
+    const link = buildShareLink(sender.getState(), { text: old.text, redacted: true });
+    if (!link.ok) throw new Error(link.reason);
+    expect(link.fragment).not.toContain('rq=');
+    const reader = createAppStore();
+    applyLink(reader, `#${link.fragment}`);
+    const opened = shown(reader.getState());
+    expect(opened.verdict).toEqual(seen.verdict);
+    expect(opened.chosen).toBeNull();
+  });
+});
