@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { lastCallFailsLog } from '../model/testing/claudeCodeLog.ts';
+import { lastCallFailsLog, queuedCompactedLog } from '../model/testing/claudeCodeLog.ts';
 import { cli } from './testing/index.ts';
 
 const SAMPLES = path.resolve(import.meta.dirname, '../../public/samples');
@@ -169,4 +169,24 @@ describe('share --request N of a session log: the link opens on that call', () =
       const requests = JSON.parse(listed.out) as { valid: boolean }[];
       expect(requests.map((x) => x.valid)).toEqual([true, true, true, false]);
     });
+
+  it('a call whose copy is not detected by itself (the log’s own lines first): the link names its format', async () => {
+    for (const flags of [['--structure-only'], []]) {
+      const files = { 's.jsonl': queuedCompactedLog() };
+      const r = await cli(['share', 's.jsonl', '--request', '3', ...flags], files);
+      expect(r.err).toBe('');
+      const link = r.out.trim();
+      expect(link).toContain('f=claude-code-jsonl');
+      expect(link).toMatch(/&rq=2(&|$)/);
+      // Rules by name: `messageIndex` is the message's place in its file, and the copy holds no
+      // message from before the compaction (the call's context starts at its summary).
+      const rules = (v: Awaited<ReturnType<typeof verdict>>) => ({
+        ...v,
+        rules: v.rules.map((x) => x.replace(/@\d+$/, '')),
+      });
+      const want = rules(await verdict('s.jsonl', files, ['--request', '3']));
+      expect(want.valid).toBe(false);
+      expect(rules(await verdict(link, files))).toEqual(want);
+    }
+  });
 });

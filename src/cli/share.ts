@@ -1,6 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { callOfCopy, withCallReply } from '../model/callCopy.ts';
 import type { ParsedTranscript } from '../model/parse/index.ts';
+import { readBackHinted } from '../model/redact/roundTrip.ts';
+import type { FormatId } from '../model/types.ts';
 import { validateTranscript } from '../model/validate/index.ts';
 import { checkedStructureCopy } from '../model/redact/shareCopy.ts';
 import { loadBpeCounter } from '../model/tokens.ts';
@@ -74,13 +76,14 @@ export async function runShare(argv: string[], io: ShareIO): Promise<number> {
     io.err(
       "note: the new link carries the transcript with the link's faults applied (no fx), as the page's structure-only link does\n",
     );
-  let { text, request } = callText(parsed);
+  let { text, request, format } = callText(parsed);
   if (structureOnly) {
     const counter = await loadBpeCounter();
     const toolNames = args.flags['hide-tool-names'] === true ? 'hide' : 'keep';
     const copy = checkedStructureCopy(t, counter, toolNames, parsed.callReply);
     text = copy.text;
     request = copy.request;
+    format = copy.format;
     if (copy.problems.length > 0) {
       io.err(
         `error: the structure-only copy is not safe to share:\n  ${copy.problems.join('\n  ')}\n`,
@@ -93,7 +96,9 @@ export async function runShare(argv: string[], io: ShareIO): Promise<number> {
   const { defaultPermalinkState } = await import('../model/permalink/schema.ts');
   const state = defaultPermalinkState();
   state.source = { kind: 'inline', text, redacted: structureOnly };
-  if (args.flags.format !== undefined || parsed.link?.view.format) state.view.format = t.format;
+  // A text not detected as its format by itself (a log's call after a compaction) names it.
+  if (args.flags.format !== undefined || parsed.link?.view.format || format !== null)
+    state.view.format = t.format;
   if (provider !== undefined) state.view.provider = provider;
   if (request !== null) state.view.request = request;
   const encoded = encodePermalinkChecked(state);
@@ -121,14 +126,27 @@ export async function runShare(argv: string[], io: ShareIO): Promise<number> {
 
 /**
  * The transcript a full link carries, written: a session call with its reply's first message when
- * the text then holds that call (`request`: its index there), else the transcript as it is.
+ * the text then holds that call (`request`: its index there), else the transcript as it is; and
+ * the format the link must name when a request taken out of a file of several is not detected
+ * as it (`readBackHinted`).
  */
-function callText(parsed: ParsedTranscript): { text: string; request: number | null } {
+function callText(parsed: ParsedTranscript): {
+  text: string;
+  request: number | null;
+  format: FormatId | null;
+} {
   const t = parsed.transcript;
+  // A file read whole is written as it was detected; a request taken out of it may not be.
+  const hint = (text: string) => {
+    if (!parsed.requests) return null;
+    const back = readBackHinted(t, text);
+    return back.ok ? back.value.hint : null;
+  };
   if (parsed.callReply) {
     const text = writeTranscript(withCallReply(t, parsed.callReply));
     const found = callOfCopy(text, t.format, t.messages.length);
-    if (found) return { text, request: found.index };
+    if (found) return { text, request: found.index, format: hint(text) };
   }
-  return { text: writeTranscript(t), request: null };
+  const text = writeTranscript(t);
+  return { text, request: null, format: hint(text) };
 }

@@ -5,7 +5,7 @@
  * names is used.
  */
 import { parseTranscript } from '../parse/index.ts';
-import type { Result, Transcript } from '../types.ts';
+import type { FormatId, Result, Transcript } from '../types.ts';
 import { writeTranscript } from '../write.ts';
 
 /**
@@ -14,15 +14,32 @@ import { writeTranscript } from '../write.ts';
  * @returns the copy as parsed, or the parse error
  */
 export function readBack(original: Transcript, written: string): Result<Transcript> {
+  const r = readBackHinted(original, written);
+  return r.ok ? { ok: true, value: r.value.transcript } : r;
+}
+
+/**
+ * `readBack`, saying whether the copy was read with the original's format as a hint: a link
+ * carrying the copy must then name that format (`f=`), or the reader's page, detecting, reads
+ * it as no format (a log's call after a compaction written with the log's other lines: none of
+ * the first lines the detector samples is a message).
+ * @returns the copy as parsed and the hint used (null: read without one), or the parse error
+ */
+export function readBackHinted(
+  original: Transcript,
+  written: string,
+): Result<{ transcript: Transcript; hint: FormatId | null }> {
   const plain = parseTranscript(written);
   if (plain.ok && plain.value.transcript.format === original.format)
-    return { ok: true, value: plain.value.transcript };
+    return { ok: true, value: { transcript: plain.value.transcript, hint: null } };
   const self = parseTranscript(writeTranscript(original));
   const detectable = self.ok && self.value.transcript.format === original.format;
   if (detectable)
     return plain.ok
-      ? { ok: true, value: plain.value.transcript }
+      ? { ok: true, value: { transcript: plain.value.transcript, hint: null } }
       : { ok: false, error: plain.error };
   const hinted = parseTranscript(written, { format: original.format });
-  return hinted.ok ? { ok: true, value: hinted.value.transcript } : hinted;
+  return hinted.ok
+    ? { ok: true, value: { transcript: hinted.value.transcript, hint: original.format } }
+    : hinted;
 }

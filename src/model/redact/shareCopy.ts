@@ -9,10 +9,10 @@ import { callOfCopy, withCallReply } from '../callCopy.ts';
 import { callTranscript, type SessionCall } from '../parse/sessionCalls.ts';
 import { redactTranscriptWithMaps } from '../redact.ts';
 import type { TextCounter } from '../tokens.ts';
-import type { Message, Transcript } from '../types.ts';
+import type { FormatId, Message, Transcript } from '../types.ts';
 import { writeTranscript } from '../write.ts';
 import { leakedStrings, shapeDifferences } from './contract.ts';
-import { readBack } from './roundTrip.ts';
+import { readBackHinted } from './roundTrip.ts';
 
 export interface CheckedCopy {
   /** The copy, written in the transcript's own format. */
@@ -30,6 +30,11 @@ export interface CheckedCopy {
    * copy is the transcript whole.
    */
   request: number | null;
+  /**
+   * The format a link carrying the copy must name (`f=`): the copy reads as the transcript only
+   * with its format as a hint (`readBackHinted`); null when it is detected as it is.
+   */
+  format: FormatId | null;
 }
 
 /**
@@ -53,7 +58,8 @@ export function checkedStructureCopy(
     if (call) return call;
   }
   const copy = checkedCopyOf(t, counter, toolNames);
-  return { text: copy.text, ids: copy.ids.size, problems: copy.problems, request: null };
+  const { text, problems, format } = copy;
+  return { text, ids: copy.ids.size, problems, request: null, format };
 }
 
 /** A copy, its rename maps and its problems. */
@@ -62,20 +68,22 @@ interface Copy {
   ids: ReadonlyMap<string, string>;
   names: ReadonlyMap<string, string> | undefined;
   problems: string[];
+  format: FormatId | null;
 }
 
 function checkedCopyOf(t: Transcript, counter: TextCounter, toolNames: 'keep' | 'hide'): Copy {
   const red = redactTranscriptWithMaps(t, { counter, toolNames });
   const text = writeTranscript(red.transcript);
-  const back = readBack(t, text);
+  const back = readBackHinted(t, text);
   const names = toolNames === 'hide' ? red.names : undefined;
+  const opts = { counter, ids: red.ids, ...(names ? { names } : {}) };
   const problems = back.ok
-    ? shapeDifferences(t, back.value, { counter, ids: red.ids, ...(names ? { names } : {}) })
+    ? shapeDifferences(t, back.value.transcript, opts)
     : [`it does not read back: ${back.error.message}`];
   const kept = toolNames === 'keep' ? new Set(red.names.keys()) : new Set<string>();
   const leaks = leakedStrings(t, text, kept);
   if (leaks.length > 0) problems.push(`it would still hold: ${leaks.slice(0, 5).join(', ')}`);
-  return { text, ids: red.ids, names, problems };
+  return { text, ids: red.ids, names, problems, format: back.ok ? back.value.hint : null };
 }
 
 /**
@@ -98,5 +106,6 @@ function checkedCallCopy(
     ...copy.problems,
     ...shapeDifferences(t, call, opts).map((p) => `the call: ${p}`),
   ];
-  return { text: copy.text, ids: copy.ids.size, problems, request: found.index };
+  const { text, format } = copy;
+  return { text, ids: copy.ids.size, problems, request: found.index, format };
 }

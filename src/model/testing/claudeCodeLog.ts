@@ -11,6 +11,8 @@ export interface ClaudeCodeLogWriter {
   assistant(id: string, content: unknown[]): void;
   /** A compaction: its boundary line, then `summary` as the compact summary's user line. */
   compaction(trigger: 'manual' | 'auto', summary: string): void;
+  /** A line of Claude Code's own, outside the chain (`{ type: 'queue-operation' }`), as given. */
+  other(v: Record<string, unknown>): void;
   /** The log so far, one JSON object per line. */
   text(): string;
 }
@@ -47,6 +49,7 @@ export function claudeCodeLog(base: Record<string, unknown> = {}): ClaudeCodeLog
       });
       user(summary, { isCompactSummary: true });
     },
+    other: (v) => lines.push(JSON.stringify(v)),
     text: () => lines.join('\n'),
   };
 }
@@ -90,5 +93,31 @@ export function lastCallFailsLog(): string {
   w.assistant('msg_3', [read('toolu_2', 'src/main.test.ts')]);
   w.user([{ type: 'tool_result', tool_use_id: 'toolu_9', content: 'expect(q([])).toBe(0);' }]);
   w.assistant('msg_4', [{ type: 'text', text: 'The test expects zero for an empty week.' }]);
+  return w.text();
+}
+
+/**
+ * A Claude Code log with many lines of Claude Code's own (queue operations) before and after its
+ * first messages, as in a long real session, then a compaction: the log is detected (its first
+ * messages are within the 50 lines its detector reads), but the context of a call after the
+ * compaction, written with the log's other lines, has no message among its first 50 lines. Its
+ * first call passes; the third fails (an unanswered `tool_use`: its result came back for another
+ * id).
+ */
+export function queuedCompactedLog(): string {
+  const w = claudeCodeLog({ cwd: '/srv/dashboards' });
+  const queue = (k: number) =>
+    w.other({ type: 'queue-operation', operation: 'enqueue', sessionId: 's', timestamp: `q${k}` });
+  for (let k = 0; k < 20; k++) queue(k);
+  w.user('Read the main file and tell me what the dashboard query does with empty weeks.');
+  w.assistant('msg_1', [{ type: 'text', text: 'Reading it now.' }]);
+  w.user('Go on.');
+  for (let k = 20; k < 80; k++) queue(k);
+  w.compaction('auto', 'Summary: the user asked about empty weeks in the dashboard query.');
+  w.assistant('msg_2', [
+    { type: 'tool_use', id: 'toolu_1', name: 'read', input: { path: 'src/main.ts' } },
+  ]);
+  w.user([{ type: 'tool_result', tool_use_id: 'toolu_8', content: 'export const q = 0;' }]);
+  w.assistant('msg_3', [{ type: 'text', text: 'It falls back to zero.' }]);
   return w.text();
 }

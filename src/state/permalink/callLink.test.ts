@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { answerDiffJob } from '../../engine/diffProtocol.ts';
 import { inspect } from '../../engine/inspect.ts';
 import { checkedStructureCopy } from '../../model/redact/shareCopy.ts';
-import { lastCallFailsLog } from '../../model/testing/claudeCodeLog.ts';
+import { lastCallFailsLog, queuedCompactedLog } from '../../model/testing/claudeCodeLog.ts';
 import { CHARS_PER_4 } from '../../model/tokens.ts';
 import { selectStrip } from '../requests.ts';
 import { createAppStore, type AppState } from '../store.ts';
@@ -96,5 +96,39 @@ describe('the structure-only link of a chosen session call', () => {
     const opened = shown(reader.getState());
     expect(opened.verdict).toEqual(seen.verdict);
     expect(opened.chosen).toBeNull();
+  });
+
+  it('a call whose copy is not detected by itself (the log’s own lines first): the link names its format and opens on the call', () => {
+    const sender = createAppStore();
+    sender
+      .getState()
+      .openSource({ text: queuedCompactedLog(), name: 'session.jsonl', origin: 'file' });
+    sender.getState().setRequestIndex(2);
+    const seen = shown(sender.getState());
+    expect([seen.verdict.valid, seen.chosen, seen.chosenTone]).toEqual([false, 2, 'bad']);
+    const copy = checkedStructureCopy(
+      seen.analysis.transcript,
+      CHARS_PER_4,
+      'keep',
+      seen.parsed.callReply,
+    );
+    expect(copy.problems).toEqual([]);
+    expect(copy.format).toBe('claude-code-jsonl');
+    const link = buildShareLink(sender.getState(), {
+      text: copy.text,
+      redacted: true,
+      request: copy.request,
+      format: copy.format,
+    });
+    if (!link.ok) throw new Error(link.reason);
+    expect(link.fragment).toContain('f=claude-code-jsonl');
+    const reader = createAppStore();
+    applyLink(reader, `#${link.fragment}`);
+    // Before: no format in the link, and the copy read as "not a transcript format I know".
+    const opened = shown(reader.getState());
+    expect(opened.verdict).toEqual(seen.verdict);
+    expect(opened.analysis.transcript.messages).toHaveLength(3);
+    expect([opened.chosen, opened.chosenTone]).toEqual([copy.request, 'bad']);
+    expect(opened.sentence).not.toContain('every one passes');
   });
 });

@@ -13,6 +13,7 @@ import {
 } from '../../model/permalink/codec.ts';
 import { displayName } from '../../model/displayName.ts';
 import type { FaultSpec } from '../../model/faults.ts';
+import type { FormatId } from '../../model/types.ts';
 import {
   DEFAULT_PERMALINK_STATE,
   DiffViewSchema,
@@ -138,13 +139,16 @@ export function isStructureOnly(source: Source): boolean {
 }
 
 /**
- * A text a link carries instead of the store's source: the structure-only copy (`redacted`), and
- * which of its requests the link opens (0-based; absent or null: the text whole).
+ * A text a link carries instead of the store's source: the structure-only copy (`redacted`),
+ * which of its requests the link opens (0-based; absent or null: the text whole), and the format
+ * to read it as when it is not detected as its own (`CheckedCopy.format`; else the store's).
  */
 export interface InlineText {
   text: string;
   redacted: boolean;
   request?: number | null;
+  /** The format the text must be read as (a copy not detected as its format), or null/absent. */
+  format?: FormatId | null;
 }
 
 /**
@@ -186,7 +190,7 @@ export function permalinkFromStore(
   const state: PermalinkState = {
     source,
     view: {
-      format: s.formatOverride,
+      format: (typeof inline === 'object' ? inline.format : null) ?? s.formatOverride,
       provider: s.provider,
       request: redacted ? copied : requestFromStore(s.requestIndex),
       model: s.model ?? null,

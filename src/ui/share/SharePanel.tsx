@@ -78,6 +78,7 @@ export function Panel({
           text: redaction.text,
           redacted: true,
           request: redaction.request,
+          format: redaction.format,
         })
       : null;
   const structureLink = structure?.ok ? `${base}#${structure.fragment}` : null;

@@ -9,7 +9,7 @@ import type { EvictionResult } from '../../model/evict/types.ts';
 import { inlineSizeRefusal } from '../../model/permalink/inline.ts';
 import type { TextCounter, TokenTable } from '../../model/tokens.ts';
 import { structureCopyOffThread } from '../../engine/client.ts';
-import type { Message, Transcript } from '../../model/types.ts';
+import type { FormatId, Message, Transcript } from '../../model/types.ts';
 import {
   selectEviction,
   selectEvictionContext,
@@ -29,6 +29,7 @@ interface BuiltRedaction {
   ids: number;
   problems: string[];
   request: number | null;
+  format: FormatId | null;
 }
 
 /**
@@ -44,6 +45,8 @@ export interface StructureRedaction {
    * reply (model/callCopy.ts); null = the copy whole.
    */
   request: number | null;
+  /** The format its link must name (`f=`): the copy is not detected as it (else null). */
+  format: FormatId | null;
 }
 
 /**
