@@ -45,20 +45,22 @@ test('the structure-only link of a chosen failing call opens on that call, with 
 
   await page.getByTestId('share-open').click();
   const link = await page.getByTestId('structure-link').inputValue();
-  await expect(page.getByTestId('structure-call')).toContainText('call 4 is this one');
 
   const other = await context.newPage();
   await openApp(other, link);
   await expect(other.getByTestId('verdict')).toHaveAttribute('data-valid', 'false');
   await expect(shownRequestMark(other)).toHaveAttribute('data-index', '3');
   await expect(other.getByTestId('count-messages')).toHaveText('7');
-  expect(await view(other)).toEqual(seen);
+  // The strip's verdicts arrive after the transcript: the whole view, once they have.
+  await expect.poll(() => view(other)).toEqual(seen);
   await expect(other.getByTestId('verdict')).toContainText('HTTP 400');
   // Nothing on the page says the calls pass, nor that the whole log is judged.
   await expect(other.locator('body')).not.toContainText('every one passes');
   await expect(other.getByTestId('verdict-whole-log')).toHaveCount(0);
   await expect(other.locator('body')).not.toContainText('dashboard query');
   await expect(other.getByTestId('permalink-notices')).toContainText('Structure-only link');
-  // The link names the call in its copy (main's carried no request: the copy opened whole).
+  // The link names the call in its copy (main's carried no request: the copy opened whole),
+  // and the panel says so.
   expect(link).toMatch(/[#&]rq=4(&|$)/);
+  await expect(page.getByTestId('structure-call')).toContainText('call 4 is this one');
 });
