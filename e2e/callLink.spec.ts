@@ -64,3 +64,22 @@ test('the structure-only link of a chosen failing call opens on that call, with 
   expect(link).toMatch(/[#&]rq=4(&|$)/);
   await expect(page.getByTestId('structure-call')).toContainText('call 4 is this one');
 });
+
+test('a chosen Codex call: its structure-only link opens on that call too', async ({
+  page,
+  context,
+}) => {
+  await openApp(page, '/#v=1&src=codex-rollout&rq=2');
+  await expect(shownRequestMark(page)).toHaveAttribute('data-index', '1');
+  await expect(page.getByTestId('strip-sentence')).toHaveText('2 model calls; every one passes.');
+  const seen = await view(page);
+  await page.getByTestId('share-open').click();
+  const link = await page.getByTestId('structure-link').inputValue();
+
+  const other = await context.newPage();
+  await openApp(other, link);
+  await expect(shownRequestMark(other)).toHaveAttribute('data-index', '1');
+  await expect.poll(() => view(other)).toEqual(seen);
+  await expect(other.getByTestId('format')).toHaveText('codex-jsonl');
+  expect(link).toMatch(/[#&]rq=2(&|$)/);
+});
