@@ -5,8 +5,8 @@
  * 400 ms before it (/proc/stat: other jobs on this shared machine). Prints the median of each.
  *
  *   npx tsx scripts/benchParRead.ts [--file F] [--rounds N] [--split S] [--long L]
- *     [--modes one,two,half,check]  (split: the first worker's share of the bytes; long: the
- *     shortest string that crosses joined, less one; check: the two reads' records compared)
+ *     [--modes one,two,half,bare,check]  (split: the first worker's share of the bytes; long: the
+ *     shortest string that crosses joined, less one; modes: scripts/benchParReadWorker.ts)
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -41,7 +41,7 @@ const ROUND = `(async ([src, mode, split, long]) => {
   const a = new Worker(url);
   await ask(a, 'ready?');
   let b = null;
-  if (mode === 'two' || mode === 'check') {
+  if (mode !== 'one' && mode !== 'half') {
     b = new Worker(url);
     await ask(b, 'ready?');
     const ch = new MessageChannel();

@@ -8,9 +8,10 @@
  * records as JSON text with each such string replaced by a marker; worker A reads the first part
  * meanwhile, then parses that text and puts the strings back (`big.slice`).
  *
- * Messages: 'ready?' → 'ready'; {port, role: 'A'|'B'} wires the two; {mode, file, split} to A:
- * 'one' (the whole file here), 'half' (only the first part here, nothing else running), 'two'.
- * A answers the times (ms, its own clock) of each step.
+ * Messages: 'ready?' → 'ready'; {port, role: 'A'|'B'} wires the two; {mode, file, split, long}
+ * to A: 'one' (the whole file here), 'half' (only the first part here, nothing else running),
+ * 'two', 'bare' (both parts read at once, nothing crossing: the bound of any join), 'check' (the
+ * records of 'one' and 'two' compared). A answers the times (ms, its own clock) of each step.
  */
 import { readBlobSource } from '../src/engine/stream.ts';
 import { claudeCodeSlimmer } from '../src/model/parse/claudeCode/claudeCodeSlim.ts';
@@ -105,6 +106,29 @@ const scope = self as unknown as {
 };
 let port: MessagePort | null = null;
 
+/** B for 'bare': read the part, keep it, post only how long that took. */
+async function bareB(blob: Blob): Promise<void> {
+  const t = performance.now();
+  scope.kept = await read(blob);
+  port?.postMessage(performance.now() - t);
+}
+
+/**
+ * Both parts read at once, nothing crossing (the bound of any way of joining them): the ms from
+ * `t` to both done, A's own and B's.
+ */
+async function readBare(file: Blob, at: number, t: number): Promise<Record<string, number>> {
+  const p = port as MessagePort;
+  const got = new Promise<number>((res) => {
+    p.onmessage = (m) => res(m.data as number);
+  });
+  p.postMessage({ part: file.slice(at), long: LONG, bare: true });
+  scope.kept = await read(file.slice(0, at));
+  const aMs = performance.now() - t;
+  const bReadMs = await got;
+  return { ms: performance.now() - t, aMs, bReadMs };
+}
+
 /** B: read the part, then post it as `FromB`. */
 async function partB(blob: Blob): Promise<void> {
   const t = performance.now();
@@ -138,7 +162,7 @@ scope.onmessage = (e: MessageEvent) => {
 };
 
 interface Job {
-  mode: 'one' | 'half' | 'two' | 'check';
+  mode: 'one' | 'half' | 'two' | 'bare' | 'check';
   file: Blob;
   split: number;
   /** `LONG` for this round (B's copy is set by A's message). */
@@ -151,9 +175,9 @@ async function handle(d: 'ready?' | { port: MessagePort; role: string } | Job): 
     port = d.port;
     if (d.role === 'B')
       port.onmessage = (m) => {
-        const job = m.data as { part: Blob; long: number };
+        const job = m.data as { part: Blob; long: number; bare?: boolean };
         LONG = job.long;
-        void partB(job.part);
+        void (job.bare ? bareB(job.part) : partB(job.part));
       };
     return scope.postMessage('ok');
   }
@@ -169,6 +193,7 @@ async function handle(d: 'ready?' | { port: MessagePort; role: string } | Job): 
     scope.kept = await read(d.file.slice(0, at));
     return scope.postMessage({ ms: performance.now() - t });
   }
+  if (d.mode === 'bare') return scope.postMessage(await readBare(d.file, at, t));
   const r = await readTwo(d.file, at, t);
   if (!r) return scope.postMessage(null);
   scope.kept = r.src;
