@@ -37,7 +37,11 @@ function idleShare(ms: number): Promise<number> {
 const ROUND = `(async ([src, mode, split, long]) => {
   const f = document.getElementById('f').files[0];
   const url = URL.createObjectURL(new Blob([src], { type: 'text/javascript' }));
-  const ask = (w, data, tr) => new Promise((r) => { w.onmessage = (e) => r(e.data); w.postMessage(data, tr || []); });
+  const ask = (w, data, tr) => new Promise((r) => {
+    w.onmessage = (e) => r(e.data);
+    w.onerror = (e) => r('worker error: ' + e.message);
+    w.postMessage(data, tr || []);
+  });
   const a = new Worker(url);
   await ask(a, 'ready?');
   let b = null;
@@ -54,6 +58,9 @@ const ROUND = `(async ([src, mode, split, long]) => {
   await new Promise((r) => setTimeout(r, 500));
   return out;
 })`;
+
+/** A round unanswered after this long is reported and ends the run (the page is left as is). */
+const ROUND_MS = 60_000;
 
 async function main(): Promise<void> {
   const { values: o } = parseArgs({
@@ -78,14 +85,33 @@ async function main(): Promise<void> {
   const browser = await launchChromium();
   try {
     const page = await browser.newPage();
+    // A worker that ends before the round does (a crash: no error event reaches the page).
+    let closed = 0;
+    page.on('worker', (w) => w.on('close', () => closed++));
     await page.setContent('<input type="file" id="f">');
     await page.locator('#f').setInputFiles(o.file ?? '');
-    for (let k = 0; k < Number(o.rounds); k++) {
+    rounds: for (let k = 0; k < Number(o.rounds); k++) {
       for (const mode of modes) {
         const idle = await idleShare(400);
-        const r = (await page.evaluate(
+        closed = 0;
+        const round = page.evaluate(
           `${ROUND}(${JSON.stringify([src, mode, Number(o.split), Number(o.long)])})`,
-        )) as { ms?: number } | string | null;
+        ) as Promise<{ ms?: number } | string | null>;
+        let timer: NodeJS.Timeout | undefined;
+        const r = await Promise.race([
+          round,
+          new Promise<string>((res) => {
+            timer = setTimeout(
+              () => res(`no answer in ${ROUND_MS} ms, ${closed} workers ended`),
+              ROUND_MS,
+            );
+          }),
+        ]);
+        clearTimeout(timer);
+        if (typeof r === 'string' && r.startsWith('no answer')) {
+          console.log(`${mode} idle ${idle.toFixed(2)} ${r}`);
+          break rounds;
+        }
         if (typeof r === 'object' && typeof r?.ms === 'number') times.get(mode)?.push(r.ms);
         const shown = JSON.stringify(r, (_k, v: unknown) =>
           typeof v === 'number' ? Math.round(v * 10) / 10 : v,

@@ -177,7 +177,11 @@ async function handle(d: 'ready?' | { port: MessagePort; role: string } | Job): 
       port.onmessage = (m) => {
         const job = m.data as { part: Blob; long: number; bare?: boolean };
         LONG = job.long;
-        void (job.bare ? bareB(job.part) : partB(job.part));
+        // A failure answers null (A then answers null), never silence.
+        (job.bare ? bareB(job.part) : partB(job.part)).catch((e: unknown) => {
+          console.error(e);
+          port?.postMessage(null);
+        });
       };
     return scope.postMessage('ok');
   }
