@@ -52,7 +52,13 @@ const ROUND = `(async ([src, mode, split, long]) => {
     await ask(a, { port: ch.port1, role: 'A' }, [ch.port1]);
     await ask(b, { port: ch.port2, role: 'B' }, [ch.port2]);
   }
-  const out = await ask(a, { mode, file: f, split, long });
+  const job = ask(a, { mode, file: f, split, long });
+  const late = new Promise((r) => setTimeout(() => r(null), 45000));
+  let out = await Promise.race([job, late]);
+  if (out === null) {
+    const say = (w) => new Promise((r) => { w.onmessage = (e) => r(e.data); w.postMessage('where?'); setTimeout(() => r('no reply'), 3000); });
+    out = 'stalled: ' + (await say(a)) + (b ? ' / ' + (await say(b)) : '');
+  }
   a.terminate();
   b?.terminate();
   await new Promise((r) => setTimeout(r, 500));

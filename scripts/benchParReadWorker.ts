@@ -105,6 +105,8 @@ const scope = self as unknown as {
   postMessage(m: unknown, t?: Transferable[]): void;
 };
 let port: MessagePort | null = null;
+/** What this worker is doing (answered to 'where?', for a round that gets no answer). */
+let where = 'idle';
 
 /** B for 'bare': read the part, keep it, post only how long that took. */
 async function bareB(blob: Blob): Promise<void> {
@@ -132,9 +134,11 @@ async function readBare(file: Blob, at: number, t: number): Promise<Record<strin
 /** B: read the part, then post it as `FromB`. */
 async function partB(blob: Blob): Promise<void> {
   const t = performance.now();
+  where = 'B reading';
   const r = await read(blob);
   const readMs = performance.now() - t;
   if (!r.ok || r.value.doc.kind !== 'jsonl') return port?.postMessage(null);
+  where = 'B encoding';
   const lines = r.value.doc.lines;
   const lineNos = new Int32Array(lines.length);
   const values = lines.map((l, i) => ((lineNos[i] = l.line), l.value));
@@ -154,11 +158,13 @@ async function partB(blob: Blob): Promise<void> {
     encodeMs: performance.now() - t - readMs,
     postedAt: performance.timeOrigin + performance.now(),
   };
+  where = 'B posting';
   port?.postMessage(msg, [ends.buffer, lineNos.buffer]);
+  where = 'B posted';
 }
 
 scope.onmessage = (e: MessageEvent) => {
-  void handle(e.data as 'ready?' | { port: MessagePort; role: string } | Job);
+  void handle(e.data as 'ready?' | 'where?' | { port: MessagePort; role: string } | Job);
 };
 
 interface Job {
@@ -169,8 +175,11 @@ interface Job {
   long: number;
 }
 
-async function handle(d: 'ready?' | { port: MessagePort; role: string } | Job): Promise<void> {
+async function handle(
+  d: 'ready?' | 'where?' | { port: MessagePort; role: string } | Job,
+): Promise<void> {
   if (d === 'ready?') return scope.postMessage('ready');
+  if (d === 'where?') return scope.postMessage(where);
   if ('port' in d) {
     port = d.port;
     if (d.role === 'B')
@@ -215,9 +224,12 @@ async function readTwo(
     p.onmessage = (m) => res(m.data as FromB | null);
   });
   p.postMessage({ part: file.slice(at), long: LONG });
+  where = 'A reading';
   const r = await read(file.slice(0, at));
   const aMs = performance.now() - t;
+  where = 'A waiting for B';
   const b = await got;
+  where = 'A rebuilding';
   const gotAt = performance.now();
   if (!r.ok || r.value.doc.kind !== 'jsonl' || !b || !r.value.lineSpan) return null;
   const lines: JsonlLine[] = r.value.doc.lines;
