@@ -70,6 +70,26 @@ test('after a paste that does not parse, Copy link shares the transcript still o
   await expect(other.getByTestId('parse-error')).toHaveCount(0);
 });
 
+test('an edit that does not parse is still in the text box after Learn → Leave', async ({
+  page,
+}) => {
+  await openDefault(page);
+  await pasteWork(page);
+  const edit = '{"messages": [ {"role":"user"';
+  await page.getByTestId('toggle-text').click();
+  await page.getByTestId('source-text').fill(edit);
+  await expect(page.getByTestId('parse-error')).toBeVisible();
+
+  await page.getByTestId('learn-toggle').click();
+  await expect(page.getByTestId('learn-panel')).toBeVisible();
+  await page.getByTestId('learn-leave').click();
+  await expect(page.getByTestId('learn-panel')).toHaveCount(0);
+
+  await expect(page.getByTestId('source-text')).toHaveValue(edit);
+  await expect(page.getByTestId('parse-error')).toBeVisible();
+  await expect(page.getByTestId('count-messages')).toHaveText('50', SLOW);
+});
+
 test('after Cancel on a large load, the transcript still shown is the one shared and in the address', async ({
   page,
 }) => {

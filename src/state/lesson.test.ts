@@ -37,6 +37,21 @@ describe('leaving Learn mode', () => {
     expect(s.repairView).toBe(false);
   });
 
+  it('restores an edit that did not parse to the text box (never lose work)', () => {
+    const shown = { text: '{"messages":[]}', name: 'mine.json', origin: 'paste' as const };
+    const edit = { text: '{"messages": [ {"role":"user"', name: '', origin: 'paste' as const };
+    const rejected = {
+      source: edit,
+      error: { kind: 'json' as const, message: 'Unexpected end of JSON input' },
+    };
+    const store = createAppStore({ source: shown, rejected });
+    rememberBeforeLesson(store);
+    store.setState({ ...applyStepState(LESSON[0] ?? last), rejected: null });
+    leaveLesson(store);
+    expect(store.getState().source).toEqual(shown);
+    expect(store.getState().rejected).toEqual(rejected);
+  });
+
   it('moving between steps keeps the first memory', () => {
     const store = createAppStore({ budget: 77 });
     rememberBeforeLesson(store);

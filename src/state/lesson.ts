@@ -14,6 +14,7 @@ import type { AppState, AppStore } from './store.ts';
 export type BeforeLesson = Pick<
   AppState,
   | 'source'
+  | 'rejected'
   | 'formatOverride'
   | 'provider'
   | 'model'
@@ -32,7 +33,10 @@ export type BeforeLesson = Pick<
  * provider, policies, selection, faults and repair view as the step says; format detected, no
  * budget, no scroll anchor.
  */
-export function lessonStepPatch(step: LessonStep): Omit<BeforeLesson, 'source' | 'requestIndex'> & {
+export function lessonStepPatch(step: LessonStep): Omit<
+  BeforeLesson,
+  'source' | 'rejected' | 'requestIndex'
+> & {
   lesson: string;
 } {
   const s = step.state;
@@ -67,6 +71,7 @@ export function rememberBeforeLesson(store: StoreApi<AppStore>): void {
   if (s.lesson !== null) return;
   remembered.set(store, {
     source: s.source,
+    rejected: s.rejected,
     formatOverride: s.formatOverride,
     provider: s.provider,
     model: s.model,
@@ -83,8 +88,9 @@ export function rememberBeforeLesson(store: StoreApi<AppStore>): void {
 
 /**
  * The store patch that leaves Learn mode. With a remembered view (`rememberBeforeLesson`), and the
- * page still showing a lesson sample, the patch restores that view: source, format, provider,
- * request, budget, policies, selection, scroll anchor, faults, repair view. Otherwise (Learn mode
+ * page still showing a lesson sample, the patch restores that view: source, the text box's
+ * unparsed edit (`rejected`: the user's work, never lost), format, provider, request, budget,
+ * policies, selection, scroll anchor, faults, repair view. Otherwise (Learn mode
  * came from a link, or the user loaded their own input meanwhile) it keeps the page but drops what
  * only the lesson set: its faults, its repair view and its selection. Never throws.
  * @param current the store's state now
