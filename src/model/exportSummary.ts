@@ -86,11 +86,15 @@ function firstError(v: Validation | undefined | null): Violation | null {
 function where(t: Transcript, v: Violation): string {
   // By our index: the raw index repeats for retry copies and split source messages.
   const m = t.messages[v.index];
-  const label = causeLabel(messageLabels(t.messages), v);
+  const labels = messageLabels(t.messages);
+  const label = causeLabel(labels, v);
   const parts = [`message ${label}${m ? ` (${m.role}, \`${m.path}\`)` : ''}`];
   if (v.blockIndex !== null) parts.push(`block ${v.blockIndex}`);
   if (v.providerPath) {
-    const note = requestIndexNote(v.providerPath, m ? label : null);
+    // The row the path names: the cause's, or another (`pathIndex`: O2 and B2 name the message
+    // after the call), as the page's verdict and the CLI say.
+    const pathLabel = v.pathIndex !== undefined ? labels.of(v.pathIndex) : m ? label : null;
+    const note = requestIndexNote(v.providerPath, pathLabel);
     parts.push(`provider path ${mdCode(v.providerPath)}${note ? ` (${note})` : ''}`);
   }
   return parts.join(', ');
