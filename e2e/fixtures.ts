@@ -96,3 +96,42 @@ export function renameTask() {
     ],
   };
 }
+
+/**
+ * An OpenAI Chat body (system prompt #0) whose assistant #2 makes two parallel calls, one answered
+ * (#3), then a user turn (#4): one O2 violation, whose provider path names request message 4.
+ */
+export function oaiParallel(): string {
+  const call = (id: string, city: string) => ({
+    id,
+    type: 'function',
+    function: { name: 'get_weather', arguments: JSON.stringify({ city }) },
+  });
+  return JSON.stringify(
+    {
+      model: 'gpt-4.1',
+      messages: [
+        { role: 'system', content: 'You are a travel agent.' },
+        { role: 'user', content: 'Weather in Paris and Berlin?' },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [call('call_paris01', 'Paris'), call('call_berlin02', 'Berlin')],
+        },
+        { role: 'tool', tool_call_id: 'call_paris01', content: '18C sunny' },
+        { role: 'user', content: 'Hurry up, what about Berlin?' },
+      ],
+      tools: [
+        {
+          type: 'function',
+          function: {
+            name: 'get_weather',
+            parameters: { type: 'object', properties: { city: { type: 'string' } } },
+          },
+        },
+      ],
+    },
+    null,
+    2,
+  );
+}

@@ -5,6 +5,7 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { oaiParallel } from './fixtures.ts';
 import { openDefault } from './helpers.ts';
 
 /** The invoice sample with its search_invoices call chosen (the fault menu then offers it). */
@@ -58,4 +59,30 @@ test('n with nothing focused selects the violation row and focuses it; j/k then 
   // Tab goes on from the timeline, not back to the Skip link at the top.
   await page.keyboard.press('Tab');
   await expect(page.getByText('Skip to the timeline')).not.toBeFocused();
+});
+
+test('a file opened from the keyboard: n focuses the row it selects, and Enter opens that row', async ({
+  page,
+}) => {
+  await openDefault(page);
+  const body = Buffer.from(oaiParallel());
+  let choosers = 0;
+  page.on('filechooser', () => (choosers += 1));
+  await page.getByTestId('open-file').focus();
+  const [chooser] = await Promise.all([
+    page.waitForEvent('filechooser'),
+    page.keyboard.press('Enter'),
+  ]);
+  await chooser.setFiles({ name: 'oai-parallel.json', mimeType: 'application/json', buffer: body });
+  await expect(page.getByTestId('count-messages')).toHaveText('5');
+  await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true');
+  await expect(page.getByTestId('open-file')).toBeFocused();
+
+  await page.keyboard.press('n');
+  const selected = page.locator('[role="treegrid"] [role="row"][aria-selected="true"]');
+  await expect(selected).toHaveCount(1);
+  await expect(selected).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(selected.getByTestId('expand')).toHaveAttribute('aria-expanded', 'true');
+  expect(choosers).toBe(1);
 });

@@ -61,6 +61,23 @@ export function nothingFocused(target: EventTarget | null, doc: Document = docum
   return target === null || target === doc.body || target === doc.documentElement || target === doc;
 }
 
+/**
+ * True when a navigation key should move the focus to the row it selects: nothing is focused
+ * (`nothingFocused`), or the focus is on a control of the page header outside its popovers ("Open
+ * file…", the samples, Learn, Share): those act on the page, not on the selected row, and left
+ * focused, Enter would open the file picker again instead of the row just selected (newcomer:
+ * Open file… from the keyboard, then n and Enter). A panel's control (a fault, a verdict's jump)
+ * acts on the selection, so there the focus stays where the user put it.
+ */
+export function focusFollowsKey(target: EventTarget | null, doc: Document = document): boolean {
+  if (nothingFocused(target, doc)) return true;
+  return (
+    target instanceof Element &&
+    target.closest('header.top') !== null &&
+    target.closest('[role="dialog"]') === null
+  );
+}
+
 /** Listen for the page's keys on the window while mounted. */
 export function useKeyboardNavigation(k: KeyboardTargets): void {
   const { analysis, currentMessage, jump, toggle, setHelp, findRef } = k;
@@ -93,7 +110,7 @@ export function useKeyboardNavigation(k: KeyboardTargets): void {
       }
       if (target >= 0) {
         e.preventDefault();
-        jump(target, nothingFocused(e.target));
+        jump(target, focusFollowsKey(e.target));
       }
     };
     window.addEventListener('keydown', onKey);
