@@ -1,7 +1,8 @@
 /**
  * Which provider a request is judged for (newcomer findings): a Chat body naming a DeepSeek model
- * is judged for DeepSeek by default; a provider the user chose is said to be chosen, also when it
- * is kept for the next paste of another format, with the request's own provider a click away.
+ * is judged for DeepSeek by default; a provider the user chose is said to be chosen, with the
+ * request's own provider a click away; it is kept for the next document the user opens only when
+ * it takes that document's format (a link's provider is kept as the link says).
  */
 import { expect, test } from '@playwright/test';
 import { openDefault, paste } from './helpers.ts';
@@ -43,7 +44,7 @@ test('a Chat body naming deepseek-reasoner is judged for DeepSeek: D4', async ({
   await expect(page.getByTestId('provider-chosen')).toHaveCount(0);
 });
 
-test('a chosen provider is said to be chosen, also for the next paste; one click judges for its own', async ({
+test('a chosen provider is said to be chosen, also for the next paste it fits; one click judges for its own', async ({
   page,
 }) => {
   await openDefault(page);
@@ -58,16 +59,56 @@ test('a chosen provider is said to be chosen, also for the next paste; one click
   await expect(page.getByTestId('provider-chosen')).toContainText(
     "Judged for DeepSeek because you chose it; this request's own provider is OpenAI Chat Completions.",
   );
-  // The next paste is a Bedrock body: the choice stays, and the verdict says so.
-  await paste(page, JSON.stringify(BEDROCK_BLANK));
+  // The next paste is another Chat body: DeepSeek takes it, so the choice stays and is said.
+  const again = {
+    ...NULL_CONTENT,
+    messages: [...NULL_CONTENT.messages, { role: 'user', content: 'now' }],
+  };
+  await paste(page, JSON.stringify(again));
+  await expect(page.getByTestId('count-messages')).toHaveText('4');
   await expect(page.getByTestId('provider-chosen')).toContainText(
-    "this request's own provider is AWS Bedrock Converse",
+    "Judged for DeepSeek because you chose it; this request's own provider is OpenAI Chat Completions.",
+  );
+  await expect(page.getByTestId('violations')).toContainText(
+    'Invalid assistant message: content or tool_calls must be set',
   );
   await page.getByTestId('provider-reset').click();
   await expect(page.getByTestId('provider-chosen')).toHaveCount(0);
   await expect(page.getByTestId('violations')).toContainText(
+    "Invalid value for 'content': expected a string, got null.",
+  );
+});
+
+test('a chosen provider that does not take the next document is dropped: it is judged for its own', async ({
+  page,
+}) => {
+  await openDefault(page);
+  await paste(page, JSON.stringify(NULL_CONTENT));
+  await page.getByTestId('provider-select').selectOption('mistral');
+  await expect(page.getByTestId('provider-chosen')).toContainText('Judged for Mistral');
+  // A Bedrock Converse body: Mistral's Chat Completions endpoint never receives one.
+  await paste(page, JSON.stringify(BEDROCK_BLANK));
+  const panel = page.getByTestId('violations');
+  await expect(panel.getByRole('heading', { level: 2 })).toHaveText(
+    'Verdict for AWS Bedrock Converse',
+  );
+  await expect(panel).toContainText(
     'The text field in the ContentBlock object at messages.1.content.0 is blank. Add text to the text field, and try again.',
   );
+  await expect(page.getByTestId('provider-chosen')).toHaveCount(0);
+  await expect(page.getByTestId('provider-select')).toHaveValue('');
+});
+
+test('a link that names a provider is judged for it, also where it does not take the body', async ({
+  page,
+}) => {
+  // The invoice sample is an Anthropic Messages body.
+  await page.goto('/#v=1&src=invoice&pr=mistral');
+  await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true');
+  await expect(page.getByTestId('violations').getByRole('heading', { level: 2 })).toHaveText(
+    'Verdict for Mistral',
+  );
+  await expect(page.getByTestId('provider-select')).toHaveValue('mistral');
 });
 
 test('the context-window picker offers the judged provider’s windows only', async ({ page }) => {
@@ -108,14 +149,13 @@ const GEMINI_NO_IDS = {
   ],
 };
 
-test('Mistral kept for a Gemini paste: its own provider is one click away, and calls without ids print no id list', async ({
+test('Mistral chosen for a Gemini body: its own provider is one click away, and calls without ids print no id list', async ({
   page,
 }) => {
   await openDefault(page);
-  await paste(page, JSON.stringify(NULL_CONTENT));
+  await paste(page, JSON.stringify(GEMINI_NO_IDS));
   await page.getByTestId('provider-select').selectOption('mistral');
   await expect(page.getByTestId('provider-chosen')).toContainText('Judged for Mistral');
-  await paste(page, JSON.stringify(GEMINI_NO_IDS));
   const panel = page.getByTestId('violations');
   await expect(panel.getByRole('heading', { level: 2 })).toHaveText('Verdict for Mistral');
   await expect(panel.getByTestId('violation').first()).toContainText('M3');

@@ -21,6 +21,7 @@ import { FleetView } from './fleet/FleetView.tsx';
 import { FleetEntry } from './fleet/ScanFolder.tsx';
 import { useInspection, useTextCounter, type InspectionState } from './useInspection.ts';
 import { useSession } from './useSession.ts';
+import { useCarriedProvider } from './useCarriedProvider.ts';
 import { useKeyboardNavigation } from './useKeyboardNavigation.ts';
 import { useShownSource } from './useShownSource.ts';
 import type { RevealRequest } from './useTimelineScroll.ts';
@@ -180,6 +181,7 @@ export function App() {
   const { counter } = useTextCounter(analysis !== null && countsOnPage(analysis.transcript));
   const { shown, partial } = useShownSource(live, view, setFileError);
   useTheme();
+  useCarriedProvider(live.analysis);
   const { currentMessage, jump, reveal } = useSelectedMessage(analysis);
   useKeyboardNavigation({ analysis, currentMessage, jump, toggle, setHelp, findRef });
   const inputError = useInputError(view, source);

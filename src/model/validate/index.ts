@@ -80,6 +80,19 @@ export function defaultProviderOf(
 }
 
 /**
+ * Whether a provider takes a transcript's requests as they are: it speaks the API of the provider
+ * the transcript is sent to by default (`defaultProviderOf`). Mistral fits an OpenAI Chat body,
+ * not an Anthropic Messages one. A provider chosen for one transcript is kept for the next only
+ * when it fits it (ui/useCarriedProvider.ts).
+ */
+export function providerFits(
+  provider: ProviderId,
+  t: Pick<Transcript, 'format' | 'settings'> & Partial<Pick<Transcript, 'raw' | 'endpoint'>>,
+): boolean {
+  return ENDPOINTS[provider].api === ENDPOINTS[defaultProviderOf(t)].api;
+}
+
+/**
  * Notes for the violations an endpoint reports with its API's rule and wording because its own
  * answer is not captured (`Endpoint.evidenced` 'own' and the code not listed for it).
  */

@@ -156,6 +156,12 @@ export class Session {
   /** The rows the user opened, per source (by identity), so a source shown again reopens them. */
   readonly openRows = new WeakMap<Source, ReadonlySet<number>>();
   /**
+   * Documents the user opened (a paste, a drop, a file, a sample from the menu) while a provider
+   * they chose was set: that choice was made for the transcript before, and is kept for this one
+   * only if it fits it (ui/useCarriedProvider.ts). A link's or a lesson's provider is never here.
+   */
+  readonly providerCarried = new WeakSet<Source>();
+  /**
    * The lesson step being applied while its sample loads (null when none): Learn mode's
    * Next/Previous count from it, and a later step supersedes it.
    */

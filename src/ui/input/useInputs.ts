@@ -7,7 +7,8 @@ import { useCallback, useState } from 'react';
 import { isParquetName } from '../../io/parquet.ts';
 import type { FolderIndex } from '../fleet/folder.ts';
 import { useFleet } from '../fleet/useFleet.ts';
-import { useAppStore } from '../../state/store.ts';
+import { activeSession } from '../../state/session/index.ts';
+import { appStore, useAppStore, type Source } from '../../state/store.ts';
 import type { FileError } from './fileError.ts';
 import { useLoadFile } from './useFileSource.ts';
 import { useDropAnywhere, usePasteAnywhere } from './usePasteAndDrop.ts';
@@ -16,11 +17,24 @@ import { useSampleSource, useSamples } from './useSamples.ts';
 export function useInputs() {
   const setSource = useAppStore((s) => s.setSource);
   // Opening a document (not editing one) is a history entry of its own: Back returns to the last.
-  const openSource = useAppStore((s) => s.openSource);
+  const openLinked = useAppStore((s) => s.openSource);
+  // A document the user opens carries their provider choice only where it fits (useCarriedProvider).
+  const openSource = useCallback(
+    (source: Source) => {
+      if (appStore.getState().provider !== null) activeSession().providerCarried.add(source);
+      openLinked(source);
+    },
+    [openLinked],
+  );
   // `file`: the file that could not be read (empty, binary), named by the banner's note.
   const [fileError, setFileError] = useState<FileError | null>(null);
   const samples = useSamples();
-  const { loadSample, missingSample } = useSampleSource(samples, openSource, setFileError);
+  const { loadSample, missingSample } = useSampleSource(
+    samples,
+    openLinked,
+    setFileError,
+    openSource,
+  );
   const loadTranscript = useLoadFile(openSource, setFileError);
   // A scan's Parquet opens the fleet view (issue 40); with it open, dropped files are the folder's.
   // Several files or a folder dropped without one are scanned in the page (the same report).

@@ -2,7 +2,7 @@
  * The sample input path: the sample index, opening a sample, and the sample a link or the boot
  * names (a permalink's `src`, set by urlSync, or the default one).
  */
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { loadSampleIndex, loadSampleText, type SampleEntry } from '../../io/files.ts';
 import { noticeStore } from '../../state/permalink/notices.ts';
 import { unknownSampleNotice } from '../../state/permalink/storeLink.ts';
@@ -34,19 +34,23 @@ export function useSampleSource(
   samples: SampleEntry[],
   setSource: (s: Source) => void,
   setFileError: SetFileError,
+  /** How the Sample menu opens its choice (default `setSource`, as a link's sample is opened). */
+  openChosen: (s: Source) => void = setSource,
 ): { loadSample: (entry: SampleEntry) => Promise<void>; missingSample: boolean } {
-  const loadSample = useCallback(
-    async (entry: SampleEntry) => {
+  const loadWith = useCallback(
+    (open: (s: Source) => void) => async (entry: SampleEntry) => {
       const r = await loadSampleText(entry);
       if (!r.ok) {
         setFileError(r.error);
         return;
       }
       setFileError(null);
-      setSource({ text: r.value, name: entry.file, origin: 'sample', sampleId: entry.id });
+      open({ text: r.value, name: entry.file, origin: 'sample', sampleId: entry.id });
     },
-    [setSource, setFileError],
+    [setFileError],
   );
+  const loadSample = useMemo(() => loadWith(openChosen), [loadWith, openChosen]);
+  const loadLinked = useMemo(() => loadWith(setSource), [loadWith, setSource]);
 
   // Boot and sample links: while the store has a sample source without text, open the sample
   // it names (a permalink's `src`, set by urlSync) or the default one.
@@ -74,8 +78,8 @@ export function useSampleSource(
       return;
     }
     const entry = samples.find((s) => s.id === wantedSample) ?? samples[0];
-    if (entry) void loadSample(entry);
-  }, [samples, wantedSample, missingSample, keptShown, loadSample]);
+    if (entry) void loadLinked(entry);
+  }, [samples, wantedSample, missingSample, keptShown, loadLinked]);
 
   return { loadSample, missingSample };
 }
