@@ -12,8 +12,8 @@ import { parseTranscript } from '../src/model/parse/index.ts';
 import { ruleWords } from '../src/model/ruleWords.ts';
 import { countTokens } from '../src/model/tokens.ts';
 import { DEFAULT_PROVIDER, validateTranscript } from '../src/model/validate/index.ts';
-import { sample } from './fixtures.ts';
-import { openDefault } from './helpers.ts';
+import { oaiParallel, sample } from './fixtures.ts';
+import { openDefault, paste } from './helpers.ts';
 
 const row = (page: Page, i: number) => page.locator(`[data-message-index="${i}"] .msg`);
 const card = (page: Page, policy: string) =>
@@ -78,5 +78,48 @@ test.describe('eviction simulator where raw indices repeat', () => {
       // The rule in words, as the page says it (no internal codes on screen, issue 41).
       `[${err?.code}] ${err ? ruleWords(err.rule) : ''} at message ${e.labels.of(err?.index ?? -1)}`,
     );
+  });
+});
+
+test.describe('cut markers say what they drop', () => {
+  test('with the system prompt #0: no marker above #1 (it drops nothing), and #0 said kept', async ({
+    page,
+  }) => {
+    await openDefault(page);
+    await paste(page, oaiParallel());
+    await expect(page.getByTestId('count-messages')).toHaveText('5');
+    await expect(page.locator('[data-testid="cut-marker"][data-cut="2"]')).toHaveAttribute(
+      'aria-label',
+      /^Cut above #2: drop #1, keep the system prompt #0 \(pinned\) — /,
+    );
+    await expect(page.locator('[data-testid="cut-marker"][data-cut="1"]')).toHaveCount(0);
+    const marker = page.locator('[data-testid="cut-marker"][data-cut="4"]');
+    await expect(marker).toHaveAttribute(
+      'aria-label',
+      /^Cut above #4: drop #1–#3, keep the system prompt #0 \(pinned\) — /,
+    );
+    await marker.hover();
+    await expect(page.getByRole('tooltip')).toContainText(
+      'Drop #1–#3, keep the system prompt #0 (pinned):',
+    );
+  });
+
+  test('without a system prompt: nothing is said to be pinned', async ({ page }) => {
+    await openDefault(page);
+    const messages = ['Deploy failed, find out why.', 'Looking.', 'Any luck?', 'Not yet.'].map(
+      (content, i) => ({ role: i % 2 === 0 ? 'user' : 'assistant', content }),
+    );
+    await paste(page, JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 64, messages }));
+    await expect(page.getByTestId('count-messages')).toHaveText('4');
+    const markers = page.getByTestId('cut-marker');
+    await expect(markers).toHaveCount(3);
+    await expect(page.locator('[data-testid="cut-marker"][data-cut="2"]')).toHaveAttribute(
+      'aria-label',
+      /^Cut above #2: drop #0–#1 — /,
+    );
+    for (const label of await markers.evaluateAll((els) =>
+      els.map((e) => e.getAttribute('aria-label') ?? ''),
+    ))
+      expect(label).not.toContain('pinned');
   });
 });

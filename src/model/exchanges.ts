@@ -30,7 +30,7 @@ export interface Grouping {
 }
 
 /** True for messages pinned outside exchanges (system prompt, developer instructions). */
-export function isPinned(m: Message): boolean {
+export function isPinned(m: Pick<Message, 'role'>): boolean {
   return m.role === 'system' || m.role === 'developer';
 }
 

@@ -12,6 +12,7 @@ import type { ToolPair } from '../../model/pairing.ts';
 import type { MarkerLookup, PairStateLookup } from '../../state/eviction.ts';
 import { EDITED_PRIMARY, EVICTED_COMPARED, EVICTED_PRIMARY } from '../../state/eviction.ts';
 import { fmtInt, prettyJson } from '../format.ts';
+import type { CutWords } from '../../model/evict/cutWords.ts';
 import { causeLabel } from '../../model/messageLabels.ts';
 import { RequestIndexNote } from '../RequestIndexNote.tsx';
 
@@ -30,6 +31,8 @@ export interface TimelineEviction {
   providerLabel: string;
   /** Row label of a message (`#12`, or `#3.2` where raw indices repeat), for the tooltip. */
   labelOf: (message: number) => string;
+  /** What the cut above message `k` drops (`cutWords`); null: it drops nothing, no marker. */
+  cutWordsOf: (k: number) => CutWords | null;
   /** The budget that selects the cut above message `k` (the primary policy's, else message's), or null. */
   budgetForCut?: (k: number) => number | null;
   /** Set the budget to `budgetForCut(k)` (a click on a cut marker). */
@@ -58,6 +61,7 @@ export const RowEviction = memo(function RowEviction({
   inTabOrder,
 }: RowEvictionProps) {
   const [a, b] = eviction.policies;
+  const words = message > 0 ? eviction.cutWordsOf(message) : null;
   return (
     <>
       <span
@@ -74,17 +78,19 @@ export const RowEviction = memo(function RowEviction({
         data-evicted={flags & EVICTED_COMPARED ? 'true' : 'false'}
         title={flags & EVICTED_COMPARED ? `evicted by ${b}` : `kept by ${b}`}
       />
-      {message > 0 && <CutMarker k={message} eviction={eviction} inTabOrder={inTabOrder} />}
+      {words && <CutMarker k={message} words={words} eviction={eviction} inTabOrder={inTabOrder} />}
     </>
   );
 });
 
 function CutMarker({
   k,
+  words,
   eviction,
   inTabOrder,
 }: {
   k: number;
+  words: CutWords;
   eviction: TimelineEviction;
   inTabOrder: boolean;
 }) {
@@ -93,10 +99,7 @@ function CutMarker({
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const open = anchor !== null;
   const id = useId();
-  const above = eviction.labelOf(k - 1);
-  const label = safe
-    ? `Cut above ${eviction.labelOf(k)}: drop everything up to ${above} (system pinned) — safe`
-    : `Cut above ${eviction.labelOf(k)}: drop everything up to ${above} (system pinned) — HTTP 400`;
+  const label = `${words.label} — ${safe ? 'safe' : 'HTTP 400'}`;
   return (
     <>
       <button
@@ -120,7 +123,7 @@ function CutMarker({
           eviction.selectCut?.(k);
         }}
       />
-      {anchor && <CutTooltip id={id} k={k} anchor={anchor} eviction={eviction} />}
+      {anchor && <CutTooltip id={id} k={k} head={words.head} anchor={anchor} eviction={eviction} />}
     </>
   );
 }
@@ -128,11 +131,14 @@ function CutMarker({
 function CutTooltip({
   id,
   k,
+  head,
   anchor,
   eviction,
 }: {
   id: string;
   k: number;
+  /** What the cut drops (`CutWords.head`). */
+  head: string;
   anchor: HTMLElement;
   eviction: TimelineEviction;
 }) {
@@ -164,9 +170,7 @@ function CutTooltip({
       data-testid="cut-tooltip"
       style={pos ? { left: pos.left, top: pos.top } : { left: -9999, top: 0 }}
     >
-      <div className="cut-tooltip-head">
-        Drop every message above {eviction.labelOf(k)} (system pinned):
-      </div>
+      <div className="cut-tooltip-head">{head}</div>
       {err ? (
         <>
           <div>

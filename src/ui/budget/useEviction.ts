@@ -9,6 +9,7 @@ import type { Analysis } from '../../model/analyze.ts';
 import type { PolicySweep } from '../../model/evict/sweep.ts';
 import type { TokenTable } from '../../model/tokens.ts';
 import type { Transcript } from '../../model/types.ts';
+import { cutWords } from '../../model/evict/cutWords.ts';
 import { messageLabels } from '../../model/messageLabels.ts';
 import {
   requestSweep,
@@ -71,6 +72,7 @@ export function useTimelineEviction(
     if (!flags || !pairs || !markers || !a || !b || !t) return null;
     const ms = t.messages;
     const list = sweeps && sweeps !== SWEEP_PENDING ? sweeps : null;
+    const labelOf = messageLabels(ms).of;
     return {
       flags,
       pairs: pairs.pairs,
@@ -78,7 +80,8 @@ export function useTimelineEviction(
       markers,
       policies: [a, b] as const,
       providerLabel,
-      labelOf: messageLabels(ms).of,
+      labelOf,
+      cutWordsOf: (k: number) => cutWords(ms, labelOf, k),
       budgetForCut: (k: number) => (list ? budgetForCut(list, a, k) : null),
       selectCut: (k: number) => {
         const budget = list ? budgetForCut(list, a, k) : null;
