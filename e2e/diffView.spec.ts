@@ -10,6 +10,7 @@ import { defaultPermalinkState, type PermalinkView } from '../src/model/permalin
 import { diffRequests, listFileRequests } from '../src/model/diff/index.ts';
 import { loadBpeCounter } from '../src/model/tokens.ts';
 import { openApp, openDefault, dropFile, shownRequestMark } from './helpers.ts';
+import { oaiParallel } from './fixtures.ts';
 import { compactedSessionLog, realShapedCompactionLog } from './sessionLog.ts';
 
 /** The page's link of `text` with `view`, as Copy link writes it. */
@@ -208,4 +209,19 @@ test('a compaction in a log shaped as a real Claude Code log: the strip marks it
   await expect(page.getByTestId('diff-summary')).toHaveText(expected.value.summary, {
     timeout: 30_000,
   });
+});
+
+test('choosing a pasted transcript after the cuts asks for the paste, not for a budget', async ({
+  page,
+}) => {
+  await openApp(page, link(oaiParallel(), { budget: 30, diff: { kind: 'cuts' } }));
+  const view = page.getByTestId('diff-view');
+  await expect(view).toBeVisible();
+  await expect(page.getByTestId('diff-mode')).toHaveValue('cuts');
+  await page.getByTestId('diff-mode').selectOption('pasted');
+  await expect(page.getByTestId('diff-note')).toHaveText(
+    'Paste the transcript to compare with in the box above, then press Compare.',
+  );
+  await expect(view.getByTestId('diff-row')).toHaveCount(0);
+  await expect(page.getByTestId('diff-paste')).toBeVisible();
 });

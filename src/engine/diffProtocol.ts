@@ -19,6 +19,7 @@ import {
   type TranscriptDiff,
 } from '../model/diff/index.ts';
 import { decodeBytes, notGzip, readAsTextNote, withReadNote } from '../model/parse/bytes.ts';
+import { messageLabels } from '../model/messageLabels.ts';
 import type { TextCounter } from '../model/tokens.ts';
 import type { FormatId, ProviderId, Result, Transcript } from '../model/types.ts';
 import { maxFileBytes, STREAM_MIN_BYTES } from './limits.ts';
@@ -102,14 +103,24 @@ export const BRIEF_CHARS = 160;
 export interface MessageBrief {
   role: string;
   text: string;
+  /**
+   * The row label to show (`#3`, `#3.2`, `summary`) when it is not the message's position: the
+   * sides of one transcript's cuts keep the timeline's numbers (`briefsOf` with `rowLabels`).
+   */
+  label?: string;
   /** Tool ids this message calls, and those it answers. */
   uses: string[];
   results: string[];
 }
 
-/** The briefs of a transcript's messages, in order. O(messages + their text up to the brief). */
-export function briefsOf(t: Transcript): MessageBrief[] {
-  return t.messages.map((m) => {
+/**
+ * The briefs of a transcript's messages, in order. O(messages + their text up to the brief).
+ * @param rowLabels label each by its row in the source (`messageLabels`: the raw index, so a
+ *   cut of a transcript keeps the timeline's numbers; an eviction's summary is `summary`)
+ */
+export function briefsOf(t: Transcript, rowLabels = false): MessageBrief[] {
+  const labels = rowLabels ? messageLabels(t.messages) : null;
+  return t.messages.map((m, i) => {
     const uses: string[] = [];
     const results: string[] = [];
     for (const b of m.blocks) {
@@ -122,6 +133,7 @@ export function briefsOf(t: Transcript): MessageBrief[] {
       text: text.length > BRIEF_CHARS ? `${text.slice(0, BRIEF_CHARS)}…` : text,
       uses,
       results,
+      ...(labels ? { label: m.rawIndex < 0 ? 'summary' : labels.of(i) } : {}),
     };
   });
 }
@@ -405,8 +417,8 @@ export function answerDiffJob<J extends DiffJob>(
         ok: true,
         diff,
         lineage: 'chosen',
-        left: briefsOf(job.left),
-        right: briefsOf(job.right),
+        left: briefsOf(job.left, job.sameSource),
+        right: briefsOf(job.right, job.sameSource),
         requests: null,
       } as DiffJobAnswer<J>;
     }

@@ -47,6 +47,23 @@ describe('diff view selectors', () => {
     expect(selectDiffNav(a)).toBe(nav);
   });
 
+  it("two cuts of one transcript keep the timeline's row numbers (newcomer: #3 showed as #0)", () => {
+    const t = read([
+      ...msgs,
+      { role: 'user', content: 'Again.' },
+      { role: 'assistant', content: 'Ok.' },
+    ]);
+    const cut = (from: number): Transcript => ({ ...t, messages: t.messages.slice(from) });
+    const a = answerDiffJob({ ...job(cut(2), cut(3)), sameSource: true });
+    if (!a.ok) throw new Error(a.error);
+    expect(a.left.map((b) => b.label)).toEqual(['#2', '#3', '#4', '#5']);
+    expect(a.right.map((b) => b.label)).toEqual(['#3', '#4', '#5']);
+    // Two transcripts of their own: each numbered by its position (no label).
+    const other = answerDiffJob(job(cut(2), cut(3)));
+    if (!other.ok) throw new Error(other.error);
+    expect(other.right.every((b) => b.label === undefined)).toBe(true);
+  });
+
   it('the same transcript twice: nothing changed, no cache line; a rewritten row has a character job', () => {
     const same = answerDiffJob(job(read(msgs), read(msgs)));
     expect(selectDiffNav(same)?.changes).toEqual([]);

@@ -74,12 +74,15 @@ export function DiffControls({
   // A streamed log's calls are the inspect worker's listing (the page holds no text of it).
   const listing = useSession(selectStreamedListing) ?? fromText;
   const count = listing?.ok ? listing.requests.length : 1;
-  const [pasting, setPasting] = useState(false);
-  const mode: Mode = pasting ? 'pasted' : (diff?.kind ?? 'previous');
+  // Choosing the pasted comparison is the store's choice at once, with nothing pasted yet (an empty
+  // text): the view then asks for the paste, and no longer shows the earlier choice's note or diff.
+  const pasting = diff?.kind === 'pasted';
+  const mode: Mode = diff?.kind ?? 'previous';
   const right = requestIndex ?? count - 1;
   const choose = (m: Mode) => {
-    setPasting(m === 'pasted');
-    if (m === 'previous') setDiff({ kind: 'previous' });
+    if (m === 'pasted') {
+      if (!pasting) setDiff({ kind: 'pasted', other: { text: '', name: '', origin: 'paste' } });
+    } else if (m === 'previous') setDiff({ kind: 'previous' });
     else if (m === 'requests') setDiff({ kind: 'requests', left: Math.max(0, right - 1), right });
     else if (m === 'cuts') setDiff({ kind: 'cuts' });
   };

@@ -108,7 +108,7 @@ function Cell({
     return <div role="cell" className={`diff-cell side-${side} empty`} />;
   return (
     <div role="cell" className={`diff-cell side-${side}`}>
-      <span className="diff-num">#{index}</span>{' '}
+      <span className="diff-num">{brief.label ?? `#${index}`}</span>{' '}
       <span className={`diff-role role-${brief.role}`}>{brief.role}</span>{' '}
       <span className="diff-text">{brief.text || '(no text)'}</span>
     </div>

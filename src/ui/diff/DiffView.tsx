@@ -217,7 +217,9 @@ export function DiffView(p: DiffViewProps) {
           {diff?.kind === 'cuts'
             ? 'Set a budget in the simulator: the diff compares its two policies’ cuts at that budget.'
             : diff?.kind === 'pasted'
-              ? 'The pasted transcript could not be read.'
+              ? diff.other.text.trim() === ''
+                ? 'Paste the transcript to compare with in the box above, then press Compare.'
+                : 'The pasted transcript could not be read.'
               : 'Nothing to compare yet.'}
         </p>
       ) : !answer ? (
