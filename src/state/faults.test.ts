@@ -96,6 +96,24 @@ describe('fault selectors', () => {
     ]);
   });
 
+  it('the repaired side is numbered from #0, as the repaired request counts (newcomer: #1, #2)', () => {
+    // An orphan result first (its call trimmed away): the repair drops it, and the request it
+    // leaves starts at the assistant turn.
+    const trimmed = transcript('anthropic-messages', [
+      user('Why did the deploy fail?'),
+      assistant(call('toolu_a', 'logs')),
+      tool('toolu_a'),
+      assistant(call('toolu_b', 'edit')),
+      user('thanks, go on'),
+    ]);
+    const cut = { ...trimmed, messages: trimmed.messages.slice(2) };
+    const r = selectRepair(cut, 'anthropic');
+    const d = selectRepairDiff(cut, r);
+    expect(d.before.map((x) => x.label)).toEqual(['#2', '#3', '#4']);
+    expect(d.after.map((x) => x.label)).toEqual(d.after.map((_, i) => `#${i}`));
+    expect(d.after[0]?.role).toBe('assistant');
+  });
+
   it("the repair's rows say calls and results in the format's words (newcomer: tool_use in a Chat Completions repair)", () => {
     const chat = transcript('openai-chat', [
       user('Weather in Oslo and Bergen?'),

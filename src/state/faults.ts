@@ -144,7 +144,6 @@ export const selectRepairDiff = memoN((input: Transcript, r: RepairResult): Repa
     r.changes.filter((c) => c.outputIndex !== null).flatMap((c) => c.replaced),
   );
   const inLabels = messageLabels(input.messages);
-  const outLabels = messageLabels(r.transcript.messages);
   const words = blockWordsOf(input.format);
   return {
     before: input.messages.map((m, i) => ({
@@ -154,9 +153,11 @@ export const selectRepairDiff = memoN((input: Transcript, r: RepairResult): Repa
       summary: messageSummary(m, words),
       status: out.has(m) ? 'same' : changedIn.has(i) ? 'changed' : 'removed',
     })),
+    // The repaired request is a request of its own: its messages are numbered from 0, as the
+    // provider and the CLI ('output message 1') count them, not by the rows they were copied from.
     after: r.transcript.messages.map((m, i) => ({
       index: i,
-      label: outLabels.of(i),
+      label: `#${i}`,
       role: m.role,
       summary: messageSummary(m, words),
       status: inSet.has(m) ? 'same' : changedOut.has(i) ? 'changed' : 'new',
