@@ -55,6 +55,18 @@ test.describe('permalink', () => {
     await expect(page.getByTestId('provider-select')).toHaveValue('');
   });
 
+  test('a link the page cannot read does not ask for the transcript it was made for', async ({
+    page,
+  }) => {
+    for (const hash of ['#v=1&learn=nope', '#v=1&t=1.d.AAAAgarbage']) {
+      await page.goto(`/${hash}`);
+      await expect(page.getByTestId('permalink-notices'), hash).toBeVisible();
+      await expect(page.getByTestId('loading'), hash).toHaveText(
+        'No transcript: this link could not be read (see the note above). Paste (Ctrl/Cmd+V) or drop a transcript anywhere on the page, or choose a sample.',
+      );
+    }
+  });
+
   test('a decompression bomb is refused with a notice and the page still works', async ({
     page,
   }) => {

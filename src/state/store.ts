@@ -28,6 +28,18 @@ export interface Source {
    * as plain text: `notGzip`): an error about its text says this first. Not kept over a reload.
    */
   readNote?: string;
+  /**
+   * The file's name as on disk when `name` is not it: a `.gz` file is named without its `.gz` for
+   * the parser's hints (`s.jsonl`), while the page's labels name the file the user has
+   * (`sourceName`).
+   */
+  fileName?: string;
+  /**
+   * The stand-in for a link the page could not read (its address, its transcript, or the sample or
+   * lesson step it names; the link's notice says which): no file is awaited, so the page does not
+   * ask for "the transcript this link was made for".
+   */
+  unreadLink?: true;
 }
 
 /**
@@ -151,6 +163,11 @@ export interface AppActions {
 }
 
 export type AppStore = AppState & AppActions;
+
+/** The name to show for a source: the file's own (`s.jsonl.gz`) where it differs, else `name`. */
+export function sourceName(s: Pick<Source, 'name' | 'fileName'>): string {
+  return s.fileName ?? s.name;
+}
 
 /** The id of the sample shown when the URL carries nothing. */
 export const DEFAULT_SAMPLE_ID = 'invoice';

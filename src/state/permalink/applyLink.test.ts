@@ -9,7 +9,12 @@ describe('a link that cannot be honoured says so, and nothing stands in for it (
     const notices = applyLink(store, '#v=1&src=..%2Fsecret&b=900');
     expect(notices.map((n) => n.key)).toEqual(['src', VIEW_ONLY_NOTICE_KEY]);
     expect(notices[0]?.message).toMatch(/^The link names the sample “\.\.\/secret”, which is not/);
-    expect(store.getState().source).toEqual({ text: '', name: '', origin: 'link' });
+    expect(store.getState().source).toEqual({
+      text: '',
+      name: '',
+      origin: 'link',
+      unreadLink: true,
+    });
     expect(store.getState().budget).toBe(900);
   });
 
@@ -36,7 +41,12 @@ describe('a link that cannot be honoured says so, and nothing stands in for it (
     // back into the address as `src=…` while the notice names the link).
     const store = createAppStore();
     applyLink(store, '#foo=bar');
-    expect(store.getState().source).toEqual({ text: '', name: '', origin: 'link' });
+    expect(store.getState().source).toEqual({
+      text: '',
+      name: '',
+      origin: 'link',
+      unreadLink: true,
+    });
     // A lesson link, and an address with only the version, are links the page reads.
     for (const hash of ['#learn=one-unit', '#v=1', ''])
       expect(applyLink(createAppStore(), hash), hash).toEqual([]);
@@ -47,10 +57,30 @@ describe('a link that cannot be honoured says so, and nothing stands in for it (
     const notices = applyLink(store, '#v=1&learn=nosuch');
     expect(notices.map((n) => n.key)).toContain('learn');
     expect(store.getState().lesson).toBeNull();
-    expect(store.getState().source).toEqual({ text: '', name: '', origin: 'link' });
+    expect(store.getState().source).toEqual({
+      text: '',
+      name: '',
+      origin: 'link',
+      unreadLink: true,
+    });
     // With a transcript of its own, the link still shows it.
     applyLink(store, '#v=1&src=invoice&learn=nosuch');
     expect(store.getState().source).toMatchObject({ origin: 'sample', sampleId: 'invoice' });
+  });
+
+  it('a damaged transcript is an unread link (no file awaited); a view-only link awaits its file', () => {
+    const damaged = createAppStore();
+    const notices = applyLink(damaged, '#v=1&t=1.d.AAAAgarbage');
+    expect(notices.length).toBeGreaterThan(0);
+    expect(damaged.getState().source).toEqual({
+      text: '',
+      name: '',
+      origin: 'link',
+      unreadLink: true,
+    });
+    const viewOnly = createAppStore();
+    applyLink(viewOnly, '#v=1&n=session.jsonl&b=900');
+    expect(viewOnly.getState().source).toEqual({ text: '', name: 'session.jsonl', origin: 'link' });
   });
 
   it('a kept transcript is shown with the entry’s view; a lost one is said, with no stand-in', () => {

@@ -157,7 +157,8 @@ function applyKept(
  */
 function applyViewOnly(store: StoreApi<AppStore>, d: Decoded, refused: boolean): PermalinkNotice[] {
   const name = d.state.source.kind === 'none' ? d.state.source.name : undefined;
-  store.setState({ ...d.patch, source: { text: '', name: name ?? '', origin: 'link' } });
+  const source: Source = { text: '', name: name ?? '', origin: 'link' };
+  store.setState({ ...d.patch, source: refused ? { ...source, unreadLink: true } : source });
   if (name !== undefined) pendingFileView.set(store, { name, ...viewOf(d.state) });
   return show([...d.notices, viewOnlyNotice(d.state, refused)]);
 }
@@ -202,7 +203,7 @@ export function applyLink(
     patch.lesson === null &&
     notices.some((n) => n.key === '#' || n.key === 'learn')
   ) {
-    store.setState({ ...patch, source: { text: '', name: '', origin: 'link' } });
+    store.setState({ ...patch, source: { text: '', name: '', origin: 'link', unreadLink: true } });
     return show(notices);
   }
   // A link without a source, or naming what is already shown, keeps the transcript on screen
