@@ -39,6 +39,16 @@ test('a .gz that is a transcript as plain text is read as one', async ({ page })
   await dropFile(page, 'request.json.gz', JSON.stringify(body));
   await expect(page.getByTestId('count-messages')).toHaveText('2', SLOW);
   await expect(page.getByTestId('parse-error')).toHaveCount(0);
+  // Named as it is on disk, with its .gz (newcomer: '(file: request.json)').
+  await expect(page.getByTestId('sample-select').locator('option').first()).toHaveText(
+    '(file: request.json.gz)',
+  );
+  // A later error names it the same way.
+  await dropFile(page, 'export.json.gz', [0x50, 0x4b, 0x03, 0x04, 0x14, 0, 0, 0, 8, 0, 0xff]);
+  await expect(page.getByTestId('parse-error-kept')).toContainText(
+    'still showing the file request.json.gz',
+    SLOW,
+  );
 });
 
 test('a .gz that is a zip archive is refused as one', async ({ page }) => {

@@ -7,13 +7,13 @@ import { PARSERS } from '../model/parse/registry.ts';
 import type { FormatId, ProviderId } from '../model/types.ts';
 import { ENDPOINT_GROUPS, ENDPOINTS } from '../model/validate/index.ts';
 import type { SampleEntry } from '../io/files.ts';
-import { useAppStore, type Source } from '../state/store.ts';
+import { sourceName, useAppStore, type Source } from '../state/store.ts';
 import { FollowFile } from './input/FollowFile.tsx';
 
 export interface ToolbarProps {
   samples: SampleEntry[];
   /** The source of the transcript on screen (a failed load keeps the previous one); null = none yet. */
-  shown: Pick<Source, 'origin' | 'name' | 'sampleId'> | null;
+  shown: Pick<Source, 'origin' | 'name' | 'fileName' | 'sampleId'> | null;
   onSample: (entry: SampleEntry) => void;
   onFile: (file: File) => void;
   /** A followed file changed (`FollowFile`): show it again. */
@@ -43,11 +43,11 @@ function SamplePicker({
   onSample,
 }: {
   samples: SampleEntry[];
-  source: Pick<Source, 'origin' | 'name' | 'sampleId'>;
+  source: Pick<Source, 'origin' | 'name' | 'fileName' | 'sampleId'>;
   onSample: (entry: SampleEntry) => void;
 }) {
   const sampleValue = source.origin === 'sample' && source.sampleId ? source.sampleId : '';
-  const none = source.name ? `(${source.origin}: ${source.name})` : '(your input)';
+  const none = source.name ? `(${source.origin}: ${sourceName(source)})` : '(your input)';
   return (
     <label className="sample-picker">
       <span className="lbl">Sample</span>

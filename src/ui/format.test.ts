@@ -35,6 +35,10 @@ describe('describeSource (names the transcript on screen)', () => {
       'the sample invoice.json',
     );
     expect(describeSource({ origin: 'file', name: 'run.jsonl' })).toBe('the file run.jsonl');
+    // A .gz file is named as it is on disk (newcomer: 'the file plain.json' for plain.json.gz).
+    expect(describeSource({ origin: 'file', name: 'plain.json', fileName: 'plain.json.gz' })).toBe(
+      'the file plain.json.gz',
+    );
     expect(describeSource({ origin: 'paste', name: '' })).toBe('the text pasted earlier');
     expect(describeSource({ origin: 'link', name: '' })).toBe('the linked transcript');
     expect(describeSource(null)).toBe('the last transcript that parsed');

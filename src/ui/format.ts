@@ -1,6 +1,6 @@
 /** Small display helpers for the timeline (text only, never HTML). */
 import type { Block } from '../model/types.ts';
-import type { Source } from '../state/store.ts';
+import { sourceName, type Source } from '../state/store.ts';
 import { jsonBidiEscaped, visibleBidi } from '../model/displayName.ts';
 
 export { visibleBidi };
@@ -85,13 +85,13 @@ export function prettyJson(v: unknown): string {
  * invoice.json", "the file run.jsonl", "the text pasted earlier", "the linked transcript".
  * @param s the source shown (null: none known)
  */
-export function describeSource(s: Pick<Source, 'origin' | 'name'> | null): string {
+export function describeSource(s: Pick<Source, 'origin' | 'name' | 'fileName'> | null): string {
   if (!s) return 'the last transcript that parsed';
   switch (s.origin) {
     case 'sample':
       return s.name ? `the sample ${s.name}` : 'the sample';
     case 'file':
-      return s.name ? `the file ${s.name}` : 'the file opened earlier';
+      return s.name ? `the file ${sourceName(s)}` : 'the file opened earlier';
     case 'paste':
       return 'the text pasted earlier';
     case 'link':

@@ -6,7 +6,7 @@
  * and that one's source with it.
  */
 import { useEffect, useState } from 'react';
-import { useAppStore, type Source } from '../state/store.ts';
+import { sourceName, useAppStore, type Source } from '../state/store.ts';
 import { sourceError, type SetFileError } from './input/fileError.ts';
 import { partialLoadName } from './LoadStatus.tsx';
 import type { InspectionState } from './useInspection.ts';
@@ -83,7 +83,7 @@ export function useShownSource(
       rejectSource({ source, error: sourceError(error, source) }, back);
       return;
     }
-    const name = source.name;
+    const name = sourceName(source);
     // A read note names the file itself (`x.jsonl.gz is named .gz …`): no second name before it.
     const e = sourceError(error, source);
     setFileError({

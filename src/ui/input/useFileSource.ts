@@ -37,10 +37,13 @@ export function useLoadFile(
         return;
       }
       const name = displayName(file.name.replace(/\.gz$/i, ''));
+      // The labels name the file as it is on disk (with its .gz).
+      const own = displayName(file.name);
+      const fileName = own !== name ? { fileName: own } : {};
       if (file.size > STREAM_MIN_BYTES) {
         // Large file (issue 7): the worker streams it; the page never holds its text.
         setFileError(null);
-        setSource({ text: '', name, origin: 'file', file, ...note });
+        setSource({ text: '', name, ...fileName, origin: 'file', file, ...note });
         return;
       }
       const r = await readFileText(file, file.name);
@@ -61,6 +64,7 @@ export function useLoadFile(
       setSource({
         text: r.value,
         name,
+        ...fileName,
         origin: 'file',
         // The bytes as picked (a .gz stays packed), for the "Original file" export.
         original: file,
