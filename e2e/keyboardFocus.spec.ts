@@ -6,7 +6,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { oaiParallel } from './fixtures.ts';
-import { openDefault } from './helpers.ts';
+import { openDefault, paste } from './helpers.ts';
 
 /** The invoice sample with its search_invoices call chosen (the fault menu then offers it). */
 async function openInvoiceCall(page: Page): Promise<void> {
@@ -85,4 +85,43 @@ test('a file opened from the keyboard: n focuses the row it selects, and Enter o
   await page.keyboard.press('Enter');
   await expect(selected.getByTestId('expand')).toHaveAttribute('aria-expanded', 'true');
   expect(choosers).toBe(1);
+});
+
+test('Tab from the selected row leaves the timeline without entering another opened row', async ({
+  page,
+}) => {
+  await openDefault(page);
+  await paste(page, oaiParallel());
+  await expect(page.getByTestId('count-messages')).toHaveText('5');
+  const row = (i: number) => page.locator(`[role="treegrid"] [data-message-index="${i}"]`);
+  await row(2).getByTestId('expand').click();
+  await expect(row(2).getByTestId('message-body')).toBeVisible();
+  await row(1).locator('.msg-head').click();
+  await expect(row(1)).toHaveAttribute('aria-selected', 'true');
+  await row(1).focus();
+  const stops: string[] = [];
+  for (let i = 0; i < 4; i++) {
+    await page.keyboard.press('Tab');
+    stops.push(
+      await page.evaluate(() => {
+        const a = document.activeElement;
+        const r = a?.closest('[data-message-index]');
+        return `${r?.getAttribute('data-message-index') ?? '-'}:${a?.tagName ?? ''}:${a?.getAttribute('data-testid') ?? ''}`;
+      }),
+    );
+  }
+  // Row #1 has no cut marker: the cut above it would drop nothing (#0 is the pinned system prompt).
+  expect(stops[0]).toBe('1:BUTTON:expand');
+  expect(stops.filter((s) => s.startsWith('2:'))).toEqual([]);
+  // Selected, the opened row's body joins the Tab order.
+  await row(2).locator('.msg-head').click();
+  await row(2).focus();
+  let inBody = false;
+  for (let i = 0; i < 4 && !inBody; i++) {
+    await page.keyboard.press('Tab');
+    inBody = await row(2)
+      .getByTestId('message-body')
+      .evaluate((b) => b.contains(document.activeElement));
+  }
+  expect(inBody).toBe(true);
 });

@@ -169,19 +169,24 @@ function TokenCell({
 
 /**
  * An opened row's body: each block's full text (the find query marked where the block matches)
- * and the message's raw JSON.
+ * and the message's raw JSON. Its boxes and the Raw JSON disclosure are Tab stops only on the
+ * timeline's tabbable row (the selected one): Tab leaves the timeline after that row, not through
+ * every other opened row (newcomer); j/k select a row, and its body then joins the Tab order.
  */
 function MessageBody({
   message: m,
   words,
   matches,
   query,
+  inTabOrder,
 }: {
   message: Message;
   words: BlockWords;
   matches: ReadonlySet<string>;
   query: string;
+  inTabOrder: boolean;
 }) {
+  const tab = inTabOrder ? 0 : -1;
   if (textPending(m))
     return (
       <div className="msg-body" role="gridcell" data-testid="message-body">
@@ -197,14 +202,14 @@ function MessageBody({
           <div className="block-title">
             {b.type === 'text' || b.type === 'thinking' ? b.type : chipLabel(b, words)}
           </div>
-          <pre className="block-text" tabIndex={0}>
+          <pre className="block-text" tabIndex={tab}>
             <Highlighted text={blockText(b)} query={matches.has(`${m.index}:${bi}`) ? query : ''} />
           </pre>
         </section>
       ))}
       <details className="raw">
-        <summary>Raw JSON ({m.path})</summary>
-        <pre data-testid="raw-json" tabIndex={0}>
+        <summary tabIndex={tab}>Raw JSON ({m.path})</summary>
+        <pre data-testid="raw-json" tabIndex={tab}>
           {prettyJson(m.raw)}
         </pre>
       </details>
@@ -275,7 +280,13 @@ export const MessageRow = memo(function MessageRow(p: MessageRowProps) {
         <TokenCell tokens={p.tokens} maxTokens={p.maxTokens} approx={p.approx} />
       </div>
       {p.expanded && (
-        <MessageBody message={m} words={p.words} matches={p.matches} query={p.query} />
+        <MessageBody
+          message={m}
+          words={p.words}
+          matches={p.matches}
+          query={p.query}
+          inTabOrder={p.inTabOrder}
+        />
       )}
     </div>
   );
