@@ -261,3 +261,27 @@ test('a session log shown whole says its verdict judges no sent request; a chose
   await expect(page.getByTestId('verdict')).toBeVisible();
   await expect(note).toHaveCount(0);
 });
+
+test('a developer row keeps a gap between its role and its number', async ({ page }) => {
+  await openDefault(page);
+  await paste(
+    page,
+    JSON.stringify({
+      model: 'gpt-4.1',
+      messages: [
+        { role: 'developer', content: 'Be brief.' },
+        { role: 'user', content: 'Hi' },
+      ],
+    }),
+  );
+  await expect(page.getByTestId('count-messages')).toHaveText('2');
+  const head = page.locator('[role="treegrid"] [data-message-index="0"] .msg-lead');
+  await expect(head.locator('.role')).toHaveText('developer');
+  const role = await head.locator('.role').boundingBox();
+  const num = await head.locator('.msg-index').boundingBox();
+  if (!role || !num) throw new Error('row 0 is not laid out');
+  // The text of the role fits its box, and the number starts after it with the lead's gap.
+  const fits = await head.locator('.role').evaluate((e) => e.scrollWidth <= e.clientWidth + 0.5);
+  expect(fits).toBe(true);
+  expect(num.x - (role.x + role.width)).toBeGreaterThanOrEqual(4);
+});
