@@ -199,6 +199,10 @@ describe('diff (CLI)', () => {
     expect(r.out).toMatch(
       /#1 .* VALID\n {4}the log records an API error that no structure rule explains \(the messages are valid; e\.g\. the model, a quota, the server\): API Error: 400 Invalid model/,
     );
+    // The last line counts it: 'every request is valid' alone read as nothing failed (newcomer).
+    expect(r.out).toMatch(
+      /Compactions and rollbacks: 0; every request is valid in structure; the log records an API error for call 1; its messages are valid, so the structure is not the cause \(e\.g\. the model, a quota, the server\)\.\n$/,
+    );
   });
 
   it('an out-of-range request names the range (exit 2)', async () => {

@@ -6,7 +6,7 @@ import { listFileRequests, requestJudge, type RequestListing } from '../model/di
 import type { CompactionEvent } from '../model/diff/index.ts';
 import type { FormatId, ProviderId } from '../model/types.ts';
 import { loadBpeCounter } from '../model/tokens.ts';
-import { apiErrorWords, messageRanges } from '../model/diff/index.ts';
+import { apiErrorSummary, apiErrorWords, messageRanges } from '../model/diff/index.ts';
 import {
   checkFormat,
   EXIT_INVALID,
@@ -136,12 +136,17 @@ export async function runCheckRequests(
       if (r.retryOf !== undefined) io.out(`    after the failed request #${r.retryOf}\n`);
     }
     const events = list.filter((r) => r.compaction).length;
+    // A valid structure is not a call that succeeded: the errors the log records are counted
+    // on the last line too (newcomer: three recorded 400s above "every request is valid").
+    const errors = apiErrorSummary(list, listing.kind === 'session' ? 'call' : 'request');
     io.out(
       `Compactions and rollbacks: ${events}; ${
         firstBad
           ? `the first failing request is #${firstBad.request} (${firstBad.firstRule?.code} ${firstBad.firstRule?.rule})`
-          : 'every request is valid'
-      }.\n`,
+          : errors
+            ? 'every request is valid in structure'
+            : 'every request is valid'
+      }${errors ? `; ${errors}` : ''}.\n`,
     );
   }
   return firstBad ? EXIT_INVALID : EXIT_VALID;

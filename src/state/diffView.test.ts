@@ -151,6 +151,55 @@ describe('diff view selectors', () => {
     ).toBeNull();
   });
 
+  it('a log whose calls pass but record API errors says how many in the headline, and that the structure is not the cause (newcomer: "every one passes" over three recorded 400s)', () => {
+    const row = (request: number, apiError?: string, valid = true) => ({
+      request,
+      label: `call ${request}`,
+      messages: request,
+      tokens: request * 10,
+      compaction: null,
+      valid,
+      firstRule: valid ? null : { rule: 'unanswered_tool_use' as const, code: 'A2' },
+      retry: false,
+      ...(apiError !== undefined ? { apiError } : {}),
+    });
+    const requests = [
+      row(1),
+      row(2),
+      row(3, 'API Error: 400 Invalid model: claude-x'),
+      row(4, 'API Error: 400 RESOURCE_EXHAUSTED'),
+      row(5, 'API Error: 400 Invalid model: claude-y'),
+    ];
+    const strip = selectStrip(undefined, undefined, {
+      ok: true,
+      kind: 'session',
+      requests,
+      defaultIndex: 4,
+    });
+    expect(strip?.sentence).toBe(
+      '5 model calls: every one passes the structure rules, but the log records an API error for 3 calls (3–5); their messages are valid, so the structure is not the cause (e.g. the model, a quota, the server).',
+    );
+    // Beside a failing call the errors are counted too.
+    const failing = selectStrip(undefined, undefined, {
+      ok: true,
+      kind: 'session',
+      requests: [row(1), row(2, 'API Error: 400 x', false), row(3, 'API Error: 500 y')],
+      defaultIndex: 2,
+    });
+    expect(failing?.sentence).toBe(
+      '3 model calls; the first failing is call 2 (A2); call 1 passes; the log records an API error for 2 calls (2–3); 1 of them is valid in structure (there the structure is not the cause).',
+    );
+    const one = selectStrip(undefined, undefined, {
+      ok: true,
+      kind: 'session',
+      requests: [row(1, 'API Error: 400 x')],
+      defaultIndex: 0,
+    });
+    expect(one?.sentence).toBe(
+      '1 model call; it passes; the log records an API error that no structure rule explains (the messages are valid; e.g. the model, a quota, the server).',
+    );
+  });
+
   it('the strip of a long log judged in part: the rest pending, said in words; its marks drawn a window at a time', () => {
     const row = (request: number) => ({
       request,

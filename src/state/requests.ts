@@ -8,7 +8,7 @@
 import type { StoreApi } from 'zustand';
 import { diffJobOffThread } from '../engine/diffClient.ts';
 import type { RequestsAnswer, RequestsJob, RequestSummary } from '../engine/diffProtocol.ts';
-import type { CompactionEvent } from '../model/diff/index.ts';
+import { apiErrorSummary, apiErrorWords, type CompactionEvent } from '../model/diff/index.ts';
 import { activeSession, memoN, sessionSlot, type Held } from './session/index.ts';
 import type { AppState } from './store.ts';
 
@@ -147,7 +147,8 @@ function sentenceOf(
   // A log of one call: that call's verdict, in words.
   if (marks.length === 1 && judged !== null && judged > 0) {
     const code = failing?.code ? ` (${failing.code})` : '';
-    return `${n}; it ${failing ? `fails${code}` : 'passes'}.`;
+    const fault = marks[0]?.fault;
+    return `${n}; it ${failing ? `fails${code}` : 'passes'}${fault ? `; ${apiErrorWords(!failing)}` : ''}.`;
   }
   const compactions = marks.filter((m) => m.compaction).length;
   const events =
@@ -155,13 +156,23 @@ function sentenceOf(
       ? `, ${compactions} compaction${compactions === 1 ? '' : 's'} or rollback${compactions === 1 ? '' : 's'}`
       : '';
   if (judged === null) return `${n}; judging each…`;
+  // Calls the log records an API error for are said beside any verdict: a structure that passes
+  // does not mean the call succeeded (newcomer: three recorded 400s under "every one passes").
+  const errors = apiErrorSummary(
+    marks.map((m) => ({ apiError: m.fault, valid: m.tone === 'pending' ? null : m.tone === 'ok' })),
+    one,
+  );
+  const also = errors ? `; ${errors}` : '';
   if (!failing && judged < marks.length) {
     const rest = marks.length - judged;
     const passed =
       judged === 0 ? '' : judged === 1 ? `; ${one} 1 passes` : `; ${one}s 1–${fmt(judged)} pass`;
-    return `${n}${events}${passed}; ${fmt(rest)} not judged here (a long log: its ${what} are judged in order within a budget; choose one to see its verdict).`;
+    return `${n}${events}${passed}; ${fmt(rest)} not judged here (a long log: its ${what} are judged in order within a budget; choose one to see its verdict)${also}.`;
   }
-  if (!failing) return `${n}${events}; every one passes.`;
+  if (!failing)
+    return errors
+      ? `${n}${events}: every one passes the structure rules, but ${errors}.`
+      : `${n}${events}; every one passes.`;
   const code = failing.code ? ` (${failing.code})` : '';
   const before =
     failing.index === 0
@@ -169,7 +180,7 @@ function sentenceOf(
       : failing.index === 1
         ? `; ${one} 1 passes`
         : `; ${one}s 1–${fmt(failing.index)} pass`;
-  return `${n}${events}; the first failing is ${one} ${fmt(failing.index + 1)}${code}${before}.`;
+  return `${n}${events}; the first failing is ${one} ${fmt(failing.index + 1)}${code}${before}${also}.`;
 }
 
 /**

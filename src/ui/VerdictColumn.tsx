@@ -8,12 +8,13 @@ import type { TokenTable } from '../model/tokens.ts';
 import type { FaultedView } from '../state/faults.ts';
 import { selectRequestRows, type ViolationTarget } from '../state/selectors.ts';
 import { defaultProviderOf, ENDPOINTS } from '../model/validate/index.ts';
-import { parserFor } from '../model/parse/registry.ts';
 import { useAppStore } from '../state/store.ts';
 import { FaultPanel } from './faults/FaultPanel.tsx';
 import { RepairPanel } from './faults/RepairPanel.tsx';
 import { RepairedNote } from './faults/repairedView.tsx';
 import { LearnPanel } from './learn/LearnPanel.tsx';
+import { useChosenCallError } from './strip/useChosenCallError.ts';
+import { useWholeLogShown } from './strip/useWholeLogShown.ts';
 import { ViolationsPanel, type ViolationsPanelProps } from './ViolationsPanel.tsx';
 
 export interface VerdictColumnProps {
@@ -35,8 +36,8 @@ export function VerdictColumn(p: VerdictColumnProps) {
   const sourceName = useAppStore((s) => s.source.name);
   const chosen = useChosenProvider(analysis);
   // A session log shown whole (no call chosen) is judged as one request no call sent.
-  const callChosen = useAppStore((s) => s.requestIndex !== null);
-  const wholeLog = !callChosen && !!parserFor(analysis.transcript.format)?.sessionCalls;
+  const wholeLog = useWholeLogShown(analysis.transcript.format);
+  const recordedError = useChosenCallError();
   return (
     <div className="side-column">
       {/* The lesson stays in view (its own box) while the verdict below scrolls. */}
@@ -64,6 +65,7 @@ export function VerdictColumn(p: VerdictColumnProps) {
           provisional={p.provisional}
           chosen={chosen}
           wholeLog={wholeLog}
+          recordedError={recordedError}
           model={{
             provider: analysis.provider,
             transcriptModel: analysis.transcript.settings.model,

@@ -36,6 +36,32 @@ export interface ViolationsPanelProps {
   chosen?: { own: string; reset: () => void } | null;
   /** A session log shown whole (no call chosen): the verdict says it judges no sent request. */
   wholeLog?: boolean;
+  /**
+   * The API error the log records for the call shown (a session log's chosen call), or null: said
+   * beside the structural verdict, which judges the messages only.
+   */
+  recordedError?: string | null;
+}
+
+/**
+ * A call's recorded API error, beside its structural verdict: the log says the call failed, and
+ * whether the structure explains it (newcomer: a green "would accept this request" over a call
+ * whose log records a 400 for a bad model name).
+ */
+function RecordedError({ text, valid }: { text: string; valid: boolean }) {
+  return (
+    <div className="recorded-error" data-testid="recorded-error" role="note">
+      <p className="recorded-error-head">The log records an API error for this call</p>
+      <pre className="recorded-error-text">
+        {text.length > 600 ? `${text.slice(0, 600)}…` : text}
+      </pre>
+      <p className="recorded-error-why">
+        {valid
+          ? 'The verdict above judges the structure of the messages, and it passes: the structure is not the cause (e.g. the model name, a quota, the server).'
+          : 'The verdict above names what the structure rules find; the recorded error may be it.'}
+      </p>
+    </div>
+  );
 }
 
 /** The verdict names a chosen provider as chosen, with the request's own one a click away. */
@@ -55,6 +81,9 @@ function ChosenProvider({
     </p>
   );
 }
+
+/** The first error's rank, for the log as one request: no call got it. */
+const WHOLE_LOG_FIRST = 'the error the log as one request would get';
 
 const RANK_TEXT: Record<ViolationTarget['rank'], string> = {
   first: 'the error this request gets',
@@ -142,11 +171,13 @@ function ViolationItem({
   current,
   request,
   onJump,
+  wholeLog,
 }: {
   t: ViolationTarget;
   current: boolean;
   request: RequestRows | null;
   onJump: (m: number) => void;
+  wholeLog: boolean;
 }) {
   const v = t.violation;
   const liRef = useRef<HTMLLIElement>(null);
@@ -166,7 +197,7 @@ function ViolationItem({
     >
       <div className="violation-head">
         <span className="violation-rank" data-testid="violation-rank">
-          {RANK_TEXT[t.rank]}
+          {wholeLog && t.rank === 'first' ? WHOLE_LOG_FIRST : RANK_TEXT[t.rank]}
         </span>
         <span
           className="violation-code"
@@ -213,6 +244,7 @@ export function ViolationsPanel({
   chosen,
   model,
   wholeLog = false,
+  recordedError = null,
 }: ViolationsPanelProps) {
   const errors = targets.filter((t) => t.rank !== 'warning').length;
   if (provisional)
@@ -230,9 +262,31 @@ export function ViolationsPanel({
     <aside className="violations" data-testid="violations" aria-label="Violations">
       <h2>Verdict for {providerLabel}</h2>
       {model && <ModelPicker provider={model.provider} transcriptModel={model.transcriptModel} />}
-      {validation.valid ? (
+      {wholeLog && (
+        <p className="verdict-scope-lead" data-testid="verdict-whole-log-lead">
+          No call is chosen: the calls the log sent are judged in the request strip above. Choose
+          one to judge it here as the provider got it.
+        </p>
+      )}
+      {wholeLog ? (
+        // Subordinate to the calls' verdicts: no call sent this request (newcomer: a red A2 beside
+        // "every one passes" read as a contradiction).
+        <p
+          className={`verdict whole-log ${validation.valid ? 'valid' : 'invalid'}`}
+          data-testid="verdict"
+          data-valid={validation.valid ? 'true' : 'false'}
+          data-scope="whole-log"
+        >
+          The log as one request (never sent):{' '}
+          {validation.valid
+            ? `${providerLabel} would accept it.`
+            : `${providerLabel} would answer HTTP 400 (${fmtInt(errors)} violation${errors === 1 ? '' : 's'}).`}
+        </p>
+      ) : validation.valid ? (
         <p className="verdict valid" data-testid="verdict" data-valid="true">
-          Valid: {providerLabel} would accept this request.
+          {recordedError === null
+            ? `Valid: ${providerLabel} would accept this request.`
+            : `Structure valid: ${providerLabel} would accept these messages; the call still failed (below).`}
         </p>
       ) : (
         <p className="verdict invalid" data-testid="verdict" data-valid="false">
@@ -240,16 +294,16 @@ export function ViolationsPanel({
           {errors === 1 ? '' : 's'}).
         </p>
       )}
+      {recordedError !== null && <RecordedError text={recordedError} valid={validation.valid} />}
       {wholeLog && (
         <p className="verdict-scope" data-testid="verdict-whole-log">
           This judges the whole log as one request, which no model call sent as such (rows a
-          compaction removed included); a call chosen in the request strip is judged as the provider
-          got it.
+          compaction removed included); the cut dots and the simulator judge that request too.
         </p>
       )}
       {chosen && <ChosenProvider label={providerLabel} chosen={chosen} />}
       {targets.length > 0 && (
-        <ol className="violation-list">
+        <ol className={`violation-list${wholeLog ? ' whole-log' : ''}`}>
           {targets.map((t, i) => (
             <ViolationItem
               key={`${i}:${t.violation.rule}:${t.violation.index}`}
@@ -257,6 +311,7 @@ export function ViolationsPanel({
               current={currentMessage >= 0 && t.message === currentMessage}
               request={request}
               onJump={onJump}
+              wholeLog={wholeLog}
             />
           ))}
         </ol>

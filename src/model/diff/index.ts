@@ -35,6 +35,7 @@ export {
   requestJudge,
   outOfRange,
   apiErrorWords,
+  apiErrorSummary,
   type RequestJudge,
   type RequestInfo,
   type RequestListing,

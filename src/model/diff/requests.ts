@@ -359,3 +359,49 @@ export function apiErrorWords(valid: boolean): string {
     ? 'the log records an API error that no structure rule explains (the messages are valid; e.g. the model, a quota, the server)'
     : 'the log records an API error';
 }
+
+/** `87–89, 93`: ascending 1-based numbers as runs; past five runs, the first five and `…`. */
+function numberRuns(list: readonly number[]): string {
+  const runs: string[] = [];
+  for (let i = 0; i < list.length; ) {
+    let j = i;
+    while (j + 1 < list.length && list[j + 1] === (list[j] as number) + 1) j++;
+    runs.push(i === j ? `${list[i]}` : `${list[i]}–${list[j]}`);
+    i = j + 1;
+  }
+  return runs.length > 5 ? `${runs.slice(0, 5).join(', ')}, …` : runs.join(', ');
+}
+
+/**
+ * The calls a log records an API error for, in one clause for a listing's headline (the strip's
+ * sentence, `check --requests`' last line): a reader must not read "every one passes" and miss
+ * three recorded 400s (newcomer, solsmile-windows.jsonl calls 87–89).
+ * @param calls the requests in order, each with its logged error (if any) and its structural
+ *   verdict (null: not judged yet)
+ * @param what how one request is named (`call`, `request`)
+ * @returns `the log records an API error for 3 calls (87–89); their messages are valid, so the
+ *   structure is not the cause (e.g. the model, a quota, the server)`, or null when none has one
+ */
+export function apiErrorSummary(
+  calls: readonly { apiError?: string | null | undefined; valid: boolean | null }[],
+  what: string,
+): string | null {
+  const hit: number[] = [];
+  let valid = 0;
+  let unjudged = 0;
+  calls.forEach((c, k) => {
+    if (c.apiError == null) return;
+    hit.push(k + 1);
+    if (c.valid === true) valid++;
+    else if (c.valid === null) unjudged++;
+  });
+  if (hit.length === 0) return null;
+  const one = hit.length === 1;
+  const numbers = numberRuns(hit);
+  const head = `the log records an API error for ${one ? `${what} ${numbers}` : `${hit.length} ${what}s (${numbers})`}`;
+  if (unjudged > 0) return head;
+  if (valid === hit.length)
+    return `${head}; ${one ? 'its' : 'their'} messages are valid, so the structure is not the cause (e.g. the model, a quota, the server)`;
+  if (valid === 0) return `${head}; ${one ? 'it fails' : 'they fail'} the structure rules too`;
+  return `${head}; ${valid} of them ${valid === 1 ? 'is' : 'are'} valid in structure (there the structure is not the cause)`;
+}

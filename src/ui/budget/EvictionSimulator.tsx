@@ -16,6 +16,7 @@ import { PolicyCard } from './PolicyCard.tsx';
 import { policyVerdict, verdictClass } from './policyVerdict.ts';
 import { SimulatorLostMeaning } from './SimulatorLostMeaning.tsx';
 import { SweepChart } from './SweepChart.tsx';
+import { useWholeLogShown } from '../strip/useWholeLogShown.ts';
 import type { SimulatorModel } from './useEviction.ts';
 import { WhatIfRows } from './WhatIfRows.tsx';
 import './budget.css';
@@ -50,6 +51,7 @@ export function EvictionSimulator({
 }: EvictionSimulatorProps) {
   const storeBudget = useAppStore((s) => s.budget);
   const setBudget = useAppStore((s) => s.setBudget);
+  const wholeLog = useWholeLogShown(transcript.format);
   const total = tokens.total;
   const shownBudget = storeBudget === null ? total : Math.max(0, Math.min(total, storeBudget));
   const approx = !tokens.basis.exact;
@@ -82,6 +84,7 @@ export function EvictionSimulator({
         b={b}
         approx={approx}
         estimate={tokens.basis.encoding === 'chars/4'}
+        wholeLog={wholeLog}
       />
       <BudgetRow
         storeBudget={storeBudget}
@@ -187,6 +190,7 @@ function SimulatorSummary({
   b,
   approx,
   estimate,
+  wholeLog,
 }: {
   storeBudget: number | null;
   shownBudget: number;
@@ -196,6 +200,8 @@ function SimulatorSummary({
   approx: boolean;
   /** Counted at chars/4 while the tokenizer loads: every figure below is an estimate. */
   estimate: boolean;
+  /** A session log shown whole: the cuts judged are of the log as one request no call sent. */
+  wholeLog: boolean;
 }) {
   const va = policyVerdict(a, approx);
   const vb = policyVerdict(b, approx);
@@ -213,6 +219,12 @@ function SimulatorSummary({
       <span className={verdictClass(vb.kind)} data-testid="simulator-summary-b">
         {b.policy} {vb.short}
       </span>
+      {wholeLog && (
+        <span className="estimate-tag" data-testid="simulator-whole-log">
+          {' '}
+          · cuts of the log as one request (never sent)
+        </span>
+      )}
       {estimate && (
         <span className="estimate-tag" data-testid="simulator-estimate">
           {' '}

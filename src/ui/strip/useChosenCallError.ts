@@ -1,0 +1,25 @@
+/**
+ * The API error the log records for the call chosen in the request strip, for the verdict beside
+ * the call's structure (newcomer: call 88 of a log read "Valid: … would accept this request" in
+ * green while the log records its 400, RESOURCE_EXHAUSTED). Reads the same listing the strip
+ * draws (the diff worker's for a file held as text, the inspect worker's for a streamed log).
+ */
+import { useStore } from 'zustand';
+import {
+  requestListingStore,
+  selectRequestsJob,
+  selectStreamedListing,
+} from '../../state/requests.ts';
+import { useAppStore } from '../../state/store.ts';
+import { useSession } from '../useSession.ts';
+
+/** The chosen call's recorded API error (its text), or null: none chosen, none recorded, no listing yet. */
+export function useChosenCallError(): string | null {
+  const job = useAppStore((s) => selectRequestsJob(s.source, s.formatOverride, s.provider));
+  const chosen = useAppStore((s) => s.requestIndex);
+  const fromText = useStore(requestListingStore, (s) => (s.job === job ? s.value : null));
+  const streamed = useSession(selectStreamedListing);
+  const answer = job ? fromText : streamed;
+  if (chosen === null || !answer?.ok) return null;
+  return answer.requests[chosen]?.apiError ?? null;
+}
