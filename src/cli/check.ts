@@ -1,5 +1,5 @@
 import { plural } from './words.ts';
-import { requestIndexLine } from './requestIndex.ts';
+import { requestIndexLine, violationAt } from './requestIndex.ts';
 import { verdictOf } from '../model/analyze.ts';
 import { CHECK_BOOLEANS, CHECK_VALUED, onlyFile, parseArgs, UsageError } from './args.ts';
 import {
@@ -52,6 +52,8 @@ export async function runCheck(argv: string[], io: CliIO): Promise<number> {
         code: v.code,
         severity: v.severity,
         messageIndex: v.messageIndex,
+        // The page's row (`17.2`: the second row of message 17), as the text output says it.
+        messageLabel: violationAt(a.transcript.messages, v),
         blockIndex: v.blockIndex,
         ids: v.ids,
         providerPath: v.providerPath,
@@ -82,7 +84,7 @@ export async function runCheck(argv: string[], io: CliIO): Promise<number> {
             ? 'the error this request gets'
             : 'next, once the first is fixed';
       io.out(
-        `\n[${v.code}] ${v.rule} ${v.index < 0 && v.rule === 'empty_request' ? 'in the request (no message)' : `at message ${v.messageIndex}`}${v.blockIndex !== null ? `, block ${v.blockIndex}` : ''}${v.ids.length ? ` (ids: ${idsText(v.ids)})` : ''} — ${tag}\n`,
+        `\n[${v.code}] ${v.rule} ${v.index < 0 && v.rule === 'empty_request' ? 'in the request (no message)' : `at message ${violationAt(t.messages, v)}`}${v.blockIndex !== null ? `, block ${v.blockIndex}` : ''}${v.ids.length ? ` (ids: ${idsText(v.ids)})` : ''} — ${tag}\n`,
       );
       io.out(`  ${v.title}. ${v.why}\n`);
       if (v.error !== null) {
@@ -92,6 +94,11 @@ export async function runCheck(argv: string[], io: CliIO): Promise<number> {
       } else io.out(`  ${v.message}\n`);
     });
     for (const n of a.validation.notes) io.out(`note: ${n}\n`);
+    if (parsed.link && parsed.link.view.faults.length > 0 && !a.validation.valid) {
+      const { exportedNumbersNote } = await import('./exportedNumbers.ts');
+      const note = exportedNumbersNote(t, a.provider, a.validation.violations);
+      if (note !== null) io.out(`note: ${note}\n`);
+    }
   }
   return a.validation.valid ? EXIT_VALID : EXIT_INVALID;
 }

@@ -4,6 +4,7 @@ import type { FaultSpec } from '../model/faults.ts';
 import { encodePermalink } from '../model/permalink/codec.ts';
 import { defaultPermalinkState, type PermalinkView } from '../model/permalink/schema.ts';
 import type { ProviderId } from '../model/types.ts';
+import { writeTranscript } from '../model/write.ts';
 import { cli } from './testing/index.ts';
 
 /** Two parallel calls, both answered, then a second exchange with one call (Anthropic Messages). */
@@ -104,6 +105,44 @@ describe('a link’s view in the CLI: the page’s verdict', () => {
     // The human output says INVALID with the page's count of errors.
     const human = await cli(['check', url], {});
     expect(human.out).toContain('INVALID');
+  });
+
+  it('fx: a violation on one of two rows of a message says which (#5.2), and where the exported file has it (newcomer: both "at message 17"; the download said 12 and 11)', async () => {
+    const url = link(INVOICES, { faults: FAULTS });
+    const human = await cli(['check', url], {});
+    const at = [...human.out.matchAll(/^\[(\w+)\] \w+ at message ([\d.]+)/gm)].map(
+      (m) => `${m[1]}@${m[2]}`,
+    );
+    // The retry stored message 5 twice: its rows are #5.1 and #5.2, as the page labels them.
+    expect(at.filter((x) => /@5(\.|$)/.test(x))).toEqual(
+      expect.arrayContaining([expect.stringMatching(/@5\.[12]$/)]),
+    );
+    expect(at.some((x) => /@5$/.test(x))).toBe(false);
+    const json = await checkJson([url]);
+    expect(
+      (json.j.violations as unknown as { messageLabel: string }[]).map((v) => v.messageLabel),
+    ).toEqual(at.map((x) => x.split('@')[1]));
+    // The exported file (the page's "Transcript with the faults") numbers from 0: check on it
+    // names the positions the note gives.
+    const r = inspect({ text: INVOICES, name: '', format: null, provider: null, faults: FAULTS });
+    if (!r.ok) throw new Error('fixture does not parse');
+    const exported = await cli(['check', 'x.with-faults.json'], {
+      'x.with-faults.json': writeTranscript(r.analysis.transcript),
+    });
+    const there = [...exported.out.matchAll(/^\[(\w+)\] \w+ at message ([\d.]+)/gm)].map(
+      (m) => `${m[1]} at ${m[2]}`,
+    );
+    const note =
+      /note: the transcript with the faults as the page exports it .*: there (.*)\n/.exec(
+        human.out,
+      );
+    expect(note).not.toBeNull();
+    for (const moved of (note?.[1] ?? '').split(', ')) {
+      const m = /^(\w+) at ([\d.]+) is at message (\d+)$/.exec(moved);
+      expect(m, moved).not.toBeNull();
+      expect(at).toContain(`${m?.[1]}@${m?.[2]}`);
+      expect(there).toContain(`${m?.[1]} at ${m?.[3]}`);
+    }
   });
 
   it('fx: a fault that does not fit is said, and the ones before it still apply', async () => {

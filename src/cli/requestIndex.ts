@@ -39,3 +39,18 @@ export function requestIndexLine(
   if (label === `#${n}`) return null;
   return `request message ${n} = message ${label} (${COUNTS})`;
 }
+
+/**
+ * Where a violation is, as the CLI's `at message N` says it: the page's row number without its
+ * `#` (`17`, or `17.2` for the second of the rows with raw index 17: a retry's copy, a split turn),
+ * so two rows of one message are not both "message 17" (newcomer: a link's A6 and A5 at #17.2 and
+ * #17.1 both read "at message 17"). Outside the rows: `messageIndex`.
+ * @param messages the transcript's messages (ours) the violation's `index` points into
+ */
+export function violationAt(
+  messages: readonly Message[],
+  v: Pick<Violation, 'index' | 'messageIndex'>,
+): string {
+  const label = causeLabel(messageLabels(messages), v);
+  return label.startsWith('#') ? label.slice(1) : String(v.messageIndex);
+}

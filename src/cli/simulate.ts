@@ -1,5 +1,5 @@
 import { plural } from './words.ts';
-import { requestIndexLine } from './requestIndex.ts';
+import { requestIndexLine, violationAt } from './requestIndex.ts';
 import { defaultProviderOf } from '../model/validate/index.ts';
 import { POLICIES, prepareEviction, simulatePolicy } from '../model/evict/policies.ts';
 import { whatIfRows, type Trigger, type WhatIfRow } from '../model/evict/triggers.ts';
@@ -174,7 +174,7 @@ export async function runSimulate(argv: string[], io: CliIO): Promise<number> {
       io.out(`INVALID: ${provider} answers HTTP 400.\n`);
       if (e) {
         io.out(
-          `[${e.code}] ${e.rule} at message ${e.messageIndex}${e.ids.length ? ` (ids: ${idsText(e.ids)})` : ''}\n  ${e.title}. ${e.why}\n  HTTP ${e.status} ${JSON.stringify(e.error)}\n`,
+          `[${e.code}] ${e.rule} at message ${violationAt(t.messages, e)}${e.ids.length ? ` (ids: ${idsText(e.ids)})` : ''}\n  ${e.title}. ${e.why}\n  HTTP ${e.status} ${JSON.stringify(e.error)}\n`,
         );
         const mapped = requestIndexLine(t, provider, e, keptOf(t, r.kept));
         if (mapped !== null) io.out(`  ${mapped}\n`);
