@@ -12,6 +12,7 @@ import {
   diffTranscripts,
   listFileRequests,
   requestJudge,
+  requestTokens,
   type RequestInfo,
   type RequestListing,
   type RequestVerdict,
@@ -20,7 +21,7 @@ import {
 } from '../model/diff/index.ts';
 import { decodeBytes, notGzip, readAsTextNote, withReadNote } from '../model/parse/bytes.ts';
 import { messageLabels } from '../model/messageLabels.ts';
-import type { TextCounter } from '../model/tokens.ts';
+import { CHARS_PER_4, type TextCounter } from '../model/tokens.ts';
 import type { FormatId, ProviderId, Result, Transcript } from '../model/types.ts';
 import { maxFileBytes, STREAM_MIN_BYTES } from './limits.ts';
 
@@ -44,6 +45,11 @@ export interface FileRef {
 /** The requests of a file, each with its verdict. */
 export interface RequestsJob extends FileRef {
   kind: 'requests';
+  /**
+   * How the requests' tokens are counted: `exact` as the page's header, the diff and `check
+   * --requests` count them (the o200k BPE, Claude's factors over it), `estimate` by chars/4.
+   */
+  tokens?: DiffTokens;
 }
 
 /**
@@ -151,6 +157,8 @@ export type RequestsAnswer =
       kind: RequestListing['kind'];
       requests: RequestSummary[];
       defaultIndex: number;
+      /** The counter of `tokens` (`o200k_base`, or `chars/4`: an estimate). */
+      tokenEncoding?: string;
       /**
        * How many requests, from the first, are judged (the others' `valid` and `firstRule` say
        * nothing yet): a streamed log's calls are judged within a budget (runRequests.ts).
@@ -325,18 +333,31 @@ export class ListingMemo {
   }
 }
 
-function requestsAnswer(job: RequestsJob, memo: ListingMemo): RequestsAnswer {
+function requestsAnswer(
+  job: RequestsJob,
+  memo: ListingMemo,
+  counter: TextCounter | undefined,
+): RequestsAnswer {
   const listing = memo.of(job);
   if (typeof listing === 'string') return { ok: false, error: listing };
   const judge = requestJudge(listing, job.provider ?? undefined);
+  // The listing is counted by chars/4 (made once per file); counted again by the BPE when asked.
+  const tokens = counter ? requestTokens(listing, counter, job.provider ?? undefined) : null;
   const requests = listing.requests.map(
     (r, k): RequestSummary => ({
       ...r,
+      ...(tokens ? { tokens: tokens[k] ?? r.tokens } : {}),
       ...judge.verdict(k),
       retry: r.retryOf !== undefined,
     }),
   );
-  return { ok: true, kind: listing.kind, requests, defaultIndex: listing.defaultIndex };
+  return {
+    ok: true,
+    kind: listing.kind,
+    requests,
+    defaultIndex: listing.defaultIndex,
+    tokenEncoding: counter?.encoding ?? CHARS_PER_4.encoding,
+  };
 }
 
 function requestDiffAnswer(
@@ -385,7 +406,10 @@ export async function readJobFile(job: DiffJob, memo: ListingMemo): Promise<void
 
 /** True when `job` counts its tokens with the BPE (`tokens: 'exact'`): load it first. */
 export function wantsBpe(job: DiffJob): boolean {
-  return (job.kind === 'request-diff' || job.kind === 'transcript-diff') && job.tokens === 'exact';
+  return (
+    (job.kind === 'requests' || job.kind === 'request-diff' || job.kind === 'transcript-diff') &&
+    job.tokens === 'exact'
+  );
 }
 
 /**
@@ -402,7 +426,7 @@ export function answerDiffJob<J extends DiffJob>(
   const counter = wantsBpe(job) ? bpe : undefined;
   switch (job.kind) {
     case 'requests':
-      return requestsAnswer(job, memo) as DiffJobAnswer<J>;
+      return requestsAnswer(job, memo, counter) as DiffJobAnswer<J>;
     case 'request-diff':
       return requestDiffAnswer(job, counter, memo) as DiffJobAnswer<J>;
     case 'transcript-diff': {

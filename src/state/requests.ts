@@ -35,17 +35,29 @@ export const requestListingStore: StoreApi<Held<RequestsJob, RequestsAnswer>> = 
   },
 };
 
-/** The job that lists the store's file; the same object while its inputs do not change. */
+/**
+ * The job that lists the store's file; the same object while its inputs do not change.
+ * `exact`: count its requests' tokens by the BPE, as the page's header (its own counter loaded).
+ */
 export const selectRequestsJob = memoN(
   (
     source: AppState['source'],
     format: AppState['formatOverride'],
     provider: AppState['provider'],
+    exact = false,
   ): RequestsJob | null =>
     // A streamed large file holds no text on the page: its strip shows the labels the parse gave.
     source.text === ''
       ? null
-      : { kind: 'requests', text: source.text, name: source.name, format, provider },
+      : {
+          kind: 'requests',
+          text: source.text,
+          name: source.name,
+          format,
+          provider,
+          // Counted as the header counts once the page's BPE has loaded (`exact`), chars/4 before.
+          tokens: exact ? 'exact' : 'estimate',
+        },
 );
 
 /**
@@ -71,8 +83,12 @@ export interface StripMark {
   /** 0-based (the store's `requestIndex`); the page writes it 1-based. */
   index: number;
   label: string;
-  /** Tokens (chars/4), or null while the listing is being made. */
+  /** Tokens of the request (system prompt and messages, by `encoding`), or null while listed. */
   tokens: number | null;
+  /** The counter of `tokens`: `o200k_base`, or `chars/4` (an estimate until the BPE loads). */
+  encoding: string | null;
+  /** Input tokens the log's usage records for this call, when it has them. */
+  usageTokens: number | null;
   messages: number | null;
   /** `ok`, `bad` (a 400), `pending` (not judged yet). */
   tone: 'ok' | 'bad' | 'pending';
@@ -106,6 +122,8 @@ function pendingMark(index: number, label: string): StripMark {
     index,
     label,
     tokens: null,
+    encoding: null,
+    usageTokens: null,
     messages: null,
     tone: 'pending',
     code: null,
@@ -116,11 +134,19 @@ function pendingMark(index: number, label: string): StripMark {
   };
 }
 
-function markOf(index: number, s: RequestSummary, max: number, judged: boolean): StripMark {
+function markOf(
+  index: number,
+  s: RequestSummary,
+  max: number,
+  judged: boolean,
+  encoding: string,
+): StripMark {
   return {
     index,
     label: s.label,
     tokens: s.tokens,
+    encoding,
+    usageTokens: s.usageTokens ?? null,
     messages: s.messages,
     tone: !judged ? 'pending' : s.valid ? 'ok' : 'bad',
     code: judged ? (s.firstRule?.code ?? null) : null,
@@ -206,7 +232,8 @@ export const selectStrip = memoN(
     if (listed) {
       const max = listed.requests.reduce((m, s) => Math.max(m, s.tokens), 0);
       const judged = listed.judged ?? listed.requests.length;
-      marks = listed.requests.map((s, i) => markOf(i, s, max, i < judged));
+      const encoding = listed.tokenEncoding ?? 'chars/4';
+      marks = listed.requests.map((s, i) => markOf(i, s, max, i < judged, encoding));
     } else marks = (labels ?? []).map((l, i) => pendingMark(i, l.label));
     const failing = marks.find((m) => m.tone === 'bad');
     return {

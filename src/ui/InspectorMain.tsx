@@ -120,6 +120,18 @@ function TranscriptWarnings({ warnings }: { warnings: readonly string[] }) {
   );
 }
 
+/** The strip's props: the parse's requests, and whether its marks count as the header does. */
+function stripProps(
+  parsed: InspectorMainProps['parsed'],
+  tokens: ReturnType<typeof selectTokens>,
+): Parameters<typeof RequestStrip>[0] {
+  return {
+    requests: parsed?.requests,
+    requestIndex: parsed?.requestIndex,
+    exactTokens: tokens.basis.encoding !== 'chars/4',
+  };
+}
+
 /**
  * The eviction simulator (its own error boundary) and, when open, its splitter; while the worker
  * prepares a long transcript's eviction parts (no model yet), the panel saying so.
@@ -179,7 +191,7 @@ export function InspectorMain(p: InspectorMainProps) {
     <main className={`main${p.simOpen ? ' sim-open' : ''}`}>
       <section className="left" aria-label="Transcript timeline" style={split.style}>
         <PartBoundary part="request strip" resetKey={p.parsed}>
-          <RequestStrip requests={p.parsed?.requests} requestIndex={p.parsed?.requestIndex} />
+          <RequestStrip {...stripProps(p.parsed, tokens)} />
         </PartBoundary>
         <SummaryLine
           analysis={analysis}

@@ -37,7 +37,7 @@ export function VerdictColumn(p: VerdictColumnProps) {
   const chosen = useChosenProvider(analysis);
   // A session log shown whole (no call chosen) is judged as one request no call sent.
   const wholeLog = useWholeLogShown(analysis.transcript.format);
-  const recordedError = useChosenCallError();
+  const recordedError = useChosenCallError(p.tokens.basis.encoding !== 'chars/4');
   return (
     <div className="side-column">
       {/* The lesson stays in view (its own box) while the verdict below scrolls. */}

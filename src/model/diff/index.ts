@@ -36,6 +36,7 @@ export {
   outOfRange,
   apiErrorWords,
   apiErrorSummary,
+  requestTokens,
   type RequestJudge,
   type RequestInfo,
   type RequestListing,

@@ -4,7 +4,15 @@ import { parsedText } from '../testing/index.ts';
 import { oncallSpans, toOtlp } from '../testing/otel.fixtures.ts';
 import { diffRequests, diffText, longestIncreasing, predecessorOf } from './index.ts';
 import { diffTranscripts } from './diff.ts';
-import { listFileRequests, outOfRange, requestVerdict, type RequestListing } from './requests.ts';
+import {
+  listFileRequests,
+  outOfRange,
+  requestTokens,
+  requestVerdict,
+  type RequestListing,
+} from './requests.ts';
+import { countTokens, loadBpeCounter } from '../tokens.ts';
+import { defaultProviderOf } from '../validate/index.ts';
 
 function list(text: string, name = 'f.json'): RequestListing {
   const r = listFileRequests(text, { name });
@@ -91,6 +99,50 @@ describe('listFileRequests', () => {
     expect(d.ok && d.value.summary).toMatch(/^Request 4 added 2 messages/);
     expect(d.ok && d.value.cachePrefix.messages).toBe(1);
     expect(requestVerdict(l, 3)).toEqual({ valid: true, firstRule: null });
+  });
+
+  it('one request counts the same by every counter path: the listing, the recount, the diff and the transcript (newcomer: a batch request 618 in check --requests, 871 in diff)', async () => {
+    const bpe = await loadBpeCounter();
+    const log = 'log output 0 '.repeat(40);
+    const body = (n: number) => ({
+      custom_id: `req-${n}`,
+      params: {
+        model: 'claude-sonnet-4-5',
+        max_tokens: 1024,
+        system: 'You are a deploy assistant.',
+        messages: [
+          { role: 'user', content: 'Deploy failed, find out why.' },
+          { role: 'assistant', content: `Checking ${n}.` },
+          { role: 'user', content: log.repeat(n) },
+        ],
+      },
+    });
+    const text = jsonl([body(1), body(2)]);
+    const counted = listFileRequests(text, { name: 'batch.jsonl', counter: bpe });
+    if (!counted.ok) throw new Error(counted.error.message);
+    const l = counted.value;
+    expect(l.kind).toBe('archive');
+    const byTranscript = [0, 1].map(
+      (k) => countTokens(l.transcriptOf(k), defaultProviderOf(l.transcriptOf(k)), bpe).total,
+    );
+    expect(l.requests.map((r) => r.tokens)).toEqual(byTranscript);
+    // chars/4 would give another number: the counter was dropped for archives.
+    expect(list(text, 'batch.jsonl').requests.map((r) => r.tokens)).not.toEqual(byTranscript);
+    // A listing made at chars/4 counted again by the BPE (the page's strip) says the same.
+    expect(requestTokens(list(text, 'batch.jsonl'), bpe)).toEqual(byTranscript);
+    const d = diffRequests(l, 1, 0, { counter: bpe });
+    if (!d.ok) throw new Error(d.error);
+    expect([d.value.left.tokens, d.value.right.tokens]).toEqual(byTranscript);
+  });
+
+  it('a session log: the recount by the BPE equals the listing made with it, call by call', async () => {
+    const bpe = await loadBpeCounter();
+    const text = rollout();
+    const withBpe = listFileRequests(text, { name: 'r.jsonl', counter: bpe });
+    if (!withBpe.ok) throw new Error(withBpe.error.message);
+    expect(requestTokens(list(text, 'r.jsonl'), bpe)).toEqual(
+      withBpe.value.requests.map((r) => r.tokens),
+    );
   });
 
   it('one request: a single listing; out of range names the range', () => {

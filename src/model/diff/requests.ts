@@ -23,7 +23,7 @@ import {
   type SessionCall,
   type SessionCalls,
 } from '../parse/sessionCalls.ts';
-import { CHARS_PER_4, countTokens, type TextCounter } from '../tokens.ts';
+import { CHARS_PER_4, countTokens, type TextCounter, type TokenTable } from '../tokens.ts';
 import {
   chainValidation,
   defaultProviderOf,
@@ -94,6 +94,13 @@ function callLabel(k: number, c: SessionCall, messages: number): string {
   return `call ${k + 1} · ${messages} message${messages === 1 ? '' : 's'}${side}${event}`;
 }
 
+/** A call's tokens: the system prompt and its spans of the session's messages. */
+function callTokens(table: TokenTable, c: SessionCall): number {
+  let tokens = table.system;
+  for (const [a, b] of c.spans) tokens += (table.prefix[b] as number) - (table.prefix[a] as number);
+  return tokens;
+}
+
 function sessionListing(
   s: SessionCalls,
   format: FormatId,
@@ -105,9 +112,7 @@ function sessionListing(
   const table = countTokens(t, provider, opts.counter ?? CHARS_PER_4);
   const lastOfThread = new Map<string, number>();
   const requests = s.calls.map((c, k): RequestInfo => {
-    let tokens = table.system;
-    for (const [a, b] of c.spans)
-      tokens += (table.prefix[b] as number) - (table.prefix[a] as number);
+    const tokens = callTokens(table, c);
     const messages = spanLength(c.spans);
     const info: RequestInfo = {
       request: k + 1,
@@ -159,6 +164,7 @@ export function outOfRange(k: number, n: number): string {
 function archiveListing(
   doc: SourceDoc,
   opts: ListOptions,
+  count: Pick<ListOptions, 'counter' | 'provider'>,
   first: { transcript: Transcript; labels: { label: string }[]; index: number },
 ): RequestListing {
   const cache = new Map<number, Transcript>([[first.index, first.transcript]]);
@@ -176,12 +182,12 @@ function archiveListing(
   };
   const requests = first.labels.map((l, k): RequestInfo => {
     const t = transcriptOf(k);
-    const provider = opts.provider ?? defaultProviderOf(t);
+    const provider = count.provider ?? defaultProviderOf(t);
     return {
       request: k + 1,
       label: l.label,
       messages: t.messages.length,
-      tokens: countTokens(t, provider, opts.counter ?? CHARS_PER_4).total,
+      tokens: countTokens(t, provider, count.counter ?? CHARS_PER_4).total,
       compaction: null,
     };
   });
@@ -223,6 +229,13 @@ export function listDocumentRequests(
   return { ok: true, value: listParsedRequests(doc, parsed.value, opts) };
 }
 
+function counting(opts: ListOptions): Pick<ListOptions, 'counter' | 'provider'> {
+  return {
+    ...(opts.counter ? { counter: opts.counter } : {}),
+    ...(opts.provider ? { provider: opts.provider } : {}),
+  };
+}
+
 function parseOptions(opts: ListOptions): ParseOptions {
   return {
     ...(opts.format ? { format: opts.format } : {}),
@@ -250,7 +263,10 @@ export function listParsedRequests(
 
 function listParsed(doc: SourceDoc, p: ParsedTranscript, opts: ListOptions): RequestListing {
   if (p.requests && p.requestIndex !== undefined)
-    return archiveListing(doc, parseOptions(opts), {
+    // Parsed by the format and name only; counted by the caller's counter and provider (they
+    // were dropped here: a batch's requests were counted by chars/4 under check --requests while
+    // diff counted the same request by o200k, 618 against 871).
+    return archiveListing(doc, parseOptions(opts), counting(opts), {
       transcript: p.transcript,
       labels: p.requests,
       index: p.requestIndex,
@@ -279,6 +295,30 @@ function listParsed(doc: SourceDoc, p: ParsedTranscript, opts: ListOptions): Req
     },
     notes: [],
   };
+}
+
+/**
+ * Every request's tokens by `counter`, as the listing counts them (`RequestInfo.tokens`: the
+ * system prompt and the messages sent, the reply not included), for a listing made with another
+ * counter: the page lists a file once at chars/4 and counts it again once its o200k BPE has
+ * loaded, so the strip's marks say what the header, the diff and `check --requests` say.
+ * @param listing the file's requests; @param counter the text counter; @param provider the
+ *   provider counted for (default: each request's format's). O(file's text) for a session log.
+ */
+export function requestTokens(
+  listing: RequestListing,
+  counter: TextCounter,
+  provider?: ProviderId,
+): number[] {
+  const s = listing.session;
+  if (s) {
+    const table = countTokens(s.transcript, provider ?? defaultProviderOf(s.transcript), counter);
+    return s.calls.map((c) => callTokens(table, c));
+  }
+  return listing.requests.map((_, k) => {
+    const t = listing.transcriptOf(k);
+    return countTokens(t, provider ?? defaultProviderOf(t), counter).total;
+  });
 }
 
 /**

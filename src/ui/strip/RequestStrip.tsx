@@ -40,7 +40,13 @@ export function markWindow(count: number, focus: number): [number, number] {
 /** The mark's accessible name and title: number, tokens, messages, verdict, flags, label. */
 export function markText(m: StripMark, count: number, what: string): string {
   const parts = [`${what} ${m.index + 1} of ${count}`];
-  if (m.tokens !== null) parts.push(`${fmt(m.tokens)} tokens, ${fmt(m.messages ?? 0)} messages`);
+  // The request's count, by the header's counter (its basis said), and apart from it the usage
+  // the log records: two quantities, each labelled (newcomer: 2,804 here, 4,869 in the header).
+  if (m.tokens !== null)
+    parts.push(
+      `request ${m.encoding === 'chars/4' ? '≈' : ''}${fmt(m.tokens)} tokens (${m.encoding === 'chars/4' ? 'estimate, chars/4' : (m.encoding ?? 'estimate')}), ${fmt(m.messages ?? 0)} messages`,
+    );
+  if (m.usageTokens !== null) parts.push(`usage: ${fmt(m.usageTokens)} input tokens recorded`);
   parts.push(
     m.tone === 'ok'
       ? 'passes'
@@ -148,13 +154,18 @@ function useRequestKeys(count: number, chosen: number | null) {
 export function RequestStrip({
   requests,
   requestIndex,
+  exactTokens = false,
 }: {
   /** The parse result's `requests` (labels), or undefined for a file of one request. */
   requests: readonly { label: string }[] | undefined;
   /** The parse result's `requestIndex`. */
   requestIndex: number | undefined;
+  /** The page's counts are exact (its BPE loaded): the marks are counted alike. */
+  exactTokens?: boolean;
 }) {
-  const job = useAppStore((s) => selectRequestsJob(s.source, s.formatOverride, s.provider));
+  const job = useAppStore((s) =>
+    selectRequestsJob(s.source, s.formatOverride, s.provider, exactTokens),
+  );
   useEffect(() => ensureRequestListing(job), [job]);
   const fromText = useStore(requestListingStore, (s) => (s.job === job ? s.value : null));
   // A streamed log's calls come from the inspect worker (the page holds no text of it).

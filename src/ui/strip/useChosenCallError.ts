@@ -13,9 +13,14 @@ import {
 import { useAppStore } from '../../state/store.ts';
 import { useSession } from '../useSession.ts';
 
-/** The chosen call's recorded API error (its text), or null: none chosen, none recorded, no listing yet. */
-export function useChosenCallError(): string | null {
-  const job = useAppStore((s) => selectRequestsJob(s.source, s.formatOverride, s.provider));
+/**
+ * The chosen call's recorded API error (its text), or null: none chosen, none recorded, no listing yet.
+ * @param exactTokens as the strip's (`RequestStrip`): the same job, so the same listing
+ */
+export function useChosenCallError(exactTokens: boolean): string | null {
+  const job = useAppStore((s) =>
+    selectRequestsJob(s.source, s.formatOverride, s.provider, exactTokens),
+  );
   const chosen = useAppStore((s) => s.requestIndex);
   const fromText = useStore(requestListingStore, (s) => (s.job === job ? s.value : null));
   const streamed = useSession(selectStreamedListing);
