@@ -52,8 +52,6 @@ export async function runCheck(argv: string[], io: CliIO): Promise<number> {
         code: v.code,
         severity: v.severity,
         messageIndex: v.messageIndex,
-        // The page's row (`17.2`: the second row of message 17), as the text output says it.
-        messageLabel: violationAt(a.transcript.messages, v),
         blockIndex: v.blockIndex,
         ids: v.ids,
         providerPath: v.providerPath,

@@ -118,10 +118,6 @@ describe('a link’s view in the CLI: the page’s verdict', () => {
       expect.arrayContaining([expect.stringMatching(/@5\.[12]$/)]),
     );
     expect(at.some((x) => /@5$/.test(x))).toBe(false);
-    const json = await checkJson([url]);
-    expect(
-      (json.j.violations as unknown as { messageLabel: string }[]).map((v) => v.messageLabel),
-    ).toEqual(at.map((x) => x.split('@')[1]));
     // The exported file (the page's "Transcript with the faults") numbers from 0: check on it
     // names the positions the note gives.
     const r = inspect({ text: INVOICES, name: '', format: null, provider: null, faults: FAULTS });
