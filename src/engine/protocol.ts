@@ -204,9 +204,10 @@ export type WorkerResponse =
   /**
    * A streamed session log's model calls for the request strip (runRequests.ts; the diff
    * worker lists the calls of a file the page holds as text), for answer `parseId`: sent after
-   * it, then again once more of them are judged.
+   * it, then again once more of them are judged. Null: the log the answer said might hold calls
+   * (`requestsFollow`: its calls are read after the answer) holds fewer than two.
    */
-  | { id: number; kind: 'requests'; parseId: number; requests: RequestsAnswer }
+  | { id: number; kind: 'requests'; parseId: number; requests: RequestsAnswer | null }
   /** A later, better token table for the last result (the BPE finished counting). */
   | {
       id: number;

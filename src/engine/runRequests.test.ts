@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { listFileRequests } from '../model/diff/index.ts';
 import type { RequestsAnswer } from './diffProtocol.ts';
@@ -9,6 +10,7 @@ import { PREVIEW_RECORDS, readBlobSource } from './stream.ts';
 import { packedRows } from './packMessages.ts';
 import { parseDocument } from '../model/parse/index.ts';
 import { claudeCodeLog } from '../model/testing/claudeCodeLog.ts';
+import { rawAsRulesRead } from '../model/validate/rawFields.ts';
 
 /**
  * A Claude Code log of `turns` tool exchanges (4 lines each), then a compaction (its boundary
@@ -57,7 +59,7 @@ async function stream(text: string, id: number, requestIndex?: number, bpe = fal
   return posts;
 }
 
-const okAnswer = (a: RequestsAnswer | undefined) => {
+const okAnswer = (a: RequestsAnswer | null | undefined) => {
   if (!a?.ok) throw new Error('no listing');
   return a;
 };
@@ -98,6 +100,64 @@ describe("a streamed session log's model calls (the request strip)", () => {
     const judged = okAnswer(later.requests);
     expect(judged.judged).toBe(81);
     expect(judged.requests.every((r) => r.valid)).toBe(true);
+  });
+
+  it("the answer does not wait for the log's calls (issue 38): they are read, then the records released, after it", async () => {
+    resetRun();
+    const text = sessionLog(40);
+    const kept = () => {
+      const doc = run.lastFile?.source.doc;
+      if (doc?.kind !== 'jsonl') throw new Error('no log kept');
+      return doc.lines.map((l) => l.value);
+    };
+    const lines = text
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as unknown);
+    const released = lines.map(rawAsRulesRead);
+    let atAnswer: { session: unknown; released: boolean } | null = null;
+    const posts: WorkerResponse[] = [];
+    const record = collect(posts);
+    await runRequest(
+      {
+        id: 1,
+        req: { text: '', name: 'log.jsonl', format: null, provider: null, file: new Blob([text]) },
+        bpe: false,
+        fileKey: 7,
+      },
+      (m, tr) => {
+        if (m.kind === 'result')
+          atAnswer = {
+            session: run.lastFile?.session,
+            released: isDeepStrictEqual(kept(), released),
+          };
+        record(m, tr);
+      },
+    );
+    expect(atAnswer).toEqual({ session: null, released: false });
+    expect(run.lastFile?.session?.calls.calls).toHaveLength(81);
+    expect(kept()).toEqual(released);
+    const res = posts.find((m) => m.kind === 'result');
+    const listed = posts.find((m) => m.kind === 'requests');
+    if (res?.kind !== 'result' || listed?.kind !== 'requests') throw new Error('no answer');
+    expect(res.requestsFollow).toBe(true);
+    expect(okAnswer(listed.requests).requests).toHaveLength(81);
+  });
+
+  it('a log of one call: the answer says calls may follow, then says there are none', async () => {
+    resetRun();
+    const w = claudeCodeLog({ cwd: '/x' });
+    w.user('Hello.');
+    w.assistant('msg_1', [{ type: 'text', text: 'Hi.' }]);
+    const posts = await stream(w.text(), 1);
+    const res = posts.find((m) => m.kind === 'result');
+    if (res?.kind !== 'result' || !res.result.ok) throw new Error('no answer');
+    expect(res.requestsFollow).toBe(true);
+    const sent = posts.filter((m) => m.kind === 'requests');
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.kind === 'requests' && sent[0].requests).toBeNull();
+    expect(posts.indexOf(sent[0] as WorkerResponse)).toBeGreaterThan(posts.indexOf(res));
+    expect(run.lastFile?.session).toBeNull();
   });
 
   it('choosing a call narrows the parse held: no second read of the file', async () => {
