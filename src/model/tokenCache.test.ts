@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { generate } from '../../scripts/gen.ts';
 import { parseTranscript } from './parse/index.ts';
 import { countTokensCached, SLICE_CHARS, TokenCache, TokenCounting } from './tokenCache.ts';
-import { assistant, transcript, user } from './testing/index.ts';
+import { assistant, msg, transcript, user } from './testing/index.ts';
 import {
   CHARS_PER_4,
   countingPieces,
@@ -11,7 +11,7 @@ import {
   loadBpeCounter,
   type TextCounter,
 } from './tokens.ts';
-import type { ProviderId } from './types.ts';
+import type { Block, ProviderId, Role } from './types.ts';
 
 const parsed = parseTranscript(generate({ format: 'claude-code-jsonl', messages: 400, seed: 9 }), {
   name: 'log.jsonl',
@@ -135,6 +135,63 @@ describe('TokenCounting', () => {
     const again = new TokenCounting(t400, 'openai-chat', bpe, cache);
     expect(again.countSlice(1)).toBe(1);
     expect(again.table().basis.label).toContain('199 hard cuts');
+  });
+
+  it('chars/4 from text lengths equals chars/4 of the built texts, blocks and usage too (property)', () => {
+    // The general path: a counter that counts chars/4 but is not CHARS_PER_4 (its fast path).
+    const built: TextCounter = { encoding: 'chars/4', count: CHARS_PER_4.count };
+    const text = fc.string({ unit: 'grapheme', maxLength: 12 });
+    const inner = fc.oneof(
+      text.map((s): Block => ({ type: 'text', text: s })),
+      fc.constant<Block>({ type: 'image', mediaType: 'image/png' }),
+      fc
+        .option(fc.nat(5000), { nil: undefined })
+        .map((bytes): Block => ({ type: 'document', ...(bytes !== undefined ? { bytes } : {}) })),
+    );
+    const block = fc.oneof(
+      inner,
+      text.map((s): Block => ({ type: 'thinking', thinking: s, signature: 'sig' })),
+      fc
+        .tuple(text, fc.oneof(text, fc.dictionary(text, text, { maxKeys: 3 }), fc.constant(null)))
+        .map(([name, input]): Block => ({ type: 'tool_use', id: 't', name, input })),
+      fc
+        .array(inner, { maxLength: 3 })
+        .map(
+          (content): Block => ({ type: 'tool_result', toolUseId: 't', isError: false, content }),
+        ),
+      fc.constant<Block>({ type: 'redacted_thinking', bytes: 10 }),
+      fc.jsonValue().map((raw): Block => ({ type: 'other', label: 'x', raw })),
+    );
+    const message = fc.record({
+      role: fc.constantFrom<Role>('user', 'assistant', 'tool'),
+      blocks: fc.array(block, { maxLength: 4 }),
+      usage: fc.option(fc.nat(900), { nil: undefined }),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(message, { maxLength: 8 }),
+        fc.constantFrom<ProviderId>('anthropic', 'openai-chat', 'gemini'),
+        fc.boolean(),
+        (ms, provider, preferUsage) => {
+          const tr = transcript(
+            'anthropic-messages',
+            ms.map(({ role, blocks, usage }) => ({
+              ...msg(role, blocks),
+              ...(usage !== undefined ? { meta: { usageOutputTokens: usage } } : {}),
+            })),
+          );
+          const opts = { preferUsage };
+          const fast = countTokensCached(tr, provider, CHARS_PER_4, new TokenCache(), opts);
+          const slow = countTokensCached(tr, provider, built, new TokenCache(), opts);
+          expect(fast).toEqual(slow);
+        },
+      ),
+    );
+    // And on a generated log (usage figures on its replies), as the worker's answer counts it.
+    for (const preferUsage of [true, false])
+      expect(
+        countTokensCached(t, 'anthropic', CHARS_PER_4, new TokenCache(), { preferUsage }),
+      ).toEqual(countTokensCached(t, 'anthropic', built, new TokenCache(), { preferUsage }));
   });
 
   it('chars/4 counts everything in one slice (no default budget for the placeholder)', () => {

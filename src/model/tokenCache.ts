@@ -19,7 +19,10 @@
 import {
   basisLabel,
   blockStarts,
+  CHARS_PER_4,
   claudeFactor,
+  countableFixed,
+  countableLength,
   countableText,
   countingPieces,
   hardCutCount,
@@ -209,6 +212,7 @@ export class TokenCounting {
       this.perBlock.fill(-1, this.blockStart[i], this.blockStart[i + 1]);
       return { sum: MESSAGE_OVERHEAD + usage, chars: 0 };
     }
+    if (this.counter === CHARS_PER_4) return this.countQuick(m, i);
     const p = this.partial?.message === i ? this.partial : null;
     const piece = this.counter.pieceChars;
     let sum = p ? p.sum : MESSAGE_OVERHEAD;
@@ -245,6 +249,29 @@ export class TokenCounting {
       const tok = Math.round(this.scale(raw, cls)) + fixed;
       this.perBlock[(this.blockStart[i] as number) + k] = tok;
       sum += tok;
+    }
+    this.partial = null;
+    return { sum, chars };
+  }
+
+  /**
+   * Message `i` counted with `CHARS_PER_4`: each block ⌈length ÷ 4⌉ of its countable text plus
+   * its fixed tokens (what the general path gives: chars/4 scales nothing, cuts nothing), from
+   * the texts' lengths, without building a text or caching a count (issue 38: building them and
+   * a WeakMap entry per block was most of the 115 MB log's answer).
+   */
+  private countQuick(m: Message, i: number): { sum: number; chars: number } {
+    const blocks = m.blocks;
+    const at = this.blockStart[i] as number;
+    let sum = MESSAGE_OVERHEAD;
+    let chars = 0;
+    for (let k = 0; k < blocks.length; k++) {
+      const b = blocks[k] as Block;
+      const n = countableLength(b);
+      const tok = Math.ceil(n / 4) + countableFixed(b);
+      this.perBlock[at + k] = tok;
+      sum += tok;
+      chars += n;
     }
     this.partial = null;
     return { sum, chars };
