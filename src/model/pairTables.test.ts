@@ -11,6 +11,7 @@ import {
   pairTables,
 } from './pairTables.ts';
 import { arbTranscript, pairsByBlockReference } from './testing/index.ts';
+import { referenceIndexPairs, referenceLaneTable } from './testing/pairTables.reference.ts';
 
 const arbAny = fc.oneof(arbTranscript('anthropic-messages'), arbTranscript('openai-chat'));
 
@@ -52,6 +53,45 @@ describe('pair tables (issue 7)', () => {
         expect(moved.arcLanes).toEqual(want.lanes);
         expect(moved.arcIndex).toEqual(want.index);
         expect(moved.blocks).toEqual(blockPairTable(t.messages, pairs));
+      }),
+    );
+  });
+
+  it('arc lanes and index equal the comparator-sorted reference, packed sort or not (property)', () => {
+    // Ends near 0 and near 2^40: spans too spread to pack into one safe integer take the comparator.
+    const end = fc.option(
+      fc.oneof(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 2 ** 40, max: 2 ** 40 + 40 })),
+      { nil: null },
+    );
+    const near = fc.option(fc.integer({ min: 0, max: 200 }), { nil: null });
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.oneof(end, near), fc.oneof(end, near)), { maxLength: 60 }),
+        (spec) => {
+          const pairs = spec.map(
+            ([c, r], k): ToolPair => ({
+              key: `p${k}`,
+              id: `t${k}`,
+              name: 'f',
+              call: c === null ? null : { message: c, block: 0 },
+              result: r === null ? null : { message: r, block: 1 },
+              status: 'answered',
+              partial: false,
+              server: false,
+            }),
+          );
+          expect(laneTable(pairs)).toEqual(referenceLaneTable(pairs));
+          expect(indexPairs(pairs)).toEqual(referenceIndexPairs(pairs));
+        },
+      ),
+      { numRuns: 300 },
+    );
+    // And on transcripts, as the worker builds them.
+    fc.assert(
+      fc.property(arbAny, (t) => {
+        const arcs = analyze(t).pairs.filter(isArcPair);
+        expect(laneTable(arcs)).toEqual(referenceLaneTable(arcs));
+        expect(indexPairs(arcs)).toEqual(referenceIndexPairs(arcs));
       }),
     );
   });
