@@ -30,6 +30,7 @@ import { copyTable, countExact, countShown, quickTokens } from './runTokens.ts';
 import { readBlobSource, type StreamedSource } from './stream.ts';
 import { releaseRecords } from './releaseRecords.ts';
 import {
+  hasCalls,
   judgeCalls,
   sessionAnswer,
   sessionParse,
@@ -91,7 +92,7 @@ async function runRequestSteps(
   };
   const read = msg.req.file ? await readFile(r) : readText(r);
   if (!read || r.stale()) return;
-  const { parsed, source } = read;
+  const { parsed, source, session } = read;
   if (!parsed.ok) return fail(r, { ok: false, error: parsed.error });
   // Without faults the answer shows this parse: its messages go to the page before the analysis,
   // so the page takes them in while the worker analyses (on the other core) rather than after.
@@ -114,7 +115,7 @@ async function runRequestSteps(
   const { fresh, bytes, inFile } = sent;
   if (r.stale() || !(await sendLists(r, inspection.analysis)) || r.stale()) return;
   stage('lists');
-  const answered = sendAnswer(r, inspection, fresh, bytes, read.callsFollow, inFile);
+  const answered = sendAnswer(r, inspection, fresh, bytes, session !== null, inFile);
   // The page holds this parse's messages once it has the answer they join (not before: a
   // request that went stale meanwhile took them with it, and the next must send them again).
   if (fresh) run.sentParse = inspection.parsed;
@@ -125,14 +126,15 @@ async function runRequestSteps(
   } else run.held = null;
   // The strip's calls after the answer and the simulator's first sweep: the load is shown
   // meanwhile (reading 28,000 calls from the records, listing and cloning them is a few hundred
-  // ms of the worker); the records are released once read.
-  const session = read.settle ? read.settle() : read.session;
-  if (read.callsFollow) {
+  // ms of the worker); then the records are released. A log of one call clears the strip.
+  if (source) settleFile(source);
+  const listed = session !== null && hasCalls(session);
+  if (session) {
     post({
       id,
       kind: 'requests',
       parseId: answered.parseId,
-      requests: session ? sessionAnswer(session, msg.req.provider) : null,
+      requests: listed ? sessionAnswer(session, msg.req.provider) : null,
     });
     stage('strip-sent');
   }
@@ -142,7 +144,7 @@ async function runRequestSteps(
     await countExact(id, answered.parseId, a.transcript, a.provider, post, r.stale);
     stage('tokens');
   }
-  if (session && !r.stale()) await sendVerdicts(r, session, answered.parseId);
+  if (session && listed && !r.stale()) await sendVerdicts(r, session, answered.parseId);
 }
 
 /** What `sendParse` did: whether the parse was new to the page, and how its text went. */
@@ -204,15 +206,8 @@ async function fail(r: Running, result: Inspection): Promise<void> {
 interface Read {
   parsed: Result<ParsedTranscript>;
   source: StreamedSource | null;
-  /** A streamed session log's calls (runRequests.ts), else null (or not read yet: `settle`). */
+  /** A streamed session log's calls (runRequests.ts), else null. */
   session: StreamedSession | null;
-  /**
-   * Reads the calls and releases the records of a file kept unsettled (`settleFile`), for
-   * after the answer; null when settled.
-   */
-  settle: (() => StreamedSession | null) | null;
-  /** Whether a `requests` message follows the answer (the strip's calls, or null: none). */
-  callsFollow: boolean;
 }
 
 /** Parse the request's text (memoised). */
@@ -223,8 +218,6 @@ function readText(r: Running): Read {
     parsed: run.stages.parse(req.text, req.name, req.format, req.requestIndex, req.model),
     source: null,
     session: null,
-    settle: null,
-    callsFollow: false,
   };
 }
 
@@ -271,13 +264,13 @@ async function readFile(r: Running): Promise<Read | null> {
     last.format === req.format &&
     last.model === req.model
   ) {
-    if (last.requestIndex === req.requestIndex) return keptRead(last);
+    if (last.requestIndex === req.requestIndex)
+      return { parsed: last.result, source: last.source, session: last.session };
     // Another call of the same session log: narrowed from the calls held, not streamed again.
-    const session = settleFile(last);
-    if (session) {
+    if (last.session) {
       last.requestIndex = req.requestIndex;
-      last.result = { ok: true, value: sessionParse(session, req.requestIndex) };
-      return keptRead(last);
+      last.result = { ok: true, value: sessionParse(last.session, req.requestIndex) };
+      return { parsed: last.result, source: last.source, session: last.session };
     }
   }
   for (const slimming of [true, false]) {
@@ -300,70 +293,70 @@ async function readFile(r: Running): Promise<Read | null> {
     const whole = safeParseDoc(source.doc, req.name, req.format, req.requestIndex, req.model, {
       narrow: false,
     });
+    // A session log's calls are read now, while its records hold what they are read from.
     stage('parse');
+    const session =
+      whole.ok && r.msg.strip !== false ? streamedSession(source.doc, whole.value) : null;
+    stage('strip');
     // Records slimmed for the preview's format are read whole again when the file is another.
     if (source.slimmed && !(whole.ok && whole.value.transcript.format === format)) continue;
-    const strip = r.msg.strip !== false;
-    const { name, model, requestIndex } = req;
-    const last: LastFile = {
-      ...{ key, name, format: req.format, requestIndex, model, result: whole, source },
-      ...{ session: null, unsettled: true, strip },
+    const read = keep(r, key, whole, source, session);
+    if (!session) return read;
+    // A call chosen: narrowed from the log as released, so its messages' raws are the records
+    // the page finds their source lines by.
+    const parsed: Result<ParsedTranscript> = {
+      ok: true,
+      value: sessionParse(session, req.requestIndex),
     };
-    run.lastFile = last;
-    // No call chosen: the whole log is shown, and its calls are read after the answer.
-    if (requestIndex === undefined) return keptRead(last);
-    // A call chosen: its calls are read now, while its records hold what they are read from,
-    // and the log narrowed as released, so its messages' raws are the records the page finds
-    // their source lines by.
-    const session = settleFile(last);
-    if (session) last.result = { ok: true, value: sessionParse(session, requestIndex) };
-    return keptRead(last);
+    if (run.lastFile) run.lastFile.result = parsed;
+    return { ...read, parsed };
   }
   return null;
 }
 
-/** The last file as `run` keeps it. */
-type LastFile = NonNullable<(typeof run)['lastFile']>;
-
-/** The read of a kept file (its calls read and records released after the answer if unsettled). */
-function keptRead(last: LastFile): Read {
-  const { result, source, session, unsettled } = last;
-  return {
-    parsed: result,
-    source,
-    session,
-    settle: unsettled ? () => settleFile(last) : null,
-    callsFollow: session !== null || (unsettled && mayHoldCalls(last)),
-  };
+/**
+ * Remember a file's parse as the last file's (a later request for the same file reuses it).
+ * Its records are released (and a session log's calls read first) after the answer
+ * (`settleFile`), unless a call is chosen: then its calls are read now, while its records hold
+ * what they are read from, and the log is narrowed as released, so its messages' raws are the
+ * records the page finds their source lines by.
+ */
+function keep(
+  r: Running,
+  key: number,
+  parsed: Result<ParsedTranscript>,
+  source: StreamedSource,
+  session: StreamedSession | null,
+): Read {
+  const { name, format, requestIndex, model } = r.msg.req;
+  run.lastFile = { key, name, format, requestIndex, model, result: parsed, source, session };
+  run.lastFile.unsettled = true;
+  // Whenever the calls are read (here, after the answer, or to narrow to a call of a request
+  // that came first), the records are released right after.
+  if (session) session.onRead = () => settleFile(source);
+  if (requestIndex !== undefined) settleFile(source);
+  return { parsed, source, session };
 }
 
 /**
- * Whether an unsettled file's parse may be a session log of several calls (its format lists
- * calls, it is one request), so the answer says that the strip's calls follow.
+ * Settle the last file once, if it is `source`'s: read a session log's calls from its records
+ * (compaction boundaries, API errors and sub-agent threads are read from fields the rules do
+ * not keep), then release its slimmed records to what the rules read (`releaseRecords`). Run
+ * after the first answer (issue 38: on the 115 MB log this was 60–100 ms before it; with no call
+ * chosen the answer shows the whole log and needs neither), or before a call is narrowed to.
  */
-function mayHoldCalls(last: LastFile): boolean {
-  const { result } = last;
-  if (!last.strip || !result.ok || result.value.requests) return false;
-  return parserFor(result.value.transcript.format)?.sessionCalls !== undefined;
-}
-
-/**
- * Settle a kept file once: read a session log's calls from its records (`streamedSession`,
- * before they are released: compaction boundaries, API errors and sub-agent threads are read
- * from fields the rules do not keep), then release its slimmed records (`releaseRecords`).
- * Runs after the first answer (issue 38: on the 115 MB log this was 60–90 ms before it), or
- * before a call of the log is narrowed to.
- * @returns the log's calls (null: not a session log of two calls or more, or not asked for)
- */
-function settleFile(last: LastFile): StreamedSession | null {
-  if (!last.unsettled) return last.session;
+function settleFile(source: StreamedSource): void {
+  const last = run.lastFile;
+  if (!last?.unsettled || last.source !== source) return;
   last.unsettled = false;
-  const { result, source } = last;
-  if (result.ok && last.strip) last.session = streamedSession(source.doc, result.value);
-  stage('strip');
-  if (source.slimmed && result.ok) releaseRecords(source.doc, result.value.transcript);
-  stage('normalise');
-  return last.session;
+  if (last.session) hasCalls(last.session);
+  stage('calls');
+  if (source.slimmed && last.result.ok) {
+    // The whole log as parsed: a narrowed call's messages are its messages.
+    const whole = last.session?.whole ?? last.result.value;
+    releaseRecords(source.doc, whole.transcript);
+  }
+  stage('release');
 }
 
 /**

@@ -4,7 +4,7 @@ import { listFileRequests } from '../model/diff/index.ts';
 import type { RequestsAnswer } from './diffProtocol.ts';
 import type { WorkerResponse } from './protocol.ts';
 import { resetRun, runRequest } from './run.ts';
-import { judgeCalls, sessionAnswer, streamedSession } from './runRequests.ts';
+import { hasCalls, judgeCalls, sessionAnswer, streamedSession } from './runRequests.ts';
 import { run } from './runState.ts';
 import { PREVIEW_RECORDS, readBlobSource } from './stream.ts';
 import { packedRows } from './packMessages.ts';
@@ -59,6 +59,20 @@ async function stream(text: string, id: number, requestIndex?: number, bpe = fal
   return posts;
 }
 
+/** The values the worker holds of the last file's records. */
+function kept(): unknown[] {
+  const doc = run.lastFile?.source.doc;
+  if (doc?.kind !== 'jsonl') throw new Error('no log kept');
+  return doc.lines.map((l) => l.value);
+}
+
+/** Each record of a log as released (what the rules read of it). */
+const releasedOf = (text: string) =>
+  text
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => rawAsRulesRead(JSON.parse(l)));
+
 const okAnswer = (a: RequestsAnswer | null | undefined) => {
   if (!a?.ok) throw new Error('no listing');
   return a;
@@ -105,17 +119,10 @@ describe("a streamed session log's model calls (the request strip)", () => {
   it("the answer does not wait for the log's calls (issue 38): they are read, then the records released, after it", async () => {
     resetRun();
     const text = sessionLog(40);
-    const kept = () => {
-      const doc = run.lastFile?.source.doc;
-      if (doc?.kind !== 'jsonl') throw new Error('no log kept');
-      return doc.lines.map((l) => l.value);
-    };
-    const lines = text
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as unknown);
-    const released = lines.map(rawAsRulesRead);
-    let atAnswer: { session: unknown; released: boolean } | null = null;
+    const released = releasedOf(text);
+    let atAnswer: { released: boolean } | null = null;
+    // Set when the calls are read (once): after the answer, so only if not read before it.
+    let readAfter = false;
     const posts: WorkerResponse[] = [];
     const record = collect(posts);
     await runRequest(
@@ -126,15 +133,20 @@ describe("a streamed session log's model calls (the request strip)", () => {
         fileKey: 7,
       },
       (m, tr) => {
-        if (m.kind === 'result')
-          atAnswer = {
-            session: run.lastFile?.session,
-            released: isDeepStrictEqual(kept(), released),
+        const s = run.lastFile?.session;
+        if (m.kind === 'result' && s) {
+          atAnswer = { released: isDeepStrictEqual(kept(), released) };
+          const release = s.onRead;
+          s.onRead = () => {
+            readAfter = true;
+            release?.();
           };
+        }
         record(m, tr);
       },
     );
-    expect(atAnswer).toEqual({ session: null, released: false });
+    expect(atAnswer).toEqual({ released: false });
+    expect(readAfter).toBe(true);
     expect(run.lastFile?.session?.calls.calls).toHaveLength(81);
     expect(kept()).toEqual(released);
     const res = posts.find((m) => m.kind === 'result');
@@ -157,7 +169,38 @@ describe("a streamed session log's model calls (the request strip)", () => {
     expect(sent).toHaveLength(1);
     expect(sent[0]?.kind === 'requests' && sent[0].requests).toBeNull();
     expect(posts.indexOf(sent[0] as WorkerResponse)).toBeGreaterThan(posts.indexOf(res));
-    expect(run.lastFile?.session).toBeNull();
+    const s = run.lastFile?.session;
+    expect(s && hasCalls(s)).toBe(false);
+  });
+
+  it("a call chosen in a later request, before the first one's answer, is narrowed from the records as released", async () => {
+    resetRun();
+    const text = sessionLog(40);
+    const file = new Blob([text]);
+    const req = { text: '', name: 'log.jsonl', format: null, provider: null, file };
+    const later: WorkerResponse[] = [];
+    const first: WorkerResponse[] = [];
+    let next: Promise<void> | undefined;
+    const record = collect(first);
+    // The second request comes while the first sends its messages (before its answer).
+    await runRequest({ id: 1, req, bpe: false, fileKey: 7 }, (m, tr) => {
+      record(m, tr);
+      if (m.kind === 'messages' && !next)
+        next = runRequest(
+          { id: 2, req: { ...req, requestIndex: 70 }, bpe: false, fileKey: 7 },
+          collect(later),
+        );
+    });
+    await next;
+    expect(first.some((m) => m.kind === 'result')).toBe(false);
+    const res = later.find((m) => m.kind === 'result');
+    if (res?.kind !== 'result' || !res.result.ok) throw new Error('no answer');
+    expect(res.result.parsed.requestIndex).toBe(70);
+    // Every message found by its source lines, as on a first read of that call.
+    const packed = later.flatMap((m) => (m.kind === 'messages' ? packedRows(m.messages) : []));
+    expect(packed.length).toBeGreaterThan(PREVIEW_RECORDS);
+    expect(packed.every((m) => m.rawJson === null && m.spans.length >= 2)).toBe(true);
+    expect(kept()).toEqual(releasedOf(text));
   });
 
   it('choosing a call narrows the parse held: no second read of the file', async () => {

@@ -35,7 +35,14 @@ export const JUDGE_BUDGET = 2_500_000;
 /** A streamed session log's calls and the whole log's parse they are spans of. */
 export interface StreamedSession {
   whole: ParsedTranscript;
-  calls: SessionCalls;
+  /**
+   * The log's calls, read from its records on first use (issue 38: after the load's answer,
+   * `hasCalls`); fewer than two when the log turned out to be one call. They must be read
+   * before the records are released (run.ts `settleFile` reads them first).
+   */
+  readonly calls: SessionCalls;
+  /** Called once, right after the calls are read (run.ts: then the records are released). */
+  onRead?: () => void;
   /** The calls listed (sizes, labels), made on first use (`listingOf`): after the load's answer. */
   listing: RequestListing | null;
   /**
@@ -46,19 +53,38 @@ export interface StreamedSession {
 }
 
 /**
- * The calls of a parsed session log (two or more), or null (another format, one call, or its
- * calls could not be read). Reads `doc` as parsed: call it before its records are released.
+ * The calls of a parsed session log, read from `doc` as parsed on first use of `calls` (or
+ * `hasCalls`): before its records are released. Null for a log of a format that lists no calls,
+ * or a file of several requests. A log whose calls cannot be read has none.
  */
 export function streamedSession(doc: SourceDoc, whole: ParsedTranscript): StreamedSession | null {
   if (whole.requests) return null;
   const t = whole.transcript;
-  try {
-    const calls = parserFor(t.format)?.sessionCalls?.(doc, t);
-    if (!calls || calls.calls.length < 2) return null;
-    return { whole, calls, listing: null, verdicts: null };
-  } catch {
-    return null;
-  }
+  const list = parserFor(t.format)?.sessionCalls;
+  if (!list) return null;
+  let calls: SessionCalls | null = null;
+  const s: StreamedSession = {
+    whole,
+    get calls(): SessionCalls {
+      if (!calls) {
+        try {
+          calls = list(doc, t);
+        } catch {
+          calls = { transcript: t, calls: [] };
+        }
+        s.onRead?.();
+      }
+      return calls;
+    },
+    listing: null,
+    verdicts: null,
+  };
+  return s;
+}
+
+/** Whether a session log holds two calls or more (a strip to show); reads its calls. */
+export function hasCalls(s: StreamedSession): boolean {
+  return s.calls.calls.length >= 2;
 }
 
 /**
@@ -66,6 +92,8 @@ export function streamedSession(doc: SourceDoc, whole: ParsedTranscript): Stream
  * whole log when `k` is undefined.
  */
 export function sessionParse(s: StreamedSession, k: number | undefined): ParsedTranscript {
+  // No call: the whole log, as `withSessionCall` gives it, without reading the calls yet.
+  if (k === undefined) return s.whole;
   return withSessionCall({ kind: 'jsonl', lines: [], brokenLines: [] }, s.whole, k, s.calls);
 }
 

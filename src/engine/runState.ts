@@ -63,12 +63,10 @@ export const run = {
     /** A session log's calls, read before its records were released (runRequests.ts). */
     session: StreamedSession | null;
     /**
-     * True while the calls are not read and the records not released yet: the first answer goes
-     * first (issue 38), then `settleFile` (run.ts) does both, once.
+     * True while its slimmed records are not released yet (nor its calls read): the first
+     * answer goes first (issue 38), then run.ts `settleFile` does both, once.
      */
-    unsettled: boolean;
-    /** Whether to read the calls when settling (`WorkerRequest.strip`). */
-    strip: boolean;
+    unsettled?: boolean;
   } | null,
   cache: new TokenCache(),
   bpe: null as Promise<TextCounter | null> | null,
