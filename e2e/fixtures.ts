@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parallelWeatherChat } from '../src/model/testing/parallelWeather.ts';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -102,36 +103,5 @@ export function renameTask() {
  * (#3), then a user turn (#4): one O2 violation, whose provider path names request message 4.
  */
 export function oaiParallel(): string {
-  const call = (id: string, city: string) => ({
-    id,
-    type: 'function',
-    function: { name: 'get_weather', arguments: JSON.stringify({ city }) },
-  });
-  return JSON.stringify(
-    {
-      model: 'gpt-4.1',
-      messages: [
-        { role: 'system', content: 'You are a travel agent.' },
-        { role: 'user', content: 'Weather in Paris and Berlin?' },
-        {
-          role: 'assistant',
-          content: null,
-          tool_calls: [call('call_paris01', 'Paris'), call('call_berlin02', 'Berlin')],
-        },
-        { role: 'tool', tool_call_id: 'call_paris01', content: '18C sunny' },
-        { role: 'user', content: 'Hurry up, what about Berlin?' },
-      ],
-      tools: [
-        {
-          type: 'function',
-          function: {
-            name: 'get_weather',
-            parameters: { type: 'object', properties: { city: { type: 'string' } } },
-          },
-        },
-      ],
-    },
-    null,
-    2,
-  );
+  return JSON.stringify(parallelWeatherChat(), null, 2);
 }

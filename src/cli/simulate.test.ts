@@ -7,6 +7,7 @@ import { parseTranscript } from '../model/parse/index.ts';
 import { countTokens, loadBpeCounter } from '../model/tokens.ts';
 import { runCli } from './commands.ts';
 import type { CliIO } from './io.ts';
+import { parallelWeatherChat } from '../model/testing/parallelWeather.ts';
 
 const sample = path.resolve(import.meta.dirname, '../../public/samples/coding-agent.json');
 
@@ -58,24 +59,7 @@ describe("a 400 body's request index beside the message it names (newcomer: two 
 describe('a 400 body whose request message is several of ours', () => {
   it('check names them all, as the page does (newcomer: "request message 2 = message #3", the page "rows #3 and #4")', async () => {
     // OpenAI Chat sent to Bedrock: the tool message (#3) and the user's question (#4) are one user turn.
-    const body = {
-      model: 'gpt-4.1',
-      messages: [
-        { role: 'system', content: 'You are a travel agent.' },
-        { role: 'user', content: 'Weather in Paris and Berlin?' },
-        {
-          role: 'assistant',
-          content: null,
-          tool_calls: ['paris', 'berlin'].map((c) => ({
-            id: `call_${c}`,
-            type: 'function',
-            function: { name: 'get_weather', arguments: JSON.stringify({ city: c }) },
-          })),
-        },
-        { role: 'tool', tool_call_id: 'call_paris', content: '18C sunny' },
-        { role: 'user', content: 'Hurry up, what about Berlin?' },
-      ],
-    };
+    const body = parallelWeatherChat();
     const dir = mkdtempSync(path.join(tmpdir(), 'reqindex-'));
     try {
       const file = path.join(dir, 'oai-parallel.json');

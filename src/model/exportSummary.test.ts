@@ -17,6 +17,7 @@ import { parseTranscript } from './parse/index.ts';
 import { ruleWords } from './ruleWords.ts';
 import { countTokens } from './tokens.ts';
 import type { Transcript } from './types.ts';
+import { parallelWeatherChat } from './testing/parallelWeather.ts';
 
 function parse(v: unknown): Transcript {
   const r = parseTranscript(JSON.stringify(v));
@@ -100,25 +101,7 @@ describe('buildIncidentSummary', () => {
   it('maps the request index to the row the provider path names, not the cause (O2)', () => {
     // Two parallel calls at row #2, one answered (#3), then a user turn (#4): OpenAI's path
     // names request message 4, the message where the missing answer should be.
-    const t = parse({
-      model: 'gpt-4.1',
-      messages: [
-        { role: 'system', content: 'You are a travel agent.' },
-        { role: 'user', content: 'Weather in Paris and Berlin?' },
-        {
-          role: 'assistant',
-          content: null,
-          tool_calls: ['call_paris01', 'call_berlin02'].map((id) => ({
-            id,
-            type: 'function',
-            function: { name: 'get_weather', arguments: '{}' },
-          })),
-        },
-        { role: 'tool', tool_call_id: 'call_paris01', content: '18C sunny' },
-        { role: 'user', content: 'Hurry up, what about Berlin?' },
-      ],
-      tools: [{ type: 'function', function: { name: 'get_weather', parameters: {} } }],
-    });
+    const t = parse(parallelWeatherChat());
     const md = summaryOf(t);
     expect(md).toContain('at message #2 (assistant');
     expect(md).toContain('(request message 4 = row #4)');
