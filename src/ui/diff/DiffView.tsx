@@ -24,15 +24,13 @@ import {
 } from '../../state/diffView.ts';
 import { requestListingStore, selectStreamedListing } from '../../state/requests.ts';
 import { useAppStore, type AppStore, type DiffChoice } from '../../state/store.ts';
-import { fmtCount } from '../format.ts';
+import { fmtCount, fmtInt } from '../format.ts';
 import { isTypingTarget } from '../input/typingTarget.ts';
 import { useSession } from '../useSession.ts';
 import { CharDiffPanel } from './CharDiffPanel.tsx';
 import { DiffControls } from './DiffControls.tsx';
 import { DiffRows } from './DiffRows.tsx';
 import './diff.css';
-
-const fmt = (n: number) => n.toLocaleString('en-US');
 
 export interface DiffViewProps {
   analysis: Analysis;
@@ -121,7 +119,7 @@ function Sides({ a }: { a: Extract<DiffAnswer, { ok: true }> }) {
     <li data-testid={`diff-side-${which}`}>
       <b>{which === 'left' ? 'Left' : 'Right'}:</b> {s.label} · {fmtCount(s.messages, 'message')} ·{' '}
       {approx}
-      {fmt(s.tokens)} tokens ·{' '}
+      {fmtInt(s.tokens)} tokens ·{' '}
       {s.valid ? (
         <span className="ok">valid</span>
       ) : (
@@ -183,7 +181,7 @@ export function firstShown(
 
 function cacheWords(a: Extract<DiffAnswer, { ok: true }>): string {
   const c = a.diff.cachePrefix;
-  return `prompt-cache prefix ends here: ${fmt(c.messages)} message${c.messages === 1 ? '' : 's'}, ${fmt(c.tokens)} tokens match`;
+  return `prompt-cache prefix ends here: ${fmtInt(c.messages)} message${c.messages === 1 ? '' : 's'}, ${fmtInt(c.tokens)} tokens match`;
 }
 
 export function DiffView(p: DiffViewProps) {
@@ -239,7 +237,7 @@ export function DiffView(p: DiffViewProps) {
             <Sides a={answer} />
             <p className="diff-cache" data-testid="diff-cache">
               {answer.diff.cachePrefix.messages > 0 || answer.diff.cachePrefix.tokens > 0
-                ? `The prompt-cache prefix matches for ${fmtCount(answer.diff.cachePrefix.messages, 'message')} (${fmt(answer.diff.cachePrefix.tokens)} tokens), then stops.`
+                ? `The prompt-cache prefix matches for ${fmtCount(answer.diff.cachePrefix.messages, 'message')} (${fmtInt(answer.diff.cachePrefix.tokens)} tokens), then stops.`
                 : 'The prompt-cache prefix does not match from the start.'}{' '}
               {nav.changes.length} of {answer.diff.rows.length} rows changed.{' '}
               <span data-testid="diff-token-basis" data-estimate={estimated(answer) || undefined}>

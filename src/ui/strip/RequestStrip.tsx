@@ -6,7 +6,7 @@
  * Choosing a mark shows that request; `[` and `]` step to the previous and next. It is the one
  * way to choose a request (it replaced the Request menu).
  */
-import { useEffect, useRef, useState, type RefObject } from 'react';
+import { memo, useEffect, useRef, useState, type RefObject } from 'react';
 import { useStore } from 'zustand';
 import {
   ensureRequestListing,
@@ -16,13 +16,12 @@ import {
   selectStrip,
   type StripMark,
 } from '../../state/requests.ts';
-import { apiErrorWords } from '../../model/diff/index.ts';
 import { useAppStore } from '../../state/store.ts';
 import { useSession } from '../useSession.ts';
 import { isTypingTarget } from '../input/typingTarget.ts';
+import { fmtInt } from '../format.ts';
+import { markText } from './markText.ts';
 import './strip.css';
-
-const fmt = (n: number) => n.toLocaleString('en-US');
 
 /** Most marks drawn at once: a long session log's calls are shown a window at a time. */
 export const MARK_WINDOW = 200;
@@ -37,34 +36,11 @@ export function markWindow(count: number, focus: number): [number, number] {
   return [from, from + MARK_WINDOW];
 }
 
-/** The mark's accessible name and title: number, tokens, messages, verdict, flags, label. */
-export function markText(m: StripMark, count: number, what: string): string {
-  const parts = [`${what} ${m.index + 1} of ${count}`];
-  // The request's count, by the header's counter (its basis said), and apart from it the usage
-  // the log records: two quantities, each labelled (newcomer: 2,804 here, 4,869 in the header).
-  if (m.tokens !== null)
-    parts.push(
-      `request ${m.encoding === 'chars/4' ? '≈' : ''}${fmt(m.tokens)} tokens (${m.encoding === 'chars/4' ? 'estimate, chars/4' : (m.encoding ?? 'estimate')}), ${fmt(m.messages ?? 0)} messages`,
-    );
-  if (m.usageTokens !== null) parts.push(`usage: ${fmt(m.usageTokens)} input tokens recorded`);
-  parts.push(
-    m.tone === 'ok'
-      ? 'passes'
-      : m.tone === 'bad'
-        ? `fails${m.code ? ` (${m.code})` : ''}`
-        : 'not judged yet',
-  );
-  const c = m.compaction;
-  if (c)
-    parts.push(
-      `${c.kind} before it (${c.trigger}${c.tokensBefore !== null ? `, ${fmt(c.tokensBefore)} → ${c.tokensAfter !== null ? fmt(c.tokensAfter) : '?'} tokens` : ''})`,
-    );
-  if (m.retry) parts.push('a retry of the one before');
-  if (m.fault) parts.push(`${apiErrorWords(m.tone === 'ok')}: ${m.fault}`);
-  return `${parts.join('; ')}. ${m.label}`;
-}
-
-function Mark({
+/**
+ * One mark, drawn again only when its props change (`memo`): the strip's marks are the listing's
+ * own objects (`selectStrip` is memoised), so a render of the page while a file loads redraws none.
+ */
+export const Mark = memo(function Mark({
   m,
   count,
   chosen,
@@ -105,7 +81,7 @@ function Mark({
       </button>
     </li>
   );
-}
+});
 
 /**
  * Keep the chosen mark in view: the marks scroll sideways in their row, and a call chosen by the
@@ -213,7 +189,7 @@ export function RequestStrip({
             ‹
           </button>
           <span>
-            {what}s {fmt(from + 1)}–{fmt(to)} of {fmt(count)}
+            {what}s {fmtInt(from + 1)}–{fmtInt(to)} of {fmtInt(count)}
           </span>
           <button
             type="button"

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StripMark } from '../../state/requests.ts';
-import { markText } from './RequestStrip.tsx';
+import { markText } from './markText.ts';
 
 const mark = (over: Partial<StripMark>): StripMark => ({
   index: 83,
