@@ -61,6 +61,26 @@ test('the strip: one mark per call with its verdict; the chosen call survives a 
   await expect(other.getByTestId('verdict')).toHaveAttribute('data-valid', 'true');
 });
 
+test('a page showing one request lists nothing: no diff worker (and its tokenizer) until a file has a strip', async ({
+  page,
+}) => {
+  // Issue 38: the default sample (one request) was listed for a strip it never draws, which
+  // started the diff worker and loaded a tokenizer in it: 23 MiB beside any later load.
+  const names: Promise<string>[] = [];
+  page.on('worker', (w) => names.push(w.evaluate(() => self.name).catch(() => '(ended)')));
+  await openDefault(page);
+  await expect(page.getByTestId('request-strip')).toHaveCount(0);
+  // What the page starts after it is ready (the exact token count) has started by then.
+  await expect(page.getByTestId('app')).toHaveAttribute('data-ready', 'true');
+  await page.waitForTimeout(1000);
+  expect(await Promise.all(names)).not.toContain('diff');
+  // A file of several requests is listed (by the diff worker), and its strip drawn.
+  await dropFile(page, 'trace.json', trace);
+  await ready(page, trace.length);
+  await expect(requestMarks(page)).toHaveCount(4);
+  await expect.poll(() => Promise.all(names)).toContain('diff');
+});
+
 test('keyboard: ] and [ step through the requests', async ({ page }) => {
   await openDefault(page);
   await dropFile(page, 'trace.json', trace);

@@ -11,6 +11,8 @@ import type { RequestsAnswer, RequestsJob, RequestSummary } from '../engine/diff
 import { apiErrorSummary, apiErrorWords, type CompactionEvent } from '../model/diff/index.ts';
 import { activeSession, memoN, sessionSlot, type Held } from './session/index.ts';
 import type { AppState } from './store.ts';
+import type { ParsedTranscript } from '../model/parse/index.ts';
+import { parserFor } from '../model/parse/registry.ts';
 
 /**
  * The listing of the file shown, once the worker has made it (one file at a time: the one shown),
@@ -45,9 +47,11 @@ export const selectRequestsJob = memoN(
     format: AppState['formatOverride'],
     provider: AppState['provider'],
     exact = false,
+    listable = true,
   ): RequestsJob | null =>
     // A streamed large file holds no text on the page: its strip shows the labels the parse gave.
-    source.text === ''
+    // A file of one request has no strip: it is not listed (`mayListRequests`).
+    source.text === '' || !listable
       ? null
       : {
           kind: 'requests',
@@ -59,6 +63,20 @@ export const selectRequestsJob = memoN(
           tokens: exact ? 'exact' : 'estimate',
         },
 );
+
+/**
+ * Whether the parse shown can have a strip, so its file is worth listing: a file of several
+ * requests (the parse's `requests`: an archive's) or a log whose format reads its model calls
+ * (`FormatParser.sessionCalls`). Any other file is one request and lists as one, which draws
+ * nothing: listing it started the diff worker and loaded a tokenizer there, 23 MiB held for the
+ * page's life (issue 38: beside a 115 MB log's load, from the sample the page opened with).
+ * @param parsed the parse shown (null or undefined while there is none)
+ */
+export function mayListRequests(parsed: ParsedTranscript | null | undefined): boolean {
+  if (!parsed) return false;
+  if (parsed.requests !== undefined) return true;
+  return parserFor(parsed.transcript.format)?.sessionCalls !== undefined;
+}
 
 /**
  * The listing of the streamed session log shown (the inspect worker reads its calls: a file too

@@ -20,6 +20,7 @@ import {
   type ViolationTarget,
 } from '../state/selectors.ts';
 import { evictionPreparing } from '../state/eviction.ts';
+import { mayListRequests } from '../state/requests.ts';
 import { useAppStore } from '../state/store.ts';
 import { selectPairSignals } from './arcs/pairSignals.ts';
 import { EvictionSimulator, PreparingSimulator } from './budget/EvictionSimulator.tsx';
@@ -31,7 +32,7 @@ import { nextInList } from './navigation.ts';
 import { PartBoundary } from './PartBoundary.tsx';
 import { PinnedSystem } from './PinnedSystem.tsx';
 import { DiffView } from './diff/DiffView.tsx';
-import { RequestStrip } from './strip/RequestStrip.tsx';
+import { RequestStrip, type RequestStripProps } from './strip/RequestStrip.tsx';
 import { SummaryLine } from './SummaryLine.tsx';
 import { Timeline } from './Timeline.tsx';
 import { useFindExit } from './useFindExit.ts';
@@ -124,11 +125,12 @@ function TranscriptWarnings({ warnings }: { warnings: readonly string[] }) {
 function stripProps(
   parsed: InspectorMainProps['parsed'],
   tokens: ReturnType<typeof selectTokens>,
-): Parameters<typeof RequestStrip>[0] {
+): RequestStripProps {
   return {
     requests: parsed?.requests,
     requestIndex: parsed?.requestIndex,
     exactTokens: tokens.basis.encoding !== 'chars/4',
+    listable: mayListRequests(parsed),
   };
 }
 
@@ -175,8 +177,7 @@ export function InspectorMain(p: InspectorMainProps) {
   const { analysis, currentMessage, jump, partial } = p;
   const find = useAppStore((s) => s.find);
   const diff = useAppStore((s) => s.diff);
-  const roleFilter = useAppStore((s) => s.roleFilter);
-  const blockFilter = useAppStore((s) => s.blockFilter);
+  const dimmed = useAppStore((s) => selectDimmed(analysis, s.roleFilter, s.blockFilter));
   const tokens = selectTokens(analysis.transcript, analysis.provider, p.counter);
   const targets = selectViolationTargets(analysis);
   const matches = selectMatches(analysis, find);
@@ -240,7 +241,7 @@ export function InspectorMain(p: InspectorMainProps) {
               <Timeline
                 analysis={analysis}
                 tokens={tokens}
-                dimmed={selectDimmed(analysis, roleFilter, blockFilter)}
+                dimmed={dimmed}
                 matches={matches}
                 violations={partial ? NO_TARGETS : targets}
                 expanded={p.expanded}
@@ -266,6 +267,7 @@ export function InspectorMain(p: InspectorMainProps) {
           currentMessage={currentMessage}
           onJump={jumpTo}
           provisional={partial}
+          listable={mayListRequests(p.parsed)}
         />
       </PartBoundary>
     </main>

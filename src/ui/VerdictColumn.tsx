@@ -28,6 +28,8 @@ export interface VerdictColumnProps {
   onJump: (message: number) => void;
   /** The streamed file whose preview is drawn: the verdict is provisional. */
   provisional: string | null;
+  /** Whether the parse shown can have a strip (`mayListRequests`), as the strip is told. */
+  listable: boolean;
 }
 
 export function VerdictColumn(p: VerdictColumnProps) {
@@ -37,7 +39,7 @@ export function VerdictColumn(p: VerdictColumnProps) {
   const chosen = useChosenProvider(analysis);
   // A session log shown whole (no call chosen) is judged as one request no call sent.
   const wholeLog = useWholeLogShown(analysis.transcript.format);
-  const recordedError = useChosenCallError(p.tokens.basis.encoding !== 'chars/4');
+  const recordedError = useChosenCallError(p.tokens.basis.encoding !== 'chars/4', p.listable);
   return (
     <div className="side-column">
       {/* The lesson stays in view (its own box) while the verdict below scrolls. */}

@@ -127,20 +127,26 @@ function useRequestKeys(count: number, chosen: number | null) {
   }, [count, chosen, setRequestIndex]);
 }
 
-export function RequestStrip({
-  requests,
-  requestIndex,
-  exactTokens = false,
-}: {
+/** What the strip is drawn from: the parse shown's requests and how its file is listed. */
+export interface RequestStripProps {
   /** The parse result's `requests` (labels), or undefined for a file of one request. */
   requests: readonly { label: string }[] | undefined;
   /** The parse result's `requestIndex`. */
   requestIndex: number | undefined;
   /** The page's counts are exact (its BPE loaded): the marks are counted alike. */
   exactTokens?: boolean;
-}) {
+  /** Whether the parse shown can have a strip (`mayListRequests`): else nothing is listed. */
+  listable?: boolean;
+}
+
+export function RequestStrip({
+  requests,
+  requestIndex,
+  exactTokens = false,
+  listable = true,
+}: RequestStripProps) {
   const job = useAppStore((s) =>
-    selectRequestsJob(s.source, s.formatOverride, s.provider, exactTokens),
+    selectRequestsJob(s.source, s.formatOverride, s.provider, exactTokens, listable),
   );
   useEffect(() => ensureRequestListing(job), [job]);
   const fromText = useStore(requestListingStore, (s) => (s.job === job ? s.value : null));

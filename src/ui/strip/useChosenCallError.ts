@@ -15,11 +15,11 @@ import { useSession } from '../useSession.ts';
 
 /**
  * The chosen call's recorded API error (its text), or null: none chosen, none recorded, no listing yet.
- * @param exactTokens as the strip's (`RequestStrip`): the same job, so the same listing
+ * @param exactTokens, listable as the strip's (`RequestStrip`): the same job, so the same listing
  */
-export function useChosenCallError(exactTokens: boolean): string | null {
+export function useChosenCallError(exactTokens: boolean, listable: boolean): string | null {
   const job = useAppStore((s) =>
-    selectRequestsJob(s.source, s.formatOverride, s.provider, exactTokens),
+    selectRequestsJob(s.source, s.formatOverride, s.provider, exactTokens, listable),
   );
   const chosen = useAppStore((s) => s.requestIndex);
   const fromText = useStore(requestListingStore, (s) => (s.job === job ? s.value : null));
