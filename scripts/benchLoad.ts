@@ -15,7 +15,9 @@
  *   together. Target ≤ 0.01.
  *
  * With `--profile DIR` the worker's thread is CPU-profiled over the load too
- * (DIR/load-worker.cpuprofile), and the functions that fill it are printed.
+ * (DIR/load-worker.cpuprofile), and the functions that fill it are printed. With the environment
+ * variable BENCH_HEAP_SERIES=FILE, every heap sample of the load (page, workers) and the worker's
+ * stage marks are written to FILE as JSON ({t0, marks, series}, epoch ms): where the peak falls.
  */
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -188,14 +190,25 @@ export interface HeapPeaks {
   workers: number;
 }
 
-/** Samples `TabSession.heap` every `ms` until stopped; @returns the peaks. */
-export function sampleHeap(tab: TabSession, ms = 100): () => Promise<HeapPeaks> {
+/** One heap sample: [epoch ms, page bytes, all workers' bytes, how many workers answered]. */
+export type HeapSample = [number, number, number, number];
+
+/**
+ * Samples `TabSession.heap` every `ms` until stopped, each sample also pushed to `series` when
+ * given; @returns the peaks.
+ */
+export function sampleHeap(
+  tab: TabSession,
+  ms = 100,
+  series: HeapSample[] | null = null,
+): () => Promise<HeapPeaks> {
   const peak: HeapPeaks = { total: 0, page: 0, worker: 0, workers: 0 };
   let on = true;
   const loop = (async () => {
     while (on) {
       try {
         const h = await tab.heap();
+        series?.push([Date.now(), h.page, h.worker, h.workers]);
         peak.total = Math.max(peak.total, h.page + h.worker);
         peak.page = Math.max(peak.page, h.page);
         peak.worker = Math.max(peak.worker, h.worker);
@@ -327,7 +340,9 @@ export async function timedLoad(
     await tab.worker('Profiler.setSamplingInterval', { interval: 500 });
     await tab.worker('Profiler.start');
   }
-  const stop = sampleHeap(tab);
+  // BENCH_HEAP_SERIES=FILE: every heap sample and the worker's stage marks, as JSON, to FILE.
+  const series: HeapSample[] | null = process.env.BENCH_HEAP_SERIES ? [] : null;
+  const stop = sampleHeap(tab, 100, series);
   await pick();
   await page.waitForFunction('window.__load.t1 > 0', undefined, { timeout: 600_000 });
   const ms = (await page.evaluate('window.__load.t1 - window.__load.t0')) as number;
@@ -346,11 +361,20 @@ export async function timedLoad(
       process.stdout.write(`${profileTable('load (worker thread)', r.profile).join('\n')}\n`);
     }
   }
-  const stopAfter = sampleHeap(tab);
+  const stopAfter = sampleHeap(tab, 100, series);
   await page.waitForTimeout(1000);
   const after = await stopAfter();
   const settled = await tab.heap();
   const stages = await loadStages(page, tab);
+  if (series && process.env.BENCH_HEAP_SERIES) {
+    const [t0] = (await page.evaluate(PAGE_CLOCK)) as [number];
+    const r = await tab.worker<{ result: { value?: string } }>('Runtime.evaluate', {
+      expression: WORKER_MARKS,
+      returnByValue: true,
+    });
+    const marks = JSON.parse(r?.result.value ?? '[]') as [string, number][];
+    writeFileSync(process.env.BENCH_HEAP_SERIES, JSON.stringify({ t0, marks, series }));
+  }
   await tab.cdp.detach();
   return { ms, simMs, firstMs, loadAverage, peak, after, settled, stages };
 }

@@ -5,7 +5,7 @@
  * 400 ms before it (/proc/stat: other jobs on this shared machine). Prints the median of each.
  *
  *   npx tsx scripts/benchParRead.ts [--file F] [--rounds N] [--split S] [--long L]
- *     [--modes one,two,half,bare,check]  (split: the first worker's share of the bytes; long: the
+ *     [--modes one,floor,two,half,bare,check]  (split: the first worker's share of the bytes; long: the
  *     shortest string that crosses joined, less one; modes: scripts/benchParReadWorker.ts)
  */
 import { readFileSync } from 'node:fs';

@@ -58,6 +58,31 @@ function paste(v: Node, big: string, ends: Float64Array, at: { k: number }): voi
   else for (const k in v) v[k] = one(v[k]);
 }
 
+/**
+ * The bench's floor (scripts/benchFloor.ts): the file streamed, decoded and every line
+ * `JSON.parse`d and kept, nothing else — beside 'one' in the same page and rounds, what the app's
+ * reader costs beyond it.
+ */
+async function readFloor(f: Blob): Promise<unknown[]> {
+  const reader = f.stream().getReader();
+  const decoder = new TextDecoder();
+  const values: unknown[] = [];
+  let carry = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    const s = carry + (done ? decoder.decode() : decoder.decode(value, { stream: true }));
+    let a = 0;
+    for (let b = s.indexOf('\n'); b >= 0; b = s.indexOf('\n', a)) {
+      if (b > a) values.push(JSON.parse(s.slice(a, b)));
+      a = b + 1;
+    }
+    carry = s.slice(a);
+    if (done) break;
+  }
+  if (carry.trim()) values.push(JSON.parse(carry));
+  return values;
+}
+
 /** The byte after the first newline at or after `at` (the file's size when there is none). */
 async function cutAt(f: Blob, at: number): Promise<number> {
   for (let span = 1 << 16; at < f.size; span *= 4) {
@@ -168,7 +193,7 @@ scope.onmessage = (e: MessageEvent) => {
 };
 
 interface Job {
-  mode: 'one' | 'half' | 'two' | 'bare' | 'check';
+  mode: 'one' | 'floor' | 'half' | 'two' | 'bare' | 'check';
   file: Blob;
   split: number;
   /** `LONG` for this round (B's copy is set by A's message). */
@@ -198,6 +223,10 @@ async function handle(
   LONG = d.long;
   if (d.mode === 'one') {
     scope.kept = await read(d.file);
+    return scope.postMessage({ ms: performance.now() - t });
+  }
+  if (d.mode === 'floor') {
+    scope.kept = await readFloor(d.file);
     return scope.postMessage({ ms: performance.now() - t });
   }
   const at = await cutAt(d.file, Math.floor(d.file.size * d.split));
