@@ -185,22 +185,35 @@ export interface LaneTable {
  * ties by start then position; each takes the first lane without a clash. Spans that only touch
  * at a message overlap. Same lanes as the timeline's `assignLanes`, as a typed array by position
  * with per-lane number arrays instead of span objects and a Map by key (issue 7: 50,000 pairs took
- * 150+ ms the object way). O(n log n + n·lanes·log n).
+ * 150+ ms the object way). The ordering is here, the placing in `lanesInOrder`.
+ * O(n log n + n·lanes·log n).
  */
 export function laneTable(pairs: readonly ToolPair[]): LaneTable {
-  const n = pairs.length;
   const { start, end, withSpan } = spansOf(pairs);
-  const lane = new Int32Array(n).fill(-1);
-  const length = new Float64Array(n);
+  const length = new Float64Array(pairs.length);
   for (let k = 0; k < withSpan.length; k++) {
     const i = withSpan[k] as number;
     length[i] = (end[i] as number) - (start[i] as number);
   }
-  const order = sortBySpan(withSpan, length, start, n);
+  return lanesInOrder(sortBySpan(withSpan, length, start, pairs.length), start, end);
+}
+
+/**
+ * The lanes of `laneTable` once the spans are ordered: `order` holds pair positions (those with
+ * a span, shortest first, ties by start then position), `start`/`end` the spans by position
+ * (message indices, open ends half a message out; length = the pair count, which is the length
+ * of the returned `lane`). Each span in turn takes the first lane where it meets no span already
+ * placed (touching at a message is meeting); a lane keeps its spans' starts and ends as sorted
+ * number arrays, searched by bisection. Positions not in `order` keep lane -1.
+ * O(n·lanes·log n) plus the inserts.
+ */
+export function lanesInOrder(order: Int32Array, start: Float64Array, end: Float64Array): LaneTable {
+  const lane = new Int32Array(start.length).fill(-1);
   const laneStarts: number[][] = [];
   const laneEnds: number[][] = [];
   let maxLane = 0;
-  for (const i of order) {
+  for (let k = 0; k < order.length; k++) {
+    const i = order[k] as number;
     const s = start[i] as number;
     const e = end[i] as number;
     let l = 0;
