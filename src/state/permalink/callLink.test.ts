@@ -5,9 +5,10 @@ import { checkedStructureCopy } from '../../model/redact/shareCopy.ts';
 import { lastCallFailsLog, queuedCompactedLog } from '../../model/testing/claudeCodeLog.ts';
 import { CHARS_PER_4 } from '../../model/tokens.ts';
 import { selectStrip } from '../requests.ts';
-import { createAppStore, type AppState } from '../store.ts';
+import type { StoreApi } from 'zustand';
+import { createAppStore, type AppState, type AppStore } from '../store.ts';
 import { applyLink } from './applyLink.ts';
-import { buildShareLink } from './storeLink.ts';
+import { buildShareLink, type InlineText } from './storeLink.ts';
 
 /** What the page shows of the store's source and request: the verdict and the strip. */
 function shown(s: AppState) {
@@ -39,14 +40,29 @@ function shown(s: AppState) {
   };
 }
 
+/** A sender store on `text` (a session log) with call `request` chosen, and what it shows. */
+function sendCall(text: string, request: number) {
+  const sender = createAppStore();
+  sender.getState().openSource({ text, name: 'session.jsonl', origin: 'file' });
+  sender.getState().setRequestIndex(request);
+  return { sender, seen: shown(sender.getState()) };
+}
+
+/**
+ * The share link of `copy` (the share panel's copy) made from `sender`, opened in a new reader
+ * store: the link's fragment and what the reader shows. Throws when no link can be made.
+ */
+function openLink(sender: StoreApi<AppStore>, copy: InlineText) {
+  const link = buildShareLink(sender.getState(), copy);
+  if (!link.ok) throw new Error(link.reason);
+  const reader = createAppStore();
+  applyLink(reader, `#${link.fragment}`);
+  return { fragment: link.fragment, opened: shown(reader.getState()) };
+}
+
 describe('the structure-only link of a chosen session call', () => {
   it('opens on that call, chosen, with its 400, under a strip that agrees', () => {
-    const sender = createAppStore();
-    sender
-      .getState()
-      .openSource({ text: lastCallFailsLog(), name: 'session.jsonl', origin: 'file' });
-    sender.getState().setRequestIndex(3);
-    const seen = shown(sender.getState());
+    const { sender, seen } = sendCall(lastCallFailsLog(), 3);
     expect(seen.verdict.valid).toBe(false);
     expect([seen.chosen, seen.chosenTone]).toEqual([3, 'bad']);
 
@@ -58,17 +74,12 @@ describe('the structure-only link of a chosen session call', () => {
       seen.parsed.callReply,
     );
     expect(copy.problems).toEqual([]);
-    const link = buildShareLink(sender.getState(), {
+    const { fragment, opened } = openLink(sender, {
       text: copy.text,
       redacted: true,
       request: copy.request,
     });
-    if (!link.ok) throw new Error(link.reason);
-    expect(link.fragment).toContain('rq=4');
-
-    const reader = createAppStore();
-    applyLink(reader, `#${link.fragment}`);
-    const opened = shown(reader.getState());
+    expect(fragment).toContain('rq=4');
     expect(opened.verdict).toEqual(seen.verdict);
     expect(opened.parsed.requestIndex).toBe(3);
     expect(opened.analysis.transcript.messages).toHaveLength(
@@ -81,30 +92,16 @@ describe('the structure-only link of a chosen session call', () => {
   });
 
   it('a link made by an older build (the context alone, no rq) still opens: the context whole, as it did', () => {
-    const sender = createAppStore();
-    sender
-      .getState()
-      .openSource({ text: lastCallFailsLog(), name: 'session.jsonl', origin: 'file' });
-    sender.getState().setRequestIndex(3);
-    const seen = shown(sender.getState());
+    const { sender, seen } = sendCall(lastCallFailsLog(), 3);
     const old = checkedStructureCopy(seen.analysis.transcript, CHARS_PER_4, 'keep');
-    const link = buildShareLink(sender.getState(), { text: old.text, redacted: true });
-    if (!link.ok) throw new Error(link.reason);
-    expect(link.fragment).not.toContain('rq=');
-    const reader = createAppStore();
-    applyLink(reader, `#${link.fragment}`);
-    const opened = shown(reader.getState());
+    const { fragment, opened } = openLink(sender, { text: old.text, redacted: true });
+    expect(fragment).not.toContain('rq=');
     expect(opened.verdict).toEqual(seen.verdict);
     expect(opened.chosen).toBeNull();
   });
 
   it('a call whose copy is not detected by itself (the log’s own lines first): the link names its format and opens on the call', () => {
-    const sender = createAppStore();
-    sender
-      .getState()
-      .openSource({ text: queuedCompactedLog(), name: 'session.jsonl', origin: 'file' });
-    sender.getState().setRequestIndex(2);
-    const seen = shown(sender.getState());
+    const { sender, seen } = sendCall(queuedCompactedLog(), 2);
     expect([seen.verdict.valid, seen.chosen, seen.chosenTone]).toEqual([false, 2, 'bad']);
     const copy = checkedStructureCopy(
       seen.analysis.transcript,
@@ -114,18 +111,14 @@ describe('the structure-only link of a chosen session call', () => {
     );
     expect(copy.problems).toEqual([]);
     expect(copy.format).toBe('claude-code-jsonl');
-    const link = buildShareLink(sender.getState(), {
+    const { fragment, opened } = openLink(sender, {
       text: copy.text,
       redacted: true,
       request: copy.request,
       format: copy.format,
     });
-    if (!link.ok) throw new Error(link.reason);
-    expect(link.fragment).toContain('f=claude-code-jsonl');
-    const reader = createAppStore();
-    applyLink(reader, `#${link.fragment}`);
+    expect(fragment).toContain('f=claude-code-jsonl');
     // Before: no format in the link, and the copy read as "not a transcript format I know".
-    const opened = shown(reader.getState());
     expect(opened.verdict).toEqual(seen.verdict);
     expect(opened.analysis.transcript.messages).toHaveLength(3);
     expect([opened.chosen, opened.chosenTone]).toEqual([copy.request, 'bad']);
