@@ -9,6 +9,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readFloor, scanFile } from './worker.ts';
+import { decodeBytes } from '../../model/parse/bytes.ts';
 import { generate } from '../../../scripts/gen.ts';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'scan-worker-'));
@@ -45,5 +46,25 @@ describe('readFloor', () => {
     const gz = gzipSync(text);
     const cut = await scanFile({ ...task, source: source('d.jsonl.gz', gz.subarray(0, 200)) });
     expect(cut.rows[0]?.error).toMatch(/truncated.*line \d+/);
+  });
+
+  it('words a truncated .gz as `check` and the page do: one message, with the line its text stops at', async () => {
+    const task = { policies: [], budgets: [], exact: false };
+    const gz = gzipSync(text);
+    const half = Math.floor(gz.length / 2);
+    for (const at of [10, 12, 200, half, gz.length - 9]) {
+      const cut = gz.subarray(0, at);
+      const checked = decodeBytes(cut);
+      if (checked.ok) throw new Error(`cut at ${at} read`);
+      const scanned = await scanFile({ ...task, source: source(`e${at}.jsonl.gz`, cut) });
+      // Before: "This .gz does not decompress to its end (unexpected end of file): it looks
+      // truncated; …" beside check's "This looks like a .gz file, but it does not decompress …".
+      expect(scanned.rows[0]?.error, `cut at ${at}`).toBe(checked.error.message);
+      if (at === 10) expect(checked.error.message).toContain('no text comes out of it');
+      if (at === half) {
+        const line = /its text stops at line (\d+)\./.exec(checked.error.message)?.[1];
+        expect(Number(line)).toBeGreaterThan(1);
+      }
+    }
   });
 });

@@ -6,7 +6,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { createGunzip } from 'node:zlib';
-import { decodeBytes, isGzip, tooLargeMessage } from '../../model/parse/bytes.ts';
+import { decodeBytes, gzipCutOff, isGzip, tooLargeMessage } from '../../model/parse/bytes.ts';
 import { MAX_UNPACKED_BYTES } from '../../model/limits.ts';
 import {
   errorRow,
@@ -56,13 +56,6 @@ async function collect(
   return { chunks, total };
 }
 
-/** Newlines in some chunks, + 1: the line a stream stopped on. */
-function lineAt(chunks: readonly Uint8Array[]): number {
-  let n = 1;
-  for (const c of chunks) for (let i = c.indexOf(10); i >= 0; i = c.indexOf(10, i + 1)) n++;
-  return n;
-}
-
 const concat = (chunks: Uint8Array[], total: number) =>
   chunks.length === 1 ? (chunks[0] as Uint8Array) : Buffer.concat(chunks, total);
 
@@ -105,12 +98,7 @@ async function inflate(
   gunzip.end();
   const e = await done;
   if (total > max) return { ok: false, message: tooLargeMessage(total, max), line: null };
-  if (e)
-    return {
-      ok: false,
-      message: `This .gz does not decompress to its end (${e.message}): it looks truncated; its text stops at line ${lineAt(out)}.`,
-      line: lineAt(out),
-    };
+  if (e) return { ok: false, ...gzipCutOff(out) };
   return { ok: true, bytes: concat(out, total) };
 }
 

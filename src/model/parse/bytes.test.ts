@@ -24,8 +24,8 @@ describe('decodeBytes', () => {
     const r = decodeBytes(gz.slice(0, 12));
     expect(r.ok).toBe(false);
     expect(!r.ok && r.error.kind).toBe('binary');
-    expect(!r.ok && r.error.message).toMatch(
-      /^This looks like a \.gz file, but it does not decompress/,
+    expect(!r.ok && r.error.message).toBe(
+      'This .gz file is cut off (a truncated copy) or damaged: it does not decompress to its end, and its text stops at line 1. Copy or download the file again.',
     );
   });
 

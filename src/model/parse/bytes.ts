@@ -123,6 +123,27 @@ const limitError = (message: string): Result<never> => ({
 });
 
 /**
+ * The words for a .gz file whose gzip stream stops before its end or breaks inside (a truncated
+ * copy, or damaged): one wording for the page, `check` (both through `gunzipLimited`) and `scan`
+ * (which inflates as it streams, cli/scan/worker.ts).
+ * @param inflated the text bytes that came out of it before it stopped, in order
+ * @returns the message, and the 1-based line that text stops at (1 when none came out)
+ */
+export function gzipCutOff(inflated: readonly Uint8Array[]): { message: string; line: number } {
+  let line = 1;
+  let any = false;
+  for (const c of inflated) {
+    if (c.length > 0) any = true;
+    for (let i = c.indexOf(10); i >= 0; i = c.indexOf(10, i + 1)) line++;
+  }
+  const where = any ? `its text stops at line ${line}` : 'no text comes out of it';
+  return {
+    message: `This .gz file is cut off (a truncated copy) or damaged: it does not decompress to its end, and ${where}. Copy or download the file again.`,
+    line,
+  };
+}
+
+/**
  * Inflate a gzip stream (every member), stopping as soon as the output passes `max` bytes or,
  * past `RATIO_FLOOR_BYTES`, grows faster than `MAX_INFLATE_RATIO` × the compressed bytes read.
  * @param gz the compressed bytes; @param max the largest output accepted, in bytes
@@ -154,13 +175,13 @@ export function gunzipLimited(gz: Uint8Array, max = MAX_UNPACKED_BYTES): Result<
         );
     }
     inflater.push(new Uint8Array(0), true);
-  } catch (e) {
+  } catch {
     return {
       ok: false,
       error: {
         kind: 'binary',
         unreadable: 'gzip',
-        message: `This looks like a .gz file, but it does not decompress (${(e as Error).message}). Is it truncated?`,
+        message: gzipCutOff(chunks).message,
       },
     };
   }
@@ -172,7 +193,7 @@ export function gunzipLimited(gz: Uint8Array, max = MAX_UNPACKED_BYTES): Result<
       error: {
         kind: 'binary',
         unreadable: 'gzip',
-        message: `This .gz file is cut off: its gzip stream ends before its end (${formatBytes(total)} of text came out of it, not the whole). Copy or download the file again.`,
+        message: gzipCutOff(chunks).message,
       },
     };
   if (chunks.length === 1) return { ok: true, value: chunks[0] as Uint8Array };
