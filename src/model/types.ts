@@ -252,8 +252,9 @@ export interface ParseError {
   /** For `shape`: each format tried and what it expected. */
   tried?: { format: FormatId; expected: string }[];
   /**
-   * For `shape`, when most of the value reads as one format's messages (`parse/nearMiss.ts`): that
-   * format, the first message that does not and what was expected there (also in `message`).
+   * For `shape`, when the value is close to one format's messages (`parse/nearMiss.ts`: most of
+   * them read, it has what only that format has, or it is a list of objects with a role): that
+   * format, the first message that does not read and what was expected there (also in `message`).
    */
   closest?: {
     format: FormatId;

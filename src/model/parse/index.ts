@@ -259,8 +259,11 @@ export function unknownShape(
     tried,
   };
   if (!closest) return error;
-  const { format, label, message: at, path, problem, read, total } = closest;
+  const { format, label, message: at, path, problem, read, total, marked } = closest;
   const where = at === null ? path.join('.') : `Message ${at}`;
+  // Named by the list's shape alone (`listMiss`): no format's own field or block, most messages unread.
+  const byShape =
+    !marked && read * 2 < total ? ' (by its shape alone: nothing in it is only one format’s)' : '';
   const pos = location ? ` (line ${location.line}, column ${location.column})` : '';
   const reads =
     read > 0
@@ -268,7 +271,7 @@ export function unknownShape(
       : total === 1
         ? 'does not read its one message'
         : `reads none of these ${total} messages`;
-  error.message = `Closest format: ${label}, which ${reads}. ${where}${pos}: ${problem}. Tried: ${names}.`;
+  error.message = `Closest format: ${label}${byShape}, which ${reads}. ${where}${pos}: ${problem}. Tried: ${names}.`;
   error.closest = { format, label, messageIndex: at, path, problem };
   if (location) error.location = location;
   return error;

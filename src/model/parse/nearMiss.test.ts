@@ -82,10 +82,35 @@ describe('a near miss names the closest format, the message, what was expected a
     // Two messages, none read: said so.
     const two = failure(JSON.stringify({ max_tokens: 1, messages: [{ role: 1 }, { role: 2 }] }));
     expect(two.message).toContain('which reads none of these 2 messages');
-    // Without what only one format has, no message read names none (nothing to go on).
-    expect(
-      failure(JSON.stringify({ messages: [{ role: 123, content: 'hi' }] })).closest,
-    ).toBeUndefined();
+  });
+
+  it('a body of one message with role 123 and nothing only one format has: named by its shape, with the message, where and what (newcomer)', () => {
+    const text = '{"messages":[{"role":123}]}';
+    const e = failure(text);
+    expect(e.kind).toBe('shape');
+    // The format a body of that shape is read as once its role is a string.
+    const fixed = parseTranscript('{"messages":[{"role":"user","content":"hi"}]}');
+    expect(fixed.ok && fixed.value.transcript.format).toBe('anthropic-messages');
+    expect(e.closest).toEqual({
+      format: 'anthropic-messages',
+      label: 'Anthropic Messages',
+      messageIndex: 0,
+      path: ['messages', 0, 'role'],
+      problem: "role must be a string ('user' | 'assistant'), got 123",
+    });
+    const at = position(text, '123');
+    expect(e.location).toMatchObject(at);
+    expect(e.message).toContain(
+      `Closest format: Anthropic Messages (by its shape alone: nothing in it is only one format’s), which does not read its one message. Message 0 (line ${at.line}, column ${at.column}): role must be a string ('user' | 'assistant'), got 123. Tried: anthropic-messages, openai-chat`,
+    );
+    // With content, and a list of several such messages only one of which reads: the same.
+    expect(failure(JSON.stringify({ messages: [{ role: 123, content: 'hi' }] })).closest).toEqual(
+      e.closest,
+    );
+    const few = failure(JSON.stringify([{ role: 1 }, { role: 2 }, { role: 'user', content: 'x' }]));
+    expect(few.message).toContain(
+      'Closest format: Anthropic Messages (by its shape alone: nothing in it is only one format’s), which reads 1 of these 3 messages. Message 0 (line 1, column 10): role must be a string',
+    );
   });
 
   it('a Chat message list whose message 3 has role 123: Chat, the closest', () => {
@@ -169,9 +194,12 @@ describe('a near miss names the closest format, the message, what was expected a
   });
 
   it('JSON of no shape close to a format, or mostly wrong, keeps the plain message', () => {
+    // Mostly not messages (no object with a role): a list whose messages have roles is named,
+    // by its shape, above.
     for (const v of [
       { hello: 'world' },
-      [{ role: 1 }, { role: 2 }, { role: 'user', content: 'x' }],
+      ['hi', 2, { role: 'user', content: 'x' }],
+      { messages: [{ content: 'x' }] },
     ]) {
       const r = parseTranscript(JSON.stringify(v));
       expect(r.ok ? 'parsed' : r.error.closest).toBeUndefined();

@@ -95,9 +95,11 @@ export function messageList(
  *   message) and what is wrong with it
  * @param marked whether the value (or its list) has what only this format has
  * @param key the list's key in an object (`messages`, `contents`, `input`)
- * @returns null when every message reads, or fewer than half do and nothing only this format
- *   has is there (with it, no message need read: a body with `max_tokens` whose one message has
- *   role 123 is still Anthropic's near miss)
+ * @returns null when every message reads, or fewer than half do, nothing only this format has is
+ *   there and some message is not an object with a `role` (with the mark, no message need read: a
+ *   body with `max_tokens` whose one message has role 123 is still Anthropic's near miss; without
+ *   it, a list of such objects is still a message list, only a value inside one is off:
+ *   `{"messages":[{"role":123}]}` is every such format's near miss, `marked` false)
  */
 export function listMiss(
   v: unknown,
@@ -117,8 +119,13 @@ export function listMiss(
   }
   if (first === null) return null;
   const mark = marked(v, list);
-  if ((read === 0 || read * 2 < list.length) && !mark) return null;
+  if ((read === 0 || read * 2 < list.length) && !mark && !list.every(hasRole)) return null;
   return { ...first, read, total: list.length, marked: mark };
+}
+
+/** True for an object with a `role` key, whatever its value: the outline of every format's message. */
+function hasRole(m: unknown): boolean {
+  return isObject(m) && 'role' in m;
 }
 
 /** The longest text `locatePath` reads again for a position (a failed load only). */
