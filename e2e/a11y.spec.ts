@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { partialCodingAgent } from './fixtures.ts';
-import { openApp, openDefault, paste } from './helpers.ts';
+import { partialCodingAgent, sample } from './fixtures.ts';
+import { fileShown, openApp, openDefault, paste } from './helpers.ts';
 
 // axe-core (run inside the page: no network) over the states a user meets (issue 16): the first
 // screen, a broken transcript with its 400, the simulator with a policy's 400, the Share panel,
@@ -63,6 +63,21 @@ for (const theme of ['light', 'dark'] as const)
       await page.getByTestId('help-button').click();
       await expect(page.getByTestId('help')).toBeVisible();
       await expectNoSeriousIssues(page, 'find + opened row + help');
+    });
+
+    test('a file with a long name open: its menu cut, the name whole in titles', async ({
+      page,
+    }) => {
+      await page.setViewportSize({ width: 1440, height: 800 });
+      await openDefault(page);
+      const name = '3f2a9c1e-7b4d-4e8a-9c21-5d6e7f8a9b0c-a-long-session.jsonl';
+      await page.getByTestId('file-input').setInputFiles({
+        name,
+        mimeType: 'application/json',
+        buffer: Buffer.from(sample('claude-code-session.jsonl')),
+      });
+      await fileShown(page, name);
+      await expectNoSeriousIssues(page, 'a long-named file open', MODERATE);
     });
 
     test('broken transcript with its 400', async ({ page }) => {

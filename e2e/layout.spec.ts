@@ -279,12 +279,25 @@ test('at 1440×800 a long file name shrinks the file menu, not the row: one row 
 }) => {
   await page.setViewportSize({ width: 1440, height: 800 });
   await openApp(page);
-  await openSessionAs(page, '3f2a9c1e-7b4d-4e8a-9c21-5d6e7f8a9b0c-a-long-session.jsonl');
+  const name = '3f2a9c1e-7b4d-4e8a-9c21-5d6e7f8a9b0c-a-long-session.jsonl';
+  await openSessionAs(page, name);
   const { selects } = await expectOneRow(page, 'file');
   // The file menu is the one cut; format and provider are read whole.
   const [file, ...rest] = selects;
   expect(file?.width).toBeLessThan((file?.whole ?? 0) - 0.5);
   for (const s of rest) expect(s.width, s.label).toBeGreaterThanOrEqual(s.whole - 0.5);
+  // The cut name is whole on hover of the menu and of its option in the opened list (newcomer:
+  // the option had no title), and whole in the option's text (what the opened list and a screen
+  // reader show).
+  const option = page.getByTestId('sample-select').locator('option').first();
+  await expect(page.getByTestId('sample-select')).toHaveAttribute('title', `(file: ${name})`);
+  await expect(option).toHaveAttribute('title', `(file: ${name})`);
+  await expect(option).toHaveText(`(file: ${name})`);
+  // A sample chosen: its empty option names nothing, and has no title either.
+  await page.getByTestId('sample-select').selectOption('invoice');
+  await expect(page.getByTestId('sample-select')).toHaveAttribute('title', /^Invoice lookup/);
+  await expect(option).toHaveText('');
+  await expect(option).not.toHaveAttribute('title');
 });
 
 // At 1280 px (newcomer) the theme and `?` buttons wrapped alone to a second row of the header.

@@ -61,7 +61,10 @@ function SamplePicker({
           if (entry) onSample(entry);
         }}
       >
-        <option value="">{sampleValue ? '' : none}</option>
+        {/* A long file name is cut in the closed menu: whole on hover of the option too. */}
+        <option value="" title={sampleValue ? undefined : none}>
+          {sampleValue ? '' : none}
+        </option>
         {samples.map((s) => (
           <option key={s.id} value={s.id} title={s.note}>
             {s.title}
