@@ -80,7 +80,7 @@ describe('strip marks', () => {
     const chosen = host.querySelector('[aria-current=true]');
     expect(chosen?.getAttribute('data-index')).toBe('7');
     expect(chosen?.getAttribute('aria-label')).toBe(
-      'Call 8 of 28000; request 1,007 tokens (o200k_base), 2 messages; passes. call 8 · 2 messages',
+      'Call 8 of 28,000; request 1,007 tokens (o200k_base), 2 messages; passes. call 8 · 2 messages',
     );
   });
 });

@@ -215,7 +215,7 @@ export function RequestStrip({
       <p className="strip-foot">
         <span className="strip-shown" data-testid="strip-shown">
           {chosen
-            ? `${what} ${chosen.index + 1} of ${count} · ${chosen.label.replace(/^(#\d+|call \d+) · /, '')}`
+            ? `${what} ${fmtInt(chosen.index + 1)} of ${fmtInt(count)} · ${chosen.label.replace(/^(#\d+|call \d+) · /, '')}`
             : `The whole log is shown; choose a call to see the context the model saw then.`}
         </span>
         <span className="strip-keys">

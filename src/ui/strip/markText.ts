@@ -6,16 +6,16 @@
  */
 import { apiErrorWords } from '../../model/diff/index.ts';
 import type { StripMark } from '../../state/requests.ts';
-import { fmtInt } from '../format.ts';
+import { fmtCount, fmtInt } from '../format.ts';
 
 /** The mark's accessible name and title: number, tokens, messages, verdict, flags, label. */
 export function markText(m: StripMark, count: number, what: string): string {
-  const parts = [`${what} ${m.index + 1} of ${count}`];
+  const parts = [`${what} ${fmtInt(m.index + 1)} of ${fmtInt(count)}`];
   // The request's count, by the header's counter (its basis said), and apart from it the usage
   // the log records: two quantities, each labelled (newcomer: 2,804 here, 4,869 in the header).
   if (m.tokens !== null)
     parts.push(
-      `request ${m.encoding === 'chars/4' ? '≈' : ''}${fmtInt(m.tokens)} tokens (${m.encoding === 'chars/4' ? 'estimate, chars/4' : (m.encoding ?? 'estimate')}), ${fmtInt(m.messages ?? 0)} messages`,
+      `request ${m.encoding === 'chars/4' ? '≈' : ''}${fmtInt(m.tokens)} tokens (${m.encoding === 'chars/4' ? 'estimate, chars/4' : (m.encoding ?? 'estimate')}), ${fmtCount(m.messages ?? 0, 'message')}`,
     );
   if (m.usageTokens !== null) parts.push(`usage: ${fmtInt(m.usageTokens)} input tokens recorded`);
   parts.push(
