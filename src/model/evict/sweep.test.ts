@@ -4,7 +4,14 @@ import { arbAnyTranscript, arbTranscript, arbValidTranscript } from '../testing/
 import { countTokens } from '../tokens.ts';
 import type { ProviderId } from '../types.ts';
 import { cutMarkers } from './cuts.ts';
-import { POLICIES, prepareEviction, simulatePolicy } from './policies.ts';
+import {
+  cutPlan,
+  planCutValid,
+  planCutValidities,
+  POLICIES,
+  prepareEviction,
+  simulatePolicy,
+} from './policies.ts';
 import { referenceCut } from '../testing/simulate.reference.ts';
 import { sweepContext } from './sweep.ts';
 
@@ -49,6 +56,28 @@ describe.each(CASES)('sweep and cut markers ($provider)', ({ format, provider })
         expect(s.policies.map((p) => p.policy)).toEqual(POLICIES);
       }),
       { numRuns: 40 },
+    );
+  }, 60_000);
+
+  it("a plan's validities in one array equal planCutValid at every cut (every policy, also with pinFirst and summaries), and the sweep's valid is that array", () => {
+    fc.assert(
+      fc.property(arbAny(format), fc.boolean(), (t, pinFirst) => {
+        const table = countTokens(t, provider);
+        // Separate contexts, so that neither side reads the window caches the other filled.
+        const ctx = prepareEviction(t, table, provider);
+        const alone = prepareEviction(t, table, provider);
+        const swept = sweepContext(prepareEviction(t, table, provider), POLICIES, { pinFirst });
+        for (const [i, policy] of POLICIES.entries()) {
+          const plan = cutPlan(ctx, policy, { pinFirst });
+          const all = planCutValidities(ctx, plan);
+          const one = cutPlan(alone, policy, { pinFirst });
+          expect(Array.from(all)).toEqual(
+            Array.from(plan.cuts, (_, j) => (planCutValid(alone, one, j) ? 1 : 0)),
+          );
+          expect(swept.policies[i]?.valid).toEqual(all);
+        }
+      }),
+      { numRuns: 150 },
     );
   }, 60_000);
 

@@ -12,7 +12,7 @@ import type { ValidateOptions } from '../validate/index.ts';
 import {
   cutPlan,
   planCosts,
-  planCutValidity,
+  planCutValidities,
   POLICIES,
   prepareEviction,
   type EvictionContext,
@@ -81,7 +81,7 @@ export function sweepPolicy(
 ): PolicySweep {
   const plan = cutPlan(ctx, policy, options);
   const costs = planCosts(ctx, plan);
-  const walk = walkCuts(plan.cuts, costs, ctx.table.total, planCutValidity(ctx, plan));
+  const walk = walkCuts(plan.cuts, costs, ctx.table.total, planCutValidities(ctx, plan));
   const { minBudget, invalidBudgets } = walk;
   const total = ctx.table.total;
   // Listed in cut order: descending budgets wherever the costs fall with j (they do from j = 1
@@ -118,13 +118,14 @@ function descending(xs: readonly [number, number][]): boolean {
  * and at once (inside sweepPolicy the loop ran unoptimised for the tens of milliseconds its
  * optimising took, and the code after the loop dropped the optimised loop on first use).
  * @param cuts the plan's cuts; @param costs tokens kept at each; @param total tokens before
- * eviction; @param cutValid whether cut j gives a valid request
+ * eviction; @param valid 1 where cut j gives a valid request (`planCutValidities`), returned as
+ * the sweep's `valid`
  */
 function walkCuts(
   cuts: Int32Array,
   costs: Float64Array,
   total: number,
-  cutValid: (j: number) => boolean,
+  valid: Uint8Array,
 ): {
   valid: Uint8Array;
   budgetLo: Float64Array;
@@ -136,7 +137,6 @@ function walkCuts(
   minBudget: number;
 } {
   const m = cuts.length;
-  const valid = new Uint8Array(m);
   // A cut's budgets start at its own cost: the same array (read-only, like every sweep array).
   const budgetLo = costs;
   const budgetHi = new Float64Array(m);
@@ -154,15 +154,10 @@ function walkCuts(
     const hi = Math.min(total, prevMin - 1);
     prevMin = Math.min(prevMin, cost);
     budgetHi[j] = hi >= lo ? hi : -1;
-    if (hi < lo) {
-      // No budget selects this cut; its validity is still shown on the markers.
-      valid[j] = cutValid(j) ? 1 : 0;
-      continue;
-    }
+    // No budget selects this cut; its validity (`valid[j]`) is still shown on the markers.
+    if (hi < lo) continue;
     minBudget = Math.min(minBudget, lo);
-    const ok = cutValid(j);
-    valid[j] = ok ? 1 : 0;
-    if (!ok) {
+    if (valid[j] !== 1) {
       invalidCuts.push(cuts[j] as number);
       bad += hi - lo + 1;
       const prev = invalidBudgets[invalidBudgets.length - 1];
