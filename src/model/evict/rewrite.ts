@@ -7,7 +7,7 @@
  * The kept request of a step is validated directly (`validateTranscript` over the edited
  * messages), once per step and cached: these plans have two steps, so a sweep validates twice.
  */
-import { countableText } from '../tokens.ts';
+import { countableFixed, countableLength, countableText } from '../tokens.ts';
 import type { Block, FormatId, Message } from '../types.ts';
 import {
   chainValidation,
@@ -142,6 +142,56 @@ export function blockTokens(ctx: EvictionContext, m: Message, block: number): nu
   if (total === 0) return 0;
   const perMessage = ctx.table.perMessage[m.index] ?? 0;
   return Math.round((perMessage * blockWeight(m.blocks[block] as Block)) / total);
+}
+
+/**
+ * Σ `blockTokens(ctx, m, j)` over the blocks j of `m` whose flag `stays[at + j]` is not 1: what
+ * removing them frees. Where a block has no count of its own (a reply counted from its usage
+ * figure), the message's block weights (`blockWeight`: countable length + 4 per fixed token) are
+ * summed once here, not looked up block by block in `blockWeight`'s and `messageWeight`'s
+ * WeakMaps (issue 38: ai-sdk-prune removes every tool call of a session log, most of them in
+ * such replies, and those lookups were most of its plan in the first sweep).
+ * @param ctx the eviction context (its token table); @param m the message
+ * @param stays per block, 1 where it stays; @param at where m's first block's flag is
+ * @returns tokens (an integer, as the sum of `blockTokens`)
+ */
+export function blockTokensGone(
+  ctx: EvictionContext,
+  m: Message,
+  stays: Uint8Array,
+  at: number,
+): number {
+  const blocks = m.blocks;
+  const n = blocks.length;
+  const per = ctx.table.blocks;
+  const first = per ? (per.start[m.index] as number) : 0;
+  const counted = per !== undefined && per.start[m.index + 1] === first + n;
+  let weights: number[] | null = null;
+  let total = 0;
+  let sum = 0;
+  for (let j = 0; j < n; j++) {
+    if (stays[at + j] === 1) continue;
+    if (counted) {
+      const v = (per as NonNullable<typeof per>).tokens[first + j] as number;
+      if (v >= 0) {
+        sum += v;
+        continue;
+      }
+    }
+    if (weights === null) {
+      weights = new Array<number>(n);
+      for (let k = 0; k < n; k++) {
+        const b = blocks[k] as Block;
+        const w = countableLength(b) + 4 * countableFixed(b);
+        weights[k] = w;
+        total += w;
+      }
+    }
+    if (total === 0) continue;
+    const perMessage = ctx.table.perMessage[m.index] ?? 0;
+    sum += Math.round((perMessage * (weights[j] as number)) / total);
+  }
+  return sum;
 }
 
 /**

@@ -9,7 +9,7 @@
  */
 import type { Message } from '../../types.ts';
 import type { EvictionContext } from '../policies.ts';
-import type { RewritePlan, RewriteStep } from '../rewrite.ts';
+import { blockTokensGone, type RewritePlan, type RewriteStep } from '../rewrite.ts';
 import { blockTokensAt, messageShapes, type MessageShapes, SHAPE } from '../shapes.ts';
 import type { BlockEdit, EvictionPolicy } from '../types.ts';
 import { pruneView, sdkView } from './sdkView.ts';
@@ -183,12 +183,16 @@ function prunePlan(ctx: EvictionContext): RewritePlan {
     if (role[i] === ROLE_PINNED) continue;
     const from = start[i] as number;
     const to = start[i + 1] as number;
-    for (let b = from; b < to; b++)
-      if (stays[b] !== 1) {
-        freed += blockTokensAt(ctx, sh, i, b - from);
-        removed++;
-        marker = i;
-      }
+    let gone = 0;
+    for (let b = from; b < to; b++) if (stays[b] !== 1) gone++;
+    if (gone === 0) continue;
+    // Message i is `ms[i]` (indexed): its removed blocks' tokens in one call; else block by block.
+    if (sh.indexed) freed += blockTokensGone(ctx, ms[i] as Message, stays, from);
+    else
+      for (let b = from; b < to; b++)
+        if (stays[b] !== 1) freed += blockTokensAt(ctx, sh, i, b - from);
+    removed += gone;
+    marker = i;
   }
   const unchanged: RewriteStep = { edits: [], evicted: [], tokensKept: total, marker: -1 };
   if (freed <= 0 || (removed === 0 && evicted.length === 0)) return { steps: [unchanged] };
