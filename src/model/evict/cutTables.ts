@@ -129,6 +129,11 @@ export interface WindowCache {
 }
 
 export interface FastTables {
+  /**
+   * `merges(provider)`, looked up once (issue 38: the cut checks asked the validator registry
+   * for it two or three times per cut, hundreds of thousands of times in a first sweep).
+   */
+  merged: boolean;
   /** Full violations except Anthropic's A7, in provider order. */
   rest: Violation[];
   /** Message index (ours) holding each violation in `rest`. */
@@ -188,7 +193,12 @@ export function occurrenceIds(m: Message, provider: ProviderId): string[] {
 
 /** See `WindowCache.start`. */
 export function windowStartKind(m: Message, provider: ProviderId): number {
-  if (merges(provider)) {
+  return startKind(m, merges(provider));
+}
+
+/** `windowStartKind` with `merges(provider)` given (`merged`): a walk over every message asks. */
+function startKind(m: Message, merged: boolean): number {
+  if (merged) {
     if (
       (m.role === 'user' || m.role === 'tool') &&
       m.blocks.some((b) => b.type === 'tool_result' && b.server === undefined)
@@ -393,10 +403,11 @@ function startTables(ms: readonly Message[], provider: ProviderId): StartTables 
   const n = ms.length;
   const start = new Uint8Array(n);
   const emptyBefore = new Int32Array(n + 1);
+  const merged = merges(provider);
   for (let i = 0; i < n; i++) {
     const m = ms[i] as Message;
     emptyBefore[i + 1] = (emptyBefore[i] as number) + (m.blocks.length === 0 ? 1 : 0);
-    start[i] = windowStartKind(m, provider);
+    start[i] = startKind(m, merged);
   }
   return { start, emptyBefore };
 }
@@ -453,6 +464,7 @@ export function fastFromFull(
   const errPos = Int32Array.from(rest.flatMap((v, i) => (v.severity === 'error' ? [i] : [])));
   const { start, emptyBefore, ...rows } = tables;
   return {
+    merged: anth,
     rest,
     restAt,
     errPos,

@@ -107,7 +107,7 @@ function plainHead(head: CutHead, fx: FastTables): boolean {
 
 /** The resync point for a (normalised) cut, or -1 when the kept array must be validated directly. */
 function resyncPoint(ctx: CutContext, fx: FastTables, k: number, head: CutHead): number {
-  const anth = merges(ctx.provider);
+  const anth = fx.merged;
   let r = k < ctx.n ? (fx.syncNext[k] as number) : -1;
   if (anth && r === k && r >= 0) {
     // r must start a merged turn in the kept array too: not if the head ends on an assistant.
@@ -121,7 +121,7 @@ function resyncPoint(ctx: CutContext, fx: FastTables, k: number, head: CutHead):
 
 /** True when the window (head + [k, r)) has no error of its own (A7 in the window included). */
 function windowOk(ctx: CutContext, fx: FastTables, k: number, head: CutHead, r: number): boolean {
-  const anth = merges(ctx.provider);
+  const anth = fx.merged;
   const hasHead = head.messages.length > 0 || head.summary !== null;
   const span = k < r; // k is non-pinned (normalised), so [k, r) holds a non-pinned message iff k < r
   if (!hasHead && !span && anth) return true;
@@ -255,7 +255,7 @@ function computeParts(ctx: CutContext, kIn: number, head: CutHead): Parts {
     k,
   });
   if (!fx) return direct();
-  const anth = merges(ctx.provider);
+  const anth = fx.merged;
   const r = resyncPoint(ctx, fx, k, head);
   if (r < 0) return direct();
   // The window's messages, made when a window is validated, or A7 or the shift asks for them.
@@ -509,7 +509,7 @@ export function cutFirstRule(ctx: CutContext, kIn: number, head: CutHead = NO_HE
     const d = computeParts(ctx, kIn, head).direct as Validation;
     return d.violations.find((v) => v.severity === 'error')?.rule ?? null;
   }
-  const anth = merges(ctx.provider);
+  const anth = fx.merged;
   let w: WindowRules | null = null;
   if (!anth || windowHasNonPinned(ctx, k, head, r))
     w = windowRules(windowEntry(ctx, fx, k, head, r), r, anth);
