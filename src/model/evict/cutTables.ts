@@ -199,11 +199,9 @@ export function windowStartKind(m: Message, provider: ProviderId): number {
 /** `windowStartKind` with `merges(provider)` given (`merged`): a walk over every message asks. */
 function startKind(m: Message, merged: boolean): number {
   if (merged) {
-    if (
-      (m.role === 'user' || m.role === 'tool') &&
-      m.blocks.some((b) => b.type === 'tool_result' && b.server === undefined)
-    )
-      return 2;
+    // A loop, not `some` with a closure: once per message, cold, while a load prepares.
+    if (m.role === 'user' || m.role === 'tool')
+      for (const b of m.blocks) if (b.type === 'tool_result' && b.server === undefined) return 2;
   } else if (isToolish(m)) return 2;
   if (m.role !== 'user' || m.blocks.length === 0) return 0;
   for (const b of m.blocks) {

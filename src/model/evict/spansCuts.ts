@@ -47,8 +47,11 @@ export function hasDetachedServerResult(ms: readonly Message[]): boolean {
   for (const m of ms) {
     if (isPinned(m)) continue;
     if (m.role !== 'assistant') {
-      for (const id of turn) earlier.add(id);
-      turn = [];
+      // A new list only when the turn had server calls (most have none: no array per message).
+      if (turn.length > 0) {
+        for (const id of turn) earlier.add(id);
+        turn = [];
+      }
       continue;
     }
     for (const b of m.blocks) {
