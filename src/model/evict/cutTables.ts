@@ -6,7 +6,8 @@
 import { isPinned } from '../exchanges.ts';
 import type { Message, ProviderId, Transcript } from '../types.ts';
 import { buildTurns, turnHead, turnRole, type Turns } from '../validate/rules/turns.ts';
-import { spansCuts } from './spansCuts.ts';
+import { hasDetachedServerResultOf, spansCutsOf } from './spansCuts.ts';
+import { messageShapes, SHAPE, type MessageShapes } from './shapes.ts';
 import {
   positionOrder,
   sentMessages,
@@ -17,6 +18,18 @@ import {
   type Validation,
   type Violation,
 } from '../validate/index.ts';
+
+const {
+  FLAG_SERVER_RULE,
+  KIND_CALL,
+  KIND_FILE,
+  KIND_MASK,
+  KIND_RESULT,
+  KIND_TEXT,
+  ROLE_PINNED,
+  ROLE_TOOL,
+  ROLE_USER,
+} = SHAPE;
 
 /** The provider's cut model (validate/types.ts), or undefined: its cuts are validated directly. */
 export function cutModel(provider: ProviderId): CutModel | undefined {
@@ -236,11 +249,6 @@ export function prepareCuts(
     nextNonPinned[i] = isPinned(ms[i] as Message) ? (nextNonPinned[i + 1] as number) : i;
   for (let i = 0; i < n; i++) if (isPinned(ms[i] as Message)) pinnedList.push(i);
   const full = known ?? validateTranscript(t, provider, opts);
-  // The fast path places a violation by its `index` (our index, `Message.index`), so every
-  // message's index must be its position (raw indices may repeat or be in any order: a fault's
-  // copy, a split source message, a log reordered by parentUuid).
-  let indexed = true;
-  for (let i = 0; i < n && indexed; i++) if ((ms[i] as Message).index !== i) indexed = false;
   const ctx: CutContext = {
     t,
     provider,
@@ -252,12 +260,21 @@ export function prepareCuts(
     fast: false,
     fx: null,
   };
-  const requestWide = spansCuts(full, merges(provider), ms);
+  if (cutModel(provider) === undefined) return ctx;
+  // One walk over every block for the tables below and the sweep's policies (shapes.ts, kept
+  // for this context): the walks each table made over the scattered blocks were most of
+  // preparing them (issue 38).
+  const sh = messageShapes(ctx);
+  // The fast path places a violation by its `index` (our index, `Message.index`), so every
+  // message's index must be its position (raw indices may repeat or be in any order: a fault's
+  // copy, a split source message, a log reordered by parentUuid).
+  if (!sh.indexed) return ctx;
+  const merged = merges(provider);
+  if (spansCutsOf(full, merged, () => hasDetachedServerResultOf(sh))) return ctx;
   // A client library's input that its client changes before sending (the AI SDK drops empty tool
   // messages, moves tool calls last) has other provider indices than the tables below assume.
-  const rewritten = sentMessages(t, ms, provider) !== ms;
-  if (cutModel(provider) === undefined || !indexed || requestWide || rewritten) return ctx;
-  ctx.fx = buildFast(t, provider, full);
+  if (sentMessages(t, ms, provider) !== ms) return ctx;
+  ctx.fx = buildFast(t, provider, full, sh);
   ctx.fast = true;
   return ctx;
 }
@@ -291,16 +308,21 @@ function duplicatePrev(
   return dupPrev;
 }
 
-/** `nextTool` and `nextToolNP` (see `FastTables`). */
-function toolTables(ms: readonly Message[]): { nextTool: Int32Array; nextToolNP: Int32Array } {
-  const n = ms.length;
+/** `nextTool` and `nextToolNP` (see `FastTables`), from the messages' shapes. */
+function toolTablesOf(sh: MessageShapes): { nextTool: Int32Array; nextToolNP: Int32Array } {
+  const { role, start, kind } = sh;
+  const n = role.length;
   const nextTool = new Int32Array(n + 2).fill(n);
   const nextToolNP = new Int32Array(n + 2).fill(n);
   for (let i = n - 1; i >= 0; i--) {
-    const m = ms[i] as Message;
-    const tool = hasToolBlock(m);
+    // `hasToolBlock`: a call or a result among its blocks.
+    let tool = false;
+    for (let b = start[i] as number; b < (start[i + 1] as number) && !tool; b++) {
+      const k = (kind[b] as number) & KIND_MASK;
+      tool = k === KIND_CALL || k === KIND_RESULT;
+    }
     nextTool[i] = tool ? i : (nextTool[i + 1] as number);
-    nextToolNP[i] = tool && !isPinned(m) ? i : (nextToolNP[i + 1] as number);
+    nextToolNP[i] = tool && role[i] !== ROLE_PINNED ? i : (nextToolNP[i + 1] as number);
   }
   return { nextTool, nextToolNP };
 }
@@ -396,18 +418,55 @@ export interface StartTables {
   emptyBefore: Int32Array;
 }
 
-/** `StartTables` of a transcript's messages. O(n). */
-function startTables(ms: readonly Message[], provider: ProviderId): StartTables {
-  const n = ms.length;
+/**
+ * `StartTables` of a transcript's messages, from their shapes: only a user message whose blocks
+ * are all text, images or documents is read (its texts, for a blank one). O(n).
+ */
+function startTablesOf(ms: readonly Message[], sh: MessageShapes, merged: boolean): StartTables {
+  const { role, start: first } = sh;
+  const n = role.length;
   const start = new Uint8Array(n);
   const emptyBefore = new Int32Array(n + 1);
-  const merged = merges(provider);
   for (let i = 0; i < n; i++) {
-    const m = ms[i] as Message;
-    emptyBefore[i + 1] = (emptyBefore[i] as number) + (m.blocks.length === 0 ? 1 : 0);
-    start[i] = startKind(m, merged);
+    const from = first[i] as number;
+    const to = first[i + 1] as number;
+    emptyBefore[i + 1] = (emptyBefore[i] as number) + (from === to ? 1 : 0);
+    start[i] = startKindOf(ms, sh, i, from, to, merged);
   }
   return { start, emptyBefore };
+}
+
+/** `startKind(ms[i], merged)` from the shapes (message i's blocks are [from, to)). */
+function startKindOf(
+  ms: readonly Message[],
+  sh: MessageShapes,
+  i: number,
+  from: number,
+  to: number,
+  merged: boolean,
+): number {
+  const r = sh.role[i];
+  const kind = sh.kind;
+  if (merged) {
+    // A result with no server kind, in a user or tool message.
+    if (r === ROLE_USER || r === ROLE_TOOL)
+      for (let b = from; b < to; b++)
+        if (((kind[b] as number) & (KIND_MASK | FLAG_SERVER_RULE)) === KIND_RESULT) return 2;
+  } else if (r === ROLE_TOOL) return 2;
+  else if (r === ROLE_USER)
+    // `isToolish`: a user message carrying a result.
+    for (let b = from; b < to; b++) if (((kind[b] as number) & KIND_MASK) === KIND_RESULT) return 2;
+  if (r !== ROLE_USER || from === to) return 0;
+  let texts = false;
+  for (let b = from; b < to; b++) {
+    const k = (kind[b] as number) & KIND_MASK;
+    if (k === KIND_TEXT) texts = true;
+    else if (k !== KIND_FILE) return 0;
+  }
+  if (texts)
+    for (const b of (ms[i] as Message).blocks)
+      if (b.type === 'text' && b.text.trim() === '') return 0;
+  return 1;
 }
 
 /** Fresh window caches over a transcript's `StartTables`. */
@@ -429,13 +488,18 @@ function windowCache(t: Transcript, st: StartTables): WindowCache {
 export type MessageTables = { nextTool: Int32Array; nextToolNP: Int32Array } & SyncTables &
   StartTables;
 
-function buildFast(t: Transcript, provider: ProviderId, full: Validation): FastTables {
+function buildFast(
+  t: Transcript,
+  provider: ProviderId,
+  full: Validation,
+  sh: MessageShapes,
+): FastTables {
   const ms = t.messages;
   const anth = merges(provider);
   return fastFromFull(t, provider, full, ms, {
-    ...toolTables(ms),
+    ...toolTablesOf(sh),
     ...(anth ? mergedTurnSync(t) : standInSync(ms)),
-    ...startTables(ms, provider),
+    ...startTablesOf(ms, sh, anth),
   });
 }
 

@@ -42,6 +42,11 @@ export const SHAPE = {
   FLAG_NO_ID: 16,
   /** A result that already carries the cleared placeholder (`isClearedResult`). */
   FLAG_CLEARED: 32,
+  /**
+   * As the pairing rules read a server tool: a call whose `server` is `true`, a result whose
+   * `server` (its kind) is not undefined (`FLAG_SERVER` reads both as truthy).
+   */
+  FLAG_SERVER_RULE: 64,
 } as const;
 
 const {
@@ -59,6 +64,7 @@ const {
   FLAG_SERVER,
   FLAG_NO_ID,
   FLAG_CLEARED,
+  FLAG_SERVER_RULE,
 } = SHAPE;
 
 /** Per message and per block, flat (message i's blocks are `start[i]` … `start[i + 1] − 1`). */
@@ -105,11 +111,17 @@ function kindOf(b: Block): number {
     case 'redacted_thinking':
       return KIND_REASONING;
     case 'tool_use':
-      return KIND_CALL | (b.server ? FLAG_SERVER : 0) | (b.id === null ? FLAG_NO_ID : 0);
+      return (
+        KIND_CALL |
+        (b.server ? FLAG_SERVER : 0) |
+        (b.server === true ? FLAG_SERVER_RULE : 0) |
+        (b.id === null ? FLAG_NO_ID : 0)
+      );
     case 'tool_result':
       return (
         KIND_RESULT |
         (b.server ? FLAG_SERVER : 0) |
+        (b.server !== undefined ? FLAG_SERVER_RULE : 0) |
         (b.toolUseId === null ? FLAG_NO_ID : 0) |
         (isClearedResult(b) ? FLAG_CLEARED : 0)
       );
