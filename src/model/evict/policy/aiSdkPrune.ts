@@ -7,7 +7,7 @@
  * results outside the last two messages unless their id is in them, and drops emptied messages.
  * Checked against the `ai` package's `pruneMessages` in aiSdkPrune.test.ts, on the same view.
  */
-import type { Message } from '../../types.ts';
+import type { Block, Message } from '../../types.ts';
 import type { EvictionContext } from '../policies.ts';
 import { blockTokensGone, type RewritePlan, type RewriteStep } from '../rewrite.ts';
 import { blockTokensAt, messageShapes, type MessageShapes, SHAPE } from '../shapes.ts';
@@ -232,11 +232,15 @@ function prunePlan(ctx: EvictionContext): RewritePlan {
         const to = start[i + 1] as number;
         let all = true;
         for (let b = from; b < to && all; b++) all = stays[b] === 1;
-        out.push(
-          all || role[i] === ROLE_PINNED
-            ? m
-            : { ...m, blocks: m.blocks.filter((_, j) => stays[from + j] === 1) },
-        );
+        if (all || role[i] === ROLE_PINNED) {
+          out.push(m);
+          continue;
+        }
+        // A loop, not `filter` with a closure: once per pruned message (most of a session log).
+        const blocks: Block[] = [];
+        for (let b = from; b < to; b++)
+          if (stays[b] === 1) blocks.push(m.blocks[b - from] as Block);
+        out.push({ ...m, blocks });
       }
       return out;
     },
