@@ -1,0 +1,78 @@
+/**
+ * A Node replay of the worker's load of a file (`runRequest` with a fake `post`, no exact BPE
+ * count), timing the stages after the answer that the simulator waits for: `eviction` (the
+ * eviction parts, cut markers and their post) and `sweep` (the first sweep of every policy).
+ * Each `load:` mark (runState.ts `stage`) records wall time and the main thread's CPU time
+ * (steadier than wall time on a shared machine; the collector's helper threads left out).
+ *
+ * `npx tsx scripts/benchEvictionReplay.ts [--rounds R] [FILE]` (default the 115 MB Claude Code log
+ * in bench-data/): R loads in one process (default 3), each line of output one load.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { resetRun, runRequest } from '../src/engine/run.ts';
+import type { WorkerResponse } from '../src/engine/protocol.ts';
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const args = process.argv.slice(2);
+const roundsAt = args.indexOf('--rounds');
+const rounds = roundsAt >= 0 ? Number(args[roundsAt + 1]) : 3;
+const file =
+  args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--rounds') ??
+  path.join(root, 'bench-data', 'browser-claude-code-100k.jsonl');
+
+const marks: { name: string; wall: number; cpu: number }[] = [];
+/**
+ * CPU time of this (the main) thread, in ms: Linux's /proc/thread-self/schedstat (ns on CPU),
+ * which leaves out the collector's helper threads; elsewhere the process' `cpuUsage`.
+ */
+const cpuMs = (): number => {
+  try {
+    return Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]) / 1e6;
+  } catch {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1000;
+  }
+};
+const realMark = performance.mark.bind(performance);
+performance.mark = ((name: string, opts?: PerformanceMarkOptions) => {
+  marks.push({ name, wall: performance.now(), cpu: cpuMs() });
+  return realMark(name, opts);
+}) as typeof performance.mark;
+
+const bytes = readFileSync(file);
+for (let round = 0; round < rounds; round++) {
+  resetRun();
+  marks.length = 0;
+  let sweepOk = false;
+  const post = (m: WorkerResponse) => {
+    if (m.kind === 'sweep') sweepOk = m.sweeps !== null;
+  };
+  await runRequest(
+    {
+      id: round + 1,
+      req: {
+        text: '',
+        name: path.basename(file),
+        format: null,
+        provider: null,
+        file: new Blob([bytes]),
+      },
+      bpe: false,
+      fileKey: round + 1,
+    },
+    post,
+  );
+  const at = (name: string) => marks.find((m) => m.name === `load:${name}`);
+  const answer = at('answer');
+  const eviction = at('eviction');
+  const sweep = at('sweep');
+  if (!answer || !eviction || !sweep || !sweepOk) throw new Error('no eviction or sweep stage');
+  const f = (x: number) => x.toFixed(1);
+  process.stdout.write(
+    `round ${round + 1}: eviction cpu ${f(eviction.cpu - answer.cpu)} wall ${f(eviction.wall - answer.wall)} ms; ` +
+      `sweep cpu ${f(sweep.cpu - eviction.cpu)} wall ${f(sweep.wall - eviction.wall)} ms; ` +
+      `both cpu ${f(sweep.cpu - answer.cpu)} wall ${f(sweep.wall - answer.wall)} ms\n`,
+  );
+}
