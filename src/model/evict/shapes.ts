@@ -4,7 +4,8 @@
  * plan, built in one walk over the blocks and kept per cut context, so that the four plans of a
  * sweep read the message and block objects once between them instead of once each (issue 39:
  * each walk over 200,000 scattered blocks and their id strings cost 5–30 ms at 100,000
- * messages). Token-independent: a new token table reuses them.
+ * messages). The cut engine's tables read them too (cutTables.ts `prepareCuts` builds them for
+ * a provider with a cut model, issue 38). Token-independent: a new token table reuses them.
  */
 import type { Block, Message } from '../types.ts';
 import type { CutContext } from './cutTables.ts';
