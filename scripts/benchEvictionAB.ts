@@ -4,12 +4,13 @@
  * eviction parts, the cut markers and their post, then the sweep of every policy), with the
  * model code of this checkout ("new") and of another checkout ("base", e.g. a detached worktree
  * of the commit before), each its own module graph. The log is loaded once by a third checkout
- * (`--load DIR`, default base): neither build's code is warmed by the load. Times are the main
+ * (`--load DIR`, any commit: another detached worktree), so that neither build's code is warmed
+ * by the load (the load runs its own checkout's eviction step). Times are the main
  * thread's CPU time (Linux /proc/thread-self/schedstat; the collector's helper threads left
  * out), steadier than wall time on a shared machine; round 1 is each build's first (cold) run,
  * as in a browser load.
  *
- * `npx tsx scripts/benchEvictionAB.ts --base DIR [--load DIR] [--rounds R] [--first base|new] [FILE]`
+ * `npx tsx scripts/benchEvictionAB.ts --base DIR --load DIR [--rounds R] [--first base|new] [FILE]`
  * (FILE: default the 115 MB Claude Code log in bench-data/).
  */
 import { readFileSync } from 'node:fs';
@@ -32,7 +33,8 @@ const opt = (name: string): string | undefined => {
 };
 const base = opt('--base');
 if (!base) throw new Error('--base DIR: the checkout to compare with');
-const load = opt('--load') ?? base;
+const load = opt('--load');
+if (!load) throw new Error('--load DIR: a third checkout that loads the log (warms neither build)');
 const rounds = Number(opt('--rounds') ?? 5);
 const first = opt('--first') === 'new' ? 'new' : 'base';
 const file =
@@ -77,8 +79,8 @@ async function main(): Promise<void> {
     base: await build(base as string),
     new: await build(root),
   };
-  const { resetRun, runRequest } = await from<typeof Run>(load, 'src/engine/run.ts');
-  const { run } = await from<typeof RunState>(load, 'src/engine/runState.ts');
+  const { resetRun, runRequest } = await from<typeof Run>(load as string, 'src/engine/run.ts');
+  const { run } = await from<typeof RunState>(load as string, 'src/engine/runState.ts');
   resetRun();
   const bytes = readFileSync(file);
   await runRequest(
