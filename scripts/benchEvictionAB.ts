@@ -16,6 +16,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileLoadRequest, threadCpuMs } from './benchWorkerLoad.ts';
 import type * as Prepare from '../src/model/evict/prepare.ts';
 import type * as Cuts from '../src/model/evict/cuts.ts';
 import type * as Sweep from '../src/model/evict/sweep.ts';
@@ -62,15 +63,7 @@ async function build(dir: string): Promise<Build> {
   };
 }
 
-/** This thread's CPU time in ms (Linux), else the process'. */
-const cpu = (): number => {
-  try {
-    return Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]) / 1e6;
-  } catch {
-    const u = process.cpuUsage();
-    return (u.user + u.system) / 1000;
-  }
-};
+const cpu = threadCpuMs;
 
 const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)] ?? NaN;
 
@@ -83,21 +76,7 @@ async function main(): Promise<void> {
   const { run } = await from<typeof RunState>(load as string, 'src/engine/runState.ts');
   resetRun();
   const bytes = readFileSync(file);
-  await runRequest(
-    {
-      id: 1,
-      req: {
-        text: '',
-        name: path.basename(file),
-        format: null,
-        provider: null,
-        file: new Blob([bytes]),
-      },
-      bpe: false,
-      fileKey: 1,
-    },
-    () => {},
-  );
+  await runRequest(fileLoadRequest(file, bytes, 1), () => {});
   const held = run.held;
   // The analysis the worker answered with (InspectStages keeps it; private to TypeScript).
   const analysis = (run.stages as unknown as { lastAnalysis: { analysis: Analysis } | null })

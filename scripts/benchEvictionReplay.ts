@@ -13,6 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resetRun, runRequest } from '../src/engine/run.ts';
 import type { WorkerResponse } from '../src/engine/protocol.ts';
+import { fileLoadRequest, threadCpuMs } from './benchWorkerLoad.ts';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const args = process.argv.slice(2);
@@ -23,18 +24,7 @@ const file =
   path.join(root, 'bench-data', 'browser-claude-code-100k.jsonl');
 
 const marks: { name: string; wall: number; cpu: number }[] = [];
-/**
- * CPU time of this (the main) thread, in ms: Linux's /proc/thread-self/schedstat (ns on CPU),
- * which leaves out the collector's helper threads; elsewhere the process' `cpuUsage`.
- */
-const cpuMs = (): number => {
-  try {
-    return Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]) / 1e6;
-  } catch {
-    const u = process.cpuUsage();
-    return (u.user + u.system) / 1000;
-  }
-};
+const cpuMs = threadCpuMs;
 const realMark = performance.mark.bind(performance);
 performance.mark = ((name: string, opts?: PerformanceMarkOptions) => {
   marks.push({ name, wall: performance.now(), cpu: cpuMs() });
@@ -49,21 +39,7 @@ for (let round = 0; round < rounds; round++) {
   const post = (m: WorkerResponse) => {
     if (m.kind === 'sweep') sweepOk = m.sweeps !== null;
   };
-  await runRequest(
-    {
-      id: round + 1,
-      req: {
-        text: '',
-        name: path.basename(file),
-        format: null,
-        provider: null,
-        file: new Blob([bytes]),
-      },
-      bpe: false,
-      fileKey: round + 1,
-    },
-    post,
-  );
+  await runRequest(fileLoadRequest(file, bytes, round + 1), post);
   const at = (name: string) => marks.find((m) => m.name === `load:${name}`);
   const answer = at('answer');
   const eviction = at('eviction');
