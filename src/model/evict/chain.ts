@@ -103,7 +103,10 @@ export class EvictionChain {
   private renderedAt = new Int32Array(4);
   private start = new Uint8Array(4);
   private emptyBefore = new Int32Array(5);
-  /** `hasDetachedServerResult`'s walk, resumed: the ids of earlier turns, the open turn's. */
+  /**
+   * `hasDetachedServerResultOf`'s walk (spansCuts.ts), resumed over messages: the ids of earlier
+   * turns, the open turn's.
+   */
   private detached = { earlier: new Set<string>(), turn: [] as string[], found: false };
   private turns: MergedTurns = {
     count: 0,
@@ -281,7 +284,7 @@ export class EvictionChain {
         )
           T.result[T.count - 1] = 1;
       }
-      // hasDetachedServerResult, one message further.
+      // hasDetachedServerResultOf's walk, one message further.
       if (!d.found) {
         if (msg.role !== 'assistant') {
           for (const id of d.turn) d.earlier.add(id);

@@ -22,7 +22,8 @@ import type { Block, ProviderId, Transcript } from '../types.ts';
 import { sentMessages, validateTranscript } from '../validate/index.ts';
 import { cutModel, merges, prepareCuts } from './cutTables.ts';
 import { messageShapes } from './shapes.ts';
-import { hasDetachedServerResult, hasDetachedServerResultOf, spansCuts } from './spansCuts.ts';
+import { hasDetachedServerResultOf } from './spansCuts.ts';
+import { hasDetachedServerResult, spansCuts } from '../testing/spansCuts.reference.ts';
 
 const PROVIDERS: ProviderId[] = ['anthropic', 'openai-chat', 'openai-responses', 'gemini'];
 

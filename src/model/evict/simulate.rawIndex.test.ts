@@ -17,7 +17,7 @@ import {
 import type { ProviderId, Transcript } from '../types.ts';
 import { merges } from './cutTables.ts';
 import { prepareCuts, type CutContext } from './simulate.ts';
-import { spansCuts } from './spansCuts.ts';
+import { spansCuts } from '../testing/spansCuts.reference.ts';
 import { expectCutAgrees } from '../testing/evict.ts';
 
 /** Transcripts whose cuts take the direct path by design (spansCuts.ts); every other stays fast. */

@@ -17,7 +17,7 @@ import type { ProviderId, Transcript } from '../types.ts';
 import { MONOTONE_POLICIES, POLICIES, prepareEviction, simulatePolicy } from './policies.ts';
 import { merges } from './cutTables.ts';
 import { checkCut, prepareCuts, type CutContext } from './simulate.ts';
-import { spansCuts } from './spansCuts.ts';
+import { spansCuts } from '../testing/spansCuts.reference.ts';
 import { referenceCut, referencePolicy } from '../testing/simulate.reference.ts';
 import type { PolicyOptions } from './types.ts';
 

@@ -3,8 +3,6 @@
  * rules that tie two messages across a cut point. Such transcripts are rare; their cuts are
  * validated directly (the tail after the cut), which is always exact.
  */
-import { isPinned } from '../exchanges.ts';
-import type { Message } from '../types.ts';
 import type { Validation } from '../validate/index.ts';
 import { SHAPE, type MessageShapes } from './shapes.ts';
 
@@ -24,17 +22,11 @@ const {
  *   per turn);
  * - A5 (content after a tool_use in a merged turn: depends on how a cut or a kept head merges it);
  * - for merging providers (Anthropic A4/A16), a server tool result in a later turn than its call
- *   (`hasDetachedServerResult`).
+ *   (`detached`: `hasDetachedServerResultOf`, or a chain's own walk as its messages grow).
  * @param full the validation of the whole transcript
  * @param merged true for a provider whose turns merge (cut model `merged-turns`)
- */
-export function spansCuts(full: Validation, merged: boolean, ms: readonly Message[]): boolean {
-  return spansCutsOf(full, merged, () => hasDetachedServerResult(ms));
-}
-
-/**
- * `spansCuts` with `hasDetachedServerResult(ms)` given (a chain keeps it as its messages grow):
- * a boolean, or a function asked only for a merging provider with neither violation.
+ * @param detached a boolean, or a function asked only for a merging provider with neither
+ *   violation
  */
 export function spansCutsOf(
   full: Validation,
@@ -51,34 +43,10 @@ export function spansCutsOf(
  * deferral): the pair spans the user turn between them, and a cut there orphans the result (A16).
  * A turn here is a run of assistant messages (a log may write a call and its result as two
  * lines). A result with no call anywhere is already A16 in the full validation: no pair to cut.
- */
-export function hasDetachedServerResult(ms: readonly Message[]): boolean {
-  const earlier = new Set<string>();
-  let turn: string[] = [];
-  for (const m of ms) {
-    if (isPinned(m)) continue;
-    if (m.role !== 'assistant') {
-      // A new list only when the turn had server calls (most have none: no array per message).
-      if (turn.length > 0) {
-        for (const id of turn) earlier.add(id);
-        turn = [];
-      }
-      continue;
-    }
-    for (const b of m.blocks) {
-      if (b.type === 'tool_use' && b.server === true && b.id !== null) turn.push(b.id);
-      else if (b.type === 'tool_result' && b.server !== undefined && b.toolUseId !== null)
-        if (earlier.has(b.toolUseId) && !turn.includes(b.toolUseId)) return true;
-    }
-  }
-  return false;
-}
-
-/**
- * `hasDetachedServerResult` of the messages whose shapes these are (shapes.ts), read from the
- * typed arrays: the eviction parts build the shapes in their one walk over every block, and this
- * walk over the blocks again was among the slowest of preparing them (issue 38: each walk over
- * the 115 MB log's scattered blocks costs its cache misses).
+ * Read from the messages' shapes (shapes.ts): the eviction parts build them in their one walk over
+ * every block, and a walk over the message objects again was among the slowest of preparing them
+ * (issue 38; the walk over the messages is the property tests' reference,
+ * testing/spansCuts.reference.ts).
  */
 export function hasDetachedServerResultOf(sh: MessageShapes): boolean {
   const { role, start, kind, idAt, ids } = sh;

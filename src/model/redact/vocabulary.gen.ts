@@ -1549,7 +1549,6 @@ export const VOCABULARY_WORDS: readonly string[] = [
   'resultsFor',
   'results_merged',
   'resume',
-  'resumed',
   'retry',
   'retry-413',
   'retryOf',
