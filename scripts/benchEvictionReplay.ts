@@ -5,8 +5,10 @@
  * Each `load:` mark (runState.ts `stage`) records wall time and the main thread's CPU time
  * (steadier than wall time on a shared machine; the collector's helper threads left out).
  *
- * `npx tsx scripts/benchEvictionReplay.ts [--rounds R] [FILE]` (default the 115 MB Claude Code log
- * in bench-data/): R loads in one process (default 3), each line of output one load.
+ * `npx tsx scripts/benchEvictionReplay.ts [--rounds R] [--stages] [FILE]` (default the 115 MB
+ * Claude Code log in bench-data/): R loads in one process (default 3), each line of output one
+ * load; `--stages` adds a line per load with every stage's CPU time, from the request's start
+ * (read, parse, messages, analyse, lists, answer, eviction, sweep, calls, release, …).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -19,6 +21,7 @@ const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const args = process.argv.slice(2);
 const roundsAt = args.indexOf('--rounds');
 const rounds = roundsAt >= 0 ? Number(args[roundsAt + 1]) : 3;
+const everyStage = args.includes('--stages');
 const file =
   args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--rounds') ??
   path.join(root, 'bench-data', 'browser-claude-code-100k.jsonl');
@@ -51,4 +54,14 @@ for (let round = 0; round < rounds; round++) {
       `sweep cpu ${f(sweep.cpu - eviction.cpu)} wall ${f(sweep.wall - eviction.wall)} ms; ` +
       `both cpu ${f(sweep.cpu - answer.cpu)} wall ${f(sweep.wall - answer.wall)} ms\n`,
   );
+  if (everyStage) {
+    const start = at('start');
+    const parts = marks
+      .filter((m, i) => i > 0 && start && m.wall >= start.wall)
+      .map((m, i, all) => {
+        const prev = i === 0 ? (start as (typeof marks)[number]) : (all[i - 1] as typeof m);
+        return `${m.name.replace('load:', '')} ${f(m.cpu - prev.cpu)}`;
+      });
+    process.stdout.write(`round ${round + 1} stages cpu ms: ${parts.join(' · ')}\n`);
+  }
 }
