@@ -24,6 +24,7 @@ import { messageLabels } from '../model/messageLabels.ts';
 import { CHARS_PER_4, type TextCounter } from '../model/tokens.ts';
 import type { FormatId, ProviderId, Result, Transcript } from '../model/types.ts';
 import { maxFileBytes, STREAM_MIN_BYTES } from './limits.ts';
+import { packRequests, type RequestColumns } from './requestColumns.ts';
 
 /**
  * The file a job reads: its text, or (a streamed file, whose text the page does not keep) its
@@ -155,7 +156,8 @@ export type RequestsAnswer =
   | {
       ok: true;
       kind: RequestListing['kind'];
-      requests: RequestSummary[];
+      /** Every request, in columns (`requestAt` reads one). */
+      requests: RequestColumns;
       defaultIndex: number;
       /** The counter of `tokens` (`o200k_base`, or `chars/4`: an estimate). */
       tokenEncoding?: string;
@@ -343,14 +345,15 @@ function requestsAnswer(
   const judge = requestJudge(listing, job.provider ?? undefined);
   // The listing is counted by chars/4 (made once per file); counted again by the BPE when asked.
   const tokens = counter ? requestTokens(listing, counter, job.provider ?? undefined) : null;
-  const requests = listing.requests.map(
-    (r, k): RequestSummary => ({
+  const requests = packRequests(listing.requests.length, (k): RequestSummary => {
+    const r = listing.requests[k] as RequestInfo;
+    return {
       ...r,
       ...(tokens ? { tokens: tokens[k] ?? r.tokens } : {}),
       ...judge.verdict(k),
       retry: r.retryOf !== undefined,
-    }),
-  );
+    };
+  });
   return {
     ok: true,
     kind: listing.kind,

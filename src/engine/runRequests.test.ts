@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { listFileRequests } from '../model/diff/index.ts';
 import type { RequestsAnswer } from './diffProtocol.ts';
+import { unpackRequests } from './requestColumns.ts';
 import type { WorkerResponse } from './protocol.ts';
 import { resetRun, runRequest } from './run.ts';
 import { hasCalls, judgeCalls, sessionAnswer, streamedSession } from './runRequests.ts';
@@ -73,9 +74,18 @@ const releasedOf = (text: string) =>
     .filter(Boolean)
     .map((l) => rawAsRulesRead(JSON.parse(l)));
 
+/** Objects in `v` as a structured clone copies them (a typed array counts as one). */
+function objectsIn(v: unknown): number {
+  if (v === null || typeof v !== 'object') return 0;
+  if (ArrayBuffer.isView(v)) return 1;
+  let n = 1;
+  for (const x of Object.values(v)) n += objectsIn(x);
+  return n;
+}
+
 const okAnswer = (a: RequestsAnswer | null | undefined) => {
   if (!a?.ok) throw new Error('no listing');
-  return a;
+  return { ...a, requests: unpackRequests(a.requests) };
 };
 
 describe("a streamed session log's model calls (the request strip)", () => {
@@ -91,6 +101,8 @@ describe("a streamed session log's model calls (the request strip)", () => {
     // Right after the answer (before its exact token count), then again with the verdicts.
     expect(posts.indexOf(sent[0] as WorkerResponse)).toBeGreaterThan(posts.indexOf(res));
     if (sent[0]?.kind !== 'requests') throw new Error('no listing');
+    // In columns: a few objects for the page to take in, not one per call (81 here).
+    expect(objectsIn(sent[0].requests)).toBeLessThan(40);
     const listed = okAnswer(sent[0].requests);
     expect(listed.kind).toBe('session');
     expect(listed.judged).toBe(0);

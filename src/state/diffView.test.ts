@@ -5,6 +5,7 @@ import type { Transcript } from '../model/types.ts';
 import fc from 'fast-check';
 import { arcsInRows, indexArcs, selectCharJob, selectDiffNav } from './diffView.ts';
 import { selectStrip } from './requests.ts';
+import { packRequestList } from '../engine/requestColumns.ts';
 import { markWindow } from '../ui/strip/RequestStrip.tsx';
 
 const call = { type: 'tool_use', id: 'toolu_1', name: 'read', input: {} };
@@ -84,7 +85,7 @@ describe('diff view selectors', () => {
   it('the strip: marks from the listing, the first failing request in words', () => {
     const labels = [{ label: '#1' }, { label: '#2' }, { label: '#3' }];
     const pending = selectStrip(labels, 1, null);
-    expect(pending?.marks.map((m) => m.tone)).toEqual(['pending', 'pending', 'pending']);
+    expect(pending?.marks.slice().map((m) => m.tone)).toEqual(['pending', 'pending', 'pending']);
     expect(pending?.sentence).toBe('3 requests; judging each…');
     const row = (request: number, valid: boolean) => ({
       request,
@@ -99,10 +100,10 @@ describe('diff view selectors', () => {
     const strip = selectStrip(labels, 1, {
       ok: true,
       kind: 'archive',
-      requests: [row(1, true), row(2, false), row(3, false)],
+      requests: packRequestList([row(1, true), row(2, false), row(3, false)]),
       defaultIndex: 2,
     });
-    expect(strip?.marks.map((m) => [m.tone, m.code, m.height])).toEqual([
+    expect(strip?.marks.slice().map((m) => [m.tone, m.code, m.height])).toEqual([
       ['ok', null, 1 / 3],
       ['bad', 'A1', 2 / 3],
       ['bad', 'A1', 1],
@@ -127,7 +128,7 @@ describe('diff view selectors', () => {
     const ok = selectStrip(undefined, undefined, {
       ok: true,
       kind: 'session',
-      requests: [row(true)],
+      requests: packRequestList([row(true)]),
       defaultIndex: 0,
     });
     expect(ok?.marks).toHaveLength(1);
@@ -136,7 +137,7 @@ describe('diff view selectors', () => {
     const bad = selectStrip(undefined, undefined, {
       ok: true,
       kind: 'session',
-      requests: [row(false)],
+      requests: packRequestList([row(false)]),
       defaultIndex: 0,
     });
     expect(bad?.sentence).toBe('1 model call; it fails (A2).');
@@ -145,7 +146,7 @@ describe('diff view selectors', () => {
       selectStrip(undefined, undefined, {
         ok: true,
         kind: 'archive',
-        requests: [row(true)],
+        requests: packRequestList([row(true)]),
         defaultIndex: 0,
       }),
     ).toBeNull();
@@ -173,7 +174,7 @@ describe('diff view selectors', () => {
     const strip = selectStrip(undefined, undefined, {
       ok: true,
       kind: 'session',
-      requests,
+      requests: packRequestList(requests),
       defaultIndex: 4,
     });
     expect(strip?.sentence).toBe(
@@ -183,7 +184,11 @@ describe('diff view selectors', () => {
     const failing = selectStrip(undefined, undefined, {
       ok: true,
       kind: 'session',
-      requests: [row(1), row(2, 'API Error: 400 x', false), row(3, 'API Error: 500 y')],
+      requests: packRequestList([
+        row(1),
+        row(2, 'API Error: 400 x', false),
+        row(3, 'API Error: 500 y'),
+      ]),
       defaultIndex: 2,
     });
     expect(failing?.sentence).toBe(
@@ -192,7 +197,7 @@ describe('diff view selectors', () => {
     const one = selectStrip(undefined, undefined, {
       ok: true,
       kind: 'session',
-      requests: [row(1, 'API Error: 400 x')],
+      requests: packRequestList([row(1, 'API Error: 400 x')]),
       defaultIndex: 0,
     });
     expect(one?.sentence).toBe(
@@ -215,7 +220,7 @@ describe('diff view selectors', () => {
     const strip = selectStrip(undefined, undefined, {
       ok: true,
       kind: 'session',
-      requests,
+      requests: packRequestList(requests),
       defaultIndex: 999,
       judged: 40,
     });

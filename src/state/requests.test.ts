@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { parseTranscript } from '../model/parse/index.ts';
 import { compactedThreeCallLog } from '../model/testing/claudeCodeLog.ts';
 import { parallelWeatherChat } from '../model/testing/parallelWeather.ts';
-import { mayListRequests, selectRequestsJob } from './requests.ts';
+import { packRequestList, type RequestColumns } from '../engine/requestColumns.ts';
+import { mayListRequests, selectRequestsJob, selectStrip } from './requests.ts';
 import type { AppState } from './store.ts';
 
 const parsed = (text: string, name = '') => {
@@ -54,5 +55,53 @@ describe('which files are listed for the strip', () => {
   it('nothing is listed before a parse is shown', () => {
     expect(mayListRequests(undefined)).toBe(false);
     expect(mayListRequests(null)).toBe(false);
+  });
+});
+
+describe("the strip's model of a long listing", () => {
+  it('makes a mark only when it is read, once (28,000 marks made at once were a long task of the page)', () => {
+    const calls = Array.from({ length: 28_000 }, (_, k) => ({
+      request: k + 1,
+      label: `call ${k + 1} · ${k} messages`,
+      messages: k,
+      tokens: k + 1,
+      compaction: null,
+      valid: k !== 20_000,
+      firstRule: k === 20_000 ? { rule: 'orphan_tool_result' as const, code: 'A1' } : null,
+      retry: false,
+      ...(k === 27_000 ? { apiError: 'API Error: 400 x' } : {}),
+    }));
+    const columns = packRequestList(calls);
+    // Count the labels read: a mark reads its own.
+    let labelsRead = 0;
+    const joined = columns.labels;
+    const counted: RequestColumns = Object.defineProperty({ ...columns }, 'labels', {
+      get: () => {
+        labelsRead++;
+        return joined;
+      },
+    });
+    const strip = selectStrip(undefined, undefined, {
+      ok: true,
+      kind: 'session',
+      requests: counted,
+      defaultIndex: 0,
+    });
+    if (!strip) throw new Error('no strip');
+    // The first failing mark is made (the sentence names it); no other.
+    expect(labelsRead).toBe(1);
+    expect(strip.firstFailing).toBe(20_000);
+    expect(strip.sentence).toBe(
+      '28,000 model calls; the first failing is call 20,001 (A1); calls 1–20,000 pass; the log records an API error for call 27001; its messages are valid, so the structure is not the cause (e.g. the model, a quota, the server).',
+    );
+    const drawn = strip.marks.slice(100, 300);
+    expect(labelsRead).toBe(201);
+    expect(drawn.map((m) => m.label)).toEqual(calls.slice(100, 300).map((c) => c.label));
+    // Read again: the same objects (the strip's `Mark` draws again only when its props change).
+    expect(strip.marks.slice(100, 300)).toEqual(drawn);
+    strip.marks.slice(100, 300).forEach((m, i) => expect(m).toBe(drawn[i]));
+    expect(labelsRead).toBe(201);
+    expect(strip.marks.at(27_999)?.height).toBe(1);
+    expect(strip.marks.at(28_000)).toBeUndefined();
   });
 });

@@ -7,8 +7,17 @@
  */
 import type { StoreApi } from 'zustand';
 import { diffJobOffThread } from '../engine/diffClient.ts';
-import type { RequestsAnswer, RequestsJob, RequestSummary } from '../engine/diffProtocol.ts';
-import { apiErrorSummary, apiErrorWords, type CompactionEvent } from '../model/diff/index.ts';
+import type { RequestsAnswer, RequestsJob } from '../engine/diffProtocol.ts';
+import {
+  firstRuleAt,
+  labelAt,
+  retryAt,
+  sparseAt,
+  validAt,
+  type RequestColumns,
+} from '../engine/requestColumns.ts';
+import { apiErrorSummaryOf, apiErrorWords, type CompactionEvent } from '../model/diff/index.ts';
+import { MarkList } from './markList.ts';
 import { activeSession, memoN, sessionSlot, type Held } from './session/index.ts';
 import type { AppState } from './store.ts';
 import type { ParsedTranscript } from '../model/parse/index.ts';
@@ -96,6 +105,11 @@ export function ensureRequestListing(job: RequestsJob | null): void {
   listing.ensure(job);
 }
 
+/** The API error the log records for request `k` (0-based) of a listing, or null. */
+export function apiErrorOf(requests: RequestColumns, k: number): string | null {
+  return sparseAt(requests.apiError, k) ?? null;
+}
+
 /** One mark of the strip. */
 export interface StripMark {
   /** 0-based (the store's `requestIndex`); the page writes it 1-based. */
@@ -122,7 +136,8 @@ export interface StripMark {
 
 /** What the strip draws: its marks, which is shown, and the sentence over them. */
 export interface StripModel {
-  marks: StripMark[];
+  /** One per request, made when read. */
+  marks: MarkList<StripMark>;
   /** 0-based index of the request shown, or null (a session log shown whole). */
   chosen: number | null;
   /** 0-based index of the first request that gets a 400, or null (none, or not judged yet). */
@@ -153,48 +168,58 @@ function pendingMark(index: number, label: string): StripMark {
 }
 
 function markOf(
+  c: RequestColumns,
   index: number,
-  s: RequestSummary,
   max: number,
   judged: boolean,
   encoding: string,
 ): StripMark {
+  const tokens = c.tokens[index] as number;
+  const usage = c.usageTokens[index] as number;
+  const valid = validAt(c, index);
   return {
     index,
-    label: s.label,
-    tokens: s.tokens,
+    label: labelAt(c, index),
+    tokens,
     encoding,
-    usageTokens: s.usageTokens ?? null,
-    messages: s.messages,
-    tone: !judged ? 'pending' : s.valid ? 'ok' : 'bad',
-    code: judged ? (s.firstRule?.code ?? null) : null,
-    compaction: s.compaction,
-    retry: s.retry,
-    fault: s.apiError ?? null,
-    height: max > 0 ? Math.max(0.08, s.tokens / max) : 1,
+    usageTokens: Number.isNaN(usage) ? null : usage,
+    messages: c.messages[index] as number,
+    tone: !judged ? 'pending' : valid ? 'ok' : 'bad',
+    code: judged ? (firstRuleAt(c, index)?.code ?? null) : null,
+    compaction: sparseAt(c.compaction, index) ?? null,
+    retry: retryAt(c, index),
+    fault: sparseAt(c.apiError, index) ?? null,
+    height: max > 0 ? Math.max(0.08, tokens / max) : 1,
   };
 }
 
-/**
- * @param judged how many marks, from the first, are judged (null: none yet, the listing is
- *   being made)
- */
-function sentenceOf(
-  kind: StripModel['kind'],
-  marks: readonly StripMark[],
-  judged: number | null,
-  failing: StripMark | undefined,
-): string {
+/** What the strip's sentence says of its marks, read without making every mark. */
+interface MarksDigest {
+  count: number;
+  /** How many marks, from the first, are judged (null: none yet, the listing is being made). */
+  judged: number | null;
+  /** The first mark that fails, if any. */
+  failing: StripMark | undefined;
+  /** How many marks follow a compaction or rollback. */
+  compactions: number;
+  /** The marks with an API error: 1-based number and verdict (null: not judged). */
+  faults: { call: number; valid: boolean | null }[];
+  /** The first mark's API error, or null. */
+  firstFault: string | null;
+}
+
+function sentenceOf(kind: StripModel['kind'], d: MarksDigest): string {
+  const { judged, failing } = d;
   const one = kind === 'session' ? 'call' : 'request';
   const what = kind === 'session' ? 'model calls' : 'requests';
-  const n = `${fmt(marks.length)} ${marks.length > 1 ? what : kind === 'session' ? 'model call' : one}`;
+  const n = `${fmt(d.count)} ${d.count > 1 ? what : kind === 'session' ? 'model call' : one}`;
   // A log of one call: that call's verdict, in words.
-  if (marks.length === 1 && judged !== null && judged > 0) {
+  if (d.count === 1 && judged !== null && judged > 0) {
     const code = failing?.code ? ` (${failing.code})` : '';
-    const fault = marks[0]?.fault;
+    const fault = d.firstFault;
     return `${n}; it ${failing ? `fails${code}` : 'passes'}${fault ? `; ${apiErrorWords(!failing)}` : ''}.`;
   }
-  const compactions = marks.filter((m) => m.compaction).length;
+  const compactions = d.compactions;
   const events =
     compactions > 0
       ? `, ${compactions} compaction${compactions === 1 ? '' : 's'} or rollback${compactions === 1 ? '' : 's'}`
@@ -202,13 +227,10 @@ function sentenceOf(
   if (judged === null) return `${n}; judging each…`;
   // Calls the log records an API error for are said beside any verdict: a structure that passes
   // does not mean the call succeeded (newcomer: three recorded 400s under "every one passes").
-  const errors = apiErrorSummary(
-    marks.map((m) => ({ apiError: m.fault, valid: m.tone === 'pending' ? null : m.tone === 'ok' })),
-    one,
-  );
+  const errors = apiErrorSummaryOf(d.faults, one);
   const also = errors ? `; ${errors}` : '';
-  if (!failing && judged < marks.length) {
-    const rest = marks.length - judged;
+  if (!failing && judged < d.count) {
+    const rest = d.count - judged;
     const passed =
       judged === 0 ? '' : judged === 1 ? `; ${one} 1 passes` : `; ${one}s 1–${fmt(judged)} pass`;
     return `${n}${events}${passed}; ${fmt(rest)} not judged here (a long log: its ${what} are judged in order within a budget; choose one to see its verdict)${also}.`;
@@ -228,6 +250,36 @@ function sentenceOf(
 }
 
 /**
+ * The marks of a listing (made when read) and what its sentence says of them: O(requests) over
+ * its columns, O(1) per mark made.
+ */
+function listedMarks(c: RequestColumns, judged: number, encoding: string) {
+  let max = 0;
+  for (let k = 0; k < c.count; k++) max = Math.max(max, c.tokens[k] as number);
+  const marks = new MarkList(c.count, (i) => markOf(c, i, max, i < judged, encoding));
+  let failing: StripMark | undefined;
+  for (let k = 0; k < Math.min(judged, c.count); k++)
+    if (!validAt(c, k)) {
+      failing = marks.at(k);
+      break;
+    }
+  const faults = Array.from(c.apiError.at, (k) => ({
+    call: k + 1,
+    valid: k < judged ? validAt(c, k) : null,
+  }));
+  const first = sparseAt(c.apiError, 0);
+  const digest: MarksDigest = {
+    count: c.count,
+    judged,
+    failing,
+    compactions: c.compaction.at.length,
+    faults,
+    firstFault: c.count > 0 ? (first ?? null) : null,
+  };
+  return { marks, digest };
+}
+
+/**
  * The strip's model.
  * @param labels the parse result's `requests` (one label per request), or undefined
  * @param chosen the parse result's `requestIndex` (the request shown), or undefined
@@ -242,24 +294,35 @@ export const selectStrip = memoN(
   ): StripModel | null => {
     // A session log's strip shows even one call: the whole log's verdict points to it (a call
     // is judged as the provider got it only when chosen there).
-    const n = answer?.ok ? answer.requests.length : 0;
+    const n = answer?.ok ? answer.requests.count : 0;
     const listed = answer?.ok && (n > 1 || (n === 1 && answer.kind === 'session')) ? answer : null;
     if (!listed && (!labels || labels.length < 2)) return null;
     const kind = listed?.kind === 'session' ? 'session' : 'archive';
-    let marks: StripMark[];
+    let marks: MarkList<StripMark>;
+    let digest: MarksDigest;
     if (listed) {
-      const max = listed.requests.reduce((m, s) => Math.max(m, s.tokens), 0);
-      const judged = listed.judged ?? listed.requests.length;
+      const judged = listed.judged ?? listed.requests.count;
       const encoding = listed.tokenEncoding ?? 'chars/4';
-      marks = listed.requests.map((s, i) => markOf(i, s, max, i < judged, encoding));
-    } else marks = (labels ?? []).map((l, i) => pendingMark(i, l.label));
-    const failing = marks.find((m) => m.tone === 'bad');
+      ({ marks, digest } = listedMarks(listed.requests, judged, encoding));
+    } else {
+      const list = labels ?? [];
+      marks = new MarkList(list.length, (i) => pendingMark(i, list[i]?.label ?? ''));
+      digest = {
+        count: list.length,
+        judged: null,
+        failing: undefined,
+        compactions: 0,
+        faults: [],
+        firstFault: null,
+      };
+    }
+    const failing = digest.failing;
     return {
       marks,
       // A session log opens whole: no call is the one shown until one is chosen.
       chosen: chosen ?? (kind === 'session' ? null : marks.length - 1),
       firstFailing: failing ? failing.index : null,
-      sentence: sentenceOf(kind, marks, listed ? (listed.judged ?? marks.length) : null, failing),
+      sentence: sentenceOf(kind, digest),
       kind,
     };
   },

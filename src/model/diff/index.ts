@@ -36,6 +36,7 @@ export {
   outOfRange,
   apiErrorWords,
   apiErrorSummary,
+  apiErrorSummaryOf,
   requestTokens,
   type RequestJudge,
   type RequestInfo,

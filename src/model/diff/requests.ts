@@ -426,21 +426,34 @@ export function apiErrorSummary(
   calls: readonly { apiError?: string | null | undefined; valid: boolean | null }[],
   what: string,
 ): string | null {
-  const hit: number[] = [];
+  const hits: { call: number; valid: boolean | null }[] = [];
+  calls.forEach((c, k) => {
+    if (c.apiError != null) hits.push({ call: k + 1, valid: c.valid });
+  });
+  return apiErrorSummaryOf(hits, what);
+}
+
+/**
+ * `apiErrorSummary` from the calls with an API error alone (a listing held in columns need not
+ * make an object of each of its calls).
+ * @param hits the calls with an error, ascending: 1-based number and verdict (null: not judged)
+ */
+export function apiErrorSummaryOf(
+  hits: readonly { call: number; valid: boolean | null }[],
+  what: string,
+): string | null {
+  if (hits.length === 0) return null;
   let valid = 0;
   let unjudged = 0;
-  calls.forEach((c, k) => {
-    if (c.apiError == null) return;
-    hit.push(k + 1);
-    if (c.valid === true) valid++;
-    else if (c.valid === null) unjudged++;
-  });
-  if (hit.length === 0) return null;
-  const one = hit.length === 1;
-  const numbers = numberRuns(hit);
-  const head = `the log records an API error for ${one ? `${what} ${numbers}` : `${hit.length} ${what}s (${numbers})`}`;
+  for (const h of hits) {
+    if (h.valid === true) valid++;
+    else if (h.valid === null) unjudged++;
+  }
+  const one = hits.length === 1;
+  const numbers = numberRuns(hits.map((h) => h.call));
+  const head = `the log records an API error for ${one ? `${what} ${numbers}` : `${hits.length} ${what}s (${numbers})`}`;
   if (unjudged > 0) return head;
-  if (valid === hit.length)
+  if (valid === hits.length)
     return `${head}; ${one ? 'its' : 'their'} messages are valid, so the structure is not the cause (e.g. the model, a quota, the server)`;
   if (valid === 0) return `${head}; ${one ? 'it fails' : 'they fail'} the structure rules too`;
   return `${head}; ${valid} of them ${valid === 1 ? 'is' : 'are'} valid in structure (there the structure is not the cause)`;

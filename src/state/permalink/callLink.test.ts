@@ -35,7 +35,7 @@ function shown(s: AppState) {
     analysis: r.analysis,
     verdict: { valid: v.valid, rules: v.violations.map((x) => `${x.rule}@${x.index}`) },
     chosen: strip?.chosen ?? null,
-    chosenTone: strip && strip.chosen !== null ? strip.marks[strip.chosen]?.tone : null,
+    chosenTone: strip && strip.chosen !== null ? strip.marks.at(strip.chosen)?.tone : null,
     sentence: strip?.sentence ?? null,
   };
 }

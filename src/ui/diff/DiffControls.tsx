@@ -73,7 +73,7 @@ export function DiffControls({
   const fromText = useStore(requestListingStore, (s) => s.value);
   // A streamed log's calls are the inspect worker's listing (the page holds no text of it).
   const listing = useSession(selectStreamedListing) ?? fromText;
-  const count = listing?.ok ? listing.requests.length : 1;
+  const count = listing?.ok ? listing.requests.count : 1;
   // Choosing the pasted comparison is the store's choice at once, with nothing pasted yet (an empty
   // text): the view then asks for the paste, and no longer shows the earlier choice's note or diff.
   const pasting = diff?.kind === 'pasted';

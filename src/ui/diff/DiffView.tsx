@@ -51,7 +51,7 @@ function useDiffJob(p: DiffViewProps, diff: DiffChoice): DiffViewJob | null {
   const fromText = useStore(requestListingStore, (s) => s.value);
   // A streamed log's calls are the inspect worker's listing (the page holds no text of it).
   const listing = useSession(selectStreamedListing) ?? fromText;
-  const count = listing?.ok ? listing.requests.length : null;
+  const count = listing?.ok ? listing.requests.count : null;
   const tokens = p.exactTokens ? 'exact' : 'estimate';
   const requestJob = useAppStore((s: AppStore) =>
     selectRequestDiffJob(

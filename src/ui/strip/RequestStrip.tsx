@@ -166,7 +166,7 @@ export function RequestStrip({
   useChosenMarkInView(listRef, strip ? strip.chosen : null, from, count);
   if (!strip) return null;
   const move = (step: number) => setShift({ focus, by: by + step });
-  const chosen = strip.chosen === null ? undefined : strip.marks[strip.chosen];
+  const chosen = strip.chosen === null ? undefined : strip.marks.at(strip.chosen);
   const what = strip.kind === 'session' ? 'Call' : 'Request';
   return (
     <nav className="request-strip" aria-label="Requests in this file" data-testid="request-strip">

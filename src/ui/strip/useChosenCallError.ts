@@ -6,6 +6,7 @@
  */
 import { useStore } from 'zustand';
 import {
+  apiErrorOf,
   requestListingStore,
   selectRequestsJob,
   selectStreamedListing,
@@ -26,5 +27,5 @@ export function useChosenCallError(exactTokens: boolean, listable: boolean): str
   const streamed = useSession(selectStreamedListing);
   const answer = job ? fromText : streamed;
   if (chosen === null || !answer?.ok) return null;
-  return answer.requests[chosen]?.apiError ?? null;
+  return apiErrorOf(answer.requests, chosen);
 }
