@@ -17,6 +17,7 @@ import type { TokenTable } from '../model/tokens.ts';
 import type { Matches, RowModel, ViolationTarget } from '../state/selectors.ts';
 import { useAppStore, type Selection } from '../state/store.ts';
 import { matchesByMessage, worstViolationAt } from './timelineView.ts';
+import { rowSizeOf } from './useTimelineScroll.ts';
 
 /** What `useTimelineSelection` returns. */
 export interface TimelineSelection {
@@ -105,7 +106,9 @@ export function useTimelineVirtualizer(
     [rowMessage],
   );
   const getItemKey = useCallback((i: number) => rowModel.rowKey(i), [rowModel]);
+  const measureElement = useMemo(() => rowSizeOf(rowModel.count), [rowModel.count]);
   return useVirtualizer({
+    measureElement,
     count: rowModel.count,
     getScrollElement: () => scrollRef.current,
     estimateSize,

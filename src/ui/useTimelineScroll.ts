@@ -3,7 +3,7 @@
  * restore the scroll anchor (the top exchange, for permalinks), and measure rows — deferred while
  * a long timeline scrolls (issue 7).
  */
-import type { Virtualizer } from '@tanstack/react-virtual';
+import { measureElement as measureNow, type Virtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useMemo, useRef, type RefObject } from 'react';
 import type { Analysis } from '../model/analyze.ts';
 import type { ToolPair } from '../model/pairing.ts';
@@ -236,6 +236,26 @@ export function useScrollAnchor(
     scrolledRef.current = true;
     if (topExchange && anchor !== topExchange) setAnchor(topExchange);
   }, [topExchange, viewTop]);
+}
+
+/**
+ * How a row's height is read (the virtualiser's `measureElement`). A long timeline reads it from
+ * the row's ResizeObserver entry only, which the browser delivers after its own layout, in the
+ * same frame, before paint: read when React attaches a row (no entry), the height made the commit
+ * lay out the whole page first, inside its task (34–80 ms of a 115 MB log's first rows and
+ * answer). There, with no entry, the height known so far is returned: nothing changes until the
+ * observer reports. A short timeline, or a page without ResizeObserver, measures at once.
+ * @param rows the row model's count
+ */
+export function rowSizeOf(
+  rows: number,
+): (el: Element, entry: ResizeObserverEntry | undefined, v: RowVirtualizer) => number {
+  if (rows <= DEFER_MEASURE_ROWS || typeof ResizeObserver === 'undefined') return measureNow;
+  return (el, entry, v) => {
+    if (entry) return measureNow(el, entry, v);
+    const item = v.measurementsCache[v.indexFromElement(el)];
+    return item ? item.size : measureNow(el, entry, v);
+  };
 }
 
 /**
