@@ -6,19 +6,14 @@
  * rate calculator. The layout (and the SVG of the strips) is memoised on the sweep and the axis'
  * left end; a slider step only moves the budget cursor.
  */
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import type { PolicySweep } from '../../model/evict/sweep.ts';
 import { SWEEP_PENDING } from '../../state/eviction.ts';
 import { fmtInt } from '../format.ts';
 import { fmtPercent, overshootSentence } from './contextWindows.ts';
 import { RateCalculator } from './RateCalculator.tsx';
-import {
-  DEFAULT_SWEEP_SIZE,
-  layoutSweepFrom,
-  sweepCursorX,
-  sweepDomainLo,
-  type SweepLayout,
-} from './sweepLayout.ts';
+import { DEFAULT_SWEEP_SIZE, sweepCursorX, type SweepLayout } from './sweepLayout.ts';
+import { useSweepLayout } from './useSweepLayout.ts';
 import { sweepBudgetAt, sweepKeyBudget, sweepReadout } from './sweepBudget.ts';
 import { SweepPlot } from './SweepPlot.tsx';
 
@@ -38,33 +33,9 @@ export interface SweepChartProps {
   onBudget: (b: number) => void;
 }
 
-/**
- * The shown policies' sweeps (in card order) and their layout, memoised on the sweeps, the shown
- * pair, the total and the axis' left end: a slider step that keeps the left end reuses both.
- */
-function useSweepLayout(
-  sweeps: SweepChartProps['sweeps'],
-  [shownA, shownB]: readonly [string, string],
-  total: number,
-  budget: number,
-): { shownSweeps: PolicySweep[]; layout: SweepLayout } {
-  const shownSweeps = useMemo(
-    () =>
-      sweeps && sweeps !== SWEEP_PENDING
-        ? [shownA, shownB]
-            .map((id) => sweeps.find((s) => s.policy === id))
-            .filter((s): s is PolicySweep => s !== undefined)
-        : [],
-    [sweeps, shownA, shownB],
-  );
-  const lo = sweepDomainLo(shownSweeps, total, budget);
-  const layout = useMemo(() => layoutSweepFrom(shownSweeps, total, lo), [shownSweeps, total, lo]);
-  return { shownSweeps, layout };
-}
-
 /** The sweep chart with its legend, table and rate calculator; a note while pending or skipped. */
 export function SweepChart({
-  sweeps,
+  sweeps: sweepsNow,
   messages,
   provider,
   shown,
@@ -72,7 +43,9 @@ export function SweepChart({
   budget,
   onBudget,
 }: SweepChartProps) {
-  const { shownSweeps, layout } = useSweepLayout(sweeps, shown, total, budget);
+  // The sweeps drawn: those of the layout (a new long sweep's is made over several tasks).
+  const drawn = useSweepLayout(sweepsNow, shown, total, budget);
+  const { shownSweeps, layout, sweeps } = drawn;
   if (sweeps === SWEEP_PENDING)
     return (
       <div className="sweep" data-testid="sweep">

@@ -196,19 +196,30 @@ function linearOf(scale: ScaleLinear<number, number>): (v: number) => number {
   };
 }
 
+/** Intervals a strip's walk takes between two pauses (`layoutSweepSteps`). */
+const WALK_STEP = 4096;
+
+/** Run a walk that pauses (`layoutSweepSteps`, `walkStrip`) to its end; its result. */
+function drain<R>(steps: Generator<void, R>): R {
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
 /**
  * Walk a policy's budget intervals from `lo` (tokens) up, in budget order: each segment (a run of
  * adjacent intervals of one kind: valid, 400, cannot fit) goes to `segment` once complete, and
  * each interval's two ends (x px, kept tokens) to `point`. O(cuts log cuts); no object per cut or
- * per segment.
+ * per segment. Pauses (yields) after its ordering and every `WALK_STEP` intervals.
  */
-function walkStrip(
+function* walkStrip(
   s: PolicySweep,
   lo: number,
   xAt: (v: number) => number,
   segment: (lo: number, hi: number, x: number, width: number, kind: SweepSegment['kind']) => void,
   point: (x: number, kept: number) => void,
-): void {
+): Generator<void, void> {
   // The budget intervals in ascending order, as cut indices into the sweep's typed arrays. Costs
   // fall as cuts grow, so this is usually one descending run: reversed without a sort.
   const order: number[] = [];
@@ -227,6 +238,7 @@ function walkStrip(
   }
   if (descending) order.reverse();
   else if (!ascending) order.sort((a, b) => (s.budgetLo[a] as number) - (s.budgetLo[b] as number));
+  yield;
   // Below the smallest reachable budget the policy keeps its last cut and does not fit.
   const nofit = s.minBudget > lo;
   const count = order.length + (nofit ? 1 : 0);
@@ -265,6 +277,7 @@ function walkStrip(
     }
     point(x0, cost);
     point(x1, cost);
+    if (i % WALK_STEP === WALK_STEP - 1) yield;
   }
   if (gKind !== null) segment(gLo, gHi, gX, gW, gKind);
 }
@@ -285,12 +298,14 @@ export function sweepSegments(
 ): SweepSegment[] {
   const out: SweepSegment[] = [];
   const xAt = linearOf(budgetScale(total, lo, size));
-  walkStrip(
-    s,
-    lo,
-    xAt,
-    (l, h, x, width, kind) => out.push({ lo: l, hi: h, x, width, kind }),
-    () => {},
+  drain(
+    walkStrip(
+      s,
+      lo,
+      xAt,
+      (l, h, x, width, kind) => out.push({ lo: l, hi: h, x, width, kind }),
+      () => {},
+    ),
   );
   return out;
 }
@@ -317,6 +332,21 @@ export function layoutSweepFrom(
   lo: number,
   size: SweepSize = DEFAULT_SWEEP_SIZE,
 ): SweepLayout {
+  return drain(layoutSweepSteps(sweeps, total, lo, size));
+}
+
+/**
+ * `layoutSweepFrom` in steps: the generator pauses (yields) after each strip's ordering and every
+ * `WALK_STEP` of its intervals, and returns the same layout. A sweep of 67,000 cuts laid out at
+ * once was a task of 40–70 ms of the page when it arrived (SweepChart: `useSweepLayout` runs these
+ * steps over several tasks).
+ */
+export function* layoutSweepSteps(
+  sweeps: readonly PolicySweep[],
+  total: number,
+  lo: number,
+  size: SweepSize = DEFAULT_SWEEP_SIZE,
+): Generator<void, SweepLayout> {
   const hi = Math.max(total, lo + 1);
   const x = budgetScale(total, lo, size);
   // A transcript of 0 tokens (a pasted `[]`) still gets a kept axis: its line lies at 0.
@@ -325,10 +355,11 @@ export function layoutSweepFrom(
     .range([size.plotHeight, 4]);
   const xAt = linearOf(x);
   const yAt = linearOf(y);
-  const strips: SweepStrip[] = sweeps.map((s, si) => {
+  const strips: SweepStrip[] = [];
+  for (const [si, s] of sweeps.entries()) {
     const bars = new BarBuilder(1);
     const pts = new Thinned();
-    walkStrip(
+    yield* walkStrip(
       s,
       lo,
       xAt,
@@ -337,13 +368,13 @@ export function layoutSweepFrom(
         pts.add(px, yAt(py));
       },
     );
-    return {
+    strips.push({
       policy: s.policy,
       y: size.plotHeight + 8 + si * (size.stripHeight + 6),
       bars: bars.done(),
       keptPath: pathOf(pts.done()) ?? '',
-    };
-  });
+    });
+  }
   const budgetLine =
     pathOf([
       [x(lo), y(lo)],
