@@ -260,6 +260,7 @@ export const VOCABULARY_WORDS: readonly string[] = [
   'asOf',
   'asSent',
   'asString',
+  'ascending',
   'asked',
   'asset_pointer',
   'assign',
