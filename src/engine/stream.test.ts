@@ -110,6 +110,51 @@ describe('readBlobSource', () => {
     );
   });
 
+  it('reads any JSON Lines text as the text path does, for any window and piece size (issue 38)', async () => {
+    // Pieces end after their last newline (no carried line joined to each): the document, the
+    // broken lines and every line's span stay the text path's, whatever the cuts.
+    const line = fc.oneof(
+      fc.jsonValue().map((v) => JSON.stringify(v)),
+      fc.jsonValue().map((v) => ` ${JSON.stringify(v, null, 0)}\r`),
+      fc.record({ t: fc.string({ unit: 'binary' }) }).map((v) => JSON.stringify(v)),
+      fc.constantFrom('', '  ', '{broken', '"é😀"', '[1,', '{"a":"ü"}', '\u00e9'),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(line, { minLength: 1, maxLength: 30 }),
+        fc.boolean(),
+        fc.integer({ min: 1, max: 300 }),
+        fc.integer({ min: 1, max: 80 }),
+        async (lines, trailing, window, piece) => {
+          const text = lines.join('\n') + (trailing ? '\n' : '');
+          const got = await readBlobSource(
+            new Blob([text]),
+            'x.jsonl',
+            undefined,
+            undefined,
+            window,
+            piece,
+          );
+          const want = readSource(text, 'x.jsonl');
+          expect(got.ok).toBe(want.ok);
+          if (!got.ok || !want.ok) {
+            expect(!got.ok && got.error.kind).toBe(!want.ok && want.error.kind);
+            return;
+          }
+          expect(got.value.doc).toEqual(want.value);
+          const span = got.value.lineSpan;
+          if (!span) return;
+          const bytes = new TextEncoder().encode(text);
+          text.split('\n').forEach((l, k) => {
+            const [a, b] = span(k + 1);
+            expect(new TextDecoder().decode(bytes.subarray(a, b))).toBe(l);
+          });
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
   it('spans every line of a log whose multi-byte characters straddle decoded pieces', async () => {
     // Lines of ASCII with a 4-byte character now and then: pieces of 64 KiB cut through some.
     const lines = Array.from({ length: 3000 }, (_, k) =>

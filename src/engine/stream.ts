@@ -82,6 +82,8 @@ export interface StreamedSource {
  * @param name file name hint (`.jsonl` forces JSON Lines)
  * @param onRead progress callback; `onPreview` gets the first records of a JSONL file
  * @param chunkBytes most bytes handled between yields (`READ_CHUNK`; smaller in tests)
+ * @param pieceBytes most bytes of a JSON Lines file decoded into one string (`DECODE_PIECE`;
+ *   smaller in tests)
  * @returns the document and its text, or a ParseError (`binary` for non-UTF-8/NUL/corrupt gzip,
  *   `json` with a location for bad JSON, `limit` for a .gz over the limit or a line nested too
  *   deep, `empty`)
@@ -92,6 +94,7 @@ export async function readBlobSource(
   onRead: OnRead = () => {},
   onPreview: OnPreview = () => {},
   chunkBytes = READ_CHUNK,
+  pieceBytes = DECODE_PIECE,
 ): Promise<Result<StreamedSource>> {
   try {
     const head = new Uint8Array(await blob.slice(0, 4).arrayBuffer());
@@ -106,7 +109,7 @@ export async function readBlobSource(
     }
     const reader = new BlobBytes(blob, chunkBytes);
     try {
-      return await streamUtf8(reader, blob, name, onRead, onPreview, chunkBytes);
+      return await streamUtf8(reader, blob, name, onRead, onPreview, chunkBytes, pieceBytes);
     } finally {
       reader.close();
     }
@@ -140,23 +143,33 @@ class LineParser {
       lines[k] = { line: l.line, value: slim(l.value) };
     }
   }
-  /** Parse the complete lines of `text` after what was carried; `final`: the last piece too. */
-  take(text: string, final: boolean): void {
+  /**
+   * Parse the complete lines of `text` after what was carried; `final`: the last piece too.
+   * With `newlines`, each newline's position in `text` plus `offset` is pushed there as it is
+   * found (for a piece whose characters are its bytes: `NewlineIndex.inText`), so the text is
+   * searched for newlines once.
+   */
+  take(text: string, final: boolean, newlines: number[] | null = null, offset = 0): void {
     if (!final && text.indexOf('\n') < 0) {
       if (text.length > 0) this.carry.push(text);
       return;
     }
-    const s = this.carry.length > 0 ? this.carry.join('') + text : text;
+    // A piece that begins a line (the reader cuts pieces after a newline) is its own lines'
+    // text; a carried start is joined to it (a copy of the piece: rare, see `decodeInPieces`).
+    const carried = this.carry.length > 0 ? this.carry.join('') : '';
+    const s = carried.length > 0 ? carried + text : text;
+    const shift = offset - carried.length;
     this.carry = [];
     let start = 0;
     for (;;) {
       const nl = s.indexOf('\n', start);
       if (nl < 0 || this.deep) break;
+      if (newlines) newlines.push(shift + nl);
       this.push(s.slice(start, nl));
       start = nl + 1;
     }
-    const rest = s.slice(start);
-    if (rest.length === 0) return;
+    if (start === s.length) return;
+    const rest = start === 0 ? s : s.slice(start);
     if (final) this.push(rest);
     else this.carry.push(rest);
   }
@@ -247,6 +260,7 @@ async function streamUtf8(
   onRead: OnRead,
   onPreview: OnPreview,
   chunkBytes: number,
+  pieceBytes: number,
 ): Promise<Result<StreamedSource>> {
   const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
   const jsonlHint = /\.(jsonl|ndjson)$/i.test(name);
@@ -267,7 +281,8 @@ async function streamUtf8(
     const last = read >= blob.size;
     let nul: boolean;
     try {
-      if (mode === 'jsonl') nul = decodeInPieces(decoder, bytes, last, parser, index, at);
+      if (mode === 'jsonl')
+        nul = decodeInPieces(decoder, bytes, last, parser, index, at, pieceBytes);
       else {
         index.ofBytes(bytes, at);
         const chunk = decoder.decode(bytes, { stream: !last });
@@ -342,7 +357,11 @@ async function streamUtf8(
 const DECODE_PIECE = 1 << 16;
 
 /**
- * Decode `bytes` in DECODE_PIECE pieces, each handed to `parser` as it is decoded.
+ * Decode `bytes` in pieces of at most `pieceBytes` (DECODE_PIECE), each handed to `parser` as it
+ * is decoded. A piece ends after the last newline byte within its bound, so its text holds whole
+ * lines (issue 38: joining the line carried over from the piece before made each piece's text a
+ * two-part string, copied whole when first searched — the file's size again in short-lived
+ * strings); only a line longer than a piece, or one cut by the end of `bytes`, is carried.
  * @returns true at a NUL character (not a text file); @throws TypeError on bytes not UTF-8
  */
 function decodeInPieces(
@@ -352,17 +371,26 @@ function decodeInPieces(
   parser: LineParser,
   lines: NewlineIndex,
   offset: number,
+  pieceBytes: number,
 ): boolean {
-  for (let at = 0; at < bytes.length || (last && at === 0); at += DECODE_PIECE) {
-    const end = Math.min(bytes.length, at + DECODE_PIECE);
+  let at = 0;
+  do {
+    let end = Math.min(bytes.length, at + pieceBytes);
+    if (end < bytes.length) {
+      const nl = bytes.subarray(at, end).lastIndexOf(10);
+      if (nl >= 0) end = at + nl + 1;
+    }
     const final = last && end === bytes.length;
     const piece = bytes.subarray(at, end);
     const text = decoder.decode(piece, { stream: !final });
     if (text.includes('\u0000')) return true;
-    lines.ofPiece(piece, text, offset + at);
-    parser.take(text, final);
+    // Newlines found once: in the text as it is split when its characters are its bytes.
+    const inText = lines.inText(piece, text);
+    if (!inText) lines.ofBytes(piece, offset + at);
+    parser.take(text, final, inText ? lines.offsets : null, offset + at);
     if (parser.refusal()) return false;
-  }
+    at = end;
+  } while (at < bytes.length);
   return false;
 }
 
@@ -374,7 +402,8 @@ function decodeInPieces(
  * bytes.
  */
 export class NewlineIndex {
-  private readonly offsets: number[];
+  /** The offsets found so far, ascending (the array given). */
+  readonly offsets: number[];
   /** Whether the decoder holds no bytes of a character begun in an earlier piece. */
   private whole = true;
   constructor(offsets: number[]) {
@@ -382,11 +411,19 @@ export class NewlineIndex {
   }
   /** The newlines of `piece` (at byte `offset` of the file), of which `text` is the decoding. */
   ofPiece(piece: Uint8Array, text: string, offset: number): void {
-    // With nothing pending, every byte ≥ 0x80 gives fewer characters than bytes (or none yet).
-    if (this.whole && text.length === piece.length) {
+    if (this.inText(piece, text)) {
       const out = this.offsets;
       for (let k = text.indexOf('\n'); k >= 0; k = text.indexOf('\n', k + 1)) out.push(offset + k);
     } else this.ofBytes(piece, offset);
+  }
+  /**
+   * Whether `text`, the decoding of `piece`, is its bytes as characters (an ASCII piece), so its
+   * newlines' positions in the text are their byte offsets in the piece; else the caller finds
+   * them with `ofBytes`.
+   */
+  inText(piece: Uint8Array, text: string): boolean {
+    // With nothing pending, every byte ≥ 0x80 gives fewer characters than bytes (or none yet).
+    return this.whole && text.length === piece.length;
   }
   /** The newlines of `piece` (at byte `offset` of the file), found in its bytes. */
   ofBytes(piece: Uint8Array, offset: number): void {
