@@ -5,6 +5,7 @@ import { parserFor } from '../model/parse/registry.ts';
 import { arbBlock } from '../model/testing/arbitraries.ts';
 import type { Message, MessageMeta, Role } from '../model/types.ts';
 import { inspect } from './inspect.ts';
+import { packMessagesReference } from './testing/packMessages.reference.ts';
 import {
   packedMessageBuffers,
   packedRows,
@@ -86,6 +87,55 @@ describe('packMessages (issue 20: messages in columns)', () => {
           msgs.map((m) => ({ ...m, raw: json(m.raw), blocks: structuredClone(m.blocks) })),
         );
       }),
+    );
+  });
+
+  it('packs every batch as the reference does, spans found or not (issue 38)', () => {
+    // The spans of some raws and of some elements of list raws (a list found whole, in part or
+    // not at all), at the position asked or elsewhere; any budget, with blocks or without.
+    const arbCase = arbMessages.chain((msgs) =>
+      fc.record({
+        msgs: fc.constant(msgs),
+        found: fc.array(fc.integer({ min: 0, max: 3 }), {
+          minLength: msgs.length,
+          maxLength: msgs.length,
+        }),
+        from: fc.nat(msgs.length),
+        size: fc.integer({ min: 1, max: 14 }),
+        maxChars: fc.oneof(fc.constant(Infinity), fc.nat(400)),
+        withSpans: fc.boolean(),
+        rebuild: fc.boolean(),
+      }),
+    );
+    fc.assert(
+      fc.property(arbCase, ({ msgs, found, from, size, maxChars, withSpans, rebuild }) => {
+        const spans = new Map<unknown, [number, number]>();
+        let at = 0;
+        const give = (v: unknown) => {
+          if (typeof v === 'object' && v !== null) spans.set(v, [at, (at += 1 + (at % 7))]);
+        };
+        msgs.forEach((m, k) => {
+          const how = found[k] ?? 0;
+          if (how === 1) give(m.raw);
+          if (Array.isArray(m.raw) && how >= 2)
+            m.raw.forEach((x, j) => (how === 3 || j % 2 === 0 ? give(x) : undefined));
+        });
+        const blocksOf = rebuild ? () => [] : undefined;
+        const args = [
+          msgs,
+          from,
+          from + size,
+          maxChars,
+          withSpans ? spans : null,
+          blocksOf,
+        ] as const;
+        const got = packMessages(...args);
+        const want = packMessagesReference(...args);
+        expect(got).toStrictEqual(want);
+        const bytes = (b: typeof got) => packedMessageBuffers(b).map((x) => x.byteLength);
+        expect(bytes(got)).toEqual(bytes(want));
+      }),
+      { numRuns: 500 },
     );
   });
 
