@@ -209,6 +209,8 @@ class BlobBytes {
   private window: Uint8Array;
   private readonly size: number;
   private read = 0;
+  /** The length of the last piece (with BYOB: at the window's start). */
+  private end = 0;
   private readonly byob: ReadableStreamBYOBReader | null;
   private readonly plain: ReadableStreamDefaultReader<Uint8Array> | null;
   /** @param max the window's size: most bytes of one piece */
@@ -225,24 +227,40 @@ class BlobBytes {
     this.byob = byob;
     this.plain = byob ? null : stream.getReader();
   }
-  /** The next piece (a view into the window with BYOB: at most `max` bytes); null at the end. */
-  async next(): Promise<Uint8Array | null> {
+  /**
+   * Whether `next(n)` can begin its piece with the last `n` bytes of the piece before: with BYOB,
+   * for at most half the window (the rest of the window takes new bytes).
+   */
+  canKeep(n: number): boolean {
+    return this.byob !== null && n <= this.window.length >> 1;
+  }
+  /**
+   * The next piece (a view into the window with BYOB: at most `max` bytes); null at the end.
+   * @param keep how many of the last piece's bytes begin this one, ahead of its new bytes (only
+   *   when `canKeep(keep)`: moved within the window, not copied from a string)
+   */
+  async next(keep = 0): Promise<Uint8Array | null> {
     const size = this.size;
     if (this.read >= size) return this.close();
     const at = this.read;
     let piece: Uint8Array;
     if (this.byob) {
-      const want = new Uint8Array(this.window.buffer, 0, Math.min(this.window.length, size - at));
+      if (keep > 0) this.window.copyWithin(0, this.end - keep, this.end);
+      const room = Math.min(this.window.length - keep, size - at);
+      const want = new Uint8Array(this.window.buffer, keep, room);
       const { done, value } = await this.byob.read(want);
       if (!value || done) throw new Error(`the file ended after ${at} of ${size} bytes`);
       this.window = new Uint8Array(value.buffer);
-      piece = value;
+      // The view read into begins after the kept bytes, in the same (moved) buffer.
+      piece = new Uint8Array(value.buffer, 0, keep + value.length);
+      this.read += value.length;
     } else {
       const { done, value } = await (this.plain as ReadableStreamDefaultReader<Uint8Array>).read();
       if (done) throw new Error(`the file ended after ${at} of ${size} bytes`);
       piece = value.subarray(0, Math.min(value.length, size - at));
+      this.read += piece.length;
     }
-    this.read += piece.length;
+    this.end = piece.length;
     return piece;
   }
   /** Stop reading (at the end, or early: bad bytes, a line nested too deep). */
@@ -275,15 +293,21 @@ async function streamUtf8(
   let read = 0;
   let sinceYield = 0;
   const index = new NewlineIndex(newlines);
-  for (let bytes = await reader.next(); bytes; bytes = await reader.next()) {
-    const at = read;
-    read += bytes.length;
+  // Bytes after the last newline of a JSON Lines piece, not decoded yet: they begin the next
+  // piece (`BlobBytes.canKeep`), so every piece's text begins a line and no text is carried.
+  let kept = 0;
+  for (let bytes = await reader.next(kept); bytes; bytes = await reader.next(kept)) {
+    const at = read - kept;
+    const fresh = bytes.length - kept;
+    read += fresh;
     const last = read >= blob.size;
     let nul: boolean;
     try {
-      if (mode === 'jsonl')
-        nul = decodeInPieces(decoder, bytes, last, parser, index, at, pieceBytes);
-      else {
+      if (mode === 'jsonl') {
+        kept = keptTail(bytes, last, reader);
+        const lines = kept > 0 ? bytes.subarray(0, bytes.length - kept) : bytes;
+        nul = decodeInPieces(decoder, lines, last, parser, index, at, pieceBytes);
+      } else {
         index.ofBytes(bytes, at);
         const chunk = decoder.decode(bytes, { stream: !last });
         nul = chunk.includes('\u0000');
@@ -312,7 +336,7 @@ async function streamUtf8(
     // Let other messages (a newer request) in once `chunkBytes` were handled since the last
     // yield, and after the last piece. Not after every piece: a stream's pieces are often far
     // smaller than a chunk, and each yield is a task of its own (issue 38).
-    sinceYield += bytes.length;
+    sinceYield += fresh;
     if (sinceYield >= chunkBytes || last) {
       sinceYield = 0;
       await yieldTask();
@@ -346,6 +370,17 @@ async function streamUtf8(
   return whole.ok
     ? { ok: true, value: { ...whole.value, bytes: null, lineSpan, slimmed: null } }
     : whole;
+}
+
+/**
+ * How many bytes at the end of a JSON Lines piece (those after its last newline: a line's start)
+ * the next piece begins with, undecoded; 0 at the end of the file or when `reader` cannot keep
+ * them (they are then decoded and carried as text to the next piece's first line).
+ */
+function keptTail(bytes: Uint8Array, last: boolean, reader: BlobBytes): number {
+  if (last) return 0;
+  const tail = bytes.length - (bytes.lastIndexOf(10) + 1);
+  return tail > 0 && reader.canKeep(tail) ? tail : 0;
 }
 
 /**
