@@ -82,8 +82,6 @@ export interface StreamedSource {
  * @param name file name hint (`.jsonl` forces JSON Lines)
  * @param onRead progress callback; `onPreview` gets the first records of a JSONL file
  * @param chunkBytes most bytes handled between yields (`READ_CHUNK`; smaller in tests)
- * @param pieceBytes most bytes of a JSON Lines file decoded into one string (`DECODE_PIECE`;
- *   smaller in tests)
  * @returns the document and its text, or a ParseError (`binary` for non-UTF-8/NUL/corrupt gzip,
  *   `json` with a location for bad JSON, `limit` for a .gz over the limit or a line nested too
  *   deep, `empty`)
@@ -94,7 +92,6 @@ export async function readBlobSource(
   onRead: OnRead = () => {},
   onPreview: OnPreview = () => {},
   chunkBytes = READ_CHUNK,
-  pieceBytes = DECODE_PIECE,
 ): Promise<Result<StreamedSource>> {
   try {
     const head = new Uint8Array(await blob.slice(0, 4).arrayBuffer());
@@ -109,7 +106,7 @@ export async function readBlobSource(
     }
     const reader = new BlobBytes(blob, chunkBytes);
     try {
-      return await streamUtf8(reader, blob, name, onRead, onPreview, chunkBytes, pieceBytes);
+      return await streamUtf8(reader, blob, name, onRead, onPreview, chunkBytes);
     } finally {
       reader.close();
     }
@@ -143,33 +140,23 @@ class LineParser {
       lines[k] = { line: l.line, value: slim(l.value) };
     }
   }
-  /**
-   * Parse the complete lines of `text` after what was carried; `final`: the last piece too.
-   * With `newlines`, each newline's position in `text` plus `offset` is pushed there as it is
-   * found (for a piece whose characters are its bytes: `NewlineIndex.inText`), so the text is
-   * searched for newlines once.
-   */
-  take(text: string, final: boolean, newlines: number[] | null = null, offset = 0): void {
+  /** Parse the complete lines of `text` after what was carried; `final`: the last piece too. */
+  take(text: string, final: boolean): void {
     if (!final && text.indexOf('\n') < 0) {
       if (text.length > 0) this.carry.push(text);
       return;
     }
-    // A piece that begins a line (the reader cuts pieces after a newline) is its own lines'
-    // text; a carried start is joined to it (a copy of the piece: rare, see `decodeInPieces`).
-    const carried = this.carry.length > 0 ? this.carry.join('') : '';
-    const s = carried.length > 0 ? carried + text : text;
-    const shift = offset - carried.length;
+    const s = this.carry.length > 0 ? this.carry.join('') + text : text;
     this.carry = [];
     let start = 0;
     for (;;) {
       const nl = s.indexOf('\n', start);
       if (nl < 0 || this.deep) break;
-      if (newlines) newlines.push(shift + nl);
       this.push(s.slice(start, nl));
       start = nl + 1;
     }
-    if (start === s.length) return;
-    const rest = start === 0 ? s : s.slice(start);
+    const rest = s.slice(start);
+    if (rest.length === 0) return;
     if (final) this.push(rest);
     else this.carry.push(rest);
   }
@@ -209,8 +196,6 @@ class BlobBytes {
   private window: Uint8Array;
   private readonly size: number;
   private read = 0;
-  /** The length of the last piece (with BYOB: at the window's start). */
-  private end = 0;
   private readonly byob: ReadableStreamBYOBReader | null;
   private readonly plain: ReadableStreamDefaultReader<Uint8Array> | null;
   /** @param max the window's size: most bytes of one piece */
@@ -227,40 +212,24 @@ class BlobBytes {
     this.byob = byob;
     this.plain = byob ? null : stream.getReader();
   }
-  /**
-   * Whether `next(n)` can begin its piece with the last `n` bytes of the piece before: with BYOB,
-   * for at most half the window (the rest of the window takes new bytes).
-   */
-  canKeep(n: number): boolean {
-    return this.byob !== null && n <= this.window.length >> 1;
-  }
-  /**
-   * The next piece (a view into the window with BYOB: at most `max` bytes); null at the end.
-   * @param keep how many of the last piece's bytes begin this one, ahead of its new bytes (only
-   *   when `canKeep(keep)`: moved within the window, not copied from a string)
-   */
-  async next(keep = 0): Promise<Uint8Array | null> {
+  /** The next piece (a view into the window with BYOB: at most `max` bytes); null at the end. */
+  async next(): Promise<Uint8Array | null> {
     const size = this.size;
     if (this.read >= size) return this.close();
     const at = this.read;
     let piece: Uint8Array;
     if (this.byob) {
-      if (keep > 0) this.window.copyWithin(0, this.end - keep, this.end);
-      const room = Math.min(this.window.length - keep, size - at);
-      const want = new Uint8Array(this.window.buffer, keep, room);
+      const want = new Uint8Array(this.window.buffer, 0, Math.min(this.window.length, size - at));
       const { done, value } = await this.byob.read(want);
       if (!value || done) throw new Error(`the file ended after ${at} of ${size} bytes`);
       this.window = new Uint8Array(value.buffer);
-      // The view read into begins after the kept bytes, in the same (moved) buffer.
-      piece = new Uint8Array(value.buffer, 0, keep + value.length);
-      this.read += value.length;
+      piece = value;
     } else {
       const { done, value } = await (this.plain as ReadableStreamDefaultReader<Uint8Array>).read();
       if (done) throw new Error(`the file ended after ${at} of ${size} bytes`);
       piece = value.subarray(0, Math.min(value.length, size - at));
-      this.read += piece.length;
     }
-    this.end = piece.length;
+    this.read += piece.length;
     return piece;
   }
   /** Stop reading (at the end, or early: bad bytes, a line nested too deep). */
@@ -278,7 +247,6 @@ async function streamUtf8(
   onRead: OnRead,
   onPreview: OnPreview,
   chunkBytes: number,
-  pieceBytes: number,
 ): Promise<Result<StreamedSource>> {
   const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
   const jsonlHint = /\.(jsonl|ndjson)$/i.test(name);
@@ -293,21 +261,14 @@ async function streamUtf8(
   let read = 0;
   let sinceYield = 0;
   const index = new NewlineIndex(newlines);
-  // Bytes after the last newline of a JSON Lines piece, not decoded yet: they begin the next
-  // piece (`BlobBytes.canKeep`), so every piece's text begins a line and no text is carried.
-  let kept = 0;
-  for (let bytes = await reader.next(kept); bytes; bytes = await reader.next(kept)) {
-    const at = read - kept;
-    const fresh = bytes.length - kept;
-    read += fresh;
+  for (let bytes = await reader.next(); bytes; bytes = await reader.next()) {
+    const at = read;
+    read += bytes.length;
     const last = read >= blob.size;
     let nul: boolean;
     try {
-      if (mode === 'jsonl') {
-        kept = keptTail(bytes, last, reader);
-        const lines = kept > 0 ? bytes.subarray(0, bytes.length - kept) : bytes;
-        nul = decodeInPieces(decoder, lines, last, parser, index, at, pieceBytes);
-      } else {
+      if (mode === 'jsonl') nul = decodeInPieces(decoder, bytes, last, parser, index, at);
+      else {
         index.ofBytes(bytes, at);
         const chunk = decoder.decode(bytes, { stream: !last });
         nul = chunk.includes('\u0000');
@@ -336,7 +297,7 @@ async function streamUtf8(
     // Let other messages (a newer request) in once `chunkBytes` were handled since the last
     // yield, and after the last piece. Not after every piece: a stream's pieces are often far
     // smaller than a chunk, and each yield is a task of its own (issue 38).
-    sinceYield += fresh;
+    sinceYield += bytes.length;
     if (sinceYield >= chunkBytes || last) {
       sinceYield = 0;
       await yieldTask();
@@ -373,17 +334,6 @@ async function streamUtf8(
 }
 
 /**
- * How many bytes at the end of a JSON Lines piece (those after its last newline: a line's start)
- * the next piece begins with, undecoded; 0 at the end of the file or when `reader` cannot keep
- * them (they are then decoded and carried as text to the next piece's first line).
- */
-function keptTail(bytes: Uint8Array, last: boolean, reader: BlobBytes): number {
-  if (last) return 0;
-  const tail = bytes.length - (bytes.lastIndexOf(10) + 1);
-  return tail > 0 && reader.canKeep(tail) ? tail : 0;
-}
-
-/**
  * Bytes decoded per string once a file is known to be JSON Lines: a 64 KiB one-byte string is
  * half V8's largest regular object, so each piece's text dies in a young-generation collection
  * rather than staying in the large-object space until a full collection, as the 4 MiB strings
@@ -392,11 +342,7 @@ function keptTail(bytes: Uint8Array, last: boolean, reader: BlobBytes): number {
 const DECODE_PIECE = 1 << 16;
 
 /**
- * Decode `bytes` in pieces of at most `pieceBytes` (DECODE_PIECE), each handed to `parser` as it
- * is decoded. A piece ends after the last newline byte within its bound, so its text holds whole
- * lines (issue 38: joining the line carried over from the piece before made each piece's text a
- * two-part string, copied whole when first searched — the file's size again in short-lived
- * strings); only a line longer than a piece, or one cut by the end of `bytes`, is carried.
+ * Decode `bytes` in DECODE_PIECE pieces, each handed to `parser` as it is decoded.
  * @returns true at a NUL character (not a text file); @throws TypeError on bytes not UTF-8
  */
 function decodeInPieces(
@@ -406,26 +352,17 @@ function decodeInPieces(
   parser: LineParser,
   lines: NewlineIndex,
   offset: number,
-  pieceBytes: number,
 ): boolean {
-  let at = 0;
-  do {
-    let end = Math.min(bytes.length, at + pieceBytes);
-    if (end < bytes.length) {
-      const nl = bytes.subarray(at, end).lastIndexOf(10);
-      if (nl >= 0) end = at + nl + 1;
-    }
+  for (let at = 0; at < bytes.length || (last && at === 0); at += DECODE_PIECE) {
+    const end = Math.min(bytes.length, at + DECODE_PIECE);
     const final = last && end === bytes.length;
     const piece = bytes.subarray(at, end);
     const text = decoder.decode(piece, { stream: !final });
     if (text.includes('\u0000')) return true;
-    // Newlines found once: in the text as it is split when its characters are its bytes.
-    const inText = lines.inText(piece, text);
-    if (!inText) lines.ofBytes(piece, offset + at);
-    parser.take(text, final, inText ? lines.offsets : null, offset + at);
+    lines.ofPiece(piece, text, offset + at);
+    parser.take(text, final);
     if (parser.refusal()) return false;
-    at = end;
-  } while (at < bytes.length);
+  }
   return false;
 }
 
@@ -437,8 +374,7 @@ function decodeInPieces(
  * bytes.
  */
 export class NewlineIndex {
-  /** The offsets found so far, ascending (the array given). */
-  readonly offsets: number[];
+  private readonly offsets: number[];
   /** Whether the decoder holds no bytes of a character begun in an earlier piece. */
   private whole = true;
   constructor(offsets: number[]) {
@@ -446,19 +382,11 @@ export class NewlineIndex {
   }
   /** The newlines of `piece` (at byte `offset` of the file), of which `text` is the decoding. */
   ofPiece(piece: Uint8Array, text: string, offset: number): void {
-    if (this.inText(piece, text)) {
+    // With nothing pending, every byte ≥ 0x80 gives fewer characters than bytes (or none yet).
+    if (this.whole && text.length === piece.length) {
       const out = this.offsets;
       for (let k = text.indexOf('\n'); k >= 0; k = text.indexOf('\n', k + 1)) out.push(offset + k);
     } else this.ofBytes(piece, offset);
-  }
-  /**
-   * Whether `text`, the decoding of `piece`, is its bytes as characters (an ASCII piece), so its
-   * newlines' positions in the text are their byte offsets in the piece; else the caller finds
-   * them with `ofBytes`.
-   */
-  inText(piece: Uint8Array, text: string): boolean {
-    // With nothing pending, every byte ≥ 0x80 gives fewer characters than bytes (or none yet).
-    return this.whole && text.length === piece.length;
   }
   /** The newlines of `piece` (at byte `offset` of the file), found in its bytes. */
   ofBytes(piece: Uint8Array, offset: number): void {
