@@ -84,6 +84,8 @@ export function messageLabel(messages: readonly Message[], i: number): string {
  * @param lines the lines, ascending
  */
 export function sourceLines(lines: readonly number[]): string {
+  // One line (most messages of a log): no list of runs to join, one string made.
+  if (lines.length === 1) return `line ${lines[0] as number}`;
   const runs: string[] = [];
   for (let i = 0; i < lines.length; ) {
     let j = i;

@@ -87,18 +87,36 @@ function blocksOf(raw: unknown): Block[] {
   return out;
 }
 
-function usageOf(u: unknown): Omit<UsageRecord, 'messageIndex'> | null {
+/** A line's usage (`usageOf`): a `UsageRecord` whose `messageIndex` is set once it is listed. */
+type Usage = UsageRecord & { messageIndex: number };
+
+/**
+ * A line's usage as the record the transcript lists, its `messageIndex` set when the reply's
+ * usage is chosen (`transcriptOf`): made with the key first, so no copy is made per reply.
+ * @returns null when the line counts no tokens
+ */
+function usageOf(u: unknown): Usage | null {
   if (!isObject(u)) return null;
   // Plain assignments, no per-call tables: this runs once per assistant line of big logs.
-  const rec: Omit<UsageRecord, 'messageIndex'> = {};
-  if (typeof u.input_tokens === 'number') rec.inputTokens = u.input_tokens;
-  if (typeof u.output_tokens === 'number') rec.outputTokens = u.output_tokens;
-  if (typeof u.cache_read_input_tokens === 'number')
+  const rec: Usage = { messageIndex: -1 };
+  let any = false;
+  if (typeof u.input_tokens === 'number') {
+    rec.inputTokens = u.input_tokens;
+    any = true;
+  }
+  if (typeof u.output_tokens === 'number') {
+    rec.outputTokens = u.output_tokens;
+    any = true;
+  }
+  if (typeof u.cache_read_input_tokens === 'number') {
     rec.cacheReadTokens = u.cache_read_input_tokens;
-  if (typeof u.cache_creation_input_tokens === 'number')
+    any = true;
+  }
+  if (typeof u.cache_creation_input_tokens === 'number') {
     rec.cacheWriteTokens = u.cache_creation_input_tokens;
-  for (const _ in rec) return rec;
-  return null;
+    any = true;
+  }
+  return any ? rec : null;
 }
 
 /** A message's meta from its log line (plain assignments: this runs once per line of big logs). */
@@ -117,8 +135,6 @@ function lineMeta(
   return meta;
 }
 
-type Usage = Omit<UsageRecord, 'messageIndex'>;
-
 /** What the parse loop carries from line to line (one object per parse). */
 interface ReadState {
   messages: Message[];
@@ -131,8 +147,17 @@ interface ReadState {
   /** The open assistant reply (its `message.id` and message): later lines with that id join it. */
   replyId: string | undefined;
   reply: Message | null;
-  /** The open reply's file lines (1-based), named in its `path`. */
+  /**
+   * The open reply's lines, kept aside until it closes (`endReply`): its file lines (1-based) and
+   * raw values (the first line's at 0, then the `joined` lines joined to it), and the blocks those
+   * add (the first `joinedBlocks`). Scratch arrays reused from reply to reply: the reply's path,
+   * raw list and blocks are made once, at their final size, not again for every line of it.
+   */
   replyLines: number[];
+  replyRaws: unknown[];
+  replyBlocks: Block[];
+  joined: number;
+  joinedBlocks: number;
   lastSide: boolean | null;
 }
 
@@ -146,10 +171,13 @@ function readingOrder(lines: JsonlLine[]): {
   ordered: readonly (JsonlLine | Entry)[];
   fast: boolean;
 } {
-  const fast =
-    lines.every((l) => isObject(l.value)) &&
-    inParentOrder(lines) &&
-    !lines.some((l) => (l.value as Json).isSidechain === true);
+  // One pass for both per-line tests (every line an object, none a sidechain's), then the order.
+  let plain = true;
+  for (let i = 0; i < lines.length && plain; i++) {
+    const v = (lines[i] as JsonlLine).value;
+    plain = isObject(v) && v.isSidechain !== true;
+  }
+  const fast = plain && inParentOrder(lines);
   if (fast) return { ordered: lines, fast };
   const entries: Entry[] = [];
   lines.forEach((l: JsonlLine, pos) => {
@@ -173,15 +201,32 @@ function markerLine(s: ReadState, v: Json, type: string | undefined, line: numbe
     s.warnings.push(
       `Line ${line}: the conversation was compacted (${str(cm.trigger) ?? 'unknown'} trigger${pre}); messages before the summary that follows were no longer in the model's context.`,
     );
-    s.reply = null;
+    endReply(s);
     return true;
   }
   return false;
 }
 
 /**
- * Another line of the open reply: its blocks and raw line join the reply's message, and its usage
- * replaces the reply's when it counts at least as many output tokens.
+ * Close the open reply, if any: the lines joined to it go into its message (blocks, raw list,
+ * path), as if each had been added as it was read. No later line joins it.
+ */
+function endReply(s: ReadState): void {
+  const target = s.reply;
+  s.reply = null;
+  if (target === null || s.joined === 0) return;
+  const n = s.joined + 1;
+  target.blocks = target.blocks.concat(s.replyBlocks.slice(0, s.joinedBlocks));
+  target.raw = s.replyRaws.slice(0, n);
+  target.path = sourceLines(s.replyLines.slice(0, n));
+  s.joined = 0;
+  s.joinedBlocks = 0;
+}
+
+/**
+ * Another line of the open reply: its blocks and raw line join the reply's message (when it
+ * closes, `endReply`), and its usage replaces the reply's when it counts at least as many output
+ * tokens.
  */
 function joinReply(
   s: ReadState,
@@ -191,10 +236,10 @@ function joinReply(
   usage: Usage | null,
   line: number,
 ) {
-  target.blocks.push(...blocks);
-  s.replyLines.push(line);
-  target.path = sourceLines(s.replyLines);
-  target.raw = Array.isArray(target.raw) ? [...(target.raw as unknown[]), v] : [target.raw, v];
+  for (let i = 0; i < blocks.length; i++) s.replyBlocks[s.joinedBlocks++] = blocks[i] as Block;
+  const k = ++s.joined;
+  s.replyLines[k] = line;
+  s.replyRaws[k] = v;
   const prev = s.usageByMsg[target.index];
   if (usage && (!prev || (usage.outputTokens ?? 0) >= (prev.outputTokens ?? 0)))
     s.usageByMsg[target.index] = usage;
@@ -229,9 +274,11 @@ function assistantLine(s: ReadState, v: Json, msg: Json, pos: number, line: numb
   if (stringContent) out.stringContent = true;
   s.messages.push(out);
   if (usage) s.usageByMsg[index] = usage;
+  endReply(s);
   s.replyId = id;
   s.reply = id ? out : null;
-  s.replyLines = [line];
+  s.replyLines[0] = line;
+  s.replyRaws[0] = v;
   if (side) s.sidechains++;
 }
 
@@ -257,9 +304,13 @@ function userLine(s: ReadState, v: Json, msg: Json, pos: number, line: number, s
 /** The transcript from the loop's state: usage records, and the log-wide warnings around the others. */
 function transcriptOf(s: ReadState, doc: { lines: JsonlLine[] }): Transcript {
   const usage: UsageRecord[] = [];
-  s.usageByMsg.forEach((u, messageIndex) => {
-    if (u) usage.push({ messageIndex, ...u });
-  });
+  const byMsg = s.usageByMsg;
+  for (let messageIndex = 0; messageIndex < byMsg.length; messageIndex++) {
+    const u = byMsg[messageIndex];
+    if (u === undefined) continue;
+    u.messageIndex = messageIndex;
+    usage.push(u);
+  }
   const warnings = s.warnings;
   warnings.unshift(
     'Claude Code logs hold neither the system prompt nor the tool definitions: the usage figures include them, the messages do not (see the usage gap).',
@@ -301,6 +352,10 @@ function parse(doc: SourceDoc): Result<Transcript> {
     replyId: undefined,
     reply: null,
     replyLines: [],
+    replyRaws: [],
+    replyBlocks: [],
+    joined: 0,
+    joinedBlocks: 0,
     lastSide: null,
   };
   for (let k = 0; k < ordered.length; k++) {
@@ -310,13 +365,14 @@ function parse(doc: SourceDoc): Result<Transcript> {
     const v = e.value as Json;
     const type = str(v.type);
     const side = v.isSidechain === true;
-    if (s.lastSide !== side) s.reply = null;
+    if (s.lastSide !== side) endReply(s);
     if (markerLine(s, v, type, e.line)) continue;
     if ((type !== 'user' && type !== 'assistant') || !isObject(v.message)) continue;
     s.lastSide = side;
     if (type === 'assistant') assistantLine(s, v, v.message, pos, e.line, side);
     else userLine(s, v, v.message, pos, e.line, side);
   }
+  endReply(s);
   return { ok: true, value: transcriptOf(s, doc) };
 }
 
