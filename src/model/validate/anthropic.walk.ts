@@ -47,6 +47,8 @@ export interface Walk {
   pairs: PairFinding[];
   /** When set, the ids `seen` gains are listed here (a chain's last turns, undone after). */
   added: string[] | null;
+  /** What `checkAssistantTurn` learnt of the turn it walked (one object, rewritten per turn). */
+  stats: CallTurnStats;
 }
 
 export function newWalk(t: Transcript, seen: Set<string> | null): Walk {
@@ -56,6 +58,7 @@ export function newWalk(t: Transcript, seen: Set<string> | null): Walk {
     sig: { on: t.settings.thinking === true, any: false, found: [], foundTurn: [] },
     pairs: [],
     added: null,
+    stats: { callCount: 0, lastOther: -1 },
   };
 }
 
@@ -167,7 +170,9 @@ const ID_SHAPE = idShapeOf('anthropic');
 /** A18: ids of turn `n` outside the schema's pattern (`functions.Bash:0`), in block order. */
 function checkIds(T: Turns, n: number, push: Push): void {
   const bad = badIdsInTurn(T, n, ID_SHAPE);
-  for (const b of bad ?? []) {
+  // Most turns have none: no empty list and iterator per turn.
+  if (bad === null) return;
+  for (const b of bad) {
     const variant = b.kind === 'call' ? 'tool_use.id' : 'tool_result.tool_use_id';
     push({
       rule: 'malformed_tool_id',
@@ -267,7 +272,11 @@ function checkAssistantTurn(T: Turns, n: number, w: Walk, push: Push): CallTurnS
         }
     reportServerCalls(n, serverCalls, callCount > 0, nextIsUser, onlyResultsNext, deferred, push);
   }
-  return { callCount, lastOther };
+  // The walk's one stats object, not a new one per assistant turn (read by pairCallTurn only).
+  const stats = w.stats;
+  stats.callCount = callCount;
+  stats.lastOther = lastOther;
+  return stats;
 }
 
 /** A6: a tool_use id used before in the request (the later one is named). */
