@@ -71,11 +71,12 @@ function sniff(v: unknown): number {
   return known / sample.length >= 0.6 ? 0.95 : 0.5;
 }
 
-function contentBlocks(c: unknown): { blocks: Block[]; stringContent: boolean } {
-  if (typeof c === 'string') return { blocks: [{ type: 'text', text: c }], stringContent: true };
-  if (Array.isArray(c)) return { blocks: c.map(anthropicBlock), stringContent: false };
-  if (c === undefined || c === null) return { blocks: [], stringContent: false };
-  return { blocks: [{ type: 'other', label: 'content', raw: c }], stringContent: false };
+/** A line's `message.content` as blocks (a string content is one text block: `stringContent`). */
+function contentBlocks(c: unknown): Block[] {
+  if (typeof c === 'string') return [{ type: 'text', text: c }];
+  if (Array.isArray(c)) return c.map(anthropicBlock);
+  if (c === undefined || c === null) return [];
+  return [{ type: 'other', label: 'content', raw: c }];
 }
 
 /** The blocks of a message from its raw: one line's value, or the lines of one reply (joinReply). */
@@ -83,7 +84,7 @@ function blocksOf(raw: unknown): Block[] {
   const lines = Array.isArray(raw) ? raw : [raw];
   const out: Block[] = [];
   for (const v of lines)
-    if (isObject(v) && isObject(v.message)) out.push(...contentBlocks(v.message.content).blocks);
+    if (isObject(v) && isObject(v.message)) out.push(...contentBlocks(v.message.content));
   return out;
 }
 
@@ -250,7 +251,7 @@ function joinReply(
 
 /** An assistant line: a new message, or one more content block of the open reply. */
 function assistantLine(s: ReadState, v: Json, msg: Json, pos: number, line: number, side: boolean) {
-  const { blocks, stringContent } = contentBlocks(msg.content);
+  const blocks = contentBlocks(msg.content);
   const id = str(msg.id);
   const m = str(msg.model);
   if (m === '<synthetic>' || v.isApiErrorMessage === true) s.synthetic++;
@@ -271,7 +272,7 @@ function assistantLine(s: ReadState, v: Json, msg: Json, pos: number, line: numb
     raw: v,
     meta: lineMeta(v, side, id, usage?.outputTokens),
   };
-  if (stringContent) out.stringContent = true;
+  if (typeof msg.content === 'string') out.stringContent = true;
   s.messages.push(out);
   if (usage) s.usageByMsg[index] = usage;
   endReply(s);
@@ -284,7 +285,7 @@ function assistantLine(s: ReadState, v: Json, msg: Json, pos: number, line: numb
 
 /** A user line: a prompt, tool results, injected text, or a compaction summary. */
 function userLine(s: ReadState, v: Json, msg: Json, pos: number, line: number, side: boolean) {
-  const { blocks, stringContent } = contentBlocks(msg.content);
+  const blocks = contentBlocks(msg.content);
   const out: Message = {
     index: s.messages.length,
     rawIndex: s.messages.length,
@@ -296,7 +297,7 @@ function userLine(s: ReadState, v: Json, msg: Json, pos: number, line: number, s
     meta: lineMeta(v, side, str(v.uuid), undefined),
   };
   if (v.isCompactSummary === true) (out.meta as MessageMeta).compactSummary = true;
-  if (stringContent) out.stringContent = true;
+  if (typeof msg.content === 'string') out.stringContent = true;
   s.messages.push(out);
   if (side) s.sidechains++;
 }
