@@ -114,7 +114,6 @@ export function pairToolCalls(messages: readonly Message[]): ToolPair[] {
     seenIds: new Set<string>(),
     byId: null,
     batch: [],
-    batchSize: 0,
     lastResultMessage: -1,
     lastCallMessage: -1,
     pendingNoId: [],
@@ -142,13 +141,8 @@ interface PairingState {
   seenIds: Set<string>;
   /** The open call of each id, built the first time a result is not found in `batch`. */
   byId: Map<string, ToolPair> | null;
-  /**
-   * The calls with ids of the latest batch (duplicates excluded: a result answers the first
-   * call): its first `batchSize` entries. A count, not the array's length: setting a length is a
-   * runtime call, and nearly every assistant message of a log starts a batch.
-   */
+  /** The calls with ids of the latest batch (duplicates excluded: a result answers the first call). */
   batch: ToolPair[];
-  batchSize: number;
   lastResultMessage: number;
   lastCallMessage: number;
   /** Calls without ids, per assistant message, waiting for a result by position and name. */
@@ -180,8 +174,8 @@ function addCall(s: PairingState, b: ToolUseBlock, mi: number, bi: number): void
   if (duplicate) return;
   if (id !== null) {
     // A call after a result starts a new batch; a huge batch falls back to the Map.
-    if (s.lastResultMessage > s.lastCallMessage || s.batchSize >= MAX_BATCH) s.batchSize = 0;
-    batch[s.batchSize++] = pair;
+    if (s.lastResultMessage > s.lastCallMessage || batch.length >= MAX_BATCH) batch.length = 0;
+    batch.push(pair);
     s.lastCallMessage = mi;
     if (s.byId !== null) s.byId.set(id, pair);
   } else {
@@ -203,7 +197,7 @@ function addResult(s: PairingState, b: ToolResultBlock, mi: number, bi: number):
   const id = b.toolUseId;
   let call: ToolPair | undefined;
   if (id !== null) {
-    for (let k = 0; k < s.batchSize; k++)
+    for (let k = 0; k < batch.length; k++)
       if ((batch[k] as ToolPair).id === id) {
         call = batch[k];
         break;
@@ -227,17 +221,10 @@ function addResult(s: PairingState, b: ToolResultBlock, mi: number, bi: number):
 
 /** Partial answers: an unanswered call with an answered sibling in the same message. */
 function markPartial(pairs: readonly ToolPair[], messageCount: number): void {
-  // Indexed loops: this runs once per pairing, mostly before it is optimised, and an unoptimised
-  // for-of makes an iterator result per pair.
   const answeredIn = new Uint8Array(messageCount);
-  for (let i = 0; i < pairs.length; i++) {
-    const p = pairs[i] as ToolPair;
-    if (p.call && p.result && !p.server) answeredIn[p.call.message] = 1;
-  }
-  for (let i = 0; i < pairs.length; i++) {
-    const p = pairs[i] as ToolPair;
+  for (const p of pairs) if (p.call && p.result && !p.server) answeredIn[p.call.message] = 1;
+  for (const p of pairs)
     if (p.status === 'unanswered' && p.call && answeredIn[p.call.message] === 1) p.partial = true;
-  }
 }
 
 /** Calls per batch scanned before a result falls back to the id → call Map. */

@@ -292,7 +292,6 @@ export const VOCABULARY_WORDS: readonly string[] = [
   'base_instructions',
   'basis',
   'batch',
-  'batchSize',
   'bedrock',
   'bedrock-',
   'bedrock-2023-05-31',

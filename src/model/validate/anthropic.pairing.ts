@@ -41,8 +41,6 @@ export function missingId(
  * it (an array, not a callback: no closure per turn on every check, issue 17).
  */
 export function wordPairs(pairs: PairFindings, push: Push): void {
-  // Most turns find nothing: setting an array's length is a runtime call, not made for those.
-  if (pairs.length === 0) return;
   for (const f of pairs) pairingFinding(f, push);
   pairs.length = 0;
 }

@@ -47,8 +47,6 @@ export interface Walk {
   pairs: PairFinding[];
   /** When set, the ids `seen` gains are listed here (a chain's last turns, undone after). */
   added: string[] | null;
-  /** What `checkAssistantTurn` learnt of the turn it walked (one object, rewritten per turn). */
-  stats: CallTurnStats;
 }
 
 export function newWalk(t: Transcript, seen: Set<string> | null): Walk {
@@ -58,7 +56,6 @@ export function newWalk(t: Transcript, seen: Set<string> | null): Walk {
     sig: { on: t.settings.thinking === true, any: false, found: [], foundTurn: [] },
     pairs: [],
     added: null,
-    stats: { callCount: 0, lastOther: -1 },
   };
 }
 
@@ -170,9 +167,7 @@ const ID_SHAPE = idShapeOf('anthropic');
 /** A18: ids of turn `n` outside the schema's pattern (`functions.Bash:0`), in block order. */
 function checkIds(T: Turns, n: number, push: Push): void {
   const bad = badIdsInTurn(T, n, ID_SHAPE);
-  // Most turns have none: no empty list and iterator per turn.
-  if (bad === null) return;
-  for (const b of bad) {
+  for (const b of bad ?? []) {
     const variant = b.kind === 'call' ? 'tool_use.id' : 'tool_result.tool_use_id';
     push({
       rule: 'malformed_tool_id',
@@ -272,11 +267,7 @@ function checkAssistantTurn(T: Turns, n: number, w: Walk, push: Push): CallTurnS
         }
     reportServerCalls(n, serverCalls, callCount > 0, nextIsUser, onlyResultsNext, deferred, push);
   }
-  // The walk's one stats object, not a new one per assistant turn (read by pairCallTurn only).
-  const stats = w.stats;
-  stats.callCount = callCount;
-  stats.lastOther = lastOther;
-  return stats;
+  return { callCount, lastOther };
 }
 
 /** A6: a tool_use id used before in the request (the later one is named). */

@@ -53,9 +53,8 @@ export function checkAnthropicCompaction(
   push: Push,
 ): void {
   checkCompactionHead(t, source, push);
-  // An indexed loop: this runs on every validation, once per message, mostly before it is
-  // optimised (an unoptimised for-of makes an iterator result per message).
-  for (let i = 0; i < source.length; i++) checkCompactionBlocks(source[i] as Message, push);
+  // A plain loop: this runs on every validation, once per message (no closure per message).
+  for (const m of source) checkCompactionBlocks(m, push);
 }
 
 /** AC4: a request that asks for compaction and starts with an assistant message without one. */
