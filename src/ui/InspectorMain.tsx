@@ -73,19 +73,25 @@ export function providerLabelOf(provider: string): string {
 }
 
 /**
- * Lost-meaning marks of the primary policy's eviction (issue 8), for the timeline's rows: message
- * index → kind; null while no budget is set.
+ * The primary policy's eviction as the timeline's rows show it (`useTimelineEviction`), and its
+ * lost-meaning marks (issue 8): message index → kind, null while no budget is set.
  */
-function useLostMarks(sim: ReturnType<typeof useEviction>, transcript: Transcript) {
+function useSimMarks(
+  sim: ReturnType<typeof useEviction>,
+  transcript: Transcript,
+  providerLabel: string,
+) {
+  const timelineEviction = useTimelineEviction(sim, transcript, providerLabel);
   const storeBudget = useAppStore((s) => s.budget);
   const lost =
     sim && storeBudget !== null
       ? selectSimulatorLostMeaning(transcript, sim.view.results[0])
       : null;
-  return useMemo(
+  const marks = useMemo(
     () => (lost ? new Map(lost.marks.map((m) => [m.messageIndex, m.kind])) : null),
     [lost],
   );
+  return [timelineEviction, marks] as const;
 }
 
 /**
@@ -125,7 +131,7 @@ function TranscriptWarnings({ warnings }: { warnings: readonly string[] }) {
 function stripProps(
   parsed: InspectorMainProps['parsed'],
   tokens: ReturnType<typeof selectTokens>,
-): RequestStripProps {
+): RequestStripProps & { exactTokens: boolean; listable: boolean } {
   return {
     requests: parsed?.requests,
     requestIndex: parsed?.requestIndex,
@@ -186,13 +192,13 @@ export function InspectorMain(p: InspectorMainProps) {
   const { stepMatch, jumpTo, exitFind } = useJumps(matches, currentMessage, jump);
   const providerLabel = providerLabelOf(analysis.provider);
   const pinned = selectPinnedText(analysis.transcript);
-  const timelineEviction = useTimelineEviction(sim, analysis.transcript, providerLabel);
-  const lostMarks = useLostMarks(sim, analysis.transcript);
+  const [timelineEviction, lostMarks] = useSimMarks(sim, analysis.transcript, providerLabel);
+  const strip = stripProps(p.parsed, tokens);
   return (
     <main className={`main${p.simOpen ? ' sim-open' : ''}`}>
       <section className="left" aria-label="Transcript timeline" style={split.style}>
         <PartBoundary part="request strip" resetKey={p.parsed}>
-          <RequestStrip {...stripProps(p.parsed, tokens)} />
+          <RequestStrip {...strip} />
         </PartBoundary>
         <SummaryLine
           analysis={analysis}
@@ -223,7 +229,7 @@ export function InspectorMain(p: InspectorMainProps) {
               requestIndex={p.parsed?.requestIndex}
               eviction={sim && sim.view.active ? sim.view : null}
               policyNames={sim ? [sim.choices[0].id, sim.choices[1].id] : ['', '']}
-              exactTokens={tokens.basis.encoding !== 'chars/4'}
+              exactTokens={strip.exactTokens}
             />
           </PartBoundary>
         ) : (
@@ -267,7 +273,7 @@ export function InspectorMain(p: InspectorMainProps) {
           currentMessage={currentMessage}
           onJump={jumpTo}
           provisional={partial}
-          listable={mayListRequests(p.parsed)}
+          listable={strip.listable}
         />
       </PartBoundary>
     </main>
