@@ -61,7 +61,7 @@ test('the strip: one mark per call with its verdict; the chosen call survives a 
   await expect(other.getByTestId('verdict')).toHaveAttribute('data-valid', 'true');
 });
 
-test('a page showing one request lists nothing: no diff worker (and its tokenizer) until a file has a strip', async ({
+test('a page showing one request lists nothing: no diff worker (and its tokenizer) until a file has a strip, and none after', async ({
   page,
 }) => {
   // Issue 38: the default sample (one request) was listed for a strip it never draws, which
@@ -79,6 +79,21 @@ test('a page showing one request lists nothing: no diff worker (and its tokenize
   await ready(page, trace.length);
   await expect(requestMarks(page)).toHaveCount(4);
   await expect.poll(() => Promise.all(names)).toContain('diff');
+  // A file of one request again: the diff worker, with the listing it kept, is let go.
+  const alive = async () =>
+    (
+      await Promise.all(page.workers().map((w) => w.evaluate(() => self.name).catch(() => '')))
+    ).filter((n) => n === 'diff').length;
+  expect(await alive()).toBe(1);
+  const one = JSON.stringify({
+    model: 'claude-sonnet-4-5',
+    max_tokens: 64,
+    messages: [{ role: 'user', content: 'Hello' }],
+  });
+  await dropFile(page, 'one.json', one);
+  await ready(page, one.length);
+  await expect(page.getByTestId('request-strip')).toHaveCount(0);
+  await expect.poll(alive).toBe(0);
 });
 
 test('keyboard: ] and [ step through the requests', async ({ page }) => {

@@ -16,7 +16,7 @@ import {
 import { jobWorker } from './jobWorker.ts';
 import workerUrl from './diff.worker.ts?worker&url';
 
-const post = jobWorker<DiffWorkerAnswer>(workerUrl, 'diff');
+const diffWorker = jobWorker<DiffWorkerAnswer>(workerUrl, 'diff');
 
 /**
  * `answerDiffJob(job)`, off the page's thread where it can be.
@@ -24,11 +24,21 @@ const post = jobWorker<DiffWorkerAnswer>(workerUrl, 'diff');
  *   job naming a streamed file by its Blob answers `NEEDS_WORKER`: the page does not read it)
  */
 export async function diffJobOffThread<J extends DiffJob>(job: J): Promise<DiffJobAnswer<J>> {
-  const answer = post(job);
+  const answer = diffWorker.post(job);
   if (answer) {
     const a = await answer;
     if (a.ok) return a.value as DiffJobAnswer<J>;
   }
   const counter = wantsBpe(job) ? await loadBpeCounter().catch(() => undefined) : undefined;
   return answerDiffJob(job, counter);
+}
+
+/**
+ * Let the diff worker go when no job is waiting: its tokenizer and the last file's listing (for a
+ * long log, its calls' summaries) are not kept for a page that shows no strip. The next job
+ * starts a new worker.
+ * @returns whether a worker was ended
+ */
+export function releaseDiffWorker(): boolean {
+  return diffWorker.release();
 }

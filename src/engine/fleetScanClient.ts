@@ -10,7 +10,7 @@ import { tooLargeMessage } from '../model/parse/bytes.ts';
 import type { ScanRecord } from '../model/scan/report.ts';
 import { errorRow, recordOf, type ScanSource } from '../model/scan/rows.ts';
 import { answerFleetScanJob, type FleetScanAnswer } from './fleetScanProtocol.ts';
-import { jobWorker } from './jobWorker.ts';
+import { jobWorker, type JobWorker } from './jobWorker.ts';
 import workerUrl from './fleetScan.worker.ts?worker&url';
 
 /** A file of the folder: its path under the folder (`/`-separated) and its contents. */
@@ -30,20 +30,22 @@ export interface FleetScanProgress {
 /** The most workers a page scan starts. */
 const MAX_WORKERS = 4;
 
-type Post = (job: object) => Promise<FleetScanAnswer> | null;
-/** The pool's posters, made once per page (each starts its worker on first use). */
+/**
+ * The pool's workers, made once per page (each starts on first use and is let go when a scan
+ * ends, `scanFleetFiles`).
+ */
 // eslint-disable-next-line cache/no-module-cache -- lazy worker handles (threads, not data about what is loaded), like the inspect and diff workers'
-const posters: Post[] = [];
+const pool: JobWorker<FleetScanAnswer>[] = [];
 
 function poolWidth(): number {
   const cores = typeof navigator === 'undefined' ? 1 : (navigator.hardwareConcurrency ?? 1);
   return Math.max(1, Math.min(MAX_WORKERS, cores));
 }
 
-function poster(k: number): Post {
-  while (posters.length <= k)
-    posters.push(jobWorker<FleetScanAnswer>(workerUrl, `fleet-scan-${posters.length + 1}`));
-  return posters[k] as Post;
+function poolWorker(k: number): JobWorker<FleetScanAnswer> {
+  while (pool.length <= k)
+    pool.push(jobWorker<FleetScanAnswer>(workerUrl, `fleet-scan-${pool.length + 1}`));
+  return pool[k] as JobWorker<FleetScanAnswer>;
 }
 
 /** One file's rows, on worker `k` where it can be, else on the page. */
@@ -63,7 +65,7 @@ async function scanOne(f: FleetFile, k: number): Promise<ScanRecord[]> {
     return [recordOf(errorRow(source, `cannot read: ${(e as Error).message}`))];
   }
   const job = { source, bytes };
-  const answer = poster(k)(job);
+  const answer = poolWorker(k).post(job);
   const a = answer ? await answer : null;
   return a?.ok ? a.value : answerFleetScanJob(job);
 }
@@ -71,6 +73,7 @@ async function scanOne(f: FleetFile, k: number): Promise<ScanRecord[]> {
 /**
  * Scan the files of a folder: one row per request of each file (an error row for a file that
  * cannot be read), in path order, as `scan` writes them to its Parquet.
+ * The pool's workers are let go when it ends (those with no job of another scan waiting).
  * @param onProgress called as files finish
  * @param signal stops handing out files (the rows of the files done are returned)
  */
@@ -101,5 +104,7 @@ export async function scanFleetFiles(
   };
   const width = Math.min(poolWidth(), Math.max(1, sorted.length));
   await Promise.all(Array.from({ length: width }, (_, k) => lane(k)));
+  // The rows are the page's now: the workers (one per core) are not kept for the page's life.
+  for (const w of pool) w.release();
   return out.flatMap((rows) => rows ?? []);
 }

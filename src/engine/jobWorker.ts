@@ -6,18 +6,31 @@
  */
 import { spawnWorker } from './spawn.ts';
 
+/** A worker that answers jobs by id (`jobWorker`). */
+export interface JobWorker<A> {
+  /**
+   * Post `job`: its answer (the job's `id` added to it), or null when no worker can take it (no
+   * `Worker` here, a failed worker, or a value that does not clone), so the caller does it on
+   * the page. Starts the worker on first use, and again after `release`.
+   */
+  post(job: object): Promise<A> | null;
+  /**
+   * Let the worker go (and all it holds) when no job is waiting; the next `post` starts a new
+   * one. A worker that failed stays unused.
+   * @returns whether a worker was ended
+   */
+  release(): boolean;
+}
+
 /**
  * A poster of jobs to the worker at `url`.
  * @param url the worker script's URL (`…?worker&url`)
  * @param name the worker's name (devtools, e2e)
- * @returns post(job): the answer (the job's `id` added to it), or null when no worker can take
- *   the job (no `Worker` here, a failed worker, or a value that does not clone), so the caller
- *   does it on the page
  */
 export function jobWorker<A extends { id: number; ok: boolean }>(
   url: string,
   name: string,
-): (job: object) => Promise<A> | null {
+): JobWorker<A> {
   let worker: Worker | null | undefined;
   let nextId = 1;
   const waiting = new Map<number, (a: A) => void>();
@@ -39,7 +52,7 @@ export function jobWorker<A extends { id: number; ok: boolean }>(
     }
     return worker;
   };
-  return (job) => {
+  const post = (job: object): Promise<A> | null => {
     const w = start();
     if (!w) return null;
     const id = nextId++;
@@ -53,4 +66,11 @@ export function jobWorker<A extends { id: number; ok: boolean }>(
     }
     return answer;
   };
+  const release = (): boolean => {
+    if (!worker || waiting.size > 0) return false;
+    worker.terminate();
+    worker = undefined;
+    return true;
+  };
+  return { post, release };
 }

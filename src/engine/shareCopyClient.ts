@@ -13,7 +13,7 @@ import { REBUILDABLE, type ShareCopyAnswer } from './shareCopyProtocol.ts';
 import { jobWorker } from './jobWorker.ts';
 import workerUrl from './shareCopy.worker.ts?worker&url';
 
-const post = jobWorker<ShareCopyAnswer>(workerUrl, 'share-copy');
+const shareCopy = jobWorker<ShareCopyAnswer>(workerUrl, 'share-copy');
 
 /**
  * `checkedStructureCopy(t, counter, toolNames, reply)`, off the page's thread where it can be.
@@ -29,7 +29,12 @@ export async function structureCopyOffThread(
   const onPage = () => checkedStructureCopy(t, counter, toolNames, reply);
   // A counter the worker cannot rebuild, no worker, a value that does not clone: the page builds it.
   const answer = REBUILDABLE.includes(counter.encoding)
-    ? post({ transcript: t, encoding: counter.encoding, toolNames, ...(reply ? { reply } : {}) })
+    ? shareCopy.post({
+        transcript: t,
+        encoding: counter.encoding,
+        toolNames,
+        ...(reply ? { reply } : {}),
+      })
     : null;
   if (!answer) return onPage();
   const a = await answer;

@@ -6,7 +6,7 @@
  * `requestIndex`).
  */
 import type { StoreApi } from 'zustand';
-import { diffJobOffThread } from '../engine/diffClient.ts';
+import { diffJobOffThread, releaseDiffWorker } from '../engine/diffClient.ts';
 import type { RequestsAnswer, RequestsJob } from '../engine/diffProtocol.ts';
 import {
   firstRuleAt,
@@ -99,10 +99,14 @@ export function selectStreamedListing(): RequestsAnswer | null {
 
 /**
  * Ask the worker for `job`'s listing unless it is the one held or being made; the answer is
- * adopted only while `job` is still the one asked for last.
+ * adopted only while `job` is still the one asked for last. When the page goes from a listed file
+ * to one it does not list (`job` null), the diff worker is let go with the listing it kept and
+ * its tokenizer (`releaseDiffWorker`: 23 MiB or more held for nothing); the next job starts one.
  */
 export function ensureRequestListing(job: RequestsJob | null): void {
+  const listed = listing.store.getState().job !== null;
   listing.ensure(job);
+  if (job === null && listed) releaseDiffWorker();
 }
 
 /** The API error the log records for request `k` (0-based) of a listing, or null. */
