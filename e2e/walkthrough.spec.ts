@@ -135,10 +135,10 @@ test('a replayed OpenAI turn: O6 gives the 400 and no warning says OpenAI does n
   await openDefault(page);
   await paste(page, JSON.stringify(body, null, 2));
   await expect(page.getByTestId('count-messages')).toHaveText('5');
-  await expect(page.locator('[data-testid="violation"][data-rank="first"]')).toHaveAttribute(
-    'data-rule',
-    'duplicate_tool_result',
-  );
+  const first = page.locator('[data-testid="violation"][data-rank="first"]');
+  await expect(first).toHaveAttribute('data-rule', 'duplicate_tool_result');
+  // The card names its rule as a rule: "O6" alone read as the number 06 (newcomer, 2026-12-07).
+  await expect(first.locator('.violation-code')).toHaveText('rule O6');
   await expect(page.getByText('has not been reported to reject')).toHaveCount(0);
   await expect(
     page.locator('[data-testid="violation"][data-rule="duplicate_tool_use_id"]'),

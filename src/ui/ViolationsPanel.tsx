@@ -203,7 +203,7 @@ function ViolationItem({
           className="violation-code"
           title={`Rule ${v.code} in the rule catalogue (docs/rules.md); ${CONFIDENCE_TEXT.get(v.confidence) ?? v.confidence}`}
         >
-          {v.code}
+          rule {v.code}
         </span>
       </div>
       <h3 className="violation-title">{v.title}</h3>
