@@ -5,7 +5,7 @@ import { listFileRequests, requestJudge } from './diff/index.ts';
 import { parseTranscript, readSource, type ParsedTranscript } from './parse/index.ts';
 import { checkedStructureCopy } from './redact/shareCopy.ts';
 import { withSessionCall } from './sessionCall.ts';
-import { lastCallFailsLog } from './testing/claudeCodeLog.ts';
+import { compactedThreeCallLog, lastCallFailsLog } from './testing/claudeCodeLog.ts';
 import { CHARS_PER_4 } from './tokens.ts';
 import { validateTranscript } from './validate/index.ts';
 import { writeTranscript } from './write.ts';
@@ -76,6 +76,22 @@ describe('the structure-only copy of a chosen session call (callCopy.ts)', () =>
         if (copy.request !== null) expect(opened.requestIndex).toBe(copy.request);
       }
     }
+  });
+
+  it('holds no line written after the call: a later compaction is not in the copy of an earlier call', () => {
+    const log = compactedThreeCallLog();
+    expect(log).toContain('compact_boundary');
+    const chosen = open(log, 1, 'session.jsonl');
+    const copy = checkedStructureCopy(chosen.transcript, CHARS_PER_4, 'keep', chosen.callReply);
+    expect(copy.problems).toEqual([]);
+    expect(copy.text).not.toContain('compact_boundary');
+    expect(copy.text).not.toContain('isCompactSummary');
+    // Its last line is the reply's: nothing of the log after the call.
+    const last = JSON.parse(copy.text.trim().split('\n').at(-1) as string) as { type: string };
+    expect(last.type).toBe('assistant');
+    const opened = open(copy.text, copy.request ?? undefined);
+    expect(opened.requestIndex).toBe(1);
+    expect(verdict(opened)).toEqual(verdict(chosen));
   });
 
   it('callOfCopy: null for a text that is no session log of two calls holding that call', () => {

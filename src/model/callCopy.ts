@@ -15,10 +15,29 @@ import type { FormatId, Message, Transcript } from './types.ts';
 
 /**
  * The call's context with its reply's first message after it (`ParsedTranscript.callReply`),
- * numbered as the next message. Usage records stay the context's.
+ * numbered as the next message. Usage records stay the context's. A log's lines (`raw`, when a
+ * list of them) end at the last line of those messages: the lines after the call (later
+ * compactions, snapshots, queue operations) are not the call's, and a writer that keeps every
+ * line that is not a message's would carry them into the copy (newcomer: the structure-only
+ * copy of call 45 held 618 later lines and reopened with a compaction made at call 84).
  */
 export function withCallReply(t: Transcript, reply: Message): Transcript {
-  return { ...t, messages: [...t.messages, { ...reply, index: t.messages.length }] };
+  const messages = [...t.messages, { ...reply, index: t.messages.length }];
+  return { ...t, messages, raw: linesThrough(t.raw, messages) };
+}
+
+/**
+ * `raw` cut after the last of its entries that is a line of one of `messages` (a message's `raw`
+ * is its line, or its lines); `raw` itself when it is not a list or holds none of them. O(raw).
+ */
+function linesThrough(raw: unknown, messages: readonly Message[]): unknown {
+  if (!Array.isArray(raw)) return raw;
+  const lines = new Set<unknown>();
+  for (const m of messages)
+    if (Array.isArray(m.raw)) for (const l of m.raw as unknown[]) lines.add(l);
+    else if (m.raw !== undefined) lines.add(m.raw);
+  for (let i = raw.length - 1; i >= 0; i--) if (lines.has(raw[i])) return raw.slice(0, i + 1);
+  return raw;
 }
 
 /** A copy's call found: its index among the copy's calls, and the calls read from the copy. */
