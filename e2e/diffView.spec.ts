@@ -225,3 +225,23 @@ test('choosing a pasted transcript after the cuts asks for the paste, not for a 
   await expect(view.getByTestId('diff-row')).toHaveCount(0);
   await expect(page.getByTestId('diff-paste')).toBeVisible();
 });
+
+test("a single request reaches the diff of the two policies' cuts from the simulator, and its sentence names the rows as they are labelled", async ({
+  page,
+}) => {
+  // Newcomer, 2026-12-07: no control opened this view (only a hand-typed `d=cuts`), and its
+  // sentence said "dropped messages 0–3" above rows labelled #10–#13.
+  await openApp(page, '/#v=1&src=coding-agent&b=1000');
+  await expect(page.getByTestId('diff-view')).toHaveCount(0);
+  await page.getByTestId('open-cuts-diff').click();
+  const view = page.getByTestId('diff-view');
+  await expect(view).toBeVisible();
+  await expect(page.getByTestId('diff-mode')).toHaveValue('cuts');
+  await expect(page).toHaveURL(/d=cuts/);
+  const dropped = view.locator('[data-testid="diff-row"][data-change="dropped"]');
+  await expect(dropped.first()).toBeVisible();
+  const first = (await dropped.first().locator('.diff-num').first().innerText()).slice(1);
+  const last = (await dropped.last().locator('.diff-num').first().innerText()).slice(1);
+  await expect(page.getByTestId('diff-summary')).toContainText(`dropped messages ${first}–${last}`);
+  expect(Number(first)).toBeGreaterThan(0);
+});

@@ -1,7 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { parseTranscript } from '../parse/index.ts';
 import { assistant, call, renumber, result, transcript, user, text } from '../testing/index.ts';
 import type { Message, Transcript } from '../types.ts';
 import { diffTranscripts } from './diff.ts';
+import { messageRanges } from './summary.ts';
 import { countTokens } from '../tokens.ts';
 import { prepareEviction, simulatePolicy } from '../evict/policies.ts';
 import { keptTranscript } from '../exportSummary.ts';
@@ -167,5 +170,28 @@ describe("two policies' cuts at one budget", () => {
     const d = diffTranscripts(message, summary);
     expect(d.rows.filter((r) => r.change === 'kept').length).toBeGreaterThan(0);
     expect(d.rows.every((r) => r.change !== 'reordered')).toBe(true);
+  });
+
+  it("names the messages a cut dropped as the rows label them (the timeline's numbers), not by their place in the left cut", () => {
+    // The page's coding-agent sample at 1,000 tokens (newcomer: "dropped messages 0–3" above
+    // rows #10–#13).
+    const parsed = parseTranscript(readFileSync('public/samples/coding-agent.json', 'utf8'));
+    if (!parsed.ok) throw new Error(parsed.error.message);
+    const t = parsed.value.transcript;
+    const table = countTokens(t, 'anthropic');
+    const ctx = prepareEviction(t, table, 'anthropic');
+    const budget = 1000;
+    const message = keptTranscript(t, simulatePolicy(ctx, 'message', budget));
+    const exchange = keptTranscript(t, simulatePolicy(ctx, 'exchange', budget));
+    const d = diffTranscripts(message, exchange, { sameSource: true });
+    const dropped = d.rows.filter((r) => r.change === 'dropped').map((r) => r.left as number);
+    expect(dropped.length).toBeGreaterThan(0);
+    // The left cut starts past the evicted head: its first rows are not messages 0, 1, …
+    const first = message.messages[dropped[0] as number]?.rawIndex as number;
+    expect(first).toBeGreaterThan(dropped[0] as number);
+    const labels = dropped.map((i) => message.messages[i]?.rawIndex as number);
+    const named = messageRanges(labels);
+    expect(d.summary).toContain(named.replace(/^messages? /, ''));
+    expect(d.summary).not.toContain(messageRanges(dropped));
   });
 });

@@ -450,6 +450,11 @@ export function diffTranscripts(
     tokenBasis: rt.basis.label,
     notes,
   };
-  diff.summary = diffSummary(diff, { left: l, right: r, validation: rv });
+  diff.summary = diffSummary(diff, {
+    left: l,
+    right: r,
+    validation: rv,
+    rowLabels: options.sameSource === true,
+  });
   return diff;
 }

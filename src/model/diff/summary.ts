@@ -4,6 +4,7 @@
  * exchange at #10: its tool_result is orphaned → Anthropic Messages 400 (A1)."
  */
 import { groupExchanges } from '../exchanges.ts';
+import { messageLabels } from '../messageLabels.ts';
 import type { Transcript } from '../types.ts';
 import { validatorFor, type Validation, type Violation } from '../validate/index.ts';
 import type { DiffRow, TranscriptDiff } from './types.ts';
@@ -22,11 +23,26 @@ export function ranges(list: readonly number[]): [number, number][] {
   return out;
 }
 
-/** "messages 3–9", "message 3", "messages 3–5 and 9", "40 messages in 6 spans". */
-export function messageRanges(list: readonly number[]): string {
+/**
+ * How a side's messages are named: by position (a request's messages), or by the rows the view
+ * labels them with (the sides of one transcript's cuts keep the timeline's numbers, `#10`, `#3.2`:
+ * `messageLabels`), without the `#`.
+ */
+type Name = (position: number) => string;
+const byPosition: Name = (i) => String(i);
+const byRowLabel = (t: Transcript): Name => {
+  const labels = messageLabels(t.messages);
+  return (i) => labels.of(i).slice(1);
+};
+
+/**
+ * "messages 3–9", "message 3", "messages 3–5 and 9", "40 messages in 6 spans".
+ * @param list positions, ascending; @param name how a position is written (default: itself)
+ */
+export function messageRanges(list: readonly number[], name: Name = byPosition): string {
   const rs = ranges(list);
-  const one = ([a, b]: [number, number]) => (a === b ? `${a}` : `${a}–${b}`);
-  if (list.length === 1) return `message ${list[0]}`;
+  const one = ([a, b]: [number, number]) => (a === b ? name(a) : `${name(a)}–${name(b)}`);
+  if (list.length === 1) return `message ${name(list[0] as number)}`;
   if (rs.length <= 3)
     return `messages ${rs.length === 1 ? one(rs[0] as [number, number]) : `${rs.slice(0, -1).map(one).join(', ')} and ${one(rs[rs.length - 1] as [number, number])}`}`;
   return `${plural(list.length, 'message')} in ${rs.length} spans`;
@@ -66,15 +82,21 @@ function brokenWords(v: Violation): string {
  * Where a pairing broke, in words: an exchange the change split, at the left message number of
  * a message that was there before; or a new message (numbered on the right) that broke it.
  */
-function wherePairBroke(rows: readonly DiffRow[], right: number): string {
+function wherePairBroke(rows: readonly DiffRow[], right: number, names: Names): string {
   const row = rows.find((r) => r.right === right);
   return row?.left !== null && row?.left !== undefined
-    ? `split the exchange at #${row.left}`
-    : `broke the pairing at new message #${right}`;
+    ? `split the exchange at #${names.left(row.left)}`
+    : `broke the pairing at new message #${names.right(right)}`;
+}
+
+/** How each side's messages are named (`Name`). */
+interface Names {
+  left: Name;
+  right: Name;
 }
 
 /** The changes in words: dropped, summarised, inserted, rewritten, merged, sealed, reordered. */
-function changeParts(d: TranscriptDiff, left: Transcript): string[] {
+function changeParts(d: TranscriptDiff, left: Transcript, name: Name): string[] {
   const dropped: number[] = [];
   const sealed: number[] = [];
   let summaries = 0;
@@ -91,11 +113,11 @@ function changeParts(d: TranscriptDiff, left: Transcript): string[] {
     const by =
       summaries === 1 ? ' with a summary' : summaries > 1 ? ` with ${summaries} summaries` : '';
     parts.push(
-      `${verb} ${messageRanges(dropped)} (${what}${plural(d.counts.droppedTokens, 'token')})${by}`,
+      `${verb} ${messageRanges(dropped, name)} (${what}${plural(d.counts.droppedTokens, 'token')})${by}`,
     );
   } else if (summaries > 0)
     parts.push(`added ${summaries === 1 ? 'a summary' : `${summaries} summaries`}`);
-  if (sealed.length > 0) parts.push(`sealed ${messageRanges(sealed)} in a compaction`);
+  if (sealed.length > 0) parts.push(`sealed ${messageRanges(sealed, name)} in a compaction`);
   const c = d.counts;
   if (c.inserted > 0)
     parts.push(`added ${plural(c.inserted, 'message')} (${plural(c.insertedTokens, 'token')})`);
@@ -107,7 +129,7 @@ function changeParts(d: TranscriptDiff, left: Transcript): string[] {
 }
 
 /** What broke, with the 400 it causes; empty when nothing did. */
-function brokePart(d: TranscriptDiff, right: Validation): string {
+function brokePart(d: TranscriptDiff, right: Validation, names: Names): string {
   const provider = validatorFor(d.provider)?.label ?? d.provider;
   const firstBroken = d.broken.find((b) => b.severity === 'error');
   if (firstBroken) {
@@ -116,7 +138,7 @@ function brokePart(d: TranscriptDiff, right: Validation): string {
     );
     if (v) {
       const more = d.broken.filter((b) => b.severity === 'error').length - 1;
-      return `${wherePairBroke(d.rows, v.index)}: ${brokenWords(v)} → ${provider} ${v.status ?? 400} (${v.code})${more > 0 ? `, and ${plural(more, 'more pairing')} broke` : ''}`;
+      return `${wherePairBroke(d.rows, v.index, names)}: ${brokenWords(v)} → ${provider} ${v.status ?? 400} (${v.code})${more > 0 ? `, and ${plural(more, 'more pairing')} broke` : ''}`;
     }
   }
   const intro = d.introduced.find((x) => x.severity === 'error');
@@ -131,15 +153,19 @@ function brokePart(d: TranscriptDiff, right: Validation): string {
 /**
  * The summary sentence of a diff.
  * @param d the diff (rows, counts, broken, introduced, sides)
- * @param sides the two transcripts as diffed and the right side's validation
+ * @param sides the two transcripts as diffed and the right side's validation; `rowLabels`: name
+ *   messages as the view's rows do when both sides are cuts of one transcript (`briefsOf`)
  */
 export function diffSummary(
   d: TranscriptDiff,
-  sides: { left: Transcript; right: Transcript; validation: Validation },
+  sides: { left: Transcript; right: Transcript; validation: Validation; rowLabels?: boolean },
 ): string {
   const subject = d.right.label;
-  const parts = changeParts(d, sides.left);
-  const broke = brokePart(d, sides.validation);
+  const names: Names = sides.rowLabels
+    ? { left: byRowLabel(sides.left), right: byRowLabel(sides.right) }
+    : { left: byPosition, right: byPosition };
+  const parts = changeParts(d, sides.left, names.left);
+  const broke = brokePart(d, sides.validation, names);
   const through =
     sides.left.format !== sides.right.format
       ? ` (compared through the model: ${sides.left.format} and ${sides.right.format})`

@@ -118,8 +118,25 @@ export function EvictionSimulator({
       {storeBudget !== null && (
         <SimulatorLostMeaning transcript={transcript} result={a} onJump={onJump} />
       )}
+      {storeBudget !== null && <CutsDiffButton />}
       <WhatIfRows ctx={model.ctx} choices={model.choices} />
     </details>
+  );
+}
+
+/**
+ * Opens the diff view on the two policies' cuts at the budget (`d=cuts`): which messages each
+ * policy keeps, row by row, and the pairing a cut breaks. The strip's "Diff with previous" opens
+ * the same view for a file of several requests; a single request reaches it here.
+ */
+function CutsDiffButton() {
+  const setDiff = useAppStore((s) => s.setDiff);
+  return (
+    <p className="simulator-diff">
+      <button type="button" onClick={() => setDiff({ kind: 'cuts' })} data-testid="open-cuts-diff">
+        Diff the two policies’ cuts
+      </button>
+    </p>
   );
 }
 
