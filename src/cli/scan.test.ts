@@ -195,6 +195,10 @@ describe('scan over a generated fleet', { timeout: 600_000 }, () => {
     for (const name of ['binary.json', 'broken.json', 'cut.jsonl.gz', 'empty.json'])
       expect(lines.some((l) => l.includes(name))).toBe(true);
     expect(lines.find((l) => l.includes('cut.jsonl.gz'))).toMatch(/truncated.*line \d+/);
+    // What is wrong with each file, not what to pass instead (newcomer: a scan's binary file said
+    // "Pass a .json … - to read stdin, or the page's link", `check`'s advice).
+    expect(lines.find((l) => l.includes('binary.json'))).toMatch(/not a text file/);
+    for (const l of lines) expect(l).not.toMatch(/Pass a|Drop a|stdin/);
     // The JSON answer is the report as specified (no list of files in it).
     expect(scanJson([all()])).not.toHaveProperty('unreadableFiles');
   });

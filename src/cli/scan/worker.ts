@@ -18,7 +18,6 @@ import {
 import type { PolicyId } from '../../model/evict/types.ts';
 import { loadBpeCounter, type TextCounter } from '../../model/tokens.ts';
 import { parseS3Url, readS3 } from './s3.ts';
-import { forTerminal } from '../io.ts';
 import { cutKinds, PackedCuts, packRows, type PackedRows } from './packed.ts';
 
 /** A file to scan and how. */
@@ -139,7 +138,7 @@ async function readText(
     bytes = concat([first, ...rest.chunks], first.length + rest.total);
   }
   const text = decodeBytes(bytes, max, isGzip(first) ? name : source.file);
-  if (!text.ok) return { ok: false, message: forTerminal(text.error.message), line: null };
+  if (!text.ok) return { ok: false, message: text.error.message, line: null };
   return { ok: true, text: text.value, name };
 }
 
@@ -172,7 +171,6 @@ export async function scanFile(
       ...(counter ? { counter } : {}),
       ...(cuts ? { cutSink: cuts } : {}),
     });
-    for (const r of rows) if (r.error !== null) r.error = forTerminal(r.error);
     return result(rows);
   } catch (e) {
     cuts?.reset();

@@ -18,7 +18,7 @@ import { assembleEviction, prepareEvictionParts } from '../evict/prepare.ts';
 import { firstErrorOf, stepChain, stepValidation, type StepChain } from '../evict/rewrite.ts';
 import { cutFirstRule } from '../evict/simulate.ts';
 import type { PolicyId } from '../evict/types.ts';
-import { decodeBytes } from '../parse/bytes.ts';
+import { decodeBytes, DROP_ADVICE } from '../parse/bytes.ts';
 import { readSource } from '../parse/index.ts';
 import { MAX_UNPACKED_BYTES } from '../limits.ts';
 import type { ScanRecord } from './report.ts';
@@ -137,7 +137,12 @@ export interface ScanSource {
   version: string;
 }
 
-/** An error row for a file that could not be read or parsed. */
+/**
+ * An error row for a file that could not be read or parsed. The message says what is wrong with
+ * the file, without the advice a page or a terminal gives about what to pass instead
+ * (`DROP_ADVICE`): a scan reads the files of a folder, so the row is the same from the page and
+ * the command line.
+ */
 export function errorRow(src: ScanSource, error: string, line: number | null = null): ScanRow {
   return {
     ...src,
@@ -155,7 +160,7 @@ export function errorRow(src: ScanSource, error: string, line: number | null = n
     compactions: null,
     brokenLines: [],
     cuts: [],
-    error,
+    error: error.replace(` ${DROP_ADVICE}`, '').replace(DROP_ADVICE, '').trim(),
     errorLine: line,
   };
 }
