@@ -38,7 +38,7 @@ export { scanFleetFiles, type FleetFile, type FleetScanProgress } from './fleetS
 export { CANCELLED, isCancelled, type InspectClient, type InspectListener } from './clientApi.ts';
 export type { InspectRequest, Inspection, LoadProgress } from './protocol.ts';
 export { createSyncClient } from './syncClient.ts';
-export { textPending } from './lazyMessage.ts';
+export { textPending, textsPending } from './lazyMessage.ts';
 
 /** A request in flight, with what its answer has brought so far. */
 interface Pending {

@@ -113,6 +113,18 @@ export function textPending(m: Message): boolean {
   return LAZY in m && pending(m as WithLazy, false);
 }
 
+/**
+ * Whether any of `messages` has its text still being read from the file (`textPending`); every
+ * such message is asked for (all read in one task, `SpanReader`), so a caller that needs every
+ * message's content (the simulator's whole validation) waits once, not once per message.
+ * O(messages). False for messages that are all plain.
+ */
+export function textsPending(messages: readonly Message[]): boolean {
+  let any = false;
+  for (const m of messages) if (textPending(m)) any = true;
+  return any;
+}
+
 /** Stand-ins for what could not be read again (`unreadable`), to give their blocks a note. */
 const UNREADABLE = Symbol('unreadable');
 

@@ -40,6 +40,7 @@ import type { TokenTable } from '../model/tokens.ts';
 import type { ProviderId, Transcript } from '../model/types.ts';
 import type { Analysis } from '../model/analyze.ts';
 import type { PolicySweep } from '../model/evict/sweep.ts';
+import { textsPending } from '../engine/client.ts';
 import { selectArcPairs } from './pairs.ts';
 import { selectCutMarkers, type MarkerLookup } from './cutMarkers.ts';
 import type { SWEEP_PENDING } from './sweeps.ts';
@@ -123,16 +124,35 @@ export function adoptEvictionParts(
  * is prepared here once per transcript and provider and kept by the session beside the worker's; a new token table (the exact count arriving
  * after the chars/4 one) only rebuilds the prefix sums (`assembleEviction`, ≈ 1 ms per 100,000
  * messages). Equal to `prepareEviction(t, table, provider)` (evictionParts.test.ts).
+ *
+ * Parts prepared while some messages' texts were still being read from a large file (issue 38:
+ * their blocks read empty) are not kept: the memo is cleared when the texts come
+ * (`sourceRead`), and the next call prepares them from the whole messages. Kept, they judged
+ * every such message empty ([A10]) for the life of the transcript (`evictionReading`).
  */
 export const selectEvictionContext = memoN(
   (t: Transcript, table: TokenTable, provider: ProviderId): EvictionContext => {
     const parts = activeSession().answers.evictionParts.get(t)?.get(provider);
     if (parts) return assembleEviction(parts, t, table);
     const ctx = prepareEviction(t, table, provider);
-    adoptEvictionParts(t, provider, ctx);
+    if (!textsPending(t.messages)) adoptEvictionParts(t, provider, ctx);
     return ctx;
   },
 );
+
+/**
+ * True while the page would prepare the analysis' eviction parts itself (the worker sent none)
+ * but some of its messages' texts are still being read from the streamed file (issue 38,
+ * engine/lazyMessage.ts): until then their blocks read empty, so the simulator would judge
+ * them empty ([A10]) and its cuts, exchanges and pairs would miss their tool blocks, where the
+ * verdict column (the worker's) and the CLI read them whole. Asks for every such text (one read);
+ * `selectSimulator` answers null meanwhile. O(messages) until the parts are kept, O(1) after.
+ */
+export function evictionReading(analysis: Analysis): boolean {
+  const { transcript: t, provider } = analysis;
+  if (activeSession().answers.evictionParts.get(t)?.has(provider) === true) return false;
+  return textsPending(t.messages);
+}
 
 /**
  * True while the worker prepares the eviction parts of the analysis' transcript (they follow its
@@ -312,8 +332,10 @@ export interface SimulatorModel {
  * @param tokens its token table, or null
  * @param budget the store's budget (deferred by the caller), tokens or null
  * @param version the session's `answers` count (an arriving sweep is then seen)
- * @returns null until the analysis and its tokens are known, and while the worker prepares its
- *   eviction parts (`evictionPreparing`); new object only when a part changes
+ * @returns null until the analysis and its tokens are known, while the worker prepares its
+ *   eviction parts (`evictionPreparing`) and while the messages' texts the page would prepare
+ *   them from are being read from the file (`evictionReading`); new object only when a part
+ *   changes
  */
 export function selectSimulator(
   analysis: Analysis | null,
@@ -323,7 +345,7 @@ export function selectSimulator(
   policyOptions: Record<string, unknown>,
   version: number,
 ): SimulatorModel | null {
-  if (!analysis || !tokens || evictionPreparing(analysis)) return null;
+  if (!analysis || !tokens || evictionPreparing(analysis) || evictionReading(analysis)) return null;
   const ctx = selectEvictionContext(analysis.transcript, tokens, analysis.provider);
   const choices = selectPolicyChoices(policies, policyOptions);
   const sweeps = selectSweep(ctx, choices, version);

@@ -19,7 +19,7 @@ import {
   selectViolationTargets,
   type ViolationTarget,
 } from '../state/selectors.ts';
-import { evictionPreparing } from '../state/eviction.ts';
+import { evictionPreparing, evictionReading } from '../state/eviction.ts';
 import { mayListRequests } from '../state/requests.ts';
 import { useAppStore } from '../state/store.ts';
 import { selectPairSignals } from './arcs/pairSignals.ts';
@@ -142,7 +142,8 @@ function stripProps(
 
 /**
  * The eviction simulator (its own error boundary) and, when open, its splitter; while the worker
- * prepares a long transcript's eviction parts (no model yet), the panel saying so.
+ * prepares a long transcript's eviction parts, or the page reads the texts of a large file's
+ * messages it prepares them from (no model yet), the panel saying so.
  */
 function SimulatorPart(p: {
   sim: ReturnType<typeof useEviction>;
@@ -154,10 +155,13 @@ function SimulatorPart(p: {
   split: ReturnType<typeof useSimShare>;
 }) {
   const { simOpen, setSimOpen, partial } = p.main;
-  if (!p.sim)
-    return evictionPreparing(p.analysis) ? (
-      <PreparingSimulator open={simOpen} onOpenChange={setSimOpen} />
+  if (!p.sim) {
+    if (evictionPreparing(p.analysis))
+      return <PreparingSimulator open={simOpen} onOpenChange={setSimOpen} />;
+    return evictionReading(p.analysis) ? (
+      <PreparingSimulator open={simOpen} onOpenChange={setSimOpen} reading />
     ) : null;
+  }
   return (
     <>
       <PartBoundary part="eviction simulator" resetKey={p.analysis}>

@@ -170,14 +170,17 @@ function ProvisionalSimulator({
 /**
  * The panel while the worker prepares a long transcript's eviction parts (they follow the answer:
  * the verdict, rows and counts are shown first, issue 38). Replaced by the simulator when they
- * arrive, a moment later.
+ * arrive, a moment later. With `reading`: while the page reads the messages' texts from a large
+ * file before it prepares them itself (`evictionReading`).
  */
 export function PreparingSimulator({
   open,
   onOpenChange,
+  reading = false,
 }: {
   open: boolean;
   onOpenChange?: ((open: boolean) => void) | undefined;
+  reading?: boolean;
 }) {
   const onToggle = (e: SyntheticEvent<HTMLDetailsElement>) => {
     if (e.currentTarget.open !== open) onOpenChange?.(e.currentTarget.open);
@@ -192,7 +195,9 @@ export function PreparingSimulator({
     >
       <summary>Eviction simulator · preparing the policies’ cuts…</summary>
       <p className="muted basis-note" data-testid="simulator-preparing">
-        The cut points of every policy are being prepared for this transcript, off the page.
+        {reading
+          ? 'The messages are being read from the file; the cut points of every policy are prepared once they are all read.'
+          : 'The cut points of every policy are being prepared for this transcript, off the page.'}
       </p>
     </details>
   );

@@ -12,6 +12,7 @@ import type { Transcript } from '../../model/types.ts';
 import { cutWords } from '../../model/evict/cutWords.ts';
 import { messageLabels } from '../../model/messageLabels.ts';
 import {
+  evictionReading,
   requestSweep,
   selectSimulator,
   SWEEP_PENDING,
@@ -26,10 +27,12 @@ export type { SimulatorModel } from '../../state/eviction.ts';
 /**
  * Everything the simulator and the timeline need for the shown transcript. The sweep of a long
  * transcript comes from the worker: asked for (by an effect) when the choices have none yet, and
- * re-read when one arrives (the session's `answers` count).
+ * re-read when one arrives (the session's `answers` count); while the texts it needs are read
+ * from a large file, re-read as they come (the session's `textRead`).
  * @param analysis the shown analysis (after faults), or null while loading
  * @param tokens its token table (the counter the page currently has)
- * @returns null until both are known
+ * @returns null until both are known, and while the worker prepares the eviction parts or the
+ *   page reads the texts it would prepare them from (`selectSimulator`)
  */
 export function useEviction(
   analysis: Analysis | null,
@@ -40,6 +43,10 @@ export function useEviction(
   const policyOptions = useAppStore((s) => s.policyOptions);
   const version = useSession((x) => x.answers);
   const sim = selectSimulator(analysis, tokens, budget, policies, policyOptions, version);
+  // While the messages' texts are read from a large file (`evictionReading`), draw again as they
+  // come (the session's `textRead`), so the simulator shows once they are all there.
+  const reading = sim === null && analysis !== null && tokens !== null && evictionReading(analysis);
+  useSession((x) => (reading ? x.textRead : 0));
   const ctx = sim?.ctx;
   const choices = sim?.choices;
   const sweeps = sim?.sweeps;
