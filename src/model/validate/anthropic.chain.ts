@@ -4,6 +4,7 @@
  */
 import type { Message, Transcript } from '../types.ts';
 import { checkTrailing } from './anthropic.prefill.ts';
+import { checkSystemRole } from './anthropic.systemRole.ts';
 import { checkThinking, isResultTurn, type LoopFloor } from './anthropic.thinking.ts';
 import { checkCompactionBlocks, checkCompactionHead } from './compaction.ts';
 import { anthropicEnvelope } from './catalogue/index.ts';
@@ -211,6 +212,9 @@ export function anthropicChain(): ChainValidate {
     for (; c.sealed < T.count - 2; c.sealed++) sealTurn(c, T, c.sealed, pushLoop, pushIds);
 
     const notes: string[] = [];
+    // A19, over the whole list: only an Anthropic body is checked, and a chain of those is rare.
+    const roles: Violation[] = [];
+    checkSystemRole(t, source, pushInto(roles));
     const head: Violation[] = [];
     const empty =
       c.msgs.length > 0 ? null : emptyRequest(source, 'A14', 'beside', anthropicEnvelope);
@@ -250,7 +254,7 @@ export function anthropicChain(): ChainValidate {
     w.sig.any = sigAny;
 
     // concat, not a spread: the settled findings are copied as a block (a chain's lists grow long).
-    const violations = c.ids.concat(tailIds, head, c.loop, tail, end, c.comp);
+    const violations = roles.concat(c.ids, tailIds, head, c.loop, tail, end, c.comp);
     return { provider: 'anthropic', valid: !hasError(violations), violations, notes };
   };
 }

@@ -7,6 +7,7 @@
  */
 import type { Message, Transcript } from '../types.ts';
 import { checkTrailing, rejectsPrefill } from './anthropic.prefill.ts';
+import { checkSystemRole } from './anthropic.systemRole.ts';
 import { checkThinking } from './anthropic.thinking.ts';
 import { checkAnthropicCompaction } from './compaction.ts';
 import { anthropicEnvelope } from './catalogue/index.ts';
@@ -45,6 +46,8 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
   // A18 is a schema error: met before every other check, so its findings go first.
   const ids: Violation[] = [];
   const pushId = pushInto(ids);
+  // A19 is a schema error too (the role's values), met before the turns are read.
+  checkSystemRole(t, source, pushId);
   const empty = emptyRequest(source, 'A14', 'beside', anthropicEnvelope);
   if (empty) found.push(empty);
   checkToolsDefined(toolsNotDefined(t, source), push, notes);

@@ -275,6 +275,35 @@ function checkResponseNames(t: Transcript, T: Turns, found: Violation[]): void {
   }
 }
 
+/**
+ * G11: a content of role `system` in a Gemini body's `contents` (its roles are `user` and
+ * `model`; the system prompt goes in `systemInstruction`). Only a Gemini body is judged so: other
+ * formats' system messages go to `systemInstruction` when converted.
+ */
+function checkSystemRole(source: readonly Message[], found: Violation[]): void {
+  for (const m of source) {
+    if (m.role !== 'system') continue;
+    found.push(
+      violation(
+        {
+          messageIndex: m.rawIndex,
+          index: m.index,
+          blockIndex: null,
+          ids: [],
+          rule: 'system_role_in_list',
+          code: 'G11',
+          providerPath: null,
+          message: ruleText('G11', {}),
+          title: 'System content inside contents',
+          why: 'Gemini takes only the roles user and model in contents; the system prompt goes in `systemInstruction`.',
+          confidence: 'V',
+        },
+        geminiEnvelope,
+      ),
+    );
+  }
+}
+
 /** G4: the first call of each model step of the current turn carries its thought signature. */
 function checkSignatures(t: Transcript, T: Turns, push: Push, notes: string[]): void {
   if (!needsThoughtSignatures(t.settings.model)) {
@@ -330,6 +359,7 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
   const found: Violation[] = [];
   const empty = emptyRequest(source, 'G8', 'beside', geminiEnvelope);
   if (empty) found.push(empty);
+  if (t.format === 'gemini') checkSystemRole(source, found);
   const notes: string[] = [];
   const push: Push = (v) => {
     const [title, why] = TEXT[v.rule] ?? ['', ''];

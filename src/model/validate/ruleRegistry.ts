@@ -34,6 +34,7 @@ export const RULE_REGISTRY = {
   empty_content: { words: 'empty message' },
   empty_text: { words: 'empty text block' },
   role_order: { words: 'roles out of order' },
+  system_role_in_list: { words: 'system message inside the message list' },
   first_message_role: { words: 'first message not from the user' },
   same_role_neighbours: { words: 'two messages of one role in a row' },
   trailing_assistant: { words: 'request ends on an assistant message' },

@@ -15,7 +15,7 @@ import {
 } from '../../testing/index.ts';
 import type { Block, Message, Transcript } from '../../types.ts';
 import { ANTHROPIC_RULES } from './anthropic.ts';
-import { expectFixtures, type Fixture } from '../../testing/catalogue.ts';
+import { body, expectFixtures, type Fixture } from '../../testing/catalogue.ts';
 
 const server = (id: string): Block => ({
   type: 'tool_use',
@@ -145,6 +145,21 @@ const FIXTURES: Record<string, Fixture> = {
       ]),
     params: { n: 1, m: 1, variant: 'tool_use.id' },
     path: 'messages.1.content.1.tool_use.id',
+  },
+  A19: {
+    provider: 'anthropic',
+    // The OpenAI way of giving a system prompt, on a model before Opus 4.8 (the bug report's body).
+    t: () =>
+      body({
+        model: 'claude-sonnet-4-5',
+        max_tokens: 10,
+        messages: [
+          { role: 'system', content: 'be nice' },
+          { role: 'user', content: 'hi' },
+        ],
+      }),
+    params: {},
+    path: 'messages',
   },
   T1: {
     provider: 'anthropic',

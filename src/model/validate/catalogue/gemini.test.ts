@@ -66,6 +66,14 @@ const FIXTURES: Record<string, Fixture> = {
     params: { n: 2, m: 0 },
     path: 'contents[2].parts[0].function_response.name',
   },
+  G11: {
+    provider: 'gemini',
+    t: () =>
+      body({
+        contents: [{ role: 'system', parts: [{ text: 'be nice' }] }, gUser],
+      }),
+    params: {},
+  },
   GW1: {
     provider: 'gemini',
     t: () => body({ contents: [gUser, gCall('a'), gResp('b')] }),

@@ -62,6 +62,21 @@ export const GEMINI_RULES: readonly RuleSpec[] = [
     source: 'manthanabc/paws#103; niki914/zafiro#100; csells/dartantic#86',
   },
   {
+    code: 'G11',
+    rules: ['system_role_in_list'],
+    providers: ['gemini'],
+    severity: 'error',
+    confidence: 'V',
+    condition:
+      'A Gemini request body with a content of `role: "system"` in `contents` (roles are `user` and `model`; the system prompt goes in `systemInstruction`).',
+    text: () => 'Please use a valid role: user, model.',
+    path: '',
+    index: 'No index.',
+    source:
+      'langgenius/dify-official-plugins#566 (full body, 2025-03); langbot-app/LangBot#1486 (2025-05); the-open-agent/openagent#1666 (2025-10); ai.google.dev/api/caching#Content (role: user or model)',
+    asOf: '2025-10',
+  },
+  {
     code: 'G6',
     rules: ['same_role_neighbours'],
     providers: ['gemini'],
