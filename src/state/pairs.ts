@@ -180,6 +180,29 @@ export const selectCounts = memoWeak((a: Analysis): Counts => {
   };
 });
 
+/**
+ * Formats whose system prompt has a field of its own beside the message list (Anthropic `system`,
+ * Gemini `systemInstruction`): a system message inside their list is not the system prompt.
+ */
+const SYSTEM_BESIDE_LIST: ReadonlySet<Transcript['format']> = new Set<Transcript['format']>([
+  'anthropic-messages',
+  'gemini',
+]);
+
+/**
+ * What the pinned text is called: `System prompt`, or — for a request body of an API whose system
+ * prompt has its own field, with system messages inside its list (A19, G11) — what they are
+ * (`System message in messages`), so the page does not show them as the top-level prompt.
+ */
+export function selectPinnedLabel(t: Transcript): string {
+  if (!SYSTEM_BESIDE_LIST.has(t.format)) return 'System prompt';
+  let listed = false;
+  for (const m of t.messages) if (m.role === 'system') listed = true;
+  if (!listed) return 'System prompt';
+  const inList = `System message in ${t.listKey}`;
+  return t.system.length > 0 ? `System prompt, then ${inList.toLowerCase()}` : inList;
+}
+
 /** The pinned system prompt: top-level system parts, then system/developer messages' text. */
 export const selectPinnedText = memoWeak((t: Transcript): string => {
   const parts = t.system.map((s) => s.text);

@@ -15,6 +15,7 @@ import {
   selectDimmed,
   selectMatches,
   selectPairsOfBlock,
+  selectPinnedLabel,
   selectPinnedText,
   selectRequest,
   selectRows,
@@ -208,6 +209,45 @@ describe('pinned text and block → pair index', () => {
     expect(selectPinnedText(a.transcript)).toBe('Be brief.');
     const b = analysisOf(sampleText('invoice.json'));
     expect(selectPinnedText(b.transcript)).toContain('billing assistant for Northwind');
+  });
+
+  it('names a system message inside an Anthropic or Gemini body for what it is, not the system prompt', () => {
+    const chat = analysisOf(
+      JSON.stringify({ model: 'gpt-4.1', messages: [{ role: 'system', content: 'Be brief.' }] }),
+    );
+    expect(selectPinnedLabel(chat.transcript)).toBe('System prompt');
+    const listed = [
+      { role: 'system', content: 'be nice' },
+      { role: 'user', content: 'hi' },
+    ];
+    const anthropic = analysisOf(
+      JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 10, messages: listed }),
+    );
+    expect(selectPinnedText(anthropic.transcript)).toBe('be nice');
+    expect(selectPinnedLabel(anthropic.transcript)).toBe('System message in messages');
+    const both = analysisOf(
+      JSON.stringify({
+        model: 'claude-sonnet-4-5',
+        max_tokens: 10,
+        system: 'top',
+        messages: listed,
+      }),
+    );
+    expect(selectPinnedLabel(both.transcript)).toBe(
+      'System prompt, then system message in messages',
+    );
+    const gemini = analysisOf(
+      JSON.stringify({
+        contents: [
+          { role: 'system', parts: [{ text: 'be nice' }] },
+          { role: 'user', parts: [{ text: 'hi' }] },
+        ],
+      }),
+    );
+    expect(selectPinnedLabel(gemini.transcript)).toBe('System message in contents');
+    expect(selectPinnedLabel(analysisOf(sampleText('invoice.json')).transcript)).toBe(
+      'System prompt',
+    );
   });
 
   it('indexes each tool block to its pairs (a call and its result share one pair)', () => {

@@ -14,6 +14,7 @@ import {
   selectCounts,
   selectDimmed,
   selectMatches,
+  selectPinnedLabel,
   selectPinnedText,
   selectTokens,
   selectViolationTargets,
@@ -214,7 +215,7 @@ export function InspectorMain(p: InspectorMainProps) {
           provisional={partial}
         />
         <TranscriptWarnings warnings={analysis.transcript.warnings} />
-        {pinned && <PinnedSystem text={pinned} />}
+        {pinned && <PinnedSystem text={pinned} label={selectPinnedLabel(analysis.transcript)} />}
         {(diff === null || diff.kind === 'cuts') && (
           <SimulatorPart
             sim={sim}
