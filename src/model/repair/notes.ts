@@ -28,6 +28,8 @@ export const UNREPAIRABLE_NOTES: Partial<Record<RuleId, string>> = {
   missing_tool_id: 'The block has no id, so the repair cannot tell which call it belongs to.',
   duplicate_tool_use_id:
     'Two calls in the same assistant turn share one id, so a result cannot say which of them it answers; the repair does not guess. Give each call its own id (as the model did) or drop the copy by hand.',
+  system_role_in_list:
+    'A system message sits inside the message list, which this API refuses. Move its text to the top-level `system` field (Anthropic) or `systemInstruction` (Gemini); the repair does not move it.',
   trailing_assistant:
     'The request ends on an assistant message, which this model refuses as a prefill. The next message must come from the user; the repair does not invent what the user said.',
   server_tool_unanswered:

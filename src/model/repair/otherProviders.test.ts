@@ -268,6 +268,36 @@ describe('repair for the other providers rules', () => {
     expect(r.changes).toEqual([]);
   });
 
+  it('A19 and G11: a system message inside the list is explained, not repaired', () => {
+    const anthropic = repairTranscript(
+      load({
+        model: 'claude-sonnet-4-5',
+        max_tokens: 10,
+        messages: [
+          { role: 'system', content: 'be nice' },
+          { role: 'user', content: 'hi' },
+        ],
+      }),
+      'anthropic',
+    );
+    expect(anthropic.unrepaired).toMatchObject([
+      { rule: 'system_role_in_list', code: 'A19', note: UNREPAIRABLE_NOTES.system_role_in_list },
+    ]);
+    expect(anthropic.changes).toEqual([]);
+    const gemini = repairTranscript(
+      load({
+        contents: [
+          { role: 'system', parts: [{ text: 'be nice' }] },
+          { role: 'user', parts: [{ text: 'hi' }] },
+        ],
+      }),
+      'gemini',
+    );
+    expect(gemini.unrepaired).toMatchObject([
+      { rule: 'system_role_in_list', code: 'G11', note: UNREPAIRABLE_NOTES.system_role_in_list },
+    ]);
+  });
+
   it('R5: a reasoning item whose output item is gone is removed', () => {
     const t = load({
       model: 'o3',
