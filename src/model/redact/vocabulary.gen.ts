@@ -1575,6 +1575,7 @@ export const VOCABULARY_WORDS: readonly string[] = [
   'round',
   'row',
   'rowLabel',
+  'rowLabels',
   'rows',
   'rq',
   'rs',
