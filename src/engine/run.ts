@@ -493,9 +493,8 @@ function sendAnswer(
   const evictionFollows = lists;
   // The worker keeps a copy of each table it sends for a long transcript (the sent one moves).
   const quickCopy = evictionFollows ? copyTable(quick) : null;
-  // The timeline's per-block pairs and arc lanes, so the page's first render does not build them
-  // (the block starts are the quick table's: the messages are not read for them again).
-  const tables = lists ? pairTables(t.messages, analysis.pairs, quick.blocks?.start) : null;
+  // The timeline's per-block pairs and arc lanes, so the page's first render does not build them.
+  const tables = lists ? pairTables(t.messages, analysis.pairs) : null;
   run.shown = { parseId, t, provider: analysis.provider, exact: false };
   r.post(
     {

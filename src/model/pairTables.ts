@@ -30,53 +30,37 @@ export function pairSpan(p: ToolPair): Span | null {
   return null;
 }
 
-/** The spans of a pair list by position (`spansOf`): message indices, open ends half out. */
-interface Spans {
-  /** Span start and end per position (0 for a pair without one). */
-  start: Float64Array;
-  end: Float64Array;
-  /** The positions with a span, ascending. */
-  withSpan: Int32Array;
-}
-
 /**
  * The spans (`pairSpan`) of `pairs` by position, without an object per pair: `start`/`end` (0
- * for a pair without one), and the positions with a span, ascending. With `arcsOnly`, of
- * `pairs.filter(isArcPair)` (positions in that list), without making it.
+ * for a pair without one), and the positions with a span, ascending.
  */
-function spansOf(pairs: readonly ToolPair[], arcsOnly = false): Spans {
+function spansOf(pairs: readonly ToolPair[]): {
+  start: Float64Array;
+  end: Float64Array;
+  withSpan: Int32Array;
+} {
   const n = pairs.length;
   const start = new Float64Array(n);
   const end = new Float64Array(n);
   const withSpan = new Int32Array(n);
   let count = 0;
-  let at = 0;
   for (let i = 0; i < n; i++) {
     const p = pairs[i] as ToolPair;
-    const call = p.call;
-    const result = p.result;
-    // isArcPair, inline: a server tool answered inside its own message is drawn without an arc.
-    if (arcsOnly && call && result && call.message === result.message) continue;
-    const k = at++;
-    const c = call?.message;
-    const r = result?.message;
+    const c = p.call?.message;
+    const r = p.result?.message;
     if (c !== undefined && r !== undefined) {
-      start[k] = Math.min(c, r);
-      end[k] = Math.max(c, r);
+      start[i] = Math.min(c, r);
+      end[i] = Math.max(c, r);
     } else if (c !== undefined) {
-      start[k] = c;
-      end[k] = c + 0.5;
+      start[i] = c;
+      end[i] = c + 0.5;
     } else if (r !== undefined) {
-      start[k] = r - 0.5;
-      end[k] = r;
+      start[i] = r - 0.5;
+      end[i] = r;
     } else continue;
-    withSpan[count++] = k;
+    withSpan[count++] = i;
   }
-  return {
-    start: at === n ? start : start.slice(0, at),
-    end: at === n ? end : end.slice(0, at),
-    withSpan: withSpan.subarray(0, count),
-  };
+  return { start, end, withSpan: withSpan.subarray(0, count) };
 }
 
 /**
@@ -152,40 +136,29 @@ export interface BlockPairTable {
 /**
  * Build the pairs-per-block table of `pairs` over `messages`. An end that names no block of
  * `messages` is left out. O(messages + pairs).
- * @param starts the messages' block starts when the caller has them (`blockStarts` of
- *   model/tokens.ts: a token table's `blocks.start`), so they are not read again
  */
 export function blockPairTable(
   messages: readonly Message[],
   pairs: readonly ToolPair[],
-  starts?: Uint32Array,
 ): BlockPairTable {
   const n = messages.length;
-  let blockStart: Int32Array;
-  let blocks = 0;
-  if (starts && starts.length === n + 1) {
-    blockStart = new Int32Array(starts);
-    blocks = blockStart[n] as number;
-  } else {
-    blockStart = new Int32Array(n + 1);
-    for (let i = 0; i < n; i++) {
-      blocks += (messages[i] as Message).blocks.length;
-      blockStart[i + 1] = blocks;
-    }
-  }
-  // Each pair's two ends as block numbers (−1: none), counted per block as they are found.
-  const np = pairs.length;
-  const ends = new Int32Array(np * 2);
-  const pairStart = new Int32Array(blocks + 1);
-  for (let i = 0; i < np; i++) {
+  const blockStart = new Int32Array(n + 1);
+  for (let i = 0; i < n; i++)
+    blockStart[i + 1] = (blockStart[i] as number) + (messages[i] as Message).blocks.length;
+  const blocks = blockStart[n] as number;
+  const numberOf = (r: { message: number; block: number } | null): number => {
+    if (!r || r.message < 0 || r.message >= n || r.block < 0) return -1;
+    const b = (blockStart[r.message] as number) + r.block;
+    return b < (blockStart[r.message + 1] as number) ? b : -1;
+  };
+  const ends = new Int32Array(pairs.length * 2);
+  for (let i = 0; i < pairs.length; i++) {
     const p = pairs[i] as ToolPair;
-    const c = blockNumber(blockStart, n, p.call);
-    const r = blockNumber(blockStart, n, p.result);
-    ends[2 * i] = c;
-    ends[2 * i + 1] = r;
-    if (c >= 0) pairStart[c + 1] = (pairStart[c + 1] as number) + 1;
-    if (r >= 0) pairStart[r + 1] = (pairStart[r + 1] as number) + 1;
+    ends[2 * i] = numberOf(p.call);
+    ends[2 * i + 1] = numberOf(p.result);
   }
+  const pairStart = new Int32Array(blocks + 1);
+  for (const b of ends) if (b >= 0) pairStart[b + 1] = (pairStart[b + 1] as number) + 1;
   for (let b = 0; b < blocks; b++)
     pairStart[b + 1] = (pairStart[b + 1] as number) + (pairStart[b] as number);
   const fill = pairStart.slice(0, blocks);
@@ -198,19 +171,6 @@ export function blockPairTable(
     fill[b] = at + 1;
   }
   return { blockStart, pairStart, pairIdx };
-}
-
-/** The number of block `r` in a `blockStart` table of `n` messages; −1 when it names none. */
-function blockNumber(
-  blockStart: Int32Array,
-  n: number,
-  r: { message: number; block: number } | null,
-): number {
-  if (!r) return -1;
-  const m = r.message;
-  if (m < 0 || m >= n || r.block < 0) return -1;
-  const b = (blockStart[m] as number) + r.block;
-  return b < (blockStart[m + 1] as number) ? b : -1;
 }
 
 /** Lanes per pair position (`laneTable`): -1 for a pair without a span; `maxLane` the highest. */
@@ -229,18 +189,13 @@ export interface LaneTable {
  * O(n log n + n·lanes·log n).
  */
 export function laneTable(pairs: readonly ToolPair[]): LaneTable {
-  return lanesOf(spansOf(pairs));
-}
-
-/** `laneTable` of pairs given by their spans (`spansOf`). */
-function lanesOf({ start, end, withSpan }: Spans): LaneTable {
-  const n = start.length;
-  const length = new Float64Array(n);
+  const { start, end, withSpan } = spansOf(pairs);
+  const length = new Float64Array(pairs.length);
   for (let k = 0; k < withSpan.length; k++) {
     const i = withSpan[k] as number;
     length[i] = (end[i] as number) - (start[i] as number);
   }
-  return lanesInOrder(sortBySpan(withSpan, length, start, n), start, end);
+  return lanesInOrder(sortBySpan(withSpan, length, start, pairs.length), start, end);
 }
 
 /**
@@ -311,16 +266,11 @@ export interface PairIndex {
 
 /** Index pairs by their span (message indices). O(n log n), once per pair list. */
 export function indexPairs(pairs: readonly ToolPair[]): PairIndex {
-  return indexOf(spansOf(pairs));
-}
-
-/** `indexPairs` of pairs given by their spans (`spansOf`). */
-function indexOf({ start: startOf, end: endOf, withSpan }: Spans): PairIndex {
-  const n = startOf.length;
+  const { start: startOf, end: endOf, withSpan } = spansOf(pairs);
   const shortPos = new Int32Array(withSpan.length);
   let shorts = 0;
   const long: PairIndex['long'] = [];
-  const end = new Float64Array(n).fill(NaN);
+  const end = new Float64Array(pairs.length).fill(NaN);
   for (let k = 0; k < withSpan.length; k++) {
     const pos = withSpan[k] as number;
     const s = startOf[pos] as number;
@@ -329,7 +279,7 @@ function indexOf({ start: startOf, end: endOf, withSpan }: Spans): PairIndex {
     if (e - s <= SHORT_SPAN) shortPos[shorts++] = pos;
     else long.push({ pos, start: s, end: e });
   }
-  const short = sortBySpan(shortPos.subarray(0, shorts), startOf, null, n);
+  const short = sortBySpan(shortPos.subarray(0, shorts), startOf, null, pairs.length);
   return {
     short,
     shortStart: Float64Array.from(short, (pos) => startOf[pos] as number),
@@ -348,19 +298,13 @@ export interface PairTables {
 /**
  * All tables of an analysis (computed in the worker for long transcripts).
  * @param messages the transcript's messages; @param pairs the analysis' pairs
- * @param starts the messages' block starts when the caller has them (`blockPairTable`)
  */
-export function pairTables(
-  messages: readonly Message[],
-  pairs: readonly ToolPair[],
-  starts?: Uint32Array,
-): PairTables {
-  // The arcs' spans once, for both tables, without a list of the arcs.
-  const arcs = spansOf(pairs, true);
+export function pairTables(messages: readonly Message[], pairs: readonly ToolPair[]): PairTables {
+  const arcs = pairs.filter(isArcPair);
   return {
-    blocks: blockPairTable(messages, pairs, starts),
-    arcLanes: lanesOf(arcs),
-    arcIndex: indexOf(arcs),
+    blocks: blockPairTable(messages, pairs),
+    arcLanes: laneTable(arcs),
+    arcIndex: indexPairs(arcs),
   };
 }
 
