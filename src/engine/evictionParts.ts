@@ -7,6 +7,7 @@
  * structured-clone round trip of `packEvictionParts`.
  */
 import { groupExchanges, type Grouping } from '../model/exchanges.ts';
+import { windowTranscript } from '../model/evict/cutTables.ts';
 import type { EvictionParts } from '../model/evict/prepare.ts';
 import type { CutContext } from '../model/evict/simulate.ts';
 import type { Transcript } from '../model/types.ts';
@@ -105,11 +106,9 @@ export function unpackEvictionParts(
   const { fx, ...cuts } = packed.cuts;
   let full: CutContext['fx'] = null;
   if (fx) {
-    const winSettings = { ...t.settings };
-    delete winSettings.thinking;
     full = {
       ...fx,
-      cache: { ...fx.cache, winT: { ...t, settings: winSettings }, headOnly: new WeakMap() },
+      cache: { ...fx.cache, winT: windowTranscript(t), headOnly: new WeakMap() },
     };
   }
   return {

@@ -231,6 +231,25 @@ describe('records kept slimmed in the worker (issue 20)', () => {
     expect(res.result.analysis.validation.violations).toEqual(want.violations);
   });
 
+  it('keeps no released record alive through the simulator’s window transcript (issue 38)', async () => {
+    resetRun();
+    const text = generate({
+      format: 'claude-code-jsonl',
+      seed: 9,
+      messages: WORKER_EVICTION_MIN * 2,
+    });
+    await streamLog(text);
+    const t = run.lastFile?.result.ok ? run.lastFile.result.value.transcript : null;
+    const winT = run.held?.parts.cuts.fx?.cache.winT;
+    if (!t || !winT) throw new Error('no eviction parts held');
+    // The records were released after the sweep; the window transcript made before reads the
+    // released list, not the slimmed records it was made with.
+    expect(t.raw).toEqual(keptValues());
+    expect(winT.raw).toBe(t.raw);
+    expect(winT.settings.thinking).toBeUndefined();
+    expect(winT.messages).toBe(t.messages);
+  }, 60_000);
+
   it('reads the file whole again when the whole file is not the format the preview slimmed for', async () => {
     resetRun();
     const codex = parserFor('codex-jsonl');

@@ -469,15 +469,31 @@ function startKindOf(
   return 1;
 }
 
+/**
+ * `t` with `thinking` unknown (a window's end is not the request's end: T1/T2), for validating
+ * windows. Its `raw`, when `t` carries one as a value, is read from `t` on each read rather than
+ * copied: a holder that replaces `t.raw` (the worker releasing a long log's records,
+ * engine/releaseRecords.ts) leaves no old value alive through this copy (issue 38: the 100,000
+ * records of the 115 MB log stayed in the worker's heap after their release). A `raw` that `t`
+ * defines lazily and not enumerable (the page's streamed transcript) is not carried, as a spread
+ * does not carry it.
+ */
+export function windowTranscript(t: Transcript): Transcript {
+  const settings = { ...t.settings };
+  delete settings.thinking;
+  const w: Transcript = { ...t, settings };
+  if (Object.hasOwn(w, 'raw'))
+    Object.defineProperty(w, 'raw', { enumerable: true, configurable: true, get: () => t.raw });
+  return w;
+}
+
 /** Fresh window caches over a transcript's `StartTables`. */
 function windowCache(t: Transcript, st: StartTables): WindowCache {
   const n = t.messages.length;
-  const winSettings = { ...t.settings };
-  delete winSettings.thinking;
   return {
     noHead: new Uint8Array(n + 1),
     headOnly: new WeakMap(),
-    winT: { ...t, settings: winSettings },
+    winT: windowTranscript(t),
     start: st.start,
     emptyBefore: st.emptyBefore,
     cutNoHead: new Uint8Array(n + 1),
