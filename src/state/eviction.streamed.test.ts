@@ -9,16 +9,17 @@
  * simulated with the same token table.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createWorkerClient } from '../engine/client.ts';
+import { createWorkerClient, textPending } from '../engine/client.ts';
 import { STREAM_MIN_BYTES } from '../engine/limits.ts';
 import { bigSessionLog } from '../engine/testing/bigSessionLog.ts';
 import { FakeWorker } from '../engine/testing/fakeWorker.ts';
 import { prepareEviction, simulatePolicy, type PolicyResult } from '../model/evict/policies.ts';
 import { parseTranscript, readSource } from '../model/parse/index.ts';
 import { withSessionCall } from '../model/sessionCall.ts';
+import { claudeCodeLog } from '../model/testing/claudeCodeLog.ts';
 import type { Transcript } from '../model/types.ts';
 import { CHARS_PER_4 } from '../model/tokens.ts';
-import { selectSimulator } from './eviction.ts';
+import { evictionReading, selectSimulator } from './eviction.ts';
 import { activeSession, resetSession, type SessionSnapshot } from './session/index.ts';
 import { appStore, createAppStore } from './store.ts';
 import { selectTokens } from './tokens.ts';
@@ -128,4 +129,40 @@ describe('the simulator of a streamed session log agrees with the verdict and th
     },
     120_000,
   );
+});
+
+describe('a streamed log whose eviction parts the worker prepares', () => {
+  it('is not read whole into the page for the simulator: its texts stay in the file', async () => {
+    // 2,200 messages (WORKER_EVICTION_MIN is 2,000): the worker sends the parts after its answer.
+    // Waiting for every text on the page held the 115 MB bench log's text there (page 320 MiB).
+    const w = claudeCodeLog();
+    for (let i = 0; i < 1100; i++) {
+      w.user(`Question ${i}: ${'context '.repeat(250)}`);
+      w.assistant(`msg_${i}`, [{ type: 'text', text: `Answer ${i}.` }]);
+    }
+    const text = w.text();
+    expect(text.length).toBeGreaterThan(STREAM_MIN_BYTES);
+    const store = createAppStore();
+    const session = resetSession(store, (sink) => createWorkerClient(sink));
+    session.subscribe(() => {});
+    store
+      .getState()
+      .setSource({ text: '', name: 'long.jsonl', origin: 'file', file: new Blob([text]) });
+    const { view } = await until(
+      (s) => !s.pending && s.view.analysis?.transcript.messages.length === 2200,
+    );
+    const a = view.analysis;
+    if (!a) throw new Error('no analysis');
+    // The page renders the answer before the worker's parts follow it (here they came in the
+    // same turn): in between, the session knows they follow (the answer's `evictionFollows`)
+    // and holds none. That state, set up again:
+    const answers = activeSession().answers;
+    answers.evictionParts.get(a.transcript)?.delete(a.provider);
+    const follows = answers.evictionPending.get(a.transcript) ?? new Set();
+    answers.evictionPending.set(a.transcript, follows.add(a.provider));
+    expect(evictionReading(a)).toBe(false);
+    await new Promise((r) => setTimeout(r, 200));
+    const pending = a.transcript.messages.filter((m) => textPending(m)).length;
+    expect(pending).toBeGreaterThan(2000);
+  }, 60_000);
 });

@@ -146,11 +146,16 @@ export const selectEvictionContext = memoN(
  * engine/lazyMessage.ts): until then their blocks read empty, so the simulator would judge
  * them empty ([A10]) and its cuts, exchanges and pairs would miss their tool blocks, where the
  * verdict column (the worker's) and the CLI read them whole. Asks for every such text (one read);
- * `selectSimulator` answers null meanwhile. O(messages) until the parts are kept, O(1) after.
+ * `selectSimulator` answers null meanwhile. False when the worker prepares the parts (a long
+ * transcript's follow its answer). O(messages) until the parts are kept, O(1) after.
  */
 export function evictionReading(analysis: Analysis): boolean {
   const { transcript: t, provider } = analysis;
-  if (activeSession().answers.evictionParts.get(t)?.has(provider) === true) return false;
+  const answers = activeSession().answers;
+  if (answers.evictionParts.get(t)?.has(provider) === true) return false;
+  // The worker prepares them from its whole records (`evictionPreparing`): reading every text
+  // here would hold the whole file on the page (320 MiB for the 115 MB bench log).
+  if (answers.evictionPending.get(t)?.has(provider) === true) return false;
   return textsPending(t.messages);
 }
 
