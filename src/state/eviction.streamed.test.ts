@@ -20,23 +20,10 @@ import { claudeCodeLog } from '../model/testing/claudeCodeLog.ts';
 import type { Transcript } from '../model/types.ts';
 import { CHARS_PER_4 } from '../model/tokens.ts';
 import { evictionReading, selectSimulator } from './eviction.ts';
-import { activeSession, resetSession, type SessionSnapshot } from './session/index.ts';
+import { activeSession, resetSession } from './session/index.ts';
 import { appStore, createAppStore } from './store.ts';
 import { selectTokens } from './tokens.ts';
-
-/** Resolve once the session's snapshot satisfies `ok`. */
-function until(ok: (s: SessionSnapshot) => boolean): Promise<SessionSnapshot> {
-  const s = activeSession();
-  return new Promise((resolve) => {
-    if (ok(s.getSnapshot())) return resolve(s.getSnapshot());
-    const off = s.subscribe(() => {
-      if (ok(s.getSnapshot())) {
-        off();
-        resolve(s.getSnapshot());
-      }
-    });
-  });
-}
+import { until } from './testing/until.ts';
 
 /** The transcript the CLI judges for `--request call+1` (null: none, the whole log), as io.ts reads it. */
 function cliParse(text: string, call: number | null): Transcript {

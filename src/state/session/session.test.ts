@@ -12,25 +12,11 @@ import { evictionPreparing, selectSimulator } from '../eviction.ts';
 import { countsOnPage, selectRows, selectTokens } from '../selectors.ts';
 import { appStore, createAppStore } from '../store.ts';
 import { activeSession, resetSession } from './active.ts';
-import type { SessionSnapshot } from './session.ts';
+import { until } from '../testing/until.ts';
 
 const GOOD =
   '{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]}';
 const BROKEN = '{"messages": [';
-
-/** Resolve once the session's snapshot satisfies `ok`. */
-function until(ok: (s: SessionSnapshot) => boolean): Promise<SessionSnapshot> {
-  const s = activeSession();
-  return new Promise((resolve) => {
-    if (ok(s.getSnapshot())) return resolve(s.getSnapshot());
-    const off = s.subscribe(() => {
-      if (ok(s.getSnapshot())) {
-        off();
-        resolve(s.getSnapshot());
-      }
-    });
-  });
-}
 
 afterEach(() => {
   resetSession(appStore);
