@@ -1263,6 +1263,7 @@ export const VOCABULARY_WORDS: readonly string[] = [
   'optional',
   'options',
   'opts',
+  'opus',
   'order',
   'ordered',
   'origin',

@@ -11,18 +11,21 @@ import { ruleText } from './catalogue/index.ts';
 import type { Push } from './rules/common.ts';
 
 /**
- * Models that take a mid-conversation system message (docs: Claude Opus 4.8, on the Claude API;
- * langchain-ai/langchainjs#11472: Opus 5): Opus 4.8 and later Opus models.
+ * Models that take a mid-conversation system message: Claude Opus 4.8 (docs, on the Claude API)
+ * and every model of the 5 generation (@langchain/anthropic 1.5.13's model profiles, from
+ * models.dev: Opus 5 and 5.5, Sonnet 5 and 5.5, Haiku 5.5, Fable 5 and 5.1, Mythos 5 and 5.1 set
+ * `midConversationSystemMessages`; langchain-ai/langchainjs#11472: Opus 5). Older ids
+ * (`claude-3-5-sonnet-…`, `claude-sonnet-4-5`) take none.
  * @param model the request's `model`, or undefined
  */
 export function takesMidConversationSystem(model: string | undefined): boolean {
   if (!model) return false;
-  const m = /claude-opus-(\d+)(?:-(\d+))?/.exec(model);
+  const m = /claude-([a-z]+)-(\d+)(?:-(\d+))?/.exec(model);
   if (!m) return false;
-  const major = Number(m[1]);
+  const major = Number(m[2]);
   // A date suffix (`claude-opus-4-20250514`) is not a minor version.
-  const minor = m[2] !== undefined && m[2].length <= 2 ? Number(m[2]) : 0;
-  return major > 4 || (major === 4 && minor >= 8);
+  const minor = m[3] !== undefined && m[3].length <= 2 ? Number(m[3]) : 0;
+  return major >= 5 || (m[1] === 'opus' && major === 4 && minor >= 8);
 }
 
 /**

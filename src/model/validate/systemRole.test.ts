@@ -114,11 +114,17 @@ describe('A19: a system message inside an Anthropic body', () => {
     expect(codes(validateTranscript(body(two), 'anthropic'))).toEqual(['A19', 'A19']);
   });
 
-  it('takesMidConversationSystem reads the Opus version, not a date', () => {
+  it('takesMidConversationSystem reads the family and version, not a date', () => {
     expect(takesMidConversationSystem('claude-opus-4-8-20260528')).toBe(true);
     expect(takesMidConversationSystem('claude-opus-5-5')).toBe(true);
     expect(takesMidConversationSystem('claude-opus-4-20250514')).toBe(false);
-    expect(takesMidConversationSystem('claude-sonnet-5')).toBe(false);
+    expect(takesMidConversationSystem('claude-opus-4-7')).toBe(false);
+    // The 5 generation takes them in every family (@langchain/anthropic 1.5.13's profiles).
+    expect(takesMidConversationSystem('claude-sonnet-5')).toBe(true);
+    expect(takesMidConversationSystem('claude-haiku-5-5')).toBe(true);
+    expect(takesMidConversationSystem('claude-fable-5-1')).toBe(true);
+    expect(takesMidConversationSystem('claude-sonnet-4-8')).toBe(false);
+    expect(takesMidConversationSystem('claude-3-5-sonnet-20241022')).toBe(false);
     expect(takesMidConversationSystem(undefined)).toBe(false);
   });
 });

@@ -252,14 +252,14 @@ export const ANTHROPIC_RULES: readonly RuleSpec[] = [
     severity: 'error',
     confidence: 'V',
     condition:
-      'An Anthropic request body with a `role: "system"` message inside `messages` (the OpenAI way of giving a system prompt; Anthropic takes it in the top-level `system` field). Not reported where a mid-conversation system message is documented to be accepted: Claude Opus 4.8 or a later Opus on the Claude API (not Bedrock or Vertex, told by their `anthropic_version`), the message right after a user message (or an assistant message ending in a server tool call) and followed by nothing or an assistant message.',
+      'An Anthropic request body with a `role: "system"` message inside `messages` (the OpenAI way of giving a system prompt; Anthropic takes it in the top-level `system` field). Not reported where a mid-conversation system message is documented to be accepted: Claude Opus 4.8 or any model of the 5 generation on the Claude API (not Bedrock or Vertex, told by their `anthropic_version`), the message right after a user message (or an assistant message ending in a server tool call) and followed by nothing or an assistant message.',
     text: () =>
       'messages: Unexpected role "system". The Messages API accepts a top-level `system` parameter, not "system" as an input message role.',
     path: 'messages',
     index: 'No index in the text.',
     source:
-      'Maol-1997/cursor-claude-connector#3 (full 400 body and the request: a system message first, 2025-07); ianarawjo/ChainForge#271 (2024-04); mid-conversation system messages: platform.claude.com/docs/en/build-with-claude/mid-conversation-system-messages (Opus 4.8, Claude API only), langchain-ai/langchainjs#11472 (Opus 5)',
-    note: "Which models take a mid-conversation system message past Opus 4.8 is read from one report (Opus 5); other 5.x families are judged as the older models. A third-party proxy\u2019s docs (gproxy-transform, docs.rs) say the models before Opus 4.8 now answer `role 'system' is not supported on this model`: the text here is the one captured with a full body. On a model that takes mid-conversation system messages, one out of its documented place is a 400 by the docs, its text not captured: this text is shown.",
+      'Maol-1997/cursor-claude-connector#3 (full 400 body and the request: a system message first, 2025-07); ianarawjo/ChainForge#271 (2024-04); mid-conversation system messages: platform.claude.com/docs/en/build-with-claude/mid-conversation-system-messages (Opus 4.8, Claude API only), langchain-ai/langchainjs#11472 (Opus 5); @langchain/anthropic 1.5.13 release notes (models.dev profiles: Opus 4.8, Opus 5 and 5.5, Sonnet 5 and 5.5, Haiku 5.5, Fable 5 and 5.1, Mythos 5 and 5.1 take mid-conversation system messages)',
+    note: "Which models take a mid-conversation system message past Opus 4.8 is read from LangChain's model profiles (models.dev) and one report (Opus 5), not from Anthropic's docs; every 5.x model is judged as taking them. A third-party proxy\u2019s docs (gproxy-transform, docs.rs) say the models before Opus 4.8 now answer `role 'system' is not supported on this model`: the text here is the one captured with a full body. On a model that takes mid-conversation system messages, one out of its documented place is a 400 by the docs, its text not captured: this text is shown.",
     asOf: '2025-07',
   },
   {
