@@ -45,20 +45,29 @@ describe('jobWorker', () => {
     expect(FakeWorker.made[1]?.terminated).toBe(false);
   });
 
-  it('keeps a worker that a job is waiting on', async () => {
+  it('a release asked for while a job waits ends the worker once that job is answered', async () => {
     vi.stubGlobal('Worker', FakeWorker);
     const w = jobWorker<{ id: number; ok: boolean }>('/w.js', 'test');
-    const answer = w.post({});
+    await w.post({});
     const fake = FakeWorker.made[0] as FakeWorker;
     fake.answerLater = true;
-    const second = w.post({});
+    const waiting = w.post({});
     expect(w.release()).toBe(false);
     expect(fake.terminated).toBe(false);
-    await answer;
     fake.answer(fake.pending[0] as { id: number });
-    await expect(second).resolves.toEqual({ id: 2, ok: true });
-    expect(w.release()).toBe(true);
+    await expect(waiting).resolves.toEqual({ id: 2, ok: true });
     expect(fake.terminated).toBe(true);
+    // A job posted before the answer keeps it: the release is dropped.
+    const again = w.post({});
+    const second = FakeWorker.made[1] as FakeWorker;
+    second.answerLater = true;
+    const more = w.post({});
+    expect(w.release()).toBe(false);
+    w.post({});
+    second.answer(second.pending[0] as { id: number });
+    await more;
+    expect(second.terminated).toBe(false);
+    await again;
   });
 
   it('answers null where no worker can run, and release has nothing to end', () => {

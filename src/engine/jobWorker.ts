@@ -15,9 +15,10 @@ export interface JobWorker<A> {
    */
   post(job: object): Promise<A> | null;
   /**
-   * Let the worker go (and all it holds) when no job is waiting; the next `post` starts a new
-   * one. A worker that failed stays unused.
-   * @returns whether a worker was ended
+   * Let the worker go (and all it holds): now when no job is waiting, else once the last waiting
+   * job is answered (unless a new job is posted first). The next `post` starts a new one. A
+   * worker that failed stays unused.
+   * @returns whether a worker was ended now
    */
   release(): boolean;
 }
@@ -33,6 +34,8 @@ export function jobWorker<A extends { id: number; ok: boolean }>(
 ): JobWorker<A> {
   let worker: Worker | null | undefined;
   let nextId = 1;
+  /** A release asked for while jobs were waiting: done when the last of them is answered. */
+  let releaseWhenIdle = false;
   const waiting = new Map<number, (a: A) => void>();
   const start = (): Worker | null => {
     if (worker !== undefined) return worker;
@@ -41,6 +44,7 @@ export function jobWorker<A extends { id: number; ok: boolean }>(
       worker.onmessage = (ev: MessageEvent<A>) => {
         waiting.get(ev.data.id)?.(ev.data);
         waiting.delete(ev.data.id);
+        if (releaseWhenIdle && waiting.size === 0) release();
       };
       worker.onerror = () => {
         for (const [id, done] of waiting)
@@ -53,6 +57,7 @@ export function jobWorker<A extends { id: number; ok: boolean }>(
     return worker;
   };
   const post = (job: object): Promise<A> | null => {
+    releaseWhenIdle = false;
     const w = start();
     if (!w) return null;
     const id = nextId++;
@@ -66,11 +71,16 @@ export function jobWorker<A extends { id: number; ok: boolean }>(
     }
     return answer;
   };
-  const release = (): boolean => {
-    if (!worker || waiting.size > 0) return false;
+  function release(): boolean {
+    if (!worker) return false;
+    if (waiting.size > 0) {
+      releaseWhenIdle = true;
+      return false;
+    }
+    releaseWhenIdle = false;
     worker.terminate();
     worker = undefined;
     return true;
-  };
+  }
   return { post, release };
 }
