@@ -139,6 +139,34 @@ describe('createCheckedFetch, throw mode', () => {
     });
   }
 
+  it('OpenAI Chat: an assistant message with tool_calls: [] is refused with O15 (openai-python#2061)', async () => {
+    const s = stub();
+    const f = createCheckedFetch({ fetch: s.fetch, mode: 'throw' });
+    const body = {
+      model: 'gpt-4o',
+      messages: [
+        { role: 'user', content: 'hi' },
+        { role: 'assistant', content: 'Sure.', tool_calls: [] },
+        { role: 'user', content: 'thanks' },
+      ],
+    };
+    const err = await f('https://api.openai.com/v1/chat/completions', post(body)).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(s.calls).toHaveLength(0);
+    expect(err).toBeInstanceOf(MalformedTranscriptError);
+    expect((err as MalformedTranscriptError).providerError).toEqual({
+      error: {
+        message:
+          "Invalid 'messages[1].tool_calls': empty array. Expected an array with minimum length 1, but got an empty array instead.",
+        type: 'invalid_request_error',
+        param: 'messages[1].tool_calls',
+        code: 'empty_array',
+      },
+    });
+  });
+
   it('the model in a Gemini or Bedrock URL is the model checked (Gemini 3 thought signatures)', () => {
     const body = {
       contents: [

@@ -21,6 +21,7 @@ export const REPAIR_KIND_REGISTRY = {
   replayed_turn_removed: { words: 'replayed turn removed' },
   duplicate_call_removed: { words: 'repeated call removed' },
   empty_removed: { words: 'empty message removed' },
+  empty_calls_dropped: { words: 'empty tool_calls left out' },
   whitespace_trimmed: { words: 'whitespace trimmed' },
   error_result_filled: { words: 'empty error result filled' },
   item_id_dropped: { words: 'item id dropped' },

@@ -204,6 +204,26 @@ describe('repair for the other providers rules', () => {
     }
   });
 
+  it('O15: an empty tool_calls list is left out; with null content the message then goes (O11)', () => {
+    const t = load({
+      messages: [
+        { role: 'user', content: 'q' },
+        { role: 'assistant', content: 'Sure.', tool_calls: [] },
+        { role: 'user', content: 'again' },
+        { role: 'assistant', content: null, tool_calls: [] },
+        { role: 'user', content: 'and?' },
+      ],
+    });
+    const r = repairTranscript(t, 'openai-chat');
+    expectRepaired(t, r, 'openai-chat');
+    expect(r.transcript.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'user']);
+    expect(r.changes.map((c) => c.kind)).toEqual([
+      'empty_calls_dropped',
+      'empty_calls_dropped',
+      'empty_removed',
+    ]);
+  });
+
   it('DeepSeek D4: a call turn that lost its reasoning_content gets an empty one, said so', () => {
     const t = load(deepseekCallTurn());
     expect(validateTranscript(t, 'deepseek').violations.map((v) => v.code)).toEqual(['D4']);

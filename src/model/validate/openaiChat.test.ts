@@ -315,6 +315,77 @@ describe('O11 / D3: an assistant message with neither content nor tool_calls', (
   });
 });
 
+describe('O15: an assistant message sent with tool_calls: []', () => {
+  // The newcomer's inputs (chat-empty-toolcalls.json, chat-asst-null-emptycalls.json).
+  const emptyCalls = {
+    model: 'gpt-4o',
+    messages: [
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: 'Sure.', tool_calls: [] },
+      { role: 'user', content: 'thanks' },
+    ],
+  };
+  const nullAndEmpty = {
+    model: 'gpt-4.1',
+    messages: [
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: null, tool_calls: [] },
+      { role: 'user', content: 'hi' },
+    ],
+  };
+
+  it('is the 400 OpenAI answers (openai-python#2061: param, code empty_array)', () => {
+    const v = validateTranscript(parsed(emptyCalls).transcript, 'openai-chat');
+    expect(v.valid).toBe(false);
+    expect(v.violations.map((x) => x.code)).toEqual(['O15']);
+    expect(v.violations[0]).toMatchObject({
+      rule: 'empty_tool_calls',
+      messageIndex: 1,
+      blockIndex: null,
+      providerPath: 'messages[1].tool_calls',
+      severity: 'error',
+    });
+    expect(v.violations[0]?.error).toEqual({
+      error: {
+        message:
+          "Invalid 'messages[1].tool_calls': empty array. Expected an array with minimum length 1, but got an empty array instead.",
+        type: 'invalid_request_error',
+        param: 'messages[1].tool_calls',
+        code: 'empty_array',
+      },
+    });
+  });
+
+  it('beside content: null, the schema error first, then O11 (the message has neither)', () => {
+    const vs = validateTranscript(parsed(nullAndEmpty).transcript, 'openai-chat').violations;
+    expect(vs.map((x) => [x.code, x.messageIndex])).toEqual([
+      ['O15', 1],
+      ['O11', 1],
+    ]);
+  });
+
+  it('Azure and Kimi take OpenAI\u2019s rule; DeepSeek and Qwen are not judged by it', () => {
+    const tr = parsed(emptyCalls).transcript;
+    const codes = (p: 'azure-openai' | 'kimi' | 'deepseek' | 'qwen' | 'mistral') =>
+      validateTranscript(tr, p).violations.map((x) => x.code);
+    expect(codes('azure-openai')).toEqual(['O15']);
+    expect(codes('kimi')).toEqual(['O15']);
+    expect(codes('deepseek')).toEqual([]);
+    expect(codes('qwen')).toEqual([]);
+    expect(codes('mistral')).toEqual([]);
+  });
+
+  it('a list with a call, and no tool_calls key, are not it', () => {
+    const b = structuredClone(emptyCalls);
+    delete (b.messages[1] as { tool_calls?: unknown }).tool_calls;
+    expect(validateTranscript(parsed(b).transcript, 'openai-chat').valid).toBe(true);
+  });
+
+  it('only a body read as Chat is judged by what it sends: a transcript built from blocks is not', () => {
+    expect(all([user('hi'), assistant('Sure.'), user('thanks')])).toEqual([]);
+  });
+});
+
 function fnCall(id: string) {
   return { id, type: 'function', function: { name: 'bash', arguments: '{}' } };
 }

@@ -38,6 +38,10 @@ export const CHAT_TEXT: Readonly<Partial<Record<RuleId, [string, string]>>> = {
     'A content part of a type Chat Completions does not have',
     'Each part of a message\u2019s content must be one of the types Chat Completions takes (text, image_url, input_audio, file; refusal for an assistant). Blocks of another API sent as they are (thinking, tool_use, tool_result, functionCall) are refused before anything else; a client must translate them (tool_use into tool_calls, tool_result into a tool message) or drop them.',
   ],
+  empty_tool_calls: [
+    'Assistant message with an empty tool_calls list',
+    'OpenAI\u2019s schema takes `tool_calls` with at least one call; a reply without calls must leave the key out, not send `[]`. A client that copies a parsed reply back into the history as it came (openai-python\u2019s parse helper once returned `[]`) sends it. The list is refused before anything else.',
+  ],
   null_content: [
     'Assistant message with neither content nor tool_calls',
     'An assistant message must carry text or tool calls; null content with no calls (a turn whose calls were removed, an empty reply sent as null) is refused before anything else. An empty string is accepted.',

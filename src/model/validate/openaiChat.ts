@@ -17,6 +17,7 @@ import { badIdsInRendered, idShapeOf, type BadId, type IdShape } from './rules/t
 import { unknownParts } from './rules/partTypes.ts';
 import { renderOpenAIChat } from './openaiChat.render.ts';
 import { emptyRequest } from './rules/request.ts';
+import { hasEmptyToolCalls } from './rawFields.ts';
 import type {
   ProviderValidator,
   RenderedMessage,
@@ -53,6 +54,11 @@ export interface ChatDialect {
     empty?: string;
     /** An assistant message with neither content nor tool_calls (O11); absent when unknown. */
     nullContent?: string;
+    /**
+     * An assistant message sent with `tool_calls: []` (O15), checked on bodies read as Chat
+     * Completions; absent where the provider's answer is unknown or its own.
+     */
+    emptyToolCalls?: string;
   };
   /**
    * The provider's 400 body. `param`: where OpenAI would point (`messages.[N].role`, `messages`);
@@ -94,6 +100,7 @@ export const OPENAI_DIALECT: ChatDialect = {
     duplicateResult: 'O6',
     empty: 'O8',
     nullContent: 'O11',
+    emptyToolCalls: 'O15',
   },
   envelope: (message, param, code = null) => openaiEnvelope(message, param, code),
   ids: {
@@ -146,6 +153,11 @@ interface ChatScan {
   dialect: ChatDialect;
   msgs: readonly RenderedMessage[];
   found: Violation[];
+  /**
+   * The body was read as Chat Completions (its messages' raws are what is sent): content part
+   * types (O12, for OpenAI itself) and `tool_calls: []` (O15) are checked.
+   */
+  asSent: boolean;
   /** Check content part types (O12): OpenAI itself, on a body read as Chat Completions. */
   parts: boolean;
 }
@@ -275,9 +287,9 @@ function reportOpen(scan: ChatScan, f: Extract<RunFinding, { kind: 'open' }>): v
 }
 
 /**
- * The request's type errors, met before any other check, in message order: per message a null
- * content (O11, D3), its parts of unknown types (O12), then its refused ids when they come
- * first (O10).
+ * The request's type errors, met before any other check, in message order: per message an empty
+ * `tool_calls` list (O15), a null content (O11, D3), its parts of unknown types (O12), then its
+ * refused ids when they come first (O10).
  */
 function reportSchema(scan: ChatScan): void {
   const { dialect } = scan;
@@ -285,6 +297,7 @@ function reportSchema(scan: ChatScan): void {
   const code = dialect.codes.nullContent;
   for (let n = 0; n < scan.msgs.length; n++) {
     const m = scan.msgs[n] as RenderedMessage;
+    if (scan.asSent) reportEmptyCalls(scan, m, n);
     if (code !== undefined && m.role === 'assistant' && m.items.length === 0) {
       const param = dialect.openaiSchema === true ? `messages.[${n}].content` : null;
       report(
@@ -303,6 +316,27 @@ function reportSchema(scan: ChatScan): void {
     if (scan.parts) reportParts(scan, m, n);
     if (ids) reportIdsAt(scan, ids, n);
   }
+}
+
+/** O15: message `n` is an assistant message sent with `tool_calls: []`. */
+function reportEmptyCalls(scan: ChatScan, m: RenderedMessage, n: number): void {
+  const code = scan.dialect.codes.emptyToolCalls;
+  if (code === undefined || m.role !== 'assistant' || !hasEmptyToolCalls(m.sources[0]?.raw)) return;
+  const param = `messages[${n}].tool_calls`;
+  report(
+    scan,
+    {
+      rule: 'empty_tool_calls',
+      code,
+      ...sourceOf(m),
+      blockIndex: null,
+      ids: [],
+      providerPath: param,
+      message: ruleText(code, { n }),
+    },
+    param,
+    'empty_array',
+  );
 }
 
 /** O12: message `n`'s content parts of a type Chat Completions does not have. */
@@ -402,8 +436,9 @@ export function validateChat(
 ): Validation {
   const source = opts.messages ?? t.messages;
   const msgs = renderOpenAIChat(source);
-  const parts = dialect.openaiSchema === true && t.format === 'openai-chat';
-  const scan: ChatScan = { dialect, msgs, found: [], parts };
+  const asSent = t.format === 'openai-chat';
+  const parts = dialect.openaiSchema === true && asSent;
+  const scan: ChatScan = { dialect, msgs, found: [], asSent, parts };
   const empty = dialect.codes.empty
     ? emptyRequest(source, dialect.codes.empty, 'in-list', (message) =>
         dialect.envelope(message, 'messages', 'empty_array'),

@@ -23,6 +23,23 @@ describe('what the rules read of a message’s raw (issue 20)', () => {
     for (const v of [undefined, null, 'x', [1]]) expect(rawAsRulesRead(v)).toBe(v);
   });
 
+  it('keeps an empty tool_calls list (O15), not a list with calls', () => {
+    expect(rawAsRulesRead({ role: 'assistant', content: 'x', tool_calls: [] })).toEqual({
+      role: 'assistant',
+      tool_calls: [],
+    });
+    expect(rawAsRulesRead({ role: 'assistant', tool_calls: [{ id: 'c' }] })).toEqual({
+      role: 'assistant',
+    });
+    const t = parsed([
+      { role: 'user', content: 'q' },
+      { role: 'assistant', content: 'x', tool_calls: [] },
+    ]).transcript;
+    const vs = validateTranscript(held(t), 'openai-chat').violations;
+    expect(vs.map((v) => v.code)).toEqual(['O15']);
+    expect(vs).toEqual(validateTranscript(t, 'openai-chat').violations);
+  });
+
   it('holds a record’s fields in a small object (issue 38: the worker keeps one per record)', () => {
     const n = 100_000;
     const records = Array.from({ length: n }, (_, k) => ({ type: 'user', uuid: `u${k}`, k }));

@@ -1,7 +1,8 @@
 /**
  * What the rules read of a message's source JSON (`Message.raw`): the Responses item `type`
- * (openaiResponses.render.ts), the Chat Completions `function` role (rules/toolRuns.ts) and the
- * Mistral `prefix` flag (reference.chat.ts, mistral.ts). Everything else in `raw` is for the raw
+ * (openaiResponses.render.ts), the Chat Completions `function` role (rules/toolRuns.ts), the
+ * Mistral `prefix` flag (reference.chat.ts, mistral.ts) and an empty Chat `tool_calls` list
+ * (O15, openaiChat.ts). Everything else in `raw` is for the raw
  * view and export. Lets a holder of many messages keep only this much of each (issue 20: the
  * worker of a long log, whose page reads the whole raw from the file's bytes).
  */
@@ -12,6 +13,8 @@ interface RulesRead {
   type?: unknown;
   role?: unknown;
   prefix?: unknown;
+  /** Kept only when it is an empty array (O15): the calls themselves are blocks. */
+  tool_calls?: unknown;
 }
 
 /**
@@ -22,7 +25,7 @@ interface RulesRead {
  */
 export function rawAsRulesRead(raw: unknown): unknown {
   if (!isObject(raw)) return raw;
-  // A plain object with fixed keys, not a prototype-less one (its keys are these three names,
+  // A plain object with fixed keys, not a prototype-less one (its keys are the names above,
   // never one from input): V8 keeps an object made by Object.create(null) as a hash table, and
   // the worker holds one per record of a long log — 18 MiB for the 100,000 records of the 115 MB
   // bench log against 6 MiB as plain objects (issue 38).
@@ -30,5 +33,19 @@ export function rawAsRulesRead(raw: unknown): unknown {
   if (Object.hasOwn(raw, 'type')) out.type = raw.type;
   if (Object.hasOwn(raw, 'role')) out.role = raw.role;
   if (Object.hasOwn(raw, 'prefix')) out.prefix = raw.prefix;
+  if (isEmptyArray(raw.tool_calls)) out.tool_calls = [];
   return out;
+}
+
+/** True for an empty array (`tool_calls: []`). */
+function isEmptyArray(v: unknown): boolean {
+  return Array.isArray(v) && v.length === 0;
+}
+
+/**
+ * True when a message's source JSON (as sent, or as `rawAsRulesRead` keeps it) holds an empty
+ * `tool_calls` list, which OpenAI's schema refuses (O15).
+ */
+export function hasEmptyToolCalls(raw: unknown): boolean {
+  return isObject(raw) && isEmptyArray(raw.tool_calls);
 }

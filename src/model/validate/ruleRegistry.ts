@@ -47,6 +47,7 @@ export const RULE_REGISTRY = {
   content_after_tool_use: { words: 'content after the tool calls' },
   malformed_tool_id: { words: 'tool id the provider refuses' },
   null_content: { words: 'assistant message with no content' },
+  empty_tool_calls: { words: 'empty tool_calls list' },
   unknown_part_type: { words: 'content part of an unknown type' },
   compaction_moved: { words: 'compaction block moved' },
   compaction_edited: { words: 'compaction block or item emptied' },

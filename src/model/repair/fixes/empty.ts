@@ -1,7 +1,8 @@
 /**
  * Empty messages (A10, B11): removed, except a final assistant prefill; an assistant message
- * with null content (O11, D3): removed.
+ * with null content (O11, D3): removed; an empty `tool_calls` list (O15): left out.
  */
+import { derivedMessage } from '../../faults.ts';
 import type { Message } from '../../types.ts';
 import type { Violation } from '../../validate/index.ts';
 import type { Work } from '../work.ts';
@@ -45,6 +46,25 @@ export function fixNullContent(w: Work, v: Violation): boolean {
     null,
     [],
     'Removed an assistant message with neither content nor tool calls: its content would be sent as null.',
+  );
+  return true;
+}
+
+/**
+ * An assistant message sent with `tool_calls: []` (O15): written again from its blocks, which
+ * leaves the key out (a message with no content either then gets O11, removed by its own fix).
+ */
+export function fixEmptyToolCalls(w: Work, v: Violation): boolean {
+  const m = w.causeOf(v);
+  const i = m ? w.msgs.indexOf(m) : -1;
+  if (!m || i < 0 || m.raw === undefined) return false;
+  w.replace(i, derivedMessage(m, {}));
+  w.note(
+    'empty_calls_dropped',
+    m,
+    null,
+    [],
+    'Left out the empty tool_calls list of an assistant message: a reply without calls sends no tool_calls.',
   );
   return true;
 }

@@ -11,7 +11,7 @@ import { fixCountMismatch } from './countMismatch.ts';
 import { fixDuplicateCall } from './duplicateCall.ts';
 import { fixDuplicateItem } from './duplicateItem.ts';
 import { fixDuplicateResult } from './duplicateResult.ts';
-import { fixEmpty, fixNullContent } from './empty.ts';
+import { fixEmpty, fixEmptyToolCalls, fixNullContent } from './empty.ts';
 import { fixEmptyText } from './emptyText.ts';
 import { fixErrorResultEmpty } from './errorResultEmpty.ts';
 import { fixLeadingExchange } from './leadingExchange.ts';
@@ -48,6 +48,7 @@ export const FIXES: readonly FixEntry[] = [
   { rules: ['missing_tool_id'], fix: (w) => fixStrayToolContent(w) },
   { rules: ['empty_content'], fix: (w) => fixEmpty(w) },
   { rules: ['null_content'], fix: fixNullContent },
+  { rules: ['empty_tool_calls'], fix: fixEmptyToolCalls },
   { rules: ['empty_text'], fix: (w) => fixEmptyText(w) },
   { rules: ['trailing_assistant'], fix: fixTrailingWhitespace },
   { rules: ['error_result_empty'], fix: fixErrorResultEmpty },

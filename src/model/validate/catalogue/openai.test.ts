@@ -92,6 +92,18 @@ const FIXTURES: Record<string, Fixture> = {
     params: { type: 'reasoning' },
     path: 'messages[1].content[0].type',
   },
+  O15: {
+    provider: 'openai-chat',
+    // openai/openai-python#2061: a parsed reply copied back into the history with `tool_calls: []`.
+    t: () =>
+      body([
+        { role: 'user', content: 'What color is the sky?' },
+        { role: 'assistant', content: 'Blue.', tool_calls: [] },
+        { role: 'user', content: 'Why?' },
+      ]),
+    params: { n: 1 },
+    path: 'messages[1].tool_calls',
+  },
   O9: {
     provider: 'openai-chat',
     t: () =>

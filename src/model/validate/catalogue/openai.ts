@@ -132,6 +132,23 @@ export const OPENAI_CHAT_RULES: readonly RuleSpec[] = [
     note: 'The list of supported values has grown with the API (text and image_url in 2024); the text quotes the current one. A part with no `type` at all gets a missing-parameter error instead (not captured, not checked).',
   },
   {
+    code: 'O15',
+    rules: ['empty_tool_calls'],
+    providers: ['openai-chat'],
+    severity: 'error',
+    confidence: 'V',
+    condition:
+      'An assistant message sent with an empty `tool_calls` list (`tool_calls: []`): a client that copies a parsed reply back into the history (openai-python\u2019s `parse` helper and openai-node\u2019s returned `[]` for a reply without calls), or a converter that always writes the key. Checked on bodies read as Chat Completions (the list as sent); with `content: null` beside it the message gets O11 too once the list is gone. A schema error, met before the message checks.',
+    text: (p) =>
+      `Invalid 'messages[${p.n ?? 'N'}].tool_calls': empty array. Expected an array with minimum length 1, but got an empty array instead.`,
+    path: 'messages[N].tool_calls (code empty_array)',
+    index: 'N = the assistant message as sent.',
+    source:
+      'openai/openai-python#2061 (full body: param messages[1].tool_calls, code empty_array); home-assistant/core#118577 (messages[2]); chatboxai/chatbox#2079 (messages[18], 2025-02); openai/openai-node#1341 (the SDK stopped defaulting to an empty list)',
+    note: 'OpenAI\u2019s own schema (and Azure and Kimi, which take OpenAI\u2019s rules here). Other OpenAI-compatible servers differ: Qwen (DashScope) refuses it with its own text, `Empty tool_calls is not supported in message` (quoted in smallmain/vscode-unify-chat-provider#65, no full body), not checked here; DeepSeek\u2019s and Mistral\u2019s answers are not captured. Which of O15 and O11 OpenAI names first for `content: null` beside `tool_calls: []` is inferred (the schema error, whose param has no dot after `messages`, as O10 and O12).',
+    asOf: '2025-02',
+  },
+  {
     code: 'O9',
     rules: ['missing_tool_id'],
     providers: ['openai-chat', 'deepseek', 'qwen'],
