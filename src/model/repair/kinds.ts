@@ -22,6 +22,7 @@ export const REPAIR_KIND_REGISTRY = {
   duplicate_call_removed: { words: 'repeated call removed' },
   empty_removed: { words: 'empty message removed' },
   empty_calls_dropped: { words: 'empty tool_calls left out' },
+  null_content_emptied: { words: 'null content sent as empty text' },
   whitespace_trimmed: { words: 'whitespace trimmed' },
   error_result_filled: { words: 'empty error result filled' },
   item_id_dropped: { words: 'item id dropped' },

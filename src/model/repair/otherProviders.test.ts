@@ -224,6 +224,31 @@ describe('repair for the other providers rules', () => {
     ]);
   });
 
+  it('O16: a tool or user message sent with null content is sent with an empty string', () => {
+    const t = load({
+      messages: [
+        { role: 'user', content: 'q' },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            { id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } },
+          ],
+        },
+        { role: 'tool', tool_call_id: 'call_1', content: null },
+        { role: 'user', content: null },
+      ],
+    });
+    expect(validateTranscript(t, 'openai-chat').violations.map((v) => v.code)).toEqual([
+      'O16',
+      'O16',
+    ]);
+    const r = repairTranscript(t, 'openai-chat');
+    expectRepaired(t, r, 'openai-chat');
+    expect(r.transcript.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'user']);
+    expect(r.changes.map((c) => c.kind)).toEqual(['null_content_emptied', 'null_content_emptied']);
+  });
+
   it('DeepSeek D4: a call turn that lost its reasoning_content gets an empty one, said so', () => {
     const t = load(deepseekCallTurn());
     expect(validateTranscript(t, 'deepseek').violations.map((v) => v.code)).toEqual(['D4']);

@@ -386,6 +386,74 @@ describe('O15: an assistant message sent with tool_calls: []', () => {
   });
 });
 
+describe('O16: a tool or user message sent with content: null', () => {
+  // The newcomer's inputs (chat-tool-null.json, chat-user-null.json).
+  const toolNull = {
+    model: 'gpt-4.1',
+    messages: [
+      { role: 'user', content: 'Weather in Paris?' },
+      { role: 'assistant', content: null, tool_calls: [fnCall('call_1')] },
+      { role: 'tool', tool_call_id: 'call_1', content: null },
+    ],
+  };
+  const userNull = { model: 'gpt-4.1', messages: [{ role: 'user', content: null }] };
+  const nullBody = (n: number) => ({
+    error: {
+      message: "Invalid value for 'content': expected a string, got null.",
+      type: 'invalid_request_error',
+      param: `messages.[${n}].content`,
+      code: null,
+    },
+  });
+
+  it('a tool that returned nothing (llama_index#17555): O11\u2019s 400, at the tool message', () => {
+    const v = validateTranscript(parsed(toolNull).transcript, 'openai-chat');
+    expect(v.valid).toBe(false);
+    expect(v.violations.map((x) => x.code)).toEqual(['O16']);
+    expect(v.violations[0]).toMatchObject({
+      rule: 'null_content',
+      messageIndex: 2,
+      blockIndex: null,
+      providerPath: 'messages.[2].content',
+      title: 'Message sent with content: null',
+    });
+    expect(v.violations[0]?.error).toEqual(nullBody(2));
+  });
+
+  it('a user message with null content', () => {
+    const vs = validateTranscript(parsed(userNull).transcript, 'openai-chat').violations;
+    expect(vs.map((x) => [x.code, x.messageIndex])).toEqual([['O16', 0]]);
+    expect(vs[0]?.error).toEqual(nullBody(0));
+  });
+
+  it('an empty string, and the same result rendered from another format, are accepted', () => {
+    const b = structuredClone(toolNull);
+    (b.messages[2] as { content: unknown }).content = '';
+    expect(validateTranscript(parsed(b).transcript, 'openai-chat').valid).toBe(true);
+    // An Anthropic tool_result with no content: a client writes `content: ""`, not null.
+    const anth = parsed({
+      model: 'claude-sonnet-4-5',
+      messages: [
+        { role: 'user', content: 'Weather?' },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'w', input: {} }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1' }] },
+      ],
+    }).transcript;
+    expect(validateTranscript(anth, 'openai-chat').violations.map((x) => x.code)).toEqual([]);
+  });
+
+  it('Azure takes OpenAI\u2019s rule; DeepSeek (D3 is the assistant\u2019s) and Qwen are not judged by it', () => {
+    for (const b of [toolNull, userNull]) {
+      const tr = parsed(b).transcript;
+      const codes = (p: 'azure-openai' | 'deepseek' | 'qwen') =>
+        validateTranscript(tr, p).violations.map((x) => x.code);
+      expect(codes('azure-openai')).toEqual(['O16']);
+      expect(codes('deepseek')).toEqual([]);
+      expect(codes('qwen')).toEqual([]);
+    }
+  });
+});
+
 function fnCall(id: string) {
   return { id, type: 'function', function: { name: 'bash', arguments: '{}' } };
 }

@@ -47,3 +47,9 @@ export const CHAT_TEXT: Readonly<Partial<Record<RuleId, [string, string]>>> = {
     'An assistant message must carry text or tool calls; null content with no calls (a turn whose calls were removed, an empty reply sent as null) is refused before anything else. An empty string is accepted.',
   ],
 };
+
+/** O16's title and why: `null_content` of a tool or user message (O11's text is the assistant's). */
+export const NULL_CONTENT_AS_SENT: readonly [string, string] = [
+  'Message sent with content: null',
+  'A tool or user message\u2019s content must be a string (or parts); null is refused before anything else. A tool that returned nothing, passed on as it was, sends it: send an empty string or a short note instead.',
+];

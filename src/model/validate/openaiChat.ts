@@ -11,13 +11,13 @@ import { requestIndexOf } from '../messageLabels.ts';
 import type { Message, ProviderId, Transcript } from '../types.ts';
 import { openaiEnvelope, ruleSpec, ruleText } from './catalogue/index.ts';
 import { hasError, violation, type ViolationInput } from './rules/common.ts';
-import { CHAT_TEXT as TEXT } from './openaiChat.text.ts';
+import { CHAT_TEXT as TEXT, NULL_CONTENT_AS_SENT } from './openaiChat.text.ts';
 import { scanToolRuns, type RunFinding } from './rules/toolRuns.ts';
 import { badIdsInRendered, idShapeOf, type BadId, type IdShape } from './rules/toolIds.ts';
 import { unknownParts } from './rules/partTypes.ts';
 import { renderOpenAIChat } from './openaiChat.render.ts';
 import { emptyRequest } from './rules/request.ts';
-import { hasEmptyToolCalls } from './rawFields.ts';
+import { hasEmptyToolCalls, hasNullContent } from './rawFields.ts';
 import type {
   ProviderValidator,
   RenderedMessage,
@@ -59,6 +59,11 @@ export interface ChatDialect {
      * Completions; absent where the provider's answer is unknown or its own.
      */
     emptyToolCalls?: string;
+    /**
+     * A tool or user message sent with `content: null` (O16), checked on bodies read as Chat
+     * Completions; absent where the provider's answer is unknown.
+     */
+    nullMessageContent?: string;
   };
   /**
    * The provider's 400 body. `param`: where OpenAI would point (`messages.[N].role`, `messages`);
@@ -101,6 +106,7 @@ export const OPENAI_DIALECT: ChatDialect = {
     empty: 'O8',
     nullContent: 'O11',
     emptyToolCalls: 'O15',
+    nullMessageContent: 'O16',
   },
   envelope: (message, param, code = null) => openaiEnvelope(message, param, code),
   ids: {
@@ -127,15 +133,19 @@ function sourceOf(
   };
 }
 
-/** Push a violation whose text comes from the catalogue entry of `code`. */
+/**
+ * Push a violation whose text comes from the catalogue entry of `code`; its title and why are its
+ * rule class's (`words`: a code's own, where one class has two).
+ */
 function report(
   scan: ChatScan,
   v: Omit<ViolationInput, 'title' | 'why' | 'confidence' | 'severity'>,
   param: string | null,
   envelopeCode: string | null = null,
+  words: readonly [string, string] | undefined = TEXT[v.rule],
 ): void {
   const spec = ruleSpec(v.code);
-  const [title, why] = TEXT[v.rule] ?? ['', ''];
+  const [title, why] = words ?? ['', ''];
   const severity = spec.severity;
   const n = requestIndexOf(v.providerPath);
   const named = n === null ? undefined : scan.msgs[n]?.sources[0]?.index;
@@ -288,7 +298,7 @@ function reportOpen(scan: ChatScan, f: Extract<RunFinding, { kind: 'open' }>): v
 
 /**
  * The request's type errors, met before any other check, in message order: per message an empty
- * `tool_calls` list (O15), a null content (O11, D3), its parts of unknown types (O12), then its
+ * `tool_calls` list (O15), a null content (O11, D3; O16 for a tool or user message), its parts of unknown types (O12), then its
  * refused ids when they come first (O10).
  */
 function reportSchema(scan: ChatScan): void {
@@ -298,6 +308,7 @@ function reportSchema(scan: ChatScan): void {
   for (let n = 0; n < scan.msgs.length; n++) {
     const m = scan.msgs[n] as RenderedMessage;
     if (scan.asSent) reportEmptyCalls(scan, m, n);
+    if (scan.asSent) reportNullAsSent(scan, m, n);
     if (code !== undefined && m.role === 'assistant' && m.items.length === 0) {
       const param = dialect.openaiSchema === true ? `messages.[${n}].content` : null;
       report(
@@ -336,6 +347,29 @@ function reportEmptyCalls(scan: ChatScan, m: RenderedMessage, n: number): void {
     },
     param,
     'empty_array',
+  );
+}
+
+/** O16: message `n` is a tool or user message sent with `content: null`. */
+function reportNullAsSent(scan: ChatScan, m: RenderedMessage, n: number): void {
+  const code = scan.dialect.codes.nullMessageContent;
+  if (code === undefined || (m.role !== 'tool' && m.role !== 'user')) return;
+  if (!hasNullContent(m.sources[0]?.raw)) return;
+  const param = `messages.[${n}].content`;
+  report(
+    scan,
+    {
+      rule: 'null_content',
+      code,
+      ...sourceOf(m),
+      blockIndex: null,
+      ids: [],
+      providerPath: param,
+      message: ruleText(code, { n }),
+    },
+    param,
+    null,
+    NULL_CONTENT_AS_SENT,
   );
 }
 

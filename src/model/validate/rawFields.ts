@@ -1,8 +1,8 @@
 /**
  * What the rules read of a message's source JSON (`Message.raw`): the Responses item `type`
  * (openaiResponses.render.ts), the Chat Completions `function` role (rules/toolRuns.ts), the
- * Mistral `prefix` flag (reference.chat.ts, mistral.ts) and an empty Chat `tool_calls` list
- * (O15, openaiChat.ts). Everything else in `raw` is for the raw
+ * Mistral `prefix` flag (reference.chat.ts, mistral.ts), an empty Chat `tool_calls` list (O15)
+ * and a Chat `content: null` (O16, openaiChat.ts). Everything else in `raw` is for the raw
  * view and export. Lets a holder of many messages keep only this much of each (issue 20: the
  * worker of a long log, whose page reads the whole raw from the file's bytes).
  */
@@ -15,6 +15,8 @@ interface RulesRead {
   prefix?: unknown;
   /** Kept only when it is an empty array (O15): the calls themselves are blocks. */
   tool_calls?: unknown;
+  /** Kept only when null (O16): the content itself is blocks. */
+  content?: null;
 }
 
 /**
@@ -34,6 +36,7 @@ export function rawAsRulesRead(raw: unknown): unknown {
   if (Object.hasOwn(raw, 'role')) out.role = raw.role;
   if (Object.hasOwn(raw, 'prefix')) out.prefix = raw.prefix;
   if (isEmptyArray(raw.tool_calls)) out.tool_calls = [];
+  if (raw.content === null) out.content = null;
   return out;
 }
 
@@ -48,4 +51,9 @@ function isEmptyArray(v: unknown): boolean {
  */
 export function hasEmptyToolCalls(raw: unknown): boolean {
   return isObject(raw) && isEmptyArray(raw.tool_calls);
+}
+
+/** True when a message's source JSON (as sent, or as `rawAsRulesRead` keeps it) has `content: null`. */
+export function hasNullContent(raw: unknown): boolean {
+  return isObject(raw) && raw.content === null;
 }

@@ -46,7 +46,7 @@ export const RULE_REGISTRY = {
   empty_request: { words: 'no message in the request' },
   content_after_tool_use: { words: 'content after the tool calls' },
   malformed_tool_id: { words: 'tool id the provider refuses' },
-  null_content: { words: 'assistant message with no content' },
+  null_content: { words: 'message with null content' },
   empty_tool_calls: { words: 'empty tool_calls list' },
   unknown_part_type: { words: 'content part of an unknown type' },
   compaction_moved: { words: 'compaction block moved' },

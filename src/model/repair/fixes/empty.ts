@@ -1,6 +1,7 @@
 /**
  * Empty messages (A10, B11): removed, except a final assistant prefill; an assistant message
- * with null content (O11, D3): removed; an empty `tool_calls` list (O15): left out.
+ * with null content (O11, D3): removed; a tool or user message's null content (O16): an empty
+ * string; an empty `tool_calls` list (O15): left out.
  */
 import { derivedMessage } from '../../faults.ts';
 import type { Message } from '../../types.ts';
@@ -33,12 +34,26 @@ export function fixEmpty(w: Work): boolean {
 
 /**
  * An assistant message with neither content nor calls (O11, D3): removed wherever it stands (a
- * final one too: null content is refused in any position). The violation names the message.
+ * final one too: null content is refused in any position). A tool or user message sent with
+ * `content: null` (O16): written again from its blocks, its content an empty string (a tool
+ * message must stay: it answers its call). The violation names the message.
  */
 export function fixNullContent(w: Work, v: Violation): boolean {
   const m = w.causeOf(v);
   const i = m ? w.msgs.indexOf(m) : -1;
-  if (!m || i < 0 || m.role !== 'assistant' || m.blocks.length > 0) return false;
+  if (!m || i < 0) return false;
+  if (m.role !== 'assistant' && m.raw !== undefined) {
+    w.replace(i, derivedMessage(m, {}));
+    w.note(
+      'null_content_emptied',
+      m,
+      null,
+      [],
+      'Sent the null content of a tool or user message as an empty string.',
+    );
+    return true;
+  }
+  if (m.role !== 'assistant' || m.blocks.length > 0) return false;
   w.remove(i);
   w.note(
     'empty_removed',

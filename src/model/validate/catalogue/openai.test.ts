@@ -104,6 +104,24 @@ const FIXTURES: Record<string, Fixture> = {
     params: { n: 1 },
     path: 'messages[1].tool_calls',
   },
+  O16: {
+    provider: 'openai-chat',
+    // run-llama/llama_index#17555: a retriever tool that found nothing, passed on as null.
+    t: () =>
+      body([
+        { role: 'user', content: 'q' },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            { id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } },
+          ],
+        },
+        { role: 'tool', tool_call_id: 'call_1', content: null },
+      ]),
+    params: { n: 2 },
+    path: 'messages.[2].content',
+  },
   O9: {
     provider: 'openai-chat',
     t: () =>

@@ -149,6 +149,22 @@ export const OPENAI_CHAT_RULES: readonly RuleSpec[] = [
     asOf: '2025-02',
   },
   {
+    code: 'O16',
+    rules: ['null_content'],
+    providers: ['openai-chat'],
+    severity: 'error',
+    confidence: 'V',
+    condition:
+      'A `tool` or `user` message sent with `content: null`: a tool that returned nothing (None, undefined) and a client that passed it on as it was, a history entry stored without text. Checked on bodies read as Chat Completions (the null as sent; a transcript of another format is rendered as a client writes it, an empty result as `""`). A type error, met before the message checks. An empty string is accepted.',
+    text: () => "Invalid value for 'content': expected a string, got null.",
+    path: 'messages.[N].content',
+    index: 'N = the tool or user message as sent.',
+    source:
+      'run-llama/llama_index#17555, #17556 (a retriever tool that returned nothing, sent as a tool message with null content); vercel/ai#5526 (tool results); julep-ai/julep#1364 (full body through LiteLLM, param messages.[1].content: a user message without its text); langchain-ai/langchainjs#4153 (param messages.[0].content, a history entry whose content was not a string)',
+    note: 'The same text and `param` as O11, the assistant\u2019s case; a code of its own because the dialects differ: DeepSeek\u2019s D3 names an assistant message, and no capture shows DeepSeek\u2019s or Qwen\u2019s answer to a null tool or user content, so they are not judged by it. A message with no `content` key is not checked (OpenAI\u2019s answer to it is not captured).',
+    asOf: '2025-05',
+  },
+  {
     code: 'O9',
     rules: ['missing_tool_id'],
     providers: ['openai-chat', 'deepseek', 'qwen'],

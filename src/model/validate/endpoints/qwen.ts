@@ -12,10 +12,12 @@ export const qwen: Endpoint = {
   dialect: {
     // Its own texts for O1 and O2/O3 (Q1, Q2); no capture of its answer to the rest. With O6 not
     // enforced, a replayed call answered twice keeps OW1 (no rejection known) where OpenAI errs
-    // with O6 and drops OW1 (openaiChat.ts withoutAnsweredRepeats).
+    // with O6 and drops OW1 (openaiChat.ts withoutAnsweredRepeats). An empty `tool_calls` gets
+    // Qwen's own text (quoted in smallmain/vscode-unify-chat-provider#65, no full body): not
+    // OpenAI's O15, and not checked.
     adds: ['OW2', 'OW1'],
     rewords: ['Q1', 'Q2'],
-    relaxes: ['O6', 'O8', 'O10', 'O11', 'O12', 'O15'],
+    relaxes: ['O6', 'O8', 'O10', 'O11', 'O12', 'O15', 'O16'],
   },
   hosts: [/(^|\.)(dashscope[\w-]*\.aliyuncs\.com|dashscope\.aliyun\.com)$/],
   paths: [/\/chat\/completions$/],
