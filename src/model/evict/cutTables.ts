@@ -181,10 +181,18 @@ export function isToolish(m: Message): boolean {
   return m.role === 'tool' || (m.role === 'user' && m.blocks.some((b) => b.type === 'tool_result'));
 }
 
-/** True when the message holds a tool_use or tool_result block. */
+/**
+ * True when the message holds a client tool_use or tool_result block (A7's, as
+ * validate/rules/request.ts `hasToolBlock`: a server tool's blocks are not).
+ */
 export function hasToolBlock(m: Message): boolean {
   // A loop, not `some` with a closure: it runs once per message, cold, while a load prepares.
-  for (const b of m.blocks) if (b.type === 'tool_use' || b.type === 'tool_result') return true;
+  for (const b of m.blocks)
+    if (
+      (b.type === 'tool_use' && b.server !== true) ||
+      (b.type === 'tool_result' && b.server === undefined)
+    )
+      return true;
   return false;
 }
 
@@ -315,10 +323,10 @@ function toolTablesOf(sh: MessageShapes): { nextTool: Int32Array; nextToolNP: In
   const nextTool = new Int32Array(n + 2).fill(n);
   const nextToolNP = new Int32Array(n + 2).fill(n);
   for (let i = n - 1; i >= 0; i--) {
-    // `hasToolBlock`: a call or a result among its blocks.
+    // `hasToolBlock`: a client call or result among its blocks (no server tool's).
     let tool = false;
     for (let b = start[i] as number; b < (start[i + 1] as number) && !tool; b++) {
-      const k = (kind[b] as number) & KIND_MASK;
+      const k = (kind[b] as number) & (KIND_MASK | FLAG_SERVER_RULE);
       tool = k === KIND_CALL || k === KIND_RESULT;
     }
     nextTool[i] = tool ? i : (nextTool[i + 1] as number);

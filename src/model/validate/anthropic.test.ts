@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   assistant,
   call,
+  parsed,
   result,
   system,
   text,
@@ -12,6 +13,8 @@ import {
 } from '../testing/index.ts';
 import type { Message, Transcript } from '../types.ts';
 import { validateTranscript } from './index.ts';
+import { prepareCuts } from '../evict/cutTables.ts';
+import { expectCutAgrees } from '../testing/evict.ts';
 
 const t = (messages: Message[], extra: Partial<Transcript> = {}) =>
   transcript('anthropic-messages', messages, extra);
@@ -194,6 +197,61 @@ describe('anthropic validator: exact provider texts', () => {
       'Requests which include `tool_use` or `tool_result` blocks must define tools.',
     );
     expect(validateTranscript(t(msgs), 'anthropic').notes.join(' ')).toContain('A7');
+  });
+
+  it('A7 reads client tool blocks only: an MCP connector turn without `tools` is no 400', () => {
+    // The newcomer's anth-mcp.json: `mcp_servers`, an `mcp_tool_use` and its `mcp_tool_result`
+    // answered in the turn, and no `tools` (the connector's tools come from the server).
+    const body = {
+      model: 'claude-sonnet-4-5',
+      max_tokens: 1024,
+      mcp_servers: [{ type: 'url', url: 'https://mcp.example.com/sse', name: 'tickets' }],
+      messages: [
+        { role: 'user', content: 'Open tickets?' },
+        {
+          role: 'assistant',
+          content: [
+            {
+              type: 'mcp_tool_use',
+              id: 'mcptoolu_014Q35RayjACSWkSj4X2yov1',
+              name: 'list_tickets',
+              server_name: 'tickets',
+              input: {},
+            },
+            {
+              type: 'mcp_tool_result',
+              tool_use_id: 'mcptoolu_014Q35RayjACSWkSj4X2yov1',
+              is_error: false,
+              content: [{ type: 'text', text: '3 open' }],
+            },
+            { type: 'text', text: 'There are 3 open tickets.' },
+          ],
+        },
+        { role: 'user', content: 'Which is oldest?' },
+      ],
+    };
+    const tr = parsed(body).transcript;
+    expect(validateTranscript(tr, 'anthropic').violations).toEqual([]);
+    // A client tool_use beside them still needs tools: A7, at its message.
+    const withClient = structuredClone(body);
+    withClient.messages.push(
+      {
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: 'toolu_1', name: 'f', input: {} }],
+      } as never,
+      {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'x' }],
+      } as never,
+    );
+    const tc = parsed(withClient).transcript;
+    const vs = validateTranscript(tc, 'anthropic').violations;
+    expect(vs.map((v) => [v.code, v.messageIndex])).toEqual([['A7', 3]]);
+    // The fast cut engine reads tool blocks as A7 does (its tables, cutTables.ts): every cut.
+    for (const x of [tr, tc]) {
+      const ctx = prepareCuts(x, 'anthropic');
+      for (let k = 0; k <= x.messages.length; k++) expectCutAgrees(ctx, x, 'anthropic', k);
+    }
   });
 
   it('A10: empty content except a final assistant message', () => {

@@ -128,6 +128,7 @@ export const ANTHROPIC_RULES: readonly RuleSpec[] = [
     index: 'No index.',
     source:
       'quoted from the live error in several projects (mock servers, error classifiers); a complete request without tools: anomalyco/opencode#10259 (compaction), browser-use/browser-use#1243 (planner)',
+    note: 'Client blocks only: a server tool\u2019s blocks (`server_tool_use`, `mcp_tool_use` of the MCP connector, and their results) are not counted, as the text names `tool_use` and `tool_result` and the provider runs those from its own definitions (`mcp_servers`). No capture shows Anthropic\u2019s answer to such blocks without their definitions (an `mcp_tool_use` without `mcp_servers`, a `server_tool_use` without its server tool), so that is not checked.',
     asOf: '2026-12',
   },
   {

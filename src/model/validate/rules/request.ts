@@ -93,9 +93,18 @@ export function toolsNotDefined(
   return source.find(hasToolBlock) ?? null;
 }
 
-/** True when a message holds a tool_use or tool_result block (what A7 and B7 look for). */
+/**
+ * True when a message holds a client tool_use or tool_result block (what A7 and B7 look for). A
+ * server tool's blocks (`server_tool_use`, `mcp_tool_use` and their results, read as tool blocks
+ * marked `server`) are not: the provider runs those from its own definitions (`mcp_servers`, a
+ * server tool), and A7's text names `tool_use` and `tool_result` only.
+ */
 export function hasToolBlock(m: Message): boolean {
-  return m.blocks.some((b) => b.type === 'tool_use' || b.type === 'tool_result');
+  return m.blocks.some(
+    (b) =>
+      (b.type === 'tool_use' && b.server !== true) ||
+      (b.type === 'tool_result' && b.server === undefined),
+  );
 }
 
 /**
