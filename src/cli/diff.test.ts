@@ -109,6 +109,33 @@ describe('diff (CLI)', () => {
     expect(d.summary).toMatch(/^Request 3 replaced messages 0–2 .* with a summary/);
   });
 
+  it('check --requests on a HAR gives the recorded 400 as apiError, as plain check says it', async () => {
+    const body = { model: 'gpt-4.1', messages: [{ role: 'user', content: 'hi' }] };
+    const answer = { error: { message: 'string too long.', type: 'invalid_request_error' } };
+    const har = JSON.stringify({
+      log: {
+        entries: [
+          {
+            request: {
+              method: 'POST',
+              url: 'https://api.openai.com/v1/chat/completions',
+              postData: { text: JSON.stringify(body) },
+            },
+            response: { status: 400, content: { text: JSON.stringify(answer) } },
+          },
+        ],
+      },
+    });
+    const plain = await cli(['check', 's.har'], { 's.har': har });
+    expect(plain.out).toContain('The provider answered 400: string too long.');
+    const r = await cli(['check', 's.har', '--requests', '--json'], { 's.har': har });
+    expect(JSON.parse(r.out)).toEqual([
+      expect.objectContaining({ request: 1, valid: true, apiError: 'HTTP 400: string too long.' }),
+    ]);
+    const text = await cli(['check', 's.har', '--requests'], { 's.har': har });
+    expect(text.out).toContain('HTTP 400: string too long.');
+  });
+
   it('check --requests lists the calls and the compaction', async () => {
     const r = await cli(['check', 'log.jsonl', '--requests', '--json'], {
       'log.jsonl': compactedLog(),

@@ -152,6 +152,35 @@ describe('diff view selectors', () => {
     ).toBeNull();
   });
 
+  it('a HAR whose entries the provider refused: the worker\u2019s listing carries each error to the strip', () => {
+    const entry = (content: string, status: number) => ({
+      request: {
+        method: 'POST',
+        url: 'https://api.openai.com/v1/chat/completions',
+        postData: {
+          text: JSON.stringify({ model: 'gpt-4.1', messages: [{ role: 'user', content }] }),
+        },
+      },
+      response: {
+        status,
+        content: { text: JSON.stringify({ error: { message: `refused ${content}` } }) },
+      },
+    });
+    const text = JSON.stringify({ log: { entries: [entry('a', 200), entry('b', 400)] } });
+    const answer = answerDiffJob({
+      kind: 'requests',
+      text,
+      name: 's.har',
+      format: null,
+      provider: null,
+    });
+    if (!answer.ok) throw new Error(answer.error);
+    const strip = selectStrip(undefined, undefined, answer);
+    expect(strip?.sentence).toBe(
+      '2 requests: every one passes the structure rules, but the log records an API error for request 2; its messages are valid, so the structure is not the cause (e.g. the model, a quota, the server).',
+    );
+  });
+
   it('a log whose calls pass but record API errors says how many in the headline, and that the structure is not the cause (newcomer: "every one passes" over three recorded 400s)', () => {
     const row = (request: number, apiError?: string, valid = true) => ({
       request,

@@ -324,3 +324,51 @@ describe('a Claude Code API error', () => {
     ]);
   });
 });
+
+describe('a HAR entry the provider answered with an error', () => {
+  /** A HAR entry: a Chat body to OpenAI, answered with `status` and `answer` (a JSON body). */
+  const entry = (content: string, status: number, answer?: object) => ({
+    request: {
+      method: 'POST',
+      url: 'https://api.openai.com/v1/chat/completions',
+      postData: {
+        mimeType: 'application/json',
+        text: JSON.stringify({ model: 'gpt-4.1', messages: [{ role: 'user', content }] }),
+      },
+    },
+    response: {
+      status,
+      content: answer ? { mimeType: 'application/json', text: JSON.stringify(answer) } : {},
+    },
+  });
+  const har = (...entries: object[]) => JSON.stringify({ log: { version: '1.2', entries } });
+  // The newcomer's har-valid-but-400.har answer (a valid body, refused for another reason).
+  const refused = {
+    error: {
+      message: "Invalid 'messages[2].tool_calls[0].function.arguments': string too long.",
+      type: 'invalid_request_error',
+      param: 'messages[2].tool_calls[0].function.arguments',
+      code: 'string_above_max_length',
+    },
+  };
+
+  it('carries the recorded error as apiError, as a Claude Code log\u2019s (one request)', () => {
+    const l = list(har(entry('hi', 400, refused)), 's.har');
+    expect(l.kind).toBe('single');
+    expect(l.requests[0]?.apiError).toBe(
+      "HTTP 400: Invalid 'messages[2].tool_calls[0].function.arguments': string too long.",
+    );
+  });
+
+  it('each request of a HAR of several its own (none for a 200; the status alone without a body)', () => {
+    const l = list(har(entry('a', 200, {}), entry('b', 400, refused), entry('c', 503)), 's.har');
+    expect(l.kind).toBe('archive');
+    expect(l.requests.map((r) => r.apiError)).toEqual([
+      undefined,
+      "HTTP 400: Invalid 'messages[2].tool_calls[0].function.arguments': string too long.",
+      'HTTP 503',
+    ]);
+    // The request parsed first (the default, the last) keeps its error too.
+    expect(l.defaultIndex).toBe(2);
+  });
+});

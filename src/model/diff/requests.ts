@@ -12,6 +12,7 @@ import {
   type ParsedTranscript,
   type ParseOptions,
 } from '../parse/index.ts';
+import type { ContainerNote } from '../parse/containers.ts';
 import { parserFor } from '../parse/registry.ts';
 import { brokenLinesNote, type SourceDoc } from '../parse/json.ts';
 import {
@@ -50,7 +51,10 @@ export interface RequestInfo {
   thread?: string;
   /** Input tokens the provider reported for this call, when the log has them. */
   usageTokens?: number;
-  /** The call failed with this error in the log (Claude Code's API error lines). */
+  /**
+   * The call failed with this error in the log (Claude Code's API error lines), or the request
+   * with this answer in its container (a HAR entry's 4xx/5xx: `HTTP 400: …`).
+   */
   apiError?: string;
   /** The failed request (1-based) of the same thread this call came right after: a retry. */
   retryOf?: number;
@@ -165,9 +169,17 @@ function archiveListing(
   doc: SourceDoc,
   opts: ListOptions,
   count: Pick<ListOptions, 'counter' | 'provider'>,
-  first: { transcript: Transcript; labels: { label: string }[]; index: number },
+  first: {
+    transcript: Transcript;
+    labels: { label: string }[];
+    index: number;
+    container: ContainerNote | undefined;
+  },
 ): RequestListing {
   const cache = new Map<number, Transcript>([[first.index, first.transcript]]);
+  // Each request's recorded error (a HAR entry's 4xx/5xx), read with its transcript.
+  const errors = new Map<number, string>();
+  if (first.container?.apiError !== undefined) errors.set(first.index, first.container.apiError);
   const transcriptOf = (k: number): Transcript => {
     if (k < 0 || k >= first.labels.length) throw new RangeError(outOfRange(k, first.labels.length));
     const hit = cache.get(k);
@@ -177,18 +189,22 @@ function archiveListing(
     const t: Transcript = r.ok
       ? r.value.transcript
       : { ...first.transcript, messages: [], usage: [], warnings: [r.error.message] };
+    const apiError = r.ok ? r.value.container?.apiError : undefined;
+    if (apiError !== undefined) errors.set(k, apiError);
     cache.set(k, t);
     return t;
   };
   const requests = first.labels.map((l, k): RequestInfo => {
     const t = transcriptOf(k);
     const provider = count.provider ?? defaultProviderOf(t);
+    const apiError = errors.get(k);
     return {
       request: k + 1,
       label: l.label,
       messages: t.messages.length,
       tokens: countTokens(t, provider, count.counter ?? CHARS_PER_4).total,
       compaction: null,
+      ...(apiError !== undefined ? { apiError } : {}),
     };
   });
   return {
@@ -270,6 +286,7 @@ function listParsed(doc: SourceDoc, p: ParsedTranscript, opts: ListOptions): Req
       transcript: p.transcript,
       labels: p.requests,
       index: p.requestIndex,
+      container: p.container,
     });
   const t = p.transcript;
   const calls = parserFor(t.format)?.sessionCalls?.(doc, t);
@@ -285,6 +302,7 @@ function listParsed(doc: SourceDoc, p: ParsedTranscript, opts: ListOptions): Req
         messages: t.messages.length,
         tokens: countTokens(t, provider, opts.counter ?? CHARS_PER_4).total,
         compaction: null,
+        ...(p.container?.apiError !== undefined ? { apiError: p.container.apiError } : {}),
       },
     ],
     defaultIndex: 0,

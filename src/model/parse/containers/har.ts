@@ -72,6 +72,27 @@ export function fromBase64(text: string): Uint8Array | null {
   return out.subarray(0, n);
 }
 
+/**
+ * The provider's error for an entry whose response is a 4xx/5xx: `HTTP 400: <message>` (the
+ * status alone when the body holds no `error.message`); undefined for any other entry.
+ */
+function responseError(entry: Json): string | undefined {
+  const res = isObject(entry.response) ? entry.response : null;
+  const status = res && typeof res.status === 'number' ? res.status : undefined;
+  if (!res || status === undefined || status < 400) return undefined;
+  const message = errorMessage(res);
+  return message !== undefined ? `HTTP ${status}: ${message}` : `HTTP ${status}`;
+}
+
+/** The `error.message` of a response's JSON body, if any. */
+function errorMessage(res: Json): string | undefined {
+  const content = isObject(res.content) ? res.content : {};
+  const text = responseText(content);
+  const body = text !== undefined ? parseBody(text) : undefined;
+  const err = isObject(body) && isObject(body.error) ? body.error : null;
+  return err ? str(err.message) : undefined;
+}
+
 /** What the entry's response says, in one line: status, and the provider's error message. */
 function responseNote(entry: Json): string | undefined {
   const res = isObject(entry.response) ? entry.response : null;
@@ -87,11 +108,7 @@ function responseNote(entry: Json): string | undefined {
     }
     return `The provider answered ${status}.`;
   }
-  const content = isObject(res.content) ? res.content : {};
-  const text = responseText(content);
-  const body = text !== undefined ? parseBody(text) : undefined;
-  const err = isObject(body) && isObject(body.error) ? body.error : null;
-  const message = err ? str(err.message) : undefined;
+  const message = errorMessage(res);
   return message !== undefined
     ? `The provider answered ${status}: ${message}`
     : `The provider answered ${status}.`;
@@ -102,7 +119,8 @@ function responseNote(entry: Json): string | undefined {
  * @param value a parsed JSON value
  * @returns null when it is not a HAR; else one entry per LLM request in the HAR, in file order,
  *   labelled "HAR entry 4 of 12: POST https://…/v1/messages", with the URL's format hint and
- *   the response status (and the provider's error message for a 4xx/5xx) as a note; or a
+ *   the response status (and the provider's error message for a 4xx/5xx) as a note, the error
+ *   also as the entry's `apiError`; or a
  *   ParseError when no entry is an LLM request with a JSON body. Never throws.
  */
 export function readHar(value: unknown): ContainerRead {
@@ -127,6 +145,7 @@ export function readHar(value: unknown): ContainerRead {
     const hit = endpointOfUrl(url, body);
     const endpoint = hit?.id;
     const note = responseNote(e);
+    const apiError = responseError(e);
     const where = `HAR entry ${i + 1} of ${all.length}: ${method} ${displayUrl(url)}`;
     entries.push({
       label: where,
@@ -138,6 +157,7 @@ export function readHar(value: unknown): ContainerRead {
         ...(endpoint ? { endpoint } : {}),
         ...(hit?.model !== undefined ? { model: hit.model } : {}),
         ...(note ? { notes: [note] } : {}),
+        ...(apiError !== undefined ? { apiError } : {}),
       },
     });
   });

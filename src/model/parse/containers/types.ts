@@ -22,6 +22,12 @@ export interface ContainerNote {
   toolsUnrecorded?: boolean;
   /** Further notes for the transcript's warnings (a provider error the HAR recorded, …). */
   notes?: string[];
+  /**
+   * The error the provider answered this request with, as the container recorded it (a HAR
+   * entry's 4xx/5xx response): `HTTP 400: <the error's message>`. A request listing's
+   * `RequestInfo.apiError`.
+   */
+  apiError?: string;
 }
 
 /** One inner document: a request body or a response object, ready for the format parsers. */
