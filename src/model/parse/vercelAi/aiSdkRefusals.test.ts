@@ -2,16 +2,16 @@
  * The AI SDK's own refusals, observed: generated ModelMessage lists go through the real
  * `generateText` (a mock model, no network); the SDK throws exactly when `aiSdkRefusals` says it
  * does, with the text it quotes. The dev dependency is ai 6, the last major whose `engines`
- * admit Node 20; `aiSdkRefusals` describes ai 7, whose defaults ai 6 reaches with
- * `allowSystemInMessages: false` (ai 7 refuses a system message unless that option is true; ai 6
- * warns unless it is set). The one text ai 7 changed is the option its refusal names: ai 6 says
- * "Use the system option instead.", ai 7 "Use the instructions option instead." (the option was
- * renamed); `asAi7` maps that sentence and nothing else.
- */
+ * admit Node 20; `aiSdkRefusals` says what ai 7 refuses and what ai 6 does instead. ai 7's
+ * defaults ai 6 reaches with `allowSystemInMessages: false` (ai 7 refuses a system message
+ * unless that option is true; ai 6 warns unless it is set). The one text ai 7 changed is the
+ * option its refusal names: ai 6 says "Use the system option instead.", ai 7 "Use the
+ * instructions option instead." (the option was renamed); `asAi7` maps that sentence and
+ * nothing else. */
 import fc from 'fast-check';
 import { generateText, type ModelMessage } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { parseTranscript } from '../index.ts';
 import { aiSdkRefusals, missingToolResultsText } from './aiSdkRefusals.ts';
 
@@ -44,19 +44,22 @@ const arbMessage = fc
             .map((content) => ({ role, content })),
   );
 
+/** The mock model's answer: one text reply. */
+function generated() {
+  return {
+    content: [{ type: 'text' as const, text: 'ok' }],
+    finishReason: { unified: 'stop' as const, raw: 'stop' },
+    usage: {
+      inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+      outputTokens: { total: 1, text: 1, reasoning: 0 },
+    },
+    warnings: [],
+  };
+}
+
 /** The SDK's verdict: the error it throws before sending, or null when it calls the model. */
 async function sdkRefusal(messages: unknown[]): Promise<string | null> {
-  const model = new MockLanguageModelV3({
-    doGenerate: async () => ({
-      content: [{ type: 'text', text: 'ok' }],
-      finishReason: { unified: 'stop', raw: 'stop' },
-      usage: {
-        inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
-        outputTokens: { total: 1, text: 1, reasoning: 0 },
-      },
-      warnings: [],
-    }),
-  });
+  const model = new MockLanguageModelV3({ doGenerate: async () => generated() });
   try {
     await generateText({
       model,
@@ -88,9 +91,6 @@ function ourRefusal(messages: unknown[]): string | null {
   const m = /(AI_\w+)(?: "([^"]*)")?/.exec(first);
   if (!m) throw new Error(first);
   const [, name, text] = m;
-  if (name === 'AI_InvalidPromptError' && text) return `${name}: ${text}`;
-  if (name === 'AI_InvalidPromptError')
-    return `${name}: Invalid prompt: System messages are not allowed in the prompt or messages fields. Use the instructions option instead.`;
   return `${name}: ${text}`;
 }
 
@@ -100,6 +100,29 @@ describe('aiSdkRefusals: what the AI SDK refuses to send', () => {
     expect(missingToolResultsText(['a', 'b'])).toBe(
       'Tool results are missing for tool calls a, b.',
     );
+  });
+
+  it('a system message: the note says what each major does, and ai 6 (installed) sends it with a warning', async () => {
+    const messages = [
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'hello' },
+    ];
+    const parsed = parseTranscript(JSON.stringify(messages), { format: 'vercel-ai' });
+    if (!parsed.ok) throw new Error(parsed.error.message);
+    const [note] = aiSdkRefusals(parsed.value.transcript.messages);
+    expect(note).toMatch(/ai 7 refuses it before any request is sent, AI_InvalidPromptError/);
+    expect(note).toMatch(/ai 6 \(6\.0\.333\) sends it with a console warning/);
+    // ai 6's default (no allowSystemInMessages): the call is made, with a warning.
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      const model = new MockLanguageModelV3({ doGenerate: async () => generated() });
+      const r = await generateText({ model, messages: messages as ModelMessage[], maxRetries: 0 });
+      expect(r.text).toBe('ok');
+      expect(model.doGenerateCalls).toHaveLength(1);
+      expect(warn).toHaveBeenCalledWith(expect.stringMatching(/^AI SDK Warning: System messages/));
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it('the real SDK throws exactly when we say it does, with the same error', async () => {
