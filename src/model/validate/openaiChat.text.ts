@@ -38,6 +38,10 @@ export const CHAT_TEXT: Readonly<Partial<Record<RuleId, [string, string]>>> = {
     'A content part of a type Chat Completions does not have',
     'Each part of a message\u2019s content must be one of the types Chat Completions takes (text, image_url, input_audio, file; refusal for an assistant). Blocks of another API sent as they are (thinking, tool_use, tool_result, functionCall) are refused before anything else; a client must translate them (tool_use into tool_calls, tool_result into a tool message) or drop them.',
   ],
+  untyped_part: [
+    'A content part without a type',
+    'Each part of a message\u2019s content must say its `type` (`{"type": "text", "text": …}`). A part with no type, such as a Bedrock Converse block (`{"text": …}`) or a tool\u2019s list of objects sent as a tool message\u2019s content, is refused before anything else; the client must send typed parts, or the tool\u2019s output as a string.',
+  ],
   null_content: [
     'Assistant message with neither content nor tool_calls',
     'An assistant message must carry text or tool calls; null content with no calls (a turn whose calls were removed, an empty reply sent as null) is refused before anything else. An empty string is accepted.',

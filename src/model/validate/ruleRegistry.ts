@@ -48,6 +48,7 @@ export const RULE_REGISTRY = {
   malformed_tool_id: { words: 'tool id the provider refuses' },
   null_content: { words: 'assistant message with no content' },
   unknown_part_type: { words: 'content part of an unknown type' },
+  untyped_part: { words: 'content part without a type' },
   compaction_moved: { words: 'compaction block moved' },
   compaction_edited: { words: 'compaction block or item emptied' },
   compaction_dropped: { words: 'compaction block dropped, or items kept before it' },

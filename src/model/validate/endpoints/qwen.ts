@@ -15,7 +15,7 @@ export const qwen: Endpoint = {
     // with O6 and drops OW1 (openaiChat.ts withoutAnsweredRepeats).
     adds: ['OW2', 'OW1'],
     rewords: ['Q1', 'Q2'],
-    relaxes: ['O6', 'O8', 'O10', 'O11', 'O12'],
+    relaxes: ['O6', 'O8', 'O10', 'O11', 'O12', 'O13'],
   },
   hosts: [/(^|\.)(dashscope[\w-]*\.aliyuncs\.com|dashscope\.aliyun\.com)$/],
   paths: [/\/chat\/completions$/],

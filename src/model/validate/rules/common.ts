@@ -57,11 +57,12 @@ export type Push = (v: ViolationInput) => void;
 
 /**
  * True for a request schema (type) error, met before every other check: a refused tool id (A18,
- * B10, O10, R8) or an assistant message with null content (O11). Mistral's M4, met after its
- * order checks, is not one (Mistral takes no fast cut path).
+ * B10, O10, R8), an assistant message with null content (O11) or a content part without `type`
+ * (O13, A20). Mistral's M4, met after its order checks, is not one (Mistral takes no fast cut
+ * path).
  */
 export function isSchemaError(v: Violation): boolean {
-  return v.rule === 'malformed_tool_id' || v.rule === 'null_content';
+  return v.rule === 'malformed_tool_id' || v.rule === 'null_content' || v.rule === 'untyped_part';
 }
 
 /**
