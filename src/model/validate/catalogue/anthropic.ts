@@ -275,8 +275,9 @@ export const ANTHROPIC_RULES: readonly RuleSpec[] = [
     index:
       'N = the message as sent, M = the block in its `content` (the schema is checked on the body as sent, before consecutive messages are merged: inferred, no capture shows merged messages).',
     source:
-      'softwaremill/sttp-ai, docs/plans/claude-api-implementation-plan.md (its Claude example run against the API: `messages.0.content.0.type: Field required`, content blocks serialised without their `type`)',
+      'softwaremill/sttp-ai, docs/plans/claude-api-implementation-plan.md and CLAUDE.md (commit 86ec08c5, 2025-09-25: its Claude example run against the API answered `messages.0.content.0.type: Field required`; the cause, uPickle leaving out the blocks\u2019 `type` as a default value)',
     note: 'The capture records the message, not the whole 400 body: the body is the API\u2019s `invalid_request_error` envelope, as for the other schema errors (A17, T6). No issue thread with the full body was found.',
+    asOf: '2025-09',
   },
   {
     code: 'T1',
