@@ -1,6 +1,7 @@
 /**
- * Cuts of requests holding content parts without `type` (O13, A20: schema errors, met before any
- * other check): the fast cut engine agrees with validating the kept messages at every cut.
+ * Cuts of requests holding errors the validators list first, before any other check (schema
+ * errors, `isSchemaError`): content parts without `type` (O13, A20), of a type Chat does not have
+ * (O12). The fast cut engine agrees with validating the kept messages at every cut.
  */
 import { describe, it } from 'vitest';
 import { prepareCuts } from './cutTables.ts';
@@ -41,10 +42,25 @@ const ANTHROPIC = {
   ],
 };
 
-describe('fast cuts agree with validating the kept messages, with untyped parts', () => {
+/** A Chat body with an Anthropic block replayed in a user message's content (O12). */
+const CHAT_FOREIGN = {
+  model: 'gpt-4o',
+  messages: [
+    { role: 'user', content: 'q' },
+    call('call_1'),
+    { role: 'user', content: [{ type: 'thinking', thinking: 'replayed from another API' }] },
+    call('call_2'),
+    { role: 'tool', tool_call_id: 'call_2', content: 'r' },
+    { role: 'user', content: 'again' },
+    call('call_3'),
+  ],
+};
+
+describe('fast cuts agree with validating the kept messages, with schema errors', () => {
   for (const [name, body, provider] of [
     ['Chat (O13)', CHAT, 'openai-chat'],
     ['Anthropic (A20)', ANTHROPIC, 'anthropic'],
+    ['Chat (O12)', CHAT_FOREIGN, 'openai-chat'],
   ] as const)
     it(name, () => {
       const t = parsedText(JSON.stringify(body)).transcript;
