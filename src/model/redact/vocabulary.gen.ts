@@ -1707,6 +1707,7 @@ export const VOCABULARY_WORDS: readonly string[] = [
   'startTimeUnixNano',
   'start_time',
   'start_timestamp',
+  'startedDateTime',
   'starts',
   'startsWith',
   'state',
