@@ -6,6 +6,7 @@
 import type { FormatId, Message, ProviderId, Transcript } from '../types.ts';
 import { PARSERS } from '../parse/registry.ts';
 import { ruleSpec } from './catalogue/index.ts';
+import { withWindow } from './contextWindow.ts';
 import { APIS, ENDPOINT_LIST, ENDPOINTS } from './endpoints/index.ts';
 import { endpointOfBody } from './endpoints/recognise.ts';
 import type {
@@ -27,6 +28,7 @@ export type {
   Violation,
   RuleId,
 } from './types.ts';
+export type { InputCount } from './contextWindow.ts';
 
 export {
   API_IDS,
@@ -147,7 +149,7 @@ export function validateTranscript(
   const source = opts?.messages ?? t.messages;
   const sent = sentMessages(t, source, id);
   const checked = v.validate(t, sent === source ? opts : { ...opts, messages: sent });
-  return withNotes(t, id, source, checked);
+  return withNotes(t, id, source, checked, opts);
 }
 
 function noValidator(id: ProviderId): Validation {
@@ -159,16 +161,23 @@ function noValidator(id: ProviderId): Validation {
   };
 }
 
-/** A provider's validation with the notes `validateTranscript` adds (borrowed rules, refusals). */
+/**
+ * A provider's validation with what `validateTranscript` adds: the context window of a whole
+ * request (not of a subset: the simulator judges its kept requests by the budget), notes for
+ * borrowed rules and refusals.
+ */
 function withNotes(
   t: Transcript,
   id: ProviderId,
   source: readonly Message[],
   checked: Validation,
+  opts: ValidateOptions | undefined,
 ): Validation {
-  const borrowed = borrowedNotes(id, checked.violations);
+  const whole =
+    opts?.messages === undefined ? withWindow(checked, t, source, opts?.inputTokens) : checked;
+  const borrowed = borrowedNotes(id, whole.violations);
   const validation =
-    borrowed.length > 0 ? { ...checked, notes: [...checked.notes, ...borrowed] } : checked;
+    borrowed.length > 0 ? { ...whole, notes: [...whole.notes, ...borrowed] } : whole;
   const refused = REFUSALS.get(t.format)?.(source);
   return refused?.length ? { ...validation, notes: [...refused, ...validation.notes] } : validation;
 }
@@ -212,6 +221,6 @@ export function chainValidation(): ChainValidator {
       chainOf = id;
       step = v.chain();
     }
-    return withNotes(t, id, opts?.messages ?? t.messages, step(t, opts));
+    return withNotes(t, id, opts?.messages ?? t.messages, step(t, opts), opts);
   };
 }

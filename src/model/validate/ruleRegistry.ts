@@ -52,6 +52,7 @@ export const RULE_REGISTRY = {
   compaction_moved: { words: 'compaction block moved' },
   compaction_edited: { words: 'compaction block or item emptied' },
   compaction_dropped: { words: 'compaction block dropped, or items kept before it' },
+  context_window_exceeded: { words: 'input longer than the context window' },
 } as const satisfies Readonly<Record<string, RuleDef>>;
 
 /** Stable rule ids: the keys of `RULE_REGISTRY`. */
