@@ -39,13 +39,30 @@ export interface TextSize {
  */
 export function textSize(t: Transcript, messages: readonly Message[] = t.messages): TextSize {
   let units = 0;
-  let fixed = 0;
   let parts = 0;
   for (const s of t.system) {
     units += s.text.length;
     parts++;
   }
-  for (let i = 0; i < messages.length; i++) {
+  const m = messagesSize(messages, 0, messages.length);
+  return {
+    units: units + m.units,
+    fixed: m.fixed,
+    framing: MESSAGE_OVERHEAD * messages.length,
+    parts: parts + m.parts,
+  };
+}
+
+/** `textSize` of messages [from, to), without the system prompt and framing. */
+function messagesSize(
+  messages: readonly Message[],
+  from: number,
+  to: number,
+): { units: number; fixed: number; parts: number } {
+  let units = 0;
+  let fixed = 0;
+  let parts = 0;
+  for (let i = from; i < to; i++) {
     const blocks = (messages[i] as Message).blocks;
     for (let k = 0; k < blocks.length; k++) {
       const b = blocks[k] as Message['blocks'][number];
@@ -54,7 +71,7 @@ export function textSize(t: Transcript, messages: readonly Message[] = t.message
       parts++;
     }
   }
-  return { units, fixed, framing: MESSAGE_OVERHEAD * messages.length, parts };
+  return { units, fixed, parts };
 }
 
 const isAlnum = (c: number) =>
@@ -84,4 +101,41 @@ export function alnumCount(t: Transcript, messages: readonly Message[] = t.messa
 export function o200kTextBounds(size: TextSize, alnum?: number): readonly [number, number] {
   const lo = alnum === undefined ? 0 : Math.ceil(alnum / MAX_ALNUM_PER_TOKEN);
   return [lo, MAX_TOKENS_PER_UNIT * size.units];
+}
+
+/**
+ * `textSize` along a chain of requests (a session log's calls, each extending the one before:
+ * `chainValidation`): the sizes of the messages shared with the last request (the same objects
+ * at the same positions) are kept, so a request costs the messages from the first that differs,
+ * not its whole length. Every answer equals `textSize(t, messages)`.
+ * @returns a function to call once per request, in order
+ */
+export function textSizeChain(): (t: Transcript, messages: readonly Message[]) => TextSize {
+  let prev: readonly Message[] = [];
+  // Prefix sums over prev: [i] = units, fixed, parts of messages [0, i).
+  const units: number[] = [0];
+  const fixed: number[] = [0];
+  const parts: number[] = [0];
+  return (t, messages) => {
+    let same = 0;
+    const n = Math.min(prev.length, messages.length);
+    while (same < n && prev[same] === messages[same]) same++;
+    units.length = fixed.length = parts.length = same + 1;
+    for (let i = same; i < messages.length; i++) {
+      const one = messagesSize(messages, i, i + 1);
+      units.push((units[i] as number) + one.units);
+      fixed.push((fixed[i] as number) + one.fixed);
+      parts.push((parts[i] as number) + one.parts);
+    }
+    // A chain's lists are never changed after they are passed (`ChainValidate`).
+    prev = messages;
+    const sys = textSize(t, []);
+    const k = messages.length;
+    return {
+      units: sys.units + (units[k] as number),
+      fixed: fixed[k] as number,
+      framing: MESSAGE_OVERHEAD * k,
+      parts: sys.parts + (parts[k] as number),
+    };
+  };
 }

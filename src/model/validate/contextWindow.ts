@@ -186,16 +186,18 @@ function overViolation(
  * decide. Unchanged for an unknown model or a request clearly under its window.
  * @param v the structural validation of these messages
  * @param count the caller's count, if any (`ValidateOptions.inputTokens`)
+ * @param size how to size the text (`textSizeChain` along a chain), default `textSize`
  */
 export function withWindow(
   v: Validation,
   t: Transcript,
   messages: readonly Message[],
   count?: InputCount,
+  size?: (t: Transcript, messages: readonly Message[]) => TextSize,
 ): Validation {
   const w = modelWindow(v.provider, t.settings.model);
   if (w === undefined) return v;
-  const j = judgeWindow(t, messages, v.provider, w, count);
+  const j = judgeWindow(t, messages, v.provider, w, count, size ? size(t, messages) : undefined);
   switch (j.kind) {
     case 'under':
       return v;
