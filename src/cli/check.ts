@@ -38,8 +38,8 @@ export async function runCheck(argv: string[], io: CliIO): Promise<number> {
   if (!parsed) return EXIT_UNREADABLE;
   // The verdict and counts only: `check` prints no pair (`verdictOf`).
   const first = verdictOf(parsed.transcript, providerFor(io, provider, parsed));
-  // The context window: counted only when the text's bounds leave it open or give only a bound
-  // (a request far under its window loads no tokenizer), as the page's worker counts it.
+  // The context window: counted only when the text's bounds leave it open (a request far under
+  // its window, or a huge body over it, loads no tokenizer), as the page's worker counts it.
   const a = windowWantsCount(first.transcript, first.provider)
     ? verdictOf(first.transcript, first.provider, {
         inputTokens: await countInput(first.transcript, first.provider),

@@ -29,7 +29,7 @@ async function exactTotal(text: string): Promise<number> {
 }
 
 describe('cli check: the context window', () => {
-  it('a 4.5 MB gpt-4o body: INVALID, O13 with the exact count in OpenAI’s text', async () => {
+  it('a 4.5 MB gpt-4o body: INVALID at once by its length (no count), O13 with OpenAI’s body', async () => {
     const text = body(90, 50_000);
     const n = await exactTotal(text);
     expect(n).toBeGreaterThan(128_000);
@@ -37,17 +37,26 @@ describe('cli check: the context window', () => {
     expect(r.code).toBe(1);
     const j = JSON.parse(r.out);
     expect(j.valid).toBe(false);
-    expect(j.firstError).toEqual({
-      error: {
-        message: `This model's maximum context length is 128000 tokens. However, your messages resulted in ${n} tokens. Please reduce the length of the messages.`,
-        type: 'invalid_request_error',
-        param: 'messages',
-        code: 'context_length_exceeded',
-      },
-    });
+    const err = j.firstError as { error: { message: string; param: string; code: string } };
+    expect(err.error).toMatchObject({ param: 'messages', code: 'context_length_exceeded' });
+    // Not counted (cheap first): N is the lower bound, over the window and at most the count.
+    const said = Number(/resulted in (\d+) tokens/.exec(err.error.message)?.[1]);
+    expect(said).toBeGreaterThan(128_000);
+    expect(said).toBeLessThanOrEqual(n);
+    expect(err.error.message).toBe(
+      `This model's maximum context length is 128000 tokens. However, your messages resulted in ${said} tokens. Please reduce the length of the messages.`,
+    );
     const plain = await cli(['check', 'big.json'], { 'big.json': text });
     expect(plain.out).toContain('INVALID: openai-chat answers HTTP 400');
     expect(plain.out).toContain('[O13] context_window_exceeded in the request (its whole input)');
+    expect(plain.out).toContain('not counted, so the provider');
+  });
+
+  it('a body its length cannot judge is counted: O13 with the exact count in OpenAI’s text', async () => {
+    const over = body(16, 50_000);
+    const n = await exactTotal(over);
+    const r = await cli(['check', 'over.json', '--json'], { 'over.json': over });
+    expect(JSON.parse(r.out).firstError.error.message).toContain(`resulted in ${n} tokens.`);
   });
 
   it('a body its length cannot judge is counted: just over the window is O13, just under is valid', async () => {

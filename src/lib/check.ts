@@ -77,8 +77,9 @@ export function check(body: Body, opts: CheckOptions = {}): CheckResult {
 
 /**
  * `check`, with the context window judged by an o200k count where the text's bounds cannot
- * judge it (or judge it by a bound only): the verdict and N of the CLI's `check` and of the page
- * once its exact count came. The BPE (a lazy chunk, ~1 MB gzip) loads only for such a body.
+ * judge it: the verdict of the CLI's `check` and of the page once its exact count came (a body the
+ * bounds put over keeps the bound's N, as in the CLI). The BPE (a lazy chunk, ~1 MB gzip) loads
+ * only for such a body.
  * @throws as `check`; also if the BPE chunk cannot be loaded
  */
 export async function checkCounted(body: Body, opts: CheckOptions = {}): Promise<CheckResult> {

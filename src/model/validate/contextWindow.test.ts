@@ -116,7 +116,8 @@ describe('context window, OpenAI (exact count)', () => {
     expect(v.valid).toBe(false);
     expect(w[0]).toMatchObject({ code: 'O13', severity: 'error' });
     expect(w[0]?.why).toContain('at least');
-    expect(windowWantsCount(huge, 'openai-chat')).toBe(true);
+    // Decided by the bound: no count wanted (cheap first; a 100 MB body is never run through BPE).
+    expect(windowWantsCount(huge, 'openai-chat')).toBe(false);
   });
   it('between the bounds, without a count: a note, no verdict', () => {
     const mid = chat('gpt-4o', 200_000);

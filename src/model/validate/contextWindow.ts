@@ -12,7 +12,13 @@
  * exceed" (CW1, a warning) within it. (3) Neither decides: a note says the count will.
  */
 import type { Message, ProviderId, Transcript } from '../types.ts';
-import { alnumCount, o200kTextBounds, textSize, type TextSize } from '../tokenBounds.ts';
+import {
+  alnumCount,
+  MAX_ALNUM_PER_TOKEN,
+  o200kTextBounds,
+  textSize,
+  type TextSize,
+} from '../tokenBounds.ts';
 import { countTokens, ESTIMATE_MARGIN, FAMILY_FACTORS, loadBpeCounter } from '../tokens.ts';
 import { CLAUDE_PREFIX } from './bedrock.ts';
 import {
@@ -97,6 +103,11 @@ export function judgeWindow(
   const hi = textHi * fHi + size.parts / 2 + size.framing + size.fixed;
   if (hi * (1 + margin) <= w.tokens) return { kind: 'under' };
   if (count) return judgeCount(count, w, family === 'openai', margin, size);
+  // The letters can decide only when the text could hold enough of them: if every code unit
+  // were one, would the bound be over? If not, skip the pass over the characters.
+  const most = (size.units / MAX_ALNUM_PER_TOKEN) * fLo + size.framing;
+  if (most / (1 + margin) <= w.tokens)
+    return { kind: 'open', lo: size.framing, hi: Math.floor(hi) };
   const [textLo] = o200kTextBounds(size, alnumCount(t, messages));
   const lo = Math.max(0, textLo * fLo - size.parts / 2) + size.framing;
   // For an estimate, the provider's own count may be lower than ours by the margin.
@@ -139,7 +150,7 @@ function overViolation(
   const at = { messageIndex: -1, index: -1, blockIndex: null, ids: [] };
   const how =
     j.by === 'bound'
-      ? `at least ${fmt(j.tokens)} tokens by its text alone (letters and digits ÷ 26, the most one token holds)`
+      ? `at least ${fmt(j.tokens)} tokens by its text alone (letters and digits ÷ 26, the most one token holds; not counted, so the provider's N is higher)`
       : `${exact ? '' : '≈ '}${fmt(j.tokens)} tokens${exact ? ' (exact o200k count)' : ' (an estimate, beyond its margin)'}`;
   const why = `The input is ${how}, over ${w.label}'s ${fmt(w.tokens)}-token window (${w.source}). The provider counts the input before it runs the model and refuses it whole.`;
   if (code === undefined)
@@ -242,15 +253,15 @@ export function withWindow(
 }
 
 /**
- * Whether a count would change the window's verdict on a whole request: its model has a window,
- * and the text's bounds leave it open or decide it by a bound (whose N is not the provider's).
- * O(blocks), plus O(text) when the upper bound does not clear it.
+ * Whether a count would decide the window's verdict on a whole request: its model has a window
+ * and the text's bounds leave it open. A body the bounds put over is not counted (cheap first: a
+ * 100 MB body would take the BPE half a minute); its text's N is then the lower bound, which the
+ * violation's `why` says. O(blocks), plus O(text) only for a body of several MB.
  */
 export function windowWantsCount(t: Transcript, provider: ProviderId): boolean {
   const w = modelWindow(provider, t.settings.model);
   if (w === undefined) return false;
-  const j = judgeWindow(t, t.messages, provider, w);
-  return j.kind === 'open' || j.kind === 'over';
+  return judgeWindow(t, t.messages, provider, w).kind === 'open';
 }
 
 /**
