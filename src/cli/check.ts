@@ -1,7 +1,7 @@
 import { plural } from './words.ts';
 import { requestIndexLine, violationAt } from './requestIndex.ts';
 import { verdictOf } from '../model/analyze.ts';
-import { countInput, windowWantsCount } from '../model/validate/contextWindow.ts';
+import { countInput, windowOpen } from '../model/validate/contextWindow.ts';
 import { CHECK_BOOLEANS, CHECK_VALUED, onlyFile, parseArgs, UsageError } from './args.ts';
 import {
   checkProvider,
@@ -40,7 +40,7 @@ export async function runCheck(argv: string[], io: CliIO): Promise<number> {
   const first = verdictOf(parsed.transcript, providerFor(io, provider, parsed));
   // The context window: counted only when the text's bounds leave it open (a request far under
   // its window, or a huge body over it, loads no tokenizer), as the page's worker counts it.
-  const a = windowWantsCount(first.transcript, first.provider)
+  const a = windowOpen(first.validation)
     ? verdictOf(first.transcript, first.provider, {
         inputTokens: await countInput(first.transcript, first.provider),
       })

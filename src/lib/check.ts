@@ -3,7 +3,7 @@
  */
 import type { ParsedTranscript } from '../model/parse/index.ts';
 import type { FormatId, ProviderId, Transcript } from '../model/types.ts';
-import { countInput, windowWantsCount } from '../model/validate/contextWindow.ts';
+import { countInput, windowOpen } from '../model/validate/contextWindow.ts';
 import {
   defaultProviderOf,
   validateTranscript,
@@ -84,10 +84,10 @@ export function check(body: Body, opts: CheckOptions = {}): CheckResult {
  */
 export async function checkCounted(body: Body, opts: CheckOptions = {}): Promise<CheckResult> {
   const parsed = read(body, opts);
+  const first = checkParsed(parsed, opts);
+  if (!windowOpen(first)) return first;
   const t = withModel(parsed.transcript, opts.model);
-  const p = knownProvider(opts.provider) ?? defaultProviderOf(t);
-  const inputTokens = windowWantsCount(t, p) ? await countInput(t, p) : undefined;
-  return checkParsed(parsed, opts, inputTokens);
+  return checkParsed(parsed, opts, await countInput(t, first.provider));
 }
 
 /**

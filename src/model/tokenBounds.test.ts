@@ -69,3 +69,23 @@ describe('textSizeChain', () => {
     );
   });
 });
+
+describe('alnumCount with stopAt', () => {
+  it('stops once enough are found: at least stopAt, at most the full count', () => {
+    const t = parsed({
+      model: 'gpt-4o',
+      messages: Array.from({ length: 20 }, (_, i) => ({
+        role: i % 2 ? 'assistant' : 'user',
+        content: 'abc def '.repeat(100),
+      })),
+    }).transcript;
+    const full = alnumCount(t);
+    expect(full).toBe(20 * 600);
+    for (const stop of [0, 1, 599, 600, 5_000, full, full + 1]) {
+      const n = alnumCount(t, t.messages, stop);
+      expect(n).toBeGreaterThanOrEqual(Math.min(stop, full));
+      expect(n).toBeLessThanOrEqual(full);
+    }
+    expect(alnumCount(t, t.messages, 1_000)).toBeLessThan(full);
+  });
+});

@@ -80,15 +80,24 @@ const isAlnum = (c: number) =>
 /**
  * ASCII letters and digits of every countable text of a request (the lower bound's numerator):
  * one pass over the characters, so only for a request whose upper bound does not already decide.
- * O(text).
+ * O(text), or less with `stopAt`.
+ * @param stopAt stop counting once this many are found (the caller needs no more to decide):
+ *   the result is then at least `stopAt`, at most the full count
  */
-export function alnumCount(t: Transcript, messages: readonly Message[] = t.messages): number {
+export function alnumCount(
+  t: Transcript,
+  messages: readonly Message[] = t.messages,
+  stopAt = Infinity,
+): number {
   let n = 0;
   const scan = (text: string) => {
     for (let i = 0; i < text.length; i++) if (isAlnum(text.charCodeAt(i))) n++;
   };
   for (const s of t.system) scan(s.text);
-  for (const m of messages) for (const b of m.blocks) scan(countableText(b).text);
+  for (const m of messages) {
+    if (n >= stopAt) return n;
+    for (const b of m.blocks) scan(countableText(b).text);
+  }
   return n;
 }
 

@@ -108,7 +108,12 @@ export function judgeWindow(
   const most = (size.units / MAX_ALNUM_PER_TOKEN) * fLo + size.framing;
   if (most / (1 + margin) <= w.tokens)
     return { kind: 'open', lo: size.framing, hi: Math.floor(hi) };
-  const [textLo] = o200kTextBounds(size, alnumCount(t, messages));
+  // Enough letters to be over is all it takes: the count stops there (a 100 MB body is decided
+  // by its first few MB).
+  const enough = Math.ceil(
+    ((w.tokens * (1 + margin) - size.framing + size.parts / 2) / fLo + 1) * MAX_ALNUM_PER_TOKEN,
+  );
+  const [textLo] = o200kTextBounds(size, alnumCount(t, messages, enough));
   const lo = Math.max(0, textLo * fLo - size.parts / 2) + size.framing;
   // For an estimate, the provider's own count may be lower than ours by the margin.
   if (lo / (1 + margin) > w.tokens) return { kind: 'over', tokens: Math.ceil(lo), by: 'bound' };
@@ -262,6 +267,14 @@ export function windowWantsCount(t: Transcript, provider: ProviderId): boolean {
   const w = modelWindow(provider, t.settings.model);
   if (w === undefined) return false;
   return judgeWindow(t, t.messages, provider, w).kind === 'open';
+}
+
+/**
+ * `windowWantsCount` read off a validation already made without a count (its note says the
+ * window is open), so a caller that has the verdict does not size the text again. O(notes).
+ */
+export function windowOpen(v: Validation): boolean {
+  return v.notes.some((n) => n.startsWith(`${WINDOW_NOTE} (`));
 }
 
 /**
