@@ -29,7 +29,7 @@ async function exactTotal(text: string): Promise<number> {
 }
 
 describe('cli check: the context window', () => {
-  it('a 4.5 MB gpt-4o body: INVALID at once by its length (no count), O13 with OpenAI’s body', async () => {
+  it('a 4.5 MB gpt-4o body: INVALID at once by its length (no count), O14 with OpenAI’s body', async () => {
     const text = body(90, 50_000);
     const n = await exactTotal(text);
     expect(n).toBeGreaterThan(128_000);
@@ -48,25 +48,25 @@ describe('cli check: the context window', () => {
     );
     const plain = await cli(['check', 'big.json'], { 'big.json': text });
     expect(plain.out).toContain('INVALID: openai-chat answers HTTP 400');
-    expect(plain.out).toContain('[O13] context_window_exceeded in the request (its whole input)');
+    expect(plain.out).toContain('[O14] context_window_exceeded in the request (its whole input)');
     expect(plain.out).toContain('not counted, so the provider');
   });
 
-  it('a body its length cannot judge is counted: O13 with the exact count in OpenAI’s text', async () => {
+  it('a body its length cannot judge is counted: O14 with the exact count in OpenAI’s text', async () => {
     const over = body(16, 50_000);
     const n = await exactTotal(over);
     const r = await cli(['check', 'over.json', '--json'], { 'over.json': over });
     expect(JSON.parse(r.out).firstError.error.message).toContain(`resulted in ${n} tokens.`);
   });
 
-  it('a body its length cannot judge is counted: just over the window is O13, just under is valid', async () => {
+  it('a body its length cannot judge is counted: just over the window is O14, just under is valid', async () => {
     const over = body(16, 50_000);
     const n = await exactTotal(over);
     expect(n).toBeGreaterThan(128_000);
     expect(n).toBeLessThan(200_000);
     const r = await cli(['check', 'over.json', '--json'], { 'over.json': over });
     expect(r.code).toBe(1);
-    expect(JSON.parse(r.out).violations[0]).toMatchObject({ code: 'O13', status: 400 });
+    expect(JSON.parse(r.out).violations[0]).toMatchObject({ code: 'O14', status: 400 });
 
     const under = body(12, 50_000);
     expect(await exactTotal(under)).toBeLessThan(128_000);

@@ -220,7 +220,7 @@ describe('check and checkCounted: the context window, as the CLI and the page ju
     const body = gpt4o(4_300_000);
     const quick = check(body);
     expect(quick.valid).toBe(false);
-    expect(quick.firstViolation?.code).toBe('O13');
+    expect(quick.firstViolation?.code).toBe('O14');
     expect(quick.firstViolation?.why).toContain('at least');
     expect(await checkCounted(body)).toEqual(quick);
   });
@@ -232,7 +232,7 @@ describe('check and checkCounted: the context window, as the CLI and the page ju
     expect(quick.notes.join(' ')).toContain('not judged yet');
     const counted = await checkCounted(body);
     expect(counted.valid).toBe(false);
-    expect(counted.firstViolation?.code).toBe('O13');
+    expect(counted.firstViolation?.code).toBe('O14');
     const n = countTokens(read(body).transcript, 'openai-chat', await loadBpeCounter()).total;
     expect(counted.firstViolation?.message).toContain(`resulted in ${n} tokens.`);
   });

@@ -54,7 +54,7 @@ export interface CheckResult {
  * Validate a request body as the provider would, before it is sent: the same verdict, violation
  * paths and exact error bodies as `npm run cli -- check FILE --json`, for every format the
  * project reads (request bodies, message lists, session logs, HAR, curl …).
- * Costs O(messages); no tokenizer is loaded. The context window (O13, A20, G12) is judged by
+ * Costs O(messages); no tokenizer is loaded. The context window (O14, A21, G12) is judged by
  * bounds from the text alone: a huge body is over at once, a normal one clears in one pass over
  * its lengths; where the bounds cannot say, a note says so and `checkCounted` counts.
  * @param body the parsed request body (what you pass to the SDK), its JSON text, or its bytes

@@ -22,7 +22,7 @@ beforeAll(async () => {
 });
 
 describe('selectWindowVerdict', () => {
-  it('an exact count over the window turns the first "valid" into O13, and says so', () => {
+  it('an exact count over the window turns the first "valid" into O14, and says so', () => {
     const a = gpt4o(700_000);
     expect(a.validation.valid).toBe(true);
     expect(a.validation.notes.join(' ')).toContain('not judged yet');
@@ -33,7 +33,7 @@ describe('selectWindowVerdict', () => {
     expect(exact.total).toBeGreaterThan(128_000);
     const r = selectWindowVerdict(a, exact);
     expect(r.analysis.validation.valid).toBe(false);
-    expect(r.analysis.validation.violations.map((v) => v.code)).toEqual(['O13']);
+    expect(r.analysis.validation.violations.map((v) => v.code)).toEqual(['O14']);
     expect(r.analysis.validation.violations[0]?.message).toContain(
       `your messages resulted in ${exact.total} tokens`,
     );
@@ -55,7 +55,7 @@ describe('selectWindowVerdict', () => {
 
   it('a first answer over by a bound gets the exact N, and says the verdict was updated', () => {
     const a = gpt4o(4_300_000);
-    expect(a.validation.violations[0]?.code).toBe('O13');
+    expect(a.validation.violations[0]?.code).toBe('O14');
     const exact = countTokens(a.transcript, a.provider, bpe);
     const r = selectWindowVerdict(a, exact);
     expect(r.analysis.validation.valid).toBe(false);

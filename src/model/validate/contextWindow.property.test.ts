@@ -41,13 +41,13 @@ describe('context window: appending never makes an over-window request valid', (
     const base = { model: 'gpt-4o', messages: [{ role: 'user', content: prose(800_000) }] };
     const t0 = parsed(base).transcript;
     const v0 = validateTranscript(t0, 'openai-chat', { inputTokens: counted(t0, 'openai-chat') });
-    expect(v0.violations.map((v) => v.code)).toEqual(['O13']);
+    expect(v0.violations.map((v) => v.code)).toEqual(['O14']);
     fc.assert(
       fc.property(arbTurns, (turns) => {
         const t = withTurns(base, 'messages', turns);
         const v = validateTranscript(t, 'openai-chat', { inputTokens: counted(t, 'openai-chat') });
         expect(v.valid).toBe(false);
-        expect(v.violations.some((x) => x.code === 'O13')).toBe(true);
+        expect(v.violations.some((x) => x.code === 'O14')).toBe(true);
       }),
       { numRuns: 25 },
     );
@@ -73,12 +73,12 @@ describe('context window: appending never makes an over-window request valid', (
     };
     const t0 = parsed(base).transcript;
     const v0 = validateTranscript(t0, 'anthropic', { inputTokens: counted(t0, 'anthropic') });
-    expect(v0.violations.map((v) => v.code)).toContain('A20');
+    expect(v0.violations.map((v) => v.code)).toContain('A21');
     fc.assert(
       fc.property(arbTurns, (turns) => {
         const t = withTurns(base, 'messages', turns);
         const v = validateTranscript(t, 'anthropic', { inputTokens: counted(t, 'anthropic') });
-        expect(v.violations.some((x) => x.code === 'A20')).toBe(true);
+        expect(v.violations.some((x) => x.code === 'A21')).toBe(true);
       }),
       { numRuns: 8 },
     );

@@ -1,5 +1,5 @@
 /**
- * The context window as a rule (contextWindow.ts; catalogue O13, A20, G12, CW1): per provider
+ * The context window as a rule (contextWindow.ts; catalogue O14, A21, G12, CW1): per provider
  * over, under, near the estimate's margin and an unknown model, by a count and by the text's
  * bounds alone. On the old code every request here was valid (the windows only labelled the
  * simulator's budget).
@@ -37,11 +37,11 @@ function judged(t: Transcript, provider: ProviderId, count?: InputCount) {
 
 describe('context window, OpenAI (exact count)', () => {
   const t = chat('gpt-4o-2024-08-06', 60_000);
-  it('one token over the window: O13 with OpenAI’s text and body', () => {
+  it('one token over the window: O14 with OpenAI’s text and body', () => {
     const { v, w } = judged(t, 'openai-chat', exact(128_001));
     expect(v.valid).toBe(false);
     expect(w).toHaveLength(1);
-    expect(w[0]).toMatchObject({ code: 'O13', severity: 'error', status: 400, index: -1 });
+    expect(w[0]).toMatchObject({ code: 'O14', severity: 'error', status: 400, index: -1 });
     expect(w[0]?.error).toEqual({
       error: {
         message:
@@ -59,7 +59,7 @@ describe('context window, OpenAI (exact count)', () => {
   });
   it('a count that is not exact (chars/4, hard cuts) is judged as an estimate', () => {
     expect(judged(t, 'openai-chat', estimate(130_000)).w[0]?.code).toBe('CW1');
-    expect(judged(t, 'openai-chat', estimate(200_000)).w[0]?.code).toBe('O13');
+    expect(judged(t, 'openai-chat', estimate(200_000)).w[0]?.code).toBe('O14');
   });
   it('a count that holds guessed image sizes: over only when the counted part is', () => {
     const img = parsed({
@@ -81,7 +81,7 @@ describe('context window, OpenAI (exact count)', () => {
   });
   it('other windows by model: gpt-4.1 (1,047,576), gpt-5 (400,000), o3 (200,000)', () => {
     expect(judged(chat('gpt-4.1', 400_000), 'openai-chat', exact(1_047_577)).w[0]?.code).toBe(
-      'O13',
+      'O14',
     );
     expect(judged(chat('gpt-4.1', 400_000), 'openai-chat', exact(1_047_576)).v.valid).toBe(true);
     expect(judged(chat('gpt-5', 200_000), 'openai-chat', exact(400_001)).w[0]?.message).toContain(
@@ -90,7 +90,7 @@ describe('context window, OpenAI (exact count)', () => {
     expect(judged(chat('o3-mini', 100_000), 'openai-chat', exact(200_001)).v.valid).toBe(false);
   });
   it('Azure OpenAI: the same rule and text', () => {
-    expect(judged(t, 'azure-openai', exact(128_001)).w[0]?.code).toBe('O13');
+    expect(judged(t, 'azure-openai', exact(128_001)).w[0]?.code).toBe('O14');
   });
   it('an unknown model, or none: no judgement, whatever the count', () => {
     for (const u of [
@@ -114,7 +114,7 @@ describe('context window, OpenAI (exact count)', () => {
     const huge = chat('gpt-4o', Math.ceil(letters / 0.8)); // the prose is 22 letters in 27
     const { v, w } = judged(huge, 'openai-chat');
     expect(v.valid).toBe(false);
-    expect(w[0]).toMatchObject({ code: 'O13', severity: 'error' });
+    expect(w[0]).toMatchObject({ code: 'O14', severity: 'error' });
     expect(w[0]?.why).toContain('at least');
     // Decided by the bound: no count wanted (cheap first; a 100 MB body is never run through BPE).
     expect(windowWantsCount(huge, 'openai-chat')).toBe(false);
@@ -132,11 +132,11 @@ describe('context window, OpenAI (exact count)', () => {
 describe('context window, Anthropic (estimate, margin 0.3)', () => {
   const m = ESTIMATE_MARGIN.claude;
   const t = claude('claude-sonnet-4-5', 100_000);
-  it('beyond the margin: A20 with Anthropic’s text', () => {
+  it('beyond the margin: A21 with Anthropic’s text', () => {
     const n = Math.floor(200_000 * (1 + m)) + 1;
     const { v, w } = judged(t, 'anthropic', estimate(n));
     expect(v.valid).toBe(false);
-    expect(w[0]).toMatchObject({ code: 'A20', severity: 'error', status: 400 });
+    expect(w[0]).toMatchObject({ code: 'A21', severity: 'error', status: 400 });
     expect(w[0]?.error).toEqual({
       type: 'error',
       error: {

@@ -1,6 +1,6 @@
 /**
  * The context window as a rule: a request whose input tokens exceed its model's window is
- * refused with a 400 (OpenAI O13, Anthropic A20, Gemini G12; catalogue/contextWindow.ts), judged
+ * refused with a 400 (OpenAI O14, Anthropic A21, Gemini G12; catalogue/contextWindow.ts), judged
  * only when the count is certain. The window is the one of the endpoint's `windows` whose
  * `match` fits `settings.model` (an unknown model, or none named: not judged).
  *
@@ -66,12 +66,12 @@ export type WindowJudgement =
   | { kind: 'open'; lo: number; hi: number };
 
 /** The codes of the endpoints whose answer to an over-window request is captured. */
-const OVER_CODE: Partial<Record<ProviderId, 'O13' | 'A20' | 'G12'>> = {
-  'openai-chat': 'O13',
-  'azure-openai': 'O13',
-  anthropic: 'A20',
-  'anthropic-vertex': 'A20',
-  'anthropic-bedrock': 'A20',
+const OVER_CODE: Partial<Record<ProviderId, 'O14' | 'A21' | 'G12'>> = {
+  'openai-chat': 'O14',
+  'azure-openai': 'O14',
+  anthropic: 'A21',
+  'anthropic-vertex': 'A21',
+  'anthropic-bedrock': 'A21',
   gemini: 'G12',
   'vertex-gemini': 'G12',
 };
@@ -174,7 +174,7 @@ function overViolation(
     };
   const message = ruleText(code, { tokens: j.tokens, limit: w.tokens });
   const error =
-    code === 'O13'
+    code === 'O14'
       ? openaiEnvelope(message, 'messages', 'context_length_exceeded')
       : code === 'G12'
         ? geminiEnvelope(message)
@@ -186,7 +186,7 @@ function overViolation(
     rule: 'context_window_exceeded',
     code,
     severity: 'error',
-    providerPath: code === 'O13' ? 'messages' : null,
+    providerPath: code === 'O14' ? 'messages' : null,
     status: 400,
     error,
     message: provider === 'anthropic-bedrock' ? CLAUDE_PREFIX + message : message,

@@ -78,7 +78,7 @@ export interface ValidateOptions {
   uniqueToolUseIds?: boolean;
   /**
    * The input's token count, when the caller has one (the page's exact table, the CLI's BPE):
-   * the context window (O13, A20, G12, CW1: validate/contextWindow.ts) is judged by it. Without
+   * the context window (O14, A21, G12, CW1: validate/contextWindow.ts) is judged by it. Without
    * it the window is judged by bounds from the text alone. Ignored with `messages` (a subset).
    */
   inputTokens?: InputCount;

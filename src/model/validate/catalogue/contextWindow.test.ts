@@ -12,14 +12,14 @@ const count = (tokens: number, exact: boolean) => ({
 });
 
 const FIXTURES: Record<string, Fixture> = {
-  O13: {
+  O14: {
     provider: 'openai-chat',
     t: () => body({ model: 'gpt-4o', messages: [{ role: 'user', content: text }] }),
     opts: count(128_001, true),
     params: { tokens: 128_001, limit: 128_000 },
     path: 'messages',
   },
-  A20: {
+  A21: {
     provider: 'anthropic',
     t: () =>
       body({

@@ -12,7 +12,7 @@ const JUDGED =
 
 export const CONTEXT_WINDOW_RULES: readonly RuleSpec[] = [
   {
-    code: 'O13',
+    code: 'O14',
     rules: ['context_window_exceeded'],
     providers: ['openai-chat', 'azure-openai'],
     severity: 'error',
@@ -29,7 +29,7 @@ export const CONTEXT_WINDOW_RULES: readonly RuleSpec[] = [
     asOf: '2025-06',
   },
   {
-    code: 'A20',
+    code: 'A21',
     rules: ['context_window_exceeded'],
     providers: ['anthropic', 'anthropic-vertex', 'anthropic-bedrock'],
     severity: 'error',

@@ -43,7 +43,7 @@ const FAMILIES: { title: string; prefix: RegExp; intro: string }[] = [
     title: 'Context window (every endpoint)',
     prefix: /^CW\d/,
     intro:
-      'A request whose input is longer than its model’s context window is refused whatever its structure: OpenAI O13, Anthropic A20 and Gemini G12 give each provider’s text, listed with their families above. The window is the one of `src/model/validate/endpoints/windows.ts` whose `match` fits the request’s model (an unknown model is not judged); an exact count (OpenAI) decides at the window, an estimate only beyond its margin. Where the count cannot decide, or the endpoint’s answer is not captured, this warning says so.',
+      'A request whose input is longer than its model’s context window is refused whatever its structure: OpenAI O14, Anthropic A21 and Gemini G12 give each provider’s text, listed with their families above. The window is the one of `src/model/validate/endpoints/windows.ts` whose `match` fits the request’s model (an unknown model is not judged); an exact count (OpenAI) decides at the window, an estimate only beyond its margin. Where the count cannot decide, or the endpoint’s answer is not captured, this warning says so.',
   },
   {
     title: 'AWS Bedrock Converse',

@@ -4,7 +4,7 @@
  * labelled estimate), the windows are what the simulator's "compact at N % of the window" offers
  * for the chosen endpoint. Each window names the provider's page it is read from and when. A
  * window whose `match` fits the request's model is also a rule: an input longer than it is a 400
- * (O13, A20, G12; validate/contextWindow.ts), judged only when the count is certain. The user can
+ * (O14, A21, G12; validate/contextWindow.ts), judged only when the count is certain. The user can
  * always type another budget.
  */
 
