@@ -5,7 +5,8 @@
  * simulator's budget).
  */
 import { describe, expect, it } from 'vitest';
-import { parsed } from '../testing/index.ts';
+import { parsed, parsedText } from '../testing/index.ts';
+import { claudeCodeLog } from '../testing/claudeCodeLog.ts';
 import type { ProviderId, Transcript } from '../types.ts';
 import { ESTIMATE_MARGIN } from '../tokens.ts';
 import { MAX_ALNUM_PER_TOKEN } from '../tokenBounds.ts';
@@ -198,5 +199,26 @@ describe('context window, an endpoint whose answer is not captured', () => {
     expect(v.valid).toBe(true);
     expect(w[0]).toMatchObject({ code: 'CW1', severity: 'warning' });
     expect(w[0]?.message).toContain('not captured');
+  });
+});
+
+describe('context window, session logs', () => {
+  it('a session log whose whole text is over the window is not judged: no call sent it whole', () => {
+    // Each call of a log was counted by the provider and answered; the whole view joins them all.
+    const log = claudeCodeLog();
+    for (let k = 0; k < 12; k++) {
+      log.user(prose(100_000));
+      log.assistant(`msg_${k}`, [{ type: 'text', text: 'ok' }]);
+    }
+    const t = parsedText(log.text(), { name: 'session.jsonl' }).transcript;
+    expect(t.format).toBe('claude-code-jsonl');
+    expect(t.settings.model).toMatch(/claude/);
+    const { v, w } = judged(t, 'anthropic', estimate(1_000_000));
+    expect(w).toEqual([]);
+    expect(v.notes.join('\n')).not.toMatch(/window/);
+    // The same text as one request body is over Claude's window (the rule still judges bodies).
+    expect(
+      judged(claude('claude-opus-4-7', 1_200_000), 'anthropic', estimate(1_000_000)).w[0]?.code,
+    ).toBe('A21');
   });
 });

@@ -31,6 +31,7 @@ import {
 } from './catalogue/index.ts';
 import { ENDPOINTS } from './endpoints/index.ts';
 import type { ContextWindow } from './endpoints/windows.ts';
+import { isSessionLog } from './rules/request.ts';
 import type { Validation, Violation } from './types.ts';
 
 /** A request's input token count, as a caller that counted it knows it (`TokenTable`). */
@@ -212,7 +213,9 @@ export function withWindow(
   size?: (t: Transcript, messages: readonly Message[]) => TextSize,
 ): Validation {
   const w = modelWindow(v.provider, t.settings.model);
-  if (w === undefined) return v;
+  // A session log is no request: its whole view joins every call, and each call it records was
+  // counted by the provider (its usage) and answered. Only a request body is judged.
+  if (w === undefined || isSessionLog(t)) return v;
   const j = judgeWindow(t, messages, v.provider, w, count, size ? size(t, messages) : undefined);
   switch (j.kind) {
     case 'under':

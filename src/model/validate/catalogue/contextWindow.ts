@@ -8,7 +8,7 @@
 import type { RuleSpec } from './types.ts';
 
 const JUDGED =
-  'Judged when the count is certain: an exact o200k count (OpenAI models), or an estimate more than its margin over the window (`ESTIMATE_MARGIN` in src/model/tokens.ts), or, before any count, a lower bound from the text alone (letters and digits ÷ 26, the most an o200k token holds). The count is of the messages and system prompt; tool definitions are not counted, so it is at most what the provider counts.';
+  'Judged when the count is certain: an exact o200k count (OpenAI models), or an estimate more than its margin over the window (`ESTIMATE_MARGIN` in src/model/tokens.ts), or, before any count, a lower bound from the text alone (letters and digits ÷ 26, the most an o200k token holds). The count is of the messages and system prompt; tool definitions are not counted, so it is at most what the provider counts. A session log (Claude Code, Codex, …) is not judged: its whole view joins calls that no request sent together, and each call it records was counted by the provider and answered.';
 
 export const CONTEXT_WINDOW_RULES: readonly RuleSpec[] = [
   {
