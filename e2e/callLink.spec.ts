@@ -83,3 +83,28 @@ test('a chosen Codex call: its structure-only link opens on that call too', asyn
   await expect(other.getByTestId('format')).toHaveText('codex-jsonl');
   expect(link).toMatch(/[#&]rq=2(&|$)/);
 });
+
+test('the structure-only link of a call shown against the previous one keeps that diff (d=prev): the copy holds the previous call', async ({
+  page,
+  context,
+}) => {
+  await openDefault(page);
+  await dropFile(page, 'session.jsonl', log);
+  await pickRequest(page, 3);
+  await expect(shownRequestMark(page)).toHaveAttribute('data-index', '3');
+  await page.getByTestId('diff-previous').click();
+  const summary = page.getByTestId('diff-view').getByTestId('diff-summary');
+  await expect(summary).toBeVisible();
+  const seen = await summary.innerText();
+  expect(seen).toMatch(/^Request 4 added/);
+
+  await page.getByTestId('share-open').click();
+  const link = await page.getByTestId('structure-link').inputValue();
+  // Before: the structure-only link dropped the diff, and the reader saw the call alone.
+  expect(link).toMatch(/[#&]d=prev(&|$)/);
+
+  const other = await context.newPage();
+  await openApp(other, link);
+  await expect(shownRequestMark(other)).toHaveAttribute('data-index', '3');
+  await expect(other.getByTestId('diff-view').getByTestId('diff-summary')).toHaveText(seen);
+});

@@ -3,6 +3,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { scanTokensWords } from '../src/model/tokenWords.ts';
 import { openDefault, shownRequestMark } from './helpers.ts';
 import type { Page } from '@playwright/test';
 
@@ -146,6 +147,11 @@ test("the page scans a folder itself: the report of the CLI's Parquet, and a row
   expect(started.length).toBeGreaterThan(0);
   await expect(page.getByTestId('fleet-row')).toHaveCount(10);
   await expect(page.getByTestId('fleet-folder')).toContainText('4 files of the folder opened');
+  // The tokens column says what it counts (chars/4 and the log's usage, as the simulator).
+  await expect(page.getByTestId('fleet-sort-tokens')).toHaveAttribute(
+    'title',
+    scanTokensWords('chars/4'),
+  );
 
   // A row opens its session at its request (the scanned folder is the opened one).
   await page

@@ -1,3 +1,5 @@
+import { chainedLines, pad } from '../src/model/testing/chainedLines.ts';
+
 /**
  * A Claude Code session log with an automatic compaction in the middle of a tool exchange, built
  * the way Claude Code writes its JSONL (user/assistant lines chained by `parentUuid`, a
@@ -7,31 +9,19 @@
  * 400 (A1). Used by the strip and diff e2e specs.
  */
 export function compactedSessionLog(): string {
-  const lines: string[] = [];
-  let parent: string | null = null;
-  let n = 0;
-  const base = {
-    isSidechain: false,
-    userType: 'external',
-    cwd: '/srv/dashboards',
-    sessionId: '3f0c2d1e-8a7b-4c6d-9e5f-1a2b3c4d5e6f',
-    version: '2.1.140',
-    gitBranch: 'main',
-  };
-  const push = (v: Record<string, unknown>) => {
-    n += 1;
-    const uuid = `line-${String(n).padStart(3, '0')}`;
-    lines.push(
-      JSON.stringify({
-        ...base,
-        parentUuid: parent,
-        uuid,
-        timestamp: `2026-11-21T10:${String(n).padStart(2, '0')}:00.000Z`,
-        ...v,
-      }),
-    );
-    parent = uuid;
-  };
+  const log = chainedLines({
+    base: {
+      isSidechain: false,
+      userType: 'external',
+      cwd: '/srv/dashboards',
+      sessionId: '3f0c2d1e-8a7b-4c6d-9e5f-1a2b3c4d5e6f',
+      version: '2.1.140',
+      gitBranch: 'main',
+    },
+    uuid: (n) => `line-${pad(n, 3)}`,
+    timestamp: (n) => `2026-11-21T10:${pad(n, 2)}:00.000Z`,
+  });
+  const push = (v: Record<string, unknown>) => void log.chain(v);
   let input = 14_000;
   const assistant = (id: string, content: unknown[]) => {
     input += 2_600;
@@ -55,7 +45,7 @@ export function compactedSessionLog(): string {
     push({ type: 'user', message: { role: 'user', content }, ...extra });
 
   conversation(user, assistant, push);
-  return `${lines.join('\n')}\n`;
+  return log.text();
 }
 
 type Line = (v: Record<string, unknown>) => void;
@@ -163,33 +153,19 @@ export function realShapedCompactionLog(): string {
 
 /** Writes lines as Claude Code does: chained messages, side lines, replies one line per block. */
 function realShapedWriter() {
-  const lines: string[] = [];
-  let parent: string | null = null;
-  let n = 0;
-  const base = {
-    isSidechain: false,
-    userType: 'external',
-    entrypoint: 'cli',
-    cwd: '/home/user/ledger',
-    sessionId: '9a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d',
-    version: '2.1.120',
-    gitBranch: 'main',
-  };
-  const stamp = () =>
-    `2026-11-22T09:${String(Math.floor(n / 60)).padStart(2, '0')}:${String(n % 60).padStart(2, '0')}.000Z`;
-  /** A line outside the message chain (no uuid, no parent). */
-  const side = (v: Record<string, unknown>) => {
-    n += 1;
-    lines.push(JSON.stringify({ ...v, timestamp: stamp() }));
-  };
-  /** A line of the chain. */
-  const chain = (v: Record<string, unknown>, p: string | null = parent) => {
-    n += 1;
-    const uuid = `u-${String(n).padStart(4, '0')}`;
-    lines.push(JSON.stringify({ ...base, parentUuid: p, uuid, timestamp: stamp(), ...v }));
-    parent = uuid;
-    return uuid;
-  };
+  const { lines, chain, side, count } = chainedLines({
+    base: {
+      isSidechain: false,
+      userType: 'external',
+      entrypoint: 'cli',
+      cwd: '/home/user/ledger',
+      sessionId: '9a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d',
+      version: '2.1.120',
+      gitBranch: 'main',
+    },
+    uuid: (n) => `u-${pad(n, 4)}`,
+    timestamp: (n) => `2026-11-22T09:${pad(Math.floor(n / 60), 2)}:${pad(n % 60, 2)}.000Z`,
+  });
   let context = 21_000;
   /** One reply: one line per block, all with the reply's message id. */
   const reply = (id: string, blocks: Record<string, unknown>[]) => {
@@ -214,13 +190,13 @@ function realShapedWriter() {
   const prompt = (text: string) => {
     side({
       type: 'file-history-snapshot',
-      messageId: `snap-${n}`,
+      messageId: `snap-${count()}`,
       snapshot: {},
       isSnapshotUpdate: false,
     });
     chain({
       type: 'user',
-      promptId: `p-${n}`,
+      promptId: `p-${count()}`,
       permissionMode: 'default',
       message: { role: 'user', content: text },
     });
@@ -346,29 +322,19 @@ function afterCompaction(w: Writer, before: string): void {
  * check that the strip scrolls a chosen call's mark into view (e2e/stripScroll.spec.ts).
  */
 export function longSessionLog(calls: number, broken: number): string {
-  const lines: string[] = [];
-  let parent: string | null = null;
-  let n = 0;
-  const push = (v: Record<string, unknown>) => {
-    n += 1;
-    const uuid = `long-${String(n).padStart(4, '0')}`;
-    const stamp = `2026-11-23T${String(8 + Math.floor(n / 60)).padStart(2, '0')}:${String(n % 60).padStart(2, '0')}:00.000Z`;
-    lines.push(
-      JSON.stringify({
-        isSidechain: false,
-        userType: 'external',
-        cwd: '/srv/reports',
-        sessionId: '5d4c3b2a-1f0e-4d9c-8b7a-6e5f4d3c2b1a',
-        version: '2.1.140',
-        gitBranch: 'main',
-        parentUuid: parent,
-        uuid,
-        timestamp: stamp,
-        ...v,
-      }),
-    );
-    parent = uuid;
-  };
+  const log = chainedLines({
+    base: {
+      isSidechain: false,
+      userType: 'external',
+      cwd: '/srv/reports',
+      sessionId: '5d4c3b2a-1f0e-4d9c-8b7a-6e5f4d3c2b1a',
+      version: '2.1.140',
+      gitBranch: 'main',
+    },
+    uuid: (n) => `long-${pad(n, 4)}`,
+    timestamp: (n) => `2026-11-23T${pad(8 + Math.floor(n / 60), 2)}:${pad(n % 60, 2)}:00.000Z`,
+  });
+  const push = (v: Record<string, unknown>) => void log.chain(v);
   push({
     type: 'user',
     message: { role: 'user', content: 'Summarise every report in reports/ into one table.' },
@@ -404,5 +370,5 @@ export function longSessionLog(calls: number, broken: number): string {
       message: { role: 'user', content: [result(id, `Report ${c}: 12 rows, total 4${c}0.00`)] },
     });
   }
-  return `${lines.join('\n')}\n`;
+  return log.text();
 }

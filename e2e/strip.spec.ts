@@ -12,6 +12,7 @@ import {
 import { compactedSessionLog } from './sessionLog.ts';
 import { diffRequests, listFileRequests } from '../src/model/diff/index.ts';
 import { loadBpeCounter } from '../src/model/tokens.ts';
+import { diffTokensWords } from '../src/model/tokenWords.ts';
 
 // Issue 33, as a reviewer in an incident meets it: a file holding several model calls shows a
 // strip of them above the timeline; the chosen call survives a reload and a copied link; a
@@ -148,7 +149,13 @@ test('the diff of the compacted call against the one before: sentence, rows, bro
   const expected = diffRequests(listing.value, 4, undefined, { counter: await loadBpeCounter() });
   if (!expected.ok) throw new Error(expected.error);
   await expect(view.getByTestId('diff-token-basis')).toHaveText(
-    `Tokens: ${expected.value.tokenBasis}, as the command line counts them.`,
+    diffTokensWords(expected.value.tokenBasis),
+  );
+  await expect(view.getByTestId('diff-token-basis')).toContainText(
+    `Text tokens: ${expected.value.tokenBasis}, as the command line counts them; a reply is counted by its text, not by the usage`,
+  );
+  await expect(view.getByTestId('diff-side-right')).toContainText(
+    `${expected.value.right.tokens.toLocaleString('en-US')} text tokens`,
   );
   expect(expected.value.summary).toMatch(
     /^Request 5 replaced messages 0–6 \(1 exchange, [\d,]+ tokens\) with a summary .*broke the pairing at new message #1: its tool_result is orphaned → Anthropic Messages 400 \(A1\)\.$/,

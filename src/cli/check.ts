@@ -1,6 +1,7 @@
 import { plural } from './words.ts';
 import { requestIndexLine, violationAt } from './requestIndex.ts';
 import { verdictOf } from '../model/analyze.ts';
+import { countInput, windowOpen } from '../model/validate/contextWindow.ts';
 import { CHECK_BOOLEANS, CHECK_VALUED, onlyFile, parseArgs, UsageError } from './args.ts';
 import {
   checkProvider,
@@ -36,7 +37,14 @@ export async function runCheck(argv: string[], io: CliIO): Promise<number> {
   const parsed = await loadFromFlags(io, file, args.flags, 'check');
   if (!parsed) return EXIT_UNREADABLE;
   // The verdict and counts only: `check` prints no pair (`verdictOf`).
-  const a = verdictOf(parsed.transcript, providerFor(io, provider, parsed));
+  const first = verdictOf(parsed.transcript, providerFor(io, provider, parsed));
+  // The context window: counted only when the text's bounds leave it open (a request far under
+  // its window, or a huge body over it, loads no tokenizer), as the page's worker counts it.
+  const a = windowOpen(first.validation)
+    ? verdictOf(first.transcript, first.provider, {
+        inputTokens: await countInput(first.transcript, first.provider),
+      })
+    : first;
   const errors = a.validation.violations.filter((v) => v.severity === 'error');
   const { toolCalls } = a;
   if (args.flags.json) {
@@ -82,7 +90,7 @@ export async function runCheck(argv: string[], io: CliIO): Promise<number> {
             ? 'the error this request gets'
             : 'next, once the first is fixed';
       io.out(
-        `\n[${v.code}] ${v.rule} ${v.index < 0 && v.rule === 'empty_request' ? 'in the request (no message)' : `at message ${violationAt(t.messages, v)}`}${v.blockIndex !== null ? `, block ${v.blockIndex}` : ''}${v.ids.length ? ` (ids: ${idsText(v.ids)})` : ''} — ${tag}\n`,
+        `\n[${v.code}] ${v.rule} ${v.index < 0 && v.rule === 'empty_request' ? 'in the request (no message)' : v.index < 0 && v.rule === 'context_window_exceeded' ? 'in the request (its whole input)' : `at message ${violationAt(t.messages, v)}`}${v.blockIndex !== null ? `, block ${v.blockIndex}` : ''}${v.ids.length ? ` (ids: ${idsText(v.ids)})` : ''} — ${tag}\n`,
       );
       io.out(`  ${v.title}. ${v.why}\n`);
       if (v.error !== null) {

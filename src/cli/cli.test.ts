@@ -146,3 +146,32 @@ describe('cli check', () => {
     expect((await cli(['check', 'missing.json'], {})).code).toBe(2);
   });
 });
+
+describe('cli check: a body of untyped `{text}` parts with a provider\u2019s model', () => {
+  it('gpt-4o: read as OpenAI Chat and invalid (O13), no longer a valid Bedrock Converse request', async () => {
+    const body = { model: 'gpt-4o', messages: [{ role: 'user', content: [{ text: 'hi' }] }] };
+    const r = await cli(['check', 'b.json', '--json'], { 'b.json': JSON.stringify(body) });
+    expect(r.code).toBe(1);
+    const j = JSON.parse(r.out);
+    expect(j).toMatchObject({ format: 'openai-chat', provider: 'openai-chat', valid: false });
+    expect(j.violations[0]).toMatchObject({
+      code: 'O13',
+      providerPath: 'messages[0].content[0].type',
+    });
+    expect(j.firstError.error.message).toBe(
+      "Missing required parameter: 'messages[0].content[0].type'.",
+    );
+  });
+
+  it('claude-sonnet-4-5 with max_tokens: Anthropic\u2019s 400 (A20)', async () => {
+    const body = {
+      model: 'claude-sonnet-4-5',
+      max_tokens: 100,
+      messages: [{ role: 'user', content: [{ text: 'hi' }] }],
+    };
+    const r = await cli(['check', 'b.json'], { 'b.json': JSON.stringify(body) });
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('anthropic-messages → anthropic');
+    expect(r.out).toContain('messages.0.content.0.type: Field required');
+  });
+});

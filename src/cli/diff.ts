@@ -11,6 +11,7 @@ import {
   type TranscriptDiff,
 } from '../model/diff/index.ts';
 import { loadBpeCounter } from '../model/tokens.ts';
+import { TEXT_TOKENS } from '../model/tokenWords.ts';
 import { idsText } from '../model/limits.ts';
 import { intFlag, parseArgs, UsageError } from './args.ts';
 import {
@@ -74,11 +75,11 @@ function printText(io: CliIO, d: TranscriptDiff): void {
   for (const s of [d.left, d.right]) {
     const verdict = s.valid ? 'VALID' : `INVALID (${s.firstRule?.code} ${s.firstRule?.rule})`;
     io.out(
-      `${s.label}: ${fmt(s.messages)} message${s.messages === 1 ? '' : 's'}, ${fmt(s.tokens)} tokens, ${verdict}\n`,
+      `${s.label}: ${fmt(s.messages)} message${s.messages === 1 ? '' : 's'}, ${fmt(s.tokens)} ${TEXT_TOKENS}, ${verdict}\n`,
     );
   }
   io.out(
-    `prompt-cache prefix: ${fmt(d.cachePrefix.messages)} messages, ${fmt(d.cachePrefix.tokens)} tokens (${d.tokenBasis})\n`,
+    `prompt-cache prefix: ${fmt(d.cachePrefix.messages)} messages, ${fmt(d.cachePrefix.tokens)} ${TEXT_TOKENS} (${d.tokenBasis})\n`,
   );
   io.out(`\n${rowRuns(d.rows).join('\n')}\n`);
   for (const b of d.broken)

@@ -5,7 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../cli/commands.ts';
 import type { CliIO } from '../cli/io.ts';
 import { CASE_FIXTURES } from '../model/testing/cases.ts';
-import { check, PROVIDERS, UnreadableTranscriptError } from './index.ts';
+import { check, checkCounted, PROVIDERS, UnreadableTranscriptError } from './index.ts';
+import { read } from './read.ts';
+import { countTokens, loadBpeCounter } from '../model/tokens.ts';
 import { gzipSync } from 'fflate';
 
 const samplesDir = path.resolve(import.meta.dirname, '../../public/samples');
@@ -203,5 +205,40 @@ describe('check() results', () => {
   it('unknown provider and format ids are refused, not ignored', () => {
     expect(() => check(ORPHAN_ANTHROPIC, { provider: 'antropic' as never })).toThrow(RangeError);
     expect(() => check(ORPHAN_ANTHROPIC, { format: 'anthropic' as never })).toThrow(RangeError);
+  });
+});
+
+describe('check and checkCounted: the context window, as the CLI and the page judge it', () => {
+  const prose = (chars: number) =>
+    'the agent reads the code and calls a tool '.repeat(Math.ceil(chars / 42)).slice(0, chars);
+  const gpt4o = (chars: number) => ({
+    model: 'gpt-4o',
+    messages: [{ role: 'user', content: prose(chars) }],
+  });
+
+  it('a 4.3 MB gpt-4o body: check and checkCounted reject it at once, by its length', async () => {
+    const body = gpt4o(4_300_000);
+    const quick = check(body);
+    expect(quick.valid).toBe(false);
+    expect(quick.firstViolation?.code).toBe('O14');
+    expect(quick.firstViolation?.why).toContain('at least');
+    expect(await checkCounted(body)).toEqual(quick);
+  });
+
+  it('a body its length cannot judge: check notes it, checkCounted counts and rejects it', async () => {
+    const body = gpt4o(700_000);
+    const quick = check(body);
+    expect(quick.valid).toBe(true);
+    expect(quick.notes.join(' ')).toContain('not judged yet');
+    const counted = await checkCounted(body);
+    expect(counted.valid).toBe(false);
+    expect(counted.firstViolation?.code).toBe('O14');
+    const n = countTokens(read(body).transcript, 'openai-chat', await loadBpeCounter()).total;
+    expect(counted.firstViolation?.message).toContain(`resulted in ${n} tokens.`);
+  });
+
+  it('a normal body: the same answer, no count', async () => {
+    const body = gpt4o(2_000);
+    expect(await checkCounted(body)).toEqual(check(body));
   });
 });

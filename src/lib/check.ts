@@ -3,7 +3,13 @@
  */
 import type { ParsedTranscript } from '../model/parse/index.ts';
 import type { FormatId, ProviderId, Transcript } from '../model/types.ts';
-import { defaultProviderOf, validateTranscript, type Violation } from '../model/validate/index.ts';
+import { countInput, windowOpen } from '../model/validate/contextWindow.ts';
+import {
+  defaultProviderOf,
+  validateTranscript,
+  type InputCount,
+  type Violation,
+} from '../model/validate/index.ts';
 import { knownProvider, read, type Body, type ReadOptions } from './read.ts';
 
 export interface CheckOptions extends ReadOptions {
@@ -48,7 +54,9 @@ export interface CheckResult {
  * Validate a request body as the provider would, before it is sent: the same verdict, violation
  * paths and exact error bodies as `npm run cli -- check FILE --json`, for every format the
  * project reads (request bodies, message lists, session logs, HAR, curl …).
- * Costs O(messages); no tokenizer is loaded.
+ * Costs O(messages); no tokenizer is loaded. The context window (O14, A21, G12) is judged by
+ * bounds from the text alone: a huge body is over at once, a normal one clears in one pass over
+ * its lengths; where the bounds cannot say, a note says so and `checkCounted` counts.
  * @param body the parsed request body (what you pass to the SDK), its JSON text, or its bytes
  * @param opts `provider` (default: the format's own), `format` (default: detected), `model`
  * @returns the verdict; never throws for a readable body
@@ -67,12 +75,34 @@ export function check(body: Body, opts: CheckOptions = {}): CheckResult {
   return checkParsed(read(body, opts), opts);
 }
 
-/** `check` for a body already read (the checked fetch reads once, then checks). */
-export function checkParsed(parsed: ParsedTranscript, opts: CheckOptions = {}): CheckResult {
+/**
+ * `check`, with the context window judged by an o200k count where the text's bounds cannot
+ * judge it: the verdict of the CLI's `check` and of the page once its exact count came (a body the
+ * bounds put over keeps the bound's N, as in the CLI). The BPE (a lazy chunk, ~1 MB gzip) loads
+ * only for such a body.
+ * @throws as `check`; also if the BPE chunk cannot be loaded
+ */
+export async function checkCounted(body: Body, opts: CheckOptions = {}): Promise<CheckResult> {
+  const parsed = read(body, opts);
+  const first = checkParsed(parsed, opts);
+  if (!windowOpen(first)) return first;
+  const t = withModel(parsed.transcript, opts.model);
+  return checkParsed(parsed, opts, await countInput(t, first.provider));
+}
+
+/**
+ * `check` for a body already read (the checked fetch reads once, then checks).
+ * @param inputTokens the input's count, when the caller has one (`checkCounted`)
+ */
+export function checkParsed(
+  parsed: ParsedTranscript,
+  opts: CheckOptions = {},
+  inputTokens?: InputCount,
+): CheckResult {
   const provider = knownProvider(opts.provider);
   const t = withModel(parsed.transcript, opts.model);
   const p = provider ?? defaultProviderOf(t);
-  const v = validateTranscript(t, p);
+  const v = validateTranscript(t, p, inputTokens ? { inputTokens } : undefined);
   const violations = v.violations;
   const first = violations.find((x) => x.severity === 'error') ?? null;
   return {

@@ -1,7 +1,8 @@
 /**
  * transcript-inspector as a library: the validator in the request path.
  *
- * - `check(body, { provider?, format?, model? })`: the provider's verdict and exact 400 body.
+ * - `check(body, { provider?, format?, model? })`: the provider's verdict and exact 400 body;
+ *   `checkCounted` the same with the context window judged by an o200k count where needed.
  * - `createCheckedFetch({ mode })`: a `fetch` for the official SDKs that stops (or repairs) a
  *   malformed request before it is sent and can record every provider call; only provider
  *   endpoints are read (`endpointOf`), never a stream; `transcriptCheckMiddleware({ mode })` does
@@ -12,7 +13,7 @@
  *
  * Pure ESM, no DOM, no Node built-ins: runs in Node ≥ 20, browsers, workers and edge runtimes.
  */
-export { check, type CheckOptions, type CheckResult } from './check.ts';
+export { check, checkCounted, type CheckOptions, type CheckResult } from './check.ts';
 export {
   createCheckedFetch,
   findMalformed,

@@ -9,9 +9,10 @@
  *   which is then moved there (re-attached; split parallel results are merged the same way, B2);
  * - text placed before the tool results (A3) is moved after them; content after a tool_use in its
  *   assistant turn (A5) is moved in front of the calls;
- * - an orphan result (A1, O1, O3) is re-attached where its call is still present; when the call
- *   is gone the result alone is removed (a Chat `tool` message with it): the text beside it and
- *   the replies after it are not part of the violation and stay;
+ * - an orphan result (A1, B1, G1, O1, O3) is re-attached where its call is still present (by
+ *   name for a Gemini call without an id); when the call is gone the result alone is removed (a
+ *   Chat `tool` message with it), and so are the results a Gemini turn holds beyond its calls
+ *   (G3): the text beside it and the replies after it are not part of the violation and stay;
  * - duplicate results (A6b, O6) are collapsed to the one next to the call;
  * - a replayed turn (duplicate tool_use ids, A6) is removed, or the repeated calls in it;
  * - empty messages and empty or whitespace-only text blocks (A10, A11) are removed; a prefill's

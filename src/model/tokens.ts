@@ -164,6 +164,37 @@ export function claudeFactor(cls: ContentClass, model: string | undefined): numb
   return newer && cls !== 'other' ? base * 1.3 : base;
 }
 
+/**
+ * How far an estimated count may be from the provider's own, as a fraction: the true count is
+ * taken to lie within `estimate / (1 + m)` … `estimate × (1 + m)`. Used to judge a context
+ * window (validate/contextWindow.ts): an estimate is called over the window only beyond it.
+ * `openai` 0: an exact BPE count (a count that is not exact, chars/4 or one with hard cuts, is
+ * judged with the `other` margin). `claude` 0.3: the factors of `claudeFactor` are averages of a
+ * measurement whose spread was not recorded; they differ by × 1.3 between Claude generations, so
+ * an estimate made with the wrong generation's factor is off by that much — the margin covers it.
+ * `gemini` 0.3: the × 1.08 is one average, no spread measured; the Claude margin is taken.
+ * `other` 0.5: a BPE of OpenAI's, not the model's own tokenizer (DeepSeek, Kimi, Mistral, Qwen):
+ * their vocabularies differ, most of all for non-English text. Chosen, not measured: a count
+ * inside the margin is only "may exceed".
+ */
+export const ESTIMATE_MARGIN: Readonly<Record<TokenizerFamily, number>> = {
+  openai: 0,
+  claude: 0.3,
+  gemini: 0.3,
+  other: 0.5,
+};
+
+/**
+ * The range of the factor an estimate multiplies an o200k count by, per family (`countTokens`):
+ * Claude 1.14 (JSON) … 1.2 × 1.3 (prose on Opus 4.7+ and 5.x), Gemini 1.08, the others 1.
+ */
+export const FAMILY_FACTORS: Readonly<Record<TokenizerFamily, readonly [number, number]>> = {
+  openai: [1, 1],
+  claude: [1.14, 1.2 * 1.3],
+  gemini: [1.08, 1.08],
+  other: [1, 1],
+};
+
 /** Fixed estimate for an image when its dimensions are unknown (≈ a 1092×1092 image on Claude). */
 export const IMAGE_TOKENS_ESTIMATE = 1600;
 

@@ -11,6 +11,7 @@ import { memoWeak } from './session/index.ts';
 export * from './find.ts';
 export * from './pairs.ts';
 export * from './tokens.ts';
+export * from './windowVerdict.ts';
 export { EMPTY_VIEW, nextView, selectRequest, type InspectorView } from './session/index.ts';
 
 /** One row of the timeline: an exchange band label, or a message. */

@@ -18,6 +18,7 @@ import {
   selectPinnedText,
   selectTokens,
   selectViolationTargets,
+  selectWindowVerdict,
   type ViolationTarget,
 } from '../state/selectors.ts';
 import { evictionPreparing, evictionReading } from '../state/eviction.ts';
@@ -190,7 +191,7 @@ export function InspectorMain(p: InspectorMainProps) {
   const diff = useAppStore((s) => s.diff);
   const dimmed = useAppStore((s) => selectDimmed(analysis, s.roleFilter, s.blockFilter));
   const tokens = selectTokens(analysis.transcript, analysis.provider, p.counter);
-  const targets = selectViolationTargets(analysis);
+  const targets = selectViolationTargets(selectWindowVerdict(analysis, tokens).analysis);
   const matches = selectMatches(analysis, find);
   const sim = useEviction(analysis, tokens);
   const split = useSimShare();

@@ -6,7 +6,11 @@ import type { SampleEntry } from '../io/files.ts';
 import type { Analysis } from '../model/analyze.ts';
 import type { TokenTable } from '../model/tokens.ts';
 import type { FaultedView } from '../state/faults.ts';
-import { selectRequestRows, type ViolationTarget } from '../state/selectors.ts';
+import {
+  selectRequestRows,
+  selectWindowVerdict,
+  type ViolationTarget,
+} from '../state/selectors.ts';
 import { defaultProviderOf, ENDPOINTS } from '../model/validate/index.ts';
 import { useAppStore } from '../state/store.ts';
 import { FaultPanel } from './faults/FaultPanel.tsx';
@@ -33,7 +37,10 @@ export interface VerdictColumnProps {
 }
 
 export function VerdictColumn(p: VerdictColumnProps) {
-  const { analysis, faulted, providerLabel, onJump } = p;
+  const { faulted, providerLabel, onJump } = p;
+  // The context window judged by the best count yet: the worker's exact count comes after the
+  // first answer, and the verdict says when it changed it (`selectWindowVerdict`).
+  const analysis = selectWindowVerdict(p.analysis, p.tokens).analysis;
   const repairView = useAppStore((s) => s.repairView);
   const sourceName = useAppStore((s) => s.source.name);
   const chosen = useChosenProvider(analysis);

@@ -7,6 +7,7 @@
  * nothing answers. Three model calls; every request is valid for Anthropic but the whole log (it
  * ends on an unanswered tool_use: A2). Content invented.
  */
+import { chainedLines, pad } from '../../model/testing/chainedLines.ts';
 import { STREAM_MIN_BYTES } from '../limits.ts';
 
 /**
@@ -15,27 +16,18 @@ import { STREAM_MIN_BYTES } from '../limits.ts';
  *   (a record the parse skips, so only the byte offsets of the messages after it move)
  */
 export function bigSessionLog(padLine = false): string {
-  const lines: string[] = [];
-  let parent: string | null = null;
-  let n = 0;
-  const push = (v: Record<string, unknown>) => {
-    n += 1;
-    const uuid = `big-${String(n).padStart(4, '0')}`;
-    lines.push(
-      JSON.stringify({
-        parentUuid: parent,
-        isSidechain: false,
-        userType: 'external',
-        cwd: '/srv/build',
-        sessionId: '5d1e0c2f-7a6b-4e3d-8c9f-0a1b2c3d4e5f',
-        version: '2.1.140',
-        uuid,
-        timestamp: `2026-11-21T10:00:${String(n).padStart(2, '0')}.000Z`,
-        ...v,
-      }),
-    );
-    parent = uuid;
-  };
+  const log = chainedLines({
+    base: {
+      isSidechain: false,
+      userType: 'external',
+      cwd: '/srv/build',
+      sessionId: '5d1e0c2f-7a6b-4e3d-8c9f-0a1b2c3d4e5f',
+      version: '2.1.140',
+    },
+    uuid: (n) => `big-${pad(n, 4)}`,
+    timestamp: (n) => `2026-11-21T10:00:${pad(n, 2)}.000Z`,
+  });
+  const push = (v: Record<string, unknown>) => void log.chain(v);
   const user = (content: unknown) => push({ type: 'user', message: { role: 'user', content } });
   const reply = (id: string, block: Record<string, unknown>, stop: string | null) =>
     push({
@@ -60,8 +52,7 @@ export function bigSessionLog(padLine = false): string {
 
   user('Why does the release build fail on the CI runner but not locally?');
   reply('A', { type: 'text', text: 'Let me run the build the way CI does.' }, null);
-  if (padLine)
-    lines.push(JSON.stringify({ type: 'file-history-snapshot', pad: 'z'.repeat(3 * 1024 * 1024) }));
+  if (padLine) log.raw({ type: 'file-history-snapshot', pad: 'z'.repeat(3 * 1024 * 1024) });
   reply(
     'A',
     { type: 'tool_use', id: 'toolu_B1build', name: 'Bash', input: { command: 'make release' } },
@@ -110,5 +101,5 @@ export function bigSessionLog(padLine = false): string {
     },
     'tool_use',
   );
-  return `${lines.join('\n')}\n`;
+  return log.text();
 }

@@ -106,3 +106,73 @@ describe('a chosen format that reads no message', () => {
     expect(chat.ok && chat.value.transcript.messages.length).toBe(3);
   });
 });
+
+describe('a body whose messages fit Bedrock Converse: its `model` and top-level keys decide', () => {
+  // `{"text": …}` parts with no `type` read as Converse blocks; a Converse body has no `model`
+  // (its model id is in the URL: `modelId` when logged), and no `max_tokens`, `tools`, `stream`.
+  const messages = [{ role: 'user', content: [{ text: 'hi' }] }];
+  const formatOf = (value: unknown) => {
+    const r = parseDocument({ kind: 'json', value });
+    return r.ok ? r.value.transcript.format : null;
+  };
+
+  it('an OpenAI model reads as OpenAI Chat, not as a valid Converse request', () => {
+    const r = parseTranscript(JSON.stringify({ model: 'gpt-4o', messages }));
+    expect(r.ok && r.value.transcript.format).toBe('openai-chat');
+    expect(r.ok && r.value.ambiguous).toBe(false);
+  });
+
+  it('a Claude model with max_tokens reads as Anthropic, and so does a Claude model alone', () => {
+    expect(formatOf({ model: 'claude-sonnet-4-5', max_tokens: 100, messages })).toBe(
+      'anthropic-messages',
+    );
+    expect(formatOf({ model: 'claude-sonnet-4-5', messages })).toBe('anthropic-messages');
+  });
+
+  it('a Gemini model with `messages` reads as Chat (Gemini\u2019s OpenAI-compatible endpoint)', () => {
+    expect(formatOf({ model: 'gemini-2.5-flash', messages })).toBe('openai-chat');
+    expect(
+      formatOf({ model: 'gemini-2.5-flash', messages: [{ role: 'user', content: 'hi' }] }),
+    ).toBe('openai-chat');
+  });
+
+  it('another API\u2019s key with no model (max_tokens, stream, tools) is not Converse either', () => {
+    expect(formatOf({ max_tokens: 100, messages })).toBe('anthropic-messages');
+    expect(formatOf({ stream: true, messages })).not.toBe('bedrock-converse');
+  });
+
+  it('a logged Converse body with `modelId`, or a Bedrock model id under `model`, is still Converse', () => {
+    expect(formatOf({ modelId: 'anthropic.claude-3-5-sonnet-20240620-v1:0', messages })).toBe(
+      'bedrock-converse',
+    );
+    // `modelId` is Converse's own: a `model` beside it (a log that added one) changes nothing.
+    expect(formatOf({ modelId: 'amazon.nova-pro-v1:0', model: 'gpt-4o', messages })).toBe(
+      'bedrock-converse',
+    );
+    for (const model of [
+      'anthropic.claude-3-5-sonnet-20240620-v1:0',
+      'us.anthropic.claude-sonnet-4-5-20250929-v1:0',
+      'amazon.nova-pro-v1:0',
+      'bedrock/anthropic.claude-3-haiku-20240307-v1:0',
+      'arn:aws:bedrock:us-east-1:123456789012:inference-profile/us.anthropic.claude-3-7-sonnet-20250219-v1:0',
+    ])
+      expect(formatOf({ model, messages }), model).toBe('bedrock-converse');
+    expect(formatOf({ messages, inferenceConfig: { maxTokens: 100 } })).toBe('bedrock-converse');
+  });
+
+  it('blocks only Converse has (toolUse, toolResult) keep a body Converse\u2019s whatever its model', () => {
+    const tooled = [
+      { role: 'user', content: [{ text: 'Weather?' }] },
+      {
+        role: 'assistant',
+        content: [{ toolUse: { toolUseId: 't1', name: 'weather', input: {} } }],
+      },
+      {
+        role: 'user',
+        content: [{ toolResult: { toolUseId: 't1', content: [{ text: '18C' }] } }],
+      },
+    ];
+    for (const model of ['gpt-4o', 'claude-sonnet-4-5', 'anthropic.claude-3-haiku-20240307-v1:0'])
+      expect(formatOf({ model, messages: tooled }), model).toBe('bedrock-converse');
+  });
+});

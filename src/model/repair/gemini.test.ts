@@ -183,3 +183,76 @@ describe('repair of Gemini function calls (G3: counted, not matched by id)', () 
     expect(back.ok && validateTranscript(back.value.transcript, 'gemini').valid).toBe(true);
   });
 });
+
+describe('repair of orphan Gemini function responses (G1, G3: as an orphan tool_result is)', () => {
+  const reply = { role: 'model', parts: [{ text: 'Hello.' }] };
+  const resp = (name: string, id?: string) => ({
+    functionResponse: { ...(id ? { id } : {}), name, response: { output: '20 °C' } },
+  });
+
+  it('a functionResponse without an id after a turn that calls nothing is removed, the text beside it stays', () => {
+    const t = load({
+      contents: [ASK, reply, { role: 'user', parts: [resp('get_weather'), { text: 'and Rome?' }] }],
+    });
+    expect(validateTranscript(t, 'gemini').violations).toMatchObject([
+      { rule: 'orphan_tool_result', code: 'G1', ids: [] },
+    ]);
+    const { r, out } = body(t);
+    expect(r.changes).toMatchObject([
+      { kind: 'orphan_removed', rule: 'orphan_tool_result', messageIndex: 2, replaced: [2] },
+    ]);
+    expect(r.changes[0]?.note).toMatch(/get_weather/);
+    expect(out.contents[2]).toEqual({ role: 'user', parts: [{ text: 'and Rome?' }] });
+    expect(r.transcript.messages.slice(0, 2)).toEqual(t.messages.slice(0, 2));
+  });
+
+  it('a turn of orphan responses alone goes; with and without ids mixed, every one goes', () => {
+    const alone = load({ contents: [ASK, reply, { role: 'user', parts: [resp('get_weather')] }] });
+    expect(body(alone).r.transcript.messages).toEqual(alone.messages.slice(0, 2));
+    const mixed = load({
+      contents: [
+        ASK,
+        reply,
+        { role: 'user', parts: [resp('get_weather'), resp('get_time', 'fc_2'), { text: 'and?' }] },
+      ],
+    });
+    const { r, out } = body(mixed);
+    expect(r.changes.map((c) => c.kind)).toEqual(['orphan_removed', 'orphan_removed']);
+    expect(out.contents[2]).toEqual({ role: 'user', parts: [{ text: 'and?' }] });
+  });
+
+  it('more responses than calls, none with an id: the one no call stands for is removed, wherever it is', () => {
+    const t = load({
+      contents: [
+        ASK,
+        { role: 'model', parts: [fc('Paris')] },
+        { role: 'user', parts: [resp('get_time'), resp('get_weather')] },
+      ],
+    });
+    expect(validateTranscript(t, 'gemini').violations).toMatchObject([
+      { rule: 'count_mismatch', code: 'G3', ids: [] },
+    ]);
+    const { r, out } = body(t);
+    expect(r.changes).toMatchObject([{ kind: 'orphan_removed', rule: 'count_mismatch' }]);
+    expect(r.changes[0]?.note).toMatch(/get_time/);
+    expect(out.contents[2]).toEqual({ role: 'user', parts: [resp('get_weather')] });
+  });
+
+  it('a response cut off from its call by a user turn is re-attached by name, not replaced by an error', () => {
+    const t = load({
+      contents: [
+        ASK,
+        { role: 'model', parts: [fc('Paris')] },
+        { role: 'user', parts: [{ text: 'hello?' }] },
+        { role: 'user', parts: [resp('get_weather')] },
+      ],
+    });
+    const { r, out } = body(t);
+    expect(r.changes).toMatchObject([{ kind: 'result_reattached', messageIndex: 3 }]);
+    expect(out.contents).toHaveLength(3);
+    expect(out.contents[2]).toEqual({
+      role: 'user',
+      parts: [resp('get_weather'), { text: 'hello?' }],
+    });
+  });
+});

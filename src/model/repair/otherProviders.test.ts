@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { load } from '../testing/faults.fixtures.ts';
 import { repairTranscript, UNREPAIRABLE_NOTES } from '../repair.ts';
 import { assistant, call, result, transcript, user } from '../testing/index.ts';
-import type { Transcript } from '../types.ts';
+import type { ProviderId, Transcript } from '../types.ts';
 import { validateTranscript } from '../validate/index.ts';
 import { writeTranscript } from '../write.ts';
 import { expectRepaired, expectRoundTrip } from '../testing/repair.ts';
@@ -423,4 +423,101 @@ describe('repair where raw indices repeat', () => {
     expect(d.changes).toEqual([]);
     expect(d.unrepaired.map((u) => u.rule)).toEqual(['role_order']);
   });
+});
+
+describe('one orphan shape, every provider: the result alone is removed, the words stay', () => {
+  // The user turn after a reply that calls nothing holds a result, then a question.
+  const cases: [string, ProviderId, object][] = [
+    [
+      'Anthropic tool_result',
+      'anthropic',
+      {
+        model: 'claude-sonnet-4-5',
+        max_tokens: 256,
+        messages: [
+          { role: 'user', content: 'Weather?' },
+          { role: 'assistant', content: 'Which city?' },
+          {
+            role: 'user',
+            content: [
+              { type: 'tool_result', tool_use_id: 'toolu_gone', content: '20 °C' },
+              { type: 'text', text: 'Paris.' },
+            ],
+          },
+        ],
+      },
+    ],
+    [
+      'Bedrock toolResult',
+      'bedrock',
+      {
+        modelId: 'anthropic.claude-3-5-sonnet',
+        toolConfig: { tools: [{ toolSpec: { name: 'get_weather', inputSchema: { json: {} } } }] },
+        messages: [
+          { role: 'user', content: [{ text: 'Weather?' }] },
+          { role: 'assistant', content: [{ text: 'Which city?' }] },
+          {
+            role: 'user',
+            content: [
+              { toolResult: { toolUseId: 'tooluse_gone', content: [{ text: '20 °C' }] } },
+              { text: 'Paris.' },
+            ],
+          },
+        ],
+      },
+    ],
+    ...[undefined, 'fc_gone'].map((id): [string, ProviderId, object] => [
+      `Gemini functionResponse ${id ? 'with' : 'without'} an id`,
+      'gemini',
+      {
+        contents: [
+          { role: 'user', parts: [{ text: 'Weather?' }] },
+          { role: 'model', parts: [{ text: 'Which city?' }] },
+          {
+            role: 'user',
+            parts: [
+              {
+                functionResponse: {
+                  ...(id ? { id } : {}),
+                  name: 'get_weather',
+                  response: { output: '20 °C' },
+                },
+              },
+              { text: 'Paris.' },
+            ],
+          },
+        ],
+      },
+    ]),
+    ...[{ tool_call_id: 'call_gone' }, {}].map((id): [string, ProviderId, object] => [
+      `Chat tool message ${'tool_call_id' in id ? 'with' : 'without'} a tool_call_id`,
+      'openai-chat',
+      {
+        model: 'gpt-4.1',
+        messages: [
+          { role: 'user', content: 'Weather?' },
+          { role: 'assistant', content: 'Which city?' },
+          { role: 'tool', ...id, content: '20 °C' },
+          { role: 'user', content: 'Paris.' },
+        ],
+      },
+    ]),
+  ];
+  for (const [name, provider, raw] of cases)
+    it(name, () => {
+      const t = load(raw);
+      expect(validateTranscript(t, provider).violations.map((v) => v.rule)).toContain(
+        'orphan_tool_result',
+      );
+      const r = repairTranscript(t, provider);
+      expectRepaired(t, r, provider);
+      expectRoundTrip(r, provider);
+      expect(r.changes.map((c) => c.kind)).toEqual(['orphan_removed']);
+      const words = (x: Transcript) =>
+        x.messages.flatMap((m) => m.blocks.flatMap((b) => (b.type === 'text' ? [b.text] : [])));
+      expect(words(r.transcript)).toEqual(['Weather?', 'Which city?', 'Paris.']);
+      expect(r.transcript.messages.flatMap((m) => m.blocks).map((b) => b.type)).not.toContain(
+        'tool_result',
+      );
+    });
 });

@@ -165,5 +165,29 @@ describe('repair properties for Gemini bodies, calls with and without ids', () =
         { numRuns: 200 },
       );
     }, 30_000);
+
+    it(`a call turn dropped from a valid Gemini body (${ids ? 'with' : 'without'} ids) leaves orphan responses that repair to a valid body`, () => {
+      fc.assert(
+        fc.property(arbValidGeminiTranscript(ids), fc.nat(), (t, pick) => {
+          const turns = t.messages.flatMap((m, i) =>
+            m.role === 'assistant' && m.blocks.some((b) => b.type === 'tool_use') ? [i] : [],
+          );
+          fc.pre(turns.length > 0);
+          const messageIndex = turns[pick % turns.length] as number;
+          const f = applyFault(t, { kind: 'drop', messageIndex });
+          if (!f.ok) throw new Error(f.error);
+          const broken = f.value.transcript;
+          // The responses of the dropped turn now answer nothing (G1), as a trim leaves them.
+          expect(validateTranscript(broken, 'gemini').violations.map((v) => v.rule)).toContain(
+            'orphan_tool_result',
+          );
+          const r = repairTranscript(broken, 'gemini');
+          expectRepaired(broken, r, 'gemini');
+          expect(r.changes.map((c) => c.kind)).toContain('orphan_removed');
+          if (r.transcript.messages.length > 0) expectRoundTrip(r, 'gemini');
+        }),
+        { numRuns: 200 },
+      );
+    }, 30_000);
   }
 });

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { parsed } from './index.ts';
 import type { ProviderId, Transcript } from '../types.ts';
-import { validateTranscript } from '../validate/index.ts';
+import { validateTranscript, type ValidateOptions } from '../validate/index.ts';
 import { rawAsRulesRead } from '../validate/rawFields.ts';
 import { ruleSpec, type RuleSpec, type TextParams } from '../validate/catalogue/index.ts';
 
@@ -16,6 +16,8 @@ export interface Fixture {
   /** What the catalogue text is filled with (errors only). */
   params?: TextParams;
   path?: string | null;
+  /** Options of the validation (a token count, for the context window's rules). */
+  opts?: ValidateOptions;
 }
 
 /** A provider request body, parsed in the format it is detected as. */
@@ -38,12 +40,12 @@ export function expectFixtures(
 
 function expectFixture(code: string, f: Fixture): void {
   const spec = ruleSpec(code);
-  const all = validateTranscript(f.t(), f.provider).violations;
+  const all = validateTranscript(f.t(), f.provider, f.opts).violations;
   // The rules read no more of a message's raw than rawAsRulesRead keeps (issue 20: the worker
   // holds only that much of a long log's records).
   const t = f.t();
   const held = { ...t, messages: t.messages.map((m) => ({ ...m, raw: rawAsRulesRead(m.raw) })) };
-  expect(validateTranscript(held, f.provider).violations).toEqual(all);
+  expect(validateTranscript(held, f.provider, f.opts).violations).toEqual(all);
   const v = all.find((x) => x.code === code);
   expect(v, `${code} reported`).toBeDefined();
   if (!v) return;

@@ -1,13 +1,14 @@
 /**
  * Anthropic Messages API validator.
  *
- * Rules A1–A17 and T1–T6 of the rule catalogue (docs/rules.md). The API merges consecutive same-role messages before it checks pairing
+ * Rules A1–A20 and T1–T6 of the rule catalogue (docs/rules.md). The API merges consecutive same-role messages before it checks pairing
  * (see docs/rules.md, Anthropic), so provider paths (`messages.N.content.M`) are computed after merging, while
  * `messageIndex`/`blockIndex` still point at the message and block as pasted.
  */
 import type { Message, Transcript } from '../types.ts';
 import { checkTrailing, rejectsPrefill } from './anthropic.prefill.ts';
 import { checkSystemRole } from './anthropic.systemRole.ts';
+import { checkUntyped } from './anthropic.untyped.ts';
 import { checkThinking } from './anthropic.thinking.ts';
 import { checkAnthropicCompaction } from './compaction.ts';
 import { anthropicEnvelope } from './catalogue/index.ts';
@@ -48,6 +49,8 @@ function validate(t: Transcript, opts: ValidateOptions = {}): Validation {
   const pushId = pushInto(ids);
   // A19 is a schema error too (the role's values), met before the turns are read.
   checkSystemRole(t, source, pushId);
+  // A20 too (a block's required `type`).
+  checkUntyped(t, source, pushId);
   const empty = emptyRequest(source, 'A14', 'beside', anthropicEnvelope);
   if (empty) found.push(empty);
   checkToolsDefined(toolsNotDefined(t, source), push, notes);

@@ -6,6 +6,8 @@
 import type { FormatId, Message, ProviderId, Transcript } from '../types.ts';
 import { PARSERS } from '../parse/registry.ts';
 import { ruleSpec } from './catalogue/index.ts';
+import { textSizeChain } from '../tokenBounds.ts';
+import { withWindow } from './contextWindow.ts';
 import { APIS, ENDPOINT_LIST, ENDPOINTS } from './endpoints/index.ts';
 import { endpointOfBody } from './endpoints/recognise.ts';
 import type {
@@ -27,6 +29,7 @@ export type {
   Violation,
   RuleId,
 } from './types.ts';
+export type { InputCount } from './contextWindow.ts';
 
 export {
   API_IDS,
@@ -141,13 +144,22 @@ export function validateTranscript(
   provider?: ProviderId,
   opts?: ValidateOptions,
 ): Validation {
-  const id = provider ?? defaultProviderOf(t);
+  return validateWith(t, provider ?? defaultProviderOf(t), opts);
+}
+
+/** `validateTranscript` for a provider id, with the window's text sized by `size` if given. */
+function validateWith(
+  t: Transcript,
+  id: ProviderId,
+  opts: ValidateOptions | undefined,
+  size?: Parameters<typeof withWindow>[4],
+): Validation {
   const v = validatorFor(id);
   if (!v) return noValidator(id);
   const source = opts?.messages ?? t.messages;
   const sent = sentMessages(t, source, id);
   const checked = v.validate(t, sent === source ? opts : { ...opts, messages: sent });
-  return withNotes(t, id, source, checked);
+  return withNotes(t, id, source, checked, opts, size);
 }
 
 function noValidator(id: ProviderId): Validation {
@@ -159,16 +171,26 @@ function noValidator(id: ProviderId): Validation {
   };
 }
 
-/** A provider's validation with the notes `validateTranscript` adds (borrowed rules, refusals). */
+/**
+ * A provider's validation with what `validateTranscript` adds: the context window of a whole
+ * request (not of a subset: the simulator judges its kept requests by the budget), notes for
+ * borrowed rules and refusals.
+ */
 function withNotes(
   t: Transcript,
   id: ProviderId,
   source: readonly Message[],
   checked: Validation,
+  opts: ValidateOptions | undefined,
+  size?: Parameters<typeof withWindow>[4],
 ): Validation {
-  const borrowed = borrowedNotes(id, checked.violations);
+  const whole =
+    opts?.messages === undefined
+      ? withWindow(checked, t, source, opts?.inputTokens, size)
+      : checked;
+  const borrowed = borrowedNotes(id, whole.violations);
   const validation =
-    borrowed.length > 0 ? { ...checked, notes: [...checked.notes, ...borrowed] } : checked;
+    borrowed.length > 0 ? { ...whole, notes: [...whole.notes, ...borrowed] } : whole;
   const refused = REFUSALS.get(t.format)?.(source);
   return refused?.length ? { ...validation, notes: [...refused, ...validation.notes] } : validation;
 }
@@ -203,15 +225,17 @@ export type ChainValidator = (
 export function chainValidation(): ChainValidator {
   let chainOf: ProviderId | undefined;
   let step: ChainValidate | undefined;
+  // The window's text sizes carry along the chain too (a request costs what it adds).
+  const size = textSizeChain();
   return (t, provider, opts) => {
     const id = provider ?? defaultProviderOf(t);
     const v = validatorFor(id);
     if (!v) return noValidator(id);
-    if (v.chain === undefined || AS_SENT.has(t.format)) return validateTranscript(t, id, opts);
+    if (v.chain === undefined || AS_SENT.has(t.format)) return validateWith(t, id, opts, size);
     if (step === undefined || chainOf !== id) {
       chainOf = id;
       step = v.chain();
     }
-    return withNotes(t, id, opts?.messages ?? t.messages, step(t, opts));
+    return withNotes(t, id, opts?.messages ?? t.messages, step(t, opts), opts, size);
   };
 }

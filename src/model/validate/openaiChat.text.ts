@@ -42,6 +42,10 @@ export const CHAT_TEXT: Readonly<Partial<Record<RuleId, [string, string]>>> = {
     'Assistant message with an empty tool_calls list',
     'OpenAI\u2019s schema takes `tool_calls` with at least one call; a reply without calls must leave the key out, not send `[]`. A client that copies a parsed reply back into the history as it came (openai-python\u2019s parse helper once returned `[]`) sends it. The list is refused before anything else.',
   ],
+  untyped_part: [
+    'A content part without a type',
+    'Each part of a message\u2019s content must say its `type` (`{"type": "text", "text": …}`). A part with no type, such as a Bedrock Converse block (`{"text": …}`) or a tool\u2019s list of objects sent as a tool message\u2019s content, is refused before anything else; the client must send typed parts, or the tool\u2019s output as a string.',
+  ],
   null_content: [
     'Assistant message with neither content nor tool_calls',
     'An assistant message must carry text or tool calls; null content with no calls (a turn whose calls were removed, an empty reply sent as null) is refused before anything else. An empty string is accepted.',

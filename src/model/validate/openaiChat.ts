@@ -14,7 +14,7 @@ import { hasError, violation, type ViolationInput } from './rules/common.ts';
 import { CHAT_TEXT as TEXT, NULL_CONTENT_AS_SENT } from './openaiChat.text.ts';
 import { scanToolRuns, type RunFinding } from './rules/toolRuns.ts';
 import { badIdsInRendered, idShapeOf, type BadId, type IdShape } from './rules/toolIds.ts';
-import { unknownParts } from './rules/partTypes.ts';
+import { unknownParts, untypedParts } from './rules/partTypes.ts';
 import { renderOpenAIChat } from './openaiChat.render.ts';
 import { emptyRequest } from './rules/request.ts';
 import { hasEmptyToolCalls, hasNullContent } from './rawFields.ts';
@@ -168,7 +168,7 @@ interface ChatScan {
    * types (O12, for OpenAI itself) and `tool_calls: []` (O15) are checked.
    */
   asSent: boolean;
-  /** Check content part types (O12): OpenAI itself, on a body read as Chat Completions. */
+  /** Check content part types (O12, O13): OpenAI itself, on a body read as Chat Completions. */
   parts: boolean;
 }
 
@@ -298,8 +298,9 @@ function reportOpen(scan: ChatScan, f: Extract<RunFinding, { kind: 'open' }>): v
 
 /**
  * The request's type errors, met before any other check, in message order: per message an empty
- * `tool_calls` list (O15), a null content (O11, D3; O16 for a tool or user message), its parts of unknown types (O12), then its
- * refused ids when they come first (O10).
+ * `tool_calls` list (O15), a null content (O11, D3; O16 for a tool or user message), its parts
+ * without a type (O13) and of unknown types (O12), then its refused ids when they come first
+ * (O10).
  */
 function reportSchema(scan: ChatScan): void {
   const { dialect } = scan;
@@ -324,7 +325,10 @@ function reportSchema(scan: ChatScan): void {
         param,
       );
     }
-    if (scan.parts) reportParts(scan, m, n);
+    if (scan.parts) {
+      reportUntyped(scan, m, n);
+      reportParts(scan, m, n);
+    }
     if (ids) reportIdsAt(scan, ids, n);
   }
 }
@@ -371,6 +375,21 @@ function reportNullAsSent(scan: ChatScan, m: RenderedMessage, n: number): void {
     null,
     NULL_CONTENT_AS_SENT,
   );
+}
+
+/** O13: message `n`'s content parts with no `type` (OpenAI's missing-parameter error). */
+function reportUntyped(scan: ChatScan, m: RenderedMessage, n: number): void {
+  for (const { item, k } of untypedParts(m)) {
+    const param = `messages[${n}].content[${k}].type`;
+    const v = { rule: 'untyped_part' as const, code: 'O13', ids: [], providerPath: param };
+    const at = {
+      messageIndex: item.msg.rawIndex,
+      index: item.msg.index,
+      blockIndex: item.blockIndex,
+    };
+    const message = ruleText('O13', { n, m: k });
+    report(scan, { ...v, ...at, message }, param, 'missing_required_parameter');
+  }
 }
 
 /** O12: message `n`'s content parts of a type Chat Completions does not have. */

@@ -49,9 +49,11 @@ export const RULE_REGISTRY = {
   null_content: { words: 'message with null content' },
   empty_tool_calls: { words: 'empty tool_calls list' },
   unknown_part_type: { words: 'content part of an unknown type' },
+  untyped_part: { words: 'content part without a type' },
   compaction_moved: { words: 'compaction block moved' },
   compaction_edited: { words: 'compaction block or item emptied' },
   compaction_dropped: { words: 'compaction block dropped, or items kept before it' },
+  context_window_exceeded: { words: 'input longer than the context window' },
 } as const satisfies Readonly<Record<string, RuleDef>>;
 
 /** Stable rule ids: the keys of `RULE_REGISTRY`. */

@@ -1,4 +1,5 @@
 import type { Block, Message, ProviderId, Transcript } from '../types.ts';
+import type { InputCount } from './contextWindow.ts';
 import type { RuleId } from './ruleRegistry.ts';
 import type { Turns } from './rules/turns.ts';
 
@@ -75,6 +76,12 @@ export interface ValidateOptions {
    * 100k-message transcript that set is a fifth of the validation. Leave unset when unsure.
    */
   uniqueToolUseIds?: boolean;
+  /**
+   * The input's token count, when the caller has one (the page's exact table, the CLI's BPE):
+   * the context window (O14, A21, G12, CW1: validate/contextWindow.ts) is judged by it. Without
+   * it the window is judged by bounds from the text alone. Ignored with `messages` (a subset).
+   */
+  inputTokens?: InputCount;
 }
 
 /**

@@ -124,4 +124,51 @@ describe('the structure-only link of a chosen session call', () => {
     expect([opened.chosen, opened.chosenTone]).toEqual([copy.request, 'bad']);
     expect(opened.sentence).not.toContain('every one passes');
   });
+
+  it('keeps the diff against the previous call (d=prev): the copy holds that call, and the reader sees the same diff', () => {
+    const { sender, seen } = sendCall(lastCallFailsLog(), 3);
+    sender.getState().setDiff({ kind: 'previous' });
+    const copy = checkedStructureCopy(
+      seen.analysis.transcript,
+      CHARS_PER_4,
+      'keep',
+      seen.parsed.callReply,
+    );
+    expect(copy.request).toBe(3);
+    const { fragment } = openLink(sender, {
+      text: copy.text,
+      redacted: true,
+      request: copy.request,
+    });
+    expect(fragment).toContain('d=prev');
+    const reader = createAppStore();
+    applyLink(reader, `#${fragment}`);
+    expect(reader.getState().diff).toEqual({ kind: 'previous' });
+    // The reader's diff (its call 3 against call 2 of the copy) is the sender's.
+    const diffOf = (s: AppState) => {
+      const a = answerDiffJob({
+        kind: 'request-diff',
+        text: s.source.text,
+        name: s.source.name,
+        format: s.formatOverride,
+        provider: s.provider,
+        left: null,
+        right: s.requestIndex ?? 0,
+      });
+      if (!a.ok) throw new Error(a.error);
+      return { requests: a.requests, summary: a.diff.summary, counts: a.diff.counts };
+    };
+    const sent = diffOf(sender.getState());
+    expect(diffOf(reader.getState())).toEqual(sent);
+  });
+
+  it('drops d=prev when the copy holds no earlier call (the first call, or a copy without rq)', () => {
+    const { sender, seen } = sendCall(lastCallFailsLog(), 3);
+    sender.getState().setDiff({ kind: 'previous' });
+    const old = checkedStructureCopy(seen.analysis.transcript, CHARS_PER_4, 'keep');
+    expect(openLink(sender, { text: old.text, redacted: true }).fragment).not.toContain('d=');
+    expect(openLink(sender, { text: old.text, redacted: true, request: 0 }).fragment).not.toContain(
+      'd=',
+    );
+  });
 });

@@ -119,11 +119,15 @@ function requestFromStore(i: number | null): number | null {
 
 /**
  * The diff view as a link carries it: a pasted other side is not carried (null), nor, in a
- * structure-only copy (one request), a diff of two requests.
+ * structure-only copy, a diff of two requests of the original (the copy numbers its requests its
+ * own way). The diff against the previous request stays when the copy holds it: a session call
+ * copied with its reply opens as call `copied` (0-based) of the copy, whose earlier calls it holds.
+ * @param copied the copy's request the link opens, or null (the copy is one request, whole)
  */
-function diffFromStore(d: DiffChoice, redacted: boolean): PermalinkDiff {
+function diffFromStore(d: DiffChoice, redacted: boolean, copied: number | null): PermalinkDiff {
   if (!d || d.kind === 'pasted') return null;
-  if (redacted && d.kind !== 'cuts') return null;
+  const previousKept = d.kind === 'previous' && copied !== null && copied > 0;
+  if (redacted && d.kind !== 'cuts' && !previousKept) return null;
   const r = DiffViewSchema.safeParse(d);
   return r.success ? r.data : null;
 }
@@ -184,7 +188,8 @@ export function permalinkFromStore(
   const [a, b] = s.policies;
   // A structure-only copy is the request shown alone: it carries no request number of the
   // original (only the copy's own, when it holds a session call with its reply), and of the diff
-  // views only the cuts (both sides are that request's).
+  // views only the cuts (both sides are that request's) and, for a session call, the diff
+  // against the previous call (the copy holds the earlier calls).
   const redacted = typeof inline === 'object' && inline.redacted;
   const copied = typeof inline === 'object' ? requestFromStore(inline.request ?? null) : null;
   const state: PermalinkState = {
@@ -200,7 +205,7 @@ export function permalinkFromStore(
       selection: s.selection,
       anchor: s.anchor,
       faults: redacted ? [] : faultsFromStore(s.faults),
-      diff: diffFromStore(s.diff, redacted),
+      diff: diffFromStore(s.diff, redacted, copied),
     },
   };
   return state;

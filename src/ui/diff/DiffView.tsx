@@ -11,6 +11,7 @@ import { useEffect, useState } from 'react';
 import { useStore } from 'zustand';
 import type { Analysis } from '../../model/analyze.ts';
 import { ruleWords } from '../../model/ruleWords.ts';
+import { diffTokensWords, isCharsPer4, TEXT_TOKENS } from '../../model/tokenWords.ts';
 import type { DiffAnswer } from '../../state/diffView.ts';
 import type { EvictionView } from '../../state/eviction.ts';
 import {
@@ -110,7 +111,7 @@ function useChangeKeys(
 
 /** True when the diff's tokens are chars/4 estimates (not the CLI's BPE counts). */
 function estimated(a: Extract<DiffAnswer, { ok: true }>): boolean {
-  return /chars\/4/.test(a.diff.tokenBasis);
+  return isCharsPer4(a.diff.tokenBasis);
 }
 
 function Sides({ a }: { a: Extract<DiffAnswer, { ok: true }> }) {
@@ -119,7 +120,7 @@ function Sides({ a }: { a: Extract<DiffAnswer, { ok: true }> }) {
     <li data-testid={`diff-side-${which}`}>
       <b>{which === 'left' ? 'Left' : 'Right'}:</b> {s.label} · {fmtCount(s.messages, 'message')} ·{' '}
       {approx}
-      {fmtInt(s.tokens)} tokens ·{' '}
+      {fmtInt(s.tokens)} {TEXT_TOKENS} ·{' '}
       {s.valid ? (
         <span className="ok">valid</span>
       ) : (
@@ -241,9 +242,7 @@ export function DiffView(p: DiffViewProps) {
                 : 'The prompt-cache prefix does not match from the start.'}{' '}
               {nav.changes.length} of {answer.diff.rows.length} rows changed.{' '}
               <span data-testid="diff-token-basis" data-estimate={estimated(answer) || undefined}>
-                {estimated(answer)
-                  ? 'Tokens estimated (chars/4) until the exact tokenizer is loaded.'
-                  : `Tokens: ${answer.diff.tokenBasis}, as the command line counts them.`}
+                {diffTokensWords(answer.diff.tokenBasis)}
               </span>
               {answer.diff.notes.map((n) => ` ${n}`).join('')}
             </p>

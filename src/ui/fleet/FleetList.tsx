@@ -5,12 +5,15 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useMemo, useRef, useState } from 'react';
 import type { ScanRecord } from '../../model/scan/report.ts';
+import { scanTokensWords } from '../../model/tokenWords.ts';
 import { ruleInWords } from './words.ts';
 
 /** A column: its header, its cell text and the value it sorts by. */
 interface Column {
   key: string;
   label: string;
+  /** What the column counts, when its label alone does not say (the header's tooltip), by the rows' token basis. */
+  title?: (tokenBasis: string) => string;
   text: (r: ScanRecord) => string;
   sort: (r: ScanRecord) => string | number;
 }
@@ -37,6 +40,7 @@ const COLUMNS: Column[] = [
   {
     key: 'tokens',
     label: 'Tokens',
+    title: scanTokensWords,
     text: (r) => String(r.tokens ?? ''),
     sort: (r) => num(r.tokens),
   },
@@ -91,6 +95,11 @@ export function FleetList({
     });
     return keyed.map((x) => x.r);
   }, [rows, sort]);
+  // The page's scan counts by chars/4 (`scanText`'s default); a CLI report may say o200k_base.
+  const tokenBasis = useMemo(
+    () => rows.find((r) => r.token_basis !== null)?.token_basis ?? 'chars/4',
+    [rows],
+  );
   const scroller = useRef<HTMLDivElement>(null);
   const v = useVirtualizer({
     count: sorted.length,
@@ -115,6 +124,7 @@ export function FleetList({
             <button
               type="button"
               data-testid={`fleet-sort-${c.key}`}
+              title={c.title?.(tokenBasis)}
               onClick={() =>
                 setSort((s) => ({ key: c.key, desc: s.key === c.key ? !s.desc : false }))
               }

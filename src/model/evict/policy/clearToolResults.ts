@@ -43,14 +43,16 @@ function inputFreed(b: Block, tokens: number): number {
 
 /**
  * The rules whose verdict reads a result's content (an empty or null content, an error result
- * with none): the only ones a placeholder can change. Every other rule reads ids, roles, order
- * and the other blocks, which clearing leaves as they are.
+ * with none, a part without a type in a tool message's content, O13): the only ones a
+ * placeholder can change. Every other rule reads ids, roles, order and the other blocks, which
+ * clearing leaves as they are.
  */
 const CONTENT_RULES: ReadonlySet<RuleId> = new Set([
   'error_result_empty',
   'empty_text',
   'empty_content',
   'null_content',
+  'untyped_part',
 ]);
 
 /**

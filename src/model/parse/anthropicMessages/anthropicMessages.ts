@@ -19,6 +19,7 @@ import { bareListTranscript, notAnObject, responseTranscript } from '../util.ts'
 import { jsonDocumentOnly, toolDef } from '../util.ts';
 import { write } from './anthropicWrite.ts';
 import { anthropicNearMiss, FOREIGN_PARTS } from './anthropicShape.ts';
+import { modelFamily } from '../modelNames.ts';
 
 const SERVER_RESULT = /_tool_result$/;
 
@@ -271,9 +272,11 @@ function sniff(v: unknown): number {
   if (tools && tools.some((t) => isObject(t) && (t.type === 'function' || 'toolSpec' in t)))
     score -= 0.5;
   if ('toolConfig' in v || 'contents' in v || 'input' in v) score -= 0.5;
-  if (str(v.model)?.startsWith('claude')) score += 0.1;
-  // An OpenAI model name on a body both shapes could read (plain string contents): OpenAI's.
-  if (/^(gpt|o\d|chatgpt|codex)/.test(str(v.model) ?? '')) score -= 0.4;
+  const family = modelFamily(v.model);
+  if (family === 'claude') score += 0.1;
+  // An OpenAI or Gemini model name on a body both shapes could read (plain string contents,
+  // untyped parts): a Chat Completions body (OpenAI's, or Gemini's OpenAI-compatible endpoint).
+  if (family === 'openai' || family === 'gemini') score -= 0.4;
   return Math.max(0, Math.min(1, score));
 }
 

@@ -24,6 +24,7 @@ import { bareListTranscript, jsonDocumentOnly, notAnObject, responseTranscript }
 import { base64StandIn, toolDef } from '../util.ts';
 import { BLOCK_KEYS, bedrockNearMiss } from './bedrockShape.ts';
 import { nameTable } from '../../own.ts';
+import { modelFamily } from '../modelNames.ts';
 
 const ROLES: ReadonlyMap<string, Role> = nameTable({
   user: 'user',
@@ -173,6 +174,50 @@ function sniffList(list: unknown[]): number {
   return 0.8;
 }
 
+/**
+ * Top-level keys of other APIs' request bodies that a Converse request does not have: its model
+ * goes in the URL (`modelId`), its sampling settings in `inferenceConfig`, its tools in
+ * `toolConfig` (API_runtime_Converse.html). `model` is apart: a Bedrock model id under `model`
+ * (a logged body) is still Converse's (`foreignBody`).
+ */
+const FOREIGN_KEYS = [
+  'max_tokens',
+  'max_completion_tokens',
+  'temperature',
+  'top_p',
+  'top_k',
+  'stream',
+  'tools',
+  'tool_choice',
+  'stop',
+  'stop_sequences',
+  'anthropic_version',
+  'thinking',
+  'response_format',
+  'generationConfig',
+];
+
+/**
+ * True when a body holding Converse-shaped messages says it is another API's: a `model` that is
+ * no Bedrock model id (`gpt-4o`, `claude-sonnet-4-5`), or a key only other APIs' bodies have. A
+ * body with what only Converse has at the top level (`modelId`, `inferenceConfig`,
+ * `toolConfig`) is Converse's whatever else it holds (a log that added fields).
+ */
+function foreignBody(v: Json): boolean {
+  if ('modelId' in v || 'inferenceConfig' in v || 'toolConfig' in v) return false;
+  if (typeof v.model === 'string' && modelFamily(v.model) !== 'bedrock') return true;
+  for (const k of FOREIGN_KEYS) if (k in v) return true;
+  return false;
+}
+
+/**
+ * Scores of Converse-shaped messages in another API's body (`foreignBody`): with a block only
+ * Converse has (0.95 otherwise) it is still read as Converse, above any Chat reading of it (0.55
+ * with an OpenAI model); with plain `{text}` blocks (0.8 otherwise) it is the other API's body.
+ */
+const FOREIGN_STRONG = 0.75;
+const FOREIGN_WEAK = 0.3;
+
 function sniff(v: unknown): number {
   if (Array.isArray(v)) return sniffList(v);
   if (!isObject(v)) return 0;
@@ -185,7 +230,12 @@ function sniff(v: unknown): number {
   if (msgs.length === 0) return hasToolSpec || 'inferenceConfig' in v ? 0.7 : 0;
   const s = sniffList(msgs);
   if (s === 0) return 0;
-  return Math.min(1, s + (hasToolSpec || 'inferenceConfig' in v || 'modelId' in v ? 0.05 : 0));
+  if (foreignBody(v)) return s >= 0.95 ? FOREIGN_STRONG : FOREIGN_WEAK;
+  const named = modelFamily(v.model) === 'bedrock';
+  return Math.min(
+    1,
+    s + (hasToolSpec || 'inferenceConfig' in v || 'modelId' in v || named ? 0.05 : 0),
+  );
 }
 
 function parseTools(v: unknown): ToolDef[] | null {

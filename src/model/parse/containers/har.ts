@@ -3,7 +3,8 @@
  * Each entry that calls an LLM API becomes one request in the request picker; its
  * `request.postData.text` is the request body. Headers are never read (`authorization`,
  * `x-api-key` and `cookie` must never be shown), and URLs are shown without their query
- * (Gemini's `?key=`). See docs/formats.md#har.
+ * (Gemini's `?key=`). The request opened first is the latest by `startedDateTime`: HAR entries
+ * are not guaranteed to be in time order. See docs/formats.md#har.
  */
 import { parseJsonBounded } from '../json.ts';
 import { decodeBytes } from '../bytes.ts';
@@ -115,18 +116,33 @@ function responseNote(entry: Json): string | undefined {
 }
 
 /**
+ * The position in `times` (epoch ms, NaN when unknown) of the latest time, the later position on a
+ * tie; −1 when no time is known.
+ */
+function latestIndex(times: readonly number[]): number {
+  let best = -1;
+  times.forEach((t, i) => {
+    if (!Number.isNaN(t) && (best < 0 || t >= (times[best] as number))) best = i;
+  });
+  return best;
+}
+
+/**
  * Read a HAR document.
  * @param value a parsed JSON value
  * @returns null when it is not a HAR; else one entry per LLM request in the HAR, in file order,
  *   labelled "HAR entry 4 of 12: POST https://…/v1/messages", with the URL's format hint and
  *   the response status (and the provider's error message for a 4xx/5xx) as a note, the error
- *   also as the entry's `apiError`; or a
- *   ParseError when no entry is an LLM request with a JSON body. Never throws.
+ *   also as the entry's `apiError`, the latest by `startedDateTime` (ties: the later entry)
+ *   marked `preferred`; or a ParseError when no entry is an LLM request with a JSON body. Never
+ *   throws.
  */
 export function readHar(value: unknown): ContainerRead {
   if (!isHar(value)) return null;
   const all = ((value as { log: { entries: unknown[] } }).log.entries ?? []).filter(isObject);
   const entries: ContainerEntry[] = [];
+  /** Each entry's `startedDateTime`, epoch ms (NaN when absent or unreadable). */
+  const times: number[] = [];
   let llmWithoutBody = 0;
   all.forEach((e, i) => {
     const req = isObject(e.request) ? e.request : {};
@@ -147,6 +163,7 @@ export function readHar(value: unknown): ContainerRead {
     const note = responseNote(e);
     const apiError = responseError(e);
     const where = `HAR entry ${i + 1} of ${all.length}: ${method} ${displayUrl(url)}`;
+    times.push(Date.parse(str(e.startedDateTime) ?? ''));
     entries.push({
       label: where,
       value: body,
@@ -172,5 +189,7 @@ export function readHar(value: unknown): ContainerRead {
             : `This HAR file has ${all.length} entries, none of them an LLM API request (/v1/messages, /chat/completions, /responses, :generateContent, /converse).`,
       },
     };
+  const latest = entries[latestIndex(times)];
+  if (latest) latest.preferred = true;
   return { ok: true, value: entries };
 }

@@ -107,6 +107,49 @@ describe('HAR', () => {
     expect(first.ok && validateTranscript(first.value.transcript).valid).toBe(true);
   });
 
+  it('opens the latest request by startedDateTime, not the last entry (HAR entries are not in time order)', () => {
+    const at = (time: string | undefined, body: unknown) => {
+      const e = entry('https://api.anthropic.com/v1/messages', body, 200);
+      return time === undefined
+        ? { ...e, startedDateTime: undefined }
+        : { ...e, startedDateTime: time };
+    };
+    const opened = (...entries: unknown[]) => {
+      const p = parseTranscript(JSON.stringify({ log: { entries } }));
+      if (!p.ok) throw new Error(p.error.message);
+      return p.value.requestIndex;
+    };
+    // The later call was saved first (an exporter that sorts by URL, a merged capture): the
+    // refused one, 10:05, opens with its verdict.
+    const p = parseTranscript(
+      JSON.stringify({
+        log: {
+          entries: [
+            at('2026-11-20T10:05:00.000Z', brokenAnthropic),
+            at('2026-11-20T10:00:00.000Z', okAnthropic),
+          ],
+        },
+      }),
+    );
+    expect(p.ok && p.value.requestIndex).toBe(0);
+    expect(p.ok && validateTranscript(p.value.transcript).valid).toBe(false);
+    // Offsets are times, not text: 11:04+01:00 is 10:04Z, before 10:05Z.
+    expect(
+      opened(
+        at('2026-11-20T10:05:00.000Z', okAnthropic),
+        at('2026-11-20T11:04:00.000+01:00', okAnthropic),
+        at('2026-11-20T09:00:00.000Z', okAnthropic),
+      ),
+    ).toBe(0);
+    // A tie goes to the later entry; an entry without a time never wins over one with a time.
+    expect(
+      opened(at('2026-11-20T10:00:00Z', okAnthropic), at('2026-11-20T10:00:00Z', okAnthropic)),
+    ).toBe(1);
+    expect(opened(at('2026-11-20T10:00:00Z', okAnthropic), at(undefined, okAnthropic))).toBe(0);
+    // No time at all: the last entry, as before.
+    expect(opened(at(undefined, okAnthropic), at('not a date', okAnthropic))).toBe(1);
+  });
+
   it('a HAR without LLM requests, or without bodies, says why', () => {
     const none = readHar({ log: { entries: [har.log.entries[0]] } });
     expect(none?.ok === false && none.error.message).toMatch(/none of them an LLM API request/);

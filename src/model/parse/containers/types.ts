@@ -37,6 +37,11 @@ export interface ContainerEntry {
   value: unknown;
   note: ContainerNote;
   /**
+   * Opened when the user has not chosen (the first such entry; `RequestEntry.preferred`). Without
+   * it, the last entry opens. A HAR marks its latest entry by `startedDateTime`.
+   */
+  preferred?: boolean;
+  /**
    * Set when the entry's request cannot be read whole (an OTel attribute cut by a length limit):
    * what and where, for people. Opening it is refused with this (no provider verdict).
    */

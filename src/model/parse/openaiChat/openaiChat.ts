@@ -11,6 +11,7 @@ import { parseArguments, shapeError, str } from '../util.ts';
 import { bareListTranscript, legacyFunctionCall, notAnObject, withList } from '../util.ts';
 import { argumentsText, jsonDocumentOnly, responseTranscript } from '../util.ts';
 import { CHAT_PARTS, CHAT_ROLES, chatNearMiss } from './openaiChatShape.ts';
+import { modelFamily } from '../modelNames.ts';
 
 function part(p: unknown): Block {
   if (typeof p === 'string') return { type: 'text', text: p };
@@ -177,7 +178,9 @@ function sniff(v: unknown): number {
   if (score === 0) return 0;
   const tools = arr(v.tools);
   if (tools && tools.some((t) => isObject(t) && t.type === 'function')) score += 0.2;
-  if (/^(gpt|o\d|chatgpt|codex)/.test(str(v.model) ?? '')) score += 0.1;
+  // The model's API (modelNames.ts): OpenAI's own, or Gemini's OpenAI-compatible endpoint.
+  const family = modelFamily(v.model);
+  if (family === 'openai' || family === 'gemini') score += 0.1;
   if ('system' in v || 'anthropic_version' in v) score -= 0.2;
   return Math.max(0, Math.min(1, score));
 }

@@ -2,9 +2,10 @@
  * Unanswered, partial, trailing and text-first calls (A2, A3, O2, B2, G3, …): every call the
  * provider reports missing gets its answer (Gemini calls without ids: by count).
  */
-import type { Message, ToolResultBlock, ToolUseBlock } from '../../types.ts';
+import type { Message, ToolResultBlock } from '../../types.ts';
 import { apiOf, type RuleId, type Violation } from '../../validate/index.ts';
 import { isClientCall, isClientResult, sameBlocks, type Ref, type Work } from '../work.ts';
+import { callBefore, matchByCount } from './countMatch.ts';
 
 /** Short cause text for a synthetic error result, by the shape around the call. */
 function causeText(rule: RuleId, next: Message | undefined): string {
@@ -85,6 +86,24 @@ function addErrorResult(w: Work, id: string | null, c: number, text: string, nam
   );
 }
 
+/**
+ * Move the orphan result at `away` (no id, named `name`) to the answer of the call message
+ * `call`, the way `moveResultHere` does for a result with an id.
+ */
+function reattachUnnamed(w: Work, call: Message, away: Ref, name: string): void {
+  const from = w.msgs[away.message] as Message;
+  const below = away.message > w.msgs.indexOf(call);
+  const block = w.takeBlock(away) as ToolResultBlock;
+  const target = w.placeResults(w.msgs.indexOf(call), [block]);
+  w.note(
+    'result_reattached',
+    from,
+    target,
+    [],
+    `Re-attached the result of ${name || 'a tool'} (a call without an id) right after its call; it sat ${below ? 'further down' : 'before the call'}, where no call turn came before it.`,
+  );
+}
+
 /** The name of the client call `id` in message `c` ('' when not found). */
 function callName(w: Work, id: string, c: number): string {
   const b = (w.msgs[c] as Message).blocks.find((x) => isClientCall(x, id));
@@ -133,34 +152,26 @@ function answerIds(w: Work, v: Violation): boolean {
 }
 
 /**
- * The calls of message `c` that no result of its answer run stands for, as Gemini counts them
- * (G3): a result naming a call's id stands for that call; any other result for the first call
- * without an id still open, of the result's name when there is one.
+ * A result without an id named `name` that answers no call (no call turn comes right before its
+ * message, G1), for the open call of message `c` without an id: after the call first, else before.
  */
-function openByCount(w: Work, c: number): ToolUseBlock[] {
-  const calls = (w.msgs[c] as Message).blocks.filter(
-    (b): b is ToolUseBlock => b.type === 'tool_use' && isClientCall(b),
-  );
-  const [start, end] = w.run(c);
-  const open = new Set(calls);
-  const rest: ToolResultBlock[] = [];
-  for (const r of w.msgs.slice(start, end).flatMap((m) => m.blocks.filter(isClientResult))) {
-    const named = calls.find((k) => k.id !== null && k.id === r.toolUseId && open.has(k));
-    if (named) open.delete(named);
-    else rest.push(r);
-  }
-  for (const r of rest) {
-    const free = calls.filter((k) => k.id === null && open.has(k));
-    const k = free.find((x) => r.name !== undefined && x.name === r.name) ?? free[0];
-    if (k) open.delete(k);
-  }
-  return calls.filter((k) => open.has(k));
+function orphanNamed(w: Work, c: number, name: string): Ref | undefined {
+  const found: Ref[] = [];
+  w.msgs.forEach((m, mi) => {
+    if (mi === c || callBefore(w, mi) >= 0) return;
+    m.blocks.forEach((b, bi) => {
+      if (isClientResult(b) && b.toolUseId === null && b.name === name)
+        found.push({ message: mi, block: bi });
+    });
+  });
+  return found.find((r) => r.message > c) ?? found[0];
 }
 
 /**
  * Gemini calls without ids (G3 counts parts, so the violation names no ids): answer by count.
- * The calls left open that carry an id are answered as by id; each one without gets an error
- * functionResponse with its name, in the user turn right after the call turn.
+ * The calls left open that carry an id are answered as by id; each one without gets the orphan
+ * functionResponse of its name when one is elsewhere (moved right after the call turn), else an
+ * error functionResponse with its name, in the user turn right after the call turn.
  */
 function answerByCount(w: Work, v: Violation, c: number): boolean {
   const call = w.msgs[c] as Message;
@@ -177,18 +188,20 @@ function answerByCount(w: Work, v: Violation, c: number): boolean {
     );
     return true;
   }
-  const open = openByCount(w, c);
+  const { open } = matchByCount(w, c);
   const text = causeText(v.rule, w.msgs[w.run(c)[0]]);
   const ids = open.flatMap((k) => (k.id !== null ? [k.id] : []));
   let changed = ids.length > 0 && answerIds(w, { ...v, ids });
-  // Moving a real result can remove a message before the call: find the call again.
-  const at = w.msgs.indexOf(call);
-  if (at < 0) return changed;
-  for (const k of open)
-    if (k.id === null) {
-      addErrorResult(w, null, at, text, k.name);
-      changed = true;
-    }
+  for (const k of open) {
+    if (k.id !== null) continue;
+    // Moving a real result can remove a message before the call: find the call again.
+    const at = w.msgs.indexOf(call);
+    if (at < 0) return changed;
+    const away = orphanNamed(w, at, k.name);
+    if (away) reattachUnnamed(w, call, away, k.name);
+    else addErrorResult(w, null, at, text, k.name);
+    changed = true;
+  }
   return changed;
 }
 

@@ -161,6 +161,18 @@ const FIXTURES: Record<string, Fixture> = {
     params: {},
     path: 'messages',
   },
+  A20: {
+    provider: 'anthropic',
+    // Bedrock Converse blocks sent to the Messages API as they are (the newcomer's repro).
+    t: () =>
+      body({
+        model: 'claude-sonnet-4-5',
+        max_tokens: 100,
+        messages: [{ role: 'user', content: [{ text: 'hi' }] }],
+      }),
+    params: { n: 0, m: 0 },
+    path: 'messages.0.content.0.type',
+  },
   T1: {
     provider: 'anthropic',
     t: () =>

@@ -264,6 +264,23 @@ export const ANTHROPIC_RULES: readonly RuleSpec[] = [
     asOf: '2025-07',
   },
   {
+    code: 'A20',
+    rules: ['untyped_part'],
+    providers: ['anthropic', 'anthropic-bedrock', 'anthropic-vertex'],
+    severity: 'error',
+    confidence: 'V',
+    condition:
+      'An Anthropic request body whose message `content` array holds a block with no `type` key: Bedrock Converse blocks (`{"text": …}`) or another client\u2019s parts sent as they are, a serialiser that drops the tag. A schema error, met before the message checks. Checked on bodies read as Anthropic Messages; a block inside a `tool_result`\u2019s content is not checked (its path differs: `….tool_result.content.K.type`, not captured).',
+    text: (p) => `messages.${p.n ?? 'N'}.content.${p.m ?? 'M'}.type: Field required`,
+    path: 'messages.N.content.M.type',
+    index:
+      'N = the message as sent, M = the block in its `content` (the schema is checked on the body as sent, before consecutive messages are merged: inferred, no capture shows merged messages).',
+    source:
+      'softwaremill/sttp-ai, docs/plans/claude-api-implementation-plan.md and CLAUDE.md (commit 86ec08c5, 2025-09-25: its Claude example run against the API answered `messages.0.content.0.type: Field required`; the cause, uPickle leaving out the blocks\u2019 `type` as a default value)',
+    note: 'The capture records the message, not the whole 400 body: the body is the API\u2019s `invalid_request_error` envelope, as for the other schema errors (A17, T6). No issue thread with the full body was found.',
+    asOf: '2025-09',
+  },
+  {
     code: 'T1',
     rules: ['thinking_missing'],
     providers: CLAUDE,

@@ -7,6 +7,7 @@
 import { ANTHROPIC_RULES } from './anthropic.ts';
 import { BEDROCK_RULES } from './bedrock.ts';
 import { COMPACTION_RULES } from './compaction.ts';
+import { CONTEXT_WINDOW_RULES } from './contextWindow.ts';
 import { GEMINI_RULES } from './gemini.ts';
 import { OPENAI_CHAT_RULES } from './openai.ts';
 import { RESPONSES_RULES } from './responses.ts';
@@ -24,6 +25,7 @@ export const RULES: readonly RuleSpec[] = [
   ...GEMINI_RULES,
   ...BEDROCK_RULES,
   ...COMPACTION_RULES,
+  ...CONTEXT_WINDOW_RULES,
 ];
 
 const BY_CODE = new Map(RULES.map((r) => [r.code, r]));

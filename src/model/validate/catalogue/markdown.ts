@@ -40,6 +40,12 @@ const FAMILIES: { title: string; prefix: RegExp; intro: string }[] = [
       'Bodies carrying a `compaction` block or item, cleared tool results or `context_management` are valid. No public capture gives a 400 for a misplaced or emptied compaction, so these are warnings: where the block or item sits, whether it was emptied, what the provider ignores before it. A T1/T2 check reads past a compaction block that opens an assistant turn.',
   },
   {
+    title: 'Context window (every endpoint)',
+    prefix: /^CW\d/,
+    intro:
+      'A request whose input is longer than its model’s context window is refused whatever its structure: OpenAI O14, Anthropic A21 and Gemini G12 give each provider’s text, listed with their families above. The window is the one of `src/model/validate/endpoints/windows.ts` whose `match` fits the request’s model (an unknown model is not judged); an exact count (OpenAI) decides at the window, an estimate only beyond its margin. Where the count cannot decide, or the endpoint’s answer is not captured, this warning says so.',
+  },
+  {
     title: 'AWS Bedrock Converse',
     prefix: /^(B|BW)\d/,
     intro:
@@ -57,6 +63,8 @@ const PLACEHOLDERS = {
   found: '<found>',
   prev: '<prev>',
   position: 'N',
+  tokens: '<tokens>',
+  limit: '<window>',
 };
 
 /** One table cell: pipes escaped, newlines shown as `\n`. */

@@ -122,6 +122,27 @@ const FIXTURES: Record<string, Fixture> = {
     params: { n: 2 },
     path: 'messages.[2].content',
   },
+  O13: {
+    provider: 'openai-chat',
+    // langchain-ai/langgraph#1069: a tool's list of objects sent as the tool message's content.
+    t: () =>
+      body({
+        model: 'gpt-4o',
+        messages: [
+          { role: 'user', content: 'Search the news.' },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              { id: 'call_1', type: 'function', function: { name: 'search', arguments: '{}' } },
+            ],
+          },
+          { role: 'tool', tool_call_id: 'call_1', content: [{ url: 'https://example.com' }] },
+        ],
+      }),
+    params: { n: 2, m: 0 },
+    path: 'messages[2].content[0].type',
+  },
   O9: {
     provider: 'openai-chat',
     t: () =>

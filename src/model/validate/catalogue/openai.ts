@@ -129,7 +129,24 @@ export const OPENAI_CHAT_RULES: readonly RuleSpec[] = [
     index: 'N = the message as sent, K = the part in its `content` array.',
     source:
       "aallam/openai-kotlin#320 (full body: param messages[0].content[1].type, code invalid_value; the list of 2024 named text and image_url only); langchain-ai/langchainjs, @langchain/openai changeset dropping reasoning blocks (Invalid value: 'reasoning')",
-    note: 'The list of supported values has grown with the API (text and image_url in 2024); the text quotes the current one. A part with no `type` at all gets a missing-parameter error instead (not captured, not checked).',
+    note: 'The list of supported values has grown with the API (text and image_url in 2024); the text quotes the current one. A part with no `type` at all gets a missing-parameter error instead (O13).',
+  },
+  {
+    code: 'O13',
+    rules: ['untyped_part'],
+    providers: ['openai-chat'],
+    severity: 'error',
+    confidence: 'V',
+    condition:
+      'A Chat Completions body whose message `content` array holds a part with no `type` key: Bedrock Converse blocks (`{"text": …}`) sent as they are, or a tool\u2019s list of objects sent as a tool message\u2019s content. A type error, met before the message checks. Checked on bodies read as Chat Completions, in every message (a tool message\u2019s content too).',
+    text: (p) =>
+      `Missing required parameter: 'messages[${p.n ?? 'N'}].content[${p.m ?? 'K'}].type'.`,
+    path: 'messages[N].content[K].type',
+    index: 'N = the message as sent, K = the part in its `content` array.',
+    source:
+      'langchain-ai/langgraph#1069 (full body: param messages[3].content[0].type, code missing_required_parameter; a tool message whose content was a list of objects); langchain-ai/langgraphjs#370, #506; neuron-core/neuron-ai#76, #292 (api.openai.com, 2025-09)',
+    note: 'Captured for a tool message\u2019s parts; that a user or assistant message\u2019s untyped part gets the same text is inferred from the text naming the path only. A part whose `type` is present but not a string is not checked (no capture).',
+    asOf: '2025-09',
   },
   {
     code: 'O15',

@@ -22,6 +22,10 @@ export interface TextParams {
   variant?: string;
   /** A value's length in characters (O10, R8: an id longer than the provider allows). */
   length?: number | string;
+  /** The request's input tokens (O14, A21, G12: over the context window). */
+  tokens?: number | string;
+  /** The model's context window in tokens (O14, A21, G12). */
+  limit?: number | string;
 }
 
 /**

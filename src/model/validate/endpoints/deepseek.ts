@@ -17,7 +17,7 @@ export const deepseek: Endpoint = {
     // rejection known) where OpenAI errs with O6 and drops OW1 (as for Qwen).
     adds: ['D4', 'D5', 'OW2', 'OW1'],
     rewords: ['D1', 'D2', 'D3'],
-    relaxes: ['O6', 'O8', 'O10', 'O12', 'O15', 'O16'],
+    relaxes: ['O6', 'O8', 'O10', 'O12', 'O13', 'O15', 'O16'],
   },
   hosts: [/(^|\.)deepseek\.com$/],
   paths: [/\/chat\/completions$/],

@@ -17,7 +17,7 @@ export const qwen: Endpoint = {
     // OpenAI's O15, and not checked.
     adds: ['OW2', 'OW1'],
     rewords: ['Q1', 'Q2'],
-    relaxes: ['O6', 'O8', 'O10', 'O11', 'O12', 'O15', 'O16'],
+    relaxes: ['O6', 'O8', 'O10', 'O11', 'O12', 'O13', 'O15', 'O16'],
   },
   hosts: [/(^|\.)(dashscope[\w-]*\.aliyuncs\.com|dashscope\.aliyun\.com)$/],
   paths: [/\/chat\/completions$/],

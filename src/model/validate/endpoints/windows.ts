@@ -2,9 +2,10 @@
  * The provider → tokenizer → context-window table, as data the endpoints carry (`Endpoint.tokenizer`,
  * `Endpoint.windows`): the tokenizer family decides how `countTokens` counts (exact BPE or a
  * labelled estimate), the windows are what the simulator's "compact at N % of the window" offers
- * for the chosen endpoint. Each window names the provider's page it is read from and when. The
- * windows only label the budget: no rule or verdict depends on them, and the user can always type
- * another value.
+ * for the chosen endpoint. Each window names the provider's page it is read from and when. A
+ * window whose `match` fits the request's model is also a rule: an input longer than it is a 400
+ * (O14, A21, G12; validate/contextWindow.ts), judged only when the count is certain. The user can
+ * always type another budget.
  */
 
 /**
@@ -23,7 +24,10 @@ export interface ContextWindow {
   label: string;
   /** Window size in tokens (input + output, as the provider states it). */
   tokens: number;
-  /** Matches `settings.model` of a transcript, to preselect this row. */
+  /**
+   * Matches `settings.model` of a transcript, to preselect this row and to judge the request's
+   * input against it (a window without one is offered, never judged).
+   */
   match?: RegExp;
   /** The provider's page that states the size. */
   source: string;

@@ -110,3 +110,108 @@ describe('O12: content parts of a type Chat Completions does not have', () => {
     expect(codes(ANTHROPIC_BODY)).not.toContain('O12');
   });
 });
+
+describe('O13: content parts with no type (OpenAI\u2019s missing-parameter error)', () => {
+  it('Converse-style `{text}` parts sent to Chat are a 400, not valid (the newcomer\u2019s repro)', () => {
+    const t = read(
+      JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: [{ text: 'hi' }] }] }),
+    );
+    expect(t.format).toBe('openai-chat');
+    const v = validateTranscript(t, 'openai-chat');
+    expect(v.valid).toBe(false);
+    expect(v.violations).toHaveLength(1);
+    expect(v.violations[0]).toMatchObject({
+      code: 'O13',
+      rule: 'untyped_part',
+      severity: 'error',
+      confidence: 'V',
+      messageIndex: 0,
+      blockIndex: 0,
+      providerPath: 'messages[0].content[0].type',
+    });
+    expect(v.violations[0]?.error).toEqual({
+      error: {
+        message: "Missing required parameter: 'messages[0].content[0].type'.",
+        type: 'invalid_request_error',
+        param: 'messages[0].content[0].type',
+        code: 'missing_required_parameter',
+      },
+    });
+  });
+
+  it('a tool message whose content is a list of objects (langchain-ai/langgraph#1069) is named at its part', () => {
+    const body = {
+      model: 'gpt-4o',
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'News?' },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            { id: 'call_1', type: 'function', function: { name: 'search', arguments: '{}' } },
+          ],
+        },
+        {
+          role: 'tool',
+          tool_call_id: 'call_1',
+          content: [{ type: 'text', text: 'two hits' }, { url: 'https://example.com/a' }],
+        },
+      ],
+    };
+    const v = validateTranscript(read(JSON.stringify(body)), 'openai-chat');
+    expect(v.violations.map((x) => [x.code, x.providerPath, x.messageIndex, x.blockIndex])).toEqual(
+      [['O13', 'messages[3].content[1].type', 3, 0]],
+    );
+    expect(v.violations[0]?.message).toBe(
+      "Missing required parameter: 'messages[3].content[1].type'.",
+    );
+  });
+
+  it('is a schema error: listed before the pairing errors of earlier messages', () => {
+    const body = {
+      model: 'gpt-4o',
+      messages: [
+        { role: 'user', content: 'q' },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            { id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } },
+          ],
+        },
+        { role: 'user', content: [{ text: 'no result for the call' }] },
+      ],
+    };
+    const codes = validateTranscript(read(JSON.stringify(body)), 'openai-chat').violations.map(
+      (x) => x.code,
+    );
+    expect(codes).toEqual(['O13', 'O2']);
+  });
+
+  it('typed parts, string contents and another format\u2019s transcript get no O13', () => {
+    const codes = (value: unknown, format?: 'openai-chat') =>
+      validateTranscript(read(JSON.stringify(value), format), 'openai-chat').violations.map(
+        (x) => x.code,
+      );
+    expect(
+      codes({
+        model: 'gpt-4o',
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
+      }),
+    ).toEqual([]);
+    // A Converse body (read as Converse) judged for OpenAI is rendered as a client sends it.
+    const converse = {
+      modelId: 'amazon.nova-pro-v1:0',
+      messages: [{ role: 'user', content: [{ text: 'hi' }] }],
+    };
+    expect(read(JSON.stringify(converse)).format).toBe('bedrock-converse');
+    expect(codes(converse)).toEqual([]);
+    // DeepSeek and Qwen: no capture of their answer, not checked (their `relaxes`).
+    const t = read(
+      JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: [{ text: 'hi' }] }] }),
+    );
+    for (const p of ['deepseek', 'qwen'] as const)
+      expect(validateTranscript(t, p).violations.map((x) => x.code)).not.toContain('O13');
+  });
+});
